@@ -1,0 +1,32 @@
+# Makefile: the two user commands (make demo, make check) around the CMake build.
+BUILD ?= build
+JOBS ?= 2
+SYMPATH = $(BUILD)/bin/sympath
+
+.PHONY: all deps build check demo bench clean
+
+all: build
+
+# Install what is missing (scripts/install-deps.sh is idempotent and quiet when all is there).
+deps:
+	@command -v clang-14 >/dev/null && command -v llvm-config-14 >/dev/null && \
+	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
+	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h || sh scripts/install-deps.sh
+
+build: deps
+	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	rm -rf demo-out
+	$(SYMPATH) run examples/demo.c -o demo-out --budget 30s
+	$(SYMPATH) replay demo-out --coverage
+
+bench: build
+	sh bench/run.sh
+
+clean:
+	rm -rf $(BUILD) demo-out

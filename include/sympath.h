@@ -1,0 +1,51 @@
+/* sympath.h: the API a program under test uses to declare symbolic inputs and assumptions. */
+#ifndef SYMPATH_H
+#define SYMPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Every call returns the next value of the test case's input vector (call order,
+ * as in Test-Comp's test-format) and, when the program runs under `sympath run`,
+ * makes that value a fresh input symbol of the returned type's width. `name` labels
+ * the input in generated test cases (may be NULL). Under `sympath replay` the same
+ * functions read the values back from a test case, so a test replays natively.
+ * A value missing from the vector reads as 0.
+ */
+int sym_int(const char *name);
+unsigned sym_uint(const char *name);
+long sym_long(const char *name);
+unsigned long sym_ulong(const char *name);
+char sym_char(const char *name);
+unsigned char sym_uchar(const char *name);
+short sym_short(const char *name);
+unsigned short sym_ushort(const char *name);
+_Bool sym_bool(const char *name);
+int8_t sym_i8(const char *name);
+uint8_t sym_u8(const char *name);
+int16_t sym_i16(const char *name);
+uint16_t sym_u16(const char *name);
+int32_t sym_i32(const char *name);
+uint32_t sym_u32(const char *name);
+int64_t sym_i64(const char *name);
+uint64_t sym_u64(const char *name);
+size_t sym_size_t(const char *name);
+
+/* Fill buf[0..n) with n symbolic bytes (n inputs of type unsigned char). */
+void sym_bytes(void *buf, size_t n, const char *name);
+
+/* Prune the paths on which cond is false: the run ends silently (no test, no error). */
+void sym_assume(int cond);
+
+/* Report an assertion failure (ERR_ASSERT) when cond is false. */
+void sym_assert(int cond);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

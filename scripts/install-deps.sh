@@ -1,0 +1,15 @@
+#!/bin/sh
+# install-deps.sh: installs every Debian package sympath needs to build, test and replay.
+set -e
+PKGS="clang-14 llvm-14-dev libz3-dev cmake make gcc libcmocka-dev gcovr jq"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || true
+$SUDO apt-get install -y -qq $missing

@@ -1,0 +1,70 @@
+/* emit.h: writing the test suite (Test-Comp test-format XML), error reproducers and formatted input values. */
+#ifndef SYMPATH_EMIT_H
+#define SYMPATH_EMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../expr/trace.h"
+
+/*
+ * Layout of an output directory:
+ *   out/tests/metadata.xml          test-format metadata (sosy-lab test-format 1.1)
+ *   out/tests/test-00001.xml        one testcase per kept test, <input> values in call order
+ *   out/errors/error-001.xml        reproducer of each distinct error (same testcase format)
+ *   out/errors/error-001.txt        what happened where, in words
+ * Every file is written to a temporary name in the same directory and renamed into
+ * place, so a reader (or an interrupted run) never sees half a file.
+ */
+
+typedef struct test_case {
+    uint32_t n;                 /* inputs, in call order */
+    const uint64_t *values;     /* bit patterns masked to the type's width */
+    const uint8_t *types;       /* input_type per value */
+    const char *const *names;   /* label per value or NULL (the array itself may be NULL) */
+} test_case;
+
+typedef struct suite_meta {
+    const char *program_file;   /* first source file as given by the user */
+    const char *program_hash;   /* SHA-256 hex of that file, or NULL (computed by suite_open) */
+    const char *entry_function; /* "main" */
+    const char *specification;  /* e.g. "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )" */
+    const char *producer;       /* "sympath <version>" */
+} suite_meta;
+
+typedef struct suite_writer suite_writer;
+
+/* Create out_dir/tests and out_dir/errors (clearing old test and error files from a
+ * previous run), write metadata.xml. Returns NULL with *err (malloc'ed) on failure. */
+suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err);
+
+/* Write the next test case file; returns its number (1, 2, ...) or -1 with *err set.
+ * comment (may be NULL) is put into an XML comment, e.g. which branches it covers. */
+int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err);
+
+/* Write the next error reproducer: errors/error-NNN.xml with the inputs and
+ * errors/error-NNN.txt with `description` (free text, several lines). Returns its
+ * number or -1 with *err set. */
+int suite_write_error(suite_writer *w, const test_case *tc, const char *description, char **err);
+
+/* Paths of the directories (valid while w lives). */
+const char *suite_tests_dir(const suite_writer *w);
+const char *suite_errors_dir(const suite_writer *w);
+void suite_close(suite_writer *w);
+
+/* Format one input value as a C literal the replay library parses back exactly:
+ * signed types in decimal with sign, unsigned in decimal, bool as 0/1, float and
+ * double as hexadecimal floating literals ("%a"), pointers as 0x... . Returns buf. */
+char *input_format_value(char *buf, size_t len, input_type t, uint64_t bits);
+/* Width in bits of an input type (bool: 8, as _Bool in memory... see emit.c), its C
+ * type name ("int", "unsigned char", ...), and whether it is signed. */
+unsigned input_type_width(input_type t);
+const char *input_type_c_name(input_type t);
+int input_type_signed(input_type t);
+
+/* Write `len` bytes to path atomically (temp file + rename). 0 or -1 with errno. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Hex SHA-256 of a file into hex[65]; 0 or -1 (the file cannot be read). */
+int sha256_file_hex(const char *path, char hex[65]);
+
+#endif

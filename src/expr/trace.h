@@ -1,0 +1,151 @@
+/* trace.h: the shared-memory region between explorer and executor: inputs in, coverage and trace out, plus the fork-server protocol. */
+#ifndef SYMPATH_TRACE_H
+#define SYMPATH_TRACE_H
+
+#include <stdint.h>
+
+/*
+ * One memfd region per executor, created by the explorer, inherited by the
+ * executor (fd number in env SYMPATH_SHM_FD) and mapped MAP_SHARED by both.
+ *
+ *   [0, 4096)                         trace_header
+ *   [inputs_off, +8*inputs_cap)       input values (uint64 bit patterns), written by the explorer
+ *   [cov_off, +cov_cap)               coverage bytes, one per branch-site direction slot; the
+ *                                     executor sets cov[slot] = 1, the explorer zeroes them per run
+ *   [recs_off, +recs_cap*32)          trace records (trace_rec), appended by the executor
+ *
+ * Crash safety: the executor writes a record completely, then publishes it by
+ * storing the new count in header->nrecs (release order). Whatever the program
+ * does afterwards (SIGSEGV, SIGKILL on time-out), every published record is intact.
+ *
+ * Records reference expressions by trace id. An EXPR record is written the first
+ * time an expression is referenced by another record (lazily, kids first), so kids
+ * always precede parents, and expressions that never reach a branch cost nothing.
+ */
+
+#define TRACE_MAGIC 0x53594d31u /* "SYM1" */
+#define TRACE_HEADER_SIZE 4096u
+
+/* Why a concrete value replaced a symbolic one (counted in the header and reported). */
+typedef enum conc_kind {
+    /* keep in this ORDER: reports list them by this index */
+    CONC_EXTERNAL_CALL = 0, /* symbolic argument passed to a function that is not instrumented */
+    CONC_FLOAT,             /* symbolic integer converted to / reinterpreted as floating point; float inputs */
+    CONC_SYM_POINTER,       /* load/store through a symbolic address (value pinned, constraint recorded) */
+    CONC_SYM_SIZE,          /* symbolic length of memcpy/memset/memmove/alloca/malloc */
+    CONC_WIDE_INT,          /* integer wider than 64 bits */
+    CONC_AGGREGATE,         /* struct/array/vector value that carried symbolic parts */
+    CONC_VARARG,            /* symbolic argument to a variadic function */
+    CONC_UNSUPPORTED,       /* instruction kind the instrumenter does not model (see site table) */
+    CONC_INPUT_OVERFLOW,    /* more inputs read than the input area holds: returned 0, concrete */
+    CONC_TRACE_FULL,        /* trace area full: later symbolic branches were not recorded */
+    CONC_POINTER_INPUT,     /* __VERIFIER_nondet_pointer: value from the input vector, not symbolic */
+    CONC_KIND_COUNT
+} conc_kind;
+
+/* Input types, for test-case formatting and replay. keep in this ORDER (stored in traces). */
+typedef enum input_type {
+    IT_INT = 0, IT_UINT, IT_CHAR, IT_UCHAR, IT_SCHAR, IT_SHORT, IT_USHORT, IT_LONG, IT_ULONG,
+    IT_LONGLONG, IT_ULONGLONG, IT_BOOL, IT_FLOAT, IT_DOUBLE, IT_POINTER, IT_SIZE_T,
+    IT_U8, IT_U16, IT_U32, IT_U64, IT_S8, IT_S16, IT_S32, IT_S64, IT_LOFF_T, IT_BYTE,
+    IT_COUNT
+} input_type;
+
+/* Error kinds. keep in this ORDER. */
+typedef enum error_kind {
+    ERR_NONE = 0,
+    ERR_REACH,    /* reach_error() or __VERIFIER_error() called: property violation */
+    ERR_ASSERT,   /* failed assert() (__assert_fail) or sym_assert: property violation */
+    ERR_ABORT,    /* abort() called (e.g. assume_abort_if_not): other termination */
+    ERR_SIGNAL,   /* crash signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, ...): other termination */
+    ERR_TIMEOUT,  /* the run exceeded its time limit (decided by the explorer) */
+    ERR_OOM,      /* the run exceeded its memory limit (decided by the explorer from the status) */
+    ERR_KIND_COUNT
+} error_kind;
+
+/* Symbolic branch event kinds. keep in this ORDER. */
+typedef enum branch_kind {
+    BK_BRANCH = 0,  /* conditional br at a branch site; taken = direction (0 false, 1 true);
+                       arg = the site's first coverage slot (direction d covers slot arg+d) */
+    BK_SWITCH,      /* one case test of a symbolic switch: cond = (x == case value), taken = 0/1;
+                       arg = coverage slot the true direction leads to */
+    BK_ASSUME,      /* sym_assume/__VERIFIER_assume(cond); taken = cond's value; only
+                       direction 1 is worth exploring (0 ends the run silently) */
+    BK_CONCRETIZE,  /* cond = (e == its concrete value), always taken = 1; arg = conc_kind.
+                       Exploring direction 0 yields another value (e.g. another array index) */
+    BK_CHECK,       /* safety check: cond = (divisor == 0) or signed-division overflow; taken =
+                       cond's value (0 normally); direction 1 leads to a crash. arg = 0 div by zero, 1 overflow */
+    BK_KIND_COUNT
+} branch_kind;
+
+typedef enum rec_type {
+    REC_EXPR = 1,   /* e: expression definition */
+    REC_INPUT,      /* in: one input value was read (in call order) */
+    REC_BRANCH,     /* br: symbolic branch event */
+    REC_ERROR,      /* err: error detected by the runtime; the run ends right after */
+    REC_NAME,       /* name: up to 24 bytes of the name of the preceding REC_INPUT (several chunks may follow) */
+    REC_END         /* end: the program returned from main or called exit(); status in arg */
+} rec_type;
+
+typedef struct trace_rec {
+    uint8_t type;           /* rec_type */
+    union {
+        struct { uint8_t op, width, pad; uint32_t id; uint32_t kid[3]; uint32_t aux; uint64_t value; } e;
+        struct { uint8_t itype, width, pad; uint32_t index; uint32_t expr_id; uint32_t pad2; uint64_t value; } in;
+        struct { uint8_t kind, taken, pad; uint32_t site; uint32_t cond; uint32_t arg; } br;
+        struct { uint8_t kind, pad0, pad1; uint32_t loc; int32_t signo; uint32_t pad2; uint64_t pc; } err;
+        struct { char text[24]; } name; /* starts at byte 8 of the record */
+        struct { uint8_t pad[3]; int32_t status; } end;
+    } u;
+} trace_rec;
+
+typedef struct trace_header {
+    uint32_t magic;              /* TRACE_MAGIC */
+    uint32_t version;            /* 1 */
+    uint64_t total_size;         /* bytes of the whole region */
+    uint64_t inputs_off, inputs_cap;   /* byte offset; capacity in values */
+    uint64_t cov_off, cov_cap;         /* byte offset; capacity in slots (bytes) */
+    uint64_t recs_off, recs_cap;       /* byte offset; capacity in records */
+    /* written by the explorer before each run */
+    uint64_t ninputs;            /* values valid in the input area */
+    uint64_t run_id;             /* increasing; for sanity checks */
+    /* written by the executor during a run (the explorer zeroes them before each run) */
+    volatile uint64_t nrecs;     /* published records */
+    volatile uint32_t last_site; /* last branch site executed (for hang/crash locations) */
+    volatile uint32_t dropped;   /* records dropped because the area was full */
+    volatile uint64_t inputs_read;     /* input calls made */
+    volatile uint64_t conc[CONC_KIND_COUNT]; /* concretizations by kind */
+    volatile uint64_t forks;     /* fork() calls made by the program */
+    volatile uint32_t error_kind;/* error_kind of the REC_ERROR, if any (0 = none) */
+    volatile uint32_t ended;     /* 1 once REC_END or REC_ERROR is published */
+} trace_header;
+
+/*
+ * Fork-server protocol (explorer = client, executor = server).
+ * Environment of the executor:
+ *   SYMPATH_SHM_FD   fd of the region above
+ *   SYMPATH_CTL_FD   pipe read end: explorer -> server commands (uint32)
+ *   SYMPATH_ST_FD    pipe write end: server -> explorer replies (uint32 / int32)
+ *   SYMPATH_OUT_FD   fd of a regular file receiving the program's stdout+stderr (optional)
+ *   SYMPATH_MEM_MB   address-space limit of each run in MiB (optional, 0 = none)
+ *   SYMPATH_OUT_KB   cap of the output file in KiB (optional, default 1024)
+ * Handshake: the server writes FS_HELLO once it is ready.
+ * Per run: explorer writes FS_RUN; server truncates the output file, forks; the child
+ * calls setpgid(0,0), applies limits, redirects stdout/stderr, closes the protocol
+ * fds and continues into main(); the server writes the child's pid (uint32), waits
+ * for it and writes the raw wait status (int32). The explorer may kill(-pid, SIGKILL)
+ * on time-out; the server still reports the status. FS_QUIT ends the server.
+ * Without SYMPATH_CTL_FD the executor runs the program once (standalone), reading
+ * inputs from the file named by SYMPATH_INPUTS (one value per line) if set.
+ */
+#define FS_HELLO 0x48454c4fu
+#define FS_RUN   1u
+#define FS_QUIT  2u
+
+/* Exit code the runtime uses after recording an error (reach_error, assert, abort, crash). */
+#define SYM_ERROR_EXIT_CODE 86
+/* Exit code after a false sym_assume/__VERIFIER_assume: the runtime publishes REC_END with
+ * this status and _exits; the explorer neither keeps a test nor reports an error for it. */
+#define SYM_ASSUME_EXIT_CODE 87
+
+#endif

@@ -1,0 +1,109 @@
+/* rt_abi.h: every runtime entry point the instrumenter inserts calls to; the one contract between instrument/ and runtime/. */
+#ifndef SYMPATH_RT_ABI_H
+#define SYMPATH_RT_ABI_H
+
+#include <stdint.h>
+
+/*
+ * Conventions (as in SymCC): a shadow expression is a `struct expr *`; NULL means
+ * "this value is concrete". Every entry point that builds an expression first
+ * checks whether all its symbolic operands are NULL and returns NULL at once:
+ * these fast paths live in rt_fast.c, which is compiled to bitcode and linked into
+ * the instrumented module, so after -O2 inlining a purely concrete operation costs
+ * one compare-and-branch. The slow paths live in libsympath-rt.a.
+ *
+ * Concrete operand values are passed zero-extended to 64 bits; `width` is the
+ * LLVM integer width in bits (1..64). Pointers are 64-bit integers here.
+ * Integers wider than 64 bits are never passed: the instrumenter concretizes them
+ * (__sym_concretize(CONC_WIDE_INT, ...)).
+ */
+
+struct expr;
+typedef struct expr *symx; /* shadow expression, NULL = concrete */
+
+/* Integer binary operator. op is an expr_op in EXPR_ADD..EXPR_XOR (add, sub, mul,
+ * udiv, sdiv, urem, srem, shl, lshr, ashr, and, or, xor). For the four division
+ * operators with a symbolic divisor the runtime also records a BK_CHECK event
+ * (divisor == 0, and for sdiv/srem INT_MIN / -1) so the explorer can try to crash. */
+symx __sym_binop(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
+/* icmp with an expr_pred (LLVM order: eq ne ugt uge ult ule sgt sge slt sle); width of
+ * the operands; result has width 1. */
+symx __sym_icmp(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
+/* trunc/zext/sext: op is EXPR_EXTRACT (trunc), EXPR_ZEXT or EXPR_SEXT; widths in bits. */
+symx __sym_cast(uint32_t op, uint32_t from_width, uint32_t to_width, symx a);
+/* select c ? t : e on integers/pointers of `width` bits (c has width 1). */
+symx __sym_select(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv, symx e, uint64_t ev);
+/* Overflow flag of llvm.{s,u}{add,sub,mul}.with.overflow: op in EXPR_UADDO..EXPR_SMULO.
+ * Result width 1. (The arithmetic result itself is built with __sym_binop.) */
+symx __sym_overflow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
+
+/* Integer intrinsics, modelled by composing expressions. keep in this ORDER. */
+enum sym_intrinsic {
+    SYM_I_BSWAP = 0, SYM_I_CTPOP, SYM_I_CTLZ, SYM_I_CTTZ, SYM_I_BITREVERSE, SYM_I_ABS,
+    SYM_I_SMIN, SYM_I_SMAX, SYM_I_UMIN, SYM_I_UMAX,
+    SYM_I_FSHL, SYM_I_FSHR,
+    SYM_I_UADD_SAT, SYM_I_USUB_SAT, SYM_I_SADD_SAT, SYM_I_SSUB_SAT,
+    SYM_I_COUNT
+};
+/* Apply intrinsic `which` (enum sym_intrinsic) at `width` bits to up to three operands
+ * (unused ones: NULL, 0). For ctlz/cttz/abs the second operand is the LLVM
+ * "is_zero_poison"/"is_int_min_poison" flag and is ignored. */
+symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
+                     symx c, uint64_t cv);
+
+/* Pointer arithmetic step (one GEP index, or a constant offset with idx == NULL, idxv = offset,
+ * scale = 1): returns the expression of base + sext(idx, 64) * scale, or NULL when both are concrete.
+ * idx_width is the index's width in bits. */
+symx __sym_ptr_add(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width, uint64_t scale);
+
+/* Shadow memory. size in bytes (1..8 for loads that return an expression). If addr_e
+ * is not NULL the address is concretized: the runtime records a BK_CONCRETIZE event
+ * (addr_e == addr) and counts CONC_SYM_POINTER. __sym_load returns an expression of
+ * 8*size bits, or NULL when every byte is concrete. __sym_store with val NULL marks the
+ * bytes concrete; size may be any byte count there (aggregates, floats). */
+symx __sym_load(const void *addr, uint64_t size, symx addr_e);
+void __sym_store(void *addr, uint64_t size, symx val, symx addr_e);
+/* Shadow side of memcpy/memmove (call BEFORE the real copy; overlapping is handled) and
+ * memset (val_e: 8-bit expression of the fill byte, or NULL). n_e: symbolic length, which
+ * is concretized (BK_CONCRETIZE, CONC_SYM_SIZE). */
+void __sym_memcpy(void *dst, const void *src, uint64_t n, symx n_e);
+void __sym_memset(void *dst, symx val_e, uint64_t n, symx n_e);
+
+/* Passing expressions across calls between instrumented functions. Before a call the
+ * caller sets every integer/pointer argument's shadow (index = argument position) and
+ * clears the return slot; the callee reads its parameters at entry and sets the return
+ * slot before each `ret`; the caller reads it right after the call. Up to 64 params. */
+void __sym_set_param(uint32_t index, symx e);
+symx __sym_get_param(uint32_t index);
+void __sym_set_ret(symx e);
+symx __sym_get_ret(void);
+
+/* Conditional branch at branch site `site` whose direction slots are slot_base (false)
+ * and slot_base+1 (true); taken is 0 or 1; cond is the shadow of the i1 condition.
+ * Always called (it records coverage); records a BK_BRANCH event when cond != NULL. */
+void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond);
+/* switch on `value` (width bits) at `site`. cases[i] / slots[i] (i < ncases) are the case
+ * values and the coverage slot of each case's destination; default_slot is the default's.
+ * Records coverage; if e != NULL records one BK_SWITCH event per case tested, in order,
+ * up to the matching one (cond = (e == cases[i])). */
+void __sym_switch(uint32_t site, uint32_t width, uint64_t value, symx e,
+                  const uint64_t *cases, const uint32_t *slots, uint32_t ncases, uint32_t default_slot);
+
+/* Count a concretization of kind conc_kind when e != NULL (external call argument,
+ * float conversion, aggregate, wide integer, vararg, unsupported instruction). */
+void __sym_concretize(uint32_t kind, symx e);
+
+/* Called right before a call to reach_error/__VERIFIER_error (ERR_REACH), __assert_fail
+ * (ERR_ASSERT) or abort (ERR_ABORT); loc is a location id from the site table.
+ * Records REC_ERROR and ends the run with _exit(SYM_ERROR_EXIT_CODE); never returns. */
+void __sym_error(uint32_t kind, uint32_t loc) __attribute__((noreturn));
+
+/* Replacement for fork() in the program: forks for real, but the child stops writing the
+ * trace (it would corrupt the parent's) and the count is reported. Same return as fork(). */
+int __sym_fork(void);
+
+/* Coverage bytes (slot-indexed) and the last branch site, used by the inline fast paths. */
+extern uint8_t *__sym_cov;
+extern uint32_t __sym_cov_cap;
+
+#endif

@@ -1,0 +1,53 @@
+/* solver.h: path conditions to new inputs with Z3 (QF_BV), with constraint independence, a query cache and fast UNSAT checks. */
+#ifndef SYMPATH_SOLVER_H
+#define SYMPATH_SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../expr/expr.h"
+
+typedef enum solve_result { SOLVE_SAT = 0, SOLVE_UNSAT, SOLVE_UNKNOWN } solve_result;
+
+typedef struct solver_stats {
+    uint64_t queries;            /* solver_solve calls */
+    uint64_t sat, unsat, unknown;/* outcomes (whatever answered them) */
+    uint64_t z3_calls;           /* queries that reached Z3 */
+    uint64_t z3_timeouts;        /* Z3 returned unknown (timeout or give-up) */
+    uint64_t cache_hits;         /* exact hits in the query cache */
+    uint64_t unsat_subset_hits;  /* answered UNSAT because a known-UNSAT set was a subset */
+    uint64_t syntactic_unsat;    /* answered UNSAT because the target's negation is in the prefix */
+    uint64_t constraints_in;     /* constraints given (sum over queries) */
+    uint64_t constraints_kept;   /* constraints left after independence (sum over queries) */
+    double seconds;              /* wall time spent in solver_solve, seconds */
+    double z3_seconds;           /* of which inside Z3 */
+} solver_stats;
+
+typedef struct solver solver;
+
+/* Create a solver whose Z3 queries stop after timeout_ms milliseconds (0 = no limit).
+ * Returns NULL if Z3 cannot be initialised. */
+solver *solver_new(unsigned timeout_ms);
+void solver_free(solver *s);
+
+/*
+ * Solve cs[0..n): cs[n-1] is the target (the negated branch condition), cs[0..n-1) the
+ * path prefix; all width 1, interned in one expr_ctx. Steps, cheapest first:
+ *  1. syntactic negation: target is NOT(c) for some prefix c (or the reverse), or the
+ *     target is constant false -> UNSAT without Z3;
+ *  2. constraint independence (CUTE, Sen et al. 2005; KLEE): keep only the prefix
+ *     constraints that share input symbols, transitively, with the target;
+ *  3. query cache on the kept set: exact hits, and UNSAT if a known-UNSAT set (from Z3's
+ *     unsat cores) is a subset;
+ *  4. Z3 with the timeout.
+ * On SAT, *out (malloc'ed, caller frees) receives max(parent_n, highest symbol in the
+ * kept set + 1) values: parent[i] for symbols outside the kept set (the parent run's
+ * inputs), the model's values for the symbols in it (masked to their widths). *out_n
+ * gets the count. On UNSAT/UNKNOWN *out is NULL.
+ */
+solve_result solver_solve(solver *s, expr *const *cs, size_t n,
+                          const uint64_t *parent, size_t parent_n,
+                          uint64_t **out, size_t *out_n);
+
+void solver_get_stats(const solver *s, solver_stats *out);
+
+#endif
