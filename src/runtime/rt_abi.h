@@ -72,11 +72,15 @@ void __sym_memset(void *dst, symx val_e, uint64_t n, symx n_e);
 /* Passing expressions across calls between instrumented functions. Before a call the
  * caller sets every integer/pointer argument's shadow (index = argument position) and
  * clears the return slot; the callee reads its parameters at entry and sets the return
- * slot before each `ret`; the caller reads it right after the call. Up to 64 params. */
+ * slot before each `ret`; the caller reads it right after the call. Up to 64 params
+ * (higher indexes: set is ignored, get returns NULL).
+ * The getters take the actual concrete value (zero-extended) and return NULL when the
+ * slot's expression has another concrete value: a stale slot (e.g. a callback called
+ * from uninstrumented code such as qsort) then reads as concrete instead of wrong. */
 void __sym_set_param(uint32_t index, symx e);
-symx __sym_get_param(uint32_t index);
+symx __sym_get_param(uint32_t index, uint64_t value);
 void __sym_set_ret(symx e);
-symx __sym_get_ret(void);
+symx __sym_get_ret(uint64_t value);
 
 /* Conditional branch at branch site `site` whose direction slots are slot_base (false)
  * and slot_base+1 (true); taken is 0 or 1; cond is the shadow of the i1 condition.
