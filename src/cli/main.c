@@ -1,0 +1,34 @@
+/* main.c: the sympath command: dispatches to `run` and `replay`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_cmd.h"
+#include "run_cmd.h"
+
+static void usage(FILE *f) {
+    fputs("usage: sympath run PROG.c [MORE.c ...] [-o OUT] [options]   explore a program, write a test suite\n"
+          "       sympath replay OUT [--coverage] [--timeout S]        run a suite natively (gcov coverage)\n"
+          "       sympath --help | --version\n"
+          "Run `sympath run --help` for the options of run.\n",
+          f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "replay") == 0) return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0) {
+        puts("sympath 0.1");
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "sympath: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

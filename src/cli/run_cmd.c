@@ -1,0 +1,288 @@
+/* run_cmd.c: `sympath run`: options, output directory, build of the executor, exploration, Ctrl-C handling. */
+#define _GNU_SOURCE
+#include "run_cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "explore/explorer.h"
+#include "explore/strategy.h"
+#include "instrument/instrument.h"
+
+static volatile sig_atomic_t interrupted;
+
+/* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
+static void on_sigint(int sig) {
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    interrupted = 1;
+}
+
+static void run_usage(FILE *f) {
+    fputs("usage: sympath run PROG.c [MORE.c ...] [options]\n"
+          "  -o, --output DIR        output directory (default: sympath-out)\n"
+          "  --budget DURATION       wall-time budget of the exploration (default 60s; 0 = none)\n"
+          "  --strategy NAME         cov (default), dfs, bfs, random, generational\n"
+          "  --max-tests N           stop after keeping N tests\n"
+          "  --max-execs N           stop after N executions\n"
+          "  --seed N                seed of the random strategy (default 1)\n"
+          "  -j, --jobs N            parallel executors (default 1)\n"
+          "  --cflags \"FLAGS\"        extra flags for compiling the program (e.g. \"-DN=4 -Iinc\")\n"
+          "  --timeout DURATION      time limit of one run (default 2s); a run over it is a hang\n"
+          "  --mem-limit MIB         address-space limit of one run in MiB (default 2048; 0 = none)\n"
+          "  --output-limit KIB      cap on what one run may print, KiB (default 1024)\n"
+          "  --solver-timeout DUR    time limit of one solver query (default 5s)\n"
+          "  --loop-bound N          explore a branch site at most N times per path (default 200; 0 = no bound)\n"
+          "  --max-depth N           ignore symbolic branches deeper than N (default 100000; 0 = no bound)\n"
+          "  --no-progress           no live progress line (it is shown only on a terminal anyway)\n"
+          "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
+          f);
+}
+
+int parse_duration(const char *text, double *seconds) {
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno || v < 0) return -1;
+    double mul = 1;
+    if (*end == 0 || strcmp(end, "s") == 0) mul = 1;
+    else if (strcmp(end, "ms") == 0) mul = 0.001;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0) mul = 60;
+    else if (strcmp(end, "h") == 0) mul = 3600;
+    else return -1;
+    *seconds = v * mul;
+    return 0;
+}
+
+static int parse_uint(const char *text, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end || errno || text[0] == '-') return -1;
+    *out = v;
+    return 0;
+}
+
+static int mkdir_p(const char *path) {
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+static const char *lib_dir(void) {
+    const char *e = getenv("SYMPATH_LIB_DIR");
+    return e && *e ? e : SYMPATH_LIB_DIR;
+}
+
+static const char *include_dir(void) {
+    const char *e = getenv("SYMPATH_INCLUDE_DIR");
+    return e && *e ? e : SYMPATH_INCLUDE_DIR;
+}
+
+/* OUT/build/replay.conf: what `sympath replay` needs to rebuild the program natively. */
+static int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
+                             uint32_t covered, uint32_t total) {
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/build/replay.conf", out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    fprintf(f, "sympath-replay 1\n");
+    for (size_t i = 0; i < n; i++) fprintf(f, "source %s\n", abs_sources[i]);
+    fprintf(f, "cflags %s\n", cflags ? cflags : "");
+    fprintf(f, "include %s\n", include_dir());
+    fprintf(f, "replaylib %s/replay.c\n", lib_dir());
+    fprintf(f, "branches %u %u\n", covered, total);
+    if (fclose(f) != 0) return -1;
+    return rename(tmp, path);
+}
+
+int cmd_run(int argc, char **argv) {
+    const char *out = "sympath-out";
+    const char *cflags = NULL;
+    explore_opts o;
+    memset(&o, 0, sizeof o);
+    o.budget_seconds = 60;
+    o.seed = 1;
+    o.jobs = 1;
+    o.run_timeout_ms = 2000;
+    o.mem_mb = 2048;
+    o.out_kb = 1024;
+    o.solver_timeout_ms = 5000;
+    o.loop_bound = 200;
+    o.max_depth = 100000;
+    o.progress = isatty(2);
+    const char **sources = calloc(argc, sizeof *sources);
+    size_t nsources = 0;
+    if (!sources) return 1;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+        uint64_t u;
+#define NEED_VALUE()                                                          \
+    do {                                                                      \
+        if (!v) {                                                             \
+            fprintf(stderr, "sympath run: option %s needs a value\n", a);     \
+            return 2;                                                         \
+        }                                                                     \
+        i++;                                                                  \
+    } while (0)
+#define BAD_VALUE()                                                                     \
+    do {                                                                                \
+        fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
+        return 2;                                                                       \
+    } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            run_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            NEED_VALUE();
+            out = v;
+        } else if (!strcmp(a, "--budget")) {
+            NEED_VALUE();
+            if (parse_duration(v, &d)) BAD_VALUE();
+            o.budget_seconds = d;
+        } else if (!strcmp(a, "--strategy")) {
+            NEED_VALUE();
+            int ok = 0;
+            for (int k = 0; strategy_names[k]; k++) ok |= !strcmp(strategy_names[k], v);
+            if (!ok) BAD_VALUE();
+            o.strategy = v;
+        } else if (!strcmp(a, "--max-tests")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u)) BAD_VALUE();
+            o.max_tests = u;
+        } else if (!strcmp(a, "--max-execs")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u)) BAD_VALUE();
+            o.max_execs = u;
+        } else if (!strcmp(a, "--seed")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u)) BAD_VALUE();
+            o.seed = u;
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
+            o.jobs = (unsigned)u;
+        } else if (!strcmp(a, "--cflags")) {
+            NEED_VALUE();
+            cflags = v;
+        } else if (!strcmp(a, "--timeout")) {
+            NEED_VALUE();
+            if (parse_duration(v, &d) || d <= 0) BAD_VALUE();
+            o.run_timeout_ms = (unsigned)(d * 1000 + 0.5);
+        } else if (!strcmp(a, "--mem-limit")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u)) BAD_VALUE();
+            o.mem_mb = (unsigned)u;
+        } else if (!strcmp(a, "--output-limit")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u == 0) BAD_VALUE();
+            o.out_kb = (unsigned)u;
+        } else if (!strcmp(a, "--solver-timeout")) {
+            NEED_VALUE();
+            if (parse_duration(v, &d)) BAD_VALUE();
+            o.solver_timeout_ms = (unsigned)(d * 1000 + 0.5);
+        } else if (!strcmp(a, "--loop-bound")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u > UINT32_MAX) BAD_VALUE();
+            o.loop_bound = (uint32_t)u;
+        } else if (!strcmp(a, "--max-depth")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u > UINT32_MAX) BAD_VALUE();
+            o.max_depth = (uint32_t)u;
+        } else if (!strcmp(a, "--no-progress")) {
+            o.progress = 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "sympath run: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else {
+            sources[nsources++] = a;
+        }
+#undef NEED_VALUE
+#undef BAD_VALUE
+    }
+    if (nsources == 0) {
+        fprintf(stderr, "sympath run: no C source given\n");
+        run_usage(stderr);
+        return 2;
+    }
+    char **abs_sources = calloc(nsources, sizeof *abs_sources);
+    for (size_t i = 0; i < nsources; i++) {
+        abs_sources[i] = realpath(sources[i], NULL);
+        if (!abs_sources[i]) {
+            fprintf(stderr, "sympath run: cannot read %s: %s\n", sources[i], strerror(errno));
+            return 1;
+        }
+    }
+
+    char build_dir[PATH_MAX], exe[PATH_MAX], sites[PATH_MAX];
+    snprintf(build_dir, sizeof build_dir, "%s/build", out);
+    if (mkdir_p(build_dir) != 0) {
+        fprintf(stderr, "sympath run: cannot create %s: %s\n", build_dir, strerror(errno));
+        return 1;
+    }
+    snprintf(exe, sizeof exe, "%s/executor", build_dir);
+    snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
+
+    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
+                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG};
+    build_stats bs;
+    memset(&bs, 0, sizeof bs);
+    char *err = NULL;
+    fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
+    if (build_executor(&bo, &bs, &err) != 0) {
+        fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
+        free(err);
+        return 1;
+    }
+    fprintf(stderr, "sympath: %u functions, %u branch sites instrumented in %.1f s\n", bs.functions,
+            bs.branch_sites, bs.seconds);
+    write_replay_conf(out, abs_sources, nsources, cflags, 0, 0);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    o.out_dir = out;
+    o.exe_path = exe;
+    o.sites_path = sites;
+    o.work_dir = build_dir;
+    o.sources = (const char *const *)sources;
+    o.nsources = nsources;
+    o.build_seconds = bs.seconds;
+    o.interrupted = &interrupted;
+    explore_summary sum;
+    memset(&sum, 0, sizeof sum);
+    if (explore_program(&o, &sum, &err) != 0) {
+        fprintf(stderr, "sympath run: %s\n", err ? err : "exploration failed");
+        free(err);
+        return 1;
+    }
+    write_replay_conf(out, abs_sources, nsources, cflags, sum.slots_covered, sum.slots_total);
+    for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
+    free(abs_sources);
+    free(sources);
+    return 0;
+}

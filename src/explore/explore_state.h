@@ -1,0 +1,76 @@
+/* explore_state.h: the explorer's private state, shared by the loop (explorer.c) and the report (report.c). */
+#ifndef SYMPATH_EXPLORE_STATE_H
+#define SYMPATH_EXPLORE_STATE_H
+
+#include <stdio.h>
+#include "../instrument/instrument.h"
+#include "../emit/emit.h"
+#include "../solver/solver.h"
+#include "executor.h"
+#include "explorer.h"
+#include "strategy.h"
+#include "tree.h"
+
+#define SYMPATH_VERSION "0.1"
+
+/* One distinct error (kind + location); the first run that reached it is its reproducer. */
+typedef struct error_rec {
+    char *key;              /* kind|signal|location: what makes two errors the same */
+    error_kind kind;
+    int signo;
+    char *where;            /* "file:line" */
+    char *function;
+    int number;             /* errors/error-NNN.xml, -1 if it could not be written */
+    uint64_t hits;          /* runs that reached it */
+    double found_seconds;
+    uint64_t found_exec;
+} error_rec;
+
+/* The run an executor is busy with: the candidate it was solved for (for the divergence check). */
+typedef struct pending_run {
+    int has_cand;
+    candidate cand;
+} pending_run;
+
+typedef struct explore_state {
+    const explore_opts *o;
+    expr_ctx *cx;
+    tree *tree;
+    strategy *st;
+    solver *solver;
+    suite_writer *suite;
+    site_table sites;
+    executor **ex;
+    pending_run *pending;
+    unsigned nex, running;
+
+    uint8_t *covered;       /* per slot: covered by some run */
+    uint8_t *slot_user;     /* per slot: belongs to a user (not model) site */
+    uint32_t nslots, user_slots, user_covered;
+
+    error_rec *errors;
+    uint32_t nerrors, errors_cap, errors_property, errors_other;
+
+    uint8_t *taken;         /* scratch for strategy feedback */
+    uint32_t taken_cap;
+
+    uint64_t execs, tests, divergences, timeouts, assume_failed, forks, dropped;
+    uint64_t events_total, events_max, inputs_total;
+    uint64_t conc[CONC_KIND_COUNT];
+    double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
+    const char *stop_reason;
+    int exhausted, complete;
+} explore_state;
+
+/* Monotonic clock in seconds. */
+double explore_now(void);
+/* "reach_error", "assertion", "abort", "crash", "timeout", ... */
+const char *error_kind_name(error_kind k);
+/* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */
+int error_is_property(error_kind k);
+/* Write <out_dir>/report.json (atomically). 0, or -1 with *err. */
+int explore_write_report(const explore_state *s, char **err);
+/* Print the end-of-run summary (a few lines) to f. */
+void explore_print_summary(const explore_state *s, FILE *f);
+
+#endif

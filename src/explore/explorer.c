@@ -1,0 +1,579 @@
+/* explorer.c: the concolic exploration loop: pick a direction, solve, run, insert, keep tests, report. */
+#define _GNU_SOURCE
+#include "explorer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../emit/emit.h"
+#include "../instrument/instrument.h"
+#include "../solver/solver.h"
+#include "executor.h"
+#include "explore_state.h"
+#include "strategy.h"
+#include "tree.h"
+
+/*
+ * The loop (Kähkönen et al. 2009, sec. 3: the test selector):
+ *
+ *   while budget left:
+ *     while an executor is idle and the strategy has a candidate (node, d):
+ *         PC = path condition of (node, d); solve; SAT -> begin a run on the model
+ *         (UNSAT / UNKNOWN mark the direction and take the next candidate)
+ *     wait for any executor; insert its run into the tree (divergence check against
+ *     the candidate it was aimed at), merge coverage, keep the test if it added
+ *     coverage or reached a new error, tell the strategy.
+ *
+ * With -j N, N executors run concurrently while the explorer solves for the next
+ * candidates. The tree is exhausted when no candidate is left and nothing runs.
+ */
+
+double explore_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static char *xstrdup_printf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+    va_end(ap);
+    return s;
+}
+
+/* ---- coverage ---- */
+
+static int slot_covered_cb(void *ctx, uint32_t slot) {
+    explore_state *s = ctx;
+    return slot < s->nslots ? s->covered[slot] != 0 : 1;
+}
+
+/* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
+static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        if (cov[i] && !s->covered[i]) {
+            s->covered[i] = 1;
+            if (s->slot_user[i]) {
+                fresh++;
+                s->user_covered++;
+            }
+        }
+    }
+    if (fresh) s->last_cov_time = explore_now() - s->t0;
+    return fresh;
+}
+
+/* ---- errors ---- */
+
+static const char *signal_name(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal";
+    }
+}
+
+const char *error_kind_name(error_kind k) {
+    switch (k) {
+    case ERR_REACH: return "reach_error";
+    case ERR_ASSERT: return "assertion";
+    case ERR_ABORT: return "abort";
+    case ERR_SIGNAL: return "crash";
+    case ERR_TIMEOUT: return "timeout";
+    case ERR_OOM: return "out-of-memory";
+    default: return "none";
+    }
+}
+
+int error_is_property(error_kind k) { return k == ERR_REACH || k == ERR_ASSERT; }
+
+/* Resolve a pc (relative to the executable's load base) to "file:line" with addr2line.
+ * Returns a malloc'ed string or NULL. Results are cached by the caller (errors are few). */
+static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", exe, (unsigned long long)pc);
+    FILE *p = popen(cmd, "r");
+    if (!p) return NULL;
+    char fn[1024] = "", loc[2048] = "";
+    if (!fgets(fn, sizeof fn, p)) fn[0] = 0;
+    if (!fgets(loc, sizeof loc, p)) loc[0] = 0;
+    pclose(p);
+    fn[strcspn(fn, "\n")] = 0;
+    loc[strcspn(loc, "\n (")] = 0;
+    if (!loc[0] || loc[0] == '?' || strstr(loc, ":0") == loc + strlen(loc) - 2) return NULL;
+    if (func) *func = strdup(fn);
+    return strdup(loc);
+}
+
+static const site_info *site_by_id(const explore_state *s, uint32_t id) {
+    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
+}
+
+/* Where an error happened, as "file:line" plus its function, and the key that makes two
+ * errors the same (kind + location). */
+static void error_location(explore_state *s, const run_result *r, char **where, char **func) {
+    *where = NULL;
+    *func = NULL;
+    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
+        r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
+        const loc_info *l = &s->sites.locs[r->error_loc - 1];
+        *where = xstrdup_printf("%s:%u", l->file, l->line);
+        *func = strdup(l->function);
+        return;
+    }
+    if (r->error == ERR_SIGNAL && r->error_pc) {
+        char *fn = NULL;
+        char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
+        if (loc) {
+            *where = loc;
+            *func = fn;
+            return;
+        }
+        free(fn);
+    }
+    const site_info *si = site_by_id(s, r->last_site);
+    if (si) {
+        *where = xstrdup_printf("%s:%u (last branch executed)", si->file, si->line);
+        *func = strdup(si->function);
+    } else {
+        *where = strdup("unknown location");
+        *func = strdup("?");
+    }
+}
+
+static const char *type_names_of_run(const run_result *r, uint32_t i) {
+    return input_type_c_name((input_type)r->itypes[i]);
+}
+
+/* Describe a run's inputs in words: "x = 42 (int), in#1 = -1 (char)". */
+static char *describe_inputs(const run_result *r) {
+    size_t cap = 256, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < r->ninputs && i < 64; i++) {
+        char val[64];
+        input_format_value(val, sizeof val, (input_type)r->itypes[i], r->inputs[i]);
+        char item[400];
+        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i,
+                         r->inames && r->inames[i] ? " " : "", r->inames && r->inames[i] ? r->inames[i] : "",
+                         val, type_names_of_run(r, i));
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) break;
+            buf = nb;
+        }
+        memcpy(buf + len, item, n + 1);
+        len += n;
+    }
+    if (r->ninputs > 64) {
+        char item[64];
+        int n = snprintf(item, sizeof item, "  ... %u more inputs\n", r->ninputs - 64);
+        char *nb = realloc(buf, len + n + 1);
+        if (nb) {
+            buf = nb;
+            memcpy(buf + len, item, n + 1);
+        }
+    }
+    return buf;
+}
+
+static void fill_test_case(const run_result *r, test_case *tc) {
+    tc->n = r->ninputs;
+    tc->values = r->inputs;
+    tc->types = r->itypes;
+    tc->names = (const char *const *)r->inames;
+}
+
+/* Record the run's error if it is new: returns 1 when a reproducer was written. */
+static int handle_error(explore_state *s, const run_result *r) {
+    if (r->error == ERR_NONE) return 0;
+    char *where, *func;
+    error_location(s, r, &where, &func);
+    char key[4096];
+    snprintf(key, sizeof key, "%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
+             where ? where : "");
+    for (uint32_t i = 0; i < s->nerrors; i++)
+        if (strcmp(s->errors[i].key, key) == 0) {
+            s->errors[i].hits++;
+            free(where);
+            free(func);
+            return 0;
+        }
+    if (s->nerrors == s->errors_cap) {
+        uint32_t nc = s->errors_cap ? s->errors_cap * 2 : 8;
+        error_rec *ne = realloc(s->errors, nc * sizeof *ne);
+        if (!ne) {
+            free(where);
+            free(func);
+            return 0;
+        }
+        s->errors = ne;
+        s->errors_cap = nc;
+    }
+    error_rec *e = &s->errors[s->nerrors++];
+    memset(e, 0, sizeof *e);
+    e->key = strdup(key);
+    e->kind = r->error;
+    e->signo = r->signo;
+    e->where = where;
+    e->function = func;
+    e->hits = 1;
+    e->found_seconds = explore_now() - s->t0;
+    e->found_exec = s->execs;
+    if (error_is_property(r->error)) s->errors_property++;
+    else s->errors_other++;
+
+    char what[256];
+    if (r->error == ERR_SIGNAL)
+        snprintf(what, sizeof what, "crash: %s (signal %d)", signal_name(r->signo), r->signo);
+    else if (r->error == ERR_TIMEOUT)
+        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (hang?)", s->o->run_timeout_ms);
+    else if (r->error == ERR_REACH)
+        snprintf(what, sizeof what, "reach_error: the error function was called (property violation)");
+    else if (r->error == ERR_ASSERT)
+        snprintf(what, sizeof what, "assertion failed (property violation)");
+    else if (r->error == ERR_ABORT)
+        snprintf(what, sizeof what, "abort() called");
+    else
+        snprintf(what, sizeof what, "%s", error_kind_name(r->error));
+    char *inputs = describe_inputs(r);
+    char *desc = xstrdup_printf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
+                                what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
+                                e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
+    free(inputs);
+    test_case tc;
+    fill_test_case(r, &tc);
+    char *err = NULL;
+    int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
+    if (num < 0) {
+        fprintf(stderr, "sympath: cannot write error reproducer: %s\n", err ? err : "?");
+        free(err);
+    }
+    e->number = num;
+    free(desc);
+    if (s->o->progress) fputs("\r\033[K", stderr);
+    fprintf(stderr, "sympath: %s %s at %s (errors/error-%03d.xml)\n",
+            error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
+    return 1;
+}
+
+/* ---- runs ---- */
+
+static void progress_line(explore_state *s, int final) {
+    if (!s->o->progress) return;
+    double now = explore_now();
+    if (!final && now - s->last_progress < 0.25) return;
+    s->last_progress = now;
+    double el = now - s->t0;
+    double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
+    char budget[32] = "";
+    if (s->o->budget_seconds > 0) snprintf(budget, sizeof budget, "/%.0fs", s->o->budget_seconds);
+    fprintf(stderr, "\r\033[K[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
+            s->user_covered, s->user_slots, pct, (unsigned long long)s->tests, s->nerrors,
+            (unsigned long long)s->execs, el > 0 ? s->execs / el : 0.0, el, budget);
+    if (final) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void on_open_cb(void *ctx, tree_node *node, int dir) {
+    explore_state *s = ctx;
+    s->st->add(s->st, node, dir);
+}
+
+/* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
+static void process_run(explore_state *s, unsigned idx, run_result *r) {
+    pending_run *p = &s->pending[idx];
+    s->execs++;
+    s->exec_seconds += r->seconds;
+    s->events_total += r->nevents;
+    if (r->nevents > s->events_max) s->events_max = r->nevents;
+    s->inputs_total += r->ninputs;
+    for (int k = 0; k < CONC_KIND_COUNT; k++) s->conc[k] += r->conc[k];
+    s->forks += r->forks;
+    s->dropped += r->dropped;
+    if (r->error == ERR_TIMEOUT) s->timeouts++;
+    if (r->assume_failed) s->assume_failed++;
+
+    input_vec *iv = input_vec_new(r->inputs, r->ninputs);
+    tree_insert_result tr;
+    memset(&tr, 0, sizeof tr);
+    if (tree_insert(s->tree, r->events, r->nevents, iv, p->has_cand ? p->cand.node : NULL,
+                    p->has_cand ? p->cand.dir : 0, on_open_cb, s, &tr) != 0)
+        fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
+    if (tr.diverged) s->divergences++;
+
+    uint32_t fresh = merge_coverage(s, executor_coverage(s->ex[idx]));
+    int new_error = handle_error(s, r);
+    if ((fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+        test_case tc;
+        fill_test_case(r, &tc);
+        char comment[128];
+        snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
+                 (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
+        char *err = NULL;
+        if (suite_write_test(s->suite, &tc, comment, &err) < 0) {
+            fprintf(stderr, "sympath: cannot write test case: %s\n", err ? err : "?");
+            free(err);
+        } else {
+            s->tests++;
+        }
+    }
+
+    /* strategy feedback */
+    if (tr.npath > s->taken_cap) {
+        uint8_t *nt = realloc(s->taken, tr.npath);
+        if (nt) {
+            s->taken = nt;
+            s->taken_cap = tr.npath;
+        }
+    }
+    uint32_t np = tr.npath <= s->taken_cap ? tr.npath : 0;
+    for (uint32_t i = 0; i < np; i++) s->taken[i] = r->events[i].taken;
+    run_feedback fb = {tr.path, s->taken, np, p->has_cand ? p->cand.bound : 0, fresh, r->error != ERR_NONE};
+    s->st->on_run(s->st, &fb);
+
+    input_vec_release(iv);
+    p->has_cand = 0;
+}
+
+/* Stop conditions other than exhaustion; returns a static reason or NULL. */
+static const char *budget_reason(explore_state *s) {
+    if (s->o->interrupted && *s->o->interrupted) return "interrupted";
+    if (s->o->budget_seconds > 0 && explore_now() - s->t0 >= s->o->budget_seconds) return "budget";
+    if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
+    if (s->o->max_tests && s->tests >= s->o->max_tests) return "max-tests";
+    return NULL;
+}
+
+/* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
+ * the strategy has no candidate left. */
+static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t *n) {
+    while (s->st->next(s->st, c)) {
+        tree_node *node = c->node;
+        if (node->status[c->dir] != CHILD_OPEN) continue;
+        tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
+        expr **pc = NULL;
+        size_t npc = tree_path_condition(node, c->dir, s->cx, &pc);
+        if (!npc) {
+            tree_set_status(s->tree, node, c->dir, CHILD_UNKNOWN);
+            continue;
+        }
+        const input_vec *parent = node->inputs;
+        solve_result sr = solver_solve(s->solver, pc, npc, parent ? parent->values : NULL, parent ? parent->n : 0,
+                                       inputs, n);
+        free(pc);
+        if (sr == SOLVE_SAT) return 1;
+        tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
+        if (s->o->interrupted && *s->o->interrupted) return 0;
+    }
+    return 0;
+}
+
+static int find_idle(explore_state *s) {
+    for (unsigned i = 0; i < s->nex; i++)
+        if (!executor_busy(s->ex[i])) return (int)i;
+    return -1;
+}
+
+static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c) {
+    char *err = NULL;
+    if (executor_begin(s->ex[idx], inputs, n, &err) != 0) {
+        fprintf(stderr, "sympath: cannot start a run: %s\n", err ? err : "?");
+        free(err);
+        return -1;
+    }
+    s->pending[idx].has_cand = c != NULL;
+    if (c) s->pending[idx].cand = *c;
+    s->running++;
+    return 0;
+}
+
+static void explore_loop(explore_state *s) {
+    int started_first = 0;
+    const char *reason = NULL;
+    int exhausted = 0;
+    for (;;) {
+        /* fill idle executors */
+        int idle;
+        while (!exhausted && (idle = find_idle(s)) >= 0) {
+            if ((reason = budget_reason(s)) != NULL) break;
+            if (!started_first) {
+                if (start_run(s, idle, NULL, 0, NULL) != 0) {
+                    reason = "executor-failure";
+                    break;
+                }
+                started_first = 1;
+                continue;
+            }
+            candidate c;
+            uint64_t *inputs = NULL;
+            size_t n = 0;
+            double ts = explore_now();
+            int got = next_inputs(s, &c, &inputs, &n);
+            s->solve_seconds += explore_now() - ts;
+            if (!got) {
+                if (s->running == 0) exhausted = 1;
+                break;
+            }
+            int rc = start_run(s, idle, inputs, n, &c);
+            free(inputs);
+            if (rc != 0) {
+                tree_set_status(s->tree, c.node, c.dir, CHILD_UNKNOWN);
+                reason = "executor-failure";
+                break;
+            }
+        }
+        if (s->running == 0) {
+            if (exhausted || reason) break;
+            continue; /* the strategy may have new candidates after the last run */
+        }
+        int idx = executor_wait_any(s->ex, s->nex);
+        if (idx < 0) {
+            s->running = 0;
+            continue;
+        }
+        s->running--;
+        run_result r;
+        memset(&r, 0, sizeof r);
+        char *err = NULL;
+        if (executor_finish(s->ex[idx], s->cx, &r, &err) != 0) {
+            fprintf(stderr, "\nsympath: warning: %s\n", err ? err : "malformed trace");
+            free(err);
+        }
+        process_run(s, (unsigned)idx, &r);
+        run_result_clear(&r);
+        progress_line(s, 0);
+        if (!reason) reason = budget_reason(s);
+        if (reason && s->running == 0) break;
+    }
+    if (!reason) reason = exhausted ? "exhausted" : "stopped";
+    s->stop_reason = reason;
+    s->exhausted = exhausted;
+}
+
+/* ---- setup ---- */
+
+static int setup(explore_state *s, const explore_opts *o, char **err) {
+    s->o = o;
+    if (site_table_load(o->sites_path, &s->sites, err) != 0) return -1;
+    s->nslots = s->sites.nslots;
+    s->covered = calloc(s->nslots + 1, 1);
+    s->slot_user = calloc(s->nslots + 1, 1);
+    if (!s->covered || !s->slot_user) {
+        *err = strdup("out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->sites.nsites; i++) {
+        const site_info *si = &s->sites.sites[i];
+        if (!si->user) continue;
+        for (uint32_t d = 0; d < si->ndirs && si->slot_base + d < s->nslots; d++) s->slot_user[si->slot_base + d] = 1;
+        s->user_slots += si->ndirs;
+    }
+    s->cx = expr_ctx_new();
+    s->tree = tree_new(o->loop_bound, o->max_depth);
+    s->solver = solver_new(o->solver_timeout_ms);
+    if (!s->cx || !s->tree || !s->solver) {
+        *err = strdup("cannot initialise the expression context, tree or solver (out of memory or Z3 failure)");
+        return -1;
+    }
+    s->st = strategy_new(o->strategy ? o->strategy : "cov", o->seed, slot_covered_cb, s);
+    if (!s->st) {
+        *err = xstrdup_printf("unknown strategy '%s'", o->strategy);
+        return -1;
+    }
+    char hash[65];
+    suite_meta meta = {o->sources[0], sha256_file_hex(o->sources[0], hash) == 0 ? hash : NULL, "main",
+                       "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
+    s->suite = suite_open(o->out_dir, &meta, err);
+    if (!s->suite) return -1;
+    s->nex = o->jobs ? o->jobs : 1;
+    s->ex = calloc(s->nex, sizeof *s->ex);
+    s->pending = calloc(s->nex, sizeof *s->pending);
+    if (!s->ex || !s->pending) {
+        *err = strdup("out of memory");
+        return -1;
+    }
+    for (unsigned i = 0; i < s->nex; i++) {
+        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0};
+        s->ex[i] = executor_start(&eo, err);
+        if (!s->ex[i]) return -1;
+    }
+    return 0;
+}
+
+static void teardown(explore_state *s) {
+    for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
+    free(s->ex);
+    free(s->pending);
+    if (s->suite) suite_close(s->suite);
+    if (s->st) s->st->destroy(s->st);
+    solver_free(s->solver);
+    tree_free(s->tree);
+    expr_ctx_free(s->cx);
+    for (uint32_t i = 0; i < s->nerrors; i++) {
+        free(s->errors[i].key);
+        free(s->errors[i].where);
+        free(s->errors[i].function);
+    }
+    free(s->errors);
+    free(s->covered);
+    free(s->slot_user);
+    free(s->taken);
+    site_table_free(&s->sites);
+}
+
+int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
+    explore_state s;
+    memset(&s, 0, sizeof s);
+    s.t0 = explore_now();
+    s.last_progress = 0;
+    int rc = 0;
+    if (setup(&s, o, err) != 0) {
+        teardown(&s);
+        return -1;
+    }
+    explore_loop(&s);
+    progress_line(&s, 1);
+    s.total_seconds = explore_now() - s.t0;
+    tree_stats ts;
+    tree_get_stats(s.tree, &ts);
+    s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
+                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0;
+    char *rerr = NULL;
+    if (explore_write_report(&s, &rerr) != 0) {
+        fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));
+        free(rerr);
+    }
+    explore_print_summary(&s, stderr);
+    if (sum) {
+        sum->slots_total = s.user_slots;
+        sum->slots_covered = s.user_covered;
+        sum->tests = s.tests;
+        sum->execs = s.execs;
+        sum->errors_property = s.errors_property;
+        sum->errors_other = s.errors_other;
+        sum->complete = s.complete;
+        sum->stop_reason = s.stop_reason;
+        sum->seconds = s.total_seconds;
+    }
+    teardown(&s);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* explorer.h: the concolic exploration loop (LCT's test selector): runs, execution tree, solver, test suite. */
+#ifndef SYMPATH_EXPLORER_H
+#define SYMPATH_EXPLORER_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct explore_opts {
+    const char *out_dir;            /* existing output directory (tests/, errors/, report.json go here) */
+    const char *exe_path;           /* instrumented executor (from build_executor) */
+    const char *sites_path;         /* its site table */
+    const char *work_dir;           /* scratch directory (executor output files) */
+    const char *const *sources;     /* the user's sources, for the report */
+    size_t nsources;
+    const char *strategy;           /* strategy_new name; NULL = "cov" */
+    double budget_seconds;          /* wall-time budget of the exploration, seconds (0 = none) */
+    uint64_t max_execs;             /* 0 = no limit */
+    uint64_t max_tests;             /* kept tests; 0 = no limit */
+    uint64_t seed;                  /* for the random strategy */
+    unsigned jobs;                  /* parallel executors (>= 1) */
+    unsigned run_timeout_ms;        /* per-run wall-time limit, ms */
+    unsigned mem_mb;                /* per-run address-space limit, MiB (0 = none) */
+    unsigned out_kb;                /* per-run output cap, KiB */
+    unsigned solver_timeout_ms;     /* per-query Z3 timeout, ms */
+    uint32_t loop_bound;            /* see tree_new; 0 = unbounded */
+    uint32_t max_depth;             /* see tree_new; 0 = unbounded */
+    int progress;                   /* nonzero: live progress line on stderr */
+    double build_seconds;           /* time spent building, reported */
+    volatile sig_atomic_t *interrupted; /* set asynchronously (Ctrl-C): stop cleanly; may be NULL */
+} explore_opts;
+
+/* What the exploration found, for the caller's summary and exit code. */
+typedef struct explore_summary {
+    uint32_t slots_total, slots_covered;   /* branch directions in user code */
+    uint64_t tests, execs;
+    uint32_t errors_property;              /* reach_error / failed assertions */
+    uint32_t errors_other;                 /* abort, crashes, hangs */
+    int complete;                          /* the execution tree was exhausted without bounds/unknowns */
+    const char *stop_reason;               /* static string: "exhausted", "budget", ... */
+    double seconds;
+} explore_summary;
+
+/*
+ * Explore the program: first run on an all-zero input vector, then repeatedly let the
+ * strategy pick an open direction of the execution tree, solve its path condition and
+ * run the executor on the model, until the tree is exhausted or a budget (time,
+ * executions, tests) or *interrupted stops it. Tests that add branch coverage or reach
+ * a new error are written as soon as they are found; report.json is written at the end
+ * (and the summary printed on stderr). Returns 0, or -1 with *err (malloc'ed) when the
+ * exploration could not start (executor does not start, bad strategy name, ...).
+ */
+int explore_program(const explore_opts *o, explore_summary *sum, char **err);
+
+#endif

@@ -1,0 +1,104 @@
+/* strategy_cov.c: coverage-guided search (the default): directions towards uncovered code first. */
+#include "strategy_impl.h"
+
+#include <stdlib.h>
+
+/*
+ * Priority of a direction, best first (LCT sec. 5 describes such priority strategies;
+ * branch coverage as the goal follows SAGE's coverage-driven scoring):
+ *   tier 0  its coverage slot (candidate_slot) is not covered yet
+ *   tier 1  the crash side of a safety check (BK_CHECK direction 1): may reveal an error
+ *   tier 2  everything else (covered slot, or no slot of its own)
+ * then shallower depth (shorter path condition, cheaper query), then older.
+ *
+ * Coverage only grows, so a direction's tier can only get worse after it was queued.
+ * The heap is therefore re-scored lazily (as in "lazy greedy" selection): the popped
+ * top is re-scored; if it got worse and now belongs behind the new top, it is pushed
+ * back with its new tier and the next top is tried. Every re-push strictly worsens a
+ * tier, so each entry is re-pushed at most twice.
+ */
+typedef struct cov_item {
+    tree_node *node;
+    uint32_t depth;
+    uint8_t dir;
+    uint8_t tier;
+    uint64_t seq;
+} cov_item;
+
+typedef struct cov {
+    strategy base;
+    heap h;
+    uint64_t seq;
+    slot_covered_fn covered;
+    void *cov_ctx;
+} cov;
+
+static int cov_before(const void *a, const void *b) {
+    const cov_item *x = a, *y = b;
+    if (x->tier != y->tier)
+        return x->tier < y->tier;
+    if (x->depth != y->depth)
+        return x->depth < y->depth;
+    return x->seq < y->seq;
+}
+
+static uint8_t cov_tier(const cov *c, const tree_node *node, int dir) {
+    uint32_t slot = candidate_slot(node, dir);
+    if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot)))
+        return 0;
+    if (node->kind == BK_CHECK && dir == 1)
+        return 1;
+    return 2;
+}
+
+static void cov_add(strategy *s, tree_node *node, int dir) {
+    cov *c = (cov *)s;
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir), c->seq++};
+    (void)heap_push(&c->h, &it); /* out of memory: the direction is not offered */
+}
+
+static bool cov_next(strategy *s, candidate *out) {
+    cov *c = (cov *)s;
+    cov_item it;
+    while (heap_pop(&c->h, &it)) {
+        if (!cand_open(it.node, it.dir))
+            continue;
+        uint8_t tier = cov_tier(c, it.node, it.dir);
+        if (tier > it.tier) {
+            it.tier = tier;
+            const cov_item *top = heap_top(&c->h);
+            if (top && cov_before(top, &it) && heap_push(&c->h, &it) == 0)
+                continue;
+        }
+        *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
+        return true;
+    }
+    return false;
+}
+
+static void cov_on_run(strategy *s, const run_feedback *fb) {
+    (void)s;
+    (void)fb;
+}
+
+static void cov_destroy(strategy *s) {
+    cov *c = (cov *)s;
+    if (!c)
+        return;
+    heap_free(&c->h);
+    free(c);
+}
+
+strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx) {
+    cov *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (heap_init(&c->h, sizeof(cov_item), cov_before) < 0) {
+        free(c);
+        return NULL;
+    }
+    c->covered = covered;
+    c->cov_ctx = cov_ctx;
+    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy};
+    return &c->base;
+}

@@ -1,0 +1,74 @@
+/* instrument_int.h: internal interfaces shared by the files of src/instrument (pipeline, pass, site table, processes). */
+#ifndef SYMPATH_INSTRUMENT_INT_H
+#define SYMPATH_INSTRUMENT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <llvm-c/Core.h>
+
+#include "instrument.h"
+
+/* ---- site table under construction (sites.c) ----
+ * The pass fills a site_table (instrument.h) in memory with the helpers below; the
+ * pipeline writes it with site_table_write. Ids are handed out densely from 1, slots
+ * from 0, in creation order. Strings are copied. All return 0, or -1 when out of memory. */
+
+/* Append a branch site with `ndirs` coverage slots; returns its id and first slot. */
+int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint32_t col,
+                   const char *file, const char *function, const char *kind,
+                   uint32_t *id, uint32_t *slot_base);
+/* Append an error-call location; returns its id. */
+int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file,
+                  const char *function, const char *what, uint32_t *id);
+/* Add n to the static count of unsupported instruction kind `kind`. */
+int sites_count_unsupported(site_table *t, const char *kind, uint64_t n);
+/* Write t to path atomically (temporary file + rename). Tabs and newlines inside
+ * names are replaced by blanks. Returns 0, or -1 with *err (malloc'ed). */
+int site_table_write(const char *path, const site_table *t, char **err);
+
+/* ---- the instrumentation pass (pass.c, calls.c) ---- */
+
+/* What the pass must know about where functions came from. Name lists are borrowed. */
+typedef struct instr_config {
+    const char *const *rt_fast_names;  /* functions defined by rt_fast.bc: never instrumented */
+    size_t n_rt_fast;
+    const char *const *model_names;    /* functions defined by models.bc: instrumented, sites user=0,
+                                          calls inside them are not redirected to models */
+    size_t n_models;
+} instr_config;
+
+/* Counts the pass reports back (build_stats is filled from these). */
+typedef struct instr_result {
+    uint32_t functions;     /* function definitions instrumented */
+    uint32_t user_sites;    /* branch sites in user (non-model) code */
+    uint64_t unsupported;   /* instructions counted as unsupported, all kinds */
+} instr_result;
+
+/*
+ * Insert the runtime calls of rt_abi.h into every function definition of m except the
+ * rt_fast ones (docs/instrumentation.md), recording sites, locations and unsupported
+ * instruction kinds into `sites` (which must be zero-initialised or partly filled).
+ * m must contain the definitions of rt_fast.bc already (their signatures are used
+ * for the calls). Returns 0, or -1 with *err (malloc'ed) when out of memory.
+ */
+int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *sites,
+                      instr_result *res, char **err);
+
+/* ---- running the compiler (proc.c) ---- */
+
+/* Split a flag string on blanks, honouring '...' and "..." quoting and backslash
+ * escapes (outside single quotes). Appends the words (malloc'ed) to *argv/*argc
+ * (the array is grown with realloc). NULL or "" adds nothing. Returns 0, or -1 with
+ * *err for an unterminated quote or out of memory. */
+int split_flags(const char *s, char ***argv, size_t *argc, char **err);
+
+/* Run argv (argv[0] looked up in PATH, no shell) with stdin from /dev/null, its
+ * stderr written to log_path, then copied to our stderr. Returns the exit status
+ * (0..255), 128+signal when killed, or -1 when it could not be started; *output
+ * (malloc'ed, may be NULL) receives the captured stderr either way. */
+int run_logged(char *const *argv, const char *log_path, char **output);
+
+/* printf into a fresh malloc'ed string (NULL when out of memory). */
+char *instr_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

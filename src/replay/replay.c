@@ -1,0 +1,382 @@
+/* replay.c: replay library linked natively into a program under test; input functions return the values of a Test-Comp testcase file. */
+
+/*
+ * Self-contained on purpose: `sympath replay` compiles this one file with gcc
+ * next to the user's sources, so it depends on libc only and uses none of the
+ * program's symbols except that its weak reach_error/__VERIFIER_error give way
+ * to the program's own definitions.
+ *
+ * The testcase named by env SYMPATH_TESTCASE is read on the first input call:
+ * the text of every <input ...>value</input> element, in document order, becomes
+ * the input vector. Without SYMPATH_TESTCASE every input is 0, and so is every
+ * input beyond the end of the vector. An unreadable testcase file ends the
+ * program with exit code 125 (the run would not test what was asked).
+ *
+ * Built with -DSYMPATH_REPLAY_GCOV (done by `sympath replay --coverage`), the
+ * library also flushes gcov counters before the program dies from a signal or
+ * reaches an error function, so crashing tests and time-outs (SIGTERM first)
+ * still count towards coverage.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the input vector ---- */
+
+static char **g_vals;       /* the input texts, entities decoded, trimmed */
+static size_t g_nvals, g_next;
+static int g_loaded;
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p) {
+        fputs("replay: out of memory\n", stderr);
+        exit(125);
+    }
+    return p;
+}
+
+/* Decode the character data s[0..n): entities (&lt; &gt; &amp; &quot; &apos;
+ * &#N; &#xN; for ASCII), comments dropped, surrounding whitespace trimmed. */
+static char *decode_text(const char *s, size_t n)
+{
+    char *out = xrealloc(NULL, n + 1);
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] == '<' && n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+            const char *e = strstr(s + i + 4, "-->");
+            i = e && (size_t)(e - s) < n ? (size_t)(e - s) + 3 : n;
+            continue;
+        }
+        if (s[i] != '&') {
+            out[o++] = s[i++];
+            continue;
+        }
+        static const struct { const char *ent; char c; } ents[] = {
+            { "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&apos;", '\'' } };
+        int hit = 0;
+        for (size_t k = 0; k < sizeof ents / sizeof ents[0] && !hit; k++) {
+            size_t l = strlen(ents[k].ent);
+            if (n - i >= l && memcmp(s + i, ents[k].ent, l) == 0) {
+                out[o++] = ents[k].c;
+                i += l;
+                hit = 1;
+            }
+        }
+        if (!hit && n - i >= 3 && s[i + 1] == '#') {
+            char *end;
+            int hex = s[i + 2] == 'x' || s[i + 2] == 'X';
+            long c = strtol(s + i + (hex ? 3 : 2), &end, hex ? 16 : 10);
+            if ((size_t)(end - s) < n && *end == ';' && c > 0 && c < 128) {
+                out[o++] = (char)c;
+                i = (size_t)(end - s) + 1;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            out[o++] = s[i++];
+    }
+    size_t b = 0;
+    while (b < o && strchr(" \t\r\n", out[b]))
+        b++;
+    while (o > b && strchr(" \t\r\n", out[o - 1]))
+        o--;
+    memmove(out, out + b, o - b);
+    out[o - b] = '\0';
+    return out;
+}
+
+static void push_value(char *v)
+{
+    if ((g_nvals & (g_nvals - 1)) == 0)   /* grow at powers of two */
+        g_vals = xrealloc(g_vals, (g_nvals ? 2 * g_nvals : 16) * sizeof *g_vals);
+    g_vals[g_nvals++] = v;
+}
+
+/* Collect the <input> elements of doc. Comments, processing instructions and
+ * the DOCTYPE are skipped, so "<input" inside them does not count. */
+static void parse_testcase(const char *doc)
+{
+    const char *p = doc;
+    while ((p = strchr(p, '<')) != NULL) {
+        if (strncmp(p, "<!--", 4) == 0) {
+            const char *e = strstr(p + 4, "-->");
+            if (!e)
+                return;
+            p = e + 3;
+            continue;
+        }
+        if (strncmp(p, "<input", 6) != 0 || !strchr(" \t\r\n/>", p[6])) {
+            p++;
+            continue;
+        }
+        /* find the end of the start tag, skipping quoted attribute values */
+        const char *q = p + 6;
+        char quote = 0;
+        for (; *q && (quote || *q != '>'); q++)
+            if (quote ? *q == quote : (*q == '"' || *q == '\''))
+                quote = quote ? 0 : *q;
+        if (!*q)
+            return;
+        if (q[-1] == '/') {              /* <input .../>: empty value */
+            push_value(decode_text("", 0));
+            p = q + 1;
+            continue;
+        }
+        const char *body = q + 1;
+        const char *end = strstr(body, "</input");
+        if (!end)
+            end = body + strlen(body);
+        push_value(decode_text(body, (size_t)(end - body)));
+        p = end;
+    }
+}
+
+static void load(void)
+{
+    g_loaded = 1;
+    const char *path = getenv("SYMPATH_TESTCASE");
+    if (!path || !*path)
+        return;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "replay: cannot read testcase %s: %s\n", path, strerror(errno));
+        exit(125);
+    }
+    char *doc = NULL;
+    size_t len = 0, cap = 0, n;
+    do {
+        if (cap - len < 4096)
+            doc = xrealloc(doc, cap = cap ? 2 * cap : 65536);
+        n = fread(doc + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n > 0);
+    fclose(f);
+    doc[len] = '\0';
+    parse_testcase(doc);
+    free(doc);
+}
+
+/* The next input text, or NULL when the vector is exhausted (reads as 0). */
+static const char *next_text(void)
+{
+    if (!g_loaded)
+        load();
+    return g_next < g_nvals ? g_vals[g_next++] : NULL;
+}
+
+/* ---- literal parsing ---- */
+
+static int looks_float(const char *s)
+{
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (!hex && (s[0] == '-' || s[0] == '+'))
+        hex = s[1] == '0' && (s[2] == 'x' || s[2] == 'X');
+    for (const char *p = s; *p; p++) {
+        if (*p == '.' || (hex ? (*p == 'p' || *p == 'P') : (*p == 'e' || *p == 'E')))
+            return 1;
+    }
+    return strstr(s, "inf") || strstr(s, "INF") || strstr(s, "nan") || strstr(s, "NAN");
+}
+
+/* An integer input: decimal with sign, 0x hex, 0 octal, true/false, 'c', an
+ * optional U/L suffix; a floating literal is converted as C would (truncated).
+ * The result is the two's-complement bit pattern; callers cast to their type. */
+static uint64_t next_int(void)
+{
+    const char *s = next_text();
+    if (!s || !*s)
+        return 0;
+    if (strcmp(s, "true") == 0)
+        return 1;
+    if (strcmp(s, "false") == 0)
+        return 0;
+    if (s[0] == '\'' && s[1])
+        return (uint64_t)(int64_t)(signed char)s[1];
+    if (looks_float(s)) {
+        double d = strtod(s, NULL);
+        if (d != d)
+            return 0;
+        if (d < 0)
+            return d <= -9223372036854775808.0 ? (uint64_t)INT64_MIN : (uint64_t)(int64_t)d;
+        return d >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
+    }
+    if (s[0] == '-')
+        return (uint64_t)strtoll(s, NULL, 0);
+    return strtoull(s, NULL, 0);
+}
+
+static double next_double(void)
+{
+    const char *s = next_text();
+    if (!s || !*s)
+        return 0.0;
+    if (strcmp(s, "true") == 0)
+        return 1.0;
+    if (strcmp(s, "false") == 0)
+        return 0.0;
+    return strtod(s, NULL);
+}
+
+static float next_float(void)
+{
+    const char *s = next_text();
+    if (!s || !*s)
+        return 0.0f;
+    if (strcmp(s, "true") == 0)
+        return 1.0f;
+    if (strcmp(s, "false") == 0)
+        return 0.0f;
+    return strtof(s, NULL);   /* direct, so hex floats and decimals round once */
+}
+
+/* 128-bit inputs: digits read into 128 bits (values wider than 64 bits survive). */
+static unsigned __int128 next_int128(void)
+{
+    const char *s = next_text();
+    if (!s || !*s)
+        return 0;
+    if (looks_float(s) || s[0] == '\'' || strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+        g_next--;                    /* let the 64-bit path interpret it */
+        return (unsigned __int128)(__int128)(int64_t)next_int();
+    }
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    unsigned base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    unsigned __int128 v = 0;
+    for (;; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
+        else break;
+        v = v * base + d;
+    }
+    return neg ? -v : v;
+}
+
+/* ---- coverage flushing (only with -DSYMPATH_REPLAY_GCOV) ---- */
+
+#ifdef SYMPATH_REPLAY_GCOV
+void __gcov_dump(void);
+
+static void flush_and_reraise(int sig)
+{
+    __gcov_dump();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+__attribute__((constructor)) static void replay_install_handlers(void)
+{
+    static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], flush_and_reraise);
+}
+#define FLUSH_COVERAGE() __gcov_dump()
+#else
+#define FLUSH_COVERAGE() ((void)0)
+#endif
+
+/* ---- SV-COMP / Test-Comp input functions ---- */
+
+int __VERIFIER_nondet_int(void) { return (int)next_int(); }
+unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)next_int(); }
+unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned int)next_int(); }
+long __VERIFIER_nondet_long(void) { return (long)next_int(); }
+unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long)next_int(); }
+long long __VERIFIER_nondet_longlong(void) { return (long long)next_int(); }
+unsigned long long __VERIFIER_nondet_ulonglong(void) { return (unsigned long long)next_int(); }
+char __VERIFIER_nondet_char(void) { return (char)next_int(); }
+unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)next_int(); }
+signed char __VERIFIER_nondet_schar(void) { return (signed char)next_int(); }
+short __VERIFIER_nondet_short(void) { return (short)next_int(); }
+unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)next_int(); }
+_Bool __VERIFIER_nondet_bool(void) { return next_int() != 0; }
+_Bool __VERIFIER_nondet__Bool(void) { return next_int() != 0; }
+float __VERIFIER_nondet_float(void) { return next_float(); }
+double __VERIFIER_nondet_double(void) { return next_double(); }
+void *__VERIFIER_nondet_pointer(void) { return (void *)(uintptr_t)next_int(); }
+char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)next_int(); }
+size_t __VERIFIER_nondet_size_t(void) { return (size_t)next_int(); }
+unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char)next_int(); }
+unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short)next_int(); }
+unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int)next_int(); }
+unsigned long long __VERIFIER_nondet_u64(void) { return (unsigned long long)next_int(); }
+long long __VERIFIER_nondet_loff_t(void) { return (long long)next_int(); }
+unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)next_int(); }
+unsigned __int128 __VERIFIER_nondet_uint128(void) { return next_int128(); }
+__int128 __VERIFIER_nondet_int128(void) { return (__int128)next_int128(); }
+
+void __VERIFIER_assume(int cond)
+{
+    if (!cond) {
+        fputs("replay: assumption violated\n", stderr);
+        exit(0);
+    }
+}
+
+/* Weak: a program that defines its own reach_error (SV-COMP programs usually
+ * do, calling __assert_fail) keeps it; one that only declares it gets this. */
+__attribute__((weak)) void reach_error(void)
+{
+    fputs("reach_error reached\n", stderr);
+    FLUSH_COVERAGE();
+    abort();
+}
+
+__attribute__((weak)) void __VERIFIER_error(void)
+{
+    fputs("reach_error reached\n", stderr);
+    FLUSH_COVERAGE();
+    abort();
+}
+
+/* ---- sympath.h ---- */
+
+int sym_int(const char *name) { return (int)next_int(); }
+unsigned sym_uint(const char *name) { return (unsigned)next_int(); }
+long sym_long(const char *name) { return (long)next_int(); }
+unsigned long sym_ulong(const char *name) { return (unsigned long)next_int(); }
+char sym_char(const char *name) { return (char)next_int(); }
+unsigned char sym_uchar(const char *name) { return (unsigned char)next_int(); }
+short sym_short(const char *name) { return (short)next_int(); }
+unsigned short sym_ushort(const char *name) { return (unsigned short)next_int(); }
+_Bool sym_bool(const char *name) { return next_int() != 0; }
+int8_t sym_i8(const char *name) { return (int8_t)next_int(); }
+uint8_t sym_u8(const char *name) { return (uint8_t)next_int(); }
+int16_t sym_i16(const char *name) { return (int16_t)next_int(); }
+uint16_t sym_u16(const char *name) { return (uint16_t)next_int(); }
+int32_t sym_i32(const char *name) { return (int32_t)next_int(); }
+uint32_t sym_u32(const char *name) { return (uint32_t)next_int(); }
+int64_t sym_i64(const char *name) { return (int64_t)next_int(); }
+uint64_t sym_u64(const char *name) { return (uint64_t)next_int(); }
+size_t sym_size_t(const char *name) { return (size_t)next_int(); }
+
+void sym_bytes(void *buf, size_t n, const char *name)
+{
+    unsigned char *p = buf;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)next_int();
+}
+
+void sym_assume(int cond) { __VERIFIER_assume(cond); }
+
+void sym_assert(int cond)
+{
+    if (!cond) {
+        fputs("replay: assertion failed (sym_assert)\n", stderr);
+        FLUSH_COVERAGE();
+        abort();
+    }
+}

@@ -1,0 +1,104 @@
+/* rt_internal.h: state and helpers shared by the runtime's own files (and its unit tests); not seen by the program. */
+#ifndef SYMPATH_RT_INTERNAL_H
+#define SYMPATH_RT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../expr/expr.h"
+#include "../expr/trace.h"
+#include "rt_slow.h"
+
+/*
+ * Per-run state of the runtime. A run is one fork child of the fork server (or
+ * the single standalone process). The fork server itself never builds an
+ * expression or touches shadow memory, so every child starts from the same
+ * empty state; rt_run_reset() makes that explicit and is cheap (nothing to free:
+ * the child's memory disappears with it).
+ */
+typedef struct rt_state {
+    trace_header *hdr;        /* the shared region (or a private one); never NULL after init */
+    uint64_t *inputs;         /* hdr + inputs_off */
+    trace_rec *recs;          /* hdr + recs_off */
+    expr_ctx *cx;             /* created lazily by rt_cx() in the run's process */
+    uint64_t ninput;          /* input values consumed so far (the next input's index) */
+    uint32_t next_trace_id;   /* last trace id given to an expression (ids start at 1) */
+    int trace_off;            /* 1: write no record at all (child of __sym_fork, or not initialised) */
+    int trace_full;           /* 1: the record area filled up; only REC_END/REC_ERROR still fit */
+    int in_fork_child;        /* 1 in a process created by the program's fork() */
+} rt_state;
+
+extern rt_state rt;
+
+/* The run's expression context (created on first use). */
+expr_ctx *rt_cx(void);
+/* Expression of an operand: its shadow, or a constant of `width` bits for a concrete value. */
+static inline expr *rt_operand(symx e, uint64_t v, unsigned width)
+{
+    return e ? e : expr_const(rt_cx(), v & expr_mask(width), width);
+}
+/* A shadow that folded to a constant is concrete: NULL. */
+static inline symx rt_norm(expr *e) { return e && e->op == EXPR_CONST ? NULL : e; }
+
+/* ---- trace writer (rt_trace.c) ----
+ * Records go to rt.recs and are published one by one through hdr->nrecs. The
+ * last slot of the area is reserved for the final REC_END or REC_ERROR, so the
+ * outcome of a run is always visible even when its events overflowed. */
+
+/* Trace id of e, writing e and its not yet written sub-DAG (kids first) when
+ * needed. Returns 0 when the area is full (or tracing is off): the caller then
+ * drops its event. e must not be NULL. */
+uint32_t rt_trace_expr(expr *e);
+/* Append a BK_* event. cond must not be NULL. Returns 0 on success, -1 when the
+ * event was dropped (area full: hdr->dropped and conc[CONC_TRACE_FULL] counted). */
+int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uint32_t arg);
+/* Append one record (not the reserved last slot unless `final`). Returns 0 or -1 (full/off). */
+int rt_trace_append(const trace_rec *r, int final);
+/* Count conc[kind] and record a BK_CONCRETIZE event pinning e to the concrete value
+ * it had (cond = (e == value), value masked to e's width; arg = kind). Nothing is
+ * recorded when that condition folds to a constant. */
+void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
+/* Count one concretization of kind (ignored when out of range). */
+void rt_count_conc(uint32_t kind);
+
+/* ---- run lifecycle (rt_main.c) ---- */
+
+/* Publish REC_END with `status` (once per run; nothing if the run already ended). */
+void rt_end_run(int status);
+/* Publish REC_ERROR (once per run) and set error_kind/ended; does not exit. */
+void rt_record_error(uint32_t kind, uint32_t loc, int32_t signo, uint64_t pc);
+/* Forget everything about the current run: new expression context, empty shadow
+ * memory, input counter and trace ids at 0, parameter slots cleared. Does not touch
+ * the shared header (the explorer zeroes it before each run). */
+void rt_run_reset(void);
+
+/* ---- shadow memory (rt_shadow.c) ---- */
+
+/* Shadow of one byte (NULL = concrete). */
+expr *rt_shadow_get(uintptr_t addr);
+/* Shadows of n bytes into out[0..n); returns non-zero if any is not NULL. */
+int rt_shadow_get_range(uintptr_t addr, size_t n, expr **out);
+/* Set the shadow of n bytes to the given 8-bit expressions (bytes[i] for addr+i;
+ * NULL entries make bytes concrete). */
+void rt_shadow_put(uintptr_t addr, expr *const *bytes, size_t n);
+/* Make n bytes concrete (touches only pages that have a shadow). */
+void rt_shadow_clear(uintptr_t addr, size_t n);
+/* Drop every shadow page (the pages themselves are leaked when the run is a fork
+ * child that will exit anyway; freed otherwise). */
+void rt_shadow_reset(void);
+
+/* ---- inputs (rt_input.c) ---- */
+
+/* Forget the input counter (per run). */
+void rt_input_reset(void);
+
+/* ---- test hooks (tests/unit/test_runtime_*.c) ---- */
+
+/* Make the runtime use a fresh private region (inputs_cap input values, recs_cap
+ * records, cov_cap coverage slots), zeroed, then rt_run_reset(). inputs[0..n) are
+ * copied into the input area. Used by unit tests to start each test from scratch. */
+void rt_test_setup(const uint64_t *inputs, size_t n, uint64_t recs_cap, uint32_t cov_cap);
+/* The current header and records (valid until the next rt_test_setup). */
+trace_header *rt_test_header(void);
+const trace_rec *rt_test_records(void);
+
+#endif

@@ -1,0 +1,238 @@
+/* rt_shadow.c: shadow memory, mapping each byte of the program's memory to its symbolic expression (or NULL). */
+#include <stdlib.h>
+#include <string.h>
+#include "rt_internal.h"
+
+/*
+ * Shadow memory is a hash table of shadow pages keyed by page number
+ * (address >> 12). A shadow page holds one expression pointer per byte of the
+ * 4096-byte page (NULL = the byte is concrete). A page is created only when a
+ * symbolic byte is stored into it, so a concrete store into memory that never
+ * held a symbolic byte costs one lookup and nothing else; until the first
+ * symbolic store of the run, __sym_shadow_active is 0 and the inline fast paths
+ * skip shadow memory altogether.
+ *
+ * The table uses open addressing with linear probing on a multiplicative hash,
+ * stays at most half full, and is never shrunk (pages are never removed within
+ * a run). A one-entry cache of the last page found serves the common case of
+ * consecutive accesses to the same page.
+ */
+#define SH_PAGE_BITS 12
+#define SH_PAGE_SIZE (1u << SH_PAGE_BITS)
+
+typedef struct shadow_page {
+    uintptr_t pno;
+    expr *byte[SH_PAGE_SIZE];
+} shadow_page;
+
+static shadow_page **tab;
+static size_t tab_cap, tab_n; /* tab_cap is a power of two, 0 before the first page */
+static shadow_page *last_page;
+
+uint32_t __sym_shadow_active;
+
+static size_t slot_of(uintptr_t pno)
+{
+    return (size_t)((pno * 0x9E3779B97F4A7C15ull) >> 29) & (tab_cap - 1);
+}
+
+static shadow_page *find_page(uintptr_t pno)
+{
+    if (last_page && last_page->pno == pno)
+        return last_page;
+    if (!tab_n)
+        return NULL;
+    for (size_t i = slot_of(pno);; i = (i + 1) & (tab_cap - 1)) {
+        shadow_page *p = tab[i];
+        if (!p)
+            return NULL;
+        if (p->pno == pno)
+            return last_page = p;
+    }
+}
+
+static void insert_page(shadow_page *p)
+{
+    size_t i = slot_of(p->pno);
+    while (tab[i])
+        i = (i + 1) & (tab_cap - 1);
+    tab[i] = p;
+}
+
+static shadow_page *make_page(uintptr_t pno)
+{
+    shadow_page *p = find_page(pno);
+    if (p)
+        return p;
+    if (2 * (tab_n + 1) > tab_cap) {
+        size_t ocap = tab_cap;
+        shadow_page **old = tab;
+        tab_cap = ocap ? 2 * ocap : 64;
+        tab = calloc(tab_cap, sizeof *tab);
+        if (!tab)
+            abort();
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i])
+                insert_page(old[i]);
+        free(old);
+    }
+    p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->pno = pno;
+    insert_page(p);
+    tab_n++;
+    __sym_shadow_active = 1;
+    return last_page = p;
+}
+
+void rt_shadow_reset(void)
+{
+    for (size_t i = 0; i < tab_cap; i++)
+        free(tab[i]);
+    free(tab);
+    tab = NULL;
+    tab_cap = tab_n = 0;
+    last_page = NULL;
+    __sym_shadow_active = 0;
+}
+
+expr *rt_shadow_get(uintptr_t addr)
+{
+    shadow_page *p = find_page(addr >> SH_PAGE_BITS);
+    return p ? p->byte[addr & (SH_PAGE_SIZE - 1)] : NULL;
+}
+
+/* Walk [addr, addr+n) page by page: each step covers bytes [a, a+len) of one page,
+ * starting at offset `off` in it, and `done` bytes of the range before it. */
+#define FOR_SEGMENTS(addr, n)                                                            \
+    for (uintptr_t a = (addr), end_ = (addr) + (n), off, len, done = 0; a < end_;        \
+         a += len, done += len)                                                          \
+        if ((off = a & (SH_PAGE_SIZE - 1)), (len = SH_PAGE_SIZE - off),                  \
+            (len > end_ - a ? (len = end_ - a) : 0), 1)
+
+int rt_shadow_get_range(uintptr_t addr, size_t n, expr **out)
+{
+    int any = 0;
+    FOR_SEGMENTS(addr, n) {
+        shadow_page *p = find_page(a >> SH_PAGE_BITS);
+        if (!p) {
+            memset(out + done, 0, len * sizeof *out);
+            continue;
+        }
+        for (size_t i = 0; i < len; i++)
+            any |= (out[done + i] = p->byte[off + i]) != NULL;
+    }
+    return any;
+}
+
+void rt_shadow_put(uintptr_t addr, expr *const *bytes, size_t n)
+{
+    FOR_SEGMENTS(addr, n) {
+        int any = 0;
+        for (size_t i = 0; i < len && !any; i++)
+            any = bytes[done + i] != NULL;
+        shadow_page *p = any ? make_page(a >> SH_PAGE_BITS) : find_page(a >> SH_PAGE_BITS);
+        if (p)
+            memcpy(&p->byte[off], bytes + done, len * sizeof *bytes);
+    }
+}
+
+void rt_shadow_clear(uintptr_t addr, size_t n)
+{
+    if (!__sym_shadow_active)
+        return;
+    FOR_SEGMENTS(addr, n) {
+        shadow_page *p = find_page(a >> SH_PAGE_BITS);
+        if (p)
+            memset(&p->byte[off], 0, len * sizeof p->byte[0]);
+    }
+}
+
+/* Little-endian assembly: byte i of the value is bits [8i, 8i+8). Concrete bytes
+ * become constants of the actual memory contents. The builder merges adjacent
+ * extracts of one node, so a value stored as extract(v, 8i, 8) bytes comes back as v. */
+symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
+{
+    if (addr_e)
+        rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+    if (!__sym_shadow_active || size == 0 || size > 8)
+        return NULL;
+    expr *b[8];
+    if (!rt_shadow_get_range((uintptr_t)addr, size, b))
+        return NULL;
+    expr_ctx *cx = rt_cx();
+    const uint8_t *m = addr;
+    expr *acc = NULL;
+    for (uint64_t i = 0; i < size; i++) {
+        expr *byte = b[i] ? b[i] : expr_const(cx, m[i], 8);
+        acc = acc ? expr_concat(cx, byte, acc) : byte;
+    }
+    return rt_norm(acc);
+}
+
+void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
+{
+    if (addr_e)
+        rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+    if (!val || size == 0 || size > 8) {
+        rt_shadow_clear((uintptr_t)addr, size);
+        return;
+    }
+    expr_ctx *cx = rt_cx();
+    unsigned w = 8 * (unsigned)size;
+    if (val->width != w) /* e.g. an i1 stored as a byte: the instrumenter should have widened it */
+        val = expr_resize(cx, val, w);
+    expr *b[8];
+    for (unsigned i = 0; i < size; i++)
+        b[i] = rt_norm(expr_extract(cx, val, 8 * i, 8));
+    rt_shadow_put((uintptr_t)addr, b, size);
+}
+
+/*
+ * Copies go through a bounce buffer of SH_BLOCK pointers. For overlapping ranges
+ * with dst above src the blocks are processed from the end backwards (like
+ * memmove): each block is read completely before it is written, and a write can
+ * only overwrite source bytes that were already read.
+ */
+#define SH_BLOCK 1024
+
+void __sym_memcpy_slow(void *dst, const void *src, uint64_t n, symx n_e)
+{
+    if (n_e)
+        rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
+    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (!__sym_shadow_active || n == 0 || d == s)
+        return;
+    expr *tmp[SH_BLOCK];
+    int backward = d > s && d < s + n;
+    for (uint64_t k = 0; k < n;) {
+        uint64_t len = n - k < SH_BLOCK ? n - k : SH_BLOCK;
+        uint64_t off = backward ? n - k - len : k;
+        if (rt_shadow_get_range(s + off, len, tmp))
+            rt_shadow_put(d + off, tmp, len);
+        else
+            rt_shadow_clear(d + off, len);
+        k += len;
+    }
+}
+
+void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
+{
+    if (n_e)
+        rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
+    if (val_e && val_e->width != 8)
+        val_e = expr_resize(rt_cx(), val_e, 8);
+    if (!val_e) {
+        rt_shadow_clear((uintptr_t)dst, n);
+        return;
+    }
+    expr *tmp[SH_BLOCK];
+    for (size_t i = 0; i < SH_BLOCK; i++)
+        tmp[i] = val_e;
+    for (uint64_t k = 0; k < n;) {
+        uint64_t len = n - k < SH_BLOCK ? n - k : SH_BLOCK;
+        rt_shadow_put((uintptr_t)dst + k, tmp, len);
+        k += len;
+    }
+}

@@ -1,0 +1,147 @@
+/* rt_trace.c: the trace writer, appending records to the shared region and publishing them crash-safely. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt_internal.h"
+
+/*
+ * Publication: a record is copied completely into its slot, then hdr->nrecs is
+ * advanced with a release store. Whatever happens to the process afterwards, the
+ * explorer reads only published, complete records.
+ *
+ * Capacity: the last slot of the area is reserved for the run's final record
+ * (REC_END or REC_ERROR). Once an ordinary record does not fit, the trace is
+ * "full": no further event is written (each dropped event counts hdr->dropped and
+ * conc[CONC_TRACE_FULL]) but the outcome still is.
+ */
+int rt_trace_append(const trace_rec *r, int final)
+{
+    if (rt.trace_off)
+        return -1;
+    trace_header *h = rt.hdr;
+    uint64_t n = h->nrecs, cap = h->recs_cap;
+    uint64_t limit = final ? cap : (cap ? cap - 1 : 0);
+    if (n >= limit || (!final && rt.trace_full)) {
+        if (!final)
+            rt.trace_full = 1;
+        return -1;
+    }
+    memcpy(&rt.recs[n], r, sizeof *r);
+    __atomic_store_n(&h->nrecs, n + 1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/*
+ * Lazy expression output. expr->mark holds the node's trace id in this run (0 =
+ * not written yet); ids are dense from 1 in writing order. The DAG is walked
+ * iteratively in post-order with an explicit stack (expressions can be thousands
+ * of levels deep, e.g. a checksum loop), pushing every unwritten kid of the top
+ * node before writing it, so kids always precede their parents in the trace.
+ * A node reachable twice may be pushed twice; the second visit finds it marked.
+ */
+static expr **wstack;
+static size_t wstack_cap;
+
+static int push(size_t *sp, expr *e)
+{
+    if (*sp == wstack_cap) {
+        size_t ncap = wstack_cap ? 2 * wstack_cap : 256;
+        expr **ns = realloc(wstack, ncap * sizeof *ns);
+        if (!ns)
+            return -1;
+        wstack = ns;
+        wstack_cap = ncap;
+    }
+    wstack[(*sp)++] = e;
+    return 0;
+}
+
+uint32_t rt_trace_expr(expr *e)
+{
+    if (e->mark)
+        return e->mark;
+    if (rt.trace_off || rt.trace_full)
+        return 0;
+    size_t sp = 0;
+    if (push(&sp, e))
+        return 0;
+    while (sp) {
+        expr *t = wstack[sp - 1];
+        if (t->mark) {
+            sp--;
+            continue;
+        }
+        int pushed = 0;
+        for (unsigned k = 0; k < t->nkids; k++)
+            if (!t->kid[k]->mark) {
+                if (push(&sp, t->kid[k]))
+                    return 0;
+                pushed = 1;
+            }
+        if (pushed)
+            continue;
+        trace_rec r;
+        memset(&r, 0, sizeof r);
+        r.type = REC_EXPR;
+        r.u.e.op = t->op;
+        r.u.e.width = t->width;
+        r.u.e.id = rt.next_trace_id + 1;
+        for (unsigned k = 0; k < t->nkids; k++)
+            r.u.e.kid[k] = t->kid[k]->mark;
+        r.u.e.aux = t->aux;
+        r.u.e.value = t->value;
+        if (rt_trace_append(&r, 0))
+            return 0;
+        t->mark = ++rt.next_trace_id;
+        sp--;
+    }
+    return e->mark;
+}
+
+void rt_count_conc(uint32_t kind)
+{
+    if (kind < CONC_KIND_COUNT && !rt.trace_off)
+        rt.hdr->conc[kind]++;
+}
+
+static void drop_event(void)
+{
+    if (rt.trace_off)
+        return;
+    rt.hdr->dropped++;
+    rt.hdr->conc[CONC_TRACE_FULL]++;
+}
+
+int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uint32_t arg)
+{
+    if (rt.trace_off)
+        return -1;
+    uint32_t id = rt.trace_full ? 0 : rt_trace_expr(cond);
+    if (!id) {
+        drop_event();
+        return -1;
+    }
+    trace_rec r;
+    memset(&r, 0, sizeof r);
+    r.type = REC_BRANCH;
+    r.u.br.kind = (uint8_t)kind;
+    r.u.br.taken = (uint8_t)(taken != 0);
+    r.u.br.site = site;
+    r.u.br.cond = id;
+    r.u.br.arg = arg;
+    if (rt_trace_append(&r, 0)) {
+        drop_event();
+        return -1;
+    }
+    return 0;
+}
+
+void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
+{
+    rt_count_conc(kind);
+    if (e->op == EXPR_CONST)
+        return;
+    expr_ctx *cx = rt_cx();
+    expr *cond = expr_cmp(cx, PRED_EQ, e, expr_const(cx, value & expr_mask(e->width), e->width));
+    if (cond->op != EXPR_CONST)
+        rt_trace_event(BK_CONCRETIZE, 0, 1, cond, kind);
+}
