@@ -705,7 +705,7 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
         /* Status unknown: keep what the trace says; exit_code stays the REC_END
          * status or -1. */
         out->wait_status = 0;
-        if (ex->timed_out && out->error == ERR_NONE)
+        if (ex->timed_out && !out->ended && out->error == ERR_NONE)
             out->error = ERR_TIMEOUT;
         int sst = 0;
         char what[128] = "stopped answering";

@@ -12,7 +12,7 @@
  *   [inputs_off, +8*inputs_cap)       input values (uint64 bit patterns), written by the explorer
  *   [cov_off, +cov_cap)               coverage bytes, one per branch-site direction slot; the
  *                                     executor sets cov[slot] = 1, the explorer zeroes them per run
- *   [recs_off, +recs_cap*32)          trace records (trace_rec), appended by the executor
+ *   [recs_off, +recs_cap*sizeof(trace_rec))  trace records (40 bytes each), appended by the executor
  *
  * Crash safety: the executor writes a record completely, then publishes it by
  * storing the new count in header->nrecs (release order). Whatever the program
