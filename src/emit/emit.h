@@ -55,7 +55,7 @@ void suite_close(suite_writer *w);
  * signed types in decimal with sign, unsigned in decimal, bool as 0/1, float and
  * double as hexadecimal floating literals ("%a"), pointers as 0x... . Returns buf. */
 char *input_format_value(char *buf, size_t len, input_type t, uint64_t bits);
-/* Width in bits of an input type (bool: 8, as _Bool in memory... see emit.c), its C
+/* Width in bits of an input type (bool: 1, values 0/1; table in input.c), its C
  * type name ("int", "unsigned char", ...), and whether it is signed. */
 unsigned input_type_width(input_type t);
 const char *input_type_c_name(input_type t);
