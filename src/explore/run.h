@@ -12,7 +12,7 @@
 typedef struct sym_event {
     uint8_t kind;     /* branch_kind */
     uint8_t taken;    /* 0 or 1 */
-    uint32_t site;    /* branch site id (BK_BRANCH, BK_SWITCH); 0 for other kinds */
+    uint32_t site;    /* branch site id (BK_BRANCH, BK_SWITCH); the last branch site executed for other kinds */
     uint32_t arg;     /* as in trace.h: coverage slot base / case slot / conc_kind / check kind */
     expr *cond;
 } sym_event;

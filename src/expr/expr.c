@@ -3,7 +3,6 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 /*
  * Storage of a context.
@@ -12,11 +11,12 @@
  * a symbolic run builds many thousands of nodes and must not pay a malloc for
  * each. Chunks form a singly linked list freed by expr_ctx_free.
  *
- * The intern table is a power-of-two array of buckets; each bucket is a chain
- * threaded through expr.chain. Invariant: every node of the context is in
- * exactly one chain, the one at index (node->hash & (nbuckets - 1)). The table
- * doubles when the number of nodes exceeds the number of buckets (load <= 1),
- * so chains stay short.
+ * The intern table is open addressing with linear probing over a power-of-two
+ * array of slots. A slot holds the node and a copy of its hash, so a probe that
+ * does not match costs no access to the node itself (building a node is then
+ * mostly one cache miss in the table). Nodes are never removed, so there are
+ * no tombstones; the table doubles when it would become more than half full,
+ * which keeps probe sequences short. expr.chain is not used.
  *
  * by_id[i] is the node with id i (slot 0 unused): ids are handed out densely in
  * creation order, so kids always have smaller ids than their parents.
@@ -27,28 +27,33 @@ typedef struct chunk {
     expr nodes[];
 } chunk;
 
+typedef struct slot {
+    expr *e;            /* NULL: empty */
+    uint32_t hash;      /* e->hash */
+} slot;
+
 struct expr_ctx {
     chunk *chunks;      /* newest first; allocation happens in chunks->nodes */
-    expr **buckets;
-    size_t nbuckets;    /* power of two */
+    slot *slots;
+    size_t nslots;      /* power of two, > 2 * count */
     expr **by_id;
     size_t count;       /* nodes interned; ids are 1..count */
     size_t id_cap;      /* capacity of by_id, in entries */
 };
 
-enum { FIRST_CHUNK_NODES = 1024, MAX_CHUNK_NODES = 1 << 16, FIRST_BUCKETS = 1024 };
+enum { FIRST_CHUNK_NODES = 1024, MAX_CHUNK_NODES = 1 << 16, FIRST_SLOTS = 2048 };
 
 expr_ctx *expr_ctx_new(void)
 {
     expr_ctx *cx = calloc(1, sizeof *cx);
     if (!cx)
         return NULL;
-    cx->nbuckets = FIRST_BUCKETS;
-    cx->buckets = calloc(cx->nbuckets, sizeof *cx->buckets);
-    cx->id_cap = FIRST_BUCKETS;
+    cx->nslots = FIRST_SLOTS;
+    cx->slots = calloc(cx->nslots, sizeof *cx->slots);
+    cx->id_cap = FIRST_SLOTS;
     cx->by_id = calloc(cx->id_cap, sizeof *cx->by_id);
-    if (!cx->buckets || !cx->by_id) {
-        free(cx->buckets);
+    if (!cx->slots || !cx->by_id) {
+        free(cx->slots);
         free(cx->by_id);
         free(cx);
         return NULL;
@@ -64,7 +69,7 @@ void expr_ctx_free(expr_ctx *cx)
         next = c->next;
         free(c);
     }
-    free(cx->buckets);
+    free(cx->slots);
     free(cx->by_id);
     free(cx);
 }
@@ -110,21 +115,22 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-static void grow_buckets(expr_ctx *cx)
+static void grow_slots(expr_ctx *cx)
 {
-    size_t n = cx->nbuckets * 2;
-    expr **b = calloc(n, sizeof *b);
-    if (!b)
+    size_t n = cx->nslots * 2;
+    slot *t = calloc(n, sizeof *t);
+    if (!t)
         abort();
     for (size_t i = 1; i <= cx->count; i++) {
         expr *e = cx->by_id[i];
-        size_t s = e->hash & (n - 1);
-        e->chain = b[s];
-        b[s] = e;
+        size_t j = e->hash & (n - 1);
+        while (t[j].e)
+            j = (j + 1) & (n - 1);
+        t[j] = (slot){e, e->hash};
     }
-    free(cx->buckets);
-    cx->buckets = b;
-    cx->nbuckets = n;
+    free(cx->slots);
+    cx->slots = t;
+    cx->nslots = n;
 }
 
 static expr *alloc_node(expr_ctx *cx)
@@ -150,9 +156,10 @@ expr *expr_intern_node(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux,
 {
     value &= expr_mask(width);
     uint32_t h = node_hash(op, width, aux, k0, k1, k2, value);
-    expr **slot = &cx->buckets[h & (cx->nbuckets - 1)];
-    for (expr *e = *slot; e; e = e->chain) {
-        if (e->hash == h && e->op == op && e->width == width && e->aux == aux &&
+    size_t mask = cx->nslots - 1, i = h & mask;
+    for (; cx->slots[i].e; i = (i + 1) & mask) {
+        expr *e = cx->slots[i].e;
+        if (cx->slots[i].hash == h && e->op == op && e->width == width && e->aux == aux &&
             e->kid[0] == k0 && e->kid[1] == k1 && e->kid[2] == k2 &&
             (op != EXPR_CONST || e->value == value))
             return e;
@@ -178,16 +185,16 @@ expr *expr_intern_node(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux,
     e->kid[1] = k1;
     e->kid[2] = k2;
     e->value = value;
-    e->chain = *slot;
-    *slot = e;
+    e->chain = NULL;
+    cx->slots[i] = (slot){e, h};
     if (cx->count + 1 >= cx->id_cap) {
         cx->id_cap *= 2;
         cx->by_id = xrealloc(cx->by_id, cx->id_cap * sizeof *cx->by_id);
     }
     e->id = (uint32_t)++cx->count;
     cx->by_id[e->id] = e;
-    if (cx->count > cx->nbuckets)
-        grow_buckets(cx);
+    if (2 * cx->count >= cx->nslots)
+        grow_slots(cx);
     return e;
 }
 

@@ -8,9 +8,10 @@
 /*
  * Every constructor here returns a node whose concrete semantics equal those of
  * the operation it was asked to build; simplification only changes the shape.
- * Rules are local (they look at most two levels down) and never recurse more
- * than a constant number of times, so building is O(1) and never deepens the
- * C stack with the size of the expression.
+ * Rules are local (they look at most two levels down). A rule may call another
+ * constructor on a strictly narrower or strictly shallower piece (extract of an
+ * extract, EQ peeling at most EQ_PEEL operators), so the recursion depth is
+ * bounded by the width (<= 64), never by the size of the expression.
  *
  * A freshly built node's `value` is the operator applied to its kids' values,
  * so in the runtime every node carries the value of the current run.
@@ -296,15 +297,15 @@ expr *expr_sext(expr_ctx *cx, expr *a, unsigned width)
     return mk(cx, EXPR_SEXT, width, 0, a, NULL, NULL);
 }
 
-/* The low `width` bits of e if they are available without building an extract
- * node (e is a constant or an extension of a `width`-bit node), else NULL. */
-static expr *cheap_trunc(expr_ctx *cx, expr *e, unsigned width)
+/* Are the low `width` bits of e available without building an extract node
+ * (e is a constant or an extension of a `width`-bit node)? trunc_free builds them. */
+static bool truncs_free(const expr *e, unsigned width)
 {
-    if (is_const(e))
-        return cst(cx, e->value, width);
-    if ((e->op == EXPR_ZEXT || e->op == EXPR_SEXT) && e->kid[0]->width == width)
-        return e->kid[0];
-    return NULL;
+    return is_const(e) || ((e->op == EXPR_ZEXT || e->op == EXPR_SEXT) && e->kid[0]->width == width);
+}
+static expr *trunc_free(expr_ctx *cx, expr *e, unsigned width)
+{
+    return is_const(e) ? cst(cx, e->value, width) : e->kid[0];
 }
 
 expr *expr_extract(expr_ctx *cx, expr *a, unsigned lo, unsigned width)
@@ -343,11 +344,9 @@ expr *expr_extract(expr_ctx *cx, expr *a, unsigned lo, unsigned width)
         /* The low bits of these depend only on the operands' low bits, so a truncated
          * C integer promotion like trunc(add(sext a, sext b)) becomes add(a, b). Only
          * when both operands truncate for free, so the DAG never grows. */
-        if (lo == 0) {
-            expr *p = cheap_trunc(cx, a->kid[0], width), *q = p ? cheap_trunc(cx, a->kid[1], width) : NULL;
-            if (p && q)
-                return expr_binary(cx, (expr_op)a->op, p, q);
-        }
+        if (lo == 0 && truncs_free(a->kid[0], width) && truncs_free(a->kid[1], width))
+            return expr_binary(cx, (expr_op)a->op, trunc_free(cx, a->kid[0], width),
+                               trunc_free(cx, a->kid[1], width));
         break;
     default:
         break;

@@ -69,7 +69,8 @@ typedef enum branch_kind {
                        arg = the site's first coverage slot (direction d covers slot arg+d) */
     BK_SWITCH,      /* one case test of a symbolic switch: cond = (x == case value), taken = 0/1;
                        arg = coverage slot the true direction leads to */
-    BK_ASSUME,      /* sym_assume/__VERIFIER_assume(cond); taken = cond's value; only
+    BK_ASSUME,      /* (site of BK_ASSUME, BK_CONCRETIZE, BK_CHECK: the last branch site executed)
+                       sym_assume/__VERIFIER_assume(cond); taken = cond's value; only
                        direction 1 is worth exploring (0 ends the run silently) */
     BK_CONCRETIZE,  /* cond = (e == its concrete value), always taken = 1; arg = conc_kind.
                        Exploring direction 0 yields another value (e.g. another array index) */

@@ -57,7 +57,7 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
 /* ---- running the compiler (proc.c) ---- */
 
 /* Split a flag string on blanks, honouring '...' and "..." quoting and backslash
- * escapes (outside single quotes). Appends the words (malloc'ed) to *argv/*argc
+ * escapes (outside single quotes). Appends the words (malloc'ed) to *argv and *argc
  * (the array is grown with realloc). NULL or "" adds nothing. Returns 0, or -1 with
  * *err for an unterminated quote or out of memory. */
 int split_flags(const char *s, char ***argv, size_t *argc, char **err);

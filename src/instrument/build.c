@@ -1,0 +1,376 @@
+/* build.c: the build pipeline: clang -> bitcode, link with the models, mem2reg, instrument, link rt_fast, native link. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "instrument_int.h"
+
+/*
+ * Flags of the front-end compilation, and why (docs/instrumentation.md has the long form):
+ *   -O0 -Xclang -disable-O0-optnone  unoptimised IR that passes may still run on (mem2reg)
+ *   -g                               source locations of branch sites and error calls
+ *   -fwrapv                          signed overflow wraps, as the expressions say; without it
+ *                                    -O2 on the executor could assume it away
+ *   -fno-delete-null-pointer-checks  a dereference does not prove a pointer non-null
+ *   -fno-finite-loops                loops without side effects are not assumed to end
+ */
+static const char *const cc_flags[] = {
+    "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone", "-fwrapv",
+    "-fno-delete-null-pointer-checks", "-fno-finite-loops",
+};
+
+/* Everything the pipeline owns, released in one place. */
+typedef struct build {
+    const build_opts *o;
+    LLVMContextRef cx;
+    LLVMModuleRef m;
+    char *diag;        /* LLVM error diagnostics collected by the context's handler */
+    char **rt_fast;    /* functions defined by rt_fast.bc */
+    size_t n_rt_fast;
+    char **models;     /* functions defined by models.bc */
+    size_t n_models;
+    site_table sites;
+} build;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_diag(LLVMDiagnosticInfoRef di, void *ctx)
+{
+    build *B = ctx;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
+        return;
+    char *d = LLVMGetDiagInfoDescription(di);
+    char *n = instr_strf("%s%s%s", B->diag ? B->diag : "", B->diag ? "\n" : "", d);
+    if (n) {
+        free(B->diag);
+        B->diag = n;
+    }
+    LLVMDisposeMessage(d);
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Compile source number i to <work_dir>/<i>.bc. */
+static int compile_one(build *B, size_t i, char **err)
+{
+    const build_opts *o = B->o;
+    char **argv = NULL;
+    size_t argc = 0;
+    int rc = -1;
+    char *inc = instr_strf("-I%s", o->include_dir);
+    char *out = instr_strf("%s/%zu.bc", o->work_dir, i);
+    char *log = instr_strf("%s/%zu.log", o->work_dir, i);
+    argv = calloc(4 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
+    if (!inc || !out || !log || !argv) {
+        *err = instr_strf("out of memory");
+        goto done;
+    }
+    argv[argc++] = strdup(o->clang);
+    for (size_t k = 0; k < sizeof cc_flags / sizeof *cc_flags; k++)
+        argv[argc++] = strdup(cc_flags[k]);
+    argv[argc++] = strdup(inc);
+    if (split_flags(o->cflags, &argv, &argc, err))
+        goto done;
+    const char *tail[] = {o->sources[i], "-o", out};
+    for (int k = 0; k < 3; k++) {
+        char **nv = realloc(argv, (argc + 2) * sizeof *argv);
+        if (!nv) {
+            *err = instr_strf("out of memory");
+            goto done;
+        }
+        argv = nv;
+        argv[argc++] = strdup(tail[k]);
+        argv[argc] = NULL;
+    }
+    char *diag = NULL;
+    int st = run_logged(argv, log, &diag);
+    if (st != 0) {
+        if (st < 0)
+            *err = instr_strf("cannot run %s: %s", o->clang, diag ? diag : "?");
+        else
+            *err = instr_strf("compiling %s failed (%s exit status %d):\n%s", o->sources[i], o->clang, st,
+                              diag ? diag : "");
+        free(diag);
+        goto done;
+    }
+    free(diag);
+    rc = 0;
+done:
+    if (argv)
+        free_names(argv, argc);
+    free(inc), free(out), free(log);
+    return rc;
+}
+
+/* Parse a bitcode (or textual IR) file into B->cx. */
+static LLVMModuleRef load_module(build *B, const char *path, char **err)
+{
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+        *err = instr_strf("cannot read %s: %s", path, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    LLVMModuleRef m;
+    if (LLVMParseIRInContext(B->cx, buf, &m, &msg)) { /* takes the buffer */
+        *err = instr_strf("cannot parse %s: %s", path, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    return m;
+}
+
+/* Names of the function definitions of m (malloc'ed array of malloc'ed strings). */
+static int defined_names(LLVMModuleRef m, char ***names, size_t *n)
+{
+    size_t cap = 0;
+    *names = NULL;
+    *n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 32;
+            char **nv = realloc(*names, cap * sizeof *nv);
+            if (!nv)
+                return -1;
+            *names = nv;
+        }
+        size_t len;
+        if (!((*names)[(*n)++] = strdup(LLVMGetValueName2(f, &len))))
+            return -1;
+    }
+    return 0;
+}
+
+/* Link the library module rt_dir/<file> into B->m, remembering what it defines. */
+static int link_lib(build *B, const char *file, char ***names, size_t *n, char **err)
+{
+    char *path = instr_strf("%s/%s", B->o->rt_dir, file);
+    if (!path) {
+        *err = instr_strf("out of memory");
+        return -1;
+    }
+    LLVMModuleRef lib = load_module(B, path, err);
+    if (!lib) {
+        free(path);
+        return -1;
+    }
+    if (defined_names(lib, names, n)) {
+        LLVMDisposeModule(lib);
+        free(path);
+        *err = instr_strf("out of memory");
+        return -1;
+    }
+    if (LLVMLinkModules2(B->m, lib)) {
+        *err = instr_strf("cannot link %s: %s", path, B->diag ? B->diag : "?");
+        free(path);
+        return -1;
+    }
+    free(path);
+    return 0;
+}
+
+/* Compile, parse and link the user's sources into B->m; check for main. */
+static int front_end(build *B, char **err)
+{
+    const build_opts *o = B->o;
+    for (size_t i = 0; i < o->nsources; i++)
+        if (compile_one(B, i, err))
+            return -1;
+    for (size_t i = 0; i < o->nsources; i++) {
+        char *path = instr_strf("%s/%zu.bc", o->work_dir, i);
+        if (!path) {
+            *err = instr_strf("out of memory");
+            return -1;
+        }
+        LLVMModuleRef m = load_module(B, path, err);
+        free(path);
+        if (!m)
+            return -1;
+        if (!B->m) {
+            B->m = m;
+        } else if (LLVMLinkModules2(B->m, m)) {
+            *err = instr_strf("linking %s with the other sources failed: %s", o->sources[i],
+                              B->diag ? B->diag : "?");
+            return -1;
+        }
+    }
+    LLVMValueRef main_fn = LLVMGetNamedFunction(B->m, "main");
+    if (!main_fn || LLVMIsDeclaration(main_fn)) {
+        size_t len = 1;
+        for (size_t i = 0; i < o->nsources; i++)
+            len += strlen(o->sources[i]) + 1;
+        char *list = calloc(len, 1);
+        for (size_t i = 0; list && i < o->nsources; i++) {
+            if (i)
+                strcat(list, " ");
+            strcat(list, o->sources[i]);
+        }
+        *err = instr_strf("no main function in %s", list ? list : "the sources");
+        free(list);
+        return -1;
+    }
+    return 0;
+}
+
+/* rt_fast.bc's entry points disappear into their callers: internal + alwaysinline. */
+static void internalize_fast_paths(build *B)
+{
+    unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
+    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    for (size_t i = 0; i < B->n_rt_fast; i++) {
+        LLVMValueRef f = LLVMGetNamedFunction(B->m, B->rt_fast[i]);
+        if (!f || LLVMIsDeclaration(f))
+            continue;
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+        LLVMSetVisibility(f, LLVMDefaultVisibility);
+        LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
+        LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(B->cx, inl, 0));
+    }
+}
+
+static int check_file(const char *dir, const char *file, char **err)
+{
+    char *path = instr_strf("%s/%s", dir, file);
+    int ok = path && access(path, R_OK) == 0;
+    if (!ok)
+        *err = instr_strf("runtime file %s missing (is the runtime built?)", path ? path : file);
+    free(path);
+    return ok ? 0 : -1;
+}
+
+/*
+ * Pipeline order matters twice: rt_fast.bc is linked *before* instrumentation so
+ * that the pass calls its definitions with their exact types (and skips them), and
+ * it is internalized only after, once nothing else will be linked.
+ */
+int build_executor(const build_opts *o, build_stats *st, char **err)
+{
+    double t0 = now();
+    build B = {0};
+    B.o = o;
+    int rc = -1;
+    char *path = NULL, *diag = NULL, *link_argv[16] = {0};
+    *err = NULL;
+    if (st)
+        memset(st, 0, sizeof *st);
+    if (!o->nsources) {
+        *err = instr_strf("no source files");
+        return -1;
+    }
+    if (check_file(o->rt_dir, "models.bc", err) || check_file(o->rt_dir, "rt_fast.bc", err) ||
+        check_file(o->rt_dir, "libsympath-rt.a", err))
+        return -1;
+
+    B.cx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(B.cx, on_diag, &B);
+    if (front_end(&B, err))
+        goto done;
+    if (link_lib(&B, "models.bc", &B.models, &B.n_models, err) ||
+        link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
+        goto done;
+
+    LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef perr = LLVMRunPasses(B.m, "mem2reg", NULL, popts);
+    LLVMDisposePassBuilderOptions(popts);
+    if (perr) {
+        char *m = LLVMGetErrorMessage(perr);
+        *err = instr_strf("mem2reg failed: %s", m);
+        LLVMDisposeErrorMessage(m);
+        goto done;
+    }
+
+    instr_config cfg = {(const char *const *)B.rt_fast, B.n_rt_fast, (const char *const *)B.models, B.n_models};
+    instr_result res;
+    if (instrument_module(B.m, &cfg, &B.sites, &res, err))
+        goto done;
+    internalize_fast_paths(&B);
+
+    char *vmsg = NULL;
+    if (LLVMVerifyModule(B.m, LLVMReturnStatusAction, &vmsg)) {
+        *err = instr_strf("internal error (a bug in sympath's instrumenter): the instrumented module "
+                          "does not verify:\n%s", vmsg ? vmsg : "?");
+        LLVMDisposeMessage(vmsg);
+        goto done;
+    }
+    LLVMDisposeMessage(vmsg);
+
+    path = instr_strf("%s/instrumented.bc", o->work_dir);
+    if (!path || LLVMWriteBitcodeToFile(B.m, path)) {
+        *err = instr_strf("cannot write %s", path ? path : "instrumented.bc");
+        goto done;
+    }
+    if (site_table_write(o->sites_path, &B.sites, err))
+        goto done;
+
+    /* The executor: optimise (inlining the fast paths) and link with the runtime. */
+    char *lib = instr_strf("%s/libsympath-rt.a", o->rt_dir);
+    char *log = instr_strf("%s/link.log", o->work_dir);
+    const char *la[] = {o->clang, "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
+                        "-lm", "-ldl", "-o", o->exe_path};
+    int ok = lib && log;
+    for (size_t k = 0; ok && k < sizeof la / sizeof *la; k++)
+        ok = (link_argv[k] = strdup(la[k])) != NULL;
+    if (!ok) {
+        free(lib), free(log);
+        *err = instr_strf("out of memory");
+        goto done;
+    }
+    int status = run_logged(link_argv, log, &diag);
+    free(lib), free(log);
+    if (status != 0) {
+        *err = instr_strf("linking the executor %s failed (%s exit status %d):\n%s", o->exe_path, o->clang,
+                          status, diag ? diag : "");
+        goto done;
+    }
+    if (st) {
+        st->functions = res.functions;
+        st->branch_sites = res.user_sites;
+        st->slots = B.sites.nslots;
+        st->locations = B.sites.nlocs;
+        st->unsupported = res.unsupported;
+        st->seconds = now() - t0;
+    }
+    rc = 0;
+done:
+    for (size_t k = 0; k < sizeof link_argv / sizeof *link_argv; k++)
+        free(link_argv[k]);
+    free(path);
+    free(diag);
+    if (B.m)
+        LLVMDisposeModule(B.m);
+    if (B.cx)
+        LLVMContextDispose(B.cx);
+    free(B.diag);
+    free_names(B.rt_fast, B.n_rt_fast);
+    free_names(B.models, B.n_models);
+    site_table_free(&B.sites);
+    if (rc && !*err)
+        *err = instr_strf("build failed");
+    return rc;
+}

@@ -1,0 +1,332 @@
+/* calls.c: instrumenting calls: shadow passing, external calls, error hooks, model redirects, intrinsics. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass.h"
+#include "../expr/expr.h"
+#include "../expr/trace.h"
+#include "../runtime/rt_abi.h"
+
+static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+/* The function a call targets directly, looking through a pointer cast of a function
+ * (calls to functions declared without a prototype look like that), or NULL. */
+static LLVMValueRef direct_callee(LLVMValueRef call)
+{
+    LLVMValueRef v = LLVMGetCalledValue(call);
+    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)
+        v = LLVMGetOperand(v, 0);
+    return LLVMIsAFunction(v) ? v : NULL;
+}
+
+/* Make the call target `f` instead, casting it to the call's function type if needed. */
+static void set_callee(pass *p, LLVMValueRef call, LLVMValueRef f)
+{
+    LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
+    if (LLVMGlobalGetValueType(f) != fty)
+        f = LLVMConstBitCast(f, LLVMPointerType(fty, 0));
+    /* the callee is the last operand of every call instruction */
+    LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, f);
+}
+
+/* ---- error hooks ---- */
+
+/* error_kind and site-table name of a function whose call ends the run with an error, or ERR_NONE. */
+static uint32_t error_hook(const char *name, const char **what)
+{
+    if (!strcmp(name, "reach_error") || !strcmp(name, "__VERIFIER_error")) {
+        *what = name;
+        return ERR_REACH;
+    }
+    if (!strcmp(name, "__assert_fail") || !strcmp(name, "__assert_perror_fail") || !strcmp(name, "__assert")) {
+        *what = "assert";
+        return ERR_ASSERT;
+    }
+    if (!strcmp(name, "abort")) {
+        *what = "abort";
+        return ERR_ABORT;
+    }
+    return ERR_NONE;
+}
+
+static void insert_error(pass *p, uint32_t kind, const char *what)
+{
+    unsigned line, col;
+    const char *file;
+    uint32_t loc;
+    inst_loc(p, p->cur, &line, &col, &file);
+    if (sites_add_loc(p->sites, line, col, file, p->fname, what, &loc)) {
+        p->oom = 1;
+        return;
+    }
+    at_before(p);
+    LLVMValueRef args[2] = {c32(p, kind), c32(p, loc)};
+    rt_call(p, RT_ERROR, args, 2);
+}
+
+/* ---- shadow passing ---- */
+
+/* Call of an instrumented function (or an unknown one through a pointer): parameter
+ * slots before, return slot after. Variadic extras cannot be passed: concretized. */
+static void instrumented_call(pass *p)
+{
+    LLVMValueRef I = p->cur;
+    LLVMTypeRef fty = LLVMGetCalledFunctionType(I);
+    unsigned nfixed = LLVMCountParamTypes(fty), nargs = LLVMGetNumArgOperands(I);
+    at_before(p);
+    for (unsigned i = 0; i < nargs; i++) {
+        LLVMValueRef a = LLVMGetOperand(I, i);
+        if (!tracked_type(p, LLVMTypeOf(a)))
+            continue;
+        LLVMValueRef s = shadow_of(p, a);
+        if (i < nfixed) {
+            LLVMValueRef args[2] = {c32(p, i), s};
+            rt_call(p, RT_SET_PARAM, args, 2);
+        } else {
+            concretize(p, CONC_VARARG, s);
+        }
+    }
+    LLVMValueRef none = p->null;
+    rt_call(p, RT_SET_RET, &none, 1);
+    if (tracked_type(p, LLVMTypeOf(I))) {
+        at_after(p);
+        LLVMValueRef v = as_i64(p, I);
+        set_shadow(p, I, rt_call(p, RT_GET_RET, &v, 1));
+    }
+}
+
+/* Call of code we do not instrument: its integer/pointer arguments are concretized,
+ * its result is concrete. */
+static void external_call(pass *p)
+{
+    unsigned nargs = LLVMGetNumArgOperands(p->cur);
+    at_before(p);
+    for (unsigned i = 0; i < nargs; i++)
+        concretize(p, CONC_EXTERNAL_CALL, shadow_of(p, LLVMGetOperand(p->cur, i)));
+}
+
+/* memcpy/memmove/memset (libc or intrinsic): the shadow side runs before the real copy. */
+static void mem_call(pass *p, int is_set)
+{
+    LLVMValueRef I = p->cur;
+    LLVMValueRef dst = LLVMGetOperand(I, 0), x = LLVMGetOperand(I, 1), n = LLVMGetOperand(I, 2);
+    at_before(p);
+    LLVMValueRef sn = shadow_of(p, n);
+    if (is_set) {
+        /* the fill byte: an i8 for the intrinsic, an int for libc memset */
+        LLVMValueRef sv = shadow_of(p, x);
+        unsigned w = bit_width(p, LLVMTypeOf(x));
+        if (w != 8 && !is_null_shadow(p, sv)) {
+            LLVMValueRef args[4] = {c32(p, EXPR_EXTRACT), c32(p, w), c32(p, 8), sv};
+            sv = rt_call(p, RT_CAST, args, 4);
+        }
+        LLVMValueRef args[4] = {dst, sv, as_i64(p, n), sn};
+        rt_call(p, RT_MEMSET, args, 4);
+    } else {
+        LLVMValueRef args[4] = {dst, x, as_i64(p, n), sn};
+        rt_call(p, RT_MEMCPY, args, 4);
+    }
+    if (tracked_type(p, LLVMTypeOf(I))) /* libc's return their destination */
+        set_shadow(p, I, shadow_of(p, dst));
+}
+
+/* ---- intrinsics ---- */
+
+static const struct { const char *prefix; uint32_t which; } int_intrinsics[] = {
+    {"llvm.bswap.", SYM_I_BSWAP}, {"llvm.ctpop.", SYM_I_CTPOP}, {"llvm.ctlz.", SYM_I_CTLZ},
+    {"llvm.cttz.", SYM_I_CTTZ}, {"llvm.bitreverse.", SYM_I_BITREVERSE}, {"llvm.abs.", SYM_I_ABS},
+    {"llvm.smin.", SYM_I_SMIN}, {"llvm.smax.", SYM_I_SMAX}, {"llvm.umin.", SYM_I_UMIN},
+    {"llvm.umax.", SYM_I_UMAX}, {"llvm.fshl.", SYM_I_FSHL}, {"llvm.fshr.", SYM_I_FSHR},
+    {"llvm.uadd.sat.", SYM_I_UADD_SAT}, {"llvm.usub.sat.", SYM_I_USUB_SAT},
+    {"llvm.sadd.sat.", SYM_I_SADD_SAT}, {"llvm.ssub.sat.", SYM_I_SSUB_SAT},
+};
+
+/* llvm.X.with.overflow: the arithmetic op and the overflow flag op. */
+static const struct { const char *prefix; uint32_t op, flag; } ovf_intrinsics[] = {
+    {"llvm.uadd.with.overflow.", EXPR_ADD, EXPR_UADDO}, {"llvm.sadd.with.overflow.", EXPR_ADD, EXPR_SADDO},
+    {"llvm.usub.with.overflow.", EXPR_SUB, EXPR_USUBO}, {"llvm.ssub.with.overflow.", EXPR_SUB, EXPR_SSUBO},
+    {"llvm.umul.with.overflow.", EXPR_MUL, EXPR_UMULO}, {"llvm.smul.with.overflow.", EXPR_MUL, EXPR_SMULO},
+};
+
+/* Intrinsics with nothing to model: no values, or values that are concrete by nature. */
+static const char *const noop_intrinsics[] = {
+    "llvm.dbg.", "llvm.lifetime.", "llvm.stacksave", "llvm.stackrestore", "llvm.va_start",
+    "llvm.va_end", "llvm.va_copy", "llvm.assume", "llvm.trap", "llvm.debugtrap", "llvm.prefetch",
+    "llvm.donothing", "llvm.experimental.noalias.scope.decl", "llvm.invariant.", "llvm.var.annotation",
+    "llvm.objectsize.", "llvm.is.constant.",
+};
+
+static int has_int_or_ptr(pass *p, LLVMValueRef I)
+{
+    if (tracked_type(p, LLVMTypeOf(I)) || LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind)
+        return 1;
+    unsigned n = LLVMGetNumArgOperands(I);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(I, i)));
+        if (k == LLVMIntegerTypeKind || k == LLVMPointerTypeKind)
+            return 1;
+    }
+    return 0;
+}
+
+static void do_intrinsic(pass *p, const char *name)
+{
+    LLVMValueRef I = p->cur;
+    unsigned nargs = LLVMGetNumArgOperands(I);
+    for (size_t i = 0; i < sizeof noop_intrinsics / sizeof *noop_intrinsics; i++)
+        if (starts(name, noop_intrinsics[i]))
+            return;
+    if (starts(name, "llvm.expect.")) {
+        if (tracked_type(p, LLVMTypeOf(I)))
+            set_shadow(p, I, shadow_of(p, LLVMGetOperand(I, 0)));
+        return;
+    }
+    if (starts(name, "llvm.memcpy.") || starts(name, "llvm.memmove.")) {
+        mem_call(p, 0);
+        return;
+    }
+    if (starts(name, "llvm.memset.")) {
+        mem_call(p, 1);
+        return;
+    }
+    /* Integer intrinsics on scalars of at most 64 bits; vectors fall through to "unsupported". */
+    LLVMValueRef a0 = nargs ? LLVMGetOperand(I, 0) : NULL;
+    int scalar = a0 && tracked_type(p, LLVMTypeOf(a0)) && LLVMGetTypeKind(LLVMTypeOf(a0)) == LLVMIntegerTypeKind;
+    for (size_t i = 0; scalar && i < sizeof ovf_intrinsics / sizeof *ovf_intrinsics; i++) {
+        if (!starts(name, ovf_intrinsics[i].prefix))
+            continue;
+        /* The {result, overflow} struct gets a compile-time pair of shadows, which
+         * extractvalue 0 / 1 resolves (do_extractvalue). */
+        LLVMValueRef a = a0, b = LLVMGetOperand(I, 1);
+        LLVMValueRef sa = shadow_of(p, a), sb = shadow_of(p, b);
+        if (is_null_shadow(p, sa) && is_null_shadow(p, sb))
+            return;
+        at_before(p);
+        unsigned w = bit_width(p, LLVMTypeOf(a));
+        LLVMValueRef av = as_i64(p, a), bv = as_i64(p, b);
+        LLVMValueRef args[6] = {c32(p, ovf_intrinsics[i].op), c32(p, w), sa, av, sb, bv};
+        LLVMValueRef s0 = rt_call(p, RT_BINOP, args, 6);
+        args[0] = c32(p, ovf_intrinsics[i].flag);
+        LLVMValueRef s1 = rt_call(p, RT_OVERFLOW, args, 6);
+        if (pmap_put(&p->shadow, I, s0, s1))
+            p->oom = 1;
+        return;
+    }
+    for (size_t i = 0; scalar && i < sizeof int_intrinsics / sizeof *int_intrinsics; i++) {
+        if (!starts(name, int_intrinsics[i].prefix))
+            continue;
+        LLVMValueRef sh[3] = {p->null, p->null, p->null}, v[3];
+        int any = 0;
+        for (unsigned k = 0; k < 3 && k < nargs; k++) {
+            sh[k] = shadow_of(p, LLVMGetOperand(I, k));
+            any |= !is_null_shadow(p, sh[k]);
+        }
+        if (!any)
+            return;
+        at_before(p);
+        for (unsigned k = 0; k < 3; k++)
+            v[k] = k < nargs ? as_i64(p, LLVMGetOperand(I, k)) : c64(p, 0);
+        LLVMValueRef args[8] = {c32(p, int_intrinsics[i].which), c32(p, bit_width(p, LLVMTypeOf(I))),
+                                sh[0], v[0], sh[1], v[1], sh[2], v[2]};
+        set_shadow(p, I, rt_call(p, RT_INTRINSIC, args, 8));
+        return;
+    }
+    /* Floating-point intrinsics (fabs, sqrt, fmuladd, ...) touch no shadowed value. */
+    if (!has_int_or_ptr(p, I))
+        return;
+    /* Anything else is counted under its own name, its symbolic operands concretized. */
+    char kind[160];
+    snprintf(kind, sizeof kind, "call %s", name);
+    count_unsupported(p, kind);
+    lose_operands(p, CONC_UNSUPPORTED);
+}
+
+/* ---- calls ---- */
+
+/*
+ * Classification of a call, in this order:
+ *   inline asm                         -> external (counted)
+ *   intrinsic                          -> do_intrinsic
+ *   error function (reach_error, ...)  -> __sym_error(kind, loc) first (not inside reach_error)
+ *   fork                               -> redirected to __sym_fork
+ *   X with __sym_model_X defined       -> redirected to the model (user code only), instrumented
+ *   memcpy / memmove / memset          -> shadow copy, then the real call
+ *   runtime API, defined in the module,
+ *   or indirect                        -> instrumented call (parameter/return slots)
+ *   anything else                      -> external: symbolic arguments concretized
+ */
+void do_call(pass *p)
+{
+    LLVMValueRef I = p->cur;
+    LLVMValueRef fn = direct_callee(I);
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(I))) {
+        count_unsupported(p, "inline asm");
+        external_call(p);
+        return;
+    }
+    if (!fn) {
+        instrumented_call(p);
+        return;
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (LLVMGetIntrinsicID(fn)) {
+        do_intrinsic(p, name);
+        return;
+    }
+    const char *what;
+    uint32_t ek = error_hook(name, &what);
+    if (ek != ERR_NONE && !p->in_reach_error) {
+        insert_error(p, ek, what);
+        return;
+    }
+    if (!strcmp(name, "fork")) {
+        set_callee(p, I, rt_decl(p, RT_FORK));
+        return;
+    }
+    if (p->user && !starts(name, "__sym_model_")) {
+        char mname[256];
+        snprintf(mname, sizeof mname, "__sym_model_%s", name);
+        LLVMValueRef model = LLVMGetNamedFunction(p->m, mname);
+        if (model && !LLVMIsDeclaration(model)) {
+            set_callee(p, I, model);
+            instrumented_call(p);
+            return;
+        }
+    }
+    if (!strcmp(name, "memcpy") || !strcmp(name, "memmove")) {
+        mem_call(p, 0);
+        return;
+    }
+    if (!strcmp(name, "memset")) {
+        mem_call(p, 1);
+        return;
+    }
+    if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume") ||
+        !LLVMIsDeclaration(fn)) {
+        instrumented_call(p);
+        return;
+    }
+    external_call(p);
+}
+
+void do_extractvalue(pass *p)
+{
+    LLVMValueRef I = p->cur, agg = LLVMGetOperand(I, 0);
+    pmap_ent *e = LLVMIsAInstruction(agg) ? pmap_get(&p->shadow, agg) : NULL;
+    if (e && e->b && LLVMGetNumIndices(I) == 1) {
+        /* a with.overflow pair */
+        set_shadow(p, I, LLVMGetIndices(I)[0] == 0 ? e->a : e->b);
+        return;
+    }
+    if (LLVMIsACallInst(agg) && !e) {
+        /* a with.overflow of concrete operands, or another call's aggregate: concrete */
+        LLVMValueRef fn = direct_callee(agg);
+        size_t len;
+        if (fn && LLVMGetIntrinsicID(fn) && strstr(LLVMGetValueName2(fn, &len), ".with.overflow."))
+            return;
+    }
+    count_unsupported(p, "extractvalue");
+}

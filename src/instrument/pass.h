@@ -1,0 +1,97 @@
+/* pass.h: state and helpers shared by the instrumentation pass files (pass.c: values, memory, branches; calls.c: calls and intrinsics). */
+#ifndef SYMPATH_INSTRUMENT_PASS_H
+#define SYMPATH_INSTRUMENT_PASS_H
+
+#include <stdint.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+#include "instrument_int.h"
+
+/* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass.c). */
+enum rt_fn {
+    RT_BINOP, RT_ICMP, RT_CAST, RT_SELECT, RT_OVERFLOW, RT_INTRINSIC, RT_PTR_ADD,
+    RT_LOAD, RT_STORE, RT_MEMCPY, RT_MEMSET,
+    RT_SET_PARAM, RT_GET_PARAM, RT_SET_RET, RT_GET_RET,
+    RT_BRANCH, RT_SWITCH, RT_CONCRETIZE, RT_ERROR, RT_FORK,
+    RT_COUNT
+};
+
+/*
+ * Pointer-keyed hash map (open addressing, linear probing, never shrinks).
+ * The pass uses it for value -> shadow (a = shadow, b = second shadow for the
+ * {result, overflow} pairs of llvm.*.with.overflow) and for block -> index.
+ */
+typedef struct pmap_ent { const void *key; void *a, *b; } pmap_ent;
+typedef struct pmap { pmap_ent *e; size_t cap, n; } pmap;
+
+typedef struct pass {
+    LLVMModuleRef m;
+    LLVMContextRef cx;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    const instr_config *cfg;
+    site_table *sites;
+    instr_result *res;
+    LLVMTypeRef i1, i8, i32, i64, p8, vd;
+    LLVMValueRef null;              /* i8* null: the shadow of every concrete value */
+    LLVMValueRef rt[RT_COUNT];      /* runtime functions, declared on first use */
+
+    /* the function being instrumented */
+    LLVMValueRef fn;
+    const char *fname;
+    int user;                       /* 0 inside sympath's libc models */
+    int is_main, in_reach_error;
+    unsigned fb_line, fb_col;       /* fallback location: first located instruction */
+    const char *fb_file;
+    pmap shadow;
+    LLVMValueRef *phis;             /* pairs (original phi, shadow phi) to complete at the end */
+    size_t nphis, capphis;
+
+    /* the instruction being instrumented and the original one after it ("after" point) */
+    LLVMValueRef cur, next;
+    int oom;
+} pass;
+
+/* ---- pass.c helpers used by calls.c ---- */
+int pmap_put(pmap *m, const void *key, void *a, void *b);
+pmap_ent *pmap_get(const pmap *m, const void *key);
+
+/* Insert before the current instruction / right after it. */
+void at_before(pass *p);
+void at_after(pass *p);
+/* Shadow of any operand: the mapped shadow, or the null constant for constants,
+ * globals and values without one. */
+LLVMValueRef shadow_of(pass *p, LLVMValueRef v);
+void set_shadow(pass *p, LLVMValueRef v, LLVMValueRef s);
+/* Is s statically the null shadow (so runtime work can be skipped at compile time)? */
+int is_null_shadow(pass *p, LLVMValueRef s);
+/* Integer/pointer of at most 64 bits (the values that carry shadows)? */
+int tracked_type(pass *p, LLVMTypeRef t);
+/* Width in bits of an integer type, 64 for pointers. */
+unsigned bit_width(pass *p, LLVMTypeRef t);
+/* v (integer <= 64 bits or pointer) zero-extended / converted to i64, at the builder. */
+LLVMValueRef as_i64(pass *p, LLVMValueRef v);
+LLVMValueRef c32(pass *p, uint64_t v);
+LLVMValueRef c64(pass *p, uint64_t v);
+/* The declaration (or rt_fast.bc definition) of runtime function `which`. */
+LLVMValueRef rt_decl(pass *p, enum rt_fn which);
+/* Call runtime function `which` at the builder; pointer arguments are cast to the
+ * declared parameter types and a pointer result is returned as i8*. */
+LLVMValueRef rt_call(pass *p, enum rt_fn which, LLVMValueRef *args, unsigned n);
+/* __sym_concretize(kind, s) at the builder unless s is statically null. */
+void concretize(pass *p, uint32_t kind, LLVMValueRef s);
+/* Concretize (kind) every operand of the current instruction that has a shadow. */
+void lose_operands(pass *p, uint32_t kind);
+/* Count one instruction of an unsupported kind in the site table. */
+void count_unsupported(pass *p, const char *kind);
+/* Source location of an instruction (falls back to the function's first one). */
+void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const char **file);
+
+/* ---- calls.c ---- */
+/* Instrument the call instruction p->cur (direct, indirect, intrinsic, hooks, redirects). */
+void do_call(pass *p);
+/* Instrument extractvalue (resolves with.overflow pairs). */
+void do_extractvalue(pass *p);
+
+#endif

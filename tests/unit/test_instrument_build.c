@@ -1,0 +1,185 @@
+/* test_instrument_build.c: build_executor end to end on small C files: compile errors, missing main, site and location counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "instrument/instrument.h"
+
+#ifndef SYMPATH_LIB_DIR
+#define SYMPATH_LIB_DIR "build/lib"
+#endif
+#ifndef SYMPATH_INCLUDE_DIR
+#define SYMPATH_INCLUDE_DIR "include"
+#endif
+#ifndef SYMPATH_CLANG
+#define SYMPATH_CLANG "clang-14"
+#endif
+
+static char dir[64];
+static char src[128], exe[128], sites[128];
+
+static int setup(void **state)
+{
+    strcpy(dir, "/tmp/sympath-build-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(src, sizeof src, "%s/prog.c", dir);
+    snprintf(exe, sizeof exe, "%s/prog.exe", dir);
+    snprintf(sites, sizeof sites, "%s/prog.sites", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int runtime_missing(void)
+{
+    if (access(SYMPATH_LIB_DIR "/libsympath-rt.a", R_OK) == 0 && access(SYMPATH_LIB_DIR "/rt_fast.bc", R_OK) == 0 &&
+        access(SYMPATH_LIB_DIR "/models.bc", R_OK) == 0)
+        return 0;
+    print_message("skipped: the runtime (" SYMPATH_LIB_DIR "/libsympath-rt.a, rt_fast.bc, models.bc) is not built\n");
+    return 1;
+}
+
+/* Write `text` as prog.c and build it; returns build_executor's result. */
+static int build_text(const char *text, build_stats *st, char **err)
+{
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    const char *srcs[1] = {src};
+    build_opts o = {.sources = srcs, .nsources = 1, .cflags = "-DFOO=1 '-DBAR=a b'", .work_dir = dir,
+                    .rt_dir = SYMPATH_LIB_DIR, .include_dir = SYMPATH_INCLUDE_DIR, .exe_path = exe,
+                    .sites_path = sites, .clang = SYMPATH_CLANG};
+    return build_executor(&o, st, err);
+}
+
+static void test_syntax_error(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    assert_int_equal(build_text("int main(void) { return 0 }\n", &st, &err), -1);
+    assert_non_null(err);
+    if (!strstr(err, "error:"))
+        fail_msg("no compiler diagnostics in: %s", err);
+    assert_non_null(strstr(err, "prog.c"));
+    free(err);
+}
+
+static void test_no_main(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    assert_int_equal(build_text("int f(int x) { return x + 1; }\n", &st, &err), -1);
+    assert_non_null(err);
+    if (!strstr(err, "no main"))
+        fail_msg("unexpected error: %s", err);
+    free(err);
+}
+
+/* if/else (2 slots), a switch with 3 cases of which two share a body plus the default
+ * (3 distinct destinations), and one reach_error call. The flags from cflags must
+ * arrive (FOO, and BAR with its quoted blank) or the file does not compile. */
+static const char *const good_prog =
+    "#include <sympath.h>\n"
+    "extern void reach_error(void);\n"
+    "#if FOO != 1\n#error FOO\n#endif\n"
+    "#define STR(x) #x\n#define XSTR(x) STR(x)\n"
+    "static const char bar[] = XSTR(BAR);\n"
+    "int main(void) {\n"
+    "  int x = sym_int(\"x\"), r = 0;\n"
+    "  if (x > 10) r = 1; else r = 2;\n"
+    "  switch (x) {\n"
+    "  case 1: case 2: r += 10; break;\n"
+    "  case 3: r += 20; break;\n"
+    "  default: break;\n"
+    "  }\n"
+    "  if (r == 22 && bar[1] == ' ') reach_error();\n"
+    "  return 0;\n"
+    "}\n";
+
+static void test_good_program(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    int rc = build_text(good_prog, &st, &err);
+    if (rc)
+        fail_msg("build failed: %s", err);
+    struct stat sb;
+    assert_int_equal(stat(exe, &sb), 0);
+    assert_true(sb.st_mode & S_IXUSR);
+
+    site_table t;
+    if (site_table_load(sites, &t, &err))
+        fail_msg("%s", err);
+    uint32_t user_sites = 0, user_slots = 0, brs = 0, switches = 0;
+    for (uint32_t i = 0; i < t.nsites; i++) {
+        const site_info *s = &t.sites[i];
+        if (!s->user)
+            continue;
+        user_sites++;
+        user_slots += s->ndirs;
+        assert_string_equal(s->function, "main");
+        assert_non_null(strstr(s->file, "prog.c"));
+        assert_true(s->line >= 11 && s->line <= 17);
+        if (!strcmp(s->kind, "br")) {
+            brs++;
+            assert_int_equal(s->ndirs, 2);
+        } else {
+            assert_string_equal(s->kind, "switch");
+            switches++;
+            assert_int_equal(s->ndirs, 3);
+            assert_int_equal(s->line, 12);
+        }
+    }
+    /* if (x > 10), and the two conditions of r == 22 && ... */
+    assert_int_equal(brs, 3);
+    assert_int_equal(switches, 1);
+    assert_int_equal(user_sites, st.branch_sites);
+    assert_int_equal(user_slots, 3 * 2 + 3);
+    assert_int_equal(t.nslots, st.slots);
+    assert_int_equal(t.nlocs, 1);
+    assert_int_equal(st.locations, 1);
+    assert_string_equal(t.locs[0].what, "reach_error");
+    assert_int_equal(t.locs[0].line, 17);
+    assert_string_equal(t.locs[0].function, "main");
+    assert_true(st.functions >= 1);
+    assert_true(st.seconds > 0);
+    site_table_free(&t);
+
+    /* The executor runs standalone: x = 3 takes the path to reach_error (exit code
+     * SYM_ERROR_EXIT_CODE, not 0); x = 0 ends normally. */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && echo 0 > in0 && SYMPATH_INPUTS=in0 ./prog.exe >/dev/null 2>&1", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "cd '%s' && echo 3 > in3 && SYMPATH_INPUTS=in3 ./prog.exe >/dev/null 2>&1", dir);
+    assert_int_not_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
