@@ -220,7 +220,7 @@ static uint64_t rnd_val(unsigned w)
     case 2: return m;
     case 3: return (m >> 1) + 1;
     case 4: return m >> 1;
-    case 5: return rnd() % (w + 3);
+    case 5: return (rnd() % (w + 3)) & m; /* shift amounts around the width */
     default: return rnd() & m;
     }
 }
