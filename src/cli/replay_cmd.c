@@ -307,6 +307,19 @@ static void remove_matching(const char *dir, const char *pattern)
 }
 
 /* First line of a text file (malloc'ed), or NULL. */
+/* 1 when the file's text contains needle (files here are small test cases). */
+static int file_mentions(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, needle) != NULL;
+}
+
 static char *first_line(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -640,8 +653,10 @@ int cmd_replay(int argc, char **argv)
                 snprintf(what, sizeof what, "signal %d", WTERMSIG(o.status));
             else
                 snprintf(what, sizeof what, "exit code %d", WEXITSTATUS(o.status));
-            /* tests/: any exit status is a normal end; errors/: must not end normally */
-            int as_expected = groups[g].expect_abnormal
+            /* tests/: any exit status is a normal end, unless the test case says it covers an
+             * error (coversError="true": its run ended in an error); errors/: must not end normally */
+            int expect_abnormal = groups[g].expect_abnormal || file_mentions(tc, "coversError=\"true\"");
+            int as_expected = expect_abnormal
                 ? o.status != -1 && (o.timed_out || !WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0)
                 : o.status != -1 && !o.timed_out && WIFEXITED(o.status);
             unexpected += !as_expected;

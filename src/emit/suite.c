@@ -294,7 +294,7 @@ int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, 
     snprintf(name, sizeof name, "test-%05d.xml", num);
     char *path = path_join(w->tests_dir, name);
     strbuf b = STRBUF_INIT;
-    format_testcase(&b, tc, comment, 0);
+    format_testcase(&b, tc, comment, tc->covers_error != 0);
     int rc = path ? write_buffer(&b, path, err) : (set_err(err, "out of memory"), -1);
     free(path);
     sb_free(&b);

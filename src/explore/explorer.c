@@ -200,6 +200,7 @@ static void fill_test_case(const run_result *r, test_case *tc) {
     tc->values = r->inputs;
     tc->types = r->itypes;
     tc->names = (const char *const *)r->inames;
+    tc->covers_error = r->error != ERR_NONE;
 }
 
 /* Record the run's error if it is new: returns 1 when a reproducer was written. */

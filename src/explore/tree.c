@@ -42,6 +42,8 @@ struct tree {
     uint32_t path_cap;
     uint8_t *pred;          /* predicted direction per depth (divergence check) */
     uint32_t pred_cap;
+    const tree_node **pred_node; /* predicted node per depth */
+    uint32_t pred_node_cap;
     site_slot *sites;
     uint32_t sites_cap;     /* power of two, or 0 */
     uint32_t sites_used;    /* slots of the current generation */
@@ -70,6 +72,7 @@ void tree_free(tree *t) {
     }
     free(t->path);
     free(t->pred);
+    free(t->pred_node);
     free(t->sites);
     free(t);
 }
@@ -199,19 +202,28 @@ static tree_node *node_create(tree *t, tree_node *parent, int pdir, uint32_t dep
     t->st.nodes++;
     if (depth > t->st.max_depth)
         t->st.max_depth = depth;
-    if (parent)
-        parent->child[pdir] = n;
-    else
-        t->root = n;
+    /* a node already in this place means another event came after the same outcomes:
+     * the new node becomes an alternative beside it (see tree_insert) */
+    tree_node **slot = parent ? &parent->child[pdir] : &t->root;
+    if (*slot) {
+        n->alt = (*slot)->alt;
+        (*slot)->alt = n;
+    } else {
+        *slot = n;
+    }
     return n;
 }
 
 /*
  * Insertion walks the run's events and the tree in lockstep from the root: event i
- * belongs to the node at depth i reached by the directions of events 0..i-1. Known
- * nodes are checked against the event (a different kind/site means the program is not
- * deterministic in its inputs: insertion stops, the prefix stays valid); missing nodes
- * are created, and their untaken direction is offered to the search if it is open.
+ * belongs to the node at depth i reached by the directions of events 0..i-1. Missing
+ * nodes are created, and their untaken direction is offered to the search if it is open.
+ *
+ * The same outcomes of the symbolic events can be followed by different events when a
+ * concrete value the runtime does not track (a call into uninstrumented code, a float)
+ * decides a branch in between. Such a place holds a chain of alternative nodes (`alt`),
+ * one per (kind, site) seen there; each is a real path with a valid path condition, so
+ * nothing a run found is thrown away. Creating an alternative counts as a mismatch.
  *
  * Divergence (LCT sec. 4 compares the branch bit-vector the solver predicted with the
  * one executed; SAGE does the same per generated child): the prediction for a run aimed
@@ -234,9 +246,14 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
         pdepth = expected_node->depth;
         if (grow((void **)&t->pred, &t->pred_cap, pdepth + 1, 1) < 0)
             return -1;
+        if (grow((void **)&t->pred_node, &t->pred_node_cap, pdepth + 1, sizeof *t->pred_node) < 0)
+            return -1;
         t->pred[pdepth] = (uint8_t)(expected_dir ? 1 : 0);
-        for (const tree_node *n = expected_node; n->parent; n = n->parent)
-            t->pred[n->depth - 1] = n->parent_dir;
+        for (const tree_node *n = expected_node; n; n = n->parent) {
+            t->pred_node[n->depth] = n;
+            if (n->parent)
+                t->pred[n->depth - 1] = n->parent_dir;
+        }
     }
     bool on_prediction = expected_node != NULL;
 
@@ -247,8 +264,15 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
     for (i = 0; i < nevents; i++) {
         const sym_event *ev = &events[i];
         int taken = ev->taken ? 1 : 0;
-        tree_node *n = parent ? parent->child[pdir] : t->root;
+        tree_node *first = parent ? parent->child[pdir] : t->root;
+        tree_node *n = first;
+        while (n && (n->kind != ev->kind || n->site != ev->site))
+            n = n->alt;
         if (!n) {
+            if (first) {
+                res->mismatch = true;
+                t->st.mismatches++;
+            }
             n = node_create(t, parent, pdir, i, ev, inputs);
             if (!n) {
                 rc = -1;
@@ -257,11 +281,6 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
             if (n->status[!taken] == CHILD_OPEN && on_open)
                 on_open(ctx, n, !taken);
         } else {
-            if (n->kind != ev->kind || n->site != ev->site) {
-                res->mismatch = true;
-                t->st.mismatches++;
-                break;
-            }
             uint32_t c = sites_bump(t, ev->kind, ev->site);
             (void)c;
             assert(c == n->site_count);
@@ -269,12 +288,10 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
                 status_move(t, n, taken, CHILD_VISITED);
         }
         if (on_prediction && i <= pdepth) {
-            if (taken != t->pred[i]) {
+            if (taken != t->pred[i] || n != t->pred_node[i]) {
                 on_prediction = false;
                 res->diverged = true;
                 res->diverged_at = i;
-            } else {
-                assert(i < pdepth || n == expected_node);
             }
         }
         t->path[i] = n;
@@ -305,7 +322,7 @@ size_t tree_path_condition(const tree_node *node, int dir, expr_ctx *cx, expr **
     pc[node->depth] = dir ? node->cond : expr_not(cx, node->cond);
     for (const tree_node *c = node; c->parent; c = c->parent) {
         const tree_node *p = c->parent;
-        assert(p->depth + 1 == c->depth && p->child[c->parent_dir] == c);
+        assert(p->depth + 1 == c->depth);
         pc[p->depth] = c->parent_dir ? p->cond : expr_not(cx, p->cond);
     }
     return n;

@@ -36,6 +36,7 @@ typedef enum child_status {
 typedef struct tree_node {
     struct tree_node *parent;
     struct tree_node *child[2];
+    struct tree_node *alt;  /* next alternative node after the same parent direction (see tree_insert) */
     uint8_t parent_dir;     /* direction of parent that leads here */
     uint8_t kind;           /* branch_kind */
     uint8_t status[2];      /* child_status per direction */
@@ -51,7 +52,8 @@ typedef struct tree_stats {
     uint64_t nodes;
     uint64_t by_status[CHILD_STATUS_COUNT];  /* directions per status */
     uint64_t divergences;       /* runs that did not follow their predicted path */
-    uint64_t mismatches;        /* runs whose event at a known node had another site/kind (nondeterminism) */
+    uint64_t mismatches;        /* alternative nodes created: after the same outcomes, another event came
+                                   (a concrete value the runtime does not track decided a branch) */
     uint64_t max_depth;
 } tree_stats;
 
@@ -69,9 +71,9 @@ typedef void (*tree_open_fn)(void *ctx, tree_node *node, int dir);
 typedef struct tree_insert_result {
     bool diverged;          /* expected was given and the run did not take it */
     uint32_t diverged_at;   /* depth of the first event that differed from the prediction */
-    bool mismatch;          /* an event disagreed with a known node's site/kind; insertion stopped there */
+    bool mismatch;          /* an event disagreed with a known node's site/kind: an alternative node was made */
     tree_node **path;       /* node of each inserted event, in order; owned by the tree, valid until the next insert */
-    uint32_t npath;         /* events inserted (< run's nevents only on mismatch) */
+    uint32_t npath;         /* events inserted (< run's nevents only when out of memory) */
 } tree_insert_result;
 
 /* Insert the events of a run. inputs: the run's inputs (the tree takes references for

@@ -103,8 +103,15 @@ static void external_call(pass *p)
 {
     unsigned nargs = LLVMGetNumArgOperands(p->cur);
     at_before(p);
-    for (unsigned i = 0; i < nargs; i++)
-        concretize(p, CONC_EXTERNAL_CALL, shadow_of(p, LLVMGetOperand(p->cur, i)));
+    for (unsigned i = 0; i < nargs; i++) {
+        LLVMValueRef a = LLVMGetOperand(p->cur, i);
+        concretize(p, CONC_EXTERNAL_CALL, shadow_of(p, a));
+        /* memory the callee may read: counted when it holds symbolic bytes */
+        if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind) {
+            LLVMValueRef arg[1] = {LLVMBuildPointerCast(p->b, a, p->p8, "")};
+            rt_call(p, RT_EXTERNAL_PTR, arg, 1);
+        }
+    }
 }
 
 /* memcpy/memmove/memset (libc or intrinsic): the shadow side runs before the real copy. */

@@ -148,6 +148,7 @@ static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
     [RT_CONCRETIZE] = {"__sym_concretize", "vwp"},
     [RT_ERROR] = {"__sym_error", "vww"},
     [RT_FORK] = {"__sym_fork", "w"},
+    [RT_EXTERNAL_PTR] = {"__sym_external_ptr", "vp"},
 };
 
 static LLVMTypeRef sig_type(pass *p, char c)

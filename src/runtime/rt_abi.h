@@ -97,6 +97,11 @@ void __sym_switch(uint32_t site, uint32_t width, uint64_t value, symx e,
  * float conversion, aggregate, wide integer, vararg, unsupported instruction). */
 void __sym_concretize(uint32_t kind, symx e);
 
+/* Called before a call into uninstrumented code for each pointer argument: counts a
+ * CONC_EXTERNAL_CALL when the memory behind it holds symbolic bytes (the callee reads them
+ * as plain values; what it computes from them is concrete). */
+void __sym_external_ptr(const void *p);
+
 /* Called right before a call to reach_error/__VERIFIER_error (ERR_REACH), __assert_fail
  * (ERR_ASSERT) or abort (ERR_ABORT); loc is a location id from the site table.
  * Records REC_ERROR and ends the run with _exit(SYM_ERROR_EXIT_CODE); never returns. */

@@ -153,3 +153,9 @@ void __sym_concretize(uint32_t kind, symx e)
     if (e)
         __sym_concretize_slow(kind, e);
 }
+
+void __sym_external_ptr(const void *p)
+{
+    if (__sym_shadow_active)
+        __sym_external_ptr_slow(p);
+}

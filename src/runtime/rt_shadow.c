@@ -165,6 +165,13 @@ symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
     const uint8_t *m = addr;
     expr *acc = NULL;
     for (uint64_t i = 0; i < size; i++) {
+        /* A shadow byte whose concrete value is not the byte in memory is stale: code that
+         * is not instrumented (read(), sprintf(), ...) overwrote it. The byte is concrete now. */
+        if (b[i] && b[i]->value != m[i]) {
+            rt_count_conc(CONC_EXTERNAL_CALL);
+            rt_shadow_clear((uintptr_t)addr + i, 1);
+            b[i] = NULL;
+        }
         expr *byte = b[i] ? b[i] : expr_const(cx, m[i], 8);
         acc = acc ? expr_concat(cx, byte, acc) : byte;
     }
@@ -235,4 +242,20 @@ void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
         rt_shadow_put((uintptr_t)dst + k, tmp, len);
         k += len;
     }
+}
+
+/* How many bytes behind a pointer passed to uninstrumented code are checked for
+ * symbolic contents (the callee's real extent is unknown: strings, buffers). */
+#define EXTERNAL_SCAN_BYTES 256
+
+void __sym_external_ptr_slow(const void *p)
+{
+    if (!p)
+        return;
+    uintptr_t a = (uintptr_t)p;
+    for (size_t i = 0; i < EXTERNAL_SCAN_BYTES; i++)
+        if (rt_shadow_get(a + i)) {
+            rt_count_conc(CONC_EXTERNAL_CALL);
+            return;
+        }
 }

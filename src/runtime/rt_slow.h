@@ -52,4 +52,8 @@ void __sym_switch_slow(uint32_t site, uint32_t width, uint64_t value, symx e,
 /* Counts one concretization of `kind` (e != NULL). */
 void __sym_concretize_slow(uint32_t kind, symx e);
 
+/* Counts CONC_EXTERNAL_CALL when any of the first bytes behind p (a pointer argument of
+ * a call into uninstrumented code) is symbolic: the callee reads them concretely. */
+void __sym_external_ptr_slow(const void *p);
+
 #endif

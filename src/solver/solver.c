@@ -1,6 +1,7 @@
 /* solver.c: path conditions to inputs with Z3 — translation to QF_BV, constraint independence, query cache, unsat-core subsets. */
 #include "solver/solver.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -797,6 +798,43 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
     return r;
 }
 
+/*
+ * Deep expressions. Our own passes are iterative, but Z3's simplifier and bit-blaster
+ * recurse on the term structure: a chain a few tens of thousands deep (a checksum loop
+ * over the input) overflows an 8 MB stack inside Z3_solver_check. Queries whose
+ * deepest kept constraint exceeds DEEP_QUERY run on a helper thread whose stack grows
+ * with the depth (address space only: pages are touched as Z3 needs them). Beyond
+ * MAX_QUERY_DEPTH the query is not attempted and answers UNKNOWN.
+ */
+#define DEEP_QUERY 2000u
+#define MAX_QUERY_DEPTH 2000000u
+#define STACK_PER_LEVEL 4096u
+
+typedef struct z3_job { solver *s; size_t nkept, nsyms; solve_result r; } z3_job;
+
+static void *z3_job_run(void *arg) {
+    z3_job *j = arg;
+    j->r = run_z3(j->s, j->nkept, j->nsyms);
+    return NULL;
+}
+
+static solve_result run_z3_any_depth(solver *s, size_t nkept, size_t nsyms) {
+    uint32_t depth = 0;
+    for (size_t i = 0; i < nkept; i++) if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
+    if (depth <= DEEP_QUERY) return run_z3(s, nkept, nsyms);
+    if (depth > MAX_QUERY_DEPTH) return SOLVE_UNKNOWN;
+    z3_job j = { s, nkept, nsyms, SOLVE_UNKNOWN };
+    pthread_attr_t attr;
+    pthread_t th;
+    if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;
+    size_t stack = ((size_t)64 << 20) + (size_t)depth * STACK_PER_LEVEL;
+    bool ok = pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&th, &attr, z3_job_run, &j) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) return SOLVE_UNKNOWN;
+    pthread_join(th, NULL);
+    return j.r;
+}
+
 /* ------------------------------------------------------------------ solver_solve */
 
 static bool ensure_kept(solver *s, size_t n) {
@@ -931,7 +969,7 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     }
 
     /* 4. Z3. */
-    solve_result r = run_z3(s, nkept, nsyms);
+    solve_result r = run_z3_any_depth(s, nkept, nsyms);
     if (r == SOLVE_SAT) {
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);

@@ -193,7 +193,8 @@ static void test_insert_predict_diverge(void **state) {
     assert_int_equal(w->in->refs, 1);
 }
 
-/* A run whose event at a known node has another site stops there (nondeterminism). */
+/* A run whose event at a known place has another site gets an alternative node there:
+ * the rest of its path is inserted, and the known node is untouched. */
 static void test_mismatch(void **state) {
     world *w = *state;
     tree *t = tree_new(0, 0);
@@ -206,25 +207,41 @@ static void test_mismatch(void **state) {
     sym_event m[3] = {ev(BK_BRANCH, 1, 1, 0, w->c1), ev(BK_BRANCH, 1, 9, 2, w->c2), ev(BK_BRANCH, 0, 3, 4, w->c3)};
     assert_int_equal(tree_insert(t, m, 3, w->in, NULL, 0, record_open, &o, &res), 0);
     assert_true(res.mismatch);
-    assert_int_equal(res.npath, 1);
+    assert_int_equal(res.npath, 3);
     assert_ptr_equal(res.path[0], b1);
-    assert_int_equal(b2->status[1], CHILD_OPEN); /* not marked: insertion stopped */
+    tree_node *alt = res.path[1];
+    assert_ptr_not_equal(alt, b2);
+    assert_ptr_equal(b2->alt, alt);
+    assert_int_equal(alt->site, 9);
+    assert_ptr_equal(alt->parent, b1);
+    assert_int_equal(b2->status[1], CHILD_OPEN); /* the known node is untouched */
+    assert_int_equal(alt->status[1], CHILD_VISITED);
+    assert_int_equal(alt->status[0], CHILD_OPEN);
     tree_stats st;
     tree_get_stats(t, &st);
     assert_int_equal(st.mismatches, 1);
-    assert_int_equal(st.nodes, 3);
+    assert_int_equal(st.nodes, 5);
+    /* the path condition through the alternative uses its own condition */
+    expr **pc = NULL;
+    assert_int_equal(tree_path_condition(res.path[2], 1, w->cx, &pc), 3);
+    assert_ptr_equal(pc[1], w->c2);
+    free(pc);
 
-    /* same site, other kind is a mismatch too */
+    /* inserting the same run again finds the alternative: no new mismatch */
+    assert_int_equal(tree_insert(t, m, 3, w->in, NULL, 0, record_open, &o, &res), 0);
+    assert_false(res.mismatch);
+    assert_ptr_equal(res.path[1], alt);
+
+    /* same site, other kind is another alternative */
     sym_event k[2] = {ev(BK_BRANCH, 1, 1, 0, w->c1), ev(BK_SWITCH, 0, 2, 2, w->c2)};
     assert_int_equal(tree_insert(t, k, 2, w->in, NULL, 0, record_open, &o, &res), 0);
     assert_true(res.mismatch);
     tree_get_stats(t, &st);
     assert_int_equal(st.mismatches, 2);
 
-    /* a mismatch before the predicted node is a divergence */
+    /* a run aimed at b2 that reaches the alternative instead diverged */
     tree_set_status(t, b2, 1, CHILD_PENDING);
     assert_int_equal(tree_insert(t, m, 3, w->in, b2, 1, record_open, &o, &res), 0);
-    assert_true(res.mismatch);
     assert_true(res.diverged);
     assert_int_equal(res.diverged_at, 1);
     assert_int_equal(b2->status[1], CHILD_DIVERGED);
@@ -269,12 +286,15 @@ static void test_site_count_interleaved(void **state) {
     const uint32_t want[6] = {1, 1, 2, 1, 2, 3};
     for (int i = 0; i < 6; i++)
         assert_int_equal(res.path[i]->site_count, want[i]);
-    /* a second run whose event 3 is a branch where the tree has a switch: mismatch */
+    /* a second run whose event 3 is a branch where the tree has a switch: an alternative
+     * node, whose site count continues the path's own count */
     e[3] = ev(BK_BRANCH, 0, 1, 0, w->c1);
     e[4] = ev(BK_BRANCH, 0, 2, 0, w->c2);
     assert_int_equal(tree_insert(t, e, 5, w->in, NULL, 0, NULL, NULL, &res), 0);
     assert_true(res.mismatch);
-    assert_int_equal(res.npath, 3);
+    assert_int_equal(res.npath, 5);
+    assert_int_equal(res.path[3]->site_count, 3);
+    assert_int_equal(res.path[4]->site_count, 2);
     tree_free(t);
 
     t = tree_new(0, 0);

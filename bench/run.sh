@@ -1,0 +1,50 @@
+#!/bin/sh
+# run.sh: prints sympath's figures on a set of programs (coverage, time to reach it, executions/s, solver share)
+# and the instrumented executor's run time against the native build on a mostly concrete workload.
+# Usage: sh bench/run.sh [BUDGET]   (from the project root, after `make`)
+set -u
+BUDGET=${1:-30s}
+SYMPATH=${SYMPATH:-build/bin/sympath}
+WORK=${WORK:-build/bench}
+mkdir -p "$WORK"
+PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c examples/demo.c"
+
+printf '%-18s %9s %8s %9s %8s %7s %6s %6s\n' program coverage reached_s execs execs/s solver% tests errors
+for p in $PROGS; do
+    name=$(basename "$p" .c)
+    out="$WORK/$name"
+    rm -rf "$out"
+    if ! "$SYMPATH" run "$p" -o "$out" --budget "$BUDGET" --no-progress >"$WORK/$name.log" 2>&1; then
+        printf '%-18s build or run failed (see %s)\n' "$name" "$WORK/$name.log"
+        continue
+    fi
+    jq -r --arg n "$name" '[$n,
+        "\(.coverage.branches_covered)/\(.coverage.branches_total)",
+        (.coverage.reached_after_seconds*100|round/100),
+        .executions.total,
+        (.executions.per_second|round),
+        (.time.solver_share*1000|round/10),
+        .tests, (.errors|length)] | @tsv' "$out/report.json" |
+        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %7s %6s %6s\n", $1,$2,$3,$4,$5,$6,$7,$8}'
+done
+
+echo
+echo "overhead on a mostly concrete workload (bench/programs/concrete_work.c):"
+out="$WORK/concrete"
+rm -rf "$out"
+"$SYMPATH" run bench/programs/concrete_work.c -o "$out" --max-execs 1 --no-progress >"$WORK/concrete.log" 2>&1 ||
+    { echo "  cannot build (see $WORK/concrete.log)"; exit 1; }
+CLANG=${CLANG:-clang-14}
+$CLANG -O2 -fwrapv -fno-delete-null-pointer-checks -w -Iinclude bench/programs/concrete_work.c build/lib/replay.c -o "$WORK/concrete_native"
+best() { # best of 5 wall-clock runs of a command, in seconds
+    b=""
+    for i in 1 2 3 4 5; do
+        s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+        t=$(awk -v s="$s" -v e="$e" 'BEGIN{print e-s}')
+        if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN{exit !(t<b)}'; then b=$t; fi
+    done
+    echo "$b"
+}
+tn=$(best "$WORK/concrete_native")
+ti=$(best "$out/build/executor")
+printf '  native %.3f s   instrumented executor %.3f s   ratio %.2fx\n' "$tn" "$ti" "$(awk -v a="$ti" -v b="$tn" 'BEGIN{print a/b}')"
