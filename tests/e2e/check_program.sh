@@ -4,8 +4,11 @@
 #   EXPECT-COVERAGE: P            report.json branch coverage >= P percent
 #   EXPECT-ERROR: KIND LINE [SIG] report.json lists an error of KIND at LINE (0 = any line), with signal SIG
 #   EXPECT-DIVERGENCE             at least one divergence is counted
-#   EXPECT-REPLAY                 `sympath replay --coverage` reproduces every error and its gcov branch
-#                                 coverage equals sympath's own figure
+#   EXPECT-REPLAY                 `sympath replay --coverage` reproduces every error, and gcov's branch
+#                                 coverage agrees with sympath's: equal when gcc and clang see the same
+#                                 number of branches; otherwise gcov leaves at most the extra branches
+#                                 gcc has uncovered (docs/coverage.md explains where they come from)
+#   EXPECT-REPLAY-ERRORS          `sympath replay` reproduces every error (no coverage comparison)
 #   SYMPATH-ARGS: ...             extra arguments for sympath run
 # Environment: SYMPATH (the binary), WORK (scratch dir).
 set -u
@@ -60,7 +63,15 @@ if grep -q '^// EXPECT-DIVERGENCE' "$prog"; then
     echo "ok [$name]: $(jq .divergences "$report") divergences counted"
 fi
 
-if grep -q '^// EXPECT-REPLAY' "$prog"; then
+if grep -q '^// EXPECT-REPLAY-ERRORS' "$prog"; then
+    "$SYMPATH" replay "$out" >"$WORK/$name.replay" 2>&1
+    rrc=$?
+    cat "$WORK/$name.replay"
+    [ $rrc -eq 0 ] || fail "replay exited with $rrc (a test did not behave as recorded)"
+    echo "ok [$name]: replay reproduces every error"
+fi
+
+if grep -q '^// EXPECT-REPLAY$' "$prog"; then
     "$SYMPATH" replay "$out" --coverage >"$WORK/$name.replay" 2>&1
     rrc=$?
     cat "$WORK/$name.replay"
@@ -71,8 +82,13 @@ if grep -q '^// EXPECT-REPLAY' "$prog"; then
     sym_cov=$(jq .coverage.branches_covered "$report")
     sym_tot=$(jq .coverage.branches_total "$report")
     [ -n "$gcov_cov" ] || fail "replay printed no gcov branch coverage"
-    [ "$gcov_cov" = "$sym_cov" ] && [ "$gcov_tot" = "$sym_tot" ] ||
-        fail "gcov says $gcov_cov/$gcov_tot branches, sympath said $sym_cov/$sym_tot"
-    echo "ok [$name]: replay agrees: $gcov_cov/$gcov_tot"
+    if [ "$gcov_tot" = "$sym_tot" ]; then
+        [ "$gcov_cov" = "$sym_cov" ] || fail "gcov says $gcov_cov/$gcov_tot branches, sympath said $sym_cov/$sym_tot"
+    else
+        extra=$((gcov_tot - sym_tot))
+        [ $extra -gt 0 ] && [ $((gcov_tot - gcov_cov)) -le $((extra + sym_tot - sym_cov)) ] ||
+            fail "gcov says $gcov_cov/$gcov_tot branches, sympath said $sym_cov/$sym_tot"
+    fi
+    echo "ok [$name]: replay agrees: gcov $gcov_cov/$gcov_tot, sympath $sym_cov/$sym_tot"
 fi
 echo "PASS [$name]"

@@ -4,7 +4,7 @@
 // EXPECT-ERROR: crash 24 8
 // EXPECT-ERROR: abort 26
 // EXPECT-ERROR: assertion 28
-// EXPECT-REPLAY
+// EXPECT-REPLAY-ERRORS
 #include <assert.h>
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);

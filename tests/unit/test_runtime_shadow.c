@@ -26,12 +26,26 @@ static int teardown(void **state)
     return 0;
 }
 
+/* What instrumented code does: the shadow side of a store, then the store itself (the
+ * runtime treats a shadow byte whose value differs from memory as stale). */
+static void sym_store(void *p, uint64_t size, expr *v)
+{
+    __sym_store(p, size, v, NULL);
+    memcpy(p, &v->value, size);
+}
+
+static void sym_copy(void *dst, const void *src, uint64_t n)
+{
+    __sym_memcpy(dst, src, n, NULL);
+    memmove(dst, src, n);
+}
+
 static void test_round_trip_32_unaligned(void **state)
 {
     expr *x = expr_symbol(rt_cx(), 0, 32, 0x11223344);
     uint8_t *p = page_buf + 1;
     assert_null(__sym_load(p, 4, NULL)); /* nothing symbolic yet */
-    __sym_store(p, 4, x, NULL);
+    sym_store(p, 4, x);
     assert_ptr_equal(__sym_load(p, 4, NULL), x);
     /* a part of it is the matching extract */
     assert_ptr_equal(__sym_load(p + 2, 2, NULL), expr_extract(rt_cx(), x, 16, 16));
@@ -61,7 +75,7 @@ static void test_concrete_store_clears(void **state)
 {
     expr *x = expr_symbol(rt_cx(), 0, 32, 7);
     uint8_t *p = page_buf + 100;
-    __sym_store(p, 4, x, NULL);
+    sym_store(p, 4, x);
     __sym_store(p + 1, 2, NULL, NULL);
     assert_null(__sym_load(p + 1, 2, NULL));
     assert_ptr_equal(__sym_load(p, 1, NULL), expr_extract(rt_cx(), x, 0, 8));
@@ -69,6 +83,22 @@ static void test_concrete_store_clears(void **state)
     /* a large concrete store (aggregate) clears everything it covers */
     __sym_store(page_buf, 4096 + 16, NULL, NULL);
     assert_null(__sym_load(p, 4, NULL));
+}
+
+/* Memory written by code that is not instrumented (read(), sprintf()) leaves stale shadow
+ * bytes; a load notices the value mismatch and treats those bytes as concrete. */
+static void test_stale_shadow_is_dropped(void **state)
+{
+    expr *x = expr_symbol(rt_cx(), 0, 32, 0x01020304);
+    uint8_t *p = page_buf + 200;
+    sym_store(p, 4, x);
+    p[1] = 0xee; /* behind the runtime's back */
+    expr *e = __sym_load(p, 4, NULL);
+    assert_non_null(e);
+    assert_int_equal(e->value, 0x0102ee04);
+    assert_null(__sym_load(p + 1, 1, NULL));
+    assert_ptr_equal(__sym_load(p + 2, 1, NULL), expr_extract(rt_cx(), x, 16, 8));
+    assert_true(rt_test_header()->conc[CONC_EXTERNAL_CALL] >= 1);
 }
 
 static void test_symbolic_address_is_pinned(void **state)
@@ -94,7 +124,7 @@ static void store_bytes(uint8_t *p, unsigned n, unsigned first_sym)
 {
     for (unsigned i = 0; i < n; i++) {
         expr *b = expr_symbol(rt_cx(), first_sym + i, 8, i);
-        __sym_store(p + i, 1, b, NULL);
+        sym_store(p + i, 1, b);
     }
 }
 
@@ -112,16 +142,16 @@ static void test_memcpy_and_overlaps(void **state)
 {
     uint8_t *p = page_buf + 10;
     store_bytes(p, 8, 0);
-    __sym_memcpy(page_buf + 4096, p, 8, NULL); /* disjoint */
+    sym_copy(page_buf + 4096, p, 8); /* disjoint */
     check_bytes(page_buf + 4096, 8, 0);
 
-    __sym_memcpy(p + 3, p, 8, NULL); /* overlapping, dst above src: memmove */
+    sym_copy(p + 3, p, 8); /* overlapping, dst above src: memmove */
     check_bytes(p + 3, 8, 0);
     assert_int_equal(__sym_load(p + 2, 1, NULL)->aux, 2);
 
     __sym_store(p, 16, NULL, NULL);
     store_bytes(p, 8, 0);
-    __sym_memcpy(p, p + 3, 8, NULL); /* overlapping, dst below src */
+    sym_copy(p, p + 3, 8); /* overlapping, dst below src */
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(__sym_load(p + i, 1, NULL)->aux, i + 3);
     assert_null(__sym_load(p + 5, 1, NULL)); /* came from concrete p[8..11) */
@@ -134,12 +164,12 @@ static void test_memmove_large_overlap(void **state)
     __sym_store(p, 4096 + 1000, NULL, NULL);
     store_bytes(p + 1500, 4, 0);
     store_bytes(p + 2990, 4, 4);
-    __sym_memcpy(p + 100, p, 3000, NULL);
+    sym_copy(p + 100, p, 3000);
     check_bytes(p + 1600, 4, 0);
     check_bytes(p + 3090, 4, 4);
     assert_null(__sym_load(p + 1500, 4, NULL)); /* overwritten from concrete p[1400..) */
     /* and back down */
-    __sym_memcpy(p, p + 100, 3000, NULL);
+    sym_copy(p, p + 100, 3000);
     check_bytes(p + 1500, 4, 0);
     check_bytes(p + 2990, 4, 4);
 }
@@ -149,10 +179,12 @@ static void test_memset(void **state)
     uint8_t *p = page_buf + 4090;
     expr *v = expr_symbol(rt_cx(), 0, 8, 0x5a);
     __sym_memset(p, v, 12, NULL);
+    memset(p, 0x5a, 12);
     for (int i = 0; i < 12; i++)
         assert_ptr_equal(__sym_load(p + i, 1, NULL), v);
     assert_null(__sym_load(p + 12, 1, NULL));
     __sym_memset(p + 2, NULL, 4, NULL);
+    memset(p + 2, 0, 4);
     assert_null(__sym_load(p + 2, 4, NULL));
     assert_ptr_equal(__sym_load(p + 6, 1, NULL), v);
 }
@@ -177,6 +209,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_symbolic_address_is_pinned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memcpy_and_overlaps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memmove_large_overlap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_shadow_is_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symbolic_length_is_pinned, setup, teardown),
     };
