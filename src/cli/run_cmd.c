@@ -39,7 +39,7 @@ static void run_usage(FILE *f) {
           "  --timeout DURATION      time limit of one run (default 2s); a run over it is a hang\n"
           "  --mem-limit MIB         address-space limit of one run in MiB (default 2048; 0 = none)\n"
           "  --output-limit KIB      cap on what one run may print, KiB (default 1024)\n"
-          "  --solver-timeout DUR    time limit of one solver query (default 5s)\n"
+          "  --solver-timeout DUR    time limit of one solver query (default 2s)\n"
           "  --loop-bound N          explore a branch site at most N times per path (default 200; 0 = no bound)\n"
           "  --max-depth N           ignore symbolic branches deeper than N (default 100000; 0 = no bound)\n"
           "  --no-progress           no live progress line (it is shown only on a terminal anyway)\n"
@@ -123,7 +123,7 @@ int cmd_run(int argc, char **argv) {
     o.run_timeout_ms = 2000;
     o.mem_mb = 2048;
     o.out_kb = 1024;
-    o.solver_timeout_ms = 5000;
+    o.solver_timeout_ms = 2000;
     o.loop_bound = 200;
     o.max_depth = 100000;
     o.progress = isatty(2);

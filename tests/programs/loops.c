@@ -1,7 +1,8 @@
 // A loop with a symbolic bound over an array, an overflow check and an assumption.
 // EXPECT-COVERAGE: 100
-// EXPECT-ERROR: reach_error 26
+// EXPECT-ERROR: reach_error 27
 // EXPECT-REPLAY
+// SYMPATH-ARGS: --budget 15s
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
