@@ -705,13 +705,33 @@ static void cex_add(solver *s, size_t nsyms) {
     s->cex_next = (s->cex_next + 1) % CEX_MODELS;
 }
 
-/* The widest Z3 variable of symbol idx, or NULL when it was never translated. */
-static Z3_ast widest_var(solver *s, uint32_t idx) {
-    Z3_ast best = NULL;
-    uint32_t bw = 0;
-    for (int32_t v = s->sym_head[idx]; v >= 0; v = s->vars[v].next)
-        if (s->vars[v].width > bw) { bw = s->vars[v].width; best = s->vars[v].ast; }
-    return best;
+/* Value of input symbol idx in model m. A symbol normally has one variable; if it was
+ * seen at several widths, take the widest variable that this query's model
+ * interprets (variables of other queries are not in the model). Masked to that width.
+ * Returns false on a Z3 failure. */
+static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val) {
+    Z3_context z = s->z3;
+    Z3_ast best = NULL, any = NULL;
+    uint32_t bw = 0, aw = 0;
+    int32_t head = s->sym_head[idx];
+    for (int32_t v = head; v >= 0; v = s->vars[v].next) {
+        const symvar *sv = &s->vars[v];
+        if (sv->width > aw) { aw = sv->width; any = sv->ast; }
+        if (sv->width > bw && (s->vars[head].next < 0 ||
+                               Z3_model_has_interp(z, m, Z3_get_app_decl(z, Z3_to_app(z, sv->ast))))) {
+            bw = sv->width;
+            best = sv->ast;
+        }
+    }
+    if (!best) { best = any; bw = aw; }
+    Z3_ast r = NULL;
+    uint64_t x = 0;
+    if (!best || !Z3_model_eval(z, m, best, true, &r) || !r) return false;
+    Z3_inc_ref(z, r);
+    bool ok = Z3_get_numeral_uint64(z, r, &x);
+    Z3_dec_ref(z, r);
+    *val = x & expr_mask(bw);
+    return ok;
 }
 
 /* Run Z3 on kept[0..nkept) (ids in kept_ids, sorted separately). On SAT fills vals[]
@@ -754,13 +774,7 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
                 Z3_model_inc_ref(z, m);
                 r = SOLVE_SAT;
                 for (size_t i = 0; i < nsyms && r == SOLVE_SAT; i++) {
-                    Z3_ast var = widest_var(s, s->kept_syms[i]), v = NULL;
-                    uint64_t x = 0;
-                    if (!var || !Z3_model_eval(z, m, var, true, &v) || !v) { r = SOLVE_UNKNOWN; break; }
-                    Z3_inc_ref(z, v);
-                    if (!Z3_get_numeral_uint64(z, v, &x)) r = SOLVE_UNKNOWN;
-                    Z3_dec_ref(z, v);
-                    s->vals[i] = x;
+                    if (!model_value(s, m, s->kept_syms[i], &s->vals[i])) r = SOLVE_UNKNOWN;
                 }
                 Z3_model_dec_ref(z, m);
             }
@@ -971,7 +985,6 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     /* 4. Z3. */
     solve_result r = run_z3_any_depth(s, nkept, nsyms);
     if (r == SOLVE_SAT) {
-        for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
         cex_add(s, nsyms);
         if (!make_output(s, s->kept_syms, s->vals, nsyms, parent, parent_n, out, out_n)) r = SOLVE_UNKNOWN;

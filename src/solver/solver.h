@@ -25,8 +25,13 @@ typedef struct solver_stats {
 typedef struct solver solver;
 
 /* Create a solver whose Z3 queries stop after timeout_ms milliseconds (0 = no limit).
- * Returns NULL if Z3 cannot be initialised. */
+ * Returns NULL if Z3 cannot be initialised.
+ * All expressions passed to one solver must come from ONE expr_ctx that outlives the
+ * solver: translations, symbol sets and cache keys are memoized by expression id.
+ * A solver is not thread-safe; queries on very deep expressions run Z3 on a helper
+ * thread with a large stack (Z3 recurses on terms), joined before solver_solve returns. */
 solver *solver_new(unsigned timeout_ms);
+/* Free the solver and its Z3 context. NULL is accepted. */
 void solver_free(solver *s);
 
 /*
@@ -42,12 +47,15 @@ void solver_free(solver *s);
  * On SAT, *out (malloc'ed, caller frees) receives max(parent_n, highest symbol in the
  * kept set + 1) values: parent[i] for symbols outside the kept set (the parent run's
  * inputs), the model's values for the symbols in it (masked to their widths). *out_n
- * gets the count. On UNSAT/UNKNOWN *out is NULL.
+ * gets the count. On UNSAT/UNKNOWN *out is NULL. A symbol seen at several widths
+ * gets the value of its widest variable in the model. UNKNOWN also covers Z3 errors,
+ * out of memory and expressions deeper than 2,000,000.
  */
 solve_result solver_solve(solver *s, expr *const *cs, size_t n,
                           const uint64_t *parent, size_t parent_n,
                           uint64_t **out, size_t *out_n);
 
+/* Copy the counters accumulated since solver_new into *out. */
 void solver_get_stats(const solver *s, solver_stats *out);
 
 #endif
