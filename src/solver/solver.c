@@ -1,6 +1,7 @@
 /* solver.c: path conditions to inputs with Z3 — translation to QF_BV, constraint independence, query cache, unsat-core subsets. */
 #include "solver/solver.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -74,9 +75,27 @@ typedef struct core {
 /* A recent SAT model for counterexample reuse (KLEE): symbol/value pairs. */
 typedef struct cex_model { uint32_t n; uint32_t *syms; uint64_t *vals; } cex_model;
 
+/*
+ * Watchdog: Z3 4.8 does not always honour its own "timeout" parameter (long add/xor
+ * chains, e.g. checksum loops, can run for minutes). A thread armed around each check
+ * calls Z3_interrupt when the query overruns its timeout by a grace period, so one
+ * query can never eat the exploration's budget.
+ */
+typedef struct watchdog {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int running, armed, quit;
+    struct timespec deadline;  /* CLOCK_REALTIME, for pthread_cond_timedwait */
+    Z3_context z3;
+    uint64_t fired;
+} watchdog;
+
 struct solver {
     Z3_context z3;
     Z3_params params;
+    unsigned timeout_ms;
+    watchdog wd;
     Z3_sort bv[65];           /* bv[w]: BitVec sort of width w (referenced) */
     Z3_sort boolean;
     Z3_ast one, zero;         /* #b1, #b0 */
@@ -430,6 +449,63 @@ static Z3_ast translate(solver *s, const expr *root) {
     return s->ast[root->id];
 }
 
+/* ------------------------------------------------------------------ watchdog */
+
+static void *watchdog_main(void *arg) {
+    watchdog *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->quit) {
+        if (!w->armed) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        if (pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline) == ETIMEDOUT && w->armed && !w->quit) {
+            Z3_interrupt(w->z3);
+            w->fired++;
+            w->armed = 0;
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static void watchdog_start(watchdog *w, Z3_context z) {
+    w->z3 = z;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    w->running = pthread_create(&w->th, NULL, watchdog_main, w) == 0;
+}
+
+static void watchdog_stop(watchdog *w) {
+    if (!w->running) return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->running = 0;
+}
+
+/* Arm for ms milliseconds from now (0: disarm). */
+static void watchdog_arm(watchdog *w, unsigned ms) {
+    if (!w->running) return;
+    pthread_mutex_lock(&w->mu);
+    if (ms) {
+        clock_gettime(CLOCK_REALTIME, &w->deadline);
+        w->deadline.tv_sec += ms / 1000;
+        w->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+        if (w->deadline.tv_nsec >= 1000000000L) {
+            w->deadline.tv_sec++;
+            w->deadline.tv_nsec -= 1000000000L;
+        }
+    }
+    w->armed = ms != 0;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
 /* ------------------------------------------------------------------ lifecycle */
 
 solver *solver_new(unsigned timeout_ms) {
@@ -457,6 +533,8 @@ solver *solver_new(unsigned timeout_ms) {
     Z3_params_inc_ref(z, s->params);
     if (timeout_ms) Z3_params_set_uint(z, s->params, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
     if (Z3_get_error_code(z) != Z3_OK) { solver_free(s); return NULL; }
+    s->timeout_ms = timeout_ms;
+    if (timeout_ms) watchdog_start(&s->wd, z);
     for (size_t i = 0; i < CORE_MAX; i++) s->cores[i].next = -1;
     return s;
 }
@@ -474,6 +552,7 @@ static void qcache_clear(solver *s) {
 
 void solver_free(solver *s) {
     if (!s) return;
+    watchdog_stop(&s->wd);
     Z3_context z = s->z3;
     if (z) {
         for (size_t i = 0; i < s->id_cap; i++) if (s->ast[i]) Z3_dec_ref(z, s->ast[i]);
@@ -766,7 +845,10 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
     if (ok) {
         s->st.z3_calls++;
         double t0 = now_seconds();
+        /* the grace lets Z3's own timeout answer first when it works */
+        watchdog_arm(&s->wd, s->timeout_ms ? s->timeout_ms + s->timeout_ms / 2 + 100 : 0);
         Z3_lbool res = Z3_solver_check_assumptions(z, zs, (unsigned)ntrk, s->trk);
+        watchdog_arm(&s->wd, 0);
         s->st.z3_seconds += now_seconds() - t0;
         if (res == Z3_L_TRUE) {
             Z3_model m = Z3_solver_get_model(z, zs);
@@ -818,10 +900,13 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
  * over the input) overflows an 8 MB stack inside Z3_solver_check. Queries whose
  * deepest kept constraint exceeds DEEP_QUERY run on a helper thread whose stack grows
  * with the depth (address space only: pages are touched as Z3 needs them). Beyond
- * MAX_QUERY_DEPTH the query is not attempted and answers UNKNOWN.
+ * MAX_QUERY_DEPTH the query is not attempted and answers UNKNOWN: Z3 4.8's
+ * preprocessing grows superlinearly on deep add/xor chains (depth 2000: 1.3 s,
+ * 4000: 6 s, 8000: minutes, measured with tests/unit/test_solver_watchdog.c's shape)
+ * and neither its timeout nor Z3_interrupt stops it there.
  */
 #define DEEP_QUERY 2000u
-#define MAX_QUERY_DEPTH 2000000u
+#define MAX_QUERY_DEPTH 4000u
 #define STACK_PER_LEVEL 4096u
 
 typedef struct z3_job { solver *s; size_t nkept, nsyms; solve_result r; } z3_job;

@@ -49,7 +49,7 @@ void solver_free(solver *s);
  * inputs), the model's values for the symbols in it (masked to their widths). *out_n
  * gets the count. On UNSAT/UNKNOWN *out is NULL. A symbol seen at several widths
  * gets the value of its widest variable in the model. UNKNOWN also covers Z3 errors,
- * out of memory and expressions deeper than 2,000,000.
+ * out of memory and expressions deeper than 4000 (Z3 4.8 cannot be stopped on those).
  */
 solve_result solver_solve(solver *s, expr *const *cs, size_t n,
                           const uint64_t *parent, size_t parent_n,
