@@ -121,6 +121,16 @@ static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
     return strdup(loc);
 }
 
+/* A location as the user wrote it: paths under the current directory lose that prefix, so
+ * debug-info names and addr2line's absolute names look alike. Modifies loc in place. */
+static char *relative_to_cwd(char *loc) {
+    char cwd[4096];
+    if (!loc || !getcwd(cwd, sizeof cwd)) return loc;
+    size_t n = strlen(cwd);
+    if (strncmp(loc, cwd, n) == 0 && loc[n] == '/') memmove(loc, loc + n + 1, strlen(loc + n + 1) + 1);
+    return loc;
+}
+
 static const site_info *site_by_id(const explore_state *s, uint32_t id) {
     return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
 }
@@ -133,7 +143,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
         r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
         const loc_info *l = &s->sites.locs[r->error_loc - 1];
-        *where = xstrdup_printf("%s:%u", l->file, l->line);
+        *where = relative_to_cwd(xstrdup_printf("%s:%u", l->file, l->line));
         *func = strdup(l->function);
         return;
     }
@@ -141,7 +151,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
         char *fn = NULL;
         char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
         if (loc) {
-            *where = loc;
+            *where = relative_to_cwd(loc);
             *func = fn;
             return;
         }
@@ -149,7 +159,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     }
     const site_info *si = site_by_id(s, r->last_site);
     if (si) {
-        *where = xstrdup_printf("%s:%u (last branch executed)", si->file, si->line);
+        *where = relative_to_cwd(xstrdup_printf("%s:%u (last branch executed)", si->file, si->line));
         *func = strdup(si->function);
     } else {
         *where = strdup("unknown location");
