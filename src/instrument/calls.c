@@ -92,8 +92,10 @@ static void instrumented_call(pass *p)
     rt_call(p, RT_SET_RET, &none, 1);
     if (tracked_type(p, LLVMTypeOf(I))) {
         at_after(p);
-        LLVMValueRef v = as_i64(p, I);
-        set_shadow(p, I, rt_call(p, RT_GET_RET, &v, 1));
+        /* the width lets the runtime resize an expression of another width (caller and
+         * callee disagree on the return type), never pass it on as is */
+        LLVMValueRef args[2] = {as_i64(p, I), c32(p, bit_width(p, LLVMTypeOf(I)))};
+        set_shadow(p, I, rt_call(p, RT_GET_RET, args, 2));
     }
 }
 

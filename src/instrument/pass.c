@@ -140,9 +140,9 @@ static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
     [RT_MEMCPY] = {"__sym_memcpy", "vppqp"},
     [RT_MEMSET] = {"__sym_memset", "vppqp"},
     [RT_SET_PARAM] = {"__sym_set_param", "vwp"},
-    [RT_GET_PARAM] = {"__sym_get_param", "pwq"},
+    [RT_GET_PARAM] = {"__sym_get_param", "pwqw"},
     [RT_SET_RET] = {"__sym_set_ret", "vp"},
-    [RT_GET_RET] = {"__sym_get_ret", "pq"},
+    [RT_GET_RET] = {"__sym_get_ret", "pqw"},
     [RT_BRANCH] = {"__sym_branch", "vwwwp"},
     [RT_SWITCH] = {"__sym_switch", "vwwqpppww"},
     [RT_CONCRETIZE] = {"__sym_concretize", "vwp"},
@@ -829,8 +829,8 @@ static void entry_params(pass *p, LLVMValueRef first)
         }
         if (p->is_main || !tracked_type(p, LLVMTypeOf(a)))
             continue;
-        LLVMValueRef args[2] = {c32(p, i), as_i64(p, a)};
-        set_shadow(p, a, rt_call(p, RT_GET_PARAM, args, 2));
+        LLVMValueRef args[3] = {c32(p, i), as_i64(p, a), c32(p, bit_width(p, LLVMTypeOf(a)))};
+        set_shadow(p, a, rt_call(p, RT_GET_PARAM, args, 3));
     }
 }
 

@@ -281,9 +281,20 @@ static void flush_and_reraise(int sig)
 
 __attribute__((constructor)) static void replay_install_handlers(void)
 {
+    /* The handler runs on its own stack: a SIGSEGV from a stack overflow (deep
+     * recursion) would otherwise find no stack to run on, and the test's
+     * coverage would be lost although sympath counted it. */
+    static char alt[1 << 16];
+    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 };
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = flush_and_reraise;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
     static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], flush_and_reraise);
+        sigaction(sigs[i], &sa, NULL);
 }
 #define FLUSH_COVERAGE() __gcov_dump()
 #else
@@ -292,28 +303,36 @@ __attribute__((constructor)) static void replay_install_handlers(void)
 
 /* ---- SV-COMP / Test-Comp input functions ---- */
 
-int __VERIFIER_nondet_int(void) { return (int)next_int(); }
-unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)next_int(); }
-unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned int)next_int(); }
+/* The ones narrower than 64 bits return their value extended to the whole register
+ * (an alias of a function returning long long), exactly as the executor's runtime
+ * does: a program that declares one with another return type (`int
+ * __VERIFIER_nondet_bool()`, no prototype) reads the same value in both. */
+#define NARROW_NONDET(T, name, ext)                                                  \
+    static long long name##_wide(void) { return (long long)(ext)next_int(); }          \
+    T name(void) __attribute__((alias(#name "_wide")));
+NARROW_NONDET(int, __VERIFIER_nondet_int, int)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_uint, unsigned int)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_unsigned, unsigned int)
 long __VERIFIER_nondet_long(void) { return (long)next_int(); }
 unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long)next_int(); }
 long long __VERIFIER_nondet_longlong(void) { return (long long)next_int(); }
 unsigned long long __VERIFIER_nondet_ulonglong(void) { return (unsigned long long)next_int(); }
-char __VERIFIER_nondet_char(void) { return (char)next_int(); }
-unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)next_int(); }
-signed char __VERIFIER_nondet_schar(void) { return (signed char)next_int(); }
-short __VERIFIER_nondet_short(void) { return (short)next_int(); }
-unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)next_int(); }
-_Bool __VERIFIER_nondet_bool(void) { return next_int() != 0; }
-_Bool __VERIFIER_nondet__Bool(void) { return next_int() != 0; }
+NARROW_NONDET(char, __VERIFIER_nondet_char, char)
+NARROW_NONDET(unsigned char, __VERIFIER_nondet_uchar, unsigned char)
+NARROW_NONDET(signed char, __VERIFIER_nondet_schar, signed char)
+NARROW_NONDET(short, __VERIFIER_nondet_short, short)
+NARROW_NONDET(unsigned short, __VERIFIER_nondet_ushort, unsigned short)
+static long long nondet_bool_wide(void) { return next_int() != 0; }
+_Bool __VERIFIER_nondet_bool(void) __attribute__((alias("nondet_bool_wide")));
+_Bool __VERIFIER_nondet__Bool(void) __attribute__((alias("nondet_bool_wide")));
 float __VERIFIER_nondet_float(void) { return next_float(); }
 double __VERIFIER_nondet_double(void) { return next_double(); }
 void *__VERIFIER_nondet_pointer(void) { return (void *)(uintptr_t)next_int(); }
 char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)next_int(); }
 size_t __VERIFIER_nondet_size_t(void) { return (size_t)next_int(); }
-unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char)next_int(); }
-unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short)next_int(); }
-unsigned int __VERIFIER_nondet_u32(void) { return (unsigned int)next_int(); }
+NARROW_NONDET(unsigned char, __VERIFIER_nondet_u8, unsigned char)
+NARROW_NONDET(unsigned short, __VERIFIER_nondet_u16, unsigned short)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_u32, unsigned int)
 unsigned long long __VERIFIER_nondet_u64(void) { return (unsigned long long)next_int(); }
 long long __VERIFIER_nondet_loff_t(void) { return (long long)next_int(); }
 unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)next_int(); }

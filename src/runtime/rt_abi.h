@@ -74,13 +74,17 @@ void __sym_memset(void *dst, symx val_e, uint64_t n, symx n_e);
  * clears the return slot; the callee reads its parameters at entry and sets the return
  * slot before each `ret`; the caller reads it right after the call. Up to 64 params
  * (higher indexes: set is ignored, get returns NULL).
- * The getters take the actual concrete value (zero-extended) and return NULL when the
- * slot's expression has another concrete value: a stale slot (e.g. a callback called
- * from uninstrumented code such as qsort) then reads as concrete instead of wrong. */
+ * The getters take the actual concrete value (zero-extended) and its width in bits, and
+ * return NULL when the slot's expression has another concrete value: a stale slot (e.g.
+ * a callback called from uninstrumented code such as qsort) then reads as concrete
+ * instead of wrong. An expression of another width (caller and callee disagree on the
+ * type, e.g. `int __VERIFIER_nondet_bool()` against the runtime's _Bool) is resized to
+ * `width`: truncated, or zero- or sign-extended, whichever gives the concrete value;
+ * NULL when none does. The result always has `width` bits. */
 void __sym_set_param(uint32_t index, symx e);
-symx __sym_get_param(uint32_t index, uint64_t value);
+symx __sym_get_param(uint32_t index, uint64_t value, uint32_t width);
 void __sym_set_ret(symx e);
-symx __sym_get_ret(uint64_t value);
+symx __sym_get_ret(uint64_t value, uint32_t width);
 
 /* Conditional branch at branch site `site` whose direction slots are slot_base (false)
  * and slot_base+1 (true); taken is 0 or 1; cond is the shadow of the i1 condition.

@@ -99,14 +99,16 @@ void __sym_set_param(uint32_t index, symx e)
 
 /* The value check makes a stale slot (set by some earlier, unrelated call) read
  * as concrete instead of wrong; see rt_abi.h. */
-symx __sym_get_param(uint32_t index, uint64_t value)
+symx __sym_get_param(uint32_t index, uint64_t value, uint32_t width)
 {
     if (index >= SYM_MAX_PARAMS)
         return 0;
     symx e = __sym_params[index];
-    if (e && e->value != value)
+    if (!e)
         return 0;
-    return e;
+    if (e->width != width)
+        return __sym_fit_slow(e, value, width);
+    return e->value == value ? e : 0;
 }
 
 void __sym_set_ret(symx e)
@@ -114,12 +116,14 @@ void __sym_set_ret(symx e)
     __sym_ret = e;
 }
 
-symx __sym_get_ret(uint64_t value)
+symx __sym_get_ret(uint64_t value, uint32_t width)
 {
     symx e = __sym_ret;
-    if (e && e->value != value)
+    if (!e)
         return 0;
-    return e;
+    if (e->width != width)
+        return __sym_fit_slow(e, value, width);
+    return e->value == value ? e : 0;
 }
 
 void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond)

@@ -177,24 +177,46 @@ void sym_assert(int cond)
  * Weak, like __VERIFIER_assume above: a program that defines one of them itself
  * keeps its own definition instead of failing to link. */
 #define WEAK __attribute__((weak))
-WEAK int __VERIFIER_nondet_int(void) { return (int)int_input(IT_INT, 32, NULL); }
-WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned)int_input(IT_UINT, 32, NULL); }
-WEAK unsigned int __VERIFIER_nondet_unsigned(void) { return (unsigned)int_input(IT_UINT, 32, NULL); }
+/* The functions narrower than 64 bits return their value extended to the whole
+ * register (an alias of a function returning long long): a program that declares
+ * one with another return type (`int __VERIFIER_nondet_bool()`, `long
+ * __VERIFIER_nondet_int()`, or no prototype at all) reads a well-defined value
+ * instead of the garbage the ABI leaves above a _Bool or char. The return slot
+ * holds the expression extended the same way (by the type's signedness), so the
+ * getter's resize to the caller's width is a truncation, right whatever the value's
+ * sign (rt_abi.h); for the declared width it folds back to the symbol. replay.c
+ * returns the same values. */
+static uint64_t wide_input(input_type it, unsigned width, int is_signed)
+{
+    uint64_t v = int_input(it, width, NULL);
+    if (__sym_ret)
+        __sym_ret = __sym_cast_slow(is_signed ? EXPR_SEXT : EXPR_ZEXT, width, 64, __sym_ret);
+    return v;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wattribute-alias" /* the type difference is the point */
+#endif
+#define NARROW_NONDET(T, name, it, width, ext)                                        \
+    static long long name##_wide(void) { return (long long)(ext)wide_input(it, width, (long long)(ext)-1 < 0); } \
+    WEAK T name(void) __attribute__((alias(#name "_wide")));
+NARROW_NONDET(int, __VERIFIER_nondet_int, IT_INT, 32, int)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_uint, IT_UINT, 32, unsigned)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_unsigned, IT_UINT, 32, unsigned)
 WEAK long __VERIFIER_nondet_long(void) { return (long)int_input(IT_LONG, 64, NULL); }
 WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long)int_input(IT_ULONG, 64, NULL); }
 WEAK long long __VERIFIER_nondet_longlong(void) { return (long long)int_input(IT_LONGLONG, 64, NULL); }
 WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return int_input(IT_ULONGLONG, 64, NULL); }
-WEAK char __VERIFIER_nondet_char(void) { return (char)int_input(IT_CHAR, 8, NULL); }
-WEAK unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)int_input(IT_UCHAR, 8, NULL); }
-WEAK signed char __VERIFIER_nondet_schar(void) { return (signed char)int_input(IT_SCHAR, 8, NULL); }
-WEAK short __VERIFIER_nondet_short(void) { return (short)int_input(IT_SHORT, 16, NULL); }
-WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)int_input(IT_USHORT, 16, NULL); }
-WEAK _Bool __VERIFIER_nondet_bool(void) { return (_Bool)int_input(IT_BOOL, 1, NULL); }
-WEAK _Bool __VERIFIER_nondet__Bool(void) { return (_Bool)int_input(IT_BOOL, 1, NULL); }
+NARROW_NONDET(char, __VERIFIER_nondet_char, IT_CHAR, 8, char)
+NARROW_NONDET(unsigned char, __VERIFIER_nondet_uchar, IT_UCHAR, 8, unsigned char)
+NARROW_NONDET(signed char, __VERIFIER_nondet_schar, IT_SCHAR, 8, signed char)
+NARROW_NONDET(short, __VERIFIER_nondet_short, IT_SHORT, 16, short)
+NARROW_NONDET(unsigned short, __VERIFIER_nondet_ushort, IT_USHORT, 16, unsigned short)
+NARROW_NONDET(_Bool, __VERIFIER_nondet_bool, IT_BOOL, 1, _Bool)
+NARROW_NONDET(_Bool, __VERIFIER_nondet__Bool, IT_BOOL, 1, _Bool)
 WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t)int_input(IT_SIZE_T, 64, NULL); }
-WEAK unsigned char __VERIFIER_nondet_u8(void) { return (unsigned char)int_input(IT_U8, 8, NULL); }
-WEAK unsigned short __VERIFIER_nondet_u16(void) { return (unsigned short)int_input(IT_U16, 16, NULL); }
-WEAK unsigned int __VERIFIER_nondet_u32(void) { return (unsigned)int_input(IT_U32, 32, NULL); }
+NARROW_NONDET(unsigned char, __VERIFIER_nondet_u8, IT_U8, 8, unsigned char)
+NARROW_NONDET(unsigned short, __VERIFIER_nondet_u16, IT_U16, 16, unsigned short)
+NARROW_NONDET(unsigned int, __VERIFIER_nondet_u32, IT_U32, 32, unsigned)
 WEAK unsigned long __VERIFIER_nondet_u64(void) { return (unsigned long)int_input(IT_U64, 64, NULL); }
 WEAK long long __VERIFIER_nondet_loff_t(void) { return (long long)int_input(IT_LOFF_T, 64, NULL); }
 WEAK unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)int_input(IT_U64, 64, NULL); }

@@ -46,6 +46,19 @@ symx __sym_cast_slow(uint32_t op, uint32_t from_width, uint32_t to_width, symx a
     }
 }
 
+symx __sym_fit_slow(symx e, uint64_t value, uint32_t width)
+{
+    uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+    if (width < e->width)
+        return (e->value & mask) == value ? __sym_cast_slow(EXPR_EXTRACT, e->width, width, e) : 0;
+    if (e->value == value)
+        return __sym_cast_slow(EXPR_ZEXT, e->width, width, e);
+    uint64_t sign = 1ull << (e->width - 1);
+    if ((e->value & sign) && ((e->value | ~(sign | (sign - 1))) & mask) == value)
+        return __sym_cast_slow(EXPR_SEXT, e->width, width, e);
+    return 0;
+}
+
 symx __sym_select_slow(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv, symx e, uint64_t ev)
 {
     return rt_norm(expr_ite(rt_cx(), c, rt_operand(t, tv, width), rt_operand(e, ev, width)));

@@ -33,6 +33,9 @@ extern uint32_t __sym_shadow_active;
 symx __sym_binop_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
 symx __sym_icmp_slow(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
 symx __sym_cast_slow(uint32_t op, uint32_t from_width, uint32_t to_width, symx a);
+/* The getters' resize (rt_abi.h): e (e->width != width) truncated or zero-/sign-extended
+ * to `width` bits so that its concrete value is `value`; NULL when no resize gives it. */
+symx __sym_fit_slow(symx e, uint64_t value, uint32_t width);
 /* c != NULL here (a concrete condition is resolved by the fast path). */
 symx __sym_select_slow(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv, symx e, uint64_t ev);
 symx __sym_overflow_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);

@@ -47,20 +47,20 @@ static void check_kids_first(void)
 static void test_inputs(void **state)
 {
     assert_int_equal(sym_int("x"), 5);
-    expr *x = __sym_get_ret(5);
+    expr *x = __sym_get_ret(5, 32);
     assert_non_null(x);
     assert_int_equal(x->op, EXPR_SYMBOL);
     assert_int_equal(x->width, 32);
     assert_int_equal(x->aux, 0);
 
     assert_int_equal(__VERIFIER_nondet_uchar(), 0xff); /* masked to the width */
-    expr *c = __sym_get_ret(0xff);
+    expr *c = __sym_get_ret(0xff, 8);
     assert_non_null(c);
     assert_int_equal(c->width, 8);
     assert_int_equal(c->aux, 1);
 
     assert_true(sym_bool("a_rather_long_input_name_of_more_than_24_bytes"));
-    expr *b = __sym_get_ret(1);
+    expr *b = __sym_get_ret(1, 1);
     assert_non_null(b);
     assert_int_equal(b->width, 1);
     assert_int_equal(b->aux, 2);
@@ -68,7 +68,7 @@ static void test_inputs(void **state)
     assert_true(__VERIFIER_nondet_double() == 3.0); /* not symbolic */
     assert_null(__sym_ret);
     assert_int_equal(__VERIFIER_nondet_int(), 0);   /* past the vector: 0, still symbolic */
-    assert_int_equal(__sym_get_ret(0)->aux, 4);
+    assert_int_equal(__sym_get_ret(0, 32)->aux, 4);
 
     trace_header *h = rt_test_header();
     assert_int_equal(h->inputs_read, 5);
@@ -120,7 +120,7 @@ static void test_sym_bytes(void **state)
 static void test_branch_records(void **state)
 {
     int v = sym_int("x");
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     uint64_t before = rt_test_header()->nrecs;
     expr *y = __sym_binop(EXPR_ADD, 32, x, 5, NULL, 3);
     expr *c = __sym_icmp(PRED_SLT, 32, y, 8, NULL, 10);
@@ -156,7 +156,7 @@ static void test_branch_records(void **state)
 static void test_switch_records(void **state)
 {
     int v = sym_int("x"); /* 5 */
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     uint64_t cases[] = { 1, 5, 9 };
     uint32_t slots[] = { 20, 21, 22 };
     uint64_t n0 = rt_test_header()->nrecs;
@@ -189,7 +189,7 @@ static int count_checks(uint64_t from, int arg)
 static void test_division_checks(void **state)
 {
     int v = sym_int("d");
-    expr *d = __sym_get_ret((uint32_t)v);
+    expr *d = __sym_get_ret((uint32_t)v, 32);
     uint64_t n0 = rt_test_header()->nrecs;
     expr *q = __sym_binop(EXPR_UDIV, 32, NULL, 100, d, 5);
     assert_int_equal(q->value, 20);
@@ -215,23 +215,36 @@ static void test_division_checks(void **state)
 static void test_param_staleness(void **state)
 {
     int v = sym_int("x");
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     __sym_set_param(0, x);
-    assert_ptr_equal(__sym_get_param(0, 5), x);
-    assert_null(__sym_get_param(0, 6));
-    assert_null(__sym_get_param(64, 5));
+    assert_ptr_equal(__sym_get_param(0, 5, 32), x);
+    assert_null(__sym_get_param(0, 6, 32));
+    assert_null(__sym_get_param(64, 5, 32));
     __sym_set_param(64, x); /* ignored */
     __sym_set_ret(x);
-    assert_ptr_equal(__sym_get_ret(5), x);
-    assert_null(__sym_get_ret(4));
+    assert_ptr_equal(__sym_get_ret(5, 32), x);
+    assert_null(__sym_get_ret(4, 32));
     __sym_set_ret(NULL);
-    assert_null(__sym_get_ret(5));
+    assert_null(__sym_get_ret(5, 32));
+
+    /* another width than the slot's expression: resized so the value matches, never passed on as is */
+    __sym_set_ret(x);
+    expr *z = __sym_get_ret(5, 64);
+    assert_non_null(z);
+    assert_int_equal(z->width, 64);
+    assert_int_equal(z->value, 5);
+    expr *t = __sym_get_ret(5, 8);
+    assert_non_null(t);
+    assert_int_equal(t->width, 8);
+    assert_null(__sym_get_ret(6, 8));
+    assert_null(__sym_get_ret(0xffffffff00000005ull, 64)); /* neither zext nor sext of 5 */
+    __sym_set_ret(NULL);
 }
 
 static void test_assume_records(void **state)
 {
     int v = sym_int("x");
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     __sym_set_param(0, __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0) ? __sym_cast(EXPR_ZEXT, 1, 32,
                     __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0)) : NULL);
     sym_assume(1);
@@ -246,7 +259,7 @@ static void test_trace_full(void **state)
 {
     rt_test_setup((const uint64_t[]){ 1 }, 1, 8, 16);
     int v = sym_int(NULL);
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     for (unsigned i = 0; i < 20; i++) {
         expr *c = __sym_icmp(PRED_EQ, 32, x, 1, NULL, i);
         __sym_branch(1, 0, c->value, c);
@@ -268,7 +281,7 @@ static void test_deep_expression(void **state)
 {
     rt_test_setup((const uint64_t[]){ 1 }, 1, 1u << 20, 16);
     int v = sym_int(NULL);
-    expr *x = __sym_get_ret((uint32_t)v), *acc = x;
+    expr *x = __sym_get_ret((uint32_t)v, 32), *acc = x;
     uint64_t val = 1;
     for (unsigned i = 0; i < 100000; i++) {
         acc = __sym_binop(EXPR_MUL, 32, acc, val, x, 1);
@@ -373,7 +386,7 @@ static void test_casts_select_ptr(void **state)
 static void test_fork(void **state)
 {
     int v = sym_int(NULL);
-    expr *x = __sym_get_ret((uint32_t)v);
+    expr *x = __sym_get_ret((uint32_t)v, 32);
     uint64_t n0 = rt_test_header()->nrecs;
     int pid = __sym_fork();
     assert_true(pid >= 0);
