@@ -131,6 +131,36 @@ static char *relative_to_cwd(char *loc) {
     return loc;
 }
 
+/* 1 when loc ("file:line") names a file the program's branch sites come from. */
+static int in_user_file(const explore_state *s, const char *loc) {
+    const char *colon = strrchr(loc, ':');
+    size_t len = colon ? (size_t)(colon - loc) : strlen(loc);
+    for (uint32_t i = 0; i < s->sites.nsites; i++) {
+        const site_info *si = &s->sites.sites[i];
+        if (!si->user) continue;
+        size_t fl = strlen(si->file);
+        /* addr2line gives absolute names, debug info may give relative ones */
+        if (fl <= len && strncmp(loc + len - fl, si->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
+            return 1;
+    }
+    for (uint32_t i = 0; i < s->sites.nlocs; i++) {
+        const loc_info *l = &s->sites.locs[i];
+        size_t fl = strlen(l->file);
+        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
+            return 1;
+    }
+    /* a program without branch sites: compare base names with the sources given */
+    const char *lb = loc;
+    for (const char *p = loc; p < loc + len; p++)
+        if (*p == '/') lb = p + 1;
+    for (size_t i = 0; i < s->o->nsources; i++) {
+        const char *sb = strrchr(s->o->sources[i], '/');
+        sb = sb ? sb + 1 : s->o->sources[i];
+        if (strlen(sb) == (size_t)(loc + len - lb) && strncmp(sb, lb, (size_t)(loc + len - lb)) == 0) return 1;
+    }
+    return 0;
+}
+
 static const site_info *site_by_id(const explore_state *s, uint32_t id) {
     return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
 }
@@ -150,6 +180,13 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     if (r->error == ERR_SIGNAL && r->error_pc) {
         char *fn = NULL;
         char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
+        if (loc && !in_user_file(s, loc)) {
+            /* inside sympath's runtime (a stack overflow while building an expression) or a
+             * library: the last branch of the program says more */
+            free(loc);
+            free(fn);
+            loc = fn = NULL;
+        }
         if (loc) {
             *where = relative_to_cwd(loc);
             *func = fn;
@@ -374,10 +411,13 @@ static const char *budget_reason(explore_state *s) {
     return NULL;
 }
 
+static const char *budget_reason(explore_state *s);
+
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
- * the strategy has no candidate left. */
+ * the strategy has no candidate left or a budget ran out while solving (a long series of
+ * UNSAT candidates must not overrun the time budget). */
 static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t *n) {
-    while (s->st->next(s->st, c)) {
+    while (!budget_reason(s) && s->st->next(s->st, c)) {
         tree_node *node = c->node;
         if (node->status[c->dir] != CHILD_OPEN) continue;
         tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
@@ -393,7 +433,6 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         free(pc);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
-        if (s->o->interrupted && *s->o->interrupted) return 0;
     }
     return 0;
 }
@@ -441,6 +480,7 @@ static void explore_loop(explore_state *s) {
             int got = next_inputs(s, &c, &inputs, &n);
             s->solve_seconds += explore_now() - ts;
             if (!got) {
+                if ((reason = budget_reason(s)) != NULL) break;
                 if (s->running == 0) exhausted = 1;
                 break;
             }
