@@ -778,3 +778,7 @@ void executor_stop(executor *ex)
     free(ex->binary);
     free(ex);
 }
+
+void executor_set_timeout(executor *ex, unsigned timeout_ms) {
+    ex->timeout_ms = timeout_ms;
+}

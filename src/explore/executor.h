@@ -53,6 +53,9 @@ const uint8_t *executor_coverage(const executor *ex);
 /* Path of the file holding the last run's stdout+stderr (truncated at out_kb KiB). */
 const char *executor_output_path(const executor *ex);
 
+/* Change the per-run time limit (milliseconds) for the runs begun from now on. */
+void executor_set_timeout(executor *ex, unsigned timeout_ms);
+
 /* Number of times the fork server had to be restarted. */
 unsigned executor_restarts(const executor *ex);
 

@@ -30,6 +30,8 @@ typedef struct error_rec {
 typedef struct pending_run {
     int has_cand;
     candidate cand;
+    uint64_t *inputs;       /* the inputs it was given (to confirm a time-out) */
+    size_t ninputs;
 } pending_run;
 
 typedef struct explore_state {
@@ -55,6 +57,7 @@ typedef struct explore_state {
     uint32_t taken_cap;
 
     uint64_t execs, tests, divergences, timeouts, assume_failed, forks, dropped;
+    uint64_t slow_runs;     /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;

@@ -250,19 +250,36 @@ static void fill_test_case(const run_result *r, test_case *tc) {
     tc->covers_error = r->error != ERR_NONE;
 }
 
+/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
+ * *where and *func receive the location (malloc'ed). */
+static char *error_key(explore_state *s, const run_result *r, char **where, char **func) {
+    error_location(s, r, where, func);
+    return xstrdup_printf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
+                          *where ? *where : "");
+}
+
+static int error_known(const explore_state *s, const char *key) {
+    for (uint32_t i = 0; i < s->nerrors; i++)
+        if (strcmp(s->errors[i].key, key) == 0) return 1;
+    return 0;
+}
+
 /* Record the run's error if it is new: returns 1 when a reproducer was written. */
 static int handle_error(explore_state *s, const run_result *r) {
     if (r->error == ERR_NONE) return 0;
     char *where, *func;
-    error_location(s, r, &where, &func);
-    char key[4096];
-    snprintf(key, sizeof key, "%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
-             where ? where : "");
+    char *key = error_key(s, r, &where, &func);
+    if (!key) {
+        free(where);
+        free(func);
+        return 0;
+    }
     for (uint32_t i = 0; i < s->nerrors; i++)
         if (strcmp(s->errors[i].key, key) == 0) {
             s->errors[i].hits++;
             free(where);
             free(func);
+            free(key);
             return 0;
         }
     if (s->nerrors == s->errors_cap) {
@@ -271,6 +288,7 @@ static int handle_error(explore_state *s, const run_result *r) {
         if (!ne) {
             free(where);
             free(func);
+            free(key);
             return 0;
         }
         s->errors = ne;
@@ -278,7 +296,7 @@ static int handle_error(explore_state *s, const run_result *r) {
     }
     error_rec *e = &s->errors[s->nerrors++];
     memset(e, 0, sizeof *e);
-    e->key = strdup(key);
+    e->key = key;
     e->kind = r->error;
     e->signo = r->signo;
     e->where = where;
@@ -346,9 +364,55 @@ static void on_open_cb(void *ctx, tree_node *node, int dir) {
     s->st->add(s->st, node, dir);
 }
 
+/*
+ * A run over the time limit is a hang only if it is still running under a longer limit:
+ * the instrumented executor is several times slower than the native program, and a slow
+ * run reported as a hang would give a reproducer that ends normally under replay. A new
+ * time-out is therefore run again with CONFIRM_FACTOR times the limit; if it ends, its
+ * result replaces the time-out (counted as a slow run). Known time-outs are not re-run.
+ */
+#define CONFIRM_FACTOR 5
+
+static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
+    char *where = NULL, *func = NULL;
+    char *key = error_key(s, r, &where, &func);
+    int known = key && error_known(s, key);
+    free(key);
+    free(where);
+    free(func);
+    if (known) return;
+    executor *ex = s->ex[idx];
+    pending_run *p = &s->pending[idx];
+    executor_set_timeout(ex, s->o->run_timeout_ms * CONFIRM_FACTOR);
+    char *err = NULL;
+    run_result again;
+    memset(&again, 0, sizeof again);
+    int ok = executor_begin(ex, p->inputs, p->ninputs, &err) == 0;
+    if (ok) {
+        executor *one[1] = {ex};
+        ok = executor_wait_any(one, 1) == 0;
+        if (ok && executor_finish(ex, s->cx, &again, &err) != 0) {
+            free(err);
+            err = NULL;
+        }
+    }
+    free(err);
+    executor_set_timeout(ex, s->o->run_timeout_ms);
+    if (!ok) return;
+    if (again.error == ERR_TIMEOUT) {
+        run_result_clear(&again);
+        return;
+    }
+    s->slow_runs++;
+    again.seconds += r->seconds;
+    run_result_clear(r);
+    *r = again;
+}
+
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
 static void process_run(explore_state *s, unsigned idx, run_result *r) {
     pending_run *p = &s->pending[idx];
+    if (r->error == ERR_TIMEOUT) confirm_timeout(s, idx, r);
     s->execs++;
     s->exec_seconds += r->seconds;
     s->events_total += r->nevents;
@@ -445,6 +509,11 @@ static int find_idle(explore_state *s) {
 
 static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c) {
     char *err = NULL;
+    pending_run *p = &s->pending[idx];
+    free(p->inputs);
+    p->inputs = n ? malloc(n * sizeof *inputs) : NULL;
+    p->ninputs = p->inputs ? n : 0;
+    if (p->inputs) memcpy(p->inputs, inputs, n * sizeof *inputs);
     if (executor_begin(s->ex[idx], inputs, n, &err) != 0) {
         fprintf(stderr, "sympath: cannot start a run: %s\n", err ? err : "?");
         free(err);
@@ -572,6 +641,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
 
 static void teardown(explore_state *s) {
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
+    for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
     free(s->ex);
     free(s->pending);
     if (s->suite) suite_close(s->suite);

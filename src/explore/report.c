@@ -106,6 +106,7 @@ static void report_stats(json_writer *j, const explore_state *s) {
     put_uint(j, "max_symbolic_events", s->events_max);
     put_double(j, "mean_inputs", s->execs ? (double)s->inputs_total / s->execs : 0);
     put_uint(j, "timeouts", s->timeouts);
+    put_uint(j, "slow_runs", s->slow_runs);
     put_uint(j, "assumption_failed", s->assume_failed);
     put_uint(j, "forks_by_program", s->forks);
     put_uint(j, "trace_records_dropped", s->dropped);
