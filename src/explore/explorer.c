@@ -381,9 +381,16 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     free(where);
     free(func);
     if (known) return;
+    /* the confirmation must not overrun the exploration's budget */
+    double limit_ms = (double)s->o->run_timeout_ms * CONFIRM_FACTOR;
+    if (s->o->budget_seconds > 0) {
+        double left_ms = (s->o->budget_seconds - (explore_now() - s->t0)) * 1000.0;
+        if (left_ms < limit_ms) limit_ms = left_ms;
+    }
+    if (limit_ms <= s->o->run_timeout_ms) return;
     executor *ex = s->ex[idx];
     pending_run *p = &s->pending[idx];
-    executor_set_timeout(ex, s->o->run_timeout_ms * CONFIRM_FACTOR);
+    executor_set_timeout(ex, (unsigned)limit_ms);
     char *err = NULL;
     run_result again;
     memset(&again, 0, sizeof again);
