@@ -1,4 +1,4 @@
-/* build.c: the build pipeline: clang -> bitcode, link with the models, mem2reg, instrument, link rt_fast, native link. */
+/* build.c: the build pipeline: clang -> bitcode, link with the models and rt_fast, mem2reg, concrete-mode clones, instrument, native link. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -307,6 +307,10 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
 
     instr_config cfg = {(const char *const *)B.rt_fast, B.n_rt_fast, (const char *const *)B.models, B.n_models};
     instr_result res;
+    uint32_t nclones = 0;
+    /* after mem2reg (copy and original must have the same shape), before the pass */
+    if (make_concrete_clones(B.m, &cfg, &nclones, err))
+        goto done;
     if (instrument_module(B.m, &cfg, &B.sites, &res, err))
         goto done;
     internalize_fast_paths(&B);
@@ -354,6 +358,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         st->slots = B.sites.nslots;
         st->locations = B.sites.nlocs;
         st->unsupported = res.unsupported;
+        st->concrete_clones = nclones;
+        st->dispatches = res.dispatches;
         st->seconds = now() - t0;
     }
     rc = 0;

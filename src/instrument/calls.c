@@ -55,11 +55,17 @@ static void insert_error(pass *p, uint32_t kind, const char *what)
 {
     unsigned line, col;
     const char *file;
-    uint32_t loc;
-    inst_loc(p, p->cur, &line, &col, &file);
-    if (sites_add_loc(p->sites, line, col, file, p->fname, what, &loc)) {
-        p->oom = 1;
-        return;
+    uint32_t loc, unused;
+    if (p->concrete) { /* the copy reports its original's location */
+        if (clone_fetch(p, &loc, &unused))
+            return;
+    } else {
+        inst_loc(p, p->cur, &line, &col, &file);
+        if (sites_add_loc(p->sites, line, col, file, p->fname, what, &loc)) {
+            p->oom = 1;
+            return;
+        }
+        clone_record(p, loc, 0);
     }
     at_before(p);
     LLVMValueRef args[2] = {c32(p, kind), c32(p, loc)};
@@ -254,6 +260,19 @@ static void do_intrinsic(pass *p, const char *name)
 
 /* ---- calls ---- */
 
+/* The model __sym_model_<name> when sympath's models define it, else NULL. */
+static LLVMValueRef model_of(pass *p, const char *name)
+{
+    char *mname = instr_strf("__sym_model_%s", name);
+    if (!mname) {
+        p->oom = 1;
+        return NULL;
+    }
+    LLVMValueRef model = LLVMGetNamedFunction(p->m, mname);
+    free(mname);
+    return model && !LLVMIsDeclaration(model) ? model : NULL;
+}
+
 /*
  * Classification of a call, in this order:
  *   inline asm                         -> external (counted)
@@ -296,10 +315,8 @@ void do_call(pass *p)
         return;
     }
     if (p->user && !starts(name, "__sym_model_")) {
-        char mname[256];
-        snprintf(mname, sizeof mname, "__sym_model_%s", name);
-        LLVMValueRef model = LLVMGetNamedFunction(p->m, mname);
-        if (model && !LLVMIsDeclaration(model)) {
+        LLVMValueRef model = model_of(p, name);
+        if (model) {
             set_callee(p, I, model);
             instrumented_call(p);
             return;
@@ -319,6 +336,80 @@ void do_call(pass *p)
         return;
     }
     external_call(p);
+}
+
+/* A call concrete mode cannot make: code that may read inputs (or whose parameters
+ * would need shadows). make_concrete_clones never copies a function that makes one, so
+ * this is a sympath bug; the build fails rather than lose symbolic paths silently. */
+static void not_concrete(pass *p)
+{
+    p->mismatch = 1;
+}
+
+/* The concrete-mode copy of the function named `prefix``name`, or NULL. */
+static LLVMValueRef concrete_copy(pass *p, const char *prefix, const char *name)
+{
+    char *cname = instr_strf("%s%s%s", prefix, name, CONCRETE_SUFFIX);
+    if (!cname) {
+        p->oom = 1;
+        return NULL;
+    }
+    LLVMValueRef c = LLVMGetNamedFunction(p->m, cname);
+    free(cname);
+    return c && !LLVMIsDeclaration(c) ? c : NULL;
+}
+
+/*
+ * Concrete mode (the copy of an input-free function): no shadows are passed, and a
+ * call's classification is do_call's with the original names (a callee that is itself
+ * a copy is classified by its original's name). What remains: error hooks (with the
+ * original's location ids), fork, model redirects (to the model's copy), and calls of
+ * defined functions go to their copies (the linker already made them so).
+ */
+void do_call_concrete(pass *p)
+{
+    LLVMValueRef I = p->cur;
+    LLVMValueRef fn = direct_callee(I);
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)))
+        return;
+    if (!fn) {
+        not_concrete(p);
+        return;
+    }
+    if (LLVMGetIntrinsicID(fn))
+        return; /* memcpy/memset have no shadow side here; the rest has no symbolic operand */
+    size_t len, ls = strlen(CONCRETE_SUFFIX);
+    const char *full = LLVMGetValueName2(fn, &len);
+    int is_copy = len > ls && !strcmp(full + len - ls, CONCRETE_SUFFIX);
+    char *name = strndup(full, is_copy ? len - ls : len);
+    if (!name) {
+        p->oom = 1;
+        return;
+    }
+    const char *what;
+    uint32_t ek = error_hook(name, &what);
+    if (ek != ERR_NONE && !p->in_reach_error) {
+        insert_error(p, ek, what);
+    } else if (!strcmp(name, "fork")) {
+        set_callee(p, I, rt_decl(p, RT_FORK));
+    } else if (p->user && !starts(name, "__sym_model_") && model_of(p, name)) {
+        LLVMValueRef mc = concrete_copy(p, "__sym_model_", name);
+        if (mc)
+            set_callee(p, I, mc);
+        else
+            not_concrete(p);
+    } else if (is_copy || !strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
+        /* already the copy; or no shadow side to copy */
+    } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume")) {
+        not_concrete(p);
+    } else if (!LLVMIsDeclaration(fn)) {
+        LLVMValueRef c = concrete_copy(p, "", name);
+        if (c)
+            set_callee(p, I, c);
+        else
+            not_concrete(p);
+    }
+    free(name);
 }
 
 void do_extractvalue(pass *p)

@@ -23,6 +23,8 @@ typedef struct build_stats {
     uint32_t slots;             /* coverage slots (all sites, models included) */
     uint32_t locations;         /* error-call locations */
     uint64_t unsupported;       /* instructions of kinds not modelled (details in the site table) */
+    uint32_t concrete_clones;   /* input-free functions given a concrete-mode copy F.sym_concrete */
+    uint32_t dispatches;        /* of which switch to their copy at entry when nothing is symbolic */
     double seconds;             /* wall time of the whole build, seconds */
 } build_stats;
 

@@ -42,17 +42,34 @@ typedef struct instr_result {
     uint32_t functions;     /* function definitions instrumented */
     uint32_t user_sites;    /* branch sites in user (non-model) code */
     uint64_t unsupported;   /* instructions counted as unsupported, all kinds */
+    uint32_t dispatches;    /* functions that call their concrete-mode copy when nothing is symbolic */
 } instr_result;
 
 /*
  * Insert the runtime calls of rt_abi.h into every function definition of m except the
  * rt_fast ones (docs/instrumentation.md), recording sites, locations and unsupported
  * instruction kinds into `sites` (which must be zero-initialised or partly filled).
+ * A concrete-mode copy F.sym_concrete (make_concrete_clones) is instrumented in concrete
+ * mode right after F, with F's sites and locations, and F's entry dispatches to it.
  * m must contain the definitions of rt_fast.bc already (their signatures are used
  * for the calls). Returns 0, or -1 with *err (malloc'ed) when out of memory.
  */
 int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *sites,
                       instr_result *res, char **err);
+
+/* ---- concrete-mode clones (concrete.c) ---- */
+
+/* Suffix of the concrete-mode copy of a function: F.sym_concrete is F without shadows. */
+#define CONCRETE_SUFFIX ".sym_concrete"
+
+/*
+ * Add to m (after linking and mem2reg, before instrument_module) an internal copy
+ * F.sym_concrete of every input-free function definition F (docs/instrumentation.md,
+ * "Concrete mode"); instrument_module then instruments each copy in concrete mode and
+ * makes F call it when nothing is symbolic. *nclones receives the number of copies.
+ * Returns 0, or -1 with *err (malloc'ed).
+ */
+int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *nclones, char **err);
 
 /* ---- running the compiler (proc.c) ---- */
 

@@ -70,7 +70,7 @@ pmap_ent *pmap_get(const pmap *m, const void *key)
     return NULL;
 }
 
-static void pmap_clear(pmap *m)
+void pmap_clear(pmap *m)
 {
     free(m->e);
     memset(m, 0, sizeof *m);
@@ -225,6 +225,8 @@ void lose_operands(pass *p, uint32_t kind)
 
 void count_unsupported(pass *p, const char *kind)
 {
+    if (p->concrete) /* counted once, in the original */
+        return;
     if (sites_count_unsupported(p->sites, kind, 1))
         p->oom = 1;
     p->res->unsupported++;
@@ -244,6 +246,26 @@ void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const c
     *line = p->fb_line;
     *col = p->fb_col;
     *file = p->fb_file;
+}
+
+void clone_record(pass *p, uint32_t a, uint32_t b)
+{
+    pmap_ent *e = p->pair.n ? pmap_get(&p->pair, p->cur) : NULL;
+    if (e && pmap_put(&p->cmap, e->a, (void *)(uintptr_t)a, (void *)(uintptr_t)b))
+        p->oom = 1;
+}
+
+int clone_fetch(pass *p, uint32_t *a, uint32_t *b)
+{
+    pmap_ent *e = pmap_get(&p->cmap, p->cur);
+    if (!e) {
+        p->mismatch = 1;
+        *a = *b = 0;
+        return -1;
+    }
+    *a = (uint32_t)(uintptr_t)e->a;
+    *b = (uint32_t)(uintptr_t)e->b;
+    return 0;
 }
 
 /* ---- integer arithmetic, comparisons, casts ---- */
@@ -571,6 +593,10 @@ static void do_insertvalue(pass *p)
 
 static void add_site(pass *p, uint32_t ndirs, const char *kind, uint32_t *id, uint32_t *slot_base)
 {
+    if (p->concrete) { /* the copy reports its original's site */
+        clone_fetch(p, id, slot_base);
+        return;
+    }
     unsigned line, col;
     const char *file;
     inst_loc(p, p->cur, &line, &col, &file);
@@ -578,6 +604,7 @@ static void add_site(pass *p, uint32_t ndirs, const char *kind, uint32_t *id, ui
         p->oom = 1;
     if (p->user)
         p->res->user_sites++;
+    clone_record(p, *id, *slot_base);
 }
 
 /* Conditional br: a site with slots false = slot_base, true = slot_base + 1. */
@@ -692,9 +719,25 @@ static const char *opcode_name(LLVMOpcode op)
     }
 }
 
+/* Concrete mode: no value is symbolic, so only coverage, error hooks and the calls'
+ * targets remain; everything else of the copy runs as compiled. */
+static void instrument_inst_concrete(pass *p)
+{
+    switch (LLVMGetInstructionOpcode(p->cur)) {
+    case LLVMBr: do_br(p); break;
+    case LLVMSwitch: do_switch(p); break;
+    case LLVMCall: do_call_concrete(p); break;
+    default: break;
+    }
+}
+
 static void instrument_inst(pass *p)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(p->cur);
+    if (p->concrete) {
+        instrument_inst_concrete(p);
+        return;
+    }
     switch (op) {
     case LLVMAdd: do_binop(p, EXPR_ADD); break;
     case LLVMSub: do_binop(p, EXPR_SUB); break;
@@ -832,6 +875,8 @@ static void entry_params(pass *p, LLVMValueRef first)
         LLVMValueRef args[3] = {c32(p, i), as_i64(p, a), c32(p, bit_width(p, LLVMTypeOf(a)))};
         set_shadow(p, a, rt_call(p, RT_GET_PARAM, args, 3));
     }
+    /* where the dispatch to the concrete copy may split the entry block */
+    p->prologue_end = LLVMGetPreviousInstruction(first);
 }
 
 static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
@@ -855,7 +900,7 @@ static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
         p->oom = 1;
         return;
     }
-    if (is_entry && n)
+    if (is_entry && n && !p->concrete)
         entry_params(p, insts[0]);
     for (size_t k = 0; k < n; k++) {
         p->cur = insts[k];
@@ -869,16 +914,17 @@ static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
     free(insts);
 }
 
-static void instrument_function(pass *p, LLVMValueRef fn)
+/* Name, kind and fallback location of the function about to be instrumented. */
+static void begin_function(pass *p, LLVMValueRef fn, const char *name)
 {
-    size_t len;
     p->fn = fn;
-    p->fname = LLVMGetValueName2(fn, &len);
+    p->fname = name;
     p->user = !in_list(p->fname, p->cfg->model_names, p->cfg->n_models);
     p->is_main = !strcmp(p->fname, "main");
     p->in_reach_error = !strcmp(p->fname, "reach_error");
     p->fb_line = p->fb_col = 0;
     p->fb_file = "?";
+    p->prologue_end = NULL;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !p->fb_line; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
             if (LLVMGetDebugLocLine(i)) {
@@ -889,6 +935,10 @@ static void instrument_function(pass *p, LLVMValueRef fn)
                 p->fb_file = f && flen ? f : "?";
                 break;
             }
+}
+
+static void instrument_body(pass *p, LLVMValueRef fn)
+{
     unsigned nb;
     LLVMBasicBlockRef *order = rpo_blocks(fn, &nb);
     if (!order) {
@@ -900,7 +950,172 @@ static void instrument_function(pass *p, LLVMValueRef fn)
         instrument_block(p, order[i], order[i] == entry);
     free(order);
     finish_phis(p);
+}
+
+/* Map every instruction of fn to the one at the same place in its copy (which was made
+ * from fn before either was instrumented, so the two have the same shape). */
+static int pair_instructions(pass *p, LLVMValueRef fn, LLVMValueRef copy)
+{
+    LLVMBasicBlockRef a = LLVMGetFirstBasicBlock(fn), b = LLVMGetFirstBasicBlock(copy);
+    for (; a && b; a = LLVMGetNextBasicBlock(a), b = LLVMGetNextBasicBlock(b)) {
+        LLVMValueRef i = LLVMGetFirstInstruction(a), j = LLVMGetFirstInstruction(b);
+        for (; i && j; i = LLVMGetNextInstruction(i), j = LLVMGetNextInstruction(j)) {
+            if (LLVMGetInstructionOpcode(i) != LLVMGetInstructionOpcode(j))
+                return -1;
+            if (pmap_put(&p->pair, i, j, NULL)) {
+                p->oom = 1;
+                return 0;
+            }
+        }
+        if (i || j)
+            return -1;
+    }
+    return a || b ? -1 : 0;
+}
+
+/* May F's entry call its copy? Not main (run once, its arguments come from libc), not a
+ * variadic function (the extra arguments cannot be forwarded), not with arguments the
+ * code generator copies (byval and the like: the copy would be copied again). */
+static int can_dispatch(pass *p, LLVMValueRef fn)
+{
+    if (p->is_main || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+        return 0;
+    static const char *const attrs[] = {"byval", "inalloca", "preallocated", "byref"};
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned k = 0; k < sizeof attrs / sizeof *attrs; k++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
+        for (unsigned i = 0; kind && i < n; i++)
+            if (LLVMGetEnumAttributeAtIndex(fn, i + 1, kind))
+                return 0;
+    }
+    return 1;
+}
+
+/*
+ * The dispatch at F's entry, once F is instrumented:
+ *
+ *   sym.dispatch:  static allocas; parameter prologue (__sym_get_param ...)
+ *                  br (__sym_shadow_active == 0 && every parameter shadow == NULL),
+ *                     sym.concrete, old entry
+ *   sym.concrete:  r = F.sym_concrete(params); __sym_set_ret(NULL); ret r
+ *
+ * Static allocas move to the new entry block so that they stay static (the optimiser
+ * folds only those into the frame); the shadow clears after them stay behind, since only
+ * the instrumented path needs them.
+ */
+static void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
+{
+    LLVMBasicBlockRef old = LLVMGetEntryBasicBlock(fn);
+    LLVMBasicBlockRef disp = LLVMInsertBasicBlockInContext(p->cx, old, "sym.dispatch");
+    LLVMBasicBlockRef conc = LLVMAppendBasicBlockInContext(p->cx, fn, "sym.concrete");
+    LLVMSetCurrentDebugLocation2(p->b, NULL); /* moved instructions keep their own locations */
+    LLVMPositionBuilderAtEnd(p->b, disp);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(old), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        if (LLVMIsAAllocaInst(i) && LLVMIsAConstant(LLVMGetOperand(i, 0))) {
+            size_t len;
+            char *name = strdup(LLVMGetValueName2(i, &len));
+            LLVMInstructionRemoveFromParent(i);
+            LLVMInsertIntoBuilderWithName(p->b, i, name ? name : "");
+            free(name);
+        }
+    }
+    if (p->prologue_end) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(old), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            size_t len;
+            char *name = strdup(LLVMGetValueName2(i, &len));
+            LLVMInstructionRemoveFromParent(i);
+            LLVMInsertIntoBuilderWithName(p->b, i, name ? name : "");
+            free(name);
+            if (i == p->prologue_end)
+                break;
+        }
+    }
+    /* The call of the copy needs a location in F's scope (the verifier wants one on
+     * calls between functions with debug info). */
+    LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+    if (sp)
+        LLVMSetCurrentDebugLocation2(p->b, LLVMDIBuilderCreateDebugLocation(p->cx, p->fb_line, p->fb_col, sp, NULL));
+    LLVMValueRef active = LLVMGetNamedGlobal(p->m, "__sym_shadow_active");
+    if (!active)
+        active = LLVMAddGlobal(p->m, p->i32, "__sym_shadow_active");
+    LLVMTypeRef aty = LLVMGlobalGetValueType(active);
+    LLVMValueRef cond = LLVMBuildICmp(p->b, LLVMIntEQ, LLVMBuildLoad2(p->b, aty, active, ""),
+                                      LLVMConstInt(aty, 0, 0), "");
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef s = shadow_of(p, LLVMGetParam(fn, i));
+        if (!is_null_shadow(p, s))
+            cond = LLVMBuildAnd(p->b, cond, LLVMBuildICmp(p->b, LLVMIntEQ, s, p->null, ""), "");
+    }
+    LLVMBuildCondBr(p->b, cond, conc, old);
+
+    LLVMPositionBuilderAtEnd(p->b, conc);
+    LLVMValueRef *args = malloc((n ? n : 1) * sizeof *args);
+    if (!args) {
+        p->oom = 1;
+        LLVMBuildUnreachable(p->b);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        args[i] = LLVMGetParam(fn, i);
+    LLVMTypeRef fty = LLVMGlobalGetValueType(copy);
+    LLVMValueRef r = LLVMBuildCall2(p->b, fty, copy, args, n, "");
+    free(args);
+    LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(copy));
+    LLVMValueRef none = p->null;
+    rt_call(p, RT_SET_RET, &none, 1);
+    if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
+        LLVMBuildRetVoid(p->b);
+    else
+        LLVMBuildRet(p->b, r);
+    LLVMSetCurrentDebugLocation2(p->b, NULL);
+    p->res->dispatches++;
+}
+
+/*
+ * F, then its concrete-mode copy if it has one (same sites: the copy's branches are
+ * looked up through the instruction pairing), then the dispatch. The shadows of F's
+ * parameters are still in p->shadow for the dispatch, so it is built before clearing.
+ */
+static void instrument_function(pass *p, LLVMValueRef fn)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    char *cname = instr_strf("%s%s", name, CONCRETE_SUFFIX);
+    if (!cname) {
+        p->oom = 1;
+        return;
+    }
+    LLVMValueRef copy = LLVMGetNamedFunction(p->m, cname);
+    free(cname);
+    if (copy && LLVMIsDeclaration(copy))
+        copy = NULL;
+    if (copy && pair_instructions(p, fn, copy)) {
+        p->mismatch = 1;
+        return;
+    }
+    begin_function(p, fn, name);
+    instrument_body(p, fn);
+    if (copy && !p->oom) {
+        pmap saved = p->shadow; /* F's parameter shadows, for the dispatch */
+        memset(&p->shadow, 0, sizeof p->shadow);
+        LLVMValueRef prologue_end = p->prologue_end;
+        p->concrete = 1;
+        p->fn = copy;
+        instrument_body(p, copy);
+        pmap_clear(&p->shadow);
+        p->concrete = 0;
+        p->fn = fn;
+        p->shadow = saved;
+        p->prologue_end = prologue_end;
+        if (can_dispatch(p, fn))
+            insert_dispatch(p, fn, copy);
+    }
     pmap_clear(&p->shadow);
+    pmap_clear(&p->pair);
+    pmap_clear(&p->cmap);
     p->res->functions++;
 }
 
@@ -928,8 +1143,11 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     LLVMValueRef *fns = malloc(capf * sizeof *fns);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f && fns; f = LLVMGetNextFunction(f)) {
         size_t len;
-        if (LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
-            in_list(LLVMGetValueName2(f, &len), cfg->rt_fast_names, cfg->n_rt_fast))
+        const char *name = LLVMGetValueName2(f, &len);
+        /* concrete-mode copies are instrumented together with their originals */
+        size_t ls = strlen(CONCRETE_SUFFIX);
+        if (LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || in_list(name, cfg->rt_fast_names, cfg->n_rt_fast) ||
+            (len > ls && !strcmp(name + len - ls, CONCRETE_SUFFIX)))
             continue;
         if (nf == capf) {
             LLVMValueRef *nfns = realloc(fns, 2 * capf * sizeof *nfns);
@@ -945,15 +1163,22 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     }
     if (!fns)
         p->oom = 1;
-    for (size_t i = 0; i < nf && !p->oom; i++)
+    for (size_t i = 0; i < nf && !p->oom && !p->mismatch; i++)
         instrument_function(p, fns[i]);
     free(fns);
     free(p->phis);
     pmap_clear(&p->shadow);
+    pmap_clear(&p->pair);
+    pmap_clear(&p->cmap);
     LLVMDisposeTargetData(p->td);
     LLVMDisposeBuilder(p->b);
     if (p->oom) {
         *err = instr_strf("instrumentation: out of memory");
+        return -1;
+    }
+    if (p->mismatch) {
+        *err = instr_strf("internal error (a bug in sympath's instrumenter): a concrete-mode copy does not "
+                          "match its original, or makes a call that needs shadows");
         return -1;
     }
     return 0;

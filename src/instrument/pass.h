@@ -51,11 +51,20 @@ typedef struct pass {
     /* the instruction being instrumented and the original one after it ("after" point) */
     LLVMValueRef cur, next;
     int oom;
+
+    /* concrete mode (docs/instrumentation.md): instrumenting the copy F.sym_concrete of an
+     * input-free function, without shadows, reusing the sites and locations of F */
+    int concrete;
+    int mismatch;                   /* a clone instruction had no counterpart: a sympath bug */
+    pmap pair;                      /* original instruction -> its copy (while F is instrumented) */
+    pmap cmap;                      /* copy instruction -> (site id, slot base) or (location id, 0) */
+    LLVMValueRef prologue_end;      /* last instruction of F's parameter prologue, or NULL */
 } pass;
 
 /* ---- pass.c helpers used by calls.c ---- */
 int pmap_put(pmap *m, const void *key, void *a, void *b);
 pmap_ent *pmap_get(const pmap *m, const void *key);
+void pmap_clear(pmap *m);
 
 /* Insert before the current instruction / right after it. */
 void at_before(pass *p);
@@ -87,10 +96,17 @@ void lose_operands(pass *p, uint32_t kind);
 void count_unsupported(pass *p, const char *kind);
 /* Source location of an instruction (falls back to the function's first one). */
 void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const char **file);
+/* Sites and error locations of concrete-mode copies: in normal mode, remember (a, b) for
+ * the copy of the current instruction (if F has a copy); in concrete mode, fetch what the
+ * original instruction got. clone_fetch returns 0, or -1 (p->mismatch set). */
+void clone_record(pass *p, uint32_t a, uint32_t b);
+int clone_fetch(pass *p, uint32_t *a, uint32_t *b);
 
 /* ---- calls.c ---- */
 /* Instrument the call instruction p->cur (direct, indirect, intrinsic, hooks, redirects). */
 void do_call(pass *p);
+/* The same in concrete mode: hooks, fork and redirects only, callees are the copies. */
+void do_call_concrete(pass *p);
 /* Instrument extractvalue (resolves with.overflow pairs). */
 void do_extractvalue(pass *p);
 

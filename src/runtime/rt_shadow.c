@@ -82,6 +82,8 @@ static shadow_page *make_page(uintptr_t pno)
     p->pno = pno;
     insert_page(p);
     tab_n++;
+    /* set by the first symbolic byte, before it is written; pages are never removed within
+     * a run, so the flag stays 1 (concrete-mode dispatch relies on it, rt_slow.h) */
     __sym_shadow_active = 1;
     return last_page = p;
 }

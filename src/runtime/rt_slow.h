@@ -26,7 +26,10 @@ extern symx __sym_ret;
  * trace to write, e.g. in a child of __sym_fork). Never NULL. */
 extern volatile uint32_t *__sym_last_site;
 /* Non-zero once any symbolic byte was ever stored in shadow memory in this run:
- * until then every load is concrete and every concrete store/copy has nothing to clear. */
+ * until then every load is concrete and every concrete store/copy has nothing to clear.
+ * It must never go back to 0 within a run (only rt_shadow_reset, at the start of a run,
+ * clears it): the concrete-mode dispatch (docs/instrumentation.md) runs a function's
+ * shadow-free copy when it reads 0, which is sound only if no byte can be symbolic then. */
 extern uint32_t __sym_shadow_active;
 
 /* ---- slow paths (libsympath-rt.a) ---- */

@@ -1,4 +1,4 @@
-/* test_instrument_build.c: build_executor end to end on small C files: compile errors, missing main, site and location counts. */
+/* test_instrument_build.c: build_executor end to end on small C files: compile errors, missing main, site and location counts, concrete-mode clones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
 
 #include "instrument/instrument.h"
 
@@ -174,9 +177,110 @@ static void test_good_program(void **state)
     assert_int_not_equal(system(cmd), 0);
 }
 
+/* Is `name` defined in the instrumented module the build left in the work directory? */
+static int defined_in_instrumented(const char *name)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/instrumented.bc", dir);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
+        fail_msg("cannot read %s: %s", path, msg ? msg : "?");
+    LLVMContextRef cx = LLVMContextCreate();
+    LLVMModuleRef m;
+    if (LLVMParseBitcodeInContext2(cx, buf, &m))
+        fail_msg("cannot parse %s", path);
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    int defined = f && !LLVMIsDeclaration(f);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(cx);
+    return defined;
+}
+
+/* helper and twice are input-free (helper's address is taken, but it reads no input,
+ * so it is a harmless callback); reader reads an input, apply calls through a pointer. */
+static const char *const clone_prog =
+    "#include <sympath.h>\n"
+    "static int helper(int v) { if (v > 3) return v * 2; return v; }\n"
+    "static int twice(int v) { return helper(helper(v)); }\n"
+    "static int reader(void) { return sym_int(\"r\"); }\n"
+    "static int apply(int (*f)(int), int v) { return f(v); }\n"
+    "int main(void) {\n"
+    "  int c = helper(5) + twice(1);\n"
+    "  int x = reader();\n"
+    "  if (x == c + 100) return apply(helper, x) & 0xff;\n"
+    "  return 0;\n"
+    "}\n";
+
+static void test_concrete_clones(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    if (build_text(clone_prog, &st, &err))
+        fail_msg("build failed: %s", err);
+    assert_true(defined_in_instrumented("helper.sym_concrete"));
+    assert_true(defined_in_instrumented("twice.sym_concrete"));
+    assert_false(defined_in_instrumented("reader.sym_concrete"));
+    assert_false(defined_in_instrumented("apply.sym_concrete"));
+    assert_false(defined_in_instrumented("main.sym_concrete"));
+    assert_true(st.concrete_clones >= 2); /* with the input-free libc models */
+    assert_true(st.dispatches >= 2 && st.dispatches <= st.concrete_clones);
+
+    /* The copies add no site and no slot: helper's branch and main's, once each. */
+    site_table t;
+    if (site_table_load(sites, &t, &err))
+        fail_msg("%s", err);
+    uint32_t user_sites = 0, user_slots = 0;
+    for (uint32_t i = 0; i < t.nsites; i++) {
+        const site_info *s = &t.sites[i];
+        if (!s->user)
+            continue;
+        user_sites++;
+        user_slots += s->ndirs;
+        if (strcmp(s->function, "helper") && strcmp(s->function, "main"))
+            fail_msg("site %u in function %s", s->id, s->function);
+    }
+    assert_int_equal(user_sites, 2);
+    assert_int_equal(user_slots, 4);
+    assert_int_equal(user_sites, st.branch_sites);
+    assert_int_equal(t.nslots, st.slots);
+    site_table_free(&t);
+
+    /* c = 10 + 1 computed by the copies; x = 111 makes main call helper(111) through apply. */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && echo 111 > in && SYMPATH_INPUTS=in ./prog.exe >/dev/null 2>&1", dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 222);
+}
+
+/* A callback that reads an input may run while a copy runs (uninstrumented code calls
+ * it): then no function is input-free. */
+static void test_no_clones_with_input_callbacks(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    if (build_text("#include <sympath.h>\n"
+                   "static int cb(int v) { return v + sym_int(\"c\"); }\n"
+                   "static int helper(int v) { return v > 3 ? v : -v; }\n"
+                   "int main(void) { int (*volatile f)(int) = cb; return helper(1) + f(2) == 7; }\n",
+                   &st, &err))
+        fail_msg("build failed: %s", err);
+    assert_int_equal(st.concrete_clones, 0);
+    assert_int_equal(st.dispatches, 0);
+    assert_false(defined_in_instrumented("helper.sym_concrete"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_concrete_clones, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_clones_with_input_callbacks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
         cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),
