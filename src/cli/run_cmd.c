@@ -233,8 +233,11 @@ int cmd_run(int argc, char **argv) {
         }
     }
 
-    char build_dir[PATH_MAX], exe[PATH_MAX], sites[PATH_MAX];
-    snprintf(build_dir, sizeof build_dir, "%s/build", out);
+    char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];
+    if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir) {
+        fprintf(stderr, "sympath run: output path too long\n");
+        return 2;
+    }
     if (mkdir_p(build_dir) != 0) {
         fprintf(stderr, "sympath run: cannot create %s: %s\n", build_dir, strerror(errno));
         return 1;
@@ -253,8 +256,8 @@ int cmd_run(int argc, char **argv) {
         free(err);
         return 1;
     }
-    fprintf(stderr, "sympath: %u functions, %u branch sites instrumented in %.1f s\n", bs.functions,
-            bs.branch_sites, bs.seconds);
+    fprintf(stderr, "sympath: %u functions (%u with a concrete-mode clone), %u branch sites instrumented in %.1f s\n",
+            bs.functions, bs.concrete_clones, bs.branch_sites, bs.seconds);
     write_replay_conf(out, abs_sources, nsources, cflags, 0, 0);
 
     struct sigaction sa;
@@ -272,6 +275,7 @@ int cmd_run(int argc, char **argv) {
     o.sources = (const char *const *)sources;
     o.nsources = nsources;
     o.build_seconds = bs.seconds;
+    o.build = &bs;
     o.interrupted = &interrupted;
     explore_summary sum;
     memset(&sum, 0, sizeof sum);

@@ -27,6 +27,7 @@ typedef struct explore_opts {
     uint32_t max_depth;             /* see tree_new; 0 = unbounded */
     int progress;                   /* nonzero: live progress line on stderr */
     double build_seconds;           /* time spent building, reported */
+    const struct build_stats *build;/* what the instrumenter did, reported (may be NULL) */
     volatile sig_atomic_t *interrupted; /* set asynchronously (Ctrl-C): stop cleanly; may be NULL */
 } explore_opts;
 

@@ -186,6 +186,17 @@ int explore_write_report(const explore_state *s, char **err) {
     put_str(j, "strategy", s->o->strategy ? s->o->strategy : "cov");
     put_uint(j, "seed", s->o->seed);
     put_double(j, "budget_seconds", s->o->budget_seconds);
+    if (s->o->build) {
+        json_key(j, "build");
+        json_begin_object(j);
+        put_uint(j, "functions", s->o->build->functions);
+        put_uint(j, "branch_sites", s->o->build->branch_sites);
+        put_uint(j, "concrete_clones", s->o->build->concrete_clones);
+        put_uint(j, "concrete_dispatches", s->o->build->dispatches);
+        put_uint(j, "unsupported_instructions", s->o->build->unsupported);
+        put_double(j, "seconds", s->o->build->seconds);
+        json_end_object(j);
+    }
     put_str(j, "stop_reason", s->stop_reason);
     json_key(j, "complete");
     json_bool(j, s->complete);
