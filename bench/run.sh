@@ -7,7 +7,7 @@ BUDGET=${1:-30s}
 SYMPATH=${SYMPATH:-build/bin/sympath}
 WORK=${WORK:-build/bench}
 mkdir -p "$WORK"
-PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c examples/demo.c"
+PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c tests/programs/many_paths.c examples/demo.c"
 
 printf '%-18s %9s %8s %9s %8s %7s %6s %6s\n' program coverage reached_s execs execs/s solver% tests errors
 for p in $PROGS; do
