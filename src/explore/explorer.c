@@ -482,8 +482,6 @@ static const char *budget_reason(explore_state *s) {
     return NULL;
 }
 
-static const char *budget_reason(explore_state *s);
-
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
  * the strategy has no candidate left or a budget ran out while solving (a long series of
  * UNSAT candidates must not overrun the time budget). */
