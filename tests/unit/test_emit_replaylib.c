@@ -147,7 +147,7 @@ static void test_round_trip_through_suite(void **state)
     uint8_t types[] = { IT_INT, IT_UINT, IT_CHAR, IT_UCHAR, IT_SHORT, IT_LONG, IT_ULONG, IT_BOOL,
                         IT_FLOAT, IT_DOUBLE, IT_POINTER, IT_S8, IT_U16, IT_U64, IT_BYTE, IT_BYTE, IT_BYTE };
     const char *names[17] = { "x<&>" };
-    test_case tc = { 17, values, types, names };
+    test_case tc = { 17, values, types, names, 0 };
     assert_int_equal(suite_write_test(w, &tc, "round trip", &err), 1);
     suite_close(w);
     snprintf(fx->path, sizeof fx->path, "%s/tests/test-00001.xml", out_dir);

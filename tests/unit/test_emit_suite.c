@@ -212,12 +212,12 @@ static void test_tests_parse_back(void **state)
     uint64_t values[] = { 0xfffffff6u, 200, 1, 0x3ff0000000000000ull, 0x1000 };
     uint8_t types[] = { IT_INT, IT_UCHAR, IT_BOOL, IT_DOUBLE, IT_POINTER };
     const char *names[] = { "x", "a<b&\"c'>", NULL, "", "p" };
-    test_case tc = { 5, values, types, names };
+    test_case tc = { 5, values, types, names, 0 };
     char *err = NULL;
     assert_int_equal(suite_write_test(w, &tc, "covers 3 -- new --", &err), 1);
-    test_case tc2 = { 1, values, types, NULL };
+    test_case tc2 = { 1, values, types, NULL, 1 };
     assert_int_equal(suite_write_test(w, &tc2, NULL, &err), 2);
-    test_case empty = { 0, NULL, NULL, NULL };
+    test_case empty = { 0, NULL, NULL, NULL, 0 };
     assert_int_equal(suite_write_test(w, &empty, NULL, &err), 3);
 
     char *xml = slurp(at(fx, "tests/test-00001.xml"));
@@ -225,6 +225,11 @@ static void test_tests_parse_back(void **state)
     assert_non_null(strstr(xml, "<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase "
                                 "1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n"));
     assert_non_null(strstr(xml, "<testcase>"));
+    /* a test whose run ended in an error says so (sympath replay expects it to fail) */
+    char *xml2 = slurp(at(fx, "tests/test-00002.xml"));
+    assert_non_null(xml2);
+    assert_non_null(strstr(xml2, "<testcase coversError=\"true\">"));
+    free(xml2);
     /* the comment is kept and contains no "--" */
     const char *c = strstr(xml, "<!--");
     assert_non_null(c);
@@ -270,7 +275,7 @@ static void test_errors(void **state)
     suite_writer *w = open_suite(fx);
     uint64_t values[] = { 5 };
     uint8_t types[] = { IT_CHAR };
-    test_case tc = { 1, values, types, NULL };
+    test_case tc = { 1, values, types, NULL, 0 };
     char *err = NULL;
     assert_int_equal(suite_write_error(w, &tc, "reach_error() called\nat prog.c:12", &err), 1);
     assert_int_equal(suite_write_error(w, &tc, "second\n", &err), 2);
@@ -301,7 +306,7 @@ static void test_stale_files_cleared(void **state)
     suite_writer *w = open_suite(fx);
     uint64_t v[] = { 1 };
     uint8_t t[] = { IT_INT };
-    test_case tc = { 1, v, t, NULL };
+    test_case tc = { 1, v, t, NULL, 0 };
     char *err = NULL;
     for (int i = 1; i <= 3; i++)
         assert_int_equal(suite_write_test(w, &tc, NULL, &err), i);
@@ -335,10 +340,10 @@ static void test_write_failure(void **state)
     suite_writer *w = open_suite(fx);
     uint64_t v[] = { 1 };
     uint8_t t[] = { IT_INT };
-    test_case tc = { 1, v, t, NULL };
+    test_case tc = { 1, v, t, NULL, 0 };
     char *err = NULL;
     /* remove the directory under the writer: the write fails with a message */
-    char cmd[256];
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", at(fx, "tests"));
     assert_int_equal(system(cmd), 0);
     assert_int_equal(suite_write_test(w, &tc, NULL, &err), -1);
