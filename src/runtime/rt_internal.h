@@ -60,6 +60,15 @@ void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
 
+/* The value of size (1..8) bytes at addr as an expression of 8*size bits: shadow bytes
+ * where memory is symbolic, constants of the actual bytes elsewhere (rt_shadow.c). */
+expr *rt_shadow_load(const void *addr, uint64_t size);
+
+/* A load of size bytes through the symbolic address addr_e (concrete value addr) as a
+ * select over the elements around addr (rt_symidx.c); records the range it assumes.
+ * NULL when the shape does not allow it: the caller then pins the address. */
+expr *rt_symbolic_read(const void *addr, uint64_t size, expr *addr_e);
+
 /* ---- run lifecycle (rt_main.c) ---- */
 
 /* Publish REC_END with `status` (once per run; nothing if the run already ended). */

@@ -154,17 +154,17 @@ void rt_shadow_clear(uintptr_t addr, size_t n)
 /* Little-endian assembly: byte i of the value is bits [8i, 8i+8). Concrete bytes
  * become constants of the actual memory contents. The builder merges adjacent
  * extracts of one node, so a value stored as extract(v, 8i, 8) bytes comes back as v. */
-symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
+expr *rt_shadow_load(const void *addr, uint64_t size)
 {
-    if (addr_e)
-        rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
-    if (!__sym_shadow_active || size == 0 || size > 8)
-        return NULL;
-    expr *b[8];
-    if (!rt_shadow_get_range((uintptr_t)addr, size, b))
-        return NULL;
     expr_ctx *cx = rt_cx();
     const uint8_t *m = addr;
+    expr *b[8] = {0};
+    if (!__sym_shadow_active || !rt_shadow_get_range((uintptr_t)addr, size, b)) {
+        uint64_t v = 0;
+        for (uint64_t i = 0; i < size; i++)
+            v |= (uint64_t)m[i] << (8 * i);
+        return expr_const(cx, v, 8 * (unsigned)size);
+    }
     expr *acc = NULL;
     for (uint64_t i = 0; i < size; i++) {
         /* A shadow byte whose concrete value is not the byte in memory is stale: code that
@@ -177,7 +177,25 @@ symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
         expr *byte = b[i] ? b[i] : expr_const(cx, m[i], 8);
         acc = acc ? expr_concat(cx, byte, acc) : byte;
     }
-    return rt_norm(acc);
+    return acc;
+}
+
+symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
+{
+    if (size == 0 || size > 8) {
+        if (addr_e)
+            rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+        return NULL;
+    }
+    if (addr_e) {
+        expr *sel = rt_symbolic_read(addr, size, addr_e);
+        if (sel)
+            return rt_norm(sel);
+        rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+    }
+    if (!__sym_shadow_active)
+        return NULL;
+    return rt_norm(rt_shadow_load(addr, size));
 }
 
 void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)

@@ -101,13 +101,41 @@ static void test_stale_shadow_is_dropped(void **state)
     assert_true(rt_test_header()->conc[CONC_EXTERNAL_CALL] >= 1);
 }
 
+/* A load through a symbolic address inside a page is a select over its neighbours: it
+ * evaluates to the element the address picks under other inputs too. */
+static void test_symbolic_index_is_a_select(void **state)
+{
+    expr_ctx *cx = rt_cx();
+    uint32_t *arr = (uint32_t *)(page_buf + 64);
+    for (int k = 0; k < 16; k++) arr[k] = 100 + (uint32_t)k;
+    expr *sym5 = expr_symbol(cx, 1, 32, 0x5555);
+    sym_store(&arr[9], 4, sym5);  /* one element is symbolic itself */
+    expr *i = expr_symbol(cx, 0, 64, 3);
+    expr *addr = expr_binary(cx, EXPR_ADD, expr_const(cx, (uintptr_t)arr, 64),
+                             expr_binary(cx, EXPR_MUL, i, expr_const(cx, 4, 64)));
+    expr *v = __sym_load(&arr[3], 4, addr);
+    assert_non_null(v);
+    assert_int_equal(v->value, 103);
+    for (uint64_t k = 0; k < 16; k++) {
+        uint64_t in[2] = {k, 0x77};
+        assert_int_equal(expr_eval(v, in, 2), k == 9 ? 0x77 : 100 + k);
+    }
+    /* the run records the window it assumed (a BK_CONCRETIZE node) */
+    trace_header *h = rt_test_header();
+    const trace_rec *ev = &rt_test_records()[h->nrecs - 1];
+    assert_int_equal(ev->type, REC_BRANCH);
+    assert_int_equal(ev->u.br.kind, BK_CONCRETIZE);
+    assert_int_equal(ev->u.br.taken, 1);
+}
+
 static void test_symbolic_address_is_pinned(void **state)
 {
     expr_ctx *cx = rt_cx();
     expr *i = expr_symbol(cx, 0, 64, 3);
-    uintptr_t base = (uintptr_t)page_buf;
+    /* a load that straddles two pages is not turned into a select: the address is pinned */
+    uintptr_t base = (uintptr_t)page_buf + 4096 - 5;
     expr *addr = expr_binary(cx, EXPR_ADD, expr_const(cx, base, 64), i);
-    assert_null(__sym_load(page_buf + 3, 4, addr));
+    assert_null(__sym_load(page_buf + 4096 - 2, 4, addr));
     trace_header *h = rt_test_header();
     assert_int_equal(h->conc[CONC_SYM_POINTER], 1);
     const trace_rec *r = rt_test_records();
@@ -210,6 +238,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_memcpy_and_overlaps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memmove_large_overlap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_shadow_is_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symbolic_index_is_a_select, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symbolic_length_is_pinned, setup, teardown),
     };
