@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Comdat.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Linker.h>
@@ -28,6 +30,13 @@
  * every other definition loses its body (a declaration of the original), and the
  * copy is linked back. Local globals of the original are made external (hidden)
  * for the link, so the copy's declarations resolve to them, then restored.
+ *
+ * The copy is made through bitcode (written, then read back into the same context),
+ * not with LLVMCloneModule: a clone shares the original's named struct types, and
+ * the linker, which expects a source module with types of its own, maps a shared
+ * recursive type (struct node { struct node *next; }) to a fresh anonymous one, so
+ * the copies' signatures no longer match their callers. Read back, the copy has
+ * renamed types (struct.node.0) that the linker maps onto the originals by name.
  */
 
 static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
@@ -268,6 +277,19 @@ static int analyse(graph *g)
 }
 
 /* Turn a definition of the copy into a declaration (of the original, once linked). */
+/* A copy of m with types of its own (see above); NULL when out of memory. */
+static LLVMModuleRef copy_module(LLVMModuleRef m)
+{
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+    if (!buf)
+        return NULL;
+    LLVMModuleRef c = NULL;
+    if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), buf, &c))
+        c = NULL;
+    LLVMDisposeMemoryBuffer(buf);
+    return c;
+}
+
 static void drop_body(LLVMValueRef f)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -346,7 +368,7 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
         if (expose(v, &sv, &nsv, &capsv))
             goto oom;
 
-    c = LLVMCloneModule(m);
+    c = copy_module(m);
     if (!c)
         goto oom;
     for (LLVMValueRef v = LLVMGetFirstGlobal(c), next; v; v = next) {

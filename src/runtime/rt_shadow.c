@@ -1,6 +1,7 @@
 /* rt_shadow.c: shadow memory, mapping each byte of the program's memory to its symbolic expression (or NULL). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "rt_internal.h"
 
 /*
@@ -16,6 +17,12 @@
  * stays at most half full, and is never shrunk (pages are never removed within
  * a run). A one-entry cache of the last page found serves the common case of
  * consecutive accesses to the same page.
+ *
+ * Shadow pages and the table come from mmap, never from malloc: a 32 KiB shadow page
+ * taken from the program's own heap would push the program's next small allocation
+ * onto a fresh heap page, which needs its own shadow page at the next symbolic store,
+ * and so on: a program that stores one symbolic field per malloc'd node would use a
+ * shadow page per node (gigabytes for 100000 nodes) instead of one per 4 KiB of nodes.
  */
 #define SH_PAGE_BITS 12
 #define SH_PAGE_SIZE (1u << SH_PAGE_BITS)
@@ -28,6 +35,33 @@ typedef struct shadow_page {
 static shadow_page **tab;
 static size_t tab_cap, tab_n; /* tab_cap is a power of two, 0 before the first page */
 static shadow_page *last_page;
+
+/* Pages are cut from mmap'd pools of POOL_PAGES shadow pages (zeroed by mmap). */
+#define POOL_PAGES 64
+typedef struct pool {
+    struct pool *next;
+    size_t used;
+    shadow_page page[POOL_PAGES];
+} pool;
+static pool *pools;
+
+static void *map_zeroed(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        abort();
+    return p;
+}
+
+static shadow_page *new_page(void)
+{
+    if (!pools || pools->used == POOL_PAGES) {
+        pool *n = map_zeroed(sizeof *n);
+        n->next = pools;
+        pools = n;
+    }
+    return &pools->page[pools->used++];
+}
 
 uint32_t __sym_shadow_active;
 
@@ -68,17 +102,14 @@ static shadow_page *make_page(uintptr_t pno)
         size_t ocap = tab_cap;
         shadow_page **old = tab;
         tab_cap = ocap ? 2 * ocap : 64;
-        tab = calloc(tab_cap, sizeof *tab);
-        if (!tab)
-            abort();
+        tab = map_zeroed(tab_cap * sizeof *tab);
         for (size_t i = 0; i < ocap; i++)
             if (old[i])
                 insert_page(old[i]);
-        free(old);
+        if (old)
+            munmap(old, ocap * sizeof *old);
     }
-    p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
+    p = new_page();
     p->pno = pno;
     insert_page(p);
     tab_n++;
@@ -90,9 +121,13 @@ static shadow_page *make_page(uintptr_t pno)
 
 void rt_shadow_reset(void)
 {
-    for (size_t i = 0; i < tab_cap; i++)
-        free(tab[i]);
-    free(tab);
+    while (pools) {
+        pool *next = pools->next;
+        munmap(pools, sizeof *pools);
+        pools = next;
+    }
+    if (tab)
+        munmap(tab, tab_cap * sizeof *tab);
     tab = NULL;
     tab_cap = tab_n = 0;
     last_page = NULL;
