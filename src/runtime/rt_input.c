@@ -57,7 +57,8 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
     }
     uint64_t v = k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
     *val = v;
-    expr *e = symbolic ? expr_symbol(rt_cx(), (uint32_t)k, width, v) : NULL;
+    /* once the trace is full the run has gone concrete (rt_trace.c) */
+    expr *e = symbolic && !rt.trace_full ? expr_symbol(rt_cx(), (uint32_t)k, width, v) : NULL;
     if (rt.trace_off)
         return e;
     trace_rec r;

@@ -60,6 +60,11 @@ void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
 
+/* Once the trace area is full the run goes concrete: expression-building slow paths
+ * return NULL (the value is concrete), so symbolic values die out at their next use
+ * instead of costing expression building for events that can no longer be recorded. */
+#define RT_CONCRETE_NOW() (rt.trace_full)
+
 /* The value of size (1..8) bytes at addr as an expression of 8*size bits: shadow bytes
  * where memory is symbolic, constants of the actual bytes elsewhere (rt_shadow.c). */
 expr *rt_shadow_load(const void *addr, uint64_t size);

@@ -25,6 +25,8 @@ static void division_checks(uint32_t op, unsigned w, expr *a, expr *b)
 
 symx __sym_binop_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     expr *A = rt_operand(a, av, width), *B = rt_operand(b, bv, width);
     if (op >= EXPR_UDIV && op <= EXPR_SREM)
         division_checks(op, width, A, B);
@@ -33,11 +35,15 @@ symx __sym_binop_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, 
 
 symx __sym_icmp_slow(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     return rt_norm(expr_cmp(rt_cx(), (expr_pred)pred, rt_operand(a, av, width), rt_operand(b, bv, width)));
 }
 
 symx __sym_cast_slow(uint32_t op, uint32_t from_width, uint32_t to_width, symx a)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     expr_ctx *cx = rt_cx();
     switch (op) {
     case EXPR_ZEXT: return rt_norm(expr_zext(cx, a, to_width));
@@ -48,6 +54,8 @@ symx __sym_cast_slow(uint32_t op, uint32_t from_width, uint32_t to_width, symx a
 
 symx __sym_fit_slow(symx e, uint64_t value, uint32_t width)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
     if (width < e->width)
         return (e->value & mask) == value ? __sym_cast_slow(EXPR_EXTRACT, e->width, width, e) : 0;
@@ -61,11 +69,15 @@ symx __sym_fit_slow(symx e, uint64_t value, uint32_t width)
 
 symx __sym_select_slow(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv, symx e, uint64_t ev)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     return rt_norm(expr_ite(rt_cx(), c, rt_operand(t, tv, width), rt_operand(e, ev, width)));
 }
 
 symx __sym_overflow_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     return rt_norm(expr_binary(rt_cx(), (expr_op)op, rt_operand(a, av, width), rt_operand(b, bv, width)));
 }
 
@@ -95,6 +107,8 @@ static expr *ite_bits(expr_ctx *cx, expr *a, unsigned w, int leading)
 symx __sym_intrinsic_slow(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
                           symx c, uint64_t cv)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     expr_ctx *cx = rt_cx();
     unsigned w = width;
     expr *A = rt_operand(a, av, w), *r = NULL;
@@ -164,6 +178,8 @@ symx __sym_intrinsic_slow(uint32_t which, uint32_t width, symx a, uint64_t av, s
 symx __sym_ptr_add_slow(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width,
                         uint64_t scale)
 {
+    if (RT_CONCRETE_NOW())
+        return NULL;
     expr_ctx *cx = rt_cx();
     expr *B = rt_operand(base, basev, 64), *I;
     if (idx)

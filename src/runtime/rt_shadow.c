@@ -114,7 +114,8 @@ static shadow_page *make_page(uintptr_t pno)
     insert_page(p);
     tab_n++;
     /* set by the first symbolic byte, before it is written; pages are never removed within
-     * a run, so the flag stays 1 (concrete-mode dispatch relies on it, rt_slow.h) */
+     * a run, so the flag stays 1 (concrete-mode dispatch relies on it, rt_slow.h) until the
+     * trace is full: then the run goes concrete and shadow memory is no longer read */
     __sym_shadow_active = 1;
     return last_page = p;
 }
@@ -237,6 +238,8 @@ void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
 {
     if (addr_e)
         rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+    if (rt.trace_full) /* the run has gone concrete (rt_trace.c) */
+        val = NULL;
     if (!val || size == 0 || size > 8) {
         rt_shadow_clear((uintptr_t)addr, size);
         return;
@@ -283,6 +286,8 @@ void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
 {
     if (n_e)
         rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
+    if (rt.trace_full) /* the run has gone concrete (rt_trace.c) */
+        val_e = NULL;
     if (val_e && val_e->width != 8)
         val_e = expr_resize(rt_cx(), val_e, 8);
     if (!val_e) {

@@ -21,8 +21,14 @@ int rt_trace_append(const trace_rec *r, int final)
     uint64_t n = h->nrecs, cap = h->recs_cap;
     uint64_t limit = final ? cap : (cap ? cap - 1 : 0);
     if (n >= limit || (!final && rt.trace_full)) {
-        if (!final)
+        if (!final && !rt.trace_full) {
             rt.trace_full = 1;
+            /* Nothing symbolic can be recorded any more: the rest of the run goes concrete.
+             * Shadow memory is forgotten (loads read concrete, no new symbolic byte is
+             * stored, input functions return concrete values), so the run is not slowed by
+             * building expressions nobody will see; concrete-mode clones apply again. */
+            __sym_shadow_active = 0;
+        }
         return -1;
     }
     memcpy(&rt.recs[n], r, sizeof *r);

@@ -260,10 +260,18 @@ static void test_trace_full(void **state)
     rt_test_setup((const uint64_t[]){ 1 }, 1, 8, 16);
     int v = sym_int(NULL);
     expr *x = __sym_get_ret((uint32_t)v, 32);
+    int went_concrete = 0;
     for (unsigned i = 0; i < 20; i++) {
         expr *c = __sym_icmp(PRED_EQ, 32, x, 1, NULL, i);
+        if (!c) { /* once the trace is full, the run goes concrete */
+            went_concrete = 1;
+            __sym_branch(1, 0, i == 1, NULL);
+            continue;
+        }
         __sym_branch(1, 0, c->value, c);
     }
+    assert_true(went_concrete);
+    assert_null(__sym_binop(EXPR_ADD, 32, x, 1, x, 1));
     trace_header *h = rt_test_header();
     assert_int_equal(h->nrecs, 7); /* the last slot is kept for the end */
     assert_true(h->dropped > 0);
