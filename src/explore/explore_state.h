@@ -24,6 +24,7 @@ typedef struct error_rec {
     uint64_t hits;          /* runs that reached it */
     double found_seconds;
     uint64_t found_exec;
+    int unconfirmed;        /* a time-out that could not be run again with a longer limit */
 } error_rec;
 
 /* The run an executor is busy with: the candidate it was solved for (for the divergence check). */
@@ -63,6 +64,7 @@ typedef struct explore_state {
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
     int exhausted, complete;
+    int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
 } explore_state;
 
 /* Monotonic clock in seconds. */

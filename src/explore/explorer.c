@@ -34,6 +34,9 @@
  * candidates. The tree is exhausted when no candidate is left and nothing runs.
  */
 
+/* A new time-out is run again with this many times the limit before it counts as a hang. */
+#define CONFIRM_FACTOR 5
+
 double explore_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -304,20 +307,28 @@ static int handle_error(explore_state *s, const run_result *r) {
     e->hits = 1;
     e->found_seconds = explore_now() - s->t0;
     e->found_exec = s->execs;
+    e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
     if (error_is_property(r->error)) s->errors_property++;
     else s->errors_other++;
 
     char what[256];
     if (r->error == ERR_SIGNAL)
         snprintf(what, sizeof what, "crash: %s (signal %d)", signal_name(r->signo), r->signo);
+    else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
+        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
+                 "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
     else if (r->error == ERR_TIMEOUT)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (hang?)", s->o->run_timeout_ms);
+        snprintf(what, sizeof what, "timeout: the run did not end within %u ms, nor within %u ms when run again (hang)",
+                 s->o->run_timeout_ms, s->o->run_timeout_ms * CONFIRM_FACTOR);
     else if (r->error == ERR_REACH)
         snprintf(what, sizeof what, "reach_error: the error function was called (property violation)");
     else if (r->error == ERR_ASSERT)
         snprintf(what, sizeof what, "assertion failed (property violation)");
     else if (r->error == ERR_ABORT)
         snprintf(what, sizeof what, "abort() called");
+    else if (r->error == ERR_OOM)
+        snprintf(what, sizeof what, "out of memory: the run needed more than --mem-limit %u MiB for the program "
+                 "and sympath's expressions (may not happen natively)", s->o->mem_mb);
     else
         snprintf(what, sizeof what, "%s", error_kind_name(r->error));
     char *inputs = describe_inputs(r);
@@ -371,8 +382,6 @@ static void on_open_cb(void *ctx, tree_node *node, int dir) {
  * time-out is therefore run again with CONFIRM_FACTOR times the limit; if it ends, its
  * result replaces the time-out (counted as a slow run). Known time-outs are not re-run.
  */
-#define CONFIRM_FACTOR 5
-
 static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     char *where = NULL, *func = NULL;
     char *key = error_key(s, r, &where, &func);
@@ -387,7 +396,10 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
         double left_ms = (s->o->budget_seconds - (explore_now() - s->t0)) * 1000.0;
         if (left_ms < limit_ms) limit_ms = left_ms;
     }
-    if (limit_ms <= s->o->run_timeout_ms) return;
+    if (limit_ms <= s->o->run_timeout_ms) {
+        s->timeout_unconfirmed = 1;
+        return;
+    }
     executor *ex = s->ex[idx];
     pending_run *p = &s->pending[idx];
     executor_set_timeout(ex, (unsigned)limit_ms);
@@ -419,6 +431,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
 static void process_run(explore_state *s, unsigned idx, run_result *r) {
     pending_run *p = &s->pending[idx];
+    s->timeout_unconfirmed = 0;
     if (r->error == ERR_TIMEOUT) confirm_timeout(s, idx, r);
     s->execs++;
     s->exec_seconds += r->seconds;

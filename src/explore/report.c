@@ -83,6 +83,10 @@ static void report_errors(json_writer *j, const explore_state *s) {
             json_key(j, "signal");
             json_int(j, e->signo);
         }
+        if (e->kind == ERR_TIMEOUT) {
+            json_key(j, "confirmed");
+            json_bool(j, !e->unconfirmed);
+        }
         put_str(j, "location", e->where);
         put_str(j, "function", e->function);
         char path[64];

@@ -107,11 +107,21 @@ static inline uint32_t node_hash(expr_op op, unsigned width, uint32_t aux,
     return (uint32_t)h;
 }
 
+void (*expr_oom_hook)(void);
+
+/* Out of memory: the arena never fails softly (expr.h); the owner may report it first. */
+static void out_of_memory(void)
+{
+    if (expr_oom_hook)
+        expr_oom_hook();
+    abort();
+}
+
 static void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n);
     if (!q)
-        abort(); /* documented in expr.h: the arena never fails softly */
+        out_of_memory();
     return q;
 }
 
@@ -120,7 +130,7 @@ static void grow_slots(expr_ctx *cx)
     size_t n = cx->nslots * 2;
     slot *t = calloc(n, sizeof *t);
     if (!t)
-        abort();
+        out_of_memory();
     for (size_t i = 1; i <= cx->count; i++) {
         expr *e = cx->by_id[i];
         size_t j = e->hash & (n - 1);
@@ -142,7 +152,7 @@ static expr *alloc_node(expr_ctx *cx)
             cap = MAX_CHUNK_NODES;
         chunk *n = malloc(sizeof *n + cap * sizeof(expr));
         if (!n)
-            abort();
+            out_of_memory();
         n->next = c;
         n->used = 0;
         n->cap = cap;

@@ -69,6 +69,11 @@ typedef struct expr {
 
 typedef struct expr_ctx expr_ctx;
 
+/* Called (when set) before the process aborts because an expression context ran out of
+ * memory; the runtime sets it to report the run as out of memory (ERR_OOM) instead of
+ * as an abort() of the program. It should not return. */
+extern void (*expr_oom_hook)(void);
+
 /* Create an empty context. Nodes live until expr_ctx_free; memory comes from
  * an arena, so building a node costs no malloc. Returns NULL when out of memory. */
 expr_ctx *expr_ctx_new(void);

@@ -60,6 +60,9 @@ void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
 
+/* Report the run as out of memory (ERR_OOM) and end it; never returns. */
+void rt_out_of_memory(void) __attribute__((noreturn));
+
 /* Once the trace area is full the run goes concrete: expression-building slow paths
  * return NULL (the value is concrete), so symbolic values die out at their next use
  * instead of costing expression building for events that can no longer be recorded. */

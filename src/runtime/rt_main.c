@@ -27,10 +27,17 @@ volatile uint32_t *__sym_last_site = &dummy_site;
 static uintptr_t load_base;   /* dlpi_addr of the main program, for position-independent pcs */
 static int dump_fd = -1;      /* standalone debugging: SYMPATH_TRACE_DUMP=1 dumps the trace on stderr */
 
+/* The runtime ran out of memory (the run's --mem-limit): a resource problem of the
+ * analysis, reported as ERR_OOM rather than as an abort() of the program. */
+void rt_out_of_memory(void)
+{
+    __sym_error(ERR_OOM, 0);
+}
+
 expr_ctx *rt_cx(void)
 {
     if (!rt.cx && !(rt.cx = expr_ctx_new()))
-        abort();
+        rt_out_of_memory();
     return rt.cx;
 }
 
@@ -333,6 +340,7 @@ static void fork_server(int ctl, int st, int shm_fd)
 /* Priority 101: before the program's own constructors, which then run in each child. */
 __attribute__((constructor(101))) static void rt_init(void)
 {
+    expr_oom_hook = rt_out_of_memory;
     dl_iterate_phdr(main_base_cb, &load_base);
     const char *shm = getenv("SYMPATH_SHM_FD"), *ctl = getenv("SYMPATH_CTL_FD");
     const char *st = getenv("SYMPATH_ST_FD");

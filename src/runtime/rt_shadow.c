@@ -49,7 +49,7 @@ static void *map_zeroed(size_t n)
 {
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        abort();
+        rt_out_of_memory();
     return p;
 }
 
