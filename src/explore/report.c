@@ -221,9 +221,21 @@ int explore_write_report(const explore_state *s, char **err) {
 
 void explore_print_summary(const explore_state *s, FILE *f) {
     double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
-    fprintf(f, "sympath: %s after %.1f s: %llu executions (%.0f/s), %llu tests in %s/tests\n",
-            s->complete ? "exploration complete (every feasible path explored)" : s->stop_reason, s->total_seconds,
-            (unsigned long long)s->execs, s->total_seconds > 0 ? s->execs / s->total_seconds : 0.0,
+    tree_stats ts;
+    tree_get_stats(s->tree, &ts);
+    char why[256];
+    if (s->complete)
+        snprintf(why, sizeof why, "exploration complete (every feasible path explored)");
+    else if (s->exhausted)
+        snprintf(why, sizeof why,
+                 "no direction left to try, but not every path was run (%llu bounded, %llu unknown to the "
+                 "solver, %llu diverged)",
+                 (unsigned long long)ts.by_status[CHILD_BOUNDED], (unsigned long long)ts.by_status[CHILD_UNKNOWN],
+                 (unsigned long long)ts.by_status[CHILD_DIVERGED]);
+    else
+        snprintf(why, sizeof why, "stopped (%s)", s->stop_reason);
+    fprintf(f, "sympath: %s after %.1f s: %llu executions (%.0f/s), %llu tests in %s/tests\n", why,
+            s->total_seconds, (unsigned long long)s->execs, s->total_seconds > 0 ? s->execs / s->total_seconds : 0.0,
             (unsigned long long)s->tests, s->o->out_dir);
     fprintf(f, "  branch coverage: %u/%u directions (%.1f%%)\n", s->user_covered, s->user_slots, pct);
     fprintf(f, "  property violations: %u   other terminations: %u\n", s->errors_property, s->errors_other);
