@@ -260,17 +260,24 @@ static void do_intrinsic(pass *p, const char *name)
 
 /* ---- calls ---- */
 
-/* The model __sym_model_<name> when sympath's models define it, else NULL. */
-static LLVMValueRef model_of(pass *p, const char *name)
+/* The function named prefix+name+suffix when the module defines it (not just declares it),
+ * else NULL. */
+static LLVMValueRef defined_function(pass *p, const char *prefix, const char *name, const char *suffix)
 {
-    char *mname = instr_strf("__sym_model_%s", name);
-    if (!mname) {
+    char *full = instr_strf("%s%s%s", prefix, name, suffix);
+    if (!full) {
         p->oom = 1;
         return NULL;
     }
-    LLVMValueRef model = LLVMGetNamedFunction(p->m, mname);
-    free(mname);
-    return model && !LLVMIsDeclaration(model) ? model : NULL;
+    LLVMValueRef f = LLVMGetNamedFunction(p->m, full);
+    free(full);
+    return f && !LLVMIsDeclaration(f) ? f : NULL;
+}
+
+/* The model __sym_model_<name> when sympath's models define it, else NULL. */
+static LLVMValueRef model_of(pass *p, const char *name)
+{
+    return defined_function(p, "__sym_model_", name, "");
 }
 
 /*
@@ -349,14 +356,7 @@ static void not_concrete(pass *p)
 /* The concrete-mode copy of the function named `prefix``name`, or NULL. */
 static LLVMValueRef concrete_copy(pass *p, const char *prefix, const char *name)
 {
-    char *cname = instr_strf("%s%s%s", prefix, name, CONCRETE_SUFFIX);
-    if (!cname) {
-        p->oom = 1;
-        return NULL;
-    }
-    LLVMValueRef c = LLVMGetNamedFunction(p->m, cname);
-    free(cname);
-    return c && !LLVMIsDeclaration(c) ? c : NULL;
+    return defined_function(p, prefix, name, CONCRETE_SUFFIX);
 }
 
 /*
