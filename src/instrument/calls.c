@@ -106,8 +106,9 @@ static void instrumented_call(pass *p)
 }
 
 /* Call of code we do not instrument: its integer/pointer arguments are concretized,
- * its result is concrete. */
-static void external_call(pass *p)
+ * its result is concrete. reads_memory 0: the callee does not read the bytes behind
+ * its pointer arguments (free), so symbolic bytes there are not counted as lost. */
+static void external_call(pass *p, int reads_memory)
 {
     unsigned nargs = LLVMGetNumArgOperands(p->cur);
     at_before(p);
@@ -115,7 +116,7 @@ static void external_call(pass *p)
         LLVMValueRef a = LLVMGetOperand(p->cur, i);
         concretize(p, CONC_EXTERNAL_CALL, shadow_of(p, a));
         /* memory the callee may read: counted when it holds symbolic bytes */
-        if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind) {
+        if (reads_memory && LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind) {
             LLVMValueRef arg[1] = {LLVMBuildPointerCast(p->b, a, p->p8, "")};
             rt_call(p, RT_EXTERNAL_PTR, arg, 1);
         }
@@ -298,7 +299,7 @@ void do_call(pass *p)
     LLVMValueRef fn = direct_callee(I);
     if (LLVMIsAInlineAsm(LLVMGetCalledValue(I))) {
         count_unsupported(p, "inline asm");
-        external_call(p);
+        external_call(p, 1);
         return;
     }
     if (!fn) {
@@ -342,7 +343,7 @@ void do_call(pass *p)
         instrumented_call(p);
         return;
     }
-    external_call(p);
+    external_call(p, strcmp(name, "free") != 0);
 }
 
 /* A call concrete mode cannot make: code that may read inputs (or whose parameters

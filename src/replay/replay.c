@@ -24,6 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* ---- the input vector ---- */
 
@@ -31,13 +35,39 @@ static char **g_vals;       /* the input texts, entities decoded, trimmed */
 static size_t g_nvals, g_cap, g_next;
 static int g_loaded;
 
-static void *xrealloc(void *p, size_t n)
+/* The library's system calls are made directly: SV-COMP harnesses often define
+ * their own read(), mmap(), ... with nondet results, and those definitions would
+ * receive the library's calls too. */
+static void *sys_map(size_t n)
 {
-    p = realloc(p, n);
-    if (!p) {
+    void *b = (void *)syscall(SYS_mmap, NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED) {
         fputs("replay: out of memory\n", stderr);
         exit(125);
     }
+    return b;
+}
+
+/* All of the library's memory comes from its own mmap'd blocks and is never
+ * given back to malloc. In the executor the program starts with an untouched
+ * heap; chunks the library freed (a FILE, a grown array) would hand the
+ * program's next malloc old bytes instead, and a test that reads
+ * uninitialised heap memory would take another path natively. */
+static char *g_arena;
+static size_t g_arena_left;
+
+static void *xalloc(size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (n > g_arena_left) {
+        size_t sz = n > (1u << 20) ? n : (1u << 20);
+        void *b = sys_map(sz);
+        g_arena = b;
+        g_arena_left = sz;
+    }
+    void *p = g_arena;
+    g_arena += n;
+    g_arena_left -= n;
     return p;
 }
 
@@ -45,7 +75,7 @@ static void *xrealloc(void *p, size_t n)
  * &#N; &#xN; for ASCII), comments dropped, surrounding whitespace trimmed. */
 static char *decode_text(const char *s, size_t n)
 {
-    char *out = xrealloc(NULL, n + 1);
+    char *out = xalloc(n + 1);
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         if (s[i] == '<' && n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
@@ -94,8 +124,11 @@ static char *decode_text(const char *s, size_t n)
 static void push_value(char *v)
 {
     if (g_nvals == g_cap) {
+        char **old = g_vals;
         g_cap = g_cap ? 2 * g_cap : 64;
-        g_vals = xrealloc(g_vals, g_cap * sizeof *g_vals);
+        g_vals = xalloc(g_cap * sizeof *g_vals);
+        if (g_nvals)
+            memcpy(g_vals, old, g_nvals * sizeof *g_vals);
     }
     g_vals[g_nvals++] = v;
 }
@@ -145,23 +178,32 @@ static void load(void)
     const char *path = getenv("SYMPATH_TESTCASE");
     if (!path || !*path)
         return;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* open/read, not fopen: fclose would free the FILE and its buffer (see xalloc) */
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+    if (fd < 0) {
         fprintf(stderr, "replay: cannot read testcase %s: %s\n", path, strerror(errno));
         exit(125);
     }
-    char *doc = NULL;
-    size_t len = 0, cap = 0, n;
-    do {
-        if (cap - len < 4096)
-            doc = xrealloc(doc, cap = cap ? 2 * cap : 65536);
-        n = fread(doc + len, 1, cap - len - 1, f);
-        len += n;
-    } while (n > 0);
-    fclose(f);
+    size_t cap = 1u << 16, len = 0;
+    char *doc = sys_map(cap);
+    for (;;) {
+        if (len + 1 == cap) {
+            char *bigger = sys_map(2 * cap);
+            memcpy(bigger, doc, len);
+            syscall(SYS_munmap, doc, cap);
+            doc = bigger;
+            cap *= 2;
+        }
+        long n = syscall(SYS_read, fd, doc + len, cap - 1 - len);
+        if (n > 0)
+            len += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    syscall(SYS_close, fd);
     doc[len] = '\0';
     parse_testcase(doc);
-    free(doc);
+    syscall(SYS_munmap, doc, cap);
 }
 
 /* The next input text, or NULL when the vector is exhausted (reads as 0). */

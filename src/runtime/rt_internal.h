@@ -4,9 +4,31 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "../expr/expr.h"
 #include "../expr/trace.h"
 #include "rt_slow.h"
+
+/*
+ * System calls of the runtime, made directly. The executor is linked statically
+ * against the program, so a program that defines its own read(), write(), mmap(),
+ * ... (SV-COMP harnesses model them with nondet values) would otherwise receive
+ * the runtime's calls too: the fork server's protocol and the shadow pools would
+ * run through the program's models.
+ */
+static inline long rt_sys_read(int fd, void *buf, size_t n) { return syscall(SYS_read, fd, buf, n); }
+static inline long rt_sys_write(int fd, const void *buf, size_t n) { return syscall(SYS_write, fd, buf, n); }
+static inline int rt_sys_close(int fd) { return (int)syscall(SYS_close, fd); }
+static inline int rt_sys_fstat(int fd, struct stat *st) { return (int)syscall(SYS_fstat, fd, st); }
+static inline int rt_sys_ftruncate(int fd, off_t n) { return (int)syscall(SYS_ftruncate, fd, n); }
+static inline off_t rt_sys_lseek(int fd, off_t off, int whence) { return (off_t)syscall(SYS_lseek, fd, off, whence); }
+static inline void *rt_sys_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
+{
+    return (void *)syscall(SYS_mmap, a, n, prot, flags, fd, off);
+}
+static inline int rt_sys_munmap(void *a, size_t n) { return (int)syscall(SYS_munmap, a, n); }
 
 /*
  * Per-run state of the runtime. A run is one fork child of the fork server (or

@@ -77,7 +77,7 @@ static trace_header *private_region(uint64_t inputs_cap, uint64_t recs_cap, uint
     uint64_t cov_off = inputs_off + 8 * inputs_cap;
     uint64_t recs_off = (cov_off + cov_cap + 63) & ~63ull;
     uint64_t total = recs_off + recs_cap * sizeof(trace_rec);
-    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = rt_sys_mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     trace_header *h = p;
@@ -97,16 +97,16 @@ static trace_header *private_region(uint64_t inputs_cap, uint64_t recs_cap, uint
 static trace_header *shared_region(int fd)
 {
     struct stat st;
-    if (fstat(fd, &st) || st.st_size < (off_t)TRACE_HEADER_SIZE)
+    if (rt_sys_fstat(fd, &st) || st.st_size < (off_t)TRACE_HEADER_SIZE)
         return NULL;
-    void *p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = rt_sys_mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED)
         return NULL;
     trace_header *h = p;
     uint64_t size = st.st_size;
     if (h->magic != TRACE_MAGIC || h->inputs_off + 8 * h->inputs_cap > size ||
         h->cov_off + h->cov_cap > size || h->recs_off + h->recs_cap * sizeof(trace_rec) > size) {
-        munmap(p, st.st_size);
+        rt_sys_munmap(p, st.st_size);
         return NULL;
     }
     return h;
@@ -252,7 +252,7 @@ static int env_int(const char *name, int def)
 static int read_full(int fd, void *buf, size_t n)
 {
     for (size_t got = 0; got < n;) {
-        ssize_t r = read(fd, (char *)buf + got, n - got);
+        ssize_t r = rt_sys_read(fd, (char *)buf + got, n - got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
@@ -265,7 +265,7 @@ static int read_full(int fd, void *buf, size_t n)
 static int write_full(int fd, const void *buf, size_t n)
 {
     for (size_t put = 0; put < n;) {
-        ssize_t r = write(fd, (const char *)buf + put, n - put);
+        ssize_t r = rt_sys_write(fd, (const char *)buf + put, n - put);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
@@ -296,8 +296,8 @@ static void fork_server(int ctl, int st, int shm_fd)
         if (read_full(ctl, &cmd, 4) || cmd != FS_RUN)
             _exit(0); /* FS_QUIT, unknown command or explorer gone */
         if (out >= 0) {
-            if (ftruncate(out, 0)) { /* not a regular file: nothing to truncate */ }
-            lseek(out, 0, SEEK_SET);
+            if (rt_sys_ftruncate(out, 0)) { /* not a regular file: nothing to truncate */ }
+            rt_sys_lseek(out, 0, SEEK_SET);
         }
         pid_t pid = fork();
         if (pid == 0) {
@@ -315,12 +315,12 @@ static void fork_server(int ctl, int st, int shm_fd)
                 dup2(out, 1);
                 dup2(out, 2);
                 if (out > 2)
-                    close(out);
+                    rt_sys_close(out);
             }
-            close(ctl);
-            close(st);
+            rt_sys_close(ctl);
+            rt_sys_close(st);
             if (shm_fd > 2)
-                close(shm_fd);
+                rt_sys_close(shm_fd);
             signal(SIGPIPE, SIG_DFL);
             return;
         }
@@ -348,7 +348,7 @@ __attribute__((constructor(101))) static void rt_init(void)
     trace_header *h = shm_fd >= 0 ? shared_region(shm_fd) : NULL;
     if (!h && ctl && *ctl) {
         static const char msg[] = "sympath runtime: cannot map the shared region (SYMPATH_SHM_FD)\n";
-        if (write(2, msg, sizeof msg - 1)) { }
+        if (rt_sys_write(2, msg, sizeof msg - 1)) { }
         _exit(SYM_ERROR_EXIT_CODE);
     }
     if (!h)
@@ -417,7 +417,7 @@ static trace_header *test_region;
 void rt_test_setup(const uint64_t *inputs, size_t n, uint64_t recs_cap, uint32_t cov_cap)
 {
     if (test_region)
-        munmap(test_region, test_region->total_size);
+        rt_sys_munmap(test_region, test_region->total_size);
     test_region = private_region(DEF_INPUTS_CAP, recs_cap, cov_cap);
     if (!test_region)
         abort();

@@ -47,7 +47,7 @@ static pool *pools;
 
 static void *map_zeroed(size_t n)
 {
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = rt_sys_mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         rt_out_of_memory();
     return p;
@@ -107,7 +107,7 @@ static shadow_page *make_page(uintptr_t pno)
             if (old[i])
                 insert_page(old[i]);
         if (old)
-            munmap(old, ocap * sizeof *old);
+            rt_sys_munmap(old, ocap * sizeof *old);
     }
     p = new_page();
     p->pno = pno;
@@ -124,11 +124,11 @@ void rt_shadow_reset(void)
 {
     while (pools) {
         pool *next = pools->next;
-        munmap(pools, sizeof *pools);
+        rt_sys_munmap(pools, sizeof *pools);
         pools = next;
     }
     if (tab)
-        munmap(tab, tab_cap * sizeof *tab);
+        rt_sys_munmap(tab, tab_cap * sizeof *tab);
     tab = NULL;
     tab_cap = tab_n = 0;
     last_page = NULL;

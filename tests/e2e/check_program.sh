@@ -4,6 +4,7 @@
 #   EXPECT-COVERAGE: P            report.json branch coverage >= P percent
 #   EXPECT-ERROR: KIND LINE [SIG] report.json lists an error of KIND at LINE (0 = any line), with signal SIG
 #   EXPECT-DIVERGENCE             at least one divergence is counted
+#   EXPECT-NO-CONCRETIZATION: KIND  report.json counts no concretization of KIND (e.g. external_call)
 #   EXPECT-REPLAY                 `sympath replay --coverage` reproduces every error, and gcov's branch
 #                                 coverage agrees with sympath's: equal when gcc and clang see the same
 #                                 number of branches; otherwise gcov leaves at most the extra branches
@@ -62,6 +63,12 @@ if grep -q '^// EXPECT-DIVERGENCE' "$prog"; then
     jq -e '.concretizations.external_call > 0' "$report" >/dev/null || fail "no external-call concretization counted"
     echo "ok [$name]: $(jq .divergences "$report") divergences counted"
 fi
+
+for kind in $(sed -n 's|^// EXPECT-NO-CONCRETIZATION: ||p' "$prog"); do
+    got=$(jq ".concretizations.$kind" "$report")
+    [ "$got" = 0 ] || fail "expected no $kind concretization, report counts $got"
+    echo "ok [$name]: no $kind concretization"
+done
 
 if grep -q '^// EXPECT-REPLAY-ERRORS' "$prog"; then
     "$SYMPATH" replay "$out" >"$WORK/$name.replay" 2>&1
