@@ -694,8 +694,14 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     s.total_seconds = explore_now() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
+    /* complete only if no value was concretized without a tree node that keeps its other
+     * values reachable (symbolic pointers and sizes have such nodes; floats, external calls,
+     * wide integers, ... do not) */
+    uint64_t lost = 0;
+    for (int k = 0; k < CONC_KIND_COUNT; k++)
+        if (k != CONC_SYM_POINTER && k != CONC_SYM_SIZE) lost += s.conc[k];
     s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
-                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0;
+                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0;
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));

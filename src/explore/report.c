@@ -229,7 +229,7 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     else if (s->exhausted)
         snprintf(why, sizeof why,
                  "no direction left to try, but not every path was run (%llu bounded, %llu unknown to the "
-                 "solver, %llu diverged)",
+                 "solver, %llu diverged, or values concretized)",
                  (unsigned long long)ts.by_status[CHILD_BOUNDED], (unsigned long long)ts.by_status[CHILD_UNKNOWN],
                  (unsigned long long)ts.by_status[CHILD_DIVERGED]);
     else
