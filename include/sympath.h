@@ -15,7 +15,9 @@ extern "C" {
  * makes that value a fresh input symbol of the returned type's width. `name` labels
  * the input in generated test cases (may be NULL). Under `sympath replay` the same
  * functions read the values back from a test case, so a test replays natively.
- * A value missing from the vector reads as 0.
+ * Under `sympath run` a value past the end of the run's vector reads as 0 (up to the run's
+ * input limit, where the run ends); under replay, asking for a value past the end of the
+ * test case ends the program with exit(0), and without a test case every value is 0.
  */
 int sym_int(const char *name);
 unsigned sym_uint(const char *name);

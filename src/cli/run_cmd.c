@@ -42,6 +42,8 @@ static void run_usage(FILE *f) {
           "  --solver-timeout DUR    time limit of one solver query (default 2s)\n"
           "  --loop-bound N          explore a branch site at most N times per path (default 200; 0 = no bound)\n"
           "  --max-depth N           ignore symbolic branches deeper than N (default 100000; 0 = no bound)\n"
+          "  --input-limit N         a run ends normally when it asks for more than max(N, 2 x the inputs it\n"
+          "                          was given) inputs (default 10000; 0 = no limit)\n"
           "  --no-progress           no live progress line (it is shown only on a terminal anyway)\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
           f);
@@ -126,6 +128,7 @@ int cmd_run(int argc, char **argv) {
     o.solver_timeout_ms = 2000;
     o.loop_bound = 200;
     o.max_depth = 100000;
+    o.inputs_limit = 10000;
     o.progress = isatty(2);
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
@@ -208,6 +211,10 @@ int cmd_run(int argc, char **argv) {
             NEED_VALUE();
             if (parse_uint(v, &u) || u > UINT32_MAX) BAD_VALUE();
             o.max_depth = (uint32_t)u;
+        } else if (!strcmp(a, "--input-limit")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u > (1u << 20)) BAD_VALUE();
+            o.inputs_limit = (uint32_t)u;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {

@@ -71,6 +71,7 @@ struct executor {
     uint64_t *inputs;        /* our own copies of the layout: the program may scribble */
     uint8_t *cov;            /* over the header, these pointers stay right */
     uint64_t inputs_cap, cov_cap, recs_cap, inputs_off, cov_off, recs_off;
+    uint64_t inputs_limit;
     uint64_t run_id;
     int out_fd;
 
@@ -425,6 +426,7 @@ static int create_region(executor *ex, const executor_opts *o, char **err)
 {
     const uint64_t page = 4096;
     ex->inputs_cap = o->inputs_cap ? o->inputs_cap : DEFAULT_INPUTS_CAP;
+    ex->inputs_limit = o->inputs_limit;
     ex->recs_cap = o->recs_cap ? o->recs_cap : DEFAULT_RECS_CAP;
     ex->cov_cap = o->cov_slots;
     if (ex->recs_cap > (1ull << 32))
@@ -561,6 +563,7 @@ int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
         if (n)
             memcpy(ex->inputs, inputs, n * sizeof *inputs);
         h->ninputs = n;
+        h->inputs_limit = ex->inputs_limit ? (ex->inputs_limit > 2 * n ? ex->inputs_limit : 2 * n) : 0;
         h->run_id = ++ex->run_id;
 
         ex->t_begin = now_ms();
@@ -731,6 +734,8 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
         }
         out->assume_failed = out->ended && out->exit_code == SYM_ASSUME_EXIT_CODE &&
                              out->error == ERR_NONE;
+        out->inputs_done = out->ended && out->exit_code == SYM_INPUTS_DONE_EXIT_CODE &&
+                           out->error == ERR_NONE;
     }
     if (rc < 0 && err && !*err)
         *err = terr;

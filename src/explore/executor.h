@@ -16,6 +16,7 @@ typedef struct executor_opts {
     uint32_t cov_slots;     /* number of coverage slots (from the site table) */
     uint32_t inputs_cap;    /* capacity of the input area, in values */
     uint64_t recs_cap;      /* capacity of the trace area, in records */
+    uint32_t inputs_limit;  /* a run given n inputs may read max(inputs_limit, 2n) (0 = no limit) */
 } executor_opts;
 
 typedef struct executor executor;

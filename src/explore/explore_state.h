@@ -58,6 +58,12 @@ typedef struct explore_state {
     uint32_t taken_cap;
 
     uint64_t execs, tests, divergences, timeouts, assume_failed, forks, dropped;
+    uint64_t inputs_done;   /* runs ended by the per-run input limit */
+    /* Continuations: runs cut by the input limit, to be run again with their own inputs as
+     * the given vector (which doubles their limit) when no candidate is left. */
+    input_vec **cont;
+    uint32_t ncont, cont_cap;
+    uint64_t cont_dropped;  /* cut runs that will not be continued (queue full, or at the cap) */
     uint64_t slow_runs;     /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];

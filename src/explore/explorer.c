@@ -428,6 +428,41 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     *r = again;
 }
 
+/*
+ * A run that ended at its input limit (a program that reads inputs in a loop) may have
+ * more to show with more inputs: it is queued to be run again with the inputs it read as
+ * its given vector, which doubles its limit (executor_opts.inputs_limit). Continuations
+ * run only when the strategy has no candidate left, most recent first; the queue keeps
+ * the newest CONT_MAX, and a run already at the input area's capacity is not continued.
+ */
+#define CONT_MAX 64
+
+static void remember_continuation(explore_state *s, const run_result *r) {
+    if (r->ninputs >= (1u << 20) / 2) {
+        s->cont_dropped++;
+        return;
+    }
+    if (s->ncont == CONT_MAX) {
+        input_vec_release(s->cont[0]);
+        memmove(s->cont, s->cont + 1, (CONT_MAX - 1) * sizeof *s->cont);
+        s->ncont--;
+        s->cont_dropped++;
+    }
+    if (s->ncont == s->cont_cap) {
+        uint32_t nc = s->cont_cap ? s->cont_cap * 2 : 8;
+        input_vec **n = realloc(s->cont, nc * sizeof *n);
+        if (!n) {
+            s->cont_dropped++;
+            return;
+        }
+        s->cont = n;
+        s->cont_cap = nc;
+    }
+    input_vec *v = input_vec_new(r->inputs, r->ninputs);
+    if (v) s->cont[s->ncont++] = v;
+    else s->cont_dropped++;
+}
+
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
 static void process_run(explore_state *s, unsigned idx, run_result *r) {
     pending_run *p = &s->pending[idx];
@@ -443,6 +478,10 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
     s->dropped += r->dropped;
     if (r->error == ERR_TIMEOUT) s->timeouts++;
     if (r->assume_failed) s->assume_failed++;
+    if (r->inputs_done) {
+        s->inputs_done++;
+        remember_continuation(s, r);
+    }
 
     input_vec *iv = input_vec_new(r->inputs, r->ninputs);
     tree_insert_result tr;
@@ -568,6 +607,17 @@ static void explore_loop(explore_state *s) {
             s->solve_seconds += explore_now() - ts;
             if (!got) {
                 if ((reason = budget_reason(s)) != NULL) break;
+                if (s->ncont > 0) {
+                    /* no candidate left: continue the most recent run cut by the input limit */
+                    input_vec *v = s->cont[--s->ncont];
+                    int rc = start_run(s, idle, v->values, v->n, NULL);
+                    input_vec_release(v);
+                    if (rc != 0) {
+                        reason = "executor-failure";
+                        break;
+                    }
+                    continue;
+                }
                 if (s->running == 0) exhausted = 1;
                 break;
             }
@@ -650,7 +700,8 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         return -1;
     }
     for (unsigned i = 0; i < s->nex; i++) {
-        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0};
+        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0,
+                            o->inputs_limit};
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
@@ -673,6 +724,8 @@ static void teardown(explore_state *s) {
         free(s->errors[i].function);
     }
     free(s->errors);
+    for (uint32_t i = 0; i < s->ncont; i++) input_vec_release(s->cont[i]);
+    free(s->cont);
     free(s->covered);
     free(s->slot_user);
     free(s->taken);
@@ -701,7 +754,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     for (int k = 0; k < CONC_KIND_COUNT; k++)
         if (k != CONC_SYM_POINTER && k != CONC_SYM_SIZE) lost += s.conc[k];
     s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
-                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0;
+                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0 && s.ncont == 0 &&
+                 s.cont_dropped == 0;
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));

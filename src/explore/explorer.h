@@ -25,6 +25,7 @@ typedef struct explore_opts {
     unsigned solver_timeout_ms;     /* per-query Z3 timeout, ms */
     uint32_t loop_bound;            /* see tree_new; 0 = unbounded */
     uint32_t max_depth;             /* see tree_new; 0 = unbounded */
+    uint32_t inputs_limit;          /* see executor_opts; 0 = no limit */
     int progress;                   /* nonzero: live progress line on stderr */
     double build_seconds;           /* time spent building, reported */
     const struct build_stats *build;/* what the instrumenter did, reported (may be NULL) */

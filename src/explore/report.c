@@ -112,6 +112,8 @@ static void report_stats(json_writer *j, const explore_state *s) {
     put_uint(j, "timeouts", s->timeouts);
     put_uint(j, "slow_runs", s->slow_runs);
     put_uint(j, "assumption_failed", s->assume_failed);
+    put_uint(j, "input_limit_reached", s->inputs_done);
+    put_uint(j, "continuations_not_run", s->ncont + s->cont_dropped);
     put_uint(j, "forks_by_program", s->forks);
     put_uint(j, "trace_records_dropped", s->dropped);
     unsigned restarts = 0;

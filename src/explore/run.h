@@ -51,6 +51,7 @@ typedef struct run_result {
     uint64_t error_pc;      /* ERR_SIGNAL: faulting pc relative to the executable's load base; 0 unknown */
     uint32_t last_site;     /* last branch site executed */
     bool assume_failed;     /* the run ended on a false assumption */
+    bool inputs_done;       /* the run ended because it asked for more inputs than its limit */
     /* counters */
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t forks;

@@ -266,6 +266,7 @@ int trace_read(const trace_header *h, const void *region_base, expr_ctx *cx,
             break;
         }
     }
+    out->inputs_done = out->ended && out->exit_code == SYM_INPUTS_DONE_EXIT_CODE && out->error == ERR_NONE;
     out->assume_failed = out->ended && out->exit_code == SYM_ASSUME_EXIT_CODE &&
                          out->error == ERR_NONE;
     free(rd.ids);

@@ -119,6 +119,9 @@ typedef struct trace_header {
     volatile uint64_t forks;     /* fork() calls made by the program */
     volatile uint32_t error_kind;/* error_kind of the REC_ERROR, if any (0 = none) */
     volatile uint32_t ended;     /* 1 once REC_END or REC_ERROR is published */
+    /* written by the explorer before each run */
+    uint64_t inputs_limit;       /* the run ends (REC_END, SYM_INPUTS_DONE_EXIT_CODE) when it asks for
+                                    input number inputs_limit (0-based); 0 = no limit */
 } trace_header;
 
 /*
@@ -148,5 +151,10 @@ typedef struct trace_header {
 /* Exit code after a false sym_assume/__VERIFIER_assume: the runtime publishes REC_END with
  * this status and _exits; the explorer neither keeps a test nor reports an error for it. */
 #define SYM_ASSUME_EXIT_CODE 87
+/* Exit code (and REC_END status) of a run that asked for more inputs than its limit
+ * (trace_header.inputs_limit): a normal end, so that a program that reads inputs forever
+ * (a reactive loop) still gives finite runs. Replay ends such a test the same way: a
+ * test case's vector holds exactly the inputs read before the limit. */
+#define SYM_INPUTS_DONE_EXIT_CODE 88
 
 #endif

@@ -172,12 +172,15 @@ static void parse_testcase(const char *doc)
     }
 }
 
+static int g_from_file; /* a test case was given: running past its end ends the program */
+
 static void load(void)
 {
     g_loaded = 1;
     const char *path = getenv("SYMPATH_TESTCASE");
     if (!path || !*path)
         return;
+    g_from_file = 1;
     /* open/read, not fopen: fclose would free the FILE and its buffer (see xalloc) */
     int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
     if (fd < 0) {
@@ -206,12 +209,21 @@ static void load(void)
     syscall(SYS_munmap, doc, cap);
 }
 
-/* The next input text, or NULL when the vector is exhausted (reads as 0). */
+/* The next input text. Without a test case every input reads as 0 (NULL). Past the end
+ * of a test case's vector the program ends normally, as the run that produced the test
+ * did when it reached its input limit (SYM_INPUTS_DONE_EXIT_CODE in the executor):
+ * exit() also writes the gcov counters. */
 static const char *next_text(void)
 {
     if (!g_loaded)
         load();
-    return g_next < g_nvals ? g_vals[g_next++] : NULL;
+    if (g_next < g_nvals)
+        return g_vals[g_next++];
+    if (g_from_file) {
+        fprintf(stderr, "replay: the test case's %zu inputs are used up: the program ends here\n", (size_t)g_nvals);
+        exit(0);
+    }
+    return NULL;
 }
 
 /* ---- literal parsing ---- */

@@ -47,7 +47,14 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
     *val = 0;
     if (!h) /* the runtime could not even map a private region: everything is concrete 0 */
         return NULL;
-    uint64_t k = rt.ninput++;
+    uint64_t k = rt.ninput;
+    if (h->inputs_limit && k >= h->inputs_limit) {
+        fflush(stdout);
+        fflush(stderr);
+        rt_end_run(SYM_INPUTS_DONE_EXIT_CODE);
+        _exit(SYM_INPUTS_DONE_EXIT_CODE);
+    }
+    rt.ninput++;
     if (!rt.trace_off)
         h->inputs_read = rt.ninput;
     if (k >= h->inputs_cap) {
