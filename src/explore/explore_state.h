@@ -64,7 +64,8 @@ typedef struct explore_state {
     input_vec **cont;
     uint32_t ncont, cont_cap;
     uint64_t cont_dropped;  /* cut runs that will not be continued (queue full, or at the cap) */
-    uint64_t slow_runs;     /* runs over the time limit that ended under the longer confirmation limit */
+    uint64_t slow_runs;
+    uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */     /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;

@@ -549,8 +549,17 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
             continue;
         }
         const input_vec *parent = node->inputs;
-        solve_result sr = solver_solve(s->solver, pc, npc, parent ? parent->values : NULL, parent ? parent->n : 0,
-                                       inputs, n);
+        const uint64_t *pv = parent ? parent->values : NULL;
+        size_t pn = parent ? parent->n : 0;
+        solve_result sr = solver_solve(s->solver, pc, npc, pv, pn, inputs, n);
+        if (sr == SOLVE_UNKNOWN && npc > 1) {
+            /* Optimistic solving (QSYM, Yun et al. 2018): the whole path condition was too
+             * hard; ask for the negated branch alone, the parent's values elsewhere. The run
+             * may not follow the prefix: the divergence check then says so. */
+            s->optimistic++;
+            sr = solver_solve(s->solver, &pc[npc - 1], 1, pv, pn, inputs, n);
+            if (sr == SOLVE_SAT) s->optimistic_sat++; /* UNSAT alone: the whole condition is UNSAT too */
+        }
         free(pc);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);

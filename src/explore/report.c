@@ -132,6 +132,11 @@ static void report_stats(json_writer *j, const explore_state *s) {
     json_end_object(j);
 
     put_uint(j, "divergences", s->divergences);
+    json_key(j, "optimistic_solving");
+    json_begin_object(j);
+    put_uint(j, "tried", s->optimistic);
+    put_uint(j, "sat", s->optimistic_sat);
+    json_end_object(j);
 
     tree_stats ts;
     tree_get_stats(s->tree, &ts);
