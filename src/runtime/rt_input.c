@@ -247,3 +247,14 @@ WEAK double __VERIFIER_nondet_double(void)
 
 WEAK void *__VERIFIER_nondet_pointer(void) { return (void *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }
 WEAK char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }
+
+/* 128-bit inputs: one 64-bit value of the vector, extended; not symbolic (expressions are at
+ * most 64 bits wide), counted as CONC_WIDE_INT. The replay library reads the same value. */
+WEAK __int128 __VERIFIER_nondet_int128(void)
+{
+    return (__int128)(int64_t)plain_input(IT_LONGLONG, 64, CONC_WIDE_INT);
+}
+WEAK unsigned __int128 __VERIFIER_nondet_uint128(void)
+{
+    return (unsigned __int128)plain_input(IT_ULONGLONG, 64, CONC_WIDE_INT);
+}
