@@ -89,7 +89,10 @@ static int compile_one(build *B, size_t i, char **err)
     argv[argc++] = strdup(o->clang);
     for (size_t k = 0; k < sizeof cc_flags / sizeof *cc_flags; k++)
         argv[argc++] = strdup(cc_flags[k]);
-    argv[argc++] = strdup(inc);
+    /* a preprocessed source (.i) takes no include path: clang would warn that -I is unused */
+    size_t sl = strlen(o->sources[i]);
+    if (sl < 2 || strcmp(o->sources[i] + sl - 2, ".i") != 0)
+        argv[argc++] = strdup(inc);
     if (split_flags(o->cflags, &argv, &argc, err))
         goto done;
     const char *tail[] = {o->sources[i], "-o", out};
