@@ -549,6 +549,13 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
             continue;
         }
         const input_vec *parent = node->inputs;
+        /* a query never runs past the budget */
+        unsigned tmo = s->o->solver_timeout_ms;
+        if (s->o->budget_seconds > 0 && tmo) {
+            double left_ms = (s->o->budget_seconds - (explore_now() - s->t0)) * 1000.0;
+            if (left_ms < tmo) tmo = left_ms > 10 ? (unsigned)left_ms : 10;
+        }
+        solver_set_timeout(s->solver, tmo);
         const uint64_t *pv = parent ? parent->values : NULL;
         size_t pn = parent ? parent->n : 0;
         solve_result sr = solver_solve(s->solver, pc, npc, pv, pn, inputs, n);

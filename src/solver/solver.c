@@ -1078,3 +1078,9 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     }
     return finish(s, r, t0);
 }
+
+void solver_set_timeout(solver *s, unsigned timeout_ms) {
+    if (!s || !s->timeout_ms || !timeout_ms || timeout_ms == s->timeout_ms) return;
+    Z3_params_set_uint(s->z3, s->params, Z3_mk_string_symbol(s->z3, "timeout"), timeout_ms);
+    s->timeout_ms = timeout_ms;
+}

@@ -58,4 +58,9 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
 /* Copy the counters accumulated since solver_new into *out. */
 void solver_get_stats(const solver *s, solver_stats *out);
 
+/* Change the per-query Z3 timeout (milliseconds, > 0) for the following queries; the
+ * explorer lowers it to what is left of its budget. Has no effect on a solver created
+ * without a timeout. */
+void solver_set_timeout(solver *s, unsigned timeout_ms);
+
 #endif
