@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "expr_test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,24 +60,6 @@ static void test_hash_consing(void **state)
     assert_ptr_equal(s1, expr_binary(cx, EXPR_ADD, x, y));
 }
 
-/* reference predicate semantics */
-static int pred_ref(expr_pred p, uint64_t a, uint64_t b, unsigned w)
-{
-    int64_t sa = expr_sext64(a, w), sb = expr_sext64(b, w);
-    switch (p) {
-    case PRED_EQ: return a == b;
-    case PRED_NE: return a != b;
-    case PRED_UGT: return a > b;
-    case PRED_UGE: return a >= b;
-    case PRED_ULT: return a < b;
-    case PRED_ULE: return a <= b;
-    case PRED_SGT: return sa > sb;
-    case PRED_SGE: return sa >= sb;
-    case PRED_SLT: return sa < sb;
-    case PRED_SLE: return sa <= sb;
-    }
-    return -1;
-}
 
 static const expr_pred negation[10] = {
     [PRED_EQ] = PRED_NE, [PRED_NE] = PRED_EQ, [PRED_UGT] = PRED_ULE, [PRED_ULE] = PRED_UGT,

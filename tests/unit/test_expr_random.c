@@ -38,27 +38,7 @@ enum { RECENT = 32 };
 static item recent[RECENT];
 static size_t nrecent;
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static uint64_t rnd_val(unsigned w)
-{
-    uint64_t m = expr_mask(w);
-    switch (rnd() % 8) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return m;
-    case 3: return (m >> 1) + 1;
-    case 4: return m >> 1;
-    case 5: return (rnd() % (w + 2)) & m; /* shift amounts around the width */
-    default: return rnd() & m;
-    }
-}
+#include "expr_test_util.h"
 
 static item const_item(expr_ctx *cx, uint64_t v, unsigned w)
 {
@@ -98,23 +78,6 @@ static item item_of_width(expr_ctx *cx, unsigned w, const item *like)
     return const_item(cx, rnd_val(w), w);
 }
 
-static int pred_ref(expr_pred p, uint64_t a, uint64_t b, unsigned w)
-{
-    int64_t sa = expr_sext64(a, w), sb = expr_sext64(b, w);
-    switch (p) {
-    case PRED_EQ: return a == b;
-    case PRED_NE: return a != b;
-    case PRED_UGT: return a > b;
-    case PRED_UGE: return a >= b;
-    case PRED_ULT: return a < b;
-    case PRED_ULE: return a <= b;
-    case PRED_SGT: return sa > sb;
-    case PRED_SGE: return sa >= sb;
-    case PRED_SLT: return sa < sb;
-    case PRED_SLE: return sa <= sb;
-    }
-    return -1;
-}
 
 /* Check a built node against per-vector reference values, then add it to the pool. */
 static void check_and_add(expr *r, unsigned want_width, const uint64_t ref[NVEC])

@@ -202,28 +202,7 @@ static void test_casts_and_bits(void **state)
         assert_true(flag(EXPR_SMULO, W, a, b) == __builtin_mul_overflow(sa, sb, &sr));       \
     } while (0)
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-/* random value biased towards edges (0, 1, max, min, max-1, small) */
-static uint64_t rnd_val(unsigned w)
-{
-    uint64_t m = expr_mask(w);
-    switch (rnd() % 8) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return m;
-    case 3: return (m >> 1) + 1;
-    case 4: return m >> 1;
-    case 5: return (rnd() % (w + 3)) & m; /* shift amounts around the width */
-    default: return rnd() & m;
-    }
-}
+#include "expr_test_util.h"
 
 static void test_against_native(void **state)
 {
