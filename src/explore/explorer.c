@@ -541,6 +541,7 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
     while (!budget_reason(s) && s->st->next(s->st, c)) {
         tree_node *node = c->node;
         if (node->status[c->dir] != CHILD_OPEN) continue;
+        progress_line(s, 0); /* a long series of queries keeps the line alive (rate-limited) */
         tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
         expr **pc = NULL;
         size_t npc = tree_path_condition(node, c->dir, s->cx, &pc);
