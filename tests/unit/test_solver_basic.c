@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "expr/expr.h"
@@ -299,19 +300,51 @@ static void test_deep_expression(void **state) {
     free(out);
 }
 
+/* A hard query: factor the product of two 31-bit primes (x, y > 1). Fills cs[3]. */
+static void semiprime_query(expr_ctx *cx, expr *cs[3]) {
+    expr *x = expr_zext(cx, expr_symbol(cx, 0, 32, 0), 64), *y = expr_zext(cx, expr_symbol(cx, 1, 32, 0), 64);
+    expr *one = expr_const(cx, 1, 64);
+    cs[0] = expr_cmp(cx, PRED_UGT, x, one);
+    cs[1] = expr_cmp(cx, PRED_UGT, y, one);
+    cs[2] = expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_MUL, x, y), expr_const(cx, 2147483647ull * 2147483629ull, 64));
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* solver_set_timeout lowers the limit of the next queries (the explorer's budget): without
+ * it this query runs for about 26 s here. */
+static void test_lowered_timeout(void **state) {
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(60000);
+    assert_non_null(s);
+    solver_set_timeout(s, 100);
+    expr *cs[3];
+    semiprime_query(cx, cs);
+    uint64_t *out = NULL;
+    size_t n = 0;
+    double t0 = now();
+    solve_result r = solver_solve(s, cs, 3, NULL, 0, &out, &n);
+    double dt = now() - t0;
+    free(out);
+    assert_true(r == SOLVE_UNKNOWN || r == SOLVE_SAT);
+    assert_true(dt < 5.0);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
 static void test_timeout(void **state) {
     (void)state;
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(1);
     assert_non_null(s);
-    /* factor the product of two 31-bit primes: hopeless in 1 ms */
-    expr *x = expr_zext(cx, expr_symbol(cx, 0, 32, 0), 64), *y = expr_zext(cx, expr_symbol(cx, 1, 32, 0), 64);
-    expr *one = expr_const(cx, 1, 64);
-    expr *cs[3] = {
-        expr_cmp(cx, PRED_UGT, x, one),
-        expr_cmp(cx, PRED_UGT, y, one),
-        expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_MUL, x, y), expr_const(cx, 2147483647ull * 2147483629ull, 64)),
-    };
+    /* hopeless in 1 ms */
+    expr *cs[3];
+    semiprime_query(cx, cs);
     uint64_t p[2] = {2, 3};
     uint64_t *out = NULL;
     size_t on = 0;
@@ -363,6 +396,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_ground_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_expression, setup, teardown),
         cmocka_unit_test(test_timeout),
+        cmocka_unit_test(test_lowered_timeout),
         cmocka_unit_test_setup_teardown(test_empty_and_free_null, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
