@@ -72,6 +72,7 @@ typedef struct replay_conf {
     strlist cflags;         /* split like a shell would (quotes, backslashes), no expansion */
     char *include_dir;
     char *replaylib;
+    char *nondet;           /* bitcode of generated input functions (nondet.c), or NULL */
     long branches_covered, branches_total;   /* -1 when absent */
 } replay_conf;
 
@@ -140,6 +141,9 @@ static int read_conf(const char *path, replay_conf *c)
         } else if (strcmp(key, "replaylib") == 0) {
             free(c->replaylib);
             c->replaylib = strdup(val);
+        } else if (strcmp(key, "nondet") == 0) {
+            free(c->nondet);
+            c->nondet = strdup(val);
         } else if (strcmp(key, "branches") == 0) {
             if (sscanf(val, "%ld %ld", &c->branches_covered, &c->branches_total) != 2)
                 c->branches_covered = c->branches_total = -1;
@@ -160,6 +164,7 @@ static void free_conf(replay_conf *c)
     sl_free(&c->cflags);
     free(c->include_dir);
     free(c->replaylib);
+    free(c->nondet);
 }
 
 /* ---- processes ---- */
@@ -451,6 +456,13 @@ static int usage(void)
     return 2;
 }
 
+/* The clang that compiles generated bitcode: $SYMPATH_CC as for `sympath run`, else the build's. */
+static const char *clang_path(void)
+{
+    const char *e = getenv("SYMPATH_CC");
+    return e && *e ? e : SYMPATH_CLANG;
+}
+
 /* Compile everything into rdir and link rdir/prog. 0, or -1 after gcc said why. */
 static int build(const replay_conf *c, const char *rdir, const char *prog, int coverage)
 {
@@ -491,6 +503,18 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             rc = -1;
         }
         sl_free(&a);
+        sl_push(&objs, obj);
+    }
+    if (rc == 0 && c->nondet) {
+        /* the input functions `sympath run` generated from their declared types: LLVM
+         * bitcode, so clang compiles it (same x86-64 ABI as gcc's objects) */
+        char *obj = fmt("%s/nondet.o", rdir);
+        char *ca[] = { (char *)clang_path(), "-c", "-O0", "-w", c->nondet, "-o", obj, NULL };
+        int st = run_wait(ca, NULL);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fprintf(stderr, "sympath replay: compiling %s failed\n", c->nondet);
+            rc = -1;
+        }
         sl_push(&objs, obj);
     }
     if (rc == 0) {

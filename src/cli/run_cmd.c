@@ -110,6 +110,12 @@ static int write_replay_conf(const char *out, char *const *abs_sources, size_t n
     fprintf(f, "include %s\n", include_dir());
     fprintf(f, "replaylib %s/replay.c\n", lib_dir());
     fprintf(f, "branches %u %u\n", covered, total);
+    /* input functions of other names defined by the build (src/instrument/nondet.c) */
+    char nd[PATH_MAX + 16];
+    snprintf(nd, sizeof nd, "%s/build/nondet.bc", out);
+    char *nd_abs = access(nd, R_OK) == 0 ? realpath(nd, NULL) : NULL;
+    if (nd_abs) fprintf(f, "nondet %s\n", nd_abs);
+    free(nd_abs);
     if (fclose(f) != 0) return -1;
     return rename(tmp, path);
 }
@@ -265,6 +271,9 @@ int cmd_run(int argc, char **argv) {
     }
     fprintf(stderr, "sympath: %u functions (%u with a concrete-mode clone), %u branch sites instrumented in %.1f s\n",
             bs.functions, bs.concrete_clones, bs.branch_sites, bs.seconds);
+    if (bs.nondet_unsupported)
+        fprintf(stderr, "sympath: warning: %u input function(s) return a type that cannot be an input; they return 0:\n  %s\n",
+                bs.nondet_unsupported, bs.nondet_unsupported_list ? bs.nondet_unsupported_list : "");
     write_replay_conf(out, abs_sources, nsources, cflags, 0, 0);
 
     struct sigaction sa;
@@ -294,6 +303,7 @@ int cmd_run(int argc, char **argv) {
     write_replay_conf(out, abs_sources, nsources, cflags, sum.slots_covered, sum.slots_total);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
+    build_stats_free(&bs);
     free(sources);
     return 0;
 }

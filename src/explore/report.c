@@ -206,6 +206,19 @@ int explore_write_report(const explore_state *s, char **err) {
         put_uint(j, "concrete_dispatches", s->o->build->dispatches);
         put_uint(j, "unsupported_instructions", s->o->build->unsupported);
         put_double(j, "seconds", s->o->build->seconds);
+        put_uint(j, "nondet_generated", s->o->build->nondet_generated);
+        json_key(j, "nondet_unsupported"); /* input functions whose return type cannot be an input */
+        json_begin_array(j);
+        for (const char *l = s->o->build->nondet_unsupported_list; l && *l;) {
+            const char *nl = strchr(l, '\n');
+            size_t n = nl ? (size_t)(nl - l) : strlen(l);
+            char *one = strndup(l, n);
+            if (one)
+                json_string(j, one);
+            free(one);
+            l = nl ? nl + 1 : l + n;
+        }
+        json_end_array(j);
         json_end_object(j);
     }
     put_str(j, "stop_reason", s->stop_reason);

@@ -322,6 +322,22 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     LLVMContextSetDiagnosticHandler(B.cx, on_diag, &B);
     if (front_end(&B, err))
         goto done;
+    nondet_result nd;
+    char *nd_path = instr_strf("%s/nondet.bc", o->work_dir);
+    int nd_rc = nd_path ? define_nondet_inputs(B.m, nd_path, &nd, err) : -1;
+    free(nd_path);
+    if (nd_rc) {
+        if (!*err)
+            *err = instr_strf("out of memory");
+        goto done;
+    }
+    if (st) {
+        st->nondet_generated = nd.generated;
+        st->nondet_unsupported = nd.unsupported;
+        st->nondet_unsupported_list = nd.unsupported_list;
+    } else {
+        free(nd.unsupported_list);
+    }
     if (link_lib(&B, "models.bc", &B.models, &B.n_models, err) ||
         link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
         goto done;
@@ -411,4 +427,10 @@ done:
     if (rc && !*err)
         *err = instr_strf("build failed");
     return rc;
+}
+
+void build_stats_free(build_stats *st)
+{
+    free(st->nondet_unsupported_list);
+    st->nondet_unsupported_list = NULL;
 }

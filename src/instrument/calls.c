@@ -338,7 +338,7 @@ void do_call(pass *p)
         mem_call(p, 1);
         return;
     }
-    if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume") ||
+    if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume") ||
         !LLVMIsDeclaration(fn)) {
         instrumented_call(p);
         return;
@@ -401,7 +401,7 @@ void do_call_concrete(pass *p)
             not_concrete(p);
     } else if (is_copy || !strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
         /* already the copy; or no shadow side to copy */
-    } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume")) {
+    } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume")) {
         not_concrete(p);
     } else if (!LLVMIsDeclaration(fn)) {
         LLVMValueRef c = concrete_copy(p, "", name);

@@ -123,7 +123,7 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
 
 static int is_input_api(const char *name)
 {
-    return starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume");
+    return starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume");
 }
 
 static int is_error_hook(const char *name)

@@ -26,7 +26,13 @@ typedef struct build_stats {
     uint32_t concrete_clones;   /* input-free functions given a concrete-mode copy F.sym_concrete */
     uint32_t dispatches;        /* of which switch to their copy at entry when nothing is symbolic */
     double seconds;             /* wall time of the whole build, seconds */
+    uint32_t nondet_generated;  /* __VERIFIER_nondet_<T> of other names defined as inputs (nondet.c) */
+    uint32_t nondet_unsupported;/* of which the return type cannot be an input: they return 0 */
+    char *nondet_unsupported_list; /* "name (returns type)" lines, malloc'ed, or NULL; free with build_stats_free */
 } build_stats;
+
+/* Release what build_executor allocated in *st (the lists); st itself is the caller's. */
+void build_stats_free(build_stats *st);
 
 /*
  * Compile each source with `clang -g -O0 -Xclang -disable-O0-optnone -fwrapv

@@ -88,4 +88,38 @@ int run_logged(char *const *argv, const char *log_path, char **output);
 /* printf into a fresh malloc'ed string (NULL when out of memory). */
 char *instr_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- inputs of other names (nondet.c) ---- */
+
+/* What define_nondet_inputs did. unsupported_list is malloc'ed (owned by the caller),
+ * one "name (returns <LLVM type>)" per line, or NULL. */
+typedef struct nondet_result {
+    uint32_t generated;      /* functions given an input body */
+    uint32_t unsupported;    /* functions whose return type cannot be an input: they return 0 */
+    char *unsupported_list;
+} nondet_result;
+
+/*
+ * Define every function of m named __VERIFIER_nondet_<T> that m declares but does not
+ * define, and that the runtime (rt_input.c, replay.c) does not define either, as an
+ * input of its declared return type (SV-COMP/Test-Comp convention: any such function
+ * is a nondeterministic value of its type). Integers up to 64 bits call
+ * `uint64_t __sym_input_int(input_type, width, is_signed)`; float/double/long double
+ * call __VERIFIER_nondet_float/double (long double: the double extended); pointers
+ * __VERIFIER_nondet_pointer; structs returned in memory (sret) or in registers (their
+ * ABI-coerced type) are filled with sym_bytes. Attributes (signext/zeroext, sret) are
+ * copied from the declaration so the x86-64 ABI of the callers is kept. Other types
+ * (wider integers, void without sret, half) return zero and are listed in *res.
+ * The definitions are also written (atomically) to bc_path as a module of their own,
+ * which `sympath replay` compiles next to replay.c; bc_path is removed when there is
+ * nothing to define. Returns 0, or -1 with *err (malloc'ed).
+ */
+int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *res, char **err);
+
+/* 1 when `name` is one of the __VERIFIER_nondet_* functions the runtime defines itself. */
+int nondet_is_runtime_name(const char *name);
+
+/* 1 when the name of an input function says its integer type is unsigned ("unsigned_int",
+ * "uint", "ulong", "u16", "size_t", "bool", ...); 0 (signed, C's default) otherwise. */
+int nondet_name_unsigned(const char *name);
+
 #endif

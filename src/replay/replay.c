@@ -393,6 +393,21 @@ unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)next_int(
 unsigned __int128 __VERIFIER_nondet_uint128(void) { return next_int128(); }
 __int128 __VERIFIER_nondet_int128(void) { return (__int128)next_int128(); }
 
+/* The input functions of other names that `sympath run` defined from their declared
+ * types (OUT/build/nondet.bc, compiled next to this file) call this one, as in the
+ * executor's runtime: the value of `width` bits extended to 64 by its signedness. */
+uint64_t __sym_input_int(uint32_t it, uint32_t width, uint32_t is_signed)
+{
+    uint64_t v = next_int();
+    if (width >= 1 && width < 64) {
+        uint64_t mask = ((uint64_t)1 << width) - 1;
+        v &= mask;
+        if (is_signed && (v >> (width - 1)) & 1)
+            v |= ~mask;
+    }
+    return v;
+}
+
 void __VERIFIER_assume(int cond)
 {
     if (!cond) {

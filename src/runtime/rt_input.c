@@ -201,6 +201,20 @@ static uint64_t wide_input(input_type it, unsigned width, int is_signed)
         __sym_ret = __sym_cast_slow(is_signed ? EXPR_SEXT : EXPR_ZEXT, width, 64, __sym_ret);
     return v;
 }
+/* The input functions of other names (`__VERIFIER_nondet_unsigned_int`, ...) that
+ * build.c defines from their declared types (src/instrument/nondet.c) call this one:
+ * an input of type it, `width` (1..64) bits, returned extended to 64 bits by its
+ * signedness, the symbol in the return slot extended the same way. */
+uint64_t __sym_input_int(uint32_t it, uint32_t width, uint32_t is_signed)
+{
+    if (width < 1 || width > 64)
+        width = 64;
+    uint64_t v = wide_input((input_type)it, width, is_signed != 0);
+    if (is_signed && width < 64 && (v >> (width - 1)) & 1)
+        v |= ~expr_mask(width);
+    return v;
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wattribute-alias" /* the type difference is the point */
 #endif
