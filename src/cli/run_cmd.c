@@ -45,6 +45,9 @@ static void run_usage(FILE *f) {
           "  --input-limit N         a run ends normally when it asks for more than max(N, 2 x the inputs it\n"
           "                          was given) inputs (default 10000; 0 = no limit)\n"
           "  --no-progress           no live progress line (it is shown only on a terminal anyway)\n"
+          "  --sym-args MIN MAX N    main(argc, argv) gets MIN..MAX symbolic arguments of up to N bytes\n"
+          "  --sym-stdin N           standard input is up to N symbolic bytes\n"
+          "  --sym-file NAME N       the file NAME (fopen/open) is up to N symbolic bytes; repeatable\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
           f);
 }
@@ -98,7 +101,7 @@ static const char *include_dir(void) {
 
 /* OUT/build/replay.conf: what `sympath replay` needs to rebuild the program natively. */
 static int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
-                             uint32_t covered, uint32_t total) {
+                             const sym_posix_opts *posix, uint32_t covered, uint32_t total) {
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof path, "%s/build/replay.conf", out);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -116,6 +119,14 @@ static int write_replay_conf(const char *out, char *const *abs_sources, size_t n
     char *nd_abs = access(nd, R_OK) == 0 ? realpath(nd, NULL) : NULL;
     if (nd_abs) fprintf(f, "nondet %s\n", nd_abs);
     free(nd_abs);
+    /* symbolic command line, stdin and files: the options, and the configuration replay.c reads */
+    if (posix_enabled(posix)) {
+        posix_write_replay_lines(f, posix);
+        snprintf(nd, sizeof nd, "%s/build/posix_conf.c", out);
+        char *pc = realpath(nd, NULL);
+        if (pc) fprintf(f, "posixconf %s\n", pc);
+        free(pc);
+    }
     if (fclose(f) != 0) return -1;
     return rename(tmp, path);
 }
@@ -136,6 +147,8 @@ int cmd_run(int argc, char **argv) {
     o.max_depth = 100000;
     o.inputs_limit = 10000;
     o.progress = isatty(2);
+    sym_posix_opts posix;
+    memset(&posix, 0, sizeof posix);
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
     if (!sources) return 1;
@@ -158,7 +171,16 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
         return 2;                                                                       \
     } while (0)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        char *perr = NULL;
+        int pr = posix_parse_option(&posix, argc, argv, &i, &perr);
+        if (pr < 0) {
+            fprintf(stderr, "sympath run: %s\n", perr ? perr : "out of memory");
+            free(perr);
+            return 2;
+        }
+        if (pr > 0) {
+            continue;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -259,7 +281,9 @@ int cmd_run(int argc, char **argv) {
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
-                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG};
+                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix};
+    /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
+    if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     char *err = NULL;
@@ -274,7 +298,7 @@ int cmd_run(int argc, char **argv) {
     if (bs.nondet_unsupported)
         fprintf(stderr, "sympath: warning: %u input function(s) return a type that cannot be an input; they return 0:\n  %s\n",
                 bs.nondet_unsupported, bs.nondet_unsupported_list ? bs.nondet_unsupported_list : "");
-    write_replay_conf(out, abs_sources, nsources, cflags, 0, 0);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0);
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -300,10 +324,11 @@ int cmd_run(int argc, char **argv) {
         free(err);
         return 1;
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, sum.slots_covered, sum.slots_total);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
     build_stats_free(&bs);
+    posix_opts_free(&posix);
     free(sources);
     return 0;
 }

@@ -239,6 +239,55 @@ static int front_end(build *B, char **err)
     return 0;
 }
 
+/*
+ * Symbolic command line, stdin and files (posix.c, models_io.c): the generated
+ * configuration <work_dir>/posix_conf.c is compiled and linked, and the program's main
+ * becomes __sym_user_main, called by the models' start-up wrapper __sym_posix_main
+ * (renamed main after instrumentation). Without options the configuration file is
+ * removed (a stale one would be replayed) and nothing changes.
+ */
+#define POSIX_MAIN "__sym_posix_main"
+
+static int setup_posix(build *B, int posix, char **err)
+{
+    const build_opts *o = B->o;
+    char *src = instr_strf("%s/posix_conf.c", o->work_dir), *bc = instr_strf("%s/posix_conf.bc", o->work_dir);
+    char *log = instr_strf("%s/posix_conf.log", o->work_dir);
+    int rc = -1;
+    if (!src || !bc || !log) {
+        *err = instr_strf("out of memory");
+        goto out;
+    }
+    if (!posix) {
+        remove(src);
+        rc = 0;
+        goto out;
+    }
+    if (posix_write_conf(o->posix, src, err))
+        goto out;
+    char *argv[] = {(char *)o->clang, "-c", "-emit-llvm", "-O0", src, "-o", bc, NULL};
+    char *diag = NULL;
+    int st = run_logged(argv, log, &diag);
+    if (st != 0) {
+        *err = instr_strf("compiling the generated %s failed (%d):\n%s", src, st, diag ? diag : "");
+        free(diag);
+        goto out;
+    }
+    free(diag);
+    LLVMModuleRef conf = load_module(B, bc, err);
+    if (!conf)
+        goto out;
+    if (LLVMLinkModules2(B->m, conf)) {
+        *err = instr_strf("cannot link %s: %s", bc, B->diag ? B->diag : "?");
+        goto out;
+    }
+    LLVMSetValueName2(LLVMGetNamedFunction(B->m, "main"), "__sym_user_main", 15);
+    rc = 0;
+out:
+    free(src), free(bc), free(log);
+    return rc;
+}
+
 /* rt_fast.bc's entry points disappear into their callers: internal + alwaysinline. */
 static void internalize_fast_paths(build *B)
 {
@@ -338,9 +387,18 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     } else {
         free(nd.unsupported_list);
     }
+    int posix = posix_enabled(o->posix);
+    if (setup_posix(&B, posix, err))
+        goto done;
     if (link_lib(&B, "models.bc", &B.models, &B.n_models, err) ||
         link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
         goto done;
+
+    if (!posix) { /* the start-up wrapper of the symbolic command line is not wanted */
+        LLVMValueRef w = LLVMGetNamedFunction(B.m, POSIX_MAIN);
+        if (w)
+            LLVMDeleteFunction(w);
+    }
 
     LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef perr = LLVMRunPasses(B.m, "mem2reg", NULL, popts);
@@ -361,6 +419,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     if (instrument_module(B.m, &cfg, &B.sites, &res, err))
         goto done;
     internalize_fast_paths(&B);
+    if (posix) /* after the pass: the wrapper is model code, not the program's main */
+        LLVMSetValueName2(LLVMGetNamedFunction(B.m, POSIX_MAIN), "main", 4);
     unsigned huge = count_huge_functions(&B);
 
     char *vmsg = NULL;

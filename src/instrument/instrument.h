@@ -4,6 +4,54 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* ---- symbolic command line, stdin and files (posix.c) ---- */
+
+#define POSIX_MAX_ARGS 16       /* --sym-args MAX */
+#define POSIX_MAX_ARG_LEN 256   /* --sym-args N */
+#define POSIX_MAX_BYTES 4096    /* --sym-stdin N, --sym-file NAME N */
+#define POSIX_MAX_FILES 16
+
+typedef struct sym_posix_file {
+    char *name;                 /* as the program opens it (compared byte for byte), malloc'ed */
+    uint32_t size;              /* at most this many bytes */
+} sym_posix_file;
+
+/* The options in the spirit of KLEE's POSIX environment (Cadar et al., OSDI'08, 3.3). */
+typedef struct sym_posix_opts {
+    int args_on;                /* --sym-args MIN MAX N given */
+    uint32_t args_min, args_max, arg_len;
+    int stdin_on;               /* --sym-stdin N given */
+    uint32_t stdin_max;
+    size_t nfiles;              /* --sym-file NAME N, in option order */
+    sym_posix_file *files;
+} sym_posix_opts;
+
+/*
+ * If argv[*i] is --sym-args MIN MAX N, --sym-stdin N or --sym-file NAME N, record it in
+ * *o (zero-initialised before the first call), advance *i past its values and return 1;
+ * return 0 for any other argument; -1 with *err (malloc'ed, says what is wrong and the
+ * bounds POSIX_MAX_*) for missing or bad values, a repeated file name or too many files.
+ */
+int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **err);
+
+/* 1 when any option was given (o may be NULL). */
+int posix_enabled(const sym_posix_opts *o);
+
+/* Number of input values the start-up reads before the program's own inputs (docs/design.md):
+ * 1 + MAX*N for --sym-args, 1 + N for --sym-stdin and for each --sym-file; 0 without options. */
+uint64_t posix_prefix_inputs(const sym_posix_opts *o);
+
+/* Write the C definition of `const struct sym_posix_conf __sym_posix_conf` (the layout
+ * models_io.c and replay.c declare) for *o to path, atomically. 0, or -1 with *err. */
+int posix_write_conf(const sym_posix_opts *o, const char *path, char **err);
+
+/* The replay.conf lines of *o ("sym-args MIN MAX N", "sym-stdin N", "sym-file N NAME"), none without options. */
+void posix_write_replay_lines(FILE *f, const sym_posix_opts *o);
+
+/* Release the file names and reset *o. */
+void posix_opts_free(sym_posix_opts *o);
 
 typedef struct build_opts {
     const char *const *sources; /* C files as given by the user */
@@ -15,6 +63,7 @@ typedef struct build_opts {
     const char *exe_path;       /* output: the instrumented executor */
     const char *sites_path;     /* output: the site table */
     const char *clang;          /* clang binary (e.g. "clang-14") */
+    const struct sym_posix_opts *posix; /* symbolic argv/stdin/files (posix.c), or NULL: none */
 } build_opts;
 
 typedef struct build_stats {
