@@ -73,6 +73,7 @@ typedef struct replay_conf {
     char *include_dir;
     char *replaylib;
     char *nondet;           /* bitcode of generated input functions (nondet.c), or NULL */
+    char *posixconf;        /* generated posix_conf.c of --sym-args/--sym-stdin/--sym-file, or NULL */
     long branches_covered, branches_total;   /* -1 when absent */
 } replay_conf;
 
@@ -141,6 +142,9 @@ static int read_conf(const char *path, replay_conf *c)
         } else if (strcmp(key, "replaylib") == 0) {
             free(c->replaylib);
             c->replaylib = strdup(val);
+        } else if (strcmp(key, "posixconf") == 0) {
+            free(c->posixconf);
+            c->posixconf = strdup(val);
         } else if (strcmp(key, "nondet") == 0) {
             free(c->nondet);
             c->nondet = strdup(val);
@@ -165,6 +169,7 @@ static void free_conf(replay_conf *c)
     free(c->include_dir);
     free(c->replaylib);
     free(c->nondet);
+    free(c->posixconf);
 }
 
 /* ---- processes ---- */
@@ -488,6 +493,8 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             sl_push_dup(&a, "--coverage");
         if (coverage && is_lib)
             sl_push_dup(&a, "-DSYMPATH_REPLAY_GCOV");
+        if (is_lib && c->posixconf)
+            sl_push_dup(&a, "-DSYMPATH_REPLAY_POSIX");
         if (c->include_dir && *c->include_dir)
             sl_push(&a, fmt("-I%s", c->include_dir));
         if (!is_lib)
@@ -503,6 +510,16 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             rc = -1;
         }
         sl_free(&a);
+        sl_push(&objs, obj);
+    }
+    if (rc == 0 && c->posixconf) {
+        char *obj = fmt("%s/posix_conf.o", rdir);
+        char *ca[] = { "gcc", "-c", "-O0", "-w", c->posixconf, "-o", obj, NULL };
+        int st = run_wait(ca, NULL);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fprintf(stderr, "sympath replay: compiling %s failed\n", c->posixconf);
+            rc = -1;
+        }
         sl_push(&objs, obj);
     }
     if (rc == 0 && c->nondet) {
@@ -527,6 +544,8 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
         for (size_t k = 0; k < c->cflags.n; k++)   /* may carry -l/-L options */
             sl_push_dup(&a, c->cflags.v[k]);
         sl_push_dup(&a, "-lm");
+        if (c->posixconf) /* replay.c's start-up and file wrappers (SYMPATH_REPLAY_POSIX) */
+            sl_push_dup(&a, "-Wl,--wrap=main,--wrap=fopen,--wrap=open");
         sl_push_dup(&a, "-o");
         sl_push_dup(&a, prog);
         int st = run_wait(a.v, NULL);

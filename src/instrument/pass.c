@@ -918,9 +918,10 @@ static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
 static void begin_function(pass *p, LLVMValueRef fn, const char *name)
 {
     p->fn = fn;
-    p->fname = name;
-    p->user = !in_list(p->fname, p->cfg->model_names, p->cfg->n_models);
-    p->is_main = !strcmp(p->fname, "main");
+    p->user = !in_list(name, p->cfg->model_names, p->cfg->n_models);
+    p->is_main = !strcmp(name, "main");
+    /* the program's main under --sym-args/--sym-stdin/--sym-file (build.c) keeps its name in reports */
+    p->fname = !strcmp(name, "__sym_user_main") ? "main" : name;
     p->in_reach_error = !strcmp(p->fname, "reach_error");
     p->fb_line = p->fb_col = 0;
     p->fb_file = "?";

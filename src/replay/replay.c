@@ -416,6 +416,125 @@ void __VERIFIER_assume(int cond)
     }
 }
 
+/* ---- symbolic command line, stdin and files (`sympath run --sym-args/--sym-stdin/--sym-file`) ----
+ * Built with -DSYMPATH_REPLAY_POSIX, the generated OUT/build/posix_conf.c and the link
+ * options -Wl,--wrap=main,--wrap=fopen,--wrap=open (done by `sympath replay`): the
+ * program's main is called by __wrap_main, which reads the input prefix in the
+ * executor's order (models_io.c, docs/design.md): extra_args, argv bytes, stdin.len and
+ * bytes, then per file its length and bytes. Standard input becomes a memfd on fd 0
+ * holding stdin.len bytes; opening a --sym-file name for reading gives a fresh memfd
+ * with its bytes, so every libc read function sees them natively. */
+#ifdef SYMPATH_REPLAY_POSIX
+#include <stdarg.h>
+struct sym_posix_conf {
+    unsigned enabled, args_on, args_min, args_max, arg_len, stdin_on, stdin_max, nfiles;
+    const char *const *file_names;
+    const unsigned *file_sizes;
+};
+extern const struct sym_posix_conf __sym_posix_conf;
+int __real_main(int argc, char **argv, char **envp);
+FILE *__real_fopen(const char *path, const char *mode);
+int __real_open(const char *path, int flags, ...);
+
+static unsigned char **g_file_data;
+static unsigned *g_file_len;
+
+/* A source's length (checked against max as the executor's assumption does) and max bytes. */
+static unsigned char *read_source(unsigned max, unsigned *len)
+{
+    unsigned l = (unsigned)next_int();
+    __VERIFIER_assume(l <= max);
+    unsigned char *d = xalloc(max + 1);
+    for (unsigned i = 0; i < max; i++)
+        d[i] = (unsigned char)next_int();
+    *len = l;
+    return d;
+}
+
+/* A memfd at offset 0 holding n bytes of d; exits 125 when the system refuses. */
+static int bytes_fd(const char *name, const unsigned char *d, unsigned n)
+{
+    int fd = (int)syscall(SYS_memfd_create, name, 0);
+    if (fd < 0) {
+        fprintf(stderr, "replay: cannot create the contents of %s: %s\n", name, strerror(errno));
+        exit(125);
+    }
+    for (unsigned off = 0; off < n;) {
+        long w = syscall(SYS_write, fd, d + off, n - off);
+        if (w <= 0) {
+            fprintf(stderr, "replay: cannot write the contents of %s\n", name);
+            exit(125);
+        }
+        off += (unsigned)w;
+    }
+    syscall(SYS_lseek, fd, 0, SEEK_SET);
+    return fd;
+}
+
+int __wrap_main(int argc, char **argv, char **envp)
+{
+    const struct sym_posix_conf *c = &__sym_posix_conf;
+    if (c->args_on) {
+        unsigned extra = (unsigned)next_int();
+        __VERIFIER_assume(extra <= c->args_max - c->args_min);
+        char **av = xalloc((c->args_max + 2) * sizeof *av);
+        av[0] = argv[0];
+        for (unsigned i = 1; i <= c->args_max; i++) {
+            char *a = xalloc(c->arg_len + 1);
+            for (unsigned k = 0; k < c->arg_len; k++)
+                a[k] = (char)next_int();
+            a[c->arg_len] = '\0';
+            av[i] = a;
+        }
+        argc = 1 + (int)(c->args_min + extra);
+        av[argc] = NULL;
+        argv = av;
+    }
+    if (c->stdin_on) {
+        unsigned len;
+        unsigned char *d = read_source(c->stdin_max, &len);
+        int fd = bytes_fd("stdin", d, len);
+        if (fd != 0) {
+            syscall(SYS_dup2, fd, 0);
+            syscall(SYS_close, fd);
+        }
+    }
+    if (c->nfiles) {
+        g_file_data = xalloc(c->nfiles * sizeof *g_file_data);
+        g_file_len = xalloc(c->nfiles * sizeof *g_file_len);
+        for (unsigned i = 0; i < c->nfiles; i++)
+            g_file_data[i] = read_source(c->file_sizes[i], &g_file_len[i]);
+    }
+    return __real_main(argc, argv, envp);
+}
+
+/* A fresh descriptor with the bytes of the --sym-file named path, or -1 when it is not one. */
+static int sym_file_fd(const char *path)
+{
+    const struct sym_posix_conf *c = &__sym_posix_conf;
+    for (unsigned i = 0; path && g_file_data && i < c->nfiles; i++)
+        if (strcmp(c->file_names[i], path) == 0)
+            return bytes_fd(path, g_file_data[i], g_file_len[i]);
+    return -1;
+}
+
+FILE *__wrap_fopen(const char *path, const char *mode)
+{
+    int fd = mode && mode[0] == 'r' && !strchr(mode, '+') ? sym_file_fd(path) : -1;
+    return fd < 0 ? __real_fopen(path, mode) : fdopen(fd, "r");
+}
+
+int __wrap_open(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+    va_end(ap);
+    int fd = (flags & O_ACCMODE) == O_RDONLY ? sym_file_fd(path) : -1;
+    return fd < 0 ? __real_open(path, flags, mode) : fd;
+}
+#endif
+
 /* Weak: a program that defines its own reach_error (SV-COMP programs usually
  * do, calling __assert_fail) keeps it; one that only declares it gets this. */
 __attribute__((weak)) void reach_error(void)

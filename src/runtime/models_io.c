@@ -156,8 +156,12 @@ int __sym_posix_main(int argc, char **argv, char **envp)
             a[c->arg_len] = '\0';
             args[i] = a;
         }
+        /* argv[argc] = NULL without a symbolic index (a store through one would pin argc):
+         * one branch per possible argc, which the explorer flips like any other */
+        for (unsigned i = c->args_min + 1; i <= c->args_max + 1 && i <= MAX_ARGS + 1; i++)
+            if (i > c->args_min + extra)
+                args[i] = NULL;
         n = 1 + (int)(c->args_min + extra);
-        args[n] = NULL;
         av = args;
     }
     if (c->stdin_on) {
