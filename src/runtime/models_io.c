@@ -103,11 +103,18 @@ static char *put_uint(char *p, unsigned v)
     return p;
 }
 
+/* The bytes of arguments and sources come from a static pool, not malloc: the program's heap
+ * starts as it does natively under replay (replay.c uses its own mmap'd blocks). The options'
+ * bounds (posix.c: 16 arguments of 256 bytes, 17 sources of 4096) fit; past it, NULL. */
+static unsigned char pool[16 * 257 + MAX_SRC * 4097 + 64];
+static unsigned pool_used;
+
 static unsigned char *alloc_bytes(unsigned n)
 {
-    unsigned char *p = malloc(n ? n : 1);
-    if (!p)
-        abort();
+    if (n + 1 > sizeof pool - pool_used)
+        return NULL;
+    unsigned char *p = pool + pool_used;
+    pool_used += n + 1;
     return p;
 }
 
@@ -115,13 +122,13 @@ static unsigned char *alloc_bytes(unsigned n)
 static void read_src(struct sym_src *s, const char *label, unsigned max)
 {
     static char buf[300];
-    s->max = max;
     s->data = alloc_bytes(max);
+    s->max = s->data ? max : 0;
     char *p = put_str(put_str(buf, label), ".len");
     *p = '\0';
     s->len = sym_uint(buf);
     sym_assume(s->len <= max);
-    for (unsigned i = 0; i < max; i++) {
+    for (unsigned i = 0; i < s->max; i++) {
         p = put_str(buf, label);
         *p++ = '[';
         p = put_uint(p, i);
@@ -146,6 +153,8 @@ int __sym_posix_main(int argc, char **argv, char **envp)
         args[0] = argv[0];
         for (unsigned i = 1; i <= c->args_max && i <= MAX_ARGS; i++) {
             char *a = (char *)alloc_bytes(c->arg_len + 1);
+            if (!a)
+                break;
             for (unsigned k = 0; k < c->arg_len; k++) {
                 char *p = put_str(put_uint(put_str(buf, "argv["), i), "][");
                 p = put_uint(p, k);
