@@ -545,7 +545,7 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             sl_push_dup(&a, c->cflags.v[k]);
         sl_push_dup(&a, "-lm");
         if (c->posixconf) /* replay.c's start-up and file wrappers (SYMPATH_REPLAY_POSIX) */
-            sl_push_dup(&a, "-Wl,--wrap=main,--wrap=fopen,--wrap=open");
+            sl_push_dup(&a, "-Wl,--wrap=main,--wrap=fopen,--wrap=open,--wrap=fopen64,--wrap=open64");
         sl_push_dup(&a, "-o");
         sl_push_dup(&a, prog);
         int st = run_wait(a.v, NULL);

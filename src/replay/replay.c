@@ -418,7 +418,7 @@ void __VERIFIER_assume(int cond)
 
 /* ---- symbolic command line, stdin and files (`sympath run --sym-args/--sym-stdin/--sym-file`) ----
  * Built with -DSYMPATH_REPLAY_POSIX, the generated OUT/build/posix_conf.c and the link
- * options -Wl,--wrap=main,--wrap=fopen,--wrap=open (done by `sympath replay`): the
+ * options -Wl,--wrap=main,--wrap=fopen,--wrap=open,--wrap=fopen64,--wrap=open64 (done by `sympath replay`): the
  * program's main is called by __wrap_main, which reads the input prefix in the
  * executor's order (models_io.c, docs/design.md): extra_args, argv bytes, stdin.len and
  * bytes, then per file its length and bytes. Standard input becomes a memfd on fd 0
@@ -435,6 +435,8 @@ extern const struct sym_posix_conf __sym_posix_conf;
 int __real_main(int argc, char **argv, char **envp);
 FILE *__real_fopen(const char *path, const char *mode);
 int __real_open(const char *path, int flags, ...);
+FILE *__real_fopen64(const char *path, const char *mode);
+int __real_open64(const char *path, int flags, ...);
 
 static unsigned char **g_file_data;
 static unsigned *g_file_len;
@@ -532,6 +534,23 @@ int __wrap_open(const char *path, int flags, ...)
     va_end(ap);
     int fd = (flags & O_ACCMODE) == O_RDONLY ? sym_file_fd(path) : -1;
     return fd < 0 ? __real_open(path, flags, mode) : fd;
+}
+
+/* the names the headers use with _FILE_OFFSET_BITS=64 */
+FILE *__wrap_fopen64(const char *path, const char *mode)
+{
+    int fd = mode && mode[0] == 'r' && !strchr(mode, '+') ? sym_file_fd(path) : -1;
+    return fd < 0 ? __real_fopen64(path, mode) : fdopen(fd, "r");
+}
+
+int __wrap_open64(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+    va_end(ap);
+    int fd = (flags & O_ACCMODE) == O_RDONLY ? sym_file_fd(path) : -1;
+    return fd < 0 ? __real_open64(path, flags, mode) : fd;
 }
 #endif
 

@@ -441,6 +441,14 @@ FILE *__sym_model_fopen(const char *path, const char *mode)
     return f;
 }
 
+/* With _FILE_OFFSET_BITS=64 the headers name them fopen64/open64: same models. */
+FILE *__sym_model_fopen64(const char *path, const char *mode)
+{
+    if (!file_src(path))
+        return fopen64(path, mode);
+    return __sym_model_fopen(path, mode);
+}
+
 /* fdopen of a symbolic descriptor (e.g. fdopen(0, "r") under --sym-stdin) shares its position. */
 FILE *__sym_model_fdopen(int fd, const char *mode)
 {
@@ -484,6 +492,17 @@ int __sym_model_open(const char *path, int flags, ...)
     return fd;
 }
 
+int __sym_model_open64(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+    va_end(ap);
+    if (!file_src(path) || (flags & O_ACCMODE) != O_RDONLY)
+        return open64(path, flags, mode);
+    return __sym_model_open(path, flags, mode);
+}
+
 int __sym_model_close(int fd)
 {
     if (sym_fd(fd))
@@ -506,16 +525,29 @@ ssize_t __sym_model_read(int fd, void *buf, size_t n)
     return (ssize_t)got;
 }
 
-/* Positions stay concrete: SEEK_END resolves the symbolic length to its current value. */
+/* New position of a symbolic descriptor for (off, whence), or -1. After SEEK_END the
+ * position is symbolic (the length plus off): reads at it are symbolic-index reads, and
+ * ftell/lseek return the symbolic length, as a size query should. */
+static long seek_pos(int fd, long off, int whence)
+{
+    struct sym_src *s = &srcs[fd_src[fd] - 1];
+    long base;
+    if (whence == SEEK_SET)
+        base = 0;
+    else if (whence == SEEK_CUR)
+        base = (long)fd_pos[fd];
+    else if (whence == SEEK_END)
+        base = (long)s->len;
+    else
+        return -1;
+    return base + off < 0 ? -1 : base + off;
+}
+
 off_t __sym_model_lseek(int fd, off_t off, int whence)
 {
     if (!sym_fd(fd))
         return lseek(fd, off, whence);
-    struct sym_src *s = &srcs[fd_src[fd] - 1];
-    long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (long)fd_pos[fd] : (long)s->len;
-    if (whence != SEEK_SET && whence != SEEK_CUR && whence != SEEK_END)
-        return -1;
-    long np = base + (long)off;
+    long np = seek_pos(fd, (long)off, whence);
     if (np < 0)
         return -1;
     fd_pos[fd] = (unsigned)np;
@@ -528,6 +560,81 @@ int __sym_model_fstat(int fd, struct stat *st)
     if (rc == 0 && sym_fd(fd)) {
         st->st_mode = (st->st_mode & ~(mode_t)S_IFMT) | S_IFREG;
         st->st_size = (off_t)srcs[fd_src[fd] - 1].len;
+    }
+    return rc;
+}
+
+int __sym_model_fseek(FILE *f, long off, int whence)
+{
+    struct sym_stream *s = stream_of(f);
+    if (!s)
+        return fseek(f, off, whence);
+    if (!sym_fd(s->fd))
+        return -1;
+    if (whence == SEEK_CUR && s->ungot >= 0)
+        off -= 1;
+    long np = seek_pos(s->fd, off, whence);
+    if (np < 0)
+        return -1;
+    fd_pos[s->fd] = (unsigned)np;
+    s->ungot = -1;
+    s->eof = 0;
+    return 0;
+}
+
+long __sym_model_ftell(FILE *f)
+{
+    struct sym_stream *s = stream_of(f);
+    if (!s)
+        return ftell(f);
+    if (!sym_fd(s->fd))
+        return -1;
+    return (long)fd_pos[s->fd] - (s->ungot >= 0 ? 1 : 0);
+}
+
+/* fseeko/ftello, and the names the headers use with _FILE_OFFSET_BITS=64 (off_t is 64 bits
+ * on x86-64 either way, so the models are shared). */
+int __sym_model_fseeko(FILE *f, off_t off, int whence)
+{
+    if (!stream_of(f))
+        return fseeko(f, off, whence);
+    return __sym_model_fseek(f, (long)off, whence);
+}
+
+off_t __sym_model_ftello(FILE *f)
+{
+    if (!stream_of(f))
+        return ftello(f);
+    return (off_t)__sym_model_ftell(f);
+}
+
+int __sym_model_fseeko64(FILE *f, off64_t off, int whence)
+{
+    if (!stream_of(f))
+        return fseeko64(f, off, whence);
+    return __sym_model_fseek(f, (long)off, whence);
+}
+
+off64_t __sym_model_ftello64(FILE *f)
+{
+    if (!stream_of(f))
+        return ftello64(f);
+    return (off64_t)__sym_model_ftell(f);
+}
+
+off64_t __sym_model_lseek64(int fd, off64_t off, int whence)
+{
+    if (!sym_fd(fd))
+        return lseek64(fd, off, whence);
+    return (off64_t)__sym_model_lseek(fd, (off_t)off, whence);
+}
+
+int __sym_model_fstat64(int fd, struct stat64 *st)
+{
+    int rc = fstat64(fd, st);
+    if (rc == 0 && sym_fd(fd)) {
+        st->st_mode = (st->st_mode & ~(mode_t)S_IFMT) | S_IFREG;
+        st->st_size = (off64_t)srcs[fd_src[fd] - 1].len;
     }
     return rc;
 }

@@ -3,6 +3,7 @@
 #   EXPECT-BUILD-FAIL: TEXT       sympath run exits 1 and its stderr contains TEXT
 #   EXPECT-COVERAGE: P            report.json branch coverage >= P percent
 #   EXPECT-ERROR: KIND LINE [SIG] report.json lists an error of KIND at LINE (0 = any line), with signal SIG
+#   EXPECT-NO-ERRORS              report.json lists no error at all (no violation, crash or hang)
 #   EXPECT-DIVERGENCE             at least one divergence is counted
 #   EXPECT-NO-CONCRETIZATION: KIND  report.json counts no concretization of KIND (e.g. external_call)
 #   EXPECT-REPLAY                 `sympath replay --coverage` reproduces every error, and gcov's branch
@@ -57,6 +58,12 @@ while read -r kind line sig; do
     [ -f "$out/$repro" ] || fail "reproducer $repro of '$kind' missing"
     echo "ok [$name]: $kind at line $line found ($repro)"
 done < <(sed -n 's|^// EXPECT-ERROR: ||p' "$prog")
+
+if grep -q '^// EXPECT-NO-ERRORS' "$prog"; then
+    jq -e '.errors | length == 0' "$report" >/dev/null ||
+        fail "expected no error; report has: $(jq -c '[.errors[] | {kind, location}]' "$report")"
+    echo "ok [$name]: no error"
+fi
 
 if grep -q '^// EXPECT-DIVERGENCE' "$prog"; then
     jq -e '.divergences > 0' "$report" >/dev/null || fail "no divergence counted"
