@@ -295,9 +295,15 @@ int cmd_run(int argc, char **argv) {
     }
     fprintf(stderr, "sympath: %u functions (%u with a concrete-mode clone), %u branch sites instrumented in %.1f s\n",
             bs.functions, bs.concrete_clones, bs.branch_sites, bs.seconds);
-    if (bs.nondet_unsupported)
-        fprintf(stderr, "sympath: warning: %u input function(s) return a type that cannot be an input; they return 0:\n  %s\n",
-                bs.nondet_unsupported, bs.nondet_unsupported_list ? bs.nondet_unsupported_list : "");
+    if (bs.nondet_unsupported) {
+        fprintf(stderr, "sympath: warning: %u input function(s) return a type that cannot be an input; they return 0:\n",
+                bs.nondet_unsupported);
+        for (const char *l = bs.nondet_unsupported_list; l && *l;) {
+            size_t n = strcspn(l, "\n");
+            fprintf(stderr, "  %.*s\n", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    }
     write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0);
 
     struct sigaction sa;
