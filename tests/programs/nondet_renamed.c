@@ -1,4 +1,4 @@
-// Input functions of names the runtime does not define, each an input of its declared return type (unsigned and signed integers of every width, _Bool, a struct returned in registers and one in memory, long double, a pointer, a 128-bit integer read as bytes, a void function that cannot be an input): the build succeeds, every branch is covered and replay reads the same values.
+// Input functions of names the runtime does not define, each an input of its declared return type (unsigned and signed integers of every width, _Bool, a struct returned in registers and one in memory, long double, a pointer, a 128-bit integer read as bytes, a void function that cannot be an input, one called without any declaration: int): the build succeeds, every branch is covered and replay reads the same values.
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 0
 // EXPECT-REPLAY
@@ -38,6 +38,7 @@ int main(void) {
     long double ld = __VERIFIER_nondet_long_double();
     int *ptr = __VERIFIER_nondet_intptr();
     __int128 w = __VERIFIER_nondet_wide();
+    int implicit = __VERIFIER_nondet_unsigned_long_long(); /* no prototype: returns int */
     if (ui < 4000000000u)           /* unsigned compare: needs a value above 2^31 */
         return 0;
     if (us < 60000)                 /* zero-extended: 60000..65535 */
@@ -52,6 +53,8 @@ int main(void) {
         return 5;
     if (!f)
         return 6;
+    if (implicit != -5)
+        return 11;
     if (p.a != 12345 || p.b != -2)   /* struct in registers */
         return 7;
     if (g.z != 77)                   /* struct in memory (sret) */
