@@ -67,8 +67,8 @@ int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **
         o->stdin_max = n;
     } else {
         uint32_t n;
-        if (!*v[0] || strchr(v[0], '\n')) {
-            *err = strf("bad file name '%s' for --sym-file", v[0]);
+        if (!*v[0] || strchr(v[0], '\n') || (v[0][0] == '.' && v[0][1] == '/')) {
+            *err = strf("bad file name '%s' for --sym-file (give it without a leading ./)", v[0]);
             return -1;
         }
         if (parse_u32(v[1], POSIX_MAX_BYTES, &n)) {

@@ -510,10 +510,13 @@ int __wrap_main(int argc, char **argv, char **envp)
     return __real_main(argc, argv, envp);
 }
 
-/* A fresh descriptor with the bytes of the --sym-file named path, or -1 when it is not one. */
+/* A fresh descriptor with the bytes of the --sym-file named path ("./name" names "name"
+ * too, as in models_io.c), or -1 when it is not one. */
 static int sym_file_fd(const char *path)
 {
     const struct sym_posix_conf *c = &__sym_posix_conf;
+    while (path && path[0] == '.' && path[1] == '/')
+        path += 2;
     for (unsigned i = 0; path && g_file_data && i < c->nfiles; i++)
         if (strcmp(c->file_names[i], path) == 0)
             return bytes_fd(path, g_file_data[i], g_file_len[i]);

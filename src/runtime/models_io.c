@@ -241,11 +241,13 @@ static struct sym_stream *add_stream(FILE *f, int fd)
     return NULL;
 }
 
-/* Index + 1 of the --sym-file source named path, or 0. */
+/* Index + 1 of the --sym-file source named path, or 0 ("./name" names "name" too). */
 static int file_src(const char *path)
 {
     if (!path)
         return 0;
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
     for (unsigned i = 0; i < nsrcs; i++)
         if ((int)i != stdin_src && same_str(srcs[i].name, path))
             return (int)i + 1;

@@ -1,4 +1,4 @@
-// A program reading a named file line by line with fopen/fgets (--sym-file config.txt 6: up to 6 symbolic bytes), and the same file again with open/read. A file of another name is not symbolic (fopen fails). Every branch is covered and replay gives the program the same file.
+// A program reading a named file line by line with fopen/fgets (--sym-file config.txt 6: up to 6 symbolic bytes), and the same file again with open/read (as ./config.txt). A file of another name is not symbolic (fopen fails). Every branch is covered and replay gives the program the same file.
 // SYMPATH-ARGS: --sym-file config.txt 6 --budget 10s
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 0
@@ -21,7 +21,7 @@ int main(void) {
             keys++;
     }
     fclose(f);
-    int fd = open("config.txt", O_RDONLY);
+    int fd = open("./config.txt", O_RDONLY);   /* the same file */
     char buf[8];
     ssize_t n = read(fd, buf, sizeof buf);
     close(fd);

@@ -102,6 +102,7 @@ static void test_bad_values(void **state)
     expect_error("--sym-file a", "needs 2 values");
     expect_error("--sym-file a 5 --sym-file a 6", "given twice");
     expect_error("--sym-file a 9999", "N <= 4096");
+    expect_error("--sym-file ./a 3", "without a leading ./");
 }
 
 /* The generated configuration compiles and carries the options in the layout models_io.c
