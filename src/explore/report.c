@@ -156,6 +156,15 @@ static void report_stats(json_writer *j, const explore_state *s) {
     for (int k = 0; k < CONC_KIND_COUNT; k++) put_uint(j, conc_names[k], s->conc[k]);
     json_end_object(j);
 
+    /* CONC_EXTERNAL_CALL by callee name (site-table "callee" ids); slot 0 holds the ids
+     * past the header's table, reported as "(other)" */
+    json_key(j, "concretizations_by_function");
+    json_begin_object(j);
+    for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS; i++)
+        if (s->conc_fn[i + 1]) put_uint(j, s->sites.callees[i], s->conc_fn[i + 1]);
+    if (s->conc_fn[0]) put_uint(j, "(other)", s->conc_fn[0]);
+    json_end_object(j);
+
     json_key(j, "unsupported_instructions");
     json_begin_object(j);
     for (uint32_t i = 0; i < s->sites.nunsupported; i++)

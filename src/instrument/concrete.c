@@ -123,7 +123,9 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
 
 static int is_input_api(const char *name)
 {
-    return starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume");
+    /* sym_model_vararg*: the models' vararg shadow plumbing, not an input */
+    return starts(name, "__VERIFIER_nondet_") || (starts(name, "sym_") && !starts(name, "sym_model_")) ||
+           !strcmp(name, "__VERIFIER_assume");
 }
 
 static int is_error_hook(const char *name)
@@ -148,7 +150,7 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
     const char *name = name_of(fn);
     if (is_error_hook(name) || !strcmp(name, "fork"))
         return; /* the run ends at the hook; fork is redirected to the runtime */
-    if (n->user && !starts(name, "__sym_model_")) {
+    if (model_redirect_ok(name_of(n->f), name)) {
         char *mname = instr_strf("__sym_model_%s", name);
         if (!mname) {
             g->oom = 1;
@@ -156,7 +158,8 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
         }
         LLVMValueRef model = LLVMGetNamedFunction(g->m, mname);
         free(mname);
-        if (model && !LLVMIsDeclaration(model)) {
+        /* as calls.c's model_of: a function the program defines itself is not redirected */
+        if (model && !LLVMIsDeclaration(model) && LLVMIsDeclaration(fn)) {
             int k = node_of(g, model);
             if (k < 0)
                 n->bad = 1;

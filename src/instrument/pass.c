@@ -149,6 +149,9 @@ static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
     [RT_ERROR] = {"__sym_error", "vww"},
     [RT_FORK] = {"__sym_fork", "w"},
     [RT_EXTERNAL_PTR] = {"__sym_external_ptr", "vp"},
+    [RT_CONCRETIZE_CALL] = {"__sym_concretize_call", "vwp"},
+    [RT_EXTERNAL_PTR_CALL] = {"__sym_external_ptr_call", "vpw"},
+    [RT_SET_VARARG] = {"__sym_set_vararg", "vwp"},
 };
 
 static LLVMTypeRef sig_type(pass *p, char c)

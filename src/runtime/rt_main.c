@@ -51,6 +51,7 @@ void rt_run_reset(void)
     rt_input_reset();
     memset(__sym_params, 0, sizeof __sym_params);
     __sym_ret = NULL;
+    rt_varargs_reset();
 }
 
 /* ---- the region ----
