@@ -21,9 +21,28 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
     return LLVMIsAFunction(v) ? v : NULL;
 }
 
+/* Memory-effect attributes clang puts on calls of libc builtins (isdigit is readonly,
+ * ...). They describe libc, not what replaces it: a model, or the runtime, writes the
+ * return-value shadow slot, and with `readonly` left on the call -O2 would move the
+ * caller's shadow-slot accesses across it (a model's symbolic result read as concrete). */
+static const char *const memory_attrs[] = {
+    "readnone", "readonly", "writeonly", "argmemonly", "inaccessiblememonly",
+    "inaccessiblemem_or_argmemonly", "speculatable",
+};
+
+static void strip_memory_attrs(LLVMValueRef call)
+{
+    for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
+        unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
+        if (k)
+            LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+    }
+}
+
 /* Make the call target `f` instead, casting it to the call's function type if needed. */
 static void set_callee(pass *p, LLVMValueRef call, LLVMValueRef f)
 {
+    strip_memory_attrs(call);
     LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
     if (LLVMGlobalGetValueType(f) != fty)
         f = LLVMConstBitCast(f, LLVMPointerType(fty, 0));
