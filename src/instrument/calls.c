@@ -484,8 +484,6 @@ void do_call_concrete(pass *p)
             not_concrete(p);
     } else if (is_copy || !strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
         /* already the copy; or no shadow side to copy */
-    } else if (starts(name, "sym_model_")) {
-        /* vararg shadow plumbing of the models: in a copy, the plain value is all there is */
     } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume")) {
         not_concrete(p);
     } else if (!LLVMIsDeclaration(fn)) {

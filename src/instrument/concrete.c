@@ -123,9 +123,9 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
 
 static int is_input_api(const char *name)
 {
-    /* sym_model_vararg*: the models' vararg shadow plumbing, not an input */
-    return starts(name, "__VERIFIER_nondet_") || (starts(name, "sym_") && !starts(name, "sym_model_")) ||
-           !strcmp(name, "__VERIFIER_assume");
+    /* (sym_model_vararg*, the models' vararg shadows, count as inputs: a concrete-mode
+     * copy would not see the shadows parked in the runtime's vararg slots) */
+    return starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume");
 }
 
 static int is_error_hook(const char *name)

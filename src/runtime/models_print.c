@@ -19,9 +19,10 @@
 #include "models.h"
 
 int snprintf(char *dst, size_t n, const char *fmt, ...);
-/* The real snprintf, for conversions printed concretely; called through a pointer so
- * that the call is not redirected to the model below. */
-static int (*const real_snprintf)(char *, size_t, const char *, ...) = snprintf;
+/* The real snprintf, for conversions printed concretely; called through a pointer (a
+ * volatile one, which clang cannot fold back into a direct call) so that the call is not
+ * redirected to the model below. */
+static int (*volatile real_snprintf)(char *, size_t, const char *, ...) = snprintf;
 
 typedef struct out {
     char *dst;
@@ -178,13 +179,24 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
             /* digits, least significant first; the letter offset is arithmetic, not a branch */
             char digits[24];
             int nd = 0;
-            uint64_t m = mag;
-            if (!(m == 0 && prec == 0)) {
-                do {
-                    unsigned d = (unsigned)(m % base);
-                    digits[nd++] = (char)('0' + d + (d >= 10) * ((conv == 'X' ? 'A' : 'a') - '0' - 10));
-                    m /= base;
-                } while (m != 0);
+            int letter = (conv == 'X' ? 'A' : 'a') - '0' - 10;
+            if (!(mag == 0 && prec == 0)) {
+                if (size <= 0 && conv != 'p') {
+                    /* an int's magnitude fits 32 bits: 32-bit division is far cheaper to solve */
+                    uint32_t m = (uint32_t)mag;
+                    do {
+                        uint32_t d = m % base;
+                        digits[nd++] = (char)('0' + d + (d >= 10) * letter);
+                        m /= base;
+                    } while (m != 0);
+                } else {
+                    uint64_t m = mag;
+                    do {
+                        unsigned d = (unsigned)(m % base);
+                        digits[nd++] = (char)('0' + d + (d >= 10) * letter);
+                        m /= base;
+                    } while (m != 0);
+                }
             }
             const char *prefix = "";
             if (neg) prefix = "-";
