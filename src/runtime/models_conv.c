@@ -7,7 +7,8 @@
  * (llvm.umul/uadd.with.overflow, which the instrumenter models exactly), so the
  * overflow branch is one the solver can flip; each function then clamps as glibc 2.36
  * does: strtol/strtoll to LONG_MIN/LONG_MAX, strtoul/strtoull to ULONG_MAX, with errno
- * ERANGE; a negated unsigned result wraps; an invalid base gives 0 and EINVAL; no
+ * ERANGE; a negated unsigned result wraps; an invalid base gives 0 and EINVAL (and leaves
+ * *endptr as it was); no
  * digits give 0 with *endptr = the start of the string. atoi/atol/atoll are
  * (int)strtol(s, NULL, 10) etc., as in glibc (so atoi of an overflowing number is
  * (int)LONG_MAX = -1).
@@ -142,9 +143,7 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
 static uint64_t strto_common(const char *nptr, char **endptr, int base, int is_signed)
 {
     if (base < 0 || base == 1 || base > 36) {
-        *__errno_location() = MODEL_EINVAL;
-        if (endptr)
-            *endptr = (char *)nptr;
+        *__errno_location() = MODEL_EINVAL; /* *endptr untouched, as glibc */
         return 0;
     }
     model_src src = {nptr, 0, NULL, 0, 0, 0};

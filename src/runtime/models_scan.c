@@ -8,7 +8,7 @@
  * was read, truncated to the target width), c, s, [set] (bytes copied one by one, so
  * their shadows travel), n, %%, and the floating-point conversions a e f g (read for
  * real with strtod & co.: floating point is concrete in sympath). The result is the
- * number of items assigned, or EOF when the input ended before the first conversion.
+ * number of items assigned, or EOF when the input ended before any item was assigned.
  *
  * Streams are read with fgetc/ungetc (one character of push-back); the models of those
  * belong to the stdin/file models (another file), and without them the calls reach libc.
@@ -230,7 +230,10 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
     }
     va_end(ap);
     model_src_finish(src);
-    return eof && converted == 0 ? MODEL_EOF : assigned;
+    (void)converted;
+    /* glibc: EOF when the input failed before anything was assigned (C11 says "before the
+     * first conversion"; glibc does not count suppressed ones) */
+    return eof && assigned == 0 ? MODEL_EOF : assigned;
 }
 
 int __sym_model_vsscanf(const char *s, const char *fmt, va_list ap)
