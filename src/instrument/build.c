@@ -332,6 +332,9 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
         goto done;
 
+    uint32_t pruned;
+    prune_unused_models(B.m, (const char *const *)B.models, B.n_models, &pruned);
+
     LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef perr = LLVMRunPasses(B.m, "mem2reg", NULL, popts);
     LLVMDisposePassBuilderOptions(popts);

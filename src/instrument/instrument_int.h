@@ -65,6 +65,13 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
  * concrete-mode copy, calling X reaches the real X). caller may be NULL. (calls.c) */
 int model_redirect_ok(const char *caller, const char *callee);
 
+/* ---- unused models (prune.c) ---- */
+
+/* Delete from m every function of `names` (the definitions models.bc brought) that has no
+ * use, unless it is the model __sym_model_X of a function X the module calls; repeated
+ * until nothing changes. *removed receives the count. Always returns 0. */
+int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, uint32_t *removed);
+
 /* ---- global objects (objects.c) ---- */
 
 /* Add to m the globals `__sym_objects` ({i8* start, i64 bytes} per global variable
