@@ -5,7 +5,7 @@
 #include <string.h>
 extern int __VERIFIER_nondet_int(void);
 
-#define LINES 20000
+#define LINES 100000
 
 int main(void) {
     int seed = __VERIFIER_nondet_int();
