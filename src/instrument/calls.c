@@ -484,6 +484,8 @@ void do_call_concrete(pass *p)
             not_concrete(p);
     } else if (is_copy || !strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
         /* already the copy; or no shadow side to copy */
+    } else if (starts(name, "sym_model_")) {
+        /* the models' vararg plumbing: in a copy no slot is symbolic (rt_libc.c) */
     } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume")) {
         not_concrete(p);
     } else if (!LLVMIsDeclaration(fn)) {

@@ -32,10 +32,16 @@ void rt_varargs_reset(void)
     memset(varargs, 0, sizeof varargs);
 }
 
+/* A symbolic slot also sets __sym_shadow_active, as a symbolic byte in memory would: the
+ * concrete-mode copies (which pass values through sym_model_vararg* without their
+ * shadows) are only entered while it is 0, so a model reading a symbolic vararg always
+ * runs instrumented. (Not once the trace is full: the run has gone concrete, rt_trace.c.) */
 void __sym_set_vararg(uint32_t k, symx e)
 {
     if (k < SYM_MAX_VARARGS)
         varargs[k] = e;
+    if (e && !rt.trace_full)
+        __sym_shadow_active = 1;
 }
 
 /* Declared in src/runtime/models.h (the models are their only callers). */
