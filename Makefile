@@ -9,7 +9,7 @@ all: build
 
 # Install what is missing (scripts/install-deps.sh is idempotent and quiet when all is there).
 deps:
-	@command -v clang-14 >/dev/null && command -v llvm-config-14 >/dev/null && \
+	@command -v clang-14 >/dev/null && command -v llvm-config-14 >/dev/null && command -v llvm-link-14 >/dev/null && \
 	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
 	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h || sh scripts/install-deps.sh
 

@@ -22,8 +22,9 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
 }
 
 /* Memory-effect attributes clang puts on calls of libc builtins (isdigit is readonly,
- * ...). They describe libc, not what replaces it: a model, or the runtime, writes the
- * return-value shadow slot, and with `readonly` left on the call -O2 would move the
+ * ...), or that a program puts on its own functions (__attribute__((const))). They
+ * describe the uninstrumented code: once instrumented, a callee writes the return-value
+ * shadow slot and coverage bytes, and with `readonly` left on the call -O2 would move the
  * caller's shadow-slot accesses across it (a model's symbolic result read as concrete). */
 static const char *const memory_attrs[] = {
     "readnone", "readonly", "writeonly", "argmemonly", "inaccessiblememonly",
@@ -36,6 +37,15 @@ static void strip_memory_attrs(LLVMValueRef call)
         unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
         if (k)
             LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+    }
+}
+
+void strip_function_memory_attrs(LLVMValueRef f)
+{
+    for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
+        unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
+        if (k)
+            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
     }
 }
 
@@ -99,6 +109,7 @@ static void insert_error(pass *p, uint32_t kind, const char *what)
 static void instrumented_call(pass *p, int to_model)
 {
     LLVMValueRef I = p->cur;
+    strip_memory_attrs(I);
     LLVMTypeRef fty = LLVMGetCalledFunctionType(I);
     unsigned nfixed = LLVMCountParamTypes(fty), nargs = LLVMGetNumArgOperands(I);
     at_before(p);
@@ -462,6 +473,8 @@ void do_call_concrete(pass *p)
     }
     if (LLVMGetIntrinsicID(fn))
         return; /* memcpy/memset have no shadow side here; the rest has no symbolic operand */
+    if (!LLVMIsDeclaration(fn))
+        strip_memory_attrs(I); /* a call of a copy: it writes coverage bytes */
     size_t len, ls = strlen(CONCRETE_SUFFIX);
     const char *full = LLVMGetValueName2(fn, &len);
     int is_copy = len > ls && !strcmp(full + len - ls, CONCRETE_SUFFIX);

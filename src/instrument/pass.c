@@ -1147,6 +1147,8 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f && fns; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
+        if (!LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && !in_list(name, cfg->rt_fast_names, cfg->n_rt_fast))
+            strip_function_memory_attrs(f);
         /* concrete-mode copies are instrumented together with their originals */
         size_t ls = strlen(CONCRETE_SUFFIX);
         if (LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || in_list(name, cfg->rt_fast_names, cfg->n_rt_fast) ||

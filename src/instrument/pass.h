@@ -106,6 +106,10 @@ int clone_fetch(pass *p, uint32_t *a, uint32_t *b);
 /* ---- calls.c ---- */
 /* Instrument the call instruction p->cur (direct, indirect, intrinsic, hooks, redirects). */
 void do_call(pass *p);
+/* Remove the memory-effect attributes (readnone, readonly, argmemonly, ...) from the
+ * definition f: an instrumented function writes shadow slots and coverage bytes. */
+void strip_function_memory_attrs(LLVMValueRef f);
+
 /* The same in concrete mode: hooks, fork and redirects only, callees are the copies. */
 void do_call_concrete(pass *p);
 /* Instrument extractvalue (resolves with.overflow pairs). */

@@ -51,7 +51,6 @@ int __sym_model_tolower(int c) { return __sym_model_isupper(c) ? c - 'A' + 'a' :
 #define B_ALNUM 0x8
 
 /* Rows of 16 entries: 0x00-0x7f of the "C" locale; 0x80-0xff and negative indexes are 0. */
-#define CT(x) (x)
 #define C_ B_CNTRL
 #define CS (B_CNTRL | B_SPACE)
 #define CB (B_CNTRL | B_SPACE | B_BLANK)
