@@ -129,6 +129,7 @@ typedef struct trace_header {
      * in the site table ("callee" records); index 0 collects ids >= TRACE_CONC_FN_SLOTS */
     volatile uint32_t conc_fn[TRACE_CONC_FN_SLOTS];
 } trace_header;
+_Static_assert(sizeof(trace_header) <= TRACE_HEADER_SIZE, "trace_header must fit its page");
 
 /*
  * Fork-server protocol (explorer = client, executor = server).

@@ -65,13 +65,17 @@ typedef struct model_src {
     void *stream;    /* stream source (a FILE *) */
     int have, cur;   /* stream: a character read but not consumed yet */
     size_t taken;    /* characters consumed so far (for %n) */
+    int lookahead;   /* strtol's rules: a string source may look two characters ahead ("0x"
+                        not followed by a hex digit converts the "0"); 0 = scanf's rules
+                        (one character of look-ahead: "0x" is consumed whatever follows) */
 } model_src;
 
 /* The next character (as unsigned char, or MODEL_EOF) without consuming it. */
 int model_src_peek(model_src *src);
 /* Consume the character model_src_peek returned. */
 void model_src_take(model_src *src);
-/* The character after the next one, for a string source; -2 for a stream (unknown). */
+/* The character after the next one, for a string source with lookahead set; else -2
+ * (unknown: scanf reads with one character of look-ahead). */
 int model_src_peek2(model_src *src);
 /* End of a scan: a stream gets back the character peeked but not consumed. */
 void model_src_finish(model_src *src);
@@ -87,7 +91,8 @@ int model_digit_value(int c);
  * characters after the white space (0 = unbounded). Outputs: *ok = 1 when at least one
  * digit was read (else nothing is consumed after the white space for a string source);
  * *neg = a '-' sign; *overflow = the magnitude exceeded 64 bits. Returns the magnitude
- * modulo 2^64. As glibc: "0x" not followed by a hex digit converts the "0" alone.
+ * modulo 2^64. As glibc: "0x" not followed by a hex digit converts the "0" alone under
+ * strtol's rules (src->lookahead), and reads as 0 with the "x" consumed under scanf's.
  */
 uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
                             int *overflow);

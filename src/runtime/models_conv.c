@@ -22,8 +22,10 @@ int ungetc(int c, void *stream);
 
 int model_src_peek(model_src *src)
 {
-    if (src->s)
-        return src->s[src->pos] == '\0' ? MODEL_EOF : (unsigned char)src->s[src->pos];
+    if (src->s) { /* the NUL reads as -1 (EOF) without a branch: c | -(c == 0) */
+        int c = (unsigned char)src->s[src->pos];
+        return c | -(c == 0);
+    }
     if (!src->have) {
         src->cur = fgetc(src->stream);
         src->have = 1;
@@ -42,7 +44,7 @@ void model_src_take(model_src *src)
 
 int model_src_peek2(model_src *src)
 {
-    if (!src->s)
+    if (!src->s || !src->lookahead)
         return -2;
     if (src->s[src->pos] == '\0' || src->s[src->pos + 1] == '\0')
         return MODEL_EOF;
@@ -58,15 +60,12 @@ void model_src_finish(model_src *src)
 
 /* ---- the integer core ---- */
 
+/* Branch-free: each range selects its value through an all-ones/all-zeros mask, so the
+ * caller's test (digit < base) is the only branch per character. */
 int model_digit_value(int c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A' + 10;
-    return 36;
+    int d = -((c >= '0') & (c <= '9')), l = -((c >= 'a') & (c <= 'z')), u = -((c >= 'A') & (c <= 'Z'));
+    return (d & (c - '0')) | (l & (c - 'a' + 10)) | (u & (c - 'A' + 10)) | (~(d | l | u) & 36);
 }
 
 uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
@@ -101,7 +100,7 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
                 n++;
                 c = model_src_peek(src);
                 base = 16;
-                digits = after == -2; /* a stream cannot look ahead: "0x" alone reads as 0 */
+                digits = after == -2; /* scanf cannot look ahead: "0x" alone reads as 0 */
             } else if (base == 0) {
                 base = 8;
             }
@@ -112,8 +111,10 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
     if (base == 0)
         base = 10;
     for (; n < width; n++) {
-        int d = model_digit_value(c);
-        if (d >= base)
+        /* bases up to 10 (the usual case) need no letters: one unsigned comparison, the
+         * easiest form for the solver; larger bases use the masked digit value */
+        int d = base <= 10 ? c - '0' : model_digit_value(c);
+        if ((unsigned)d >= (unsigned)base)
             break;
         uint64_t m, s;
         if (__builtin_mul_overflow(v, (uint64_t)base, &m))
@@ -146,7 +147,7 @@ static uint64_t strto_common(const char *nptr, char **endptr, int base, int is_s
         *__errno_location() = MODEL_EINVAL; /* *endptr untouched, as glibc */
         return 0;
     }
-    model_src src = {nptr, 0, NULL, 0, 0, 0};
+    model_src src = {nptr, 0, NULL, 0, 0, 0, 1};
     int ok, neg, ovf;
     uint64_t mag = model_scan_integer(&src, base, 0, 1, &ok, &neg, &ovf);
     if (endptr)

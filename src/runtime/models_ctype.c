@@ -18,24 +18,27 @@
  */
 #include "models.h"
 
-int __sym_model_isdigit(int c) { return c >= '0' && c <= '9'; }
-int __sym_model_isupper(int c) { return c >= 'A' && c <= 'Z'; }
-int __sym_model_islower(int c) { return c >= 'a' && c <= 'z'; }
-int __sym_model_isalpha(int c) { return __sym_model_isupper(c) || __sym_model_islower(c); }
-int __sym_model_isalnum(int c) { return __sym_model_isalpha(c) || __sym_model_isdigit(c); }
-int __sym_model_isspace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-int __sym_model_isblank(int c) { return c == ' ' || c == '\t'; }
-int __sym_model_iscntrl(int c) { return (c >= 0 && c < ' ') || c == 127; }
-int __sym_model_isprint(int c) { return c >= ' ' && c < 127; }
-int __sym_model_isgraph(int c) { return c > ' ' && c < 127; }
-int __sym_model_ispunct(int c) { return __sym_model_isgraph(c) && !__sym_model_isalnum(c); }
-int __sym_model_isascii(int c) { return c >= 0 && c < 128; }
+/* Each class is one expression of c (non-short-circuit & and |), so a branch on it in the
+ * program is one branch site, whatever the class's ranges. */
+int __sym_model_isdigit(int c) { return (c >= '0') & (c <= '9'); }
+int __sym_model_isupper(int c) { return (c >= 'A') & (c <= 'Z'); }
+int __sym_model_islower(int c) { return (c >= 'a') & (c <= 'z'); }
+int __sym_model_isalpha(int c) { return __sym_model_isupper(c) | __sym_model_islower(c); }
+int __sym_model_isalnum(int c) { return __sym_model_isalpha(c) | __sym_model_isdigit(c); }
+int __sym_model_isspace(int c) { return (c == ' ') | ((c >= '\t') & (c <= '\r')); }
+int __sym_model_isblank(int c) { return (c == ' ') | (c == '\t'); }
+int __sym_model_iscntrl(int c) { return ((c >= 0) & (c < ' ')) | (c == 127); }
+int __sym_model_isprint(int c) { return (c >= ' ') & (c < 127); }
+int __sym_model_isgraph(int c) { return (c > ' ') & (c < 127); }
+int __sym_model_ispunct(int c) { return __sym_model_isgraph(c) & !__sym_model_isalnum(c); }
+int __sym_model_isascii(int c) { return (c >= 0) & (c < 128); }
 int __sym_model_isxdigit(int c)
 {
-    return __sym_model_isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    return __sym_model_isdigit(c) | ((c >= 'a') & (c <= 'f')) | ((c >= 'A') & (c <= 'F'));
 }
-int __sym_model_toupper(int c) { return __sym_model_islower(c) ? c - 'a' + 'A' : c; }
-int __sym_model_tolower(int c) { return __sym_model_isupper(c) ? c - 'A' + 'a' : c; }
+/* 'a' - 'A' == 32: the case bit, added or removed by the class bit shifted into place */
+int __sym_model_toupper(int c) { return c - (__sym_model_islower(c) << 5); }
+int __sym_model_tolower(int c) { return c + (__sym_model_isupper(c) << 5); }
 
 #define B_UPPER 0x100
 #define B_LOWER 0x200

@@ -24,17 +24,16 @@ long double strtold(const char *s, char **end);
  * ']' at *end? A ']' or '-' right at the start is literal; a-b is a range. */
 static int in_scanset(int c, const char *set, const char *end)
 {
+    int r = 0; /* a disjunction, not a branch per member (the set is concrete) */
     for (const char *p = set; p < end; p++) {
         if (p + 2 < end && p[1] == '-') {
-            if (c >= (unsigned char)p[0] && c <= (unsigned char)p[2])
-                return 1;
+            r |= (c >= (unsigned char)p[0]) & (c <= (unsigned char)p[2]);
             p += 2;
             continue;
         }
-        if (c == (unsigned char)*p)
-            return 1;
+        r |= c == (unsigned char)*p;
     }
-    return 0;
+    return r;
 }
 
 /* Store an integer conversion result through the next pointer argument, by size. */
@@ -200,10 +199,10 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
             }
             char *dst = store ? va_arg(ap, char *) : NULL;
             size_t n = 0;
-            for (int c = model_src_peek(src); (width == 0 || n < width) && c != MODEL_EOF; c = model_src_peek(src)) {
+            for (int c = model_src_peek(src); width == 0 || n < width; c = model_src_peek(src)) {
                 int take = conv == 's' ? !__sym_model_isspace(c)
                                        : in_scanset(c, (const char *)set, (const char *)set_end) != negate;
-                if (!take)
+                if (!((c != MODEL_EOF) & take)) /* one branch per character */
                     break;
                 if (dst) /* a string source: copy the byte itself, shadow and all */
                     dst[n] = src->s ? src->s[src->pos] : (char)c;
@@ -238,13 +237,13 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
 
 int __sym_model_vsscanf(const char *s, const char *fmt, va_list ap)
 {
-    model_src src = {s, 0, NULL, 0, 0, 0};
+    model_src src = {s, 0, NULL, 0, 0, 0, 0};
     return scan_core(&src, fmt, ap);
 }
 
 int __sym_model_vfscanf(void *stream, const char *fmt, va_list ap)
 {
-    model_src src = {NULL, 0, stream, 0, 0, 0};
+    model_src src = {NULL, 0, stream, 0, 0, 0, 0};
     return scan_core(&src, fmt, ap);
 }
 

@@ -5,7 +5,10 @@
  * every comparison below is a branch the explorer can flip, so e.g. strcmp on a
  * symbolic string yields one path per differing position. Lengths and positions are
  * loop counters, hence concrete values; the path condition says why they are what they
- * are. Semantics follow C11 7.24 (and POSIX / glibc for strcasecmp, strndup, memrchr,
+ * are. Where a loop step has several exits (end of string, mismatch), the conditions are
+ * combined with the non-short-circuit & and | so that each step is ONE branch site: a
+ * strcmp over n bytes yields n + 1 paths instead of 2n, and each flip is meaningful.
+ * Semantics follow C11 7.24 (and POSIX / glibc for strcasecmp, strndup, memrchr,
  * bcmp, stpcpy) in the "C" locale.
  */
 #include "models.h"
@@ -31,7 +34,7 @@ size_t __sym_model_strnlen(const char *s, size_t max)
 int __sym_model_strcmp(const char *a, const char *b)
 {
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
-    while (*p != '\0' && *p == *q) {
+    while ((*p != '\0') & (*p == *q)) {
         p++;
         q++;
     }
@@ -41,12 +44,9 @@ int __sym_model_strcmp(const char *a, const char *b)
 int __sym_model_strncmp(const char *a, const char *b, size_t n)
 {
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] != q[i])
-            return (int)p[i] - (int)q[i];
-        if (p[i] == '\0')
-            return 0;
-    }
+    for (size_t i = 0; i < n; i++)
+        if ((p[i] != q[i]) | (p[i] == '\0'))
+            return (int)p[i] - (int)q[i]; /* 0 at a common end */
     return 0;
 }
 
@@ -62,12 +62,9 @@ int __sym_model_memcmp(const void *a, const void *b, size_t n)
 char *__sym_model_strchr(const char *s, int c)
 {
     char ch = (char)c;
-    for (;; s++) {
-        if (*s == ch)
-            return (char *)s;
-        if (*s == '\0')
-            return NULL;
-    }
+    while ((*s != ch) & (*s != '\0'))
+        s++;
+    return *s == ch ? (char *)s : NULL;
 }
 
 char *__sym_model_strrchr(const char *s, int c)
@@ -134,7 +131,7 @@ char *__sym_model_strstr(const char *hay, const char *needle)
         return (char *)hay;
     for (; *hay != '\0'; hay++) {
         size_t i = 0;
-        while (needle[i] != '\0' && hay[i] == needle[i])
+        while ((needle[i] != '\0') & (hay[i] == needle[i]))
             i++;
         if (needle[i] == '\0')
             return (char *)hay;
@@ -149,10 +146,8 @@ int __sym_model_strcasecmp(const char *a, const char *b)
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     for (;; p++, q++) {
         int x = __sym_model_tolower(*p), y = __sym_model_tolower(*q);
-        if (x != y)
+        if ((x != y) | (x == '\0'))
             return x - y;
-        if (x == '\0')
-            return 0;
     }
 }
 
@@ -161,10 +156,8 @@ int __sym_model_strncasecmp(const char *a, const char *b, size_t n)
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     for (size_t i = 0; i < n; i++) {
         int x = __sym_model_tolower(p[i]), y = __sym_model_tolower(q[i]);
-        if (x != y)
+        if ((x != y) | (x == '\0'))
             return x - y;
-        if (x == '\0')
-            return 0;
     }
     return 0;
 }
@@ -188,7 +181,7 @@ void *__sym_model_memrchr(const void *s, int c, size_t n)
 char *__sym_model_strchrnul(const char *s, int c)
 {
     char ch = (char)c;
-    while (*s != ch && *s != '\0')
+    while ((*s != ch) & (*s != '\0'))
         s++;
     return (char *)s;
 }
@@ -202,20 +195,21 @@ char *__sym_model_stpcpy(char *dst, const char *src)
     return dst + i;
 }
 
-/* Is byte c one of the bytes of set (the terminating NUL excluded)? */
+/* Is byte c one of the bytes of set (the terminating NUL excluded)? A disjunction of
+ * equalities, not a branch per set member: the set is normally concrete, so the loop is. */
 static int in_set(unsigned char c, const char *set)
 {
+    int r = 0;
     for (const unsigned char *q = (const unsigned char *)set; *q != '\0'; q++)
-        if (*q == c)
-            return 1;
-    return 0;
+        r |= *q == c;
+    return r;
 }
 
 /* Length of the longest prefix of s made of bytes of accept. */
 size_t __sym_model_strspn(const char *s, const char *accept)
 {
     size_t n = 0;
-    while (s[n] != '\0' && in_set((unsigned char)s[n], accept))
+    while ((s[n] != '\0') & in_set((unsigned char)s[n], accept))
         n++;
     return n;
 }
@@ -224,17 +218,16 @@ size_t __sym_model_strspn(const char *s, const char *accept)
 size_t __sym_model_strcspn(const char *s, const char *reject)
 {
     size_t n = 0;
-    while (s[n] != '\0' && !in_set((unsigned char)s[n], reject))
+    while ((s[n] != '\0') & !in_set((unsigned char)s[n], reject))
         n++;
     return n;
 }
 
 char *__sym_model_strpbrk(const char *s, const char *accept)
 {
-    for (; *s != '\0'; s++)
-        if (in_set((unsigned char)*s, accept))
-            return (char *)s;
-    return NULL;
+    while ((*s != '\0') & !in_set((unsigned char)*s, accept))
+        s++;
+    return *s != '\0' ? (char *)s : NULL;
 }
 
 /* strdup/strndup: malloc of the (concrete) length plus one, then a byte copy that keeps

@@ -46,21 +46,26 @@ static int by_start(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+void rt_objects_init(void)
+{
+    if (sorted_ready)
+        return;
+    sorted_ready = 1;
+    if (__sym_objects && &__sym_nobjects && __sym_nobjects) {
+        sorted_objects = malloc(__sym_nobjects * sizeof *sorted_objects);
+        if (sorted_objects) {
+            for (uint64_t i = 0; i < __sym_nobjects; i++)
+                sorted_objects[i] = __sym_objects[i];
+            nsorted = __sym_nobjects;
+            qsort(sorted_objects, nsorted, sizeof *sorted_objects, by_start);
+        }
+    }
+}
+
 /* The known object holding [a, a + size), or NULL (binary search over the sorted table). */
 static const sym_object *object_at(uintptr_t a, uint64_t size)
 {
-    if (!sorted_ready) {
-        sorted_ready = 1;
-        if (__sym_objects && &__sym_nobjects && __sym_nobjects) {
-            sorted_objects = malloc(__sym_nobjects * sizeof *sorted_objects);
-            if (sorted_objects) {
-                for (uint64_t i = 0; i < __sym_nobjects; i++)
-                    sorted_objects[i] = __sym_objects[i];
-                nsorted = __sym_nobjects;
-                qsort(sorted_objects, nsorted, sizeof *sorted_objects, by_start);
-            }
-        }
-    }
+    rt_objects_init();
     size_t lo = 0, hi = nsorted;
     while (lo < hi) { /* first object starting after a */
         size_t mid = lo + (hi - lo) / 2;

@@ -178,7 +178,7 @@ static void test_strtol_family_matches_glibc(void **state)
 
 static const char *const lines[] = {
     "", "   ", "12", "12,-3", " 12 , 7", "-0x1f", "0x1F:", "077", "abc def", "x=5", "+9z", "  q",
-    "2147483647", "4294967295", "a-c]z", "]x", "12345678",
+    "2147483647", "4294967295", "a-c]z", "]x", "12345678", "0x", "0xg", "0x:", "0xa:", " 0X1",
 };
 
 static void test_sscanf_matches_glibc(void **state)
@@ -201,6 +201,9 @@ static void test_sscanf_matches_glibc(void **state)
     SCAN_BOTH("%%%d", &a1);
     SCAN_BOTH(" %c", &c1);
     SCAN_BOTH("%hhd", (signed char *)&c1);
+    SCAN_BOTH("%2x%c%n", &a1, &c1, &b1);
+    SCAN_BOTH("%x%n", &a1, &b1);
+    SCAN_BOTH("%i%n", &a1, &b1);
 }
 
 static void test_fscanf_matches_glibc(void **state)
