@@ -18,11 +18,12 @@
  */
 #include "models.h"
 
-int snprintf(char *dst, size_t n, const char *fmt, ...);
-/* The real snprintf, for conversions printed concretely; called through a pointer (a
- * volatile one, which clang cannot fold back into a direct call) so that the call is not
- * redirected to the model below. */
-static int (*volatile real_snprintf)(char *, size_t, const char *, ...) = snprintf;
+/* glibc's checking snprintf (the _FORTIFY_SOURCE entry point, flag 1, object size = n):
+ * the real formatter for conversions printed concretely. Not a name with a model, so the
+ * call is not redirected to the model below, and a direct call (unlike one through a
+ * pointer) leaves print_core input-free, so it gets a concrete-mode copy. */
+int __snprintf_chk(char *dst, size_t n, int flag, size_t dst_len, const char *fmt, ...);
+#define real_snprintf(dst, n, fmt, v) __snprintf_chk(dst, n, 1, n, fmt, v)
 
 typedef struct out {
     char *dst;
