@@ -12,6 +12,9 @@
  *  - Plain C, no system header that declares libc's names (only the compiler's own
  *    <stddef.h>, <stdarg.h>, <stdint.h>, <limits.h>); the few libc functions a model
  *    really calls are declared here by hand.
+ *  - Helpers (static or shared between the files) are named __sym_libc_*: a reserved prefix,
+ *    so that no program's function clashes with them or is taken for a model (the
+ *    instrumenter tells model code from program code by the names models.bc defines).
  *  - Semantics: C11 and glibc 2.36 in the "C" locale, on x86-64 (int 32 bits, long and
  *    long long 64 bits, char signed).
  */
@@ -71,18 +74,18 @@ typedef struct model_src {
 } model_src;
 
 /* The next character (as unsigned char, or MODEL_EOF) without consuming it. */
-int model_src_peek(model_src *src);
-/* Consume the character model_src_peek returned. */
-void model_src_take(model_src *src);
+int __sym_libc_src_peek(model_src *src);
+/* Consume the character __sym_libc_src_peek returned. */
+void __sym_libc_src_take(model_src *src);
 /* The character after the next one, for a string source with lookahead set; else -2
  * (unknown: scanf reads with one character of look-ahead). */
-int model_src_peek2(model_src *src);
+int __sym_libc_src_peek2(model_src *src);
 /* End of a scan: a stream gets back the character peeked but not consumed. */
-void model_src_finish(model_src *src);
+void __sym_libc_src_finish(model_src *src);
 
 /* Digit value of character c in bases up to 36 ('0'-'9', then 'a'-'z' or 'A'-'Z' as
  * 10..35), or 36 for any other character (models_conv.c). */
-int model_digit_value(int c);
+int __sym_libc_digit_value(int c);
 
 /*
  * The integer conversion core shared by strtol & co. and the scanf models (C11 7.22.1.4):
@@ -94,7 +97,7 @@ int model_digit_value(int c);
  * modulo 2^64. As glibc: "0x" not followed by a hex digit converts the "0" alone under
  * strtol's rules (src->lookahead), and reads as 0 with the "x" consumed under scanf's.
  */
-uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
+uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
                             int *overflow);
 
 #endif

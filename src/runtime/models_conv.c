@@ -1,7 +1,7 @@
 /* models_conv.c: string-to-integer conversions (atoi, strtol & co.) over a character source, so parsed numbers stay symbolic. */
 
 /*
- * One core, model_scan_integer, reads the number the way C11 7.22.1.4 describes
+ * One core, __sym_libc_scan_integer, reads the number the way C11 7.22.1.4 describes
  * strtol (white space, sign, base prefix, digits), also used by the scanf models
  * (models_scan.c). The magnitude is accumulated in 64 bits with the overflow builtins
  * (llvm.umul/uadd.with.overflow, which the instrumenter models exactly), so the
@@ -20,7 +20,7 @@
 int fgetc(void *stream);
 int ungetc(int c, void *stream);
 
-int model_src_peek(model_src *src)
+int __sym_libc_src_peek(model_src *src)
 {
     if (src->s) { /* the NUL reads as -1 (EOF) without a branch: c | -(c == 0) */
         int c = (unsigned char)src->s[src->pos];
@@ -33,7 +33,7 @@ int model_src_peek(model_src *src)
     return src->cur;
 }
 
-void model_src_take(model_src *src)
+void __sym_libc_src_take(model_src *src)
 {
     if (src->s)
         src->pos++;
@@ -42,7 +42,7 @@ void model_src_take(model_src *src)
     src->taken++;
 }
 
-int model_src_peek2(model_src *src)
+int __sym_libc_src_peek2(model_src *src)
 {
     if (!src->s || !src->lookahead)
         return -2;
@@ -51,7 +51,7 @@ int model_src_peek2(model_src *src)
     return (unsigned char)src->s[src->pos + 1];
 }
 
-void model_src_finish(model_src *src)
+void __sym_libc_src_finish(model_src *src)
 {
     if (!src->s && src->have && src->cur != MODEL_EOF)
         ungetc(src->cur, src->stream);
@@ -62,43 +62,43 @@ void model_src_finish(model_src *src)
 
 /* Branch-free: each range selects its value through an all-ones/all-zeros mask, so the
  * caller's test (digit < base) is the only branch per character. */
-int model_digit_value(int c)
+int __sym_libc_digit_value(int c)
 {
     int d = -((c >= '0') & (c <= '9')), l = -((c >= 'a') & (c <= 'z')), u = -((c >= 'A') & (c <= 'Z'));
     return (d & (c - '0')) | (l & (c - 'a' + 10)) | (u & (c - 'A' + 10)) | (~(d | l | u) & 36);
 }
 
-uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
+uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
                             int *overflow)
 {
     *ok = *neg = *overflow = 0;
     if (skip_space)
-        while (__sym_model_isspace(model_src_peek(src)))
-            model_src_take(src);
+        while (__sym_model_isspace(__sym_libc_src_peek(src)))
+            __sym_libc_src_take(src);
     size_t start = src->pos, start_taken = src->taken, n = 0;
     if (width == 0)
         width = (size_t)-1;
-    int c = model_src_peek(src);
+    int c = __sym_libc_src_peek(src);
     if (n < width && (c == '-' || c == '+')) {
         *neg = c == '-';
-        model_src_take(src);
+        __sym_libc_src_take(src);
         n++;
-        c = model_src_peek(src);
+        c = __sym_libc_src_peek(src);
     }
     uint64_t v = 0;
     int digits = 0;
     if ((base == 0 || base == 16) && n < width && c == '0') {
         /* a leading 0: octal prefix (base 0), or the start of 0x */
-        model_src_take(src);
+        __sym_libc_src_take(src);
         n++;
         digits = 1;
-        c = model_src_peek(src);
+        c = __sym_libc_src_peek(src);
         if (n < width && (c == 'x' || c == 'X')) {
-            int after = model_src_peek2(src);
-            if (after == -2 || model_digit_value(after) < 16) {
-                model_src_take(src);
+            int after = __sym_libc_src_peek2(src);
+            if (after == -2 || __sym_libc_digit_value(after) < 16) {
+                __sym_libc_src_take(src);
                 n++;
-                c = model_src_peek(src);
+                c = __sym_libc_src_peek(src);
                 base = 16;
                 digits = after == -2; /* scanf cannot look ahead: "0x" alone reads as 0 */
             } else if (base == 0) {
@@ -113,7 +113,7 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
     for (; n < width; n++) {
         /* bases up to 10 (the usual case) need no letters: one unsigned comparison, the
          * easiest form for the solver; larger bases use the masked digit value */
-        int d = base <= 10 ? c - '0' : model_digit_value(c);
+        int d = base <= 10 ? c - '0' : __sym_libc_digit_value(c);
         if ((unsigned)d >= (unsigned)base)
             break;
         uint64_t m, s;
@@ -123,8 +123,8 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
             *overflow = 1;
         v = s;
         digits = 1;
-        model_src_take(src);
-        c = model_src_peek(src);
+        __sym_libc_src_take(src);
+        c = __sym_libc_src_peek(src);
     }
     if (!digits) {
         if (src->s) { /* nothing converted: a string source gives back the sign */
@@ -141,7 +141,7 @@ uint64_t model_scan_integer(model_src *src, int base, size_t width, int skip_spa
 /* ---- strtol & co. ---- */
 
 /* Shared by the four strto* models: is_signed selects the clamping rules. */
-static uint64_t strto_common(const char *nptr, char **endptr, int base, int is_signed)
+static uint64_t __sym_libc_strto_common(const char *nptr, char **endptr, int base, int is_signed)
 {
     if (base < 0 || base == 1 || base > 36) {
         *__errno_location() = MODEL_EINVAL; /* *endptr untouched, as glibc */
@@ -149,7 +149,7 @@ static uint64_t strto_common(const char *nptr, char **endptr, int base, int is_s
     }
     model_src src = {nptr, 0, NULL, 0, 0, 0, 1};
     int ok, neg, ovf;
-    uint64_t mag = model_scan_integer(&src, base, 0, 1, &ok, &neg, &ovf);
+    uint64_t mag = __sym_libc_scan_integer(&src, base, 0, 1, &ok, &neg, &ovf);
     if (endptr)
         *endptr = (char *)(ok ? nptr + src.pos : nptr);
     if (!ok)
@@ -168,21 +168,21 @@ static uint64_t strto_common(const char *nptr, char **endptr, int base, int is_s
     return neg ? (uint64_t)0 - mag : mag;
 }
 
-long __sym_model_strtol(const char *s, char **end, int base) { return (long)strto_common(s, end, base, 1); }
-long long __sym_model_strtoll(const char *s, char **end, int base) { return (long long)strto_common(s, end, base, 1); }
-unsigned long __sym_model_strtoul(const char *s, char **end, int base) { return strto_common(s, end, base, 0); }
-unsigned long long __sym_model_strtoull(const char *s, char **end, int base) { return strto_common(s, end, base, 0); }
-long __sym_model_strtoimax(const char *s, char **end, int base) { return (long)strto_common(s, end, base, 1); }
-unsigned long __sym_model_strtoumax(const char *s, char **end, int base) { return strto_common(s, end, base, 0); }
+long __sym_model_strtol(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
+long long __sym_model_strtoll(const char *s, char **end, int base) { return (long long)__sym_libc_strto_common(s, end, base, 1); }
+unsigned long __sym_model_strtoul(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
+unsigned long long __sym_model_strtoull(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
+long __sym_model_strtoimax(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
+unsigned long __sym_model_strtoumax(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
 /* glibc 2.38+ with C2x maps the names to __isoc23_*; same semantics for our purposes */
-long __sym_model___isoc23_strtol(const char *s, char **end, int base) { return (long)strto_common(s, end, base, 1); }
-long long __sym_model___isoc23_strtoll(const char *s, char **end, int base) { return (long long)strto_common(s, end, base, 1); }
-unsigned long __sym_model___isoc23_strtoul(const char *s, char **end, int base) { return strto_common(s, end, base, 0); }
-unsigned long long __sym_model___isoc23_strtoull(const char *s, char **end, int base) { return strto_common(s, end, base, 0); }
+long __sym_model___isoc23_strtol(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
+long long __sym_model___isoc23_strtoll(const char *s, char **end, int base) { return (long long)__sym_libc_strto_common(s, end, base, 1); }
+unsigned long __sym_model___isoc23_strtoul(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
+unsigned long long __sym_model___isoc23_strtoull(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
 
-int __sym_model_atoi(const char *s) { return (int)(long)strto_common(s, NULL, 10, 1); }
-long __sym_model_atol(const char *s) { return (long)strto_common(s, NULL, 10, 1); }
-long long __sym_model_atoll(const char *s) { return (long long)strto_common(s, NULL, 10, 1); }
+int __sym_model_atoi(const char *s) { return (int)(long)__sym_libc_strto_common(s, NULL, 10, 1); }
+long __sym_model_atol(const char *s) { return (long)__sym_libc_strto_common(s, NULL, 10, 1); }
+long long __sym_model_atoll(const char *s) { return (long long)__sym_libc_strto_common(s, NULL, 10, 1); }
 
 int __sym_model_abs(int x) { return x < 0 ? -x : x; }
 long __sym_model_labs(long x) { return x < 0 ? -x : x; }

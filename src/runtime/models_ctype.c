@@ -80,11 +80,11 @@ const unsigned short __sym_model_ctype_b_table[384] = {
 int __sym_model_ctype_toupper_table[384];
 int __sym_model_ctype_tolower_table[384];
 
-static const unsigned short *ctype_b_ptr = &__sym_model_ctype_b_table[128];
-static const int *ctype_toupper_ptr = &__sym_model_ctype_toupper_table[128];
-static const int *ctype_tolower_ptr = &__sym_model_ctype_tolower_table[128];
+static const unsigned short *__sym_libc_ctype_b_ptr = &__sym_model_ctype_b_table[128];
+static const int *__sym_libc_ctype_toupper_ptr = &__sym_model_ctype_toupper_table[128];
+static const int *__sym_libc_ctype_tolower_ptr = &__sym_model_ctype_tolower_table[128];
 
-static void fill_case_tables(void)
+static void __sym_libc_fill_case_tables(void)
 {
     for (int c = -128; c < 256; c++) {
         int v = c < -1 ? c + 256 : c;
@@ -93,18 +93,18 @@ static void fill_case_tables(void)
     }
 }
 
-const unsigned short **__sym_model___ctype_b_loc(void) { return &ctype_b_ptr; }
+const unsigned short **__sym_model___ctype_b_loc(void) { return &__sym_libc_ctype_b_ptr; }
 
 const int **__sym_model___ctype_toupper_loc(void)
 {
     if (__sym_model_ctype_toupper_table['A' + 128] == 0)
-        fill_case_tables();
-    return &ctype_toupper_ptr;
+        __sym_libc_fill_case_tables();
+    return &__sym_libc_ctype_toupper_ptr;
 }
 
 const int **__sym_model___ctype_tolower_loc(void)
 {
     if (__sym_model_ctype_toupper_table['A' + 128] == 0)
-        fill_case_tables();
-    return &ctype_tolower_ptr;
+        __sym_libc_fill_case_tables();
+    return &__sym_libc_ctype_tolower_ptr;
 }

@@ -21,7 +21,7 @@
 /* glibc's checking snprintf (the _FORTIFY_SOURCE entry point, flag 1, object size = n):
  * the real formatter for conversions printed concretely. Not a name with a model, so the
  * call is not redirected to the model below, and a direct call (unlike one through a
- * pointer) leaves print_core input-free, so it gets a concrete-mode copy. */
+ * pointer) leaves __sym_libc_print_core input-free, so it gets a concrete-mode copy. */
 int __snprintf_chk(char *dst, size_t n, int flag, size_t dst_len, const char *fmt, ...);
 #define real_snprintf(dst, n, fmt, v) __snprintf_chk(dst, n, 1, n, fmt, v)
 
@@ -31,22 +31,22 @@ typedef struct out {
     size_t n;    /* characters produced so far (the return value) */
 } out;
 
-static void put(out *o, char c)
+static void __sym_libc_put(out *o, char c)
 {
     if (o->n + 1 < o->cap)
         o->dst[o->n] = c;
     o->n++;
 }
 
-static void pad(out *o, char c, long k)
+static void __sym_libc_pad(out *o, char c, long k)
 {
     for (; k > 0; k--)
-        put(o, c);
+        __sym_libc_put(o, c);
 }
 
 /* A variadic argument: its value from va_arg, its shadow from the vararg slot k when the
  * call came through a variadic model (slots != 0). */
-static int64_t arg_int(va_list *ap, int size, int slots, unsigned k)
+static int64_t __sym_libc_arg_int(va_list *ap, int size, int slots, unsigned k)
 {
     if (size >= 1) {
         int64_t v = va_arg(*ap, long long);
@@ -56,14 +56,14 @@ static int64_t arg_int(va_list *ap, int size, int slots, unsigned k)
     return slots ? sym_model_vararg32(k, v) : v;
 }
 
-static int print_core(out *o, const char *fmt, va_list ap0, int slots)
+static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots)
 {
     va_list ap;
     va_copy(ap, ap0);
     unsigned k = 0; /* index of the next variadic argument */
     for (const char *f = fmt; *f != '\0';) {
         if (*f != '%') {
-            put(o, *f++);
+            __sym_libc_put(o, *f++);
             continue;
         }
         const char *spec = f++;
@@ -113,7 +113,7 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
             break;
         f++;
         if (conv == '%') {
-            put(o, '%');
+            __sym_libc_put(o, '%');
             continue;
         }
         if (conv == 'n') {
@@ -126,10 +126,10 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
             continue;
         }
         if (conv == 'c') {
-            char c = (char)arg_int(&ap, 0, slots, k++);
-            if (!left) pad(o, ' ', width - 1);
-            put(o, c);
-            if (left) pad(o, ' ', width - 1);
+            char c = (char)__sym_libc_arg_int(&ap, 0, slots, k++);
+            if (!left) __sym_libc_pad(o, ' ', width - 1);
+            __sym_libc_put(o, c);
+            if (left) __sym_libc_pad(o, ' ', width - 1);
             continue;
         }
         if (conv == 's') {
@@ -140,10 +140,10 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
             long len = 0;
             while ((prec < 0 || len < prec) && s[len] != '\0')
                 len++;
-            if (!left) pad(o, ' ', width - len);
+            if (!left) __sym_libc_pad(o, ' ', width - len);
             for (long i = 0; i < len; i++)
-                put(o, s[i]);
-            if (left) pad(o, ' ', width - len);
+                __sym_libc_put(o, s[i]);
+            if (left) __sym_libc_pad(o, ' ', width - len);
             continue;
         }
         if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'o' || conv == 'x' || conv == 'X' ||
@@ -156,14 +156,14 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
                 k++;
                 if (mag == 0) {
                     const char *nil = "(nil)";
-                    if (!left) pad(o, ' ', width - 5);
-                    for (int i = 0; i < 5; i++) put(o, nil[i]);
-                    if (left) pad(o, ' ', width - 5);
+                    if (!left) __sym_libc_pad(o, ' ', width - 5);
+                    for (int i = 0; i < 5; i++) __sym_libc_put(o, nil[i]);
+                    if (left) __sym_libc_pad(o, ' ', width - 5);
                     continue;
                 }
                 alt = 1;
             } else {
-                int64_t v = arg_int(&ap, size, slots, k++);
+                int64_t v = __sym_libc_arg_int(&ap, size, slots, k++);
                 if (conv == 'd' || conv == 'i') {
                     if (size == -2) v = (signed char)v;
                     else if (size == -1) v = (short)v;
@@ -210,11 +210,11 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
             if (zero && !left && prec < 0 && width > plen + nd)
                 zeros = width - plen - nd;
             long total = plen + zeros + nd;
-            if (!left) pad(o, ' ', width - total);
-            for (long i = 0; i < plen; i++) put(o, prefix[i]);
-            pad(o, '0', zeros);
-            while (nd > 0) put(o, digits[--nd]);
-            if (left) pad(o, ' ', width - total);
+            if (!left) __sym_libc_pad(o, ' ', width - total);
+            for (long i = 0; i < plen; i++) __sym_libc_put(o, prefix[i]);
+            __sym_libc_pad(o, '0', zeros);
+            while (nd > 0) __sym_libc_put(o, digits[--nd]);
+            if (left) __sym_libc_pad(o, ' ', width - total);
             continue;
         }
         /* anything else (floating point): the real snprintf prints this one conversion */
@@ -237,7 +237,7 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
         }
         k++;
         for (int i = 0; i < r && i < (int)sizeof text - 1; i++)
-            put(o, text[i]);
+            __sym_libc_put(o, text[i]);
     }
     va_end(ap);
     if (o->cap > 0)
@@ -248,13 +248,13 @@ static int print_core(out *o, const char *fmt, va_list ap0, int slots)
 int __sym_model_vsnprintf(char *dst, size_t n, const char *fmt, va_list ap)
 {
     out o = {dst, n, 0};
-    return print_core(&o, fmt, ap, 0);
+    return __sym_libc_print_core(&o, fmt, ap, 0);
 }
 
 int __sym_model_vsprintf(char *dst, const char *fmt, va_list ap)
 {
     out o = {dst, (size_t)-1 / 2, 0};
-    return print_core(&o, fmt, ap, 0);
+    return __sym_libc_print_core(&o, fmt, ap, 0);
 }
 
 int __sym_model_snprintf(char *dst, size_t n, const char *fmt, ...)
@@ -262,7 +262,7 @@ int __sym_model_snprintf(char *dst, size_t n, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     out o = {dst, n, 0};
-    int r = print_core(&o, fmt, ap, 1);
+    int r = __sym_libc_print_core(&o, fmt, ap, 1);
     va_end(ap);
     return r;
 }
@@ -272,7 +272,7 @@ int __sym_model_sprintf(char *dst, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     out o = {dst, (size_t)-1 / 2, 0};
-    int r = print_core(&o, fmt, ap, 1);
+    int r = __sym_libc_print_core(&o, fmt, ap, 1);
     va_end(ap);
     return r;
 }

@@ -22,7 +22,7 @@ long double strtold(const char *s, char **end);
 
 /* Is c in the scanset that starts at set (after '[' and an optional '^'), ending at the
  * ']' at *end? A ']' or '-' right at the start is literal; a-b is a range. */
-static int in_scanset(int c, const char *set, const char *end)
+static int __sym_libc_in_scanset(int c, const char *set, const char *end)
 {
     int r = 0; /* a disjunction, not a branch per member (the set is concrete) */
     for (const char *p = set; p < end; p++) {
@@ -37,7 +37,7 @@ static int in_scanset(int c, const char *set, const char *end)
 }
 
 /* Store an integer conversion result through the next pointer argument, by size. */
-static void store_int(va_list *ap, int size, uint64_t v)
+static void __sym_libc_store_int(va_list *ap, int size, uint64_t v)
 {
     switch (size) {
     case -2: *va_arg(*ap, signed char *) = (signed char)v; break;
@@ -50,20 +50,20 @@ static void store_int(va_list *ap, int size, uint64_t v)
 
 /* A floating-point conversion: gather the characters that can belong to a number,
  * convert them with the real strto{f,d,ld} (concrete). Returns 1 if one was read. */
-static int scan_float(model_src *src, size_t width, int size, int store, va_list *ap)
+static int __sym_libc_scan_float(model_src *src, size_t width, int size, int store, va_list *ap)
 {
     char buf[128];
     size_t n = 0;
     if (width == 0 || width > sizeof buf - 1)
         width = sizeof buf - 1;
-    for (int c = model_src_peek(src); n < width && c != MODEL_EOF; c = model_src_peek(src)) {
+    for (int c = __sym_libc_src_peek(src); n < width && c != MODEL_EOF; c = __sym_libc_src_peek(src)) {
         int ok = __sym_model_isxdigit(c) || c == '+' || c == '-' || c == '.' || c == 'x' || c == 'X' ||
                  c == 'p' || c == 'P' || c == 'n' || c == 'N' || c == 'i' || c == 'I' || c == 't' ||
                  c == 'T' || c == 'y' || c == 'Y';
         if (!ok)
             break;
         buf[n++] = (char)c;
-        model_src_take(src);
+        __sym_libc_src_take(src);
     }
     buf[n] = '\0';
     char *end;
@@ -81,7 +81,7 @@ static int scan_float(model_src *src, size_t width, int size, int store, va_list
     return 1;
 }
 
-static int scan_core(model_src *src, const char *fmt, va_list ap0)
+static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
 {
     va_list ap;
     va_copy(ap, ap0);
@@ -91,24 +91,24 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
         if (__sym_model_isspace(*f)) {
             while (__sym_model_isspace(*f))
                 f++;
-            while (__sym_model_isspace(model_src_peek(src)))
-                model_src_take(src);
+            while (__sym_model_isspace(__sym_libc_src_peek(src)))
+                __sym_libc_src_take(src);
             continue;
         }
         if (*f != '%' || f[1] == '%') {
             if (*f == '%') {
                 f++;
-                while (__sym_model_isspace(model_src_peek(src)))
-                    model_src_take(src);
+                while (__sym_model_isspace(__sym_libc_src_peek(src)))
+                    __sym_libc_src_take(src);
             }
-            int c = model_src_peek(src);
+            int c = __sym_libc_src_peek(src);
             if (c == MODEL_EOF) {
                 eof = 1;
                 break;
             }
             if (c != *f)
                 break;
-            model_src_take(src);
+            __sym_libc_src_take(src);
             f++;
             continue;
         }
@@ -139,13 +139,13 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
             break;
         if (conv == 'n') {
             if (store)
-                store_int(&ap, size, src->taken);
+                __sym_libc_store_int(&ap, size, src->taken);
             continue;
         }
         if (conv != 'c' && conv != '[') /* every other conversion skips white space */
-            while (__sym_model_isspace(model_src_peek(src)))
-                model_src_take(src);
-        if (model_src_peek(src) == MODEL_EOF) {
+            while (__sym_model_isspace(__sym_libc_src_peek(src)))
+                __sym_libc_src_take(src);
+        if (__sym_libc_src_peek(src) == MODEL_EOF) {
             eof = 1;
             break;
         }
@@ -153,7 +153,7 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
             conv == 'p') {
             int base = conv == 'd' || conv == 'u' ? 10 : conv == 'i' ? 0 : conv == 'o' ? 8 : 16;
             int ok, neg, ovf;
-            uint64_t v = model_scan_integer(src, base, width, 0, &ok, &neg, &ovf);
+            uint64_t v = __sym_libc_scan_integer(src, base, width, 0, &ok, &neg, &ovf);
             if (!ok)
                 break;
             if (neg)
@@ -163,7 +163,7 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
                 if (conv == 'p')
                     *va_arg(ap, void **) = (void *)(uintptr_t)v;
                 else
-                    store_int(&ap, size, v);
+                    __sym_libc_store_int(&ap, size, v);
                 assigned++;
             }
         } else if (conv == 'c') {
@@ -171,11 +171,11 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
                 width = 1;
             char *dst = store ? va_arg(ap, char *) : NULL;
             size_t n = 0;
-            for (int c = model_src_peek(src); n < width && c != MODEL_EOF; c = model_src_peek(src)) {
+            for (int c = __sym_libc_src_peek(src); n < width && c != MODEL_EOF; c = __sym_libc_src_peek(src)) {
                 if (dst)
                     dst[n] = src->s ? src->s[src->pos] : (char)c;
                 n++;
-                model_src_take(src);
+                __sym_libc_src_take(src);
             }
             converted++;
             if (store)
@@ -199,15 +199,15 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
             }
             char *dst = store ? va_arg(ap, char *) : NULL;
             size_t n = 0;
-            for (int c = model_src_peek(src); width == 0 || n < width; c = model_src_peek(src)) {
+            for (int c = __sym_libc_src_peek(src); width == 0 || n < width; c = __sym_libc_src_peek(src)) {
                 int take = conv == 's' ? !__sym_model_isspace(c)
-                                       : in_scanset(c, (const char *)set, (const char *)set_end) != negate;
+                                       : __sym_libc_in_scanset(c, (const char *)set, (const char *)set_end) != negate;
                 if (!((c != MODEL_EOF) & take)) /* one branch per character */
                     break;
                 if (dst) /* a string source: copy the byte itself, shadow and all */
                     dst[n] = src->s ? src->s[src->pos] : (char)c;
                 n++;
-                model_src_take(src);
+                __sym_libc_src_take(src);
             }
             if (n == 0)
                 break;
@@ -218,7 +218,7 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
                 assigned++;
         } else if (conv == 'a' || conv == 'e' || conv == 'f' || conv == 'g' || conv == 'A' || conv == 'E' ||
                    conv == 'F' || conv == 'G') {
-            if (!scan_float(src, width, size, store, &ap))
+            if (!__sym_libc_scan_float(src, width, size, store, &ap))
                 break;
             converted++;
             if (store)
@@ -228,7 +228,7 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
         }
     }
     va_end(ap);
-    model_src_finish(src);
+    __sym_libc_src_finish(src);
     (void)converted;
     /* glibc: EOF when the input failed before anything was assigned (C11 says "before the
      * first conversion"; glibc does not count suppressed ones) */
@@ -238,13 +238,13 @@ static int scan_core(model_src *src, const char *fmt, va_list ap0)
 int __sym_model_vsscanf(const char *s, const char *fmt, va_list ap)
 {
     model_src src = {s, 0, NULL, 0, 0, 0, 0};
-    return scan_core(&src, fmt, ap);
+    return __sym_libc_scan_core(&src, fmt, ap);
 }
 
 int __sym_model_vfscanf(void *stream, const char *fmt, va_list ap)
 {
     model_src src = {NULL, 0, stream, 0, 0, 0, 0};
-    return scan_core(&src, fmt, ap);
+    return __sym_libc_scan_core(&src, fmt, ap);
 }
 
 int __sym_model_vscanf(const char *fmt, va_list ap) { return __sym_model_vfscanf(stdin, fmt, ap); }

@@ -197,7 +197,7 @@ char *__sym_model_stpcpy(char *dst, const char *src)
 
 /* Is byte c one of the bytes of set (the terminating NUL excluded)? A disjunction of
  * equalities, not a branch per set member: the set is normally concrete, so the loop is. */
-static int in_set(unsigned char c, const char *set)
+static int __sym_libc_in_set(unsigned char c, const char *set)
 {
     int r = 0;
     for (const unsigned char *q = (const unsigned char *)set; *q != '\0'; q++)
@@ -209,7 +209,7 @@ static int in_set(unsigned char c, const char *set)
 size_t __sym_model_strspn(const char *s, const char *accept)
 {
     size_t n = 0;
-    while ((s[n] != '\0') & in_set((unsigned char)s[n], accept))
+    while ((s[n] != '\0') & __sym_libc_in_set((unsigned char)s[n], accept))
         n++;
     return n;
 }
@@ -218,14 +218,14 @@ size_t __sym_model_strspn(const char *s, const char *accept)
 size_t __sym_model_strcspn(const char *s, const char *reject)
 {
     size_t n = 0;
-    while ((s[n] != '\0') & !in_set((unsigned char)s[n], reject))
+    while ((s[n] != '\0') & !__sym_libc_in_set((unsigned char)s[n], reject))
         n++;
     return n;
 }
 
 char *__sym_model_strpbrk(const char *s, const char *accept)
 {
-    while ((*s != '\0') & !in_set((unsigned char)*s, accept))
+    while ((*s != '\0') & !__sym_libc_in_set((unsigned char)*s, accept))
         s++;
     return *s != '\0' ? (char *)s : NULL;
 }
