@@ -6,8 +6,8 @@
 /*
  * models.bc defines a hundred-odd functions (src/runtime/models_*.c); a program calls a
  * few. A model definition is removed when nothing uses it and, for a model
- * __sym_model_X, when the module does not call X either (else the pass redirects those
- * calls to it). Repeated to a fixpoint: removing sscanf's model removes the last use of
+ * __sym_model_X, when the module does not call a libc X either (else the pass redirects
+ * those calls to it; a program's own X is not redirected). Repeated to a fixpoint: removing sscanf's model removes the last use of
  * its scanning core, and of the fgetc calls that kept fgetc's model. Only functions the
  * models defined are touched; the program's own functions all stay (their branch sites
  * count as coverage, used or not).
@@ -24,8 +24,8 @@ int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, uin
                 continue;
             if (!strncmp(names[i], pre, sizeof pre - 1)) {
                 LLVMValueRef real = LLVMGetNamedFunction(m, names[i] + sizeof pre - 1);
-                if (real && LLVMGetFirstUse(real))
-                    continue;
+                if (real && LLVMIsDeclaration(real) && LLVMGetFirstUse(real))
+                    continue; /* calls of X will be redirected here (not if X is the program's own) */
             }
             LLVMDeleteFunction(f);
             (*removed)++;
