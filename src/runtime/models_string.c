@@ -259,3 +259,49 @@ char *__sym_model_strndup(const char *s, size_t max)
 /* index/rindex: the old BSD names of strchr/strrchr. */
 char *__sym_model_index(const char *s, int c) { return __sym_model_strchr(s, c); }
 char *__sym_model_rindex(const char *s, int c) { return __sym_model_strrchr(s, c); }
+
+/* strtok_r (POSIX): the token after the delimiters at s (or at *save when s is NULL); its
+ * end is overwritten with a NUL and *save points past it. Positions are concrete counts. */
+char *__sym_model_strtok_r(char *s, const char *delim, char **save)
+{
+    if (s == NULL)
+        s = *save;
+    s += __sym_model_strspn(s, delim);
+    if (*s == '\0') {
+        *save = s;
+        return NULL;
+    }
+    char *end = s + __sym_model_strcspn(s, delim);
+    if (*end != '\0') {
+        *end = '\0';
+        *save = end + 1;
+    } else {
+        *save = end;
+    }
+    return s;
+}
+
+static char *__sym_libc_strtok_save;
+
+/* strtok: strtok_r with one hidden position (not thread-safe, as in C). */
+char *__sym_model_strtok(char *s, const char *delim)
+{
+    return __sym_model_strtok_r(s, delim, &__sym_libc_strtok_save);
+}
+
+/* strsep (BSD): the field at *sp up to the first delimiter (an empty field between two
+ * delimiters is returned too); *sp moves past it, or becomes NULL after the last field. */
+char *__sym_model_strsep(char **sp, const char *delim)
+{
+    char *s = *sp;
+    if (s == NULL)
+        return NULL;
+    char *end = s + __sym_model_strcspn(s, delim);
+    if (*end != '\0') {
+        *end = '\0';
+        *sp = end + 1;
+    } else {
+        *sp = NULL;
+    }
+    return s;
+}

@@ -29,6 +29,9 @@ char *strpbrk(const char *, const char *);
 void *memrchr(const void *, int, size_t);
 size_t strlen(const char *);
 char *strcpy(char *, const char *);
+char *strtok(char *, const char *);
+char *strtok_r(char *, const char *, char **);
+char *strsep(char **, const char *);
 void free(void *);
 long strtol(const char *, char **, int);
 unsigned long strtoul(const char *, char **, int);
@@ -88,6 +91,44 @@ static void test_strings_match_glibc(void **state)
         free(d);
         free(dn);
     }
+}
+
+/* Tokenizers: the same tokens at the same offsets as glibc, on copies of the same lines. */
+static void test_tokenizers_match_glibc(void **state)
+{
+    static const char *const texts[] = {"", ",", "a", "a,b", ",,a,,b,", "key = value ; x", "  lead trail  ",
+                                        "a,,b", "no-delims-here"};
+    static const char *const delims[] = {",", " ", " =;", ""};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        for (size_t k = 0; k < sizeof delims / sizeof *delims; k++) {
+            char m[32], g[32], *sm, *sg;
+            strcpy(m, texts[i]);
+            strcpy(g, texts[i]);
+            char *tm = __sym_model_strtok_r(m, delims[k], &sm), *tg = strtok_r(g, delims[k], &sg);
+            for (int guard = 0; guard < 20; guard++) {
+                assert_int_equal(tm ? tm - m : -1, tg ? tg - g : -1);
+                if (!tm)
+                    break;
+                assert_string_equal(tm, tg);
+                tm = __sym_model_strtok_r(NULL, delims[k], &sm);
+                tg = strtok_r(NULL, delims[k], &sg);
+            }
+            strcpy(m, texts[i]);
+            strcpy(g, texts[i]);
+            tm = __sym_model_strtok(m, delims[k]);
+            tg = strtok(g, delims[k]);
+            assert_int_equal(tm ? tm - m : -1, tg ? tg - g : -1);
+            strcpy(m, texts[i]);
+            strcpy(g, texts[i]);
+            sm = m, sg = g;
+            for (int guard = 0; guard < 20; guard++) {
+                char *fm = __sym_model_strsep(&sm, delims[k]), *fg = strsep(&sg, delims[k]);
+                assert_int_equal(fm ? fm - m : -1, fg ? fg - g : -1);
+                assert_int_equal(sm ? sm - m : -1, sg ? sg - g : -1);
+                if (!fm)
+                    break;
+            }
+        }
 }
 
 static void test_ctype_functions_and_tables_match_glibc(void **state)
@@ -279,6 +320,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings_match_glibc),
+        cmocka_unit_test(test_tokenizers_match_glibc),
         cmocka_unit_test(test_ctype_functions_and_tables_match_glibc),
         cmocka_unit_test(test_strtol_family_matches_glibc),
         cmocka_unit_test(test_sscanf_matches_glibc),
