@@ -42,7 +42,10 @@ void *malloc(size_t n);
 int32_t sym_model_vararg32(uint32_t k, int32_t value);
 int64_t sym_model_vararg64(uint32_t k, int64_t value);
 
-/* ctype (models_ctype.c), used by the conversion and scanning models */
+/* ctype (models_ctype.c), used by the conversion and scanning models. Each is the C11
+ * function of the same name (7.4) in the "C" locale: c is an unsigned char value or EOF;
+ * the class tests return 1 or 0 (one expression, no branch), the case maps return the
+ * mapped character or c unchanged. */
 int __sym_model_isspace(int c);
 int __sym_model_isdigit(int c);
 int __sym_model_isxdigit(int c);
@@ -52,7 +55,9 @@ int __sym_model_isalpha(int c);
 int __sym_model_tolower(int c);
 int __sym_model_toupper(int c);
 
-/* string (models_string.c) */
+/* string (models_string.c): C11 7.24.6.3 strlen and POSIX strnlen (at most max bytes
+ * examined); the count is a loop counter, so a concrete value whose reason is in the path
+ * condition. */
 size_t __sym_model_strlen(const char *s);
 size_t __sym_model_strnlen(const char *s, size_t max);
 
