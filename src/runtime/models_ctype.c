@@ -39,6 +39,11 @@ int __sym_model_isxdigit(int c)
 /* 'a' - 'A' == 32: the case bit, added or removed by the class bit shifted into place */
 int __sym_model_toupper(int c) { return c - (__sym_model_islower(c) << 5); }
 int __sym_model_tolower(int c) { return c + (__sym_model_isupper(c) << 5); }
+/* XSI/BSD: _toupper/_tolower as the table macros glibc defines them (the "C" locale maps
+ * like toupper/tolower), toascii keeps the low 7 bits. */
+int __sym_model__toupper(int c) { return __sym_model_toupper(c); }
+int __sym_model__tolower(int c) { return __sym_model_tolower(c); }
+int __sym_model_toascii(int c) { return c & 0x7f; }
 
 #define B_UPPER 0x100
 #define B_LOWER 0x200

@@ -162,6 +162,9 @@ int __sym_model_strncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+/* strcoll: in the "C" locale, collation is strcmp's byte order. */
+int __sym_model_strcoll(const char *a, const char *b) { return __sym_model_strcmp(a, b); }
+
 /* bcmp: zero when equal, nonzero otherwise (memcmp's result is one such value). */
 int __sym_model_bcmp(const void *a, const void *b, size_t n) { return __sym_model_memcmp(a, b, n); }
 

@@ -45,7 +45,8 @@ const int **__ctype_toupper_loc(void);
 const int **__ctype_tolower_loc(void);
 int isalnum(int), isalpha(int), isblank(int), iscntrl(int), isdigit(int), isgraph(int);
 int islower(int), isprint(int), ispunct(int), isspace(int), isupper(int), isxdigit(int);
-int toupper(int), tolower(int);
+int toupper(int), tolower(int), _toupper(int), _tolower(int), toascii(int);
+int strcoll(const char *, const char *);
 
 static int sign(int x) { return (x > 0) - (x < 0); }
 
@@ -65,6 +66,7 @@ static void test_strings_match_glibc(void **state)
             const char *b = words[j];
             assert_int_equal(sign(__sym_model_strcmp(a, b)), sign(strcmp(a, b)));
             assert_int_equal(sign(__sym_model_strcasecmp(a, b)), sign(strcasecmp(a, b)));
+            assert_int_equal(sign(__sym_model_strcoll(a, b)), sign(strcoll(a, b)));
             for (size_t n = 0; n < 5; n++) {
                 assert_int_equal(sign(__sym_model_strncmp(a, b, n)), sign(strncmp(a, b, n)));
                 assert_int_equal(sign(__sym_model_strncasecmp(a, b, n)), sign(strncasecmp(a, b, n)));
@@ -156,6 +158,11 @@ static void test_ctype_functions_and_tables_match_glibc(void **state)
         assert_int_equal(__sym_model_isxdigit(c), isxdigit(c) != 0);
         assert_int_equal(__sym_model_toupper(c), toupper(c));
         assert_int_equal(__sym_model_tolower(c), tolower(c));
+        assert_int_equal(__sym_model_toascii(c), toascii(c));
+        if (c >= 0) {
+            assert_int_equal(__sym_model__toupper(c), _toupper(c));
+            assert_int_equal(__sym_model__tolower(c), _tolower(c));
+        }
     }
 }
 
