@@ -268,5 +268,27 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     fprintf(f, "  divergences: %llu   concretizations: %llu   solver: %llu queries, %.0f%% of the time\n",
             (unsigned long long)s->divergences, (unsigned long long)conc, (unsigned long long)ss.queries,
             s->total_seconds > 0 ? 100.0 * s->solve_seconds / s->total_seconds : 0.0);
+    /* the libc functions without a model that got symbolic values, most first (at most 5) */
+    int shown = 0;
+    uint64_t last = UINT64_MAX;
+    while (shown < 5) {
+        uint64_t best = 0; /* the largest count below the last one printed */
+        for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS; i++) {
+            uint64_t c = s->conc_fn[i + 1];
+            if (c > best && c < last)
+                best = c;
+        }
+        if (!best)
+            break;
+        for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS && shown < 5; i++)
+            if (s->conc_fn[i + 1] == best) {
+                fprintf(f, "%s%s %llu", shown ? ", " : "  concretized by calls of: ", s->sites.callees[i],
+                        (unsigned long long)best);
+                shown++;
+            }
+        last = best;
+    }
+    if (shown)
+        fputc('\n', f);
     fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
 }
