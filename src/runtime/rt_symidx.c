@@ -28,7 +28,8 @@
  * real value at that address in this run.
  */
 #define SYMIDX_WINDOW 32       /* elements on each side of the concrete address */
-#define SYMIDX_WHOLE_MAX 1024  /* a known object of at most this many elements is read whole */
+#define SYMIDX_WHOLE_MAX 512   /* a known object of at most this many elements is read whole
+                                  (the 384-entry ctype tables, 256-entry lookup tables) */
 #define PAGE_SIZE_BYTES 4096u
 
 /* The module's global objects (objects.c), absent (NULL) in executables built without them. */
