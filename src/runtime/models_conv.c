@@ -79,14 +79,14 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
     if (width == 0)
         width = (size_t)-1;
     int c = __sym_libc_src_peek(src);
-    if (n < width && (c == '-' || c == '+')) {
+    if (n < width && ((c == '-') | (c == '+'))) {
         *neg = c == '-';
         __sym_libc_src_take(src);
         n++;
         c = __sym_libc_src_peek(src);
     }
     uint64_t v = 0;
-    int digits = 0;
+    int digits = 0, ovf = 0;
     if ((base == 0 || base == 16) && n < width && c == '0') {
         /* a leading 0: octal prefix (base 0), or the start of 0x */
         __sym_libc_src_take(src);
@@ -116,11 +116,11 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
         int d = base <= 10 ? c - '0' : __sym_libc_digit_value(c);
         if ((unsigned)d >= (unsigned)base)
             break;
+        /* the overflow flags are accumulated, not branched on: one decision at the end */
         uint64_t m, s;
-        if (__builtin_mul_overflow(v, (uint64_t)base, &m))
-            *overflow = 1;
-        if (__builtin_add_overflow(m, (uint64_t)d, &s))
-            *overflow = 1;
+        int o1 = __builtin_mul_overflow(v, (uint64_t)base, &m);
+        int o2 = __builtin_add_overflow(m, (uint64_t)d, &s);
+        ovf |= o1 | o2;
         v = s;
         digits = 1;
         __sym_libc_src_take(src);
@@ -135,6 +135,7 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
         return 0;
     }
     *ok = 1;
+    *overflow = ovf;
     return v;
 }
 
