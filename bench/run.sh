@@ -7,7 +7,7 @@ BUDGET=${1:-30s}
 SYMPATH=${SYMPATH:-build/bin/sympath}
 WORK=${WORK:-build/bench}
 mkdir -p "$WORK"
-PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c tests/programs/many_paths.c examples/demo.c"
+PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c tests/programs/many_paths.c examples/demo.c bench/programs/libc_cmdline.c"
 
 printf '%-18s %9s %8s %9s %8s %7s %6s %6s\n' program coverage reached_s execs execs/s solver% tests errors
 for p in $PROGS; do
@@ -48,3 +48,14 @@ best() { # best of 5 wall-clock runs of a command, in seconds
 tn=$(best "$WORK/concrete_native")
 ti=$(best "$out/build/executor")
 printf '  native %.3f s   instrumented executor %.3f s   ratio %.2fx\n' "$tn" "$ti" "$(awk -v a="$ti" -v b="$tn" 'BEGIN{print a/b}')"
+
+echo
+echo "libc models against native libc on a mostly concrete string workload (bench/programs/string_work.c):"
+out="$WORK/string"
+rm -rf "$out"
+"$SYMPATH" run bench/programs/string_work.c -o "$out" --max-execs 1 --no-progress >"$WORK/string.log" 2>&1 ||
+    { echo "  cannot build (see $WORK/string.log)"; exit 1; }
+$CLANG -O2 -fwrapv -fno-delete-null-pointer-checks -w -Iinclude bench/programs/string_work.c build/lib/replay.c -o "$WORK/string_native"
+tn=$(best "$WORK/string_native")
+ti=$(best "$out/build/executor")
+printf '  native %.3f s   instrumented executor with the models %.3f s   ratio %.2fx\n' "$tn" "$ti" "$(awk -v a="$ti" -v b="$tn" 'BEGIN{print a/b}')"

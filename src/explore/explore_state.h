@@ -68,6 +68,7 @@ typedef struct explore_state {
     uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */     /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
+    uint64_t conc_fn[TRACE_CONC_FN_SLOTS]; /* external-call concretizations by callee id, all runs */
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
     int exhausted, complete;

@@ -474,6 +474,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
     if (r->nevents > s->events_max) s->events_max = r->nevents;
     s->inputs_total += r->ninputs;
     for (int k = 0; k < CONC_KIND_COUNT; k++) s->conc[k] += r->conc[k];
+    for (unsigned k = 0; k < TRACE_CONC_FN_SLOTS; k++) s->conc_fn[k] += r->conc_fn[k];
     s->forks += r->forks;
     s->dropped += r->dropped;
     if (r->error == ERR_TIMEOUT) s->timeouts++;

@@ -156,6 +156,15 @@ static void report_stats(json_writer *j, const explore_state *s) {
     for (int k = 0; k < CONC_KIND_COUNT; k++) put_uint(j, conc_names[k], s->conc[k]);
     json_end_object(j);
 
+    /* CONC_EXTERNAL_CALL by callee name (site-table "callee" ids); slot 0 holds the ids
+     * past the header's table, reported as "(other)" */
+    json_key(j, "concretizations_by_function");
+    json_begin_object(j);
+    for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS; i++)
+        if (s->conc_fn[i + 1]) put_uint(j, s->sites.callees[i], s->conc_fn[i + 1]);
+    if (s->conc_fn[0]) put_uint(j, "(other)", s->conc_fn[0]);
+    json_end_object(j);
+
     json_key(j, "unsupported_instructions");
     json_begin_object(j);
     for (uint32_t i = 0; i < s->sites.nunsupported; i++)
@@ -272,5 +281,27 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     fprintf(f, "  divergences: %llu   concretizations: %llu   solver: %llu queries, %.0f%% of the time\n",
             (unsigned long long)s->divergences, (unsigned long long)conc, (unsigned long long)ss.queries,
             s->total_seconds > 0 ? 100.0 * s->solve_seconds / s->total_seconds : 0.0);
+    /* the libc functions without a model that got symbolic values, most first (at most 5) */
+    int shown = 0;
+    uint64_t last = UINT64_MAX;
+    while (shown < 5) {
+        uint64_t best = 0; /* the largest count below the last one printed */
+        for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS; i++) {
+            uint64_t c = s->conc_fn[i + 1];
+            if (c > best && c < last)
+                best = c;
+        }
+        if (!best)
+            break;
+        for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS && shown < 5; i++)
+            if (s->conc_fn[i + 1] == best) {
+                fprintf(f, "%s%s %llu", shown ? ", " : "  concretized by calls of: ", s->sites.callees[i],
+                        (unsigned long long)best);
+                shown++;
+            }
+        last = best;
+    }
+    if (shown)
+        fputc('\n', f);
     fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
 }

@@ -54,6 +54,7 @@ typedef struct run_result {
     bool inputs_done;       /* the run ended because it asked for more inputs than its limit */
     /* counters */
     uint64_t conc[CONC_KIND_COUNT];
+    uint32_t conc_fn[TRACE_CONC_FN_SLOTS]; /* CONC_EXTERNAL_CALL by site-table callee id (0: overflow) */
     uint64_t forks;
     uint32_t dropped;       /* trace records lost (area full) */
     double seconds;         /* wall time of the run */

@@ -25,6 +25,8 @@
 
 #define TRACE_MAGIC 0x53594d31u /* "SYM1" */
 #define TRACE_HEADER_SIZE 4096u
+/* per-callee concretization counters in the header (trace_header.conc_fn) */
+#define TRACE_CONC_FN_SLOTS 256u
 
 /* Why a concrete value replaced a symbolic one (counted in the header and reported). */
 typedef enum conc_kind {
@@ -122,7 +124,12 @@ typedef struct trace_header {
     /* written by the explorer before each run */
     uint64_t inputs_limit;       /* the run ends (REC_END, SYM_INPUTS_DONE_EXIT_CODE) when it asks for
                                     input number inputs_limit (0-based); 0 = no limit */
+    /* written by the executor (zeroed by the explorer before each run): the
+     * CONC_EXTERNAL_CALL concretizations of the run by callee, indexed by the callee's id
+     * in the site table ("callee" records); index 0 collects ids >= TRACE_CONC_FN_SLOTS */
+    volatile uint32_t conc_fn[TRACE_CONC_FN_SLOTS];
 } trace_header;
+_Static_assert(sizeof(trace_header) <= TRACE_HEADER_SIZE, "trace_header must fit its page");
 
 /*
  * Fork-server protocol (explorer = client, executor = server).

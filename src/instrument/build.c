@@ -24,6 +24,10 @@
  *                                    -O2 on the executor could assume it away
  *   -fno-delete-null-pointer-checks  a dereference does not prove a pointer non-null
  *   -fno-finite-loops                loops without side effects are not assumed to end
+ * and, for C sources (not .i files, already preprocessed):
+ *   -D__NO_CTYPE                     glibc's <ctype.h> declares isdigit & co. as functions
+ *                                    instead of table-lookup macros, so calls reach the
+ *                                    ctype models (models_ctype.c)
  */
 static const char *const cc_flags[] = {
     "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone", "-fwrapv",
@@ -81,7 +85,7 @@ static int compile_one(build *B, size_t i, char **err)
     char *inc = instr_strf("-I%s", o->include_dir);
     char *out = instr_strf("%s/%zu.bc", o->work_dir, i);
     char *log = instr_strf("%s/%zu.log", o->work_dir, i);
-    argv = calloc(4 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
+    argv = calloc(5 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
     if (!inc || !out || !log || !argv) {
         *err = instr_strf("out of memory");
         goto done;
@@ -91,8 +95,10 @@ static int compile_one(build *B, size_t i, char **err)
         argv[argc++] = strdup(cc_flags[k]);
     /* a preprocessed source (.i) takes no include path: clang would warn that -I is unused */
     size_t sl = strlen(o->sources[i]);
-    if (sl < 2 || strcmp(o->sources[i] + sl - 2, ".i") != 0)
+    if (sl < 2 || strcmp(o->sources[i] + sl - 2, ".i") != 0) {
         argv[argc++] = strdup(inc);
+        argv[argc++] = strdup("-D__NO_CTYPE");
+    }
     if (split_flags(o->cflags, &argv, &argc, err))
         goto done;
     const char *tail[] = {o->sources[i], "-o", out};
@@ -399,6 +405,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         if (w)
             LLVMDeleteFunction(w);
     }
+    uint32_t pruned; /* with --sym-*, the start-up wrapper is the future main: kept */
+    prune_unused_models(B.m, (const char *const *)B.models, B.n_models, posix ? POSIX_MAIN : NULL, &pruned);
 
     LLVMPassBuilderOptionsRef popts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef perr = LLVMRunPasses(B.m, "mem2reg", NULL, popts);
@@ -421,6 +429,9 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     internalize_fast_paths(&B);
     if (posix) /* after the pass: the wrapper is model code, not the program's main */
         LLVMSetValueName2(LLVMGetNamedFunction(B.m, POSIX_MAIN), "main", 4);
+    uint32_t nobjects;
+    if (add_object_table(B.m, &nobjects, err))
+        goto done;
     unsigned huge = count_huge_functions(&B);
 
     char *vmsg = NULL;

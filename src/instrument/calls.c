@@ -21,9 +21,38 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
     return LLVMIsAFunction(v) ? v : NULL;
 }
 
+/* Memory-effect attributes clang puts on calls of libc builtins (isdigit is readonly,
+ * ...), or that a program puts on its own functions (__attribute__((const))). They
+ * describe the uninstrumented code: once instrumented, a callee writes the return-value
+ * shadow slot and coverage bytes, and with `readonly` left on the call -O2 would move the
+ * caller's shadow-slot accesses across it (a model's symbolic result read as concrete). */
+static const char *const memory_attrs[] = {
+    "readnone", "readonly", "writeonly", "argmemonly", "inaccessiblememonly",
+    "inaccessiblemem_or_argmemonly", "speculatable",
+};
+
+static void strip_memory_attrs(LLVMValueRef call)
+{
+    for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
+        unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
+        if (k)
+            LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+    }
+}
+
+void strip_function_memory_attrs(LLVMValueRef f)
+{
+    for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
+        unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
+        if (k)
+            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
+    }
+}
+
 /* Make the call target `f` instead, casting it to the call's function type if needed. */
 static void set_callee(pass *p, LLVMValueRef call, LLVMValueRef f)
 {
+    strip_memory_attrs(call);
     LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
     if (LLVMGlobalGetValueType(f) != fty)
         f = LLVMConstBitCast(f, LLVMPointerType(fty, 0));
@@ -75,10 +104,12 @@ static void insert_error(pass *p, uint32_t kind, const char *what)
 /* ---- shadow passing ---- */
 
 /* Call of an instrumented function (or an unknown one through a pointer): parameter
- * slots before, return slot after. Variadic extras cannot be passed: concretized. */
-static void instrumented_call(pass *p)
+ * slots before, return slot after. Variadic extras cannot be passed: concretized, except
+ * for a variadic libc model (to_model), which gets their shadows in the vararg slots. */
+static void instrumented_call(pass *p, int to_model)
 {
     LLVMValueRef I = p->cur;
+    strip_memory_attrs(I);
     LLVMTypeRef fty = LLVMGetCalledFunctionType(I);
     unsigned nfixed = LLVMCountParamTypes(fty), nargs = LLVMGetNumArgOperands(I);
     at_before(p);
@@ -90,6 +121,10 @@ static void instrumented_call(pass *p)
         if (i < nfixed) {
             LLVMValueRef args[2] = {c32(p, i), s};
             rt_call(p, RT_SET_PARAM, args, 2);
+        } else if (to_model) {
+            /* a variadic model reads the shadows of its extras back (models.h) */
+            LLVMValueRef args[2] = {c32(p, i - nfixed), s};
+            rt_call(p, RT_SET_VARARG, args, 2);
         } else {
             concretize(p, CONC_VARARG, s);
         }
@@ -105,20 +140,58 @@ static void instrumented_call(pass *p)
     }
 }
 
+/*
+ * Functions whose only effect on symbolic arguments is to write them to a stream: what
+ * a program prints does not constrain its path, so their arguments are passed as they
+ * are, neither concretized nor counted. (Their results, character counts, are concrete.)
+ */
+static const char *const output_sinks[] = {
+    "printf", "fprintf", "dprintf", "vprintf", "vfprintf", "vdprintf", "puts", "fputs", "putchar",
+    "fputc", "putc", "_IO_putc", "putchar_unlocked", "putc_unlocked", "fputc_unlocked",
+    "fputs_unlocked", "fwrite", "fwrite_unlocked", "perror", "__printf_chk", "__fprintf_chk",
+    "__vprintf_chk", "__vfprintf_chk", "__dprintf_chk", "__vdprintf_chk", "printf_unlocked",
+};
+
+static int is_output_sink(const char *name)
+{
+    for (size_t i = 0; i < sizeof output_sinks / sizeof *output_sinks; i++)
+        if (!strcmp(name, output_sinks[i]))
+            return 1;
+    return 0;
+}
+
 /* Call of code we do not instrument: its integer/pointer arguments are concretized,
  * its result is concrete. reads_memory 0: the callee does not read the bytes behind
- * its pointer arguments (free), so symbolic bytes there are not counted as lost. */
-static void external_call(pass *p, int reads_memory)
+ * its pointer arguments (free), so symbolic bytes there are not counted as lost.
+ * name: the callee, whose concretizations are also counted under its name (site-table
+ * "callee" id); NULL for inline asm (counted by kind only). */
+static void external_call(pass *p, int reads_memory, const char *name)
 {
     unsigned nargs = LLVMGetNumArgOperands(p->cur);
+    uint32_t fn = 0;
+    if (name && sites_add_callee(p->sites, name, &fn)) {
+        p->oom = 1;
+        return;
+    }
     at_before(p);
     for (unsigned i = 0; i < nargs; i++) {
         LLVMValueRef a = LLVMGetOperand(p->cur, i);
-        concretize(p, CONC_EXTERNAL_CALL, shadow_of(p, a));
+        LLVMValueRef s = shadow_of(p, a);
+        if (name && !is_null_shadow(p, s)) {
+            LLVMValueRef args[2] = {c32(p, fn), s};
+            rt_call(p, RT_CONCRETIZE_CALL, args, 2);
+        } else if (!name) {
+            concretize(p, CONC_EXTERNAL_CALL, s);
+        }
         /* memory the callee may read: counted when it holds symbolic bytes */
         if (reads_memory && LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind) {
-            LLVMValueRef arg[1] = {LLVMBuildPointerCast(p->b, a, p->p8, "")};
-            rt_call(p, RT_EXTERNAL_PTR, arg, 1);
+            LLVMValueRef ptr = LLVMBuildPointerCast(p->b, a, p->p8, "");
+            if (name) {
+                LLVMValueRef args[2] = {ptr, c32(p, fn)};
+                rt_call(p, RT_EXTERNAL_PTR_CALL, args, 2);
+            } else {
+                rt_call(p, RT_EXTERNAL_PTR, &ptr, 1);
+            }
         }
     }
 }
@@ -275,10 +348,29 @@ static LLVMValueRef defined_function(pass *p, const char *prefix, const char *na
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
-/* The model __sym_model_<name> when sympath's models define it, else NULL. */
+/* The model __sym_model_<name> when sympath's models define it and the program does not
+ * define <name> itself (its own strlen is its own business), else NULL. */
 static LLVMValueRef model_of(pass *p, const char *name)
 {
+    if (defined_function(p, "", name, ""))
+        return NULL;
     return defined_function(p, "__sym_model_", name, "");
+}
+
+int model_redirect_ok(const char *caller, const char *callee)
+{
+    static const char pre[] = "__sym_model_";
+    size_t lp = sizeof pre - 1, lc = strlen(callee), ls = strlen(CONCRETE_SUFFIX);
+    if (starts(callee, pre))
+        return 0;
+    if (!caller || !starts(caller, pre))
+        return 1;
+    /* caller is __sym_model_<X> or its copy __sym_model_<X>.sym_concrete */
+    const char *x = caller + lp;
+    size_t lx = strlen(x);
+    if (lx > ls && !strcmp(x + lx - ls, CONCRETE_SUFFIX))
+        lx -= ls;
+    return !(lx == lc && !strncmp(x, callee, lc));
 }
 
 /*
@@ -287,7 +379,7 @@ static LLVMValueRef model_of(pass *p, const char *name)
  *   intrinsic                          -> do_intrinsic
  *   error function (reach_error, ...)  -> __sym_error(kind, loc) first (not inside reach_error)
  *   fork                               -> redirected to __sym_fork
- *   X with __sym_model_X defined       -> redirected to the model (user code only), instrumented
+ *   X with __sym_model_X defined       -> redirected to the model (model_redirect_ok), instrumented
  *   memcpy / memmove / memset          -> shadow copy, then the real call
  *   runtime API, defined in the module,
  *   or indirect                        -> instrumented call (parameter/return slots)
@@ -299,11 +391,11 @@ void do_call(pass *p)
     LLVMValueRef fn = direct_callee(I);
     if (LLVMIsAInlineAsm(LLVMGetCalledValue(I))) {
         count_unsupported(p, "inline asm");
-        external_call(p, 1);
+        external_call(p, 1, NULL);
         return;
     }
     if (!fn) {
-        instrumented_call(p);
+        instrumented_call(p, 0);
         return;
     }
     size_t len;
@@ -322,11 +414,11 @@ void do_call(pass *p)
         set_callee(p, I, rt_decl(p, RT_FORK));
         return;
     }
-    if (p->user && !starts(name, "__sym_model_")) {
+    if (model_redirect_ok(p->fname, name)) {
         LLVMValueRef model = model_of(p, name);
         if (model) {
             set_callee(p, I, model);
-            instrumented_call(p);
+            instrumented_call(p, 1);
             return;
         }
     }
@@ -340,10 +432,12 @@ void do_call(pass *p)
     }
     if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume") ||
         !LLVMIsDeclaration(fn)) {
-        instrumented_call(p);
+        instrumented_call(p, starts(name, "__sym_model_"));
         return;
     }
-    external_call(p, strcmp(name, "free") != 0);
+    if (is_output_sink(name))
+        return;
+    external_call(p, strcmp(name, "free") != 0, name);
 }
 
 /* A call concrete mode cannot make: code that may read inputs (or whose parameters
@@ -379,6 +473,8 @@ void do_call_concrete(pass *p)
     }
     if (LLVMGetIntrinsicID(fn))
         return; /* memcpy/memset have no shadow side here; the rest has no symbolic operand */
+    if (!LLVMIsDeclaration(fn))
+        strip_memory_attrs(I); /* a call of a copy: it writes coverage bytes */
     size_t len, ls = strlen(CONCRETE_SUFFIX);
     const char *full = LLVMGetValueName2(fn, &len);
     int is_copy = len > ls && !strcmp(full + len - ls, CONCRETE_SUFFIX);
@@ -393,7 +489,7 @@ void do_call_concrete(pass *p)
         insert_error(p, ek, what);
     } else if (!strcmp(name, "fork")) {
         set_callee(p, I, rt_decl(p, RT_FORK));
-    } else if (p->user && !starts(name, "__sym_model_") && model_of(p, name)) {
+    } else if (model_redirect_ok(p->fname, name) && model_of(p, name)) {
         LLVMValueRef mc = concrete_copy(p, "__sym_model_", name);
         if (mc)
             set_callee(p, I, mc);
@@ -401,6 +497,8 @@ void do_call_concrete(pass *p)
             not_concrete(p);
     } else if (is_copy || !strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
         /* already the copy; or no shadow side to copy */
+    } else if (starts(name, "sym_model_")) {
+        /* the models' vararg plumbing: in a copy no slot is symbolic (rt_libc.c) */
     } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume")) {
         not_concrete(p);
     } else if (!LLVMIsDeclaration(fn)) {

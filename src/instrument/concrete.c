@@ -123,7 +123,10 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
 
 static int is_input_api(const char *name)
 {
-    return starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume");
+    /* sym_model_vararg*, the models' vararg shadows, are not inputs: a symbolic vararg slot
+     * sets __sym_shadow_active (rt_libc.c), so no copy runs while one may be read */
+    return starts(name, "__VERIFIER_nondet_") || (starts(name, "sym_") && !starts(name, "sym_model_")) ||
+           starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume");
 }
 
 static int is_error_hook(const char *name)
@@ -148,7 +151,7 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
     const char *name = name_of(fn);
     if (is_error_hook(name) || !strcmp(name, "fork"))
         return; /* the run ends at the hook; fork is redirected to the runtime */
-    if (n->user && !starts(name, "__sym_model_")) {
+    if (model_redirect_ok(name_of(n->f), name)) {
         char *mname = instr_strf("__sym_model_%s", name);
         if (!mname) {
             g->oom = 1;
@@ -156,7 +159,8 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
         }
         LLVMValueRef model = LLVMGetNamedFunction(g->m, mname);
         free(mname);
-        if (model && !LLVMIsDeclaration(model)) {
+        /* as calls.c's model_of: a function the program defines itself is not redirected */
+        if (model && !LLVMIsDeclaration(model) && LLVMIsDeclaration(fn)) {
             int k = node_of(g, model);
             if (k < 0)
                 n->bad = 1;

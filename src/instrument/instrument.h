@@ -101,6 +101,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err);
  *   site <id> <slot_base> <ndirs> <user:0|1> <line> <col> <file> <function> <kind:br|switch>
  *   loc <id> <line> <col> <file> <function> <what: reach_error|assert|abort|...>
  *   unsupported <count> <instruction kind name>
+ *   callee <id> <name>      an uninstrumented function that may receive symbolic arguments
+ *                           (ids from 1; the runtime counts its concretizations per id)
  * Site ids and location ids start at 1. user = 0 for sites inside sympath's libc models
  * (not counted as program coverage).
  */
@@ -121,6 +123,7 @@ typedef struct site_table {
     uint32_t nlocs;   loc_info *locs;     /* locs[i].id == i + 1 */
     uint32_t nunsupported; char **unsupported_kind; uint64_t *unsupported_count;
     uint32_t *slot_site;                  /* nslots entries: site id owning each slot */
+    uint32_t ncallees; char **callees;    /* callees[i] has id i + 1 */
 } site_table;
 
 /* Read a site table. Returns 0, or -1 with *err (malloc'ed, names path and line). */

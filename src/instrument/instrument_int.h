@@ -20,6 +20,8 @@ int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint3
 /* Append an error-call location; returns its id. */
 int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file,
                   const char *function, const char *what, uint32_t *id);
+/* The id of external callee `name` (appended if new, ids from 1). */
+int sites_add_callee(site_table *t, const char *name, uint32_t *id);
 /* Add n to the static count of unsupported instruction kind `kind`. */
 int sites_count_unsupported(site_table *t, const char *kind, uint64_t n);
 /* Write t to path atomically (temporary file + rename). Tabs and newlines inside
@@ -56,6 +58,30 @@ typedef struct instr_result {
  */
 int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *sites,
                       instr_result *res, char **err);
+
+/* Is a call of `callee` made inside function `caller` redirected to __sym_model_<callee>
+ * (when that model exists)? Yes everywhere, in user code and in models, except a call
+ * of a model itself and a model's call of its own real name (__sym_model_X, or its
+ * concrete-mode copy, calling X reaches the real X). caller may be NULL. (calls.c) */
+int model_redirect_ok(const char *caller, const char *callee);
+
+/* ---- unused models (prune.c) ---- */
+
+/* Delete from m every function of `names` (the definitions models.bc brought) that has no
+ * use, unless it is the model __sym_model_X of a function X the module calls; repeated
+ * until nothing changes. `keep` (NULL for none) names a function that stays although
+ * unused (the start-up wrapper of --sym-args/--sym-stdin/--sym-file, renamed main later).
+ * *removed receives the count. Always returns 0. */
+int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep,
+                        uint32_t *removed);
+
+/* ---- global objects (objects.c) ---- */
+
+/* Add to m the globals `__sym_objects` ({i8* start, i64 bytes} per global variable
+ * definition of 2 bytes to 1 MiB, thread-locals excluded) and `__sym_nobjects`, which the
+ * runtime uses to read a symbolic index over a whole object (rt_symidx.c). *nobjects
+ * receives the count. Returns 0, or -1 with *err (malloc'ed) when out of memory. */
+int add_object_table(LLVMModuleRef m, uint32_t *nobjects, char **err);
 
 /* ---- concrete-mode clones (concrete.c) ---- */
 

@@ -149,6 +149,9 @@ static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
     [RT_ERROR] = {"__sym_error", "vww"},
     [RT_FORK] = {"__sym_fork", "w"},
     [RT_EXTERNAL_PTR] = {"__sym_external_ptr", "vp"},
+    [RT_CONCRETIZE_CALL] = {"__sym_concretize_call", "vwp"},
+    [RT_EXTERNAL_PTR_CALL] = {"__sym_external_ptr_call", "vpw"},
+    [RT_SET_VARARG] = {"__sym_set_vararg", "vwp"},
 };
 
 static LLVMTypeRef sig_type(pass *p, char c)
@@ -1145,6 +1148,8 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f && fns; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
+        if (!LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && !in_list(name, cfg->rt_fast_names, cfg->n_rt_fast))
+            strip_function_memory_attrs(f);
         /* concrete-mode copies are instrumented together with their originals */
         size_t ls = strlen(CONCRETE_SUFFIX);
         if (LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) || in_list(name, cfg->rt_fast_names, cfg->n_rt_fast) ||

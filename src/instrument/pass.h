@@ -14,6 +14,7 @@ enum rt_fn {
     RT_LOAD, RT_STORE, RT_MEMCPY, RT_MEMSET,
     RT_SET_PARAM, RT_GET_PARAM, RT_SET_RET, RT_GET_RET,
     RT_BRANCH, RT_SWITCH, RT_CONCRETIZE, RT_ERROR, RT_FORK, RT_EXTERNAL_PTR,
+    RT_CONCRETIZE_CALL, RT_EXTERNAL_PTR_CALL, RT_SET_VARARG,
     RT_COUNT
 };
 
@@ -105,6 +106,10 @@ int clone_fetch(pass *p, uint32_t *a, uint32_t *b);
 /* ---- calls.c ---- */
 /* Instrument the call instruction p->cur (direct, indirect, intrinsic, hooks, redirects). */
 void do_call(pass *p);
+/* Remove the memory-effect attributes (readnone, readonly, argmemonly, ...) from the
+ * definition f: an instrumented function writes shadow slots and coverage bytes. */
+void strip_function_memory_attrs(LLVMValueRef f);
+
 /* The same in concrete mode: hooks, fork and redirects only, callees are the copies. */
 void do_call_concrete(pass *p);
 /* Instrument extractvalue (resolves with.overflow pairs). */

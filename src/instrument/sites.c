@@ -75,6 +75,23 @@ int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file,
     return 0;
 }
 
+int sites_add_callee(site_table *t, const char *name, uint32_t *id)
+{
+    for (uint32_t i = 0; i < t->ncallees; i++)
+        if (!strcmp(t->callees[i], name)) {
+            *id = i + 1;
+            return 0;
+        }
+    if (grow((void **)&t->callees, t->ncallees, sizeof *t->callees))
+        return -1;
+    char *c = strdup(name);
+    if (!c)
+        return -1;
+    t->callees[t->ncallees++] = c;
+    *id = t->ncallees;
+    return 0;
+}
+
 int sites_count_unsupported(site_table *t, const char *kind, uint64_t n)
 {
     for (uint32_t i = 0; i < t->nunsupported; i++)
@@ -138,6 +155,11 @@ int site_table_write(const char *path, const site_table *t, char **err)
     for (uint32_t i = 0; i < t->nunsupported; i++) {
         fprintf(f, "unsupported\t%llu", (unsigned long long)t->unsupported_count[i]);
         put_field(f, t->unsupported_kind[i]);
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < t->ncallees; i++) {
+        fprintf(f, "callee\t%u", i + 1);
+        put_field(f, t->callees[i]);
         fputc('\n', f);
     }
     int bad = ferror(f);
@@ -283,6 +305,22 @@ int site_table_load(const char *path, site_table *t, char **err)
             }
             if (sites_count_unsupported(t, fl[2], c))
                 goto oom;
+        } else if (!strcmp(fl[0], "callee")) {
+            uint32_t id, got;
+            if (n != 3 || parse_u32(fl[1], &id) || !*fl[2]) {
+                why = "bad 'callee' record (expected: callee id name)";
+                goto bad;
+            }
+            if (id != t->ncallees + 1) {
+                why = "callee ids must be 1, 2, 3, ... in order";
+                goto bad;
+            }
+            if (sites_add_callee(t, fl[2], &got))
+                goto oom;
+            if (got != id) {
+                why = "duplicate 'callee' name";
+                goto bad;
+            }
         } else if (!(n == 1 && !*fl[0])) {
             why = "unknown record";
             goto bad;
@@ -352,6 +390,9 @@ void site_table_free(site_table *t)
     }
     for (uint32_t i = 0; i < t->nunsupported; i++)
         free(t->unsupported_kind[i]);
+    for (uint32_t i = 0; i < t->ncallees; i++)
+        free(t->callees[i]);
+    free(t->callees);
     free(t->sites);
     free(t->locs);
     free(t->unsupported_kind);

@@ -106,6 +106,16 @@ void __sym_concretize(uint32_t kind, symx e);
  * as plain values; what it computes from them is concrete). */
 void __sym_external_ptr(const void *p);
 
+/* The same two for a call of the external function whose id in the site table is fn
+ * ("callee" records): also counted per function (trace_header.conc_fn). */
+void __sym_concretize_call(uint32_t fn, symx e);
+void __sym_external_ptr_call(const void *p, uint32_t fn);
+
+/* Before a call of a variadic libc model (src/runtime/models.h): the shadow of its
+ * variadic argument k (0-based after the fixed parameters), NULL when concrete. The model
+ * reads it back with sym_model_vararg32/64 (rt_libc.c). */
+void __sym_set_vararg(uint32_t k, symx e);
+
 /* Called right before a call to reach_error/__VERIFIER_error (ERR_REACH), __assert_fail
  * (ERR_ASSERT) or abort (ERR_ABORT); loc is a location id from the site table.
  * Records REC_ERROR and ends the run with _exit(SYM_ERROR_EXIT_CODE); never returns. */

@@ -158,6 +158,18 @@ void __sym_concretize(uint32_t kind, symx e)
         __sym_concretize_slow(kind, e);
 }
 
+void __sym_concretize_call(uint32_t fn, symx e)
+{
+    if (e)
+        __sym_concretize_call_slow(fn, e);
+}
+
+void __sym_external_ptr_call(const void *p, uint32_t fn)
+{
+    if (__sym_shadow_active)
+        __sym_external_ptr_call_slow(p, fn);
+}
+
 void __sym_external_ptr(const void *p)
 {
     if (__sym_shadow_active)

@@ -81,6 +81,13 @@ int rt_trace_append(const trace_rec *r, int final);
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
+/* Does the memory behind p (its first 256 bytes) hold a symbolic byte? (rt_shadow.c) */
+int rt_external_ptr_symbolic(const void *p);
+/* Sort the instrumenter's table of global objects (__sym_objects, rt_symidx.c) for
+ * lookups; idempotent, and done on first use if not called. */
+void rt_objects_init(void);
+/* Forget the vararg slots of the libc models (rt_libc.c); at the start of each run. */
+void rt_varargs_reset(void);
 
 /* Report the run as out of memory (ERR_OOM) and end it; never returns. */
 void rt_out_of_memory(void) __attribute__((noreturn));

@@ -51,6 +51,7 @@ void rt_run_reset(void)
     rt_input_reset();
     memset(__sym_params, 0, sizeof __sym_params);
     __sym_ret = NULL;
+    rt_varargs_reset();
 }
 
 /* ---- the region ----
@@ -357,6 +358,7 @@ __attribute__((constructor(101))) static void rt_init(void)
         return; /* no memory at all: run with tracing off */
     attach(h);
     on_exit(exit_hook, NULL);
+    rt_objects_init(); /* once, in the server: every run's child inherits the sorted table */
     if (ctl && *ctl && st && *st) {
         fork_server(atoi(ctl), atoi(st), shm_fd);
     } else {

@@ -308,14 +308,19 @@ void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
  * symbolic contents (the callee's real extent is unknown: strings, buffers). */
 #define EXTERNAL_SCAN_BYTES 256
 
-void __sym_external_ptr_slow(const void *p)
+int rt_external_ptr_symbolic(const void *p)
 {
     if (!p)
-        return;
+        return 0;
     uintptr_t a = (uintptr_t)p;
     for (size_t i = 0; i < EXTERNAL_SCAN_BYTES; i++)
-        if (rt_shadow_get(a + i)) {
-            rt_count_conc(CONC_EXTERNAL_CALL);
-            return;
-        }
+        if (rt_shadow_get(a + i))
+            return 1;
+    return 0;
+}
+
+void __sym_external_ptr_slow(const void *p)
+{
+    if (rt_external_ptr_symbolic(p))
+        rt_count_conc(CONC_EXTERNAL_CALL);
 }

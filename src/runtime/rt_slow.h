@@ -61,5 +61,8 @@ void __sym_concretize_slow(uint32_t kind, symx e);
 /* Counts CONC_EXTERNAL_CALL when any of the first bytes behind p (a pointer argument of
  * a call into uninstrumented code) is symbolic: the callee reads them concretely. */
 void __sym_external_ptr_slow(const void *p);
+/* Slow paths of __sym_concretize_call / __sym_external_ptr_call (rt_libc.c). */
+void __sym_concretize_call_slow(uint32_t fn, symx e);
+void __sym_external_ptr_call_slow(const void *p, uint32_t fn);
 
 #endif

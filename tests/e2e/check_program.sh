@@ -6,6 +6,7 @@
 #   EXPECT-NO-ERRORS              report.json lists no error at all (no violation, crash or hang)
 #   EXPECT-DIVERGENCE             at least one divergence is counted
 #   EXPECT-NO-CONCRETIZATION: KIND  report.json counts no concretization of KIND (e.g. external_call)
+#   EXPECT-CONCRETIZED-CALL: F...   report.json's concretizations_by_function counts calls of each F
 #   EXPECT-REPLAY                 `sympath replay --coverage` reproduces every error, and gcov's branch
 #                                 coverage agrees with sympath's: equal when gcc and clang see the same
 #                                 number of branches; otherwise gcov leaves at most the extra branches
@@ -75,6 +76,12 @@ for kind in $(sed -n 's|^// EXPECT-NO-CONCRETIZATION: ||p' "$prog"); do
     got=$(jq ".concretizations.$kind" "$report")
     [ "$got" = 0 ] || fail "expected no $kind concretization, report counts $got"
     echo "ok [$name]: no $kind concretization"
+done
+
+for fn in $(sed -n 's|^// EXPECT-CONCRETIZED-CALL: ||p' "$prog"); do
+    got=$(jq --arg f "$fn" '.concretizations_by_function[$f] // 0' "$report")
+    [ "$got" -gt 0 ] || fail "expected concretizations counted for $fn, report.json has $got"
+    echo "ok [$name]: $got concretizations counted for $fn"
 done
 
 if grep -q '^// EXPECT-REPLAY-ERRORS' "$prog"; then

@@ -257,6 +257,52 @@ static void test_concrete_clones(void **state)
     assert_int_equal(WEXITSTATUS(status), 222);
 }
 
+/* The libc models: only those the program can reach are kept (sscanf's brings its scanning
+ * core and the ctype models it uses; nothing brings printf's), calls reach them (isdigit
+ * through -D__NO_CTYPE), a program's own strlen is not replaced, and the table of global
+ * objects is there. The executor behaves as glibc would. */
+static void test_models_pruned_and_redirected(void **state)
+{
+    if (runtime_missing())
+        skip();
+    build_stats st;
+    char *err = NULL;
+    const char *prog = "#include <ctype.h>\n#include <stdio.h>\n"
+                       "unsigned long strlen(const char *s) { unsigned long n = 0; while (s[n]) n++; return n + 100; }\n"
+                       "int main(void) { int a = 0; char w[8];\n"
+                       "  if (sscanf(\"42 go\", \"%d %7s\", &a, w) != 2) return 1;\n"
+                       "  return a + (int)strlen(w) + (isdigit('7') ? 1000 : 0) - 1144; }\n";
+    if (build_text(prog, &st, &err))
+        fail_msg("build failed: %s", err);
+    assert_true(defined_in_instrumented("__sym_model___isoc99_sscanf"));
+    assert_true(defined_in_instrumented("__sym_model_isdigit"));
+    assert_true(defined_in_instrumented("__sym_model_isspace")); /* used by the scanning core */
+    assert_false(defined_in_instrumented("__sym_model_snprintf"));
+    assert_false(defined_in_instrumented("__sym_model_strtoul"));
+    assert_false(defined_in_instrumented("__sym_model_strlen")); /* the program has its own */
+    char path[160];
+    snprintf(path, sizeof path, "%s/instrumented.bc", dir);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
+        fail_msg("cannot read %s: %s", path, msg ? msg : "?");
+    LLVMContextRef cx = LLVMContextCreate();
+    LLVMModuleRef m;
+    if (LLVMParseBitcodeInContext2(cx, buf, &m))
+        fail_msg("cannot parse %s", path);
+    LLVMDisposeMemoryBuffer(buf);
+    assert_non_null(LLVMGetNamedGlobal(m, "__sym_objects"));
+    assert_non_null(LLVMGetNamedGlobal(m, "__sym_nobjects"));
+    LLVMDisposeModule(m);
+    LLVMContextDispose(cx);
+    /* 42 + (2 + 100) + 1000 - 1144 = 0 */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* A callback that reads an input may run while a copy runs (uninstrumented code calls
  * it): then no function is input-free. */
 static void test_no_clones_with_input_callbacks(void **state)
@@ -281,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_concrete_clones, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_clones_with_input_callbacks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_models_pruned_and_redirected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
         cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),

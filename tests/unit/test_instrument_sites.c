@@ -135,6 +135,56 @@ static void test_malformed(void **state)
     expect_error("sympath-sites\t1\nslots\t0\nunsupported\tx\tva_arg\n", ":3:", "unsupported");
 }
 
+/* External callees: ids dense from 1, one per name, kept across a write and a load. */
+static void test_callees_round_trip(void **state)
+{
+    site_table t = {0};
+    uint32_t id;
+    assert_int_equal(sites_add_callee(&t, "qsort", &id), 0);
+    assert_int_equal(id, 1);
+    assert_int_equal(sites_add_callee(&t, "strtod", &id), 0);
+    assert_int_equal(id, 2);
+    assert_int_equal(sites_add_callee(&t, "qsort", &id), 0);
+    assert_int_equal(id, 1);
+    char *err = NULL;
+    assert_int_equal(site_table_write(tmp_path, &t, &err), 0);
+    site_table_free(&t);
+    site_table r;
+    assert_int_equal(site_table_load(tmp_path, &r, &err), 0);
+    assert_int_equal(r.ncallees, 2);
+    assert_string_equal(r.callees[0], "qsort");
+    assert_string_equal(r.callees[1], "strtod");
+    site_table_free(&r);
+
+    /* ids out of order and duplicate names are refused */
+    FILE *f = fopen(tmp_path, "w");
+    fputs("sympath-sites\t1\nslots\t0\ncallee\t2\tqsort\n", f);
+    fclose(f);
+    assert_int_equal(site_table_load(tmp_path, &r, &err), -1);
+    assert_non_null(strstr(err, "callee"));
+    free(err);
+    f = fopen(tmp_path, "w");
+    fputs("sympath-sites\t1\nslots\t0\ncallee\t1\tqsort\ncallee\t2\tqsort\n", f);
+    fclose(f);
+    assert_int_equal(site_table_load(tmp_path, &r, &err), -1);
+    assert_non_null(strstr(err, "duplicate"));
+    free(err);
+}
+
+/* Calls redirected to models: everywhere, except a model calling its own real name. */
+static void test_model_redirect_rule(void **state)
+{
+    assert_true(model_redirect_ok("main", "strlen"));
+    assert_true(model_redirect_ok(NULL, "strlen"));
+    assert_true(model_redirect_ok("__sym_model_sscanf", "fgetc"));
+    assert_true(model_redirect_ok("__sym_model_strcat", "strlen"));
+    assert_false(model_redirect_ok("__sym_model_snprintf", "snprintf"));
+    assert_false(model_redirect_ok("__sym_model_snprintf.sym_concrete", "snprintf"));
+    assert_true(model_redirect_ok("__sym_model_snprintf", "vsnprintf"));
+    assert_true(model_redirect_ok("__sym_model_vsnprintf", "snprintf"));
+    assert_false(model_redirect_ok("main", "__sym_model_strlen"));
+}
+
 static void test_missing_file(void **state)
 {
     site_table r;
@@ -151,6 +201,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_empty_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test_setup_teardown(test_callees_round_trip, setup, teardown),
+        cmocka_unit_test(test_model_redirect_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

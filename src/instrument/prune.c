@@ -1,0 +1,37 @@
+/* prune.c: drops the libc models a program cannot reach, so that it does not pay for instrumenting and compiling all of them. */
+#include <string.h>
+
+#include "instrument_int.h"
+
+/*
+ * models.bc defines a hundred-odd functions (src/runtime/models_*.c); a program calls a
+ * few. A model definition is removed when nothing uses it and, for a model
+ * __sym_model_X, when the module does not call a libc X either (else the pass redirects
+ * those calls to it; a program's own X is not redirected). Repeated to a fixpoint: removing sscanf's model removes the last use of
+ * its scanning core, and of the fgetc calls that kept fgetc's model. Only functions the
+ * models defined are touched; the program's own functions all stay (their branch sites
+ * count as coverage, used or not).
+ */
+int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep,
+                        uint32_t *removed)
+{
+    static const char pre[] = "__sym_model_";
+    *removed = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            LLVMValueRef f = LLVMGetNamedFunction(m, names[i]);
+            if (!f || LLVMIsDeclaration(f) || LLVMGetFirstUse(f) || (keep && !strcmp(names[i], keep)))
+                continue;
+            if (!strncmp(names[i], pre, sizeof pre - 1)) {
+                LLVMValueRef real = LLVMGetNamedFunction(m, names[i] + sizeof pre - 1);
+                if (real && LLVMIsDeclaration(real) && LLVMGetFirstUse(real))
+                    continue; /* calls of X will be redirected here (not if X is the program's own) */
+            }
+            LLVMDeleteFunction(f);
+            (*removed)++;
+            changed = 1;
+        }
+    }
+    return 0;
+}
