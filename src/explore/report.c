@@ -217,6 +217,7 @@ int explore_write_report(const explore_state *s, char **err) {
     report_coverage(j, s);
     report_errors(j, s);
     report_stats(j, s);
+    explore_db_report(j, s);
     json_end_object(j);
     char path[4096];
     snprintf(path, sizeof path, "%s/report.json", s->o->out_dir);

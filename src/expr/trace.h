@@ -76,6 +76,9 @@ typedef enum branch_kind {
                        Exploring direction 0 yields another value (e.g. another array index) */
     BK_CHECK,       /* safety check: cond = (divisor == 0) or signed-division overflow; taken =
                        cond's value (0 normally); direction 1 leads to a crash. arg = 0 div by zero, 1 overflow */
+    BK_ROW,         /* database row slot (src/runtime/db_sqlite.c): cond = "slot arg & 0xffff of the table is
+                       present and satisfies the query's WHERE clause"; taken = cond's value. Both directions
+                       are explored; the first absent slot's event is "one more row" (Emmi et al. 2007) */
     BK_KIND_COUNT
 } branch_kind;
 

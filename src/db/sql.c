@@ -1,0 +1,603 @@
+/* sql.c: SQL statements through libpg_query's parse tree (protobuf-c) into sympath's small query form (db_query). */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+#include "db.h"
+
+/* ---------------------------------------------------------------- lexical helpers */
+
+/* Length of the quoted token at s[0] ('...', "...", `...`, [...]) within s[0..n), or 0. */
+static size_t quoted_len(const char *s, size_t n)
+{
+    char close = s[0] == '[' ? ']' : s[0];
+    if (close != '\'' && close != '"' && close != '`' && close != ']')
+        return 0;
+    size_t i = 1;
+    while (i < n) {
+        if (s[i] == close) {
+            if (close != ']' && i + 1 < n && s[i + 1] == close) { /* doubled quote */
+                i += 2;
+                continue;
+            }
+            return i + 1;
+        }
+        i++;
+    }
+    return n;
+}
+
+/* Length of a comment at s[0] ("-- ...\n" or block comment), or 0. */
+static size_t comment_len(const char *s, size_t n)
+{
+    if (n >= 2 && s[0] == '-' && s[1] == '-') {
+        size_t i = 2;
+        while (i < n && s[i] != '\n')
+            i++;
+        return i;
+    }
+    if (n >= 2 && s[0] == '/' && s[1] == '*') {
+        size_t i = 2;
+        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+            i++;
+        return i + 2 <= n ? i + 2 : n;
+    }
+    return 0;
+}
+
+static int ident_char(int c) { return isalnum(c) || c == '_' || c >= 0x80; }
+
+char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
+{
+    size_t cap = len * 4 + 16, o = 0;
+    char *out = malloc(cap);
+    /* named parameters seen so far and their numbers */
+    const char *names[128];
+    size_t name_len[128];
+    int name_num[128], nnames = 0, max = 0;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q)
+            q = comment_len(sql + i, len - i);
+        if (q) {
+            memcpy(out + o, sql + i, q);
+            o += q, i += q;
+            continue;
+        }
+        char c = sql[i];
+        int num = 0;
+        if (c == '?') {
+            size_t j = i + 1;
+            while (j < len && isdigit((unsigned char)sql[j]))
+                num = num * 10 + (sql[j++] - '0');
+            if (j == i + 1)
+                num = max + 1;
+            i = j;
+        } else if ((c == ':' || c == '@' || c == '$') && i + 1 < len && ident_char((unsigned char)sql[i + 1]) &&
+                   !(c == ':' && i > 0 && sql[i - 1] == ':')) {
+            size_t j = i + 1;
+            while (j < len && ident_char((unsigned char)sql[j]))
+                j++;
+            if (c == '$' && isdigit((unsigned char)sql[i + 1])) { /* already $N */
+                while (i < j)
+                    out[o++] = sql[i++];
+                continue;
+            }
+            for (int k = 0; k < nnames && !num; k++)
+                if (name_len[k] == j - i && !memcmp(names[k], sql + i, j - i))
+                    num = name_num[k];
+            if (!num) {
+                num = max + 1;
+                if (nnames < 128) {
+                    names[nnames] = sql + i, name_len[nnames] = j - i, name_num[nnames] = num;
+                    nnames++;
+                }
+            }
+            i = j;
+        } else {
+            out[o++] = c;
+            i++;
+            continue;
+        }
+        if (num > max)
+            max = num;
+        o += (size_t)snprintf(out + o, cap - o, "$%d", num);
+    }
+    out[o] = 0;
+    *nparams = max;
+    return out;
+}
+
+/* ---------------------------------------------------------------- parse tree -> db_query */
+
+typedef PgQuery__Node node;
+
+static void unsupported(db_query *q, const char *kind)
+{
+    q->understood = false;
+    for (int i = 0; i < q->nunsupported; i++)
+        if (!strcmp(q->unsupported[i], kind))
+            return;
+    if (q->nunsupported < DB_MAX_UNSUPPORTED)
+        q->unsupported[q->nunsupported++] = kind;
+}
+
+static void sexpr_free(db_sexpr *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < e->nkids; i++)
+        sexpr_free(e->kids[i]);
+    free(e->kids);
+    free(e->text);
+    free(e);
+}
+
+void db_query_free(db_query *q)
+{
+    if (!q)
+        return;
+    sexpr_free(q->where);
+    free(q->result_col);
+    free(q);
+}
+
+static db_sexpr *mk(db_xkind k, int nkids)
+{
+    db_sexpr *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->kind = k;
+    if (nkids) {
+        e->kids = calloc((size_t)nkids, sizeof *e->kids);
+        if (!e->kids) {
+            free(e);
+            return NULL;
+        }
+        e->nkids = nkids;
+    }
+    return e;
+}
+
+typedef struct conv {
+    const db_schema *s;
+    db_query *q;
+    const char *alias; /* the FROM table's alias or name */
+} conv;
+
+static db_sexpr *conv_expr(conv *c, node *n);
+
+/* The operator name of an A_Expr ("=", "<", "~~", ...), or "". */
+static const char *op_name(PgQuery__AExpr *a)
+{
+    if (a->n_name != 1 || a->name[0]->node_case != PG_QUERY__NODE__NODE_STRING)
+        return "";
+    return a->name[0]->string->sval;
+}
+
+static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
+{
+    if (!e)
+        return NULL;
+    for (int i = 0; i < e->nkids; i++)
+        if (!(e->kids[i] = conv_expr(c, kids[i]))) {
+            sexpr_free(e);
+            return NULL;
+        }
+    return e;
+}
+
+static db_sexpr *conv_column(conv *c, PgQuery__ColumnRef *r)
+{
+    const char *col = NULL;
+    if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+        col = r->fields[0]->string->sval;
+    } else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+               r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING) {
+        if (strcasecmp(r->fields[0]->string->sval, c->alias)) {
+            unsupported(c->q, "column of another table");
+            return NULL;
+        }
+        col = r->fields[1]->string->sval;
+    } else {
+        unsupported(c->q, "column reference form");
+        return NULL;
+    }
+    int ci = db_column_index(&c->s->tables[c->q->table], col);
+    if (ci < 0) {
+        unsupported(c->q, "unknown column or rowid");
+        return NULL;
+    }
+    db_sexpr *e = mk(DBX_COLUMN, 0);
+    if (e)
+        e->column = ci;
+    return e;
+}
+
+static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
+{
+    if (k->isnull)
+        return mk(DBX_NULL, 0);
+    db_sexpr *e = NULL;
+    switch (k->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+        if ((e = mk(DBX_INT, 0)))
+            e->ival = k->ival->ival;
+        return e;
+    case PG_QUERY__A__CONST__VAL_FVAL: { /* also integers beyond 32 bits */
+        const char *t = k->fval->fval;
+        if (strpbrk(t, ".eE")) {
+            unsupported(c->q, "real literal");
+            return NULL;
+        }
+        if ((e = mk(DBX_INT, 0)))
+            e->ival = strtoll(t, NULL, 10);
+        return e;
+    }
+    case PG_QUERY__A__CONST__VAL_SVAL:
+        if ((e = mk(DBX_TEXT, 0)) && !(e->text = strdup(k->sval->sval))) {
+            free(e);
+            return NULL;
+        }
+        return e;
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+        if ((e = mk(DBX_INT, 0)))
+            e->ival = k->boolval->boolval;
+        return e;
+    default:
+        unsupported(c->q, "literal kind");
+        return NULL;
+    }
+}
+
+static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
+{
+    const char *op = op_name(a);
+    db_sexpr *e;
+    switch (a->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
+        static const char *cmps[] = {"=", "<>", "<", "<=", ">", ">="};
+        for (int i = 0; i < 6; i++)
+            if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
+                if ((e = mk(DBX_CMP, 2)))
+                    e->op = i;
+                node *k[2] = {a->lexpr, a->rexpr};
+                return conv_kids(c, e, k);
+            }
+        if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
+            if (!a->lexpr) { /* unary */
+                if (op[0] == '+')
+                    return conv_expr(c, a->rexpr);
+                if (op[0] != '-')
+                    break;
+                e = mk(DBX_NEG, 1);
+                node *k[1] = {a->rexpr};
+                return conv_kids(c, e, k);
+            }
+            if ((e = mk(DBX_ARITH, 2)))
+                e->op = op[0];
+            node *k[2] = {a->lexpr, a->rexpr};
+            return conv_kids(c, e, k);
+        }
+        if (!strcmp(op, "~~") || !strcmp(op, "!~~"))
+            goto like;
+        if (!strcmp(op, "||")) {
+            unsupported(c->q, "string concatenation");
+            return NULL;
+        }
+        break;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    like:
+        if ((e = mk(DBX_LIKE, 2)))
+            e->negated = op[0] == '!';
+        {
+            node *k[2] = {a->lexpr, a->rexpr};
+            e = conv_kids(c, e, k);
+        }
+        if (e && e->kids[1]->kind != DBX_TEXT && e->kids[1]->kind != DBX_PARAM) {
+            unsupported(c->q, "LIKE pattern that is not a literal or parameter");
+            sexpr_free(e);
+            return NULL;
+        }
+        return e;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+        if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST) {
+            unsupported(c->q, "IN (subquery)");
+            return NULL;
+        }
+        PgQuery__List *l = a->rexpr->list;
+        if (!(e = mk(DBX_IN, 1 + (int)l->n_items)))
+            return NULL;
+        e->negated = !strcmp(op, "<>");
+        if (!(e->kids[0] = conv_expr(c, a->lexpr))) {
+            sexpr_free(e);
+            return NULL;
+        }
+        for (size_t i = 0; i < l->n_items; i++)
+            if (!(e->kids[1 + i] = conv_expr(c, l->items[i]))) {
+                sexpr_free(e);
+                return NULL;
+            }
+        return e;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
+        if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || a->rexpr->list->n_items != 2)
+            break;
+        if ((e = mk(DBX_BETWEEN, 3)))
+            e->negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
+        node *k[3] = {a->lexpr, a->rexpr->list->items[0], a->rexpr->list->items[1]};
+        return conv_kids(c, e, k);
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+        unsupported(c->q, "ILIKE");
+        return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
+        unsupported(c->q, "SIMILAR TO / GLOB / REGEXP");
+        return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
+        unsupported(c->q, "IS [NOT] DISTINCT FROM");
+        return NULL;
+    default:
+        break;
+    }
+    unsupported(c->q, "operator");
+    return NULL;
+}
+
+static db_sexpr *conv_expr(conv *c, node *n)
+{
+    if (!n) {
+        unsupported(c->q, "missing operand");
+        return NULL;
+    }
+    db_sexpr *e;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+        return conv_column(c, n->column_ref);
+    case PG_QUERY__NODE__NODE_A_CONST:
+        return conv_const(c, n->a_const);
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+        if ((e = mk(DBX_PARAM, 0)))
+            e->param = n->param_ref->number;
+        if (e && e->param > c->q->nparams)
+            c->q->nparams = e->param;
+        return e;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        return conv_aexpr(c, n->a_expr);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR: {
+        PgQuery__BoolExpr *b = n->bool_expr;
+        db_xkind k = b->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR  ? DBX_AND
+                     : b->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? DBX_OR
+                                                                      : DBX_NOT;
+        if (k == DBX_NOT && b->n_args != 1)
+            break;
+        return conv_kids(c, mk(k, (int)b->n_args), b->args);
+    }
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+        if ((e = mk(DBX_ISNULL, 1)))
+            e->negated = n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
+        return conv_kids(c, e, &n->null_test->arg);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+        unsupported(c->q, "function call");
+        return NULL;
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+        unsupported(c->q, "subquery");
+        return NULL;
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+        unsupported(c->q, "CAST");
+        return NULL;
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        unsupported(c->q, "CASE");
+        return NULL;
+    default:
+        break;
+    }
+    unsupported(c->q, "expression kind");
+    return NULL;
+}
+
+/* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments. */
+static size_t find_from(const char *sql, size_t len)
+{
+    int depth = 0;
+    for (size_t i = 0; i < len;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q)
+            q = comment_len(sql + i, len - i);
+        if (q) {
+            i += q;
+            continue;
+        }
+        if (sql[i] == '(')
+            depth++;
+        else if (sql[i] == ')')
+            depth--;
+        else if (!depth && len - i >= 4 && !strncasecmp(sql + i, "from", 4) &&
+                 (i == 0 || !ident_char((unsigned char)sql[i - 1])) &&
+                 (i + 4 == len || !ident_char((unsigned char)sql[i + 4])))
+            return i;
+        i++;
+    }
+    return (size_t)-1;
+}
+
+/* The table a DML statement or a FROM item names, -1 when it is not one table of the schema. */
+static int range_table(const db_schema *s, db_query *q, PgQuery__RangeVar *rv)
+{
+    if (!rv) {
+        unsupported(q, "FROM item kind");
+        return -1;
+    }
+    int t = db_table_index(s, rv->relname);
+    if (t < 0)
+        unsupported(q, "unknown table");
+    else if (s->tables[t].without_rowid)
+        unsupported(q, "WITHOUT ROWID table");
+    return t;
+}
+
+static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
+{
+    q->kind = DBQ_SELECT;
+    if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
+        unsupported(q, "UNION/INTERSECT/EXCEPT");
+        return;
+    }
+    if (sel->n_values_lists) {
+        unsupported(q, "VALUES");
+        return;
+    }
+    if (sel->with_clause)
+        unsupported(q, "WITH");
+    if (sel->n_distinct_clause)
+        unsupported(q, "DISTINCT");
+    if (sel->n_group_clause || sel->having_clause)
+        unsupported(q, "GROUP BY/HAVING");
+    if (sel->limit_count || sel->limit_offset)
+        unsupported(q, "LIMIT/OFFSET");
+    if (sel->n_from_clause != 1) {
+        unsupported(q, sel->n_from_clause ? "join" : "SELECT without FROM");
+        return;
+    }
+    node *from = sel->from_clause[0];
+    if (from->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+        unsupported(q, "join");
+        return;
+    }
+    if (from->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+        unsupported(q, "FROM item kind");
+        return;
+    }
+    PgQuery__RangeVar *rv = from->range_var;
+    q->table = range_table(s, q, rv);
+    if (q->table < 0)
+        return;
+    conv c = {s, q, rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname};
+    const db_table *t = &s->tables[q->table];
+    /* result columns: plain columns or * */
+    for (size_t i = 0; i < sel->n_target_list; i++) {
+        node *tn = sel->target_list[i];
+        node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
+        int add = 0, first = 0;
+        if (v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+            PgQuery__ColumnRef *r = v->column_ref;
+            node *last = r->fields[r->n_fields - 1];
+            if (last->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+                add = t->ncols;
+            } else {
+                db_sexpr *col = conv_column(&c, r);
+                if (col) {
+                    add = 1, first = col->column;
+                    sexpr_free(col);
+                }
+            }
+        } else if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+            unsupported(q, "aggregate or function in the result");
+        } else {
+            unsupported(q, "expression in the result");
+        }
+        if (!add)
+            continue;
+        int *n = realloc(q->result_col, (size_t)(q->nresult + add) * sizeof *n);
+        if (!n) {
+            unsupported(q, "out of memory");
+            return;
+        }
+        q->result_col = n;
+        for (int k = 0; k < add; k++)
+            q->result_col[q->nresult++] = add == 1 ? first : k;
+    }
+    if (sel->where_clause && !(q->where = conv_expr(&c, sel->where_clause)))
+        unsupported(q, "WHERE clause");
+    q->from_at = find_from(sql, len);
+    if (q->from_at == (size_t)-1)
+        unsupported(q, "FROM keyword not found");
+}
+
+int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
+{
+    *out = NULL;
+    *err = NULL;
+    int np = 0;
+    char *pg = db_sql_params_to_pg(sql, len, &np);
+    db_query *q = calloc(1, sizeof *q);
+    if (!pg || !q) {
+        free(pg), free(q);
+        *err = strdup("out of memory");
+        return -1;
+    }
+    q->table = -1;
+    q->understood = true;
+    PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
+    if (r.error) {
+        if (asprintf(err, "%s (at byte %d)", r.error->message, r.error->cursorpos) < 0)
+            *err = NULL;
+        pg_query_free_protobuf_parse_result(r);
+        free(pg), free(q);
+        return -1;
+    }
+    PgQuery__ParseResult *tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
+    if (!tree || tree->n_stmts < 1 || !tree->stmts[0]->stmt) {
+        q->kind = DBQ_OTHER;
+        unsupported(q, "empty statement");
+    } else {
+        node *st = tree->stmts[0]->stmt;
+        switch (st->node_case) {
+        case PG_QUERY__NODE__NODE_SELECT_STMT:
+            conv_select(s, q, st->select_stmt, sql, len);
+            break;
+        case PG_QUERY__NODE__NODE_INSERT_STMT:
+            q->kind = DBQ_INSERT;
+            q->table = range_table(s, q, st->insert_stmt->relation);
+            break;
+        case PG_QUERY__NODE__NODE_UPDATE_STMT:
+            q->kind = DBQ_UPDATE;
+            q->table = range_table(s, q, st->update_stmt->relation);
+            break;
+        case PG_QUERY__NODE__NODE_DELETE_STMT:
+            q->kind = DBQ_DELETE;
+            q->table = range_table(s, q, st->delete_stmt->relation);
+            break;
+        default:
+            q->kind = DBQ_OTHER;
+            break;
+        }
+        /* only SELECTs are turned into constraints; the others run concretely (their effect is
+         * handled by the interception: a table the program changes is concrete from then on) */
+        if (q->kind != DBQ_SELECT)
+            q->understood = false;
+    }
+    if (np > q->nparams)
+        q->nparams = np;
+    if (tree)
+        pg_query__parse_result__free_unpacked(tree, NULL);
+    pg_query_free_protobuf_parse_result(r);
+    free(pg);
+    *out = q;
+    return 0;
+}
+
+char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
+{
+    if (q->from_at > len)
+        return NULL;
+    static const char add[] = ", rowid ";
+    char *out = malloc(len + sizeof add);
+    if (!out)
+        return NULL;
+    memcpy(out, sql, q->from_at);
+    memcpy(out + q->from_at, add, sizeof add - 1);
+    memcpy(out + q->from_at + sizeof add - 1, sql + q->from_at, len - q->from_at);
+    out[len + sizeof add - 1] = 0;
+    return out;
+}
