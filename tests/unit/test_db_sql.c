@@ -1,0 +1,273 @@
+/* test_db_sql.c: SQL parameters, parsing (libpg_query) and WHERE -> expression translation, checked against SQLite itself. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+
+static const char *DDL = "CREATE TABLE t (a INTEGER, b INTEGER NOT NULL, s TEXT, u TEXT UNIQUE);\n";
+
+static db_schema *schema(void)
+{
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl(DDL, &s, &err), 0);
+    return s;
+}
+
+static void test_params_to_pg(void **state)
+{
+    const char *sql = "SELECT * FROM t WHERE a = ? AND b = ?5 AND s = :x AND u = :x AND a = ? "
+                      "AND s <> 'it''s ?' -- a ? comment\n AND b = @y";
+    int n = 0;
+    char *pg = db_sql_params_to_pg(sql, strlen(sql), &n);
+    assert_non_null(pg);
+    assert_string_equal(pg, "SELECT * FROM t WHERE a = $1 AND b = $5 AND s = $6 AND u = $6 AND a = $7 "
+                            "AND s <> 'it''s ?' -- a ? comment\n AND b = $8");
+    assert_int_equal(n, 8);
+    free(pg);
+    /* SQLite agrees on the numbering */
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_bind_parameter_count(st), 8);
+    assert_int_equal(sqlite3_bind_parameter_index(st, ":x"), 6);
+    assert_int_equal(sqlite3_bind_parameter_index(st, "@y"), 8);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void expect_unsupported(db_schema *s, const char *sql, const char *kind)
+{
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_false(q->understood);
+    int found = 0;
+    for (int i = 0; i < q->nunsupported; i++)
+        found |= !strcmp(q->unsupported[i], kind);
+    if (!found)
+        fail_msg("%s: expected unsupported kind '%s' (first: %s)", sql, kind,
+                 q->nunsupported ? q->unsupported[0] : "none");
+    db_query_free(q);
+}
+
+static void test_parse(void **state)
+{
+    db_schema *s = schema();
+    const char *sql = "SELECT b, s FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->kind, DBQ_SELECT);
+    assert_int_equal(q->table, 0);
+    assert_int_equal(q->nresult, 2);
+    assert_int_equal(q->result_col[0], 1);
+    assert_int_equal(q->result_col[1], 2);
+    assert_int_equal(q->nparams, 1);
+    assert_int_equal(q->where->kind, DBX_OR);
+    char *with = db_query_with_rowid(q, sql, strlen(sql));
+    assert_string_equal(with, "SELECT b, s , rowid FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b");
+    free(with);
+    db_query_free(q);
+
+    sql = "select * from T";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nresult, 4);
+    assert_null(q->where);
+    db_query_free(q);
+
+    expect_unsupported(s, "SELECT * FROM t, t AS t2 WHERE t.a = t2.b", "join");
+    expect_unsupported(s, "SELECT * FROM t JOIN t t2 ON t.a = t2.a", "join");
+    expect_unsupported(s, "SELECT count(*) FROM t", "aggregate or function in the result");
+    expect_unsupported(s, "SELECT a FROM t LIMIT 3", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
+    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "subquery");
+    expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
+    expect_unsupported(s, "SELECT DISTINCT a FROM t", "DISTINCT");
+    expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");
+
+    sql = "UPDATE t SET a = 1 WHERE b = 2";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->kind, DBQ_UPDATE);
+    assert_int_equal(q->table, 0);
+    assert_false(q->understood);
+    db_query_free(q);
+
+    sql = "SELEKT nonsense";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), -1);
+    assert_non_null(err);
+    free(err);
+    db_schema_free(s);
+}
+
+/*
+ * Differential test of the translation: for many rows, whether SQLite returns the
+ * row must equal the value of db_where_expr's expression under the row's input
+ * values. Symbols: per column, null flag, then value (integers) or length + 4 bytes.
+ */
+#define TB 4
+enum { SYM_PER_COL = 2 + TB };
+
+static void make_cells(expr_ctx *cx, const db_table *t, db_val *cells, expr **bytes)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        uint32_t base = (uint32_t)c * SYM_PER_COL;
+        db_val *v = &cells[c];
+        memset(v, 0, sizeof *v);
+        v->null = expr_symbol(cx, base, 1, 0);
+        if (db_column_is_text(&t->cols[c])) {
+            v->is_text = true;
+            v->len = expr_symbol(cx, base + 1, 8, 0);
+            v->nbytes = TB;
+            v->bytes = bytes + c * TB;
+            for (int i = 0; i < TB; i++)
+                v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+        } else {
+            v->v = expr_symbol(cx, base + 1, 64, 0);
+        }
+    }
+}
+
+static void test_where_against_sqlite(void **state)
+{
+    static const char *queries[] = {
+        "SELECT * FROM t WHERE a > 2 AND b <= 5",
+        "SELECT * FROM t WHERE NOT (a = b) OR s = 'ab'",
+        "SELECT * FROM t WHERE a + b * 2 - 1 >= 3",
+        "SELECT * FROM t WHERE b / a = 2",
+        "SELECT * FROM t WHERE b % a <> 0",
+        "SELECT * FROM t WHERE -a < b",
+        "SELECT * FROM t WHERE a IN (1, 3, NULL)",
+        "SELECT * FROM t WHERE a NOT IN (1, 3)",
+        "SELECT * FROM t WHERE b BETWEEN a AND 4",
+        "SELECT * FROM t WHERE b NOT BETWEEN 1 AND 3",
+        "SELECT * FROM t WHERE a IS NULL OR s IS NOT NULL",
+        "SELECT * FROM t WHERE s LIKE 'C%'",
+        "SELECT * FROM t WHERE s LIKE '_b%' AND u NOT LIKE '%a'",
+        "SELECT * FROM t WHERE s LIKE 'ab'",
+        "SELECT * FROM t WHERE s < u",
+        "SELECT * FROM t WHERE s >= 'b' AND s <> u",
+        "SELECT * FROM t WHERE s = ?1 OR a = ?2",
+        "SELECT * FROM t WHERE a",
+        "SELECT * FROM t WHERE NOT a",
+        "SELECT * FROM t WHERE (a > 1) = (b > 1)",
+    };
+    db_schema *s = schema();
+    const db_table *t = &s->tables[0];
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(7);
+    static const char alphabet[] = "abcAB";
+    for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
+        const char *sql = queries[qi];
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (!q->understood)
+            fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        expr_ctx *cx = expr_ctx_new();
+        db_val cells[4];
+        expr *bytes[4 * TB];
+        make_cells(cx, t, cells, bytes);
+        /* parameters: ?1 = 'ab' (constant text), ?2 = 2 */
+        expr *pb[2] = {expr_const(cx, 'a', 8), expr_const(cx, 'b', 8)};
+        db_val params[2] = {
+            {true, expr_const(cx, 0, 1), NULL, expr_const(cx, 2, 8), 2, pb},
+            {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL},
+        };
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, cells, t->ncols, params, 2, &why);
+        if (!w)
+            fail_msg("no expression for %s: %s", sql, why);
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+        for (int iter = 0; iter < 300; iter++) {
+            uint64_t in[4 * SYM_PER_COL] = {0};
+            assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+            sqlite3_stmt *ins;
+            assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO t VALUES(?,?,?,?)", -1, &ins, NULL), SQLITE_OK);
+            for (int c = 0; c < 4; c++) {
+                uint64_t *v = in + c * SYM_PER_COL;
+                v[0] = c != 1 && rand() % 6 == 0; /* b is NOT NULL */
+                if (db_column_is_text(&t->cols[c])) {
+                    char txt[TB + 1] = {0};
+                    int len = rand() % (TB + 1);
+                    for (int i = 0; i < len; i++)
+                        txt[i] = alphabet[rand() % 5];
+                    v[1] = v[0] ? 0 : (uint64_t)len;
+                    for (int i = 0; i < TB; i++)
+                        v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+                    if (v[0])
+                        sqlite3_bind_null(ins, c + 1);
+                    else
+                        sqlite3_bind_text(ins, c + 1, txt, len, SQLITE_TRANSIENT);
+                } else {
+                    int64_t x = rand() % 7 - 2;
+                    v[1] = v[0] ? 0 : (uint64_t)x;
+                    if (v[0])
+                        sqlite3_bind_null(ins, c + 1);
+                    else
+                        sqlite3_bind_int64(ins, c + 1, x);
+                }
+            }
+            assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+            sqlite3_finalize(ins);
+            sqlite3_reset(st);
+            sqlite3_bind_text(st, 1, "ab", 2, SQLITE_STATIC);
+            sqlite3_bind_int(st, 2, 2);
+            int returned = sqlite3_step(st) == SQLITE_ROW;
+            uint64_t got = expr_eval(w, in, sizeof in / sizeof *in);
+            if ((int)got != returned)
+                fail_msg("%s: SQLite %s the row, the expression says %d (iteration %d)", sql,
+                         returned ? "returns" : "does not return", (int)got, iter);
+        }
+        sqlite3_finalize(st);
+        expr_ctx_free(cx);
+        db_query_free(q);
+    }
+    sqlite3_close(db);
+    db_schema_free(s);
+}
+
+static void test_where_unsupported(void **state)
+{
+    db_schema *s = schema();
+    const char *sql = "SELECT * FROM t WHERE s = 3";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[4];
+    expr *bytes[4 * TB];
+    make_cells(cx, &s->tables[0], cells, bytes);
+    const char *why = NULL;
+    assert_null(db_where_expr(cx, q, cells, 4, NULL, 0, &why));
+    assert_string_equal(why, "comparison of a text with a number");
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params_to_pg),
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_where_against_sqlite),
+        cmocka_unit_test(test_where_unsupported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
