@@ -8,8 +8,7 @@ int main(void)
 {
     int preferred = sym_int("preferred");
     sqlite3 *db;
-    if (sqlite3_open("books.db", &db) != SQLITE_OK)
-        return 1;
+    sqlite3_open("books.db", &db);
     int inv;
     if (preferred == 1)
         inv = 0;
@@ -18,10 +17,7 @@ int main(void)
     char query[256];
     snprintf(query, sizeof query, "SELECT * FROM books WHERE inventory > %d AND subject LIKE 'CS%%'", inv);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "prepare: %s\n", sqlite3_errmsg(db));
-        return 1;
-    }
+    sqlite3_prepare_v2(db, query, -1, &st, NULL);
     int acm = 0, other = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *publisher = (const char *)sqlite3_column_text(st, 2);

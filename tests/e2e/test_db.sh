@@ -1,0 +1,90 @@
+#!/bin/bash
+# test_db.sh: `sympath run --db` end to end: the ISSTA 2007 Figure 1 example, constraints in fixtures,
+# bound parameters from inputs, sqlite3_exec callbacks, replay, an existing database left unchanged, bad schemas.
+set -u
+W="$WORK/db"
+rm -rf "$W"
+mkdir -p "$W"
+fail() { echo "FAIL [db]: $*"; exit 1; }
+D="$SRC/tests/db"
+
+# --- Figure 1: preferred or not, no rows, rows with and without the 'acm' publisher
+out="$W/discount"
+"$SYMPATH" run "$D/discount.c" --db "$D/books.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+    2>"$W/discount.err" || { cat "$W/discount.err"; fail "run discount exited with $?"; }
+r="$out/report.json"
+jq -e '.coverage.percent == 100' "$r" >/dev/null || fail "discount: coverage $(jq .coverage.percent "$r")%, expected 100"
+ls "$out"/tests/test-*.sql >/dev/null 2>&1 || fail "discount: no fixture written"
+n_xml=$(ls "$out"/tests/test-*.xml | wc -l)
+n_sql=$(ls "$out"/tests/test-*.sql | wc -l)
+[ "$n_xml" = "$n_sql" ] || fail "discount: $n_xml tests but $n_sql fixtures"
+grep -l "empty fixture" "$out"/tests/test-*.sql >/dev/null || fail "discount: no test on an empty database"
+grep -h "INSERT INTO" "$out"/tests/test-*.sql | grep -q "'acm'" || fail "discount: no fixture row with publisher 'acm'"
+grep -h "INSERT INTO" "$out"/tests/test-*.sql | grep -v "'acm'" | grep -qi "'CS" ||
+    fail "discount: no fixture row on CS with another publisher"
+# every fixture loads by hand after the schema; its rows satisfy the WHERE clause of preferred customers
+for f in "$out"/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" < "$D/books.sql" && sqlite3 "$W/hand.db" < "$f" || fail "discount: $f does not load"
+done
+jq -e '.database.rows_synthesized > 0 and .database.query_sites_understood == .database.query_sites' "$r" >/dev/null ||
+    fail "discount: report.json database section: $(jq -c .database "$r")"
+jq -e '[.database.queries[] | select(.sql | test("inventory > 0")) | .fixture_rows_returned] | add > 0' "$r" >/dev/null ||
+    fail "discount: the preferred customers' query never returned a synthesized row"
+"$SYMPATH" replay "$out" --coverage >"$W/discount.replay" 2>&1 || { cat "$W/discount.replay"; fail "discount: replay failed"; }
+grep -q "gcov branch coverage: 6/6" "$W/discount.replay" || { cat "$W/discount.replay"; fail "discount: gcov disagrees"; }
+echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
+
+# --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
+out="$W/shop"
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+    2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
+r="$out/report.json"
+# unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row
+jq -e '.coverage.branches_covered >= .coverage.branches_total - 3' "$r" >/dev/null ||
+    fail "shop: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r")"
+for line in 28 30 45 49 63; do  # user found; admin or not; big orders; big spender; adults named Z
+    jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
+        fail "shop: branch at line $line not covered both ways"
+done
+for f in "$out"/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" < "$D/shop.sql" || fail "shop: schema does not load"
+    # NOT NULL, UNIQUE and PRIMARY KEY are checked by SQLite on insert; foreign keys when enabled
+    (echo "PRAGMA foreign_keys = ON;"; cat "$f") | sqlite3 "$W/hand.db" || fail "shop: $f violates a constraint"
+    [ -z "$(sqlite3 "$W/hand.db" 'PRAGMA foreign_key_check;')" ] || fail "shop: $f violates a foreign key"
+done
+grep -h "INSERT INTO \"orders\"" "$out"/tests/test-*.sql >/dev/null || fail "shop: no fixture with orders"
+jq -e '[.database.queries[] | select(.sql | test("count")) | .understood == false and
+        (.unsupported | index("aggregate or function in the result") != null)] | any' "$r" >/dev/null ||
+    fail "shop: the aggregate query is not reported as unsupported: $(jq -c .database.queries "$r")"
+jq -e '[.database.queries[] | select(.sql | test("age >= 18")) | .understood and .fixture_rows_returned > 0] | any' \
+    "$r" >/dev/null || fail "shop: the sqlite3_exec query returned no synthesized row"
+jq -e '.database.fixture_errors == 0 and ([.database.queries[].model_mismatches] | add) == 0' "$r" >/dev/null ||
+    fail "shop: fixture errors or model mismatches: $(jq -c .database "$r")"
+"$SYMPATH" replay "$out" --coverage >"$W/shop.replay" 2>&1 || { cat "$W/shop.replay"; fail "shop: replay failed"; }
+c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
+grep -q "gcov branch coverage: $c" "$W/shop.replay" || { cat "$W/shop.replay"; fail "shop: gcov disagrees with $c"; }
+echo "ok [db]: constraints, bound parameters, exec callback: $c, fixtures load with foreign keys on"
+
+# --- an existing database file: its schema is used, its bytes never change
+rm -f "$W/shop.db"
+sqlite3 "$W/shop.db" < "$D/shop.sql"
+sqlite3 "$W/shop.db" "INSERT INTO users VALUES (1, 'ann', 'admin', 40);"
+before=$(sha256sum < "$W/shop.db")
+"$SYMPATH" run "$D/shop.c" --db "$W/shop.db" -o "$W/shop2" --budget 3s --db-rows 1 --no-progress 2>"$W/shop2.err" ||
+    { cat "$W/shop2.err"; fail "run with an existing database exited with $?"; }
+"$SYMPATH" replay "$W/shop2" >/dev/null 2>&1 || fail "replay with an existing database failed"
+[ "$(sha256sum < "$W/shop.db")" = "$before" ] || fail "the user's database file was modified"
+[ -z "$(ls "$W"/shop.db-* 2>/dev/null)" ] || fail "journal files were left beside the user's database"
+echo "ok [db]: the existing database is unchanged byte for byte"
+
+# --- bad input: a schema that does not parse, a missing database
+printf 'CREATE TABLE a (x INT);\nCREATE TABLE b (y INT,, z);\n' > "$W/bad.sql"
+"$SYMPATH" run "$D/shop.c" --db "$W/bad.sql" -o "$W/bad" --budget 1s --no-progress 2>"$W/bad.err"
+rc=$?
+[ $rc = 1 ] || fail "bad schema: exit code $rc, expected 1"
+grep -q "line 2" "$W/bad.err" && grep -q "syntax error" "$W/bad.err" || { cat "$W/bad.err"; fail "bad schema: no line/message"; }
+"$SYMPATH" run "$D/shop.c" --db "$W/nosuch.db" -o "$W/bad2" --budget 1s --no-progress 2>"$W/bad2.err"
+[ $? = 1 ] && grep -q "nosuch.db" "$W/bad2.err" || { cat "$W/bad2.err"; fail "missing database not reported"; }
+echo "ok [db]: bad schema and missing database reported"
