@@ -140,7 +140,7 @@ typedef enum db_stmt_kind { DBQ_SELECT = 0, DBQ_INSERT, DBQ_UPDATE, DBQ_DELETE, 
 
 /* Node kinds of a WHERE expression (a small tree built from libpg_query's parse tree). */
 typedef enum db_xkind {
-    DBX_COLUMN = 0, /* column `column` of the FROM table */
+    DBX_COLUMN = 0, /* column `column` of FROM item `from` */
     DBX_INT,        /* integer literal ival */
     DBX_TEXT,       /* string literal text */
     DBX_NULL,       /* NULL literal */
@@ -162,6 +162,7 @@ typedef struct db_sexpr {
     db_xkind kind;
     int op;              /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp */
     bool negated;        /* DBX_ISNULL, DBX_LIKE, DBX_IN, DBX_BETWEEN */
+    int from;            /* DBX_COLUMN: index into db_query.from_table */
     int column;          /* DBX_COLUMN */
     int param;           /* DBX_PARAM */
     int64_t ival;        /* DBX_INT */
@@ -172,20 +173,28 @@ typedef struct db_sexpr {
 
 #define DB_MAX_UNSUPPORTED 8
 
+#define DB_MAX_FROM 3
+
 /*
  * A statement as sympath understands it. `understood` means: a SELECT from one
- * table (rowid table), whose result columns are plain columns or `*`, without
- * DISTINCT, GROUP BY, aggregates, LIMIT/OFFSET or set operations, and whose WHERE
- * uses only the db_xkind constructs. Anything else is listed in unsupported[]
- * by kind ("join", "limit", "function call", ...) and run concretely.
+ * to DB_MAX_FROM rowid tables (comma joins or inner JOIN ... ON, whose ON
+ * conditions join the WHERE clause), whose result columns are plain columns or
+ * `*`, without DISTINCT, GROUP BY, aggregates, LIMIT/OFFSET, outer joins or set
+ * operations, and whose WHERE uses only the db_xkind constructs. Anything else
+ * is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET", "function
+ * call", ...) and run concretely.
  */
 typedef struct db_query {
     db_stmt_kind kind;
     bool understood;
-    int table;           /* the FROM table (SELECT) or target table (INSERT/UPDATE/DELETE), -1 unknown */
-    db_sexpr *where;     /* NULL = no WHERE clause (every row) */
+    int table;           /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
+    int nfrom;           /* SELECT: FROM items */
+    int from_table[DB_MAX_FROM]; /* their tables */
+    char *from_name[DB_MAX_FROM];/* their alias, or the table's name (qualifies the hidden rowid columns) */
+    db_sexpr *where;     /* WHERE and ON conditions; NULL = every row */
     int nresult;         /* SELECT: result columns */
-    int *result_col;     /* SELECT: table column of each result column */
+    int *result_from;    /* SELECT: FROM item of each result column */
+    int *result_col;     /* SELECT: its table column */
     size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
@@ -214,9 +223,9 @@ void db_query_free(db_query *q);
 
 /*
  * The SELECT text sympath sends to SQLite for an understood query: the original
- * with ", rowid" added as the last result column (before FROM), so that each
- * result row maps back to the fixture row it came from. malloc'ed, NULL when out
- * of memory.
+ * with ", F.rowid" added for each FROM item F, in order, as the last result
+ * columns (before FROM), so that each result row maps back to the fixture rows
+ * it came from. malloc'ed, NULL when out of memory.
  */
 char *db_query_with_rowid(const db_query *q, const char *sql, size_t len);
 
@@ -238,9 +247,10 @@ typedef struct db_val {
 } db_val;
 
 /*
- * The WHERE clause of q over one row: cells[0..ncols) are the row's columns,
- * params[0..nparams) the bound parameters (params[k-1] is parameter k; a missing
- * one is NULL, as SQLite binds it). SQL's three-valued logic is exact: the
+ * The WHERE clause of q over one combination of rows, one per FROM item: rows[f]
+ * are the cells of FROM item f's row (its table's columns in order),
+ * params[0..nparams) the bound parameters (params[k-1] is parameter k; one whose
+ * `null` is NULL is unbound and reads as SQL NULL, as in SQLite). SQL's three-valued logic is exact: the
  * result (width 1) is true iff the clause is TRUE (not FALSE, not NULL), which is
  * when SQLite returns the row. Integer arithmetic is 64-bit two's complement
  * (SQLite would switch to REAL on overflow); x / 0 and x % 0 are NULL. LIKE is
@@ -251,7 +261,7 @@ typedef struct db_val {
  * integer): the caller then runs the query concretely. Nodes are built in cx;
  * temporary memory is malloc'ed and freed before return.
  */
-expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *cells, int ncols, const db_val *params,
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
                     int nparams, const char **why);
 
 /*

@@ -145,7 +145,10 @@ void db_query_free(db_query *q)
     if (!q)
         return;
     sexpr_free(q->where);
+    for (int f = 0; f < q->nfrom; f++)
+        free(q->from_name[f]);
     free(q->result_col);
+    free(q->result_from);
     free(q);
 }
 
@@ -169,7 +172,6 @@ static db_sexpr *mk(db_xkind k, int nkids)
 typedef struct conv {
     const db_schema *s;
     db_query *q;
-    const char *alias; /* the FROM table's alias or name */
 } conv;
 
 static db_sexpr *conv_expr(conv *c, node *n);
@@ -194,30 +196,50 @@ static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
     return e;
 }
 
+/* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
+static int from_item(const db_query *q, const char *name)
+{
+    for (int f = 0; f < q->nfrom; f++)
+        if (!strcasecmp(q->from_name[f], name))
+            return f;
+    return -1;
+}
+
 static db_sexpr *conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
+    int from = -1, ci = -1;
     if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
         col = r->fields[0]->string->sval;
+        for (int f = 0; f < c->q->nfrom; f++) {
+            int k = db_column_index(&c->s->tables[c->q->from_table[f]], col);
+            if (k >= 0 && from >= 0) {
+                unsupported(c->q, "ambiguous column");
+                return NULL;
+            }
+            if (k >= 0)
+                from = f, ci = k;
+        }
     } else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
                r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING) {
-        if (strcasecmp(r->fields[0]->string->sval, c->alias)) {
-            unsupported(c->q, "column of another table");
+        from = from_item(c->q, r->fields[0]->string->sval);
+        if (from < 0) {
+            unsupported(c->q, "column of a table not in FROM");
             return NULL;
         }
         col = r->fields[1]->string->sval;
+        ci = db_column_index(&c->s->tables[c->q->from_table[from]], col);
     } else {
         unsupported(c->q, "column reference form");
         return NULL;
     }
-    int ci = db_column_index(&c->s->tables[c->q->table], col);
     if (ci < 0) {
         unsupported(c->q, "unknown column or rowid");
         return NULL;
     }
     db_sexpr *e = mk(DBX_COLUMN, 0);
     if (e)
-        e->column = ci;
+        e->from = from, e->column = ci;
     return e;
 }
 
@@ -446,6 +468,85 @@ static int range_table(const db_schema *s, db_query *q, PgQuery__RangeVar *rv)
     return t;
 }
 
+/* Add a condition to the WHERE tree with AND (takes ownership of e). */
+static void and_where(db_query *q, db_sexpr *e)
+{
+    if (!q->where) {
+        q->where = e;
+        return;
+    }
+    db_sexpr *a = mk(DBX_AND, 2);
+    if (!a) {
+        sexpr_free(e);
+        unsupported(q, "out of memory");
+        return;
+    }
+    a->kids[0] = q->where;
+    a->kids[1] = e;
+    q->where = a;
+}
+
+/*
+ * The FROM items of a SELECT: tables (with their alias) and inner joins, whose ON
+ * conditions are collected in `quals` to be converted once every item is known.
+ */
+static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *nquals)
+{
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
+        PgQuery__RangeVar *rv = n->range_var;
+        if (q->nfrom == DB_MAX_FROM) {
+            unsupported(q, "join of more than 3 tables");
+            return;
+        }
+        int t = range_table(s, q, rv);
+        if (t < 0)
+            return;
+        const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
+        if (from_item(q, name) >= 0) {
+            unsupported(q, "table named twice without alias");
+            return;
+        }
+        q->from_table[q->nfrom] = t;
+        if (!(q->from_name[q->nfrom] = strdup(name))) {
+            unsupported(q, "out of memory");
+            return;
+        }
+        q->nfrom++;
+    } else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+        PgQuery__JoinExpr *j = n->join_expr;
+        if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER) {
+            unsupported(q, "outer join");
+            return;
+        }
+        if (j->is_natural || j->n_using_clause) {
+            unsupported(q, "NATURAL JOIN / USING");
+            return;
+        }
+        collect_from(s, q, j->larg, quals, nquals);
+        collect_from(s, q, j->rarg, quals, nquals);
+        if (j->quals && *nquals < 8)
+            quals[(*nquals)++] = j->quals;
+    } else {
+        unsupported(q, "FROM item kind");
+    }
+}
+
+static int push_result(db_query *q, int from, int col)
+{
+    int *f = realloc(q->result_from, (size_t)(q->nresult + 1) * sizeof *f);
+    if (f)
+        q->result_from = f;
+    int *c = f ? realloc(q->result_col, (size_t)(q->nresult + 1) * sizeof *c) : NULL;
+    if (!c) {
+        unsupported(q, "out of memory");
+        return -1;
+    }
+    q->result_col = c;
+    q->result_from[q->nresult] = from;
+    q->result_col[q->nresult++] = col;
+    return 0;
+}
+
 static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     q->kind = DBQ_SELECT;
@@ -465,39 +566,40 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         unsupported(q, "GROUP BY/HAVING");
     if (sel->limit_count || sel->limit_offset)
         unsupported(q, "LIMIT/OFFSET");
-    if (sel->n_from_clause != 1) {
-        unsupported(q, sel->n_from_clause ? "join" : "SELECT without FROM");
+    if (!sel->n_from_clause) {
+        unsupported(q, "SELECT without FROM");
         return;
     }
-    node *from = sel->from_clause[0];
-    if (from->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
-        unsupported(q, "join");
+    node *quals[8];
+    int nquals = 0;
+    for (size_t i = 0; i < sel->n_from_clause; i++)
+        collect_from(s, q, sel->from_clause[i], quals, &nquals);
+    if (!q->nfrom)
         return;
-    }
-    if (from->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
-        unsupported(q, "FROM item kind");
-        return;
-    }
-    PgQuery__RangeVar *rv = from->range_var;
-    q->table = range_table(s, q, rv);
-    if (q->table < 0)
-        return;
-    conv c = {s, q, rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname};
-    const db_table *t = &s->tables[q->table];
-    /* result columns: plain columns or * */
+    q->table = q->from_table[0];
+    conv c = {s, q};
+    /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];
         node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
-        int add = 0, first = 0;
         if (v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
             PgQuery__ColumnRef *r = v->column_ref;
             node *last = r->fields[r->n_fields - 1];
             if (last->node_case == PG_QUERY__NODE__NODE_A_STAR) {
-                add = t->ncols;
+                int only = -1;
+                if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                    (only = from_item(q, r->fields[0]->string->sval)) < 0) {
+                    unsupported(q, "column of a table not in FROM");
+                    continue;
+                }
+                for (int f = 0; f < q->nfrom; f++)
+                    if (only < 0 || f == only)
+                        for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++)
+                            push_result(q, f, k);
             } else {
                 db_sexpr *col = conv_column(&c, r);
                 if (col) {
-                    add = 1, first = col->column;
+                    push_result(q, col->from, col->column);
                     sexpr_free(col);
                 }
             }
@@ -506,19 +608,21 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         } else {
             unsupported(q, "expression in the result");
         }
-        if (!add)
-            continue;
-        int *n = realloc(q->result_col, (size_t)(q->nresult + add) * sizeof *n);
-        if (!n) {
-            unsupported(q, "out of memory");
-            return;
-        }
-        q->result_col = n;
-        for (int k = 0; k < add; k++)
-            q->result_col[q->nresult++] = add == 1 ? first : k;
     }
-    if (sel->where_clause && !(q->where = conv_expr(&c, sel->where_clause)))
-        unsupported(q, "WHERE clause");
+    for (int i = 0; i < nquals; i++) {
+        db_sexpr *e = conv_expr(&c, quals[i]);
+        if (e)
+            and_where(q, e);
+        else
+            unsupported(q, "ON clause");
+    }
+    if (sel->where_clause) {
+        db_sexpr *e = conv_expr(&c, sel->where_clause);
+        if (e)
+            and_where(q, e);
+        else
+            unsupported(q, "WHERE clause");
+    }
     q->from_at = find_from(sql, len);
     if (q->from_at == (size_t)-1)
         unsupported(q, "FROM keyword not found");
@@ -591,13 +695,25 @@ char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
 {
     if (q->from_at > len)
         return NULL;
-    static const char add[] = ", rowid ";
-    char *out = malloc(len + sizeof add);
+    size_t extra = 0;
+    for (int f = 0; f < q->nfrom; f++)
+        extra += 2 * strlen(q->from_name[f]) + 16;
+    char *out = malloc(len + extra + 2);
     if (!out)
         return NULL;
     memcpy(out, sql, q->from_at);
-    memcpy(out + q->from_at, add, sizeof add - 1);
-    memcpy(out + q->from_at + sizeof add - 1, sql + q->from_at, len - q->from_at);
-    out[len + sizeof add - 1] = 0;
+    size_t o = q->from_at;
+    for (int f = 0; f < q->nfrom; f++) { /* , "name".rowid (quotes doubled) */
+        o += (size_t)sprintf(out + o, ", \"");
+        for (const char *p = q->from_name[f]; *p; p++) {
+            if (*p == '"')
+                out[o++] = '"';
+            out[o++] = *p;
+        }
+        o += (size_t)sprintf(out + o, "\".rowid");
+    }
+    out[o++] = ' ';
+    memcpy(out + o, sql + q->from_at, len - q->from_at);
+    out[o + len - q->from_at] = 0;
     return out;
 }

@@ -16,8 +16,7 @@ typedef struct tv {
 typedef struct tr {
     expr_ctx *cx;
     const db_query *q;
-    const db_val *cells;
-    int ncols;
+    const db_val *const *rows;
     const db_val *params;
     int nparams;
     const char *why;  /* first reason the translation failed */
@@ -171,9 +170,9 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     out->null = zero(cx);
     switch (e->kind) {
     case DBX_COLUMN:
-        if (e->column >= x->ncols)
+        if (e->from < 0 || e->from >= x->q->nfrom)
             return fail(x, "column out of range");
-        *out = x->cells[e->column];
+        *out = x->rows[e->from][e->column];
         return 0;
     case DBX_INT:
         out->v = expr_const(cx, (uint64_t)e->ival, 64);
@@ -343,13 +342,13 @@ negate:
     return 0;
 }
 
-expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *cells, int ncols, const db_val *params,
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
                     int nparams, const char **why)
 {
     *why = NULL;
     if (!q->where)
         return one(cx);
-    tr x = {cx, q, cells, ncols, params, nparams, NULL, NULL, 0};
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
     tv r;
     int rc = cond(&x, q->where, &r);
     for (size_t i = 0; i < x.nowned; i++)

@@ -25,19 +25,20 @@
  *  - prepare: the statement is parsed (db_query_parse); an understood SELECT is
  *    sent to SQLite with ", rowid" as an extra last result column, hidden from
  *    the program, which maps each result row back to its fixture slot.
- *  - step: the first step of an execution records, for slot k = 0, 1, ... of
- *    the table, the event BK_ROW "slot k is present and satisfies WHERE", up to
- *    and including the first absent slot: that last event is "one more row"
- *    (Emmi et al. 2007); negating it asks the solver for one more row. Rows
- *    SQLite returns are then checked against these predictions (a mismatch is
- *    counted: the model of the query was wrong).
+ *  - step: the first step of an execution records, for every combination of
+ *    row slots of the FROM tables (every slot k of a single table), the event
+ *    BK_ROW "these slots are present and satisfy WHERE/ON". The event of a slot
+ *    that is absent is "one more row" (Emmi et al. 2007): negating it asks the
+ *    solver for one more row satisfying the query. Rows SQLite returns are then
+ *    checked against these predictions (a mismatch is counted: the model of the
+ *    query was wrong).
  *  - column_*: a value from a fixture row is the symbolic expression of its cell.
  *
  * A table the program changes (UPDATE, DELETE with rows changed) is concrete
  * for the rest of the run; rows the program inserts are concrete rows.
  */
 
-#define DB_MAX_TABLES 64
+#define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
 
 typedef struct db_run {
     int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
@@ -61,14 +62,14 @@ typedef struct qstate {
     char *sql;                /* the statement's text as the program wrote it */
     db_query *q;              /* NULL when it did not parse */
     const char *why;          /* reason a SELECT is run concretely (static), NULL when symbolic */
-    bool rowid_col;           /* the last result column is the hidden rowid */
+    bool rowid_col;           /* the last nfrom result columns are the hidden rowids */
     int nparams;
     db_val *params;           /* bound parameters (null == NULL: unbound) */
     expr **param_bytes;       /* storage of text parameters' bytes (nparams * 256) */
     bool started;             /* events recorded for the current execution */
     bool symbolic;            /* current execution has predictions */
-    int cur_slot;             /* fixture slot of the current row, -1 none */
-    uint8_t expected[64], seen[64];
+    int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
+    uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
 } qstate;
@@ -253,7 +254,8 @@ static int build_database(void)
         return -1;
     }
     char *msg = NULL;
-    int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+    /* a scratch file rebuilt every run: no journal, no fsync */
+    int rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", NULL, NULL, NULL);
     if (sqlite3_exec(db, D.schema->ddl, NULL, NULL, &msg) != SQLITE_OK) {
         log_line("e\tthe schema failed in the run's database: %s", msg ? msg : "?");
         rc = -1;
@@ -412,13 +414,15 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     s->sql = strndup(sql, len);
     s->st = *pp;
     s->db = db;
-    s->cur_slot = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
     s->ns = spent;
     char *err = NULL;
     if (s->sql && db_query_parse(D.schema, s->sql, len, &s->q, &err))
         s->q = NULL;
     free(err);
     if (s->q && s->q->understood && s->q->nresult == sqlite3_column_count(*pp)) {
+        /* (the count check: a result list the parse did not map column by column is not used) */
         char *with = db_query_with_rowid(s->q, s->sql, len);
         sqlite3_stmt *st2 = NULL;
         if (with && (version == 3 ? sqlite3_prepare_v3(db, with, -1, flags, &st2, NULL)
@@ -575,45 +579,70 @@ int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- step */
 
-/* The events of one execution of an understood SELECT (see the top of the file). */
+/* Slot of FROM item f in combination number c (mixed radix, item 0 fastest). */
+static unsigned combo_slot(unsigned c, int f)
+{
+    for (int i = 0; i < f; i++)
+        c /= D.lim.rows;
+    return c % D.lim.rows;
+}
+
+static unsigned combos(const db_query *q)
+{
+    unsigned n = 1;
+    for (int f = 0; f < q->nfrom; f++)
+        n *= D.lim.rows;
+    return n;
+}
+
+/*
+ * The events of one execution of an understood SELECT (see the top of the file):
+ * one BK_ROW per combination of row slots of its FROM items, in a fixed order and
+ * number (every slot, present or not), so that no value of a row count changes
+ * how many events a query records: "slot k of each item is present and the
+ * combination satisfies WHERE/ON". The event of an absent slot is the "one more
+ * row" node of Emmi et al.
+ */
 static void record_rows(qstate *s)
 {
     s->symbolic = false;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || !s->rowid_col || s->q->table < 0 || D.dirty[s->q->table])
+    if (!s->q || !s->q->understood || s->why || !s->rowid_col)
         return;
-    int ti = s->q->table;
-    const db_table *t = &D.schema->tables[ti];
+    const db_query *q = s->q;
+    for (int f = 0; f < q->nfrom; f++)
+        if (D.dirty[q->from_table[f]])
+            return;
+    unsigned n = combos(q);
+    if (n > DB_MAX_COMBOS) {
+        s->why = "join with more than 64 slot combinations";
+        return;
+    }
     expr_ctx *cx = rt_cx();
-    expr *conds[64];
-    unsigned n = 0;
-    for (unsigned k = 0; k < D.lim.rows && k < 64; k++) {
+    expr *conds[DB_MAX_COMBOS];
+    for (unsigned c = 0; c < n; c++) {
+        const db_val *rows[DB_MAX_FROM];
+        expr *present = expr_const(cx, 1, 1);
+        for (int f = 0; f < q->nfrom; f++) {
+            int ti = q->from_table[f];
+            unsigned k = combo_slot(c, f);
+            rows[f] = &D.cells[ti][(size_t)k * D.schema->tables[ti].ncols];
+            present = expr_and1(cx, present, expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), D.counts[ti]));
+        }
         const char *why = NULL;
-        expr *w = db_where_expr(cx, s->q, &D.cells[ti][(size_t)k * t->ncols], t->ncols, s->params, s->nparams, &why);
+        expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
         if (!w) {
             s->why = why;
             return;
         }
-        expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), D.counts[ti]);
-        conds[n++] = expr_and1(cx, present, w);
-        if (!present->value)
-            break; /* the first absent slot: its event is "one more row" */
+        conds[c] = expr_and1(cx, present, w);
     }
-    for (unsigned k = 0; k < n; k++) {
-        expr *c = rt_norm(conds[k]);
-        s->expected[k] = (uint8_t)(conds[k]->value & 1);
-        if (c)
-            rt_trace_event(BK_ROW, 0, (uint32_t)(c->value & 1), c, (uint32_t)ti << 16 | k);
-    }
-    /* After the "one more row" event of the first absent slot: the table has no more
-     * rows, as an assumption. Without it, a later branch's path condition would let the
-     * solver add a row that does not match, and the next run would record one more
-     * event here than its prefix (a divergence). */
-    if (n && n < D.lim.rows + 1) {
-        expr *absent = expr_cmp(cx, PRED_ULE, D.counts[ti], expr_const(cx, n - 1, 8));
-        if (absent->value)
-            assume_or_end(absent);
+    for (unsigned c = 0; c < n; c++) {
+        expr *e = rt_norm(conds[c]);
+        s->expected[c] = (uint8_t)(conds[c]->value & 1);
+        if (e)
+            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | c);
     }
     s->symbolic = true;
 }
@@ -631,30 +660,41 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     if (!s)
         return rc;
     s->ns += now_ns() - t0;
-    s->cur_slot = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
     if (rc == SQLITE_ROW && s->rowid_col) {
-        int ti = s->q->table;
-        int64_t rowid = sqlite3_column_int64(st, sqlite3_column_count(st) - 1);
-        unsigned count = (unsigned)D.counts[ti]->value;
-        for (unsigned k = 0; k < count && k < D.lim.rows; k++)
-            if (D.rowids[ti][k] == rowid)
-                s->cur_slot = (int)k;
-        if (s->cur_slot >= 0) {
+        const db_query *q = s->q;
+        int base = sqlite3_column_count(st) - q->nfrom;
+        bool all = true;
+        unsigned combo = 0, radix = 1;
+        for (int f = 0; f < q->nfrom; f++) {
+            int ti = q->from_table[f];
+            int64_t rowid = sqlite3_column_int64(st, base + f);
+            unsigned count = (unsigned)D.counts[ti]->value;
+            for (unsigned k = 0; k < count && k < D.lim.rows; k++)
+                if (D.rowids[ti][k] == rowid)
+                    s->cur_slot[f] = (int)k;
+            all &= s->cur_slot[f] >= 0;
+            combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
+            radix *= D.lim.rows;
+        }
+        if (all) {
             s->rows_fixture++;
-            if (s->symbolic && s->cur_slot < 64) {
-                s->seen[s->cur_slot] = 1;
-                s->mismatches += !s->expected[s->cur_slot];
+            if (s->symbolic && combo < DB_MAX_COMBOS) {
+                s->seen[combo] = 1;
+                s->mismatches += !s->expected[combo];
             }
-            if (D.dirty[ti])
-                s->cur_slot = -1;
         } else {
             s->rows_other++;
         }
+        for (int f = 0; f < q->nfrom; f++)
+            if (D.dirty[q->from_table[f]])
+                s->cur_slot[f] = -1;
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc == SQLITE_DONE) {
         if (s->symbolic)
-            for (unsigned k = 0; k < 64 && k < D.lim.rows; k++)
+            for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
                 s->mismatches += s->expected[k] && !s->seen[k];
         s->symbolic = false;
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
@@ -674,7 +714,8 @@ int sym_sqlite3_reset(sqlite3_stmt *st)
     if (s) {
         s->started = false;
         s->symbolic = false;
-        s->cur_slot = -1;
+        for (int f = 0; f < DB_MAX_FROM; f++)
+            s->cur_slot[f] = -1;
     }
     return sqlite3_reset(st);
 }
@@ -701,7 +742,7 @@ int sym_sqlite3_column_count(sqlite3_stmt *st)
     __sym_ret = NULL;
     qstate *s = find(st);
     int n = sqlite3_column_count(st);
-    return s && s->rowid_col ? n - 1 : n;
+    return s && s->rowid_col ? n - s->q->nfrom : n;
 }
 
 int sym_sqlite3_data_count(sqlite3_stmt *st)
@@ -709,18 +750,21 @@ int sym_sqlite3_data_count(sqlite3_stmt *st)
     __sym_ret = NULL;
     qstate *s = find(st);
     int n = sqlite3_data_count(st);
-    return s && s->rowid_col && n > 0 ? n - 1 : n;
+    return s && s->rowid_col && n > 0 ? n - s->q->nfrom : n;
 }
 
 /* The fixture cell behind result column i of the current row, or NULL (concrete). */
 static const db_val *cell_of(sqlite3_stmt *st, int i)
 {
     qstate *s = find(st);
-    if (!s || s->cur_slot < 0 || !s->rowid_col || i < 0 || i >= s->q->nresult || rt.trace_full)
+    if (!s || !s->rowid_col || i < 0 || i >= s->q->nresult || rt.trace_full)
         return NULL;
-    int ti = s->q->table;
+    int f = s->q->result_from[i];
+    if (s->cur_slot[f] < 0)
+        return NULL;
+    int ti = s->q->from_table[f];
     const db_table *t = &D.schema->tables[ti];
-    return &D.cells[ti][(size_t)s->cur_slot * t->ncols + s->q->result_col[i]];
+    return &D.cells[ti][(size_t)s->cur_slot[f] * t->ncols + s->q->result_col[i]];
 }
 
 /* ite(null, 0, value) of an integer cell, resized to width; NULL when it does not give v. */

@@ -37,7 +37,8 @@ echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
 out="$W/shop"
-"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+# (depth first: the admin check needs six string comparisons deep in a small, finite tree)
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --strategy dfs --no-progress \
     2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
 r="$out/report.json"
 # unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row
@@ -66,6 +67,23 @@ jq -e '.database.fixture_errors == 0 and ([.database.queries[].model_mismatches]
 c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 grep -q "gcov branch coverage: $c" "$W/shop.replay" || { cat "$W/shop.replay"; fail "shop: gcov disagrees with $c"; }
 echo "ok [db]: constraints, bound parameters, exec callback: $c, fixtures load with foreign keys on"
+
+# --- a join (users JOIN orders ON ...) with a bound threshold
+out="$W/report"
+"$SYMPATH" run "$D/report.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+    2>"$W/report.err" || { cat "$W/report.err"; fail "run report exited with $?"; }
+r="$out/report.json"
+jq -e '.coverage.percent == 100' "$r" >/dev/null || fail "join: coverage $(jq .coverage.percent "$r")%, expected 100"
+jq -e '[.database.queries[] | select(.sql | test("JOIN")) | .understood and .fixture_rows_returned > 0] | any' "$r" \
+    >/dev/null || fail "join: not understood or no synthesized rows: $(jq -c .database.queries "$r")"
+for f in "$out"/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" < "$D/shop.sql"
+    (echo "PRAGMA foreign_keys = ON;"; cat "$f") | sqlite3 "$W/hand.db" || fail "join: $f violates a constraint"
+done
+"$SYMPATH" replay "$out" --coverage >"$W/report.replay" 2>&1 || { cat "$W/report.replay"; fail "join: replay failed"; }
+grep -q "gcov branch coverage: 10/10" "$W/report.replay" || { cat "$W/report.replay"; fail "join: gcov disagrees"; }
+echo "ok [db]: join: 100% coverage, replay agrees"
 
 # --- an existing database file: its schema is used, its bytes never change
 rm -f "$W/shop.db"

@@ -77,7 +77,7 @@ static void test_parse(void **state)
     assert_int_equal(q->nparams, 1);
     assert_int_equal(q->where->kind, DBX_OR);
     char *with = db_query_with_rowid(q, sql, strlen(sql));
-    assert_string_equal(with, "SELECT b, s , rowid FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b");
+    assert_string_equal(with, "SELECT b, s , \"x\".rowid FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b");
     free(with);
     db_query_free(q);
 
@@ -88,8 +88,9 @@ static void test_parse(void **state)
     assert_null(q->where);
     db_query_free(q);
 
-    expect_unsupported(s, "SELECT * FROM t, t AS t2 WHERE t.a = t2.b", "join");
-    expect_unsupported(s, "SELECT * FROM t JOIN t t2 ON t.a = t2.a", "join");
+    expect_unsupported(s, "SELECT * FROM t LEFT JOIN t t2 ON t.a = t2.a", "outer join");
+    expect_unsupported(s, "SELECT * FROM t, t", "table named twice without alias");
+    expect_unsupported(s, "SELECT a FROM t, t AS t2", "ambiguous column");
     expect_unsupported(s, "SELECT count(*) FROM t", "aggregate or function in the result");
     expect_unsupported(s, "SELECT a FROM t LIMIT 3", "LIMIT/OFFSET");
     expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
@@ -97,6 +98,22 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT a FROM t", "DISTINCT");
     expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");
+
+    /* joins: comma and JOIN ... ON; the ON condition joins the WHERE clause */
+    sql = "SELECT t.a, t2.* FROM t JOIN t AS t2 ON t.a = t2.b WHERE t2.s = 'x'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 2);
+    assert_string_equal(q->from_name[1], "t2");
+    assert_int_equal(q->nresult, 5);
+    assert_int_equal(q->result_from[0], 0);
+    assert_int_equal(q->result_from[1], 1);
+    assert_int_equal(q->result_col[4], 3);
+    assert_int_equal(q->where->kind, DBX_AND);
+    with = db_query_with_rowid(q, sql, strlen(sql));
+    assert_string_equal(with, "SELECT t.a, t2.* , \"t\".rowid, \"t2\".rowid FROM t JOIN t AS t2 ON t.a = t2.b WHERE t2.s = 'x'");
+    free(with);
+    db_query_free(q);
 
     sql = "UPDATE t SET a = 1 WHERE b = 2";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -189,7 +206,8 @@ static void test_where_against_sqlite(void **state)
             {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL},
         };
         const char *why = NULL;
-        expr *w = db_where_expr(cx, q, cells, t->ncols, params, 2, &why);
+        const db_val *rows[1] = {cells};
+        expr *w = db_where_expr(cx, q, rows, params, 2, &why);
         if (!w)
             fail_msg("no expression for %s: %s", sql, why);
         sqlite3_stmt *st;
@@ -254,7 +272,8 @@ static void test_where_unsupported(void **state)
     expr *bytes[4 * TB];
     make_cells(cx, &s->tables[0], cells, bytes);
     const char *why = NULL;
-    assert_null(db_where_expr(cx, q, cells, 4, NULL, 0, &why));
+    const db_val *rows[1] = {cells};
+    assert_null(db_where_expr(cx, q, rows, NULL, 0, &why));
     assert_string_equal(why, "comparison of a text with a number");
     expr_ctx_free(cx);
     db_query_free(q);
