@@ -78,6 +78,8 @@ void explore_db_report(json_writer *j, const explore_state *s)
     size_t nq = 0;
     char **errors = NULL;
     size_t nerr = 0, err_total = 0;
+    char **stmt_errors = NULL;
+    size_t nstmt = 0, stmt_total = 0;
     FILE *f = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
     char *line = NULL;
     size_t cap = 0;
@@ -94,6 +96,23 @@ void explore_db_report(json_writer *j, const explore_state *s)
                 break;
             *t = 0;
             p = t + 1;
+        }
+        if (!strcmp(fld[0], "s") && nf >= 3) {
+            char both[2200];
+            snprintf(both, sizeof both, "%s: %s", fld[2], fld[1]);
+            stmt_total++;
+            int have = 0;
+            for (size_t i = 0; i < nstmt; i++)
+                have |= !strcmp(stmt_errors[i], both);
+            if (!have && nstmt < 20) {
+                char **ne = realloc(stmt_errors, (nstmt + 1) * sizeof *ne);
+                if (ne) {
+                    stmt_errors = ne;
+                    if ((ne[nstmt] = strdup(both)))
+                        nstmt++;
+                }
+            }
+            continue;
         }
         if (!strcmp(fld[0], "e") && nf >= 2) {
             err_total++;
@@ -211,7 +230,17 @@ void explore_db_report(json_writer *j, const explore_state *s)
         free(errors[i]);
     }
     json_end_array(j);
+    json_key(j, "statement_errors");
+    json_uint(j, stmt_total);
+    json_key(j, "statement_error_messages");
+    json_begin_array(j);
+    for (size_t i = 0; i < nstmt; i++) {
+        json_string(j, stmt_errors[i]);
+        free(stmt_errors[i]);
+    }
+    json_end_array(j);
     json_end_object(j);
+    free(stmt_errors);
     free(errors);
     free(q);
 }

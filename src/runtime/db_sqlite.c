@@ -95,7 +95,8 @@ static qstate *find(sqlite3_stmt *st)
 
 /* One line per event, appended to SYMPATH_DB_LOG with a single write (O_APPEND):
  *   q <understood 0/1> <rows from the fixture> <other rows> <mismatches> <ns in SQLite> <kinds> <sql>
- *   e <message>
+ *   e <message>                                 (building the run's database failed)
+ *   s <SQLite's error message> <sql>            (a statement failed at run time)
  * fields separated by tabs; tabs and newlines inside become blanks. */
 static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void log_line(const char *fmt, ...)
@@ -148,6 +149,18 @@ static void log_all_at_exit(void)
     for (qstate *s = Q; s; s = s->next)
         if (s->ns || s->rows_fixture || s->rows_other)
             log_query(s);
+}
+
+/* A statement that failed: SQLite's message and the SQL (its first 1000 bytes). */
+static void log_error(sqlite3 *db, const char *sql, int nbyte)
+{
+    char text[1024], msg[512];
+    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
+    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
+    snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(db));
+    flat(text);
+    flat(msg);
+    log_line("s\t%s\t%s", msg, text);
 }
 
 /* ---------------------------------------------------------------- the fixture */
@@ -405,6 +418,8 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     uint64_t spent = now_ns() - t0;
     if (tail)
         *tail = t;
+    if (rc != SQLITE_OK && D.state == 1)
+        log_error(db, sql, nbyte);
     if (rc != SQLITE_OK || !*pp || D.state != 1)
         return rc;
     qstate *s = calloc(1, sizeof *s);
@@ -692,6 +707,8 @@ int sym_sqlite3_step(sqlite3_stmt *st)
                 s->cur_slot[f] = -1;
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
+    } else if (rc != SQLITE_DONE) {
+        log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         if (s->symbolic)
             for (unsigned k = 0; k < DB_MAX_COMBOS; k++)

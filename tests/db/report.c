@@ -29,6 +29,9 @@ int main(void)
         printf("%d VIP orders of %d\n", vip, lines);
     else
         printf("%d orders\n", lines);
+    /* a statement that fails at run time: the program reports it and goes on */
+    if (sqlite3_prepare_v2(db, "SELECT * FROM audit", -1, &st, NULL) != SQLITE_OK)
+        printf("no audit log: %s\n", sqlite3_errmsg(db));
     sqlite3_close(db);
     return 0;
 }
