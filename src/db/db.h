@@ -196,6 +196,9 @@ typedef struct db_query {
     int *result_from;    /* SELECT: FROM item of each result column */
     int *result_col;     /* SELECT: its table column */
     size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
+    int order_from[4], order_col[4];
+    bool order_desc[4], order_nulls_last[4];
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;         /* highest parameter number used */
@@ -263,6 +266,14 @@ typedef struct db_val {
  */
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
                     int nparams, const char **why);
+
+/*
+ * "Row a comes no later than row b" under q's ORDER BY (rows_a, rows_b: the cells
+ * of each FROM item's row, as for db_where_expr), as SQLite orders: NULL before
+ * any value unless NULLS LAST, texts by BINARY collation, DESC reversing a key;
+ * width 1, true on ties. Constant true when q has no (plain-column) ORDER BY.
+ */
+expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b);
 
 /*
  * The schema constraints of slot `slot` of table `ti` as one width-1 expression

@@ -623,6 +623,34 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         else
             unsupported(q, "WHERE clause");
     }
+    /* ORDER BY does not change which rows are returned; plain-column keys let the
+     * runtime keep the order the program saw (db_order_le) */
+    for (size_t i = 0; i < sel->n_sort_clause; i++) {
+        node *sn = sel->sort_clause[i];
+        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY || i >= 4 || !sn->sort_by->node ||
+            sn->sort_by->node->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) {
+            q->norder = 0;
+            break;
+        }
+        int nu = q->nunsupported;
+        bool und = q->understood;
+        db_sexpr *col = conv_column(&c, sn->sort_by->node->column_ref);
+        q->nunsupported = nu, q->understood = und; /* an unknown sort key is not an error here */
+        if (!col) {
+            q->norder = 0;
+            break;
+        }
+        PgQuery__SortBy *sb = sn->sort_by;
+        q->order_from[q->norder] = col->from;
+        q->order_col[q->norder] = col->column;
+        q->order_desc[q->norder] = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+        /* SQLite: NULLs first ascending, last descending, unless said otherwise */
+        q->order_nulls_last[q->norder] = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST ||
+                                         (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST &&
+                                          sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC);
+        q->norder++;
+        sexpr_free(col);
+    }
     q->from_at = find_from(sql, len);
     if (q->from_at == (size_t)-1)
         unsupported(q, "FROM keyword not found");

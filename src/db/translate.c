@@ -361,6 +361,32 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
     return r.t;
 }
 
+expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
+{
+    /* lexicographic over the keys, built from the last: le = lt0 | (eq0 & (lt1 | (eq1 & ... true))) */
+    expr *le = one(cx);
+    for (int k = q->norder; k-- > 0;) {
+        const db_val *a = &rows_a[q->order_from[k]][q->order_col[k]];
+        const db_val *b = &rows_b[q->order_from[k]][q->order_col[k]];
+        if (q->order_desc[k]) {
+            const db_val *t = a;
+            a = b, b = t;
+        }
+        expr *both = expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null));
+        expr *vlt = a->is_text ? text_lt(cx, a, b) : expr_cmp(cx, PRED_SLT, a->v, b->v);
+        expr *veq = a->is_text ? text_eq(cx, a, b) : expr_cmp(cx, PRED_EQ, a->v, b->v);
+        /* where NULLs go: first in the key's own direction unless NULLS LAST (after the swap for
+         * DESC, "a before b" reads the same way) */
+        bool nulls_small = q->order_desc[k] ? q->order_nulls_last[k] : !q->order_nulls_last[k];
+        expr *null_lt = nulls_small ? expr_and1(cx, a->null, expr_not(cx, b->null))
+                                    : expr_and1(cx, expr_not(cx, a->null), b->null);
+        expr *lt = or1(cx, null_lt, expr_and1(cx, both, vlt));
+        expr *eq = or1(cx, expr_and1(cx, a->null, b->null), expr_and1(cx, both, veq));
+        le = or1(cx, lt, expr_and1(cx, eq, le));
+    }
+    return le;
+}
+
 /* Value equality for keys (text or integer), ignoring NULL flags. */
 static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
 {

@@ -70,6 +70,7 @@ typedef struct qstate {
     bool symbolic;            /* current execution has predictions */
     int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
+    int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
 } qstate;
@@ -621,6 +622,7 @@ static unsigned combos(const db_query *q)
 static void record_rows(qstate *s)
 {
     s->symbolic = false;
+    s->prev_slot[0] = -1;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
     if (!s->q || !s->q->understood || s->why || !s->rowid_col)
@@ -693,6 +695,23 @@ int sym_sqlite3_step(sqlite3_stmt *st)
             combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
             radix *= D.lim.rows;
         }
+        if (all && s->symbolic && q->norder && s->prev_slot[0] >= 0) {
+            /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
+            const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
+            for (int f = 0; f < q->nfrom; f++) {
+                int ti = q->from_table[f];
+                size_t nc = (size_t)D.schema->tables[ti].ncols;
+                a[f] = &D.cells[ti][(size_t)s->prev_slot[f] * nc];
+                b[f] = &D.cells[ti][(size_t)s->cur_slot[f] * nc];
+            }
+            expr *le = db_order_le(rt_cx(), q, a, b);
+            if (le->value & 1)
+                assume_or_end(le);
+            else /* SQLite ordered otherwise than the model says */
+                s->mismatches++;
+        }
+        if (all)
+            memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
         if (all) {
             s->rows_fixture++;
             if (s->symbolic && combo < DB_MAX_COMBOS) {

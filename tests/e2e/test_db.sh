@@ -88,6 +88,15 @@ done
 grep -q "gcov branch coverage: 11/12" "$W/report.replay" || { cat "$W/report.replay"; fail "join: gcov disagrees"; }
 echo "ok [db]: join: full coverage, a failing statement reported, replay agrees"
 
+# --- ORDER BY: the program depends on the order of the rows; the order it saw is kept on later paths
+out="$W/order"
+"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 20s --no-progress 2>"$W/order.err" ||
+    { cat "$W/order.err"; fail "run order exited with $?"; }
+r="$out/report.json"
+jq -e '.coverage.percent == 100 and .divergences == 0 and ([.database.queries[].model_mismatches] | add) == 0' "$r" \
+    >/dev/null || fail "order: $(jq -c '[.coverage.percent, .divergences, .database.queries]' "$r")"
+echo "ok [db]: ORDER BY: 100% coverage, no divergence"
+
 # --- an existing database file: its schema is used, its bytes never change
 rm -f "$W/shop.db"
 sqlite3 "$W/shop.db" < "$D/shop.sql"

@@ -1,0 +1,23 @@
+/* order.c: reads the two largest orders of an ORDER BY query: the order of returned rows matters to the program. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include "sympath.h"
+int main(void)
+{
+    sqlite3 *db;
+    sqlite3_open("shop.db", &db);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db, "SELECT amount, oid FROM orders ORDER BY amount DESC", -1, &st, NULL);
+    int first = 1, top = 0, second = 0, n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int a = sqlite3_column_int(st, 0);
+        if (first) { top = a; first = 0; } else if (n == 1) second = a;
+        n++;
+    }
+    sqlite3_finalize(st);
+    if (n >= 2 && top > 100 && second < 10)
+        printf("steep\n");
+    if (n >= 2 && top == second)
+        printf("tie\n");
+    return 0;
+}
