@@ -196,6 +196,9 @@ typedef struct db_query {
     int *result_from;    /* SELECT: FROM item of each result column */
     int *result_col;     /* SELECT: its table column */
     size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;     /* their table columns */
+    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
     int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
@@ -266,6 +269,15 @@ typedef struct db_val {
  */
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
                     int nparams, const char **why);
+
+/*
+ * The value of an expression without columns (an INSERT's VALUES item) as a db_val,
+ * with the bound parameters params[0..nparams). The result's bytes may point into
+ * params or into storage freed at the next call: copy what must last. Returns 0,
+ * or -1 with *why (static) when it uses a column or an unsupported construct.
+ */
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *params, int nparams,
+                  db_val *out, const char **why);
 
 /*
  * "Row a comes no later than row b" under q's ORDER BY (rows_a, rows_b: the cells

@@ -149,6 +149,10 @@ void db_query_free(db_query *q)
         free(q->from_name[f]);
     free(q->result_col);
     free(q->result_from);
+    for (int i = 0; i < q->ninsert; i++)
+        sexpr_free(q->insert_val[i]);
+    free(q->insert_val);
+    free(q->insert_col);
     free(q);
 }
 
@@ -656,6 +660,53 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         unsupported(q, "FROM keyword not found");
 }
 
+/* INSERT INTO t [(cols)] VALUES (one row): which columns get which values, so that the
+ * row can be read back with its expressions. Anything else leaves ninsert at 0. */
+static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+{
+    node *sel = ins->select_stmt;
+    if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || sel->select_stmt->n_values_lists != 1 ||
+        ins->on_conflict_clause || ins->n_returning_list)
+        return;
+    node *row = sel->select_stmt->values_lists[0];
+    if (row->node_case != PG_QUERY__NODE__NODE_LIST)
+        return;
+    const db_table *t = &s->tables[q->table];
+    size_t n = row->list->n_items;
+    if ((ins->n_cols ? ins->n_cols : (size_t)t->ncols) != n)
+        return;
+    int *cols = calloc(n ? n : 1, sizeof *cols);
+    db_sexpr **vals = calloc(n ? n : 1, sizeof *vals);
+    if (!cols || !vals) {
+        free(cols), free(vals);
+        return;
+    }
+    db_query probe = {0}; /* values have no FROM items: a column reference fails */
+    conv c = {s, &probe};
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (ins->n_cols) {
+            node *cn = ins->cols[i];
+            cols[i] = cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name) : -1;
+        } else {
+            cols[i] = (int)i;
+        }
+        if (cols[i] < 0 || !(vals[i] = conv_expr(&c, row->list->items[i])))
+            break;
+    }
+    if (probe.nparams > q->nparams)
+        q->nparams = probe.nparams;
+    if (i < n) {
+        for (size_t k = 0; k < n; k++)
+            sexpr_free(vals[k]);
+        free(cols), free(vals);
+        return;
+    }
+    q->ninsert = (int)n;
+    q->insert_col = cols;
+    q->insert_val = vals;
+}
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;
@@ -691,6 +742,8 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);
+            if (q->table >= 0)
+                conv_insert(s, q, st->insert_stmt);
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT:
             q->kind = DBQ_UPDATE;

@@ -361,6 +361,22 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
     return r.t;
 }
 
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *params, int nparams,
+                  db_val *out, const char **why)
+{
+    static void **owned; /* storage of the last call's literal bytes */
+    static size_t nowned;
+    for (size_t i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    owned = NULL, nowned = 0;
+    tr x = {cx, q, NULL, params, nparams, NULL, NULL, 0};
+    int rc = value(&x, e, out);
+    owned = x.owned, nowned = x.nowned;
+    *why = rc ? (x.why ? x.why : "unsupported") : NULL;
+    return rc;
+}
+
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
 {
     /* lexicographic over the keys, built from the last: le = lt0 | (eq0 & (lt1 | (eq1 & ... true))) */

@@ -39,6 +39,16 @@
  */
 
 #define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
+
+/* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
+ * the values it was given, so reading it back is symbolic too. */
+typedef struct inserted {
+    struct inserted *next;
+    int64_t rowid;
+    unsigned index;           /* 0, 1, ... in insertion order within its table */
+    db_val *cells;            /* ncols cells (bytes copied) */
+} inserted;
 
 typedef struct db_run {
     int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
@@ -49,6 +59,7 @@ typedef struct db_run {
     db_val **cells;           /* per table: rows * ncols cells */
     int64_t **rowids;         /* per table: rowid of each present slot */
     bool *dirty;              /* per table: changed by the program, concrete from then on */
+    struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
     int log_fd;
 } db_run;
 
@@ -71,6 +82,8 @@ typedef struct qstate {
     int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
     int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
+    const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
+    uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
 } qstate;
@@ -195,7 +208,8 @@ static int read_fixture(void)
     D.cells = calloc((size_t)nt, sizeof *D.cells);
     D.rowids = calloc((size_t)nt, sizeof *D.rowids);
     D.dirty = calloc((size_t)nt, sizeof *D.dirty);
-    if (!D.counts || !D.cells || !D.rowids || !D.dirty)
+    D.ins = calloc((size_t)nt, sizeof *D.ins);
+    if (!D.counts || !D.cells || !D.rowids || !D.dirty || !D.ins)
         return -1;
     char name[160];
     for (int ti = 0; ti < nt; ti++) {
@@ -386,7 +400,10 @@ static int open_redirected(const char *filename, sqlite3 **ppDb, int flags, cons
     }
     flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     flags &= ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY);
-    return sqlite3_open_v2(D.path, ppDb, flags, NULL);
+    int rc = sqlite3_open_v2(D.path, ppDb, flags, NULL);
+    if (rc == SQLITE_OK) /* a scratch database: the program's writes need no fsync */
+        sqlite3_exec(*ppDb, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
+    return rc;
 }
 
 int sym_sqlite3_open(const char *filename, sqlite3 **ppDb)
@@ -661,7 +678,82 @@ static void record_rows(qstate *s)
         if (e)
             rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | c);
     }
+    /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
+    memset(s->expected_ins, 0, sizeof s->expected_ins);
+    memset(s->seen_ins, 0, sizeof s->seen_ins);
+    if (q->nfrom == 1)
+        for (const inserted *r = D.ins[q->table]; r; r = r->next) {
+            if (r->index >= DB_MAX_INSERTED)
+                continue;
+            const db_val *rows[1] = {r->cells};
+            const char *why = NULL;
+            expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
+            if (!w) {
+                s->why = why;
+                return;
+            }
+            s->expected_ins[r->index] = (uint8_t)(w->value & 1);
+            if (rt_norm(w))
+                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | 0x8000 | r->index);
+        }
     s->symbolic = true;
+}
+
+/* Deep copy of a value (text bytes into new storage that lives as long as the run). */
+static int copy_val(const db_val *v, db_val *out)
+{
+    *out = *v;
+    if (v->is_text && v->nbytes) {
+        out->bytes = malloc(v->nbytes * sizeof *out->bytes);
+        if (!out->bytes)
+            return -1;
+        memcpy(out->bytes, v->bytes, v->nbytes * sizeof *out->bytes);
+    }
+    return 0;
+}
+
+/* After INSERT ... VALUES changed one row: remember its cells' expressions. Columns not
+ * given are NULL, except an INTEGER PRIMARY KEY, which is the new rowid (defaults are not
+ * modelled: a read-back value that differs from the expression is used concretely). */
+static void track_insert(qstate *s)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (!q->ninsert || D.dirty[ti])
+        return;
+    const db_table *t = &D.schema->tables[ti];
+    expr_ctx *cx = rt_cx();
+    inserted *r = calloc(1, sizeof *r);
+    db_val *cells = calloc((size_t)t->ncols, sizeof *cells);
+    if (!r || !cells) {
+        free(r), free(cells);
+        return;
+    }
+    r->rowid = sqlite3_last_insert_rowid(s->db);
+    for (int c = 0; c < t->ncols; c++) {
+        cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
+        cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
+        if (db_column_is_text(&t->cols[c])) {
+            cells[c].is_text = true;
+            cells[c].len = expr_const(cx, 0, 8);
+        }
+    }
+    for (int i = 0; i < q->ninsert; i++) {
+        db_val v;
+        const char *why = NULL;
+        if (db_value_expr(cx, q, q->insert_val[i], s->params, s->nparams, &v, &why) ||
+            v.is_text != db_column_is_text(&t->cols[q->insert_col[i]]) || copy_val(&v, &cells[q->insert_col[i]])) {
+            free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
+            return;
+        }
+    }
+    unsigned n = 0;
+    for (inserted *o = D.ins[ti]; o; o = o->next)
+        n++;
+    r->index = n;
+    r->cells = cells;
+    r->next = D.ins[ti];
+    D.ins[ti] = r;
 }
 
 int sym_sqlite3_step(sqlite3_stmt *st)
@@ -679,6 +771,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     s->ns += now_ns() - t0;
     for (int f = 0; f < DB_MAX_FROM; f++)
         s->cur_slot[f] = -1;
+    s->cur_ins = NULL;
     if (rc == SQLITE_ROW && s->rowid_col) {
         const db_query *q = s->q;
         int base = sqlite3_column_count(st) - q->nfrom;
@@ -720,18 +813,32 @@ int sym_sqlite3_step(sqlite3_stmt *st)
             }
         } else {
             s->rows_other++;
+            if (q->nfrom == 1) /* a row the program inserted? */
+                for (const inserted *r = D.ins[q->table]; r; r = r->next)
+                    if (r->rowid == sqlite3_column_int64(st, base)) {
+                        s->cur_ins = r;
+                        if (s->symbolic && r->index < DB_MAX_INSERTED) {
+                            s->seen_ins[r->index] = 1;
+                            s->mismatches += !s->expected_ins[r->index];
+                        }
+                    }
         }
         for (int f = 0; f < q->nfrom; f++)
             if (D.dirty[q->from_table[f]])
-                s->cur_slot[f] = -1;
+                s->cur_slot[f] = -1, s->cur_ins = NULL;
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
-        if (s->symbolic)
+        if (s->symbolic) {
             for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
                 s->mismatches += s->expected[k] && !s->seen[k];
+            for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
+                s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
+        }
+        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
+            track_insert(s);
         s->symbolic = false;
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             sqlite3_changes(s->db) > 0)
@@ -795,6 +902,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     qstate *s = find(st);
     if (!s || !s->rowid_col || i < 0 || i >= s->q->nresult || rt.trace_full)
         return NULL;
+    if (s->cur_ins)
+        return &s->cur_ins->cells[s->q->result_col[i]];
     int f = s->q->result_from[i];
     if (s->cur_slot[f] < 0)
         return NULL;

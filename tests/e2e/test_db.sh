@@ -97,6 +97,17 @@ jq -e '.coverage.percent == 100 and .divergences == 0 and ([.database.queries[].
     >/dev/null || fail "order: $(jq -c '[.coverage.percent, .divergences, .database.queries]' "$r")"
 echo "ok [db]: ORDER BY: 100% coverage, no divergence"
 
+# --- a row the program inserts and reads back keeps its expression
+out="$W/insert"
+"$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-progress 2>"$W/insert.err" ||
+    { cat "$W/insert.err"; fail "run insert exited with $?"; }
+r="$out/report.json"
+jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | all' "$r" >/dev/null ||
+    fail "insert: the read-back value's branch was not covered both ways: $(jq -c .coverage.sites "$r")"
+"$SYMPATH" replay "$out" >"$W/insert.replay" 2>&1 || { cat "$W/insert.replay"; fail "insert: replay failed"; }
+grep -q "magic amount" "$out"/replay/tests-*.log || fail "insert: no replayed test reads back the magic amount"
+echo "ok [db]: inserted row read back symbolically"
+
 # --- an existing database file: its schema is used, its bytes never change
 rm -f "$W/shop.db"
 sqlite3 "$W/shop.db" < "$D/shop.sql"
