@@ -41,3 +41,5 @@ STUB(int, sqlite3_column_bytes, (sqlite3_stmt *st, int i), (st, i))
 STUB(int, sqlite3_column_type, (sqlite3_stmt *st, int i), (st, i))
 STUB(int, sqlite3_exec, (sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *a, char **e),
      (db, sql, cb, a, e))
+STUB(int, sqlite3_get_table, (sqlite3 *db, const char *sql, char ***res, int *nrow, int *ncol, char **err),
+     (db, sql, res, nrow, ncol, err))

@@ -19,5 +19,13 @@ int main(void)
         printf("steep\n");
     if (n >= 2 && top == second)
         printf("tie\n");
+    /* sqlite3_get_table: strings with symbolic bytes, freed by the real sqlite3_free_table */
+    char **res;
+    int rows, cols;
+    if (sqlite3_get_table(db, "SELECT name FROM users WHERE age > 60", &res, &rows, &cols, NULL) == SQLITE_OK) {
+        if (rows > 0 && res[cols][0] == 'Q')
+            printf("a senior named Q...\n");
+        sqlite3_free_table(res);
+    }
     return 0;
 }
