@@ -244,3 +244,32 @@ void explore_db_report(json_writer *j, const explore_state *s)
     free(errors);
     free(q);
 }
+
+void explore_db_print_summary(const explore_state *s, FILE *f)
+{
+    if (!s->o->db_schema)
+        return;
+    uint64_t fixture_errors = 0, statement_errors = 0;
+    FILE *in = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
+    char *line = NULL, *first_error = NULL;
+    size_t cap = 0;
+    while (in && getline(&line, &cap, in) > 0) {
+        if (line[0] == 'e' && line[1] == '\t') {
+            fixture_errors++;
+            if (!first_error)
+                first_error = strdup(line + 2);
+        } else if (line[0] == 's' && line[1] == '\t') {
+            statement_errors++;
+        }
+    }
+    free(line);
+    if (in)
+        fclose(in);
+    fprintf(f, "  database: %llu fixtures, %llu rows synthesized, %llu statements failed at run time (report.json)\n",
+            (unsigned long long)s->db_fixtures, (unsigned long long)s->db_fixture_rows,
+            (unsigned long long)statement_errors);
+    if (fixture_errors)
+        fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
+                (unsigned long long)fixture_errors, first_error ? first_error : "?\n");
+    free(first_error);
+}

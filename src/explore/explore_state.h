@@ -90,6 +90,8 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
 /* --db: the "database" object of report.json (per query site: SQL, understood, rows,
  * unsupported constructs by kind, time in SQLite), from the executors' log. */
 void explore_db_report(struct json_writer *j, const explore_state *s);
+/* --db: one or two summary lines (fixtures, rows, failed statements, fixture errors). */
+void explore_db_print_summary(const explore_state *s, FILE *f);
 /* Print the end-of-run summary (a few lines) to f. */
 void explore_print_summary(const explore_state *s, FILE *f);
 

@@ -10,6 +10,7 @@ D="$SRC/tests/db"
 
 # --- Figure 1: preferred or not, no rows, rows with and without the 'acm' publisher
 out="$W/discount"
+schema_sum=$(sha256sum < "$D/books.sql")
 "$SYMPATH" run "$D/discount.c" --db "$D/books.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
     2>"$W/discount.err" || { cat "$W/discount.err"; fail "run discount exited with $?"; }
 r="$out/report.json"
@@ -33,6 +34,7 @@ jq -e '[.database.queries[] | select(.sql | test("inventory > 0")) | .fixture_ro
     fail "discount: the preferred customers' query never returned a synthesized row"
 "$SYMPATH" replay "$out" --coverage >"$W/discount.replay" 2>&1 || { cat "$W/discount.replay"; fail "discount: replay failed"; }
 grep -q "gcov branch coverage: 6/6" "$W/discount.replay" || { cat "$W/discount.replay"; fail "discount: gcov disagrees"; }
+[ "$(sha256sum < "$D/books.sql")" = "$schema_sum" ] || fail "discount: the schema file was modified"
 echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
