@@ -152,7 +152,9 @@ static void log_query(qstate *s)
     char sql[2048];
     snprintf(sql, sizeof sql, "%s", s->sql ? s->sql : "");
     flat(sql);
-    log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", s->q && s->q->understood && !s->why,
+    /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
+    int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
+    log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
              (unsigned long long)s->rows_fixture, (unsigned long long)s->rows_other,
              (unsigned long long)s->mismatches, (unsigned long long)s->ns, kinds, sql);
     s->rows_fixture = s->rows_other = s->mismatches = s->ns = 0;
