@@ -175,6 +175,9 @@ typedef struct db_sexpr {
 
 #define DB_MAX_FROM 3
 
+/* Aggregates of a SELECT without GROUP BY (one result row). */
+enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
+
 /*
  * A statement as sympath understands it. `understood` means: a SELECT from one
  * to DB_MAX_FROM rowid tables (comma joins or inner JOIN ... ON, whose ON
@@ -194,7 +197,9 @@ typedef struct db_query {
     db_sexpr *where;     /* WHERE and ON conditions; NULL = every row */
     int nresult;         /* SELECT: result columns */
     int *result_from;    /* SELECT: FROM item of each result column */
-    int *result_col;     /* SELECT: its table column */
+    int *result_col;     /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;     /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;      /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
     size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
     int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
     int *insert_col;     /* their table columns */
@@ -278,6 +283,18 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
  */
 int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *params, int nparams,
                   db_val *out, const char **why);
+
+/*
+ * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row
+ * combinations, sel[i] (width 1) says it is returned and vals[i] is its argument
+ * (ignored for COUNT(*), which passes vals = NULL). COUNT counts non-NULL arguments;
+ * SUM, MIN and MAX of integers skip NULLs and are NULL when nothing is left, as in
+ * SQL. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
+ * SUM overflowed 64 bits, which SQLite reports as an error instead of a row. Returns 0,
+ * or -1 with *why (static) for text arguments.
+ */
+int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
+                 expr **overflow, const char **why);
 
 /*
  * "Row a comes no later than row b" under q's ORDER BY (rows_a, rows_b: the cells

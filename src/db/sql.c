@@ -149,6 +149,7 @@ void db_query_free(db_query *q)
         free(q->from_name[f]);
     free(q->result_col);
     free(q->result_from);
+    free(q->result_agg);
     for (int i = 0; i < q->ninsert; i++)
         sexpr_free(q->insert_val[i]);
     free(q->insert_val);
@@ -535,20 +536,55 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
     }
 }
 
-static int push_result(db_query *q, int from, int col)
+static int push_result_agg(db_query *q, int from, int col, int agg)
 {
     int *f = realloc(q->result_from, (size_t)(q->nresult + 1) * sizeof *f);
     if (f)
         q->result_from = f;
     int *c = f ? realloc(q->result_col, (size_t)(q->nresult + 1) * sizeof *c) : NULL;
-    if (!c) {
+    if (c)
+        q->result_col = c;
+    int *a = c ? realloc(q->result_agg, (size_t)(q->nresult + 1) * sizeof *a) : NULL;
+    if (!a) {
         unsupported(q, "out of memory");
         return -1;
     }
-    q->result_col = c;
+    q->result_agg = a;
     q->result_from[q->nresult] = from;
-    q->result_col[q->nresult++] = col;
+    q->result_col[q->nresult] = col;
+    q->result_agg[q->nresult++] = agg;
     return 0;
+}
+
+static int push_result(db_query *q, int from, int col) { return push_result_agg(q, from, col, DB_AGG_NONE); }
+
+/* COUNT(*), COUNT(col), SUM(col), MIN(col), MAX(col): pushed as a result column; 0, or -1
+ * (with the construct named) for other functions and forms. */
+static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
+{
+    db_query *q = c->q;
+    static const char *names[] = {"count", "sum", "min", "max"};
+    int agg = DB_AGG_NONE;
+    if (fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(fc->funcname[0]->string->sval, names[i]))
+                agg = DB_AGG_COUNT + i;
+    if (!agg || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) {
+        unsupported(q, "aggregate or function in the result");
+        return -1;
+    }
+    if (fc->agg_star && agg == DB_AGG_COUNT)
+        return push_result_agg(q, 0, -1, agg);
+    if (fc->n_args != 1 || fc->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) {
+        unsupported(q, "aggregate of an expression");
+        return -1;
+    }
+    db_sexpr *col = conv_column(c, fc->args[0]->column_ref);
+    if (!col)
+        return -1;
+    int rc = push_result_agg(q, col->from, col->column, agg);
+    sexpr_free(col);
+    return rc;
 }
 
 static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
@@ -608,7 +644,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                 }
             }
         } else if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
-            unsupported(q, "aggregate or function in the result");
+            conv_aggregate(&c, v->func_call);
         } else {
             unsupported(q, "expression in the result");
         }
@@ -627,6 +663,12 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         else
             unsupported(q, "WHERE clause");
     }
+    int naggs = 0;
+    for (int i = 0; i < q->nresult; i++)
+        naggs += q->result_agg[i] != DB_AGG_NONE;
+    if (naggs && naggs != q->nresult)
+        unsupported(q, "aggregates beside plain columns without GROUP BY");
+    q->aggregate = naggs && naggs == q->nresult;
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {

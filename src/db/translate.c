@@ -377,6 +377,48 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
     return rc;
 }
 
+int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
+                 expr **overflow, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    expr *ovf = zero(cx);
+    expr *zero64 = expr_const(cx, 0, 64);
+    expr *acc = zero64, *none = one(cx); /* none: no non-NULL argument so far */
+    for (unsigned i = 0; i < n; i++) {
+        if (vals && vals[i]->is_text) {
+            *why = "aggregate of a text column";
+            return -1;
+        }
+        expr *take = vals ? expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)) : sel[i];
+        switch (agg) {
+        case DB_AGG_COUNT:
+            acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, take, 64));
+            break;
+        case DB_AGG_SUM: {
+            expr *add = expr_ite(cx, take, vals[i]->v, zero64);
+            ovf = or1(cx, ovf, expr_binary(cx, EXPR_SADDO, acc, add));
+            acc = expr_binary(cx, EXPR_ADD, acc, add);
+            break;
+        }
+        default: { /* MIN, MAX: the first taken value, then better ones */
+            expr *better = agg == DB_AGG_MIN ? expr_cmp(cx, PRED_SLT, vals[i]->v, acc)
+                                             : expr_cmp(cx, PRED_SGT, vals[i]->v, acc);
+            acc = expr_ite(cx, expr_and1(cx, take, or1(cx, none, better)), vals[i]->v, acc);
+            break;
+        }
+        }
+        none = expr_and1(cx, none, expr_not(cx, take));
+    }
+    out->v = acc;
+    out->null = agg == DB_AGG_COUNT ? zero(cx) : none;
+    if (agg != DB_AGG_COUNT) /* NULL reads as 0 */
+        out->v = expr_ite(cx, none, zero64, acc);
+    if (overflow)
+        *overflow = ovf;
+    return 0;
+}
+
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
 {
     /* lexicographic over the keys, built from the last: le = lt0 | (eq0 & (lt1 | (eq1 & ... true))) */

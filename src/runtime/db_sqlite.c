@@ -83,6 +83,9 @@ typedef struct qstate {
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
     int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
     const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
+    db_val *agg_vals;         /* aggregate query: the values of its one result row (nresult) */
+    expr *agg_overflow;       /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    bool cur_agg;             /* the current row is that result row */
     uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
@@ -456,7 +459,7 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     if (s->sql && db_query_parse(D.schema, s->sql, len, &s->q, &err))
         s->q = NULL;
     free(err);
-    if (s->q && s->q->understood && s->q->nresult == sqlite3_column_count(*pp)) {
+    if (s->q && s->q->understood && !s->q->aggregate && s->q->nresult == sqlite3_column_count(*pp)) {
         /* (the count check: a result list the parse did not map column by column is not used) */
         char *with = db_query_with_rowid(s->q, s->sql, len);
         sqlite3_stmt *st2 = NULL;
@@ -470,6 +473,10 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
             s->why = "rowid column could not be added";
         }
         free(with);
+    } else if (s->q && s->q->understood && s->q->aggregate && s->q->nresult == sqlite3_column_count(*pp)) {
+        s->agg_vals = calloc((size_t)s->q->nresult, sizeof *s->agg_vals); /* one row: no rowid needed */
+        if (!s->agg_vals)
+            s->why = "out of memory";
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood) {
         s->why = "result columns";
     }
@@ -644,7 +651,7 @@ static void record_rows(qstate *s)
     s->prev_slot[0] = -1;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || !s->rowid_col)
+    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals))
         return;
     const db_query *q = s->q;
     for (int f = 0; f < q->nfrom; f++)
@@ -683,6 +690,9 @@ static void record_rows(qstate *s)
     /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
     memset(s->expected_ins, 0, sizeof s->expected_ins);
     memset(s->seen_ins, 0, sizeof s->seen_ins);
+    const db_val *ins_rows[DB_MAX_INSERTED];
+    expr *ins_conds[DB_MAX_INSERTED];
+    unsigned nins = 0;
     if (q->nfrom == 1)
         for (const inserted *r = D.ins[q->table]; r; r = r->next) {
             if (r->index >= DB_MAX_INSERTED)
@@ -695,9 +705,39 @@ static void record_rows(qstate *s)
                 return;
             }
             s->expected_ins[r->index] = (uint8_t)(w->value & 1);
+            ins_rows[nins] = r->cells;
+            ins_conds[nins++] = w;
             if (rt_norm(w))
                 rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | 0x8000 | r->index);
         }
+    if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
+        expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
+        const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
+        for (int i = 0; i < q->nresult; i++) {
+            int f = q->result_from[i], col = q->result_col[i];
+            unsigned m = 0;
+            for (unsigned c = 0; c < n; c++) {
+                int ti = q->from_table[f];
+                sel[m] = conds[c];
+                vals[m++] = col < 0 ? NULL
+                                    : &D.cells[ti][(size_t)combo_slot(c, f) * D.schema->tables[ti].ncols + col];
+            }
+            for (unsigned k = 0; k < nins; k++) {
+                sel[m] = ins_conds[k];
+                vals[m++] = col < 0 ? NULL : &ins_rows[k][col];
+            }
+            const char *why = NULL;
+            expr *ovf = NULL;
+            if (i == 0)
+                s->agg_overflow = expr_const(cx, 0, 1);
+            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
+                s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
+            else {
+                memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */
+                s->why = why;
+            }
+        }
+    }
     s->symbolic = true;
 }
 
@@ -774,6 +814,9 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     for (int f = 0; f < DB_MAX_FROM; f++)
         s->cur_slot[f] = -1;
     s->cur_ins = NULL;
+    s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
+    if (s->cur_agg && s->agg_overflow && !(s->agg_overflow->value & 1)) /* later solutions keep the sums in range */
+        assume_or_end(expr_not(rt_cx(), s->agg_overflow));
     if (rc == SQLITE_ROW && s->rowid_col) {
         const db_query *q = s->q;
         int base = sqlite3_column_count(st) - q->nfrom;
@@ -833,7 +876,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     } else if (rc != SQLITE_DONE) {
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
-        if (s->symbolic) {
+        if (s->symbolic && s->rowid_col) {
             for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
                 s->mismatches += s->expected[k] && !s->seen[k];
             for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
@@ -874,7 +917,7 @@ int sym_sqlite3_finalize(sqlite3_stmt *st)
             *pp = s->next;
             log_query(s);
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s);
             break;
         }
     return sqlite3_finalize(st);
@@ -902,7 +945,11 @@ int sym_sqlite3_data_count(sqlite3_stmt *st)
 static const db_val *cell_of(sqlite3_stmt *st, int i)
 {
     qstate *s = find(st);
-    if (!s || !s->rowid_col || i < 0 || i >= s->q->nresult || rt.trace_full)
+    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full)
+        return NULL;
+    if (s->cur_agg)
+        return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
+    if (!s->rowid_col)
         return NULL;
     if (s->cur_ins)
         return &s->cur_ins->cells[s->q->result_col[i]];

@@ -19,6 +19,14 @@ int main(void)
         printf("steep\n");
     if (n >= 2 && top == second)
         printf("tie\n");
+    /* aggregates over the rows the query may return are expressions too */
+    sqlite3_prepare_v2(db, "SELECT count(*), max(amount), sum(amount) FROM orders WHERE amount > 10", -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        int count = sqlite3_column_int(st, 0), max = sqlite3_column_int(st, 1), sum = sqlite3_column_int(st, 2);
+        if (count == 2 && max == 77 && sum == 100)
+            printf("two orders, 23 and 77\n");
+    }
+    sqlite3_finalize(st);
     /* sqlite3_get_table: strings with symbolic bytes, freed by the real sqlite3_free_table */
     char **res;
     int rows, cols;

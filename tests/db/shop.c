@@ -55,8 +55,8 @@ int main(void)
         printf("error: %s\n", err);
         sqlite3_free(err);
     }
-    /* an aggregate: not modelled, run concretely (reported as unsupported) */
-    sqlite3_prepare_v2(db, "SELECT count(*) FROM orders", -1, &st, NULL);
+    /* COUNT(DISTINCT ...): not modelled, run concretely (reported as unsupported) */
+    sqlite3_prepare_v2(db, "SELECT count(DISTINCT user_id) FROM orders", -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW)
         printf("%d orders\n", sqlite3_column_int(st, 0));
     sqlite3_finalize(st);

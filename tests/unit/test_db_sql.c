@@ -91,7 +91,9 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT * FROM t LEFT JOIN t t2 ON t.a = t2.a", "outer join");
     expect_unsupported(s, "SELECT * FROM t, t", "table named twice without alias");
     expect_unsupported(s, "SELECT a FROM t, t AS t2", "ambiguous column");
-    expect_unsupported(s, "SELECT count(*) FROM t", "aggregate or function in the result");
+    expect_unsupported(s, "SELECT count(DISTINCT a) FROM t", "aggregate or function in the result");
+    expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
+    expect_unsupported(s, "SELECT sum(a) FROM t GROUP BY b", "GROUP BY/HAVING");
     expect_unsupported(s, "SELECT a FROM t LIMIT 3", "LIMIT/OFFSET");
     expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "subquery");
@@ -372,6 +374,93 @@ static void test_order_against_sqlite(void **state)
     db_schema_free(s);
 }
 
+/* COUNT/SUM/MIN/MAX over three candidate rows, against SQLite on the rows that satisfy WHERE. */
+static void test_aggregates_against_sqlite(void **state)
+{
+    db_schema *s = schema();
+    const db_table *t = &s->tables[0];
+    const char *sql = "SELECT count(*), count(a), sum(a), min(a), max(b) FROM t WHERE b > 0";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->aggregate);
+    assert_int_equal(q->nresult, 5);
+    assert_int_equal(q->result_agg[0], DB_AGG_COUNT);
+    assert_int_equal(q->result_col[0], -1);
+    assert_int_equal(q->result_agg[4], DB_AGG_MAX);
+    expr_ctx *cx = expr_ctx_new();
+    enum { R = 3 };
+    db_val cells[R][4];
+    expr *bytes[R][4 * TB];
+    expr *sel[R];
+    for (int r = 0; r < R; r++) { /* row r's symbols start at r * 4 * SYM_PER_COL */
+        make_cells(cx, t, cells[r], bytes[r]);
+        for (int c = 0; c < 4; c++) {
+            uint32_t base = (uint32_t)(r * 4 + c) * SYM_PER_COL;
+            cells[r][c].null = expr_symbol(cx, base, 1, 0);
+            if (cells[r][c].is_text) {
+                cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
+                for (int i = 0; i < TB; i++)
+                    bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+            } else {
+                cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
+            }
+        }
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why);
+        assert_non_null(sel[r]);
+    }
+    db_val agg[5];
+    for (int i = 0; i < 5; i++) {
+        const db_val *vals[R];
+        for (int r = 0; r < R; r++)
+            vals[r] = q->result_col[i] < 0 ? NULL : &cells[r][q->result_col[i]];
+        const char *why = NULL;
+        assert_int_equal(db_aggregate(cx, q->result_agg[i], R, sel, q->result_col[i] < 0 ? NULL : vals, &agg[i],
+                                      NULL, &why), 0);
+    }
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(5);
+    for (int iter = 0; iter < 300; iter++) {
+        uint64_t in[R * 4 * SYM_PER_COL] = {0};
+        assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+        for (int r = 0; r < R; r++) {
+            uint64_t *a = in + (r * 4 + 0) * SYM_PER_COL, *b = in + (r * 4 + 1) * SYM_PER_COL;
+            a[0] = rand() % 4 == 0;
+            a[1] = a[0] ? 0 : (uint64_t)(int64_t)(rand() % 9 - 4);
+            b[1] = (uint64_t)(int64_t)(rand() % 5 - 2);
+            char ins[128];
+            if (a[0])
+                snprintf(ins, sizeof ins, "INSERT INTO t(a, b) VALUES(NULL, %lld)", (long long)(int64_t)b[1]);
+            else
+                snprintf(ins, sizeof ins, "INSERT INTO t(a, b) VALUES(%lld, %lld)", (long long)(int64_t)a[1],
+                         (long long)(int64_t)b[1]);
+            assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+        }
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        for (int i = 0; i < 5; i++) {
+            int is_null = sqlite3_column_type(st, i) == SQLITE_NULL;
+            int64_t want = sqlite3_column_int64(st, i);
+            uint64_t got_null = expr_eval(agg[i].null, in, sizeof in / sizeof *in);
+            int64_t got = (int64_t)expr_eval(agg[i].v, in, sizeof in / sizeof *in);
+            if ((int)got_null != is_null || got != want)
+                fail_msg("column %d: SQLite %s%lld, expression %s%lld (iteration %d)", i, is_null ? "NULL " : "",
+                         (long long)want, got_null ? "NULL " : "", (long long)got, iter);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 static void test_insert_parse(void **state)
 {
     db_schema *s = schema();
@@ -436,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_where_against_sqlite),
         cmocka_unit_test(test_order_against_sqlite),
+        cmocka_unit_test(test_aggregates_against_sqlite),
         cmocka_unit_test(test_insert_parse),
         cmocka_unit_test(test_where_unsupported),
     };
