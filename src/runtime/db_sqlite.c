@@ -684,8 +684,12 @@ static void record_rows(qstate *s)
     for (unsigned c = 0; c < n; c++) {
         expr *e = rt_norm(conds[c]);
         s->expected[c] = (uint8_t)(conds[c]->value & 1);
+        uint32_t beyond = 0; /* some slot lies past its table's first absent one */
+        for (int f = 0; f < q->nfrom; f++)
+            if (combo_slot(c, f) > (unsigned)D.counts[q->from_table[f]]->value)
+                beyond = BK_ROW_BEYOND;
         if (e)
-            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | c);
+            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
     }
     /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
     memset(s->expected_ins, 0, sizeof s->expected_ins);
@@ -708,7 +712,7 @@ static void record_rows(qstate *s)
             ins_rows[nins] = r->cells;
             ins_conds[nins++] = w;
             if (rt_norm(w))
-                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | 0x8000 | r->index);
+                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
         }
     if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
