@@ -1,4 +1,4 @@
-/* db_sqlite.c: the executor's interception of the SQLite C API: per-run database from schema + fixture, symbolic rows and results. */
+/* db_sqlite.c: the executor's interception of the SQLite C API: prepare, bind, step and results with symbolic rows (Emmi et al. 2007). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
@@ -7,9 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sqlite3.h>
-#include "../db/db.h"
-#include "rt_internal.h"
+#include "db_rt.h"
 
 /*
  * The program's calls sqlite3_X reach sym_sqlite3_X through the instrumented stubs
@@ -38,389 +36,6 @@
  * for the rest of the run; rows the program inserts are concrete rows.
  */
 
-#define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
-#define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
-
-/* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
- * the values it was given, so reading it back is symbolic too. */
-typedef struct inserted {
-    struct inserted *next;
-    int64_t rowid;
-    unsigned index;           /* 0, 1, ... in insertion order within its table */
-    db_val *cells;            /* ncols cells (bytes copied) */
-} inserted;
-
-typedef struct db_run {
-    int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
-    db_schema *schema;
-    db_limits lim;
-    char *path;               /* this run's database file */
-    expr **counts;            /* per table: 8-bit row count */
-    db_val **cells;           /* per table: rows * ncols cells */
-    int64_t **rowids;         /* per table: rowid of each present slot */
-    bool *dirty;              /* per table: changed by the program, concrete from then on */
-    struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
-    int log_fd;
-} db_run;
-
-static db_run D;
-
-/* One prepared statement of the program. */
-typedef struct qstate {
-    struct qstate *next;
-    sqlite3_stmt *st;
-    sqlite3 *db;
-    char *sql;                /* the statement's text as the program wrote it */
-    db_query *q;              /* NULL when it did not parse */
-    const char *why;          /* reason a SELECT is run concretely (static), NULL when symbolic */
-    bool rowid_col;           /* the last nfrom result columns are the hidden rowids */
-    int nparams;
-    db_val *params;           /* bound parameters (null == NULL: unbound) */
-    expr **param_bytes;       /* storage of text parameters' bytes (nparams * 256) */
-    bool started;             /* events recorded for the current execution */
-    bool symbolic;            /* current execution has predictions */
-    int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
-    uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
-    int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
-    const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
-    db_val *agg_vals;         /* aggregate query: the values of its one result row (nresult) */
-    expr *agg_overflow;       /* aggregate query: some SUM overflows (SQLite then fails the step) */
-    bool cur_agg;             /* the current row is that result row */
-    uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
-    /* statistics, logged at finalize */
-    uint64_t rows_fixture, rows_other, mismatches, ns;
-} qstate;
-
-static qstate *Q;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static qstate *find(sqlite3_stmt *st)
-{
-    for (qstate *s = Q; s; s = s->next)
-        if (s->st == st)
-            return s;
-    return NULL;
-}
-
-/* ---------------------------------------------------------------- log for the explorer's report */
-
-/* One line per event, appended to SYMPATH_DB_LOG with a single write (O_APPEND):
- *   q <understood 0/1> <rows from the fixture> <other rows> <mismatches> <ns in SQLite> <kinds> <sql>
- *   e <message>                                 (building the run's database failed)
- *   s <SQLite's error message> <sql>            (a statement failed at run time)
- * fields separated by tabs; tabs and newlines inside become blanks. */
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *fmt, ...)
-{
-    if (D.log_fd < 0)
-        return;
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    rt_sys_write(D.log_fd, buf, (size_t)n);
-}
-
-static void flat(char *s)
-{
-    for (; *s; s++)
-        if (*s == '\t' || *s == '\n' || *s == '\r')
-            *s = ' ';
-}
-
-static void log_query(qstate *s)
-{
-    char kinds[256] = "";
-    const char *sep = "";
-    size_t o = 0;
-    if (s->q)
-        for (int i = 0; i < s->q->nunsupported && o < sizeof kinds - 64; i++, sep = ",")
-            o += (size_t)snprintf(kinds + o, sizeof kinds - o, "%s%s", sep, s->q->unsupported[i]);
-    if (!s->q)
-        snprintf(kinds, sizeof kinds, "parse error");
-    else if (s->why && !s->q->nunsupported)
-        snprintf(kinds, sizeof kinds, "%s", s->why);
-    char sql[2048];
-    snprintf(sql, sizeof sql, "%s", s->sql ? s->sql : "");
-    flat(sql);
-    /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
-    int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
-    log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
-             (unsigned long long)s->rows_fixture, (unsigned long long)s->rows_other,
-             (unsigned long long)s->mismatches, (unsigned long long)s->ns, kinds, sql);
-    s->rows_fixture = s->rows_other = s->mismatches = s->ns = 0;
-}
-
-static void log_all_at_exit(void)
-{
-    for (qstate *s = Q; s; s = s->next)
-        if (s->ns || s->rows_fixture || s->rows_other)
-            log_query(s);
-}
-
-/* A statement that failed: SQLite's message and the SQL (its first 1000 bytes). */
-static void log_error(sqlite3 *db, const char *sql, int nbyte)
-{
-    char text[1024], msg[512];
-    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
-    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
-    snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(db));
-    flat(text);
-    flat(msg);
-    log_line("s\t%s\t%s", msg, text);
-}
-
-/* ---------------------------------------------------------------- the fixture */
-
-static void assume_or_end(expr *c)
-{
-    c = rt_norm(c);
-    if (!c)
-        return;
-    rt_trace_event(BK_ASSUME, 0, (uint32_t)c->value, c, 0);
-    if (!c->value) { /* the vector does not satisfy the schema: end as a false assumption */
-        fflush(stdout);
-        fflush(stderr);
-        rt_end_run(SYM_ASSUME_EXIT_CODE);
-        _exit(SYM_ASSUME_EXIT_CODE);
-    }
-}
-
-static expr *symbol_or_const(expr *e, uint64_t v, unsigned width)
-{
-    return e ? e : expr_const(rt_cx(), v, width);
-}
-
-/* Read the fixture's inputs (db.h layout) into D.counts / D.cells. */
-static int read_fixture(void)
-{
-    db_schema *s = D.schema;
-    expr_ctx *cx = rt_cx();
-    int nt = s->ntables;
-    D.counts = calloc((size_t)nt, sizeof *D.counts);
-    D.cells = calloc((size_t)nt, sizeof *D.cells);
-    D.rowids = calloc((size_t)nt, sizeof *D.rowids);
-    D.dirty = calloc((size_t)nt, sizeof *D.dirty);
-    D.ins = calloc((size_t)nt, sizeof *D.ins);
-    if (!D.counts || !D.cells || !D.rowids || !D.dirty || !D.ins)
-        return -1;
-    char name[160];
-    for (int ti = 0; ti < nt; ti++) {
-        const db_table *t = &s->tables[ti];
-        uint64_t v;
-        snprintf(name, sizeof name, "db:%s.rows", t->name);
-        D.counts[ti] = symbol_or_const(rt_next_input(IT_UCHAR, 8, name, 1, &v), v, 8);
-        D.cells[ti] = calloc((size_t)D.lim.rows * (size_t)t->ncols, sizeof **D.cells);
-        D.rowids[ti] = calloc(D.lim.rows, sizeof **D.rowids);
-        if (!D.cells[ti] || !D.rowids[ti])
-            return -1;
-        for (unsigned k = 0; k < D.lim.rows; k++)
-            for (int c = 0; c < t->ncols; c++) {
-                db_val *cell = &D.cells[ti][(size_t)k * t->ncols + c];
-                snprintf(name, sizeof name, "db:%s[%u].%s", t->name, k, t->cols[c].name);
-                cell->null = symbol_or_const(rt_next_input(IT_BOOL, 1, name, 1, &v), v, 1);
-                if (db_column_is_text(&t->cols[c])) {
-                    cell->is_text = true;
-                    cell->len = symbol_or_const(rt_next_input(IT_UCHAR, 8, NULL, 1, &v), v, 8);
-                    cell->nbytes = D.lim.text;
-                    cell->bytes = calloc(D.lim.text, sizeof *cell->bytes);
-                    if (!cell->bytes)
-                        return -1;
-                    for (unsigned i = 0; i < D.lim.text; i++)
-                        cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
-                } else {
-                    cell->v = symbol_or_const(rt_next_input(IT_LONGLONG, 64, NULL, 1, &v), v, 64);
-                }
-            }
-    }
-    /* schema constraints, as assumptions: every path condition includes them */
-    for (int ti = 0; ti < nt; ti++) {
-        assume_or_end(expr_cmp(cx, PRED_ULE, D.counts[ti], expr_const(cx, D.lim.rows, 8)));
-        for (unsigned k = 0; k < D.lim.rows; k++)
-            assume_or_end(db_slot_constraints(cx, s, &D.lim, ti, k, D.counts, D.cells));
-    }
-    return 0;
-}
-
-/* A cell's concrete value for the INSERT (db_cell) from its expressions' values. */
-static void concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
-{
-    memset(out, 0, sizeof *out);
-    out->null = v->null->value & 1;
-    if (v->is_text) {
-        out->len = (unsigned)v->len->value;
-        if (out->len > v->nbytes)
-            out->len = v->nbytes;
-        for (unsigned i = 0; i < out->len; i++)
-            buf[i] = (uint8_t)v->bytes[i]->value;
-        out->text = buf;
-    } else {
-        out->i = (int64_t)v->v->value;
-    }
-}
-
-/* Create this run's database file: schema, then the fixture's rows. */
-static int build_database(void)
-{
-    unlink(D.path);
-    char aux[4200];
-    snprintf(aux, sizeof aux, "%s-journal", D.path);
-    unlink(aux);
-    snprintf(aux, sizeof aux, "%s-wal", D.path);
-    unlink(aux);
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(D.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        log_line("e\tcannot create the run's database %s: %s", D.path, db ? sqlite3_errmsg(db) : "?");
-        sqlite3_close(db);
-        return -1;
-    }
-    char *msg = NULL;
-    /* a scratch file rebuilt every run: no journal, no fsync */
-    int rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", NULL, NULL, NULL);
-    if (sqlite3_exec(db, D.schema->ddl, NULL, NULL, &msg) != SQLITE_OK) {
-        log_line("e\tthe schema failed in the run's database: %s", msg ? msg : "?");
-        rc = -1;
-    }
-    sqlite3_free(msg);
-    for (int ti = 0; !rc && ti < D.schema->ntables; ti++) {
-        const db_table *t = &D.schema->tables[ti];
-        unsigned count = (unsigned)D.counts[ti]->value;
-        db_cell cells[t->ncols];
-        uint8_t *bufs = calloc((size_t)t->ncols, D.lim.text + 1);
-        if (!bufs)
-            return -1;
-        for (unsigned k = 0; !rc && k < count && k < D.lim.rows; k++) {
-            for (int c = 0; c < t->ncols; c++)
-                concrete_cell(&D.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (D.lim.text + 1), &cells[c]);
-            char *ins = db_insert_sql(t, cells);
-            msg = NULL;
-            if (!ins || sqlite3_exec(db, ins, NULL, NULL, &msg) != SQLITE_OK) {
-                /* the solver's row violates a constraint SQLite checks: a bug of ours, reported */
-                log_line("e\tfixture row rejected by SQLite (%s): %s", msg ? msg : "out of memory", ins ? ins : "");
-                rc = -1;
-            }
-            sqlite3_free(msg);
-            free(ins);
-            D.rowids[ti][k] = sqlite3_last_insert_rowid(db);
-        }
-        free(bufs);
-    }
-    if (!rc)
-        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-    sqlite3_close(db);
-    return rc;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *s = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4097 > cap) {
-            char *t = realloc(s, cap = cap * 2 + 8192);
-            if (!t) {
-                free(s);
-                fclose(f);
-                return NULL;
-            }
-            s = t;
-        }
-        size_t k = fread(s + n, 1, 4096, f);
-        n += k;
-        if (k < 4096)
-            break;
-    }
-    fclose(f);
-    s[n] = 0;
-    return s;
-}
-
-static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned hi)
-{
-    const char *v = getenv(name);
-    unsigned long n = v && *v ? strtoul(v, NULL, 10) : def;
-    return n < lo ? lo : n > hi ? hi : (unsigned)n;
-}
-
-/* First open of the run: everything above. Leaves D.state 1 (symbolic), -1 (no --db). */
-static void db_setup(void)
-{
-    if (D.state)
-        return;
-    D.state = -1;
-    D.log_fd = -1;
-    const char *schema = getenv("SYMPATH_DB_SCHEMA");
-    if (!schema || !*schema)
-        return;
-    const char *logp = getenv("SYMPATH_DB_LOG");
-    if (logp && *logp)
-        D.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    char *ddl = read_file(schema), *err = NULL;
-    if (!ddl || db_schema_from_ddl(ddl, &D.schema, &err)) {
-        log_line("e\tschema %s: %s", schema, err ? err : "cannot read");
-        free(ddl), free(err);
-        return;
-    }
-    free(ddl);
-    D.lim.rows = env_uint("SYMPATH_DB_ROWS", 3, 1, 64);
-    D.lim.text = env_uint("SYMPATH_DB_TEXT", 8, 1, 64);
-    const char *dir = getenv("SYMPATH_DB_DIR");
-    /* one file per executor: the fork server's pid names it (the run is its child) */
-    int owner = getenv("SYMPATH_CTL_FD") ? (int)getppid() : (int)getpid();
-    if (asprintf(&D.path, "%s/run-%d.db", dir && *dir ? dir : "/tmp", owner) < 0) {
-        D.path = NULL;
-        return;
-    }
-    if (read_fixture() || build_database())
-        return;
-    atexit(log_all_at_exit);
-    D.state = 1;
-}
-
-/* ---------------------------------------------------------------- open */
-
-static int open_redirected(const char *filename, sqlite3 **ppDb, int flags, const char *vfs)
-{
-    db_setup();
-    __sym_ret = NULL;
-    if (D.state != 1) {
-        if (D.schema) /* --db given but the database could not be built: fail as SQLite would */
-            return SQLITE_CANTOPEN;
-        return sqlite3_open_v2(filename, ppDb, flags, vfs);
-    }
-    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    flags &= ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY);
-    int rc = sqlite3_open_v2(D.path, ppDb, flags, NULL);
-    if (rc == SQLITE_OK) /* a scratch database: the program's writes need no fsync */
-        sqlite3_exec(*ppDb, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
-    return rc;
-}
-
-int sym_sqlite3_open(const char *filename, sqlite3 **ppDb)
-{
-    return open_redirected(filename, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-}
-
-int sym_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs)
-{
-    return open_redirected(filename, ppDb, flags, zVfs);
-}
-
 /* ---------------------------------------------------------------- prepare */
 
 /*
@@ -429,21 +44,21 @@ int sym_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const c
  * string); an understood SELECT is then prepared again with the hidden rowid
  * column and that statement is the one the program gets.
  */
-static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                    const char **tail)
 {
     __sym_ret = NULL;
     const char *t = NULL;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = db_rt_now_ns();
     int rc = version == 1   ? sqlite3_prepare(db, sql, nbyte, pp, &t)
              : version == 2 ? sqlite3_prepare_v2(db, sql, nbyte, pp, &t)
                             : sqlite3_prepare_v3(db, sql, nbyte, flags, pp, &t);
-    uint64_t spent = now_ns() - t0;
+    uint64_t spent = db_rt_now_ns() - t0;
     if (tail)
         *tail = t;
-    if (rc != SQLITE_OK && D.state == 1)
-        log_error(db, sql, nbyte);
-    if (rc != SQLITE_OK || !*pp || D.state != 1)
+    if (rc != SQLITE_OK && db_rt.state == 1)
+        db_rt_log_error(db, sql, nbyte);
+    if (rc != SQLITE_OK || !*pp || db_rt.state != 1)
         return rc;
     qstate *s = calloc(1, sizeof *s);
     if (!s)
@@ -456,7 +71,7 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
         s->cur_slot[f] = -1;
     s->ns = spent;
     char *err = NULL;
-    if (s->sql && db_query_parse(D.schema, s->sql, len, &s->q, &err))
+    if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err))
         s->q = NULL;
     free(err);
     if (s->q && s->q->understood && !s->q->aggregate && s->q->nresult == sqlite3_column_count(*pp)) {
@@ -485,22 +100,22 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
         s->params = calloc((size_t)s->nparams, sizeof *s->params);
         s->param_bytes = calloc((size_t)s->nparams * 256, sizeof *s->param_bytes);
     }
-    s->next = Q;
-    Q = s;
+    s->next = db_rt_stmts;
+    db_rt_stmts = s;
     return rc;
 }
 
 int sym_sqlite3_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail)
 {
-    return prepare(1, db, sql, n, 0, pp, tail);
+    return db_rt_prepare(1, db, sql, n, 0, pp, tail);
 }
 int sym_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail)
 {
-    return prepare(2, db, sql, n, 0, pp, tail);
+    return db_rt_prepare(2, db, sql, n, 0, pp, tail);
 }
 int sym_sqlite3_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned flags, sqlite3_stmt **pp, const char **tail)
 {
-    return prepare(3, db, sql, n, flags, pp, tail);
+    return db_rt_prepare(3, db, sql, n, flags, pp, tail);
 }
 
 /* ---------------------------------------------------------------- bind */
@@ -515,7 +130,7 @@ static expr *param_expr(uint32_t index, uint64_t value, unsigned width)
 
 static db_val *param_slot(sqlite3_stmt *st, int idx)
 {
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (!s || idx < 1 || idx > s->nparams || !s->params)
         return NULL;
     return &s->params[idx - 1];
@@ -580,7 +195,7 @@ int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, vo
 {
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (p && text) {
         expr_ctx *cx = rt_cx();
         size_t len = n < 0 ? strlen(text) : (size_t)n;
@@ -600,7 +215,7 @@ int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, vo
                     nonzero = expr_and1(cx, nonzero, expr_cmp(cx, PRED_NE, b, expr_const(cx, 0, 8)));
                 p->bytes[i] = b ? b : expr_const(cx, (uint8_t)text[i], 8);
             }
-            assume_or_end(nonzero);
+            db_rt_assume(nonzero);
         }
     } else if (p) {
         memset(p, 0, sizeof *p);
@@ -613,7 +228,7 @@ int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, vo
 int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (s && s->params)
         memset(s->params, 0, (size_t)s->nparams * sizeof *s->params);
     return sqlite3_clear_bindings(st);
@@ -625,15 +240,15 @@ int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
 static unsigned combo_slot(unsigned c, int f)
 {
     for (int i = 0; i < f; i++)
-        c /= D.lim.rows;
-    return c % D.lim.rows;
+        c /= db_rt.lim.rows;
+    return c % db_rt.lim.rows;
 }
 
 static unsigned combos(const db_query *q)
 {
     unsigned n = 1;
     for (int f = 0; f < q->nfrom; f++)
-        n *= D.lim.rows;
+        n *= db_rt.lim.rows;
     return n;
 }
 
@@ -655,7 +270,7 @@ static void record_rows(qstate *s)
         return;
     const db_query *q = s->q;
     for (int f = 0; f < q->nfrom; f++)
-        if (D.dirty[q->from_table[f]])
+        if (db_rt.dirty[q->from_table[f]])
             return;
     unsigned n = combos(q);
     if (n > DB_MAX_COMBOS) {
@@ -670,8 +285,8 @@ static void record_rows(qstate *s)
         for (int f = 0; f < q->nfrom; f++) {
             int ti = q->from_table[f];
             unsigned k = combo_slot(c, f);
-            rows[f] = &D.cells[ti][(size_t)k * D.schema->tables[ti].ncols];
-            present = expr_and1(cx, present, expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), D.counts[ti]));
+            rows[f] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+            present = expr_and1(cx, present, expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), db_rt.counts[ti]));
         }
         const char *why = NULL;
         expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
@@ -686,7 +301,7 @@ static void record_rows(qstate *s)
         s->expected[c] = (uint8_t)(conds[c]->value & 1);
         uint32_t beyond = 0; /* some slot lies past its table's first absent one */
         for (int f = 0; f < q->nfrom; f++)
-            if (combo_slot(c, f) > (unsigned)D.counts[q->from_table[f]]->value)
+            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value)
                 beyond = BK_ROW_BEYOND;
         if (e)
             rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
@@ -698,7 +313,7 @@ static void record_rows(qstate *s)
     expr *ins_conds[DB_MAX_INSERTED];
     unsigned nins = 0;
     if (q->nfrom == 1)
-        for (const inserted *r = D.ins[q->table]; r; r = r->next) {
+        for (const inserted *r = db_rt.ins[q->table]; r; r = r->next) {
             if (r->index >= DB_MAX_INSERTED)
                 continue;
             const db_val *rows[1] = {r->cells};
@@ -724,7 +339,7 @@ static void record_rows(qstate *s)
                 int ti = q->from_table[f];
                 sel[m] = conds[c];
                 vals[m++] = col < 0 ? NULL
-                                    : &D.cells[ti][(size_t)combo_slot(c, f) * D.schema->tables[ti].ncols + col];
+                                    : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
             }
             for (unsigned k = 0; k < nins; k++) {
                 sel[m] = ins_conds[k];
@@ -765,9 +380,9 @@ static void track_insert(qstate *s)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || D.dirty[ti])
+    if (!q->ninsert || db_rt.dirty[ti])
         return;
-    const db_table *t = &D.schema->tables[ti];
+    const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
     inserted *r = calloc(1, sizeof *r);
     db_val *cells = calloc((size_t)t->ncols, sizeof *cells);
@@ -794,33 +409,33 @@ static void track_insert(qstate *s)
         }
     }
     unsigned n = 0;
-    for (inserted *o = D.ins[ti]; o; o = o->next)
+    for (inserted *o = db_rt.ins[ti]; o; o = o->next)
         n++;
     r->index = n;
     r->cells = cells;
-    r->next = D.ins[ti];
-    D.ins[ti] = r;
+    r->next = db_rt.ins[ti];
+    db_rt.ins[ti] = r;
 }
 
 int sym_sqlite3_step(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (s && !s->started) {
         s->started = true;
         record_rows(s);
     }
-    uint64_t t0 = now_ns();
+    uint64_t t0 = db_rt_now_ns();
     int rc = sqlite3_step(st);
     if (!s)
         return rc;
-    s->ns += now_ns() - t0;
+    s->ns += db_rt_now_ns() - t0;
     for (int f = 0; f < DB_MAX_FROM; f++)
         s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (s->cur_agg && s->agg_overflow && !(s->agg_overflow->value & 1)) /* later solutions keep the sums in range */
-        assume_or_end(expr_not(rt_cx(), s->agg_overflow));
+        db_rt_assume(expr_not(rt_cx(), s->agg_overflow));
     if (rc == SQLITE_ROW && s->rowid_col) {
         const db_query *q = s->q;
         int base = sqlite3_column_count(st) - q->nfrom;
@@ -829,26 +444,26 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         for (int f = 0; f < q->nfrom; f++) {
             int ti = q->from_table[f];
             int64_t rowid = sqlite3_column_int64(st, base + f);
-            unsigned count = (unsigned)D.counts[ti]->value;
-            for (unsigned k = 0; k < count && k < D.lim.rows; k++)
-                if (D.rowids[ti][k] == rowid)
+            unsigned count = (unsigned)db_rt.counts[ti]->value;
+            for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++)
+                if (db_rt.rowids[ti][k] == rowid)
                     s->cur_slot[f] = (int)k;
             all &= s->cur_slot[f] >= 0;
             combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
-            radix *= D.lim.rows;
+            radix *= db_rt.lim.rows;
         }
         if (all && s->symbolic && q->norder && s->prev_slot[0] >= 0) {
             /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
             const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
             for (int f = 0; f < q->nfrom; f++) {
                 int ti = q->from_table[f];
-                size_t nc = (size_t)D.schema->tables[ti].ncols;
-                a[f] = &D.cells[ti][(size_t)s->prev_slot[f] * nc];
-                b[f] = &D.cells[ti][(size_t)s->cur_slot[f] * nc];
+                size_t nc = (size_t)db_rt.schema->tables[ti].ncols;
+                a[f] = &db_rt.cells[ti][(size_t)s->prev_slot[f] * nc];
+                b[f] = &db_rt.cells[ti][(size_t)s->cur_slot[f] * nc];
             }
             expr *le = db_order_le(rt_cx(), q, a, b);
             if (le->value & 1)
-                assume_or_end(le);
+                db_rt_assume(le);
             else /* SQLite ordered otherwise than the model says */
                 s->mismatches++;
         }
@@ -863,7 +478,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         } else {
             s->rows_other++;
             if (q->nfrom == 1) /* a row the program inserted? */
-                for (const inserted *r = D.ins[q->table]; r; r = r->next)
+                for (const inserted *r = db_rt.ins[q->table]; r; r = r->next)
                     if (r->rowid == sqlite3_column_int64(st, base)) {
                         s->cur_ins = r;
                         if (s->symbolic && r->index < DB_MAX_INSERTED) {
@@ -873,12 +488,12 @@ int sym_sqlite3_step(sqlite3_stmt *st)
                     }
         }
         for (int f = 0; f < q->nfrom; f++)
-            if (D.dirty[q->from_table[f]])
+            if (db_rt.dirty[q->from_table[f]])
                 s->cur_slot[f] = -1, s->cur_ins = NULL;
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
-        log_error(s->db, s->sql ? s->sql : "", -1);
+        db_rt_log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         if (s->symbolic && s->rowid_col) {
             for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
@@ -891,10 +506,10 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         s->symbolic = false;
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             sqlite3_changes(s->db) > 0)
-            D.dirty[s->q->table] = true;
+            db_rt.dirty[s->q->table] = true;
         if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
-            for (int ti = 0; ti < D.schema->ntables; ti++)
-                D.dirty[ti] = true;
+            for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+                db_rt.dirty[ti] = true;
     }
     return rc;
 }
@@ -902,7 +517,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
 int sym_sqlite3_reset(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (s) {
         s->started = false;
         s->symbolic = false;
@@ -915,11 +530,11 @@ int sym_sqlite3_reset(sqlite3_stmt *st)
 int sym_sqlite3_finalize(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    for (qstate **pp = &Q; *pp; pp = &(*pp)->next)
+    for (qstate **pp = &db_rt_stmts; *pp; pp = &(*pp)->next)
         if ((*pp)->st == st) {
             qstate *s = *pp;
             *pp = s->next;
-            log_query(s);
+            db_rt_log_query(s);
             db_query_free(s->q);
             free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s);
             break;
@@ -932,7 +547,7 @@ int sym_sqlite3_finalize(sqlite3_stmt *st)
 int sym_sqlite3_column_count(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     int n = sqlite3_column_count(st);
     return s && s->rowid_col ? n - s->q->nfrom : n;
 }
@@ -940,7 +555,7 @@ int sym_sqlite3_column_count(sqlite3_stmt *st)
 int sym_sqlite3_data_count(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     int n = sqlite3_data_count(st);
     return s && s->rowid_col && n > 0 ? n - s->q->nfrom : n;
 }
@@ -948,7 +563,7 @@ int sym_sqlite3_data_count(sqlite3_stmt *st)
 /* The fixture cell behind result column i of the current row, or NULL (concrete). */
 static const db_val *cell_of(sqlite3_stmt *st, int i)
 {
-    qstate *s = find(st);
+    qstate *s = db_rt_find(st);
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full)
         return NULL;
     if (s->cur_agg)
@@ -961,8 +576,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (s->cur_slot[f] < 0)
         return NULL;
     int ti = s->q->from_table[f];
-    const db_table *t = &D.schema->tables[ti];
-    return &D.cells[ti][(size_t)s->cur_slot[f] * t->ncols + s->q->result_col[i]];
+    const db_table *t = &db_rt.schema->tables[ti];
+    return &db_rt.cells[ti][(size_t)s->cur_slot[f] * t->ncols + s->q->result_col[i]];
 }
 
 /* ite(null, 0, value) of an integer cell, resized to width; NULL when it does not give v. */
@@ -1062,165 +677,3 @@ int sym_sqlite3_column_type(sqlite3_stmt *st, int i)
     return t;
 }
 
-/* ---------------------------------------------------------------- exec */
-
-/* sqlite3_exec through the intercepted prepare/step/column_text, so rows reach the
- * callback with symbolic text (its argv strings carry shadows). Same contract as SQLite's. */
-int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
-{
-    if (errmsg)
-        *errmsg = NULL;
-    int rc = SQLITE_OK;
-    const char *p = sql;
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = prepare(2, db, p, -1, 0, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) { /* blanks or comment */
-            p = tail;
-            continue;
-        }
-        int ncol = sym_sqlite3_column_count(st);
-        char **argv = calloc((size_t)ncol * 2 + 2, sizeof *argv);
-        if (!argv) {
-            sym_sqlite3_finalize(st);
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        char **names = argv + ncol + 1;
-        for (int i = 0; i < ncol; i++)
-            names[i] = (char *)sqlite3_column_name(st, i);
-        int src;
-        while ((src = sym_sqlite3_step(st)) == SQLITE_ROW) {
-            if (!cb)
-                continue;
-            for (int i = 0; i < ncol; i++)
-                argv[i] = (char *)sym_sqlite3_column_text(st, i);
-            if (cb(arg, ncol, argv, names)) {
-                rc = SQLITE_ABORT;
-                break;
-            }
-        }
-        if (rc == SQLITE_OK && src != SQLITE_DONE)
-            rc = src;
-        free(argv);
-        int frc = sym_sqlite3_finalize(st);
-        if (rc == SQLITE_OK && frc != SQLITE_OK)
-            rc = frc;
-        p = tail;
-    }
-    __sym_ret = NULL;
-    if (rc != SQLITE_OK && errmsg)
-        *errmsg = sqlite3_mprintf("%s", rc == SQLITE_ABORT ? "query aborted" : sqlite3_errmsg(db));
-    return rc;
-}
-
-/* ---------------------------------------------------------------- get_table */
-
-/* A copy of the text at p (n bytes) in sqlite3_malloc'ed memory, with p's shadows. */
-static char *copy_text(const char *p, int n)
-{
-    char *d = sqlite3_malloc(n + 1);
-    if (!d)
-        return NULL;
-    memcpy(d, p, (size_t)n);
-    d[n] = 0;
-    for (int i = 0; i <= n && !rt.trace_full; i++) {
-        expr *b = rt_shadow_get((uintptr_t)(p + i));
-        if (b && b->value == (uint8_t)p[i])
-            rt_shadow_put((uintptr_t)(d + i), &b, 1);
-    }
-    return d;
-}
-
-/*
- * sqlite3_get_table through the intercepted prepare/step/column_text, so the strings it
- * returns carry shadows. The result has SQLite's own layout (slot -1 holds 1 + the
- * number of entries), so the program frees it with the real sqlite3_free_table.
- */
-int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg)
-{
-    char **res = NULL;
-    size_t n = 0, cap = 0;
-    int ncol = 0, nrow = 0, rc = SQLITE_OK;
-    if (pzErrmsg)
-        *pzErrmsg = NULL;
-    *pazResult = NULL;
-    const char *p = sql;
-#define PUSH(v)                                                                        \
-    do {                                                                               \
-        if (n + 2 > cap) {                                                             \
-            char **nr = sqlite3_realloc64(res, (cap = cap * 2 + 16) * sizeof *nr);     \
-            if (!nr) {                                                                 \
-                rc = SQLITE_NOMEM;                                                     \
-                break;                                                                 \
-            }                                                                          \
-            res = nr;                                                                  \
-        }                                                                              \
-        res[1 + n++] = (v);                                                            \
-    } while (0)
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = prepare(2, db, p, -1, 0, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) {
-            p = tail;
-            continue;
-        }
-        int k = sym_sqlite3_column_count(st);
-        int src;
-        bool first = true;
-        while (rc == SQLITE_OK && (src = sym_sqlite3_step(st)) == SQLITE_ROW) {
-            if (first && !ncol) { /* the header: column names of the first statement with rows */
-                ncol = k;
-                for (int i = 0; i < k && rc == SQLITE_OK; i++)
-                    PUSH(sqlite3_mprintf("%s", sqlite3_column_name(st, i)));
-            } else if (first && k != ncol) {
-                rc = SQLITE_ERROR;
-                break;
-            }
-            first = false;
-            for (int i = 0; i < k && rc == SQLITE_OK; i++) {
-                const char *t = (const char *)sym_sqlite3_column_text(st, i);
-                PUSH(t ? copy_text(t, sqlite3_column_bytes(st, i)) : NULL);
-            }
-            nrow++;
-        }
-        if (rc == SQLITE_OK && src != SQLITE_DONE)
-            rc = src;
-        int frc = sym_sqlite3_finalize(st);
-        if (rc == SQLITE_OK && frc != SQLITE_OK)
-            rc = frc;
-        p = tail;
-    }
-#undef PUSH
-    __sym_ret = NULL;
-    if (!res && rc == SQLITE_OK) {
-        res = sqlite3_malloc(sizeof *res);
-        if (!res)
-            rc = SQLITE_NOMEM;
-    }
-    if (res)
-        res[0] = (char *)(intptr_t)(n + 1);
-    if (rc != SQLITE_OK) {
-        if (pzErrmsg)
-            *pzErrmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-        if (res)
-            sqlite3_free_table(res + 1);
-        if (pnRow)
-            *pnRow = 0;
-        if (pnColumn)
-            *pnColumn = 0;
-        return rc;
-    }
-    *pazResult = res + 1;
-    if (pnRow)
-        *pnRow = nrow;
-    if (pnColumn)
-        *pnColumn = ncol;
-    return SQLITE_OK;
-}
