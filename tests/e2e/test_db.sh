@@ -104,6 +104,16 @@ for line in 29 34; do  # the aggregates' values; sqlite3_get_table's strings
 done
 echo "ok [db]: ORDER BY, COUNT/MAX/SUM and sqlite3_get_table: full coverage, no divergence"
 
+# --- a text parameter from the program's input (its length too) matched against synthesized rows
+out="$W/login"
+"$SYMPATH" run "$D/login.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-progress 2>"$W/login.err" ||
+    { cat "$W/login.err"; fail "run login exited with $?"; }
+jq -e '.coverage.percent == 100 and .divergences == 0' "$out/report.json" >/dev/null ||
+    fail "login: $(jq -c '[.coverage.percent, .divergences]' "$out/report.json")"
+"$SYMPATH" replay "$out" >"$W/login.replay" 2>&1 || { cat "$W/login.replay"; fail "login: replay failed"; }
+grep -q "is an administrator" "$out"/replay/tests-*.log || fail "login: no replayed test logs in an administrator"
+echo "ok [db]: text parameter from input: 100% coverage, replay logs in an administrator"
+
 # --- a row the program inserts and reads back keeps its expression
 out="$W/insert"
 "$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-progress 2>"$W/insert.err" ||
