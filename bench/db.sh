@@ -12,7 +12,7 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 
 # program  schema  database file the program opens
-PROGS="discount:books.sql:books.db shop:shop.sql:shop.db report:shop.sql:shop.db order:shop.sql:shop.db insert:shop.sql:shop.db login:shop.sql:shop.db"
+PROGS="discount:books.sql:books.db shop:shop.sql:shop.db report:shop.sql:shop.db order:shop.sql:shop.db insert:shop.sql:shop.db login:shop.sql:shop.db update:shop.sql:shop.db"
 # the fixed sample databases: a few plausible rows
 SAMPLE_books="INSERT INTO books VALUES (1, 'SICP', 'mit', 'CS', 50), (2, 'TAOCP', 'aw', 'CS', 300), (3, 'Dune', 'acm', 'SF', 500);"
 SAMPLE_shop="INSERT INTO users VALUES (1, 'ann', 'admin', 40), (2, 'bob', 'user', 17);

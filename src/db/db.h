@@ -179,7 +179,10 @@ typedef struct db_sexpr {
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
 
 /*
- * A statement as sympath understands it. `understood` means: a SELECT from one
+ * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
+ * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
+ * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
+ * `understood` means: a SELECT from one
  * to DB_MAX_FROM rowid tables (comma joins or inner JOIN ... ON, whose ON
  * conditions join the WHERE clause), whose result columns are plain columns or
  * `*`, without DISTINCT, GROUP BY, aggregates, LIMIT/OFFSET, outer joins or set
@@ -201,6 +204,9 @@ typedef struct db_query {
     int *result_agg;     /* SELECT: DB_AGG_NONE or the aggregate of each result column */
     bool aggregate;      /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
     size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;            /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;        /* their columns */
+    db_sexpr **set_val;  /* their values, over the row's old columns and the parameters */
     int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
     int *insert_col;     /* their table columns */
     db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
@@ -276,13 +282,14 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
                     int nparams, const char **why);
 
 /*
- * The value of an expression without columns (an INSERT's VALUES item) as a db_val,
- * with the bound parameters params[0..nparams). The result's bytes may point into
- * params or into storage freed at the next call: copy what must last. Returns 0,
- * or -1 with *why (static) when it uses a column or an unsupported construct.
+ * The value of an expression (an INSERT's VALUES item, an UPDATE's SET value) as a db_val,
+ * over one row per FROM item (rows, as for db_where_expr; NULL when the expression has no
+ * columns) and the bound parameters params[0..nparams). The result's bytes may point into
+ * rows, params or storage freed at the next call: copy what must last. Returns 0, or -1
+ * with *why (static) for an unsupported construct. Not reentrant (that storage is static).
  */
-int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *params, int nparams,
-                  db_val *out, const char **why);
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
+                  const db_val *params, int nparams, db_val *out, const char **why);
 
 /*
  * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row

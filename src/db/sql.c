@@ -150,6 +150,10 @@ void db_query_free(db_query *q)
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
+    for (int i = 0; i < q->nset; i++)
+        sexpr_free(q->set_val[i]);
+    free(q->set_val);
+    free(q->set_col);
     for (int i = 0; i < q->ninsert; i++)
         sexpr_free(q->insert_val[i]);
     free(q->insert_val);
@@ -702,6 +706,44 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         unsupported(q, "FROM keyword not found");
 }
 
+/* UPDATE t SET col = value, ... WHERE ... / DELETE FROM t WHERE ...: the table as the one
+ * FROM item, the WHERE clause, the assignments. Leaves nfrom 0 when not understood. */
+static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, node *where, node **targets,
+                     size_t ntargets)
+{
+    const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
+    if (!(q->from_name[0] = strdup(name)))
+        return;
+    q->from_table[0] = q->table;
+    q->nfrom = 1;
+    conv c = {s, q};
+    if (where && !(q->where = conv_expr(&c, where)))
+        unsupported(q, "WHERE clause");
+    if (ntargets) {
+        q->set_col = calloc(ntargets, sizeof *q->set_col);
+        q->set_val = calloc(ntargets, sizeof *q->set_val);
+        if (!q->set_col || !q->set_val) {
+            unsupported(q, "out of memory");
+            return;
+        }
+    }
+    for (size_t i = 0; i < ntargets; i++) {
+        node *tn = targets[i];
+        if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET || tn->res_target->n_indirection) {
+            unsupported(q, "SET form");
+            return;
+        }
+        int col = db_column_index(&s->tables[q->table], tn->res_target->name);
+        db_sexpr *v = col >= 0 ? conv_expr(&c, tn->res_target->val) : NULL;
+        if (!v) {
+            unsupported(q, col < 0 ? "unknown column or rowid" : "SET value");
+            return;
+        }
+        q->set_col[q->nset] = col;
+        q->set_val[q->nset++] = v;
+    }
+}
+
 /* INSERT INTO t [(cols)] VALUES (one row): which columns get which values, so that the
  * row can be read back with its expressions. Anything else leaves ninsert at 0. */
 static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
@@ -787,21 +829,31 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             if (q->table >= 0)
                 conv_insert(s, q, st->insert_stmt);
             break;
-        case PG_QUERY__NODE__NODE_UPDATE_STMT:
+        case PG_QUERY__NODE__NODE_UPDATE_STMT: {
+            PgQuery__UpdateStmt *u = st->update_stmt;
             q->kind = DBQ_UPDATE;
-            q->table = range_table(s, q, st->update_stmt->relation);
+            q->table = range_table(s, q, u->relation);
+            if (q->table >= 0 && !u->n_from_clause && !u->n_returning_list && !u->with_clause)
+                conv_dml(s, q, u->relation, u->where_clause, u->target_list, u->n_target_list);
             break;
-        case PG_QUERY__NODE__NODE_DELETE_STMT:
+        }
+        case PG_QUERY__NODE__NODE_DELETE_STMT: {
+            PgQuery__DeleteStmt *d = st->delete_stmt;
             q->kind = DBQ_DELETE;
-            q->table = range_table(s, q, st->delete_stmt->relation);
+            q->table = range_table(s, q, d->relation);
+            if (q->table >= 0 && !d->n_using_clause && !d->n_returning_list && !d->with_clause)
+                conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
             break;
+        }
         default:
             q->kind = DBQ_OTHER;
             break;
         }
-        /* only SELECTs are turned into constraints; the others run concretely (their effect is
-         * handled by the interception: a table the program changes is concrete from then on) */
-        if (q->kind != DBQ_SELECT)
+        /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions;
+         * everything else runs concretely (a table it changes is concrete from then on) */
+        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE))
+            q->understood = false;
+        if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1)
             q->understood = false;
     }
     if (np > q->nparams)

@@ -361,8 +361,8 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
     return r.t;
 }
 
-int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *params, int nparams,
-                  db_val *out, const char **why)
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
+                  const db_val *params, int nparams, db_val *out, const char **why)
 {
     static void **owned; /* storage of the last call's literal bytes */
     static size_t nowned;
@@ -370,7 +370,7 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
         free(owned[i]);
     free(owned);
     owned = NULL, nowned = 0;
-    tr x = {cx, q, NULL, params, nparams, NULL, NULL, 0};
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
     int rc = value(&x, e, out);
     owned = x.owned, nowned = x.nowned;
     *why = rc ? (x.why ? x.why : "unsupported") : NULL;

@@ -134,7 +134,8 @@ static int read_fixture(void)
     db_rt.rowids = calloc((size_t)nt, sizeof *db_rt.rowids);
     db_rt.dirty = calloc((size_t)nt, sizeof *db_rt.dirty);
     db_rt.ins = calloc((size_t)nt, sizeof *db_rt.ins);
-    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.ins)
+    db_rt.alive = calloc((size_t)nt, sizeof *db_rt.alive);
+    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.ins || !db_rt.alive)
         return -1;
     char name[160];
     for (int ti = 0; ti < nt; ti++) {
@@ -144,8 +145,11 @@ static int read_fixture(void)
         db_rt.counts[ti] = symbol_or_const(rt_next_input(IT_UCHAR, 8, name, 1, &v), v, 8);
         db_rt.cells[ti] = calloc((size_t)db_rt.lim.rows * (size_t)t->ncols, sizeof **db_rt.cells);
         db_rt.rowids[ti] = calloc(db_rt.lim.rows, sizeof **db_rt.rowids);
-        if (!db_rt.cells[ti] || !db_rt.rowids[ti])
+        db_rt.alive[ti] = calloc(db_rt.lim.rows, sizeof **db_rt.alive);
+        if (!db_rt.cells[ti] || !db_rt.rowids[ti] || !db_rt.alive[ti])
             return -1;
+        for (unsigned k = 0; k < db_rt.lim.rows; k++)
+            db_rt.alive[ti][k] = expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), db_rt.counts[ti]);
         for (unsigned k = 0; k < db_rt.lim.rows; k++)
             for (int c = 0; c < t->ncols; c++) {
                 db_val *cell = &db_rt.cells[ti][(size_t)k * t->ncols + c];

@@ -17,6 +17,7 @@ typedef struct inserted {
     struct inserted *next;
     int64_t rowid;
     unsigned index;           /* 0, 1, ... in insertion order within its table */
+    expr *alive;              /* width 1: not deleted since (by an understood DELETE) */
     db_val *cells;            /* ncols cells (bytes copied) */
 } inserted;
 
@@ -28,6 +29,7 @@ typedef struct db_run {
     expr **counts;            /* per table: 8-bit row count */
     db_val **cells;           /* per table: rows * ncols cells */
     int64_t **rowids;         /* per table: rowid of each present slot */
+    expr ***alive;            /* per table, per slot: present and not deleted by the program (width 1) */
     bool *dirty;              /* per table: changed by the program, concrete from then on */
     struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
     int log_fd;

@@ -74,7 +74,8 @@ int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err))
         s->q = NULL;
     free(err);
-    if (s->q && s->q->understood && !s->q->aggregate && s->q->nresult == sqlite3_column_count(*pp)) {
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
+        s->q->nresult == sqlite3_column_count(*pp)) {
         /* (the count check: a result list the parse did not map column by column is not used) */
         char *with = db_query_with_rowid(s->q, s->sql, len);
         sqlite3_stmt *st2 = NULL;
@@ -88,7 +89,8 @@ int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned
             s->why = "rowid column could not be added";
         }
         free(with);
-    } else if (s->q && s->q->understood && s->q->aggregate && s->q->nresult == sqlite3_column_count(*pp)) {
+    } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->aggregate &&
+               s->q->nresult == sqlite3_column_count(*pp)) {
         s->agg_vals = calloc((size_t)s->q->nresult, sizeof *s->agg_vals); /* one row: no rowid needed */
         if (!s->agg_vals)
             s->why = "out of memory";
@@ -310,7 +312,7 @@ static void record_rows(qstate *s)
             int ti = q->from_table[f];
             unsigned k = combo_slot(c, f);
             rows[f] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
-            present = expr_and1(cx, present, expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), db_rt.counts[ti]));
+            present = expr_and1(cx, present, db_rt.alive[ti][k]);
         }
         const char *why = NULL;
         expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
@@ -347,6 +349,7 @@ static void record_rows(qstate *s)
                 s->why = why;
                 return;
             }
+            w = expr_and1(cx, r->alive, w);
             s->expected_ins[r->index] = (uint8_t)(w->value & 1);
             ins_rows[nins] = r->cells;
             ins_conds[nins++] = w;
@@ -415,6 +418,7 @@ static void track_insert(qstate *s)
         return;
     }
     r->rowid = sqlite3_last_insert_rowid(s->db);
+    r->alive = expr_const(cx, 1, 1);
     for (int c = 0; c < t->ncols; c++) {
         cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
         cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
@@ -426,7 +430,7 @@ static void track_insert(qstate *s)
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (db_value_expr(cx, q, q->insert_val[i], s->params, s->nparams, &v, &why) ||
+        if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
             v.is_text != db_column_is_text(&t->cols[q->insert_col[i]]) || copy_val(&v, &cells[q->insert_col[i]])) {
             free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
             return;
@@ -439,6 +443,90 @@ static void track_insert(qstate *s)
     r->cells = cells;
     r->next = db_rt.ins[ti];
     db_rt.ins[ti] = r;
+}
+
+/* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */
+static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_val *out)
+{
+    memset(out, 0, sizeof *out);
+    out->is_text = a->is_text;
+    out->null = expr_ite(cx, c, a->null, b->null);
+    if (!a->is_text) {
+        out->v = expr_ite(cx, c, a->v, b->v);
+        return 0;
+    }
+    out->len = expr_ite(cx, c, a->len, b->len);
+    out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    out->bytes = malloc((out->nbytes ? out->nbytes : 1) * sizeof *out->bytes);
+    if (!out->bytes)
+        return -1;
+    expr *z = expr_const(cx, 0, 8);
+    for (unsigned i = 0; i < out->nbytes; i++)
+        out->bytes[i] = expr_ite(cx, c, i < a->nbytes ? a->bytes[i] : z, i < b->nbytes ? b->bytes[i] : z);
+    return 0;
+}
+
+/*
+ * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
+ * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
+ * hit, UPDATE replaces each assigned cell by ite(hit, new value over the old row, old value).
+ * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
+ */
+static int apply_dml(qstate *s)
+{
+    const db_query *q = s->q;
+    if (!q->understood || q->nfrom != 1)
+        return sqlite3_changes(s->db) > 0;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    for (int i = 0; i < q->nset; i++)
+        if (q->set_col[i] == t->rowid_alias)
+            return 1; /* rowids move: the mapping of result rows would be lost */
+    expr_ctx *cx = rt_cx();
+    unsigned nins = 0;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next)
+        nins++;
+    unsigned nrows = db_rt.lim.rows + nins;
+    db_val **rows = calloc(nrows, sizeof *rows);
+    expr ***alive = calloc(nrows, sizeof *alive);
+    expr **hit = calloc(nrows, sizeof *hit);
+    db_val *newv = calloc((size_t)nrows * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
+    if (!rows || !alive || !hit || !newv) {
+        free(rows), free(alive), free(hit), free(newv);
+        return 1;
+    }
+    unsigned n = 0;
+    for (unsigned k = 0; k < db_rt.lim.rows; k++, n++)
+        rows[n] = &db_rt.cells[ti][(size_t)k * t->ncols], alive[n] = &db_rt.alive[ti][k];
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++)
+        rows[n] = r->cells, alive[n] = &r->alive;
+    int rc = 0;
+    /* first everything that can fail, then the changes */
+    for (unsigned k = 0; k < n && !rc; k++) {
+        const db_val *row[1] = {rows[k]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, row, s->params, s->nparams, &why);
+        if (!w) {
+            rc = 1;
+            break;
+        }
+        hit[k] = expr_and1(cx, *alive[k], w);
+        for (int i = 0; i < q->nset && !rc; i++) {
+            db_val v;
+            rc = db_value_expr(cx, q, q->set_val[i], row, s->params, s->nparams, &v, &why) ||
+                 v.is_text != db_column_is_text(&t->cols[q->set_col[i]]) ||
+                 ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
+        }
+    }
+    if (!rc)
+        for (unsigned k = 0; k < n; k++) {
+            if (q->kind == DBQ_DELETE)
+                *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
+            for (int i = 0; i < q->nset; i++)
+                rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
+        }
+    free(rows), free(alive), free(hit), free(newv);
+    return rc;
 }
 
 int sym_sqlite3_step(sqlite3_stmt *st)
@@ -529,7 +617,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
             track_insert(s);
         s->symbolic = false;
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
-            sqlite3_changes(s->db) > 0)
+            !db_rt.dirty[s->q->table] && apply_dml(s))
             db_rt.dirty[s->q->table] = true;
         if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
             for (int ti = 0; ti < db_rt.schema->ntables; ti++)

@@ -125,6 +125,19 @@ jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | all' "$r" >/
 grep -q "magic amount" "$out"/replay/tests-*.log || fail "insert: no replayed test reads back the magic amount"
 echo "ok [db]: inserted row read back symbolically"
 
+# --- UPDATE and DELETE by the program change the rows' expressions; later queries see their effect
+out="$W/update"
+"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-progress 2>"$W/update.err" ||
+    { cat "$W/update.err"; fail "run update exited with $?"; }
+r="$out/report.json"
+# (unreachable: SELECT count(*) without its row)
+jq -e '.coverage.branches_covered == .coverage.branches_total - 1 and .divergences == 0 and
+       ([.database.queries[] | .understood] | all)' "$r" >/dev/null ||
+    fail "update: $(jq -c '[.coverage, .divergences, .database.queries]' "$r")"
+"$SYMPATH" replay "$out" >"$W/update.replay" 2>&1 || { cat "$W/update.replay"; fail "update: replay failed"; }
+grep -q "reached 1000 with the bonus" "$out"/replay/tests-*.log || fail "update: no replayed test sees the updated amount"
+echo "ok [db]: UPDATE/DELETE modelled: full coverage, replay agrees"
+
 # --- an existing database file: its schema is used, its bytes never change
 rm -f "$W/shop.db"
 sqlite3 "$W/shop.db" < "$D/shop.sql"

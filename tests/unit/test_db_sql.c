@@ -117,12 +117,22 @@ static void test_parse(void **state)
     free(with);
     db_query_free(q);
 
-    sql = "UPDATE t SET a = 1 WHERE b = 2";
+    sql = "UPDATE t SET a = a + ?, s = 'x' WHERE b = 2";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_int_equal(q->kind, DBQ_UPDATE);
     assert_int_equal(q->table, 0);
-    assert_false(q->understood);
+    assert_true(q->understood);
+    assert_int_equal(q->nset, 2);
+    assert_int_equal(q->set_col[1], 2);
+    assert_int_equal(q->set_val[0]->kind, DBX_ARITH);
     db_query_free(q);
+    sql = "DELETE FROM t WHERE s LIKE 'a%'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->kind, DBQ_DELETE);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 1);
+    db_query_free(q);
+    expect_unsupported(s, "UPDATE t SET a = abs(b)", "SET value");
 
     sql = "SELEKT nonsense";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), -1);
@@ -482,7 +492,7 @@ static void test_insert_parse(void **state)
     };
     db_val v;
     const char *why = NULL;
-    assert_int_equal(db_value_expr(cx, q, q->insert_val[1], params, 2, &v, &why), 0);
+    assert_int_equal(db_value_expr(cx, q, q->insert_val[1], NULL, params, 2, &v, &why), 0);
     uint64_t in[1] = {41};
     assert_int_equal(expr_eval(v.v, in, 1), 42);
     expr_ctx_free(cx);
