@@ -172,8 +172,7 @@ typedef struct db_sexpr {
 } db_sexpr;
 
 #define DB_MAX_UNSUPPORTED 8
-
-#define DB_MAX_FROM 3
+#define DB_MAX_FROM 3        /* tables of a join */
 
 /* Aggregates of a SELECT without GROUP BY (one result row). */
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
@@ -182,19 +181,19 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
  * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
  * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
  * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
- * `understood` means: a SELECT from one
- * to DB_MAX_FROM rowid tables (comma joins or inner JOIN ... ON, whose ON
- * conditions join the WHERE clause), whose result columns are plain columns or
- * `*`, without DISTINCT, GROUP BY, aggregates, LIMIT/OFFSET, outer joins or set
- * operations, and whose WHERE uses only the db_xkind constructs. Anything else
- * is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET", "function
- * call", ...) and run concretely.
+ * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
+ * JOIN ... ON, whose ON conditions join the WHERE clause), whose result columns are
+ * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
+ * `aggregate`), without DISTINCT, GROUP BY, LIMIT/OFFSET, outer joins or set
+ * operations, and whose WHERE uses only the db_xkind constructs (ORDER BY is allowed).
+ * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
+ * "function call", ...) and run concretely.
  */
 typedef struct db_query {
     db_stmt_kind kind;
     bool understood;
     int table;           /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
-    int nfrom;           /* SELECT: FROM items */
+    int nfrom;           /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
     int from_table[DB_MAX_FROM]; /* their tables */
     char *from_name[DB_MAX_FROM];/* their alias, or the table's name (qualifies the hidden rowid columns) */
     db_sexpr *where;     /* WHERE and ON conditions; NULL = every row */
