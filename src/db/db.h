@@ -184,7 +184,8 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
  * JOIN ... ON, whose ON conditions join the WHERE clause), whose result columns are
  * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
- * `aggregate`), without DISTINCT, GROUP BY, LIMIT/OFFSET, outer joins or set
+ * `aggregate`), without DISTINCT, GROUP BY, OFFSET, LIMIT (except a literal LIMIT on
+ * one table without ORDER BY or aggregates: `limit`), outer joins or set
  * operations, and whose WHERE uses only the db_xkind constructs (ORDER BY is allowed).
  * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
  * "function call", ...) and run concretely.
@@ -209,6 +210,7 @@ typedef struct db_query {
     int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
     int *insert_col;     /* their table columns */
     db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
+    int64_t limit;       /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
     int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];

@@ -608,8 +608,19 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         unsupported(q, "DISTINCT");
     if (sel->n_group_clause || sel->having_clause)
         unsupported(q, "GROUP BY/HAVING");
-    if (sel->limit_count || sel->limit_offset)
+    q->limit = -1;
+    if (sel->limit_offset)
         unsupported(q, "LIMIT/OFFSET");
+    else if (sel->limit_count) {
+        /* a literal LIMIT of one table without ORDER BY: the first rows in scan (slot) order */
+        node *l = sel->limit_count;
+        if (l->node_case == PG_QUERY__NODE__NODE_A_CONST && l->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL &&
+            l->a_const->ival->ival >= 0 && !sel->n_sort_clause && sel->n_from_clause == 1 &&
+            sel->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+            q->limit = l->a_const->ival->ival;
+        else
+            unsupported(q, "LIMIT/OFFSET");
+    }
     if (!sel->n_from_clause) {
         unsupported(q, "SELECT without FROM");
         return;
@@ -673,6 +684,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (naggs && naggs != q->nresult)
         unsupported(q, "aggregates beside plain columns without GROUP BY");
     q->aggregate = naggs && naggs == q->nresult;
+    if (q->aggregate && q->limit >= 0)
+        unsupported(q, "LIMIT/OFFSET");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -804,6 +817,7 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         return -1;
     }
     q->table = -1;
+    q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
     if (r.error) {

@@ -356,6 +356,15 @@ static void record_rows(qstate *s)
             if (rt_norm(w))
                 rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
         }
+    if (q->limit >= 0) { /* LIMIT n (one table, scan order): only the first n matches come back */
+        int64_t left = q->limit;
+        for (unsigned c = 0; c < n; c++)
+            if (s->expected[c] && left-- <= 0)
+                s->expected[c] = 0;
+        for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
+            if (s->expected_ins[k] && left-- <= 0)
+                s->expected_ins[k] = 0;
+    }
     if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];

@@ -12,7 +12,7 @@ int main(void)
     sqlite3 *db;
     sqlite3_open("shop.db", &db);
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(db, "SELECT role FROM users WHERE name = ?", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT role FROM users WHERE name = ? LIMIT 1", -1, &st, NULL);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW) {
         if (strcmp((const char *)sqlite3_column_text(st, 0), "admin") == 0)

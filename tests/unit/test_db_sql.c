@@ -94,7 +94,14 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT count(DISTINCT a) FROM t", "aggregate or function in the result");
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
     expect_unsupported(s, "SELECT sum(a) FROM t GROUP BY b", "GROUP BY/HAVING");
-    expect_unsupported(s, "SELECT a FROM t LIMIT 3", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a FROM t ORDER BY a LIMIT 3", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a FROM t LIMIT 3 OFFSET 1", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET");
+    sql = "SELECT a FROM t WHERE b = ? LIMIT 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->limit, 1);
+    db_query_free(q);
     expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "subquery");
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
