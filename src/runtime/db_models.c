@@ -43,3 +43,4 @@ STUB(int, sqlite3_exec, (sqlite3 *db, const char *sql, int (*cb)(void *, int, ch
      (db, sql, cb, a, e))
 STUB(int, sqlite3_get_table, (sqlite3 *db, const char *sql, char ***res, int *nrow, int *ncol, char **err),
      (db, sql, res, nrow, ncol, err))
+STUB(int, sqlite3_changes, (sqlite3 *db), (db))

@@ -33,6 +33,7 @@ typedef struct db_run {
     bool *dirty;              /* per table: changed by the program, concrete from then on */
     struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
     int log_fd;
+    expr *changes;            /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
 } db_run;
 
 extern db_run db_rt;

@@ -527,6 +527,13 @@ static int apply_dml(qstate *s)
                  ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
         }
     }
+    if (!rc) {
+        /* sqlite3_changes: the rows hit */
+        expr *count = expr_const(cx, 0, 64);
+        for (unsigned k = 0; k < n; k++)
+            count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
+        db_rt.changes = count;
+    }
     if (!rc)
         for (unsigned k = 0; k < n; k++) {
             if (q->kind == DBQ_DELETE)
@@ -625,6 +632,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
             track_insert(s);
         s->symbolic = false;
+        db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             !db_rt.dirty[s->q->table] && apply_dml(s))
             db_rt.dirty[s->q->table] = true;
@@ -798,3 +806,13 @@ int sym_sqlite3_column_type(sqlite3_stmt *st, int i)
     return t;
 }
 
+
+/* sqlite3_changes after an understood UPDATE or DELETE: the number of rows it hit, as an
+ * expression (checked against SQLite's count); otherwise concrete. */
+int sym_sqlite3_changes(sqlite3 *db)
+{
+    int n = sqlite3_changes(db);
+    expr *e = db_rt.changes && !rt.trace_full ? rt_norm(expr_resize(rt_cx(), db_rt.changes, 32)) : NULL;
+    __sym_ret = e && e->value == (uint32_t)n ? e : NULL;
+    return n;
+}

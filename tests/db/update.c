@@ -12,6 +12,8 @@ int main(void)
     sqlite3_prepare_v2(db, "UPDATE orders SET amount = amount + ?1 WHERE amount >= 100", -1, &st, NULL);
     sqlite3_bind_int(st, 1, bonus);
     sqlite3_step(st);
+    if (sqlite3_changes(db) == 2)
+        printf("two orders got the bonus\n");
     sqlite3_finalize(st);
     sqlite3_exec(db, "DELETE FROM users WHERE age < 18", NULL, NULL, NULL);
 
