@@ -75,6 +75,9 @@ typedef struct replay_conf {
     char *nondet;           /* bitcode of generated input functions (nondet.c), or NULL */
     char *posixconf;        /* generated posix_conf.c of --sym-args/--sym-stdin/--sym-file, or NULL */
     long branches_covered, branches_total;   /* -1 when absent */
+    char *db_schema;        /* --db suites: the schema copy, the fixture's input count, replay_db.c */
+    char *db_inputs;
+    char *replaydb;
 } replay_conf;
 
 /* Split a line into words: blanks separate, '...' and "..." group, backslash escapes. */
@@ -148,6 +151,15 @@ static int read_conf(const char *path, replay_conf *c)
         } else if (strcmp(key, "nondet") == 0) {
             free(c->nondet);
             c->nondet = strdup(val);
+        } else if (strcmp(key, "db_schema") == 0) {
+            free(c->db_schema);
+            c->db_schema = strdup(val);
+        } else if (strcmp(key, "db_inputs") == 0) {
+            free(c->db_inputs);
+            c->db_inputs = strdup(val);
+        } else if (strcmp(key, "replaydb") == 0) {
+            free(c->replaydb);
+            c->replaydb = strdup(val);
         } else if (strcmp(key, "branches") == 0) {
             if (sscanf(val, "%ld %ld", &c->branches_covered, &c->branches_total) != 2)
                 c->branches_covered = c->branches_total = -1;
@@ -164,6 +176,9 @@ static int read_conf(const char *path, replay_conf *c)
 
 static void free_conf(replay_conf *c)
 {
+    free(c->db_schema);
+    free(c->db_inputs);
+    free(c->replaydb);
     sl_free(&c->sources);
     sl_free(&c->cflags);
     free(c->include_dir);
@@ -473,16 +488,17 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
 {
     strlist objs = { 0 };
     int rc = 0;
-    for (size_t i = 0; i <= c->sources.n && rc == 0; i++) {
-        int is_lib = i == c->sources.n;
-        const char *src = is_lib ? c->replaylib : c->sources.v[i];
+    int with_db = c->db_schema && c->replaydb;
+    for (size_t i = 0; i <= c->sources.n + (size_t)with_db && rc == 0; i++) {
+        int is_lib = i >= c->sources.n;
+        const char *src = i == c->sources.n ? c->replaylib : is_lib ? c->replaydb : c->sources.v[i];
         const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
         char *stem = strdup(base);
         char *dot = strrchr(stem, '.');
         if (dot)
             *dot = '\0';
         /* index prefix: two sources with the same base name get distinct .o/.gcno/.gcda */
-        char *obj = is_lib ? fmt("%s/replaylib.o", rdir) : fmt("%s/s%zu-%s.o", rdir, i, stem);
+        char *obj = is_lib ? fmt("%s/replaylib%zu.o", rdir, i - c->sources.n) : fmt("%s/s%zu-%s.o", rdir, i, stem);
         free(stem);
         strlist a = { 0 };
         sl_push_dup(&a, "gcc");
@@ -543,6 +559,10 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             sl_push_dup(&a, objs.v[i]);
         for (size_t k = 0; k < c->cflags.n; k++)   /* may carry -l/-L options */
             sl_push_dup(&a, c->cflags.v[k]);
+        if (with_db) { /* the program's opens go to replay_db.c */
+            sl_push_dup(&a, "-Wl,--wrap=sqlite3_open,--wrap=sqlite3_open_v2");
+            sl_push_dup(&a, "-lsqlite3");
+        }
         sl_push_dup(&a, "-lm");
         if (c->posixconf) /* replay.c's start-up and file wrappers (SYMPATH_REPLAY_POSIX) */
             sl_push_dup(&a, "-Wl,--wrap=main,--wrap=fopen,--wrap=open,--wrap=fopen64,--wrap=open64");
@@ -684,6 +704,16 @@ int cmd_replay(int argc, char **argv)
             const char *name = names.v[i];
             char *tc = fmt("%s/%s", dir, name);
             char *log = fmt("%s/%s-%.*s.log", rdir, groups[g].dir, (int)(strlen(name) - 4), name);
+            if (conf.db_schema) { /* the test's database: schema + its fixture (test-NNNNN.sql) */
+                char *fixture = fmt("%s/%.*s.sql", dir, (int)(strlen(name) - 4), name);
+                char *dbfile = fmt("%s/test.db", rdir);
+                setenv("SYMPATH_REPLAY_DB_SCHEMA", conf.db_schema, 1);
+                setenv("SYMPATH_REPLAY_DB_FIXTURE", fixture, 1);
+                setenv("SYMPATH_REPLAY_DB_INPUTS", conf.db_inputs ? conf.db_inputs : "0", 1);
+                setenv("SYMPATH_REPLAY_DB_FILE", dbfile, 1);
+                free(fixture);
+                free(dbfile);
+            }
             outcome o = run_test(prog, tc, log, rdir, timeout_s);
             char what[64];
             if (o.timed_out)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db_cmd.h"
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
@@ -48,6 +49,10 @@ static void run_usage(FILE *f) {
           "  --sym-args MIN MAX N    main(argc, argv) gets MIN..MAX symbolic arguments of up to N bytes\n"
           "  --sym-stdin N           standard input is up to N symbolic bytes\n"
           "  --sym-file NAME N       the file NAME (fopen/open) is up to N symbolic bytes; repeatable\n"
+          "  --db SCHEMA             database application: SCHEMA is SQL DDL or an SQLite file (read only);\n"
+          "                          each run opens a fresh database with the rows its test case needs\n"
+          "  --db-rows N             row slots per table in a fixture (default 3, at most 64)\n"
+          "  --db-text N             bytes of a TEXT cell in a fixture (default 8, at most 64)\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
           f);
 }
@@ -101,7 +106,8 @@ static const char *include_dir(void) {
 
 /* OUT/build/replay.conf: what `sympath replay` needs to rebuild the program natively. */
 static int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
-                             const sym_posix_opts *posix, uint32_t covered, uint32_t total) {
+                             const sym_posix_opts *posix, uint32_t covered, uint32_t total,
+                             const db_setup *db) {
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof path, "%s/build/replay.conf", out);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -127,6 +133,11 @@ static int write_replay_conf(const char *out, char *const *abs_sources, size_t n
         if (pc) fprintf(f, "posixconf %s\n", pc);
         free(pc);
     }
+    if (db && db->schema) {
+        fprintf(f, "db_schema %s\n", db->schema_copy);
+        fprintf(f, "db_inputs %zu\n", db->fixture_inputs);
+        fprintf(f, "replaydb %s/replay_db.c\n", lib_dir());
+    }
     if (fclose(f) != 0) return -1;
     return rename(tmp, path);
 }
@@ -134,6 +145,11 @@ static int write_replay_conf(const char *out, char *const *abs_sources, size_t n
 int cmd_run(int argc, char **argv) {
     const char *out = "sympath-out";
     const char *cflags = NULL;
+    const char *db_path = NULL;
+    db_setup db;
+    memset(&db, 0, sizeof db);
+    db.limits.rows = 3;
+    db.limits.text = 8;
     explore_opts o;
     memset(&o, 0, sizeof o);
     o.budget_seconds = 60;
@@ -243,6 +259,17 @@ int cmd_run(int argc, char **argv) {
             NEED_VALUE();
             if (parse_uint(v, &u) || u > (1u << 20)) BAD_VALUE();
             o.inputs_limit = (uint32_t)u;
+        } else if (!strcmp(a, "--db")) {
+            NEED_VALUE();
+            db_path = v;
+        } else if (!strcmp(a, "--db-rows")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
+            db.limits.rows = (unsigned)u;
+        } else if (!strcmp(a, "--db-text")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
+            db.limits.text = (unsigned)u;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {
@@ -278,6 +305,8 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
+    if (db_path && db_setup_run(db_path, build_dir, &db) != 0)
+        return 1;
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
@@ -304,7 +333,7 @@ int cmd_run(int argc, char **argv) {
             l += n + (l[n] == '\n');
         }
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db);
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -323,6 +352,10 @@ int cmd_run(int argc, char **argv) {
     o.build_seconds = bs.seconds;
     o.build = &bs;
     o.interrupted = &interrupted;
+    o.db_schema = db.schema;
+    o.db_rows = db.limits.rows;
+    o.db_text = db.limits.text;
+    o.db_log = db.schema ? db.log_path : NULL;
     explore_summary sum;
     memset(&sum, 0, sizeof sum);
     if (explore_program(&o, &sum, &err) != 0) {
@@ -330,7 +363,8 @@ int cmd_run(int argc, char **argv) {
         free(err);
         return 1;
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    db_schema_free(db.schema);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
     build_stats_free(&bs);

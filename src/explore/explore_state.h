@@ -73,6 +73,7 @@ typedef struct explore_state {
     const char *stop_reason;
     int exhausted, complete;
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
+    uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
 } explore_state;
 
 /* Monotonic clock in seconds. */
@@ -83,6 +84,15 @@ const char *error_kind_name(error_kind k);
 int error_is_property(error_kind k);
 /* Write <out_dir>/report.json (atomically). 0, or -1 with *err. */
 int explore_write_report(const explore_state *s, char **err);
+struct json_writer;
+/* --db: write the fixture of run r beside test case `xml_path` (same name, .sql), atomically,
+ * when the run read a fixture; counts it in s. 0, or -1 with *err (malloc'ed). */
+int explore_db_write_fixture(explore_state *s, const run_result *r, const char *xml_path, char **err);
+/* --db: the "database" object of report.json (per query site: SQL, understood, rows,
+ * unsupported constructs by kind, time in SQLite), from the executors' log. */
+void explore_db_report(struct json_writer *j, const explore_state *s);
+/* --db: one or two summary lines (fixtures, rows, failed statements, fixture errors). */
+void explore_db_print_summary(const explore_state *s, FILE *f);
 /* Print the end-of-run summary (a few lines) to f. */
 void explore_print_summary(const explore_state *s, FILE *f);
 

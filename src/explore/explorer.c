@@ -245,6 +245,20 @@ static char *describe_inputs(const run_result *r) {
     return buf;
 }
 
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
+static void write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
+    if (!s->o->db_schema)
+        return;
+    char rel[64], path[4200];
+    snprintf(rel, sizeof rel, pattern, num);
+    snprintf(path, sizeof path, "%s/%s", s->o->out_dir, rel);
+    char *err = NULL;
+    if (explore_db_write_fixture(s, r, path, &err)) {
+        fprintf(stderr, "sympath: cannot write the fixture of %s: %s\n", rel, err ? err : "?");
+        free(err);
+    }
+}
+
 static void fill_test_case(const run_result *r, test_case *tc) {
     tc->n = r->ninputs;
     tc->values = r->inputs;
@@ -345,6 +359,8 @@ static int handle_error(explore_state *s, const run_result *r) {
         free(err);
     }
     e->number = num;
+    if (num >= 0)
+        write_fixture(s, r, "errors/error-%03d.xml", num);
     free(desc);
     if (s->o->progress) fputs("\r\033[K", stderr);
     fprintf(stderr, "sympath: %s %s at %s (errors/error-%03d.xml)\n",
@@ -501,11 +517,13 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                  (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
         char *err = NULL;
-        if (suite_write_test(s->suite, &tc, comment, &err) < 0) {
+        int num = suite_write_test(s->suite, &tc, comment, &err);
+        if (num < 0) {
             fprintf(stderr, "sympath: cannot write test case: %s\n", err ? err : "?");
             free(err);
         } else {
             s->tests++;
+            write_fixture(s, r, "tests/test-%05d.xml", num);
         }
     }
 

@@ -30,6 +30,11 @@ typedef struct explore_opts {
     double build_seconds;           /* time spent building, reported */
     const struct build_stats *build;/* what the instrumenter did, reported (may be NULL) */
     volatile sig_atomic_t *interrupted; /* set asynchronously (Ctrl-C): stop cleanly; may be NULL */
+    /* database applications (--db): NULL schema = none. The executors read the same schema,
+     * limits and log path from the environment (SYMPATH_DB_*, set by the CLI). */
+    const struct db_schema *db_schema;  /* for writing fixtures (tests/test-NNNNN.sql) */
+    unsigned db_rows, db_text;          /* row slots per table, bytes per TEXT cell (db_limits) */
+    const char *db_log;                 /* per-statement log the executors append to (report.json "database") */
 } explore_opts;
 
 /* What the exploration found, for the caller's summary and exit code. */

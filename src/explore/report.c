@@ -239,6 +239,7 @@ int explore_write_report(const explore_state *s, char **err) {
     report_coverage(j, s);
     report_errors(j, s);
     report_stats(j, s);
+    explore_db_report(j, s);
     json_end_object(j);
     char path[4096];
     snprintf(path, sizeof path, "%s/report.json", s->o->out_dir);
@@ -278,6 +279,7 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     for (int k = 0; k < CONC_KIND_COUNT; k++) conc += s->conc[k];
     solver_stats ss;
     solver_get_stats(s->solver, &ss);
+    explore_db_print_summary(s, f);
     fprintf(f, "  divergences: %llu   concretizations: %llu   solver: %llu queries, %.0f%% of the time\n",
             (unsigned long long)s->divergences, (unsigned long long)conc, (unsigned long long)ss.queries,
             s->total_seconds > 0 ? 100.0 * s->solve_seconds / s->total_seconds : 0.0);

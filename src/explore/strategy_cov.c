@@ -9,6 +9,8 @@
  *   tier 0  its coverage slot (candidate_slot) is not covered yet
  *   tier 1  the crash side of a safety check (BK_CHECK direction 1): may reveal an error
  *   tier 2  everything else (covered slot, or no slot of its own)
+ *   tier 3  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
+ *           same rows come from asking for the absent slot first
  * then shallower depth (shorter path condition, cheaper query), then older.
  *
  * Coverage only grows, so a direction's tier can only get worse after it was queued.
@@ -48,6 +50,8 @@ static uint8_t cov_tier(const cov *c, const tree_node *node, int dir) {
         return 0;
     if (node->kind == BK_CHECK && dir == 1)
         return 1;
+    if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
+        return 3; /* a second "one more row" past an absent slot: the first one comes before */
     return 2;
 }
 

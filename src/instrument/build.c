@@ -202,6 +202,38 @@ static int link_lib(build *B, const char *file, char ***names, size_t *n, char *
     return 0;
 }
 
+/* True when the program calls a SQLite function (declared sqlite3_* functions). */
+static int uses_sqlite(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMIsDeclaration(f) && len > 8 && !strncmp(name, "sqlite3_", 8))
+            return 1;
+    }
+    return 0;
+}
+
+/* Link one more module of models (rt_dir/<file>), adding its functions to B->models. */
+static int link_models(build *B, const char *file, char **err)
+{
+    char **names = NULL;
+    size_t n = 0;
+    if (link_lib(B, file, &names, &n, err))
+        return -1;
+    char **all = realloc(B->models, (B->n_models + n) * sizeof *all);
+    if (!all) {
+        free_names(names, n);
+        *err = instr_strf("out of memory");
+        return -1;
+    }
+    memcpy(all + B->n_models, names, n * sizeof *names);
+    free(names);
+    B->models = all;
+    B->n_models += n;
+    return 0;
+}
+
 /* Compile, parse and link the user's sources into B->m; check for main. */
 static int front_end(build *B, char **err)
 {
@@ -399,6 +431,11 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     if (link_lib(&B, "models.bc", &B.models, &B.n_models, err) ||
         link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
         goto done;
+    /* A program that calls SQLite gets the interception stubs (db_models.bc, counted as
+     * models) and is linked with libsqlite3 and the SQL layer's libpg_query. */
+    int uses_db = uses_sqlite(B.m);
+    if (uses_db && link_models(&B, "db_models.bc", err))
+        goto done;
 
     if (!posix) { /* the start-up wrapper of the symbolic command line is not wanted */
         LLVMValueRef w = LLVMGetNamedFunction(B.m, POSIX_MAIN);
@@ -455,9 +492,9 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     char *lib = instr_strf("%s/libsympath-rt.a", o->rt_dir);
     char *log = instr_strf("%s/link.log", o->work_dir);
     const char *la[] = {o->clang, huge ? "-O0" : "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
-                        "-lm", "-ldl", "-o", o->exe_path};
+                        "-lm", "-ldl", "-o", o->exe_path, uses_db ? "-lsqlite3" : NULL, "-lpg_query", "-lpthread"};
     int ok = lib && log;
-    for (size_t k = 0; ok && k < sizeof la / sizeof *la; k++)
+    for (size_t k = 0; ok && k < sizeof la / sizeof *la && la[k]; k++)
         ok = (link_argv[k] = strdup(la[k])) != NULL;
     if (!ok) {
         free(lib), free(log);

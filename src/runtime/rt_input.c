@@ -41,7 +41,7 @@ static void write_name(const char *name)
  * (floats, pointers), followed by REC_NAME chunks when name is not NULL.
  * Returns the symbol (NULL when not symbolic) and the masked value in *val.
  */
-static expr *next_input(input_type it, unsigned width, const char *name, int symbolic, uint64_t *val)
+expr *rt_next_input(input_type it, unsigned width, const char *name, int symbolic, uint64_t *val)
 {
     trace_header *h = rt.hdr;
     *val = 0;
@@ -90,7 +90,7 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
 static uint64_t int_input(input_type it, unsigned width, const char *name)
 {
     uint64_t v;
-    __sym_ret = next_input(it, width, name, 1, &v);
+    __sym_ret = rt_next_input(it, width, name, 1, &v);
     return v;
 }
 
@@ -98,7 +98,7 @@ static uint64_t int_input(input_type it, unsigned width, const char *name)
 static uint64_t plain_input(input_type it, unsigned width, uint32_t conc)
 {
     uint64_t v;
-    next_input(it, width, NULL, 0, &v);
+    rt_next_input(it, width, NULL, 0, &v);
     rt_count_conc(conc);
     __sym_ret = NULL;
     return v;
@@ -132,7 +132,7 @@ void sym_bytes(void *buf, size_t n, const char *name)
     unsigned char *p = buf;
     for (size_t i = 0; i < n; i++) {
         uint64_t v;
-        expr *e = next_input(IT_BYTE, 8, i == 0 ? name : NULL, 1, &v);
+        expr *e = rt_next_input(IT_BYTE, 8, i == 0 ? name : NULL, 1, &v);
         p[i] = (unsigned char)v;
         if (e)
             rt_shadow_put((uintptr_t)(p + i), &e, 1);

@@ -136,6 +136,12 @@ void rt_shadow_reset(void);
 
 /* Forget the input counter (per run). */
 void rt_input_reset(void);
+/* Read the next input value (index = values consumed before, in call order) of `width`
+ * bits as type `it`, with an optional name (REC_NAME). Values past the explorer's vector
+ * read as 0; a run past its input limit ends here. Returns the input symbol (NULL when
+ * not symbolic or the run went concrete) and the value in *val. Used by the input
+ * functions and by the database fixture (db_sqlite.c). */
+expr *rt_next_input(input_type it, unsigned width, const char *name, int symbolic, uint64_t *val);
 
 /* ---- test hooks (tests/unit/test_runtime_*.c) ---- */
 

@@ -1,0 +1,329 @@
+/* db.h: the SQL layer: schema loading (SQLite PRAGMAs), SQL parsing (libpg_query), fixture layout, SQL -> symbolic expressions. */
+#ifndef SYMPATH_DB_H
+#define SYMPATH_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../expr/expr.h"
+
+/*
+ * sympath treats the database of a program as an input (Emmi, Majumdar and Sen,
+ * "Dynamic test input generation for database applications", ISSTA 2007): the
+ * rows of each table are *row slots* whose cells are input symbols, a query's
+ * WHERE clause becomes a constraint over the cells of a slot, and the solver
+ * writes the rows a path needs (the *fixture*). This header is the part of that
+ * layer that knows SQL and the schema; it is used by the executor's SQLite
+ * interception (src/runtime/db_sqlite.c), by the explorer (fixture files,
+ * report) and by the CLI (schema checks). It does not print or exit.
+ */
+
+/* ---------------------------------------------------------------- schema */
+
+/* SQLite type affinity of a column (SQLite "Datatypes", section 3.1). */
+typedef enum db_affinity { DB_AFF_INTEGER = 0, DB_AFF_TEXT, DB_AFF_BLOB, DB_AFF_REAL, DB_AFF_NUMERIC } db_affinity;
+
+typedef struct db_column {
+    char *name;          /* as declared */
+    char *decl_type;     /* declared type ("" when none) */
+    db_affinity aff;
+    bool notnull;        /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
+    int pk;              /* 1-based position in the PRIMARY KEY, 0 = not a key column */
+    int fk_table;        /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
+    int fk_column;       /* referenced column index in that table */
+} db_column;
+
+/* A PRIMARY KEY or UNIQUE column set: the fixture's rows differ on it. */
+typedef struct db_key {
+    int ncols;
+    int cols[8];         /* column indexes */
+} db_key;
+
+typedef struct db_table {
+    char *name;
+    int ncols;
+    db_column *cols;
+    int rowid_alias;     /* column index of an INTEGER PRIMARY KEY (alias of the rowid), -1 none */
+    bool without_rowid;  /* WITHOUT ROWID table: its queries are run concretely */
+    int nkeys;
+    db_key *keys;
+} db_table;
+
+typedef struct db_schema {
+    int ntables;
+    db_table *tables;
+    char *ddl;           /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
+    int nignored;        /* constraints not turned into fixture constraints (CHECK, composite FOREIGN KEY) */
+    char **ignored;      /* their descriptions */
+} db_schema;
+
+/*
+ * Load a schema from `path`: an SQLite database file (recognised by its 16-byte
+ * header "SQLite format 3", opened with SQLITE_OPEN_READONLY and never written;
+ * its CREATE statements are read from sqlite_schema) or a text file of SQL DDL
+ * (executed by SQLite itself into an in-memory database). Tables, columns, types,
+ * NOT NULL, PRIMARY KEY, UNIQUE and FOREIGN KEY come from SQLite's PRAGMAs
+ * table_info, index_list, index_info and foreign_key_list.
+ * Returns 0 and *out (free with db_schema_free), or -1 with *err (malloc'ed): a
+ * missing file, SQLite's message with the line of a statement that does not
+ * parse, a schema without tables.
+ */
+int db_schema_load(const char *path, db_schema **out, char **err);
+/* The same from DDL text already in memory (NUL-terminated). */
+int db_schema_from_ddl(const char *ddl, db_schema **out, char **err);
+/* Free a schema; NULL is accepted. */
+void db_schema_free(db_schema *s);
+/* Index of the table named `name` (case-insensitive, as SQL), -1 when absent. */
+int db_table_index(const db_schema *s, const char *name);
+/* Index of the column named `name` in t (case-insensitive), -1 when absent. */
+int db_column_index(const db_table *t, const char *name);
+/* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
+ * others (INTEGER, REAL, NUMERIC) are 64-bit integers (REAL cells hold integer values). */
+static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
+
+/* ---------------------------------------------------------------- fixture layout */
+
+/*
+ * Row slots live in the test vector. At the program's first sqlite3_open of a
+ * run the executor reads, table by table in schema order:
+ *   count                    8 bits   rows present (slots 0..count-1), at most `rows`
+ *   then `rows` slots, each column in order:
+ *     null flag              1 bit    the cell is NULL
+ *     INTEGER/REAL/NUMERIC:  64 bits  the value
+ *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
+ * so every table has a fixed number of inputs and no row count moves another
+ * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
+ */
+typedef struct db_limits {
+    unsigned rows;  /* row slots per table (1..64) */
+    unsigned text;  /* bytes of a TEXT cell (1..64) */
+} db_limits;
+
+/* Inputs one cell takes (see above). */
+unsigned db_cell_ninputs(const db_column *c, const db_limits *l);
+/* Inputs one table takes: 1 + rows * sum of its cells. */
+size_t db_table_ninputs(const db_table *t, const db_limits *l);
+/* Inputs the whole fixture takes. */
+size_t db_fixture_ninputs(const db_schema *s, const db_limits *l);
+
+/* One concrete cell. */
+typedef struct db_cell {
+    bool null;
+    int64_t i;           /* integer columns */
+    unsigned len;        /* text columns: bytes in text */
+    const uint8_t *text; /* not NUL-terminated; owned by the caller */
+} db_cell;
+
+/* Decode cell `col` of slot `slot` of table `t` from the table's inputs vals[0..)
+ * (vals[0] = count). The text pointer refers to `buf` (>= l->text bytes). */
+void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col,
+                    uint8_t *buf, db_cell *out);
+/* Rows present in a table from its inputs (count clamped to l->rows). */
+unsigned db_table_count(const db_limits *l, const uint64_t *vals);
+
+/* One INSERT statement for a row (cells[0..t->ncols)), NUL-terminated, malloc'ed;
+ * NULL when out of memory. Text with bytes outside printable ASCII is written as
+ * CAST(X'..' AS TEXT). */
+char *db_insert_sql(const db_table *t, const db_cell *cells);
+
+/*
+ * The fixture of a test case as SQL: INSERT statements for every present row,
+ * decoded from vals[0..n) where the fixture starts at index `start` (the input
+ * named "db:<first table>.rows"). Missing values read as 0. Returns malloc'ed
+ * text ("-- empty fixture" comment when no rows), NULL when out of memory.
+ */
+char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
+
+/* ---------------------------------------------------------------- SQL */
+
+typedef enum db_stmt_kind { DBQ_SELECT = 0, DBQ_INSERT, DBQ_UPDATE, DBQ_DELETE, DBQ_OTHER } db_stmt_kind;
+
+/* Node kinds of a WHERE expression (a small tree built from libpg_query's parse tree). */
+typedef enum db_xkind {
+    DBX_COLUMN = 0, /* column `column` of FROM item `from` */
+    DBX_INT,        /* integer literal ival */
+    DBX_TEXT,       /* string literal text */
+    DBX_NULL,       /* NULL literal */
+    DBX_PARAM,      /* bound parameter number `param` (1-based, SQLite numbering) */
+    DBX_ARITH,      /* kids[0] op kids[1], op one of + - * / % */
+    DBX_NEG,        /* -kids[0] */
+    DBX_CMP,        /* kids[0] op kids[1], op a db_cmp */
+    DBX_AND, DBX_OR,/* kids[0..nkids) */
+    DBX_NOT,        /* NOT kids[0] */
+    DBX_ISNULL,     /* kids[0] IS NULL (negated: IS NOT NULL) */
+    DBX_LIKE,       /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
+    DBX_IN,         /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
+    DBX_BETWEEN     /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
+} db_xkind;
+
+typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
+
+typedef struct db_sexpr {
+    db_xkind kind;
+    int op;              /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp */
+    bool negated;        /* DBX_ISNULL, DBX_LIKE, DBX_IN, DBX_BETWEEN */
+    int from;            /* DBX_COLUMN: index into db_query.from_table */
+    int column;          /* DBX_COLUMN */
+    int param;           /* DBX_PARAM */
+    int64_t ival;        /* DBX_INT */
+    char *text;          /* DBX_TEXT */
+    int nkids;
+    struct db_sexpr **kids;
+} db_sexpr;
+
+#define DB_MAX_UNSUPPORTED 8
+#define DB_MAX_FROM 3        /* tables of a join */
+
+/* Aggregates of a SELECT without GROUP BY (one result row). */
+enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
+
+/*
+ * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
+ * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
+ * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
+ * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
+ * JOIN ... ON, whose ON conditions join the WHERE clause), whose result columns are
+ * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
+ * `aggregate`), without DISTINCT, GROUP BY, OFFSET, LIMIT (except a literal LIMIT on
+ * one table without ORDER BY or aggregates: `limit`), outer joins or set
+ * operations, and whose WHERE uses only the db_xkind constructs (ORDER BY is allowed).
+ * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
+ * "function call", ...) and run concretely.
+ */
+typedef struct db_query {
+    db_stmt_kind kind;
+    bool understood;
+    int table;           /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
+    int nfrom;           /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
+    int from_table[DB_MAX_FROM]; /* their tables */
+    char *from_name[DB_MAX_FROM];/* their alias, or the table's name (qualifies the hidden rowid columns) */
+    db_sexpr *where;     /* WHERE and ON conditions; NULL = every row */
+    int nresult;         /* SELECT: result columns */
+    int *result_from;    /* SELECT: FROM item of each result column */
+    int *result_col;     /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;     /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;      /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;            /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;        /* their columns */
+    db_sexpr **set_val;  /* their values, over the row's old columns and the parameters */
+    int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;     /* their table columns */
+    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
+    int64_t limit;       /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
+    int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
+    int order_from[4], order_col[4];
+    bool order_desc[4], order_nulls_last[4];
+    int nunsupported;
+    const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
+    int nparams;         /* highest parameter number used */
+} db_query;
+
+/*
+ * SQLite's parameter syntax (`?`, `?NNN`, `:name`, `@name`, `$name`) rewritten to
+ * PostgreSQL's `$N`, numbered as SQLite numbers them (a `?` takes the largest
+ * number so far plus one, `?NNN` takes NNN, a name keeps the number of its first
+ * occurrence), so that libpg_query accepts SQLite statements. String literals,
+ * quoted identifiers and comments are copied unchanged. sql[0..len); returns the
+ * malloc'ed rewritten text (NULL when out of memory) and *nparams.
+ */
+char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams);
+
+/*
+ * Parse the first statement of sql[0..len) with libpg_query (PostgreSQL grammar,
+ * after db_sql_params_to_pg) and resolve its names against the schema.
+ * Returns 0 and *out (free with db_query_free) — possibly with understood = false
+ * and the unsupported kinds listed — or -1 with *err (malloc'ed) when the text
+ * does not parse at all (then the statement is run concretely too).
+ */
+int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err);
+void db_query_free(db_query *q);
+
+/*
+ * The SELECT text sympath sends to SQLite for an understood query: the original
+ * with ", F.rowid" added for each FROM item F, in order, as the last result
+ * columns (before FROM), so that each result row maps back to the fixture rows
+ * it came from. malloc'ed, NULL when out of memory.
+ */
+char *db_query_with_rowid(const db_query *q, const char *sql, size_t len);
+
+/* ---------------------------------------------------------------- SQL -> expressions */
+
+/*
+ * A value in a WHERE clause as symbolic expressions (each carrying its concrete
+ * value): `null` (width 1) says it is NULL; an integer value is `v` (64 bits); a
+ * text value is `len` (8 bits) and bytes[0..nbytes) (8 bits each), the bytes at
+ * and past len being 0 (the fixture's type constraint guarantees it for cells).
+ */
+typedef struct db_val {
+    bool is_text;
+    expr *null;
+    expr *v;
+    expr *len;
+    unsigned nbytes;
+    expr **bytes;
+} db_val;
+
+/*
+ * The WHERE clause of q over one combination of rows, one per FROM item: rows[f]
+ * are the cells of FROM item f's row (its table's columns in order),
+ * params[0..nparams) the bound parameters (params[k-1] is parameter k; one whose
+ * `null` is NULL is unbound and reads as SQL NULL, as in SQLite). SQL's three-valued logic is exact: the
+ * result (width 1) is true iff the clause is TRUE (not FALSE, not NULL), which is
+ * when SQLite returns the row. Integer arithmetic is 64-bit two's complement
+ * (SQLite would switch to REAL on overflow); x / 0 and x % 0 are NULL. LIKE is
+ * ASCII case-insensitive with % and _ (no ESCAPE), on a bounded text as a
+ * dynamic-programming expression over its bytes.
+ * Returns the expression, or NULL with *why (a static string) when the clause
+ * uses something the translation does not model (e.g. a text compared with an
+ * integer): the caller then runs the query concretely. Nodes are built in cx;
+ * temporary memory is malloc'ed and freed before return.
+ */
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
+                    int nparams, const char **why);
+
+/*
+ * The value of an expression (an INSERT's VALUES item, an UPDATE's SET value) as a db_val,
+ * over one row per FROM item (rows, as for db_where_expr; NULL when the expression has no
+ * columns) and the bound parameters params[0..nparams). The result's bytes may point into
+ * rows, params or storage freed at the next call: copy what must last. Returns 0, or -1
+ * with *why (static) for an unsupported construct. Not reentrant (that storage is static).
+ */
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
+                  const db_val *params, int nparams, db_val *out, const char **why);
+
+/*
+ * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row
+ * combinations, sel[i] (width 1) says it is returned and vals[i] is its argument
+ * (ignored for COUNT(*), which passes vals = NULL). COUNT counts non-NULL arguments;
+ * SUM, MIN and MAX of integers skip NULLs and are NULL when nothing is left, as in
+ * SQL. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
+ * SUM overflowed 64 bits, which SQLite reports as an error instead of a row. Returns 0,
+ * or -1 with *why (static) for text arguments.
+ */
+int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
+                 expr **overflow, const char **why);
+
+/*
+ * "Row a comes no later than row b" under q's ORDER BY (rows_a, rows_b: the cells
+ * of each FROM item's row, as for db_where_expr), as SQLite orders: NULL before
+ * any value unless NULLS LAST, texts by BINARY collation, DESC reversing a key;
+ * width 1, true on ties. Constant true when q has no (plain-column) ORDER BY.
+ */
+expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b);
+
+/*
+ * The schema constraints of slot `slot` of table `ti` as one width-1 expression
+ * (true when satisfied), given the symbolic fixture: counts[t] (8 bits) is table
+ * t's row count and cells[t][slot * ncols + col] its cells. Present rows only:
+ *   (count > slot) => NOT NULL cells are not null, text lengths <= limits.text,
+ *   text bytes printable ASCII (0x20..0x7e) below the length and 0 from it,
+ *   PRIMARY KEY/UNIQUE sets differ from every lower present slot (NULLs never
+ *   collide, as in SQLite), each FOREIGN KEY value equals the referenced column
+ *   of some present slot of the referenced table.
+ * Emmi et al. section 4 ("database constraints") in bit-vector form.
+ */
+expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
+                          expr *const *counts, db_val *const *cells);
+
+#endif

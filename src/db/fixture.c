@@ -1,0 +1,177 @@
+/* fixture.c: where a fixture's row slots sit in the test vector, and the INSERT statements that write a fixture. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db.h"
+
+unsigned db_cell_ninputs(const db_column *c, const db_limits *l)
+{
+    return db_column_is_text(c) ? 2 + l->text : 2;
+}
+
+size_t db_table_ninputs(const db_table *t, const db_limits *l)
+{
+    size_t row = 0;
+    for (int c = 0; c < t->ncols; c++)
+        row += db_cell_ninputs(&t->cols[c], l);
+    return 1 + (size_t)l->rows * row;
+}
+
+size_t db_fixture_ninputs(const db_schema *s, const db_limits *l)
+{
+    size_t n = 0;
+    for (int t = 0; t < s->ntables; t++)
+        n += db_table_ninputs(&s->tables[t], l);
+    return n;
+}
+
+unsigned db_table_count(const db_limits *l, const uint64_t *vals)
+{
+    uint64_t n = vals[0] & 0xff;
+    return n > l->rows ? l->rows : (unsigned)n;
+}
+
+void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col,
+                    uint8_t *buf, db_cell *out)
+{
+    size_t off = 1;
+    size_t row = 0;
+    for (int c = 0; c < t->ncols; c++)
+        row += db_cell_ninputs(&t->cols[c], l);
+    off += slot * row;
+    for (int c = 0; c < col; c++)
+        off += db_cell_ninputs(&t->cols[c], l);
+    memset(out, 0, sizeof *out);
+    out->null = vals[off] & 1;
+    if (db_column_is_text(&t->cols[col])) {
+        unsigned len = (unsigned)(vals[off + 1] & 0xff);
+        if (len > l->text)
+            len = l->text;
+        for (unsigned i = 0; i < len; i++)
+            buf[i] = (uint8_t)vals[off + 2 + i];
+        out->len = len;
+        out->text = buf;
+    } else {
+        out->i = (int64_t)vals[off + 1];
+    }
+}
+
+/* Append printf-formatted text to *s (length *n); -1 when out of memory. */
+static int append(char **s, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int append(char **s, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *add = NULL;
+    int k = vasprintf(&add, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return -1;
+    char *r = realloc(*s, *n + (size_t)k + 1);
+    if (!r) {
+        free(add);
+        return -1;
+    }
+    memcpy(r + *n, add, (size_t)k + 1);
+    free(add);
+    *s = r;
+    *n += (size_t)k;
+    return 0;
+}
+
+/* An identifier in double quotes (embedded quotes doubled). */
+static int append_ident(char **s, size_t *n, const char *id)
+{
+    if (append(s, n, "\""))
+        return -1;
+    for (const char *p = id; *p; p++)
+        if (append(s, n, *p == '"' ? "\"\"" : "%c", *p))
+            return -1;
+    return append(s, n, "\"");
+}
+
+char *db_insert_sql(const db_table *t, const db_cell *cells)
+{
+    char *s = NULL;
+    size_t n = 0;
+    int bad = append(&s, &n, "INSERT INTO ") || append_ident(&s, &n, t->name) || append(&s, &n, "(");
+    for (int c = 0; !bad && c < t->ncols; c++)
+        bad = (c && append(&s, &n, ", ")) || append_ident(&s, &n, t->cols[c].name);
+    bad = bad || append(&s, &n, ") VALUES(");
+    for (int c = 0; !bad && c < t->ncols; c++) {
+        const db_cell *v = &cells[c];
+        bad = c && append(&s, &n, ", ");
+        if (bad)
+            break;
+        if (v->null) {
+            bad = append(&s, &n, "NULL");
+        } else if (!db_column_is_text(&t->cols[c])) {
+            bad = append(&s, &n, "%lld", (long long)v->i);
+        } else {
+            int printable = 1;
+            for (unsigned i = 0; i < v->len; i++)
+                printable &= v->text[i] >= 0x20 && v->text[i] < 0x7f;
+            if (printable) {
+                bad = append(&s, &n, "'");
+                for (unsigned i = 0; !bad && i < v->len; i++)
+                    bad = append(&s, &n, v->text[i] == '\'' ? "''" : "%c", v->text[i]);
+                bad = bad || append(&s, &n, "'");
+            } else {
+                bad = append(&s, &n, "CAST(X'");
+                for (unsigned i = 0; !bad && i < v->len; i++)
+                    bad = append(&s, &n, "%02X", v->text[i]);
+                bad = bad || append(&s, &n, "' AS TEXT)");
+            }
+        }
+    }
+    if (bad || append(&s, &n, ");")) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start)
+{
+    size_t total = db_fixture_ninputs(s, l);
+    uint64_t *v = calloc(total ? total : 1, sizeof *v);
+    db_cell *cells = NULL;
+    uint8_t *bufs = NULL;
+    char *out = NULL;
+    size_t len = 0;
+    int rows = 0, bad = !v;
+    for (size_t i = 0; !bad && i < total && start + i < n; i++)
+        v[i] = vals[start + i];
+    bad = bad || append(&out, &len, "-- fixture written by sympath: load after the schema\n");
+    size_t off = 0;
+    for (int ti = 0; !bad && ti < s->ntables; ti++) {
+        const db_table *t = &s->tables[ti];
+        free(cells), free(bufs);
+        cells = calloc((size_t)t->ncols, sizeof *cells);
+        bufs = calloc((size_t)t->ncols, l->text + 1);
+        if (!cells || !bufs) {
+            bad = 1;
+            break;
+        }
+        unsigned count = db_table_count(l, v + off);
+        for (unsigned k = 0; !bad && k < count; k++) {
+            for (int c = 0; c < t->ncols; c++)
+                db_cell_decode(t, l, v + off, k, c, bufs + (size_t)c * (l->text + 1), &cells[c]);
+            char *ins = db_insert_sql(t, cells);
+            bad = !ins || append(&out, &len, "%s\n", ins);
+            free(ins);
+            rows++;
+        }
+        off += db_table_ninputs(t, l);
+    }
+    if (!bad && !rows)
+        bad = append(&out, &len, "-- empty fixture\n");
+    free(cells), free(bufs), free(v);
+    if (bad) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

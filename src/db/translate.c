@@ -1,0 +1,513 @@
+/* translate.c: WHERE clauses and schema constraints as bit-vector expressions over a row slot's symbols (Emmi et al. 2007). */
+#include <stdlib.h>
+#include <string.h>
+#include "db.h"
+
+/*
+ * SQL's three-valued logic in two bits: a condition is the pair (t, f) of
+ * width-1 expressions "it is TRUE" and "it is FALSE"; NULL is neither. AND,
+ * OR and NOT are then exact: t(a AND b) = t(a) & t(b), f(a AND b) = f(a) | f(b),
+ * NOT swaps t and f. A row is returned when t of its WHERE clause holds.
+ */
+typedef struct tv {
+    expr *t, *f;
+} tv;
+
+typedef struct tr {
+    expr_ctx *cx;
+    const db_query *q;
+    const db_val *const *rows;
+    const db_val *params;
+    int nparams;
+    const char *why;  /* first reason the translation failed */
+    void **owned;     /* temporary allocations (text bytes of literals), freed at the end */
+    size_t nowned;
+} tr;
+
+static expr *one(expr_ctx *cx) { return expr_const(cx, 1, 1); }
+static expr *zero(expr_ctx *cx) { return expr_const(cx, 0, 1); }
+static expr *or1(expr_ctx *cx, expr *a, expr *b) { return expr_binary(cx, EXPR_OR, a, b); }
+static expr *implies(expr_ctx *cx, expr *a, expr *b) { return or1(cx, expr_not(cx, a), b); }
+
+static int fail(tr *x, const char *why)
+{
+    if (!x->why)
+        x->why = why;
+    return -1;
+}
+
+static void *own(tr *x, size_t n)
+{
+    void *p = calloc(1, n ? n : 1);
+    void **o = p ? realloc(x->owned, (x->nowned + 1) * sizeof *o) : NULL;
+    if (!o) {
+        free(p);
+        return NULL;
+    }
+    x->owned = o;
+    return x->owned[x->nowned++] = p;
+}
+
+/* A byte of a text value; 0 past its stored bytes. */
+static expr *byte_at(expr_ctx *cx, const db_val *v, unsigned i)
+{
+    return i < v->nbytes ? v->bytes[i] : expr_const(cx, 0, 8);
+}
+
+/* Text equality: same length and same (zero-padded) bytes. */
+static expr *text_eq(expr_ctx *cx, const db_val *a, const db_val *b)
+{
+    expr *e = expr_cmp(cx, PRED_EQ, a->len, b->len);
+    unsigned n = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    for (unsigned i = 0; i < n; i++)
+        e = expr_and1(cx, e, expr_cmp(cx, PRED_EQ, byte_at(cx, a, i), byte_at(cx, b, i)));
+    return e;
+}
+
+/* a < b in SQLite's BINARY collation (memcmp, then length): on zero-padded texts without
+ * NUL bytes this is the lexicographic order of the padded byte strings, built from the end. */
+static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
+{
+    unsigned n = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    expr *lt = zero(cx);
+    for (unsigned k = n; k-- > 0;) {
+        expr *x = byte_at(cx, a, k), *y = byte_at(cx, b, k);
+        lt = or1(cx, expr_cmp(cx, PRED_ULT, x, y), expr_and1(cx, expr_cmp(cx, PRED_EQ, x, y), lt));
+    }
+    return lt;
+}
+
+static int value(tr *x, const db_sexpr *e, db_val *out);
+static int cond(tr *x, const db_sexpr *e, tv *out);
+
+static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
+{
+    expr_ctx *cx = x->cx;
+    expr *base;
+    if (a->is_text != b->is_text)
+        return fail(x, "comparison of a text with a number");
+    if (a->is_text) {
+        switch (op) {
+        case DB_EQ: base = text_eq(cx, a, b); break;
+        case DB_NE: base = expr_not(cx, text_eq(cx, a, b)); break;
+        case DB_LT: base = text_lt(cx, a, b); break;
+        case DB_GE: base = expr_not(cx, text_lt(cx, a, b)); break;
+        case DB_GT: base = text_lt(cx, b, a); break;
+        default: base = expr_not(cx, text_lt(cx, b, a)); break; /* DB_LE */
+        }
+    } else {
+        static const expr_pred preds[] = {PRED_EQ, PRED_NE, PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE};
+        base = expr_cmp(cx, preds[op], a->v, b->v);
+    }
+    expr *known = expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null));
+    out->t = expr_and1(cx, known, base);
+    out->f = expr_and1(cx, known, expr_not(cx, base));
+    return 0;
+}
+
+/* A value used as a condition (WHERE active): non-zero integers are TRUE. */
+static int truth_of(tr *x, const db_val *v, tv *out)
+{
+    if (v->is_text)
+        return fail(x, "text used as a condition");
+    expr_ctx *cx = x->cx;
+    expr *nz = expr_cmp(cx, PRED_NE, v->v, expr_const(cx, 0, 64));
+    out->t = expr_and1(cx, expr_not(cx, v->null), nz);
+    out->f = expr_and1(cx, expr_not(cx, v->null), expr_not(cx, nz));
+    return 0;
+}
+
+static int ascii_letter(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/*
+ * s LIKE p for a concrete pattern p over the bounded text s: m[i][j] says "the
+ * text from byte i matches the pattern from position j", filled from the ends
+ * (i = nbytes, j = plen) backwards; hash-consing shares equal sub-results.
+ * ASCII letters match either case, as SQLite's default LIKE does.
+ */
+static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned plen)
+{
+    unsigned L = s->nbytes;
+    expr **m = calloc((size_t)(L + 1) * (plen + 1), sizeof *m);
+    if (!m)
+        return NULL;
+#define M(i, j) m[(size_t)(i) * (plen + 1) + (j)]
+    for (unsigned i = L + 1; i-- > 0;) {
+        expr *more = i < L ? expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), s->len) : NULL; /* byte i exists */
+        for (unsigned j = plen + 1; j-- > 0;) {
+            expr *r;
+            if (j == plen) {
+                r = expr_cmp(cx, PRED_EQ, s->len, expr_const(cx, i, 8));
+            } else if (pat[j] == '%') {
+                r = M(i, j + 1);
+                if (more)
+                    r = or1(cx, r, expr_and1(cx, more, M(i + 1, j)));
+            } else if (!more) {
+                r = zero(cx);
+            } else if (pat[j] == '_') {
+                r = expr_and1(cx, more, M(i + 1, j + 1));
+            } else {
+                expr *b = s->bytes[i];
+                int c = pat[j];
+                expr *eq = expr_cmp(cx, PRED_EQ, b, expr_const(cx, (uint64_t)c, 8));
+                if (ascii_letter(c))
+                    eq = or1(cx, eq, expr_cmp(cx, PRED_EQ, b, expr_const(cx, (uint64_t)(c ^ 0x20), 8)));
+                r = expr_and1(cx, more, expr_and1(cx, eq, M(i + 1, j + 1)));
+            }
+            M(i, j) = r;
+        }
+    }
+    expr *r = M(0, 0);
+#undef M
+    free(m);
+    return r;
+}
+
+static int value(tr *x, const db_sexpr *e, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    memset(out, 0, sizeof *out);
+    out->null = zero(cx);
+    switch (e->kind) {
+    case DBX_COLUMN:
+        if (e->from < 0 || e->from >= x->q->nfrom)
+            return fail(x, "column out of range");
+        *out = x->rows[e->from][e->column];
+        return 0;
+    case DBX_INT:
+        out->v = expr_const(cx, (uint64_t)e->ival, 64);
+        return 0;
+    case DBX_NULL:
+        out->null = one(cx);
+        out->v = expr_const(cx, 0, 64);
+        return 0;
+    case DBX_TEXT: {
+        size_t n = strlen(e->text);
+        if (n > 255)
+            return fail(x, "text literal longer than 255 bytes");
+        out->is_text = true;
+        out->len = expr_const(cx, n, 8);
+        out->nbytes = (unsigned)n;
+        out->bytes = own(x, n * sizeof *out->bytes);
+        if (!out->bytes)
+            return fail(x, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            out->bytes[i] = expr_const(cx, (uint8_t)e->text[i], 8);
+        return 0;
+    }
+    case DBX_PARAM:
+        if (e->param < 1 || e->param > x->nparams || !x->params[e->param - 1].null) {
+            out->null = one(cx); /* unbound: NULL, as SQLite */
+            out->v = expr_const(cx, 0, 64);
+            return 0;
+        }
+        *out = x->params[e->param - 1];
+        return 0;
+    case DBX_NEG:
+    case DBX_ARITH: {
+        db_val a, b;
+        if (e->kind == DBX_NEG) {
+            if (value(x, e->kids[0], &b))
+                return -1;
+            a = b;
+            a.null = zero(cx);
+            a.v = expr_const(cx, 0, 64);
+        } else if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) {
+            return -1;
+        }
+        if (a.is_text || b.is_text)
+            return fail(x, "arithmetic on text");
+        int op = e->kind == DBX_NEG ? '-' : e->op;
+        expr_op eop = op == '+' ? EXPR_ADD : op == '-' ? EXPR_SUB : op == '*' ? EXPR_MUL : op == '/' ? EXPR_SDIV : EXPR_SREM;
+        out->null = or1(cx, a.null, b.null);
+        if (op == '/' || op == '%') /* division by zero is NULL in SQLite */
+            out->null = or1(cx, out->null, expr_cmp(cx, PRED_EQ, b.v, expr_const(cx, 0, 64)));
+        out->v = expr_binary(cx, eop, a.v, b.v);
+        return 0;
+    }
+    default: {
+        tv c;
+        if (cond(x, e, &c))
+            return -1;
+        /* a condition as a value: 1, 0 or NULL */
+        out->null = expr_not(cx, or1(cx, c.t, c.f));
+        out->v = expr_zext(cx, c.t, 64);
+        return 0;
+    }
+    }
+}
+
+static int cond(tr *x, const db_sexpr *e, tv *out)
+{
+    expr_ctx *cx = x->cx;
+    switch (e->kind) {
+    case DBX_AND:
+    case DBX_OR: {
+        bool and = e->kind == DBX_AND;
+        out->t = and ? one(cx) : zero(cx);
+        out->f = and ? zero(cx) : one(cx);
+        for (int i = 0; i < e->nkids; i++) {
+            tv k;
+            if (cond(x, e->kids[i], &k))
+                return -1;
+            out->t = and ? expr_and1(cx, out->t, k.t) : or1(cx, out->t, k.t);
+            out->f = and ? or1(cx, out->f, k.f) : expr_and1(cx, out->f, k.f);
+        }
+        return 0;
+    }
+    case DBX_NOT: {
+        tv k;
+        if (cond(x, e->kids[0], &k))
+            return -1;
+        out->t = k.f, out->f = k.t;
+        return 0;
+    }
+    case DBX_CMP: {
+        db_val a, b;
+        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b))
+            return -1;
+        return compare(x, e->op, &a, &b, out);
+    }
+    case DBX_ISNULL: {
+        db_val a;
+        if (value(x, e->kids[0], &a))
+            return -1;
+        out->t = e->negated ? expr_not(cx, a.null) : a.null;
+        out->f = expr_not(cx, out->t);
+        return 0;
+    }
+    case DBX_BETWEEN: {
+        db_val a, lo, hi;
+        tv g, l;
+        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &lo) || value(x, e->kids[2], &hi) ||
+            compare(x, DB_GE, &a, &lo, &g) || compare(x, DB_LE, &a, &hi, &l))
+            return -1;
+        out->t = expr_and1(cx, g.t, l.t);
+        out->f = or1(cx, g.f, l.f);
+        goto negate;
+    }
+    case DBX_IN: {
+        db_val a;
+        if (value(x, e->kids[0], &a))
+            return -1;
+        out->t = zero(cx), out->f = one(cx);
+        for (int i = 1; i < e->nkids; i++) {
+            db_val b;
+            tv k;
+            if (value(x, e->kids[i], &b) || compare(x, DB_EQ, &a, &b, &k))
+                return -1;
+            out->t = or1(cx, out->t, k.t);
+            out->f = expr_and1(cx, out->f, k.f);
+        }
+        goto negate;
+    }
+    case DBX_LIKE: {
+        db_val s, p;
+        if (value(x, e->kids[0], &s) || value(x, e->kids[1], &p))
+            return -1;
+        if (!s.is_text || !p.is_text)
+            return fail(x, "LIKE on a number");
+        if (p.len->op != EXPR_CONST)
+            return fail(x, "LIKE with a symbolic pattern");
+        unsigned plen = (unsigned)p.len->value;
+        uint8_t *pat = own(x, plen + 1);
+        if (!pat)
+            return fail(x, "out of memory");
+        for (unsigned i = 0; i < plen; i++) {
+            expr *b = byte_at(cx, &p, i);
+            if (b->op != EXPR_CONST)
+                return fail(x, "LIKE with a symbolic pattern");
+            pat[i] = (uint8_t)b->value;
+        }
+        expr *m = like(cx, &s, pat, plen);
+        if (!m)
+            return fail(x, "out of memory");
+        expr *known = expr_and1(cx, expr_not(cx, s.null), expr_not(cx, p.null));
+        out->t = expr_and1(cx, known, m);
+        out->f = expr_and1(cx, known, expr_not(cx, m));
+        goto negate;
+    }
+    default: {
+        db_val v;
+        if (value(x, e, &v))
+            return -1;
+        return truth_of(x, &v, out);
+    }
+    }
+negate:
+    if (e->negated) {
+        expr *t = out->t;
+        out->t = out->f, out->f = t;
+    }
+    return 0;
+}
+
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
+                    int nparams, const char **why)
+{
+    *why = NULL;
+    if (!q->where)
+        return one(cx);
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
+    tv r;
+    int rc = cond(&x, q->where, &r);
+    for (size_t i = 0; i < x.nowned; i++)
+        free(x.owned[i]);
+    free(x.owned);
+    if (rc) {
+        *why = x.why ? x.why : "unsupported";
+        return NULL;
+    }
+    return r.t;
+}
+
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
+                  const db_val *params, int nparams, db_val *out, const char **why)
+{
+    static void **owned; /* storage of the last call's literal bytes */
+    static size_t nowned;
+    for (size_t i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    owned = NULL, nowned = 0;
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
+    int rc = value(&x, e, out);
+    owned = x.owned, nowned = x.nowned;
+    *why = rc ? (x.why ? x.why : "unsupported") : NULL;
+    return rc;
+}
+
+int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
+                 expr **overflow, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    expr *ovf = zero(cx);
+    expr *zero64 = expr_const(cx, 0, 64);
+    expr *acc = zero64, *none = one(cx); /* none: no non-NULL argument so far */
+    for (unsigned i = 0; i < n; i++) {
+        if (vals && vals[i]->is_text) {
+            *why = "aggregate of a text column";
+            return -1;
+        }
+        expr *take = vals ? expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)) : sel[i];
+        switch (agg) {
+        case DB_AGG_COUNT:
+            acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, take, 64));
+            break;
+        case DB_AGG_SUM: {
+            expr *add = expr_ite(cx, take, vals[i]->v, zero64);
+            ovf = or1(cx, ovf, expr_binary(cx, EXPR_SADDO, acc, add));
+            acc = expr_binary(cx, EXPR_ADD, acc, add);
+            break;
+        }
+        default: { /* MIN, MAX: the first taken value, then better ones */
+            expr *better = agg == DB_AGG_MIN ? expr_cmp(cx, PRED_SLT, vals[i]->v, acc)
+                                             : expr_cmp(cx, PRED_SGT, vals[i]->v, acc);
+            acc = expr_ite(cx, expr_and1(cx, take, or1(cx, none, better)), vals[i]->v, acc);
+            break;
+        }
+        }
+        none = expr_and1(cx, none, expr_not(cx, take));
+    }
+    out->v = acc;
+    out->null = agg == DB_AGG_COUNT ? zero(cx) : none;
+    if (agg != DB_AGG_COUNT) /* NULL reads as 0 */
+        out->v = expr_ite(cx, none, zero64, acc);
+    if (overflow)
+        *overflow = ovf;
+    return 0;
+}
+
+expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
+{
+    /* lexicographic over the keys, built from the last: le = lt0 | (eq0 & (lt1 | (eq1 & ... true))) */
+    expr *le = one(cx);
+    for (int k = q->norder; k-- > 0;) {
+        const db_val *a = &rows_a[q->order_from[k]][q->order_col[k]];
+        const db_val *b = &rows_b[q->order_from[k]][q->order_col[k]];
+        if (q->order_desc[k]) {
+            const db_val *t = a;
+            a = b, b = t;
+        }
+        expr *both = expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null));
+        expr *vlt = a->is_text ? text_lt(cx, a, b) : expr_cmp(cx, PRED_SLT, a->v, b->v);
+        expr *veq = a->is_text ? text_eq(cx, a, b) : expr_cmp(cx, PRED_EQ, a->v, b->v);
+        /* where NULLs go: first in the key's own direction unless NULLS LAST (after the swap for
+         * DESC, "a before b" reads the same way) */
+        bool nulls_small = q->order_desc[k] ? q->order_nulls_last[k] : !q->order_nulls_last[k];
+        expr *null_lt = nulls_small ? expr_and1(cx, a->null, expr_not(cx, b->null))
+                                    : expr_and1(cx, expr_not(cx, a->null), b->null);
+        expr *lt = or1(cx, null_lt, expr_and1(cx, both, vlt));
+        expr *eq = or1(cx, expr_and1(cx, a->null, b->null), expr_and1(cx, both, veq));
+        le = or1(cx, lt, expr_and1(cx, eq, le));
+    }
+    return le;
+}
+
+/* Value equality for keys (text or integer), ignoring NULL flags. */
+static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
+{
+    if (a->is_text != b->is_text)
+        return zero(cx);
+    return a->is_text ? text_eq(cx, a, b) : expr_cmp(cx, PRED_EQ, a->v, b->v);
+}
+
+expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
+                          expr *const *counts, db_val *const *cells)
+{
+    const db_table *t = &s->tables[ti];
+    const db_val *row = cells[ti] + (size_t)slot * t->ncols;
+    expr *c = one(cx);
+    for (int ci = 0; ci < t->ncols; ci++) {
+        const db_column *col = &t->cols[ci];
+        const db_val *v = &row[ci];
+        if (col->notnull)
+            c = expr_and1(cx, c, expr_not(cx, v->null));
+        if (v->is_text) {
+            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, l->text, 8)));
+            c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, 0, 8))));
+            for (unsigned i = 0; i < v->nbytes; i++) {
+                expr *in = expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), v->len);
+                expr *b = v->bytes[i];
+                expr *printable = expr_and1(cx, expr_cmp(cx, PRED_UGE, b, expr_const(cx, 0x20, 8)),
+                                            expr_cmp(cx, PRED_ULE, b, expr_const(cx, 0x7e, 8)));
+                c = expr_and1(cx, c, implies(cx, in, printable));
+                c = expr_and1(cx, c, implies(cx, expr_not(cx, in), expr_cmp(cx, PRED_EQ, b, expr_const(cx, 0, 8))));
+            }
+        } else {
+            c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->v, expr_const(cx, 0, 64))));
+        }
+        if (col->fk_table >= 0) { /* the referenced row exists */
+            const db_table *p = &s->tables[col->fk_table];
+            expr *exists = zero(cx);
+            for (unsigned j = 0; j < l->rows; j++) {
+                const db_val *pv = &cells[col->fk_table][(size_t)j * p->ncols + col->fk_column];
+                expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, j, 8), counts[col->fk_table]);
+                exists = or1(cx, exists, expr_and1(cx, present, expr_and1(cx, expr_not(cx, pv->null), val_eq(cx, v, pv))));
+            }
+            c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), exists));
+        }
+    }
+    if (t->rowid_alias >= 0 && slot > 0) {
+        /* INTEGER PRIMARY KEY: increasing with the slot, so that a full scan (rowid order)
+         * returns the rows in slot order and the order is not left to the solver */
+        const db_val *prev = cells[ti] + (size_t)(slot - 1) * t->ncols;
+        c = expr_and1(cx, c, expr_cmp(cx, PRED_SGT, row[t->rowid_alias].v, prev[t->rowid_alias].v));
+    }
+    for (int k = 0; k < t->nkeys; k++) { /* differs from every lower slot on each key */
+        const db_key *key = &t->keys[k];
+        for (unsigned j = 0; j < slot; j++) {
+            const db_val *other = cells[ti] + (size_t)j * t->ncols;
+            expr *differ = zero(cx);
+            for (int kc = 0; kc < key->ncols; kc++) {
+                int ci = key->cols[kc];
+                differ = or1(cx, differ, or1(cx, or1(cx, row[ci].null, other[ci].null),
+                                             expr_not(cx, val_eq(cx, &row[ci], &other[ci]))));
+            }
+            c = expr_and1(cx, c, differ);
+        }
+    }
+    expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, slot, 8), counts[ti]);
+    return implies(cx, present, c);
+}

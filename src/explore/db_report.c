@@ -1,0 +1,275 @@
+/* db_report.c: the explorer's side of database applications: fixture files beside kept tests, the "database" section of report.json. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../db/db.h"
+#include "../emit/json.h"
+#include "explore_state.h"
+
+int explore_db_write_fixture(explore_state *s, const run_result *r, const char *xml_path, char **err)
+{
+    const db_schema *sc = s->o->db_schema;
+    if (!sc)
+        return 0;
+    /* the fixture starts at the input named after the first table's row count */
+    char first[300];
+    snprintf(first, sizeof first, "db:%s.rows", sc->tables[0].name);
+    size_t start = (size_t)-1;
+    for (uint32_t i = 0; i < r->ninputs && start == (size_t)-1; i++)
+        if (r->inames && r->inames[i] && !strcmp(r->inames[i], first))
+            start = i;
+    if (start == (size_t)-1)
+        return 0; /* the run never opened its database */
+    db_limits l = {s->o->db_rows, s->o->db_text};
+    char *sql = db_fixture_sql(sc, &l, r->inputs, r->ninputs, start);
+    size_t n = strlen(xml_path);
+    char *path = malloc(n + 1);
+    if (!sql || !path || n < 4) {
+        free(sql), free(path);
+        *err = strdup("out of memory");
+        return -1;
+    }
+    memcpy(path, xml_path, n - 4);
+    strcpy(path + n - 4, ".sql");
+    int rc = write_file_atomic(path, sql, strlen(sql));
+    if (rc)
+        *err = strdup(path);
+    else {
+        s->db_fixtures++;
+        for (const char *p = sql; (p = strstr(p, "INSERT INTO ")); p++)
+            s->db_fixture_rows++;
+    }
+    free(sql), free(path);
+    return rc;
+}
+
+/* Aggregated log lines of one statement text. */
+typedef struct qsite {
+    char *sql;
+    int understood;      /* 1 when every execution was understood */
+    uint64_t execs, rows_fixture, rows_other, mismatches, ns, max_rows;
+    char kinds[256];
+} qsite;
+
+static void add_kinds(char *dst, size_t cap, const char *kinds)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", kinds);
+    for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        size_t kl = strlen(k);
+        int have = 0;
+        for (const char *p = dst; (p = strstr(p, k)); p += kl)
+            if ((p == dst || p[-1] == ',') && (p[kl] == ',' || !p[kl]))
+                have = 1;
+        if (!have && strlen(dst) + kl + 2 < cap) {
+            if (*dst)
+                strcat(dst, ",");
+            strcat(dst, k);
+        }
+    }
+}
+
+void explore_db_report(json_writer *j, const explore_state *s)
+{
+    if (!s->o->db_schema)
+        return;
+    qsite *q = NULL;
+    size_t nq = 0;
+    char **errors = NULL;
+    size_t nerr = 0, err_total = 0;
+    char **stmt_errors = NULL;
+    size_t nstmt = 0, stmt_total = 0;
+    FILE *f = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (f && (len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] == '\n')
+            line[--len] = 0;
+        char *fld[8] = {0};
+        int nf = 0;
+        for (char *p = line; nf < 8;) {
+            fld[nf++] = p;
+            char *t = strchr(p, '\t');
+            if (!t || nf == 8)
+                break;
+            *t = 0;
+            p = t + 1;
+        }
+        if (!strcmp(fld[0], "s") && nf >= 3) {
+            char both[2200];
+            snprintf(both, sizeof both, "%s: %s", fld[2], fld[1]);
+            stmt_total++;
+            int have = 0;
+            for (size_t i = 0; i < nstmt; i++)
+                have |= !strcmp(stmt_errors[i], both);
+            if (!have && nstmt < 20) {
+                char **ne = realloc(stmt_errors, (nstmt + 1) * sizeof *ne);
+                if (ne) {
+                    stmt_errors = ne;
+                    if ((ne[nstmt] = strdup(both)))
+                        nstmt++;
+                }
+            }
+            continue;
+        }
+        if (!strcmp(fld[0], "e") && nf >= 2) {
+            err_total++;
+            int have = 0;
+            for (size_t i = 0; i < nerr; i++)
+                have |= !strcmp(errors[i], fld[1]);
+            if (!have && nerr < 20) {
+                char **ne = realloc(errors, (nerr + 1) * sizeof *ne);
+                if (ne && (ne[nerr] = strdup(fld[1])))
+                    errors = ne, nerr++;
+                else if (ne)
+                    errors = ne;
+            }
+            continue;
+        }
+        if (strcmp(fld[0], "q") || nf < 8)
+            continue;
+        qsite *site = NULL;
+        for (size_t i = 0; i < nq && !site; i++)
+            if (!strcmp(q[i].sql, fld[7]))
+                site = &q[i];
+        if (!site) {
+            if (nq >= 500)
+                continue;
+            qsite *nqv = realloc(q, (nq + 1) * sizeof *nqv);
+            if (!nqv)
+                continue;
+            q = nqv;
+            site = &q[nq];
+            memset(site, 0, sizeof *site);
+            if (!(site->sql = strdup(fld[7])))
+                continue;
+            site->understood = 1;
+            nq++;
+        }
+        uint64_t rows = strtoull(fld[2], NULL, 10);
+        site->execs++;
+        site->understood &= atoi(fld[1]) != 0;
+        site->rows_fixture += rows;
+        if (rows > site->max_rows)
+            site->max_rows = rows;
+        site->rows_other += strtoull(fld[3], NULL, 10);
+        site->mismatches += strtoull(fld[4], NULL, 10);
+        site->ns += strtoull(fld[5], NULL, 10);
+        add_kinds(site->kinds, sizeof site->kinds, fld[6]);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+
+    json_key(j, "database");
+    json_begin_object(j);
+    json_key(j, "tables");
+    json_uint(j, (uint64_t)s->o->db_schema->ntables);
+    json_key(j, "row_slots_per_table");
+    json_uint(j, s->o->db_rows);
+    json_key(j, "text_bytes");
+    json_uint(j, s->o->db_text);
+    json_key(j, "fixtures_written");
+    json_uint(j, s->db_fixtures);
+    json_key(j, "rows_synthesized");
+    json_uint(j, s->db_fixture_rows);
+    json_key(j, "constraints_not_modelled");
+    json_begin_array(j);
+    for (int i = 0; i < s->o->db_schema->nignored; i++)
+        json_string(j, s->o->db_schema->ignored[i]);
+    json_end_array(j);
+    double total_ms = 0;
+    uint64_t understood = 0;
+    for (size_t i = 0; i < nq; i++)
+        total_ms += (double)q[i].ns / 1e6, understood += q[i].understood;
+    json_key(j, "sqlite_ms");
+    json_double(j, total_ms);
+    json_key(j, "query_sites");
+    json_uint(j, nq);
+    json_key(j, "query_sites_understood");
+    json_uint(j, understood);
+    json_key(j, "queries");
+    json_begin_array(j);
+    for (size_t i = 0; i < nq; i++) {
+        json_begin_object(j);
+        json_key(j, "sql");
+        json_string(j, q[i].sql);
+        json_key(j, "understood");
+        json_bool(j, q[i].understood);
+        json_key(j, "executions");
+        json_uint(j, q[i].execs);
+        json_key(j, "fixture_rows_returned");
+        json_uint(j, q[i].rows_fixture);
+        json_key(j, "max_fixture_rows_in_one_execution");
+        json_uint(j, q[i].max_rows);
+        json_key(j, "other_rows_returned");
+        json_uint(j, q[i].rows_other);
+        json_key(j, "model_mismatches");
+        json_uint(j, q[i].mismatches);
+        json_key(j, "sqlite_ms");
+        json_double(j, (double)q[i].ns / 1e6);
+        json_key(j, "unsupported");
+        json_begin_array(j);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", q[i].kinds);
+        for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save))
+            json_string(j, k);
+        json_end_array(j);
+        json_end_object(j);
+        free(q[i].sql);
+    }
+    json_end_array(j);
+    json_key(j, "fixture_errors");
+    json_uint(j, err_total);
+    json_key(j, "fixture_error_messages");
+    json_begin_array(j);
+    for (size_t i = 0; i < nerr; i++) {
+        json_string(j, errors[i]);
+        free(errors[i]);
+    }
+    json_end_array(j);
+    json_key(j, "statement_errors");
+    json_uint(j, stmt_total);
+    json_key(j, "statement_error_messages");
+    json_begin_array(j);
+    for (size_t i = 0; i < nstmt; i++) {
+        json_string(j, stmt_errors[i]);
+        free(stmt_errors[i]);
+    }
+    json_end_array(j);
+    json_end_object(j);
+    free(stmt_errors);
+    free(errors);
+    free(q);
+}
+
+void explore_db_print_summary(const explore_state *s, FILE *f)
+{
+    if (!s->o->db_schema)
+        return;
+    uint64_t fixture_errors = 0, statement_errors = 0;
+    FILE *in = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
+    char *line = NULL, *first_error = NULL;
+    size_t cap = 0;
+    while (in && getline(&line, &cap, in) > 0) {
+        if (line[0] == 'e' && line[1] == '\t') {
+            fixture_errors++;
+            if (!first_error)
+                first_error = strdup(line + 2);
+        } else if (line[0] == 's' && line[1] == '\t') {
+            statement_errors++;
+        }
+    }
+    free(line);
+    if (in)
+        fclose(in);
+    fprintf(f, "  database: %llu fixtures, %llu rows synthesized, %llu statements failed at run time (report.json)\n",
+            (unsigned long long)s->db_fixtures, (unsigned long long)s->db_fixture_rows,
+            (unsigned long long)statement_errors);
+    if (fixture_errors)
+        fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
+                (unsigned long long)fixture_errors, first_error ? first_error : "?\n");
+    free(first_error);
+}

@@ -1,0 +1,98 @@
+/* db_rt.h: state and helpers shared by the executor's SQLite interception files (db_fixture_rt.c, db_sqlite.c, db_calls.c). */
+#ifndef SYMPATH_DB_RT_H
+#define SYMPATH_DB_RT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sqlite3.h>
+#include "../db/db.h"
+#include "rt_internal.h"
+
+#define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
+
+/* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
+ * the values it was given, so reading it back is symbolic too. */
+typedef struct inserted {
+    struct inserted *next;
+    int64_t rowid;
+    unsigned index;           /* 0, 1, ... in insertion order within its table */
+    expr *alive;              /* width 1: not deleted since (by an understood DELETE) */
+    db_val *cells;            /* ncols cells (bytes copied) */
+} inserted;
+
+typedef struct db_run {
+    int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
+    db_schema *schema;
+    db_limits lim;
+    char *path;               /* this run's database file */
+    expr **counts;            /* per table: 8-bit row count */
+    db_val **cells;           /* per table: rows * ncols cells */
+    int64_t **rowids;         /* per table: rowid of each present slot */
+    expr ***alive;            /* per table, per slot: present and not deleted by the program (width 1) */
+    bool *dirty;              /* per table: changed by the program, concrete from then on */
+    struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
+    int log_fd;
+    expr *changes;            /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
+} db_run;
+
+extern db_run db_rt;
+
+
+/* One prepared statement of the program. */
+typedef struct qstate {
+    struct qstate *next;
+    sqlite3_stmt *st;
+    sqlite3 *db;
+    char *sql;                /* the statement's text as the program wrote it */
+    db_query *q;              /* NULL when it did not parse */
+    const char *why;          /* reason a SELECT is run concretely (static), NULL when symbolic */
+    bool rowid_col;           /* the last nfrom result columns are the hidden rowids */
+    int nparams;
+    db_val *params;           /* bound parameters (null == NULL: unbound) */
+    expr **param_bytes;       /* storage of text parameters' bytes (nparams * 256) */
+    bool started;             /* events recorded for the current execution */
+    bool symbolic;            /* current execution has predictions */
+    int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
+    uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
+    int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
+    const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
+    db_val *agg_vals;         /* aggregate query: the values of its one result row (nresult) */
+    expr *agg_overflow;       /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    bool cur_agg;             /* the current row is that result row */
+    uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
+    /* statistics, logged at finalize */
+    uint64_t rows_fixture, rows_other, mismatches, ns;
+} qstate;
+
+extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first */
+
+/* Monotonic clock in nanoseconds. */
+uint64_t db_rt_now_ns(void);
+/* The state of a prepared statement, NULL when sympath does not track it. */
+qstate *db_rt_find(sqlite3_stmt *st);
+/* Append one line to the query log (SYMPATH_DB_LOG) with a single write; see db_fixture_rt.c. */
+void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Replace tabs and newlines in s by blanks (log fields). */
+void db_rt_flat(char *s);
+/* Log a statement's statistics ("q" line) and reset them. */
+void db_rt_log_query(qstate *s);
+/* Log a statement that failed: SQLite's message for db and the SQL (nbyte < 0: NUL-terminated). */
+void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte);
+/* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
+ * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
+void db_rt_assume(expr *c);
+/* First open of a run: schema, fixture from the test vector, the run's database (db_rt.state). */
+void db_rt_setup(void);
+/* sqlite3_prepare (version 1), _v2 (2) or _v3 (3, with flags) with sympath's parsing and
+ * rowid columns; same contract as SQLite's. */
+int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+                  const char **tail);
+
+/* The interception entry points the other files call (db_sqlite.c; contracts as SQLite's). */
+int sym_sqlite3_step(sqlite3_stmt *st);
+int sym_sqlite3_finalize(sqlite3_stmt *st);
+int sym_sqlite3_column_count(sqlite3_stmt *st);
+const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i);
+
+#endif
