@@ -11,7 +11,8 @@ all: build
 deps:
 	@command -v clang-14 >/dev/null && command -v llvm-config-14 >/dev/null && \
 	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
-	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h || sh scripts/install-deps.sh
+	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h && \
+	  test -f /usr/lib/llvm-14/include/clang-c/Index.h || sh scripts/install-deps.sh
 
 build: deps
 	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

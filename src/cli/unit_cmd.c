@@ -1,0 +1,804 @@
+/* unit_cmd.c: `sympath unit`: signatures -> harness -> exploration per function -> recorded runs -> verified CMocka tests. */
+#define _GNU_SOURCE
+#include "unit_cmd.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit/emit.h"
+#include "emit/json.h"
+#include "emit/strbuf.h"
+#include "explore/explorer.h"
+#include "instrument/instrument.h"
+#include "run_cmd.h"
+#include "unit/unit.h"
+#include "unit_proc.h"
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) {
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    interrupted = 1;
+}
+
+static void unit_usage(FILE *f) {
+    fputs("usage: sympath unit FILE.c [MORE.c ...] (--function F ... | --all) [options]\n"
+          "  --function NAME         a function to test (repeatable)\n"
+          "  --all                   every function with external linkage defined in the files\n"
+          "  -o, --output DIR        output directory (default: sympath-unit-out)\n"
+          "  -I DIR                  include directory for the unit (repeatable)\n"
+          "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
+          "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
+          "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
+          "  --mock-outputs          (not supported yet: accepted and reported)\n"
+          "  --depth N               fresh input objects at most N pointers deep (default 3)\n"
+          "  --str-len N             strings: at most N characters (default 8)\n"
+          "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
+          "  --enum-any              enum inputs take any value, not only the declared ones\n"
+          "  --timeout DURATION      time limit of one run (default 2s)\n"
+          "  --no-progress           no live progress line\n",
+          f);
+}
+
+static const char *lib_dir(void) {
+    const char *e = getenv("SYMPATH_LIB_DIR");
+    return e && *e ? e : SYMPATH_LIB_DIR;
+}
+
+static const char *include_dir(void) {
+    const char *e = getenv("SYMPATH_INCLUDE_DIR");
+    return e && *e ? e : SYMPATH_INCLUDE_DIR;
+}
+
+static const char *base_name(const char *p) {
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* "parser.c" -> "parser" (malloc'ed). */
+static char *stem(const char *path) {
+    const char *b = base_name(path);
+    const char *dot = strrchr(b, '.');
+    return strndup(b, dot ? (size_t)(dot - b) : strlen(b));
+}
+
+static char *dir_of(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? strndup(path, s == path ? 1 : (size_t)(s - path)) : strdup(".");
+}
+
+typedef struct fn_result {
+    const ut_func *fn;
+    char *run_dir;
+    uint32_t covered, total;       /* branch directions of the function (exploration) */
+    unsigned vectors, kept, failing, dropped;
+    char *drops;                   /* reasons, one per line */
+    double seconds;
+} fn_result;
+
+/* Per-function branch coverage from the exploration's report.json: the sites whose
+ * "function" is fn, and their "covered" arrays (the report is written by our own
+ * writer, one value per line, so a line scan is enough). */
+static void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total) {
+    *covered = *total = 0;
+    char *t = up_read(report_path);
+    if (!t) return;
+    char key[512];
+    snprintf(key, sizeof key, "\"function\": \"%s\"", fn);
+    for (char *p = strstr(t, key); p; p = strstr(p + 1, key)) {
+        /* the site's "covered": [ ... ] follows before the next site */
+        char *c = strstr(p, "\"covered\": [");
+        char *next = strstr(p + 1, "\"function\": ");
+        if (!c || (next && next < c)) continue;
+        char *end = strchr(c, ']');
+        for (char *q = c; q && q < end; q++) {
+            if (!strncmp(q, "true", 4)) (*covered)++, (*total)++;
+            else if (!strncmp(q, "false", 5)) (*total)++;
+        }
+    }
+    free(t);
+}
+
+static void add_drop(fn_result *r, const char *vec, const char *why) {
+    char *n = NULL;
+    if (asprintf(&n, "%s%s: %s\n", r->drops ? r->drops : "", base_name(vec), why) < 0) return;
+    free(r->drops);
+    r->drops = n;
+    r->dropped++;
+}
+
+typedef struct tests_vec {
+    unit_test *v;
+    size_t n;
+    char **texts;                  /* record text + outcome, for deduplication */
+} tests_vec;
+
+/* Run the recorder on one test vector; on success append a unit_test. */
+static void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
+                          unsigned *counter) {
+    char *e1 = NULL, *e2 = NULL, *e3 = NULL;
+    if (asprintf(&e1, "SYMPATH_TESTCASE=%s", vec) < 0 || asprintf(&e2, "SYMPATH_UNIT_FUNCTION=%s", fr->fn->name) < 0 ||
+        asprintf(&e3, "SYMPATH_UNIT_RECORD=%s", rec_path) < 0)
+        return;
+    char *env[] = {e1, e2, e3, NULL};
+    char *argv[] = {(char *)recorder, NULL};
+    unlink(rec_path);
+    int st = 0;
+    int rc = up_run(argv, env, NULL, 10, &st);
+    if (rc != 0) {
+        add_drop(fr, vec, rc == 1 ? "the call does not end natively within 10 s (hang)" : "the recorder did not start");
+        goto out;
+    }
+    char *text = up_read(rec_path);
+    unit_record rec;
+    char *err = NULL;
+    if (unit_record_parse(text ? text : "", &rec, &err) != 0) {
+        add_drop(fr, vec, err ? err : "malformed record");
+        free(err);
+        free(text);
+        goto out;
+    }
+    unit_outcome oc = UO_NORMAL;
+    int signo = 0, code = 0;
+    if (!rec.called) {
+        add_drop(fr, vec, "its inputs end before the call (an input assumption failed)");
+        unit_record_free(&rec);
+        free(text);
+        goto out;
+    }
+    if (WIFSIGNALED(st)) {
+        oc = UO_SIGNAL;
+        signo = WTERMSIG(st);
+    } else if (WIFEXITED(st) && !rec.done) {
+        if (WEXITSTATUS(st) == 0) {
+            add_drop(fr, vec, "the run ended inside the call asking for more inputs than the test case has");
+            unit_record_free(&rec);
+            free(text);
+            goto out;
+        }
+        oc = UO_EXIT;
+        code = WEXITSTATUS(st);
+    }
+    char *key = NULL;
+    if (asprintf(&key, "%d %d %d\n%s", (int)oc, signo, code, text ? text : "") < 0) key = NULL;
+    for (size_t i = 0; key && i < tv->n; i++)
+        if (!strcmp(tv->texts[i], key)) {
+            free(key);
+            unit_record_free(&rec);
+            free(text);
+            add_drop(fr, vec, "same inputs and outcome as an earlier test");
+            fr->dropped--; /* a duplicate is not a loss */
+            goto out;
+        }
+    unit_test *nv = realloc(tv->v, (tv->n + 1) * sizeof *nv);
+    char **nt = realloc(tv->texts, (tv->n + 1) * sizeof *nt);
+    if (!nv || !nt) {
+        free(key);
+        goto out;
+    }
+    tv->v = nv;
+    tv->texts = nt;
+    unit_test *t = &tv->v[tv->n];
+    memset(t, 0, sizeof *t);
+    if (asprintf(&t->name, "test_%s_%u", fr->fn->name, ++*counter) < 0) t->name = NULL;
+    t->fn = fr->fn;
+    t->rec = rec;
+    t->outcome = oc;
+    t->signo = signo;
+    t->exit_code = code;
+    if (asprintf(&t->origin, "from %s", base_name(vec)) < 0) t->origin = NULL;
+    tv->texts[tv->n++] = key;
+    free(text);
+out:
+    free(e1);
+    free(e2);
+    free(e3);
+}
+
+/* Names of the tests a CMocka run reported as failed ("[  FAILED  ] name" lines). */
+static int failed_in(const char *log, const char *name) {
+    char pat[512];
+    snprintf(pat, sizeof pat, "[  FAILED  ] %s\n", name);
+    return log && strstr(log, pat) != NULL;
+}
+
+typedef struct unit_cfg {
+    const char *out;
+    const char *cflags;           /* user flags + -I dirs */
+    char **abs_sources;
+    size_t nsources;
+    const unit_info *u;
+    const char *const *mocked;
+    size_t nmocked;
+    int has_main;
+} unit_cfg;
+
+/* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
+static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror) {
+    char **v = NULL;
+    size_t n = 0;
+    up_split("cc -g", &v, &n);
+    if (werror) up_split("-Wall -Wextra -Werror", &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) {
+        char *d = dir_of(c->abs_sources[i]);
+        char *flag = NULL;
+        if (asprintf(&flag, "-I%s", d) >= 0) up_split(flag, &v, &n);
+        free(flag);
+        free(d);
+    }
+    up_split(c->cflags, &v, &n);
+    if (c->has_main) up_split("-Dmain=sympath_unit_user_main", &v, &n);
+    up_split(test_c, &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) up_split(c->abs_sources[i], &v, &n);
+    up_split("-lcmocka -o", &v, &n);
+    up_split(exe, &v, &n);
+    return v;
+}
+
+/*
+ * Emit the tests of one source file into dir/test_<stem>.c, compile it with -Wall -Wextra
+ * -Werror and run it; drop (with the reason) every test that does not compile or does not
+ * pass, and repeat until the file compiles and every test passes. Returns the number of
+ * tests kept; *text gets the final file (malloc'ed) when any is kept.
+ */
+static size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
+                          char **text) {
+    *text = NULL;
+    char *st = stem(src);
+    char *test_c = NULL, *exe = NULL, *log = NULL;
+    if (asprintf(&test_c, "%s/test_%s.c", dir, st) < 0 || asprintf(&exe, "%s/test_%s", dir, st) < 0 ||
+        asprintf(&log, "%s/test_%s.log", dir, st) < 0)
+        return 0;
+    /* tests that cannot even be written as C are dropped first */
+    for (size_t i = 0; i < tv->n; i++) {
+        char *body = unit_emit_test_body(c->u, &tv->v[i]);
+        if (body) {
+            free(body);
+            continue;
+        }
+        for (size_t k = 0; k < nfr; k++)
+            if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "an input points inside an object (not expressible as locals)");
+        memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+        tv->n--;
+        i--;
+    }
+    for (int round = 0; round < 4 && tv->n > 0; round++) {
+        char *t = unit_emit_tests(c->u, tv->v, tv->n, c->mocked, c->nmocked, base_name(src));
+        if (!t || write_file_atomic(test_c, t, strlen(t)) != 0) {
+            free(t);
+            break;
+        }
+        char **argv = test_cc_argv(c, test_c, exe, 1);
+        int status = 0;
+        int rc = up_run(argv, NULL, log, 120, &status);
+        up_free_list(argv);
+        char *out = up_read(log);
+        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            /* a compile error: drop the tests the diagnostics point into, or all of them */
+            size_t before = tv->n;
+            for (size_t i = 0; out && i < tv->n; i++) {
+                char pat[512];
+                snprintf(pat, sizeof pat, "In function '%s'", tv->v[i].name);
+                if (!strstr(out, pat)) continue;
+                for (size_t k = 0; k < nfr; k++)
+                    if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted test does not compile");
+                memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+                tv->n--;
+                i--;
+            }
+            if (tv->n == before) {
+                fprintf(stderr, "sympath unit: the emitted %s does not compile:\n%s\n", test_c, out ? out : "");
+                for (size_t i = 0; i < tv->n; i++)
+                    for (size_t k = 0; k < nfr; k++)
+                        if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted file does not compile");
+                tv->n = 0;
+            }
+            free(out);
+            free(t);
+            continue;
+        }
+        free(out);
+        char *rargv[] = {exe, NULL};
+        rc = up_run(rargv, NULL, log, 60, &status);
+        out = up_read(log);
+        if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            free(out);
+            *text = t;
+            break;
+        }
+        size_t before = tv->n;
+        for (size_t i = 0; i < tv->n; i++) {
+            int bad = failed_in(out, tv->v[i].name);
+            if (!bad && (rc != 0 || !out || !strstr(out, "[==========]"))) {
+                /* the run did not finish: find the culprits one by one */
+                char *a2[] = {exe, tv->v[i].name, NULL};
+                int s2 = 0;
+                int r2 = up_run(a2, NULL, NULL, 20, &s2);
+                bad = r2 != 0 || !WIFEXITED(s2) || WEXITSTATUS(s2) != 0;
+            }
+            if (!bad) continue;
+            for (size_t k = 0; k < nfr; k++)
+                if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "does not pass natively (not reproducible)");
+            memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+            tv->n--;
+            i--;
+        }
+        free(out);
+        free(t);
+        if (tv->n == before) { /* nothing identifiable: give up on the file */
+            for (size_t i = 0; i < tv->n; i++)
+                for (size_t k = 0; k < nfr; k++)
+                    if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the test program fails");
+            tv->n = 0;
+        }
+    }
+    unlink(exe);
+    free(test_c);
+    free(exe);
+    free(log);
+    free(st);
+    return *text ? tv->n : 0;
+}
+
+int cmd_unit(int argc, char **argv) {
+    const char *out = "sympath-unit-out";
+    char *cflags = strdup("");
+    const char **sources = calloc((size_t)argc + 1, sizeof *sources);
+    const char **fnames = calloc((size_t)argc + 1, sizeof *fnames);
+    const char **mocks = calloc((size_t)argc + 1, sizeof *mocks);
+    size_t nsources = 0, nfnames = 0, nmocks = 0;
+    int all = 0, mock_outputs = 0;
+    double budget = 60, timeout = 2;
+    unit_harness_opts ho = {3, 8, 16, 0, NULL, NULL, 0};
+    int progress = isatty(2);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+#define NEED()                                                              \
+    do {                                                                    \
+        if (!v) {                                                           \
+            fprintf(stderr, "sympath unit: option %s needs a value\n", a); \
+            return 2;                                                       \
+        }                                                                   \
+        i++;                                                                \
+    } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            unit_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--function")) {
+            NEED();
+            fnames[nfnames++] = v;
+        } else if (!strcmp(a, "--all")) {
+            all = 1;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            NEED();
+            out = v;
+        } else if (!strcmp(a, "-I") || !strncmp(a, "-I", 2)) {
+            const char *dir = a[2] ? a + 2 : v;
+            if (!a[2]) NEED();
+            char *n = NULL;
+            if (asprintf(&n, "%s -I%s", cflags, dir) < 0) return 1;
+            free(cflags);
+            cflags = n;
+        } else if (!strcmp(a, "--cflags")) {
+            NEED();
+            char *n = NULL;
+            if (asprintf(&n, "%s %s", cflags, v) < 0) return 1;
+            free(cflags);
+            cflags = n;
+        } else if (!strcmp(a, "--budget")) {
+            NEED();
+            if (parse_duration(v, &d)) goto bad;
+            budget = d;
+        } else if (!strcmp(a, "--timeout")) {
+            NEED();
+            if (parse_duration(v, &d) || d <= 0) goto bad;
+            timeout = d;
+        } else if (!strcmp(a, "--mock")) {
+            NEED();
+            mocks[nmocks++] = v;
+        } else if (!strcmp(a, "--mock-outputs")) {
+            mock_outputs = 1;
+        } else if (!strcmp(a, "--depth") || !strcmp(a, "--str-len") || !strcmp(a, "--buf-len")) {
+            NEED();
+            char *end;
+            long x = strtol(v, &end, 10);
+            if (*end || x < 1 || x > 4096) goto bad;
+            if (a[2] == 'd') ho.depth = (unsigned)x;
+            else if (a[2] == 's') ho.str_len = (unsigned)x;
+            else ho.buf_len = (unsigned)x;
+        } else if (!strcmp(a, "--enum-any")) {
+            ho.enum_any = 1;
+        } else if (!strcmp(a, "--no-progress")) {
+            progress = 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "sympath unit: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else {
+            sources[nsources++] = a;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "sympath unit: bad value '%s' for %s (see --help)\n", v, a);
+        return 2;
+#undef NEED
+    }
+    if (nsources == 0 || (!all && nfnames == 0)) {
+        fprintf(stderr, "sympath unit: %s\n", nsources == 0 ? "no C source given" : "give --function NAME or --all");
+        unit_usage(stderr);
+        return 2;
+    }
+    if (mock_outputs)
+        fprintf(stderr, "sympath unit: --mock-outputs is not supported yet: stand-ins do not write through their "
+                        "pointer parameters\n");
+    char **abs_sources = calloc(nsources + 2, sizeof *abs_sources);
+    for (size_t i = 0; i < nsources; i++) {
+        abs_sources[i] = realpath(sources[i], NULL);
+        if (!abs_sources[i]) {
+            fprintf(stderr, "sympath unit: cannot read %s: %s\n", sources[i], strerror(errno));
+            return 1;
+        }
+    }
+
+    /* 1. signatures */
+    unit_info u;
+    char *err = NULL;
+    if (unit_parse((const char *const *)abs_sources, nsources, cflags, &u, &err) != 0) {
+        fprintf(stderr, "sympath unit: cannot parse the unit: %s\n", err ? err : "unknown error");
+        return 1;
+    }
+    if (*u.diagnostics) fprintf(stderr, "%s", u.diagnostics);
+    const ut_func **targets = calloc(u.ndefs + nfnames + 1, sizeof *targets);
+    size_t ntargets = 0;
+    if (all) {
+        for (size_t i = 0; i < u.ndefs; i++) targets[ntargets++] = &u.defs[i];
+    }
+    for (size_t i = 0; i < nfnames; i++) {
+        const ut_func *f = unit_find_def(&u, fnames[i]);
+        if (!f) {
+            fprintf(stderr, "sympath unit: no function '%s' with external linkage is defined in the given files; there are:",
+                    fnames[i]);
+            for (size_t k = 0; k < u.ndefs; k++) fprintf(stderr, " %s", u.defs[k].name);
+            fprintf(stderr, "%s\n", u.ndefs ? "" : " none");
+            return 2;
+        }
+        int dup = 0;
+        for (size_t k = 0; k < ntargets; k++) dup |= targets[k] == f;
+        if (!dup) targets[ntargets++] = f;
+    }
+    if (ntargets == 0) {
+        fprintf(stderr, "sympath unit: the files define no function with external linkage\n");
+        return 1;
+    }
+    /* mocks: undefined functions, plus --mock names declared in system headers */
+    const char **mocked = calloc(u.nexterns + nmocks + 1, sizeof *mocked);
+    size_t nmocked = 0;
+    for (size_t i = 0; i < u.nexterns; i++) mocked[nmocked++] = u.externs[i].name;
+    for (size_t i = 0; i < nmocks; i++) {
+        int found = 0;
+        for (size_t k = 0; k < u.nsystem; k++)
+            if (!strcmp(u.system[k].name, mocks[i])) found = 1;
+        if (found) mocked[nmocked++] = mocks[i];
+        else if (unit_find_def(&u, mocks[i]))
+            fprintf(stderr, "sympath unit: --mock %s: the function is defined in the unit; calls inside one file cannot be "
+                            "redirected, it is not mocked\n", mocks[i]);
+        else
+            fprintf(stderr, "sympath unit: --mock %s: the unit does not call it\n", mocks[i]);
+    }
+    ho.mock_names = mocks;
+    ho.nmock_names = nmocks;
+
+    /* 2. harness */
+    char build_dir[PATH_MAX], path[PATH_MAX + 64], rt_header[PATH_MAX];
+    snprintf(build_dir, sizeof build_dir, "%s/build", out);
+    if (up_mkdir_p(build_dir) != 0) {
+        fprintf(stderr, "sympath unit: cannot create %s: %s\n", build_dir, strerror(errno));
+        return 1;
+    }
+    snprintf(rt_header, sizeof rt_header, "%s/sympath_unit_rt.h", lib_dir());
+    ho.rt_header = rt_header;
+    char *warnings = NULL;
+    char *harness = unit_harness(&u, targets, ntargets, &ho, &warnings, &err);
+    if (!harness) {
+        fprintf(stderr, "sympath unit: %s\n", err ? err : "cannot generate the harness");
+        return 1;
+    }
+    if (*warnings) fprintf(stderr, "sympath unit: %s", warnings);
+    snprintf(path, sizeof path, "%s/harness.c", build_dir);
+    if (write_file_atomic(path, harness, strlen(harness)) != 0) {
+        fprintf(stderr, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char *harness_abs = realpath(path, NULL);
+    abs_sources[nsources] = harness_abs;
+
+    /* 3. the instrumented executor: the unit and the harness, built like any program */
+    char *build_cflags = NULL;
+    if (asprintf(&build_cflags, "%s%s", cflags, u.has_main ? " -Dmain=sympath_unit_user_main" : "") < 0) return 1;
+    char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
+    snprintf(exe, sizeof exe, "%s/executor", build_dir);
+    snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
+    build_opts bo = {(const char *const *)abs_sources, nsources + 1, build_cflags, build_dir, lib_dir(), include_dir(), exe,
+                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG};
+    build_stats bs;
+    memset(&bs, 0, sizeof bs);
+    fprintf(stderr, "sympath unit: %zu function%s to test, %zu mock%s; building ...\n", ntargets, ntargets > 1 ? "s" : "",
+            nmocked, nmocked == 1 ? "" : "s");
+    if (build_executor(&bo, &bs, &err) != 0) {
+        fprintf(stderr, "sympath unit: cannot build the unit with its harness:\n%s\n", err ? err : "unknown error");
+        return 1;
+    }
+    /* the recorder: the same harness, native, with the replay library */
+    char recorder[PATH_MAX + 16], rlog[PATH_MAX + 16];
+    snprintf(recorder, sizeof recorder, "%s/recorder", build_dir);
+    snprintf(rlog, sizeof rlog, "%s/recorder.log", build_dir);
+    {
+        char **v = NULL;
+        size_t n = 0;
+        up_split("cc -w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", &v, &n);
+        char *inc = NULL;
+        if (asprintf(&inc, "-I%s", include_dir()) >= 0) up_split(inc, &v, &n);
+        free(inc);
+        up_split(build_cflags, &v, &n);
+        for (size_t i = 0; i <= nsources; i++) up_split(abs_sources[i], &v, &n);
+        char *rl = NULL;
+        if (asprintf(&rl, "%s/replay.c", lib_dir()) >= 0) up_split(rl, &v, &n);
+        free(rl);
+        up_split("-o", &v, &n);
+        up_split(recorder, &v, &n);
+        int st = 0;
+        if (up_run(v, NULL, rlog, 120, &st) != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            char *l = up_read(rlog);
+            fprintf(stderr, "sympath unit: cannot build the native recorder:\n%s\n", l ? l : "");
+            return 1;
+        }
+        up_free_list(v);
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    /* 4. explore each function, then record each kept test vector natively */
+    fn_result *frs = calloc(ntargets, sizeof *frs);
+    tests_vec *tvs = calloc(ntargets, sizeof *tvs);
+    unsigned *counters = calloc(ntargets, sizeof *counters);
+    for (size_t i = 0; i < ntargets && !interrupted; i++) {
+        fn_result *fr = &frs[i];
+        fr->fn = targets[i];
+        if (asprintf(&fr->run_dir, "%s/runs/%s", build_dir, targets[i]->name) < 0) return 1;
+        up_mkdir_p(fr->run_dir);
+        setenv("SYMPATH_UNIT_FUNCTION", targets[i]->name, 1);
+        explore_opts o;
+        memset(&o, 0, sizeof o);
+        o.budget_seconds = budget > 0 ? budget / (double)ntargets : 0;
+        o.seed = 1;
+        o.jobs = 1;
+        o.run_timeout_ms = (unsigned)(timeout * 1000 + 0.5);
+        o.mem_mb = 2048;
+        o.out_kb = 1024;
+        o.solver_timeout_ms = 2000;
+        o.loop_bound = 200;
+        o.max_depth = 100000;
+        o.inputs_limit = 10000;
+        o.progress = progress;
+        o.out_dir = fr->run_dir;
+        o.exe_path = exe;
+        o.sites_path = sites;
+        o.work_dir = build_dir;
+        o.sources = (const char *const *)abs_sources;
+        o.nsources = nsources + 1;
+        o.build = &bs;
+        o.interrupted = &interrupted;
+        explore_summary sum;
+        memset(&sum, 0, sizeof sum);
+        fprintf(stderr, "sympath unit: exploring %s (%s:%u)\n", targets[i]->name, base_name(targets[i]->file),
+                targets[i]->line);
+        if (explore_program(&o, &sum, &err) != 0) {
+            fprintf(stderr, "sympath unit: %s: %s\n", targets[i]->name, err ? err : "exploration failed");
+            free(err);
+            err = NULL;
+            continue;
+        }
+        fr->seconds = sum.seconds;
+        snprintf(path, sizeof path, "%s/report.json", fr->run_dir);
+        coverage_of(path, targets[i]->name, &fr->covered, &fr->total);
+        char rec_path[PATH_MAX + 64];
+        snprintf(rec_path, sizeof rec_path, "%s/record.txt", fr->run_dir);
+        for (int kind = 0; kind < 2; kind++) {
+            char dir[PATH_MAX + 32];
+            snprintf(dir, sizeof dir, "%s/%s", fr->run_dir, kind ? "errors" : "tests");
+            size_t n = 0;
+            char **vecs = up_list(dir, kind ? "error-*.xml" : "test-*.xml", &n);
+            for (size_t k = 0; k < n; k++) {
+                fr->vectors++;
+                record_vector(recorder, rec_path, vecs[k], fr, &tvs[i], &counters[i]);
+            }
+            up_free_list(vecs);
+        }
+    }
+
+    /* 5. one test file per source file, verified */
+    unit_cfg cfg = {out, cflags, abs_sources, nsources, &u, mocked, nmocked, u.has_main};
+    char verify_dir[PATH_MAX + 16];
+    snprintf(verify_dir, sizeof verify_dir, "%s/verify", build_dir);
+    up_mkdir_p(verify_dir);
+    json_writer *j = json_new();
+    json_begin_object(j);
+    json_key(j, "tool");
+    json_string(j, "sympath 0.1 unit");
+    json_key(j, "files");
+    json_begin_array(j);
+    size_t files_written = 0, total_kept = 0;
+    strbuf build_lines = STRBUF_INIT, cmake = STRBUF_INIT;
+    sb_puts(&cmake, "# CMake fragment written by `sympath unit`: include() it from a CMakeLists.txt that has enable_testing().\n");
+    for (size_t s = 0; s < nsources; s++) {
+        tests_vec tv = {NULL, 0, NULL};
+        size_t nfr = 0;
+        for (size_t i = 0; i < ntargets; i++) {
+            if (strcmp(targets[i]->file, abs_sources[s])) continue;
+            nfr++;
+            for (size_t k = 0; k < tvs[i].n; k++) {
+                unit_test *nv = realloc(tv.v, (tv.n + 1) * sizeof *nv);
+                if (!nv) break;
+                tv.v = nv;
+                tv.v[tv.n++] = tvs[i].v[k];
+            }
+        }
+        if (nfr == 0) continue;
+        char *text = NULL;
+        size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
+        char *st = stem(abs_sources[s]);
+        json_begin_object(j);
+        json_key(j, "source");
+        json_string(j, sources[s]);
+        if (kept && text) {
+            snprintf(path, sizeof path, "%s/test_%s.c", out, st);
+            if (write_file_atomic(path, text, strlen(text)) != 0) {
+                fprintf(stderr, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
+            } else {
+                files_written++;
+                total_kept += kept;
+                for (size_t i = 0; i < tv.n; i++)
+                    for (size_t k = 0; k < ntargets; k++)
+                        if (frs[k].fn == tv.v[i].fn) {
+                            frs[k].kept++;
+                            frs[k].failing += tv.v[i].outcome != UO_NORMAL;
+                        }
+                /* the build line and the CMake fragment */
+                strbuf line = STRBUF_INIT, dirs = STRBUF_INIT;
+                sb_puts(&line, "cc ");
+                for (size_t k = 0; k < nsources; k++) {
+                    char *d = dir_of(sources[k]), *ad = dir_of(abs_sources[k]);
+                    char pat[PATH_MAX + 8];
+                    snprintf(pat, sizeof pat, "-I%s ", d);
+                    if (!line.s || !strstr(line.s, pat)) sb_puts(&line, pat);
+                    snprintf(pat, sizeof pat, " %s", ad);
+                    if (!dirs.s || !strstr(dirs.s, pat)) sb_puts(&dirs, pat);
+                    free(d);
+                    free(ad);
+                }
+                const char *mainflag = u.has_main ? " -Dmain=sympath_unit_user_main" : "";
+                sb_printf(&line, "%s%s%s %s", cflags + (*cflags == ' '), mainflag, *cflags || *mainflag ? "" : "", path);
+                for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
+                sb_printf(&line, " -lcmocka -o %s/test_%s && %s/test_%s", out, st, out, st);
+                json_key(j, "test_file");
+                json_string(j, path);
+                json_key(j, "build");
+                json_string(j, line.s);
+                json_key(j, "tests");
+                json_uint(j, kept);
+                sb_printf(&build_lines, "%s\n", line.s);
+                char *abs_test = realpath(path, NULL);
+                sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
+                for (size_t k = 0; k < nsources; k++) sb_printf(&cmake, " %s", abs_sources[k]);
+                sb_printf(&cmake, ")\ntarget_include_directories(test_%s PRIVATE%s)\n", st, dirs.s ? dirs.s : " .");
+                if (*cflags || *mainflag) {
+                    char **words = NULL;
+                    size_t nw = 0;
+                    up_split(cflags, &words, &nw);
+                    up_split(mainflag, &words, &nw);
+                    sb_printf(&cmake, "target_compile_options(test_%s PRIVATE", st);
+                    for (size_t k = 0; k < nw; k++) sb_printf(&cmake, " \"%s\"", words[k]);
+                    sb_puts(&cmake, ")\n");
+                    up_free_list(words);
+                }
+                sb_printf(&cmake, "target_link_libraries(test_%s cmocka)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
+                free(abs_test);
+                sb_free(&line);
+                sb_free(&dirs);
+            }
+        } else {
+            json_key(j, "tests");
+            json_uint(j, 0);
+        }
+        free(text);
+        free(st);
+        json_end_object(j);
+        free(tv.v);
+    }
+    json_end_array(j);
+    json_key(j, "functions");
+    json_begin_array(j);
+    fprintf(stderr, "\nsympath unit: results (branch coverage of each function as explored)\n");
+    for (size_t i = 0; i < ntargets; i++) {
+        fn_result *fr = &frs[i];
+        json_begin_object(j);
+        json_key(j, "function");
+        json_string(j, fr->fn->name);
+        json_key(j, "file");
+        json_string(j, fr->fn->file);
+        json_key(j, "coverage");
+        json_begin_object(j);
+        json_key(j, "branches_total");
+        json_uint(j, fr->total);
+        json_key(j, "branches_covered");
+        json_uint(j, fr->covered);
+        json_key(j, "percent");
+        json_double(j, fr->total ? 100.0 * fr->covered / fr->total : 100.0);
+        json_end_object(j);
+        json_key(j, "test_vectors");
+        json_uint(j, fr->vectors);
+        json_key(j, "tests_emitted");
+        json_uint(j, fr->kept);
+        json_key(j, "tests_expecting_failure");
+        json_uint(j, fr->failing);
+        json_key(j, "seconds");
+        json_double(j, fr->seconds);
+        json_key(j, "dropped");
+        json_begin_array(j);
+        for (char *p = fr->drops; p && *p;) {
+            char *nl = strchr(p, '\n');
+            char *one = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+            json_string(j, one);
+            free(one);
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+        json_end_array(j);
+        json_end_object(j);
+        fprintf(stderr, "  %-24s branches %u/%u (%.0f%%), %u tests emitted (%u expect a failure), %u dropped\n",
+                fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, fr->kept,
+                fr->failing, fr->dropped);
+        for (char *p = fr->drops; p && *p;) {
+            char *nl = strchr(p, '\n');
+            fprintf(stderr, "      dropped %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+    }
+    json_end_array(j);
+    json_key(j, "mocks");
+    json_begin_array(j);
+    for (size_t i = 0; i < nmocked; i++) json_string(j, mocked[i]);
+    json_end_array(j);
+    json_key(j, "warnings");
+    json_string(j, warnings);
+    json_end_object(j);
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_write_file(j, path);
+    json_free(j);
+    if (files_written) {
+        snprintf(path, sizeof path, "%s/BUILD.txt", out);
+        write_file_atomic(path, build_lines.s, build_lines.len);
+        snprintf(path, sizeof path, "%s/tests.cmake", out);
+        write_file_atomic(path, cmake.s, cmake.len);
+        fprintf(stderr, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
+                total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
+    } else {
+        fprintf(stderr, "sympath unit: no test could be kept\n");
+    }
+    return files_written ? 0 : 1;
+}

@@ -1,0 +1,460 @@
+/* emit_tests.c: turns recorded harness runs into a readable CMocka test file (locals, will_return, call, assertions). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/strbuf.h"
+#include "unit.h"
+
+/* Per-test naming state: local name of each object id. */
+typedef struct names {
+    const unit_record *r;
+    char **local;          /* by object index in r->objs */
+} names;
+
+static const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx) {
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].id == id) {
+            if (idx) *idx = i;
+            return &r->objs[i];
+        }
+    return NULL;
+}
+
+static int name_taken(const names *n, size_t upto, const char *s) {
+    static const char *reserved[] = {"ret", "state", "pid", "status", "tests", "argc", "argv", NULL};
+    for (int i = 0; reserved[i]; i++)
+        if (!strcmp(s, reserved[i])) return 1;
+    for (size_t i = 0; i < upto; i++)
+        if (n->local[i] && !strcmp(n->local[i], s)) return 1;
+    return 0;
+}
+
+/* Objects get the local name the harness suggested (the input path), made unique:
+ * the first taker keeps it, later ones get "_obj", then "_2", "_3", ... */
+static int assign_names(names *n, const unit_record *r) {
+    n->r = r;
+    n->local = calloc(r->nobjs + 1, sizeof *n->local);
+    if (!n->local) return -1;
+    for (size_t i = 0; i < r->nobjs; i++) {
+        const char *base = r->objs[i].local;
+        char *cand = strdup(base);
+        if (name_taken(n, i, cand)) {
+            free(cand);
+            if (asprintf(&cand, "%s_obj", base) < 0) return -1;
+            for (int k = 2; name_taken(n, i, cand); k++) {
+                free(cand);
+                if (asprintf(&cand, "%s_%d", base, k) < 0) return -1;
+            }
+        }
+        n->local[i] = cand;
+    }
+    return 0;
+}
+
+static void free_names(names *n) {
+    if (!n->local) return;
+    for (size_t i = 0; i < n->r->nobjs; i++) free(n->local[i]);
+    free(n->local);
+}
+
+/* A C literal for a recorded integer value of kind i/u/e. */
+static void int_literal(strbuf *b, const ur_value *v, int as_char) {
+    if (v->kind == 'e') {
+        sb_puts(b, v->text);
+        return;
+    }
+    if (v->kind == 'i') {
+        long long x = strtoll(v->text, NULL, 10);
+        if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\') sb_printf(b, "'%c'", (char)x);
+        else if (x == INT64_MIN) sb_puts(b, "(-9223372036854775807LL - 1)");
+        else if (x < INT32_MIN || x > INT32_MAX) sb_printf(b, "%lldLL", x);
+        else sb_printf(b, "%lld", x);
+        return;
+    }
+    unsigned long long x = strtoull(v->text, NULL, 10);
+    if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\') sb_printf(b, "'%c'", (char)x);
+    else if (x > UINT32_MAX) sb_printf(b, "%lluULL", x);
+    else if (x > INT32_MAX) sb_printf(b, "%lluU", x);
+    else sb_printf(b, "%llu", x);
+}
+
+/* Address expression of object id: "&x" or "x" (arrays), "NULL" for 0. Returns -1 for an
+ * address that is not an object's start. */
+static int addr_of(strbuf *b, const names *n, const char *idtext) {
+    int id = atoi(idtext);
+    if (id == 0) {
+        sb_puts(b, "NULL");
+        return 0;
+    }
+    size_t k;
+    const ur_object *o = id > 0 ? obj_by_id(n->r, id, &k) : NULL;
+    if (!o) return -1;
+    sb_printf(b, "%s%s", o->array ? "" : "&", n->local[k]);
+    return 0;
+}
+
+static int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char) {
+    switch (v->kind) {
+    case 'i': case 'u': case 'e': int_literal(b, v, as_char); return 0;
+    case 'p': return addr_of(b, n, v->text);
+    case 'f':
+        if (!strcmp(v->text, "?")) return -1;
+        sb_puts(b, v->text);
+        return 0;
+    default: return -1;
+    }
+}
+
+static int is_chartype(const char *ctype) {
+    return !strcmp(ctype, "char") || !strcmp(ctype, "signed char") || !strcmp(ctype, "unsigned char") ||
+           !strcmp(ctype, "const char");
+}
+
+/* Emit the declaration of object index k with its initialiser; pointer values that name
+ * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
+ * a value cannot be written in C (an address inside an object). */
+static int declare_object(strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared) {
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    const char *nm = n->local[k];
+    int chr = is_chartype(o->ctype);
+    /* string literal when the bytes are printable up to the NUL and zero after it */
+    if (o->array && o->string && o->count > 0) {
+        strbuf lit = STRBUF_INIT;
+        int ok = 1, ended = 0;
+        for (uint64_t i = 0; i < o->count && ok; i++) {
+            char suf[32];
+            snprintf(suf, sizeof suf, "[%" PRIu64 "]", i);
+            const ur_entry *e = NULL;
+            for (size_t j = 0; j < r->nentries; j++)
+                if (r->entries[j].obj == o->id && !strcmp(r->entries[j].suffix, suf)) e = &r->entries[j];
+            long long x = e ? strtoll(e->pre.text, NULL, 10) : 0;
+            if (ended) ok = x == 0;
+            else if (x == 0) ended = 1;
+            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?') sb_printf(&lit, "%c", (char)x);
+            else ok = 0;
+        }
+        if (ok && ended) {
+            sb_printf(b, "    char %s[%" PRIu64 "] = \"%s\";\n", nm, o->count, lit.s ? lit.s : "");
+            sb_free(&lit);
+            return 0;
+        }
+        sb_free(&lit);
+    }
+    if (o->array) sb_printf(b, "    %s %s[%" PRIu64 "] = {", o->ctype, nm, o->count ? o->count : 1);
+    else {
+        char *d = unit_declarator(o->ctype, nm);
+        sb_printf(b, "    %s = ", d ? d : nm);
+        free(d);
+    }
+    int nent = 0, whole = 0;
+    strbuf init = STRBUF_INIT;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id) continue;
+        strbuf val = STRBUF_INIT;
+        int later = 0;
+        if (e->pre.kind == 'p') {
+            int tid = atoi(e->pre.text);
+            if (tid > 0 && !(tid <= (int)strlen(declared) && declared[tid - 1] == 'y')) later = 1;
+        }
+        if (later) {
+            if (value_expr(&val, n, &e->pre, chr) != 0) {
+                sb_free(&val);
+                sb_free(&init);
+                return -1;
+            }
+            sb_printf(fix, "    %s%s = %s;\n", nm, e->suffix, val.s);
+            sb_free(&val);
+            continue;
+        }
+        if (value_expr(&val, n, &e->pre, chr) != 0) {
+            sb_free(&val);
+            sb_free(&init);
+            return -1;
+        }
+        if (!*e->suffix) {
+            whole = 1;
+            sb_puts(&init, val.s);
+        } else {
+            sb_printf(&init, "%s%s%s = %s", nent ? ", " : " ", e->suffix[0] == '[' ? "" : "", e->suffix, val.s);
+        }
+        nent++;
+        sb_free(&val);
+    }
+    if (o->array) {
+        sb_printf(b, "%s };\n", init.s ? init.s : " 0");
+    } else if (whole) {
+        sb_printf(b, "%s;\n", init.s);
+    } else if (nent) {
+        sb_printf(b, "{%s };\n", init.s);
+    } else {
+        /* nothing recorded (a pointer set later, or fields that are not recorded): zero */
+        int ptr = strchr(o->ctype, '*') != NULL;
+        sb_printf(b, "%s;\n", ptr ? "NULL" : "{0}");
+    }
+    sb_free(&init);
+    return 0;
+}
+
+/* The call expression "f(a, b)". */
+static void call_expr(strbuf *b, const names *n, const ut_func *f) {
+    sb_printf(b, "%s(", f->name);
+    size_t argi = 0;
+    for (size_t i = 0; i < n->r->nobjs; i++) {
+        if (!n->r->objs[i].param) continue;
+        sb_printf(b, "%s%s", argi ? ", " : "", n->local[i]);
+        argi++;
+    }
+    sb_puts(b, ")");
+}
+
+static int emit_mocks(strbuf *b, const names *n, const char *indent) {
+    for (size_t i = 0; i < n->r->nmocks; i++) {
+        const ur_mock *m = &n->r->mocks[i];
+        strbuf v = STRBUF_INIT;
+        if (value_expr(&v, n, &m->value, 0) != 0) {
+            sb_free(&v);
+            return -1;
+        }
+        sb_printf(b, "%swill_return(%s, %s);\n", indent, m->name, v.s);
+        sb_free(&v);
+    }
+    return 0;
+}
+
+static const char *signal_name(int s) {
+    switch (s) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    default: return NULL;
+    }
+}
+
+/* Regression assertions: the return value and every recorded value the call changed. */
+static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_ret) {
+    const unit_record *r = n->r;
+    if (have_ret && r->ret.kind) {
+        strbuf v = STRBUF_INIT;
+        switch (r->ret.kind) {
+        case 'i': case 'u': case 'e':
+            value_expr(&v, n, &r->ret, 0);
+            sb_printf(b, "    assert_int_equal(ret, %s);\n", v.s);
+            break;
+        case 'p':
+            if (!strcmp(r->ret.text, "0")) sb_puts(b, "    assert_null(ret);\n");
+            else if (addr_of(&v, n, r->ret.text) == 0) sb_printf(b, "    assert_ptr_equal(ret, %s);\n", v.s);
+            else sb_puts(b, "    assert_non_null(ret);\n");
+            break;
+        case 'f':
+            if (!strcmp(r->ret.text, "NULL")) sb_puts(b, "    assert_null(ret);\n");
+            else if (strcmp(r->ret.text, "?")) sb_printf(b, "    assert_ptr_equal(ret, %s);\n", r->ret.text);
+            else sb_puts(b, "    assert_non_null(ret);\n");
+            break;
+        default: break;
+        }
+        sb_free(&v);
+    }
+    (void)f;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (!e->post.kind || !e->pre.text || !e->post.text) continue;
+        if (e->pre.kind == e->post.kind && !strcmp(e->pre.text, e->post.text)) continue;
+        size_t k;
+        const ur_object *o = obj_by_id(r, e->obj, &k);
+        if (!o || o->param) continue;
+        const char *nm = n->local[k];
+        strbuf v = STRBUF_INIT;
+        switch (e->post.kind) {
+        case 'i': case 'u': case 'e':
+            value_expr(&v, n, &e->post, 0);
+            sb_printf(b, "    assert_int_equal(%s%s, %s);\n", nm, e->suffix, v.s);
+            break;
+        case 'p':
+            if (!strcmp(e->post.text, "0")) sb_printf(b, "    assert_null(%s%s);\n", nm, e->suffix);
+            else if (addr_of(&v, n, e->post.text) == 0) sb_printf(b, "    assert_ptr_equal(%s%s, %s);\n", nm, e->suffix, v.s);
+            else sb_printf(b, "    assert_non_null(%s%s);\n", nm, e->suffix);
+            break;
+        case 'f':
+            if (!strcmp(e->post.text, "NULL")) sb_printf(b, "    assert_null(%s%s);\n", nm, e->suffix);
+            else if (strcmp(e->post.text, "?"))
+                sb_printf(b, "    assert_ptr_equal(%s%s, %s);\n", nm, e->suffix, e->post.text);
+            break;
+        default: break;
+        }
+        sb_free(&v);
+    }
+    return 0;
+}
+
+char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
+    (void)u;
+    const unit_record *r = &t->rec;
+    names n;
+    memset(&n, 0, sizeof n);
+    if (assign_names(&n, r) != 0) return NULL;
+    strbuf b = STRBUF_INIT, fix = STRBUF_INIT;
+    /* declared[id-1] == 'y' once object id is declared */
+    int maxid = 0;
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].id > maxid) maxid = r->objs[i].id;
+    char *declared = calloc((size_t)maxid + 2, 1);
+    int bad = !declared;
+    for (int i = 0; i < maxid && declared; i++) declared[i] = 'n';
+    /* objects from the last created to the first: a fresh object is declared before the
+     * object or parameter that points to it */
+    for (size_t i = r->nobjs; i-- > 0 && !bad;) {
+        if (declare_object(&b, &fix, &n, i, declared) != 0) bad = 1;
+        else if (r->objs[i].id > 0 && r->objs[i].id <= maxid) declared[r->objs[i].id - 1] = 'y';
+    }
+    free(declared);
+    if (fix.s) sb_puts(&b, fix.s);
+    sb_free(&fix);
+    const ut_type *rt = t->fn->type->ret;
+    int have_ret = rt->kind != UT_VOID;
+    if (!bad && t->outcome == UO_NORMAL) {
+        bad = emit_mocks(&b, &n, "    ") != 0;
+        sb_puts(&b, "\n    ");
+        if (have_ret) {
+            char *rs = unit_declarator(rt->spelling, "ret");
+            sb_printf(&b, "%s = ", rs);
+            free(rs);
+        }
+        call_expr(&b, &n, t->fn);
+        sb_puts(&b, ";\n\n");
+        if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
+    } else if (!bad) {
+        /* the call fails: run it in a child, with default signal actions (CMocka's own
+         * handlers would catch the signal), and check how the child ended */
+        sb_puts(&b, "\n    pid_t pid = fork();\n    assert_true(pid >= 0);\n    if (pid == 0) {\n");
+        sb_puts(&b, "        signal(SIGSEGV, SIG_DFL);\n        signal(SIGABRT, SIG_DFL);\n        signal(SIGBUS, SIG_DFL);\n"
+                    "        signal(SIGFPE, SIG_DFL);\n        signal(SIGILL, SIG_DFL);\n");
+        bad = emit_mocks(&b, &n, "        ") != 0;
+        sb_puts(&b, "        ");
+        if (have_ret) sb_puts(&b, "(void)");
+        call_expr(&b, &n, t->fn);
+        sb_puts(&b, ";\n        _exit(0);\n    }\n    int status = 0;\n");
+        sb_puts(&b, "    assert_int_equal(waitpid(pid, &status, 0), pid);\n");
+        if (t->outcome == UO_SIGNAL) {
+            const char *sn = signal_name(t->signo);
+            sb_puts(&b, "    assert_true(WIFSIGNALED(status));\n");
+            if (sn) sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %s);\n", sn);
+            else sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %d);\n", t->signo);
+        } else {
+            sb_puts(&b, "    assert_true(WIFEXITED(status));\n");
+            sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
+        }
+    }
+    free_names(&n);
+    if (bad || b.failed) {
+        sb_free(&b);
+        return NULL;
+    }
+    return b.s ? b.s : strdup("");
+}
+
+/* Stand-in with CMocka's mock(): returns the values will_return queued, in order. */
+static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static) {
+    const ut_type *r = ft->ret;
+    strbuf head = STRBUF_INIT;
+    sb_printf(&head, "%s(", name);
+    if (ft->nargs == 0 && !ft->variadic) sb_puts(&head, "void");
+    for (size_t i = 0; i < ft->nargs; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "a%zu", i);
+        char *d = unit_declarator(ft->args[i]->spelling, nm);
+        sb_printf(&head, "%s%s", i ? ", " : "", d);
+        free(d);
+    }
+    if (ft->variadic) sb_puts(&head, ft->nargs ? ", ..." : "...");
+    sb_puts(&head, ")");
+    char *d = unit_declarator(r->spelling, head.s);
+    sb_printf(b, "%s%s {\n", is_static ? "static " : "", d);
+    free(d);
+    sb_free(&head);
+    for (size_t i = 0; i < ft->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    switch (r->kind) {
+    case UT_VOID: break;
+    case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
+    case UT_STRUCT:
+        if (r->complete) sb_printf(b, "    return *(%s *)(uintptr_t)mock();\n", r->spelling);
+        else sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling);
+        break;
+    case UT_UNION: sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling); break;
+    case UT_PTR: sb_printf(b, "    return (%s)(uintptr_t)mock();\n", r->spelling); break;
+    default: sb_printf(b, "    return (%s)mock();\n", r->spelling); break;
+    }
+    sb_puts(b, "}\n\n");
+}
+
+static int text_uses(const unit_test *tests, size_t n, const char *name) {
+    for (size_t i = 0; i < n; i++) {
+        const unit_record *r = &tests[i].rec;
+        for (size_t k = 0; k < r->nmocks; k++)
+            if (!strcmp(r->mocks[k].name, name) || (r->mocks[k].value.kind == 'f' && !strcmp(r->mocks[k].value.text, name)))
+                return 1;
+        for (size_t k = 0; k < r->nentries; k++)
+            if ((r->entries[k].pre.kind == 'f' && !strcmp(r->entries[k].pre.text, name)) ||
+                (r->entries[k].post.kind == 'f' && r->entries[k].post.text && !strcmp(r->entries[k].post.text, name)))
+                return 1;
+        if (r->ret.kind == 'f' && !strcmp(r->ret.text, name)) return 1;
+    }
+    return 0;
+}
+
+char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked, size_t nmocked,
+                      const char *source_name) {
+    strbuf b = STRBUF_INIT;
+    sb_printf(&b, "/* test_%s: CMocka unit tests generated by `sympath unit` for %s; regression assertions hold the values\n"
+                  " * observed when the tests were generated. */\n",
+              source_name, source_name);
+    sb_puts(&b, "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n");
+    sb_puts(&b, "#include <signal.h>\n#include <string.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n");
+    sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
+    /* stand-ins of functions the unit calls but does not define */
+    sb_puts(&b, "/* ---- stand-ins: each call returns the next value queued with will_return() ---- */\n");
+    for (size_t i = 0; i < nmocked; i++) {
+        const ut_func *m = NULL;
+        for (size_t k = 0; k < u->nexterns && !m; k++)
+            if (!strcmp(u->externs[k].name, mocked[i])) m = &u->externs[k];
+        for (size_t k = 0; k < u->nsystem && !m; k++)
+            if (!strcmp(u->system[k].name, mocked[i])) m = &u->system[k];
+        if (m) emit_standin(&b, m->name, m->type, 0);
+    }
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        if (t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->pointee->variadic) continue;
+        char *id = unit_ident(t->spelling);
+        char *sn = NULL;
+        if (id && asprintf(&sn, "stub_%s", id) >= 0 && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1);
+        free(sn);
+        free(id);
+    }
+    for (size_t i = 0; i < ntests; i++) {
+        const unit_test *t = &tests[i];
+        char *body = unit_emit_test_body(u, t);
+        if (!body) continue;
+        sb_printf(&b, "/* %s: %s", t->name, t->origin ? t->origin : "");
+        if (t->outcome == UO_SIGNAL) sb_printf(&b, "; the call is expected to die by signal %d", t->signo);
+        if (t->outcome == UO_EXIT) sb_printf(&b, "; the call is expected to exit with status %d", t->exit_code);
+        sb_printf(&b, " */\nstatic void %s(void **state) {\n    (void)state;\n%s}\n\n", t->name, body);
+        free(body);
+    }
+    sb_puts(&b, "int main(int argc, char **argv) {\n    const struct CMUnitTest tests[] = {\n");
+    for (size_t i = 0; i < ntests; i++) sb_printf(&b, "        cmocka_unit_test(%s),\n", tests[i].name);
+    sb_puts(&b, "    };\n    if (argc > 1) cmocka_set_test_filter(argv[1]);\n");
+    sb_puts(&b, "    return cmocka_run_group_tests(tests, NULL, NULL);\n}\n");
+    if (b.failed) {
+        sb_free(&b);
+        return NULL;
+    }
+    return b.s;
+}

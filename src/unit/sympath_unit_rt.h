@@ -1,0 +1,191 @@
+/* sympath_unit_rt.h: support code included by every generated `sympath unit` harness: input objects, choices, the record. */
+#ifndef SYMPATH_UNIT_RT_H
+#define SYMPATH_UNIT_RT_H
+
+/*
+ * The harness builds each parameter of the function under test from sympath inputs
+ * (include/sympath.h). Every object it creates is registered here with an id (1, 2, ...),
+ * its type id, and a dump function. A pointer input is a *choice* input (LCT, Kähkönen et
+ * al. 2009, section 4): a fresh object of the pointee type, NULL, or an alias of an earlier
+ * fresh object of the same type; the choice is an ordinary symbolic input, so the harness's
+ * branches on it are branches the explorer flips. Compiled natively with
+ * -DSYMPATH_UNIT_RECORD (and the replay library), the harness also writes the record
+ * (format in src/unit/unit.h) to the file named by $SYMPATH_UNIT_RECORD: the objects and
+ * their values before and after the call, the stand-ins' return values, the return value.
+ * Under `sympath run` the record functions do nothing.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sympath.h"
+
+#ifdef SYMPATH_UNIT_RECORD
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+#endif
+
+#define SPU_MAX_OBJS 1024
+
+typedef void (*spu_dump_fn)(const void *o, const char *lv, const char *phase, int id);
+
+typedef struct spu_obj {
+    char *addr;
+    int type;              /* element type id */
+    size_t size;           /* element size, bytes */
+    size_t count;          /* elements (1 unless an array object) */
+    int aliasable;         /* a fresh object a later pointer of the same type may alias */
+    int array;             /* an array object: elements dumped as [k] */
+    spu_dump_fn dump;      /* dumps one element */
+} spu_obj;
+
+static spu_obj spu_objs[SPU_MAX_OBJS + 1];
+static int spu_nobjs;
+
+/* Name of the stand-in at address p (generated with the harness), or NULL. */
+static const char *spu_stub_name(const void *p);
+
+#ifdef SYMPATH_UNIT_RECORD
+static int spu_fd = -1;
+__attribute__((format(printf, 1, 2))) static void spu_rec(const char *fmt, ...) {
+    if (spu_fd < 0) {
+        const char *path = getenv("SYMPATH_UNIT_RECORD");
+        spu_fd = open(path && *path ? path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (spu_fd < 0) return;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof buf - 1) n = (int)sizeof buf - 1;
+    if (n > 0 && write(spu_fd, buf, (size_t)n) < 0) return;
+}
+#else
+#define spu_rec(...) ((void)0)
+#endif
+
+/* Local name for an input path: "list->next->v" -> "list_next_v". */
+static void spu_local_name(char *out, size_t cap, const char *path) {
+    size_t o = 0;
+    for (const char *p = path; *p && o + 1 < cap; p++) {
+        char c = *p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (ok) out[o++] = c;
+        else if (o && out[o - 1] != '_') out[o++] = '_';
+    }
+    while (o && out[o - 1] == '_') o--;
+    if (o == 0) out[o++] = 'o';
+    out[o] = 0;
+}
+
+/* Register an object of count elements of size bytes; flags: "p" parameter, "a" array,
+ * "s" string ("-" none). Returns its id, or 0 when the table is full. */
+static int spu_register(void *addr, int type, size_t size, size_t count, int aliasable, spu_dump_fn dump,
+                        const char *flags, const char *path, const char *ctype) {
+    if (spu_nobjs >= SPU_MAX_OBJS) return 0;
+    int id = ++spu_nobjs;
+    spu_objs[id].addr = addr;
+    spu_objs[id].type = type;
+    spu_objs[id].size = size;
+    spu_objs[id].count = count;
+    spu_objs[id].aliasable = aliasable;
+    spu_objs[id].dump = dump;
+    spu_objs[id].array = strchr(flags, 'a') != NULL;
+#ifdef SYMPATH_UNIT_RECORD
+    char local[128];
+    spu_local_name(local, sizeof local, path);
+    spu_rec("obj %d %s %zu %s %s\n", id, flags, count, local, ctype);
+#else
+    (void)flags;
+    (void)path;
+    (void)ctype;
+#endif
+    return id;
+}
+
+/* Id of the object starting at p; 0 for NULL; -1 for any other address. */
+static int spu_id_of(const void *p) {
+    if (!p) return 0;
+    for (int i = 1; i <= spu_nobjs; i++)
+        if (spu_objs[i].addr == (const char *)p) return i;
+    return -1;
+}
+
+/* Fresh objects of type `type` that a pointer may alias, and the k-th of them. */
+static unsigned spu_count(int type) {
+    unsigned n = 0;
+    for (int i = 1; i <= spu_nobjs; i++) n += spu_objs[i].aliasable && spu_objs[i].type == type;
+    return n;
+}
+
+static void *spu_nth(int type, unsigned k) {
+    for (int i = 1; i <= spu_nobjs; i++)
+        if (spu_objs[i].aliasable && spu_objs[i].type == type && k-- == 0) return spu_objs[i].addr;
+    return NULL;
+}
+
+/* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
+static unsigned spu_choice(const char *name, unsigned n) {
+    unsigned c = sym_uint(name);
+    sym_assume(c < n);
+    return c;
+}
+
+/* Dump every element of objects first..spu_nobjs in the given phase ("pre", "post"). */
+static void spu_dump_from(int first, const char *phase) {
+#ifdef SYMPATH_UNIT_RECORD
+    for (int i = first; i <= spu_nobjs; i++) {
+        spu_obj *o = &spu_objs[i];
+        if (!o->dump) continue;
+        if (!o->array) {
+            o->dump(o->addr, "", phase, i);
+            continue;
+        }
+        for (size_t k = 0; k < o->count; k++) {
+            char lv[32];
+            snprintf(lv, sizeof lv, "[%zu]", k);
+            o->dump(o->addr + k * o->size, lv, phase, i);
+        }
+    }
+#else
+    (void)first;
+    (void)phase;
+#endif
+}
+
+#ifdef SYMPATH_UNIT_RECORD
+static void spu_pi(const char *phase, int id, const char *lv, long long v) {
+    spu_rec("%s %d %s i %lld\n", phase, id, *lv ? lv : "-", v);
+}
+static void spu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
+    spu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
+}
+static void spu_pe(const char *phase, int id, const char *lv, const char *v) {
+    spu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
+}
+static void spu_pp(const char *phase, int id, const char *lv, const void *p) {
+    spu_rec("%s %d %s p %d\n", phase, id, *lv ? lv : "-", spu_id_of(p));
+}
+static void spu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+    spu_pu(phase, id, lv, *(const unsigned char *)o);
+}
+static void spu_pf(const char *phase, int id, const char *lv, const void *p) {
+    const char *n = p ? spu_stub_name(p) : "NULL";
+    spu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
+}
+#else
+#define spu_pi(...) ((void)0)
+#define spu_pu(...) ((void)0)
+#define spu_pe(...) ((void)0)
+#define spu_pp(...) ((void)0)
+#define spu_pf(...) ((void)0)
+static void spu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+    (void)o, (void)lv, (void)phase, (void)id;
+}
+#endif
+
+#endif

@@ -1,0 +1,232 @@
+/* unit.h: `sympath unit`: C function signatures (libclang), harness generation, CMocka test emission. */
+#ifndef SYMPATH_UNIT_H
+#define SYMPATH_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The unit-test generator turns the functions of a C unit into CMocka tests. It follows
+ * the LIME Concolic Tester (Kähkönen et al. 2009, sections 3-6: input objects initialised
+ * as NULL, a fresh object or an alias of an earlier object of the same type) and Dsc+Mock
+ * (Islam & Csallner 2014, section 4: the i-th call of a mocked function returns a fresh
+ * symbolic value). The pieces:
+ *   unit_parse      libclang: functions with external linkage, parameter/return types,
+ *                   functions called but not defined (mock candidates), the text a test
+ *                   file needs to see the unit's types (the "prelude");
+ *   unit_harness    a C file whose main builds every parameter from sympath inputs and calls
+ *                   the function; explored by the normal build + explorer. Built natively with
+ *                   -DSYMPATH_UNIT_RECORD and the replay library, the same harness records the
+ *                   object graph, mock returns and the state after the call (the "record");
+ *   unit_emit       the record of each kept test case as a readable CMocka test.
+ */
+
+typedef enum ut_kind {
+    UT_VOID, UT_INT, UT_BOOL, UT_ENUM, UT_FLOAT, UT_PTR, UT_STRUCT, UT_UNION, UT_ARRAY, UT_FUNC, UT_OTHER
+} ut_kind;
+
+typedef struct ut_type ut_type;
+
+typedef struct ut_field {
+    char *name;
+    ut_type *type;
+    int bitfield;               /* nonzero: a bit-field (no address can be taken) */
+} ut_field;
+
+typedef struct ut_enumerator {
+    char *name;
+    int64_t value;
+} ut_enumerator;
+
+/* A C type as the harness needs it. Types are interned per unit_info (one object per
+ * canonical type), so a recursive struct refers to itself and the harness generates one
+ * builder per type. */
+struct ut_type {
+    ut_kind kind;
+    int id;                     /* index in unit_info.types */
+    char *spelling;             /* as written (typedef name kept): "node_t", "const char *", "int (*)(int)" */
+    char *canonical;            /* canonical spelling (typedefs resolved) */
+    uint64_t size;              /* sizeof in bytes (0 for incomplete / void / function) */
+    unsigned bits;              /* UT_INT/UT_ENUM/UT_BOOL: width in bits */
+    int is_signed;              /* UT_INT/UT_ENUM */
+    int is_char;                /* UT_INT: char, signed char or unsigned char (strings) */
+    int is_const;               /* the type is const-qualified */
+    ut_type *pointee;           /* UT_PTR: pointed-to type; UT_ARRAY: element type */
+    uint64_t count;             /* UT_ARRAY: element count */
+    int complete;               /* UT_STRUCT/UT_UNION: has a definition */
+    ut_field *fields;           /* UT_STRUCT/UT_UNION */
+    size_t nfields;
+    ut_enumerator *enums;       /* UT_ENUM */
+    size_t nenums;
+    ut_type *ret;               /* UT_FUNC: return type */
+    ut_type **args;             /* UT_FUNC: parameter types */
+    size_t nargs;
+    int variadic;               /* UT_FUNC */
+};
+
+typedef struct ut_param {
+    char *name;                 /* as declared, or "argN" when unnamed */
+    ut_type *type;
+    int len_param;              /* buffer pointer: index of the length parameter paired with it, or -1 */
+    int buf_param;              /* length parameter: index of the buffer it measures, or -1 */
+} ut_param;
+
+typedef struct ut_func {
+    char *name;
+    char *file;                 /* source file of the definition (as given) or of the declaration */
+    unsigned line;
+    ut_type *type;              /* UT_FUNC */
+    ut_param *params;
+    size_t nparams;
+    char *decl;                 /* declaration text "int f(struct node *n)" without ';' (definitions: text
+                                   before the body), NULL when not available */
+} ut_func;
+
+typedef struct unit_info {
+    ut_func *defs;              /* functions with external linkage defined in the sources */
+    size_t ndefs;
+    ut_func *externs;           /* called (or declared) in the sources, defined in none of them, declared
+                                   outside system headers: mock candidates */
+    size_t nexterns;
+    ut_func *system;            /* called, declared in a system header (libc, libm): not mocked unless asked */
+    size_t nsystem;
+    ut_type **types;
+    size_t ntypes;
+    char *prelude;              /* includes, macros, type definitions and prototypes of the sources'
+                                   own text, in source order, deduplicated; for the harness and tests */
+    char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
+    int has_main;               /* a source defines main */
+} unit_info;
+
+/*
+ * Parse the C sources with libclang (clang-14 C API, -std=gnu11 plus the words of cflags,
+ * split on blanks, quotes honoured) and describe them. Returns 0, or -1 with *err
+ * (malloc'ed) when a source cannot be parsed or has errors (clang's diagnostics in *err).
+ * The caller frees u with unit_info_free.
+ */
+int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err);
+void unit_info_free(unit_info *u);
+
+/* The function named name among u->defs, or NULL. */
+const ut_func *unit_find_def(const unit_info *u, const char *name);
+
+/*
+ * Declarator text for a variable `name` of type spelling `spelling`: "int x",
+ * "char x[9]" (spelling "char [9]"), "int (*x)(int)" (spelling "int (*)(int)").
+ * Returns a malloc'ed string (NULL when out of memory).
+ */
+char *unit_declarator(const char *spelling, const char *name);
+
+/* Identifier-safe form of text ("struct node *" -> "struct_node_p"), malloc'ed. */
+char *unit_ident(const char *text);
+
+/*
+ * Pair buffer parameters with their length: a pointer parameter to a complete object type
+ * followed by an integer parameter named like a length (n, len, length, size, sz, count,
+ * cnt, num, nbytes, or ending in len/size/count) gets len_param = its index, and the
+ * length buf_param = the pointer's index. Called by unit_parse; exposed for tests.
+ */
+void unit_pair_buffers(ut_func *f);
+
+/* Options of the harness. */
+typedef struct unit_harness_opts {
+    unsigned depth;             /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
+    unsigned str_len;           /* strings: bytes before the terminating NUL, at most */
+    unsigned buf_len;           /* buffer/length pairs: elements, at most */
+    int enum_any;               /* nonzero: enums take any value, not only the declared ones */
+    const char *rt_header;      /* absolute path of sympath_unit_rt.h */
+    const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
+    size_t nmock_names;
+} unit_harness_opts;
+
+/*
+ * Generate the harness C file: the prelude, a stand-in for each mock (u->externs, and
+ * u->system functions named in o->mock_names), a builder per type reachable from the
+ * targets' parameters, one driver per target function, and a main that runs the driver
+ * named by the environment variable SYMPATH_UNIT_FUNCTION. Returns a malloc'ed text, or
+ * NULL with *err. *warnings (malloc'ed, may be "") lists parameters that cannot be built
+ * and are fixed to a default value (zero / NULL), one line each.
+ */
+char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets,
+                   const unit_harness_opts *o, char **warnings, char **err);
+
+/* ---- the record of one harness run (written by sympath_unit_rt.h in record mode) ----
+ * Text lines, each one event:
+ *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
+ *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string
+ *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
+ *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
+ *   mock NAME KIND VALUE                 a stand-in's return value, in call order
+ *   call                                 the function is called now
+ *   ret KIND VALUE                       it returned this value
+ *   done                                 the harness ended normally after the call
+ * KIND: i signed decimal, u unsigned decimal, e enum (decimal), p object ID (0 = NULL, -1 =
+ * an address not at an object's start), f stand-in name or NULL, v void / not recorded.
+ */
+typedef struct ur_value {
+    char kind;                  /* i u e p f v */
+    char *text;                 /* as recorded */
+} ur_value;
+
+typedef struct ur_entry {
+    int obj;
+    char *suffix;               /* "" for the whole object */
+    ur_value pre, post;         /* post.kind 0 when not recorded */
+} ur_entry;
+
+typedef struct ur_object {
+    int id;
+    int param, array, string;
+    uint64_t count;
+    char *local;                /* suggested local name (sanitised, unique per record) */
+    char *ctype;                /* element / object type spelling */
+} ur_object;
+
+typedef struct ur_mock {
+    char *name;
+    ur_value value;
+} ur_mock;
+
+typedef struct unit_record {
+    ur_object *objs;
+    size_t nobjs;
+    ur_entry *entries;
+    size_t nentries;
+    ur_mock *mocks;
+    size_t nmocks;
+    int called;                 /* "call" seen */
+    int done;                   /* "done" seen */
+    ur_value ret;               /* kind 0 when not returned */
+} unit_record;
+
+/* Parse a record. Returns 0, or -1 with *err (malformed line). */
+int unit_record_parse(const char *text, unit_record *r, char **err);
+void unit_record_free(unit_record *r);
+
+/* How a recorded test ended natively. */
+typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;
+
+typedef struct unit_test {
+    char *name;                 /* test function name, e.g. "test_parse_3" */
+    const ut_func *fn;
+    unit_record rec;
+    unit_outcome outcome;
+    int signo;                  /* UO_SIGNAL */
+    int exit_code;              /* UO_EXIT */
+    char *origin;               /* test vector it came from (for a comment) */
+} unit_test;
+
+/*
+ * The CMocka test file for the given tests: the prelude, CMocka's headers, a stand-in per
+ * mock returning mock() values, one static test function per test (locals with
+ * initialisers, will_return sequences, the call, assertions on the return value and on
+ * every recorded value the call changed; a failing outcome is checked in a forked child),
+ * and main running them (an optional argv[1] filters by name). Returns malloc'ed text or NULL.
+ */
+char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
+                      size_t nmocked, const char *source_name);
+
+/* One test's C statements (without the function frame): for tests of the emitter. */
+char *unit_emit_test_body(const unit_info *u, const unit_test *t);
+
+#endif
