@@ -151,7 +151,7 @@ static int declare_object(strbuf *b, strbuf *fix, const names *n, size_t k, cons
         sb_printf(b, "    %s = ", d ? d : nm);
         free(d);
     }
-    int nent = 0, whole = 0;
+    int nent = 0, whole = 0, plain = 1;   /* plain: array elements [0], [1], ... in order */
     strbuf init = STRBUF_INIT;
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
@@ -177,9 +177,14 @@ static int declare_object(strbuf *b, strbuf *fix, const names *n, size_t k, cons
             sb_free(&init);
             return -1;
         }
+        char want[32];
+        snprintf(want, sizeof want, "[%d]", nent);
+        if (strcmp(e->suffix, want)) plain = 0;
         if (!*e->suffix) {
             whole = 1;
             sb_puts(&init, val.s);
+        } else if (o->array && plain) {
+            sb_printf(&init, "%s%s", nent ? ", " : " ", val.s);
         } else {
             sb_printf(&init, "%s%s%s = %s", nent ? ", " : " ", e->suffix[0] == '[' ? "" : "", e->suffix, val.s);
         }

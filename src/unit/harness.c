@@ -39,6 +39,8 @@ static int stub_ok(const ut_type *f) {
 
 /* An object of this type can be allocated and filled. */
 static int fillable(const ut_type *t) {
+    /* an anonymous struct or union has no name generated code could use */
+    if (strstr(t->spelling, "(unnamed") || strstr(t->spelling, "(anonymous")) return 0;
     switch (t->kind) {
     case UT_INT: case UT_BOOL: case UT_ENUM: case UT_FLOAT: case UT_PTR: return t->size > 0;
     case UT_STRUCT: case UT_UNION: return t->complete;
@@ -235,13 +237,13 @@ static void gen_fill(gen *g, const ut_type *t) {
             char *es = unqual(e);
             char *pe = unit_declarator(es, "*p");
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->id);
+            sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->alias_id);
             sb_printf(b, "    unsigned c = spu_choice(name, fresh + 1 + nal);\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        %s = calloc(1, sizeof *p);\n", pe);
-            sb_printf(b, "        spu_register(p, %d, sizeof *p, 1, 1, spu_dump_%d, \"-\", name, \"%s\");\n", e->id, e->id, es);
+            sb_printf(b, "        spu_register(p, %d, sizeof *p, 1, 1, spu_dump_%d, \"-\", name, \"%s\");\n", e->alias_id, e->id, es);
             sb_printf(b, "        *o = p;\n        spu_fill_%d(p, name, depth + 1);\n", e->id);
             sb_printf(b, "    } else if (c == fresh) {\n        *o = NULL;\n    } else {\n");
-            sb_printf(b, "        *o = spu_nth(%d, c - fresh - 1);\n    }\n", e->id);
+            sb_printf(b, "        *o = spu_nth(%d, c - fresh - 1);\n    }\n", e->alias_id);
             free(pe);
             free(es);
         } else {

@@ -82,28 +82,29 @@ static enum CXChildVisitResult enum_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-static ut_type *find_type(unit_info *u, const char *canonical) {
+static ut_type *find_type(unit_info *u, const char *spelling) {
     for (size_t i = 0; i < u->ntypes; i++)
-        if (!strcmp(u->types[i]->canonical, canonical)) return u->types[i];
+        if (!strcmp(u->types[i]->spelling, spelling)) return u->types[i];
     return NULL;
 }
 
 /*
- * Types are interned by canonical spelling, and entered in the table before their
- * fields are converted, so a struct that points to itself (a list node) finds its own
- * entry instead of recursing forever. The first spelling seen (often the typedef name
- * the parameter was declared with) is kept for declarations in generated code, except
- * that an anonymous struct's canonical "struct (unnamed ...)" is never used as spelling.
+ * Types are interned by their spelling as written (so generated code declares a
+ * `uint8_t *buf` as the user did), and entered in the table before their fields are
+ * converted, so a struct that points to itself (a list node) finds its own entry instead
+ * of recursing forever. Types with the same canonical type share alias_id: a pointer may
+ * alias an object of any spelling of its pointee type.
  */
 static ut_type *conv_type(parse_ctx *pc, CXType t) {
     unit_info *u = pc->u;
     CXType canon = clang_getCanonicalType(t);
-    char *cs = cx_dup(clang_getTypeSpelling(canon));
-    ut_type *old = find_type(u, cs);
+    char *ws = cx_dup(clang_getTypeSpelling(t));
+    ut_type *old = find_type(u, ws);
     if (old) {
-        free(cs);
+        free(ws);
         return old;
     }
+    char *cs = cx_dup(clang_getTypeSpelling(canon));
     ut_type *ty = calloc(1, sizeof *ty);
     static size_t capt;
     if (u->ntypes == 0) capt = 0;
@@ -117,10 +118,15 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
     ty->id = (int)u->ntypes;
     u->types[u->ntypes++] = ty;
     ty->canonical = cs;
-    ty->spelling = cx_dup(clang_getTypeSpelling(t));
-    if (strstr(ty->spelling, "(unnamed") || strstr(ty->spelling, "(anonymous")) {
-        free(ty->spelling);
-        ty->spelling = strdup(cs);
+    ty->spelling = ws;
+    ty->alias_id = ty->id;
+    const char *bare = !strncmp(cs, "const ", 6) ? cs + 6 : cs;
+    for (size_t i = 0; i + 1 < u->ntypes; i++) {
+        const char *c2 = u->types[i]->canonical;
+        if (!strncmp(c2, "const ", 6)) c2 += 6;
+        if (strcmp(c2, bare)) continue;
+        ty->alias_id = u->types[i]->alias_id;
+        break;
     }
     ty->is_const = clang_isConstQualifiedType(canon);
     long long sz = clang_Type_getSizeOf(canon);
@@ -151,14 +157,18 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
     }
     case CXType_Pointer: {
         ty->kind = UT_PTR;
-        ty->pointee = conv_type(pc, clang_getPointeeType(canon));
+        CXType pt = clang_getPointeeType(t);
+        if (pt.kind == CXType_Invalid) pt = clang_getPointeeType(canon);
+        ty->pointee = conv_type(pc, pt);
         break;
     }
     case CXType_ConstantArray: case CXType_IncompleteArray: {
         ty->kind = UT_ARRAY;
         long long n = clang_getArraySize(canon);
         ty->count = n > 0 ? (uint64_t)n : 0;
-        ty->pointee = conv_type(pc, clang_getArrayElementType(canon));
+        CXType et = clang_getArrayElementType(t);
+        if (et.kind == CXType_Invalid) et = clang_getArrayElementType(canon);
+        ty->pointee = conv_type(pc, et);
         break;
     }
     case CXType_Record: {
@@ -173,12 +183,13 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
     }
     case CXType_FunctionProto: case CXType_FunctionNoProto: {
         ty->kind = UT_FUNC;
-        ty->ret = conv_type(pc, clang_getResultType(canon));
-        int n = clang_getNumArgTypes(canon);
+        CXType ft = clang_getResultType(t).kind == CXType_Invalid ? canon : t;
+        ty->ret = conv_type(pc, clang_getResultType(ft));
+        int n = clang_getNumArgTypes(ft);
         ty->nargs = n > 0 ? (size_t)n : 0;
         ty->args = calloc(ty->nargs + 1, sizeof *ty->args);
-        for (size_t i = 0; i < ty->nargs; i++) ty->args[i] = conv_type(pc, clang_getArgType(canon, (unsigned)i));
-        ty->variadic = clang_isFunctionTypeVariadic(canon);
+        for (size_t i = 0; i < ty->nargs; i++) ty->args[i] = conv_type(pc, clang_getArgType(ft, (unsigned)i));
+        ty->variadic = clang_isFunctionTypeVariadic(ft);
         break;
     }
     default: ty->kind = UT_OTHER; break;

@@ -39,11 +39,12 @@ typedef struct ut_enumerator {
 } ut_enumerator;
 
 /* A C type as the harness needs it. Types are interned per unit_info (one object per
- * canonical type), so a recursive struct refers to itself and the harness generates one
- * builder per type. */
+ * spelling as written), so a recursive struct refers to itself and the harness generates
+ * one builder per type. */
 struct ut_type {
     ut_kind kind;
     int id;                     /* index in unit_info.types */
+    int alias_id;               /* id of the first type with the same canonical type (aliasing class) */
     char *spelling;             /* as written (typedef name kept): "node_t", "const char *", "int (*)(int)" */
     char *canonical;            /* canonical spelling (typedefs resolved) */
     uint64_t size;              /* sizeof in bytes (0 for incomplete / void / function) */
