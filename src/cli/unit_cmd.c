@@ -44,6 +44,7 @@ static void unit_usage(FILE *f) {
           "  --str-len N             strings: at most N characters (default 8)\n"
           "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
           "  --enum-any              enum inputs take any value, not only the declared ones\n"
+          "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
           "  --timeout DURATION      time limit of one run (default 2s)\n"
           "  --no-progress           no live progress line\n",
           f);
@@ -358,7 +359,7 @@ int cmd_unit(int argc, char **argv) {
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
     double budget = 60, timeout = 2;
-    unit_harness_opts ho = {3, 8, 16, 0, NULL, NULL, 0};
+    unit_harness_opts ho = {3, 8, 16, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -419,6 +420,8 @@ int cmd_unit(int argc, char **argv) {
             else ho.buf_len = (unsigned)x;
         } else if (!strcmp(a, "--enum-any")) {
             ho.enum_any = 1;
+        } else if (!strcmp(a, "--null-always")) {
+            ho.null_all = 1;
         } else if (!strcmp(a, "--no-progress")) {
             progress = 0;
         } else if (a[0] == '-' && a[1]) {

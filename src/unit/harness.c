@@ -154,6 +154,9 @@ static void gen_fill(gen *g, const ut_type *t) {
     sb_printf(b, "static void spu_fill_%d(void *vo, const char *name, int depth) {\n", t->id);
     sb_printf(b, "    %s = vo;\n    (void)name;\n    (void)depth;\n", po);
     free(po);
+    if (t->kind == UT_PTR)
+        sb_printf(b, "    int null_ok = spu_null_ok, null_ok_deref = spu_null_ok_deref;\n"
+                     "    spu_null_ok = spu_null_ok_deref = 1;\n    (void)null_ok_deref;\n");
     switch (t->kind) {
     case UT_INT: {
         const char *f = sym_fn(t);
@@ -193,6 +196,8 @@ static void gen_fill(gen *g, const ut_type *t) {
                           f->type->id, f->name);
                 free(fs);
             } else {
+                if (f->type->kind == UT_PTR)
+                    sb_printf(b, "        spu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, f->name, 0));
                 sb_printf(b, "        spu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
@@ -208,7 +213,7 @@ static void gen_fill(gen *g, const ut_type *t) {
         if (e->kind == UT_FUNC) {
             if (stub_ok(e)) {
                 char *sn = stub_name(t);
-                sb_printf(b, "    *o = spu_choice(name, 2) == 0 ? %s : NULL;\n", sn);
+                sb_printf(b, "    *o = spu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);
                 free(sn);
             } else {
                 sb_printf(b, "    *o = NULL; /* variadic function pointer: no stand-in */\n");
@@ -217,7 +222,7 @@ static void gen_fill(gen *g, const ut_type *t) {
             /* a string: NUL-terminated within str_len bytes, or NULL */
             unsigned L = g->o->str_len;
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + 1);\n");
+            sb_printf(b, "    unsigned c = spu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
             sb_printf(b, "        spu_register(s, %d, 1, %u, 0, spu_dump_%d, \"as\", name, \"%s\");\n", e->id, L + 1,
                       e->id, e->is_const ? "char" : e->spelling);
@@ -226,7 +231,7 @@ static void gen_fill(gen *g, const ut_type *t) {
         } else if (e->kind == UT_VOID) {
             /* an untyped buffer: 16 symbolic bytes, or NULL */
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + 1);\n");
+            sb_printf(b, "    unsigned c = spu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        unsigned char *s = malloc(16);\n");
             sb_printf(b, "        spu_register(s, -2, 1, 16, 0, spu_dump_byte, \"a\", name, \"unsigned char\");\n");
             sb_printf(b, "        sym_bytes(s, 16, name);\n        *o = s;\n");
@@ -238,12 +243,14 @@ static void gen_fill(gen *g, const ut_type *t) {
             char *pe = unit_declarator(es, "*p");
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->alias_id);
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + 1 + nal);\n");
+            sb_printf(b, "    unsigned nnull = null_ok || (!fresh && nal == 0);\n");
+            sb_printf(b, "    unsigned c = spu_choice(name, fresh + nnull + nal);\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        %s = calloc(1, sizeof *p);\n", pe);
             sb_printf(b, "        spu_register(p, %d, sizeof *p, 1, 1, spu_dump_%d, \"-\", name, \"%s\");\n", e->alias_id, e->id, es);
+            if (e->kind == UT_PTR) sb_printf(b, "        spu_null_ok = null_ok_deref;\n");
             sb_printf(b, "        *o = p;\n        spu_fill_%d(p, name, depth + 1);\n", e->id);
-            sb_printf(b, "    } else if (c == fresh) {\n        *o = NULL;\n    } else {\n");
-            sb_printf(b, "        *o = spu_nth(%d, c - fresh - 1);\n    }\n", e->alias_id);
+            sb_printf(b, "    } else if (nnull && c == fresh) {\n        *o = NULL;\n    } else {\n");
+            sb_printf(b, "        *o = spu_nth(%d, c - fresh - nnull);\n    }\n", e->alias_id);
             free(pe);
             free(es);
         } else {
@@ -381,6 +388,10 @@ static void gen_driver(gen *g, const ut_func *f) {
             free(d);
             sb_printf(b, "    spu_register(&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
                       p->name, ts);
+            if (t->kind == UT_PTR)
+                sb_printf(b, "    spu_null_ok = %d;\n    spu_null_ok_deref = %d;\n",
+                          g->o->null_all || unit_null_checked(g->u, p->name, 0),
+                          g->o->null_all || unit_null_checked(g->u, p->name, 1));
             sb_printf(b, "    spu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_FLOAT || t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name, t->spelling);

@@ -76,3 +76,85 @@ void unit_pair_buffers(ut_func *f) {
         f->params[i + 1].buf_param = (int)i;
     }
 }
+
+static int is_ident(const char *t) {
+    return (isalpha((unsigned char)t[0]) || t[0] == '_');
+}
+
+static int is_null_const(const char *t) {
+    return !strcmp(t, "NULL") || !strcmp(t, "0") || !strcmp(t, "nullptr");
+}
+
+static void add_checked(unit_info *u, const char *name, int deref) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s%s", deref ? "*" : "", name);
+    if (unit_null_checked(u, name, deref)) return;
+    char **nv = realloc(u->null_checked, (u->nnull_checked + 1) * sizeof *nv);
+    if (!nv) return;
+    u->null_checked = nv;
+    u->null_checked[u->nnull_checked] = strdup(buf);
+    if (u->null_checked[u->nnull_checked]) u->nnull_checked++;
+}
+
+int unit_null_checked(const unit_info *u, const char *name, int deref) {
+    for (size_t i = 0; i < u->nnull_checked; i++) {
+        const char *c = u->null_checked[i];
+        if (deref ? (c[0] == '*' && !strcmp(c + 1, name)) : !strcmp(c, name)) return 1;
+    }
+    return 0;
+}
+
+/*
+ * A "chain" is an access path IDENT ((-> | .) IDENT)*, optionally preceded by '*' (and
+ * by '(' ... ')' around a '*' chain). It is a NULL check when compared (== / !=) with
+ * NULL or 0, negated with '!', or used as a truth value: the whole condition of if/while,
+ * or an operand of && / || / ?. The checked name is the chain's last identifier.
+ */
+void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
+    static const char *keywords[] = {"if", "while", "for", "return", "sizeof", "else", "do", "switch", "case", NULL};
+    for (size_t i = 0; i < n; i++) {
+        if (!is_ident(tok[i])) continue;
+        int kw = 0;
+        for (int k = 0; keywords[k]; k++) kw |= !strcmp(tok[i], keywords[k]);
+        if (kw) continue;
+        /* only chain starts: not preceded by -> or . */
+        if (i > 0 && (!strcmp(tok[i - 1], "->") || !strcmp(tok[i - 1], "."))) continue;
+        size_t e = i; /* last identifier of the chain */
+        while (e + 2 < n && (!strcmp(tok[e + 1], "->") || !strcmp(tok[e + 1], ".")) && is_ident(tok[e + 2])) e += 2;
+        size_t b = i; /* first token of the chain, with a leading '*' */
+        int deref = 0;
+        if (b > 0 && !strcmp(tok[b - 1], "*") && e == i) {
+            /* '*' is a dereference unless it follows an operand (multiplication) */
+            const char *pp = b > 1 ? tok[b - 2] : "(";
+            if (!is_ident(pp) && strcmp(pp, ")") && strcmp(pp, "]")) {
+                deref = 1;
+                b--;
+            }
+        }
+        if (e + 1 < n && (!strcmp(tok[e + 1], "(") || !strcmp(tok[e + 1], "["))) {
+            i = e;
+            continue; /* a call or an index: not the pointer itself */
+        }
+        const char *before = b > 0 ? tok[b - 1] : "";
+        const char *after = e + 1 < n ? tok[e + 1] : "";
+        const char *after2 = e + 2 < n ? tok[e + 2] : "";
+        const char *before2 = b > 1 ? tok[b - 2] : "";
+        /* (*p) == NULL: step over the parentheses */
+        if (deref && !strcmp(before, "(") && !strcmp(after, ")")) {
+            before = before2;
+            before2 = b > 2 ? tok[b - 3] : "";
+            after = after2;
+            after2 = e + 3 < n ? tok[e + 3] : "";
+        }
+        int check = 0;
+        if ((!strcmp(after, "==") || !strcmp(after, "!=")) && is_null_const(after2)) check = 1;
+        if ((!strcmp(before, "==") || !strcmp(before, "!=")) && is_null_const(before2)) check = 1;
+        if (!strcmp(before, "!")) check = 1;
+        if (!strcmp(before, "(") && (!strcmp(before2, "if") || !strcmp(before2, "while")) && !strcmp(after, ")")) check = 1;
+        if (!strcmp(before, "&&") || !strcmp(before, "||") || !strcmp(after, "&&") || !strcmp(after, "||") ||
+            !strcmp(after, "?"))
+            check = 1;
+        if (check) add_checked(u, tok[e], deref);
+        i = e;
+    }
+}

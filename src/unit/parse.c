@@ -262,6 +262,21 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
+/* NULL checks in a function body, on its tokens (unit_scan_null_checks). */
+static void scan_tokens(parse_ctx *pc, CXCursor fn) {
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(pc->tu, clang_getCursorExtent(fn), &toks, &n);
+    char **sp = calloc(n + 1, sizeof *sp);
+    if (sp) {
+        for (unsigned i = 0; i < n; i++) sp[i] = cx_dup(clang_getTokenSpelling(pc->tu, toks[i]));
+        unit_scan_null_checks(pc->u, (const char *const *)sp, n);
+        for (unsigned i = 0; i < n; i++) free(sp[i]);
+        free(sp);
+    }
+    clang_disposeTokens(pc->tu, toks, n);
+}
+
 static char *param_name(CXCursor arg, size_t i) {
     char *n = cx_dup(clang_getCursorSpelling(arg));
     if (!*n) {
@@ -354,6 +369,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
         /* calls from every function body of this file (static helpers included) */
         clang_visitChildren(c, body_visit, pc);
+        if (in_main_file(c)) scan_tokens(pc, c);
     }
     if (!in_main_file(c)) return CXChildVisit_Continue;
     switch (k) {
@@ -620,6 +636,8 @@ void unit_info_free(unit_info *u) {
     free(u->types);
     free(u->prelude);
     free(u->diagnostics);
+    for (size_t i = 0; i < u->nnull_checked; i++) free(u->null_checked[i]);
+    free(u->null_checked);
     memset(u, 0, sizeof *u);
 }
 

@@ -45,6 +45,12 @@ typedef struct spu_obj {
 static spu_obj spu_objs[SPU_MAX_OBJS + 1];
 static int spu_nobjs;
 
+/* Set by the caller just before it fills a pointer: whether NULL is one of the choices
+ * (the unit checks this pointer for NULL somewhere), and the same for the pointer a fresh
+ * object of pointer type holds (T **p: is *p checked). A pointer fill reads and resets
+ * both to 1. */
+static int spu_null_ok = 1, spu_null_ok_deref = 1;
+
 /* Name of the stand-in at address p (generated with the harness), or NULL. */
 static const char *spu_stub_name(const void *p);
 

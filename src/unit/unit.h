@@ -97,6 +97,9 @@ typedef struct unit_info {
                                    own text, in source order, deduplicated; for the harness and tests */
     char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
     int has_main;               /* a source defines main */
+    char **null_checked;        /* identifiers the unit compares with NULL or tests for truth anywhere
+                                   ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
+    size_t nnull_checked;
 } unit_info;
 
 /*
@@ -107,6 +110,20 @@ typedef struct unit_info {
  */
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err);
 void unit_info_free(unit_info *u);
+
+/*
+ * Whether the unit checks a pointer named `name` (a parameter or variable name, or a field
+ * name: the last member of `a->b->name`) for NULL anywhere (`x == NULL`, `x != 0`, `!x`,
+ * `if (x)`, `x && ...`), or with deref nonzero, `*name`. Found on the token stream of every
+ * function body of the sources. The harness offers NULL only for such pointers: a pointer
+ * the code dereferences without a check is built non-NULL (the issue's "lazy" default), so
+ * that not every test is a NULL crash. A syntactic approximation: names are not scoped.
+ */
+int unit_null_checked(const unit_info *u, const char *name, int deref);
+
+/* Scan one function body's tokens (spellings, n of them) for NULL checks and add the
+ * checked names to u->null_checked. Called by unit_parse; exposed for tests. */
+void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
 
 /* The function named name among u->defs, or NULL. */
 const ut_func *unit_find_def(const unit_info *u, const char *name);
@@ -135,6 +152,7 @@ typedef struct unit_harness_opts {
     unsigned str_len;           /* strings: bytes before the terminating NUL, at most */
     unsigned buf_len;           /* buffer/length pairs: elements, at most */
     int enum_any;               /* nonzero: enums take any value, not only the declared ones */
+    int null_all;               /* nonzero: every pointer may be NULL, checked or not */
     const char *rt_header;      /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
