@@ -44,8 +44,9 @@ static void unit_usage(FILE *f) {
           "  --str-len N             strings: at most N characters (default 8)\n"
           "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
           "  --enum-any              enum inputs take any value, not only the declared ones\n"
+          "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
           "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
-          "  --timeout DURATION      time limit of one run (default 2s)\n"
+          "  --timeout DURATION      time limit of one run (default 1s)\n"
           "  --no-progress           no live progress line\n",
           f);
 }
@@ -134,9 +135,9 @@ static void record_vector(const char *recorder, const char *rec_path, const char
     char *argv[] = {(char *)recorder, NULL};
     unlink(rec_path);
     int st = 0;
-    int rc = up_run(argv, env, NULL, 10, &st);
+    int rc = up_run(argv, env, NULL, 1.5, &st);
     if (rc != 0) {
-        add_drop(fr, vec, rc == 1 ? "the call does not end natively within 10 s (hang)" : "the recorder did not start");
+        add_drop(fr, vec, rc == 1 ? "the call does not end natively within 1.5 s (hang)" : "the recorder did not start");
         goto out;
     }
     char *text = up_read(rec_path);
@@ -358,8 +359,8 @@ int cmd_unit(int argc, char **argv) {
     const char **mocks = calloc((size_t)argc + 1, sizeof *mocks);
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
-    double budget = 60, timeout = 2;
-    unit_harness_opts ho = {3, 8, 16, 0, 0, NULL, NULL, 0};
+    double budget = 60, timeout = 1;
+    unit_harness_opts ho = {3, 8, 16, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -422,6 +423,8 @@ int cmd_unit(int argc, char **argv) {
             ho.enum_any = 1;
         } else if (!strcmp(a, "--null-always")) {
             ho.null_all = 1;
+        } else if (!strcmp(a, "--cycles")) {
+            ho.cycles = 1;
         } else if (!strcmp(a, "--no-progress")) {
             progress = 0;
         } else if (a[0] == '-' && a[1]) {

@@ -146,6 +146,17 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
             after = after2;
             after2 = e + 3 < n ? tok[e + 3] : "";
         }
+        /* an assignment from an access path: `x = chain;` / `x = chain,` / `x = chain)` */
+        if (!deref && !strcmp(before, "=") && b > 1 && is_ident(before2) &&
+            (!strcmp(after, ";") || !strcmp(after, ",") || !strcmp(after, ")"))) {
+            char pair[512];
+            snprintf(pair, sizeof pair, "%s\t%s", before2, tok[e]);
+            char **nv = realloc(u->null_flow, (u->nnull_flow + 1) * sizeof *nv);
+            if (nv) {
+                u->null_flow = nv;
+                if ((nv[u->nnull_flow] = strdup(pair)) != NULL) u->nnull_flow++;
+            }
+        }
         int check = 0;
         if ((!strcmp(after, "==") || !strcmp(after, "!=")) && is_null_const(after2)) check = 1;
         if ((!strcmp(before, "==") || !strcmp(before, "!=")) && is_null_const(before2)) check = 1;
@@ -156,5 +167,21 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
             check = 1;
         if (check) add_checked(u, tok[e], deref);
         i = e;
+    }
+}
+
+void unit_null_propagate(unit_info *u) {
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < u->nnull_flow; i++) {
+            char lhs[256];
+            const char *tab = strchr(u->null_flow[i], '\t');
+            if (!tab) continue;
+            snprintf(lhs, sizeof lhs, "%.*s", (int)(tab - u->null_flow[i]), u->null_flow[i]);
+            if (unit_null_checked(u, lhs, 0) && !unit_null_checked(u, tab + 1, 0)) {
+                add_checked(u, tab + 1, 0);
+                changed = 1;
+            }
+        }
     }
 }

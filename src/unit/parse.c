@@ -588,6 +588,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         if (!dup) u->system[w++] = u->system[i];
     }
     u->nsystem = w;
+    unit_null_propagate(u);
     u->diagnostics = diags.s ? diags.s : strdup("");
     u->prelude = prelude.s ? prelude.s : strdup("");
     if (rc == 0 && errors) {
@@ -638,6 +639,8 @@ void unit_info_free(unit_info *u) {
     free(u->diagnostics);
     for (size_t i = 0; i < u->nnull_checked; i++) free(u->null_checked[i]);
     free(u->null_checked);
+    for (size_t i = 0; i < u->nnull_flow; i++) free(u->null_flow[i]);
+    free(u->null_flow);
     memset(u, 0, sizeof *u);
 }
 

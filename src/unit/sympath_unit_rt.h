@@ -39,6 +39,7 @@ typedef struct spu_obj {
     size_t count;          /* elements (1 unless an array object) */
     int aliasable;         /* a fresh object a later pointer of the same type may alias */
     int array;             /* an array object: elements dumped as [k] */
+    int building;          /* still being filled: not aliasable yet (no cycles unless allowed) */
     spu_dump_fn dump;      /* dumps one element */
 } spu_obj;
 
@@ -101,6 +102,7 @@ static int spu_register(void *addr, int type, size_t size, size_t count, int ali
     spu_objs[id].aliasable = aliasable;
     spu_objs[id].dump = dump;
     spu_objs[id].array = strchr(flags, 'a') != NULL;
+    spu_objs[id].building = 1;
 #ifdef SYMPATH_UNIT_RECORD
     char local[128];
     spu_local_name(local, sizeof local, path);
@@ -121,17 +123,32 @@ static int spu_id_of(const void *p) {
     return -1;
 }
 
+/* Whether a pointer may alias objects still being built (their ancestors): cyclic
+ * structures. Off by default: a traversal of a cyclic list does not end. */
+#ifndef SPU_CYCLES
+#define SPU_CYCLES 0
+#endif
+
+static int spu_alias_ok(int i, int type) {
+    return spu_objs[i].aliasable && spu_objs[i].type == type && (SPU_CYCLES || !spu_objs[i].building);
+}
+
 /* Fresh objects of type `type` that a pointer may alias, and the k-th of them. */
 static unsigned spu_count(int type) {
     unsigned n = 0;
-    for (int i = 1; i <= spu_nobjs; i++) n += spu_objs[i].aliasable && spu_objs[i].type == type;
+    for (int i = 1; i <= spu_nobjs; i++) n += spu_alias_ok(i, type);
     return n;
 }
 
 static void *spu_nth(int type, unsigned k) {
     for (int i = 1; i <= spu_nobjs; i++)
-        if (spu_objs[i].aliasable && spu_objs[i].type == type && k-- == 0) return spu_objs[i].addr;
+        if (spu_alias_ok(i, type) && k-- == 0) return spu_objs[i].addr;
     return NULL;
+}
+
+/* Object id is complete: later pointers may alias it. */
+static void spu_built(int id) {
+    if (id > 0) spu_objs[id].building = 0;
 }
 
 /* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */

@@ -100,6 +100,9 @@ typedef struct unit_info {
     char **null_checked;        /* identifiers the unit compares with NULL or tests for truth anywhere
                                    ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
     size_t nnull_checked;
+    char **null_flow;           /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
+                                   of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
+    size_t nnull_flow;
 } unit_info;
 
 /*
@@ -124,6 +127,10 @@ int unit_null_checked(const unit_info *u, const char *name, int deref);
 /* Scan one function body's tokens (spellings, n of them) for NULL checks and add the
  * checked names to u->null_checked. Called by unit_parse; exposed for tests. */
 void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
+
+/* Close u->null_checked under u->null_flow: `p = head` or `p = p->next` with p checked
+ * makes head / next checked, until nothing changes. Called by unit_parse. */
+void unit_null_propagate(unit_info *u);
 
 /* The function named name among u->defs, or NULL. */
 const ut_func *unit_find_def(const unit_info *u, const char *name);
@@ -153,6 +160,7 @@ typedef struct unit_harness_opts {
     unsigned buf_len;           /* buffer/length pairs: elements, at most */
     int enum_any;               /* nonzero: enums take any value, not only the declared ones */
     int null_all;               /* nonzero: every pointer may be NULL, checked or not */
+    int cycles;                 /* nonzero: a pointer may alias an object still being built (cyclic inputs) */
     const char *rt_header;      /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
