@@ -109,19 +109,26 @@ static int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char)
     }
 }
 
-static int is_chartype(const char *ctype) {
-    return !strcmp(ctype, "char") || !strcmp(ctype, "signed char") || !strcmp(ctype, "unsigned char") ||
-           !strcmp(ctype, "const char");
+/* Elements of 8-bit character types (char, uint8_t, ...) are written as character literals
+ * when printable. */
+static int is_chartype(const unit_info *u, const char *ctype) {
+    if (!strcmp(ctype, "char") || !strcmp(ctype, "signed char") || !strcmp(ctype, "unsigned char")) return 1;
+    for (size_t i = 0; u && i < u->ntypes; i++) {
+        const char *sp = u->types[i]->spelling;
+        if (!strncmp(sp, "const ", 6)) sp += 6;
+        if (!strcmp(sp, ctype)) return u->types[i]->kind == UT_INT && u->types[i]->is_char;
+    }
+    return 0;
 }
 
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */
-static int declare_object(strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared) {
+static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared) {
     const unit_record *r = n->r;
     const ur_object *o = &r->objs[k];
     const char *nm = n->local[k];
-    int chr = is_chartype(o->ctype);
+    int chr = is_chartype(u, o->ctype);
     /* string literal when the bytes are printable up to the NUL and zero after it */
     if (o->array && o->string && o->count > 0) {
         strbuf lit = STRBUF_INIT;
@@ -301,7 +308,6 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
 }
 
 char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
-    (void)u;
     const unit_record *r = &t->rec;
     names n;
     memset(&n, 0, sizeof n);
@@ -317,7 +323,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
     /* objects from the last created to the first: a fresh object is declared before the
      * object or parameter that points to it */
     for (size_t i = r->nobjs; i-- > 0 && !bad;) {
-        if (declare_object(&b, &fix, &n, i, declared) != 0) bad = 1;
+        if (declare_object(u, &b, &fix, &n, i, declared) != 0) bad = 1;
         else if (r->objs[i].id > 0 && r->objs[i].id <= maxid) declared[r->objs[i].id - 1] = 'y';
     }
     free(declared);
