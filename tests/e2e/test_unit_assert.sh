@@ -1,0 +1,12 @@
+#!/bin/bash
+# test_unit_assert.sh: sympath unit on a function that fails an assertion for some inputs: the failing
+# input becomes a test that expects the abort (forked child, SIGABRT); the others pass normally.
+. "$SRC/tests/e2e/unit_common.sh"
+unit_run checked tests/programs/unit/checked.c -- --function scale --budget 5s
+expect_sympath_cov scale
+expect_text checked 'int factor = 0;' "input with factor 0"
+expect_text checked 'assert_int_equal\(WTERMSIG\(status\), SIGABRT\);' "test expecting SIGABRT"
+jq -e '.functions[0].tests_expecting_failure >= 1' "$out/report.json" >/dev/null || fail "report.json counts no failing test"
+build_and_run checked
+expect_gcov scale 75   # the failing side of assert() runs in a child that aborts: gcov never sees it
+pass
