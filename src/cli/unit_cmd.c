@@ -699,7 +699,11 @@ int cmd_unit(int argc, char **argv) {
                     free(ad);
                 }
                 const char *mainflag = u.has_main ? " -Dmain=sympath_unit_user_main" : "";
-                sb_printf(&line, "%s%s%s %s", cflags + (*cflags == ' '), mainflag, *cflags || *mainflag ? "" : "", path);
+                const char *cf = cflags;
+                while (*cf == ' ') cf++;
+                if (*cf) sb_printf(&line, "%s ", cf);
+                if (*mainflag) sb_printf(&line, "%s ", mainflag + 1);
+                sb_puts(&line, path);
                 for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
                 sb_printf(&line, " -lcmocka -o %s/test_%s && %s/test_%s", out, st, out, st);
                 json_key(j, "test_file");

@@ -40,7 +40,8 @@ static int assign_names(names *n, const unit_record *r) {
     n->local = calloc(r->nobjs + 1, sizeof *n->local);
     if (!n->local) return -1;
     for (size_t i = 0; i < r->nobjs; i++) {
-        const char *base = r->objs[i].local;
+        char *base = unit_ident(r->objs[i].local);   /* a C identifier whatever the record says */
+        if (!base) return -1;
         char *cand = strdup(base);
         if (name_taken(n, i, cand)) {
             free(cand);
@@ -50,6 +51,7 @@ static int assign_names(names *n, const unit_record *r) {
                 if (asprintf(&cand, "%s_%d", base, k) < 0) return -1;
             }
         }
+        free(base);
         n->local[i] = cand;
     }
     return 0;
@@ -320,12 +322,45 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
     char *declared = calloc((size_t)maxid + 2, 1);
     int bad = !declared;
     for (int i = 0; i < maxid && declared; i++) declared[i] = 'n';
-    /* objects from the last created to the first: a fresh object is declared before the
-     * object or parameter that points to it */
-    for (size_t i = r->nobjs; i-- > 0 && !bad;) {
+    /* declaration order: depth-first from the parameters, an object after everything it
+     * points to (post-order), so initialisers can take the addresses; a pointer back to an
+     * object still being visited (a cycle) becomes an assignment after the declarations */
+    size_t *order = calloc(r->nobjs + 1, sizeof *order);
+    char *state = calloc(r->nobjs + 1, 1);
+    size_t *stack = calloc(2 * r->nobjs + 2, sizeof *stack);
+    size_t norder = 0;
+    bad |= !order || !state || !stack;
+    for (size_t root = 0; root < r->nobjs && !bad; root++) {
+        if (state[root]) continue;
+        size_t sp = 0;
+        stack[sp++] = root;
+        state[root] = 1;
+        while (sp > 0) {
+            size_t k = stack[sp - 1], next = (size_t)-1;
+            for (size_t j = 0; j < r->nentries && next == (size_t)-1; j++) {
+                const ur_entry *e = &r->entries[j];
+                size_t t;
+                if (e->obj != r->objs[k].id || e->pre.kind != 'p') continue;
+                if (obj_by_id(r, atoi(e->pre.text), &t) && !state[t]) next = t;
+            }
+            if (next != (size_t)-1) {
+                state[next] = 1;
+                stack[sp++] = next;
+            } else {
+                state[k] = 2;
+                order[norder++] = k;
+                sp--;
+            }
+        }
+    }
+    for (size_t oi = 0; oi < norder && !bad; oi++) {
+        size_t i = order[oi];
         if (declare_object(u, &b, &fix, &n, i, declared) != 0) bad = 1;
         else if (r->objs[i].id > 0 && r->objs[i].id <= maxid) declared[r->objs[i].id - 1] = 'y';
     }
+    free(order);
+    free(state);
+    free(stack);
     free(declared);
     if (fix.s) sb_puts(&b, fix.s);
     sb_free(&fix);

@@ -23,6 +23,8 @@ typedef struct parse_ctx {
     char **called;
     CXCursor *called_cur;
     size_t ncalled, capcalled;
+    char ***defined;           /* every function defined in any source, static ones too */
+    size_t *ndefined;
 } parse_ctx;
 
 static char *cx_dup(CXString s) {
@@ -367,6 +369,11 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     parse_ctx *pc = tc->pc;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        char **nd = realloc(*pc->defined, (*pc->ndefined + 1) * sizeof *nd);
+        if (nd) {
+            *pc->defined = nd;
+            nd[(*pc->ndefined)++] = cx_dup(clang_getCursorSpelling(c));
+        }
         /* calls from every function body of this file (static helpers included) */
         clang_visitChildren(c, body_visit, pc);
         if (in_main_file(c)) scan_tokens(pc, c);
@@ -507,6 +514,8 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
     }
 }
 
+static void free_func(ut_func *f);
+
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
     memset(u, 0, sizeof *u);
     *err = NULL;
@@ -520,6 +529,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     char **called = NULL;
     CXCursor *called_cur = NULL;
     size_t ncalled = 0;
+    char **defined = NULL;
+    size_t ndefined = 0;
     CXTranslationUnit *tus = calloc(nsources + 1, sizeof *tus);
     int rc = 0, errors = 0;
     for (size_t i = 0; i < nsources && rc == 0; i++) {
@@ -531,6 +542,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.called = called;
         pc.called_cur = called_cur;
         pc.ncalled = pc.capcalled = ncalled;
+        pc.defined = &defined;
+        pc.ndefined = &ndefined;
         if (ncalled) pc.capcalled = ncalled; /* grow() doubles from here */
         pc.text = read_all(sources[i], &pc.text_len);
         if (!pc.text) {
@@ -573,12 +586,14 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         }
         free(pc.text);
     }
-    /* drop candidates defined in some source, and duplicates */
+    /* drop candidates defined in some source (static ones too), and duplicates */
     size_t w = 0;
     for (size_t i = 0; i < u->nexterns; i++) {
         int dup = has_def(u, u->externs[i].name);
+        for (size_t j = 0; j < ndefined && !dup; j++) dup = !strcmp(defined[j], u->externs[i].name);
         for (size_t j = 0; j < w && !dup; j++) dup = !strcmp(u->externs[j].name, u->externs[i].name);
         if (!dup) u->externs[w++] = u->externs[i];
+        else free_func(&u->externs[i]);
     }
     u->nexterns = w;
     w = 0;
@@ -586,6 +601,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         int dup = has_def(u, u->system[i].name);
         for (size_t j = 0; j < w && !dup; j++) dup = !strcmp(u->system[j].name, u->system[i].name);
         if (!dup) u->system[w++] = u->system[i];
+        else free_func(&u->system[i]);
     }
     u->nsystem = w;
     unit_null_propagate(u);
@@ -598,6 +614,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     }
     for (size_t i = 0; i < ncalled; i++) free(called[i]);
     free(called);
+    for (size_t i = 0; i < ndefined; i++) free(defined[i]);
+    free(defined);
     free(called_cur);
     for (size_t i = 0; i < nsources; i++)
         if (tus[i]) clang_disposeTranslationUnit(tus[i]);
