@@ -44,6 +44,7 @@ static void unit_usage(FILE *f) {
           "  --str-len N             strings: at most N characters (default 8)\n"
           "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
           "  --enum-any              enum inputs take any value, not only the declared ones\n"
+          "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
           "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
           "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
           "  --timeout DURATION      time limit of one run (default 1s)\n"
@@ -360,7 +361,7 @@ int cmd_unit(int argc, char **argv) {
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
     double budget = 60, timeout = 1;
-    unit_harness_opts ho = {3, 8, 16, 0, 0, 0, NULL, NULL, 0};
+    unit_harness_opts ho = {3, 8, 16, 0, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -425,6 +426,8 @@ int cmd_unit(int argc, char **argv) {
             ho.null_all = 1;
         } else if (!strcmp(a, "--cycles")) {
             ho.cycles = 1;
+        } else if (!strcmp(a, "--global-inputs")) {
+            ho.global_inputs = 1;
         } else if (!strcmp(a, "--no-progress")) {
             progress = 0;
         } else if (a[0] == '-' && a[1]) {

@@ -28,8 +28,8 @@ static int name_taken(const names *n, size_t upto, const char *s) {
     static const char *reserved[] = {"ret", "state", "pid", "status", "tests", "argc", "argv", NULL};
     for (int i = 0; reserved[i]; i++)
         if (!strcmp(s, reserved[i])) return 1;
-    for (size_t i = 0; i < upto; i++)
-        if (n->local[i] && !strcmp(n->local[i], s)) return 1;
+    for (size_t i = 0; i < n->r->nobjs; i++)
+        if ((i < upto || n->r->objs[i].global) && n->local[i] && !strcmp(n->local[i], s)) return 1;
     return 0;
 }
 
@@ -39,7 +39,11 @@ static int assign_names(names *n, const unit_record *r) {
     n->r = r;
     n->local = calloc(r->nobjs + 1, sizeof *n->local);
     if (!n->local) return -1;
+    /* globals keep their own names: reserved first */
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].global && !(n->local[i] = unit_ident(r->objs[i].local))) return -1;
     for (size_t i = 0; i < r->nobjs; i++) {
+        if (r->objs[i].global) continue;
         char *base = unit_ident(r->objs[i].local);   /* a C identifier whatever the record says */
         if (!base) return -1;
         char *cand = strdup(base);
@@ -131,6 +135,19 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
     const ur_object *o = &r->objs[k];
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
+    if (o->global) {
+        /* a global is not declared: each test sets it to the value the run started with, so
+         * the tests do not depend on their order; values that are not expressible (an
+         * address inside an object, a foreign pointer) keep the program's own */
+        for (size_t j = 0; j < r->nentries; j++) {
+            const ur_entry *e = &r->entries[j];
+            if (e->obj != o->id) continue;
+            strbuf val = STRBUF_INIT;
+            if (value_expr(&val, n, &e->pre, 0) == 0) sb_printf(fix, "    %s%s = %s;\n", nm, e->suffix, val.s);
+            sb_free(&val);
+        }
+        return 0;
+    }
     /* string literal when the bytes are printable up to the NUL and zero after it */
     if (o->array && o->string && o->count > 0) {
         strbuf lit = STRBUF_INIT;

@@ -270,9 +270,10 @@ static void gen_fill(gen *g, const ut_type *t) {
 static void gen_dump(gen *g, const ut_type *t) {
     strbuf *b = &g->out;
     char *ts = unqual(t);
-    char *po = unit_declarator(ts, "const *o");
+    char *po = unit_declarator(ts, t->kind == UT_ARRAY ? "*o" : "const *o");
     sb_printf(b, "static void spu_dump_%d(const void *vo, const char *lv, const char *phase, int id) {\n", t->id);
-    sb_printf(b, "    %s = vo;\n    (void)o, (void)lv, (void)phase, (void)id;\n", po);
+    sb_printf(b, "    %s%s = vo;\n", t->kind == UT_ARRAY ? "const " : "", po);
+    sb_printf(b, "    (void)o, (void)lv, (void)phase, (void)id;\n");
     free(po);
     switch (t->kind) {
     case UT_INT: case UT_BOOL:
@@ -338,9 +339,26 @@ static void gen_standin(gen *g, const char *name, const ut_type *ft) {
     free(rs);
 }
 
+static int global_ok(const ut_type *t) {
+    if (t->is_const || (t->kind == UT_ARRAY && t->pointee->is_const)) return 0;
+    return fillable(t) && t->kind != UT_FLOAT && t->kind != UT_UNION;
+}
+
 static void gen_driver(gen *g, const ut_func *f) {
     strbuf *b = &g->out;
     sb_printf(b, "static void spu_drive_%s(void) {\n", f->name);
+    /* globals of the unit: recorded (and restored by each emitted test), not inputs */
+    for (size_t i = 0; i < g->u->nglobals; i++) {
+        const ut_param *gv = &g->u->globals[i];
+        if (!global_ok(gv->type)) continue;
+        sb_printf(b, "    spu_register((void *)&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"g\", \"%s\", \"-\");\n", gv->name,
+                  gv->name, gv->type->id, gv->name);
+        if (g->o->global_inputs) {
+            if (gv->type->kind == UT_PTR)
+                sb_printf(b, "    spu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
+            sb_printf(b, "    spu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
+        }
+    }
     for (size_t i = 0; i < f->nparams; i++) {
         const ut_param *p = &f->params[i];
         const ut_type *t = p->type;
@@ -458,6 +476,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         for (size_t k = 0; k < targets[i]->nparams; k++) mark(&g, targets[i]->params[k].type);
     for (size_t i = 0; i < ntargets; i++) mark(&g, targets[i]->type->ret);
     for (size_t i = 0; i < u->nexterns; i++) mark(&g, u->externs[i].type);
+    for (size_t i = 0; i < u->nglobals; i++)
+        if (global_ok(u->globals[i].type)) mark(&g, u->globals[i].type);
     for (size_t i = 0; i < u->nsystem; i++)
         if (is_mocked_system(o, u->system[i].name)) mark(&g, u->system[i].type);
     sb_printf(b, "/* ---- builders (fill) and recorders (dump) per type ---- */\n");

@@ -15,10 +15,11 @@ char *unit_declarator(const char *spelling, const char *name) {
         /* "int (*)(int)" -> "int (*name)(int)" */
         if (asprintf(&r, "%.*s(*%s)%s", (int)(fp - spelling), spelling, name, fp + 3) < 0) r = NULL;
     } else if (br) {
-        /* "char [9]" -> "char name[9]" */
+        /* "char [9]" -> "char name[9]"; a pointer to it: "char (*name)[9]" */
         size_t n = (size_t)(br - spelling);
         while (n > 0 && spelling[n - 1] == ' ') n--;
-        if (asprintf(&r, "%.*s %s%s", (int)n, spelling, name, br) < 0) r = NULL;
+        int paren = strchr(name, '*') != NULL;
+        if (asprintf(&r, "%.*s %s%s%s%s", (int)n, spelling, paren ? "(" : "", name, paren ? ")" : "", br) < 0) r = NULL;
     } else {
         size_t n = strlen(spelling);
         int star = n > 0 && spelling[n - 1] == '*';

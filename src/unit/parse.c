@@ -363,6 +363,8 @@ static void push_item(top_ctx *tc, CXCursor c, int kind) {
     tc->items[tc->n++] = (top_item){b, e, kind, c};
 }
 
+static void add_global(parse_ctx *pc, CXCursor c);
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d) {
     (void)parent;
     top_ctx *tc = d;
@@ -389,6 +391,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         break;
     case CXCursor_VarDecl:
         if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 1);
+        else if (clang_getCursorLinkage(c) == CXLinkage_External && clang_Cursor_getStorageClass(c) != CX_SC_Static)
+            add_global(pc, c); /* a definition, tentative (`int n;`) or not */
         break;
     case CXCursor_FunctionDecl: {
         enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
@@ -415,6 +419,27 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         break;
     }
     return CXChildVisit_Continue;
+}
+
+/* A global variable defined in a source: remembered with its type, and declared
+ * `extern` in the prelude so that the harness and the tests can read and set it. */
+static void add_global(parse_ctx *pc, CXCursor c) {
+    unit_info *u = pc->u;
+    char *name = cx_dup(clang_getCursorSpelling(c));
+    for (size_t i = 0; i < u->nglobals; i++)
+        if (!strcmp(u->globals[i].name, name)) {
+            free(name);
+            return;
+        }
+    ut_type *t = conv_type(pc, clang_getCursorType(c));
+    ut_param *ng = realloc(u->globals, (u->nglobals + 1) * sizeof *ng);
+    if (!t || !ng || strstr(t->spelling, "(unnamed") || strstr(t->spelling, "(anonymous")) {
+        if (ng) u->globals = ng;
+        free(name);
+        return;
+    }
+    u->globals = ng;
+    ng[u->nglobals++] = (ut_param){name, t, -1, -1};
 }
 
 static int cmp_item(const void *a, const void *b) {
@@ -563,8 +588,14 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.tu = tus[i];
         diag_text(tus[i], &diags, &errors);
         top_ctx tc = {&pc, NULL, 0, 0, NULL};
+        size_t g0 = u->nglobals;
         clang_visitChildren(clang_getTranslationUnitCursor(tus[i]), top_visit, &tc);
         build_prelude(&tc);
+        for (size_t g = g0; g < u->nglobals; g++) {
+            char *d = unit_declarator(u->globals[g].type->spelling, u->globals[g].name);
+            if (d) sb_printf(&pc.prelude, "extern %s;\n", d);
+            free(d);
+        }
         free(tc.items);
         prelude = pc.prelude;
         called = pc.called;
@@ -659,6 +690,8 @@ void unit_info_free(unit_info *u) {
     free(u->null_checked);
     for (size_t i = 0; i < u->nnull_flow; i++) free(u->null_flow[i]);
     free(u->null_flow);
+    for (size_t i = 0; i < u->nglobals; i++) free(u->globals[i].name);
+    free(u->globals);
     memset(u, 0, sizeof *u);
 }
 

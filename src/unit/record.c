@@ -66,6 +66,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
                 o.param = strchr(w[1], 'p') != NULL;
                 o.array = strchr(w[1], 'a') != NULL;
                 o.string = strchr(w[1], 's') != NULL;
+                o.global = strchr(w[1], 'g') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);

@@ -97,6 +97,9 @@ typedef struct unit_info {
                                    own text, in source order, deduplicated; for the harness and tests */
     char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
     int has_main;               /* a source defines main */
+    ut_param *globals;          /* variables with external linkage defined in the sources (name, type):
+                                   recorded before/after each call, restored at each test's start */
+    size_t nglobals;
     char **null_checked;        /* identifiers the unit compares with NULL or tests for truth anywhere
                                    ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
     size_t nnull_checked;
@@ -161,6 +164,7 @@ typedef struct unit_harness_opts {
     int enum_any;               /* nonzero: enums take any value, not only the declared ones */
     int null_all;               /* nonzero: every pointer may be NULL, checked or not */
     int cycles;                 /* nonzero: a pointer may alias an object still being built (cyclic inputs) */
+    int global_inputs;          /* nonzero: the unit's global variables are inputs too (else their initial values) */
     const char *rt_header;      /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
@@ -180,7 +184,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
 /* ---- the record of one harness run (written by sympath_unit_rt.h in record mode) ----
  * Text lines, each one event:
  *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
- *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string
+ *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
+ *                                        g = a global variable (LOCAL is its name)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
@@ -203,7 +208,7 @@ typedef struct ur_entry {
 
 typedef struct ur_object {
     int id;
-    int param, array, string;
+    int param, array, string, global;
     uint64_t count;
     char *local;                /* suggested local name (sanitised, unique per record) */
     char *ctype;                /* element / object type spelling */

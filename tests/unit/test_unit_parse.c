@@ -174,6 +174,8 @@ static void test_declarators_and_idents(void **state) {
     free(d);
     assert_string_equal(d = unit_declarator("char [9]", "s"), "char s[9]");
     free(d);
+    assert_string_equal(d = unit_declarator("int [4]", "*o"), "int (*o)[4]");
+    free(d);
     assert_string_equal(d = unit_declarator("struct node *", "p"), "struct node *p");
     free(d);
     assert_string_equal(d = unit_declarator("unsigned long", "n"), "unsigned long n");
