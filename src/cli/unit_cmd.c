@@ -83,7 +83,8 @@ typedef struct fn_result {
     const ut_func *fn;
     char *run_dir;
     uint32_t covered, total;       /* branch directions of the function (exploration) */
-    unsigned vectors, kept, failing, dropped;
+    unsigned vectors, kept, failing, dropped, duplicates;
+    int gcov_taken, gcov_total;    /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
     char *drops;                   /* reasons, one per line */
     double seconds;
 } fn_result;
@@ -178,8 +179,7 @@ static void record_vector(const char *recorder, const char *rec_path, const char
             free(key);
             unit_record_free(&rec);
             free(text);
-            add_drop(fr, vec, "same inputs and outcome as an earlier test");
-            fr->dropped--; /* a duplicate is not a loss */
+            fr->duplicates++; /* same record and outcome as an earlier test: not a loss */
             goto out;
         }
     unit_test *nv = realloc(tv->v, (tv->n + 1) * sizeof *nv);
@@ -350,6 +350,105 @@ static size_t verify_file(const unit_cfg *c, const char *dir, const char *src, t
     free(log);
     free(st);
     return *text ? tv->n : 0;
+}
+
+/* Branch outcomes of function fn in a gcov -b listing: (taken, total) over the "branch"
+ * lines between "function fn" and the next function. */
+static void gcov_function(const char *gcov_text, const char *fn, int *taken, int *total) {
+    *taken = *total = 0;
+    int on = 0;
+    char want[512];
+    snprintf(want, sizeof want, "function %s ", fn);
+    for (const char *l = gcov_text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (!strncmp(l, "function ", 9)) on = !strncmp(l, want, strlen(want));
+        else if (on && !strncmp(l, "branch ", 7)) {
+            (*total)++;
+            if (!memmem(l, len, "taken 0%", 8) && !memmem(l, len, "never executed", 14)) (*taken)++;
+        }
+        l = nl ? nl + 1 : l + len;
+    }
+}
+
+/* Build the verified test file again with gcov instrumentation of the unit, run it, and
+ * read each target function's branch coverage (what a user measuring the emitted tests
+ * sees; docs/coverage.md explains the differences from sympath's own count). */
+static void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
+                         size_t nfr) {
+    char *st = stem(src), *gdir = NULL, *test_c = NULL, *exe = NULL, *log = NULL;
+    if (asprintf(&gdir, "%s/gcov_%s", dir, st) < 0 || asprintf(&test_c, "%s/test_%s.c", gdir, st) < 0 ||
+        asprintf(&exe, "%s/t", gdir) < 0 || asprintf(&log, "%s/log", gdir) < 0)
+        goto out;
+    up_mkdir_p(gdir);
+    if (write_file_atomic(test_c, test_text, strlen(test_text)) != 0) goto out;
+    char **objs = NULL;
+    size_t nobjs = 0;
+    for (size_t i = 0; i < c->nsources; i++) {
+        char **v = NULL;
+        size_t n = 0;
+        char *obj = NULL, *b = stem(c->abs_sources[i]);
+        if (asprintf(&obj, "%s/%s.o", gdir, b) < 0) obj = NULL;
+        free(b);
+        up_split("cc -w -c -O0 --coverage", &v, &n);
+        up_split(c->cflags, &v, &n);
+        if (c->has_main) up_split("-Dmain=sympath_unit_user_main", &v, &n);
+        up_split(c->abs_sources[i], &v, &n);
+        up_split("-o", &v, &n);
+        up_split(obj, &v, &n);
+        int status = 0;
+        int rc = up_run(v, NULL, log, 120, &status);
+        up_free_list(v);
+        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            free(obj);
+            up_free_list(objs);
+            goto out;
+        }
+        up_split(obj, &objs, &nobjs);
+        free(obj);
+    }
+    char **v = NULL;
+    size_t n = 0;
+    up_split("cc -w -O0 --coverage", &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) {
+        char *d = dir_of(c->abs_sources[i]), *flag = NULL;
+        if (asprintf(&flag, "-I%s", d) >= 0) up_split(flag, &v, &n);
+        free(flag);
+        free(d);
+    }
+    up_split(c->cflags, &v, &n);
+    up_split(test_c, &v, &n);
+    for (size_t i = 0; i < nobjs; i++) up_split(objs[i], &v, &n);
+    up_split("-lcmocka -o", &v, &n);
+    up_split(exe, &v, &n);
+    up_free_list(objs);
+    int status = 0;
+    int rc = up_run(v, NULL, log, 120, &status);
+    up_free_list(v);
+    if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) goto out;
+    char *rargv[] = {exe, NULL};
+    if (up_run(rargv, NULL, log, 120, &status) != 0) goto out;
+    /* gcov writes NAME.c.gcov into its working directory */
+    char *cmd = NULL;
+    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'", gdir, src) < 0) goto out;
+    char *sh[] = {"sh", "-c", cmd, NULL};
+    rc = up_run(sh, NULL, log, 60, &status);
+    free(cmd);
+    char *gpath = NULL;
+    if (asprintf(&gpath, "%s/%s.gcov", gdir, base_name(src)) < 0) goto out;
+    char *text = up_read(gpath);
+    free(gpath);
+    for (size_t k = 0; text && k < nfr; k++) {
+        if (strcmp(frs[k].fn->file, src)) continue;
+        gcov_function(text, frs[k].fn->name, &frs[k].gcov_taken, &frs[k].gcov_total);
+    }
+    free(text);
+out:
+    free(st);
+    free(gdir);
+    free(test_c);
+    free(exe);
+    free(log);
 }
 
 int cmd_unit(int argc, char **argv) {
@@ -589,6 +688,7 @@ int cmd_unit(int argc, char **argv) {
     for (size_t i = 0; i < ntargets && !interrupted; i++) {
         fn_result *fr = &frs[i];
         fr->fn = targets[i];
+        fr->gcov_taken = fr->gcov_total = -1;
         if (asprintf(&fr->run_dir, "%s/runs/%s", build_dir, targets[i]->name) < 0) return 1;
         up_mkdir_p(fr->run_dir);
         setenv("SYMPATH_UNIT_FUNCTION", targets[i]->name, 1);
@@ -677,6 +777,7 @@ int cmd_unit(int argc, char **argv) {
         json_string(j, sources[s]);
         if (kept && text) {
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
+            gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
             if (write_file_atomic(path, text, strlen(text)) != 0) {
                 fprintf(stderr, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
             } else {
@@ -747,7 +848,8 @@ int cmd_unit(int argc, char **argv) {
     json_end_array(j);
     json_key(j, "functions");
     json_begin_array(j);
-    fprintf(stderr, "\nsympath unit: results (branch coverage of each function as explored)\n");
+    fprintf(stderr, "\nsympath unit: results (branch coverage of each function as explored; gcov: branch outcomes\n"
+                    "the emitted tests take, measured with gcc --coverage; tests that fail run in a child gcov misses)\n");
     for (size_t i = 0; i < ntargets; i++) {
         fn_result *fr = &frs[i];
         json_begin_object(j);
@@ -764,8 +866,23 @@ int cmd_unit(int argc, char **argv) {
         json_key(j, "percent");
         json_double(j, fr->total ? 100.0 * fr->covered / fr->total : 100.0);
         json_end_object(j);
+        json_key(j, "gcov");
+        if (fr->gcov_total >= 0) {
+            json_begin_object(j);
+            json_key(j, "note");
+            json_string(j, "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
+            json_key(j, "branches_total");
+            json_uint(j, (uint64_t)fr->gcov_total);
+            json_key(j, "branches_taken");
+            json_uint(j, (uint64_t)fr->gcov_taken);
+            json_end_object(j);
+        } else {
+            json_null(j);
+        }
         json_key(j, "test_vectors");
         json_uint(j, fr->vectors);
+        json_key(j, "duplicates");
+        json_uint(j, fr->duplicates);
         json_key(j, "tests_emitted");
         json_uint(j, fr->kept);
         json_key(j, "tests_expecting_failure");
@@ -783,8 +900,10 @@ int cmd_unit(int argc, char **argv) {
         }
         json_end_array(j);
         json_end_object(j);
-        fprintf(stderr, "  %-24s branches %u/%u (%.0f%%), %u tests emitted (%u expect a failure), %u dropped\n",
-                fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, fr->kept,
+        char g[64] = "-";
+        if (fr->gcov_total >= 0) snprintf(g, sizeof g, "%d/%d", fr->gcov_taken, fr->gcov_total);
+        fprintf(stderr, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped\n",
+                fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g, fr->kept,
                 fr->failing, fr->dropped);
         for (char *p = fr->drops; p && *p;) {
             char *nl = strchr(p, '\n');
