@@ -39,7 +39,7 @@ static void unit_usage(FILE *f) {
           "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
           "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
           "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
-          "  --mock-outputs          (not supported yet: accepted and reported)\n"
+          "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
           "  --depth N               fresh input objects at most N pointers deep (default 3)\n"
           "  --str-len N             strings: at most N characters (default 8)\n"
           "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
@@ -546,9 +546,7 @@ int cmd_unit(int argc, char **argv) {
         unit_usage(stderr);
         return 2;
     }
-    if (mock_outputs)
-        fprintf(stderr, "sympath unit: --mock-outputs is not supported yet: stand-ins do not write through their "
-                        "pointer parameters\n");
+
     char **abs_sources = calloc(nsources + 2, sizeof *abs_sources);
     for (size_t i = 0; i < nsources; i++) {
         abs_sources[i] = realpath(sources[i], NULL);
@@ -566,6 +564,7 @@ int cmd_unit(int argc, char **argv) {
         return 1;
     }
     if (*u.diagnostics) fprintf(stderr, "%s", u.diagnostics);
+    u.mock_outputs = mock_outputs;
     const ut_func **targets = calloc(u.ndefs + nfnames + 1, sizeof *targets);
     size_t ntargets = 0;
     if (all) {

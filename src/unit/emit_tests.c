@@ -425,7 +425,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
 }
 
 /* Stand-in with CMocka's mock(): returns the values will_return queued, in order. */
-static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static) {
+static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static, int outputs) {
     const ut_type *r = ft->ret;
     strbuf head = STRBUF_INIT;
     sb_printf(&head, "%s(", name);
@@ -444,6 +444,10 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     free(d);
     sb_free(&head);
     for (size_t i = 0; i < ft->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    for (size_t i = 0; outputs && i < ft->nargs; i++)
+        if (unit_mock_out_param(ft->args[i]))
+            sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,
+                      ft->args[i]->pointee->spelling);
     switch (r->kind) {
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
@@ -490,14 +494,14 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
             if (!strcmp(u->externs[k].name, mocked[i])) m = &u->externs[k];
         for (size_t k = 0; k < u->nsystem && !m; k++)
             if (!strcmp(u->system[k].name, mocked[i])) m = &u->system[k];
-        if (m) emit_standin(&b, m->name, m->type, 0);
+        if (m) emit_standin(&b, m->name, m->type, 0, u->mock_outputs);
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->pointee->variadic) continue;
         char *id = unit_ident(t->spelling);
         char *sn = NULL;
-        if (id && asprintf(&sn, "stub_%s", id) >= 0 && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1);
+        if (id && asprintf(&sn, "stub_%s", id) >= 0 && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 0);
         free(sn);
         free(id);
     }

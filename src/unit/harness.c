@@ -98,9 +98,25 @@ static void param_list(strbuf *b, const ut_type *f) {
 
 /* Body of a stand-in returning a fresh value of ret (Dsc+Mock: the i-th call returns the
  * i-th fresh input), recording it as `mock NAME ...`. */
-static void standin_body(gen *g, const char *name, const ut_type *f) {
+static void standin_body(gen *g, const char *name, const ut_type *f, int outputs) {
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    /* --mock-outputs: a fresh value through each output parameter, recorded as an object
+     * the emitted stand-in copies from the queue (mock() gives its address) */
+    for (size_t i = 0; outputs && i < f->nargs; i++) {
+        if (!unit_mock_out_param(f->args[i])) continue;
+        const ut_type *e = f->args[i]->pointee;
+        char *es = unqual(e);
+        char *pd = unit_declarator(es, "*v");
+        sb_printf(b, "    if (a%zu != NULL) {\n        %s = calloc(1, sizeof *v);\n        int first = spu_nobjs + 1;\n", i, pd);
+        sb_printf(b, "        int id = spu_register(v, %d, sizeof *v, 1, 0, spu_dump_%d, \"-\", \"%s_out%zu\", \"%s\");\n",
+                  e->alias_id, e->id, name, i, es);
+        sb_printf(b, "        spu_fill_%d(v, \"%s(*a%zu)\", 1);\n        spu_built(id);\n", e->id, name, i);
+        sb_printf(b, "        spu_dump_from(first, \"pre\");\n        *a%zu = *v;\n", i);
+        sb_printf(b, "        spu_rec(\"mock %s p %%d\\n\", id);\n    }\n", name);
+        free(pd);
+        free(es);
+    }
     const ut_type *r = f->ret;
     char *rs = unqual(r);
     switch (r->kind) {
@@ -322,7 +338,7 @@ static int is_mocked_system(const unit_harness_opts *o, const char *name) {
     return 0;
 }
 
-static void gen_standin(gen *g, const char *name, const ut_type *ft) {
+static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs) {
     strbuf *b = &g->out;
     char *rs = unqual(ft->ret);
     strbuf pl = STRBUF_INIT;
@@ -331,7 +347,7 @@ static void gen_standin(gen *g, const char *name, const ut_type *ft) {
     sb_printf(&head, "%s(%s)", name, pl.s ? pl.s : "void");
     char *d = unit_declarator(rs, head.s ? head.s : name);
     sb_printf(b, "%s {\n", d);
-    standin_body(g, name, ft);
+    standin_body(g, name, ft, outputs);
     sb_printf(b, "}\n\n");
     free(d);
     sb_free(&head);
@@ -503,16 +519,17 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = stub_name(t);
         sb_printf(b, "static ");
-        gen_standin(&g, sn, t->pointee);
+        gen_standin(&g, sn, t->pointee, 0);
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }
     sb_printf(b, "static const char *spu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n", names.s ? names.s : "");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
-    for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type);
+    for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
     for (size_t i = 0; i < u->nsystem; i++)
-        if (is_mocked_system(o, u->system[i].name)) gen_standin(&g, u->system[i].name, u->system[i].type);
+        if (is_mocked_system(o, u->system[i].name))
+            gen_standin(&g, u->system[i].name, u->system[i].type, u->mock_outputs);
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
         gen_fill(&g, u->types[i]);

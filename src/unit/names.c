@@ -186,3 +186,16 @@ void unit_null_propagate(unit_info *u) {
         }
     }
 }
+
+int unit_mock_out_param(const ut_type *t) {
+    if (!t || t->kind != UT_PTR || !t->pointee) return 0;
+    const ut_type *e = t->pointee;
+    if (e->is_const || strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
+    switch (e->kind) {
+    case UT_INT: return !e->is_char && e->size > 0;
+    case UT_BOOL: case UT_ENUM: return 1;
+    case UT_PTR: return e->pointee && e->pointee->kind != UT_FUNC;
+    case UT_STRUCT: return e->complete;
+    default: return 0;
+    }
+}

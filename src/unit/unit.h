@@ -106,6 +106,8 @@ typedef struct unit_info {
     char **null_flow;           /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
                                    of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
     size_t nnull_flow;
+    int mock_outputs;           /* set by the caller (--mock-outputs): the mocks' stand-ins also write a fresh
+                                   value through each output parameter (unit_mock_out_param) on every call */
 } unit_info;
 
 /*
@@ -155,6 +157,11 @@ char *unit_ident(const char *text);
  * length buf_param = the pointer's index. Called by unit_parse; exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
+
+/* Whether a parameter of this type is an output parameter a mock's stand-in writes with
+ * --mock-outputs: a pointer to a non-const integer, bool, enum, pointer or complete struct
+ * (not char or void: strings and raw buffers have no size the stand-in could know). */
+int unit_mock_out_param(const ut_type *t);
 
 /* Options of the harness. */
 typedef struct unit_harness_opts {

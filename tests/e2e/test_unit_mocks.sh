@@ -1,12 +1,16 @@
 #!/bin/bash
 # test_unit_mocks.sh: sympath unit on a unit of two files: driver.c calls hardware functions that are not
 # linked (mocked: the solver picks each call's return, a retry loop needs three calls) and ops.c is
-# driven through an ops table with an optional NULL slot. One test file per source; both build with
+# driven through an ops table with an optional NULL slot. With --mock-outputs, hw_temp's stand-in also
+# writes the solver's value through its int * parameter. One test file per source; both build with
 # -Werror, pass, and cover every branch under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run mocks tests/programs/unit/driver.c tests/programs/unit/ops.c -- --all --budget 10s
+unit_run mocks tests/programs/unit/driver.c tests/programs/unit/ops.c -- --all --budget 10s --mock-outputs
 expect_sympath_cov dev_read_ready
 expect_sympath_cov dev_sync
+expect_sympath_cov overheated
+expect_text driver 'if \(a0 != NULL\) \*a0 = \*\(int \*\)\(uintptr_t\)mock\(\);' "stand-in writing its output parameter"
+expect_text driver 'int hw_temp_out0 = (9[1-9]|[1-9][0-9][0-9]+);' "output value above 90"
 jq -e '.mocks | index("hw_status") and index("hw_read")' "$out/report.json" >/dev/null || fail "hw_status/hw_read not mocked"
 expect_text driver '^int hw_status\(void\) \{' "stand-in for hw_status"
 expect_text driver 'return \(int\)mock\(\);' "stand-in returning mock()"
@@ -20,4 +24,5 @@ build_and_run driver
 build_and_run ops
 expect_gcov dev_read_ready 100
 expect_gcov dev_sync 100
+expect_gcov overheated 100
 pass

@@ -15,3 +15,13 @@ int dev_read_ready(void) {
     if (v > 200) return 200;
     return v;
 }
+
+int hw_temp(int *celsius);        /* not defined in the unit: mocked, writes through its parameter */
+
+/* 1 when the sensor reads above 90 degrees, 0 below, -1 when it fails. */
+int overheated(void) {
+    int t;
+    if (hw_temp(&t) != 0) return -1;
+    if (t > 90) return 1;
+    return 0;
+}
