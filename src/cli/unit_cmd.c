@@ -282,22 +282,44 @@ static size_t verify_file(const unit_cfg *c, const char *dir, const char *src, t
         }
         char **argv = test_cc_argv(c, test_c, exe, 1);
         int status = 0;
-        int rc = up_run(argv, NULL, log, 120, &status);
+        char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
+        int rc = up_run(argv, cenv, log, 120, &status);
         up_free_list(argv);
         char *out = up_read(log);
         if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            /* a compile error: drop the tests the diagnostics point into, or all of them */
+            /* a compile error: drop the tests the diagnostics point into; when none is named,
+             * compile each test alone and drop those that do not compile */
             size_t before = tv->n;
-            for (size_t i = 0; out && i < tv->n; i++) {
+            char *bad = calloc(tv->n + 1, 1);
+            int named = 0;
+            for (size_t i = 0; out && bad && i < tv->n; i++) {
                 char pat[512];
                 snprintf(pat, sizeof pat, "In function '%s'", tv->v[i].name);
-                if (!strstr(out, pat)) continue;
+                if (strstr(out, pat)) bad[i] = 1, named = 1;
+            }
+            for (size_t i = 0; !named && bad && i < tv->n; i++) {
+                char *one = unit_emit_tests(c->u, &tv->v[i], 1, c->mocked, c->nmocked, base_name(src));
+                if (!one || write_file_atomic(test_c, one, strlen(one)) != 0) {
+                    free(one);
+                    continue;
+                }
+                free(one);
+                char **a1 = test_cc_argv(c, test_c, exe, 1);
+                int s1 = 0;
+                int r1 = up_run(a1, cenv, NULL, 120, &s1);
+                up_free_list(a1);
+                bad[i] = r1 != 0 || !WIFEXITED(s1) || WEXITSTATUS(s1) != 0;
+            }
+            for (size_t i = 0, o = 0; bad && i < before; i++) {
+                if (!bad[i]) {
+                    tv->v[o++] = tv->v[i];
+                    continue;
+                }
                 for (size_t k = 0; k < nfr; k++)
                     if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted test does not compile");
-                memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
                 tv->n--;
-                i--;
             }
+            free(bad);
             if (tv->n == before) {
                 fprintf(stderr, "sympath unit: the emitted %s does not compile:\n%s\n", test_c, out ? out : "");
                 for (size_t i = 0; i < tv->n; i++)

@@ -29,7 +29,8 @@ static int name_taken(const names *n, size_t upto, const char *s) {
     for (int i = 0; reserved[i]; i++)
         if (!strcmp(s, reserved[i])) return 1;
     for (size_t i = 0; i < n->r->nobjs; i++)
-        if ((i < upto || n->r->objs[i].global) && n->local[i] && !strcmp(n->local[i], s)) return 1;
+        if ((i < upto || n->r->objs[i].global || n->r->objs[i].result) && n->local[i] && !strcmp(n->local[i], s))
+            return 1;
     return 0;
 }
 
@@ -39,11 +40,13 @@ static int assign_names(names *n, const unit_record *r) {
     n->r = r;
     n->local = calloc(r->nobjs + 1, sizeof *n->local);
     if (!n->local) return -1;
-    /* globals keep their own names: reserved first */
+    /* globals keep their own names, the returned struct is `ret`: reserved first */
     for (size_t i = 0; i < r->nobjs; i++)
-        if (r->objs[i].global && !(n->local[i] = unit_ident(r->objs[i].local))) return -1;
+        if ((r->objs[i].global || r->objs[i].result) &&
+            !(n->local[i] = r->objs[i].result ? strdup("ret") : unit_ident(r->objs[i].local)))
+            return -1;
     for (size_t i = 0; i < r->nobjs; i++) {
-        if (r->objs[i].global) continue;
+        if (r->objs[i].global || r->objs[i].result) continue;
         char *base = unit_ident(r->objs[i].local);   /* a C identifier whatever the record says */
         if (!base) return -1;
         char *cand = strdup(base);
@@ -98,8 +101,10 @@ static int addr_of(strbuf *b, const names *n, const char *idtext) {
     }
     size_t k;
     const ur_object *o = id > 0 ? obj_by_id(n->r, id, &k) : NULL;
-    if (!o) return -1;
-    sb_printf(b, "%s%s", o->array ? "" : "&", n->local[k]);
+    if (!o || o->result) return -1;
+    const char *br = strchr(idtext, '[');
+    if (br) sb_printf(b, "&%s%s", n->local[k], br);   /* an element of an array object */
+    else sb_printf(b, "%s%s", o->array ? "" : "&", n->local[k]);
     return 0;
 }
 
@@ -109,6 +114,11 @@ static int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char)
     case 'p': return addr_of(b, n, v->text);
     case 'f':
         if (!strcmp(v->text, "?")) return -1;
+        sb_puts(b, v->text);
+        return 0;
+    case 'd':
+        /* a hexadecimal floating literal; infinities and NaN have none */
+        if (strchr(v->text, 'n') || strchr(v->text, 'N')) return -1;
         sb_puts(b, v->text);
         return 0;
     default: return -1;
@@ -135,6 +145,7 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
     const ur_object *o = &r->objs[k];
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
+    if (o->result) return 0; /* `ret`, declared by the call */
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so
          * the tests do not depend on their order; values that are not expressible (an
@@ -158,7 +169,7 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
             const ur_entry *e = NULL;
             for (size_t j = 0; j < r->nentries; j++)
                 if (r->entries[j].obj == o->id && !strcmp(r->entries[j].suffix, suf)) e = &r->entries[j];
-            long long x = e ? strtoll(e->pre.text, NULL, 10) : 0;
+            long long x = e && e->pre.text ? strtoll(e->pre.text, NULL, 10) : 0;
             if (ended) ok = x == 0;
             else if (x == 0) ended = 1;
             else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?') sb_printf(&lit, "%c", (char)x);
@@ -202,6 +213,12 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
             sb_free(&val);
             sb_free(&init);
             return -1;
+        }
+        /* zero elements of arrays inside a struct are left to the initialiser's zero fill */
+        if (!o->array && strchr(e->suffix, '[') && (e->pre.kind == 'i' || e->pre.kind == 'u') &&
+            !strcmp(e->pre.text, "0")) {
+            sb_free(&val);
+            continue;
         }
         char want[32];
         snprintf(want, sizeof want, "[%d]", nent);
@@ -273,9 +290,15 @@ static const char *signal_name(int s) {
 /* Regression assertions: the return value and every recorded value the call changed. */
 static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_ret) {
     const unit_record *r = n->r;
+    int ret_used = 0;
     if (have_ret && r->ret.kind) {
         strbuf v = STRBUF_INIT;
+        ret_used = 1;
         switch (r->ret.kind) {
+        case 'd':
+            if (value_expr(&v, n, &r->ret, 0) == 0) sb_printf(b, "    assert_true(ret == %s);\n", v.s);
+            else ret_used = 0;
+            break;
         case 'i': case 'u': case 'e':
             value_expr(&v, n, &r->ret, 0);
             sb_printf(b, "    assert_int_equal(ret, %s);\n", v.s);
@@ -290,18 +313,22 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             else if (strcmp(r->ret.text, "?")) sb_printf(b, "    assert_ptr_equal(ret, %s);\n", r->ret.text);
             else sb_puts(b, "    assert_non_null(ret);\n");
             break;
-        default: break;
+        default: ret_used = 0; break;
         }
         sb_free(&v);
     }
     (void)f;
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
-        if (!e->post.kind || !e->pre.text || !e->post.text) continue;
-        if (e->pre.kind == e->post.kind && !strcmp(e->pre.text, e->post.text)) continue;
         size_t k;
         const ur_object *o = obj_by_id(r, e->obj, &k);
-        if (!o || o->param) continue;
+        if (!o || o->param || !e->post.kind || !e->post.text) continue;
+        if (!o->result) {
+            if (!e->pre.text) continue;
+            if (e->pre.kind == e->post.kind && !strcmp(e->pre.text, e->post.text)) continue;
+        } else {
+            ret_used = 1;
+        }
         const char *nm = n->local[k];
         strbuf v = STRBUF_INIT;
         switch (e->post.kind) {
@@ -323,6 +350,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         }
         sb_free(&v);
     }
+    if (have_ret && !ret_used) sb_puts(b, "    (void)ret; /* a result sympath does not record */\n");
     return 0;
 }
 

@@ -461,7 +461,22 @@ static void gen_driver(gen *g, const ut_func *f) {
         if (r->pointee->kind == UT_FUNC)
             sb_printf(b, "    spu_rec(\"ret f %%s\\n\", spu_ret ? spu_stub_name((const void *)spu_ret) : \"NULL\");\n");
         else
-            sb_printf(b, "    spu_rec(\"ret p %%d\\n\", spu_id_of((const void *)spu_ret));\n");
+            sb_printf(b, "    char spu_pbuf[32];\n    spu_rec(\"ret p %%s\\n\", spu_ptr_text((const void *)spu_ret, spu_pbuf));\n"
+                         "    (void)spu_pbuf;\n");
+        break;
+    case UT_FLOAT:
+        /* exact: the emitted test compares with the hexadecimal literal */
+        sb_printf(b, "    spu_rec(\"ret d %%a\\n\", (double)spu_ret);\n");
+        break;
+    case UT_STRUCT:
+        if (fillable(r)) {
+            /* the returned struct is an object of its own ("r"), recorded after the call */
+            char *rs = unqual(r);
+            sb_printf(b, "    spu_register(&spu_ret, -1, sizeof spu_ret, 1, 0, spu_dump_%d, \"r\", \"ret\", \"%s\");\n", r->id,
+                      rs);
+            free(rs);
+        }
+        sb_printf(b, "    (void)spu_ret;\n");
         break;
     default:
         sb_printf(b, "    (void)spu_ret;\n");

@@ -33,7 +33,7 @@ static size_t words(char *line, char **w, size_t max) {
 }
 
 static int value(const char *kind, const char *text, ur_value *v) {
-    if (strlen(kind) != 1 || !strchr("iuepfv", kind[0])) return -1;
+    if (strlen(kind) != 1 || !strchr("iuepfvd", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;
@@ -67,6 +67,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
                 o.array = strchr(w[1], 'a') != NULL;
                 o.string = strchr(w[1], 's') != NULL;
                 o.global = strchr(w[1], 'g') != NULL;
+                o.result = strchr(w[1], 'r') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);
@@ -80,7 +81,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
                 const char *suffix = strcmp(w[1], "-") ? w[1] : "";
                 int obj = atoi(w[0]);
                 ur_entry *e = find_entry(r, obj, suffix);
-                if (!e && !post) {
+                if (!e) {
                     ur_entry ne;
                     memset(&ne, 0, sizeof ne);
                     ne.obj = obj;

@@ -16,6 +16,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,25 @@ static int spu_register(void *addr, int type, size_t size, size_t count, int ali
     return id;
 }
 
+/* The record text of pointer p: "0" for NULL, "ID" for the start of object ID, "ID[K]" for
+ * element K of array object ID, "-1" for any other address. buf holds 32 bytes. */
+static const char *spu_ptr_text(const void *p, char *buf) {
+    if (!p) return "0";
+    for (int i = 1; i <= spu_nobjs; i++) {
+        const char *a = spu_objs[i].addr, *q = (const char *)p;
+        if (q == a) {
+            snprintf(buf, 32, "%d", i);
+            return buf;
+        }
+        size_t sz = spu_objs[i].size;
+        if (spu_objs[i].array && q > a && q < a + sz * spu_objs[i].count && sz && (size_t)(q - a) % sz == 0) {
+            snprintf(buf, 32, "%d[%zu]", i, (size_t)(q - a) / sz);
+            return buf;
+        }
+    }
+    return "-1";
+}
+
 /* Id of the object starting at p; 0 for NULL; -1 for any other address. */
 static int spu_id_of(const void *p) {
     if (!p) return 0;
@@ -191,7 +211,8 @@ static void spu_pe(const char *phase, int id, const char *lv, const char *v) {
     spu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
 }
 static void spu_pp(const char *phase, int id, const char *lv, const void *p) {
-    spu_rec("%s %d %s p %d\n", phase, id, *lv ? lv : "-", spu_id_of(p));
+    char buf[32];
+    spu_rec("%s %d %s p %s\n", phase, id, *lv ? lv : "-", spu_ptr_text(p, buf));
 }
 static void spu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
     spu_pu(phase, id, lv, *(const unsigned char *)o);

@@ -192,15 +192,17 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * Text lines, each one event:
  *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
  *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
- *                                        g = a global variable (LOCAL is its name)
+ *                                        g = a global variable (LOCAL is its name), r = the struct
+ *                                        the call returned (recorded after the call only)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
  *   done                                 the harness ended normally after the call
- * KIND: i signed decimal, u unsigned decimal, e enum (decimal), p object ID (0 = NULL, -1 =
- * an address not at an object's start), f stand-in name or NULL, v void / not recorded.
+ * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
+ * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
+ * NULL, d floating point (C99 hexadecimal), v void / not recorded.
  */
 typedef struct ur_value {
     char kind;                  /* i u e p f v */
@@ -215,7 +217,7 @@ typedef struct ur_entry {
 
 typedef struct ur_object {
     int id;
-    int param, array, string, global;
+    int param, array, string, global, result;
     uint64_t count;
     char *local;                /* suggested local name (sanitised, unique per record) */
     char *ctype;                /* element / object type spelling */
