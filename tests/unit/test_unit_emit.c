@@ -187,6 +187,33 @@ static void test_body_inexpressible(void **state) {
     unit_record_free(&t.rec);
 }
 
+static void test_body_results(void **state) {
+    (void)state;
+    /* a result pointing to element 2 of a string input; then a struct result and a double */
+    const char *rec1 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\nobj 5 as 3 tag char\n"
+                       "pre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 5\npre 5 [0] i 120\npre 5 [1] i 0\n"
+                       "pre 5 [2] i 0\ncall\nret p 5[2]\ndone\n";
+    unit_test t = make_test(rec1, UO_NORMAL, 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_ptr_equal(ret, &tag_obj[2]);"));
+    free(b);
+    unit_record_free(&t.rec);
+    /* a struct returned by value: recorded after the call as object "r", asserted as ret.f */
+    const char *rec2 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 0\ncall\n"
+                       "obj 5 r 1 ret struct node\npost 5 .v i 3\npost 5 .next p 0\ndone\n";
+    t = make_test(rec2, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_int_equal(ret.v, 3);"));
+    assert_non_null(strstr(b, "assert_null(ret.next);"));
+    assert_null(strstr(b, "struct node ret ="));          /* not declared as an input */
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 static void test_file(void **state) {
     (void)state;
     unit_test t = make_test(RECORD, UO_NORMAL, 0);
@@ -209,6 +236,7 @@ int main(void) {
         cmocka_unit_test(test_body_normal),
         cmocka_unit_test(test_body_cycle_and_failure),
         cmocka_unit_test(test_body_inexpressible),
+        cmocka_unit_test(test_body_results),
         cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
