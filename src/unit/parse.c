@@ -176,7 +176,9 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
     case CXType_Record: {
         CXCursor d = clang_getTypeDeclaration(canon);
         ty->kind = clang_getCursorKind(d) == CXCursor_UnionDecl ? UT_UNION : UT_STRUCT;
-        ty->complete = sz > 0;
+        /* a struct of a system header (FILE, pthread_mutex_t, ...) is opaque: its fields are
+         * the library's business, an input object with arbitrary fields would be garbage */
+        ty->complete = sz > 0 && !clang_Location_isInSystemHeader(clang_getCursorLocation(d));
         if (ty->complete) {
             field_ctx fc = {pc, ty, 0};
             clang_Type_visitFields(canon, field_visit, &fc);
