@@ -652,8 +652,18 @@ int cmd_unit(int argc, char **argv) {
     abs_sources[nsources] = harness_abs;
 
     /* 3. the instrumented executor: the unit and the harness, built like any program */
+    /* the harness lives in OUT/build: the sources' directories go on the include path for
+     * the includes it copied from them ("ring.h") */
     char *build_cflags = NULL;
     if (asprintf(&build_cflags, "%s%s", cflags, u.has_main ? " -Dmain=sympath_unit_user_main" : "") < 0) return 1;
+    for (size_t i = 0; i < nsources; i++) {
+        char *d = dir_of(abs_sources[i]), *nb = NULL;
+        if (asprintf(&nb, "%s '-I%s'", build_cflags, d) >= 0) {
+            free(build_cflags);
+            build_cflags = nb;
+        }
+        free(d);
+    }
     char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);

@@ -176,7 +176,7 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
             else ok = 0;
         }
         if (ok && ended) {
-            sb_printf(b, "    char %s[%" PRIu64 "] = \"%s\";\n", nm, o->count, lit.s ? lit.s : "");
+            sb_printf(b, "    %s %s[%" PRIu64 "] = \"%s\";\n", o->ctype, nm, o->count, lit.s ? lit.s : "");
             sb_free(&lit);
             return 0;
         }

@@ -234,14 +234,16 @@ static void gen_fill(gen *g, const ut_type *t) {
             } else {
                 sb_printf(b, "    *o = NULL; /* variadic function pointer: no stand-in */\n");
             }
-        } else if (e->kind == UT_INT && e->is_char) {
+        } else if (e->kind == UT_INT && e->is_plain_char) {
             /* a string: NUL-terminated within str_len bytes, or NULL */
             unsigned L = g->o->str_len;
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = spu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
+            char *es = unqual(e);
             sb_printf(b, "        spu_register(s, %d, 1, %u, 0, spu_dump_%d, \"as\", name, \"%s\");\n", e->id, L + 1,
-                      e->id, e->is_const ? "char" : e->spelling);
+                      e->id, es);
+            free(es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
         } else if (e->kind == UT_VOID) {

@@ -141,6 +141,7 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
         ty->is_char = 1;
         ty->bits = 8;
         ty->is_signed = canon.kind == CXType_Char_S || canon.kind == CXType_SChar;
+        ty->is_plain_char = canon.kind == CXType_Char_S || canon.kind == CXType_Char_U;
         break;
     case CXType_Short: case CXType_Int: case CXType_Long: case CXType_LongLong:
         ty->kind = UT_INT; ty->bits = (unsigned)ty->size * 8; ty->is_signed = 1; break;

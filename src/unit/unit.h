@@ -50,7 +50,8 @@ struct ut_type {
     uint64_t size;              /* sizeof in bytes (0 for incomplete / void / function) */
     unsigned bits;              /* UT_INT/UT_ENUM/UT_BOOL: width in bits */
     int is_signed;              /* UT_INT/UT_ENUM */
-    int is_char;                /* UT_INT: char, signed char or unsigned char (strings) */
+    int is_char;                /* UT_INT: char, signed char or unsigned char (bytes, shown as 'c') */
+    int is_plain_char;          /* UT_INT: plain char: a pointer to it is a string input */
     int is_const;               /* the type is const-qualified */
     ut_type *pointee;           /* UT_PTR: pointed-to type; UT_ARRAY: element type */
     uint64_t count;             /* UT_ARRAY: element count */
