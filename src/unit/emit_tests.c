@@ -104,6 +104,7 @@ static int addr_of(strbuf *b, const names *n, const char *idtext) {
     if (!o || o->result) return -1;
     const char *br = strchr(idtext, '[');
     if (br) sb_printf(b, "&%s%s", n->local[k], br);   /* an element of an array object */
+    else if (o->handle) sb_printf(b, "(void *)%s", n->local[k]);   /* stands for an opaque type */
     else sb_printf(b, "%s%s", o->array ? "" : "&", n->local[k]);
     return 0;
 }

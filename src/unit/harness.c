@@ -49,6 +49,28 @@ static int fillable(const ut_type *t) {
     }
 }
 
+/* Whether a pointer to t's pointee is built as an opaque handle: the pointee is a struct
+ * the unit cannot see into (declared only), or a system struct a mocked function receives. */
+static int is_mocked_system(const unit_harness_opts *o, const char *name);
+
+static int handle_ok(const gen *g, const ut_type *ptr) {
+    const ut_type *e = ptr->pointee;
+    if (e->kind != UT_STRUCT && e->kind != UT_UNION) return 0;
+    if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
+    if (e->size == 0) return 1;
+    if (e->complete) return 0;
+    const unit_info *u = g->u;
+    for (size_t i = 0; i < u->nexterns + u->nsystem; i++) {
+        const ut_func *f = i < u->nexterns ? &u->externs[i] : &u->system[i - u->nexterns];
+        if (i >= u->nexterns && !is_mocked_system(g->o, f->name)) continue;
+        for (size_t k = 0; k < f->nparams; k++) {
+            const ut_type *a = f->params[k].type;
+            if (a->kind == UT_PTR && a->pointee->alias_id == e->alias_id) return 1;
+        }
+    }
+    return 0;
+}
+
 static void mark(gen *g, const ut_type *t) {
     if (!t || g->need[t->id]) return;
     g->need[t->id] = 1;
@@ -272,6 +294,16 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "        *o = spu_nth(%d, c - fresh - nnull);\n    }\n", e->alias_id);
             free(pe);
             free(es);
+        } else if (handle_ok(g, t)) {
+            /* an opaque handle (`struct bus;` declared, never defined here; or a system struct a
+             * mock receives): a distinct block of zero bytes the unit only passes around */
+            sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->alias_id);
+            sb_printf(b, "    unsigned nnull = null_ok;\n    unsigned c = spu_choice(name, 1 + nnull + nal);\n");
+            sb_printf(b, "    if (c == 0) {\n        unsigned char *h = calloc(1, 64);\n");
+            sb_printf(b, "        int id = spu_register(h, %d, 1, 64, 1, NULL, \"ah\", name, \"unsigned char\");\n", e->alias_id);
+            sb_printf(b, "        spu_built(id);\n        *o = (void *)h;\n");
+            sb_printf(b, "    } else if (nnull && c == 1) {\n        *o = NULL;\n    } else {\n");
+            sb_printf(b, "        *o = spu_nth(%d, c - 1 - nnull);\n    }\n", e->alias_id);
         } else {
             sb_printf(b, "    *o = NULL; /* incomplete pointee type: only NULL */\n");
         }

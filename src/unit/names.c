@@ -192,7 +192,7 @@ int unit_mock_out_param(const ut_type *t) {
     const ut_type *e = t->pointee;
     if (e->is_const || strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
     switch (e->kind) {
-    case UT_INT: return !e->is_char && e->size > 0;
+    case UT_INT: return !e->is_plain_char && e->size > 0;
     case UT_BOOL: case UT_ENUM: return 1;
     case UT_PTR: return e->pointee && e->pointee->kind != UT_FUNC;
     case UT_STRUCT: return e->complete;

@@ -68,6 +68,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
                 o.string = strchr(w[1], 's') != NULL;
                 o.global = strchr(w[1], 'g') != NULL;
                 o.result = strchr(w[1], 'r') != NULL;
+                o.handle = strchr(w[1], 'h') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);

@@ -160,8 +160,9 @@ char *unit_ident(const char *text);
 void unit_pair_buffers(ut_func *f);
 
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
- * --mock-outputs: a pointer to a non-const integer, bool, enum, pointer or complete struct
- * (not char or void: strings and raw buffers have no size the stand-in could know). */
+ * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
+ * complete struct (not plain char or void: strings and raw buffers have no size the stand-in
+ * could know). */
 int unit_mock_out_param(const ut_type *t);
 
 /* Options of the harness. */
@@ -194,7 +195,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
  *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
  *                                        g = a global variable (LOCAL is its name), r = the struct
- *                                        the call returned (recorded after the call only)
+ *                                        the call returned (recorded after the call only), h = an
+ *                                        opaque handle (COUNT zero bytes standing for an unknown type)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
@@ -218,7 +220,7 @@ typedef struct ur_entry {
 
 typedef struct ur_object {
     int id;
-    int param, array, string, global, result;
+    int param, array, string, global, result, handle;
     uint64_t count;
     char *local;                /* suggested local name (sanitised, unique per record) */
     char *ctype;                /* element / object type spelling */

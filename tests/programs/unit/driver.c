@@ -1,4 +1,5 @@
 /* driver.c: driver code calling hardware functions that are not linked (sympath unit e2e, with ops.c). */
+#include <stddef.h>
 #include <stdint.h>
 
 int hw_status(void);              /* not defined in the unit: mocked */
@@ -23,5 +24,16 @@ int overheated(void) {
     int t;
     if (hw_temp(&t) != 0) return -1;
     if (t > 90) return 1;
+    return 0;
+}
+
+struct bus;                        /* opaque: declared, never defined */
+int bus_write(struct bus *b, uint8_t reg, uint8_t val);   /* not defined in the unit: mocked */
+
+/* Writes a register; the bus handle is only passed on. */
+int dev_configure(struct bus *b, uint8_t mode) {
+    if (b == NULL) return -1;
+    if (mode > 3) return -2;
+    if (bus_write(b, 0x10, mode) != 0) return -3;
     return 0;
 }
