@@ -725,7 +725,12 @@ int cmd_unit(int argc, char **argv) {
         setenv("SYMPATH_UNIT_FUNCTION", targets[i]->name, 1);
         explore_opts o;
         memset(&o, 0, sizeof o);
-        o.budget_seconds = budget > 0 ? budget / (double)ntargets : 0;
+        /* what earlier functions left unused goes to the ones after them */
+        double spent = 0;
+        for (size_t k = 0; k < i; k++) spent += frs[k].seconds;
+        double left = budget - spent;
+        o.budget_seconds = budget > 0 ? (left > 0 ? left : 0.5) / (double)(ntargets - i) : 0;
+        if (budget > 0 && o.budget_seconds < 0.5) o.budget_seconds = 0.5;
         o.seed = 1;
         o.jobs = 1;
         o.run_timeout_ms = (unsigned)(timeout * 1000 + 0.5);
