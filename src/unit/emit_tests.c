@@ -544,6 +544,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         sb_printf(&b, " */\nstatic void %s(void **state) {\n    (void)state;\n%s}\n\n", t->name, body);
         free(body);
     }
+    if (u->has_main) sb_puts(&b, "#undef main /* the unit's own main is renamed by -Dmain=... on the build line */\n");
     sb_puts(&b, "int main(int argc, char **argv) {\n    const struct CMUnitTest tests[] = {\n");
     for (size_t i = 0; i < ntests; i++) sb_printf(&b, "        cmocka_unit_test(%s),\n", tests[i].name);
     sb_puts(&b, "    };\n    if (argc > 1) cmocka_set_test_filter(argv[1]);\n");
