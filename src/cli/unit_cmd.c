@@ -52,6 +52,15 @@ static void unit_usage(FILE *f) {
           f);
 }
 
+/* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
+static void push_word(const char *w, char ***v, size_t *n) {
+    char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+    if (!nv) return;
+    *v = nv;
+    (*v)[(*n)++] = strdup(w);
+    (*v)[*n] = NULL;
+}
+
 static const char *lib_dir(void) {
     const char *e = getenv("SYMPATH_LIB_DIR");
     return e && *e ? e : SYMPATH_LIB_DIR;
@@ -229,21 +238,21 @@ typedef struct unit_cfg {
 static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror) {
     char **v = NULL;
     size_t n = 0;
-    up_split("cc -g", &v, &n);
-    if (werror) up_split("-Wall -Wextra -Werror", &v, &n);
+    unit_split_words("cc -g", &v, &n);
+    if (werror) unit_split_words("-Wall -Wextra -Werror", &v, &n);
     for (size_t i = 0; i < c->nsources; i++) {
         char *d = dir_of(c->abs_sources[i]);
         char *flag = NULL;
-        if (asprintf(&flag, "-I%s", d) >= 0) up_split(flag, &v, &n);
+        if (asprintf(&flag, "-I%s", d) >= 0) push_word(flag, &v, &n);
         free(flag);
         free(d);
     }
-    up_split(c->cflags, &v, &n);
-    if (c->has_main) up_split("-Dmain=sympath_unit_user_main", &v, &n);
-    up_split(test_c, &v, &n);
-    for (size_t i = 0; i < c->nsources; i++) up_split(c->abs_sources[i], &v, &n);
-    up_split("-lcmocka -o", &v, &n);
-    up_split(exe, &v, &n);
+    unit_split_words(c->cflags, &v, &n);
+    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
+    push_word(test_c, &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) push_word(c->abs_sources[i], &v, &n);
+    unit_split_words("-lcmocka -o", &v, &n);
+    push_word(exe, &v, &n);
     return v;
 }
 
@@ -412,12 +421,12 @@ static void gcov_measure(const unit_cfg *c, const char *dir, const char *src, co
         char *obj = NULL, *b = stem(c->abs_sources[i]);
         if (asprintf(&obj, "%s/%s.o", gdir, b) < 0) obj = NULL;
         free(b);
-        up_split("cc -w -c -O0 --coverage", &v, &n);
-        up_split(c->cflags, &v, &n);
-        if (c->has_main) up_split("-Dmain=sympath_unit_user_main", &v, &n);
-        up_split(c->abs_sources[i], &v, &n);
-        up_split("-o", &v, &n);
-        up_split(obj, &v, &n);
+        unit_split_words("cc -w -c -O0 --coverage", &v, &n);
+        unit_split_words(c->cflags, &v, &n);
+        if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
+        push_word(c->abs_sources[i], &v, &n);
+        unit_split_words("-o", &v, &n);
+        push_word(obj, &v, &n);
         int status = 0;
         int rc = up_run(v, NULL, log, 120, &status);
         up_free_list(v);
@@ -426,23 +435,23 @@ static void gcov_measure(const unit_cfg *c, const char *dir, const char *src, co
             up_free_list(objs);
             goto out;
         }
-        up_split(obj, &objs, &nobjs);
+        push_word(obj, &objs, &nobjs);
         free(obj);
     }
     char **v = NULL;
     size_t n = 0;
-    up_split("cc -w -O0 --coverage", &v, &n);
+    unit_split_words("cc -w -O0 --coverage", &v, &n);
     for (size_t i = 0; i < c->nsources; i++) {
         char *d = dir_of(c->abs_sources[i]), *flag = NULL;
-        if (asprintf(&flag, "-I%s", d) >= 0) up_split(flag, &v, &n);
+        if (asprintf(&flag, "-I%s", d) >= 0) push_word(flag, &v, &n);
         free(flag);
         free(d);
     }
-    up_split(c->cflags, &v, &n);
-    up_split(test_c, &v, &n);
-    for (size_t i = 0; i < nobjs; i++) up_split(objs[i], &v, &n);
-    up_split("-lcmocka -o", &v, &n);
-    up_split(exe, &v, &n);
+    unit_split_words(c->cflags, &v, &n);
+    push_word(test_c, &v, &n);
+    for (size_t i = 0; i < nobjs; i++) push_word(objs[i], &v, &n);
+    unit_split_words("-lcmocka -o", &v, &n);
+    push_word(exe, &v, &n);
     up_free_list(objs);
     int status = 0;
     int rc = up_run(v, NULL, log, 120, &status);
@@ -684,17 +693,17 @@ int cmd_unit(int argc, char **argv) {
     {
         char **v = NULL;
         size_t n = 0;
-        up_split("cc -w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", &v, &n);
+        unit_split_words("cc -w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", &v, &n);
         char *inc = NULL;
-        if (asprintf(&inc, "-I%s", include_dir()) >= 0) up_split(inc, &v, &n);
+        if (asprintf(&inc, "-I%s", include_dir()) >= 0) push_word(inc, &v, &n);
         free(inc);
-        up_split(build_cflags, &v, &n);
-        for (size_t i = 0; i <= nsources; i++) up_split(abs_sources[i], &v, &n);
+        unit_split_words(build_cflags, &v, &n);
+        for (size_t i = 0; i <= nsources; i++) push_word(abs_sources[i], &v, &n);
         char *rl = NULL;
-        if (asprintf(&rl, "%s/replay.c", lib_dir()) >= 0) up_split(rl, &v, &n);
+        if (asprintf(&rl, "%s/replay.c", lib_dir()) >= 0) push_word(rl, &v, &n);
         free(rl);
-        up_split("-o", &v, &n);
-        up_split(recorder, &v, &n);
+        unit_split_words("-o", &v, &n);
+        push_word(recorder, &v, &n);
         int st = 0;
         if (up_run(v, NULL, rlog, 120, &st) != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             char *l = up_read(rlog);
@@ -860,8 +869,8 @@ int cmd_unit(int argc, char **argv) {
                 if (*cflags || *mainflag) {
                     char **words = NULL;
                     size_t nw = 0;
-                    up_split(cflags, &words, &nw);
-                    up_split(mainflag, &words, &nw);
+                    unit_split_words(cflags, &words, &nw);
+                    unit_split_words(mainflag, &words, &nw);
                     sb_printf(&cmake, "target_compile_options(test_%s PRIVATE", st);
                     for (size_t k = 0; k < nw; k++) sb_printf(&cmake, " \"%s\"", words[k]);
                     sb_puts(&cmake, ")\n");

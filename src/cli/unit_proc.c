@@ -122,25 +122,3 @@ int up_mkdir_p(const char *path) {
     if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
     return 0;
 }
-
-void up_split(const char *s, char ***v, size_t *n) {
-    while (s && *s) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s) break;
-        char buf[4096];
-        size_t o = 0;
-        char q = 0;
-        while (*s && (q || (*s != ' ' && *s != '\t'))) {
-            if (!q && (*s == '"' || *s == '\'')) q = *s;
-            else if (q && *s == q) q = 0;
-            else if (o + 1 < sizeof buf) buf[o++] = *s;
-            s++;
-        }
-        buf[o] = 0;
-        char **nv = realloc(*v, (*n + 2) * sizeof *nv);
-        if (!nv) return;
-        *v = nv;
-        (*v)[(*n)++] = strdup(buf);
-        (*v)[*n] = NULL;
-    }
-}

@@ -21,8 +21,4 @@ char *up_read(const char *path);
 /* mkdir -p. 0 or -1 with errno. */
 int up_mkdir_p(const char *path);
 
-/* Append the blank-separated words of s (quotes group, and are removed) to *v
- * (NULL-terminated, *n words). */
-void up_split(const char *s, char ***v, size_t *n);
-
 #endif

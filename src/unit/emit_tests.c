@@ -528,11 +528,9 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->pointee->variadic) continue;
-        char *id = unit_ident(t->spelling);
-        char *sn = NULL;
-        if (id && asprintf(&sn, "stub_%s", id) >= 0 && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 0);
+        char *sn = unit_stub_name(t);
+        if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 0);
         free(sn);
-        free(id);
     }
     for (size_t i = 0; i < ntests; i++) {
         const unit_test *t = &tests[i];

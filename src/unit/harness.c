@@ -93,15 +93,6 @@ static const char *sym_fn(const ut_type *t) {
     }
 }
 
-/* Name of the stub for function type ft (pointee of a function pointer). */
-static char *stub_name(const ut_type *fp) {
-    char *id = unit_ident(fp->spelling);
-    char *r = NULL;
-    if (id && asprintf(&r, "stub_%s", id) < 0) r = NULL;
-    free(id);
-    return r;
-}
-
 /* Parameter list "int a0, const char *a1" (or "void") of a function type. */
 static void param_list(strbuf *b, const ut_type *f) {
     if (f->nargs == 0 && !f->variadic) {
@@ -250,7 +241,7 @@ static void gen_fill(gen *g, const ut_type *t) {
         const ut_type *e = t->pointee;
         if (e->kind == UT_FUNC) {
             if (stub_ok(e)) {
-                char *sn = stub_name(t);
+                char *sn = unit_stub_name(t);
                 sb_printf(b, "    *o = spu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);
                 free(sn);
             } else {
@@ -566,7 +557,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
-        char *sn = stub_name(t);
+        char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
         gen_standin(&g, sn, t->pointee, 0);
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);

@@ -199,3 +199,33 @@ int unit_mock_out_param(const ut_type *t) {
     default: return 0;
     }
 }
+
+void unit_split_words(const char *s, char ***v, size_t *n) {
+    while (s && *s) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        char buf[4096];
+        size_t o = 0;
+        char q = 0;
+        while (*s && (q || (*s != ' ' && *s != '\t'))) {
+            if (!q && (*s == '"' || *s == '\'')) q = *s;
+            else if (q && *s == q) q = 0;
+            else if (o + 1 < sizeof buf) buf[o++] = *s;
+            s++;
+        }
+        buf[o] = 0;
+        char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+        if (!nv) return;
+        *v = nv;
+        (*v)[(*n)++] = strdup(buf);
+        (*v)[*n] = NULL;
+    }
+}
+
+char *unit_stub_name(const ut_type *fp) {
+    char *id = unit_ident(fp->spelling);
+    char *r = NULL;
+    if (id && asprintf(&r, "stub_%s", id) < 0) r = NULL;
+    free(id);
+    return r;
+}

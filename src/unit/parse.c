@@ -490,28 +490,6 @@ static void build_prelude(top_ctx *tc) {
     }
 }
 
-static void split_words(const char *s, char ***out, size_t *n) {
-    size_t cap = 0;
-    while (s && *s) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s) break;
-        char buf[4096];
-        size_t o = 0;
-        char q = 0;
-        while (*s && (q || (*s != ' ' && *s != '\t'))) {
-            if (!q && (*s == '"' || *s == '\'')) q = *s;
-            else if (q && *s == q) q = 0;
-            else if (o + 1 < sizeof buf) buf[o++] = *s;
-            s++;
-        }
-        buf[o] = 0;
-        char **na = grow(*out, &cap, *n, sizeof *na);
-        if (!na) return;
-        *out = na;
-        (*out)[(*n)++] = strdup(buf);
-    }
-}
-
 static char *read_all(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -549,8 +527,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     *err = NULL;
     char **args = NULL;
     size_t nargs = 0;
-    split_words("-std=gnu11 -I" SYMPATH_INCLUDE_DIR, &args, &nargs);
-    split_words(cflags, &args, &nargs);
+    unit_split_words("-std=gnu11 -I" SYMPATH_INCLUDE_DIR, &args, &nargs);
+    unit_split_words(cflags, &args, &nargs);
     CXIndex idx = clang_createIndex(0, 0);
     strbuf diags = STRBUF_INIT;
     strbuf prelude = STRBUF_INIT;

@@ -151,6 +151,14 @@ char *unit_declarator(const char *spelling, const char *name);
 /* Identifier-safe form of text ("struct node *" -> "struct_node_p"), malloc'ed. */
 char *unit_ident(const char *text);
 
+/* Name of the stand-in shared by every function pointer of type fp ("int (*)(int)" ->
+ * "stub_int_p_int"), malloc'ed. The harness and the emitted tests use the same name. */
+char *unit_stub_name(const ut_type *fp);
+
+/* Append the blank-separated words of s to *v (quotes group words and are removed);
+ * *v stays NULL-terminated, *n counts the words. Strings are malloc'ed. */
+void unit_split_words(const char *s, char ***v, size_t *n);
+
 /*
  * Pair buffer parameters with their length: a pointer parameter to a complete object type
  * followed by an integer parameter named like a length (n, len, length, size, sz, count,
