@@ -201,13 +201,15 @@ static void record_vector(const char *recorder, const char *rec_path, const char
     tv->texts = nt;
     unit_test *t = &tv->v[tv->n];
     memset(t, 0, sizeof *t);
-    if (asprintf(&t->name, "test_%s_%u", fr->fn->name, ++*counter) < 0) t->name = NULL;
+    /* the name says what a failing test expects: test_parse_3_crashes, test_scale_2_aborts */
+    const char *what = oc == UO_EXIT ? "_exits" : oc == UO_SIGNAL ? (signo == SIGABRT ? "_aborts" : "_crashes") : "";
+    if (asprintf(&t->name, "test_%s_%u%s", fr->fn->name, ++*counter, what) < 0) t->name = NULL;
     t->fn = fr->fn;
     t->rec = rec;
     t->outcome = oc;
     t->signo = signo;
     t->exit_code = code;
-    if (asprintf(&t->origin, "from %s", base_name(vec)) < 0) t->origin = NULL;
+    t->origin = strdup(base_name(vec));
     tv->texts[tv->n++] = key;
     free(text);
 out:
@@ -799,6 +801,8 @@ int cmd_unit(int argc, char **argv) {
     json_begin_array(j);
     size_t files_written = 0, total_kept = 0;
     strbuf build_lines = STRBUF_INIT, cmake = STRBUF_INIT;
+    const unit_test **kept_tests = NULL;   /* every test written, for the report */
+    size_t kept_n = 0;
     sb_puts(&cmake, "# CMake fragment written by `sympath unit`: include() it from a CMakeLists.txt that has enable_testing().\n");
     for (size_t s = 0; s < nsources; s++) {
         tests_vec tv = {NULL, 0, NULL};
@@ -828,12 +832,20 @@ int cmd_unit(int argc, char **argv) {
             } else {
                 files_written++;
                 total_kept += kept;
-                for (size_t i = 0; i < tv.n; i++)
+                for (size_t i = 0; i < tv.n; i++) {
                     for (size_t k = 0; k < ntargets; k++)
                         if (frs[k].fn == tv.v[i].fn) {
                             frs[k].kept++;
                             frs[k].failing += tv.v[i].outcome != UO_NORMAL;
                         }
+                    unit_test *copy = malloc(sizeof *copy);
+                    const unit_test **nk = realloc(kept_tests, (kept_n + 1) * sizeof *nk);
+                    if (copy && nk) {
+                        *copy = tv.v[i];
+                        kept_tests = nk;
+                        kept_tests[kept_n++] = copy;
+                    }
+                }
                 /* the build line and the CMake fragment */
                 strbuf line = STRBUF_INIT, dirs = STRBUF_INIT;
                 sb_puts(&line, "cc ");
@@ -934,6 +946,28 @@ int cmd_unit(int argc, char **argv) {
         json_uint(j, fr->failing);
         json_key(j, "seconds");
         json_double(j, fr->seconds);
+        json_key(j, "tests");
+        json_begin_array(j);
+        for (size_t k = 0; k < kept_n; k++) {
+            if (kept_tests[k]->fn != fr->fn) continue;
+            const unit_test *t = kept_tests[k];
+            json_begin_object(j);
+            json_key(j, "name");
+            json_string(j, t->name);
+            json_key(j, "expects");
+            json_string(j, t->outcome == UO_NORMAL ? "return" : t->outcome == UO_EXIT ? "exit" : "signal");
+            if (t->outcome == UO_SIGNAL) {
+                json_key(j, "signal");
+                json_int(j, t->signo);
+            } else if (t->outcome == UO_EXIT) {
+                json_key(j, "exit_code");
+                json_int(j, t->exit_code);
+            }
+            json_key(j, "from");
+            json_string(j, t->origin);
+            json_end_object(j);
+        }
+        json_end_array(j);
         json_key(j, "dropped");
         json_begin_array(j);
         for (char *p = fr->drops; p && *p;) {

@@ -536,7 +536,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         const unit_test *t = &tests[i];
         char *body = unit_emit_test_body(u, t);
         if (!body) continue;
-        sb_printf(&b, "/* %s: %s", t->name, t->origin ? t->origin : "");
+        sb_printf(&b, "/* %s: from the test case %s", t->name, t->origin ? t->origin : "?");
         if (t->outcome == UO_SIGNAL) sb_printf(&b, "; the call is expected to die by signal %d", t->signo);
         if (t->outcome == UO_EXIT) sb_printf(&b, "; the call is expected to exit with status %d", t->exit_code);
         sb_printf(&b, " */\nstatic void %s(void **state) {\n    (void)state;\n%s}\n\n", t->name, body);

@@ -265,7 +265,7 @@ typedef struct unit_test {
     unit_outcome outcome;
     int signo;                  /* UO_SIGNAL */
     int exit_code;              /* UO_EXIT */
-    char *origin;               /* test vector it came from (for a comment) */
+    char *origin;               /* file name of the test vector it came from (for a comment), or NULL */
 } unit_test;
 
 /*
