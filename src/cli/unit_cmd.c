@@ -236,6 +236,15 @@ typedef struct unit_cfg {
     int has_main;
 } unit_cfg;
 
+/* -Wl,--wrap=NAME for every function the tests replace although the unit defines it. */
+static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) {
+    for (size_t i = 0; i < u->nwrapped; i++) {
+        char *f = NULL;
+        if (asprintf(&f, "-Wl,--wrap=%s", u->wrapped[i]) >= 0) push_word(f, v, n);
+        free(f);
+    }
+}
+
 /* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
 static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror) {
     char **v = NULL;
@@ -253,6 +262,7 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
     if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
     push_word(test_c, &v, &n);
     for (size_t i = 0; i < c->nsources; i++) push_word(c->abs_sources[i], &v, &n);
+    add_wrap_flags(c->u, &v, &n);
     unit_split_words("-lcmocka -o", &v, &n);
     push_word(exe, &v, &n);
     return v;
@@ -452,6 +462,7 @@ static void gcov_measure(const unit_cfg *c, const char *dir, const char *src, co
     unit_split_words(c->cflags, &v, &n);
     push_word(test_c, &v, &n);
     for (size_t i = 0; i < nobjs; i++) push_word(objs[i], &v, &n);
+    add_wrap_flags(c->u, &v, &n);
     unit_split_words("-lcmocka -o", &v, &n);
     push_word(exe, &v, &n);
     up_free_list(objs);
@@ -622,18 +633,36 @@ int cmd_unit(int argc, char **argv) {
     }
     /* mocks: undefined functions, plus --mock names declared in system headers */
     const char **mocked = calloc(u.nexterns + nmocks + 1, sizeof *mocked);
-    size_t nmocked = 0;
+    const char **wrapped = calloc(nmocks + 1, sizeof *wrapped);
+    size_t nmocked = 0, nwrapped = 0;
     for (size_t i = 0; i < u.nexterns; i++) mocked[nmocked++] = u.externs[i].name;
     for (size_t i = 0; i < nmocks; i++) {
         int found = 0;
         for (size_t k = 0; k < u.nsystem; k++)
             if (!strcmp(u.system[k].name, mocks[i])) found = 1;
+        const ut_func *d = found ? NULL : unit_find_def(&u, mocks[i]);
         if (found) mocked[nmocked++] = mocks[i];
-        else if (unit_find_def(&u, mocks[i]))
-            fprintf(stderr, "sympath unit: --mock %s: the function is defined in the unit; calls inside one file cannot be "
-                            "redirected, it is not mocked\n", mocks[i]);
+        else if (d && nsources > 1) wrapped[nwrapped++] = mocks[i];
+        else if (d)
+            fprintf(stderr, "sympath unit: --mock %s: the function is defined in the only file of the unit; calls inside "
+                            "one file cannot be redirected, it is not mocked\n", mocks[i]);
         else
             fprintf(stderr, "sympath unit: --mock %s: the unit does not call it\n", mocks[i]);
+    }
+    u.wrapped = wrapped;
+    u.nwrapped = nwrapped;
+    /* a wrapped function is a stand-in now: not a target */
+    for (size_t i = 0; i < ntargets; i++)
+        if (unit_is_wrapped(&u, targets[i]->name)) {
+            fprintf(stderr, "sympath unit: %s is mocked (--mock): calls from the other files go to a stand-in; not tested\n",
+                    targets[i]->name);
+            memmove(&targets[i], &targets[i + 1], (ntargets - i - 1) * sizeof *targets);
+            ntargets--;
+            i--;
+        }
+    if (ntargets == 0) {
+        fprintf(stderr, "sympath unit: no function left to test\n");
+        return 1;
     }
     ho.mock_names = mocks;
     ho.nmock_names = nmocks;
@@ -660,7 +689,31 @@ int cmd_unit(int argc, char **argv) {
         return 1;
     }
     char *harness_abs = realpath(path, NULL);
-    abs_sources[nsources] = harness_abs;
+    /* the files the executor and the recorder are built from: the sources, except that a
+     * file defining a wrapped function is included by a wrapper that renames it to
+     * __real_NAME (calls inside that file follow, as with the linker's --wrap), then the harness */
+    char **build_sources = calloc(nsources + 2, sizeof *build_sources);
+    for (size_t i = 0; i < nsources; i++) {
+        strbuf w = STRBUF_INIT;
+        for (size_t k = 0; k < u.ndefs; k++)
+            if (unit_is_wrapped(&u, u.defs[k].name) && !strcmp(u.defs[k].file, abs_sources[i]))
+                sb_printf(&w, "#define %s __real_%s\n", u.defs[k].name, u.defs[k].name);
+        if (!w.s) {
+            build_sources[i] = strdup(abs_sources[i]);
+            continue;
+        }
+        char *st = stem(abs_sources[i]), *wp = NULL;
+        sb_printf(&w, "#include \"%s\"\n", abs_sources[i]);
+        if (asprintf(&wp, "%s/wrap_%s.c", build_dir, st) < 0 || write_file_atomic(wp, w.s, w.len) != 0) {
+            fprintf(stderr, "sympath unit: cannot write the wrapper of %s\n", sources[i]);
+            return 1;
+        }
+        build_sources[i] = realpath(wp, NULL);
+        free(wp);
+        free(st);
+        sb_free(&w);
+    }
+    build_sources[nsources] = harness_abs;
 
     /* 3. the instrumented executor: the unit and the harness, built like any program */
     /* the harness lives in OUT/build: the sources' directories go on the include path for
@@ -678,7 +731,7 @@ int cmd_unit(int argc, char **argv) {
     char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
-    build_opts bo = {(const char *const *)abs_sources, nsources + 1, build_cflags, build_dir, lib_dir(), include_dir(), exe,
+    build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, lib_dir(), include_dir(), exe,
                      sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
@@ -700,7 +753,7 @@ int cmd_unit(int argc, char **argv) {
         if (asprintf(&inc, "-I%s", include_dir()) >= 0) push_word(inc, &v, &n);
         free(inc);
         unit_split_words(build_cflags, &v, &n);
-        for (size_t i = 0; i <= nsources; i++) push_word(abs_sources[i], &v, &n);
+        for (size_t i = 0; i <= nsources; i++) push_word(build_sources[i], &v, &n);
         char *rl = NULL;
         if (asprintf(&rl, "%s/replay.c", lib_dir()) >= 0) push_word(rl, &v, &n);
         free(rl);
@@ -756,7 +809,7 @@ int cmd_unit(int argc, char **argv) {
         o.exe_path = exe;
         o.sites_path = sites;
         o.work_dir = build_dir;
-        o.sources = (const char *const *)abs_sources;
+        o.sources = (const char *const *)build_sources;
         o.nsources = nsources + 1;
         o.build = &bs;
         o.interrupted = &interrupted;
@@ -866,6 +919,7 @@ int cmd_unit(int argc, char **argv) {
                 if (*mainflag) sb_printf(&line, "%s ", mainflag + 1);
                 sb_puts(&line, path);
                 for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
+                for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
                 sb_printf(&line, " -lcmocka -o %s/test_%s && %s/test_%s", out, st, out, st);
                 json_key(j, "test_file");
                 json_string(j, path);
@@ -887,6 +941,11 @@ int cmd_unit(int argc, char **argv) {
                     for (size_t k = 0; k < nw; k++) sb_printf(&cmake, " \"%s\"", words[k]);
                     sb_puts(&cmake, ")\n");
                     up_free_list(words);
+                }
+                if (u.nwrapped) {
+                    sb_printf(&cmake, "target_link_options(test_%s PRIVATE", st);
+                    for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&cmake, " \"-Wl,--wrap=%s\"", u.wrapped[k]);
+                    sb_puts(&cmake, ")\n");
                 }
                 sb_printf(&cmake, "target_link_libraries(test_%s cmocka)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
                 free(abs_test);

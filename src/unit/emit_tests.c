@@ -11,6 +11,7 @@
 
 /* Per-test naming state: local name of each object id. */
 typedef struct names {
+    const unit_info *u;
     const unit_record *r;
     char **local;          /* by object index in r->objs */
 } names;
@@ -270,7 +271,7 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent) {
             sb_free(&v);
             return -1;
         }
-        sb_printf(b, "%swill_return(%s, %s);\n", indent, m->name, v.s);
+        sb_printf(b, "%swill_return(%s%s, %s);\n", indent, unit_is_wrapped(n->u, m->name) ? "__wrap_" : "", m->name, v.s);
         sb_free(&v);
     }
     return 0;
@@ -359,6 +360,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
     const unit_record *r = &t->rec;
     names n;
     memset(&n, 0, sizeof n);
+    n.u = u;
     if (assign_names(&n, r) != 0) return NULL;
     strbuf b = STRBUF_INIT, fix = STRBUF_INIT;
     /* declared[id-1] == 'y' once object id is declared */
@@ -524,6 +526,15 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         for (size_t k = 0; k < u->nsystem && !m; k++)
             if (!strcmp(u->system[k].name, mocked[i])) m = &u->system[k];
         if (m) emit_standin(&b, m->name, m->type, 0, u->mock_outputs);
+    }
+    for (size_t i = 0; i < u->ndefs; i++) {
+        if (!unit_is_wrapped(u, u->defs[i].name)) continue;
+        char *wn = NULL;
+        if (asprintf(&wn, "__wrap_%s", u->defs[i].name) < 0) continue;
+        sb_printf(&b, "/* %s is defined in the unit: linked with -Wl,--wrap=%s, calls from the other files come here */\n",
+                  u->defs[i].name, u->defs[i].name);
+        emit_standin(&b, wn, u->defs[i].type, 0, u->mock_outputs);
+        free(wn);
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];

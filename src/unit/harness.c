@@ -536,6 +536,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (global_ok(u->globals[i].type)) mark(&g, u->globals[i].type);
     for (size_t i = 0; i < u->nsystem; i++)
         if (is_mocked_system(o, u->system[i].name)) mark(&g, u->system[i].type);
+    for (size_t i = 0; i < u->ndefs; i++)
+        if (unit_is_wrapped(u, u->defs[i].name)) mark(&g, u->defs[i].type);
     sb_printf(b, "/* ---- builders (fill) and recorders (dump) per type ---- */\n");
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
@@ -570,6 +572,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     for (size_t i = 0; i < u->nsystem; i++)
         if (is_mocked_system(o, u->system[i].name))
             gen_standin(&g, u->system[i].name, u->system[i].type, u->mock_outputs);
+    /* defined in the unit but mocked: its own file calls __real_NAME, the others this */
+    for (size_t i = 0; i < u->ndefs; i++)
+        if (unit_is_wrapped(u, u->defs[i].name)) gen_standin(&g, u->defs[i].name, u->defs[i].type, u->mock_outputs);
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
         gen_fill(&g, u->types[i]);

@@ -229,3 +229,9 @@ char *unit_stub_name(const ut_type *fp) {
     free(id);
     return r;
 }
+
+int unit_is_wrapped(const unit_info *u, const char *name) {
+    for (size_t i = 0; i < u->nwrapped; i++)
+        if (!strcmp(u->wrapped[i], name)) return 1;
+    return 0;
+}

@@ -109,6 +109,11 @@ typedef struct unit_info {
     size_t nnull_flow;
     int mock_outputs;           /* set by the caller (--mock-outputs): the mocks' stand-ins also write a fresh
                                    value through each output parameter (unit_mock_out_param) on every call */
+    const char *const *wrapped; /* set by the caller (--mock NAME of a function defined in the unit): calls
+                                   from the other files go to a stand-in (the harness renames the definition
+                                   to __real_NAME in its own file; the tests link with -Wl,--wrap=NAME and
+                                   define __wrap_NAME) */
+    size_t nwrapped;
 } unit_info;
 
 /*
@@ -137,6 +142,9 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
 /* Close u->null_checked under u->null_flow: `p = head` or `p = p->next` with p checked
  * makes head / next checked, until nothing changes. Called by unit_parse. */
 void unit_null_propagate(unit_info *u);
+
+/* Whether name is one of u->wrapped. */
+int unit_is_wrapped(const unit_info *u, const char *name);
 
 /* The function named name among u->defs, or NULL. */
 const ut_func *unit_find_def(const unit_info *u, const char *name);

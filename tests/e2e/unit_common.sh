@@ -32,7 +32,7 @@ build_and_run() {
             >"$out.bin/cc_src.log" 2>&1 || { cat "$out.bin/cc_src.log"; fail "$s does not compile"; }
         objs+=("$(basename "${s%.c}").o")
     done
-    (cd "$out.bin" && cc -Wall -Wextra -Werror -O0 -I"$(dirname "${srcs[0]}")" "$t" "${objs[@]}" --coverage -lcmocka \
+    (cd "$out.bin" && cc -Wall -Wextra -Werror -O0 -I"$(dirname "${srcs[0]}")" "$t" "${objs[@]}" ${wrap_flags[@]+"${wrap_flags[@]}"} --coverage -lcmocka \
         -o "test_$stem") >"$out.bin/cc_$stem.log" 2>&1 || { cat "$out.bin/cc_$stem.log"; fail "test_$stem.c does not compile"; }
     (cd "$out.bin" && "./test_$stem") >"$out.bin/run_$stem.log" 2>&1 || { cat "$out.bin/run_$stem.log"; fail "test_$stem fails"; }
     grep -q "PASSED" "$out.bin/run_$stem.log" || fail "test_$stem: no PASSED line"
