@@ -955,6 +955,9 @@ int cmd_unit(int argc, char **argv) {
         } else {
             json_key(j, "tests");
             json_uint(j, 0);
+            /* a test file left by an earlier run would no longer match what was found */
+            snprintf(path, sizeof path, "%s/test_%s.c", out, st);
+            unlink(path);
         }
         free(text);
         free(st);
@@ -1068,7 +1071,11 @@ int cmd_unit(int argc, char **argv) {
         fprintf(stderr, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
                 total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
     } else {
-        fprintf(stderr, "sympath unit: no test could be kept\n");
+        fprintf(stderr, "sympath unit: no test could be kept (reasons above and in %s/report.json)\n", out);
+        snprintf(path, sizeof path, "%s/BUILD.txt", out);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/tests.cmake", out);
+        unlink(path);
     }
     return files_written ? 0 : 1;
 }
