@@ -41,8 +41,8 @@ static void unit_usage(FILE *f) {
           "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
           "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
           "  --depth N               fresh input objects at most N pointers deep (default 3)\n"
-          "  --str-len N             strings: at most N characters (default 8)\n"
-          "  --buf-len N             buffer/length pairs: at most N elements (default 16)\n"
+          "  --str-len N             strings: at most N characters (default 16)\n"
+          "  --buf-len N             buffer/length pairs: at most N elements (default 32)\n"
           "  --enum-any              enum inputs take any value, not only the declared ones\n"
           "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
           "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
@@ -504,7 +504,7 @@ int cmd_unit(int argc, char **argv) {
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
     double budget = 60, timeout = 1;
-    unit_harness_opts ho = {3, 8, 16, 0, 0, 0, 0, NULL, NULL, 0};
+    unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
