@@ -26,7 +26,7 @@ static const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx) {
 }
 
 static int name_taken(const names *n, size_t upto, const char *s) {
-    static const char *reserved[] = {"ret", "state", "pid", "status", "tests", "argc", "argv", NULL};
+    static const char *reserved[] = {"ret", "state", "pid", "status", NULL};   /* the test function's own */
     for (int i = 0; reserved[i]; i++)
         if (!strcmp(s, reserved[i])) return 1;
     for (size_t i = 0; i < n->r->nobjs; i++)
@@ -184,7 +184,13 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
         }
         sb_free(&lit);
     }
-    if (o->array) sb_printf(b, "    %s %s[%" PRIu64 "] = {", o->ctype, nm, o->count ? o->count : 1);
+    if (o->array) {
+        char an[300];
+        snprintf(an, sizeof an, "%s[%" PRIu64 "]", nm, o->count ? o->count : 1);
+        char *d = unit_declarator(o->ctype, an);
+        sb_printf(b, "    %s = {", d ? d : an);
+        free(d);
+    }
     else {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = ", d ? d : nm);

@@ -407,36 +407,41 @@ static void gen_driver(gen *g, const ut_func *f) {
         char vn[32];
         snprintf(vn, sizeof vn, "spu_a%zu", i);
         if (p->len_param >= 0) {
-            /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements) */
+            /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
+             * the length is read here, or earlier when its parameter comes first */
             const ut_param *lp = &f->params[p->len_param];
             const ut_type *e = t->pointee;
             int bytes = e->kind == UT_VOID;
             char *es = bytes ? strdup("unsigned char") : unqual(e);
-            if (!bytes && e->is_const && !strncmp(e->spelling, "const ", 6)) {
-                free(es);
-                es = strdup(e->spelling + 6);
-            }
-            char *pd = unit_declarator(es, "*p");
-            sb_printf(b, "    size_t spu_n%zu = sym_size_t(\"%s\");\n    sym_assume(spu_n%zu <= %u);\n", i, lp->name, i,
-                      g->o->buf_len);
-            sb_printf(b, "    %s = malloc(spu_n%zu ? spu_n%zu * sizeof *p : 1);\n", pd, i, i);
+            char bn[32];
+            snprintf(bn, sizeof bn, "spu_b%zu", i);
+            char pn[40];
+            snprintf(pn, sizeof pn, "*%s", bn);
+            char *pd = unit_declarator(es, pn);
+            if (p->len_param > (int)i)
+                sb_printf(b, "    size_t spu_n%zu = sym_size_t(\"%s\");\n    sym_assume(spu_n%zu <= %u);\n", i, lp->name, i,
+                          g->o->buf_len);
+            sb_printf(b, "    %s = malloc(spu_n%zu ? spu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
             char *vd = unit_declarator(ts, vn);
-            sb_printf(b, "    %s = p;\n", vd);
+            sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
             sb_printf(b, "    spu_register(&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
                       p->name, ts);
             char dn[32];
             if (bytes) snprintf(dn, sizeof dn, "spu_dump_byte");
             else snprintf(dn, sizeof dn, "spu_dump_%d", e->id);
-            sb_printf(b, "    spu_register(p, %d, sizeof *p, spu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bytes ? -2 : e->id, i,
-                      dn, p->name, es);
+            sb_printf(b, "    spu_register(%s, %d, sizeof %s[0], spu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
+                      bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
             sb_printf(b, "    for (size_t k = 0; k < spu_n%zu; k++) {\n", i);
-            if (bytes) sb_printf(b, "        p[k] = sym_uchar(\"%s[]\");\n", p->name);
-            else sb_printf(b, "        spu_fill_%d(&p[k], \"%s[]\", 1);\n", e->id, p->name);
+            if (bytes) sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
+            else sb_printf(b, "        spu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             sb_printf(b, "    }\n");
             free(pd);
             free(es);
         } else if (p->buf_param >= 0) {
+            if (p->buf_param > (int)i)
+                sb_printf(b, "    size_t spu_n%d = sym_size_t(\"%s\");\n    sym_assume(spu_n%d <= %u);\n", p->buf_param,
+                          p->name, p->buf_param, g->o->buf_len);
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = (%s)spu_n%d;\n", vd, ts, p->buf_param);
             free(vd);

@@ -50,9 +50,12 @@ char *unit_ident(const char *text) {
     return r;
 }
 
+/* Whether n names a length: a usual length name, or "n" + the buffer's name (na for a). */
+static int length_name_of(const char *n, const char *buf);
+
 static int length_name(const char *n) {
     static const char *exact[] = {"n", "len", "length", "size", "sz", "count", "cnt", "num", "nbytes", "nelem",
-                                  "nmemb", "nitems", "bytes", "capacity", "cap", NULL};
+                                  "nmemb", "nitems", "bytes", "capacity", "cap", "argc", NULL};
     static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
     for (int i = 0; exact[i]; i++)
         if (!strcmp(n, exact[i])) return 1;
@@ -64,18 +67,36 @@ static int length_name(const char *n) {
     return 0;
 }
 
+static int length_name_of(const char *n, const char *buf) {
+    if (length_name(n)) return 1;
+    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                       /* a, na */
+    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1;         /* a, n_a */
+    size_t l = strlen(buf);
+    return !strncmp(n, buf, l) && (!strcmp(n + l, "_n") || !strcmp(n + l, "n"));   /* a, a_n */
+}
+
+/* A pointer whose pointee can be an array element: scalars, complete structs, strings
+ * (char ** as in argv), void (bytes). */
+static int buffer_ok(const ut_type *p) {
+    if (!p || p->kind != UT_PTR || !p->pointee) return 0;
+    const ut_type *e = p->pointee;
+    if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
+    return e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_VOID ||
+           (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
+}
+
 void unit_pair_buffers(ut_func *f) {
-    for (size_t i = 0; i + 1 < f->nparams; i++) {
-        ut_type *p = f->params[i].type, *l = f->params[i + 1].type;
-        if (!p || !l || p->kind != UT_PTR || !p->pointee) continue;
-        ut_type *e = p->pointee;
-        int elem_ok = e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_VOID ||
-                      (e->kind == UT_STRUCT && e->complete);
-        if (!elem_ok || l->kind != UT_INT || f->params[i].len_param >= 0 || f->params[i].buf_param >= 0) continue;
-        if (!length_name(f->params[i + 1].name)) continue;
-        f->params[i].len_param = (int)(i + 1);
-        f->params[i + 1].buf_param = (int)i;
-    }
+    /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */
+    for (int order = 0; order < 2; order++)
+        for (size_t i = 0; i + 1 < f->nparams; i++) {
+            size_t bi = order ? i + 1 : i, li = order ? i : i + 1;
+            ut_param *bp = &f->params[bi], *lp = &f->params[li];
+            if (!buffer_ok(bp->type) || !lp->type || lp->type->kind != UT_INT) continue;
+            if (bp->len_param >= 0 || bp->buf_param >= 0 || lp->len_param >= 0 || lp->buf_param >= 0) continue;
+            if (!length_name_of(lp->name, bp->name)) continue;
+            bp->len_param = (int)li;
+            lp->buf_param = (int)bi;
+        }
 }
 
 static int is_ident(const char *t) {

@@ -168,10 +168,12 @@ char *unit_stub_name(const ut_type *fp);
 void unit_split_words(const char *s, char ***v, size_t *n);
 
 /*
- * Pair buffer parameters with their length: a pointer parameter to a complete object type
- * followed by an integer parameter named like a length (n, len, length, size, sz, count,
- * cnt, num, nbytes, or ending in len/size/count) gets len_param = its index, and the
- * length buf_param = the pointer's index. Called by unit_parse; exposed for tests.
+ * Pair buffer parameters with their length: a pointer parameter to a scalar, complete
+ * struct, pointer or void, next to an integer parameter named like a length (n, len,
+ * length, size, sz, count, cnt, num, nbytes, argc, or ending in len/size/count) — after it
+ * (`buf, n`) or, for pointers left unpaired, before it (`argc, argv`) — gets len_param = the
+ * length's index, and the length buf_param = the pointer's index. Called by unit_parse;
+ * exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
 

@@ -195,6 +195,21 @@ static void test_buffer_pairs(void **state) {
     ut_func f = {.name = "f", .params = ps, .nparams = 4};
     unit_pair_buffers(&f);
     assert_int_equal(ps[0].len_param, 1);
+    /* length first: int argc, char **argv */
+    ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
+    ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
+    ut_type ppch = {.kind = UT_PTR, .size = 8, .pointee = &pch, .spelling = "char **"};
+    ut_param ps2[] = {{"argc", &i32, -1, -1}, {"argv", &ppch, -1, -1}};
+    ut_func f2 = {.name = "g", .params = ps2, .nparams = 2};
+    unit_pair_buffers(&f2);
+    assert_int_equal(ps2[1].len_param, 0);
+    assert_int_equal(ps2[0].buf_param, 1);
+    /* "n" + the buffer's name */
+    ut_param ps3[] = {{"a", &pu8, -1, -1}, {"na", &i32, -1, -1}, {"b", &pu8, -1, -1}, {"nb", &i32, -1, -1}};
+    ut_func f3 = {.name = "h", .params = ps3, .nparams = 4};
+    unit_pair_buffers(&f3);
+    assert_int_equal(ps3[0].len_param, 1);
+    assert_int_equal(ps3[2].len_param, 3);
     assert_int_equal(ps[1].buf_param, 0);
     assert_int_equal(ps[2].len_param, -1);  /* "x" is not a length name */
     assert_int_equal(ps[3].buf_param, -1);
