@@ -495,6 +495,40 @@ out:
     free(log);
 }
 
+/* Whether the harness compiles (clang -fsyntax-only with the build's flags); on failure
+ * *diag (if given) gets the first lines of clang's errors. */
+static int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag) {
+    char **v = NULL;
+    size_t n = 0;
+    push_word(getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &v, &n);
+    unit_split_words("-fsyntax-only -w -std=gnu11", &v, &n);
+    char *inc = NULL;
+    if (asprintf(&inc, "-I%s", include_dir()) >= 0) push_word(inc, &v, &n);
+    free(inc);
+    unit_split_words(build_cflags, &v, &n);
+    push_word(file, &v, &n);
+    char log[PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/syntax.log", build_dir);
+    int st = 0;
+    int rc = up_run(v, NULL, log, 60, &st);
+    up_free_list(v);
+    int ok = rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (!ok && diag) {
+        char *t = up_read(log);
+        if (t) {
+            /* the first five lines are enough to see what went wrong */
+            char *p = t;
+            for (int k = 0; k < 5 && p && *p; k++) {
+                p = strchr(p, '\n');
+                if (p) p++;
+            }
+            if (p) *p = 0;
+        }
+        *diag = t;
+    }
+    return ok;
+}
+
 int cmd_unit(int argc, char **argv) {
     const char *out = "sympath-unit-out";
     char *cflags = strdup("");
@@ -667,6 +701,18 @@ int cmd_unit(int argc, char **argv) {
     ho.mock_names = mocks;
     ho.nmock_names = nmocks;
 
+    /* the harness lives in OUT/build: the sources' directories go on the include path for
+     * the includes it copied from them ("ring.h") */
+    char *build_cflags = NULL;
+    if (asprintf(&build_cflags, "%s%s", cflags, u.has_main ? " -Dmain=sympath_unit_user_main" : "") < 0) return 1;
+    for (size_t i = 0; i < nsources; i++) {
+        char *d = dir_of(abs_sources[i]), *nb = NULL;
+        if (asprintf(&nb, "%s '-I%s'", build_cflags, d) >= 0) {
+            free(build_cflags);
+            build_cflags = nb;
+        }
+        free(d);
+    }
     /* 2. harness */
     char build_dir[PATH_MAX], path[PATH_MAX + 64], rt_header[PATH_MAX];
     snprintf(build_dir, sizeof build_dir, "%s/build", out);
@@ -684,6 +730,36 @@ int cmd_unit(int argc, char **argv) {
     }
     if (*warnings) fprintf(stderr, "sympath unit: %s", warnings);
     snprintf(path, sizeof path, "%s/harness.c", build_dir);
+    if (write_file_atomic(path, harness, strlen(harness)) == 0 && !syntax_ok(path, build_cflags, build_dir, NULL)) {
+        /* a type the generator gets wrong must not cost every function: keep those whose
+         * harness alone compiles, report the others with clang's first error */
+        size_t kept = 0;
+        for (size_t i = 0; i < ntargets; i++) {
+            char *w1 = NULL, *e1 = NULL, *diag = NULL;
+            char *h1 = unit_harness(&u, &targets[i], 1, &ho, &w1, &e1);
+            int ok = h1 && write_file_atomic(path, h1, strlen(h1)) == 0 && syntax_ok(path, build_cflags, build_dir, &diag);
+            if (ok) targets[kept++] = targets[i];
+            else
+                fprintf(stderr, "sympath unit: %s: cannot build its harness (not tested):\n%s\n", targets[i]->name,
+                        diag ? diag : (e1 ? e1 : "?"));
+            free(h1);
+            free(w1);
+            free(e1);
+            free(diag);
+        }
+        ntargets = kept;
+        if (ntargets == 0) {
+            fprintf(stderr, "sympath unit: no function could be given a harness\n");
+            return 1;
+        }
+        free(harness);
+        free(warnings);
+        harness = unit_harness(&u, targets, ntargets, &ho, &warnings, &err);
+        if (!harness) {
+            fprintf(stderr, "sympath unit: %s\n", err ? err : "cannot generate the harness");
+            return 1;
+        }
+    }
     if (write_file_atomic(path, harness, strlen(harness)) != 0) {
         fprintf(stderr, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
         return 1;
@@ -716,18 +792,6 @@ int cmd_unit(int argc, char **argv) {
     build_sources[nsources] = harness_abs;
 
     /* 3. the instrumented executor: the unit and the harness, built like any program */
-    /* the harness lives in OUT/build: the sources' directories go on the include path for
-     * the includes it copied from them ("ring.h") */
-    char *build_cflags = NULL;
-    if (asprintf(&build_cflags, "%s%s", cflags, u.has_main ? " -Dmain=sympath_unit_user_main" : "") < 0) return 1;
-    for (size_t i = 0; i < nsources; i++) {
-        char *d = dir_of(abs_sources[i]), *nb = NULL;
-        if (asprintf(&nb, "%s '-I%s'", build_cflags, d) >= 0) {
-            free(build_cflags);
-            build_cflags = nb;
-        }
-        free(d);
-    }
     char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);

@@ -313,7 +313,7 @@ static void gen_dump(gen *g, const ut_type *t) {
     char *ts = unqual(t);
     char *po = unit_declarator(ts, t->kind == UT_ARRAY ? "*o" : "const *o");
     sb_printf(b, "static void spu_dump_%d(const void *vo, const char *lv, const char *phase, int id) {\n", t->id);
-    sb_printf(b, "    %s%s = vo;\n", t->kind == UT_ARRAY ? "const " : "", po);
+    sb_printf(b, "    %s%s = (void *)vo;\n", t->kind == UT_ARRAY ? "const " : "", po);
     sb_printf(b, "    (void)o, (void)lv, (void)phase, (void)id;\n");
     free(po);
     switch (t->kind) {
@@ -339,7 +339,7 @@ static void gen_dump(gen *g, const ut_type *t) {
                           f->type->id);
                 free(fs);
             } else {
-                sb_printf(b, "        spu_dump_%d(&o->%s, l, phase, id);\n", f->type->id, f->name);
+                sb_printf(b, "        spu_dump_%d((const void *)&o->%s, l, phase, id);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
         }
@@ -348,7 +348,7 @@ static void gen_dump(gen *g, const ut_type *t) {
         if (t->pointee->kind == UT_FLOAT || t->pointee->kind == UT_UNION) break;
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char l[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(l, sizeof l, \"%%s[%%zu]\", lv, i);\n");
-        sb_printf(b, "        spu_dump_%d(&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
+        sb_printf(b, "        spu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
         break;
     default:
         break;

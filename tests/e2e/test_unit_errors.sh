@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_unit_errors.sh: sympath unit on bad input: an unknown function name (usage error listing the
 # functions that exist), a source that needs an include path not given (clang's diagnostic, exit 1,
-# nothing written), then the same source with -I (tests written).
+# nothing written), then the same source with -I (tests written); a unit whose macro breaks the harness of
+# one function: that function is reported, the other one still tested.
 . "$SRC/tests/e2e/unit_common.sh"
 name=unit_errors
 out="$WORK/unit_errors"
@@ -25,4 +26,8 @@ grep -q "unit_inc_header.h' file not found" "$WORK/unit_errors.log" || fail "cla
 [ -f "$out/test_needs_inc.c" ] || fail "with -I: no test file"
 grep -q 'small_t x = 101;\|small_t x = [1-9][0-9][0-9]' "$out/test_needs_inc.c" || fail "no test above LIMIT"
 grep -q -- "-I.*tests/programs/unit/inc" "$out/BUILD.txt" || fail "the build line lacks the include path"
+"$SYMPATH" unit "$SRC/tests/programs/unit/macro_clash.c" --all -o "$out" --budget 5s --no-progress \
+    >"$WORK/unit_errors.log" 2>&1 || { cat "$WORK/unit_errors.log"; fail "macro clash: sympath unit failed"; }
+grep -q "item_value: cannot build its harness" "$WORK/unit_errors.log" || fail "the function without a harness is not reported"
+grep -q "static void test_twice_1" "$out/test_macro_clash.c" || fail "twice was not tested"
 pass
