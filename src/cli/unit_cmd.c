@@ -713,6 +713,7 @@ int cmd_unit(int argc, char **argv) {
         }
         free(d);
     }
+    strbuf untested = STRBUF_INIT;   /* "function\treason" lines */
     /* 2. harness */
     char build_dir[PATH_MAX], path[PATH_MAX + 64], rt_header[PATH_MAX];
     snprintf(build_dir, sizeof build_dir, "%s/build", out);
@@ -739,9 +740,15 @@ int cmd_unit(int argc, char **argv) {
             char *h1 = unit_harness(&u, &targets[i], 1, &ho, &w1, &e1);
             int ok = h1 && write_file_atomic(path, h1, strlen(h1)) == 0 && syntax_ok(path, build_cflags, build_dir, &diag);
             if (ok) targets[kept++] = targets[i];
-            else
+            else {
                 fprintf(stderr, "sympath unit: %s: cannot build its harness (not tested):\n%s\n", targets[i]->name,
                         diag ? diag : (e1 ? e1 : "?"));
+                char *first = strdup(diag ? diag : (e1 ? e1 : "?"));
+                char *nl = first ? strchr(first, '\n') : NULL;
+                if (nl) *nl = 0;
+                sb_printf(&untested, "%s\t%s\n", targets[i]->name, first ? first : "?");
+                free(first);
+            }
             free(h1);
             free(w1);
             free(e1);
@@ -1115,6 +1122,23 @@ int cmd_unit(int argc, char **argv) {
             fprintf(stderr, "      dropped %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
             p = nl ? nl + 1 : p + strlen(p);
         }
+    }
+    json_end_array(j);
+    json_key(j, "not_tested");
+    json_begin_array(j);
+    for (char *p = untested.s; p && *p;) {
+        char *nl = strchr(p, '\n'), *tab = strchr(p, '\t');
+        if (!nl || !tab || tab > nl) break;
+        char *fn = strndup(p, (size_t)(tab - p)), *why = strndup(tab + 1, (size_t)(nl - tab - 1));
+        json_begin_object(j);
+        json_key(j, "function");
+        json_string(j, fn);
+        json_key(j, "reason");
+        json_string(j, why);
+        json_end_object(j);
+        free(fn);
+        free(why);
+        p = nl + 1;
     }
     json_end_array(j);
     json_key(j, "mocks");

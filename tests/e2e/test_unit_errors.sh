@@ -30,4 +30,5 @@ grep -q -- "-I.*tests/programs/unit/inc" "$out/BUILD.txt" || fail "the build lin
     >"$WORK/unit_errors.log" 2>&1 || { cat "$WORK/unit_errors.log"; fail "macro clash: sympath unit failed"; }
 grep -q "item_value: cannot build its harness" "$WORK/unit_errors.log" || fail "the function without a harness is not reported"
 grep -q "static void test_twice_1" "$out/test_macro_clash.c" || fail "twice was not tested"
+jq -e '.not_tested[0].function == "item_value"' "$out/report.json" >/dev/null || fail "report.json lacks the untested function"
 pass
