@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= 2
 SYMPATH = $(BUILD)/bin/sympath
 
-.PHONY: all deps build check demo bench clean
+.PHONY: all deps build check demo bench bench-unit clean
 
 all: build
 
@@ -28,6 +28,9 @@ demo: build
 
 bench: build
 	sh bench/run.sh
+
+bench-unit: build
+	bash bench/unit.sh
 
 clean:
 	rm -rf $(BUILD) demo-out
