@@ -123,6 +123,7 @@ typedef struct unit_info {
  * The caller frees u with unit_info_free.
  */
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err);
+/* Free everything u owns (also after a failed unit_parse) and zero it; wrapped is the caller's. */
 void unit_info_free(unit_info *u);
 
 /*
@@ -261,8 +262,11 @@ typedef struct unit_record {
     ur_value ret;               /* kind 0 when not returned */
 } unit_record;
 
-/* Parse a record. Returns 0, or -1 with *err (malformed line). */
+/* Parse a record (text: the whole file; NULL reads as empty). Returns 0 with *r filled (the
+ * caller frees it with unit_record_free), or -1 with *err (malloc'ed, names the malformed
+ * line) and *r empty. A record that ends early (the run crashed) is valid: called/done tell. */
 int unit_record_parse(const char *text, unit_record *r, char **err);
+/* Free everything r owns and zero it. */
 void unit_record_free(unit_record *r);
 
 /* How a recorded test ended natively. */
@@ -287,8 +291,12 @@ typedef struct unit_test {
  */
 char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
                       size_t nmocked, const char *source_name);
+/* (mocked: names of the functions to define as stand-ins, from u->externs and u->system;
+ * source_name: the file the tests are for, named in the header comment.) */
 
-/* One test's C statements (without the function frame): for tests of the emitter. */
+/* One test's C statements (without the function frame), malloc'ed; NULL when the record
+ * holds a value C locals cannot express (an input pointing inside an object) or on ENOMEM.
+ * The caller drops such a test before unit_emit_tests. */
 char *unit_emit_test_body(const unit_info *u, const unit_test *t);
 
 #endif
