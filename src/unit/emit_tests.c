@@ -524,7 +524,8 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     sb_puts(&b, "#include <signal.h>\n#include <string.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n");
     sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
     /* stand-ins of functions the unit calls but does not define */
-    sb_puts(&b, "/* ---- stand-ins: each call returns the next value queued with will_return() ---- */\n");
+    sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"
+                " * past the queued values fails the test (CMocka reports that no more values were queued) ---- */\n");
     for (size_t i = 0; i < nmocked; i++) {
         const ut_func *m = NULL;
         for (size_t k = 0; k < u->nexterns && !m; k++)
