@@ -25,6 +25,7 @@ typedef struct parse_ctx {
     size_t ncalled, capcalled;
     char ***defined;           /* every function defined in any source, static ones too */
     size_t *ndefined;
+    size_t *types_cap;         /* capacity of u->types (shared by the sources) */
 } parse_ctx;
 
 static char *cx_dup(CXString s) {
@@ -108,9 +109,7 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
     }
     char *cs = cx_dup(clang_getTypeSpelling(canon));
     ut_type *ty = calloc(1, sizeof *ty);
-    static size_t capt;
-    if (u->ntypes == 0) capt = 0;
-    ut_type **nt = grow(u->types, &capt, u->ntypes, sizeof *nt);
+    ut_type **nt = grow(u->types, pc->types_cap, u->ntypes, sizeof *nt);
     if (!ty || !nt) {
         free(ty);
         free(cs);
@@ -536,7 +535,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     CXCursor *called_cur = NULL;
     size_t ncalled = 0;
     char **defined = NULL;
-    size_t ndefined = 0;
+    size_t ndefined = 0, types_cap = 0;
     CXTranslationUnit *tus = calloc(nsources + 1, sizeof *tus);
     int rc = 0, errors = 0;
     for (size_t i = 0; i < nsources && rc == 0; i++) {
@@ -550,6 +549,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.ncalled = pc.capcalled = ncalled;
         pc.defined = &defined;
         pc.ndefined = &ndefined;
+        pc.types_cap = &types_cap;
         if (ncalled) pc.capcalled = ncalled; /* grow() doubles from here */
         pc.text = read_all(sources[i], &pc.text_len);
         if (!pc.text) {
