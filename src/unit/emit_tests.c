@@ -14,7 +14,18 @@ typedef struct names {
     const unit_info *u;
     const unit_record *r;
     char **local;          /* by object index in r->objs */
+    int heap;              /* input objects are malloc'ed (the unit frees or reallocates them) */
 } names;
+
+static int heapable(const ur_object *o);
+
+/* The lvalue of object index k with a suffix (".f.g", "[3]", ""): "x.f", or for a heap
+ * object "x->f" / "*x". Writes into buf (cap bytes). */
+/* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
+ * results or opaque handles). */
+static int heapable(const ur_object *o) {
+    return !o->param && !o->global && !o->result && !o->handle;
+}
 
 static const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx) {
     for (size_t i = 0; i < r->nobjs; i++)
@@ -65,6 +76,18 @@ static int assign_names(names *n, const unit_record *r) {
     return 0;
 }
 
+static const char *lvalue(const names *n, size_t k, const char *suffix, char *buf, size_t cap) {
+    const ur_object *o = &n->r->objs[k];
+    if (n->heap && heapable(o) && !o->array) {
+        if (suffix[0] == '.') snprintf(buf, cap, "%s->%s", n->local[k], suffix + 1);
+        else if (!suffix[0]) snprintf(buf, cap, "*%s", n->local[k]);
+        else snprintf(buf, cap, "(*%s)%s", n->local[k], suffix);
+    } else {
+        snprintf(buf, cap, "%s%s", n->local[k], suffix);
+    }
+    return buf;
+}
+
 static void free_names(names *n) {
     if (!n->local) return;
     for (size_t i = 0; i < n->r->nobjs; i++) free(n->local[i]);
@@ -106,7 +129,7 @@ static int addr_of(strbuf *b, const names *n, const char *idtext) {
     const char *br = strchr(idtext, '[');
     if (br) sb_printf(b, "&%s%s", n->local[k], br);   /* an element of an array object */
     else if (o->handle) sb_printf(b, "(void *)%s", n->local[k]);   /* stands for an opaque type */
-    else sb_printf(b, "%s%s", o->array ? "" : "&", n->local[k]);
+    else sb_printf(b, "%s%s", o->array || (n->heap && heapable(o)) ? "" : "&", n->local[k]);
     return 0;
 }
 
@@ -139,6 +162,75 @@ static int is_chartype(const unit_info *u, const char *ctype) {
     return 0;
 }
 
+/*
+ * Heap mode: the object is malloc'ed and then given its recorded values, for units that
+ * free or reallocate their input objects (a local would make free() abort). Scalars and
+ * structs: `T *x = malloc(sizeof *x); *x = (T){ .f = v };`; arrays:
+ * `T *x = malloc(sizeof(T[N])); memcpy(x, (T[N]){ v0, v1 }, sizeof(T[N]));`. Pointer values
+ * naming objects not allocated yet are set afterwards, as in declare_object.
+ */
+static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k,
+                               const char *declared) {
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    const char *nm = n->local[k];
+    int chr = is_chartype(u, o->ctype);
+    strbuf init = STRBUF_INIT;
+    int nent = 0, whole = 0, plain = 1;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id) continue;
+        strbuf val = STRBUF_INIT;
+        if (value_expr(&val, n, &e->pre, chr) != 0) {
+            sb_free(&val);
+            sb_free(&init);
+            return -1;
+        }
+        int later = 0;
+        if (e->pre.kind == 'p') {
+            int tid = atoi(e->pre.text);
+            later = tid > 0 && !(tid <= (int)strlen(declared) && declared[tid - 1] == 'y');
+        }
+        char lb[512];
+        char want[32];
+        snprintf(want, sizeof want, "[%d]", nent);
+        if (later) sb_printf(fix, "    %s = %s;\n", lvalue(n, k, e->suffix, lb, sizeof lb), val.s);
+        else if (!*e->suffix) {
+            whole = 1;
+            sb_puts(&init, val.s);
+            nent++;
+        } else if (o->array && plain && !strcmp(e->suffix, want)) {
+            sb_printf(&init, "%s%s", nent ? ", " : " ", val.s);   /* elements in order: a plain list */
+            nent++;
+        } else {
+            plain = 0;
+            sb_printf(&init, "%s%s = %s", nent ? ", " : " ", e->suffix, val.s);
+            nent++;
+        }
+        sb_free(&val);
+    }
+    char star[300];
+    snprintf(star, sizeof star, "*%s", nm);
+    char *d = unit_declarator(o->ctype, star);
+    if (o->array) {
+        char dims[40];
+        snprintf(dims, sizeof dims, "[%" PRIu64 "]", o->count ? o->count : 1);
+        char *an = unit_declarator(o->ctype, dims);   /* the array type "T[N]" */
+        sb_printf(b, "    %s = malloc(sizeof(%s));\n", d, an);
+        if (nent) sb_printf(b, "    memcpy(%s, (%s){%s }, sizeof(%s));\n", nm, an, init.s, an);
+        else sb_printf(b, "    memset(%s, 0, sizeof(%s));\n", nm, an);
+        free(an);
+    } else {
+        sb_printf(b, "    %s = malloc(sizeof *%s);\n", d, nm);
+        if (whole) sb_printf(b, "    *%s = %s;\n", nm, init.s);
+        else if (nent) sb_printf(b, "    *%s = (%s){%s };\n", nm, o->ctype, init.s);
+        else sb_printf(b, "    memset(%s, 0, sizeof *%s);\n", nm, nm);
+    }
+    free(d);
+    sb_free(&init);
+    return 0;
+}
+
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */
@@ -148,6 +240,7 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
+    if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so
          * the tests do not depend on their order; values that are not expressible (an
@@ -213,7 +306,8 @@ static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const name
                 sb_free(&init);
                 return -1;
             }
-            sb_printf(fix, "    %s%s = %s;\n", nm, e->suffix, val.s);
+            char lb[512];
+            sb_printf(fix, "    %s = %s;\n", lvalue(n, k, e->suffix, lb, sizeof lb), val.s);
             sb_free(&val);
             continue;
         }
@@ -330,29 +424,30 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         const ur_entry *e = &r->entries[j];
         size_t k;
         const ur_object *o = obj_by_id(r, e->obj, &k);
-        if (!o || o->param || !e->post.kind || !e->post.text) continue;
+        if (!o || o->param || o->freed || !e->post.kind || !e->post.text) continue;
         if (!o->result) {
             if (!e->pre.text) continue;
             if (e->pre.kind == e->post.kind && !strcmp(e->pre.text, e->post.text)) continue;
         } else {
             ret_used = 1;
         }
-        const char *nm = n->local[k];
+        char lb[512];
+        const char *lv = lvalue(n, k, e->suffix, lb, sizeof lb);
         strbuf v = STRBUF_INIT;
         switch (e->post.kind) {
         case 'i': case 'u': case 'e':
             value_expr(&v, n, &e->post, 0);
-            sb_printf(b, "    assert_int_equal(%s%s, %s);\n", nm, e->suffix, v.s);
+            sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, v.s);
             break;
         case 'p':
-            if (!strcmp(e->post.text, "0")) sb_printf(b, "    assert_null(%s%s);\n", nm, e->suffix);
-            else if (addr_of(&v, n, e->post.text) == 0) sb_printf(b, "    assert_ptr_equal(%s%s, %s);\n", nm, e->suffix, v.s);
-            else sb_printf(b, "    assert_non_null(%s%s);\n", nm, e->suffix);
+            if (!strcmp(e->post.text, "0")) sb_printf(b, "    assert_null(%s);\n", lv);
+            else if (addr_of(&v, n, e->post.text) == 0) sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v.s);
+            else sb_printf(b, "    assert_non_null(%s);\n", lv);
             break;
         case 'f':
-            if (!strcmp(e->post.text, "NULL")) sb_printf(b, "    assert_null(%s%s);\n", nm, e->suffix);
+            if (!strcmp(e->post.text, "NULL")) sb_printf(b, "    assert_null(%s);\n", lv);
             else if (strcmp(e->post.text, "?"))
-                sb_printf(b, "    assert_ptr_equal(%s%s, %s);\n", nm, e->suffix, e->post.text);
+                sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, e->post.text);
             break;
         default: break;
         }
@@ -367,6 +462,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
     names n;
     memset(&n, 0, sizeof n);
     n.u = u;
+    n.heap = t->heap;
     if (assign_names(&n, r) != 0) return NULL;
     strbuf b = STRBUF_INIT, fix = STRBUF_INIT;
     /* declared[id-1] == 'y' once object id is declared */
@@ -521,7 +617,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
                   " * observed when the tests were generated. */\n",
               source_name, source_name);
     sb_puts(&b, "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n");
-    sb_puts(&b, "#include <signal.h>\n#include <string.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n");
+    sb_puts(&b, "#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n");
     sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
     /* stand-ins of functions the unit calls but does not define */
     sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"

@@ -110,6 +110,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
         } else if (!strncmp(line, "ret ", 4)) {
             n = words(line + 4, w, 2);
             bad = n < 2 || value(w[0], w[1], &r->ret);
+        } else if (!strncmp(line, "freed ", 6)) {
+            int id = atoi(line + 6);
+            for (size_t i = 0; i < r->nobjs; i++)
+                if (r->objs[i].id == id) r->objs[i].freed = 1;
         } else if (!strcmp(line, "done")) {
             r->done = 1;
         } else {

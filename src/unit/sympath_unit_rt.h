@@ -178,12 +178,41 @@ static unsigned spu_choice(const char *name, unsigned n) {
     return c;
 }
 
+#ifdef SYMPATH_UNIT_RECORD
+/* Record mode only: free and realloc are interposed so that an input object the unit
+ * frees (or moves) is known; its values after the call are garbage and are not recorded
+ * (`freed ID` instead). glibc's own entry points do the work. */
+extern void __libc_free(void *);
+extern void *__libc_realloc(void *, size_t);
+static char spu_freed[SPU_MAX_OBJS + 1];
+
+static void spu_mark_freed(const void *p) {
+    for (int i = 1; p && i <= spu_nobjs; i++)
+        if (spu_objs[i].addr == (const char *)p) spu_freed[i] = 1;
+}
+
+void free(void *p) {
+    spu_mark_freed(p);
+    __libc_free(p);
+}
+
+void *realloc(void *p, size_t n) {
+    void *q = __libc_realloc(p, n);
+    if (p && q != p && (q || n == 0)) spu_mark_freed(p);
+    return q;
+}
+#endif
+
 /* Dump every element of objects first..spu_nobjs in the given phase ("pre", "post"). */
 static void spu_dump_from(int first, const char *phase) {
 #ifdef SYMPATH_UNIT_RECORD
     for (int i = first; i <= spu_nobjs; i++) {
         spu_obj *o = &spu_objs[i];
         if (!o->dump) continue;
+        if (spu_freed[i]) {
+            spu_rec("freed %d\n", i);
+            continue;
+        }
         if (!o->array) {
             o->dump(o->addr, "", phase, i);
             continue;

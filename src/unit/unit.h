@@ -221,6 +221,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
+ *   freed ID                             the call freed or reallocated object ID (no post values)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -240,6 +241,7 @@ typedef struct ur_entry {
 typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
+    int freed;                  /* the call freed (or moved) it: no values after the call */
     uint64_t count;
     char *local;                /* suggested local name (sanitised, unique per record) */
     char *ctype;                /* element / object type spelling */
@@ -280,6 +282,8 @@ typedef struct unit_test {
     int signo;                  /* UO_SIGNAL */
     int exit_code;              /* UO_EXIT */
     char *origin;               /* file name of the test vector it came from (for a comment), or NULL */
+    int heap;                   /* input objects are malloc'ed in the test instead of locals (set when the
+                                   test with locals fails natively: the unit frees or reallocates them) */
 } unit_test;
 
 /*

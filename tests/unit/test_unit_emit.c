@@ -1,4 +1,5 @@
 /* test_unit_emit.c: record parsing and the CMocka test emitter (locals, aliases, will_return, assertions, failures). */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -214,6 +215,28 @@ static void test_body_results(void **state) {
     unit_record_free(&t.rec);
 }
 
+static void test_body_heap(void **state) {
+    (void)state;
+    /* heap mode: malloc'ed objects with compound literals, -> in assertions; a freed object
+     * gets no assertion */
+    char *rec = NULL;
+    assert_true(asprintf(&rec, "%sfreed 3\n", RECORD) > 0);
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    t.heap = 1;
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "struct node *a_next = malloc(sizeof *a_next);"));
+    assert_non_null(strstr(b, "*a_obj = (struct node){ .v = 5, .next = a_next };"));
+    assert_non_null(strstr(b, "struct node *a = a_obj;"));
+    assert_non_null(strstr(b, "char *tag_obj = malloc(sizeof(char [4]));"));
+    assert_non_null(strstr(b, "memcpy(tag_obj, (char [4]){ 'h', 'i', 0, 0 }, sizeof(char [4]));"));
+    assert_non_null(strstr(b, "assert_int_equal(a_obj->v, 42);"));
+    free(b);
+    unit_record_free(&t.rec);
+    free(rec);
+}
+
 static void test_file(void **state) {
     (void)state;
     unit_test t = make_test(RECORD, UO_NORMAL, 0);
@@ -237,6 +260,7 @@ int main(void) {
         cmocka_unit_test(test_body_cycle_and_failure),
         cmocka_unit_test(test_body_inexpressible),
         cmocka_unit_test(test_body_results),
+        cmocka_unit_test(test_body_heap),
         cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
