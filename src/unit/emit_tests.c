@@ -40,6 +40,13 @@ static int name_taken(const names *n, size_t upto, const char *s) {
     static const char *reserved[] = {"ret", "state", "pid", "status", NULL};   /* the test function's own */
     for (int i = 0; reserved[i]; i++)
         if (!strcmp(s, reserved[i])) return 1;
+    /* a local must not hide a function of the unit, a mock or a libc function it calls */
+    const unit_info *u = n->u;
+    for (size_t i = 0; u && i < u->ndefs + u->nexterns + u->nsystem; i++) {
+        const ut_func *f = i < u->ndefs ? &u->defs[i]
+                         : i < u->ndefs + u->nexterns ? &u->externs[i - u->ndefs] : &u->system[i - u->ndefs - u->nexterns];
+        if (!strcmp(s, f->name)) return 1;
+    }
     for (size_t i = 0; i < n->r->nobjs; i++)
         if ((i < upto || n->r->objs[i].global || n->r->objs[i].result) && n->local[i] && !strcmp(n->local[i], s))
             return 1;

@@ -147,7 +147,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
         sb_printf(b, "    int first = spu_nobjs + 1;\n");
         sb_printf(b, "    int id = spu_register(r, %d, sizeof *r, 1, 0, spu_dump_%d, \"-\", \"%s_ret\", \"%s\");\n", r->id,
                   r->id, name, rs);
-        sb_printf(b, "    spu_fill_%d(r, \"%s()\", 1);\n    spu_dump_from(first, \"pre\");\n", r->id, name);
+        sb_printf(b, "    spu_fill_%d(r, \"%s_ret\", 1);\n    spu_dump_from(first, \"pre\");\n", r->id, name);
         sb_printf(b, "    spu_rec(\"mock %s p %%d\\n\", id);\n    (void)id;\n    return *r;\n", name);
         break;
     default: {
@@ -156,7 +156,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
             break;
         }
         char *d = unit_declarator(rs, "r");
-        sb_printf(b, "    %s;\n    int first = spu_nobjs + 1;\n    spu_fill_%d(&r, \"%s()\", 1);\n", d, r->id, name);
+        sb_printf(b, "    %s;\n    int first = spu_nobjs + 1;\n    spu_fill_%d(&r, \"%s_ret\", 1);\n", d, r->id, name);
         sb_printf(b, "    spu_dump_from(first, \"pre\");\n");
         free(d);
         if (r->kind == UT_PTR && r->pointee->kind == UT_FUNC)
