@@ -1123,6 +1123,14 @@ int cmd_unit(int argc, char **argv) {
         fprintf(stderr, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped\n",
                 fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g, fr->kept,
                 fr->failing, fr->dropped);
+        for (size_t k = 0; k < kept_n; k++) {
+            const unit_test *t = kept_tests[k];
+            if (t->fn != fr->fn || t->outcome == UO_NORMAL) continue;
+            if (t->outcome == UO_SIGNAL)
+                fprintf(stderr, "      expects a failure: %s (signal %d, %s)\n", t->name, t->signo, strsignal(t->signo));
+            else
+                fprintf(stderr, "      expects a failure: %s (exit status %d)\n", t->name, t->exit_code);
+        }
         for (char *p = fr->drops; p && *p;) {
             char *nl = strchr(p, '\n');
             fprintf(stderr, "      dropped %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
