@@ -70,9 +70,12 @@ static int assign_names(names *n, const unit_record *r) {
         if (!base) return -1;
         char *cand = strdup(base);
         if (name_taken(n, i, cand)) {
+            /* the object a parameter points to is x_obj; other namesakes are x_2, x_3, ... */
+            int of_param = 0;
+            for (size_t j = 0; j < i; j++) of_param |= r->objs[j].param && n->local[j] && !strcmp(n->local[j], base);
             free(cand);
-            if (asprintf(&cand, "%s_obj", base) < 0) return -1;
-            for (int k = 2; name_taken(n, i, cand); k++) {
+            if (asprintf(&cand, of_param ? "%s_obj" : "%s_2", base) < 0) return -1;
+            for (int k = of_param ? 2 : 3; name_taken(n, i, cand); k++) {
                 free(cand);
                 if (asprintf(&cand, "%s_%d", base, k) < 0) return -1;
             }
@@ -650,7 +653,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         const ut_type *t = u->types[i];
         if (t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->pointee->variadic) continue;
         char *sn = unit_stub_name(t);
-        if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 0);
+        if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, u->mock_outputs);
         free(sn);
     }
     for (size_t i = 0; i < ntests; i++) {

@@ -566,7 +566,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
-        gen_standin(&g, sn, t->pointee, 0);
+        gen_standin(&g, sn, t->pointee, u->mock_outputs);
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }

@@ -244,6 +244,7 @@ void unit_split_words(const char *s, char ***v, size_t *n) {
 }
 
 char *unit_stub_name(const ut_type *fp) {
+    if (fp->stub) return strdup(fp->stub);
     char *id = unit_ident(fp->spelling);
     char *r = NULL;
     if (id && asprintf(&r, "stub_%s", id) < 0) r = NULL;

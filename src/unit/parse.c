@@ -521,6 +521,40 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
 
 static void free_func(ut_func *f);
 
+/* Give each function-pointer type a stand-in name after the first place it is used:
+ * a struct field (ops tables: stub_read, stub_flush) or a parameter (stub_cb); a name
+ * already taken gets the type's own name instead (unit_stub_name). */
+static void set_stub(unit_info *u, ut_type *t, const char *use) {
+    if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->stub || !*use) return;
+    char *cand = NULL;
+    if (asprintf(&cand, "stub_%s", use) < 0) return;
+    for (size_t i = 0; i < u->ntypes; i++)
+        if (u->types[i]->stub && !strcmp(u->types[i]->stub, cand)) {
+            free(cand);
+            return;
+        }
+    t->stub = cand;
+}
+
+static void name_stubs(unit_info *u) {
+    for (size_t i = 0; i < u->ntypes; i++) {
+        ut_type *t = u->types[i];
+        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++) set_stub(u, t->fields[k].type, t->fields[k].name);
+    }
+    for (size_t i = 0; i < u->ndefs; i++)
+        for (size_t k = 0; k < u->defs[i].nparams; k++) set_stub(u, u->defs[i].params[k].type, u->defs[i].params[k].name);
+    /* types that are one canonical type share one stand-in */
+    for (size_t i = 0; i < u->ntypes; i++) {
+        ut_type *t = u->types[i];
+        if (t->kind != UT_PTR || t->stub) continue;
+        for (size_t k = 0; k < u->ntypes; k++)
+            if (u->types[k]->stub && u->types[k]->alias_id == t->alias_id) {
+                t->stub = strdup(u->types[k]->stub);
+                break;
+            }
+    }
+}
+
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
     memset(u, 0, sizeof *u);
     *err = NULL;
@@ -617,6 +651,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     }
     u->nsystem = w;
     unit_null_propagate(u);
+    name_stubs(u);
     u->diagnostics = diags.s ? diags.s : strdup("");
     u->prelude = prelude.s ? prelude.s : strdup("");
     if (rc == 0 && errors) {
@@ -662,6 +697,7 @@ void unit_info_free(unit_info *u) {
         for (size_t k = 0; k < t->nenums; k++) free(t->enums[k].name);
         free(t->enums);
         free(t->args);
+        free(t->stub);
         free(t);
     }
     free(u->types);

@@ -64,6 +64,8 @@ struct ut_type {
     ut_type **args;             /* UT_FUNC: parameter types */
     size_t nargs;
     int variadic;               /* UT_FUNC */
+    char *stub;                 /* UT_PTR to UT_FUNC: name of its stand-in ("stub_read" after the first field
+                                   or parameter of this type), set by unit_parse; NULL: unit_stub_name decides */
 };
 
 typedef struct ut_param {
@@ -160,8 +162,9 @@ char *unit_declarator(const char *spelling, const char *name);
 /* Identifier-safe form of text ("struct node *" -> "struct_node_p"), malloc'ed. */
 char *unit_ident(const char *text);
 
-/* Name of the stand-in shared by every function pointer of type fp ("int (*)(int)" ->
- * "stub_int_p_int"), malloc'ed. The harness and the emitted tests use the same name. */
+/* Name of the stand-in shared by every function pointer of type fp, malloc'ed: fp->stub
+ * ("stub_read", after the first struct field or parameter of that type), else one made of
+ * the type ("int (*)(int)" -> "stub_int_p_int"). The harness and the tests use the same name. */
 char *unit_stub_name(const ut_type *fp);
 
 /* Append the blank-separated words of s to *v (quotes group words and are removed);
