@@ -246,7 +246,10 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
  * a value cannot be written in C (an address inside an object). */
 static int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared) {
     const unit_record *r = n->r;
-    const ur_object *o = &r->objs[k];
+    ur_object oc = n->r->objs[k];
+    const ur_object *o = &oc;
+    /* clang spells bool _Bool; with <stdbool.h> included, write it as the user does */
+    if (!strcmp(oc.ctype, "_Bool") && u && strstr(u->prelude, "stdbool.h")) oc.ctype = "bool";
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
@@ -536,7 +539,9 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
         }
         call_expr(&b, &n, t->fn);
         sb_puts(&b, ";\n\n");
+        size_t at = b.len;
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
+        if (b.len == at && b.s) b.s[--b.len] = 0;   /* nothing asserted: no blank line before the end */
     } else if (!bad) {
         /* the call fails: run it in a child, with default signal actions (CMocka's own
          * handlers would catch the signal), and check how the child ended */
