@@ -919,8 +919,8 @@ static void begin_function(pass *p, LLVMValueRef fn, const char *name)
 {
     p->fn = fn;
     p->fname = name;
-    /* the helpers of a `sympath unit` harness (spu_*) are not the program's own code */
-    p->user = !in_list(p->fname, p->cfg->model_names, p->cfg->n_models) && strncmp(p->fname, "spu_", 4) != 0;
+    /* the helpers of a `sympath unit` harness (sympu_*) are not the program's own code */
+    p->user = !in_list(p->fname, p->cfg->model_names, p->cfg->n_models) && strncmp(p->fname, "sympu_", 6) != 0;
     p->is_main = !strcmp(p->fname, "main");
     p->in_reach_error = !strcmp(p->fname, "reach_error");
     p->fb_line = p->fb_col = 0;

@@ -121,12 +121,12 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
         const ut_type *e = f->args[i]->pointee;
         char *es = unqual(e);
         char *pd = unit_declarator(es, "*v");
-        sb_printf(b, "    if (a%zu != NULL) {\n        %s = calloc(1, sizeof *v);\n        int first = spu_nobjs + 1;\n", i, pd);
-        sb_printf(b, "        int id = spu_register(v, %d, sizeof *v, 1, 0, spu_dump_%d, \"-\", \"%s_out%zu\", \"%s\");\n",
+        sb_printf(b, "    if (a%zu != NULL) {\n        %s = calloc(1, sizeof *v);\n        int first = sympu_nobjs + 1;\n", i, pd);
+        sb_printf(b, "        int id = sympu_register(v, %d, sizeof *v, 1, 0, sympu_dump_%d, \"-\", \"%s_out%zu\", \"%s\");\n",
                   e->alias_id, e->id, name, i, es);
-        sb_printf(b, "        spu_fill_%d(v, \"%s(*a%zu)\", 1);\n        spu_built(id);\n", e->id, name, i);
-        sb_printf(b, "        spu_dump_from(first, \"pre\");\n        *a%zu = *v;\n", i);
-        sb_printf(b, "        spu_rec(\"mock %s p %%d\\n\", id);\n    }\n", name);
+        sb_printf(b, "        sympu_fill_%d(v, \"%s(*a%zu)\", 1);\n        sympu_built(id);\n", e->id, name, i);
+        sb_printf(b, "        sympu_dump_from(first, \"pre\");\n        *a%zu = *v;\n", i);
+        sb_printf(b, "        sympu_rec(\"mock %s p %%d\\n\", id);\n    }\n", name);
         free(pd);
         free(es);
     }
@@ -144,11 +144,11 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
             break;
         }
         sb_printf(b, "    %s *r = calloc(1, sizeof *r);\n", rs);
-        sb_printf(b, "    int first = spu_nobjs + 1;\n");
-        sb_printf(b, "    int id = spu_register(r, %d, sizeof *r, 1, 0, spu_dump_%d, \"-\", \"%s_ret\", \"%s\");\n", r->id,
+        sb_printf(b, "    int first = sympu_nobjs + 1;\n");
+        sb_printf(b, "    int id = sympu_register(r, %d, sizeof *r, 1, 0, sympu_dump_%d, \"-\", \"%s_ret\", \"%s\");\n", r->id,
                   r->id, name, rs);
-        sb_printf(b, "    spu_fill_%d(r, \"%s_ret\", 1);\n    spu_dump_from(first, \"pre\");\n", r->id, name);
-        sb_printf(b, "    spu_rec(\"mock %s p %%d\\n\", id);\n    (void)id;\n    return *r;\n", name);
+        sb_printf(b, "    sympu_fill_%d(r, \"%s_ret\", 1);\n    sympu_dump_from(first, \"pre\");\n", r->id, name);
+        sb_printf(b, "    sympu_rec(\"mock %s p %%d\\n\", id);\n    (void)id;\n    return *r;\n", name);
         break;
     default: {
         if (!fillable(r)) {
@@ -156,19 +156,19 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
             break;
         }
         char *d = unit_declarator(rs, "r");
-        sb_printf(b, "    %s;\n    int first = spu_nobjs + 1;\n    spu_fill_%d(&r, \"%s_ret\", 1);\n", d, r->id, name);
-        sb_printf(b, "    spu_dump_from(first, \"pre\");\n");
+        sb_printf(b, "    %s;\n    int first = sympu_nobjs + 1;\n    sympu_fill_%d(&r, \"%s_ret\", 1);\n", d, r->id, name);
+        sb_printf(b, "    sympu_dump_from(first, \"pre\");\n");
         free(d);
         if (r->kind == UT_PTR && r->pointee->kind == UT_FUNC)
-            sb_printf(b, "    spu_rec(\"mock %s f %%s\\n\", r ? spu_stub_name((const void *)r) : \"NULL\");\n", name);
+            sb_printf(b, "    sympu_rec(\"mock %s f %%s\\n\", r ? sympu_stub_name((const void *)r) : \"NULL\");\n", name);
         else if (r->kind == UT_PTR)
-            sb_printf(b, "    spu_rec(\"mock %s p %%d\\n\", spu_id_of((const void *)r));\n", name);
+            sb_printf(b, "    sympu_rec(\"mock %s p %%d\\n\", sympu_id_of((const void *)r));\n", name);
         else if (r->kind == UT_ENUM)
-            sb_printf(b, "    spu_rec(\"mock %s e %%s\\n\", spu_enum_%d((long long)r));\n", name, r->id);
+            sb_printf(b, "    sympu_rec(\"mock %s e %%s\\n\", sympu_enum_%d((long long)r));\n", name, r->id);
         else if (r->is_signed)
-            sb_printf(b, "    spu_rec(\"mock %s i %%lld\\n\", (long long)r);\n", name);
+            sb_printf(b, "    sympu_rec(\"mock %s i %%lld\\n\", (long long)r);\n", name);
         else
-            sb_printf(b, "    spu_rec(\"mock %s u %%llu\\n\", (unsigned long long)r);\n", name);
+            sb_printf(b, "    sympu_rec(\"mock %s u %%llu\\n\", (unsigned long long)r);\n", name);
         sb_printf(b, "    (void)first;\n    return r;\n");
         break;
     }
@@ -180,12 +180,12 @@ static void gen_fill(gen *g, const ut_type *t) {
     strbuf *b = &g->out;
     char *ts = unqual(t);
     char *po = unit_declarator(ts, "*o");
-    sb_printf(b, "static void spu_fill_%d(void *vo, const char *name, int depth) {\n", t->id);
+    sb_printf(b, "static void sympu_fill_%d(void *vo, const char *name, int depth) {\n", t->id);
     sb_printf(b, "    %s = vo;\n    (void)name;\n    (void)depth;\n", po);
     free(po);
     if (t->kind == UT_PTR)
-        sb_printf(b, "    int null_ok = spu_null_ok, null_ok_deref = spu_null_ok_deref;\n"
-                     "    spu_null_ok = spu_null_ok_deref = 1;\n    (void)null_ok_deref;\n");
+        sb_printf(b, "    int null_ok = sympu_null_ok, null_ok_deref = sympu_null_ok_deref;\n"
+                     "    sympu_null_ok = sympu_null_ok_deref = 1;\n    (void)null_ok_deref;\n");
     switch (t->kind) {
     case UT_INT: {
         const char *f = sym_fn(t);
@@ -201,7 +201,7 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->is_signed ? "sym_i32" : "sym_u32");
         } else {
             /* limited to the declared values: a choice among them */
-            sb_printf(b, "    switch (spu_choice(name, %zu)) {\n", t->nenums);
+            sb_printf(b, "    switch (sympu_choice(name, %zu)) {\n", t->nenums);
             for (size_t i = 0; i < t->nenums; i++)
                 sb_printf(b, "    case %zu: *o = (%s)(%lld); break;\n", i, ts, (long long)t->enums[i].value);
             sb_printf(b, "    default: break;\n    }\n");
@@ -221,13 +221,13 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    {\n        char nm[256];\n        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", f->name);
             if (f->bitfield) {
                 char *fs = unqual(f->type);
-                sb_printf(b, "        %s tmp;\n        spu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
+                sb_printf(b, "        %s tmp;\n        sympu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
                           f->type->id, f->name);
                 free(fs);
             } else {
                 if (f->type->kind == UT_PTR)
-                    sb_printf(b, "        spu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, f->name, 0));
-                sb_printf(b, "        spu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
+                    sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, f->name, 0));
+                sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
         }
@@ -235,14 +235,14 @@ static void gen_fill(gen *g, const ut_type *t) {
     case UT_ARRAY:
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char nm[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(nm, sizeof nm, \"%%s[%%zu]\", name, i);\n");
-        sb_printf(b, "        spu_fill_%d((char *)vo + i * sizeof((*o)[0]), nm, depth);\n    }\n", t->pointee->id);
+        sb_printf(b, "        sympu_fill_%d((char *)vo + i * sizeof((*o)[0]), nm, depth);\n    }\n", t->pointee->id);
         break;
     case UT_PTR: {
         const ut_type *e = t->pointee;
         if (e->kind == UT_FUNC) {
             if (stub_ok(e)) {
                 char *sn = unit_stub_name(t);
-                sb_printf(b, "    *o = spu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);
+                sb_printf(b, "    *o = sympu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);
                 free(sn);
             } else {
                 sb_printf(b, "    *o = NULL; /* variadic function pointer: no stand-in */\n");
@@ -251,10 +251,10 @@ static void gen_fill(gen *g, const ut_type *t) {
             /* a string: NUL-terminated within str_len bytes, or NULL */
             unsigned L = g->o->str_len;
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
+            sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
             char *es = unqual(e);
-            sb_printf(b, "        spu_register(s, %d, 1, %u, 0, spu_dump_%d, \"as\", name, \"%s\");\n", e->id, L + 1,
+            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id, L + 1,
                       e->id, es);
             free(es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
@@ -262,9 +262,9 @@ static void gen_fill(gen *g, const ut_type *t) {
         } else if (e->kind == UT_VOID) {
             /* an untyped buffer: 16 symbolic bytes, or NULL */
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
+            sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        unsigned char *s = malloc(16);\n");
-            sb_printf(b, "        spu_register(s, -2, 1, 16, 0, spu_dump_byte, \"a\", name, \"unsigned char\");\n");
+            sb_printf(b, "        sympu_register(s, -2, 1, 16, 0, sympu_dump_byte, \"a\", name, \"unsigned char\");\n");
             sb_printf(b, "        sym_bytes(s, 16, name);\n        *o = s;\n");
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
         } else if (fillable(e)) {
@@ -273,28 +273,28 @@ static void gen_fill(gen *g, const ut_type *t) {
             char *es = unqual(e);
             char *pe = unit_declarator(es, "*p");
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
-            sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->alias_id);
+            sb_printf(b, "    unsigned nal = sympu_count(%d);\n", e->alias_id);
             sb_printf(b, "    unsigned nnull = null_ok || !fresh; /* at the depth bound NULL ends the structure */\n");
-            sb_printf(b, "    unsigned c = spu_choice(name, fresh + nnull + nal);\n");
+            sb_printf(b, "    unsigned c = sympu_choice(name, fresh + nnull + nal);\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        %s = calloc(1, sizeof *p);\n", pe);
-            sb_printf(b, "        int id = spu_register(p, %d, sizeof *p, 1, 1, spu_dump_%d, \"-\", name, \"%s\");\n",
+            sb_printf(b, "        int id = sympu_register(p, %d, sizeof *p, 1, 1, sympu_dump_%d, \"-\", name, \"%s\");\n",
                       e->alias_id, e->id, es);
-            if (e->kind == UT_PTR) sb_printf(b, "        spu_null_ok = null_ok_deref;\n");
-            sb_printf(b, "        *o = p;\n        spu_fill_%d(p, name, depth + 1);\n        spu_built(id);\n", e->id);
+            if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = null_ok_deref;\n");
+            sb_printf(b, "        *o = p;\n        sympu_fill_%d(p, name, depth + 1);\n        sympu_built(id);\n", e->id);
             sb_printf(b, "    } else if (nnull && c == fresh) {\n        *o = NULL;\n    } else {\n");
-            sb_printf(b, "        *o = spu_nth(%d, c - fresh - nnull);\n    }\n", e->alias_id);
+            sb_printf(b, "        *o = sympu_nth(%d, c - fresh - nnull);\n    }\n", e->alias_id);
             free(pe);
             free(es);
         } else if (handle_ok(g, t)) {
             /* an opaque handle (`struct bus;` declared, never defined here; or a system struct a
              * mock receives): a distinct block of zero bytes the unit only passes around */
-            sb_printf(b, "    unsigned nal = spu_count(%d);\n", e->alias_id);
-            sb_printf(b, "    unsigned nnull = null_ok;\n    unsigned c = spu_choice(name, 1 + nnull + nal);\n");
+            sb_printf(b, "    unsigned nal = sympu_count(%d);\n", e->alias_id);
+            sb_printf(b, "    unsigned nnull = null_ok;\n    unsigned c = sympu_choice(name, 1 + nnull + nal);\n");
             sb_printf(b, "    if (c == 0) {\n        unsigned char *h = calloc(1, 64);\n");
-            sb_printf(b, "        int id = spu_register(h, %d, 1, 64, 1, NULL, \"ah\", name, \"unsigned char\");\n", e->alias_id);
-            sb_printf(b, "        spu_built(id);\n        *o = (void *)h;\n");
+            sb_printf(b, "        int id = sympu_register(h, %d, 1, 64, 1, NULL, \"ah\", name, \"unsigned char\");\n", e->alias_id);
+            sb_printf(b, "        sympu_built(id);\n        *o = (void *)h;\n");
             sb_printf(b, "    } else if (nnull && c == 1) {\n        *o = NULL;\n    } else {\n");
-            sb_printf(b, "        *o = spu_nth(%d, c - 1 - nnull);\n    }\n", e->alias_id);
+            sb_printf(b, "        *o = sympu_nth(%d, c - 1 - nnull);\n    }\n", e->alias_id);
         } else {
             sb_printf(b, "    *o = NULL; /* incomplete pointee type: only NULL */\n");
         }
@@ -312,21 +312,21 @@ static void gen_dump(gen *g, const ut_type *t) {
     strbuf *b = &g->out;
     char *ts = unqual(t);
     char *po = unit_declarator(ts, t->kind == UT_ARRAY ? "*o" : "const *o");
-    sb_printf(b, "static void spu_dump_%d(const void *vo, const char *lv, const char *phase, int id) {\n", t->id);
+    sb_printf(b, "static void sympu_dump_%d(const void *vo, const char *lv, const char *phase, int id) {\n", t->id);
     sb_printf(b, "    %s%s = (void *)vo;\n", t->kind == UT_ARRAY ? "const " : "", po);
     sb_printf(b, "    (void)o, (void)lv, (void)phase, (void)id;\n");
     free(po);
     switch (t->kind) {
     case UT_INT: case UT_BOOL:
-        if (t->is_signed) sb_printf(b, "    spu_pi(phase, id, lv, (long long)*o);\n");
-        else sb_printf(b, "    spu_pu(phase, id, lv, (unsigned long long)*o);\n");
+        if (t->is_signed) sb_printf(b, "    sympu_pi(phase, id, lv, (long long)*o);\n");
+        else sb_printf(b, "    sympu_pu(phase, id, lv, (unsigned long long)*o);\n");
         break;
     case UT_ENUM:
-        sb_printf(b, "    spu_pe(phase, id, lv, spu_enum_%d((long long)*o));\n", t->id);
+        sb_printf(b, "    sympu_pe(phase, id, lv, sympu_enum_%d((long long)*o));\n", t->id);
         break;
     case UT_PTR:
-        if (t->pointee->kind == UT_FUNC) sb_printf(b, "    spu_pf(phase, id, lv, (const void *)*o);\n");
-        else sb_printf(b, "    spu_pp(phase, id, lv, (const void *)*o);\n");
+        if (t->pointee->kind == UT_FUNC) sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
+        else sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
         break;
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
@@ -335,11 +335,11 @@ static void gen_dump(gen *g, const ut_type *t) {
             sb_printf(b, "    {\n        char l[256];\n        snprintf(l, sizeof l, \"%%s.%s\", lv);\n", f->name);
             if (f->bitfield) {
                 char *fs = unqual(f->type);
-                sb_printf(b, "        %s tmp = o->%s;\n        spu_dump_%d(&tmp, l, phase, id);\n", fs, f->name,
+                sb_printf(b, "        %s tmp = o->%s;\n        sympu_dump_%d(&tmp, l, phase, id);\n", fs, f->name,
                           f->type->id);
                 free(fs);
             } else {
-                sb_printf(b, "        spu_dump_%d((const void *)&o->%s, l, phase, id);\n", f->type->id, f->name);
+                sb_printf(b, "        sympu_dump_%d((const void *)&o->%s, l, phase, id);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
         }
@@ -348,7 +348,7 @@ static void gen_dump(gen *g, const ut_type *t) {
         if (t->pointee->kind == UT_FLOAT || t->pointee->kind == UT_UNION) break;
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char l[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(l, sizeof l, \"%%s[%%zu]\", lv, i);\n");
-        sb_printf(b, "        spu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
+        sb_printf(b, "        sympu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
         break;
     default:
         break;
@@ -387,17 +387,17 @@ static int global_ok(const ut_type *t) {
 
 static void gen_driver(gen *g, const ut_func *f) {
     strbuf *b = &g->out;
-    sb_printf(b, "static void spu_drive_%s(void) {\n", f->name);
+    sb_printf(b, "static void sympu_drive_%s(void) {\n", f->name);
     /* globals of the unit: recorded (and restored by each emitted test), not inputs */
     for (size_t i = 0; i < g->u->nglobals; i++) {
         const ut_param *gv = &g->u->globals[i];
         if (!global_ok(gv->type)) continue;
-        sb_printf(b, "    spu_register((void *)&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"g\", \"%s\", \"-\");\n", gv->name,
+        sb_printf(b, "    sympu_register((void *)&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"g\", \"%s\", \"-\");\n", gv->name,
                   gv->name, gv->type->id, gv->name);
         if (g->o->global_inputs) {
             if (gv->type->kind == UT_PTR)
-                sb_printf(b, "    spu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
-            sb_printf(b, "    spu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
+                sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
+            sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
         }
     }
     for (size_t i = 0; i < f->nparams; i++) {
@@ -405,7 +405,7 @@ static void gen_driver(gen *g, const ut_func *f) {
         const ut_type *t = p->type;
         char *ts = unqual(t);
         char vn[32];
-        snprintf(vn, sizeof vn, "spu_a%zu", i);
+        snprintf(vn, sizeof vn, "sympu_a%zu", i);
         if (p->len_param >= 0) {
             /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
              * the length is read here, or earlier when its parameter comes first */
@@ -414,50 +414,50 @@ static void gen_driver(gen *g, const ut_func *f) {
             int bytes = e->kind == UT_VOID;
             char *es = bytes ? strdup("unsigned char") : unqual(e);
             char bn[32];
-            snprintf(bn, sizeof bn, "spu_b%zu", i);
+            snprintf(bn, sizeof bn, "sympu_b%zu", i);
             char pn[40];
             snprintf(pn, sizeof pn, "*%s", bn);
             char *pd = unit_declarator(es, pn);
             if (p->len_param > (int)i)
-                sb_printf(b, "    size_t spu_n%zu = sym_size_t(\"%s\");\n    sym_assume(spu_n%zu <= %u);\n", i, lp->name, i,
+                sb_printf(b, "    size_t sympu_n%zu = sym_size_t(\"%s\");\n    sym_assume(sympu_n%zu <= %u);\n", i, lp->name, i,
                           g->o->buf_len);
-            sb_printf(b, "    %s = malloc(spu_n%zu ? spu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
+            sb_printf(b, "    %s = malloc(sympu_n%zu ? sympu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
-            sb_printf(b, "    spu_register(&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
                       p->name, ts);
             char dn[32];
-            if (bytes) snprintf(dn, sizeof dn, "spu_dump_byte");
-            else snprintf(dn, sizeof dn, "spu_dump_%d", e->id);
-            sb_printf(b, "    spu_register(%s, %d, sizeof %s[0], spu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
+            if (bytes) snprintf(dn, sizeof dn, "sympu_dump_byte");
+            else snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
+            sb_printf(b, "    sympu_register(%s, %d, sizeof %s[0], sympu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
                       bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
-            sb_printf(b, "    for (size_t k = 0; k < spu_n%zu; k++) {\n", i);
+            sb_printf(b, "    for (size_t k = 0; k < sympu_n%zu; k++) {\n", i);
             if (bytes) sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
-            else sb_printf(b, "        spu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
+            else sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             sb_printf(b, "    }\n");
             free(pd);
             free(es);
         } else if (p->buf_param >= 0) {
             if (p->buf_param > (int)i)
-                sb_printf(b, "    size_t spu_n%d = sym_size_t(\"%s\");\n    sym_assume(spu_n%d <= %u);\n", p->buf_param,
+                sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n", p->buf_param,
                           p->name, p->buf_param, g->o->buf_len);
             char *vd = unit_declarator(ts, vn);
-            sb_printf(b, "    %s = (%s)spu_n%d;\n", vd, ts, p->buf_param);
+            sb_printf(b, "    %s = (%s)sympu_n%d;\n", vd, ts, p->buf_param);
             free(vd);
-            sb_printf(b, "    spu_register(&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
                       p->name, ts);
         } else if (fillable(t)) {
             char *d = unit_declarator(ts, vn);
             sb_printf(b, "    %s;\n", d);
             free(d);
-            sb_printf(b, "    spu_register(&%s, -1, sizeof %s, 1, 0, spu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
                       p->name, ts);
             if (t->kind == UT_PTR)
-                sb_printf(b, "    spu_null_ok = %d;\n    spu_null_ok_deref = %d;\n",
+                sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n",
                           g->o->null_all || unit_null_checked(g->u, p->name, 0),
                           g->o->null_all || unit_null_checked(g->u, p->name, 1));
-            sb_printf(b, "    spu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
+            sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_FLOAT || t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name, t->spelling);
         } else {
@@ -468,51 +468,51 @@ static void gen_driver(gen *g, const ut_func *f) {
         }
         free(ts);
     }
-    sb_printf(b, "    spu_dump_from(1, \"pre\");\n    spu_rec(\"call\\n\");\n    ");
+    sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind != UT_VOID) {
         char *rs = unqual(r);
-        char *d = unit_declarator(rs, "spu_ret");
+        char *d = unit_declarator(rs, "sympu_ret");
         sb_printf(b, "%s = ", d);
         free(d);
         free(rs);
     }
     sb_printf(b, "%s(", f->name);
-    for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%sspu_a%zu", i ? ", " : "", i);
+    for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
     sb_printf(b, ");\n");
     switch (r->kind) {
     case UT_VOID: break;
     case UT_INT: case UT_BOOL:
-        if (r->is_signed) sb_printf(b, "    spu_rec(\"ret i %%lld\\n\", (long long)spu_ret);\n");
-        else sb_printf(b, "    spu_rec(\"ret u %%llu\\n\", (unsigned long long)spu_ret);\n");
+        if (r->is_signed) sb_printf(b, "    sympu_rec(\"ret i %%lld\\n\", (long long)sympu_ret);\n");
+        else sb_printf(b, "    sympu_rec(\"ret u %%llu\\n\", (unsigned long long)sympu_ret);\n");
         break;
-    case UT_ENUM: sb_printf(b, "    spu_rec(\"ret e %%s\\n\", spu_enum_%d((long long)spu_ret));\n", r->id); break;
+    case UT_ENUM: sb_printf(b, "    sympu_rec(\"ret e %%s\\n\", sympu_enum_%d((long long)sympu_ret));\n", r->id); break;
     case UT_PTR:
         if (r->pointee->kind == UT_FUNC)
-            sb_printf(b, "    spu_rec(\"ret f %%s\\n\", spu_ret ? spu_stub_name((const void *)spu_ret) : \"NULL\");\n");
+            sb_printf(b, "    sympu_rec(\"ret f %%s\\n\", sympu_ret ? sympu_stub_name((const void *)sympu_ret) : \"NULL\");\n");
         else
-            sb_printf(b, "    char spu_pbuf[32];\n    spu_rec(\"ret p %%s\\n\", spu_ptr_text((const void *)spu_ret, spu_pbuf));\n"
-                         "    (void)spu_pbuf;\n");
+            sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void *)sympu_ret, sympu_pbuf));\n"
+                         "    (void)sympu_pbuf;\n");
         break;
     case UT_FLOAT:
         /* exact: the emitted test compares with the hexadecimal literal */
-        sb_printf(b, "    spu_rec(\"ret d %%a\\n\", (double)spu_ret);\n");
+        sb_printf(b, "    sympu_rec(\"ret d %%a\\n\", (double)sympu_ret);\n");
         break;
     case UT_STRUCT:
         if (fillable(r)) {
             /* the returned struct is an object of its own ("r"), recorded after the call */
             char *rs = unqual(r);
-            sb_printf(b, "    spu_register(&spu_ret, -1, sizeof spu_ret, 1, 0, spu_dump_%d, \"r\", \"ret\", \"%s\");\n", r->id,
+            sb_printf(b, "    sympu_register(&sympu_ret, -1, sizeof sympu_ret, 1, 0, sympu_dump_%d, \"r\", \"ret\", \"%s\");\n", r->id,
                       rs);
             free(rs);
         }
-        sb_printf(b, "    (void)spu_ret;\n");
+        sb_printf(b, "    (void)sympu_ret;\n");
         break;
     default:
-        sb_printf(b, "    (void)spu_ret;\n");
+        sb_printf(b, "    (void)sympu_ret;\n");
         break;
     }
-    sb_printf(b, "    spu_dump_from(1, \"post\");\n    spu_rec(\"done\\n\");\n}\n\n");
+    sb_printf(b, "    sympu_dump_from(1, \"post\");\n    sympu_rec(\"done\\n\");\n}\n\n");
 }
 
 char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets, const unit_harness_opts *o,
@@ -529,7 +529,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     }
     strbuf *b = &g.out;
     sb_printf(b, "/* harness generated by `sympath unit`: builds the inputs of the functions under test. */\n");
-    if (o->cycles) sb_printf(b, "#define SPU_CYCLES 1\n");
+    if (o->cycles) sb_printf(b, "#define SYMPU_CYCLES 1\n");
     sb_printf(b, "#include \"%s\"\n#include <stdio.h>\n\n", o->rt_header);
     sb_printf(b, "/* ---- the unit's declarations ---- */\n%s\n", u->prelude);
     /* the types the inputs and stand-ins need */
@@ -546,14 +546,14 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_printf(b, "/* ---- builders (fill) and recorders (dump) per type ---- */\n");
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
-        sb_printf(b, "static void spu_fill_%zu(void *vo, const char *name, int depth); /* %s */\n", i, u->types[i]->spelling);
-        sb_printf(b, "static void spu_dump_%zu(const void *vo, const char *lv, const char *phase, int id);\n", i);
+        sb_printf(b, "static void sympu_fill_%zu(void *vo, const char *name, int depth); /* %s */\n", i, u->types[i]->spelling);
+        sb_printf(b, "static void sympu_dump_%zu(const void *vo, const char *lv, const char *phase, int id);\n", i);
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (!g.need[i] || t->kind != UT_ENUM) continue;
         /* the enumerator's name when the value has one, else the number */
-        sb_printf(b, "static const char *spu_enum_%zu(long long v) {\n", i);
+        sb_printf(b, "static const char *sympu_enum_%zu(long long v) {\n", i);
         for (size_t k = 0; k < t->nenums; k++)
             sb_printf(b, "    if (v == %lld) return \"%s\";\n", (long long)t->enums[k].value, t->enums[k].name);
         sb_printf(b, "    static char buf[32];\n    snprintf(buf, sizeof buf, \"%%lld\", v);\n    return buf;\n}\n\n");
@@ -570,7 +570,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }
-    sb_printf(b, "static const char *spu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n", names.s ? names.s : "");
+    sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n", names.s ? names.s : "");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
     for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
@@ -590,7 +590,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_printf(b, "#undef main\nint main(void) {\n    const char *f = getenv(\"SYMPATH_UNIT_FUNCTION\");\n");
     sb_printf(b, "    if (!f) return 2;\n");
     for (size_t i = 0; i < ntargets; i++)
-        sb_printf(b, "    if (!strcmp(f, \"%s\")) {\n        spu_drive_%s();\n        return 0;\n    }\n", targets[i]->name,
+        sb_printf(b, "    if (!strcmp(f, \"%s\")) {\n        sympu_drive_%s();\n        return 0;\n    }\n", targets[i]->name,
                   targets[i]->name);
     sb_printf(b, "    return 2;\n}\n");
     free(g.need);

@@ -29,11 +29,11 @@
 #include <unistd.h>
 #endif
 
-#define SPU_MAX_OBJS 1024
+#define SYMPU_MAX_OBJS 1024
 
-typedef void (*spu_dump_fn)(const void *o, const char *lv, const char *phase, int id);
+typedef void (*sympu_dump_fn)(const void *o, const char *lv, const char *phase, int id);
 
-typedef struct spu_obj {
+typedef struct sympu_obj {
     char *addr;
     int type;              /* element type id */
     size_t size;           /* element size, bytes */
@@ -41,28 +41,28 @@ typedef struct spu_obj {
     int aliasable;         /* a fresh object a later pointer of the same type may alias */
     int array;             /* an array object: elements dumped as [k] */
     int building;          /* still being filled: not aliasable yet (no cycles unless allowed) */
-    spu_dump_fn dump;      /* dumps one element */
-} spu_obj;
+    sympu_dump_fn dump;      /* dumps one element */
+} sympu_obj;
 
-static spu_obj spu_objs[SPU_MAX_OBJS + 1];
-static int spu_nobjs;
+static sympu_obj sympu_objs[SYMPU_MAX_OBJS + 1];
+static int sympu_nobjs;
 
 /* Set by the caller just before it fills a pointer: whether NULL is one of the choices
  * (the unit checks this pointer for NULL somewhere), and the same for the pointer a fresh
  * object of pointer type holds (T **p: is *p checked). A pointer fill reads and resets
  * both to 1. */
-static int spu_null_ok = 1, spu_null_ok_deref = 1;
+static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
 
 /* Name of the stand-in at address p (generated with the harness), or NULL. */
-static const char *spu_stub_name(const void *p);
+static const char *sympu_stub_name(const void *p);
 
 #ifdef SYMPATH_UNIT_RECORD
-static int spu_fd = -1;
-__attribute__((format(printf, 1, 2))) static void spu_rec(const char *fmt, ...) {
-    if (spu_fd < 0) {
+static int sympu_fd = -1;
+__attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...) {
+    if (sympu_fd < 0) {
         const char *path = getenv("SYMPATH_UNIT_RECORD");
-        spu_fd = open(path && *path ? path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (spu_fd < 0) return;
+        sympu_fd = open(path && *path ? path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (sympu_fd < 0) return;
     }
     char buf[1024];
     va_list ap;
@@ -70,14 +70,14 @@ __attribute__((format(printf, 1, 2))) static void spu_rec(const char *fmt, ...) 
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n > (int)sizeof buf - 1) n = (int)sizeof buf - 1;
-    if (n > 0 && write(spu_fd, buf, (size_t)n) < 0) return;
+    if (n > 0 && write(sympu_fd, buf, (size_t)n) < 0) return;
 }
 #else
-#define spu_rec(...) ((void)0)
+#define sympu_rec(...) ((void)0)
 #endif
 
 /* Local name for an input path: "list->next->v" -> "list_next_v". */
-static void spu_local_name(char *out, size_t cap, const char *path) {
+static void sympu_local_name(char *out, size_t cap, const char *path) {
     size_t o = 0;
     for (const char *p = path; *p && o + 1 < cap; p++) {
         char c = *p;
@@ -92,22 +92,22 @@ static void spu_local_name(char *out, size_t cap, const char *path) {
 
 /* Register an object of count elements of size bytes; flags: "p" parameter, "a" array,
  * "s" string ("-" none). Returns its id, or 0 when the table is full. */
-static int spu_register(void *addr, int type, size_t size, size_t count, int aliasable, spu_dump_fn dump,
+static int sympu_register(void *addr, int type, size_t size, size_t count, int aliasable, sympu_dump_fn dump,
                         const char *flags, const char *path, const char *ctype) {
-    if (spu_nobjs >= SPU_MAX_OBJS) return 0;
-    int id = ++spu_nobjs;
-    spu_objs[id].addr = addr;
-    spu_objs[id].type = type;
-    spu_objs[id].size = size;
-    spu_objs[id].count = count;
-    spu_objs[id].aliasable = aliasable;
-    spu_objs[id].dump = dump;
-    spu_objs[id].array = strchr(flags, 'a') != NULL;
-    spu_objs[id].building = 1;
+    if (sympu_nobjs >= SYMPU_MAX_OBJS) return 0;
+    int id = ++sympu_nobjs;
+    sympu_objs[id].addr = addr;
+    sympu_objs[id].type = type;
+    sympu_objs[id].size = size;
+    sympu_objs[id].count = count;
+    sympu_objs[id].aliasable = aliasable;
+    sympu_objs[id].dump = dump;
+    sympu_objs[id].array = strchr(flags, 'a') != NULL;
+    sympu_objs[id].building = 1;
 #ifdef SYMPATH_UNIT_RECORD
     char local[128];
-    spu_local_name(local, sizeof local, path);
-    spu_rec("obj %d %s %zu %s %s\n", id, flags, count, local, ctype);
+    sympu_local_name(local, sizeof local, path);
+    sympu_rec("obj %d %s %zu %s %s\n", id, flags, count, local, ctype);
 #else
     (void)flags;
     (void)path;
@@ -118,16 +118,16 @@ static int spu_register(void *addr, int type, size_t size, size_t count, int ali
 
 /* The record text of pointer p: "0" for NULL, "ID" for the start of object ID, "ID[K]" for
  * element K of array object ID, "-1" for any other address. buf holds 32 bytes. */
-static const char *spu_ptr_text(const void *p, char *buf) {
+static const char *sympu_ptr_text(const void *p, char *buf) {
     if (!p) return "0";
-    for (int i = 1; i <= spu_nobjs; i++) {
-        const char *a = spu_objs[i].addr, *q = (const char *)p;
+    for (int i = 1; i <= sympu_nobjs; i++) {
+        const char *a = sympu_objs[i].addr, *q = (const char *)p;
         if (q == a) {
             snprintf(buf, 32, "%d", i);
             return buf;
         }
-        size_t sz = spu_objs[i].size;
-        if (spu_objs[i].array && q > a && q < a + sz * spu_objs[i].count && sz && (size_t)(q - a) % sz == 0) {
+        size_t sz = sympu_objs[i].size;
+        if (sympu_objs[i].array && q > a && q < a + sz * sympu_objs[i].count && sz && (size_t)(q - a) % sz == 0) {
             snprintf(buf, 32, "%d[%zu]", i, (size_t)(q - a) / sz);
             return buf;
         }
@@ -136,43 +136,43 @@ static const char *spu_ptr_text(const void *p, char *buf) {
 }
 
 /* Id of the object starting at p; 0 for NULL; -1 for any other address. */
-static int spu_id_of(const void *p) {
+static int sympu_id_of(const void *p) {
     if (!p) return 0;
-    for (int i = 1; i <= spu_nobjs; i++)
-        if (spu_objs[i].addr == (const char *)p) return i;
+    for (int i = 1; i <= sympu_nobjs; i++)
+        if (sympu_objs[i].addr == (const char *)p) return i;
     return -1;
 }
 
 /* Whether a pointer may alias objects still being built (their ancestors): cyclic
  * structures. Off by default: a traversal of a cyclic list does not end. */
-#ifndef SPU_CYCLES
-#define SPU_CYCLES 0
+#ifndef SYMPU_CYCLES
+#define SYMPU_CYCLES 0
 #endif
 
-static int spu_alias_ok(int i, int type) {
-    return spu_objs[i].aliasable && spu_objs[i].type == type && (SPU_CYCLES || !spu_objs[i].building);
+static int sympu_alias_ok(int i, int type) {
+    return sympu_objs[i].aliasable && sympu_objs[i].type == type && (SYMPU_CYCLES || !sympu_objs[i].building);
 }
 
 /* Fresh objects of type `type` that a pointer may alias, and the k-th of them. */
-static unsigned spu_count(int type) {
+static unsigned sympu_count(int type) {
     unsigned n = 0;
-    for (int i = 1; i <= spu_nobjs; i++) n += spu_alias_ok(i, type);
+    for (int i = 1; i <= sympu_nobjs; i++) n += sympu_alias_ok(i, type);
     return n;
 }
 
-static void *spu_nth(int type, unsigned k) {
-    for (int i = 1; i <= spu_nobjs; i++)
-        if (spu_alias_ok(i, type) && k-- == 0) return spu_objs[i].addr;
+static void *sympu_nth(int type, unsigned k) {
+    for (int i = 1; i <= sympu_nobjs; i++)
+        if (sympu_alias_ok(i, type) && k-- == 0) return sympu_objs[i].addr;
     return NULL;
 }
 
 /* Object id is complete: later pointers may alias it. */
-static void spu_built(int id) {
-    if (id > 0) spu_objs[id].building = 0;
+static void sympu_built(int id) {
+    if (id > 0) sympu_objs[id].building = 0;
 }
 
 /* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
-static unsigned spu_choice(const char *name, unsigned n) {
+static unsigned sympu_choice(const char *name, unsigned n) {
     unsigned c = sym_uint(name);
     sym_assume(c < n);
     return c;
@@ -184,33 +184,33 @@ static unsigned spu_choice(const char *name, unsigned n) {
  * (`freed ID` instead). glibc's own entry points do the work. */
 extern void __libc_free(void *);
 extern void *__libc_realloc(void *, size_t);
-static char spu_freed[SPU_MAX_OBJS + 1];
+static char sympu_freed[SYMPU_MAX_OBJS + 1];
 
-static void spu_mark_freed(const void *p) {
-    for (int i = 1; p && i <= spu_nobjs; i++)
-        if (spu_objs[i].addr == (const char *)p) spu_freed[i] = 1;
+static void sympu_mark_freed(const void *p) {
+    for (int i = 1; p && i <= sympu_nobjs; i++)
+        if (sympu_objs[i].addr == (const char *)p) sympu_freed[i] = 1;
 }
 
 void free(void *p) {
-    spu_mark_freed(p);
+    sympu_mark_freed(p);
     __libc_free(p);
 }
 
 void *realloc(void *p, size_t n) {
     void *q = __libc_realloc(p, n);
-    if (p && q != p && (q || n == 0)) spu_mark_freed(p);
+    if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
     return q;
 }
 #endif
 
-/* Dump every element of objects first..spu_nobjs in the given phase ("pre", "post"). */
-static void spu_dump_from(int first, const char *phase) {
+/* Dump every element of objects first..sympu_nobjs in the given phase ("pre", "post"). */
+static void sympu_dump_from(int first, const char *phase) {
 #ifdef SYMPATH_UNIT_RECORD
-    for (int i = first; i <= spu_nobjs; i++) {
-        spu_obj *o = &spu_objs[i];
+    for (int i = first; i <= sympu_nobjs; i++) {
+        sympu_obj *o = &sympu_objs[i];
         if (!o->dump) continue;
-        if (spu_freed[i]) {
-            spu_rec("freed %d\n", i);
+        if (sympu_freed[i]) {
+            sympu_rec("freed %d\n", i);
             continue;
         }
         if (!o->array) {
@@ -230,33 +230,33 @@ static void spu_dump_from(int first, const char *phase) {
 }
 
 #ifdef SYMPATH_UNIT_RECORD
-static void spu_pi(const char *phase, int id, const char *lv, long long v) {
-    spu_rec("%s %d %s i %lld\n", phase, id, *lv ? lv : "-", v);
+static void sympu_pi(const char *phase, int id, const char *lv, long long v) {
+    sympu_rec("%s %d %s i %lld\n", phase, id, *lv ? lv : "-", v);
 }
-static void spu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
-    spu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
+static void sympu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
+    sympu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
 }
-static void spu_pe(const char *phase, int id, const char *lv, const char *v) {
-    spu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
+static void sympu_pe(const char *phase, int id, const char *lv, const char *v) {
+    sympu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
 }
-static void spu_pp(const char *phase, int id, const char *lv, const void *p) {
+static void sympu_pp(const char *phase, int id, const char *lv, const void *p) {
     char buf[32];
-    spu_rec("%s %d %s p %s\n", phase, id, *lv ? lv : "-", spu_ptr_text(p, buf));
+    sympu_rec("%s %d %s p %s\n", phase, id, *lv ? lv : "-", sympu_ptr_text(p, buf));
 }
-static void spu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
-    spu_pu(phase, id, lv, *(const unsigned char *)o);
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+    sympu_pu(phase, id, lv, *(const unsigned char *)o);
 }
-static void spu_pf(const char *phase, int id, const char *lv, const void *p) {
-    const char *n = p ? spu_stub_name(p) : "NULL";
-    spu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
+static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
+    const char *n = p ? sympu_stub_name(p) : "NULL";
+    sympu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
 }
 #else
-#define spu_pi(...) ((void)0)
-#define spu_pu(...) ((void)0)
-#define spu_pe(...) ((void)0)
-#define spu_pp(...) ((void)0)
-#define spu_pf(...) ((void)0)
-static void spu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+#define sympu_pi(...) ((void)0)
+#define sympu_pu(...) ((void)0)
+#define sympu_pe(...) ((void)0)
+#define sympu_pp(...) ((void)0)
+#define sympu_pf(...) ((void)0)
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
     (void)o, (void)lv, (void)phase, (void)id;
 }
 #endif
