@@ -414,6 +414,9 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             if (value_expr(&v, n, &r->ret, 0) == 0) sb_printf(b, "    assert_true(ret == %s);\n", v.s);
             else ret_used = 0;
             break;
+        case 's':
+            sb_printf(b, "    assert_string_equal(ret, \"%s\");\n", r->ret.text);
+            break;
         case 'i': case 'u': case 'e':
             value_expr(&v, n, &r->ret, 0);
             sb_printf(b, "    assert_int_equal(ret, %s);\n", v.s);

@@ -490,6 +490,8 @@ static void gen_driver(gen *g, const ut_func *f) {
     case UT_PTR:
         if (r->pointee->kind == UT_FUNC)
             sb_printf(b, "    sympu_rec(\"ret f %%s\\n\", sympu_ret ? sympu_stub_name((const void *)sympu_ret) : \"NULL\");\n");
+        else if (r->pointee->kind == UT_INT && r->pointee->is_plain_char)
+            sb_printf(b, "    sympu_ret_str((const char *)sympu_ret);\n");
         else
             sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void *)sympu_ret, sympu_pbuf));\n"
                          "    (void)sympu_pbuf;\n");

@@ -246,6 +246,28 @@ static void sympu_pp(const char *phase, int id, const char *lv, const void *p) {
 static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
     sympu_pu(phase, id, lv, *(const unsigned char *)o);
 }
+/* The result of a function returning char *: an input object (ret p ID) or NULL, else the
+ * string's text as a C string literal body (ret s ...), at most 200 characters. */
+static void sympu_ret_str(const char *s) {
+    char buf[32];
+    const char *t = sympu_ptr_text(s, buf);
+    if (strcmp(t, "-1")) {
+        sympu_rec("ret p %s\n", t);
+        return;
+    }
+    char lit[200 * 4 + 1];
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 200; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '?' ? "\\?" : NULL;
+        if (esc) o += (size_t)snprintf(lit + o, 5, "%s", esc);
+        else if (c >= 32 && c < 127) lit[o++] = (char)c;
+        else o += (size_t)snprintf(lit + o, 5, "\\%03o", c);
+    }
+    lit[o] = 0;
+    sympu_rec("ret s %s\n", lit);
+}
+
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
     const char *n = p ? sympu_stub_name(p) : "NULL";
     sympu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
@@ -256,6 +278,7 @@ static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
 #define sympu_pe(...) ((void)0)
 #define sympu_pp(...) ((void)0)
 #define sympu_pf(...) ((void)0)
+#define sympu_ret_str(...) ((void)0)
 static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
     (void)o, (void)lv, (void)phase, (void)id;
 }

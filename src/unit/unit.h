@@ -228,7 +228,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
- * NULL, d floating point (C99 hexadecimal), v void / not recorded.
+ * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
+ * object (a C string literal body), v void / not recorded.
  */
 typedef struct ur_value {
     char kind;                  /* i u e p f v */

@@ -201,6 +201,16 @@ static void test_body_results(void **state) {
     assert_non_null(strstr(b, "assert_ptr_equal(ret, &tag_obj[2]);"));
     free(b);
     unit_record_free(&t.rec);
+    /* a returned string that is no input object: its text */
+    const char *rec3 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 0\ncall\n"
+                       "ret s a \\\"b\\\"\ndone\n";
+    t = make_test(rec3, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_string_equal(ret, \"a \\\"b\\\"\");"));
+    free(b);
+    unit_record_free(&t.rec);
     /* a struct returned by value: recorded after the call as object "r", asserted as ret.f */
     const char *rec2 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
                        "obj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 0\ncall\n"

@@ -21,3 +21,11 @@ int kind_cost(enum kind k) {
     }
     return -1;
 }
+
+const char *kind_name(enum kind k) {
+    switch (k) {
+    case KIND_TEXT: return "text";
+    case KIND_IMAGE: return "image";
+    default: return "other";
+    }
+}
