@@ -436,11 +436,55 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         sb_free(&v);
     }
     (void)f;
+    /* a character array the call changed into a printable NUL-terminated string: one
+     * assert_string_equal instead of an assertion per element */
+    char *as_string = calloc(r->nobjs + 1, 1);
+    for (size_t k = 0; as_string && k < r->nobjs; k++) {
+        const ur_object *o = &r->objs[k];
+        if (!o->array || o->param || o->freed || !is_chartype(n->u, o->ctype) || o->count == 0) continue;
+        strbuf lit = STRBUF_INIT;
+        int changed = 0, ok = 1, ended = 0;
+        for (uint64_t i = 0; i < o->count && ok; i++) {
+            char suf[32];
+            snprintf(suf, sizeof suf, "[%" PRIu64 "]", i);
+            const ur_entry *e = NULL;
+            for (size_t j = 0; j < r->nentries; j++)
+                if (r->entries[j].obj == o->id && !strcmp(r->entries[j].suffix, suf)) e = &r->entries[j];
+            if (!e || !e->post.text || !e->pre.text) {
+                ok = 0;
+                break;
+            }
+            changed |= strcmp(e->pre.text, e->post.text) != 0;
+            if (ended) continue;
+            long long x = strtoll(e->post.text, NULL, 10);
+            if (x == 0) ended = 1;
+            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?') sb_printf(&lit, "%c", (char)x);
+            else ok = 0;
+        }
+        if (ok && ended && changed) {
+            sb_printf(b, "    assert_string_equal(%s, \"%s\");\n", n->local[k], lit.s ? lit.s : "");
+            as_string[k] = 1;
+        }
+        sb_free(&lit);
+    }
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         size_t k;
         const ur_object *o = obj_by_id(r, e->obj, &k);
         if (!o || o->param || o->freed || !e->post.kind || !e->post.text) continue;
+        if (as_string && as_string[k] && o->array) {
+            /* covered by the string assertion, unless a byte after the NUL changed */
+            int after_nul = 0;
+            for (size_t j2 = 0; j2 < r->nentries; j2++) {
+                const ur_entry *e2 = &r->entries[j2];
+                if (e2->obj != o->id || !e2->post.text) continue;
+                if (!strcmp(e2->post.text, "0")) {
+                    after_nul = atoi(e->suffix + 1) > atoi(e2->suffix + 1);
+                    break;
+                }
+            }
+            if (!after_nul) continue;
+        }
         if (!o->result) {
             if (!e->pre.text) continue;
             if (e->pre.kind == e->post.kind && !strcmp(e->pre.text, e->post.text)) continue;
@@ -452,7 +496,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         strbuf v = STRBUF_INIT;
         switch (e->post.kind) {
         case 'i': case 'u': case 'e':
-            value_expr(&v, n, &e->post, 0);
+            value_expr(&v, n, &e->post, is_chartype(n->u, o->ctype) && o->array);
             sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, v.s);
             break;
         case 'p':
@@ -469,6 +513,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         }
         sb_free(&v);
     }
+    free(as_string);
     if (have_ret && !ret_used) sb_puts(b, "    (void)ret; /* a result sympath does not record */\n");
     return 0;
 }
