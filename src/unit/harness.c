@@ -29,7 +29,12 @@ static char *unqual(const ut_type *t) {
     const char *s = t->spelling;
     size_t n = strlen(s);
     if (t->kind != UT_PTR && !strncmp(s, "const ", 6)) return strdup(s + 6);
-    if (t->kind == UT_PTR && n > 6 && !strcmp(s + n - 6, " const")) return strndup(s, n - 6);
+    /* "char *const" (clang writes no blank after the star) and "T * const" */
+    if (t->kind == UT_PTR && n > 6 && !strcmp(s + n - 5, "const") && (s[n - 6] == '*' || s[n - 6] == ' ')) {
+        size_t k = n - 5;
+        while (k > 0 && s[k - 1] == ' ') k--;
+        return strndup(s, k);
+    }
     return strdup(s);
 }
 
@@ -434,7 +439,12 @@ static void gen_driver(gen *g, const ut_func *f) {
                       bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
             sb_printf(b, "    for (size_t k = 0; k < sympu_n%zu; k++) {\n", i);
             if (bytes) sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
-            else sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
+            else {
+                /* a pointer element may be NULL when the unit checks elements (v[i] == NULL) */
+                if (e->kind == UT_PTR)
+                    sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
+            }
             sb_printf(b, "    }\n");
             free(pd);
             free(es);

@@ -153,9 +153,25 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
                 b--;
             }
         }
-        if (e + 1 < n && (!strcmp(tok[e + 1], "(") || !strcmp(tok[e + 1], "["))) {
+        if (e + 1 < n && !strcmp(tok[e + 1], "(")) {
             i = e;
-            continue; /* a call or an index: not the pointer itself */
+            continue; /* a call: not the pointer itself */
+        }
+        if (e + 1 < n && !strcmp(tok[e + 1], "[")) {
+            /* an element: `v[i] == NULL`, `!v[i]` check the elements, recorded as "*v" */
+            size_t m = e + 1;
+            for (int depth = 0; m < n; m++) {
+                if (!strcmp(tok[m], "[")) depth++;
+                else if (!strcmp(tok[m], "]") && --depth == 0) break;
+            }
+            const char *bf = b > 0 ? tok[b - 1] : "", *bf2 = b > 1 ? tok[b - 2] : "";
+            const char *af = m + 1 < n ? tok[m + 1] : "", *af2 = m + 2 < n ? tok[m + 2] : "";
+            int chk = ((!strcmp(af, "==") || !strcmp(af, "!=")) && is_null_const(af2)) || !strcmp(bf, "!") ||
+                      (!strcmp(bf, "(") && (!strcmp(bf2, "if") || !strcmp(bf2, "while")) && !strcmp(af, ")")) ||
+                      !strcmp(af, "&&") || !strcmp(af, "||") || !strcmp(bf, "&&") || !strcmp(bf, "||");
+            if (chk && e == i) add_checked(u, tok[e], 1);
+            i = e;
+            continue;
         }
         const char *before = b > 0 ? tok[b - 1] : "";
         const char *after = e + 1 < n ? tok[e + 1] : "";

@@ -152,6 +152,11 @@ static void test_null_scan(void **state) {
     unit_scan_null_checks(&u, t3, sizeof t3 / sizeof *t3);
     unit_scan_null_checks(&u, t4, sizeof t4 / sizeof *t4);
     unit_scan_null_checks(&u, t5, sizeof t5 / sizeof *t5);
+    const char *t6[] = {"if", "(", "argv", "[", "i", "]", "!=", "NULL", ")", "x", "=", "w", "[", "0", "]", ";"};
+    unit_scan_null_checks(&u, t6, sizeof t6 / sizeof *t6);
+    assert_true(unit_null_checked(&u, "argv", 1));     /* its elements are checked */
+    assert_false(unit_null_checked(&u, "argv", 0));
+    assert_false(unit_null_checked(&u, "w", 1));
     assert_true(unit_null_checked(&u, "p", 0));
     assert_true(unit_null_checked(&u, "q", 0));
     assert_true(unit_null_checked(&u, "slot", 1));     /* *slot != 0 */
