@@ -199,7 +199,10 @@ int cmd_unit(int argc, char **argv) {
         for (size_t k = 0; k < u.nsystem; k++)
             if (!strcmp(u.system[k].name, mocks[i])) found = 1;
         const ut_func *d = found ? NULL : unit_find_def(&u, mocks[i]);
-        if (found) mocked[nmocked++] = mocks[i];
+        if (found) {
+            mocked[nmocked++] = mocks[i];
+            wrapped[nwrapped++] = mocks[i];   /* the unit's calls only: see the build wrappers */
+        }
         else if (d && nsources > 1) wrapped[nwrapped++] = mocks[i];
         else if (d)
             fprintf(stderr, "sympath unit: --mock %s: the function is defined in the only file of the unit; calls inside "
@@ -305,6 +308,10 @@ int cmd_unit(int argc, char **argv) {
         for (size_t k = 0; k < u.ndefs; k++)
             if (unit_is_wrapped(&u, u.defs[k].name) && !strcmp(u.defs[k].file, abs_sources[i]))
                 sb_printf(&w, "#define %s __real_%s\n", u.defs[k].name, u.defs[k].name);
+        /* mocked libc functions: every file of the unit calls the harness's sympu_mock_NAME */
+        for (size_t k = 0; k < u.nsystem; k++)
+            if (unit_is_wrapped(&u, u.system[k].name))
+                sb_printf(&w, "#define %s sympu_mock_%s\n", u.system[k].name, u.system[k].name);
         if (!w.s) {
             build_sources[i] = strdup(abs_sources[i]);
             continue;

@@ -175,13 +175,26 @@ static int failed_in(const char *log, const char *name) {
 }
 
 
-/* -Wl,--wrap=NAME for every function the tests replace although the unit defines it. */
-static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) {
+/* Whether name is a function of a system header (a mocked libc function). */
+static int is_system(const unit_info *u, const char *name) {
+    for (size_t i = 0; i < u->nsystem; i++)
+        if (!strcmp(u->system[i].name, name)) return 1;
+    return 0;
+}
+
+/* -Wl,--wrap=NAME for every function the tests replace although it is defined (in the unit
+ * or in libc); with only_defined, for those of the unit only. */
+static void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined) {
     for (size_t i = 0; i < u->nwrapped; i++) {
+        if (only_defined && is_system(u, u->wrapped[i])) continue;
         char *f = NULL;
         if (asprintf(&f, "-Wl,--wrap=%s", u->wrapped[i]) >= 0) uc_push_word(f, v, n);
         free(f);
     }
+}
+
+static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) {
+    add_wrap_flags_sel(u, v, n, 0);
 }
 
 /* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
@@ -384,6 +397,15 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
         unit_split_words("cc -w -c -O0 --coverage", &v, &n);
         unit_split_words(c->cflags, &v, &n);
         if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
+        /* gcov's runtime calls getenv & co. itself: a mocked libc function is renamed in the
+         * unit's objects here instead of wrapped at link time */
+        for (size_t k = 0; k < c->u->nwrapped; k++) {
+            char *d = NULL;
+            if (is_system(c->u, c->u->wrapped[k]) &&
+                asprintf(&d, "-D%s=__wrap_%s", c->u->wrapped[k], c->u->wrapped[k]) >= 0)
+                uc_push_word(d, &v, &n);
+            free(d);
+        }
         uc_push_word(c->abs_sources[i], &v, &n);
         unit_split_words("-o", &v, &n);
         uc_push_word(obj, &v, &n);
@@ -410,7 +432,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     unit_split_words(c->cflags, &v, &n);
     uc_push_word(test_c, &v, &n);
     for (size_t i = 0; i < nobjs; i++) uc_push_word(objs[i], &v, &n);
-    add_wrap_flags(c->u, &v, &n);
+    add_wrap_flags_sel(c->u, &v, &n, 1);
     unit_split_words("-lcmocka -o", &v, &n);
     uc_push_word(exe, &v, &n);
     up_free_list(objs);

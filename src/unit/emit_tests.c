@@ -691,7 +691,18 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
             if (!strcmp(u->externs[k].name, mocked[i])) m = &u->externs[k];
         for (size_t k = 0; k < u->nsystem && !m; k++)
             if (!strcmp(u->system[k].name, mocked[i])) m = &u->system[k];
-        if (m) emit_standin(&b, m->name, m->type, 0, u->mock_outputs);
+        if (!m) continue;
+        if (unit_is_wrapped(u, m->name)) {
+            /* a libc function: only the unit's calls are redirected (-Wl,--wrap), CMocka's and
+             * libc's own keep the real one */
+            char *wn = NULL;
+            if (asprintf(&wn, "__wrap_%s", m->name) < 0) continue;
+            sb_printf(&b, "/* %s: linked with -Wl,--wrap=%s, the unit's calls come here */\n", m->name, m->name);
+            emit_standin(&b, wn, m->type, 0, u->mock_outputs);
+            free(wn);
+        } else {
+            emit_standin(&b, m->name, m->type, 0, u->mock_outputs);
+        }
     }
     for (size_t i = 0; i < u->ndefs; i++) {
         if (!unit_is_wrapped(u, u->defs[i].name)) continue;

@@ -368,13 +368,14 @@ static int is_mocked_system(const unit_harness_opts *o, const char *name) {
     return 0;
 }
 
-static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs) {
+/* A stand-in: C function cname (NULL: name), recorded as `mock name`. */
+static void gen_standin_as(gen *g, const char *name, const char *cname, const ut_type *ft, int outputs) {
     strbuf *b = &g->out;
     char *rs = unqual(ft->ret);
     strbuf pl = STRBUF_INIT;
     param_list(&pl, ft);
     strbuf head = STRBUF_INIT;
-    sb_printf(&head, "%s(%s)", name, pl.s ? pl.s : "void");
+    sb_printf(&head, "%s(%s)", cname ? cname : name, pl.s ? pl.s : "void");
     char *d = unit_declarator(rs, head.s ? head.s : name);
     sb_printf(b, "%s {\n", d);
     standin_body(g, name, ft, outputs);
@@ -383,6 +384,10 @@ static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs
     sb_free(&head);
     sb_free(&pl);
     free(rs);
+}
+
+static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs) {
+    gen_standin_as(g, name, NULL, ft, outputs);
 }
 
 static int global_ok(const ut_type *t) {
@@ -586,9 +591,14 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
     for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
+    /* a libc function the unit's files call as sympu_mock_NAME (their build renames it), so
+     * that the harness, the runtime and the replay library keep the real one */
     for (size_t i = 0; i < u->nsystem; i++)
-        if (is_mocked_system(o, u->system[i].name))
-            gen_standin(&g, u->system[i].name, u->system[i].type, u->mock_outputs);
+        if (is_mocked_system(o, u->system[i].name)) {
+            char cn[300];
+            snprintf(cn, sizeof cn, "sympu_mock_%s", u->system[i].name);
+            gen_standin_as(&g, u->system[i].name, cn, u->system[i].type, u->mock_outputs);
+        }
     /* defined in the unit but mocked: its own file calls __real_NAME, the others this */
     for (size_t i = 0; i < u->ndefs; i++)
         if (unit_is_wrapped(u, u->defs[i].name)) gen_standin(&g, u->defs[i].name, u->defs[i].type, u->mock_outputs);
