@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= 2
 SYMPATH = $(BUILD)/bin/sympath
 
-.PHONY: all deps build check demo bench clean
+.PHONY: all deps build check demo bench bench-unit clean
 
 all: build
 
@@ -11,7 +11,8 @@ all: build
 deps:
 	@command -v clang-14 >/dev/null && command -v llvm-config-14 >/dev/null && command -v llvm-link-14 >/dev/null && \
 	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
-	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h && test -f /usr/include/sqlite3.h && test -f /usr/include/pg_query.h && command -v sqlite3 >/dev/null || sh scripts/install-deps.sh
+	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h && test -f /usr/include/sqlite3.h && test -f /usr/include/pg_query.h && command -v sqlite3 >/dev/null && \
+	  test -f /usr/lib/llvm-14/include/clang-c/Index.h || sh scripts/install-deps.sh
 
 build: deps
 	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -27,6 +28,9 @@ demo: build
 
 bench: build
 	sh bench/run.sh
+
+bench-unit: build
+	bash bench/unit.sh
 
 clean:
 	rm -rf $(BUILD) demo-out

@@ -1,13 +1,15 @@
-/* main.c: the sympath command: dispatches to `run` and `replay`. */
+/* main.c: the sympath command: dispatches to `run`, `replay` and `unit`. */
 #include <stdio.h>
 #include <string.h>
 
 #include "replay_cmd.h"
 #include "run_cmd.h"
+#include "unit_cmd.h"
 
 static void usage(FILE *f) {
     fputs("usage: sympath run PROG.c [MORE.c ...] [-o OUT] [options]   explore a program, write a test suite\n"
           "       sympath replay OUT [--coverage] [--timeout S]        run a suite natively (gcov coverage)\n"
+          "       sympath unit FILE.c (--function F | --all) [-o OUT]  CMocka unit tests for C functions\n"
           "       sympath --help | --version\n"
           "Run `sympath run --help` for the options of run.\n",
           f);
@@ -20,6 +22,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
     if (strcmp(argv[1], "replay") == 0) return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(argv[1], "unit") == 0) return cmd_unit(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0) {
         puts("sympath 0.1");
         return 0;

@@ -921,7 +921,8 @@ static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
 static void begin_function(pass *p, LLVMValueRef fn, const char *name)
 {
     p->fn = fn;
-    p->user = !in_list(name, p->cfg->model_names, p->cfg->n_models);
+    /* the helpers of a `sympath unit` harness (sympu_*) are not the program's own code */
+    p->user = !in_list(name, p->cfg->model_names, p->cfg->n_models) && strncmp(name, "sympu_", 6) != 0;
     p->is_main = !strcmp(name, "main");
     /* the program's main under --sym-args/--sym-stdin/--sym-file (build.c) keeps its name in reports */
     p->fname = !strcmp(name, "__sym_user_main") ? "main" : name;

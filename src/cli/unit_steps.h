@@ -1,0 +1,72 @@
+/* unit_steps.h: the steps of `sympath unit` (record, verify, measure) and the helpers unit_cmd.c shares with them. */
+#ifndef SYMPATH_UNIT_STEPS_H
+#define SYMPATH_UNIT_STEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "unit/unit.h"
+
+/* What `sympath unit` found for one target function (summary and report.json). */
+typedef struct fn_result {
+    const ut_func *fn;
+    char *run_dir;
+    uint32_t covered, total;       /* branch directions of the function (exploration) */
+    unsigned vectors, kept, failing, dropped, duplicates;
+    int gcov_taken, gcov_total;    /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
+    char *drops;                   /* reasons, one per line */
+    double seconds;
+} fn_result;
+
+/* The tests recorded for a function (or a file), with their records' text for deduplication. */
+typedef struct tests_vec {
+    unit_test *v;
+    size_t n;
+    char **texts;                  /* record text + outcome, for deduplication */
+} tests_vec;
+
+/* What the test builds need: output, flags, the unit's sources, its description, the mocks. */
+typedef struct unit_cfg {
+    const char *out;
+    const char *cflags;           /* user flags + -I dirs */
+    char **abs_sources;
+    size_t nsources;
+    const unit_info *u;
+    const char *const *mocked;
+    size_t nmocked;
+    int has_main;
+} unit_cfg;
+
+/* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
+void uc_push_word(const char *w, char ***v, size_t *n);
+/* Directory of libsympath-rt, replay.c, sympath_unit_rt.h ($SYMPATH_LIB_DIR or the build's); of sympath.h. */
+const char *uc_lib_dir(void);
+const char *uc_include_dir(void);
+/* "dir/parser.c" -> "parser.c" (inside p); -> "parser" and -> "dir" (malloc'ed). */
+const char *uc_base_name(const char *p);
+char *uc_stem(const char *path);
+char *uc_dir_of(const char *path);
+
+/* Branch directions of function fn covered / in total, from an exploration's report.json. */
+void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total);
+/* Note that the test from vector `vec` was dropped, and why (report and summary). */
+void add_drop(fn_result *r, const char *vec, const char *why);
+/* Run the recorder (the harness built natively with -DSYMPATH_UNIT_RECORD) on one test vector
+ * of fr's function; append the test to tv unless it is dropped (reason in fr) or a duplicate.
+ * counter numbers the function's tests. */
+void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
+                   unsigned *counter);
+/* Emit tv's tests (of source src) into dir, compile with -Wall -Wextra -Werror, run; retry a
+ * failing test in heap mode, drop what does not compile or pass (reasons in frs), until the
+ * file passes. Returns the tests kept, *text the final file (malloc'ed) or NULL. */
+size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
+                   char **text);
+/* Build test_text with gcov instrumentation of the unit, run it, and store each of src's
+ * target functions' gcov branch figures in frs. Leaves them at -1 when anything fails. */
+void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
+                  size_t nfr);
+/* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the
+ * first lines of clang's errors on failure. */
+int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag);
+
+#endif

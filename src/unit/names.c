@@ -1,0 +1,275 @@
+/* names.c: declarators and identifiers for generated C code; buffer/length parameter pairing. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+char *unit_declarator(const char *spelling, const char *name) {
+    char *r = NULL;
+    const char *fp = strstr(spelling, "(*)");
+    const char *br = strchr(spelling, '[');
+    if (fp) {
+        /* "int (*)(int)" -> "int (*name)(int)" */
+        if (asprintf(&r, "%.*s(*%s)%s", (int)(fp - spelling), spelling, name, fp + 3) < 0) r = NULL;
+    } else if (br) {
+        /* "char [9]" -> "char name[9]"; a pointer to it: "char (*name)[9]" */
+        size_t n = (size_t)(br - spelling);
+        while (n > 0 && spelling[n - 1] == ' ') n--;
+        int paren = strchr(name, '*') != NULL;
+        if (asprintf(&r, "%.*s %s%s%s%s", (int)n, spelling, paren ? "(" : "", name, paren ? ")" : "", br) < 0) r = NULL;
+    } else {
+        size_t n = strlen(spelling);
+        int star = n > 0 && spelling[n - 1] == '*';
+        if (asprintf(&r, "%s%s%s", spelling, star ? "" : " ", name) < 0) r = NULL;
+    }
+    return r;
+}
+
+char *unit_ident(const char *text) {
+    size_t n = strlen(text);
+    char *r = malloc(n * 2 + 2);
+    if (!r) return NULL;
+    size_t o = 0;
+    for (const char *p = text; *p; p++) {
+        if (isalnum((unsigned char)*p) || *p == '_') r[o++] = *p;
+        else if (*p == '*') {
+            if (o && r[o - 1] != '_') r[o++] = '_';
+            r[o++] = 'p';
+        } else if (o && r[o - 1] != '_') r[o++] = '_';
+    }
+    while (o && r[o - 1] == '_') o--;
+    if (o == 0 || isdigit((unsigned char)r[0])) {
+        memmove(r + 1, r, o);
+        r[0] = 'v';
+        o++;
+    }
+    r[o] = 0;
+    return r;
+}
+
+/* Whether n names a length: a usual length name, or "n" + the buffer's name (na for a). */
+static int length_name_of(const char *n, const char *buf);
+
+static int length_name(const char *n) {
+    static const char *exact[] = {"n", "len", "length", "size", "sz", "count", "cnt", "num", "nbytes", "nelem",
+                                  "nmemb", "nitems", "bytes", "capacity", "cap", "argc", NULL};
+    static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcmp(n, exact[i])) return 1;
+    size_t l = strlen(n);
+    for (int i = 0; tails[i]; i++) {
+        size_t k = strlen(tails[i]);
+        if (l > k && !strcmp(n + l - k, tails[i])) return 1;
+    }
+    return 0;
+}
+
+static int length_name_of(const char *n, const char *buf) {
+    if (length_name(n)) return 1;
+    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                       /* a, na */
+    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1;         /* a, n_a */
+    size_t l = strlen(buf);
+    return !strncmp(n, buf, l) && (!strcmp(n + l, "_n") || !strcmp(n + l, "n"));   /* a, a_n */
+}
+
+/* A pointer whose pointee can be an array element: scalars, complete structs, strings
+ * (char ** as in argv), void (bytes). */
+static int buffer_ok(const ut_type *p) {
+    if (!p || p->kind != UT_PTR || !p->pointee) return 0;
+    const ut_type *e = p->pointee;
+    if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
+    return e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_VOID ||
+           (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
+}
+
+void unit_pair_buffers(ut_func *f) {
+    /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */
+    for (int order = 0; order < 2; order++)
+        for (size_t i = 0; i + 1 < f->nparams; i++) {
+            size_t bi = order ? i + 1 : i, li = order ? i : i + 1;
+            ut_param *bp = &f->params[bi], *lp = &f->params[li];
+            if (!buffer_ok(bp->type) || !lp->type || lp->type->kind != UT_INT) continue;
+            if (bp->len_param >= 0 || bp->buf_param >= 0 || lp->len_param >= 0 || lp->buf_param >= 0) continue;
+            if (!length_name_of(lp->name, bp->name)) continue;
+            bp->len_param = (int)li;
+            lp->buf_param = (int)bi;
+        }
+}
+
+static int is_ident(const char *t) {
+    return (isalpha((unsigned char)t[0]) || t[0] == '_');
+}
+
+static int is_null_const(const char *t) {
+    return !strcmp(t, "NULL") || !strcmp(t, "0") || !strcmp(t, "nullptr");
+}
+
+static void add_checked(unit_info *u, const char *name, int deref) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s%s", deref ? "*" : "", name);
+    if (unit_null_checked(u, name, deref)) return;
+    char **nv = realloc(u->null_checked, (u->nnull_checked + 1) * sizeof *nv);
+    if (!nv) return;
+    u->null_checked = nv;
+    u->null_checked[u->nnull_checked] = strdup(buf);
+    if (u->null_checked[u->nnull_checked]) u->nnull_checked++;
+}
+
+int unit_null_checked(const unit_info *u, const char *name, int deref) {
+    for (size_t i = 0; i < u->nnull_checked; i++) {
+        const char *c = u->null_checked[i];
+        if (deref ? (c[0] == '*' && !strcmp(c + 1, name)) : !strcmp(c, name)) return 1;
+    }
+    return 0;
+}
+
+/*
+ * A "chain" is an access path IDENT ((-> | .) IDENT)*, optionally preceded by '*' (and
+ * by '(' ... ')' around a '*' chain). It is a NULL check when compared (== / !=) with
+ * NULL or 0, negated with '!', or used as a truth value: the whole condition of if/while,
+ * or an operand of && / || / ?. The checked name is the chain's last identifier.
+ */
+void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
+    static const char *keywords[] = {"if", "while", "for", "return", "sizeof", "else", "do", "switch", "case", NULL};
+    for (size_t i = 0; i < n; i++) {
+        if (!is_ident(tok[i])) continue;
+        int kw = 0;
+        for (int k = 0; keywords[k]; k++) kw |= !strcmp(tok[i], keywords[k]);
+        if (kw) continue;
+        /* only chain starts: not preceded by -> or . */
+        if (i > 0 && (!strcmp(tok[i - 1], "->") || !strcmp(tok[i - 1], "."))) continue;
+        size_t e = i; /* last identifier of the chain */
+        while (e + 2 < n && (!strcmp(tok[e + 1], "->") || !strcmp(tok[e + 1], ".")) && is_ident(tok[e + 2])) e += 2;
+        size_t b = i; /* first token of the chain, with a leading '*' */
+        int deref = 0;
+        if (b > 0 && !strcmp(tok[b - 1], "*") && e == i) {
+            /* '*' is a dereference unless it follows an operand (multiplication) */
+            const char *pp = b > 1 ? tok[b - 2] : "(";
+            if (!is_ident(pp) && strcmp(pp, ")") && strcmp(pp, "]")) {
+                deref = 1;
+                b--;
+            }
+        }
+        if (e + 1 < n && !strcmp(tok[e + 1], "(")) {
+            i = e;
+            continue; /* a call: not the pointer itself */
+        }
+        if (e + 1 < n && !strcmp(tok[e + 1], "[")) {
+            /* an element: `v[i] == NULL`, `!v[i]` check the elements, recorded as "*v" */
+            size_t m = e + 1;
+            for (int depth = 0; m < n; m++) {
+                if (!strcmp(tok[m], "[")) depth++;
+                else if (!strcmp(tok[m], "]") && --depth == 0) break;
+            }
+            const char *bf = b > 0 ? tok[b - 1] : "", *bf2 = b > 1 ? tok[b - 2] : "";
+            const char *af = m + 1 < n ? tok[m + 1] : "", *af2 = m + 2 < n ? tok[m + 2] : "";
+            int chk = ((!strcmp(af, "==") || !strcmp(af, "!=")) && is_null_const(af2)) || !strcmp(bf, "!") ||
+                      (!strcmp(bf, "(") && (!strcmp(bf2, "if") || !strcmp(bf2, "while")) && !strcmp(af, ")")) ||
+                      !strcmp(af, "&&") || !strcmp(af, "||") || !strcmp(bf, "&&") || !strcmp(bf, "||");
+            if (chk && e == i) add_checked(u, tok[e], 1);
+            i = e;
+            continue;
+        }
+        const char *before = b > 0 ? tok[b - 1] : "";
+        const char *after = e + 1 < n ? tok[e + 1] : "";
+        const char *after2 = e + 2 < n ? tok[e + 2] : "";
+        const char *before2 = b > 1 ? tok[b - 2] : "";
+        /* (*p) == NULL: step over the parentheses */
+        if (deref && !strcmp(before, "(") && !strcmp(after, ")")) {
+            before = before2;
+            before2 = b > 2 ? tok[b - 3] : "";
+            after = after2;
+            after2 = e + 3 < n ? tok[e + 3] : "";
+        }
+        /* an assignment from an access path: `x = chain;` / `x = chain,` / `x = chain)` */
+        if (!deref && !strcmp(before, "=") && b > 1 && is_ident(before2) &&
+            (!strcmp(after, ";") || !strcmp(after, ",") || !strcmp(after, ")"))) {
+            char pair[512];
+            snprintf(pair, sizeof pair, "%s\t%s", before2, tok[e]);
+            char **nv = realloc(u->null_flow, (u->nnull_flow + 1) * sizeof *nv);
+            if (nv) {
+                u->null_flow = nv;
+                if ((nv[u->nnull_flow] = strdup(pair)) != NULL) u->nnull_flow++;
+            }
+        }
+        int check = 0;
+        if ((!strcmp(after, "==") || !strcmp(after, "!=")) && is_null_const(after2)) check = 1;
+        if ((!strcmp(before, "==") || !strcmp(before, "!=")) && is_null_const(before2)) check = 1;
+        if (!strcmp(before, "!")) check = 1;
+        if (!strcmp(before, "(") && (!strcmp(before2, "if") || !strcmp(before2, "while")) && !strcmp(after, ")")) check = 1;
+        if (!strcmp(before, "&&") || !strcmp(before, "||") || !strcmp(after, "&&") || !strcmp(after, "||") ||
+            !strcmp(after, "?"))
+            check = 1;
+        if (check) add_checked(u, tok[e], deref);
+        i = e;
+    }
+}
+
+void unit_null_propagate(unit_info *u) {
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < u->nnull_flow; i++) {
+            char lhs[256];
+            const char *tab = strchr(u->null_flow[i], '\t');
+            if (!tab) continue;
+            snprintf(lhs, sizeof lhs, "%.*s", (int)(tab - u->null_flow[i]), u->null_flow[i]);
+            if (unit_null_checked(u, lhs, 0) && !unit_null_checked(u, tab + 1, 0)) {
+                add_checked(u, tab + 1, 0);
+                changed = 1;
+            }
+        }
+    }
+}
+
+int unit_mock_out_param(const ut_type *t) {
+    if (!t || t->kind != UT_PTR || !t->pointee) return 0;
+    const ut_type *e = t->pointee;
+    if (e->is_const || strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
+    switch (e->kind) {
+    case UT_INT: return !e->is_plain_char && e->size > 0;
+    case UT_BOOL: case UT_ENUM: return 1;
+    case UT_PTR: return e->pointee && e->pointee->kind != UT_FUNC;
+    case UT_STRUCT: return e->complete;
+    default: return 0;
+    }
+}
+
+void unit_split_words(const char *s, char ***v, size_t *n) {
+    while (s && *s) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        char buf[4096];
+        size_t o = 0;
+        char q = 0;
+        while (*s && (q || (*s != ' ' && *s != '\t'))) {
+            if (!q && (*s == '"' || *s == '\'')) q = *s;
+            else if (q && *s == q) q = 0;
+            else if (o + 1 < sizeof buf) buf[o++] = *s;
+            s++;
+        }
+        buf[o] = 0;
+        char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+        if (!nv) return;
+        *v = nv;
+        (*v)[(*n)++] = strdup(buf);
+        (*v)[*n] = NULL;
+    }
+}
+
+char *unit_stub_name(const ut_type *fp) {
+    if (fp->stub) return strdup(fp->stub);
+    char *id = unit_ident(fp->spelling);
+    char *r = NULL;
+    if (id && asprintf(&r, "stub_%s", id) < 0) r = NULL;
+    free(id);
+    return r;
+}
+
+int unit_is_wrapped(const unit_info *u, const char *name) {
+    for (size_t i = 0; i < u->nwrapped; i++)
+        if (!strcmp(u->wrapped[i], name)) return 1;
+    return 0;
+}

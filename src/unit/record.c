@@ -1,0 +1,152 @@
+/* record.c: parses the record a harness writes in record mode (objects, values before/after the call, mock returns). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+static int add(void **arr, size_t *n, size_t elem, const void *v) {
+    void *na = realloc(*arr, (*n + 1) * elem);
+    if (!na) return -1;
+    *arr = na;
+    memcpy((char *)na + *n * elem, v, elem);
+    (*n)++;
+    return 0;
+}
+
+/* Split line into at most max words on single spaces; the last word takes the rest. */
+static size_t words(char *line, char **w, size_t max) {
+    size_t n = 0;
+    char *p = line;
+    while (*p && n < max) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        w[n++] = p;
+        if (n == max) break;
+        char *sp = strchr(p, ' ');
+        if (!sp) break;
+        *sp = 0;
+        p = sp + 1;
+    }
+    return n;
+}
+
+static int value(const char *kind, const char *text, ur_value *v) {
+    if (strlen(kind) != 1 || !strchr("iuepfvds", kind[0])) return -1;
+    v->kind = kind[0];
+    v->text = strdup(text);
+    return v->text ? 0 : -1;
+}
+
+static ur_entry *find_entry(unit_record *r, int obj, const char *suffix) {
+    for (size_t i = r->nentries; i-- > 0;)
+        if (r->entries[i].obj == obj && !strcmp(r->entries[i].suffix, suffix)) return &r->entries[i];
+    return NULL;
+}
+
+int unit_record_parse(const char *text, unit_record *r, char **err) {
+    memset(r, 0, sizeof *r);
+    *err = NULL;
+    char *copy = strdup(text ? text : "");
+    if (!copy) return -1;
+    int lineno = 0;
+    for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        char *w[6];
+        size_t n;
+        int bad = 0;
+        if (!strncmp(line, "obj ", 4)) {
+            n = words(line + 4, w, 5);
+            if (n < 5) bad = 1;
+            else {
+                ur_object o;
+                memset(&o, 0, sizeof o);
+                o.id = atoi(w[0]);
+                o.param = strchr(w[1], 'p') != NULL;
+                o.array = strchr(w[1], 'a') != NULL;
+                o.string = strchr(w[1], 's') != NULL;
+                o.global = strchr(w[1], 'g') != NULL;
+                o.result = strchr(w[1], 'r') != NULL;
+                o.handle = strchr(w[1], 'h') != NULL;
+                o.count = strtoull(w[2], NULL, 10);
+                o.local = strdup(w[3]);
+                o.ctype = strdup(w[4]);
+                bad = add((void **)&r->objs, &r->nobjs, sizeof o, &o);
+            }
+        } else if (!strncmp(line, "pre ", 4) || !strncmp(line, "post ", 5)) {
+            int post = line[1] == 'o';
+            n = words(line + (post ? 5 : 4), w, 4);
+            if (n < 4) bad = 1;
+            else {
+                const char *suffix = strcmp(w[1], "-") ? w[1] : "";
+                int obj = atoi(w[0]);
+                ur_entry *e = find_entry(r, obj, suffix);
+                if (!e) {
+                    ur_entry ne;
+                    memset(&ne, 0, sizeof ne);
+                    ne.obj = obj;
+                    ne.suffix = strdup(suffix);
+                    if (add((void **)&r->entries, &r->nentries, sizeof ne, &ne) != 0) bad = 1;
+                    else e = &r->entries[r->nentries - 1];
+                }
+                if (e && !bad) {
+                    ur_value *v = post ? &e->post : &e->pre;
+                    free(v->text);
+                    bad = value(w[2], w[3], v);
+                }
+            }
+        } else if (!strncmp(line, "mock ", 5)) {
+            n = words(line + 5, w, 3);
+            if (n < 3) bad = 1;
+            else {
+                ur_mock m;
+                memset(&m, 0, sizeof m);
+                m.name = strdup(w[0]);
+                bad = value(w[1], w[2], &m.value) || add((void **)&r->mocks, &r->nmocks, sizeof m, &m);
+            }
+        } else if (!strcmp(line, "call")) {
+            r->called = 1;
+        } else if (!strncmp(line, "ret ", 4)) {
+            n = words(line + 4, w, 2);
+            bad = n < 2 || value(w[0], w[1], &r->ret);
+        } else if (!strncmp(line, "freed ", 6)) {
+            int id = atoi(line + 6);
+            for (size_t i = 0; i < r->nobjs; i++)
+                if (r->objs[i].id == id) r->objs[i].freed = 1;
+        } else if (!strcmp(line, "done")) {
+            r->done = 1;
+        } else {
+            bad = 1;
+        }
+        if (bad) {
+            if (asprintf(err, "record line %d malformed: %s", lineno, line) < 0) *err = NULL;
+            free(copy);
+            unit_record_free(r);
+            return -1;
+        }
+    }
+    free(copy);
+    return 0;
+}
+
+void unit_record_free(unit_record *r) {
+    for (size_t i = 0; i < r->nobjs; i++) {
+        free(r->objs[i].local);
+        free(r->objs[i].ctype);
+    }
+    for (size_t i = 0; i < r->nentries; i++) {
+        free(r->entries[i].suffix);
+        free(r->entries[i].pre.text);
+        free(r->entries[i].post.text);
+    }
+    for (size_t i = 0; i < r->nmocks; i++) {
+        free(r->mocks[i].name);
+        free(r->mocks[i].value.text);
+    }
+    free(r->ret.text);
+    free(r->objs);
+    free(r->entries);
+    free(r->mocks);
+    memset(r, 0, sizeof *r);
+}

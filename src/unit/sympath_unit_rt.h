@@ -1,0 +1,287 @@
+/* sympath_unit_rt.h: support code included by every generated `sympath unit` harness: input objects, choices, the record. */
+#ifndef SYMPATH_UNIT_RT_H
+#define SYMPATH_UNIT_RT_H
+
+/*
+ * The harness builds each parameter of the function under test from sympath inputs
+ * (include/sympath.h). Every object it creates is registered here with an id (1, 2, ...),
+ * its type id, and a dump function. A pointer input is a *choice* input (LCT, Kähkönen et
+ * al. 2009, section 4): a fresh object of the pointee type, NULL, or an alias of an earlier
+ * fresh object of the same type; the choice is an ordinary symbolic input, so the harness's
+ * branches on it are branches the explorer flips. Compiled natively with
+ * -DSYMPATH_UNIT_RECORD (and the replay library), the harness also writes the record
+ * (format in src/unit/unit.h) to the file named by $SYMPATH_UNIT_RECORD: the objects and
+ * their values before and after the call, the stand-ins' return values, the return value.
+ * Under `sympath run` the record functions do nothing.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sympath.h"
+
+#ifdef SYMPATH_UNIT_RECORD
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+#endif
+
+#define SYMPU_MAX_OBJS 1024
+
+typedef void (*sympu_dump_fn)(const void *o, const char *lv, const char *phase, int id);
+
+typedef struct sympu_obj {
+    char *addr;
+    int type;              /* element type id */
+    size_t size;           /* element size, bytes */
+    size_t count;          /* elements (1 unless an array object) */
+    int aliasable;         /* a fresh object a later pointer of the same type may alias */
+    int array;             /* an array object: elements dumped as [k] */
+    int building;          /* still being filled: not aliasable yet (no cycles unless allowed) */
+    sympu_dump_fn dump;      /* dumps one element */
+} sympu_obj;
+
+static sympu_obj sympu_objs[SYMPU_MAX_OBJS + 1];
+static int sympu_nobjs;
+
+/* Set by the caller just before it fills a pointer: whether NULL is one of the choices
+ * (the unit checks this pointer for NULL somewhere), and the same for the pointer a fresh
+ * object of pointer type holds (T **p: is *p checked). A pointer fill reads and resets
+ * both to 1. */
+static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
+
+/* Name of the stand-in at address p (generated with the harness), or NULL. */
+static const char *sympu_stub_name(const void *p);
+
+#ifdef SYMPATH_UNIT_RECORD
+static int sympu_fd = -1;
+__attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...) {
+    if (sympu_fd < 0) {
+        const char *path = getenv("SYMPATH_UNIT_RECORD");
+        sympu_fd = open(path && *path ? path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (sympu_fd < 0) return;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof buf - 1) n = (int)sizeof buf - 1;
+    if (n > 0 && write(sympu_fd, buf, (size_t)n) < 0) return;
+}
+#else
+#define sympu_rec(...) ((void)0)
+#endif
+
+/* Local name for an input path: "list->next->v" -> "list_next_v". */
+static void sympu_local_name(char *out, size_t cap, const char *path) {
+    size_t o = 0;
+    for (const char *p = path; *p && o + 1 < cap; p++) {
+        char c = *p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (ok) out[o++] = c;
+        else if (o && out[o - 1] != '_') out[o++] = '_';
+    }
+    while (o && out[o - 1] == '_') o--;
+    if (o == 0) out[o++] = 'o';
+    out[o] = 0;
+}
+
+/* Register an object of count elements of size bytes; flags: "p" parameter, "a" array,
+ * "s" string ("-" none). Returns its id, or 0 when the table is full. */
+static int sympu_register(void *addr, int type, size_t size, size_t count, int aliasable, sympu_dump_fn dump,
+                        const char *flags, const char *path, const char *ctype) {
+    if (sympu_nobjs >= SYMPU_MAX_OBJS) return 0;
+    int id = ++sympu_nobjs;
+    sympu_objs[id].addr = addr;
+    sympu_objs[id].type = type;
+    sympu_objs[id].size = size;
+    sympu_objs[id].count = count;
+    sympu_objs[id].aliasable = aliasable;
+    sympu_objs[id].dump = dump;
+    sympu_objs[id].array = strchr(flags, 'a') != NULL;
+    sympu_objs[id].building = 1;
+#ifdef SYMPATH_UNIT_RECORD
+    char local[128];
+    sympu_local_name(local, sizeof local, path);
+    sympu_rec("obj %d %s %zu %s %s\n", id, flags, count, local, ctype);
+#else
+    (void)flags;
+    (void)path;
+    (void)ctype;
+#endif
+    return id;
+}
+
+/* The record text of pointer p: "0" for NULL, "ID" for the start of object ID, "ID[K]" for
+ * element K of array object ID, "-1" for any other address. buf holds 32 bytes. */
+static const char *sympu_ptr_text(const void *p, char *buf) {
+    if (!p) return "0";
+    for (int i = 1; i <= sympu_nobjs; i++) {
+        const char *a = sympu_objs[i].addr, *q = (const char *)p;
+        if (q == a) {
+            snprintf(buf, 32, "%d", i);
+            return buf;
+        }
+        size_t sz = sympu_objs[i].size;
+        if (sympu_objs[i].array && q > a && q < a + sz * sympu_objs[i].count && sz && (size_t)(q - a) % sz == 0) {
+            snprintf(buf, 32, "%d[%zu]", i, (size_t)(q - a) / sz);
+            return buf;
+        }
+    }
+    return "-1";
+}
+
+/* Id of the object starting at p; 0 for NULL; -1 for any other address. */
+static int sympu_id_of(const void *p) {
+    if (!p) return 0;
+    for (int i = 1; i <= sympu_nobjs; i++)
+        if (sympu_objs[i].addr == (const char *)p) return i;
+    return -1;
+}
+
+/* Whether a pointer may alias objects still being built (their ancestors): cyclic
+ * structures. Off by default: a traversal of a cyclic list does not end. */
+#ifndef SYMPU_CYCLES
+#define SYMPU_CYCLES 0
+#endif
+
+static int sympu_alias_ok(int i, int type) {
+    return sympu_objs[i].aliasable && sympu_objs[i].type == type && (SYMPU_CYCLES || !sympu_objs[i].building);
+}
+
+/* Fresh objects of type `type` that a pointer may alias, and the k-th of them. */
+static unsigned sympu_count(int type) {
+    unsigned n = 0;
+    for (int i = 1; i <= sympu_nobjs; i++) n += sympu_alias_ok(i, type);
+    return n;
+}
+
+static void *sympu_nth(int type, unsigned k) {
+    for (int i = 1; i <= sympu_nobjs; i++)
+        if (sympu_alias_ok(i, type) && k-- == 0) return sympu_objs[i].addr;
+    return NULL;
+}
+
+/* Object id is complete: later pointers may alias it. */
+static void sympu_built(int id) {
+    if (id > 0) sympu_objs[id].building = 0;
+}
+
+/* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
+static unsigned sympu_choice(const char *name, unsigned n) {
+    unsigned c = sym_uint(name);
+    sym_assume(c < n);
+    return c;
+}
+
+#ifdef SYMPATH_UNIT_RECORD
+/* Record mode only: free and realloc are interposed so that an input object the unit
+ * frees (or moves) is known; its values after the call are garbage and are not recorded
+ * (`freed ID` instead). glibc's own entry points do the work. */
+extern void __libc_free(void *);
+extern void *__libc_realloc(void *, size_t);
+static char sympu_freed[SYMPU_MAX_OBJS + 1];
+
+static void sympu_mark_freed(const void *p) {
+    for (int i = 1; p && i <= sympu_nobjs; i++)
+        if (sympu_objs[i].addr == (const char *)p) sympu_freed[i] = 1;
+}
+
+void free(void *p) {
+    sympu_mark_freed(p);
+    __libc_free(p);
+}
+
+void *realloc(void *p, size_t n) {
+    void *q = __libc_realloc(p, n);
+    if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
+    return q;
+}
+#endif
+
+/* Dump every element of objects first..sympu_nobjs in the given phase ("pre", "post"). */
+static void sympu_dump_from(int first, const char *phase) {
+#ifdef SYMPATH_UNIT_RECORD
+    for (int i = first; i <= sympu_nobjs; i++) {
+        sympu_obj *o = &sympu_objs[i];
+        if (!o->dump) continue;
+        if (sympu_freed[i]) {
+            sympu_rec("freed %d\n", i);
+            continue;
+        }
+        if (!o->array) {
+            o->dump(o->addr, "", phase, i);
+            continue;
+        }
+        for (size_t k = 0; k < o->count; k++) {
+            char lv[32];
+            snprintf(lv, sizeof lv, "[%zu]", k);
+            o->dump(o->addr + k * o->size, lv, phase, i);
+        }
+    }
+#else
+    (void)first;
+    (void)phase;
+#endif
+}
+
+#ifdef SYMPATH_UNIT_RECORD
+static void sympu_pi(const char *phase, int id, const char *lv, long long v) {
+    sympu_rec("%s %d %s i %lld\n", phase, id, *lv ? lv : "-", v);
+}
+static void sympu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
+    sympu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
+}
+static void sympu_pe(const char *phase, int id, const char *lv, const char *v) {
+    sympu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
+}
+static void sympu_pp(const char *phase, int id, const char *lv, const void *p) {
+    char buf[32];
+    sympu_rec("%s %d %s p %s\n", phase, id, *lv ? lv : "-", sympu_ptr_text(p, buf));
+}
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+    sympu_pu(phase, id, lv, *(const unsigned char *)o);
+}
+/* The result of a function returning char *: an input object (ret p ID) or NULL, else the
+ * string's text as a C string literal body (ret s ...), at most 200 characters. */
+static void sympu_ret_str(const char *s) {
+    char buf[32];
+    const char *t = sympu_ptr_text(s, buf);
+    if (strcmp(t, "-1")) {
+        sympu_rec("ret p %s\n", t);
+        return;
+    }
+    char lit[200 * 4 + 1];
+    size_t o = 0;
+    for (size_t i = 0; s[i] && i < 200; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '?' ? "\\?" : NULL;
+        if (esc) o += (size_t)snprintf(lit + o, 5, "%s", esc);
+        else if (c >= 32 && c < 127) lit[o++] = (char)c;
+        else o += (size_t)snprintf(lit + o, 5, "\\%03o", c);
+    }
+    lit[o] = 0;
+    sympu_rec("ret s %s\n", lit);
+}
+
+static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
+    const char *n = p ? sympu_stub_name(p) : "NULL";
+    sympu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
+}
+#else
+#define sympu_pi(...) ((void)0)
+#define sympu_pu(...) ((void)0)
+#define sympu_pe(...) ((void)0)
+#define sympu_pp(...) ((void)0)
+#define sympu_pf(...) ((void)0)
+#define sympu_ret_str(...) ((void)0)
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+    (void)o, (void)lv, (void)phase, (void)id;
+}
+#endif
+
+#endif

@@ -1,0 +1,310 @@
+/* unit.h: `sympath unit`: C function signatures (libclang), harness generation, CMocka test emission. */
+#ifndef SYMPATH_UNIT_H
+#define SYMPATH_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The unit-test generator turns the functions of a C unit into CMocka tests. It follows
+ * the LIME Concolic Tester (Kähkönen et al. 2009, sections 3-6: input objects initialised
+ * as NULL, a fresh object or an alias of an earlier object of the same type) and Dsc+Mock
+ * (Islam & Csallner 2014, section 4: the i-th call of a mocked function returns a fresh
+ * symbolic value). The pieces:
+ *   unit_parse      libclang: functions with external linkage, parameter/return types,
+ *                   functions called but not defined (mock candidates), the text a test
+ *                   file needs to see the unit's types (the "prelude");
+ *   unit_harness    a C file whose main builds every parameter from sympath inputs and calls
+ *                   the function; explored by the normal build + explorer. Built natively with
+ *                   -DSYMPATH_UNIT_RECORD and the replay library, the same harness records the
+ *                   object graph, mock returns and the state after the call (the "record");
+ *   unit_emit       the record of each kept test case as a readable CMocka test.
+ */
+
+typedef enum ut_kind {
+    UT_VOID, UT_INT, UT_BOOL, UT_ENUM, UT_FLOAT, UT_PTR, UT_STRUCT, UT_UNION, UT_ARRAY, UT_FUNC, UT_OTHER
+} ut_kind;
+
+typedef struct ut_type ut_type;
+
+typedef struct ut_field {
+    char *name;
+    ut_type *type;
+    int bitfield;               /* nonzero: a bit-field (no address can be taken) */
+} ut_field;
+
+typedef struct ut_enumerator {
+    char *name;
+    int64_t value;
+} ut_enumerator;
+
+/* A C type as the harness needs it. Types are interned per unit_info (one object per
+ * spelling as written), so a recursive struct refers to itself and the harness generates
+ * one builder per type. */
+struct ut_type {
+    ut_kind kind;
+    int id;                     /* index in unit_info.types */
+    int alias_id;               /* id of the first type with the same canonical type (aliasing class) */
+    char *spelling;             /* as written (typedef name kept): "node_t", "const char *", "int (*)(int)" */
+    char *canonical;            /* canonical spelling (typedefs resolved) */
+    uint64_t size;              /* sizeof in bytes (0 for incomplete / void / function) */
+    unsigned bits;              /* UT_INT/UT_ENUM/UT_BOOL: width in bits */
+    int is_signed;              /* UT_INT/UT_ENUM */
+    int is_char;                /* UT_INT: char, signed char or unsigned char (bytes, shown as 'c') */
+    int is_plain_char;          /* UT_INT: plain char: a pointer to it is a string input */
+    int is_const;               /* the type is const-qualified */
+    ut_type *pointee;           /* UT_PTR: pointed-to type; UT_ARRAY: element type */
+    uint64_t count;             /* UT_ARRAY: element count */
+    int complete;               /* UT_STRUCT/UT_UNION: has a definition */
+    ut_field *fields;           /* UT_STRUCT/UT_UNION */
+    size_t nfields;
+    ut_enumerator *enums;       /* UT_ENUM */
+    size_t nenums;
+    ut_type *ret;               /* UT_FUNC: return type */
+    ut_type **args;             /* UT_FUNC: parameter types */
+    size_t nargs;
+    int variadic;               /* UT_FUNC */
+    char *stub;                 /* UT_PTR to UT_FUNC: name of its stand-in ("stub_read" after the first field
+                                   or parameter of this type), set by unit_parse; NULL: unit_stub_name decides */
+};
+
+typedef struct ut_param {
+    char *name;                 /* as declared, or "argN" when unnamed */
+    ut_type *type;
+    int len_param;              /* buffer pointer: index of the length parameter paired with it, or -1 */
+    int buf_param;              /* length parameter: index of the buffer it measures, or -1 */
+} ut_param;
+
+typedef struct ut_func {
+    char *name;
+    char *file;                 /* source file of the definition (as given) or of the declaration */
+    unsigned line;
+    ut_type *type;              /* UT_FUNC */
+    ut_param *params;
+    size_t nparams;
+    char *decl;                 /* declaration text "int f(struct node *n)" without ';' (definitions: text
+                                   before the body), NULL when not available */
+} ut_func;
+
+typedef struct unit_info {
+    ut_func *defs;              /* functions with external linkage defined in the sources */
+    size_t ndefs;
+    ut_func *externs;           /* called (or declared) in the sources, defined in none of them, declared
+                                   outside system headers: mock candidates */
+    size_t nexterns;
+    ut_func *system;            /* called, declared in a system header (libc, libm): not mocked unless asked */
+    size_t nsystem;
+    ut_type **types;
+    size_t ntypes;
+    char *prelude;              /* includes, macros, type definitions and prototypes of the sources'
+                                   own text, in source order, deduplicated; for the harness and tests */
+    char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
+    int has_main;               /* a source defines main */
+    ut_param *globals;          /* variables with external linkage defined in the sources (name, type):
+                                   recorded before/after each call, restored at each test's start */
+    size_t nglobals;
+    char **null_checked;        /* identifiers the unit compares with NULL or tests for truth anywhere
+                                   ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
+    size_t nnull_checked;
+    char **null_flow;           /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
+                                   of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
+    size_t nnull_flow;
+    int mock_outputs;           /* set by the caller (--mock-outputs): the mocks' stand-ins also write a fresh
+                                   value through each output parameter (unit_mock_out_param) on every call */
+    const char *const *wrapped; /* set by the caller (--mock NAME of a function defined in the unit): calls
+                                   from the other files go to a stand-in (the harness renames the definition
+                                   to __real_NAME in its own file; the tests link with -Wl,--wrap=NAME and
+                                   define __wrap_NAME) */
+    size_t nwrapped;
+} unit_info;
+
+/*
+ * Parse the C sources with libclang (clang-14 C API, -std=gnu11 plus the words of cflags,
+ * split on blanks, quotes honoured) and describe them. Returns 0, or -1 with *err
+ * (malloc'ed) when a source cannot be parsed or has errors (clang's diagnostics in *err).
+ * The caller frees u with unit_info_free.
+ */
+int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err);
+/* Free everything u owns (also after a failed unit_parse) and zero it; wrapped is the caller's. */
+void unit_info_free(unit_info *u);
+
+/*
+ * Whether the unit checks a pointer named `name` (a parameter or variable name, or a field
+ * name: the last member of `a->b->name`) for NULL anywhere (`x == NULL`, `x != 0`, `!x`,
+ * `if (x)`, `x && ...`), or with deref nonzero, `*name`. Found on the token stream of every
+ * function body of the sources. The harness offers NULL only for such pointers: a pointer
+ * the code dereferences without a check is built non-NULL (the issue's "lazy" default), so
+ * that not every test is a NULL crash. A syntactic approximation: names are not scoped.
+ */
+int unit_null_checked(const unit_info *u, const char *name, int deref);
+
+/* Scan one function body's tokens (spellings, n of them) for NULL checks and add the
+ * checked names to u->null_checked. Called by unit_parse; exposed for tests. */
+void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
+
+/* Close u->null_checked under u->null_flow: `p = head` or `p = p->next` with p checked
+ * makes head / next checked, until nothing changes. Called by unit_parse. */
+void unit_null_propagate(unit_info *u);
+
+/* Whether name is one of u->wrapped. */
+int unit_is_wrapped(const unit_info *u, const char *name);
+
+/* The function named name among u->defs, or NULL. */
+const ut_func *unit_find_def(const unit_info *u, const char *name);
+
+/*
+ * Declarator text for a variable `name` of type spelling `spelling`: "int x",
+ * "char x[9]" (spelling "char [9]"), "int (*x)(int)" (spelling "int (*)(int)").
+ * Returns a malloc'ed string (NULL when out of memory).
+ */
+char *unit_declarator(const char *spelling, const char *name);
+
+/* Identifier-safe form of text ("struct node *" -> "struct_node_p"), malloc'ed. */
+char *unit_ident(const char *text);
+
+/* Name of the stand-in shared by every function pointer of type fp, malloc'ed: fp->stub
+ * ("stub_read", after the first struct field or parameter of that type), else one made of
+ * the type ("int (*)(int)" -> "stub_int_p_int"). The harness and the tests use the same name. */
+char *unit_stub_name(const ut_type *fp);
+
+/* Append the blank-separated words of s to *v (quotes group words and are removed);
+ * *v stays NULL-terminated, *n counts the words. Strings are malloc'ed. */
+void unit_split_words(const char *s, char ***v, size_t *n);
+
+/*
+ * Pair buffer parameters with their length: a pointer parameter to a scalar, complete
+ * struct, pointer or void, next to an integer parameter named like a length (n, len,
+ * length, size, sz, count, cnt, num, nbytes, argc, or ending in len/size/count) — after it
+ * (`buf, n`) or, for pointers left unpaired, before it (`argc, argv`) — gets len_param = the
+ * length's index, and the length buf_param = the pointer's index. Called by unit_parse;
+ * exposed for tests.
+ */
+void unit_pair_buffers(ut_func *f);
+
+/* Whether a parameter of this type is an output parameter a mock's stand-in writes with
+ * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
+ * complete struct (not plain char or void: strings and raw buffers have no size the stand-in
+ * could know). */
+int unit_mock_out_param(const ut_type *t);
+
+/* Options of the harness. */
+typedef struct unit_harness_opts {
+    unsigned depth;             /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
+    unsigned str_len;           /* strings: bytes before the terminating NUL, at most */
+    unsigned buf_len;           /* buffer/length pairs: elements, at most */
+    int enum_any;               /* nonzero: enums take any value, not only the declared ones */
+    int null_all;               /* nonzero: every pointer may be NULL, checked or not */
+    int cycles;                 /* nonzero: a pointer may alias an object still being built (cyclic inputs) */
+    int global_inputs;          /* nonzero: the unit's global variables are inputs too (else their initial values) */
+    const char *rt_header;      /* absolute path of sympath_unit_rt.h */
+    const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
+    size_t nmock_names;
+} unit_harness_opts;
+
+/*
+ * Generate the harness C file: the prelude, a stand-in for each mock (u->externs, and
+ * u->system functions named in o->mock_names), a builder per type reachable from the
+ * targets' parameters, one driver per target function, and a main that runs the driver
+ * named by the environment variable SYMPATH_UNIT_FUNCTION. Returns a malloc'ed text, or
+ * NULL with *err. *warnings (malloc'ed, may be "") lists parameters that cannot be built
+ * and are fixed to a default value (zero / NULL), one line each.
+ */
+char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets,
+                   const unit_harness_opts *o, char **warnings, char **err);
+
+/* ---- the record of one harness run (written by sympath_unit_rt.h in record mode) ----
+ * Text lines, each one event:
+ *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
+ *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
+ *                                        g = a global variable (LOCAL is its name), r = the struct
+ *                                        the call returned (recorded after the call only), h = an
+ *                                        opaque handle (COUNT zero bytes standing for an unknown type)
+ *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
+ *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
+ *   mock NAME KIND VALUE                 a stand-in's return value, in call order
+ *   call                                 the function is called now
+ *   ret KIND VALUE                       it returned this value
+ *   freed ID                             the call freed or reallocated object ID (no post values)
+ *   done                                 the harness ended normally after the call
+ * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
+ * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
+ * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
+ * object (a C string literal body), v void / not recorded.
+ */
+typedef struct ur_value {
+    char kind;                  /* i u e p f v */
+    char *text;                 /* as recorded */
+} ur_value;
+
+typedef struct ur_entry {
+    int obj;
+    char *suffix;               /* "" for the whole object */
+    ur_value pre, post;         /* post.kind 0 when not recorded */
+} ur_entry;
+
+typedef struct ur_object {
+    int id;
+    int param, array, string, global, result, handle;
+    int freed;                  /* the call freed (or moved) it: no values after the call */
+    uint64_t count;
+    char *local;                /* suggested local name (sanitised, unique per record) */
+    char *ctype;                /* element / object type spelling */
+} ur_object;
+
+typedef struct ur_mock {
+    char *name;
+    ur_value value;
+} ur_mock;
+
+typedef struct unit_record {
+    ur_object *objs;
+    size_t nobjs;
+    ur_entry *entries;
+    size_t nentries;
+    ur_mock *mocks;
+    size_t nmocks;
+    int called;                 /* "call" seen */
+    int done;                   /* "done" seen */
+    ur_value ret;               /* kind 0 when not returned */
+} unit_record;
+
+/* Parse a record (text: the whole file; NULL reads as empty). Returns 0 with *r filled (the
+ * caller frees it with unit_record_free), or -1 with *err (malloc'ed, names the malformed
+ * line) and *r empty. A record that ends early (the run crashed) is valid: called/done tell. */
+int unit_record_parse(const char *text, unit_record *r, char **err);
+/* Free everything r owns and zero it. */
+void unit_record_free(unit_record *r);
+
+/* How a recorded test ended natively. */
+typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;
+
+typedef struct unit_test {
+    char *name;                 /* test function name, e.g. "test_parse_3" */
+    const ut_func *fn;
+    unit_record rec;
+    unit_outcome outcome;
+    int signo;                  /* UO_SIGNAL */
+    int exit_code;              /* UO_EXIT */
+    char *origin;               /* file name of the test vector it came from (for a comment), or NULL */
+    int heap;                   /* input objects are malloc'ed in the test instead of locals (set when the
+                                   test with locals fails natively: the unit frees or reallocates them) */
+} unit_test;
+
+/*
+ * The CMocka test file for the given tests: the prelude, CMocka's headers, a stand-in per
+ * mock returning mock() values, one static test function per test (locals with
+ * initialisers, will_return sequences, the call, assertions on the return value and on
+ * every recorded value the call changed; a failing outcome is checked in a forked child),
+ * and main running them (an optional argv[1] filters by name). Returns malloc'ed text or NULL.
+ */
+char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
+                      size_t nmocked, const char *source_name);
+/* (mocked: names of the functions to define as stand-ins, from u->externs and u->system;
+ * source_name: the file the tests are for, named in the header comment.) */
+
+/* One test's C statements (without the function frame), malloc'ed; NULL when the record
+ * holds a value C locals cannot express (an input pointing inside an object) or on ENOMEM.
+ * The caller drops such a test before unit_emit_tests. */
+char *unit_emit_test_body(const unit_info *u, const unit_test *t);
+
+#endif

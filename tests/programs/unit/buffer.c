@@ -1,0 +1,31 @@
+/* buffer.c: a buffer/length pair with a bound check and magic bytes, and an enum switch (sympath unit e2e). */
+#include <stddef.h>
+#include <stdint.h>
+
+enum kind { KIND_NONE, KIND_TEXT = 3, KIND_IMAGE, KIND_AUDIO = 10 };
+
+/* Recognises a small header: 'S' 'Y' 'M' then a version byte below 3. */
+int parse_header(const uint8_t *buf, size_t len) {
+    if (len < 4) return -1;
+    if (buf[0] != 'S' || buf[1] != 'Y' || buf[2] != 'M') return -2;
+    if (buf[3] >= 3) return -3;
+    return buf[3];
+}
+
+int kind_cost(enum kind k) {
+    switch (k) {
+    case KIND_NONE: return 0;
+    case KIND_TEXT: return 1;
+    case KIND_IMAGE: return 5;
+    case KIND_AUDIO: return 7;
+    }
+    return -1;
+}
+
+const char *kind_name(enum kind k) {
+    switch (k) {
+    case KIND_TEXT: return "text";
+    case KIND_IMAGE: return "image";
+    default: return "other";
+    }
+}

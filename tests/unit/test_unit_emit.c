@@ -1,0 +1,277 @@
+/* test_unit_emit.c: record parsing and the CMocka test emitter (locals, aliases, will_return, assertions, failures). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit/unit.h"
+
+static const char *SRC_TEXT =
+    "#include <stddef.h>\n"
+    "struct node { int v; struct node *next; };\n"
+    "enum mode { OFF, ON = 4 };\n"
+    "int sensor(void);\n"
+    "int walk(struct node *a, struct node *b, enum mode m, const char *tag) {\n"
+    "    if (a == b) return 0;\n"
+    "    if (a) a->v = sensor() + (m == ON) + (tag != NULL);\n"
+    "    return 1;\n"
+    "}\n";
+
+static unit_info u;
+static char path[64];
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/sympath_unit_emit_%d.c", (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs(SRC_TEXT, f);
+    fclose(f);
+    char *err = NULL;
+    const char *p = path;
+    return unit_parse(&p, 1, NULL, &u, &err);
+}
+
+static int teardown(void **state) {
+    (void)state;
+    unit_info_free(&u);
+    unlink(path);
+    return 0;
+}
+
+/* A run in which b aliases the node a points to, whose next points to a second node;
+ * the call changed a->v and read two mock values. */
+static const char *RECORD =
+    "obj 1 p 1 a struct node *\n"
+    "obj 2 - 1 a struct node\n"
+    "obj 3 - 1 a.next struct node\n"
+    "obj 4 p 1 b struct node *\n"
+    "obj 5 p 1 m enum mode\n"
+    "obj 6 p 1 tag const char *\n"
+    "obj 7 as 4 tag char\n"
+    "pre 1 - p 2\n"
+    "pre 2 .v i 5\n"
+    "pre 2 .next p 3\n"
+    "pre 3 .v i -1\n"
+    "pre 3 .next p 0\n"
+    "pre 4 - p 3\n"
+    "pre 5 - e ON\n"
+    "pre 6 - p 7\n"
+    "pre 7 [0] i 104\n"
+    "pre 7 [1] i 105\n"
+    "pre 7 [2] i 0\n"
+    "pre 7 [3] i 0\n"
+    "call\n"
+    "mock sensor i 40\n"
+    "mock sensor i -2\n"
+    "ret i 1\n"
+    "post 2 .v i 42\n"
+    "post 2 .next p 3\n"
+    "post 3 .v i -1\n"
+    "done\n";
+
+static void test_record_parse(void **state) {
+    (void)state;
+    unit_record r;
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(RECORD, &r, &err), 0);
+    assert_int_equal(r.nobjs, 7);
+    assert_true(r.objs[0].param);
+    assert_true(r.objs[6].array && r.objs[6].string);
+    assert_int_equal(r.objs[6].count, 4);
+    assert_string_equal(r.objs[2].ctype, "struct node");
+    assert_int_equal(r.nmocks, 2);
+    assert_string_equal(r.mocks[1].value.text, "-2");
+    assert_true(r.called && r.done);
+    assert_int_equal(r.ret.kind, 'i');
+    int found = 0;
+    for (size_t i = 0; i < r.nentries; i++)
+        if (r.entries[i].obj == 2 && !strcmp(r.entries[i].suffix, ".v")) {
+            assert_string_equal(r.entries[i].pre.text, "5");
+            assert_string_equal(r.entries[i].post.text, "42");
+            found = 1;
+        }
+    assert_true(found);
+    unit_record_free(&r);
+    assert_int_equal(unit_record_parse("obj 1 p\n", &r, &err), -1);
+    assert_non_null(strstr(err, "line 1"));
+    free(err);
+    assert_int_equal(unit_record_parse("pre 1 - z 3\n", &r, &err), -1);
+    free(err);
+}
+
+static unit_test make_test(const char *record, unit_outcome oc, int signo) {
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_walk_1";
+    t.fn = unit_find_def(&u, "walk");
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(record, &t.rec, &err), 0);
+    t.outcome = oc;
+    t.signo = signo;
+    return t;
+}
+
+static void test_body_normal(void **state) {
+    (void)state;
+    unit_test t = make_test(RECORD, UO_NORMAL, 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    /* objects named after their input path, children declared before their parents */
+    assert_non_null(strstr(b, "struct node a_next = { .v = -1, .next = NULL };"));
+    const char *obj = strstr(b, "struct node a_obj = { .v = 5, .next = &a_next };");
+    assert_non_null(obj);
+    assert_true(strstr(b, "a_next =") < obj);
+    assert_non_null(strstr(b, "struct node *a = &a_obj;"));
+    assert_non_null(strstr(b, "struct node *b = &a_next;"));     /* the alias */
+    assert_non_null(strstr(b, "enum mode m = ON;"));
+    assert_non_null(strstr(b, "char tag_obj[4] = \"hi\";"));
+    assert_non_null(strstr(b, "const char *tag = tag_obj;"));
+    /* mocks in call order, then the call and the assertions */
+    const char *w1 = strstr(b, "will_return(sensor, 40);");
+    const char *w2 = strstr(b, "will_return(sensor, -2);");
+    const char *call = strstr(b, "int ret = walk(a, b, m, tag);");
+    assert_non_null(w1);
+    assert_non_null(w2);
+    assert_non_null(call);
+    assert_true(w1 < w2 && w2 < call);
+    assert_non_null(strstr(b, "assert_int_equal(ret, 1);"));
+    assert_non_null(strstr(b, "assert_int_equal(a_obj.v, 42);"));
+    assert_null(strstr(b, "assert_int_equal(a_next.v"));          /* unchanged: no assertion */
+    free(b);
+    unit_record_free(&t.rec);
+}
+
+static void test_body_cycle_and_failure(void **state) {
+    (void)state;
+    /* a node whose next points to itself needs an assignment after its declaration;
+     * the call dies by SIGSEGV: a forked child with the mocks queued inside it */
+    const char *rec = "obj 1 p 1 a struct node *\n"
+                      "obj 2 - 1 a struct node\n"
+                      "obj 3 p 1 b struct node *\n"
+                      "obj 4 p 1 m enum mode\n"
+                      "obj 5 p 1 tag const char *\n"
+                      "pre 1 - p 2\npre 2 .v i 1\npre 2 .next p 2\npre 3 - p 0\npre 4 - e 9\npre 5 - p 0\n"
+                      "call\nmock sensor i 3\n";
+    unit_test t = make_test(rec, UO_SIGNAL, SIGSEGV);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "struct node a_obj = { .v = 1 };"));
+    assert_non_null(strstr(b, "a_obj.next = &a_obj;"));
+    assert_non_null(strstr(b, "enum mode m = 9;"));
+    const char *fork_at = strstr(b, "pid_t pid = fork();");
+    const char *wr = strstr(b, "will_return(sensor, 3);");
+    assert_non_null(fork_at);
+    assert_non_null(wr);
+    assert_true(fork_at < wr);
+    assert_non_null(strstr(b, "signal(SIGSEGV, SIG_DFL);"));
+    assert_non_null(strstr(b, "assert_int_equal(WTERMSIG(status), SIGSEGV);"));
+    assert_null(strstr(b, "assert_int_equal(ret"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
+static void test_body_inexpressible(void **state) {
+    (void)state;
+    /* a pointer into the middle of an object cannot be written as locals: no body */
+    const char *rec = "obj 1 p 1 a struct node *\npre 1 - p -1\ncall\nret i 0\ndone\n";
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    assert_null(unit_emit_test_body(&u, &t));
+    unit_record_free(&t.rec);
+}
+
+static void test_body_results(void **state) {
+    (void)state;
+    /* a result pointing to element 2 of a string input; then a struct result and a double */
+    const char *rec1 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\nobj 5 as 3 tag char\n"
+                       "pre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 5\npre 5 [0] i 120\npre 5 [1] i 0\n"
+                       "pre 5 [2] i 0\ncall\nret p 5[2]\ndone\n";
+    unit_test t = make_test(rec1, UO_NORMAL, 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_ptr_equal(ret, &tag_obj[2]);"));
+    free(b);
+    unit_record_free(&t.rec);
+    /* a returned string that is no input object: its text */
+    const char *rec3 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 0\ncall\n"
+                       "ret s a \\\"b\\\"\ndone\n";
+    t = make_test(rec3, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_string_equal(ret, \"a \\\"b\\\"\");"));
+    free(b);
+    unit_record_free(&t.rec);
+    /* a struct returned by value: recorded after the call as object "r", asserted as ret.f */
+    const char *rec2 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
+                       "obj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\npre 3 - e OFF\npre 4 - p 0\ncall\n"
+                       "obj 5 r 1 ret struct node\npost 5 .v i 3\npost 5 .next p 0\ndone\n";
+    t = make_test(rec2, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "assert_int_equal(ret.v, 3);"));
+    assert_non_null(strstr(b, "assert_null(ret.next);"));
+    assert_null(strstr(b, "struct node ret ="));          /* not declared as an input */
+    free(b);
+    unit_record_free(&t.rec);
+}
+
+static void test_body_heap(void **state) {
+    (void)state;
+    /* heap mode: malloc'ed objects with compound literals, -> in assertions; a freed object
+     * gets no assertion */
+    char *rec = NULL;
+    assert_true(asprintf(&rec, "%sfreed 3\n", RECORD) > 0);
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    t.heap = 1;
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "struct node *a_next = malloc(sizeof *a_next);"));
+    assert_non_null(strstr(b, "*a_obj = (struct node){ .v = 5, .next = a_next };"));
+    assert_non_null(strstr(b, "struct node *a = a_obj;"));
+    assert_non_null(strstr(b, "char *tag_obj = malloc(sizeof(char [4]));"));
+    assert_non_null(strstr(b, "memcpy(tag_obj, (char [4]){ 'h', 'i', 0, 0 }, sizeof(char [4]));"));
+    assert_non_null(strstr(b, "assert_int_equal(a_obj->v, 42);"));
+    free(b);
+    unit_record_free(&t.rec);
+    free(rec);
+}
+
+static void test_file(void **state) {
+    (void)state;
+    unit_test t = make_test(RECORD, UO_NORMAL, 0);
+    const char *mocked[] = {"sensor"};
+    char *f = unit_emit_tests(&u, &t, 1, mocked, 1, "walk.c");
+    assert_non_null(f);
+    assert_non_null(strstr(f, "#include <cmocka.h>"));
+    assert_non_null(strstr(f, "int walk(struct node *a, struct node *b, enum mode m, const char *tag);"));
+    assert_non_null(strstr(f, "int sensor(void) {\n    return (int)mock();\n}"));
+    assert_non_null(strstr(f, "static void test_walk_1(void **state) {"));
+    assert_non_null(strstr(f, "cmocka_unit_test(test_walk_1),"));
+    assert_non_null(strstr(f, "cmocka_run_group_tests(tests, NULL, NULL)"));
+    free(f);
+    unit_record_free(&t.rec);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_record_parse),
+        cmocka_unit_test(test_body_normal),
+        cmocka_unit_test(test_body_cycle_and_failure),
+        cmocka_unit_test(test_body_inexpressible),
+        cmocka_unit_test(test_body_results),
+        cmocka_unit_test(test_body_heap),
+        cmocka_unit_test(test_file),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,144 @@
+/* test_unit_harness.c: the generated harness: builders per type, NULL only where checked, buffer pairs,
+ * enum choices, stand-ins for mocks and function pointers, drivers; and that it compiles. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit/unit.h"
+
+static const char *SRC_TEXT =
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "enum mode { M_OFF, M_ON = 4 };\n"
+    "struct node { int v; struct node *next; struct node *peer; };\n"
+    "int sensor(int ch);\n"
+    "int f(struct node *n, const uint8_t *buf, size_t len, enum mode m, int (*cb)(int)) {\n"
+    "    int s = 0;\n"
+    "    for (struct node *p = n; p != NULL; p = p->next) s += p->v + p->peer->v;\n"
+    "    if (cb) s += cb(1);\n"
+    "    return s + sensor(m) + (len ? buf[0] : 0);\n"
+    "}\n";
+
+static unit_info u;
+static char path[64];
+static char *harness;
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/sympath_unit_harness_%d.c", (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs(SRC_TEXT, f);
+    fclose(f);
+    char *err = NULL;
+    const char *p = path;
+    if (unit_parse(&p, 1, NULL, &u, &err) != 0) return -1;
+    const ut_func *t = unit_find_def(&u, "f");
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0};
+    char *warnings = NULL;
+    harness = unit_harness(&u, &t, 1, &o, &warnings, &err);
+    free(warnings);
+    return harness ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    free(harness);
+    unit_info_free(&u);
+    unlink(path);
+    return 0;
+}
+
+/* The text of the generated function whose header contains `head`, up to its closing brace. */
+static char *function_text(const char *head) {
+    const char *a = strstr(harness, head);
+    if (!a) return NULL;
+    const char *b = strstr(a, "\n}\n");
+    return b ? strndup(a, (size_t)(b - a) + 3) : NULL;
+}
+
+static void test_structure(void **state) {
+    (void)state;
+    assert_non_null(strstr(harness, "#include \"" SYMPATH_LIB_DIR "/sympath_unit_rt.h\""));
+    assert_non_null(strstr(harness, "struct node { int v;"));                 /* the prelude */
+    assert_non_null(strstr(harness, "static void sympu_drive_f(void) {"));
+    assert_non_null(strstr(harness, "if (!strcmp(f, \"f\")) {"));
+    /* the mock: a stand-in recording its fresh return value under its own name */
+    char *mock = function_text("int sensor(int a0) {");
+    assert_non_null(mock);
+    assert_non_null(strstr(mock, "sympu_rec(\"mock sensor i %lld\\n\", (long long)r);"));
+    free(mock);
+    /* the function pointer: a stub named after the parameter */
+    assert_non_null(strstr(harness, "static int stub_cb(int a0) {"));
+}
+
+static void test_pointer_choices(void **state) {
+    (void)state;
+    /* n is checked (p = n with p != NULL) and so is next (p = p->next): NULL is a choice;
+     * peer is dereferenced unchecked: never NULL (unless at the depth bound) */
+    assert_true(unit_null_checked(&u, "n", 0));
+    assert_true(unit_null_checked(&u, "next", 0));
+    assert_false(unit_null_checked(&u, "peer", 0));
+    char *drv = function_text("static void sympu_drive_f(void) {");
+    assert_non_null(drv);
+    assert_non_null(strstr(drv, "sympu_null_ok = 1;"));          /* n */
+    free(drv);
+    /* the struct builder sets NULL-ability per field before filling it */
+    const char *fill = strstr(harness, "snprintf(nm, sizeof nm, \"%s.peer\", name);");
+    assert_non_null(fill);
+    assert_non_null(strstr(fill, "sympu_null_ok = 0;"));
+    const char *nx = strstr(harness, "snprintf(nm, sizeof nm, \"%s.next\", name);");
+    assert_non_null(nx);
+    assert_non_null(strstr(nx, "sympu_null_ok = 1;"));
+    /* LCT's choice: fresh, NULL or an alias of an earlier object of the same type */
+    assert_non_null(strstr(harness, "unsigned c = sympu_choice(name, fresh + nnull + nal);"));
+    assert_non_null(strstr(harness, "*o = sympu_nth("));
+}
+
+static void test_buffer_enum(void **state) {
+    (void)state;
+    char *drv = function_text("static void sympu_drive_f(void) {");
+    assert_non_null(drv);
+    /* (buf, len): one length input bounded by --buf-len, then len elements */
+    assert_non_null(strstr(drv, "size_t sympu_n1 = sym_size_t(\"len\");"));
+    assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 32);"));
+    assert_non_null(strstr(drv, "size_t sympu_a2 = (size_t)sympu_n1;"));
+    free(drv);
+    /* the enum: a choice among its declared values */
+    assert_non_null(strstr(harness, "switch (sympu_choice(name, 2)) {"));
+    assert_non_null(strstr(harness, "case 1: *o = (enum mode)(4); break;"));
+}
+
+static void test_compiles(void **state) {
+    (void)state;
+    char hpath[80], cmd[1024];
+    snprintf(hpath, sizeof hpath, "/tmp/sympath_unit_harness_%d_h.c", (int)getpid());
+    FILE *f = fopen(hpath, "w");
+    assert_non_null(f);
+    fputs(harness, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Werror=implicit-function-declaration -I%s %s 2>&1", SYMPATH_CLANG,
+             SYMPATH_INCLUDE_DIR, hpath);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -DSYMPATH_UNIT_RECORD -I%s %s 2>&1", SYMPATH_CLANG, SYMPATH_INCLUDE_DIR,
+             hpath);
+    assert_int_equal(system(cmd), 0);
+    unlink(hpath);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_pointer_choices),
+        cmocka_unit_test(test_buffer_enum),
+        cmocka_unit_test(test_compiles),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,232 @@
+/* test_unit_parse.c: libclang signatures (types, enums, structs, arrays, function pointers), mock candidates,
+ * NULL-check scan, buffer/length pairing, declarators. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit/unit.h"
+
+static const char *SRC_TEXT =
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "#include <string.h>\n"
+    "#define NAME_LEN 12\n"
+    "typedef enum { LOW = 1, HIGH = 7 } level_t;\n"
+    "struct node { int v; struct node *next; char name[NAME_LEN]; };\n"
+    "typedef int (*cb_t)(int);\n"
+    "int ext_read(int ch);\n"
+    "static int helper(int x) { return ext_read(x); }\n"
+    "int f_all(const char *s, struct node *n, const uint8_t *buf, size_t len, level_t lv, cb_t cb, int arr[4], _Bool ok) {\n"
+    "    if (n == NULL || !n->next) return helper(0);\n"
+    "    return (int)strlen(s) + buf[0] + (int)len + lv + cb(1) + arr[0] + ok;\n"
+    "}\n"
+    "static int hidden(void) { return 1; }\n"
+    "int g_uses_hidden(void) { return hidden(); }\n";
+
+static char *write_src(const char *text) {
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/sympath_unit_parse_%d.c", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static const ut_param *param(const ut_func *f, const char *name) {
+    for (size_t i = 0; i < f->nparams; i++)
+        if (!strcmp(f->params[i].name, name)) return &f->params[i];
+    fail_msg("no parameter %s", name);
+    return NULL;
+}
+
+static void test_signatures(void **state) {
+    (void)state;
+    const char *path = write_src(SRC_TEXT);
+    unit_info u;
+    char *err = NULL;
+    assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), 0);
+    /* external definitions only, static ones and prototypes excluded */
+    assert_int_equal(u.ndefs, 2);
+    assert_non_null(unit_find_def(&u, "f_all"));
+    assert_non_null(unit_find_def(&u, "g_uses_hidden"));
+    assert_null(unit_find_def(&u, "hidden"));
+    assert_null(unit_find_def(&u, "helper"));
+    const ut_func *f = unit_find_def(&u, "f_all");
+    assert_int_equal(f->nparams, 8);
+    assert_string_equal(f->type->ret->spelling, "int");
+
+    const ut_param *s = param(f, "s");
+    assert_int_equal(s->type->kind, UT_PTR);
+    assert_true(s->type->pointee->is_char);
+    assert_true(s->type->pointee->is_const);
+
+    const ut_param *n = param(f, "n");
+    const ut_type *node = n->type->pointee;
+    assert_int_equal(node->kind, UT_STRUCT);
+    assert_string_equal(node->spelling, "struct node");
+    assert_true(node->complete);
+    assert_int_equal(node->nfields, 3);
+    assert_string_equal(node->fields[1].name, "next");
+    assert_ptr_equal(node->fields[1].type->pointee, node);       /* recursive type interned once */
+    assert_int_equal(node->fields[2].type->kind, UT_ARRAY);
+    assert_int_equal(node->fields[2].type->count, 12);           /* macro resolved by clang */
+
+    /* uint8_t keeps its typedef name; the pair (buf, len) is recognised */
+    const ut_param *buf = param(f, "buf");
+    assert_string_equal(buf->type->pointee->spelling, "const uint8_t");
+    assert_int_equal(buf->len_param, 3);
+    assert_int_equal(param(f, "len")->buf_param, 2);
+    assert_string_equal(param(f, "len")->type->spelling, "size_t");
+
+    const ut_type *lv = param(f, "lv")->type;
+    assert_int_equal(lv->kind, UT_ENUM);
+    assert_int_equal(lv->nenums, 2);
+    assert_string_equal(lv->enums[1].name, "HIGH");
+    assert_int_equal(lv->enums[1].value, 7);
+
+    const ut_type *cb = param(f, "cb")->type;
+    assert_int_equal(cb->kind, UT_PTR);
+    assert_int_equal(cb->pointee->kind, UT_FUNC);
+    assert_int_equal(cb->pointee->nargs, 1);
+
+    /* a fixed-size array parameter keeps its declared type (the harness builds N elements) */
+    assert_int_equal(param(f, "arr")->type->kind, UT_ARRAY);
+    assert_int_equal(param(f, "arr")->type->count, 4);
+    assert_int_equal(param(f, "ok")->type->kind, UT_BOOL);
+
+    /* ext_read is called (through a static helper) and defined nowhere: a mock candidate;
+     * strlen is declared in a system header: not mocked by default */
+    assert_int_equal(u.nexterns, 1);
+    assert_string_equal(u.externs[0].name, "ext_read");
+    int has_strlen = 0;
+    for (size_t i = 0; i < u.nsystem; i++) has_strlen |= !strcmp(u.system[i].name, "strlen");
+    assert_true(has_strlen);
+
+    /* the prelude carries the includes, the macro, the types and the prototypes */
+    assert_non_null(strstr(u.prelude, "#include <stdint.h>"));
+    assert_non_null(strstr(u.prelude, "#define NAME_LEN 12"));
+    assert_non_null(strstr(u.prelude, "struct node { int v;"));
+    assert_non_null(strstr(u.prelude, "int f_all(const char *s, struct node *n,"));
+    assert_null(strstr(u.prelude, "static int hidden"));
+
+    /* NULL checks: n (n == NULL) and next (!n->next) */
+    assert_true(unit_null_checked(&u, "n", 0));
+    assert_true(unit_null_checked(&u, "next", 0));
+    assert_false(unit_null_checked(&u, "s", 0));
+    unit_info_free(&u);
+    unlink(path);
+}
+
+static void test_clang_errors(void **state) {
+    (void)state;
+    const char *path = write_src("int broken(int x) { return x +; }\n");
+    unit_info u;
+    char *err = NULL;
+    assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), -1);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "error"));
+    assert_non_null(strstr(err, ":1:"));        /* clang's location */
+    free(err);
+    unit_info_free(&u);
+    unlink(path);
+}
+
+static void test_null_scan(void **state) {
+    (void)state;
+    unit_info u;
+    memset(&u, 0, sizeof u);
+    const char *t1[] = {"if", "(", "p", "==", "NULL", ")", "return", ";"};
+    const char *t2[] = {"while", "(", "q", ")", "q", "=", "q", "->", "link", ";"};
+    const char *t3[] = {"x", "=", "a", "*", "b", ";", "if", "(", "*", "slot", "!=", "0", ")"};
+    const char *t4[] = {"if", "(", "d", "->", "ops", "->", "flush", "&&", "1", ")"};
+    const char *t5[] = {"cur", "=", "head", ";", "if", "(", "r", "==", "NULL", ")"};
+    unit_scan_null_checks(&u, t1, sizeof t1 / sizeof *t1);
+    unit_scan_null_checks(&u, t2, sizeof t2 / sizeof *t2);
+    unit_scan_null_checks(&u, t3, sizeof t3 / sizeof *t3);
+    unit_scan_null_checks(&u, t4, sizeof t4 / sizeof *t4);
+    unit_scan_null_checks(&u, t5, sizeof t5 / sizeof *t5);
+    const char *t6[] = {"if", "(", "argv", "[", "i", "]", "!=", "NULL", ")", "x", "=", "w", "[", "0", "]", ";"};
+    unit_scan_null_checks(&u, t6, sizeof t6 / sizeof *t6);
+    assert_true(unit_null_checked(&u, "argv", 1));     /* its elements are checked */
+    assert_false(unit_null_checked(&u, "argv", 0));
+    assert_false(unit_null_checked(&u, "w", 1));
+    assert_true(unit_null_checked(&u, "p", 0));
+    assert_true(unit_null_checked(&u, "q", 0));
+    assert_true(unit_null_checked(&u, "slot", 1));     /* *slot != 0 */
+    assert_false(unit_null_checked(&u, "slot", 0));
+    assert_false(unit_null_checked(&u, "b", 1));       /* a * b is a product */
+    assert_true(unit_null_checked(&u, "flush", 0));    /* last member of the path */
+    assert_false(unit_null_checked(&u, "ops", 0));
+    assert_false(unit_null_checked(&u, "link", 0));
+    assert_false(unit_null_checked(&u, "head", 0));    /* cur is never checked */
+    unit_null_propagate(&u);
+    assert_true(unit_null_checked(&u, "link", 0));     /* q = q->link with q checked */
+    assert_false(unit_null_checked(&u, "head", 0));
+    unit_info_free(&u);
+}
+
+static void test_declarators_and_idents(void **state) {
+    (void)state;
+    char *d;
+    assert_string_equal(d = unit_declarator("int (*)(int)", "cb"), "int (*cb)(int)");
+    free(d);
+    assert_string_equal(d = unit_declarator("char [9]", "s"), "char s[9]");
+    free(d);
+    assert_string_equal(d = unit_declarator("int [4]", "*o"), "int (*o)[4]");
+    free(d);
+    assert_string_equal(d = unit_declarator("struct node *", "p"), "struct node *p");
+    free(d);
+    assert_string_equal(d = unit_declarator("unsigned long", "n"), "unsigned long n");
+    free(d);
+    assert_string_equal(d = unit_ident("int (*)(const char *)"), "int_p_const_char_p");
+    free(d);
+    assert_string_equal(d = unit_ident("struct node"), "struct_node");
+    free(d);
+}
+
+static void test_buffer_pairs(void **state) {
+    (void)state;
+    ut_type i32 = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
+    ut_type u8 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "uint8_t"};
+    ut_type pu8 = {.kind = UT_PTR, .size = 8, .pointee = &u8, .spelling = "uint8_t *"};
+    ut_param ps[] = {{"data", &pu8, -1, -1}, {"nbytes", &i32, -1, -1}, {"p", &pu8, -1, -1}, {"x", &i32, -1, -1}};
+    ut_func f = {.name = "f", .params = ps, .nparams = 4};
+    unit_pair_buffers(&f);
+    assert_int_equal(ps[0].len_param, 1);
+    /* length first: int argc, char **argv */
+    ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
+    ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
+    ut_type ppch = {.kind = UT_PTR, .size = 8, .pointee = &pch, .spelling = "char **"};
+    ut_param ps2[] = {{"argc", &i32, -1, -1}, {"argv", &ppch, -1, -1}};
+    ut_func f2 = {.name = "g", .params = ps2, .nparams = 2};
+    unit_pair_buffers(&f2);
+    assert_int_equal(ps2[1].len_param, 0);
+    assert_int_equal(ps2[0].buf_param, 1);
+    /* "n" + the buffer's name */
+    ut_param ps3[] = {{"a", &pu8, -1, -1}, {"na", &i32, -1, -1}, {"b", &pu8, -1, -1}, {"nb", &i32, -1, -1}};
+    ut_func f3 = {.name = "h", .params = ps3, .nparams = 4};
+    unit_pair_buffers(&f3);
+    assert_int_equal(ps3[0].len_param, 1);
+    assert_int_equal(ps3[2].len_param, 3);
+    assert_int_equal(ps[1].buf_param, 0);
+    assert_int_equal(ps[2].len_param, -1);  /* "x" is not a length name */
+    assert_int_equal(ps[3].buf_param, -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_signatures),
+        cmocka_unit_test(test_clang_errors),
+        cmocka_unit_test(test_null_scan),
+        cmocka_unit_test(test_declarators_and_idents),
+        cmocka_unit_test(test_buffer_pairs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
