@@ -680,7 +680,10 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
                   " * observed when the tests were generated. */\n",
               source_name, source_name);
     sb_puts(&b, "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n");
-    sb_puts(&b, "#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n");
+    /* fork and _exit are declared by hand: <unistd.h> would define R_OK, F_OK, ... before the
+     * unit's own declarations, which may use those names (an enum constant R_OK) */
+    sb_puts(&b, "#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/wait.h>\n"
+                "pid_t fork(void);\nvoid _exit(int status);\n\n");
     sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
     /* stand-ins of functions the unit calls but does not define */
     sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"

@@ -23,10 +23,13 @@
 #include "sympath.h"
 
 #ifdef SYMPATH_UNIT_RECORD
-#include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <unistd.h>
+#include <sys/types.h>
+/* open and write are declared by hand: <fcntl.h> and <unistd.h> would define R_OK, O_RDONLY,
+ * F_OK, ... before the unit's own headers, which may use those names (an enum's R_OK). */
+int open(const char *path, int flags, ...);
+ssize_t write(int fd, const void *buf, size_t n);
+#define SYMPU_O_WRONLY_CREAT_APPEND (01 | 0100 | 02000) /* Linux O_WRONLY | O_CREAT | O_APPEND */
 #endif
 
 #define SYMPU_MAX_OBJS 1024
@@ -61,7 +64,7 @@ static int sympu_fd = -1;
 __attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...) {
     if (sympu_fd < 0) {
         const char *path = getenv("SYMPATH_UNIT_RECORD");
-        sympu_fd = open(path && *path ? path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+        sympu_fd = open(path && *path ? path : "/dev/null", SYMPU_O_WRONLY_CREAT_APPEND, 0644);
         if (sympu_fd < 0) return;
     }
     char buf[1024];

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_unit_buffer.sh: sympath unit on a buffer/length pair with a bound check and a magic byte sequence,
 # and on an enum switch (only declared values) and a function returning string literals; the emitted tests build with -Werror, pass, and cover
-# every branch under gcov (kind_cost's unreachable `return -1` excepted: its switch has no default).
+# every branch under gcov, also with enumerators named like <unistd.h> macros (kind_cost's unreachable `return -1` excepted: its switch has no default).
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run buffer tests/programs/unit/buffer.c -- --all --budget 8s
 expect_sympath_cov parse_header
@@ -13,4 +13,5 @@ expect_text buffer 'assert_string_equal\(ret, "image"\);' "assertion on a return
 build_and_run buffer
 expect_gcov parse_header 100
 expect_gcov kind_cost 80   # 4 of 5: the switch's implicit default needs an undeclared value
+expect_gcov check_access 100
 pass
