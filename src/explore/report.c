@@ -179,6 +179,9 @@ static void report_stats(json_writer *j, const explore_state *s) {
     put_uint(j, "constraints_kept", ss.constraints_kept);
     put_double(j, "seconds", ss.seconds);
     put_double(j, "z3_seconds", ss.z3_seconds);
+    put_uint(j, "fp_queries", ss.fp_queries);
+    put_uint(j, "fp_timeouts", ss.fp_timeouts);
+    put_double(j, "fp_seconds", ss.fp_seconds);
     json_end_object(j);
 }
 

@@ -1,5 +1,6 @@
 /* solver.c: path conditions to inputs with Z3 — translation to QF_BV, constraint independence, query cache, unsat-core subsets. */
 #include "solver/solver.h"
+#include "solver/solver_fp.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -99,10 +100,13 @@ struct solver {
     Z3_sort bv[65];           /* bv[w]: BitVec sort of width w (referenced) */
     Z3_sort boolean;
     Z3_ast one, zero;         /* #b1, #b0 */
+    fpz fp;                   /* floating-point sorts and rounding modes (solver_fp.h) */
 
     /* per expression id */
     size_t id_cap;
     Z3_ast *ast;
+    Z3_ast *fpast;            /* FP-sort term of a node read as a float (referenced), or NULL */
+    uint8_t *fpflag;          /* 1: the node has a floating-point operator at or below it */
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
@@ -186,6 +190,8 @@ static bool ensure_id(solver *s, uint32_t id) {
     if (id < s->id_cap) return true;
     size_t need = (size_t)id + 1, c;
     c = s->id_cap; if (!grow((void **)&s->ast, &c, need, sizeof *s->ast)) return false;
+    c = s->id_cap; if (!grow((void **)&s->fpast, &c, need, sizeof *s->fpast)) return false;
+    c = s->id_cap; if (!grow((void **)&s->fpflag, &c, need, sizeof *s->fpflag)) return false;
     c = s->id_cap; if (!grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
     c = s->id_cap; if (!grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
     c = s->id_cap; if (!grow((void **)&s->core_head, &c, need, sizeof *s->core_head)) return false;
@@ -355,6 +361,34 @@ static Z3_ast bit_of(solver *s, Z3_ast x, unsigned bit) {
     return Z3_mk_extract(s->z3, bit, bit, x);
 }
 
+/* The FP term of kid k read as a float of its width: its own FP translation when it
+ * is float-valued, else ((_ to_fp e s) bits), memoized in fpast. NULL on failure. */
+static Z3_ast fp_of(solver *s, const expr *k) {
+    if (s->fpast[k->id]) return s->fpast[k->id];
+    Z3_ast t = fpz_from_bits(&s->fp, s->ast[k->id], k->width);
+    if (!t) return NULL;
+    Z3_inc_ref(s->z3, t);
+    s->fpast[k->id] = t;
+    return t;
+}
+
+/* A floating-point node (solver_fp.c); its FP term, if any, goes to fpast. */
+static Z3_ast translate_fp_node(solver *s, const expr *e) {
+    Z3_ast fk[3] = {NULL, NULL, NULL}, bk[3] = {NULL, NULL, NULL}, bv = NULL;
+    bool float_kids = e->op != EXPR_SITOF && e->op != EXPR_UITOF;
+    for (unsigned k = 0; k < e->nkids && k < 3; k++) {
+        bk[k] = s->ast[e->kid[k]->id];
+        if (float_kids && !(fk[k] = fp_of(s, e->kid[k]))) { fpz_release(&s->fp); return NULL; }
+    }
+    s->fp.failed = false;
+    Z3_ast r = fpz_node(&s->fp, e, fk, bk, s->one, s->zero, &bv);
+    if (bv) Z3_inc_ref(s->z3, bv);            /* survives the release; handed to the caller */
+    if (r && bv) { Z3_inc_ref(s->z3, r); s->fpast[e->id] = r; }
+    fpz_release(&s->fp);
+    if (bv) hold(s, bv), Z3_dec_ref(s->z3, bv); /* now held like the other intermediates */
+    return bv;
+}
+
 /* Translate one node whose kids are translated. Returns an unreferenced AST (the
  * caller references it), or NULL on a Z3 error or an invalid node.
  * Semantics follow expr.h: SMT-LIB division/shift conventions coincide with it. */
@@ -417,7 +451,9 @@ static Z3_ast translate_node(solver *s, const expr *e) {
         Z3_ast both = hold(s, Z3_mk_and(z, 2, ok));
         return bool_to_bv1(s, hold(s, Z3_mk_not(z, both)));
     }
-    default: return NULL;
+    default:
+        if (expr_op_is_fp(e->op)) return translate_fp_node(s, e);
+        return NULL;
     }
 }
 
@@ -444,6 +480,9 @@ static Z3_ast translate(solver *s, const expr *root) {
         release_held(s);
         if (!a || s->failed) return NULL;
         s->ast[e->id] = a;
+        uint8_t fl = expr_op_is_fp(e->op);
+        for (unsigned k = 0; k < e->nkids && k < 3; k++) fl |= s->fpflag[e->kid[k]->id];
+        s->fpflag[e->id] = fl;
         sp--;
     }
     return s->ast[root->id];
@@ -529,6 +568,7 @@ solver *solver_new(unsigned timeout_ms) {
     Z3_inc_ref(z, s->one);
     s->zero = Z3_mk_unsigned_int64(z, 0, s->bv[1]);
     Z3_inc_ref(z, s->zero);
+    if (!fpz_init(&s->fp, z)) { solver_free(s); return NULL; }
     s->params = Z3_mk_params(z);
     Z3_params_inc_ref(z, s->params);
     if (timeout_ms) Z3_params_set_uint(z, s->params, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
@@ -556,6 +596,8 @@ void solver_free(solver *s) {
     Z3_context z = s->z3;
     if (z) {
         for (size_t i = 0; i < s->id_cap; i++) if (s->ast[i]) Z3_dec_ref(z, s->ast[i]);
+        for (size_t i = 0; i < s->id_cap; i++) if (s->fpast[i]) Z3_dec_ref(z, s->fpast[i]);
+        fpz_fini(&s->fp);
         for (size_t i = 0; i < s->nvars; i++) Z3_dec_ref(z, s->vars[i].ast);
         if (s->one) Z3_dec_ref(z, s->one);
         if (s->zero) Z3_dec_ref(z, s->zero);
@@ -569,7 +611,7 @@ void solver_free(solver *s) {
     free(s->qbuckets);
     for (size_t i = 0; i < CORE_MAX; i++) free(s->cores[i].ids);
     for (size_t i = 0; i < CEX_MODELS; i++) { free(s->cex[i].syms); free(s->cex[i].vals); }
-    free(s->ast); free(s->sets); free(s->stamp); free(s->core_head); free(s->pool);
+    free(s->ast); free(s->fpast); free(s->fpflag); free(s->sets); free(s->stamp); free(s->core_head); free(s->pool);
     free(s->sym_head); free(s->sym_width); free(s->uf_parent); free(s->uf_stamp); free(s->sym_stamp);
     free(s->vars); free(s->stack); free(s->tmp_set);
     free(s->kept); free(s->kept_ids); free(s->kept_syms); free(s->vals); free(s->trk); free(s->assign);
@@ -842,14 +884,19 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
         Z3_dec_ref(z, eq);
         ok = imp != NULL && Z3_get_error_code(z) == Z3_OK;
     }
+    bool is_fp = false;
+    for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->fpflag[s->kept[i]->id];
     if (ok) {
         s->st.z3_calls++;
+        if (is_fp) s->st.fp_queries++;
         double t0 = now_seconds();
         /* the grace lets Z3's own timeout answer first when it works */
         watchdog_arm(&s->wd, s->timeout_ms ? s->timeout_ms + s->timeout_ms / 2 + 100 : 0);
         Z3_lbool res = Z3_solver_check_assumptions(z, zs, (unsigned)ntrk, s->trk);
         watchdog_arm(&s->wd, 0);
         s->st.z3_seconds += now_seconds() - t0;
+        if (is_fp) s->st.fp_seconds += now_seconds() - t0;
+        if (is_fp && res == Z3_L_UNDEF) s->st.fp_timeouts++;
         if (res == Z3_L_TRUE) {
             Z3_model m = Z3_solver_get_model(z, zs);
             if (m) {

@@ -1,4 +1,4 @@
-/* solver.h: path conditions to new inputs with Z3 (QF_BV), with constraint independence, a query cache and fast UNSAT checks. */
+/* solver.h: path conditions to new inputs with Z3 (QF_BV, QF_FPBV for floats), with constraint independence, a query cache and fast UNSAT checks. */
 #ifndef SYMPATH_SOLVER_H
 #define SYMPATH_SOLVER_H
 
@@ -20,6 +20,9 @@ typedef struct solver_stats {
     uint64_t constraints_kept;   /* constraints left after independence (sum over queries) */
     double seconds;              /* wall time spent in solver_solve, seconds */
     double z3_seconds;           /* of which inside Z3 */
+    uint64_t fp_queries;         /* Z3 calls whose constraints hold a floating-point operator */
+    uint64_t fp_timeouts;        /* of which Z3 returned unknown */
+    double fp_seconds;           /* time inside Z3 on those, seconds */
 } solver_stats;
 
 typedef struct solver solver;
