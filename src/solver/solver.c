@@ -1,6 +1,7 @@
 /* solver.c: path conditions to inputs with Z3 — translation to QF_BV, constraint independence, query cache, unsat-core subsets. */
 #include "solver/solver.h"
 #include "solver/solver_fp.h"
+#include "solver/solver_sample.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -1164,6 +1165,12 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
 
     /* 4. Z3. */
     solve_result r = run_z3_any_depth(s, nkept, nsyms);
+    /* 5. Floating-point queries Z3 gave up on: candidates from their constants (solver_sample.h). */
+    if (r == SOLVE_UNKNOWN && fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
+        for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
+        s->st.fp_sampled++;
+        r = SOLVE_SAT;
+    }
     if (r == SOLVE_SAT) {
         qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
         cex_add(s, nsyms);

@@ -1,0 +1,239 @@
+/* solver_sample.c: a fallback for floating-point queries Z3 gave up on: candidate values built from the query's constants, checked by concrete evaluation. */
+#include "solver/solver_sample.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Why. Z3 bit-blasts floating-point operations; a double sqrt, division or product can
+ * take it seconds (solver.c, run_z3), while the branch itself is usually "some input,
+ * through one or two operations, equals / exceeds a constant". Such a branch is often
+ * satisfied by a value built from the constants in sight: c, -c, the neighbours of c,
+ * c*c and sqrt(c) (inverse of sqrt and square), c1*c2, c1/c2, c1+c2, c1-c2 (inverses of
+ * the arithmetic with a constant operand), or one of the special values (0, -0, +-1,
+ * +-inf, NaN, the extremes, the smallest denormal). Checking cheap candidates by
+ * concrete evaluation is the idea of search-based floating-point solving (JFS, Liew et
+ * al. 2019, fuzzes FP constraints; CoverMe, Fu and Su 2017, minimises a distance),
+ * reduced here to one small deterministic round: every candidate is checked exactly
+ * against the whole kept constraint set with expr_eval, so an answer is never wrong,
+ * only sometimes missing.
+ *
+ * One symbol is varied at a time, the others keep the parent run's values.
+ */
+
+enum { MAX_NODES = 20000, MAX_CONSTS = 16, MAX_FSYMS = 8, MAX_EVALS = 6000 };
+
+typedef struct pset { const expr **k; size_t cap, n; } pset;
+
+static size_t slot(const pset *p, const expr *e)
+{
+    uint64_t h = (uint64_t)(uintptr_t)e * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 20) & (p->cap - 1);
+}
+
+/* Insert e; returns 1 if new, 0 if present, -1 when full. */
+static int pset_add(pset *p, const expr *e)
+{
+    if (2 * (p->n + 1) > p->cap)
+        return -1;
+    size_t i = slot(p, e);
+    while (p->k[i]) {
+        if (p->k[i] == e)
+            return 0;
+        i = (i + 1) & (p->cap - 1);
+    }
+    p->k[i] = e;
+    p->n++;
+    return 1;
+}
+
+typedef struct fsym { uint32_t idx; unsigned width; bool is_float; } fsym;
+
+typedef struct scan {
+    double consts[MAX_CONSTS];
+    size_t nconsts;
+    fsym syms[MAX_FSYMS];
+    size_t nsyms;
+    bool any_fp;
+} scan;
+
+static double as_double(uint64_t bits, unsigned w)
+{
+    if (w == 32) {
+        uint32_t b = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b, sizeof f);
+        return f;
+    }
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static void add_const(scan *sc, double v)
+{
+    for (size_t i = 0; i < sc->nconsts; i++)
+        if (sc->consts[i] == v || (isnan(v) && isnan(sc->consts[i])))
+            return;
+    if (sc->nconsts < MAX_CONSTS)
+        sc->consts[sc->nconsts++] = v;
+}
+
+static void add_sym(scan *sc, const expr *k, bool is_float)
+{
+    for (size_t i = 0; i < sc->nsyms; i++)
+        if (sc->syms[i].idx == k->aux && sc->syms[i].width == k->width) {
+            sc->syms[i].is_float |= is_float;
+            return;
+        }
+    if (sc->nsyms < MAX_FSYMS)
+        sc->syms[sc->nsyms++] = (fsym){k->aux, k->width, is_float};
+}
+
+/* Constants and symbols read directly by floating-point operators, over the DAGs. */
+static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
+{
+    pset seen = {calloc(2 * MAX_NODES, sizeof(const expr *)), 2 * MAX_NODES, 0};
+    size_t cap = 256, sp = 0;
+    const expr **st = malloc(cap * sizeof *st);
+    if (!seen.k || !st) {
+        free(seen.k);
+        free(st);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        st[sp++] = cs[i];
+        while (sp) {
+            const expr *e = st[--sp];
+            int r = pset_add(&seen, e);
+            if (r <= 0) {
+                if (r < 0)
+                    sp = 0; /* too big: scan what was seen */
+                continue;
+            }
+            bool fp = expr_op_is_fp(e->op);
+            sc->any_fp |= fp;
+            bool int_kid = e->op == EXPR_SITOF || e->op == EXPR_UITOF;
+            for (unsigned k = 0; k < e->nkids; k++) {
+                const expr *x = e->kid[k];
+                if (fp && x->op == EXPR_CONST && !int_kid)
+                    add_const(sc, as_double(x->value, x->width));
+                if (fp && x->op == EXPR_SYMBOL && (int_kid || x->width == 32 || x->width == 64))
+                    add_sym(sc, x, !int_kid);
+                if (sp + 1 > cap) {
+                    const expr **ns = realloc(st, 2 * cap * sizeof *st);
+                    if (!ns)
+                        continue;
+                    st = ns;
+                    cap *= 2;
+                }
+                st[sp++] = x;
+            }
+        }
+    }
+    free(seen.k);
+    free(st);
+    return true;
+}
+
+/* Candidate doubles from the constants (see the block comment). */
+static size_t candidates(const scan *sc, double *out, size_t max)
+{
+    size_t n = 0;
+#define PUT(v) do { if (n < max) out[n++] = (v); } while (0)
+    for (size_t i = 0; i < sc->nconsts; i++) {
+        double c = sc->consts[i];
+        PUT(c);
+        PUT(-c);
+        PUT(nextafter(c, INFINITY));
+        PUT(nextafter(c, -INFINITY));
+        PUT(nextafterf((float)c, INFINITY));
+        PUT(nextafterf((float)c, -INFINITY));
+        PUT(c * c);
+        PUT(sqrt(fabs(c)));
+        PUT(c + 0.5);
+        PUT(c - 0.5);
+    }
+    for (size_t i = 0; i < sc->nconsts; i++)
+        for (size_t j = 0; j < sc->nconsts; j++) {
+            double a = sc->consts[i], b = sc->consts[j];
+            PUT(a * b);
+            PUT(a / b);
+            PUT(a + b);
+            PUT(a - b);
+        }
+    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN,
+                                     3.4028234663852886e38, -3.4028234663852886e38, 1.7976931348623157e308,
+                                     -1.7976931348623157e308, 1.401298464324817e-45, 4.9406564584124654e-324};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+        PUT(special[i]);
+#undef PUT
+    return n;
+}
+
+static uint64_t bits_of(double v, unsigned w, bool is_float)
+{
+    if (!is_float) { /* an integer converted to floating point: the integer nearest v */
+        if (isnan(v) || fabs(v) >= 9.2e18)
+            return 0;
+        return (uint64_t)(int64_t)nearbyint(v) & (w >= 64 ? ~0ull : (1ull << w) - 1);
+    }
+    if (w == 32) {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms,
+                    const uint64_t *parent, size_t parent_n, uint64_t *vals)
+{
+    scan sc;
+    memset(&sc, 0, sizeof sc);
+    if (n == 0 || !scan_dags(cs, n, &sc) || !sc.any_fp || sc.nsyms == 0)
+        return 0;
+    size_t na = parent_n;
+    for (size_t i = 0; i < nsyms; i++)
+        if ((size_t)syms[i] + 1 > na)
+            na = (size_t)syms[i] + 1;
+    uint64_t *assign = calloc(na + 1, sizeof *assign);
+    double *cand = malloc(1024 * sizeof *cand);
+    if (!assign || !cand) {
+        free(assign);
+        free(cand);
+        return 0;
+    }
+    if (parent_n)
+        memcpy(assign, parent, parent_n * sizeof *assign);
+    size_t nc = candidates(&sc, cand, 1024), evals = 0;
+    int found = 0;
+    for (size_t s = 0; s < sc.nsyms && !found && evals < MAX_EVALS; s++) {
+        const fsym *fs = &sc.syms[s];
+        if (fs->idx >= na)
+            continue;
+        uint64_t keep = assign[fs->idx];
+        for (size_t c = 0; c < nc && !found && evals < MAX_EVALS; c++) {
+            assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
+            bool ok = true;
+            for (size_t i = n; i-- > 0 && ok;) { /* the target (last) fails most often */
+                evals++;
+                ok = (expr_eval(cs[i], assign, na) & 1) == 1;
+            }
+            found = ok;
+        }
+        if (!found)
+            assign[fs->idx] = keep;
+    }
+    if (found)
+        for (size_t i = 0; i < nsyms; i++)
+            vals[i] = assign[syms[i]];
+    free(assign);
+    free(cand);
+    return found;
+}
