@@ -180,7 +180,12 @@ expr *expr_intern_node(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux,
     e->op = (uint8_t)op;
     e->width = (uint8_t)width;
     e->nkids = (uint8_t)(k2 ? 3 : k1 ? 2 : k0 ? 1 : 0);
-    e->flags = 0;
+    e->flags = (uint8_t)(expr_op_is_fp(op) ? EXPR_FLAG_FP : 0);
+    for (int k = 0; k < 3; k++) {
+        const expr *kid = k == 0 ? k0 : k == 1 ? k1 : k2;
+        if (kid)
+            e->flags |= kid->flags & EXPR_FLAG_FP;
+    }
     e->aux = aux;
     e->hash = h;
     e->mark = 0;

@@ -98,7 +98,7 @@ typedef struct expr {
     uint8_t op;            /* expr_op */
     uint8_t width;         /* 1..64 bits */
     uint8_t nkids;         /* 0..3 */
-    uint8_t flags;         /* reserved for the builder */
+    uint8_t flags;         /* EXPR_FLAG_* (set when the node is interned) */
     uint32_t id;           /* dense per-context id, 1..n (0 is never used) */
     uint32_t aux;          /* EXTRACT: low bit; SYMBOL: input index; else 0 */
     uint32_t hash;
@@ -108,6 +108,9 @@ typedef struct expr {
     uint64_t value;        /* concrete value, masked to width (see above) */
     struct expr *chain;    /* hash-table chain, private to expr.c */
 } expr;
+
+/* expr.flags: the node has a floating-point operator (EXPR_FADD..EXPR_FCVT) at or below it. */
+#define EXPR_FLAG_FP 1u
 
 typedef struct expr_ctx expr_ctx;
 

@@ -102,12 +102,12 @@ struct solver {
     Z3_sort boolean;
     Z3_ast one, zero;         /* #b1, #b0 */
     fpz fp;                   /* floating-point sorts and rounding modes (solver_fp.h) */
+    bool no_sampling;         /* solver_set_fp_sampling(s, 0) */
 
     /* per expression id */
     size_t id_cap;
     Z3_ast *ast;
     Z3_ast *fpast;            /* FP-sort term of a node read as a float (referenced), or NULL */
-    uint8_t *fpflag;          /* 1: the node has a floating-point operator at or below it */
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
@@ -192,7 +192,6 @@ static bool ensure_id(solver *s, uint32_t id) {
     size_t need = (size_t)id + 1, c;
     c = s->id_cap; if (!grow((void **)&s->ast, &c, need, sizeof *s->ast)) return false;
     c = s->id_cap; if (!grow((void **)&s->fpast, &c, need, sizeof *s->fpast)) return false;
-    c = s->id_cap; if (!grow((void **)&s->fpflag, &c, need, sizeof *s->fpflag)) return false;
     c = s->id_cap; if (!grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
     c = s->id_cap; if (!grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
     c = s->id_cap; if (!grow((void **)&s->core_head, &c, need, sizeof *s->core_head)) return false;
@@ -481,9 +480,6 @@ static Z3_ast translate(solver *s, const expr *root) {
         release_held(s);
         if (!a || s->failed) return NULL;
         s->ast[e->id] = a;
-        uint8_t fl = expr_op_is_fp(e->op);
-        for (unsigned k = 0; k < e->nkids && k < 3; k++) fl |= s->fpflag[e->kid[k]->id];
-        s->fpflag[e->id] = fl;
         sp--;
     }
     return s->ast[root->id];
@@ -551,6 +547,10 @@ static void watchdog_arm(watchdog *w, unsigned ms) {
 solver *solver_new(unsigned timeout_ms) {
     solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    /* A bound on Z3's memory (process-wide, in MB): bit-blasting floating-point
+     * operations on doubles can grow without end, and past the bound Z3 gives up
+     * (unknown) instead of taking the machine's memory. */
+    Z3_global_param_set("memory_max_size", "3072");
     Z3_config cfg = Z3_mk_config();
     if (!cfg) { free(s); return NULL; }
     Z3_set_param_value(cfg, "model", "true");
@@ -612,11 +612,15 @@ void solver_free(solver *s) {
     free(s->qbuckets);
     for (size_t i = 0; i < CORE_MAX; i++) free(s->cores[i].ids);
     for (size_t i = 0; i < CEX_MODELS; i++) { free(s->cex[i].syms); free(s->cex[i].vals); }
-    free(s->ast); free(s->fpast); free(s->fpflag); free(s->sets); free(s->stamp); free(s->core_head); free(s->pool);
+    free(s->ast); free(s->fpast); free(s->sets); free(s->stamp); free(s->core_head); free(s->pool);
     free(s->sym_head); free(s->sym_width); free(s->uf_parent); free(s->uf_stamp); free(s->sym_stamp);
     free(s->vars); free(s->stack); free(s->tmp_set);
     free(s->kept); free(s->kept_ids); free(s->kept_syms); free(s->vals); free(s->trk); free(s->assign);
     free(s);
+}
+
+void solver_set_fp_sampling(solver *s, int on) {
+    s->no_sampling = !on;
 }
 
 void solver_get_stats(const solver *s, solver_stats *out) {
@@ -967,7 +971,7 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
     for (size_t i = 0; i < nkept; i++)
         if (!translate(s, s->kept[i])) return SOLVE_UNKNOWN;
     bool is_fp = false, undef = false;
-    for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->fpflag[s->kept[i]->id];
+    for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->kept[i]->flags & EXPR_FLAG_FP;
     s->st.z3_calls++;
     if (is_fp) s->st.fp_queries++;
     double t0 = now_seconds();
@@ -1163,14 +1167,19 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
         return finish(s, r, t0);
     }
 
-    /* 4. Z3. */
-    solve_result r = run_z3_any_depth(s, nkept, nsyms);
-    /* 5. Floating-point queries Z3 gave up on: candidates from their constants (solver_sample.h). */
-    if (r == SOLVE_UNKNOWN && fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
+    /* 4. Floating-point queries: candidates built from their constants, checked by
+     *    evaluation (solver_sample.h), before Z3, which needs seconds for many double
+     *    operations; a miss costs a few milliseconds. */
+    bool is_fp = false;
+    for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->kept[i]->flags & EXPR_FLAG_FP;
+    solve_result r = SOLVE_UNKNOWN;
+    if (is_fp && !s->no_sampling && fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         s->st.fp_sampled++;
         r = SOLVE_SAT;
     }
+    /* 5. Z3. */
+    if (r != SOLVE_SAT) r = run_z3_any_depth(s, nkept, nsyms);
     if (r == SOLVE_SAT) {
         qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
         cex_add(s, nsyms);

@@ -44,7 +44,8 @@ Z3_ast fpz_from_bits(fpz *f, Z3_ast bv, unsigned width);
  * operators, NULL otherwise. Both are held: the caller references what it keeps, then
  * calls fpz_release. On failure *bv is NULL and f->failed is set.
  * Semantics as in expr.h: x86-64 conversions to integers with the integer indefinite,
- * C fmod from IEEE remainder, round-to-nearest-even elsewhere.
+ * C fmod from IEEE remainder (binary32 only: a binary64 EXPR_FREM fails, see
+ * solver_fp.c), round-to-nearest-even elsewhere.
  */
 Z3_ast fpz_node(fpz *f, const expr *e, Z3_ast const fk[3], Z3_ast const bk[3], Z3_ast one, Z3_ast zero,
                 Z3_ast *bv);
