@@ -23,7 +23,7 @@
  * One symbol is varied at a time, the others keep the parent run's values.
  */
 
-enum { MAX_NODES = 20000, MAX_CONSTS = 16, MAX_FSYMS = 8, MAX_EVALS = 6000 };
+enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 8000, MAX_CANDS = 4096 };
 
 typedef struct pset { const expr **k; size_t cap, n; } pset;
 
@@ -92,7 +92,8 @@ static void add_sym(scan *sc, const expr *k, bool is_float)
         sc->syms[sc->nsyms++] = (fsym){k->aux, k->width, is_float};
 }
 
-/* Constants and symbols read directly by floating-point operators, over the DAGs. */
+/* Constants and symbols read directly by floating-point operators, over the DAGs,
+ * the last constraint (the target, whose constants matter most) first. */
 static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
 {
     pset seen = {calloc(2 * MAX_NODES, sizeof(const expr *)), 2 * MAX_NODES, 0};
@@ -103,7 +104,7 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
         free(st);
         return false;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = n; i-- > 0;) {
         st[sp++] = cs[i];
         while (sp) {
             const expr *e = st[--sp];
@@ -156,6 +157,11 @@ static size_t candidates(const scan *sc, double *out, size_t max)
         PUT(c + 0.5);
         PUT(c - 0.5);
     }
+    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN,
+                                     3.4028234663852886e38, -3.4028234663852886e38, 1.7976931348623157e308,
+                                     -1.7976931348623157e308, 1.401298464324817e-45, 4.9406564584124654e-324};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+        PUT(special[i]);
     for (size_t i = 0; i < sc->nconsts; i++)
         for (size_t j = 0; j < sc->nconsts; j++) {
             double a = sc->consts[i], b = sc->consts[j];
@@ -164,11 +170,6 @@ static size_t candidates(const scan *sc, double *out, size_t max)
             PUT(a + b);
             PUT(a - b);
         }
-    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN,
-                                     3.4028234663852886e38, -3.4028234663852886e38, 1.7976931348623157e308,
-                                     -1.7976931348623157e308, 1.401298464324817e-45, 4.9406564584124654e-324};
-    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
-        PUT(special[i]);
 #undef PUT
     return n;
 }
@@ -203,7 +204,7 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         if ((size_t)syms[i] + 1 > na)
             na = (size_t)syms[i] + 1;
     uint64_t *assign = calloc(na + 1, sizeof *assign);
-    double *cand = malloc(1024 * sizeof *cand);
+    double *cand = malloc(MAX_CANDS * sizeof *cand);
     if (!assign || !cand) {
         free(assign);
         free(cand);
@@ -211,7 +212,7 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
     }
     if (parent_n)
         memcpy(assign, parent, parent_n * sizeof *assign);
-    size_t nc = candidates(&sc, cand, 1024), evals = 0;
+    size_t nc = candidates(&sc, cand, MAX_CANDS), evals = 0;
     int found = 0;
     for (size_t s = 0; s < sc.nsyms && !found && evals < MAX_EVALS; s++) {
         const fsym *fs = &sc.syms[s];
