@@ -346,6 +346,12 @@ void do_call(pass *p)
     }
     if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || !strcmp(name, "__VERIFIER_assume") ||
         !LLVMIsDeclaration(fn)) {
+        /* A program may define its own sqrt, memcmp, ...: the optimiser must call that
+         * definition, not treat the call as the library function (fold it, or emit sqrtsd). */
+        if (!LLVMIsDeclaration(fn)) {
+            unsigned k = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+            LLVMAddCallSiteAttribute(I, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(p->cx, k, 0));
+        }
         instrumented_call(p);
         return;
     }
