@@ -32,6 +32,18 @@ static void write_name(const char *name)
     }
 }
 
+/* A NaN input becomes the quiet NaN of its sign: a test case writes NaNs as nan / -nan
+ * (emit/input.c), which replay reads back as exactly that, so the run and the replay see
+ * the same bits whatever payload the solver's model had. Other values are unchanged. */
+static uint64_t canonical_nan(uint64_t v, unsigned width)
+{
+    uint64_t sign = 1ull << (width - 1), exp = width == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
+    uint64_t quiet = width == 32 ? 0x00400000ull : 0x0008000000000000ull;
+    if ((v & exp) == exp && (v & ~(sign | exp)) != 0)
+        return (v & sign) | exp | quiet;
+    return v;
+}
+
 /*
  * Read the next input value (index k = number of values consumed before, in call
  * order). Values past the explorer's vector read as 0; past the input area's
@@ -63,6 +75,8 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
         return NULL;
     }
     uint64_t v = k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
+    if (it == IT_FLOAT || it == IT_DOUBLE)
+        v = canonical_nan(v, width);
     *val = v;
     /* once the trace is full the run has gone concrete (rt_trace.c) */
     expr *e = symbolic && !rt.trace_full ? expr_symbol(rt_cx(), (uint32_t)k, width, v) : NULL;

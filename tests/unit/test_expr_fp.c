@@ -219,6 +219,11 @@ static void test_builders(void **state)
     expr *m = expr_fp(cx, EXPR_FMUL, 32, 0, f, expr_const(cx, fb(3.0f), 32), NULL);
     assert_int_equal(m->op, EXPR_FMUL);
     assert_true(m->value == fb(4.5f));
+    /* EXPR_FLAG_FP marks nodes with a floating-point operator at or below them */
+    assert_true(m->flags & EXPR_FLAG_FP);
+    assert_false(f->flags & EXPR_FLAG_FP);
+    assert_true(expr_extract(cx, m, 31, 1)->flags & EXPR_FLAG_FP);
+    assert_false(expr_binary(cx, EXPR_ADD, f, f)->flags & EXPR_FLAG_FP);
     /* constants fold */
     expr *k = expr_fp(cx, EXPR_FADD, 32, 0, expr_const(cx, fb(1.0f), 32), expr_const(cx, fb(2.0f), 32), NULL);
     assert_int_equal(k->op, EXPR_CONST);

@@ -31,8 +31,8 @@ static uint64_t db(double d)
 static int setup(void **state)
 {
     (void)state;
-    uint64_t in[3] = {fb(2.5f), db(-4.0), fb(NAN)};
-    rt_test_setup(in, 3, 4096, 64);
+    uint64_t in[4] = {fb(2.5f), db(-4.0), fb(NAN), 0xff800123u /* a negative NaN with a payload */};
+    rt_test_setup(in, 4, 4096, 64);
     return 0;
 }
 
@@ -50,6 +50,14 @@ static void test_float_inputs_are_symbols(void **state)
     assert_int_equal(d->width, 64);
     assert_true(isnan(sym_float(NULL)));
     assert_non_null(__sym_get_ret(fb(NAN), 32));
+    /* a NaN input is the quiet NaN of its sign, which a test case's "-nan" replays exactly */
+    float q = sym_float("q");
+    uint32_t qb;
+    memcpy(&qb, &q, sizeof qb);
+    assert_int_equal(qb, 0xffc00000u);
+    expr *qe = __sym_get_ret(qb, 32);
+    assert_non_null(qe);
+    assert_int_equal(qe->value, 0xffc00000u);
     assert_int_equal(rt_test_header()->conc[CONC_FLOAT], 0);
 }
 
