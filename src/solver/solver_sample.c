@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * Why. Z3 bit-blasts floating-point operations; a double sqrt, division or product can
@@ -24,6 +25,14 @@
  */
 
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 8000, MAX_CANDS = 4096 };
+#define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 typedef struct pset { const expr **k; size_t cap, n; } pset;
 
@@ -214,6 +223,7 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         memcpy(assign, parent, parent_n * sizeof *assign);
     size_t nc = candidates(&sc, cand, MAX_CANDS), evals = 0;
     int found = 0;
+    double t0 = now_s();
     for (size_t s = 0; s < sc.nsyms && !found && evals < MAX_EVALS; s++) {
         const fsym *fs = &sc.syms[s];
         if (fs->idx >= na)
@@ -223,7 +233,8 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
             assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
             bool ok = true;
             for (size_t i = n; i-- > 0 && ok;) { /* the target (last) fails most often */
-                evals++;
+                if (++evals % 64 == 0 && now_s() - t0 > MAX_SECONDS)
+                    evals = MAX_EVALS;
                 ok = (expr_eval(cs[i], assign, na) & 1) == 1;
             }
             found = ok;
