@@ -112,8 +112,9 @@ int fp_type(LLVMTypeRef t);
  * (x86_fp80, half, fp128: counted as CONC_FLOAT). */
 void do_fp_inst(pass *p);
 /* Float intrinsic `name` (llvm.fabs.*, llvm.sqrt.*, ...) or libm function (sqrt, fabsf,
- * floor, ...; is_libm) called by p->cur: emit its shadow and return 1, or return 0 when
- * it is not one sympath models (the caller then treats it as before). */
+ * floor, ..., and glibc's __isnan, __isinf, __finite, __fpclassify with their f variants;
+ * is_libm) called by p->cur: emit its shadow and return 1, or return 0 when it is not one
+ * sympath models (the caller then treats it as before). */
 int do_fp_call(pass *p, const char *name, int is_libm);
 
 /* ---- calls.c ---- */

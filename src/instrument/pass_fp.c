@@ -129,10 +129,42 @@ static int base_name(const char *name, int is_libm, LLVMTypeRef t, char *buf, si
     return 1;
 }
 
+/* glibc classification functions: name, model, argument width (int result). */
+static const struct { const char *name; uint32_t which; unsigned width; } fp_class_funcs[] = {
+    {"__isnan", SYM_F_ISNAN, 64},   {"__isnanf", SYM_F_ISNAN, 32},   {"__isinf", SYM_F_ISINF, 64},
+    {"__isinff", SYM_F_ISINF, 32},  {"__finite", SYM_F_FINITE, 64},  {"__finitef", SYM_F_FINITE, 32},
+    {"__fpclassify", SYM_F_FPCLASSIFY, 64}, {"__fpclassifyf", SYM_F_FPCLASSIFY, 32},
+};
+
+/* A call of a glibc classification function with its signature (one float/double, an int
+ * result): its shadow, as do_fp_call. */
+static int do_fp_class_call(pass *p, const char *name)
+{
+    LLVMValueRef I = p->cur;
+    LLVMTypeRef rt = LLVMTypeOf(I);
+    if (LLVMGetTypeKind(rt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(rt) > 64 || LLVMGetNumArgOperands(I) != 1)
+        return 0;
+    LLVMValueRef a = LLVMGetOperand(I, 0);
+    if (!fp_type(LLVMTypeOf(a)))
+        return 0;
+    for (size_t i = 0; i < sizeof fp_class_funcs / sizeof *fp_class_funcs; i++) {
+        if (strcmp(name, fp_class_funcs[i].name) != 0 || bit_width(p, LLVMTypeOf(a)) != fp_class_funcs[i].width)
+            continue;
+        at_before(p);
+        LLVMValueRef s = emit_fp(p, fp_class_funcs[i].which, bit_width(p, rt), fp_class_funcs[i].width, &a, 1);
+        if (s)
+            set_shadow(p, I, s);
+        return 1;
+    }
+    return 0;
+}
+
 int do_fp_call(pass *p, const char *name, int is_libm)
 {
     LLVMValueRef I = p->cur;
     LLVMTypeRef rt = LLVMTypeOf(I);
+    if (is_libm && do_fp_class_call(p, name))
+        return 1;
     if (!fp_type(rt))
         return 0;
     char base[32];

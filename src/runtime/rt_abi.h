@@ -64,6 +64,10 @@ enum sym_fp {
     SYM_F_MINNUM, SYM_F_MAXNUM,                                /* llvm.minnum/maxnum, fmin/fmax */
     SYM_F_FLOOR, SYM_F_CEIL, SYM_F_TRUNC, SYM_F_ROUND, SYM_F_RINT, /* rint = nearbyint = roundeven */
     SYM_F_FPTOSI, SYM_F_FPTOUI, SYM_F_SITOFP, SYM_F_UITOFP, SYM_F_FPCONV, /* conversions; fpconv = fpext/fptrunc */
+    /* glibc's classification functions (what older math.h macros call), integer results:
+     * __isnan 1/0, __isinf 1/-1/0, __finite 1/0, __fpclassify FP_NAN 0, FP_INFINITE 1,
+     * FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4 */
+    SYM_F_ISNAN, SYM_F_ISINF, SYM_F_FINITE, SYM_F_FPCLASSIFY,
     SYM_F_COUNT
 };
 /* Floating-point operation `which` (enum sym_fp) with result width `width` bits (32/64;

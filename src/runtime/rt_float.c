@@ -8,6 +8,32 @@
  * addition, each rounded: the executor is compiled for baseline x86-64, which has no
  * FMA instruction, and that is what the code generator emits there.
  */
+/* glibc's __isnan, __isinf, __finite, __fpclassify of the fw-bit float A, as a
+ * width-bit integer (values in rt_abi.h). */
+static expr *classify(expr_ctx *cx, uint32_t which, expr *A, unsigned fw, unsigned width)
+{
+    uint64_t sign = 1ull << (fw - 1);
+    uint64_t inf = fw == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
+    uint64_t min_normal = fw == 32 ? 0x00800000ull : 0x0010000000000000ull;
+    expr *mag = expr_binary(cx, EXPR_AND, A, expr_const(cx, sign - 1, fw));
+    expr *nan = expr_fcmp(cx, FPRED_UNO, A, A);
+    expr *is_inf = expr_fcmp(cx, FPRED_OEQ, mag, expr_const(cx, inf, fw));
+    expr *one = expr_const(cx, 1, width), *zero = expr_const(cx, 0, width);
+    switch (which) {
+    case SYM_F_ISNAN: return expr_ite(cx, nan, one, zero);
+    case SYM_F_FINITE: return expr_ite(cx, expr_fcmp(cx, FPRED_OLT, mag, expr_const(cx, inf, fw)), one, zero);
+    case SYM_F_ISINF:
+        return expr_ite(cx, is_inf, expr_ite(cx, expr_binary(cx, EXPR_ULT, A, expr_const(cx, sign, fw)), one,
+                                             expr_const(cx, expr_mask(width), width)), zero);
+    default: /* fpclassify */
+        return expr_ite(cx, nan, zero,
+               expr_ite(cx, is_inf, one,
+               expr_ite(cx, expr_fcmp(cx, FPRED_OEQ, A, expr_const(cx, 0, fw)), expr_const(cx, 2, width),
+               expr_ite(cx, expr_fcmp(cx, FPRED_OLT, mag, expr_const(cx, min_normal, fw)),
+                        expr_const(cx, 3, width), expr_const(cx, 4, width)))));
+    }
+}
+
 symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
                    symx c, uint64_t cv)
 {
@@ -72,6 +98,9 @@ symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, 
             return NULL;
         }
         r = expr_fp(cx, EXPR_FCVT, width, 0, A, NULL, NULL);
+        break;
+    case SYM_F_ISNAN: case SYM_F_ISINF: case SYM_F_FINITE: case SYM_F_FPCLASSIFY:
+        r = classify(cx, which, A, fw, width);
         break;
     default:
         rt_count_conc(CONC_FLOAT);

@@ -112,11 +112,42 @@ static void test_operations(void **state)
     assert_int_equal(rt_test_header()->conc[CONC_FLOAT], 2);
 }
 
+/* glibc's classification functions against the real ones, over edge values */
+int __isnan(double);
+int __isinff(float);
+int __finite(double);
+int __fpclassify(double);
+
+static void test_classification(void **state)
+{
+    (void)state;
+    static const double vals[] = {0.0, -0.0, 1.0, -3.5, 1e-310, -1e-310, INFINITY, -INFINITY, NAN, -NAN, 1e308};
+    __VERIFIER_nondet_float();
+    expr_ctx *cx = rt_cx();
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+        /* a symbol holding the value, so nothing folds and expr_eval computes the model */
+        expr *d = expr_symbol(cx, 7, 64, db(vals[i])), *f = expr_symbol(cx, 8, 32, fb((float)vals[i]));
+        uint64_t in[9] = {0};
+        in[7] = db(vals[i]);
+        in[8] = fb((float)vals[i]);
+        expr *e;
+        e = __sym_fp(SYM_F_ISNAN, 32, 64, d, in[7], NULL, 0, NULL, 0);
+        assert_int_equal((int32_t)expr_eval(e, in, 9), __isnan(vals[i]));
+        e = __sym_fp(SYM_F_ISINF, 32, 32, f, in[8], NULL, 0, NULL, 0);
+        assert_int_equal((int32_t)expr_eval(e, in, 9), __isinff((float)vals[i]));
+        e = __sym_fp(SYM_F_FINITE, 32, 64, d, in[7], NULL, 0, NULL, 0);
+        assert_int_equal((int32_t)expr_eval(e, in, 9), __finite(vals[i]));
+        e = __sym_fp(SYM_F_FPCLASSIFY, 32, 64, d, in[7], NULL, 0, NULL, 0);
+        assert_int_equal((int32_t)expr_eval(e, in, 9), __fpclassify(vals[i]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_float_inputs_are_symbols, setup),
         cmocka_unit_test_setup(test_operations, setup),
+        cmocka_unit_test_setup(test_classification, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
