@@ -129,11 +129,15 @@ static int base_name(const char *name, int is_libm, LLVMTypeRef t, char *buf, si
     return 1;
 }
 
-/* glibc classification functions: name, model, argument width (int result). */
+/* glibc classification functions and the rounding conversions to integers: name, model,
+ * argument width (integer result). */
 static const struct { const char *name; uint32_t which; unsigned width; } fp_class_funcs[] = {
     {"__isnan", SYM_F_ISNAN, 64},   {"__isnanf", SYM_F_ISNAN, 32},   {"__isinf", SYM_F_ISINF, 64},
     {"__isinff", SYM_F_ISINF, 32},  {"__finite", SYM_F_FINITE, 64},  {"__finitef", SYM_F_FINITE, 32},
     {"__fpclassify", SYM_F_FPCLASSIFY, 64}, {"__fpclassifyf", SYM_F_FPCLASSIFY, 32},
+    {"lrint", SYM_F_LRINT, 64},     {"lrintf", SYM_F_LRINT, 32},     {"llrint", SYM_F_LRINT, 64},
+    {"llrintf", SYM_F_LRINT, 32},   {"lround", SYM_F_LROUND, 64},    {"lroundf", SYM_F_LROUND, 32},
+    {"llround", SYM_F_LROUND, 64},  {"llroundf", SYM_F_LROUND, 32},
 };
 
 /* A call of a glibc classification function with its signature (one float/double, an int

@@ -68,6 +68,7 @@ enum sym_fp {
      * __isnan 1/0, __isinf 1/-1/0, __finite 1/0, __fpclassify FP_NAN 0, FP_INFINITE 1,
      * FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4 */
     SYM_F_ISNAN, SYM_F_ISINF, SYM_F_FINITE, SYM_F_FPCLASSIFY,
+    SYM_F_LRINT, SYM_F_LROUND,                                 /* lrint/llrint, lround/llround: integer results */
     SYM_F_COUNT
 };
 /* Floating-point operation `which` (enum sym_fp) with result width `width` bits (32/64;

@@ -99,6 +99,12 @@ symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, 
         }
         r = expr_fp(cx, EXPR_FCVT, width, 0, A, NULL, NULL);
         break;
+    case SYM_F_LRINT: case SYM_F_LROUND:
+        /* x86-64 glibc: cvtsd2si of x in the rounding mode (lrint), of x rounded half away
+         * from zero (lround); out of range, the integer indefinite, as EXPR_FTOSI gives */
+        r = expr_fp(cx, EXPR_FTOSI, width, 0,
+                    expr_fp(cx, EXPR_FRINT, fw, which == SYM_F_LRINT ? FRM_RNE : FRM_RNA, A, NULL, NULL), NULL, NULL);
+        break;
     case SYM_F_ISNAN: case SYM_F_ISINF: case SYM_F_FINITE: case SYM_F_FPCLASSIFY:
         r = classify(cx, which, A, fw, width);
         break;

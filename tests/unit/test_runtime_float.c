@@ -121,7 +121,7 @@ int __fpclassify(double);
 static void test_classification(void **state)
 {
     (void)state;
-    static const double vals[] = {0.0, -0.0, 1.0, -3.5, 1e-310, -1e-310, INFINITY, -INFINITY, NAN, -NAN, 1e308};
+    static const double vals[] = {0.0, -0.0, 1.0, -3.5, 2.5, -0.5, 1e-310, -1e-310, INFINITY, -INFINITY, NAN, -NAN, 1e308, 9.3e18};
     __VERIFIER_nondet_float();
     expr_ctx *cx = rt_cx();
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
@@ -139,6 +139,12 @@ static void test_classification(void **state)
         assert_int_equal((int32_t)expr_eval(e, in, 9), __finite(vals[i]));
         e = __sym_fp(SYM_F_FPCLASSIFY, 32, 64, d, in[7], NULL, 0, NULL, 0);
         assert_int_equal((int32_t)expr_eval(e, in, 9), __fpclassify(vals[i]));
+        /* lrint, lround: also out of range (1e308, inf, NaN: the integer indefinite) */
+        volatile double v = vals[i];
+        e = __sym_fp(SYM_F_LRINT, 64, 64, d, in[7], NULL, 0, NULL, 0);
+        assert_true((int64_t)expr_eval(e, in, 9) == lrint(v));
+        e = __sym_fp(SYM_F_LROUND, 64, 32, f, in[8], NULL, 0, NULL, 0);
+        assert_true((int64_t)expr_eval(e, in, 9) == lroundf((float)v));
     }
 }
 
