@@ -21,7 +21,10 @@
  * against the whole kept constraint set with expr_eval, so an answer is never wrong,
  * only sometimes missing.
  *
- * One symbol is varied at a time, the others keep the parent run's values.
+ * One symbol is varied at a time, the others keep the parent run's values. When a
+ * candidate satisfies the target but not the prefix, a bisection between it and the
+ * parent's value (which satisfies the prefix) looks for the point where the target
+ * turns true (see bisect).
  */
 
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 8000, MAX_CANDS = 4096 };
@@ -201,6 +204,52 @@ static uint64_t bits_of(double v, unsigned w, bool is_float)
     return b;
 }
 
+/* Order-preserving map of a w-bit value to an unsigned key: IEEE floats ordered by value
+ * (negatives flipped, positives above them), integers as signed. */
+static uint64_t to_key(uint64_t b, unsigned w, bool is_float)
+{
+    uint64_t sign = 1ull << (w - 1), m = w >= 64 ? ~0ull : (1ull << w) - 1;
+    if (!is_float)
+        return (b ^ sign) & m;
+    return ((b & sign) ? ~b : (b | sign)) & m;
+}
+static uint64_t from_key(uint64_t k, unsigned w, bool is_float)
+{
+    uint64_t sign = 1ull << (w - 1), m = w >= 64 ? ~0ull : (1ull << w) - 1;
+    if (!is_float)
+        return (k ^ sign) & m;
+    return ((k & sign) ? (k ^ sign) : ~k) & m;
+}
+
+/*
+ * The candidates found a value `hit` of the symbol that makes the target true but breaks
+ * the prefix, and the parent's value `base` keeps the prefix (the parent run followed it)
+ * with the target false. Bisect between them, in value order, for the target-true value
+ * nearest to base, and check everything there: for the usual branch (a threshold on a
+ * monotone stretch of a computation) that point also keeps the prefix. At most 70 steps.
+ */
+static bool bisect(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs,
+                   uint64_t base, uint64_t hit, size_t *evals)
+{
+    uint64_t lo = to_key(base, fs->width, fs->is_float), hi = to_key(hit, fs->width, fs->is_float);
+    for (int step = 0; step < 70 && (lo > hi ? lo - hi : hi - lo) > 1; step++) {
+        uint64_t mid = lo < hi ? lo + (hi - lo) / 2 : hi + (lo - hi) / 2;
+        assign[fs->idx] = from_key(mid, fs->width, fs->is_float);
+        (*evals)++;
+        if ((expr_eval(cs[n - 1], assign, na) & 1) == 1)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    assign[fs->idx] = from_key(hi, fs->width, fs->is_float);
+    for (size_t i = n; i-- > 0;) {
+        (*evals)++;
+        if ((expr_eval(cs[i], assign, na) & 1) != 1)
+            return false;
+    }
+    return true;
+}
+
 int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms,
                     const uint64_t *parent, size_t parent_n, uint64_t *vals)
 {
@@ -228,7 +277,8 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         const fsym *fs = &sc.syms[s];
         if (fs->idx >= na)
             continue;
-        uint64_t keep = assign[fs->idx];
+        uint64_t keep = assign[fs->idx], hit = 0;
+        bool have_hit = false;
         for (size_t c = 0; c < nc && !found && evals < MAX_EVALS; c++) {
             assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
             bool ok = true;
@@ -236,9 +286,15 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
                 if (++evals % 64 == 0 && now_s() - t0 > MAX_SECONDS)
                     evals = MAX_EVALS;
                 ok = (expr_eval(cs[i], assign, na) & 1) == 1;
+                if (ok && i == n - 1 && !have_hit) {
+                    have_hit = true;
+                    hit = assign[fs->idx];
+                }
             }
             found = ok;
         }
+        if (!found && have_hit && n > 1)
+            found = bisect(cs, n, assign, na, fs, keep, hit, &evals);
         if (!found)
             assign[fs->idx] = keep;
     }

@@ -12,6 +12,7 @@
 
 #include "expr/expr.h"
 #include "solver/solver.h"
+#include "solver/solver_sample.h"
 
 static uint64_t fb(float f)
 {
@@ -271,6 +272,29 @@ static void test_sampling_fallback(void **state)
     expr_ctx_free(cx);
 }
 
+/* The sampler alone: a prefix x < y (y = 300 in the parent) and a target x*x*x > 7777777,
+ * whose solutions (198.1, 300) no candidate built from the constant hits: the bisection
+ * between the parent's x (0) and the candidate 7777777 finds the threshold. */
+static void test_sampling_bisection(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    expr *x = expr_symbol(cx, 0, 64, 0), *y = expr_symbol(cx, 1, 64, 0);
+    expr *cube = expr_fp(cx, EXPR_FMUL, 64, 0, expr_fp(cx, EXPR_FMUL, 64, 0, x, x, NULL), x, NULL);
+    const expr *cs[2] = {expr_fcmp(cx, FPRED_OLT, x, y),
+                         expr_fcmp(cx, FPRED_OGT, cube, expr_const(cx, db(7777777.0), 64))};
+    uint64_t parent[2] = {db(0.0), db(300.0)}, vals[2];
+    uint32_t syms[2] = {0, 1};
+    assert_int_equal(fp_sample_solve(cs, 2, syms, 2, parent, 2, vals), 1);
+    double v = bd(vals[0]);
+    assert_true(v * v * v > 7777777.0 && v < 300.0);
+    assert_true(vals[1] == db(300.0)); /* the other input keeps the parent's value */
+    /* with y = 150 there is no solution: no answer, never a wrong one */
+    parent[1] = db(150.0);
+    assert_int_equal(fp_sample_solve(cs, 2, syms, 2, parent, 2, vals), 0);
+    expr_ctx_free(cx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_typical_branches_z3),
         cmocka_unit_test(test_typical_branches_sampling),
         cmocka_unit_test(test_sampling_fallback),
+        cmocka_unit_test(test_sampling_bisection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
