@@ -13,8 +13,9 @@
  * through one or two operations, equals / exceeds a constant". Such a branch is often
  * satisfied by a value built from the constants in sight: c, -c, the neighbours of c,
  * c*c and sqrt(c) (inverse of sqrt and square), c1*c2, c1/c2, c1+c2, c1-c2 (inverses of
- * the arithmetic with a constant operand), or one of the special values (0, -0, +-1,
- * +-inf, NaN, the extremes, the smallest denormal). Checking cheap candidates by
+ * the arithmetic with a constant operand), one of the special values (0, -0, +-1,
+ * +-inf, NaN, the extremes, the smallest denormal), or a value drawn at random on the
+ * scale of the constants. Checking cheap candidates by
  * concrete evaluation is the idea of search-based floating-point solving (JFS, Liew et
  * al. 2019, fuzzes FP constraints; CoverMe, Fu and Su 2017, minimises a distance),
  * reduced here to one small deterministic round: every candidate is checked exactly
@@ -24,10 +25,11 @@
  * One symbol is varied at a time, the others keep the parent run's values. When a
  * candidate satisfies the target but not the prefix, a bisection between it and the
  * parent's value (which satisfies the prefix) looks for the point where the target
- * turns true (see bisect).
+ * turns true (see bisect); an equality target no candidate hits is bisected on which
+ * side of its constant the computed value lies (see bisect_eq).
  */
 
-enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 8000, MAX_CANDS = 4096 };
+enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 12000, MAX_CANDS = 4096 };
 #define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
 
 static double now_s(void)
@@ -174,6 +176,25 @@ static size_t candidates(const scan *sc, double *out, size_t max)
                                      -1.7976931348623157e308, 1.401298464324817e-45, 4.9406564584124654e-324};
     for (size_t i = 0; i < sizeof special / sizeof *special; i++)
         PUT(special[i]);
+    /* values drawn on the scale of the constants, for ranges no constant expression hits
+     * (a fixed xorshift seed: a query always gets the same candidates) */
+    double scale = 1.0;
+    for (size_t i = 0; i < sc->nconsts; i++)
+        if (isfinite(sc->consts[i]) && 2.0 * fabs(sc->consts[i]) > scale)
+            scale = 2.0 * fabs(sc->consts[i]);
+    uint64_t st = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 128; k++) {
+        st ^= st << 13;
+        st ^= st >> 7;
+        st ^= st << 17;
+        double u = (double)(st >> 11) * 0x1p-53; /* [0, 1) */
+        if (k % 3 == 0)
+            PUT((2.0 * u - 1.0) * scale);
+        else if (k % 3 == 1)
+            PUT(u * scale);
+        else /* any magnitude from 2^-20 to 2^40, either sign */
+            PUT(ldexp(1.0 + u, (int)(st % 61) - 20) * ((st >> 62) & 1 ? -1.0 : 1.0));
+    }
     for (size_t i = 0; i < sc->nconsts; i++)
         for (size_t j = 0; j < sc->nconsts; j++) {
             double a = sc->consts[i], b = sc->consts[j];
@@ -250,6 +271,66 @@ static bool bisect(const expr *const *cs, size_t n, uint64_t *assign, size_t na,
     return true;
 }
 
+/* Is the left side of the equality target below its constant right side at the current
+ * assignment? Signed for integers (EQ), in value order for floats (FOEQ); NaN is not below. */
+static bool below(const expr *t, const uint64_t *assign, size_t na)
+{
+    const expr *l = t->kid[0], *c = t->kid[1];
+    uint64_t v = expr_eval(l, assign, na);
+    if (t->op == EXPR_EQ)
+        return expr_sext64(v, l->width) < expr_sext64(c->value, c->width);
+    return l->width == 32 || l->width == 64 ? as_double(v, l->width) < as_double(c->value, c->width) : false;
+}
+
+/*
+ * An equality target f(x) == c (f often integer-valued, as (int)(y * 10) == 25, or a
+ * float computation) that no candidate hits exactly: find a candidate on the other side
+ * of c than the parent's value, bisect on "f(x) < c" between the two, and check everything
+ * at both ends of the final step, where f crosses c.
+ */
+static bool bisect_eq(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs,
+                      uint64_t base, const double *cand, size_t nc, size_t *evals)
+{
+    const expr *t = cs[n - 1];
+    if ((t->op != EXPR_EQ && t->op != EXPR_FOEQ) || t->kid[1]->op != EXPR_CONST)
+        return false;
+    assign[fs->idx] = base;
+    bool b0 = below(t, assign, na);
+    uint64_t other = 0;
+    bool have = false;
+    for (size_t c = 0; c < nc && !have && *evals < MAX_EVALS; c++) {
+        assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
+        (*evals)++;
+        if (below(t, assign, na) != b0) {
+            have = true;
+            other = assign[fs->idx];
+        }
+    }
+    if (!have)
+        return false;
+    uint64_t lo = to_key(base, fs->width, fs->is_float), hi = to_key(other, fs->width, fs->is_float);
+    for (int step = 0; step < 70 && (lo > hi ? lo - hi : hi - lo) > 1; step++) {
+        uint64_t mid = lo < hi ? lo + (hi - lo) / 2 : hi + (lo - hi) / 2;
+        assign[fs->idx] = from_key(mid, fs->width, fs->is_float);
+        (*evals)++;
+        if (below(t, assign, na) == b0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int end = 0; end < 2; end++) {
+        assign[fs->idx] = from_key(end ? lo : hi, fs->width, fs->is_float);
+        bool ok = true;
+        for (size_t i = n; i-- > 0 && ok;) {
+            (*evals)++;
+            ok = (expr_eval(cs[i], assign, na) & 1) == 1;
+        }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
 int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms,
                     const uint64_t *parent, size_t parent_n, uint64_t *vals)
 {
@@ -295,6 +376,8 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         }
         if (!found && have_hit && n > 1)
             found = bisect(cs, n, assign, na, fs, keep, hit, &evals);
+        if (!found && evals < MAX_EVALS)
+            found = bisect_eq(cs, n, assign, na, fs, keep, cand, nc, &evals);
         if (!found)
             assign[fs->idx] = keep;
     }

@@ -235,8 +235,8 @@ static void test_typical_branches_sampling(void **state)
 }
 
 /* Sampling answers the double square root (Z3 needs around a second for it) without
- * Z3, with the candidate c*c; a condition two operations away from its constants is
- * left to Z3. */
+ * Z3, with the candidate c*c, and a linear equation by bisection; a condition on two
+ * inputs at once is left to Z3. */
 static void test_sampling_fallback(void **state)
 {
     (void)state;
@@ -251,23 +251,33 @@ static void test_sampling_fallback(void **state)
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_queries, 0);
     assert_int_equal(st.fp_sampled, 1);
-    /* x * 3 + 1 == 9.25: no candidate (2.75 is two steps from the constants) */
+    /* x * 3 + 1 == 9.25: no candidate is 2.75 (two steps from the constants), the
+     * bisection on the side of 9.25 finds it */
     expr *x = expr_symbol(cx, 2, 32, 0);
     expr *lin = expr_fp(cx, EXPR_FADD, 32, 0, expr_fp(cx, EXPR_FMUL, 32, 0, x, expr_const(cx, fb(3.0f), 32), NULL),
                         expr_const(cx, fb(1.0f), 32), NULL);
     expr *cl = expr_fcmp(cx, FPRED_OEQ, lin, expr_const(cx, fb(9.25f), 32));
-    uint64_t mx[3];
+    uint64_t mx[5];
     assert_int_equal(solve(s, &cl, 1, mx, 3), SOLVE_SAT);
     assert_true(bf(mx[2]) * 3.0f + 1.0f == 9.25f);
     solver_get_stats(s, &st);
+    assert_int_equal(st.fp_queries, 0);
+    assert_int_equal(st.fp_sampled, 2);
+    /* x * y == 10 && x + y == 9.25 needs both inputs to move: Z3 */
+    expr *u = expr_symbol(cx, 3, 32, 0), *w = expr_symbol(cx, 4, 32, 0);
+    expr *two[2] = {expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FMUL, 32, 0, u, w, NULL), expr_const(cx, fb(10.0f), 32)),
+                    expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FADD, 32, 0, u, w, NULL), expr_const(cx, fb(9.25f), 32))};
+    assert_int_equal(solve(s, two, 2, mx, 5), SOLVE_SAT);
+    assert_true(bf(mx[3]) * bf(mx[4]) == 10.0f && bf(mx[3]) + bf(mx[4]) == 9.25f);
+    solver_get_stats(s, &st);
     assert_int_equal(st.fp_queries, 1);
-    assert_int_equal(st.fp_sampled, 1);
+    assert_int_equal(st.fp_sampled, 2);
     /* an integer query never samples */
     expr *i = expr_symbol(cx, 1, 32, 0);
     expr *ci = expr_binary(cx, EXPR_EQ, expr_binary(cx, EXPR_MUL, i, i), expr_const(cx, 0x12345679, 32));
     solve(s, &ci, 1, m, 1);
     solver_get_stats(s, &st);
-    assert_int_equal(st.fp_sampled, 1);
+    assert_int_equal(st.fp_sampled, 2);
     solver_free(s);
     expr_ctx_free(cx);
 }
