@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh: prints sympath's figures on a set of programs (coverage, time to reach it, executions/s, solver share)
+# run.sh: prints sympath's figures on a set of programs (coverage, time to reach it, executions/s, solver share),
+# the floating-point figures (coverage, share of FP queries, time per FP query) on float workloads,
 # and the instrumented executor's run time against the native build on a mostly concrete workload.
 # Usage: sh bench/run.sh [BUDGET]   (from the project root, after `make`)
 set -u
@@ -26,6 +27,28 @@ for p in $PROGS; do
         (.time.solver_share*1000|round/10),
         .tests, (.errors|length)] | @tsv' "$out/report.json" |
         awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %7s %6s %6s\n", $1,$2,$3,$4,$5,$6,$7,$8}'
+done
+
+echo
+echo "floating point (Z3 queries with an FP operator: share of all Z3 calls, mean time; sampled = answered without Z3):"
+FPROGS="bench/programs/float_newton.c tests/programs/float_exact.c tests/programs/double_libm.c tests/programs/float_bits_poly.c"
+printf '%-18s %9s %8s %9s %8s %9s %8s %8s\n' program coverage reached_s z3_calls fp_share s/fp_query sampled fp_tmo
+for p in $FPROGS; do
+    name=$(basename "$p" .c)
+    out="$WORK/$name"
+    rm -rf "$out"
+    if ! "$SYMPATH" run "$p" -o "$out" --budget "$BUDGET" --no-progress >"$WORK/$name.log" 2>&1; then
+        printf '%-18s build or run failed (see %s)\n' "$name" "$WORK/$name.log"
+        continue
+    fi
+    jq -r --arg n "$name" '[$n,
+        "\(.coverage.branches_covered)/\(.coverage.branches_total)",
+        (.coverage.reached_after_seconds*100|round/100),
+        .solver.z3_calls,
+        (if .solver.z3_calls > 0 then (.solver.fp_queries / .solver.z3_calls * 100 | round | tostring) + "%" else "-" end),
+        (if .solver.fp_queries > 0 then (.solver.fp_seconds / .solver.fp_queries * 1000 | round / 1000) else "-" end),
+        .solver.fp_sampled, .solver.fp_timeouts] | @tsv' "$out/report.json" |
+        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %9s %8s %8s\n", $1,$2,$3,$4,$5,$6,$7,$8}'
 done
 
 echo

@@ -37,6 +37,9 @@ uint32_t sym_u32(const char *name);
 int64_t sym_i64(const char *name);
 uint64_t sym_u64(const char *name);
 size_t sym_size_t(const char *name);
+/* IEEE binary32 / binary64 inputs (any bit pattern: NaNs, infinities, -0.0, denormals). */
+float sym_float(const char *name);
+double sym_double(const char *name);
 
 /* Fill buf[0..n) with n symbolic bytes (n inputs of type unsigned char). */
 void sym_bytes(void *buf, size_t n, const char *name);

@@ -188,6 +188,10 @@ static void report_stats(json_writer *j, const explore_state *s) {
     put_uint(j, "constraints_kept", ss.constraints_kept);
     put_double(j, "seconds", ss.seconds);
     put_double(j, "z3_seconds", ss.z3_seconds);
+    put_uint(j, "fp_queries", ss.fp_queries);
+    put_uint(j, "fp_timeouts", ss.fp_timeouts);
+    put_double(j, "fp_seconds", ss.fp_seconds);
+    put_uint(j, "fp_sampled", ss.fp_sampled);
     json_end_object(j);
 }
 

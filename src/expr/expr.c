@@ -180,7 +180,12 @@ expr *expr_intern_node(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux,
     e->op = (uint8_t)op;
     e->width = (uint8_t)width;
     e->nkids = (uint8_t)(k2 ? 3 : k1 ? 2 : k0 ? 1 : 0);
-    e->flags = 0;
+    e->flags = (uint8_t)(expr_op_is_fp(op) ? EXPR_FLAG_FP : 0);
+    for (int k = 0; k < 3; k++) {
+        const expr *kid = k == 0 ? k0 : k == 1 ? k1 : k2;
+        if (kid)
+            e->flags |= kid->flags & EXPR_FLAG_FP;
+    }
     e->aux = aux;
     e->hash = h;
     e->mark = 0;
@@ -225,6 +230,13 @@ static const struct {
     [EXPR_ITE] = {"ite", 3},       [EXPR_UADDO] = {"uaddo", 2},   [EXPR_SADDO] = {"saddo", 2},
     [EXPR_USUBO] = {"usubo", 2},   [EXPR_SSUBO] = {"ssubo", 2},   [EXPR_UMULO] = {"umulo", 2},
     [EXPR_SMULO] = {"smulo", 2},
+    [EXPR_FADD] = {"fadd", 2},     [EXPR_FSUB] = {"fsub", 2},     [EXPR_FMUL] = {"fmul", 2},
+    [EXPR_FDIV] = {"fdiv", 2},     [EXPR_FREM] = {"frem", 2},     [EXPR_FSQRT] = {"fsqrt", 1},
+    [EXPR_FMA] = {"fma", 3},       [EXPR_FMIN] = {"fmin", 2},     [EXPR_FMAX] = {"fmax", 2},
+    [EXPR_FRINT] = {"frint", 1},   [EXPR_FOEQ] = {"foeq", 2},     [EXPR_FOLT] = {"folt", 2},
+    [EXPR_FOLE] = {"fole", 2},     [EXPR_FUNO] = {"funo", 2},     [EXPR_FTOSI] = {"ftosi", 1},
+    [EXPR_FTOUI] = {"ftoui", 1},   [EXPR_SITOF] = {"sitof", 1},   [EXPR_UITOF] = {"uitof", 1},
+    [EXPR_FCVT] = {"fcvt", 1},
 };
 
 const char *expr_op_name(expr_op op)
@@ -250,6 +262,8 @@ static bool raw_shape_ok(expr_op op, unsigned width, uint32_t aux, const expr *k
     for (unsigned i = 0; i < 3; i++)
         if ((k[i] != NULL) != (i < n))
             return false;
+    if (expr_op_is_fp(op))
+        return expr_fp_shape_ok(op, width, aux, k0, k1, k2);
     if (aux != 0 && op != EXPR_SYMBOL && op != EXPR_EXTRACT)
         return false;
     switch (op) {
@@ -370,6 +384,8 @@ uint64_t expr_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kid0_wi
     case EXPR_SMULO:
         return !fits_signed((__int128)expr_sext64(a, kw) * expr_sext64(b, kw), kw);
     default:
+        if (expr_op_is_fp(op))
+            return expr_fp_eval_op(op, width, aux, kw, a, b, c) & m;
         return 0;
     }
 }
@@ -530,6 +546,8 @@ static size_t print_open(FILE *f, const expr *e)
         fprintf(f, " #%lu", (unsigned long)e->aux);
     else if (e->op == EXPR_EXTRACT)
         fprintf(f, " @%lu", (unsigned long)e->aux);
+    else if (e->op == EXPR_FRINT)
+        fprintf(f, " rm%lu", (unsigned long)e->aux);
     return 1;
 }
 

@@ -43,8 +43,50 @@ typedef enum expr_op {
     EXPR_CONCAT,                          /* kid[0] is the high part, kid[1] the low part */
     EXPR_ITE,                             /* kid[0] (width 1) ? kid[1] : kid[2] */
     EXPR_UADDO, EXPR_SADDO, EXPR_USUBO, EXPR_SSUBO, EXPR_UMULO, EXPR_SMULO, /* overflow flags, width 1 */
+    /* Floating point (see "Floating point" below): operands and results of width 32 are
+     * IEEE-754 binary32 bit patterns, of width 64 binary64. */
+    EXPR_FADD, EXPR_FSUB, EXPR_FMUL, EXPR_FDIV, /* round to nearest even */
+    EXPR_FREM,                            /* C fmod = LLVM frem (exact) */
+    EXPR_FSQRT,                           /* 1 kid */
+    EXPR_FMA,                             /* kid0 * kid1 + kid2 with one rounding */
+    EXPR_FMIN, EXPR_FMAX,                 /* IEEE minNum/maxNum (C fmin/fmax): a NaN operand yields the other */
+    EXPR_FRINT,                           /* round to an integral value in mode aux (fp_rm) */
+    EXPR_FOEQ, EXPR_FOLT, EXPR_FOLE,      /* ordered ==, <, <= (false if either is NaN); width 1 */
+    EXPR_FUNO,                            /* unordered: either operand is NaN; width 1 */
+    EXPR_FTOSI, EXPR_FTOUI,               /* kid0 float -> integer of `width` bits, as x86-64 SSE code does */
+    EXPR_SITOF, EXPR_UITOF,               /* kid0 integer (1..64 bits) -> float of `width` (32/64), RNE */
+    EXPR_FCVT,                            /* float <-> double: fpext (exact) / fptrunc (RNE) */
     EXPR_OP_COUNT
 } expr_op;
+
+/*
+ * Floating point. A float value is its IEEE bit pattern, so shadow memory, loads and
+ * stores, bitcasts and the trace need nothing new; only the operators above know the
+ * format, which their width implies (32: binary32, 64: binary64; x87 long double stays
+ * concrete). fneg, fabs and copysign are exact bit operations (XOR / AND / OR on the
+ * sign bit) and are built as such. Semantics are those of the program compiled by
+ * clang-14 for x86-64 with SSE2 (IEEE 754 round-to-nearest-even; the host's C
+ * arithmetic computes them, which is that same hardware):
+ *   - FTOSI to w <= 32 bits: cvttss2si to 32 bits, then the low w bits; to 64 bits:
+ *     the 64-bit cvtt. cvtt gives the "integer indefinite" 0x80..0 for NaN and values
+ *     whose truncation does not fit.
+ *   - FTOUI to w <= 16 bits: as FTOSI; to 32 bits: the 64-bit cvtt, low 32 bits;
+ *     to 64 bits: r1 | (r2 & (r1 >>s 63)) with r1 = cvtt64(x), r2 = cvtt64(x - 2^63)
+ *     (clang's branch-free lowering).
+ *   - A NaN computed by an operation has the hardware's default pattern; the solver
+ *     may pick another NaN pattern, so a program that inspects the bits of a computed
+ *     NaN can diverge (branches on isnan / x != x never do).
+ * Comparisons are canonical too: FOEQ, FOLT, FOLE, FUNO under at most one NOT (see
+ * expr_fcmp), so a condition and its negation are X and NOT(X).
+ */
+typedef enum fp_rm { FRM_RNE = 0, FRM_RNA, FRM_RTP, FRM_RTN, FRM_RTZ } fp_rm;
+
+/* LLVM's fcmp predicates, numbered as LLVMRealPredicate (false oeq ogt oge olt ole one ord
+ * uno ueq ugt uge ult ule une true). */
+typedef enum expr_fpred {
+    FPRED_FALSE = 0, FPRED_OEQ, FPRED_OGT, FPRED_OGE, FPRED_OLT, FPRED_OLE, FPRED_ONE, FPRED_ORD,
+    FPRED_UNO, FPRED_UEQ, FPRED_UGT, FPRED_UGE, FPRED_ULT, FPRED_ULE, FPRED_UNE, FPRED_TRUE
+} expr_fpred;
 
 /* Comparison predicates as in LLVM's icmp; the builder maps them to canonical nodes. */
 typedef enum expr_pred {
@@ -56,7 +98,7 @@ typedef struct expr {
     uint8_t op;            /* expr_op */
     uint8_t width;         /* 1..64 bits */
     uint8_t nkids;         /* 0..3 */
-    uint8_t flags;         /* reserved for the builder */
+    uint8_t flags;         /* EXPR_FLAG_* (set when the node is interned) */
     uint32_t id;           /* dense per-context id, 1..n (0 is never used) */
     uint32_t aux;          /* EXTRACT: low bit; SYMBOL: input index; else 0 */
     uint32_t hash;
@@ -66,6 +108,9 @@ typedef struct expr {
     uint64_t value;        /* concrete value, masked to width (see above) */
     struct expr *chain;    /* hash-table chain, private to expr.c */
 } expr;
+
+/* expr.flags: the node has a floating-point operator (EXPR_FADD..EXPR_FCVT) at or below it. */
+#define EXPR_FLAG_FP 1u
 
 typedef struct expr_ctx expr_ctx;
 
@@ -114,6 +159,20 @@ expr *expr_concat(expr_ctx *cx, expr *hi, expr *lo);
 expr *expr_ite(expr_ctx *cx, expr *c, expr *t, expr *e);
 /* Logical and/or of width-1 expressions. */
 expr *expr_and1(expr_ctx *cx, expr *a, expr *b);
+
+/* Floating-point operator op (EXPR_FADD..EXPR_FCVT except the comparisons) producing
+ * `width` bits (32/64 for float results; 1..64 for FTOSI/FTOUI); aux is the fp_rm of
+ * EXPR_FRINT, else 0; unused kids NULL. Kids' widths as the operator requires (asserted):
+ * float operands 32/64 and equal to `width` for arithmetic. All-constant operands fold. */
+expr *expr_fp(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *a, expr *b, expr *c);
+/* fcmp by predicate on two floats of one width (32/64); result width 1, canonical
+ * (FOEQ/FOLT/FOLE/FUNO, possibly under NOT, ORs for one/ueq). */
+expr *expr_fcmp(expr_ctx *cx, expr_fpred pred, expr *a, expr *b);
+/* Is op one of the floating-point operators whose result is a float (EXPR_FADD..EXPR_FRINT,
+ * EXPR_SITOF, EXPR_UITOF, EXPR_FCVT)? */
+int expr_op_is_fp_valued(expr_op op);
+/* Is op any floating-point operator (EXPR_FADD..EXPR_FCVT)? */
+static inline int expr_op_is_fp(unsigned op) { return op >= EXPR_FADD && op <= EXPR_FCVT; }
 
 /* Intern a node exactly as given, without simplification: used by the explorer to
  * rebuild the runtime's DAG from a trace. value is stored as given (masked).

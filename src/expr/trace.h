@@ -32,7 +32,8 @@
 typedef enum conc_kind {
     /* keep in this ORDER: reports list them by this index */
     CONC_EXTERNAL_CALL = 0, /* symbolic argument passed to a function that is not instrumented */
-    CONC_FLOAT,             /* symbolic integer converted to / reinterpreted as floating point; float inputs */
+    CONC_FLOAT,             /* floating point that stays concrete: conversion to x86_fp80/half/fp128, operand of an
+                               unmodelled float intrinsic (llvm.sin, ...), vector float operation */
     CONC_SYM_POINTER,       /* load/store through a symbolic address (value pinned, constraint recorded) */
     CONC_SYM_SIZE,          /* symbolic length of memcpy/memset/memmove/alloca/malloc */
     CONC_WIDE_INT,          /* integer wider than 64 bits */

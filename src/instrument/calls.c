@@ -322,14 +322,20 @@ static void do_intrinsic(pass *p, const char *name)
         set_shadow(p, I, rt_call(p, RT_INTRINSIC, args, 8));
         return;
     }
-    /* Floating-point intrinsics (fabs, sqrt, fmuladd, ...) touch no shadowed value. */
+    /* Floating-point intrinsics sympath models (fabs, sqrt, fma, fmuladd, minnum, floor, ...). */
+    if (do_fp_call(p, name, 0))
+        return;
     if (!has_int_or_ptr(p, I))
         return;
-    /* Anything else is counted under its own name, its symbolic operands concretized. */
+    /* Anything else is counted under its own name, its symbolic operands concretized
+     * (as CONC_FLOAT when it computes on floats: llvm.sin, llvm.pow, ...). */
     char kind[160];
     snprintf(kind, sizeof kind, "call %s", name);
     count_unsupported(p, kind);
-    lose_operands(p, CONC_UNSUPPORTED);
+    int on_floats = fp_type(LLVMTypeOf(I));
+    for (unsigned i = 0; i < nargs; i++)
+        on_floats |= fp_type(LLVMTypeOf(LLVMGetOperand(I, i)));
+    lose_operands(p, on_floats ? CONC_FLOAT : CONC_UNSUPPORTED);
 }
 
 /* ---- calls ---- */
@@ -432,9 +438,19 @@ void do_call(pass *p)
     }
     if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume") ||
         !LLVMIsDeclaration(fn)) {
+        /* A program may define its own sqrt, memcmp, ...: the optimiser must call that
+         * definition, not treat the call as the library function (fold it, or emit sqrtsd). */
+        if (!LLVMIsDeclaration(fn)) {
+            unsigned k = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+            LLVMAddCallSiteAttribute(I, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(p->cx, k, 0));
+        }
         instrumented_call(p, starts(name, "__sym_model_"));
         return;
     }
+    /* libm functions with a floating-point model (sqrt, fabs, floor, fmin, fma, ...): the
+     * real call computes the value, the shadow is built beside it */
+    if (do_fp_call(p, name, 1))
+        return;
     if (is_output_sink(name))
         return;
     external_call(p, strcmp(name, "free") != 0, name);

@@ -100,12 +100,14 @@ int is_null_shadow(pass *p, LLVMValueRef s) { return s == p->null || (LLVMIsCons
 int tracked_type(pass *p, LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
-    return k == LLVMPointerTypeKind || (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64);
+    return k == LLVMPointerTypeKind || (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64) ||
+           k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
 }
 
 unsigned bit_width(pass *p, LLVMTypeRef t)
 {
-    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 64;
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return k == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : k == LLVMFloatTypeKind ? 32 : 64;
 }
 
 LLVMValueRef c32(pass *p, uint64_t v) { return LLVMConstInt(p->i32, v, 0); }
@@ -116,6 +118,10 @@ LLVMValueRef as_i64(pass *p, LLVMValueRef v)
     LLVMTypeRef t = LLVMTypeOf(v);
     if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
         return LLVMBuildPtrToInt(p->b, v, p->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMFloatTypeKind)
+        return LLVMBuildZExt(p->b, LLVMBuildBitCast(p->b, v, p->i32, ""), p->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind)
+        return LLVMBuildBitCast(p->b, v, p->i64, "");
     if (LLVMGetIntTypeWidth(t) < 64)
         return LLVMBuildZExt(p->b, v, p->i64, "");
     return v;
@@ -152,6 +158,8 @@ static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
     [RT_CONCRETIZE_CALL] = {"__sym_concretize_call", "vwp"},
     [RT_EXTERNAL_PTR_CALL] = {"__sym_external_ptr_call", "vpw"},
     [RT_SET_VARARG] = {"__sym_set_vararg", "vwp"},
+    [RT_FP] = {"__sym_fp", "pwwwpqpqpq"},
+    [RT_FCMP] = {"__sym_fcmp", "pwwpqpq"},
 };
 
 static LLVMTypeRef sig_type(pass *p, char c)
@@ -762,9 +770,10 @@ static void instrument_inst(pass *p)
     case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
         do_passthrough(p);
         break;
-    case LLVMSIToFP: case LLVMUIToFP:
-        at_before(p);
-        concretize(p, CONC_FLOAT, shadow_of(p, LLVMGetOperand(p->cur, 0)));
+    case LLVMFNeg: case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem:
+    case LLVMFCmp: case LLVMFPToSI: case LLVMFPToUI: case LLVMSIToFP: case LLVMUIToFP:
+    case LLVMFPTrunc: case LLVMFPExt:
+        do_fp_inst(p);
         break;
     case LLVMSelect: do_select(p); break;
     case LLVMPHI: do_phi(p); break;
@@ -780,9 +789,7 @@ static void instrument_inst(pass *p)
     case LLVMInsertValue: do_insertvalue(p); break;
     case LLVMAtomicRMW: do_atomic(p, "atomicrmw", 0, 1); break;
     case LLVMAtomicCmpXchg: do_atomic(p, "cmpxchg", 0, 1); break;
-    /* floating point (no shadows by design), and instructions without values */
-    case LLVMFNeg: case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem:
-    case LLVMFCmp: case LLVMFPToSI: case LLVMFPToUI: case LLVMFPTrunc: case LLVMFPExt:
+    /* instructions without values */
     case LLVMUnreachable: case LLVMFence:
         break;
     default:

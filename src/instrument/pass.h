@@ -15,6 +15,7 @@ enum rt_fn {
     RT_SET_PARAM, RT_GET_PARAM, RT_SET_RET, RT_GET_RET,
     RT_BRANCH, RT_SWITCH, RT_CONCRETIZE, RT_ERROR, RT_FORK, RT_EXTERNAL_PTR,
     RT_CONCRETIZE_CALL, RT_EXTERNAL_PTR_CALL, RT_SET_VARARG,
+    RT_FP, RT_FCMP,
     RT_COUNT
 };
 
@@ -76,11 +77,12 @@ LLVMValueRef shadow_of(pass *p, LLVMValueRef v);
 void set_shadow(pass *p, LLVMValueRef v, LLVMValueRef s);
 /* Is s statically the null shadow (so runtime work can be skipped at compile time)? */
 int is_null_shadow(pass *p, LLVMValueRef s);
-/* Integer/pointer of at most 64 bits (the values that carry shadows)? */
+/* Integer/pointer of at most 64 bits, float or double (the values that carry shadows)? */
 int tracked_type(pass *p, LLVMTypeRef t);
-/* Width in bits of an integer type, 64 for pointers. */
+/* Width in bits of an integer type, 32 for float, 64 for double and pointers. */
 unsigned bit_width(pass *p, LLVMTypeRef t);
-/* v (integer <= 64 bits or pointer) zero-extended / converted to i64, at the builder. */
+/* v (integer <= 64 bits, pointer, float, double) zero-extended / converted to i64 (a
+ * float as its bit pattern), at the builder. */
 LLVMValueRef as_i64(pass *p, LLVMValueRef v);
 LLVMValueRef c32(pass *p, uint64_t v);
 LLVMValueRef c64(pass *p, uint64_t v);
@@ -102,6 +104,19 @@ void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const c
  * original instruction got. clone_fetch returns 0, or -1 (p->mismatch set). */
 void clone_record(pass *p, uint32_t a, uint32_t b);
 int clone_fetch(pass *p, uint32_t *a, uint32_t *b);
+
+/* ---- pass_fp.c ---- */
+/* Is t float or double (the floating-point types with shadows)? */
+int fp_type(LLVMTypeRef t);
+/* Instrument the floating-point instruction p->cur (fneg, fadd..frem, fcmp, fptosi,
+ * fptoui, sitofp, uitofp, fpext, fptrunc); other operands/results stay concrete
+ * (x86_fp80, half, fp128: counted as CONC_FLOAT). */
+void do_fp_inst(pass *p);
+/* Float intrinsic `name` (llvm.fabs.*, llvm.sqrt.*, ...) or libm function (sqrt, fabsf,
+ * floor, ..., and glibc's __isnan, __isinf, __finite, __fpclassify with their f variants;
+ * is_libm) called by p->cur: emit its shadow and return 1, or return 0 when it is not one
+ * sympath models (the caller then treats it as before). */
+int do_fp_call(pass *p, const char *name, int is_libm);
 
 /* ---- calls.c ---- */
 /* Instrument the call instruction p->cur (direct, indirect, intrinsic, hooks, redirects). */

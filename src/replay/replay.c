@@ -593,6 +593,8 @@ uint32_t sym_u32(const char *name) { return (uint32_t)next_int(); }
 int64_t sym_i64(const char *name) { return (int64_t)next_int(); }
 uint64_t sym_u64(const char *name) { return (uint64_t)next_int(); }
 size_t sym_size_t(const char *name) { return (size_t)next_int(); }
+float sym_float(const char *name) { return next_float(); }
+double sym_double(const char *name) { return next_double(); }
 
 void sym_bytes(void *buf, size_t n, const char *name)
 {

@@ -51,6 +51,36 @@ enum sym_intrinsic {
 symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
                      symx c, uint64_t cv);
 
+/*
+ * Floating point (expr.h, "Floating point"). A float or double value travels as its
+ * IEEE bit pattern zero-extended to 64 bits, and its shadow is an expression of 32 or
+ * 64 bits, so select, phi, load, store, parameters and bitcasts treat it as an integer.
+ * keep in this ORDER (the pass emits these numbers).
+ */
+enum sym_fp {
+    SYM_F_ADD = 0, SYM_F_SUB, SYM_F_MUL, SYM_F_DIV, SYM_F_REM,   /* fadd fsub fmul fdiv frem */
+    SYM_F_NEG, SYM_F_ABS, SYM_F_COPYSIGN,                      /* sign-bit operations */
+    SYM_F_SQRT, SYM_F_FMA, SYM_F_FMULADD,                      /* fmuladd: fmul then fadd (no FMA unit assumed) */
+    SYM_F_MINNUM, SYM_F_MAXNUM,                                /* llvm.minnum/maxnum, fmin/fmax */
+    SYM_F_FLOOR, SYM_F_CEIL, SYM_F_TRUNC, SYM_F_ROUND, SYM_F_RINT, /* rint = nearbyint = roundeven */
+    SYM_F_FPTOSI, SYM_F_FPTOUI, SYM_F_SITOFP, SYM_F_UITOFP, SYM_F_FPCONV, /* conversions; fpconv = fpext/fptrunc */
+    /* glibc's classification functions (what older math.h macros call), integer results:
+     * __isnan 1/0, __isinf 1/-1/0, __finite 1/0, __fpclassify FP_NAN 0, FP_INFINITE 1,
+     * FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4 */
+    SYM_F_ISNAN, SYM_F_ISINF, SYM_F_FINITE, SYM_F_FPCLASSIFY,
+    SYM_F_LRINT, SYM_F_LROUND,                                 /* lrint/llrint, lround/llround: integer results */
+    SYM_F_COUNT
+};
+/* Floating-point operation `which` (enum sym_fp) with result width `width` bits (32/64;
+ * for fptosi/fptoui the integer width 1..64) on up to three operands (unused: NULL, 0).
+ * from_width is the operand width (the integer width for sitofp/uitofp, 32/64 for the
+ * others). Unknown `which`: the operands are counted as CONC_FLOAT and NULL returned. */
+symx __sym_fp(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
+              symx c, uint64_t cv);
+/* fcmp with an LLVM real predicate (expr_fpred: 0 false .. 15 true) on floats of `width`
+ * bits (32/64); result has width 1. */
+symx __sym_fcmp(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
+
 /* Pointer arithmetic step (one GEP index, or a constant offset with idx == NULL, idxv = offset,
  * scale = 1): returns the expression of base + sext(idx, 64) * scale, or NULL when both are concrete.
  * idx_width is the index's width in bits. */

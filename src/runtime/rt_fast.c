@@ -56,6 +56,21 @@ symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b
     return __sym_intrinsic_slow(which, width, a, av, b, bv, c, cv);
 }
 
+symx __sym_fp(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
+              symx c, uint64_t cv)
+{
+    if (!a && !b && !c)
+        return 0;
+    return __sym_fp_slow(which, width, from_width, a, av, b, bv, c, cv);
+}
+
+symx __sym_fcmp(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
+{
+    if (!a && !b)
+        return 0;
+    return __sym_fcmp_slow(pred, width, a, av, b, bv);
+}
+
 symx __sym_ptr_add(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width, uint64_t scale)
 {
     if (!base && !idx)

@@ -32,6 +32,18 @@ static void write_name(const char *name)
     }
 }
 
+/* A NaN input becomes the quiet NaN of its sign: a test case writes NaNs as nan / -nan
+ * (emit/input.c), which replay reads back as exactly that, so the run and the replay see
+ * the same bits whatever payload the solver's model had. Other values are unchanged. */
+static uint64_t canonical_nan(uint64_t v, unsigned width)
+{
+    uint64_t sign = 1ull << (width - 1), exp = width == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
+    uint64_t quiet = width == 32 ? 0x00400000ull : 0x0008000000000000ull;
+    if ((v & exp) == exp && (v & ~(sign | exp)) != 0)
+        return (v & sign) | exp | quiet;
+    return v;
+}
+
 /*
  * Read the next input value (index k = number of values consumed before, in call
  * order). Values past the explorer's vector read as 0; past the input area's
@@ -63,6 +75,8 @@ expr *rt_next_input(input_type it, unsigned width, const char *name, int symboli
         return NULL;
     }
     uint64_t v = k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
+    if (it == IT_FLOAT || it == IT_DOUBLE)
+        v = canonical_nan(v, width);
     *val = v;
     /* once the trace is full the run has gone concrete (rt_trace.c) */
     expr *e = symbolic && !rt.trace_full ? expr_symbol(rt_cx(), (uint32_t)k, width, v) : NULL;
@@ -94,7 +108,7 @@ static uint64_t int_input(input_type it, unsigned width, const char *name)
     return v;
 }
 
-/* A non-symbolic input (float, double, pointer): value only, counted as a concretization. */
+/* A non-symbolic input (pointer, 128-bit integer): value only, counted as a concretization. */
 static uint64_t plain_input(input_type it, unsigned width, uint32_t conc)
 {
     uint64_t v;
@@ -102,6 +116,24 @@ static uint64_t plain_input(input_type it, unsigned width, uint32_t conc)
     rt_count_conc(conc);
     __sym_ret = NULL;
     return v;
+}
+
+/* Symbolic float / double inputs: the symbol is the IEEE bit pattern (32 / 64 bits),
+ * which the instrumented caller reads as the float's shadow (expr.h, "Floating point"). */
+static float float_input(const char *name)
+{
+    uint32_t bits = (uint32_t)int_input(IT_FLOAT, 32, name);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static double double_input(const char *name)
+{
+    uint64_t bits = int_input(IT_DOUBLE, 64, name);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
 }
 
 /* ---- sympath.h ---- */
@@ -124,6 +156,8 @@ uint32_t sym_u32(const char *name) { return (uint32_t)int_input(IT_U32, 32, name
 int64_t sym_i64(const char *name) { return (int64_t)int_input(IT_S64, 64, name); }
 uint64_t sym_u64(const char *name) { return int_input(IT_U64, 64, name); }
 size_t sym_size_t(const char *name) { return (size_t)int_input(IT_SIZE_T, 64, name); }
+float sym_float(const char *name) { return float_input(name); }
+double sym_double(const char *name) { return double_input(name); }
 
 /* n inputs of type IT_BYTE; the name follows the first one only. The bytes'
  * symbols go straight into buf's shadow. */
@@ -243,21 +277,8 @@ WEAK unsigned long __VERIFIER_nondet_u64(void) { return (unsigned long)int_input
 WEAK long long __VERIFIER_nondet_loff_t(void) { return (long long)int_input(IT_LOFF_T, 64, NULL); }
 WEAK unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)int_input(IT_U64, 64, NULL); }
 
-WEAK float __VERIFIER_nondet_float(void)
-{
-    uint32_t bits = (uint32_t)plain_input(IT_FLOAT, 32, CONC_FLOAT);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-WEAK double __VERIFIER_nondet_double(void)
-{
-    uint64_t bits = plain_input(IT_DOUBLE, 64, CONC_FLOAT);
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
+WEAK float __VERIFIER_nondet_float(void) { return float_input(NULL); }
+WEAK double __VERIFIER_nondet_double(void) { return double_input(NULL); }
 
 WEAK void *__VERIFIER_nondet_pointer(void) { return (void *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }
 WEAK char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }

@@ -44,6 +44,9 @@ symx __sym_select_slow(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv,
 symx __sym_overflow_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
 symx __sym_intrinsic_slow(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
                           symx c, uint64_t cv);
+symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
+                   symx c, uint64_t cv);
+symx __sym_fcmp_slow(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
 symx __sym_ptr_add_slow(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width,
                         uint64_t scale);
 symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e);

@@ -1,4 +1,4 @@
-/* solver.h: path conditions to new inputs with Z3 (QF_BV), with constraint independence, a query cache and fast UNSAT checks. */
+/* solver.h: path conditions to new inputs with Z3 (QF_BV, QF_FPBV for floats), with constraint independence, a query cache and fast UNSAT checks. */
 #ifndef SYMPATH_SOLVER_H
 #define SYMPATH_SOLVER_H
 
@@ -20,6 +20,10 @@ typedef struct solver_stats {
     uint64_t constraints_kept;   /* constraints left after independence (sum over queries) */
     double seconds;              /* wall time spent in solver_solve, seconds */
     double z3_seconds;           /* of which inside Z3 */
+    uint64_t fp_queries;         /* Z3 calls whose constraints hold a floating-point operator */
+    uint64_t fp_timeouts;        /* of which Z3 returned unknown */
+    double fp_seconds;           /* time inside Z3 on those, seconds */
+    uint64_t fp_sampled;         /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
 } solver_stats;
 
 typedef struct solver solver;
@@ -43,7 +47,9 @@ void solver_free(solver *s);
  *     constraints that share input symbols, transitively, with the target;
  *  3. query cache on the kept set: exact hits, and UNSAT if a known-UNSAT set (from Z3's
  *     unsat cores) is a subset;
- *  4. Z3 with the timeout.
+ *  4. for a query with floating-point operators, candidate values built from its
+ *     constants, checked by evaluation (solver_sample.h);
+ *  5. Z3 with the timeout (floating-point queries: two engines, solver.c run_z3).
  * On SAT, *out (malloc'ed, caller frees) receives max(parent_n, highest symbol in the
  * kept set + 1) values: parent[i] for symbols outside the kept set (the parent run's
  * inputs), the model's values for the symbols in it (masked to their widths). *out_n
@@ -54,6 +60,10 @@ void solver_free(solver *s);
 solve_result solver_solve(solver *s, expr *const *cs, size_t n,
                           const uint64_t *parent, size_t parent_n,
                           uint64_t **out, size_t *out_n);
+
+/* Switch step 4 of solver_solve (candidate sampling for floating-point queries) on or
+ * off; on by default. Off, every such query goes to Z3 (the tests use this). */
+void solver_set_fp_sampling(solver *s, int on);
 
 /* Copy the counters accumulated since solver_new into *out. */
 void solver_get_stats(const solver *s, solver_stats *out);

@@ -65,17 +65,21 @@ static void test_inputs(void **state)
     assert_int_equal(b->width, 1);
     assert_int_equal(b->aux, 2);
 
-    assert_true(__VERIFIER_nondet_double() == 3.0); /* not symbolic */
-    assert_null(__sym_ret);
+    assert_true(__VERIFIER_nondet_double() == 3.0); /* symbolic: its IEEE bit pattern */
+    expr *d = __sym_get_ret(0x4008000000000000ull, 64);
+    assert_non_null(d);
+    assert_int_equal(d->op, EXPR_SYMBOL);
+    assert_int_equal(d->width, 64);
+    assert_int_equal(d->aux, 3);
     assert_int_equal(__VERIFIER_nondet_int(), 0);   /* past the vector: 0, still symbolic */
     assert_int_equal(__sym_get_ret(0, 32)->aux, 4);
 
     trace_header *h = rt_test_header();
     assert_int_equal(h->inputs_read, 5);
-    assert_int_equal(h->conc[CONC_FLOAT], 1);
+    assert_int_equal(h->conc[CONC_FLOAT], 0);
     const trace_rec *r = rt_test_records();
-    /* e(x) in(x) name(x) e(c) in(c) e(b) in(b) name name in(double) e in */
-    assert_int_equal(h->nrecs, 12);
+    /* e(x) in(x) name(x) e(c) in(c) e(b) in(b) name name e(d) in(double) e in */
+    assert_int_equal(h->nrecs, 13);
     assert_int_equal(r[0].type, REC_EXPR);
     assert_int_equal(r[0].u.e.op, EXPR_SYMBOL);
     assert_int_equal(r[1].type, REC_INPUT);
@@ -96,11 +100,12 @@ static void test_inputs(void **state)
     }
     assert_string_equal(name, "a_rather_long_input_name_of_more_than_24_bytes");
     assert_int_equal(r[8].u.name.text[22], 0);
-    assert_int_equal(r[9].type, REC_INPUT);
-    assert_int_equal(r[9].u.in.itype, IT_DOUBLE);
-    assert_int_equal(r[9].u.in.expr_id, 0);
-    assert_int_equal(r[9].u.in.value, 0x4008000000000000ull);
-    assert_int_equal(r[11].u.in.index, 4);
+    assert_int_equal(r[9].type, REC_EXPR);
+    assert_int_equal(r[10].type, REC_INPUT);
+    assert_int_equal(r[10].u.in.itype, IT_DOUBLE);
+    assert_int_equal(r[10].u.in.expr_id, r[9].u.e.id);
+    assert_int_equal(r[10].u.in.value, 0x4008000000000000ull);
+    assert_int_equal(r[12].u.in.index, 4);
     check_kids_first();
 }
 
