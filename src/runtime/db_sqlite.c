@@ -552,6 +552,12 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     if (s && !s->started) {
         s->started = true;
         record_rows(s);
+        /* A SUM that overflows makes SQLite fail the step ("integer overflow"): a real path.
+         * Recorded as an overflow check before the step, so the solver knows it (its true side
+         * asks for such a fixture) and no later solution overflows by accident (a divergence). */
+        expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
+        if (ovf)
+            rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
     uint64_t t0 = db_rt_now_ns();
     int rc = sqlite3_step(st);
@@ -562,8 +568,6 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
-    if (s->cur_agg && s->agg_overflow && !(s->agg_overflow->value & 1)) /* later solutions keep the sums in range */
-        db_rt_assume(expr_not(rt_cx(), s->agg_overflow));
     if (rc == SQLITE_ROW && s->rowid_col) {
         const db_query *q = s->q;
         int base = sqlite3_column_count(st) - q->nfrom;
