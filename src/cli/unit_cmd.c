@@ -360,7 +360,7 @@ int cmd_unit(int argc, char **argv) {
         char *rl = NULL;
         if (asprintf(&rl, "%s/replay.c", uc_lib_dir()) >= 0) uc_push_word(rl, &v, &n);
         free(rl);
-        unit_split_words("-o", &v, &n);
+        unit_split_words("-lm -o", &v, &n); /* libm, as the unit's own build would link it */
         uc_push_word(recorder, &v, &n);
         int st = 0;
         if (up_run(v, NULL, rlog, 120, &st) != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -523,7 +523,7 @@ int cmd_unit(int argc, char **argv) {
                 sb_puts(&line, path);
                 for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
                 for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
-                sb_printf(&line, " -lcmocka -o %s/test_%s && %s/test_%s", out, st, out, st);
+                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && %s/test_%s", out, st, out, st);
                 json_key(j, "test_file");
                 json_string(j, path);
                 json_key(j, "build");
@@ -550,7 +550,7 @@ int cmd_unit(int argc, char **argv) {
                     for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&cmake, " \"-Wl,--wrap=%s\"", u.wrapped[k]);
                     sb_puts(&cmake, ")\n");
                 }
-                sb_printf(&cmake, "target_link_libraries(test_%s cmocka)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
+                sb_printf(&cmake, "target_link_libraries(test_%s cmocka m)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
                 free(abs_test);
                 sb_free(&line);
                 sb_free(&dirs);

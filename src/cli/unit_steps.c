@@ -215,7 +215,7 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
     uc_push_word(test_c, &v, &n);
     for (size_t i = 0; i < c->nsources; i++) uc_push_word(c->abs_sources[i], &v, &n);
     add_wrap_flags(c->u, &v, &n);
-    unit_split_words("-lcmocka -o", &v, &n);
+    unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);
     return v;
 }
@@ -433,7 +433,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     uc_push_word(test_c, &v, &n);
     for (size_t i = 0; i < nobjs; i++) uc_push_word(objs[i], &v, &n);
     add_wrap_flags_sel(c->u, &v, &n, 1);
-    unit_split_words("-lcmocka -o", &v, &n);
+    unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);
     up_free_list(objs);
     int status = 0;

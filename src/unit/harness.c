@@ -212,8 +212,8 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    default: break;\n    }\n");
         }
         break;
-    case UT_FLOAT:
-        sb_printf(b, "    *o = 0; /* floating point is not symbolic */\n");
+    case UT_FLOAT: /* float and double symbolic; long double a double input, extended */
+        sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->size == 4 ? "sym_float" : "sym_double");
         break;
     case UT_UNION:
         sb_printf(b, "    memset(o, 0, sizeof *o); /* unions are not built (zero) */\n");
@@ -329,6 +329,9 @@ static void gen_dump(gen *g, const ut_type *t) {
     case UT_ENUM:
         sb_printf(b, "    sympu_pe(phase, id, lv, sympu_enum_%d((long long)*o));\n", t->id);
         break;
+    case UT_FLOAT:
+        sb_printf(b, "    sympu_pd(phase, id, lv, (double)*o);\n");
+        break;
     case UT_PTR:
         if (t->pointee->kind == UT_FUNC) sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
         else sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
@@ -336,7 +339,7 @@ static void gen_dump(gen *g, const ut_type *t) {
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
-            if (!*f->name || !fillable(f->type) || f->type->kind == UT_FLOAT || f->type->kind == UT_UNION) continue;
+            if (!*f->name || !fillable(f->type) || f->type->kind == UT_UNION) continue;
             sb_printf(b, "    {\n        char l[256];\n        snprintf(l, sizeof l, \"%%s.%s\", lv);\n", f->name);
             if (f->bitfield) {
                 char *fs = unqual(f->type);
@@ -350,7 +353,7 @@ static void gen_dump(gen *g, const ut_type *t) {
         }
         break;
     case UT_ARRAY:
-        if (t->pointee->kind == UT_FLOAT || t->pointee->kind == UT_UNION) break;
+        if (t->pointee->kind == UT_UNION) break;
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char l[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(l, sizeof l, \"%%s[%%zu]\", lv, i);\n");
         sb_printf(b, "        sympu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
@@ -392,7 +395,7 @@ static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs
 
 static int global_ok(const ut_type *t) {
     if (t->is_const || (t->kind == UT_ARRAY && t->pointee->is_const)) return 0;
-    return fillable(t) && t->kind != UT_FLOAT && t->kind != UT_UNION;
+    return fillable(t) && t->kind != UT_UNION;
 }
 
 static void gen_driver(gen *g, const ut_func *f) {
@@ -473,7 +476,7 @@ static void gen_driver(gen *g, const ut_func *f) {
                           g->o->null_all || unit_null_checked(g->u, p->name, 0),
                           g->o->null_all || unit_null_checked(g->u, p->name, 1));
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
-            if (t->kind == UT_FLOAT || t->kind == UT_UNION)
+            if (t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name, t->spelling);
         } else {
             char *d = unit_declarator(ts, vn);

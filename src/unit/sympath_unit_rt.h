@@ -239,6 +239,10 @@ static void sympu_pi(const char *phase, int id, const char *lv, long long v) {
 static void sympu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
     sympu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
 }
+/* a floating-point value, exact: C99 hexadecimal (inf, -inf, nan, -nan as printf writes them) */
+static void sympu_pd(const char *phase, int id, const char *lv, double v) {
+    sympu_rec("%s %d %s d %a\n", phase, id, *lv ? lv : "-", v);
+}
 static void sympu_pe(const char *phase, int id, const char *lv, const char *v) {
     sympu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
 }
@@ -279,6 +283,7 @@ static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
 #define sympu_pi(...) ((void)0)
 #define sympu_pu(...) ((void)0)
 #define sympu_pe(...) ((void)0)
+#define sympu_pd(...) ((void)0)
 #define sympu_pp(...) ((void)0)
 #define sympu_pf(...) ((void)0)
 #define sympu_ret_str(...) ((void)0)

@@ -14,4 +14,6 @@ build_and_run buffer
 expect_gcov parse_header 100
 expect_gcov kind_cost 80   # 4 of 5: the switch's implicit default needs an undeclared value
 expect_gcov check_access 100
+expect_gcov classify_gain 100
+expect_text buffer "\.gain = 0x1\.4p\+1" "a float field solved exactly (2.5f)"
 pass

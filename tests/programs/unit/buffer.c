@@ -38,3 +38,13 @@ enum access_status check_access(int mode) {
     if (mode & 4) return R_OK;
     return F_OK;
 }
+
+/* Floating-point parameters are symbolic: an exact product on a struct field, a huge double. */
+struct sample { int id; float gain; };
+
+int classify_gain(struct sample s, double offset) {
+    float g = s.gain * 3.0f;
+    if (g == 7.5f) return 1;
+    if (offset > 1e301) return 2;
+    return 0;
+}
