@@ -363,6 +363,34 @@ static LLVMValueRef model_of(pass *p, const char *name)
     return defined_function(p, "__sym_model_", name, "");
 }
 
+/*
+ * Models whose libc function computes exactly the same thing and keeps no state the model
+ * would have to share (unlike strtok's saved position, the stdin/file models' streams, or
+ * scanf reading through them). A concrete-mode copy runs only while nothing is symbolic, so
+ * there such a call goes to libc itself: glibc's vectorised string functions instead of the
+ * models' byte loops (docs/design.md, "Concrete mode").
+ */
+static const char *const libc_same_when_concrete[] = {
+    "strlen", "strnlen", "strcmp", "strncmp", "memcmp", "bcmp", "strchr", "strrchr", "memchr",
+    "memrchr", "strchrnul", "index", "rindex", "strcpy", "stpcpy", "strncpy", "strcat", "strncat",
+    "strstr", "strspn", "strcspn", "strpbrk", "strcasecmp", "strncasecmp", "strcoll", "strdup",
+    "strndup", "strtok_r", "strsep",
+    "isdigit", "isupper", "islower", "isalpha", "isalnum", "isspace", "isblank", "iscntrl",
+    "isprint", "isgraph", "ispunct", "isascii", "isxdigit", "toupper", "tolower", "toascii",
+    "strtol", "strtoll", "strtoul", "strtoull", "strtoimax", "strtoumax", "atoi", "atol", "atoll",
+    "abs", "labs", "llabs",
+    "sprintf", "snprintf", "vsprintf", "vsnprintf", "sscanf", "vsscanf", "__isoc99_sscanf",
+    "__isoc99_vsscanf",
+};
+
+int model_is_libc_when_concrete(const char *name)
+{
+    for (size_t i = 0; i < sizeof libc_same_when_concrete / sizeof *libc_same_when_concrete; i++)
+        if (!strcmp(libc_same_when_concrete[i], name))
+            return 1;
+    return 0;
+}
+
 int model_redirect_ok(const char *caller, const char *callee)
 {
     static const char pre[] = "__sym_model_";
@@ -505,7 +533,7 @@ void do_call_concrete(pass *p)
         insert_error(p, ek, what);
     } else if (!strcmp(name, "fork")) {
         set_callee(p, I, rt_decl(p, RT_FORK));
-    } else if (model_redirect_ok(p->fname, name) && model_of(p, name)) {
+    } else if (model_redirect_ok(p->fname, name) && model_of(p, name) && !model_is_libc_when_concrete(name)) {
         LLVMValueRef mc = concrete_copy(p, "__sym_model_", name);
         if (mc)
             set_callee(p, I, mc);

@@ -161,6 +161,8 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
         free(mname);
         /* as calls.c's model_of: a function the program defines itself is not redirected */
         if (model && !LLVMIsDeclaration(model) && LLVMIsDeclaration(fn)) {
+            if (model_is_libc_when_concrete(name))
+                return; /* the copy calls libc itself (calls.c) */
             int k = node_of(g, model);
             if (k < 0)
                 n->bad = 1;

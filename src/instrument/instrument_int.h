@@ -65,6 +65,11 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
  * concrete-mode copy, calling X reaches the real X). caller may be NULL. (calls.c) */
 int model_redirect_ok(const char *caller, const char *callee);
 
+/* 1 when a concrete-mode copy may call libc's `name` instead of the model __sym_model_<name>:
+ * glibc computes the same result and the model keeps no state of its own (strtok, the
+ * stdin/file models and the stream scanf models are not such). (calls.c) */
+int model_is_libc_when_concrete(const char *name);
+
 /* ---- unused models (prune.c) ---- */
 
 /* Delete from m every function of `names` (the definitions models.bc brought) that has no

@@ -1087,6 +1087,26 @@ static void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
 }
 
 /*
+ * The function a model's dispatch calls when nothing is symbolic: for __sym_model_X where
+ * libc's X computes the same (model_is_libc_when_concrete), X itself, declared with the
+ * model's type (the models have libc's signatures), so concrete calls run glibc's own code;
+ * otherwise the model's concrete copy.
+ */
+static LLVMValueRef libc_target(pass *p, const char *name, LLVMValueRef fn, LLVMValueRef copy)
+{
+    static const char pre[] = "__sym_model_";
+    if (strncmp(name, pre, sizeof pre - 1) || !model_is_libc_when_concrete(name + sizeof pre - 1))
+        return copy;
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    LLVMValueRef x = LLVMGetNamedFunction(p->m, name + sizeof pre - 1);
+    if (!x)
+        x = LLVMAddFunction(p->m, name + sizeof pre - 1, fty);
+    else if (LLVMGlobalGetValueType(x) != fty || !LLVMIsDeclaration(x))
+        return copy; /* declared otherwise, or the program's own X: keep the model's copy */
+    return x;
+}
+
+/*
  * F, then its concrete-mode copy if it has one (same sites: the copy's branches are
  * looked up through the instruction pairing), then the dispatch. The shadows of F's
  * parameters are still in p->shadow for the dispatch, so it is built before clearing.
@@ -1123,7 +1143,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
         p->shadow = saved;
         p->prologue_end = prologue_end;
         if (can_dispatch(p, fn))
-            insert_dispatch(p, fn, copy);
+            insert_dispatch(p, fn, libc_target(p, name, fn, copy));
     }
     pmap_clear(&p->shadow);
     pmap_clear(&p->pair);
