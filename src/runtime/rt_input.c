@@ -53,7 +53,23 @@ static uint64_t canonical_nan(uint64_t v, unsigned width)
  * (floats, pointers), followed by REC_NAME chunks when name is not NULL.
  * Returns the symbol (NULL when not symbolic) and the masked value in *val.
  */
+static expr *next_input(input_type it, unsigned width, const char *name, int symbolic, const uint64_t *given,
+                        uint64_t *val);
+
 expr *rt_next_input(input_type it, unsigned width, const char *name, int symbolic, uint64_t *val)
+{
+    return next_input(it, width, name, symbolic, NULL, val);
+}
+
+expr *rt_env_input(input_type it, unsigned width, const char *name, uint64_t value)
+{
+    uint64_t v;
+    return next_input(it, width, name, 1, &value, &v);
+}
+
+/* rt_next_input, with the value taken from *given instead of the vector when not NULL. */
+static expr *next_input(input_type it, unsigned width, const char *name, int symbolic, const uint64_t *given,
+                        uint64_t *val)
 {
     trace_header *h = rt.hdr;
     *val = 0;
@@ -74,7 +90,7 @@ expr *rt_next_input(input_type it, unsigned width, const char *name, int symboli
         *val = 0;
         return NULL;
     }
-    uint64_t v = k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
+    uint64_t v = given ? *given & expr_mask(width) : k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
     if (it == IT_FLOAT || it == IT_DOUBLE)
         v = canonical_nan(v, width);
     *val = v;

@@ -142,6 +142,10 @@ void rt_input_reset(void);
  * not symbolic or the run went concrete) and the value in *val. Used by the input
  * functions and by the database fixture (db_sqlite.c). */
 expr *rt_next_input(input_type it, unsigned width, const char *name, int symbolic, uint64_t *val);
+/* An input whose value the environment decided (a value read from the user's database in
+ * data mode): like rt_next_input, symbolic, but its value is `value` (masked to width), not
+ * the vector's. Returns the symbol or NULL (run concrete / input area full). */
+expr *rt_env_input(input_type it, unsigned width, const char *name, uint64_t value);
 
 /* ---- test hooks (tests/unit/test_runtime_*.c) ---- */
 

@@ -1,0 +1,137 @@
+/* data_site.c: SELECT sites in data mode: their ids, the wrapped query the database runs, SQL literals (shared by the executor and the explorer). */
+#define _GNU_SOURCE
+#include "data.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* sql[0..*len) without leading blanks and trailing blanks and ';' */
+static const char *trim(const char *sql, size_t *len)
+{
+    size_t n = *len;
+    while (n && isspace((unsigned char)*sql))
+        sql++, n--;
+    while (n && (isspace((unsigned char)sql[n - 1]) || sql[n - 1] == ';'))
+        n--;
+    *len = n;
+    return sql;
+}
+
+void data_site_id(const char *sql, size_t len, char out[17])
+{
+    sql = trim(sql, &len);
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)sql[i]) * 1099511628211ull;
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+bool data_is_select(const char *sql, size_t len)
+{
+    size_t i = 0;
+    for (;;) {
+        while (i < len && isspace((unsigned char)sql[i]))
+            i++;
+        if (i + 1 < len && sql[i] == '-' && sql[i + 1] == '-') {
+            while (i < len && sql[i] != '\n')
+                i++;
+        } else if (i + 1 < len && sql[i] == '/' && sql[i + 1] == '*') {
+            const char *e = memmem(sql + i + 2, len - i - 2, "*/", 2);
+            i = e ? (size_t)(e - sql) + 2 : len;
+        } else {
+            break;
+        }
+    }
+    if (i < len && sql[i] == '(')
+        return true;
+    static const char *const kw[] = {"select", "with", "values"};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = strlen(kw[k]);
+        if (len - i >= n && !strncasecmp(sql + i, kw[k], n) && (len - i == n || !isalnum((unsigned char)sql[i + n])))
+            return true;
+    }
+    return false;
+}
+
+char *data_wrap_select(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit)
+{
+    sql = trim(sql, &len);
+    size_t cap = len + (size_t)ncols * 8 + (cond ? strlen(cond) : 0) + 128;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    size_t o = (size_t)snprintf(s, cap, "WITH sympath_q(");
+    for (int i = 0; i < ncols; i++)
+        o += (size_t)snprintf(s + o, cap - o, "%sc%d", i ? "," : "", i);
+    o += (size_t)snprintf(s + o, cap - o, ") AS (%.*s\n) SELECT * FROM sympath_q", (int)len, sql);
+    if (cond && *cond)
+        o += (size_t)snprintf(s + o, cap - o, " WHERE %s", cond);
+    if (limit)
+        o += (size_t)snprintf(s + o, cap - o, " LIMIT %llu", (unsigned long long)limit);
+    return s;
+}
+
+char *data_sql_literal_int(int64_t v)
+{
+    char *s = NULL;
+    if (v == INT64_MIN) /* -9223372036854775808 does not parse as a literal in SQLite */
+        return strdup("(-9223372036854775807-1)");
+    return asprintf(&s, "%lld", (long long)v) < 0 ? NULL : s;
+}
+
+char *data_sql_literal_double(double v)
+{
+    char *s = NULL;
+    if (!isfinite(v))
+        return strdup("NULL");
+    if (asprintf(&s, "%.17g", v) < 0)
+        return NULL;
+    if (!strpbrk(s, ".eEn")) { /* keep it a REAL literal: 3 -> 3.0 */
+        char *t = NULL;
+        int r = asprintf(&t, "%s.0", s);
+        free(s);
+        return r < 0 ? NULL : t;
+    }
+    return s;
+}
+
+char *data_sql_literal_text(data_dialect d, const char *p, size_t n)
+{
+    bool plain = true;
+    for (size_t i = 0; i < n; i++)
+        plain &= (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f;
+    size_t cap = n * 6 + 32;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    size_t o = 0;
+    if (plain) {
+        s[o++] = '\'';
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] == '\'')
+                s[o++] = '\'';
+            s[o++] = p[i];
+        }
+        s[o++] = '\'';
+    } else if (d == DATA_SQLITE) {
+        o += (size_t)snprintf(s + o, cap - o, "CAST(X'");
+        for (size_t i = 0; i < n; i++)
+            o += (size_t)snprintf(s + o, cap - o, "%02X", (unsigned char)p[i]);
+        o += (size_t)snprintf(s + o, cap - o, "' AS TEXT)");
+    } else {
+        o += (size_t)snprintf(s + o, cap - o, "E'");
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)p[i];
+            if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
+                s[o++] = (char)c;
+            else
+                o += (size_t)snprintf(s + o, cap - o, "\\x%02X", c);
+        }
+        s[o++] = '\'';
+    }
+    s[o] = 0;
+    return s;
+}
