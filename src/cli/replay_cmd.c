@@ -78,6 +78,7 @@ typedef struct replay_conf {
     char *db_schema;        /* --db suites: the schema copy, the fixture's input count, replay_db.c */
     char *db_inputs;
     char *replaydb;
+    char *replaypq;         /* sympath data on PostgreSQL: replay_pq.c serves the SELECTs from tests/test-N.results */
 } replay_conf;
 
 /* Split a line into words: blanks separate, '...' and "..." group, backslash escapes. */
@@ -159,7 +160,11 @@ static int read_conf(const char *path, replay_conf *c)
             c->db_inputs = strdup(val);
         } else if (strcmp(key, "replaydb") == 0) {
             free(c->replaydb);
+    free(c->replaypq);
             c->replaydb = strdup(val);
+        } else if (strcmp(key, "replaypq") == 0) {
+            free(c->replaypq);
+            c->replaypq = strdup(val);
         } else if (strcmp(key, "branches") == 0) {
             if (sscanf(val, "%ld %ld", &c->branches_covered, &c->branches_total) != 2)
                 c->branches_covered = c->branches_total = -1;
@@ -489,9 +494,17 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
     strlist objs = { 0 };
     int rc = 0;
     int with_db = c->db_schema && c->replaydb;
-    for (size_t i = 0; i <= c->sources.n + (size_t)with_db && rc == 0; i++) {
+    /* after the program's sources: replay.c, then replay_db.c and replay_pq.c when configured */
+    const char *libs[3];
+    size_t nlibs = 0;
+    libs[nlibs++] = c->replaylib;
+    if (with_db)
+        libs[nlibs++] = c->replaydb;
+    if (c->replaypq)
+        libs[nlibs++] = c->replaypq;
+    for (size_t i = 0; i < c->sources.n + nlibs && rc == 0; i++) {
         int is_lib = i >= c->sources.n;
-        const char *src = i == c->sources.n ? c->replaylib : is_lib ? c->replaydb : c->sources.v[i];
+        const char *src = is_lib ? libs[i - c->sources.n] : c->sources.v[i];
         const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
         char *stem = strdup(base);
         char *dot = strrchr(stem, '.');
@@ -513,6 +526,8 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
             sl_push_dup(&a, "-DSYMPATH_REPLAY_POSIX");
         if (c->include_dir && *c->include_dir)
             sl_push(&a, fmt("-I%s", c->include_dir));
+        sl_push_dup(&a, "-idirafter");   /* <libpq-fe.h>, as `sympath run` compiles */
+        sl_push_dup(&a, SYMPATH_PQ_INCLUDE);
         if (!is_lib)
             for (size_t k = 0; k < c->cflags.n; k++)
                 sl_push_dup(&a, c->cflags.v[k]);
@@ -562,6 +577,16 @@ static int build(const replay_conf *c, const char *rdir, const char *prog, int c
         if (with_db) { /* the program's opens go to replay_db.c */
             sl_push_dup(&a, "-Wl,--wrap=sqlite3_open,--wrap=sqlite3_open_v2");
             sl_push_dup(&a, "-lsqlite3");
+        }
+        if (c->replaypq) { /* the program's connections and statements go to replay_pq.c */
+            sl_push_dup(&a, "-Wl,--wrap=PQconnectdb,--wrap=PQconnectdbParams,--wrap=PQsetdbLogin,--wrap=PQstatus,"
+                            "--wrap=PQerrorMessage,--wrap=PQfinish,--wrap=PQexec,--wrap=PQexecParams,"
+                            "--wrap=PQprepare,--wrap=PQexecPrepared,--wrap=PQresultErrorMessage");
+            sl_push_dup(&a, "-lpq");
+        } else { /* a program that calls libpq outside data mode */
+            sl_push_dup(&a, "-Wl,--push-state,--as-needed");
+            sl_push_dup(&a, "-lpq");
+            sl_push_dup(&a, "-Wl,--pop-state");
         }
         sl_push_dup(&a, "-lm");
         if (c->posixconf) /* replay.c's start-up and file wrappers (SYMPATH_REPLAY_POSIX) */
@@ -713,6 +738,11 @@ int cmd_replay(int argc, char **argv)
                 setenv("SYMPATH_REPLAY_DB_FILE", dbfile, 1);
                 free(fixture);
                 free(dbfile);
+            }
+            if (conf.replaypq) { /* the test's recorded results (test-NNNNN.results) */
+                char *results = fmt("%s/%.*s.results", dir, (int)(strlen(name) - 4), name);
+                setenv("SYMPATH_REPLAY_RESULTS", results, 1);
+                free(results);
             }
             outcome o = run_test(prog, tc, log, rdir, timeout_s);
             char what[64];

@@ -85,7 +85,7 @@ static int compile_one(build *B, size_t i, char **err)
     char *inc = instr_strf("-I%s", o->include_dir);
     char *out = instr_strf("%s/%zu.bc", o->work_dir, i);
     char *log = instr_strf("%s/%zu.log", o->work_dir, i);
-    argv = calloc(5 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
+    argv = calloc(7 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
     if (!inc || !out || !log || !argv) {
         *err = instr_strf("out of memory");
         goto done;
@@ -98,6 +98,8 @@ static int compile_one(build *B, size_t i, char **err)
     if (sl < 2 || strcmp(o->sources[i] + sl - 2, ".i") != 0) {
         argv[argc++] = strdup(inc);
         argv[argc++] = strdup("-D__NO_CTYPE");
+        argv[argc++] = strdup("-idirafter"); /* <libpq-fe.h> without a --cflags of the user's */
+        argv[argc++] = strdup(SYMPATH_PQ_INCLUDE);
     }
     if (split_flags(o->cflags, &argv, &argc, err))
         goto done;
@@ -209,6 +211,18 @@ static int uses_sqlite(LLVMModuleRef m)
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
         if (LLVMIsDeclaration(f) && len > 8 && !strncmp(name, "sqlite3_", 8))
+            return 1;
+    }
+    return 0;
+}
+
+/* True when the program calls a libpq function (declared PQ* functions: PQconnectdb, PQexec, ...). */
+static int uses_libpq(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMIsDeclaration(f) && len > 2 && name[0] == 'P' && name[1] == 'Q')
             return 1;
     }
     return 0;
@@ -436,6 +450,11 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     int uses_db = uses_sqlite(B.m);
     if (uses_db && link_models(&B, "db_models.bc", err))
         goto done;
+    /* A program that calls libpq gets its interception stubs (pq_models.bc: data mode on
+     * PostgreSQL, plain libpq otherwise) and is linked with libpq. */
+    int uses_pq = uses_libpq(B.m);
+    if (uses_pq && link_models(&B, "pq_models.bc", err))
+        goto done;
 
     if (!posix) { /* the start-up wrapper of the symbolic command line is not wanted */
         LLVMValueRef w = LLVMGetNamedFunction(B.m, POSIX_MAIN);
@@ -491,11 +510,14 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     /* The executor: optimise (inlining the fast paths) and link with the runtime. */
     char *lib = instr_strf("%s/libsympath-rt.a", o->rt_dir);
     char *log = instr_strf("%s/link.log", o->work_dir);
+    /* (a NULL entry is an option not wanted: skipped) */
     const char *la[] = {o->clang, huge ? "-O0" : "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
-                        "-lm", "-ldl", "-o", o->exe_path, uses_db ? "-lsqlite3" : NULL, "-lpg_query", "-lpthread"};
+                        "-lm", "-ldl", "-o", o->exe_path, uses_db ? "-lsqlite3" : NULL, uses_db ? "-lpg_query" : NULL,
+                        uses_db ? "-lpthread" : NULL, uses_pq ? "-lpq" : NULL};
     int ok = lib && log;
-    for (size_t k = 0; ok && k < sizeof la / sizeof *la && la[k]; k++)
-        ok = (link_argv[k] = strdup(la[k])) != NULL;
+    for (size_t k = 0, n = 0; ok && k < sizeof la / sizeof *la; k++)
+        if (la[k])
+            ok = (link_argv[n++] = strdup(la[k])) != NULL;
     if (!ok) {
         free(lib), free(log);
         *err = instr_strf("out of memory");

@@ -9,70 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "data/data.h"
 #include "data/data_pg.h"
 #include "data/source_int.h"
+#include "pg_test_util.h"
 
-/* The server (tests/pg/pg_server.sh) lives in dir; conninfo reaches it; admin is a
- * normal (writable) connection of the test itself, to create the table. */
-static char dir[] = "/tmp/sympath-pgXXXXXX";
-static char conninfo[512];
+/* admin: a normal (writable) connection of the test itself, to create the table */
 static PGconn *admin;
-static int started;
-
-static const char *script(void) { return SYMPATH_SOURCE_DIR "/tests/pg/pg_server.sh"; }
-
-static void stop_server(void)
-{
-    if (!started)
-        return;
-    started = 0;
-    if (admin)
-        PQfinish(admin);
-    admin = NULL;
-    char *cmd = NULL;
-    if (asprintf(&cmd, "sh '%s' stop '%s'; rm -rf '%s'", script(), dir, dir) >= 0 && system(cmd) != 0)
-        fprintf(stderr, "could not stop the server in %s\n", dir);
-    free(cmd);
-}
-
-/* Start the server: 0, 77 when the binaries are missing (skip), 1 on failure. */
-static int start_server(void)
-{
-    if (!mkdtemp(dir))
-        return 1;
-    char *cmd = NULL;
-    if (asprintf(&cmd, "sh '%s' start '%s'", script(), dir) < 0)
-        return 1;
-    FILE *p = popen(cmd, "r");
-    free(cmd);
-    if (!p)
-        return 1;
-    started = 1;
-    atexit(stop_server); /* stopped even when a test crashes the process */
-    if (!fgets(conninfo, sizeof conninfo, p))
-        conninfo[0] = 0;
-    int st = pclose(p);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
-        return 77;
-    if (st != 0 || !conninfo[0])
-        return 1;
-    conninfo[strcspn(conninfo, "\n")] = 0;
-    return 0;
-}
-
-static void exec_ok(PGconn *c, const char *sql)
-{
-    PGresult *r = PQexec(c, sql);
-    ExecStatusType s = PQresultStatus(r);
-    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
-        fprintf(stderr, "%s: %s", sql, PQresultErrorMessage(r));
-    assert_true(s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK);
-    PQclear(r);
-}
 
 static char *checksum(void)
 {
@@ -86,14 +30,14 @@ static char *checksum(void)
 /* 1000 rows; k = 7 on 3 of them (s = 'rare'), k = 0 elsewhere; NULL s on 10 rows */
 static int setup_table(void **state)
 {
-    admin = PQconnectdb(conninfo);
+    admin = PQconnectdb(pg_conninfo);
     if (PQstatus(admin) != CONNECTION_OK)
         return -1;
-    exec_ok(admin, "CREATE TABLE t(id int PRIMARY KEY, k int NOT NULL, s text)");
-    exec_ok(admin, "INSERT INTO t SELECT i, CASE WHEN i IN (100, 500, 900) THEN 7 ELSE 0 END, "
+    pg_exec_ok(admin, "CREATE TABLE t(id int PRIMARY KEY, k int NOT NULL, s text)");
+    pg_exec_ok(admin, "INSERT INTO t SELECT i, CASE WHEN i IN (100, 500, 900) THEN 7 ELSE 0 END, "
                    "CASE WHEN i IN (100, 500, 900) THEN 'rare' WHEN i % 100 = 1 THEN NULL ELSE 'common' END "
                    "FROM generate_series(1, 1000) i");
-    exec_ok(admin, "ANALYZE t");
+    pg_exec_ok(admin, "ANALYZE t");
     return 0;
 }
 
@@ -110,7 +54,7 @@ static void test_open_failures(void **state)
 static void test_estimate_and_count(void **state)
 {
     char *err = NULL;
-    void *ds = source_pg_ops.open(conninfo, &err);
+    void *ds = source_pg_ops.open(pg_conninfo, &err);
     assert_non_null(ds);
     const char *sql = "SELECT id, k, s FROM t WHERE id > $1;";
     const char *params[] = {"0"};
@@ -149,7 +93,7 @@ static void test_estimate_and_count(void **state)
 static void test_parameters(void **state)
 {
     char *err = NULL;
-    void *ds = source_pg_ops.open(conninfo, &err);
+    void *ds = source_pg_ops.open(pg_conninfo, &err);
     assert_non_null(ds);
     const char *sql = "SELECT id FROM t WHERE s = $1 AND '$1' = '$1' AND \"k\" - $2 = 7 /* $2 /* $1 */ */ -- $1";
     const char *params[] = {"'rare'", "-0"};
@@ -170,7 +114,7 @@ static void test_parameters(void **state)
 static void test_writes_refused(void **state)
 {
     char *before = checksum(), *err = NULL;
-    PGconn *c = source_pg_ops.open(conninfo, &err);
+    PGconn *c = source_pg_ops.open(pg_conninfo, &err);
     assert_non_null(c);
     PGresult *r = PQexec(c, "INSERT INTO t VALUES (5000, 1, 'x')");
     assert_int_equal(PQresultStatus(r), PGRES_FATAL_ERROR);
@@ -210,16 +154,9 @@ static void test_refused_statements(void **state)
 
 int main(void)
 {
-    int rc = start_server();
-    if (rc == 77) {
-        fprintf(stderr, "skipped: PostgreSQL server binaries not installed (scripts/install-deps.sh)\n");
-        return 77;
-    }
-    if (rc) {
-        fprintf(stderr, "could not start a PostgreSQL server in %s\n", dir);
-        stop_server();
-        return 1;
-    }
+    int rc = pg_start();
+    if (rc)
+        return rc;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_failures),
         cmocka_unit_test(test_estimate_and_count),
@@ -228,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_refused_statements),
     };
     rc = cmocka_run_group_tests(tests, setup_table, NULL);
-    stop_server();
+    PQfinish(admin);
+    pg_stop();
     return rc;
 }
