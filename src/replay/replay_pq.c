@@ -19,6 +19,8 @@
  *   error<TAB><message>                    optional: the SELECT failed with this message
  *   row<TAB><v0><TAB><v1>...               values as in the "v" log lines: \N is NULL,
  *   end                                    \\ \t \n \r escaped
+ *   fail<TAB><message><TAB><sql>           optional, between blocks: a statement that failed
+ *                                          ("w" log lines; sql flattened as data_rt_flat does)
  *
  * A connection is a real PGconn that never reached a server (PQconnectStart of a socket
  * that does not exist), so libpq functions not wrapped here (PQescapeLiteral, ...) get a
@@ -26,10 +28,11 @@
  * executor's data_is_select) of site S gets the next recorded block of S, built with
  * libpq's own PQmakeEmptyPGresult / PQsetResultAttrs / PQsetvalue (text columns);
  * when none is left (the replay left the recorded path) an empty result, with a note on
- * stderr. Every other statement gets an empty PGRES_COMMAND_OK result: in data mode
- * writes were refused, which the results file does not record (a program that checks
- * a write's status may take the other branch here). Without SYMPATH_REPLAY_RESULTS
- * every function is libpq's own.
+ * stderr. Every other statement gets an empty PGRES_COMMAND_OK result, except one that
+ * failed when the test ran: the next unused "fail" entry with its text, or, without one,
+ * a statement that writes (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every
+ * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message. Without
+ * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
  * The site id must equal data_site_id (src/data/data_site.c): FNV-1a 64 of the text
  * without leading and trailing blanks and trailing ';'. This file is compiled alone with
@@ -66,6 +69,7 @@ typedef struct block {
 typedef struct conn_ent { PGconn *c; char msg[1024]; } conn_ent;
 typedef struct stmt_ent { const PGconn *c; char *name, *sql; } stmt_ent;
 typedef struct err_ent { const PGresult *r; char *msg; } err_ent;
+typedef struct fail_ent { char *msg, *sql; int used; } fail_ent;
 
 static int state;       /* 0 not read, 1 replaying from results, -1 plain libpq */
 static block *blocks;
@@ -74,6 +78,8 @@ static conn_ent conns[64];
 static stmt_ent *stmts;
 static int nstmts;
 static err_ent errs[256];
+static fail_ent *fails;
+static int nfails;
 static int warned;
 
 /* ---------------------------------------------------------------- results file */
@@ -167,6 +173,15 @@ static void read_results(void)
                 row[i] = i + 1 < n ? unescape(fl[i + 1]) : NULL;
             b->rows[b->nrows++] = row;
             free(fl);
+        } else if (!strcmp(fl[0], "fail") && n >= 3) {
+            fail_ent *nf = realloc(fails, (size_t)(nfails + 1) * sizeof *nf);
+            if (!nf)
+                exit(3);
+            fails = nf;
+            fails[nfails].msg = fl[1];
+            fails[nfails].sql = fl[2];
+            fails[nfails++].used = 0;
+            free(fl);
         } else {
             if (!strcmp(fl[0], "end"))
                 b = NULL;
@@ -252,6 +267,22 @@ static PGconn *new_conn(void)
     exit(3);
 }
 
+/* A PGRES_FATAL_ERROR result whose message (PQresultErrorMessage, and PQerrorMessage of
+ * the connection) is msg. */
+static PGresult *error_result(conn_ent *ce, const char *msg)
+{
+    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+    snprintf(ce->msg, sizeof ce->msg, "%s\n", msg);
+    char *copy = strdup(ce->msg);
+    for (int i = 0; i < 256; i++)
+        if (!errs[i].r || i == 255) {
+            errs[i].r = r;
+            errs[i].msg = copy;
+            break;
+        }
+    return r;
+}
+
 /* The next recorded result of the SELECT `sql`, as a PGresult. */
 static PGresult *serve(conn_ent *ce, const char *sql)
 {
@@ -268,17 +299,8 @@ static PGresult *serve(conn_ent *ce, const char *sql)
         return r;
     }
     b->used = 1;
-    if (b->error) {
-        PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
-        snprintf(ce->msg, sizeof ce->msg, "%s\n", b->error);
-        for (int i = 0; i < 256; i++)
-            if (!errs[i].r || i == 255) {
-                errs[i].r = r;
-                errs[i].msg = b->error;
-                break;
-            }
-        return r;
-    }
+    if (b->error)
+        return error_result(ce, b->error);
     PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
     PGresAttDesc *att = calloc((size_t)b->ncols + 1, sizeof *att);
     char (*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
@@ -306,10 +328,52 @@ static PGresult *serve(conn_ent *ce, const char *sql)
     return r;
 }
 
+/* The first word of sql in upper case into buf (NULL when it is not a statement that
+ * writes, as far as a read-only transaction is concerned). */
+static const char *writing_command(const char *sql, char *buf, size_t cap)
+{
+    static const char *const writes[] = {"INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER",
+                                         "TRUNCATE", "COPY", "GRANT", "REVOKE", "COMMENT", "CLUSTER", "REINDEX",
+                                         "REFRESH", "SECURITY", "IMPORT"};
+    while (isspace((unsigned char)*sql))
+        sql++;
+    size_t n = 0;
+    while (isalpha((unsigned char)sql[n]) && n + 1 < cap) {
+        buf[n] = (char)toupper((unsigned char)sql[n]);
+        n++;
+    }
+    buf[n] = 0;
+    for (size_t k = 0; k < sizeof writes / sizeof *writes; k++)
+        if (!strcmp(buf, writes[k]))
+            return buf;
+    return NULL;
+}
+
+/* sql with tabs and newlines as blanks, at most cap - 1 bytes (data_rt_flat of the runtime) */
+static void flat(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < cap; i++)
+        dst[i] = src[i] == '\t' || src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
+    dst[i] = 0;
+}
+
 static PGresult *statement(conn_ent *ce, const char *sql)
 {
     if (sql && is_select(sql))
         return serve(ce, sql);
+    static char text[4096];
+    flat(text, sizeof text, sql ? sql : "");
+    for (int i = 0; i < nfails; i++)
+        if (!fails[i].used && !strcmp(fails[i].sql, text)) {
+            fails[i].used = 1;
+            return error_result(ce, fails[i].msg);
+        }
+    char cmd[32], msg[128];
+    if (sql && writing_command(sql, cmd, sizeof cmd)) {
+        snprintf(msg, sizeof msg, "ERROR:  cannot execute %s in a read-only transaction", cmd);
+        return error_result(ce, msg);
+    }
     ce->msg[0] = 0;
     return PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
 }
