@@ -45,10 +45,13 @@
  *        original SQL and the bound parameters as SQL literals (data_sql_literal)
  *   t <site id> <tuple> <key>...    a row returned to the program; tuple = run-wide number
  *        (0, 1, ...) in fetch order; key = the row's origin for the replay fixture: one
- *        "<table>:<rowid>" per FROM item (SQLite, understood queries), or "-" when unknown
+ *        "<table>:<rowid>" per FROM item (SQLite, understood queries), "pg:<hash of the
+ *        row's values>" (PostgreSQL: no row identity; equal rows count as one), or "-"
  *   v <tuple> <col> <value>         PostgreSQL: the value of result column col of that tuple
  *        as libpq returned it (\N for NULL; \ tab newline CR escaped as \\ \t \n \r), for
  *        the replay's recorded results
+ *   n <site id> <name>...           PostgreSQL, after "s": the result columns' names (the
+ *        wrapped query gives them back to the program; the replay's results need them)
  *   c <site id> <rows>              "symbolic 0" (the full-scan run): rows returned and not
  *        logged one by one (at reset, finalize or exit), instead of t and v lines
  *   w <message> <sql>               a statement that failed (writes refused, errors)

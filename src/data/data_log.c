@@ -89,6 +89,7 @@ int dlog_read(dstate_x *x, dlog *lg)
     ssize_t len;
     strbuf res = STRBUF_INIT;
     bool in_result = false, in_row = false;
+    char cur_sql[4096] = ""; /* the SQL of the current result block */
     while ((len = getline(&line, &cap, f)) > 0) {
         if (line[len - 1] == '\n')
             line[--len] = 0;
@@ -107,6 +108,12 @@ int dlog_read(dstate_x *x, dlog *lg)
             in_row = false;
             in_result = true;
             sb_printf(&res, "result\t%s\t%s\n", fl[1], fl[2]);
+            if (!strcmp(fl[3], "pg")) /* PostgreSQL: the results are recorded (replay_pq.c) */
+                lg->results = (char *)1;
+            snprintf(cur_sql, sizeof cur_sql, "%s", fl[4]);
+        } else if (line[0] == 'n' && line[1] == '\t') { /* PostgreSQL: the columns' names */
+            if (in_result && !in_row)
+                sb_printf(&res, "names\t%s\n", strchr(line + 2, '\t') ? strchr(line + 2, '\t') + 1 : "");
         } else if (line[0] == 't' && line[1] == '\t') {
             int nf = split(line, fl, 64);
             if (nf < 4)
@@ -154,6 +161,15 @@ int dlog_read(dstate_x *x, dlog *lg)
             lg->results = (char *)1; /* PostgreSQL values were recorded */
         } else if (line[0] == 'w' && line[1] == '\t') {
             int nf = split(line, fl, 3);
+            /* the replay's results: the current SELECT failed, or another statement did */
+            if (in_result && !in_row && nf > 2 && !strcmp(fl[2], cur_sql))
+                sb_printf(&res, "error\t%s\n", fl[1]);
+            else if (nf > 2) {
+                if (in_row) /* the row's values are complete */
+                    sb_puts(&res, "\n");
+                in_row = false;
+                sb_printf(&res, "fail\t%s\t%s\n", fl[1], fl[2]);
+            }
             char *what = NULL;
             if (asprintf(&what, "%s%s%s", fl[1], nf > 2 && *fl[2] ? ": " : "", nf > 2 ? fl[2] : "") >= 0) {
                 add_write(x, what);

@@ -23,7 +23,9 @@
  *    and LIMIT for its site) with the program's parameters, its columns renamed back to
  *    the program's names (PQfname/PQfnumber see what they would; logged as "n" for the
  *    replay). libpq fetches every row at once, so each row is logged when the result
- *    arrives: "t" and one "v" per column. A SELECT whose describe fails (syntax error, aborted transaction, several
+ *    arrives: "t" (its key: "pg:" and a hash of its values, see row_key) and one "v" per
+ *    column ("symbolic 0", the full-scan run: one "c" line
+ *    with the row count instead). A SELECT whose describe fails (syntax error, aborted transaction, several
  *    statements in one PQexec) runs unchanged, as the program wrote it.
  *  - PQgetvalue / PQgetisnull / PQgetlength of a row of such a result (text format) give
  *    data inputs whose SQL terms recompute the value from the wrapped query's columns
@@ -289,6 +291,23 @@ static PGresult *run_plain(PGconn *conn, const char *sql, bool with_params, int 
     return r;
 }
 
+/* The key of a returned row for the explorer's count of distinct tuples: FNV-1a 64 of its
+ * values (PostgreSQL gives no row identity through an arbitrary query; rows equal in every
+ * column the program sees count once, which only delays the "table exhausted" stop). */
+static uint64_t row_key(const PGresult *r, int row)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (int c = 0; c < PQnfields(r); c++) {
+        const char *p = PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
+        int len = p ? PQgetlength(r, row, c) : 0;
+        h = (h ^ (p ? 1u : 2u)) * 1099511628211ull;
+        for (int k = 0; k < len; k++)
+            h = (h ^ (uint8_t)p[k]) * 1099511628211ull;
+        h = (h ^ 0xffu) * 1099511628211ull; /* column separator */
+    }
+    return h;
+}
+
 /* A SELECT of the program in data mode (see the top of the file). */
 static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
                             const char *const *values, const int *lengths, const int *formats, int result_format)
@@ -319,6 +338,9 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
     PGresult *r = PQexecParams(conn, named, nparams, types, values, lengths, formats, result_format);
     if (failed(r)) {
         log_failure(conn, r, sql);
+    } else if (r && PQresultStatus(r) == PGRES_TUPLES_OK && !data_rt_symbolic()) {
+        /* the full-scan comparison run: rows counted, no inputs, no values recorded */
+        data_rt_log("c\t%s\t%d", site, PQntuples(r));
     } else if (r && PQresultStatus(r) == PGRES_TUPLES_OK) {
         pq_res *pr = calloc(1, sizeof *pr);
         int n = PQntuples(r);
@@ -326,7 +348,7 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
             uint64_t t = data_rt_next_tuple();
             if (row == 0 && pr)
                 pr->first_tuple = t;
-            data_rt_log("t\t%s\t%llu\t-", site, (unsigned long long)t);
+            data_rt_log("t\t%s\t%llu\tpg:%016llx", site, (unsigned long long)t, (unsigned long long)row_key(r, row));
             for (int c = 0; c < ncols && c < PQnfields(r); c++)
                 log_value(t, c, r, row);
         }

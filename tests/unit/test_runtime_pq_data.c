@@ -164,7 +164,7 @@ static void test_values_are_inputs(void **state)
     assert_non_null(strstr(log, expect));
     snprintf(expect, sizeof expect, "n\t%s\tid\tn\ts\tb\n", site);
     assert_non_null(strstr(log, expect));
-    snprintf(expect, sizeof expect, "t\t%s\t5\t-\n", site);
+    snprintf(expect, sizeof expect, "t\t%s\t5\tpg:", site);
     assert_non_null(strstr(log, expect));
     assert_non_null(strstr(log, "v\t4\t2\ta\\tb\\\\c\n"));
     assert_non_null(strstr(log, "v\t2\t1\t\\N\n"));
@@ -255,7 +255,7 @@ static void test_plan(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     char *log = read_file(log_path);
     char expect[128];
-    snprintf(expect, sizeof expect, "t\t%s\t1\t-\n", site);
+    snprintf(expect, sizeof expect, "t\t%s\t1\tpg:", site);
     assert_non_null(strstr(log, expect)); /* tuples 0, 1 of the site; tuple 2 is the other query's */
     assert_non_null(strstr(log, "v\t2\t0\t1\n"));
 }
