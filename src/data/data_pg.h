@@ -13,7 +13,10 @@
  *   SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET default_transaction_read_only = on
  * are run. A write then fails with PostgreSQL's own error ("cannot execute INSERT in a
  * read-only transaction"). A program could still turn this off with SQL of its own: see
- * data_pg_refused. Options the conninfo gives in its own "options" are replaced.
+ * data_pg_refused. Options the conninfo gives in its own "options" are replaced. Also
+ * synchronize_seqscans = off: a scan of a large table then always starts at its first
+ * block, so LIMIT n OFFSET m of the same query in a later run continues where the
+ * earlier one stopped.
  * Returns the connection, owned by the caller (PQfinish). When the server cannot be
  * reached the connection is returned with PQstatus CONNECTION_BAD and libpq's message.
  * When it connected but the read-only setup failed, the connection is closed and NULL

@@ -19,8 +19,8 @@
  *    data" instead, and a "w" line is logged.
  *  - a SELECT (data_is_select; PQexec, PQexecParams, PQexecPrepared of a statement
  *    PQprepare'd here) is described (unnamed prepared statement: its column count, names
- *    and types), logged ("s"), and run as data_wrap_select(sql, ncols, the plan's WHERE
- *    and LIMIT for its site) with the program's parameters, its columns renamed back to
+ *    and types), logged ("s"), and run as data_wrap_select_at(sql, ncols, the plan's
+ *    WHERE, LIMIT and OFFSET for its site) with the program's parameters, its columns renamed back to
  *    the program's names (PQfname/PQfnumber see what they would; logged as "n" for the
  *    replay). libpq fetches every row at once, so each row is logged when the result
  *    arrives: "t" (its key: "pg:" and a hash of its values, see row_key) and one "v" per
@@ -325,7 +325,8 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
     char site[17];
     data_site_id(sql, len, site);
     const data_plan_site *p = data_rt_plan_for(site);
-    char *wrapped = data_wrap_select(sql, len, ncols, p ? p->cond : NULL, p ? p->limit : data_rt_default_limit());
+    char *wrapped = data_wrap_select_at(sql, len, ncols, p ? p->cond : NULL, p ? p->limit : data_rt_default_limit(),
+                                        p ? p->offset : 0);
     char *named = wrapped ? rename_columns(wrapped, desc, ncols) : NULL;
     free(wrapped);
     if (!named) {

@@ -236,7 +236,7 @@ static void test_plan(void **state)
 {
     char site[17], plan[256];
     data_site_id(query, strlen(query), site);
-    snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t2\tc1 > 15 AND c3\n", site);
+    snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t2\t0\tc1 > 15 AND c3\n", site);
     write_file(plan_path, plan);
     write_file(log_path, "");
     pid_t pid = fork();
