@@ -258,6 +258,18 @@ static void test_plan(void **state)
     snprintf(expect, sizeof expect, "t\t%s\t1\tpg:", site);
     assert_non_null(strstr(log, expect)); /* tuples 0, 1 of the site; tuple 2 is the other query's */
     assert_non_null(strstr(log, "v\t2\t0\t1\n"));
+    /* the same query asked again continues: OFFSET 1 skips id 4 */
+    snprintf(plan, sizeof plan, "limit\t0\nsite\t%s\t2\t1\tc1 > 15 AND c3\n", site);
+    write_file(plan_path, plan);
+    pid = fork();
+    if (pid == 0) {
+        rt_test_setup(NULL, 0, 65536, 64);
+        PGresult *r = sym_PQexec(sym_PQconnectdb(""), query);
+        _exit(PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "6") ? 0 : 1);
+    }
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    write_file(plan_path, "limit\t0\n");
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
 int main(void)
