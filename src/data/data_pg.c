@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap)
@@ -76,8 +77,32 @@ static bool has_phrase(const char *s, const char *phrase)
     return false;
 }
 
+/* sql with the contents of '...' string constants blanked (malloc'ed; NULL when out of memory) */
+static char *blank_strings(const char *sql)
+{
+    char *s = strdup(sql);
+    if (!s)
+        return NULL;
+    bool in = false;
+    for (char *p = s; *p; p++) {
+        if (*p == '\'' && in && p[1] == '\'') /* '' inside a constant */
+            p[0] = p[1] = ' ', p++;
+        else if (*p == '\'')
+            in = !in;
+        else if (in)
+            *p = ' ';
+    }
+    return s;
+}
+
 bool data_pg_refused(const char *sql)
 {
-    return sql && (has_phrase(sql, "transaction_read_only") || has_phrase(sql, "read write") ||
-                   has_phrase(sql, "session characteristics"));
+    if (!sql)
+        return false;
+    if (has_phrase(sql, "transaction_read_only")) /* also as a string: set_config('...', ...) */
+        return true;
+    char *b = blank_strings(sql); /* the keywords count outside string constants only */
+    bool r = !b || has_phrase(b, "read write") || has_phrase(b, "session characteristics");
+    free(b);
+    return r;
 }

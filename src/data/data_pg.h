@@ -30,8 +30,9 @@ PGconn *data_pg_connect(const char *conninfo, char *err, size_t cap);
  * refuses to run it: it names transaction_read_only / default_transaction_read_only
  * (SET, set_config, ALTER ... SET), asks for READ WRITE (BEGIN / START TRANSACTION /
  * SET TRANSACTION / SET SESSION CHARACTERISTICS ... READ WRITE), or changes the session
- * characteristics. Case-insensitive, blanks between words of any length. A false
- * positive (a column named transaction_read_only) refuses a harmless statement.
+ * characteristics. Case-insensitive, blanks between words of any length; the keywords
+ * count outside '...' constants, the setting's name anywhere. A false positive (a column
+ * named transaction_read_only) refuses a harmless statement.
  */
 bool data_pg_refused(const char *sql);
 

@@ -34,7 +34,8 @@
  *    whether it is NULL, its length.
  *  - every other statement runs unchanged; one that fails logs "w" (writes fail there
  *    with PostgreSQL's read-only error).
- *  - PQclear drops the result's shadows (its memory goes back to malloc).
+ *  - PQclear drops the result's shadows (its memory goes back to malloc); PQfinish forgets
+ *    the connection's prepared statements.
  *
  * Not intercepted (libpq's own, concrete): the asynchronous API (PQsendQuery...),
  * COPY, binary-format results (no inputs: the bytes are not text), PQfn. Parameters in
@@ -452,6 +453,22 @@ PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const 
     if (failed(r))
         log_failure(conn, r, s && s->sql ? s->sql : name);
     return r;
+}
+
+/* The statements prepared on conn die with it (a later connection may get its address). */
+void sym_PQfinish(PGconn *conn)
+{
+    __sym_ret = NULL;
+    for (pq_stmt **pp = &stmts; *pp;) {
+        pq_stmt *s = *pp;
+        if (s->conn == conn) {
+            *pp = s->next;
+            free(s->name), free(s->sql), free(s->types), free(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+    PQfinish(conn);
 }
 
 /* ---------------------------------------------------------------- values */

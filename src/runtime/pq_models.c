@@ -37,3 +37,4 @@ STUB(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col
 STUB(int, PQgetisnull, (const PGresult *res, int row, int col), (res, row, col))
 STUB(int, PQgetlength, (const PGresult *res, int row, int col), (res, row, col))
 STUB_VOID(PQclear, (PGresult *res), (res))
+STUB_VOID(PQfinish, (PGconn *conn), (conn))

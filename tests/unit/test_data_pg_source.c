@@ -150,6 +150,8 @@ static void test_refused_statements(void **state)
     assert_false(data_pg_refused("BEGIN"));
     assert_false(data_pg_refused("SELECT id, readwrite FROM t"));
     assert_false(data_pg_refused("INSERT INTO t VALUES (1, 2, 'read')"));
+    assert_false(data_pg_refused("SELECT id FROM t WHERE s = 'read write' OR s = 'it''s read  write'"));
+    assert_true(data_pg_refused("SELECT 'x' WHERE 1 = 1; BEGIN READ WRITE"));
 }
 
 int main(void)
