@@ -12,7 +12,7 @@
 
 #define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
 #define COUNT_BOUND 100000 /* bounded counts stop here (SQLite cardinality estimates) */
-#define SAMPLE_ROWS 20000 /* SQLite tables larger than 4x this are estimated on a prefix of this many rows */
+#define SAMPLE_ROWS 5000 /* SQLite queries larger than this are estimated on a prefix of this many rows */
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
 
 static double now(void)
@@ -418,7 +418,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         return 0;
     }
     double T = (double)(s->table_rows > 0 ? s->table_rows : 1);
-    if (x->dialect == DATA_SQLITE && s->table_rows > 4 * SAMPLE_ROWS) {
+    if (x->dialect == DATA_SQLITE && s->table_rows > SAMPLE_ROWS) {
         /* SQLite has no estimates: a count over the first SAMPLE_ROWS rows of the site's query,
          * scaled; none there means rarer than that (the run itself shows whether any exists) */
         char *pre = NULL, *err = NULL;
@@ -434,7 +434,8 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         if (c >= 0) {
             n->est_known = true;
             n->rows_exact = false;
-            n->rows = c > 0 ? (double)c * T / SAMPLE_ROWS : T / (4.0 * SAMPLE_ROWS);
+            n->rows = c > 0 ? (double)c * T / SAMPLE_ROWS : T / (2.0 * SAMPLE_ROWS);
+            n->rows_unseen = c == 0;
             n->cost1 = T / n->rows < T ? T / n->rows : T;
             return 0;
         }
@@ -494,7 +495,9 @@ static double expected_new(const dnode *n, double rows_n, double k)
     for (const dnode *c = n->kids; c; c = c->next) {
         if (c->explored)
             e += expected_new(c, rows_n, k);
-        else if (c->state == DN_OPEN && c->est_known && rows_n > 0) {
+        else if (c->state == DN_OPEN && c->est_known && !c->rows_unseen && rows_n > 0) {
+            /* (a leaf no sampled tuple satisfies is left to its own query: expecting it from an
+             * internal node's first tuples would chase a guess) */
             double p = c->rows / rows_n;
             e += 1 - pow(1 - (p < 1 ? p : 1), k);
         }

@@ -39,6 +39,7 @@ typedef struct dnode {
     bool est_known;
     double rows, cost1;
     bool rows_exact;
+    bool rows_unseen;          /* no tuple in the estimate's sample: rows is a guess (rarer than the sample) */
 } dnode;
 
 /* One SELECT site of the program. */
