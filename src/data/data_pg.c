@@ -46,7 +46,7 @@ PGconn *data_pg_connect(const char *conninfo, char *err, size_t cap)
         return c;
     if (setup(c, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err, cap) ||
         setup(c, "SET default_transaction_read_only = on", err, cap) ||
-        setup(c, "SET synchronize_seqscans = off", err, cap)) {
+        setup(c, "SET synchronize_seqscans = off", err, cap) || setup(c, "SET client_encoding = 'UTF8'", err, cap)) {
         PQfinish(c);
         return NULL;
     }

@@ -16,7 +16,9 @@
  * data_pg_refused. Options the conninfo gives in its own "options" are replaced. Also
  * synchronize_seqscans = off: a scan of a large table then always starts at its first
  * block, so LIMIT n OFFSET m of the same query in a later run continues where the
- * earlier one stopped.
+ * earlier one stopped. And client_encoding = 'UTF8': the text libpq returns is then the
+ * bytes convert_to(value, 'UTF8') computes in SQL (the executor's terms for text bytes),
+ * whatever the database's encoding.
  * Returns the connection, owned by the caller (PQfinish). When the server cannot be
  * reached the connection is returned with PQstatus CONNECTION_BAD and libpq's message.
  * When it connected but the read-only setup failed, the connection is closed and NULL
