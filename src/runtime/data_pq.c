@@ -29,9 +29,7 @@
  *    statements in one PQexec) runs unchanged, as the program wrote it.
  *  - PQgetvalue / PQgetisnull / PQgetlength of a row of such a result (text format) give
  *    data inputs whose SQL terms recompute the value from the wrapped query's columns
- *    cK: the bytes of the text (cK::text is the type's output function, as libpq's text
- *    format; booleans excepted, whose cast says 'true' where the output says 't'),
- *    whether it is NULL, its length.
+ *    cK: the bytes of the text (see bytes_of), whether it is NULL, its length.
  *  - every other statement runs unchanged; one that fails logs "w" (writes fail there
  *    with PostgreSQL's read-only error).
  *  - PQclear drops the result's shadows (its memory goes back to malloc); PQfinish forgets
@@ -486,13 +484,15 @@ static pq_res *input_cell(const PGresult *res, int row, int col, uint64_t *tuple
     return p;
 }
 
-/* Column col as text in SQL, as libpq's text format shows it (booleans are 't' / 'f'). */
-static void text_of(char *buf, size_t cap, const PGresult *res, int col)
+/* Column col as the bytes libpq returns, in SQL: its text form (the type's output
+ * function; booleans print 't' / 'f' where the cast to text says 'true') in the client
+ * encoding, UTF8 (data_pg_connect), whatever the database's encoding. */
+static void bytes_of(char *buf, size_t cap, const PGresult *res, int col)
 {
     if (PQftype(res, col) == 16)
-        snprintf(buf, cap, "(CASE WHEN c%d THEN 't' WHEN NOT c%d THEN 'f' END)", col, col);
+        snprintf(buf, cap, "convert_to((CASE WHEN c%d THEN 't' WHEN NOT c%d THEN 'f' END),'UTF8')", col, col);
     else
-        snprintf(buf, cap, "c%d::text", col);
+        snprintf(buf, cap, "convert_to(c%d::text,'UTF8')", col);
 }
 
 char *sym_PQgetvalue(const PGresult *res, int row, int col)
@@ -504,14 +504,12 @@ char *sym_PQgetvalue(const PGresult *res, int row, int col)
     if (!pr)
         return p;
     int len = PQgetlength(res, row, col);
-    char tx[64];
-    text_of(tx, sizeof tx, res, col);
+    char tx[96];
+    bytes_of(tx, sizeof tx, res, col);
     /* bytes 0..len: the NUL too, so a loop to the terminator reads symbolic bytes */
     for (int k = 0; k <= len && k < MAX_TEXT_BYTES && !rt.trace_full; k++) {
-        char term[256];
-        snprintf(term, sizeof term,
-                 "(CASE WHEN octet_length(%s) > %d THEN get_byte(convert_to(%s,'UTF8'),%d) ELSE 0 END)", tx, k,
-                 tx, k);
+        char term[320];
+        snprintf(term, sizeof term, "(CASE WHEN octet_length(%s) > %d THEN get_byte(%s,%d) ELSE 0 END)", tx, k, tx, k);
         expr *e = data_rt_input(8, IT_U8, pr->site, tuple, term, (uint8_t)p[k]);
         if (e) {
             rt_shadow_put((uintptr_t)(p + k), &e, 1);
@@ -542,8 +540,8 @@ int sym_PQgetlength(const PGresult *res, int row, int col)
     uint64_t tuple;
     pq_res *pr = input_cell(res, row, col, &tuple);
     if (pr) {
-        char tx[64], term[128];
-        text_of(tx, sizeof tx, res, col);
+        char tx[96], term[160];
+        bytes_of(tx, sizeof tx, res, col);
         snprintf(term, sizeof term, "COALESCE(octet_length(%s),0)", tx);
         __sym_ret = data_rt_input(32, IT_S32, pr->site, tuple, term, (uint32_t)v);
     }

@@ -81,15 +81,17 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The value of SQL `term` over row `tuple` of the (unwrapped) query's columns c0.. */
-static long long term_value(const char *term, uint64_t tuple)
+/* The value of SQL `term` over row `tuple` of the columns c0..c<ncols-1> of sql, on conn */
+static long long term_value(PGconn *conn, const char *sql, int ncols, const char *term, uint64_t tuple)
 {
-    char *q = NULL;
+    char *q = NULL, cols[64] = "";
+    for (int i = 0; i < ncols; i++)
+        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%sc%d", i ? "," : "", i);
     assert_true(asprintf(&q,
-                         "WITH sympath_q(c0,c1,c2,c3) AS (%s) SELECT %s FROM (SELECT *, row_number() OVER () - 1 "
+                         "WITH sympath_q(%s) AS (%s) SELECT %s FROM (SELECT *, row_number() OVER () - 1 "
                          "AS sympath_rn FROM sympath_q) x WHERE sympath_rn = %llu",
-                         query, term, (unsigned long long)tuple) >= 0);
-    PGresult *r = PQexec(admin, q);
+                         cols, sql, term, (unsigned long long)tuple) >= 0);
+    PGresult *r = PQexec(conn, q);
     if (PQresultStatus(r) != PGRES_TUPLES_OK)
         fprintf(stderr, "%s: %s", q, PQresultErrorMessage(r));
     assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
@@ -98,6 +100,46 @@ static long long term_value(const char *term, uint64_t tuple)
     PQclear(r);
     free(q);
     return v;
+}
+
+/* Every input of the run so far: its name is data:<site>:<tuple>:<term>, and the term,
+ * evaluated by the server (conn) over sql's columns, gives the input's value. Returns the
+ * number of inputs checked. */
+static unsigned check_terms(PGconn *conn, const char *sql, int ncols)
+{
+    const trace_header *h = rt_test_header();
+    const trace_rec *rec = rt_test_records();
+    unsigned checked = 0;
+    /* tuple numbers are run-wide (this process's earlier tests count): row = tuple - base */
+    uint64_t base = UINT64_MAX;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint64_t i = 0; i < h->nrecs; i++) {
+            if (rec[i].type != REC_INPUT)
+                continue;
+            char name[512] = "";
+            size_t o = 0;
+            for (uint64_t j = i + 1; j < h->nrecs && rec[j].type == REC_NAME && o + 24 < sizeof name; j++, o += 24)
+                memcpy(name + o, rec[j].u.name.text, 24);
+            name[o] = 0;
+            assert_true(!strncmp(name, "data:", 5));
+            char *site_end = strchr(name + 5, ':');
+            assert_non_null(site_end);
+            char *tuple_end = NULL;
+            uint64_t tuple = strtoull(site_end + 1, &tuple_end, 10);
+            assert_true(*tuple_end == ':');
+            if (pass == 0) {
+                base = tuple < base ? tuple : base;
+                continue;
+            }
+            long long v = term_value(conn, sql, ncols, tuple_end + 1, tuple - base);
+            uint64_t mask = rec[i].u.in.width == 64 ? ~0ull : (1ull << rec[i].u.in.width) - 1;
+            if (((uint64_t)v & mask) != rec[i].u.in.value)
+                fprintf(stderr, "%s: SQL says %lld, the input is %llu\n", name, v, (unsigned long long)rec[i].u.in.value);
+            assert_int_equal((uint64_t)v & mask, rec[i].u.in.value);
+            checked++;
+        }
+    }
+    return checked;
 }
 
 /* Every value read is an input named data:<site>:<tuple>:<term> whose term, evaluated by
@@ -130,30 +172,7 @@ static void test_values_are_inputs(void **state)
             }
         }
     /* the names of the inputs, from the trace: each term recomputes its value */
-    const trace_header *h = rt_test_header();
-    const trace_rec *rec = rt_test_records();
-    unsigned checked = 0;
-    for (uint64_t i = 0; i < h->nrecs; i++) {
-        if (rec[i].type != REC_INPUT)
-            continue;
-        char name[512] = "";
-        size_t o = 0;
-        for (uint64_t j = i + 1; j < h->nrecs && rec[j].type == REC_NAME && o + 24 < sizeof name; j++, o += 24)
-            memcpy(name + o, rec[j].u.name.text, 24);
-        name[o] = 0;
-        assert_true(!strncmp(name, "data:", 5));
-        char *site_end = strchr(name + 5, ':');
-        assert_non_null(site_end);
-        char *tuple_end = NULL;
-        uint64_t tuple = strtoull(site_end + 1, &tuple_end, 10);
-        assert_true(*tuple_end == ':');
-        long long v = term_value(tuple_end + 1, tuple);
-        uint64_t mask = rec[i].u.in.width == 64 ? ~0ull : (1ull << rec[i].u.in.width) - 1;
-        if (((uint64_t)v & mask) != rec[i].u.in.value)
-            fprintf(stderr, "%s: SQL says %lld, the input is %llu\n", name, v, (unsigned long long)rec[i].u.in.value);
-        assert_int_equal((uint64_t)v & mask, rec[i].u.in.value);
-        checked++;
-    }
+    unsigned checked = check_terms(admin, query, 4);
     assert_true(checked > 40);
     /* the log: site, names, tuples and values (escaped) */
     char *log = read_file(log_path);
@@ -272,6 +291,31 @@ static void test_plan(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* A LATIN1 database: libpq returns UTF-8 (the connection's client encoding), and the byte
+ * terms count the UTF-8 bytes, not the database's. */
+static void test_latin1_database(void **state)
+{
+    pg_exec_ok(admin, "CREATE DATABASE l1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+    char ci[600];
+    snprintf(ci, sizeof ci, "%s dbname=l1 client_encoding=UTF8", pg_conninfo);
+    PGconn *l = PQconnectdb(ci);
+    assert_int_equal(PQstatus(l), CONNECTION_OK);
+    pg_exec_ok(l, "CREATE TABLE u(s text); INSERT INTO u VALUES ('h\xc3\xa9')");
+    setenv("SYMPATH_DATA_DB", ci, 1);
+    rt_test_setup(NULL, 0, 65536, 64);
+    PGconn *c = sym_PQconnectdb("");
+    PGresult *r = sym_PQexec(c, "SELECT s FROM u");
+    assert_int_equal(PQntuples(r), 1);
+    char *p = sym_PQgetvalue(r, 0, 0);
+    assert_int_equal(sym_PQgetlength(r, 0, 0), 3);
+    assert_int_equal((uint8_t)p[2], 0xa9);
+    assert_int_equal(check_terms(l, "SELECT s FROM u", 1), 5); /* bytes 0..3 and the length */
+    sym_PQclear(r);
+    PQfinish(c);
+    PQfinish(l);
+    setenv("SYMPATH_DATA_DB", pg_conninfo, 1);
+}
+
 int main(void)
 {
     int rc = pg_start();
@@ -281,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_values_are_inputs),
         cmocka_unit_test(test_writes_and_prepared),
         cmocka_unit_test(test_plan),
+        cmocka_unit_test(test_latin1_database),
     };
     rc = cmocka_run_group_tests(tests, setup, teardown);
     PQfinish(admin);
