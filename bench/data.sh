@@ -1,0 +1,67 @@
+#!/bin/sh
+# data.sh: `sympath data` (queries over an existing database, Li-Csallner) against a full scan of the same table: coverage, paths, queries, tuples fetched, time.
+# Usage: sh bench/data.sh [BUDGET]   (from the project root, after `make`; `make bench-data` runs it with 60s)
+# Tables come from tests/programs/data/make_db.sh (rare rows at fixed ids, see its header). The database
+# file's sha256 is taken before and after both runs: "unchanged" or "CHANGED".
+set -u
+BUDGET=${1:-60s}
+SYMPATH=$(realpath "${SYMPATH:-build/bin/sympath}")
+WORK=$(realpath -m "${WORK:-build/bench}")/data
+ROOT=$(pwd)
+P="$ROOT/tests/programs/data"
+# the full scan is one run over every tuple: give it room (its run time is part of the comparison)
+FULL_TIMEOUT=${FULL_TIMEOUT:-900s}
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+# program:rows:database file the program opens
+CASES=${CASES:-"rare:100000:shop.db rare:1000000:shop.db two_cols:100000:pairs.db two_cols:1000000:pairs.db"}
+
+now() { date +%s.%N; }
+since() { echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'; }
+cov() { jq -r '"\(.coverage.covered // .coverage.branches_covered)/\(.coverage.total // .coverage.branches_total)"' "$1"; }
+field() { jq -r "$2 // \"?\"" "$1"; }
+
+printf '%-9s %8s | %-37s | %-30s | %7s %s\n' "" "" "sympath data" "full scan" "" ""
+printf '%-9s %8s | %8s %5s %7s %8s %6s | %8s %5s %8s %6s | %7s %s\n' program rows \
+    coverage paths queries tuples time_s coverage paths tuples time_s "tuples" "database"
+for c in $CASES; do
+    name=${c%%:*}; rest=${c#*:}; rows=${rest%%:*}; dbname=${rest#*:}
+    dir="$WORK/$name-$rows"
+    mkdir -p "$dir"
+    db="$dir/$dbname"
+    sh "$P/make_db.sh" "$name" "$rows" "$db" || { echo "$name $rows: make_db.sh failed"; continue; }
+    before=$(sha256sum < "$db")
+    t0=$(now)
+    "$SYMPATH" data "$P/$name.c" --db "$db" -o "$dir/data" --budget "$BUDGET" --no-progress \
+        >"$dir/data.stdout" 2>"$dir/data.log"
+    rc_d=$?
+    t_d=$(since "$t0")
+    t0=$(now)
+    "$SYMPATH" data "$P/$name.c" --db "$db" -o "$dir/full" --full-scan --timeout "$FULL_TIMEOUT" --no-progress \
+        >"$dir/full.stdout" 2>"$dir/full.log"
+    rc_f=$?
+    t_f=$(since "$t0")
+    if [ "$(sha256sum < "$db")" = "$before" ] && [ -z "$(ls "$db"-* 2>/dev/null)" ]; then same=unchanged; else same=CHANGED; fi
+    rd="$dir/data/report.json" rf="$dir/full/report.json"
+    if [ $rc_d != 0 ] || [ ! -f "$rd" ] || [ $rc_f != 0 ] || [ ! -f "$rf" ]; then
+        printf '%-9s %8s | run failed: data exit %s, full scan exit %s (logs in %s) | %s\n' "$name" "$rows" \
+            "$rc_d" "$rc_f" "$dir" "$same"
+        continue
+    fi
+    td=$(field "$rd" .data.tuples_fetched) tf=$(field "$rf" .data.tuples_fetched)
+    ratio=$(echo "$td $tf" | awk '{ if ($1 > 0) printf "%.0fx", $2 / $1; else print "-" }')
+    printf '%-9s %8s | %8s %5s %7s %8s %6s | %8s %5s %8s %6s | %7s %s\n' "$name" "$rows" \
+        "$(cov "$rd")" "$(field "$rd" .data.paths)" "$(jq '.data.queries | length' "$rd")" "$td" "$t_d" \
+        "$(cov "$rf")" "$(field "$rf" .data.paths)" "$tf" "$t_f" "$ratio" "$same"
+done
+echo "(coverage: branch directions covered/total; paths: distinct paths over the tuples; tuples: tuples the"
+echo " program was given, all queries together; tuples ratio: full scan / sympath data; time_s: wall time"
+echo " of the whole command, build included; budget $BUDGET for sympath data; database: sha256 of the file"
+echo " before and after both runs)"
+
+# ---------------------------------------------------------------------------------------------------
+# PostgreSQL: NOT IMPLEMENTED HERE. The PostgreSQL part of this benchmark (the same tables loaded into
+# a server started for the benchmark, `sympath data --db postgresql://...` against --full-scan, table
+# checksums before and after) is written by another helper and goes in this place.
+# ---------------------------------------------------------------------------------------------------
