@@ -1,7 +1,8 @@
-/* main.c: the sympath command: dispatches to `run`, `replay` and `unit`. */
+/* main.c: the sympath command: dispatches to `run`, `replay`, `unit` and `data`. */
 #include <stdio.h>
 #include <string.h>
 
+#include "data_cmd.h"
 #include "replay_cmd.h"
 #include "run_cmd.h"
 #include "unit_cmd.h"
@@ -10,6 +11,7 @@ static void usage(FILE *f) {
     fputs("usage: sympath run PROG.c [MORE.c ...] [-o OUT] [options]   explore a program, write a test suite\n"
           "       sympath replay OUT [--coverage] [--timeout S]        run a suite natively (gcov coverage)\n"
           "       sympath unit FILE.c (--function F | --all) [-o OUT]  CMocka unit tests for C functions\n"
+          "       sympath data PROG.c --db DATABASE [-o OUT] [options] test on an existing database, read-only\n"
           "       sympath --help | --version\n"
           "Run `sympath run --help` for the options of run.\n",
           f);
@@ -23,6 +25,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 1, argv + 1);
     if (strcmp(argv[1], "replay") == 0) return cmd_replay(argc - 1, argv + 1);
     if (strcmp(argv[1], "unit") == 0) return cmd_unit(argc - 1, argv + 1);
+    if (strcmp(argv[1], "data") == 0) return cmd_data(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0) {
         puts("sympath 0.1");
         return 0;

@@ -94,18 +94,18 @@ static int mkdir_p(const char *path) {
     return 0;
 }
 
-static const char *lib_dir(void) {
+const char *lib_dir(void) {
     const char *e = getenv("SYMPATH_LIB_DIR");
     return e && *e ? e : SYMPATH_LIB_DIR;
 }
 
-static const char *include_dir(void) {
+const char *include_dir(void) {
     const char *e = getenv("SYMPATH_INCLUDE_DIR");
     return e && *e ? e : SYMPATH_INCLUDE_DIR;
 }
 
 /* OUT/build/replay.conf: what `sympath replay` needs to rebuild the program natively. */
-static int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
+int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
                              const sym_posix_opts *posix, uint32_t covered, uint32_t total,
                              const db_setup *db) {
     char path[PATH_MAX], tmp[PATH_MAX + 8];

@@ -25,7 +25,7 @@
  *                      (URI "postgresql://..." / "postgres://..." or "key=value ...")
  *   SYMPATH_DATA_PLAN  the plan file, rewritten by the explorer before every run
  *   SYMPATH_DATA_LOG   the log file the runtime appends to (the explorer empties it per run)
- *   SYMPATH_DB_SCHEMA  SQLite: the schema DDL (to add rowid columns to understood queries)
+ *   SYMPATH_DATA_SCHEMA  SQLite: the schema DDL (to add rowid columns to understood queries)
  *
  * The program's open / connect goes to SYMPATH_DATA_DB, read-only (SQLite:
  * SQLITE_OPEN_READONLY; PostgreSQL: default_transaction_read_only, every transaction READ
@@ -34,6 +34,7 @@
  *
  * Plan file, one entry per line, fields separated by one tab:
  *   limit <n>                       LIMIT of every SELECT without a "site" line (0: none)
+ *   symbolic 0                      the full-scan comparison run: no data inputs, rows counted
  *   site <site id> <n> <condition>  the SELECT of that site gets WHERE <condition> LIMIT n
  *                                   (n 0: no LIMIT; condition "" : no WHERE)
  * A SELECT is run as data_wrap_select(...) of its text: the program sees only those rows.
@@ -45,8 +46,11 @@
  *   t <site id> <tuple> <key>...    a row returned to the program; tuple = run-wide number
  *        (0, 1, ...) in fetch order; key = the row's origin for the replay fixture: one
  *        "<table>:<rowid>" per FROM item (SQLite, understood queries), or "-" when unknown
- *   v <tuple> <col> <literal>       PostgreSQL: the value of result column col of that tuple
- *        as an SQL literal ("NULL" when null), for the replay's recorded results
+ *   v <tuple> <col> <value>         PostgreSQL: the value of result column col of that tuple
+ *        as libpq returned it (\N for NULL; \ tab newline CR escaped as \\ \t \n \r), for
+ *        the replay's recorded results
+ *   c <site id> <rows>              "symbolic 0" (the full-scan run): rows returned and not
+ *        logged one by one (at reset, finalize or exit), instead of t and v lines
  *   w <message> <sql>               a statement that failed (writes refused, errors)
  *
  * Values the program reads from a returned row are inputs named
@@ -91,8 +95,9 @@ char *data_sql_literal_text(data_dialect d, const char *s, size_t n);
 /* ---------------------------------------------------------------- expressions -> SQL (data_sql.c) */
 
 /* The SQL term of input `index` of a run (from its name data:<site>:<tuple>:<term>),
- * or NULL when the input is not a data input. */
-typedef const char *(*data_term_fn)(void *ctx, uint32_t index);
+ * or NULL when the input is not a data input; *is_real says the term is an SQL REAL (the
+ * input is a double's bit pattern) rather than an integer. */
+typedef const char *(*data_term_fn)(void *ctx, uint32_t index, bool *is_real);
 
 /*
  * Translate a width-1 expression (a branch condition over data inputs) into an SQL

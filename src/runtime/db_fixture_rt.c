@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "db_rt.h"
+#include "data_rt.h"
+#include "data_sqlite.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
@@ -337,11 +339,15 @@ static int open_redirected(const char *filename, sqlite3 **ppDb, int flags, cons
 
 int sym_sqlite3_open(const char *filename, sqlite3 **ppDb)
 {
+    if (data_rt_active())
+        return data_sqlite3_open_v2(filename, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     return open_redirected(filename, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 }
 
 int sym_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs)
 {
+    if (data_rt_active())
+        return data_sqlite3_open_v2(filename, ppDb, flags, zVfs);
     return open_redirected(filename, ppDb, flags, zVfs);
 }
 

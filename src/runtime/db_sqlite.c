@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "db_rt.h"
+#include "data_rt.h"
+#include "data_sqlite.h"
 
 /*
  * The program's calls sqlite3_X reach sym_sqlite3_X through the instrumented stubs
@@ -47,6 +49,8 @@
 int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                    const char **tail)
 {
+    if (data_rt_active())
+        return data_sqlite3_prepare(version, db, sql, nbyte, flags, pp, tail);
     __sym_ret = NULL;
     const char *t = NULL;
     uint64_t t0 = db_rt_now_ns();
@@ -150,6 +154,8 @@ static void bind_int(sqlite3_stmt *st, int idx, int64_t v, expr *e)
 
 int sym_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
 {
+    if (data_rt_active())
+        data_sqlite3_bound(st, idx, data_sql_literal_int(v));
     expr *e = param_expr(2, (uint32_t)v, 32);
     __sym_ret = NULL;
     bind_int(st, idx, v, e ? expr_sext(rt_cx(), e, 64) : NULL);
@@ -158,6 +164,8 @@ int sym_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
 
 int sym_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
 {
+    if (data_rt_active())
+        data_sqlite3_bound(st, idx, data_sql_literal_int(v));
     expr *e = param_expr(2, (uint64_t)v, 64);
     __sym_ret = NULL;
     bind_int(st, idx, v, e);
@@ -166,6 +174,8 @@ int sym_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
 
 int sym_sqlite3_bind_null(sqlite3_stmt *st, int idx)
 {
+    if (data_rt_active())
+        data_sqlite3_bound(st, idx, NULL);
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     if (p) {
@@ -178,6 +188,8 @@ int sym_sqlite3_bind_null(sqlite3_stmt *st, int idx)
 
 int sym_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
 {
+    if (data_rt_active())
+        data_sqlite3_bound(st, idx, data_sql_literal_double(v));
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     if (p) { /* REAL values are concrete: the parameter is a constant when it is an integer */
@@ -208,6 +220,8 @@ static expr *byte_at_mem(const char *p)
  */
 int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
 {
+    if (data_rt_active())
+        data_sqlite3_bound(st, idx, text ? data_sql_literal_text(DATA_SQLITE, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     qstate *s = db_rt_find(st);
@@ -547,6 +561,8 @@ static int apply_dml(qstate *s)
 
 int sym_sqlite3_step(sqlite3_stmt *st)
 {
+    if (data_rt_active())
+        return data_sqlite3_step(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     if (s && !s->started) {
@@ -649,6 +665,8 @@ int sym_sqlite3_step(sqlite3_stmt *st)
 
 int sym_sqlite3_reset(sqlite3_stmt *st)
 {
+    if (data_rt_active())
+        return data_sqlite3_reset(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     if (s) {
@@ -662,6 +680,8 @@ int sym_sqlite3_reset(sqlite3_stmt *st)
 
 int sym_sqlite3_finalize(sqlite3_stmt *st)
 {
+    if (data_rt_active())
+        return data_sqlite3_finalize(st);
     __sym_ret = NULL;
     for (qstate **pp = &db_rt_stmts; *pp; pp = &(*pp)->next)
         if ((*pp)->st == st) {
@@ -679,6 +699,8 @@ int sym_sqlite3_finalize(sqlite3_stmt *st)
 
 int sym_sqlite3_column_count(sqlite3_stmt *st)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_count(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_column_count(st);
@@ -687,6 +709,8 @@ int sym_sqlite3_column_count(sqlite3_stmt *st)
 
 int sym_sqlite3_data_count(sqlite3_stmt *st)
 {
+    if (data_rt_active())
+        return data_sqlite3_data_count(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_data_count(st);
@@ -726,6 +750,8 @@ static expr *int_cell(const db_val *c, uint64_t v, unsigned width)
 
 int sym_sqlite3_column_int(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_int(st, i);
     int v = sqlite3_column_int(st, i);
     __sym_ret = int_cell(cell_of(st, i), (uint32_t)v, 32);
     return v;
@@ -733,6 +759,8 @@ int sym_sqlite3_column_int(sqlite3_stmt *st, int i)
 
 sqlite3_int64 sym_sqlite3_column_int64(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_int64(st, i);
     sqlite3_int64 v = sqlite3_column_int64(st, i);
     __sym_ret = int_cell(cell_of(st, i), (uint64_t)v, 64);
     return v;
@@ -740,6 +768,8 @@ sqlite3_int64 sym_sqlite3_column_int64(sqlite3_stmt *st, int i)
 
 double sym_sqlite3_column_double(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_double(st, i);
     __sym_ret = NULL; /* floating point is concrete */
     return sqlite3_column_double(st, i);
 }
@@ -762,6 +792,8 @@ static void shadow_text(const db_val *c, const unsigned char *p, int nbytes)
 
 const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_text(st, i);
     const unsigned char *p = sqlite3_column_text(st, i);
     int n = sqlite3_column_bytes(st, i);
     const db_val *c = cell_of(st, i);
@@ -775,6 +807,8 @@ const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i)
 
 const void *sym_sqlite3_column_blob(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_blob(st, i);
     const void *p = sqlite3_column_blob(st, i);
     const db_val *c = cell_of(st, i);
     if (c && c->is_text && p)
@@ -785,6 +819,8 @@ const void *sym_sqlite3_column_blob(sqlite3_stmt *st, int i)
 
 int sym_sqlite3_column_bytes(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_bytes(st, i);
     int n = sqlite3_column_bytes(st, i);
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;
@@ -798,6 +834,8 @@ int sym_sqlite3_column_bytes(sqlite3_stmt *st, int i)
 
 int sym_sqlite3_column_type(sqlite3_stmt *st, int i)
 {
+    if (data_rt_active())
+        return data_sqlite3_column_type(st, i);
     int t = sqlite3_column_type(st, i);
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;

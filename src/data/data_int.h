@@ -1,0 +1,139 @@
+/* data_int.h: the state of `sympath data` shared by its files (tree, log, loop, report); private to src/data. */
+#ifndef SYMPATH_DATA_INT_H
+#define SYMPATH_DATA_INT_H
+
+#include <stdio.h>
+#include "../emit/emit.h"
+#include "../explore/executor.h"
+#include "../instrument/instrument.h"
+#include "data.h"
+
+/* Why a complement node was not reached (report.json "complement_left"). */
+typedef enum dn_state {
+    DN_OPEN = 0,     /* still a candidate (left when the budget ended) */
+    DN_NO_DATA,      /* its query has no tuple: the data cannot reach it */
+    DN_DIVERGED,     /* tuples of its query did not take it (a condition was dropped or the path depends on state) */
+    DN_NOT_SQL,      /* its own condition has no exact SQL form */
+    DN_EXHAUSTED     /* every tuple of the table was seen without reaching it */
+} dn_state;
+
+/*
+ * A node of a site's execution tree over tuples (Li and Csallner, section 4.3): the edge
+ * from its parent is one direction of a symbolic branch taken while processing a tuple.
+ * Explored nodes were taken by some tuple; complement nodes (explored == false) are the
+ * other directions of branches on explored paths, not taken by any tuple yet.
+ */
+typedef struct dnode {
+    struct dnode *parent, *kids, *next;
+    uint32_t bsite, arg;       /* branch site id and event arg (switch case slot) */
+    uint8_t dir;               /* direction of the edge */
+    bool explored;
+    char *cond;                /* SQL of the edge's condition, NULL: not expressible */
+    const char *why;           /* static reason when cond is NULL */
+    uint32_t tuples, ends;     /* tuples through this node / whose path ends here */
+    dn_state state;
+    unsigned tries;            /* queries aimed at it that did not reach it */
+    uint32_t open_below;       /* open complement leaves in the subtree (refreshed per round) */
+    /* estimates of the node's query (data_source_estimate with limit 1) */
+    bool est_known;
+    double rows, cost1;
+    bool rows_exact;
+} dnode;
+
+/* One SELECT site of the program. */
+typedef struct dsite {
+    char id[17];
+    char *sql;                 /* the program's text */
+    int ncols, nparams;
+    char **params;             /* SQL literals of the last execution's parameters */
+    dnode root;
+    int64_t table_rows;        /* rows of its query on the whole data (-1 not yet counted) */
+    double full_cost;          /* estimated cost of a full scan of its query */
+    uint64_t fetched;          /* tuples fetched over all runs */
+    uint64_t distinct;         /* distinct tuples (by key) seen */
+} dsite;
+
+/* One query sympath issued (report "queries"). */
+typedef struct dquery {
+    int site;
+    char *cond;                /* the extra WHERE, NULL: none */
+    uint64_t limit;
+    double est_rows, est_cost;
+    uint64_t fetched;          /* tuples the run got from it */
+    uint32_t new_paths;
+    bool aimed_leaf;
+} dquery;
+
+typedef struct dstate_x {
+    const data_opts *o;
+    data_source *ds;
+    data_dialect dialect;
+    expr_ctx *cx;
+    executor *ex;
+    site_table sites_tab;
+    suite_writer *suite;
+    uint8_t *covered, *slot_user;
+    uint32_t nslots, user_slots, user_covered;
+    dsite *sites;
+    int nsites;
+    dquery *queries;
+    size_t nqueries;
+    char **writes;             /* distinct "w" messages */
+    size_t nwrites;
+    char *plan_path, *log_path;
+    /* keys already seen (distinct tuples), as a simple open-addressing set of hashes */
+    uint64_t *seen;
+    size_t seen_cap, seen_n;
+    uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
+    double t0, estimate_seconds, exec_seconds, total_seconds;
+    const char *stop_reason;
+} dstate_x;
+
+/* ---- tree (data_tree.c) ---- */
+
+/* Insert one tuple's path: events (BK_BRANCH/BK_SWITCH of that tuple) with their SQL
+ * conditions sql[i] (NULL: not expressible, why[i] says why). Returns the number of
+ * complement nodes it explored (new paths below), or -1 when out of memory. */
+int dtree_insert(dsite *s, const sym_event *const *ev, char *const *sql, const char *const *why, size_t n);
+/* The conjunction of the edge conditions from the root to n, as SQL ("" when none);
+ * *dropped counts the edges whose condition could not be expressed. malloc'ed. */
+char *dtree_path_sql(const dnode *n, unsigned *dropped);
+/* Recompute open_below for every node of the site's tree. */
+void dtree_count_open(dnode *root);
+/* Distinct tuple paths (nodes where some tuple's path ended). */
+uint32_t dtree_paths(const dnode *root);
+/* Call f on every node of the tree (pre-order). */
+void dtree_walk(dnode *root, void (*f)(dnode *, void *), void *ctx);
+/* Free the tree below root (root itself is embedded in its site). */
+void dtree_free(dnode *root);
+
+/* ---- log (data_log.c) ---- */
+
+/* What one run's log said. */
+typedef struct dlog_tuple {
+    int site;                  /* index into sites */
+    char **keys;               /* "<table>:<rowid>" per FROM item (nkeys 0: unknown) */
+    int nkeys;
+} dlog_tuple;
+
+typedef struct dlog {
+    dlog_tuple *tuples;        /* by run-wide tuple number */
+    size_t ntuples;
+    char *results;             /* PostgreSQL: the recorded results file text, NULL otherwise */
+} dlog;
+
+/* Read the run's log into *lg, registering new sites in x (and counting their tables).
+ * Returns 0, or -1 when the log cannot be read. */
+int dlog_read(dstate_x *x, dlog *lg);
+void dlog_free(dlog *lg);
+/* Index of the site with id, or -1. */
+int dsite_find(const dstate_x *x, const char *id);
+
+/* ---- report (data_report.c) ---- */
+
+/* Write OUT/report.json (atomically); 0 or -1. */
+int data_write_report(const dstate_x *x);
+/* Print the summary lines on f. */
+void data_print_summary(const dstate_x *x, FILE *f);
+
+#endif

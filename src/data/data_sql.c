@@ -1,0 +1,506 @@
+/* data_sql.c: branch conditions over data inputs as exact SQL over the wrapped query's result columns (SQLite and PostgreSQL dialects). */
+#define _GNU_SOURCE
+#include "data.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../emit/strbuf.h"
+
+/*
+ * Three translations, one per kind of value:
+ *   B(e)  width 1       an SQL boolean
+ *   I(e)  width w > 1   an SQL integer: the unsigned value in [0, 2^w) for w < 64, the
+ *                       signed (two's complement) value for w = 64, SQL's own integers
+ *   R(e)  IEEE double   an SQL REAL / double precision
+ * Every operator keeps C's bit-vector meaning: results are masked back to their width,
+ * signed views are made explicitly. What cannot be kept exactly fails the whole condition
+ * (the caller then drops it from the candidate query and counts it).
+ */
+
+#define SQL_MAX (48 * 1024) /* longer conditions are not sent (an unshared DAG grows fast) */
+
+typedef struct tx {
+    data_dialect d;
+    data_term_fn term;
+    void *ctx;
+    const char *why;
+    strbuf o;
+} tx;
+
+static int B(tx *t, expr *e);
+static int I(tx *t, expr *e);
+static int R(tx *t, expr *e);
+
+static int fail(tx *t, const char *why)
+{
+    if (!t->why)
+        t->why = why;
+    return -1;
+}
+
+static int too_long(tx *t) { return t->o.len > SQL_MAX || t->o.failed ? fail(t, "condition too large for SQL") : 0; }
+
+static const char *cast_real(const tx *t) { return t->d == DATA_PG ? "double precision" : "REAL"; }
+
+static void put_u(tx *t, uint64_t v) { sb_printf(&t->o, "%" PRIu64, v); }
+static void put_s(tx *t, int64_t v)
+{
+    if (v == INT64_MIN)
+        sb_puts(&t->o, "(-9223372036854775807-1)");
+    else if (v < 0)
+        sb_printf(&t->o, "(%" PRId64 ")", v);
+    else
+        sb_printf(&t->o, "%" PRId64, v);
+}
+
+/* The signed view of I(e) for width w < 64 (I(e) is then in [0, 2^w)). w <= 62 only:
+ * 2^w must be an SQL integer. */
+static int S(tx *t, expr *e)
+{
+    unsigned w = e->width;
+    if (w == 64)
+        return I(t, e);
+    if (w > 62)
+        return fail(t, "63-bit signed value");
+    if (w == 1) { /* true is -1 */
+        sb_puts(&t->o, "(CASE WHEN ");
+        if (B(t, e))
+            return -1;
+        sb_puts(&t->o, " THEN -1 ELSE 0 END)");
+        return 0;
+    }
+    sb_puts(&t->o, "(");
+    if (I(t, e))
+        return -1;
+    sb_printf(&t->o, " - ((");
+    if (I(t, e))
+        return -1;
+    sb_printf(&t->o, " >> %u) << %u))", w - 1, w);
+    return too_long(t);
+}
+
+/* Append " & mask(w)" closing a parenthesis opened by the caller, for w < 64. */
+static void mask_close(tx *t, unsigned w)
+{
+    if (w < 64)
+        sb_printf(&t->o, ") & %" PRIu64 ")", expr_mask(w));
+    else
+        sb_puts(&t->o, "))");
+}
+
+static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
+{
+    sb_puts(&t->o, "(");
+    if (f(t, e->kid[0]))
+        return -1;
+    sb_printf(&t->o, " %s ", op);
+    if (f(t, e->kid[1]))
+        return -1;
+    sb_puts(&t->o, ")");
+    return too_long(t);
+}
+
+static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
+
+/* ---------------------------------------------------------------- booleans */
+
+static int B(tx *t, expr *e)
+{
+    if (e->width != 1)
+        return fail(t, "not a condition");
+    switch (e->op) {
+    case EXPR_CONST:
+        sb_puts(&t->o, e->value ? "(1=1)" : "(1=0)");
+        return 0;
+    case EXPR_SYMBOL:
+    case EXPR_EXTRACT:
+    case EXPR_ITE:
+        if (e->op == EXPR_ITE) {
+            sb_puts(&t->o, "(CASE WHEN ");
+            if (B(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, " THEN ");
+            if (B(t, e->kid[1]))
+                return -1;
+            sb_puts(&t->o, " ELSE ");
+            if (B(t, e->kid[2]))
+                return -1;
+            sb_puts(&t->o, " END)");
+            return too_long(t);
+        }
+        if (e->op == EXPR_EXTRACT) {
+            sb_puts(&t->o, "(((");
+            if (I(t, e->kid[0]))
+                return -1;
+            sb_printf(&t->o, " >> %u) & 1) = 1)", e->aux);
+            return too_long(t);
+        }
+        return fail(t, "1-bit input");
+    case EXPR_NOT:
+        sb_puts(&t->o, "(NOT ");
+        if (B(t, e->kid[0]))
+            return -1;
+        sb_puts(&t->o, ")");
+        return 0;
+    case EXPR_AND:
+        return binop(t, e, "AND", B);
+    case EXPR_OR:
+        return binop(t, e, "OR", B);
+    case EXPR_XOR:
+        return binop(t, e, "<>", B);
+    case EXPR_EQ:
+        if (e->kid[0]->width == 1)
+            return binop(t, e, "=", B);
+        return binop(t, e, "=", I);
+    case EXPR_ULT: {
+        unsigned w = e->kid[0]->width;
+        if (w == 1) { /* a < b: a false, b true */
+            sb_puts(&t->o, "((NOT ");
+            if (B(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, ") AND ");
+            if (B(t, e->kid[1]))
+                return -1;
+            sb_puts(&t->o, ")");
+            return 0;
+        }
+        if (w < 64)
+            return binop(t, e, "<", I);
+        /* unsigned 64-bit: the same sign compares as signed; otherwise the non-negative one is smaller */
+        if (is_const(e->kid[1]) && (int64_t)e->kid[1]->value > 0) { /* x <u c, c > 0: 0 <= x < c */
+            sb_puts(&t->o, "(");
+            if (I(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, " >= 0 AND ");
+            if (I(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, " < ");
+            put_s(t, (int64_t)e->kid[1]->value);
+            sb_puts(&t->o, ")");
+            return too_long(t);
+        }
+        /* (a < 0) = (b < 0) AND a < b, or a >= 0 AND b < 0 */
+        sb_puts(&t->o, "(((");
+        if (I(t, e->kid[0]))
+            return -1;
+        sb_puts(&t->o, " < 0) = (");
+        if (I(t, e->kid[1]))
+            return -1;
+        sb_puts(&t->o, " < 0) AND ");
+        if (binop(t, e, "<", I))
+            return -1;
+        sb_puts(&t->o, ") OR (");
+        if (I(t, e->kid[0]))
+            return -1;
+        sb_puts(&t->o, " >= 0 AND ");
+        if (I(t, e->kid[1]))
+            return -1;
+        sb_puts(&t->o, " < 0))");
+        return too_long(t);
+    }
+    case EXPR_SLT:
+        if (e->kid[0]->width == 1) { /* signed 1-bit: true (-1) < false (0) */
+            sb_puts(&t->o, "(");
+            if (B(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, " AND NOT ");
+            if (B(t, e->kid[1]))
+                return -1;
+            sb_puts(&t->o, ")");
+            return 0;
+        }
+        return binop(t, e, "<", S);
+    case EXPR_FOEQ:
+        return binop(t, e, "=", R);
+    case EXPR_FOLT:
+        return binop(t, e, "<", R);
+    case EXPR_FOLE:
+        return binop(t, e, "<=", R);
+    case EXPR_FUNO: {
+        /* SQL has no NaN: database values never are, and R() admits no operation that makes
+         * one (no division by a non-constant, no infinity): false when both sides translate */
+        tx u = *t;
+        u.o = (strbuf)STRBUF_INIT;
+        int r = R(&u, e->kid[0]) || R(&u, e->kid[1]) ? -1 : 0;
+        sb_free(&u.o);
+        if (r)
+            return fail(t, u.why ? u.why : "NaN test");
+        sb_puts(&t->o, "(1=0)");
+        return 0;
+    }
+    default:
+        return fail(t, "overflow flag or unsupported condition");
+    }
+}
+
+/* ---------------------------------------------------------------- integers */
+
+static int I(tx *t, expr *e)
+{
+    unsigned w = e->width;
+    if (w == 1) {
+        sb_puts(&t->o, "(CASE WHEN ");
+        if (B(t, e))
+            return -1;
+        sb_puts(&t->o, " THEN 1 ELSE 0 END)");
+        return 0;
+    }
+    switch (e->op) {
+    case EXPR_CONST:
+        if (w == 64)
+            put_s(t, (int64_t)e->value);
+        else
+            put_u(t, e->value);
+        return 0;
+    case EXPR_SYMBOL: {
+        bool real = false;
+        const char *term = t->term(t->ctx, e->aux, &real);
+        if (!term)
+            return fail(t, "a value that does not come from the database");
+        if (real)
+            return fail(t, "bits of a floating-point value");
+        sb_puts(&t->o, term);
+        return too_long(t);
+    }
+    case EXPR_ADD:
+    case EXPR_SUB:
+    case EXPR_MUL: {
+        const char *op = e->op == EXPR_ADD ? "+" : e->op == EXPR_SUB ? "-" : "*";
+        if (e->op == EXPR_MUL && w > 31 && w < 64)
+            return fail(t, "wide multiplication");
+        if (w == 64)
+            return binop(t, e, op, I);
+        sb_puts(&t->o, "((");
+        if (binop(t, e, op, I))
+            return -1;
+        mask_close(t, w);
+        return too_long(t);
+    }
+    case EXPR_UDIV:
+    case EXPR_UREM:
+    case EXPR_SDIV:
+    case EXPR_SREM: {
+        if (!is_const(e->kid[1]) || e->kid[1]->value == 0)
+            return fail(t, "division by a value from the data");
+        bool sgn = e->op == EXPR_SDIV || e->op == EXPR_SREM;
+        const char *op = e->op == EXPR_UDIV || e->op == EXPR_SDIV ? "/" : "%";
+        if (!sgn) {
+            if (w == 64 && (int64_t)e->kid[1]->value < 0)
+                return fail(t, "unsigned 64-bit division");
+            if (w == 64) { /* only exact for non-negative dividends */
+                sb_puts(&t->o, "(CASE WHEN ");
+                if (I(t, e->kid[0]))
+                    return -1;
+                sb_puts(&t->o, " >= 0 THEN ");
+                if (binop(t, e, op, I))
+                    return -1;
+                sb_puts(&t->o, " ELSE NULL END)");
+                return too_long(t);
+            }
+            return binop(t, e, op, I);
+        }
+        if (w == 64 && (int64_t)e->kid[1]->value == -1)
+            return fail(t, "division by -1");
+        sb_puts(&t->o, "((");
+        if (binop(t, e, op, S))
+            return -1;
+        mask_close(t, w);
+        return too_long(t);
+    }
+    case EXPR_SHL:
+    case EXPR_LSHR:
+    case EXPR_ASHR: {
+        if (!is_const(e->kid[1]) || e->kid[1]->value >= w)
+            return fail(t, "shift by a value from the data");
+        unsigned k = (unsigned)e->kid[1]->value;
+        if (e->op == EXPR_SHL) {
+            sb_puts(&t->o, "((");
+            if (I(t, e->kid[0]))
+                return -1;
+            sb_printf(&t->o, " << %u", k);
+            mask_close(t, w);
+        } else if (e->op == EXPR_LSHR) {
+            sb_puts(&t->o, "((");
+            if (I(t, e->kid[0]))
+                return -1;
+            sb_printf(&t->o, " >> %u", k);
+            mask_close(t, w == 64 && k ? 64 - k : w);
+        } else {
+            sb_puts(&t->o, "((");
+            if (S(t, e->kid[0]))
+                return -1;
+            sb_printf(&t->o, " >> %u", k);
+            mask_close(t, w);
+        }
+        return too_long(t);
+    }
+    case EXPR_AND:
+        return binop(t, e, "&", I);
+    case EXPR_OR:
+        return binop(t, e, "|", I);
+    case EXPR_XOR: /* SQLite has no XOR: (a | b) & ~(a & b) */
+        sb_puts(&t->o, "(");
+        if (binop(t, e, "|", I))
+            return -1;
+        sb_puts(&t->o, " & ~");
+        if (binop(t, e, "&", I))
+            return -1;
+        sb_puts(&t->o, ")");
+        return too_long(t);
+    case EXPR_NOT:
+        sb_puts(&t->o, "((~");
+        if (I(t, e->kid[0]))
+            return -1;
+        mask_close(t, w);
+        return 0;
+    case EXPR_ZEXT:
+        return I(t, e->kid[0]);
+    case EXPR_SEXT:
+        if (w == 64)
+            return S(t, e->kid[0]);
+        sb_puts(&t->o, "((");
+        if (S(t, e->kid[0]))
+            return -1;
+        mask_close(t, w);
+        return too_long(t);
+    case EXPR_EXTRACT:
+        if (e->aux == 0 && w == e->kid[0]->width)
+            return I(t, e->kid[0]);
+        sb_puts(&t->o, "((");
+        if (I(t, e->kid[0]))
+            return -1;
+        sb_printf(&t->o, " >> %u", e->aux);
+        mask_close(t, w);
+        return too_long(t);
+    case EXPR_CONCAT:
+        sb_puts(&t->o, "((");
+        if (I(t, e->kid[0]))
+            return -1;
+        sb_printf(&t->o, " << %u) | ", e->kid[1]->width);
+        if (I(t, e->kid[1]))
+            return -1;
+        sb_puts(&t->o, ")");
+        return too_long(t);
+    case EXPR_ITE:
+        sb_puts(&t->o, "(CASE WHEN ");
+        if (B(t, e->kid[0]))
+            return -1;
+        sb_puts(&t->o, " THEN ");
+        if (I(t, e->kid[1]))
+            return -1;
+        sb_puts(&t->o, " ELSE ");
+        if (I(t, e->kid[2]))
+            return -1;
+        sb_puts(&t->o, " END)");
+        return too_long(t);
+    case EXPR_FTOSI:
+        if (e->kid[0]->width != 64)
+            return fail(t, "32-bit float");
+        sb_puts(&t->o, "((");
+        if (t->d == DATA_PG) {
+            sb_puts(&t->o, "trunc(");
+            if (R(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, ")::bigint");
+        } else {
+            sb_puts(&t->o, "CAST(");
+            if (R(t, e->kid[0]))
+                return -1;
+            sb_puts(&t->o, " AS INTEGER)");
+        }
+        mask_close(t, w);
+        return too_long(t);
+    default:
+        return fail(t, expr_op_is_fp(e->op) ? "bits of a floating-point value" : "unsupported operator");
+    }
+}
+
+/* ---------------------------------------------------------------- doubles */
+
+static int R(tx *t, expr *e)
+{
+    if (e->width != 64)
+        return fail(t, "32-bit float");
+    switch (e->op) {
+    case EXPR_CONST: {
+        double v;
+        memcpy(&v, &e->value, sizeof v);
+        if (!isfinite(v))
+            return fail(t, "infinity or NaN");
+        char *lit = data_sql_literal_double(v);
+        if (!lit)
+            return fail(t, "out of memory");
+        sb_printf(&t->o, "CAST(%s AS %s)", lit, cast_real(t));
+        free(lit);
+        return 0;
+    }
+    case EXPR_SYMBOL: {
+        bool real = false;
+        const char *term = t->term(t->ctx, e->aux, &real);
+        if (!term)
+            return fail(t, "a value that does not come from the database");
+        if (!real)
+            return fail(t, "an integer read as floating-point bits");
+        sb_puts(&t->o, term);
+        return too_long(t);
+    }
+    case EXPR_FADD:
+        return binop(t, e, "+", R);
+    case EXPR_FSUB:
+        return binop(t, e, "-", R);
+    case EXPR_FMUL:
+        return binop(t, e, "*", R);
+    case EXPR_FDIV: {
+        expr *k = e->kid[1];
+        double v;
+        memcpy(&v, &k->value, sizeof v);
+        if (!is_const(k) || v == 0 || !isfinite(v))
+            return fail(t, "division by a value from the data");
+        return binop(t, e, "/", R);
+    }
+    case EXPR_SITOF:
+    case EXPR_UITOF:
+        if (e->op == EXPR_UITOF && e->kid[0]->width == 64)
+            return fail(t, "unsigned 64-bit to double");
+        sb_puts(&t->o, "CAST(");
+        if (e->op == EXPR_SITOF ? S(t, e->kid[0]) : I(t, e->kid[0]))
+            return -1;
+        sb_printf(&t->o, " AS %s)", cast_real(t));
+        return too_long(t);
+    case EXPR_ITE:
+        sb_puts(&t->o, "(CASE WHEN ");
+        if (B(t, e->kid[0]))
+            return -1;
+        sb_puts(&t->o, " THEN ");
+        if (R(t, e->kid[1]))
+            return -1;
+        sb_puts(&t->o, " ELSE ");
+        if (R(t, e->kid[2]))
+            return -1;
+        sb_puts(&t->o, " END)");
+        return too_long(t);
+    default:
+        return fail(t, "floating-point operation without an exact SQL counterpart");
+    }
+}
+
+char *data_expr_sql(data_dialect d, expr *cond, data_term_fn term, void *ctx, const char **why)
+{
+    tx t;
+    memset(&t, 0, sizeof t);
+    t.d = d;
+    t.term = term;
+    t.ctx = ctx;
+    if (B(&t, cond) || t.o.failed) {
+        if (why)
+            *why = t.why ? t.why : "out of memory";
+        sb_free(&t.o);
+        return NULL;
+    }
+    if (why)
+        *why = NULL;
+    return t.o.s ? t.o.s : strdup("(1=1)");
+}
