@@ -32,6 +32,14 @@ for c in $CASES; do
     db="$dir/$dbname"
     sh "$P/make_db.sh" "$name" "$rows" "$db" || { echo "$name $rows: make_db.sh failed"; continue; }
     before=$(sha256sum < "$db")
+    case $name in  # how rare the rare rows are (printed under the table)
+    rare) sqlite3 "$db" "SELECT 'rare $rows: amount < 0: ' || sum(amount < 0) || ', amount > 10000: ' ||
+          sum(amount > 10000) || ', fraud: ' || sum(status = 'fraud') || ', NZ and amount > 5000: ' ||
+          sum(country = 'NZ' AND amount > 5000) || ' (NZ ' || sum(country = 'NZ') || ', amount > 5000 ' ||
+          sum(amount > 5000) || ')' FROM orders" >>"$WORK/rarity.txt" ;;
+    two_cols) sqlite3 "$db" "SELECT 'two_cols $rows: a + b > 100: ' || sum(a + b > 100) || ', and a == b: ' ||
+          sum(a + b > 100 AND a = b) || ' (a == b alone: ' || sum(a = b) || ')' FROM pairs" >>"$WORK/rarity.txt" ;;
+    esac
     t0=$(now)
     "$SYMPATH" data "$P/$name.c" --db "$db" -o "$dir/data" --budget "$BUDGET" --no-progress \
         >"$dir/data.stdout" 2>"$dir/data.log"
@@ -58,6 +66,8 @@ for c in $CASES; do
         "$(jq '.data.estimate_seconds * 10 | round / 10' "$rd")" "$t_d" \
         "$(cov "$rf")" "$pf" "$tf" "$t_f" "$ratio" "$same" "$(field "$rd" .data.stop_reason)"
 done
+echo "rows reaching the rare paths:"
+sed 's/^/  /' "$WORK/rarity.txt" 2>/dev/null
 echo "(coverage: branch directions covered/total; paths: distinct paths over the tuples (the full scan runs"
 echo " concretely and counts none: -); tuples: tuples the program was given, all queries together; est_s:"
 echo " seconds spent on cardinality estimates (bounded counts); time_s: wall time of the whole command, build"
