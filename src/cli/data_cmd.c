@@ -181,6 +181,16 @@ int cmd_data(int argc, char **argv)
     if (!data_is_postgres(db)) {
         db_abs = realpath(db, NULL);
         char *err = NULL;
+        char head[16] = {0};
+        FILE *hf = db_abs ? fopen(db_abs, "rb") : NULL;
+        size_t got = hf ? fread(head, 1, sizeof head, hf) : 0;
+        if (hf)
+            fclose(hf);
+        if (db_abs && (got != sizeof head || memcmp(head, "SQLite format 3", 16))) {
+            fprintf(stderr, "sympath data: --db %s: not an SQLite database file (a schema in SQL is for `sympath run --db`)\n",
+                    db);
+            return 1;
+        }
         if (!db_abs || db_schema_load(db_abs, &dbs.schema, &err)) {
             fprintf(stderr, "sympath data: --db %s: %s\n", db, db_abs ? (err ? err : "cannot read the schema") : strerror(errno));
             free(err);

@@ -35,8 +35,9 @@
  * Plan file, one entry per line, fields separated by one tab:
  *   limit <n>                       LIMIT of every SELECT without a "site" line (0: none)
  *   symbolic 0                      the full-scan comparison run: no data inputs, rows counted
- *   site <site id> <n> <condition>  the SELECT of that site gets WHERE <condition> LIMIT n
- *                                   (n 0: no LIMIT; condition "" : no WHERE)
+ *   site <site id> <n> <m> <condition>  the SELECT of that site gets WHERE <condition>
+ *                                   LIMIT n OFFSET m (n 0: no LIMIT; condition "": no WHERE):
+ *                                   a query asked again continues after the tuples it gave
  * A SELECT is run as data_wrap_select(...) of its text: the program sees only those rows.
  *
  * Log file (SYMPATH_DATA_LOG), one line per event, tab-separated, tabs/newlines inside
@@ -83,6 +84,8 @@ bool data_is_select(const char *sql, size_t len);
  * numbers (they come first in the text). malloc'ed, NULL when out of memory.
  */
 char *data_wrap_select(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit);
+/* The same with OFFSET `offset` after the LIMIT (ignored when limit is 0). */
+char *data_wrap_select_at(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit, uint64_t offset);
 
 /* An SQL literal for a value in the dialect: integers in decimal, doubles with 17
  * significant digits (non-finite ones as NULL), text quoted with '' doubled (bytes

@@ -12,6 +12,7 @@
 
 #define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
 #define COUNT_BOUND 100000 /* bounded counts stop here (SQLite cardinality estimates) */
+#define SAMPLE_ROWS 5000 /* SQLite queries larger than this are estimated on a prefix of this many rows */
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
 
 static double now(void)
@@ -318,8 +319,13 @@ static void write_test(dstate_x *x, const run_result *r, const dlog *lg, uint32_
             fprintf(stderr, "sympath data: cannot write %s: %s\n", path, strerror(errno));
     } else { /* SQLite: the rows, as a fixture */
         size_t nk = 0;
-        for (size_t t = 0; t < lg->ntuples; t++)
+        bool unkeyed = false;
+        for (size_t t = 0; t < lg->ntuples; t++) {
             nk += (size_t)lg->tuples[t].nkeys;
+            unkeyed |= lg->tuples[t].site >= 0 && !lg->tuples[t].nkeys;
+        }
+        if (unkeyed) /* a query the SQL layer did not understand: no rowids, the rows are not in the fixture */
+            x->tests_unkeyed++;
         const char **keys = calloc(nk + 1, sizeof *keys);
         nk = 0;
         for (size_t t = 0; keys && t < lg->ntuples; t++)
@@ -411,13 +417,37 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         n->cost1 = 1;
         return 0;
     }
+    double T = (double)(s->table_rows > 0 ? s->table_rows : 1);
+    if (x->dialect == DATA_SQLITE && s->table_rows > SAMPLE_ROWS) {
+        /* SQLite has no estimates: a count over the first SAMPLE_ROWS rows of the site's query,
+         * scaled; none there means rarer than that (the run itself shows whether any exists) */
+        char *pre = NULL, *err = NULL;
+        if (asprintf(&pre, "SELECT * FROM (%s) AS sympath_s LIMIT %d", s->sql, SAMPLE_ROWS) < 0)
+            return -1;
+        char *sql = data_wrap_select(pre, strlen(pre), s->ncols, cond, 0);
+        free(pre);
+        double t0 = now();
+        int64_t c = sql ? data_source_count(x->ds, sql, (const char *const *)s->params, s->nparams, &err) : -1;
+        x->estimate_seconds += now() - t0;
+        x->estimates++;
+        free(sql);
+        if (c >= 0) {
+            n->est_known = true;
+            n->rows_exact = false;
+            n->rows = c > 0 ? (double)c * T / SAMPLE_ROWS : T / (2.0 * SAMPLE_ROWS);
+            n->rows_unseen = c == 0;
+            n->cost1 = T / n->rows < T ? T / n->rows : T;
+            return 0;
+        }
+        free(err); /* fall back to the bounded count */
+    }
     char *sql = data_wrap_select(s->sql, strlen(s->sql), s->ncols, cond, 0), *err = NULL;
     if (!sql)
         return -1;
     data_estimate e;
     double t0 = now();
-    int rc = data_source_estimate(x->ds, sql, (const char *const *)s->params, s->nparams, 1, COUNT_BOUND,
-                                  (double)(s->table_rows > 0 ? s->table_rows : 1), &e, &err);
+    int rc = data_source_estimate(x->ds, sql, (const char *const *)s->params, s->nparams, 1, COUNT_BOUND, T, &e,
+                                  &err);
     x->estimate_seconds += now() - t0;
     x->estimates++;
     free(sql);
@@ -465,7 +495,9 @@ static double expected_new(const dnode *n, double rows_n, double k)
     for (const dnode *c = n->kids; c; c = c->next) {
         if (c->explored)
             e += expected_new(c, rows_n, k);
-        else if (c->state == DN_OPEN && c->est_known && rows_n > 0) {
+        else if (c->state == DN_OPEN && c->est_known && !c->rows_unseen && rows_n > 0) {
+            /* (a leaf no sampled tuple satisfies is left to its own query: expecting it from an
+             * internal node's first tuples would chase a guess) */
             double p = c->rows / rows_n;
             e += 1 - pow(1 - (p < 1 ? p : 1), k);
         }
@@ -491,7 +523,14 @@ static void collect_node(dnode *n, void *ctx)
         free(cond);
         return;
     }
+    if (n->offset && n->rows_exact && (double)n->offset >= n->rows) { /* its query has nothing more */
+        if (leaf)
+            n->state = DN_DIVERGED;
+        free(cond);
+        return;
+    }
     double tuple_cost = TUPLE_COST * s->full_cost / (double)(s->table_rows > 0 ? s->table_rows : 1);
+    double skip = (double)n->offset; /* OFFSET rescans the tuples given before */
     cand c = {cl->site, n, leaf, cond, 1, 0, n->rows, 0};
     if (leaf) {
         if (n->rows <= 0 && n->rows_exact) { /* no tuple satisfies it (a wider query when conditions were dropped) */
@@ -499,7 +538,7 @@ static void collect_node(dnode *n, void *ctx)
             free(cond);
             return;
         }
-        c.cost = n->cost1 + tuple_cost;
+        c.cost = fmin((skip + 1) * n->cost1, s->full_cost) + tuple_cost;
         c.score = c.cost;
     } else {
         /* internal node: choose n_q minimising cost / expected new paths */
@@ -508,7 +547,7 @@ static void collect_node(dnode *n, void *ctx)
             double e = expected_new(n, n->rows, (double)k);
             if (e <= 0)
                 continue;
-            double cost = fmin((double)k * n->cost1, s->full_cost) + (double)k * tuple_cost;
+            double cost = fmin((skip + (double)k) * n->cost1, s->full_cost) + (double)k * tuple_cost;
             if (cost / e < c.score) {
                 c.score = cost / e;
                 c.limit = k;
@@ -616,8 +655,8 @@ static void explore_loop(dstate_x *x)
         }
         dsite *s = &x->sites[c.site];
         /* other sites: the first tuple only (their own candidates come in their turn) */
-        int n = snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t%llu\t%s\n", s->id, (unsigned long long)c.limit,
-                         c.cond);
+        int n = snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t%llu\t%llu\t%s\n", s->id,
+                         (unsigned long long)c.limit, (unsigned long long)c.node->offset, c.cond);
         if (n >= (int)sizeof plan) { /* a condition too long for the plan: give the node up */
             c.node->state = DN_NOT_SQL;
             c.node->why = "condition too long";
@@ -648,10 +687,16 @@ static void explore_loop(dstate_x *x)
             } else if (++c.node->tries >= MAX_TRIES) {
                 c.node->state = DN_DIVERGED;
             }
-        } else if (!c.leaf && np == 0) {
+        } else if (!c.leaf && np == 0 && got >= 0 && (uint64_t)got == c.limit) {
             /* an internal query that found nothing new: its estimate was too hopeful */
             c.node->rows = c.node->rows * 4 + 1;
         }
+        if (got >= 0 && (uint64_t)got < c.limit) { /* the real size: fewer tuples than asked for */
+            c.node->rows = (double)(c.node->offset + (uint64_t)got);
+            c.node->rows_exact = true;
+        }
+        if (got > 0)
+            c.node->offset += (uint64_t)got;
         free(c.cond);
         if (got < 0) {
             x->stop_reason = "the program could not be run";

@@ -33,11 +33,13 @@ typedef struct dnode {
     uint32_t tuples, ends;     /* tuples through this node / whose path ends here */
     dn_state state;
     unsigned tries;            /* queries aimed at it that did not reach it */
+    uint64_t offset;           /* tuples its query already gave (the next query continues after them) */
     uint32_t open_below;       /* open complement leaves in the subtree (refreshed per round) */
     /* estimates of the node's query (data_source_estimate with limit 1) */
     bool est_known;
     double rows, cost1;
     bool rows_exact;
+    bool rows_unseen;          /* no tuple in the estimate's sample: rows is a guess (rarer than the sample) */
 } dnode;
 
 /* One SELECT site of the program. */
@@ -84,6 +86,7 @@ typedef struct dstate_x {
     /* keys already seen (distinct tuples), as a simple open-addressing set of hashes */
     uint64_t *seen;
     size_t seen_cap, seen_n;
+    uint64_t tests_unkeyed;    /* tests whose tuples have no rowids (their fixture lacks those rows) */
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;

@@ -125,6 +125,8 @@ int data_write_report(const dstate_x *x)
     json_uint(j, x->estimates);
     json_key(j, "estimate_seconds");
     json_double(j, x->estimate_seconds);
+    json_key(j, "tests_without_rows");
+    json_uint(j, x->tests_unkeyed);
     json_key(j, "conditions_not_sql");
     json_uint(j, x->not_sql);
     json_key(j, "branches_across_tuples");
@@ -211,6 +213,9 @@ void data_print_summary(const dstate_x *x, FILE *f)
     fprintf(f, "sympath data: %llu tests, %llu errors; cardinality estimates: %llu (%.2f s)\n",
             (unsigned long long)x->tests, (unsigned long long)x->errors, (unsigned long long)x->estimates,
             x->estimate_seconds);
+    if (x->tests_unkeyed)
+        fprintf(f, "sympath data: %llu tests ran on tuples of queries without row keys: their fixtures lack those "
+                   "rows (replay differs)\n", (unsigned long long)x->tests_unkeyed);
     for (size_t i = 0; i < x->nwrites; i++)
         fprintf(f, "sympath data: statement refused or failed (the data is never written): %s\n", x->writes[i]);
 }

@@ -58,6 +58,11 @@ bool data_is_select(const char *sql, size_t len)
 
 char *data_wrap_select(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit)
 {
+    return data_wrap_select_at(sql, len, ncols, cond, limit, 0);
+}
+
+char *data_wrap_select_at(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit, uint64_t offset)
+{
     sql = trim(sql, &len);
     size_t cap = len + (size_t)ncols * 8 + (cond ? strlen(cond) : 0) + 128;
     char *s = malloc(cap);
@@ -71,6 +76,8 @@ char *data_wrap_select(const char *sql, size_t len, int ncols, const char *cond,
         o += (size_t)snprintf(s + o, cap - o, " WHERE %s", cond);
     if (limit)
         o += (size_t)snprintf(s + o, cap - o, " LIMIT %llu", (unsigned long long)limit);
+    if (limit && offset)
+        o += (size_t)snprintf(s + o, cap - o, " OFFSET %llu", (unsigned long long)offset);
     return s;
 }
 

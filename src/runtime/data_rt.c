@@ -69,7 +69,9 @@ static void read_plan(const char *path)
             memcpy(s->id, id, 16);
             s->id[16] = 0;
             s->limit = strtoull(lim, NULL, 10);
-            s->cond = strdup(t2 ? t2 + 1 : "");
+            char *off = t2 ? t2 + 1 : NULL, *t3 = off ? strchr(off, '\t') : NULL;
+            s->offset = off ? strtoull(off, NULL, 10) : 0;
+            s->cond = strdup(t3 ? t3 + 1 : "");
             if (!s->cond)
                 break;
             nsites++;

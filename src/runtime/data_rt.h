@@ -12,6 +12,7 @@
 typedef struct data_plan_site {
     char id[17];
     uint64_t limit;   /* 0: no LIMIT */
+    uint64_t offset;  /* tuples of the same query earlier runs got: skipped */
     char *cond;       /* "" : no WHERE */
 } data_plan_site;
 

@@ -132,8 +132,8 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     free(err);
     const data_plan_site *ps = data_rt_plan_for(d->site);
     const char *src = body ? body : d->sql;
-    char *wrapped = data_wrap_select(src, strlen(src), d->ncols + d->nkeys, ps ? ps->cond : NULL,
-                                     ps ? ps->limit : data_rt_default_limit());
+    char *wrapped = data_wrap_select_at(src, strlen(src), d->ncols + d->nkeys, ps ? ps->cond : NULL,
+                                        ps ? ps->limit : data_rt_default_limit(), ps ? ps->offset : 0);
     sqlite3_stmt *st2 = NULL;
     if (wrapped && (version == 3 ? sqlite3_prepare_v3(db, wrapped, -1, flags, &st2, NULL)
                                  : sqlite3_prepare_v2(db, wrapped, -1, &st2, NULL)) == SQLITE_OK && st2) {
