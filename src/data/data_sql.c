@@ -105,6 +105,22 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
 
 static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 
+/* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
+static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
+{
+    sb_puts(&t->o, "(CASE WHEN ");
+    if (B(t, e->kid[0]))
+        return -1;
+    sb_puts(&t->o, " THEN ");
+    if (f(t, e->kid[1]))
+        return -1;
+    sb_puts(&t->o, " ELSE ");
+    if (f(t, e->kid[2]))
+        return -1;
+    sb_puts(&t->o, " END)");
+    return too_long(t);
+}
+
 /* Is e (possibly zero-extended) byte k of SQLite result column col, as data_sqlite.c names
  * it (the hex() term, 1-based position pos = k + 1)? Such comparisons with a constant are
  * written as blob comparisons, which SQLite evaluates far faster than the hex() arithmetic. */
@@ -161,19 +177,8 @@ static int B(tx *t, expr *e)
     case EXPR_SYMBOL:
     case EXPR_EXTRACT:
     case EXPR_ITE:
-        if (e->op == EXPR_ITE) {
-            sb_puts(&t->o, "(CASE WHEN ");
-            if (B(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " THEN ");
-            if (B(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, " ELSE ");
-            if (B(t, e->kid[2]))
-                return -1;
-            sb_puts(&t->o, " END)");
-            return too_long(t);
-        }
+        if (e->op == EXPR_ITE)
+            return ite(t, e, B);
         if (e->op == EXPR_EXTRACT) {
             sb_puts(&t->o, "(((");
             if (I(t, e->kid[0]))
@@ -439,17 +444,7 @@ static int I(tx *t, expr *e)
         sb_puts(&t->o, ")");
         return too_long(t);
     case EXPR_ITE:
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, " THEN ");
-        if (I(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " ELSE ");
-        if (I(t, e->kid[2]))
-            return -1;
-        sb_puts(&t->o, " END)");
-        return too_long(t);
+        return ite(t, e, I);
     case EXPR_FTOSI:
         if (e->kid[0]->width != 64)
             return fail(t, "32-bit float");
@@ -525,17 +520,7 @@ static int R(tx *t, expr *e)
         sb_printf(&t->o, " AS %s)", cast_real(t));
         return too_long(t);
     case EXPR_ITE:
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, " THEN ");
-        if (R(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " ELSE ");
-        if (R(t, e->kid[2]))
-            return -1;
-        sb_puts(&t->o, " END)");
-        return too_long(t);
+        return ite(t, e, R);
     default:
         return fail(t, "floating-point operation without an exact SQL counterpart");
     }
