@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= 2
 SYMPATH = $(BUILD)/bin/sympath
 
-.PHONY: all deps build check demo bench bench-unit clean
+.PHONY: all deps build check demo bench bench-unit bench-data clean
 
 all: build
 
@@ -32,6 +32,9 @@ bench: build
 
 bench-unit: build
 	bash bench/unit.sh
+
+bench-data: build
+	sh bench/data.sh 60s
 
 clean:
 	rm -rf $(BUILD) demo-out

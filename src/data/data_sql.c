@@ -105,6 +105,65 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
 
 static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 
+/* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
+static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
+{
+    sb_puts(&t->o, "(CASE WHEN ");
+    if (B(t, e->kid[0]))
+        return -1;
+    sb_puts(&t->o, " THEN ");
+    if (f(t, e->kid[1]))
+        return -1;
+    sb_puts(&t->o, " ELSE ");
+    if (f(t, e->kid[2]))
+        return -1;
+    sb_puts(&t->o, " END)");
+    return too_long(t);
+}
+
+/* Is e (possibly zero-extended) byte k of SQLite result column col, as data_sqlite.c names
+ * it (the hex() term, 1-based position pos = k + 1)? Such comparisons with a constant are
+ * written as blob comparisons, which SQLite evaluates far faster than the hex() arithmetic. */
+static bool sqlite_byte(tx *t, const expr *e, int *col, int *pos)
+{
+    while (e->op == EXPR_ZEXT)
+        e = e->kid[0];
+    if (t->d != DATA_SQLITE || e->op != EXPR_SYMBOL || e->width != 8)
+        return false;
+    bool real = false;
+    const char *term = t->term(t->ctx, e->aux, &real);
+    int c1, p1, c2, p2, n = 0;
+    if (!term || real ||
+        sscanf(term, "(instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),1,1))*16+"
+                     "instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),2,1))-17)%n",
+               &c1, &p1, &c2, &p2, &n) != 4 ||
+        term[n] || c1 != c2 || p1 != p2 || p1 < 1)
+        return false;
+    *col = c1;
+    *pos = p1;
+    return true;
+}
+
+/* byte (op) constant v as a blob comparison: the byte past the end of the value is 0 in the
+ * model and the empty blob in SQL, which sorts before every byte. op: '=', '<' (byte < v),
+ * '>' (byte > v). */
+static int byte_cmp(tx *t, int col, int pos, char op, uint64_t v)
+{
+    if (v > 255) { /* a byte is never that large */
+        sb_puts(&t->o, op == '<' ? "(1=1)" : "(1=0)");
+        return 0;
+    }
+    if (op == '=' && v == 0)
+        sb_printf(&t->o, "(COALESCE(length(CAST(c%d AS BLOB)),0) < %d OR substr(CAST(c%d AS BLOB),%d,1) = X'00')", col,
+                  pos, col, pos);
+    else if (op == '<' && v == 0)
+        sb_puts(&t->o, "(1=0)");
+    else
+        /* (substr of an empty blob is NULL in SQLite: read as the empty blob) */
+        sb_printf(&t->o, "(COALESCE(substr(CAST(c%d AS BLOB),%d,1),X'') %c X'%02X')", col, pos, op, (unsigned)v);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- booleans */
 
 static int B(tx *t, expr *e)
@@ -118,19 +177,8 @@ static int B(tx *t, expr *e)
     case EXPR_SYMBOL:
     case EXPR_EXTRACT:
     case EXPR_ITE:
-        if (e->op == EXPR_ITE) {
-            sb_puts(&t->o, "(CASE WHEN ");
-            if (B(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " THEN ");
-            if (B(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, " ELSE ");
-            if (B(t, e->kid[2]))
-                return -1;
-            sb_puts(&t->o, " END)");
-            return too_long(t);
-        }
+        if (e->op == EXPR_ITE)
+            return ite(t, e, B);
         if (e->op == EXPR_EXTRACT) {
             sb_puts(&t->o, "(((");
             if (I(t, e->kid[0]))
@@ -151,10 +199,16 @@ static int B(tx *t, expr *e)
         return binop(t, e, "OR", B);
     case EXPR_XOR:
         return binop(t, e, "<>", B);
-    case EXPR_EQ:
+    case EXPR_EQ: {
         if (e->kid[0]->width == 1)
             return binop(t, e, "=", B);
+        int col, pos;
+        if (is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
+            return byte_cmp(t, col, pos, '=', e->kid[0]->value);
+        if (is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
+            return byte_cmp(t, col, pos, '=', e->kid[1]->value);
         return binop(t, e, "=", I);
+    }
     case EXPR_ULT: {
         unsigned w = e->kid[0]->width;
         if (w == 1) { /* a < b: a false, b true */
@@ -167,6 +221,11 @@ static int B(tx *t, expr *e)
             sb_puts(&t->o, ")");
             return 0;
         }
+        int col, pos;
+        if (w < 64 && is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
+            return byte_cmp(t, col, pos, '<', e->kid[1]->value);
+        if (w < 64 && is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
+            return byte_cmp(t, col, pos, '>', e->kid[0]->value);
         if (w < 64)
             return binop(t, e, "<", I);
         /* unsigned 64-bit: the same sign compares as signed; otherwise the non-negative one is smaller */
@@ -385,17 +444,7 @@ static int I(tx *t, expr *e)
         sb_puts(&t->o, ")");
         return too_long(t);
     case EXPR_ITE:
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, " THEN ");
-        if (I(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " ELSE ");
-        if (I(t, e->kid[2]))
-            return -1;
-        sb_puts(&t->o, " END)");
-        return too_long(t);
+        return ite(t, e, I);
     case EXPR_FTOSI:
         if (e->kid[0]->width != 64)
             return fail(t, "32-bit float");
@@ -471,17 +520,7 @@ static int R(tx *t, expr *e)
         sb_printf(&t->o, " AS %s)", cast_real(t));
         return too_long(t);
     case EXPR_ITE:
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, " THEN ");
-        if (R(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " ELSE ");
-        if (R(t, e->kid[2]))
-            return -1;
-        sb_puts(&t->o, " END)");
-        return too_long(t);
+        return ite(t, e, R);
     default:
         return fail(t, "floating-point operation without an exact SQL counterpart");
     }

@@ -26,6 +26,11 @@ static const char *term(void *ctx, uint32_t index, bool *is_real)
         *is_real = true;
         return "c1";
     }
+    if (index == 3) { /* byte 2 (1-based position 2) of the text column c2, as data_sqlite.c names it */
+        *is_real = false;
+        return "(instr('0123456789ABCDEF',substr(hex(substr(CAST(c2 AS BLOB),2,1)),1,1))*16+"
+               "instr('0123456789ABCDEF',substr(hex(substr(CAST(c2 AS BLOB),2,1)),2,1))-17)";
+    }
     return NULL;
 }
 
@@ -171,6 +176,49 @@ static void test_doubles(void **state)
     check_all(b_itof, "int -> double");
 }
 
+/* Conditions on byte 1 of a text column (the fast blob comparisons of data_sql.c), checked
+ * for texts of every relevant shape: shorter than the byte, with the byte below, equal to and
+ * above the constants, and bytes above 0x7f. */
+static void test_text_bytes(void **state)
+{
+    static const char *const texts[] = {"", "a", "ab", "ac", "aa", "a\x7f", "a\xc3\xa9", "fraud", "zz"};
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        size_t len = strlen(texts[i]);
+        uint8_t byte = len > 1 ? (uint8_t)texts[i][1] : 0;
+        for (int form = 0; form < 7; form++) {
+            expr_ctx *cx = expr_ctx_new();
+            expr *b = expr_symbol(cx, 3, 8, byte);
+            expr *c = form == 0   ? expr_cmp(cx, PRED_EQ, b, k(cx, 'b', 8))
+                      : form == 1 ? expr_cmp(cx, PRED_EQ, b, k(cx, 0, 8))
+                      : form == 2 ? expr_cmp(cx, PRED_ULT, b, k(cx, 'c', 8))
+                      : form == 3 ? expr_cmp(cx, PRED_ULT, k(cx, 'a', 8), b)
+                      : form == 4 ? expr_cmp(cx, PRED_EQ, expr_zext(cx, b, 32), k(cx, 'b', 32))
+                      : form == 5 ? expr_cmp(cx, PRED_ULT, b, k(cx, 0x80, 8))
+                                  : expr_cmp(cx, PRED_SLT, b, k(cx, 0, 8)); /* signed char < 0: the slow form */
+            const char *why = NULL;
+            char *sql = data_expr_sql(DATA_SQLITE, c, term, NULL, &why);
+            assert_non_null(sql);
+            char *lit = data_sql_literal_text(DATA_SQLITE, texts[i], len), *q = NULL;
+            assert_true(asprintf(&q, "SELECT CASE WHEN %s THEN 1 ELSE 0 END FROM (SELECT 0 AS c0, 0.0 AS c1, %s AS c2)",
+                                 sql, lit) > 0);
+            sqlite3_stmt *st = NULL;
+            if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+                fail_msg("SQLite rejects %s: %s", q, sqlite3_errmsg(db));
+            assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+            int got = sqlite3_column_int(st, 0);
+            if (got != (int)(c->value & 1))
+                fail_msg("form %d on text #%zu: expression says %d, SQL (%s) says %d", form, i, (int)(c->value & 1), sql,
+                         got);
+            sqlite3_finalize(st);
+            free(q), free(lit), free(sql);
+            expr_ctx_free(cx);
+        }
+    }
+    sqlite3_close(db);
+}
+
 static void test_not_expressible(void **state)
 {
     expr_ctx *cx = expr_ctx_new();
@@ -214,6 +262,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_text_bytes),
         cmocka_unit_test(test_not_expressible),
         cmocka_unit_test(test_site_and_wrap),
     };
