@@ -29,7 +29,7 @@
  *    statements in one PQexec) runs unchanged, as the program wrote it.
  *  - PQgetvalue / PQgetisnull / PQgetlength of a row of such a result (text format) give
  *    data inputs whose SQL terms recompute the value from the wrapped query's columns
- *    cK: the bytes of the text (see bytes_of), whether it is NULL, its length.
+ *    cK: the bytes of the text (see col_sql), whether it is NULL, its length.
  *  - every other statement runs unchanged; one that fails logs "w" (writes fail there
  *    with PostgreSQL's read-only error).
  *  - PQclear drops the result's shadows (its memory goes back to malloc); PQfinish forgets
@@ -51,6 +51,7 @@ typedef struct pq_res {
     uint64_t first_tuple;    /* tuple number of row 0; rows are consecutive */
     int nrows;
     bool shadowed;           /* shadows were put on some of its values */
+    bool utf8_server;        /* the database's encoding is UTF8 (cheaper length terms) */
 } pq_res;
 
 /* A statement the program prepared: its text, to be wrapped at each execution. */
@@ -356,6 +357,8 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
             pr->res = r;
             memcpy(pr->site, site, sizeof site);
             pr->nrows = n;
+            const char *enc = PQparameterStatus(conn, "server_encoding");
+            pr->utf8_server = enc && !strcmp(enc, "UTF8");
             pr->next = results;
             results = pr;
         }
@@ -484,15 +487,21 @@ static pq_res *input_cell(const PGresult *res, int row, int col, uint64_t *tuple
     return p;
 }
 
-/* Column col as the bytes libpq returns, in SQL: its text form (the type's output
- * function; booleans print 't' / 'f' where the cast to text says 'true') in the client
- * encoding, UTF8 (data_pg_connect), whatever the database's encoding. */
-static void bytes_of(char *buf, size_t cap, const PGresult *res, int col)
+/*
+ * Column col in SQL: *text its text form (the type's output function, as libpq's text
+ * format; booleans print 't' / 'f' where the cast to text says 'true'), *bytes the bytes
+ * libpq returns, that text in the client encoding, UTF8 (data_pg_connect), and *len their
+ * number. On a UTF8 database the text's own octet_length is that number (no conversion
+ * per row); on another the converted bytes are counted.
+ */
+static void col_sql(const pq_res *pr, const PGresult *res, int col, char text[80], char bytes[112], char len[128])
 {
     if (PQftype(res, col) == 16)
-        snprintf(buf, cap, "convert_to((CASE WHEN c%d THEN 't' WHEN NOT c%d THEN 'f' END),'UTF8')", col, col);
+        snprintf(text, 80, "(CASE WHEN c%d THEN 't' WHEN NOT c%d THEN 'f' END)", col, col);
     else
-        snprintf(buf, cap, "convert_to(c%d::text,'UTF8')", col);
+        snprintf(text, 80, "c%d::text", col);
+    snprintf(bytes, 112, "convert_to(%s,'UTF8')", text);
+    snprintf(len, 128, "octet_length(%s)", pr->utf8_server ? text : bytes);
 }
 
 char *sym_PQgetvalue(const PGresult *res, int row, int col)
@@ -504,12 +513,12 @@ char *sym_PQgetvalue(const PGresult *res, int row, int col)
     if (!pr)
         return p;
     int len = PQgetlength(res, row, col);
-    char tx[96];
-    bytes_of(tx, sizeof tx, res, col);
+    char text[80], bytes[112], olen[128];
+    col_sql(pr, res, col, text, bytes, olen);
     /* bytes 0..len: the NUL too, so a loop to the terminator reads symbolic bytes */
     for (int k = 0; k <= len && k < MAX_TEXT_BYTES && !rt.trace_full; k++) {
         char term[320];
-        snprintf(term, sizeof term, "(CASE WHEN octet_length(%s) > %d THEN get_byte(%s,%d) ELSE 0 END)", tx, k, tx, k);
+        snprintf(term, sizeof term, "(CASE WHEN %s > %d THEN get_byte(%s,%d) ELSE 0 END)", olen, k, bytes, k);
         expr *e = data_rt_input(8, IT_U8, pr->site, tuple, term, (uint8_t)p[k]);
         if (e) {
             rt_shadow_put((uintptr_t)(p + k), &e, 1);
@@ -540,9 +549,9 @@ int sym_PQgetlength(const PGresult *res, int row, int col)
     uint64_t tuple;
     pq_res *pr = input_cell(res, row, col, &tuple);
     if (pr) {
-        char tx[96], term[160];
-        bytes_of(tx, sizeof tx, res, col);
-        snprintf(term, sizeof term, "COALESCE(octet_length(%s),0)", tx);
+        char text[80], bytes[112], olen[128], term[160];
+        col_sql(pr, res, col, text, bytes, olen);
+        snprintf(term, sizeof term, "COALESCE(%s,0)", olen);
         __sym_ret = data_rt_input(32, IT_S32, pr->site, tuple, term, (uint32_t)v);
     }
     return v;
