@@ -11,7 +11,6 @@
 #include "data_int.h"
 
 #define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
-#define COUNT_BOUND 100000 /* bounded counts stop here (SQLite cardinality estimates) */
 #define SAMPLE_ROWS 5000 /* SQLite queries larger than this are estimated on a prefix of this many rows */
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
 
@@ -385,10 +384,15 @@ static int64_t run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
         after += dtree_paths(&x->sites[i].root);
     *new_paths = after - before;
     uint32_t fresh = merge_coverage(x, executor_coverage(x->ex));
+    /* a run over the time limit is, here, a query slower than the limit (its tuples never
+     * came): counted and reported with its node, not kept as a hang of the program */
+    bool timed_out = r.error == ERR_TIMEOUT;
+    if (timed_out)
+        x->timeouts++;
     /* the full-scan comparison keeps no test: its fixture would be the whole table */
-    if ((fresh || r.error != ERR_NONE) && !x->o->full_scan)
+    if ((fresh || (r.error != ERR_NONE && !timed_out)) && !x->o->full_scan)
         write_test(x, &r, &lg, fresh);
-    int64_t fetched = (int64_t)lg.ntuples;
+    int64_t fetched = timed_out && !lg.ntuples ? -2 : (int64_t)lg.ntuples;
     dlog_free(&lg);
     run_result_clear(&r);
     return fetched;
@@ -418,40 +422,42 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         return 0;
     }
     double T = (double)(s->table_rows > 0 ? s->table_rows : 1);
-    if (x->dialect == DATA_SQLITE && s->table_rows > SAMPLE_ROWS) {
-        /* SQLite has no estimates: a count over the first SAMPLE_ROWS rows of the site's query,
-         * scaled; none there means rarer than that (the run itself shows whether any exists) */
-        char *pre = NULL, *err = NULL;
+    const char *const *params = (const char *const *)s->params;
+    char *err = NULL;
+    double t0 = now();
+    if (x->dialect == DATA_PG) {
+        /* the planner's own figures (EXPLAIN), reported; its selectivities for conditions over
+         * byte terms are defaults, so the rows used come from counts as below */
+        char *sql = data_wrap_select(s->sql, strlen(s->sql), s->ncols, cond, 0);
+        data_estimate e;
+        if (sql && !data_source_estimate(x->ds, sql, params, s->nparams, 1, 0, T, &e, &err))
+            n->dbms_rows = e.rows;
+        else
+            n->dbms_rows = -1;
+        free(sql);
+        free(err);
+        err = NULL;
+    }
+    int64_t c;
+    bool sampled = s->table_rows > SAMPLE_ROWS;
+    if (sampled) {
+        /* a count over the first SAMPLE_ROWS rows of the site's query, scaled; none there means
+         * rarer than that (the candidate's own query then shows whether any tuple exists) */
+        char *pre = NULL;
         if (asprintf(&pre, "SELECT * FROM (%s) AS sympath_s LIMIT %d", s->sql, SAMPLE_ROWS) < 0)
             return -1;
         char *sql = data_wrap_select(pre, strlen(pre), s->ncols, cond, 0);
         free(pre);
-        double t0 = now();
-        int64_t c = sql ? data_source_count(x->ds, sql, (const char *const *)s->params, s->nparams, &err) : -1;
-        x->estimate_seconds += now() - t0;
-        x->estimates++;
+        c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
         free(sql);
-        if (c >= 0) {
-            n->est_known = true;
-            n->rows_exact = false;
-            n->rows = c > 0 ? (double)c * T / SAMPLE_ROWS : T / (2.0 * SAMPLE_ROWS);
-            n->rows_unseen = c == 0;
-            n->cost1 = T / n->rows < T ? T / n->rows : T;
-            return 0;
-        }
-        free(err); /* fall back to the bounded count */
+    } else { /* a small query: counted exactly (SQLite: the bounded count of data_source_estimate) */
+        char *sql = data_wrap_select(s->sql, strlen(s->sql), s->ncols, cond, 0);
+        c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
+        free(sql);
     }
-    char *sql = data_wrap_select(s->sql, strlen(s->sql), s->ncols, cond, 0), *err = NULL;
-    if (!sql)
-        return -1;
-    data_estimate e;
-    double t0 = now();
-    int rc = data_source_estimate(x->ds, sql, (const char *const *)s->params, s->nparams, 1, COUNT_BOUND, T, &e,
-                                  &err);
     x->estimate_seconds += now() - t0;
     x->estimates++;
-    free(sql);
-    if (rc) {
+    if (c < 0) {
         fprintf(stderr, "sympath data: estimate failed: %s\n", err ? err : "?");
         free(err);
         n->state = DN_NOT_SQL;
@@ -459,9 +465,11 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         return -1;
     }
     n->est_known = true;
-    n->rows = e.rows;
-    n->rows_exact = e.exact;
-    n->cost1 = e.cost;
+    n->rows_exact = !sampled;
+    n->rows_unseen = sampled && c == 0;
+    n->rows = !sampled ? (double)c : c > 0 ? (double)c * T / SAMPLE_ROWS : T / (2.0 * SAMPLE_ROWS);
+    /* cost of its first tuple: the share of a full scan (in the DBMS's cost units) that finds one */
+    n->cost1 = n->rows > 1 ? s->full_cost / n->rows : s->full_cost;
     return 0;
 }
 
@@ -672,6 +680,7 @@ static void explore_loop(dstate_x *x)
             nq->cond = strdup(c.cond);
             nq->limit = c.limit;
             nq->est_rows = c.rows;
+            nq->dbms_rows = x->dialect == DATA_PG ? c.node->dbms_rows : -1;
             nq->est_cost = c.cost;
             nq->aimed_leaf = c.leaf;
         }
@@ -680,6 +689,13 @@ static void explore_loop(dstate_x *x)
             nq = &x->queries[x->nqueries - 1];
             nq->fetched = got > 0 ? (uint64_t)got : 0;
             nq->new_paths = np;
+        }
+        if (got == -2) { /* its query did not finish within the run's time limit */
+            c.node->state = c.leaf ? DN_TIMEOUT : c.node->state;
+            if (!c.leaf)
+                c.node->rows = 0, c.node->rows_exact = true; /* not asked again */
+            free(c.cond);
+            continue;
         }
         if (c.leaf && !c.node->explored) {
             if (got == 0) {

@@ -14,7 +14,8 @@ typedef enum dn_state {
     DN_NO_DATA,      /* its query has no tuple: the data cannot reach it */
     DN_DIVERGED,     /* tuples of its query did not take it (a condition was dropped or the path depends on state) */
     DN_NOT_SQL,      /* its own condition has no exact SQL form */
-    DN_EXHAUSTED     /* every tuple of the table was seen without reaching it */
+    DN_EXHAUSTED,    /* every tuple of the table was seen without reaching it */
+    DN_TIMEOUT       /* the run on its query ran out of time (--timeout): a slow query, not a program hang */
 } dn_state;
 
 /*
@@ -40,6 +41,7 @@ typedef struct dnode {
     double rows, cost1;
     bool rows_exact;
     bool rows_unseen;          /* no tuple in the estimate's sample: rows is a guess (rarer than the sample) */
+    double dbms_rows;          /* PostgreSQL: EXPLAIN's Plan Rows for its query (-1 none), for the report */
 } dnode;
 
 /* One SELECT site of the program. */
@@ -61,6 +63,7 @@ typedef struct dquery {
     char *cond;                /* the extra WHERE, NULL: none */
     uint64_t limit;
     double est_rows, est_cost;
+    double dbms_rows;          /* the DBMS's own row estimate (PostgreSQL EXPLAIN), -1 none */
     uint64_t fetched;          /* tuples the run got from it */
     uint32_t new_paths;
     bool aimed_leaf;
@@ -87,6 +90,7 @@ typedef struct dstate_x {
     uint64_t *seen;
     size_t seen_cap, seen_n;
     uint64_t tests_unkeyed;    /* tests whose tuples have no rowids (their fixture lacks those rows) */
+    uint64_t timeouts;         /* runs stopped by --timeout (slow candidate queries; not program errors) */
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;

@@ -12,6 +12,7 @@ static const char *state_why(const dnode *n)
     case DN_DIVERGED: return "tuples of its query did not take it (a condition is not exact in SQL, or the path depends on other tuples)";
     case DN_NOT_SQL: return "not expressible in SQL";
     case DN_EXHAUSTED: return "every tuple of the table was seen";
+    case DN_TIMEOUT: return "its query ran longer than the run time limit (--timeout)";
     default: return "budget";
     }
 }
@@ -44,7 +45,7 @@ static void left_node(dnode *n, void *ctx)
     json_key(r->j, "why");
     json_string(r->j, n->state == DN_NOT_SQL && n->why ? n->why : state_why(n));
     json_key(r->j, "state");
-    static const char *const names[] = {"budget", "no_data", "diverged", "not_sql", "exhausted"};
+    static const char *const names[] = {"budget", "no_data", "diverged", "not_sql", "exhausted", "timeout"};
     json_string(r->j, names[n->state]);
     unsigned dropped = 0;
     char *cond = dtree_path_sql(n, &dropped);
@@ -125,6 +126,8 @@ int data_write_report(const dstate_x *x)
     json_uint(j, x->estimates);
     json_key(j, "estimate_seconds");
     json_double(j, x->estimate_seconds);
+    json_key(j, "runs_timed_out");
+    json_uint(j, x->timeouts);
     json_key(j, "tests_without_rows");
     json_uint(j, x->tests_unkeyed);
     json_key(j, "conditions_not_sql");
@@ -166,6 +169,11 @@ int data_write_report(const dstate_x *x)
         json_string(j, q->aimed_leaf ? "complement node" : "internal node");
         json_key(j, "estimated_rows");
         json_double(j, q->est_rows);
+        json_key(j, "dbms_estimated_rows");
+        if (q->dbms_rows >= 0)
+            json_double(j, q->dbms_rows);
+        else
+            json_null(j);
         json_key(j, "estimated_cost");
         json_double(j, q->est_cost);
         json_key(j, "tuples_fetched");
