@@ -75,7 +75,53 @@ echo " included; tuples ratio: full scan / sympath data; budget $BUDGET for symp
 echo " the file before and after both runs; stop: why sympath data stopped)"
 
 # ---------------------------------------------------------------------------------------------------
-# PostgreSQL: NOT IMPLEMENTED HERE. The PostgreSQL part of this benchmark (the same tables loaded into
-# a server started for the benchmark, `sympath data --db postgresql://...` against --full-scan, table
-# checksums before and after) is written by another helper and goes in this place.
-# ---------------------------------------------------------------------------------------------------
+# PostgreSQL: tests/programs/data/pg_orders.c (libpq) on `orders` tables of PG_ROWS rows (default
+# 100000) in a throw-away server (tests/pg/pg_server.sh), against --full-scan; the table's md5 before
+# and after both runs ("unchanged" or "CHANGED"). Rare rows: 3 big orders (one a gift), 1 refund, 1 NULL note.
+PGS="$ROOT/tests/pg/pg_server.sh"
+PD=$(mktemp -d /tmp/sympath-bench-pgXXXXXX)
+CI=$(sh "$PGS" start "$PD" 2>"$WORK/pg_server.log")
+if [ $? -ne 0 ]; then
+    echo "PostgreSQL: no server could be started (see $WORK/pg_server.log): skipped"
+    rm -rf "$PD"
+    exit 0
+fi
+trap 'sh "$PGS" stop "$PD"; rm -rf "$PD"' EXIT
+PSQL="$(sh "$PGS" bin)/psql"
+q() { "$PSQL" "$CI" -X -A -t -q -v ON_ERROR_STOP=1 -c "$1"; }
+echo
+echo "PostgreSQL (sympath data --db <conninfo>, tests/programs/data/pg_orders.c):"
+printf '%-9s %8s | %8s %5s %7s %6s %6s %6s | %8s %8s %6s | %7s %-9s %s\n' program rows \
+    coverage paths queries tuples est_s time_s coverage tuples time_s "tuples" table "stop (sympath data)"
+for rows in ${PG_ROWS:-100000}; do
+    q "DROP TABLE IF EXISTS orders; CREATE TABLE orders(id int PRIMARY KEY, qty int NOT NULL, kind text NOT NULL, note text);
+       INSERT INTO orders SELECT i,
+         CASE WHEN i IN ($rows / 3, $rows / 3 * 2) THEN 5000 WHEN i = $rows - 1 THEN 9000 WHEN i = $rows / 2 + 7 THEN -3
+              ELSE 1 + i % 100 END,
+         CASE WHEN i = $rows - 1 THEN 'gift' ELSE 'std' END,
+         CASE WHEN i = $rows / 4 THEN NULL ELSE 'n' || i END
+       FROM generate_series(1, $rows) i; ANALYZE orders;" || { echo "pg $rows: cannot create the table"; continue; }
+    sum() { q "SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM orders t"; }
+    before=$(sum)
+    dir="$WORK/pg-$rows"
+    mkdir -p "$dir"
+    t0=$(now)
+    "$SYMPATH" data "$P/pg_orders.c" --db "$CI" -o "$dir/data" --budget "$BUDGET" --no-progress >"$dir/data.stdout" 2>"$dir/data.log"
+    t_d=$(since "$t0")
+    t0=$(now)
+    "$SYMPATH" data "$P/pg_orders.c" --db "$CI" -o "$dir/full" --full-scan --timeout "$FULL_TIMEOUT" --no-progress \
+        >"$dir/full.stdout" 2>"$dir/full.log"
+    t_f=$(since "$t0")
+    if [ "$(sum)" = "$before" ]; then same=unchanged; else same=CHANGED; fi
+    rd="$dir/data/report.json" rf="$dir/full/report.json"
+    if [ ! -f "$rd" ] || [ ! -f "$rf" ]; then
+        echo "pg_orders $rows: run failed (logs in $dir) | $same"
+        continue
+    fi
+    td=$(field "$rd" .data.tuples_fetched) tf=$(field "$rf" .data.tuples_fetched)
+    ratio=$(echo "$td $tf" | awk '{ if ($1 > 0) printf "%.0fx", $2 / $1; else print "-" }')
+    printf '%-9s %8s | %8s %5s %7s %6s %6s %6s | %8s %8s %6s | %7s %-9s %s\n' pg_orders "$rows" \
+        "$(cov "$rd")" "$(field "$rd" .data.paths)" "$(jq '.data.queries | length' "$rd")" "$td" \
+        "$(jq '.data.estimate_seconds * 10 | round / 10' "$rd")" "$t_d" "$(cov "$rf")" "$tf" "$t_f" "$ratio" "$same" \
+        "$(field "$rd" .data.stop_reason)"
+done
