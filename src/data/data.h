@@ -117,6 +117,16 @@ typedef const char *(*data_term_fn)(void *ctx, uint32_t index, bool *is_real);
  */
 char *data_expr_sql(data_dialect d, expr *cond, data_term_fn term, void *ctx, const char **why);
 
+/*
+ * PostgreSQL: the same condition with each distinct octet_length(...) and convert_to(...) call
+ * (the byte and length terms of data_pq.c) computed once per row, in a one-row correlated
+ * subquery: EXISTS (SELECT 1 FROM (SELECT <call> AS sympath_t0, ... OFFSET 0) sympath_x
+ * WHERE <cond over sympath_tN>). Same truth value for every row (the subquery has exactly one
+ * row); about 4x faster on conditions of atoi digit arithmetic (3.1 s -> 0.85 s on 10^6 rows).
+ * Returns cond unchanged (a copy) when it has no such call; malloc'ed, NULL when out of memory.
+ */
+char *data_pg_share_terms(const char *cond);
+
 /* ---------------------------------------------------------------- the database (source_*.c) */
 
 /* Estimates for one candidate query (the site's query with extra conjuncts). */

@@ -527,6 +527,11 @@ static void collect_node(dnode *n, void *ctx)
         return;
     unsigned dropped = 0;
     char *cond = dtree_path_sql(n, &dropped);
+    if (cond && x->dialect == DATA_PG && *cond) { /* byte and length terms computed once per row */
+        char *shared = data_pg_share_terms(cond);
+        free(cond);
+        cond = shared;
+    }
     if (!cond || estimate(x, s, n, cond)) {
         free(cond);
         return;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "data.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -542,4 +543,90 @@ char *data_expr_sql(data_dialect d, expr *cond, data_term_fn term, void *ctx, co
     if (why)
         *why = NULL;
     return t.o.s ? t.o.s : strdup("(1=1)");
+}
+
+/* ---------------------------------------------------------------- PostgreSQL: terms computed once per row */
+
+/* End (one past the closing parenthesis) of the call starting at s (s points at the name);
+ * string literals are skipped. NULL when unbalanced. */
+static const char *call_end(const char *s)
+{
+    const char *p = strchr(s, '(');
+    int depth = 0;
+    for (; p && *p; p++) {
+        if (*p == '\'') { /* '...' with '' inside */
+            for (p++; *p && !(*p == '\'' && p[1] != '\''); p += *p == '\'' ? 2 : 1)
+                ;
+            if (!*p)
+                return NULL;
+        } else if (*p == '(') {
+            depth++;
+        } else if (*p == ')' && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+char *data_pg_share_terms(const char *cond)
+{
+    static const char *const names[] = {"octet_length(", "convert_to("};
+    char **defs = NULL;
+    size_t ndefs = 0;
+    strbuf body = STRBUF_INIT;
+    const char *p = cond;
+    while (*p) {
+        if (*p == '\'') { /* a string literal ('' inside) is copied as it is */
+            const char *q = p + 1;
+            while (*q && !(*q == '\'' && q[1] != '\''))
+                q += *q == '\'' ? 2 : 1;
+            if (*q)
+                q++;
+            sb_append(&body, p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        size_t which = 2;
+        if (p == cond || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            for (size_t k = 0; k < 2; k++)
+                if (!strncmp(p, names[k], strlen(names[k])))
+                    which = k;
+        const char *end = which < 2 ? call_end(p) : NULL;
+        if (!end) {
+            sb_append(&body, p, 1);
+            p++;
+            continue;
+        }
+        size_t len = (size_t)(end - p), i;
+        for (i = 0; i < ndefs; i++)
+            if (strlen(defs[i]) == len && !strncmp(defs[i], p, len))
+                break;
+        if (i == ndefs) {
+            char **nd = realloc(defs, (ndefs + 1) * sizeof *nd);
+            if (!nd)
+                break;
+            defs = nd;
+            defs[ndefs++] = strndup(p, len);
+        }
+        sb_printf(&body, "sympath_t%zu", i);
+        p = end;
+    }
+    char *out = NULL;
+    if (!ndefs || body.failed) {
+        out = strdup(cond);
+    } else {
+        /* a correlated subquery of one row: OFFSET 0 keeps the planner from pulling it up
+         * (which would put every term back in place) */
+        strbuf o = STRBUF_INIT;
+        sb_puts(&o, "EXISTS (SELECT 1 FROM (SELECT ");
+        for (size_t i = 0; i < ndefs; i++)
+            sb_printf(&o, "%s%s AS sympath_t%zu", i ? ", " : "", defs[i], i);
+        sb_printf(&o, " OFFSET 0) sympath_x WHERE %s)", body.s ? body.s : "(1=1)");
+        out = o.failed ? NULL : o.s;
+    }
+    for (size_t i = 0; i < ndefs; i++)
+        free(defs[i]);
+    free(defs);
+    sb_free(&body);
+    return out;
 }

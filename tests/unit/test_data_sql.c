@@ -234,6 +234,23 @@ static void test_not_expressible(void **state)
     expr_ctx_free(cx);
 }
 
+static void test_pg_share_terms(void **state)
+{
+    const char *cond = "((CASE WHEN octet_length(c1::text) > 0 THEN get_byte(convert_to(c1::text,'UTF8'),0) ELSE 0 END) = 52"
+                       " AND (CASE WHEN octet_length(c1::text) > 1 THEN get_byte(convert_to(c1::text,'UTF8'),1) ELSE 0 END)"
+                       " = 50 AND c2 <> 'octet_length(x)')";
+    char *s = data_pg_share_terms(cond);
+    assert_string_equal(s, "EXISTS (SELECT 1 FROM (SELECT octet_length(c1::text) AS sympath_t0, "
+                           "convert_to(c1::text,'UTF8') AS sympath_t1 OFFSET 0) sympath_x WHERE "
+                           "((CASE WHEN sympath_t0 > 0 THEN get_byte(sympath_t1,0) ELSE 0 END) = 52 AND "
+                           "(CASE WHEN sympath_t0 > 1 THEN get_byte(sympath_t1,1) ELSE 0 END) = 50 AND "
+                           "c2 <> 'octet_length(x)'))");
+    free(s);
+    s = data_pg_share_terms("(c0 > 5)"); /* nothing to share */
+    assert_string_equal(s, "(c0 > 5)");
+    free(s);
+}
+
 static void test_site_and_wrap(void **state)
 {
     char a[17], b[17];
@@ -264,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_text_bytes),
         cmocka_unit_test(test_not_expressible),
+        cmocka_unit_test(test_pg_share_terms),
         cmocka_unit_test(test_site_and_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
