@@ -30,15 +30,39 @@ typedef struct run_names {
     uint64_t *tuple;
     const char **term;
     bool *real;
+    uint64_t owner;     /* the tuple whose path the condition being translated joins */
+    char **lit;         /* literals of other inputs' values (made on demand) */
 } run_names;
 
+/* The SQL of input `index` in a condition of tuple rn->owner: its term when it is a value of
+ * that tuple, else the literal of the value it had in this run (values of other tuples, e.g.
+ * a limit read from a configuration row, are the same data in the next run: concretized). */
 static const char *term_of(void *ctx, uint32_t index, bool *is_real)
 {
     run_names *rn = ctx;
-    if (index >= rn->r->ninputs || rn->site[index] < 0)
+    if (index >= rn->r->ninputs)
         return NULL;
-    *is_real = rn->real[index];
-    return rn->term[index];
+    *is_real = rn->r->itypes && rn->r->itypes[index] == IT_DOUBLE;
+    if (rn->site[index] >= 0 && rn->tuple[index] == rn->owner)
+        return rn->term[index];
+    if (!rn->lit[index]) {
+        uint64_t v = rn->r->inputs[index];
+        unsigned w = rn->r->iwidths ? rn->r->iwidths[index] : 64;
+        if (*is_real) {
+            double d;
+            memcpy(&d, &v, sizeof d);
+            rn->lit[index] = data_sql_literal_double(d);
+        } else if (w >= 64) {
+            rn->lit[index] = data_sql_literal_int((int64_t)v);
+        } else if (asprintf(&rn->lit[index], "%llu", (unsigned long long)(v & expr_mask(w))) < 0) {
+            rn->lit[index] = NULL;
+        }
+        if (rn->lit[index] && !strcmp(rn->lit[index], "NULL")) { /* a non-finite double: no literal */
+            free(rn->lit[index]);
+            rn->lit[index] = NULL;
+        }
+    }
+    return rn->lit[index];
 }
 
 static int name_inputs(dstate_x *x, const run_result *r, run_names *rn)
@@ -49,7 +73,8 @@ static int name_inputs(dstate_x *x, const run_result *r, run_names *rn)
     rn->tuple = calloc(n, sizeof *rn->tuple);
     rn->term = calloc(n, sizeof *rn->term);
     rn->real = calloc(n, sizeof *rn->real);
-    if (!rn->site || !rn->tuple || !rn->term || !rn->real)
+    rn->lit = calloc(n, sizeof *rn->lit);
+    if (!rn->site || !rn->tuple || !rn->term || !rn->real || !rn->lit)
         return -1;
     for (uint32_t i = 0; i < r->ninputs; i++) {
         rn->site[i] = -1;
@@ -76,14 +101,19 @@ static int name_inputs(dstate_x *x, const run_result *r, run_names *rn)
 
 static void free_names(run_names *rn)
 {
+    for (uint32_t i = 0; rn->lit && rn->r && i < rn->r->ninputs; i++)
+        free(rn->lit[i]);
+    free(rn->lit);
     free(rn->site), free(rn->tuple), free(rn->term), free(rn->real);
 }
 
-/* The one tuple all data symbols of e belong to: 1 with *tuple, 0 when e has none, -1 when
- * it mixes tuples (or reads non-data inputs together with data). */
+/* The tuple a condition belongs to: the latest (highest numbered) tuple whose values it reads,
+ * the one being processed; values of other tuples and non-data inputs in it are concretized
+ * (term_of). found: 0 no data value, 1 one tuple only, 2 mixed with other values. */
 typedef struct walk {
     const run_names *rn;
-    int found;          /* 0 none yet, 1 one tuple, -1 mixed */
+    int found;
+    bool other;         /* it also reads values of other tuples or non-data inputs */
     uint64_t tuple;
     int site;
     uint32_t *seen;     /* visited node ids (small open set) */
@@ -109,20 +139,24 @@ static bool visited(walk *w, uint32_t id)
 
 static void symbols(walk *w, const expr *e)
 {
-    if (w->found < 0 || e->op == EXPR_CONST || w->nseen > 4096 || visited(w, e->id))
+    if (e->op == EXPR_CONST || w->nseen > 4096 || visited(w, e->id))
         return;
     if (e->op == EXPR_SYMBOL) {
         uint32_t k = e->aux;
         if (k >= w->rn->r->ninputs || w->rn->site[k] < 0) {
-            w->found = -1;
+            w->other = true;
             return;
         }
-        if (w->found == 0) {
+        if (!w->found) {
             w->found = 1;
             w->tuple = w->rn->tuple[k];
             w->site = w->rn->site[k];
         } else if (w->tuple != w->rn->tuple[k]) {
-            w->found = -1;
+            w->other = true;
+            if (w->rn->tuple[k] > w->tuple) {
+                w->tuple = w->rn->tuple[k];
+                w->site = w->rn->site[k];
+            }
         }
         return;
     }
@@ -163,14 +197,14 @@ static int grow_trees(dstate_x *x, const run_result *r, run_names *rn, size_t nt
         if (e->kind != BK_BRANCH && e->kind != BK_SWITCH)
             continue;
         w.found = 0;
+        w.other = false;
         w.nseen = 0;
         symbols(&w, e->cond);
-        if (w.found < 0) {
-            x->cross_tuple++;
-            continue;
-        }
         if (w.found == 0 || w.tuple >= ntuples || w.site < 0)
             continue;
+        if (w.other)
+            x->cross_tuple++;
+        rn->owner = w.tuple;
         size_t t = w.tuple;
         const sym_event **ne = realloc(ev[t], (cnt[t] + 1) * sizeof *ne);
         char **ns = realloc(sql[t], (cnt[t] + 1) * sizeof *ns);
@@ -667,9 +701,13 @@ static void explore_loop(dstate_x *x)
             return;
         }
         dsite *s = &x->sites[c.site];
-        /* other sites: the first tuple only (their own candidates come in their turn) */
+        /* other sites: the first tuple only (their own candidates come in their turn), but
+         * a small one (at most --first rows: a lookup or configuration table) whole */
         int n = snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t%llu\t%llu\t%s\n", s->id,
                          (unsigned long long)c.limit, (unsigned long long)c.node->offset, c.cond);
+        for (int i = 0; i < x->nsites && n < (int)sizeof plan; i++)
+            if (i != c.site && x->sites[i].table_rows >= 0 && x->sites[i].table_rows <= (int64_t)x->o->first_limit)
+                n += snprintf(plan + n, sizeof plan - (size_t)n, "site\t%s\t0\t0\t\n", x->sites[i].id);
         if (n >= (int)sizeof plan) { /* a condition too long for the plan: give the node up */
             c.node->state = DN_NOT_SQL;
             c.node->why = "condition too long";

@@ -74,6 +74,29 @@ both_ways "$out" two_cols.c 23 24 28 || fail "two_cols: gcov: a branch not taken
 unchanged "$W/pairs.db" "$psum" || fail "two_cols: the database file was modified"
 echo "ok [data]: two_cols.c: $c with $td tuples of 20000, replay agrees"
 
+# --- lookup.c: the limit a big table's rows are compared with comes from a small configuration table
+# (the condition reads two tuples: the configuration's value is concrete in the candidate queries)
+cp "$W/pairs.db" "$W/lookup.db"
+sqlite3 "$W/lookup.db" "CREATE TABLE config(name TEXT, value INTEGER); INSERT INTO config VALUES ('mode', 1), ('limit', 100), ('z', 3);"
+lsum=$(sha256sum < "$W/lookup.db")
+out="$W/lookup"
+"$SYMPATH" data "$P/lookup.c" --db "$W/lookup.db" -o "$out" --budget 20s --no-progress >"$W/lookup.stdout" \
+    2>"$W/lookup.err" || { cat "$W/lookup.err"; fail "sympath data lookup.c exited with $?"; }
+"$SYMPATH" data "$P/lookup.c" --db "$W/lookup.db" -o "$W/lookup-full" --full-scan --no-progress >/dev/null \
+    2>"$W/lookup-full.err" || { cat "$W/lookup-full.err"; fail "full scan of lookup.c exited with $?"; }
+c=$(cov "$out/report.json")
+cf=$(cov "$W/lookup-full/report.json")
+[ "$c" = "$cf" ] || { cat "$W/lookup.err"; fail "lookup: $c branch directions, the full scan covers $cf"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total - 4' "$out/report.json" >/dev/null ||
+    fail "lookup: $c (expected all but the failures of the open and the two prepares, and the missing limit)"
+td=$(jq .data.tuples_fetched "$out/report.json")
+[ $((td * 10)) -le 20000 ] || fail "lookup: $td tuples fetched, not 10x fewer than the table's 20000"
+"$SYMPATH" replay "$out" --coverage >"$W/lookup.replay" 2>&1 || { cat "$W/lookup.replay"; fail "lookup: replay failed"; }
+grep -q "gcov branch coverage: $c" "$W/lookup.replay" || { cat "$W/lookup.replay"; fail "lookup: gcov disagrees with $c"; }
+both_ways "$out" lookup.c 34 36 || fail "lookup: gcov: a + b > limit or a == b not taken both ways by the replay"
+unchanged "$W/lookup.db" "$lsum" || fail "lookup: the database file was modified"
+echo "ok [data]: lookup.c: $c (a full scan: $cf) with $td tuples, a limit from the configuration table"
+
 # --- exhaust.c: no tuple has a reading above 1000; the report says the data cannot reach it
 sh "$P/make_db.sh" exhaust 50 "$W/sensors.db" || fail "make_db.sh exhaust failed"
 esum=$(sha256sum < "$W/sensors.db")
