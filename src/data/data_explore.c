@@ -722,6 +722,8 @@ static void explore_loop(dstate_x *x)
             nq->site = c.site;
             nq->cond = strdup(c.cond);
             nq->limit = c.limit;
+            nq->offset = c.node->offset;
+            nq->sql = data_wrap_select_at(s->sql, strlen(s->sql), s->ncols, c.cond, c.limit, c.node->offset);
             nq->est_rows = c.rows;
             nq->dbms_rows = x->dialect == DATA_PG ? c.node->dbms_rows : -1;
             nq->est_cost = c.cost;
@@ -845,7 +847,7 @@ out:
     }
     free(x.sites);
     for (size_t i = 0; i < x.nqueries; i++)
-        free(x.queries[i].cond);
+        free(x.queries[i].cond), free(x.queries[i].sql);
     free(x.queries);
     for (size_t i = 0; i < x.nwrites; i++)
         free(x.writes[i]);

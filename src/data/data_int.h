@@ -61,7 +61,8 @@ typedef struct dsite {
 typedef struct dquery {
     int site;
     char *cond;                /* the extra WHERE, NULL: none */
-    uint64_t limit;
+    char *sql;                 /* the whole query the program's SELECT became */
+    uint64_t limit, offset;
     double est_rows, est_cost;
     double dbms_rows;          /* the DBMS's own row estimate (PostgreSQL EXPLAIN), -1 none */
     uint64_t fetched;          /* tuples the run got from it */

@@ -165,6 +165,10 @@ int data_write_report(const dstate_x *x)
         json_string(j, q->cond);
         json_key(j, "limit");
         json_uint(j, q->limit);
+        json_key(j, "offset");
+        json_uint(j, q->offset);
+        json_key(j, "sql");
+        json_string(j, q->sql);
         json_key(j, "target");
         json_string(j, q->aimed_leaf ? "complement node" : "internal node");
         json_key(j, "estimated_rows");
