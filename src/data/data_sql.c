@@ -57,6 +57,8 @@ static void put_s(tx *t, int64_t v)
         sb_printf(&t->o, "%" PRId64, v);
 }
 
+static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
+
 /* The signed view of I(e) for width w < 64 (I(e) is then in [0, 2^w)). w <= 62 only:
  * 2^w must be an SQL integer. */
 static int S(tx *t, expr *e)
@@ -64,6 +66,10 @@ static int S(tx *t, expr *e)
     unsigned w = e->width;
     if (w == 64)
         return I(t, e);
+    if (is_const(e)) { /* a constant's signed view is a literal */
+        put_s(t, expr_sext64(e->value, w));
+        return 0;
+    }
     if (w > 62)
         return fail(t, "63-bit signed value");
     if (w == 1) { /* true is -1 */
@@ -104,7 +110,6 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
     return too_long(t);
 }
 
-static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 
 /* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
 static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
@@ -432,7 +437,8 @@ static int I(tx *t, expr *e)
         sb_puts(&t->o, "((");
         if (I(t, e->kid[0]))
             return -1;
-        sb_printf(&t->o, " >> %u", e->aux);
+        if (e->aux)
+            sb_printf(&t->o, " >> %u", e->aux);
         mask_close(t, w);
         return too_long(t);
     case EXPR_CONCAT:
