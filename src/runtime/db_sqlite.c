@@ -276,140 +276,6 @@ int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- step */
 
-/* Slot of FROM item f in combination number c (mixed radix, item 0 fastest). */
-static unsigned combo_slot(unsigned c, int f)
-{
-    for (int i = 0; i < f; i++)
-        c /= db_rt.lim.rows;
-    return c % db_rt.lim.rows;
-}
-
-static unsigned combos(const db_query *q)
-{
-    unsigned n = 1;
-    for (int f = 0; f < q->nfrom; f++)
-        n *= db_rt.lim.rows;
-    return n;
-}
-
-/*
- * The events of one execution of an understood SELECT (see the top of the file):
- * one BK_ROW per combination of row slots of its FROM items, in a fixed order and
- * number (every slot, present or not), so that no value of a row count changes
- * how many events a query records: "slot k of each item is present and the
- * combination satisfies WHERE/ON". The event of an absent slot is the "one more
- * row" node of Emmi et al.
- */
-static void record_rows(qstate *s)
-{
-    s->symbolic = false;
-    s->prev_slot[0] = -1;
-    memset(s->expected, 0, sizeof s->expected);
-    memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals))
-        return;
-    const db_query *q = s->q;
-    for (int f = 0; f < q->nfrom; f++)
-        if (db_rt.dirty[q->from_table[f]])
-            return;
-    unsigned n = combos(q);
-    if (n > DB_MAX_COMBOS) {
-        s->why = "join with more than 64 slot combinations";
-        return;
-    }
-    expr_ctx *cx = rt_cx();
-    expr *conds[DB_MAX_COMBOS];
-    for (unsigned c = 0; c < n; c++) {
-        const db_val *rows[DB_MAX_FROM];
-        expr *present = expr_const(cx, 1, 1);
-        for (int f = 0; f < q->nfrom; f++) {
-            int ti = q->from_table[f];
-            unsigned k = combo_slot(c, f);
-            rows[f] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
-            present = expr_and1(cx, present, db_rt.alive[ti][k]);
-        }
-        const char *why = NULL;
-        expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
-        if (!w) {
-            s->why = why;
-            return;
-        }
-        conds[c] = expr_and1(cx, present, w);
-    }
-    for (unsigned c = 0; c < n; c++) {
-        expr *e = rt_norm(conds[c]);
-        s->expected[c] = (uint8_t)(conds[c]->value & 1);
-        uint32_t beyond = 0; /* some slot lies past its table's first absent one */
-        for (int f = 0; f < q->nfrom; f++)
-            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value)
-                beyond = BK_ROW_BEYOND;
-        if (e)
-            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
-    }
-    /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
-    memset(s->expected_ins, 0, sizeof s->expected_ins);
-    memset(s->seen_ins, 0, sizeof s->seen_ins);
-    const db_val *ins_rows[DB_MAX_INSERTED];
-    expr *ins_conds[DB_MAX_INSERTED];
-    unsigned nins = 0;
-    if (q->nfrom == 1)
-        for (const inserted *r = db_rt.ins[q->table]; r; r = r->next) {
-            if (r->index >= DB_MAX_INSERTED)
-                continue;
-            const db_val *rows[1] = {r->cells};
-            const char *why = NULL;
-            expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
-            if (!w) {
-                s->why = why;
-                return;
-            }
-            w = expr_and1(cx, r->alive, w);
-            s->expected_ins[r->index] = (uint8_t)(w->value & 1);
-            ins_rows[nins] = r->cells;
-            ins_conds[nins++] = w;
-            if (rt_norm(w))
-                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
-        }
-    if (q->limit >= 0) { /* LIMIT n (one table, scan order): only the first n matches come back */
-        int64_t left = q->limit;
-        for (unsigned c = 0; c < n; c++)
-            if (s->expected[c] && left-- <= 0)
-                s->expected[c] = 0;
-        for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
-            if (s->expected_ins[k] && left-- <= 0)
-                s->expected_ins[k] = 0;
-    }
-    if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
-        expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
-        const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
-        for (int i = 0; i < q->nresult; i++) {
-            int f = q->result_from[i], col = q->result_col[i];
-            unsigned m = 0;
-            for (unsigned c = 0; c < n; c++) {
-                int ti = q->from_table[f];
-                sel[m] = conds[c];
-                vals[m++] = col < 0 ? NULL
-                                    : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
-            }
-            for (unsigned k = 0; k < nins; k++) {
-                sel[m] = ins_conds[k];
-                vals[m++] = col < 0 ? NULL : &ins_rows[k][col];
-            }
-            const char *why = NULL;
-            expr *ovf = NULL;
-            if (i == 0)
-                s->agg_overflow = expr_const(cx, 0, 1);
-            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
-                s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
-            else {
-                memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */
-                s->why = why;
-            }
-        }
-    }
-    s->symbolic = true;
-}
-
 /* Deep copy of a value (text bytes into new storage that lives as long as the run). */
 static int copy_val(const db_val *v, db_val *out)
 {
@@ -567,7 +433,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     qstate *s = db_rt_find(st);
     if (s && !s->started) {
         s->started = true;
-        record_rows(s);
+        db_rt_record_rows(s);
         /* A SUM that overflows makes SQLite fail the step ("integer overflow"): a real path.
          * Recorded as an overflow check before the step, so the solver knows it (its true side
          * asks for such a fixture) and no later solution overflows by accident (a divergence). */
@@ -585,70 +451,17 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     s->cur_ins = NULL;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (rc == SQLITE_ROW && s->rowid_col) {
-        const db_query *q = s->q;
-        int base = sqlite3_column_count(st) - q->nfrom;
-        bool all = true;
-        unsigned combo = 0, radix = 1;
-        for (int f = 0; f < q->nfrom; f++) {
-            int ti = q->from_table[f];
-            int64_t rowid = sqlite3_column_int64(st, base + f);
-            unsigned count = (unsigned)db_rt.counts[ti]->value;
-            for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++)
-                if (db_rt.rowids[ti][k] == rowid)
-                    s->cur_slot[f] = (int)k;
-            all &= s->cur_slot[f] >= 0;
-            combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
-            radix *= db_rt.lim.rows;
-        }
-        if (all && s->symbolic && q->norder && s->prev_slot[0] >= 0) {
-            /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
-            const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
-            for (int f = 0; f < q->nfrom; f++) {
-                int ti = q->from_table[f];
-                size_t nc = (size_t)db_rt.schema->tables[ti].ncols;
-                a[f] = &db_rt.cells[ti][(size_t)s->prev_slot[f] * nc];
-                b[f] = &db_rt.cells[ti][(size_t)s->cur_slot[f] * nc];
-            }
-            expr *le = db_order_le(rt_cx(), q, a, b);
-            if (le->value & 1)
-                db_rt_assume(le);
-            else /* SQLite ordered otherwise than the model says */
-                s->mismatches++;
-        }
-        if (all)
-            memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
-        if (all) {
-            s->rows_fixture++;
-            if (s->symbolic && combo < DB_MAX_COMBOS) {
-                s->seen[combo] = 1;
-                s->mismatches += !s->expected[combo];
-            }
-        } else {
-            s->rows_other++;
-            if (q->nfrom == 1) /* a row the program inserted? */
-                for (const inserted *r = db_rt.ins[q->table]; r; r = r->next)
-                    if (r->rowid == sqlite3_column_int64(st, base)) {
-                        s->cur_ins = r;
-                        if (s->symbolic && r->index < DB_MAX_INSERTED) {
-                            s->seen_ins[r->index] = 1;
-                            s->mismatches += !s->expected_ins[r->index];
-                        }
-                    }
-        }
-        for (int f = 0; f < q->nfrom; f++)
-            if (db_rt.dirty[q->from_table[f]])
-                s->cur_slot[f] = -1, s->cur_ins = NULL;
+        int base = sqlite3_column_count(st) - s->q->nfrom;
+        int64_t ids[DB_MAX_FROM];
+        for (int f = 0; f < s->q->nfrom; f++)
+            ids[f] = sqlite3_column_int64(st, base + f);
+        db_rt_row_seen(s, ids);
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
         db_rt_log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
-        if (s->symbolic && s->rowid_col) {
-            for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
-                s->mismatches += s->expected[k] && !s->seen[k];
-            for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
-                s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
-        }
+        db_rt_rows_done(s);
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
             track_insert(s);
         s->symbolic = false;
