@@ -1,0 +1,59 @@
+#!/bin/bash
+# test_db_pg.sh: `sympath run --db postgresql://...` (fixture mode on PostgreSQL) on the ISSTA 2007 example: a server the
+# test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server.
+set -u
+fail() { echo "FAIL [db_pg]: $*"; exit 1; }
+W="$WORK/db_pg"
+rm -rf "$W"
+mkdir -p "$W"
+PGS="$SRC/tests/pg/pg_server.sh"
+D=$(mktemp -d /tmp/sympath-e2e-pgfXXXXXX)
+trap 'sh "$PGS" stop "$D"; rm -rf "$D"' EXIT
+CI=$(sh "$PGS" start "$D")
+rc=$?
+[ $rc -eq 77 ] && { echo "skipped [db_pg]: PostgreSQL server binaries not installed (scripts/install-deps.sh)"; exit 77; }
+[ $rc -eq 0 ] || fail "cannot start a PostgreSQL server in $D"
+PSQL="$(sh "$PGS" bin)/psql"
+q() { "$PSQL" "$1" -X -A -t -q -v ON_ERROR_STOP=1 -c "$2"; }
+q "$CI" "CREATE DATABASE shop" || fail "cannot create the database"
+SHOP="${CI/dbname=postgres/dbname=shop}"
+# the example's table (Emmi, Majumdar and Sen, Figure 1), with a row of the user's that no test may see or change
+q "$SHOP" "CREATE TABLE books(isbn int PRIMARY KEY, title text, publisher text NOT NULL, subject text, inventory int NOT NULL);
+           INSERT INTO books VALUES (424242, 'user row', 'acm', 'CS', 9999);" || fail "cannot create the table"
+state() { q "$SHOP" "SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) || ':' ||
+                            (SELECT count(*) FROM pg_namespace) || ':' || md5(string_agg(b::text, ',' ORDER BY isbn)) FROM books b"; }
+before=$(state)
+
+P="$SRC/tests/programs/pg/pg_discount.c"
+out="$W/out"
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 45s --no-progress >"$W/run.log" 2>&1 ||
+    { cat "$W/run.log"; fail "sympath run exited with $?"; }
+r="$out/report.json"
+# every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
+# inventory > 5000 read back with atoi (42); the failed connection (12) and failed query (25) are infeasible
+for line in 18 32 35 42; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length == 1' "$r" >/dev/null ||
+        { cat "$W/run.log"; fail "line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r")"; }
+done
+cov=$(jq .coverage.branches_covered "$r")
+[ "$cov" -eq 10 ] || fail "$cov directions covered, expected 10"
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0' "$r" >/dev/null ||
+    fail "report: $(jq -c '.database' "$r")"
+jq -e '[.database.queries[].model_mismatches] | add == 0' "$r" >/dev/null || fail "model mismatches: $(jq -c '.database.queries' "$r")"
+[ "$(state)" = "$before" ] || fail "the user's database changed: $before -> $(state)"
+grep -q "424242" "$out"/tests/*.results && fail "a test saw the user's row"
+left=$(q "${CI/dbname=postgres/dbname=sympath_scratch}" "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sympath\_%'")
+[ "$left" = "0" ] || fail "$left run schemas left in the scratch database"
+grep -q "^INSERT INTO \"books\"" "$out"/tests/test-*.sql || fail "no fixture file with an INSERT"
+# a fixture loads into the schema as PostgreSQL INSERTs
+f=$(grep -l "^INSERT" "$out"/tests/test-*.sql | head -n 1)
+q "$CI" "CREATE DATABASE loadcheck" && LC="${CI/dbname=postgres/dbname=loadcheck}" &&
+    "$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -f "$out/build/schema_pg.sql" >/dev/null &&
+    "$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -f "$f" >/dev/null || fail "$f does not load into PostgreSQL"
+
+# replay without the server: the recorded results
+sh "$PGS" stop "$D"
+"$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
+grep -q "gcov branch coverage: $cov/" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from sympath's $cov"; }
+grep -h "acm" "$out"/replay/tests-*.log | grep -q "^1 acm" || fail "no replayed test saw an acm book"
+echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), user's database unchanged, replay agrees"
