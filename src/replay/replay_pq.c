@@ -33,7 +33,8 @@
  * stderr. Every other statement gets an empty PGRES_COMMAND_OK result, except one that
  * failed when the test ran: the next unused "fail" entry with its text, or, without one,
  * a statement that writes (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every
- * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message. Without
+ * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message, unless the file says
+ * "writes allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK). Without
  * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
  * The site id must equal data_site_id (src/data/data_site.c): FNV-1a 64 of the text
