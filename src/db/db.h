@@ -220,6 +220,7 @@ typedef struct db_query {
     int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
+    bool order_nulls_default[4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;         /* highest parameter number used */

@@ -711,6 +711,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->order_nulls_last[q->norder] = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST ||
                                          (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST &&
                                           sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC);
+        q->order_nulls_default[q->norder] = sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST &&
+                                            sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
         q->norder++;
         sexpr_free(col);
     }

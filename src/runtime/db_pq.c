@@ -285,9 +285,11 @@ static int build_pg(void)
         return -1;
     }
     char *sql = NULL;
-    int rc = asprintf(&sql, "DROP SCHEMA IF EXISTS \"%s\" CASCADE; CREATE SCHEMA \"%s\"; SET search_path = \"%s\"",
+    /* one transaction, committed without waiting for the WAL (a scratch schema rebuilt every run) */
+    int rc = asprintf(&sql, "SET synchronous_commit = off; BEGIN; DROP SCHEMA IF EXISTS \"%s\" CASCADE; "
+                            "CREATE SCHEMA \"%s\"; SET LOCAL search_path = \"%s\"",
                       schema_name, schema_name, schema_name) < 0 ? -1 : 0;
-    rc = rc || setup_exec(c, sql) || setup_exec(c, ddl) || setup_exec(c, "BEGIN");
+    rc = rc || setup_exec(c, sql) || setup_exec(c, ddl);
     free(sql), free(ddl);
     for (int ti = 0; !rc && ti < db_rt.schema->ntables; ti++) {
         const db_table *t = &db_rt.schema->tables[ti];
@@ -478,8 +480,12 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     if (db_query_parse(db_rt.schema, sql, len, &s->q, &err))
         s->q = NULL;
     free(err);
-    if (s->q)
+    if (s->q) { /* PostgreSQL's semantics where they differ from SQLite's */
         s->q->like_exact = true;
+        for (int k = 0; k < s->q->norder; k++) /* NULLs sort as larger than any value */
+            if (s->q->order_nulls_default[k])
+                s->q->order_nulls_last[k] = !s->q->order_desc[k];
+    }
     const db_query *q = s->q;
     bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
     bool model = q && select && q->understood && result_format == 0;
