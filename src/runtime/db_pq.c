@@ -36,7 +36,8 @@
  *    numeric/real cells are concrete text. PQgetisnull is the cell's null flag, PQgetlength
  *    of a text cell its length; PQntuples is concrete (the row events fix it).
  *  - parameters of PQexecParams/PQexecPrepared (text format): a parameter compared with a
- *    text column is a text of the bytes the program passed (their shadows), one compared
+ *    text column is a text of the bytes the program passed (their shadows; its length
+ *    symbolic, as sqlite3_bind_text's of a NUL-terminated text: db_rt_text_param), one compared
  *    with an integer column (or that reads as an integer) the value of its decimal digits.
  *  - INSERT, UPDATE, DELETE and other statements run on the run's schema concretely
  *    (counted in the query log); a table they change is concrete from then on.
@@ -359,13 +360,6 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
     return -1;
 }
 
-/* The byte at p as an expression: its shadow when that still describes it, else NULL. */
-static expr *byte_at_mem(const char *p)
-{
-    expr *b = rt.trace_full ? NULL : rt_shadow_get((uintptr_t)p);
-    return b && b->value == (uint8_t)*p ? b : NULL;
-}
-
 /* Parameters of an execution as db_vals (see the top). */
 static void make_params(qstate *s, int nparams, const char *const *values, const int *formats)
 {
@@ -406,7 +400,7 @@ static void make_params(qstate *s, int nparams, const char *const *values, const
             bool neg = v[0] == '-';
             expr *acc = expr_const(cx, 0, 64);
             for (size_t k = neg ? 1 : 0; k < len; k++) {
-                expr *b = byte_at_mem(v + k);
+                expr *b = db_rt_byte_at_mem(v + k);
                 expr *d = b ? expr_binary(cx, EXPR_SUB, expr_zext(cx, b, 64), expr_const(cx, '0', 64))
                             : expr_const(cx, (uint64_t)(v[k] - '0'), 64);
                 acc = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, acc, expr_const(cx, 10, 64)), d);
@@ -414,16 +408,8 @@ static void make_params(qstate *s, int nparams, const char *const *values, const
             p->v = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), acc) : acc;
             continue;
         }
-        if (len > 255)
-            continue; /* too long to model: NULL for the model, the query is then checked concretely */
-        p->is_text = true;
-        p->nbytes = (unsigned)len;
-        p->bytes = s->param_bytes + (size_t)i * 256;
-        p->len = expr_const(cx, len, 8);
-        for (size_t k = 0; k < len; k++) {
-            expr *b = byte_at_mem(v + k);
-            p->bytes[k] = b ? b : expr_const(cx, (uint8_t)v[k], 8);
-        }
+        /* as sqlite3_bind_text of a NUL-terminated text: the length is symbolic too */
+        db_rt_text_param(p, s->param_bytes + (size_t)i * 256, v, -1);
     }
 }
 

@@ -209,3 +209,56 @@ void db_rt_rows_done(qstate *s)
     for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
         s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
 }
+
+/* ---------------------------------------------------------------- text parameters */
+
+/* The byte at p as an expression: its shadow when that still describes it, else NULL (db_rt.h). */
+expr *db_rt_byte_at_mem(const char *p)
+{
+    expr *b = rt.trace_full ? NULL : rt_shadow_get((uintptr_t)p);
+    return b && b->value == (uint8_t)*p ? b : NULL;
+}
+
+/*
+ * Text parameters keep the shadows of the program's bytes. With n < 0 (NUL-terminated) the
+ * length is symbolic too: the bytes are read on past the concrete terminator as long as
+ * they are symbolic (memory with shadows was written by the program, so it exists), up to
+ * the first concrete zero or 255 bytes; the length is the index of the first zero among
+ * them (an ite chain), and bytes from it on read as 0, as the text's encoding requires.
+ * So a string read from input can grow, shrink or change to match a row. With n >= 0 the
+ * length is n.
+ */
+void db_rt_text_param(db_val *p, expr **storage, const char *text, int n)
+{
+    expr_ctx *cx = rt_cx();
+    size_t len = n < 0 ? strlen(text) : (size_t)n;
+    memset(p, 0, sizeof *p);
+    size_t span = len; /* bytes that may belong to the string */
+    if (n < 0)
+        while (span < 255 && db_rt_byte_at_mem(text + span))
+            span++;
+    if (len <= 255) {
+        p->is_text = true;
+        p->null = expr_const(cx, 0, 1);
+        p->nbytes = (unsigned)span;
+        p->bytes = storage;
+        expr *raw[256];
+        for (size_t i = 0; i < span; i++) {
+            expr *b = db_rt_byte_at_mem(text + i);
+            raw[i] = b ? b : expr_const(cx, (uint8_t)text[i], 8);
+        }
+        if (n < 0) {
+            /* len = index of the first zero byte (span when none); built from the end */
+            expr *l = expr_const(cx, span, 8);
+            for (size_t i = span; i-- > 0;)
+                l = expr_ite(cx, expr_cmp(cx, PRED_EQ, raw[i], expr_const(cx, 0, 8)), expr_const(cx, i, 8), l);
+            p->len = l;
+            for (size_t i = 0; i < span; i++) /* zero from the length on */
+                p->bytes[i] = expr_ite(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), l), raw[i],
+                                       expr_const(cx, 0, 8));
+        } else {
+            p->len = expr_const(cx, len, 8);
+            memcpy(p->bytes, raw, span * sizeof *raw);
+        }
+    }
+}

@@ -105,6 +105,13 @@ void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
 void db_rt_record_rows(qstate *s);
 void db_rt_row_seen(qstate *s, const int64_t *ids);
 void db_rt_rows_done(qstate *s);
+
+/* The byte at p as an expression: its shadow when that still describes it, else NULL. */
+expr *db_rt_byte_at_mem(const char *p);
+/* A text parameter (sqlite3_bind_text, PQexecParams) as a db_val over the shadows of the
+ * program's bytes text[0..n) (n < 0: NUL-terminated, with a symbolic length: see db_rows.c);
+ * storage holds its byte expressions (256 entries). Longer than 255 bytes: left unbound. */
+void db_rt_text_param(db_val *p, expr **storage, const char *text, int n);
 /* sqlite3_prepare (version 1), _v2 (2) or _v3 (3, with flags) with sympath's parsing and
  * rowid columns; same contract as SQLite's. */
 int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,

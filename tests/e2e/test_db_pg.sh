@@ -26,7 +26,7 @@ before=$(state)
 
 P="$SRC/tests/programs/pg/pg_discount.c"
 out="$W/out"
-"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 45s --no-progress >"$W/run.log" 2>&1 ||
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 60s --solver-timeout 10s --no-progress >"$W/run.log" 2>&1 ||
     { cat "$W/run.log"; fail "sympath run exited with $?"; }
 r="$out/report.json"
 # every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
@@ -63,7 +63,7 @@ before=$(state)
 grep -q "sympath never writes there" "$W/same.log" || { cat "$W/same.log"; fail "no clear message for --db-scratch = --db"; }
 q "$CI" "CREATE DATABASE mine" || fail "cannot create the scratch database"
 MINE="${CI/dbname=postgres/dbname=mine}"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 40s --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 45s --solver-timeout 10s --no-progress \
     >"$W/shop.log" 2>&1 || { cat "$W/shop.log"; fail "sympath run (pg_shop) exited with $?"; }
 r2="$W/shop/report.json"
 # rows of the join (27), a NULL note (30), a big first order read with atoi (33), a known name counted by COUNT(*) (38)
