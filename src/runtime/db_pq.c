@@ -32,15 +32,16 @@
  *    the terminating NUL included); an integer cell (int2/int4/int8) is its decimal digits
  *    as expressions of the 64-bit cell, the number of digits fixed by a BK_CONCRETIZE event
  *    on the value's magnitude (so atoi/strtol of the text give the cell back through the
- *    libc models, and the other side of the event asks for another magnitude). Booleans and
- *    numeric/real cells are concrete text. PQgetisnull is the cell's null flag, PQgetlength
+ *    libc models, and the other side of the event asks for another magnitude). A boolean's
+ *    byte is ite(cell != 0, 't', 'f'); numeric/real cells are concrete text. PQgetisnull is the cell's null flag, PQgetlength
  *    of a text cell its length; PQntuples is concrete (the row events fix it).
  *  - parameters of PQexecParams/PQexecPrepared (text format): a parameter compared with a
  *    text column is a text of the bytes the program passed (their shadows; its length
  *    symbolic, as sqlite3_bind_text's of a NUL-terminated text: db_rt_text_param), one compared
  *    with an integer column (or that reads as an integer) the value of its decimal digits.
  *  - INSERT, UPDATE, DELETE and other statements run on the run's schema concretely
- *    (counted in the query log); a table they change is concrete from then on.
+ *    (logged as not understood, "write run concretely"); a table they change is concrete
+ *    from then on.
  *  - every SELECT's result (or error) and every failed statement is appended to
  *    SYMPATH_DB_RESULTS in replay_pq.c's format ("writes allowed"), which the explorer
  *    keeps beside each test: `sympath replay` then needs no server.
@@ -509,6 +510,11 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     } else {
         note_write(q, r);
     }
+    if (!select) { /* logged as run concretely: writes are not modelled on PostgreSQL */
+        s->why = "write run concretely (PostgreSQL)";
+        if (s->q)
+            s->q->ninsert = 0;
+    }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK && (s->rowid_col || (s->agg_vals && PQntuples(r) == 1));
     if (rows) {
         make_params(s, nparams, values, formats);
@@ -715,8 +721,17 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
         return p;
     }
     db_pg_kind k = col_kind(fx, col);
-    if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2)
+    if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2) {
         shadow_digits(fx, c, p, len);
+    } else if (k == DB_PG_BOOL && len == 1 && !(c->null->value & 1)) { /* 't' or 'f' */
+        expr_ctx *cx = rt_cx();
+        expr *b = rt_norm(expr_ite(cx, expr_cmp(cx, PRED_NE, c->v, expr_const(cx, 0, 64)), expr_const(cx, 't', 8),
+                                   expr_const(cx, 'f', 8)));
+        if (b && b->value == (uint8_t)p[0]) {
+            rt_shadow_put((uintptr_t)p, &b, 1);
+            fx->shadowed = true;
+        }
+    }
     return p;
 }
 
