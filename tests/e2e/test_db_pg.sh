@@ -24,6 +24,13 @@ state() { q "$SHOP" "SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 
                             (SELECT count(*) FROM pg_namespace) || ':' || md5(string_agg(b::text, ',' ORDER BY isbn)) FROM books b"; }
 before=$(state)
 
+# a role that may read the tables but not create the scratch database: a clear error, nothing built
+q "$CI" "CREATE ROLE plain LOGIN" || fail "cannot create a role"
+PLAIN="${SHOP/user=postgres/user=plain}"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_discount.c" --db "$PLAIN" -o "$W/plain" --no-progress >"$W/plain.log" 2>&1 &&
+    fail "a role that may not create the scratch database was accepted"
+grep -q "cannot be created.*--db-scratch" "$W/plain.log" || { cat "$W/plain.log"; fail "no clear message for the role"; }
+
 P="$SRC/tests/programs/pg/pg_discount.c"
 out="$W/out"
 "$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 60s --solver-timeout 10s --no-progress >"$W/run.log" 2>&1 ||
