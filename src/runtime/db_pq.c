@@ -39,9 +39,12 @@
  *    text column is a text of the bytes the program passed (their shadows; its length
  *    symbolic, as sqlite3_bind_text's of a NUL-terminated text: db_rt_text_param), one compared
  *    with an integer column (or that reads as an integer) the value of its decimal digits.
- *  - INSERT, UPDATE, DELETE and other statements run on the run's schema concretely
- *    (logged as not understood, "write run concretely"); a table they change is concrete
- *    from then on.
+ *  - INSERT, UPDATE, DELETE and other statements run on the run's schema. An understood
+ *    INSERT ... VALUES of one row is tracked as db_sqlite.c tracks it (its row id: the
+ *    table's last ctid), so later queries see it with its values' expressions; an understood
+ *    DELETE changes the rows' expressions (db_rt_apply_dml). An UPDATE (new row versions at
+ *    new ctids) and anything else that changes rows make the table concrete from then on
+ *    (logged as not understood, "write run concretely").
  *  - every SELECT's result (or error) and every failed statement is appended to
  *    SYMPATH_DB_RESULTS in replay_pq.c's format ("writes allowed"), which the explorer
  *    keeps beside each test: `sympath replay` then needs no server.
@@ -57,6 +60,7 @@ typedef struct pq_fix {
     int hidden;              /* hidden ctid columns at the end of the result */
     int nrows;
     int *slots;              /* nrows * DB_MAX_FROM fixture slots (-1: not a fixture row) */
+    const inserted **ins;    /* nrows: the tracked row the program inserted, or NULL */
     bool shadowed;
 } pq_fix;
 
@@ -387,6 +391,9 @@ static void make_params(qstate *s, int nparams, const char *const *values, const
         }
         size_t len = strlen(v);
         int kind = s->q ? param_kind(s->q, s->q->where, i + 1) : -1;
+        for (int k = 0; s->q && s->q->table >= 0 && k < s->q->ninsert; k++) /* INSERT VALUES ($n) */
+            if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
+                kind = db_column_is_text(&db_rt.schema->tables[s->q->table].cols[s->q->insert_col[k]]) ? 1 : 0;
         bool digits = len > 0 && len <= 18;
         for (size_t k = v[0] == '-' ? 1 : 0; k < len; k++)
             digits &= v[k] >= '0' && v[k] <= '9';
@@ -437,17 +444,64 @@ static PGresult *send(PGconn *conn, const char *sql, bool with_params, int npara
                        : PQexec(conn, sql);
 }
 
-/* After a statement that is not a modelled SELECT: tables it changed become concrete. */
-static void note_write(const db_query *q, const PGresult *r)
+/* Every table concrete (a statement whose target sympath does not know changed rows). */
+static void all_dirty(void)
 {
-    const char *n = r ? PQcmdTuples((PGresult *)r) : "";
-    if (!n || !*n || !strcmp(n, "0"))
-        return;
-    if (q && (q->kind == DBQ_INSERT || q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->table >= 0)
-        db_rt.dirty[q->table] = true;
-    else if (!q || q->kind != DBQ_SELECT)
-        for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+    for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+        db_rt.dirty[ti] = true;
+}
+
+/*
+ * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES of one row is
+ * tracked (db_rt_track_insert; its row id is the table's last ctid, the heap of a fresh table
+ * only growing at its end), an understood DELETE changes the rows' "alive" expressions
+ * (db_rt_apply_dml); an UPDATE writes new row versions at new ctids, so its table becomes
+ * concrete, as does the table of anything else that changed rows. Returns true when modelled.
+ */
+static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams, const char *const *values,
+                        const int *formats)
+{
+    const db_query *q = s->q;
+    const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
+    long n = ct && *ct ? atol(ct) : 0;
+    if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {
+        if (n > 0 && (!q || q->kind != DBQ_SELECT))
+            all_dirty();
+        return false;
+    }
+    int ti = q->table;
+    if (db_rt.dirty[ti])
+        return false;
+    if (q->kind == DBQ_UPDATE || (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert))) {
+        if (n > 0)
             db_rt.dirty[ti] = true;
+        return false;
+    }
+    make_params(s, nparams, values, formats);
+    if (q->kind == DBQ_DELETE) {
+        if (db_rt_apply_dml(s, n > 0)) {
+            db_rt.dirty[ti] = true;
+            return false;
+        }
+        return true;
+    }
+    char *sql = NULL, *name = PQescapeIdentifier(conn, db_rt.schema->tables[ti].name, strlen(db_rt.schema->tables[ti].name));
+    PGresult *x = name && asprintf(&sql, "SELECT max(ctid)::text FROM %s", name) >= 0 ? PQexec(conn, sql) : NULL;
+    int64_t id = x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1 ? ctid_id(PQgetvalue(x, 0, 0)) : -1;
+    PQclear(x);
+    PQfreemem(name);
+    free(sql);
+    if (id < 0) {
+        db_rt.dirty[ti] = true;
+        return false;
+    }
+    unsigned before = 0, after = 0;
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
+        before++;
+    db_rt_track_insert(s, id);
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
+        after++;
+    return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
 PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
@@ -507,11 +561,9 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
             log_error(sql, r, conn);
     } else if (failed(r)) {
         record_failure(sql, r, conn);
-    } else {
-        note_write(q, r);
     }
-    if (!select) { /* logged as run concretely: writes are not modelled on PostgreSQL */
-        s->why = "write run concretely (PostgreSQL)";
+    if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
+        s->why = "write run concretely"; /* logged as not understood */
         if (s->q)
             s->q->ninsert = 0;
     }
@@ -522,6 +574,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         fx->res = r;
         fx->nrows = PQntuples(r);
         fx->slots = calloc((size_t)fx->nrows * DB_MAX_FROM + 1, sizeof *fx->slots);
+        fx->ins = calloc((size_t)fx->nrows + 1, sizeof *fx->ins);
         s->cur_agg = s->agg_vals && s->symbolic;
         for (int row = 0; fx->slots && row < fx->nrows; row++) {
             int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
@@ -537,6 +590,8 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
                 ids[f] = ctid_id(PQgetvalue(r, row, base + f));
             db_rt_row_seen(s, ids);
             memcpy(sl, s->cur_slot, sizeof s->cur_slot);
+            if (fx->ins)
+                fx->ins[row] = s->cur_ins;
         }
         db_rt_rows_done(s);
     } else if (!select || failed(r)) {
@@ -630,6 +685,8 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
         return NULL;
     int f = s->q->result_from[col];
     int slot = fx->slots[(size_t)row * DB_MAX_FROM + f];
+    if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
+        return &fx->ins[row]->cells[s->q->result_col[col]];
     if (slot < 0)
         return NULL;
     int ti = s->q->from_table[f];
@@ -782,7 +839,7 @@ void db_pq_clear(PGresult *res)
                         rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
             qstate *s = &fx->qs;
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx->ins), free(fx);
             break;
         }
     PQclear(res);

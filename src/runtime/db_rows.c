@@ -262,3 +262,154 @@ void db_rt_text_param(db_val *p, expr **storage, const char *text, int n)
         }
     }
 }
+
+/* ---------------------------------------------------------------- the program's writes */
+
+/* Deep copy of a value (text bytes into new storage that lives as long as the run). */
+static int copy_val(const db_val *v, db_val *out)
+{
+    *out = *v;
+    if (v->is_text && v->nbytes) {
+        out->bytes = malloc(v->nbytes * sizeof *out->bytes);
+        if (!out->bytes)
+            return -1;
+        memcpy(out->bytes, v->bytes, v->nbytes * sizeof *out->bytes);
+    }
+    return 0;
+}
+
+/* After INSERT ... VALUES changed one row (db_rt.h): remember its cells' expressions. Columns not
+ * given are NULL, except an INTEGER PRIMARY KEY, which is the new rowid (defaults are not
+ * modelled: a read-back value that differs from the expression is used concretely). */
+void db_rt_track_insert(qstate *s, int64_t rowid)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (!q->ninsert || db_rt.dirty[ti])
+        return;
+    const db_table *t = &db_rt.schema->tables[ti];
+    expr_ctx *cx = rt_cx();
+    inserted *r = calloc(1, sizeof *r);
+    db_val *cells = calloc((size_t)t->ncols, sizeof *cells);
+    if (!r || !cells) {
+        free(r), free(cells);
+        return;
+    }
+    r->rowid = rowid;
+    r->alive = expr_const(cx, 1, 1);
+    for (int c = 0; c < t->ncols; c++) {
+        cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
+        cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
+        if (db_column_is_text(&t->cols[c])) {
+            cells[c].is_text = true;
+            cells[c].len = expr_const(cx, 0, 8);
+        }
+    }
+    for (int i = 0; i < q->ninsert; i++) {
+        db_val v;
+        const char *why = NULL;
+        if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
+            v.is_text != db_column_is_text(&t->cols[q->insert_col[i]]) || copy_val(&v, &cells[q->insert_col[i]])) {
+            free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
+            return;
+        }
+    }
+    unsigned n = 0;
+    for (inserted *o = db_rt.ins[ti]; o; o = o->next)
+        n++;
+    r->index = n;
+    r->cells = cells;
+    r->next = db_rt.ins[ti];
+    db_rt.ins[ti] = r;
+}
+
+/* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */
+static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_val *out)
+{
+    memset(out, 0, sizeof *out);
+    out->is_text = a->is_text;
+    out->null = expr_ite(cx, c, a->null, b->null);
+    if (!a->is_text) {
+        out->v = expr_ite(cx, c, a->v, b->v);
+        return 0;
+    }
+    out->len = expr_ite(cx, c, a->len, b->len);
+    out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    out->bytes = malloc((out->nbytes ? out->nbytes : 1) * sizeof *out->bytes);
+    if (!out->bytes)
+        return -1;
+    expr *z = expr_const(cx, 0, 8);
+    for (unsigned i = 0; i < out->nbytes; i++)
+        out->bytes[i] = expr_ite(cx, c, i < a->nbytes ? a->bytes[i] : z, i < b->nbytes ? b->bytes[i] : z);
+    return 0;
+}
+
+/*
+ * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
+ * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
+ * hit, UPDATE replaces each assigned cell by ite(hit, new value over the old row, old value).
+ * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
+ */
+int db_rt_apply_dml(qstate *s, bool changed)
+{
+    const db_query *q = s->q;
+    if (!q->understood || q->nfrom != 1)
+        return changed;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    for (int i = 0; i < q->nset; i++)
+        if (q->set_col[i] == t->rowid_alias)
+            return 1; /* rowids move: the mapping of result rows would be lost */
+    expr_ctx *cx = rt_cx();
+    unsigned nins = 0;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next)
+        nins++;
+    unsigned nrows = db_rt.lim.rows + nins;
+    db_val **rows = calloc(nrows, sizeof *rows);
+    expr ***alive = calloc(nrows, sizeof *alive);
+    expr **hit = calloc(nrows, sizeof *hit);
+    db_val *newv = calloc((size_t)nrows * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
+    if (!rows || !alive || !hit || !newv) {
+        free(rows), free(alive), free(hit), free(newv);
+        return 1;
+    }
+    unsigned n = 0;
+    for (unsigned k = 0; k < db_rt.lim.rows; k++, n++)
+        rows[n] = &db_rt.cells[ti][(size_t)k * t->ncols], alive[n] = &db_rt.alive[ti][k];
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++)
+        rows[n] = r->cells, alive[n] = &r->alive;
+    int rc = 0;
+    /* first everything that can fail, then the changes */
+    for (unsigned k = 0; k < n && !rc; k++) {
+        const db_val *row[1] = {rows[k]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, row, s->params, s->nparams, &why);
+        if (!w) {
+            rc = 1;
+            break;
+        }
+        hit[k] = expr_and1(cx, *alive[k], w);
+        for (int i = 0; i < q->nset && !rc; i++) {
+            db_val v;
+            rc = db_value_expr(cx, q, q->set_val[i], row, s->params, s->nparams, &v, &why) ||
+                 v.is_text != db_column_is_text(&t->cols[q->set_col[i]]) ||
+                 ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
+        }
+    }
+    if (!rc) {
+        /* sqlite3_changes: the rows hit */
+        expr *count = expr_const(cx, 0, 64);
+        for (unsigned k = 0; k < n; k++)
+            count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
+        db_rt.changes = count;
+    }
+    if (!rc)
+        for (unsigned k = 0; k < n; k++) {
+            if (q->kind == DBQ_DELETE)
+                *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
+            for (int i = 0; i < q->nset; i++)
+                rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
+        }
+    free(rows), free(alive), free(hit), free(newv);
+    return rc;
+}

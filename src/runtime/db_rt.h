@@ -106,6 +106,17 @@ void db_rt_record_rows(qstate *s);
 void db_rt_row_seen(qstate *s, const int64_t *ids);
 void db_rt_rows_done(qstate *s);
 
+/*
+ * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
+ * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
+ * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
+ * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes; it returns 1 when the
+ * statement is not modelled (`changed`: the database changed rows; the caller then makes the
+ * table concrete).
+ */
+void db_rt_track_insert(qstate *s, int64_t rowid);
+int db_rt_apply_dml(qstate *s, bool changed);
+
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */
 expr *db_rt_byte_at_mem(const char *p);
 /* A text parameter (sqlite3_bind_text, PQexecParams) as a db_val over the shadows of the
