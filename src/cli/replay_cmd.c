@@ -160,7 +160,6 @@ static int read_conf(const char *path, replay_conf *c)
             c->db_inputs = strdup(val);
         } else if (strcmp(key, "replaydb") == 0) {
             free(c->replaydb);
-    free(c->replaypq);
             c->replaydb = strdup(val);
         } else if (strcmp(key, "replaypq") == 0) {
             free(c->replaypq);
@@ -184,6 +183,7 @@ static void free_conf(replay_conf *c)
     free(c->db_schema);
     free(c->db_inputs);
     free(c->replaydb);
+    free(c->replaypq);
     sl_free(&c->sources);
     sl_free(&c->cflags);
     free(c->include_dir);

@@ -49,8 +49,11 @@ static void run_usage(FILE *f) {
           "  --sym-args MIN MAX N    main(argc, argv) gets MIN..MAX symbolic arguments of up to N bytes\n"
           "  --sym-stdin N           standard input is up to N symbolic bytes\n"
           "  --sym-file NAME N       the file NAME (fopen/open) is up to N symbolic bytes; repeatable\n"
-          "  --db SCHEMA             database application: SCHEMA is SQL DDL or an SQLite file (read only);\n"
-          "                          each run opens a fresh database with the rows its test case needs\n"
+          "  --db SCHEMA             database application: SCHEMA is SQL DDL or an SQLite file (read only),\n"
+          "                          or a PostgreSQL conninfo (its tables read only); each run opens a fresh\n"
+          "                          database (PostgreSQL: a fresh schema) with the rows its test case needs\n"
+          "  --db-scratch CONNINFO   PostgreSQL: the database the runs' schemas go to (default: database\n"
+          "                          sympath_scratch on the --db server, created when missing)\n"
           "  --db-rows N             row slots per table in a fixture (default 3, at most 64)\n"
           "  --db-text N             bytes of a TEXT cell in a fixture (default 8, at most 64)\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
@@ -133,7 +136,9 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
         if (pc) fprintf(f, "posixconf %s\n", pc);
         free(pc);
     }
-    if (db && db->schema) {
+    if (db && db->schema && db->pg) { /* PostgreSQL: each test's recorded results (tests/test-N.results) */
+        fprintf(f, "replaypq %s/replay_pq.c\n", lib_dir());
+    } else if (db && db->schema) {
         fprintf(f, "db_schema %s\n", db->schema_copy);
         fprintf(f, "db_inputs %zu\n", db->fixture_inputs);
         fprintf(f, "replaydb %s/replay_db.c\n", lib_dir());
@@ -262,6 +267,9 @@ int cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--db")) {
             NEED_VALUE();
             db_path = v;
+        } else if (!strcmp(a, "--db-scratch")) {
+            NEED_VALUE();
+            db.scratch = v;
         } else if (!strcmp(a, "--db-rows")) {
             NEED_VALUE();
             if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
@@ -356,6 +364,8 @@ int cmd_run(int argc, char **argv) {
     o.db_rows = db.limits.rows;
     o.db_text = db.limits.text;
     o.db_log = db.schema ? db.log_path : NULL;
+    o.db_pg = db.pg;
+    o.db_results_dir = db.pg ? db.results_dir : NULL;
     explore_summary sum;
     memset(&sum, 0, sizeof sum);
     if (explore_program(&o, &sum, &err) != 0) {
@@ -364,6 +374,8 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
     write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    db_cleanup_pg(&db);
+    free(db.scratch_conninfo);
     db_schema_free(db.schema);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);

@@ -133,6 +133,11 @@ char *db_insert_sql(const db_table *t, const db_cell *cells);
  * text ("-- empty fixture" comment when no rows), NULL when out of memory.
  */
 char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
+/* The same with another writer of one row's INSERT (db_pg_insert_sql's dialect, db_pg.h):
+ * insert(t, cells) returns a malloc'ed statement or NULL when out of memory. */
+typedef char *(*db_insert_fn)(const db_table *t, const db_cell *cells);
+char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start,
+                        db_insert_fn insert);
 
 /* ---------------------------------------------------------------- SQL */
 
@@ -193,6 +198,7 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
 typedef struct db_query {
     db_stmt_kind kind;
     bool understood;
+    bool like_exact;     /* LIKE compares letters exactly (PostgreSQL); false: ASCII case-insensitive (SQLite). Set by the caller */
     int table;           /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
     int nfrom;           /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
     int from_table[DB_MAX_FROM]; /* their tables */
@@ -214,6 +220,7 @@ typedef struct db_query {
     int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
+    bool order_nulls_default[4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;         /* highest parameter number used */
@@ -246,6 +253,8 @@ void db_query_free(db_query *q);
  * it came from. malloc'ed, NULL when out of memory.
  */
 char *db_query_with_rowid(const db_query *q, const char *sql, size_t len);
+/* The same with another hidden column per FROM item (PostgreSQL: "ctid"). */
+char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const char *column);
 
 /* ---------------------------------------------------------------- SQL -> expressions */
 

@@ -135,6 +135,12 @@ char *db_insert_sql(const db_table *t, const db_cell *cells)
 
 char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start)
 {
+    return db_fixture_sql_by(s, l, vals, n, start, db_insert_sql);
+}
+
+char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start,
+                        db_insert_fn insert)
+{
     size_t total = db_fixture_ninputs(s, l);
     uint64_t *v = calloc(total ? total : 1, sizeof *v);
     db_cell *cells = NULL;
@@ -159,7 +165,7 @@ char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *val
         for (unsigned k = 0; !bad && k < count; k++) {
             for (int c = 0; c < t->ncols; c++)
                 db_cell_decode(t, l, v + off, k, c, bufs + (size_t)c * (l->text + 1), &cells[c]);
-            char *ins = db_insert_sql(t, cells);
+            char *ins = insert(t, cells);
             bad = !ins || append(&out, &len, "%s\n", ins);
             free(ins);
             rows++;

@@ -711,6 +711,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->order_nulls_last[q->norder] = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST ||
                                          (sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST &&
                                           sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC);
+        q->order_nulls_default[q->norder] = sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST &&
+                                            sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
         q->norder++;
         sexpr_free(col);
     }
@@ -882,11 +884,16 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
 
 char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
 {
+    return db_query_with_hidden(q, sql, len, "rowid");
+}
+
+char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const char *column)
+{
     if (q->from_at > len)
         return NULL;
     size_t extra = 0;
     for (int f = 0; f < q->nfrom; f++)
-        extra += 2 * strlen(q->from_name[f]) + 16;
+        extra += 2 * strlen(q->from_name[f]) + strlen(column) + 16;
     char *out = malloc(len + extra + 2);
     if (!out)
         return NULL;
@@ -899,7 +906,7 @@ char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
                 out[o++] = '"';
             out[o++] = *p;
         }
-        o += (size_t)sprintf(out + o, "\".rowid");
+        o += (size_t)sprintf(out + o, "\".%s", column);
     }
     out[o++] = ' ';
     memcpy(out + o, sql + q->from_at, len - q->from_at);

@@ -123,9 +123,9 @@ static int ascii_letter(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c
  * s LIKE p for a concrete pattern p over the bounded text s: m[i][j] says "the
  * text from byte i matches the pattern from position j", filled from the ends
  * (i = nbytes, j = plen) backwards; hash-consing shares equal sub-results.
- * ASCII letters match either case, as SQLite's default LIKE does.
+ * ASCII letters match either case, as SQLite's default LIKE does (unless `exact`: PostgreSQL's LIKE).
  */
-static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned plen)
+static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned plen, bool exact)
 {
     unsigned L = s->nbytes;
     expr **m = calloc((size_t)(L + 1) * (plen + 1), sizeof *m);
@@ -150,7 +150,7 @@ static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned pl
                 expr *b = s->bytes[i];
                 int c = pat[j];
                 expr *eq = expr_cmp(cx, PRED_EQ, b, expr_const(cx, (uint64_t)c, 8));
-                if (ascii_letter(c))
+                if (ascii_letter(c) && !exact)
                     eq = or1(cx, eq, expr_cmp(cx, PRED_EQ, b, expr_const(cx, (uint64_t)(c ^ 0x20), 8)));
                 r = expr_and1(cx, more, expr_and1(cx, eq, M(i + 1, j + 1)));
             }
@@ -319,7 +319,7 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
                 return fail(x, "LIKE with a symbolic pattern");
             pat[i] = (uint8_t)b->value;
         }
-        expr *m = like(cx, &s, pat, plen);
+        expr *m = like(cx, &s, pat, plen, x->q->like_exact);
         if (!m)
             return fail(x, "out of memory");
         expr *known = expr_and1(cx, expr_not(cx, s.null), expr_not(cx, p.null));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../db/db.h"
+#include "../db/db_pg.h"
 #include "../emit/json.h"
 #include "explore_state.h"
 
@@ -22,9 +23,10 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
     if (start == (size_t)-1)
         return 0; /* the run never opened its database */
     db_limits l = {s->o->db_rows, s->o->db_text};
-    char *sql = db_fixture_sql(sc, &l, r->inputs, r->ninputs, start);
+    char *sql = s->o->db_pg ? db_pg_fixture_sql(sc, &l, r->inputs, r->ninputs, start)
+                            : db_fixture_sql(sc, &l, r->inputs, r->ninputs, start);
     size_t n = strlen(xml_path);
-    char *path = malloc(n + 1);
+    char *path = malloc(n + 8);
     if (!sql || !path || n < 4) {
         free(sql), free(path);
         *err = strdup("out of memory");
@@ -33,12 +35,36 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
     memcpy(path, xml_path, n - 4);
     strcpy(path + n - 4, ".sql");
     int rc = write_file_atomic(path, sql, strlen(sql));
-    if (rc)
+    if (rc) {
         *err = strdup(path);
-    else {
+    } else {
         s->db_fixtures++;
         for (const char *p = sql; (p = strstr(p, "INSERT INTO ")); p++)
             s->db_fixture_rows++;
+    }
+    if (!rc && s->o->db_results_dir) { /* PostgreSQL: the run's recorded results, for a replay without a server */
+        char rp[4200];
+        snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, s->cur_exec);
+        FILE *in = fopen(rp, "r");
+        char *text = NULL;
+        size_t tn = 0;
+        FILE *m = open_memstream(&text, &tn);
+        if (!in && m)
+            fputs("sympath-results 1\nwrites\tallowed\n", m);
+        char buf[8192];
+        size_t k;
+        while (in && m && (k = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, k, m);
+        if (in)
+            fclose(in);
+        if (m)
+            fclose(m);
+        strcpy(path + n - 4, ".results");
+        if (!text || write_file_atomic(path, text, tn)) {
+            rc = -1;
+            *err = strdup(path);
+        }
+        free(text);
     }
     free(sql), free(path);
     return rc;

@@ -482,6 +482,7 @@ static void remember_continuation(explore_state *s, const run_result *r) {
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
 static void process_run(explore_state *s, unsigned idx, run_result *r) {
     pending_run *p = &s->pending[idx];
+    s->cur_exec = idx; /* whose recorded results a kept test gets (PostgreSQL fixture mode) */
     s->timeout_unconfirmed = 0;
     if (r->error == ERR_TIMEOUT) confirm_timeout(s, idx, r);
     s->execs++;
@@ -607,6 +608,11 @@ static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, siz
     p->inputs = n ? malloc(n * sizeof *inputs) : NULL;
     p->ninputs = p->inputs ? n : 0;
     if (p->inputs) memcpy(p->inputs, inputs, n * sizeof *inputs);
+    if (s->o->db_results_dir) { /* a run that never connects must not leave the previous run's results */
+        char rp[4200];
+        snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, idx);
+        unlink(rp);
+    }
     if (executor_begin(s->ex[idx], inputs, n, &err) != 0) {
         fprintf(stderr, "sympath: cannot start a run: %s\n", err ? err : "?");
         free(err);
@@ -736,6 +742,11 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         return -1;
     }
     for (unsigned i = 0; i < s->nex; i++) {
+        if (o->db_results_dir) { /* the executor's environment is taken at its start: its own results file */
+            char rp[4200];
+            snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, i);
+            setenv("SYMPATH_DB_RESULTS", rp, 1);
+        }
         executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0,
                             o->inputs_limit};
         s->ex[i] = executor_start(&eo, err);

@@ -35,6 +35,9 @@ typedef struct explore_opts {
     const struct db_schema *db_schema;  /* for writing fixtures (tests/test-NNNNN.sql) */
     unsigned db_rows, db_text;          /* row slots per table, bytes per TEXT cell (db_limits) */
     const char *db_log;                 /* per-statement log the executors append to (report.json "database") */
+    int db_pg;                          /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
+    const char *db_results_dir;         /* PostgreSQL: executor i's runs record their SELECTs' results in
+                                           DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
 } explore_opts;
 
 /* What the exploration found, for the caller's summary and exit code. */

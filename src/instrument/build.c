@@ -450,8 +450,9 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     int uses_db = uses_sqlite(B.m);
     if (uses_db && link_models(&B, "db_models.bc", err))
         goto done;
-    /* A program that calls libpq gets its interception stubs (pq_models.bc: data mode on
-     * PostgreSQL, plain libpq otherwise) and is linked with libpq. */
+    /* A program that calls libpq gets its interception stubs (pq_models.bc: data mode or
+     * fixture mode on PostgreSQL, plain libpq otherwise) and is linked with libpq, and with
+     * libsqlite3 and libpg_query, which fixture mode's SQL layer (src/db) uses. */
     int uses_pq = uses_libpq(B.m);
     if (uses_pq && link_models(&B, "pq_models.bc", err))
         goto done;
@@ -512,8 +513,9 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     char *log = instr_strf("%s/link.log", o->work_dir);
     /* (a NULL entry is an option not wanted: skipped) */
     const char *la[] = {o->clang, huge ? "-O0" : "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
-                        "-lm", "-ldl", "-o", o->exe_path, uses_db ? "-lsqlite3" : NULL, uses_db ? "-lpg_query" : NULL,
-                        uses_db ? "-lpthread" : NULL, uses_pq ? "-lpq" : NULL};
+                        "-lm", "-ldl", "-o", o->exe_path, uses_db || uses_pq ? "-lsqlite3" : NULL,
+                        uses_db || uses_pq ? "-lpg_query" : NULL, uses_db || uses_pq ? "-lpthread" : NULL,
+                        uses_pq ? "-lpq" : NULL};
     int ok = lib && log;
     for (size_t k = 0, n = 0; ok && k < sizeof la / sizeof *la; k++)
         if (la[k])

@@ -21,6 +21,8 @@
  *   end                                    \\ \t \n \r escaped
  *   fail<TAB><message><TAB><sql>           optional, between blocks: a statement that failed
  *                                          ("w" log lines; sql flattened as data_rt_flat does)
+ *   writes<TAB>allowed                     optional: the test ran in fixture mode (`sympath run
+ *                                          --db postgresql://...`, db_pq.c), where writes succeed
  *
  * A connection is a real PGconn that never reached a server (PQconnectStart of a socket
  * that does not exist), so libpq functions not wrapped here (PQescapeLiteral, ...) get a
@@ -31,7 +33,8 @@
  * stderr. Every other statement gets an empty PGRES_COMMAND_OK result, except one that
  * failed when the test ran: the next unused "fail" entry with its text, or, without one,
  * a statement that writes (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every
- * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message. Without
+ * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message, unless the file says
+ * "writes allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK). Without
  * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
  * The site id must equal data_site_id (src/data/data_site.c): FNV-1a 64 of the text
@@ -81,6 +84,7 @@ static err_ent errs[256];
 static fail_ent *fails;
 static int nfails;
 static int warned;
+static int writes_ok;   /* "writes allowed": a fixture-mode test, whose writes succeeded */
 
 /* ---------------------------------------------------------------- results file */
 
@@ -173,6 +177,10 @@ static void read_results(void)
                 row[i] = i + 1 < n ? unescape(fl[i + 1]) : NULL;
             b->rows[b->nrows++] = row;
             free(fl);
+        } else if (!strcmp(fl[0], "writes") && n >= 2) {
+            writes_ok = !strcmp(fl[1], "allowed");
+            free(fl);
+            free(copy);
         } else if (!strcmp(fl[0], "fail") && n >= 3) {
             fail_ent *nf = realloc(fails, (size_t)(nfails + 1) * sizeof *nf);
             if (!nf)
@@ -370,7 +378,7 @@ static PGresult *statement(conn_ent *ce, const char *sql)
             return error_result(ce, fails[i].msg);
         }
     char cmd[32], msg[128];
-    if (sql && writing_command(sql, cmd, sizeof cmd)) {
+    if (!writes_ok && sql && writing_command(sql, cmd, sizeof cmd)) {
         snprintf(msg, sizeof msg, "ERROR:  cannot execute %s in a read-only transaction", cmd);
         return error_result(ce, msg);
     }

@@ -6,10 +6,12 @@
 #include <libpq-fe.h>
 #include "../data/data_pg.h"
 #include "data_rt.h"
+#include "db_pq.h"
 
 /*
- * The program's libpq calls reach sym_PQ* through the stubs of pq_models.c. Outside data
- * mode (!data_rt_active()) every function is libpq's own, with concrete results. In data
+ * The program's libpq calls reach sym_PQ* through the stubs of pq_models.c. In fixture mode
+ * (`sympath run --db postgresql://...`, db_pq_wanted()) every call goes to db_pq.c. Outside
+ * both modes every function is libpq's own, with concrete results. In data
  * mode (protocol in src/data/data.h):
  *
  *  - connect (PQconnectdb, PQconnectdbParams, PQsetdbLogin): whatever the program names,
@@ -212,12 +214,16 @@ static PGconn *connect_ro(const char *program_conninfo)
 PGconn *sym_PQconnectdb(const char *conninfo)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_connect();
     return data_rt_active() ? connect_ro(conninfo) : PQconnectdb(conninfo);
 }
 
 PGconn *sym_PQconnectdbParams(const char *const *keywords, const char *const *values, int expand_dbname)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_connect();
     return data_rt_active() ? connect_ro(NULL) : PQconnectdbParams(keywords, values, expand_dbname);
 }
 
@@ -225,6 +231,8 @@ PGconn *sym_PQsetdbLogin(const char *host, const char *port, const char *options
                          const char *dbname, const char *login, const char *pwd)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_connect();
     return data_rt_active() ? connect_ro(NULL) : PQsetdbLogin(host, port, options, tty, dbname, login, pwd);
 }
 
@@ -383,6 +391,8 @@ static PGresult *run(PGconn *conn, const char *sql, bool with_params, int nparam
 PGresult *sym_PQexec(PGconn *conn, const char *query)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_exec(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
     if (!data_rt_active())
         return PQexec(conn, query);
     return run(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
@@ -392,6 +402,8 @@ PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const
                            const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
     if (!data_rt_active())
         return PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
     return run(conn, command, true, nparams, types, values, lengths, formats, result_format);
@@ -408,6 +420,8 @@ static pq_stmt *find_stmt(const PGconn *conn, const char *name)
 PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_prepare(conn, name, query, nparams, types);
     if (!data_rt_active())
         return PQprepare(conn, name, query, nparams, types);
     if (query && data_pg_refused(query))
@@ -444,6 +458,8 @@ PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const 
                              const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted())
+        return db_pq_exec_prepared(conn, name, nparams, values, lengths, formats, result_format);
     if (!data_rt_active())
         return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     pq_stmt *s = find_stmt(conn, name);
@@ -460,6 +476,10 @@ PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const 
 void sym_PQfinish(PGconn *conn)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted()) {
+        db_pq_finish(conn);
+        return;
+    }
     for (pq_stmt **pp = &stmts; *pp;) {
         pq_stmt *s = *pp;
         if (s->conn == conn) {
@@ -506,6 +526,8 @@ static void col_sql(const pq_res *pr, const PGresult *res, int col, char text[80
 
 char *sym_PQgetvalue(const PGresult *res, int row, int col)
 {
+    if (db_pq_wanted())
+        return db_pq_getvalue(res, row, col);
     char *p = PQgetvalue(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -530,6 +552,8 @@ char *sym_PQgetvalue(const PGresult *res, int row, int col)
 
 int sym_PQgetisnull(const PGresult *res, int row, int col)
 {
+    if (db_pq_wanted())
+        return db_pq_getisnull(res, row, col);
     int v = PQgetisnull(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -544,6 +568,8 @@ int sym_PQgetisnull(const PGresult *res, int row, int col)
 
 int sym_PQgetlength(const PGresult *res, int row, int col)
 {
+    if (db_pq_wanted())
+        return db_pq_getlength(res, row, col);
     int v = PQgetlength(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -560,6 +586,10 @@ int sym_PQgetlength(const PGresult *res, int row, int col)
 void sym_PQclear(PGresult *res)
 {
     __sym_ret = NULL;
+    if (db_pq_wanted()) {
+        db_pq_clear(res);
+        return;
+    }
     for (pq_res **pp = &results; *pp; pp = &(*pp)->next)
         if ((*pp)->res == res) {
             pq_res *p = *pp;
@@ -575,4 +605,11 @@ void sym_PQclear(PGresult *res)
             break;
         }
     PQclear(res);
+}
+
+/* The result's columns as the program sees them (fixture mode hides its ctid columns). */
+int sym_PQnfields(const PGresult *res)
+{
+    __sym_ret = NULL;
+    return db_pq_wanted() ? db_pq_nfields(res) : PQnfields(res);
 }

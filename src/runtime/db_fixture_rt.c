@@ -181,7 +181,7 @@ static int read_fixture(void)
 }
 
 /* A cell's concrete value for the INSERT (db_cell) from its expressions' values. */
-static void concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
+void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
 {
     memset(out, 0, sizeof *out);
     out->null = v->null->value & 1;
@@ -229,7 +229,7 @@ static int build_database(void)
             return -1;
         for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
             for (int c = 0; c < t->ncols; c++)
-                concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1), &cells[c]);
+                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1), &cells[c]);
             char *ins = db_insert_sql(t, cells);
             msg = NULL;
             if (!ins || sqlite3_exec(db, ins, NULL, NULL, &msg) != SQLITE_OK) {
@@ -283,8 +283,13 @@ static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned h
     return n < lo ? lo : n > hi ? hi : (unsigned)n;
 }
 
-/* First open of the run: everything above. Leaves db_rt.state 1 (symbolic), -1 (no --db). */
 void db_rt_setup(void)
+{
+    db_rt_setup_with(build_database);
+}
+
+/* First open of the run: everything above. Leaves db_rt.state 1 (symbolic), -1 (no --db). */
+void db_rt_setup_with(int (*build)(void))
 {
     if (db_rt.state)
         return;
@@ -312,7 +317,7 @@ void db_rt_setup(void)
         db_rt.path = NULL;
         return;
     }
-    if (read_fixture() || build_database())
+    if (read_fixture() || build())
         return;
     atexit(log_all_at_exit);
     db_rt.state = 1;

@@ -1,4 +1,4 @@
-/* db_rt.h: state and helpers shared by the executor's SQLite interception files (db_fixture_rt.c, db_sqlite.c, db_calls.c). */
+/* db_rt.h: state and helpers shared by the executor's database interception files (db_fixture_rt.c, db_rows.c, db_sqlite.c, db_calls.c, db_pq.c). */
 #ifndef SYMPATH_DB_RT_H
 #define SYMPATH_DB_RT_H
 
@@ -23,6 +23,7 @@ typedef struct inserted {
 
 typedef struct db_run {
     int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
+    bool pg;                  /* PostgreSQL fixture mode (db_pq.c): rowids are the slots' ctids (block << 16 | offset) */
     db_schema *schema;
     db_limits lim;
     char *path;               /* this run's database file */
@@ -82,8 +83,46 @@ void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
 void db_rt_assume(expr *c);
-/* First open of a run: schema, fixture from the test vector, the run's database (db_rt.state). */
+/* First open of a run: schema, fixture from the test vector, the run's database (db_rt.state).
+ * db_rt_setup builds an SQLite file; db_rt_setup_with(build) calls build() instead (0 when the
+ * run's database is ready, -1 after logging an "e" line), as db_pq.c does for PostgreSQL. */
 void db_rt_setup(void);
+void db_rt_setup_with(int (*build)(void));
+/* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
+void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
+
+/*
+ * Rows of an understood SELECT (db_rows.c, Emmi et al. 2007), whatever the database:
+ * db_rt_record_rows, at the first result of an execution, records one BK_ROW event per
+ * combination of row slots of its FROM items ("these slots are present and satisfy
+ * WHERE/ON"; the event of an absent slot is "one more row") and the events of the rows the
+ * program inserted, fills s->expected/expected_ins, and for an aggregate query s->agg_vals;
+ * s->symbolic says it did (a query it cannot model sets s->why). db_rt_row_seen maps one
+ * returned row to its slots from its hidden ids (ids[f]: rowid or encoded ctid of FROM item
+ * f), setting s->cur_slot / s->cur_ins, recording an ORDER BY assumption, and counting
+ * mismatches with the predictions; db_rt_rows_done counts the predicted rows that did not come.
+ */
+void db_rt_record_rows(qstate *s);
+void db_rt_row_seen(qstate *s, const int64_t *ids);
+void db_rt_rows_done(qstate *s);
+
+/*
+ * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
+ * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
+ * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
+ * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes; it returns 1 when the
+ * statement is not modelled (`changed`: the database changed rows; the caller then makes the
+ * table concrete).
+ */
+void db_rt_track_insert(qstate *s, int64_t rowid);
+int db_rt_apply_dml(qstate *s, bool changed);
+
+/* The byte at p as an expression: its shadow when that still describes it, else NULL. */
+expr *db_rt_byte_at_mem(const char *p);
+/* A text parameter (sqlite3_bind_text, PQexecParams) as a db_val over the shadows of the
+ * program's bytes text[0..n) (n < 0: NUL-terminated, with a symbolic length: see db_rows.c);
+ * storage holds its byte expressions (256 entries). Longer than 255 bytes: left unbound. */
+void db_rt_text_param(db_val *p, expr **storage, const char *text, int n);
 /* sqlite3_prepare (version 1), _v2 (2) or _v3 (3, with flags) with sympath's parsing and
  * rowid columns; same contract as SQLite's. */
 int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,

@@ -1,4 +1,4 @@
-/* pq_models.c: instrumented stubs that send the program's libpq calls to the runtime's data-mode interception (data_pq.c). */
+/* pq_models.c: instrumented stubs that send the program's libpq calls to the runtime's interception (data_pq.c: data mode; db_pq.c: fixture mode). */
 #include <libpq-fe.h>
 
 /*
@@ -35,6 +35,7 @@ STUB(PGresult *, PQexecPrepared,
      (conn, name, nparams, values, lengths, formats, result_format))
 STUB(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col))
 STUB(int, PQgetisnull, (const PGresult *res, int row, int col), (res, row, col))
+STUB(int, PQnfields, (const PGresult *res), (res))
 STUB(int, PQgetlength, (const PGresult *res, int row, int col), (res, row, col))
 STUB_VOID(PQclear, (PGresult *res), (res))
 STUB_VOID(PQfinish, (PGconn *conn), (conn))

@@ -1,0 +1,107 @@
+#!/bin/bash
+# test_db_pg.sh: `sympath run --db postgresql://...` (fixture mode on PostgreSQL) on the ISSTA 2007 example: a server the
+# test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server.
+set -u
+fail() { echo "FAIL [db_pg]: $*"; exit 1; }
+W="$WORK/db_pg"
+rm -rf "$W"
+mkdir -p "$W"
+PGS="$SRC/tests/pg/pg_server.sh"
+D=$(mktemp -d /tmp/sympath-e2e-pgfXXXXXX)
+trap 'sh "$PGS" stop "$D"; rm -rf "$D"' EXIT
+CI=$(sh "$PGS" start "$D")
+rc=$?
+[ $rc -eq 77 ] && { echo "skipped [db_pg]: PostgreSQL server binaries not installed (scripts/install-deps.sh)"; exit 77; }
+[ $rc -eq 0 ] || fail "cannot start a PostgreSQL server in $D"
+PSQL="$(sh "$PGS" bin)/psql"
+q() { "$PSQL" "$1" -X -A -t -q -v ON_ERROR_STOP=1 -c "$2"; }
+q "$CI" "CREATE DATABASE shop" || fail "cannot create the database"
+SHOP="${CI/dbname=postgres/dbname=shop}"
+# the example's table (Emmi, Majumdar and Sen, Figure 1), with a row of the user's that no test may see or change
+q "$SHOP" "CREATE TABLE books(isbn int PRIMARY KEY, title text, publisher text NOT NULL, subject text, inventory int NOT NULL);
+           INSERT INTO books VALUES (424242, 'user row', 'acm', 'CS', 9999);" || fail "cannot create the table"
+state() { q "$SHOP" "SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace) || ':' ||
+                            (SELECT count(*) FROM pg_namespace) || ':' || md5(string_agg(b::text, ',' ORDER BY isbn)) FROM books b"; }
+before=$(state)
+
+# a role that may read the tables but not create the scratch database: a clear error, nothing built
+q "$CI" "CREATE ROLE plain LOGIN" || fail "cannot create a role"
+PLAIN="${SHOP/user=postgres/user=plain}"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_discount.c" --db "$PLAIN" -o "$W/plain" --no-progress >"$W/plain.log" 2>&1 &&
+    fail "a role that may not create the scratch database was accepted"
+grep -q "cannot be created.*--db-scratch" "$W/plain.log" || { cat "$W/plain.log"; fail "no clear message for the role"; }
+
+P="$SRC/tests/programs/pg/pg_discount.c"
+out="$W/out"
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 60s --solver-timeout 10s --no-progress >"$W/run.log" 2>&1 ||
+    { cat "$W/run.log"; fail "sympath run exited with $?"; }
+r="$out/report.json"
+# every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
+# inventory > 5000 read back with atoi (42); the failed connection (12) and failed query (25) are infeasible
+for line in 18 32 35 42; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r" >/dev/null ||
+        { cat "$W/run.log"; fail "line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r")"; }
+done
+cov=$(jq .coverage.branches_covered "$r")
+[ "$cov" -eq 10 ] || fail "$cov directions covered, expected 10"
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0' "$r" >/dev/null ||
+    fail "report: $(jq -c '.database' "$r")"
+jq -e '[.database.queries[].model_mismatches] | add == 0' "$r" >/dev/null || fail "model mismatches: $(jq -c '.database.queries' "$r")"
+[ "$(state)" = "$before" ] || fail "the user's database changed: $before -> $(state)"
+grep -q "424242" "$out"/tests/*.results && fail "a test saw the user's row"
+left=$(q "${CI/dbname=postgres/dbname=sympath_scratch}" "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sympath\_%'")
+[ "$left" = "0" ] || fail "$left run schemas left in the scratch database"
+grep -q "^INSERT INTO \"books\"" "$out"/tests/test-*.sql || fail "no fixture file with an INSERT"
+# a fixture loads into the schema as PostgreSQL INSERTs
+f=$(grep -l "^INSERT" "$out"/tests/test-*.sql | head -n 1)
+q "$CI" "CREATE DATABASE loadcheck" && LC="${CI/dbname=postgres/dbname=loadcheck}" &&
+    "$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -f "$out/build/schema_pg.sql" >/dev/null &&
+    "$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -f "$f" >/dev/null || fail "$f does not load into PostgreSQL"
+
+# a second program, with a scratch database of the user's choosing (--db-scratch): PQexecParams with an integer
+# parameter (snprintf of an input) and a text parameter (input bytes), a join with ORDER BY, NULL cells, COUNT(*),
+# a concrete INSERT into the run's schema
+q "$SHOP" "CREATE TABLE customers(id int PRIMARY KEY, name varchar(8) NOT NULL);
+           CREATE TABLE orders(oid int PRIMARY KEY, customer int NOT NULL REFERENCES customers(id), qty int NOT NULL, note text);
+           INSERT INTO customers VALUES (7, 'bob'); INSERT INTO orders VALUES (1, 7, 99, NULL);" || fail "cannot create the shop tables"
+before=$(state)
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$SHOP" -o "$W/same" --no-progress >"$W/same.log" 2>&1 &&
+    fail "--db-scratch naming the --db database was accepted"
+grep -q "sympath never writes there" "$W/same.log" || { cat "$W/same.log"; fail "no clear message for --db-scratch = --db"; }
+q "$CI" "CREATE DATABASE mine" || fail "cannot create the scratch database"
+MINE="${CI/dbname=postgres/dbname=mine}"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 45s --solver-timeout 10s --no-progress \
+    >"$W/shop.log" 2>&1 || { cat "$W/shop.log"; fail "sympath run (pg_shop) exited with $?"; }
+r2="$W/shop/report.json"
+# rows of the join (27), a NULL note (30), a known name counted by COUNT(*) (38); the big first order (33, two rows
+# of one customer in ORDER BY order, read with atoi) and bob's order (28) usually come within the budget, not always
+for line in 27 30; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r2" >/dev/null ||
+        { cat "$W/shop.log"; fail "pg_shop line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r2")"; }
+done
+jq -e '[.coverage.sites[] | select(.line == 38) | .covered | all] | any' "$r2" >/dev/null ||
+    fail "pg_shop: COUNT(*) = 1 not reached: $(jq -c '.coverage.sites[] | select(.line == 38)' "$r2")"
+jq -e '.database.query_sites == 3 and .database.query_sites_understood == 3 and .database.fixture_errors == 0 and
+       ([.database.queries[].model_mismatches] | add == 0)' "$r2" >/dev/null || fail "pg_shop report: $(jq -c '.database' "$r2")"
+[ "$(state)" = "$before" ] || fail "the user's database changed (pg_shop)"
+[ "$(q "$SHOP" "SELECT count(*) FROM customers WHERE id = 1000")" = "0" ] || fail "the program's INSERT reached the user's table"
+[ "$(q "$MINE" "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sympath\_%'")" = "0" ] || fail "run schemas left in --db-scratch"
+
+# the program's own writes: a tracked INSERT (its row read back with the values' expressions), a modelled DELETE
+before=$(state)
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 20s --solver-timeout 10s \
+    --no-progress >"$W/write.log" 2>&1 || { cat "$W/write.log"; fail "sympath run (pg_write) exited with $?"; }
+r3="$W/write/report.json"
+jq -e '[.database.queries[] | select(.sql | test("^(INSERT INTO customers|DELETE|SELECT)")) | .understood] | all and length == 4' \
+    "$r3" >/dev/null || fail "pg_write: writes not modelled: $(jq -c '.database.queries' "$r3")"
+jq -e '[.database.queries[].model_mismatches] | add == 0' "$r3" >/dev/null || fail "pg_write mismatches: $(jq -c '.database.queries' "$r3")"
+jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | any' "$r3" >/dev/null ||
+    fail "pg_write: the COUNT(*) after the DELETE did not go both ways"
+[ "$(state)" = "$before" ] || fail "the user's database changed (pg_write)"
+
+# replay without the server: the recorded results
+sh "$PGS" stop "$D"
+"$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
+grep -q "gcov branch coverage: $cov/" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from sympath's $cov"; }
+grep -h "acm" "$out"/replay/tests-*.log | grep -q "^1 acm" || fail "no replayed test saw an acm book"
+echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), pg_shop $(jq .coverage.branches_covered "$r2")/$(jq .coverage.branches_total "$r2"), user's database unchanged, replay agrees"

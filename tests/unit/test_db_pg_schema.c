@@ -1,0 +1,141 @@
+/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema) and the PostgreSQL INSERTs of fixture rows, on a server the test starts. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "db/db_pg.h"
+#include "pg_test_util.h"
+
+static PGconn *conn;
+
+/* The tables of the test: every mapped type, NOT NULL, composite PRIMARY KEY, UNIQUE, single-column and
+ * composite foreign keys, a foreign key to another schema (left out). */
+static void make_tables(void)
+{
+    pg_exec_ok(conn, "CREATE SCHEMA other; CREATE TABLE other.far(id int PRIMARY KEY)");
+    pg_exec_ok(conn, "CREATE TABLE authors(id int PRIMARY KEY, name varchar(20) NOT NULL UNIQUE, code char(3), "
+                     "small smallint, big bigint, ok boolean, price numeric(10,2), ratio double precision, born date)");
+    pg_exec_ok(conn, "CREATE TABLE books(isbn bigint, ed int, author int REFERENCES authors(id), title text, "
+                     "far int REFERENCES other.far(id), PRIMARY KEY (isbn, ed))");
+    pg_exec_ok(conn, "CREATE TABLE reviews(isbn bigint, ed int, stars int NOT NULL, "
+                     "FOREIGN KEY (isbn, ed) REFERENCES books(isbn, ed))");
+}
+
+static void test_read_schema(void **st)
+{
+    (void)st;
+    char *lite = NULL, *pg = NULL, *err = NULL;
+    assert_int_equal(db_pg_read_schema(conn, &lite, &pg, &err), 0);
+    /* the SQLite-style DDL: affinities and kinds, constraints */
+    assert_non_null(strstr(lite, "CREATE TABLE \"authors\" (\n    \"id\" INT NOT NULL,\n    \"name\" VARCHAR(20) NOT NULL"));
+    assert_non_null(strstr(lite, "\"code\" CHARACTER(3),"));
+    assert_non_null(strstr(lite, "\"small\" SMALLINT,"));
+    assert_non_null(strstr(lite, "\"big\" BIGINT,"));
+    assert_non_null(strstr(lite, "\"ok\" BOOLEAN INT,"));
+    assert_non_null(strstr(lite, "\"price\" REAL,"));
+    assert_non_null(strstr(lite, "\"ratio\" REAL,"));
+    assert_non_null(strstr(lite, "\"born\" TEXT"));
+    assert_non_null(strstr(lite, "PRIMARY KEY (\"isbn\", \"ed\")"));
+    assert_non_null(strstr(lite, "UNIQUE (\"name\")"));
+    assert_non_null(strstr(lite, "FOREIGN KEY (\"author\") REFERENCES \"authors\" (\"id\")"));
+    assert_null(strstr(lite, "far\" (")); /* the foreign key to other.far is left out */
+    /* the schema it gives: tables in name order, keys and the single-column foreign key */
+    db_schema *s = NULL;
+    assert_int_equal(db_schema_from_ddl(lite, &s, &err), 0);
+    assert_int_equal(s->ntables, 3);
+    int a = db_table_index(s, "authors"), b = db_table_index(s, "books");
+    assert_true(a >= 0 && b >= 0);
+    const db_table *ta = &s->tables[a], *tb = &s->tables[b];
+    assert_int_equal(ta->ncols, 9);
+    assert_int_equal(ta->rowid_alias, -1); /* INT, not INTEGER: no alias of SQLite's rowid */
+    assert_true(ta->cols[1].notnull);
+    assert_true(db_column_is_text(&ta->cols[1]));
+    assert_false(db_column_is_text(&ta->cols[5])); /* boolean: an integer cell */
+    assert_true(db_column_is_text(&ta->cols[8]));  /* date: text */
+    unsigned n;
+    assert_int_equal(db_pg_column_kind(&ta->cols[0], &n), DB_PG_INT4);
+    assert_int_equal(db_pg_column_kind(&ta->cols[1], &n), DB_PG_VARCHAR);
+    assert_int_equal(n, 20);
+    assert_int_equal(db_pg_column_kind(&ta->cols[2], &n), DB_PG_CHAR);
+    assert_int_equal(n, 3);
+    assert_int_equal(db_pg_column_kind(&ta->cols[3], &n), DB_PG_INT2);
+    assert_int_equal(db_pg_column_kind(&ta->cols[4], &n), DB_PG_INT8);
+    assert_int_equal(db_pg_column_kind(&ta->cols[5], &n), DB_PG_BOOL);
+    assert_int_equal(db_pg_column_kind(&ta->cols[6], &n), DB_PG_REAL);
+    assert_int_equal(tb->cols[2].fk_table, a);
+    assert_int_equal(tb->cols[2].fk_column, 0);
+    assert_int_equal(tb->cols[4].fk_table, -1);
+    assert_true(tb->cols[0].notnull && tb->cols[1].notnull); /* key columns */
+    /* the PostgreSQL DDL recreates the tables in a fresh schema; fixture rows go in with their ctids */
+    assert_non_null(strstr(pg, "\"price\" numeric(10,2)"));
+    assert_non_null(strstr(pg, "DEFERRABLE INITIALLY DEFERRED"));
+    pg_exec_ok(conn, "CREATE SCHEMA fresh; SET search_path = fresh");
+    pg_exec_ok(conn, pg);
+    pg_exec_ok(conn, "BEGIN");
+    db_cell cells[9];
+    memset(cells, 0, sizeof cells);
+    cells[0].i = 7;
+    cells[1].len = 4, cells[1].text = (const uint8_t *)"a'b\\";
+    cells[2].len = 3, cells[2].text = (const uint8_t *)"xyz";
+    cells[3].i = -5, cells[4].i = 1ll << 40, cells[5].i = 1, cells[6].i = 12, cells[7].i = 3;
+    cells[8].null = true;
+    char *ins = db_pg_insert_sql(ta, cells, true);
+    PGresult *r = PQexec(conn, ins);
+    assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+    assert_string_equal(PQgetvalue(r, 0, 0), "(0,1)");
+    PQclear(r);
+    free(ins);
+    db_cell bc[5];
+    memset(bc, 0, sizeof bc);
+    bc[0].i = 1, bc[1].i = 2, bc[2].i = 7, bc[3].null = true, bc[4].null = true;
+    ins = db_pg_insert_sql(tb, bc, false);
+    pg_exec_ok(conn, ins);
+    free(ins);
+    pg_exec_ok(conn, "COMMIT");
+    r = PQexec(conn, "SELECT name, ok, price, big FROM authors");
+    assert_int_equal(PQntuples(r), 1);
+    assert_string_equal(PQgetvalue(r, 0, 0), "a'b\\");
+    assert_string_equal(PQgetvalue(r, 0, 1), "t");
+    assert_string_equal(PQgetvalue(r, 0, 2), "12.00");
+    assert_string_equal(PQgetvalue(r, 0, 3), "1099511627776");
+    PQclear(r);
+    pg_exec_ok(conn, "SET search_path = public");
+    db_schema_free(s);
+    free(lite), free(pg);
+}
+
+static void test_no_tables(void **st)
+{
+    (void)st;
+    pg_exec_ok(conn, "CREATE SCHEMA empty; SET search_path = empty");
+    char *lite = NULL, *pg = NULL, *err = NULL;
+    assert_int_equal(db_pg_read_schema(conn, &lite, &pg, &err), -1);
+    assert_non_null(strstr(err, "no tables in schema empty"));
+    free(err);
+    pg_exec_ok(conn, "SET search_path = public");
+}
+
+int main(void)
+{
+    int rc = pg_start();
+    if (rc)
+        return rc;
+    conn = PQconnectdb(pg_conninfo);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        fprintf(stderr, "cannot connect: %s", PQerrorMessage(conn));
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_schema), cmocka_unit_test(test_no_tables)};
+    make_tables();
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    PQfinish(conn);
+    return rc;
+}
