@@ -55,6 +55,8 @@
  *        wrapped query gives them back to the program; the replay's results need them)
  *   c <site id> <rows>              "symbolic 0" (the full-scan run): rows returned and not
  *        logged one by one (at reset, finalize or exit), instead of t and v lines
+ *   k <site id> <table>...          SQLite, a site whose rows have no keys (aggregates, GROUP
+ *        BY, ...): the tables its query reads (fixtures may then hold them whole)
  *   w <message> <sql>               a statement that failed (writes refused, errors)
  *
  * Values the program reads from a returned row are inputs named
@@ -168,8 +170,8 @@ int data_source_estimate(data_source *ds, const char *sql, const char *const *pa
  * (SQLite; PostgreSQL: count(*) as well, in the read-only transaction). -1 with *err. */
 int64_t data_source_count(data_source *ds, const char *sql, const char *const *params, int nparams, char **err);
 
-/* SQLite: the INSERT statements that recreate the rows `keys` (each "<table>:<rowid>")
- * from the user's data, for a replay fixture; malloc'ed text, NULL with *err. */
+/* SQLite: the INSERT statements that recreate the rows `keys` (each "<table>:<rowid>", or
+ * "<table>:*" for all its rows) from the user's data, for a replay fixture; malloc'ed text, NULL with *err. */
 char *data_source_fixture(data_source *ds, const char *const *keys, size_t nkeys, char **err);
 
 /* SQLite: the schema's DDL (CREATE statements) for the replay's database; malloc'ed. */

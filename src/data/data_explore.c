@@ -351,19 +351,29 @@ static void write_test(dstate_x *x, const run_result *r, const dlog *lg, uint32_
         if (write_file_atomic(path, lg->results, strlen(lg->results)))
             fprintf(stderr, "sympath data: cannot write %s: %s\n", path, strerror(errno));
     } else { /* SQLite: the rows, as a fixture */
-        size_t nk = 0;
+        size_t nk = 0, nw = 0;
         bool unkeyed = false;
+        for (int i = 0; i < x->nsites; i++)
+            nw += (size_t)x->sites[i].nwhole;
         for (size_t t = 0; t < lg->ntuples; t++) {
-            nk += (size_t)lg->tuples[t].nkeys;
-            unkeyed |= lg->tuples[t].site >= 0 && !lg->tuples[t].nkeys;
+            const dlog_tuple *tp = &lg->tuples[t];
+            nk += (size_t)tp->nkeys;
+            unkeyed |= tp->site >= 0 && !tp->nkeys && !x->sites[tp->site].nwhole;
         }
-        if (unkeyed) /* a query the SQL layer did not understand: no rowids, the rows are not in the fixture */
+        if (unkeyed) /* no rowids and tables too large to copy: the rows are not in the fixture */
             x->tests_unkeyed++;
-        const char **keys = calloc(nk + 1, sizeof *keys);
+        const char **keys = calloc(nk + nw + 1, sizeof *keys);
         nk = 0;
         for (size_t t = 0; keys && t < lg->ntuples; t++)
             for (int k = 0; k < lg->tuples[t].nkeys; k++)
                 keys[nk++] = lg->tuples[t].keys[k];
+        for (int i = 0; keys && i < x->nsites; i++) { /* keyless sites of this run: their tables whole */
+            bool used = false;
+            for (size_t t = 0; t < lg->ntuples && !used; t++)
+                used = lg->tuples[t].site == i && !lg->tuples[t].nkeys;
+            for (int k = 0; used && k < x->sites[i].nwhole; k++)
+                keys[nk++] = x->sites[i].whole[k];
+        }
         char *ferr = NULL, *sql = keys ? data_source_fixture(x->ds, keys, nk, &ferr) : NULL;
         snprintf(path, sizeof path, r->error != ERR_NONE ? "%s/error-%03d.sql" : "%s/test-%05d.sql", dir, num);
         if (!sql || write_file_atomic(path, sql, strlen(sql)))
@@ -842,6 +852,9 @@ out:
         dtree_free(&x.sites[i].root);
         for (int k = 0; k < x.sites[i].nparams; k++)
             free(x.sites[i].params[k]);
+        for (int k = 0; k < x.sites[i].nwhole; k++)
+            free(x.sites[i].whole[k]);
+        free(x.sites[i].whole);
         free(x.sites[i].params);
         free(x.sites[i].sql);
     }

@@ -53,6 +53,10 @@ typedef struct dsite {
     dnode root;
     int64_t table_rows;        /* rows of its query on the whole data (-1 not yet counted) */
     double full_cost;          /* estimated cost of a full scan of its query */
+    char **whole;              /* tuples without keys: "<table>:*" keys of the (small) tables the
+                                  query reads, for fixtures of whole tables; NULL: none */
+    int nwhole;
+    bool whole_tried;
     uint64_t fetched;          /* tuples fetched over all runs */
     uint64_t distinct;         /* distinct tuples (by key) seen */
 } dsite;

@@ -64,6 +64,33 @@ static int add_site(dstate_x *x, char **f, int nf)
     return x->nsites - 1;
 }
 
+/* A site whose tuples have no keys (aggregates, GROUP BY, ...): when every table it reads has at
+ * most WHOLE_MAX rows, its tests' fixtures hold those tables whole ("<table>:*"), so that replay
+ * computes the same results; larger tables are not copied (the test is counted unkeyed). */
+#define WHOLE_MAX 20000
+static void whole_tables(dstate_x *x, dsite *s, char **names, int n)
+{
+    s->whole_tried = true;
+    char **keys = calloc((size_t)n, sizeof *keys);
+    if (!keys)
+        return;
+    for (int i = 0; i < n; i++) {
+        char *q = NULL, *err = NULL;
+        if (asprintf(&q, "SELECT 1 FROM \"%s\" LIMIT %d", names[i], WHOLE_MAX + 1) < 0)
+            q = NULL;
+        int64_t c = q ? data_source_count(x->ds, q, NULL, 0, &err) : -1;
+        free(q), free(err);
+        if (c < 0 || c > WHOLE_MAX || asprintf(&keys[i], "%s:*", names[i]) < 0) {
+            for (int k = 0; k < i; k++)
+                free(keys[k]);
+            free(keys);
+            return;
+        }
+    }
+    s->whole = keys;
+    s->nwhole = n;
+}
+
 static void add_write(dstate_x *x, const char *what)
 {
     for (size_t i = 0; i < x->nwrites; i++)
@@ -145,6 +172,11 @@ int dlog_read(dstate_x *x, dlog *lg)
                 sb_puts(&res, "\n");
             sb_puts(&res, "row");
             in_row = true;
+        } else if (line[0] == 'k' && line[1] == '\t') { /* a site without keys: the tables it reads */
+            int nf = split(line, fl, 64);
+            int si = nf >= 3 ? dsite_find(x, fl[1]) : -1;
+            if (si >= 0 && !x->sites[si].whole_tried)
+                whole_tables(x, &x->sites[si], fl + 2, nf - 2);
         } else if (line[0] == 'c' && line[1] == '\t') { /* rows counted, not logged one by one */
             int nf = split(line, fl, 3);
             int si = nf == 3 ? dsite_find(x, fl[1]) : -1;

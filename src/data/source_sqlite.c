@@ -183,6 +183,7 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
     for (size_t i = 0; i < nkeys; i++)
         k[i] = (char *)keys[i];
     qsort(k, nkeys, sizeof *k, cmp_str);
+    char *whole = NULL; /* the last table given whole */
     for (size_t i = 0; i < nkeys; i++) {
         if (i && !strcmp(k[i], k[i - 1]))
             continue;
@@ -190,17 +191,26 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
         if (!colon)
             continue;
         char *table = strndup(k[i], (size_t)(colon - k[i]));
+        if (whole && !strcmp(whole, table)) { /* that table is in whole already ("t:*" sorts first) */
+            free(table);
+            continue;
+        }
+        if (!strcmp(colon + 1, "*")) {
+            free(whole);
+            whole = strdup(table);
+        }
         strbuf q = STRBUF_INIT;
         sb_puts(&q, "SELECT rowid, * FROM ");
         ident(&q, table);
-        sb_printf(&q, " WHERE rowid = %lld", atoll(colon + 1));
+        if (strcmp(colon + 1, "*")) /* "<table>:*": every row */
+            sb_printf(&q, " WHERE rowid = %lld", atoll(colon + 1));
         sqlite3_stmt *st = NULL;
         if (sqlite3_prepare_v2(s->db, q.s, -1, &st, NULL) != SQLITE_OK) {
             *err = msg(table, s->db);
-            free(table), sb_free(&q), sb_free(&b), free(k);
+            free(table), sb_free(&q), sb_free(&b), free(k), free(whole);
             return NULL;
         }
-        if (sqlite3_step(st) == SQLITE_ROW) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
             sb_puts(&b, "INSERT INTO ");
             ident(&b, table);
             sb_puts(&b, "(rowid");
@@ -221,6 +231,7 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
         sb_free(&q);
     }
     free(k);
+    free(whole);
     if (b.failed) {
         sb_free(&b);
         *err = strdup("out of memory");

@@ -17,6 +17,7 @@ typedef struct dstate {
     int ncols;            /* result columns the program sees */
     int nkeys;            /* hidden rowid columns after them (one per FROM item) */
     char **key_table;     /* their tables' names */
+    char *tables;         /* without keys: the tables the query reads, tab-separated ("k" line), or NULL */
     int nparams;
     char **params;        /* bound values as SQL literals (NULL: unbound = NULL) */
     bool started;         /* the "s" line of this execution is written */
@@ -116,8 +117,19 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     char *body = NULL;
     db_query *q = NULL;
     char *err = NULL;
-    if (schema && d->sql && !db_query_parse(schema, d->sql, len, &q, &err) && q->kind == DBQ_SELECT &&
-        q->understood && !q->aggregate && q->nresult == d->ncols) {
+    bool parsed = schema && d->sql && !db_query_parse(schema, d->sql, len, &q, &err);
+    if (parsed && q->kind == DBQ_SELECT && q->nfrom > 0) { /* for a fixture of whole tables, if no keys */
+        size_t n = 1;
+        for (int f = 0; f < q->nfrom; f++)
+            n += strlen(schema->tables[q->from_table[f]].name) + 1;
+        d->tables = calloc(n, 1);
+        for (int f = 0; d->tables && f < q->nfrom; f++) {
+            if (f)
+                strcat(d->tables, "\t");
+            strcat(d->tables, schema->tables[q->from_table[f]].name);
+        }
+    }
+    if (parsed && q->kind == DBQ_SELECT && q->understood && !q->aggregate && q->nresult == d->ncols) {
         body = db_query_with_rowid(q, d->sql, len);
         if (body) {
             d->nkeys = q->nfrom;
@@ -186,6 +198,8 @@ static void log_site(dstate *d)
     fclose(m);
     data_rt_log("%s", line);
     free(line);
+    if (!d->nkeys && d->tables)
+        data_rt_log("k\t%s\t%s", d->site, d->tables);
 }
 
 int data_sqlite3_step(sqlite3_stmt *st)
@@ -258,7 +272,7 @@ int data_sqlite3_finalize(sqlite3_stmt *st)
                 free(d->params[i]);
             for (int f = 0; f < d->nkeys; f++)
                 free(d->key_table[f]);
-            free(d->key_table), free(d->params), free(d->sql), free(d);
+            free(d->key_table), free(d->params), free(d->sql), free(d->tables), free(d);
             break;
         }
     return sqlite3_finalize(st);

@@ -116,6 +116,21 @@ both_ways "$out" exhaust.c 23 29 || fail "exhaust: gcov: a reachable branch not 
 unchanged "$W/sensors.db" "$esum" || fail "exhaust: the database file was modified"
 echo "ok [data]: exhaust.c: $c, reading > 1000 reported: $(jq -r '[.data.complement_left[] | select(.branch | test("exhaust\\.c:25$"))][0].why' "$r"); stop: $(jq -r .data.stop_reason "$r")"
 
+# --- by_unit.c: an aggregate query (GROUP BY through sqlite3_get_table): no row keys, so the fixtures hold
+# the small table whole and the replay computes the same groups
+sh "$P/make_db.sh" exhaust 50 "$W/units.db" || fail "make_db.sh exhaust (units) failed"
+usum=$(sha256sum < "$W/units.db")
+out="$W/by_unit"
+"$SYMPATH" data "$P/by_unit.c" --db "$W/units.db" -o "$out" --budget 20s --no-progress >/dev/null 2>"$W/by_unit.err" ||
+    { cat "$W/by_unit.err"; fail "sympath data by_unit.c exited with $?"; }
+c=$(cov "$out/report.json")
+jq -e '.data.tests_without_rows == 0' "$out/report.json" >/dev/null || fail "by_unit: a test without its rows"
+[ "$(grep -c '^INSERT INTO "sensors"' "$out/tests/test-00001.sql")" = 50 ] || fail "by_unit: the fixture does not hold the 50 rows"
+"$SYMPATH" replay "$out" --coverage >"$W/by_unit.replay" 2>&1 || { cat "$W/by_unit.replay"; fail "by_unit: replay failed"; }
+grep -q "gcov branch coverage: $c" "$W/by_unit.replay" || { cat "$W/by_unit.replay"; fail "by_unit: gcov disagrees with $c"; }
+unchanged "$W/units.db" "$usum" || fail "by_unit: the database file was modified"
+echo "ok [data]: by_unit.c: $c on an aggregate query, fixtures of the whole table, replay agrees"
+
 # --- writer.c: an INSERT into the user's database is refused, the file unchanged
 out="$W/writer"
 "$SYMPATH" data "$P/writer.c" --db "$W/shop.db" -o "$out" --budget 10s --no-progress >"$W/writer.stdout" \
