@@ -70,7 +70,7 @@ echo "rows reaching the rare paths:"
 sed 's/^/  /' "$WORK/rarity.txt" 2>/dev/null
 echo "(coverage: branch directions covered/total; paths: distinct paths over the tuples (the full scan runs"
 echo " concretely and counts none: -); tuples: tuples the program was given, all queries together; est_s:"
-echo " seconds spent on cardinality estimates (bounded counts); time_s: wall time of the whole command, build"
+echo " seconds spent on cardinality estimates (counts); time_s: wall time of the whole command, build"
 echo " included; tuples ratio: full scan / sympath data; budget $BUDGET for sympath data; database: sha256 of"
 echo " the file before and after both runs; stop: why sympath data stopped)"
 

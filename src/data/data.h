@@ -154,14 +154,13 @@ data_dialect data_source_dialect(const data_source *ds);
 bool data_is_postgres(const char *db);
 
 /*
- * Estimate the cardinality and cost of `sql` (a SELECT: the site's wrapped query, see
+ * The DBMS's own estimates for `sql` (a SELECT: the site's wrapped query, see
  * data_wrap_select, with nparams bound parameters as SQL literals params[0..nparams))
- * when at most `limit` rows are fetched (0: all). SQLite has no row estimates of its
- * own: rows comes from a bounded count SELECT count(*) FROM (... LIMIT bound) (exact
- * when below bound) or, when sqlite_stat1 exists, is not improved by it for WHERE
- * clauses on unindexed columns; cost = rows visited to find `limit` matches, estimated
- * as min(table_rows, limit * table_rows / rows). PostgreSQL: EXPLAIN (FORMAT JSON)'s
- * "Plan Rows" and "Total Cost". Never runs ANALYZE. Returns 0, or -1 with *err.
+ * when at most `limit` rows are fetched (0: all): PostgreSQL's EXPLAIN (FORMAT JSON)
+ * "Plan Rows" (rows, exact false) and "Total Cost" (cost). bound and table_rows are unused
+ * by PostgreSQL. SQLite has no row estimates of its own (and sympath never runs ANALYZE on
+ * the user's file): -1 with *err. The explorer counts rows itself (data_source_count, on a
+ * prefix for large queries: docs/data.md). Returns 0, or -1 with *err.
  */
 int data_source_estimate(data_source *ds, const char *sql, const char *const *params, int nparams,
                          uint64_t limit, uint64_t bound, double table_rows, data_estimate *out, char **err);
@@ -211,7 +210,7 @@ typedef struct data_summary {
 /*
  * Run the Li-Csallner loop until no candidate is left, the tuples seen cover the
  * table, the budget ends or *interrupted; write tests (tests/test-NNNNN.xml with the
- * program's inputs, .sql with the tuples' rows for SQLite, .tuples with the recorded
+ * program's inputs, the .sql with the tuples' rows for SQLite, .results with the recorded
  * results for PostgreSQL), report.json with its "data" object, and print the summary.
  * Returns 0, or -1 with *err (malloc'ed) when the exploration could not start.
  */

@@ -494,7 +494,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         free(pre);
         c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
         free(sql);
-    } else { /* a small query: counted exactly (SQLite: the bounded count of data_source_estimate) */
+    } else { /* a small query: counted exactly */
         char *sql = data_wrap_select(s->sql, strlen(s->sql), s->ncols, cond, 0);
         c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
         free(sql);

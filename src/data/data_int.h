@@ -36,7 +36,7 @@ typedef struct dnode {
     unsigned tries;            /* queries aimed at it that did not reach it */
     uint64_t offset;           /* tuples its query already gave (the next query continues after them) */
     uint32_t open_below;       /* open complement leaves in the subtree (refreshed per round) */
-    /* estimates of the node's query (data_source_estimate with limit 1) */
+    /* estimates of the node's query (counts; see estimate() in data_explore.c) */
     bool est_known;
     double rows, cost1;
     bool rows_exact;

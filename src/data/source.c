@@ -39,6 +39,10 @@ data_dialect data_source_dialect(const data_source *ds) { return ds->dialect; }
 int data_source_estimate(data_source *ds, const char *sql, const char *const *params, int nparams, uint64_t limit,
                          uint64_t bound, double table_rows, data_estimate *out, char **err)
 {
+    if (!ds->ops->estimate) {
+        *err = strdup("this database gives no row estimates");
+        return -1;
+    }
     return ds->ops->estimate(ds->h, sql, params, nparams, limit, bound, table_rows, out, err);
 }
 

@@ -8,7 +8,7 @@
  * `h` is the handle its open returned. */
 typedef struct source_ops {
     void *(*open)(const char *db, char **err);
-    int (*estimate)(void *h, const char *sql, const char *const *params, int nparams, uint64_t limit,
+    int (*estimate)(void *h, /* NULL: no estimates (SQLite) */ const char *sql, const char *const *params, int nparams, uint64_t limit,
                     uint64_t bound, double table_rows, data_estimate *out, char **err);
     int64_t (*count)(void *h, const char *sql, const char *const *params, int nparams, char **err);
     char *(*fixture)(void *h, const char *const *keys, size_t nkeys, char **err); /* NULL: unsupported */

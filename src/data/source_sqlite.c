@@ -1,24 +1,16 @@
-/* source_sqlite.c: the user's SQLite file for `sympath data`: opened read-only; bounded counts as cardinality estimates; fixtures of the rows tests ran on. */
+/* source_sqlite.c: the user's SQLite file for `sympath data`: opened read-only; counts (SQLite has no estimates of its own); fixtures of the rows tests ran on. */
 #define _GNU_SOURCE
 #include "source_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sqlite3.h>
 #include "../emit/strbuf.h"
 
 typedef struct sq {
     sqlite3 *db;
 } sq;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static char *msg(const char *what, sqlite3 *db)
 {
@@ -77,12 +69,11 @@ static int bind_all(sq *s, sqlite3_stmt *st, const char *const *params, int n)
     return 0;
 }
 
-/* One integer from `SELECT count(*) FROM (<sql>[ LIMIT bound])`; -1 with *err. */
-static int64_t count_of(sq *s, const char *sql, const char *const *params, int n, uint64_t bound, char **err)
+/* One integer from `SELECT count(*) FROM (<sql>)`; -1 with *err. */
+static int64_t count_of(sq *s, const char *sql, const char *const *params, int n, char **err)
 {
     char *q = NULL;
-    int r = bound ? asprintf(&q, "SELECT count(*) FROM (%s LIMIT %llu)", sql, (unsigned long long)bound)
-                  : asprintf(&q, "SELECT count(*) FROM (%s)", sql);
+    int r = asprintf(&q, "SELECT count(*) FROM (%s)", sql);
     if (r < 0)
         return -1;
     sqlite3_stmt *st = NULL;
@@ -97,30 +88,9 @@ static int64_t count_of(sq *s, const char *sql, const char *const *params, int n
     return c;
 }
 
-static int sq_estimate(void *h, const char *sql, const char *const *params, int nparams, uint64_t limit,
-                       uint64_t bound, double table_rows, data_estimate *out, char **err)
-{
-    sq *s = h;
-    double t0 = now();
-    int64_t c = count_of(s, sql, params, nparams, bound, err);
-    if (c < 0)
-        return -1;
-    out->rows = (double)c;
-    out->exact = !bound || (uint64_t)c < bound;
-    /* rows a scan visits to find `limit` matches, spread evenly: table_rows * limit / rows,
-     * at most the whole table (also what finding nothing costs) */
-    double want = limit ? (double)limit : out->rows;
-    double visit = c > 0 ? table_rows * (want < out->rows ? want : out->rows) / out->rows : table_rows;
-    out->cost = visit < table_rows ? visit : table_rows;
-    if (out->cost < 1)
-        out->cost = 1;
-    out->seconds = now() - t0;
-    return 0;
-}
-
 static int64_t sq_count(void *h, const char *sql, const char *const *params, int nparams, char **err)
 {
-    return count_of(h, sql, params, nparams, 0, err);
+    return count_of(h, sql, params, nparams, err);
 }
 
 /* A value of the current row of st as an SQL literal. */
@@ -267,4 +237,4 @@ static void sq_close(void *h)
     free(s);
 }
 
-const source_ops source_sqlite_ops = {sq_open, sq_estimate, sq_count, sq_fixture, sq_ddl, sq_close};
+const source_ops source_sqlite_ops = {sq_open, NULL, sq_count, sq_fixture, sq_ddl, sq_close};

@@ -6,14 +6,7 @@ fail() { echo "FAIL [data_pg]: $*"; exit 1; }
 W="$WORK/data_pg"
 rm -rf "$W"
 mkdir -p "$W"
-PGS="$SRC/tests/pg/pg_server.sh"
-D=$(mktemp -d /tmp/sympath-e2e-pgXXXXXX)
-trap 'sh "$PGS" stop "$D"; rm -rf "$D"' EXIT
-CI=$(sh "$PGS" start "$D")
-rc=$?
-[ $rc -eq 77 ] && { echo "skipped [data_pg]: PostgreSQL server binaries not installed (scripts/install-deps.sh)"; exit 77; }
-[ $rc -eq 0 ] || fail "cannot start a PostgreSQL server in $D"
-PSQL="$(sh "$PGS" bin)/psql"
+. "$SRC/tests/pg/e2e_server.sh" data_pg
 q() { "$PSQL" "$CI" -X -A -t -q -v ON_ERROR_STOP=1 -c "$1"; }
 
 # 20000 orders: qty 1..100 except three big ones (one a gift) and one refund; one NULL note

@@ -6,14 +6,7 @@ fail() { echo "FAIL [db_pg]: $*"; exit 1; }
 W="$WORK/db_pg"
 rm -rf "$W"
 mkdir -p "$W"
-PGS="$SRC/tests/pg/pg_server.sh"
-D=$(mktemp -d /tmp/sympath-e2e-pgfXXXXXX)
-trap 'sh "$PGS" stop "$D"; rm -rf "$D"' EXIT
-CI=$(sh "$PGS" start "$D")
-rc=$?
-[ $rc -eq 77 ] && { echo "skipped [db_pg]: PostgreSQL server binaries not installed (scripts/install-deps.sh)"; exit 77; }
-[ $rc -eq 0 ] || fail "cannot start a PostgreSQL server in $D"
-PSQL="$(sh "$PGS" bin)/psql"
+. "$SRC/tests/pg/e2e_server.sh" db_pg
 q() { "$PSQL" "$1" -X -A -t -q -v ON_ERROR_STOP=1 -c "$2"; }
 q "$CI" "CREATE DATABASE shop" || fail "cannot create the database"
 SHOP="${CI/dbname=postgres/dbname=shop}"
