@@ -32,12 +32,14 @@ static void on_sigint(int sig) {
 }
 
 static void unit_usage(FILE *f) {
-    fputs("usage: sympath unit FILE.c [MORE.c ...] (--function F ... | --all) [options]\n"
-          "  --function NAME         a function to test (repeatable)\n"
-          "  --all                   every function with external linkage defined in the files\n"
+    fputs("usage: sympath unit FILE.c|FILE.h [MORE.c ...] (--function F ... | --all) [options]\n"
+          "  --function NAME         a function to test (repeatable; a static one too: the test #includes its file)\n"
+          "  --all                   every function with external linkage defined in the files (of a header: all)\n"
           "  -o, --output DIR        output directory (default: sympath-unit-out)\n"
           "  -I DIR                  include directory for the unit (repeatable)\n"
           "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
+          "  --define NAME[=VALUE]   -DNAME[=VALUE] for the unit (repeatable)\n"              /* unitlib */
+          "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
           "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
           "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
           "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
@@ -61,6 +63,7 @@ int cmd_unit(int argc, char **argv) {
     const char **mocks = calloc((size_t)argc + 1, sizeof *mocks);
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
+    const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
@@ -100,6 +103,12 @@ int cmd_unit(int argc, char **argv) {
             if (asprintf(&n, "%s %s", cflags, v) < 0) return 1;
             free(cflags);
             cflags = n;
+        } else if (!strcmp(a, "--define") || !strcmp(a, "--compile-commands")) { /* unitlib: new options */
+            NEED();
+            if (a[2] == 'c') { compdb = v; continue; }
+            char *d = util_strf("-D%s", v), *q = d ? unit_quote_word(d) : NULL, *n = NULL;
+            if (!q || asprintf(&n, "%s %s", cflags, q) < 0) return 1;
+            free(cflags), free(d), free(q), cflags = n;
         } else if (!strcmp(a, "--budget")) {
             NEED();
             if (parse_duration(v, &d)) goto bad;
@@ -161,6 +170,11 @@ int cmd_unit(int argc, char **argv) {
     /* 1. signatures */
     unit_info u;
     char *err = NULL;
+    if (compdb) { /* unitlib: --compile-commands: the unit's flags from the database, before --cflags */
+        char *cf = unit_compdb_flags(compdb, (const char *const *)abs_sources, nsources, &err), *n = NULL;
+        if (!cf || asprintf(&n, " %s%s", cf, cflags) < 0) return fprintf(stderr, "sympath unit: %s\n", err ? err : "out of memory"), 2;
+        free(cflags), free(cf), cflags = n;
+    }
     char **cflag_words = NULL;
     size_t ncflag_words = 0;
     if (util_split_words(cflags, &cflag_words, &ncflag_words, &err)) {
@@ -234,6 +248,7 @@ int cmd_unit(int argc, char **argv) {
     }
     ho.mock_names = mocks;
     ho.nmock_names = nmocks;
+    unit_include_sources(&u, targets, ntargets); /* unitlib: a file with a static target is #included, not linked */
 
     /* the harness lives in OUT/build: the sources' directories go on the include path for
      * the includes it copied from them ("ring.h") */
@@ -319,12 +334,14 @@ int cmd_unit(int argc, char **argv) {
         for (size_t k = 0; k < u.nsystem; k++)
             if (unit_is_wrapped(&u, u.system[k].name))
                 sb_printf(&w, "#define %s sympu_mock_%s\n", u.system[k].name, u.system[k].name);
+        int inc = unit_source_included(&u, abs_sources[i]); /* unitlib: compiled inside the harness */
+        if (inc) sb_printf(&w, "/* %s is #included by the harness */\n", abs_sources[i]);
         if (!w.s) {
             build_sources[i] = strdup(abs_sources[i]);
             continue;
         }
         char *st = uc_stem(abs_sources[i]), *wp = NULL;
-        sb_printf(&w, "#include \"%s\"\n", abs_sources[i]);
+        if (!inc) sb_printf(&w, "#include \"%s\"\n", abs_sources[i]);
         if (asprintf(&wp, "%s/wrap_%s.c", build_dir, st) < 0 || write_file_atomic(wp, w.s, w.len) != 0) {
             fprintf(stderr, "sympath unit: cannot write the wrapper of %s\n", sources[i]);
             return 1;
@@ -528,7 +545,8 @@ int cmd_unit(int argc, char **argv) {
                 if (*cf) sb_printf(&line, "%s ", cf);
                 if (*mainflag) sb_printf(&line, "%s ", mainflag + 1);
                 sb_puts(&line, path);
-                for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
+                for (size_t k = 0; k < nsources; k++)
+                    if (!unit_source_included(&u, abs_sources[k])) sb_printf(&line, " %s", sources[k]); /* unitlib */
                 for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
                 sb_printf(&line, " -lcmocka -lm -o %s/test_%s && %s/test_%s", out, st, out, st);
                 json_key(j, "test_file");
@@ -540,7 +558,8 @@ int cmd_unit(int argc, char **argv) {
                 sb_printf(&build_lines, "%s\n", line.s);
                 char *abs_test = realpath(path, NULL);
                 sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
-                for (size_t k = 0; k < nsources; k++) sb_printf(&cmake, " %s", abs_sources[k]);
+                for (size_t k = 0; k < nsources; k++)
+                    if (!unit_source_included(&u, abs_sources[k])) sb_printf(&cmake, " %s", abs_sources[k]); /* unitlib */
                 sb_printf(&cmake, ")\ntarget_include_directories(test_%s PRIVATE%s)\n", st, dirs.s ? dirs.s : " .");
                 if (*cflags || *mainflag) {
                     char **words = NULL;

@@ -213,7 +213,8 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
     unit_split_words(c->cflags, &v, &n);
     if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
     uc_push_word(test_c, &v, &n);
-    for (size_t i = 0; i < c->nsources; i++) uc_push_word(c->abs_sources[i], &v, &n);
+    for (size_t i = 0; i < c->nsources; i++)
+        if (!unit_source_included(c->u, c->abs_sources[i])) uc_push_word(c->abs_sources[i], &v, &n); /* unitlib */
     add_wrap_flags(c->u, &v, &n);
     unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);
@@ -389,6 +390,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     char **objs = NULL;
     size_t nobjs = 0;
     for (size_t i = 0; i < c->nsources; i++) {
+        if (unit_source_included(c->u, c->abs_sources[i])) continue; /* unitlib: inside the test's object */
         char **v = NULL;
         size_t n = 0;
         char *obj = NULL, *b = uc_stem(c->abs_sources[i]);
@@ -444,7 +446,8 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     if (up_run(rargv, NULL, log, 120, &status) != 0) goto out;
     /* gcov writes NAME.c.gcov into its working directory */
     char *cmd = NULL;
-    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'", gdir, src) < 0) goto out;
+    /* unitlib: an included source's counts are in the test's own object */
+    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'%s", gdir, src, unit_source_included(c->u, src) ? "; gcov -b *.gcda" : "") < 0) goto out;
     char *sh[] = {"sh", "-c", cmd, NULL};
     rc = up_run(sh, NULL, log, 60, &status);
     free(cmd);

@@ -26,6 +26,7 @@ typedef struct parse_ctx {
     char ***defined;           /* every function defined in any source, static ones too */
     size_t *ndefined;
     size_t *types_cap;         /* capacity of u->types (shared by the sources) */
+    int header;                /* the source is a header (a header-only library): static functions are targets */
 } parse_ctx;
 
 static char *cx_dup(CXString s) {
@@ -203,10 +204,14 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
 
 /* ---- text of the main file ---- */
 
+/* Byte offsets of a cursor's text in its file. The start is taken where it is expanded: a
+ * declaration that begins with a macro (`API(int) f(void)`, the type inside the macro's
+ * argument) starts at the macro's name, not at the argument; libclang already moves the end
+ * past a macro invocation. */
 static int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f1, f2;
-    clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
     clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, e);
     return f1 && f2 && clang_File_isEqual(f1, f2) && *b <= *e ? 0 : -1;
 }
@@ -290,7 +295,8 @@ static char *param_name(CXCursor arg, size_t i) {
     return n;
 }
 
-/* Declaration text of a function cursor: for a definition, the text before its body. */
+/* Declaration text of a function cursor: for a definition, the text before its body (the
+ * prelude's fallback when the prototype cannot be rebuilt from the types). */
 static char *decl_text(parse_ctx *pc, CXCursor c) {
     unsigned b, e;
     if (cursor_offsets(c, &b, &e) != 0 || e > pc->text_len) return NULL;
@@ -345,7 +351,8 @@ static int has_def(const unit_info *u, const char *name) {
 /* Top-level declarations of the main file: prelude text, definitions, calls. */
 typedef struct top_item {
     unsigned b, e;
-    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (decl_text + ';') */
+    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (rebuilt from the
+                              types), 3 extern variable (rebuilt from its type) */
     CXCursor c;
 } top_item;
 
@@ -392,7 +399,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         push_item(tc, c, 1);
         break;
     case CXCursor_VarDecl:
-        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 1);
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 3);
         else if (clang_getCursorLinkage(c) == CXLinkage_External && clang_Cursor_getStorageClass(c) != CX_SC_Static)
             add_global(pc, c); /* a definition, tentative (`int n;`) or not */
         break;
@@ -402,15 +409,20 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         char *name = cx_dup(clang_getCursorSpelling(c));
         if (!strcmp(name, "main")) {
             if (clang_isCursorDefinition(c)) pc->u->has_main = 1;
-        } else if (external) {
-            push_item(tc, c, 2);
-            if (clang_isCursorDefinition(c) && !has_def(pc->u, name)) {
+        } else if (external || clang_isCursorDefinition(c)) {
+            if (external) push_item(tc, c, 2);
+            /* a static definition: a target of a header unit (with the external ones), by name in a .c */
+            int to_defs = external || pc->header;
+            if (clang_isCursorDefinition(c) && (to_defs ? !has_def(pc->u, name) : !unit_find_def(pc->u, name))) {
                 ut_func f;
                 if (fill_func(pc, c, &f) == 0) {
-                    f.decl = decl_text(pc, c);
+                    f.decl = unit_prototype(&f);
+                    if (!f.decl) f.decl = decl_text(pc, c);
+                    f.is_static = !external;
                     free(f.file);
                     f.file = strdup(pc->source);
-                    add_func(&pc->u->defs, &pc->u->ndefs, &f);
+                    if (to_defs) add_func(&pc->u->defs, &pc->u->ndefs, &f);
+                    else add_func(&pc->u->statics, &pc->u->nstatics, &f);
                 }
             }
         }
@@ -444,6 +456,39 @@ static void add_global(parse_ctx *pc, CXCursor c) {
     ng[u->nglobals++] = (ut_param){name, t, -1, -1};
 }
 
+static void free_func(ut_func *f);
+
+/* Whether c is declared before: by an included header (the prelude's #include brings that
+ * declaration, no copy is needed) or earlier in the file (that prototype is in the prelude). */
+static int declared_before(CXCursor c) {
+    return !clang_equalCursors(clang_getCanonicalCursor(c), c);
+}
+
+/* The prototype of a function cursor rebuilt from its types (unit_prototype), the source text
+ * before its body when the types cannot be spelled; NULL when neither works. */
+static char *prototype_of(parse_ctx *pc, CXCursor c) {
+    ut_func f;
+    char *r = NULL;
+    if (fill_func(pc, c, &f) == 0) r = unit_prototype(&f);
+    free_func(&f);
+    return r ? r : decl_text(pc, c);
+}
+
+/* `extern T name` of a variable cursor rebuilt from its type; the source text when the type
+ * cannot be spelled (an anonymous struct). */
+static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
+    ut_type *t = conv_type(pc, clang_getCursorType(c));
+    char *name = cx_dup(clang_getCursorSpelling(c));
+    char *r = NULL;
+    if (t && name && !strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) {
+        char *d = unit_declarator(t->spelling, name);
+        if (d && asprintf(&r, "extern %s", d) < 0) r = NULL;
+        free(d);
+    }
+    free(name);
+    return r ? r : strndup(pc->text + b, e - b);
+}
+
 static int cmp_item(const void *a, const void *b) {
     const top_item *x = a, *y = b;
     if (x->b != y->b) return x->b < y->b ? -1 : 1;
@@ -470,8 +515,8 @@ static void build_prelude(top_ctx *tc) {
         } else if (it->kind == 1) {
             sb_append(&pc->prelude, pc->text + it->b, it->e - it->b);
             sb_puts(&pc->prelude, ";\n");
-        } else {
-            char *t = decl_text(pc, it->c);
+        } else if (!declared_before(it->c)) {
+            char *t = it->kind == 2 ? prototype_of(pc, it->c) : extern_of(pc, it->c, it->b, it->e);
             if (t) {
                 sb_puts(&pc->prelude, t);
                 sb_puts(&pc->prelude, ";\n");
@@ -505,8 +550,6 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
         clang_disposeDiagnostic(d);
     }
 }
-
-static void free_func(ut_func *f);
 
 /* Give each function-pointer type a stand-in name after the first place it is used:
  * a struct field (ops tables: stub_read, stub_flush) or a parameter (stub_cb); a name
@@ -542,6 +585,64 @@ static void name_stubs(unit_info *u) {
     }
 }
 
+int unit_is_header(const char *path) {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return 0;
+    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") || !strcmp(dot, ".inc");
+}
+
+char *unit_include_block(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *r = NULL;
+    if (asprintf(&r,
+                 "/* %s is compiled here (its static functions are under test); it is not linked separately */\n"
+                 "#pragma GCC diagnostic push\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-const-variable\"\n"
+                 "#include \"%s\"\n"
+                 "#pragma GCC diagnostic pop\n",
+                 base, base) < 0)
+        r = NULL;
+    return r;
+}
+
+/* u->prelude from the sources' parts: an included source is its include block. */
+static void rebuild_prelude(unit_info *u) {
+    strbuf b = STRBUF_INIT;
+    sb_puts(&b, "");
+    for (size_t i = 0; i < u->nsources; i++) {
+        if (u->included && u->included[i]) {
+            char *blk = unit_include_block(u->sources[i]);
+            if (blk) sb_puts(&b, blk);
+            free(blk);
+        } else if (u->src_prelude && u->src_prelude[i]) {
+            sb_puts(&b, u->src_prelude[i]);
+        }
+    }
+    free(u->prelude);
+    u->prelude = b.s ? b.s : strdup("");
+}
+
+size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets) {
+    size_t n = 0;
+    for (size_t t = 0; t < ntargets; t++) {
+        if (!targets[t]->is_static) continue;
+        for (size_t i = 0; i < u->nsources; i++)
+            if (!strcmp(u->sources[i], targets[t]->file)) u->included[i] = 1;
+    }
+    for (size_t i = 0; i < u->nsources; i++) n += u->included[i] != 0;
+    if (n) rebuild_prelude(u);
+    return n;
+}
+
+int unit_source_included(const unit_info *u, const char *path) {
+    for (size_t i = 0; i < u->nsources; i++)
+        if (u->included && u->included[i] && !strcmp(u->sources[i], path)) return 1;
+    return 0;
+}
+
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
     memset(u, 0, sizeof *u);
     *err = NULL;
@@ -558,8 +659,33 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     char **defined = NULL;
     size_t ndefined = 0, types_cap = 0;
     CXTranslationUnit *tus = calloc(nsources + 1, sizeof *tus);
+    u->sources = calloc(nsources + 1, sizeof *u->sources);
+    u->src_prelude = calloc(nsources + 1, sizeof *u->src_prelude);
+    u->included = calloc(nsources + 1, sizeof *u->included);
+    u->nsources = nsources;
     int rc = 0, errors = 0;
+    if (!tus || !u->sources || !u->src_prelude || !u->included) {
+        *err = strdup("out of memory");
+        rc = -1;
+    }
     for (size_t i = 0; i < nsources && rc == 0; i++) {
+        u->sources[i] = strdup(sources[i]);
+        /* a header is the unit (a header-only library): parsed as C, included by the harness and tests */
+        int header = unit_is_header(sources[i]);
+        u->included[i] = header;
+        char **sargs = calloc(nargs + 4, sizeof *sargs);
+        size_t nsargs = 0;
+        if (!sargs) {
+            *err = strdup("out of memory");
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < nargs; k++) sargs[nsargs++] = args[k];
+        if (header) {
+            sargs[nsargs++] = "-x";
+            sargs[nsargs++] = "c";
+            sargs[nsargs++] = "-Wno-pragma-once-outside-header";
+        }
         parse_ctx pc;
         memset(&pc, 0, sizeof pc);
         pc.u = u;
@@ -571,16 +697,20 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.defined = &defined;
         pc.ndefined = &ndefined;
         pc.types_cap = &types_cap;
+        pc.header = header;
+        size_t prelude_before = prelude.len;
         if (ncalled) pc.capcalled = ncalled; /* grow() doubles from here */
         pc.text = util_read_file(sources[i], &pc.text_len);
         if (!pc.text) {
             if (asprintf(err, "cannot read %s", sources[i]) < 0) *err = NULL;
+            free(sargs);
             rc = -1;
             break;
         }
         enum CXErrorCode ec = clang_parseTranslationUnit2(
-            idx, sources[i], (const char *const *)args, (int)nargs, NULL, 0,
+            idx, sources[i], (const char *const *)sargs, (int)nsargs, NULL, 0,
             CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tus[i]);
+        free(sargs);
         if (ec != CXError_Success) {
             if (asprintf(err, "libclang could not parse %s (error %d)", sources[i], (int)ec) < 0) *err = NULL;
             free(pc.text);
@@ -600,6 +730,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         }
         free(tc.items);
         prelude = pc.prelude;
+        u->src_prelude[i] = strndup(prelude.s ? prelude.s + prelude_before : "", prelude.len - prelude_before);
         called = pc.called;
         called_cur = pc.called_cur;
         ncalled = pc.ncalled;
@@ -640,7 +771,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     unit_null_propagate(u);
     name_stubs(u);
     u->diagnostics = diags.s ? diags.s : strdup("");
-    u->prelude = prelude.s ? prelude.s : strdup("");
+    sb_free(&prelude);
+    rebuild_prelude(u);
     if (rc == 0 && errors) {
         if (asprintf(err, "clang reports %d error%s:\n%s", errors, errors > 1 ? "s" : "", u->diagnostics) < 0)
             *err = NULL;
@@ -670,6 +802,15 @@ static void free_func(ut_func *f) {
 
 void unit_info_free(unit_info *u) {
     for (size_t i = 0; i < u->ndefs; i++) free_func(&u->defs[i]);
+    for (size_t i = 0; i < u->nstatics; i++) free_func(&u->statics[i]);
+    free(u->statics);
+    for (size_t i = 0; i < u->nsources; i++) {
+        free(u->sources ? u->sources[i] : NULL);
+        free(u->src_prelude ? u->src_prelude[i] : NULL);
+    }
+    free(u->sources);
+    free(u->src_prelude);
+    free(u->included);
     for (size_t i = 0; i < u->nexterns; i++) free_func(&u->externs[i]);
     for (size_t i = 0; i < u->nsystem; i++) free_func(&u->system[i]);
     free(u->defs);
@@ -702,5 +843,7 @@ void unit_info_free(unit_info *u) {
 const ut_func *unit_find_def(const unit_info *u, const char *name) {
     for (size_t i = 0; i < u->ndefs; i++)
         if (!strcmp(u->defs[i].name, name)) return &u->defs[i];
+    for (size_t i = 0; i < u->nstatics; i++)
+        if (!strcmp(u->statics[i].name, name)) return &u->statics[i];
     return NULL;
 }
