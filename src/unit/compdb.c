@@ -164,6 +164,14 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
     }
     char *dir = NULL, *tmp = NULL;
     if (S_ISDIR(st.st_mode)) {
+        char *f = util_strf("%s/compile_commands.json", db);
+        int there = f && access(f, R_OK) == 0;
+        free(f);
+        if (!there) {
+            *err = util_strf("no compile_commands.json in %s (CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
+                             "Bear with `bear -- make`)", db);
+            return NULL;
+        }
         dir = strdup(db);
     } else {
         const char *base = strrchr(db, '/');

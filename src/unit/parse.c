@@ -216,8 +216,15 @@ static int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
     return f1 && f2 && clang_File_isEqual(f1, f2) && *b <= *e ? 0 : -1;
 }
 
+/* Whether c is in the main file, also when its name comes out of a macro's argument
+ * (`API(int (*hook(int k))(int))`): libclang counts such a location as the macro's. */
 static int in_main_file(CXCursor c) {
-    return clang_Location_isFromMainFile(clang_getCursorLocation(c));
+    CXSourceLocation l = clang_getCursorLocation(c);
+    if (clang_Location_isFromMainFile(l)) return 1;
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(l, &f, &line, &col, NULL);
+    return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
 }
 
 /* The whole source line(s) holding offset off (with backslash continuations). */
@@ -275,7 +282,14 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
 static void scan_tokens(parse_ctx *pc, CXCursor fn) {
     CXToken *toks = NULL;
     unsigned n = 0;
-    clang_tokenize(pc->tu, clang_getCursorExtent(fn), &toks, &n);
+    /* from where the definition is expanded: one that begins inside a macro's body
+     * (`API(int) f(...)` with API adding an attribute) would give no tokens */
+    CXSourceRange r = clang_getCursorExtent(fn);
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, &line, &col, NULL);
+    if (f) r = clang_getRange(clang_getLocation(pc->tu, f, line, col), clang_getRangeEnd(r));
+    clang_tokenize(pc->tu, r, &toks, &n);
     char **sp = calloc(n + 1, sizeof *sp);
     if (sp) {
         for (unsigned i = 0; i < n; i++) sp[i] = cx_dup(clang_getTokenSpelling(pc->tu, toks[i]));
