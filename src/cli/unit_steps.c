@@ -432,6 +432,11 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
         free(d);
     }
     unit_split_words(c->cflags, &v, &n);
+    for (size_t k = 0; k < c->u->nwrapped && nobjs < c->nsources; k++) { /* unitlib: an included source, renamed as above */
+        char *d = is_system(c->u, c->u->wrapped[k]) ? util_strf("-D%s=__wrap_%s", c->u->wrapped[k], c->u->wrapped[k]) : NULL;
+        if (d) uc_push_word(d, &v, &n);
+        free(d);
+    }
     uc_push_word(test_c, &v, &n);
     for (size_t i = 0; i < nobjs; i++) uc_push_word(objs[i], &v, &n);
     add_wrap_flags_sel(c->u, &v, &n, 1);

@@ -622,6 +622,34 @@ char *unit_include_block(const char *path) {
     return r;
 }
 
+/* Around an included source in the harness (which includes sympath_unit_rt.h first, the tests
+ * do not): a libc function mocked with --mock is renamed to the harness's stand-in for the
+ * file's calls, as the build wrapper of a linked source does (opening: the stand-in's prototype
+ * and the #define; closing: the #undef, the harness itself keeps the real function). */
+static void mock_renames(const unit_info *u, strbuf *b, int closing) {
+    int any = 0;
+    for (size_t k = 0; k < u->nsystem; k++) {
+        const ut_func *m = &u->system[k];
+        if (!unit_is_wrapped(u, m->name)) continue;
+        if (!any) sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
+        any = 1;
+        if (closing) {
+            sb_printf(b, "#undef %s\n", m->name);
+            continue;
+        }
+        ut_func renamed = *m;
+        char *cn = NULL;
+        if (asprintf(&cn, "sympu_mock_%s", m->name) < 0) continue;
+        renamed.name = cn;
+        char *proto = unit_prototype(&renamed);
+        if (proto) sb_printf(b, "%s;\n", proto);
+        sb_printf(b, "#define %s %s\n", m->name, cn);
+        free(proto);
+        free(cn);
+    }
+    if (any) sb_puts(b, "#endif\n");
+}
+
 /* u->prelude from the sources' parts: an included source is its include block. */
 static void rebuild_prelude(unit_info *u) {
     strbuf b = STRBUF_INIT;
@@ -629,7 +657,9 @@ static void rebuild_prelude(unit_info *u) {
     for (size_t i = 0; i < u->nsources; i++) {
         if (u->included && u->included[i]) {
             char *blk = unit_include_block(u->sources[i]);
+            mock_renames(u, &b, 0);
             if (blk) sb_puts(&b, blk);
+            mock_renames(u, &b, 1);
             free(blk);
         } else if (u->src_prelude && u->src_prelude[i]) {
             sb_puts(&b, u->src_prelude[i]);
