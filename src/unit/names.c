@@ -10,11 +10,18 @@
 
 char *unit_declarator(const char *spelling, const char *name) {
     char *r = NULL;
-    const char *fp = strstr(spelling, "(*)");
+    /* the abstract declarator's hole: "(*)", "(**)" (a pointer to a function pointer), the
+     * innermost one of "void (*(*)(int))(void)" */
+    const char *fp = NULL, *hole = NULL;
+    for (const char *p = strstr(spelling, "(*"); p && !fp; p = strstr(p + 1, "(*")) {
+        const char *q = p + 1;
+        while (*q == '*') q++;
+        if (*q == ')') fp = p, hole = q;
+    }
     const char *br = strchr(spelling, '[');
     if (fp) {
         /* "int (*)(int)" -> "int (*name)(int)" */
-        if (asprintf(&r, "%.*s(*%s)%s", (int)(fp - spelling), spelling, name, fp + 3) < 0) r = NULL;
+        if (asprintf(&r, "%.*s%s%s", (int)(hole - spelling), spelling, name, hole) < 0) r = NULL;
     } else if (br) {
         /* "char [9]" -> "char name[9]"; a pointer to it: "char (*name)[9]" */
         size_t n = (size_t)(br - spelling);

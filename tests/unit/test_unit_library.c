@@ -106,6 +106,13 @@ static void test_prototype_from_types(void **state) {
     ut_func fg = {.name = "set", .type = &f2v, .params = p7, .nparams = 1};
     assert_string_equal(p = unit_prototype(&fg), "void set(unsigned int e)");
     free(p);
+    /* declarators for pointers to function pointers and functions returning function pointers */
+    assert_string_equal(p = unit_declarator("int (**)(int)", "pp"), "int (**pp)(int)");
+    free(p);
+    assert_string_equal(p = unit_declarator("void (*(*)(int))(void)", "f"), "void (*(*f)(int))(void)");
+    free(p);
+    assert_string_equal(p = unit_declarator("char (*)[9]", "*o"), "char (**o)[9]");
+    free(p);
 }
 
 /* A library whose declarations and definitions go through an export macro with an attribute. */
