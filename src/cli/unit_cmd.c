@@ -200,6 +200,9 @@ int cmd_unit(int argc, char **argv) {
                     fnames[i]);
             for (size_t k = 0; k < u.ndefs; k++) fprintf(stderr, " %s", u.defs[k].name);
             fprintf(stderr, "%s\n", u.ndefs ? "" : " none");
+            if (unit_header_of(&u, fnames[i])) /* unitlib: a header-only library's function */
+                fprintf(stderr, "sympath unit: %s is defined in the header %s: give the header as the unit (sympath unit %s --function %s)\n",
+                        fnames[i], unit_header_of(&u, fnames[i]), unit_header_of(&u, fnames[i]), fnames[i]);
             return 2;
         }
         int dup = 0;

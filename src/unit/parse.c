@@ -402,6 +402,17 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         /* calls from every function body of this file (static helpers included) */
         clang_visitChildren(c, body_visit, pc);
         if (in_main_file(c)) scan_tokens(pc, c);
+        else if (!clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+            /* defined in a project header (a header-only library): named when asked for */
+            CXFile hf;
+            clang_getExpansionLocation(clang_getCursorLocation(c), &hf, NULL, NULL, NULL);
+            char **nh = hf ? realloc(pc->u->header_defs, (pc->u->nheader_defs + 2) * sizeof *nh) : NULL;
+            if (nh) {
+                pc->u->header_defs = nh;
+                nh[pc->u->nheader_defs++] = cx_dup(clang_getCursorSpelling(c));
+                nh[pc->u->nheader_defs++] = cx_dup(clang_getFileName(hf));
+            }
+        }
     }
     if (!in_main_file(c)) return CXChildVisit_Continue;
     switch (k) {
@@ -855,6 +866,8 @@ void unit_info_free(unit_info *u) {
     free(u->sources);
     free(u->src_prelude);
     free(u->included);
+    for (size_t i = 0; i < u->nheader_defs; i++) free(u->header_defs[i]);
+    free(u->header_defs);
     for (size_t i = 0; i < u->nexterns; i++) free_func(&u->externs[i]);
     for (size_t i = 0; i < u->nsystem; i++) free_func(&u->system[i]);
     free(u->defs);
@@ -882,6 +895,12 @@ void unit_info_free(unit_info *u) {
     for (size_t i = 0; i < u->nglobals; i++) free(u->globals[i].name);
     free(u->globals);
     memset(u, 0, sizeof *u);
+}
+
+const char *unit_header_of(const unit_info *u, const char *name) {
+    for (size_t i = 0; i + 1 < u->nheader_defs; i += 2)
+        if (!strcmp(u->header_defs[i], name)) return u->header_defs[i + 1];
+    return NULL;
 }
 
 const ut_func *unit_find_def(const unit_info *u, const char *name) {

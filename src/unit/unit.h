@@ -100,6 +100,9 @@ typedef struct unit_info {
     char **src_prelude;         /* per source: its part of the prelude when it is linked separately */
     int *included;              /* per source: the harness and the tests #include it (a header, or a .c
                                    defining a static target) instead of linking it; see unit_include_sources */
+    char **header_defs;         /* pairs name, header path: functions defined in a non-system header a
+                                   source includes (not targets: see unit_header_of) */
+    size_t nheader_defs;        /* strings in header_defs (twice the pairs) */
     ut_func *externs;           /* called (or declared) in the sources, defined in none of them, declared
                                    outside system headers: mock candidates */
     size_t nexterns;
@@ -215,6 +218,10 @@ void unit_null_propagate(unit_info *u);
 
 /* Whether name is one of u->wrapped. */
 int unit_is_wrapped(const unit_info *u, const char *name);
+
+/* The header (path) defining function name when a source only includes it (a header-only
+ * library included by a .c: the header itself is the unit to give), or NULL. */
+const char *unit_header_of(const unit_info *u, const char *name);
 
 /* The function named name among u->defs, then u->statics, or NULL. */
 const ut_func *unit_find_def(const unit_info *u, const char *name);

@@ -28,4 +28,10 @@ jq -e '.functions[] | select(.function == "ringq_pop") | .gcov.branches_total > 
     >"$out.bin/bad.log" 2>&1
 [ $? -eq 2 ] || fail "unknown function: not a usage error"
 grep -q 'ringq_next ringq_full ringq_push ringq_pop' "$out.bin/bad.log" || { cat "$out.bin/bad.log"; fail "the header's functions are not listed"; }
+# a .c that includes the header: its functions are not the .c's, the message names the header to give
+"$SYMPATH" unit "$SRC/tests/unit_libs/hdronly/ringq_user.c" --function ringq_push -o "$WORK/unit_header_only_bad" \
+    >"$out.bin/user.log" 2>&1
+[ $? -eq 2 ] || fail "a header's function asked of a .c: not a usage error"
+grep -q 'ringq_push is defined in the header .*hdronly/ringq.h: give the header as the unit' "$out.bin/user.log" ||
+    { cat "$out.bin/user.log"; fail "the header to give is not named"; }
 pass

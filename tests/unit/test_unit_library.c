@@ -194,6 +194,17 @@ static void test_header_unit(void **state) {
     assert_int_equal(unit_parse(srcs, 1, "-DSTK_DECLS", &u, &err), 0);
     assert_int_equal(u.ndefs, 0);
     unit_info_free(&u);
+    /* a .c including the header: the header's functions are named with their header, not targets */
+    char *user = put("hdr/user.c", "#include \"stack.h\"\nint use(stk *s) { return stk_push(s, 1) + stk_top(s); }\n");
+    const char *usrc[] = {user};
+    assert_int_equal(unit_parse(usrc, 1, NULL, &u, &err), 0);
+    assert_null(unit_find_def(&u, "stk_push"));
+    assert_string_equal(unit_header_of(&u, "stk_push"), h);
+    assert_string_equal(unit_header_of(&u, "stk_top"), h);
+    assert_null(unit_header_of(&u, "use"));
+    assert_null(unit_header_of(&u, "strlen"));
+    unit_info_free(&u);
+    free(user);
     free(h);
     assert_false(unit_is_header("a/b.h/x.c"));
     assert_true(unit_is_header("x.hpp"));
