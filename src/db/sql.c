@@ -140,6 +140,8 @@ static void sexpr_free(db_sexpr *e)
     free(e);
 }
 
+void db_sexpr_free(db_sexpr *e) { sexpr_free(e); }
+
 void db_query_free(db_query *q)
 {
     if (!q)
@@ -418,9 +420,15 @@ static db_sexpr *conv_expr(conv *c, node *n)
         if ((e = mk(DBX_ISNULL, 1)))
             e->negated = n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
         return conv_kids(c, e, &n->null_test->arg);
-    case PG_QUERY__NODE__NODE_FUNC_CALL:
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+        PgQuery__FuncCall *fc = n->func_call;
+        node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
+        if (fn && fn->node_case == PG_QUERY__NODE__NODE_STRING && !strcasecmp(fn->string->sval, "length") &&
+            fc->n_args == 1 && !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter)
+            return conv_kids(c, mk(DBX_LENGTH, 1), fc->args);
         unsupported(c->q, "function call");
         return NULL;
+    }
     case PG_QUERY__NODE__NODE_SUB_LINK:
         unsupported(c->q, "subquery");
         return NULL;

@@ -225,6 +225,16 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         out->v = expr_binary(cx, eop, a.v, b.v);
         return 0;
     }
+    case DBX_LENGTH: {
+        db_val a;
+        if (value(x, e->kids[0], &a))
+            return -1;
+        if (!a.is_text)
+            return fail(x, "length() of a number");
+        out->null = a.null;
+        out->v = expr_zext(cx, a.len, 64);
+        return 0;
+    }
     default: {
         tv c;
         if (cond(x, e, &c))
@@ -359,6 +369,27 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
         return NULL;
     }
     return r.t;
+}
+
+expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const char **why)
+{
+    *why = NULL;
+    if (!ck->q || !ck->q->where) {
+        *why = ck->why ? ck->why : "not parsed";
+        return NULL;
+    }
+    const db_val *rows[1] = {row};
+    tr x = {cx, ck->q, rows, NULL, 0, NULL, NULL, 0};
+    tv r;
+    int rc = cond(&x, ck->q->where, &r);
+    for (size_t i = 0; i < x.nowned; i++)
+        free(x.owned[i]);
+    free(x.owned);
+    if (rc) {
+        *why = x.why ? x.why : "unsupported";
+        return NULL;
+    }
+    return expr_not(cx, r.f); /* a CHECK fails only when FALSE */
 }
 
 int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
@@ -508,6 +539,7 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             c = expr_and1(cx, c, differ);
         }
     }
+    c = expr_and1(cx, c, db_row_checks(cx, t, row)); /* CHECK constraints (check.c) */
     expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, slot, 8), counts[ti]);
     return implies(cx, present, c);
 }
