@@ -338,7 +338,7 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
         fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
                 (unsigned long long)fixture_errors, first_error ? first_error : "?\n");
     if (rejected)
-        fprintf(f, "  database: %llu candidates not run: fixture rejected: %s (a CHECK sympath does not model, "
+        fprintf(f, "  database: %llu candidate(s) not run: fixture rejected: %s (a CHECK sympath does not model, "
                    "report.json)\n", (unsigned long long)rejected, first_rejection ? first_rejection : "?");
     free(first_rejection);
     free(first_error);
