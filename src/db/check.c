@@ -214,7 +214,7 @@ static int note(db_schema *s, char *what)
 }
 
 /* Parse and try one CHECK expression e[0..n) of table ti; appends it to the table's checks. */
-static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx, const db_val *row)
+static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx, const db_val *row, bool pg)
 {
     db_table *t = &s->tables[ti];
     db_check *nc = realloc(t->checks, (t->nchecks + 1) * sizeof *nc);
@@ -245,6 +245,7 @@ static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx
     } else {
         ck->q = q;
         q = NULL;
+        ck->q->like_exact = pg; /* PostgreSQL's LIKE compares letters exactly */
         const char *why = NULL;
         if (!db_check_expr(cx, ck, row, &why)) {
             ck->why = why;
@@ -305,7 +306,18 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql)
     size_t pos = 0, len = 0;
     long at;
     while (!rc && create_sql && (at = next_check(create_sql, &pos, &len)) >= 0)
-        rc = add_check(s, ti, create_sql + at, len, cx, row);
+        rc = add_check(s, ti, create_sql + at, len, cx, row, false);
+    /* PostgreSQL's CHECKs, carried in comments of the SQLite DDL by db_pg_read_schema */
+    for (const char *m = create_sql; !rc && m && (m = strstr(m, DB_PG_CHECK_MARK));) {
+        m += strlen(DB_PG_CHECK_MARK);
+        const char *end = strstr(m, "*/");
+        char *def = end ? strndup(m, (size_t)(end - m)) : NULL;
+        size_t p2 = 0;
+        long a2 = def ? next_check(def, &p2, &len) : -1;
+        if (a2 >= 0)
+            rc = add_check(s, ti, def + a2, len, cx, row, true);
+        free(def);
+    }
     for (int c = 0; !rc && c < t->ncols; c++)
         rc = add_default(s, ti, c, cx);
     free_row(t, row);

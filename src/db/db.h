@@ -360,6 +360,11 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
  * on literals (CURRENT_TIMESTAMP, a function) is named in s->ignored. 0, or -1 out of memory.
  */
 int db_checks_load(db_schema *s, int ti, const char *create_sql);
+/* A comment "/" "* sympath-pg-check: CHECK (...) *" "/" inside a CREATE TABLE carries a PostgreSQL
+ * CHECK (pg_get_constraintdef's text, written by db_pg_read_schema) that SQLite must not run;
+ * db_checks_load models it as above, with PostgreSQL's exact LIKE. */
+#define DB_PG_CHECK_MARK "/* sympath-pg-check: "
+
 /* Free a table's CHECKs and its columns' parsed defaults (db_schema_free calls it). */
 void db_checks_free(db_table *t);
 
