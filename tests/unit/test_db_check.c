@@ -259,6 +259,52 @@ static void test_overflow(void **state)
     db_schema_free(s);
 }
 
+/* PostgreSQL's spelling (its catalog's CHECK text): no-op casts and = ANY (ARRAY[...]). */
+static void test_pg_spelling(void **state)
+{
+    (void)state;
+    db_schema *s = load("CREATE TABLE t (" COLS ")");
+    static const struct { const char *where; int understood; } cases[] = {
+        {"a = ANY (ARRAY[1, 2])", 1},
+        {"(s)::text = ANY ((ARRAY['ab'::character varying, 'c'::character varying])::text[])", 1},
+        {"a <> ALL (ARRAY[1, 2])", 1},
+        {"a = '12'::integer AND b = (3)::bigint", 1},
+        {"(a)::text = 'x'", 0},        /* an integer column as text: not modelled */
+        {"s = 'abc'::varchar(2)", 0},  /* a cast that truncates */
+        {"a < ANY (ARRAY[1, 2])", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT * FROM t WHERE %s", cases[i].where);
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (q->understood != (cases[i].understood != 0))
+            fail_msg("%s: understood %d (%s)", sql, q->understood, q->nunsupported ? q->unsupported[0] : "");
+        if (q->understood)
+            assert_int_equal(q->where->kind == DBX_IN || q->where->kind == DBX_AND, 1);
+        db_query_free(q);
+    }
+    /* = ANY as IN: evaluated */
+    const char *sql = "SELECT * FROM t WHERE a <> ALL (ARRAY[1, 2])";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    expr_ctx *cx = expr_ctx_new();
+    db_val row[4] = {{false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 0), NULL, 0, NULL}};
+    const db_val *rows[1] = {row};
+    const char *why = NULL;
+    expr *w = db_where_expr(cx, q, rows, NULL, 0, &why);
+    assert_non_null(w);
+    uint64_t in[1] = {2};
+    assert_int_equal(expr_eval(w, in, 1), 0);
+    in[0] = 3;
+    assert_int_equal(expr_eval(w, in, 1), 1);
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_odd_tables),
         cmocka_unit_test(test_overflow),
+        cmocka_unit_test(test_pg_spelling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
