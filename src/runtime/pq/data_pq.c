@@ -1,18 +1,16 @@
-/* data_pq.c: the executor's interception of libpq in data mode: the user's server read-only, SELECTs wrapped per the plan, values as data inputs. */
+/* data_pq.c: libpq in data mode: the user's server read-only, SELECTs wrapped per the plan, values as data inputs. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
-#include "../data/data_pg.h"
-#include "data_rt.h"
-#include "db_pq.h"
+#include "../../data/data_pg.h"
+#include "../dbcommon/data_rt.h"
+#include "data_pq.h"
 
 /*
- * The program's libpq calls reach sym_PQ* through the stubs of pq_models.c. In fixture mode
- * (`sympath run --db postgresql://...`, db_pq_wanted()) every call goes to db_pq.c. Outside
- * both modes every function is libpq's own, with concrete results. In data
- * mode (protocol in src/data/data.h):
+ * The program's libpq calls reach sym_PQ* (pq_dispatch.c) through the stubs of pq_models.c;
+ * in data mode the dispatcher calls data_pq_* here (protocol in src/data/data.h):
  *
  *  - connect (PQconnectdb, PQconnectdbParams, PQsetdbLogin): whatever the program names,
  *    the connection goes to SYMPATH_DATA_DB, read-only (data_pg_connect).
@@ -211,29 +209,10 @@ static PGconn *connect_ro(const char *program_conninfo)
     return c;
 }
 
-PGconn *sym_PQconnectdb(const char *conninfo)
+PGconn *data_pq_connect(const char *conninfo)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(conninfo) : PQconnectdb(conninfo);
-}
-
-PGconn *sym_PQconnectdbParams(const char *const *keywords, const char *const *values, int expand_dbname)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(NULL) : PQconnectdbParams(keywords, values, expand_dbname);
-}
-
-PGconn *sym_PQsetdbLogin(const char *host, const char *port, const char *options, const char *tty,
-                         const char *dbname, const char *login, const char *pwd)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(NULL) : PQsetdbLogin(host, port, options, tty, dbname, login, pwd);
+    return connect_ro(conninfo);
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -388,25 +367,11 @@ static PGresult *run(PGconn *conn, const char *sql, bool with_params, int nparam
     return run_plain(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
-PGresult *sym_PQexec(PGconn *conn, const char *query)
+PGresult *data_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                       const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
-    if (!data_rt_active())
-        return PQexec(conn, query);
-    return run(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
-}
-
-PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types,
-                           const char *const *values, const int *lengths, const int *formats, int result_format)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
-    if (!data_rt_active())
-        return PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
-    return run(conn, command, true, nparams, types, values, lengths, formats, result_format);
+    return run(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
 static pq_stmt *find_stmt(const PGconn *conn, const char *name)
@@ -417,13 +382,9 @@ static pq_stmt *find_stmt(const PGconn *conn, const char *name)
     return NULL;
 }
 
-PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
+PGresult *data_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_prepare(conn, name, query, nparams, types);
-    if (!data_rt_active())
-        return PQprepare(conn, name, query, nparams, types);
     if (query && data_pg_refused(query))
         return refuse(conn, query);
     PGresult *r = PQprepare(conn, name, query, nparams, types);
@@ -454,14 +415,10 @@ PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int n
 /* A prepared SELECT is run as the wrapped SELECT through PQexecParams with the types it was
  * prepared with; an unnamed statement too (the describe of run_select reuses the unnamed
  * slot, so its server-side copy may be gone); other named statements as prepared. */
-PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
-                             const int *lengths, const int *formats, int result_format)
+PGresult *data_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const char *const *values,
+                                const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec_prepared(conn, name, nparams, values, lengths, formats, result_format);
-    if (!data_rt_active())
-        return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     pq_stmt *s = find_stmt(conn, name);
     if (s && s->sql && (data_is_select(s->sql, strlen(s->sql)) || !*s->name))
         return run(conn, s->sql, true, nparams, nparams <= s->nparams ? s->types : NULL, values, lengths, formats,
@@ -473,13 +430,9 @@ PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const 
 }
 
 /* The statements prepared on conn die with it (a later connection may get its address). */
-void sym_PQfinish(PGconn *conn)
+void data_pq_finish(PGconn *conn)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted()) {
-        db_pq_finish(conn);
-        return;
-    }
     for (pq_stmt **pp = &stmts; *pp;) {
         pq_stmt *s = *pp;
         if (s->conn == conn) {
@@ -524,10 +477,8 @@ static void col_sql(const pq_res *pr, const PGresult *res, int col, char text[80
     snprintf(len, 128, "octet_length(%s)", pr->utf8_server ? text : bytes);
 }
 
-char *sym_PQgetvalue(const PGresult *res, int row, int col)
+char *data_pq_getvalue(const PGresult *res, int row, int col)
 {
-    if (db_pq_wanted())
-        return db_pq_getvalue(res, row, col);
     char *p = PQgetvalue(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -550,10 +501,8 @@ char *sym_PQgetvalue(const PGresult *res, int row, int col)
     return p;
 }
 
-int sym_PQgetisnull(const PGresult *res, int row, int col)
+int data_pq_getisnull(const PGresult *res, int row, int col)
 {
-    if (db_pq_wanted())
-        return db_pq_getisnull(res, row, col);
     int v = PQgetisnull(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -566,10 +515,8 @@ int sym_PQgetisnull(const PGresult *res, int row, int col)
     return v;
 }
 
-int sym_PQgetlength(const PGresult *res, int row, int col)
+int data_pq_getlength(const PGresult *res, int row, int col)
 {
-    if (db_pq_wanted())
-        return db_pq_getlength(res, row, col);
     int v = PQgetlength(res, row, col);
     __sym_ret = NULL;
     uint64_t tuple;
@@ -583,13 +530,9 @@ int sym_PQgetlength(const PGresult *res, int row, int col)
     return v;
 }
 
-void sym_PQclear(PGresult *res)
+void data_pq_clear(PGresult *res)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted()) {
-        db_pq_clear(res);
-        return;
-    }
     for (pq_res **pp = &results; *pp; pp = &(*pp)->next)
         if ((*pp)->res == res) {
             pq_res *p = *pp;
@@ -605,11 +548,4 @@ void sym_PQclear(PGresult *res)
             break;
         }
     PQclear(res);
-}
-
-/* The result's columns as the program sees them (fixture mode hides its ctid columns). */
-int sym_PQnfields(const PGresult *res)
-{
-    __sym_ret = NULL;
-    return db_pq_wanted() ? db_pq_nfields(res) : PQnfields(res);
 }

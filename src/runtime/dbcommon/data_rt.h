@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../data/data.h"
-#include "../expr/trace.h"
-#include "rt_internal.h"
+#include "../../data/data.h"
+#include "../../expr/trace.h"
+#include "../core/rt_internal.h"
 
 /* The plan's entry for one SELECT site (protocol in src/data/data.h). */
 typedef struct data_plan_site {

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "data_rt.h"
-#include "db_rt.h"
+#include "../dbcommon/data_rt.h"
+#include "../../db/db.h"
 #include "util/util.h"
 
 /* One prepared statement of the program that data mode wrapped. */
@@ -152,7 +152,8 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     return rc;
 }
 
-void data_sqlite3_bound(sqlite3_stmt *st, int idx, char *literal)
+/* Remember a bound parameter (as an SQL literal, malloc'ed text taken over) for the "s" line. */
+static void bound(sqlite3_stmt *st, int idx, char *literal)
 {
     dstate *d = find(st);
     if (!d || idx < 1 || idx > d->nparams || !d->params) {
@@ -161,6 +162,41 @@ void data_sqlite3_bound(sqlite3_stmt *st, int idx, char *literal)
     }
     free(d->params[idx - 1]);
     d->params[idx - 1] = literal;
+}
+
+int data_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+{
+    bound(st, idx, data_sql_literal_int(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_int(st, idx, v);
+}
+
+int data_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+{
+    bound(st, idx, data_sql_literal_int(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_int64(st, idx, v);
+}
+
+int data_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+{
+    bound(st, idx, NULL);
+    __sym_ret = NULL;
+    return sqlite3_bind_null(st, idx);
+}
+
+int data_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+{
+    bound(st, idx, data_sql_literal_double(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_double(st, idx, v);
+}
+
+int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+{
+    bound(st, idx, text ? data_sql_literal_text(DATA_SQLITE, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
+    __sym_ret = NULL;
+    return sqlite3_bind_text(st, idx, text, n, destructor);
 }
 
 /* The "s" line: site, columns, dialect, the program's SQL and its parameters. */

@@ -1,19 +1,21 @@
-/* db_calls.c: sqlite3_exec and sqlite3_get_table through the interception, so their rows carry symbolic text. */
+/* sqlite_exec.c: sqlite3_exec and sqlite3_get_table rebuilt on the intercepted prepare/step/column calls (any mode), so their rows carry symbolic text. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "db_rt.h"
+#include "../core/rt_internal.h"
+#include "sqlite_dispatch.h"
 
 /* ---------------------------------------------------------------- exec */
 
 /* sqlite3_exec through the intercepted prepare/step/column_text, so rows reach the
  * callback with symbolic text (its argv strings carry shadows). Same contract as SQLite's. */
-int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
+int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
 {
     if (errmsg)
         *errmsg = NULL;
@@ -22,7 +24,7 @@ int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char *
     while (p && *p && rc == SQLITE_OK) {
         sqlite3_stmt *st = NULL;
         const char *tail = NULL;
-        rc = db_rt_prepare(2, db, p, -1, 0, &st, &tail);
+        rc = sym_sqlite3_prepare_v2(db, p, -1, &st, &tail);
         if (rc != SQLITE_OK)
             break;
         if (!st) { /* blanks or comment */
@@ -87,7 +89,7 @@ static char *copy_text(const char *p, int n)
  * returns carry shadows. The result has SQLite's own layout (slot -1 holds 1 + the
  * number of entries), so the program frees it with the real sqlite3_free_table.
  */
-int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg)
+int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg)
 {
     char **res = NULL;
     size_t n = 0, cap = 0;
@@ -111,7 +113,7 @@ int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *
     while (p && *p && rc == SQLITE_OK) {
         sqlite3_stmt *st = NULL;
         const char *tail = NULL;
-        rc = db_rt_prepare(2, db, p, -1, 0, &st, &tail);
+        rc = sym_sqlite3_prepare_v2(db, p, -1, &st, &tail);
         if (rc != SQLITE_OK)
             break;
         if (!st) {
