@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "db_log.h"
 #include "db_rt.h"
 #include "data_rt.h"
 #include "util/util.h"
@@ -33,26 +34,10 @@ qstate *db_rt_find(sqlite3_stmt *st)
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void db_rt_log_line(const char *fmt, ...)
 {
-    if (db_rt.log_fd < 0)
-        return;
-    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    db_log_vline(db_rt.log_fd, 4096, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    rt_sys_write(db_rt.log_fd, buf, (size_t)n);
-}
-
-void db_rt_flat(char *s)
-{
-    for (; *s; s++)
-        if (*s == '\t' || *s == '\n' || *s == '\r')
-            *s = ' ';
 }
 
 void db_rt_log_query(qstate *s)
@@ -68,8 +53,7 @@ void db_rt_log_query(qstate *s)
     else if (s->why && !s->q->nunsupported)
         snprintf(kinds, sizeof kinds, "%s", s->why);
     char sql[2048];
-    snprintf(sql, sizeof sql, "%s", s->sql ? s->sql : "");
-    db_rt_flat(sql);
+    db_log_flat(sql, sizeof sql, s->sql);
     /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
     int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
     db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
@@ -91,9 +75,8 @@ void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte)
     char text[1024], msg[512];
     size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
     snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
-    snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(db));
-    db_rt_flat(text);
-    db_rt_flat(msg);
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(text, sizeof text, text);
     db_rt_log_line("s\t%s\t%s", msg, text);
 }
 
@@ -188,6 +171,28 @@ void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
     } else {
         out->i = (int64_t)v->v->value;
     }
+}
+
+int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),
+                         void *ctx)
+{
+    int rc = 0;
+    for (int ti = 0; !rc && ti < db_rt.schema->ntables; ti++) {
+        const db_table *t = &db_rt.schema->tables[ti];
+        unsigned count = (unsigned)db_rt.counts[ti]->value;
+        db_cell cells[t->ncols];
+        uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
+        if (!bufs)
+            rc = -1;
+        for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
+            for (int c = 0; c < t->ncols; c++)
+                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1),
+                                    &cells[c]);
+            rc = insert_row(ctx, t, ti, k, cells);
+        }
+        free(bufs);
+    }
+    return rc;
 }
 
 static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned hi)

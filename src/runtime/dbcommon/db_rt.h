@@ -70,10 +70,8 @@ extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first
 
 /* The state of a prepared statement, NULL when sympath does not track it. */
 qstate *db_rt_find(sqlite3_stmt *st);
-/* Append one line to the query log (SYMPATH_DB_LOG) with a single write; see db_fixture_rt.c. */
+/* Append one line to the query log (SYMPATH_DB_LOG) with a single write (db_log_vline; the lines are listed in db_fixture_rt.c). */
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Replace tabs and newlines in s by blanks (log fields). */
-void db_rt_flat(char *s);
 /* Log a statement's statistics ("q" line) and reset them. */
 void db_rt_log_query(qstate *s);
 /* Log a statement that failed: SQLite's message for db and the SQL (nbyte < 0: NUL-terminated). */
@@ -88,6 +86,12 @@ void db_rt_assume(expr *c);
 void db_rt_setup_with(int (*build)(void));
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
 void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
+/* The fixture's present rows into the run's database, table by table: insert_row(ctx, t, ti,
+ * k, cells) inserts slot k of table ti (t) with these concrete cells and sets
+ * db_rt.rowids[ti][k]; it returns 0, or -1 after logging an "e" line, which stops the loop.
+ * Returns 0 or -1. */
+int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),
+                         void *ctx);
 
 /*
  * Rows of an understood SELECT (db_rows.c, Emmi et al. 2007), whatever the database:

@@ -74,8 +74,8 @@ static void log_failure(const PGconn *conn, const PGresult *res, const char *sql
 {
     char msg[1024], m2[1024], text[4096];
     data_pg_message(conn, res, msg, sizeof msg);
-    data_rt_flat(m2, sizeof m2, msg);
-    data_rt_flat(text, sizeof text, sql ? sql : "");
+    db_log_flat(m2, sizeof m2, msg);
+    db_log_flat(text, sizeof text, sql ? sql : "");
     data_rt_log("w\t%s\t%s", m2, text);
 }
 
@@ -124,27 +124,17 @@ static char *param_literal(int i, const Oid *types, const char *const *values, c
     return lit;
 }
 
-/* "s <site> <ncols> pg <sql> <params>..." in one write */
+/* The "s" line (data_rt_log_site) with the parameters as literals. */
 static void log_site(const char *site, int ncols, const char *sql, int nparams, const Oid *types,
                      const char *const *values, const int *lengths, const int *formats)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
-        return;
-    char text[4096];
-    data_rt_flat(text, sizeof text, sql);
-    fprintf(m, "s\t%s\t%d\tpg\t%s", site, ncols, text);
-    for (int i = 0; i < nparams; i++) {
-        char *lit = param_literal(i, types, values, lengths, formats);
-        data_rt_flat(text, sizeof text, lit ? lit : "NULL");
-        fprintf(m, "\t%s", text);
-        free(lit);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    char **lits = nparams > 0 ? calloc((size_t)nparams, sizeof *lits) : NULL;
+    for (int i = 0; lits && i < nparams; i++)
+        lits[i] = param_literal(i, types, values, lengths, formats);
+    data_rt_log_site(site, ncols, "pg", sql, lits ? nparams : 0, lits);
+    for (int i = 0; lits && i < nparams; i++)
+        free(lits[i]);
+    free(lits);
 }
 
 /* "n <site> <name>..." the result columns' names, for the replay's results */
@@ -158,7 +148,7 @@ static void log_names(const char *site, const PGresult *desc, int ncols)
     char text[1024];
     fprintf(m, "n\t%s", site);
     for (int i = 0; i < ncols; i++) {
-        data_rt_flat(text, sizeof text, PQfname(desc, i));
+        db_log_flat(text, sizeof text, PQfname(desc, i));
         fprintf(m, "\t%s", text);
     }
     fclose(m);

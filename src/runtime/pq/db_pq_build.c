@@ -64,8 +64,8 @@ static int setup_exec(PGconn *c, const char *sql)
     if (!ok) {
         char msg[1024], flat[1024], text[600];
         data_pg_message(c, r, msg, sizeof msg);
-        data_rt_flat(flat, sizeof flat, msg);
-        data_rt_flat(text, sizeof text, sql);
+        db_log_flat(flat, sizeof flat, msg);
+        db_log_flat(text, sizeof text, sql);
         db_rt_log_line("e\tbuilding the run's schema %s on the scratch database: %s (%s)", schema_name, flat, text);
     }
     PQclear(r);
@@ -91,6 +91,27 @@ static PGconn *scratch_connect(bool with_path)
     return PQconnectdbParams(keys, vals, 1);
 }
 
+/* db_rt_insert_fixture's row inserter on the setup connection (ctx): INSERT ... RETURNING ctid. */
+static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells)
+{
+    PGconn *c = ctx;
+    char *ins = db_pg_insert_sql(t, cells, true);
+    PGresult *r = ins ? PQexec(c, ins) : NULL;
+    int rc = 0;
+    if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        db_rt.rowids[ti][k] = db_pq_ctid_id(PQgetvalue(r, 0, 0));
+    } else { /* the solver's row violates a constraint the server checks: reported */
+        char msg[1024], flat[1024];
+        data_pg_message(c, r, msg, sizeof msg);
+        db_log_flat(flat, sizeof flat, msg);
+        db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
+        rc = -1;
+    }
+    PQclear(r);
+    free(ins);
+    return rc;
+}
+
 /* db_rt_setup_with's builder: the run's schema with the fixture's rows (see the top). */
 static int build_pg(void)
 {
@@ -110,7 +131,7 @@ static int build_pg(void)
     if (!c || PQstatus(c) != CONNECTION_OK) {
         char msg[1024], flat[1024];
         data_pg_message(c, NULL, msg, sizeof msg);
-        data_rt_flat(flat, sizeof flat, msg);
+        db_log_flat(flat, sizeof flat, msg);
         db_rt_log_line("e\tcannot connect to the scratch database: %s", flat);
         PQfinish(c);
         free(ddl);
@@ -123,33 +144,7 @@ static int build_pg(void)
                       schema_name, schema_name, schema_name) < 0 ? -1 : 0;
     rc = rc || setup_exec(c, sql) || setup_exec(c, ddl);
     free(sql), free(ddl);
-    for (int ti = 0; !rc && ti < db_rt.schema->ntables; ti++) {
-        const db_table *t = &db_rt.schema->tables[ti];
-        unsigned count = (unsigned)db_rt.counts[ti]->value;
-        db_cell cells[t->ncols];
-        uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
-        if (!bufs)
-            rc = -1;
-        for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
-            for (int col = 0; col < t->ncols; col++)
-                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + col], bufs + (size_t)col * (db_rt.lim.text + 1),
-                                    &cells[col]);
-            char *ins = db_pg_insert_sql(t, cells, true);
-            PGresult *r = ins ? PQexec(c, ins) : NULL;
-            if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-                db_rt.rowids[ti][k] = db_pq_ctid_id(PQgetvalue(r, 0, 0));
-            } else { /* the solver's row violates a constraint the server checks: reported */
-                char msg[1024], flat[1024];
-                data_pg_message(c, r, msg, sizeof msg);
-                data_rt_flat(flat, sizeof flat, msg);
-                db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
-                rc = -1;
-            }
-            PQclear(r);
-            free(ins);
-        }
-        free(bufs);
-    }
+    rc = rc || db_rt_insert_fixture(insert_row, c);
     rc = rc || setup_exec(c, "COMMIT");
     PQfinish(c);
     return rc;

@@ -58,7 +58,7 @@ void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PG
     if (st != PGRES_TUPLES_OK) {
         char msg[1024], flat[1024];
         data_pg_message(conn, r, msg, sizeof msg);
-        data_rt_flat(flat, sizeof flat, msg);
+        db_log_flat(flat, sizeof flat, msg);
         fprintf(m, "result\t%s\t0\nerror\t%s\nend\n", site, flat);
     } else {
         fprintf(m, "result\t%s\t%d\nnames", site, ncols);
@@ -85,8 +85,8 @@ void db_pq_log_error(const char *sql, const PGresult *r, const PGconn *conn)
 {
     char msg[1024], fm[1024], fs[1024];
     data_pg_message(conn, r, msg, sizeof msg);
-    data_rt_flat(fm, sizeof fm, msg);
-    data_rt_flat(fs, sizeof fs, sql);
+    db_log_flat(fm, sizeof fm, msg);
+    db_log_flat(fs, sizeof fs, sql);
     db_rt_log_line("s\t%s\t%s", fm, fs);
 }
 
@@ -95,8 +95,8 @@ void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn
 {
     char msg[1024], fm[1024], fs[4096], line[5200];
     data_pg_message(conn, r, msg, sizeof msg);
-    data_rt_flat(fm, sizeof fm, msg);
-    data_rt_flat(fs, sizeof fs, sql);
+    db_log_flat(fm, sizeof fm, msg);
+    db_log_flat(fs, sizeof fs, sql);
     int n = snprintf(line, sizeof line, "fail\t%s\t%s\n", fm, fs);
     if (n > 0)
         rec(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);

@@ -65,9 +65,9 @@ int data_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const ch
 static void log_failure(sqlite3 *db, const char *sql, size_t len)
 {
     char msg[512], text[4096];
-    data_rt_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
     char *s = strndup(sql, len);
-    data_rt_flat(text, sizeof text, s ? s : "");
+    db_log_flat(text, sizeof text, s ? s : "");
     free(s);
     data_rt_log("w\t%s\t%s", msg, text);
 }
@@ -199,24 +199,10 @@ int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, v
     return sqlite3_bind_text(st, idx, text, n, destructor);
 }
 
-/* The "s" line: site, columns, dialect, the program's SQL and its parameters. */
+/* The "s" line of an execution (data_rt_log_site) and, for a query without keys, its "k" line. */
 static void log_site(dstate *d)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
-        return;
-    char text[4096];
-    data_rt_flat(text, sizeof text, d->sql ? d->sql : "");
-    fprintf(m, "s\t%s\t%d\tsqlite\t%s", d->site, d->ncols, text);
-    for (int i = 0; i < d->nparams; i++) {
-        data_rt_flat(text, sizeof text, d->params && d->params[i] ? d->params[i] : "NULL");
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    data_rt_log_site(d->site, d->ncols, "sqlite", d->sql, d->nparams, d->params);
     if (!d->nkeys && d->tables)
         data_rt_log("k\t%s\t%s", d->site, d->tables);
 }

@@ -6,6 +6,23 @@
 #include "../dbcommon/db_rt.h"
 #include "db_sqlite.h"
 
+/* db_rt_insert_fixture's row inserter for the SQLite file (ctx: its connection). */
+static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells)
+{
+    sqlite3 *db = ctx;
+    char *ins = db_insert_sql(t, cells), *msg = NULL;
+    int rc = 0;
+    if (!ins || sqlite3_exec(db, ins, NULL, NULL, &msg) != SQLITE_OK) {
+        /* the solver's row violates a constraint SQLite checks: a bug of ours, reported */
+        db_rt_log_line("e\tfixture row rejected by SQLite (%s): %s", msg ? msg : "out of memory", ins ? ins : "");
+        rc = -1;
+    }
+    sqlite3_free(msg);
+    free(ins);
+    db_rt.rowids[ti][k] = sqlite3_last_insert_rowid(db);
+    return rc;
+}
+
 /* Create this run's database file: schema, then the fixture's rows. */
 static int build_database(void)
 {
@@ -29,29 +46,7 @@ static int build_database(void)
         rc = -1;
     }
     sqlite3_free(msg);
-    for (int ti = 0; !rc && ti < db_rt.schema->ntables; ti++) {
-        const db_table *t = &db_rt.schema->tables[ti];
-        unsigned count = (unsigned)db_rt.counts[ti]->value;
-        db_cell cells[t->ncols];
-        uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
-        if (!bufs)
-            return -1;
-        for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
-            for (int c = 0; c < t->ncols; c++)
-                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1), &cells[c]);
-            char *ins = db_insert_sql(t, cells);
-            msg = NULL;
-            if (!ins || sqlite3_exec(db, ins, NULL, NULL, &msg) != SQLITE_OK) {
-                /* the solver's row violates a constraint SQLite checks: a bug of ours, reported */
-                db_rt_log_line("e\tfixture row rejected by SQLite (%s): %s", msg ? msg : "out of memory", ins ? ins : "");
-                rc = -1;
-            }
-            sqlite3_free(msg);
-            free(ins);
-            db_rt.rowids[ti][k] = sqlite3_last_insert_rowid(db);
-        }
-        free(bufs);
-    }
+    rc = rc || db_rt_insert_fixture(insert_row, db);
     if (!rc)
         rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     sqlite3_close(db);

@@ -11,6 +11,21 @@
 #include "../core/rt_internal.h"
 #include "sqlite_dispatch.h"
 
+/* The next statement of the text at *p (blanks and comments skipped), prepared through the
+ * interception; *p moves past it. *st is NULL at the end of the text. Returns SQLite's code. */
+static int next_stmt(sqlite3 *db, const char **p, sqlite3_stmt **st)
+{
+    *st = NULL;
+    while (*p && **p) {
+        const char *tail = NULL;
+        int rc = sym_sqlite3_prepare_v2(db, *p, -1, st, &tail);
+        *p = tail;
+        if (rc != SQLITE_OK || *st)
+            return rc;
+    }
+    return SQLITE_OK;
+}
+
 /* ---------------------------------------------------------------- exec */
 
 /* sqlite3_exec through the intercepted prepare/step/column_text, so rows reach the
@@ -21,16 +36,8 @@ int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
         *errmsg = NULL;
     int rc = SQLITE_OK;
     const char *p = sql;
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = sym_sqlite3_prepare_v2(db, p, -1, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) { /* blanks or comment */
-            p = tail;
-            continue;
-        }
+    sqlite3_stmt *st;
+    while (rc == SQLITE_OK && (rc = next_stmt(db, &p, &st)) == SQLITE_OK && st) {
         int ncol = sym_sqlite3_column_count(st);
         char **argv = calloc((size_t)ncol * 2 + 2, sizeof *argv);
         if (!argv) {
@@ -58,7 +65,6 @@ int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
         int frc = sym_sqlite3_finalize(st);
         if (rc == SQLITE_OK && frc != SQLITE_OK)
             rc = frc;
-        p = tail;
     }
     __sym_ret = NULL;
     if (rc != SQLITE_OK && errmsg)
@@ -110,16 +116,8 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
         }                                                                              \
         res[1 + n++] = (v);                                                            \
     } while (0)
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = sym_sqlite3_prepare_v2(db, p, -1, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) {
-            p = tail;
-            continue;
-        }
+    sqlite3_stmt *st;
+    while (rc == SQLITE_OK && (rc = next_stmt(db, &p, &st)) == SQLITE_OK && st) {
         int k = sym_sqlite3_column_count(st);
         int src;
         bool first = true;
@@ -144,7 +142,6 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
         int frc = sym_sqlite3_finalize(st);
         if (rc == SQLITE_OK && frc != SQLITE_OK)
             rc = frc;
-        p = tail;
     }
 #undef PUSH
     __sym_ret = NULL;
