@@ -1,4 +1,4 @@
-/* data_pq.c: libpq in data mode: the user's server read-only, SELECTs wrapped per the plan, values as data inputs. */
+/* data_pq.c: libpq in data mode: connections to the user's server read-only, statements refused, wrapped per the plan or run, and their log lines (values: data_pq_values.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
