@@ -74,8 +74,6 @@ qstate *db_rt_find(sqlite3_stmt *st);
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Log a statement's statistics ("q" line) and reset them. */
 void db_rt_log_query(qstate *s);
-/* Log a statement that failed: SQLite's message for db and the SQL (nbyte < 0: NUL-terminated). */
-void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
 void db_rt_assume(expr *c);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../dbcommon/db_rt.h"
+#include "../dbcommon/db_log.h"
 #include "db_sqlite.h"
 #include "util/util.h"
 
@@ -39,6 +40,18 @@
  * for the rest of the run; rows the program inserts are concrete rows.
  */
 
+/* A statement that failed, as an "s" line of the query log: SQLite's message and the SQL (its
+ * first 1000 bytes; nbyte < 0: NUL-terminated). */
+static void log_error(sqlite3 *db, const char *sql, int nbyte)
+{
+    char text[1024], msg[512];
+    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
+    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(text, sizeof text, text);
+    db_rt_log_line("s\t%s\t%s", msg, text);
+}
+
 /* ---------------------------------------------------------------- prepare */
 
 /*
@@ -60,7 +73,7 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     if (tail)
         *tail = t;
     if (rc != SQLITE_OK && db_rt.state == 1)
-        db_rt_log_error(db, sql, nbyte);
+        log_error(db, sql, nbyte);
     if (rc != SQLITE_OK || !*pp || db_rt.state != 1)
         return rc;
     qstate *s = calloc(1, sizeof *s);
@@ -240,7 +253,7 @@ int db_sqlite3_step(sqlite3_stmt *st)
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
-        db_rt_log_error(s->db, s->sql ? s->sql : "", -1);
+        log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
