@@ -9,12 +9,10 @@
 #include <unistd.h>
 #include "db_log.h"
 #include "db_rt.h"
-#include "data_rt.h"
 #include "util/util.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
-
 
 qstate *db_rt_find(sqlite3_stmt *st)
 {
