@@ -14,7 +14,7 @@
  * WHERE clause becomes a constraint over the cells of a slot, and the solver
  * writes the rows a path needs (the *fixture*). This header is the part of that
  * layer that knows SQL and the schema; it is used by the executor's SQLite
- * interception (src/runtime/db_sqlite.c), by the explorer (fixture files,
+ * interception (src/runtime/sqlite/db_sqlite.c), by the explorer (fixture files,
  * report) and by the CLI (schema checks). It does not print or exit.
  */
 

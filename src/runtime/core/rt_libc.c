@@ -44,7 +44,7 @@ void __sym_set_vararg(uint32_t k, symx e)
         __sym_shadow_active = 1;
 }
 
-/* Declared in src/runtime/models.h (the models are their only callers). */
+/* Declared in src/runtime/libc/models.h (the models are their only callers). */
 int32_t sym_model_vararg32(uint32_t k, int32_t value);
 int64_t sym_model_vararg64(uint32_t k, int64_t value);
 

@@ -1,12 +1,12 @@
-/* db_rt.h: state and helpers shared by the executor's database interception files (db_fixture_rt.c, db_rows.c, db_sqlite.c, db_calls.c, db_pq.c). */
+/* db_rt.h: fixture mode's state and helpers shared by both databases (db_fixture_rt.c, db_rows.c; used by sqlite/db_sqlite*.c and pq/db_pq*.c). */
 #ifndef SYMPATH_DB_RT_H
 #define SYMPATH_DB_RT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sqlite3.h>
-#include "../db/db.h"
-#include "rt_internal.h"
+#include "../../db/db.h"
+#include "../core/rt_internal.h"
 
 #define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
 #define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
@@ -70,24 +70,26 @@ extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first
 
 /* The state of a prepared statement, NULL when sympath does not track it. */
 qstate *db_rt_find(sqlite3_stmt *st);
-/* Append one line to the query log (SYMPATH_DB_LOG) with a single write; see db_fixture_rt.c. */
+/* Append one line to the query log (SYMPATH_DB_LOG) with a single write (db_log_vline; the lines are listed in db_fixture_rt.c). */
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Replace tabs and newlines in s by blanks (log fields). */
-void db_rt_flat(char *s);
 /* Log a statement's statistics ("q" line) and reset them. */
 void db_rt_log_query(qstate *s);
-/* Log a statement that failed: SQLite's message for db and the SQL (nbyte < 0: NUL-terminated). */
-void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
 void db_rt_assume(expr *c);
-/* First open of a run: schema, fixture from the test vector, the run's database (db_rt.state).
- * db_rt_setup builds an SQLite file; db_rt_setup_with(build) calls build() instead (0 when the
- * run's database is ready, -1 after logging an "e" line), as db_pq.c does for PostgreSQL. */
-void db_rt_setup(void);
+/* First open of a run: schema, fixture from the test vector, then build() makes the run's
+ * database (0 when it is ready, -1 after logging an "e" line): an SQLite file
+ * (db_sqlite_open.c) or a PostgreSQL schema (db_pq_build.c). Sets db_rt.state; later calls
+ * of the run return at once. */
 void db_rt_setup_with(int (*build)(void));
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
 void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
+/* The fixture's present rows into the run's database, table by table: insert_row(ctx, t, ti,
+ * k, cells) inserts slot k of table ti (t) with these concrete cells and sets
+ * db_rt.rowids[ti][k]; it returns 0, or -1 after logging an "e" line, which stops the loop.
+ * Returns 0 or -1. */
+int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),
+                         void *ctx);
 
 /*
  * Rows of an understood SELECT (db_rows.c, Emmi et al. 2007), whatever the database:
@@ -121,15 +123,5 @@ expr *db_rt_byte_at_mem(const char *p);
  * program's bytes text[0..n) (n < 0: NUL-terminated, with a symbolic length: see db_rows.c);
  * storage holds its byte expressions (256 entries). Longer than 255 bytes: left unbound. */
 void db_rt_text_param(db_val *p, expr **storage, const char *text, int n);
-/* sqlite3_prepare (version 1), _v2 (2) or _v3 (3, with flags) with sympath's parsing and
- * rowid columns; same contract as SQLite's. */
-int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
-                  const char **tail);
-
-/* The interception entry points the other files call (db_sqlite.c; contracts as SQLite's). */
-int sym_sqlite3_step(sqlite3_stmt *st);
-int sym_sqlite3_finalize(sqlite3_stmt *st);
-int sym_sqlite3_column_count(sqlite3_stmt *st);
-const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i);
 
 #endif

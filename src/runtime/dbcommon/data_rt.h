@@ -4,9 +4,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../data/data.h"
-#include "../expr/trace.h"
-#include "rt_internal.h"
+#include "../../data/data.h"
+#include "../../expr/trace.h"
+#include "../core/rt_internal.h"
+#include "db_log.h"
 
 /* The plan's entry for one SELECT site (protocol in src/data/data.h). */
 typedef struct data_plan_site {
@@ -33,8 +34,11 @@ bool data_rt_symbolic(void);
 const data_plan_site *data_rt_plan_for(const char *site_id);
 /* Append one line (format without the newline) to SYMPATH_DATA_LOG with one write. */
 void data_rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Copy src into dst (cap bytes) with tabs and newlines turned into blanks. */
-void data_rt_flat(char *dst, size_t cap, const char *src);
+/* The "s" line of an execution of a SELECT: "s <site> <ncols> <dialect> <sql> <param>..."
+ * (protocol in src/data/data.h); literals[i] is parameter i+1 as an SQL literal (NULL or a
+ * NULL array: "NULL"). The SQL and the literals are flattened (db_log_flat). */
+void data_rt_log_site(const char *site, int ncols, const char *dialect, const char *sql, int nparams,
+                      char *const *literals);
 /* The next tuple number of the run (0, 1, ...). */
 uint64_t data_rt_next_tuple(void);
 /*

@@ -37,7 +37,7 @@ void *malloc(size_t n);
  * runtime slot, and the model reads it back by passing the concrete value it got from
  * va_arg through one of these runtime functions, which return that value with the slot's
  * expression as their result's shadow (NULL when the slot is stale: the value check).
- * Defined in src/runtime/rt_libc.c.
+ * Defined in src/runtime/core/rt_libc.c.
  */
 int32_t sym_model_vararg32(uint32_t k, int32_t value);
 int64_t sym_model_vararg64(uint32_t k, int64_t value);

@@ -1,4 +1,4 @@
-/* db_pq.h: the executor's libpq interception in fixture mode (`sympath run --db postgresql://...`), called from data_pq.c's entry points. */
+/* db_pq.h: the executor's libpq interception in fixture mode (`sympath run --db postgresql://...`), called from pq_dispatch.c's entry points. */
 #ifndef SYMPATH_DB_PQ_H
 #define SYMPATH_DB_PQ_H
 
@@ -13,7 +13,7 @@
  *   SYMPATH_DB_PG_SCRATCH    conninfo of the scratch database (never the user's)
  *   SYMPATH_DB_PG_PREFIX     prefix of the runs' schema names ("sympath_<explorer pid>")
  *   SYMPATH_DB_RESULTS       (per executor) where a run records its SELECTs' results
- * db_pq_wanted() is true when SYMPATH_DB_PG_SCRATCH is set (then data_pq.c sends every call
+ * db_pq_wanted() is true when SYMPATH_DB_PG_SCRATCH is set (then pq_dispatch.c sends every call
  * here). Contracts are libpq's own; the differences are described in db_pq.c.
  */
 bool db_pq_wanted(void);

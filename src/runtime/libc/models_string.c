@@ -235,18 +235,6 @@ char *__sym_model_strpbrk(const char *s, const char *accept)
 
 /* strdup/strndup: malloc of the (concrete) length plus one, then a byte copy that keeps
  * the shadows. NULL (errno ENOMEM from malloc) when malloc fails. */
-char *__sym_model_strdup(const char *s)
-{
-    size_t n = __sym_model_strlen(s);
-    char *d = malloc(n + 1);
-    if (d == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        d[i] = s[i];
-    d[n] = '\0';
-    return d;
-}
-
 char *__sym_model_strndup(const char *s, size_t max)
 {
     size_t n = __sym_model_strnlen(s, max);
@@ -257,6 +245,12 @@ char *__sym_model_strndup(const char *s, size_t max)
         d[i] = s[i];
     d[n] = '\0';
     return d;
+}
+
+/* strdup is strndup without a bound (the bound's test is concrete: no extra event). */
+char *__sym_model_strdup(const char *s)
+{
+    return __sym_model_strndup(s, (size_t)-1);
 }
 
 /* index/rindex: the old BSD names of strchr/strrchr. */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../include/sympath.h"
+#include "../../../include/sympath.h"
 #include "rt_internal.h"
 
 void rt_input_reset(void)

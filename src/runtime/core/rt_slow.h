@@ -3,7 +3,7 @@
 #define SYMPATH_RT_SLOW_H
 
 #include <stdint.h>
-#include "rt_abi.h"
+#include "../rt_abi.h"
 
 /*
  * Split of every rt_abi.h entry point: rt_fast.c (bitcode, inlined into the

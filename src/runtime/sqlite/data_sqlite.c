@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "data_rt.h"
-#include "db_rt.h"
+#include "../dbcommon/data_rt.h"
+#include "../../db/db.h"
 #include "util/util.h"
 
 /* One prepared statement of the program that data mode wrapped. */
@@ -65,9 +65,9 @@ int data_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const ch
 static void log_failure(sqlite3 *db, const char *sql, size_t len)
 {
     char msg[512], text[4096];
-    data_rt_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
     char *s = strndup(sql, len);
-    data_rt_flat(text, sizeof text, s ? s : "");
+    db_log_flat(text, sizeof text, s ? s : "");
     free(s);
     data_rt_log("w\t%s\t%s", msg, text);
 }
@@ -152,7 +152,8 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     return rc;
 }
 
-void data_sqlite3_bound(sqlite3_stmt *st, int idx, char *literal)
+/* Remember a bound parameter (as an SQL literal, malloc'ed text taken over) for the "s" line. */
+static void bound(sqlite3_stmt *st, int idx, char *literal)
 {
     dstate *d = find(st);
     if (!d || idx < 1 || idx > d->nparams || !d->params) {
@@ -163,24 +164,45 @@ void data_sqlite3_bound(sqlite3_stmt *st, int idx, char *literal)
     d->params[idx - 1] = literal;
 }
 
-/* The "s" line: site, columns, dialect, the program's SQL and its parameters. */
+int data_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+{
+    bound(st, idx, data_sql_literal_int(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_int(st, idx, v);
+}
+
+int data_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+{
+    bound(st, idx, data_sql_literal_int(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_int64(st, idx, v);
+}
+
+int data_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+{
+    bound(st, idx, NULL);
+    __sym_ret = NULL;
+    return sqlite3_bind_null(st, idx);
+}
+
+int data_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+{
+    bound(st, idx, data_sql_literal_double(v));
+    __sym_ret = NULL;
+    return sqlite3_bind_double(st, idx, v);
+}
+
+int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+{
+    bound(st, idx, text ? data_sql_literal_text(DATA_SQLITE, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
+    __sym_ret = NULL;
+    return sqlite3_bind_text(st, idx, text, n, destructor);
+}
+
+/* The "s" line of an execution (data_rt_log_site) and, for a query without keys, its "k" line. */
 static void log_site(dstate *d)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
-        return;
-    char text[4096];
-    data_rt_flat(text, sizeof text, d->sql ? d->sql : "");
-    fprintf(m, "s\t%s\t%d\tsqlite\t%s", d->site, d->ncols, text);
-    for (int i = 0; i < d->nparams; i++) {
-        data_rt_flat(text, sizeof text, d->params && d->params[i] ? d->params[i] : "NULL");
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    data_rt_log_site(d->site, d->ncols, "sqlite", d->sql, d->nparams, d->params);
     if (!d->nkeys && d->tables)
         data_rt_log("k\t%s\t%s", d->site, d->tables);
 }

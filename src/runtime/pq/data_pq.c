@@ -1,18 +1,16 @@
-/* data_pq.c: the executor's interception of libpq in data mode: the user's server read-only, SELECTs wrapped per the plan, values as data inputs. */
+/* data_pq.c: libpq in data mode: connections to the user's server read-only, statements refused, wrapped per the plan or run, and their log lines (values: data_pq_values.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
-#include "../data/data_pg.h"
-#include "data_rt.h"
-#include "db_pq.h"
+#include "../../data/data_pg.h"
+#include "../dbcommon/data_rt.h"
+#include "data_pq_int.h"
 
 /*
- * The program's libpq calls reach sym_PQ* through the stubs of pq_models.c. In fixture mode
- * (`sympath run --db postgresql://...`, db_pq_wanted()) every call goes to db_pq.c. Outside
- * both modes every function is libpq's own, with concrete results. In data
- * mode (protocol in src/data/data.h):
+ * The program's libpq calls reach sym_PQ* (pq_dispatch.c) through the stubs of pq_models.c;
+ * in data mode the dispatcher calls data_pq_* here (protocol in src/data/data.h):
  *
  *  - connect (PQconnectdb, PQconnectdbParams, PQsetdbLogin): whatever the program names,
  *    the connection goes to SYMPATH_DATA_DB, read-only (data_pg_connect).
@@ -31,7 +29,7 @@
  *    statements in one PQexec) runs unchanged, as the program wrote it.
  *  - PQgetvalue / PQgetisnull / PQgetlength of a row of such a result (text format) give
  *    data inputs whose SQL terms recompute the value from the wrapped query's columns
- *    cK: the bytes of the text (see col_sql), whether it is NULL, its length.
+ *    cK: the bytes of the text (data_pq_values.c, col_sql), whether it is NULL, its length.
  *  - every other statement runs unchanged; one that fails logs "w" (writes fail there
  *    with PostgreSQL's read-only error).
  *  - PQclear drops the result's shadows (its memory goes back to malloc); PQfinish forgets
@@ -43,19 +41,6 @@
  * only makes the explorer's estimates for that site less exact.
  */
 
-#define MAX_TEXT_BYTES 256   /* bytes of a value that become inputs (then the rest is concrete) */
-
-/* A result of a wrapped SELECT the program holds. */
-typedef struct pq_res {
-    struct pq_res *next;
-    const PGresult *res;
-    char site[17];
-    uint64_t first_tuple;    /* tuple number of row 0; rows are consecutive */
-    int nrows;
-    bool shadowed;           /* shadows were put on some of its values */
-    bool utf8_server;        /* the database's encoding is UTF8 (cheaper length terms) */
-} pq_res;
-
 /* A statement the program prepared: its text, to be wrapped at each execution. */
 typedef struct pq_stmt {
     struct pq_stmt *next;
@@ -66,7 +51,7 @@ typedef struct pq_stmt {
     Oid *types;              /* nparams entries or NULL */
 } pq_stmt;
 
-static pq_res *results;
+pq_res *data_pq_results;
 static pq_stmt *stmts;
 
 /* ---------------------------------------------------------------- log */
@@ -76,8 +61,8 @@ static void log_failure(const PGconn *conn, const PGresult *res, const char *sql
 {
     char msg[1024], m2[1024], text[4096];
     data_pg_message(conn, res, msg, sizeof msg);
-    data_rt_flat(m2, sizeof m2, msg);
-    data_rt_flat(text, sizeof text, sql ? sql : "");
+    db_log_flat(m2, sizeof m2, msg);
+    db_log_flat(text, sizeof text, sql ? sql : "");
     data_rt_log("w\t%s\t%s", m2, text);
 }
 
@@ -126,27 +111,17 @@ static char *param_literal(int i, const Oid *types, const char *const *values, c
     return lit;
 }
 
-/* "s <site> <ncols> pg <sql> <params>..." in one write */
+/* The "s" line (data_rt_log_site) with the parameters as literals. */
 static void log_site(const char *site, int ncols, const char *sql, int nparams, const Oid *types,
                      const char *const *values, const int *lengths, const int *formats)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
-        return;
-    char text[4096];
-    data_rt_flat(text, sizeof text, sql);
-    fprintf(m, "s\t%s\t%d\tpg\t%s", site, ncols, text);
-    for (int i = 0; i < nparams; i++) {
-        char *lit = param_literal(i, types, values, lengths, formats);
-        data_rt_flat(text, sizeof text, lit ? lit : "NULL");
-        fprintf(m, "\t%s", text);
-        free(lit);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    char **lits = nparams > 0 ? calloc((size_t)nparams, sizeof *lits) : NULL;
+    for (int i = 0; lits && i < nparams; i++)
+        lits[i] = param_literal(i, types, values, lengths, formats);
+    data_rt_log_site(site, ncols, "pg", sql, lits ? nparams : 0, lits);
+    for (int i = 0; lits && i < nparams; i++)
+        free(lits[i]);
+    free(lits);
 }
 
 /* "n <site> <name>..." the result columns' names, for the replay's results */
@@ -160,7 +135,7 @@ static void log_names(const char *site, const PGresult *desc, int ncols)
     char text[1024];
     fprintf(m, "n\t%s", site);
     for (int i = 0; i < ncols; i++) {
-        data_rt_flat(text, sizeof text, PQfname(desc, i));
+        db_log_flat(text, sizeof text, PQfname(desc, i));
         fprintf(m, "\t%s", text);
     }
     fclose(m);
@@ -211,29 +186,10 @@ static PGconn *connect_ro(const char *program_conninfo)
     return c;
 }
 
-PGconn *sym_PQconnectdb(const char *conninfo)
+PGconn *data_pq_connect(const char *conninfo)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(conninfo) : PQconnectdb(conninfo);
-}
-
-PGconn *sym_PQconnectdbParams(const char *const *keywords, const char *const *values, int expand_dbname)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(NULL) : PQconnectdbParams(keywords, values, expand_dbname);
-}
-
-PGconn *sym_PQsetdbLogin(const char *host, const char *port, const char *options, const char *tty,
-                         const char *dbname, const char *login, const char *pwd)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_connect();
-    return data_rt_active() ? connect_ro(NULL) : PQsetdbLogin(host, port, options, tty, dbname, login, pwd);
+    return connect_ro(conninfo);
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -248,9 +204,9 @@ static PGresult *refuse(PGconn *conn, const char *sql)
     return r;
 }
 
-static pq_res *find_res(const PGresult *r)
+pq_res *data_pq_find_res(const PGresult *r)
 {
-    for (pq_res *p = results; p; p = p->next)
+    for (pq_res *p = data_pq_results; p; p = p->next)
         if (p->res == r)
             return p;
     return NULL;
@@ -367,8 +323,8 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
             pr->nrows = n;
             const char *enc = PQparameterStatus(conn, "server_encoding");
             pr->utf8_server = enc && !strcmp(enc, "UTF8");
-            pr->next = results;
-            results = pr;
+            pr->next = data_pq_results;
+            data_pq_results = pr;
         }
     }
     free(named);
@@ -388,25 +344,11 @@ static PGresult *run(PGconn *conn, const char *sql, bool with_params, int nparam
     return run_plain(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
-PGresult *sym_PQexec(PGconn *conn, const char *query)
+PGresult *data_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                       const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
-    if (!data_rt_active())
-        return PQexec(conn, query);
-    return run(conn, query, false, 0, NULL, NULL, NULL, NULL, 0);
-}
-
-PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types,
-                           const char *const *values, const int *lengths, const int *formats, int result_format)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
-    if (!data_rt_active())
-        return PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
-    return run(conn, command, true, nparams, types, values, lengths, formats, result_format);
+    return run(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
 static pq_stmt *find_stmt(const PGconn *conn, const char *name)
@@ -417,13 +359,9 @@ static pq_stmt *find_stmt(const PGconn *conn, const char *name)
     return NULL;
 }
 
-PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
+PGresult *data_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_prepare(conn, name, query, nparams, types);
-    if (!data_rt_active())
-        return PQprepare(conn, name, query, nparams, types);
     if (query && data_pg_refused(query))
         return refuse(conn, query);
     PGresult *r = PQprepare(conn, name, query, nparams, types);
@@ -454,14 +392,10 @@ PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int n
 /* A prepared SELECT is run as the wrapped SELECT through PQexecParams with the types it was
  * prepared with; an unnamed statement too (the describe of run_select reuses the unnamed
  * slot, so its server-side copy may be gone); other named statements as prepared. */
-PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
-                             const int *lengths, const int *formats, int result_format)
+PGresult *data_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const char *const *values,
+                                const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted())
-        return db_pq_exec_prepared(conn, name, nparams, values, lengths, formats, result_format);
-    if (!data_rt_active())
-        return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     pq_stmt *s = find_stmt(conn, name);
     if (s && s->sql && (data_is_select(s->sql, strlen(s->sql)) || !*s->name))
         return run(conn, s->sql, true, nparams, nparams <= s->nparams ? s->types : NULL, values, lengths, formats,
@@ -473,13 +407,9 @@ PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const 
 }
 
 /* The statements prepared on conn die with it (a later connection may get its address). */
-void sym_PQfinish(PGconn *conn)
+void data_pq_finish(PGconn *conn)
 {
     __sym_ret = NULL;
-    if (db_pq_wanted()) {
-        db_pq_finish(conn);
-        return;
-    }
     for (pq_stmt **pp = &stmts; *pp;) {
         pq_stmt *s = *pp;
         if (s->conn == conn) {
@@ -490,126 +420,4 @@ void sym_PQfinish(PGconn *conn)
         }
     }
     PQfinish(conn);
-}
-
-/* ---------------------------------------------------------------- values */
-
-/* The result and tuple behind (res, row, col) when its value is a data input: text format,
- * inside the result, a symbolic run. */
-static pq_res *input_cell(const PGresult *res, int row, int col, uint64_t *tuple)
-{
-    if (!data_rt_active() || !data_rt_symbolic() || rt.trace_full)
-        return NULL;
-    pq_res *p = find_res(res);
-    if (!p || row < 0 || row >= p->nrows || col < 0 || col >= PQnfields(res) || PQfformat(res, col) != 0)
-        return NULL;
-    *tuple = p->first_tuple + (uint64_t)row;
-    return p;
-}
-
-/*
- * Column col in SQL: *text its text form (the type's output function, as libpq's text
- * format; booleans print 't' / 'f' where the cast to text says 'true'), *bytes the bytes
- * libpq returns, that text in the client encoding, UTF8 (data_pg_connect), and *len their
- * number. On a UTF8 database the text's own octet_length is that number (no conversion
- * per row); on another the converted bytes are counted.
- */
-static void col_sql(const pq_res *pr, const PGresult *res, int col, char text[80], char bytes[112], char len[128])
-{
-    if (PQftype(res, col) == 16)
-        snprintf(text, 80, "(CASE WHEN c%d THEN 't' WHEN NOT c%d THEN 'f' END)", col, col);
-    else
-        snprintf(text, 80, "c%d::text", col);
-    snprintf(bytes, 112, "convert_to(%s,'UTF8')", text);
-    snprintf(len, 128, "octet_length(%s)", pr->utf8_server ? text : bytes);
-}
-
-char *sym_PQgetvalue(const PGresult *res, int row, int col)
-{
-    if (db_pq_wanted())
-        return db_pq_getvalue(res, row, col);
-    char *p = PQgetvalue(res, row, col);
-    __sym_ret = NULL;
-    uint64_t tuple;
-    pq_res *pr = p ? input_cell(res, row, col, &tuple) : NULL;
-    if (!pr)
-        return p;
-    int len = PQgetlength(res, row, col);
-    char text[80], bytes[112], olen[128];
-    col_sql(pr, res, col, text, bytes, olen);
-    /* bytes 0..len: the NUL too, so a loop to the terminator reads symbolic bytes */
-    for (int k = 0; k <= len && k < MAX_TEXT_BYTES && !rt.trace_full; k++) {
-        char term[320];
-        snprintf(term, sizeof term, "(CASE WHEN %s > %d THEN get_byte(%s,%d) ELSE 0 END)", olen, k, bytes, k);
-        expr *e = data_rt_input(8, IT_U8, pr->site, tuple, term, (uint8_t)p[k]);
-        if (e) {
-            rt_shadow_put((uintptr_t)(p + k), &e, 1);
-            pr->shadowed = true;
-        }
-    }
-    return p;
-}
-
-int sym_PQgetisnull(const PGresult *res, int row, int col)
-{
-    if (db_pq_wanted())
-        return db_pq_getisnull(res, row, col);
-    int v = PQgetisnull(res, row, col);
-    __sym_ret = NULL;
-    uint64_t tuple;
-    pq_res *pr = input_cell(res, row, col, &tuple);
-    if (pr) {
-        char term[64];
-        snprintf(term, sizeof term, "(CASE WHEN c%d IS NULL THEN 1 ELSE 0 END)", col);
-        __sym_ret = data_rt_input(32, IT_S32, pr->site, tuple, term, (uint32_t)v);
-    }
-    return v;
-}
-
-int sym_PQgetlength(const PGresult *res, int row, int col)
-{
-    if (db_pq_wanted())
-        return db_pq_getlength(res, row, col);
-    int v = PQgetlength(res, row, col);
-    __sym_ret = NULL;
-    uint64_t tuple;
-    pq_res *pr = input_cell(res, row, col, &tuple);
-    if (pr) {
-        char text[80], bytes[112], olen[128], term[160];
-        col_sql(pr, res, col, text, bytes, olen);
-        snprintf(term, sizeof term, "COALESCE(%s,0)", olen);
-        __sym_ret = data_rt_input(32, IT_S32, pr->site, tuple, term, (uint32_t)v);
-    }
-    return v;
-}
-
-void sym_PQclear(PGresult *res)
-{
-    __sym_ret = NULL;
-    if (db_pq_wanted()) {
-        db_pq_clear(res);
-        return;
-    }
-    for (pq_res **pp = &results; *pp; pp = &(*pp)->next)
-        if ((*pp)->res == res) {
-            pq_res *p = *pp;
-            *pp = p->next;
-            if (p->shadowed) /* the values' memory is freed below: no stale shadows on it */
-                for (int row = 0; row < p->nrows; row++)
-                    for (int col = 0; col < PQnfields(res); col++) {
-                        int len = PQgetlength(res, row, col);
-                        rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col),
-                                        (size_t)(len < MAX_TEXT_BYTES ? len + 1 : MAX_TEXT_BYTES));
-                    }
-            free(p);
-            break;
-        }
-    PQclear(res);
-}
-
-/* The result's columns as the program sees them (fixture mode hides its ctid columns). */
-int sym_PQnfields(const PGresult *res)
-{
-    __sym_ret = NULL;
-    return db_pq_wanted() ? db_pq_nfields(res) : PQnfields(res);
 }

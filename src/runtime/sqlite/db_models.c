@@ -1,4 +1,4 @@
-/* db_models.c: instrumented stubs that send the program's SQLite calls to the runtime's interception (db_sqlite.c). */
+/* db_models.c: instrumented stubs that send the program's SQLite calls to the runtime's entry points (sqlite_dispatch.c). */
 #include <sqlite3.h>
 
 /*

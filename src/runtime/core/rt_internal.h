@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "../expr/expr.h"
-#include "../expr/trace.h"
+#include "../../expr/expr.h"
+#include "../../expr/trace.h"
 #include "rt_slow.h"
 
 /*

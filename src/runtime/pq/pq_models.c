@@ -1,4 +1,4 @@
-/* pq_models.c: instrumented stubs that send the program's libpq calls to the runtime's interception (data_pq.c: data mode; db_pq.c: fixture mode). */
+/* pq_models.c: instrumented stubs that send the program's libpq calls to the runtime's entry points (pq_dispatch.c). */
 #include <libpq-fe.h>
 
 /*

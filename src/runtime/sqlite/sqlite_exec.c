@@ -1,34 +1,43 @@
-/* db_calls.c: sqlite3_exec and sqlite3_get_table through the interception, so their rows carry symbolic text. */
+/* sqlite_exec.c: sqlite3_exec and sqlite3_get_table rebuilt on the intercepted prepare/step/column calls (any mode), so their rows carry symbolic text. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "db_rt.h"
+#include "../core/rt_internal.h"
+#include "sqlite_dispatch.h"
+
+/* The next statement of the text at *p (blanks and comments skipped), prepared through the
+ * interception; *p moves past it. *st is NULL at the end of the text. Returns SQLite's code. */
+static int next_stmt(sqlite3 *db, const char **p, sqlite3_stmt **st)
+{
+    *st = NULL;
+    while (*p && **p) {
+        const char *tail = NULL;
+        int rc = sym_sqlite3_prepare_v2(db, *p, -1, st, &tail);
+        *p = tail;
+        if (rc != SQLITE_OK || *st)
+            return rc;
+    }
+    return SQLITE_OK;
+}
 
 /* ---------------------------------------------------------------- exec */
 
 /* sqlite3_exec through the intercepted prepare/step/column_text, so rows reach the
  * callback with symbolic text (its argv strings carry shadows). Same contract as SQLite's. */
-int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
+int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
 {
     if (errmsg)
         *errmsg = NULL;
     int rc = SQLITE_OK;
     const char *p = sql;
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = db_rt_prepare(2, db, p, -1, 0, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) { /* blanks or comment */
-            p = tail;
-            continue;
-        }
+    sqlite3_stmt *st;
+    while (rc == SQLITE_OK && (rc = next_stmt(db, &p, &st)) == SQLITE_OK && st) {
         int ncol = sym_sqlite3_column_count(st);
         char **argv = calloc((size_t)ncol * 2 + 2, sizeof *argv);
         if (!argv) {
@@ -56,7 +65,6 @@ int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char *
         int frc = sym_sqlite3_finalize(st);
         if (rc == SQLITE_OK && frc != SQLITE_OK)
             rc = frc;
-        p = tail;
     }
     __sym_ret = NULL;
     if (rc != SQLITE_OK && errmsg)
@@ -87,7 +95,7 @@ static char *copy_text(const char *p, int n)
  * returns carry shadows. The result has SQLite's own layout (slot -1 holds 1 + the
  * number of entries), so the program frees it with the real sqlite3_free_table.
  */
-int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg)
+int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg)
 {
     char **res = NULL;
     size_t n = 0, cap = 0;
@@ -108,16 +116,8 @@ int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *
         }                                                                              \
         res[1 + n++] = (v);                                                            \
     } while (0)
-    while (p && *p && rc == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        const char *tail = NULL;
-        rc = db_rt_prepare(2, db, p, -1, 0, &st, &tail);
-        if (rc != SQLITE_OK)
-            break;
-        if (!st) {
-            p = tail;
-            continue;
-        }
+    sqlite3_stmt *st;
+    while (rc == SQLITE_OK && (rc = next_stmt(db, &p, &st)) == SQLITE_OK && st) {
         int k = sym_sqlite3_column_count(st);
         int src;
         bool first = true;
@@ -142,7 +142,6 @@ int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *
         int frc = sym_sqlite3_finalize(st);
         if (rc == SQLITE_OK && frc != SQLITE_OK)
             rc = frc;
-        p = tail;
     }
 #undef PUSH
     __sym_ret = NULL;

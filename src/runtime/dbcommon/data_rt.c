@@ -1,6 +1,7 @@
 /* data_rt.c: data mode in the executor: the explorer's plan, the log, run-wide tuple numbers and data inputs. */
 #define _GNU_SOURCE
 #include "data_rt.h"
+#include "db_log.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -125,28 +126,30 @@ const data_plan_site *data_rt_plan_for(const char *site_id)
 
 void data_rt_log(const char *fmt, ...)
 {
-    if (log_fd < 0)
-        return;
-    char buf[8192];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    db_log_vline(log_fd, 8192, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    rt_sys_write(log_fd, buf, (size_t)n);
 }
 
-void data_rt_flat(char *dst, size_t cap, const char *src)
+void data_rt_log_site(const char *site, int ncols, const char *dialect, const char *sql, int nparams,
+                      char *const *literals)
 {
-    size_t i = 0;
-    for (; src && src[i] && i + 1 < cap; i++)
-        dst[i] = src[i] == '\t' || src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
-    if (cap)
-        dst[i] = 0;
+    char *line = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&line, &n);
+    if (!m)
+        return;
+    char text[4096];
+    db_log_flat(text, sizeof text, sql);
+    fprintf(m, "s\t%s\t%d\t%s\t%s", site, ncols, dialect, text);
+    for (int i = 0; i < nparams; i++) {
+        db_log_flat(text, sizeof text, literals && literals[i] ? literals[i] : "NULL");
+        fprintf(m, "\t%s", text);
+    }
+    fclose(m);
+    data_rt_log("%s", line);
+    free(line);
 }
 
 uint64_t data_rt_next_tuple(void) { return tuples++; }

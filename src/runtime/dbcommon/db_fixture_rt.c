@@ -1,4 +1,4 @@
-/* db_fixture_rt.c: per run: the fixture read from the test vector, its schema constraints, the run's database file, the query log. */
+/* db_fixture_rt.c: fixture mode, whatever the database: the statements' list, the query log, the fixture read from the test vector with its schema constraints, the run's set-up. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
@@ -7,14 +7,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "db_log.h"
 #include "db_rt.h"
-#include "data_rt.h"
-#include "data_sqlite.h"
 #include "util/util.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
-
 
 qstate *db_rt_find(sqlite3_stmt *st)
 {
@@ -34,26 +32,10 @@ qstate *db_rt_find(sqlite3_stmt *st)
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void db_rt_log_line(const char *fmt, ...)
 {
-    if (db_rt.log_fd < 0)
-        return;
-    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    db_log_vline(db_rt.log_fd, 4096, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (n > (int)sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    rt_sys_write(db_rt.log_fd, buf, (size_t)n);
-}
-
-void db_rt_flat(char *s)
-{
-    for (; *s; s++)
-        if (*s == '\t' || *s == '\n' || *s == '\r')
-            *s = ' ';
 }
 
 void db_rt_log_query(qstate *s)
@@ -69,8 +51,7 @@ void db_rt_log_query(qstate *s)
     else if (s->why && !s->q->nunsupported)
         snprintf(kinds, sizeof kinds, "%s", s->why);
     char sql[2048];
-    snprintf(sql, sizeof sql, "%s", s->sql ? s->sql : "");
-    db_rt_flat(sql);
+    db_log_flat(sql, sizeof sql, s->sql);
     /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
     int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
     db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
@@ -84,18 +65,6 @@ static void log_all_at_exit(void)
     for (qstate *s = db_rt_stmts; s; s = s->next)
         if (s->ns || s->rows_fixture || s->rows_other)
             db_rt_log_query(s);
-}
-
-/* A statement that failed: SQLite's message and the SQL (its first 1000 bytes). */
-void db_rt_log_error(sqlite3 *db, const char *sql, int nbyte)
-{
-    char text[1024], msg[512];
-    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
-    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
-    snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(db));
-    db_rt_flat(text);
-    db_rt_flat(msg);
-    db_rt_log_line("s\t%s\t%s", msg, text);
 }
 
 /* ---------------------------------------------------------------- the fixture */
@@ -191,64 +160,25 @@ void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
     }
 }
 
-/* Create this run's database file: schema, then the fixture's rows. */
-static int build_database(void)
+int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),
+                         void *ctx)
 {
-    unlink(db_rt.path);
-    char aux[4200];
-    snprintf(aux, sizeof aux, "%s-journal", db_rt.path);
-    unlink(aux);
-    snprintf(aux, sizeof aux, "%s-wal", db_rt.path);
-    unlink(aux);
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(db_rt.path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        db_rt_log_line("e\tcannot create the run's database %s: %s", db_rt.path, db ? sqlite3_errmsg(db) : "?");
-        sqlite3_close(db);
-        return -1;
-    }
-    char *msg = NULL;
-    /* a scratch file rebuilt every run: no journal, no fsync */
-    int rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", NULL, NULL, NULL);
-    if (sqlite3_exec(db, db_rt.schema->ddl, NULL, NULL, &msg) != SQLITE_OK) {
-        db_rt_log_line("e\tthe schema failed in the run's database: %s", msg ? msg : "?");
-        rc = -1;
-    }
-    sqlite3_free(msg);
+    int rc = 0;
     for (int ti = 0; !rc && ti < db_rt.schema->ntables; ti++) {
         const db_table *t = &db_rt.schema->tables[ti];
         unsigned count = (unsigned)db_rt.counts[ti]->value;
         db_cell cells[t->ncols];
         uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
         if (!bufs)
-            return -1;
+            rc = -1;
         for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
             for (int c = 0; c < t->ncols; c++)
-                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1), &cells[c]);
-            char *ins = db_insert_sql(t, cells);
-            msg = NULL;
-            int xrc = ins ? sqlite3_exec(db, ins, NULL, NULL, &msg) : SQLITE_NOMEM;
-            if (xrc != SQLITE_OK && sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_CHECK) {
-                /* a CHECK sympath does not model (report.json names it): counted, the run ends as infeasible */
-                db_rt_log_line("r\t%s\t%s", msg ? msg : "CHECK constraint failed", ins);
-                sqlite3_close(db);
-                fflush(stdout), fflush(stderr);
-                rt_end_run(SYM_ASSUME_EXIT_CODE);
-                _exit(SYM_ASSUME_EXIT_CODE);
-            }
-            if (xrc != SQLITE_OK) {
-                /* the solver's row violates a constraint SQLite checks: a bug of ours, reported */
-                db_rt_log_line("e\tfixture row rejected by SQLite (%s): %s", msg ? msg : "out of memory", ins ? ins : "");
-                rc = -1;
-            }
-            sqlite3_free(msg);
-            free(ins);
-            db_rt.rowids[ti][k] = sqlite3_last_insert_rowid(db);
+                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1),
+                                    &cells[c]);
+            rc = insert_row(ctx, t, ti, k, cells);
         }
         free(bufs);
     }
-    if (!rc)
-        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-    sqlite3_close(db);
     return rc;
 }
 
@@ -257,11 +187,6 @@ static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned h
     const char *v = getenv(name);
     unsigned long n = v && *v ? strtoul(v, NULL, 10) : def;
     return n < lo ? lo : n > hi ? hi : (unsigned)n;
-}
-
-void db_rt_setup(void)
-{
-    db_rt_setup_with(build_database);
 }
 
 /* First open of the run: everything above. Leaves db_rt.state 1 (symbolic), -1 (no --db). */
@@ -298,37 +223,3 @@ void db_rt_setup_with(int (*build)(void))
     atexit(log_all_at_exit);
     db_rt.state = 1;
 }
-
-/* ---------------------------------------------------------------- open */
-
-static int open_redirected(const char *filename, sqlite3 **ppDb, int flags, const char *vfs)
-{
-    db_rt_setup();
-    __sym_ret = NULL;
-    if (db_rt.state != 1) {
-        if (db_rt.schema) /* --db given but the database could not be built: fail as SQLite would */
-            return SQLITE_CANTOPEN;
-        return sqlite3_open_v2(filename, ppDb, flags, vfs);
-    }
-    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    flags &= ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY);
-    int rc = sqlite3_open_v2(db_rt.path, ppDb, flags, NULL);
-    if (rc == SQLITE_OK) /* a scratch database: the program's writes need no fsync */
-        sqlite3_exec(*ppDb, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
-    return rc;
-}
-
-int sym_sqlite3_open(const char *filename, sqlite3 **ppDb)
-{
-    if (data_rt_active())
-        return data_sqlite3_open_v2(filename, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    return open_redirected(filename, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-}
-
-int sym_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs)
-{
-    if (data_rt_active())
-        return data_sqlite3_open_v2(filename, ppDb, flags, zVfs);
-    return open_redirected(filename, ppDb, flags, zVfs);
-}
-

@@ -1,4 +1,4 @@
-/* db_sqlite.c: the executor's interception of the SQLite C API: prepare, bind, step and results with symbolic rows (Emmi et al. 2007). */
+/* db_sqlite.c: fixture mode on SQLite: prepare, bind, step and results with symbolic rows (Emmi et al. 2007). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdarg.h>
@@ -7,18 +7,19 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "db_rt.h"
-#include "data_rt.h"
-#include "data_sqlite.h"
+#include "../dbcommon/db_rt.h"
+#include "../dbcommon/db_log.h"
+#include "db_sqlite.h"
 #include "util/util.h"
 
 /*
- * The program's calls sqlite3_X reach sym_sqlite3_X through the instrumented stubs
- * __sym_model_sqlite3_X (db_models.c), so parameters and results carry shadows
- * like any runtime API call (__sym_params / __sym_ret). Every call still goes to
- * the real libsqlite3; this file adds:
+ * The program's calls sqlite3_X reach sym_sqlite3_X (sqlite_dispatch.c) through the
+ * instrumented stubs __sym_model_sqlite3_X (db_models.c), so parameters and results carry
+ * shadows like any runtime API call (__sym_params / __sym_ret); in fixture mode the
+ * dispatcher calls db_sqlite3_X here. Every call still goes to the real libsqlite3; fixture
+ * mode adds:
  *
- *  - open: the first open of a run builds a fresh database file from the schema
+ *  - open (db_sqlite_open.c): the first open of a run builds a fresh database file from the schema
  *    (env SYMPATH_DB_SCHEMA, DDL) plus the fixture read from the test vector
  *    (db.h, "fixture layout"), records the rowid of every fixture row, and
  *    records the schema constraints of every row slot as assumptions; every open
@@ -39,6 +40,18 @@
  * for the rest of the run; rows the program inserts are concrete rows.
  */
 
+/* A statement that failed, as an "s" line of the query log: SQLite's message and the SQL (its
+ * first 1000 bytes; nbyte < 0: NUL-terminated). */
+static void log_error(sqlite3 *db, const char *sql, int nbyte)
+{
+    char text[1024], msg[512];
+    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
+    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(text, sizeof text, text);
+    db_rt_log_line("s\t%s\t%s", msg, text);
+}
+
 /* ---------------------------------------------------------------- prepare */
 
 /*
@@ -47,11 +60,9 @@
  * string); an understood SELECT is then prepared again with the hidden rowid
  * column and that statement is the one the program gets.
  */
-int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                    const char **tail)
 {
-    if (data_rt_active())
-        return data_sqlite3_prepare(version, db, sql, nbyte, flags, pp, tail);
     __sym_ret = NULL;
     const char *t = NULL;
     uint64_t t0 = util_now_ns();
@@ -62,7 +73,7 @@ int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned
     if (tail)
         *tail = t;
     if (rc != SQLITE_OK && db_rt.state == 1)
-        db_rt_log_error(db, sql, nbyte);
+        log_error(db, sql, nbyte);
     if (rc != SQLITE_OK || !*pp || db_rt.state != 1)
         return rc;
     qstate *s = calloc(1, sizeof *s);
@@ -112,18 +123,6 @@ int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned
     return rc;
 }
 
-int sym_sqlite3_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail)
-{
-    return db_rt_prepare(1, db, sql, n, 0, pp, tail);
-}
-int sym_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail)
-{
-    return db_rt_prepare(2, db, sql, n, 0, pp, tail);
-}
-int sym_sqlite3_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned flags, sqlite3_stmt **pp, const char **tail)
-{
-    return db_rt_prepare(3, db, sql, n, flags, pp, tail);
-}
 
 /* ---------------------------------------------------------------- bind */
 
@@ -153,30 +152,24 @@ static void bind_int(sqlite3_stmt *st, int idx, int64_t v, expr *e)
     p->v = e ? e : expr_const(rt_cx(), (uint64_t)v, 64);
 }
 
-int sym_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
 {
-    if (data_rt_active())
-        data_sqlite3_bound(st, idx, data_sql_literal_int(v));
     expr *e = param_expr(2, (uint32_t)v, 32);
     __sym_ret = NULL;
     bind_int(st, idx, v, e ? expr_sext(rt_cx(), e, 64) : NULL);
     return sqlite3_bind_int(st, idx, v);
 }
 
-int sym_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
 {
-    if (data_rt_active())
-        data_sqlite3_bound(st, idx, data_sql_literal_int(v));
     expr *e = param_expr(2, (uint64_t)v, 64);
     __sym_ret = NULL;
     bind_int(st, idx, v, e);
     return sqlite3_bind_int64(st, idx, v);
 }
 
-int sym_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+int db_sqlite3_bind_null(sqlite3_stmt *st, int idx)
 {
-    if (data_rt_active())
-        data_sqlite3_bound(st, idx, NULL);
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     if (p) {
@@ -187,10 +180,8 @@ int sym_sqlite3_bind_null(sqlite3_stmt *st, int idx)
     return sqlite3_bind_null(st, idx);
 }
 
-int sym_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
 {
-    if (data_rt_active())
-        data_sqlite3_bound(st, idx, data_sql_literal_double(v));
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     if (p) { /* REAL values are concrete: the parameter is a constant when it is an integer */
@@ -203,10 +194,8 @@ int sym_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
     return sqlite3_bind_double(st, idx, v);
 }
 
-int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
 {
-    if (data_rt_active())
-        data_sqlite3_bound(st, idx, text ? data_sql_literal_text(DATA_SQLITE, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
     qstate *s = db_rt_find(st);
@@ -220,7 +209,7 @@ int sym_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, vo
     return sqlite3_bind_text(st, idx, text, n, destructor);
 }
 
-int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
+int db_sqlite3_clear_bindings(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
@@ -232,10 +221,8 @@ int sym_sqlite3_clear_bindings(sqlite3_stmt *st)
 /* ---------------------------------------------------------------- step */
 
 
-int sym_sqlite3_step(sqlite3_stmt *st)
+int db_sqlite3_step(sqlite3_stmt *st)
 {
-    if (data_rt_active())
-        return data_sqlite3_step(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     if (s && !s->started) {
@@ -266,7 +253,7 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
-        db_rt_log_error(s->db, s->sql ? s->sql : "", -1);
+        log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
@@ -283,10 +270,8 @@ int sym_sqlite3_step(sqlite3_stmt *st)
     return rc;
 }
 
-int sym_sqlite3_reset(sqlite3_stmt *st)
+int db_sqlite3_reset(sqlite3_stmt *st)
 {
-    if (data_rt_active())
-        return data_sqlite3_reset(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     if (s) {
@@ -298,10 +283,8 @@ int sym_sqlite3_reset(sqlite3_stmt *st)
     return sqlite3_reset(st);
 }
 
-int sym_sqlite3_finalize(sqlite3_stmt *st)
+int db_sqlite3_finalize(sqlite3_stmt *st)
 {
-    if (data_rt_active())
-        return data_sqlite3_finalize(st);
     __sym_ret = NULL;
     for (qstate **pp = &db_rt_stmts; *pp; pp = &(*pp)->next)
         if ((*pp)->st == st) {
@@ -317,20 +300,16 @@ int sym_sqlite3_finalize(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- results */
 
-int sym_sqlite3_column_count(sqlite3_stmt *st)
+int db_sqlite3_column_count(sqlite3_stmt *st)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_count(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_column_count(st);
     return s && s->rowid_col ? n - s->q->nfrom : n;
 }
 
-int sym_sqlite3_data_count(sqlite3_stmt *st)
+int db_sqlite3_data_count(sqlite3_stmt *st)
 {
-    if (data_rt_active())
-        return data_sqlite3_data_count(st);
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_data_count(st);
@@ -368,28 +347,22 @@ static expr *int_cell(const db_val *c, uint64_t v, unsigned width)
     return e && e->value == (v & expr_mask(width)) ? e : NULL;
 }
 
-int sym_sqlite3_column_int(sqlite3_stmt *st, int i)
+int db_sqlite3_column_int(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_int(st, i);
     int v = sqlite3_column_int(st, i);
     __sym_ret = int_cell(cell_of(st, i), (uint32_t)v, 32);
     return v;
 }
 
-sqlite3_int64 sym_sqlite3_column_int64(sqlite3_stmt *st, int i)
+sqlite3_int64 db_sqlite3_column_int64(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_int64(st, i);
     sqlite3_int64 v = sqlite3_column_int64(st, i);
     __sym_ret = int_cell(cell_of(st, i), (uint64_t)v, 64);
     return v;
 }
 
-double sym_sqlite3_column_double(sqlite3_stmt *st, int i)
+double db_sqlite3_column_double(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_double(st, i);
     __sym_ret = NULL; /* floating point is concrete */
     return sqlite3_column_double(st, i);
 }
@@ -410,10 +383,8 @@ static void shadow_text(const db_val *c, const unsigned char *p, int nbytes)
     }
 }
 
-const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i)
+const unsigned char *db_sqlite3_column_text(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_text(st, i);
     const unsigned char *p = sqlite3_column_text(st, i);
     int n = sqlite3_column_bytes(st, i);
     const db_val *c = cell_of(st, i);
@@ -425,10 +396,8 @@ const unsigned char *sym_sqlite3_column_text(sqlite3_stmt *st, int i)
     return p;
 }
 
-const void *sym_sqlite3_column_blob(sqlite3_stmt *st, int i)
+const void *db_sqlite3_column_blob(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_blob(st, i);
     const void *p = sqlite3_column_blob(st, i);
     const db_val *c = cell_of(st, i);
     if (c && c->is_text && p)
@@ -437,10 +406,8 @@ const void *sym_sqlite3_column_blob(sqlite3_stmt *st, int i)
     return p;
 }
 
-int sym_sqlite3_column_bytes(sqlite3_stmt *st, int i)
+int db_sqlite3_column_bytes(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_bytes(st, i);
     int n = sqlite3_column_bytes(st, i);
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;
@@ -452,10 +419,8 @@ int sym_sqlite3_column_bytes(sqlite3_stmt *st, int i)
     return n;
 }
 
-int sym_sqlite3_column_type(sqlite3_stmt *st, int i)
+int db_sqlite3_column_type(sqlite3_stmt *st, int i)
 {
-    if (data_rt_active())
-        return data_sqlite3_column_type(st, i);
     int t = sqlite3_column_type(st, i);
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;
@@ -471,7 +436,7 @@ int sym_sqlite3_column_type(sqlite3_stmt *st, int i)
 
 /* sqlite3_changes after an understood UPDATE or DELETE: the number of rows it hit, as an
  * expression (checked against SQLite's count); otherwise concrete. */
-int sym_sqlite3_changes(sqlite3 *db)
+int db_sqlite3_changes(sqlite3 *db)
 {
     int n = sqlite3_changes(db);
     expr *e = db_rt.changes && !rt.trace_full ? rt_norm(expr_resize(rt_cx(), db_rt.changes, 32)) : NULL;

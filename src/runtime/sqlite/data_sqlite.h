@@ -5,8 +5,8 @@
 #include <sqlite3.h>
 
 /*
- * Each function has the contract of the SQLite function of the same name; db_sqlite.c
- * and db_fixture_rt.c call them instead of their fixture-mode code when data_rt_active().
+ * Each function has the contract of the SQLite function of the same name; the dispatcher
+ * (sqlite_dispatch.c) calls them when data_rt_active().
  * Protocol (plan, log, input names) in src/data/data.h.
  */
 
@@ -16,8 +16,12 @@ int data_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const ch
  * (data_wrap_select) with rowid columns for the fixture keys when the schema understands it. */
 int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                          const char **tail);
-/* Remember a bound parameter (as an SQL literal, malloc'ed text taken over) for the "s" log line. */
-void data_sqlite3_bound(sqlite3_stmt *st, int idx, char *literal);
+/* Binders: SQLite's, the value remembered as an SQL literal for the "s" log line. */
+int data_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v);
+int data_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v);
+int data_sqlite3_bind_null(sqlite3_stmt *st, int idx);
+int data_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v);
+int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *));
 int data_sqlite3_step(sqlite3_stmt *st);
 int data_sqlite3_reset(sqlite3_stmt *st);
 int data_sqlite3_finalize(sqlite3_stmt *st);

@@ -8,8 +8,8 @@
  * module's calls resolve to them; the build internalizes and inlines them.
  * Nothing but the rt_abi.h entry points may be defined in this file.
  */
-#include "../expr/expr.h"
-#include "rt_abi.h"
+#include "../../expr/expr.h"
+#include "../rt_abi.h"
 #include "rt_slow.h"
 
 symx __sym_binop(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
