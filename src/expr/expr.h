@@ -168,9 +168,6 @@ expr *expr_fp(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *a, e
 /* fcmp by predicate on two floats of one width (32/64); result width 1, canonical
  * (FOEQ/FOLT/FOLE/FUNO, possibly under NOT, ORs for one/ueq). */
 expr *expr_fcmp(expr_ctx *cx, expr_fpred pred, expr *a, expr *b);
-/* Is op one of the floating-point operators whose result is a float (EXPR_FADD..EXPR_FRINT,
- * EXPR_SITOF, EXPR_UITOF, EXPR_FCVT)? */
-int expr_op_is_fp_valued(expr_op op);
 /* Is op any floating-point operator (EXPR_FADD..EXPR_FCVT)? */
 static inline int expr_op_is_fp(unsigned op) { return op >= EXPR_FADD && op <= EXPR_FCVT; }
 

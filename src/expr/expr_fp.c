@@ -148,11 +148,6 @@ uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
     }
 }
 
-int expr_op_is_fp_valued(expr_op op)
-{
-    return (op >= EXPR_FADD && op <= EXPR_FRINT) || op == EXPR_SITOF || op == EXPR_UITOF || op == EXPR_FCVT;
-}
-
 static inline bool fw(unsigned w) { return w == 32 || w == 64; }
 
 bool expr_fp_shape_ok(expr_op op, unsigned width, uint32_t aux, const expr *k0, const expr *k1,
