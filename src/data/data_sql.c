@@ -60,6 +60,23 @@ static void put_s(tx *t, int64_t v)
 
 static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 
+/* Append pre, the translation of a by f, then post: the shape of most translations that
+ * wrap an operand. 0, or -1 when a cannot be translated. */
+static int around(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, const char *post)
+{
+    sb_puts(&t->o, pre);
+    if (f(t, a))
+        return -1;
+    sb_puts(&t->o, post);
+    return 0;
+}
+
+/* Append pre f(a) mid f(b) post: two operands in one shape. 0, or -1 when one cannot be translated. */
+static int around2(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, const char *mid, expr *b, const char *post)
+{
+    return around(t, pre, f, a, mid) || around(t, "", f, b, post) ? -1 : 0;
+}
+
 /* The signed view of sql_int(e) for width w < 64 (sql_int(e) is then in [0, 2^w)). w <= 62 only:
  * 2^w must be an SQL integer. */
 static int sql_signed(tx *t, expr *e)
@@ -74,11 +91,7 @@ static int sql_signed(tx *t, expr *e)
     if (w > 62)
         return fail(t, "63-bit signed value");
     if (w == 1) { /* true is -1 */
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (sql_bool(t, e))
-            return -1;
-        sb_puts(&t->o, " THEN -1 ELSE 0 END)");
-        return 0;
+        return around(t, "(CASE WHEN ", sql_bool, e, " THEN -1 ELSE 0 END)");
     }
     sb_puts(&t->o, "(");
     if (sql_int(t, e))
@@ -111,14 +124,34 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
     return too_long(t);
 }
 
+/* ((kid0 op kid1) & mask(w)): an operation whose SQL result may leave the w bits of C's. */
+static int binop_masked(tx *t, expr *e, const char *op, int (*f)(tx *, expr *), unsigned w)
+{
+    sb_puts(&t->o, "((");
+    if (binop(t, e, op, f))
+        return -1;
+    mask_close(t, w);
+    return too_long(t);
+}
+
+/* ((f(a) shift k) & mask(mask_w)), shift "<<" or ">>", or ((f(a)) & mask) when shift is NULL. */
+static int shifted_masked(tx *t, int (*f)(tx *, expr *), expr *a, const char *shift, unsigned k, unsigned mask_w)
+{
+    sb_puts(&t->o, "((");
+    if (f(t, a))
+        return -1;
+    if (shift)
+        sb_printf(&t->o, " %s %u", shift, k);
+    mask_close(t, mask_w);
+    return too_long(t);
+}
+
 
 /* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
 static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
 {
-    sb_puts(&t->o, "(CASE WHEN ");
-    if (sql_bool(t, e->kid[0]))
+    if (around(t, "(CASE WHEN ", sql_bool, e->kid[0], " THEN "))
         return -1;
-    sb_puts(&t->o, " THEN ");
     if (f(t, e->kid[1]))
         return -1;
     sb_puts(&t->o, " ELSE ");
@@ -195,11 +228,7 @@ static int sql_bool(tx *t, expr *e)
         }
         return fail(t, "1-bit input");
     case EXPR_NOT:
-        sb_puts(&t->o, "(NOT ");
-        if (sql_bool(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, ")");
-        return 0;
+        return around(t, "(NOT ", sql_bool, e->kid[0], ")");
     case EXPR_AND:
         return binop(t, e, "AND", sql_bool);
     case EXPR_OR:
@@ -219,14 +248,7 @@ static int sql_bool(tx *t, expr *e)
     case EXPR_ULT: {
         unsigned w = e->kid[0]->width;
         if (w == 1) { /* a < b: a false, b true */
-            sb_puts(&t->o, "((NOT ");
-            if (sql_bool(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, ") AND ");
-            if (sql_bool(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, ")");
-            return 0;
+            return around2(t, "((NOT ", sql_bool, e->kid[0], ") AND ", e->kid[1], ")");
         }
         int col, pos;
         if (w < 64 && is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
@@ -237,46 +259,24 @@ static int sql_bool(tx *t, expr *e)
             return binop(t, e, "<", sql_int);
         /* unsigned 64-bit: the same sign compares as signed; otherwise the non-negative one is smaller */
         if (is_const(e->kid[1]) && (int64_t)e->kid[1]->value > 0) { /* x <u c, c > 0: 0 <= x < c */
-            sb_puts(&t->o, "(");
-            if (sql_int(t, e->kid[0]))
+            if (around2(t, "(", sql_int, e->kid[0], " >= 0 AND ", e->kid[0], " < "))
                 return -1;
-            sb_puts(&t->o, " >= 0 AND ");
-            if (sql_int(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " < ");
             put_s(t, (int64_t)e->kid[1]->value);
             sb_puts(&t->o, ")");
             return too_long(t);
         }
         /* (a < 0) = (b < 0) AND a < b, or a >= 0 AND b < 0 */
-        sb_puts(&t->o, "(((");
-        if (sql_int(t, e->kid[0]))
+        if (around2(t, "(((", sql_int, e->kid[0], " < 0) = (", e->kid[1], " < 0) AND "))
             return -1;
-        sb_puts(&t->o, " < 0) = (");
-        if (sql_int(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " < 0) AND ");
         if (binop(t, e, "<", sql_int))
             return -1;
-        sb_puts(&t->o, ") OR (");
-        if (sql_int(t, e->kid[0]))
+        if (around2(t, ") OR (", sql_int, e->kid[0], " >= 0 AND ", e->kid[1], " < 0))"))
             return -1;
-        sb_puts(&t->o, " >= 0 AND ");
-        if (sql_int(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " < 0))");
         return too_long(t);
     }
     case EXPR_SLT:
         if (e->kid[0]->width == 1) { /* signed 1-bit: true (-1) < false (0) */
-            sb_puts(&t->o, "(");
-            if (sql_bool(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " AND NOT ");
-            if (sql_bool(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, ")");
-            return 0;
+            return around2(t, "(", sql_bool, e->kid[0], " AND NOT ", e->kid[1], ")");
         }
         return binop(t, e, "<", sql_signed);
     case EXPR_FOEQ:
@@ -308,11 +308,7 @@ static int sql_int(tx *t, expr *e)
 {
     unsigned w = e->width;
     if (w == 1) {
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (sql_bool(t, e))
-            return -1;
-        sb_puts(&t->o, " THEN 1 ELSE 0 END)");
-        return 0;
+        return around(t, "(CASE WHEN ", sql_bool, e, " THEN 1 ELSE 0 END)");
     }
     switch (e->op) {
     case EXPR_CONST:
@@ -339,11 +335,7 @@ static int sql_int(tx *t, expr *e)
             return fail(t, "wide multiplication");
         if (w == 64)
             return binop(t, e, op, sql_int);
-        sb_puts(&t->o, "((");
-        if (binop(t, e, op, sql_int))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+        return binop_masked(t, e, op, sql_int, w);
     }
     case EXPR_UDIV:
     case EXPR_UREM:
@@ -357,10 +349,8 @@ static int sql_int(tx *t, expr *e)
             if (w == 64 && (int64_t)e->kid[1]->value < 0)
                 return fail(t, "unsigned 64-bit division");
             if (w == 64) { /* only exact for non-negative dividends */
-                sb_puts(&t->o, "(CASE WHEN ");
-                if (sql_int(t, e->kid[0]))
+                if (around(t, "(CASE WHEN ", sql_int, e->kid[0], " >= 0 THEN "))
                     return -1;
-                sb_puts(&t->o, " >= 0 THEN ");
                 if (binop(t, e, op, sql_int))
                     return -1;
                 sb_puts(&t->o, " ELSE NULL END)");
@@ -370,11 +360,7 @@ static int sql_int(tx *t, expr *e)
         }
         if (w == 64 && (int64_t)e->kid[1]->value == -1)
             return fail(t, "division by -1");
-        sb_puts(&t->o, "((");
-        if (binop(t, e, op, sql_signed))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+        return binop_masked(t, e, op, sql_signed, w);
     }
     case EXPR_SHL:
     case EXPR_LSHR:
@@ -382,26 +368,11 @@ static int sql_int(tx *t, expr *e)
         if (!is_const(e->kid[1]) || e->kid[1]->value >= w)
             return fail(t, "shift by a value from the data");
         unsigned k = (unsigned)e->kid[1]->value;
-        if (e->op == EXPR_SHL) {
-            sb_puts(&t->o, "((");
-            if (sql_int(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " << %u", k);
-            mask_close(t, w);
-        } else if (e->op == EXPR_LSHR) {
-            sb_puts(&t->o, "((");
-            if (sql_int(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " >> %u", k);
-            mask_close(t, w == 64 && k ? 64 - k : w);
-        } else {
-            sb_puts(&t->o, "((");
-            if (sql_signed(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " >> %u", k);
-            mask_close(t, w);
-        }
-        return too_long(t);
+        if (e->op == EXPR_SHL)
+            return shifted_masked(t, sql_int, e->kid[0], "<<", k, w);
+        if (e->op == EXPR_LSHR)
+            return shifted_masked(t, sql_int, e->kid[0], ">>", k, w == 64 && k ? 64 - k : w);
+        return shifted_masked(t, sql_signed, e->kid[0], ">>", k, w);
     }
     case EXPR_AND:
         return binop(t, e, "&", sql_int);
@@ -427,21 +398,11 @@ static int sql_int(tx *t, expr *e)
     case EXPR_SEXT:
         if (w == 64)
             return sql_signed(t, e->kid[0]);
-        sb_puts(&t->o, "((");
-        if (sql_signed(t, e->kid[0]))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+        return shifted_masked(t, sql_signed, e->kid[0], NULL, 0, w);
     case EXPR_EXTRACT:
         if (e->aux == 0 && w == e->kid[0]->width)
             return sql_int(t, e->kid[0]);
-        sb_puts(&t->o, "((");
-        if (sql_int(t, e->kid[0]))
-            return -1;
-        if (e->aux)
-            sb_printf(&t->o, " >> %u", e->aux);
-        mask_close(t, w);
-        return too_long(t);
+        return shifted_masked(t, sql_int, e->kid[0], e->aux ? ">>" : NULL, e->aux, w);
     case EXPR_CONCAT:
         sb_puts(&t->o, "((");
         if (sql_int(t, e->kid[0]))
@@ -458,15 +419,11 @@ static int sql_int(tx *t, expr *e)
             return fail(t, "32-bit float");
         sb_puts(&t->o, "((");
         if (t->d == DATA_PG) {
-            sb_puts(&t->o, "trunc(");
-            if (sql_real(t, e->kid[0]))
+            if (around(t, "trunc(", sql_real, e->kid[0], ")::bigint"))
                 return -1;
-            sb_puts(&t->o, ")::bigint");
         } else {
-            sb_puts(&t->o, "CAST(");
-            if (sql_real(t, e->kid[0]))
+            if (around(t, "CAST(", sql_real, e->kid[0], " AS INTEGER)"))
                 return -1;
-            sb_puts(&t->o, " AS INTEGER)");
         }
         mask_close(t, w);
         return too_long(t);

@@ -22,7 +22,7 @@ typedef struct explore_opts {
     const char *work_dir;           /* scratch directory (executor output files) */
     const char *const *sources;     /* the user's sources, for the report */
     size_t nsources;
-    const char *strategy;           /* strategy_new name; NULL = "cov" */
+    const char *strategy;           /* one of strategy_names; NULL = "cov" */
     double budget_seconds;          /* wall-time budget of the exploration, seconds (0 = none) */
     uint64_t max_execs;             /* 0 = no limit */
     uint64_t max_tests;             /* kept tests; 0 = no limit */
@@ -48,6 +48,10 @@ typedef struct explore_opts {
     const char *db_results_dir;         /* PostgreSQL: executor i's runs record their SELECTs' results in
                                            DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
 } explore_opts;
+
+/* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),
+ * "dfs", "bfs", "random", "generational" (strategy.c). */
+extern const char *const strategy_names[];
 
 /* What the exploration found, for the caller's summary and exit code. */
 typedef struct explore_summary {

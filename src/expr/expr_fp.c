@@ -39,6 +39,9 @@ static inline uint64_t b64(double d)
  * conversions of floats can be computed in double without changing results. */
 static inline double as_double(uint64_t bits, unsigned w) { return w == 32 ? (double)f32(bits) : f64(bits); }
 
+double expr_fp_value(uint64_t bits, unsigned w) { return as_double(bits, w); }
+uint64_t expr_fp_bits(double v, unsigned w) { return w == 32 ? b32((float)v) : b64(v); }
+
 /*
  * cvttss2si / cvttsd2si with a 32- or 64-bit destination: truncation toward zero, or
  * the integer indefinite 0x80..0 for NaN and truncations that do not fit (Intel SDM,
