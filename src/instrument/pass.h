@@ -8,7 +8,7 @@
 
 #include "instrument_int.h"
 
-/* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass.c). */
+/* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass_rt.c). */
 enum rt_fn {
     RT_BINOP, RT_ICMP, RT_CAST, RT_SELECT, RT_OVERFLOW, RT_INTRINSIC, RT_PTR_ADD,
     RT_LOAD, RT_STORE, RT_MEMCPY, RT_MEMSET,

@@ -10,7 +10,7 @@
 
 /*
  * Why. Z3 bit-blasts floating-point operations; a double sqrt, division or product can
- * take it seconds (solver.c, run_z3), while the branch itself is usually "some input,
+ * take it seconds (solver_z3.c, run_z3), while the branch itself is usually "some input,
  * through one or two operations, equals / exceeds a constant". Such a branch is often
  * satisfied by a value built from the constants in sight: c, -c, the neighbours of c,
  * c*c and sqrt(c) (inverse of sqrt and square), c1*c2, c1/c2, c1+c2, c1-c2 (inverses of
