@@ -19,7 +19,8 @@
  * names a function other than as a direct callee. Started with no symbolic
  * parameter and no symbolic byte anywhere in memory, such a call cannot produce a
  * symbolic value: every value it computes is concrete, so a copy of it that
- * carries no shadows at all (concrete mode: pass.c instruments it, pass_dispatch.c calls it) computes the same events.
+ * carries no shadows at all computes the same events (concrete mode: pass.c
+ * instruments the copy, pass_dispatch.c makes F call it).
  *
  * Callbacks are the one way out of that reasoning: uninstrumented code (qsort,
  * signal delivery) may call the *original* of a function whose address was taken.
