@@ -241,17 +241,9 @@ int cmd_data(int argc, char **argv)
     }
     /* replay: SQLite tests rebuild a database from the schema and their fixture (test-N.sql) */
     dbs.fixture_inputs = 0;
-    write_replay_conf(out, abs_sources, nsources, cflags, NULL, sum.slots_covered, sum.slots_total,
-                      dbs.schema ? &dbs : NULL);
-    if (data_is_postgres(db)) { /* PostgreSQL tests replay from their recorded results (test-N.results) */
-        char conf[PATH_MAX + 32];
-        snprintf(conf, sizeof conf, "%s/build/replay.conf", out);
-        FILE *cf = fopen(conf, "a");
-        if (!cf || fprintf(cf, "replaypq %s/replay_pq.c\n", lib_dir()) < 0 || fclose(cf)) {
-            fprintf(stderr, "sympath data: cannot write %s: %s\n", conf, strerror(errno));
-            return 1;
-        }
-    }
+    if (write_replay_conf(out, abs_sources, nsources, cflags, NULL, sum.slots_covered, sum.slots_total,
+                          dbs.schema ? &dbs : NULL, data_is_postgres(db)))
+        return 1;
     db_schema_free(dbs.schema);
     build_stats_free(&bs);
     for (size_t i = 0; i < nsources; i++)

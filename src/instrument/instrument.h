@@ -47,9 +47,6 @@ uint64_t posix_prefix_inputs(const sym_posix_opts *o);
  * models_io.c and replay.c declare) for *o to path, atomically. 0, or -1 with *err. */
 int posix_write_conf(const sym_posix_opts *o, const char *path, char **err);
 
-/* The replay.conf lines of *o ("sym-args MIN MAX N", "sym-stdin N", "sym-file N NAME"), none without options. */
-void posix_write_replay_lines(FILE *f, const sym_posix_opts *o);
-
 /* Release the file names and reset *o. */
 void posix_opts_free(sym_posix_opts *o);
 
