@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db_cmd.h"
+#include "data/data.h"
+#include "db/db.h"
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
@@ -302,6 +303,7 @@ int cmd_run(int argc, char **argv) {
     }
 
     char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];
+    char *err = NULL;
     if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir) {
         fprintf(stderr, "sympath run: output path too long\n");
         return 2;
@@ -311,8 +313,11 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
-    if (db_path && db_setup_run(db_path, build_dir, &db) != 0)
+    if (db_path && db_setup_run(db_path, data_is_postgres(db_path), build_dir, &db, stderr, &err) != 0) {
+        fprintf(stderr, "sympath run: %s\n", err ? err : "out of memory");
+        free(err);
         return 1;
+    }
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
@@ -321,7 +326,6 @@ int cmd_run(int argc, char **argv) {
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;
     memset(&bs, 0, sizeof bs);
-    char *err = NULL;
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
     if (build_executor(&bo, &bs, &err) != 0) {
         fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
@@ -373,9 +377,8 @@ int cmd_run(int argc, char **argv) {
     }
     write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db,
                       db.schema && db.pg);
-    db_cleanup_pg(&db);
-    free(db.scratch_conninfo);
-    db_schema_free(db.schema);
+    db_cleanup_pg(&db, stderr);
+    db_setup_free(&db);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
     build_stats_free(&bs);
