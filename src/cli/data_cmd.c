@@ -185,7 +185,7 @@ int cmd_data(int argc, char **argv)
     }
     data_source_close(probe);
 
-    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
+    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
                      exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL};
     build_stats bs;
     memset(&bs, 0, sizeof bs);

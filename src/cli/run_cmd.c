@@ -87,16 +87,6 @@ static int parse_uint(const char *text, uint64_t *out) {
     return 0;
 }
 
-const char *lib_dir(void) {
-    const char *e = getenv("SYMPATH_LIB_DIR");
-    return e && *e ? e : SYMPATH_LIB_DIR;
-}
-
-const char *include_dir(void) {
-    const char *e = getenv("SYMPATH_INCLUDE_DIR");
-    return e && *e ? e : SYMPATH_INCLUDE_DIR;
-}
-
 /* OUT/build/replay.conf (proto.h): what `sympath replay` needs to rebuild the program natively. */
 int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
                       const sym_posix_opts *posix, uint32_t covered, uint32_t total, const db_setup *db,
@@ -106,8 +96,8 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
     int oom = 0;
     for (size_t i = 0; i < n; i++) oom |= replay_conf_add_source(&c, abs_sources[i]);
     c.cflags = strdup(cflags ? cflags : "");
-    c.include_dir = strdup(include_dir());
-    c.replaylib = util_strf("%s/replay.c", lib_dir());
+    c.include_dir = strdup(instrument_include_dir());
+    c.replaylib = util_strf("%s/replay.c", instrument_lib_dir());
     c.branches_covered = covered;
     c.branches_total = total;
     /* input functions of other names defined by the build (src/instrument/nondet.c) */
@@ -125,13 +115,13 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
         free(pc);
     }
     if (replaypq) { /* PostgreSQL: each test's recorded results (tests/test-N.results) */
-        c.replaypq = util_strf("%s/replay_pq.c", lib_dir());
+        c.replaypq = util_strf("%s/replay_pq.c", instrument_lib_dir());
         oom |= !c.replaypq;
     }
     if (db && db->schema && !db->pg) {
         c.db_schema = strdup(db->schema_copy);
         c.db_inputs = db->fixture_inputs;
-        c.replaydb = util_strf("%s/replay_db.c", lib_dir());
+        c.replaydb = util_strf("%s/replay_db.c", instrument_lib_dir());
         oom |= !c.db_schema || !c.replaydb;
     }
     char *path = util_strf("%s/%s", out, REPLAY_CONF_FILE), *err = NULL;
@@ -320,7 +310,7 @@ int cmd_run(int argc, char **argv) {
     }
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
-    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
+    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
                      exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix};
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);

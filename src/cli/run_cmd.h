@@ -15,10 +15,6 @@ int parse_duration(const char *text, double *seconds);
 
 struct sym_posix_opts;
 struct db_setup;
-/* Directory of the runtime libraries and bitcode (SYMPATH_LIB_DIR, or the build's) and of
- * sympath.h (SYMPATH_INCLUDE_DIR, or the source tree's). */
-const char *lib_dir(void);
-const char *include_dir(void);
 /* Write OUT/build/replay.conf (atomically, by proto.h's one writer): sources, flags, the replay
  * library, the branch figures covered/total, nondet and POSIX lines, the SQLite database lines
  * when db->schema is set for SQLite, and the replay_pq.c line when replaypq is set (db and posix

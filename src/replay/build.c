@@ -16,16 +16,8 @@ typedef struct argvec {
 
 static void av_push(argvec *a, const char *s)
 {
-    char *c = s ? strdup(s) : NULL;
-    char **nv = c ? realloc(a->v, (a->n + 2) * sizeof *nv) : NULL;
-    if (!nv) {
-        free(c);
+    if (!s || util_strv_push(&a->v, &a->n, s))
         a->failed = 1;
-        return;
-    }
-    a->v = nv;
-    a->v[a->n++] = c;
-    a->v[a->n] = NULL;
 }
 
 /* Push a malloc'ed string (NULL: out of memory) and free it. */

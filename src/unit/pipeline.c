@@ -141,7 +141,7 @@ int unit_run(const unit_run_opts *uo)
         fprintf(lg, "sympath unit: cannot create %s: %s\n", build_dir, strerror(errno));
         return 1;
     }
-    snprintf(rt_header, sizeof rt_header, "%s/sympath_unit_rt.h", uc_lib_dir());
+    snprintf(rt_header, sizeof rt_header, "%s/sympath_unit_rt.h", instrument_lib_dir());
     ho.rt_header = rt_header;
     char *warnings = NULL;
     char *harness = unit_harness(&u, targets, ntargets, &ho, &warnings, &err);
@@ -226,7 +226,7 @@ int unit_run(const unit_run_opts *uo)
     char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
-    build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, uc_lib_dir(), uc_include_dir(), exe,
+    build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, instrument_lib_dir(), instrument_include_dir(), exe,
                      sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
@@ -246,12 +246,12 @@ int unit_run(const unit_run_opts *uo)
         size_t n = 0;
         unit_split_words("cc -w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", &v, &n);
         char *inc = NULL;
-        if (asprintf(&inc, "-I%s", uc_include_dir()) >= 0) uc_push_word(inc, &v, &n);
+        if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);
         free(inc);
         unit_split_words(build_cflags, &v, &n);
         for (size_t i = 0; i <= nsources; i++) uc_push_word(build_sources[i], &v, &n);
         char *rl = NULL;
-        if (asprintf(&rl, "%s/replay.c", uc_lib_dir()) >= 0) uc_push_word(rl, &v, &n);
+        if (asprintf(&rl, "%s/replay.c", instrument_lib_dir()) >= 0) uc_push_word(rl, &v, &n);
         free(rl);
         unit_split_words("-lm -o", &v, &n); /* libm, as the unit's own build would link it */
         uc_push_word(recorder, &v, &n);

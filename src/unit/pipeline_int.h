@@ -43,9 +43,6 @@ typedef struct unit_cfg {
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
 void uc_push_word(const char *w, char ***v, size_t *n);
-/* Directory of libsympath-rt, replay.c, sympath_unit_rt.h ($SYMPATH_LIB_DIR or the build's); of sympath.h. */
-const char *uc_lib_dir(void);
-const char *uc_include_dir(void);
 /* "dir/parser.c" -> "parser.c" (inside p); -> "parser" and -> "dir" (malloc'ed). */
 const char *uc_base_name(const char *p);
 char *uc_stem(const char *path);

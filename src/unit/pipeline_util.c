@@ -14,21 +14,7 @@
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
 void uc_push_word(const char *w, char ***v, size_t *n) {
-    char **nv = realloc(*v, (*n + 2) * sizeof *nv);
-    if (!nv) return;
-    *v = nv;
-    (*v)[(*n)++] = strdup(w);
-    (*v)[*n] = NULL;
-}
-
-const char *uc_lib_dir(void) {
-    const char *e = getenv("SYMPATH_LIB_DIR");
-    return e && *e ? e : SYMPATH_LIB_DIR;
-}
-
-const char *uc_include_dir(void) {
-    const char *e = getenv("SYMPATH_INCLUDE_DIR");
-    return e && *e ? e : SYMPATH_INCLUDE_DIR;
+    util_strv_push(v, n, w); /* out of memory: the word is missing, the command then fails */
 }
 
 const char *uc_base_name(const char *p) {

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "instrument/instrument.h"
 #include "unit/pipeline_int.h"
 #include "util/util.h"
 
@@ -210,7 +211,7 @@ int syntax_ok(const char *file, const char *build_cflags, const char *build_dir,
     uc_push_word(getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &v, &n);
     unit_split_words("-fsyntax-only -w -std=gnu11", &v, &n);
     char *inc = NULL;
-    if (asprintf(&inc, "-I%s", uc_include_dir()) >= 0) uc_push_word(inc, &v, &n);
+    if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);
     free(inc);
     unit_split_words(build_cflags, &v, &n);
     uc_push_word(file, &v, &n);
