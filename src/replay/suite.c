@@ -172,7 +172,7 @@ int replay_suite(const replay_opts *o, replay_summary *s, char **err)
         goto done;
     }
     if (replay_conf_read(conf_path, &conf, err)) {
-        if (errno == ENOENT) { /* the usual cause: no suite there yet */
+        if (access(conf_path, F_OK) != 0) { /* the usual cause: no suite there yet */
             char *e = util_strf("%s (run `sympath run -o DIR` first)", *err);
             free(*err);
             *err = e;

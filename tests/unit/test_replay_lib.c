@@ -175,6 +175,14 @@ static void test_suite_end_to_end(void **state)
     c.replaylib = lib;
     c.cflags = strdup("-DUNUSED='a b'");
     char *conf = util_strf("%s/%s", dir, REPLAY_CONF_FILE), *err = NULL;
+    /* no suite there yet: the error says what to do */
+    replay_opts none = { dir, 0, 5, stdout };
+    replay_summary s0;
+    assert_int_equal(replay_suite(&none, &s0, &err), -1);
+    assert_non_null(strstr(err, "cannot read "));
+    assert_non_null(strstr(err, "(run `sympath run -o DIR` first)"));
+    free(err);
+    err = NULL;
     assert_int_equal(replay_conf_write(conf, &c, &err), 0);
     char *report_text = NULL;
     size_t report_len = 0;
