@@ -75,6 +75,7 @@ typedef struct explore_state {
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
+    struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
 } explore_state;
 
 /* Monotonic clock in seconds. */

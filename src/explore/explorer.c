@@ -13,6 +13,7 @@
 
 #include "../emit/emit.h"
 #include "../instrument/instrument.h"
+#include "../report/report.h"
 #include "../solver/solver.h"
 #include "executor.h"
 #include "explore_state.h"
@@ -362,28 +363,28 @@ static int handle_error(explore_state *s, const run_result *r) {
     if (num >= 0)
         write_fixture(s, r, "errors/error-%03d.xml", num);
     free(desc);
-    if (s->o->progress) fputs("\r\033[K", stderr);
-    fprintf(stderr, "sympath: %s %s at %s (errors/error-%03d.xml)\n",
-            error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
+    char *note = xstrdup_printf("sympath: %s %s at %s (errors/error-%03d.xml)",
+                                error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
+    report_progress_note(s->progress, note ? note : what);
+    free(note);
     return 1;
 }
 
 /* ---- runs ---- */
 
+/* Progress: a sample for OUT/stats and the display (src/report); target = the branch the
+ * first busy executor's candidate aims at. */
 static void progress_line(explore_state *s, int final) {
-    if (!s->o->progress) return;
-    double now = explore_now();
-    if (!final && now - s->last_progress < 0.25) return;
-    s->last_progress = now;
-    double el = now - s->t0;
-    double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
-    char budget[32] = "";
-    if (s->o->budget_seconds > 0) snprintf(budget, sizeof budget, "/%.0fs", s->o->budget_seconds);
-    fprintf(stderr, "\r\033[K[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
-            s->user_covered, s->user_slots, pct, (unsigned long long)s->tests, s->nerrors,
-            (unsigned long long)s->execs, el > 0 ? s->execs / el : 0.0, el, budget);
-    if (final) fputc('\n', stderr);
-    fflush(stderr);
+    solver_stats ss;
+    solver_get_stats(s->solver, &ss);
+    report_sample rs = {explore_now() - s->t0, s->execs, s->user_covered, s->user_slots, s->tests, s->nerrors,
+                        s->solve_seconds, ss.queries, ss.unknown, s->divergences};
+    char target[512] = "";
+    for (unsigned i = 0; i < s->nex && !target[0]; i++) {
+        const site_info *si = s->pending[i].has_cand ? site_by_id(s, s->pending[i].cand.node->site) : NULL;
+        if (si) snprintf(target, sizeof target, "%s:%u in %s", si->file, si->line, si->function);
+    }
+    report_progress_update(s->progress, &rs, target, final);
 }
 
 static void on_open_cb(void *ctx, tree_node *node, int dir) {
@@ -752,10 +753,14 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
+    char title[4200];
+    snprintf(title, sizeof title, "sympath: %s (%s)", o->sources[0], o->out_dir);
+    s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
 
 static void teardown(explore_state *s) {
+    report_progress_close(s->progress);
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
     for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
     free(s->ex);
@@ -791,6 +796,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     }
     explore_loop(&s);
     progress_line(&s, 1);
+    report_progress_close(s.progress);
+    s.progress = NULL;
     s.total_seconds = explore_now() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
