@@ -814,6 +814,9 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));
         free(rerr);
+    } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
+        fprintf(stderr, "sympath: cannot write errors.sarif: %s\n", rerr ? rerr : "?");
+        free(rerr);
     }
     explore_print_summary(&s, stderr);
     if (sum) {

@@ -1,0 +1,84 @@
+/* report_int.h: private to src/report: a small JSON reader (jsonr.c), HTML text helpers (html_text.c), file helpers. */
+#ifndef SYMPATH_REPORT_INT_H
+#define SYMPATH_REPORT_INT_H
+
+#include <stddef.h>
+
+#include "../emit/strbuf.h"
+
+/* ---- JSON reader (jsonr.c): a parsed document as a tree of values ----
+ * Objects keep their keys in document order; a duplicated key is kept twice (jv_get finds
+ * the first). Numbers are doubles (report.json's counters stay below 2^53). Strings are
+ * UTF-8 with escapes decoded (\u0000 becomes '?': our strings are C strings). */
+typedef enum jv_type { JV_NULL, JV_BOOL, JV_NUM, JV_STR, JV_ARR, JV_OBJ } jv_type;
+
+typedef struct jv {
+    jv_type t;
+    int b;              /* JV_BOOL */
+    double num;         /* JV_NUM */
+    char *str;          /* JV_STR */
+    struct jv *items;   /* JV_ARR, JV_OBJ: n values */
+    char **keys;        /* JV_OBJ: n keys */
+    size_t n;
+} jv;
+
+/* Parse text (NUL-terminated). Returns a tree (free with jv_free) or NULL with *err
+ * (malloc'ed, "line L: what was expected"). Nesting deeper than 200 levels is an error. */
+jv *jv_parse(const char *text, char **err);
+/* Read and parse a file; NULL with *err (malloc'ed) when it cannot be read or parsed. */
+jv *jv_read_file(const char *path, char **err);
+/* Free a tree from jv_parse / jv_read_file. NULL ok. */
+void jv_free(jv *v);
+/* Member `key` of object v; NULL when v is NULL, not an object, or has no such key. */
+const jv *jv_get(const jv *v, const char *key);
+/* The string of v, or dflt when v is NULL or not a string. */
+const char *jv_str(const jv *v, const char *dflt);
+/* The number of v (booleans 0/1), or dflt when v is NULL or neither. */
+double jv_num(const jv *v, double dflt);
+/* Elements of an array (0 when v is NULL or not an array). */
+size_t jv_len(const jv *v);
+
+/* ---- files ---- */
+
+/* The whole file as a NUL-terminated string (malloc'ed), *len its length (may be NULL);
+ * NULL with errno when it cannot be read. */
+char *report_read_file(const char *path, size_t *len);
+/* Write data to path atomically (temporary file + rename). 0, or -1 with errno. */
+int report_write_file(const char *path, const char *data, size_t len);
+/* mkdir -p. 0, or -1 with errno. */
+int report_mkdir_p(const char *path);
+
+/* ---- HTML text (html_text.c) ---- */
+
+/* Append s with &, <, >, " and ' escaped; control characters other than tab and newline
+ * become '?'. NULL appends nothing. */
+void html_escaped(strbuf *b, const char *s);
+
+#endif
+
+/* ---- errors of an output directory, whatever command wrote it (errors.c) ---- */
+
+/* One distinct error. Strings malloc'ed (NULL when not recorded); paths relative to OUT. */
+typedef struct rerror {
+    char *kind;         /* "reach_error", "assertion", "abort", "crash", "timeout", "out-of-memory", ... */
+    char *klass;        /* "property-violation" or "other-termination" */
+    char *location;     /* as recorded: "demo.c:33", "demo.c:12 (last branch executed)" */
+    char *file;         /* the file of location, relative to where sympath ran (NULL: unknown) */
+    unsigned line;      /* its line (0: unknown) */
+    char *function;
+    char *reproducer;   /* "errors/error-002.xml", "build/runs/f/errors/error-001.xml" */
+    char *fixture;      /* the reproducer's database fixture (.sql/.results) when it exists */
+    char *description;  /* the reproducer's .txt (what happened, where, the inputs) */
+    char *scope;        /* sympath unit: the function whose exploration found it */
+    int unconfirmed;    /* a time-out not confirmed with the longer limit */
+    double found_seconds; /* -1 when not recorded */
+} rerror;
+
+/* The errors of out_dir: report.json's "errors" array (run, run --db), every function's
+ * exploration (unit: OUT/build/runs/F/report.json), or the reproducers in OUT/errors
+ * (data). *list malloc'ed (free with rerrors_free), possibly empty. -1 with errno when
+ * out_dir/report.json cannot be read or parsed. */
+int rerrors_collect(const char *out_dir, rerror **list, size_t *n);
+void rerrors_free(rerror *list, size_t n);
+/* The first program source named in out_dir/build/replay.conf (malloc'ed; NULL if none). */
+char *report_program_source(const char *out_dir);
