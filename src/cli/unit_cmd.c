@@ -17,6 +17,7 @@
 #include "emit/strbuf.h"
 #include "explore/explorer.h"
 #include "instrument/instrument.h"
+#include "report/report.h"
 #include "run_cmd.h"
 #include "unit/unit.h"
 #include "unit_proc.h"
@@ -523,7 +524,13 @@ int cmd_unit(int argc, char **argv) {
                 sb_puts(&line, path);
                 for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
                 for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
-                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && %s/test_%s", out, st, out, st);
+                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && ", out, st);
+                char exe_path[PATH_MAX + 64], xml_path[PATH_MAX + 64]; /* JUnit XML for CI (src/report) */
+                snprintf(exe_path, sizeof exe_path, "%s/test_%s", out, st);
+                snprintf(xml_path, sizeof xml_path, "%s/test_%s.junit.xml", out, st);
+                char *run = report_junit_run(exe_path, xml_path);
+                sb_puts(&line, run ? run : exe_path);
+                free(run);
                 json_key(j, "test_file");
                 json_string(j, path);
                 json_key(j, "build");
@@ -691,6 +698,11 @@ int cmd_unit(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/report.json", out);
     json_write_file(j, path);
     json_free(j);
+    if (report_write_sarif(out, &err) != 0) { /* errors.sarif: every function's errors (src/report) */
+        fprintf(stderr, "sympath unit: cannot write errors.sarif: %s\n", err ? err : "?");
+        free(err);
+        err = NULL;
+    }
     if (files_written) {
         snprintf(path, sizeof path, "%s/BUILD.txt", out);
         write_file_atomic(path, build_lines.s, build_lines.len);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include "../emit/strbuf.h"
 #include "../explore/explore_state.h"
+#include "../report/report.h"
 #include "data_int.h"
 
 #define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
@@ -385,6 +386,15 @@ out:
 }
 
 /* Run the executor once with `plan`; process the run. Returns the tuples fetched, -1 on failure. */
+/* One line of OUT/stats (src/report): the solver columns hold the estimates (seconds, candidate
+ * queries) and the runs stopped by --timeout. */
+static void stats_sample(dstate_x *x, int final)
+{
+    report_sample rs = {now() - x->t0, x->runs, x->user_covered, x->user_slots, x->tests, (uint32_t)x->errors,
+                        x->estimate_seconds, x->nqueries, x->timeouts, 0};
+    report_progress_update(x->progress, &rs, NULL, final);
+}
+
 static int64_t run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
 {
     *new_paths = 0;
@@ -437,6 +447,7 @@ static int64_t run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
     if ((fresh || (r.error != ERR_NONE && !timed_out)) && !x->o->full_scan)
         write_test(x, &r, &lg, fresh);
     int64_t fetched = timed_out && !lg.ntuples ? -2 : (int64_t)lg.ntuples;
+    stats_sample(x, 0);
     dlog_free(&lg);
     run_result_clear(&r);
     return fetched;
@@ -820,10 +831,16 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     x.ex = executor_start(&eo, err);
     if (!x.ex)
         goto out;
+    x.progress = report_progress_open(o->out_dir, REPORT_DISPLAY_OFF, NULL, o->budget_seconds);
     explore_loop(&x);
+    stats_sample(&x, 1);
     x.total_seconds = now() - x.t0;
+    char *serr = NULL;
     if (data_write_report(&x))
         fprintf(stderr, "sympath data: cannot write report.json: %s\n", strerror(errno));
+    else if (report_write_sarif(o->out_dir, &serr) != 0) /* errors.sarif next to report.json */
+        fprintf(stderr, "sympath data: cannot write errors.sarif: %s\n", serr ? serr : "?");
+    free(serr);
     data_print_summary(&x, stderr);
     if (sum) {
         memset(sum, 0, sizeof *sum);
@@ -843,6 +860,7 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
 out:
     if (rc && err && !*err)
         *err = strdup("out of memory");
+    report_progress_close(x.progress);
     executor_stop(x.ex);
     if (x.suite)
         suite_close(x.suite);

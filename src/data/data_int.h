@@ -99,6 +99,7 @@ typedef struct dstate_x {
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;
+    struct report_progress *progress; /* OUT/stats (src/report) */
 } dstate_x;
 
 /* ---- tree (data_tree.c) ---- */

@@ -126,9 +126,11 @@ int report_write_html(const char *out_dir, const char *html_dir, char **err);
 
 /* ---- JUnit (junit.c) ---- */
 
-/* The environment prefix that makes a CMocka test binary write JUnit XML to xml_path:
- * "CMOCKA_MESSAGE_OUTPUT=xml CMOCKA_XML_FILE=<xml_path> " (with the trailing space;
- * xml_path shell-quoted when needed). malloc'ed; NULL when out of memory. */
-char *report_junit_env(const char *xml_path);
+/* The shell command that runs the CMocka test binary exe so that it writes JUnit XML to
+ * xml_path: "rm -f XML && CMOCKA_MESSAGE_OUTPUT=xml CMOCKA_XML_FILE=XML EXE". The old
+ * file is removed first because CMocka writes the XML to stderr instead of overwriting an
+ * existing file. Paths with shell-special characters are single-quoted. The binary's exit
+ * status is still the number of failed tests. malloc'ed; NULL when out of memory. */
+char *report_junit_run(const char *exe, const char *xml_path);
 
 #endif

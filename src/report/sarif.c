@@ -112,7 +112,8 @@ static void result(json_writer *j, const rerror *e, size_t rule_index, const cha
     else sb_puts(&m, e->kind);
     if (e->function) sb_printf(&m, " in %s", e->function);
     if (e->scope) sb_printf(&m, " (unit test of %s)", e->scope);
-    if (e->reproducer) sb_printf(&m, "; reproducer: %s (sympath replay %s)", e->reproducer, out_dir);
+    if (e->reproducer && !e->scope) sb_printf(&m, "; reproducer: %s (sympath replay %s)", e->reproducer, out_dir);
+    else if (e->reproducer) sb_printf(&m, "; test vector: %s", e->reproducer);
     text_obj(j, "message", m.s ? m.s : e->kind);
     sb_free(&m);
     json_key(j, "locations");
