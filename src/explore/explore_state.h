@@ -76,6 +76,7 @@ typedef struct explore_state {
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
     struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
+    struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
 } explore_state;
 
 /* Monotonic clock in seconds. */

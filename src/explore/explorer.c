@@ -700,6 +700,20 @@ static void explore_loop(explore_state *s) {
     s->exhausted = exhausted;
 }
 
+/* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): the status of every
+ * direction no run took, by branch site and direction index; concretizations by the site
+ * executed last before them. */
+static void reason_of_node(void *ctx, const tree_node *n) {
+    explore_state *s = ctx;
+    const site_info *si = site_by_id(s, n->site);
+    if (!si || !si->user) return;
+    if (n->kind == BK_CONCRETIZE) report_reasons_add(s->reasons, n->site, REPORT_DIR_ANY, "concretization");
+    for (int d = 0; d < 2 && (n->kind == BK_BRANCH || n->kind == BK_SWITCH); d++)
+        if (n->status[d] != CHILD_VISITED && (n->kind == BK_BRANCH || d == 1))
+            report_reasons_add(s->reasons, n->site, n->kind == BK_BRANCH ? (uint32_t)d : n->arg - si->slot_base,
+                               child_status_name((child_status)n->status[d]));
+}
+
 /* ---- setup ---- */
 
 static int setup(explore_state *s, const explore_opts *o, char **err) {
@@ -810,6 +824,10 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
                  ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0 && s.ncont == 0 &&
                  s.cont_dropped == 0;
+    s.reasons = report_reasons_new();
+    tree_for_each_node(s.tree, reason_of_node, &s);
+    report_reasons_write(s.reasons, o->out_dir);
+    report_reasons_free(s.reasons);
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));

@@ -104,6 +104,36 @@ void report_progress_close(report_progress *p);
 size_t report_status_render(const report_sample *r, const char *title, const char *target, double budget_seconds,
                             const char *const *notes, size_t nnotes, unsigned width, char *buf, size_t n);
 
+/* ---- why branch directions stay uncovered (reasons.c) ---- */
+
+/* Directions of the execution tree that no run took, per branch site and direction, as
+ * OUT/build/reasons.tsv: a header line, then "site<TAB>dir<TAB>why<TAB>count" lines. site
+ * is the site id of report.json's coverage.sites; dir the direction index (its position in
+ * "covered"), or "*" for events near the site that are not one of its directions
+ * (concretizations); why a tree status name (infeasible, unknown, bounded, diverged, open,
+ * pending, ignored) or "concretization"; count the tree directions with that status. */
+typedef struct report_reason {
+    uint32_t site;
+    uint32_t dir;              /* REPORT_DIR_ANY for "*" */
+    char why[24];
+    uint64_t count;
+} report_reason;
+
+#define REPORT_DIR_ANY UINT32_MAX
+
+typedef struct report_reasons report_reasons;
+
+/* An empty accumulator; NULL when out of memory (adds to NULL are ignored). */
+report_reasons *report_reasons_new(void);
+/* Count one direction (site, dir) left with status why (at most 23 characters, copied). */
+void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const char *why);
+/* Write the accumulated counts to out_dir/build/reasons.tsv atomically (out_dir/build is
+ * created when missing: a unit function's exploration directory has none). 0, or -1 with errno. */
+int report_reasons_write(const report_reasons *r, const char *out_dir);
+void report_reasons_free(report_reasons *r);
+/* Read a reasons file: 0 with *rows (malloc'ed) and *n, or -1 with errno. */
+int report_reasons_read(const char *path, report_reason **rows, size_t *n);
+
 /* ---- SARIF (sarif.c) ---- */
 
 /* Write out_dir/errors.sarif (SARIF 2.1.0) from out_dir/report.json: one rule per kind of

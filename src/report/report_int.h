@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../emit/strbuf.h"
+#include "report.h"
 
 /* ---- JSON reader (jsonr.c): a parsed document as a tree of values ----
  * Objects keep their keys in document order; a duplicated key is kept twice (jv_get finds
@@ -82,3 +83,34 @@ int rerrors_collect(const char *out_dir, rerror **list, size_t *n);
 void rerrors_free(rerror *list, size_t n);
 /* The first program source named in out_dir/build/replay.conf (malloc'ed; NULL if none). */
 char *report_program_source(const char *out_dir);
+
+/* ---- the HTML report (html*.c) ---- */
+
+/* What wrote the output directory (from report.json's shape). */
+typedef enum html_kind { HTML_RUN, HTML_DB, HTML_UNIT, HTML_DATA } html_kind;
+
+/* What the section writers share. Everything is read-only for them. */
+typedef struct html_ctx {
+    const char *out_dir;
+    const jv *rep;           /* OUT/report.json */
+    html_kind kind;
+    char **sources;          /* absolute paths of the program's sources (replay.conf, unit functions) */
+    size_t nsources;
+    const char *link;        /* prefix of links to OUT's files from the HTML directory ("../", or OUT's path + "/") */
+} html_ctx;
+
+/* Inline SVG line plots of a time series (html_plot.c): branch directions covered,
+ * executions, tests, solver share; one polyline point per row (= per line of OUT/stats).
+ * id_prefix names the plots (HTML ids "<prefix>-covered", ...). n == 0 writes a note. */
+void html_plots(strbuf *b, const report_sample *rows, size_t n, const char *id_prefix);
+/* The sources annotated with covered/uncovered branch directions and the reasons (html_source.c). */
+void html_sources(strbuf *b, const html_ctx *c);
+/* The errors: kind, location, inputs, replay command, fixture (html_sections.c). */
+void html_errors(strbuf *b, const html_ctx *c);
+/* What limited the run: concretizations, unsupported instructions, SQL run concretely, tree statuses. */
+void html_limits(strbuf *b, const html_ctx *c);
+/* sympath unit: per function tests and coverage; sympath data: the queries (html_sections.c). */
+void html_unit(strbuf *b, const html_ctx *c);
+void html_data(strbuf *b, const html_ctx *c);
+/* A reason name of reasons.tsv in words ("infeasible" -> "UNSAT: ..."). Static string. */
+const char *html_reason_words(const char *why);
