@@ -19,7 +19,7 @@
 typedef struct mark {
     char *file;
     unsigned line;
-    int state;          /* 1 covered, 0 not covered, -1 a note */
+    int state;          /* 1 covered, 0 not covered, -1 a note, 2 an error found here */
     char *text;         /* plain text */
 } mark;
 
@@ -155,7 +155,9 @@ static void site_marks(const html_ctx *c, marks *ms) {
                                   (unsigned long long)rs[k].count);
                         any = 1;
                     }
-                if (!any) sb_puts(&t, " - never reached with a symbolic condition (no recorded reason)");
+                if (!any)
+                    sb_puts(&t, " - no recorded reason: its condition was concrete on every run that reached it (a "
+                                "counter, or a value concretized by a call without a model), or no run reached it");
             }
             add_mark(ms, sc->file, sc->line, sc->covered[d], t.s);
         }
@@ -229,7 +231,8 @@ static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, in
     if (!text) {
         sb_puts(b, "<p class=\"note\">Source not found; the branch directions:</p>\n<ul>\n");
         for (size_t i = 0; i < n; i++) {
-            sb_printf(b, "<li class=\"%s\">line %u: ", m[i].state == 1 ? "cov" : m[i].state ? "info" : "unc", m[i].line);
+            static const char *const cls[] = {"info", "unc", "cov", "err"};
+            sb_printf(b, "<li class=\"%s\">line %u: ", cls[m[i].state + 1], m[i].line);
             html_escaped(b, m[i].text);
             sb_puts(b, "</li>\n");
         }
@@ -243,17 +246,17 @@ static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, in
         char *nl = strchr(l, '\n');
         if (nl) *nl = 0;
         size_t from = k;
-        int has_c = 0, has_u = 0;
+        int has_c = 0, has_u = 0, has_e = 0;
         while (k < n && m[k].line <= ln) {
-            if (m[k].line == ln) has_c |= m[k].state == 1, has_u |= m[k].state == 0;
+            if (m[k].line == ln) has_c |= m[k].state == 1, has_u |= m[k].state == 0, has_e |= m[k].state == 2;
             k++;
         }
-        const char *cls = has_u && has_c ? "part" : has_u ? "unc" : has_c ? "cov" : "";
+        const char *cls = has_e ? "err" : has_u && has_c ? "part" : has_u ? "unc" : has_c ? "cov" : "";
         sb_printf(b, "<tr class=\"%s\" id=\"L%d-%u\"><td class=\"ln\">%u</td><td class=\"marks\">", cls, idx, ln, ln);
         for (size_t i = from; i < k; i++) {
             if (m[i].line != ln) continue;
-            sb_printf(b, "<div class=\"%s\">%s ", m[i].state == 1 ? "cov" : m[i].state ? "info" : "unc",
-                      m[i].state == 1 ? "&#10003;" : m[i].state ? "&#9432;" : "&#10007;");
+            static const char *const cls[] = {"info", "unc", "cov", "err"}, *const sym[] = {"&#9432;", "&#10007;", "&#10003;", "&#9888;"};
+            sb_printf(b, "<div class=\"%s\">%s ", cls[m[i].state + 1], sym[m[i].state + 1]);
             html_escaped(b, m[i].text);
             sb_puts(b, "</div>");
         }
@@ -270,10 +273,20 @@ void html_sources(strbuf *b, const html_ctx *c) {
     marks ms = {NULL, 0, 0};
     if (c->kind == HTML_DATA) data_marks(c, &ms);
     else site_marks(c, &ms);
+    rerror *es = NULL;
+    size_t ne = 0;
+    rerrors_collect(c->out_dir, &es, &ne);
+    for (size_t i = 0; i < ne; i++) {
+        char *t = NULL;
+        if (es[i].file && es[i].line &&
+            asprintf(&t, "error: %s (%s)", es[i].kind, es[i].reproducer ? es[i].reproducer : "no reproducer") > 0)
+            add_mark(&ms, es[i].file, es[i].line, 2, t);
+    }
+    rerrors_free(es, ne);
     sb_puts(b, "<section id=\"sources\"><h2>Sources</h2>\n");
     if (!ms.n) sb_puts(b, "<p class=\"note\">No branch site recorded (no coverage.sites in report.json).</p>\n");
     else sb_puts(b, "<p>&#10003; covered direction, &#10007; direction no test takes (with the reason sympath recorded), "
-                    "&#9432; note.</p>\n");
+                    "&#9888; error found here, &#9432; note.</p>\n");
     qsort(ms.m, ms.n, sizeof *ms.m, by_file_line);
     int idx = 0;
     for (size_t i = 0; i < ms.n;) {
