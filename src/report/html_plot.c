@@ -4,7 +4,7 @@
 #include "report.h"
 #include "report_int.h"
 
-#define W 560        /* plot area, SVG user units */
+#define W 460        /* plot area, SVG user units (two plots side by side in 1200 pixels) */
 #define H 140
 #define ML 64        /* margins: left (y labels), bottom (x labels), top, right */
 #define MB 24
