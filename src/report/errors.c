@@ -1,12 +1,12 @@
 /* errors.c: the distinct errors of an output directory, read the same way for run, run --db, unit and data outputs. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/util.h"
 #include "report_int.h"
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -34,7 +34,7 @@ static void beside_reproducer(const char *out_dir, rerror *e) {
     if (n < 4 || strcmp(e->reproducer + n - 4, ".xml") != 0) return;
     char path[4200];
     snprintf(path, sizeof path, "%s/%.*s.txt", out_dir, (int)(n - 4), e->reproducer);
-    e->description = report_read_file(path, NULL);
+    e->description = util_read_file(path, NULL);
     static const char *const ext[] = {".sql", ".results"};
     for (int i = 0; i < 2 && !e->fixture; i++) {
         snprintf(path, sizeof path, "%s/%.*s%s", out_dir, (int)(n - 4), e->reproducer, ext[i]);
@@ -76,57 +76,43 @@ static void from_array(const char *out_dir, const jv *errs, const char *prefix, 
     }
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
-
 /* sympath unit: every function's exploration under OUT/build/runs. */
 static void from_unit_runs(const char *out_dir, rerror **list, size_t *n, size_t *cap) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/build/runs", out_dir);
-    struct dirent **ents = NULL;
-    int ne = scandir(dir, &ents, NULL, by_name);
-    for (int i = 0; i < ne; i++) {
-        const char *fn = ents[i]->d_name;
-        if (fn[0] != '.') {
-            char path[4600], prefix[4600];
-            snprintf(path, sizeof path, "%s/%s/report.json", dir, fn);
-            snprintf(prefix, sizeof prefix, "build/runs/%s/", fn);
-            char *err = NULL;
-            jv *r = jv_read_file(path, &err);
-            free(err);
-            if (r) from_array(out_dir, jv_get(r, "errors"), prefix, fn, list, n, cap);
-            jv_free(r);
-        }
-        free(ents[i]);
+    size_t nd = 0;
+    char **dirs = util_list_dir(dir, "*", &nd);
+    for (size_t i = 0; i < nd; i++) {
+        const char *fn = strrchr(dirs[i], '/') + 1;
+        char *path = util_strf("%s/report.json", dirs[i]), *prefix = util_strf("build/runs/%s/", fn), *err = NULL;
+        jv *r = path ? jv_read_file(path, &err) : NULL;
+        free(err);
+        if (r && prefix) from_array(out_dir, jv_get(r, "errors"), prefix, fn, list, n, cap);
+        jv_free(r);
+        free(path);
+        free(prefix);
     }
-    free(ents);
-}
-
-static int is_error_xml(const struct dirent *d) {
-    size_t n = strlen(d->d_name);
-    return strncmp(d->d_name, "error-", 6) == 0 && n > 4 && strcmp(d->d_name + n - 4, ".xml") == 0;
+    util_free_strv(dirs);
 }
 
 /* sympath data: the reproducers in OUT/errors; the kind is the first line of each .txt. */
 static void from_reproducers(const char *out_dir, rerror **list, size_t *n, size_t *cap) {
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/errors", out_dir);
-    struct dirent **ents = NULL;
-    int ne = scandir(dir, &ents, is_error_xml, by_name);
+    size_t nf = 0;
+    char **files = util_list_dir(dir, "error-*.xml", &nf);
     char *src = report_program_source(out_dir);
-    for (int i = 0; i < ne; i++) {
-        if (grow(list, *n, cap) == 0) {
-            rerror *e = &(*list)[(*n)++];
-            memset(e, 0, sizeof *e);
-            if (asprintf(&e->reproducer, "errors/%s", ents[i]->d_name) < 0) e->reproducer = NULL;
-            e->found_seconds = -1;
-            beside_reproducer(out_dir, e);
-            const char *d = e->description ? e->description : "error";
-            e->kind = strndup(d, strcspn(d, ":\n"));
-            e->file = dup_or_null(src);
-        }
-        free(ents[i]);
+    for (size_t i = 0; i < nf && grow(list, *n, cap) == 0; i++) {
+        rerror *e = &(*list)[(*n)++];
+        memset(e, 0, sizeof *e);
+        e->reproducer = util_strf("errors/%s", strrchr(files[i], '/') + 1);
+        e->found_seconds = -1;
+        beside_reproducer(out_dir, e);
+        const char *d = e->description ? e->description : "error";
+        e->kind = strndup(d, strcspn(d, ":\n"));
+        e->file = dup_or_null(src);
     }
-    free(ents);
+    util_free_strv(files);
     free(src);
 }
 
@@ -162,7 +148,7 @@ void rerrors_free(rerror *list, size_t n) {
 char *report_program_source(const char *out_dir) {
     char path[4200];
     snprintf(path, sizeof path, "%s/build/replay.conf", out_dir);
-    char *text = report_read_file(path, NULL);
+    char *text = util_read_file(path, NULL);
     if (!text) return NULL;
     char *res = NULL;
     for (char *l = text; l && *l && !res;) {

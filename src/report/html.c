@@ -40,7 +40,7 @@ static const char *kind_words(html_kind k) {
 static void load_sources(html_ctx *c) {
     char path[4200];
     snprintf(path, sizeof path, "%s/build/replay.conf", c->out_dir);
-    char *text = report_read_file(path, NULL);
+    char *text = util_read_file(path, NULL);
     for (char *l = text; l && *l;) {
         char *nl = strchr(l, '\n');
         if (nl) *nl = 0;
@@ -157,7 +157,7 @@ int report_write_html(const char *out_dir, const char *html_dir, char **err) {
     if (b.failed) {
         *err = strdup("out of memory");
         rc = -1;
-    } else if (report_mkdir_p(dir) != 0 || report_write_file(path, b.s, b.len) != 0) {
+    } else if (util_mkdir_p(dir) != 0 || util_write_atomic(path, b.s, b.len) != 0) {
         if (asprintf(err, "%s: %s", path, strerror(errno)) < 0) *err = NULL;
         rc = -1;
     }

@@ -1,6 +1,5 @@
 /* html_source.c: the program's sources with each branch direction marked covered or not, and why not when known. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +114,13 @@ static void site_marks(const html_ctx *c, marks *ms) {
     if (c->kind == HTML_UNIT) {
         char dir[4200];
         snprintf(dir, sizeof dir, "%s/build/runs", c->out_dir);
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            if (e->d_name[0] == '.') continue;
-            char path[4600], *err = NULL;
-            snprintf(path, sizeof path, "%s/%s/report.json", dir, e->d_name);
-            jv *r = jv_read_file(path, &err);
+        size_t nd = 0;
+        char **dirs = util_list_dir(dir, "*", &nd);
+        for (size_t i = 0; i < nd; i++) {
+            char *path = util_strf("%s/report.json", dirs[i]), *err = NULL;
+            jv *r = path ? jv_read_file(path, &err) : NULL;
             free(err);
+            free(path);
             jv **nr2 = r ? realloc(runs, (nruns + 1) * sizeof *nr2) : NULL;
             if (!nr2) {
                 jv_free(r);
@@ -131,10 +129,9 @@ static void site_marks(const html_ctx *c, marks *ms) {
             runs = nr2;
             runs[nruns++] = r;
             merge_sites(r, &sites, &ns);
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            add_reasons(path, &rs, &nr);
+            add_reasons(dirs[i], &rs, &nr);
         }
-        if (d) closedir(d);
+        util_free_strv(dirs);
     } else {
         merge_sites(c->rep, &sites, &ns);
         add_reasons(c->out_dir, &rs, &nr);
@@ -226,7 +223,7 @@ static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, in
     html_escaped(b, m[0].file);
     sb_printf(b, " <small>(%u directions covered, %u not)</small></h3>\n", cov, unc);
     char *path = find_source(c, m[0].file);
-    char *text = path ? report_read_file(path, NULL) : NULL;
+    char *text = path ? util_read_file(path, NULL) : NULL;
     free(path);
     if (!text) {
         sb_puts(b, "<p class=\"note\">Source not found; the branch directions:</p>\n<ul>\n");

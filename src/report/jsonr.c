@@ -239,7 +239,7 @@ jv *jv_parse(const char *text, char **err) {
 }
 
 jv *jv_read_file(const char *path, char **err) {
-    char *text = report_read_file(path, NULL);
+    char *text = util_read_file(path, NULL);
     if (!text) {
         if (asprintf(err, "%s: %s", path, strerror(errno)) < 0) *err = NULL;
         return NULL;

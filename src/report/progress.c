@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../util/util.h"
 #include "report.h"
 
 /* The last NOTES_MAX messages are shown on the screen; all are re-printed when it closes. */
@@ -30,12 +30,6 @@ struct report_progress {
  * alternate screen on + cursor hidden, and the reverse. */
 static const char screen_enter[] = "\033[?1049h\033[?25l";
 static const char screen_leave[] = "\033[?25h\033[?1049l";
-
-static double mono(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void write_all(int fd, const char *p, size_t n) {
     while (n > 0) {
@@ -186,7 +180,7 @@ report_progress *report_progress_open(const char *out_dir, report_display displa
 
 void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final) {
     if (!p) return;
-    double now = mono();
+    double now = util_now_s();
     if (p->fd >= 0 && (final || p->last_stats < 0 || now - p->last_stats >= 1.0)) {
         char line[512];
         size_t n = report_stats_format(r, line, sizeof line);

@@ -41,7 +41,7 @@ void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const ch
 int report_reasons_write(const report_reasons *r, const char *out_dir) {
     char path[4200];
     snprintf(path, sizeof path, "%s/build", out_dir);
-    if (report_mkdir_p(path) != 0) return -1;
+    if (util_mkdir_p(path) != 0) return -1;
     snprintf(path, sizeof path, "%s/build/reasons.tsv", out_dir);
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "# site\tdir\twhy\tcount\n");
@@ -55,7 +55,7 @@ int report_reasons_write(const report_reasons *r, const char *out_dir) {
         errno = ENOMEM;
         return -1;
     }
-    int rc = report_write_file(path, b.s, b.len);
+    int rc = util_write_atomic(path, b.s, b.len);
     sb_free(&b);
     return rc;
 }
@@ -69,7 +69,7 @@ void report_reasons_free(report_reasons *r) {
 int report_reasons_read(const char *path, report_reason **rows, size_t *n) {
     *rows = NULL;
     *n = 0;
-    char *text = report_read_file(path, NULL);
+    char *text = util_read_file(path, NULL);
     if (!text) return -1;
     report_reasons acc = {NULL, 0, 0};
     for (char *l = text; l && *l;) {

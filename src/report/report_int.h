@@ -1,10 +1,10 @@
-/* report_int.h: private to src/report: a small JSON reader (jsonr.c), HTML text helpers (html_text.c), file helpers. */
+/* report_int.h: private to src/report: a small JSON reader (jsonr.c), the errors of an output directory, HTML helpers. */
 #ifndef SYMPATH_REPORT_INT_H
 #define SYMPATH_REPORT_INT_H
 
 #include <stddef.h>
 
-#include "../emit/strbuf.h"
+#include "../util/util.h"
 #include "report.h"
 
 /* ---- JSON reader (jsonr.c): a parsed document as a tree of values ----
@@ -38,16 +38,6 @@ const char *jv_str(const jv *v, const char *dflt);
 double jv_num(const jv *v, double dflt);
 /* Elements of an array (0 when v is NULL or not an array). */
 size_t jv_len(const jv *v);
-
-/* ---- files ---- */
-
-/* The whole file as a NUL-terminated string (malloc'ed), *len its length (may be NULL);
- * NULL with errno when it cannot be read. */
-char *report_read_file(const char *path, size_t *len);
-/* Write data to path atomically (temporary file + rename). 0, or -1 with errno. */
-int report_write_file(const char *path, const char *data, size_t len);
-/* mkdir -p. 0, or -1 with errno. */
-int report_mkdir_p(const char *path);
 
 /* ---- HTML text (html_text.c) ---- */
 

@@ -14,9 +14,9 @@ static inline void put_file(const char *dir, const char *rel, const char *text) 
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     char *slash = strrchr(path, '/');
     *slash = 0;
-    assert_int_equal(report_mkdir_p(path), 0);
+    assert_int_equal(util_mkdir_p(path), 0);
     *slash = '/';
-    assert_int_equal(report_write_file(path, text, strlen(text)), 0);
+    assert_int_equal(util_write_atomic(path, text, strlen(text)), 0);
 }
 
 /* A fresh scratch directory (malloc'ed path); removed by rm_dir. */

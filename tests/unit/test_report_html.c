@@ -12,7 +12,7 @@ static char *html_of(const char *dir) {
     assert_int_equal(report_write_html(dir, NULL, &err), 0);
     char path[4200];
     snprintf(path, sizeof path, "%s/report/index.html", dir);
-    char *text = report_read_file(path, NULL);
+    char *text = util_read_file(path, NULL);
     assert_non_null(text);
     return text;
 }
