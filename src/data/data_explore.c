@@ -378,7 +378,6 @@ out:
     free(vals), free(types), free(names);
 }
 
-/* Run the executor once with `plan`; process the run. Returns the tuples fetched, -1 on failure. */
 /* One line of OUT/stats (src/report): the solver columns hold the estimates (seconds, candidate
  * queries) and the runs stopped by --timeout. */
 static void stats_sample(dstate_x *x, int final)
@@ -388,6 +387,7 @@ static void stats_sample(dstate_x *x, int final)
     report_progress_update(x->progress, &rs, NULL, final);
 }
 
+/* Run the executor once with `plan`; process the run. Returns the tuples fetched, -1 on failure. */
 static int64_t run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
 {
     *new_paths = 0;
