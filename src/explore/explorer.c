@@ -344,7 +344,7 @@ static int handle_error(explore_state *s, const run_result *r) {
 /* ---- runs ---- */
 
 /* Progress: a sample for OUT/stats and the display (src/report); target = the branch the
- * first busy executor's candidate aims at. */
+ * last candidate given to an executor aimed at. */
 static void progress_line(explore_state *s, int final) {
     solver_stats ss;
     solver_get_stats(s->solver, &ss);
@@ -352,7 +352,7 @@ static void progress_line(explore_state *s, int final) {
                         s->solve_seconds, ss.queries, ss.unknown, s->divergences};
     char target[512] = "";
     for (unsigned i = 0; i < s->nex && !target[0]; i++) {
-        const site_info *si = s->pending[i].has_cand ? site_by_id(s, s->pending[i].cand.node->site) : NULL;
+        const site_info *si = s->pending[i].cand.node ? site_by_id(s, s->pending[i].cand.node->site) : NULL;
         if (si) snprintf(target, sizeof target, "%s:%u in %s", si->file, si->line, si->function);
     }
     report_progress_update(s->progress, &rs, target, final);

@@ -52,7 +52,9 @@ size_t report_status_render(const report_sample *r, const char *title, const cha
     line(&o, " +- executions -----------------------+- solver ---------------------------+");
     line(&o, " |    total : %-23llu |  queries : %-24llu |", (unsigned long long)r->execs,
          (unsigned long long)r->queries);
-    line(&o, " |  execs/s : %-23.1f |    share : %5.1f%% of the time          |", rate, share);
+    char sh[40];
+    snprintf(sh, sizeof sh, "%.1f%% of the time", share);
+    line(&o, " |  execs/s : %-23.1f |    share : %-24s |", rate, sh);
     line(&o, " | diverged : %-23llu | time-outs: %-24llu |", (unsigned long long)r->divergences,
          (unsigned long long)r->timeouts);
     line(&o, " +------------------------------------+------------------------------------+");
