@@ -62,10 +62,10 @@ typedef enum report_display {
     REPORT_DISPLAY_SCREEN,     /* full status screen on the alternate screen (AFL-like) */
 } report_display;
 
-/* The display to use for a command whose user asked for progress (want != 0) on stderr:
- * SCREEN on a terminal of at least 60x16 whose TERM is not "dumb", LINE on a smaller or
- * dumb terminal or when SYMPATH_PROGRESS=line is set, OFF when want is 0 or stderr is not a
- * terminal (SYMPATH_PROGRESS=screen|line forces a display even then, for tests). */
+/* The display to use on stderr. want is the command's progress flag (the CLI sets it to
+ * isatty(2), 0 for --no-progress): 0 gives OFF. Otherwise SYMPATH_PROGRESS=screen or =line
+ * chooses; without it, SCREEN on a terminal of at least 60x16 whose TERM is set and not
+ * "dumb", LINE on a smaller or dumb terminal, OFF when stderr is not a terminal. */
 report_display report_display_auto(int want);
 
 typedef struct report_progress report_progress;
@@ -80,9 +80,10 @@ typedef struct report_progress report_progress;
 report_progress *report_progress_open(const char *out_dir, report_display display, const char *title,
                                       double budget_seconds);
 
-/* Record a sample: appends a line to OUT/stats at most once per second (always when final
- * is nonzero) and refreshes the display at most 4 times a second (always when final).
- * target (may be NULL; copied) is the branch the search aims at now ("demo.c:33"). */
+/* Record a sample (p NULL: nothing): appends a line to OUT/stats at most once per second
+ * (always the first and, when final is nonzero, the last) and refreshes the display at most
+ * 4 times a second (always when final). target (may be NULL; read at once, not kept) is the
+ * branch the search aims at ("demo.c:33 in parse"). */
 void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final);
 
 /* A message for the user while exploring ("found reach_error at demo.c:33"; no newline).
@@ -130,8 +131,10 @@ void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const ch
 /* Write the accumulated counts to out_dir/build/reasons.tsv atomically (out_dir/build is
  * created when missing: a unit function's exploration directory has none). 0, or -1 with errno. */
 int report_reasons_write(const report_reasons *r, const char *out_dir);
+/* Free the accumulator. NULL ok. */
 void report_reasons_free(report_reasons *r);
-/* Read a reasons file: 0 with *rows (malloc'ed) and *n, or -1 with errno. */
+/* Read a reasons file (path: the file itself): 0 with *rows (malloc'ed, caller frees) and *n;
+ * malformed lines are skipped. -1 with errno when it cannot be read (*rows NULL). */
 int report_reasons_read(const char *path, report_reason **rows, size_t *n);
 
 /* ---- SARIF (sarif.c) ---- */
