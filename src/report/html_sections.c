@@ -126,22 +126,43 @@ void html_limits(strbuf *b, const html_ctx *c) {
     any |= counters_but(b, jv_get(jv_get(r, "tree"), "directions"), "execution-tree directions not run, by status",
                         "visited");
     any |= counters(b, jv_get(r, "solver"), "solver");
-    /* --db: statements run concretely, per query site */
+    /* --db: per query site whether sympath understood it (else it ran concretely) and what it did not model */
     const jv *db = jv_get(r, "database");
     const jv *q = jv_get(db, "queries");
-    if (!q) q = jv_get(db, "sites");
-    int first = 1;
     for (size_t i = 0; i < jv_len(q); i++) {
         const jv *o = &q->items[i];
-        const jv *und = jv_get(o, "understood");
-        if (!und || jv_num(und, 1)) continue;
-        if (first) sb_puts(b, "<table class=\"list\"><caption>SQL run concretely (not understood)</caption><tr><th>SQL</th></tr>\n");
-        first = 0;
+        if (!i)
+            sb_puts(b, "<table class=\"list\"><caption>SQL of the program (not understood: run concretely, its rows "
+                       "not synthesized)</caption><tr><th>SQL</th><th>understood</th><th>executions</th>"
+                       "<th>fixture rows returned</th><th>constructs not modelled</th><th>model mismatches</th></tr>\n");
         sb_puts(b, "<tr>");
         td_text(b, jv_str(jv_get(o, "sql"), "?"));
+        sb_printf(b, "<td class=\"%s\">%s</td>", jv_num(jv_get(o, "understood"), 0) ? "cov" : "unc",
+                  jv_num(jv_get(o, "understood"), 0) ? "yes" : "no: run concretely");
+        td_num(b, jv_num(jv_get(o, "executions"), 0));
+        td_num(b, jv_num(jv_get(o, "fixture_rows_returned"), 0));
+        strbuf k = STRBUF_INIT;
+        const jv *un = jv_get(o, "unsupported");
+        for (size_t u = 0; u < jv_len(un); u++) sb_printf(&k, "%s%s", u ? ", " : "", jv_str(&un->items[u], "?"));
+        td_text(b, k.s ? k.s : "-");
+        sb_free(&k);
+        td_num(b, jv_num(jv_get(o, "model_mismatches"), 0));
         sb_puts(b, "</tr>\n");
+        if (i + 1 == jv_len(q)) sb_puts(b, "</table>\n"), any = 1;
     }
-    if (!first) sb_puts(b, "</table>\n"), any = 1;
+    static const char *const lists[][2] = {{"constraints_not_modelled", "schema constraints not modelled"},
+                                           {"statement_error_messages", "statements that failed at run time"},
+                                           {"fixture_error_messages", "fixtures that could not be built"}};
+    for (size_t l = 0; l < 3; l++) {
+        const jv *a = jv_get(db, lists[l][0]);
+        for (size_t i = 0; i < jv_len(a); i++) {
+            if (!i) sb_printf(b, "<table class=\"list\"><caption>%s</caption>\n", lists[l][1]);
+            sb_puts(b, "<tr>");
+            td_text(b, jv_str(&a->items[i], "?"));
+            sb_puts(b, "</tr>\n");
+            if (i + 1 == jv_len(a)) sb_puts(b, "</table>\n"), any = 1;
+        }
+    }
     if (db && db->t == JV_OBJ) any |= counters(b, db, "database");
     const jv *refused = jv_get(jv_get(r, "data"), "statements_refused_or_failed");
     for (size_t i = 0; i < jv_len(refused); i++) {
