@@ -12,7 +12,7 @@
 static const char style[] =
     "body{font-family:sans-serif;margin:1.5em;max-width:1200px;color:#222}"
     "table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}"
-    "td.num{text-align:right}caption{text-align:left;font-weight:bold;padding:4px 0}"
+    "td.num{text-align:right}caption{text-align:left;font-weight:bold;padding:4px 0;white-space:nowrap}"
     "figure.plot{display:inline-block;margin:.3em}figcaption{font-size:90%}"
     ".note{color:#777}.cov{color:#17692b}.unc{color:#a31515}.info{color:#555}"
     "table.src{border:none;font-size:13px}table.src td{border:none;padding:0 6px}"

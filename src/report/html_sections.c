@@ -74,6 +74,18 @@ void html_errors(strbuf *b, const html_ctx *c) {
             html_escaped(b, e->description);
             sb_puts(b, "</pre>\n");
         }
+        if (e->fixture) { /* a small fixture is shown: the rows the error needs */
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s", c->out_dir, e->fixture);
+            size_t len = 0;
+            char *fx = util_read_file(path, &len);
+            if (fx && len <= 8192) {
+                sb_puts(b, "<p>Database fixture:</p><pre class=\"desc\">");
+                html_escaped(b, fx);
+                sb_puts(b, "</pre>\n");
+            }
+            free(fx);
+        }
         sb_puts(b, "</div>\n");
     }
     sb_puts(b, "</section>\n");
