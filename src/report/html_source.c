@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../instrument/instrument.h"
 #include "report.h"
 #include "report_int.h"
 
@@ -173,7 +174,20 @@ static void site_marks(const html_ctx *c, marks *ms) {
 
 /* ---- data outputs: the complement nodes left, at their branch ---- */
 
+/* 1 when file holds a branch site of the user's code in the site table (not a libc model). */
+static int user_file(const site_table *t, const char *file) {
+    for (uint32_t i = 0; i < t->nsites; i++)
+        if (t->sites[i].user && strcmp(t->sites[i].file, file) == 0) return 1;
+    return 0;
+}
+
 static void data_marks(const html_ctx *c, marks *ms) {
+    char path[4200], *err = NULL;
+    snprintf(path, sizeof path, "%s/build/sites.tsv", c->out_dir);
+    site_table tab;
+    memset(&tab, 0, sizeof tab);
+    int have_sites = site_table_load(path, &tab, &err) == 0;
+    free(err);
     const jv *left = jv_get(jv_get(c->rep, "data"), "complement_left");
     for (size_t i = 0; i < jv_len(left); i++) {
         const jv *o = &left->items[i];
@@ -181,12 +195,17 @@ static void data_marks(const html_ctx *c, marks *ms) {
         const char *colon = br ? strrchr(br, ':') : NULL;
         if (!colon) continue;
         char *file = strndup(br, (size_t)(colon - br));
+        if (!file || (have_sites && !user_file(&tab, file))) { /* a branch inside a libc model */
+            free(file);
+            continue;
+        }
         char *t = NULL;
         if (asprintf(&t, "%s direction not reached: %s", jv_num(jv_get(o, "direction"), 0) ? "true" : "false",
                      jv_str(jv_get(o, "why"), "?")) > 0)
             add_mark(ms, file, (unsigned)strtoul(colon + 1, NULL, 10), 0, t);
         free(file);
     }
+    if (have_sites) site_table_free(&tab);
 }
 
 /* ---- printing ---- */
