@@ -18,7 +18,7 @@ static const char style[] =
     "table.src{border:none;font-size:13px}table.src td{border:none;padding:0 6px}"
     "table.src pre{margin:0}td.ln{color:#999;text-align:right}td.marks{font-size:12px;max-width:420px}"
     ".err{color:#a31515;font-weight:bold}tr.err td.ln{background:#f08080}tr.cov td.ln{background:#d6f5dc}tr.unc td.ln{background:#f9d0d0}tr.part td.ln{background:#fbeec0}"
-    "pre.desc{background:#f4f4f4;padding:6px}div.error{border-left:4px solid #a31515;padding-left:8px;margin:1em 0}";
+    "pre.desc{background:#f4f4f4;padding:6px;white-space:pre-wrap}div.error{border-left:4px solid #a31515;padding-left:8px;margin:1em 0}";
 
 static html_kind kind_of(const jv *rep) {
     const char *tool = jv_str(jv_get(rep, "tool"), "");

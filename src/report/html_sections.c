@@ -117,9 +117,8 @@ static int counters_but(strbuf *b, const jv *o, const char *caption, const char 
 
 static int counters(strbuf *b, const jv *o, const char *caption) { return counters_but(b, o, caption, NULL); }
 
-void html_limits(strbuf *b, const html_ctx *c) {
-    const jv *r = c->rep;
-    sb_puts(b, "<section id=\"limits\"><h2>What limited the run</h2>\n");
+/* The limits recorded in one report.json; returns nonzero when something was written. */
+static int limits_of(strbuf *b, const jv *r) {
     int any = 0;
     const char *stop = jv_str(jv_get(r, "stop_reason"), jv_str(jv_get(jv_get(r, "data"), "stop_reason"), NULL));
     if (stop) {
@@ -184,7 +183,13 @@ void html_limits(strbuf *b, const html_ctx *c) {
         sb_puts(b, "</tr>\n");
         if (i + 1 == jv_len(refused)) sb_puts(b, "</table>\n"), any = 1;
     }
-    if (!any) sb_puts(b, "<p>Nothing recorded.</p>\n");
+    return any;
+}
+
+void html_limits(strbuf *b, const html_ctx *c) {
+    sb_puts(b, "<section id=\"limits\"><h2>What limited the run</h2>\n");
+    if (c->kind == HTML_UNIT) sb_puts(b, "<p>Per function, in the section <a href=\"#functions\">functions</a>.</p>\n");
+    else if (!limits_of(b, c->rep)) sb_puts(b, "<p>Nothing recorded.</p>\n");
     sb_puts(b, "</section>\n");
 }
 
@@ -240,11 +245,18 @@ void html_unit(strbuf *b, const html_ctx *c) {
         report_stats_read(path, &rows, &n);
         html_plots(b, rows, n, id);
         free(rows);
+        /* what limited this function's exploration */
+        snprintf(path, sizeof path, "%s/build/runs/%s/report.json", c->out_dir, name);
+        char *err = NULL;
+        jv *run = jv_read_file(path, &err);
+        free(err);
+        if (run && !limits_of(b, run)) sb_puts(b, "<p>No limit recorded.</p>\n");
+        jv_free(run);
     }
     const jv *files = jv_get(c->rep, "files");
     for (size_t i = 0; i < jv_len(files); i++) {
         if (!i) sb_puts(b, "<h3>Build and run (JUnit XML)</h3>\n");
-        sb_puts(b, "<pre>");
+        sb_puts(b, "<pre class=\"desc\">");
         html_escaped(b, jv_str(jv_get(&files->items[i], "build"), ""));
         sb_puts(b, "</pre>\n");
     }
