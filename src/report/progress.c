@@ -114,12 +114,14 @@ static void show_line(report_progress *p, const report_sample *r, int final) {
     double pct = r->total ? 100.0 * r->covered / r->total : 100.0;
     char budget[32] = "";
     if (p->budget > 0) snprintf(budget, sizeof budget, "/%.0fs", p->budget);
-    char buf[512];
-    int n = snprintf(buf, sizeof buf,
-                     "\r\033[K[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s%s",
-                     r->covered, r->total, pct, (unsigned long long)r->tests, r->errors,
-                     (unsigned long long)r->execs, r->elapsed > 0 ? r->execs / r->elapsed : 0.0, r->elapsed, budget,
-                     final ? "\n" : "");
+    char text[400], buf[512];
+    snprintf(text, sizeof text, "[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
+             r->covered, r->total, pct, (unsigned long long)r->tests, r->errors, (unsigned long long)r->execs,
+             r->elapsed > 0 ? r->execs / r->elapsed : 0.0, r->elapsed, budget);
+    /* a line that wrapped could not be rewritten in place by \r: cut it to the terminal */
+    unsigned w = isatty(2) ? term_width() : 400;
+    if (strlen(text) > w - 1) text[w - 1] = 0;
+    int n = snprintf(buf, sizeof buf, "\r\033[K%s%s", text, final ? "\n" : "");
     if (n > 0) write_all(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
     p->line_shown = !final;
 }
