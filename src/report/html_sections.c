@@ -66,7 +66,17 @@ void html_errors(strbuf *b, const html_ctx *c) {
         if (c->kind != HTML_UNIT) {
             sb_puts(b, "<tr><th>replay</th><td><code>sympath replay ");
             html_escaped(b, c->out_dir);
-            sb_puts(b, "</code> (every test and reproducer, natively)</td></tr>");
+            sb_puts(b, "</code> (every test and reproducer, natively)");
+            if (c->kind == HTML_RUN && e->reproducer) { /* one reproducer alone, e.g. under a debugger */
+                sb_puts(b, "; then this one alone: <code>SYMPATH_TESTCASE=");
+                html_escaped(b, c->out_dir);
+                sb_puts(b, "/");
+                html_escaped(b, e->reproducer);
+                sb_puts(b, " gdb ");
+                html_escaped(b, c->out_dir);
+                sb_puts(b, "/replay/prog</code>");
+            }
+            sb_puts(b, "</td></tr>");
         }
         sb_puts(b, "</table>\n");
         if (e->description) {
