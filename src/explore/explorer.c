@@ -739,7 +739,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         if (!s->ex[i]) return -1;
     }
     char title[4200];
-    snprintf(title, sizeof title, "sympath: %s (%s)", o->sources[0], o->out_dir);
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir, o->strategy ? o->strategy : "cov");
     s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
