@@ -137,4 +137,28 @@ int util_run(const util_proc *p, int *status);
 /* The name of a signal ("SIGSEGV") or "signal N" in a static buffer (not thread-safe). */
 const char *util_signal_name(int sig);
 
+/* ---- pointer map (ptrmap.c) ---- */
+
+/*
+ * A hash map from non-NULL pointers (compared by address) to two pointer-sized values a
+ * and b, e.g. an LLVM value -> its shadow and second shadow, a block -> its index
+ * (stored as (void *)(uintptr_t)i). Open addressing with linear probing over a
+ * power-of-two table kept at most half full, so every probe ends at an empty slot.
+ * Entries are never removed and the table never shrinks; zero-initialise it
+ * (PTRMAP_INIT or memset) before use and release it with ptrmap_clear.
+ */
+typedef struct ptrmap_ent { const void *key; void *a, *b; } ptrmap_ent;
+typedef struct ptrmap { ptrmap_ent *e; size_t cap, n; } ptrmap;
+
+#define PTRMAP_INIT { NULL, 0, 0 }
+
+/* Map key (non-NULL) to (a, b), replacing what it mapped to. 0, or -1 when out of memory
+ * (the map is then unchanged). */
+int ptrmap_put(ptrmap *m, const void *key, void *a, void *b);
+/* The entry of key (its a and b may be changed in place), or NULL when key is not mapped.
+ * Valid until the next ptrmap_put. */
+ptrmap_ent *ptrmap_get(const ptrmap *m, const void *key);
+/* Free the table; m becomes empty (reusable). */
+void ptrmap_clear(ptrmap *m);
+
 #endif
