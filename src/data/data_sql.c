@@ -247,9 +247,8 @@ static int sql_bool(tx *t, expr *e)
     }
     case EXPR_ULT: {
         unsigned w = e->kid[0]->width;
-        if (w == 1) { /* a < b: a false, b true */
+        if (w == 1) /* a < b: a false, b true */
             return around2(t, "((NOT ", sql_bool, e->kid[0], ") AND ", e->kid[1], ")");
-        }
         int col, pos;
         if (w < 64 && is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
             return byte_cmp(t, col, pos, '<', e->kid[1]->value);
@@ -275,9 +274,8 @@ static int sql_bool(tx *t, expr *e)
         return too_long(t);
     }
     case EXPR_SLT:
-        if (e->kid[0]->width == 1) { /* signed 1-bit: true (-1) < false (0) */
+        if (e->kid[0]->width == 1) /* signed 1-bit: true (-1) < false (0) */
             return around2(t, "(", sql_bool, e->kid[0], " AND NOT ", e->kid[1], ")");
-        }
         return binop(t, e, "<", sql_signed);
     case EXPR_FOEQ:
         return binop(t, e, "=", sql_real);

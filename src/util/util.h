@@ -61,6 +61,11 @@ char *util_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int util_split_words(const char *s, char ***argv, size_t *argc, char **err);
 
+/* Append a copy of word (blanks and quotes kept: one word, e.g. a path) to the NULL-terminated
+ * vector *argv of *argc strings (both may start as NULL/0). 0, or -1 when out of memory (the
+ * vector stays valid and NULL-terminated). */
+int util_strv_push(char ***argv, size_t *argc, const char *word);
+
 /* Free a NULL-terminated vector of malloc'ed strings and the vector itself (NULL: nothing). */
 void util_free_strv(char **v);
 

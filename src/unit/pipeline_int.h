@@ -1,11 +1,14 @@
-/* unit_steps.h: the steps of `sympath unit` (record, verify, measure) and the helpers unit_cmd.c shares with them. */
-#ifndef SYMPATH_UNIT_STEPS_H
-#define SYMPATH_UNIT_STEPS_H
+/* pipeline_int.h: the unit pipeline's internal interface: the steps (record, verify, measure, emit), their shared state and helpers; only src/unit includes it. */
+#ifndef SYMPATH_UNIT_PIPELINE_INT_H
+#define SYMPATH_UNIT_PIPELINE_INT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "unit/unit.h"
+#include "util/util.h"
 
 /* What `sympath unit` found for one target function (summary and report.json). */
 typedef struct fn_result {
@@ -35,13 +38,11 @@ typedef struct unit_cfg {
     const char *const *mocked;
     size_t nmocked;
     int has_main;
+    FILE *log;                    /* where a file that does not compile at all is reported */
 } unit_cfg;
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
 void uc_push_word(const char *w, char ***v, size_t *n);
-/* Directory of libsympath-rt, replay.c, sympath_unit_rt.h ($SYMPATH_LIB_DIR or the build's); of sympath.h. */
-const char *uc_lib_dir(void);
-const char *uc_include_dir(void);
 /* "dir/parser.c" -> "parser.c" (inside p); -> "parser" and -> "dir" (malloc'ed). */
 const char *uc_base_name(const char *p);
 char *uc_stem(const char *path);
@@ -68,5 +69,41 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
 /* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the
  * first lines of clang's errors on failure. */
 int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag);
+
+/* Whether name is a function of a system header (a mocked libc function). */
+int unit_is_system(const unit_info *u, const char *name);
+/* Append -Wl,--wrap=NAME to *v for every function the tests replace although it is defined
+ * (in the unit or in libc); with only_defined, for those of the unit only. */
+void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined);
+
+/* Run argv (PATH lookup) in its own process group with stdin from /dev/null and
+ * stdout+stderr to log (NULL: discarded), env_add ("NAME=value", NULL-terminated, may be
+ * NULL) added to the environment. timeout_s > 0 kills the group after that many seconds.
+ * Returns 0 with *status (wait status), 1 on time-out, -1 when it could not start. */
+int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status);
+
+/* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
+typedef struct unit_pipe {
+    FILE *log;                    /* progress, summary and messages */
+    const char *out, *cflags;     /* OUT; the user's flags (-I dirs included) */
+    const char *const *sources;   /* as given */
+    char **abs_sources;           /* absolute */
+    size_t nsources;
+    const unit_info *u;
+    const ut_func **targets;      /* the functions tested */
+    size_t ntargets;
+    const char **mocked;          /* the stand-ins the tests define */
+    size_t nmocked;
+    const char *warnings;         /* the harness's warnings (report.json) */
+    strbuf *untested;             /* "function\treason" lines: left out before the exploration */
+    const char *build_dir;        /* OUT/build */
+    fn_result *frs;               /* per target: the figures so far */
+    tests_vec *tvs;               /* per target: the recorded tests */
+} unit_pipe;
+
+/* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and
+ * written as OUT/test_<stem>.c, then OUT/BUILD.txt, OUT/tests.cmake, OUT/report.json and
+ * the summary on p->log. Returns 0 when at least one test file was written, else 1. */
+int unit_step_emit(unit_pipe *p);
 
 #endif

@@ -1,6 +1,5 @@
-/* db_cmd_pg.c: `sympath run --db postgresql://...`: the user's tables read read-only, the scratch database the runs build their schemas in. */
+/* setup_pg.c: `sympath run --db postgresql://...`: the user's tables read read-only, the scratch database the runs build their schemas in. */
 #define _GNU_SOURCE
-#include "db_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +9,9 @@
 #include <libpq-fe.h>
 
 #include "data/data_pg.h"
+#include "db/db.h"
 #include "db/db_pg.h"
-#include "emit/emit.h"
+#include "util/util.h"
 
 #define SCRATCH_DB "sympath_scratch"
 
@@ -54,15 +54,15 @@ static const char *msg_of(PGconn *c, PGresult *r, char *buf, size_t cap)
 }
 
 /* Connect to the scratch database, creating sympath_scratch when it is missing (default only). */
-static PGconn *open_scratch(PGconn *user, db_setup *d)
+static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
 {
     char m[1024];
     PGconn *s = PQconnectdb(d->scratch_conninfo);
     if (s && PQstatus(s) == CONNECTION_OK)
         return s;
     if (d->scratch || !s || !strstr(PQerrorMessage(s), "does not exist")) {
-        fprintf(stderr, "sympath run: cannot connect to the scratch database (%s): %s\n", d->scratch_conninfo,
-                msg_of(s, NULL, m, sizeof m));
+        *err = util_strf("cannot connect to the scratch database (%s): %s", d->scratch_conninfo,
+                         msg_of(s, NULL, m, sizeof m));
         PQfinish(s);
         return NULL;
     }
@@ -74,22 +74,21 @@ static PGconn *open_scratch(PGconn *user, db_setup *d)
                       ? PQexec(c, "CREATE DATABASE " SCRATCH_DB " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
                       : NULL;
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
-        fprintf(stderr,
-                "sympath run: the scratch database " SCRATCH_DB " does not exist and cannot be created (%s); "
-                "create it (CREATE DATABASE " SCRATCH_DB ") or name one where this role may create schemas "
-                "with --db-scratch CONNINFO\n",
-                msg_of(c, r, m, sizeof m));
+        *err = util_strf("the scratch database " SCRATCH_DB " does not exist and cannot be created (%s); "
+                         "create it (CREATE DATABASE " SCRATCH_DB ") or name one where this role may create schemas "
+                         "with --db-scratch CONNINFO",
+                         msg_of(c, r, m, sizeof m));
         PQclear(r);
         PQfinish(c);
         return NULL;
     }
     PQclear(r);
     PQfinish(c);
-    fprintf(stderr, "sympath: created the scratch database " SCRATCH_DB " on the server\n");
+    fprintf(notes, "sympath: created the scratch database " SCRATCH_DB " on the server\n");
     s = PQconnectdb(d->scratch_conninfo);
     if (s && PQstatus(s) == CONNECTION_OK)
         return s;
-    fprintf(stderr, "sympath run: cannot connect to the scratch database: %s\n", msg_of(s, NULL, m, sizeof m));
+    *err = util_strf("cannot connect to the scratch database: %s", msg_of(s, NULL, m, sizeof m));
     PQfinish(s);
     return NULL;
 }
@@ -115,49 +114,52 @@ static int same_database(PGconn *a, PGconn *b)
     return same;
 }
 
-int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl)
+int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl, FILE *notes, char **err_out)
 {
+    *err_out = NULL;
     char err[1024];
     d->pg = 1;
     PGconn *user = data_pg_connect(conninfo, err, sizeof err);
     if (!user) {
-        fprintf(stderr, "sympath run: --db: cannot make the connection read-only: %s\n", err);
+        *err_out = util_strf("--db: cannot make the connection read-only: %s", err);
         return -1;
     }
     if (PQstatus(user) != CONNECTION_OK) {
-        fprintf(stderr, "sympath run: --db: cannot connect to %s: %s\n", conninfo, msg_of(user, NULL, err, sizeof err));
+        *err_out = util_strf("--db: cannot connect to %s: %s", conninfo, msg_of(user, NULL, err, sizeof err));
         PQfinish(user);
         return -1;
     }
     char *pg_ddl = NULL, *e = NULL;
     if (db_pg_read_schema(user, ddl, &pg_ddl, &e)) {
-        fprintf(stderr, "sympath run: --db %s: %s\n", conninfo, e ? e : "cannot read the tables");
+        *err_out = util_strf("--db %s: %s", conninfo, e ? e : "cannot read the tables");
         free(e);
         PQfinish(user);
         return -1;
     }
     snprintf(d->pg_ddl_path, sizeof d->pg_ddl_path, "%s/schema_pg.sql", abs);
-    if (write_file_atomic(d->pg_ddl_path, pg_ddl, strlen(pg_ddl))) {
-        fprintf(stderr, "sympath run: cannot write %s: %s\n", d->pg_ddl_path, strerror(errno));
+    if (util_write_atomic(d->pg_ddl_path, pg_ddl, strlen(pg_ddl))) {
+        *err_out = util_strf("cannot write %s: %s", d->pg_ddl_path, strerror(errno));
         free(pg_ddl), free(*ddl);
         PQfinish(user);
         return -1;
     }
     free(pg_ddl);
     d->scratch_conninfo = d->scratch ? strdup(d->scratch) : conninfo_with_db(user, SCRATCH_DB);
-    PGconn *s = d->scratch_conninfo ? open_scratch(user, d) : NULL;
+    PGconn *s = d->scratch_conninfo ? open_scratch(user, d, notes, err_out) : NULL;
+    if (!d->scratch_conninfo)
+        *err_out = util_strf("out of memory");
     int rc = s ? 0 : -1;
     if (!rc && same_database(user, s)) {
-        fprintf(stderr, "sympath run: the scratch database is the database of --db: sympath never writes there; "
-                        "name another one with --db-scratch CONNINFO\n");
+        *err_out = util_strf("the scratch database is the database of --db: sympath never writes there; "
+                             "name another one with --db-scratch CONNINFO");
         rc = -1;
     }
     if (!rc) {
         PGresult *r = PQexec(s, "SELECT has_database_privilege(current_database(), 'CREATE')");
         if (!r || PQresultStatus(r) != PGRES_TUPLES_OK || PQgetvalue(r, 0, 0)[0] != 't') {
-            fprintf(stderr, "sympath run: this role may not create schemas in the scratch database (%s): grant it "
-                            "CREATE on that database or name another one with --db-scratch CONNINFO\n",
-                    PQdb(s));
+            *err_out = util_strf("this role may not create schemas in the scratch database (%s): grant it "
+                                 "CREATE on that database or name another one with --db-scratch CONNINFO",
+                                 PQdb(s));
             rc = -1;
         }
         PQclear(r);
@@ -176,14 +178,14 @@ int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl)
     return 0;
 }
 
-void db_cleanup_pg(const db_setup *d)
+void db_cleanup_pg(const db_setup *d, FILE *notes)
 {
     if (!d->pg || !d->scratch_conninfo)
         return;
     PGconn *c = PQconnectdb(d->scratch_conninfo);
     char m[1024];
     if (!c || PQstatus(c) != CONNECTION_OK) {
-        fprintf(stderr, "sympath: warning: cannot drop the runs' schemas %s_*: %s\n", d->prefix, msg_of(c, NULL, m, sizeof m));
+        fprintf(notes, "sympath: warning: cannot drop the runs' schemas %s_*: %s\n", d->prefix, msg_of(c, NULL, m, sizeof m));
         PQfinish(c);
         return;
     }
@@ -198,7 +200,7 @@ void db_cleanup_pg(const db_setup *d)
             continue;
         PGresult *x = PQexec(c, sql);
         if (!x || PQresultStatus(x) != PGRES_COMMAND_OK)
-            fprintf(stderr, "sympath: warning: %s: %s\n", sql, msg_of(c, x, m, sizeof m));
+            fprintf(notes, "sympath: warning: %s: %s\n", sql, msg_of(c, x, m, sizeof m));
         PQclear(x);
         free(sql);
     }

@@ -23,6 +23,9 @@ int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const 
 static int built;           /* 0 not yet, 1 built, -1 no database replay configured */
 static const char *db_file;
 
+/* Its own whole-file read, not util_read_file: this file is compiled into the user's program,
+ * which links neither libsympath_util nor the runtime, and with --wrap=fopen/open (--sym-file
+ * suites) any reader goes through the program's wrapped calls anyway, as this one does. */
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
