@@ -17,6 +17,7 @@
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
 #include "proto/proto.h"
+#include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
@@ -40,6 +41,7 @@ static void run_usage(FILE *f) {
           "  --seed N                seed of the random strategy (default 1)\n"
           "  -j, --jobs N            parallel executors (default 1)\n"
           "  --cflags \"FLAGS\"        extra flags for compiling the program (e.g. \"-DN=4 -Iinc\")\n"
+          "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
           "  --timeout DURATION      time limit of one run (default 2s); a run over it is a hang\n"
           "  --mem-limit MIB         address-space limit of one run in MiB (default 2048; 0 = none)\n"
           "  --output-limit KIB      cap on what one run may print, KiB (default 1024)\n"
@@ -139,6 +141,7 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
 int cmd_run(int argc, char **argv) {
     const char *out = "sympath-out";
     const char *cflags = NULL;
+    const char *compdb = NULL; /* unitlib: --compile-commands */
     const char *db_path = NULL;
     db_setup db;
     memset(&db, 0, sizeof db);
@@ -225,6 +228,9 @@ int cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--cflags")) {
             NEED_VALUE();
             cflags = v;
+        } else if (!strcmp(a, "--compile-commands")) { /* unitlib */
+            NEED_VALUE();
+            compdb = v;
         } else if (!strcmp(a, "--timeout")) {
             NEED_VALUE();
             if (parse_duration(v, &d) || d <= 0) BAD_VALUE();
@@ -290,6 +296,11 @@ int cmd_run(int argc, char **argv) {
             fprintf(stderr, "sympath run: cannot read %s: %s\n", sources[i], strerror(errno));
             return 1;
         }
+    }
+    if (compdb) { /* unitlib: the flags of the sources' entries (their union), before --cflags */
+        char *err = NULL, *cf = unit_compdb_flags(compdb, (const char *const *)abs_sources, nsources, &err);
+        if (!cf) return fprintf(stderr, "sympath run: %s\n", err ? err : "out of memory"), 2;
+        cflags = util_strf("%s %s", cf, cflags ? cflags : "");
     }
 
     char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];

@@ -34,12 +34,14 @@ static void arm_interrupt(void) {
 
 
 static void unit_usage(FILE *f) {
-    fputs("usage: sympath unit FILE.c [MORE.c ...] (--function F ... | --all) [options]\n"
-          "  --function NAME         a function to test (repeatable)\n"
-          "  --all                   every function with external linkage defined in the files\n"
+    fputs("usage: sympath unit FILE.c|FILE.h [MORE.c ...] (--function F ... | --all) [options]\n"
+          "  --function NAME         a function to test (repeatable; a static one too: the test #includes its file)\n"
+          "  --all                   every function with external linkage defined in the files (of a header: all)\n"
           "  -o, --output DIR        output directory (default: sympath-unit-out)\n"
           "  -I DIR                  include directory for the unit (repeatable)\n"
           "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
+          "  --define NAME[=VALUE]   -DNAME[=VALUE] for the unit (repeatable)\n"              /* unitlib */
+          "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
           "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
           "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
           "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
@@ -67,6 +69,7 @@ int cmd_unit(int argc, char **argv) {
     }
     size_t nsources = 0, nfnames = 0, nmocks = 0;
     int all = 0, mock_outputs = 0;
+    const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
@@ -106,6 +109,12 @@ int cmd_unit(int argc, char **argv) {
             if (asprintf(&n, "%s %s", cflags, v) < 0) return 1;
             free(cflags);
             cflags = n;
+        } else if (!strcmp(a, "--define") || !strcmp(a, "--compile-commands")) { /* unitlib: new options */
+            NEED();
+            if (a[2] == 'c') { compdb = v; continue; }
+            char *d = util_strf("-D%s", v), *q = d ? unit_quote_word(d) : NULL, *n = NULL;
+            if (!q || asprintf(&n, "%s %s", cflags, q) < 0) return 1;
+            free(cflags), free(d), free(q), cflags = n;
         } else if (!strcmp(a, "--budget")) {
             NEED();
             if (parse_duration(v, &d)) goto bad;
@@ -163,7 +172,8 @@ int cmd_unit(int argc, char **argv) {
     }
     util_free_strv(words);
     unit_run_opts o = {out, sources, nsources, fnames, nfnames, all, cflags, mocks, nmocks, mock_outputs,
-                       budget, timeout, ho, progress, &interrupted, arm_interrupt, stderr};
+                       budget, timeout, ho, progress, &interrupted, arm_interrupt, stderr,
+                       compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

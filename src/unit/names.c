@@ -10,11 +10,18 @@
 
 char *unit_declarator(const char *spelling, const char *name) {
     char *r = NULL;
-    const char *fp = strstr(spelling, "(*)");
+    /* the abstract declarator's hole: "(*)", "(**)" (a pointer to a function pointer), the
+     * innermost one of "void (*(*)(int))(void)" */
+    const char *fp = NULL, *hole = NULL;
+    for (const char *p = strstr(spelling, "(*"); p && !fp; p = strstr(p + 1, "(*")) {
+        const char *q = p + 1;
+        while (*q == '*') q++;
+        if (*q == ')') fp = p, hole = q;
+    }
     const char *br = strchr(spelling, '[');
     if (fp) {
         /* "int (*)(int)" -> "int (*name)(int)" */
-        if (asprintf(&r, "%.*s(*%s)%s", (int)(fp - spelling), spelling, name, fp + 3) < 0) r = NULL;
+        if (asprintf(&r, "%.*s%s%s", (int)(hole - spelling), spelling, name, hole) < 0) r = NULL;
     } else if (br) {
         /* "char [9]" -> "char name[9]"; a pointer to it: "char (*name)[9]" */
         size_t n = (size_t)(br - spelling);
@@ -256,4 +263,41 @@ int unit_is_wrapped(const unit_info *u, const char *name) {
     for (size_t i = 0; i < u->nwrapped; i++)
         if (!strcmp(u->wrapped[i], name)) return 1;
     return 0;
+}
+
+/* A spelling generated C can use: clang names anonymous types "struct (unnamed at f.c:3:1)". */
+static const char *c_spelling(const ut_type *t) {
+    if (!t || !t->spelling) return NULL;
+    if (!strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) return t->spelling;
+    if (t->canonical && !strstr(t->canonical, "(unnamed") && !strstr(t->canonical, "(anonymous")) return t->canonical;
+    return NULL;
+}
+
+char *unit_prototype(const ut_func *f) {
+    if (!f || !f->name || !f->type || f->type->kind != UT_FUNC) return NULL;
+    const char *rs = c_spelling(f->type->ret);
+    if (!rs) return NULL;
+    strbuf head = STRBUF_INIT;
+    sb_printf(&head, "%s(", f->name);
+    if (f->nparams == 0 && !f->type->variadic) sb_puts(&head, "void");
+    for (size_t i = 0; i < f->nparams; i++) {
+        const char *ps = c_spelling(f->params[i].type);
+        char *d = ps ? unit_declarator(ps, f->params[i].name) : NULL;
+        if (!d) {
+            sb_free(&head);
+            return NULL;
+        }
+        sb_printf(&head, "%s%s", i ? ", " : "", d);
+        free(d);
+    }
+    if (f->type->variadic) sb_puts(&head, f->nparams ? ", ..." : "...");
+    sb_puts(&head, ")");
+    if (head.failed) {
+        sb_free(&head);
+        return NULL;
+    }
+    /* the return type wraps the head: "int (*)(int)" -> "int (*h(int k))(int)" */
+    char *r = unit_declarator(rs, head.s);
+    sb_free(&head);
+    return r;
 }

@@ -26,6 +26,7 @@ typedef struct parse_ctx {
     char ***defined;           /* every function defined in any source, static ones too */
     size_t *ndefined;
     size_t *types_cap;         /* capacity of u->types (shared by the sources) */
+    int header;                /* the source is a header (a header-only library): static functions are targets */
 } parse_ctx;
 
 static char *cx_dup(CXString s) {
@@ -203,16 +204,27 @@ static ut_type *conv_type(parse_ctx *pc, CXType t) {
 
 /* ---- text of the main file ---- */
 
+/* Byte offsets of a cursor's text in its file. The start is taken where it is expanded: a
+ * declaration that begins with a macro (`API(int) f(void)`, the type inside the macro's
+ * argument) starts at the macro's name, not at the argument; libclang already moves the end
+ * past a macro invocation. */
 static int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f1, f2;
-    clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
     clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, e);
     return f1 && f2 && clang_File_isEqual(f1, f2) && *b <= *e ? 0 : -1;
 }
 
+/* Whether c is in the main file, also when its name comes out of a macro's argument
+ * (`API(int (*hook(int k))(int))`): libclang counts such a location as the macro's. */
 static int in_main_file(CXCursor c) {
-    return clang_Location_isFromMainFile(clang_getCursorLocation(c));
+    CXSourceLocation l = clang_getCursorLocation(c);
+    if (clang_Location_isFromMainFile(l)) return 1;
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(l, &f, &line, &col, NULL);
+    return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
 }
 
 /* The whole source line(s) holding offset off (with backslash continuations). */
@@ -270,7 +282,14 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientD
 static void scan_tokens(parse_ctx *pc, CXCursor fn) {
     CXToken *toks = NULL;
     unsigned n = 0;
-    clang_tokenize(pc->tu, clang_getCursorExtent(fn), &toks, &n);
+    /* from where the definition is expanded: one that begins inside a macro's body
+     * (`API(int) f(...)` with API adding an attribute) would give no tokens */
+    CXSourceRange r = clang_getCursorExtent(fn);
+    CXFile f;
+    unsigned line, col;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, &line, &col, NULL);
+    if (f) r = clang_getRange(clang_getLocation(pc->tu, f, line, col), clang_getRangeEnd(r));
+    clang_tokenize(pc->tu, r, &toks, &n);
     char **sp = calloc(n + 1, sizeof *sp);
     if (sp) {
         for (unsigned i = 0; i < n; i++) sp[i] = cx_dup(clang_getTokenSpelling(pc->tu, toks[i]));
@@ -290,7 +309,8 @@ static char *param_name(CXCursor arg, size_t i) {
     return n;
 }
 
-/* Declaration text of a function cursor: for a definition, the text before its body. */
+/* Declaration text of a function cursor: for a definition, the text before its body (the
+ * prelude's fallback when the prototype cannot be rebuilt from the types). */
 static char *decl_text(parse_ctx *pc, CXCursor c) {
     unsigned b, e;
     if (cursor_offsets(c, &b, &e) != 0 || e > pc->text_len) return NULL;
@@ -345,7 +365,8 @@ static int has_def(const unit_info *u, const char *name) {
 /* Top-level declarations of the main file: prelude text, definitions, calls. */
 typedef struct top_item {
     unsigned b, e;
-    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (decl_text + ';') */
+    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (rebuilt from the
+                              types), 3 extern variable (rebuilt from its type) */
     CXCursor c;
 } top_item;
 
@@ -381,6 +402,17 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         /* calls from every function body of this file (static helpers included) */
         clang_visitChildren(c, body_visit, pc);
         if (in_main_file(c)) scan_tokens(pc, c);
+        else if (!clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+            /* defined in a project header (a header-only library): named when asked for */
+            CXFile hf;
+            clang_getExpansionLocation(clang_getCursorLocation(c), &hf, NULL, NULL, NULL);
+            char **nh = hf ? realloc(pc->u->header_defs, (pc->u->nheader_defs + 2) * sizeof *nh) : NULL;
+            if (nh) {
+                pc->u->header_defs = nh;
+                nh[pc->u->nheader_defs++] = cx_dup(clang_getCursorSpelling(c));
+                nh[pc->u->nheader_defs++] = cx_dup(clang_getFileName(hf));
+            }
+        }
     }
     if (!in_main_file(c)) return CXChildVisit_Continue;
     switch (k) {
@@ -392,7 +424,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         push_item(tc, c, 1);
         break;
     case CXCursor_VarDecl:
-        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 1);
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 3);
         else if (clang_getCursorLinkage(c) == CXLinkage_External && clang_Cursor_getStorageClass(c) != CX_SC_Static)
             add_global(pc, c); /* a definition, tentative (`int n;`) or not */
         break;
@@ -402,15 +434,20 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         char *name = cx_dup(clang_getCursorSpelling(c));
         if (!strcmp(name, "main")) {
             if (clang_isCursorDefinition(c)) pc->u->has_main = 1;
-        } else if (external) {
-            push_item(tc, c, 2);
-            if (clang_isCursorDefinition(c) && !has_def(pc->u, name)) {
+        } else if (external || clang_isCursorDefinition(c)) {
+            if (external) push_item(tc, c, 2);
+            /* a static definition: a target of a header unit (with the external ones), by name in a .c */
+            int to_defs = external || pc->header;
+            if (clang_isCursorDefinition(c) && (to_defs ? !has_def(pc->u, name) : !unit_find_def(pc->u, name))) {
                 ut_func f;
                 if (fill_func(pc, c, &f) == 0) {
-                    f.decl = decl_text(pc, c);
+                    f.decl = unit_prototype(&f);
+                    if (!f.decl) f.decl = decl_text(pc, c);
+                    f.is_static = !external;
                     free(f.file);
                     f.file = strdup(pc->source);
-                    add_func(&pc->u->defs, &pc->u->ndefs, &f);
+                    if (to_defs) add_func(&pc->u->defs, &pc->u->ndefs, &f);
+                    else add_func(&pc->u->statics, &pc->u->nstatics, &f);
                 }
             }
         }
@@ -444,6 +481,39 @@ static void add_global(parse_ctx *pc, CXCursor c) {
     ng[u->nglobals++] = (ut_param){name, t, -1, -1};
 }
 
+static void free_func(ut_func *f);
+
+/* Whether c is declared before: by an included header (the prelude's #include brings that
+ * declaration, no copy is needed) or earlier in the file (that prototype is in the prelude). */
+static int declared_before(CXCursor c) {
+    return !clang_equalCursors(clang_getCanonicalCursor(c), c);
+}
+
+/* The prototype of a function cursor rebuilt from its types (unit_prototype), the source text
+ * before its body when the types cannot be spelled; NULL when neither works. */
+static char *prototype_of(parse_ctx *pc, CXCursor c) {
+    ut_func f;
+    char *r = NULL;
+    if (fill_func(pc, c, &f) == 0) r = unit_prototype(&f);
+    free_func(&f);
+    return r ? r : decl_text(pc, c);
+}
+
+/* `extern T name` of a variable cursor rebuilt from its type; the source text when the type
+ * cannot be spelled (an anonymous struct). */
+static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
+    ut_type *t = conv_type(pc, clang_getCursorType(c));
+    char *name = cx_dup(clang_getCursorSpelling(c));
+    char *r = NULL;
+    if (t && name && !strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) {
+        char *d = unit_declarator(t->spelling, name);
+        if (d && asprintf(&r, "extern %s", d) < 0) r = NULL;
+        free(d);
+    }
+    free(name);
+    return r ? r : strndup(pc->text + b, e - b);
+}
+
 static int cmp_item(const void *a, const void *b) {
     const top_item *x = a, *y = b;
     if (x->b != y->b) return x->b < y->b ? -1 : 1;
@@ -470,8 +540,8 @@ static void build_prelude(top_ctx *tc) {
         } else if (it->kind == 1) {
             sb_append(&pc->prelude, pc->text + it->b, it->e - it->b);
             sb_puts(&pc->prelude, ";\n");
-        } else {
-            char *t = decl_text(pc, it->c);
+        } else if (!declared_before(it->c)) {
+            char *t = it->kind == 2 ? prototype_of(pc, it->c) : extern_of(pc, it->c, it->b, it->e);
             if (t) {
                 sb_puts(&pc->prelude, t);
                 sb_puts(&pc->prelude, ";\n");
@@ -505,8 +575,6 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
         clang_disposeDiagnostic(d);
     }
 }
-
-static void free_func(ut_func *f);
 
 /* Give each function-pointer type a stand-in name after the first place it is used:
  * a struct field (ops tables: stub_read, stub_flush) or a parameter (stub_cb); a name
@@ -542,6 +610,94 @@ static void name_stubs(unit_info *u) {
     }
 }
 
+int unit_is_header(const char *path) {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return 0;
+    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") || !strcmp(dot, ".inc");
+}
+
+char *unit_include_block(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *r = NULL;
+    if (asprintf(&r,
+                 "/* %s is compiled here (its static functions are under test); it is not linked separately */\n"
+                 "#pragma GCC diagnostic push\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-const-variable\"\n"
+                 "#include \"%s\"\n"
+                 "#pragma GCC diagnostic pop\n",
+                 base, base) < 0)
+        r = NULL;
+    return r;
+}
+
+/* Around an included source in the harness (which includes sympath_unit_rt.h first, the tests
+ * do not): a libc function mocked with --mock is renamed to the harness's stand-in for the
+ * file's calls, as the build wrapper of a linked source does (opening: the stand-in's prototype
+ * and the #define; closing: the #undef, the harness itself keeps the real function). */
+static void mock_renames(const unit_info *u, strbuf *b, int closing) {
+    int any = 0;
+    for (size_t k = 0; k < u->nsystem; k++) {
+        const ut_func *m = &u->system[k];
+        if (!unit_is_wrapped(u, m->name)) continue;
+        if (!any) sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
+        any = 1;
+        if (closing) {
+            sb_printf(b, "#undef %s\n", m->name);
+            continue;
+        }
+        ut_func renamed = *m;
+        char *cn = NULL;
+        if (asprintf(&cn, "sympu_mock_%s", m->name) < 0) continue;
+        renamed.name = cn;
+        char *proto = unit_prototype(&renamed);
+        if (proto) sb_printf(b, "%s;\n", proto);
+        sb_printf(b, "#define %s %s\n", m->name, cn);
+        free(proto);
+        free(cn);
+    }
+    if (any) sb_puts(b, "#endif\n");
+}
+
+/* u->prelude from the sources' parts: an included source is its include block. */
+static void rebuild_prelude(unit_info *u) {
+    strbuf b = STRBUF_INIT;
+    sb_puts(&b, "");
+    for (size_t i = 0; i < u->nsources; i++) {
+        if (u->included && u->included[i]) {
+            char *blk = unit_include_block(u->sources[i]);
+            mock_renames(u, &b, 0);
+            if (blk) sb_puts(&b, blk);
+            mock_renames(u, &b, 1);
+            free(blk);
+        } else if (u->src_prelude && u->src_prelude[i]) {
+            sb_puts(&b, u->src_prelude[i]);
+        }
+    }
+    free(u->prelude);
+    u->prelude = b.s ? b.s : strdup("");
+}
+
+size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets) {
+    size_t n = 0;
+    for (size_t t = 0; t < ntargets; t++) {
+        if (!targets[t]->is_static) continue;
+        for (size_t i = 0; i < u->nsources; i++)
+            if (!strcmp(u->sources[i], targets[t]->file)) u->included[i] = 1;
+    }
+    for (size_t i = 0; i < u->nsources; i++) n += u->included[i] != 0;
+    if (n) rebuild_prelude(u);
+    return n;
+}
+
+int unit_source_included(const unit_info *u, const char *path) {
+    for (size_t i = 0; i < u->nsources; i++)
+        if (u->included && u->included[i] && !strcmp(u->sources[i], path)) return 1;
+    return 0;
+}
+
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
     memset(u, 0, sizeof *u);
     *err = NULL;
@@ -558,8 +714,33 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     char **defined = NULL;
     size_t ndefined = 0, types_cap = 0;
     CXTranslationUnit *tus = calloc(nsources + 1, sizeof *tus);
+    u->sources = calloc(nsources + 1, sizeof *u->sources);
+    u->src_prelude = calloc(nsources + 1, sizeof *u->src_prelude);
+    u->included = calloc(nsources + 1, sizeof *u->included);
+    u->nsources = nsources;
     int rc = 0, errors = 0;
+    if (!tus || !u->sources || !u->src_prelude || !u->included) {
+        *err = strdup("out of memory");
+        rc = -1;
+    }
     for (size_t i = 0; i < nsources && rc == 0; i++) {
+        u->sources[i] = strdup(sources[i]);
+        /* a header is the unit (a header-only library): parsed as C, included by the harness and tests */
+        int header = unit_is_header(sources[i]);
+        u->included[i] = header;
+        char **sargs = calloc(nargs + 4, sizeof *sargs);
+        size_t nsargs = 0;
+        if (!sargs) {
+            *err = strdup("out of memory");
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < nargs; k++) sargs[nsargs++] = args[k];
+        if (header) {
+            sargs[nsargs++] = "-x";
+            sargs[nsargs++] = "c";
+            sargs[nsargs++] = "-Wno-pragma-once-outside-header";
+        }
         parse_ctx pc;
         memset(&pc, 0, sizeof pc);
         pc.u = u;
@@ -571,16 +752,20 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.defined = &defined;
         pc.ndefined = &ndefined;
         pc.types_cap = &types_cap;
+        pc.header = header;
+        size_t prelude_before = prelude.len;
         if (ncalled) pc.capcalled = ncalled; /* grow() doubles from here */
         pc.text = util_read_file(sources[i], &pc.text_len);
         if (!pc.text) {
             if (asprintf(err, "cannot read %s", sources[i]) < 0) *err = NULL;
+            free(sargs);
             rc = -1;
             break;
         }
         enum CXErrorCode ec = clang_parseTranslationUnit2(
-            idx, sources[i], (const char *const *)args, (int)nargs, NULL, 0,
+            idx, sources[i], (const char *const *)sargs, (int)nsargs, NULL, 0,
             CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tus[i]);
+        free(sargs);
         if (ec != CXError_Success) {
             if (asprintf(err, "libclang could not parse %s (error %d)", sources[i], (int)ec) < 0) *err = NULL;
             free(pc.text);
@@ -600,6 +785,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         }
         free(tc.items);
         prelude = pc.prelude;
+        u->src_prelude[i] = strndup(prelude.s ? prelude.s + prelude_before : "", prelude.len - prelude_before);
         called = pc.called;
         called_cur = pc.called_cur;
         ncalled = pc.ncalled;
@@ -640,7 +826,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     unit_null_propagate(u);
     name_stubs(u);
     u->diagnostics = diags.s ? diags.s : strdup("");
-    u->prelude = prelude.s ? prelude.s : strdup("");
+    sb_free(&prelude);
+    rebuild_prelude(u);
     if (rc == 0 && errors) {
         if (asprintf(err, "clang reports %d error%s:\n%s", errors, errors > 1 ? "s" : "", u->diagnostics) < 0)
             *err = NULL;
@@ -670,6 +857,17 @@ static void free_func(ut_func *f) {
 
 void unit_info_free(unit_info *u) {
     for (size_t i = 0; i < u->ndefs; i++) free_func(&u->defs[i]);
+    for (size_t i = 0; i < u->nstatics; i++) free_func(&u->statics[i]);
+    free(u->statics);
+    for (size_t i = 0; i < u->nsources; i++) {
+        free(u->sources ? u->sources[i] : NULL);
+        free(u->src_prelude ? u->src_prelude[i] : NULL);
+    }
+    free(u->sources);
+    free(u->src_prelude);
+    free(u->included);
+    for (size_t i = 0; i < u->nheader_defs; i++) free(u->header_defs[i]);
+    free(u->header_defs);
     for (size_t i = 0; i < u->nexterns; i++) free_func(&u->externs[i]);
     for (size_t i = 0; i < u->nsystem; i++) free_func(&u->system[i]);
     free(u->defs);
@@ -699,8 +897,16 @@ void unit_info_free(unit_info *u) {
     memset(u, 0, sizeof *u);
 }
 
+const char *unit_header_of(const unit_info *u, const char *name) {
+    for (size_t i = 0; i + 1 < u->nheader_defs; i += 2)
+        if (!strcmp(u->header_defs[i], name)) return u->header_defs[i + 1];
+    return NULL;
+}
+
 const ut_func *unit_find_def(const unit_info *u, const char *name) {
     for (size_t i = 0; i < u->ndefs; i++)
         if (!strcmp(u->defs[i].name, name)) return &u->defs[i];
+    for (size_t i = 0; i < u->nstatics; i++)
+        if (!strcmp(u->statics[i].name, name)) return &u->statics[i];
     return NULL;
 }

@@ -54,6 +54,16 @@ int unit_run(const unit_run_opts *uo)
     /* 1. signatures */
     unit_info u;
     char *err = NULL;
+    if (uo->compile_commands) { /* unitlib: --compile-commands: the unit's flags from the database, before --cflags */
+        char *cf = unit_compdb_flags(uo->compile_commands, (const char *const *)abs_sources, nsources, &err);
+        char *all_flags = cf ? util_strf(" %s%s", cf, cflags) : NULL;
+        free(cf);
+        if (!all_flags) {
+            fprintf(lg, "sympath unit: %s\n", err ? err : "out of memory");
+            return 2;
+        }
+        cflags = all_flags; /* lives as long as the run (the emit step's flags too) */
+    }
     if (unit_parse((const char *const *)abs_sources, nsources, cflags, &u, &err) != 0) {
         fprintf(lg, "sympath unit: cannot parse the unit: %s\n", err ? err : "unknown error");
         return 1;
@@ -72,6 +82,9 @@ int unit_run(const unit_run_opts *uo)
                     fnames[i]);
             for (size_t k = 0; k < u.ndefs; k++) fprintf(lg, " %s", u.defs[k].name);
             fprintf(lg, "%s\n", u.ndefs ? "" : " none");
+            if (unit_header_of(&u, fnames[i])) /* unitlib: a header-only library's function */
+                fprintf(lg, "sympath unit: %s is defined in the header %s: give the header as the unit (sympath unit %s --function %s)\n",
+                        fnames[i], unit_header_of(&u, fnames[i]), unit_header_of(&u, fnames[i]), fnames[i]);
             return 2;
         }
         int dup = 0;
@@ -120,6 +133,7 @@ int unit_run(const unit_run_opts *uo)
     }
     ho.mock_names = mocks;
     ho.nmock_names = nmocks;
+    unit_include_sources(&u, targets, ntargets); /* unitlib: a file with a static target is #included, not linked */
 
     /* the harness lives in OUT/build: the sources' directories go on the include path for
      * the includes it copied from them ("ring.h") */
@@ -205,12 +219,14 @@ int unit_run(const unit_run_opts *uo)
         for (size_t k = 0; k < u.nsystem; k++)
             if (unit_is_wrapped(&u, u.system[k].name))
                 sb_printf(&w, "#define %s sympu_mock_%s\n", u.system[k].name, u.system[k].name);
+        int inc = unit_source_included(&u, abs_sources[i]); /* unitlib: compiled inside the harness */
+        if (inc) sb_printf(&w, "/* %s is #included by the harness */\n", abs_sources[i]);
         if (!w.s) {
             build_sources[i] = strdup(abs_sources[i]);
             continue;
         }
         char *st = uc_stem(abs_sources[i]), *wp = NULL;
-        sb_printf(&w, "#include \"%s\"\n", abs_sources[i]);
+        if (!inc) sb_printf(&w, "#include \"%s\"\n", abs_sources[i]);
         if (asprintf(&wp, "%s/wrap_%s.c", build_dir, st) < 0 || util_write_atomic(wp, w.s, w.len) != 0) {
             fprintf(lg, "sympath unit: cannot write the wrapper of %s\n", sources[i]);
             return 1;

@@ -107,7 +107,8 @@ int unit_step_emit(unit_pipe *p)
                 if (*cf) sb_printf(&line, "%s ", cf);
                 if (*mainflag) sb_printf(&line, "%s ", mainflag + 1);
                 sb_puts(&line, path);
-                for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
+                for (size_t k = 0; k < nsources; k++)
+                    if (!unit_source_included(&u, abs_sources[k])) sb_printf(&line, " %s", sources[k]); /* unitlib */
                 for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
                 sb_printf(&line, " -lcmocka -lm -o %s/test_%s && ", out, st);
                 char exe_path[PATH_MAX + 64], xml_path[PATH_MAX + 64]; /* JUnit XML for CI (src/report) */
@@ -125,7 +126,8 @@ int unit_step_emit(unit_pipe *p)
                 sb_printf(&build_lines, "%s\n", line.s);
                 char *abs_test = realpath(path, NULL);
                 sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
-                for (size_t k = 0; k < nsources; k++) sb_printf(&cmake, " %s", abs_sources[k]);
+                for (size_t k = 0; k < nsources; k++)
+                    if (!unit_source_included(&u, abs_sources[k])) sb_printf(&cmake, " %s", abs_sources[k]); /* unitlib */
                 sb_printf(&cmake, ")\ntarget_include_directories(test_%s PRIVATE%s)\n", st, dirs.s ? dirs.s : " .");
                 if (*cflags || *mainflag) {
                     char **words = NULL;

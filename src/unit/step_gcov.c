@@ -45,6 +45,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     char **objs = NULL;
     size_t nobjs = 0;
     for (size_t i = 0; i < c->nsources; i++) {
+        if (unit_source_included(c->u, c->abs_sources[i])) continue; /* unitlib: inside the test's object */
         char **v = NULL;
         size_t n = 0;
         char *obj = NULL, *b = uc_stem(c->abs_sources[i]);
@@ -86,6 +87,11 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
         free(d);
     }
     unit_split_words(c->cflags, &v, &n);
+    for (size_t k = 0; k < c->u->nwrapped && nobjs < c->nsources; k++) { /* unitlib: an included source, renamed as above */
+        char *d = unit_is_system(c->u, c->u->wrapped[k]) ? util_strf("-D%s=__wrap_%s", c->u->wrapped[k], c->u->wrapped[k]) : NULL;
+        if (d) uc_push_word(d, &v, &n);
+        free(d);
+    }
     uc_push_word(test_c, &v, &n);
     for (size_t i = 0; i < nobjs; i++) uc_push_word(objs[i], &v, &n);
     add_wrap_flags_sel(c->u, &v, &n, 1);
@@ -100,7 +106,8 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     if (up_run(rargv, NULL, log, 120, &status) != 0) goto out;
     /* gcov writes NAME.c.gcov into its working directory */
     char *cmd = NULL;
-    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'", gdir, src) < 0) goto out;
+    /* unitlib: an included source's counts are in the test's own object */
+    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'%s", gdir, src, unit_source_included(c->u, src) ? "; gcov -b *.gcda" : "") < 0) goto out;
     char *sh[] = {"sh", "-c", cmd, NULL};
     rc = up_run(sh, NULL, log, 60, &status);
     free(cmd);

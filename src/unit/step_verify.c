@@ -59,7 +59,8 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
     unit_split_words(c->cflags, &v, &n);
     if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
     uc_push_word(test_c, &v, &n);
-    for (size_t i = 0; i < c->nsources; i++) uc_push_word(c->abs_sources[i], &v, &n);
+    for (size_t i = 0; i < c->nsources; i++)
+        if (!unit_source_included(c->u, c->abs_sources[i])) uc_push_word(c->abs_sources[i], &v, &n); /* unitlib */
     add_wrap_flags(c->u, &v, &n);
     unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);

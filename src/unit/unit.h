@@ -84,13 +84,27 @@ typedef struct ut_func {
     ut_type *type;              /* UT_FUNC */
     ut_param *params;
     size_t nparams;
-    char *decl;                 /* declaration text "int f(struct node *n)" without ';' (definitions: text
-                                   before the body), NULL when not available */
+    char *decl;                 /* prototype rebuilt from libclang's types (unit_prototype): "int f(struct
+                                   node *n)" without ';', NULL when not available */
+    int is_static;              /* defined with internal linkage (static, static inline): testable only by
+                                   compiling its file inside the harness and the test (unit_include_sources) */
 } ut_func;
 
 typedef struct unit_info {
-    ut_func *defs;              /* functions with external linkage defined in the sources */
+    ut_func *defs;              /* functions with external linkage defined in the sources; for a header given
+                                   as a source (a header-only library), every function defined in it, static
+                                   ones too (--all takes them all) */
     size_t ndefs;
+    ut_func *statics;           /* functions with internal linkage defined in a .c source: targets by name */
+    size_t nstatics;
+    char **sources;             /* the sources as given to unit_parse (one per source) */
+    size_t nsources;
+    char **src_prelude;         /* per source: its part of the prelude when it is linked separately */
+    int *included;              /* per source: the harness and the tests #include it (a header, or a .c
+                                   defining a static target) instead of linking it; see unit_include_sources */
+    char **header_defs;         /* pairs name, header path: functions defined in a non-system header a
+                                   source includes (not targets: see unit_header_of) */
+    size_t nheader_defs;        /* strings in header_defs (twice the pairs) */
     ut_func *externs;           /* called (or declared) in the sources, defined in none of them, declared
                                    outside system headers: mock candidates */
     size_t nexterns;
@@ -99,7 +113,11 @@ typedef struct unit_info {
     ut_type **types;
     size_t ntypes;
     char *prelude;              /* includes, macros, type definitions and prototypes of the sources'
-                                   own text, in source order, deduplicated; for the harness and tests */
+                                   own text, in source order, deduplicated; for the harness and tests.
+                                   Prototypes are rebuilt from libclang's types (a declaration spelled with
+                                   an export macro, `API(int) f(void)`, is fine), and left out when an
+                                   included header declares the function. An included source is one
+                                   `#include "FILE"` instead (unit_include_block) */
     char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
     int has_main;               /* a source defines main */
     ut_param *globals;          /* variables with external linkage defined in the sources (name, type):
@@ -124,11 +142,63 @@ typedef struct unit_info {
  * Parse the C sources with libclang (clang-14 C API, -std=gnu11 plus the words of cflags,
  * split on blanks, quotes honoured) and describe them. Returns 0, or -1 with *err
  * (malloc'ed) when a source cannot be parsed or has errors (clang's diagnostics in *err).
- * The caller frees u with unit_info_free.
+ * A source named *.h (*.hh, *.hpp, *.inc) is parsed as C (`-x c`): a header-only library is
+ * the unit, every function defined in it (static ones too) goes to u->defs, and it is
+ * included (u->included) from the start. The caller frees u with unit_info_free.
  */
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err);
 /* Free everything u owns (also after a failed unit_parse) and zero it; wrapped is the caller's. */
 void unit_info_free(unit_info *u);
+
+/* Whether path (as given to unit_parse) names a header: .h, .hh, .hpp, .hxx, .inc. */
+int unit_is_header(const char *path);
+
+/*
+ * Mark every source defining one of the targets with internal linkage (u->statics) as
+ * included, and rebuild u->prelude: an included source's part is unit_include_block
+ * (the file is compiled inside the harness and inside each emitted test, so its static
+ * functions are reachable), the others keep their declarations. The caller builds the
+ * unit without the included sources (unit_source_included) and leaves them off the test's
+ * build line. Returns the number of included sources.
+ */
+size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets);
+
+/* Whether path (one of the sources given to unit_parse) is included by the harness and the
+ * tests instead of being compiled and linked on its own. */
+int unit_source_included(const unit_info *u, const char *path);
+
+/* The prelude text that includes source path: `#include "BASE"` (found through the -I of the
+ * source's directory every build of the unit has), between pragmas that silence unused-function
+ * and unused-variable warnings for the static functions and data the test does not use.
+ * Malloc'ed. */
+char *unit_include_block(const char *path);
+
+/*
+ * Prototype of f rebuilt from libclang's types: "int f(const char *s, size_t n)",
+ * "void g(void)", "int (*h(int k))(int)", "int v(int a, ...)" (no ';'). Types are spelled as
+ * clang spells them after preprocessing (typedef names kept, macros expanded); one clang cannot
+ * spell as C (an anonymous struct) is replaced by its canonical spelling, and when that fails
+ * too the result is NULL. Malloc'ed.
+ */
+char *unit_prototype(const ut_func *f);
+
+/*
+ * Compiler flags for the sources from a compilation database (compile_commands.json, written
+ * by CMake's CMAKE_EXPORT_COMPILE_COMMANDS or by Bear): db is the file (any name) or its
+ * directory, read with libclang's CXCompilationDatabase. The flags that matter for parsing and
+ * building the unit are kept: -I, -isystem, -iquote, -idirafter, -D, -U, -std=, -include,
+ * -imacros (relative paths made absolute against the command's directory), the union over
+ * the sources in order without repeats, as one string for --cflags (words quoted for
+ * util_split_words; a strict -std=cNN becomes -std=gnuNN, as the harness and the replay library
+ * built with these flags need glibc's extensions). A file without an entry (a header) takes the entry of a file in the same
+ * directory, else the first entry. Returns the malloc'ed string (possibly ""), or NULL with
+ * *err (malloc'ed) when the database cannot be read.
+ */
+char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsources, char **err);
+
+/* word quoted so that util_split_words gives it back unchanged ("..." with \ and \" escaped
+ * when it holds anything but letters, digits and -_=./,:+@%); malloc'ed. */
+char *unit_quote_word(const char *word);
 
 /*
  * Whether the unit checks a pointer named `name` (a parameter or variable name, or a field
@@ -151,7 +221,11 @@ void unit_null_propagate(unit_info *u);
 /* Whether name is one of u->wrapped. */
 int unit_is_wrapped(const unit_info *u, const char *name);
 
-/* The function named name among u->defs, or NULL. */
+/* The header (path) defining function name when a source only includes it (a header-only
+ * library included by a .c: the header itself is the unit to give), or NULL. */
+const char *unit_header_of(const unit_info *u, const char *name);
+
+/* The function named name among u->defs, then u->statics, or NULL. */
 const ut_func *unit_find_def(const unit_info *u, const char *name);
 
 /*
@@ -320,7 +394,8 @@ typedef struct unit_run_opts {
     const char *const *functions; /* --function names (may repeat) */
     size_t nfunctions;
     int all;                    /* --all: every function with external linkage */
-    const char *cflags;         /* the user's flags, -I dirs included (util_split_words; checked by the caller) */
+    const char *cflags;         /* the user's flags, -I dirs and --define's -DNAME[=V] included (util_split_words;
+                                   checked by the caller) */
     const char *const *mocks;   /* --mock names */
     size_t nmocks;
     int mock_outputs;           /* --mock-outputs */
@@ -332,6 +407,8 @@ typedef struct unit_run_opts {
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */
     void (*before_explore)(void); /* called once before the first exploration (the CLI arms Ctrl-C there); may be NULL */
     FILE *log;                  /* progress, warnings, errors and the summary ("sympath unit: ..." lines); NULL: stderr */
+    const char *compile_commands; /* --compile-commands: compile_commands.json or its directory; its flags for the
+                                   sources (unit_compdb_flags) go before cflags. NULL: none */
 } unit_run_opts;
 
 /*

@@ -22,29 +22,33 @@ unit_run() {
 }
 
 # build_and_run STEM: compile OUT/test_STEM.c with the unit's sources, warnings as errors and gcov, run it.
+# A source the test file #includes (a header-only library, a .c whose static functions are tested) is not
+# compiled on its own; the flags in the array extra_cflags (if set) go to every compilation.
 build_and_run() {
     local stem=$1
     local t="$out/test_$stem.c"
     [ -f "$t" ] || fail "no $t"
-    local objs=() s
+    local objs=() incs=() s
     for s in "${srcs[@]}"; do
-        (cd "$out.bin" && cc -c -Wall -Wextra -Werror --coverage -O0 "$s" -o "$(basename "${s%.c}").o") \
+        incs+=("-I$(dirname "$s")")
+        grep -q "^#include \"$(basename "$s")\"" "$t" && continue
+        (cd "$out.bin" && cc -c -Wall -Wextra -Werror --coverage -O0 ${extra_cflags[@]+"${extra_cflags[@]}"} "$s" -o "$(basename "${s%.c}").o") \
             >"$out.bin/cc_src.log" 2>&1 || { cat "$out.bin/cc_src.log"; fail "$s does not compile"; }
         objs+=("$(basename "${s%.c}").o")
     done
-    (cd "$out.bin" && cc -Wall -Wextra -Werror -O0 -I"$(dirname "${srcs[0]}")" "$t" "${objs[@]}" ${wrap_flags[@]+"${wrap_flags[@]}"} --coverage -lcmocka \
+    (cd "$out.bin" && cc -Wall -Wextra -Werror -O0 "${incs[@]}" ${extra_cflags[@]+"${extra_cflags[@]}"} "$t" ${objs[@]+"${objs[@]}"} ${wrap_flags[@]+"${wrap_flags[@]}"} --coverage -lcmocka \
         -o "test_$stem") >"$out.bin/cc_$stem.log" 2>&1 || { cat "$out.bin/cc_$stem.log"; fail "test_$stem.c does not compile"; }
     (cd "$out.bin" && "./test_$stem") >"$out.bin/run_$stem.log" 2>&1 || { cat "$out.bin/run_$stem.log"; fail "test_$stem fails"; }
     grep -q "PASSED" "$out.bin/run_$stem.log" || fail "test_$stem: no PASSED line"
     grep -q "FAILED" "$out.bin/run_$stem.log" && fail "test_$stem: a test failed"
-    (cd "$out.bin" && for s in "${srcs[@]}"; do gcov -b -f -o . "$s"; done) >"$out.bin/gcov.log" 2>&1 || true
+    (cd "$out.bin" && for s in "${srcs[@]}"; do gcov -b -f -o . "$s"; done; gcov -b -f ./*test_"$stem".gcda) >"$out.bin/gcov.log" 2>&1 || true
     return 0
 }
 
 # gcov_taken FUNCTION: percentage of FUNCTION's branch outcomes taken at least once, from the
 # *.c.gcov files gcov -b wrote (branch lines between "function NAME" and the next function).
 gcov_taken() {
-    cat "$out.bin"/*.c.gcov 2>/dev/null | awk -v f="$1" '
+    cat "$out.bin"/*.c.gcov "$out.bin"/*.h.gcov 2>/dev/null | awk -v f="$1" '
         /^function / { on = ($2 == f) }
         on && /^branch / { n++; if ($0 !~ /taken 0%/ && $0 !~ /never executed/) t++ }
         END { if (n) printf "%.2f\n", 100 * t / n }'

@@ -52,12 +52,17 @@ static void test_signatures(void **state) {
     unit_info u;
     char *err = NULL;
     assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), 0);
-    /* external definitions only, static ones and prototypes excluded */
+    /* external definitions in defs, static ones apart (targets by name), prototypes excluded */
     assert_int_equal(u.ndefs, 2);
     assert_non_null(unit_find_def(&u, "f_all"));
     assert_non_null(unit_find_def(&u, "g_uses_hidden"));
-    assert_null(unit_find_def(&u, "hidden"));
-    assert_null(unit_find_def(&u, "helper"));
+    assert_int_equal(u.nstatics, 2);
+    assert_true(unit_find_def(&u, "hidden")->is_static);
+    assert_true(unit_find_def(&u, "helper")->is_static);
+    assert_false(unit_find_def(&u, "f_all")->is_static);
+    assert_null(unit_find_def(&u, "ext_read"));
+    assert_int_equal(u.nsources, 1);
+    assert_false(u.included[0]);
     const ut_func *f = unit_find_def(&u, "f_all");
     assert_int_equal(f->nparams, 8);
     assert_string_equal(f->type->ret->spelling, "int");

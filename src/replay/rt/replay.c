@@ -17,6 +17,9 @@
  * reaches an error function, so crashing tests still count towards coverage. Runs killed on time-out are not flushed: a dump
  * in the middle of a loop leaves arc counts that gcov reports as inconsistent.
  */
+/* the POSIX and GNU parts of libc it uses (sigaction, syscall, mmap flags) must be declared
+ * even when the user's flags say -std=c11 */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
