@@ -317,15 +317,34 @@ int cmd_run(int argc, char **argv) {
         return 1;
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
+    /* Ctrl-C from here on: during the build it stops the compiler and ends the run (below);
+     * during the exploration it stops it and the suite and report are still written */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
-                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix};
+                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix, &interrupted};
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     char *err = NULL;
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
-    if (build_executor(&bo, &bs, &err) != 0) {
+    int built = build_executor(&bo, &bs, &err) == 0;
+    if (interrupted) {
+        /* no half-built executor or site table for a later look: the next run builds afresh */
+        unlink(exe);
+        unlink(sites);
+        fprintf(stderr, "sympath run: interrupted during the build; nothing was explored, no test written\n");
+        free(err);
+        return 130;
+    }
+    if (!built) {
         fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
         free(err);
         return 1;
@@ -342,14 +361,6 @@ int cmd_run(int argc, char **argv) {
         }
     }
     write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db);
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     o.out_dir = out;
     o.exe_path = exe;

@@ -334,7 +334,7 @@ int cmd_unit(int argc, char **argv) {
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
     build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, uc_lib_dir(), uc_include_dir(), exe,
-                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL};
+                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL, NULL};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(stderr, "sympath unit: %zu function%s to test, %zu mock%s; building ...\n", ntargets, ntargets > 1 ? "s" : "",

@@ -170,7 +170,9 @@ static int write_buffer(strbuf *b, const char *path, char **err)
         return -1;
     }
     if (write_file_atomic(path, b->s ? b->s : "", b->len)) {
-        set_err(err, "cannot write %s: %s", path, strerror(errno));
+        int e = errno;  /* the caller tells a full disk from other failures */
+        set_err(err, "cannot write %s: %s", path, strerror(e));
+        errno = e;
         return -1;
     }
     return 0;
@@ -336,8 +338,16 @@ int suite_write_error(suite_writer *w, const test_case *tc, const char *descript
         goto out;
     }
     format_testcase(&b, tc, NULL, 1);
-    if (write_buffer(&b, path, err))
+    if (write_buffer(&b, path, err)) {
+        int e = errno;  /* no description without its reproducer */
+        snprintf(name, sizeof name, "error-%03d.txt", num);
+        char *txt = path_join(w->errors_dir, name);
+        if (txt)
+            unlink(txt);
+        free(txt);
+        errno = e;
         goto out;
+    }
     w->nerrors = num;
     rc = num;
 out:

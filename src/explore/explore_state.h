@@ -73,6 +73,7 @@ typedef struct explore_state {
     const char *stop_reason;
     int exhausted, complete;
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
+    int write_failed;        /* a file of the suite could not be written: the exploration stops */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
 } explore_state;

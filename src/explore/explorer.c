@@ -59,6 +59,14 @@ static int slot_covered_cb(void *ctx, uint32_t slot) {
     return slot < s->nslots ? s->covered[slot] != 0 : 1;
 }
 
+/* The number of user slots a run's coverage bytes cover for the first time (nothing marked). */
+static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov) {
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (cov[i] && !s->covered[i] && s->slot_user[i]) fresh++;
+    return fresh;
+}
+
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
 static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
     uint32_t fresh = 0;
@@ -245,6 +253,21 @@ static char *describe_inputs(const run_result *r) {
     return buf;
 }
 
+/*
+ * A file of the suite could not be written (most often: the disk is full). Every later
+ * test would be lost too, so the exploration stops (stop reason "write-error"), the files
+ * already written stay complete (each was written atomically), and the run ends with exit
+ * code 1. Said once: msg (it names the path) or else what; e is the errno of the failure.
+ */
+static void output_failed(explore_state *s, const char *what, const char *msg, int e) {
+    if (s->write_failed) return;
+    s->write_failed = 1;
+    if (s->o->progress) fputs("\r\033[K", stderr);
+    fprintf(stderr, "sympath: %s%s%s%s; exploration stopped (the %llu tests in %s/tests are complete)\n",
+            e == ENOSPC || e == EDQUOT ? "disk full: " : "", msg ? "" : what, msg ? "" : ": ", msg ? msg : strerror(e),
+            (unsigned long long)s->tests, s->o->out_dir);
+}
+
 /* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
 static void write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
     if (!s->o->db_schema)
@@ -253,8 +276,12 @@ static void write_fixture(explore_state *s, const run_result *r, const char *pat
     snprintf(rel, sizeof rel, pattern, num);
     snprintf(path, sizeof path, "%s/%s", s->o->out_dir, rel);
     char *err = NULL;
+    errno = 0;
     if (explore_db_write_fixture(s, r, path, &err)) {
-        fprintf(stderr, "sympath: cannot write the fixture of %s: %s\n", rel, err ? err : "?");
+        int e = errno;
+        char *msg = xstrdup_printf("%s: %s", err ? err : "?", strerror(e));
+        output_failed(s, "cannot write the fixture of a test", msg, e);
+        free(msg);
         free(err);
     }
 }
@@ -355,7 +382,7 @@ static int handle_error(explore_state *s, const run_result *r) {
     char *err = NULL;
     int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
     if (num < 0) {
-        fprintf(stderr, "sympath: cannot write error reproducer: %s\n", err ? err : "?");
+        output_failed(s, "cannot write an error reproducer", err, errno);
         free(err);
     }
     e->number = num;
@@ -363,9 +390,11 @@ static int handle_error(explore_state *s, const run_result *r) {
         write_fixture(s, r, "errors/error-%03d.xml", num);
     free(desc);
     if (s->o->progress) fputs("\r\033[K", stderr);
-    fprintf(stderr, "sympath: %s %s at %s (errors/error-%03d.xml)\n",
-            error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
-    return 1;
+    char repro[64] = "no reproducer: it could not be written";
+    if (num >= 0) snprintf(repro, sizeof repro, "errors/error-%03d.xml", num);
+    fprintf(stderr, "sympath: %s %s at %s (%s)\n",
+            error_is_property(r->error) ? "found" : "found other termination:", what, where, repro);
+    return num >= 0;
 }
 
 /* ---- runs ---- */
@@ -509,9 +538,12 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
     if (tr.diverged) s->divergences++;
 
-    uint32_t fresh = merge_coverage(s, executor_coverage(s->ex[idx]));
+    /* coverage is merged once the test that shows it is on disk: a test lost to a full disk
+     * must not count in report.json's coverage */
+    const uint8_t *cov = executor_coverage(s->ex[idx]);
+    uint32_t fresh = fresh_coverage(s, cov);
     int new_error = handle_error(s, r);
-    if ((fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+    if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
         test_case tc;
         fill_test_case(r, &tc);
         char comment[128];
@@ -520,13 +552,14 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         char *err = NULL;
         int num = suite_write_test(s->suite, &tc, comment, &err);
         if (num < 0) {
-            fprintf(stderr, "sympath: cannot write test case: %s\n", err ? err : "?");
+            output_failed(s, "cannot write a test case", err, errno);
             free(err);
         } else {
             s->tests++;
             write_fixture(s, r, "tests/test-%05d.xml", num);
         }
     }
+    if (!s->write_failed) merge_coverage(s, cov);
 
     /* strategy feedback */
     if (tr.npath > s->taken_cap) {
@@ -547,6 +580,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
 
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
 static const char *budget_reason(explore_state *s) {
+    if (s->write_failed) return "write-error";
     if (s->o->interrupted && *s->o->interrupted) return "interrupted";
     if (s->o->budget_seconds > 0 && explore_now() - s->t0 >= s->o->budget_seconds) return "budget";
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
@@ -734,6 +768,13 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
                        "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
     s->suite = suite_open(o->out_dir, &meta, err);
     if (!s->suite) return -1;
+    /* a report of an earlier run must not pass for this run's when this one cannot write its own */
+    char old_report[4200];
+    snprintf(old_report, sizeof old_report, "%s/report.json", o->out_dir);
+    if (unlink(old_report) != 0 && errno != ENOENT) {
+        *err = xstrdup_printf("cannot remove the old %s: %s", old_report, strerror(errno));
+        return -1;
+    }
     s->nex = o->jobs ? o->jobs : 1;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
@@ -805,10 +846,15 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
                  s.cont_dropped == 0;
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
-        fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));
+        fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n", rerr ? rerr : strerror(errno));
         free(rerr);
     }
     explore_print_summary(&s, stderr);
+    if (s.write_failed) {
+        *err = xstrdup_printf("the exploration stopped early because a file could not be written (above); "
+                              "%llu tests kept", (unsigned long long)s.tests);
+        rc = -1;
+    }
     if (sum) {
         sum->slots_total = s.user_slots;
         sum->slots_covered = s.user_covered;

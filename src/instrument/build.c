@@ -415,6 +415,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         *err = instr_strf("no source files");
         return -1;
     }
+    run_set_stop_flag(o->interrupted);
     if (check_file(o->rt_dir, "models.bc", err) || check_file(o->rt_dir, "rt_fast.bc", err) ||
         check_file(o->rt_dir, "libsympath-rt.a", err))
         return -1;

@@ -116,6 +116,10 @@ int split_flags(const char *s, char ***argv, size_t *argc, char **err);
  * (malloc'ed, may be NULL) receives the captured stderr either way. */
 int run_logged(char *const *argv, const char *log_path, char **output);
 
+/* The stop flag run_logged honours (build_opts.interrupted; NULL: none): when it is set,
+ * run_logged starts nothing (returns -1) and terminates the process it waits for. */
+void run_set_stop_flag(volatile sig_atomic_t *flag);
+
 /* printf into a fresh malloc'ed string (NULL when out of memory). */
 char *instr_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

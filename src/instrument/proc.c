@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "instrument_int.h"
@@ -116,9 +117,20 @@ static char *slurp(const char *path)
     return buf;
 }
 
+static volatile sig_atomic_t *stop_flag;
+
+void run_set_stop_flag(volatile sig_atomic_t *flag)
+{
+    stop_flag = flag;
+}
+
 int run_logged(char *const *argv, const char *log_path, char **output)
 {
     *output = NULL;
+    if (stop_flag && *stop_flag) {
+        *output = instr_strf("interrupted");
+        return -1;
+    }
     int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (log < 0) {
         *output = instr_strf("cannot create %s: %s", log_path, strerror(errno));
@@ -149,10 +161,24 @@ int run_logged(char *const *argv, const char *log_path, char **output)
     }
     close(log);
     int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
+    int stopped = 0;
+    for (;;) {
+        /* a Ctrl-C handler installed without SA_RESTART wakes waitpid with EINTR; the
+         * short poll covers one that arrives just before the call */
+        if (stop_flag && *stop_flag && !stopped) {
+            kill(pid, SIGTERM); /* clang and ld remove their partial output on SIGTERM */
+            stopped = 1;
+        }
+        pid_t r = waitpid(pid, &status, stop_flag && !stopped ? WNOHANG : 0);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR) {
             *output = instr_strf("waitpid: %s", strerror(errno));
             return -1;
+        }
+        if (r == 0) {
+            struct timespec ts = { 0, 20 * 1000000L };
+            nanosleep(&ts, NULL);
         }
     }
     /* Tee: the user sees the compiler's diagnostics as they are, the caller gets a copy. */
