@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db_cmd.h"
+#include "emit/emit.h"
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
@@ -21,6 +22,7 @@ static volatile sig_atomic_t interrupted;
 /* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
 static void on_sigint(int sig) {
     if (interrupted) {
+        write_atomic_abandon(); /* no temporary file of the suite or report left behind */
         signal(sig, SIG_DFL);
         raise(sig);
     }
@@ -111,10 +113,11 @@ const char *include_dir(void) {
 int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
                              const sym_posix_opts *posix, uint32_t covered, uint32_t total,
                              const db_setup *db) {
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/build/replay.conf", out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen); /* then one atomic write: never half a file */
     if (!f) return -1;
     fprintf(f, "sympath-replay 1\n");
     for (size_t i = 0; i < n; i++) fprintf(f, "source %s\n", abs_sources[i]);
@@ -143,8 +146,13 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
         fprintf(f, "db_inputs %zu\n", db->fixture_inputs);
         fprintf(f, "replaydb %s/replay_db.c\n", lib_dir());
     }
-    if (fclose(f) != 0) return -1;
-    return rename(tmp, path);
+    if (fclose(f) != 0) {
+        free(text);
+        return -1;
+    }
+    int rc = write_file_atomic(path, text, tlen);
+    free(text);
+    return rc;
 }
 
 int cmd_run(int argc, char **argv) {
@@ -360,7 +368,10 @@ int cmd_run(int argc, char **argv) {
             l += n + (l[n] == '\n');
         }
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db);
+    if (write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db) != 0) {
+        fprintf(stderr, "sympath run: cannot write %s/build/replay.conf: %s\n", out, strerror(errno));
+        return 1;
+    }
 
     o.out_dir = out;
     o.exe_path = exe;
@@ -384,7 +395,12 @@ int cmd_run(int argc, char **argv) {
         free(err);
         return 1;
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    int conf_rc = write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    if (conf_rc != 0)
+        fprintf(stderr, "sympath run: cannot write %s/build/replay.conf: %s\n", out, strerror(errno));
+    if (interrupted && strcmp(sum.stop_reason ? sum.stop_reason : "", "interrupted") != 0)
+        fprintf(stderr, "sympath: Ctrl-C after the exploration had ended: the suite and report.json were "
+                        "completed first\n");
     db_cleanup_pg(&db);
     free(db.scratch_conninfo);
     db_schema_free(db.schema);
@@ -393,5 +409,5 @@ int cmd_run(int argc, char **argv) {
     build_stats_free(&bs);
     posix_opts_free(&posix);
     free(sources);
-    return 0;
+    return conf_rc != 0;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,17 @@ static int remove_matching(const char *dir, const char *const *patterns)
     return rc;
 }
 
+/* The temporary file of the write_file_atomic in progress, for write_atomic_abandon (in a
+ * signal handler): the name is complete whenever pending_set is 1. */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending_set;
+
+void write_atomic_abandon(void)
+{
+    if (pending_set)
+        unlink(pending_tmp);  /* async-signal-safe */
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
     /* temp name ".<base>.tmpXXXXXX" in the same directory, so rename() is atomic
@@ -122,6 +134,10 @@ int write_file_atomic(const char *path, const char *data, size_t len)
         errno = e;
         return -1;
     }
+    if (strlen(tmp) < sizeof pending_tmp) {
+        strcpy(pending_tmp, tmp);
+        pending_set = 1;
+    }
     size_t done = 0;
     while (done < len) {
         ssize_t n = write(fd, data + done, len - done);
@@ -140,6 +156,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
     fd = -1;
     if (rename(tmp, path))
         goto fail;
+    pending_set = 0;
     free(tmp);
     /* make the rename itself durable; best effort (some file systems refuse) */
     char *d;
@@ -157,6 +174,7 @@ fail:;
     if (fd >= 0)
         close(fd);
     unlink(tmp);
+    pending_set = 0;
     free(tmp);
     errno = e;
     return -1;
