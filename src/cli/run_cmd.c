@@ -12,17 +12,17 @@
 #include <unistd.h>
 
 #include "db_cmd.h"
-#include "emit/emit.h"
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
+#include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
 
 /* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
 static void on_sigint(int sig) {
     if (interrupted) {
-        write_atomic_abandon(); /* no temporary file of the suite or report left behind */
+        util_write_atomic_abandon(); /* no temporary file of the suite or report left behind */
         signal(sig, SIG_DFL);
         raise(sig);
     }
@@ -86,19 +86,6 @@ static int parse_uint(const char *text, uint64_t *out) {
     return 0;
 }
 
-static int mkdir_p(const char *path) {
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 const char *lib_dir(void) {
     const char *e = getenv("SYMPATH_LIB_DIR");
     return e && *e ? e : SYMPATH_LIB_DIR;
@@ -150,7 +137,7 @@ int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const
         free(text);
         return -1;
     }
-    int rc = write_file_atomic(path, text, tlen);
+    int rc = util_write_atomic(path, text, tlen);
     free(text);
     return rc;
 }
@@ -316,7 +303,7 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "sympath run: output path too long\n");
         return 2;
     }
-    if (mkdir_p(build_dir) != 0) {
+    if (util_mkdir_p(build_dir) != 0) {
         fprintf(stderr, "sympath run: cannot create %s: %s\n", build_dir, strerror(errno));
         return 1;
     }

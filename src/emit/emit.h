@@ -66,16 +66,9 @@ unsigned input_type_width(input_type t);
 const char *input_type_c_name(input_type t);
 int input_type_signed(input_type t);
 
-/* Write `len` bytes to path atomically: a temporary file ".<name>.tmpXXXXXX" in the same
- * directory, written, fsync'ed, then renamed over path; a reader sees the old file or the
- * whole new one, never a part. Returns 0, or -1 with errno (ENOSPC: the disk is full); on
- * failure the temporary file is removed and path is unchanged. */
+/* The old name of util_write_atomic (util/util.h: temporary file, fsync, rename; 0 or
+ * -1 with errno, path unchanged on failure), kept for its many callers. */
 int write_file_atomic(const char *path, const char *data, size_t len);
-
-/* For the handler of a signal that ends the process (a second Ctrl-C): removes the
- * temporary file of a write_file_atomic in progress, so that nothing half-written is left.
- * Async-signal-safe; does nothing when no write is in progress. */
-void write_atomic_abandon(void);
 
 /* Hex SHA-256 of a file into hex[65]; 0 or -1 (the file cannot be read). */
 int sha256_file_hex(const char *path, char hex[65]);

@@ -1,14 +1,13 @@
-/* suite.c: the test-suite writer (Test-Comp test-format 1.1 metadata, test cases, error reproducers) and atomic file writes. */
+/* suite.c: the test-suite writer (Test-Comp test-format 1.1 metadata, test cases, error reproducers). */
 #define _GNU_SOURCE  /* asprintf, vasprintf */
 #include "emit.h"
 #include "sha256.h"
-#include "strbuf.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,30 +51,6 @@ static char *path_join(const char *dir, const char *name)
     return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-/* mkdir -p: create path and its missing parents. 0 or -1 with errno. */
-static int mkdir_p(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) && errno != EEXIST) { free(p); return -1; }
-        *s = '/';
-    }
-    int rc = mkdir(p, 0777);
-    free(p);
-    if (rc == 0 || errno != EEXIST)
-        return rc;
-    struct stat st;   /* it exists: fine if it is a directory */
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return 0;
-    errno = ENOTDIR;
-    return -1;
-}
-
 /* Remove the regular files in dir whose names match one of the NULL-terminated
  * glob patterns. 0 or -1 with errno. */
 static int remove_matching(const char *dir, const char *const *patterns)
@@ -101,83 +76,9 @@ static int remove_matching(const char *dir, const char *const *patterns)
     return rc;
 }
 
-/* The temporary file of the write_file_atomic in progress, for write_atomic_abandon (in a
- * signal handler): the name is complete whenever pending_set is 1. */
-static char pending_tmp[4096];
-static volatile sig_atomic_t pending_set;
-
-void write_atomic_abandon(void)
-{
-    if (pending_set)
-        unlink(pending_tmp);  /* async-signal-safe */
-}
-
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
-    /* temp name ".<base>.tmpXXXXXX" in the same directory, so rename() is atomic
-     * and a crash leaves only a dot-file that no reader looks at */
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path) : 1;
-    const char *dir = slash ? path : ".";
-    const char *base = slash ? slash + 1 : path;
-    if (slash == path)
-        dirlen = 1;  /* file in "/" */
-    char *tmp;
-    if (asprintf(&tmp, "%.*s/.%s.tmpXXXXXX", dirlen, dir, base) < 0) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    if (strlen(tmp) < sizeof pending_tmp) {
-        strcpy(pending_tmp, tmp);
-        pending_set = 1;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            goto fail;
-        done += (size_t)n;
-    }
-    if (fchmod(fd, 0644) || fsync(fd))
-        goto fail;
-    if (close(fd)) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path))
-        goto fail;
-    pending_set = 0;
-    free(tmp);
-    /* make the rename itself durable; best effort (some file systems refuse) */
-    char *d;
-    if (asprintf(&d, "%.*s", dirlen, dir) >= 0) {
-        int dfd = open(d, O_RDONLY | O_DIRECTORY);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
-        free(d);
-    }
-    return 0;
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    pending_set = 0;
-    free(tmp);
-    errno = e;
-    return -1;
+    return util_write_atomic(path, data, len);
 }
 
 /* Write a finished buffer atomically; on failure *err says which file and why. */
@@ -229,7 +130,7 @@ static void format_testcase(strbuf *b, const test_case *tc, const char *comment,
 
 suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err)
 {
-    static const char *const test_patterns[] = { "test-*.xml", ".test-*.xml.tmp*", NULL };
+    static const char *const test_patterns[] = { "test-*.xml", ".test-*.xml.tmp*", "test-*.xml.tmp.*", NULL };
     static const char *const error_patterns[] = { "error-*", ".error-*.tmp*", NULL };
     if (err)
         *err = NULL;
@@ -246,7 +147,7 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
     }
     const char *dirs[] = { out_dir, w->tests_dir, w->errors_dir };
     for (int i = 0; i < 3; i++) {
-        if (mkdir_p(dirs[i])) {
+        if (util_mkdir_p(dirs[i])) {
             set_err(err, "cannot create directory %s: %s", dirs[i], strerror(errno));
             suite_close(w);
             return NULL;

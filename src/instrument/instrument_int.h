@@ -2,11 +2,13 @@
 #ifndef SYMPATH_INSTRUMENT_INT_H
 #define SYMPATH_INSTRUMENT_INT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <llvm-c/Core.h>
 
 #include "instrument.h"
+#include "util/util.h"
 
 /* ---- site table under construction (sites.c) ----
  * The pass fills a site_table (instrument.h) in memory with the helpers below; the
@@ -104,12 +106,6 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
 
 /* ---- running the compiler (proc.c) ---- */
 
-/* Split a flag string on blanks, honouring '...' and "..." quoting and backslash
- * escapes (outside single quotes). Appends the words (malloc'ed) to *argv and *argc
- * (the array is grown with realloc). NULL or "" adds nothing. Returns 0, or -1 with
- * *err for an unterminated quote or out of memory. */
-int split_flags(const char *s, char ***argv, size_t *argc, char **err);
-
 /* Run argv (argv[0] looked up in PATH, no shell) with stdin from /dev/null, its
  * stderr written to log_path, then copied to our stderr. Returns the exit status
  * (0..255), 128+signal when killed, or -1 when it could not be started; *output
@@ -120,8 +116,9 @@ int run_logged(char *const *argv, const char *log_path, char **output);
  * run_logged starts nothing (returns -1) and terminates the process it waits for. */
 void run_set_stop_flag(volatile sig_atomic_t *flag);
 
-/* printf into a fresh malloc'ed string (NULL when out of memory). */
-char *instr_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write module m as bitcode to path with util_write_atomic: 0, or -1 with errno (ENOSPC
+ * on a full disk). LLVMWriteBitcodeToFile would abort the process on a write error. */
+int write_bitcode_file(LLVMModuleRef m, const char *path);
 
 /* ---- inputs of other names (nondet.c) ---- */
 
