@@ -75,6 +75,7 @@ typedef struct explore_state {
     int exhausted, complete;
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
     int write_failed;        /* a file of the suite could not be written: the exploration stops */
+    int report_failed;       /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
 } explore_state;

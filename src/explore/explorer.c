@@ -819,6 +819,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n", rerr ? rerr : strerror(errno));
         free(rerr);
+        s.report_failed = 1;
     }
     explore_print_summary(&s, stderr);
     if (s.write_failed) {

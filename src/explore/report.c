@@ -312,5 +312,8 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     }
     if (shown)
         fputc('\n', f);
-    fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
+    if (s->report_failed)
+        fprintf(f, "  report: none (report.json could not be written)\n");
+    else
+        fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
 }

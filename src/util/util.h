@@ -149,4 +149,14 @@ int util_run(const util_proc *p, int *status);
 /* The name of a signal ("SIGSEGV") or "signal N" in a static buffer (not thread-safe). */
 const char *util_signal_name(int sig);
 
+/* ---- fault injection for tests (fault.c) ---- */
+
+/*
+ * Test hook: 1 when the comma-separated list in the environment variable SYMPATH_FAULT
+ * names `name` (e.g. SYMPATH_FAULT=solver_fail), else 0. Read at every call (cheap:
+ * one getenv), so a test sets it for one run. The hooks and where each is checked are
+ * listed in fault.c; production runs never set the variable.
+ */
+int util_fault(const char *name);
+
 #endif
