@@ -707,7 +707,14 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
             out->error = ERR_TIMEOUT;
         int sst = 0;
         char what[128] = "stopped answering";
-        if (server_exited(ex, &sst) && sst)
+        /* EOF on the status pipe: the server is dying; give it a moment to be reaped, so
+         * the message can say how it ended (killed by a signal, exited) */
+        int gone = server_exited(ex, &sst);
+        for (int k = 0; !gone && k < 50; k++) {
+            sleep_ms(2);
+            gone = server_exited(ex, &sst);
+        }
+        if (gone && sst)
             describe_status(sst, what, sizeof what);
         set_err(err, "the fork server %s during the run%s%s", what,
                 terr ? "; " : "", terr ? terr : "");

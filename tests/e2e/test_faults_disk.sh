@@ -52,20 +52,22 @@ grep -q 'cannot build the program' "$out.log" && grep -q 'No space left on devic
 check_suite "$out" "$out.log"
 ok "build on a full disk: clean failure"
 
-# 4. optional: a real full file system (a tiny tmpfs), where mounting is allowed (root, not in most CI)
-mnt="$WORK/faults_tmpfs"
-mkdir -p "$mnt"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=640k sympath-faults "$mnt" 2>/dev/null; then
-    out="$mnt/out"
-    "$SYMPATH" run "$prog" -o "$out" --budget 20s --no-progress >"$WORK/faults_tmpfs.log" 2>&1
+# 4. optional: a real full file system, where mounting is allowed (root, not in most CI): OUT/tests
+# is a tmpfs of 4 pages (metadata.xml and three tests fit), the rest of OUT is on the ordinary disk
+out="$WORK/faults_disk4"
+rm -rf "$out"
+mkdir -p "$out/tests"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=16k sympath-faults "$out/tests" 2>/dev/null; then
+    "$SYMPATH" run "$prog" -o "$out" --budget 20s --no-progress >"$out.log" 2>&1
     rc=$?
-    cat "$WORK/faults_tmpfs.log"
-    check_suite "$out" "$WORK/faults_tmpfs.log"
-    umount "$mnt"
-    [ $rc -le 1 ] || fail "exit code $rc on a full tmpfs (a crash?)"
-    [ $rc -eq 0 ] || grep -q 'No space left on device' "$WORK/faults_tmpfs.log" || fail "exit code 1 without a reason"
-    ok "tmpfs of 640 KiB: exit code $rc, $ntests whole tests"
+    cat "$out.log"
+    check_suite "$out" "$out.log"
+    umount "$out/tests"
+    [ $rc -eq 1 ] || fail "exit code $rc on a full tmpfs, expected 1"
+    [ "$(grep -c 'disk full' "$out.log")" -eq 1 ] || fail "'disk full' is not reported exactly once"
+    jq -e '.stop_reason == "write-error"' "$out/report.json" >/dev/null || fail "report.json's stop_reason is not write-error"
+    ok "tests/ on a full tmpfs: exit code 1, $ntests whole tests"
 else
-    echo "note [$name]: no tmpfs (not root or mount refused): the real-file-system case is skipped"
+    echo "note [$name]: no tmpfs (not root, or mount refused): the real-file-system case is skipped"
 fi
 echo "PASS [$name]"
