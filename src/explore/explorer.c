@@ -746,6 +746,9 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         *err = util_strf("cannot remove the old %s: %s", old_report, strerror(errno));
         return -1;
     }
+    char **stale = util_list_dir(o->out_dir, ".report.json.tmp.*", NULL); /* left by a killed run */
+    for (size_t i = 0; stale && stale[i]; i++) unlink(stale[i]);
+    util_free_strv(stale);
     s->nex = o->jobs ? o->jobs : 1;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
