@@ -239,22 +239,32 @@ static void output_failed(explore_state *s, const char *what, const char *msg, i
             (unsigned long long)s->tests, s->o->out_dir);
 }
 
-/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
-static void write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML.
+ * When it cannot be written, every file of that stem goes (.xml, an error's .txt, a .sql
+ * written before a failed .results), so that no test is left without its database; returns
+ * -1 then, else 0. */
+static int write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
     if (!s->o->db_schema)
-        return;
+        return 0;
     char rel[64], path[4200];
     snprintf(rel, sizeof rel, pattern, num);
     snprintf(path, sizeof path, "%s/%s", s->o->out_dir, rel);
     char *err = NULL;
     errno = 0;
-    if (explore_db_write_fixture(s, r, path, &err)) {
-        int e = errno;
-        char *msg = util_strf("%s: %s", err ? err : "?", strerror(e));
-        output_failed(s, "cannot write the fixture of a test", msg, e);
-        free(msg);
-        free(err);
+    if (explore_db_write_fixture(s, r, path, &err) == 0)
+        return 0;
+    int e = errno;
+    char *msg = util_strf("%s: %s", err ? err : "?", strerror(e));
+    output_failed(s, "cannot write the fixture of a test", msg, e);
+    free(msg);
+    free(err);
+    size_t n = strlen(path);
+    static const char *const exts[] = {".xml", ".txt", ".sql", ".results"};
+    for (size_t k = 0; n > 4 && k < sizeof exts / sizeof exts[0]; k++) {
+        snprintf(path + n - 4, sizeof path - (n - 4), "%s", exts[k]);
+        unlink(path);
     }
+    return -1;
 }
 
 static void fill_test_case(const run_result *r, test_case *tc) {
@@ -356,9 +366,9 @@ static int handle_error(explore_state *s, const run_result *r) {
         output_failed(s, "cannot write an error reproducer", err, errno);
         free(err);
     }
+    if (num >= 0 && write_fixture(s, r, "errors/error-%03d.xml", num) != 0)
+        num = -1;
     e->number = num;
-    if (num >= 0)
-        write_fixture(s, r, "errors/error-%03d.xml", num);
     free(desc);
     if (s->o->progress) fputs("\r\033[K", stderr);
     char repro[64] = "no reproducer: it could not be written";
@@ -525,9 +535,8 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         if (num < 0) {
             output_failed(s, "cannot write a test case", err, errno);
             free(err);
-        } else {
+        } else if (write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
             s->tests++;
-            write_fixture(s, r, "tests/test-%05d.xml", num);
         }
     }
     if (!s->write_failed) merge_coverage(s, cov);

@@ -52,7 +52,21 @@ grep -q 'cannot build the program' "$out.log" && grep -q 'No space left on devic
 check_suite "$out" "$out.log"
 ok "build on a full disk: clean failure"
 
-# 4. optional: a real full file system, where mounting is allowed (root, not in most CI): OUT/tests
+# 4. --db: the disk fills while a test's fixture (.sql) is written: its .xml goes too
+out="$WORK/faults_disk_db"
+prog="$SRC/tests/db/discount.c"
+run_full "$out" "$out/tests/*.sql:$out/tests/.*.sql*" 600 --db "$SRC/tests/db/books.sql" --db-rows 2
+prog="$SRC/tests/faults/many_tests.c"
+[ $rc -eq 1 ] || fail "exit code $rc on a full disk with --db, expected 1"
+grep 'disk full' "$out.log" | grep -q "$out/tests/test-[0-9]*\.sql" || fail "the disk-full message does not name the .sql"
+check_suite "$out" "$out.log"
+for f in "$out"/tests/test-*.xml; do
+    [ -s "${f%.xml}.sql" ] || fail "$f has no fixture"
+done
+[ "$(ls "$out"/tests/test-*.sql | wc -l)" -eq "$ntests" ] || fail "a fixture without its test"
+ok "--db, fixture lost: $ntests tests, each with its .sql"
+
+# 5. optional: a real full file system, where mounting is allowed (root, not in most CI): OUT/tests
 # is a tmpfs of 4 pages (metadata.xml and three tests fit), the rest of OUT is on the ordinary disk
 out="$WORK/faults_disk4"
 rm -rf "$out"
