@@ -337,6 +337,7 @@ int cmd_run(int argc, char **argv) {
         unlink(sites);
         fprintf(stderr, "sympath run: interrupted during the build; nothing was explored, no test written\n");
         free(err);
+        db_cleanup_pg(&db);
         return 130;
     }
     if (!built) {
@@ -380,6 +381,7 @@ int cmd_run(int argc, char **argv) {
     if (explore_program(&o, &sum, &err) != 0) {
         fprintf(stderr, "sympath run: %s\n", err ? err : "exploration failed");
         free(err);
+        db_cleanup_pg(&db); /* PostgreSQL: no scratch schema left behind */
         return 1;
     }
     int conf_rc = write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
