@@ -696,13 +696,22 @@ int cmd_unit(int argc, char **argv) {
     json_string(j, warnings);
     json_end_object(j);
     snprintf(path, sizeof path, "%s/report.json", out);
-    json_write_file(j, path);
+    int write_failed = 0; /* each file is whole or absent (atomic); a missing one is said, exit code 1 */
+#define CHECKED_WRITE(call)                                                                  \
+    do {                                                                                     \
+        if ((call) != 0) {                                                                   \
+            fprintf(stderr, "sympath unit: cannot write %s: %s\n", path, strerror(errno));   \
+            write_failed = 1;                                                                \
+        }                                                                                    \
+    } while (0)
+    CHECKED_WRITE(json_write_file(j, path));
     json_free(j);
     if (files_written) {
         snprintf(path, sizeof path, "%s/BUILD.txt", out);
-        write_file_atomic(path, build_lines.s, build_lines.len);
+        CHECKED_WRITE(write_file_atomic(path, build_lines.s ? build_lines.s : "", build_lines.len));
         snprintf(path, sizeof path, "%s/tests.cmake", out);
-        write_file_atomic(path, cmake.s, cmake.len);
+        CHECKED_WRITE(write_file_atomic(path, cmake.s ? cmake.s : "", cmake.len));
+#undef CHECKED_WRITE
         fprintf(stderr, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
                 total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
     } else {
@@ -712,5 +721,5 @@ int cmd_unit(int argc, char **argv) {
         snprintf(path, sizeof path, "%s/tests.cmake", out);
         unlink(path);
     }
-    return files_written ? 0 : 1;
+    return files_written && !write_failed ? 0 : 1;
 }
