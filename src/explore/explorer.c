@@ -836,7 +836,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     explore_print_summary(&s, stderr);
     if (s.write_failed) {
         *err = util_strf("the exploration stopped early because a file could not be written (above); "
-                              "%llu tests kept", (unsigned long long)s.tests);
+                         "%llu tests kept", (unsigned long long)s.tests);
         rc = -1;
     }
     if (sum) {
