@@ -279,8 +279,8 @@ static int copy_val(const db_val *v, db_val *out)
 }
 
 /* After INSERT ... VALUES changed one row (db_rt.h): remember its cells' expressions. Columns not
- * given are NULL, except an INTEGER PRIMARY KEY, which is the new rowid (defaults are not
- * modelled: a read-back value that differs from the expression is used concretely). */
+ * given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the new rowid;
+ * a default sympath does not model leaves the row concrete. */
 void db_rt_track_insert(qstate *s, int64_t rowid)
 {
     const db_query *q = s->q;
@@ -304,6 +304,10 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
             cells[c].is_text = true;
             cells[c].len = expr_const(cx, 0, 8);
         }
+    }
+    if (db_insert_defaults(cx, t, q, cells)) { /* omitted columns get their DEFAULT (src/db/check.c) */
+        free(cells), free(r);
+        return;
     }
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
