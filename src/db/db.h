@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "../expr/expr.h"
 
 /*
@@ -14,7 +15,7 @@
  * WHERE clause becomes a constraint over the cells of a slot, and the solver
  * writes the rows a path needs (the *fixture*). This header is the part of that
  * layer that knows SQL and the schema; it is used by the executor's SQLite
- * interception (src/runtime/db_sqlite.c), by the explorer (fixture files,
+ * interception (src/runtime/sqlite/db_sqlite.c), by the explorer (fixture files,
  * report) and by the CLI (schema checks). It does not print or exit.
  */
 
@@ -392,5 +393,67 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
 
 /* Free a db_sexpr tree (NULL accepted). */
 void db_sexpr_free(db_sexpr *e);
+
+/* ---------------------------------------------------------------- setup of a run (setup.c, setup_pg.c) */
+
+/*
+ * What `sympath run --db` (and `sympath data` on SQLite) prepares before the build: the
+ * schema, its copy under OUT/build, the query log and the environment the executors read.
+ * Explorer side only: these two files are not in the runtime archive. Messages that are
+ * notes (constraints not modelled, the scratch database created) go to the caller's
+ * `notes` stream; errors are returned as text for the caller to print.
+ */
+typedef struct db_setup {
+    db_schema *schema;          /* NULL when --db was not given */
+    db_limits limits;           /* set by the caller (--db-rows, --db-text) */
+    char schema_copy[4200];     /* OUT/build/schema.sql: the DDL every run (and replay) starts from */
+    char log_path[4200];        /* OUT/build/db/queries.log */
+    size_t fixture_inputs;      /* inputs the fixture takes in a test vector */
+    /* PostgreSQL (--db is a conninfo): fixture mode on the server (setup_pg.c, runtime db_pq.c) */
+    int pg;                     /* 1 when --db is a PostgreSQL conninfo */
+    const char *scratch;        /* --db-scratch CONNINFO, or NULL: database sympath_scratch on the same server */
+    char *scratch_conninfo;     /* the scratch database's conninfo the runs use (malloc'ed) */
+    char pg_ddl_path[4200];     /* OUT/build/schema_pg.sql: the tables as PostgreSQL creates them */
+    char results_dir[4200];     /* OUT/build/db: results-<executor>.txt, each run's SELECT results */
+    char prefix[64];            /* sympath_<pid>: the runs' schemas are <prefix>_<fork server pid> */
+} db_setup;
+
+/*
+ * `sympath run --db`: load the schema named by db_path (DDL text or an SQLite file, never
+ * written: db_schema_load; with pg, a PostgreSQL conninfo: db_setup_pg), write its DDL to
+ * build_dir/schema.sql (atomically), create build_dir/db/ for the runs' databases, empty the
+ * query log, and export SYMPATH_DB_SCHEMA, SYMPATH_DB_DIR, SYMPATH_DB_LOG, SYMPATH_DB_ROWS and
+ * SYMPATH_DB_TEXT for the executors (absolute paths). d->limits and d->scratch are the
+ * caller's. Notes ("sympath: note: ...", the schema's size) go to notes. Returns 0, or -1
+ * with *err (malloc'ed, e.g. "--db x.sql: near line 3: syntax error").
+ */
+int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d, FILE *notes, char **err);
+
+/*
+ * PostgreSQL (called by db_setup_run): the user's tables read over a read-only connection
+ * (data_pg_connect, db_pg_read_schema); their SQLite-style DDL goes to *ddl (malloc'ed, for
+ * db_schema_from_ddl) and the PostgreSQL DDL to d->pg_ddl_path. The scratch database
+ * (d->scratch, or sympath_scratch on the user's server, created with CREATE DATABASE ...
+ * TEMPLATE template0 LC_COLLATE 'C' when missing) is checked to be reachable, writable and
+ * not the user's database; its conninfo goes to d->scratch_conninfo. Exports
+ * SYMPATH_DB_PG_SCRATCH, SYMPATH_DB_PG_DDL and SYMPATH_DB_PG_PREFIX (db_pq.h). Returns 0, or
+ * -1 with *err (no tables, the role may not create the database, ...).
+ */
+int db_setup_pg(const char *conninfo, const char *build_dir_abs, db_setup *d, char **ddl, FILE *notes, char **err);
+
+/*
+ * `sympath data` on SQLite: check that db_abs is an SQLite database file (its 16-byte
+ * header), load its schema (read-only) into d->schema, write its DDL to
+ * build_dir/schema.sql and export SYMPATH_DATA_SCHEMA (the runtime's rowid keys, replay's
+ * fixtures). db_name is the --db text for messages. 0, or -1 with *err.
+ */
+int db_setup_data(const char *db_abs, const char *db_name, const char *build_dir, db_setup *d, char **err);
+
+/* After the exploration: drop the runs' schemas (<prefix>_*) from the scratch database.
+ * Warnings go to notes; never fails. Nothing to do unless d->pg. */
+void db_cleanup_pg(const db_setup *d, FILE *notes);
+
+/* Free what d owns (schema, scratch conninfo); d stays reusable as zeroed. */
+void db_setup_free(db_setup *d);
 
 #endif

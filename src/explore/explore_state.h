@@ -1,4 +1,4 @@
-/* explore_state.h: the explorer's private state, shared by the loop (explorer.c) and the report (report.c). */
+/* explore_state.h: the explorer's private state, shared by the loop (explorer.c), errors (errors.c) and the report (report.c); private to src/explore. */
 #ifndef SYMPATH_EXPLORE_STATE_H
 #define SYMPATH_EXPLORE_STATE_H
 
@@ -11,8 +11,6 @@
 #include "explorer.h"
 #include "strategy.h"
 #include "tree.h"
-
-#define SYMPATH_VERSION "0.1"
 
 /* One distinct error (kind + location); the first run that reached it is its reproducer. */
 typedef struct error_rec {
@@ -80,10 +78,36 @@ typedef struct explore_state {
     unsigned cur_exec;                     /* executor of the run being processed */
 } explore_state;
 
-/* "reach_error", "assertion", "abort", "crash", "timeout", ... */
-const char *error_kind_name(error_kind k);
-/* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */
-int error_is_property(error_kind k);
+/* A new time-out is run again with this many times the limit before it counts as a hang. */
+#define CONFIRM_FACTOR 5
+
+/* ---- test files (explorer.c) ---- */
+
+/* A file of the suite could not be written (most often: the disk is full): the exploration
+ * stops (stop reason "write-error", exit code 1), the files already written stay complete.
+ * Said once: msg (it names the path) or else what; e is the errno of the failure. */
+void explore_output_failed(explore_state *s, const char *what, const char *msg, int e);
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML.
+ * When it cannot be written, every file of that stem goes (no test without its database)
+ * and the exploration stops (explore_output_failed); returns -1 then, else 0. */
+int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num);
+/* The test case of run r (borrows r's arrays). */
+void explore_fill_test_case(const run_result *r, test_case *tc);
+
+/* ---- errors (errors.c) ---- */
+
+/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
+ * *where and *func receive the location (malloc'ed). */
+char *explore_error_key(explore_state *s, const run_result *r, char **where, char **func);
+/* 1 when an error with this key was recorded already. */
+int explore_error_known(const explore_state *s, const char *key);
+/* Record the run's error if it is new (writes its reproducer errors/error-NNN.xml and says
+ * so on stderr); a known one counts a hit. Returns 1 when a reproducer was written (a
+ * reproducer that cannot be written stops the exploration: explore_output_failed). */
+int explore_handle_error(explore_state *s, const run_result *r);
+
+/* ---- report (report.c, db_report.c) ---- */
+
 /* Write <out_dir>/report.json (atomically). 0, or -1 with *err. */
 int explore_write_report(const explore_state *s, char **err);
 struct json_writer;

@@ -35,9 +35,6 @@
  * candidates. The tree is exhausted when no candidate is left and nothing runs.
  */
 
-/* A new time-out is run again with this many times the limit before it counts as a hang. */
-#define CONFIRM_FACTOR 5
-
 /* ---- coverage ---- */
 
 static int slot_covered_cb(void *ctx, uint32_t slot) {
@@ -55,174 +52,12 @@ static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov) {
 
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
 static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
-    uint32_t fresh = 0;
-    for (uint32_t i = 0; i < s->nslots; i++) {
-        if (cov[i] && !s->covered[i]) {
-            s->covered[i] = 1;
-            if (s->slot_user[i]) {
-                fresh++;
-                s->user_covered++;
-            }
-        }
-    }
+    uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
     if (fresh) s->last_cov_time = util_now_s() - s->t0;
     return fresh;
 }
 
-/* ---- errors ---- */
-
-const char *error_kind_name(error_kind k) {
-    switch (k) {
-    case ERR_REACH: return "reach_error";
-    case ERR_ASSERT: return "assertion";
-    case ERR_ABORT: return "abort";
-    case ERR_SIGNAL: return "crash";
-    case ERR_TIMEOUT: return "timeout";
-    case ERR_OOM: return "out-of-memory";
-    default: return "none";
-    }
-}
-
-int error_is_property(error_kind k) { return k == ERR_REACH || k == ERR_ASSERT; }
-
-/* Resolve a pc (relative to the executable's load base) to "file:line" with addr2line.
- * Returns a malloc'ed string or NULL. Results are cached by the caller (errors are few). */
-static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", exe, (unsigned long long)pc);
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    char fn[1024] = "", loc[2048] = "";
-    if (!fgets(fn, sizeof fn, p)) fn[0] = 0;
-    if (!fgets(loc, sizeof loc, p)) loc[0] = 0;
-    pclose(p);
-    fn[strcspn(fn, "\n")] = 0;
-    loc[strcspn(loc, "\n (")] = 0;
-    if (!loc[0] || loc[0] == '?' || strstr(loc, ":0") == loc + strlen(loc) - 2) return NULL;
-    if (func) *func = strdup(fn);
-    return strdup(loc);
-}
-
-/* A location as the user wrote it: paths under the current directory lose that prefix, so
- * debug-info names and addr2line's absolute names look alike. Modifies loc in place. */
-static char *relative_to_cwd(char *loc) {
-    char cwd[4096];
-    if (!loc || !getcwd(cwd, sizeof cwd)) return loc;
-    size_t n = strlen(cwd);
-    if (strncmp(loc, cwd, n) == 0 && loc[n] == '/') memmove(loc, loc + n + 1, strlen(loc + n + 1) + 1);
-    return loc;
-}
-
-/* 1 when loc ("file:line") names a file the program's branch sites come from. */
-static int in_user_file(const explore_state *s, const char *loc) {
-    const char *colon = strrchr(loc, ':');
-    size_t len = colon ? (size_t)(colon - loc) : strlen(loc);
-    for (uint32_t i = 0; i < s->sites.nsites; i++) {
-        const site_info *si = &s->sites.sites[i];
-        if (!si->user) continue;
-        size_t fl = strlen(si->file);
-        /* addr2line gives absolute names, debug info may give relative ones */
-        if (fl <= len && strncmp(loc + len - fl, si->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
-            return 1;
-    }
-    for (uint32_t i = 0; i < s->sites.nlocs; i++) {
-        const loc_info *l = &s->sites.locs[i];
-        size_t fl = strlen(l->file);
-        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
-            return 1;
-    }
-    /* a program without branch sites: compare base names with the sources given */
-    const char *lb = loc;
-    for (const char *p = loc; p < loc + len; p++)
-        if (*p == '/') lb = p + 1;
-    for (size_t i = 0; i < s->o->nsources; i++) {
-        const char *sb = strrchr(s->o->sources[i], '/');
-        sb = sb ? sb + 1 : s->o->sources[i];
-        if (strlen(sb) == (size_t)(loc + len - lb) && strncmp(sb, lb, (size_t)(loc + len - lb)) == 0) return 1;
-    }
-    return 0;
-}
-
-static const site_info *site_by_id(const explore_state *s, uint32_t id) {
-    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
-}
-
-/* Where an error happened, as "file:line" plus its function, and the key that makes two
- * errors the same (kind + location). */
-static void error_location(explore_state *s, const run_result *r, char **where, char **func) {
-    *where = NULL;
-    *func = NULL;
-    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
-        r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
-        const loc_info *l = &s->sites.locs[r->error_loc - 1];
-        *where = relative_to_cwd(util_strf("%s:%u", l->file, l->line));
-        *func = strdup(l->function);
-        return;
-    }
-    if (r->error == ERR_SIGNAL && r->error_pc) {
-        char *fn = NULL;
-        char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
-        if (loc && !in_user_file(s, loc)) {
-            /* inside sympath's runtime (a stack overflow while building an expression) or a
-             * library: the last branch of the program says more */
-            free(loc);
-            free(fn);
-            loc = fn = NULL;
-        }
-        if (loc) {
-            *where = relative_to_cwd(loc);
-            *func = fn;
-            return;
-        }
-        free(fn);
-    }
-    const site_info *si = site_by_id(s, r->last_site);
-    if (si) {
-        *where = relative_to_cwd(util_strf("%s:%u (last branch executed)", si->file, si->line));
-        *func = strdup(si->function);
-    } else {
-        *where = strdup("unknown location");
-        *func = strdup("?");
-    }
-}
-
-static const char *type_names_of_run(const run_result *r, uint32_t i) {
-    return input_type_c_name((input_type)r->itypes[i]);
-}
-
-/* Describe a run's inputs in words: "x = 42 (int), in#1 = -1 (char)". */
-static char *describe_inputs(const run_result *r) {
-    size_t cap = 256, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < r->ninputs && i < 64; i++) {
-        char val[64];
-        input_format_value(val, sizeof val, (input_type)r->itypes[i], r->inputs[i]);
-        char item[400];
-        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i,
-                         r->inames && r->inames[i] ? " " : "", r->inames && r->inames[i] ? r->inames[i] : "",
-                         val, type_names_of_run(r, i));
-        if (len + n + 1 > cap) {
-            cap = (len + n + 1) * 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) break;
-            buf = nb;
-        }
-        memcpy(buf + len, item, n + 1);
-        len += n;
-    }
-    if (r->ninputs > 64) {
-        char item[64];
-        int n = snprintf(item, sizeof item, "  ... %u more inputs\n", r->ninputs - 64);
-        char *nb = realloc(buf, len + n + 1);
-        if (nb) {
-            buf = nb;
-            memcpy(buf + len, item, n + 1);
-        }
-    }
-    return buf;
-}
+/* ---- test files ---- */
 
 /*
  * A file of the suite could not be written (most often: the disk is full). Every later
@@ -230,7 +65,7 @@ static char *describe_inputs(const run_result *r) {
  * already written stay complete (each was written atomically), and the run ends with exit
  * code 1. Said once: msg (it names the path) or else what; e is the errno of the failure.
  */
-static void output_failed(explore_state *s, const char *what, const char *msg, int e) {
+void explore_output_failed(explore_state *s, const char *what, const char *msg, int e) {
     if (s->write_failed) return;
     s->write_failed = 1;
     if (s->o->progress) fputs("\r\033[K", stderr);
@@ -243,7 +78,7 @@ static void output_failed(explore_state *s, const char *what, const char *msg, i
  * When it cannot be written, every file of that stem goes (.xml, an error's .txt, a .sql
  * written before a failed .results), so that no test is left without its database; returns
  * -1 then, else 0. */
-static int write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
+int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
     if (!s->o->db_schema)
         return 0;
     char rel[64], path[4200];
@@ -255,7 +90,7 @@ static int write_fixture(explore_state *s, const run_result *r, const char *patt
         return 0;
     int e = errno;
     char *msg = util_strf("%s: %s", err ? err : "?", strerror(e));
-    output_failed(s, "cannot write the fixture of a test", msg, e);
+    explore_output_failed(s, "cannot write the fixture of a test", msg, e);
     free(msg);
     free(err);
     size_t n = strlen(path);
@@ -267,115 +102,12 @@ static int write_fixture(explore_state *s, const run_result *r, const char *patt
     return -1;
 }
 
-static void fill_test_case(const run_result *r, test_case *tc) {
+void explore_fill_test_case(const run_result *r, test_case *tc) {
     tc->n = r->ninputs;
     tc->values = r->inputs;
     tc->types = r->itypes;
     tc->names = (const char *const *)r->inames;
     tc->covers_error = r->error != ERR_NONE;
-}
-
-/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
- * *where and *func receive the location (malloc'ed). */
-static char *error_key(explore_state *s, const run_result *r, char **where, char **func) {
-    error_location(s, r, where, func);
-    return util_strf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
-                          *where ? *where : "");
-}
-
-static int error_known(const explore_state *s, const char *key) {
-    for (uint32_t i = 0; i < s->nerrors; i++)
-        if (strcmp(s->errors[i].key, key) == 0) return 1;
-    return 0;
-}
-
-/* Record the run's error if it is new: returns 1 when a reproducer was written. */
-static int handle_error(explore_state *s, const run_result *r) {
-    if (r->error == ERR_NONE) return 0;
-    char *where, *func;
-    char *key = error_key(s, r, &where, &func);
-    if (!key) {
-        free(where);
-        free(func);
-        return 0;
-    }
-    for (uint32_t i = 0; i < s->nerrors; i++)
-        if (strcmp(s->errors[i].key, key) == 0) {
-            s->errors[i].hits++;
-            free(where);
-            free(func);
-            free(key);
-            return 0;
-        }
-    if (s->nerrors == s->errors_cap) {
-        uint32_t nc = s->errors_cap ? s->errors_cap * 2 : 8;
-        error_rec *ne = realloc(s->errors, nc * sizeof *ne);
-        if (!ne) {
-            free(where);
-            free(func);
-            free(key);
-            return 0;
-        }
-        s->errors = ne;
-        s->errors_cap = nc;
-    }
-    error_rec *e = &s->errors[s->nerrors++];
-    memset(e, 0, sizeof *e);
-    e->key = key;
-    e->kind = r->error;
-    e->signo = r->signo;
-    e->where = where;
-    e->function = func;
-    e->hits = 1;
-    e->found_seconds = util_now_s() - s->t0;
-    e->found_exec = s->execs;
-    e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
-    if (error_is_property(r->error)) s->errors_property++;
-    else s->errors_other++;
-
-    char what[256];
-    if (r->error == ERR_SIGNAL)
-        snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
-    else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
-                 "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
-    else if (r->error == ERR_TIMEOUT)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms, nor within %u ms when run again (hang)",
-                 s->o->run_timeout_ms, s->o->run_timeout_ms * CONFIRM_FACTOR);
-    else if (r->error == ERR_REACH)
-        snprintf(what, sizeof what, "reach_error: the error function was called (property violation)");
-    else if (r->error == ERR_ASSERT)
-        snprintf(what, sizeof what, "assertion failed (property violation)");
-    else if (r->error == ERR_ABORT)
-        snprintf(what, sizeof what, "abort() called");
-    else if (r->error == ERR_OOM)
-        snprintf(what, sizeof what, "out of memory: the run needed more than --mem-limit %u MiB for the program "
-                 "and sympath's expressions (may not happen natively)", s->o->mem_mb);
-    else
-        snprintf(what, sizeof what, "%s", error_kind_name(r->error));
-    char *inputs = describe_inputs(r);
-    char *desc = util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
-                                what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
-                                e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
-    free(inputs);
-    test_case tc;
-    fill_test_case(r, &tc);
-    char *err = NULL;
-    int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
-    if (num < 0) {
-        output_failed(s, "cannot write an error reproducer", err, errno);
-        free(err);
-    }
-    if (num >= 0 && write_fixture(s, r, "errors/error-%03d.xml", num) != 0)
-        num = -1;
-    e->number = num;
-    free(desc);
-    if (s->o->progress) fputs("\r\033[K", stderr);
-    char repro[64] = "no reproducer: it could not be written";
-    if (num >= 0) snprintf(repro, sizeof repro, "errors/error-%03d.xml", num);
-    fprintf(stderr, "sympath: %s %s at %s (%s)\n",
-            error_is_property(r->error) ? "found" : "found other termination:", what, where, repro);
-    return num >= 0;
 }
 
 /* ---- runs ---- */
@@ -410,8 +142,8 @@ static void on_open_cb(void *ctx, tree_node *node, int dir) {
  */
 static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     char *where = NULL, *func = NULL;
-    char *key = error_key(s, r, &where, &func);
-    int known = key && error_known(s, key);
+    char *key = explore_error_key(s, r, &where, &func);
+    int known = key && explore_error_known(s, key);
     free(key);
     free(where);
     free(func);
@@ -523,19 +255,19 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
      * must not count in report.json's coverage */
     const uint8_t *cov = executor_coverage(s->ex[idx]);
     uint32_t fresh = fresh_coverage(s, cov);
-    int new_error = handle_error(s, r);
+    int new_error = explore_handle_error(s, r);
     if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
         test_case tc;
-        fill_test_case(r, &tc);
+        explore_fill_test_case(r, &tc);
         char comment[128];
         snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                  (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
         char *err = NULL;
         int num = suite_write_test(s->suite, &tc, comment, &err);
         if (num < 0) {
-            output_failed(s, "cannot write a test case", err, errno);
+            explore_output_failed(s, "cannot write a test case", err, errno);
             free(err);
-        } else if (write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
+        } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
             s->tests++;
         }
     }
@@ -715,6 +447,13 @@ static void explore_loop(explore_state *s) {
 
 /* ---- setup ---- */
 
+suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err) {
+    char hash[65];
+    suite_meta meta = {source, sha256_file_hex(source, hash) == 0 ? hash : NULL, "main",
+                       "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
+    return suite_open(out_dir, &meta, err);
+}
+
 static int setup(explore_state *s, const explore_opts *o, char **err) {
     s->o = o;
     if (site_table_load(o->sites_path, &s->sites, err) != 0) return -1;
@@ -725,12 +464,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         *err = strdup("out of memory");
         return -1;
     }
-    for (uint32_t i = 0; i < s->sites.nsites; i++) {
-        const site_info *si = &s->sites.sites[i];
-        if (!si->user) continue;
-        for (uint32_t d = 0; d < si->ndirs && si->slot_base + d < s->nslots; d++) s->slot_user[si->slot_base + d] = 1;
-        s->user_slots += si->ndirs;
-    }
+    s->user_slots = explore_user_slots(&s->sites, s->slot_user, s->nslots);
     s->cx = expr_ctx_new();
     s->tree = tree_new(o->loop_bound, o->max_depth);
     s->solver = solver_new(o->solver_timeout_ms);
@@ -743,10 +477,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
-    char hash[65];
-    suite_meta meta = {o->sources[0], sha256_file_hex(o->sources[0], hash) == 0 ? hash : NULL, "main",
-                       "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
-    s->suite = suite_open(o->out_dir, &meta, err);
+    s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
     /* a report of an earlier run must not pass for this run's when this one cannot write its own */
     char old_report[4200];
