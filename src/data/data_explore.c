@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "util/util.h"
+#include "../report/report.h"
 #include "data_int.h"
 
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
@@ -171,10 +172,16 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     x.ex = executor_start(&eo, err);
     if (!x.ex)
         goto out;
+    x.progress = report_progress_open(o->out_dir, REPORT_DISPLAY_OFF, NULL, o->budget_seconds); /* OUT/stats */
     explore_loop(&x);
+    data_stats_sample(&x, 1);
     x.total_seconds = util_now_s() - x.t0;
+    char *serr = NULL;
     if (data_write_report(&x))
         fprintf(stderr, "sympath data: cannot write report.json: %s\n", strerror(errno));
+    else if (report_write_sarif(o->out_dir, &serr) != 0) /* errors.sarif next to report.json */
+        fprintf(stderr, "sympath data: cannot write errors.sarif: %s\n", serr ? serr : "?");
+    free(serr);
     data_print_summary(&x, stderr);
     if (sum) {
         memset(sum, 0, sizeof *sum);
@@ -194,6 +201,7 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
 out:
     if (rc && err && !*err)
         *err = strdup("out of memory");
+    report_progress_close(x.progress);
     executor_stop(x.ex);
     if (x.suite)
         suite_close(x.suite);

@@ -99,6 +99,7 @@ typedef struct dstate_x {
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;
+    struct report_progress *progress; /* OUT/stats (src/report) */
 } dstate_x;
 
 /* ---- tree (data_tree.c) ---- */
@@ -128,6 +129,9 @@ void dtree_free(dnode *root);
  * Returns the tuples fetched, -2 when it timed out before any tuple came (a slow query),
  * -1 when the program could not be run. */
 int64_t data_run_once(dstate_x *x, const char *plan, uint32_t *new_paths);
+/* One line of OUT/stats (src/report; at most one per second unless final): the solver
+ * columns hold the estimates (seconds, candidate queries) and the runs stopped by --timeout. */
+void data_stats_sample(dstate_x *x, int final);
 
 /* ---- candidates (data_cand.c) ---- */
 

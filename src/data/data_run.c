@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/util.h"
+#include "../report/report.h"
 #include "data_int.h"
 
 /* What the inputs of a run are: the data inputs' site, tuple and SQL term (by input index). */
@@ -354,6 +355,13 @@ out:
     free(vals), free(types), free(names);
 }
 
+void data_stats_sample(dstate_x *x, int final)
+{
+    report_sample rs = {util_now_s() - x->t0, x->runs, x->user_covered, x->user_slots, x->tests, (uint32_t)x->errors,
+                        x->estimate_seconds, x->nqueries, x->timeouts, 0};
+    report_progress_update(x->progress, &rs, NULL, final);
+}
+
 /* Run the executor once with `plan`; process the run. Returns the tuples fetched, -1 on failure. */
 int64_t data_run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
 {
@@ -407,6 +415,7 @@ int64_t data_run_once(dstate_x *x, const char *plan, uint32_t *new_paths)
     if ((fresh || (r.error != ERR_NONE && !timed_out)) && !x->o->full_scan)
         write_test(x, &r, &lg, fresh);
     int64_t fetched = timed_out && !lg.ntuples ? -2 : (int64_t)lg.ntuples;
+    data_stats_sample(x, 0);
     dlog_free(&lg);
     run_result_clear(&r);
     return fetched;

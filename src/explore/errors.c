@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../report/report.h"
 #include "explore_state.h"
 #include "util/util.h"
 
@@ -81,9 +82,7 @@ static int in_user_file(const explore_state *s, const char *loc) {
     return 0;
 }
 
-static const site_info *site_by_id(const explore_state *s, uint32_t id) {
-    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
-}
+static const site_info *site_by_id(const explore_state *s, uint32_t id) { return explore_site(s, id); }
 
 /* Where an error happened, as "file:line" plus its function, and the key that makes two
  * errors the same (kind + location). */
@@ -257,10 +256,11 @@ int explore_handle_error(explore_state *s, const run_result *r) {
         num = -1;
     e->number = num;
     free(desc);
-    if (s->o->progress) fputs("\r\033[K", stderr);
     char repro[64] = "no reproducer: it could not be written";
     if (num >= 0) snprintf(repro, sizeof repro, "errors/error-%03d.xml", num);
-    fprintf(stderr, "sympath: %s %s at %s (%s)\n",
-            error_is_property(r->error) ? "found" : "found other termination:", what, where, repro);
+    char *note = util_strf("sympath: %s %s at %s (%s)",
+                           error_is_property(r->error) ? "found" : "found other termination:", what, where, repro);
+    report_progress_note(s->progress, note ? note : what); /* the display keeps it (src/report) */
+    free(note);
     return num >= 0;
 }

@@ -76,6 +76,8 @@ typedef struct explore_state {
     int report_failed;       /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
+    struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
+    struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
 } explore_state;
 
 /* A new time-out is run again with this many times the limit before it counts as a hang. */
@@ -121,5 +123,10 @@ void explore_db_report(struct json_writer *j, const explore_state *s);
 void explore_db_print_summary(const explore_state *s, FILE *f);
 /* Print the end-of-run summary (a few lines) to f. */
 void explore_print_summary(const explore_state *s, FILE *f);
+
+/* The branch site with this id (1-based, as in the trace and the tree), or NULL. */
+static inline const site_info *explore_site(const explore_state *s, uint32_t id) {
+    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
+}
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "../emit/emit.h"
 #include "../instrument/instrument.h"
+#include "../report/report.h"
 #include "../solver/solver.h"
 #include "executor.h"
 #include "explore_state.h"
@@ -68,10 +69,11 @@ static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
 void explore_output_failed(explore_state *s, const char *what, const char *msg, int e) {
     if (s->write_failed) return;
     s->write_failed = 1;
-    if (s->o->progress) fputs("\r\033[K", stderr);
-    fprintf(stderr, "sympath: %s%s%s%s; exploration stopped (the %llu tests in %s/tests are complete)\n",
-            e == ENOSPC || e == EDQUOT ? "disk full: " : "", msg ? "" : what, msg ? "" : ": ", msg ? msg : strerror(e),
-            (unsigned long long)s->tests, s->o->out_dir);
+    char *note = util_strf("sympath: %s%s%s%s; exploration stopped (the %llu tests in %s/tests are complete)",
+                           e == ENOSPC || e == EDQUOT ? "disk full: " : "", msg ? "" : what, msg ? "" : ": ",
+                           msg ? msg : strerror(e), (unsigned long long)s->tests, s->o->out_dir);
+    report_progress_note(s->progress, note ? note : "sympath: a file of the suite could not be written; exploration stopped");
+    free(note);
 }
 
 /* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML.
@@ -112,20 +114,19 @@ void explore_fill_test_case(const run_result *r, test_case *tc) {
 
 /* ---- runs ---- */
 
+/* Progress: a sample for OUT/stats and the display (src/report); target = the branch the
+ * last candidate given to an executor aimed at. */
 static void progress_line(explore_state *s, int final) {
-    if (!s->o->progress) return;
-    double now = util_now_s();
-    if (!final && now - s->last_progress < 0.25) return;
-    s->last_progress = now;
-    double el = now - s->t0;
-    double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
-    char budget[32] = "";
-    if (s->o->budget_seconds > 0) snprintf(budget, sizeof budget, "/%.0fs", s->o->budget_seconds);
-    fprintf(stderr, "\r\033[K[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
-            s->user_covered, s->user_slots, pct, (unsigned long long)s->tests, s->nerrors,
-            (unsigned long long)s->execs, el > 0 ? s->execs / el : 0.0, el, budget);
-    if (final) fputc('\n', stderr);
-    fflush(stderr);
+    solver_stats ss;
+    solver_get_stats(s->solver, &ss);
+    report_sample rs = {util_now_s() - s->t0, s->execs, s->user_covered, s->user_slots, s->tests, s->nerrors,
+                        s->solve_seconds, ss.queries, ss.unknown, s->divergences};
+    char target[512] = "";
+    for (unsigned i = 0; i < s->nex && !target[0]; i++) {
+        const site_info *si = s->pending[i].cand.node ? explore_site(s, s->pending[i].cand.node->site) : NULL;
+        if (si) snprintf(target, sizeof target, "%s:%u in %s", si->file, si->line, si->function);
+    }
+    report_progress_update(s->progress, &rs, target, final);
 }
 
 static void on_open_cb(void *ctx, tree_node *node, int dir) {
@@ -445,6 +446,20 @@ static void explore_loop(explore_state *s) {
     s->exhausted = exhausted;
 }
 
+/* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): the status of every
+ * direction no run took, by branch site and direction index; concretizations by the site
+ * executed last before them. */
+static void reason_of_node(void *ctx, const tree_node *n) {
+    explore_state *s = ctx;
+    const site_info *si = explore_site(s, n->site);
+    if (!si || !si->user) return;
+    if (n->kind == BK_CONCRETIZE) report_reasons_add(s->reasons, n->site, REPORT_DIR_ANY, "concretization");
+    for (int d = 0; d < 2 && (n->kind == BK_BRANCH || n->kind == BK_SWITCH); d++)
+        if (n->status[d] != CHILD_VISITED && (n->kind == BK_BRANCH || d == 1))
+            report_reasons_add(s->reasons, n->site, n->kind == BK_BRANCH ? (uint32_t)d : n->arg - si->slot_base,
+                               child_status_name((child_status)n->status[d]));
+}
+
 /* ---- setup ---- */
 
 suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err) {
@@ -479,16 +494,21 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
     }
     s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
-    /* a report of an earlier run must not pass for this run's when this one cannot write its own */
-    char old_report[4200];
-    snprintf(old_report, sizeof old_report, "%s/report.json", o->out_dir);
-    if (unlink(old_report) != 0 && errno != ENOENT) {
-        *err = util_strf("cannot remove the old %s: %s", old_report, strerror(errno));
-        return -1;
+    /* a report of an earlier run must not pass for this run's when this one cannot write its
+     * own (errors.sarif is made from report.json: it goes with it) */
+    static const char *const reports[] = {"report.json", "errors.sarif"};
+    for (size_t k = 0; k < sizeof reports / sizeof reports[0]; k++) {
+        char old_report[4200], tmp_glob[64];
+        snprintf(old_report, sizeof old_report, "%s/%s", o->out_dir, reports[k]);
+        if (unlink(old_report) != 0 && errno != ENOENT) {
+            *err = util_strf("cannot remove the old %s: %s", old_report, strerror(errno));
+            return -1;
+        }
+        snprintf(tmp_glob, sizeof tmp_glob, ".%s.tmp.*", reports[k]);
+        char **stale = util_list_dir(o->out_dir, tmp_glob, NULL); /* left by a killed run */
+        for (size_t i = 0; stale && stale[i]; i++) unlink(stale[i]);
+        util_free_strv(stale);
     }
-    char **stale = util_list_dir(o->out_dir, ".report.json.tmp.*", NULL); /* left by a killed run */
-    for (size_t i = 0; stale && stale[i]; i++) unlink(stale[i]);
-    util_free_strv(stale);
     s->nex = o->jobs ? o->jobs : 1;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
@@ -507,10 +527,14 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
+    char title[4200];
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir, o->strategy ? o->strategy : "cov");
+    s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
 
 static void teardown(explore_state *s) {
+    report_progress_close(s->progress);
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
     for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
     free(s->ex);
@@ -546,6 +570,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     }
     explore_loop(&s);
     progress_line(&s, 1);
+    report_progress_close(s.progress);
+    s.progress = NULL;
     s.total_seconds = util_now_s() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
@@ -558,11 +584,18 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
                  ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0 && s.ncont == 0 &&
                  s.cont_dropped == 0;
+    s.reasons = report_reasons_new();
+    tree_for_each_node(s.tree, reason_of_node, &s);
+    report_reasons_write(s.reasons, o->out_dir);
+    report_reasons_free(s.reasons);
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n", rerr ? rerr : strerror(errno));
         free(rerr);
         s.report_failed = 1;
+    } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
+        fprintf(stderr, "sympath: cannot write errors.sarif: %s\n", rerr ? rerr : "?");
+        free(rerr);
     }
     explore_print_summary(&s, stderr);
     if (s.write_failed) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "emit/json.h"
+#include "report/report.h"
 #include "unit/pipeline_int.h"
 #include "util/util.h"
 
@@ -117,7 +118,13 @@ int unit_step_emit(unit_pipe *p)
                 sb_puts(&line, path);
                 for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
                 for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
-                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && %s/test_%s", out, st, out, st);
+                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && ", out, st);
+                char exe_path[PATH_MAX + 64], xml_path[PATH_MAX + 64]; /* JUnit XML for CI (src/report) */
+                snprintf(exe_path, sizeof exe_path, "%s/test_%s", out, st);
+                snprintf(xml_path, sizeof xml_path, "%s/test_%s.junit.xml", out, st);
+                char *run = report_junit_run(exe_path, xml_path);
+                sb_puts(&line, run ? run : exe_path);
+                free(run);
                 json_key(j, "test_file");
                 json_string(j, path);
                 json_key(j, "build");
@@ -286,6 +293,11 @@ int unit_step_emit(unit_pipe *p)
     /* each file is whole or absent (atomic); a missing one is said, exit code 1 */
     int write_failed = said_if_failed(lg, path, json_write_file(j, path));
     json_free(j);
+    char *serr = NULL;
+    /* errors.sarif: every function's errors (src/report), made from the report.json just written */
+    if (!write_failed && report_write_sarif(out, &serr) != 0)
+        fprintf(lg, "sympath unit: cannot write errors.sarif: %s\n", serr ? serr : "?");
+    free(serr);
     if (files_written) {
         snprintf(path, sizeof path, "%s/BUILD.txt", out);
         write_failed |= said_if_failed(lg, path, util_write_atomic(path, build_lines.s ? build_lines.s : "", build_lines.len));
