@@ -25,6 +25,7 @@ static volatile sig_atomic_t interrupted;
 /* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
 static void on_sigint(int sig) {
     if (interrupted) {
+        util_write_atomic_abandon(); /* no temporary file of the suite or report left behind */
         signal(sig, SIG_DFL);
         raise(sig);
     }
@@ -321,14 +322,34 @@ int cmd_run(int argc, char **argv) {
     }
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
+    /* Ctrl-C from here on: during the build it stops the compiler and ends the run (below);
+     * during the exploration it stops it and the suite and report are still written */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix};
+                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix, &interrupted};
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
-    if (build_executor(&bo, &bs, &err) != 0) {
+    int built = build_executor(&bo, &bs, &err) == 0;
+    if (interrupted) {
+        /* no half-built executor or site table for a later look: the next run builds afresh */
+        unlink(exe);
+        unlink(sites);
+        fprintf(stderr, "sympath run: interrupted during the build; nothing was explored, no test written\n");
+        free(err);
+        db_cleanup_pg(&db, stderr);
+        return 130;
+    }
+    if (!built) {
         fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
         free(err);
         return 1;
@@ -344,15 +365,10 @@ int cmd_run(int argc, char **argv) {
             l += n + (l[n] == '\n');
         }
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db, db.schema && db.pg);
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    if (write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db, db.schema && db.pg) != 0) {
+        db_cleanup_pg(&db, stderr); /* the message is said; PostgreSQL: no scratch schema left behind */
+        return 1;
+    }
 
     o.out_dir = out;
     o.exe_path = exe;
@@ -374,10 +390,14 @@ int cmd_run(int argc, char **argv) {
     if (explore_program(&o, &sum, &err) != 0) {
         fprintf(stderr, "sympath run: %s\n", err ? err : "exploration failed");
         free(err);
+        db_cleanup_pg(&db, stderr); /* PostgreSQL: no scratch schema left behind */
         return 1;
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db,
-                      db.schema && db.pg);
+    int conf_rc = write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total,
+                                    &db, db.schema && db.pg); /* a failure is said there; exit code 1 */
+    if (interrupted && strcmp(sum.stop_reason ? sum.stop_reason : "", "interrupted") != 0)
+        fprintf(stderr, "sympath: Ctrl-C after the exploration had ended: the suite and report.json were "
+                        "completed first\n");
     db_cleanup_pg(&db, stderr);
     db_setup_free(&db);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
@@ -385,5 +405,5 @@ int cmd_run(int argc, char **argv) {
     build_stats_free(&bs);
     posix_opts_free(&posix);
     free(sources);
-    return 0;
+    return conf_rc != 0;
 }

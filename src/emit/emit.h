@@ -39,13 +39,16 @@ typedef struct suite_writer suite_writer;
  * previous run), write metadata.xml. Returns NULL with *err (malloc'ed) on failure. */
 suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err);
 
-/* Write the next test case file; returns its number (1, 2, ...) or -1 with *err set.
+/* Write the next test case file; returns its number (1, 2, ...) or -1 with *err set
+ * and errno that of the failed write (ENOSPC, EDQUOT: the disk is full); nothing is
+ * left of a file that could not be written.
  * comment (may be NULL) is put into an XML comment, e.g. which branches it covers. */
 int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err);
 
 /* Write the next error reproducer: errors/error-NNN.xml with the inputs and
  * errors/error-NNN.txt with `description` (free text, several lines). Returns its
- * number or -1 with *err set. */
+ * number or -1 with *err set and errno as for suite_write_test (then neither file is
+ * left). */
 int suite_write_error(suite_writer *w, const test_case *tc, const char *description, char **err);
 
 /* Paths of the directories (valid while w lives). */
@@ -63,7 +66,8 @@ unsigned input_type_width(input_type t);
 const char *input_type_c_name(input_type t);
 int input_type_signed(input_type t);
 
-/* Write `len` bytes to path atomically (temp file + rename). 0 or -1 with errno. */
+/* The old name of util_write_atomic (util/util.h: temporary file, fsync, rename; 0 or
+ * -1 with errno, path unchanged on failure), kept for its many callers. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
 /* Hex SHA-256 of a file into hex[65]; 0 or -1 (the file cannot be read). */

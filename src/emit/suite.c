@@ -1,4 +1,4 @@
-/* suite.c: the test-suite writer (Test-Comp test-format 1.1 metadata, test cases, error reproducers) and atomic file writes. */
+/* suite.c: the test-suite writer (Test-Comp test-format 1.1 metadata, test cases, error reproducers). */
 #define _GNU_SOURCE  /* asprintf, vasprintf */
 #include "emit.h"
 #include "sha256.h"
@@ -78,64 +78,7 @@ static int remove_matching(const char *dir, const char *const *patterns)
 
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
-    /* temp name ".<base>.tmpXXXXXX" in the same directory, so rename() is atomic
-     * and a crash leaves only a dot-file that no reader looks at */
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path) : 1;
-    const char *dir = slash ? path : ".";
-    const char *base = slash ? slash + 1 : path;
-    if (slash == path)
-        dirlen = 1;  /* file in "/" */
-    char *tmp;
-    if (asprintf(&tmp, "%.*s/.%s.tmpXXXXXX", dirlen, dir, base) < 0) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            goto fail;
-        done += (size_t)n;
-    }
-    if (fchmod(fd, 0644) || fsync(fd))
-        goto fail;
-    if (close(fd)) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path))
-        goto fail;
-    free(tmp);
-    /* make the rename itself durable; best effort (some file systems refuse) */
-    char *d;
-    if (asprintf(&d, "%.*s", dirlen, dir) >= 0) {
-        int dfd = open(d, O_RDONLY | O_DIRECTORY);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
-        free(d);
-    }
-    return 0;
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    free(tmp);
-    errno = e;
-    return -1;
+    return util_write_atomic(path, data, len);
 }
 
 /* Write a finished buffer atomically; on failure *err says which file and why. */
@@ -146,7 +89,9 @@ static int write_buffer(strbuf *b, const char *path, char **err)
         return -1;
     }
     if (write_file_atomic(path, b->s ? b->s : "", b->len)) {
-        set_err(err, "cannot write %s: %s", path, strerror(errno));
+        int e = errno;  /* the caller tells a full disk from other failures */
+        set_err(err, "cannot write %s: %s", path, strerror(e));
+        errno = e;
         return -1;
     }
     return 0;
@@ -312,8 +257,16 @@ int suite_write_error(suite_writer *w, const test_case *tc, const char *descript
         goto out;
     }
     format_testcase(&b, tc, NULL, 1);
-    if (write_buffer(&b, path, err))
+    if (write_buffer(&b, path, err)) {
+        int e = errno;  /* no description without its reproducer */
+        snprintf(name, sizeof name, "error-%03d.txt", num);
+        char *txt = path_join(w->errors_dir, name);
+        if (txt)
+            unlink(txt);
+        free(txt);
+        errno = e;
         goto out;
+    }
     w->nerrors = num;
     rc = num;
 out:

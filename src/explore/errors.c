@@ -1,5 +1,6 @@
 /* errors.c: what a run's error is: its kind, its location (error-call site, addr2line of a crash's pc, or the last branch), the key that makes two errors the same, its reproducer. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,16 +249,18 @@ int explore_handle_error(explore_state *s, const run_result *r) {
     char *err = NULL;
     int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
     if (num < 0) {
-        fprintf(stderr, "sympath: cannot write error reproducer: %s\n", err ? err : "?");
+        explore_output_failed(s, "cannot write an error reproducer", err, errno);
         free(err);
     }
+    if (num >= 0 && explore_write_fixture(s, r, "errors/error-%03d.xml", num) != 0)
+        num = -1;
     e->number = num;
-    if (num >= 0)
-        explore_write_fixture(s, r, "errors/error-%03d.xml", num);
     free(desc);
-    char *note = util_strf("sympath: %s %s at %s (errors/error-%03d.xml)",
-                           error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
+    char repro[64] = "no reproducer: it could not be written";
+    if (num >= 0) snprintf(repro, sizeof repro, "errors/error-%03d.xml", num);
+    char *note = util_strf("sympath: %s %s at %s (%s)",
+                           error_is_property(r->error) ? "found" : "found other termination:", what, where, repro);
     report_progress_note(s->progress, note ? note : what); /* the display keeps it (src/report) */
     free(note);
-    return 1;
+    return num >= 0;
 }

@@ -246,7 +246,14 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
             out->error = ERR_TIMEOUT;
         int sst = 0;
         char what[128] = "stopped answering";
-        if (ex_server_exited(ex, &sst) && sst)
+        /* EOF on the status pipe: the server is dying; give it a moment to be reaped, so
+         * the message can say how it ended (killed by a signal, exited) */
+        int gone = ex_server_exited(ex, &sst);
+        for (int k = 0; !gone && k < 50; k++) {
+            util_sleep_s(0.002);
+            gone = ex_server_exited(ex, &sst);
+        }
+        if (gone && sst)
             ex_describe_status(sst, what, sizeof what);
         ex_set_err(err, "the fork server %s during the run%s%s", what,
                 terr ? "; " : "", terr ? terr : "");

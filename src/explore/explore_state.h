@@ -72,6 +72,8 @@ typedef struct explore_state {
     const char *stop_reason;
     int exhausted, complete;
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
+    int write_failed;        /* a file of the suite could not be written: the exploration stops */
+    int report_failed;       /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
     struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
@@ -83,8 +85,14 @@ typedef struct explore_state {
 
 /* ---- test files (explorer.c) ---- */
 
-/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
-void explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num);
+/* A file of the suite could not be written (most often: the disk is full): the exploration
+ * stops (stop reason "write-error", exit code 1), the files already written stay complete.
+ * Said once: msg (it names the path) or else what; e is the errno of the failure. */
+void explore_output_failed(explore_state *s, const char *what, const char *msg, int e);
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML.
+ * When it cannot be written, every file of that stem goes (no test without its database)
+ * and the exploration stops (explore_output_failed); returns -1 then, else 0. */
+int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num);
 /* The test case of run r (borrows r's arrays). */
 void explore_fill_test_case(const run_result *r, test_case *tc);
 
@@ -96,7 +104,8 @@ char *explore_error_key(explore_state *s, const run_result *r, char **where, cha
 /* 1 when an error with this key was recorded already. */
 int explore_error_known(const explore_state *s, const char *key);
 /* Record the run's error if it is new (writes its reproducer errors/error-NNN.xml and says
- * so on stderr); a known one counts a hit. Returns 1 when a reproducer was written. */
+ * so on stderr); a known one counts a hit. Returns 1 when a reproducer was written (a
+ * reproducer that cannot be written stops the exploration: explore_output_failed). */
 int explore_handle_error(explore_state *s, const run_result *r);
 
 /* ---- report (report.c, db_report.c) ---- */

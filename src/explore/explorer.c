@@ -43,6 +43,14 @@ static int slot_covered_cb(void *ctx, uint32_t slot) {
     return slot < s->nslots ? s->covered[slot] != 0 : 1;
 }
 
+/* The number of user slots a run's coverage bytes cover for the first time (nothing marked). */
+static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov) {
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (cov[i] && !s->covered[i] && s->slot_user[i]) fresh++;
+    return fresh;
+}
+
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
 static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
     uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
@@ -52,18 +60,48 @@ static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
 
 /* ---- test files ---- */
 
-/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
-void explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
+/*
+ * A file of the suite could not be written (most often: the disk is full). Every later
+ * test would be lost too, so the exploration stops (stop reason "write-error"), the files
+ * already written stay complete (each was written atomically), and the run ends with exit
+ * code 1. Said once: msg (it names the path) or else what; e is the errno of the failure.
+ */
+void explore_output_failed(explore_state *s, const char *what, const char *msg, int e) {
+    if (s->write_failed) return;
+    s->write_failed = 1;
+    char *note = util_strf("sympath: %s%s%s%s; exploration stopped (the %llu tests in %s/tests are complete)",
+                           e == ENOSPC || e == EDQUOT ? "disk full: " : "", msg ? "" : what, msg ? "" : ": ",
+                           msg ? msg : strerror(e), (unsigned long long)s->tests, s->o->out_dir);
+    report_progress_note(s->progress, note ? note : "sympath: a file of the suite could not be written; exploration stopped");
+    free(note);
+}
+
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML.
+ * When it cannot be written, every file of that stem goes (.xml, an error's .txt, a .sql
+ * written before a failed .results), so that no test is left without its database; returns
+ * -1 then, else 0. */
+int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
     if (!s->o->db_schema)
-        return;
+        return 0;
     char rel[64], path[4200];
     snprintf(rel, sizeof rel, pattern, num);
     snprintf(path, sizeof path, "%s/%s", s->o->out_dir, rel);
     char *err = NULL;
-    if (explore_db_write_fixture(s, r, path, &err)) {
-        fprintf(stderr, "sympath: cannot write the fixture of %s: %s\n", rel, err ? err : "?");
-        free(err);
+    errno = 0;
+    if (explore_db_write_fixture(s, r, path, &err) == 0)
+        return 0;
+    int e = errno;
+    char *msg = util_strf("%s: %s", err ? err : "?", strerror(e));
+    explore_output_failed(s, "cannot write the fixture of a test", msg, e);
+    free(msg);
+    free(err);
+    size_t n = strlen(path);
+    static const char *const exts[] = {".xml", ".txt", ".sql", ".results"};
+    for (size_t k = 0; n > 4 && k < sizeof exts / sizeof exts[0]; k++) {
+        snprintf(path + n - 4, sizeof path - (n - 4), "%s", exts[k]);
+        unlink(path);
     }
+    return -1;
 }
 
 void explore_fill_test_case(const run_result *r, test_case *tc) {
@@ -214,9 +252,12 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
     if (tr.diverged) s->divergences++;
 
-    uint32_t fresh = merge_coverage(s, executor_coverage(s->ex[idx]));
+    /* coverage is merged once the test that shows it is on disk: a test lost to a full disk
+     * must not count in report.json's coverage */
+    const uint8_t *cov = executor_coverage(s->ex[idx]);
+    uint32_t fresh = fresh_coverage(s, cov);
     int new_error = explore_handle_error(s, r);
-    if ((fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+    if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
         test_case tc;
         explore_fill_test_case(r, &tc);
         char comment[128];
@@ -225,13 +266,13 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         char *err = NULL;
         int num = suite_write_test(s->suite, &tc, comment, &err);
         if (num < 0) {
-            fprintf(stderr, "sympath: cannot write test case: %s\n", err ? err : "?");
+            explore_output_failed(s, "cannot write a test case", err, errno);
             free(err);
-        } else {
+        } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
             s->tests++;
-            explore_write_fixture(s, r, "tests/test-%05d.xml", num);
         }
     }
+    if (!s->write_failed) merge_coverage(s, cov);
 
     /* strategy feedback */
     if (tr.npath > s->taken_cap) {
@@ -252,6 +293,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
 
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
 static const char *budget_reason(explore_state *s) {
+    if (s->write_failed) return "write-error";
     if (s->o->interrupted && *s->o->interrupted) return "interrupted";
     if (s->o->budget_seconds > 0 && util_now_s() - s->t0 >= s->o->budget_seconds) return "budget";
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
@@ -452,6 +494,21 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
     }
     s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
+    /* a report of an earlier run must not pass for this run's when this one cannot write its
+     * own (errors.sarif is made from report.json: it goes with it) */
+    static const char *const reports[] = {"report.json", "errors.sarif"};
+    for (size_t k = 0; k < sizeof reports / sizeof reports[0]; k++) {
+        char old_report[4200], tmp_glob[64];
+        snprintf(old_report, sizeof old_report, "%s/%s", o->out_dir, reports[k]);
+        if (unlink(old_report) != 0 && errno != ENOENT) {
+            *err = util_strf("cannot remove the old %s: %s", old_report, strerror(errno));
+            return -1;
+        }
+        snprintf(tmp_glob, sizeof tmp_glob, ".%s.tmp.*", reports[k]);
+        char **stale = util_list_dir(o->out_dir, tmp_glob, NULL); /* left by a killed run */
+        for (size_t i = 0; stale && stale[i]; i++) unlink(stale[i]);
+        util_free_strv(stale);
+    }
     s->nex = o->jobs ? o->jobs : 1;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
@@ -533,13 +590,19 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     report_reasons_free(s.reasons);
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
-        fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));
+        fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n", rerr ? rerr : strerror(errno));
         free(rerr);
+        s.report_failed = 1;
     } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
         fprintf(stderr, "sympath: cannot write errors.sarif: %s\n", rerr ? rerr : "?");
         free(rerr);
     }
     explore_print_summary(&s, stderr);
+    if (s.write_failed) {
+        *err = util_strf("the exploration stopped early because a file could not be written (above); "
+                         "%llu tests kept", (unsigned long long)s.tests);
+        rc = -1;
+    }
     if (sum) {
         sum->slots_total = s.user_slots;
         sum->slots_covered = s.user_covered;

@@ -1,5 +1,6 @@
 /* report.c: report.json (coverage per branch site, statistics, errors, solver figures) and the end-of-run summary. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,8 +249,10 @@ int explore_write_report(const explore_state *s, char **err) {
     char path[4096];
     snprintf(path, sizeof path, "%s/report.json", s->o->out_dir);
     int rc = json_write_file(j, path);
-    if (rc != 0) *err = strdup(path);
+    int e = errno;
+    if (rc != 0 && asprintf(err, "%s: %s", path, strerror(e)) < 0) *err = NULL;
     json_free(j);
+    errno = e;
     return rc;
 }
 
@@ -309,5 +312,8 @@ void explore_print_summary(const explore_state *s, FILE *f) {
     }
     if (shown)
         fputc('\n', f);
-    fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
+    if (s->report_failed)
+        fprintf(f, "  report: none (report.json could not be written)\n");
+    else
+        fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
 }

@@ -409,6 +409,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         *err = util_strf("no source files");
         return -1;
     }
+    run_set_stop_flag(o->interrupted);
     if (check_file(o->rt_dir, "models.bc", err) || check_file(o->rt_dir, "rt_fast.bc", err) ||
         check_file(o->rt_dir, "libsympath-rt.a", err))
         return -1;
@@ -495,8 +496,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     LLVMDisposeMessage(vmsg);
 
     path = util_strf("%s/instrumented.bc", o->work_dir);
-    if (!path || LLVMWriteBitcodeToFile(B.m, path)) {
-        *err = util_strf("cannot write %s", path ? path : "instrumented.bc");
+    if (!path || write_bitcode_file(B.m, path)) {
+        *err = util_strf("cannot write %s: %s", path ? path : "instrumented.bc", strerror(errno));
         goto done;
     }
     if (site_table_write(o->sites_path, &B.sites, err))

@@ -2,6 +2,7 @@
 #ifndef SYMPATH_INSTRUMENT_H
 #define SYMPATH_INSTRUMENT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +68,9 @@ typedef struct build_opts {
     const char *sites_path;     /* output: the site table */
     const char *clang;          /* clang binary (e.g. "clang-14") */
     const struct sym_posix_opts *posix; /* symbolic argv/stdin/files (posix.c), or NULL: none */
+    volatile sig_atomic_t *interrupted; /* read only; once non-zero (Ctrl-C), the compiler or linker
+                                           in progress is terminated and no further one starts, so
+                                           build_executor fails soon; NULL: never */
 } build_opts;
 
 typedef struct build_stats {

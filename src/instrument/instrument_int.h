@@ -2,6 +2,7 @@
 #ifndef SYMPATH_INSTRUMENT_INT_H
 #define SYMPATH_INSTRUMENT_INT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <llvm-c/Core.h>
@@ -111,6 +112,13 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
  * (malloc'ed, may be NULL) receives the captured stderr either way. */
 int run_logged(char *const *argv, const char *log_path, char **output);
 
+/* The stop flag run_logged honours (build_opts.interrupted; NULL: none): when it is set,
+ * run_logged starts nothing (returns -1) and terminates the process it waits for. */
+void run_set_stop_flag(volatile sig_atomic_t *flag);
+
+/* Write module m as bitcode to path with util_write_atomic: 0, or -1 with errno (ENOSPC
+ * on a full disk). LLVMWriteBitcodeToFile would abort the process on a write error. */
+int write_bitcode_file(LLVMModuleRef m, const char *path);
 
 /* ---- inputs of other names (nondet.c) ---- */
 

@@ -1,5 +1,6 @@
 /* nondet.c: definitions for the __VERIFIER_nondet_<T> functions a program declares but nobody defines: an input of the declared return type. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,14 +245,11 @@ int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *re
     LLVMDisposeTargetData(td);
     if (!g)
         return 0;
-    char *tmp = util_strf("%s.tmp", bc_path);
-    if (!tmp || LLVMWriteBitcodeToFile(g, tmp) || rename(tmp, bc_path)) {
-        *err = util_strf("cannot write %s", bc_path);
-        free(tmp);
+    if (write_bitcode_file(g, bc_path)) {
+        *err = util_strf("cannot write %s: %s", bc_path, strerror(errno));
         LLVMDisposeModule(g);
         return -1;
     }
-    free(tmp);
     if (LLVMLinkModules2(m, g)) { /* takes g */
         *err = util_strf("cannot link the generated input functions");
         return -1;

@@ -243,7 +243,8 @@ int unit_run(const unit_run_opts *uo)
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
     build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, instrument_lib_dir(), instrument_include_dir(), exe,
-                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL};
+                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL,
+                     NULL /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(lg, "sympath unit: %zu function%s to test, %zu mock%s; building ...\n", ntargets, ntargets > 1 ? "s" : "",

@@ -12,6 +12,15 @@
 #include "unit/pipeline_int.h"
 #include "util/util.h"
 
+/* rc is a write of path (0, or -1 with errno): on failure say so on lg and return 1, else 0. */
+static int said_if_failed(FILE *lg, const char *path, int rc)
+{
+    if (rc == 0)
+        return 0;
+    fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
+    return 1;
+}
+
 int unit_step_emit(unit_pipe *p)
 {
     FILE *lg = p->log;
@@ -283,17 +292,19 @@ int unit_step_emit(unit_pipe *p)
     json_string(j, warnings);
     json_end_object(j);
     snprintf(path, sizeof path, "%s/report.json", out);
-    json_write_file(j, path);
+    /* each file is whole or absent (atomic); a missing one is said, exit code 1 */
+    int write_failed = said_if_failed(lg, path, json_write_file(j, path));
     json_free(j);
     char *serr = NULL;
-    if (report_write_sarif(out, &serr) != 0) /* errors.sarif: every function's errors (src/report) */
+    /* errors.sarif: every function's errors (src/report), made from the report.json just written */
+    if (!write_failed && report_write_sarif(out, &serr) != 0)
         fprintf(lg, "sympath unit: cannot write errors.sarif: %s\n", serr ? serr : "?");
     free(serr);
     if (files_written) {
         snprintf(path, sizeof path, "%s/BUILD.txt", out);
-        util_write_atomic(path, build_lines.s, build_lines.len);
+        write_failed |= said_if_failed(lg, path, util_write_atomic(path, build_lines.s ? build_lines.s : "", build_lines.len));
         snprintf(path, sizeof path, "%s/tests.cmake", out);
-        util_write_atomic(path, cmake.s, cmake.len);
+        write_failed |= said_if_failed(lg, path, util_write_atomic(path, cmake.s ? cmake.s : "", cmake.len));
         fprintf(lg, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
                 total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
     } else {
@@ -303,5 +314,5 @@ int unit_step_emit(unit_pipe *p)
         snprintf(path, sizeof path, "%s/tests.cmake", out);
         unlink(path);
     }
-    return files_written ? 0 : 1;
+    return files_written && !write_failed ? 0 : 1;
 }

@@ -66,19 +66,27 @@ int util_run(const util_proc *p, int *status)
         setpgid(pid, pid);   /* also in the parent: no race with a kill below */
     double deadline = p->timeout_s > 0 ? util_now_s() + p->timeout_s : 0;
     double nap = 0.0002;
+    int polling = deadline > 0 || p->stop;
+    double stopped_at = 0;
     for (;;) {
-        pid_t r = waitpid(pid, status, deadline > 0 ? WNOHANG : 0);
+        if (p->stop && *p->stop && !stopped_at) {
+            kill(p->new_group ? -pid : pid, SIGTERM); /* compilers remove partial outputs on SIGTERM */
+            stopped_at = util_now_s();
+        }
+        pid_t r = waitpid(pid, status, polling ? WNOHANG : 0);
         if (r == pid)
-            return 0;
+            return stopped_at ? 2 : 0;
         if (r < 0 && errno != EINTR)
             return -1;
+        if (stopped_at && util_now_s() >= stopped_at + 1)
+            kill(p->new_group ? -pid : pid, SIGKILL); /* deaf to SIGTERM for a second */
         if (deadline > 0 && util_now_s() >= deadline) {
             kill(p->new_group ? -pid : pid, SIGKILL);
             while (waitpid(pid, status, 0) < 0 && errno == EINTR)
                 ;
             return 1;
         }
-        if (deadline > 0) {
+        if (polling && r == 0) {
             util_sleep_s(nap);
             if (nap < 0.02)
                 nap *= 2;   /* quick children end fast; slow ones cost little polling */

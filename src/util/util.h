@@ -2,6 +2,7 @@
 #ifndef SYMPATH_UTIL_H
 #define SYMPATH_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,11 +81,18 @@ char *util_read_file(const char *path, size_t *len);
 
 /*
  * Write len bytes to path so that path is either its old content or the whole new
- * one, never a part: the bytes go to "path.tmp.<pid>" in the same directory, are
- * flushed (fsync), then renamed over path. 0, or -1 with errno (ENOSPC on a full
- * disk, ...) and no temporary left behind.
+ * one, never a part: the bytes go to ".<name>.tmp.<pid>" in the same directory (a
+ * dot-file: no glob of the suite sees it), are flushed (fsync), then renamed over
+ * path, and the directory is fsync'ed (best effort). 0, or -1 with errno (ENOSPC on
+ * a full disk, ...), path unchanged and no temporary left behind. Every file of a
+ * test suite and every report goes through here (README, "Output").
  */
 int util_write_atomic(const char *path, const void *data, size_t len);
+
+/* For the handler of a signal that ends the process (a second Ctrl-C): removes the
+ * temporary file of a util_write_atomic in progress, so that nothing half-written is
+ * left. Async-signal-safe; does nothing when no write is in progress. */
+void util_write_atomic_abandon(void);
 
 /* mkdir -p: create path and its missing parents (mode 0777 & ~umask). 0 when it
  * exists as a directory afterwards, or -1 with errno (ENOTDIR when a file is in the way). */
@@ -118,7 +126,9 @@ void util_sleep_s(double s);
  * be NULL) added to its environment. With new_group the child leads its own
  * process group (so a time-out kills everything it started, and the terminal's
  * Ctrl-C reaches only sympath, which decides). timeout_s > 0 kills the child
- * (its group with new_group) with SIGKILL after that many seconds.
+ * (its group with new_group) with SIGKILL after that many seconds. stop (may be
+ * NULL; read only, e.g. a Ctrl-C flag) terminates the child (its group) with
+ * SIGTERM once *stop is non-zero, within 20 ms.
  */
 typedef struct util_proc {
     char *const *argv;
@@ -129,18 +139,30 @@ typedef struct util_proc {
     const char *cwd;
     double timeout_s;
     int new_group;
+    volatile sig_atomic_t *stop;
 } util_proc;
 
 /*
  * Run p->argv and wait for it. Returns 0 with *status the wait status (see
  * waitpid(2); an exec failure is exit status 127 with the reason on the child's
  * stderr), 1 when it was killed at its time-out (*status is the wait status of
- * the kill), -1 with errno when it could not be started.
+ * the kill), 2 when it was terminated because *p->stop was set (likewise), -1
+ * with errno when it could not be started.
  */
 int util_run(const util_proc *p, int *status);
 
 /* The name of a signal ("SIGSEGV") or "signal N" in a static buffer (not thread-safe). */
 const char *util_signal_name(int sig);
+
+/* ---- fault injection for tests (fault.c) ---- */
+
+/*
+ * Test hook: 1 when the comma-separated list in the environment variable SYMPATH_FAULT
+ * names `name` (e.g. SYMPATH_FAULT=solver_fail), else 0. Read at every call (cheap:
+ * one getenv), so a test sets it for one run. The hooks and where each is checked are
+ * listed in fault.c; production runs never set the variable.
+ */
+int util_fault(const char *name);
 
 /* ---- pointer map (ptrmap.c) ---- */
 

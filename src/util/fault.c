@@ -1,0 +1,28 @@
+/* fault.c: the test hooks that make sympath itself fail on purpose (SYMPATH_FAULT), for the fault tests; all of them are here. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/*
+ * The hooks, each checked at one place:
+ *   solver_fail   every query that needs Z3 is answered "unknown", as if Z3 had crashed or
+ *                 given up (src/solver/solver.c, step 5 of solver_solve)
+ * Faults outside sympath's own code (a full disk, a slow disk, a killed executor, Ctrl-C)
+ * are made from the outside: tests/faults/faultfs.c and tests/e2e/test_faults_*.sh.
+ */
+int util_fault(const char *name)
+{
+    const char *v = getenv("SYMPATH_FAULT");
+    if (!v || !*v || !name || !*name)
+        return 0;
+    size_t n = strlen(name);
+    for (const char *p = v; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
