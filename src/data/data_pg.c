@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
+
+/* Here, not in source.c: sympath_db (and so `sympath run`, src/explore) needs it too. */
+bool data_is_postgres(const char *db)
+{
+    return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11) || strstr(db, "dbname=") ||
+           strstr(db, "host=");
+}
+
 void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap)
 {
     const char *m = res ? PQresultErrorMessage(res) : NULL;

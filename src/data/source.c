@@ -11,12 +11,6 @@ struct data_source {
     void *h;
 };
 
-bool data_is_postgres(const char *db)
-{
-    return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11) || strstr(db, "dbname=") ||
-           strstr(db, "host=");
-}
-
 data_source *data_source_open(const char *db, char **err)
 {
     data_source *ds = calloc(1, sizeof *ds);
