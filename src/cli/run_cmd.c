@@ -97,27 +97,10 @@ static int parse_uint(const char *text, uint64_t *out) {
 }
 
 int cmd_run(int argc, char **argv) {
-    const char *out = "sympath-out";
-    const char *cflags = NULL;
-    const char *compdb = NULL; /* unitlib: --compile-commands */
-    const char *db_path = NULL;
-    explore_run_opts r;
-    memset(&r, 0, sizeof r);
-    r.db_rows = 3;
-    r.db_text = 8;
-    explore_opts o;
-    memset(&o, 0, sizeof o);
-    o.budget_seconds = 60;
-    o.seed = 1;
-    o.jobs = 1;
-    o.run_timeout_ms = 2000;
-    o.mem_mb = 2048;
-    o.out_kb = 1024;
-    o.solver_timeout_ms = 2000;
-    o.loop_bound = 200;
-    o.max_depth = 100000;
-    o.inputs_limit = 10000;
-    o.progress = isatty(2);
+    explore_run_opts r = {.out_dir = "sympath-out", .db_rows = 3, .db_text = 8};
+    explore_opts o = {.budget_seconds = 60, .seed = 1, .jobs = 1, .run_timeout_ms = 2000, .mem_mb = 2048, .out_kb = 1024,
+                      .solver_timeout_ms = 2000, .loop_bound = 200, .max_depth = 100000, .inputs_limit = 10000,
+                      .progress = isatty(2)};
     sym_posix_opts posix;
     memset(&posix, 0, sizeof posix);
     const char **sources = calloc(argc, sizeof *sources);
@@ -156,7 +139,7 @@ int cmd_run(int argc, char **argv) {
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             NEED_VALUE();
-            out = v;
+            r.out_dir = v;
         } else if (!strcmp(a, "--budget")) {
             NEED_VALUE();
             if (parse_duration(v, &d)) BAD_VALUE();
@@ -185,10 +168,10 @@ int cmd_run(int argc, char **argv) {
             o.jobs = (unsigned)u;
         } else if (!strcmp(a, "--cflags")) {
             NEED_VALUE();
-            cflags = v;
+            r.cflags = v;
         } else if (!strcmp(a, "--compile-commands")) { /* unitlib */
             NEED_VALUE();
-            compdb = v;
+            r.compile_commands = v;
         } else if (!strcmp(a, "--timeout")) {
             NEED_VALUE();
             if (parse_duration(v, &d) || d <= 0) BAD_VALUE();
@@ -219,7 +202,7 @@ int cmd_run(int argc, char **argv) {
             o.inputs_limit = (uint32_t)u;
         } else if (!strcmp(a, "--db")) {
             NEED_VALUE();
-            db_path = v;
+            r.db = v;
         } else if (!strcmp(a, "--db-scratch")) {
             NEED_VALUE();
             r.db_scratch = v;
@@ -247,12 +230,8 @@ int cmd_run(int argc, char **argv) {
         run_usage(stderr);
         return 2;
     }
-    r.out_dir = out;
     r.sources = (const char *const *)sources;
     r.nsources = nsources;
-    r.cflags = cflags;
-    r.compile_commands = compdb; /* unitlib */
-    r.db = db_path;
     r.posix = &posix;
     r.explore = o;
     r.interrupted = &interrupted;
