@@ -121,7 +121,7 @@ static void report_build(const build_stats *bs, FILE *log)
     }
 }
 
-/* Everything explore_run owns, freed on every exit path once the database was set up. */
+/* Everything explore_run owns; run_end frees it (and drops PostgreSQL scratch schemas) on every exit path. */
 typedef struct run_state {
     char **abs_sources;
     size_t nsources;

@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include "explore/explorer.h"
-#include "util/util.h"
 
 #ifndef SYMPATH_LIB_DIR
 #define SYMPATH_LIB_DIR "build/lib"
