@@ -6,7 +6,7 @@
 # its input in FUZZ_DIR/crash-NAME-* and makes the script exit 1: fix the bug, then copy the input
 # into tests/fuzz/regress/NAME/ so that every later run replays it.
 set -u
-dir=$1 secs=$2
+dir=$(cd "$1" && pwd) secs=$2
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1}
