@@ -173,6 +173,13 @@ int cmd_run(int argc, char **argv) {
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
     if (!sources) return 1;
+    /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
+#define RUN_FAIL(rc)               \
+    do {                           \
+        free(sources);             \
+        posix_opts_free(&posix);   \
+        return (rc);               \
+    } while (0)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -183,27 +190,27 @@ int cmd_run(int argc, char **argv) {
     do {                                                                      \
         if (!v) {                                                             \
             fprintf(stderr, "sympath run: option %s needs a value\n", a);     \
-            return 2;                                                         \
+            RUN_FAIL(2);                                                      \
         }                                                                     \
         i++;                                                                  \
     } while (0)
 #define BAD_VALUE()                                                                     \
     do {                                                                                \
         fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
-        return 2;                                                                       \
+        RUN_FAIL(2);                                                                    \
     } while (0)
         char *perr = NULL;
         int pr = posix_parse_option(&posix, argc, argv, &i, &perr);
         if (pr < 0) {
             fprintf(stderr, "sympath run: %s\n", perr ? perr : "out of memory");
             free(perr);
-            return 2;
+            RUN_FAIL(2);
         }
         if (pr > 0) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
-            return 0;
+            RUN_FAIL(0);
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             NEED_VALUE();
             out = v;
@@ -282,7 +289,7 @@ int cmd_run(int argc, char **argv) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "sympath run: unknown option '%s' (see --help)\n", a);
-            return 2;
+            RUN_FAIL(2);
         } else {
             sources[nsources++] = a;
         }
@@ -292,7 +299,7 @@ int cmd_run(int argc, char **argv) {
     if (nsources == 0) {
         fprintf(stderr, "sympath run: no C source given\n");
         run_usage(stderr);
-        return 2;
+        RUN_FAIL(2);
     }
     char **abs_sources = calloc(nsources, sizeof *abs_sources);
     for (size_t i = 0; i < nsources; i++) {
@@ -325,10 +332,11 @@ int cmd_run(int argc, char **argv) {
     memset(&bs, 0, sizeof bs);
     char *err = NULL;
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
+    int rc = 1;
     if (build_executor(&bo, &bs, &err) != 0) {
         fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
         free(err);
-        return 1;
+        goto done;
     }
     fprintf(stderr, "sympath: %u functions (%u with a concrete-mode clone), %u branch sites instrumented in %.1f s\n",
             bs.functions, bs.concrete_clones, bs.branch_sites, bs.seconds);
@@ -371,9 +379,11 @@ int cmd_run(int argc, char **argv) {
     if (explore_program(&o, &sum, &err) != 0) {
         fprintf(stderr, "sympath run: %s\n", err ? err : "exploration failed");
         free(err);
-        return 1;
+        goto done;
     }
     write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    rc = 0;
+done:
     db_cleanup_pg(&db);
     free(db.scratch_conninfo);
     db_schema_free(db.schema);
@@ -382,5 +392,5 @@ int cmd_run(int argc, char **argv) {
     build_stats_free(&bs);
     posix_opts_free(&posix);
     free(sources);
-    return 0;
+    return rc;
 }
