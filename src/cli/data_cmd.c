@@ -17,6 +17,7 @@
 #include "emit/emit.h"
 #include "instrument/instrument.h"
 #include "run_cmd.h"
+#include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -58,20 +59,6 @@ static int parse_uint(const char *t, unsigned long *out)
         return -1;
     *out = v;
     return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
 int cmd_data(int argc, char **argv)
@@ -167,7 +154,7 @@ int cmd_data(int argc, char **argv)
             return 1;
         }
     char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];
-    if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir || mkdir_p(build_dir)) {
+    if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir || util_mkdir_p(build_dir)) {
         fprintf(stderr, "sympath data: cannot create %s/build: %s\n", out, strerror(errno));
         return 1;
     }

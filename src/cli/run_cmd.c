@@ -15,6 +15,7 @@
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
+#include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -81,19 +82,6 @@ static int parse_uint(const char *text, uint64_t *out) {
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || *end || errno || text[0] == '-') return -1;
     *out = v;
-    return 0;
-}
-
-static int mkdir_p(const char *path) {
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
     return 0;
 }
 
@@ -315,7 +303,7 @@ int cmd_run(int argc, char **argv) {
         fprintf(stderr, "sympath run: output path too long\n");
         return 2;
     }
-    if (mkdir_p(build_dir) != 0) {
+    if (util_mkdir_p(build_dir) != 0) {
         fprintf(stderr, "sympath run: cannot create %s: %s\n", build_dir, strerror(errno));
         return 1;
     }

@@ -14,7 +14,7 @@
 
 #include "emit/emit.h"
 #include "emit/json.h"
-#include "emit/strbuf.h"
+#include "util/util.h"
 #include "explore/explorer.h"
 #include "instrument/instrument.h"
 #include "run_cmd.h"
@@ -161,6 +161,13 @@ int cmd_unit(int argc, char **argv) {
     /* 1. signatures */
     unit_info u;
     char *err = NULL;
+    char **cflag_words = NULL;
+    size_t ncflag_words = 0;
+    if (util_split_words(cflags, &cflag_words, &ncflag_words, &err)) {
+        fprintf(stderr, "sympath unit: --cflags: %s\n", err);
+        return 2;
+    }
+    util_free_strv(cflag_words);
     if (unit_parse((const char *const *)abs_sources, nsources, cflags, &u, &err) != 0) {
         fprintf(stderr, "sympath unit: cannot parse the unit: %s\n", err ? err : "unknown error");
         return 1;
@@ -244,7 +251,7 @@ int cmd_unit(int argc, char **argv) {
     /* 2. harness */
     char build_dir[PATH_MAX], path[PATH_MAX + 64], rt_header[PATH_MAX];
     snprintf(build_dir, sizeof build_dir, "%s/build", out);
-    if (up_mkdir_p(build_dir) != 0) {
+    if (util_mkdir_p(build_dir) != 0) {
         fprintf(stderr, "sympath unit: cannot create %s: %s\n", build_dir, strerror(errno));
         return 1;
     }
@@ -364,11 +371,11 @@ int cmd_unit(int argc, char **argv) {
         uc_push_word(recorder, &v, &n);
         int st = 0;
         if (up_run(v, NULL, rlog, 120, &st) != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            char *l = up_read(rlog);
+            char *l = util_read_file(rlog, NULL);
             fprintf(stderr, "sympath unit: cannot build the native recorder:\n%s\n", l ? l : "");
             return 1;
         }
-        up_free_list(v);
+        util_free_strv(v);
     }
 
     struct sigaction sa;
@@ -388,7 +395,7 @@ int cmd_unit(int argc, char **argv) {
         fr->fn = targets[i];
         fr->gcov_taken = fr->gcov_total = -1;
         if (asprintf(&fr->run_dir, "%s/runs/%s", build_dir, targets[i]->name) < 0) return 1;
-        up_mkdir_p(fr->run_dir);
+        util_mkdir_p(fr->run_dir);
         setenv("SYMPATH_UNIT_FUNCTION", targets[i]->name, 1);
         explore_opts o;
         memset(&o, 0, sizeof o);
@@ -435,12 +442,12 @@ int cmd_unit(int argc, char **argv) {
             char dir[PATH_MAX + 32];
             snprintf(dir, sizeof dir, "%s/%s", fr->run_dir, kind ? "errors" : "tests");
             size_t n = 0;
-            char **vecs = up_list(dir, kind ? "error-*.xml" : "test-*.xml", &n);
+            char **vecs = util_list_dir(dir, kind ? "error-*.xml" : "test-*.xml", &n);
             for (size_t k = 0; k < n; k++) {
                 fr->vectors++;
                 record_vector(recorder, rec_path, vecs[k], fr, &tvs[i], &counters[i]);
             }
-            up_free_list(vecs);
+            util_free_strv(vecs);
         }
     }
 
@@ -448,7 +455,7 @@ int cmd_unit(int argc, char **argv) {
     unit_cfg cfg = {out, cflags, abs_sources, nsources, &u, mocked, nmocked, u.has_main};
     char verify_dir[PATH_MAX + 16];
     snprintf(verify_dir, sizeof verify_dir, "%s/verify", build_dir);
-    up_mkdir_p(verify_dir);
+    util_mkdir_p(verify_dir);
     json_writer *j = json_new();
     json_begin_object(j);
     json_key(j, "tool");
@@ -543,7 +550,7 @@ int cmd_unit(int argc, char **argv) {
                     sb_printf(&cmake, "target_compile_options(test_%s PRIVATE", st);
                     for (size_t k = 0; k < nw; k++) sb_printf(&cmake, " \"%s\"", words[k]);
                     sb_puts(&cmake, ")\n");
-                    up_free_list(words);
+                    util_free_strv(words);
                 }
                 if (u.nwrapped) {
                     sb_printf(&cmake, "target_link_options(test_%s PRIVATE", st);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "emit/emit.h"
-#include "emit/strbuf.h"
+#include "util/util.h"
 #include "unit_proc.h"
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
@@ -57,7 +57,7 @@ char *uc_dir_of(const char *path) {
  * writer, one value per line, so a line scan is enough). */
 void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total) {
     *covered = *total = 0;
-    char *t = up_read(report_path);
+    char *t = util_read_file(report_path, NULL);
     if (!t) return;
     char key[512];
     snprintf(key, sizeof key, "\"function\": \"%s\"", fn);
@@ -100,7 +100,7 @@ void record_vector(const char *recorder, const char *rec_path, const char *vec, 
         add_drop(fr, vec, rc == 1 ? "the call does not end natively within 1.5 s (hang)" : "the recorder did not start");
         goto out;
     }
-    char *text = up_read(rec_path);
+    char *text = util_read_file(rec_path, NULL);
     unit_record rec;
     char *err = NULL;
     if (unit_record_parse(text ? text : "", &rec, &err) != 0) {
@@ -257,8 +257,8 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
         int status = 0;
         char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
         int rc = up_run(argv, cenv, log, 120, &status);
-        up_free_list(argv);
-        char *out = up_read(log);
+        util_free_strv(argv);
+        char *out = util_read_file(log, NULL);
         if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             /* a compile error: drop the tests the diagnostics point into; when none is named,
              * compile each test alone and drop those that do not compile */
@@ -280,7 +280,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                 char **a1 = test_cc_argv(c, test_c, exe, 1);
                 int s1 = 0;
                 int r1 = up_run(a1, cenv, NULL, 120, &s1);
-                up_free_list(a1);
+                util_free_strv(a1);
                 bad[i] = r1 != 0 || !WIFEXITED(s1) || WEXITSTATUS(s1) != 0;
             }
             for (size_t i = 0, o = 0; bad && i < before; i++) {
@@ -310,7 +310,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
         char *rargv[] = {exe, NULL};
         rc = up_run(rargv, NULL, log, 60, &status);
         if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) rc = up_run(rargv, NULL, log, 60, &status);
-        out = up_read(log);
+        out = util_read_file(log, NULL);
         if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
             free(out);
             *text = t;
@@ -384,7 +384,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     if (asprintf(&gdir, "%s/gcov_%s", dir, st) < 0 || asprintf(&test_c, "%s/test_%s.c", gdir, st) < 0 ||
         asprintf(&exe, "%s/t", gdir) < 0 || asprintf(&log, "%s/log", gdir) < 0)
         goto out;
-    up_mkdir_p(gdir);
+    util_mkdir_p(gdir);
     if (write_file_atomic(test_c, test_text, strlen(test_text)) != 0) goto out;
     char **objs = NULL;
     size_t nobjs = 0;
@@ -411,10 +411,10 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
         uc_push_word(obj, &v, &n);
         int status = 0;
         int rc = up_run(v, NULL, log, 120, &status);
-        up_free_list(v);
+        util_free_strv(v);
         if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             free(obj);
-            up_free_list(objs);
+            util_free_strv(objs);
             goto out;
         }
         uc_push_word(obj, &objs, &nobjs);
@@ -435,10 +435,10 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     add_wrap_flags_sel(c->u, &v, &n, 1);
     unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);
-    up_free_list(objs);
+    util_free_strv(objs);
     int status = 0;
     int rc = up_run(v, NULL, log, 120, &status);
-    up_free_list(v);
+    util_free_strv(v);
     if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) goto out;
     char *rargv[] = {exe, NULL};
     if (up_run(rargv, NULL, log, 120, &status) != 0) goto out;
@@ -450,7 +450,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     free(cmd);
     char *gpath = NULL;
     if (asprintf(&gpath, "%s/%s.gcov", gdir, uc_base_name(src)) < 0) goto out;
-    char *text = up_read(gpath);
+    char *text = util_read_file(gpath, NULL);
     free(gpath);
     for (size_t k = 0; text && k < nfr; k++) {
         if (strcmp(frs[k].fn->file, src)) continue;
@@ -481,10 +481,10 @@ int syntax_ok(const char *file, const char *build_cflags, const char *build_dir,
     snprintf(log, sizeof log, "%s/syntax.log", build_dir);
     int st = 0;
     int rc = up_run(v, NULL, log, 60, &st);
-    up_free_list(v);
+    util_free_strv(v);
     int ok = rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
     if (!ok && diag) {
-        char *t = up_read(log);
+        char *t = util_read_file(log, NULL);
         if (t) {
             /* the first five lines are enough to see what went wrong */
             char *p = t;

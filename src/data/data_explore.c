@@ -6,20 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../emit/strbuf.h"
+#include "util/util.h"
 #include "../explore/explore_state.h"
 #include "data_int.h"
 
 #define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
 #define SAMPLE_ROWS 5000 /* SQLite queries larger than this are estimated on a prefix of this many rows */
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---------------------------------------------------------------- one run */
 
@@ -468,7 +461,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
     double T = (double)(s->table_rows > 0 ? s->table_rows : 1);
     const char *const *params = (const char *const *)s->params;
     char *err = NULL;
-    double t0 = now();
+    double t0 = util_now_s();
     if (x->dialect == DATA_PG) {
         /* the planner's own figures (EXPLAIN), reported; its selectivities for conditions over
          * byte terms are defaults, so the rows used come from counts as below */
@@ -499,7 +492,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
         free(sql);
     }
-    x->estimate_seconds += now() - t0;
+    x->estimate_seconds += util_now_s() - t0;
     x->estimates++;
     if (c < 0) {
         fprintf(stderr, "sympath data: estimate failed: %s\n", err ? err : "?");
@@ -654,7 +647,7 @@ static const char *budget_reason(dstate_x *x)
 {
     if (x->o->interrupted && *x->o->interrupted)
         return "interrupted";
-    if (x->o->budget_seconds > 0 && now() - x->t0 >= x->o->budget_seconds)
+    if (x->o->budget_seconds > 0 && util_now_s() - x->t0 >= x->o->budget_seconds)
         return "budget";
     return NULL;
 }
@@ -783,7 +776,7 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     dstate_x x;
     memset(&x, 0, sizeof x);
     x.o = o;
-    x.t0 = now();
+    x.t0 = util_now_s();
     int rc = -1;
     if (asprintf(&x.plan_path, "%s/data-plan", o->work_dir) < 0 || asprintf(&x.log_path, "%s/data-log", o->work_dir) < 0)
         goto out;
@@ -821,7 +814,7 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     if (!x.ex)
         goto out;
     explore_loop(&x);
-    x.total_seconds = now() - x.t0;
+    x.total_seconds = util_now_s() - x.t0;
     if (data_write_report(&x))
         fprintf(stderr, "sympath data: cannot write report.json: %s\n", strerror(errno));
     data_print_summary(&x, stderr);
@@ -837,7 +830,7 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
         for (int i = 0; i < x.nsites; i++)
             sum->paths += dtree_paths(&x.sites[i].root);
         sum->stop_reason = x.stop_reason;
-        sum->seconds = now() - x.t0;
+        sum->seconds = util_now_s() - x.t0;
     }
     rc = 0;
 out:

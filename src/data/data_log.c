@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../emit/strbuf.h"
+#include "util/util.h"
 #include "data_int.h"
 
 int dsite_find(const dstate_x *x, const char *id)

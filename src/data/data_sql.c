@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../emit/strbuf.h"
+#include "util/util.h"
 
 /*
  * Three translations, one per kind of value:

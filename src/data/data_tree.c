@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include "../emit/strbuf.h"
+#include "util/util.h"
 #include "data_int.h"
 
 static dnode *child(dnode *n, uint32_t bsite, uint32_t arg, uint8_t dir)

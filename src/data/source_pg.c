@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "util/util.h"
 
 /*
  * The handle of source_pg_ops is the PGconn itself (data_pg_connect: every transaction
@@ -23,13 +24,6 @@
  * literals carry their own type (or none, like a parameter without a declared type) and
  * EXPLAIN of a parameterised statement would need PREPARE plus a generic or custom plan.
  */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void set_err(char **err, const char *what, const PGconn *c, const PGresult *r)
 {
@@ -286,7 +280,7 @@ static int pg_estimate(void *h, const char *sql, const char *const *params, int 
                        uint64_t bound, double table_rows, data_estimate *out, char **err)
 {
     PGconn *c = h;
-    double t0 = now_s();
+    double t0 = util_now_s();
     memset(out, 0, sizeof *out);
     char *s = prepared_sql(sql, params, nparams, err);
     if (!s)
@@ -309,7 +303,7 @@ static int pg_estimate(void *h, const char *sql, const char *const *params, int 
     out->rows = rows;
     out->exact = false;
     out->cost = cost;
-    out->seconds = now_s() - t0;
+    out->seconds = util_now_s() - t0;
     return 0;
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "../emit/strbuf.h"
+#include "util/util.h"
 
 typedef struct sq {
     sqlite3 *db;

@@ -8,17 +8,7 @@
 #include <strings.h>
 #include <sqlite3.h>
 #include "db.h"
-
-static char *strf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
+#include "util/util.h"
 
 /* Type affinity from a declared type: the five rules of SQLite "Datatypes" 3.1, in order. */
 static db_affinity affinity_of(const char *t)
@@ -90,7 +80,7 @@ static int each_row(sqlite3 *db, const char *sql, const char *arg, int (*row)(sq
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        *err = strf("reading the schema (%s): %s", sql, sqlite3_errmsg(db));
+        *err = util_strf("reading the schema (%s): %s", sql, sqlite3_errmsg(db));
         return -1;
     }
     if (arg)
@@ -99,11 +89,11 @@ static int each_row(sqlite3 *db, const char *sql, const char *arg, int (*row)(sq
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         if (row(st, ctx)) {
             sqlite3_finalize(st);
-            *err = strf("out of memory");
+            *err = util_strf("out of memory");
             return -1;
         }
     if (rc != SQLITE_DONE) {
-        *err = strf("reading the schema (%s): %s", sql, sqlite3_errmsg(db));
+        *err = util_strf("reading the schema (%s): %s", sql, sqlite3_errmsg(db));
         sqlite3_finalize(st);
         return -1;
     }
@@ -211,13 +201,13 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
     if (seq > 0) { /* composite key: undo its first column's reference */
         if (seq == 1 && x->last_from >= 0) {
             t->cols[x->last_from].fk_table = t->cols[x->last_from].fk_column = -1;
-            return ignore(x->s, strf("composite FOREIGN KEY of %s", t->name));
+            return ignore(x->s, util_strf("composite FOREIGN KEY of %s", t->name));
         }
         return 0;
     }
     x->last_from = -1;
     if (pt < 0 || from < 0)
-        return ignore(x->s, strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3),
+        return ignore(x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3),
                                  col_text(st, 2)));
     db_table *p = &x->s->tables[pt];
     int to = -1;
@@ -229,7 +219,7 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
         to = db_column_index(p, col_text(st, 4));
     }
     if (to < 0)
-        return ignore(x->s, strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
+        return ignore(x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
     t->cols[from].fk_table = pt;
     t->cols[from].fk_column = to;
     x->last_from = from;
@@ -249,7 +239,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
                  NULL, add_table, s, err))
         return -1;
     if (!s->ntables) {
-        *err = strf("the schema defines no table");
+        *err = util_strf("the schema defines no table");
         return -1;
     }
     for (int i = 0; i < s->ntables; i++) {
@@ -275,7 +265,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
         if (npk == 1 && !wr && !strcasecmp(t->cols[pkcol].decl_type, "INTEGER"))
             t->rowid_alias = pkcol;
         if (npk && push_key(t, &pk)) {
-            *err = strf("out of memory");
+            *err = util_strf("out of memory");
             return -1;
         }
         index_ctx x = {t, NULL, 0};
@@ -286,7 +276,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
             /* the primary key's own index (WITHOUT ROWID or non-INTEGER key) is already there */
             bool same = key.ncols == pk.ncols && npk && !memcmp(key.cols, pk.cols, sizeof(int) * (size_t)key.ncols);
             if (!rc && key.ncols && !same && push_key(t, &key)) {
-                *err = strf("out of memory");
+                *err = util_strf("out of memory");
                 rc = -1;
             }
         }
@@ -307,7 +297,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
     if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type='table' AND sql LIKE '%CHECK%'", -1, &st,
                            NULL) == SQLITE_OK) {
         while (sqlite3_step(st) == SQLITE_ROW)
-            ignore(s, strf("CHECK constraint of %s (not modelled; rows violating it make a run fail to build its "
+            ignore(s, util_strf("CHECK constraint of %s (not modelled; rows violating it make a run fail to build its "
                            "database)", col_text(st, 0)));
         sqlite3_finalize(st);
     }
@@ -329,7 +319,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
     *err = NULL;
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        *err = strf("cannot open an in-memory SQLite database");
+        *err = util_strf("cannot open an in-memory SQLite database");
         sqlite3_close(db);
         return -1;
     }
@@ -343,7 +333,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
             size_t at = off >= 0 ? (size_t)(p - ddl) + (size_t)off : (size_t)(p - ddl);
             while (off < 0 && (ddl[at] == ' ' || ddl[at] == '\n' || ddl[at] == '\t' || ddl[at] == '\r'))
                 at++;
-            *err = strf("line %d: %s", line_of(ddl, at), sqlite3_errmsg(db));
+            *err = util_strf("line %d: %s", line_of(ddl, at), sqlite3_errmsg(db));
             sqlite3_close(db);
             return -1;
         }
@@ -352,7 +342,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
         int rc = sqlite3_step(st);
         sqlite3_finalize(st);
         if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-            *err = strf("line %d: %s", line_of(ddl, (size_t)(p - ddl)), sqlite3_errmsg(db));
+            *err = util_strf("line %d: %s", line_of(ddl, (size_t)(p - ddl)), sqlite3_errmsg(db));
             sqlite3_close(db);
             return -1;
         }
@@ -362,7 +352,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
     if (!s || !(s->ddl = strdup(ddl))) {
         free(s);
         sqlite3_close(db);
-        *err = strf("out of memory");
+        *err = util_strf("out of memory");
         return -1;
     }
     int rc = read_catalog(db, s, err);
@@ -380,7 +370,7 @@ static char *ddl_of_file(const char *path, char **err)
 {
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        *err = strf("%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+        *err = util_strf("%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
         return NULL;
     }
@@ -388,23 +378,23 @@ static char *ddl_of_file(const char *path, char **err)
     char *ddl = strdup("");
     if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
                                "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK) {
-        *err = strf("%s: %s", path, sqlite3_errmsg(db));
+        *err = util_strf("%s: %s", path, sqlite3_errmsg(db));
         free(ddl);
         sqlite3_close(db);
         return NULL;
     }
     int rc;
     while (ddl && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        char *n = strf("%s%s;\n", ddl, col_text(st, 0));
+        char *n = util_strf("%s%s;\n", ddl, col_text(st, 0));
         free(ddl);
         ddl = n;
     }
     if (ddl && rc != SQLITE_DONE) {
-        *err = strf("%s: %s", path, sqlite3_errmsg(db));
+        *err = util_strf("%s: %s", path, sqlite3_errmsg(db));
         free(ddl);
         ddl = NULL;
     } else if (!ddl) {
-        *err = strf("out of memory");
+        *err = util_strf("out of memory");
     }
     sqlite3_finalize(st);
     sqlite3_close(db);
@@ -417,7 +407,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
     *err = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        *err = strf("%s: %s", path, strerror(errno));
+        *err = util_strf("%s: %s", path, strerror(errno));
         return -1;
     }
     char *text = NULL;
@@ -428,7 +418,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
             if (!t) {
                 free(text);
                 fclose(f);
-                *err = strf("out of memory");
+                *err = util_strf("out of memory");
                 return -1;
             }
             text = t;
@@ -442,7 +432,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
     fclose(f);
     if (ioerr) {
         free(text);
-        *err = strf("%s: read error", path);
+        *err = util_strf("%s: read error", path);
         return -1;
     }
     text[n] = 0;
@@ -454,7 +444,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
         int rc = db_schema_from_ddl(ddl, out, err);
         free(ddl);
         if (rc) {
-            char *e = strf("%s: %s", path, *err);
+            char *e = util_strf("%s: %s", path, *err);
             free(*err);
             *err = e;
         }
@@ -462,13 +452,13 @@ int db_schema_load(const char *path, db_schema **out, char **err)
     }
     if (memchr(text, 0, n)) {
         free(text);
-        *err = strf("%s: neither an SQLite database nor SQL text", path);
+        *err = util_strf("%s: neither an SQLite database nor SQL text", path);
         return -1;
     }
     int rc = db_schema_from_ddl(text, out, err);
     free(text);
     if (rc) {
-        char *e = strf("%s: %s", path, *err ? *err : "?");
+        char *e = util_strf("%s: %s", path, *err ? *err : "?");
         free(*err);
         *err = e;
     }

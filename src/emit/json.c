@@ -1,7 +1,7 @@
 /* json.c: streaming JSON writer (2-space indentation, RFC 8259 escaping) into a growable buffer. */
 #include "json.h"
 #include "emit.h"
-#include "strbuf.h"
+#include "util/util.h"
 
 #include <assert.h>
 #include <errno.h>

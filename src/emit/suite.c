@@ -2,7 +2,7 @@
 #define _GNU_SOURCE  /* asprintf, vasprintf */
 #include "emit.h"
 #include "sha256.h"
-#include "strbuf.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,30 +49,6 @@ static char *path_join(const char *dir, const char *name)
 {
     char *p;
     return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
-}
-
-/* mkdir -p: create path and its missing parents. 0 or -1 with errno. */
-static int mkdir_p(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) && errno != EEXIST) { free(p); return -1; }
-        *s = '/';
-    }
-    int rc = mkdir(p, 0777);
-    free(p);
-    if (rc == 0 || errno != EEXIST)
-        return rc;
-    struct stat st;   /* it exists: fine if it is a directory */
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return 0;
-    errno = ENOTDIR;
-    return -1;
 }
 
 /* Remove the regular files in dir whose names match one of the NULL-terminated
@@ -226,7 +202,7 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
     }
     const char *dirs[] = { out_dir, w->tests_dir, w->errors_dir };
     for (int i = 0; i < 3; i++) {
-        if (mkdir_p(dirs[i])) {
+        if (util_mkdir_p(dirs[i])) {
             set_err(err, "cannot create directory %s: %s", dirs[i], strerror(errno));
             suite_close(w);
             return NULL;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "executor.h"
 #include "trace_read.h"
+#include "util/util.h"
 
 extern char **environ;
 
@@ -88,13 +89,6 @@ struct executor {
 
 /* ---- small helpers ---- */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void sleep_ms(double ms)
 {
     struct timespec ts = { (time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6) };
@@ -159,9 +153,9 @@ static int read_u32(int fd, void *v, double timeout_ms)
 {
     unsigned char *p = v;
     size_t got = 0;
-    double end = now_ms() + timeout_ms;
+    double end = (util_now_s() * 1e3) + timeout_ms;
     while (got < 4) {
-        double left = end - now_ms();
+        double left = end - (util_now_s() * 1e3);
         if (left <= 0)
             return -1;
         struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -255,8 +249,8 @@ static void shutdown_server(executor *ex, int graceful, int *status)
         int reaped = 0;
         if (graceful && ex->ctl_w >= 0 && write_u32(ex->ctl_w, FS_QUIT) == 0) {
             close_fd(&ex->ctl_w); /* EOF too, for a server that ignores FS_QUIT */
-            double end = now_ms() + QUIT_GRACE_MS;
-            while (!reaped && now_ms() < end) {
+            double end = (util_now_s() * 1e3) + QUIT_GRACE_MS;
+            while (!reaped && (util_now_s() * 1e3) < end) {
                 pid_t r = waitpid_retry(ex->server, &st, WNOHANG);
                 if (r == ex->server || r < 0)
                     reaped = 1;
@@ -567,7 +561,7 @@ int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
         h->inputs_limit = ex->inputs_limit ? (ex->inputs_limit > 2 * n ? ex->inputs_limit : 2 * n) : 0;
         h->run_id = ++ex->run_id;
 
-        ex->t_begin = now_ms();
+        ex->t_begin = (util_now_s() * 1e3);
         uint32_t pid = 0;
         int r = write_u32(ex->ctl_w, FS_RUN) == 0 ? read_u32(ex->st_r, &pid, PID_TIMEOUT_MS) : 0;
         if (r == 1 && pid > 1 && pid <= (uint32_t)INT_MAX) {
@@ -607,7 +601,7 @@ static void collect(executor *ex)
         ex->server_dead = 1;
     }
     ex->done = 1;
-    ex->t_end = now_ms();
+    ex->t_end = (util_now_s() * 1e3);
 }
 
 int executor_wait_any(executor **exs, size_t n)
@@ -629,7 +623,7 @@ int executor_wait_any(executor **exs, size_t n)
     }
     int result = -1;
     for (;;) {
-        double now = now_ms(), wake = 1e300;
+        double now = (util_now_s() * 1e3), wake = 1e300;
         size_t nf = 0;
         int any = 0;
         for (size_t i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
 #ifndef SYMPATH_EXPLORE_STATE_H
 #define SYMPATH_EXPLORE_STATE_H
 
+#include "util/util.h"
 #include <stdio.h>
 #include "../instrument/instrument.h"
 #include "../emit/emit.h"
@@ -77,8 +78,6 @@ typedef struct explore_state {
     unsigned cur_exec;                     /* executor of the run being processed */
 } explore_state;
 
-/* Monotonic clock in seconds. */
-double explore_now(void);
 /* "reach_error", "assertion", "abort", "crash", "timeout", ... */
 const char *error_kind_name(error_kind k);
 /* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */

@@ -18,6 +18,7 @@
 #include "explore_state.h"
 #include "strategy.h"
 #include "tree.h"
+#include "util/util.h"
 
 /*
  * The loop (Kähkönen et al. 2009, sec. 3: the test selector):
@@ -36,21 +37,6 @@
 
 /* A new time-out is run again with this many times the limit before it counts as a hang. */
 #define CONFIRM_FACTOR 5
-
-double explore_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static char *xstrdup_printf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
-    va_end(ap);
-    return s;
-}
 
 /* ---- coverage ---- */
 
@@ -71,26 +57,11 @@ static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
             }
         }
     }
-    if (fresh) s->last_cov_time = explore_now() - s->t0;
+    if (fresh) s->last_cov_time = util_now_s() - s->t0;
     return fresh;
 }
 
 /* ---- errors ---- */
-
-static const char *signal_name(int sig) {
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGTERM: return "SIGTERM";
-    default: return "signal";
-    }
-}
 
 const char *error_kind_name(error_kind k) {
     switch (k) {
@@ -176,7 +147,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
         r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
         const loc_info *l = &s->sites.locs[r->error_loc - 1];
-        *where = relative_to_cwd(xstrdup_printf("%s:%u", l->file, l->line));
+        *where = relative_to_cwd(util_strf("%s:%u", l->file, l->line));
         *func = strdup(l->function);
         return;
     }
@@ -199,7 +170,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     }
     const site_info *si = site_by_id(s, r->last_site);
     if (si) {
-        *where = relative_to_cwd(xstrdup_printf("%s:%u (last branch executed)", si->file, si->line));
+        *where = relative_to_cwd(util_strf("%s:%u (last branch executed)", si->file, si->line));
         *func = strdup(si->function);
     } else {
         *where = strdup("unknown location");
@@ -271,7 +242,7 @@ static void fill_test_case(const run_result *r, test_case *tc) {
  * *where and *func receive the location (malloc'ed). */
 static char *error_key(explore_state *s, const run_result *r, char **where, char **func) {
     error_location(s, r, where, func);
-    return xstrdup_printf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
+    return util_strf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
                           *where ? *where : "");
 }
 
@@ -319,7 +290,7 @@ static int handle_error(explore_state *s, const run_result *r) {
     e->where = where;
     e->function = func;
     e->hits = 1;
-    e->found_seconds = explore_now() - s->t0;
+    e->found_seconds = util_now_s() - s->t0;
     e->found_exec = s->execs;
     e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
     if (error_is_property(r->error)) s->errors_property++;
@@ -327,7 +298,7 @@ static int handle_error(explore_state *s, const run_result *r) {
 
     char what[256];
     if (r->error == ERR_SIGNAL)
-        snprintf(what, sizeof what, "crash: %s (signal %d)", signal_name(r->signo), r->signo);
+        snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
     else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
         snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
                  "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
@@ -346,7 +317,7 @@ static int handle_error(explore_state *s, const run_result *r) {
     else
         snprintf(what, sizeof what, "%s", error_kind_name(r->error));
     char *inputs = describe_inputs(r);
-    char *desc = xstrdup_printf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
+    char *desc = util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
                                 what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
                                 e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
     free(inputs);
@@ -372,7 +343,7 @@ static int handle_error(explore_state *s, const run_result *r) {
 
 static void progress_line(explore_state *s, int final) {
     if (!s->o->progress) return;
-    double now = explore_now();
+    double now = util_now_s();
     if (!final && now - s->last_progress < 0.25) return;
     s->last_progress = now;
     double el = now - s->t0;
@@ -409,7 +380,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     /* the confirmation must not overrun the exploration's budget */
     double limit_ms = (double)s->o->run_timeout_ms * CONFIRM_FACTOR;
     if (s->o->budget_seconds > 0) {
-        double left_ms = (s->o->budget_seconds - (explore_now() - s->t0)) * 1000.0;
+        double left_ms = (s->o->budget_seconds - (util_now_s() - s->t0)) * 1000.0;
         if (left_ms < limit_ms) limit_ms = left_ms;
     }
     if (limit_ms <= s->o->run_timeout_ms) {
@@ -548,7 +519,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
 static const char *budget_reason(explore_state *s) {
     if (s->o->interrupted && *s->o->interrupted) return "interrupted";
-    if (s->o->budget_seconds > 0 && explore_now() - s->t0 >= s->o->budget_seconds) return "budget";
+    if (s->o->budget_seconds > 0 && util_now_s() - s->t0 >= s->o->budget_seconds) return "budget";
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
     if (s->o->max_tests && s->tests >= s->o->max_tests) return "max-tests";
     return NULL;
@@ -573,7 +544,7 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         /* a query never runs past the budget */
         unsigned tmo = s->o->solver_timeout_ms;
         if (s->o->budget_seconds > 0 && tmo) {
-            double left_ms = (s->o->budget_seconds - (explore_now() - s->t0)) * 1000.0;
+            double left_ms = (s->o->budget_seconds - (util_now_s() - s->t0)) * 1000.0;
             if (left_ms < tmo) tmo = left_ms > 10 ? (unsigned)left_ms : 10;
         }
         solver_set_timeout(s->solver, tmo);
@@ -644,9 +615,9 @@ static void explore_loop(explore_state *s) {
             candidate c;
             uint64_t *inputs = NULL;
             size_t n = 0;
-            double ts = explore_now();
+            double ts = util_now_s();
             int got = next_inputs(s, &c, &inputs, &n);
-            s->solve_seconds += explore_now() - ts;
+            s->solve_seconds += util_now_s() - ts;
             if (!got) {
                 if ((reason = budget_reason(s)) != NULL) break;
                 if (s->ncont > 0) {
@@ -726,7 +697,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
     }
     s->st = strategy_new(o->strategy ? o->strategy : "cov", o->seed, slot_covered_cb, s);
     if (!s->st) {
-        *err = xstrdup_printf("unknown strategy '%s'", o->strategy);
+        *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
     char hash[65];
@@ -782,7 +753,7 @@ static void teardown(explore_state *s) {
 int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     explore_state s;
     memset(&s, 0, sizeof s);
-    s.t0 = explore_now();
+    s.t0 = util_now_s();
     s.last_progress = 0;
     int rc = 0;
     if (setup(&s, o, err) != 0) {
@@ -791,7 +762,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     }
     explore_loop(&s);
     progress_line(&s, 1);
-    s.total_seconds = explore_now() - s.t0;
+    s.total_seconds = util_now_s() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
     /* complete only if no value was concretized without a tree node that keeps its other

@@ -15,6 +15,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "instrument_int.h"
+#include "util/util.h"
 
 /*
  * Flags of the front-end compilation, and why (docs/instrumentation.md has the long form):
@@ -47,20 +48,13 @@ typedef struct build {
     site_table sites;
 } build;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void on_diag(LLVMDiagnosticInfoRef di, void *ctx)
 {
     build *B = ctx;
     if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
         return;
     char *d = LLVMGetDiagInfoDescription(di);
-    char *n = instr_strf("%s%s%s", B->diag ? B->diag : "", B->diag ? "\n" : "", d);
+    char *n = util_strf("%s%s%s", B->diag ? B->diag : "", B->diag ? "\n" : "", d);
     if (n) {
         free(B->diag);
         B->diag = n;
@@ -82,12 +76,12 @@ static int compile_one(build *B, size_t i, char **err)
     char **argv = NULL;
     size_t argc = 0;
     int rc = -1;
-    char *inc = instr_strf("-I%s", o->include_dir);
-    char *out = instr_strf("%s/%zu.bc", o->work_dir, i);
-    char *log = instr_strf("%s/%zu.log", o->work_dir, i);
+    char *inc = util_strf("-I%s", o->include_dir);
+    char *out = util_strf("%s/%zu.bc", o->work_dir, i);
+    char *log = util_strf("%s/%zu.log", o->work_dir, i);
     argv = calloc(7 + sizeof cc_flags / sizeof *cc_flags, sizeof *argv);
     if (!inc || !out || !log || !argv) {
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         goto done;
     }
     argv[argc++] = strdup(o->clang);
@@ -101,13 +95,13 @@ static int compile_one(build *B, size_t i, char **err)
         argv[argc++] = strdup("-idirafter"); /* <libpq-fe.h> without a --cflags of the user's */
         argv[argc++] = strdup(SYMPATH_PQ_INCLUDE);
     }
-    if (split_flags(o->cflags, &argv, &argc, err))
+    if (util_split_words(o->cflags, &argv, &argc, err))
         goto done;
     const char *tail[] = {o->sources[i], "-o", out};
     for (int k = 0; k < 3; k++) {
         char **nv = realloc(argv, (argc + 2) * sizeof *argv);
         if (!nv) {
-            *err = instr_strf("out of memory");
+            *err = util_strf("out of memory");
             goto done;
         }
         argv = nv;
@@ -118,9 +112,9 @@ static int compile_one(build *B, size_t i, char **err)
     int st = run_logged(argv, log, &diag);
     if (st != 0) {
         if (st < 0)
-            *err = instr_strf("cannot run %s: %s", o->clang, diag ? diag : "?");
+            *err = util_strf("cannot run %s: %s", o->clang, diag ? diag : "?");
         else
-            *err = instr_strf("compiling %s failed (%s exit status %d):\n%s", o->sources[i], o->clang, st,
+            *err = util_strf("compiling %s failed (%s exit status %d):\n%s", o->sources[i], o->clang, st,
                               diag ? diag : "");
         free(diag);
         goto done;
@@ -140,13 +134,13 @@ static LLVMModuleRef load_module(build *B, const char *path, char **err)
     LLVMMemoryBufferRef buf;
     char *msg = NULL;
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
-        *err = instr_strf("cannot read %s: %s", path, msg ? msg : "?");
+        *err = util_strf("cannot read %s: %s", path, msg ? msg : "?");
         LLVMDisposeMessage(msg);
         return NULL;
     }
     LLVMModuleRef m;
     if (LLVMParseIRInContext(B->cx, buf, &m, &msg)) { /* takes the buffer */
-        *err = instr_strf("cannot parse %s: %s", path, msg ? msg : "?");
+        *err = util_strf("cannot parse %s: %s", path, msg ? msg : "?");
         LLVMDisposeMessage(msg);
         return NULL;
     }
@@ -179,9 +173,9 @@ static int defined_names(LLVMModuleRef m, char ***names, size_t *n)
 /* Link the library module rt_dir/<file> into B->m, remembering what it defines. */
 static int link_lib(build *B, const char *file, char ***names, size_t *n, char **err)
 {
-    char *path = instr_strf("%s/%s", B->o->rt_dir, file);
+    char *path = util_strf("%s/%s", B->o->rt_dir, file);
     if (!path) {
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         return -1;
     }
     LLVMModuleRef lib = load_module(B, path, err);
@@ -192,11 +186,11 @@ static int link_lib(build *B, const char *file, char ***names, size_t *n, char *
     if (defined_names(lib, names, n)) {
         LLVMDisposeModule(lib);
         free(path);
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         return -1;
     }
     if (LLVMLinkModules2(B->m, lib)) {
-        *err = instr_strf("cannot link %s: %s", path, B->diag ? B->diag : "?");
+        *err = util_strf("cannot link %s: %s", path, B->diag ? B->diag : "?");
         free(path);
         return -1;
     }
@@ -238,7 +232,7 @@ static int link_models(build *B, const char *file, char **err)
     char **all = realloc(B->models, (B->n_models + n) * sizeof *all);
     if (!all) {
         free_names(names, n);
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         return -1;
     }
     memcpy(all + B->n_models, names, n * sizeof *names);
@@ -256,9 +250,9 @@ static int front_end(build *B, char **err)
         if (compile_one(B, i, err))
             return -1;
     for (size_t i = 0; i < o->nsources; i++) {
-        char *path = instr_strf("%s/%zu.bc", o->work_dir, i);
+        char *path = util_strf("%s/%zu.bc", o->work_dir, i);
         if (!path) {
-            *err = instr_strf("out of memory");
+            *err = util_strf("out of memory");
             return -1;
         }
         LLVMModuleRef m = load_module(B, path, err);
@@ -268,7 +262,7 @@ static int front_end(build *B, char **err)
         if (!B->m) {
             B->m = m;
         } else if (LLVMLinkModules2(B->m, m)) {
-            *err = instr_strf("linking %s with the other sources failed: %s", o->sources[i],
+            *err = util_strf("linking %s with the other sources failed: %s", o->sources[i],
                               B->diag ? B->diag : "?");
             return -1;
         }
@@ -284,7 +278,7 @@ static int front_end(build *B, char **err)
                 strcat(list, " ");
             strcat(list, o->sources[i]);
         }
-        *err = instr_strf("no main function in %s", list ? list : "the sources");
+        *err = util_strf("no main function in %s", list ? list : "the sources");
         free(list);
         return -1;
     }
@@ -303,11 +297,11 @@ static int front_end(build *B, char **err)
 static int setup_posix(build *B, int posix, char **err)
 {
     const build_opts *o = B->o;
-    char *src = instr_strf("%s/posix_conf.c", o->work_dir), *bc = instr_strf("%s/posix_conf.bc", o->work_dir);
-    char *log = instr_strf("%s/posix_conf.log", o->work_dir);
+    char *src = util_strf("%s/posix_conf.c", o->work_dir), *bc = util_strf("%s/posix_conf.bc", o->work_dir);
+    char *log = util_strf("%s/posix_conf.log", o->work_dir);
     int rc = -1;
     if (!src || !bc || !log) {
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         goto out;
     }
     if (!posix) {
@@ -321,7 +315,7 @@ static int setup_posix(build *B, int posix, char **err)
     char *diag = NULL;
     int st = run_logged(argv, log, &diag);
     if (st != 0) {
-        *err = instr_strf("compiling the generated %s failed (%d):\n%s", src, st, diag ? diag : "");
+        *err = util_strf("compiling the generated %s failed (%d):\n%s", src, st, diag ? diag : "");
         free(diag);
         goto out;
     }
@@ -330,7 +324,7 @@ static int setup_posix(build *B, int posix, char **err)
     if (!conf)
         goto out;
     if (LLVMLinkModules2(B->m, conf)) {
-        *err = instr_strf("cannot link %s: %s", bc, B->diag ? B->diag : "?");
+        *err = util_strf("cannot link %s: %s", bc, B->diag ? B->diag : "?");
         goto out;
     }
     LLVMSetValueName2(LLVMGetNamedFunction(B->m, "main"), "__sym_user_main", 15);
@@ -388,10 +382,10 @@ static unsigned count_huge_functions(build *B)
 
 static int check_file(const char *dir, const char *file, char **err)
 {
-    char *path = instr_strf("%s/%s", dir, file);
+    char *path = util_strf("%s/%s", dir, file);
     int ok = path && access(path, R_OK) == 0;
     if (!ok)
-        *err = instr_strf("runtime file %s missing (is the runtime built?)", path ? path : file);
+        *err = util_strf("runtime file %s missing (is the runtime built?)", path ? path : file);
     free(path);
     return ok ? 0 : -1;
 }
@@ -403,7 +397,7 @@ static int check_file(const char *dir, const char *file, char **err)
  */
 int build_executor(const build_opts *o, build_stats *st, char **err)
 {
-    double t0 = now();
+    double t0 = util_now_s();
     build B = {0};
     B.o = o;
     int rc = -1;
@@ -412,7 +406,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     if (st)
         memset(st, 0, sizeof *st);
     if (!o->nsources) {
-        *err = instr_strf("no source files");
+        *err = util_strf("no source files");
         return -1;
     }
     if (check_file(o->rt_dir, "models.bc", err) || check_file(o->rt_dir, "rt_fast.bc", err) ||
@@ -424,12 +418,12 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     if (front_end(&B, err))
         goto done;
     nondet_result nd;
-    char *nd_path = instr_strf("%s/nondet.bc", o->work_dir);
+    char *nd_path = util_strf("%s/nondet.bc", o->work_dir);
     int nd_rc = nd_path ? define_nondet_inputs(B.m, nd_path, &nd, err) : -1;
     free(nd_path);
     if (nd_rc) {
         if (!*err)
-            *err = instr_strf("out of memory");
+            *err = util_strf("out of memory");
         goto done;
     }
     if (st) {
@@ -470,7 +464,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     LLVMDisposePassBuilderOptions(popts);
     if (perr) {
         char *m = LLVMGetErrorMessage(perr);
-        *err = instr_strf("mem2reg failed: %s", m);
+        *err = util_strf("mem2reg failed: %s", m);
         LLVMDisposeErrorMessage(m);
         goto done;
     }
@@ -493,24 +487,24 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
 
     char *vmsg = NULL;
     if (LLVMVerifyModule(B.m, LLVMReturnStatusAction, &vmsg)) {
-        *err = instr_strf("internal error (a bug in sympath's instrumenter): the instrumented module "
+        *err = util_strf("internal error (a bug in sympath's instrumenter): the instrumented module "
                           "does not verify:\n%s", vmsg ? vmsg : "?");
         LLVMDisposeMessage(vmsg);
         goto done;
     }
     LLVMDisposeMessage(vmsg);
 
-    path = instr_strf("%s/instrumented.bc", o->work_dir);
+    path = util_strf("%s/instrumented.bc", o->work_dir);
     if (!path || LLVMWriteBitcodeToFile(B.m, path)) {
-        *err = instr_strf("cannot write %s", path ? path : "instrumented.bc");
+        *err = util_strf("cannot write %s", path ? path : "instrumented.bc");
         goto done;
     }
     if (site_table_write(o->sites_path, &B.sites, err))
         goto done;
 
     /* The executor: optimise (inlining the fast paths) and link with the runtime. */
-    char *lib = instr_strf("%s/libsympath-rt.a", o->rt_dir);
-    char *log = instr_strf("%s/link.log", o->work_dir);
+    char *lib = util_strf("%s/libsympath-rt.a", o->rt_dir);
+    char *log = util_strf("%s/link.log", o->work_dir);
     /* (a NULL entry is an option not wanted: skipped) */
     const char *la[] = {o->clang, huge ? "-O0" : "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
                         "-lm", "-ldl", "-o", o->exe_path, uses_db || uses_pq ? "-lsqlite3" : NULL,
@@ -522,13 +516,13 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
             ok = (link_argv[n++] = strdup(la[k])) != NULL;
     if (!ok) {
         free(lib), free(log);
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         goto done;
     }
     int status = run_logged(link_argv, log, &diag);
     free(lib), free(log);
     if (status != 0) {
-        *err = instr_strf("linking the executor %s failed (%s exit status %d):\n%s", o->exe_path, o->clang,
+        *err = util_strf("linking the executor %s failed (%s exit status %d):\n%s", o->exe_path, o->clang,
                           status, diag ? diag : "");
         goto done;
     }
@@ -540,7 +534,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         st->unsupported = res.unsupported;
         st->concrete_clones = nclones;
         st->dispatches = res.dispatches;
-        st->seconds = now() - t0;
+        st->seconds = util_now_s() - t0;
     }
     rc = 0;
 done:
@@ -557,7 +551,7 @@ done:
     free_names(B.models, B.n_models);
     site_table_free(&B.sites);
     if (rc && !*err)
-        *err = instr_strf("build failed");
+        *err = util_strf("build failed");
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "../expr/expr.h"
 #include "../expr/trace.h"
 #include "../runtime/rt_abi.h"
+#include "util/util.h"
 
 static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
@@ -344,7 +345,7 @@ static void do_intrinsic(pass *p, const char *name)
  * else NULL. */
 static LLVMValueRef defined_function(pass *p, const char *prefix, const char *name, const char *suffix)
 {
-    char *full = instr_strf("%s%s%s", prefix, name, suffix);
+    char *full = util_strf("%s%s%s", prefix, name, suffix);
     if (!full) {
         p->oom = 1;
         return NULL;

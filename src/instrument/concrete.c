@@ -10,6 +10,7 @@
 #include <llvm-c/Linker.h>
 
 #include "pass.h"
+#include "util/util.h"
 
 /*
  * A function F is *input-free* when neither F nor anything it can call directly
@@ -152,7 +153,7 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
     if (is_error_hook(name) || !strcmp(name, "fork"))
         return; /* the run ends at the hook; fork is redirected to the runtime */
     if (model_redirect_ok(name_of(n->f), name)) {
-        char *mname = instr_strf("__sym_model_%s", name);
+        char *mname = util_strf("__sym_model_%s", name);
         if (!mname) {
             g->oom = 1;
             return;
@@ -398,7 +399,7 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
             drop_body(f);
             continue;
         }
-        char *cname = instr_strf("%s%s", name, CONCRETE_SUFFIX);
+        char *cname = util_strf("%s%s", name, CONCRETE_SUFFIX);
         if (!cname) {
             LLVMDisposeModule(c);
             goto oom;
@@ -412,7 +413,7 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
         LLVMSetComdat(f, NULL);
     }
     if (LLVMLinkModules2(m, c)) { /* consumes c */
-        *err = instr_strf("internal error (a bug in sympath's instrumenter): linking the concrete-mode clones failed");
+        *err = util_strf("internal error (a bug in sympath's instrumenter): linking the concrete-mode clones failed");
         goto done;
     }
     for (size_t i = 0; i < nsv; i++) {
@@ -421,11 +422,11 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
     }
     nsv = 0;
     for (size_t i = 0; i < nn; i++) {
-        char *cname = instr_strf("%s%s", names[i], CONCRETE_SUFFIX);
+        char *cname = util_strf("%s%s", names[i], CONCRETE_SUFFIX);
         LLVMValueRef f = cname ? LLVMGetNamedFunction(m, cname) : NULL;
         free(cname);
         if (!f || LLVMIsDeclaration(f)) {
-            *err = instr_strf("internal error (a bug in sympath's instrumenter): the concrete-mode clone of %s "
+            *err = util_strf("internal error (a bug in sympath's instrumenter): the concrete-mode clone of %s "
                               "is missing", names[i]);
             goto done;
         }
@@ -436,7 +437,7 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
     rc = 0;
     goto done;
 oom:
-    *err = instr_strf("concrete-mode clones: out of memory");
+    *err = util_strf("concrete-mode clones: out of memory");
 done:
     for (size_t i = 0; i < nsv; i++) {
         LLVMSetLinkage(sv[i].v, sv[i].l);

@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 
 #include "instrument.h"
+#include "util/util.h"
 
 /* ---- site table under construction (sites.c) ----
  * The pass fills a site_table (instrument.h) in memory with the helpers below; the
@@ -104,20 +105,12 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
 
 /* ---- running the compiler (proc.c) ---- */
 
-/* Split a flag string on blanks, honouring '...' and "..." quoting and backslash
- * escapes (outside single quotes). Appends the words (malloc'ed) to *argv and *argc
- * (the array is grown with realloc). NULL or "" adds nothing. Returns 0, or -1 with
- * *err for an unterminated quote or out of memory. */
-int split_flags(const char *s, char ***argv, size_t *argc, char **err);
-
 /* Run argv (argv[0] looked up in PATH, no shell) with stdin from /dev/null, its
  * stderr written to log_path, then copied to our stderr. Returns the exit status
  * (0..255), 128+signal when killed, or -1 when it could not be started; *output
  * (malloc'ed, may be NULL) receives the captured stderr either way. */
 int run_logged(char *const *argv, const char *log_path, char **output);
 
-/* printf into a fresh malloc'ed string (NULL when out of memory). */
-char *instr_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- inputs of other names (nondet.c) ---- */
 

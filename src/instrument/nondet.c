@@ -10,6 +10,7 @@
 
 #include "instrument_int.h"
 #include "../expr/trace.h"
+#include "util/util.h"
 
 #define PREFIX "__VERIFIER_nondet_"
 
@@ -70,7 +71,7 @@ static input_type int_itype(const char *name, unsigned width, int sgn)
 static void note(char **notes, const char *name, LLVMTypeRef ty)
 {
     char *ts = LLVMPrintTypeToString(ty);
-    char *n = instr_strf("%s%s%s (returns %s)", *notes ? *notes : "", *notes ? "\n" : "", name, ts);
+    char *n = util_strf("%s%s%s (returns %s)", *notes ? *notes : "", *notes ? "\n" : "", name, ts);
     LLVMDisposeMessage(ts);
     if (n) {
         free(*notes);
@@ -243,16 +244,16 @@ int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *re
     LLVMDisposeTargetData(td);
     if (!g)
         return 0;
-    char *tmp = instr_strf("%s.tmp", bc_path);
+    char *tmp = util_strf("%s.tmp", bc_path);
     if (!tmp || LLVMWriteBitcodeToFile(g, tmp) || rename(tmp, bc_path)) {
-        *err = instr_strf("cannot write %s", bc_path);
+        *err = util_strf("cannot write %s", bc_path);
         free(tmp);
         LLVMDisposeModule(g);
         return -1;
     }
     free(tmp);
     if (LLVMLinkModules2(m, g)) { /* takes g */
-        *err = instr_strf("cannot link the generated input functions");
+        *err = util_strf("cannot link the generated input functions");
         return -1;
     }
     return 0;

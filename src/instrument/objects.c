@@ -4,6 +4,7 @@
 #include <llvm-c/Target.h>
 
 #include "instrument_int.h"
+#include "util/util.h"
 
 /*
  * A load a[i] at a symbolic index i becomes a select over the elements around the
@@ -48,7 +49,7 @@ int add_object_table(LLVMModuleRef m, uint32_t *nobjects, char **err)
             LLVMValueRef *ne = realloc(ents, nc * sizeof *ne);
             if (!ne) {
                 free(ents);
-                *err = instr_strf("out of memory");
+                *err = util_strf("out of memory");
                 return -1;
             }
             ents = ne;

@@ -9,6 +9,7 @@
 #include "../expr/expr.h"
 #include "../expr/trace.h"
 #include "../runtime/rt_abi.h"
+#include "util/util.h"
 
 /*
  * The scheme is SymCC's: every integer or pointer SSA value V (at most 64 bits) gets
@@ -1115,7 +1116,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
 {
     size_t len;
     const char *name = LLVMGetValueName2(fn, &len);
-    char *cname = instr_strf("%s%s", name, CONCRETE_SUFFIX);
+    char *cname = util_strf("%s%s", name, CONCRETE_SUFFIX);
     if (!cname) {
         p->oom = 1;
         return;
@@ -1207,11 +1208,11 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     LLVMDisposeTargetData(p->td);
     LLVMDisposeBuilder(p->b);
     if (p->oom) {
-        *err = instr_strf("instrumentation: out of memory");
+        *err = util_strf("instrumentation: out of memory");
         return -1;
     }
     if (p->mismatch) {
-        *err = instr_strf("internal error (a bug in sympath's instrumenter): a concrete-mode copy does not "
+        *err = util_strf("internal error (a bug in sympath's instrumenter): a concrete-mode copy does not "
                           "match its original, or makes a call that needs shadows");
         return -1;
     }

@@ -5,6 +5,7 @@
 #include "../expr/expr.h"
 #include "../expr/trace.h"
 #include "../runtime/rt_abi.h"
+#include "util/util.h"
 
 /*
  * float and double values carry shadows like integers (their bit patterns, see

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "instrument.h"
+#include "util/util.h"
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *out)
 {
@@ -21,18 +22,6 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *out)
     return 0;
 }
 
-static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *strf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
-
 int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **err)
 {
     const char *a = argv[*i];
@@ -41,7 +30,7 @@ int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **
     if (!need)
         return 0;
     if (*i + need >= argc) {
-        *err = strf("option %s needs %d value%s", a, need, need > 1 ? "s" : "");
+        *err = util_strf("option %s needs %d value%s", a, need, need > 1 ? "s" : "");
         return -1;
     }
     char **v = argv + *i + 1;
@@ -49,7 +38,7 @@ int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **
         uint32_t lo, hi, n;
         if (parse_u32(v[0], POSIX_MAX_ARGS, &lo) || parse_u32(v[1], POSIX_MAX_ARGS, &hi) || lo > hi ||
             parse_u32(v[2], POSIX_MAX_ARG_LEN, &n) || n == 0) {
-            *err = strf("bad values '%s %s %s' for --sym-args MIN MAX N (0 <= MIN <= MAX <= %d, 1 <= N <= %d)",
+            *err = util_strf("bad values '%s %s %s' for --sym-args MIN MAX N (0 <= MIN <= MAX <= %d, 1 <= N <= %d)",
                         v[0], v[1], v[2], POSIX_MAX_ARGS, POSIX_MAX_ARG_LEN);
             return -1;
         }
@@ -60,7 +49,7 @@ int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **
     } else if (need == 1) {
         uint32_t n;
         if (parse_u32(v[0], POSIX_MAX_BYTES, &n)) {
-            *err = strf("bad value '%s' for --sym-stdin N (0 <= N <= %d)", v[0], POSIX_MAX_BYTES);
+            *err = util_strf("bad value '%s' for --sym-stdin N (0 <= N <= %d)", v[0], POSIX_MAX_BYTES);
             return -1;
         }
         o->stdin_on = 1;
@@ -68,27 +57,27 @@ int posix_parse_option(sym_posix_opts *o, int argc, char **argv, int *i, char **
     } else {
         uint32_t n;
         if (!*v[0] || strchr(v[0], '\n') || (v[0][0] == '.' && v[0][1] == '/')) {
-            *err = strf("bad file name '%s' for --sym-file (give it without a leading ./)", v[0]);
+            *err = util_strf("bad file name '%s' for --sym-file (give it without a leading ./)", v[0]);
             return -1;
         }
         if (parse_u32(v[1], POSIX_MAX_BYTES, &n)) {
-            *err = strf("bad value '%s' for --sym-file NAME N (0 <= N <= %d)", v[1], POSIX_MAX_BYTES);
+            *err = util_strf("bad value '%s' for --sym-file NAME N (0 <= N <= %d)", v[1], POSIX_MAX_BYTES);
             return -1;
         }
         for (size_t k = 0; k < o->nfiles; k++)
             if (!strcmp(o->files[k].name, v[0])) {
-                *err = strf("--sym-file %s given twice", v[0]);
+                *err = util_strf("--sym-file %s given twice", v[0]);
                 return -1;
             }
         if (o->nfiles >= POSIX_MAX_FILES) {
-            *err = strf("at most %d --sym-file options", POSIX_MAX_FILES);
+            *err = util_strf("at most %d --sym-file options", POSIX_MAX_FILES);
             return -1;
         }
         sym_posix_file *nf = realloc(o->files, (o->nfiles + 1) * sizeof *nf);
         if (!nf || !(nf[o->nfiles].name = strdup(v[0]))) {
             if (nf)
                 o->files = nf;
-            *err = strf("out of memory");
+            *err = util_strf("out of memory");
             return -1;
         }
         o->files = nf;
@@ -141,11 +130,11 @@ static void c_string(FILE *f, const char *s)
 
 int posix_write_conf(const sym_posix_opts *o, const char *path, char **err)
 {
-    char *tmp = strf("%s.tmp", path);
+    char *tmp = util_strf("%s.tmp", path);
     FILE *f = tmp ? fopen(tmp, "w") : NULL;
     *err = NULL;
     if (!f) {
-        *err = strf("cannot write %s", tmp ? tmp : path);
+        *err = util_strf("cannot write %s", tmp ? tmp : path);
         free(tmp);
         return -1;
     }
@@ -165,7 +154,7 @@ int posix_write_conf(const sym_posix_opts *o, const char *path, char **err)
             o->args_on, o->args_min, o->args_max, o->arg_len, o->stdin_on, o->stdin_max, o->nfiles);
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
-        *err = strf("cannot write %s", path);
+        *err = util_strf("cannot write %s", path);
         remove(tmp);
         free(tmp);
         return -1;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "instrument_int.h"
+#include "util/util.h"
 
 /*
  * models.bc defines a hundred-odd functions (src/runtime/models_*.c); a program calls a

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "instrument_int.h"
+#include "util/util.h"
 
 /* ---- building ---- */
 
@@ -123,14 +124,14 @@ static void put_field(FILE *f, const char *s)
 
 int site_table_write(const char *path, const site_table *t, char **err)
 {
-    char *tmp = instr_strf("%s.tmp.%ld", path, (long)getpid());
+    char *tmp = util_strf("%s.tmp.%ld", path, (long)getpid());
     if (!tmp) {
-        *err = instr_strf("out of memory");
+        *err = util_strf("out of memory");
         return -1;
     }
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        *err = instr_strf("cannot create %s: %s", tmp, strerror(errno));
+        *err = util_strf("cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
@@ -164,13 +165,13 @@ int site_table_write(const char *path, const site_table *t, char **err)
     }
     int bad = ferror(f);
     if (fclose(f) || bad) {
-        *err = instr_strf("cannot write %s", tmp);
+        *err = util_strf("cannot write %s", tmp);
         unlink(tmp);
         free(tmp);
         return -1;
     }
     if (rename(tmp, path)) {
-        *err = instr_strf("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        *err = util_strf("cannot rename %s to %s: %s", tmp, path, strerror(errno));
         unlink(tmp);
         free(tmp);
         return -1;
@@ -230,7 +231,7 @@ int site_table_load(const char *path, site_table *t, char **err)
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "r");
     if (!f) {
-        *err = instr_strf("%s: cannot open: %s", path, strerror(errno));
+        *err = util_strf("%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     char *line = NULL;
@@ -341,13 +342,13 @@ int site_table_load(const char *path, site_table *t, char **err)
     for (uint32_t i = 0; i < t->nsites; i++) {
         const site_info *s = &t->sites[i];
         if ((uint64_t)s->slot_base + s->ndirs > t->nslots) {
-            *err = instr_strf("%s: site %u: slots %u..%u beyond the %u slots of the table", path, s->id,
+            *err = util_strf("%s: site %u: slots %u..%u beyond the %u slots of the table", path, s->id,
                               s->slot_base, s->slot_base + s->ndirs - 1, t->nslots);
             goto fail;
         }
         for (uint32_t d = 0; d < s->ndirs; d++) {
             if (t->slot_site[s->slot_base + d]) {
-                *err = instr_strf("%s: site %u: slot %u already belongs to site %u", path, s->id,
+                *err = util_strf("%s: site %u: slot %u already belongs to site %u", path, s->id,
                                   s->slot_base + d, t->slot_site[s->slot_base + d]);
                 goto fail;
             }
@@ -356,17 +357,17 @@ int site_table_load(const char *path, site_table *t, char **err)
     }
     for (uint32_t k = 0; k < t->nslots; k++)
         if (!t->slot_site[k]) {
-            *err = instr_strf("%s: slot %u belongs to no site", path, k);
+            *err = util_strf("%s: slot %u belongs to no site", path, k);
             goto fail;
         }
     free(line);
     fclose(f);
     return 0;
 bad:
-    *err = instr_strf("%s:%u: %s", path, lineno, why);
+    *err = util_strf("%s:%u: %s", path, lineno, why);
     goto fail;
 oom:
-    *err = instr_strf("%s:%u: out of memory", path, lineno);
+    *err = util_strf("%s:%u: out of memory", path, lineno);
 fail:
     free(line);
     fclose(f);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "data_rt.h"
 #include "db_rt.h"
+#include "util/util.h"
 
 /* One prepared statement of the program that data mode wrapped. */
 typedef struct dstate {
@@ -39,31 +40,13 @@ static dstate *find(sqlite3_stmt *st)
     return NULL;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *s = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&s, &n);
-    char buf[8192];
-    size_t k;
-    while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, k, m);
-    if (m)
-        fclose(m);
-    fclose(f);
-    return s;
-}
-
 static void load_schema(void)
 {
     if (schema_tried)
         return;
     schema_tried = 1;
     const char *p = getenv("SYMPATH_DATA_SCHEMA");
-    char *ddl = p && *p ? slurp(p) : NULL, *err = NULL;
+    char *ddl = p && *p ? util_read_file(p, NULL) : NULL, *err = NULL;
     if (ddl && db_schema_from_ddl(ddl, &schema, &err))
         schema = NULL;
     free(ddl), free(err);

@@ -10,17 +10,11 @@
 #include "db_rt.h"
 #include "data_rt.h"
 #include "data_sqlite.h"
+#include "util/util.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
 
-
-uint64_t db_rt_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 qstate *db_rt_find(sqlite3_stmt *st)
 {
@@ -249,33 +243,6 @@ static int build_database(void)
     return rc;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *s = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4097 > cap) {
-            char *t = realloc(s, cap = cap * 2 + 8192);
-            if (!t) {
-                free(s);
-                fclose(f);
-                return NULL;
-            }
-            s = t;
-        }
-        size_t k = fread(s + n, 1, 4096, f);
-        n += k;
-        if (k < 4096)
-            break;
-    }
-    fclose(f);
-    s[n] = 0;
-    return s;
-}
-
 static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned hi)
 {
     const char *v = getenv(name);
@@ -301,7 +268,7 @@ void db_rt_setup_with(int (*build)(void))
     const char *logp = getenv("SYMPATH_DB_LOG");
     if (logp && *logp)
         db_rt.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    char *ddl = read_file(schema), *err = NULL;
+    char *ddl = util_read_file(schema, NULL), *err = NULL;
     if (!ddl || db_schema_from_ddl(ddl, &db_rt.schema, &err)) {
         db_rt_log_line("e\tschema %s: %s", schema, err ? err : "cannot read");
         free(ddl), free(err);

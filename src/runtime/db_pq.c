@@ -10,6 +10,7 @@
 #include "data_rt.h"
 #include "db_pq.h"
 #include "db_rt.h"
+#include "util/util.h"
 
 /*
  * The PostgreSQL counterpart of db_fixture_rt.c + db_sqlite.c (see db_pq.h for the
@@ -533,7 +534,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     for (int i = 0; model && formats && i < nparams; i++)
         model = !formats[i];
     PGresult *r = NULL;
-    uint64_t t0 = db_rt_now_ns();
+    uint64_t t0 = util_now_ns();
     if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
@@ -553,7 +554,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     }
     if (!r)
         r = send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
-    s->ns = db_rt_now_ns() - t0;
+    s->ns = util_now_ns() - t0;
     if (select) {
         int visible = r && PQresultStatus(r) == PGRES_TUPLES_OK ? PQnfields(r) - fx->hidden : 0;
         record_result(sql, r, visible, conn);

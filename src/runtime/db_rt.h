@@ -68,8 +68,6 @@ typedef struct qstate {
 
 extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first */
 
-/* Monotonic clock in nanoseconds. */
-uint64_t db_rt_now_ns(void);
 /* The state of a prepared statement, NULL when sympath does not track it. */
 qstate *db_rt_find(sqlite3_stmt *st);
 /* Append one line to the query log (SYMPATH_DB_LOG) with a single write; see db_fixture_rt.c. */

@@ -10,6 +10,7 @@
 #include "db_rt.h"
 #include "data_rt.h"
 #include "data_sqlite.h"
+#include "util/util.h"
 
 /*
  * The program's calls sqlite3_X reach sym_sqlite3_X through the instrumented stubs
@@ -53,11 +54,11 @@ int db_rt_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned
         return data_sqlite3_prepare(version, db, sql, nbyte, flags, pp, tail);
     __sym_ret = NULL;
     const char *t = NULL;
-    uint64_t t0 = db_rt_now_ns();
+    uint64_t t0 = util_now_ns();
     int rc = version == 1   ? sqlite3_prepare(db, sql, nbyte, pp, &t)
              : version == 2 ? sqlite3_prepare_v2(db, sql, nbyte, pp, &t)
                             : sqlite3_prepare_v3(db, sql, nbyte, flags, pp, &t);
-    uint64_t spent = db_rt_now_ns() - t0;
+    uint64_t spent = util_now_ns() - t0;
     if (tail)
         *tail = t;
     if (rc != SQLITE_OK && db_rt.state == 1)
@@ -247,11 +248,11 @@ int sym_sqlite3_step(sqlite3_stmt *st)
         if (ovf)
             rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
-    uint64_t t0 = db_rt_now_ns();
+    uint64_t t0 = util_now_ns();
     int rc = sqlite3_step(st);
     if (!s)
         return rc;
-    s->ns += db_rt_now_ns() - t0;
+    s->ns += util_now_ns() - t0;
     for (int f = 0; f < DB_MAX_FROM; f++)
         s->cur_slot[f] = -1;
     s->cur_ins = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <z3.h>
+#include "util/util.h"
 
 /*
  * Overview. One solver owns one Z3 context (reference-counted mode) for its whole
@@ -161,12 +162,6 @@ struct solver {
 };
 
 /* ------------------------------------------------------------------ utilities */
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Grow *p (element size sz, capacity *cap) to hold at least need elements; new
  * elements are zeroed. Returns false when out of memory (then *p is unchanged). */
@@ -974,7 +969,7 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
     for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->kept[i]->flags & EXPR_FLAG_FP;
     s->st.z3_calls++;
     if (is_fp) s->st.fp_queries++;
-    double t0 = now_seconds();
+    double t0 = util_now_s();
     solve_result r;
     if (!is_fp) {
         r = run_z3_engine(s, nkept, nsyms, 0, s->timeout_ms, &undef);
@@ -984,7 +979,7 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
         if (r == SOLVE_UNKNOWN)
             r = run_z3_engine(s, nkept, nsyms, 0, s->timeout_ms ? s->timeout_ms - first + 1 : 0, &undef);
     }
-    double dt = now_seconds() - t0;
+    double dt = util_now_s() - t0;
     s->st.z3_seconds += dt;
     if (undef) s->st.z3_timeouts++;
     if (is_fp) {
@@ -1049,14 +1044,14 @@ static solve_result finish(solver *s, solve_result r, double t0) {
     if (r == SOLVE_SAT) s->st.sat++;
     else if (r == SOLVE_UNSAT) s->st.unsat++;
     else s->st.unknown++;
-    s->st.seconds += now_seconds() - t0;
+    s->st.seconds += util_now_s() - t0;
     return r;
 }
 
 solve_result solver_solve(solver *s, expr *const *cs, size_t n,
                           const uint64_t *parent, size_t parent_n,
                           uint64_t **out, size_t *out_n) {
-    double t0 = now_seconds();
+    double t0 = util_now_s();
     *out = NULL;
     *out_n = 0;
     s->st.queries++;

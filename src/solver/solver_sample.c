@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "util/util.h"
 
 /*
  * Why. Z3 bit-blasts floating-point operations; a double sqrt, division or product can
@@ -31,13 +32,6 @@
 
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 12000, MAX_CANDS = 4096 };
 #define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct pset { const expr **k; size_t cap, n; } pset;
 
@@ -353,7 +347,7 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         memcpy(assign, parent, parent_n * sizeof *assign);
     size_t nc = candidates(&sc, cand, MAX_CANDS), evals = 0;
     int found = 0;
-    double t0 = now_s();
+    double t0 = util_now_s();
     for (size_t s = 0; s < sc.nsyms && !found && evals < MAX_EVALS; s++) {
         const fsym *fs = &sc.syms[s];
         if (fs->idx >= na)
@@ -364,7 +358,7 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
             assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
             bool ok = true;
             for (size_t i = n; i-- > 0 && ok;) { /* the target (last) fails most often */
-                if (++evals % 64 == 0 && now_s() - t0 > MAX_SECONDS)
+                if (++evals % 64 == 0 && util_now_s() - t0 > MAX_SECONDS)
                     evals = MAX_EVALS;
                 ok = (expr_eval(cs[i], assign, na) & 1) == 1;
                 if (ok && i == n - 1 && !have_hit) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/strbuf.h"
+#include "util/util.h"
 #include "unit.h"
 
 /* Per-test naming state: local name of each object id. */

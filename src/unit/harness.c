@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/strbuf.h"
+#include "util/util.h"
 #include "unit.h"
 
 /*

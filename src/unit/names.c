@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "util/util.h"
 
 char *unit_declarator(const char *spelling, const char *name) {
     char *r = NULL;
@@ -238,25 +239,8 @@ int unit_mock_out_param(const ut_type *t) {
 }
 
 void unit_split_words(const char *s, char ***v, size_t *n) {
-    while (s && *s) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s) break;
-        char buf[4096];
-        size_t o = 0;
-        char q = 0;
-        while (*s && (q || (*s != ' ' && *s != '\t'))) {
-            if (!q && (*s == '"' || *s == '\'')) q = *s;
-            else if (q && *s == q) q = 0;
-            else if (o + 1 < sizeof buf) buf[o++] = *s;
-            s++;
-        }
-        buf[o] = 0;
-        char **nv = realloc(*v, (*n + 2) * sizeof *nv);
-        if (!nv) return;
-        *v = nv;
-        (*v)[(*n)++] = strdup(buf);
-        (*v)[*n] = NULL;
-    }
+    char *err = NULL;
+    if (util_split_words(s, v, n, &err)) free(err); /* --cflags is checked once, when the command starts */
 }
 
 char *unit_stub_name(const ut_type *fp) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/strbuf.h"
+#include "util/util.h"
 #include "unit.h"
 
 #ifndef SYMPATH_INCLUDE_DIR
@@ -489,19 +489,6 @@ static void build_prelude(top_ctx *tc) {
     }
 }
 
-static char *read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    strbuf b = STRBUF_INIT;
-    char tmp[65536];
-    size_t k;
-    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) sb_append(&b, tmp, k);
-    fclose(f);
-    if (!b.s) sb_puts(&b, "");
-    *len = b.len;
-    return b.s;
-}
-
 static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
@@ -585,7 +572,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         pc.ndefined = &ndefined;
         pc.types_cap = &types_cap;
         if (ncalled) pc.capcalled = ncalled; /* grow() doubles from here */
-        pc.text = read_all(sources[i], &pc.text_len);
+        pc.text = util_read_file(sources[i], &pc.text_len);
         if (!pc.text) {
             if (asprintf(err, "cannot read %s", sources[i]) < 0) *err = NULL;
             rc = -1;

@@ -167,8 +167,9 @@ char *unit_ident(const char *text);
  * the type ("int (*)(int)" -> "stub_int_p_int"). The harness and the tests use the same name. */
 char *unit_stub_name(const ut_type *fp);
 
-/* Append the blank-separated words of s to *v (quotes group words and are removed);
- * *v stays NULL-terminated, *n counts the words. Strings are malloc'ed. */
+/* Append the words of s to *v by util_split_words' quoting rule (util.h); *v stays
+ * NULL-terminated, *n counts the words, strings are malloc'ed. A malformed s (an
+ * unterminated quote) adds the words before the error: callers check --cflags first. */
 void unit_split_words(const char *s, char ***v, size_t *n);
 
 /*

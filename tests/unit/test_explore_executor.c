@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "explore/executor.h"
 #include "explore/trace_read.h"
+#include "util/util.h"
 
 /* ======================================================================
  * The fake fork server. When FAKE_SERVER=<mode> is set, main() runs this instead
@@ -242,13 +243,6 @@ static int teardown(void **state)
     return rmdir(work_dir);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static executor *start_bin(const char *binary, const char *mode, unsigned index,
                            unsigned timeout_ms, char **err)
 {
@@ -454,9 +448,9 @@ static void test_hang_times_out(void **state)
     run_result r = { 0 };
     char *err = NULL;
     uint64_t in[] = { 1 };
-    double t0 = now_s();
+    double t0 = util_now_s();
     assert_int_equal(run_once(ex, in, 1, &r, &err), 0);
-    double took = now_s() - t0;
+    double took = util_now_s() - t0;
     assert_null(err);
     assert_true(took >= timeout_ms / 1e3 - 0.01);
     assert_true(took < timeout_ms / 1e3 + 1.0);
@@ -571,9 +565,9 @@ static void test_server_stuck(void **state)
     run_result r = { 0 };
     char *err = NULL;
     uint64_t in[] = { 42, 5000 }, ok[] = { 42, 0, 1 };
-    double t0 = now_s();
+    double t0 = util_now_s();
     assert_int_equal(run_once(ex, in, 2, &r, &err), -1);
-    double took = now_s() - t0;
+    double took = util_now_s() - t0;
     assert_true(took < 0.2 + 1.0 + 0.5);
     assert_non_null(err);
     assert_non_null(strstr(err, "fork server"));
@@ -818,9 +812,9 @@ static void test_trace_large(void **state)
     }
     expr_ctx *big = expr_ctx_new();
     run_result out;
-    double t0 = now_s();
+    double t0 = util_now_s();
     assert_int_equal(trace_read(fr.h, fr.mem, big, &out, NULL), 0);
-    double took = now_s() - t0;
+    double took = util_now_s() - t0;
     assert_int_equal(out.nevents, (n - 1) / 3);
     assert_true(took < TRACE_LARGE_SECONDS);
     run_result_clear(&out);

@@ -9,6 +9,7 @@
 
 #include "expr/expr.h"
 #include "solver/solver.h"
+#include "util/util.h"
 
 typedef struct fixture { expr_ctx *cx; solver *s; } fixture;
 
@@ -309,12 +310,6 @@ static void semiprime_query(expr_ctx *cx, expr *cs[3]) {
     cs[2] = expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_MUL, x, y), expr_const(cx, 2147483647ull * 2147483629ull, 64));
 }
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* solver_set_timeout lowers the limit of the next queries (the explorer's budget): without
  * it this query runs for about 26 s here. */
 static void test_lowered_timeout(void **state) {
@@ -327,9 +322,9 @@ static void test_lowered_timeout(void **state) {
     semiprime_query(cx, cs);
     uint64_t *out = NULL;
     size_t n = 0;
-    double t0 = now();
+    double t0 = util_now_s();
     solve_result r = solver_solve(s, cs, 3, NULL, 0, &out, &n);
-    double dt = now() - t0;
+    double dt = util_now_s() - t0;
     free(out);
     assert_true(r == SOLVE_UNKNOWN || r == SOLVE_SAT);
     assert_true(dt < 5.0);

@@ -1,5 +1,5 @@
-/* strbuf.c: growable text buffer and XML text escaping for the emit writers. */
-#include "strbuf.h"
+/* strbuf.c: a growable NUL-terminated text buffer and XML text escaping. */
+#include "util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
