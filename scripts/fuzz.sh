@@ -1,7 +1,8 @@
 #!/bin/bash
 # fuzz.sh: runs libFuzzer targets of the sanitizer build over their seeds and regression inputs for a bounded time each.
 # Usage: scripts/fuzz.sh FUZZ_DIR SECONDS [NAME...]   (FUZZ_DIR: build-san/fuzz; no NAME = every fuzz_* there)
-# Each target first replays tests/fuzz/corpus/NAME and tests/fuzz/regress/NAME, then mutates for SECONDS.
+# Each target first replays tests/fuzz/corpus/NAME and tests/fuzz/regress/NAME, then mutates for SECONDS
+# (with the dictionary tests/fuzz/NAME.dict when there is one).
 # New interesting inputs go to FUZZ_DIR/work/NAME (kept between runs, never committed); a crash leaves
 # its input in FUZZ_DIR/crash-NAME-* and makes the script exit 1: fix the bug, then copy the input
 # into tests/fuzz/regress/NAME/ so that every later run replays it.
@@ -23,9 +24,11 @@ for n in "${names[@]}"; do
     for d in "$src/tests/fuzz/corpus/$n" "$src/tests/fuzz/regress/$n"; do
         [ -d "$d" ] && dirs+=("$d")
     done
+    dict=()
+    [ -f "$src/tests/fuzz/$n.dict" ] && dict=(-dict="$src/tests/fuzz/$n.dict")
     echo "fuzz.sh: $n for ${secs}s over ${dirs[*]}"
     log="$dir/$n.log"
-    if "$dir/$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    if "$dir/$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$dir/crash-$n-" "${dirs[@]}" >"$log" 2>&1; then
         grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+.*DONE' "$log"
     else
