@@ -17,7 +17,7 @@ deps:
 	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
 	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h && test -f /usr/include/sqlite3.h && test -f /usr/include/pg_query.h && command -v sqlite3 >/dev/null && \
 	  test -f /usr/include/postgresql/libpq-fe.h && test -x /usr/lib/postgresql/15/bin/initdb && \
-	  test -f /usr/lib/llvm-14/include/clang-c/Index.h && \
+	  test -f /usr/lib/llvm-14/include/clang-c/Index.h && python3 -c "import jsonschema" 2>/dev/null && \
 	  ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || sh scripts/install-deps.sh
 
 build: deps

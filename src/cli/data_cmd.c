@@ -13,7 +13,6 @@
 
 #include "data/data.h"
 #include "db/db.h"
-#include "db_cmd.h"
 #include "emit/emit.h"
 #include "instrument/instrument.h"
 #include "run_cmd.h"
@@ -166,35 +165,18 @@ int cmd_data(int argc, char **argv)
     char *db_abs = NULL;
     db_setup dbs;
     memset(&dbs, 0, sizeof dbs);
+    char *err = NULL;
     if (!data_is_postgres(db)) {
-        db_abs = realpath(db, NULL);
-        char *err = NULL;
-        char head[16] = {0};
-        FILE *hf = db_abs ? fopen(db_abs, "rb") : NULL;
-        size_t got = hf ? fread(head, 1, sizeof head, hf) : 0;
-        if (hf)
-            fclose(hf);
-        if (db_abs && (got != sizeof head || memcmp(head, "SQLite format 3", 16))) {
-            fprintf(stderr, "sympath data: --db %s: not an SQLite database file (a schema in SQL is for `sympath run --db`)\n",
-                    db);
+        if (!(db_abs = realpath(db, NULL))) {
+            fprintf(stderr, "sympath data: --db %s: %s\n", db, strerror(errno));
             return 1;
         }
-        if (!db_abs || db_schema_load(db_abs, &dbs.schema, &err)) {
-            fprintf(stderr, "sympath data: --db %s: %s\n", db, db_abs ? (err ? err : "cannot read the schema") : strerror(errno));
+        if (db_setup_data(db_abs, db, build_dir, &dbs, &err)) {
+            fprintf(stderr, "sympath data: %s\n", err ? err : "out of memory");
             free(err);
             return 1;
         }
-        char absb[PATH_MAX];
-        if (!realpath(build_dir, absb))
-            return 1;
-        snprintf(dbs.schema_copy, sizeof dbs.schema_copy, "%s/schema.sql", absb);
-        if (write_file_atomic(dbs.schema_copy, dbs.schema->ddl, strlen(dbs.schema->ddl))) {
-            fprintf(stderr, "sympath data: cannot write %s: %s\n", dbs.schema_copy, strerror(errno));
-            return 1;
-        }
-        setenv("SYMPATH_DATA_SCHEMA", dbs.schema_copy, 1);
     }
-    char *err = NULL;
     data_source *probe = data_source_open(db_abs ? db_abs : db, &err);
     if (!probe) {
         fprintf(stderr, "sympath data: --db %s: %s\n", db, err ? err : "cannot open the database");
@@ -203,7 +185,7 @@ int cmd_data(int argc, char **argv)
     }
     data_source_close(probe);
 
-    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
+    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
                      exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
@@ -241,18 +223,10 @@ int cmd_data(int argc, char **argv)
     }
     /* replay: SQLite tests rebuild a database from the schema and their fixture (test-N.sql) */
     dbs.fixture_inputs = 0;
-    write_replay_conf(out, abs_sources, nsources, cflags, NULL, sum.slots_covered, sum.slots_total,
-                      dbs.schema ? &dbs : NULL);
-    if (data_is_postgres(db)) { /* PostgreSQL tests replay from their recorded results (test-N.results) */
-        char conf[PATH_MAX + 32];
-        snprintf(conf, sizeof conf, "%s/build/replay.conf", out);
-        FILE *cf = fopen(conf, "a");
-        if (!cf || fprintf(cf, "replaypq %s/replay_pq.c\n", lib_dir()) < 0 || fclose(cf)) {
-            fprintf(stderr, "sympath data: cannot write %s: %s\n", conf, strerror(errno));
-            return 1;
-        }
-    }
-    db_schema_free(dbs.schema);
+    if (write_replay_conf(out, abs_sources, nsources, cflags, NULL, sum.slots_covered, sum.slots_total,
+                          dbs.schema ? &dbs : NULL, data_is_postgres(db)))
+        return 1;
+    db_setup_free(&dbs);
     build_stats_free(&bs);
     for (size_t i = 0; i < nsources; i++)
         free(abs_sources[i]);

@@ -1,9 +1,10 @@
-/* main.c: the sympath command: dispatches to `run`, `replay`, `unit` and `data`. */
+/* main.c: the sympath command: dispatches to `run`, `replay`, `unit`, `data` and `report`. */
 #include <stdio.h>
 #include <string.h>
 
 #include "data_cmd.h"
 #include "replay_cmd.h"
+#include "report_cmd.h"
 #include "run_cmd.h"
 #include "unit_cmd.h"
 
@@ -12,6 +13,7 @@ static void usage(FILE *f) {
           "       sympath replay OUT [--coverage] [--timeout S]        run a suite natively (gcov coverage)\n"
           "       sympath unit FILE.c (--function F | --all) [-o OUT]  CMocka unit tests for C functions\n"
           "       sympath data PROG.c --db DATABASE [-o OUT] [options] test on an existing database, read-only\n"
+          "       sympath report OUT [-o DIR]                          static HTML report of an output directory\n"
           "       sympath --help | --version\n"
           "Run `sympath run --help` for the options of run.\n",
           f);
@@ -26,6 +28,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "replay") == 0) return cmd_replay(argc - 1, argv + 1);
     if (strcmp(argv[1], "unit") == 0) return cmd_unit(argc - 1, argv + 1);
     if (strcmp(argv[1], "data") == 0) return cmd_data(argc - 1, argv + 1);
+    if (strcmp(argv[1], "report") == 0) return cmd_report(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0) {
         puts("sympath 0.1");
         return 0;

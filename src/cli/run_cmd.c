@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db_cmd.h"
+#include "data/data.h"
+#include "db/db.h"
 #include "explore/explorer.h"
 #include "explore/strategy.h"
 #include "instrument/instrument.h"
+#include "proto/proto.h"
 #include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
@@ -85,54 +87,53 @@ static int parse_uint(const char *text, uint64_t *out) {
     return 0;
 }
 
-const char *lib_dir(void) {
-    const char *e = getenv("SYMPATH_LIB_DIR");
-    return e && *e ? e : SYMPATH_LIB_DIR;
-}
-
-const char *include_dir(void) {
-    const char *e = getenv("SYMPATH_INCLUDE_DIR");
-    return e && *e ? e : SYMPATH_INCLUDE_DIR;
-}
-
-/* OUT/build/replay.conf: what `sympath replay` needs to rebuild the program natively. */
+/* OUT/build/replay.conf (proto.h): what `sympath replay` needs to rebuild the program natively. */
 int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
-                             const sym_posix_opts *posix, uint32_t covered, uint32_t total,
-                             const db_setup *db) {
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
-    snprintf(path, sizeof path, "%s/build/replay.conf", out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    fprintf(f, "sympath-replay 1\n");
-    for (size_t i = 0; i < n; i++) fprintf(f, "source %s\n", abs_sources[i]);
-    fprintf(f, "cflags %s\n", cflags ? cflags : "");
-    fprintf(f, "include %s\n", include_dir());
-    fprintf(f, "replaylib %s/replay.c\n", lib_dir());
-    fprintf(f, "branches %u %u\n", covered, total);
+                      const sym_posix_opts *posix, uint32_t covered, uint32_t total, const db_setup *db,
+                      int replaypq) {
+    replay_conf c;
+    replay_conf_init(&c);
+    int oom = 0;
+    for (size_t i = 0; i < n; i++) oom |= replay_conf_add_source(&c, abs_sources[i]);
+    c.cflags = strdup(cflags ? cflags : "");
+    c.include_dir = strdup(instrument_include_dir());
+    c.replaylib = util_strf("%s/replay.c", instrument_lib_dir());
+    c.branches_covered = covered;
+    c.branches_total = total;
     /* input functions of other names defined by the build (src/instrument/nondet.c) */
-    char nd[PATH_MAX + 16];
-    snprintf(nd, sizeof nd, "%s/build/nondet.bc", out);
-    char *nd_abs = access(nd, R_OK) == 0 ? realpath(nd, NULL) : NULL;
-    if (nd_abs) fprintf(f, "nondet %s\n", nd_abs);
-    free(nd_abs);
+    char *nd = util_strf("%s/build/nondet.bc", out);
+    c.nondet = nd && access(nd, R_OK) == 0 ? realpath(nd, NULL) : NULL;
+    free(nd);
     /* symbolic command line, stdin and files: the options, and the configuration replay.c reads */
     if (posix_enabled(posix)) {
-        posix_write_replay_lines(f, posix);
-        snprintf(nd, sizeof nd, "%s/build/posix_conf.c", out);
-        char *pc = realpath(nd, NULL);
-        if (pc) fprintf(f, "posixconf %s\n", pc);
+        c.args_on = posix->args_on, c.args_min = posix->args_min, c.args_max = posix->args_max;
+        c.arg_len = posix->arg_len;
+        c.stdin_on = posix->stdin_on, c.stdin_max = posix->stdin_max;
+        for (size_t k = 0; k < posix->nfiles; k++) oom |= replay_conf_add_file(&c, posix->files[k].name, posix->files[k].size);
+        char *pc = util_strf("%s/build/posix_conf.c", out);
+        c.posixconf = pc ? realpath(pc, NULL) : NULL;
         free(pc);
     }
-    if (db && db->schema && db->pg) { /* PostgreSQL: each test's recorded results (tests/test-N.results) */
-        fprintf(f, "replaypq %s/replay_pq.c\n", lib_dir());
-    } else if (db && db->schema) {
-        fprintf(f, "db_schema %s\n", db->schema_copy);
-        fprintf(f, "db_inputs %zu\n", db->fixture_inputs);
-        fprintf(f, "replaydb %s/replay_db.c\n", lib_dir());
+    if (replaypq) { /* PostgreSQL: each test's recorded results (tests/test-N.results) */
+        c.replaypq = util_strf("%s/replay_pq.c", instrument_lib_dir());
+        oom |= !c.replaypq;
     }
-    if (fclose(f) != 0) return -1;
-    return rename(tmp, path);
+    if (db && db->schema && !db->pg) {
+        c.db_schema = strdup(db->schema_copy);
+        c.db_inputs = db->fixture_inputs;
+        c.replaydb = util_strf("%s/replay_db.c", instrument_lib_dir());
+        oom |= !c.db_schema || !c.replaydb;
+    }
+    char *path = util_strf("%s/%s", out, REPLAY_CONF_FILE), *err = NULL;
+    int rc = -1;
+    if (oom || !path || !c.cflags || !c.include_dir || !c.replaylib)
+        fprintf(stderr, "sympath: cannot write the replay configuration: out of memory\n");
+    else if ((rc = replay_conf_write(path, &c, &err)) != 0)
+        fprintf(stderr, "sympath: %s\n", err ? err : "cannot write the replay configuration");
+    free(err);
+    free(path);
+    replay_conf_free(&c);
+    return rc;
 }
 
 int cmd_run(int argc, char **argv) {
@@ -299,6 +300,7 @@ int cmd_run(int argc, char **argv) {
     }
 
     char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];
+    char *err = NULL;
     if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir) {
         fprintf(stderr, "sympath run: output path too long\n");
         return 2;
@@ -308,17 +310,19 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
-    if (db_path && db_setup_run(db_path, build_dir, &db) != 0)
+    if (db_path && db_setup_run(db_path, data_is_postgres(db_path), build_dir, &db, stderr, &err) != 0) {
+        fprintf(stderr, "sympath run: %s\n", err ? err : "out of memory");
+        free(err);
         return 1;
+    }
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
 
-    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, lib_dir(), include_dir(),
+    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
                      exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix};
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;
     memset(&bs, 0, sizeof bs);
-    char *err = NULL;
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
     int rc = 1;
     if (build_executor(&bo, &bs, &err) != 0) {
@@ -337,7 +341,7 @@ int cmd_run(int argc, char **argv) {
             l += n + (l[n] == '\n');
         }
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db, db.schema && db.pg);
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -369,12 +373,12 @@ int cmd_run(int argc, char **argv) {
         free(err);
         goto done;
     }
-    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db);
+    write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db,
+                      db.schema && db.pg);
     rc = 0;
 done:
-    db_cleanup_pg(&db);
-    free(db.scratch_conninfo);
-    db_schema_free(db.schema);
+    db_cleanup_pg(&db, stderr);
+    db_setup_free(&db);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
     build_stats_free(&bs);

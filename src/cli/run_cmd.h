@@ -15,14 +15,12 @@ int parse_duration(const char *text, double *seconds);
 
 struct sym_posix_opts;
 struct db_setup;
-/* Directory of the runtime libraries and bitcode (SYMPATH_LIB_DIR, or the build's) and of
- * sympath.h (SYMPATH_INCLUDE_DIR, or the source tree's). */
-const char *lib_dir(void);
-const char *include_dir(void);
-/* Write OUT/build/replay.conf (atomically): sources, flags, the replay library, the branch
- * figures covered/total, nondet and POSIX lines, and the database lines when db->schema is
- * set (db may be NULL, posix may be NULL). 0, or -1 when it cannot be written. */
+/* Write OUT/build/replay.conf (atomically, by proto.h's one writer): sources, flags, the replay
+ * library, the branch figures covered/total, nondet and POSIX lines, the SQLite database lines
+ * when db->schema is set for SQLite, and the replay_pq.c line when replaypq is set (db and posix
+ * may be NULL). 0, or -1 after a message on stderr. */
 int write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
-                      const struct sym_posix_opts *posix, uint32_t covered, uint32_t total, const struct db_setup *db);
+                      const struct sym_posix_opts *posix, uint32_t covered, uint32_t total, const struct db_setup *db,
+                      int replaypq);
 
 #endif

@@ -173,9 +173,6 @@ int64_t data_source_count(data_source *ds, const char *sql, const char *const *p
  * "<table>:*" for all its rows) from the user's data, for a replay fixture; malloc'ed text, NULL with *err. */
 char *data_source_fixture(data_source *ds, const char *const *keys, size_t nkeys, char **err);
 
-/* SQLite: the schema's DDL (CREATE statements) for the replay's database; malloc'ed. */
-char *data_source_ddl(data_source *ds, char **err);
-
 void data_source_close(data_source *ds);
 
 /* ---------------------------------------------------------------- the exploration (data_explore.c) */

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include "../emit/emit.h"
-#include "../explore/executor.h"
+#include "../explore/explorer.h"
 #include "../instrument/instrument.h"
 #include "data.h"
 
@@ -36,7 +36,7 @@ typedef struct dnode {
     unsigned tries;            /* queries aimed at it that did not reach it */
     uint64_t offset;           /* tuples its query already gave (the next query continues after them) */
     uint32_t open_below;       /* open complement leaves in the subtree (refreshed per round) */
-    /* estimates of the node's query (counts; see estimate() in data_explore.c) */
+    /* estimates of the node's query (counts; see estimate() in data_cand.c) */
     bool est_known;
     double rows, cost1;
     bool rows_exact;
@@ -99,6 +99,7 @@ typedef struct dstate_x {
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;
+    struct report_progress *progress; /* OUT/stats (src/report) */
 } dstate_x;
 
 /* ---- tree (data_tree.c) ---- */
@@ -118,6 +119,36 @@ uint32_t dtree_paths(const dnode *root);
 void dtree_walk(dnode *root, void (*f)(dnode *, void *), void *ctx);
 /* Free the tree below root (root itself is embedded in its site). */
 void dtree_free(dnode *root);
+
+/* ---- one run (data_run.c) ---- */
+
+/* Run the executor once with `plan` (the text of OUT's data-plan file: limits and candidate
+ * queries per site), then process the run: name its data inputs, grow the sites' tuple
+ * trees, merge coverage, keep a test (with its fixture or recorded results) when it added
+ * coverage or hit an error. *new_paths receives the distinct tuple paths it added.
+ * Returns the tuples fetched, -2 when it timed out before any tuple came (a slow query),
+ * -1 when the program could not be run. */
+int64_t data_run_once(dstate_x *x, const char *plan, uint32_t *new_paths);
+/* One line of OUT/stats (src/report; at most one per second unless final): the solver
+ * columns hold the estimates (seconds, candidate queries) and the runs stopped by --timeout. */
+void data_stats_sample(dstate_x *x, int final);
+
+/* ---- candidates (data_cand.c) ---- */
+
+/* A candidate query: a node of a site's tuple tree and how many of its tuples to ask for. */
+typedef struct dcand {
+    int site;
+    dnode *node;
+    bool leaf;           /* a complement node (aimed at directly) rather than an internal one */
+    char *cond;          /* the node's path condition (SQL, malloc'ed) */
+    uint64_t limit;      /* n_q */
+    double score, rows, cost;
+} dcand;
+
+/* The best candidate over all sites (least estimated cost per expected new path; estimates
+ * are made and cached on the nodes as needed). Returns 1 with *best (best->cond owned by the
+ * caller), 0 when none is left. */
+int data_choose(dstate_x *x, dcand *best);
 
 /* ---- log (data_log.c) ---- */
 

@@ -12,10 +12,11 @@
 
 /*
  * Three translations, one per kind of value:
- *   B(e)  width 1       an SQL boolean
- *   I(e)  width w > 1   an SQL integer: the unsigned value in [0, 2^w) for w < 64, the
- *                       signed (two's complement) value for w = 64, SQL's own integers
- *   R(e)  IEEE double   an SQL REAL / double precision
+ *   sql_bool(e)  width 1       an SQL boolean
+ *   sql_int(e)   width w > 1   an SQL integer: the unsigned value in [0, 2^w) for w < 64, the
+ *                              signed (two's complement) value for w = 64, SQL's own integers
+ *   sql_real(e)  IEEE double   an SQL REAL / double precision
+ * (and sql_signed(e), the signed view of sql_int(e) for w < 64)
  * Every operator keeps C's bit-vector meaning: results are masked back to their width,
  * signed views are made explicitly. What cannot be kept exactly fails the whole condition
  * (the caller then drops it from the candidate query and counts it).
@@ -31,9 +32,9 @@ typedef struct tx {
     strbuf o;
 } tx;
 
-static int B(tx *t, expr *e);
-static int I(tx *t, expr *e);
-static int R(tx *t, expr *e);
+static int sql_bool(tx *t, expr *e);
+static int sql_int(tx *t, expr *e);
+static int sql_real(tx *t, expr *e);
 
 static int fail(tx *t, const char *why)
 {
@@ -59,13 +60,30 @@ static void put_s(tx *t, int64_t v)
 
 static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 
-/* The signed view of I(e) for width w < 64 (I(e) is then in [0, 2^w)). w <= 62 only:
+/* Append pre, the translation of a by f, then post: the shape of most translations that
+ * wrap an operand. 0, or -1 when a cannot be translated. */
+static int around(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, const char *post)
+{
+    sb_puts(&t->o, pre);
+    if (f(t, a))
+        return -1;
+    sb_puts(&t->o, post);
+    return 0;
+}
+
+/* Append pre f(a) mid f(b) post: two operands in one shape. 0, or -1 when one cannot be translated. */
+static int around2(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, const char *mid, expr *b, const char *post)
+{
+    return around(t, pre, f, a, mid) || around(t, "", f, b, post) ? -1 : 0;
+}
+
+/* The signed view of sql_int(e) for width w < 64 (sql_int(e) is then in [0, 2^w)). w <= 62 only:
  * 2^w must be an SQL integer. */
-static int S(tx *t, expr *e)
+static int sql_signed(tx *t, expr *e)
 {
     unsigned w = e->width;
     if (w == 64)
-        return I(t, e);
+        return sql_int(t, e);
     if (is_const(e)) { /* a constant's signed view is a literal */
         put_s(t, expr_sext64(e->value, w));
         return 0;
@@ -73,17 +91,13 @@ static int S(tx *t, expr *e)
     if (w > 62)
         return fail(t, "63-bit signed value");
     if (w == 1) { /* true is -1 */
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e))
-            return -1;
-        sb_puts(&t->o, " THEN -1 ELSE 0 END)");
-        return 0;
+        return around(t, "(CASE WHEN ", sql_bool, e, " THEN -1 ELSE 0 END)");
     }
     sb_puts(&t->o, "(");
-    if (I(t, e))
+    if (sql_int(t, e))
         return -1;
     sb_printf(&t->o, " - ((");
-    if (I(t, e))
+    if (sql_int(t, e))
         return -1;
     sb_printf(&t->o, " >> %u) << %u))", w - 1, w);
     return too_long(t);
@@ -110,14 +124,34 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
     return too_long(t);
 }
 
+/* ((kid0 op kid1) & mask(w)): an operation whose SQL result may leave the w bits of C's. */
+static int binop_masked(tx *t, expr *e, const char *op, int (*f)(tx *, expr *), unsigned w)
+{
+    sb_puts(&t->o, "((");
+    if (binop(t, e, op, f))
+        return -1;
+    mask_close(t, w);
+    return too_long(t);
+}
+
+/* ((f(a) shift k) & mask(mask_w)), shift "<<" or ">>", or ((f(a)) & mask) when shift is NULL. */
+static int shifted_masked(tx *t, int (*f)(tx *, expr *), expr *a, const char *shift, unsigned k, unsigned mask_w)
+{
+    sb_puts(&t->o, "((");
+    if (f(t, a))
+        return -1;
+    if (shift)
+        sb_printf(&t->o, " %s %u", shift, k);
+    mask_close(t, mask_w);
+    return too_long(t);
+}
+
 
 /* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
 static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
 {
-    sb_puts(&t->o, "(CASE WHEN ");
-    if (B(t, e->kid[0]))
+    if (around(t, "(CASE WHEN ", sql_bool, e->kid[0], " THEN "))
         return -1;
-    sb_puts(&t->o, " THEN ");
     if (f(t, e->kid[1]))
         return -1;
     sb_puts(&t->o, " ELSE ");
@@ -172,7 +206,7 @@ static int byte_cmp(tx *t, int col, int pos, char op, uint64_t v)
 
 /* ---------------------------------------------------------------- booleans */
 
-static int B(tx *t, expr *e)
+static int sql_bool(tx *t, expr *e)
 {
     if (e->width != 1)
         return fail(t, "not a condition");
@@ -184,112 +218,77 @@ static int B(tx *t, expr *e)
     case EXPR_EXTRACT:
     case EXPR_ITE:
         if (e->op == EXPR_ITE)
-            return ite(t, e, B);
+            return ite(t, e, sql_bool);
         if (e->op == EXPR_EXTRACT) {
             sb_puts(&t->o, "(((");
-            if (I(t, e->kid[0]))
+            if (sql_int(t, e->kid[0]))
                 return -1;
             sb_printf(&t->o, " >> %u) & 1) = 1)", e->aux);
             return too_long(t);
         }
         return fail(t, "1-bit input");
     case EXPR_NOT:
-        sb_puts(&t->o, "(NOT ");
-        if (B(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, ")");
-        return 0;
+        return around(t, "(NOT ", sql_bool, e->kid[0], ")");
     case EXPR_AND:
-        return binop(t, e, "AND", B);
+        return binop(t, e, "AND", sql_bool);
     case EXPR_OR:
-        return binop(t, e, "OR", B);
+        return binop(t, e, "OR", sql_bool);
     case EXPR_XOR:
-        return binop(t, e, "<>", B);
+        return binop(t, e, "<>", sql_bool);
     case EXPR_EQ: {
         if (e->kid[0]->width == 1)
-            return binop(t, e, "=", B);
+            return binop(t, e, "=", sql_bool);
         int col, pos;
         if (is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
             return byte_cmp(t, col, pos, '=', e->kid[0]->value);
         if (is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
             return byte_cmp(t, col, pos, '=', e->kid[1]->value);
-        return binop(t, e, "=", I);
+        return binop(t, e, "=", sql_int);
     }
     case EXPR_ULT: {
         unsigned w = e->kid[0]->width;
-        if (w == 1) { /* a < b: a false, b true */
-            sb_puts(&t->o, "((NOT ");
-            if (B(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, ") AND ");
-            if (B(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, ")");
-            return 0;
-        }
+        if (w == 1) /* a < b: a false, b true */
+            return around2(t, "((NOT ", sql_bool, e->kid[0], ") AND ", e->kid[1], ")");
         int col, pos;
         if (w < 64 && is_const(e->kid[1]) && sqlite_byte(t, e->kid[0], &col, &pos))
             return byte_cmp(t, col, pos, '<', e->kid[1]->value);
         if (w < 64 && is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
             return byte_cmp(t, col, pos, '>', e->kid[0]->value);
         if (w < 64)
-            return binop(t, e, "<", I);
+            return binop(t, e, "<", sql_int);
         /* unsigned 64-bit: the same sign compares as signed; otherwise the non-negative one is smaller */
         if (is_const(e->kid[1]) && (int64_t)e->kid[1]->value > 0) { /* x <u c, c > 0: 0 <= x < c */
-            sb_puts(&t->o, "(");
-            if (I(t, e->kid[0]))
+            if (around2(t, "(", sql_int, e->kid[0], " >= 0 AND ", e->kid[0], " < "))
                 return -1;
-            sb_puts(&t->o, " >= 0 AND ");
-            if (I(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " < ");
             put_s(t, (int64_t)e->kid[1]->value);
             sb_puts(&t->o, ")");
             return too_long(t);
         }
         /* (a < 0) = (b < 0) AND a < b, or a >= 0 AND b < 0 */
-        sb_puts(&t->o, "(((");
-        if (I(t, e->kid[0]))
+        if (around2(t, "(((", sql_int, e->kid[0], " < 0) = (", e->kid[1], " < 0) AND "))
             return -1;
-        sb_puts(&t->o, " < 0) = (");
-        if (I(t, e->kid[1]))
+        if (binop(t, e, "<", sql_int))
             return -1;
-        sb_puts(&t->o, " < 0) AND ");
-        if (binop(t, e, "<", I))
+        if (around2(t, ") OR (", sql_int, e->kid[0], " >= 0 AND ", e->kid[1], " < 0))"))
             return -1;
-        sb_puts(&t->o, ") OR (");
-        if (I(t, e->kid[0]))
-            return -1;
-        sb_puts(&t->o, " >= 0 AND ");
-        if (I(t, e->kid[1]))
-            return -1;
-        sb_puts(&t->o, " < 0))");
         return too_long(t);
     }
     case EXPR_SLT:
-        if (e->kid[0]->width == 1) { /* signed 1-bit: true (-1) < false (0) */
-            sb_puts(&t->o, "(");
-            if (B(t, e->kid[0]))
-                return -1;
-            sb_puts(&t->o, " AND NOT ");
-            if (B(t, e->kid[1]))
-                return -1;
-            sb_puts(&t->o, ")");
-            return 0;
-        }
-        return binop(t, e, "<", S);
+        if (e->kid[0]->width == 1) /* signed 1-bit: true (-1) < false (0) */
+            return around2(t, "(", sql_bool, e->kid[0], " AND NOT ", e->kid[1], ")");
+        return binop(t, e, "<", sql_signed);
     case EXPR_FOEQ:
-        return binop(t, e, "=", R);
+        return binop(t, e, "=", sql_real);
     case EXPR_FOLT:
-        return binop(t, e, "<", R);
+        return binop(t, e, "<", sql_real);
     case EXPR_FOLE:
-        return binop(t, e, "<=", R);
+        return binop(t, e, "<=", sql_real);
     case EXPR_FUNO: {
-        /* SQL has no NaN: database values never are, and R() admits no operation that makes
+        /* SQL has no NaN: database values never are, and sql_real() admits no operation that makes
          * one (no division by a non-constant, no infinity): false when both sides translate */
         tx u = *t;
         u.o = (strbuf)STRBUF_INIT;
-        int r = R(&u, e->kid[0]) || R(&u, e->kid[1]) ? -1 : 0;
+        int r = sql_real(&u, e->kid[0]) || sql_real(&u, e->kid[1]) ? -1 : 0;
         sb_free(&u.o);
         if (r)
             return fail(t, u.why ? u.why : "NaN test");
@@ -303,15 +302,11 @@ static int B(tx *t, expr *e)
 
 /* ---------------------------------------------------------------- integers */
 
-static int I(tx *t, expr *e)
+static int sql_int(tx *t, expr *e)
 {
     unsigned w = e->width;
     if (w == 1) {
-        sb_puts(&t->o, "(CASE WHEN ");
-        if (B(t, e))
-            return -1;
-        sb_puts(&t->o, " THEN 1 ELSE 0 END)");
-        return 0;
+        return around(t, "(CASE WHEN ", sql_bool, e, " THEN 1 ELSE 0 END)");
     }
     switch (e->op) {
     case EXPR_CONST:
@@ -337,12 +332,8 @@ static int I(tx *t, expr *e)
         if (e->op == EXPR_MUL && w > 31 && w < 64)
             return fail(t, "wide multiplication");
         if (w == 64)
-            return binop(t, e, op, I);
-        sb_puts(&t->o, "((");
-        if (binop(t, e, op, I))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+            return binop(t, e, op, sql_int);
+        return binop_masked(t, e, op, sql_int, w);
     }
     case EXPR_UDIV:
     case EXPR_UREM:
@@ -356,24 +347,18 @@ static int I(tx *t, expr *e)
             if (w == 64 && (int64_t)e->kid[1]->value < 0)
                 return fail(t, "unsigned 64-bit division");
             if (w == 64) { /* only exact for non-negative dividends */
-                sb_puts(&t->o, "(CASE WHEN ");
-                if (I(t, e->kid[0]))
+                if (around(t, "(CASE WHEN ", sql_int, e->kid[0], " >= 0 THEN "))
                     return -1;
-                sb_puts(&t->o, " >= 0 THEN ");
-                if (binop(t, e, op, I))
+                if (binop(t, e, op, sql_int))
                     return -1;
                 sb_puts(&t->o, " ELSE NULL END)");
                 return too_long(t);
             }
-            return binop(t, e, op, I);
+            return binop(t, e, op, sql_int);
         }
         if (w == 64 && (int64_t)e->kid[1]->value == -1)
             return fail(t, "division by -1");
-        sb_puts(&t->o, "((");
-        if (binop(t, e, op, S))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+        return binop_masked(t, e, op, sql_signed, w);
     }
     case EXPR_SHL:
     case EXPR_LSHR:
@@ -381,91 +366,62 @@ static int I(tx *t, expr *e)
         if (!is_const(e->kid[1]) || e->kid[1]->value >= w)
             return fail(t, "shift by a value from the data");
         unsigned k = (unsigned)e->kid[1]->value;
-        if (e->op == EXPR_SHL) {
-            sb_puts(&t->o, "((");
-            if (I(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " << %u", k);
-            mask_close(t, w);
-        } else if (e->op == EXPR_LSHR) {
-            sb_puts(&t->o, "((");
-            if (I(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " >> %u", k);
-            mask_close(t, w == 64 && k ? 64 - k : w);
-        } else {
-            sb_puts(&t->o, "((");
-            if (S(t, e->kid[0]))
-                return -1;
-            sb_printf(&t->o, " >> %u", k);
-            mask_close(t, w);
-        }
-        return too_long(t);
+        if (e->op == EXPR_SHL)
+            return shifted_masked(t, sql_int, e->kid[0], "<<", k, w);
+        if (e->op == EXPR_LSHR)
+            return shifted_masked(t, sql_int, e->kid[0], ">>", k, w == 64 && k ? 64 - k : w);
+        return shifted_masked(t, sql_signed, e->kid[0], ">>", k, w);
     }
     case EXPR_AND:
-        return binop(t, e, "&", I);
+        return binop(t, e, "&", sql_int);
     case EXPR_OR:
-        return binop(t, e, "|", I);
+        return binop(t, e, "|", sql_int);
     case EXPR_XOR: /* SQLite has no XOR: (a | b) & ~(a & b) */
         sb_puts(&t->o, "(");
-        if (binop(t, e, "|", I))
+        if (binop(t, e, "|", sql_int))
             return -1;
         sb_puts(&t->o, " & ~");
-        if (binop(t, e, "&", I))
+        if (binop(t, e, "&", sql_int))
             return -1;
         sb_puts(&t->o, ")");
         return too_long(t);
     case EXPR_NOT:
         sb_puts(&t->o, "((~");
-        if (I(t, e->kid[0]))
+        if (sql_int(t, e->kid[0]))
             return -1;
         mask_close(t, w);
         return 0;
     case EXPR_ZEXT:
-        return I(t, e->kid[0]);
+        return sql_int(t, e->kid[0]);
     case EXPR_SEXT:
         if (w == 64)
-            return S(t, e->kid[0]);
-        sb_puts(&t->o, "((");
-        if (S(t, e->kid[0]))
-            return -1;
-        mask_close(t, w);
-        return too_long(t);
+            return sql_signed(t, e->kid[0]);
+        return shifted_masked(t, sql_signed, e->kid[0], NULL, 0, w);
     case EXPR_EXTRACT:
         if (e->aux == 0 && w == e->kid[0]->width)
-            return I(t, e->kid[0]);
-        sb_puts(&t->o, "((");
-        if (I(t, e->kid[0]))
-            return -1;
-        if (e->aux)
-            sb_printf(&t->o, " >> %u", e->aux);
-        mask_close(t, w);
-        return too_long(t);
+            return sql_int(t, e->kid[0]);
+        return shifted_masked(t, sql_int, e->kid[0], e->aux ? ">>" : NULL, e->aux, w);
     case EXPR_CONCAT:
         sb_puts(&t->o, "((");
-        if (I(t, e->kid[0]))
+        if (sql_int(t, e->kid[0]))
             return -1;
         sb_printf(&t->o, " << %u) | ", e->kid[1]->width);
-        if (I(t, e->kid[1]))
+        if (sql_int(t, e->kid[1]))
             return -1;
         sb_puts(&t->o, ")");
         return too_long(t);
     case EXPR_ITE:
-        return ite(t, e, I);
+        return ite(t, e, sql_int);
     case EXPR_FTOSI:
         if (e->kid[0]->width != 64)
             return fail(t, "32-bit float");
         sb_puts(&t->o, "((");
         if (t->d == DATA_PG) {
-            sb_puts(&t->o, "trunc(");
-            if (R(t, e->kid[0]))
+            if (around(t, "trunc(", sql_real, e->kid[0], ")::bigint"))
                 return -1;
-            sb_puts(&t->o, ")::bigint");
         } else {
-            sb_puts(&t->o, "CAST(");
-            if (R(t, e->kid[0]))
+            if (around(t, "CAST(", sql_real, e->kid[0], " AS INTEGER)"))
                 return -1;
-            sb_puts(&t->o, " AS INTEGER)");
         }
         mask_close(t, w);
         return too_long(t);
@@ -476,7 +432,7 @@ static int I(tx *t, expr *e)
 
 /* ---------------------------------------------------------------- doubles */
 
-static int R(tx *t, expr *e)
+static int sql_real(tx *t, expr *e)
 {
     if (e->width != 64)
         return fail(t, "32-bit float");
@@ -504,30 +460,30 @@ static int R(tx *t, expr *e)
         return too_long(t);
     }
     case EXPR_FADD:
-        return binop(t, e, "+", R);
+        return binop(t, e, "+", sql_real);
     case EXPR_FSUB:
-        return binop(t, e, "-", R);
+        return binop(t, e, "-", sql_real);
     case EXPR_FMUL:
-        return binop(t, e, "*", R);
+        return binop(t, e, "*", sql_real);
     case EXPR_FDIV: {
         expr *k = e->kid[1];
         double v;
         memcpy(&v, &k->value, sizeof v);
         if (!is_const(k) || v == 0 || !isfinite(v))
             return fail(t, "division by a value from the data");
-        return binop(t, e, "/", R);
+        return binop(t, e, "/", sql_real);
     }
     case EXPR_SITOF:
     case EXPR_UITOF:
         if (e->op == EXPR_UITOF && e->kid[0]->width == 64)
             return fail(t, "unsigned 64-bit to double");
         sb_puts(&t->o, "CAST(");
-        if (e->op == EXPR_SITOF ? S(t, e->kid[0]) : I(t, e->kid[0]))
+        if (e->op == EXPR_SITOF ? sql_signed(t, e->kid[0]) : sql_int(t, e->kid[0]))
             return -1;
         sb_printf(&t->o, " AS %s)", cast_real(t));
         return too_long(t);
     case EXPR_ITE:
-        return ite(t, e, R);
+        return ite(t, e, sql_real);
     default:
         return fail(t, "floating-point operation without an exact SQL counterpart");
     }
@@ -540,7 +496,7 @@ char *data_expr_sql(data_dialect d, expr *cond, data_term_fn term, void *ctx, co
     t.d = d;
     t.term = term;
     t.ctx = ctx;
-    if (B(&t, cond) || t.o.failed) {
+    if (sql_bool(&t, cond) || t.o.failed) {
         if (why)
             *why = t.why ? t.why : "out of memory";
         sb_free(&t.o);

@@ -60,15 +60,6 @@ char *data_source_fixture(data_source *ds, const char *const *keys, size_t nkeys
     return ds->ops->fixture(ds->h, keys, nkeys, err);
 }
 
-char *data_source_ddl(data_source *ds, char **err)
-{
-    if (!ds->ops->ddl) {
-        *err = strdup("no schema DDL for this database");
-        return NULL;
-    }
-    return ds->ops->ddl(ds->h, err);
-}
-
 void data_source_close(data_source *ds)
 {
     if (!ds)

@@ -12,7 +12,6 @@ typedef struct source_ops {
                     uint64_t bound, double table_rows, data_estimate *out, char **err);
     int64_t (*count)(void *h, const char *sql, const char *const *params, int nparams, char **err);
     char *(*fixture)(void *h, const char *const *keys, size_t nkeys, char **err); /* NULL: unsupported */
-    char *(*ddl)(void *h, char **err);                                            /* NULL: unsupported */
     void (*close)(void *h);
 } source_ops;
 

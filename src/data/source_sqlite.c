@@ -210,24 +210,6 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
     return b.s;
 }
 
-static char *sq_ddl(void *h, char **err)
-{
-    sq *s = h;
-    sqlite3_stmt *st = NULL;
-    strbuf b = STRBUF_INIT;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
-                           "ORDER BY type = 'table' DESC, rowid",
-                           -1, &st, NULL) != SQLITE_OK) {
-        *err = msg("schema", s->db);
-        return NULL;
-    }
-    while (sqlite3_step(st) == SQLITE_ROW)
-        sb_printf(&b, "%s;\n", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return b.s ? b.s : strdup("");
-}
-
 static void sq_close(void *h)
 {
     sq *s = h;
@@ -237,4 +219,4 @@ static void sq_close(void *h)
     free(s);
 }
 
-const source_ops source_sqlite_ops = {sq_open, NULL, sq_count, sq_fixture, sq_ddl, sq_close};
+const source_ops source_sqlite_ops = {sq_open, NULL, sq_count, sq_fixture, sq_close};

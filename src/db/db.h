@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "../expr/expr.h"
 
 /*
@@ -14,7 +15,7 @@
  * WHERE clause becomes a constraint over the cells of a slot, and the solver
  * writes the rows a path needs (the *fixture*). This header is the part of that
  * layer that knows SQL and the schema; it is used by the executor's SQLite
- * interception (src/runtime/db_sqlite.c), by the explorer (fixture files,
+ * interception (src/runtime/sqlite/db_sqlite.c), by the explorer (fixture files,
  * report) and by the CLI (schema checks). It does not print or exit.
  */
 
@@ -31,6 +32,8 @@ typedef struct db_column {
     int pk;              /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;        /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
     int fk_column;       /* referenced column index in that table */
+    char *dflt;          /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
+    struct db_query *dflt_q; /* that default parsed (its value: dflt_q->insert_val[0]), NULL when not modelled */
 } db_column;
 
 /* A PRIMARY KEY or UNIQUE column set: the fixture's rows differ on it. */
@@ -38,6 +41,13 @@ typedef struct db_key {
     int ncols;
     int cols[8];         /* column indexes */
 } db_key;
+
+/* A CHECK constraint (column or table level) of a table (src/db/check.c). */
+typedef struct db_check {
+    char *text;          /* the expression as declared (between the parentheses) */
+    struct db_query *q;  /* "SELECT * FROM t WHERE <text>" parsed; NULL when not modelled */
+    const char *why;     /* static: why it is not modelled (q NULL), e.g. "function call" */
+} db_check;
 
 typedef struct db_table {
     char *name;
@@ -47,13 +57,15 @@ typedef struct db_table {
     bool without_rowid;  /* WITHOUT ROWID table: its queries are run concretely */
     int nkeys;
     db_key *keys;
+    int nchecks;         /* CHECK constraints, in declaration order */
+    db_check *checks;
 } db_table;
 
 typedef struct db_schema {
     int ntables;
     db_table *tables;
     char *ddl;           /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
-    int nignored;        /* constraints not turned into fixture constraints (CHECK, composite FOREIGN KEY) */
+    int nignored;        /* constraints not turned into fixture constraints (untranslatable CHECK, composite FOREIGN KEY, defaults) */
     char **ignored;      /* their descriptions */
 } db_schema;
 
@@ -158,7 +170,8 @@ typedef enum db_xkind {
     DBX_ISNULL,     /* kids[0] IS NULL (negated: IS NOT NULL) */
     DBX_LIKE,       /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
     DBX_IN,         /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
-    DBX_BETWEEN     /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
+    DBX_BETWEEN,    /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
+    DBX_LENGTH      /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
 } db_xkind;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -334,5 +347,113 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
  */
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
                           expr *const *counts, db_val *const *cells);
+
+/* ---------------------------------------------------------------- CHECK and DEFAULT (check.c) */
+
+/*
+ * CHECK constraints of table ti from its CREATE TABLE text `create_sql` (as SQLite keeps it
+ * in sqlite_schema): every CHECK (...) clause, column or table level, is cut out of the text
+ * (outside quotes and comments), parsed with libpg_query as the WHERE clause of
+ * "SELECT * FROM t WHERE <expr>" (SQLite's `==` read as `=`) and tried once through the
+ * translation; the parsed ones are kept in t->checks, the others too (q NULL) and named in
+ * s->ignored by kind ("CHECK (...) of t: function foo()"). Also parses each column's DEFAULT
+ * (c->dflt) as the value of a one-column INSERT; a default that is not a literal or arithmetic
+ * on literals (CURRENT_TIMESTAMP, a function) is named in s->ignored. 0, or -1 out of memory.
+ */
+int db_checks_load(db_schema *s, int ti, const char *create_sql);
+/* A comment "/" "* sympath-pg-check: CHECK (...) *" "/" inside a CREATE TABLE carries a PostgreSQL
+ * CHECK (pg_get_constraintdef's text, written by db_pg_read_schema) that SQLite must not run;
+ * db_checks_load models it as above, with PostgreSQL's exact LIKE. */
+#define DB_PG_CHECK_MARK "/* sympath-pg-check: "
+
+/* Free a table's CHECKs and its columns' parsed defaults (db_schema_free calls it). */
+void db_checks_free(db_table *t);
+
+/*
+ * CHECK `ck` over one row (its cells, the table's columns in order) as a width-1 expression,
+ * with SQL's rule for CHECK: it holds unless the expression is FALSE (NULL passes).
+ * Returns NULL with *why (static) when the translation does not model it.
+ */
+expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const char **why);
+
+/*
+ * Every modelled CHECK of table t over one row, and-ed (constant true when none);
+ * db_slot_constraints includes it for each present slot.
+ */
+expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row);
+
+/*
+ * The default values of the columns an INSERT leaves out: for each column of t that
+ * q->insert_col does not name, cells[c] becomes its DEFAULT's value (text bytes
+ * malloc'ed) or stays as the caller set it (NULL) when there is no DEFAULT. Returns 0,
+ * or -1 when some omitted column's default is not modelled (the caller then leaves the
+ * row concrete). The rowid alias is left to the caller.
+ */
+int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells);
+
+/* Free a db_sexpr tree (NULL accepted). */
+void db_sexpr_free(db_sexpr *e);
+
+/* ---------------------------------------------------------------- setup of a run (setup.c, setup_pg.c) */
+
+/*
+ * What `sympath run --db` (and `sympath data` on SQLite) prepares before the build: the
+ * schema, its copy under OUT/build, the query log and the environment the executors read.
+ * Explorer side only: these two files are not in the runtime archive. Messages that are
+ * notes (constraints not modelled, the scratch database created) go to the caller's
+ * `notes` stream; errors are returned as text for the caller to print.
+ */
+typedef struct db_setup {
+    db_schema *schema;          /* NULL when --db was not given */
+    db_limits limits;           /* set by the caller (--db-rows, --db-text) */
+    char schema_copy[4200];     /* OUT/build/schema.sql: the DDL every run (and replay) starts from */
+    char log_path[4200];        /* OUT/build/db/queries.log */
+    size_t fixture_inputs;      /* inputs the fixture takes in a test vector */
+    /* PostgreSQL (--db is a conninfo): fixture mode on the server (setup_pg.c, runtime db_pq.c) */
+    int pg;                     /* 1 when --db is a PostgreSQL conninfo */
+    const char *scratch;        /* --db-scratch CONNINFO, or NULL: database sympath_scratch on the same server */
+    char *scratch_conninfo;     /* the scratch database's conninfo the runs use (malloc'ed) */
+    char pg_ddl_path[4200];     /* OUT/build/schema_pg.sql: the tables as PostgreSQL creates them */
+    char results_dir[4200];     /* OUT/build/db: results-<executor>.txt, each run's SELECT results */
+    char prefix[64];            /* sympath_<pid>: the runs' schemas are <prefix>_<fork server pid> */
+} db_setup;
+
+/*
+ * `sympath run --db`: load the schema named by db_path (DDL text or an SQLite file, never
+ * written: db_schema_load; with pg, a PostgreSQL conninfo: db_setup_pg), write its DDL to
+ * build_dir/schema.sql (atomically), create build_dir/db/ for the runs' databases, empty the
+ * query log, and export SYMPATH_DB_SCHEMA, SYMPATH_DB_DIR, SYMPATH_DB_LOG, SYMPATH_DB_ROWS and
+ * SYMPATH_DB_TEXT for the executors (absolute paths). d->limits and d->scratch are the
+ * caller's. Notes ("sympath: note: ...", the schema's size) go to notes. Returns 0, or -1
+ * with *err (malloc'ed, e.g. "--db x.sql: near line 3: syntax error").
+ */
+int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d, FILE *notes, char **err);
+
+/*
+ * PostgreSQL (called by db_setup_run): the user's tables read over a read-only connection
+ * (data_pg_connect, db_pg_read_schema); their SQLite-style DDL goes to *ddl (malloc'ed, for
+ * db_schema_from_ddl) and the PostgreSQL DDL to d->pg_ddl_path. The scratch database
+ * (d->scratch, or sympath_scratch on the user's server, created with CREATE DATABASE ...
+ * TEMPLATE template0 LC_COLLATE 'C' when missing) is checked to be reachable, writable and
+ * not the user's database; its conninfo goes to d->scratch_conninfo. Exports
+ * SYMPATH_DB_PG_SCRATCH, SYMPATH_DB_PG_DDL and SYMPATH_DB_PG_PREFIX (db_pq.h). Returns 0, or
+ * -1 with *err (no tables, the role may not create the database, ...).
+ */
+int db_setup_pg(const char *conninfo, const char *build_dir_abs, db_setup *d, char **ddl, FILE *notes, char **err);
+
+/*
+ * `sympath data` on SQLite: check that db_abs is an SQLite database file (its 16-byte
+ * header), load its schema (read-only) into d->schema, write its DDL to
+ * build_dir/schema.sql and export SYMPATH_DATA_SCHEMA (the runtime's rowid keys, replay's
+ * fixtures). db_name is the --db text for messages. 0, or -1 with *err.
+ */
+int db_setup_data(const char *db_abs, const char *db_name, const char *build_dir, db_setup *d, char **err);
+
+/* After the exploration: drop the runs' schemas (<prefix>_*) from the scratch database.
+ * Warnings go to notes; never fails. Nothing to do unless d->pg. */
+void db_cleanup_pg(const db_setup *d, FILE *notes);
+
+/* Free what d owns (schema, scratch conninfo); d stays reusable as zeroed. */
+void db_setup_free(db_setup *d);
 
 #endif

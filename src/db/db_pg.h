@@ -24,7 +24,8 @@
  * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
  * format_type, NOT NULL, PRIMARY KEY and UNIQUE, then one ALTER TABLE ... ADD FOREIGN KEY
  * ... DEFERRABLE INITIALLY DEFERRED per foreign key (fixture rows go in table by table).
- * Defaults, CHECK constraints, indexes and triggers are not copied.
+ * CHECK constraints go into *sqlite_ddl only, each as a comment DB_PG_CHECK_MARK "CHECK (...) * /"
+ * inside its CREATE TABLE (modelled by db_checks_load); defaults, indexes and triggers are not copied.
  * Both malloc'ed, ";\n"-separated statements. Returns 0, or -1 with *err (malloc'ed): the
  * server's message of a failed catalog query, or "no tables in schema X".
  */

@@ -30,6 +30,7 @@ void db_schema_free(db_schema *s)
         return;
     for (int i = 0; i < s->ntables; i++) {
         db_table *t = &s->tables[i];
+        db_checks_free(t);
         for (int c = 0; c < t->ncols; c++)
             free(t->cols[c].name), free(t->cols[c].decl_type);
         free(t->cols);
@@ -142,6 +143,8 @@ static int add_column(sqlite3_stmt *st, void *ctx)
     c->pk = sqlite3_column_int(st, 5);
     c->fk_table = c->fk_column = -1;
     t->ncols++;
+    if (sqlite3_column_type(st, 4) != SQLITE_NULL && !(c->dflt = strdup(col_text(st, 4))))
+        return -1;
     return 0;
 }
 
@@ -292,14 +295,23 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
                      err))
             return -1;
     }
-    /* CHECK constraints are enforced by SQLite but not modelled: name them */
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type='table' AND sql LIKE '%CHECK%'", -1, &st,
-                           NULL) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW)
-            ignore(s, util_strf("CHECK constraint of %s (not modelled; rows violating it make a run fail to build its "
-                           "database)", col_text(st, 0)));
-        sqlite3_finalize(st);
+    /* CHECK constraints and DEFAULTs (check.c), from each table's CREATE TABLE text */
+    for (int i = 0; i < s->ntables; i++) {
+        sqlite3_stmt *st = NULL;
+        char *sql = NULL;
+        if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type='table' AND name = ?1", -1, &st, NULL) ==
+            SQLITE_OK) {
+            sqlite3_bind_text(st, 1, s->tables[i].name, -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(st) == SQLITE_ROW)
+                sql = strdup(col_text(st, 0));
+            sqlite3_finalize(st);
+        }
+        int rc = db_checks_load(s, i, sql);
+        free(sql);
+        if (rc) {
+            *err = util_strf("out of memory");
+            return -1;
+        }
     }
     return 0;
 }

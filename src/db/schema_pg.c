@@ -271,6 +271,17 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
             put(&fks, " %s DEFERRABLE INITIALLY DEFERRED;\n", rl.s);
             free(rl.s);
         }
+        /* CHECK constraints: modelled from a comment of the SQLite DDL (check.c), not copied to the runs' schemas */
+        PGresult *checks = rc ? NULL : query(conn, "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                                                    "WHERE conrelid = $1::oid AND contype = 'c' ORDER BY conname", 1, p, err);
+        for (int k = 0; checks && k < PQntuples(checks); k++) {
+            const char *def = PQgetvalue(checks, k, 0);
+            if (!strstr(def, "*/") && !strchr(def, '\n'))
+                put(&lite, "\n    %s%s */", DB_PG_CHECK_MARK, def);
+        }
+        if (!rc && !checks)
+            rc = -1;
+        PQclear(checks);
         put(&lite, "\n);\n");
         put(&pg, "\n);\n");
         PQclear(cols), PQclear(cons);

@@ -158,6 +158,8 @@ static void sexpr_free(db_sexpr *e)
     free(e);
 }
 
+void db_sexpr_free(db_sexpr *e) { sexpr_free(e); }
+
 void db_query_free(db_query *q)
 {
     if (!q)
@@ -306,6 +308,90 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
     }
 }
 
+/* 1: an integer type (int2/4/8, smallint, integer, bigint), 2: a text type (text, varchar), 0: other. */
+static int cast_kind(const PgQuery__TypeName *tn)
+{
+    if (!tn || !tn->n_names || tn->n_array_bounds || tn->n_typmods || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+        return 0;
+    const char *n = tn->names[tn->n_names - 1]->string->sval;
+    static const char *ints[] = {"int2", "int4", "int8", "smallint", "integer", "bigint", "int", NULL};
+    for (int i = 0; ints[i]; i++)
+        if (!strcasecmp(n, ints[i]))
+            return 1;
+    return !strcasecmp(n, "text") || !strcasecmp(n, "varchar") ? 2 : 0;
+}
+
+/*
+ * A cast that changes nothing sympath models (PostgreSQL writes them in its catalog's
+ * CHECK text and users write them in queries): a literal or column cast to an integer
+ * type when it is an integer, to text/varchar when it is a text; a text literal of
+ * digits cast to an integer becomes that integer. Anything else: "CAST".
+ */
+static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
+{
+    int kind = cast_kind(tc->type_name);
+    db_sexpr *e = kind ? conv_expr(c, tc->arg) : NULL;
+    if (!e) {
+        if (!kind)
+            unsupported(c->q, "CAST");
+        return NULL;
+    }
+    bool is_text = e->kind == DBX_TEXT;
+    if (e->kind == DBX_COLUMN)
+        is_text = db_column_is_text(&c->s->tables[c->q->from_table[e->from]].cols[e->column]);
+    else if (e->kind != DBX_TEXT && e->kind != DBX_INT && e->kind != DBX_NULL && e->kind != DBX_PARAM)
+        kind = 0;
+    if (kind == 1 && e->kind == DBX_TEXT) { /* '12'::integer */
+        char *end = NULL;
+        long long v = strtoll(e->text, &end, 10);
+        if (*e->text && !*end) {
+            free(e->text);
+            e->text = NULL;
+            e->kind = DBX_INT;
+            e->ival = v;
+            return e;
+        }
+        kind = 0;
+    }
+    if (kind && e->kind != DBX_NULL && e->kind != DBX_PARAM && is_text != (kind == 2))
+        kind = 0;
+    if (!kind) {
+        sexpr_free(e);
+        unsupported(c->q, "CAST");
+        return NULL;
+    }
+    return e;
+}
+
+/* x = ANY (ARRAY[...]) as x IN (...), x <> ALL (ARRAY[...]) as x NOT IN (...) (PostgreSQL's
+ * own spelling of IN lists in its catalog); the array may carry a cast to text[]/int[]. */
+static db_sexpr *conv_any(conv *c, PgQuery__AExpr *a, bool all)
+{
+    const char *op = a->n_name == 1 && a->name[0]->node_case == PG_QUERY__NODE__NODE_STRING ? a->name[0]->string->sval : "";
+    node *arr = a->rexpr;
+    if (arr && arr->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+        arr = arr->type_cast->arg;
+    if (strcmp(op, all ? "<>" : "=") || !arr || arr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+        unsupported(c->q, all ? "ALL" : "ANY");
+        return NULL;
+    }
+    PgQuery__AArrayExpr *l = arr->a_array_expr;
+    db_sexpr *e = mk(DBX_IN, 1 + (int)l->n_elements);
+    if (!e)
+        return NULL;
+    e->negated = all;
+    if (!(e->kids[0] = conv_expr(c, a->lexpr))) {
+        sexpr_free(e);
+        return NULL;
+    }
+    for (size_t i = 0; i < l->n_elements; i++)
+        if (!(e->kids[1 + i] = conv_expr(c, l->elements[i]))) {
+            sexpr_free(e);
+            return NULL;
+        }
+    return e;
+}
+
 static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
 {
     const char *op = op_name(a);
@@ -386,6 +472,9 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         node *k[3] = {a->lexpr, a->rexpr->list->items[0], a->rexpr->list->items[1]};
         return conv_kids(c, e, k);
     }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+        return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
         unsupported(c->q, "ILIKE");
         return NULL;
@@ -436,15 +525,20 @@ static db_sexpr *conv_expr(conv *c, node *n)
         if ((e = mk(DBX_ISNULL, 1)))
             e->negated = n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
         return conv_kids(c, e, &n->null_test->arg);
-    case PG_QUERY__NODE__NODE_FUNC_CALL:
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+        PgQuery__FuncCall *fc = n->func_call;
+        node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
+        if (fn && fn->node_case == PG_QUERY__NODE__NODE_STRING && !strcasecmp(fn->string->sval, "length") &&
+            fc->n_args == 1 && !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter)
+            return conv_kids(c, mk(DBX_LENGTH, 1), fc->args);
         unsupported(c->q, "function call");
         return NULL;
+    }
     case PG_QUERY__NODE__NODE_SUB_LINK:
         unsupported(c->q, "subquery");
         return NULL;
     case PG_QUERY__NODE__NODE_TYPE_CAST:
-        unsupported(c->q, "CAST");
-        return NULL;
+        return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR:
         unsupported(c->q, "CASE");
         return NULL;

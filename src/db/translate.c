@@ -22,6 +22,7 @@ typedef struct tr {
     const char *why;  /* first reason the translation failed */
     void **owned;     /* temporary allocations (text bytes of literals), freed at the end */
     size_t nowned;
+    expr *ovf;        /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
 } tr;
 
 static expr *one(expr_ctx *cx) { return expr_const(cx, 1, 1); }
@@ -223,6 +224,25 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (op == '/' || op == '%') /* division by zero is NULL in SQLite */
             out->null = or1(cx, out->null, expr_cmp(cx, PRED_EQ, b.v, expr_const(cx, 0, 64)));
         out->v = expr_binary(cx, eop, a.v, b.v);
+        if (op != '%') { /* overflow of a known result: recorded for CHECKs (db_check_expr) */
+            expr *o = op == '+' ? expr_binary(cx, EXPR_SADDO, a.v, b.v)
+                      : op == '-' ? expr_binary(cx, EXPR_SSUBO, a.v, b.v)
+                      : op == '*' ? expr_binary(cx, EXPR_SMULO, a.v, b.v)
+                                  : expr_and1(cx, expr_cmp(cx, PRED_EQ, a.v, expr_const(cx, (uint64_t)1 << 63, 64)),
+                                              expr_cmp(cx, PRED_EQ, b.v, expr_const(cx, ~(uint64_t)0, 64)));
+            o = expr_and1(cx, expr_not(cx, out->null), o);
+            x->ovf = x->ovf ? or1(cx, x->ovf, o) : o;
+        }
+        return 0;
+    }
+    case DBX_LENGTH: {
+        db_val a;
+        if (value(x, e->kids[0], &a))
+            return -1;
+        if (!a.is_text)
+            return fail(x, "length() of a number");
+        out->null = a.null;
+        out->v = expr_zext(cx, a.len, 64);
         return 0;
     }
     default: {
@@ -348,7 +368,7 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
     *why = NULL;
     if (!q->where)
         return one(cx);
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     tv r;
     int rc = cond(&x, q->where, &r);
     for (size_t i = 0; i < x.nowned; i++)
@@ -361,6 +381,30 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
     return r.t;
 }
 
+expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const char **why)
+{
+    *why = NULL;
+    if (!ck->q || !ck->q->where) {
+        *why = ck->why ? ck->why : "not parsed";
+        return NULL;
+    }
+    const db_val *rows[1] = {row};
+    tr x = {cx, ck->q, rows, NULL, 0, NULL, NULL, 0, NULL};
+    tv r;
+    int rc = cond(&x, ck->q->where, &r);
+    for (size_t i = 0; i < x.nowned; i++)
+        free(x.owned[i]);
+    free(x.owned);
+    if (rc) {
+        *why = x.why ? x.why : "unsupported";
+        return NULL;
+    }
+    /* a CHECK fails only when FALSE; rows whose arithmetic overflows (SQLite would compute in
+     * REAL) are left out of the fixtures */
+    expr *ok = expr_not(cx, r.f);
+    return x.ovf ? expr_and1(cx, ok, expr_not(cx, x.ovf)) : ok;
+}
+
 int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
                   const db_val *params, int nparams, db_val *out, const char **why)
 {
@@ -370,7 +414,7 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
         free(owned[i]);
     free(owned);
     owned = NULL, nowned = 0;
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0};
+    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     int rc = value(&x, e, out);
     owned = x.owned, nowned = x.nowned;
     *why = rc ? (x.why ? x.why : "unsupported") : NULL;
@@ -508,6 +552,7 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             c = expr_and1(cx, c, differ);
         }
     }
+    c = expr_and1(cx, c, db_row_checks(cx, t, row)); /* CHECK constraints (check.c) */
     expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, slot, 8), counts[ti]);
     return implies(cx, present, c);
 }

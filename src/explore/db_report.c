@@ -106,6 +106,8 @@ void explore_db_report(json_writer *j, const explore_state *s)
     size_t nerr = 0, err_total = 0;
     char **stmt_errors = NULL;
     size_t nstmt = 0, stmt_total = 0;
+    char **rejections = NULL;
+    size_t nrej = 0, rej_total = 0;
     FILE *f = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
     char *line = NULL;
     size_t cap = 0;
@@ -138,6 +140,18 @@ void explore_db_report(json_writer *j, const explore_state *s)
                         nstmt++;
                 }
             }
+            continue;
+        }
+        if (!strcmp(fld[0], "r") && nf >= 2) { /* a fixture row SQLite rejected (a CHECK not modelled) */
+            rej_total++;
+            int have = 0;
+            for (size_t i = 0; i < nrej; i++)
+                have |= !strcmp(rejections[i], fld[1]);
+            char **nr = !have && nrej < 20 ? realloc(rejections, (nrej + 1) * sizeof *nr) : NULL;
+            if (nr && (nr[nrej] = strdup(fld[1])))
+                rejections = nr, nrej++;
+            else if (nr)
+                rejections = nr;
             continue;
         }
         if (!strcmp(fld[0], "e") && nf >= 2) {
@@ -206,6 +220,24 @@ void explore_db_report(json_writer *j, const explore_state *s)
     for (int i = 0; i < s->o->db_schema->nignored; i++)
         json_string(j, s->o->db_schema->ignored[i]);
     json_end_array(j);
+    uint64_t nchecks = 0, nmodelled = 0;
+    for (int t = 0; t < s->o->db_schema->ntables; t++)
+        for (int i = 0; i < s->o->db_schema->tables[t].nchecks; i++)
+            nchecks++, nmodelled += s->o->db_schema->tables[t].checks[i].q != NULL;
+    json_key(j, "check_constraints");
+    json_uint(j, nchecks);
+    json_key(j, "check_constraints_modelled");
+    json_uint(j, nmodelled);
+    json_key(j, "fixtures_rejected");
+    json_uint(j, rej_total);
+    json_key(j, "fixture_rejection_messages");
+    json_begin_array(j);
+    for (size_t i = 0; i < nrej; i++) {
+        json_string(j, rejections[i]);
+        free(rejections[i]);
+    }
+    json_end_array(j);
+    free(rejections);
     double total_ms = 0;
     uint64_t understood = 0;
     for (size_t i = 0; i < nq; i++)
@@ -275,7 +307,8 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
 {
     if (!s->o->db_schema)
         return;
-    uint64_t fixture_errors = 0, statement_errors = 0;
+    uint64_t fixture_errors = 0, statement_errors = 0, rejected = 0;
+    char *first_rejection = NULL;
     FILE *in = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
     char *line = NULL, *first_error = NULL;
     size_t cap = 0;
@@ -286,6 +319,13 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
                 first_error = strdup(line + 2);
         } else if (line[0] == 's' && line[1] == '\t') {
             statement_errors++;
+        } else if (line[0] == 'r' && line[1] == '\t') {
+            if (!rejected++) {
+                char *tab = strchr(line + 2, '\t');
+                if (tab)
+                    *tab = 0;
+                first_rejection = strdup(line + 2);
+            }
         }
     }
     free(line);
@@ -297,5 +337,9 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
     if (fixture_errors)
         fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
                 (unsigned long long)fixture_errors, first_error ? first_error : "?\n");
+    if (rejected)
+        fprintf(f, "  database: %llu candidate(s) not run: fixture rejected: %s (a CHECK sympath does not model, "
+                   "report.json)\n", (unsigned long long)rejected, first_rejection ? first_rejection : "?");
+    free(first_rejection);
     free(first_error);
 }

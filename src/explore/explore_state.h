@@ -1,4 +1,4 @@
-/* explore_state.h: the explorer's private state, shared by the loop (explorer.c) and the report (report.c). */
+/* explore_state.h: the explorer's private state, shared by the loop (explorer.c), errors (errors.c) and the report (report.c); private to src/explore. */
 #ifndef SYMPATH_EXPLORE_STATE_H
 #define SYMPATH_EXPLORE_STATE_H
 
@@ -11,8 +11,6 @@
 #include "explorer.h"
 #include "strategy.h"
 #include "tree.h"
-
-#define SYMPATH_VERSION "0.1"
 
 /* One distinct error (kind + location); the first run that reached it is its reproducer. */
 typedef struct error_rec {
@@ -76,12 +74,33 @@ typedef struct explore_state {
     int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
+    struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
+    struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
 } explore_state;
 
-/* "reach_error", "assertion", "abort", "crash", "timeout", ... */
-const char *error_kind_name(error_kind k);
-/* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */
-int error_is_property(error_kind k);
+/* A new time-out is run again with this many times the limit before it counts as a hang. */
+#define CONFIRM_FACTOR 5
+
+/* ---- test files (explorer.c) ---- */
+
+/* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
+void explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num);
+/* The test case of run r (borrows r's arrays). */
+void explore_fill_test_case(const run_result *r, test_case *tc);
+
+/* ---- errors (errors.c) ---- */
+
+/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
+ * *where and *func receive the location (malloc'ed). */
+char *explore_error_key(explore_state *s, const run_result *r, char **where, char **func);
+/* 1 when an error with this key was recorded already. */
+int explore_error_known(const explore_state *s, const char *key);
+/* Record the run's error if it is new (writes its reproducer errors/error-NNN.xml and says
+ * so on stderr); a known one counts a hit. Returns 1 when a reproducer was written. */
+int explore_handle_error(explore_state *s, const run_result *r);
+
+/* ---- report (report.c, db_report.c) ---- */
+
 /* Write <out_dir>/report.json (atomically). 0, or -1 with *err. */
 int explore_write_report(const explore_state *s, char **err);
 struct json_writer;
@@ -95,5 +114,10 @@ void explore_db_report(struct json_writer *j, const explore_state *s);
 void explore_db_print_summary(const explore_state *s, FILE *f);
 /* Print the end-of-run summary (a few lines) to f. */
 void explore_print_summary(const explore_state *s, FILE *f);
+
+/* The branch site with this id (1-based, as in the trace and the tree), or NULL. */
+static inline const site_info *explore_site(const explore_state *s, uint32_t id) {
+    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
+}
 
 #endif

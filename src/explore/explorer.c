@@ -13,6 +13,7 @@
 
 #include "../emit/emit.h"
 #include "../instrument/instrument.h"
+#include "../report/report.h"
 #include "../solver/solver.h"
 #include "executor.h"
 #include "explore_state.h"
@@ -35,9 +36,6 @@
  * candidates. The tree is exhausted when no candidate is left and nothing runs.
  */
 
-/* A new time-out is run again with this many times the limit before it counts as a hang. */
-#define CONFIRM_FACTOR 5
-
 /* ---- coverage ---- */
 
 static int slot_covered_cb(void *ctx, uint32_t slot) {
@@ -47,177 +45,15 @@ static int slot_covered_cb(void *ctx, uint32_t slot) {
 
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
 static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
-    uint32_t fresh = 0;
-    for (uint32_t i = 0; i < s->nslots; i++) {
-        if (cov[i] && !s->covered[i]) {
-            s->covered[i] = 1;
-            if (s->slot_user[i]) {
-                fresh++;
-                s->user_covered++;
-            }
-        }
-    }
+    uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
     if (fresh) s->last_cov_time = util_now_s() - s->t0;
     return fresh;
 }
 
-/* ---- errors ---- */
-
-const char *error_kind_name(error_kind k) {
-    switch (k) {
-    case ERR_REACH: return "reach_error";
-    case ERR_ASSERT: return "assertion";
-    case ERR_ABORT: return "abort";
-    case ERR_SIGNAL: return "crash";
-    case ERR_TIMEOUT: return "timeout";
-    case ERR_OOM: return "out-of-memory";
-    default: return "none";
-    }
-}
-
-int error_is_property(error_kind k) { return k == ERR_REACH || k == ERR_ASSERT; }
-
-/* Resolve a pc (relative to the executable's load base) to "file:line" with addr2line.
- * Returns a malloc'ed string or NULL. Results are cached by the caller (errors are few). */
-static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", exe, (unsigned long long)pc);
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    char fn[1024] = "", loc[2048] = "";
-    if (!fgets(fn, sizeof fn, p)) fn[0] = 0;
-    if (!fgets(loc, sizeof loc, p)) loc[0] = 0;
-    pclose(p);
-    fn[strcspn(fn, "\n")] = 0;
-    loc[strcspn(loc, "\n (")] = 0;
-    if (!loc[0] || loc[0] == '?' || strstr(loc, ":0") == loc + strlen(loc) - 2) return NULL;
-    if (func) *func = strdup(fn);
-    return strdup(loc);
-}
-
-/* A location as the user wrote it: paths under the current directory lose that prefix, so
- * debug-info names and addr2line's absolute names look alike. Modifies loc in place. */
-static char *relative_to_cwd(char *loc) {
-    char cwd[4096];
-    if (!loc || !getcwd(cwd, sizeof cwd)) return loc;
-    size_t n = strlen(cwd);
-    if (strncmp(loc, cwd, n) == 0 && loc[n] == '/') memmove(loc, loc + n + 1, strlen(loc + n + 1) + 1);
-    return loc;
-}
-
-/* 1 when loc ("file:line") names a file the program's branch sites come from. */
-static int in_user_file(const explore_state *s, const char *loc) {
-    const char *colon = strrchr(loc, ':');
-    size_t len = colon ? (size_t)(colon - loc) : strlen(loc);
-    for (uint32_t i = 0; i < s->sites.nsites; i++) {
-        const site_info *si = &s->sites.sites[i];
-        if (!si->user) continue;
-        size_t fl = strlen(si->file);
-        /* addr2line gives absolute names, debug info may give relative ones */
-        if (fl <= len && strncmp(loc + len - fl, si->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
-            return 1;
-    }
-    for (uint32_t i = 0; i < s->sites.nlocs; i++) {
-        const loc_info *l = &s->sites.locs[i];
-        size_t fl = strlen(l->file);
-        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
-            return 1;
-    }
-    /* a program without branch sites: compare base names with the sources given */
-    const char *lb = loc;
-    for (const char *p = loc; p < loc + len; p++)
-        if (*p == '/') lb = p + 1;
-    for (size_t i = 0; i < s->o->nsources; i++) {
-        const char *sb = strrchr(s->o->sources[i], '/');
-        sb = sb ? sb + 1 : s->o->sources[i];
-        if (strlen(sb) == (size_t)(loc + len - lb) && strncmp(sb, lb, (size_t)(loc + len - lb)) == 0) return 1;
-    }
-    return 0;
-}
-
-static const site_info *site_by_id(const explore_state *s, uint32_t id) {
-    return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
-}
-
-/* Where an error happened, as "file:line" plus its function, and the key that makes two
- * errors the same (kind + location). */
-static void error_location(explore_state *s, const run_result *r, char **where, char **func) {
-    *where = NULL;
-    *func = NULL;
-    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
-        r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
-        const loc_info *l = &s->sites.locs[r->error_loc - 1];
-        *where = relative_to_cwd(util_strf("%s:%u", l->file, l->line));
-        *func = strdup(l->function);
-        return;
-    }
-    if (r->error == ERR_SIGNAL && r->error_pc) {
-        char *fn = NULL;
-        char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
-        if (loc && !in_user_file(s, loc)) {
-            /* inside sympath's runtime (a stack overflow while building an expression) or a
-             * library: the last branch of the program says more */
-            free(loc);
-            free(fn);
-            loc = fn = NULL;
-        }
-        if (loc) {
-            *where = relative_to_cwd(loc);
-            *func = fn;
-            return;
-        }
-        free(fn);
-    }
-    const site_info *si = site_by_id(s, r->last_site);
-    if (si) {
-        *where = relative_to_cwd(util_strf("%s:%u (last branch executed)", si->file, si->line));
-        *func = strdup(si->function);
-    } else {
-        *where = strdup("unknown location");
-        *func = strdup("?");
-    }
-}
-
-static const char *type_names_of_run(const run_result *r, uint32_t i) {
-    return input_type_c_name((input_type)r->itypes[i]);
-}
-
-/* Describe a run's inputs in words: "x = 42 (int), in#1 = -1 (char)". */
-static char *describe_inputs(const run_result *r) {
-    size_t cap = 256, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < r->ninputs && i < 64; i++) {
-        char val[64];
-        input_format_value(val, sizeof val, (input_type)r->itypes[i], r->inputs[i]);
-        char item[400];
-        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i,
-                         r->inames && r->inames[i] ? " " : "", r->inames && r->inames[i] ? r->inames[i] : "",
-                         val, type_names_of_run(r, i));
-        if (len + n + 1 > cap) {
-            cap = (len + n + 1) * 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) break;
-            buf = nb;
-        }
-        memcpy(buf + len, item, n + 1);
-        len += n;
-    }
-    if (r->ninputs > 64) {
-        char item[64];
-        int n = snprintf(item, sizeof item, "  ... %u more inputs\n", r->ninputs - 64);
-        char *nb = realloc(buf, len + n + 1);
-        if (nb) {
-            buf = nb;
-            memcpy(buf + len, item, n + 1);
-        }
-    }
-    return buf;
-}
+/* ---- test files ---- */
 
 /* --db: the fixture of test case number num (file name pattern under out_dir) beside its XML. */
-static void write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
+void explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
     if (!s->o->db_schema)
         return;
     char rel[64], path[4200];
@@ -230,7 +66,7 @@ static void write_fixture(explore_state *s, const run_result *r, const char *pat
     }
 }
 
-static void fill_test_case(const run_result *r, test_case *tc) {
+void explore_fill_test_case(const run_result *r, test_case *tc) {
     tc->n = r->ninputs;
     tc->values = r->inputs;
     tc->types = r->itypes;
@@ -238,123 +74,21 @@ static void fill_test_case(const run_result *r, test_case *tc) {
     tc->covers_error = r->error != ERR_NONE;
 }
 
-/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
- * *where and *func receive the location (malloc'ed). */
-static char *error_key(explore_state *s, const run_result *r, char **where, char **func) {
-    error_location(s, r, where, func);
-    return util_strf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
-                          *where ? *where : "");
-}
-
-static int error_known(const explore_state *s, const char *key) {
-    for (uint32_t i = 0; i < s->nerrors; i++)
-        if (strcmp(s->errors[i].key, key) == 0) return 1;
-    return 0;
-}
-
-/* Record the run's error if it is new: returns 1 when a reproducer was written. */
-static int handle_error(explore_state *s, const run_result *r) {
-    if (r->error == ERR_NONE) return 0;
-    char *where, *func;
-    char *key = error_key(s, r, &where, &func);
-    if (!key) {
-        free(where);
-        free(func);
-        return 0;
-    }
-    for (uint32_t i = 0; i < s->nerrors; i++)
-        if (strcmp(s->errors[i].key, key) == 0) {
-            s->errors[i].hits++;
-            free(where);
-            free(func);
-            free(key);
-            return 0;
-        }
-    if (s->nerrors == s->errors_cap) {
-        uint32_t nc = s->errors_cap ? s->errors_cap * 2 : 8;
-        error_rec *ne = realloc(s->errors, nc * sizeof *ne);
-        if (!ne) {
-            free(where);
-            free(func);
-            free(key);
-            return 0;
-        }
-        s->errors = ne;
-        s->errors_cap = nc;
-    }
-    error_rec *e = &s->errors[s->nerrors++];
-    memset(e, 0, sizeof *e);
-    e->key = key;
-    e->kind = r->error;
-    e->signo = r->signo;
-    e->where = where;
-    e->function = func;
-    e->hits = 1;
-    e->found_seconds = util_now_s() - s->t0;
-    e->found_exec = s->execs;
-    e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
-    if (error_is_property(r->error)) s->errors_property++;
-    else s->errors_other++;
-
-    char what[256];
-    if (r->error == ERR_SIGNAL)
-        snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
-    else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
-                 "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
-    else if (r->error == ERR_TIMEOUT)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms, nor within %u ms when run again (hang)",
-                 s->o->run_timeout_ms, s->o->run_timeout_ms * CONFIRM_FACTOR);
-    else if (r->error == ERR_REACH)
-        snprintf(what, sizeof what, "reach_error: the error function was called (property violation)");
-    else if (r->error == ERR_ASSERT)
-        snprintf(what, sizeof what, "assertion failed (property violation)");
-    else if (r->error == ERR_ABORT)
-        snprintf(what, sizeof what, "abort() called");
-    else if (r->error == ERR_OOM)
-        snprintf(what, sizeof what, "out of memory: the run needed more than --mem-limit %u MiB for the program "
-                 "and sympath's expressions (may not happen natively)", s->o->mem_mb);
-    else
-        snprintf(what, sizeof what, "%s", error_kind_name(r->error));
-    char *inputs = describe_inputs(r);
-    char *desc = util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
-                                what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
-                                e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
-    free(inputs);
-    test_case tc;
-    fill_test_case(r, &tc);
-    char *err = NULL;
-    int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
-    if (num < 0) {
-        fprintf(stderr, "sympath: cannot write error reproducer: %s\n", err ? err : "?");
-        free(err);
-    }
-    e->number = num;
-    if (num >= 0)
-        write_fixture(s, r, "errors/error-%03d.xml", num);
-    free(desc);
-    if (s->o->progress) fputs("\r\033[K", stderr);
-    fprintf(stderr, "sympath: %s %s at %s (errors/error-%03d.xml)\n",
-            error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
-    return 1;
-}
-
 /* ---- runs ---- */
 
+/* Progress: a sample for OUT/stats and the display (src/report); target = the branch the
+ * last candidate given to an executor aimed at. */
 static void progress_line(explore_state *s, int final) {
-    if (!s->o->progress) return;
-    double now = util_now_s();
-    if (!final && now - s->last_progress < 0.25) return;
-    s->last_progress = now;
-    double el = now - s->t0;
-    double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
-    char budget[32] = "";
-    if (s->o->budget_seconds > 0) snprintf(budget, sizeof budget, "/%.0fs", s->o->budget_seconds);
-    fprintf(stderr, "\r\033[K[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
-            s->user_covered, s->user_slots, pct, (unsigned long long)s->tests, s->nerrors,
-            (unsigned long long)s->execs, el > 0 ? s->execs / el : 0.0, el, budget);
-    if (final) fputc('\n', stderr);
-    fflush(stderr);
+    solver_stats ss;
+    solver_get_stats(s->solver, &ss);
+    report_sample rs = {util_now_s() - s->t0, s->execs, s->user_covered, s->user_slots, s->tests, s->nerrors,
+                        s->solve_seconds, ss.queries, ss.unknown, s->divergences};
+    char target[512] = "";
+    for (unsigned i = 0; i < s->nex && !target[0]; i++) {
+        const site_info *si = s->pending[i].cand.node ? explore_site(s, s->pending[i].cand.node->site) : NULL;
+        if (si) snprintf(target, sizeof target, "%s:%u in %s", si->file, si->line, si->function);
+    }
+    report_progress_update(s->progress, &rs, target, final);
 }
 
 static void on_open_cb(void *ctx, tree_node *node, int dir) {
@@ -371,8 +105,8 @@ static void on_open_cb(void *ctx, tree_node *node, int dir) {
  */
 static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
     char *where = NULL, *func = NULL;
-    char *key = error_key(s, r, &where, &func);
-    int known = key && error_known(s, key);
+    char *key = explore_error_key(s, r, &where, &func);
+    int known = key && explore_error_known(s, key);
     free(key);
     free(where);
     free(func);
@@ -481,10 +215,10 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
     if (tr.diverged) s->divergences++;
 
     uint32_t fresh = merge_coverage(s, executor_coverage(s->ex[idx]));
-    int new_error = handle_error(s, r);
+    int new_error = explore_handle_error(s, r);
     if ((fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
         test_case tc;
-        fill_test_case(r, &tc);
+        explore_fill_test_case(r, &tc);
         char comment[128];
         snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                  (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
@@ -495,7 +229,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
             free(err);
         } else {
             s->tests++;
-            write_fixture(s, r, "tests/test-%05d.xml", num);
+            explore_write_fixture(s, r, "tests/test-%05d.xml", num);
         }
     }
 
@@ -670,7 +404,28 @@ static void explore_loop(explore_state *s) {
     s->exhausted = exhausted;
 }
 
+/* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): the status of every
+ * direction no run took, by branch site and direction index; concretizations by the site
+ * executed last before them. */
+static void reason_of_node(void *ctx, const tree_node *n) {
+    explore_state *s = ctx;
+    const site_info *si = explore_site(s, n->site);
+    if (!si || !si->user) return;
+    if (n->kind == BK_CONCRETIZE) report_reasons_add(s->reasons, n->site, REPORT_DIR_ANY, "concretization");
+    for (int d = 0; d < 2 && (n->kind == BK_BRANCH || n->kind == BK_SWITCH); d++)
+        if (n->status[d] != CHILD_VISITED && (n->kind == BK_BRANCH || d == 1))
+            report_reasons_add(s->reasons, n->site, n->kind == BK_BRANCH ? (uint32_t)d : n->arg - si->slot_base,
+                               child_status_name((child_status)n->status[d]));
+}
+
 /* ---- setup ---- */
+
+suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err) {
+    char hash[65];
+    suite_meta meta = {source, sha256_file_hex(source, hash) == 0 ? hash : NULL, "main",
+                       "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
+    return suite_open(out_dir, &meta, err);
+}
 
 static int setup(explore_state *s, const explore_opts *o, char **err) {
     s->o = o;
@@ -682,12 +437,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         *err = strdup("out of memory");
         return -1;
     }
-    for (uint32_t i = 0; i < s->sites.nsites; i++) {
-        const site_info *si = &s->sites.sites[i];
-        if (!si->user) continue;
-        for (uint32_t d = 0; d < si->ndirs && si->slot_base + d < s->nslots; d++) s->slot_user[si->slot_base + d] = 1;
-        s->user_slots += si->ndirs;
-    }
+    s->user_slots = explore_user_slots(&s->sites, s->slot_user, s->nslots);
     s->cx = expr_ctx_new();
     s->tree = tree_new(o->loop_bound, o->max_depth);
     s->solver = solver_new(o->solver_timeout_ms);
@@ -700,10 +450,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
-    char hash[65];
-    suite_meta meta = {o->sources[0], sha256_file_hex(o->sources[0], hash) == 0 ? hash : NULL, "main",
-                       "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
-    s->suite = suite_open(o->out_dir, &meta, err);
+    s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
     s->nex = o->jobs ? o->jobs : 1;
     s->ex = calloc(s->nex, sizeof *s->ex);
@@ -723,10 +470,14 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
+    char title[4200];
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir, o->strategy ? o->strategy : "cov");
+    s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
 
 static void teardown(explore_state *s) {
+    report_progress_close(s->progress);
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
     for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
     free(s->ex);
@@ -762,6 +513,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     }
     explore_loop(&s);
     progress_line(&s, 1);
+    report_progress_close(s.progress);
+    s.progress = NULL;
     s.total_seconds = util_now_s() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
@@ -774,9 +527,16 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
                  ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0 && s.ncont == 0 &&
                  s.cont_dropped == 0;
+    s.reasons = report_reasons_new();
+    tree_for_each_node(s.tree, reason_of_node, &s);
+    report_reasons_write(s.reasons, o->out_dir);
+    report_reasons_free(s.reasons);
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s\n", rerr ? rerr : strerror(errno));
+        free(rerr);
+    } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
+        fprintf(stderr, "sympath: cannot write errors.sarif: %s\n", rerr ? rerr : "?");
         free(rerr);
     }
     explore_print_summary(&s, stderr);

@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../emit/emit.h"
+#include "../instrument/instrument.h"
+/* Part of this interface: one run as the explorer sees it (run.h) and the executor that
+ * produces it (executor.h); `sympath data` (src/data) runs its own executor with them. */
+#include "executor.h"
+#include "run.h"
+
+#define SYMPATH_VERSION "0.1"
+
 typedef struct explore_opts {
     const char *out_dir;            /* existing output directory (tests/, errors/, report.json go here) */
     const char *exe_path;           /* instrumented executor (from build_executor) */
@@ -13,7 +22,7 @@ typedef struct explore_opts {
     const char *work_dir;           /* scratch directory (executor output files) */
     const char *const *sources;     /* the user's sources, for the report */
     size_t nsources;
-    const char *strategy;           /* strategy_new name; NULL = "cov" */
+    const char *strategy;           /* one of strategy_names; NULL = "cov" */
     double budget_seconds;          /* wall-time budget of the exploration, seconds (0 = none) */
     uint64_t max_execs;             /* 0 = no limit */
     uint64_t max_tests;             /* kept tests; 0 = no limit */
@@ -40,6 +49,10 @@ typedef struct explore_opts {
                                            DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
 } explore_opts;
 
+/* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),
+ * "dfs", "bfs", "random", "generational" (strategy.c). */
+extern const char *const strategy_names[];
+
 /* What the exploration found, for the caller's summary and exit code. */
 typedef struct explore_summary {
     uint32_t slots_total, slots_covered;   /* branch directions in user code */
@@ -61,5 +74,30 @@ typedef struct explore_summary {
  * exploration could not start (executor does not start, bad strategy name, ...).
  */
 int explore_program(const explore_opts *o, explore_summary *sum, char **err);
+
+/* ---- pieces of the exploration that `sympath data` (src/data) shares ---- */
+
+/* "reach_error", "assertion", "abort", "crash", "timeout", "out-of-memory" ("none" for
+ * ERR_NONE): the kind's name in reports and error reproducers (errors.c). */
+const char *error_kind_name(error_kind k);
+/* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */
+int error_is_property(error_kind k);
+
+/*
+ * Coverage over all runs (coverage.c), one byte per coverage slot of the site table.
+ * explore_user_slots sets slot_user[slot] = 1 for the nslots slots that belong to a user
+ * (non-model) site of t (slot_user: nslots bytes, zeroed by the caller) and returns how
+ * many slots the user sites have. explore_merge_coverage merges one run's coverage bytes
+ * (run_cov, nslots bytes, nonzero = taken) into covered[0..nslots) and returns the number
+ * of user slots covered for the first time, also added to *user_covered.
+ */
+uint32_t explore_user_slots(const site_table *t, uint8_t *slot_user, uint32_t nslots);
+uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov,
+                                uint32_t *user_covered);
+
+/* Open the Test-Comp suite in out_dir for the program whose (first) source is `source`:
+ * metadata.xml names it with its SHA-256, entry main, the branch-coverage specification
+ * and "sympath <version>" (explorer.c). NULL with *err (malloc'ed) on failure. */
+suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err);
 
 #endif

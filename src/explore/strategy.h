@@ -56,8 +56,7 @@ struct strategy {
  */
 strategy *strategy_new(const char *name, uint64_t seed, slot_covered_fn covered, void *cov_ctx);
 
-/* Names accepted by strategy_new, NULL-terminated. */
-extern const char *const strategy_names[];
+/* (The names strategy_new accepts, strategy_names, are declared in explorer.h.) */
 
 /* The coverage slot direction `dir` of node leads to, or UINT32_MAX when it has none
  * (BK_BRANCH: arg+dir; BK_SWITCH: arg for dir 1; other kinds: none). */

@@ -42,11 +42,6 @@ static bool bfs_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void bfs_on_run(strategy *s, const run_feedback *fb) {
-    (void)s;
-    (void)fb;
-}
-
 static void bfs_destroy(strategy *s) {
     bfs *b = (bfs *)s;
     if (!b)
@@ -63,6 +58,6 @@ strategy *strategy_bfs_new(void) {
         free(b);
         return NULL;
     }
-    b->base = (strategy){"bfs", bfs_add, bfs_next, bfs_on_run, bfs_destroy};
+    b->base = (strategy){"bfs", bfs_add, bfs_next, strategy_ignore_run, bfs_destroy};
     return &b->base;
 }

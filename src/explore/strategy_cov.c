@@ -80,11 +80,6 @@ static bool cov_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void cov_on_run(strategy *s, const run_feedback *fb) {
-    (void)s;
-    (void)fb;
-}
-
 static void cov_destroy(strategy *s) {
     cov *c = (cov *)s;
     if (!c)
@@ -103,6 +98,6 @@ strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx) {
     }
     c->covered = covered;
     c->cov_ctx = cov_ctx;
-    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy};
+    c->base = (strategy){"cov", cov_add, cov_next, strategy_ignore_run, cov_destroy};
     return &c->base;
 }

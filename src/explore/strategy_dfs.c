@@ -37,11 +37,6 @@ static bool dfs_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void dfs_on_run(strategy *s, const run_feedback *fb) {
-    (void)s;
-    (void)fb;
-}
-
 static void dfs_destroy(strategy *s) {
     dfs *d = (dfs *)s;
     if (!d)
@@ -54,6 +49,6 @@ strategy *strategy_dfs_new(void) {
     dfs *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    d->base = (strategy){"dfs", dfs_add, dfs_next, dfs_on_run, dfs_destroy};
+    d->base = (strategy){"dfs", dfs_add, dfs_next, strategy_ignore_run, dfs_destroy};
     return &d->base;
 }

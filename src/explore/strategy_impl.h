@@ -12,6 +12,10 @@ strategy *strategy_random_new(uint64_t seed);
 strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx);
 strategy *strategy_gen_new(void);
 
+/* on_run of the strategies that learn nothing from a run (dfs, bfs, random, cov: their
+ * order depends on the tree and on coverage only). */
+void strategy_ignore_run(strategy *s, const run_feedback *fb);
+
 /* True while direction dir of node is still a candidate. */
 static inline bool cand_open(const tree_node *n, int dir) { return n->status[dir] == CHILD_OPEN; }
 

@@ -58,11 +58,6 @@ static bool rnd_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void rnd_on_run(strategy *s, const run_feedback *fb) {
-    (void)s;
-    (void)fb;
-}
-
 static void rnd_destroy(strategy *s) {
     rnd *r = (rnd *)s;
     if (!r)
@@ -76,6 +71,6 @@ strategy *strategy_random_new(uint64_t seed) {
     if (!r)
         return NULL;
     r->state = seed;
-    r->base = (strategy){"random", rnd_add, rnd_next, rnd_on_run, rnd_destroy};
+    r->base = (strategy){"random", rnd_add, rnd_next, strategy_ignore_run, rnd_destroy};
     return &r->base;
 }

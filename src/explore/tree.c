@@ -338,3 +338,9 @@ const char *child_status_name(child_status st) {
     };
     return st < CHILD_STATUS_COUNT ? names[st] : "?";
 }
+
+void tree_for_each_node(const tree *t, void (*fn)(void *ctx, const tree_node *n), void *ctx) {
+    for (const node_chunk *c = t ? t->chunks : NULL; c; c = c->next)
+        for (uint32_t i = 0; i < c->used; i++)
+            fn(ctx, &c->nodes[i]);
+}

@@ -99,5 +99,7 @@ void tree_get_stats(const tree *t, tree_stats *out);
 
 /* Name of a status ("open", "visited", ...). */
 const char *child_status_name(child_status st);
+/* Call fn(ctx, node) once for every node of the tree, in no particular order (for reports). */
+void tree_for_each_node(const tree *t, void (*fn)(void *ctx, const tree_node *n), void *ctx);
 
 #endif

@@ -168,11 +168,13 @@ expr *expr_fp(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *a, e
 /* fcmp by predicate on two floats of one width (32/64); result width 1, canonical
  * (FOEQ/FOLT/FOLE/FUNO, possibly under NOT, ORs for one/ueq). */
 expr *expr_fcmp(expr_ctx *cx, expr_fpred pred, expr *a, expr *b);
-/* Is op one of the floating-point operators whose result is a float (EXPR_FADD..EXPR_FRINT,
- * EXPR_SITOF, EXPR_UITOF, EXPR_FCVT)? */
-int expr_op_is_fp_valued(expr_op op);
 /* Is op any floating-point operator (EXPR_FADD..EXPR_FCVT)? */
 static inline int expr_op_is_fp(unsigned op) { return op >= EXPR_FADD && op <= EXPR_FCVT; }
+/* The value of the IEEE-754 bit pattern `bits` of width w (32: float, else double), as a
+ * double (exact: a float widens without loss). */
+double expr_fp_value(uint64_t bits, unsigned w);
+/* The bit pattern of v as a float (w == 32: v rounded to nearest even) or a double (else). */
+uint64_t expr_fp_bits(double v, unsigned w);
 
 /* Intern a node exactly as given, without simplification: used by the explorer to
  * rebuild the runtime's DAG from a trace. value is stored as given (masked).

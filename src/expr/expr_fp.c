@@ -39,6 +39,9 @@ static inline uint64_t b64(double d)
  * conversions of floats can be computed in double without changing results. */
 static inline double as_double(uint64_t bits, unsigned w) { return w == 32 ? (double)f32(bits) : f64(bits); }
 
+double expr_fp_value(uint64_t bits, unsigned w) { return as_double(bits, w); }
+uint64_t expr_fp_bits(double v, unsigned w) { return w == 32 ? b32((float)v) : b64(v); }
+
 /*
  * cvttss2si / cvttsd2si with a 32- or 64-bit destination: truncation toward zero, or
  * the integer indefinite 0x80..0 for NaN and truncations that do not fit (Intel SDM,
@@ -146,11 +149,6 @@ uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
     case EXPR_FRINT: return b64(round_mode(x, aux));
     default: return 0;
     }
-}
-
-int expr_op_is_fp_valued(expr_op op)
-{
-    return (op >= EXPR_FADD && op <= EXPR_FRINT) || op == EXPR_SITOF || op == EXPR_UITOF || op == EXPR_FCVT;
 }
 
 static inline bool fw(unsigned w) { return w == 32 || w == 64; }

@@ -79,7 +79,7 @@ typedef enum branch_kind {
                        Exploring direction 0 yields another value (e.g. another array index) */
     BK_CHECK,       /* safety check: cond = (divisor == 0) or signed-division overflow; taken =
                        cond's value (0 normally); direction 1 leads to a crash. arg = 0 div by zero, 1 overflow */
-    BK_ROW,         /* database rows (src/runtime/db_sqlite.c): cond = "this combination of row slots is
+    BK_ROW,         /* database rows (src/runtime/sqlite/db_sqlite.c): cond = "this combination of row slots is
                        present and satisfies the query"; taken = cond's value. Both directions are explored;
                        the event of an absent slot is "one more row" (Emmi et al. 2007). arg: table << 16 |
                        combination (| BK_ROW_INSERTED for a row the program inserted), | BK_ROW_BEYOND when a

@@ -300,7 +300,7 @@ static void do_intrinsic(pass *p, const char *name)
         LLVMValueRef s0 = rt_call(p, RT_BINOP, args, 6);
         args[0] = c32(p, ovf_intrinsics[i].flag);
         LLVMValueRef s1 = rt_call(p, RT_OVERFLOW, args, 6);
-        if (pmap_put(&p->shadow, I, s0, s1))
+        if (ptrmap_put(&p->shadow, I, s0, s1))
             p->oom = 1;
         return;
     }
@@ -559,7 +559,7 @@ void do_call_concrete(pass *p)
 void do_extractvalue(pass *p)
 {
     LLVMValueRef I = p->cur, agg = LLVMGetOperand(I, 0);
-    pmap_ent *e = LLVMIsAInstruction(agg) ? pmap_get(&p->shadow, agg) : NULL;
+    ptrmap_ent *e = LLVMIsAInstruction(agg) ? ptrmap_get(&p->shadow, agg) : NULL;
     if (e && e->b && LLVMGetNumIndices(I) == 1) {
         /* a with.overflow pair */
         set_shadow(p, I, LLVMGetIndices(I)[0] == 0 ? e->a : e->b);

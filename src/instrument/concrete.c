@@ -19,7 +19,8 @@
  * names a function other than as a direct callee. Started with no symbolic
  * parameter and no symbolic byte anywhere in memory, such a call cannot produce a
  * symbolic value: every value it computes is concrete, so a copy of it that
- * carries no shadows at all (concrete mode, pass.c) computes the same events.
+ * carries no shadows at all computes the same events (concrete mode: pass.c
+ * instruments the copy, pass_dispatch.c makes F call it).
  *
  * Callbacks are the one way out of that reasoning: uninstrumented code (qsort,
  * signal delivery) may call the *original* of a function whose address was taken.
@@ -72,13 +73,13 @@ typedef struct graph {
     LLVMModuleRef m;
     fnode *n;
     size_t nn;
-    pmap index;          /* function -> node index + 1 */
+    ptrmap index;        /* function -> node index + 1 */
     int oom;
 } graph;
 
 static int node_of(graph *g, LLVMValueRef f)
 {
-    pmap_ent *e = pmap_get(&g->index, f);
+    ptrmap_ent *e = ptrmap_get(&g->index, f);
     return e ? (int)(uintptr_t)e->a - 1 : -1;
 }
 
@@ -245,7 +246,7 @@ static int analyse(graph *g)
         memset(&g->n[g->nn], 0, sizeof g->n[g->nn]);
         g->n[g->nn].f = f;
         g->n[g->nn].user = !in_list(name_of(f), g->cfg->model_names, g->cfg->n_models);
-        if (pmap_put(&g->index, f, (void *)(uintptr_t)(g->nn + 1), NULL))
+        if (ptrmap_put(&g->index, f, (void *)(uintptr_t)(g->nn + 1), NULL))
             return -1;
         g->nn++;
     }
@@ -450,6 +451,6 @@ done:
     for (size_t i = 0; i < g->nn; i++)
         free(g->n[i].callees);
     free(g->n);
-    pmap_clear(&g->index);
+    ptrmap_clear(&g->index);
     return rc;
 }

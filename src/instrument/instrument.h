@@ -47,11 +47,14 @@ uint64_t posix_prefix_inputs(const sym_posix_opts *o);
  * models_io.c and replay.c declare) for *o to path, atomically. 0, or -1 with *err. */
 int posix_write_conf(const sym_posix_opts *o, const char *path, char **err);
 
-/* The replay.conf lines of *o ("sym-args MIN MAX N", "sym-stdin N", "sym-file N NAME"), none without options. */
-void posix_write_replay_lines(FILE *f, const sym_posix_opts *o);
-
 /* Release the file names and reset *o. */
 void posix_opts_free(sym_posix_opts *o);
+
+/* The directory of the runtime files (libsympath-rt.a, rt_fast.bc, models.bc, replay.c,
+ * sympath_unit_rt.h): $SYMPATH_LIB_DIR when set, else the build's lib/ (paths.c). */
+const char *instrument_lib_dir(void);
+/* The directory of sympath.h: $SYMPATH_INCLUDE_DIR when set, else the source tree's include/. */
+const char *instrument_include_dir(void);
 
 typedef struct build_opts {
     const char *const *sources; /* C files as given by the user */

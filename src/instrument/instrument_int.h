@@ -29,7 +29,7 @@ int sites_count_unsupported(site_table *t, const char *kind, uint64_t n);
  * names are replaced by blanks. Returns 0, or -1 with *err (malloc'ed). */
 int site_table_write(const char *path, const site_table *t, char **err);
 
-/* ---- the instrumentation pass (pass.c, calls.c) ---- */
+/* ---- the instrumentation pass (pass*.c, calls.c) ---- */
 
 /* What the pass must know about where functions came from. Name lists are borrowed. */
 typedef struct instr_config {

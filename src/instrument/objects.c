@@ -8,7 +8,7 @@
 
 /*
  * A load a[i] at a symbolic index i becomes a select over the elements around the
- * concrete address (src/runtime/rt_symidx.c). Without bounds the runtime must guess the
+ * concrete address (src/runtime/core/rt_symidx.c). Without bounds the runtime must guess the
  * window; with this table it knows, for every global variable the module defines, where
  * the object starts and ends, so a lookup table (a program's own, or the ctype tables of
  * models_ctype.c) is read whole and the value is exact for every index. KLEE resolves a

@@ -1,4 +1,4 @@
-/* pass.h: state and helpers shared by the instrumentation pass files (pass.c: values, memory, branches; calls.c: calls and intrinsics). */
+/* pass.h: state and helpers shared by the instrumentation pass files (pass_func.c: the walk; pass.c, pass_mem.c, pass_fp.c, calls.c: instructions; pass_dispatch.c: concrete mode; pass_rt.c: helpers); private to src/instrument. */
 #ifndef SYMPATH_INSTRUMENT_PASS_H
 #define SYMPATH_INSTRUMENT_PASS_H
 
@@ -8,7 +8,7 @@
 
 #include "instrument_int.h"
 
-/* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass.c). */
+/* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass_rt.c). */
 enum rt_fn {
     RT_BINOP, RT_ICMP, RT_CAST, RT_SELECT, RT_OVERFLOW, RT_INTRINSIC, RT_PTR_ADD,
     RT_LOAD, RT_STORE, RT_MEMCPY, RT_MEMSET,
@@ -18,14 +18,6 @@ enum rt_fn {
     RT_FP, RT_FCMP,
     RT_COUNT
 };
-
-/*
- * Pointer-keyed hash map (open addressing, linear probing, never shrinks).
- * The pass uses it for value -> shadow (a = shadow, b = second shadow for the
- * {result, overflow} pairs of llvm.*.with.overflow) and for block -> index.
- */
-typedef struct pmap_ent { const void *key; void *a, *b; } pmap_ent;
-typedef struct pmap { pmap_ent *e; size_t cap, n; } pmap;
 
 typedef struct pass {
     LLVMModuleRef m;
@@ -46,7 +38,8 @@ typedef struct pass {
     int is_main, in_reach_error;
     unsigned fb_line, fb_col;       /* fallback location: first located instruction */
     const char *fb_file;
-    pmap shadow;
+    ptrmap shadow;                  /* value -> shadow (a), second shadow (b) for the {result,
+                                       overflow} pairs of llvm.*.with.overflow */
     LLVMValueRef *phis;             /* pairs (original phi, shadow phi) to complete at the end */
     size_t nphis, capphis;
 
@@ -58,15 +51,12 @@ typedef struct pass {
      * input-free function, without shadows, reusing the sites and locations of F */
     int concrete;
     int mismatch;                   /* a clone instruction had no counterpart: a sympath bug */
-    pmap pair;                      /* original instruction -> its copy (while F is instrumented) */
-    pmap cmap;                      /* copy instruction -> (site id, slot base) or (location id, 0) */
+    ptrmap pair;                    /* original instruction -> its copy (while F is instrumented) */
+    ptrmap cmap;                    /* copy instruction -> (site id, slot base) or (location id, 0) */
     LLVMValueRef prologue_end;      /* last instruction of F's parameter prologue, or NULL */
 } pass;
 
-/* ---- pass.c helpers used by calls.c ---- */
-int pmap_put(pmap *m, const void *key, void *a, void *b);
-pmap_ent *pmap_get(const pmap *m, const void *key);
-void pmap_clear(pmap *m);
+/* ---- pass_rt.c: helpers of every pass file ---- */
 
 /* Insert before the current instruction / right after it. */
 void at_before(pass *p);
@@ -77,6 +67,11 @@ LLVMValueRef shadow_of(pass *p, LLVMValueRef v);
 void set_shadow(pass *p, LLVMValueRef v, LLVMValueRef s);
 /* Is s statically the null shadow (so runtime work can be skipped at compile time)? */
 int is_null_shadow(pass *p, LLVMValueRef s);
+/* Is v a vector value (vectors have no shadows: counted as unsupported)? */
+int is_vector(LLVMValueRef v);
+/* Shadow of a width change of s from `from` to `to` bits (both <= 64), op EXPR_EXTRACT,
+ * EXPR_ZEXT or EXPR_SEXT, at the builder; s itself when the widths agree or s is null. */
+LLVMValueRef resize_shadow(pass *p, uint32_t op, unsigned from, unsigned to, LLVMValueRef s);
 /* Integer/pointer of at most 64 bits, float or double (the values that carry shadows)? */
 int tracked_type(pass *p, LLVMTypeRef t);
 /* Width in bits of an integer type, 32 for float, 64 for double and pointers. */
@@ -104,6 +99,41 @@ void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const c
  * original instruction got. clone_fetch returns 0, or -1 (p->mismatch set). */
 void clone_record(pass *p, uint32_t a, uint32_t b);
 int clone_fetch(pass *p, uint32_t *a, uint32_t *b);
+
+/* ---- pass.c: the visitor ---- */
+/* Instrument the instruction p->cur (p->next: the original instruction after it), by
+ * opcode; in concrete mode only branches, switches and calls. */
+void instrument_inst(pass *p);
+/* Give the shadow phis made by the visitor their incoming values (once every block of the
+ * function is instrumented, so every incoming value has its shadow). */
+void finish_phis(pass *p);
+
+/* ---- pass_mem.c: memory instructions (p->cur) ---- */
+/* getelementptr: the shadow of base + sum(index * scale) + constant. */
+void do_gep(pass *p);
+/* load: the shadow read from shadow memory (__sym_load); a symbolic address is concretized. */
+void do_load(pass *p);
+/* store: the value's shadow (or NULL) written to shadow memory (__sym_store). */
+void do_store(pass *p);
+/* alloca: the fresh object's bytes marked concrete. */
+void do_alloca(pass *p);
+/* atomicrmw / cmpxchg (`kind`): counted unsupported, operands concretized, bytes made concrete. */
+void do_atomic(pass *p, const char *kind, int ptr_op, int val_op);
+/* insertvalue: counted unsupported, the inserted value concretized. */
+void do_insertvalue(pass *p);
+
+/* ---- pass_dispatch.c: concrete mode ---- */
+/* Map (p->pair) every instruction of fn to the one at the same place in its copy; -1 when
+ * the two differ in shape (a sympath bug), 0 otherwise (p->oom set when out of memory). */
+int pair_instructions(pass *p, LLVMValueRef fn, LLVMValueRef copy);
+/* May fn's entry call its copy (not main, not variadic, no byval-like arguments)? */
+int can_dispatch(pass *p, LLVMValueRef fn);
+/* Give fn (instrumented, p->shadow still holding its parameters' shadows) the entry test
+ * that calls `copy` when nothing is symbolic. */
+void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy);
+/* What fn's dispatch calls: libc's own X for a model __sym_model_X that computes what
+ * glibc does (model_is_libc_when_concrete), else the copy. */
+LLVMValueRef libc_target(pass *p, const char *name, LLVMValueRef fn, LLVMValueRef copy);
 
 /* ---- pass_fp.c ---- */
 /* Is t float or double (the floating-point types with shadows)? */

@@ -9,7 +9,7 @@
 
 /*
  * float and double values carry shadows like integers (their bit patterns, see
- * expr.h "Floating point"); tracked_type/bit_width/as_i64 in pass.c already treat
+ * expr.h "Floating point"); tracked_type/bit_width/as_i64 in pass_rt.c already treat
  * them so, which makes select, phi, load, store, ret, parameters and bitcasts work
  * unchanged. This file emits the operations themselves: __sym_fp for arithmetic,
  * conversions and the modelled intrinsics and libm calls, __sym_fcmp for fcmp.

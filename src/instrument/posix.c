@@ -1,4 +1,4 @@
-/* posix.c: the --sym-args/--sym-stdin/--sym-file options, their replay.conf lines and the generated configuration the models and the replay library read. */
+/* posix.c: the --sym-args/--sym-stdin/--sym-file options and the generated configuration the models and the replay library read. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
@@ -163,14 +163,3 @@ int posix_write_conf(const sym_posix_opts *o, const char *path, char **err)
     return 0;
 }
 
-void posix_write_replay_lines(FILE *f, const sym_posix_opts *o)
-{
-    if (!posix_enabled(o))
-        return;
-    if (o->args_on)
-        fprintf(f, "sym-args %u %u %u\n", o->args_min, o->args_max, o->arg_len);
-    if (o->stdin_on)
-        fprintf(f, "sym-stdin %u\n", o->stdin_max);
-    for (size_t k = 0; k < o->nfiles; k++)
-        fprintf(f, "sym-file %u %s\n", o->files[k].size, o->files[k].name);
-}

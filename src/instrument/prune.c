@@ -5,7 +5,7 @@
 #include "util/util.h"
 
 /*
- * models.bc defines a hundred-odd functions (src/runtime/models_*.c); a program calls a
+ * models.bc defines a hundred-odd functions (src/runtime/libc/models_*.c); a program calls a
  * few. A model definition is removed when nothing uses it and, for a model
  * __sym_model_X, when the module does not call a libc X either (else the pass redirects
  * those calls to it; a program's own X is not redirected). Repeated to a fixpoint: removing sscanf's model removes the last use of

@@ -49,7 +49,7 @@ void solver_free(solver *s);
  *     unsat cores) is a subset;
  *  4. for a query with floating-point operators, candidate values built from its
  *     constants, checked by evaluation (solver_sample.h);
- *  5. Z3 with the timeout (floating-point queries: two engines, solver.c run_z3).
+ *  5. Z3 with the timeout (floating-point queries: two engines, solver_z3.c run_z3).
  * On SAT, *out (malloc'ed, caller frees) receives max(parent_n, highest symbol in the
  * kept set + 1) values: parent[i] for symbols outside the kept set (the parent run's
  * inputs), the model's values for the symbols in it (masked to their widths). *out_n

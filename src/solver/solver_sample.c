@@ -10,7 +10,7 @@
 
 /*
  * Why. Z3 bit-blasts floating-point operations; a double sqrt, division or product can
- * take it seconds (solver.c, run_z3), while the branch itself is usually "some input,
+ * take it seconds (solver_z3.c, run_z3), while the branch itself is usually "some input,
  * through one or two operations, equals / exceeds a constant". Such a branch is often
  * satisfied by a value built from the constants in sight: c, -c, the neighbours of c,
  * c*c and sqrt(c) (inverse of sqrt and square), c1*c2, c1/c2, c1+c2, c1-c2 (inverses of
@@ -67,19 +67,6 @@ typedef struct scan {
     bool any_fp;
 } scan;
 
-static double as_double(uint64_t bits, unsigned w)
-{
-    if (w == 32) {
-        uint32_t b = (uint32_t)bits;
-        float f;
-        memcpy(&f, &b, sizeof f);
-        return f;
-    }
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
 static void add_const(scan *sc, double v)
 {
     for (size_t i = 0; i < sc->nconsts; i++)
@@ -128,7 +115,7 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
             for (unsigned k = 0; k < e->nkids; k++) {
                 const expr *x = e->kid[k];
                 if (fp && x->op == EXPR_CONST && !int_kid)
-                    add_const(sc, as_double(x->value, x->width));
+                    add_const(sc, expr_fp_value(x->value, x->width));
                 if (fp && x->op == EXPR_SYMBOL && (int_kid || x->width == 32 || x->width == 64))
                     add_sym(sc, x, !int_kid);
                 if (sp + 1 > cap) {
@@ -208,15 +195,7 @@ static uint64_t bits_of(double v, unsigned w, bool is_float)
             return 0;
         return (uint64_t)(int64_t)nearbyint(v) & (w >= 64 ? ~0ull : (1ull << w) - 1);
     }
-    if (w == 32) {
-        float f = (float)v;
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        return b;
-    }
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
+    return expr_fp_bits(v, w);
 }
 
 /* Order-preserving map of a w-bit value to an unsigned key: IEEE floats ordered by value
@@ -273,7 +252,7 @@ static bool below(const expr *t, const uint64_t *assign, size_t na)
     uint64_t v = expr_eval(l, assign, na);
     if (t->op == EXPR_EQ)
         return expr_sext64(v, l->width) < expr_sext64(c->value, c->width);
-    return l->width == 32 || l->width == 64 ? as_double(v, l->width) < as_double(c->value, c->width) : false;
+    return l->width == 32 || l->width == 64 ? expr_fp_value(v, l->width) < expr_fp_value(c->value, c->width) : false;
 }
 
 /*

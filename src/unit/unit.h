@@ -1,9 +1,11 @@
-/* unit.h: `sympath unit`: C function signatures (libclang), harness generation, CMocka test emission. */
+/* unit.h: `sympath unit`: the whole pipeline (unit_run), C function signatures (libclang), harness generation, CMocka test emission. */
 #ifndef SYMPATH_UNIT_H
 #define SYMPATH_UNIT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The unit-test generator turns the functions of a C unit into CMocka tests. It follows
@@ -307,5 +309,42 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
  * holds a value C locals cannot express (an input pointing inside an object) or on ENOMEM.
  * The caller drops such a test before unit_emit_tests. */
 char *unit_emit_test_body(const unit_info *u, const unit_test *t);
+
+/* ---- the pipeline (pipeline.c, step_*.c) ---- */
+
+/* What `sympath unit` was asked to do: the parsed command line. All borrowed. */
+typedef struct unit_run_opts {
+    const char *out_dir;        /* OUT: test_<stem>.c, BUILD.txt, tests.cmake, report.json, build/ */
+    const char *const *sources; /* the unit's C files as given (>= 1) */
+    size_t nsources;
+    const char *const *functions; /* --function names (may repeat) */
+    size_t nfunctions;
+    int all;                    /* --all: every function with external linkage */
+    const char *cflags;         /* the user's flags, -I dirs included (util_split_words; checked by the caller) */
+    const char *const *mocks;   /* --mock names */
+    size_t nmocks;
+    int mock_outputs;           /* --mock-outputs */
+    double budget_s;            /* exploration budget shared by the functions, seconds (0: none) */
+    double timeout_s;           /* time limit of one run, seconds, > 0 */
+    unit_harness_opts harness;  /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs;
+                                   rt_header and mock_names are set by the pipeline */
+    int progress;               /* live progress line of the explorations */
+    volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */
+    void (*before_explore)(void); /* called once before the first exploration (the CLI arms Ctrl-C there); may be NULL */
+    FILE *log;                  /* progress, warnings, errors and the summary ("sympath unit: ..." lines); NULL: stderr */
+} unit_run_opts;
+
+/*
+ * Generate CMocka tests for the unit: parse it (unit_parse), choose the targets and the
+ * mocks, write and check the harness (OUT/build/harness.c), build the instrumented
+ * executor and the native recorder, explore each target with a share of the budget
+ * (OUT/build/runs/<function>), record each kept test vector natively, and per source file
+ * emit, verify (compiled with -Werror, run twice) and measure (gcov) the tests; write
+ * OUT/test_<stem>.c, OUT/BUILD.txt, OUT/tests.cmake and OUT/report.json. Everything it has
+ * to say goes to o->log. Returns 0 when at least one test file was written; 1 when nothing
+ * could be tested (a source unreadable or not parsing, no harness compiles, the build
+ * failed, no test kept); 2 when o names a function the unit does not define (a usage error).
+ */
+int unit_run(const unit_run_opts *o);
 
 #endif

@@ -18,8 +18,7 @@ char *util_strf(const char *fmt, ...)
     return s;
 }
 
-/* Append a copy of word to the NULL-terminated vector. 0 or -1 (out of memory). */
-static int push_word(char ***argv, size_t *argc, const char *word)
+int util_strv_push(char ***argv, size_t *argc, const char *word)
 {
     char **nv = realloc(*argv, (*argc + 2) * sizeof **argv);
     if (!nv)
@@ -76,7 +75,7 @@ int util_split_words(const char *s, char ***argv, size_t *argc, char **err)
             }
         }
         word[n] = '\0';
-        if (push_word(argv, argc, word)) {
+        if (util_strv_push(argv, argc, word)) {
             free(word);
             *err = util_strf("out of memory");
             return -1;

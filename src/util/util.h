@@ -61,6 +61,11 @@ char *util_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int util_split_words(const char *s, char ***argv, size_t *argc, char **err);
 
+/* Append a copy of word (blanks and quotes kept: one word, e.g. a path) to the NULL-terminated
+ * vector *argv of *argc strings (both may start as NULL/0). 0, or -1 when out of memory (the
+ * vector stays valid and NULL-terminated). */
+int util_strv_push(char ***argv, size_t *argc, const char *word);
+
 /* Free a NULL-terminated vector of malloc'ed strings and the vector itself (NULL: nothing). */
 void util_free_strv(char **v);
 
@@ -136,5 +141,29 @@ int util_run(const util_proc *p, int *status);
 
 /* The name of a signal ("SIGSEGV") or "signal N" in a static buffer (not thread-safe). */
 const char *util_signal_name(int sig);
+
+/* ---- pointer map (ptrmap.c) ---- */
+
+/*
+ * A hash map from non-NULL pointers (compared by address) to two pointer-sized values a
+ * and b, e.g. an LLVM value -> its shadow and second shadow, a block -> its index
+ * (stored as (void *)(uintptr_t)i). Open addressing with linear probing over a
+ * power-of-two table kept at most half full, so every probe ends at an empty slot.
+ * Entries are never removed and the table never shrinks; zero-initialise it
+ * (PTRMAP_INIT or memset) before use and release it with ptrmap_clear.
+ */
+typedef struct ptrmap_ent { const void *key; void *a, *b; } ptrmap_ent;
+typedef struct ptrmap { ptrmap_ent *e; size_t cap, n; } ptrmap;
+
+#define PTRMAP_INIT { NULL, 0, 0 }
+
+/* Map key (non-NULL) to (a, b), replacing what it mapped to. 0, or -1 when out of memory
+ * (the map is then unchanged). */
+int ptrmap_put(ptrmap *m, const void *key, void *a, void *b);
+/* The entry of key (its a and b may be changed in place), or NULL when key is not mapped.
+ * Valid until the next ptrmap_put. */
+ptrmap_ent *ptrmap_get(const ptrmap *m, const void *key);
+/* Free the table; m becomes empty (reusable). */
+void ptrmap_clear(ptrmap *m);
 
 #endif

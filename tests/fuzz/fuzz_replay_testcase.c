@@ -1,9 +1,9 @@
-/* fuzz_replay_testcase.c (includes src/replay/replay.c, which has no library): the Test-Comp testcase XML reader and its literal parsing. */
+/* fuzz_replay_testcase.c (includes src/replay/rt/replay.c, the library compiled into the program): the Test-Comp testcase XML reader and its literal parsing. */
 #include <stddef.h>
 #include <stdint.h>
 
 /*
- * replay.c is compiled by `sympath replay` as one file next to the program, so it is
+ * rt/replay.c is compiled by `sympath replay` as one file next to the program, so it is
  * included here whole (without SYMPATH_REPLAY_POSIX, so nothing wraps main). The input is a testcase document:
  * parse_testcase reads its <input> elements, then every value is converted the way
  * each input function converts it (64-bit, 128-bit, float, double).
@@ -13,7 +13,7 @@
  * not grow without bound. ASan does not see inside the arena; what it checks here is
  * every read of the document, which is an exact-size heap copy.
  */
-#include "replay/replay.c"
+#include "replay/rt/replay.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

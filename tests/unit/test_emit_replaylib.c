@@ -1,4 +1,4 @@
-/* test_emit_replaylib.c: the replay library (src/replay/replay.c) reads back what the suite writer emits, compiled natively with gcc. */
+/* test_emit_replaylib.c: the replay library (src/replay/rt/replay.c) reads back what the suite writer emits, compiled natively with gcc. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,7 +68,7 @@ static int write_text(const char *path, const char *text)
 static int compile(fixture *fx, const char *src, const char *out)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "gcc -O0 -w -I%s/include %s %s/src/replay/replay.c -o %s",
+    snprintf(cmd, sizeof cmd, "gcc -O0 -w -I%s/include %s %s/src/replay/rt/replay.c -o %s",
              SYMPATH_SOURCE_DIR, src, SYMPATH_SOURCE_DIR, out);
     return system(cmd);
 }

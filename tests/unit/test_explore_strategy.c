@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "explore/explorer.h"
 #include "explore/strategy.h"
 
 /* ---- fixtures: a tree built from one straight run of N branches ---- */

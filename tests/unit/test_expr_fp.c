@@ -11,31 +11,7 @@
 
 #include "expr/expr.h"
 
-static uint64_t fb(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-static uint64_t db(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-static float bf(uint64_t b)
-{
-    uint32_t u = (uint32_t)b;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static double bd(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
+#include "fp_test_util.h"
 
 /* float binary op */
 static uint64_t f2(expr_op op, float a, float b) { return expr_eval_op(op, 32, 0, 32, fb(a), fb(b), 0); }

@@ -10,8 +10,8 @@
 #include <math.h>
 
 #include "sympath.h"
-#include "runtime/rt_internal.h"
-#include "runtime/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
+#include "runtime/core/rt_internal.h"
+#include "runtime/core/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
 
 float __VERIFIER_nondet_float(void);
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runtime/rt_internal.h"
-#include "runtime/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
+#include "runtime/core/rt_internal.h"
+#include "runtime/core/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
 
 int32_t sym_model_vararg32(uint32_t k, int32_t value);
 int64_t sym_model_vararg64(uint32_t k, int64_t value);

@@ -1,4 +1,4 @@
-/* test_runtime_models.c: the libc models (src/runtime/models_*.c) compiled natively and compared with glibc on the same inputs: strings, ctype tables, strtol & co., sscanf/fscanf, snprintf. */
+/* test_runtime_models.c: the libc models (src/runtime/libc/models_*.c) compiled natively and compared with glibc on the same inputs: strings, ctype tables, strtol & co., sscanf/fscanf, snprintf. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,11 +8,11 @@
 
 /* The models, as they are compiled to bitcode (they declare the few libc functions they
  * use themselves, so this file includes no libc header that declares those names). */
-#include "runtime/models_string.c"
-#include "runtime/models_ctype.c"
-#include "runtime/models_conv.c"
-#include "runtime/models_scan.c"
-#include "runtime/models_print.c"
+#include "runtime/libc/models_string.c"
+#include "runtime/libc/models_ctype.c"
+#include "runtime/libc/models_conv.c"
+#include "runtime/libc/models_scan.c"
+#include "runtime/libc/models_print.c"
 
 /* glibc, the reference */
 int strcmp(const char *, const char *);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "data/data.h"
-#include "runtime/rt_internal.h"
+#include "runtime/core/rt_internal.h"
 #include "pg_test_util.h"
 
 /* the interception's entry points (pq_models.c calls them) */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runtime/rt_internal.h"
-#include "runtime/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
+#include "runtime/core/rt_internal.h"
+#include "runtime/core/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
 
 static uint8_t *page_buf; /* two pages, aligned, so tests can straddle the boundary */
 

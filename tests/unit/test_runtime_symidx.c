@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runtime/rt_internal.h"
-#include "runtime/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
+#include "runtime/core/rt_internal.h"
+#include "runtime/core/rt_fast.c" /* the inline fast paths, normally linked as bitcode */
 
 /* What objects.c emits into an executor: here, one table of 384 shorts and one of 4000 ints. */
 static unsigned short table[384];

@@ -14,31 +14,7 @@
 #include "solver/solver.h"
 #include "solver/solver_sample.h"
 
-static uint64_t fb(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-static uint64_t db(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-static float bf(uint64_t b)
-{
-    uint32_t u = (uint32_t)b;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static double bd(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
+#include "fp_test_util.h"
 
 /* Solve the conjunction cs[0..n) (the last is the target) from no parent; returns the
  * result and the model in out[0..]. */

@@ -1,0 +1,263 @@
+/* errors.c: what a run's error is: its kind, its location (error-call site, addr2line of a crash's pc, or the last branch), the key that makes two errors the same, its reproducer. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../report/report.h"
+#include "explore_state.h"
+#include "util/util.h"
+
+const char *error_kind_name(error_kind k) {
+    switch (k) {
+    case ERR_REACH: return "reach_error";
+    case ERR_ASSERT: return "assertion";
+    case ERR_ABORT: return "abort";
+    case ERR_SIGNAL: return "crash";
+    case ERR_TIMEOUT: return "timeout";
+    case ERR_OOM: return "out-of-memory";
+    default: return "none";
+    }
+}
+
+int error_is_property(error_kind k) { return k == ERR_REACH || k == ERR_ASSERT; }
+
+/* Resolve a pc (relative to the executable's load base) to "file:line" with addr2line.
+ * Returns a malloc'ed string or NULL. Results are cached by the caller (errors are few). */
+static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", exe, (unsigned long long)pc);
+    FILE *p = popen(cmd, "r");
+    if (!p) return NULL;
+    char fn[1024] = "", loc[2048] = "";
+    if (!fgets(fn, sizeof fn, p)) fn[0] = 0;
+    if (!fgets(loc, sizeof loc, p)) loc[0] = 0;
+    pclose(p);
+    fn[strcspn(fn, "\n")] = 0;
+    loc[strcspn(loc, "\n (")] = 0;
+    if (!loc[0] || loc[0] == '?' || strstr(loc, ":0") == loc + strlen(loc) - 2) return NULL;
+    if (func) *func = strdup(fn);
+    return strdup(loc);
+}
+
+/* A location as the user wrote it: paths under the current directory lose that prefix, so
+ * debug-info names and addr2line's absolute names look alike. Modifies loc in place. */
+static char *relative_to_cwd(char *loc) {
+    char cwd[4096];
+    if (!loc || !getcwd(cwd, sizeof cwd)) return loc;
+    size_t n = strlen(cwd);
+    if (strncmp(loc, cwd, n) == 0 && loc[n] == '/') memmove(loc, loc + n + 1, strlen(loc + n + 1) + 1);
+    return loc;
+}
+
+/* 1 when loc ("file:line") names a file the program's branch sites come from. */
+static int in_user_file(const explore_state *s, const char *loc) {
+    const char *colon = strrchr(loc, ':');
+    size_t len = colon ? (size_t)(colon - loc) : strlen(loc);
+    for (uint32_t i = 0; i < s->sites.nsites; i++) {
+        const site_info *si = &s->sites.sites[i];
+        if (!si->user) continue;
+        size_t fl = strlen(si->file);
+        /* addr2line gives absolute names, debug info may give relative ones */
+        if (fl <= len && strncmp(loc + len - fl, si->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
+            return 1;
+    }
+    for (uint32_t i = 0; i < s->sites.nlocs; i++) {
+        const loc_info *l = &s->sites.locs[i];
+        size_t fl = strlen(l->file);
+        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
+            return 1;
+    }
+    /* a program without branch sites: compare base names with the sources given */
+    const char *lb = loc;
+    for (const char *p = loc; p < loc + len; p++)
+        if (*p == '/') lb = p + 1;
+    for (size_t i = 0; i < s->o->nsources; i++) {
+        const char *sb = strrchr(s->o->sources[i], '/');
+        sb = sb ? sb + 1 : s->o->sources[i];
+        if (strlen(sb) == (size_t)(loc + len - lb) && strncmp(sb, lb, (size_t)(loc + len - lb)) == 0) return 1;
+    }
+    return 0;
+}
+
+static const site_info *site_by_id(const explore_state *s, uint32_t id) { return explore_site(s, id); }
+
+/* Where an error happened, as "file:line" plus its function, and the key that makes two
+ * errors the same (kind + location). */
+static void error_location(explore_state *s, const run_result *r, char **where, char **func) {
+    *where = NULL;
+    *func = NULL;
+    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
+        r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
+        const loc_info *l = &s->sites.locs[r->error_loc - 1];
+        *where = relative_to_cwd(util_strf("%s:%u", l->file, l->line));
+        *func = strdup(l->function);
+        return;
+    }
+    if (r->error == ERR_SIGNAL && r->error_pc) {
+        char *fn = NULL;
+        char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
+        if (loc && !in_user_file(s, loc)) {
+            /* inside sympath's runtime (a stack overflow while building an expression) or a
+             * library: the last branch of the program says more */
+            free(loc);
+            free(fn);
+            loc = fn = NULL;
+        }
+        if (loc) {
+            *where = relative_to_cwd(loc);
+            *func = fn;
+            return;
+        }
+        free(fn);
+    }
+    const site_info *si = site_by_id(s, r->last_site);
+    if (si) {
+        *where = relative_to_cwd(util_strf("%s:%u (last branch executed)", si->file, si->line));
+        *func = strdup(si->function);
+    } else {
+        *where = strdup("unknown location");
+        *func = strdup("?");
+    }
+}
+
+static const char *type_names_of_run(const run_result *r, uint32_t i) {
+    return input_type_c_name((input_type)r->itypes[i]);
+}
+
+/* Describe a run's inputs in words: "x = 42 (int), in#1 = -1 (char)". */
+static char *describe_inputs(const run_result *r) {
+    size_t cap = 256, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < r->ninputs && i < 64; i++) {
+        char val[64];
+        input_format_value(val, sizeof val, (input_type)r->itypes[i], r->inputs[i]);
+        char item[400];
+        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i,
+                         r->inames && r->inames[i] ? " " : "", r->inames && r->inames[i] ? r->inames[i] : "",
+                         val, type_names_of_run(r, i));
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) break;
+            buf = nb;
+        }
+        memcpy(buf + len, item, n + 1);
+        len += n;
+    }
+    if (r->ninputs > 64) {
+        char item[64];
+        int n = snprintf(item, sizeof item, "  ... %u more inputs\n", r->ninputs - 64);
+        char *nb = realloc(buf, len + n + 1);
+        if (nb) {
+            buf = nb;
+            memcpy(buf + len, item, n + 1);
+        }
+    }
+    return buf;
+}
+
+/* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
+ * *where and *func receive the location (malloc'ed). */
+char *explore_error_key(explore_state *s, const run_result *r, char **where, char **func) {
+    error_location(s, r, where, func);
+    return util_strf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
+                          *where ? *where : "");
+}
+
+int explore_error_known(const explore_state *s, const char *key) {
+    for (uint32_t i = 0; i < s->nerrors; i++)
+        if (strcmp(s->errors[i].key, key) == 0) return 1;
+    return 0;
+}
+
+/* Record the run's error if it is new: returns 1 when a reproducer was written. */
+int explore_handle_error(explore_state *s, const run_result *r) {
+    if (r->error == ERR_NONE) return 0;
+    char *where, *func;
+    char *key = explore_error_key(s, r, &where, &func);
+    if (!key) {
+        free(where);
+        free(func);
+        return 0;
+    }
+    for (uint32_t i = 0; i < s->nerrors; i++)
+        if (strcmp(s->errors[i].key, key) == 0) {
+            s->errors[i].hits++;
+            free(where);
+            free(func);
+            free(key);
+            return 0;
+        }
+    if (s->nerrors == s->errors_cap) {
+        uint32_t nc = s->errors_cap ? s->errors_cap * 2 : 8;
+        error_rec *ne = realloc(s->errors, nc * sizeof *ne);
+        if (!ne) {
+            free(where);
+            free(func);
+            free(key);
+            return 0;
+        }
+        s->errors = ne;
+        s->errors_cap = nc;
+    }
+    error_rec *e = &s->errors[s->nerrors++];
+    memset(e, 0, sizeof *e);
+    e->key = key;
+    e->kind = r->error;
+    e->signo = r->signo;
+    e->where = where;
+    e->function = func;
+    e->hits = 1;
+    e->found_seconds = util_now_s() - s->t0;
+    e->found_exec = s->execs;
+    e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
+    if (error_is_property(r->error)) s->errors_property++;
+    else s->errors_other++;
+
+    char what[256];
+    if (r->error == ERR_SIGNAL)
+        snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
+    else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
+        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
+                 "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
+    else if (r->error == ERR_TIMEOUT)
+        snprintf(what, sizeof what, "timeout: the run did not end within %u ms, nor within %u ms when run again (hang)",
+                 s->o->run_timeout_ms, s->o->run_timeout_ms * CONFIRM_FACTOR);
+    else if (r->error == ERR_REACH)
+        snprintf(what, sizeof what, "reach_error: the error function was called (property violation)");
+    else if (r->error == ERR_ASSERT)
+        snprintf(what, sizeof what, "assertion failed (property violation)");
+    else if (r->error == ERR_ABORT)
+        snprintf(what, sizeof what, "abort() called");
+    else if (r->error == ERR_OOM)
+        snprintf(what, sizeof what, "out of memory: the run needed more than --mem-limit %u MiB for the program "
+                 "and sympath's expressions (may not happen natively)", s->o->mem_mb);
+    else
+        snprintf(what, sizeof what, "%s", error_kind_name(r->error));
+    char *inputs = describe_inputs(r);
+    char *desc = util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
+                                what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
+                                e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
+    free(inputs);
+    test_case tc;
+    explore_fill_test_case(r, &tc);
+    char *err = NULL;
+    int num = suite_write_error(s->suite, &tc, desc ? desc : what, &err);
+    if (num < 0) {
+        fprintf(stderr, "sympath: cannot write error reproducer: %s\n", err ? err : "?");
+        free(err);
+    }
+    e->number = num;
+    if (num >= 0)
+        explore_write_fixture(s, r, "errors/error-%03d.xml", num);
+    free(desc);
+    char *note = util_strf("sympath: %s %s at %s (errors/error-%03d.xml)",
+                           error_is_property(r->error) ? "found" : "found other termination:", what, where, num);
+    report_progress_note(s->progress, note ? note : what); /* the display keeps it (src/report) */
+    free(note);
+    return 1;
+}

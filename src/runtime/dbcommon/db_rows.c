@@ -1,0 +1,419 @@
+/* db_rows.c: the row events of a query over the fixture (Emmi et al. 2007) and the check of the rows the database returned, shared by the SQLite (db_sqlite.c) and PostgreSQL (db_pq.c) interceptions. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db_rt.h"
+
+/* Slot of FROM item f in combination number c (mixed radix, item 0 fastest). */
+static unsigned combo_slot(unsigned c, int f)
+{
+    for (int i = 0; i < f; i++)
+        c /= db_rt.lim.rows;
+    return c % db_rt.lim.rows;
+}
+
+static unsigned combos(const db_query *q)
+{
+    unsigned n = 1;
+    for (int f = 0; f < q->nfrom; f++)
+        n *= db_rt.lim.rows;
+    return n;
+}
+
+/*
+ * The events of one execution of an understood SELECT (see db_rt.h):
+ * one BK_ROW per combination of row slots of its FROM items, in a fixed order and
+ * number (every slot, present or not), so that no value of a row count changes
+ * how many events a query records: "slot k of each item is present and the
+ * combination satisfies WHERE/ON". The event of an absent slot is the "one more
+ * row" node of Emmi et al.
+ */
+void db_rt_record_rows(qstate *s)
+{
+    s->symbolic = false;
+    s->prev_slot[0] = -1;
+    memset(s->expected, 0, sizeof s->expected);
+    memset(s->seen, 0, sizeof s->seen);
+    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals))
+        return;
+    const db_query *q = s->q;
+    for (int f = 0; f < q->nfrom; f++)
+        if (db_rt.dirty[q->from_table[f]])
+            return;
+    unsigned n = combos(q);
+    if (n > DB_MAX_COMBOS) {
+        s->why = "join with more than 64 slot combinations";
+        return;
+    }
+    expr_ctx *cx = rt_cx();
+    expr *conds[DB_MAX_COMBOS];
+    for (unsigned c = 0; c < n; c++) {
+        const db_val *rows[DB_MAX_FROM];
+        expr *present = expr_const(cx, 1, 1);
+        for (int f = 0; f < q->nfrom; f++) {
+            int ti = q->from_table[f];
+            unsigned k = combo_slot(c, f);
+            rows[f] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+            present = expr_and1(cx, present, db_rt.alive[ti][k]);
+        }
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
+        if (!w) {
+            s->why = why;
+            return;
+        }
+        conds[c] = expr_and1(cx, present, w);
+    }
+    for (unsigned c = 0; c < n; c++) {
+        expr *e = rt_norm(conds[c]);
+        s->expected[c] = (uint8_t)(conds[c]->value & 1);
+        uint32_t beyond = 0; /* some slot lies past its table's first absent one */
+        for (int f = 0; f < q->nfrom; f++)
+            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value)
+                beyond = BK_ROW_BEYOND;
+        if (e)
+            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
+    }
+    /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
+    memset(s->expected_ins, 0, sizeof s->expected_ins);
+    memset(s->seen_ins, 0, sizeof s->seen_ins);
+    const db_val *ins_rows[DB_MAX_INSERTED];
+    expr *ins_conds[DB_MAX_INSERTED];
+    unsigned nins = 0;
+    if (q->nfrom == 1)
+        for (const inserted *r = db_rt.ins[q->table]; r; r = r->next) {
+            if (r->index >= DB_MAX_INSERTED)
+                continue;
+            const db_val *rows[1] = {r->cells};
+            const char *why = NULL;
+            expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
+            if (!w) {
+                s->why = why;
+                return;
+            }
+            w = expr_and1(cx, r->alive, w);
+            s->expected_ins[r->index] = (uint8_t)(w->value & 1);
+            ins_rows[nins] = r->cells;
+            ins_conds[nins++] = w;
+            if (rt_norm(w))
+                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
+        }
+    if (q->limit >= 0) { /* LIMIT n (one table, scan order): only the first n matches come back */
+        int64_t left = q->limit;
+        for (unsigned c = 0; c < n; c++)
+            if (s->expected[c] && left-- <= 0)
+                s->expected[c] = 0;
+        for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
+            if (s->expected_ins[k] && left-- <= 0)
+                s->expected_ins[k] = 0;
+    }
+    if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
+        expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
+        const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
+        for (int i = 0; i < q->nresult; i++) {
+            int f = q->result_from[i], col = q->result_col[i];
+            unsigned m = 0;
+            for (unsigned c = 0; c < n; c++) {
+                int ti = q->from_table[f];
+                sel[m] = conds[c];
+                vals[m++] = col < 0 ? NULL
+                                    : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
+            }
+            for (unsigned k = 0; k < nins; k++) {
+                sel[m] = ins_conds[k];
+                vals[m++] = col < 0 ? NULL : &ins_rows[k][col];
+            }
+            const char *why = NULL;
+            expr *ovf = NULL;
+            if (i == 0)
+                s->agg_overflow = expr_const(cx, 0, 1);
+            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
+                s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
+            else {
+                memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */
+                s->why = why;
+            }
+        }
+    }
+    s->symbolic = true;
+}
+
+
+/* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
+void db_rt_row_seen(qstate *s, const int64_t *ids)
+{
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
+    s->cur_ins = NULL;
+    const db_query *q = s->q;
+    bool all = true;
+    unsigned combo = 0, radix = 1;
+    for (int f = 0; f < q->nfrom; f++) {
+        int ti = q->from_table[f];
+        int64_t rowid = ids[f];
+        unsigned count = (unsigned)db_rt.counts[ti]->value;
+        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++)
+            if (db_rt.rowids[ti][k] == rowid)
+                s->cur_slot[f] = (int)k;
+        all &= s->cur_slot[f] >= 0;
+        combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
+        radix *= db_rt.lim.rows;
+    }
+    if (all && s->symbolic && q->norder && s->prev_slot[0] >= 0) {
+        /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
+        const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
+        for (int f = 0; f < q->nfrom; f++) {
+            int ti = q->from_table[f];
+            size_t nc = (size_t)db_rt.schema->tables[ti].ncols;
+            a[f] = &db_rt.cells[ti][(size_t)s->prev_slot[f] * nc];
+            b[f] = &db_rt.cells[ti][(size_t)s->cur_slot[f] * nc];
+        }
+        expr *le = db_order_le(rt_cx(), q, a, b);
+        if (le->value & 1)
+            db_rt_assume(le);
+        else /* the database ordered otherwise than the model says */
+            s->mismatches++;
+    }
+    if (all)
+        memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
+    if (all) {
+        s->rows_fixture++;
+        if (s->symbolic && combo < DB_MAX_COMBOS) {
+            s->seen[combo] = 1;
+            s->mismatches += !s->expected[combo];
+        }
+    } else {
+        s->rows_other++;
+        if (q->nfrom == 1) /* a row the program inserted? */
+            for (const inserted *r = db_rt.ins[q->table]; r; r = r->next)
+                if (r->rowid == ids[0]) {
+                    s->cur_ins = r;
+                    if (s->symbolic && r->index < DB_MAX_INSERTED) {
+                        s->seen_ins[r->index] = 1;
+                        s->mismatches += !s->expected_ins[r->index];
+                    }
+                }
+    }
+    for (int f = 0; f < q->nfrom; f++)
+        if (db_rt.dirty[q->from_table[f]])
+            s->cur_slot[f] = -1, s->cur_ins = NULL;
+}
+
+void db_rt_rows_done(qstate *s)
+{
+    if (!s->symbolic || !s->rowid_col)
+        return;
+    for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
+        s->mismatches += s->expected[k] && !s->seen[k];
+    for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
+        s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
+}
+
+/* ---------------------------------------------------------------- text parameters */
+
+/* The byte at p as an expression: its shadow when that still describes it, else NULL (db_rt.h). */
+expr *db_rt_byte_at_mem(const char *p)
+{
+    expr *b = rt.trace_full ? NULL : rt_shadow_get((uintptr_t)p);
+    return b && b->value == (uint8_t)*p ? b : NULL;
+}
+
+/*
+ * Text parameters keep the shadows of the program's bytes. With n < 0 (NUL-terminated) the
+ * length is symbolic too: the bytes are read on past the concrete terminator as long as
+ * they are symbolic (memory with shadows was written by the program, so it exists), up to
+ * the first concrete zero or 255 bytes; the length is the index of the first zero among
+ * them (an ite chain), and bytes from it on read as 0, as the text's encoding requires.
+ * So a string read from input can grow, shrink or change to match a row. With n >= 0 the
+ * length is n.
+ */
+void db_rt_text_param(db_val *p, expr **storage, const char *text, int n)
+{
+    expr_ctx *cx = rt_cx();
+    size_t len = n < 0 ? strlen(text) : (size_t)n;
+    memset(p, 0, sizeof *p);
+    size_t span = len; /* bytes that may belong to the string */
+    if (n < 0)
+        while (span < 255 && db_rt_byte_at_mem(text + span))
+            span++;
+    if (len <= 255) {
+        p->is_text = true;
+        p->null = expr_const(cx, 0, 1);
+        p->nbytes = (unsigned)span;
+        p->bytes = storage;
+        expr *raw[256];
+        for (size_t i = 0; i < span; i++) {
+            expr *b = db_rt_byte_at_mem(text + i);
+            raw[i] = b ? b : expr_const(cx, (uint8_t)text[i], 8);
+        }
+        if (n < 0) {
+            /* len = index of the first zero byte (span when none); built from the end */
+            expr *l = expr_const(cx, span, 8);
+            for (size_t i = span; i-- > 0;)
+                l = expr_ite(cx, expr_cmp(cx, PRED_EQ, raw[i], expr_const(cx, 0, 8)), expr_const(cx, i, 8), l);
+            p->len = l;
+            for (size_t i = 0; i < span; i++) /* zero from the length on */
+                p->bytes[i] = expr_ite(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), l), raw[i],
+                                       expr_const(cx, 0, 8));
+        } else {
+            p->len = expr_const(cx, len, 8);
+            memcpy(p->bytes, raw, span * sizeof *raw);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- the program's writes */
+
+/* Deep copy of a value (text bytes into new storage that lives as long as the run). */
+static int copy_val(const db_val *v, db_val *out)
+{
+    *out = *v;
+    if (v->is_text && v->nbytes) {
+        out->bytes = malloc(v->nbytes * sizeof *out->bytes);
+        if (!out->bytes)
+            return -1;
+        memcpy(out->bytes, v->bytes, v->nbytes * sizeof *out->bytes);
+    }
+    return 0;
+}
+
+/* After INSERT ... VALUES changed one row (db_rt.h): remember its cells' expressions. Columns not
+ * given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the new rowid;
+ * a default sympath does not model leaves the row concrete. */
+void db_rt_track_insert(qstate *s, int64_t rowid)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (!q->ninsert || db_rt.dirty[ti])
+        return;
+    const db_table *t = &db_rt.schema->tables[ti];
+    expr_ctx *cx = rt_cx();
+    inserted *r = calloc(1, sizeof *r);
+    db_val *cells = calloc((size_t)t->ncols, sizeof *cells);
+    if (!r || !cells) {
+        free(r), free(cells);
+        return;
+    }
+    r->rowid = rowid;
+    r->alive = expr_const(cx, 1, 1);
+    for (int c = 0; c < t->ncols; c++) {
+        cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
+        cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
+        if (db_column_is_text(&t->cols[c])) {
+            cells[c].is_text = true;
+            cells[c].len = expr_const(cx, 0, 8);
+        }
+    }
+    if (db_insert_defaults(cx, t, q, cells)) { /* omitted columns get their DEFAULT (src/db/check.c) */
+        free(cells), free(r);
+        return;
+    }
+    for (int i = 0; i < q->ninsert; i++) {
+        db_val v;
+        const char *why = NULL;
+        if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
+            v.is_text != db_column_is_text(&t->cols[q->insert_col[i]]) || copy_val(&v, &cells[q->insert_col[i]])) {
+            free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
+            return;
+        }
+    }
+    unsigned n = 0;
+    for (inserted *o = db_rt.ins[ti]; o; o = o->next)
+        n++;
+    r->index = n;
+    r->cells = cells;
+    r->next = db_rt.ins[ti];
+    db_rt.ins[ti] = r;
+}
+
+/* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */
+static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_val *out)
+{
+    memset(out, 0, sizeof *out);
+    out->is_text = a->is_text;
+    out->null = expr_ite(cx, c, a->null, b->null);
+    if (!a->is_text) {
+        out->v = expr_ite(cx, c, a->v, b->v);
+        return 0;
+    }
+    out->len = expr_ite(cx, c, a->len, b->len);
+    out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    out->bytes = malloc((out->nbytes ? out->nbytes : 1) * sizeof *out->bytes);
+    if (!out->bytes)
+        return -1;
+    expr *z = expr_const(cx, 0, 8);
+    for (unsigned i = 0; i < out->nbytes; i++)
+        out->bytes[i] = expr_ite(cx, c, i < a->nbytes ? a->bytes[i] : z, i < b->nbytes ? b->bytes[i] : z);
+    return 0;
+}
+
+/*
+ * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
+ * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
+ * hit, UPDATE replaces each assigned cell by ite(hit, new value over the old row, old value).
+ * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
+ */
+int db_rt_apply_dml(qstate *s, bool changed)
+{
+    const db_query *q = s->q;
+    if (!q->understood || q->nfrom != 1)
+        return changed;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    for (int i = 0; i < q->nset; i++)
+        if (q->set_col[i] == t->rowid_alias)
+            return 1; /* rowids move: the mapping of result rows would be lost */
+    expr_ctx *cx = rt_cx();
+    unsigned nins = 0;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next)
+        nins++;
+    unsigned nrows = db_rt.lim.rows + nins;
+    db_val **rows = calloc(nrows, sizeof *rows);
+    expr ***alive = calloc(nrows, sizeof *alive);
+    expr **hit = calloc(nrows, sizeof *hit);
+    db_val *newv = calloc((size_t)nrows * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
+    if (!rows || !alive || !hit || !newv) {
+        free(rows), free(alive), free(hit), free(newv);
+        return 1;
+    }
+    unsigned n = 0;
+    for (unsigned k = 0; k < db_rt.lim.rows; k++, n++)
+        rows[n] = &db_rt.cells[ti][(size_t)k * t->ncols], alive[n] = &db_rt.alive[ti][k];
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++)
+        rows[n] = r->cells, alive[n] = &r->alive;
+    int rc = 0;
+    /* first everything that can fail, then the changes */
+    for (unsigned k = 0; k < n && !rc; k++) {
+        const db_val *row[1] = {rows[k]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, row, s->params, s->nparams, &why);
+        if (!w) {
+            rc = 1;
+            break;
+        }
+        hit[k] = expr_and1(cx, *alive[k], w);
+        for (int i = 0; i < q->nset && !rc; i++) {
+            db_val v;
+            rc = db_value_expr(cx, q, q->set_val[i], row, s->params, s->nparams, &v, &why) ||
+                 v.is_text != db_column_is_text(&t->cols[q->set_col[i]]) ||
+                 ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
+        }
+    }
+    if (!rc) {
+        /* sqlite3_changes: the rows hit */
+        expr *count = expr_const(cx, 0, 64);
+        for (unsigned k = 0; k < n; k++)
+            count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
+        db_rt.changes = count;
+    }
+    if (!rc)
+        for (unsigned k = 0; k < n; k++) {
+            if (q->kind == DBQ_DELETE)
+                *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
+            for (int i = 0; i < q->nset; i++)
+                rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
+        }
+    free(rows), free(alive), free(hit), free(newv);
+    return rc;
+}

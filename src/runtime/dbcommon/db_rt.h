@@ -1,0 +1,127 @@
+/* db_rt.h: fixture mode's state and helpers shared by both databases (db_fixture_rt.c, db_rows.c; used by sqlite/db_sqlite*.c and pq/db_pq*.c). */
+#ifndef SYMPATH_DB_RT_H
+#define SYMPATH_DB_RT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sqlite3.h>
+#include "../../db/db.h"
+#include "../core/rt_internal.h"
+
+#define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
+
+/* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
+ * the values it was given, so reading it back is symbolic too. */
+typedef struct inserted {
+    struct inserted *next;
+    int64_t rowid;
+    unsigned index;           /* 0, 1, ... in insertion order within its table */
+    expr *alive;              /* width 1: not deleted since (by an understood DELETE) */
+    db_val *cells;            /* ncols cells (bytes copied) */
+} inserted;
+
+typedef struct db_run {
+    int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
+    bool pg;                  /* PostgreSQL fixture mode (db_pq.c): rowids are the slots' ctids (block << 16 | offset) */
+    db_schema *schema;
+    db_limits lim;
+    char *path;               /* this run's database file */
+    expr **counts;            /* per table: 8-bit row count */
+    db_val **cells;           /* per table: rows * ncols cells */
+    int64_t **rowids;         /* per table: rowid of each present slot */
+    expr ***alive;            /* per table, per slot: present and not deleted by the program (width 1) */
+    bool *dirty;              /* per table: changed by the program, concrete from then on */
+    struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
+    int log_fd;
+    expr *changes;            /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
+} db_run;
+
+extern db_run db_rt;
+
+
+/* One prepared statement of the program. */
+typedef struct qstate {
+    struct qstate *next;
+    sqlite3_stmt *st;
+    sqlite3 *db;
+    char *sql;                /* the statement's text as the program wrote it */
+    db_query *q;              /* NULL when it did not parse */
+    const char *why;          /* reason a SELECT is run concretely (static), NULL when symbolic */
+    bool rowid_col;           /* the last nfrom result columns are the hidden rowids */
+    int nparams;
+    db_val *params;           /* bound parameters (null == NULL: unbound) */
+    expr **param_bytes;       /* storage of text parameters' bytes (nparams * 256) */
+    bool started;             /* events recorded for the current execution */
+    bool symbolic;            /* current execution has predictions */
+    int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
+    uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
+    int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
+    const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
+    db_val *agg_vals;         /* aggregate query: the values of its one result row (nresult) */
+    expr *agg_overflow;       /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    bool cur_agg;             /* the current row is that result row */
+    uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
+    /* statistics, logged at finalize */
+    uint64_t rows_fixture, rows_other, mismatches, ns;
+} qstate;
+
+extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first */
+
+/* The state of a prepared statement, NULL when sympath does not track it. */
+qstate *db_rt_find(sqlite3_stmt *st);
+/* Append one line to the query log (SYMPATH_DB_LOG) with a single write (db_log_vline; the lines are listed in db_fixture_rt.c). */
+void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Log a statement's statistics ("q" line) and reset them. */
+void db_rt_log_query(qstate *s);
+/* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
+ * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
+void db_rt_assume(expr *c);
+/* First open of a run: schema, fixture from the test vector, then build() makes the run's
+ * database (0 when it is ready, -1 after logging an "e" line): an SQLite file
+ * (db_sqlite_open.c) or a PostgreSQL schema (db_pq_build.c). Sets db_rt.state; later calls
+ * of the run return at once. */
+void db_rt_setup_with(int (*build)(void));
+/* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
+void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
+/* The fixture's present rows into the run's database, table by table: insert_row(ctx, t, ti,
+ * k, cells) inserts slot k of table ti (t) with these concrete cells and sets
+ * db_rt.rowids[ti][k]; it returns 0, or -1 after logging an "e" line, which stops the loop.
+ * Returns 0 or -1. */
+int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),
+                         void *ctx);
+
+/*
+ * Rows of an understood SELECT (db_rows.c, Emmi et al. 2007), whatever the database:
+ * db_rt_record_rows, at the first result of an execution, records one BK_ROW event per
+ * combination of row slots of its FROM items ("these slots are present and satisfy
+ * WHERE/ON"; the event of an absent slot is "one more row") and the events of the rows the
+ * program inserted, fills s->expected/expected_ins, and for an aggregate query s->agg_vals;
+ * s->symbolic says it did (a query it cannot model sets s->why). db_rt_row_seen maps one
+ * returned row to its slots from its hidden ids (ids[f]: rowid or encoded ctid of FROM item
+ * f), setting s->cur_slot / s->cur_ins, recording an ORDER BY assumption, and counting
+ * mismatches with the predictions; db_rt_rows_done counts the predicted rows that did not come.
+ */
+void db_rt_record_rows(qstate *s);
+void db_rt_row_seen(qstate *s, const int64_t *ids);
+void db_rt_rows_done(qstate *s);
+
+/*
+ * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
+ * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
+ * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
+ * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes; it returns 1 when the
+ * statement is not modelled (`changed`: the database changed rows; the caller then makes the
+ * table concrete).
+ */
+void db_rt_track_insert(qstate *s, int64_t rowid);
+int db_rt_apply_dml(qstate *s, bool changed);
+
+/* The byte at p as an expression: its shadow when that still describes it, else NULL. */
+expr *db_rt_byte_at_mem(const char *p);
+/* A text parameter (sqlite3_bind_text, PQexecParams) as a db_val over the shadows of the
+ * program's bytes text[0..n) (n < 0: NUL-terminated, with a symbolic length: see db_rows.c);
+ * storage holds its byte expressions (256 entries). Longer than 255 bytes: left unbound. */
+void db_rt_text_param(db_val *p, expr **storage, const char *text, int n);
+
+#endif

@@ -1,0 +1,308 @@
+/* db_pq.c: fixture mode on PostgreSQL (Emmi et al. 2007): the design, and the program's statements (PQexec, PQexecParams, PQprepare, PQexecPrepared) with their row events and writes. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../data/data.h"
+#include "db_pq_int.h"
+#include "util/util.h"
+
+/*
+ * The PostgreSQL counterpart of db_fixture_rt.c + db_sqlite*.c (see db_pq.h for the
+ * environment). The files: db_pq_build.c (the run's schema), db_pq.c (statements),
+ * db_pq_params.c (parameters), db_pq_values.c (values), db_pq_record.c (record for the replay).
+ *
+ *  - first connect of a run: the fixture is read from the test vector (db_rt_setup_with),
+ *    with the ranges of the PostgreSQL types as extra assumptions (int2/int4 ranges,
+ *    booleans 0/1, varchar(n) lengths, char(n) exactly n bytes); then, on the scratch
+ *    database, the schema <prefix>_<fork server pid> is dropped and created again, the
+ *    tables created from SYMPATH_DB_PG_DDL, and the fixture's rows inserted in one
+ *    transaction (deferred foreign keys) with INSERT ... RETURNING ctid: the ctid of each
+ *    slot is its row id (block << 16 | offset). Every connection of the program goes to
+ *    that schema (search_path), whatever it names: never to the user's database.
+ *  - an understood SELECT (db_query_parse, LIKE exact as in PostgreSQL) runs with ", F.ctid"
+ *    per FROM item appended to its result list (hidden: PQnfields does not count them);
+ *    libpq returns every row at once, so the row events (db_rt_record_rows) and the check
+ *    of every returned row (db_rt_row_seen) happen when the result arrives. An understood
+ *    COUNT/SUM/MIN/MAX gets its one row's values as expressions.
+ *  - PQgetvalue of a fixture cell: a text cell's bytes are its byte expressions (shadows,
+ *    the terminating NUL included); an integer cell (int2/int4/int8) is its decimal digits
+ *    as expressions of the 64-bit cell, the number of digits fixed by a BK_CONCRETIZE event
+ *    on the value's magnitude (so atoi/strtol of the text give the cell back through the
+ *    libc models, and the other side of the event asks for another magnitude). A boolean's
+ *    byte is ite(cell != 0, 't', 'f'); numeric/real cells are concrete text. PQgetisnull is the cell's null flag, PQgetlength
+ *    of a text cell its length; PQntuples is concrete (the row events fix it).
+ *  - parameters of PQexecParams/PQexecPrepared (text format): a parameter compared with a
+ *    text column is a text of the bytes the program passed (their shadows; its length
+ *    symbolic, as sqlite3_bind_text's of a NUL-terminated text: db_rt_text_param), one compared
+ *    with an integer column (or that reads as an integer) the value of its decimal digits.
+ *  - INSERT, UPDATE, DELETE and other statements run on the run's schema. An understood
+ *    INSERT ... VALUES of one row is tracked as db_sqlite.c tracks it (its row id: the
+ *    table's last ctid), so later queries see it with its values' expressions; an understood
+ *    DELETE changes the rows' expressions (db_rt_apply_dml). An UPDATE (new row versions at
+ *    new ctids) and anything else that changes rows make the table concrete from then on
+ *    (logged as not understood, "write run concretely").
+ *  - every SELECT's result (or error) and every failed statement is appended to
+ *    SYMPATH_DB_RESULTS in replay_pq.c's format ("writes allowed"), which the explorer
+ *    keeps beside each test: `sympath replay` then needs no server.
+ */
+
+/* A statement the program prepared. */
+typedef struct pq_prep {
+    struct pq_prep *next;
+    const PGconn *conn;
+    char *name, *sql;
+    int nparams;
+    Oid *types;
+} pq_prep;
+
+
+pq_fix *db_pq_fixes;
+static pq_prep *preps;
+
+/* ---------------------------------------------------------------- statements */
+
+pq_fix *db_pq_find_fix(const PGresult *r)
+{
+    for (pq_fix *f = db_pq_fixes; f; f = f->next)
+        if (f->res == r)
+            return f;
+    return NULL;
+}
+
+static bool failed(const PGresult *r)
+{
+    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    return s == PGRES_FATAL_ERROR || s == PGRES_BAD_RESPONSE || s == PGRES_NONFATAL_ERROR;
+}
+
+static PGresult *send(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                      const char *const *values, const int *lengths, const int *formats, int result_format)
+{
+    return with_params ? PQexecParams(conn, sql, nparams, types, values, lengths, formats, result_format)
+                       : PQexec(conn, sql);
+}
+
+/* Every table concrete (a statement whose target sympath does not know changed rows). */
+static void all_dirty(void)
+{
+    for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+        db_rt.dirty[ti] = true;
+}
+
+/*
+ * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES of one row is
+ * tracked (db_rt_track_insert; its row id is the table's last ctid, the heap of a fresh table
+ * only growing at its end), an understood DELETE changes the rows' "alive" expressions
+ * (db_rt_apply_dml); an UPDATE writes new row versions at new ctids, so its table becomes
+ * concrete, as does the table of anything else that changed rows. Returns true when modelled.
+ */
+static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams, const char *const *values,
+                        const int *formats)
+{
+    const db_query *q = s->q;
+    const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
+    long n = ct && *ct ? atol(ct) : 0;
+    if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {
+        if (n > 0 && (!q || q->kind != DBQ_SELECT))
+            all_dirty();
+        return false;
+    }
+    int ti = q->table;
+    if (db_rt.dirty[ti])
+        return false;
+    if (q->kind == DBQ_UPDATE || (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert))) {
+        if (n > 0)
+            db_rt.dirty[ti] = true;
+        return false;
+    }
+    db_pq_make_params(s, nparams, values, formats);
+    if (q->kind == DBQ_DELETE) {
+        if (db_rt_apply_dml(s, n > 0)) {
+            db_rt.dirty[ti] = true;
+            return false;
+        }
+        return true;
+    }
+    char *sql = NULL, *name = PQescapeIdentifier(conn, db_rt.schema->tables[ti].name, strlen(db_rt.schema->tables[ti].name));
+    PGresult *x = name && asprintf(&sql, "SELECT max(ctid)::text FROM %s", name) >= 0 ? PQexec(conn, sql) : NULL;
+    int64_t id = x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1 ? db_pq_ctid_id(PQgetvalue(x, 0, 0)) : -1;
+    PQclear(x);
+    PQfreemem(name);
+    free(sql);
+    if (id < 0) {
+        db_rt.dirty[ti] = true;
+        return false;
+    }
+    unsigned before = 0, after = 0;
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
+        before++;
+    db_rt_track_insert(s, id);
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
+        after++;
+    return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
+}
+
+PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                     const char *const *values, const int *lengths, const int *formats, int result_format)
+{
+    if (db_rt.state != 1 || !sql)
+        return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    pq_fix *fx = calloc(1, sizeof *fx);
+    if (!fx)
+        return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    qstate *s = &fx->qs;
+    size_t len = strlen(sql);
+    s->sql = strdup(sql);
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
+    char *err = NULL;
+    if (db_query_parse(db_rt.schema, sql, len, &s->q, &err))
+        s->q = NULL;
+    free(err);
+    if (s->q) { /* PostgreSQL's semantics where they differ from SQLite's */
+        s->q->like_exact = true;
+        for (int k = 0; k < s->q->norder; k++) /* NULLs sort as larger than any value */
+            if (s->q->order_nulls_default[k])
+                s->q->order_nulls_last[k] = !s->q->order_desc[k];
+    }
+    const db_query *q = s->q;
+    bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
+    bool model = q && select && q->understood && result_format == 0;
+    for (int i = 0; model && formats && i < nparams; i++)
+        model = !formats[i];
+    PGresult *r = NULL;
+    uint64_t t0 = util_now_ns();
+    if (model && !q->aggregate) {
+        char *with = db_query_with_hidden(q, sql, len, "ctid");
+        r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
+        free(with);
+        if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQnfields(r) == q->nresult + q->nfrom) {
+            fx->hidden = q->nfrom;
+            s->rowid_col = true;
+        } else { /* the program gets its own statement's result (or error) */
+            PQclear(r);
+            r = NULL;
+            s->why = "ctid columns could not be added";
+        }
+    } else if (model) {
+        s->agg_vals = calloc((size_t)q->nresult, sizeof *s->agg_vals);
+    } else if (q && select && q->understood) {
+        s->why = "binary format";
+    }
+    if (!r)
+        r = send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    s->ns = util_now_ns() - t0;
+    if (select) {
+        int visible = r && PQresultStatus(r) == PGRES_TUPLES_OK ? PQnfields(r) - fx->hidden : 0;
+        db_pq_record_result(sql, r, visible, conn);
+        if (failed(r))
+            db_pq_log_error(sql, r, conn);
+    } else if (failed(r)) {
+        db_pq_record_failure(sql, r, conn);
+    }
+    if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
+        s->why = "write run concretely"; /* logged as not understood */
+        if (s->q)
+            s->q->ninsert = 0;
+    }
+    bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK && (s->rowid_col || (s->agg_vals && PQntuples(r) == 1));
+    if (rows) {
+        db_pq_make_params(s, nparams, values, formats);
+        db_rt_record_rows(s);
+        fx->res = r;
+        fx->nrows = PQntuples(r);
+        fx->slots = calloc((size_t)fx->nrows * DB_MAX_FROM + 1, sizeof *fx->slots);
+        fx->ins = calloc((size_t)fx->nrows + 1, sizeof *fx->ins);
+        s->cur_agg = s->agg_vals && s->symbolic;
+        for (int row = 0; fx->slots && row < fx->nrows; row++) {
+            int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
+            for (int f = 0; f < DB_MAX_FROM; f++)
+                sl[f] = -1;
+            if (!s->rowid_col) {
+                s->rows_other++;
+                continue;
+            }
+            int64_t ids[DB_MAX_FROM];
+            int base = PQnfields(r) - fx->hidden;
+            for (int f = 0; f < q->nfrom; f++)
+                ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
+            db_rt_row_seen(s, ids);
+            memcpy(sl, s->cur_slot, sizeof s->cur_slot);
+            if (fx->ins)
+                fx->ins[row] = s->cur_ins;
+        }
+        db_rt_rows_done(s);
+    } else if (!select || failed(r)) {
+        s->rows_other = 0;
+    } else if (r && PQresultStatus(r) == PGRES_TUPLES_OK) {
+        s->rows_other += (uint64_t)PQntuples(r);
+    }
+    db_rt_log_query(s);
+    if (fx->res) {
+        fx->next = db_pq_fixes;
+        db_pq_fixes = fx;
+    } else {
+        db_query_free(s->q);
+        free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx);
+    }
+    return r;
+}
+
+static pq_prep *find_prep(const PGconn *conn, const char *name)
+{
+    for (pq_prep *p = preps; p; p = p->next)
+        if (p->conn == conn && !strcmp(p->name, name ? name : ""))
+            return p;
+    return NULL;
+}
+
+PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
+{
+    PGresult *r = PQprepare(conn, name, query, nparams, types);
+    if (db_rt.state != 1 || failed(r)) {
+        if (db_rt.state == 1 && query)
+            db_pq_record_failure(query, r, conn);
+        return r;
+    }
+    pq_prep *p = find_prep(conn, name);
+    if (!p && (p = calloc(1, sizeof *p))) {
+        p->conn = conn;
+        p->name = strdup(name ? name : "");
+        p->next = preps;
+        preps = p;
+    }
+    if (!p)
+        return r;
+    free(p->sql), free(p->types);
+    p->sql = strdup(query);
+    p->nparams = nparams;
+    p->types = NULL;
+    if (types && nparams > 0 && (p->types = malloc((size_t)nparams * sizeof *p->types)))
+        memcpy(p->types, types, (size_t)nparams * sizeof *p->types);
+    return r;
+}
+
+PGresult *db_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const char *const *values,
+                              const int *lengths, const int *formats, int result_format)
+{
+    pq_prep *p = db_rt.state == 1 ? find_prep(conn, name) : NULL;
+    if (!p || !p->sql)
+        return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
+    return db_pq_exec(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,
+                      result_format);
+}
+
+void db_pq_finish(PGconn *conn)
+{
+    for (pq_prep **pp = &preps; *pp;) {
+        pq_prep *p = *pp;
+        if (p->conn == conn) {
+            *pp = p->next;
+            free(p->name), free(p->sql), free(p->types), free(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+    PQfinish(conn);
+}

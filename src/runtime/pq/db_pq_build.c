@@ -1,0 +1,162 @@
+/* db_pq_build.c: PostgreSQL fixture mode's run database: the type assumptions, the run's schema on the scratch database with the fixture's rows, the program's connections to it. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../data/data_pg.h"
+#include "../../db/db_pg.h"
+#include "../dbcommon/data_rt.h"
+#include "db_pq_int.h"
+#include "util/util.h"
+
+static char *schema_name;   /* this executor's schema in the scratch database */
+
+bool db_pq_wanted(void)
+{
+    const char *s = getenv("SYMPATH_DB_PG_SCRATCH");
+    return s && *s;
+}
+
+/* ---------------------------------------------------------------- the run's database */
+
+/* Extra assumptions of the PostgreSQL types (db_pg_kind) over every slot's cells. */
+static void type_assumptions(void)
+{
+    expr_ctx *cx = rt_cx();
+    for (int ti = 0; ti < db_rt.schema->ntables; ti++) {
+        const db_table *t = &db_rt.schema->tables[ti];
+        for (unsigned k = 0; k < db_rt.lim.rows; k++)
+            for (int c = 0; c < t->ncols; c++) {
+                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + c];
+                unsigned n;
+                int64_t lo = 0, hi = 0;
+                expr *ok = NULL;
+                switch (db_pg_column_kind(&t->cols[c], &n)) {
+                case DB_PG_INT2: lo = -32768, hi = 32767; break;
+                case DB_PG_INT4: lo = INT32_MIN, hi = INT32_MAX; break;
+                case DB_PG_BOOL: lo = 0, hi = 1; break;
+                case DB_PG_VARCHAR:
+                    if (n < db_rt.lim.text)
+                        ok = expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, n, 8));
+                    break;
+                case DB_PG_CHAR: /* shorter values come back blank-padded: exactly n bytes */
+                    if (n <= db_rt.lim.text)
+                        ok = expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, n, 8));
+                    break;
+                default: break;
+                }
+                if (lo || hi)
+                    ok = expr_and1(cx, expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t)lo, 64), v->v),
+                                   expr_cmp(cx, PRED_SLE, v->v, expr_const(cx, (uint64_t)hi, 64)));
+                if (ok)
+                    db_rt_assume(expr_binary(cx, EXPR_OR, v->null, ok));
+            }
+    }
+}
+
+/* One statement on the setup connection; 0 when it succeeded (else an "e" line). */
+static int setup_exec(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    int ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+    if (!ok) {
+        char msg[1024], flat[1024], text[600];
+        data_pg_message(c, r, msg, sizeof msg);
+        db_log_flat(flat, sizeof flat, msg);
+        db_log_flat(text, sizeof text, sql);
+        db_rt_log_line("e\tbuilding the run's schema %s on the scratch database: %s (%s)", schema_name, flat, text);
+    }
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+int64_t db_pq_ctid_id(const char *s)
+{
+    unsigned long b, o;
+    if (!s || sscanf(s, "(%lu,%lu)", &b, &o) != 2)
+        return -1;
+    return (int64_t)(b << 16 | (o & 0xffff));
+}
+
+/* A connection to the scratch database with search_path set to the run's schema (or none). */
+static PGconn *scratch_connect(bool with_path)
+{
+    char opt[300];
+    snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning", schema_name);
+    const char *const keys[] = {"dbname", "options", NULL};
+    const char *const vals[] = {getenv("SYMPATH_DB_PG_SCRATCH"), with_path ? opt : "-c client_min_messages=warning",
+                                NULL};
+    return PQconnectdbParams(keys, vals, 1);
+}
+
+/* db_rt_insert_fixture's row inserter on the setup connection (ctx): INSERT ... RETURNING ctid. */
+static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells)
+{
+    PGconn *c = ctx;
+    char *ins = db_pg_insert_sql(t, cells, true);
+    PGresult *r = ins ? PQexec(c, ins) : NULL;
+    int rc = 0;
+    if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        db_rt.rowids[ti][k] = db_pq_ctid_id(PQgetvalue(r, 0, 0));
+    } else { /* the solver's row violates a constraint the server checks: reported */
+        char msg[1024], flat[1024];
+        data_pg_message(c, r, msg, sizeof msg);
+        db_log_flat(flat, sizeof flat, msg);
+        db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
+        rc = -1;
+    }
+    PQclear(r);
+    free(ins);
+    return rc;
+}
+
+/* db_rt_setup_with's builder: the run's schema with the fixture's rows (see the top). */
+static int build_pg(void)
+{
+    type_assumptions();
+    const char *prefix = getenv("SYMPATH_DB_PG_PREFIX");
+    /* one schema per executor: the fork server's pid names it (the run is its child) */
+    int owner = getenv("SYMPATH_CTL_FD") ? (int)getppid() : (int)getpid();
+    if (asprintf(&schema_name, "%s_%d", prefix && *prefix ? prefix : "sympath_run", owner) < 0)
+        return -1;
+    db_pq_record_open();
+    char *ddl = util_read_file(getenv("SYMPATH_DB_PG_DDL") ? getenv("SYMPATH_DB_PG_DDL") : "", NULL);
+    if (!ddl) {
+        db_rt_log_line("e\tcannot read the PostgreSQL DDL %s", getenv("SYMPATH_DB_PG_DDL"));
+        return -1;
+    }
+    PGconn *c = scratch_connect(false);
+    if (!c || PQstatus(c) != CONNECTION_OK) {
+        char msg[1024], flat[1024];
+        data_pg_message(c, NULL, msg, sizeof msg);
+        db_log_flat(flat, sizeof flat, msg);
+        db_rt_log_line("e\tcannot connect to the scratch database: %s", flat);
+        PQfinish(c);
+        free(ddl);
+        return -1;
+    }
+    char *sql = NULL;
+    /* one transaction, committed without waiting for the WAL (a scratch schema rebuilt every run) */
+    int rc = asprintf(&sql, "SET synchronous_commit = off; BEGIN; DROP SCHEMA IF EXISTS \"%s\" CASCADE; "
+                            "CREATE SCHEMA \"%s\"; SET LOCAL search_path = \"%s\"",
+                      schema_name, schema_name, schema_name) < 0 ? -1 : 0;
+    rc = rc || setup_exec(c, sql) || setup_exec(c, ddl);
+    free(sql), free(ddl);
+    rc = rc || db_rt_insert_fixture(insert_row, c);
+    rc = rc || setup_exec(c, "COMMIT");
+    PQfinish(c);
+    return rc;
+}
+
+PGconn *db_pq_connect(void)
+{
+    if (!db_rt.state) {
+        db_rt.pg = true;
+        db_rt_setup_with(build_pg);
+    }
+    if (db_rt.state != 1) /* never the user's database: a connection that failed */
+        return PQconnectdb("host=/nonexistent/sympath-fixture-setup-failed connect_timeout=1");
+    return scratch_connect(true);
+}

@@ -1,0 +1,48 @@
+/* db_pq_int.h: what the files of PostgreSQL fixture mode (db_pq*.c) share: the modelled results, ctids, result recording, parameters. */
+#ifndef SYMPATH_DB_PQ_INT_H
+#define SYMPATH_DB_PQ_INT_H
+
+#include <stdbool.h>
+#include <libpq-fe.h>
+#include "../dbcommon/db_rt.h"
+#include "db_pq.h"
+
+/* A result of the program's that sympath models. */
+typedef struct pq_fix {
+    struct pq_fix *next;
+    const PGresult *res;
+    qstate qs;               /* the query, its parameters, predictions and statistics */
+    int hidden;              /* hidden ctid columns at the end of the result */
+    int nrows;
+    int *slots;              /* nrows * DB_MAX_FROM fixture slots (-1: not a fixture row) */
+    const inserted **ins;    /* nrows: the tracked row the program inserted, or NULL */
+    bool shadowed;
+} pq_fix;
+
+/* The results the program holds that sympath models (db_pq.c adds, db_pq_values.c reads and
+ * frees), newest first. */
+extern pq_fix *db_pq_fixes;
+/* The entry of db_pq_fixes for r, NULL when r is not modelled. */
+pq_fix *db_pq_find_fix(const PGresult *r);
+
+/* "(block,offset)" -> block << 16 | offset; -1 when s is not a ctid (db_pq_build.c). */
+int64_t db_pq_ctid_id(const char *s);
+
+/*
+ * The replay's record of the run (db_pq_record.c), SYMPATH_DB_RESULTS in replay_pq.c's
+ * format: db_pq_record_open truncates it and writes its header (at the run's first
+ * connect); db_pq_record_result appends a SELECT's result (its ncols visible columns) or
+ * error; db_pq_record_failure a failed statement of another kind (and logs it, as
+ * db_pq_log_error does: an "s" line of the query log).
+ */
+void db_pq_record_open(void);
+void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PGconn *conn);
+void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn);
+void db_pq_log_error(const char *sql, const PGresult *r, const PGconn *conn);
+
+/* The parameters of an execution (text format) as s->params (db_pq_params.c): a parameter
+ * compared with a text column is the program's bytes, one compared with an integer column
+ * (or that reads as an integer) the value of its decimal digits; binary ones unknown. */
+void db_pq_make_params(qstate *s, int nparams, const char *const *values, const int *formats);
+
+#endif

@@ -1,0 +1,87 @@
+/* db_pq_params.c: PostgreSQL fixture mode: the parameters of PQexecParams / PQexecPrepared as symbolic values (text bytes or decimal digits). */
+#include <stdlib.h>
+#include <string.h>
+#include "db_pq_int.h"
+
+#define MAX_PARAMS 64
+
+/* ---------------------------------------------------------------- parameters */
+
+/* Is parameter k (1-based) compared with a text column (1), an integer column (0), or neither (-1)? */
+static int param_kind(const db_query *q, const db_sexpr *e, int k)
+{
+    if (!e)
+        return -1;
+    bool has = false;
+    int col = -1;
+    for (int i = 0; i < e->nkids; i++) {
+        const db_sexpr *x = e->kids[i];
+        has |= x->kind == DBX_PARAM && x->param == k;
+        if (x->kind == DBX_COLUMN && x->from >= 0 && x->from < q->nfrom)
+            col = db_column_is_text(&db_rt.schema->tables[q->from_table[x->from]].cols[x->column]) ? 1 : 0;
+    }
+    if (has && col >= 0 && (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE))
+        return col;
+    for (int i = 0; i < e->nkids; i++) {
+        int r = param_kind(q, e->kids[i], k);
+        if (r >= 0)
+            return r;
+    }
+    return -1;
+}
+
+/* Parameters of an execution as db_vals (db_pq_int.h; text bytes: db_rt_text_param). */
+void db_pq_make_params(qstate *s, int nparams, const char *const *values, const int *formats)
+{
+    expr_ctx *cx = rt_cx();
+    s->nparams = nparams < MAX_PARAMS ? nparams : MAX_PARAMS;
+    if (s->nparams <= 0)
+        return;
+    s->params = calloc((size_t)s->nparams, sizeof *s->params);
+    s->param_bytes = calloc((size_t)s->nparams * 256, sizeof *s->param_bytes);
+    if (!s->params || !s->param_bytes) {
+        s->nparams = 0;
+        return;
+    }
+    for (int i = 0; i < s->nparams; i++) {
+        db_val *p = &s->params[i];
+        const char *v = values ? values[i] : NULL;
+        if (formats && formats[i]) { /* binary: unknown (reads as NULL, the query is then concrete if used) */
+            continue;
+        }
+        if (!v) {
+            p->null = expr_const(cx, 1, 1);
+            p->v = expr_const(cx, 0, 64);
+            continue;
+        }
+        size_t len = strlen(v);
+        int kind = s->q ? param_kind(s->q, s->q->where, i + 1) : -1;
+        for (int k = 0; s->q && s->q->table >= 0 && k < s->q->ninsert; k++) /* INSERT VALUES ($n) */
+            if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
+                kind = db_column_is_text(&db_rt.schema->tables[s->q->table].cols[s->q->insert_col[k]]) ? 1 : 0;
+        bool digits = len > 0 && len <= 18;
+        for (size_t k = v[0] == '-' ? 1 : 0; k < len; k++)
+            digits &= v[k] >= '0' && v[k] <= '9';
+        digits &= len > (size_t)(v[0] == '-');
+        p->null = expr_const(cx, 0, 1);
+        if (kind == 0 || (kind < 0 && digits)) {
+            if (!digits) { /* not a number: the server would refuse it; concrete NULL-free 0 */
+                p->v = expr_const(cx, 0, 64);
+                continue;
+            }
+            /* value = sign * sum of (digit - '0') * 10^k over the bytes the program passed */
+            bool neg = v[0] == '-';
+            expr *acc = expr_const(cx, 0, 64);
+            for (size_t k = neg ? 1 : 0; k < len; k++) {
+                expr *b = db_rt_byte_at_mem(v + k);
+                expr *d = b ? expr_binary(cx, EXPR_SUB, expr_zext(cx, b, 64), expr_const(cx, '0', 64))
+                            : expr_const(cx, (uint64_t)(v[k] - '0'), 64);
+                acc = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, acc, expr_const(cx, 10, 64)), d);
+            }
+            p->v = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), acc) : acc;
+            continue;
+        }
+        /* as sqlite3_bind_text of a NUL-terminated text: the length is symbolic too */
+        db_rt_text_param(p, s->param_bytes + (size_t)i * 256, v, -1);
+    }
+}

@@ -1,0 +1,184 @@
+/* db_pq_values.c: PostgreSQL fixture mode: values of modelled results (PQgetvalue, PQgetisnull, PQgetlength) as expressions of the fixture's cells, and their release. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../db/db_pg.h"
+#include "db_pq_int.h"
+
+/* ---------------------------------------------------------------- values */
+
+/* The fixture cell behind (row, col) of a modelled result, or NULL (concrete). */
+static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out)
+{
+    pq_fix *fx = db_pq_find_fix(res);
+    *out = fx;
+    if (!fx || rt.trace_full || row < 0 || row >= fx->nrows || col < 0 || !fx->qs.q || col >= fx->qs.q->nresult ||
+        PQfformat(res, col) != 0)
+        return NULL;
+    const qstate *s = &fx->qs;
+    if (s->cur_agg)
+        return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;
+    if (!s->rowid_col || !fx->slots)
+        return NULL;
+    int f = s->q->result_from[col];
+    int slot = fx->slots[(size_t)row * DB_MAX_FROM + f];
+    if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
+        return &fx->ins[row]->cells[s->q->result_col[col]];
+    if (slot < 0)
+        return NULL;
+    int ti = s->q->from_table[f];
+    return &db_rt.cells[ti][(size_t)slot * db_rt.schema->tables[ti].ncols + s->q->result_col[col]];
+}
+
+/* The PostgreSQL kind of result column col (integer columns of aggregates: int8). */
+static db_pg_kind col_kind(const pq_fix *fx, int col)
+{
+    const db_query *q = fx->qs.q;
+    unsigned n;
+    if (fx->qs.cur_agg || q->result_col[col] < 0)
+        return DB_PG_INT8;
+    int ti = q->from_table[q->result_from[col]];
+    return db_pg_column_kind(&db_rt.schema->tables[ti].cols[q->result_col[col]], &n);
+}
+
+/* 10^k for k <= 18 */
+static uint64_t pow10u(unsigned k)
+{
+    uint64_t p = 1;
+    while (k--)
+        p *= 10;
+    return p;
+}
+
+/* The decimal text p[0..len) of integer cell c as expressions (db_pq.c, "PQgetvalue"). */
+static void shadow_digits(pq_fix *fx, const db_val *c, char *p, int len)
+{
+    expr_ctx *cx = rt_cx();
+    int64_t v = (int64_t)c->v->value;
+    char want[32];
+    int n = snprintf(want, sizeof want, "%lld", (long long)v);
+    if ((c->null->value & 1) || n != len || memcmp(want, p, (size_t)len))
+        return; /* the server wrote another text: concrete */
+    bool neg = v < 0;
+    unsigned digits = (unsigned)(len - neg);
+    /* the magnitude: |v| has `digits` digits (and the cell is not NULL) */
+    expr *lo, *hi;
+    expr *cond;
+    if (!neg) {
+        lo = expr_cmp(cx, PRED_SLE, expr_const(cx, digits == 1 ? 0 : pow10u(digits - 1), 64), c->v);
+        hi = digits >= 19 ? expr_const(cx, 1, 1) : expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, pow10u(digits) - 1, 64));
+    } else {
+        lo = digits >= 19 ? expr_const(cx, 1, 1)
+                          : expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t)-(int64_t)(pow10u(digits) - 1), 64), c->v);
+        hi = expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, (uint64_t)-(int64_t)pow10u(digits - 1), 64));
+    }
+    cond = expr_and1(cx, expr_not(cx, c->null), expr_and1(cx, lo, hi));
+    if (!(cond->value & 1))
+        return;
+    if (rt_norm(cond))
+        rt_trace_event(BK_CONCRETIZE, 0, 1, cond, CONC_EXTERNAL_CALL);
+    expr *a = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), c->v) : c->v;
+    /* under that condition |v| < 10^digits: the division chain in the narrowest width that
+     * holds it (much cheaper for the solver than 64-bit division) */
+    unsigned w = digits <= 4 ? 16 : digits <= 9 ? 32 : 64;
+    a = expr_resize(cx, a, w);
+    for (unsigned i = 0; i < digits; i++) {
+        expr *d = expr_binary(cx, EXPR_UREM, expr_binary(cx, EXPR_UDIV, a, expr_const(cx, pow10u(digits - 1 - i), w)),
+                              expr_const(cx, 10, w));
+        expr *b = rt_norm(expr_resize(cx, expr_binary(cx, EXPR_ADD, d, expr_const(cx, '0', w)), 8));
+        if (b && b->value == (uint8_t)p[neg + i]) {
+            rt_shadow_put((uintptr_t)(p + neg + i), &b, 1);
+            fx->shadowed = true;
+        }
+    }
+}
+
+char *db_pq_getvalue(const PGresult *res, int row, int col)
+{
+    char *p = PQgetvalue(res, row, col);
+    __sym_ret = NULL;
+    pq_fix *fx;
+    const db_val *c = p ? cell_of(res, row, col, &fx) : NULL;
+    if (!c)
+        return p;
+    int len = PQgetlength(res, row, col);
+    if (c->is_text) {
+        if ((c->null->value & 1) || (int)c->len->value != len)
+            return p;
+        for (int i = 0; i <= len && i < (int)c->nbytes; i++) {
+            expr *b = rt_norm(c->bytes[i]);
+            if (b && b->value == (uint8_t)p[i]) {
+                rt_shadow_put((uintptr_t)(p + i), &b, 1);
+                fx->shadowed = true;
+            }
+        }
+        return p;
+    }
+    db_pg_kind k = col_kind(fx, col);
+    if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2) {
+        shadow_digits(fx, c, p, len);
+    } else if (k == DB_PG_BOOL && len == 1 && !(c->null->value & 1)) { /* 't' or 'f' */
+        expr_ctx *cx = rt_cx();
+        expr *b = rt_norm(expr_ite(cx, expr_cmp(cx, PRED_NE, c->v, expr_const(cx, 0, 64)), expr_const(cx, 't', 8),
+                                   expr_const(cx, 'f', 8)));
+        if (b && b->value == (uint8_t)p[0]) {
+            rt_shadow_put((uintptr_t)p, &b, 1);
+            fx->shadowed = true;
+        }
+    }
+    return p;
+}
+
+int db_pq_getisnull(const PGresult *res, int row, int col)
+{
+    int v = PQgetisnull(res, row, col);
+    __sym_ret = NULL;
+    pq_fix *fx;
+    const db_val *c = cell_of(res, row, col, &fx);
+    if (c) {
+        expr *e = rt_norm(expr_zext(rt_cx(), c->null, 32));
+        __sym_ret = e && e->value == (uint32_t)v ? e : NULL;
+    }
+    return v;
+}
+
+int db_pq_getlength(const PGresult *res, int row, int col)
+{
+    int v = PQgetlength(res, row, col);
+    __sym_ret = NULL;
+    pq_fix *fx;
+    const db_val *c = cell_of(res, row, col, &fx);
+    if (c && c->is_text) {
+        expr_ctx *cx = rt_cx();
+        expr *e = rt_norm(expr_ite(cx, c->null, expr_const(cx, 0, 32), expr_zext(cx, c->len, 32)));
+        __sym_ret = e && e->value == (uint32_t)v ? e : NULL;
+    }
+    return v;
+}
+
+int db_pq_nfields(const PGresult *res)
+{
+    __sym_ret = NULL;
+    pq_fix *fx = db_pq_find_fix(res);
+    return PQnfields(res) - (fx ? fx->hidden : 0);
+}
+
+void db_pq_clear(PGresult *res)
+{
+    __sym_ret = NULL;
+    for (pq_fix **pp = &db_pq_fixes; *pp; pp = &(*pp)->next)
+        if ((*pp)->res == res) {
+            pq_fix *fx = *pp;
+            *pp = fx->next;
+            if (fx->shadowed) /* the values' memory goes back to malloc: no stale shadows on it */
+                for (int row = 0; row < fx->nrows; row++)
+                    for (int col = 0; col < PQnfields(res); col++)
+                        rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
+            qstate *s = &fx->qs;
+            db_query_free(s->q);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx->ins), free(fx);
+            break;
+        }
+    PQclear(res);
+}

@@ -1,0 +1,445 @@
+/* db_sqlite.c: fixture mode on SQLite: prepare, bind, step and results with symbolic rows (Emmi et al. 2007). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "../dbcommon/db_rt.h"
+#include "../dbcommon/db_log.h"
+#include "db_sqlite.h"
+#include "util/util.h"
+
+/*
+ * The program's calls sqlite3_X reach sym_sqlite3_X (sqlite_dispatch.c) through the
+ * instrumented stubs __sym_model_sqlite3_X (db_models.c), so parameters and results carry
+ * shadows like any runtime API call (__sym_params / __sym_ret); in fixture mode the
+ * dispatcher calls db_sqlite3_X here. Every call still goes to the real libsqlite3; fixture
+ * mode adds:
+ *
+ *  - open (db_sqlite_open.c): the first open of a run builds a fresh database file from the schema
+ *    (env SYMPATH_DB_SCHEMA, DDL) plus the fixture read from the test vector
+ *    (db.h, "fixture layout"), records the rowid of every fixture row, and
+ *    records the schema constraints of every row slot as assumptions; every open
+ *    of the run, whatever path the program names, opens that file.
+ *  - prepare: the statement is parsed (db_query_parse); an understood SELECT is
+ *    sent to SQLite with ", rowid" as an extra last result column, hidden from
+ *    the program, which maps each result row back to its fixture slot.
+ *  - step: the first step of an execution records, for every combination of
+ *    row slots of the FROM tables (every slot k of a single table), the event
+ *    BK_ROW "these slots are present and satisfy WHERE/ON". The event of a slot
+ *    that is absent is "one more row" (Emmi et al. 2007): negating it asks the
+ *    solver for one more row satisfying the query. Rows SQLite returns are then
+ *    checked against these predictions (a mismatch is counted: the model of the
+ *    query was wrong).
+ *  - column_*: a value from a fixture row is the symbolic expression of its cell.
+ *
+ * A table the program changes (UPDATE, DELETE with rows changed) is concrete
+ * for the rest of the run; rows the program inserts are concrete rows.
+ */
+
+/* A statement that failed, as an "s" line of the query log: SQLite's message and the SQL (its
+ * first 1000 bytes; nbyte < 0: NUL-terminated). */
+static void log_error(sqlite3 *db, const char *sql, int nbyte)
+{
+    char text[1024], msg[512];
+    size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
+    snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
+    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    db_log_flat(text, sizeof text, text);
+    db_rt_log_line("s\t%s\t%s", msg, text);
+}
+
+/* ---------------------------------------------------------------- prepare */
+
+/*
+ * prepare_v1/v2/v3 share this. The original text is prepared first (SQLite
+ * finds the end of the first statement: *pzTail stays in the program's
+ * string); an understood SELECT is then prepared again with the hidden rowid
+ * column and that statement is the one the program gets.
+ */
+int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+                   const char **tail)
+{
+    __sym_ret = NULL;
+    const char *t = NULL;
+    uint64_t t0 = util_now_ns();
+    int rc = version == 1   ? sqlite3_prepare(db, sql, nbyte, pp, &t)
+             : version == 2 ? sqlite3_prepare_v2(db, sql, nbyte, pp, &t)
+                            : sqlite3_prepare_v3(db, sql, nbyte, flags, pp, &t);
+    uint64_t spent = util_now_ns() - t0;
+    if (tail)
+        *tail = t;
+    if (rc != SQLITE_OK && db_rt.state == 1)
+        log_error(db, sql, nbyte);
+    if (rc != SQLITE_OK || !*pp || db_rt.state != 1)
+        return rc;
+    qstate *s = calloc(1, sizeof *s);
+    if (!s)
+        return rc;
+    size_t len = t ? (size_t)(t - sql) : strlen(sql);
+    s->sql = strndup(sql, len);
+    s->st = *pp;
+    s->db = db;
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
+    s->ns = spent;
+    char *err = NULL;
+    if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err))
+        s->q = NULL;
+    free(err);
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
+        s->q->nresult == sqlite3_column_count(*pp)) {
+        /* (the count check: a result list the parse did not map column by column is not used) */
+        char *with = db_query_with_rowid(s->q, s->sql, len);
+        sqlite3_stmt *st2 = NULL;
+        if (with && (version == 3 ? sqlite3_prepare_v3(db, with, -1, flags, &st2, NULL)
+                                  : sqlite3_prepare_v2(db, with, -1, &st2, NULL)) == SQLITE_OK && st2) {
+            sqlite3_finalize(*pp);
+            *pp = s->st = st2;
+            s->rowid_col = true;
+        } else {
+            sqlite3_finalize(st2);
+            s->why = "rowid column could not be added";
+        }
+        free(with);
+    } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->aggregate &&
+               s->q->nresult == sqlite3_column_count(*pp)) {
+        s->agg_vals = calloc((size_t)s->q->nresult, sizeof *s->agg_vals); /* one row: no rowid needed */
+        if (!s->agg_vals)
+            s->why = "out of memory";
+    } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood) {
+        s->why = "result columns";
+    }
+    s->nparams = sqlite3_bind_parameter_count(*pp);
+    if (s->nparams > 0) {
+        s->params = calloc((size_t)s->nparams, sizeof *s->params);
+        s->param_bytes = calloc((size_t)s->nparams * 256, sizeof *s->param_bytes);
+    }
+    s->next = db_rt_stmts;
+    db_rt_stmts = s;
+    return rc;
+}
+
+
+/* ---------------------------------------------------------------- bind */
+
+static expr *param_expr(uint32_t index, uint64_t value, unsigned width)
+{
+    expr *e = __sym_params[index];
+    if (!e || e->value != (value & expr_mask(e->width)))
+        return NULL;
+    return e->width == width ? e : expr_resize(rt_cx(), e, width);
+}
+
+static db_val *param_slot(sqlite3_stmt *st, int idx)
+{
+    qstate *s = db_rt_find(st);
+    if (!s || idx < 1 || idx > s->nparams || !s->params)
+        return NULL;
+    return &s->params[idx - 1];
+}
+
+static void bind_int(sqlite3_stmt *st, int idx, int64_t v, expr *e)
+{
+    db_val *p = param_slot(st, idx);
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->null = expr_const(rt_cx(), 0, 1);
+    p->v = e ? e : expr_const(rt_cx(), (uint64_t)v, 64);
+}
+
+int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+{
+    expr *e = param_expr(2, (uint32_t)v, 32);
+    __sym_ret = NULL;
+    bind_int(st, idx, v, e ? expr_sext(rt_cx(), e, 64) : NULL);
+    return sqlite3_bind_int(st, idx, v);
+}
+
+int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+{
+    expr *e = param_expr(2, (uint64_t)v, 64);
+    __sym_ret = NULL;
+    bind_int(st, idx, v, e);
+    return sqlite3_bind_int64(st, idx, v);
+}
+
+int db_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+{
+    __sym_ret = NULL;
+    db_val *p = param_slot(st, idx);
+    if (p) {
+        memset(p, 0, sizeof *p);
+        p->null = expr_const(rt_cx(), 1, 1);
+        p->v = expr_const(rt_cx(), 0, 64);
+    }
+    return sqlite3_bind_null(st, idx);
+}
+
+int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+{
+    __sym_ret = NULL;
+    db_val *p = param_slot(st, idx);
+    if (p) { /* REAL values are concrete: the parameter is a constant when it is an integer */
+        memset(p, 0, sizeof *p);
+        if (v == (double)(int64_t)v) {
+            p->null = expr_const(rt_cx(), 0, 1);
+            p->v = expr_const(rt_cx(), (uint64_t)(int64_t)v, 64);
+        }
+    }
+    return sqlite3_bind_double(st, idx, v);
+}
+
+int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+{
+    __sym_ret = NULL;
+    db_val *p = param_slot(st, idx);
+    qstate *s = db_rt_find(st);
+    if (p && text) {
+        db_rt_text_param(p, s->param_bytes + (size_t)(idx - 1) * 256, text, n);
+    } else if (p) {
+        memset(p, 0, sizeof *p);
+        p->null = expr_const(rt_cx(), 1, 1);
+        p->v = expr_const(rt_cx(), 0, 64);
+    }
+    return sqlite3_bind_text(st, idx, text, n, destructor);
+}
+
+int db_sqlite3_clear_bindings(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    qstate *s = db_rt_find(st);
+    if (s && s->params)
+        memset(s->params, 0, (size_t)s->nparams * sizeof *s->params);
+    return sqlite3_clear_bindings(st);
+}
+
+/* ---------------------------------------------------------------- step */
+
+
+int db_sqlite3_step(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    qstate *s = db_rt_find(st);
+    if (s && !s->started) {
+        s->started = true;
+        db_rt_record_rows(s);
+        /* A SUM that overflows makes SQLite fail the step ("integer overflow"): a real path.
+         * Recorded as an overflow check before the step, so the solver knows it (its true side
+         * asks for such a fixture) and no later solution overflows by accident (a divergence). */
+        expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
+        if (ovf)
+            rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
+    }
+    uint64_t t0 = util_now_ns();
+    int rc = sqlite3_step(st);
+    if (!s)
+        return rc;
+    s->ns += util_now_ns() - t0;
+    for (int f = 0; f < DB_MAX_FROM; f++)
+        s->cur_slot[f] = -1;
+    s->cur_ins = NULL;
+    s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
+    if (rc == SQLITE_ROW && s->rowid_col) {
+        int base = sqlite3_column_count(st) - s->q->nfrom;
+        int64_t ids[DB_MAX_FROM];
+        for (int f = 0; f < s->q->nfrom; f++)
+            ids[f] = sqlite3_column_int64(st, base + f);
+        db_rt_row_seen(s, ids);
+    } else if (rc == SQLITE_ROW) {
+        s->rows_other++;
+    } else if (rc != SQLITE_DONE) {
+        log_error(s->db, s->sql ? s->sql : "", -1);
+    } else if (rc == SQLITE_DONE) {
+        db_rt_rows_done(s);
+        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
+            db_rt_track_insert(s, sqlite3_last_insert_rowid(s->db));
+        s->symbolic = false;
+        db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
+        if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
+            !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0))
+            db_rt.dirty[s->q->table] = true;
+        if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
+            for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+                db_rt.dirty[ti] = true;
+    }
+    return rc;
+}
+
+int db_sqlite3_reset(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    qstate *s = db_rt_find(st);
+    if (s) {
+        s->started = false;
+        s->symbolic = false;
+        for (int f = 0; f < DB_MAX_FROM; f++)
+            s->cur_slot[f] = -1;
+    }
+    return sqlite3_reset(st);
+}
+
+int db_sqlite3_finalize(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    for (qstate **pp = &db_rt_stmts; *pp; pp = &(*pp)->next)
+        if ((*pp)->st == st) {
+            qstate *s = *pp;
+            *pp = s->next;
+            db_rt_log_query(s);
+            db_query_free(s->q);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s);
+            break;
+        }
+    return sqlite3_finalize(st);
+}
+
+/* ---------------------------------------------------------------- results */
+
+int db_sqlite3_column_count(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    qstate *s = db_rt_find(st);
+    int n = sqlite3_column_count(st);
+    return s && s->rowid_col ? n - s->q->nfrom : n;
+}
+
+int db_sqlite3_data_count(sqlite3_stmt *st)
+{
+    __sym_ret = NULL;
+    qstate *s = db_rt_find(st);
+    int n = sqlite3_data_count(st);
+    return s && s->rowid_col && n > 0 ? n - s->q->nfrom : n;
+}
+
+/* The fixture cell behind result column i of the current row, or NULL (concrete). */
+static const db_val *cell_of(sqlite3_stmt *st, int i)
+{
+    qstate *s = db_rt_find(st);
+    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full)
+        return NULL;
+    if (s->cur_agg)
+        return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
+    if (!s->rowid_col)
+        return NULL;
+    if (s->cur_ins)
+        return &s->cur_ins->cells[s->q->result_col[i]];
+    int f = s->q->result_from[i];
+    if (s->cur_slot[f] < 0)
+        return NULL;
+    int ti = s->q->from_table[f];
+    const db_table *t = &db_rt.schema->tables[ti];
+    return &db_rt.cells[ti][(size_t)s->cur_slot[f] * t->ncols + s->q->result_col[i]];
+}
+
+/* ite(null, 0, value) of an integer cell, resized to width; NULL when it does not give v. */
+static expr *int_cell(const db_val *c, uint64_t v, unsigned width)
+{
+    if (!c || c->is_text)
+        return NULL;
+    expr_ctx *cx = rt_cx();
+    expr *e = expr_ite(cx, c->null, expr_const(cx, 0, 64), c->v);
+    e = rt_norm(expr_resize(cx, e, width));
+    return e && e->value == (v & expr_mask(width)) ? e : NULL;
+}
+
+int db_sqlite3_column_int(sqlite3_stmt *st, int i)
+{
+    int v = sqlite3_column_int(st, i);
+    __sym_ret = int_cell(cell_of(st, i), (uint32_t)v, 32);
+    return v;
+}
+
+sqlite3_int64 db_sqlite3_column_int64(sqlite3_stmt *st, int i)
+{
+    sqlite3_int64 v = sqlite3_column_int64(st, i);
+    __sym_ret = int_cell(cell_of(st, i), (uint64_t)v, 64);
+    return v;
+}
+
+double db_sqlite3_column_double(sqlite3_stmt *st, int i)
+{
+    __sym_ret = NULL; /* floating point is concrete */
+    return sqlite3_column_double(st, i);
+}
+
+/* Shadows for the text SQLite returned: bytes 0..len of the cell (the terminating NUL
+ * too, when inside the bound), so a loop over the string reads symbolic bytes. */
+static void shadow_text(const db_val *c, const unsigned char *p, int nbytes)
+{
+    if (!c || !c->is_text || !p)
+        return;
+    unsigned len = (unsigned)c->len->value;
+    if ((int)len != nbytes)
+        return;
+    for (unsigned i = 0; i <= len && i < c->nbytes; i++) {
+        expr *b = rt_norm(c->bytes[i]);
+        if (b && b->value == p[i])
+            rt_shadow_put((uintptr_t)(p + i), &b, 1);
+    }
+}
+
+const unsigned char *db_sqlite3_column_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *p = sqlite3_column_text(st, i);
+    int n = sqlite3_column_bytes(st, i);
+    const db_val *c = cell_of(st, i);
+    __sym_ret = NULL;
+    /* The pointer stays concrete (a symbolic pointer would pin every load through it);
+     * a program tells NULL cells apart with sqlite3_column_type, which is symbolic. */
+    if (c && c->is_text && p)
+        shadow_text(c, p, n);
+    return p;
+}
+
+const void *db_sqlite3_column_blob(sqlite3_stmt *st, int i)
+{
+    const void *p = sqlite3_column_blob(st, i);
+    const db_val *c = cell_of(st, i);
+    if (c && c->is_text && p)
+        shadow_text(c, p, sqlite3_column_bytes(st, i));
+    __sym_ret = NULL;
+    return p;
+}
+
+int db_sqlite3_column_bytes(sqlite3_stmt *st, int i)
+{
+    int n = sqlite3_column_bytes(st, i);
+    const db_val *c = cell_of(st, i);
+    __sym_ret = NULL;
+    if (c && c->is_text) {
+        expr_ctx *cx = rt_cx();
+        expr *e = rt_norm(expr_ite(cx, c->null, expr_const(cx, 0, 32), expr_zext(cx, c->len, 32)));
+        __sym_ret = e && e->value == (uint32_t)n ? e : NULL;
+    }
+    return n;
+}
+
+int db_sqlite3_column_type(sqlite3_stmt *st, int i)
+{
+    int t = sqlite3_column_type(st, i);
+    const db_val *c = cell_of(st, i);
+    __sym_ret = NULL;
+    if (c && t != SQLITE_FLOAT) {
+        expr_ctx *cx = rt_cx();
+        int type = c->is_text ? SQLITE_TEXT : SQLITE_INTEGER;
+        expr *e = rt_norm(expr_ite(cx, c->null, expr_const(cx, SQLITE_NULL, 32), expr_const(cx, (uint64_t)type, 32)));
+        __sym_ret = e && e->value == (uint32_t)t ? e : NULL;
+    }
+    return t;
+}
+
+
+/* sqlite3_changes after an understood UPDATE or DELETE: the number of rows it hit, as an
+ * expression (checked against SQLite's count); otherwise concrete. */
+int db_sqlite3_changes(sqlite3 *db)
+{
+    int n = sqlite3_changes(db);
+    expr *e = db_rt.changes && !rt.trace_full ? rt_norm(expr_resize(rt_cx(), db_rt.changes, 32)) : NULL;
+    __sym_ret = e && e->value == (uint32_t)n ? e : NULL;
+    return n;
+}

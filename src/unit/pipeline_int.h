@@ -1,0 +1,109 @@
+/* pipeline_int.h: the unit pipeline's internal interface: the steps (record, verify, measure, emit), their shared state and helpers; only src/unit includes it. */
+#ifndef SYMPATH_UNIT_PIPELINE_INT_H
+#define SYMPATH_UNIT_PIPELINE_INT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "unit/unit.h"
+#include "util/util.h"
+
+/* What `sympath unit` found for one target function (summary and report.json). */
+typedef struct fn_result {
+    const ut_func *fn;
+    char *run_dir;
+    uint32_t covered, total;       /* branch directions of the function (exploration) */
+    unsigned vectors, kept, failing, dropped, duplicates;
+    int gcov_taken, gcov_total;    /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
+    char *drops;                   /* reasons, one per line */
+    double seconds;
+} fn_result;
+
+/* The tests recorded for a function (or a file), with their records' text for deduplication. */
+typedef struct tests_vec {
+    unit_test *v;
+    size_t n;
+    char **texts;                  /* record text + outcome, for deduplication */
+} tests_vec;
+
+/* What the test builds need: output, flags, the unit's sources, its description, the mocks. */
+typedef struct unit_cfg {
+    const char *out;
+    const char *cflags;           /* user flags + -I dirs */
+    char **abs_sources;
+    size_t nsources;
+    const unit_info *u;
+    const char *const *mocked;
+    size_t nmocked;
+    int has_main;
+    FILE *log;                    /* where a file that does not compile at all is reported */
+} unit_cfg;
+
+/* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
+void uc_push_word(const char *w, char ***v, size_t *n);
+/* "dir/parser.c" -> "parser.c" (inside p); -> "parser" and -> "dir" (malloc'ed). */
+const char *uc_base_name(const char *p);
+char *uc_stem(const char *path);
+char *uc_dir_of(const char *path);
+
+/* Branch directions of function fn covered / in total, from an exploration's report.json. */
+void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total);
+/* Note that the test from vector `vec` was dropped, and why (report and summary). */
+void add_drop(fn_result *r, const char *vec, const char *why);
+/* Run the recorder (the harness built natively with -DSYMPATH_UNIT_RECORD) on one test vector
+ * of fr's function; append the test to tv unless it is dropped (reason in fr) or a duplicate.
+ * counter numbers the function's tests. */
+void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
+                   unsigned *counter);
+/* Emit tv's tests (of source src) into dir, compile with -Wall -Wextra -Werror, run; retry a
+ * failing test in heap mode, drop what does not compile or pass (reasons in frs), until the
+ * file passes. Returns the tests kept, *text the final file (malloc'ed) or NULL. */
+size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
+                   char **text);
+/* Build test_text with gcov instrumentation of the unit, run it, and store each of src's
+ * target functions' gcov branch figures in frs. Leaves them at -1 when anything fails. */
+void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
+                  size_t nfr);
+/* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the
+ * first lines of clang's errors on failure. */
+int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag);
+
+/* Whether name is a function of a system header (a mocked libc function). */
+int unit_is_system(const unit_info *u, const char *name);
+/* Append -Wl,--wrap=NAME to *v for every function the tests replace although it is defined
+ * (in the unit or in libc); with only_defined, for those of the unit only. */
+void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined);
+
+/* Run argv (PATH lookup) in its own process group with stdin from /dev/null and
+ * stdout+stderr to log (NULL: discarded), env_add ("NAME=value", NULL-terminated, may be
+ * NULL) added to the environment. timeout_s > 0 kills the group after that many seconds.
+ * Returns 0 with *status (wait status), 1 on time-out, -1 when it could not start. */
+int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status);
+
+/* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
+typedef struct unit_pipe {
+    FILE *log;                    /* progress, summary and messages */
+    const char *out, *cflags;     /* OUT; the user's flags (-I dirs included) */
+    const char *const *sources;   /* as given */
+    char **abs_sources;           /* absolute */
+    size_t nsources;
+    const unit_info *u;
+    const ut_func **targets;      /* the functions tested */
+    size_t ntargets;
+    const char **mocked;          /* the stand-ins the tests define */
+    size_t nmocked;
+    const char *warnings;         /* the harness's warnings (report.json) */
+    strbuf *untested;             /* "function\treason" lines: left out before the exploration */
+    const char *build_dir;        /* OUT/build */
+    fn_result *frs;               /* per target: the figures so far */
+    tests_vec *tvs;               /* per target: the recorded tests */
+} unit_pipe;
+
+/* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and
+ * written as OUT/test_<stem>.c, then OUT/BUILD.txt, OUT/tests.cmake, OUT/report.json and
+ * the summary on p->log. Returns 0 when at least one test file was written, else 1. */
+int unit_step_emit(unit_pipe *p);
+
+#endif

@@ -1,0 +1,305 @@
+/* step_emit.c: the last step of `sympath unit`: one verified CMocka file per source file, its build line and CMake fragment, report.json and the summary. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emit/json.h"
+#include "report/report.h"
+#include "unit/pipeline_int.h"
+#include "util/util.h"
+
+int unit_step_emit(unit_pipe *p)
+{
+    FILE *lg = p->log;
+    const char *out = p->out, *cflags = p->cflags;
+    const char *const *sources = p->sources;
+    char **abs_sources = p->abs_sources;
+    size_t nsources = p->nsources;
+    const unit_info u = *p->u;
+    const ut_func **targets = p->targets;
+    size_t ntargets = p->ntargets;
+    const char **mocked = p->mocked;
+    size_t nmocked = p->nmocked;
+    const char *warnings = p->warnings;
+    strbuf untested = *p->untested;
+    const char *build_dir = p->build_dir;
+    fn_result *frs = p->frs;
+    tests_vec *tvs = p->tvs;
+    char path[PATH_MAX + 64];
+
+    unit_cfg cfg = {out, cflags, abs_sources, nsources, &u, mocked, nmocked, u.has_main, lg};
+    char verify_dir[PATH_MAX + 16];
+    snprintf(verify_dir, sizeof verify_dir, "%s/verify", build_dir);
+    util_mkdir_p(verify_dir);
+    json_writer *j = json_new();
+    json_begin_object(j);
+    json_key(j, "tool");
+    json_string(j, "sympath 0.1 unit");
+    json_key(j, "files");
+    json_begin_array(j);
+    size_t files_written = 0, total_kept = 0;
+    strbuf build_lines = STRBUF_INIT, cmake = STRBUF_INIT;
+    const unit_test **kept_tests = NULL;   /* every test written, for the report */
+    size_t kept_n = 0;
+    sb_puts(&cmake, "# CMake fragment written by `sympath unit`: include() it from a CMakeLists.txt that has enable_testing().\n");
+    for (size_t s = 0; s < nsources; s++) {
+        tests_vec tv = {NULL, 0, NULL};
+        size_t nfr = 0;
+        for (size_t i = 0; i < ntargets; i++) {
+            if (strcmp(targets[i]->file, abs_sources[s])) continue;
+            nfr++;
+            for (size_t k = 0; k < tvs[i].n; k++) {
+                unit_test *nv = realloc(tv.v, (tv.n + 1) * sizeof *nv);
+                if (!nv) break;
+                tv.v = nv;
+                tv.v[tv.n++] = tvs[i].v[k];
+            }
+        }
+        if (nfr == 0) continue;
+        char *text = NULL;
+        size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
+        char *st = uc_stem(abs_sources[s]);
+        json_begin_object(j);
+        json_key(j, "source");
+        json_string(j, sources[s]);
+        if (kept && text) {
+            snprintf(path, sizeof path, "%s/test_%s.c", out, st);
+            gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
+            if (util_write_atomic(path, text, strlen(text)) != 0) {
+                fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
+            } else {
+                files_written++;
+                total_kept += kept;
+                for (size_t i = 0; i < tv.n; i++) {
+                    for (size_t k = 0; k < ntargets; k++)
+                        if (frs[k].fn == tv.v[i].fn) {
+                            frs[k].kept++;
+                            frs[k].failing += tv.v[i].outcome != UO_NORMAL;
+                        }
+                    unit_test *copy = malloc(sizeof *copy);
+                    const unit_test **nk = realloc(kept_tests, (kept_n + 1) * sizeof *nk);
+                    if (copy && nk) {
+                        *copy = tv.v[i];
+                        kept_tests = nk;
+                        kept_tests[kept_n++] = copy;
+                    }
+                }
+                /* the build line and the CMake fragment */
+                strbuf line = STRBUF_INIT, dirs = STRBUF_INIT;
+                sb_puts(&line, "cc ");
+                for (size_t k = 0; k < nsources; k++) {
+                    char *d = uc_dir_of(sources[k]), *ad = uc_dir_of(abs_sources[k]);
+                    char pat[PATH_MAX + 8];
+                    snprintf(pat, sizeof pat, "-I%s ", d);
+                    if (!line.s || !strstr(line.s, pat)) sb_puts(&line, pat);
+                    snprintf(pat, sizeof pat, " %s", ad);
+                    if (!dirs.s || !strstr(dirs.s, pat)) sb_puts(&dirs, pat);
+                    free(d);
+                    free(ad);
+                }
+                const char *mainflag = u.has_main ? " -Dmain=sympath_unit_user_main" : "";
+                const char *cf = cflags;
+                while (*cf == ' ') cf++;
+                if (*cf) sb_printf(&line, "%s ", cf);
+                if (*mainflag) sb_printf(&line, "%s ", mainflag + 1);
+                sb_puts(&line, path);
+                for (size_t k = 0; k < nsources; k++) sb_printf(&line, " %s", sources[k]);
+                for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&line, " -Wl,--wrap=%s", u.wrapped[k]);
+                sb_printf(&line, " -lcmocka -lm -o %s/test_%s && ", out, st);
+                char exe_path[PATH_MAX + 64], xml_path[PATH_MAX + 64]; /* JUnit XML for CI (src/report) */
+                snprintf(exe_path, sizeof exe_path, "%s/test_%s", out, st);
+                snprintf(xml_path, sizeof xml_path, "%s/test_%s.junit.xml", out, st);
+                char *run = report_junit_run(exe_path, xml_path);
+                sb_puts(&line, run ? run : exe_path);
+                free(run);
+                json_key(j, "test_file");
+                json_string(j, path);
+                json_key(j, "build");
+                json_string(j, line.s);
+                json_key(j, "tests");
+                json_uint(j, kept);
+                sb_printf(&build_lines, "%s\n", line.s);
+                char *abs_test = realpath(path, NULL);
+                sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
+                for (size_t k = 0; k < nsources; k++) sb_printf(&cmake, " %s", abs_sources[k]);
+                sb_printf(&cmake, ")\ntarget_include_directories(test_%s PRIVATE%s)\n", st, dirs.s ? dirs.s : " .");
+                if (*cflags || *mainflag) {
+                    char **words = NULL;
+                    size_t nw = 0;
+                    unit_split_words(cflags, &words, &nw);
+                    unit_split_words(mainflag, &words, &nw);
+                    sb_printf(&cmake, "target_compile_options(test_%s PRIVATE", st);
+                    for (size_t k = 0; k < nw; k++) sb_printf(&cmake, " \"%s\"", words[k]);
+                    sb_puts(&cmake, ")\n");
+                    util_free_strv(words);
+                }
+                if (u.nwrapped) {
+                    sb_printf(&cmake, "target_link_options(test_%s PRIVATE", st);
+                    for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&cmake, " \"-Wl,--wrap=%s\"", u.wrapped[k]);
+                    sb_puts(&cmake, ")\n");
+                }
+                sb_printf(&cmake, "target_link_libraries(test_%s cmocka m)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
+                free(abs_test);
+                sb_free(&line);
+                sb_free(&dirs);
+            }
+        } else {
+            json_key(j, "tests");
+            json_uint(j, 0);
+            /* a test file left by an earlier run would no longer match what was found */
+            snprintf(path, sizeof path, "%s/test_%s.c", out, st);
+            unlink(path);
+        }
+        free(text);
+        free(st);
+        json_end_object(j);
+        free(tv.v);
+    }
+    json_end_array(j);
+    json_key(j, "functions");
+    json_begin_array(j);
+    fprintf(lg, "\nsympath unit: results (branch coverage of each function as explored; gcov: branch outcomes\n"
+                    "the emitted tests take, measured with gcc --coverage; tests that fail run in a child gcov misses)\n");
+    for (size_t i = 0; i < ntargets; i++) {
+        fn_result *fr = &frs[i];
+        json_begin_object(j);
+        json_key(j, "function");
+        json_string(j, fr->fn->name);
+        json_key(j, "file");
+        json_string(j, fr->fn->file);
+        json_key(j, "coverage");
+        json_begin_object(j);
+        json_key(j, "branches_total");
+        json_uint(j, fr->total);
+        json_key(j, "branches_covered");
+        json_uint(j, fr->covered);
+        json_key(j, "percent");
+        json_double(j, fr->total ? 100.0 * fr->covered / fr->total : 100.0);
+        json_end_object(j);
+        json_key(j, "gcov");
+        if (fr->gcov_total >= 0) {
+            json_begin_object(j);
+            json_key(j, "note");
+            json_string(j, "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
+            json_key(j, "branches_total");
+            json_uint(j, (uint64_t)fr->gcov_total);
+            json_key(j, "branches_taken");
+            json_uint(j, (uint64_t)fr->gcov_taken);
+            json_end_object(j);
+        } else {
+            json_null(j);
+        }
+        json_key(j, "test_vectors");
+        json_uint(j, fr->vectors);
+        json_key(j, "duplicates");
+        json_uint(j, fr->duplicates);
+        json_key(j, "tests_emitted");
+        json_uint(j, fr->kept);
+        json_key(j, "tests_expecting_failure");
+        json_uint(j, fr->failing);
+        json_key(j, "seconds");
+        json_double(j, fr->seconds);
+        json_key(j, "tests");
+        json_begin_array(j);
+        for (size_t k = 0; k < kept_n; k++) {
+            if (kept_tests[k]->fn != fr->fn) continue;
+            const unit_test *t = kept_tests[k];
+            json_begin_object(j);
+            json_key(j, "name");
+            json_string(j, t->name);
+            json_key(j, "expects");
+            json_string(j, t->outcome == UO_NORMAL ? "return" : t->outcome == UO_EXIT ? "exit" : "signal");
+            if (t->outcome == UO_SIGNAL) {
+                json_key(j, "signal");
+                json_int(j, t->signo);
+            } else if (t->outcome == UO_EXIT) {
+                json_key(j, "exit_code");
+                json_int(j, t->exit_code);
+            }
+            json_key(j, "from");
+            json_string(j, t->origin);
+            json_end_object(j);
+        }
+        json_end_array(j);
+        json_key(j, "dropped");
+        json_begin_array(j);
+        for (char *p = fr->drops; p && *p;) {
+            char *nl = strchr(p, '\n');
+            char *one = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
+            json_string(j, one);
+            free(one);
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+        json_end_array(j);
+        json_end_object(j);
+        char g[64] = "-";
+        if (fr->gcov_total >= 0) snprintf(g, sizeof g, "%d/%d", fr->gcov_taken, fr->gcov_total);
+        fprintf(lg, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped\n",
+                fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g, fr->kept,
+                fr->failing, fr->dropped);
+        for (size_t k = 0; k < kept_n; k++) {
+            const unit_test *t = kept_tests[k];
+            if (t->fn != fr->fn || t->outcome == UO_NORMAL) continue;
+            if (t->outcome == UO_SIGNAL)
+                fprintf(lg, "      expects a failure: %s (signal %d, %s)\n", t->name, t->signo, strsignal(t->signo));
+            else
+                fprintf(lg, "      expects a failure: %s (exit status %d)\n", t->name, t->exit_code);
+        }
+        for (char *p = fr->drops; p && *p;) {
+            char *nl = strchr(p, '\n');
+            fprintf(lg, "      dropped %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+    }
+    json_end_array(j);
+    json_key(j, "not_tested");
+    json_begin_array(j);
+    for (char *p = untested.s; p && *p;) {
+        char *nl = strchr(p, '\n'), *tab = strchr(p, '\t');
+        if (!nl || !tab || tab > nl) break;
+        char *fn = strndup(p, (size_t)(tab - p)), *why = strndup(tab + 1, (size_t)(nl - tab - 1));
+        json_begin_object(j);
+        json_key(j, "function");
+        json_string(j, fn);
+        json_key(j, "reason");
+        json_string(j, why);
+        json_end_object(j);
+        free(fn);
+        free(why);
+        p = nl + 1;
+    }
+    json_end_array(j);
+    json_key(j, "mocks");
+    json_begin_array(j);
+    for (size_t i = 0; i < nmocked; i++) json_string(j, mocked[i]);
+    json_end_array(j);
+    json_key(j, "warnings");
+    json_string(j, warnings);
+    json_end_object(j);
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_write_file(j, path);
+    json_free(j);
+    char *serr = NULL;
+    if (report_write_sarif(out, &serr) != 0) /* errors.sarif: every function's errors (src/report) */
+        fprintf(lg, "sympath unit: cannot write errors.sarif: %s\n", serr ? serr : "?");
+    free(serr);
+    if (files_written) {
+        snprintf(path, sizeof path, "%s/BUILD.txt", out);
+        util_write_atomic(path, build_lines.s, build_lines.len);
+        snprintf(path, sizeof path, "%s/tests.cmake", out);
+        util_write_atomic(path, cmake.s, cmake.len);
+        fprintf(lg, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
+                total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
+    } else {
+        fprintf(lg, "sympath unit: no test could be kept (reasons above and in %s/report.json)\n", out);
+        snprintf(path, sizeof path, "%s/BUILD.txt", out);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/tests.cmake", out);
+        unlink(path);
+    }
+    return files_written ? 0 : 1;
+}

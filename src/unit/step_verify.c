@@ -1,0 +1,238 @@
+/* step_verify.c: step 5 of `sympath unit`: the emitted tests compiled with -Werror and run twice; what does not compile or pass is dropped with its reason. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "instrument/instrument.h"
+#include "unit/pipeline_int.h"
+#include "util/util.h"
+
+/* Names of the tests a CMocka run reported as failed ("[  FAILED  ] name" lines). */
+static int failed_in(const char *log, const char *name) {
+    char pat[512];
+    snprintf(pat, sizeof pat, "[  FAILED  ] %s\n", name);
+    return log && strstr(log, pat) != NULL;
+}
+
+
+/* Whether name is a function of a system header (a mocked libc function). */
+int unit_is_system(const unit_info *u, const char *name) {
+    for (size_t i = 0; i < u->nsystem; i++)
+        if (!strcmp(u->system[i].name, name)) return 1;
+    return 0;
+}
+
+/* -Wl,--wrap=NAME for every function the tests replace although it is defined (in the unit
+ * or in libc); with only_defined, for those of the unit only. */
+void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined) {
+    for (size_t i = 0; i < u->nwrapped; i++) {
+        if (only_defined && unit_is_system(u, u->wrapped[i])) continue;
+        char *f = NULL;
+        if (asprintf(&f, "-Wl,--wrap=%s", u->wrapped[i]) >= 0) uc_push_word(f, v, n);
+        free(f);
+    }
+}
+
+static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) {
+    add_wrap_flags_sel(u, v, n, 0);
+}
+
+/* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
+static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror) {
+    char **v = NULL;
+    size_t n = 0;
+    unit_split_words("cc -g", &v, &n);
+    if (werror) unit_split_words("-Wall -Wextra -Werror", &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) {
+        char *d = uc_dir_of(c->abs_sources[i]);
+        char *flag = NULL;
+        if (asprintf(&flag, "-I%s", d) >= 0) uc_push_word(flag, &v, &n);
+        free(flag);
+        free(d);
+    }
+    unit_split_words(c->cflags, &v, &n);
+    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
+    uc_push_word(test_c, &v, &n);
+    for (size_t i = 0; i < c->nsources; i++) uc_push_word(c->abs_sources[i], &v, &n);
+    add_wrap_flags(c->u, &v, &n);
+    unit_split_words("-lcmocka -lm -o", &v, &n);
+    uc_push_word(exe, &v, &n);
+    return v;
+}
+
+/*
+ * Emit the tests of one source file into dir/test_<stem>.c, compile it with -Wall -Wextra
+ * -Werror and run it; drop (with the reason) every test that does not compile or does not
+ * pass, and repeat until the file compiles and every test passes. Returns the number of
+ * tests kept; *text gets the final file (malloc'ed) when any is kept.
+ */
+size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
+                          char **text) {
+    *text = NULL;
+    char *st = uc_stem(src);
+    char *test_c = NULL, *exe = NULL, *log = NULL;
+    if (asprintf(&test_c, "%s/test_%s.c", dir, st) < 0 || asprintf(&exe, "%s/test_%s", dir, st) < 0 ||
+        asprintf(&log, "%s/test_%s.log", dir, st) < 0)
+        return 0;
+    /* tests that cannot even be written as C are dropped first */
+    for (size_t i = 0; i < tv->n; i++) {
+        char *body = unit_emit_test_body(c->u, &tv->v[i]);
+        if (body) {
+            free(body);
+            continue;
+        }
+        for (size_t k = 0; k < nfr; k++)
+            if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "an input points inside an object (not expressible as locals)");
+        memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+        tv->n--;
+        i--;
+    }
+    for (int round = 0; round < 6 && tv->n > 0; round++) {
+        char *t = unit_emit_tests(c->u, tv->v, tv->n, c->mocked, c->nmocked, uc_base_name(src));
+        if (!t || util_write_atomic(test_c, t, strlen(t)) != 0) {
+            free(t);
+            break;
+        }
+        char **argv = test_cc_argv(c, test_c, exe, 1);
+        int status = 0;
+        char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
+        int rc = up_run(argv, cenv, log, 120, &status);
+        util_free_strv(argv);
+        char *out = util_read_file(log, NULL);
+        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            /* a compile error: drop the tests the diagnostics point into; when none is named,
+             * compile each test alone and drop those that do not compile */
+            size_t before = tv->n;
+            char *bad = calloc(tv->n + 1, 1);
+            int named = 0;
+            for (size_t i = 0; out && bad && i < tv->n; i++) {
+                char pat[512];
+                snprintf(pat, sizeof pat, "In function '%s'", tv->v[i].name);
+                if (strstr(out, pat)) bad[i] = 1, named = 1;
+            }
+            for (size_t i = 0; !named && bad && i < tv->n; i++) {
+                char *one = unit_emit_tests(c->u, &tv->v[i], 1, c->mocked, c->nmocked, uc_base_name(src));
+                if (!one || util_write_atomic(test_c, one, strlen(one)) != 0) {
+                    free(one);
+                    continue;
+                }
+                free(one);
+                char **a1 = test_cc_argv(c, test_c, exe, 1);
+                int s1 = 0;
+                int r1 = up_run(a1, cenv, NULL, 120, &s1);
+                util_free_strv(a1);
+                bad[i] = r1 != 0 || !WIFEXITED(s1) || WEXITSTATUS(s1) != 0;
+            }
+            for (size_t i = 0, o = 0; bad && i < before; i++) {
+                if (!bad[i]) {
+                    tv->v[o++] = tv->v[i];
+                    continue;
+                }
+                for (size_t k = 0; k < nfr; k++)
+                    if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted test does not compile");
+                tv->n--;
+            }
+            free(bad);
+            if (tv->n == before) {
+                fprintf(c->log, "sympath unit: the emitted %s does not compile:\n%s\n", test_c, out ? out : "");
+                for (size_t i = 0; i < tv->n; i++)
+                    for (size_t k = 0; k < nfr; k++)
+                        if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted file does not compile");
+                tv->n = 0;
+            }
+            free(out);
+            free(t);
+            continue;
+        }
+        free(out);
+        /* run twice: a test whose outcome changes from run to run (uninitialised memory,
+         * addresses) must not be kept */
+        char *rargv[] = {exe, NULL};
+        rc = up_run(rargv, NULL, log, 60, &status);
+        if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) rc = up_run(rargv, NULL, log, 60, &status);
+        out = util_read_file(log, NULL);
+        if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            free(out);
+            *text = t;
+            break;
+        }
+        size_t before = tv->n, retried = 0;
+        for (size_t i = 0; i < tv->n; i++) {
+            int bad = failed_in(out, tv->v[i].name);
+            if (!bad && (rc != 0 || !out || !strstr(out, " test(s) run."))) {
+                /* the run did not finish: find the culprits one by one */
+                char *a2[] = {exe, tv->v[i].name, NULL};
+                int s2 = 0;
+                int r2 = up_run(a2, NULL, NULL, 20, &s2);
+                bad = r2 != 0 || !WIFEXITED(s2) || WEXITSTATUS(s2) != 0;
+            }
+            if (!bad) continue;
+            if (!tv->v[i].heap) {
+                /* once more with malloc'ed input objects: the unit may free or realloc them */
+                tv->v[i].heap = 1;
+                retried++;
+                continue;
+            }
+            for (size_t k = 0; k < nfr; k++)
+                if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "does not pass natively (not reproducible)");
+            memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+            tv->n--;
+            i--;
+        }
+        free(out);
+        free(t);
+        if (tv->n == before && !retried) { /* nothing identifiable: give up on the file */
+            for (size_t i = 0; i < tv->n; i++)
+                for (size_t k = 0; k < nfr; k++)
+                    if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the test program fails");
+            tv->n = 0;
+        }
+    }
+    unlink(exe);
+    free(test_c);
+    free(exe);
+    free(log);
+    free(st);
+    return *text ? tv->n : 0;
+}
+
+
+/* Whether the harness compiles (clang -fsyntax-only with the build's flags); on failure
+ * *diag (if given) gets the first lines of clang's errors. */
+int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag) {
+    char **v = NULL;
+    size_t n = 0;
+    uc_push_word(getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &v, &n);
+    unit_split_words("-fsyntax-only -w -std=gnu11", &v, &n);
+    char *inc = NULL;
+    if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);
+    free(inc);
+    unit_split_words(build_cflags, &v, &n);
+    uc_push_word(file, &v, &n);
+    char log[PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/syntax.log", build_dir);
+    int st = 0;
+    int rc = up_run(v, NULL, log, 60, &st);
+    util_free_strv(v);
+    int ok = rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (!ok && diag) {
+        char *t = util_read_file(log, NULL);
+        if (t) {
+            /* the first five lines are enough to see what went wrong */
+            char *p = t;
+            for (int k = 0; k < 5 && p && *p; k++) {
+                p = strchr(p, '\n');
+                if (p) p++;
+            }
+            if (p) *p = 0;
+        }
+        *diag = t;
+    }
+    return ok;
+}

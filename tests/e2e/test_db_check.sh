@@ -1,0 +1,64 @@
+#!/bin/bash
+# test_db_check.sh: `sympath run --db` with CHECK constraints and DEFAULTs (tests/db/checks.c): every reachable
+# branch, no run lost to a rejected fixture, fixtures that load into the schema, replay agrees; an unmodelled
+# CHECK (a function) is named in report.json and its rejected fixtures are counted while the exploration goes on.
+set -u
+W="$WORK/db_check"
+rm -rf "$W"
+mkdir -p "$W"
+fail() { echo "FAIL [db_check]: $*"; exit 1; }
+D="$SRC/tests/db"
+
+# --- every CHECK modelled: role IN (...), length() BETWEEN, IS NULL OR arithmetic, LIKE / NOT LIKE, lo <= hi
+out="$W/checks"
+"$SYMPATH" run "$D/checks.c" --db "$D/checks.sql" -o "$out" --budget 40s --db-rows 2 --no-progress \
+    2>"$W/checks.err" || { cat "$W/checks.err"; fail "run checks exited with $?"; }
+r="$out/report.json"
+# unreachable: the failing open, the failing INSERT, no row after it, a default role other than 'user'
+jq -e '.coverage.branches_covered == .coverage.branches_total - 4' "$r" >/dev/null ||
+    fail "checks: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 4"
+for line in 17 19 23 31 33 35; do  # admin; auditor; quota > 40; sold out; plenty; wide range
+    jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
+        fail "checks: branch at line $line not covered both ways"
+done
+jq -e '.database.check_constraints == 6 and .database.check_constraints_modelled == 6 and
+       .database.constraints_not_modelled == [] and .database.fixtures_rejected == 0 and .database.fixture_errors == 0' \
+    "$r" >/dev/null || fail "checks: report.json database section: $(jq -c 'del(.database.queries) | .database' "$r")"
+jq -e '([.database.queries[].model_mismatches] | add) == 0' "$r" >/dev/null ||
+    fail "checks: model mismatches (the DEFAULTs read back?): $(jq -c .database.queries "$r")"
+grep -q "could not build" "$W/checks.err" && fail "checks: runs could not build their database"
+for f in "$out"/tests/test-*.sql; do  # SQLite checks every CHECK on load
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" < "$D/checks.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks: $f does not load"
+done
+grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'auditor'" || fail "checks: no auditor row"
+grep -h "INSERT INTO \"items\"" "$out"/tests/test-*.sql >/dev/null || fail "checks: no items row"
+"$SYMPATH" replay "$out" --coverage >"$W/checks.replay" 2>&1 || { cat "$W/checks.replay"; fail "checks: replay failed"; }
+c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
+grep -q "gcov branch coverage: $c" "$W/checks.replay" || { cat "$W/checks.replay"; fail "checks: gcov disagrees with $c"; }
+echo "ok [db_check]: CHECKs and DEFAULTs modelled: $c (all reachable), no fixture rejected, fixtures load, replay agrees"
+
+# --- a CHECK with a function (hex) that excludes 'auditor': named, its rejections counted, the rest covered
+out="$W/checks_fn"
+"$SYMPATH" run "$D/checks.c" --db "$D/checks_fn.sql" -o "$out" --budget 30s --db-rows 2 --no-progress \
+    2>"$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "run checks_fn exited with $?"; }
+r="$out/report.json"
+jq -e '(.database.constraints_not_modelled | length) == 1 and
+       (.database.constraints_not_modelled[0] | test("function hex\\(\\)")) and
+       .database.check_constraints == 7 and .database.check_constraints_modelled == 6 and
+       .database.fixture_errors == 0 and .database.fixtures_rejected > 0 and
+       (.database.fixture_rejection_messages[0] | test("CHECK constraint failed"))' "$r" >/dev/null ||
+    fail "checks_fn: report.json database section: $(jq -c 'del(.database.queries) | .database' "$r")"
+grep -q "fixture rejected: CHECK constraint failed" "$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "checks_fn: no summary line"; }
+grep -q "could not build" "$W/checks_fn.err" && fail "checks_fn: runs could not build their database"
+# the auditor branch is unreachable now; the other role branches and the stock branches are still covered
+jq -e '.coverage.branches_covered == .coverage.branches_total - 5' "$r" >/dev/null ||
+    fail "checks_fn: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 5"
+for f in "$out"/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" < "$D/checks_fn.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks_fn: $f does not load"
+done
+"$SYMPATH" replay "$out" --coverage >"$W/checks_fn.replay" 2>&1 || { cat "$W/checks_fn.replay"; fail "checks_fn: replay failed"; }
+c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
+grep -q "gcov branch coverage: $c" "$W/checks_fn.replay" || { cat "$W/checks_fn.replay"; fail "checks_fn: gcov disagrees with $c"; }
+echo "ok [db_check]: unmodelled CHECK named, $(jq .database.fixtures_rejected "$r") rejected fixtures counted, $c"
