@@ -166,6 +166,13 @@ int cmd_run(int argc, char **argv) {
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
     if (!sources) return 1;
+    /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
+#define RUN_FAIL(rc)               \
+    do {                           \
+        free(sources);             \
+        posix_opts_free(&posix);   \
+        return (rc);               \
+    } while (0)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -176,27 +183,27 @@ int cmd_run(int argc, char **argv) {
     do {                                                                      \
         if (!v) {                                                             \
             fprintf(stderr, "sympath run: option %s needs a value\n", a);     \
-            return 2;                                                         \
+            RUN_FAIL(2);                                                      \
         }                                                                     \
         i++;                                                                  \
     } while (0)
 #define BAD_VALUE()                                                                     \
     do {                                                                                \
         fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
-        return 2;                                                                       \
+        RUN_FAIL(2);                                                                    \
     } while (0)
         char *perr = NULL;
         int pr = posix_parse_option(&posix, argc, argv, &i, &perr);
         if (pr < 0) {
             fprintf(stderr, "sympath run: %s\n", perr ? perr : "out of memory");
             free(perr);
-            return 2;
+            RUN_FAIL(2);
         }
         if (pr > 0) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
-            return 0;
+            RUN_FAIL(0);
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             NEED_VALUE();
             out = v;
@@ -278,7 +285,7 @@ int cmd_run(int argc, char **argv) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "sympath run: unknown option '%s' (see --help)\n", a);
-            return 2;
+            RUN_FAIL(2);
         } else {
             sources[nsources++] = a;
         }
@@ -288,7 +295,7 @@ int cmd_run(int argc, char **argv) {
     if (nsources == 0) {
         fprintf(stderr, "sympath run: no C source given\n");
         run_usage(stderr);
-        return 2;
+        RUN_FAIL(2);
     }
     char **abs_sources = calloc(nsources, sizeof *abs_sources);
     for (size_t i = 0; i < nsources; i++) {
@@ -339,6 +346,7 @@ int cmd_run(int argc, char **argv) {
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
+    int rc = 1;
     int built = build_executor(&bo, &bs, &err) == 0;
     if (interrupted) {
         /* no half-built executor or site table for a later look: the next run builds afresh */
@@ -346,13 +354,13 @@ int cmd_run(int argc, char **argv) {
         unlink(sites);
         fprintf(stderr, "sympath run: interrupted during the build; nothing was explored, no test written\n");
         free(err);
-        db_cleanup_pg(&db, stderr);
-        return 130;
+        rc = 130;
+        goto done;
     }
     if (!built) {
         fprintf(stderr, "sympath run: cannot build the program:\n%s\n", err ? err : "unknown error");
         free(err);
-        return 1;
+        goto done;
     }
     fprintf(stderr, "sympath: %u functions (%u with a concrete-mode clone), %u branch sites instrumented in %.1f s\n",
             bs.functions, bs.concrete_clones, bs.branch_sites, bs.seconds);
@@ -365,10 +373,8 @@ int cmd_run(int argc, char **argv) {
             l += n + (l[n] == '\n');
         }
     }
-    if (write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db, db.schema && db.pg) != 0) {
-        db_cleanup_pg(&db, stderr); /* the message is said; PostgreSQL: no scratch schema left behind */
-        return 1;
-    }
+    if (write_replay_conf(out, abs_sources, nsources, cflags, &posix, 0, 0, &db, db.schema && db.pg) != 0)
+        goto done; /* the message is said; PostgreSQL: no scratch schema left behind (below) */
 
     o.out_dir = out;
     o.exe_path = exe;
@@ -390,14 +396,14 @@ int cmd_run(int argc, char **argv) {
     if (explore_program(&o, &sum, &err) != 0) {
         fprintf(stderr, "sympath run: %s\n", err ? err : "exploration failed");
         free(err);
-        db_cleanup_pg(&db, stderr); /* PostgreSQL: no scratch schema left behind */
-        return 1;
+        goto done;
     }
-    int conf_rc = write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total,
-                                    &db, db.schema && db.pg); /* a failure is said there; exit code 1 */
+    rc = write_replay_conf(out, abs_sources, nsources, cflags, &posix, sum.slots_covered, sum.slots_total, &db,
+                           db.schema && db.pg) != 0; /* a failure is said there; exit code 1 */
     if (interrupted && strcmp(sum.stop_reason ? sum.stop_reason : "", "interrupted") != 0)
         fprintf(stderr, "sympath: Ctrl-C after the exploration had ended: the suite and report.json were "
                         "completed first\n");
+done:
     db_cleanup_pg(&db, stderr);
     db_setup_free(&db);
     for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
@@ -405,5 +411,5 @@ int cmd_run(int argc, char **argv) {
     build_stats_free(&bs);
     posix_opts_free(&posix);
     free(sources);
-    return conf_rc != 0;
+    return rc;
 }
