@@ -1,4 +1,4 @@
-/* trace.h: the shared-memory region between explorer and executor: inputs in, coverage and trace out, plus the fork-server protocol. */
+/* trace.h: the shared-memory region between explorer and executor (inputs in, coverage and trace out) and the fork-server protocol; self-contained (the runtime's bitcode includes it alone). */
 #ifndef SYMPATH_TRACE_H
 #define SYMPATH_TRACE_H
 
