@@ -85,14 +85,20 @@ int sha256_file_hex(const char *path, char hex[65]);
  */
 typedef struct json_writer json_writer;
 
+/* A new, empty writer (caller frees with json_free); NULL when out of memory. */
 json_writer *json_new(void);
+/* Free j and its text; NULL is accepted. */
 void json_free(json_writer *j);
+/* Open / close an object or an array (as a value: after json_key inside an object). */
 void json_begin_object(json_writer *j);
 void json_end_object(json_writer *j);
 void json_begin_array(json_writer *j);
 void json_end_array(json_writer *j);
+/* The key of the next member of the current object (escaped). */
 void json_key(json_writer *j, const char *key);
-void json_string(json_writer *j, const char *s);  /* NULL writes null */
+/* One value each: a string (escaped; NULL writes null), integers, a double (not finite:
+ * null), a boolean (nonzero: true), null. */
+void json_string(json_writer *j, const char *s);
 void json_int(json_writer *j, int64_t v);
 void json_uint(json_writer *j, uint64_t v);
 void json_double(json_writer *j, double v);
