@@ -17,6 +17,7 @@
 #include "instrument/instrument.h"
 #include "run_cmd.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -186,7 +187,7 @@ int cmd_data(int argc, char **argv)
     data_source_close(probe);
 
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL, NULL};
+                     exe, sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, NULL, NULL};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");

@@ -14,11 +14,11 @@
 #include "data/data.h"
 #include "db/db.h"
 #include "explore/explorer.h"
-#include "explore/strategy.h"
 #include "instrument/instrument.h"
 #include "proto/proto.h"
 #include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
+#include "proto/env.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -340,7 +340,7 @@ int cmd_run(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 
     build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     exe, sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &posix, &interrupted};
+                     exe, sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &posix, &interrupted};
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
     if (o.inputs_limit) o.inputs_limit += posix_prefix_inputs(&posix);
     build_stats bs;

@@ -1,4 +1,4 @@
-/* db.h: the SQL layer: schema loading (SQLite PRAGMAs), SQL parsing (libpg_query), fixture layout, SQL -> symbolic expressions. */
+/* db.h: the SQL layer: schema loading (SQLite PRAGMAs, PostgreSQL catalog), SQL parsing (libpg_query), fixture layout, SQL -> symbolic expressions, a run's database setup, read-only PostgreSQL connections. */
 #ifndef SYMPATH_DB_H
 #define SYMPATH_DB_H
 
@@ -145,7 +145,7 @@ char *db_insert_sql(const db_table *t, const db_cell *cells);
  * text ("-- empty fixture" comment when no rows), NULL when out of memory.
  */
 char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
-/* The same with another writer of one row's INSERT (db_pg_insert_sql's dialect, db_pg.h):
+/* The same with another writer of one row's INSERT (db_pg_insert_sql's dialect, below):
  * insert(t, cells) returns a malloc'ed statement or NULL when out of memory. */
 typedef char *(*db_insert_fn)(const db_table *t, const db_cell *cells);
 char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start,
@@ -455,5 +455,110 @@ void db_cleanup_pg(const db_setup *d, FILE *notes);
 
 /* Free what d owns (schema, scratch conninfo); d stays reusable as zeroed. */
 void db_setup_free(db_setup *d);
+
+/* ---- PostgreSQL (schema_pg.c, data_pg.c) ----
+ * libpq's handles, declared as libpq-fe.h declares them (a repeated identical typedef is
+ * valid C11), so that this header needs no libpq include path: the files that call libpq
+ * include <libpq-fe.h> themselves. */
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+
+/* -- fixture mode on PostgreSQL: the user's tables read from the server's catalog, as
+ * SQLite-style and PostgreSQL DDL (schema_pg.c) -- */
+
+/*
+ * Read the tables of the connection's current schema (current_schema(), ordinary and
+ * partitioned tables) from pg_catalog: columns with their types (format_type), NOT NULL,
+ * PRIMARY KEY, UNIQUE and FOREIGN KEY constraints. Only SELECTs on the catalog are sent:
+ * the caller passes a read-only connection (data_pg_connect) and nothing is written.
+ *
+ * *sqlite_ddl (for db_schema_from_ddl, which gives the fixture layout and its constraints,
+ * Emmi, Majumdar and Sen, ISSTA 2007, section 4): one CREATE TABLE per table, columns in
+ * order, each column's declared type naming its affinity and, for the runtime, the
+ * PostgreSQL kind (db_pg_kind): int2 "SMALLINT", int4 "INT", int8 "BIGINT" (INTEGER
+ * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
+ * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
+ * (TEXT), numeric/real/double precision "REAL", any other type "TEXT"; NOT NULL on the
+ * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
+ * table outside the schema is left out).
+ * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
+ * format_type, NOT NULL, PRIMARY KEY and UNIQUE, then one ALTER TABLE ... ADD FOREIGN KEY
+ * ... DEFERRABLE INITIALLY DEFERRED per foreign key (fixture rows go in table by table).
+ * CHECK constraints go into *sqlite_ddl only, each as a comment DB_PG_CHECK_MARK "CHECK (...) * /"
+ * inside its CREATE TABLE (modelled by db_checks_load); defaults, indexes and triggers are not copied.
+ * Both malloc'ed, ";\n"-separated statements. Returns 0, or -1 with *err (malloc'ed): the
+ * server's message of a failed catalog query, or "no tables in schema X".
+ */
+int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err);
+
+/* What a fixture column is in PostgreSQL, from its declared type in *sqlite_ddl above. */
+typedef enum db_pg_kind {
+    DB_PG_INT8 = 0,  /* BIGINT, and any other integer-affinity type: the 64-bit cell as is */
+    DB_PG_INT4,      /* INT: -2^31 .. 2^31-1 */
+    DB_PG_INT2,      /* SMALLINT: -32768 .. 32767 */
+    DB_PG_BOOL,      /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
+    DB_PG_REAL,      /* REAL (numeric, real, double precision): integer values, text form concrete */
+    DB_PG_TEXT,      /* TEXT */
+    DB_PG_VARCHAR,   /* VARCHAR(n): at most n bytes */
+    DB_PG_CHAR       /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
+} db_pg_kind;
+
+/* The kind of column c and, for VARCHAR(n)/CHARACTER(n), *n (else 0). */
+db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n);
+
+/*
+ * One INSERT statement for a row in PostgreSQL syntax: every non-NULL value is a quoted
+ * literal ('12', 't', 'abc'), which the server converts to the column's type by its input
+ * function, so booleans and numeric columns take the fixture's integers. Booleans are
+ * written 't' / 'f'. malloc'ed; NULL when out of memory. `returning` appends
+ * " RETURNING ctid" (the runtime maps result rows back to slots by it).
+ */
+char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning);
+
+/*
+ * The fixture of a test case as PostgreSQL INSERTs (db_pg_insert_sql), decoded as
+ * db_fixture_sql does. malloc'ed; NULL when out of memory.
+ */
+char *db_pg_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
+
+/* -- the read-only PostgreSQL connection (data_pg.c), shared by the explorer (data mode's
+ * source_pg.c, fixture mode's catalog reads in setup_pg.c) and the executor (the runtime's
+ * data_pq.c, db_pq_build.c, db_pq_record.c) -- */
+
+/*
+ * Connect to `conninfo` (a URI or key=value string) so that nothing done on the
+ * connection can write: the server option default_transaction_read_only=on is given at
+ * connection start (so RESET and DISCARD ALL keep it), then
+ *   SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET default_transaction_read_only = on
+ * are run. A write then fails with PostgreSQL's own error ("cannot execute INSERT in a
+ * read-only transaction"). A program could still turn this off with SQL of its own: see
+ * data_pg_refused. Options the conninfo gives in its own "options" are replaced. Also
+ * synchronize_seqscans = off: a scan of a large table then always starts at its first
+ * block, so LIMIT n OFFSET m of the same query in a later run continues where the
+ * earlier one stopped. And client_encoding = 'UTF8': the text libpq returns is then the
+ * bytes convert_to(value, 'UTF8') computes in SQL (the executor's terms for text bytes),
+ * whatever the database's encoding.
+ * Returns the connection, owned by the caller (PQfinish). When the server cannot be
+ * reached the connection is returned with PQstatus CONNECTION_BAD and libpq's message.
+ * When it connected but the read-only setup failed, the connection is closed and NULL
+ * returned with the server's message in err[0..cap) (never a writable connection).
+ * NULL with "out of memory" when libpq could not allocate.
+ */
+PGconn *data_pg_connect(const char *conninfo, char *err, size_t cap);
+
+/*
+ * True when the statement text could make the connection writable again, so data mode
+ * refuses to run it: it names transaction_read_only / default_transaction_read_only
+ * (SET, set_config, ALTER ... SET), asks for READ WRITE (BEGIN / START TRANSACTION /
+ * SET TRANSACTION / SET SESSION CHARACTERISTICS ... READ WRITE), or changes the session
+ * characteristics. Case-insensitive, blanks between words of any length; the keywords
+ * count outside '...' constants, the setting's name anywhere. A false positive (a column
+ * named transaction_read_only) refuses a harmless statement.
+ */
+bool data_pg_refused(const char *sql);
+
+/* The error text of a result or connection without its trailing newline, into
+ * buf[0..cap) (always terminated); res may be NULL (then the connection's message). */
+void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap);
 
 #endif

@@ -1,6 +1,7 @@
 /* schema_pg.c: the user's PostgreSQL tables read from pg_catalog (read only) as SQLite-style and PostgreSQL DDL, and PostgreSQL INSERTs of fixture rows. */
 #define _GNU_SOURCE
-#include "db_pg.h"
+#include <libpq-fe.h>
+#include "db.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../db/db.h"
-#include "../db/db_pg.h"
-#include "../emit/json.h"
+#include "../emit/emit.h"
 #include "explore_state.h"
 
 int explore_db_write_fixture(explore_state *s, const run_result *r, const char *xml_path, char **err)

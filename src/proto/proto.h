@@ -9,6 +9,23 @@
  * Every file or shared-memory layout one sympath process writes and another reads
  * is defined here, with its writer and its reader next to each other and a
  * round-trip test in tests/unit/test_proto_*.c. Sections are added per format.
+ *
+ * proto.h is the component's interface, with two exceptions, each a header that is
+ * included on its own and includes nothing of sympath (only <stdint.h> at most):
+ *   trace.h  the trace ABI: the shared-memory region between explorer and executor
+ *            (inputs in; coverage, trace records and counters out) and the fork-server
+ *            protocol. Written by the runtime (src/runtime/core: rt_trace.c, rt_input.c,
+ *            rt_main.c; libsympath-rt.a is linked into every executor, apart from the
+ *            explorer's libraries), read by src/explore/trace_read.c and executor*.c;
+ *            the pass (src/instrument) uses its enums. Round trip:
+ *            tests/unit/test_proto_trace.c (the runtime writes, trace_read reads back).
+ *   env.h    the names of the SYMPATH_* environment variables: who sets each one, who
+ *            reads it, its format. Included by the runtime and, copied as
+ *            lib/sympath_env.h, by the replay library and sympath_unit_rt.h, which are
+ *            compiled into the user's program without src/. test_proto_env checks that
+ *            no other file of src/ spells a SYMPATH_ name as a string literal.
+ * proto.h itself may grow what a self-contained header cannot hold (readers and
+ * writers that need util/).
  */
 
 /* ---- replay.conf (replay_conf.c) ----

@@ -6,6 +6,7 @@
 
 #include "replay/replay.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /* A growable argv (NULL-terminated). Allocation failure is sticky, like strbuf's. */
 typedef struct argvec {
@@ -43,7 +44,7 @@ static int run_tool(const argvec *a)
 /* The clang that compiles generated bitcode: $SYMPATH_CC as for `sympath run`, else the build's. */
 static const char *clang_path(void)
 {
-    const char *e = getenv("SYMPATH_CC");
+    const char *e = getenv(SYMPATH_ENV_CC);
     return e && *e ? e : SYMPATH_CLANG;
 }
 

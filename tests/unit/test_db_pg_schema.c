@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "db/db_pg.h"
+#include <libpq-fe.h>
 #include "pg_test_util.h"
 
 static PGconn *conn;

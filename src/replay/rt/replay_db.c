@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
 /*
  * Linked with the program and replay.c by `sympath replay` when the suite was made
@@ -54,10 +55,10 @@ static void build(void)
     if (built)
         return;
     built = -1;
-    const char *schema = getenv("SYMPATH_REPLAY_DB_SCHEMA");
-    const char *fixture = getenv("SYMPATH_REPLAY_DB_FIXTURE");
-    const char *ninputs = getenv("SYMPATH_REPLAY_DB_INPUTS");
-    db_file = getenv("SYMPATH_REPLAY_DB_FILE");
+    const char *schema = getenv(SYMPATH_ENV_REPLAY_DB_SCHEMA);
+    const char *fixture = getenv(SYMPATH_ENV_REPLAY_DB_FIXTURE);
+    const char *ninputs = getenv(SYMPATH_ENV_REPLAY_DB_INPUTS);
+    db_file = getenv(SYMPATH_ENV_REPLAY_DB_FILE);
     if (!schema || !db_file)
         return;
     unlink(db_file);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
 /*
  * Linked with the program and replay.c by `sympath replay` when replay.conf has a
@@ -130,7 +131,7 @@ static void read_results(void)
 {
     if (state)
         return;
-    const char *path = getenv("SYMPATH_REPLAY_RESULTS");
+    const char *path = getenv(SYMPATH_ENV_REPLAY_RESULTS);
     state = path && *path ? 1 : -1;
     if (state < 0)
         return;

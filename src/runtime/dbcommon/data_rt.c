@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../../proto/env.h"
 
 /* Per run (the fork server's child): a child starts from the server's state, in which
  * nothing of a run has happened yet, so "once per process" is "once per run" here. */
@@ -86,7 +87,7 @@ void data_rt_run_start(void)
 {
     if (active == 0 || (active == 1 && run_pid == (int)getpid()))
         return;
-    const char *plan = getenv("SYMPATH_DATA_PLAN");
+    const char *plan = getenv(SYMPATH_ENV_DATA_PLAN);
     active = plan && *plan ? 1 : 0;
     if (!active)
         return;
@@ -94,7 +95,7 @@ void data_rt_run_start(void)
     read_plan(plan);
     if (log_fd >= 0)
         rt_sys_close(log_fd);
-    const char *lp = getenv("SYMPATH_DATA_LOG");
+    const char *lp = getenv(SYMPATH_ENV_DATA_LOG);
     log_fd = lp && *lp ? open(lp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
     tuples = 0;
     free(names); /* the server never fills it; a run's table dies with the run */
@@ -109,7 +110,7 @@ bool data_rt_active(void)
 
 const char *data_rt_db(void)
 {
-    const char *d = getenv("SYMPATH_DATA_DB");
+    const char *d = getenv(SYMPATH_ENV_DATA_DB);
     return d && *d ? d : NULL;
 }
 

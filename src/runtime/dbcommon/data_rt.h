@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../../data/data.h"
-#include "../../expr/trace.h"
+#include "../../proto/trace.h"
 #include "../core/rt_internal.h"
 #include "db_log.h"
 

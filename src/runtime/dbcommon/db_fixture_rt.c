@@ -10,6 +10,7 @@
 #include "db_log.h"
 #include "db_rt.h"
 #include "util/util.h"
+#include "../../proto/env.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
@@ -196,10 +197,10 @@ void db_rt_setup_with(int (*build)(void))
         return;
     db_rt.state = -1;
     db_rt.log_fd = -1;
-    const char *schema = getenv("SYMPATH_DB_SCHEMA");
+    const char *schema = getenv(SYMPATH_ENV_DB_SCHEMA);
     if (!schema || !*schema)
         return;
-    const char *logp = getenv("SYMPATH_DB_LOG");
+    const char *logp = getenv(SYMPATH_ENV_DB_LOG);
     if (logp && *logp)
         db_rt.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     char *ddl = util_read_file(schema, NULL), *err = NULL;
@@ -209,11 +210,11 @@ void db_rt_setup_with(int (*build)(void))
         return;
     }
     free(ddl);
-    db_rt.lim.rows = env_uint("SYMPATH_DB_ROWS", 3, 1, 64);
-    db_rt.lim.text = env_uint("SYMPATH_DB_TEXT", 8, 1, 64);
-    const char *dir = getenv("SYMPATH_DB_DIR");
+    db_rt.lim.rows = env_uint(SYMPATH_ENV_DB_ROWS, 3, 1, 64);
+    db_rt.lim.text = env_uint(SYMPATH_ENV_DB_TEXT, 8, 1, 64);
+    const char *dir = getenv(SYMPATH_ENV_DB_DIR);
     /* one file per executor: the fork server's pid names it (the run is its child) */
-    int owner = getenv("SYMPATH_CTL_FD") ? (int)getppid() : (int)getpid();
+    int owner = getenv(SYMPATH_ENV_CTL_FD) ? (int)getppid() : (int)getpid();
     if (asprintf(&db_rt.path, "%s/run-%d.db", dir && *dir ? dir : "/tmp", owner) < 0) {
         db_rt.path = NULL;
         return;

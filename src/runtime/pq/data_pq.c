@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
-#include "../../data/data_pg.h"
+#include "../../db/db.h"
 #include "../dbcommon/data_rt.h"
 #include "data_pq_int.h"
 

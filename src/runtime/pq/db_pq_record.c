@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../data/data_pg.h"
+#include <libpq-fe.h>
+#include "../../db/db.h"
 #include "../dbcommon/data_rt.h"
 #include "db_pq_int.h"
+#include "../../proto/env.h"
 
 static int results_fd = -1;
 
@@ -20,7 +22,7 @@ static void rec(const char *s, size_t n)
 
 void db_pq_record_open(void)
 {
-    const char *rp = getenv("SYMPATH_DB_RESULTS");
+    const char *rp = getenv(SYMPATH_ENV_DB_RESULTS);
     if (rp && *rp && (results_fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0)
         rec("sympath-results 1\nwrites\tallowed\n", strlen("sympath-results 1\nwrites\tallowed\n"));
 }

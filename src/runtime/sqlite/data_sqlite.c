@@ -8,6 +8,7 @@
 #include "../dbcommon/data_rt.h"
 #include "../../db/db.h"
 #include "util/util.h"
+#include "../../proto/env.h"
 
 /* One prepared statement of the program that data mode wrapped. */
 typedef struct dstate {
@@ -45,7 +46,7 @@ static void load_schema(void)
     if (schema_tried)
         return;
     schema_tried = 1;
-    const char *p = getenv("SYMPATH_DATA_SCHEMA");
+    const char *p = getenv(SYMPATH_ENV_DATA_SCHEMA);
     char *ddl = p && *p ? util_read_file(p, NULL) : NULL, *err = NULL;
     if (ddl && db_schema_from_ddl(ddl, &schema, &err))
         schema = NULL;

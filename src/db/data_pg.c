@@ -1,6 +1,7 @@
 /* data_pg.c: a PostgreSQL connection on which nothing can write (data mode never changes the user's data). */
 #define _GNU_SOURCE
-#include "data_pg.h"
+#include <libpq-fe.h>
+#include "db.h"
 
 #include <ctype.h>
 #include <stdio.h>
