@@ -135,11 +135,11 @@ int replay_conf_read(const char *path, replay_conf *c, char **err);
  *   row<TAB><v0><TAB><v1>...               ncols escaped fields each, one line per row
  *   end                                    closes the block
  *   fail<TAB><message><TAB><sql>           between blocks: a statement other than a SELECT that
- *                                          failed (both flat; sql as results_flat made it)
+ *                                          failed (both flat; sql as proto_flat made it)
  *
  * Escaped field: "\N" is SQL NULL; otherwise the text with \ tab newline CR written as
  * \\ \t \n \r (no other escape; a value cannot contain a NUL byte). Flat field: the text
- * with tabs, newlines and carriage returns turned into blanks (results_flat), nothing
+ * with tabs, newlines and carriage returns turned into blanks (proto_flat), nothing
  * escaped. A trailing CR at the end of a line is dropped. Anything else (an unknown
  * record, a record outside its place, a wrong field count, a bad escape, a NUL byte, a
  * block without `end`) is an error naming the line.
@@ -169,7 +169,7 @@ typedef struct results {
 /* Copy src (NULL: "") into dst (cap > 0 bytes, NUL-terminated, cut to cap - 1 bytes) with
  * tabs, newlines and carriage returns as blanks: one flat field. dst may be src. Also the
  * flattening of the database modes' query logs (src/runtime/dbcommon/db_log.h). */
-void results_flat(char *dst, size_t cap, const char *src);
+void proto_flat(char *dst, size_t cap, const char *src);
 
 /* Writer pieces (append to b; allocation failure is b's sticky `failed`). Values are
  * escaped, messages and SQL flattened here: callers pass raw text. */

@@ -8,7 +8,7 @@
 #include "proto/proto.h"
 #include "util/util.h"
 
-void results_flat(char *dst, size_t cap, const char *src)
+void proto_flat(char *dst, size_t cap, const char *src)
 {
     size_t i = 0;
     for (; src && src[i] && i + 1 < cap; i++)

@@ -112,9 +112,9 @@ static void test_read_file(void **state)
 static void test_flat(void **state)
 {
     char out[8];
-    results_flat(out, sizeof out, "a\tb\nc\rdefgh");
+    proto_flat(out, sizeof out, "a\tb\nc\rdefgh");
     assert_string_equal(out, "a b c d");
-    results_flat(out, sizeof out, NULL);
+    proto_flat(out, sizeof out, NULL);
     assert_string_equal(out, "");
 }
 

@@ -141,10 +141,10 @@ void data_rt_log_site(const char *site, int ncols, const char *dialect, const ch
     if (!m)
         return;
     char text[4096];
-    db_log_flat(text, sizeof text, sql);
+    proto_flat(text, sizeof text, sql);
     fprintf(m, "s\t%s\t%d\t%s\t%s", site, ncols, dialect, text);
     for (int i = 0; i < nparams; i++) {
-        db_log_flat(text, sizeof text, literals && literals[i] ? literals[i] : "NULL");
+        proto_flat(text, sizeof text, literals && literals[i] ? literals[i] : "NULL");
         fprintf(m, "\t%s", text);
     }
     fclose(m);

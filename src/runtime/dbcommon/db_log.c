@@ -1,4 +1,4 @@
-/* db_log.c: the one line writer and field flattener of the database modes' logs. */
+/* db_log.c: the one line writer of the database modes' logs. */
 #include <stdio.h>
 #include "../core/rt_internal.h"
 #include "db_log.h"
@@ -17,13 +17,4 @@ void db_log_vline(int fd, size_t cap, const char *fmt, va_list ap)
         n = (int)cap - 2;
     buf[n++] = '\n';
     rt_sys_write(fd, buf, (size_t)n);
-}
-
-void db_log_flat(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; src && src[i] && i + 1 < cap; i++)
-        dst[i] = src[i] == '\t' || src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
-    if (cap)
-        dst[i] = 0;
 }

@@ -7,6 +7,7 @@
 #include "../../data/data_pg.h"
 #include "../dbcommon/data_rt.h"
 #include "data_pq_int.h"
+#include "../../db/db.h"
 
 /*
  * The program's libpq calls reach sym_PQ* (pq_dispatch.c) through the stubs of pq_models.c;
@@ -61,8 +62,8 @@ static void log_failure(const PGconn *conn, const PGresult *res, const char *sql
 {
     char msg[1024], m2[1024], text[4096];
     data_pg_message(conn, res, msg, sizeof msg);
-    db_log_flat(m2, sizeof m2, msg);
-    db_log_flat(text, sizeof text, sql ? sql : "");
+    proto_flat(m2, sizeof m2, msg);
+    proto_flat(text, sizeof text, sql ? sql : "");
     data_rt_log("w\t%s\t%s", m2, text);
 }
 
@@ -99,7 +100,7 @@ static char *param_literal(int i, const Oid *types, const char *const *values, c
 {
     if (!values || !values[i] || (formats && formats[i]))
         return strdup("NULL");
-    char *lit = data_sql_literal_text(DATA_PG, values[i], strlen(values[i]));
+    char *lit = db_sql_text(true, values[i], strlen(values[i]));
     const char *tn = types && types[i] ? type_name(types[i]) : NULL;
     if (lit && tn) {
         char *t = NULL;
@@ -135,7 +136,7 @@ static void log_names(const char *site, const PGresult *desc, int ncols)
     char text[1024];
     fprintf(m, "n\t%s", site);
     for (int i = 0; i < ncols; i++) {
-        db_log_flat(text, sizeof text, PQfname(desc, i));
+        proto_flat(text, sizeof text, PQfname(desc, i));
         fprintf(m, "\t%s", text);
     }
     fclose(m);
