@@ -112,13 +112,29 @@ static PGconn *new_conn(void)
 
 /* A PGRES_FATAL_ERROR result whose message (PQresultErrorMessage, and PQerrorMessage of
  * the connection) is msg. */
+/* A new empty result of status st. PQclear is libpq's own, so a new result may have the
+ * address of a cleared error result: its message is forgotten here. */
+static PGresult *empty_result(ExecStatusType st)
+{
+    PGresult *r = PQmakeEmptyPGresult(NULL, st);
+    for (int i = 0; r && i < 256; i++)
+        if (errs[i].r == r) {
+            free(errs[i].msg);
+            errs[i].r = NULL;
+            errs[i].msg = NULL;
+        }
+    return r;
+}
+
 static PGresult *error_result(conn_ent *ce, const char *msg)
 {
-    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+    PGresult *r = empty_result(PGRES_FATAL_ERROR);
     snprintf(ce->msg, sizeof ce->msg, "%s\n", msg);
     char *copy = strdup(ce->msg);
     for (int i = 0; i < 256; i++)
         if (!errs[i].r || i == 255) {
+            if (errs[i].r)
+                free(errs[i].msg);
             errs[i].r = r;
             errs[i].msg = copy;
             break;
@@ -138,12 +154,12 @@ static PGresult *serve(conn_ent *ce, const char *sql)
     if (!b) {
         if (!warned++)
             fprintf(stderr, "replay: no recorded result left for the SELECT of site %s: an empty one\n", id);
-        PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+        PGresult *r = empty_result(PGRES_TUPLES_OK);
         return r;
     }
     if (b->error)
         return error_result(ce, b->error);
-    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+    PGresult *r = empty_result(PGRES_TUPLES_OK);
     PGresAttDesc *att = calloc((size_t)b->ncols + 1, sizeof *att);
     char (*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
     if (!r || !att || !dflt)
@@ -208,7 +224,7 @@ static PGresult *statement(conn_ent *ce, const char *sql)
         return error_result(ce, msg);
     }
     ce->msg[0] = 0;
-    return PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    return empty_result(PGRES_COMMAND_OK);
 }
 
 /* ---------------------------------------------------------------- the wrapped functions */
@@ -282,7 +298,7 @@ PGresult *__wrap_PQprepare(PGconn *conn, const char *name, const char *query, in
     stmts[nstmts].sql = strdup(query ? query : "");
     nstmts++;
     ce->msg[0] = 0;
-    return PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    return empty_result(PGRES_COMMAND_OK);
 }
 
 PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
