@@ -83,6 +83,9 @@ typedef struct db_schema {
 int db_schema_load(const char *path, db_schema **out, char **err);
 /* The same from DDL text already in memory (NUL-terminated). */
 int db_schema_from_ddl(const char *ddl, db_schema **out, char **err);
+/* Append what (malloc'ed, taken; NULL: out of memory) to s->ignored. 0, or -1 out of memory
+ * (what is freed). */
+int db_schema_ignored(db_schema *s, char *what);
 /* Free a schema; NULL is accepted. */
 void db_schema_free(db_schema *s);
 /* Index of the table named `name` (case-insensitive, as SQL), -1 when absent. */

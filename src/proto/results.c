@@ -1,11 +1,11 @@
 /* results.c: the .results file of a PostgreSQL test, its one writer and its one reader (format in proto.h). */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto/proto.h"
+#include "proto/proto_int.h"
 #include "util/util.h"
 
 void proto_flat(char *dst, size_t cap, const char *src)
@@ -178,19 +178,16 @@ void results_free(results *r)
     results_init(r);
 }
 
-/* Split line at tabs (in place) into f (at most max); returns the count, or max + 1 when there are more. */
-static size_t split(char *line, char **f, size_t max)
+/* Split line at tabs (in place) into f, which has room for every field; returns the count. */
+static size_t split(char *line, char **f)
 {
     size_t n = 0;
-    for (char *p = line;;) {
-        if (n == max)
-            return max + 1;
-        f[n++] = p;
-        p = strchr(p, '\t');
-        if (!p)
-            return n;
+    f[n++] = line;
+    for (char *p = line; (p = strchr(p, '\t'));) {
         *p++ = 0;
+        f[n++] = p;
     }
+    return n;
 }
 
 /* The ncols escaped fields f[0..ncols) as a malloc'ed vector of copies; NULL with *why. */
@@ -246,7 +243,7 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
         *why = util_strf("out of memory");
         return -1;
     }
-    size_t n = split(line, f, max);
+    size_t n = split(line, f);
     const char *kw = f[0];
     results_item *b = *open;
     if (!strcmp(kw, "writes")) {
@@ -318,45 +315,34 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
     return *why ? -1 : 0;
 }
 
+/* The reader's state between lines (proto_parse_lines' ctx). */
+typedef struct parse_state {
+    results *r;
+    results_item *open;   /* the block being read, NULL between blocks */
+} parse_state;
+
+static int results_line(void *ctx, char *line, int lineno, char **why)
+{
+    parse_state *ps = ctx;
+    if (lineno > 1)
+        return parse_line(ps->r, line, lineno, &ps->open, why);
+    if (strcmp(line, "sympath-results 1") != 0) {
+        *why = util_strf("not a version 1 results file (it starts with \"sympath-results 1\")");
+        return -1;
+    }
+    return 0;
+}
+
 int results_parse(const char *text, size_t len, results *r, char **err)
 {
     results_init(r);
-    *err = NULL;
-    char *why = NULL;
-    int lineno = 0;
-    size_t pos = 0;
-    results_item *open = NULL;
-    while (pos < len && !why) {
-        lineno++;
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        char *line = strndup(text + pos, n);
-        pos += n + (nl != NULL);
-        if (!line) {
-            why = util_strf("out of memory");
-            break;
-        }
-        size_t ln = strlen(line);
-        if (ln != n)
-            why = util_strf("a NUL byte");
-        else if (ln > 0 && line[ln - 1] == '\r')
-            line[--ln] = '\0';
-        if (why) {
-        } else if (lineno == 1) {
-            if (strcmp(line, "sympath-results 1") != 0)
-                why = util_strf("not a version 1 results file (it starts with \"sympath-results 1\")");
-        } else {
-            parse_line(r, line, lineno, &open, &why);
-        }
-        free(line);
-    }
-    if (why) {
-        *err = util_strf("line %d: %s", lineno, why);
-        free(why);
-    } else if (lineno == 0) {
+    parse_state ps = { r, NULL };
+    int lines = 0;
+    if (proto_parse_lines(text, len, results_line, &ps, &lines, err)) {
+    } else if (lines == 0) {
         *err = util_strf("empty: not a results file");
-    } else if (open) {
-        *err = util_strf("line %d: the last block has no 'end'", lineno);
+    } else if (ps.open) {
+        *err = util_strf("line %d: the last block has no 'end'", lines);
     }
     if (*err) {
         results_free(r);
@@ -365,23 +351,10 @@ int results_parse(const char *text, size_t len, results *r, char **err)
     return 0;
 }
 
+static int parse_any(const char *text, size_t len, void *r, char **err) { return results_parse(text, len, r, err); }
+static void init_any(void *r) { results_init(r); }
+
 int results_read(const char *path, results *r, char **err)
 {
-    size_t len = 0;
-    char *text = util_read_file(path, &len);
-    if (!text) {
-        int e = errno;
-        results_init(r);
-        *err = util_strf("cannot read %s: %s", path, strerror(e));
-        errno = e;
-        return -1;
-    }
-    char *why = NULL;
-    int rc = results_parse(text, len, r, &why);
-    free(text);
-    if (rc) {
-        *err = util_strf("%s: %s", path, why ? why : "out of memory");
-        free(why);
-    }
-    return rc;
+    return proto_read_file(path, parse_any, init_any, r, err);
 }

@@ -128,20 +128,15 @@ static void log_site(const char *site, int ncols, const char *sql, int nparams, 
 /* "n <site> <name>..." the result columns' names, for the replay's results */
 static void log_names(const char *site, const PGresult *desc, int ncols)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
+    const char **f = calloc((size_t)ncols + 1, sizeof *f);
+    char head[32];
+    if (!f)
         return;
-    char text[1024];
-    fprintf(m, "n\t%s", site);
-    for (int i = 0; i < ncols; i++) {
-        proto_flat(text, sizeof text, PQfname(desc, i));
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    snprintf(head, sizeof head, "n\t%s", site);
+    for (int i = 0; i < ncols; i++)
+        f[i] = PQfname(desc, i);
+    data_rt_log_fields(head, f, ncols, 1024);
+    free(f);
 }
 
 /* The "v" form of a value: \N for NULL, else the text with \ tab newline CR escaped. */
