@@ -184,6 +184,9 @@ void results_put_error(struct strbuf *b, const char *msg);
 /* A "row" line of n values: vals[i] NULL is SQL NULL, else lens[i] bytes (lens NULL:
  * strlen), cut at a NUL byte. */
 void results_put_row(struct strbuf *b, const char *const *vals, const size_t *lens, int n);
+/* One escaped field without its tab: p NULL is \N, else len bytes cut at a NUL. Also the
+ * value of data mode's "v" log lines (src/data/data.h). */
+void results_put_value(struct strbuf *b, const char *p, size_t len);
 /* "end", closing the block. */
 void results_put_end(struct strbuf *b);
 /* A "fail" line: a statement other than a SELECT (sql) failed with msg. */

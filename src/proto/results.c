@@ -19,6 +19,13 @@ void proto_flat(char *dst, size_t cap, const char *src)
 
 /* ---- writer ---- */
 
+/* "\t" and an escaped field. */
+static void put_field(strbuf *b, const char *p, size_t len)
+{
+    sb_puts(b, "\t");
+    results_put_value(b, p, len);
+}
+
 /* A flat field: the text with tab, newline and CR as blanks (no length limit). */
 static void put_flat(strbuf *b, const char *s)
 {
@@ -26,10 +33,8 @@ static void put_flat(strbuf *b, const char *s)
         sb_append(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
 }
 
-/* "\t" and an escaped field (NULL: \N), at most len bytes, cut at a NUL. */
-static void put_field(strbuf *b, const char *p, size_t len)
+void results_put_value(strbuf *b, const char *p, size_t len)
 {
-    sb_puts(b, "\t");
     if (!p) {
         sb_puts(b, "\\N");
         return;

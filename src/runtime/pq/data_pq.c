@@ -7,6 +7,7 @@
 #include "../../data/data_pg.h"
 #include "../dbcommon/data_rt.h"
 #include "data_pq_int.h"
+#include "util/util.h"
 #include "../../db/db.h"
 
 /*
@@ -139,29 +140,15 @@ static void log_names(const char *site, const PGresult *desc, int ncols)
     free(f);
 }
 
-/* The "v" form of a value: \N for NULL, else the text with \ tab newline CR escaped. */
+/* The "v" form of a value: \N for NULL, else the text escaped as in .results (results_put_value). */
 static void log_value(uint64_t tuple, int col, const PGresult *r, int row)
 {
-    if (PQgetisnull(r, row, col)) {
-        data_rt_log("v\t%llu\t%d\t\\N", (unsigned long long)tuple, col);
-        return;
-    }
-    const char *p = PQgetvalue(r, row, col);
-    int len = PQgetlength(r, row, col);
-    char buf[8000];
-    size_t o = 0;
-    for (int k = 0; k < len && o + 3 < sizeof buf; k++) {
-        char c = p[k];
-        const char *e = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
-        if (e) {
-            memcpy(buf + o, e, 2);
-            o += 2;
-        } else {
-            buf[o++] = c;
-        }
-    }
-    buf[o] = 0;
-    data_rt_log("v\t%llu\t%d\t%s", (unsigned long long)tuple, col, buf);
+    strbuf b = STRBUF_INIT;
+    int null = PQgetisnull(r, row, col);
+    results_put_value(&b, null ? NULL : PQgetvalue(r, row, col), null ? 0 : (size_t)PQgetlength(r, row, col));
+    if (!b.failed)
+        data_rt_log("v\t%llu\t%d\t%.7990s", (unsigned long long)tuple, col, b.s);
+    sb_free(&b);
 }
 
 /* ---------------------------------------------------------------- connect */
