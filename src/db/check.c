@@ -199,19 +199,6 @@ static void free_row(const db_table *t, db_val *row)
     free(row);
 }
 
-static int note(db_schema *s, char *what)
-{
-    if (!what)
-        return -1;
-    char **n = realloc(s->ignored, (s->nignored + 1) * sizeof *n);
-    if (!n) {
-        free(what);
-        return -1;
-    }
-    s->ignored = n;
-    s->ignored[s->nignored++] = what;
-    return 0;
-}
 
 /* Parse and try one CHECK expression e[0..n) of table ti; appends it to the table's checks. */
 static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx, const db_val *row, bool pg)
@@ -259,9 +246,9 @@ static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx
         return 0;
     char fn[64];
     if (!strcmp(ck->why, "function call") && function_name(ck->text, fn, sizeof fn))
-        return note(s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
+        return db_schema_ignored(s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
                                  "rejected one is counted as \"fixture rejected\")", ck->text, t->name, fn));
-    return note(s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
+    return db_schema_ignored(s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
                              "counted as \"fixture rejected\")", ck->text, t->name, ck->why));
 }
 
@@ -293,7 +280,7 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
     db_query_free(q);
     if (col->dflt_q)
         return 0;
-    return note(s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
+    return db_schema_ignored(s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
                              "back concretely)", col->dflt, t->name, col->name, why));
 }
 

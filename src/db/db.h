@@ -83,6 +83,9 @@ typedef struct db_schema {
 int db_schema_load(const char *path, db_schema **out, char **err);
 /* The same from DDL text already in memory (NUL-terminated). */
 int db_schema_from_ddl(const char *ddl, db_schema **out, char **err);
+/* Append what (malloc'ed, taken; NULL: out of memory) to s->ignored. 0, or -1 out of memory
+ * (what is freed). */
+int db_schema_ignored(db_schema *s, char *what);
 /* Free a schema; NULL is accepted. */
 void db_schema_free(db_schema *s);
 /* Index of the table named `name` (case-insensitive, as SQL), -1 when absent. */
@@ -560,5 +563,31 @@ bool data_pg_refused(const char *sql);
 /* The error text of a result or connection without its trailing newline, into
  * buf[0..cap) (always terminated); res may be NULL (then the connection's message). */
 void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap);
+
+/* ---------------------------------------------------------------- SQL text (sqltext.c) */
+
+/*
+ * The one quoting of identifiers and values in the SQL sympath writes (fixture INSERTs,
+ * data mode's fixtures and wrapped queries, bound parameters as literals), for SQLite and
+ * PostgreSQL. Every function returns a malloc'ed NUL-terminated string, NULL only when
+ * out of memory.
+ */
+
+/* An identifier in double quotes with embedded quotes doubled: a"b -> "a""b". The name is
+ * a C string (it cannot hold a NUL); "" gives "" (an empty quoted name). */
+char *db_sql_ident(const char *name);
+/* An integer in decimal; INT64_MIN as (-9223372036854775807-1), since SQLite reads the
+ * literal -9223372036854775808 as a REAL. */
+char *db_sql_int(int64_t v);
+/* A double with 17 significant digits, kept a REAL (3 -> 3.0); a non-finite one is NULL. */
+char *db_sql_double(double v);
+/*
+ * n bytes of text: printable ASCII quoted with '' doubled ('it''s'); otherwise (NUL,
+ * control or non-ASCII bytes) SQLite: CAST(X'<hex>' AS TEXT), PostgreSQL (pg): E'...' with
+ * every byte outside printable ASCII, ' and \ as \xNN. p NULL gives NULL (SQL NULL).
+ */
+char *db_sql_text(bool pg, const char *p, size_t n);
+/* n bytes as an SQLite blob literal X'<hex>' (upper case hex digits; X'' when empty). */
+char *db_sql_blob(const void *p, size_t n);
 
 #endif

@@ -133,24 +133,24 @@ void data_rt_log(const char *fmt, ...)
     va_end(ap);
 }
 
+void data_rt_log_fields(const char *head, const char *const *fields, int n, size_t field_cap)
+{
+    db_log_fields(log_fd, 8192, head, fields, n, field_cap);
+}
+
 void data_rt_log_site(const char *site, int ncols, const char *dialect, const char *sql, int nparams,
                       char *const *literals)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
+    const char **f = calloc((size_t)nparams + 1, sizeof *f);
+    char head[128];
+    if (!f)
         return;
-    char text[4096];
-    db_log_flat(text, sizeof text, sql);
-    fprintf(m, "s\t%s\t%d\t%s\t%s", site, ncols, dialect, text);
-    for (int i = 0; i < nparams; i++) {
-        db_log_flat(text, sizeof text, literals && literals[i] ? literals[i] : "NULL");
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    snprintf(head, sizeof head, "s\t%s\t%d\t%s", site, ncols, dialect);
+    f[0] = sql;
+    for (int i = 0; i < nparams; i++)
+        f[1 + i] = literals ? literals[i] : NULL; /* NULL: "NULL" */
+    data_rt_log_fields(head, f, 1 + nparams, 4096);
+    free(f);
 }
 
 uint64_t data_rt_next_tuple(void) { return tuples++; }

@@ -52,7 +52,7 @@ void db_rt_log_query(qstate *s)
     else if (s->why && !s->q->nunsupported)
         snprintf(kinds, sizeof kinds, "%s", s->why);
     char sql[2048];
-    db_log_flat(sql, sizeof sql, s->sql);
+    proto_flat(sql, sizeof sql, s->sql);
     /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
     int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
     db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,

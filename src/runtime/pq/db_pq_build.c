@@ -65,8 +65,8 @@ static int setup_exec(PGconn *c, const char *sql)
     if (!ok) {
         char msg[1024], flat[1024], text[600];
         data_pg_message(c, r, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
-        db_log_flat(text, sizeof text, sql);
+        proto_flat(flat, sizeof flat, msg);
+        proto_flat(text, sizeof text, sql);
         db_rt_log_line("e\tbuilding the run's schema %s on the scratch database: %s (%s)", schema_name, flat, text);
     }
     PQclear(r);
@@ -104,7 +104,7 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
     } else { /* the solver's row violates a constraint the server checks: reported */
         char msg[1024], flat[1024];
         data_pg_message(c, r, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
+        proto_flat(flat, sizeof flat, msg);
         db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
         rc = -1;
     }
@@ -132,7 +132,7 @@ static int build_pg(void)
     if (!c || PQstatus(c) != CONNECTION_OK) {
         char msg[1024], flat[1024];
         data_pg_message(c, NULL, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
+        proto_flat(flat, sizeof flat, msg);
         db_rt_log_line("e\tcannot connect to the scratch database: %s", flat);
         PQfinish(c);
         free(ddl);

@@ -47,8 +47,8 @@ static void log_error(sqlite3 *db, const char *sql, int nbyte)
     char text[1024], msg[512];
     size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
     snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
-    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
-    db_log_flat(text, sizeof text, text);
+    proto_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    proto_flat(text, sizeof text, text);
     db_rt_log_line("s\t%s\t%s", msg, text);
 }
 
