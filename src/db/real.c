@@ -37,6 +37,11 @@ expr *db_real_to_int(expr_ctx *cx, expr *r)
 static void int_vs_real(expr_ctx *cx, expr *i, expr *r, expr **lt, expr **eq)
 {
     expr *d = db_int_to_real(cx, i);
+    if (i->op == EXPR_CONST && (int64_t)i->value >= -(1ll << 53) && (int64_t)i->value <= (1ll << 53)) {
+        *lt = expr_fcmp(cx, FPRED_OLT, d, r); /* exactly representable: compare as doubles */
+        *eq = expr_fcmp(cx, FPRED_OEQ, d, r);
+        return;
+    }
     expr *deq = expr_fcmp(cx, FPRED_OEQ, d, r);
     expr *top = expr_fcmp(cx, FPRED_OEQ, r, expr_const(cx, BITS_2_63, 64));
     expr *ri = expr_fp(cx, EXPR_FTOSI, 64, 0, r, NULL, NULL);
