@@ -191,11 +191,11 @@ int sym_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
 {
     if (data_rt_active())
         data_sqlite3_bound(st, idx, data_sql_literal_double(v));
+    __sym_ret = NULL;
+    db_val *p = param_slot(st, idx);
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     expr *e = param_expr(2, bits, 64);
-    __sym_ret = NULL;
-    db_val *p = param_slot(st, idx);
     if (p) { /* a REAL parameter: the double's bits; a NaN binds NULL, as in SQLite */
         expr_ctx *cx = rt_cx();
         if (!e)
@@ -395,10 +395,10 @@ double sym_sqlite3_column_double(sqlite3_stmt *st, int i)
 {
     if (data_rt_active())
         return data_sqlite3_column_double(st, i);
+    __sym_ret = NULL; /* floating point is concrete */
     double d = sqlite3_column_double(st, i);
     const db_val *c = cell_of(st, i);
-    __sym_ret = NULL;
-    if (c && !c->is_text) { /* a REAL cell's bits, an INTEGER cell converted; NULL reads 0.0 */
+    if (c && !c->is_text) { /* except a fixture cell's value: a REAL's bits, an INTEGER converted; NULL reads 0.0 */
         expr_ctx *cx = rt_cx();
         uint64_t bits;
         memcpy(&bits, &d, sizeof bits);
