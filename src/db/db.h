@@ -279,7 +279,7 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
 /*
  * A value in a WHERE clause as symbolic expressions (each carrying its concrete
  * value): `null` (width 1) says it is NULL; an integer value is `v` (64 bits); a
- * REAL value is `v` too, the IEEE-754 bit pattern of a double (is_real); a
+ * REAL value is `v` too, the IEEE-754 bit pattern of a double (is_real; v is 0 when NULL); a
  * text value is `len` (8 bits) and bytes[0..nbytes) (8 bits each), the bytes at
  * and past len being 0 (the fixture's type constraint guarantees it for cells).
  */

@@ -402,7 +402,12 @@ double sym_sqlite3_column_double(sqlite3_stmt *st, int i)
         expr_ctx *cx = rt_cx();
         uint64_t bits;
         memcpy(&bits, &d, sizeof bits);
-        expr *e = rt_norm(expr_ite(cx, c->null, expr_const(cx, 0, 64), c->is_real ? c->v : db_int_to_real(cx, c->v)));
+        /* a REAL value and a fixture cell are 0 when NULL (slot constraints, real.c), so they need no
+         * ite: the floating-point operations then see the input symbol itself (solver_sample.c) */
+        expr *e = c->is_real ? c->v : db_int_to_real(cx, c->v);
+        if (!c->is_real && c->v->op != EXPR_SYMBOL)
+            e = expr_ite(cx, c->null, expr_const(cx, 0, 64), e);
+        e = rt_norm(e);
         __sym_ret = e && e->value == bits ? e : NULL;
     }
     return d;

@@ -19,7 +19,7 @@ int main(void)
     double cheapest = 0, dearest = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         double price = sqlite3_column_double(st, 1);
-        int qty = sqlite3_column_int(st, 2);
+        double qty = sqlite3_column_double(st, 2); /* an INTEGER column read as a double */
         if (price > 15.0)
             printf("premium\n");
         else
