@@ -285,7 +285,7 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
         db_val v;
         if (db_value_expr(cx, q, q->insert_val[0], NULL, NULL, 0, &v, &why))
             ;
-        else if (db_val_store(cx, col, &v, &v))
+        else if (v.is_text != db_column_is_text(col) ? !v.null->value : db_val_store(cx, col, &v, &v) != 0)
             why = "its type differs from the column's";
         else
             col->dflt_q = q, q = NULL;
@@ -371,6 +371,11 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
         const char *why = NULL;
         if (db_value_expr(cx, col->dflt_q, col->dflt_q->insert_val[0], NULL, NULL, 0, &v, &why))
             return -1;
+        if (v.is_text != db_column_is_text(col)) { /* a NULL default of either type */
+            if (!v.null->value)
+                return -1;
+            continue;
+        }
         db_val out;
         if (db_val_store(cx, col, &v, &out)) /* an INTEGER default of a REAL column becomes a double */
             return -1;

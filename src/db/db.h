@@ -414,9 +414,9 @@ expr *db_real_to_int(expr_ctx *cx, expr *r);
 void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq);
 /*
  * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,
- * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL takes the column's
- * kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number column
- * or the reverse, a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
+ * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL number takes the
+ * column's kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number
+ * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
  */
 int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out);
 /* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),

@@ -73,7 +73,9 @@ static int const_null(const db_val *v) { return v->null && v->null->op == EXPR_C
 int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
 {
     bool text = db_column_is_text(c), real = db_column_is_real(c);
-    if (const_null(v) && (v->is_text != text || v->is_real != real)) { /* a NULL of the column's kind */
+    if (v->is_text != text)
+        return -1;
+    if (const_null(v) && v->is_real != real) { /* a NULL of the column's kind */
         expr *null = v->null;
         memset(out, 0, sizeof *out);
         out->null = null;
@@ -83,8 +85,6 @@ int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
         out->len = expr_const(cx, 0, 8);
         return 0;
     }
-    if (v->is_text != text)
-        return -1;
     if (text) {
         *out = *v;
         return 0;
