@@ -186,6 +186,7 @@ static db_val *trial_row(expr_ctx *cx, const db_table *t)
             for (unsigned i = 0; row[c].bytes && i < 8; i++)
                 row[c].bytes[i] = expr_symbol(cx, idx++, 8, 0);
         } else {
+            row[c].is_real = db_column_is_real(&t->cols[c]);
             row[c].v = expr_symbol(cx, idx++, 64, 0);
         }
     }
@@ -271,7 +272,7 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
         db_val v;
         if (db_value_expr(cx, q, q->insert_val[0], NULL, NULL, 0, &v, &why))
             ;
-        else if (v.is_text != db_column_is_text(col) && !v.null->value)
+        else if (v.is_text != db_column_is_text(col) ? !v.null->value : db_val_store(cx, col, &v, &v) != 0)
             why = "its type differs from the column's";
         else
             col->dflt_q = q, q = NULL;
@@ -362,7 +363,9 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
                 return -1;
             continue;
         }
-        db_val out = v;
+        db_val out;
+        if (db_val_store(cx, col, &v, &out)) /* an INTEGER default of a REAL column becomes a double */
+            return -1;
         if (v.is_text) {
             out.bytes = calloc(v.nbytes ? v.nbytes : 1, sizeof *out.bytes);
             if (!out.bytes)

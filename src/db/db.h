@@ -93,8 +93,11 @@ int db_table_index(const db_schema *s, const char *name);
 /* Index of the column named `name` in t (case-insensitive), -1 when absent. */
 int db_column_index(const db_table *t, const char *name);
 /* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
- * others (INTEGER, REAL, NUMERIC) are 64-bit integers (REAL cells hold integer values). */
+ * others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
 static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
+/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT): a cell is the 64-bit IEEE-754 bit
+ * pattern of a double, never NaN (SQLite stores NaN as NULL) nor -0.0 (stored as 0.0). */
+static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_AFF_REAL; }
 
 /* ---------------------------------------------------------------- fixture layout */
 
@@ -104,7 +107,8 @@ static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_A
  *   count                    8 bits   rows present (slots 0..count-1), at most `rows`
  *   then `rows` slots, each column in order:
  *     null flag              1 bit    the cell is NULL
- *     INTEGER/REAL/NUMERIC:  64 bits  the value
+ *     INTEGER/NUMERIC:       64 bits  the value
+ *     REAL:                  64 bits  the IEEE-754 bit pattern of the double
  *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
  * so every table has a fixed number of inputs and no row count moves another
  * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
@@ -124,7 +128,7 @@ size_t db_fixture_ninputs(const db_schema *s, const db_limits *l);
 /* One concrete cell. */
 typedef struct db_cell {
     bool null;
-    int64_t i;           /* integer columns */
+    int64_t i;           /* integer columns; REAL columns: the double's bit pattern */
     unsigned len;        /* text columns: bytes in text */
     const uint8_t *text; /* not NUL-terminated; owned by the caller */
 } db_cell;
@@ -174,7 +178,8 @@ typedef enum db_xkind {
     DBX_LIKE,       /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
     DBX_IN,         /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
     DBX_BETWEEN,    /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
-    DBX_LENGTH      /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
+    DBX_LENGTH,     /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
+    DBX_REAL        /* REAL literal rval (15.0, 1e3) */
 } db_xkind;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -187,6 +192,7 @@ typedef struct db_sexpr {
     int column;          /* DBX_COLUMN */
     int param;           /* DBX_PARAM */
     int64_t ival;        /* DBX_INT */
+    double rval;         /* DBX_REAL */
     char *text;          /* DBX_TEXT */
     int nkids;
     struct db_sexpr **kids;
@@ -277,6 +283,7 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
 /*
  * A value in a WHERE clause as symbolic expressions (each carrying its concrete
  * value): `null` (width 1) says it is NULL; an integer value is `v` (64 bits); a
+ * REAL value is `v` too, the IEEE-754 bit pattern of a double (is_real; v is 0 when NULL); a
  * text value is `len` (8 bits) and bytes[0..nbytes) (8 bits each), the bytes at
  * and past len being 0 (the fixture's type constraint guarantees it for cells).
  */
@@ -287,6 +294,7 @@ typedef struct db_val {
     expr *len;
     unsigned nbytes;
     expr **bytes;
+    bool is_real;        /* v is the bit pattern of a double (a REAL value), never NaN */
 } db_val;
 
 /*
@@ -394,6 +402,31 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row);
  */
 int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells);
 
+/* ---------------------------------------------------------------- REAL values (real.c) */
+
+/* The constant double d as a REAL db_val's value (its 64-bit pattern). */
+expr *db_real_const(expr_ctx *cx, double d);
+/* An integer value (64 bits) as a double, as SQLite converts an INTEGER operand of REAL
+ * arithmetic (round to nearest even). */
+expr *db_int_to_real(expr_ctx *cx, expr *i);
+/* A REAL value as SQLite's sqlite3_column_int64 reads it: truncated toward zero, saturated
+ * at INT64_MIN / INT64_MAX outside the range (NaN never occurs: it is NULL). */
+expr *db_real_to_int(expr_ctx *cx, expr *r);
+/* Width-1 conditions "a < b" and "a = b" of two numbers, each INTEGER or REAL, exactly as
+ * SQLite compares them: two REALs as doubles, an INTEGER with a REAL by exact value (not by
+ * converting the integer to a double, which rounds beyond 2^53). */
+void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq);
+/*
+ * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,
+ * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL number takes the
+ * column's kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number
+ * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
+ */
+int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out);
+/* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),
+ * a ".0" added to integral values, 9e999 / -9e999 for the infinities. buf >= 32 bytes. */
+void db_real_text(uint64_t bits, char *buf, size_t n);
+
 /* Free a db_sexpr tree (NULL accepted). */
 void db_sexpr_free(db_sexpr *e);
 
@@ -481,7 +514,8 @@ typedef struct pg_result PGresult;
  * PostgreSQL kind (db_pg_kind): int2 "SMALLINT", int4 "INT", int8 "BIGINT" (INTEGER
  * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
  * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
- * (TEXT), numeric/real/double precision "REAL", any other type "TEXT"; NOT NULL on the
+ * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
+ * the cells doubles, which the PostgreSQL runtime does not model yet), any other type "TEXT"; NOT NULL on the
  * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
  * table outside the schema is left out).
  * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
@@ -500,7 +534,7 @@ typedef enum db_pg_kind {
     DB_PG_INT4,      /* INT: -2^31 .. 2^31-1 */
     DB_PG_INT2,      /* SMALLINT: -32768 .. 32767 */
     DB_PG_BOOL,      /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
-    DB_PG_REAL,      /* REAL (numeric, real, double precision): integer values, text form concrete */
+    DB_PG_REAL,      /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
     DB_PG_TEXT,      /* TEXT */
     DB_PG_VARCHAR,   /* VARCHAR(n): at most n bytes */
     DB_PG_CHAR       /* CHARACTER(n): exactly n bytes (the server pads shorter values) */

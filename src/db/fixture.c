@@ -107,6 +107,10 @@ char *db_insert_sql(const db_table *t, const db_cell *cells)
             break;
         if (v->null) {
             bad = append(&s, &n, "NULL");
+        } else if (db_column_is_real(&t->cols[c])) { /* text SQLite reads back as the same double */
+            char num[40];
+            db_real_text((uint64_t)v->i, num, sizeof num);
+            bad = append(&s, &n, "%s", num);
         } else if (!db_column_is_text(&t->cols[c])) {
             bad = append_take(&s, &n, db_sql_int(v->i));
         } else {

@@ -85,7 +85,7 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
     else if (!strcmp(typname, "bpchar") && n > 0)
         put(b, "CHARACTER(%d)", n);
     else if (!strcmp(typname, "numeric") || !strcmp(typname, "float4") || !strcmp(typname, "float8"))
-        put(b, "REAL");
+        put(b, "NUMERIC"); /* integer cells (NUMERIC affinity); SQLite's REAL would make them doubles */
     else
         put(b, "TEXT");
 }
@@ -326,7 +326,7 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n)
         return DB_PG_INT4;
     if (!strcasecmp(d, "BOOLEAN INT"))
         return DB_PG_BOOL;
-    if (!strcasecmp(d, "REAL"))
+    if (!strcasecmp(d, "NUMERIC"))
         return DB_PG_REAL;
     if (!strncasecmp(d, "VARCHAR(", 8)) {
         *n = (unsigned)atoi(d + 8);

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -284,12 +285,17 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
         return e;
     case PG_QUERY__A__CONST__VAL_FVAL: { /* also integers beyond 32 bits */
         const char *t = k->fval->fval;
-        if (strpbrk(t, ".eE")) {
-            unsupported(c->q, "real literal");
-            return NULL;
+        char *end = NULL;
+        errno = 0;
+        long long iv = strtoll(t, &end, 10);
+        if (!strpbrk(t, ".eE") && !*end && errno != ERANGE) {
+            if ((e = mk(DBX_INT, 0)))
+                e->ival = iv;
+            return e;
         }
-        if ((e = mk(DBX_INT, 0)))
-            e->ival = strtoll(t, NULL, 10);
+        /* a REAL literal (15.0, 1e3), or an integer beyond 64 bits, which SQLite reads as REAL */
+        if ((e = mk(DBX_REAL, 0)))
+            e->rval = strtod(t, NULL);
         return e;
     }
     case PG_QUERY__A__CONST__VAL_SVAL:

@@ -130,6 +130,9 @@ static int read_fixture(void)
                         return -1;
                     for (unsigned i = 0; i < db_rt.lim.text; i++)
                         cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
+                } else if (db_column_is_real(&t->cols[c])) { /* an IEEE double's bits */
+                    cell->is_real = true;
+                    cell->v = symbol_or_const(rt_next_input(IT_DOUBLE, 64, NULL, 1, &v), v, 64);
                 } else {
                     cell->v = symbol_or_const(rt_next_input(IT_LONGLONG, 64, NULL, 1, &v), v, 64);
                 }
