@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "explore/explorer.h"
-#include "explore/strategy.h"
 #include "instrument/instrument.h"
+#include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
@@ -106,6 +106,13 @@ int cmd_run(int argc, char **argv) {
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
     if (!sources) return 1;
+    /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
+#define RUN_FAIL(rc)               \
+    do {                           \
+        free(sources);             \
+        posix_opts_free(&posix);   \
+        return (rc);               \
+    } while (0)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -116,27 +123,27 @@ int cmd_run(int argc, char **argv) {
     do {                                                                      \
         if (!v) {                                                             \
             fprintf(stderr, "sympath run: option %s needs a value\n", a);     \
-            return 2;                                                         \
+            RUN_FAIL(2);                                                      \
         }                                                                     \
         i++;                                                                  \
     } while (0)
 #define BAD_VALUE()                                                                     \
     do {                                                                                \
         fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
-        return 2;                                                                       \
+        RUN_FAIL(2);                                                                    \
     } while (0)
         char *perr = NULL;
         int pr = posix_parse_option(&posix, argc, argv, &i, &perr);
         if (pr < 0) {
             fprintf(stderr, "sympath run: %s\n", perr ? perr : "out of memory");
             free(perr);
-            return 2;
+            RUN_FAIL(2);
         }
         if (pr > 0) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             run_usage(stdout);
-            return 0;
+            RUN_FAIL(0);
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             NEED_VALUE();
             r.out_dir = v;
@@ -218,7 +225,7 @@ int cmd_run(int argc, char **argv) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "sympath run: unknown option '%s' (see --help)\n", a);
-            return 2;
+            RUN_FAIL(2);
         } else {
             sources[nsources++] = a;
         }
@@ -228,11 +235,12 @@ int cmd_run(int argc, char **argv) {
     if (nsources == 0) {
         fprintf(stderr, "sympath run: no C source given\n");
         run_usage(stderr);
-        return 2;
+        RUN_FAIL(2);
     }
     r.sources = (const char *const *)sources;
     r.nsources = nsources;
     r.posix = &posix;
+    r.compdb_flags = unit_compdb_flags; /* unitlib */
     r.explore = o;
     r.interrupted = &interrupted;
     r.before_build = arm_interrupt;

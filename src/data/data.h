@@ -44,7 +44,7 @@
  * Log file (SYMPATH_DATA_LOG), one line per event, tab-separated, tabs/newlines inside
  * fields replaced by blanks:
  *   s <site id> <ncols> <dialect> <sql> [<param>...]   a SELECT site was executed; its
- *        original SQL and the bound parameters as SQL literals (data_sql_literal)
+ *        original SQL and the bound parameters as SQL literals (db_sql_int, db_sql_double, db_sql_text)
  *   t <site id> <tuple> <key>...    a row returned to the program; tuple = run-wide number
  *        (0, 1, ...) in fetch order; key = the row's origin for the replay fixture: one
  *        "<table>:<rowid>" per FROM item (SQLite, understood queries), "pg:<hash of the
@@ -93,13 +93,8 @@ char *data_wrap_select(const char *sql, size_t len, int ncols, const char *cond,
 /* The same with OFFSET `offset` after the LIMIT (ignored when limit is 0). */
 char *data_wrap_select_at(const char *sql, size_t len, int ncols, const char *cond, uint64_t limit, uint64_t offset);
 
-/* An SQL literal for a value in the dialect: integers in decimal, doubles with 17
- * significant digits (non-finite ones as NULL), text quoted with '' doubled (bytes
- * outside printable ASCII: SQLite X'..' cast to TEXT, PostgreSQL E'\\xNN' escapes).
- * malloc'ed, NULL when out of memory. */
-char *data_sql_literal_int(int64_t v);
-char *data_sql_literal_double(double v);
-char *data_sql_literal_text(data_dialect d, const char *s, size_t n);
+/* SQL literals of values (integers, doubles, text in either dialect): db_sql_int,
+ * db_sql_double, db_sql_text of src/db/db.h. */
 
 /* ---------------------------------------------------------------- expressions -> SQL (data_sql.c) */
 
@@ -151,8 +146,6 @@ typedef struct data_source data_source;
  */
 data_source *data_source_open(const char *db, char **err);
 data_dialect data_source_dialect(const data_source *ds);
-/* True when `db` names a PostgreSQL database (a conninfo URI or key=value string). */
-bool data_is_postgres(const char *db);
 
 /*
  * The DBMS's own estimates for `sql` (a SELECT: the site's wrapped query, see

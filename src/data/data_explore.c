@@ -9,6 +9,7 @@
 #include "util/util.h"
 #include "../report/report.h"
 #include "data_int.h"
+#include "proto/env.h"
 
 #define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
 
@@ -165,9 +166,9 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     x.suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!x.suite)
         goto out;
-    setenv("SYMPATH_DATA_PLAN", x.plan_path, 1);
-    setenv("SYMPATH_DATA_LOG", x.log_path, 1);
-    setenv("SYMPATH_DATA_DB", o->db, 1);
+    setenv(SYMPATH_ENV_DATA_PLAN, x.plan_path, 1);
+    setenv(SYMPATH_ENV_DATA_LOG, x.log_path, 1);
+    setenv(SYMPATH_ENV_DATA_DB, o->db, 1);
     executor_opts eo = {o->exe_path, o->work_dir, 0, o->run_timeout_ms, o->mem_mb, o->out_kb, x.nslots, 0, 0, 0};
     x.ex = executor_start(&eo, err);
     if (!x.ex)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "proto/proto.h"
 #include "util/util.h"
 #include "data_int.h"
 
@@ -105,6 +106,113 @@ static void add_write(dstate_x *x, const char *what)
         x->nwrites++;
 }
 
+/* The replay's results (proto.h's .results) as the log shows them: the block being read is
+ * res->items[cur] (cur == SIZE_MAX: none), its current row rows[nrows - 1] with nvals values. */
+typedef struct res_state {
+    results res;
+    size_t cur;
+    bool in_row;
+    int nvals;
+    bool failed;
+} res_state;
+
+static results_item *res_add(res_state *rs)
+{
+    results_item *v = realloc(rs->res.items, (rs->res.nitems + 1) * sizeof *v);
+    if (!v) {
+        rs->failed = true;
+        return NULL;
+    }
+    rs->res.items = v;
+    memset(&v[rs->res.nitems], 0, sizeof *v);
+    return &v[rs->res.nitems++];
+}
+
+/* An "s" line: a new block of site with ncols columns. */
+static void res_block(res_state *rs, const char *site, int ncols)
+{
+    rs->in_row = false;
+    results_item *b = res_add(rs);
+    if (!b) {
+        rs->cur = SIZE_MAX;
+        return;
+    }
+    snprintf(b->site, sizeof b->site, "%s", site);
+    b->ncols = ncols > 0 && ncols <= RESULTS_MAX_COLS ? ncols : 0;
+    rs->cur = rs->res.nitems - 1;
+}
+
+/* An "n" line's names (flat, as logged, tab-separated in text), before the first row;
+ * missing ones "?column?". */
+static void res_names(res_state *rs, char *text)
+{
+    results_item *b = rs->cur == SIZE_MAX ? NULL : &rs->res.items[rs->cur];
+    if (!b || rs->in_row || b->names || b->nrows)
+        return;
+    if (!(b->names = calloc((size_t)b->ncols + 1, sizeof *b->names)))
+        return;
+    char *p = text;
+    for (int i = 0; i < b->ncols; i++) {
+        char *t = p ? strchr(p, '\t') : NULL;
+        if (t)
+            *t = 0;
+        if (!(b->names[i] = strdup(p ? p : "?column?")))
+            rs->failed = true;
+        p = t ? t + 1 : NULL;
+    }
+}
+
+/* A "t" line: a new row of the block (values NULL until their "v" lines). */
+static void res_row(res_state *rs)
+{
+    results_item *b = rs->cur == SIZE_MAX ? NULL : &rs->res.items[rs->cur];
+    if (!b)
+        return;
+    char ***nr = realloc(b->rows, (b->nrows + 1) * sizeof *nr);
+    char **row = nr ? calloc((size_t)b->ncols + 1, sizeof *row) : NULL;
+    if (nr)
+        b->rows = nr;
+    if (!row) {
+        rs->failed = true;
+        return;
+    }
+    b->rows[b->nrows++] = row;
+    rs->in_row = true;
+    rs->nvals = 0;
+}
+
+/* A "v" line's value (escaped as in the log), the next one of the current row. */
+static void res_value(res_state *rs, char *v)
+{
+    results_item *b = rs->cur == SIZE_MAX ? NULL : &rs->res.items[rs->cur];
+    if (!b || !rs->in_row || rs->nvals >= b->ncols)
+        return;
+    char *u = results_unescape(v, NULL);
+    char **slot = &b->rows[b->nrows - 1][rs->nvals++];
+    if (u && !(*slot = strdup(u)))
+        rs->failed = true;
+}
+
+/* A "w" line: the current SELECT (sql == its text, no row yet) failed, or another statement did. */
+static void res_failure(res_state *rs, const char *msg, const char *sql, const char *cur_sql)
+{
+    results_item *b = rs->cur == SIZE_MAX ? NULL : &rs->res.items[rs->cur];
+    if (b && !rs->in_row && !b->nrows && !b->error && !strcmp(sql, cur_sql)) {
+        if (!(b->error = strdup(msg)))
+            rs->failed = true;
+        return;
+    }
+    rs->in_row = false;
+    size_t keep = rs->cur;
+    results_item *it = res_add(rs);
+    rs->cur = keep;
+    if (it) {
+        it->is_fail = 1;
+        if (!(it->msg = strdup(msg)) || !(it->sql = strdup(sql)))
+            rs->failed = true;
+    }
+}
+
 int dlog_read(dstate_x *x, dlog *lg)
 {
     memset(lg, 0, sizeof *lg);
@@ -114,8 +222,7 @@ int dlog_read(dstate_x *x, dlog *lg)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    strbuf res = STRBUF_INIT;
-    bool in_result = false, in_row = false;
+    res_state rs = { .cur = SIZE_MAX };
     char cur_sql[4096] = ""; /* the SQL of the current result block */
     while ((len = getline(&line, &cap, f)) > 0) {
         if (line[len - 1] == '\n')
@@ -128,19 +235,14 @@ int dlog_read(dstate_x *x, dlog *lg)
             int si = dsite_find(x, fl[1]);
             if (si < 0)
                 si = add_site(x, fl, nf);
-            if (in_row)
-                sb_puts(&res, "\n");
-            if (in_result)
-                sb_puts(&res, "end\n");
-            in_row = false;
-            in_result = true;
-            sb_printf(&res, "result\t%s\t%s\n", fl[1], fl[2]);
+            res_block(&rs, fl[1], atoi(fl[2]));
             if (!strcmp(fl[3], "pg")) /* PostgreSQL: the results are recorded (replay_pq.c) */
                 lg->results = (char *)1;
             snprintf(cur_sql, sizeof cur_sql, "%s", fl[4]);
         } else if (line[0] == 'n' && line[1] == '\t') { /* PostgreSQL: the columns' names */
-            if (in_result && !in_row)
-                sb_printf(&res, "names\t%s\n", strchr(line + 2, '\t') ? strchr(line + 2, '\t') + 1 : "");
+            char *names = strchr(line + 2, '\t'); /* after the site */
+            if (names)
+                res_names(&rs, names + 1);
         } else if (line[0] == 't' && line[1] == '\t') {
             int nf = split(line, fl, 64);
             if (nf < 4)
@@ -168,10 +270,7 @@ int dlog_read(dstate_x *x, dlog *lg)
             }
             x->sites[si].fetched++;
             x->tuples_fetched++;
-            if (in_row)
-                sb_puts(&res, "\n");
-            sb_puts(&res, "row");
-            in_row = true;
+            res_row(&rs);
         } else if (line[0] == 'k' && line[1] == '\t') { /* a site without keys: the tables it reads */
             int nf = split(line, fl, 64);
             int si = nf >= 3 ? dsite_find(x, fl[1]) : -1;
@@ -188,20 +287,14 @@ int dlog_read(dstate_x *x, dlog *lg)
             }
         } else if (line[0] == 'v' && line[1] == '\t') {
             int nf = split(line, fl, 4);
-            if (nf == 4 && in_row)
-                sb_printf(&res, "\t%s", fl[3]);
+            if (nf == 4)
+                res_value(&rs, fl[3]);
             lg->results = (char *)1; /* PostgreSQL values were recorded */
         } else if (line[0] == 'w' && line[1] == '\t') {
             int nf = split(line, fl, 3);
             /* the replay's results: the current SELECT failed, or another statement did */
-            if (in_result && !in_row && nf > 2 && !strcmp(fl[2], cur_sql))
-                sb_printf(&res, "error\t%s\n", fl[1]);
-            else if (nf > 2) {
-                if (in_row) /* the row's values are complete */
-                    sb_puts(&res, "\n");
-                in_row = false;
-                sb_printf(&res, "fail\t%s\t%s\n", fl[1], fl[2]);
-            }
+            if (nf > 2)
+                res_failure(&rs, fl[1], fl[2], cur_sql);
             char *what = NULL;
             if (asprintf(&what, "%s%s%s", fl[1], nf > 2 && *fl[2] ? ": " : "", nf > 2 ? fl[2] : "") >= 0) {
                 add_write(x, what);
@@ -211,17 +304,9 @@ int dlog_read(dstate_x *x, dlog *lg)
     }
     free(line);
     fclose(f);
-    if (in_row)
-        sb_puts(&res, "\n");
-    if (in_result)
-        sb_puts(&res, "end\n");
-    if (lg->results) {
-        char *text = NULL;
-        if (asprintf(&text, "sympath-results 1\n%s", res.s ? res.s : "") < 0)
-            text = NULL;
-        lg->results = text;
-    }
-    sb_free(&res);
+    if (lg->results) /* NULL when out of memory: the test is kept without its results */
+        lg->results = rs.failed ? NULL : results_format(&rs.res);
+    results_free(&rs.res);
     return 0;
 }
 

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include "../emit/json.h"
+#include "../emit/emit.h"
 #include "data_int.h"
 
 static const char *state_why(const dnode *n)

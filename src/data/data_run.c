@@ -7,6 +7,7 @@
 #include "util/util.h"
 #include "../report/report.h"
 #include "data_int.h"
+#include "db/db.h"
 
 /* What the inputs of a run are: the data inputs' site, tuple and SQL term (by input index). */
 typedef struct run_names {
@@ -36,9 +37,9 @@ static const char *term_of(void *ctx, uint32_t index, bool *is_real)
         if (*is_real) {
             double d;
             memcpy(&d, &v, sizeof d);
-            rn->lit[index] = data_sql_literal_double(d);
+            rn->lit[index] = db_sql_double(d);
         } else if (w >= 64) {
-            rn->lit[index] = data_sql_literal_int((int64_t)v);
+            rn->lit[index] = db_sql_int((int64_t)v);
         } else if (asprintf(&rn->lit[index], "%llu", (unsigned long long)(v & expr_mask(w))) < 0) {
             rn->lit[index] = NULL;
         }

@@ -1,9 +1,8 @@
-/* data_site.c: SELECT sites in data mode: their ids, the wrapped query the database runs, SQL literals (shared by the executor and the explorer). */
+/* data_site.c: SELECT sites in data mode: their ids, the wrapped query the database runs (shared by the executor and the explorer). */
 #define _GNU_SOURCE
 #include "data.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,67 +77,5 @@ char *data_wrap_select_at(const char *sql, size_t len, int ncols, const char *co
         o += (size_t)snprintf(s + o, cap - o, " LIMIT %llu", (unsigned long long)limit);
     if (limit && offset)
         o += (size_t)snprintf(s + o, cap - o, " OFFSET %llu", (unsigned long long)offset);
-    return s;
-}
-
-char *data_sql_literal_int(int64_t v)
-{
-    char *s = NULL;
-    if (v == INT64_MIN) /* -9223372036854775808 does not parse as a literal in SQLite */
-        return strdup("(-9223372036854775807-1)");
-    return asprintf(&s, "%lld", (long long)v) < 0 ? NULL : s;
-}
-
-char *data_sql_literal_double(double v)
-{
-    char *s = NULL;
-    if (!isfinite(v))
-        return strdup("NULL");
-    if (asprintf(&s, "%.17g", v) < 0)
-        return NULL;
-    if (!strpbrk(s, ".eEn")) { /* keep it a REAL literal: 3 -> 3.0 */
-        char *t = NULL;
-        int r = asprintf(&t, "%s.0", s);
-        free(s);
-        return r < 0 ? NULL : t;
-    }
-    return s;
-}
-
-char *data_sql_literal_text(data_dialect d, const char *p, size_t n)
-{
-    bool plain = true;
-    for (size_t i = 0; i < n; i++)
-        plain &= (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f;
-    size_t cap = n * 6 + 32;
-    char *s = malloc(cap);
-    if (!s)
-        return NULL;
-    size_t o = 0;
-    if (plain) {
-        s[o++] = '\'';
-        for (size_t i = 0; i < n; i++) {
-            if (p[i] == '\'')
-                s[o++] = '\'';
-            s[o++] = p[i];
-        }
-        s[o++] = '\'';
-    } else if (d == DATA_SQLITE) {
-        o += (size_t)snprintf(s + o, cap - o, "CAST(X'");
-        for (size_t i = 0; i < n; i++)
-            o += (size_t)snprintf(s + o, cap - o, "%02X", (unsigned char)p[i]);
-        o += (size_t)snprintf(s + o, cap - o, "' AS TEXT)");
-    } else {
-        o += (size_t)snprintf(s + o, cap - o, "E'");
-        for (size_t i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)p[i];
-            if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-                s[o++] = (char)c;
-            else
-                o += (size_t)snprintf(s + o, cap - o, "\\x%02X", c);
-        }
-        s[o++] = '\'';
-    }
-    s[o] = 0;
     return s;
 }

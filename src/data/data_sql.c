@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/util.h"
+#include "db/db.h"
 
 /*
  * Three translations, one per kind of value:
@@ -442,7 +443,7 @@ static int sql_real(tx *t, expr *e)
         memcpy(&v, &e->value, sizeof v);
         if (!isfinite(v))
             return fail(t, "infinity or NaN");
-        char *lit = data_sql_literal_double(v);
+        char *lit = db_sql_double(v);
         if (!lit)
             return fail(t, "out of memory");
         sb_printf(&t->o, "CAST(%s AS %s)", lit, cast_real(t));

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "source_int.h"
 
+#include "db/db.h" /* data_is_postgres */
+
 #include <stdlib.h>
 #include <string.h>
 

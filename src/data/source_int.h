@@ -16,6 +16,6 @@ typedef struct source_ops {
 } source_ops;
 
 extern const source_ops source_sqlite_ops; /* source_sqlite.c */
-extern const source_ops source_pg_ops;     /* source_pg.c; its handle is the PGconn (read-only, data_pg.h) */
+extern const source_ops source_pg_ops;     /* source_pg.c; its handle is the PGconn (read-only, data_pg_connect in db/db.h) */
 
 #endif

@@ -1,7 +1,8 @@
 /* source_pg.c: the user's PostgreSQL database in data mode: a read-only libpq connection, EXPLAIN estimates, counts. */
 #define _GNU_SOURCE
 #include "source_int.h"
-#include "data_pg.h"
+#include <libpq-fe.h>
+#include "../db/db.h"
 
 #include <ctype.h>
 #include <stdio.h>

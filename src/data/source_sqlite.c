@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sqlite3.h>
 #include "util/util.h"
+#include "db/db.h"
 
 typedef struct sq {
     sqlite3 *db;
@@ -93,51 +94,39 @@ static int64_t sq_count(void *h, const char *sql, const char *const *params, int
     return count_of(h, sql, params, nparams, err);
 }
 
+/* Append the malloc'ed text t (NULL: out of memory, b fails) to b and free it. */
+static void take(strbuf *b, char *t)
+{
+    if (t)
+        sb_puts(b, t);
+    else
+        b->failed = 1;
+    free(t);
+}
+
 /* A value of the current row of st as an SQL literal. */
 static void literal(strbuf *b, sqlite3_stmt *st, int i)
 {
     switch (sqlite3_column_type(st, i)) {
     case SQLITE_INTEGER:
-        sb_printf(b, "%lld", (long long)sqlite3_column_int64(st, i));
+        take(b, db_sql_int(sqlite3_column_int64(st, i)));
         break;
-    case SQLITE_FLOAT: {
-        char *l = data_sql_literal_double(sqlite3_column_double(st, i));
-        sb_puts(b, l ? l : "NULL");
-        free(l);
+    case SQLITE_FLOAT:
+        take(b, db_sql_double(sqlite3_column_double(st, i)));
         break;
-    }
-    case SQLITE_TEXT: {
-        char *l = data_sql_literal_text(DATA_SQLITE, (const char *)sqlite3_column_text(st, i),
-                                        (size_t)sqlite3_column_bytes(st, i));
-        sb_puts(b, l ? l : "NULL");
-        free(l);
+    case SQLITE_TEXT:
+        take(b, db_sql_text(false, (const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i)));
         break;
-    }
-    case SQLITE_BLOB: {
-        const unsigned char *p = sqlite3_column_blob(st, i);
-        int n = sqlite3_column_bytes(st, i);
-        sb_puts(b, "X'");
-        for (int k = 0; k < n; k++)
-            sb_printf(b, "%02X", p[k]);
-        sb_puts(b, "'");
+    case SQLITE_BLOB:
+        take(b, db_sql_blob(sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i)));
         break;
-    }
     default:
         sb_puts(b, "NULL");
     }
 }
 
 /* An identifier quoted for SQL. */
-static void ident(strbuf *b, const char *name)
-{
-    sb_puts(b, "\"");
-    for (; *name; name++) {
-        if (*name == '"')
-            sb_puts(b, "\"");
-        sb_append(b, name, 1);
-    }
-    sb_puts(b, "\"");
-}
+static void ident(strbuf *b, const char *name) { take(b, db_sql_ident(name)); }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 

@@ -186,6 +186,7 @@ static db_val *trial_row(expr_ctx *cx, const db_table *t)
             for (unsigned i = 0; row[c].bytes && i < 8; i++)
                 row[c].bytes[i] = expr_symbol(cx, idx++, 8, 0);
         } else {
+            row[c].is_real = db_column_is_real(&t->cols[c]);
             row[c].v = expr_symbol(cx, idx++, 64, 0);
         }
     }
@@ -199,19 +200,6 @@ static void free_row(const db_table *t, db_val *row)
     free(row);
 }
 
-static int note(db_schema *s, char *what)
-{
-    if (!what)
-        return -1;
-    char **n = realloc(s->ignored, (s->nignored + 1) * sizeof *n);
-    if (!n) {
-        free(what);
-        return -1;
-    }
-    s->ignored = n;
-    s->ignored[s->nignored++] = what;
-    return 0;
-}
 
 /* Parse and try one CHECK expression e[0..n) of table ti; appends it to the table's checks. */
 static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx, const db_val *row, bool pg)
@@ -259,9 +247,9 @@ static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx
         return 0;
     char fn[64];
     if (!strcmp(ck->why, "function call") && function_name(ck->text, fn, sizeof fn))
-        return note(s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
+        return db_schema_ignored(s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
                                  "rejected one is counted as \"fixture rejected\")", ck->text, t->name, fn));
-    return note(s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
+    return db_schema_ignored(s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
                              "counted as \"fixture rejected\")", ck->text, t->name, ck->why));
 }
 
@@ -284,7 +272,7 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
         db_val v;
         if (db_value_expr(cx, q, q->insert_val[0], NULL, NULL, 0, &v, &why))
             ;
-        else if (v.is_text != db_column_is_text(col) && !v.null->value)
+        else if (v.is_text != db_column_is_text(col) ? !v.null->value : db_val_store(cx, col, &v, &v) != 0)
             why = "its type differs from the column's";
         else
             col->dflt_q = q, q = NULL;
@@ -293,7 +281,7 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
     db_query_free(q);
     if (col->dflt_q)
         return 0;
-    return note(s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
+    return db_schema_ignored(s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
                              "back concretely)", col->dflt, t->name, col->name, why));
 }
 
@@ -375,7 +363,9 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
                 return -1;
             continue;
         }
-        db_val out = v;
+        db_val out;
+        if (db_val_store(cx, col, &v, &out)) /* an INTEGER default of a REAL column becomes a double */
+            return -1;
         if (v.is_text) {
             out.bytes = calloc(v.nbytes ? v.nbytes : 1, sizeof *out.bytes);
             if (!out.bytes)

@@ -1,4 +1,4 @@
-/* db.h: the SQL layer: schema loading (SQLite PRAGMAs), SQL parsing (libpg_query), fixture layout, SQL -> symbolic expressions. */
+/* db.h: the SQL layer: schema loading (SQLite PRAGMAs, PostgreSQL catalog), SQL parsing (libpg_query), fixture layout, SQL -> symbolic expressions, a run's database setup, read-only PostgreSQL connections. */
 #ifndef SYMPATH_DB_H
 #define SYMPATH_DB_H
 
@@ -83,6 +83,9 @@ typedef struct db_schema {
 int db_schema_load(const char *path, db_schema **out, char **err);
 /* The same from DDL text already in memory (NUL-terminated). */
 int db_schema_from_ddl(const char *ddl, db_schema **out, char **err);
+/* Append what (malloc'ed, taken; NULL: out of memory) to s->ignored. 0, or -1 out of memory
+ * (what is freed). */
+int db_schema_ignored(db_schema *s, char *what);
 /* Free a schema; NULL is accepted. */
 void db_schema_free(db_schema *s);
 /* Index of the table named `name` (case-insensitive, as SQL), -1 when absent. */
@@ -90,8 +93,11 @@ int db_table_index(const db_schema *s, const char *name);
 /* Index of the column named `name` in t (case-insensitive), -1 when absent. */
 int db_column_index(const db_table *t, const char *name);
 /* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
- * others (INTEGER, REAL, NUMERIC) are 64-bit integers (REAL cells hold integer values). */
+ * others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
 static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
+/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT): a cell is the 64-bit IEEE-754 bit
+ * pattern of a double, never NaN (SQLite stores NaN as NULL) nor -0.0 (stored as 0.0). */
+static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_AFF_REAL; }
 
 /* ---------------------------------------------------------------- fixture layout */
 
@@ -101,7 +107,8 @@ static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_A
  *   count                    8 bits   rows present (slots 0..count-1), at most `rows`
  *   then `rows` slots, each column in order:
  *     null flag              1 bit    the cell is NULL
- *     INTEGER/REAL/NUMERIC:  64 bits  the value
+ *     INTEGER/NUMERIC:       64 bits  the value
+ *     REAL:                  64 bits  the IEEE-754 bit pattern of the double
  *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
  * so every table has a fixed number of inputs and no row count moves another
  * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
@@ -121,7 +128,7 @@ size_t db_fixture_ninputs(const db_schema *s, const db_limits *l);
 /* One concrete cell. */
 typedef struct db_cell {
     bool null;
-    int64_t i;           /* integer columns */
+    int64_t i;           /* integer columns; REAL columns: the double's bit pattern */
     unsigned len;        /* text columns: bytes in text */
     const uint8_t *text; /* not NUL-terminated; owned by the caller */
 } db_cell;
@@ -145,7 +152,7 @@ char *db_insert_sql(const db_table *t, const db_cell *cells);
  * text ("-- empty fixture" comment when no rows), NULL when out of memory.
  */
 char *db_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
-/* The same with another writer of one row's INSERT (db_pg_insert_sql's dialect, db_pg.h):
+/* The same with another writer of one row's INSERT (db_pg_insert_sql's dialect, below):
  * insert(t, cells) returns a malloc'ed statement or NULL when out of memory. */
 typedef char *(*db_insert_fn)(const db_table *t, const db_cell *cells);
 char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start,
@@ -171,7 +178,8 @@ typedef enum db_xkind {
     DBX_LIKE,       /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
     DBX_IN,         /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
     DBX_BETWEEN,    /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
-    DBX_LENGTH      /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
+    DBX_LENGTH,     /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
+    DBX_REAL        /* REAL literal rval (15.0, 1e3) */
 } db_xkind;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -184,6 +192,7 @@ typedef struct db_sexpr {
     int column;          /* DBX_COLUMN */
     int param;           /* DBX_PARAM */
     int64_t ival;        /* DBX_INT */
+    double rval;         /* DBX_REAL */
     char *text;          /* DBX_TEXT */
     int nkids;
     struct db_sexpr **kids;
@@ -274,6 +283,7 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
 /*
  * A value in a WHERE clause as symbolic expressions (each carrying its concrete
  * value): `null` (width 1) says it is NULL; an integer value is `v` (64 bits); a
+ * REAL value is `v` too, the IEEE-754 bit pattern of a double (is_real; v is 0 when NULL); a
  * text value is `len` (8 bits) and bytes[0..nbytes) (8 bits each), the bytes at
  * and past len being 0 (the fixture's type constraint guarantees it for cells).
  */
@@ -284,6 +294,7 @@ typedef struct db_val {
     expr *len;
     unsigned nbytes;
     expr **bytes;
+    bool is_real;        /* v is the bit pattern of a double (a REAL value), never NaN */
 } db_val;
 
 /*
@@ -391,6 +402,31 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row);
  */
 int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells);
 
+/* ---------------------------------------------------------------- REAL values (real.c) */
+
+/* The constant double d as a REAL db_val's value (its 64-bit pattern). */
+expr *db_real_const(expr_ctx *cx, double d);
+/* An integer value (64 bits) as a double, as SQLite converts an INTEGER operand of REAL
+ * arithmetic (round to nearest even). */
+expr *db_int_to_real(expr_ctx *cx, expr *i);
+/* A REAL value as SQLite's sqlite3_column_int64 reads it: truncated toward zero, saturated
+ * at INT64_MIN / INT64_MAX outside the range (NaN never occurs: it is NULL). */
+expr *db_real_to_int(expr_ctx *cx, expr *r);
+/* Width-1 conditions "a < b" and "a = b" of two numbers, each INTEGER or REAL, exactly as
+ * SQLite compares them: two REALs as doubles, an INTEGER with a REAL by exact value (not by
+ * converting the integer to a double, which rounds beyond 2^53). */
+void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq);
+/*
+ * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,
+ * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL number takes the
+ * column's kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number
+ * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
+ */
+int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out);
+/* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),
+ * a ".0" added to integral values, 9e999 / -9e999 for the infinities. buf >= 32 bytes. */
+void db_real_text(uint64_t bits, char *buf, size_t n);
+
 /* Free a db_sexpr tree (NULL accepted). */
 void db_sexpr_free(db_sexpr *e);
 
@@ -455,5 +491,142 @@ void db_cleanup_pg(const db_setup *d, FILE *notes);
 
 /* Free what d owns (schema, scratch conninfo); d stays reusable as zeroed. */
 void db_setup_free(db_setup *d);
+
+/* ---- PostgreSQL (schema_pg.c, data_pg.c) ----
+ * libpq's handles, declared as libpq-fe.h declares them (a repeated identical typedef is
+ * valid C11), so that this header needs no libpq include path: the files that call libpq
+ * include <libpq-fe.h> themselves. */
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
+
+/* -- fixture mode on PostgreSQL: the user's tables read from the server's catalog, as
+ * SQLite-style and PostgreSQL DDL (schema_pg.c) -- */
+
+/*
+ * Read the tables of the connection's current schema (current_schema(), ordinary and
+ * partitioned tables) from pg_catalog: columns with their types (format_type), NOT NULL,
+ * PRIMARY KEY, UNIQUE and FOREIGN KEY constraints. Only SELECTs on the catalog are sent:
+ * the caller passes a read-only connection (data_pg_connect) and nothing is written.
+ *
+ * *sqlite_ddl (for db_schema_from_ddl, which gives the fixture layout and its constraints,
+ * Emmi, Majumdar and Sen, ISSTA 2007, section 4): one CREATE TABLE per table, columns in
+ * order, each column's declared type naming its affinity and, for the runtime, the
+ * PostgreSQL kind (db_pg_kind): int2 "SMALLINT", int4 "INT", int8 "BIGINT" (INTEGER
+ * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
+ * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
+ * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
+ * the cells doubles, which the PostgreSQL runtime does not model yet), any other type "TEXT"; NOT NULL on the
+ * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
+ * table outside the schema is left out).
+ * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
+ * format_type, NOT NULL, PRIMARY KEY and UNIQUE, then one ALTER TABLE ... ADD FOREIGN KEY
+ * ... DEFERRABLE INITIALLY DEFERRED per foreign key (fixture rows go in table by table).
+ * CHECK constraints go into *sqlite_ddl only, each as a comment DB_PG_CHECK_MARK "CHECK (...) * /"
+ * inside its CREATE TABLE (modelled by db_checks_load); defaults, indexes and triggers are not copied.
+ * Both malloc'ed, ";\n"-separated statements. Returns 0, or -1 with *err (malloc'ed): the
+ * server's message of a failed catalog query, or "no tables in schema X".
+ */
+int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err);
+
+/* What a fixture column is in PostgreSQL, from its declared type in *sqlite_ddl above. */
+typedef enum db_pg_kind {
+    DB_PG_INT8 = 0,  /* BIGINT, and any other integer-affinity type: the 64-bit cell as is */
+    DB_PG_INT4,      /* INT: -2^31 .. 2^31-1 */
+    DB_PG_INT2,      /* SMALLINT: -32768 .. 32767 */
+    DB_PG_BOOL,      /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
+    DB_PG_REAL,      /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
+    DB_PG_TEXT,      /* TEXT */
+    DB_PG_VARCHAR,   /* VARCHAR(n): at most n bytes */
+    DB_PG_CHAR       /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
+} db_pg_kind;
+
+/* The kind of column c and, for VARCHAR(n)/CHARACTER(n), *n (else 0). */
+db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n);
+
+/*
+ * One INSERT statement for a row in PostgreSQL syntax: every non-NULL value is a quoted
+ * literal ('12', 't', 'abc'), which the server converts to the column's type by its input
+ * function, so booleans and numeric columns take the fixture's integers. Booleans are
+ * written 't' / 'f'. malloc'ed; NULL when out of memory. `returning` appends
+ * " RETURNING ctid" (the runtime maps result rows back to slots by it).
+ */
+char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning);
+
+/*
+ * The fixture of a test case as PostgreSQL INSERTs (db_pg_insert_sql), decoded as
+ * db_fixture_sql does. malloc'ed; NULL when out of memory.
+ */
+char *db_pg_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *vals, size_t n, size_t start);
+
+/* -- the read-only PostgreSQL connection (data_pg.c), shared by the explorer (data mode's
+ * source_pg.c, fixture mode's catalog reads in setup_pg.c) and the executor (the runtime's
+ * data_pq.c, db_pq_build.c, db_pq_record.c) -- */
+
+/* True when `db` (a --db argument) names a PostgreSQL database: a conninfo URI
+ * ("postgresql://", "postgres://") or key=value string (dbname=, host=); else an SQLite file
+ * or DDL. Used by `sympath run` (explore_run), `sympath data` and data mode's sources. */
+bool data_is_postgres(const char *db);
+
+/*
+ * Connect to `conninfo` (a URI or key=value string) so that nothing done on the
+ * connection can write: the server option default_transaction_read_only=on is given at
+ * connection start (so RESET and DISCARD ALL keep it), then
+ *   SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET default_transaction_read_only = on
+ * are run. A write then fails with PostgreSQL's own error ("cannot execute INSERT in a
+ * read-only transaction"). A program could still turn this off with SQL of its own: see
+ * data_pg_refused. Options the conninfo gives in its own "options" are replaced. Also
+ * synchronize_seqscans = off: a scan of a large table then always starts at its first
+ * block, so LIMIT n OFFSET m of the same query in a later run continues where the
+ * earlier one stopped. And client_encoding = 'UTF8': the text libpq returns is then the
+ * bytes convert_to(value, 'UTF8') computes in SQL (the executor's terms for text bytes),
+ * whatever the database's encoding.
+ * Returns the connection, owned by the caller (PQfinish). When the server cannot be
+ * reached the connection is returned with PQstatus CONNECTION_BAD and libpq's message.
+ * When it connected but the read-only setup failed, the connection is closed and NULL
+ * returned with the server's message in err[0..cap) (never a writable connection).
+ * NULL with "out of memory" when libpq could not allocate.
+ */
+PGconn *data_pg_connect(const char *conninfo, char *err, size_t cap);
+
+/*
+ * True when the statement text could make the connection writable again, so data mode
+ * refuses to run it: it names transaction_read_only / default_transaction_read_only
+ * (SET, set_config, ALTER ... SET), asks for READ WRITE (BEGIN / START TRANSACTION /
+ * SET TRANSACTION / SET SESSION CHARACTERISTICS ... READ WRITE), or changes the session
+ * characteristics. Case-insensitive, blanks between words of any length; the keywords
+ * count outside '...' constants, the setting's name anywhere. A false positive (a column
+ * named transaction_read_only) refuses a harmless statement.
+ */
+bool data_pg_refused(const char *sql);
+
+/* The error text of a result or connection without its trailing newline, into
+ * buf[0..cap) (always terminated); res may be NULL (then the connection's message). */
+void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap);
+
+/* ---------------------------------------------------------------- SQL text (sqltext.c) */
+
+/*
+ * The one quoting of identifiers and values in the SQL sympath writes (fixture INSERTs,
+ * data mode's fixtures and wrapped queries, bound parameters as literals), for SQLite and
+ * PostgreSQL. Every function returns a malloc'ed NUL-terminated string, NULL only when
+ * out of memory.
+ */
+
+/* An identifier in double quotes with embedded quotes doubled: a"b -> "a""b". The name is
+ * a C string (it cannot hold a NUL); "" gives "" (an empty quoted name). */
+char *db_sql_ident(const char *name);
+/* An integer in decimal; INT64_MIN as (-9223372036854775807-1), since SQLite reads the
+ * literal -9223372036854775808 as a REAL. */
+char *db_sql_int(int64_t v);
+/* A double with 17 significant digits, kept a REAL (3 -> 3.0); a non-finite one is NULL. */
+char *db_sql_double(double v);
+/*
+ * n bytes of text: printable ASCII quoted with '' doubled ('it''s'); otherwise (NUL,
+ * control or non-ASCII bytes) SQLite: CAST(X'<hex>' AS TEXT), PostgreSQL (pg): E'...' with
+ * every byte outside printable ASCII, ' and \ as \xNN. p NULL gives NULL (SQL NULL).
+ */
+char *db_sql_text(bool pg, const char *p, size_t n);
+/* n bytes as an SQLite blob literal X'<hex>' (upper case hex digits; X'' when empty). */
+char *db_sql_blob(const void *p, size_t n);
 
 #endif

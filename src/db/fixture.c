@@ -81,16 +81,16 @@ static int append(char **s, size_t *n, const char *fmt, ...)
     return 0;
 }
 
-/* An identifier in double quotes (embedded quotes doubled). */
-static int append_ident(char **s, size_t *n, const char *id)
+/* Append the malloc'ed text t (NULL: out of memory) to *s and free it; -1 when out of memory. */
+static int append_take(char **s, size_t *n, char *t)
 {
-    if (append(s, n, "\""))
-        return -1;
-    for (const char *p = id; *p; p++)
-        if (append(s, n, *p == '"' ? "\"\"" : "%c", *p))
-            return -1;
-    return append(s, n, "\"");
+    int bad = !t || append(s, n, "%s", t);
+    free(t);
+    return bad ? -1 : 0;
 }
+
+/* An identifier quoted (db_sql_ident). */
+static int append_ident(char **s, size_t *n, const char *id) { return append_take(s, n, db_sql_ident(id)); }
 
 char *db_insert_sql(const db_table *t, const db_cell *cells)
 {
@@ -107,23 +107,14 @@ char *db_insert_sql(const db_table *t, const db_cell *cells)
             break;
         if (v->null) {
             bad = append(&s, &n, "NULL");
+        } else if (db_column_is_real(&t->cols[c])) { /* text SQLite reads back as the same double */
+            char num[40];
+            db_real_text((uint64_t)v->i, num, sizeof num);
+            bad = append(&s, &n, "%s", num);
         } else if (!db_column_is_text(&t->cols[c])) {
-            bad = append(&s, &n, "%lld", (long long)v->i);
+            bad = append_take(&s, &n, db_sql_int(v->i));
         } else {
-            int printable = 1;
-            for (unsigned i = 0; i < v->len; i++)
-                printable &= v->text[i] >= 0x20 && v->text[i] < 0x7f;
-            if (printable) {
-                bad = append(&s, &n, "'");
-                for (unsigned i = 0; !bad && i < v->len; i++)
-                    bad = append(&s, &n, v->text[i] == '\'' ? "''" : "%c", v->text[i]);
-                bad = bad || append(&s, &n, "'");
-            } else {
-                bad = append(&s, &n, "CAST(X'");
-                for (unsigned i = 0; !bad && i < v->len; i++)
-                    bad = append(&s, &n, "%02X", v->text[i]);
-                bad = bad || append(&s, &n, "' AS TEXT)");
-            }
+            bad = append_take(&s, &n, db_sql_text(false, v->len ? (const char *)v->text : "", v->len));
         }
     }
     if (bad || append(&s, &n, ");")) {

@@ -61,7 +61,7 @@ int db_column_index(const db_table *t, const char *name)
     return -1;
 }
 
-static int ignore(db_schema *s, char *what)
+int db_schema_ignored(db_schema *s, char *what)
 {
     if (!what)
         return -1;
@@ -204,13 +204,13 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
     if (seq > 0) { /* composite key: undo its first column's reference */
         if (seq == 1 && x->last_from >= 0) {
             t->cols[x->last_from].fk_table = t->cols[x->last_from].fk_column = -1;
-            return ignore(x->s, util_strf("composite FOREIGN KEY of %s", t->name));
+            return db_schema_ignored(x->s, util_strf("composite FOREIGN KEY of %s", t->name));
         }
         return 0;
     }
     x->last_from = -1;
     if (pt < 0 || from < 0)
-        return ignore(x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3),
+        return db_schema_ignored(x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3),
                                  col_text(st, 2)));
     db_table *p = &x->s->tables[pt];
     int to = -1;
@@ -222,7 +222,7 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
         to = db_column_index(p, col_text(st, 4));
     }
     if (to < 0)
-        return ignore(x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
+        return db_schema_ignored(x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
     t->cols[from].fk_table = pt;
     t->cols[from].fk_column = to;
     x->last_from = from;

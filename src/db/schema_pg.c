@@ -1,6 +1,7 @@
 /* schema_pg.c: the user's PostgreSQL tables read from pg_catalog (read only) as SQLite-style and PostgreSQL DDL, and PostgreSQL INSERTs of fixture rows. */
 #define _GNU_SOURCE
-#include "db_pg.h"
+#include <libpq-fe.h>
+#include "db.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -38,14 +39,18 @@ static void put(sbuf *b, const char *fmt, ...)
     b->n += (size_t)k;
 }
 
-/* "name" with embedded quotes doubled */
-static void put_ident(sbuf *b, const char *id)
+/* Append the malloc'ed text t (NULL: out of memory) and free it. */
+static void put_take(sbuf *b, char *t)
 {
-    put(b, "\"");
-    for (const char *p = id; *p; p++)
-        put(b, *p == '"' ? "\"\"" : "%c", *p);
-    put(b, "\"");
+    if (t)
+        put(b, "%s", t);
+    else
+        b->bad = 1;
+    free(t);
 }
+
+/* An identifier quoted (db_sql_ident). */
+static void put_ident(sbuf *b, const char *id) { put_take(b, db_sql_ident(id)); }
 
 /* One catalog query with text parameters; NULL and *err when it failed. */
 static PGresult *query(PGconn *c, const char *sql, int np, const char *const *params, char **err)
@@ -80,7 +85,7 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
     else if (!strcmp(typname, "bpchar") && n > 0)
         put(b, "CHARACTER(%d)", n);
     else if (!strcmp(typname, "numeric") || !strcmp(typname, "float4") || !strcmp(typname, "float8"))
-        put(b, "REAL");
+        put(b, "NUMERIC"); /* integer cells (NUMERIC affinity); SQLite's REAL would make them doubles */
     else
         put(b, "TEXT");
 }
@@ -321,7 +326,7 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n)
         return DB_PG_INT4;
     if (!strcasecmp(d, "BOOLEAN INT"))
         return DB_PG_BOOL;
-    if (!strcasecmp(d, "REAL"))
+    if (!strcasecmp(d, "NUMERIC"))
         return DB_PG_REAL;
     if (!strncasecmp(d, "VARCHAR(", 8)) {
         *n = (unsigned)atoi(d + 8);
@@ -357,24 +362,8 @@ char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning)
             put(&b, "'%s'", v->i ? "t" : "f");
         else if (!db_column_is_text(&t->cols[c]))
             put(&b, "'%lld'", (long long)v->i);
-        else {
-            bool plain = true;
-            for (unsigned i = 0; i < v->len; i++)
-                plain &= v->text[i] >= 0x20 && v->text[i] < 0x7f;
-            put(&b, plain ? "'" : "E'");
-            for (unsigned i = 0; i < v->len; i++) {
-                uint8_t ch = v->text[i];
-                if (ch == '\'')
-                    put(&b, "''");
-                else if (!plain && ch == '\\')
-                    put(&b, "\\\\");
-                else if (ch >= 0x20 && ch < 0x7f)
-                    put(&b, "%c", ch);
-                else
-                    put(&b, "\\x%02x", ch);
-            }
-            put(&b, "'");
-        }
+        else
+            put_take(&b, db_sql_text(true, v->len ? (const char *)v->text : "", v->len));
     }
     put(&b, ")%s;", returning ? " RETURNING ctid" : "");
     if (b.bad) {

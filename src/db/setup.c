@@ -10,6 +10,7 @@
 
 #include "db/db.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /* Write the schema's DDL to abs/schema.sql (d->schema_copy). 0 or -1 with *err. */
 static int copy_schema(const char *abs, db_setup *d, char **err)
@@ -66,13 +67,13 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
     close(fd);
     d->fixture_inputs = db_fixture_ninputs(d->schema, &d->limits);
     char num[32];
-    setenv("SYMPATH_DB_SCHEMA", d->schema_copy, 1);
-    setenv("SYMPATH_DB_DIR", dir, 1);
-    setenv("SYMPATH_DB_LOG", d->log_path, 1);
+    setenv(SYMPATH_ENV_DB_SCHEMA, d->schema_copy, 1);
+    setenv(SYMPATH_ENV_DB_DIR, dir, 1);
+    setenv(SYMPATH_ENV_DB_LOG, d->log_path, 1);
     snprintf(num, sizeof num, "%u", d->limits.rows);
-    setenv("SYMPATH_DB_ROWS", num, 1);
+    setenv(SYMPATH_ENV_DB_ROWS, num, 1);
     snprintf(num, sizeof num, "%u", d->limits.text);
-    setenv("SYMPATH_DB_TEXT", num, 1);
+    setenv(SYMPATH_ENV_DB_TEXT, num, 1);
     free(dir);
     for (int i = 0; i < d->schema->nignored; i++)
         fprintf(notes, "sympath: note: %s\n", d->schema->ignored[i]);
@@ -109,7 +110,7 @@ int db_setup_data(const char *db_abs, const char *db_name, const char *build_dir
     }
     if (copy_schema(abs, d, err))
         return -1;
-    setenv("SYMPATH_DATA_SCHEMA", d->schema_copy, 1);
+    setenv(SYMPATH_ENV_DATA_SCHEMA, d->schema_copy, 1);
     return 0;
 }
 

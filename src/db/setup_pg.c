@@ -8,10 +8,9 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 
-#include "data/data_pg.h"
 #include "db/db.h"
-#include "db/db_pg.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 #define SCRATCH_DB "sympath_scratch"
 
@@ -172,9 +171,9 @@ int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl, 
         return -1;
     }
     snprintf(d->prefix, sizeof d->prefix, "sympath_%d", (int)getpid());
-    setenv("SYMPATH_DB_PG_SCRATCH", d->scratch_conninfo, 1);
-    setenv("SYMPATH_DB_PG_DDL", d->pg_ddl_path, 1);
-    setenv("SYMPATH_DB_PG_PREFIX", d->prefix, 1);
+    setenv(SYMPATH_ENV_DB_PG_SCRATCH, d->scratch_conninfo, 1);
+    setenv(SYMPATH_ENV_DB_PG_DDL, d->pg_ddl_path, 1);
+    setenv(SYMPATH_ENV_DB_PG_PREFIX, d->prefix, 1);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -52,9 +53,15 @@ static size_t comment_len(const char *s, size_t n)
 
 static int ident_char(int c) { return isalnum(c) || c == '_' || c >= 0x80; }
 
+/* Parameter numbers stop growing past SQLite's largest (?32766; SQLITE_MAX_VARIABLE_NUMBER):
+ * SQLite refuses such a statement anyway, and the number must not overflow. */
+#define PARAM_NUM_CAP 32767
+
 char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
 {
-    size_t cap = len * 4 + 16, o = 0;
+    /* an output never exceeds what is left of the input plus one "$N" and the NUL, checked per
+     * step: a one-byte "?" can become "$32767" */
+    size_t cap = len * 2 + 16, o = 0;
     char *out = malloc(cap);
     /* named parameters seen so far and their numbers */
     const char *names[128];
@@ -63,6 +70,15 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
     if (!out)
         return NULL;
     for (size_t i = 0; i < len;) {
+        if (o + (len - i) + 16 > cap) {
+            size_t c = 2 * cap > o + (len - i) + 16 ? 2 * cap : o + (len - i) + 16;
+            char *bigger = realloc(out, c);
+            if (!bigger) {
+                free(out);
+                return NULL;
+            }
+            out = bigger, cap = c;
+        }
         size_t q = quoted_len(sql + i, len - i);
         if (!q)
             q = comment_len(sql + i, len - i);
@@ -75,10 +91,13 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
         int num = 0;
         if (c == '?') {
             size_t j = i + 1;
-            while (j < len && isdigit((unsigned char)sql[j]))
+            while (j < len && isdigit((unsigned char)sql[j])) {
                 num = num * 10 + (sql[j++] - '0');
+                if (num > PARAM_NUM_CAP)
+                    num = PARAM_NUM_CAP;
+            }
             if (j == i + 1)
-                num = max + 1;
+                num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
             i = j;
         } else if ((c == ':' || c == '@' || c == '$') && i + 1 < len && ident_char((unsigned char)sql[i + 1]) &&
                    !(c == ':' && i > 0 && sql[i - 1] == ':')) {
@@ -94,7 +113,7 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
                 if (name_len[k] == j - i && !memcmp(names[k], sql + i, j - i))
                     num = name_num[k];
             if (!num) {
-                num = max + 1;
+                num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
                 if (nnames < 128) {
                     names[nnames] = sql + i, name_len[nnames] = j - i, name_num[nnames] = num;
                     nnames++;
@@ -266,12 +285,17 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
         return e;
     case PG_QUERY__A__CONST__VAL_FVAL: { /* also integers beyond 32 bits */
         const char *t = k->fval->fval;
-        if (strpbrk(t, ".eE")) {
-            unsupported(c->q, "real literal");
-            return NULL;
+        char *end = NULL;
+        errno = 0;
+        long long iv = strtoll(t, &end, 10);
+        if (!strpbrk(t, ".eE") && !*end && errno != ERANGE) {
+            if ((e = mk(DBX_INT, 0)))
+                e->ival = iv;
+            return e;
         }
-        if ((e = mk(DBX_INT, 0)))
-            e->ival = strtoll(t, NULL, 10);
+        /* a REAL literal (15.0, 1e3), or an integer beyond 64 bits, which SQLite reads as REAL */
+        if ((e = mk(DBX_REAL, 0)))
+            e->rval = strtod(t, NULL);
         return e;
     }
     case PG_QUERY__A__CONST__VAL_SVAL:

@@ -96,6 +96,18 @@ static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
         case DB_GT: base = text_lt(cx, b, a); break;
         default: base = expr_not(cx, text_lt(cx, b, a)); break; /* DB_LE */
         }
+    } else if (a->is_real || b->is_real) { /* SQLite compares INTEGER and REAL by value (real.c) */
+        expr *lt, *eq, *gt;
+        db_num_cmp(cx, a, b, &lt, &eq);
+        gt = expr_not(cx, or1(cx, lt, eq)); /* no NaN: REAL values never are */
+        switch (op) {
+        case DB_EQ: base = eq; break;
+        case DB_NE: base = expr_not(cx, eq); break;
+        case DB_LT: base = lt; break;
+        case DB_GE: base = expr_not(cx, lt); break;
+        case DB_GT: base = gt; break;
+        default: base = or1(cx, lt, eq); break; /* DB_LE */
+        }
     } else {
         static const expr_pred preds[] = {PRED_EQ, PRED_NE, PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE};
         base = expr_cmp(cx, preds[op], a->v, b->v);
@@ -112,7 +124,8 @@ static int truth_of(tr *x, const db_val *v, tv *out)
     if (v->is_text)
         return fail(x, "text used as a condition");
     expr_ctx *cx = x->cx;
-    expr *nz = expr_cmp(cx, PRED_NE, v->v, expr_const(cx, 0, 64));
+    expr *nz = v->is_real ? expr_not(cx, expr_fcmp(cx, FPRED_OEQ, v->v, expr_const(cx, 0, 64)))
+                          : expr_cmp(cx, PRED_NE, v->v, expr_const(cx, 0, 64));
     out->t = expr_and1(cx, expr_not(cx, v->null), nz);
     out->f = expr_and1(cx, expr_not(cx, v->null), expr_not(cx, nz));
     return 0;
@@ -164,6 +177,35 @@ static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned pl
     return r;
 }
 
+/*
+ * REAL arithmetic as SQLite does it: an INTEGER operand becomes a double, + - * / are IEEE
+ * double operations (round to nearest even), x / 0 is NULL, a NaN result (Inf - Inf, 0 * Inf)
+ * is NULL; unary minus flips the sign. % on REALs (computed on integers) is not modelled.
+ */
+static int real_arith(tr *x, bool neg, int op, const db_val *a, const db_val *b, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    out->is_real = true;
+    if (neg) {
+        out->null = b->null;
+        out->v = expr_binary(cx, EXPR_XOR, b->v, expr_const(cx, (uint64_t)1 << 63, 64));
+        return 0;
+    }
+    if (op == '%')
+        return fail(x, "% on a REAL");
+    expr *av = a->is_real ? a->v : db_int_to_real(cx, a->v);
+    expr *bv = b->is_real ? b->v : db_int_to_real(cx, b->v);
+    expr_op fop = op == '+' ? EXPR_FADD : op == '-' ? EXPR_FSUB : op == '*' ? EXPR_FMUL : EXPR_FDIV;
+    expr *r = expr_fp(cx, fop, 64, 0, av, bv, NULL);
+    out->null = or1(cx, a->null, b->null);
+    if (op == '/')
+        out->null = or1(cx, out->null, expr_fcmp(cx, FPRED_OEQ, bv, expr_const(cx, 0, 64)));
+    expr *nan = expr_fcmp(cx, FPRED_UNO, r, r);
+    out->null = or1(cx, out->null, nan);
+    out->v = expr_ite(cx, out->null, expr_const(cx, 0, 64), r); /* a NULL reads as 0, never NaN */
+    return 0;
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
@@ -177,6 +219,10 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     case DBX_INT:
         out->v = expr_const(cx, (uint64_t)e->ival, 64);
+        return 0;
+    case DBX_REAL:
+        out->is_real = true;
+        out->v = db_real_const(cx, e->rval);
         return 0;
     case DBX_NULL:
         out->null = one(cx);
@@ -219,6 +265,8 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (a.is_text || b.is_text)
             return fail(x, "arithmetic on text");
         int op = e->kind == DBX_NEG ? '-' : e->op;
+        if (a.is_real || b.is_real)
+            return real_arith(x, e->kind == DBX_NEG, op, &a, &b, out);
         expr_op eop = op == '+' ? EXPR_ADD : op == '-' ? EXPR_SUB : op == '*' ? EXPR_MUL : op == '/' ? EXPR_SDIV : EXPR_SREM;
         out->null = or1(cx, a.null, b.null);
         if (op == '/' || op == '%') /* division by zero is NULL in SQLite */
@@ -434,6 +482,12 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
             *why = "aggregate of a text column";
             return -1;
         }
+        if (vals && vals[i]->is_real && agg == DB_AGG_SUM) {
+            *why = "SUM of a REAL column";
+            return -1;
+        }
+        if (vals && vals[i]->is_real)
+            out->is_real = true;
         expr *take = vals ? expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)) : sel[i];
         switch (agg) {
         case DB_AGG_COUNT:
@@ -446,14 +500,18 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
             break;
         }
         default: { /* MIN, MAX: the first taken value, then better ones */
-            expr *better = agg == DB_AGG_MIN ? expr_cmp(cx, PRED_SLT, vals[i]->v, acc)
-                                             : expr_cmp(cx, PRED_SGT, vals[i]->v, acc);
+            expr *better = vals[i]->is_real ? (agg == DB_AGG_MIN ? expr_fcmp(cx, FPRED_OLT, vals[i]->v, acc)
+                                                                 : expr_fcmp(cx, FPRED_OGT, vals[i]->v, acc))
+                           : agg == DB_AGG_MIN ? expr_cmp(cx, PRED_SLT, vals[i]->v, acc)
+                                               : expr_cmp(cx, PRED_SGT, vals[i]->v, acc);
             acc = expr_ite(cx, expr_and1(cx, take, or1(cx, none, better)), vals[i]->v, acc);
             break;
         }
         }
         none = expr_and1(cx, none, expr_not(cx, take));
     }
+    if (agg == DB_AGG_COUNT)
+        out->is_real = false;
     out->v = acc;
     out->null = agg == DB_AGG_COUNT ? zero(cx) : none;
     if (agg != DB_AGG_COUNT) /* NULL reads as 0 */
@@ -475,8 +533,13 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
             a = b, b = t;
         }
         expr *both = expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null));
-        expr *vlt = a->is_text ? text_lt(cx, a, b) : expr_cmp(cx, PRED_SLT, a->v, b->v);
-        expr *veq = a->is_text ? text_eq(cx, a, b) : expr_cmp(cx, PRED_EQ, a->v, b->v);
+        expr *vlt, *veq;
+        if (a->is_text) {
+            vlt = text_lt(cx, a, b);
+            veq = text_eq(cx, a, b);
+        } else {
+            db_num_cmp(cx, a, b, &vlt, &veq);
+        }
         /* where NULLs go: first in the key's own direction unless NULLS LAST (after the swap for
          * DESC, "a before b" reads the same way) */
         bool nulls_small = q->order_desc[k] ? q->order_nulls_last[k] : !q->order_nulls_last[k];
@@ -494,7 +557,11 @@ static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
 {
     if (a->is_text != b->is_text)
         return zero(cx);
-    return a->is_text ? text_eq(cx, a, b) : expr_cmp(cx, PRED_EQ, a->v, b->v);
+    if (a->is_text)
+        return text_eq(cx, a, b);
+    expr *lt, *eq;
+    db_num_cmp(cx, a, b, &lt, &eq);
+    return eq;
 }
 
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
@@ -521,6 +588,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             }
         } else {
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->v, expr_const(cx, 0, 64))));
+            if (v->is_real) /* a stored double is never NaN (NULL in SQLite) nor -0.0 (stored as 0.0) */
+                c = expr_and1(cx, c, expr_and1(cx, expr_not(cx, expr_fcmp(cx, FPRED_UNO, v->v, v->v)),
+                                               expr_cmp(cx, PRED_NE, v->v, expr_const(cx, (uint64_t)1 << 63, 64))));
         }
         if (col->fk_table >= 0) { /* the referenced row exists */
             const db_table *p = &s->tables[col->fk_table];

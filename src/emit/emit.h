@@ -1,10 +1,10 @@
-/* emit.h: writing the test suite (Test-Comp test-format XML), error reproducers and formatted input values. */
+/* emit.h: writing the test suite (Test-Comp test-format XML), error reproducers, formatted input values and JSON (report.json). */
 #ifndef SYMPATH_EMIT_H
 #define SYMPATH_EMIT_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../expr/trace.h"
+#include "../proto/trace.h"
 
 /*
  * Layout of an output directory:
@@ -72,5 +72,45 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 
 /* Hex SHA-256 of a file into hex[65]; 0 or -1 (the file cannot be read). */
 int sha256_file_hex(const char *path, char hex[65]);
+
+/* ---- JSON (json.c): a small streaming JSON writer into a memory buffer (report.json) ---- */
+
+/*
+ * Usage:
+ *   json_writer *j = json_new();
+ *   json_begin_object(j);
+ *     json_key(j, "tests"); json_uint(j, 3);
+ *     json_key(j, "sites"); json_begin_array(j); ... json_end_array(j);
+ *   json_end_object(j);
+ *   json_write_file(j, "out/report.json");   // atomic
+ *   json_free(j);
+ * Commas and indentation (2 spaces) are handled by the writer. Strings are escaped
+ * per RFC 8259. Doubles that are not finite are written as null.
+ */
+typedef struct json_writer json_writer;
+
+/* A new, empty writer (caller frees with json_free); NULL when out of memory. */
+json_writer *json_new(void);
+/* Free j and its text; NULL is accepted. */
+void json_free(json_writer *j);
+/* Open / close an object or an array (as a value: after json_key inside an object). */
+void json_begin_object(json_writer *j);
+void json_end_object(json_writer *j);
+void json_begin_array(json_writer *j);
+void json_end_array(json_writer *j);
+/* The key of the next member of the current object (escaped). */
+void json_key(json_writer *j, const char *key);
+/* One value each: a string (escaped; NULL writes null), integers, a double (not finite:
+ * null), a boolean (nonzero: true), null. */
+void json_string(json_writer *j, const char *s);
+void json_int(json_writer *j, int64_t v);
+void json_uint(json_writer *j, uint64_t v);
+void json_double(json_writer *j, double v);
+void json_bool(json_writer *j, int v);
+void json_null(json_writer *j);
+/* The text so far (NUL-terminated, owned by j) and its length. */
+const char *json_text(const json_writer *j, size_t *len);
+/* Write the text to path atomically. 0 or -1 with errno. */
+int json_write_file(const json_writer *j, const char *path);
 
 #endif

@@ -1,5 +1,4 @@
 /* json.c: streaming JSON writer (2-space indentation, RFC 8259 escaping) into a growable buffer. */
-#include "json.h"
 #include "emit.h"
 #include "util/util.h"
 

@@ -1,4 +1,4 @@
-/* sha256.h: SHA-256 (FIPS 180-4) over memory buffers, used for programhash in test-suite metadata. */
+/* sha256.h: SHA-256 (FIPS 180-4) over memory buffers, used for programhash in test-suite metadata (internal to emit: suite.c; its unit test). */
 #ifndef SYMPATH_SHA256_H
 #define SYMPATH_SHA256_H
 

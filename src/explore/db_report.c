@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../db/db.h"
-#include "../db/db_pg.h"
-#include "../emit/json.h"
+#include "../emit/emit.h"
 #include "explore_state.h"
+#include "proto/proto.h"
+#include "util/util.h"
 
 int explore_db_write_fixture(explore_state *s, const run_result *r, const char *xml_path, char **err)
 {
@@ -45,20 +46,16 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
     if (!rc && s->o->db_results_dir) { /* PostgreSQL: the run's recorded results, for a replay without a server */
         char rp[4200];
         snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, s->cur_exec);
-        FILE *in = fopen(rp, "r");
-        char *text = NULL;
+        /* the executor wrote it with the .results writer (db_pq_record.c); a run that never
+         * connected left none: an empty one, from the same writer */
         size_t tn = 0;
-        FILE *m = open_memstream(&text, &tn);
-        if (!in && m)
-            fputs("sympath-results 1\nwrites\tallowed\n", m);
-        char buf[8192];
-        size_t k;
-        while (in && m && (k = fread(buf, 1, sizeof buf, in)) > 0)
-            fwrite(buf, 1, k, m);
-        if (in)
-            fclose(in);
-        if (m)
-            fclose(m);
+        char *text = util_read_file(rp, &tn);
+        if (!text) {
+            strbuf b = STRBUF_INIT;
+            results_put_header(&b, 1);
+            text = b.failed ? (sb_free(&b), NULL) : b.s;
+            tn = text ? b.len : 0;
+        }
         strcpy(path + n - 4, ".results");
         if (!text || write_file_atomic(path, text, tn)) {
             rc = -1;

@@ -19,14 +19,15 @@
 #include <unistd.h>
 #include "executor_int.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 extern char **environ;
 
 /* The environment variables the protocol uses: removed from the inherited environment
  * and set afresh for every server start. */
 static const char *const protocol_vars[] = {
-    "SYMPATH_SHM_FD=", "SYMPATH_CTL_FD=", "SYMPATH_ST_FD=",
-    "SYMPATH_OUT_FD=", "SYMPATH_MEM_MB=", "SYMPATH_OUT_KB=",
+    SYMPATH_ENV_SHM_FD "=", SYMPATH_ENV_CTL_FD "=", SYMPATH_ENV_ST_FD "=",
+    SYMPATH_ENV_OUT_FD "=", SYMPATH_ENV_MEM_MB "=", SYMPATH_ENV_OUT_KB "=",
 };
 #define NPROTOCOL_VARS (sizeof protocol_vars / sizeof protocol_vars[0])
 
@@ -242,12 +243,12 @@ int ex_spawn_server(executor *ex, char **err)
         ex_set_err(err, "cannot create pipes for the executor: %s", strerror(errno));
         goto fail;
     }
-    snprintf(vars[0], sizeof vars[0], "SYMPATH_SHM_FD=%d", ex->shm_fd);
-    snprintf(vars[1], sizeof vars[1], "SYMPATH_CTL_FD=%d", ctl[0]);
-    snprintf(vars[2], sizeof vars[2], "SYMPATH_ST_FD=%d", st[1]);
-    snprintf(vars[3], sizeof vars[3], "SYMPATH_OUT_FD=%d", ex->out_fd);
-    snprintf(vars[4], sizeof vars[4], "SYMPATH_MEM_MB=%u", ex->mem_mb);
-    snprintf(vars[5], sizeof vars[5], "SYMPATH_OUT_KB=%u", ex->out_kb);
+    snprintf(vars[0], sizeof vars[0], SYMPATH_ENV_SHM_FD "=%d", ex->shm_fd);
+    snprintf(vars[1], sizeof vars[1], SYMPATH_ENV_CTL_FD "=%d", ctl[0]);
+    snprintf(vars[2], sizeof vars[2], SYMPATH_ENV_ST_FD "=%d", st[1]);
+    snprintf(vars[3], sizeof vars[3], SYMPATH_ENV_OUT_FD "=%d", ex->out_fd);
+    snprintf(vars[4], sizeof vars[4], SYMPATH_ENV_MEM_MB "=%u", ex->mem_mb);
+    snprintf(vars[5], sizeof vars[5], SYMPATH_ENV_OUT_KB "=%u", ex->out_kb);
     env = malloc((ex->nenv_base + NPROTOCOL_VARS + 1) * sizeof *env);
     if (!env) {
         ex_set_err(err, "out of memory");

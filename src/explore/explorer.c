@@ -20,6 +20,7 @@
 #include "strategy.h"
 #include "tree.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /*
  * The loop (Kähkönen et al. 2009, sec. 3: the test selector):
@@ -520,7 +521,7 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
         if (o->db_results_dir) { /* the executor's environment is taken at its start: its own results file */
             char rp[4200];
             snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, i);
-            setenv("SYMPATH_DB_RESULTS", rp, 1);
+            setenv(SYMPATH_ENV_DB_RESULTS, rp, 1);
         }
         executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0,
                             o->inputs_limit};

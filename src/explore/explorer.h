@@ -147,6 +147,9 @@ typedef struct explore_run_opts {
     size_t nsources;
     const char *cflags;               /* --cflags, or NULL */
     const char *compile_commands;     /* --compile-commands file or directory (its flags go before cflags), or NULL */
+    /* reads compile_commands for the sources (absolute paths): unit_compdb_flags, passed in by
+     * the CLI because src/unit sits above explore; the malloc'ed flags, or NULL with *err */
+    char *(*compdb_flags)(const char *db, const char *const *sources, size_t nsources, char **err);
     const char *db;                   /* --db: DDL or SQLite file, or a PostgreSQL conninfo; NULL: none */
     const char *db_scratch;           /* --db-scratch conninfo, or NULL */
     unsigned db_rows, db_text;        /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */

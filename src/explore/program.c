@@ -6,12 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "data/data.h" /* data_is_postgres (defined in data_pg.c, part of sympath_db) */
 #include "db/db.h"
 #include "explore/explorer.h"
 #include "instrument/instrument.h"
+#include "proto/env.h"
 #include "proto/proto.h"
-#include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
 
 int explore_prepare_out(const char *out, explore_paths *p, char **err)
@@ -34,7 +33,7 @@ int explore_build_program(const char *cmd, const explore_paths *p, char *const *
                           volatile sig_atomic_t *interrupted, build_stats *bs, FILE *log)
 {
     build_opts bo = {(const char *const *)abs_sources, n, cflags, p->build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     p->exe, p->sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, posix, interrupted};
+                     p->exe, p->sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, posix, interrupted};
     char *err = NULL;
     memset(bs, 0, sizeof *bs);
     fprintf(log, "sympath: building %s%s ...\n", shown, n > 1 ? " (and more)" : "");
@@ -161,8 +160,8 @@ int explore_run(const explore_run_opts *r)
         }
     }
     char *err = NULL;
-    if (r->compile_commands) { /* unitlib: the flags of the sources' entries (their union), before --cflags */
-        char *cf = unit_compdb_flags(r->compile_commands, (const char *const *)s.abs_sources, nsources, &err);
+    if (r->compile_commands && r->compdb_flags) { /* unitlib: the flags of the sources' entries (their union), before --cflags */
+        char *cf = r->compdb_flags(r->compile_commands, (const char *const *)s.abs_sources, nsources, &err);
         if (!cf) {
             fprintf(log, "sympath run: %s\n", err ? err : "out of memory");
             free(err);

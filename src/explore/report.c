@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../emit/json.h"
+#include "../emit/emit.h"
 #include "explore_state.h"
 
 /* Names of conc_kind values in report.json; keep in the ORDER of conc_kind. */

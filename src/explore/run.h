@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../expr/expr.h"
-#include "../expr/trace.h"
+#include "../proto/trace.h"
 
 /* One symbolic event of a run, in execution order (a REC_BRANCH record). cond is
  * interned in the explorer's expr_ctx, width 1; taken is the direction the run took. */

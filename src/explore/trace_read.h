@@ -3,7 +3,7 @@
 #define SYMPATH_TRACE_READ_H
 
 #include "../expr/expr.h"
-#include "../expr/trace.h"
+#include "../proto/trace.h"
 #include "run.h"
 
 /*

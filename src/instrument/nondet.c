@@ -10,7 +10,7 @@
 #include <llvm-c/Target.h>
 
 #include "instrument_int.h"
-#include "../expr/trace.h"
+#include "../proto/trace.h"
 #include "util/util.h"
 
 #define PREFIX "__VERIFIER_nondet_"

@@ -5,7 +5,7 @@
 
 #include "pass.h"
 #include "../expr/expr.h"
-#include "../expr/trace.h"
+#include "../proto/trace.h"
 #include "../runtime/rt_abi.h"
 #include "util/util.h"
 

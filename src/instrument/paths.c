@@ -2,15 +2,16 @@
 #include <stdlib.h>
 
 #include "instrument/instrument.h"
+#include "proto/env.h"
 
 const char *instrument_lib_dir(void)
 {
-    const char *e = getenv("SYMPATH_LIB_DIR");
+    const char *e = getenv(SYMPATH_ENV_LIB_DIR);
     return e && *e ? e : SYMPATH_LIB_DIR;
 }
 
 const char *instrument_include_dir(void)
 {
-    const char *e = getenv("SYMPATH_INCLUDE_DIR");
+    const char *e = getenv(SYMPATH_ENV_INCLUDE_DIR);
     return e && *e ? e : SYMPATH_INCLUDE_DIR;
 }

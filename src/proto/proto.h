@@ -5,10 +5,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct strbuf;
+
 /*
  * Every file or shared-memory layout one sympath process writes and another reads
  * is defined here, with its writer and its reader next to each other and a
  * round-trip test in tests/unit/test_proto_*.c. Sections are added per format.
+ *
+ * proto.h is the component's interface, with two exceptions, each a header that is
+ * included on its own and includes nothing of sympath (only <stdint.h> at most):
+ *   trace.h  the trace ABI: the shared-memory region between explorer and executor
+ *            (inputs in; coverage, trace records and counters out) and the fork-server
+ *            protocol. Written by the runtime (src/runtime/core: rt_trace.c, rt_input.c,
+ *            rt_main.c; libsympath-rt.a is linked into every executor, apart from the
+ *            explorer's libraries), read by src/explore/trace_read.c and executor*.c;
+ *            the pass (src/instrument) uses its enums. Round trip:
+ *            tests/unit/test_proto_trace.c (the runtime writes, trace_read reads back).
+ *   env.h    the names of the SYMPATH_* environment variables: who sets each one, who
+ *            reads it, its format. Included by the runtime and, copied as
+ *            lib/sympath_env.h, by the replay library and sympath_unit_rt.h, which are
+ *            compiled into the user's program without src/. test_proto_env checks that
+ *            no other file of src/ spells a SYMPATH_ name as a string literal.
+ * proto.h itself may grow what a self-contained header cannot hold (readers and
+ * writers that need util/).
  */
 
 /* ---- replay.conf (replay_conf.c) ----
@@ -111,5 +130,107 @@ int replay_conf_parse(const char *text, size_t len, replay_conf *c, char **err);
  * when it cannot be read.
  */
 int replay_conf_read(const char *path, replay_conf *c, char **err);
+
+/* ---- .results (results.c) ----
+ *
+ * The results a PostgreSQL test's SELECTs got when the test ran, so that `sympath
+ * replay` can rebuild the run without a server (src/replay/rt/replay_pq.c serves them).
+ * Three writers use the functions below: the executor in fixture mode
+ * (src/runtime/pq/db_pq_record.c, SYMPATH_DB_RESULTS), the explorer for fixture mode's
+ * kept tests (src/explore/db_report.c, TEST.results beside TEST.sql) and for data mode
+ * (src/data/data_log.c, from the executor's query log). One reader: results_parse,
+ * used by the replay and the tests. Text, one record per line, fields separated by tabs:
+ *
+ *   sympath-results 1                      the first line, exactly
+ *   writes<TAB>allowed                     optional, right after it: a fixture-mode test, whose
+ *                                          writes succeeded (data mode refused every write)
+ *   result<TAB><site><TAB><ncols>          a block: one SELECT executed, in execution order;
+ *                                          site is its data_site_id (16 lowercase hex digits),
+ *                                          ncols 0..RESULTS_MAX_COLS
+ *   names<TAB><name0>...                   optional, first in the block: ncols escaped fields
+ *   error<TAB><message>                    optional: the SELECT failed with this message (flat)
+ *   row<TAB><v0><TAB><v1>...               ncols escaped fields each, one line per row
+ *   end                                    closes the block
+ *   fail<TAB><message><TAB><sql>           between blocks: a statement other than a SELECT that
+ *                                          failed (both flat; sql as proto_flat made it)
+ *
+ * Escaped field: "\N" is SQL NULL; otherwise the text with \ tab newline CR written as
+ * \\ \t \n \r (no other escape; a value cannot contain a NUL byte). Flat field: the text
+ * with tabs, newlines and carriage returns turned into blanks (proto_flat), nothing
+ * escaped. A trailing CR at the end of a line is dropped. Anything else (an unknown
+ * record, a record outside its place, a wrong field count, a bad escape, a NUL byte, a
+ * block without `end`) is an error naming the line.
+ */
+
+#define RESULTS_MAX_COLS 65536
+
+/* One record of a .results file: a SELECT's block, or a failed statement. */
+typedef struct results_item {
+    int is_fail;        /* 1: a "fail" line (msg, sql below); 0: a result block */
+    char site[17];      /* the SELECT's data_site_id, NUL-terminated */
+    int ncols;
+    char **names;       /* ncols names, or NULL when the block has no names line */
+    char *error;        /* the SELECT's error message, or NULL */
+    char ***rows;       /* nrows rows of ncols values; a NULL value is SQL NULL */
+    size_t nrows;
+    char *msg, *sql;    /* is_fail: the message and the statement (flat) */
+} results_item;
+
+/* A whole .results file; owns everything it points to (results_free). */
+typedef struct results {
+    int writes_allowed;
+    results_item *items;  /* in file order */
+    size_t nitems;
+} results;
+
+/* Copy src (NULL: "") into dst (cap > 0 bytes, NUL-terminated, cut to cap - 1 bytes) with
+ * tabs, newlines and carriage returns as blanks: one flat field. dst may be src. Also the
+ * flattening of the database modes' query logs (src/runtime/dbcommon/db_log.h). */
+void proto_flat(char *dst, size_t cap, const char *src);
+
+/* Writer pieces (append to b; allocation failure is b's sticky `failed`). Values are
+ * escaped, messages and SQL flattened here: callers pass raw text. */
+/* The first line, and "writes allowed" after it when writes_allowed. */
+void results_put_header(struct strbuf *b, int writes_allowed);
+/* "result" opening a block: site (16 hex digits) and its column count. */
+void results_put_result(struct strbuf *b, const char *site, int ncols);
+/* A "names" line of n names (each a C string). */
+void results_put_names(struct strbuf *b, const char *const *names, int n);
+/* An "error" line: the block's SELECT failed with msg. */
+void results_put_error(struct strbuf *b, const char *msg);
+/* A "row" line of n values: vals[i] NULL is SQL NULL, else lens[i] bytes (lens NULL:
+ * strlen), cut at a NUL byte. */
+void results_put_row(struct strbuf *b, const char *const *vals, const size_t *lens, int n);
+/* One escaped field without its tab: p NULL is \N, else len bytes cut at a NUL. Also the
+ * value of data mode's "v" log lines (src/data/data.h). */
+void results_put_value(struct strbuf *b, const char *p, size_t len);
+/* "end", closing the block. */
+void results_put_end(struct strbuf *b);
+/* A "fail" line: a statement other than a SELECT (sql) failed with msg. */
+void results_put_fail(struct strbuf *b, const char *msg, const char *sql);
+
+/* Undo the escaping of one field in place: NULL for "\N", else s. -1 in *bad (may be
+ * NULL) for an unknown escape or a trailing backslash (s is then unspecified). */
+char *results_unescape(char *s, int *bad);
+
+/* An empty results (no items, writes not allowed). */
+void results_init(results *r);
+/* Free everything r owns and leave it as results_init does. */
+void results_free(results *r);
+
+/* The text of r in the format above (malloc'ed), or NULL when out of memory or when an
+ * item cannot be written (a site that is not 16 hex digits, a row of the wrong width). */
+char *results_format(const results *r);
+
+/*
+ * Parse len bytes (any bytes, need not be NUL-terminated) into *r (initialised here).
+ * 0, or -1 with *err (malloc'ed) naming the line: "line 4: row has 1 fields, the block
+ * has 2 columns"; *r is then empty.
+ */
+int results_parse(const char *text, size_t len, results *r, char **err);
+
+/* Read and parse the file at path: errors as results_parse prefixed by the path, or
+ * "cannot read PATH: REASON" (errno kept). */
+int results_read(const char *path, results *r, char **err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "proto/proto.h"
+#include "proto/proto_int.h"
 #include "util/util.h"
 
 void replay_conf_init(replay_conf *c)
@@ -264,41 +265,24 @@ static int parse_line(replay_conf *c, char *line, char **why)
     return 0;
 }
 
+/* One line for proto_parse_lines: the version line, then keys. */
+static int conf_line(void *ctx, char *line, int lineno, char **why)
+{
+    if (lineno > 1)
+        return parse_line(ctx, line, why);
+    if (strcmp(line, "sympath-replay 1") != 0) {
+        *why = util_strf("not a version 1 replay configuration (it starts with \"sympath-replay 1\")");
+        return -1;
+    }
+    return 0;
+}
+
 int replay_conf_parse(const char *text, size_t len, replay_conf *c, char **err)
 {
     replay_conf_init(c);
-    *err = NULL;
-    char *why = NULL;
-    int lineno = 0;
-    size_t pos = 0;
-    while (pos < len && !why) {
-        lineno++;
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        char *line = strndup(text + pos, n);
-        pos += n + (nl != NULL);
-        if (!line) {
-            why = util_strf("out of memory");
-            break;
-        }
-        size_t ln = strlen(line);
-        if (ln != n)
-            why = util_strf("a NUL byte");
-        while (!why && ln > 0 && line[ln - 1] == '\r')
-            line[--ln] = '\0';
-        if (why) {
-        } else if (lineno == 1) {
-            if (strcmp(line, "sympath-replay 1") != 0)
-                why = util_strf("not a version 1 replay configuration (it starts with \"sympath-replay 1\")");
-        } else {
-            parse_line(c, line, &why);
-        }
-        free(line);
-    }
-    if (why) {
-        *err = util_strf("line %d: %s", lineno, why);
-        free(why);
-    } else if (lineno == 0) {
+    int lines = 0;
+    if (proto_parse_lines(text, len, conf_line, c, &lines, err)) {
+    } else if (lines == 0) {
         *err = util_strf("empty: not a replay configuration");
     } else if (c->nsources == 0 || !c->replaylib) {
         *err = util_strf("needs at least one `source` and a `replaylib` line");
@@ -310,23 +294,10 @@ int replay_conf_parse(const char *text, size_t len, replay_conf *c, char **err)
     return 0;
 }
 
+static int parse_any(const char *text, size_t len, void *c, char **err) { return replay_conf_parse(text, len, c, err); }
+static void init_any(void *c) { replay_conf_init(c); }
+
 int replay_conf_read(const char *path, replay_conf *c, char **err)
 {
-    size_t len = 0;
-    char *text = util_read_file(path, &len);
-    if (!text) {
-        int e = errno;
-        replay_conf_init(c);
-        *err = util_strf("cannot read %s: %s", path, strerror(e));
-        errno = e;
-        return -1;
-    }
-    char *why = NULL;
-    int rc = replay_conf_parse(text, len, c, &why);
-    free(text);
-    if (rc) {
-        *err = util_strf("%s: %s", path, why ? why : "out of memory");
-        free(why);
-    }
-    return rc;
+    return proto_read_file(path, parse_any, init_any, c, err);
 }

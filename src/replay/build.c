@@ -6,6 +6,7 @@
 
 #include "replay/replay.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /* A growable argv (NULL-terminated). Allocation failure is sticky, like strbuf's. */
 typedef struct argvec {
@@ -43,7 +44,7 @@ static int run_tool(const argvec *a)
 /* The clang that compiles generated bitcode: $SYMPATH_CC as for `sympath run`, else the build's. */
 static const char *clang_path(void)
 {
-    const char *e = getenv("SYMPATH_CC");
+    const char *e = getenv(SYMPATH_ENV_CC);
     return e && *e ? e : SYMPATH_CLANG;
 }
 
@@ -64,6 +65,8 @@ static int compile_one(const replay_conf *c, char **cflags, const char *src, con
         av_push(&a, "-DSYMPATH_REPLAY_POSIX");
     if (c->include_dir && *c->include_dir)
         av_take(&a, util_strf("-I%s", c->include_dir));
+    if (is_lib) /* replay_pq.c and replay_db.c include sympath's own headers (proto.h, data.h, util.h) */
+        av_push(&a, "-I" SYMPATH_SOURCE_DIR "/src");
     av_push(&a, "-idirafter");   /* <libpq-fe.h>, as `sympath run` compiles */
     av_push(&a, SYMPATH_PQ_INCLUDE);
     for (size_t k = 0; !is_lib && cflags && cflags[k]; k++)
@@ -150,6 +153,8 @@ int replay_build(const replay_conf *c, const char *rdir, const char *prog, int c
             av_push(&a, objs.v[i]);
         for (size_t k = 0; k < ncflags; k++)   /* may carry -l/-L options */
             av_push(&a, cflags[k]);
+        if (with_db || c->replaypq) /* what they share with sympath: the .results reader, site ids, util */
+            av_push(&a, SYMPATH_LIB_DIR "/libsympath-replay.a");
         if (with_db) { /* the program's opens go to replay_db.c */
             av_take(&a, replay_wrap_option(REPLAY_WRAP_SQLITE));
             av_push(&a, "-lsqlite3");

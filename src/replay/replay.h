@@ -41,7 +41,9 @@ char *replay_wrap_option(replay_wrap_group g);
  * cflags split by util_split_words), the replay library files c names, the
  * generated posix_conf.c and nondet bitcode (with clang: $SYMPATH_CC or the build's)
  * into rdir (objects s<i>-<stem>.o, replaylib<k>.o, so same-named sources stay
- * apart), and link rdir's objects into prog with the --wrap options c needs.
+ * apart; the library files with -I of sympath's src/), and link rdir's objects into prog
+ * with the --wrap options c needs and, when c names replaydb or replaypq,
+ * SYMPATH_LIB_DIR/libsympath-replay.a (the .results reader, site ids, util).
  * The compilers' diagnostics go to the inherited stderr. Returns 0, or -1 with *err
  * (malloc'ed): "compiling SRC failed", "linking PROG failed", a malformed cflags.
  */

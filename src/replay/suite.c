@@ -9,6 +9,7 @@
 
 #include "replay/replay.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 replay_outcome replay_run_one(const char *prog, const char *testcase, char *const *env_add, const char *log,
                               const char *cwd, double timeout_s)
@@ -18,7 +19,7 @@ replay_outcome replay_run_one(const char *prog, const char *testcase, char *cons
     while (env_add && env_add[n])
         n++;
     char **env = calloc(n + 2, sizeof *env);
-    char *tc = util_strf("SYMPATH_TESTCASE=%s", testcase);
+    char *tc = util_strf(SYMPATH_ENV_TESTCASE "=%s", testcase);
     if (!env || !tc) {
         free(env);
         free(tc);
@@ -100,13 +101,13 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
     char *env[6] = { NULL };
     size_t ne = 0;
     if (conf->db_schema) { /* the test's database: schema + its fixture (test-NNNNN.sql) */
-        env[ne++] = util_strf("SYMPATH_REPLAY_DB_SCHEMA=%s", conf->db_schema);
-        env[ne++] = util_strf("SYMPATH_REPLAY_DB_FIXTURE=%.*s.sql", stem, tc);
-        env[ne++] = util_strf("SYMPATH_REPLAY_DB_INPUTS=%llu", (unsigned long long)conf->db_inputs);
-        env[ne++] = util_strf("SYMPATH_REPLAY_DB_FILE=%s/test.db", rdir);
+        env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_SCHEMA "=%s", conf->db_schema);
+        env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_FIXTURE "=%.*s.sql", stem, tc);
+        env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_INPUTS "=%llu", (unsigned long long)conf->db_inputs);
+        env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_FILE "=%s/test.db", rdir);
     }
     if (conf->replaypq) /* the test's recorded results (test-NNNNN.results) */
-        env[ne++] = util_strf("SYMPATH_REPLAY_RESULTS=%.*s.results", stem, tc);
+        env[ne++] = util_strf(SYMPATH_ENV_REPLAY_RESULTS "=%.*s.results", stem, tc);
     char *line = NULL, *label = util_strf("%s/%s", g->dir, name);
     int oom = !log || !label;
     for (size_t i = 0; i < ne; i++)

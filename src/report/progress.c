@@ -10,6 +10,7 @@
 
 #include "../util/util.h"
 #include "report.h"
+#include "proto/env.h"
 
 /* The last NOTES_MAX messages are shown on the screen; all are re-printed when it closes. */
 #define NOTES_MAX 4
@@ -92,7 +93,7 @@ static void unwrap_signals(void) {
 /* ---- display ---- */
 
 report_display report_display_auto(int want) {
-    const char *force = getenv("SYMPATH_PROGRESS");
+    const char *force = getenv(SYMPATH_ENV_PROGRESS);
     if (!want) return REPORT_DISPLAY_OFF;
     if (force && strcmp(force, "screen") == 0) return REPORT_DISPLAY_SCREEN;
     if (force && strcmp(force, "line") == 0) return REPORT_DISPLAY_LINE;

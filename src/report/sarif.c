@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../emit/json.h"
+#include "../emit/emit.h"
 #include "report.h"
 #include "report_int.h"
 

@@ -6,6 +6,7 @@
 
 #include "util/util.h"
 #include "unit.h"
+#include "proto/env.h"
 
 /*
  * The generated harness has, in order: the sympath_unit_rt.h include, the unit's prelude,
@@ -612,7 +613,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     }
     sb_printf(b, "/* ---- drivers ---- */\n");
     for (size_t i = 0; i < ntargets; i++) gen_driver(&g, targets[i]);
-    sb_printf(b, "#undef main\nint main(void) {\n    const char *f = getenv(\"SYMPATH_UNIT_FUNCTION\");\n");
+    sb_printf(b, "#undef main\nint main(void) {\n    const char *f = getenv(\"" SYMPATH_ENV_UNIT_FUNCTION "\");\n");
     sb_printf(b, "    if (!f) return 2;\n");
     for (size_t i = 0; i < ntargets; i++)
         sb_printf(b, "    if (!strcmp(f, \"%s\")) {\n        sympu_drive_%s();\n        return 0;\n    }\n", targets[i]->name,

@@ -14,6 +14,7 @@
 #include "unit/pipeline_int.h"
 #include "unit/unit.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /*
  * The steps, in order (docs/design.md, "sympath unit"):
@@ -243,7 +244,7 @@ int unit_run(const unit_run_opts *uo)
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
     build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, instrument_lib_dir(), instrument_include_dir(), exe,
-                     sites, getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, NULL,
+                     sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, NULL,
                      NULL /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
@@ -293,7 +294,7 @@ int unit_run(const unit_run_opts *uo)
         fr->gcov_taken = fr->gcov_total = -1;
         if (asprintf(&fr->run_dir, "%s/runs/%s", build_dir, targets[i]->name) < 0) return 1;
         util_mkdir_p(fr->run_dir);
-        setenv("SYMPATH_UNIT_FUNCTION", targets[i]->name, 1);
+        setenv(SYMPATH_ENV_UNIT_FUNCTION, targets[i]->name, 1);
         explore_opts o;
         memset(&o, 0, sizeof o);
         /* what earlier functions left unused goes to the ones after them */

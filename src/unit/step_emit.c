@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emit/json.h"
+#include "emit/emit.h"
 #include "report/report.h"
 #include "unit/pipeline_int.h"
 #include "util/util.h"

@@ -11,6 +11,7 @@
 
 #include "unit/pipeline_int.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /* Per-function branch coverage from the exploration's report.json: the sites whose
  * "function" is fn, and their "covered" arrays (the report is written by our own
@@ -48,8 +49,8 @@ void add_drop(fn_result *r, const char *vec, const char *why) {
 void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
                           unsigned *counter) {
     char *e1 = NULL, *e2 = NULL, *e3 = NULL;
-    if (asprintf(&e1, "SYMPATH_TESTCASE=%s", vec) < 0 || asprintf(&e2, "SYMPATH_UNIT_FUNCTION=%s", fr->fn->name) < 0 ||
-        asprintf(&e3, "SYMPATH_UNIT_RECORD=%s", rec_path) < 0)
+    if (asprintf(&e1, SYMPATH_ENV_TESTCASE "=%s", vec) < 0 || asprintf(&e2, SYMPATH_ENV_UNIT_FUNCTION "=%s", fr->fn->name) < 0 ||
+        asprintf(&e3, SYMPATH_ENV_UNIT_RECORD "=%s", rec_path) < 0)
         return;
     char *env[] = {e1, e2, e3, NULL};
     char *argv[] = {(char *)recorder, NULL};

@@ -12,6 +12,7 @@
 #include "instrument/instrument.h"
 #include "unit/pipeline_int.h"
 #include "util/util.h"
+#include "proto/env.h"
 
 /* Names of the tests a CMocka run reported as failed ("[  FAILED  ] name" lines). */
 static int failed_in(const char *log, const char *name) {
@@ -209,7 +210,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
 int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag) {
     char **v = NULL;
     size_t n = 0;
-    uc_push_word(getenv("SYMPATH_CC") ? getenv("SYMPATH_CC") : SYMPATH_CLANG, &v, &n);
+    uc_push_word(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &v, &n);
     unit_split_words("-fsyntax-only -w -std=gnu11", &v, &n);
     char *inc = NULL;
     if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sympath.h"
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
 #ifdef SYMPATH_UNIT_RECORD
 #include <stdarg.h>
@@ -63,7 +64,7 @@ static const char *sympu_stub_name(const void *p);
 static int sympu_fd = -1;
 __attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...) {
     if (sympu_fd < 0) {
-        const char *path = getenv("SYMPATH_UNIT_RECORD");
+        const char *path = getenv(SYMPATH_ENV_UNIT_RECORD);
         sympu_fd = open(path && *path ? path : "/dev/null", SYMPU_O_WRONLY_CREAT_APPEND, 0644);
         if (sympu_fd < 0) return;
     }

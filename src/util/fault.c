@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "proto/env.h"
 
 /*
  * The hooks, each checked at one place:
@@ -14,7 +15,7 @@
  */
 int util_fault(const char *name)
 {
-    const char *v = getenv("SYMPATH_FAULT");
+    const char *v = getenv(SYMPATH_ENV_FAULT);
     if (!v || !*v || !name || !*name)
         return 0;
     size_t n = strlen(name);

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "data/data.h"
-#include "data/data_pg.h"
+#include <libpq-fe.h>
+#include "db/db.h"
 #include "data/source_int.h"
 #include "pg_test_util.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "data/data.h"
+#include "db/db.h"
 
 /* input 0: an integer column c0 (64-bit signed); input 1: a REAL column c1 */
 static const char *term(void *ctx, uint32_t index, bool *is_real)
@@ -38,7 +39,7 @@ static const char *term(void *ctx, uint32_t index, bool *is_real)
 static int eval(sqlite3 *db, const char *sql, int64_t v, double d)
 {
     char *q = NULL;
-    char *lit = data_sql_literal_int(v), *dl = data_sql_literal_double(d);
+    char *lit = db_sql_int(v), *dl = db_sql_double(d);
     assert_true(asprintf(&q, "SELECT CASE WHEN %s THEN 1 WHEN NOT %s THEN 0 ELSE -1 END FROM (SELECT %s AS c0, %s AS c1)",
                          sql, sql, lit, dl) > 0);
     sqlite3_stmt *st = NULL;
@@ -200,7 +201,7 @@ static void test_text_bytes(void **state)
             const char *why = NULL;
             char *sql = data_expr_sql(DATA_SQLITE, c, term, NULL, &why);
             assert_non_null(sql);
-            char *lit = data_sql_literal_text(DATA_SQLITE, texts[i], len), *q = NULL;
+            char *lit = db_sql_text(false, texts[i], len), *q = NULL;
             assert_true(asprintf(&q, "SELECT CASE WHEN %s THEN 1 ELSE 0 END FROM (SELECT 0 AS c0, 0.0 AS c1, %s AS c2)",
                                  sql, lit) > 0);
             sqlite3_stmt *st = NULL;
@@ -263,13 +264,13 @@ static void test_site_and_wrap(void **state)
     char *w = data_wrap_select("SELECT a, b FROM t WHERE a > ?;", 31, 2, "c0 > 5", 3);
     assert_string_equal(w, "WITH sympath_q(c0,c1) AS (SELECT a, b FROM t WHERE a > ?\n) SELECT * FROM sympath_q WHERE c0 > 5 LIMIT 3");
     free(w);
-    char *l = data_sql_literal_text(DATA_SQLITE, "it's", 4);
+    char *l = db_sql_text(false, "it's", 4);
     assert_string_equal(l, "'it''s'");
     free(l);
-    l = data_sql_literal_text(DATA_PG, "a\tb", 3);
+    l = db_sql_text(true, "a\tb", 3);
     assert_string_equal(l, "E'a\\x09b'");
     free(l);
-    l = data_sql_literal_double(3.0);
+    l = db_sql_double(3.0);
     assert_string_equal(l, "3.0");
     free(l);
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "db/db_pg.h"
+#include <libpq-fe.h>
 #include "pg_test_util.h"
 
 static PGconn *conn;
@@ -40,8 +40,8 @@ static void test_read_schema(void **st)
     assert_non_null(strstr(lite, "\"small\" SMALLINT,"));
     assert_non_null(strstr(lite, "\"big\" BIGINT,"));
     assert_non_null(strstr(lite, "\"ok\" BOOLEAN INT,"));
-    assert_non_null(strstr(lite, "\"price\" REAL,"));
-    assert_non_null(strstr(lite, "\"ratio\" REAL,"));
+    assert_non_null(strstr(lite, "\"price\" NUMERIC,"));
+    assert_non_null(strstr(lite, "\"ratio\" NUMERIC,"));
     assert_non_null(strstr(lite, "\"born\" TEXT"));
     assert_non_null(strstr(lite, "PRIMARY KEY (\"isbn\", \"ed\")"));
     assert_non_null(strstr(lite, "UNIQUE (\"name\")"));
@@ -115,7 +115,7 @@ static void test_read_schema(void **st)
 /* A text cell of constants, for evaluating a CHECK on one value. */
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
-    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes};
+    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false};
     for (unsigned i = 0; i < 8; i++)
         bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
     return v;
@@ -158,7 +158,7 @@ static void test_checks(void **st)
     for (int c = 0; c < 7; c++)
         row[c] = text_val(cx, "", b[c]);
     for (int c = 2; c < 5; c++) /* inventory, lo, hi */
-        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL};
+        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false};
     row[0] = row[2];
     static const struct { const char *role; int ok; } roles[] = {{"admin", 1}, {"auditor", 1}, {"user", 1}, {"root", 0}, {"Admin", 0}};
     const char *why;

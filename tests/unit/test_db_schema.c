@@ -132,7 +132,7 @@ static void test_fixture_layout_and_sql(void **state)
     u[9] = 1;                      /* age NULL */
     uint64_t *o = u + 21;
     o[0] = 5;                      /* clamped to 2 rows */
-    o[2] = 1, o[4] = 7, o[6] = 12; /* oid 1, user 7, amount 12 */
+    o[2] = 1, o[4] = 7, o[6] = 0x4028000000000000; /* oid 1, user 7, amount 12.0 (REAL: a double's bits) */
     o[7] = 0, o[8] = 2, o[9] = 0x01, o[10] = 'x'; /* note: a non-printable byte */
     o[16] = 2, o[18] = 7;          /* second order: oid 2, user 7, amount 0, note empty */
     char *sql = db_fixture_sql(s, &l, v, sizeof v / sizeof *v, start);
@@ -140,8 +140,8 @@ static void test_fixture_layout_and_sql(void **state)
     const char *want =
         "-- fixture written by sympath: load after the schema\n"
         "INSERT INTO \"users\"(\"id\", \"name\", \"age\") VALUES(7, 'O''B', NULL);\n"
-        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(1, 7, 12, CAST(X'0178' AS TEXT), 0);\n"
-        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(2, 7, 0, '', 0);\n";
+        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(1, 7, 12.0, CAST(X'0178' AS TEXT), 0);\n"
+        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(2, 7, 0.0, '', 0);\n";
     assert_string_equal(sql, want);
     /* SQLite takes it */
     sqlite3 *db;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emit/json.h"
+#include "emit/emit.h"
 
 static void test_nested(void **state)
 {

@@ -226,6 +226,16 @@ static void test_trace_header_checks(void **state)
     free(fr.mem);
 }
 
+/* The time bound of test_trace_large: the sanitizer build (ASan, -O0) is some ten times slower. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TRACE_LARGE_SECONDS 30.0
+#endif
+#endif
+#ifndef TRACE_LARGE_SECONDS
+#define TRACE_LARGE_SECONDS 2.0
+#endif
+
 /* A trace of a million records decodes in well under a second. */
 static void test_trace_large(void **state)
 {
@@ -246,7 +256,7 @@ static void test_trace_large(void **state)
     assert_int_equal(trace_read(fr.h, fr.mem, big, &out, NULL), 0);
     double took = util_now_s() - t0;
     assert_int_equal(out.nevents, (n - 1) / 3);
-    assert_true(took < 2.0);
+    assert_true(took < TRACE_LARGE_SECONDS);
     run_result_clear(&out);
     expr_ctx_free(big);
     free(fr.mem);

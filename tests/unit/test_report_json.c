@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/json.h"
+#include "emit/emit.h"
 #include "report/report_int.h"
 
 static void test_values(void **state) {

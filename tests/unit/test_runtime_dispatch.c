@@ -84,12 +84,12 @@ static void test_log_flat(void **state)
 {
     (void)state;
     char out[8];
-    db_log_flat(out, sizeof out, "a\tb\nc\rdefgh");
+    proto_flat(out, sizeof out, "a\tb\nc\rdefgh");
     assert_string_equal(out, "a b c d");
     char in[] = "x\ty";
-    db_log_flat(in, sizeof in, in);
+    proto_flat(in, sizeof in, in);
     assert_string_equal(in, "x y");
-    db_log_flat(out, sizeof out, NULL);
+    proto_flat(out, sizeof out, NULL);
     assert_string_equal(out, "");
 }
 

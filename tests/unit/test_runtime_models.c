@@ -187,6 +187,11 @@ static void test_strtol_family_matches_glibc(void **state)
             *__errno_location() = 0;
             long g = strtol(s, &e2, base);
             int eg = *__errno_location();
+            /* an invalid base leaves *endptr unspecified (glibc does not store it; ASan's
+             * interceptor stores garbage): compared for valid bases only */
+            int base_ok = base == 0 || (base >= 2 && base <= 36);
+            if (!base_ok)
+                e2 = e1;
             if (m != g || e1 != e2)
                 fail_msg("strtol(\"%s\", %d): model %ld end +%d, glibc %ld end +%d", s, base, m, (int)(e1 - s),
                          g, (int)(e2 - s));
@@ -198,6 +203,8 @@ static void test_strtol_family_matches_glibc(void **state)
             unsigned long ug = strtoul(s, &e2, base);
             eg = *__errno_location();
             assert_int_equal(um, ug);
+            if (!base_ok)
+                e2 = e1;
             assert_ptr_equal(e1, e2);
             assert_int_equal(em, eg);
         }

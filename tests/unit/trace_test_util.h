@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "expr/trace.h"
+#include "proto/trace.h"
 
 /* Append one record and publish it (release order, as the runtime does). */
 static void emit(trace_header *h, trace_rec *recs, const trace_rec *r)

@@ -31,6 +31,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
 /* ---- the input vector ---- */
 
@@ -180,7 +181,7 @@ static int g_from_file; /* a test case was given: running past its end ends the 
 static void load(void)
 {
     g_loaded = 1;
-    const char *path = getenv("SYMPATH_TESTCASE");
+    const char *path = getenv(SYMPATH_ENV_TESTCASE);
     if (!path || !*path)
         return;
     g_from_file = 1;

@@ -4,13 +4,17 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
+
+#include "util/util.h"
 
 /*
  * Linked with the program and replay.c by `sympath replay` when the suite was made
  * with --db, with -Wl,--wrap=sqlite3_open -Wl,--wrap=sqlite3_open_v2: the
  * program's opens land here. The first one of the process creates the file
  * SYMPATH_REPLAY_DB_FILE from the schema (SYMPATH_REPLAY_DB_SCHEMA) and the test's
- * fixture (SYMPATH_REPLAY_DB_FIXTURE, INSERT statements), and skips the
+ * fixture (SYMPATH_REPLAY_DB_FIXTURE, INSERT statements; both read with util_read_file
+ * from lib/libsympath-replay.a, linked after this file), and skips the
  * SYMPATH_REPLAY_DB_INPUTS values the executor read for the fixture at that point,
  * so that the program's later inputs line up. A fixture SQLite rejects is a bug of
  * sympath: reported on stderr, and the test fails (exit code 3).
@@ -23,46 +27,20 @@ int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const 
 static int built;           /* 0 not yet, 1 built, -1 no database replay configured */
 static const char *db_file;
 
-/* Its own whole-file read, not util_read_file: this file is compiled into the user's program,
- * which links neither libsympath_util nor the runtime, and with --wrap=fopen/open (--sym-file
- * suites) any reader goes through the program's wrapped calls anyway, as this one does. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    size_t k;
-    while (s && (k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 == cap) {
-            char *t = realloc(s, cap *= 2);
-            if (!t)
-                free(s);
-            s = t;
-        }
-    }
-    fclose(f);
-    if (s)
-        s[n] = 0;
-    return s;
-}
-
 static void build(void)
 {
     if (built)
         return;
     built = -1;
-    const char *schema = getenv("SYMPATH_REPLAY_DB_SCHEMA");
-    const char *fixture = getenv("SYMPATH_REPLAY_DB_FIXTURE");
-    const char *ninputs = getenv("SYMPATH_REPLAY_DB_INPUTS");
-    db_file = getenv("SYMPATH_REPLAY_DB_FILE");
+    const char *schema = getenv(SYMPATH_ENV_REPLAY_DB_SCHEMA);
+    const char *fixture = getenv(SYMPATH_ENV_REPLAY_DB_FIXTURE);
+    const char *ninputs = getenv(SYMPATH_ENV_REPLAY_DB_INPUTS);
+    db_file = getenv(SYMPATH_ENV_REPLAY_DB_FILE);
     if (!schema || !db_file)
         return;
     unlink(db_file);
     sqlite3 *db = NULL;
-    char *ddl = slurp(schema), *rows = fixture ? slurp(fixture) : NULL, *msg = NULL;
+    char *ddl = util_read_file(schema, NULL), *rows = fixture ? util_read_file(fixture, NULL) : NULL, *msg = NULL;
     if (!ddl || __real_sqlite3_open_v2(db_file, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
         sqlite3_exec(db, ddl, NULL, NULL, &msg) != SQLITE_OK) {
         fprintf(stderr, "replay: cannot create the test's database %s from %s: %s\n", db_file, schema,

@@ -4,25 +4,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <libpq-fe.h>
+#include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
+
+#include "data/data.h"
+#include "proto/proto.h"
 
 /*
  * Linked with the program and replay.c by `sympath replay` when replay.conf has a
  * "replaypq" line, with -Wl,--wrap= of PQconnectdb, PQconnectdbParams, PQsetdbLogin,
  * PQstatus, PQerrorMessage, PQfinish, PQexec, PQexecParams, PQprepare, PQexecPrepared
  * and PQresultErrorMessage, and -lpq. SYMPATH_REPLAY_RESULTS names the test's results
- * file (written by the explorer from the executor's log, src/data/data.h):
- *
- *   sympath-results 1
- *   result<TAB><site id><TAB><ncols>       one block per SELECT executed, in order
- *   names<TAB><name0><TAB>...              optional: the columns' names ("n" log lines)
- *   error<TAB><message>                    optional: the SELECT failed with this message
- *   row<TAB><v0><TAB><v1>...               values as in the "v" log lines: \N is NULL,
- *   end                                    \\ \t \n \r escaped
- *   fail<TAB><message><TAB><sql>           optional, between blocks: a statement that failed
- *                                          ("w" log lines; sql flattened as data_rt_flat does)
- *   writes<TAB>allowed                     optional: the test ran in fixture mode (`sympath run
- *                                          --db postgresql://...`, db_pq.c), where writes succeed
+ * file (format and its one reader in src/proto/proto.h, read with results_read):
+ * the recorded blocks of the SELECTs and the statements that failed.
  *
  * A connection is a real PGconn that never reached a server (PQconnectStart of a socket
  * that does not exist), so libpq functions not wrapped here (PQescapeLiteral, ...) get a
@@ -37,9 +32,10 @@
  * "writes allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK). Without
  * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
- * The site id must equal data_site_id (src/data/data_site.c): FNV-1a 64 of the text
- * without leading and trailing blanks and trailing ';'. This file is compiled alone with
- * the program, so it keeps its own copy of that function and of data_is_select.
+ * Site ids, the SELECT test and the flattening of a failed statement are the executor's
+ * own (data_site_id, data_is_select, proto_flat), from lib/libsympath-replay.a, which the
+ * replay builder links after this file; a results file it cannot read stops the test
+ * (exit code 3, the reason on stderr).
  */
 
 PGconn *__real_PQconnectdb(const char *conninfo);
@@ -57,200 +53,40 @@ PGresult *__real_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
                                 const int *lengths, const int *formats, int result_format);
 char *__real_PQresultErrorMessage(const PGresult *res);
 
-/* One recorded result block. */
-typedef struct block {
-    char site[17];
-    int ncols;
-    char **names;      /* ncols names or NULL */
-    char *error;       /* message of a failed SELECT, or NULL */
-    char ***rows;      /* nrows rows of ncols values (NULL: SQL NULL) */
-    int nrows;
-    int used;
-} block;
-
 /* Fake connections, prepared statements, error results. */
 typedef struct conn_ent { PGconn *c; char msg[1024]; } conn_ent;
 typedef struct stmt_ent { const PGconn *c; char *name, *sql; } stmt_ent;
 typedef struct err_ent { const PGresult *r; char *msg; } err_ent;
-typedef struct fail_ent { char *msg, *sql; int used; } fail_ent;
 
 static int state;       /* 0 not read, 1 replaying from results, -1 plain libpq */
-static block *blocks;
-static int nblocks;
+static results recorded; /* the test's results file (items[i].is_fail: a "fail" entry) */
+static char *used;       /* used[i]: recorded.items[i] was served */
 static conn_ent conns[64];
 static stmt_ent *stmts;
 static int nstmts;
 static err_ent errs[256];
-static fail_ent *fails;
-static int nfails;
 static int warned;
 static int writes_ok;   /* "writes allowed": a fixture-mode test, whose writes succeeded */
 
 /* ---------------------------------------------------------------- results file */
 
-/* Unescape a "v" field in place; returns NULL for \N. */
-static char *unescape(char *s)
-{
-    if (!strcmp(s, "\\N"))
-        return NULL;
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        if (*p == '\\' && p[1]) {
-            p++;
-            *o++ = *p == 't' ? '\t' : *p == 'n' ? '\n' : *p == 'r' ? '\r' : *p;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = 0;
-    return s;
-}
-
-/* Split line at tabs (in place) into a malloc'ed array of n fields. */
-static char **fields(char *line, int *n)
-{
-    int cap = 1;
-    for (char *p = line; *p; p++)
-        cap += *p == '\t';
-    char **f = malloc((size_t)cap * sizeof *f);
-    if (!f)
-        exit(3);
-    *n = 0;
-    for (char *p = line;;) {
-        f[(*n)++] = p;
-        p = strchr(p, '\t');
-        if (!p)
-            break;
-        *p++ = 0;
-    }
-    return f;
-}
-
 static void read_results(void)
 {
     if (state)
         return;
-    const char *path = getenv("SYMPATH_REPLAY_RESULTS");
+    const char *path = getenv(SYMPATH_ENV_REPLAY_RESULTS);
     state = path && *path ? 1 : -1;
-    if (state < 0)
+    if (state < 0 || access(path, F_OK)) /* no file: no SELECT was executed in that test, every SELECT is empty */
         return;
-    FILE *f = fopen(path, "r");
-    if (!f) /* no SELECT was executed in that test: every SELECT is empty */
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    block *b = NULL;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] == '\n')
-            line[--len] = 0;
-        char *copy = strdup(line);
-        if (!copy)
-            exit(3);
-        int n;
-        char **fl = fields(copy, &n);
-        if (!strcmp(fl[0], "result") && n >= 3) {
-            block *nb = realloc(blocks, (size_t)(nblocks + 1) * sizeof *nb);
-            if (!nb)
-                exit(3);
-            blocks = nb;
-            b = &blocks[nblocks++];
-            memset(b, 0, sizeof *b);
-            snprintf(b->site, sizeof b->site, "%s", fl[1]);
-            b->ncols = atoi(fl[2]);
-            free(fl);
-        } else if (b && !strcmp(fl[0], "names")) {
-            b->names = calloc((size_t)b->ncols + 1, sizeof *b->names);
-            for (int i = 0; b->names && i < b->ncols; i++)
-                b->names[i] = i + 1 < n ? fl[i + 1] : "?column?";
-            free(fl);
-        } else if (b && !strcmp(fl[0], "error")) {
-            b->error = n > 1 ? fl[1] : "error";
-            free(fl);
-        } else if (b && !strcmp(fl[0], "row")) {
-            char ***nr = realloc(b->rows, (size_t)(b->nrows + 1) * sizeof *nr);
-            char **row = calloc((size_t)b->ncols + 1, sizeof *row);
-            if (!nr || !row)
-                exit(3);
-            b->rows = nr;
-            for (int i = 0; i < b->ncols; i++)
-                row[i] = i + 1 < n ? unescape(fl[i + 1]) : NULL;
-            b->rows[b->nrows++] = row;
-            free(fl);
-        } else if (!strcmp(fl[0], "writes") && n >= 2) {
-            writes_ok = !strcmp(fl[1], "allowed");
-            free(fl);
-            free(copy);
-        } else if (!strcmp(fl[0], "fail") && n >= 3) {
-            fail_ent *nf = realloc(fails, (size_t)(nfails + 1) * sizeof *nf);
-            if (!nf)
-                exit(3);
-            fails = nf;
-            fails[nfails].msg = fl[1];
-            fails[nfails].sql = fl[2];
-            fails[nfails++].used = 0;
-            free(fl);
-        } else {
-            if (!strcmp(fl[0], "end"))
-                b = NULL;
-            free(fl);
-            free(copy);
-        }
+    char *err = NULL;
+    if (results_read(path, &recorded, &err)) {
+        fprintf(stderr, "replay: %s\n", err ? err : "out of memory");
+        exit(3);
     }
-    free(line);
-    fclose(f);
-}
-
-/* ---------------------------------------------------------------- statements */
-
-static const char *trim(const char *sql, size_t *len)
-{
-    size_t n = *len;
-    while (n && isspace((unsigned char)*sql))
-        sql++, n--;
-    while (n && (isspace((unsigned char)sql[n - 1]) || sql[n - 1] == ';'))
-        n--;
-    *len = n;
-    return sql;
-}
-
-/* data_site_id of src/data/data_site.c */
-static void site_id(const char *sql, char out[17])
-{
-    size_t len = strlen(sql);
-    sql = trim(sql, &len);
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (uint8_t)sql[i]) * 1099511628211ull;
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-/* data_is_select of src/data/data_site.c */
-static int is_select(const char *sql)
-{
-    size_t i = 0, len = strlen(sql);
-    for (;;) {
-        while (i < len && isspace((unsigned char)sql[i]))
-            i++;
-        if (i + 1 < len && sql[i] == '-' && sql[i + 1] == '-') {
-            while (i < len && sql[i] != '\n')
-                i++;
-        } else if (i + 1 < len && sql[i] == '/' && sql[i + 1] == '*') {
-            const char *e = strstr(sql + i + 2, "*/");
-            i = e ? (size_t)(e - sql) + 2 : len;
-        } else {
-            break;
-        }
-    }
-    if (i < len && sql[i] == '(')
-        return 1;
-    static const char *const kw[] = {"select", "with", "values"};
-    for (size_t k = 0; k < 3; k++) {
-        size_t n = strlen(kw[k]);
-        if (len - i >= n && !strncasecmp(sql + i, kw[k], n) && (len - i == n || !isalnum((unsigned char)sql[i + n])))
-            return 1;
-    }
-    return 0;
+    writes_ok = recorded.writes_allowed;
+    used = calloc(recorded.nitems + 1, 1);
+    if (!used)
+        exit(3);
 }
 
 static conn_ent *fake(const PGconn *c)
@@ -277,13 +113,29 @@ static PGconn *new_conn(void)
 
 /* A PGRES_FATAL_ERROR result whose message (PQresultErrorMessage, and PQerrorMessage of
  * the connection) is msg. */
+/* A new empty result of status st. PQclear is libpq's own, so a new result may have the
+ * address of a cleared error result: its message is forgotten here. */
+static PGresult *empty_result(ExecStatusType st)
+{
+    PGresult *r = PQmakeEmptyPGresult(NULL, st);
+    for (int i = 0; r && i < 256; i++)
+        if (errs[i].r == r) {
+            free(errs[i].msg);
+            errs[i].r = NULL;
+            errs[i].msg = NULL;
+        }
+    return r;
+}
+
 static PGresult *error_result(conn_ent *ce, const char *msg)
 {
-    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_FATAL_ERROR);
+    PGresult *r = empty_result(PGRES_FATAL_ERROR);
     snprintf(ce->msg, sizeof ce->msg, "%s\n", msg);
     char *copy = strdup(ce->msg);
     for (int i = 0; i < 256; i++)
         if (!errs[i].r || i == 255) {
+            if (errs[i].r)
+                free(errs[i].msg);
             errs[i].r = r;
             errs[i].msg = copy;
             break;
@@ -295,21 +147,20 @@ static PGresult *error_result(conn_ent *ce, const char *msg)
 static PGresult *serve(conn_ent *ce, const char *sql)
 {
     char id[17];
-    site_id(sql, id);
-    block *b = NULL;
-    for (int i = 0; i < nblocks && !b; i++)
-        if (!blocks[i].used && !strcmp(blocks[i].site, id))
-            b = &blocks[i];
+    data_site_id(sql, strlen(sql), id);
+    results_item *b = NULL;
+    for (size_t i = 0; i < recorded.nitems && !b; i++)
+        if (!used[i] && !recorded.items[i].is_fail && !strcmp(recorded.items[i].site, id))
+            b = &recorded.items[i], used[i] = 1;
     if (!b) {
         if (!warned++)
             fprintf(stderr, "replay: no recorded result left for the SELECT of site %s: an empty one\n", id);
-        PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+        PGresult *r = empty_result(PGRES_TUPLES_OK);
         return r;
     }
-    b->used = 1;
     if (b->error)
         return error_result(ce, b->error);
-    PGresult *r = PQmakeEmptyPGresult(NULL, PGRES_TUPLES_OK);
+    PGresult *r = empty_result(PGRES_TUPLES_OK);
     PGresAttDesc *att = calloc((size_t)b->ncols + 1, sizeof *att);
     char (*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
     if (!r || !att || !dflt)
@@ -324,10 +175,10 @@ static PGresult *serve(conn_ent *ce, const char *sql)
     }
     if (!PQsetResultAttrs(r, b->ncols, att))
         exit(3);
-    for (int k = 0; k < b->nrows; k++)
+    for (size_t k = 0; k < b->nrows; k++)
         for (int i = 0; i < b->ncols; i++) {
             const char *v = b->rows[k][i];
-            if (!PQsetvalue(r, k, i, (char *)(v ? v : ""), v ? (int)strlen(v) : -1))
+            if (!PQsetvalue(r, (int)k, i, (char *)(v ? v : ""), v ? (int)strlen(v) : -1))
                 exit(3);
         }
     free(att);
@@ -357,25 +208,16 @@ static const char *writing_command(const char *sql, char *buf, size_t cap)
     return NULL;
 }
 
-/* sql with tabs and newlines as blanks, at most cap - 1 bytes (data_rt_flat of the runtime) */
-static void flat(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; src[i] && i + 1 < cap; i++)
-        dst[i] = src[i] == '\t' || src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
-    dst[i] = 0;
-}
-
 static PGresult *statement(conn_ent *ce, const char *sql)
 {
-    if (sql && is_select(sql))
+    if (sql && data_is_select(sql, strlen(sql)))
         return serve(ce, sql);
-    static char text[4096];
-    flat(text, sizeof text, sql ? sql : "");
-    for (int i = 0; i < nfails; i++)
-        if (!fails[i].used && !strcmp(fails[i].sql, text)) {
-            fails[i].used = 1;
-            return error_result(ce, fails[i].msg);
+    static char text[4096]; /* flattened and cut as the executor recorded it (db_pq_record.c) */
+    proto_flat(text, sizeof text, sql);
+    for (size_t i = 0; i < recorded.nitems; i++)
+        if (!used[i] && recorded.items[i].is_fail && !strcmp(recorded.items[i].sql, text)) {
+            used[i] = 1;
+            return error_result(ce, recorded.items[i].msg);
         }
     char cmd[32], msg[128];
     if (!writes_ok && sql && writing_command(sql, cmd, sizeof cmd)) {
@@ -383,7 +225,7 @@ static PGresult *statement(conn_ent *ce, const char *sql)
         return error_result(ce, msg);
     }
     ce->msg[0] = 0;
-    return PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    return empty_result(PGRES_COMMAND_OK);
 }
 
 /* ---------------------------------------------------------------- the wrapped functions */
@@ -457,7 +299,7 @@ PGresult *__wrap_PQprepare(PGconn *conn, const char *name, const char *query, in
     stmts[nstmts].sql = strdup(query ? query : "");
     nstmts++;
     ce->msg[0] = 0;
-    return PQmakeEmptyPGresult(NULL, PGRES_COMMAND_OK);
+    return empty_result(PGRES_COMMAND_OK);
 }
 
 PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,

@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "../../expr/expr.h"
-#include "../../expr/trace.h"
+#include "../../proto/trace.h"
 #include "rt_slow.h"
 
 /*

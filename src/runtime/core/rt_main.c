@@ -13,6 +13,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "rt_internal.h"
+#include "../../proto/env.h"
 
 rt_state rt = { .trace_off = 1 };
 
@@ -285,9 +286,9 @@ static int write_full(int fd, const void *buf, size_t n)
  */
 static void fork_server(int ctl, int st, int shm_fd)
 {
-    int out = env_int("SYMPATH_OUT_FD", -1);
-    long mem_mb = env_int("SYMPATH_MEM_MB", 0);
-    long out_kb = env_int("SYMPATH_OUT_KB", 1024);
+    int out = env_int(SYMPATH_ENV_OUT_FD, -1);
+    long mem_mb = env_int(SYMPATH_ENV_MEM_MB, 0);
+    long out_kb = env_int(SYMPATH_ENV_OUT_KB, 1024);
     signal(SIGPIPE, SIG_IGN);
     uint32_t hello = FS_HELLO;
     if (write_full(st, &hello, 4))
@@ -343,8 +344,8 @@ __attribute__((constructor(101))) static void rt_init(void)
 {
     expr_oom_hook = rt_out_of_memory;
     dl_iterate_phdr(main_base_cb, &load_base);
-    const char *shm = getenv("SYMPATH_SHM_FD"), *ctl = getenv("SYMPATH_CTL_FD");
-    const char *st = getenv("SYMPATH_ST_FD");
+    const char *shm = getenv(SYMPATH_ENV_SHM_FD), *ctl = getenv(SYMPATH_ENV_CTL_FD);
+    const char *st = getenv(SYMPATH_ENV_ST_FD);
     int shm_fd = shm && *shm ? atoi(shm) : -1;
     trace_header *h = shm_fd >= 0 ? shared_region(shm_fd) : NULL;
     if (!h && ctl && *ctl) {
@@ -362,10 +363,10 @@ __attribute__((constructor(101))) static void rt_init(void)
     if (ctl && *ctl && st && *st) {
         fork_server(atoi(ctl), atoi(st), shm_fd);
     } else {
-        const char *in = getenv("SYMPATH_INPUTS");
+        const char *in = getenv(SYMPATH_ENV_INPUTS);
         if (in && *in)
             load_inputs_file(in);
-        const char *d = getenv("SYMPATH_TRACE_DUMP");
+        const char *d = getenv(SYMPATH_ENV_TRACE_DUMP);
         if (d && *d == '1')
             dump_fd = 2;
     }

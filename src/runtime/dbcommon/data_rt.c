@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../../proto/env.h"
 
 /* Per run (the fork server's child): a child starts from the server's state, in which
  * nothing of a run has happened yet, so "once per process" is "once per run" here. */
@@ -86,7 +87,7 @@ void data_rt_run_start(void)
 {
     if (active == 0 || (active == 1 && run_pid == (int)getpid()))
         return;
-    const char *plan = getenv("SYMPATH_DATA_PLAN");
+    const char *plan = getenv(SYMPATH_ENV_DATA_PLAN);
     active = plan && *plan ? 1 : 0;
     if (!active)
         return;
@@ -94,7 +95,7 @@ void data_rt_run_start(void)
     read_plan(plan);
     if (log_fd >= 0)
         rt_sys_close(log_fd);
-    const char *lp = getenv("SYMPATH_DATA_LOG");
+    const char *lp = getenv(SYMPATH_ENV_DATA_LOG);
     log_fd = lp && *lp ? open(lp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
     tuples = 0;
     free(names); /* the server never fills it; a run's table dies with the run */
@@ -109,7 +110,7 @@ bool data_rt_active(void)
 
 const char *data_rt_db(void)
 {
-    const char *d = getenv("SYMPATH_DATA_DB");
+    const char *d = getenv(SYMPATH_ENV_DATA_DB);
     return d && *d ? d : NULL;
 }
 
@@ -132,24 +133,24 @@ void data_rt_log(const char *fmt, ...)
     va_end(ap);
 }
 
+void data_rt_log_fields(const char *head, const char *const *fields, int n, size_t field_cap)
+{
+    db_log_fields(log_fd, 8192, head, fields, n, field_cap);
+}
+
 void data_rt_log_site(const char *site, int ncols, const char *dialect, const char *sql, int nparams,
                       char *const *literals)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
+    const char **f = calloc((size_t)nparams + 1, sizeof *f);
+    char head[128];
+    if (!f)
         return;
-    char text[4096];
-    db_log_flat(text, sizeof text, sql);
-    fprintf(m, "s\t%s\t%d\t%s\t%s", site, ncols, dialect, text);
-    for (int i = 0; i < nparams; i++) {
-        db_log_flat(text, sizeof text, literals && literals[i] ? literals[i] : "NULL");
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    snprintf(head, sizeof head, "s\t%s\t%d\t%s", site, ncols, dialect);
+    f[0] = sql;
+    for (int i = 0; i < nparams; i++)
+        f[1 + i] = literals ? literals[i] : NULL; /* NULL: "NULL" */
+    data_rt_log_fields(head, f, 1 + nparams, 4096);
+    free(f);
 }
 
 uint64_t data_rt_next_tuple(void) { return tuples++; }

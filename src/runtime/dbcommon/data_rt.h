@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../../data/data.h"
-#include "../../expr/trace.h"
+#include "../../proto/trace.h"
 #include "../core/rt_internal.h"
 #include "db_log.h"
 
@@ -34,9 +34,11 @@ bool data_rt_symbolic(void);
 const data_plan_site *data_rt_plan_for(const char *site_id);
 /* Append one line (format without the newline) to SYMPATH_DATA_LOG with one write. */
 void data_rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line of the log: head, then the fields flattened and cut to field_cap - 1 bytes (db_log_fields). */
+void data_rt_log_fields(const char *head, const char *const *fields, int n, size_t field_cap);
 /* The "s" line of an execution of a SELECT: "s <site> <ncols> <dialect> <sql> <param>..."
  * (protocol in src/data/data.h); literals[i] is parameter i+1 as an SQL literal (NULL or a
- * NULL array: "NULL"). The SQL and the literals are flattened (db_log_flat). */
+ * NULL array: "NULL"). The SQL and the literals are flattened (proto_flat). */
 void data_rt_log_site(const char *site, int ncols, const char *dialect, const char *sql, int nparams,
                       char *const *literals);
 /* The next tuple number of the run (0, 1, ...). */

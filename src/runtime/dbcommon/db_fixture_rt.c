@@ -10,6 +10,7 @@
 #include "db_log.h"
 #include "db_rt.h"
 #include "util/util.h"
+#include "../../proto/env.h"
 
 db_run db_rt;
 qstate *db_rt_stmts;
@@ -51,7 +52,7 @@ void db_rt_log_query(qstate *s)
     else if (s->why && !s->q->nunsupported)
         snprintf(kinds, sizeof kinds, "%s", s->why);
     char sql[2048];
-    db_log_flat(sql, sizeof sql, s->sql);
+    proto_flat(sql, sizeof sql, s->sql);
     /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
     int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
     db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
@@ -129,6 +130,9 @@ static int read_fixture(void)
                         return -1;
                     for (unsigned i = 0; i < db_rt.lim.text; i++)
                         cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
+                } else if (db_column_is_real(&t->cols[c])) { /* an IEEE double's bits */
+                    cell->is_real = true;
+                    cell->v = symbol_or_const(rt_next_input(IT_DOUBLE, 64, NULL, 1, &v), v, 64);
                 } else {
                     cell->v = symbol_or_const(rt_next_input(IT_LONGLONG, 64, NULL, 1, &v), v, 64);
                 }
@@ -196,10 +200,10 @@ void db_rt_setup_with(int (*build)(void))
         return;
     db_rt.state = -1;
     db_rt.log_fd = -1;
-    const char *schema = getenv("SYMPATH_DB_SCHEMA");
+    const char *schema = getenv(SYMPATH_ENV_DB_SCHEMA);
     if (!schema || !*schema)
         return;
-    const char *logp = getenv("SYMPATH_DB_LOG");
+    const char *logp = getenv(SYMPATH_ENV_DB_LOG);
     if (logp && *logp)
         db_rt.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     char *ddl = util_read_file(schema, NULL), *err = NULL;
@@ -209,11 +213,11 @@ void db_rt_setup_with(int (*build)(void))
         return;
     }
     free(ddl);
-    db_rt.lim.rows = env_uint("SYMPATH_DB_ROWS", 3, 1, 64);
-    db_rt.lim.text = env_uint("SYMPATH_DB_TEXT", 8, 1, 64);
-    const char *dir = getenv("SYMPATH_DB_DIR");
+    db_rt.lim.rows = env_uint(SYMPATH_ENV_DB_ROWS, 3, 1, 64);
+    db_rt.lim.text = env_uint(SYMPATH_ENV_DB_TEXT, 8, 1, 64);
+    const char *dir = getenv(SYMPATH_ENV_DB_DIR);
     /* one file per executor: the fork server's pid names it (the run is its child) */
-    int owner = getenv("SYMPATH_CTL_FD") ? (int)getppid() : (int)getpid();
+    int owner = getenv(SYMPATH_ENV_CTL_FD) ? (int)getppid() : (int)getpid();
     if (asprintf(&db_rt.path, "%s/run-%d.db", dir && *dir ? dir : "/tmp", owner) < 0) {
         db_rt.path = NULL;
         return;

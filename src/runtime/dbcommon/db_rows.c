@@ -304,6 +304,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
             cells[c].is_text = true;
             cells[c].len = expr_const(cx, 0, 8);
         }
+        cells[c].is_real = db_column_is_real(&t->cols[c]);
     }
     if (db_insert_defaults(cx, t, q, cells)) { /* omitted columns get their DEFAULT (src/db/check.c) */
         free(cells), free(r);
@@ -313,7 +314,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
         db_val v;
         const char *why = NULL;
         if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
-            v.is_text != db_column_is_text(&t->cols[q->insert_col[i]]) || copy_val(&v, &cells[q->insert_col[i]])) {
+            db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]])) {
             free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
             return;
         }
@@ -332,6 +333,7 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
 {
     memset(out, 0, sizeof *out);
     out->is_text = a->is_text;
+    out->is_real = a->is_real;
     out->null = expr_ite(cx, c, a->null, b->null);
     if (!a->is_text) {
         out->v = expr_ite(cx, c, a->v, b->v);
@@ -396,7 +398,7 @@ int db_rt_apply_dml(qstate *s, bool changed)
         for (int i = 0; i < q->nset && !rc; i++) {
             db_val v;
             rc = db_value_expr(cx, q, q->set_val[i], row, s->params, s->nparams, &v, &why) ||
-                 v.is_text != db_column_is_text(&t->cols[q->set_col[i]]) ||
+                 db_val_store(cx, &t->cols[q->set_col[i]], &v, &v) ||
                  ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
         }
     }

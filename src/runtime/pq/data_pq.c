@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
-#include "../../data/data_pg.h"
+#include "../../db/db.h"
 #include "../dbcommon/data_rt.h"
 #include "data_pq_int.h"
+#include "util/util.h"
+#include "../../db/db.h"
 
 /*
  * The program's libpq calls reach sym_PQ* (pq_dispatch.c) through the stubs of pq_models.c;
@@ -61,8 +63,8 @@ static void log_failure(const PGconn *conn, const PGresult *res, const char *sql
 {
     char msg[1024], m2[1024], text[4096];
     data_pg_message(conn, res, msg, sizeof msg);
-    db_log_flat(m2, sizeof m2, msg);
-    db_log_flat(text, sizeof text, sql ? sql : "");
+    proto_flat(m2, sizeof m2, msg);
+    proto_flat(text, sizeof text, sql ? sql : "");
     data_rt_log("w\t%s\t%s", m2, text);
 }
 
@@ -99,7 +101,7 @@ static char *param_literal(int i, const Oid *types, const char *const *values, c
 {
     if (!values || !values[i] || (formats && formats[i]))
         return strdup("NULL");
-    char *lit = data_sql_literal_text(DATA_PG, values[i], strlen(values[i]));
+    char *lit = db_sql_text(true, values[i], strlen(values[i]));
     const char *tn = types && types[i] ? type_name(types[i]) : NULL;
     if (lit && tn) {
         char *t = NULL;
@@ -127,45 +129,26 @@ static void log_site(const char *site, int ncols, const char *sql, int nparams, 
 /* "n <site> <name>..." the result columns' names, for the replay's results */
 static void log_names(const char *site, const PGresult *desc, int ncols)
 {
-    char *line = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&line, &n);
-    if (!m)
+    const char **f = calloc((size_t)ncols + 1, sizeof *f);
+    char head[32];
+    if (!f)
         return;
-    char text[1024];
-    fprintf(m, "n\t%s", site);
-    for (int i = 0; i < ncols; i++) {
-        db_log_flat(text, sizeof text, PQfname(desc, i));
-        fprintf(m, "\t%s", text);
-    }
-    fclose(m);
-    data_rt_log("%s", line);
-    free(line);
+    snprintf(head, sizeof head, "n\t%s", site);
+    for (int i = 0; i < ncols; i++)
+        f[i] = PQfname(desc, i);
+    data_rt_log_fields(head, f, ncols, 1024);
+    free(f);
 }
 
-/* The "v" form of a value: \N for NULL, else the text with \ tab newline CR escaped. */
+/* The "v" form of a value: \N for NULL, else the text escaped as in .results (results_put_value). */
 static void log_value(uint64_t tuple, int col, const PGresult *r, int row)
 {
-    if (PQgetisnull(r, row, col)) {
-        data_rt_log("v\t%llu\t%d\t\\N", (unsigned long long)tuple, col);
-        return;
-    }
-    const char *p = PQgetvalue(r, row, col);
-    int len = PQgetlength(r, row, col);
-    char buf[8000];
-    size_t o = 0;
-    for (int k = 0; k < len && o + 3 < sizeof buf; k++) {
-        char c = p[k];
-        const char *e = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
-        if (e) {
-            memcpy(buf + o, e, 2);
-            o += 2;
-        } else {
-            buf[o++] = c;
-        }
-    }
-    buf[o] = 0;
-    data_rt_log("v\t%llu\t%d\t%s", (unsigned long long)tuple, col, buf);
+    strbuf b = STRBUF_INIT;
+    int null = PQgetisnull(r, row, col);
+    results_put_value(&b, null ? NULL : PQgetvalue(r, row, col), null ? 0 : (size_t)PQgetlength(r, row, col));
+    if (!b.failed)
+        data_rt_log("v\t%llu\t%d\t%.7990s", (unsigned long long)tuple, col, b.s);
+    sb_free(&b);
 }
 
 /* ---------------------------------------------------------------- connect */

@@ -8,7 +8,7 @@
 /*
  * Fixture mode on PostgreSQL (Emmi, Majumdar and Sen, ISSTA 2007, on a real server): the
  * CLI (src/cli/db_cmd.c) read the user's tables from the catalog and exported
- *   SYMPATH_DB_SCHEMA        the SQLite-style DDL (fixture layout and constraints, db_pg.h)
+ *   SYMPATH_DB_SCHEMA        the SQLite-style DDL (fixture layout and constraints, db/db.h)
  *   SYMPATH_DB_PG_DDL        the PostgreSQL DDL of the tables
  *   SYMPATH_DB_PG_SCRATCH    conninfo of the scratch database (never the user's)
  *   SYMPATH_DB_PG_PREFIX     prefix of the runs' schema names ("sympath_<explorer pid>")

@@ -4,17 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../data/data_pg.h"
-#include "../../db/db_pg.h"
+#include <libpq-fe.h>
+#include "../../db/db.h"
 #include "../dbcommon/data_rt.h"
 #include "db_pq_int.h"
 #include "util/util.h"
+#include "../../proto/env.h"
 
 static char *schema_name;   /* this executor's schema in the scratch database */
 
 bool db_pq_wanted(void)
 {
-    const char *s = getenv("SYMPATH_DB_PG_SCRATCH");
+    const char *s = getenv(SYMPATH_ENV_DB_PG_SCRATCH);
     return s && *s;
 }
 
@@ -64,8 +65,8 @@ static int setup_exec(PGconn *c, const char *sql)
     if (!ok) {
         char msg[1024], flat[1024], text[600];
         data_pg_message(c, r, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
-        db_log_flat(text, sizeof text, sql);
+        proto_flat(flat, sizeof flat, msg);
+        proto_flat(text, sizeof text, sql);
         db_rt_log_line("e\tbuilding the run's schema %s on the scratch database: %s (%s)", schema_name, flat, text);
     }
     PQclear(r);
@@ -86,7 +87,7 @@ static PGconn *scratch_connect(bool with_path)
     char opt[300];
     snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning", schema_name);
     const char *const keys[] = {"dbname", "options", NULL};
-    const char *const vals[] = {getenv("SYMPATH_DB_PG_SCRATCH"), with_path ? opt : "-c client_min_messages=warning",
+    const char *const vals[] = {getenv(SYMPATH_ENV_DB_PG_SCRATCH), with_path ? opt : "-c client_min_messages=warning",
                                 NULL};
     return PQconnectdbParams(keys, vals, 1);
 }
@@ -103,7 +104,7 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
     } else { /* the solver's row violates a constraint the server checks: reported */
         char msg[1024], flat[1024];
         data_pg_message(c, r, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
+        proto_flat(flat, sizeof flat, msg);
         db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
         rc = -1;
     }
@@ -116,22 +117,22 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
 static int build_pg(void)
 {
     type_assumptions();
-    const char *prefix = getenv("SYMPATH_DB_PG_PREFIX");
+    const char *prefix = getenv(SYMPATH_ENV_DB_PG_PREFIX);
     /* one schema per executor: the fork server's pid names it (the run is its child) */
-    int owner = getenv("SYMPATH_CTL_FD") ? (int)getppid() : (int)getpid();
+    int owner = getenv(SYMPATH_ENV_CTL_FD) ? (int)getppid() : (int)getpid();
     if (asprintf(&schema_name, "%s_%d", prefix && *prefix ? prefix : "sympath_run", owner) < 0)
         return -1;
     db_pq_record_open();
-    char *ddl = util_read_file(getenv("SYMPATH_DB_PG_DDL") ? getenv("SYMPATH_DB_PG_DDL") : "", NULL);
+    char *ddl = util_read_file(getenv(SYMPATH_ENV_DB_PG_DDL) ? getenv(SYMPATH_ENV_DB_PG_DDL) : "", NULL);
     if (!ddl) {
-        db_rt_log_line("e\tcannot read the PostgreSQL DDL %s", getenv("SYMPATH_DB_PG_DDL"));
+        db_rt_log_line("e\tcannot read the PostgreSQL DDL %s", getenv(SYMPATH_ENV_DB_PG_DDL));
         return -1;
     }
     PGconn *c = scratch_connect(false);
     if (!c || PQstatus(c) != CONNECTION_OK) {
         char msg[1024], flat[1024];
         data_pg_message(c, NULL, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
+        proto_flat(flat, sizeof flat, msg);
         db_rt_log_line("e\tcannot connect to the scratch database: %s", flat);
         PQfinish(c);
         free(ddl);

@@ -4,9 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../data/data_pg.h"
+#include <libpq-fe.h>
+#include "../../db/db.h"
 #include "../dbcommon/data_rt.h"
 #include "db_pq_int.h"
+#include "../../proto/env.h"
+#include "proto/proto.h"
+#include "util/util.h"
 
 static int results_fd = -1;
 
@@ -20,64 +24,55 @@ static void rec(const char *s, size_t n)
 
 void db_pq_record_open(void)
 {
-    const char *rp = getenv("SYMPATH_DB_RESULTS");
-    if (rp && *rp && (results_fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0)
-        rec("sympath-results 1\nwrites\tallowed\n", strlen("sympath-results 1\nwrites\tallowed\n"));
-}
-
-/* A field with \ tab newline CR escaped (NULL: \N), preceded by a tab, into a memstream. */
-static void put_field(FILE *m, const char *p, int len)
-{
-    fputc('\t', m);
-    if (!p) {
-        fputs("\\N", m);
+    const char *rp = getenv(SYMPATH_ENV_DB_RESULTS);
+    if (!rp || !*rp || (results_fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
         return;
-    }
-    for (int k = 0; k < len; k++) {
-        char c = p[k];
-        if (c == '\\' || c == '\t' || c == '\n' || c == '\r')
-            fprintf(m, "\\%c", c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
-        else
-            fputc(c, m);
-    }
+    strbuf b = STRBUF_INIT;
+    results_put_header(&b, 1);
+    if (!b.failed)
+        rec(b.s, b.len);
+    sb_free(&b);
 }
 
-/* The result of a SELECT (visible columns only), or its error. */
+/* The result of a SELECT (visible columns only), or its error: one block of the .results file. */
 void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PGconn *conn)
 {
     if (results_fd < 0)
         return;
     char site[17];
     data_site_id(sql, strlen(sql), site);
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&buf, &n);
-    if (!m)
-        return;
+    strbuf b = STRBUF_INIT;
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st != PGRES_TUPLES_OK) {
         char msg[1024], flat[1024];
         data_pg_message(conn, r, msg, sizeof msg);
-        db_log_flat(flat, sizeof flat, msg);
-        fprintf(m, "result\t%s\t0\nerror\t%s\nend\n", site, flat);
+        proto_flat(flat, sizeof flat, msg);
+        results_put_result(&b, site, 0);
+        results_put_error(&b, flat);
     } else {
-        fprintf(m, "result\t%s\t%d\nnames", site, ncols);
-        for (int c = 0; c < ncols; c++) {
-            const char *nm = PQfname(r, c);
-            put_field(m, nm, (int)strlen(nm));
+        const char **vals = calloc((size_t)ncols + 1, sizeof *vals);
+        size_t *lens = calloc((size_t)ncols + 1, sizeof *lens);
+        if (!vals || !lens) {
+            free(vals), free(lens);
+            return;
         }
-        fputc('\n', m);
+        results_put_result(&b, site, ncols);
+        for (int c = 0; c < ncols; c++)
+            vals[c] = PQfname(r, c);
+        results_put_names(&b, vals, ncols);
         for (int row = 0; row < PQntuples(r); row++) {
-            fputs("row", m);
-            for (int c = 0; c < ncols; c++)
-                put_field(m, PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c), PQgetlength(r, row, c));
-            fputc('\n', m);
+            for (int c = 0; c < ncols; c++) {
+                vals[c] = PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
+                lens[c] = (size_t)PQgetlength(r, row, c);
+            }
+            results_put_row(&b, vals, lens, ncols);
         }
-        fputs("end\n", m);
+        free(vals), free(lens);
     }
-    fclose(m);
-    rec(buf, n);
-    free(buf);
+    results_put_end(&b);
+    if (!b.failed)
+        rec(b.s, b.len);
+    sb_free(&b);
 }
 
 /* A statement that failed, in the query log ("s" line). */
@@ -85,20 +80,22 @@ void db_pq_log_error(const char *sql, const PGresult *r, const PGconn *conn)
 {
     char msg[1024], fm[1024], fs[1024];
     data_pg_message(conn, r, msg, sizeof msg);
-    db_log_flat(fm, sizeof fm, msg);
-    db_log_flat(fs, sizeof fs, sql);
+    proto_flat(fm, sizeof fm, msg);
+    proto_flat(fs, sizeof fs, sql);
     db_rt_log_line("s\t%s\t%s", fm, fs);
 }
 
 /* A statement other than a SELECT that failed: logged, and recorded for the replay. */
 void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn)
 {
-    char msg[1024], fm[1024], fs[4096], line[5200];
+    char msg[1024], fm[1024], fs[4096];
     data_pg_message(conn, r, msg, sizeof msg);
-    db_log_flat(fm, sizeof fm, msg);
-    db_log_flat(fs, sizeof fs, sql);
-    int n = snprintf(line, sizeof line, "fail\t%s\t%s\n", fm, fs);
-    if (n > 0)
-        rec(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    proto_flat(fm, sizeof fm, msg);
+    proto_flat(fs, sizeof fs, sql); /* cut as the replay cuts the statement it compares (4095 bytes) */
+    strbuf b = STRBUF_INIT;
+    results_put_fail(&b, fm, fs);
+    if (!b.failed)
+        rec(b.s, b.len);
+    sb_free(&b);
     db_pq_log_error(sql, r, conn);
 }

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../db/db_pg.h"
+#include <libpq-fe.h>
+#include "../../db/db.h"
 #include "db_pq_int.h"
 
 /* ---------------------------------------------------------------- values */

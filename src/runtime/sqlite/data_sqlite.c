@@ -8,6 +8,7 @@
 #include "../dbcommon/data_rt.h"
 #include "../../db/db.h"
 #include "util/util.h"
+#include "../../proto/env.h"
 
 /* One prepared statement of the program that data mode wrapped. */
 typedef struct dstate {
@@ -45,7 +46,7 @@ static void load_schema(void)
     if (schema_tried)
         return;
     schema_tried = 1;
-    const char *p = getenv("SYMPATH_DATA_SCHEMA");
+    const char *p = getenv(SYMPATH_ENV_DATA_SCHEMA);
     char *ddl = p && *p ? util_read_file(p, NULL) : NULL, *err = NULL;
     if (ddl && db_schema_from_ddl(ddl, &schema, &err))
         schema = NULL;
@@ -65,9 +66,9 @@ int data_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const ch
 static void log_failure(sqlite3 *db, const char *sql, size_t len)
 {
     char msg[512], text[4096];
-    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    proto_flat(msg, sizeof msg, sqlite3_errmsg(db));
     char *s = strndup(sql, len);
-    db_log_flat(text, sizeof text, s ? s : "");
+    proto_flat(text, sizeof text, s ? s : "");
     free(s);
     data_rt_log("w\t%s\t%s", msg, text);
 }
@@ -166,14 +167,14 @@ static void bound(sqlite3_stmt *st, int idx, char *literal)
 
 int data_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
 {
-    bound(st, idx, data_sql_literal_int(v));
+    bound(st, idx, db_sql_int(v));
     __sym_ret = NULL;
     return sqlite3_bind_int(st, idx, v);
 }
 
 int data_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
 {
-    bound(st, idx, data_sql_literal_int(v));
+    bound(st, idx, db_sql_int(v));
     __sym_ret = NULL;
     return sqlite3_bind_int64(st, idx, v);
 }
@@ -187,14 +188,14 @@ int data_sqlite3_bind_null(sqlite3_stmt *st, int idx)
 
 int data_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
 {
-    bound(st, idx, data_sql_literal_double(v));
+    bound(st, idx, db_sql_double(v));
     __sym_ret = NULL;
     return sqlite3_bind_double(st, idx, v);
 }
 
 int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
 {
-    bound(st, idx, text ? data_sql_literal_text(DATA_SQLITE, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
+    bound(st, idx, text ? db_sql_text(false, text, n < 0 ? strlen(text) : (size_t)n) : NULL);
     __sym_ret = NULL;
     return sqlite3_bind_text(st, idx, text, n, destructor);
 }

@@ -47,8 +47,8 @@ static void log_error(sqlite3 *db, const char *sql, int nbyte)
     char text[1024], msg[512];
     size_t n = nbyte < 0 ? strlen(sql) : (size_t)nbyte;
     snprintf(text, sizeof text, "%.*s", (int)(n < 1000 ? n : 1000), sql);
-    db_log_flat(msg, sizeof msg, sqlite3_errmsg(db));
-    db_log_flat(text, sizeof text, text);
+    proto_flat(msg, sizeof msg, sqlite3_errmsg(db));
+    proto_flat(text, sizeof text, text);
     db_rt_log_line("s\t%s\t%s", msg, text);
 }
 
@@ -184,12 +184,17 @@ int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
 {
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
-    if (p) { /* REAL values are concrete: the parameter is a constant when it is an integer */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    expr *e = param_expr(2, bits, 64);
+    if (p) { /* a REAL parameter: the double's bits; a NaN binds NULL, as in SQLite */
+        expr_ctx *cx = rt_cx();
+        if (!e)
+            e = expr_const(cx, bits, 64);
         memset(p, 0, sizeof *p);
-        if (v == (double)(int64_t)v) {
-            p->null = expr_const(rt_cx(), 0, 1);
-            p->v = expr_const(rt_cx(), (uint64_t)(int64_t)v, 64);
-        }
+        p->is_real = true;
+        p->null = expr_fcmp(cx, FPRED_UNO, e, e);
+        p->v = expr_ite(cx, p->null, expr_const(cx, 0, 64), e);
     }
     return sqlite3_bind_double(st, idx, v);
 }
@@ -342,7 +347,7 @@ static expr *int_cell(const db_val *c, uint64_t v, unsigned width)
     if (!c || c->is_text)
         return NULL;
     expr_ctx *cx = rt_cx();
-    expr *e = expr_ite(cx, c->null, expr_const(cx, 0, 64), c->v);
+    expr *e = expr_ite(cx, c->null, expr_const(cx, 0, 64), c->is_real ? db_real_to_int(cx, c->v) : c->v);
     e = rt_norm(expr_resize(cx, e, width));
     return e && e->value == (v & expr_mask(width)) ? e : NULL;
 }
@@ -364,7 +369,21 @@ sqlite3_int64 db_sqlite3_column_int64(sqlite3_stmt *st, int i)
 double db_sqlite3_column_double(sqlite3_stmt *st, int i)
 {
     __sym_ret = NULL; /* floating point is concrete */
-    return sqlite3_column_double(st, i);
+    double d = sqlite3_column_double(st, i);
+    const db_val *c = cell_of(st, i);
+    if (c && !c->is_text) { /* except a fixture cell's value: a REAL's bits, an INTEGER converted; NULL reads 0.0 */
+        expr_ctx *cx = rt_cx();
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        /* a REAL value and a fixture cell are 0 when NULL (slot constraints, real.c), so they need no
+         * ite: the floating-point operations then see the input symbol itself (solver_sample.c) */
+        expr *e = c->is_real ? c->v : db_int_to_real(cx, c->v);
+        if (!c->is_real && c->v->op != EXPR_SYMBOL)
+            e = expr_ite(cx, c->null, expr_const(cx, 0, 64), e);
+        e = rt_norm(e);
+        __sym_ret = e && e->value == bits ? e : NULL;
+    }
+    return d;
 }
 
 /* Shadows for the text SQLite returned: bytes 0..len of the cell (the terminating NUL
@@ -393,6 +412,8 @@ const unsigned char *db_sqlite3_column_text(sqlite3_stmt *st, int i)
      * a program tells NULL cells apart with sqlite3_column_type, which is symbolic. */
     if (c && c->is_text && p)
         shadow_text(c, p, n);
+    else if (c && c->is_real && p && rt_norm(c->v))
+        rt_count_conc(CONC_FLOAT); /* the text of a double is concrete */
     return p;
 }
 
@@ -424,9 +445,9 @@ int db_sqlite3_column_type(sqlite3_stmt *st, int i)
     int t = sqlite3_column_type(st, i);
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;
-    if (c && t != SQLITE_FLOAT) {
+    if (c && (t != SQLITE_FLOAT || c->is_real)) {
         expr_ctx *cx = rt_cx();
-        int type = c->is_text ? SQLITE_TEXT : SQLITE_INTEGER;
+        int type = c->is_text ? SQLITE_TEXT : c->is_real ? SQLITE_FLOAT : SQLITE_INTEGER;
         expr *e = rt_norm(expr_ite(cx, c->null, expr_const(cx, SQLITE_NULL, 32), expr_const(cx, (uint64_t)type, 32)));
         __sym_ret = e && e->value == (uint32_t)t ? e : NULL;
     }

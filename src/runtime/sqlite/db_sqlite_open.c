@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "../dbcommon/db_rt.h"
 #include "db_sqlite.h"
+#include "../../proto/env.h"
 
 /* db_rt_insert_fixture's row inserter for the SQLite file (ctx: its connection). */
 static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells)
@@ -85,6 +86,6 @@ int db_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const ch
 
 bool db_sqlite_wanted(void)
 {
-    const char *s = getenv("SYMPATH_DB_SCHEMA");
+    const char *s = getenv(SYMPATH_ENV_DB_SCHEMA);
     return s && *s;
 }

@@ -1,15 +1,15 @@
 /* data_pg.c: a PostgreSQL connection on which nothing can write (data mode never changes the user's data). */
 #define _GNU_SOURCE
-#include "data_pg.h"
+#include <libpq-fe.h>
+#include "db.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
 
-/* Here, not in source.c: sympath_db (and so `sympath run`, src/explore) needs it too. */
+/* Here, not in data/source.c: `sympath run` (src/explore, below data) needs it too. */
 bool data_is_postgres(const char *db)
 {
     return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11) || strstr(db, "dbname=") ||

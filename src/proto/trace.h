@@ -1,4 +1,4 @@
-/* trace.h: the shared-memory region between explorer and executor: inputs in, coverage and trace out, plus the fork-server protocol. */
+/* trace.h: the shared-memory region between explorer and executor (inputs in, coverage and trace out) and the fork-server protocol; self-contained (the runtime includes it alone). */
 #ifndef SYMPATH_TRACE_H
 #define SYMPATH_TRACE_H
 
@@ -21,6 +21,14 @@
  * Records reference expressions by trace id. An EXPR record is written the first
  * time an expression is referenced by another record (lazily, kids first), so kids
  * always precede parents, and expressions that never reach a branch cost nothing.
+ *
+ * One writer, one reader: the runtime writes (src/runtime/core/rt_trace.c records,
+ * rt_input.c inputs, rt_main.c the end and errors, rt_fast.c coverage), the explorer
+ * reads (src/explore/trace_read.c; executor*.c the header). This header includes only
+ * <stdint.h>: the runtime (libsympath-rt.a, linked into every executor from its own
+ * copies of expr/, db/ and util/, never with the explorer's libraries) includes it on its
+ * own, as does the pass (instrument/) for the enums it stores in call arguments.
+ * tests/unit/test_proto_trace.c writes with the runtime and reads back with trace_read.
  */
 
 #define TRACE_MAGIC 0x53594d31u /* "SYM1" */
@@ -142,7 +150,7 @@ _Static_assert(sizeof(trace_header) <= TRACE_HEADER_SIZE, "trace_header must fit
 
 /*
  * Fork-server protocol (explorer = client, executor = server).
- * Environment of the executor:
+ * Environment of the executor (each name is a macro of proto/env.h, SYMPATH_ENV_SHM_FD ...):
  *   SYMPATH_SHM_FD   fd of the region above
  *   SYMPATH_CTL_FD   pipe read end: explorer -> server commands (uint32)
  *   SYMPATH_ST_FD    pipe write end: server -> explorer replies (uint32 / int32)

@@ -1,0 +1,1 @@
+SELECT unit, count(*), min(reading) FROM sensors GROUP BY unit ORDER BY unit

@@ -1,0 +1,1 @@
+SELECT * FROM books WHERE inventory > 1 AND subject LIKE 'CS%'

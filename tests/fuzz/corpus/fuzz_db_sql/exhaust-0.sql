@@ -1,0 +1,1 @@
+SELECT id, reading, unit FROM sensors

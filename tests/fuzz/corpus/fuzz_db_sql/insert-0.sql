@@ -1,0 +1,1 @@
+INSERT INTO orders(user_id, amount) VALUES(?1, ?2)

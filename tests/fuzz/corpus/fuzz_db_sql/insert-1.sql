@@ -1,0 +1,1 @@
+SELECT amount FROM orders WHERE oid = ?

@@ -1,0 +1,1 @@
+SELECT role FROM users WHERE name = ? LIMIT 1

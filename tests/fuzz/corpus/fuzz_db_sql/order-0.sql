@@ -1,0 +1,1 @@
+SELECT amount, oid FROM orders ORDER BY amount DESC

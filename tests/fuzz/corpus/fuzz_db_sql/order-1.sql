@@ -1,0 +1,1 @@
+SELECT count(*), max(amount), sum(amount) FROM orders WHERE amount > 10

@@ -1,0 +1,1 @@
+SELECT id, qty, kind, note FROM orders

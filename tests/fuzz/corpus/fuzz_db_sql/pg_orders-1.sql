@@ -1,0 +1,1 @@
+UPDATE orders SET qty = 0

@@ -1,0 +1,1 @@
+SELECT id, amount, status, country FROM orders

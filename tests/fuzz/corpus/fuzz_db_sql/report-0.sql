@@ -1,0 +1,1 @@
+SELECT u.name, o.amount FROM users u JOIN orders o ON o.user_id = u.id 

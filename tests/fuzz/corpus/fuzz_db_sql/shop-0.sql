@@ -1,0 +1,1 @@
+SELECT name, role FROM users WHERE id = ?1

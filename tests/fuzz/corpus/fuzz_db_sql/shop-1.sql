@@ -1,0 +1,1 @@
+SELECT amount FROM orders WHERE user_id = :u AND amount >= :m

@@ -1,0 +1,1 @@
+UPDATE orders SET amount = amount + ?1 WHERE amount >= 100

@@ -1,0 +1,1 @@
+INSERT INTO orders (amount, status, country) VALUES (42, 'paid', 'US')
