@@ -1,23 +1,15 @@
-/* data_cmd.c: `sympath data`: options, the read-only database check, the build, the Li-Csallner exploration, replay.conf. */
+/* data_cmd.c: `sympath data`: options and Ctrl-C, then the data pipeline (src/data, data_run). */
 #define _GNU_SOURCE
 #include "data_cmd.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "data/data.h"
-#include "db/db.h"
-#include "emit/emit.h"
-#include "instrument/instrument.h"
 #include "run_cmd.h"
-#include "util/util.h"
-#include "proto/env.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -28,6 +20,18 @@ static void on_sigint(int sig)
         raise(sig);
     }
     interrupted = 1;
+}
+
+/* After the build: the first Ctrl-C stops after the run in flight and writes what was found. */
+static void arm_interrupt(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 static void data_usage(FILE *f)
@@ -147,92 +151,8 @@ int cmd_data(int argc, char **argv)
         data_usage(stderr);
         return 2;
     }
-    char **abs_sources = calloc(nsources, sizeof *abs_sources);
-    for (size_t i = 0; i < nsources; i++)
-        if (!(abs_sources[i] = realpath(sources[i], NULL))) {
-            fprintf(stderr, "sympath data: cannot read %s: %s\n", sources[i], strerror(errno));
-            return 1;
-        }
-    char build_dir[PATH_MAX], exe[PATH_MAX + 16], sites[PATH_MAX + 16];
-    if (snprintf(build_dir, sizeof build_dir, "%s/build", out) >= (int)sizeof build_dir || util_mkdir_p(build_dir)) {
-        fprintf(stderr, "sympath data: cannot create %s/build: %s\n", out, strerror(errno));
-        return 1;
-    }
-    snprintf(exe, sizeof exe, "%s/executor", build_dir);
-    snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
-
-    /* the database: checked before the build, opened read-only; SQLite also gives the schema
-     * the runtime needs for rowid keys and replay needs for its fixtures */
-    char *db_abs = NULL;
-    db_setup dbs;
-    memset(&dbs, 0, sizeof dbs);
-    char *err = NULL;
-    if (!data_is_postgres(db)) {
-        if (!(db_abs = realpath(db, NULL))) {
-            fprintf(stderr, "sympath data: --db %s: %s\n", db, strerror(errno));
-            return 1;
-        }
-        if (db_setup_data(db_abs, db, build_dir, &dbs, &err)) {
-            fprintf(stderr, "sympath data: %s\n", err ? err : "out of memory");
-            free(err);
-            return 1;
-        }
-    }
-    data_source *probe = data_source_open(db_abs ? db_abs : db, &err);
-    if (!probe) {
-        fprintf(stderr, "sympath data: --db %s: %s\n", db, err ? err : "cannot open the database");
-        free(err);
-        return 1;
-    }
-    data_source_close(probe);
-
-    build_opts bo = {(const char *const *)abs_sources, nsources, cflags, build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     exe, sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, NULL, NULL};
-    build_stats bs;
-    memset(&bs, 0, sizeof bs);
-    fprintf(stderr, "sympath: building %s%s ...\n", sources[0], nsources > 1 ? " (and more)" : "");
-    if (build_executor(&bo, &bs, &err) != 0) {
-        fprintf(stderr, "sympath data: cannot build the program:\n%s\n", err ? err : "unknown error");
-        free(err);
-        return 1;
-    }
-    fprintf(stderr, "sympath: %u functions, %u branch sites instrumented in %.1f s\n", bs.functions, bs.branch_sites,
-            bs.seconds);
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    o.db = db_abs ? db_abs : db;
-    o.out_dir = out;
-    o.exe_path = exe;
-    o.sites_path = sites;
-    o.work_dir = build_dir;
-    o.sources = (const char *const *)sources;
-    o.nsources = nsources;
-    o.build_seconds = bs.seconds;
-    o.interrupted = &interrupted;
-    data_summary sum;
-    if (data_explore(&o, &sum, &err)) {
-        fprintf(stderr, "sympath data: %s\n", err ? err : "the exploration failed");
-        free(err);
-        return 1;
-    }
-    /* replay: SQLite tests rebuild a database from the schema and their fixture (test-N.sql) */
-    dbs.fixture_inputs = 0;
-    if (write_replay_conf(out, abs_sources, nsources, cflags, NULL, sum.slots_covered, sum.slots_total,
-                          dbs.schema ? &dbs : NULL, data_is_postgres(db)))
-        return 1;
-    db_setup_free(&dbs);
-    build_stats_free(&bs);
-    for (size_t i = 0; i < nsources; i++)
-        free(abs_sources[i]);
-    free(abs_sources);
+    data_run_opts r = {out, (const char *const *)sources, nsources, cflags, db, o, &interrupted, arm_interrupt, stderr};
+    int rc = data_run(&r);
     free(sources);
-    free(db_abs);
-    return 0;
+    return rc;
 }

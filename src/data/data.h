@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <stdio.h>
 #include "../expr/expr.h"
 
 /*
@@ -145,8 +146,6 @@ typedef struct data_source data_source;
  */
 data_source *data_source_open(const char *db, char **err);
 data_dialect data_source_dialect(const data_source *ds);
-/* True when `db` names a PostgreSQL database (a conninfo URI or key=value string). */
-bool data_is_postgres(const char *db);
 
 /*
  * The DBMS's own estimates for `sql` (a SELECT: the site's wrapped query, see
@@ -207,5 +206,33 @@ typedef struct data_summary {
  * Returns 0, or -1 with *err (malloc'ed) when the exploration could not start.
  */
 int data_explore(const data_opts *o, data_summary *sum, char **err);
+
+/* ---------------------------------------------------------------- `sympath data` as a whole (pipeline.c) */
+
+/* What `sympath data` was asked to do: the parsed command line. All borrowed. */
+typedef struct data_run_opts {
+    const char *out_dir;              /* OUT: tests/, report.json, build/ */
+    const char *const *sources;       /* the program's C files as given (>= 1) */
+    size_t nsources;
+    const char *cflags;               /* --cflags, or NULL */
+    const char *db;                   /* --db: an SQLite file or a PostgreSQL conninfo */
+    data_opts data;                   /* budget, limits, --first, --max-nq, --full-scan; the paths, sources,
+                                         db, build and interrupted fields are set by data_run */
+    volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */
+    void (*before_explore)(void);     /* called once after the build, before the exploration (the CLI arms
+                                         Ctrl-C there); may be NULL */
+    FILE *log;                        /* messages ("sympath data: ..."); NULL: stderr */
+} data_run_opts;
+
+/*
+ * `sympath data` after option parsing: resolve the sources, create OUT/build
+ * (explore_prepare_out), check the database read-only (SQLite: db_setup_data, its schema
+ * for rowid keys and replay; both: data_source_open), build the executor
+ * (explore_build_program), explore (data_explore) and write replay.conf
+ * (explore_write_replay_conf). Returns the exit code: 0 when the exploration ran, 1 when a
+ * source or the database cannot be read, OUT/build cannot be created, the build, the
+ * exploration or the replay configuration failed.
+ */
+int data_run(const data_run_opts *r);
 
 #endif

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "source_int.h"
 
+#include "db/db.h" /* data_is_postgres */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,12 +12,6 @@ struct data_source {
     data_dialect dialect;
     void *h;
 };
-
-bool data_is_postgres(const char *db)
-{
-    return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11) || strstr(db, "dbname=") ||
-           strstr(db, "host=");
-}
 
 data_source *data_source_open(const char *db, char **err)
 {

@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+/* Here, not in data/source.c: `sympath run` (src/explore, below data) needs it too. */
+bool data_is_postgres(const char *db)
+{
+    return !strncmp(db, "postgresql://", 13) || !strncmp(db, "postgres://", 11) || strstr(db, "dbname=") ||
+           strstr(db, "host=");
+}
+
 void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap)
 {
     const char *m = res ? PQresultErrorMessage(res) : NULL;

@@ -562,6 +562,11 @@ char *db_pg_fixture_sql(const db_schema *s, const db_limits *l, const uint64_t *
  * source_pg.c, fixture mode's catalog reads in setup_pg.c) and the executor (the runtime's
  * data_pq.c, db_pq_build.c, db_pq_record.c) -- */
 
+/* True when `db` (a --db argument) names a PostgreSQL database: a conninfo URI
+ * ("postgresql://", "postgres://") or key=value string (dbname=, host=); else an SQLite file
+ * or DDL. Used by `sympath run` (explore_run), `sympath data` and data mode's sources. */
+bool data_is_postgres(const char *db);
+
 /*
  * Connect to `conninfo` (a URI or key=value string) so that nothing done on the
  * connection can write: the server option default_transaction_read_only=on is given at

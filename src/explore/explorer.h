@@ -2,9 +2,11 @@
 #ifndef SYMPATH_EXPLORER_H
 #define SYMPATH_EXPLORER_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../emit/emit.h"
 #include "../instrument/instrument.h"
@@ -99,5 +101,76 @@ uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint
  * metadata.xml names it with its SHA-256, entry main, the branch-coverage specification
  * and "sympath <version>" (explorer.c). NULL with *err (malloc'ed) on failure. */
 suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err);
+
+/* ---- the `sympath run` pipeline (program.c), and the steps of it `sympath data` shares ---- */
+
+/* Where a command builds: OUT/build, its executor and site table. */
+typedef struct explore_paths {
+    char build_dir[PATH_MAX];     /* OUT/build (also the exploration's scratch directory) */
+    char exe[PATH_MAX + 16];      /* OUT/build/executor */
+    char sites[PATH_MAX + 16];    /* OUT/build/sites.tsv */
+} explore_paths;
+
+/* Fill *p for the output directory `out` and create OUT/build (mkdir -p). Returns 0; -1 with
+ * *err "cannot create OUT/build: <reason>"; -2 with *err "output path too long" (*err malloc'ed). */
+int explore_prepare_out(const char *out, explore_paths *p, char **err);
+
+/*
+ * Build the instrumented executor p->exe and site table p->sites from the sources
+ * (abs_sources: absolute paths; shown: the first source as the user gave it, named in the
+ * "sympath: building X ..." line, "(and more)" when n > 1), with cflags (may be NULL), posix (may be NULL) and
+ * interrupted (may be NULL) as in build_opts; the compiler is $SYMPATH_CC or clang-14.
+ * cmd ("sympath run", "sympath data") prefixes the failure messages written to log.
+ * Returns 0 with *bs filled (the caller reports the figures; free with build_stats_free);
+ * 1 when the build failed (the compiler's diagnostics are in the message); 130 when
+ * *interrupted was set during the build: the partial executor and site table are removed.
+ */
+int explore_build_program(const char *cmd, const explore_paths *p, char *const *abs_sources, size_t n,
+                          const char *shown, const char *cflags, const struct sym_posix_opts *posix,
+                          volatile sig_atomic_t *interrupted, build_stats *bs, FILE *log);
+
+struct db_setup;
+/*
+ * Write OUT/build/replay.conf (atomically, by proto.h's one writer): sources, flags, the
+ * replay library, the branch figures covered/total, nondet and POSIX lines, the SQLite
+ * database lines when db->schema is set for SQLite, and the replay_pq.c line when replaypq
+ * is set (db and posix may be NULL). Returns 0, or -1 after a "sympath: ..." message on log.
+ */
+int explore_write_replay_conf(const char *out, char *const *abs_sources, size_t n, const char *cflags,
+                              const struct sym_posix_opts *posix, uint32_t covered, uint32_t total,
+                              const struct db_setup *db, int replaypq, FILE *log);
+
+/* What `sympath run` was asked to do: the parsed command line. All borrowed. */
+typedef struct explore_run_opts {
+    const char *out_dir;              /* OUT: tests/, errors/, report.json, build/ */
+    const char *const *sources;       /* the program's C files as given (>= 1) */
+    size_t nsources;
+    const char *cflags;               /* --cflags, or NULL */
+    const char *compile_commands;     /* --compile-commands file or directory (its flags go before cflags), or NULL */
+    /* reads compile_commands for the sources (absolute paths): unit_compdb_flags, passed in by
+     * the CLI because src/unit sits above explore; the malloc'ed flags, or NULL with *err */
+    char *(*compdb_flags)(const char *db, const char *const *sources, size_t nsources, char **err);
+    const char *db;                   /* --db: DDL or SQLite file, or a PostgreSQL conninfo; NULL: none */
+    const char *db_scratch;           /* --db-scratch conninfo, or NULL */
+    unsigned db_rows, db_text;        /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */
+    const struct sym_posix_opts *posix; /* --sym-args/--sym-stdin/--sym-file (may be NULL: none) */
+    explore_opts explore;             /* strategy, budgets, limits, jobs, progress; the paths, sources,
+                                         build, database and interrupted fields are set by explore_run */
+    volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop; may be NULL */
+    void (*before_build)(void);       /* called once just before the build (the CLI arms Ctrl-C there); may be NULL */
+    FILE *log;                        /* messages ("sympath run: ..."); NULL: stderr */
+} explore_run_opts;
+
+/*
+ * `sympath run` after option parsing: resolve the sources, add the --compile-commands
+ * flags, create OUT/build, set up the database (--db: db_setup_run), build the executor,
+ * write replay.conf, explore (explore_program), write replay.conf again with the
+ * coverage; PostgreSQL scratch schemas are dropped on every path after the setup.
+ * Returns the exit code: 0 when the exploration ran (whatever it found); 1 when a source
+ * is unreadable, OUT/build cannot be created, the database setup, build, exploration or a
+ * write failed; 2 when the compile_commands file is unusable or the output path too long;
+ * 130 when *interrupted was set during the build (nothing explored, executor removed).
+ */
+int explore_run(const explore_run_opts *r);
 
 #endif
