@@ -155,6 +155,17 @@ static void take_flags(CXCompileCommand cmd, strbuf *out) {
     free(dir);
 }
 
+/* Remove the temporary directory tmp made for a copy of the database (its
+ * compile_commands.json, then the directory) and free the name; NULL: nothing. */
+static void remove_copy(char *tmp) {
+    if (!tmp) return;
+    char *copy = util_strf("%s/compile_commands.json", tmp);
+    if (copy) unlink(copy);
+    free(copy);
+    rmdir(tmp);
+    free(tmp);
+}
+
 char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsources, char **err) {
     *err = NULL;
     struct stat st;
@@ -208,13 +219,7 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
                          db);
         if (cdb) clang_CompilationDatabase_dispose(cdb);
         free(dir);
-        if (tmp) {
-            char *copy = util_strf("%s/compile_commands.json", tmp);
-            if (copy) unlink(copy);
-            free(copy);
-            rmdir(tmp);
-            free(tmp);
-        }
+        remove_copy(tmp);
         return NULL;
     }
     strbuf out = STRBUF_INIT;
@@ -240,13 +245,7 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
     }
     if (all) clang_CompileCommands_dispose(all);
     clang_CompilationDatabase_dispose(cdb);
-    if (tmp) {
-        char *copy = util_strf("%s/compile_commands.json", tmp);
-        if (copy) unlink(copy);
-        free(copy);
-        rmdir(tmp);
-        free(tmp);
-    }
+    remove_copy(tmp);
     free(dir);
     if (out.failed) {
         sb_free(&out);
