@@ -148,6 +148,20 @@ static int shifted_masked(tx *t, int (*f)(tx *, expr *), expr *a, const char *sh
 }
 
 
+/* The SQL term of input symbol e (the column expression it was read from), which must be a
+ * floating-point value when real and an integer otherwise (else: fail with wrong_kind). */
+static int symbol_term(tx *t, const expr *e, bool real, const char *wrong_kind)
+{
+    bool is_real = false;
+    const char *term = t->term(t->ctx, e->aux, &is_real);
+    if (!term)
+        return fail(t, "a value that does not come from the database");
+    if (is_real != real)
+        return fail(t, wrong_kind);
+    sb_puts(&t->o, term);
+    return too_long(t);
+}
+
 /* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
 static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
 {
@@ -316,16 +330,8 @@ static int sql_int(tx *t, expr *e)
         else
             put_u(t, e->value);
         return 0;
-    case EXPR_SYMBOL: {
-        bool real = false;
-        const char *term = t->term(t->ctx, e->aux, &real);
-        if (!term)
-            return fail(t, "a value that does not come from the database");
-        if (real)
-            return fail(t, "bits of a floating-point value");
-        sb_puts(&t->o, term);
-        return too_long(t);
-    }
+    case EXPR_SYMBOL:
+        return symbol_term(t, e, false, "bits of a floating-point value");
     case EXPR_ADD:
     case EXPR_SUB:
     case EXPR_MUL: {
@@ -450,16 +456,8 @@ static int sql_real(tx *t, expr *e)
         free(lit);
         return 0;
     }
-    case EXPR_SYMBOL: {
-        bool real = false;
-        const char *term = t->term(t->ctx, e->aux, &real);
-        if (!term)
-            return fail(t, "a value that does not come from the database");
-        if (!real)
-            return fail(t, "an integer read as floating-point bits");
-        sb_puts(&t->o, term);
-        return too_long(t);
-    }
+    case EXPR_SYMBOL:
+        return symbol_term(t, e, true, "an integer read as floating-point bits");
     case EXPR_FADD:
         return binop(t, e, "+", sql_real);
     case EXPR_FSUB:

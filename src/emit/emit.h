@@ -79,7 +79,7 @@ int sha256_file_hex(const char *path, char hex[65]);
  * Usage:
  *   json_writer *j = json_new();
  *   json_begin_object(j);
- *     json_key(j, "tests"); json_uint(j, 3);
+ *     json_kv_uint(j, "tests", 3);      // or json_key(j, "tests"); json_uint(j, 3);
  *     json_key(j, "sites"); json_begin_array(j); ... json_end_array(j);
  *   json_end_object(j);
  *   json_write_file(j, "out/report.json");   // atomic
@@ -108,6 +108,17 @@ void json_uint(json_writer *j, uint64_t v);
 void json_double(json_writer *j, double v);
 void json_bool(json_writer *j, int v);
 void json_null(json_writer *j);
+/* One member of the current object: its key and then its value, as json_key followed by
+ * json_string / json_int / json_uint / json_double / json_bool (the same text, the same
+ * rules: a NULL string and a double that is not finite are written as null). */
+void json_kv_str(json_writer *j, const char *key, const char *s);
+void json_kv_int(json_writer *j, const char *key, int64_t v);
+void json_kv_uint(json_writer *j, const char *key, uint64_t v);
+void json_kv_double(json_writer *j, const char *key, double v);
+void json_kv_bool(json_writer *j, const char *key, int v);
+/* A member whose value is an array of strings: one per line of text (lines end at '\n'; a last
+ * line without one counts, an empty line is an empty string); NULL or "": an empty array. */
+void json_kv_lines(json_writer *j, const char *key, const char *text);
 /* The text so far (NUL-terminated, owned by j) and its length. */
 const char *json_text(const json_writer *j, size_t *len);
 /* Write the text to path atomically. 0 or -1 with errno. */

@@ -208,6 +208,29 @@ void json_double(json_writer *j, double v)
 void json_bool(json_writer *j, int v) { scalar(j, v ? "true" : "false"); }
 void json_null(json_writer *j) { scalar(j, "null"); }
 
+/* A member: its key, then its value. */
+void json_kv_str(json_writer *j, const char *key, const char *s) { json_key(j, key); json_string(j, s); }
+void json_kv_int(json_writer *j, const char *key, int64_t v) { json_key(j, key); json_int(j, v); }
+void json_kv_uint(json_writer *j, const char *key, uint64_t v) { json_key(j, key); json_uint(j, v); }
+void json_kv_double(json_writer *j, const char *key, double v) { json_key(j, key); json_double(j, v); }
+void json_kv_bool(json_writer *j, const char *key, int v) { json_key(j, key); json_bool(j, v); }
+
+void json_kv_lines(json_writer *j, const char *key, const char *text)
+{
+    json_key(j, key);
+    json_begin_array(j);
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        char *one = strndup(l, n);
+        if (one)
+            json_string(j, one);
+        free(one);
+        l = nl ? nl + 1 : l + n;
+    }
+    json_end_array(j);
+}
+
 const char *json_text(const json_writer *j, size_t *len)
 {
     if (j->failed || j->out.failed) {

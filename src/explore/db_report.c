@@ -93,18 +93,49 @@ static void add_kinds(char *dst, size_t cap, const char *kinds)
     }
 }
 
+/* The distinct messages of one kind of log line (the first 20) and how many such lines there were. */
+typedef struct msgs {
+    char **v;
+    size_t n, total;
+} msgs;
+
+static void msgs_add(msgs *m, const char *text)
+{
+    m->total++;
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->v[i], text))
+            return;
+    if (m->n >= 20)
+        return;
+    char **nv = realloc(m->v, (m->n + 1) * sizeof *nv);
+    if (!nv)
+        return;
+    m->v = nv;
+    if ((nv[m->n] = strdup(text)))
+        m->n++;
+}
+
+/* The count under count_key, the messages as an array under list_key; frees them. */
+static void msgs_write(json_writer *j, const char *count_key, const char *list_key, msgs *m)
+{
+    json_kv_uint(j, count_key, m->total);
+    json_key(j, list_key);
+    json_begin_array(j);
+    for (size_t i = 0; i < m->n; i++) {
+        json_string(j, m->v[i]);
+        free(m->v[i]);
+    }
+    json_end_array(j);
+    free(m->v);
+}
+
 void explore_db_report(json_writer *j, const explore_state *s)
 {
     if (!s->o->db_schema)
         return;
     qsite *q = NULL;
     size_t nq = 0;
-    char **errors = NULL;
-    size_t nerr = 0, err_total = 0;
-    char **stmt_errors = NULL;
-    size_t nstmt = 0, stmt_total = 0;
-    char **rejections = NULL;
-    size_t nrej = 0, rej_total = 0;
+    msgs errors = {0}, stmt_errors = {0}, rejections = {0};
     FILE *f = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
     char *line = NULL;
     size_t cap = 0;
@@ -125,44 +156,15 @@ void explore_db_report(json_writer *j, const explore_state *s)
         if (!strcmp(fld[0], "s") && nf >= 3) {
             char both[2200];
             snprintf(both, sizeof both, "%s: %s", fld[2], fld[1]);
-            stmt_total++;
-            int have = 0;
-            for (size_t i = 0; i < nstmt; i++)
-                have |= !strcmp(stmt_errors[i], both);
-            if (!have && nstmt < 20) {
-                char **ne = realloc(stmt_errors, (nstmt + 1) * sizeof *ne);
-                if (ne) {
-                    stmt_errors = ne;
-                    if ((ne[nstmt] = strdup(both)))
-                        nstmt++;
-                }
-            }
+            msgs_add(&stmt_errors, both);
             continue;
         }
         if (!strcmp(fld[0], "r") && nf >= 2) { /* a fixture row SQLite rejected (a CHECK not modelled) */
-            rej_total++;
-            int have = 0;
-            for (size_t i = 0; i < nrej; i++)
-                have |= !strcmp(rejections[i], fld[1]);
-            char **nr = !have && nrej < 20 ? realloc(rejections, (nrej + 1) * sizeof *nr) : NULL;
-            if (nr && (nr[nrej] = strdup(fld[1])))
-                rejections = nr, nrej++;
-            else if (nr)
-                rejections = nr;
+            msgs_add(&rejections, fld[1]);
             continue;
         }
         if (!strcmp(fld[0], "e") && nf >= 2) {
-            err_total++;
-            int have = 0;
-            for (size_t i = 0; i < nerr; i++)
-                have |= !strcmp(errors[i], fld[1]);
-            if (!have && nerr < 20) {
-                char **ne = realloc(errors, (nerr + 1) * sizeof *ne);
-                if (ne && (ne[nerr] = strdup(fld[1])))
-                    errors = ne, nerr++;
-                else if (ne)
-                    errors = ne;
-            }
+            msgs_add(&errors, fld[1]);
             continue;
         }
         if (strcmp(fld[0], "q") || nf < 8)
@@ -202,16 +204,11 @@ void explore_db_report(json_writer *j, const explore_state *s)
 
     json_key(j, "database");
     json_begin_object(j);
-    json_key(j, "tables");
-    json_uint(j, (uint64_t)s->o->db_schema->ntables);
-    json_key(j, "row_slots_per_table");
-    json_uint(j, s->o->db_rows);
-    json_key(j, "text_bytes");
-    json_uint(j, s->o->db_text);
-    json_key(j, "fixtures_written");
-    json_uint(j, s->db_fixtures);
-    json_key(j, "rows_synthesized");
-    json_uint(j, s->db_fixture_rows);
+    json_kv_uint(j, "tables", (uint64_t)s->o->db_schema->ntables);
+    json_kv_uint(j, "row_slots_per_table", s->o->db_rows);
+    json_kv_uint(j, "text_bytes", s->o->db_text);
+    json_kv_uint(j, "fixtures_written", s->db_fixtures);
+    json_kv_uint(j, "rows_synthesized", s->db_fixture_rows);
     json_key(j, "constraints_not_modelled");
     json_begin_array(j);
     for (int i = 0; i < s->o->db_schema->nignored; i++)
@@ -221,50 +218,28 @@ void explore_db_report(json_writer *j, const explore_state *s)
     for (int t = 0; t < s->o->db_schema->ntables; t++)
         for (int i = 0; i < s->o->db_schema->tables[t].nchecks; i++)
             nchecks++, nmodelled += s->o->db_schema->tables[t].checks[i].q != NULL;
-    json_key(j, "check_constraints");
-    json_uint(j, nchecks);
-    json_key(j, "check_constraints_modelled");
-    json_uint(j, nmodelled);
-    json_key(j, "fixtures_rejected");
-    json_uint(j, rej_total);
-    json_key(j, "fixture_rejection_messages");
-    json_begin_array(j);
-    for (size_t i = 0; i < nrej; i++) {
-        json_string(j, rejections[i]);
-        free(rejections[i]);
-    }
-    json_end_array(j);
-    free(rejections);
+    json_kv_uint(j, "check_constraints", nchecks);
+    json_kv_uint(j, "check_constraints_modelled", nmodelled);
+    msgs_write(j, "fixtures_rejected", "fixture_rejection_messages", &rejections);
     double total_ms = 0;
     uint64_t understood = 0;
     for (size_t i = 0; i < nq; i++)
         total_ms += (double)q[i].ns / 1e6, understood += q[i].understood;
-    json_key(j, "sqlite_ms");
-    json_double(j, total_ms);
-    json_key(j, "query_sites");
-    json_uint(j, nq);
-    json_key(j, "query_sites_understood");
-    json_uint(j, understood);
+    json_kv_double(j, "sqlite_ms", total_ms);
+    json_kv_uint(j, "query_sites", nq);
+    json_kv_uint(j, "query_sites_understood", understood);
     json_key(j, "queries");
     json_begin_array(j);
     for (size_t i = 0; i < nq; i++) {
         json_begin_object(j);
-        json_key(j, "sql");
-        json_string(j, q[i].sql);
-        json_key(j, "understood");
-        json_bool(j, q[i].understood);
-        json_key(j, "executions");
-        json_uint(j, q[i].execs);
-        json_key(j, "fixture_rows_returned");
-        json_uint(j, q[i].rows_fixture);
-        json_key(j, "max_fixture_rows_in_one_execution");
-        json_uint(j, q[i].max_rows);
-        json_key(j, "other_rows_returned");
-        json_uint(j, q[i].rows_other);
-        json_key(j, "model_mismatches");
-        json_uint(j, q[i].mismatches);
-        json_key(j, "sqlite_ms");
-        json_double(j, (double)q[i].ns / 1e6);
+        json_kv_str(j, "sql", q[i].sql);
+        json_kv_bool(j, "understood", q[i].understood);
+        json_kv_uint(j, "executions", q[i].execs);
+        json_kv_uint(j, "fixture_rows_returned", q[i].rows_fixture);
+        json_kv_uint(j, "max_fixture_rows_in_one_execution", q[i].max_rows);
+        json_kv_uint(j, "other_rows_returned", q[i].rows_other);
+        json_kv_uint(j, "model_mismatches", q[i].mismatches);
+        json_kv_double(j, "sqlite_ms", (double)q[i].ns / 1e6);
         json_key(j, "unsupported");
         json_begin_array(j);
         char buf[256];
@@ -276,27 +251,9 @@ void explore_db_report(json_writer *j, const explore_state *s)
         free(q[i].sql);
     }
     json_end_array(j);
-    json_key(j, "fixture_errors");
-    json_uint(j, err_total);
-    json_key(j, "fixture_error_messages");
-    json_begin_array(j);
-    for (size_t i = 0; i < nerr; i++) {
-        json_string(j, errors[i]);
-        free(errors[i]);
-    }
-    json_end_array(j);
-    json_key(j, "statement_errors");
-    json_uint(j, stmt_total);
-    json_key(j, "statement_error_messages");
-    json_begin_array(j);
-    for (size_t i = 0; i < nstmt; i++) {
-        json_string(j, stmt_errors[i]);
-        free(stmt_errors[i]);
-    }
-    json_end_array(j);
+    msgs_write(j, "fixture_errors", "fixture_error_messages", &errors);
+    msgs_write(j, "statement_errors", "statement_error_messages", &stmt_errors);
     json_end_object(j);
-    free(stmt_errors);
-    free(errors);
     free(q);
 }
 

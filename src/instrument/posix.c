@@ -11,12 +11,8 @@
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *out)
 {
-    if (!s || !*s || s[0] == '-')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno || v > max)
+    uint64_t v;
+    if (util_parse_uint(s, max, &v))
         return -1;
     *out = (uint32_t)v;
     return 0;

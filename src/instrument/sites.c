@@ -198,24 +198,11 @@ static int split_tabs(char *line, char **fields, int max)
     return n;
 }
 
-/* Parse a decimal unsigned number that must fill the whole field. */
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (!*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
+/* A decimal unsigned number that must fill the whole field. */
 static int parse_u32(const char *s, uint32_t *out)
 {
     uint64_t v;
-    if (parse_u64(s, UINT32_MAX, &v))
+    if (util_parse_uint(s, UINT32_MAX, &v))
         return -1;
     *out = (uint32_t)v;
     return 0;
@@ -300,7 +287,7 @@ int site_table_load(const char *path, site_table *t, char **err)
                 goto oom;
         } else if (!strcmp(fl[0], "unsupported")) {
             uint64_t c;
-            if (n != 3 || parse_u64(fl[1], UINT64_MAX, &c) || !*fl[2]) {
+            if (n != 3 || util_parse_uint(fl[1], UINT64_MAX, &c) || !*fl[2]) {
                 why = "bad 'unsupported' record (expected: unsupported count kind)";
                 goto bad;
             }

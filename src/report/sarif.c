@@ -42,8 +42,7 @@ static const rule_text *rule_of(const char *kind) {
 static void text_obj(json_writer *j, const char *key, const char *text) {
     json_key(j, key);
     json_begin_object(j);
-    json_key(j, "text");
-    json_string(j, text);
+    json_kv_str(j, "text", text);
     json_end_object(j);
 }
 
@@ -69,18 +68,15 @@ static void artifact(json_writer *j, const char *uri, const char *base, unsigned
     json_begin_object(j);
     json_key(j, "artifactLocation");
     json_begin_object(j);
-    json_key(j, "uri");
-    json_string(j, uri);
+    json_kv_str(j, "uri", uri);
     if (base) {
-        json_key(j, "uriBaseId");
-        json_string(j, base);
+        json_kv_str(j, "uriBaseId", base);
     }
     json_end_object(j);
     if (line) {
         json_key(j, "region");
         json_begin_object(j);
-        json_key(j, "startLine");
-        json_uint(j, line);
+        json_kv_uint(j, "startLine", line);
         json_end_object(j);
     }
     json_end_object(j);
@@ -88,8 +84,7 @@ static void artifact(json_writer *j, const char *uri, const char *base, unsigned
 
 static void related(json_writer *j, int id, const char *rel, const char *what) {
     json_begin_object(j);
-    json_key(j, "id");
-    json_int(j, id);
+    json_kv_int(j, "id", id);
     char *u = uri_of(rel, 0);
     artifact(j, u ? u : rel, "OUTDIR", 0);
     free(u);
@@ -100,12 +95,9 @@ static void related(json_writer *j, int id, const char *rel, const char *what) {
 static void result(json_writer *j, const rerror *e, size_t rule_index, const char *out_dir) {
     const rule_text *rt = rule_of(e->kind);
     json_begin_object(j);
-    json_key(j, "ruleId");
-    json_string(j, e->kind);
-    json_key(j, "ruleIndex");
-    json_uint(j, rule_index);
-    json_key(j, "level");
-    json_string(j, e->unconfirmed ? "note" : rt ? rt->level : "error");
+    json_kv_str(j, "ruleId", e->kind);
+    json_kv_uint(j, "ruleIndex", rule_index);
+    json_kv_str(j, "level", e->unconfirmed ? "note" : rt ? rt->level : "error");
     /* the first line of the reproducer's description says what happened */
     strbuf m = STRBUF_INIT;
     if (e->description) sb_append(&m, e->description, strcspn(e->description, "\n"));
@@ -134,17 +126,12 @@ static void result(json_writer *j, const rerror *e, size_t rule_index, const cha
     json_end_array(j);
     json_key(j, "properties");
     json_begin_object(j);
-    json_key(j, "class");
-    json_string(j, e->klass);
-    json_key(j, "location");
-    json_string(j, e->location);
-    json_key(j, "function");
-    json_string(j, e->function);
-    json_key(j, "reproducer");
-    json_string(j, e->reproducer);
+    json_kv_str(j, "class", e->klass);
+    json_kv_str(j, "location", e->location);
+    json_kv_str(j, "function", e->function);
+    json_kv_str(j, "reproducer", e->reproducer);
     if (e->scope) {
-        json_key(j, "unit_function");
-        json_string(j, e->scope);
+        json_kv_str(j, "unit_function", e->scope);
     }
     json_end_object(j);
     json_end_object(j);
@@ -176,10 +163,8 @@ int report_write_sarif(const char *out_dir, char **err) {
         return -1;
     }
     json_begin_object(j);
-    json_key(j, "$schema");
-    json_string(j, "https://json.schemastore.org/sarif-2.1.0.json");
-    json_key(j, "version");
-    json_string(j, "2.1.0");
+    json_kv_str(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    json_kv_str(j, "version", "2.1.0");
     json_key(j, "runs");
     json_begin_array(j);
     json_begin_object(j);
@@ -187,22 +172,18 @@ int report_write_sarif(const char *out_dir, char **err) {
     json_begin_object(j);
     json_key(j, "driver");
     json_begin_object(j);
-    json_key(j, "name");
-    json_string(j, "sympath");
-    json_key(j, "version");
-    json_string(j, "0.1");
+    json_kv_str(j, "name", "sympath");
+    json_kv_str(j, "version", "0.1");
     json_key(j, "rules");
     json_begin_array(j);
     for (size_t k = 0; k < nk; k++) {
         const rule_text *rt = rule_of(kinds[k]);
         json_begin_object(j);
-        json_key(j, "id");
-        json_string(j, kinds[k]);
+        json_kv_str(j, "id", kinds[k]);
         text_obj(j, "shortDescription", rt ? rt->text : kinds[k]);
         json_key(j, "defaultConfiguration");
         json_begin_object(j);
-        json_key(j, "level");
-        json_string(j, rt ? rt->level : "error");
+        json_kv_str(j, "level", rt ? rt->level : "error");
         json_end_object(j);
         json_end_object(j);
     }
@@ -216,8 +197,7 @@ int report_write_sarif(const char *out_dir, char **err) {
         json_begin_object(j);
         json_key(j, "OUTDIR");
         json_begin_object(j);
-        json_key(j, "uri");
-        json_string(j, base);
+        json_kv_str(j, "uri", base);
         json_end_object(j);
         json_end_object(j);
     }

@@ -44,15 +44,21 @@ static char *abs_against(const char *dir, const char *path) {
     return util_strf("%s/%s", dir, path);
 }
 
-/* Whether the command's file is source (both resolved through realpath when they exist). */
-static int same_file(CXCompileCommand cmd, const char *source) {
+/* The command's file as a path against the command's directory (NULL: none, or out of memory). */
+static char *cmd_file(CXCompileCommand cmd) {
     char *dir = cx_str(clang_CompileCommand_getDirectory(cmd));
     char *file = cx_str(clang_CompileCommand_getFilename(cmd));
     char *full = file ? abs_against(dir, file) : NULL;
-    char *a = full ? realpath(full, NULL) : NULL, *b = realpath(source, NULL);
-    int same = a && b ? !strcmp(a, b) : (full && !strcmp(full, source));
     free(dir);
     free(file);
+    return full;
+}
+
+/* Whether the command's file is source (both resolved through realpath when they exist). */
+static int same_file(CXCompileCommand cmd, const char *source) {
+    char *full = cmd_file(cmd);
+    char *a = full ? realpath(full, NULL) : NULL, *b = realpath(source, NULL);
+    int same = a && b ? !strcmp(a, b) : (full && !strcmp(full, source));
     free(full);
     free(a);
     free(b);
@@ -61,17 +67,13 @@ static int same_file(CXCompileCommand cmd, const char *source) {
 
 /* Whether the command's file lies in the directory of source. */
 static int same_dir(CXCompileCommand cmd, const char *source) {
-    char *dir = cx_str(clang_CompileCommand_getDirectory(cmd));
-    char *file = cx_str(clang_CompileCommand_getFilename(cmd));
-    char *full = file ? abs_against(dir, file) : NULL;
+    char *full = cmd_file(cmd);
     char *a = full ? realpath(full, NULL) : NULL, *b = realpath(source, NULL);
     int same = 0;
     if (a && b) {
         char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
         same = sa && sb && sa - a == sb - b && !strncmp(a, b, (size_t)(sa - a));
     }
-    free(dir);
-    free(file);
     free(full);
     free(a);
     free(b);
@@ -155,6 +157,17 @@ static void take_flags(CXCompileCommand cmd, strbuf *out) {
     free(dir);
 }
 
+/* Remove the temporary directory tmp made for a copy of the database (its
+ * compile_commands.json, then the directory) and free the name; NULL: nothing. */
+static void remove_copy(char *tmp) {
+    if (!tmp) return;
+    char *copy = util_strf("%s/compile_commands.json", tmp);
+    if (copy) unlink(copy);
+    free(copy);
+    rmdir(tmp);
+    free(tmp);
+}
+
 char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsources, char **err) {
     *err = NULL;
     struct stat st;
@@ -208,13 +221,7 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
                          db);
         if (cdb) clang_CompilationDatabase_dispose(cdb);
         free(dir);
-        if (tmp) {
-            char *copy = util_strf("%s/compile_commands.json", tmp);
-            if (copy) unlink(copy);
-            free(copy);
-            rmdir(tmp);
-            free(tmp);
-        }
+        remove_copy(tmp);
         return NULL;
     }
     strbuf out = STRBUF_INIT;
@@ -240,13 +247,7 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
     }
     if (all) clang_CompileCommands_dispose(all);
     clang_CompilationDatabase_dispose(cdb);
-    if (tmp) {
-        char *copy = util_strf("%s/compile_commands.json", tmp);
-        if (copy) unlink(copy);
-        free(copy);
-        rmdir(tmp);
-        free(tmp);
-    }
+    remove_copy(tmp);
     free(dir);
     if (out.failed) {
         sb_free(&out);

@@ -46,8 +46,7 @@ int unit_step_emit(unit_pipe *p)
     util_mkdir_p(verify_dir);
     json_writer *j = json_new();
     json_begin_object(j);
-    json_key(j, "tool");
-    json_string(j, "sympath 0.1 unit");
+    json_kv_str(j, "tool", "sympath 0.1 unit");
     json_key(j, "files");
     json_begin_array(j);
     size_t files_written = 0, total_kept = 0;
@@ -73,8 +72,7 @@ int unit_step_emit(unit_pipe *p)
         size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
         char *st = uc_stem(abs_sources[s]);
         json_begin_object(j);
-        json_key(j, "source");
-        json_string(j, sources[s]);
+        json_kv_str(j, "source", sources[s]);
         if (kept && text) {
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
             gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
@@ -126,12 +124,9 @@ int unit_step_emit(unit_pipe *p)
                 char *run = report_junit_run(exe_path, xml_path);
                 sb_puts(&line, run ? run : exe_path);
                 free(run);
-                json_key(j, "test_file");
-                json_string(j, path);
-                json_key(j, "build");
-                json_string(j, line.s);
-                json_key(j, "tests");
-                json_uint(j, kept);
+                json_kv_str(j, "test_file", path);
+                json_kv_str(j, "build", line.s);
+                json_kv_uint(j, "tests", kept);
                 sb_printf(&build_lines, "%s\n", line.s);
                 char *abs_test = realpath(path, NULL);
                 sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
@@ -159,8 +154,7 @@ int unit_step_emit(unit_pipe *p)
                 sb_free(&dirs);
             }
         } else {
-            json_key(j, "tests");
-            json_uint(j, 0);
+            json_kv_uint(j, "tests", 0);
             /* a test file left by an earlier run would no longer match what was found */
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
             unlink(path);
@@ -178,74 +172,47 @@ int unit_step_emit(unit_pipe *p)
     for (size_t i = 0; i < ntargets; i++) {
         fn_result *fr = &frs[i];
         json_begin_object(j);
-        json_key(j, "function");
-        json_string(j, fr->fn->name);
-        json_key(j, "file");
-        json_string(j, fr->fn->file);
+        json_kv_str(j, "function", fr->fn->name);
+        json_kv_str(j, "file", fr->fn->file);
         json_key(j, "coverage");
         json_begin_object(j);
-        json_key(j, "branches_total");
-        json_uint(j, fr->total);
-        json_key(j, "branches_covered");
-        json_uint(j, fr->covered);
-        json_key(j, "percent");
-        json_double(j, fr->total ? 100.0 * fr->covered / fr->total : 100.0);
+        json_kv_uint(j, "branches_total", fr->total);
+        json_kv_uint(j, "branches_covered", fr->covered);
+        json_kv_double(j, "percent", fr->total ? 100.0 * fr->covered / fr->total : 100.0);
         json_end_object(j);
         json_key(j, "gcov");
         if (fr->gcov_total >= 0) {
             json_begin_object(j);
-            json_key(j, "note");
-            json_string(j, "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
-            json_key(j, "branches_total");
-            json_uint(j, (uint64_t)fr->gcov_total);
-            json_key(j, "branches_taken");
-            json_uint(j, (uint64_t)fr->gcov_taken);
+            json_kv_str(j, "note", "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
+            json_kv_uint(j, "branches_total", (uint64_t)fr->gcov_total);
+            json_kv_uint(j, "branches_taken", (uint64_t)fr->gcov_taken);
             json_end_object(j);
         } else {
             json_null(j);
         }
-        json_key(j, "test_vectors");
-        json_uint(j, fr->vectors);
-        json_key(j, "duplicates");
-        json_uint(j, fr->duplicates);
-        json_key(j, "tests_emitted");
-        json_uint(j, fr->kept);
-        json_key(j, "tests_expecting_failure");
-        json_uint(j, fr->failing);
-        json_key(j, "seconds");
-        json_double(j, fr->seconds);
+        json_kv_uint(j, "test_vectors", fr->vectors);
+        json_kv_uint(j, "duplicates", fr->duplicates);
+        json_kv_uint(j, "tests_emitted", fr->kept);
+        json_kv_uint(j, "tests_expecting_failure", fr->failing);
+        json_kv_double(j, "seconds", fr->seconds);
         json_key(j, "tests");
         json_begin_array(j);
         for (size_t k = 0; k < kept_n; k++) {
             if (kept_tests[k]->fn != fr->fn) continue;
             const unit_test *t = kept_tests[k];
             json_begin_object(j);
-            json_key(j, "name");
-            json_string(j, t->name);
-            json_key(j, "expects");
-            json_string(j, t->outcome == UO_NORMAL ? "return" : t->outcome == UO_EXIT ? "exit" : "signal");
+            json_kv_str(j, "name", t->name);
+            json_kv_str(j, "expects", t->outcome == UO_NORMAL ? "return" : t->outcome == UO_EXIT ? "exit" : "signal");
             if (t->outcome == UO_SIGNAL) {
-                json_key(j, "signal");
-                json_int(j, t->signo);
+                json_kv_int(j, "signal", t->signo);
             } else if (t->outcome == UO_EXIT) {
-                json_key(j, "exit_code");
-                json_int(j, t->exit_code);
+                json_kv_int(j, "exit_code", t->exit_code);
             }
-            json_key(j, "from");
-            json_string(j, t->origin);
+            json_kv_str(j, "from", t->origin);
             json_end_object(j);
         }
         json_end_array(j);
-        json_key(j, "dropped");
-        json_begin_array(j);
-        for (char *p = fr->drops; p && *p;) {
-            char *nl = strchr(p, '\n');
-            char *one = strndup(p, nl ? (size_t)(nl - p) : strlen(p));
-            json_string(j, one);
-            free(one);
-            p = nl ? nl + 1 : p + strlen(p);
-        }
-        json_end_array(j);
+        json_kv_lines(j, "dropped", fr->drops);
         json_end_object(j);
         char g[64] = "-";
         if (fr->gcov_total >= 0) snprintf(g, sizeof g, "%d/%d", fr->gcov_taken, fr->gcov_total);
@@ -274,10 +241,8 @@ int unit_step_emit(unit_pipe *p)
         if (!nl || !tab || tab > nl) break;
         char *fn = strndup(p, (size_t)(tab - p)), *why = strndup(tab + 1, (size_t)(nl - tab - 1));
         json_begin_object(j);
-        json_key(j, "function");
-        json_string(j, fn);
-        json_key(j, "reason");
-        json_string(j, why);
+        json_kv_str(j, "function", fn);
+        json_kv_str(j, "reason", why);
         json_end_object(j);
         free(fn);
         free(why);
@@ -288,8 +253,7 @@ int unit_step_emit(unit_pipe *p)
     json_begin_array(j);
     for (size_t i = 0; i < nmocked; i++) json_string(j, mocked[i]);
     json_end_array(j);
-    json_key(j, "warnings");
-    json_string(j, warnings);
+    json_kv_str(j, "warnings", warnings);
     json_end_object(j);
     snprintf(path, sizeof path, "%s/report.json", out);
     /* each file is whole or absent (atomic); a missing one is said, exit code 1 */

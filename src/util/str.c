@@ -1,5 +1,6 @@
 /* str.c: formatted strings, word splitting by sympath's one quoting rule (util.h), string vectors. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,4 +91,17 @@ void util_free_strv(char **v)
     for (size_t i = 0; v && v[i]; i++)
         free(v[i]);
     free(v);
+}
+
+int util_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno || v > max)
+        return -1;
+    *out = v;
+    return 0;
 }

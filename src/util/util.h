@@ -70,6 +70,10 @@ int util_strv_push(char ***argv, size_t *argc, const char *word);
 /* Free a NULL-terminated vector of malloc'ed strings and the vector itself (NULL: nothing). */
 void util_free_strv(char **v);
 
+/* A decimal unsigned number that is the whole of s (digits only: no sign, no blanks) and at
+ * most max into *out: 0, or -1 (s NULL, empty, not all digits, or too large; *out unchanged). */
+int util_parse_uint(const char *s, uint64_t max, uint64_t *out);
+
 /* ---- files (file.c) ---- */
 
 /*

@@ -133,11 +133,76 @@ static void test_scalar_top_level_and_file(void **state)
     assert_int_equal(rmdir(dir), 0);   /* no temp file left behind */
 }
 
+/* json_kv_* write exactly what json_key followed by the matching value writes. */
+static void test_key_value_helpers(void **state)
+{
+    json_writer *a = json_new(), *b = json_new();
+    assert_non_null(a);
+    assert_non_null(b);
+    json_begin_object(a);
+    json_kv_str(a, "s", "x\"y");
+    json_kv_str(a, "none", NULL);
+    json_kv_int(a, "i", INT64_MIN);
+    json_kv_uint(a, "u", UINT64_MAX);
+    json_kv_double(a, "d", 0.1);
+    json_kv_double(a, "nan", NAN);
+    json_kv_bool(a, "t", 7);
+    json_kv_bool(a, "f", 0);
+    json_end_object(a);
+
+    json_begin_object(b);
+    json_key(b, "s"); json_string(b, "x\"y");
+    json_key(b, "none"); json_string(b, NULL);
+    json_key(b, "i"); json_int(b, INT64_MIN);
+    json_key(b, "u"); json_uint(b, UINT64_MAX);
+    json_key(b, "d"); json_double(b, 0.1);
+    json_key(b, "nan"); json_double(b, NAN);
+    json_key(b, "t"); json_bool(b, 7);
+    json_key(b, "f"); json_bool(b, 0);
+    json_end_object(b);
+
+    assert_string_equal(json_text(a, NULL), json_text(b, NULL));
+    assert_string_equal(json_text(a, NULL),
+                        "{\n"
+                        "  \"s\": \"x\\\"y\",\n"
+                        "  \"none\": null,\n"
+                        "  \"i\": -9223372036854775808,\n"
+                        "  \"u\": 18446744073709551615,\n"
+                        "  \"d\": 0.1,\n"
+                        "  \"nan\": null,\n"
+                        "  \"t\": true,\n"
+                        "  \"f\": false\n"
+                        "}\n");
+    json_free(a);
+    json_free(b);
+}
+
+static void test_kv_lines(void **state)
+{
+    json_writer *j = json_new();
+    json_begin_object(j);
+    json_kv_lines(j, "none", NULL);
+    json_kv_lines(j, "empty", "");
+    json_kv_lines(j, "two", "a\n\nb\n");
+    json_kv_lines(j, "last", "x\ny");
+    json_end_object(j);
+    assert_string_equal(json_text(j, NULL),
+                        "{\n"
+                        "  \"none\": [],\n"
+                        "  \"empty\": [],\n"
+                        "  \"two\": [\n    \"a\",\n    \"\",\n    \"b\"\n  ],\n"
+                        "  \"last\": [\n    \"x\",\n    \"y\"\n  ]\n"
+                        "}\n");
+    json_free(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested),
         cmocka_unit_test(test_escapes),
+        cmocka_unit_test(test_key_value_helpers),
+        cmocka_unit_test(test_kv_lines),
         cmocka_unit_test(test_doubles),
         cmocka_unit_test(test_scalar_top_level_and_file),
     };

@@ -69,6 +69,23 @@ static void test_split_words_long_and_errors(void **state)
     util_free_strv(v);
 }
 
+static void test_parse_uint(void **state)
+{
+    uint64_t v = 7;
+    assert_int_equal(util_parse_uint("0", 10, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(util_parse_uint("18446744073709551615", UINT64_MAX, &v), 0);
+    assert_true(v == UINT64_MAX);
+    assert_int_equal(util_parse_uint("10", 10, &v), 0);
+    assert_int_equal(v, 10);
+    v = 7;
+    const char *bad[] = {"", "11", "-1", "+1", " 1", "1 ", "1x", "0x1", "18446744073709551616"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(util_parse_uint(bad[i], i == 8 ? UINT64_MAX : 10, &v), -1);
+    assert_int_equal(util_parse_uint(NULL, 10, &v), -1);
+    assert_int_equal(v, 7);
+}
+
 static void test_files(void **state)
 {
     char *p = util_strf("%s/a/b/c", tmpdir);
@@ -173,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_words_rule),
         cmocka_unit_test(test_split_words_long_and_errors),
+        cmocka_unit_test(test_parse_uint),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_list_dir_sorted),
         cmocka_unit_test(test_run),

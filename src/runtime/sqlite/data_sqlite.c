@@ -306,12 +306,20 @@ static dstate *row_of(sqlite3_stmt *st, int i)
     return d && d->on_row && i >= 0 && i < d->ncols ? d : NULL;
 }
 
+/* The input of column i of d's current row: an SQL term over the column (pre "c<i>" post)
+ * of the given width and type, whose value in this run is v. */
+static expr *column_input(dstate *d, int i, const char *pre, const char *post, unsigned width, input_type it,
+                          uint64_t v)
+{
+    char term[192];
+    snprintf(term, sizeof term, "%sc%d%s", pre, i, post);
+    return data_rt_input(width, it, d->site, d->tuple, term, v);
+}
+
 /* The 64-bit integer input of column i (what sqlite3_column_int64 returns). */
 static expr *int_input(dstate *d, int i, int64_t v)
 {
-    char term[64];
-    snprintf(term, sizeof term, "COALESCE(CAST(c%d AS INTEGER),0)", i);
-    return data_rt_input(64, IT_S64, d->site, d->tuple, term, (uint64_t)v);
+    return column_input(d, i, "COALESCE(CAST(", " AS INTEGER),0)", 64, IT_S64, (uint64_t)v);
 }
 
 int data_sqlite3_column_int(sqlite3_stmt *st, int i)
@@ -337,11 +345,9 @@ double data_sqlite3_column_double(sqlite3_stmt *st, int i)
     dstate *d = row_of(st, i);
     __sym_ret = NULL;
     if (d) {
-        char term[64];
-        snprintf(term, sizeof term, "COALESCE(CAST(c%d AS REAL),0.0)", i);
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
-        __sym_ret = data_rt_input(64, IT_DOUBLE, d->site, d->tuple, term, bits);
+        __sym_ret = column_input(d, i, "COALESCE(CAST(", " AS REAL),0.0)", 64, IT_DOUBLE, bits);
     }
     return v;
 }
@@ -386,12 +392,7 @@ int data_sqlite3_column_bytes(sqlite3_stmt *st, int i)
 {
     int n = sqlite3_column_bytes(st, i);
     dstate *d = row_of(st, i);
-    __sym_ret = NULL;
-    if (d) {
-        char term[64];
-        snprintf(term, sizeof term, "COALESCE(length(CAST(c%d AS BLOB)),0)", i);
-        __sym_ret = data_rt_input(32, IT_S32, d->site, d->tuple, term, (uint32_t)n);
-    }
+    __sym_ret = d ? column_input(d, i, "COALESCE(length(CAST(", " AS BLOB)),0)", 32, IT_S32, (uint32_t)n) : NULL;
     return n;
 }
 
@@ -399,14 +400,10 @@ int data_sqlite3_column_type(sqlite3_stmt *st, int i)
 {
     int t = sqlite3_column_type(st, i);
     dstate *d = row_of(st, i);
-    __sym_ret = NULL;
-    if (d) {
-        char term[160];
-        snprintf(term, sizeof term,
-                 "(CASE typeof(c%d) WHEN 'integer' THEN 1 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'blob' THEN 4 "
-                 "ELSE 5 END)",
-                 i);
-        __sym_ret = data_rt_input(32, IT_S32, d->site, d->tuple, term, (uint32_t)t);
-    }
+    __sym_ret = d ? column_input(d, i, "(CASE typeof(",
+                                 ") WHEN 'integer' THEN 1 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'blob' THEN 4 "
+                                 "ELSE 5 END)",
+                                 32, IT_S32, (uint32_t)t)
+                  : NULL;
     return t;
 }
