@@ -1,4 +1,4 @@
-/* parse.c: signatures, types, mock candidates and the prelude of a C unit, read with libclang's C API. */
+/* parse.c: a C unit read with libclang: each source's top-level declarations (targets, globals, prelude items), diagnostics, mock candidates; unit_info and its lookups. */
 #define _GNU_SOURCE
 #include <clang-c/Index.h>
 #include <stdio.h>
@@ -7,36 +7,20 @@
 
 #include "util/util.h"
 #include "unit.h"
+#include "parse_int.h"
 
 #ifndef SYMPATH_INCLUDE_DIR
 #define SYMPATH_INCLUDE_DIR "include"
 #endif
 
-typedef struct parse_ctx {
-    unit_info *u;
-    CXTranslationUnit tu;
-    const char *source;        /* as given */
-    char *text;                /* the main file's bytes */
-    size_t text_len;
-    strbuf prelude;
-    /* called functions: names and their declaration cursors */
-    char **called;
-    CXCursor *called_cur;
-    size_t ncalled, capcalled;
-    char ***defined;           /* every function defined in any source, static ones too */
-    size_t *ndefined;
-    size_t *types_cap;         /* capacity of u->types (shared by the sources) */
-    int header;                /* the source is a header (a header-only library): static functions are targets */
-} parse_ctx;
-
-static char *cx_dup(CXString s) {
+char *cx_dup(CXString s) {
     const char *c = clang_getCString(s);
     char *r = strdup(c ? c : "");
     clang_disposeString(s);
     return r;
 }
 
-static void *grow(void *p, size_t *cap, size_t n, size_t elem) {
+void *grow(void *p, size_t *cap, size_t n, size_t elem) {
     if (n < *cap) return p;
     size_t nc = *cap ? *cap * 2 : 8;
     void *q = realloc(p, nc * elem);
@@ -45,170 +29,13 @@ static void *grow(void *p, size_t *cap, size_t n, size_t elem) {
     return q;
 }
 
-/* ---- types ---- */
-
-typedef struct field_ctx {
-    parse_ctx *pc;
-    ut_type *t;
-    size_t cap;
-} field_ctx;
-
-static ut_type *conv_type(parse_ctx *pc, CXType t);
-
-static enum CXVisitorResult field_visit(CXCursor c, CXClientData d) {
-    field_ctx *fc = d;
-    ut_type *t = fc->t;
-    ut_field *nf = grow(t->fields, &fc->cap, t->nfields, sizeof *nf);
-    if (!nf) return CXVisit_Break;
-    t->fields = nf;
-    ut_field *f = &t->fields[t->nfields++];
-    f->name = cx_dup(clang_getCursorSpelling(c));
-    f->bitfield = clang_Cursor_isBitField(c);
-    f->type = conv_type(fc->pc, clang_getCursorType(c));
-    return CXVisit_Continue;
-}
-
-typedef struct enum_ctx {
-    ut_type *t;
-    size_t cap;
-} enum_ctx;
-
-static enum CXChildVisitResult enum_visit(CXCursor c, CXCursor parent, CXClientData d) {
-    (void)parent;
-    enum_ctx *ec = d;
-    if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl) return CXChildVisit_Continue;
-    ut_enumerator *ne = grow(ec->t->enums, &ec->cap, ec->t->nenums, sizeof *ne);
-    if (!ne) return CXChildVisit_Break;
-    ec->t->enums = ne;
-    ut_enumerator *e = &ec->t->enums[ec->t->nenums++];
-    e->name = cx_dup(clang_getCursorSpelling(c));
-    e->value = clang_getEnumConstantDeclValue(c);
-    return CXChildVisit_Continue;
-}
-
-static ut_type *find_type(unit_info *u, const char *spelling) {
-    for (size_t i = 0; i < u->ntypes; i++)
-        if (!strcmp(u->types[i]->spelling, spelling)) return u->types[i];
-    return NULL;
-}
-
-/*
- * Types are interned by their spelling as written (so generated code declares a
- * `uint8_t *buf` as the user did), and entered in the table before their fields are
- * converted, so a struct that points to itself (a list node) finds its own entry instead
- * of recursing forever. Types with the same canonical type share alias_id: a pointer may
- * alias an object of any spelling of its pointee type.
- */
-static ut_type *conv_type(parse_ctx *pc, CXType t) {
-    unit_info *u = pc->u;
-    CXType canon = clang_getCanonicalType(t);
-    char *ws = cx_dup(clang_getTypeSpelling(t));
-    ut_type *old = find_type(u, ws);
-    if (old) {
-        free(ws);
-        return old;
-    }
-    char *cs = cx_dup(clang_getTypeSpelling(canon));
-    ut_type *ty = calloc(1, sizeof *ty);
-    ut_type **nt = grow(u->types, pc->types_cap, u->ntypes, sizeof *nt);
-    if (!ty || !nt) {
-        free(ty);
-        free(cs);
-        return NULL;
-    }
-    u->types = nt;
-    ty->id = (int)u->ntypes;
-    u->types[u->ntypes++] = ty;
-    ty->canonical = cs;
-    ty->spelling = ws;
-    ty->alias_id = ty->id;
-    const char *bare = !strncmp(cs, "const ", 6) ? cs + 6 : cs;
-    for (size_t i = 0; i + 1 < u->ntypes; i++) {
-        const char *c2 = u->types[i]->canonical;
-        if (!strncmp(c2, "const ", 6)) c2 += 6;
-        if (strcmp(c2, bare)) continue;
-        ty->alias_id = u->types[i]->alias_id;
-        break;
-    }
-    ty->is_const = clang_isConstQualifiedType(canon);
-    long long sz = clang_Type_getSizeOf(canon);
-    ty->size = sz > 0 ? (uint64_t)sz : 0;
-    switch (canon.kind) {
-    case CXType_Void: ty->kind = UT_VOID; break;
-    case CXType_Bool: ty->kind = UT_BOOL; ty->bits = 8; break;
-    case CXType_Char_S: case CXType_SChar: case CXType_Char_U: case CXType_UChar:
-        ty->kind = UT_INT;
-        ty->is_char = 1;
-        ty->bits = 8;
-        ty->is_signed = canon.kind == CXType_Char_S || canon.kind == CXType_SChar;
-        ty->is_plain_char = canon.kind == CXType_Char_S || canon.kind == CXType_Char_U;
-        break;
-    case CXType_Short: case CXType_Int: case CXType_Long: case CXType_LongLong:
-        ty->kind = UT_INT; ty->bits = (unsigned)ty->size * 8; ty->is_signed = 1; break;
-    case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-        ty->kind = UT_INT; ty->bits = (unsigned)ty->size * 8; ty->is_signed = 0; break;
-    case CXType_Float: case CXType_Double: case CXType_LongDouble: ty->kind = UT_FLOAT; break;
-    case CXType_Enum: {
-        ty->kind = UT_ENUM;
-        ty->bits = (unsigned)ty->size * 8;
-        CXCursor d = clang_getTypeDeclaration(canon);
-        CXType it = clang_getEnumDeclIntegerType(d);
-        ty->is_signed = !(it.kind == CXType_UInt || it.kind == CXType_ULong || it.kind == CXType_ULongLong);
-        enum_ctx ec = {ty, 0};
-        clang_visitChildren(d, enum_visit, &ec);
-        break;
-    }
-    case CXType_Pointer: {
-        ty->kind = UT_PTR;
-        CXType pt = clang_getPointeeType(t);
-        if (pt.kind == CXType_Invalid) pt = clang_getPointeeType(canon);
-        ty->pointee = conv_type(pc, pt);
-        break;
-    }
-    case CXType_ConstantArray: case CXType_IncompleteArray: {
-        ty->kind = UT_ARRAY;
-        long long n = clang_getArraySize(canon);
-        ty->count = n > 0 ? (uint64_t)n : 0;
-        CXType et = clang_getArrayElementType(t);
-        if (et.kind == CXType_Invalid) et = clang_getArrayElementType(canon);
-        ty->pointee = conv_type(pc, et);
-        break;
-    }
-    case CXType_Record: {
-        CXCursor d = clang_getTypeDeclaration(canon);
-        ty->kind = clang_getCursorKind(d) == CXCursor_UnionDecl ? UT_UNION : UT_STRUCT;
-        /* a struct of a system header (FILE, pthread_mutex_t, ...) is opaque: its fields are
-         * the library's business, an input object with arbitrary fields would be garbage */
-        ty->complete = sz > 0 && !clang_Location_isInSystemHeader(clang_getCursorLocation(d));
-        if (ty->complete) {
-            field_ctx fc = {pc, ty, 0};
-            clang_Type_visitFields(canon, field_visit, &fc);
-        }
-        break;
-    }
-    case CXType_FunctionProto: case CXType_FunctionNoProto: {
-        ty->kind = UT_FUNC;
-        CXType ft = clang_getResultType(t).kind == CXType_Invalid ? canon : t;
-        ty->ret = conv_type(pc, clang_getResultType(ft));
-        int n = clang_getNumArgTypes(ft);
-        ty->nargs = n > 0 ? (size_t)n : 0;
-        ty->args = calloc(ty->nargs + 1, sizeof *ty->args);
-        for (size_t i = 0; i < ty->nargs; i++) ty->args[i] = conv_type(pc, clang_getArgType(ft, (unsigned)i));
-        ty->variadic = clang_isFunctionTypeVariadic(ft);
-        break;
-    }
-    default: ty->kind = UT_OTHER; break;
-    }
-    return ty;
-}
-
 /* ---- text of the main file ---- */
 
 /* Byte offsets of a cursor's text in its file. The start is taken where it is expanded: a
  * declaration that begins with a macro (`API(int) f(void)`, the type inside the macro's
  * argument) starts at the macro's name, not at the argument; libclang already moves the end
  * past a macro invocation. */
-static int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
+int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f1, f2;
     clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
@@ -226,156 +53,6 @@ static int in_main_file(CXCursor c) {
     clang_getExpansionLocation(l, &f, &line, &col, NULL);
     return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
 }
-
-/* The whole source line(s) holding offset off (with backslash continuations). */
-static void append_line_at(parse_ctx *pc, unsigned off) {
-    size_t b = off, e = off;
-    while (b > 0 && pc->text[b - 1] != '\n') b--;
-    while (e < pc->text_len && !(pc->text[e] == '\n' && (e == 0 || pc->text[e - 1] != '\\'))) e++;
-    sb_append(&pc->prelude, pc->text + b, e - b);
-    sb_puts(&pc->prelude, "\n");
-}
-
-/* ---- functions ---- */
-
-typedef struct call_ctx {
-    parse_ctx *pc;
-} call_ctx;
-
-static void note_called(parse_ctx *pc, CXCursor decl) {
-    char *name = cx_dup(clang_getCursorSpelling(decl));
-    for (size_t i = 0; i < pc->ncalled; i++)
-        if (!strcmp(pc->called[i], name)) {
-            free(name);
-            return;
-        }
-    size_t cap = pc->capcalled;
-    char **nc = grow(pc->called, &pc->capcalled, pc->ncalled, sizeof *nc);
-    if (!nc) {
-        free(name);
-        return;
-    }
-    pc->called = nc;
-    size_t cap2 = cap;
-    CXCursor *ncur = grow(pc->called_cur, &cap2, pc->ncalled, sizeof *ncur);
-    if (!ncur) {
-        free(name);
-        return;
-    }
-    pc->called_cur = ncur;
-    pc->called[pc->ncalled] = name;
-    pc->called_cur[pc->ncalled++] = decl;
-}
-
-static enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData d) {
-    (void)parent;
-    parse_ctx *pc = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr) {
-        CXCursor ref = clang_getCursorReferenced(c);
-        if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) note_called(pc, ref);
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* NULL checks in a function body, on its tokens (unit_scan_null_checks). */
-static void scan_tokens(parse_ctx *pc, CXCursor fn) {
-    CXToken *toks = NULL;
-    unsigned n = 0;
-    /* from where the definition is expanded: one that begins inside a macro's body
-     * (`API(int) f(...)` with API adding an attribute) would give no tokens */
-    CXSourceRange r = clang_getCursorExtent(fn);
-    CXFile f;
-    unsigned line, col;
-    clang_getExpansionLocation(clang_getRangeStart(r), &f, &line, &col, NULL);
-    if (f) r = clang_getRange(clang_getLocation(pc->tu, f, line, col), clang_getRangeEnd(r));
-    clang_tokenize(pc->tu, r, &toks, &n);
-    char **sp = calloc(n + 1, sizeof *sp);
-    if (sp) {
-        for (unsigned i = 0; i < n; i++) sp[i] = cx_dup(clang_getTokenSpelling(pc->tu, toks[i]));
-        unit_scan_null_checks(pc->u, (const char *const *)sp, n);
-        for (unsigned i = 0; i < n; i++) free(sp[i]);
-        free(sp);
-    }
-    clang_disposeTokens(pc->tu, toks, n);
-}
-
-static char *param_name(CXCursor arg, size_t i) {
-    char *n = cx_dup(clang_getCursorSpelling(arg));
-    if (!*n) {
-        free(n);
-        if (asprintf(&n, "arg%zu", i) < 0) n = NULL;
-    }
-    return n;
-}
-
-/* Declaration text of a function cursor: for a definition, the text before its body (the
- * prelude's fallback when the prototype cannot be rebuilt from the types). */
-static char *decl_text(parse_ctx *pc, CXCursor c) {
-    unsigned b, e;
-    if (cursor_offsets(c, &b, &e) != 0 || e > pc->text_len) return NULL;
-    /* a definition: stop at the body's opening brace (parameter lists hold no brace
-     * in C, except inside a struct definition in a parameter, which is not supported) */
-    unsigned body = e;
-    for (unsigned i = b; i < e; i++)
-        if (pc->text[i] == '{') {
-            body = i;
-            break;
-        }
-    size_t n = body - b;
-    while (n > 0 && (pc->text[b + n - 1] == ' ' || pc->text[b + n - 1] == '\n' || pc->text[b + n - 1] == '\t')) n--;
-    return strndup(pc->text + b, n);
-}
-
-static int fill_func(parse_ctx *pc, CXCursor c, ut_func *f) {
-    memset(f, 0, sizeof *f);
-    f->name = cx_dup(clang_getCursorSpelling(c));
-    CXFile file;
-    clang_getSpellingLocation(clang_getCursorLocation(c), &file, &f->line, NULL, NULL);
-    f->file = file ? cx_dup(clang_getFileName(file)) : strdup(pc->source);
-    f->type = conv_type(pc, clang_getCursorType(c));
-    int n = clang_Cursor_getNumArguments(c);
-    f->nparams = n > 0 ? (size_t)n : 0;
-    f->params = calloc(f->nparams + 1, sizeof *f->params);
-    if (!f->params || !f->name || !f->type) return -1;
-    for (size_t i = 0; i < f->nparams; i++) {
-        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-        f->params[i].name = param_name(a, i);
-        f->params[i].type = conv_type(pc, clang_getCursorType(a));
-        f->params[i].len_param = f->params[i].buf_param = -1;
-    }
-    unit_pair_buffers(f);
-    return 0;
-}
-
-static int add_func(ut_func **arr, size_t *n, const ut_func *f) {
-    ut_func *na = realloc(*arr, (*n + 1) * sizeof *na);
-    if (!na) return -1;
-    *arr = na;
-    na[(*n)++] = *f;
-    return 0;
-}
-
-static int has_def(const unit_info *u, const char *name) {
-    for (size_t i = 0; i < u->ndefs; i++)
-        if (!strcmp(u->defs[i].name, name)) return 1;
-    return 0;
-}
-
-/* Top-level declarations of the main file: prelude text, definitions, calls. */
-typedef struct top_item {
-    unsigned b, e;
-    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (rebuilt from the
-                              types), 3 extern variable (rebuilt from its type) */
-    CXCursor c;
-} top_item;
-
-typedef struct top_ctx {
-    parse_ctx *pc;
-    top_item *items;
-    size_t n, cap;
-    char *err;
-} top_ctx;
 
 static void push_item(top_ctx *tc, CXCursor c, int kind) {
     unsigned b, e;
@@ -481,84 +158,6 @@ static void add_global(parse_ctx *pc, CXCursor c) {
     ng[u->nglobals++] = (ut_param){name, t, -1, -1};
 }
 
-static void free_func(ut_func *f);
-
-/* Whether c is declared before: by an included header (the prelude's #include brings that
- * declaration, no copy is needed) or earlier in the file (that prototype is in the prelude). */
-static int declared_before(CXCursor c) {
-    return !clang_equalCursors(clang_getCanonicalCursor(c), c);
-}
-
-/* The prototype of a function cursor rebuilt from its types (unit_prototype), the source text
- * before its body when the types cannot be spelled; NULL when neither works. */
-static char *prototype_of(parse_ctx *pc, CXCursor c) {
-    ut_func f;
-    char *r = NULL;
-    if (fill_func(pc, c, &f) == 0) r = unit_prototype(&f);
-    free_func(&f);
-    return r ? r : decl_text(pc, c);
-}
-
-/* `extern T name` of a variable cursor rebuilt from its type; the source text when the type
- * cannot be spelled (an anonymous struct). */
-static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
-    ut_type *t = conv_type(pc, clang_getCursorType(c));
-    char *name = cx_dup(clang_getCursorSpelling(c));
-    char *r = NULL;
-    if (t && name && !strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) {
-        char *d = unit_declarator(t->spelling, name);
-        if (d && asprintf(&r, "extern %s", d) < 0) r = NULL;
-        free(d);
-    }
-    free(name);
-    return r ? r : strndup(pc->text + b, e - b);
-}
-
-static int cmp_item(const void *a, const void *b) {
-    const top_item *x = a, *y = b;
-    if (x->b != y->b) return x->b < y->b ? -1 : 1;
-    return x->e > y->e ? -1 : x->e < y->e;
-}
-
-/* Append the prelude text of the main file: items in source order, an item inside the
- * previous one (the struct inside `typedef struct {...} T;`) skipped, lines already in
- * the prelude (the same #include from another source) not repeated. */
-static void build_prelude(top_ctx *tc) {
-    parse_ctx *pc = tc->pc;
-    qsort(tc->items, tc->n, sizeof *tc->items, cmp_item);
-    unsigned last_end = 0;
-    int have = 0;
-    for (size_t i = 0; i < tc->n; i++) {
-        top_item *it = &tc->items[i];
-        if (have && it->b < last_end) continue;
-        strbuf one = STRBUF_INIT;
-        strbuf saved = pc->prelude;
-        pc->prelude = one;
-        if (it->kind == 0) {
-            /* a macro's cursor covers "NAME ..." only: take the whole #define line */
-            append_line_at(pc, it->b);
-        } else if (it->kind == 1) {
-            sb_append(&pc->prelude, pc->text + it->b, it->e - it->b);
-            sb_puts(&pc->prelude, ";\n");
-        } else if (!declared_before(it->c)) {
-            char *t = it->kind == 2 ? prototype_of(pc, it->c) : extern_of(pc, it->c, it->b, it->e);
-            if (t) {
-                sb_puts(&pc->prelude, t);
-                sb_puts(&pc->prelude, ";\n");
-            }
-            free(t);
-        }
-        one = pc->prelude;
-        pc->prelude = saved;
-        /* the same #include or #define from another source is not repeated */
-        int repeat = it->kind == 0 && one.s && pc->prelude.s && strstr(pc->prelude.s, one.s);
-        if (one.s && !repeat) sb_puts(&pc->prelude, one.s);
-        sb_free(&one);
-        last_end = it->e;
-        have = 1;
-    }
-}
-
 static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
@@ -574,128 +173,6 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
         }
         clang_disposeDiagnostic(d);
     }
-}
-
-/* Give each function-pointer type a stand-in name after the first place it is used:
- * a struct field (ops tables: stub_read, stub_flush) or a parameter (stub_cb); a name
- * already taken gets the type's own name instead (unit_stub_name). */
-static void set_stub(unit_info *u, ut_type *t, const char *use) {
-    if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->stub || !*use) return;
-    char *cand = NULL;
-    if (asprintf(&cand, "stub_%s", use) < 0) return;
-    for (size_t i = 0; i < u->ntypes; i++)
-        if (u->types[i]->stub && !strcmp(u->types[i]->stub, cand)) {
-            free(cand);
-            return;
-        }
-    t->stub = cand;
-}
-
-static void name_stubs(unit_info *u) {
-    for (size_t i = 0; i < u->ntypes; i++) {
-        ut_type *t = u->types[i];
-        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++) set_stub(u, t->fields[k].type, t->fields[k].name);
-    }
-    for (size_t i = 0; i < u->ndefs; i++)
-        for (size_t k = 0; k < u->defs[i].nparams; k++) set_stub(u, u->defs[i].params[k].type, u->defs[i].params[k].name);
-    /* types that are one canonical type share one stand-in */
-    for (size_t i = 0; i < u->ntypes; i++) {
-        ut_type *t = u->types[i];
-        if (t->kind != UT_PTR || t->stub) continue;
-        for (size_t k = 0; k < u->ntypes; k++)
-            if (u->types[k]->stub && u->types[k]->alias_id == t->alias_id) {
-                t->stub = strdup(u->types[k]->stub);
-                break;
-            }
-    }
-}
-
-int unit_is_header(const char *path) {
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash)) return 0;
-    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") || !strcmp(dot, ".inc");
-}
-
-char *unit_include_block(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char *r = NULL;
-    if (asprintf(&r,
-                 "/* %s is compiled here (its static functions are under test); it is not linked separately */\n"
-                 "#pragma GCC diagnostic push\n"
-                 "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
-                 "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
-                 "#pragma GCC diagnostic ignored \"-Wunused-const-variable\"\n"
-                 "#include \"%s\"\n"
-                 "#pragma GCC diagnostic pop\n",
-                 base, base) < 0)
-        r = NULL;
-    return r;
-}
-
-/* Around an included source in the harness (which includes sympath_unit_rt.h first, the tests
- * do not): a libc function mocked with --mock is renamed to the harness's stand-in for the
- * file's calls, as the build wrapper of a linked source does (opening: the stand-in's prototype
- * and the #define; closing: the #undef, the harness itself keeps the real function). */
-static void mock_renames(const unit_info *u, strbuf *b, int closing) {
-    int any = 0;
-    for (size_t k = 0; k < u->nsystem; k++) {
-        const ut_func *m = &u->system[k];
-        if (!unit_is_wrapped(u, m->name)) continue;
-        if (!any) sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
-        any = 1;
-        if (closing) {
-            sb_printf(b, "#undef %s\n", m->name);
-            continue;
-        }
-        ut_func renamed = *m;
-        char *cn = NULL;
-        if (asprintf(&cn, "sympu_mock_%s", m->name) < 0) continue;
-        renamed.name = cn;
-        char *proto = unit_prototype(&renamed);
-        if (proto) sb_printf(b, "%s;\n", proto);
-        sb_printf(b, "#define %s %s\n", m->name, cn);
-        free(proto);
-        free(cn);
-    }
-    if (any) sb_puts(b, "#endif\n");
-}
-
-/* u->prelude from the sources' parts: an included source is its include block. */
-static void rebuild_prelude(unit_info *u) {
-    strbuf b = STRBUF_INIT;
-    sb_puts(&b, "");
-    for (size_t i = 0; i < u->nsources; i++) {
-        if (u->included && u->included[i]) {
-            char *blk = unit_include_block(u->sources[i]);
-            mock_renames(u, &b, 0);
-            if (blk) sb_puts(&b, blk);
-            mock_renames(u, &b, 1);
-            free(blk);
-        } else if (u->src_prelude && u->src_prelude[i]) {
-            sb_puts(&b, u->src_prelude[i]);
-        }
-    }
-    free(u->prelude);
-    u->prelude = b.s ? b.s : strdup("");
-}
-
-size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets) {
-    size_t n = 0;
-    for (size_t t = 0; t < ntargets; t++) {
-        if (!targets[t]->is_static) continue;
-        for (size_t i = 0; i < u->nsources; i++)
-            if (!strcmp(u->sources[i], targets[t]->file)) u->included[i] = 1;
-    }
-    for (size_t i = 0; i < u->nsources; i++) n += u->included[i] != 0;
-    if (n) rebuild_prelude(u);
-    return n;
-}
-
-int unit_source_included(const unit_info *u, const char *path) {
-    for (size_t i = 0; i < u->nsources; i++)
-        if (u->included && u->included[i] && !strcmp(u->sources[i], path)) return 1;
-    return 0;
 }
 
 int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
@@ -847,13 +324,6 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     return rc;
 }
 
-static void free_func(ut_func *f) {
-    free(f->name);
-    free(f->file);
-    free(f->decl);
-    for (size_t i = 0; i < f->nparams; i++) free(f->params[i].name);
-    free(f->params);
-}
 
 void unit_info_free(unit_info *u) {
     for (size_t i = 0; i < u->ndefs; i++) free_func(&u->defs[i]);

@@ -1,0 +1,33 @@
+/* sql_int.h: what the SQL parser's files (sql.c statements, sql_expr.c expressions, sql_rewrite.c text) share; only src/db includes it. */
+#ifndef SYMPATH_DB_SQL_INT_H
+#define SYMPATH_DB_SQL_INT_H
+
+#include <stddef.h>
+#include <pg_query/pg_query.pb-c.h>
+#include "db.h"
+
+typedef PgQuery__Node node;
+
+/* A conversion of one statement's parse tree: the schema it is read against, the query it fills. */
+typedef struct conv {
+    const db_schema *s;
+    db_query *q;
+} conv;
+
+/* sql_expr.c */
+/* Mark q not understood because of construct `kind` (named once in q->unsupported). */
+void db_sql_unsupported(db_query *q, const char *kind);
+/* A new expression node of kind k with nkids (NULL) children; NULL when out of memory. */
+db_sexpr *db_sql_mk(db_xkind k, int nkids);
+/* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
+int db_sql_from_item(const db_query *q, const char *name);
+/* A column reference against c's FROM items; NULL (with the reason in c->q) when not resolved. */
+db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r);
+/* An expression of the parse tree; NULL (with the reason in c->q) when not understood. */
+db_sexpr *db_sql_conv_expr(conv *c, node *n);
+
+/* sql_rewrite.c */
+/* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments; (size_t)-1 when none. */
+size_t db_sql_find_from(const char *sql, size_t len);
+
+#endif

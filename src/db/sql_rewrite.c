@@ -1,0 +1,189 @@
+/* sql_rewrite.c: SQL text without a parse tree: ?/:name parameters to $N, the FROM keyword's offset, hidden rowid columns. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "db.h"
+#include "sql_int.h"
+
+/* ---------------------------------------------------------------- lexical helpers */
+
+/* Length of the quoted token at s[0] ('...', "...", `...`, [...]) within s[0..n), or 0. */
+static size_t quoted_len(const char *s, size_t n)
+{
+    char close = s[0] == '[' ? ']' : s[0];
+    if (close != '\'' && close != '"' && close != '`' && close != ']')
+        return 0;
+    size_t i = 1;
+    while (i < n) {
+        if (s[i] == close) {
+            if (close != ']' && i + 1 < n && s[i + 1] == close) { /* doubled quote */
+                i += 2;
+                continue;
+            }
+            return i + 1;
+        }
+        i++;
+    }
+    return n;
+}
+
+/* Length of a comment at s[0] ("-- ...\n" or block comment), or 0. */
+static size_t comment_len(const char *s, size_t n)
+{
+    if (n >= 2 && s[0] == '-' && s[1] == '-') {
+        size_t i = 2;
+        while (i < n && s[i] != '\n')
+            i++;
+        return i;
+    }
+    if (n >= 2 && s[0] == '/' && s[1] == '*') {
+        size_t i = 2;
+        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+            i++;
+        return i + 2 <= n ? i + 2 : n;
+    }
+    return 0;
+}
+
+static int ident_char(int c) { return isalnum(c) || c == '_' || c >= 0x80; }
+
+/* Parameter numbers stop growing past SQLite's largest (?32766; SQLITE_MAX_VARIABLE_NUMBER):
+ * SQLite refuses such a statement anyway, and the number must not overflow. */
+#define PARAM_NUM_CAP 32767
+
+char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
+{
+    /* an output never exceeds what is left of the input plus one "$N" and the NUL, checked per
+     * step: a one-byte "?" can become "$32767" */
+    size_t cap = len * 2 + 16, o = 0;
+    char *out = malloc(cap);
+    /* named parameters seen so far and their numbers */
+    const char *names[128];
+    size_t name_len[128];
+    int name_num[128], nnames = 0, max = 0;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        if (o + (len - i) + 16 > cap) {
+            size_t c = 2 * cap > o + (len - i) + 16 ? 2 * cap : o + (len - i) + 16;
+            char *bigger = realloc(out, c);
+            if (!bigger) {
+                free(out);
+                return NULL;
+            }
+            out = bigger, cap = c;
+        }
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q)
+            q = comment_len(sql + i, len - i);
+        if (q) {
+            memcpy(out + o, sql + i, q);
+            o += q, i += q;
+            continue;
+        }
+        char c = sql[i];
+        int num = 0;
+        if (c == '?') {
+            size_t j = i + 1;
+            while (j < len && isdigit((unsigned char)sql[j])) {
+                num = num * 10 + (sql[j++] - '0');
+                if (num > PARAM_NUM_CAP)
+                    num = PARAM_NUM_CAP;
+            }
+            if (j == i + 1)
+                num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
+            i = j;
+        } else if ((c == ':' || c == '@' || c == '$') && i + 1 < len && ident_char((unsigned char)sql[i + 1]) &&
+                   !(c == ':' && i > 0 && sql[i - 1] == ':')) {
+            size_t j = i + 1;
+            while (j < len && ident_char((unsigned char)sql[j]))
+                j++;
+            if (c == '$' && isdigit((unsigned char)sql[i + 1])) { /* already $N */
+                while (i < j)
+                    out[o++] = sql[i++];
+                continue;
+            }
+            for (int k = 0; k < nnames && !num; k++)
+                if (name_len[k] == j - i && !memcmp(names[k], sql + i, j - i))
+                    num = name_num[k];
+            if (!num) {
+                num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
+                if (nnames < 128) {
+                    names[nnames] = sql + i, name_len[nnames] = j - i, name_num[nnames] = num;
+                    nnames++;
+                }
+            }
+            i = j;
+        } else {
+            out[o++] = c;
+            i++;
+            continue;
+        }
+        if (num > max)
+            max = num;
+        o += (size_t)snprintf(out + o, cap - o, "$%d", num);
+    }
+    out[o] = 0;
+    *nparams = max;
+    return out;
+}
+
+/* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments. */
+size_t db_sql_find_from(const char *sql, size_t len)
+{
+    int depth = 0;
+    for (size_t i = 0; i < len;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q)
+            q = comment_len(sql + i, len - i);
+        if (q) {
+            i += q;
+            continue;
+        }
+        if (sql[i] == '(')
+            depth++;
+        else if (sql[i] == ')')
+            depth--;
+        else if (!depth && len - i >= 4 && !strncasecmp(sql + i, "from", 4) &&
+                 (i == 0 || !ident_char((unsigned char)sql[i - 1])) &&
+                 (i + 4 == len || !ident_char((unsigned char)sql[i + 4])))
+            return i;
+        i++;
+    }
+    return (size_t)-1;
+}
+
+char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
+{
+    return db_query_with_hidden(q, sql, len, "rowid");
+}
+
+char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const char *column)
+{
+    if (q->from_at > len)
+        return NULL;
+    size_t extra = 0;
+    for (int f = 0; f < q->nfrom; f++)
+        extra += 2 * strlen(q->from_name[f]) + strlen(column) + 16;
+    char *out = malloc(len + extra + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, sql, q->from_at);
+    size_t o = q->from_at;
+    for (int f = 0; f < q->nfrom; f++) { /* , "name".rowid (quotes doubled) */
+        o += (size_t)sprintf(out + o, ", \"");
+        for (const char *p = q->from_name[f]; *p; p++) {
+            if (*p == '"')
+                out[o++] = '"';
+            out[o++] = *p;
+        }
+        o += (size_t)sprintf(out + o, "\".%s", column);
+    }
+    out[o++] = ' ';
+    memcpy(out + o, sql + q->from_at, len - q->from_at);
+    out[o + len - q->from_at] = 0;
+    return out;
+}

@@ -1,0 +1,37 @@
+/* emit_int.h: what the test emitter's files (emit_locals.c, emit_tests.c) share; only src/unit includes it. */
+#ifndef SYMPATH_UNIT_EMIT_INT_H
+#define SYMPATH_UNIT_EMIT_INT_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+#include "unit.h"
+
+/* Per-test naming state: local name of each object id. */
+typedef struct names {
+    const unit_info *u;
+    const unit_record *r;
+    char **local;          /* by object index in r->objs */
+    int heap;              /* input objects are malloc'ed (the unit frees or reallocates them) */
+} names;
+
+/* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */
+const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx);
+/* Local names of r's objects in n->local (the suggested input path, made unique); 0, or -1 when out of memory. */
+int assign_names(names *n, const unit_record *r);
+/* The lvalue of object index k with a suffix (".f.g", "[3]", ""): "x.f", or for a heap
+ * object "x->f" / "*x". Writes into buf (cap bytes). */
+const char *lvalue(const names *n, size_t k, const char *suffix, char *buf, size_t cap);
+/* Free the names assign_names gave. */
+void free_names(names *n);
+/* Address expression of object id: "&x" or "x" (arrays), "NULL" for 0; -1 when it cannot be written. */
+int addr_of(strbuf *b, const names *n, const char *idtext);
+/* The C expression of a recorded value (as a character literal when as_char and printable); 0, or -1. */
+int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char);
+/* Whether ctype is an 8-bit character type (char, uint8_t, ...). */
+int is_chartype(const unit_info *u, const char *ctype);
+/* The declaration of object index k with its initialiser, pointers to objects not declared yet set
+ * afterwards in fix; -1 when a value cannot be written in C. */
+int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared);
+
+#endif

@@ -1,0 +1,183 @@
+/* parse_prelude.c: the prelude of a unit (the declarations a harness or test file repeats) and the include block of a source compiled into them. */
+#define _GNU_SOURCE
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "unit.h"
+#include "parse_int.h"
+
+/* The whole source line(s) holding offset off (with backslash continuations). */
+static void append_line_at(parse_ctx *pc, unsigned off) {
+    size_t b = off, e = off;
+    while (b > 0 && pc->text[b - 1] != '\n') b--;
+    while (e < pc->text_len && !(pc->text[e] == '\n' && (e == 0 || pc->text[e - 1] != '\\'))) e++;
+    sb_append(&pc->prelude, pc->text + b, e - b);
+    sb_puts(&pc->prelude, "\n");
+}
+
+/* Whether c is declared before: by an included header (the prelude's #include brings that
+ * declaration, no copy is needed) or earlier in the file (that prototype is in the prelude). */
+static int declared_before(CXCursor c) {
+    return !clang_equalCursors(clang_getCanonicalCursor(c), c);
+}
+
+/* The prototype of a function cursor rebuilt from its types (unit_prototype), the source text
+ * before its body when the types cannot be spelled; NULL when neither works. */
+static char *prototype_of(parse_ctx *pc, CXCursor c) {
+    ut_func f;
+    char *r = NULL;
+    if (fill_func(pc, c, &f) == 0) r = unit_prototype(&f);
+    free_func(&f);
+    return r ? r : decl_text(pc, c);
+}
+
+/* `extern T name` of a variable cursor rebuilt from its type; the source text when the type
+ * cannot be spelled (an anonymous struct). */
+static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
+    ut_type *t = conv_type(pc, clang_getCursorType(c));
+    char *name = cx_dup(clang_getCursorSpelling(c));
+    char *r = NULL;
+    if (t && name && !strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) {
+        char *d = unit_declarator(t->spelling, name);
+        if (d && asprintf(&r, "extern %s", d) < 0) r = NULL;
+        free(d);
+    }
+    free(name);
+    return r ? r : strndup(pc->text + b, e - b);
+}
+
+static int cmp_item(const void *a, const void *b) {
+    const top_item *x = a, *y = b;
+    if (x->b != y->b) return x->b < y->b ? -1 : 1;
+    return x->e > y->e ? -1 : x->e < y->e;
+}
+
+/* Append the prelude text of the main file: items in source order, an item inside the
+ * previous one (the struct inside `typedef struct {...} T;`) skipped, lines already in
+ * the prelude (the same #include from another source) not repeated. */
+void build_prelude(top_ctx *tc) {
+    parse_ctx *pc = tc->pc;
+    qsort(tc->items, tc->n, sizeof *tc->items, cmp_item);
+    unsigned last_end = 0;
+    int have = 0;
+    for (size_t i = 0; i < tc->n; i++) {
+        top_item *it = &tc->items[i];
+        if (have && it->b < last_end) continue;
+        strbuf one = STRBUF_INIT;
+        strbuf saved = pc->prelude;
+        pc->prelude = one;
+        if (it->kind == 0) {
+            /* a macro's cursor covers "NAME ..." only: take the whole #define line */
+            append_line_at(pc, it->b);
+        } else if (it->kind == 1) {
+            sb_append(&pc->prelude, pc->text + it->b, it->e - it->b);
+            sb_puts(&pc->prelude, ";\n");
+        } else if (!declared_before(it->c)) {
+            char *t = it->kind == 2 ? prototype_of(pc, it->c) : extern_of(pc, it->c, it->b, it->e);
+            if (t) {
+                sb_puts(&pc->prelude, t);
+                sb_puts(&pc->prelude, ";\n");
+            }
+            free(t);
+        }
+        one = pc->prelude;
+        pc->prelude = saved;
+        /* the same #include or #define from another source is not repeated */
+        int repeat = it->kind == 0 && one.s && pc->prelude.s && strstr(pc->prelude.s, one.s);
+        if (one.s && !repeat) sb_puts(&pc->prelude, one.s);
+        sb_free(&one);
+        last_end = it->e;
+        have = 1;
+    }
+}
+
+int unit_is_header(const char *path) {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return 0;
+    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") || !strcmp(dot, ".inc");
+}
+
+char *unit_include_block(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *r = NULL;
+    if (asprintf(&r,
+                 "/* %s is compiled here (its static functions are under test); it is not linked separately */\n"
+                 "#pragma GCC diagnostic push\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+                 "#pragma GCC diagnostic ignored \"-Wunused-const-variable\"\n"
+                 "#include \"%s\"\n"
+                 "#pragma GCC diagnostic pop\n",
+                 base, base) < 0)
+        r = NULL;
+    return r;
+}
+
+/* Around an included source in the harness (which includes sympath_unit_rt.h first, the tests
+ * do not): a libc function mocked with --mock is renamed to the harness's stand-in for the
+ * file's calls, as the build wrapper of a linked source does (opening: the stand-in's prototype
+ * and the #define; closing: the #undef, the harness itself keeps the real function). */
+static void mock_renames(const unit_info *u, strbuf *b, int closing) {
+    int any = 0;
+    for (size_t k = 0; k < u->nsystem; k++) {
+        const ut_func *m = &u->system[k];
+        if (!unit_is_wrapped(u, m->name)) continue;
+        if (!any) sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
+        any = 1;
+        if (closing) {
+            sb_printf(b, "#undef %s\n", m->name);
+            continue;
+        }
+        ut_func renamed = *m;
+        char *cn = NULL;
+        if (asprintf(&cn, "sympu_mock_%s", m->name) < 0) continue;
+        renamed.name = cn;
+        char *proto = unit_prototype(&renamed);
+        if (proto) sb_printf(b, "%s;\n", proto);
+        sb_printf(b, "#define %s %s\n", m->name, cn);
+        free(proto);
+        free(cn);
+    }
+    if (any) sb_puts(b, "#endif\n");
+}
+
+/* u->prelude from the sources' parts: an included source is its include block. */
+void rebuild_prelude(unit_info *u) {
+    strbuf b = STRBUF_INIT;
+    sb_puts(&b, "");
+    for (size_t i = 0; i < u->nsources; i++) {
+        if (u->included && u->included[i]) {
+            char *blk = unit_include_block(u->sources[i]);
+            mock_renames(u, &b, 0);
+            if (blk) sb_puts(&b, blk);
+            mock_renames(u, &b, 1);
+            free(blk);
+        } else if (u->src_prelude && u->src_prelude[i]) {
+            sb_puts(&b, u->src_prelude[i]);
+        }
+    }
+    free(u->prelude);
+    u->prelude = b.s ? b.s : strdup("");
+}
+
+size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets) {
+    size_t n = 0;
+    for (size_t t = 0; t < ntargets; t++) {
+        if (!targets[t]->is_static) continue;
+        for (size_t i = 0; i < u->nsources; i++)
+            if (!strcmp(u->sources[i], targets[t]->file)) u->included[i] = 1;
+    }
+    for (size_t i = 0; i < u->nsources; i++) n += u->included[i] != 0;
+    if (n) rebuild_prelude(u);
+    return n;
+}
+
+int unit_source_included(const unit_info *u, const char *path) {
+    for (size_t i = 0; i < u->nsources; i++)
+        if (u->included && u->included[i] && !strcmp(u->sources[i], path)) return 1;
+    return 0;
+}
