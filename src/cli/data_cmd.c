@@ -59,8 +59,7 @@ static int parse_uint(const char *t, unsigned long *out)
     char *end;
     errno = 0;
     unsigned long v = strtoul(t, &end, 10);
-    if (errno || end == t || *end || t[0] == '-')
-        return -1;
+    if (errno || end == t || *end || t[0] == '-') return -1;
     *out = v;
     return 0;
 }
@@ -78,24 +77,23 @@ int cmd_data(int argc, char **argv)
     o.max_limit = 64;
     const char **sources = calloc((size_t)argc, sizeof *sources);
     size_t nsources = 0;
-    if (!sources)
-        return 1;
+    if (!sources) return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         unsigned long u;
-#define NEED()                                                                 \
-    do {                                                                       \
-        if (!v) {                                                              \
-            fprintf(stderr, "sympath data: option %s needs a value\n", a);     \
-            return 2;                                                          \
-        }                                                                      \
-        i++;                                                                   \
+#define NEED()                                                             \
+    do {                                                                   \
+        if (!v) {                                                          \
+            fprintf(stderr, "sympath data: option %s needs a value\n", a); \
+            return 2;                                                      \
+        }                                                                  \
+        i++;                                                               \
     } while (0)
-#define BAD()                                                                           \
-    do {                                                                                \
-        fprintf(stderr, "sympath data: bad value '%s' for %s (see --help)\n", v, a);     \
-        return 2;                                                                       \
+#define BAD()                                                                        \
+    do {                                                                             \
+        fprintf(stderr, "sympath data: bad value '%s' for %s (see --help)\n", v, a); \
+        return 2;                                                                    \
     } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             data_usage(stdout);
@@ -108,18 +106,15 @@ int cmd_data(int argc, char **argv)
             out = v;
         } else if (!strcmp(a, "--budget")) {
             NEED();
-            if (parse_duration(v, &d))
-                BAD();
+            if (parse_duration(v, &d)) BAD();
             o.budget_seconds = d;
         } else if (!strcmp(a, "--first")) {
             NEED();
-            if (parse_uint(v, &u) || u < 1 || u > 1000000)
-                BAD();
+            if (parse_uint(v, &u) || u < 1 || u > 1000000) BAD();
             o.first_limit = (unsigned)u;
         } else if (!strcmp(a, "--max-nq")) {
             NEED();
-            if (parse_uint(v, &u) || u < 1 || u > 1000000)
-                BAD();
+            if (parse_uint(v, &u) || u < 1 || u > 1000000) BAD();
             o.max_limit = (unsigned)u;
         } else if (!strcmp(a, "--full-scan")) {
             o.full_scan = true;
@@ -128,13 +123,11 @@ int cmd_data(int argc, char **argv)
             cflags = v;
         } else if (!strcmp(a, "--timeout")) {
             NEED();
-            if (parse_duration(v, &d) || d <= 0)
-                BAD();
+            if (parse_duration(v, &d) || d <= 0) BAD();
             o.run_timeout_ms = (unsigned)(d * 1000 + 0.5);
         } else if (!strcmp(a, "--mem-limit")) {
             NEED();
-            if (parse_uint(v, &u))
-                BAD();
+            if (parse_uint(v, &u)) BAD();
             o.mem_mb = (unsigned)u;
         } else if (!strcmp(a, "--no-progress")) {
         } else if (a[0] == '-' && a[1]) {

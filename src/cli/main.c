@@ -8,7 +8,8 @@
 #include "run_cmd.h"
 #include "unit_cmd.h"
 
-static void usage(FILE *f) {
+static void usage(FILE *f)
+{
     fputs("usage: sympath run PROG.c [MORE.c ...] [-o OUT] [options]   explore a program, write a test suite\n"
           "       sympath replay OUT [--coverage] [--timeout S]        run a suite natively (gcov coverage)\n"
           "       sympath unit FILE.c (--function F | --all) [-o OUT]  CMocka unit tests for C functions\n"
@@ -19,7 +20,8 @@ static void usage(FILE *f) {
           f);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc < 2) {
         usage(stderr);
         return 2;

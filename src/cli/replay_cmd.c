@@ -14,14 +14,15 @@ static int usage(void)
 {
     fputs("usage: sympath replay OUT [--coverage] [--timeout SECONDS]\n"
           "  rebuilds the program of OUT natively, runs OUT/tests/test-*.xml and\n"
-          "  OUT/errors/error-*.xml, and with --coverage reports gcov coverage.\n", stderr);
+          "  OUT/errors/error-*.xml, and with --coverage reports gcov coverage.\n",
+          stderr);
     return 2;
 }
 
 int cmd_replay(int argc, char **argv)
 {
     const char *out = NULL;
-    replay_opts o = { NULL, 0, 10.0, stdout };
+    replay_opts o = {NULL, 0, 10.0, stdout};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--coverage") == 0) {
@@ -44,8 +45,7 @@ int cmd_replay(int argc, char **argv)
             out = a;
         }
     }
-    if (!out)
-        return usage();
+    if (!out) return usage();
     char outabs[PATH_MAX];
     if (!realpath(out, outabs)) {
         fprintf(stderr, "sympath replay: %s: %s\n", out, strerror(errno));

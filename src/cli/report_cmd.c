@@ -6,14 +6,16 @@
 #include "report/report.h"
 #include "report_cmd.h"
 
-static void report_usage(FILE *f) {
+static void report_usage(FILE *f)
+{
     fputs("usage: sympath report OUT [-o DIR]\n"
           "  writes a static HTML report of the output directory OUT of run, unit or data\n"
           "  -o, --output DIR        where index.html goes (default: OUT/report)\n",
           f);
 }
 
-int cmd_report(int argc, char **argv) {
+int cmd_report(int argc, char **argv)
+{
     const char *out = NULL, *html = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -40,7 +42,9 @@ int cmd_report(int argc, char **argv) {
         free(err);
         return 1;
     }
-    if (html) printf("%s/index.html\n", html);
-    else printf("%s/report/index.html\n", out);
+    if (html)
+        printf("%s/index.html\n", html);
+    else
+        printf("%s/report/index.html\n", out);
     return 0;
 }

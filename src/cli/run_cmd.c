@@ -17,7 +17,8 @@
 static volatile sig_atomic_t interrupted;
 
 /* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
-static void on_sigint(int sig) {
+static void on_sigint(int sig)
+{
     if (interrupted) {
         util_write_atomic_abandon(); /* no temporary file of the suite or report left behind */
         signal(sig, SIG_DFL);
@@ -28,7 +29,8 @@ static void on_sigint(int sig) {
 
 /* Ctrl-C from the build on: during the build it stops the compiler and ends the run;
  * during the exploration it stops it and the suite and report are still written. */
-static void arm_interrupt(void) {
+static void arm_interrupt(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -38,7 +40,8 @@ static void arm_interrupt(void) {
     signal(SIGPIPE, SIG_IGN);
 }
 
-static void run_usage(FILE *f) {
+static void run_usage(FILE *f)
+{
     fputs("usage: sympath run PROG.c [MORE.c ...] [options]\n"
           "  -o, --output DIR        output directory (default: sympath-out)\n"
           "  --budget DURATION       wall-time budget of the exploration (default 60s; 0 = none)\n"
@@ -72,22 +75,29 @@ static void run_usage(FILE *f) {
           f);
 }
 
-int parse_duration(const char *text, double *seconds) {
+int parse_duration(const char *text, double *seconds)
+{
     char *end;
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || errno || v < 0) return -1;
     double mul = 1;
-    if (*end == 0 || strcmp(end, "s") == 0) mul = 1;
-    else if (strcmp(end, "ms") == 0) mul = 0.001;
-    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0) mul = 60;
-    else if (strcmp(end, "h") == 0) mul = 3600;
-    else return -1;
+    if (*end == 0 || strcmp(end, "s") == 0)
+        mul = 1;
+    else if (strcmp(end, "ms") == 0)
+        mul = 0.001;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        mul = 60;
+    else if (strcmp(end, "h") == 0)
+        mul = 3600;
+    else
+        return -1;
     *seconds = v * mul;
     return 0;
 }
 
-static int parse_uint(const char *text, uint64_t *out) {
+static int parse_uint(const char *text, uint64_t *out)
+{
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
@@ -96,22 +106,31 @@ static int parse_uint(const char *text, uint64_t *out) {
     return 0;
 }
 
-int cmd_run(int argc, char **argv) {
+int cmd_run(int argc, char **argv)
+{
     explore_run_opts r = {.out_dir = "sympath-out", .db_rows = 3, .db_text = 8};
-    explore_opts o = {.budget_seconds = 60, .seed = 1, .jobs = 1, .run_timeout_ms = 2000, .mem_mb = 2048, .out_kb = 1024,
-                      .solver_timeout_ms = 2000, .loop_bound = 200, .max_depth = 100000, .inputs_limit = 10000,
+    explore_opts o = {.budget_seconds = 60,
+                      .seed = 1,
+                      .jobs = 1,
+                      .run_timeout_ms = 2000,
+                      .mem_mb = 2048,
+                      .out_kb = 1024,
+                      .solver_timeout_ms = 2000,
+                      .loop_bound = 200,
+                      .max_depth = 100000,
+                      .inputs_limit = 10000,
                       .progress = isatty(2)};
     sym_posix_opts posix;
     memset(&posix, 0, sizeof posix);
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
     if (!sources) return 1;
-    /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
-#define RUN_FAIL(rc)               \
-    do {                           \
-        free(sources);             \
-        posix_opts_free(&posix);   \
-        return (rc);               \
+        /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
+#define RUN_FAIL(rc)             \
+    do {                         \
+        free(sources);           \
+        posix_opts_free(&posix); \
+        return (rc);             \
     } while (0)
 
     for (int i = 1; i < argc; i++) {
@@ -119,18 +138,18 @@ int cmd_run(int argc, char **argv) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         uint64_t u;
-#define NEED_VALUE()                                                          \
-    do {                                                                      \
-        if (!v) {                                                             \
-            fprintf(stderr, "sympath run: option %s needs a value\n", a);     \
-            RUN_FAIL(2);                                                      \
-        }                                                                     \
-        i++;                                                                  \
+#define NEED_VALUE()                                                      \
+    do {                                                                  \
+        if (!v) {                                                         \
+            fprintf(stderr, "sympath run: option %s needs a value\n", a); \
+            RUN_FAIL(2);                                                  \
+        }                                                                 \
+        i++;                                                              \
     } while (0)
-#define BAD_VALUE()                                                                     \
-    do {                                                                                \
-        fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a);      \
-        RUN_FAIL(2);                                                                    \
+#define BAD_VALUE()                                                                 \
+    do {                                                                            \
+        fprintf(stderr, "sympath run: bad value '%s' for %s (see --help)\n", v, a); \
+        RUN_FAIL(2);                                                                \
     } while (0)
         char *perr = NULL;
         int pr = posix_parse_option(&posix, argc, argv, &i, &perr);

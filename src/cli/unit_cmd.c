@@ -13,7 +13,8 @@
 #include "util/util.h"
 
 static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) {
+static void on_sigint(int sig)
+{
     if (interrupted) {
         signal(sig, SIG_DFL);
         raise(sig);
@@ -22,7 +23,8 @@ static void on_sigint(int sig) {
 }
 
 /* Before the explorations: the first Ctrl-C stops after the run in flight and writes what was found. */
-static void arm_interrupt(void) {
+static void arm_interrupt(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -32,32 +34,34 @@ static void arm_interrupt(void) {
     signal(SIGPIPE, SIG_IGN);
 }
 
-
-static void unit_usage(FILE *f) {
-    fputs("usage: sympath unit FILE.c|FILE.h [MORE.c ...] (--function F ... | --all) [options]\n"
-          "  --function NAME         a function to test (repeatable; a static one too: the test #includes its file)\n"
-          "  --all                   every function with external linkage defined in the files (of a header: all)\n"
-          "  -o, --output DIR        output directory (default: sympath-unit-out)\n"
-          "  -I DIR                  include directory for the unit (repeatable)\n"
-          "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
-          "  --define NAME[=VALUE]   -DNAME[=VALUE] for the unit (repeatable)\n"              /* unitlib */
-          "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
-          "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
-          "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
-          "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
-          "  --depth N               fresh input objects at most N pointers deep (default 3)\n"
-          "  --str-len N             strings: at most N characters (default 16)\n"
-          "  --buf-len N             buffer/length pairs: at most N elements (default 32)\n"
-          "  --enum-any              enum inputs take any value, not only the declared ones\n"
-          "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
-          "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
-          "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
-          "  --timeout DURATION      time limit of one run (default 1s)\n"
-          "  --no-progress           no live progress line\n",
-          f);
+static void unit_usage(FILE *f)
+{
+    fputs(
+        "usage: sympath unit FILE.c|FILE.h [MORE.c ...] (--function F ... | --all) [options]\n"
+        "  --function NAME         a function to test (repeatable; a static one too: the test #includes its file)\n"
+        "  --all                   every function with external linkage defined in the files (of a header: all)\n"
+        "  -o, --output DIR        output directory (default: sympath-unit-out)\n"
+        "  -I DIR                  include directory for the unit (repeatable)\n"
+        "  --cflags \"FLAGS\"        extra compiler flags for the unit\n"
+        "  --define NAME[=VALUE]   -DNAME[=VALUE] for the unit (repeatable)\n" /* unitlib */
+        "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
+        "  --budget DURATION       exploration budget, shared by the functions (default 60s)\n"
+        "  --mock NAME             also replace NAME (a libc/libm or other system function) by a stand-in\n"
+        "  --mock-outputs          mocks also write a fresh value through each output parameter (non-const T *)\n"
+        "  --depth N               fresh input objects at most N pointers deep (default 3)\n"
+        "  --str-len N             strings: at most N characters (default 16)\n"
+        "  --buf-len N             buffer/length pairs: at most N elements (default 32)\n"
+        "  --enum-any              enum inputs take any value, not only the declared ones\n"
+        "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
+        "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
+        "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
+        "  --timeout DURATION      time limit of one run (default 1s)\n"
+        "  --no-progress           no live progress line\n",
+        f);
 }
 
-int cmd_unit(int argc, char **argv) {
+int cmd_unit(int argc, char **argv)
+{
     const char *out = "sympath-unit-out";
     char *cflags = strdup("");
     const char **sources = calloc((size_t)argc + 1, sizeof *sources);
@@ -77,13 +81,13 @@ int cmd_unit(int argc, char **argv) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
-#define NEED()                                                              \
-    do {                                                                    \
-        if (!v) {                                                           \
+#define NEED()                                                             \
+    do {                                                                   \
+        if (!v) {                                                          \
             fprintf(stderr, "sympath unit: option %s needs a value\n", a); \
-            return 2;                                                       \
-        }                                                                   \
-        i++;                                                                \
+            return 2;                                                      \
+        }                                                                  \
+        i++;                                                               \
     } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             unit_usage(stdout);
@@ -111,7 +115,10 @@ int cmd_unit(int argc, char **argv) {
             cflags = n;
         } else if (!strcmp(a, "--define") || !strcmp(a, "--compile-commands")) { /* unitlib: new options */
             NEED();
-            if (a[2] == 'c') { compdb = v; continue; }
+            if (a[2] == 'c') {
+                compdb = v;
+                continue;
+            }
             char *d = util_strf("-D%s", v), *q = d ? unit_quote_word(d) : NULL, *n = NULL;
             if (!q || asprintf(&n, "%s %s", cflags, q) < 0) return 1;
             free(cflags), free(d), free(q), cflags = n;
@@ -133,9 +140,12 @@ int cmd_unit(int argc, char **argv) {
             char *end;
             long x = strtol(v, &end, 10);
             if (*end || x < 1 || x > 4096) goto bad;
-            if (a[2] == 'd') ho.depth = (unsigned)x;
-            else if (a[2] == 's') ho.str_len = (unsigned)x;
-            else ho.buf_len = (unsigned)x;
+            if (a[2] == 'd')
+                ho.depth = (unsigned)x;
+            else if (a[2] == 's')
+                ho.str_len = (unsigned)x;
+            else
+                ho.buf_len = (unsigned)x;
         } else if (!strcmp(a, "--enum-any")) {
             ho.enum_any = 1;
         } else if (!strcmp(a, "--null-always")) {
@@ -171,9 +181,9 @@ int cmd_unit(int argc, char **argv) {
         return 2;
     }
     util_free_strv(words);
-    unit_run_opts o = {out, sources, nsources, fnames, nfnames, all, cflags, mocks, nmocks, mock_outputs,
-                       budget, timeout, ho, progress, &interrupted, arm_interrupt, stderr,
-                       compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
+    unit_run_opts o = {out,          sources,       nsources,     fnames, nfnames, all, cflags,
+                       mocks,        nmocks,        mock_outputs, budget, timeout, ho,  progress,
+                       &interrupted, arm_interrupt, stderr,       compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

@@ -129,11 +129,11 @@ char *data_pg_share_terms(const char *cond);
 
 /* Estimates for one candidate query (the site's query with extra conjuncts). */
 typedef struct data_estimate {
-    double rows;     /* estimated rows the query returns without LIMIT (cardinality estimate) */
-    bool exact;      /* rows is an exact count (a bounded count below its bound) */
-    double cost;     /* estimated cost of fetching the first `limit` rows, in the DBMS's units
+    double rows;    /* estimated rows the query returns without LIMIT (cardinality estimate) */
+    bool exact;     /* rows is an exact count (a bounded count below its bound) */
+    double cost;    /* estimated cost of fetching the first `limit` rows, in the DBMS's units
                         (SQLite: rows visited, estimated; PostgreSQL: EXPLAIN's total cost) */
-    double seconds;  /* time the estimate took */
+    double seconds; /* time the estimate took */
 } data_estimate;
 
 typedef struct data_source data_source;
@@ -156,8 +156,8 @@ data_dialect data_source_dialect(const data_source *ds);
  * the user's file): -1 with *err. The explorer counts rows itself (data_source_count, on a
  * prefix for large queries: docs/data.md). Returns 0, or -1 with *err.
  */
-int data_source_estimate(data_source *ds, const char *sql, const char *const *params, int nparams,
-                         uint64_t limit, uint64_t bound, double table_rows, data_estimate *out, char **err);
+int data_source_estimate(data_source *ds, const char *sql, const char *const *params, int nparams, uint64_t limit,
+                         uint64_t bound, double table_rows, data_estimate *out, char **err);
 
 /* Rows the site's query returns on the whole data (the full-scan size): an exact count
  * (SQLite; PostgreSQL: count(*) as well, in the read-only transaction). -1 with *err. */
@@ -172,18 +172,18 @@ void data_source_close(data_source *ds);
 /* ---------------------------------------------------------------- the exploration (data_explore.c) */
 
 typedef struct data_opts {
-    const char *db;                 /* the user's database (SQLite path or PostgreSQL conninfo) */
-    const char *out_dir;            /* existing output directory */
-    const char *exe_path;           /* instrumented executor */
-    const char *sites_path;         /* its site table */
-    const char *work_dir;           /* OUT/build: plan and log files */
+    const char *db;         /* the user's database (SQLite path or PostgreSQL conninfo) */
+    const char *out_dir;    /* existing output directory */
+    const char *exe_path;   /* instrumented executor */
+    const char *sites_path; /* its site table */
+    const char *work_dir;   /* OUT/build: plan and log files */
     const char *const *sources;
     size_t nsources;
-    double budget_seconds;          /* 0: none */
+    double budget_seconds; /* 0: none */
     unsigned run_timeout_ms, mem_mb, out_kb;
-    unsigned first_limit;           /* tuples of the first run of each site (n_q of the root) */
-    unsigned max_limit;             /* largest n_q considered */
-    bool full_scan;                 /* one run over every tuple instead (the comparison) */
+    unsigned first_limit; /* tuples of the first run of each site (n_q of the root) */
+    unsigned max_limit;   /* largest n_q considered */
+    bool full_scan;       /* one run over every tuple instead (the comparison) */
     int progress;
     double build_seconds;
     volatile sig_atomic_t *interrupted;
@@ -192,7 +192,7 @@ typedef struct data_opts {
 typedef struct data_summary {
     uint32_t slots_total, slots_covered;
     uint64_t runs, queries, tuples_fetched, tests;
-    int64_t table_rows;             /* rows of the sites' full queries (-1 unknown) */
+    int64_t table_rows; /* rows of the sites' full queries (-1 unknown) */
     uint32_t paths, complement_left;
     const char *stop_reason;
     double seconds;
@@ -211,17 +211,17 @@ int data_explore(const data_opts *o, data_summary *sum, char **err);
 
 /* What `sympath data` was asked to do: the parsed command line. All borrowed. */
 typedef struct data_run_opts {
-    const char *out_dir;              /* OUT: tests/, report.json, build/ */
-    const char *const *sources;       /* the program's C files as given (>= 1) */
+    const char *out_dir;        /* OUT: tests/, report.json, build/ */
+    const char *const *sources; /* the program's C files as given (>= 1) */
     size_t nsources;
-    const char *cflags;               /* --cflags, or NULL */
-    const char *db;                   /* --db: an SQLite file or a PostgreSQL conninfo */
-    data_opts data;                   /* budget, limits, --first, --max-nq, --full-scan; the paths, sources,
+    const char *cflags;                 /* --cflags, or NULL */
+    const char *db;                     /* --db: an SQLite file or a PostgreSQL conninfo */
+    data_opts data;                     /* budget, limits, --first, --max-nq, --full-scan; the paths, sources,
                                          db, build and interrupted fields are set by data_run */
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */
-    void (*before_explore)(void);     /* called once after the build, before the exploration (the CLI arms
+    void (*before_explore)(void);       /* called once after the build, before the exploration (the CLI arms
                                          Ctrl-C there); may be NULL */
-    FILE *log;                        /* messages ("sympath data: ..."); NULL: stderr */
+    FILE *log;                          /* messages ("sympath data: ..."); NULL: stderr */
 } data_run_opts;
 
 /*

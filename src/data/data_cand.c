@@ -7,14 +7,13 @@
 #include "util/util.h"
 #include "data_int.h"
 
-#define TUPLE_COST 10.0    /* processing one tuple in the program, in rows the database visits */
+#define TUPLE_COST 10.0  /* processing one tuple in the program, in rows the database visits */
 #define SAMPLE_ROWS 5000 /* SQLite queries larger than this are estimated on a prefix of this many rows */
 
 /* Estimate of a node's query (cached on the node). */
 static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
 {
-    if (n->est_known)
-        return 0;
+    if (n->est_known) return 0;
     if (!*cond && s->table_rows >= 0) { /* the site's own query: its size is known */
         n->est_known = true;
         n->rows = (double)s->table_rows;
@@ -45,8 +44,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
         /* a count over the first SAMPLE_ROWS rows of the site's query, scaled; none there means
          * rarer than that (the candidate's own query then shows whether any tuple exists) */
         char *pre = NULL;
-        if (asprintf(&pre, "SELECT * FROM (%s) AS sympath_s LIMIT %d", s->sql, SAMPLE_ROWS) < 0)
-            return -1;
+        if (asprintf(&pre, "SELECT * FROM (%s) AS sympath_s LIMIT %d", s->sql, SAMPLE_ROWS) < 0) return -1;
         char *sql = data_wrap_select(pre, strlen(pre), s->ncols, cond, 0);
         free(pre);
         c = sql ? data_source_count(x->ds, sql, params, s->nparams, &err) : -1;
@@ -77,7 +75,7 @@ static int estimate(dstate_x *x, dsite *s, dnode *n, const char *cond)
 typedef struct collect {
     dstate_x *x;
     int site;
-    int pass;            /* 0: complement leaves, 1: internal nodes (their expectations need the leaves' estimates) */
+    int pass; /* 0: complement leaves, 1: internal nodes (their expectations need the leaves' estimates) */
     dcand *c;
     size_t n, cap;
 } collect;
@@ -120,12 +118,9 @@ static void collect_node(dnode *n, void *ctx)
     dstate_x *x = cl->x;
     dsite *s = &x->sites[cl->site];
     bool leaf = !n->explored && n->parent;
-    if (leaf != (cl->pass == 0))
-        return;
-    if (leaf && n->state != DN_OPEN)
-        return;
-    if (!leaf && !n->open_below)
-        return;
+    if (leaf != (cl->pass == 0)) return;
+    if (leaf && n->state != DN_OPEN) return;
+    if (!leaf && !n->open_below) return;
     unsigned dropped = 0;
     char *cond = dtree_path_sql(n, &dropped);
     if (cond && x->dialect == DATA_PG && *cond) { /* byte and length terms computed once per row */
@@ -138,8 +133,7 @@ static void collect_node(dnode *n, void *ctx)
         return;
     }
     if (n->offset && n->rows_exact && (double)n->offset >= n->rows) { /* its query has nothing more */
-        if (leaf)
-            n->state = DN_DIVERGED;
+        if (leaf) n->state = DN_DIVERGED;
         free(cond);
         return;
     }
@@ -159,8 +153,7 @@ static void collect_node(dnode *n, void *ctx)
         c.score = INFINITY;
         for (uint64_t k = 1; k <= x->o->max_limit; k *= 2) {
             double e = expected_new(n, n->rows, (double)k);
-            if (e <= 0)
-                continue;
+            if (e <= 0) continue;
             double cost = fmin((skip + (double)k) * n->cost1, s->full_cost) + (double)k * tuple_cost;
             if (cost / e < c.score) {
                 c.score = cost / e;
@@ -199,10 +192,8 @@ int data_choose(dstate_x *x, dcand *best)
         }
     }
     for (size_t i = 0; i < cl.n; i++)
-        if (!found || i != bi)
-            free(cl.c[i].cond);
-    if (found)
-        *best = cl.c[bi];
+        if (!found || i != bi) free(cl.c[i].cond);
+    if (found) *best = cl.c[bi];
     free(cl.c);
     return found;
 }

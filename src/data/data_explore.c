@@ -11,33 +11,28 @@
 #include "data_int.h"
 #include "proto/env.h"
 
-#define MAX_TRIES 2        /* queries aimed at a complement node before giving up on it */
+#define MAX_TRIES 2 /* queries aimed at a complement node before giving up on it */
 
 static const char *budget_reason(dstate_x *x)
 {
-    if (x->o->interrupted && *x->o->interrupted)
-        return "interrupted";
-    if (x->o->budget_seconds > 0 && util_now_s() - x->t0 >= x->o->budget_seconds)
-        return "budget";
+    if (x->o->interrupted && *x->o->interrupted) return "interrupted";
+    if (x->o->budget_seconds > 0 && util_now_s() - x->t0 >= x->o->budget_seconds) return "budget";
     return NULL;
 }
 
 /* Every site's table was seen completely: no query can bring anything new. */
 static bool tables_seen(const dstate_x *x)
 {
-    if (!x->nsites)
-        return false;
+    if (!x->nsites) return false;
     for (int i = 0; i < x->nsites; i++)
-        if (x->sites[i].table_rows < 0 || x->sites[i].distinct < (uint64_t)x->sites[i].table_rows)
-            return false;
+        if (x->sites[i].table_rows < 0 || x->sites[i].distinct < (uint64_t)x->sites[i].table_rows) return false;
     return true;
 }
 
 static void mark_exhausted(dnode *n, void *ctx)
 {
     (void)ctx;
-    if (!n->explored && n->parent && n->state == DN_OPEN)
-        n->state = DN_EXHAUSTED;
+    if (!n->explored && n->parent && n->state == DN_OPEN) n->state = DN_EXHAUSTED;
 }
 
 static void explore_loop(dstate_x *x)
@@ -56,11 +51,9 @@ static void explore_loop(dstate_x *x)
         return;
     }
     for (;;) {
-        if ((x->stop_reason = budget_reason(x)))
-            return;
+        if ((x->stop_reason = budget_reason(x))) return;
         if (tables_seen(x)) {
-            for (int i = 0; i < x->nsites; i++)
-                dtree_walk(&x->sites[i].root, mark_exhausted, NULL);
+            for (int i = 0; i < x->nsites; i++) dtree_walk(&x->sites[i].root, mark_exhausted, NULL);
             x->stop_reason = "table exhausted";
             return;
         }
@@ -76,8 +69,8 @@ static void explore_loop(dstate_x *x)
         dsite *s = &x->sites[c.site];
         /* other sites: the first tuple only (their own candidates come in their turn), but
          * a small one (at most --first rows: a lookup or configuration table) whole */
-        int n = snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t%llu\t%llu\t%s\n", s->id,
-                         (unsigned long long)c.limit, (unsigned long long)c.node->offset, c.cond);
+        int n = snprintf(plan, sizeof plan, "limit\t1\nsite\t%s\t%llu\t%llu\t%s\n", s->id, (unsigned long long)c.limit,
+                         (unsigned long long)c.node->offset, c.cond);
         for (int i = 0; i < x->nsites && n < (int)sizeof plan; i++)
             if (i != c.site && x->sites[i].table_rows >= 0 && x->sites[i].table_rows <= (int64_t)x->o->first_limit)
                 n += snprintf(plan + n, sizeof plan - (size_t)n, "site\t%s\t0\t0\t\n", x->sites[i].id);
@@ -110,8 +103,7 @@ static void explore_loop(dstate_x *x)
         }
         if (got == -2) { /* its query did not finish within the run's time limit */
             c.node->state = c.leaf ? DN_TIMEOUT : c.node->state;
-            if (!c.leaf)
-                c.node->rows = 0, c.node->rows_exact = true; /* not asked again */
+            if (!c.leaf) c.node->rows = 0, c.node->rows_exact = true; /* not asked again */
             free(c.cond);
             continue;
         }
@@ -129,8 +121,7 @@ static void explore_loop(dstate_x *x)
             c.node->rows = (double)(c.node->offset + (uint64_t)got);
             c.node->rows_exact = true;
         }
-        if (got > 0)
-            c.node->offset += (uint64_t)got;
+        if (got > 0) c.node->offset += (uint64_t)got;
         free(c.cond);
         if (got < 0) {
             x->stop_reason = "the program could not be run";
@@ -148,31 +139,27 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
     x.o = o;
     x.t0 = util_now_s();
     int rc = -1;
-    if (asprintf(&x.plan_path, "%s/data-plan", o->work_dir) < 0 || asprintf(&x.log_path, "%s/data-log", o->work_dir) < 0)
+    if (asprintf(&x.plan_path, "%s/data-plan", o->work_dir) < 0 ||
+        asprintf(&x.log_path, "%s/data-log", o->work_dir) < 0)
         goto out;
     x.ds = data_source_open(o->db, err);
-    if (!x.ds)
-        goto out;
+    if (!x.ds) goto out;
     x.dialect = data_source_dialect(x.ds);
-    if (site_table_load(o->sites_path, &x.sites_tab, err))
-        goto out;
+    if (site_table_load(o->sites_path, &x.sites_tab, err)) goto out;
     x.nslots = x.sites_tab.nslots;
     x.covered = calloc(x.nslots + 1, 1);
     x.slot_user = calloc(x.nslots + 1, 1);
     x.cx = expr_ctx_new();
-    if (!x.covered || !x.slot_user || !x.cx)
-        goto out;
+    if (!x.covered || !x.slot_user || !x.cx) goto out;
     x.user_slots = explore_user_slots(&x.sites_tab, x.slot_user, x.nslots);
     x.suite = explore_open_suite(o->out_dir, o->sources[0], err);
-    if (!x.suite)
-        goto out;
+    if (!x.suite) goto out;
     setenv(SYMPATH_ENV_DATA_PLAN, x.plan_path, 1);
     setenv(SYMPATH_ENV_DATA_LOG, x.log_path, 1);
     setenv(SYMPATH_ENV_DATA_DB, o->db, 1);
     executor_opts eo = {o->exe_path, o->work_dir, 0, o->run_timeout_ms, o->mem_mb, o->out_kb, x.nslots, 0, 0, 0};
     x.ex = executor_start(&eo, err);
-    if (!x.ex)
-        goto out;
+    if (!x.ex) goto out;
     x.progress = report_progress_open(o->out_dir, REPORT_DISPLAY_OFF, NULL, o->budget_seconds); /* OUT/stats */
     explore_loop(&x);
     data_stats_sample(&x, 1);
@@ -193,37 +180,30 @@ int data_explore(const data_opts *o, data_summary *sum, char **err)
         sum->tuples_fetched = x.tuples_fetched;
         sum->tests = x.tests;
         sum->table_rows = x.nsites ? x.sites[0].table_rows : -1;
-        for (int i = 0; i < x.nsites; i++)
-            sum->paths += dtree_paths(&x.sites[i].root);
+        for (int i = 0; i < x.nsites; i++) sum->paths += dtree_paths(&x.sites[i].root);
         sum->stop_reason = x.stop_reason;
         sum->seconds = util_now_s() - x.t0;
     }
     rc = 0;
 out:
-    if (rc && err && !*err)
-        *err = strdup("out of memory");
+    if (rc && err && !*err) *err = strdup("out of memory");
     report_progress_close(x.progress);
     executor_stop(x.ex);
-    if (x.suite)
-        suite_close(x.suite);
+    if (x.suite) suite_close(x.suite);
     data_source_close(x.ds);
     site_table_free(&x.sites_tab);
     for (int i = 0; i < x.nsites; i++) {
         dtree_free(&x.sites[i].root);
-        for (int k = 0; k < x.sites[i].nparams; k++)
-            free(x.sites[i].params[k]);
-        for (int k = 0; k < x.sites[i].nwhole; k++)
-            free(x.sites[i].whole[k]);
+        for (int k = 0; k < x.sites[i].nparams; k++) free(x.sites[i].params[k]);
+        for (int k = 0; k < x.sites[i].nwhole; k++) free(x.sites[i].whole[k]);
         free(x.sites[i].whole);
         free(x.sites[i].params);
         free(x.sites[i].sql);
     }
     free(x.sites);
-    for (size_t i = 0; i < x.nqueries; i++)
-        free(x.queries[i].cond), free(x.queries[i].sql);
+    for (size_t i = 0; i < x.nqueries; i++) free(x.queries[i].cond), free(x.queries[i].sql);
     free(x.queries);
-    for (size_t i = 0; i < x.nwrites; i++)
-        free(x.writes[i]);
+    for (size_t i = 0; i < x.nwrites; i++) free(x.writes[i]);
     free(x.writes);
     free(x.seen);
     free(x.covered), free(x.slot_user);

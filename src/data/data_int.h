@@ -10,12 +10,12 @@
 
 /* Why a complement node was not reached (report.json "complement_left"). */
 typedef enum dn_state {
-    DN_OPEN = 0,     /* still a candidate (left when the budget ended) */
-    DN_NO_DATA,      /* its query has no tuple: the data cannot reach it */
-    DN_DIVERGED,     /* tuples of its query did not take it (a condition was dropped or the path depends on state) */
-    DN_NOT_SQL,      /* its own condition has no exact SQL form */
-    DN_EXHAUSTED,    /* every tuple of the table was seen without reaching it */
-    DN_TIMEOUT       /* the run on its query ran out of time (--timeout): a slow query, not a program hang */
+    DN_OPEN = 0,  /* still a candidate (left when the budget ended) */
+    DN_NO_DATA,   /* its query has no tuple: the data cannot reach it */
+    DN_DIVERGED,  /* tuples of its query did not take it (a condition was dropped or the path depends on state) */
+    DN_NOT_SQL,   /* its own condition has no exact SQL form */
+    DN_EXHAUSTED, /* every tuple of the table was seen without reaching it */
+    DN_TIMEOUT    /* the run on its query ran out of time (--timeout): a slow query, not a program hang */
 } dn_state;
 
 /*
@@ -26,50 +26,50 @@ typedef enum dn_state {
  */
 typedef struct dnode {
     struct dnode *parent, *kids, *next;
-    uint32_t bsite, arg;       /* branch site id and event arg (switch case slot) */
-    uint8_t dir;               /* direction of the edge */
+    uint32_t bsite, arg; /* branch site id and event arg (switch case slot) */
+    uint8_t dir;         /* direction of the edge */
     bool explored;
-    char *cond;                /* SQL of the edge's condition, NULL: not expressible */
-    const char *why;           /* static reason when cond is NULL */
-    uint32_t tuples, ends;     /* tuples through this node / whose path ends here */
+    char *cond;            /* SQL of the edge's condition, NULL: not expressible */
+    const char *why;       /* static reason when cond is NULL */
+    uint32_t tuples, ends; /* tuples through this node / whose path ends here */
     dn_state state;
-    unsigned tries;            /* queries aimed at it that did not reach it */
-    uint64_t offset;           /* tuples its query already gave (the next query continues after them) */
-    uint32_t open_below;       /* open complement leaves in the subtree (refreshed per round) */
+    unsigned tries;      /* queries aimed at it that did not reach it */
+    uint64_t offset;     /* tuples its query already gave (the next query continues after them) */
+    uint32_t open_below; /* open complement leaves in the subtree (refreshed per round) */
     /* estimates of the node's query (counts; see estimate() in data_cand.c) */
     bool est_known;
     double rows, cost1;
     bool rows_exact;
-    bool rows_unseen;          /* no tuple in the estimate's sample: rows is a guess (rarer than the sample) */
-    double dbms_rows;          /* PostgreSQL: EXPLAIN's Plan Rows for its query (-1 none), for the report */
+    bool rows_unseen; /* no tuple in the estimate's sample: rows is a guess (rarer than the sample) */
+    double dbms_rows; /* PostgreSQL: EXPLAIN's Plan Rows for its query (-1 none), for the report */
 } dnode;
 
 /* One SELECT site of the program. */
 typedef struct dsite {
     char id[17];
-    char *sql;                 /* the program's text */
+    char *sql; /* the program's text */
     int ncols, nparams;
-    char **params;             /* SQL literals of the last execution's parameters */
+    char **params; /* SQL literals of the last execution's parameters */
     dnode root;
-    int64_t table_rows;        /* rows of its query on the whole data (-1 not yet counted) */
-    double full_cost;          /* estimated cost of a full scan of its query */
-    char **whole;              /* tuples without keys: "<table>:*" keys of the (small) tables the
+    int64_t table_rows; /* rows of its query on the whole data (-1 not yet counted) */
+    double full_cost;   /* estimated cost of a full scan of its query */
+    char **whole;       /* tuples without keys: "<table>:*" keys of the (small) tables the
                                   query reads, for fixtures of whole tables; NULL: none */
     int nwhole;
     bool whole_tried;
-    uint64_t fetched;          /* tuples fetched over all runs */
-    uint64_t distinct;         /* distinct tuples (by key) seen */
+    uint64_t fetched;  /* tuples fetched over all runs */
+    uint64_t distinct; /* distinct tuples (by key) seen */
 } dsite;
 
 /* One query sympath issued (report "queries"). */
 typedef struct dquery {
     int site;
-    char *cond;                /* the extra WHERE, NULL: none */
-    char *sql;                 /* the whole query the program's SELECT became */
+    char *cond; /* the extra WHERE, NULL: none */
+    char *sql;  /* the whole query the program's SELECT became */
     uint64_t limit, offset;
     double est_rows, est_cost;
-    double dbms_rows;          /* the DBMS's own row estimate (PostgreSQL EXPLAIN), -1 none */
-    uint64_t fetched;          /* tuples the run got from it */
+    double dbms_rows; /* the DBMS's own row estimate (PostgreSQL EXPLAIN), -1 none */
+    uint64_t fetched; /* tuples the run got from it */
     uint32_t new_paths;
     bool aimed_leaf;
 } dquery;
@@ -88,14 +88,14 @@ typedef struct dstate_x {
     int nsites;
     dquery *queries;
     size_t nqueries;
-    char **writes;             /* distinct "w" messages */
+    char **writes; /* distinct "w" messages */
     size_t nwrites;
     char *plan_path, *log_path;
     /* keys already seen (distinct tuples), as a simple open-addressing set of hashes */
     uint64_t *seen;
     size_t seen_cap, seen_n;
-    uint64_t tests_unkeyed;    /* tests whose tuples have no rowids (their fixture lacks those rows) */
-    uint64_t timeouts;         /* runs stopped by --timeout (slow candidate queries; not program errors) */
+    uint64_t tests_unkeyed; /* tests whose tuples have no rowids (their fixture lacks those rows) */
+    uint64_t timeouts;      /* runs stopped by --timeout (slow candidate queries; not program errors) */
     uint64_t runs, tests, errors, tuples_fetched, estimates, cross_tuple, not_sql, dropped_conds;
     double t0, estimate_seconds, exec_seconds, total_seconds;
     const char *stop_reason;
@@ -139,9 +139,9 @@ void data_stats_sample(dstate_x *x, int final);
 typedef struct dcand {
     int site;
     dnode *node;
-    bool leaf;           /* a complement node (aimed at directly) rather than an internal one */
-    char *cond;          /* the node's path condition (SQL, malloc'ed) */
-    uint64_t limit;      /* n_q */
+    bool leaf;      /* a complement node (aimed at directly) rather than an internal one */
+    char *cond;     /* the node's path condition (SQL, malloc'ed) */
+    uint64_t limit; /* n_q */
     double score, rows, cost;
 } dcand;
 
@@ -154,15 +154,15 @@ int data_choose(dstate_x *x, dcand *best);
 
 /* What one run's log said. */
 typedef struct dlog_tuple {
-    int site;                  /* index into sites */
-    char **keys;               /* "<table>:<rowid>" per FROM item (nkeys 0: unknown) */
+    int site;    /* index into sites */
+    char **keys; /* "<table>:<rowid>" per FROM item (nkeys 0: unknown) */
     int nkeys;
 } dlog_tuple;
 
 typedef struct dlog {
-    dlog_tuple *tuples;        /* by run-wide tuple number */
+    dlog_tuple *tuples; /* by run-wide tuple number */
     size_t ntuples;
-    char *results;             /* PostgreSQL: the recorded results file text, NULL otherwise */
+    char *results; /* PostgreSQL: the recorded results file text, NULL otherwise */
 } dlog;
 
 /* Read the run's log into *lg, registering new sites in x (and counting their tables).

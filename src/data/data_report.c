@@ -9,7 +9,9 @@ static const char *state_why(const dnode *n)
 {
     switch (n->state) {
     case DN_NO_DATA: return "no tuple in the data satisfies it";
-    case DN_DIVERGED: return "tuples of its query did not take it (a condition is not exact in SQL, or the path depends on other tuples)";
+    case DN_DIVERGED:
+        return "tuples of its query did not take it (a condition is not exact in SQL, or the path depends on other "
+               "tuples)";
     case DN_NOT_SQL: return "not expressible in SQL";
     case DN_EXHAUSTED: return "every tuple of the table was seen";
     case DN_TIMEOUT: return "its query ran longer than the run time limit (--timeout)";
@@ -27,12 +29,11 @@ typedef struct rep {
 static void left_node(dnode *n, void *ctx)
 {
     rep *r = ctx;
-    if (n->explored || !n->parent)
-        return;
+    if (n->explored || !n->parent) return;
     r->left++;
-    if (!r->j)
-        return;
-    const site_info *si = n->bsite >= 1 && n->bsite <= r->x->sites_tab.nsites ? &r->x->sites_tab.sites[n->bsite - 1] : NULL;
+    if (!r->j) return;
+    const site_info *si =
+        n->bsite >= 1 && n->bsite <= r->x->sites_tab.nsites ? &r->x->sites_tab.sites[n->bsite - 1] : NULL;
     json_begin_object(r->j);
     json_kv_str(r->j, "site", r->x->sites[r->site].id);
     char where[512];
@@ -62,24 +63,21 @@ static uint32_t count_left(const dstate_x *x)
 static int64_t table_rows(const dstate_x *x)
 {
     int64_t t = 0;
-    for (int i = 0; i < x->nsites; i++)
-        t += x->sites[i].table_rows > 0 ? x->sites[i].table_rows : 0;
+    for (int i = 0; i < x->nsites; i++) t += x->sites[i].table_rows > 0 ? x->sites[i].table_rows : 0;
     return x->nsites ? t : -1;
 }
 
 static uint32_t paths(const dstate_x *x)
 {
     uint32_t p = 0;
-    for (int i = 0; i < x->nsites; i++)
-        p += dtree_paths(&x->sites[i].root);
+    for (int i = 0; i < x->nsites; i++) p += dtree_paths(&x->sites[i].root);
     return p;
 }
 
 int data_write_report(const dstate_x *x)
 {
     json_writer *j = json_new();
-    if (!j)
-        return -1;
+    if (!j) return -1;
     json_begin_object(j);
     json_kv_str(j, "tool", "sympath data");
     json_kv_str(j, "database", x->o->db);
@@ -154,8 +152,7 @@ int data_write_report(const dstate_x *x)
     json_end_array(j);
     json_key(j, "statements_refused_or_failed");
     json_begin_array(j);
-    for (size_t i = 0; i < x->nwrites; i++)
-        json_string(j, x->writes[i]);
+    for (size_t i = 0; i < x->nwrites; i++) json_string(j, x->writes[i]);
     json_end_array(j);
     json_end_object(j);
     json_end_object(j);
@@ -183,8 +180,10 @@ void data_print_summary(const dstate_x *x, FILE *f)
             (unsigned long long)x->tests, (unsigned long long)x->errors, (unsigned long long)x->estimates,
             x->estimate_seconds);
     if (x->tests_unkeyed)
-        fprintf(f, "sympath data: %llu tests ran on tuples of queries without row keys: their fixtures lack those "
-                   "rows (replay differs)\n", (unsigned long long)x->tests_unkeyed);
+        fprintf(f,
+                "sympath data: %llu tests ran on tuples of queries without row keys: their fixtures lack those "
+                "rows (replay differs)\n",
+                (unsigned long long)x->tests_unkeyed);
     for (size_t i = 0; i < x->nwrites; i++)
         fprintf(f, "sympath data: statement refused or failed (the data is never written): %s\n", x->writes[i]);
 }

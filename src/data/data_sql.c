@@ -39,8 +39,7 @@ static int sql_real(tx *t, expr *e);
 
 static int fail(tx *t, const char *why)
 {
-    if (!t->why)
-        t->why = why;
+    if (!t->why) t->why = why;
     return -1;
 }
 
@@ -66,8 +65,7 @@ static bool is_const(const expr *e) { return e->op == EXPR_CONST; }
 static int around(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, const char *post)
 {
     sb_puts(&t->o, pre);
-    if (f(t, a))
-        return -1;
+    if (f(t, a)) return -1;
     sb_puts(&t->o, post);
     return 0;
 }
@@ -83,23 +81,19 @@ static int around2(tx *t, const char *pre, int (*f)(tx *, expr *), expr *a, cons
 static int sql_signed(tx *t, expr *e)
 {
     unsigned w = e->width;
-    if (w == 64)
-        return sql_int(t, e);
+    if (w == 64) return sql_int(t, e);
     if (is_const(e)) { /* a constant's signed view is a literal */
         put_s(t, expr_sext64(e->value, w));
         return 0;
     }
-    if (w > 62)
-        return fail(t, "63-bit signed value");
+    if (w > 62) return fail(t, "63-bit signed value");
     if (w == 1) { /* true is -1 */
         return around(t, "(CASE WHEN ", sql_bool, e, " THEN -1 ELSE 0 END)");
     }
     sb_puts(&t->o, "(");
-    if (sql_int(t, e))
-        return -1;
+    if (sql_int(t, e)) return -1;
     sb_printf(&t->o, " - ((");
-    if (sql_int(t, e))
-        return -1;
+    if (sql_int(t, e)) return -1;
     sb_printf(&t->o, " >> %u) << %u))", w - 1, w);
     return too_long(t);
 }
@@ -116,11 +110,9 @@ static void mask_close(tx *t, unsigned w)
 static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
 {
     sb_puts(&t->o, "(");
-    if (f(t, e->kid[0]))
-        return -1;
+    if (f(t, e->kid[0])) return -1;
     sb_printf(&t->o, " %s ", op);
-    if (f(t, e->kid[1]))
-        return -1;
+    if (f(t, e->kid[1])) return -1;
     sb_puts(&t->o, ")");
     return too_long(t);
 }
@@ -129,8 +121,7 @@ static int binop(tx *t, expr *e, const char *op, int (*f)(tx *, expr *))
 static int binop_masked(tx *t, expr *e, const char *op, int (*f)(tx *, expr *), unsigned w)
 {
     sb_puts(&t->o, "((");
-    if (binop(t, e, op, f))
-        return -1;
+    if (binop(t, e, op, f)) return -1;
     mask_close(t, w);
     return too_long(t);
 }
@@ -139,14 +130,11 @@ static int binop_masked(tx *t, expr *e, const char *op, int (*f)(tx *, expr *), 
 static int shifted_masked(tx *t, int (*f)(tx *, expr *), expr *a, const char *shift, unsigned k, unsigned mask_w)
 {
     sb_puts(&t->o, "((");
-    if (f(t, a))
-        return -1;
-    if (shift)
-        sb_printf(&t->o, " %s %u", shift, k);
+    if (f(t, a)) return -1;
+    if (shift) sb_printf(&t->o, " %s %u", shift, k);
     mask_close(t, mask_w);
     return too_long(t);
 }
-
 
 /* The SQL term of input symbol e (the column expression it was read from), which must be a
  * floating-point value when real and an integer otherwise (else: fail with wrong_kind). */
@@ -154,10 +142,8 @@ static int symbol_term(tx *t, const expr *e, bool real, const char *wrong_kind)
 {
     bool is_real = false;
     const char *term = t->term(t->ctx, e->aux, &is_real);
-    if (!term)
-        return fail(t, "a value that does not come from the database");
-    if (is_real != real)
-        return fail(t, wrong_kind);
+    if (!term) return fail(t, "a value that does not come from the database");
+    if (is_real != real) return fail(t, wrong_kind);
     sb_puts(&t->o, term);
     return too_long(t);
 }
@@ -165,13 +151,10 @@ static int symbol_term(tx *t, const expr *e, bool real, const char *wrong_kind)
 /* kid0 ? kid1 : kid2 as a CASE, the branches translated by f. */
 static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
 {
-    if (around(t, "(CASE WHEN ", sql_bool, e->kid[0], " THEN "))
-        return -1;
-    if (f(t, e->kid[1]))
-        return -1;
+    if (around(t, "(CASE WHEN ", sql_bool, e->kid[0], " THEN ")) return -1;
+    if (f(t, e->kid[1])) return -1;
     sb_puts(&t->o, " ELSE ");
-    if (f(t, e->kid[2]))
-        return -1;
+    if (f(t, e->kid[2])) return -1;
     sb_puts(&t->o, " END)");
     return too_long(t);
 }
@@ -181,16 +164,15 @@ static int ite(tx *t, expr *e, int (*f)(tx *, expr *))
  * written as blob comparisons, which SQLite evaluates far faster than the hex() arithmetic. */
 static bool sqlite_byte(tx *t, const expr *e, int *col, int *pos)
 {
-    while (e->op == EXPR_ZEXT)
-        e = e->kid[0];
-    if (t->d != DATA_SQLITE || e->op != EXPR_SYMBOL || e->width != 8)
-        return false;
+    while (e->op == EXPR_ZEXT) e = e->kid[0];
+    if (t->d != DATA_SQLITE || e->op != EXPR_SYMBOL || e->width != 8) return false;
     bool real = false;
     const char *term = t->term(t->ctx, e->aux, &real);
     int c1, p1, c2, p2, n = 0;
     if (!term || real ||
-        sscanf(term, "(instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),1,1))*16+"
-                     "instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),2,1))-17)%n",
+        sscanf(term,
+               "(instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),1,1))*16+"
+               "instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),2,1))-17)%n",
                &c1, &p1, &c2, &p2, &n) != 4 ||
         term[n] || c1 != c2 || p1 != p2 || p1 < 1)
         return false;
@@ -223,36 +205,26 @@ static int byte_cmp(tx *t, int col, int pos, char op, uint64_t v)
 
 static int sql_bool(tx *t, expr *e)
 {
-    if (e->width != 1)
-        return fail(t, "not a condition");
+    if (e->width != 1) return fail(t, "not a condition");
     switch (e->op) {
-    case EXPR_CONST:
-        sb_puts(&t->o, e->value ? "(1=1)" : "(1=0)");
-        return 0;
+    case EXPR_CONST: sb_puts(&t->o, e->value ? "(1=1)" : "(1=0)"); return 0;
     case EXPR_SYMBOL:
     case EXPR_EXTRACT:
     case EXPR_ITE:
-        if (e->op == EXPR_ITE)
-            return ite(t, e, sql_bool);
+        if (e->op == EXPR_ITE) return ite(t, e, sql_bool);
         if (e->op == EXPR_EXTRACT) {
             sb_puts(&t->o, "(((");
-            if (sql_int(t, e->kid[0]))
-                return -1;
+            if (sql_int(t, e->kid[0])) return -1;
             sb_printf(&t->o, " >> %u) & 1) = 1)", e->aux);
             return too_long(t);
         }
         return fail(t, "1-bit input");
-    case EXPR_NOT:
-        return around(t, "(NOT ", sql_bool, e->kid[0], ")");
-    case EXPR_AND:
-        return binop(t, e, "AND", sql_bool);
-    case EXPR_OR:
-        return binop(t, e, "OR", sql_bool);
-    case EXPR_XOR:
-        return binop(t, e, "<>", sql_bool);
+    case EXPR_NOT: return around(t, "(NOT ", sql_bool, e->kid[0], ")");
+    case EXPR_AND: return binop(t, e, "AND", sql_bool);
+    case EXPR_OR: return binop(t, e, "OR", sql_bool);
+    case EXPR_XOR: return binop(t, e, "<>", sql_bool);
     case EXPR_EQ: {
-        if (e->kid[0]->width == 1)
-            return binop(t, e, "=", sql_bool);
+        if (e->kid[0]->width == 1) return binop(t, e, "=", sql_bool);
         int col, pos;
         if (is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
             return byte_cmp(t, col, pos, '=', e->kid[0]->value);
@@ -269,35 +241,27 @@ static int sql_bool(tx *t, expr *e)
             return byte_cmp(t, col, pos, '<', e->kid[1]->value);
         if (w < 64 && is_const(e->kid[0]) && sqlite_byte(t, e->kid[1], &col, &pos))
             return byte_cmp(t, col, pos, '>', e->kid[0]->value);
-        if (w < 64)
-            return binop(t, e, "<", sql_int);
+        if (w < 64) return binop(t, e, "<", sql_int);
         /* unsigned 64-bit: the same sign compares as signed; otherwise the non-negative one is smaller */
         if (is_const(e->kid[1]) && (int64_t)e->kid[1]->value > 0) { /* x <u c, c > 0: 0 <= x < c */
-            if (around2(t, "(", sql_int, e->kid[0], " >= 0 AND ", e->kid[0], " < "))
-                return -1;
+            if (around2(t, "(", sql_int, e->kid[0], " >= 0 AND ", e->kid[0], " < ")) return -1;
             put_s(t, (int64_t)e->kid[1]->value);
             sb_puts(&t->o, ")");
             return too_long(t);
         }
         /* (a < 0) = (b < 0) AND a < b, or a >= 0 AND b < 0 */
-        if (around2(t, "(((", sql_int, e->kid[0], " < 0) = (", e->kid[1], " < 0) AND "))
-            return -1;
-        if (binop(t, e, "<", sql_int))
-            return -1;
-        if (around2(t, ") OR (", sql_int, e->kid[0], " >= 0 AND ", e->kid[1], " < 0))"))
-            return -1;
+        if (around2(t, "(((", sql_int, e->kid[0], " < 0) = (", e->kid[1], " < 0) AND ")) return -1;
+        if (binop(t, e, "<", sql_int)) return -1;
+        if (around2(t, ") OR (", sql_int, e->kid[0], " >= 0 AND ", e->kid[1], " < 0))")) return -1;
         return too_long(t);
     }
     case EXPR_SLT:
         if (e->kid[0]->width == 1) /* signed 1-bit: true (-1) < false (0) */
             return around2(t, "(", sql_bool, e->kid[0], " AND NOT ", e->kid[1], ")");
         return binop(t, e, "<", sql_signed);
-    case EXPR_FOEQ:
-        return binop(t, e, "=", sql_real);
-    case EXPR_FOLT:
-        return binop(t, e, "<", sql_real);
-    case EXPR_FOLE:
-        return binop(t, e, "<=", sql_real);
+    case EXPR_FOEQ: return binop(t, e, "=", sql_real);
+    case EXPR_FOLT: return binop(t, e, "<", sql_real);
+    case EXPR_FOLE: return binop(t, e, "<=", sql_real);
     case EXPR_FUNO: {
         /* SQL has no NaN: database values never are, and sql_real() admits no operation that makes
          * one (no division by a non-constant, no infinity): false when both sides translate */
@@ -305,13 +269,11 @@ static int sql_bool(tx *t, expr *e)
         u.o = (strbuf)STRBUF_INIT;
         int r = sql_real(&u, e->kid[0]) || sql_real(&u, e->kid[1]) ? -1 : 0;
         sb_free(&u.o);
-        if (r)
-            return fail(t, u.why ? u.why : "NaN test");
+        if (r) return fail(t, u.why ? u.why : "NaN test");
         sb_puts(&t->o, "(1=0)");
         return 0;
     }
-    default:
-        return fail(t, "overflow flag or unsupported condition");
+    default: return fail(t, "overflow flag or unsupported condition");
     }
 }
 
@@ -330,110 +292,84 @@ static int sql_int(tx *t, expr *e)
         else
             put_u(t, e->value);
         return 0;
-    case EXPR_SYMBOL:
-        return symbol_term(t, e, false, "bits of a floating-point value");
+    case EXPR_SYMBOL: return symbol_term(t, e, false, "bits of a floating-point value");
     case EXPR_ADD:
     case EXPR_SUB:
     case EXPR_MUL: {
         const char *op = e->op == EXPR_ADD ? "+" : e->op == EXPR_SUB ? "-" : "*";
-        if (e->op == EXPR_MUL && w > 31 && w < 64)
-            return fail(t, "wide multiplication");
-        if (w == 64)
-            return binop(t, e, op, sql_int);
+        if (e->op == EXPR_MUL && w > 31 && w < 64) return fail(t, "wide multiplication");
+        if (w == 64) return binop(t, e, op, sql_int);
         return binop_masked(t, e, op, sql_int, w);
     }
     case EXPR_UDIV:
     case EXPR_UREM:
     case EXPR_SDIV:
     case EXPR_SREM: {
-        if (!is_const(e->kid[1]) || e->kid[1]->value == 0)
-            return fail(t, "division by a value from the data");
+        if (!is_const(e->kid[1]) || e->kid[1]->value == 0) return fail(t, "division by a value from the data");
         bool sgn = e->op == EXPR_SDIV || e->op == EXPR_SREM;
         const char *op = e->op == EXPR_UDIV || e->op == EXPR_SDIV ? "/" : "%";
         if (!sgn) {
-            if (w == 64 && (int64_t)e->kid[1]->value < 0)
-                return fail(t, "unsigned 64-bit division");
+            if (w == 64 && (int64_t)e->kid[1]->value < 0) return fail(t, "unsigned 64-bit division");
             if (w == 64) { /* only exact for non-negative dividends */
-                if (around(t, "(CASE WHEN ", sql_int, e->kid[0], " >= 0 THEN "))
-                    return -1;
-                if (binop(t, e, op, sql_int))
-                    return -1;
+                if (around(t, "(CASE WHEN ", sql_int, e->kid[0], " >= 0 THEN ")) return -1;
+                if (binop(t, e, op, sql_int)) return -1;
                 sb_puts(&t->o, " ELSE NULL END)");
                 return too_long(t);
             }
             return binop(t, e, op, sql_int);
         }
-        if (w == 64 && (int64_t)e->kid[1]->value == -1)
-            return fail(t, "division by -1");
+        if (w == 64 && (int64_t)e->kid[1]->value == -1) return fail(t, "division by -1");
         return binop_masked(t, e, op, sql_signed, w);
     }
     case EXPR_SHL:
     case EXPR_LSHR:
     case EXPR_ASHR: {
-        if (!is_const(e->kid[1]) || e->kid[1]->value >= w)
-            return fail(t, "shift by a value from the data");
+        if (!is_const(e->kid[1]) || e->kid[1]->value >= w) return fail(t, "shift by a value from the data");
         unsigned k = (unsigned)e->kid[1]->value;
-        if (e->op == EXPR_SHL)
-            return shifted_masked(t, sql_int, e->kid[0], "<<", k, w);
-        if (e->op == EXPR_LSHR)
-            return shifted_masked(t, sql_int, e->kid[0], ">>", k, w == 64 && k ? 64 - k : w);
+        if (e->op == EXPR_SHL) return shifted_masked(t, sql_int, e->kid[0], "<<", k, w);
+        if (e->op == EXPR_LSHR) return shifted_masked(t, sql_int, e->kid[0], ">>", k, w == 64 && k ? 64 - k : w);
         return shifted_masked(t, sql_signed, e->kid[0], ">>", k, w);
     }
-    case EXPR_AND:
-        return binop(t, e, "&", sql_int);
-    case EXPR_OR:
-        return binop(t, e, "|", sql_int);
+    case EXPR_AND: return binop(t, e, "&", sql_int);
+    case EXPR_OR: return binop(t, e, "|", sql_int);
     case EXPR_XOR: /* SQLite has no XOR: (a | b) & ~(a & b) */
         sb_puts(&t->o, "(");
-        if (binop(t, e, "|", sql_int))
-            return -1;
+        if (binop(t, e, "|", sql_int)) return -1;
         sb_puts(&t->o, " & ~");
-        if (binop(t, e, "&", sql_int))
-            return -1;
+        if (binop(t, e, "&", sql_int)) return -1;
         sb_puts(&t->o, ")");
         return too_long(t);
     case EXPR_NOT:
         sb_puts(&t->o, "((~");
-        if (sql_int(t, e->kid[0]))
-            return -1;
+        if (sql_int(t, e->kid[0])) return -1;
         mask_close(t, w);
         return 0;
-    case EXPR_ZEXT:
-        return sql_int(t, e->kid[0]);
+    case EXPR_ZEXT: return sql_int(t, e->kid[0]);
     case EXPR_SEXT:
-        if (w == 64)
-            return sql_signed(t, e->kid[0]);
+        if (w == 64) return sql_signed(t, e->kid[0]);
         return shifted_masked(t, sql_signed, e->kid[0], NULL, 0, w);
     case EXPR_EXTRACT:
-        if (e->aux == 0 && w == e->kid[0]->width)
-            return sql_int(t, e->kid[0]);
+        if (e->aux == 0 && w == e->kid[0]->width) return sql_int(t, e->kid[0]);
         return shifted_masked(t, sql_int, e->kid[0], e->aux ? ">>" : NULL, e->aux, w);
     case EXPR_CONCAT:
         sb_puts(&t->o, "((");
-        if (sql_int(t, e->kid[0]))
-            return -1;
+        if (sql_int(t, e->kid[0])) return -1;
         sb_printf(&t->o, " << %u) | ", e->kid[1]->width);
-        if (sql_int(t, e->kid[1]))
-            return -1;
+        if (sql_int(t, e->kid[1])) return -1;
         sb_puts(&t->o, ")");
         return too_long(t);
-    case EXPR_ITE:
-        return ite(t, e, sql_int);
+    case EXPR_ITE: return ite(t, e, sql_int);
     case EXPR_FTOSI:
-        if (e->kid[0]->width != 64)
-            return fail(t, "32-bit float");
+        if (e->kid[0]->width != 64) return fail(t, "32-bit float");
         sb_puts(&t->o, "((");
         if (t->d == DATA_PG) {
-            if (around(t, "trunc(", sql_real, e->kid[0], ")::bigint"))
-                return -1;
+            if (around(t, "trunc(", sql_real, e->kid[0], ")::bigint")) return -1;
         } else {
-            if (around(t, "CAST(", sql_real, e->kid[0], " AS INTEGER)"))
-                return -1;
+            if (around(t, "CAST(", sql_real, e->kid[0], " AS INTEGER)")) return -1;
         }
         mask_close(t, w);
         return too_long(t);
-    default:
-        return fail(t, expr_op_is_fp(e->op) ? "bits of a floating-point value" : "unsupported operator");
+    default: return fail(t, expr_op_is_fp(e->op) ? "bits of a floating-point value" : "unsupported operator");
     }
 }
 
@@ -441,50 +377,38 @@ static int sql_int(tx *t, expr *e)
 
 static int sql_real(tx *t, expr *e)
 {
-    if (e->width != 64)
-        return fail(t, "32-bit float");
+    if (e->width != 64) return fail(t, "32-bit float");
     switch (e->op) {
     case EXPR_CONST: {
         double v;
         memcpy(&v, &e->value, sizeof v);
-        if (!isfinite(v))
-            return fail(t, "infinity or NaN");
+        if (!isfinite(v)) return fail(t, "infinity or NaN");
         char *lit = db_sql_double(v);
-        if (!lit)
-            return fail(t, "out of memory");
+        if (!lit) return fail(t, "out of memory");
         sb_printf(&t->o, "CAST(%s AS %s)", lit, cast_real(t));
         free(lit);
         return 0;
     }
-    case EXPR_SYMBOL:
-        return symbol_term(t, e, true, "an integer read as floating-point bits");
-    case EXPR_FADD:
-        return binop(t, e, "+", sql_real);
-    case EXPR_FSUB:
-        return binop(t, e, "-", sql_real);
-    case EXPR_FMUL:
-        return binop(t, e, "*", sql_real);
+    case EXPR_SYMBOL: return symbol_term(t, e, true, "an integer read as floating-point bits");
+    case EXPR_FADD: return binop(t, e, "+", sql_real);
+    case EXPR_FSUB: return binop(t, e, "-", sql_real);
+    case EXPR_FMUL: return binop(t, e, "*", sql_real);
     case EXPR_FDIV: {
         expr *k = e->kid[1];
         double v;
         memcpy(&v, &k->value, sizeof v);
-        if (!is_const(k) || v == 0 || !isfinite(v))
-            return fail(t, "division by a value from the data");
+        if (!is_const(k) || v == 0 || !isfinite(v)) return fail(t, "division by a value from the data");
         return binop(t, e, "/", sql_real);
     }
     case EXPR_SITOF:
     case EXPR_UITOF:
-        if (e->op == EXPR_UITOF && e->kid[0]->width == 64)
-            return fail(t, "unsigned 64-bit to double");
+        if (e->op == EXPR_UITOF && e->kid[0]->width == 64) return fail(t, "unsigned 64-bit to double");
         sb_puts(&t->o, "CAST(");
-        if (e->op == EXPR_SITOF ? sql_signed(t, e->kid[0]) : sql_int(t, e->kid[0]))
-            return -1;
+        if (e->op == EXPR_SITOF ? sql_signed(t, e->kid[0]) : sql_int(t, e->kid[0])) return -1;
         sb_printf(&t->o, " AS %s)", cast_real(t));
         return too_long(t);
-    case EXPR_ITE:
-        return ite(t, e, sql_real);
-    default:
-        return fail(t, "floating-point operation without an exact SQL counterpart");
+    case EXPR_ITE: return ite(t, e, sql_real);
+    default: return fail(t, "floating-point operation without an exact SQL counterpart");
     }
 }
 
@@ -496,13 +420,11 @@ char *data_expr_sql(data_dialect d, expr *cond, data_term_fn term, void *ctx, co
     t.term = term;
     t.ctx = ctx;
     if (sql_bool(&t, cond) || t.o.failed) {
-        if (why)
-            *why = t.why ? t.why : "out of memory";
+        if (why) *why = t.why ? t.why : "out of memory";
         sb_free(&t.o);
         return NULL;
     }
-    if (why)
-        *why = NULL;
+    if (why) *why = NULL;
     return t.o.s ? t.o.s : strdup("(1=1)");
 }
 
@@ -518,8 +440,7 @@ static const char *call_end(const char *s)
         if (*p == '\'') { /* '...' with '' inside */
             for (p++; *p && !(*p == '\'' && p[1] != '\''); p += *p == '\'' ? 2 : 1)
                 ;
-            if (!*p)
-                return NULL;
+            if (!*p) return NULL;
         } else if (*p == '(') {
             depth++;
         } else if (*p == ')' && --depth == 0) {
@@ -539,10 +460,8 @@ char *data_pg_share_terms(const char *cond)
     while (*p) {
         if (*p == '\'') { /* a string literal ('' inside) is copied as it is */
             const char *q = p + 1;
-            while (*q && !(*q == '\'' && q[1] != '\''))
-                q += *q == '\'' ? 2 : 1;
-            if (*q)
-                q++;
+            while (*q && !(*q == '\'' && q[1] != '\'')) q += *q == '\'' ? 2 : 1;
+            if (*q) q++;
             sb_append(&body, p, (size_t)(q - p));
             p = q;
             continue;
@@ -550,8 +469,7 @@ char *data_pg_share_terms(const char *cond)
         size_t which = 2;
         if (p == cond || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))
             for (size_t k = 0; k < 2; k++)
-                if (!strncmp(p, names[k], strlen(names[k])))
-                    which = k;
+                if (!strncmp(p, names[k], strlen(names[k]))) which = k;
         const char *end = which < 2 ? call_end(p) : NULL;
         if (!end) {
             sb_append(&body, p, 1);
@@ -560,12 +478,10 @@ char *data_pg_share_terms(const char *cond)
         }
         size_t len = (size_t)(end - p), i;
         for (i = 0; i < ndefs; i++)
-            if (strlen(defs[i]) == len && !strncmp(defs[i], p, len))
-                break;
+            if (strlen(defs[i]) == len && !strncmp(defs[i], p, len)) break;
         if (i == ndefs) {
             char **nd = realloc(defs, (ndefs + 1) * sizeof *nd);
-            if (!nd)
-                break;
+            if (!nd) break;
             defs = nd;
             defs[ndefs++] = strndup(p, len);
         }
@@ -580,13 +496,11 @@ char *data_pg_share_terms(const char *cond)
          * (which would put every term back in place) */
         strbuf o = STRBUF_INIT;
         sb_puts(&o, "EXISTS (SELECT 1 FROM (SELECT ");
-        for (size_t i = 0; i < ndefs; i++)
-            sb_printf(&o, "%s%s AS sympath_t%zu", i ? ", " : "", defs[i], i);
+        for (size_t i = 0; i < ndefs; i++) sb_printf(&o, "%s%s AS sympath_t%zu", i ? ", " : "", defs[i], i);
         sb_printf(&o, " OFFSET 0) sympath_x WHERE %s)", body.s ? body.s : "(1=1)");
         out = o.failed ? NULL : o.s;
     }
-    for (size_t i = 0; i < ndefs; i++)
-        free(defs[i]);
+    for (size_t i = 0; i < ndefs; i++) free(defs[i]);
     free(defs);
     sb_free(&body);
     return out;

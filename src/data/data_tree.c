@@ -8,16 +8,14 @@
 static dnode *child(dnode *n, uint32_t bsite, uint32_t arg, uint8_t dir)
 {
     for (dnode *k = n->kids; k; k = k->next)
-        if (k->bsite == bsite && k->arg == arg && k->dir == dir)
-            return k;
+        if (k->bsite == bsite && k->arg == arg && k->dir == dir) return k;
     return NULL;
 }
 
 static dnode *add_child(dnode *n, uint32_t bsite, uint32_t arg, uint8_t dir, char *cond, const char *why)
 {
     dnode *k = calloc(1, sizeof *k);
-    if (!k)
-        return NULL;
+    if (!k) return NULL;
     k->parent = n;
     k->bsite = bsite;
     k->arg = arg;
@@ -47,8 +45,7 @@ int dtree_insert(dsite *s, const sym_event *const *ev, char *const *sql, const c
         } else if (!k) {
             k = add_child(cur, ev[i]->site, ev[i]->arg, dir, sql[i] ? strdup(sql[i]) : NULL,
                           why[i] ? why[i] : "not expressible in SQL");
-            if (!k)
-                return -1;
+            if (!k) return -1;
             k->explored = true;
         }
         /* the other direction: a complement node when no tuple took it yet */
@@ -59,10 +56,8 @@ int dtree_insert(dsite *s, const sym_event *const *ev, char *const *sql, const c
             else if (sql[i] && asprintf(&neg, "NOT %s", sql[i]) < 0)
                 neg = NULL;
             dnode *c = add_child(cur, ev[i]->site, ev[i]->arg, !dir, neg, why[i] ? why[i] : "not expressible in SQL");
-            if (!c)
-                return -1;
-            if (!neg)
-                c->state = DN_NOT_SQL;
+            if (!c) return -1;
+            if (!neg) c->state = DN_NOT_SQL;
         }
         k->tuples++;
         cur = k;
@@ -80,12 +75,10 @@ char *dtree_path_sql(const dnode *n, unsigned *dropped)
             d++;
             continue;
         }
-        if (b.len)
-            sb_puts(&b, " AND ");
+        if (b.len) sb_puts(&b, " AND ");
         sb_puts(&b, n->cond);
     }
-    if (dropped)
-        *dropped = d;
+    if (dropped) *dropped = d;
     if (b.failed) {
         sb_free(&b);
         return NULL;
@@ -96,8 +89,7 @@ char *dtree_path_sql(const dnode *n, unsigned *dropped)
 static uint32_t count_open(dnode *n)
 {
     uint32_t c = 0;
-    for (dnode *k = n->kids; k; k = k->next)
-        c += k->explored ? count_open(k) : k->state == DN_OPEN;
+    for (dnode *k = n->kids; k; k = k->next) c += k->explored ? count_open(k) : k->state == DN_OPEN;
     n->open_below = c;
     return c;
 }
@@ -108,16 +100,14 @@ uint32_t dtree_paths(const dnode *n)
 {
     uint32_t c = n->ends > 0;
     for (const dnode *k = n->kids; k; k = k->next)
-        if (k->explored)
-            c += dtree_paths(k);
+        if (k->explored) c += dtree_paths(k);
     return c;
 }
 
 void dtree_walk(dnode *n, void (*f)(dnode *, void *), void *ctx)
 {
     f(n, ctx);
-    for (dnode *k = n->kids; k; k = k->next)
-        dtree_walk(k, f, ctx);
+    for (dnode *k = n->kids; k; k = k->next) dtree_walk(k, f, ctx);
 }
 
 void dtree_free(dnode *root)

@@ -22,8 +22,7 @@ int data_run(const data_run_opts *r)
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     int rc = 1;
-    if (!abs_sources)
-        return 1;
+    if (!abs_sources) return 1;
     for (size_t i = 0; i < nsources; i++)
         if (!(abs_sources[i] = realpath(r->sources[i], NULL))) {
             fprintf(log, "sympath data: cannot read %s: %s\n", r->sources[i], strerror(errno));
@@ -61,8 +60,7 @@ int data_run(const data_run_opts *r)
     fprintf(log, "sympath: %u functions, %u branch sites instrumented in %.1f s\n", bs.functions, bs.branch_sites,
             bs.seconds);
     rc = 1;
-    if (r->before_explore)
-        r->before_explore();
+    if (r->before_explore) r->before_explore();
 
     data_opts o = r->data;
     o.db = db_abs ? db_abs : db;
@@ -88,8 +86,7 @@ done:
     free(err);
     db_setup_free(&dbs);
     build_stats_free(&bs);
-    for (size_t i = 0; i < nsources; i++)
-        free(abs_sources[i]);
+    for (size_t i = 0; i < nsources; i++) free(abs_sources[i]);
     free(abs_sources);
     free(db_abs);
     return rc;

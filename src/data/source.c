@@ -58,8 +58,7 @@ char *data_source_fixture(data_source *ds, const char *const *keys, size_t nkeys
 
 void data_source_close(data_source *ds)
 {
-    if (!ds)
-        return;
+    if (!ds) return;
     ds->ops->close(ds->h);
     free(ds);
 }

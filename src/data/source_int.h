@@ -8,14 +8,15 @@
  * `h` is the handle its open returned. */
 typedef struct source_ops {
     void *(*open)(const char *db, char **err);
-    int (*estimate)(void *h, /* NULL: no estimates (SQLite) */ const char *sql, const char *const *params, int nparams, uint64_t limit,
-                    uint64_t bound, double table_rows, data_estimate *out, char **err);
+    int (*estimate)(void *h, /* NULL: no estimates (SQLite) */ const char *sql, const char *const *params, int nparams,
+                    uint64_t limit, uint64_t bound, double table_rows, data_estimate *out, char **err);
     int64_t (*count)(void *h, const char *sql, const char *const *params, int nparams, char **err);
     char *(*fixture)(void *h, const char *const *keys, size_t nkeys, char **err); /* NULL: unsupported */
     void (*close)(void *h);
 } source_ops;
 
 extern const source_ops source_sqlite_ops; /* source_sqlite.c */
-extern const source_ops source_pg_ops;     /* source_pg.c; its handle is the PGconn (read-only, data_pg_connect in db/db.h) */
+extern const source_ops
+    source_pg_ops; /* source_pg.c; its handle is the PGconn (read-only, data_pg_connect in db/db.h) */
 
 #endif

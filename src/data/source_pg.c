@@ -30,8 +30,7 @@ static void set_err(char **err, const char *what, const PGconn *c, const PGresul
 {
     char m[1024];
     data_pg_message(c, r, m, sizeof m);
-    if (asprintf(err, "%s: %s", what, m) < 0)
-        *err = NULL;
+    if (asprintf(err, "%s: %s", what, m) < 0) *err = NULL;
 }
 
 static void *pg_open(const char *db, char **err)
@@ -39,8 +38,7 @@ static void *pg_open(const char *db, char **err)
     char m[1024] = "";
     PGconn *c = data_pg_connect(db, m, sizeof m);
     if (!c) {
-        if (asprintf(err, "cannot make the PostgreSQL connection read-only: %s", m) < 0)
-            *err = NULL;
+        if (asprintf(err, "cannot make the PostgreSQL connection read-only: %s", m) < 0) *err = NULL;
         return NULL;
     }
     if (PQstatus(c) != CONNECTION_OK) {
@@ -58,13 +56,10 @@ static void pg_close(void *h) { PQfinish(h); }
 /* Length of the dollar-quote tag starting at s ("$tag$" or "$$"), 0 when s does not start one. */
 static size_t dollar_tag(const char *s)
 {
-    if (*s != '$')
-        return 0;
+    if (*s != '$') return 0;
     size_t i = 1;
-    if (isdigit((unsigned char)s[1]))
-        return 0; /* $1 is a parameter */
-    while (isalnum((unsigned char)s[i]) || s[i] == '_' || (unsigned char)s[i] >= 0x80)
-        i++;
+    if (isdigit((unsigned char)s[1])) return 0; /* $1 is a parameter */
+    while (isalnum((unsigned char)s[i]) || s[i] == '_' || (unsigned char)s[i] >= 0x80) i++;
     return s[i] == '$' ? i + 1 : 0;
 }
 
@@ -75,22 +70,21 @@ static char *substitute(const char *sql, const char *const *params, int nparams)
     for (int i = 0; i < nparams; i++)
         cap += strlen(params[i]) * 8 + 2; /* a parameter may occur several times; grown below */
     char *out = malloc(cap);
-    if (!out)
-        return NULL;
-#define PUT(p, n)                                        \
-    do {                                                 \
-        size_t n_ = (n);                                 \
-        if (o + n_ + 1 > cap) {                          \
-            cap = (o + n_ + 1) * 2;                      \
-            char *t_ = realloc(out, cap);                \
-            if (!t_) {                                   \
-                free(out);                               \
-                return NULL;                             \
-            }                                            \
-            out = t_;                                    \
-        }                                                \
-        memcpy(out + o, (p), n_);                        \
-        o += n_;                                         \
+    if (!out) return NULL;
+#define PUT(p, n)                         \
+    do {                                  \
+        size_t n_ = (n);                  \
+        if (o + n_ + 1 > cap) {           \
+            cap = (o + n_ + 1) * 2;       \
+            char *t_ = realloc(out, cap); \
+            if (!t_) {                    \
+                free(out);                \
+                return NULL;              \
+            }                             \
+            out = t_;                     \
+        }                                 \
+        memcpy(out + o, (p), n_);         \
+        o += n_;                          \
     } while (0)
     const char *s = sql;
     while (*s) {
@@ -113,13 +107,10 @@ static char *substitute(const char *sql, const char *const *params, int nparams)
             }
         } else if (*s == '"') {
             s++;
-            while (*s && !(*s == '"' && s[1] != '"'))
-                s += *s == '"' ? 2 : 1;
-            if (*s)
-                s++;
+            while (*s && !(*s == '"' && s[1] != '"')) s += *s == '"' ? 2 : 1;
+            if (*s) s++;
         } else if (*s == '-' && s[1] == '-') {
-            while (*s && *s != '\n')
-                s++;
+            while (*s && *s != '\n') s++;
         } else if (*s == '/' && s[1] == '*') { /* comments nest in PostgreSQL */
             int depth = 0;
             while (*s) {
@@ -127,15 +118,13 @@ static char *substitute(const char *sql, const char *const *params, int nparams)
                     depth++, s += 2;
                 else if (*s == '*' && s[1] == '/') {
                     s += 2;
-                    if (--depth == 0)
-                        break;
+                    if (--depth == 0) break;
                 } else
                     s++;
             }
         } else if ((tag = dollar_tag(s)) && !(s > sql && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
             const char *e = s + tag; /* to the same tag again */
-            while (*e && strncmp(e, s, tag))
-                e++;
+            while (*e && strncmp(e, s, tag)) e++;
             s = *e ? e + tag : e;
         } else if (*s == '$' && isdigit((unsigned char)s[1]) &&
                    !(s > sql && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '$'))) {
@@ -201,31 +190,24 @@ static int plan_numbers(const char *json, double *cost, double *rows)
             size_t n = 0;
             p++;
             while (*p && *p != '"') {
-                if (*p == '\\' && p[1])
-                    p++;
-                if (n + 1 < sizeof key)
-                    key[n++] = *p;
+                if (*p == '\\' && p[1]) p++;
+                if (n + 1 < sizeof key) key[n++] = *p;
                 p++;
             }
             key[n] = 0;
-            if (*p)
-                p++;
+            if (*p) p++;
             const char *q = p;
-            while (isspace((unsigned char)*q))
-                q++;
-            if (*q != ':')
-                continue;
+            while (isspace((unsigned char)*q)) q++;
+            if (*q != ':') continue;
             q++;
-            while (isspace((unsigned char)*q))
-                q++;
+            while (isspace((unsigned char)*q)) q++;
             if (depth < 0 && !strcmp(key, "Plan") && *q == '{') {
                 depth = 1;
                 p = q + 1;
             } else if (depth == 1 && (!strcmp(key, "Total Cost") || !strcmp(key, "Plan Rows"))) {
                 char *e;
                 double v = strtod(q, &e);
-                if (e == q)
-                    return -1;
+                if (e == q) return -1;
                 if (key[0] == 'T')
                     *cost = v, have_cost = true;
                 else
@@ -253,11 +235,9 @@ static int explain(PGconn *c, const char *sql, double *cost, double *rows, char 
     }
     PGresult *r = run_ro(c, q, "EXPLAIN failed", err);
     free(q);
-    if (!r)
-        return -1;
+    if (!r) return -1;
     int rc = plan_numbers(PQgetvalue(r, 0, 0), cost, rows);
-    if (rc)
-        *err = strdup("EXPLAIN (FORMAT JSON) gave no \"Total Cost\" and \"Plan Rows\" for the top plan");
+    if (rc) *err = strdup("EXPLAIN (FORMAT JSON) gave no \"Total Cost\" and \"Plan Rows\" for the top plan");
     PQclear(r);
     return rc;
 }
@@ -272,20 +252,18 @@ static char *prepared_sql(const char *sql, const char *const *params, int nparam
         return NULL;
     }
     size_t n = strlen(s);
-    while (n && (isspace((unsigned char)s[n - 1]) || s[n - 1] == ';'))
-        s[--n] = 0;
+    while (n && (isspace((unsigned char)s[n - 1]) || s[n - 1] == ';')) s[--n] = 0;
     return s;
 }
 
-static int pg_estimate(void *h, const char *sql, const char *const *params, int nparams, uint64_t limit,
-                       uint64_t bound, double table_rows, data_estimate *out, char **err)
+static int pg_estimate(void *h, const char *sql, const char *const *params, int nparams, uint64_t limit, uint64_t bound,
+                       double table_rows, data_estimate *out, char **err)
 {
     PGconn *c = h;
     double t0 = util_now_s();
     memset(out, 0, sizeof *out);
     char *s = prepared_sql(sql, params, nparams, err);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     double cost = 0, rows = 0, dummy;
     int rc = explain(c, s, &cost, &rows, err);
     if (!rc && limit) { /* the cost of fetching the first `limit` rows: the planner knows LIMIT */
@@ -299,8 +277,7 @@ static int pg_estimate(void *h, const char *sql, const char *const *params, int 
         }
     }
     free(s);
-    if (rc)
-        return -1;
+    if (rc) return -1;
     out->rows = rows;
     out->exact = false;
     out->cost = cost;
@@ -312,8 +289,7 @@ static int64_t pg_count(void *h, const char *sql, const char *const *params, int
 {
     PGconn *c = h;
     char *s = prepared_sql(sql, params, nparams, err), *q = NULL;
-    if (!s)
-        return -1;
+    if (!s) return -1;
     int n = asprintf(&q, "SELECT count(*) FROM (%s\n) sympath_c", s);
     free(s);
     if (n < 0) {
@@ -322,8 +298,7 @@ static int64_t pg_count(void *h, const char *sql, const char *const *params, int
     }
     PGresult *r = run_ro(c, q, "count failed", err);
     free(q);
-    if (!r)
-        return -1;
+    if (!r) return -1;
     int64_t v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
     PQclear(r);
     return v;

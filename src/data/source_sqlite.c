@@ -16,8 +16,7 @@ typedef struct sq {
 static char *msg(const char *what, sqlite3 *db)
 {
     char *s = NULL;
-    if (asprintf(&s, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory") < 0)
-        return NULL;
+    if (asprintf(&s, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory") < 0) return NULL;
     return s;
 }
 
@@ -26,16 +25,13 @@ static void *sq_open(const char *path, char **err)
     FILE *f = fopen(path, "rb");
     char head[16] = {0};
     if (!f || fread(head, 1, 16, f) != 16 || memcmp(head, "SQLite format 3", 16)) {
-        if (f)
-            fclose(f);
-        if (asprintf(err, "%s: %s", path, f ? "not an SQLite database file" : "cannot open the file") < 0)
-            *err = NULL;
+        if (f) fclose(f);
+        if (asprintf(err, "%s: %s", path, f ? "not an SQLite database file" : "cannot open the file") < 0) *err = NULL;
         return NULL;
     }
     fclose(f);
     sq *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     /* read-only twice over: the open flag, and query_only for anything that would write */
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
         sqlite3_exec(s->db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK) {
@@ -54,8 +50,7 @@ static int bind_all(sq *s, sqlite3_stmt *st, const char *const *params, int n)
     for (int i = 0; i < n && i < sqlite3_bind_parameter_count(st); i++) {
         char *q = NULL;
         sqlite3_stmt *v = NULL;
-        if (asprintf(&q, "SELECT %s", params[i] ? params[i] : "NULL") < 0)
-            return -1;
+        if (asprintf(&q, "SELECT %s", params[i] ? params[i] : "NULL") < 0) return -1;
         int rc = sqlite3_prepare_v2(s->db, q, -1, &v, NULL);
         free(q);
         if (rc != SQLITE_OK || sqlite3_step(v) != SQLITE_ROW) {
@@ -64,8 +59,7 @@ static int bind_all(sq *s, sqlite3_stmt *st, const char *const *params, int n)
         }
         rc = sqlite3_bind_value(st, i + 1, sqlite3_column_value(v, 0));
         sqlite3_finalize(v);
-        if (rc != SQLITE_OK)
-            return -1;
+        if (rc != SQLITE_OK) return -1;
     }
     return 0;
 }
@@ -75,8 +69,7 @@ static int64_t count_of(sq *s, const char *sql, const char *const *params, int n
 {
     char *q = NULL;
     int r = asprintf(&q, "SELECT count(*) FROM (%s)", sql);
-    if (r < 0)
-        return -1;
+    if (r < 0) return -1;
     sqlite3_stmt *st = NULL;
     int64_t c = -1;
     if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK && !bind_all(s, st, params, n) &&
@@ -108,20 +101,13 @@ static void take(strbuf *b, char *t)
 static void literal(strbuf *b, sqlite3_stmt *st, int i)
 {
     switch (sqlite3_column_type(st, i)) {
-    case SQLITE_INTEGER:
-        take(b, db_sql_int(sqlite3_column_int64(st, i)));
-        break;
-    case SQLITE_FLOAT:
-        take(b, db_sql_double(sqlite3_column_double(st, i)));
-        break;
+    case SQLITE_INTEGER: take(b, db_sql_int(sqlite3_column_int64(st, i))); break;
+    case SQLITE_FLOAT: take(b, db_sql_double(sqlite3_column_double(st, i))); break;
     case SQLITE_TEXT:
         take(b, db_sql_text(false, (const char *)sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i)));
         break;
-    case SQLITE_BLOB:
-        take(b, db_sql_blob(sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i)));
-        break;
-    default:
-        sb_puts(b, "NULL");
+    case SQLITE_BLOB: take(b, db_sql_blob(sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i))); break;
+    default: sb_puts(b, "NULL");
     }
 }
 
@@ -137,18 +123,14 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
     sb_puts(&b, "-- the rows of the user's database this test ran on (sympath data)\n");
     /* sorted and deduplicated, so each table's rows come together and once */
     char **k = calloc(nkeys + 1, sizeof *k);
-    if (!k)
-        return NULL;
-    for (size_t i = 0; i < nkeys; i++)
-        k[i] = (char *)keys[i];
+    if (!k) return NULL;
+    for (size_t i = 0; i < nkeys; i++) k[i] = (char *)keys[i];
     qsort(k, nkeys, sizeof *k, cmp_str);
     char *whole = NULL; /* the last table given whole */
     for (size_t i = 0; i < nkeys; i++) {
-        if (i && !strcmp(k[i], k[i - 1]))
-            continue;
+        if (i && !strcmp(k[i], k[i - 1])) continue;
         const char *colon = strrchr(k[i], ':');
-        if (!colon)
-            continue;
+        if (!colon) continue;
         char *table = strndup(k[i], (size_t)(colon - k[i]));
         if (whole && !strcmp(whole, table)) { /* that table is in whole already ("t:*" sorts first) */
             free(table);
@@ -179,8 +161,7 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
             }
             sb_puts(&b, ") VALUES (");
             for (int c = 0; c < sqlite3_column_count(st); c++) {
-                if (c)
-                    sb_puts(&b, ", ");
+                if (c) sb_puts(&b, ", ");
                 literal(&b, st, c);
             }
             sb_puts(&b, ");\n");
@@ -202,8 +183,7 @@ static char *sq_fixture(void *h, const char *const *keys, size_t nkeys, char **e
 static void sq_close(void *h)
 {
     sq *s = h;
-    if (!s)
-        return;
+    if (!s) return;
     sqlite3_close(s->db);
     free(s);
 }

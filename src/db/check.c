@@ -12,8 +12,7 @@
 static size_t quoted(const char *s)
 {
     char close = s[0] == '[' ? ']' : s[0];
-    if (s[0] != '\'' && s[0] != '"' && s[0] != '`' && s[0] != '[')
-        return 0;
+    if (s[0] != '\'' && s[0] != '"' && s[0] != '`' && s[0] != '[') return 0;
     size_t i = 1;
     for (; s[i]; i++)
         if (s[i] == close) {
@@ -52,8 +51,7 @@ static long next_check(const char *sql, size_t *pos, size_t *len)
     size_t i = *pos;
     while (sql[i]) {
         size_t k = quoted(sql + i);
-        if (!k)
-            k = comment(sql + i);
+        if (!k) k = comment(sql + i);
         if (k) {
             i += k;
             continue;
@@ -61,15 +59,13 @@ static long next_check(const char *sql, size_t *pos, size_t *len)
         if ((i == 0 || !word_char((unsigned char)sql[i - 1])) && !strncasecmp(sql + i, "CHECK", 5) &&
             !word_char((unsigned char)sql[i + 5])) {
             size_t j = i + 5;
-            while (isspace((unsigned char)sql[j]))
-                j++;
+            while (isspace((unsigned char)sql[j])) j++;
             if (sql[j] == '(') {
                 size_t start = j + 1, d = 1;
                 j = start;
                 while (sql[j] && d) {
                     size_t q = quoted(sql + j);
-                    if (!q)
-                        q = comment(sql + j);
+                    if (!q) q = comment(sql + j);
                     if (q) {
                         j += q;
                         continue;
@@ -78,8 +74,7 @@ static long next_check(const char *sql, size_t *pos, size_t *len)
                     d -= sql[j] == ')';
                     j++;
                 }
-                if (d)
-                    return -1;
+                if (d) return -1;
                 *len = j - 1 - start;
                 *pos = j;
                 return (long)start;
@@ -94,14 +89,12 @@ static long next_check(const char *sql, size_t *pos, size_t *len)
 static char *pg_equals(const char *e, size_t n)
 {
     char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         size_t k = quoted(e + i);
         if (k) {
-            if (i + k > n)
-                k = n - i;
+            if (i + k > n) k = n - i;
             memcpy(out + o, e + i, k);
             o += k, i += k;
             continue;
@@ -121,13 +114,11 @@ static char *pg_equals(const char *e, size_t n)
 static char *quote_ident(const char *name)
 {
     char *out = malloc(2 * strlen(name) + 3);
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     size_t o = 0;
     out[o++] = '"';
     for (const char *p = name; *p; p++) {
-        if (*p == '"')
-            out[o++] = '"';
+        if (*p == '"') out[o++] = '"';
         out[o++] = *p;
     }
     out[o++] = '"';
@@ -151,18 +142,13 @@ static bool function_name(const char *e, char *buf, size_t cap)
             continue;
         }
         size_t s = i;
-        while (word_char((unsigned char)e[i]))
-            i++;
+        while (word_char((unsigned char)e[i])) i++;
         size_t j = i;
-        while (isspace((unsigned char)e[j]))
-            j++;
-        if (e[j] != '(')
-            continue;
+        while (isspace((unsigned char)e[j])) j++;
+        if (e[j] != '(') continue;
         bool word = false;
-        for (int w = 0; words[w]; w++)
-            word |= strlen(words[w]) == i - s && !strncasecmp(e + s, words[w], i - s);
-        if (word)
-            continue;
+        for (int w = 0; words[w]; w++) word |= strlen(words[w]) == i - s && !strncasecmp(e + s, words[w], i - s);
+        if (word) continue;
         snprintf(buf, cap, "%.*s", (int)(i - s), e + s);
         return true;
     }
@@ -173,8 +159,7 @@ static bool function_name(const char *e, char *buf, size_t cap)
 static db_val *trial_row(expr_ctx *cx, const db_table *t)
 {
     db_val *row = calloc((size_t)t->ncols, sizeof *row);
-    if (!row)
-        return NULL;
+    if (!row) return NULL;
     uint32_t idx = 0;
     for (int c = 0; c < t->ncols; c++) {
         row[c].null = expr_symbol(cx, idx++, 1, 0);
@@ -183,8 +168,7 @@ static db_val *trial_row(expr_ctx *cx, const db_table *t)
             row[c].len = expr_symbol(cx, idx++, 8, 0);
             row[c].nbytes = 8;
             row[c].bytes = calloc(8, sizeof *row[c].bytes);
-            for (unsigned i = 0; row[c].bytes && i < 8; i++)
-                row[c].bytes[i] = expr_symbol(cx, idx++, 8, 0);
+            for (unsigned i = 0; row[c].bytes && i < 8; i++) row[c].bytes[i] = expr_symbol(cx, idx++, 8, 0);
         } else {
             row[c].is_real = db_column_is_real(&t->cols[c]);
             row[c].v = expr_symbol(cx, idx++, 64, 0);
@@ -195,30 +179,25 @@ static db_val *trial_row(expr_ctx *cx, const db_table *t)
 
 static void free_row(const db_table *t, db_val *row)
 {
-    for (int c = 0; row && c < t->ncols; c++)
-        free(row[c].bytes);
+    for (int c = 0; row && c < t->ncols; c++) free(row[c].bytes);
     free(row);
 }
-
 
 /* Parse and try one CHECK expression e[0..n) of table ti; appends it to the table's checks. */
 static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx, const db_val *row, bool pg)
 {
     db_table *t = &s->tables[ti];
     db_check *nc = realloc(t->checks, (t->nchecks + 1) * sizeof *nc);
-    if (!nc)
-        return -1;
+    if (!nc) return -1;
     t->checks = nc;
     db_check *ck = &t->checks[t->nchecks];
     memset(ck, 0, sizeof *ck);
-    if (!(ck->text = strndup(e, n)))
-        return -1;
+    if (!(ck->text = strndup(e, n))) return -1;
     t->nchecks++;
     char *pe = pg_equals(e, n), *qt = quote_ident(t->name);
     char *sql = pe && qt ? util_strf("SELECT * FROM %s WHERE (%s)", qt, pe) : NULL;
     free(pe), free(qt);
-    if (!sql)
-        return -1;
+    if (!sql) return -1;
     db_query *q = NULL;
     char *err = NULL;
     if (db_query_parse(s, sql, strlen(sql), &q, &err)) {
@@ -243,14 +222,17 @@ static int add_check(db_schema *s, int ti, const char *e, size_t n, expr_ctx *cx
     }
     free(err), free(sql);
     db_query_free(q);
-    if (ck->q)
-        return 0;
+    if (ck->q) return 0;
     char fn[64];
     if (!strcmp(ck->why, "function call") && function_name(ck->text, fn, sizeof fn))
-        return db_schema_ignored(s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
-                                 "rejected one is counted as \"fixture rejected\")", ck->text, t->name, fn));
-    return db_schema_ignored(s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
-                             "counted as \"fixture rejected\")", ck->text, t->name, ck->why));
+        return db_schema_ignored(
+            s, util_strf("CHECK (%s) of %s: function %s() (not modelled: SQLite checks each fixture; a "
+                         "rejected one is counted as \"fixture rejected\")",
+                         ck->text, t->name, fn));
+    return db_schema_ignored(
+        s, util_strf("CHECK (%s) of %s: %s (not modelled: SQLite checks each fixture; a rejected one is "
+                     "counted as \"fixture rejected\")",
+                     ck->text, t->name, ck->why));
 }
 
 /* Parse column c's DEFAULT as the value of "INSERT INTO t (c) VALUES (<default>)". */
@@ -258,13 +240,11 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
 {
     db_table *t = &s->tables[ti];
     db_column *col = &t->cols[c];
-    if (!col->dflt || c == t->rowid_alias)
-        return 0;
+    if (!col->dflt || c == t->rowid_alias) return 0;
     char *qt = quote_ident(t->name), *qc = quote_ident(col->name);
     char *sql = qt && qc ? util_strf("INSERT INTO %s (%s) VALUES (%s)", qt, qc, col->dflt) : NULL;
     free(qt), free(qc);
-    if (!sql)
-        return -1;
+    if (!sql) return -1;
     db_query *q = NULL;
     char *err = NULL;
     const char *why = "not a literal";
@@ -279,10 +259,11 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
     }
     free(err), free(sql);
     db_query_free(q);
-    if (col->dflt_q)
-        return 0;
-    return db_schema_ignored(s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
-                             "back concretely)", col->dflt, t->name, col->name, why));
+    if (col->dflt_q) return 0;
+    return db_schema_ignored(
+        s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
+                     "back concretely)",
+                     col->dflt, t->name, col->name, why));
 }
 
 int db_checks_load(db_schema *s, int ti, const char *create_sql)
@@ -302,15 +283,12 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql)
         char *def = end ? strndup(m, (size_t)(end - m)) : NULL;
         size_t p2 = 0;
         long a2 = def ? next_check(def, &p2, &len) : -1;
-        if (a2 >= 0)
-            rc = add_check(s, ti, def + a2, len, cx, row, true);
+        if (a2 >= 0) rc = add_check(s, ti, def + a2, len, cx, row, true);
         free(def);
     }
-    for (int c = 0; !rc && c < t->ncols; c++)
-        rc = add_default(s, ti, c, cx);
+    for (int c = 0; !rc && c < t->ncols; c++) rc = add_default(s, ti, c, cx);
     free_row(t, row);
-    if (cx)
-        expr_ctx_free(cx);
+    if (cx) expr_ctx_free(cx);
     return rc;
 }
 
@@ -337,8 +315,7 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row)
     for (int i = 0; i < t->nchecks; i++) {
         const char *why = NULL;
         expr *e = t->checks[i].q ? db_check_expr(cx, &t->checks[i], row, &why) : NULL;
-        if (e)
-            all = expr_and1(cx, all, e);
+        if (e) all = expr_and1(cx, all, e);
     }
     return all;
 }
@@ -348,19 +325,14 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
     for (int c = 0; c < t->ncols; c++) {
         const db_column *col = &t->cols[c];
         bool given = false;
-        for (int i = 0; i < q->ninsert; i++)
-            given |= q->insert_col[i] == c;
-        if (given || c == t->rowid_alias || !col->dflt)
-            continue;
-        if (!col->dflt_q)
-            return -1;
+        for (int i = 0; i < q->ninsert; i++) given |= q->insert_col[i] == c;
+        if (given || c == t->rowid_alias || !col->dflt) continue;
+        if (!col->dflt_q) return -1;
         db_val v;
         const char *why = NULL;
-        if (db_value_expr(cx, col->dflt_q, col->dflt_q->insert_val[0], NULL, NULL, 0, &v, &why))
-            return -1;
+        if (db_value_expr(cx, col->dflt_q, col->dflt_q->insert_val[0], NULL, NULL, 0, &v, &why)) return -1;
         if (v.is_text != db_column_is_text(col)) { /* a NULL default of either type */
-            if (!v.null->value)
-                return -1;
+            if (!v.null->value) return -1;
             continue;
         }
         db_val out;
@@ -368,8 +340,7 @@ int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_va
             return -1;
         if (v.is_text) {
             out.bytes = calloc(v.nbytes ? v.nbytes : 1, sizeof *out.bytes);
-            if (!out.bytes)
-                return -1;
+            if (!out.bytes) return -1;
             memcpy(out.bytes, v.bytes, v.nbytes * sizeof *out.bytes);
         }
         cells[c] = out;

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Here, not in data/source.c: `sympath run` (src/explore, below data) needs it too. */
 bool data_is_postgres(const char *db)
 {
@@ -19,14 +18,11 @@ bool data_is_postgres(const char *db)
 void data_pg_message(const PGconn *conn, const PGresult *res, char *buf, size_t cap)
 {
     const char *m = res ? PQresultErrorMessage(res) : NULL;
-    if (!m || !*m)
-        m = conn ? PQerrorMessage(conn) : "";
-    if (!m || !*m)
-        m = "unknown error";
+    if (!m || !*m) m = conn ? PQerrorMessage(conn) : "";
+    if (!m || !*m) m = "unknown error";
     snprintf(buf, cap, "%s", m);
     size_t n = strlen(buf);
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-        buf[--n] = 0;
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ')) buf[--n] = 0;
 }
 
 /* Run one setup statement; 0 when the server accepted it. */
@@ -34,8 +30,7 @@ static int setup(PGconn *c, const char *sql, char *err, size_t cap)
 {
     PGresult *r = PQexec(c, sql);
     int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-    if (!ok)
-        data_pg_message(c, r, err, cap);
+    if (!ok) data_pg_message(c, r, err, cap);
     PQclear(r);
     return ok ? 0 : -1;
 }
@@ -51,8 +46,7 @@ PGconn *data_pg_connect(const char *conninfo, char *err, size_t cap)
         snprintf(err, cap, "out of memory");
         return NULL;
     }
-    if (PQstatus(c) != CONNECTION_OK)
-        return c;
+    if (PQstatus(c) != CONNECTION_OK) return c;
     if (setup(c, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err, cap) ||
         setup(c, "SET default_transaction_read_only = on", err, cap) ||
         setup(c, "SET synchronize_seqscans = off", err, cap) || setup(c, "SET client_encoding = 'UTF8'", err, cap)) {
@@ -69,10 +63,8 @@ static bool has_phrase(const char *s, const char *phrase)
         const char *a = s, *b = phrase;
         while (*b) {
             if (*b == ' ') {
-                if (!isspace((unsigned char)*a))
-                    break;
-                while (isspace((unsigned char)*a))
-                    a++;
+                if (!isspace((unsigned char)*a)) break;
+                while (isspace((unsigned char)*a)) a++;
                 b++;
             } else if (tolower((unsigned char)*a) == *b) {
                 a++, b++;
@@ -80,8 +72,7 @@ static bool has_phrase(const char *s, const char *phrase)
                 break;
             }
         }
-        if (!*b)
-            return true;
+        if (!*b) return true;
     }
     return false;
 }
@@ -90,8 +81,7 @@ static bool has_phrase(const char *s, const char *phrase)
 static char *blank_strings(const char *sql)
 {
     char *s = strdup(sql);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     bool in = false;
     for (char *p = s; *p; p++) {
         if (*p == '\'' && in && p[1] == '\'') /* '' inside a constant */
@@ -106,8 +96,7 @@ static char *blank_strings(const char *sql)
 
 bool data_pg_refused(const char *sql)
 {
-    if (!sql)
-        return false;
+    if (!sql) return false;
     if (has_phrase(sql, "transaction_read_only")) /* also as a string: set_config('...', ...) */
         return true;
     char *b = blank_strings(sql); /* the keywords count outside string constants only */

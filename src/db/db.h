@@ -25,48 +25,48 @@
 typedef enum db_affinity { DB_AFF_INTEGER = 0, DB_AFF_TEXT, DB_AFF_BLOB, DB_AFF_REAL, DB_AFF_NUMERIC } db_affinity;
 
 typedef struct db_column {
-    char *name;          /* as declared */
-    char *decl_type;     /* declared type ("" when none) */
+    char *name;      /* as declared */
+    char *decl_type; /* declared type ("" when none) */
     db_affinity aff;
-    bool notnull;        /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
-    int pk;              /* 1-based position in the PRIMARY KEY, 0 = not a key column */
-    int fk_table;        /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
-    int fk_column;       /* referenced column index in that table */
-    char *dflt;          /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
+    bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
+    int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
+    int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
+    int fk_column;           /* referenced column index in that table */
+    char *dflt;              /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
     struct db_query *dflt_q; /* that default parsed (its value: dflt_q->insert_val[0]), NULL when not modelled */
 } db_column;
 
 /* A PRIMARY KEY or UNIQUE column set: the fixture's rows differ on it. */
 typedef struct db_key {
     int ncols;
-    int cols[8];         /* column indexes */
+    int cols[8]; /* column indexes */
 } db_key;
 
 /* A CHECK constraint (column or table level) of a table (src/db/check.c). */
 typedef struct db_check {
-    char *text;          /* the expression as declared (between the parentheses) */
-    struct db_query *q;  /* "SELECT * FROM t WHERE <text>" parsed; NULL when not modelled */
-    const char *why;     /* static: why it is not modelled (q NULL), e.g. "function call" */
+    char *text;         /* the expression as declared (between the parentheses) */
+    struct db_query *q; /* "SELECT * FROM t WHERE <text>" parsed; NULL when not modelled */
+    const char *why;    /* static: why it is not modelled (q NULL), e.g. "function call" */
 } db_check;
 
 typedef struct db_table {
     char *name;
     int ncols;
     db_column *cols;
-    int rowid_alias;     /* column index of an INTEGER PRIMARY KEY (alias of the rowid), -1 none */
-    bool without_rowid;  /* WITHOUT ROWID table: its queries are run concretely */
+    int rowid_alias;    /* column index of an INTEGER PRIMARY KEY (alias of the rowid), -1 none */
+    bool without_rowid; /* WITHOUT ROWID table: its queries are run concretely */
     int nkeys;
     db_key *keys;
-    int nchecks;         /* CHECK constraints, in declaration order */
+    int nchecks; /* CHECK constraints, in declaration order */
     db_check *checks;
 } db_table;
 
 typedef struct db_schema {
     int ntables;
     db_table *tables;
-    char *ddl;           /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
-    int nignored;        /* constraints not turned into fixture constraints (untranslatable CHECK, composite FOREIGN KEY, defaults) */
-    char **ignored;      /* their descriptions */
+    char *ddl; /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
+    int nignored; /* constraints not turned into fixture constraints (untranslatable CHECK, composite FOREIGN KEY, defaults) */
+    char **ignored; /* their descriptions */
 } db_schema;
 
 /*
@@ -114,8 +114,8 @@ static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_A
  * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
  */
 typedef struct db_limits {
-    unsigned rows;  /* row slots per table (1..64) */
-    unsigned text;  /* bytes of a TEXT cell (1..64) */
+    unsigned rows; /* row slots per table (1..64) */
+    unsigned text; /* bytes of a TEXT cell (1..64) */
 } db_limits;
 
 /* Inputs one cell takes (see above). */
@@ -135,8 +135,8 @@ typedef struct db_cell {
 
 /* Decode cell `col` of slot `slot` of table `t` from the table's inputs vals[0..)
  * (vals[0] = count). The text pointer refers to `buf` (>= l->text bytes). */
-void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col,
-                    uint8_t *buf, db_cell *out);
+void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col, uint8_t *buf,
+                    db_cell *out);
 /* Rows present in a table from its inputs (count clamped to l->rows). */
 unsigned db_table_count(const db_limits *l, const uint64_t *vals);
 
@@ -172,34 +172,35 @@ typedef enum db_xkind {
     DBX_ARITH,      /* kids[0] op kids[1], op one of + - * / % */
     DBX_NEG,        /* -kids[0] */
     DBX_CMP,        /* kids[0] op kids[1], op a db_cmp */
-    DBX_AND, DBX_OR,/* kids[0..nkids) */
-    DBX_NOT,        /* NOT kids[0] */
-    DBX_ISNULL,     /* kids[0] IS NULL (negated: IS NOT NULL) */
-    DBX_LIKE,       /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
-    DBX_IN,         /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
-    DBX_BETWEEN,    /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
-    DBX_LENGTH,     /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
-    DBX_REAL        /* REAL literal rval (15.0, 1e3) */
+    DBX_AND,
+    DBX_OR,      /* kids[0..nkids) */
+    DBX_NOT,     /* NOT kids[0] */
+    DBX_ISNULL,  /* kids[0] IS NULL (negated: IS NOT NULL) */
+    DBX_LIKE,    /* kids[0] LIKE kids[1] (negated: NOT LIKE); kids[1] a text literal or parameter */
+    DBX_IN,      /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
+    DBX_BETWEEN, /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
+    DBX_LENGTH,  /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
+    DBX_REAL     /* REAL literal rval (15.0, 1e3) */
 } db_xkind;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 
 typedef struct db_sexpr {
     db_xkind kind;
-    int op;              /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp */
-    bool negated;        /* DBX_ISNULL, DBX_LIKE, DBX_IN, DBX_BETWEEN */
-    int from;            /* DBX_COLUMN: index into db_query.from_table */
-    int column;          /* DBX_COLUMN */
-    int param;           /* DBX_PARAM */
-    int64_t ival;        /* DBX_INT */
-    double rval;         /* DBX_REAL */
-    char *text;          /* DBX_TEXT */
+    int op;       /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp */
+    bool negated; /* DBX_ISNULL, DBX_LIKE, DBX_IN, DBX_BETWEEN */
+    int from;     /* DBX_COLUMN: index into db_query.from_table */
+    int column;   /* DBX_COLUMN */
+    int param;    /* DBX_PARAM */
+    int64_t ival; /* DBX_INT */
+    double rval;  /* DBX_REAL */
+    char *text;   /* DBX_TEXT */
     int nkids;
     struct db_sexpr **kids;
 } db_sexpr;
 
 #define DB_MAX_UNSUPPORTED 8
-#define DB_MAX_FROM 3        /* tables of a join */
+#define DB_MAX_FROM 3 /* tables of a join */
 
 /* Aggregates of a SELECT without GROUP BY (one result row). */
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
@@ -220,32 +221,34 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
 typedef struct db_query {
     db_stmt_kind kind;
     bool understood;
-    bool like_exact;     /* LIKE compares letters exactly (PostgreSQL); false: ASCII case-insensitive (SQLite). Set by the caller */
-    int table;           /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
-    int nfrom;           /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
-    int from_table[DB_MAX_FROM]; /* their tables */
-    char *from_name[DB_MAX_FROM];/* their alias, or the table's name (qualifies the hidden rowid columns) */
-    db_sexpr *where;     /* WHERE and ON conditions; NULL = every row */
-    int nresult;         /* SELECT: result columns */
-    int *result_from;    /* SELECT: FROM item of each result column */
-    int *result_col;     /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;     /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    bool aggregate;      /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;      /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;            /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;        /* their columns */
-    db_sexpr **set_val;  /* their values, over the row's old columns and the parameters */
-    int ninsert;         /* INSERT of one VALUES row: the columns given (0: not tracked) */
-    int *insert_col;     /* their table columns */
-    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
-    int64_t limit;       /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
-    int norder;          /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
+    bool
+        like_exact; /* LIKE compares letters exactly (PostgreSQL); false: ASCII case-insensitive (SQLite). Set by the caller */
+    int table; /* the first FROM table (SELECT) or the target table (INSERT/UPDATE/DELETE), -1 unknown */
+    int nfrom; /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
+    int from_table[DB_MAX_FROM];  /* their tables */
+    char *from_name[DB_MAX_FROM]; /* their alias, or the table's name (qualifies the hidden rowid columns) */
+    db_sexpr *where;              /* WHERE and ON conditions; NULL = every row */
+    int nresult;                  /* SELECT: result columns */
+    int *result_from;             /* SELECT: FROM item of each result column */
+    int *result_col;              /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;              /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;               /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;               /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;                     /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;                 /* their columns */
+    db_sexpr **set_val;           /* their values, over the row's old columns and the parameters */
+    int ninsert;                  /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;              /* their table columns */
+    db_sexpr **insert_val;        /* their values: literals, parameters, arithmetic on them */
+    int64_t limit; /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
+    int norder;    /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
-    bool order_nulls_default[4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+    bool order_nulls_default
+        [4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
-    int nparams;         /* highest parameter number used */
+    int nparams;                                 /* highest parameter number used */
 } db_query;
 
 /*
@@ -294,7 +297,7 @@ typedef struct db_val {
     expr *len;
     unsigned nbytes;
     expr **bytes;
-    bool is_real;        /* v is the bit pattern of a double (a REAL value), never NaN */
+    bool is_real; /* v is the bit pattern of a double (a REAL value), never NaN */
 } db_val;
 
 /*
@@ -312,8 +315,8 @@ typedef struct db_val {
  * integer): the caller then runs the query concretely. Nodes are built in cx;
  * temporary memory is malloc'ed and freed before return.
  */
-expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
-                    int nparams, const char **why);
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
+                    const char **why);
 
 /*
  * The value of an expression (an INSERT's VALUES item, an UPDATE's SET value) as a db_val,
@@ -322,8 +325,8 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
  * rows, params or storage freed at the next call: copy what must last. Returns 0, or -1
  * with *why (static) for an unsupported construct. Not reentrant (that storage is static).
  */
-int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
-                  const db_val *params, int nparams, db_val *out, const char **why);
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                  int nparams, db_val *out, const char **why);
 
 /*
  * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row
@@ -440,18 +443,18 @@ void db_sexpr_free(db_sexpr *e);
  * `notes` stream; errors are returned as text for the caller to print.
  */
 typedef struct db_setup {
-    db_schema *schema;          /* NULL when --db was not given */
-    db_limits limits;           /* set by the caller (--db-rows, --db-text) */
-    char schema_copy[4200];     /* OUT/build/schema.sql: the DDL every run (and replay) starts from */
-    char log_path[4200];        /* OUT/build/db/queries.log */
-    size_t fixture_inputs;      /* inputs the fixture takes in a test vector */
+    db_schema *schema;      /* NULL when --db was not given */
+    db_limits limits;       /* set by the caller (--db-rows, --db-text) */
+    char schema_copy[4200]; /* OUT/build/schema.sql: the DDL every run (and replay) starts from */
+    char log_path[4200];    /* OUT/build/db/queries.log */
+    size_t fixture_inputs;  /* inputs the fixture takes in a test vector */
     /* PostgreSQL (--db is a conninfo): fixture mode on the server (setup_pg.c, runtime db_pq.c) */
-    int pg;                     /* 1 when --db is a PostgreSQL conninfo */
-    const char *scratch;        /* --db-scratch CONNINFO, or NULL: database sympath_scratch on the same server */
-    char *scratch_conninfo;     /* the scratch database's conninfo the runs use (malloc'ed) */
-    char pg_ddl_path[4200];     /* OUT/build/schema_pg.sql: the tables as PostgreSQL creates them */
-    char results_dir[4200];     /* OUT/build/db: results-<executor>.txt, each run's SELECT results */
-    char prefix[64];            /* sympath_<pid>: the runs' schemas are <prefix>_<fork server pid> */
+    int pg;                 /* 1 when --db is a PostgreSQL conninfo */
+    const char *scratch;    /* --db-scratch CONNINFO, or NULL: database sympath_scratch on the same server */
+    char *scratch_conninfo; /* the scratch database's conninfo the runs use (malloc'ed) */
+    char pg_ddl_path[4200]; /* OUT/build/schema_pg.sql: the tables as PostgreSQL creates them */
+    char results_dir[4200]; /* OUT/build/db: results-<executor>.txt, each run's SELECT results */
+    char prefix[64];        /* sympath_<pid>: the runs' schemas are <prefix>_<fork server pid> */
 } db_setup;
 
 /*
@@ -530,14 +533,14 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
 
 /* What a fixture column is in PostgreSQL, from its declared type in *sqlite_ddl above. */
 typedef enum db_pg_kind {
-    DB_PG_INT8 = 0,  /* BIGINT, and any other integer-affinity type: the 64-bit cell as is */
-    DB_PG_INT4,      /* INT: -2^31 .. 2^31-1 */
-    DB_PG_INT2,      /* SMALLINT: -32768 .. 32767 */
-    DB_PG_BOOL,      /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
-    DB_PG_REAL,      /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
-    DB_PG_TEXT,      /* TEXT */
-    DB_PG_VARCHAR,   /* VARCHAR(n): at most n bytes */
-    DB_PG_CHAR       /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
+    DB_PG_INT8 = 0, /* BIGINT, and any other integer-affinity type: the 64-bit cell as is */
+    DB_PG_INT4,     /* INT: -2^31 .. 2^31-1 */
+    DB_PG_INT2,     /* SMALLINT: -32768 .. 32767 */
+    DB_PG_BOOL,     /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
+    DB_PG_REAL,     /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
+    DB_PG_TEXT,     /* TEXT */
+    DB_PG_VARCHAR,  /* VARCHAR(n): at most n bytes */
+    DB_PG_CHAR      /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
 } db_pg_kind;
 
 /* The kind of column c and, for VARCHAR(n)/CHARACTER(n), *n (else 0). */

@@ -6,24 +6,19 @@
 #include <string.h>
 #include "db.h"
 
-unsigned db_cell_ninputs(const db_column *c, const db_limits *l)
-{
-    return db_column_is_text(c) ? 2 + l->text : 2;
-}
+unsigned db_cell_ninputs(const db_column *c, const db_limits *l) { return db_column_is_text(c) ? 2 + l->text : 2; }
 
 size_t db_table_ninputs(const db_table *t, const db_limits *l)
 {
     size_t row = 0;
-    for (int c = 0; c < t->ncols; c++)
-        row += db_cell_ninputs(&t->cols[c], l);
+    for (int c = 0; c < t->ncols; c++) row += db_cell_ninputs(&t->cols[c], l);
     return 1 + (size_t)l->rows * row;
 }
 
 size_t db_fixture_ninputs(const db_schema *s, const db_limits *l)
 {
     size_t n = 0;
-    for (int t = 0; t < s->ntables; t++)
-        n += db_table_ninputs(&s->tables[t], l);
+    for (int t = 0; t < s->ntables; t++) n += db_table_ninputs(&s->tables[t], l);
     return n;
 }
 
@@ -33,24 +28,20 @@ unsigned db_table_count(const db_limits *l, const uint64_t *vals)
     return n > l->rows ? l->rows : (unsigned)n;
 }
 
-void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col,
-                    uint8_t *buf, db_cell *out)
+void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col, uint8_t *buf,
+                    db_cell *out)
 {
     size_t off = 1;
     size_t row = 0;
-    for (int c = 0; c < t->ncols; c++)
-        row += db_cell_ninputs(&t->cols[c], l);
+    for (int c = 0; c < t->ncols; c++) row += db_cell_ninputs(&t->cols[c], l);
     off += slot * row;
-    for (int c = 0; c < col; c++)
-        off += db_cell_ninputs(&t->cols[c], l);
+    for (int c = 0; c < col; c++) off += db_cell_ninputs(&t->cols[c], l);
     memset(out, 0, sizeof *out);
     out->null = vals[off] & 1;
     if (db_column_is_text(&t->cols[col])) {
         unsigned len = (unsigned)(vals[off + 1] & 0xff);
-        if (len > l->text)
-            len = l->text;
-        for (unsigned i = 0; i < len; i++)
-            buf[i] = (uint8_t)vals[off + 2 + i];
+        if (len > l->text) len = l->text;
+        for (unsigned i = 0; i < len; i++) buf[i] = (uint8_t)vals[off + 2 + i];
         out->len = len;
         out->text = buf;
     } else {
@@ -67,8 +58,7 @@ static int append(char **s, size_t *n, const char *fmt, ...)
     char *add = NULL;
     int k = vasprintf(&add, fmt, ap);
     va_end(ap);
-    if (k < 0)
-        return -1;
+    if (k < 0) return -1;
     char *r = realloc(*s, *n + (size_t)k + 1);
     if (!r) {
         free(add);
@@ -103,8 +93,7 @@ char *db_insert_sql(const db_table *t, const db_cell *cells)
     for (int c = 0; !bad && c < t->ncols; c++) {
         const db_cell *v = &cells[c];
         bad = c && append(&s, &n, ", ");
-        if (bad)
-            break;
+        if (bad) break;
         if (v->null) {
             bad = append(&s, &n, "NULL");
         } else if (db_column_is_real(&t->cols[c])) { /* text SQLite reads back as the same double */
@@ -139,8 +128,7 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
     char *out = NULL;
     size_t len = 0;
     int rows = 0, bad = !v;
-    for (size_t i = 0; !bad && i < total && start + i < n; i++)
-        v[i] = vals[start + i];
+    for (size_t i = 0; !bad && i < total && start + i < n; i++) v[i] = vals[start + i];
     bad = bad || append(&out, &len, "-- fixture written by sympath: load after the schema\n");
     size_t off = 0;
     for (int ti = 0; !bad && ti < s->ntables; ti++) {
@@ -163,8 +151,7 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
         }
         off += db_table_ninputs(t, l);
     }
-    if (!bad && !rows)
-        bad = append(&out, &len, "-- empty fixture\n");
+    if (!bad && !rows) bad = append(&out, &len, "-- empty fixture\n");
     free(cells), free(bufs), free(v);
     if (bad) {
         free(out);

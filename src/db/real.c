@@ -15,10 +15,7 @@ expr *db_real_const(expr_ctx *cx, double d)
     return expr_const(cx, b, 64);
 }
 
-expr *db_int_to_real(expr_ctx *cx, expr *i)
-{
-    return expr_fp(cx, EXPR_SITOF, 64, 0, i, NULL, NULL);
-}
+expr *db_int_to_real(expr_ctx *cx, expr *i) { return expr_fp(cx, EXPR_SITOF, 64, 0, i, NULL, NULL); }
 
 expr *db_real_to_int(expr_ctx *cx, expr *r)
 {
@@ -73,8 +70,7 @@ static int const_null(const db_val *v) { return v->null && v->null->op == EXPR_C
 int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
 {
     bool text = db_column_is_text(c), real = db_column_is_real(c);
-    if (v->is_text != text)
-        return -1;
+    if (v->is_text != text) return -1;
     if (const_null(v) && v->is_real != real) { /* a NULL of the column's kind */
         expr *null = v->null;
         memset(out, 0, sizeof *out);
@@ -90,15 +86,13 @@ int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
         return 0;
     }
     if (!real) {
-        if (v->is_real)
-            return -1;
+        if (v->is_real) return -1;
         *out = *v;
         return 0;
     }
     db_val r = *v;
     r.is_real = true;
-    if (!v->is_real)
-        r.v = db_int_to_real(cx, v->v);
+    if (!v->is_real) r.v = db_int_to_real(cx, v->v);
     /* SQLite stores -0.0 as 0.0 (an integral REAL is kept as an integer on disk) */
     r.v = expr_ite(cx, expr_cmp(cx, PRED_EQ, r.v, expr_const(cx, BITS_MZERO, 64)), expr_const(cx, 0, 64), r.v);
     *out = r;
@@ -118,6 +112,5 @@ void db_real_text(uint64_t bits, char *buf, size_t n)
         return;
     }
     snprintf(buf, n, "%.17g", d);
-    if (!strpbrk(buf, ".en"))
-        strncat(buf, ".0", n - strlen(buf) - 1);
+    if (!strpbrk(buf, ".en")) strncat(buf, ".0", n - strlen(buf) - 1);
 }

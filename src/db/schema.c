@@ -13,32 +13,25 @@
 /* Type affinity from a declared type: the five rules of SQLite "Datatypes" 3.1, in order. */
 static db_affinity affinity_of(const char *t)
 {
-    if (strcasestr(t, "INT"))
-        return DB_AFF_INTEGER;
-    if (strcasestr(t, "CHAR") || strcasestr(t, "CLOB") || strcasestr(t, "TEXT"))
-        return DB_AFF_TEXT;
-    if (!*t || strcasestr(t, "BLOB"))
-        return DB_AFF_BLOB;
-    if (strcasestr(t, "REAL") || strcasestr(t, "FLOA") || strcasestr(t, "DOUB"))
-        return DB_AFF_REAL;
+    if (strcasestr(t, "INT")) return DB_AFF_INTEGER;
+    if (strcasestr(t, "CHAR") || strcasestr(t, "CLOB") || strcasestr(t, "TEXT")) return DB_AFF_TEXT;
+    if (!*t || strcasestr(t, "BLOB")) return DB_AFF_BLOB;
+    if (strcasestr(t, "REAL") || strcasestr(t, "FLOA") || strcasestr(t, "DOUB")) return DB_AFF_REAL;
     return DB_AFF_NUMERIC;
 }
 
 void db_schema_free(db_schema *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     for (int i = 0; i < s->ntables; i++) {
         db_table *t = &s->tables[i];
         db_checks_free(t);
-        for (int c = 0; c < t->ncols; c++)
-            free(t->cols[c].name), free(t->cols[c].decl_type);
+        for (int c = 0; c < t->ncols; c++) free(t->cols[c].name), free(t->cols[c].decl_type);
         free(t->cols);
         free(t->keys);
         free(t->name);
     }
-    for (int i = 0; i < s->nignored; i++)
-        free(s->ignored[i]);
+    for (int i = 0; i < s->nignored; i++) free(s->ignored[i]);
     free(s->ignored);
     free(s->tables);
     free(s->ddl);
@@ -48,23 +41,20 @@ void db_schema_free(db_schema *s)
 int db_table_index(const db_schema *s, const char *name)
 {
     for (int i = 0; i < s->ntables; i++)
-        if (!strcasecmp(s->tables[i].name, name))
-            return i;
+        if (!strcasecmp(s->tables[i].name, name)) return i;
     return -1;
 }
 
 int db_column_index(const db_table *t, const char *name)
 {
     for (int i = 0; i < t->ncols; i++)
-        if (!strcasecmp(t->cols[i].name, name))
-            return i;
+        if (!strcasecmp(t->cols[i].name, name)) return i;
     return -1;
 }
 
 int db_schema_ignored(db_schema *s, char *what)
 {
-    if (!what)
-        return -1;
+    if (!what) return -1;
     char **n = realloc(s->ignored, (s->nignored + 1) * sizeof *n);
     if (!n) {
         free(what);
@@ -84,8 +74,7 @@ static int each_row(sqlite3 *db, const char *sql, const char *arg, int (*row)(sq
         *err = util_strf("reading the schema (%s): %s", sql, sqlite3_errmsg(db));
         return -1;
     }
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+    if (arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         if (row(st, ctx)) {
@@ -112,14 +101,12 @@ static int add_table(sqlite3_stmt *st, void *ctx)
 {
     db_schema *s = ctx;
     db_table *n = realloc(s->tables, (s->ntables + 1) * sizeof *n);
-    if (!n)
-        return -1;
+    if (!n) return -1;
     s->tables = n;
     db_table *t = &s->tables[s->ntables];
     memset(t, 0, sizeof *t);
     t->rowid_alias = -1;
-    if (!(t->name = strdup(col_text(st, 0))))
-        return -1;
+    if (!(t->name = strdup(col_text(st, 0)))) return -1;
     s->ntables++;
     return 0;
 }
@@ -129,28 +116,25 @@ static int add_column(sqlite3_stmt *st, void *ctx)
 {
     db_table *t = ctx;
     db_column *n = realloc(t->cols, (t->ncols + 1) * sizeof *n);
-    if (!n)
-        return -1;
+    if (!n) return -1;
     t->cols = n;
     db_column *c = &t->cols[t->ncols];
     memset(c, 0, sizeof *c);
     c->name = strdup(col_text(st, 1));
     c->decl_type = strdup(col_text(st, 2));
-    if (!c->name || !c->decl_type)
-        return -1;
+    if (!c->name || !c->decl_type) return -1;
     c->aff = affinity_of(c->decl_type);
     c->notnull = sqlite3_column_int(st, 3) != 0;
     c->pk = sqlite3_column_int(st, 5);
     c->fk_table = c->fk_column = -1;
     t->ncols++;
-    if (sqlite3_column_type(st, 4) != SQLITE_NULL && !(c->dflt = strdup(col_text(st, 4))))
-        return -1;
+    if (sqlite3_column_type(st, 4) != SQLITE_NULL && !(c->dflt = strdup(col_text(st, 4)))) return -1;
     return 0;
 }
 
 typedef struct index_ctx {
     db_table *t;
-    char **names;   /* unique indexes' names */
+    char **names; /* unique indexes' names */
     int n;
 } index_ctx;
 
@@ -161,8 +145,7 @@ static int add_index(sqlite3_stmt *st, void *ctx)
     if (!sqlite3_column_int(st, 2) || sqlite3_column_int(st, 4)) /* not unique, or partial */
         return 0;
     char **n = realloc(x->names, (x->n + 1) * sizeof *n);
-    if (!n)
-        return -1;
+    if (!n) return -1;
     x->names = n;
     return (x->names[x->n++] = strdup(col_text(st, 1))) ? 0 : -1;
 }
@@ -172,16 +155,14 @@ static int add_key_col(sqlite3_stmt *st, void *ctx)
 {
     db_key *k = ctx;
     int cid = sqlite3_column_int(st, 1);
-    if (k->ncols < 8 && cid >= 0)
-        k->cols[k->ncols++] = cid;
+    if (k->ncols < 8 && cid >= 0) k->cols[k->ncols++] = cid;
     return 0;
 }
 
 static int push_key(db_table *t, const db_key *k)
 {
     db_key *n = realloc(t->keys, (t->nkeys + 1) * sizeof *n);
-    if (!n)
-        return -1;
+    if (!n) return -1;
     t->keys = n;
     t->keys[t->nkeys++] = *k;
     return 0;
@@ -190,7 +171,7 @@ static int push_key(db_table *t, const db_key *k)
 typedef struct fk_ctx {
     db_schema *s;
     int ti;
-    int last_from;  /* column given the previous key's reference (undone when the key is composite) */
+    int last_from; /* column given the previous key's reference (undone when the key is composite) */
 } fk_ctx;
 
 /* PRAGMA foreign_key_list: id, seq, table, from, to, ... */
@@ -210,19 +191,19 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
     }
     x->last_from = -1;
     if (pt < 0 || from < 0)
-        return db_schema_ignored(x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3),
-                                 col_text(st, 2)));
+        return db_schema_ignored(
+            x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3), col_text(st, 2)));
     db_table *p = &x->s->tables[pt];
     int to = -1;
     if (sqlite3_column_type(st, 4) == SQLITE_NULL) { /* references the parent's primary key */
         for (int c = 0; c < p->ncols; c++)
-            if (p->cols[c].pk == 1)
-                to = c;
+            if (p->cols[c].pk == 1) to = c;
     } else {
         to = db_column_index(p, col_text(st, 4));
     }
     if (to < 0)
-        return db_schema_ignored(x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
+        return db_schema_ignored(
+            x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
     t->cols[from].fk_table = pt;
     t->cols[from].fk_column = to;
     x->last_from = from;
@@ -247,8 +228,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
     }
     for (int i = 0; i < s->ntables; i++) {
         db_table *t = &s->tables[i];
-        if (each_row(db, "SELECT * FROM pragma_table_info(?1)", t->name, add_column, t, err))
-            return -1;
+        if (each_row(db, "SELECT * FROM pragma_table_info(?1)", t->name, add_column, t, err)) return -1;
         bool wr = false;
         if (each_row(db, "SELECT wr FROM pragma_table_list WHERE name = ?1", t->name, is_without_rowid, &wr, err))
             return -1;
@@ -261,12 +241,10 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
                 t->cols[c].notnull = true;
                 if (t->cols[c].pk - 1 < 8) {
                     pk.cols[t->cols[c].pk - 1] = c;
-                    if (pk.ncols < t->cols[c].pk)
-                        pk.ncols = t->cols[c].pk;
+                    if (pk.ncols < t->cols[c].pk) pk.ncols = t->cols[c].pk;
                 }
             }
-        if (npk == 1 && !wr && !strcasecmp(t->cols[pkcol].decl_type, "INTEGER"))
-            t->rowid_alias = pkcol;
+        if (npk == 1 && !wr && !strcasecmp(t->cols[pkcol].decl_type, "INTEGER")) t->rowid_alias = pkcol;
         if (npk && push_key(t, &pk)) {
             *err = util_strf("out of memory");
             return -1;
@@ -283,11 +261,9 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
                 rc = -1;
             }
         }
-        for (int k = 0; k < x.n; k++)
-            free(x.names[k]);
+        for (int k = 0; k < x.n; k++) free(x.names[k]);
         free(x.names);
-        if (rc)
-            return -1;
+        if (rc) return -1;
     }
     for (int i = 0; i < s->ntables; i++) {
         fk_ctx f = {s, i, -1};
@@ -302,8 +278,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
         if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type='table' AND name = ?1", -1, &st, NULL) ==
             SQLITE_OK) {
             sqlite3_bind_text(st, 1, s->tables[i].name, -1, SQLITE_TRANSIENT);
-            if (sqlite3_step(st) == SQLITE_ROW)
-                sql = strdup(col_text(st, 0));
+            if (sqlite3_step(st) == SQLITE_ROW) sql = strdup(col_text(st, 0));
             sqlite3_finalize(st);
         }
         int rc = db_checks_load(s, i, sql);
@@ -320,8 +295,7 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
 static int line_of(const char *text, size_t off)
 {
     int line = 1;
-    for (size_t i = 0; i < off && text[i]; i++)
-        line += text[i] == '\n';
+    for (size_t i = 0; i < off && text[i]; i++) line += text[i] == '\n';
     return line;
 }
 
@@ -343,8 +317,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
         if (sqlite3_prepare_v2(db, p, -1, &st, &tail) != SQLITE_OK) {
             int off = sqlite3_error_offset(db);
             size_t at = off >= 0 ? (size_t)(p - ddl) + (size_t)off : (size_t)(p - ddl);
-            while (off < 0 && (ddl[at] == ' ' || ddl[at] == '\n' || ddl[at] == '\t' || ddl[at] == '\r'))
-                at++;
+            while (off < 0 && (ddl[at] == ' ' || ddl[at] == '\n' || ddl[at] == '\t' || ddl[at] == '\r')) at++;
             *err = util_strf("line %d: %s", line_of(ddl, at), sqlite3_errmsg(db));
             sqlite3_close(db);
             return -1;
@@ -388,8 +361,10 @@ static char *ddl_of_file(const char *path, char **err)
     }
     sqlite3_stmt *st = NULL;
     char *ddl = strdup("");
-    if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
-                               "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db,
+                           "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+                           "ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK) {
         *err = util_strf("%s: %s", path, sqlite3_errmsg(db));
         free(ddl);
         sqlite3_close(db);
@@ -437,8 +412,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
         }
         size_t k = fread(text + n, 1, 4096, f);
         n += k;
-        if (k < 4096)
-            break;
+        if (k < 4096) break;
     }
     int ioerr = ferror(f);
     fclose(f);
@@ -451,8 +425,7 @@ int db_schema_load(const char *path, db_schema **out, char **err)
     if (n >= 16 && !memcmp(text, "SQLite format 3", 16)) {
         free(text);
         char *ddl = ddl_of_file(path, err);
-        if (!ddl)
-            return -1;
+        if (!ddl) return -1;
         int rc = db_schema_from_ddl(ddl, out, err);
         free(ddl);
         if (rc) {

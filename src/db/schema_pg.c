@@ -20,8 +20,7 @@ typedef struct sbuf {
 static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(sbuf *b, const char *fmt, ...)
 {
-    if (b->bad)
-        return;
+    if (b->bad) return;
     va_list ap;
     va_start(ap, fmt);
     char *add = NULL;
@@ -56,11 +55,9 @@ static void put_ident(sbuf *b, const char *id) { put_take(b, db_sql_ident(id)); 
 static PGresult *query(PGconn *c, const char *sql, int np, const char *const *params, char **err)
 {
     PGresult *r = PQexecParams(c, sql, np, NULL, params, NULL, NULL, 0);
-    if (r && PQresultStatus(r) == PGRES_TUPLES_OK)
-        return r;
+    if (r && PQresultStatus(r) == PGRES_TUPLES_OK) return r;
     const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
-    if (asprintf(err, "reading the catalog: %s", m && *m ? m : "unknown error") < 0)
-        *err = NULL;
+    if (asprintf(err, "reading the catalog: %s", m && *m ? m : "unknown error") < 0) *err = NULL;
     PQclear(r);
     return NULL;
 }
@@ -70,8 +67,7 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
 {
     int n = 0;
     const char *par = strchr(formatted, '(');
-    if (par)
-        n = atoi(par + 1);
+    if (par) n = atoi(par + 1);
     if (!strcmp(typname, "int2"))
         put(b, "SMALLINT");
     else if (!strcmp(typname, "int4"))
@@ -115,8 +111,7 @@ typedef struct tcols {
 static const char *col_name(const tcols *t, int attnum)
 {
     for (int i = 0; i < t->ncols; i++)
-        if (t->attnum[i] == attnum)
-            return t->names[i];
+        if (t->attnum[i] == attnum) return t->names[i];
     return NULL;
 }
 
@@ -126,10 +121,8 @@ static int put_cols(sbuf *b, const tcols *t, const int *keys, int nkeys)
     put(b, "(");
     for (int i = 0; i < nkeys; i++) {
         const char *n = col_name(t, keys[i]);
-        if (!n)
-            return 0;
-        if (i)
-            put(b, ", ");
+        if (!n) return 0;
+        if (i) put(b, ", ");
         put_ident(b, n);
     }
     put(b, ")");
@@ -146,16 +139,14 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
                            "WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND n.nspname = current_schema() "
                            "ORDER BY c.relname",
                            0, NULL, err);
-    if (!tabs)
-        return -1;
+    if (!tabs) return -1;
     int nt = PQntuples(tabs);
     if (nt == 0) {
         const char *sch = NULL;
         PGresult *r = query(conn, "SELECT current_schema()", 0, NULL, err);
         sch = r && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?";
         free(*err);
-        if (asprintf(err, "no tables in schema %s of the database", sch ? sch : "?") < 0)
-            *err = NULL;
+        if (asprintf(err, "no tables in schema %s of the database", sch ? sch : "?") < 0) *err = NULL;
         PQclear(r);
         PQclear(tabs);
         return -1;
@@ -177,11 +168,12 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
                                "LEFT JOIN pg_type bt ON ty.typtype = 'd' AND bt.oid = ty.typbasetype "
                                "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
                                1, p, err);
-        PGresult *cons = cols ? query(conn,
-                                      "SELECT contype, conkey::text, confrelid::text, confkey::text FROM pg_constraint "
-                                      "WHERE conrelid = $1::oid AND contype IN ('p', 'u', 'f') ORDER BY contype, conname",
-                                      1, p, err)
-                              : NULL;
+        PGresult *cons =
+            cols ? query(conn,
+                         "SELECT contype, conkey::text, confrelid::text, confkey::text FROM pg_constraint "
+                         "WHERE conrelid = $1::oid AND contype IN ('p', 'u', 'f') ORDER BY contype, conname",
+                         1, p, err)
+                 : NULL;
         if (!cols || !cons) {
             PQclear(cols), PQclear(cons);
             rc = -1;
@@ -224,21 +216,20 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
                 const char *kw = type == 'p' ? "PRIMARY KEY" : "UNIQUE";
                 put(&lite, ",\n    %s ", kw);
                 put(&pg, ",\n    %s ", kw);
-                if (!put_cols(&lite, t, keys, nk) || !put_cols(&pg, t, keys, nk))
-                    lite.bad = 1;
+                if (!put_cols(&lite, t, keys, nk) || !put_cols(&pg, t, keys, nk)) lite.bad = 1;
                 continue;
             }
             const tcols *ref = NULL; /* a foreign key to a table of the schema */
             for (int j = 0; j < nt; j++)
-                if (!strcmp(ts[j].oid, PQgetvalue(cons, k, 2)))
-                    ref = &ts[j];
+                if (!strcmp(ts[j].oid, PQgetvalue(cons, k, 2))) ref = &ts[j];
             int nf = parse_keys(PQgetvalue(cons, k, 3), fkeys, 32);
-            if (!ref || nf != nk)
-                continue;
+            if (!ref || nf != nk) continue;
             sbuf rl = {0};
             if (!ref->ncols) { /* referenced table not read yet: its columns by attnum */
                 const char *rp[1] = {ref->oid};
-                PGresult *rc2 = query(conn, "SELECT attnum, attname FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0", 1, rp, err);
+                PGresult *rc2 =
+                    query(conn, "SELECT attnum, attname FROM pg_attribute WHERE attrelid = $1::oid AND attnum > 0", 1,
+                          rp, err);
                 if (!rc2) {
                     rc = -1;
                     break;
@@ -251,8 +242,7 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
                     tmp.attnum[x] = atoi(PQgetvalue(rc2, x, 0));
                     tmp.names[x] = PQgetvalue(rc2, x, 1);
                 }
-                if (!tmp.attnum || !tmp.names || !put_cols(&rl, &tmp, fkeys, nf))
-                    rl.bad = 1;
+                if (!tmp.attnum || !tmp.names || !put_cols(&rl, &tmp, fkeys, nf)) rl.bad = 1;
                 free(tmp.attnum), free(tmp.names);
                 PQclear(rc2);
             } else if (!put_cols(&rl, ref, fkeys, nf)) {
@@ -277,31 +267,29 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
             free(rl.s);
         }
         /* CHECK constraints: modelled from a comment of the SQLite DDL (check.c), not copied to the runs' schemas */
-        PGresult *checks = rc ? NULL : query(conn, "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
-                                                    "WHERE conrelid = $1::oid AND contype = 'c' ORDER BY conname", 1, p, err);
+        PGresult *checks = rc ? NULL
+                              : query(conn,
+                                      "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                                      "WHERE conrelid = $1::oid AND contype = 'c' ORDER BY conname",
+                                      1, p, err);
         for (int k = 0; checks && k < PQntuples(checks); k++) {
             const char *def = PQgetvalue(checks, k, 0);
-            if (!strstr(def, "*/") && !strchr(def, '\n'))
-                put(&lite, "\n    %s%s */", DB_PG_CHECK_MARK, def);
+            if (!strstr(def, "*/") && !strchr(def, '\n')) put(&lite, "\n    %s%s */", DB_PG_CHECK_MARK, def);
         }
-        if (!rc && !checks)
-            rc = -1;
+        if (!rc && !checks) rc = -1;
         PQclear(checks);
         put(&lite, "\n);\n");
         put(&pg, "\n);\n");
         PQclear(cols), PQclear(cons);
     }
-    if (!rc && fks.s)
-        put(&pg, "%s", fks.s);
+    if (!rc && fks.s) put(&pg, "%s", fks.s);
     if (!rc && (lite.bad || pg.bad || fks.bad)) {
         rc = -1;
         *err = strdup("out of memory");
     }
-    if (rc && !*err)
-        *err = strdup("out of memory");
+    if (rc && !*err) *err = strdup("out of memory");
     for (int i = 0; ts && i < nt; i++) {
-        for (int k = 0; k < ts[i].ncols; k++)
-            free(ts[i].names[k]);
+        for (int k = 0; k < ts[i].ncols; k++) free(ts[i].names[k]);
         free(ts[i].attnum), free(ts[i].names);
     }
     free(ts);
@@ -320,14 +308,10 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n)
 {
     const char *d = c->decl_type ? c->decl_type : "";
     *n = 0;
-    if (!strcasecmp(d, "SMALLINT"))
-        return DB_PG_INT2;
-    if (!strcasecmp(d, "INT"))
-        return DB_PG_INT4;
-    if (!strcasecmp(d, "BOOLEAN INT"))
-        return DB_PG_BOOL;
-    if (!strcasecmp(d, "NUMERIC"))
-        return DB_PG_REAL;
+    if (!strcasecmp(d, "SMALLINT")) return DB_PG_INT2;
+    if (!strcasecmp(d, "INT")) return DB_PG_INT4;
+    if (!strcasecmp(d, "BOOLEAN INT")) return DB_PG_BOOL;
+    if (!strcasecmp(d, "NUMERIC")) return DB_PG_REAL;
     if (!strncasecmp(d, "VARCHAR(", 8)) {
         *n = (unsigned)atoi(d + 8);
         return DB_PG_VARCHAR;
@@ -346,16 +330,14 @@ char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning)
     put_ident(&b, t->name);
     put(&b, " (");
     for (int c = 0; c < t->ncols; c++) {
-        if (c)
-            put(&b, ", ");
+        if (c) put(&b, ", ");
         put_ident(&b, t->cols[c].name);
     }
     put(&b, ") VALUES (");
     for (int c = 0; c < t->ncols; c++) {
         const db_cell *v = &cells[c];
         unsigned n;
-        if (c)
-            put(&b, ", ");
+        if (c) put(&b, ", ");
         if (v->null)
             put(&b, "NULL");
         else if (db_pg_column_kind(&t->cols[c], &n) == DB_PG_BOOL)

@@ -34,8 +34,7 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
     char *why = NULL;
     if (pg) {
         char *ddl = NULL;
-        if (db_setup_pg(db_path, abs, d, &ddl, notes, err))
-            return -1;
+        if (db_setup_pg(db_path, abs, d, &ddl, notes, err)) return -1;
         int rc = db_schema_from_ddl(ddl, &d->schema, &why);
         free(ddl);
         if (rc) {
@@ -48,8 +47,7 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
         free(why);
         return -1;
     }
-    if (copy_schema(abs, d, err))
-        return -1;
+    if (copy_schema(abs, d, err)) return -1;
     char *dir = util_strf("%s/db", abs);
     if (!dir || util_mkdir_p(dir)) {
         *err = util_strf("cannot create %s/db: %s", abs, strerror(errno));
@@ -75,24 +73,24 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
     snprintf(num, sizeof num, "%u", d->limits.text);
     setenv(SYMPATH_ENV_DB_TEXT, num, 1);
     free(dir);
-    for (int i = 0; i < d->schema->nignored; i++)
-        fprintf(notes, "sympath: note: %s\n", d->schema->ignored[i]);
+    for (int i = 0; i < d->schema->nignored; i++) fprintf(notes, "sympath: note: %s\n", d->schema->ignored[i]);
     if (d->pg)
-        fprintf(notes, "sympath: PostgreSQL fixture mode: each run gets a fresh schema %s_<executor> in the scratch "
-                       "database%s%s\n", d->prefix, d->scratch ? " " : " sympath_scratch", d->scratch ? d->scratch : "");
-    fprintf(notes, "sympath: database schema %s: %d table%s, %u row slots per table, %u bytes per TEXT cell\n",
-            db_path, d->schema->ntables, d->schema->ntables == 1 ? "" : "s", d->limits.rows, d->limits.text);
+        fprintf(notes,
+                "sympath: PostgreSQL fixture mode: each run gets a fresh schema %s_<executor> in the scratch "
+                "database%s%s\n",
+                d->prefix, d->scratch ? " " : " sympath_scratch", d->scratch ? d->scratch : "");
+    fprintf(notes, "sympath: database schema %s: %d table%s, %u row slots per table, %u bytes per TEXT cell\n", db_path,
+            d->schema->ntables, d->schema->ntables == 1 ? "" : "s", d->limits.rows, d->limits.text);
     return 0;
 }
 
 int db_setup_data(const char *db_abs, const char *db_name, const char *build_dir, db_setup *d, char **err)
 {
     *err = NULL;
-    char head[16] = { 0 };
+    char head[16] = {0};
     FILE *hf = fopen(db_abs, "rb");
     size_t got = hf ? fread(head, 1, sizeof head, hf) : 0;
-    if (hf)
-        fclose(hf);
+    if (hf) fclose(hf);
     if (got != sizeof head || memcmp(head, "SQLite format 3", 16)) {
         *err = util_strf("--db %s: not an SQLite database file (a schema in SQL is for `sympath run --db`)", db_name);
         return -1;
@@ -108,8 +106,7 @@ int db_setup_data(const char *db_abs, const char *db_name, const char *build_dir
         *err = util_strf("%s: %s", build_dir, strerror(errno));
         return -1;
     }
-    if (copy_schema(abs, d, err))
-        return -1;
+    if (copy_schema(abs, d, err)) return -1;
     setenv(SYMPATH_ENV_DATA_SCHEMA, d->schema_copy, 1);
     return 0;
 }

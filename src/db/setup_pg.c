@@ -22,20 +22,17 @@ static char *conninfo_with_db(PGconn *c, const char *dbname)
     size_t n = 0;
     FILE *m = open_memstream(&s, &n);
     if (!opts || !m) {
-        if (m)
-            fclose(m);
+        if (m) fclose(m);
         free(s);
         PQconninfoFree(opts);
         return NULL;
     }
     for (PQconninfoOption *o = opts; o->keyword; o++) {
         const char *v = !strcmp(o->keyword, "dbname") ? dbname : o->val;
-        if (!v || !*v || !strcmp(o->keyword, "options"))
-            continue;
+        if (!v || !*v || !strcmp(o->keyword, "options")) continue;
         fprintf(m, "%s%s='", n || ftell(m) ? " " : "", o->keyword);
         for (const char *p = v; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                fputc('\\', m);
+            if (*p == '\'' || *p == '\\') fputc('\\', m);
             fputc(*p, m);
         }
         fputc('\'', m);
@@ -57,8 +54,7 @@ static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
 {
     char m[1024];
     PGconn *s = PQconnectdb(d->scratch_conninfo);
-    if (s && PQstatus(s) == CONNECTION_OK)
-        return s;
+    if (s && PQstatus(s) == CONNECTION_OK) return s;
     if (d->scratch || !s || !strstr(PQerrorMessage(s), "does not exist")) {
         *err = util_strf("cannot connect to the scratch database (%s): %s", d->scratch_conninfo,
                          msg_of(s, NULL, m, sizeof m));
@@ -69,9 +65,10 @@ static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
     char *maint = conninfo_with_db(user, "postgres");
     PGconn *c = maint ? PQconnectdb(maint) : NULL;
     free(maint);
-    PGresult *r = c && PQstatus(c) == CONNECTION_OK
-                      ? PQexec(c, "CREATE DATABASE " SCRATCH_DB " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
-                      : NULL;
+    PGresult *r =
+        c && PQstatus(c) == CONNECTION_OK
+            ? PQexec(c, "CREATE DATABASE " SCRATCH_DB " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+            : NULL;
     if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
         *err = util_strf("the scratch database " SCRATCH_DB " does not exist and cannot be created (%s); "
                          "create it (CREATE DATABASE " SCRATCH_DB ") or name one where this role may create schemas "
@@ -85,8 +82,7 @@ static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
     PQfinish(c);
     fprintf(notes, "sympath: created the scratch database " SCRATCH_DB " on the server\n");
     s = PQconnectdb(d->scratch_conninfo);
-    if (s && PQstatus(s) == CONNECTION_OK)
-        return s;
+    if (s && PQstatus(s) == CONNECTION_OK) return s;
     *err = util_strf("cannot connect to the scratch database: %s", msg_of(s, NULL, m, sizeof m));
     PQfinish(s);
     return NULL;
@@ -103,7 +99,8 @@ static int same_database(PGconn *a, PGconn *b)
     if (ra && rb && PQresultStatus(ra) == PGRES_TUPLES_OK && PQresultStatus(rb) == PGRES_TUPLES_OK) {
         same = !strcmp(PQgetvalue(ra, 0, 0), PQgetvalue(rb, 0, 0));
         /* the database names match: different servers (address/port) make them different */
-        if (same && (strcmp(PQgetvalue(ra, 0, 1), PQgetvalue(rb, 0, 1)) || strcmp(PQgetvalue(ra, 0, 2), PQgetvalue(rb, 0, 2))))
+        if (same &&
+            (strcmp(PQgetvalue(ra, 0, 1), PQgetvalue(rb, 0, 1)) || strcmp(PQgetvalue(ra, 0, 2), PQgetvalue(rb, 0, 2))))
             same = 0;
         if (!same && !strcmp(PQgetvalue(ra, 0, 0), PQgetvalue(rb, 0, 0)) && PQgetvalue(ra, 0, 3)[0] &&
             !strcmp(PQgetvalue(ra, 0, 3), PQgetvalue(rb, 0, 3)))
@@ -145,8 +142,7 @@ int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl, 
     free(pg_ddl);
     d->scratch_conninfo = d->scratch ? strdup(d->scratch) : conninfo_with_db(user, SCRATCH_DB);
     PGconn *s = d->scratch_conninfo ? open_scratch(user, d, notes, err_out) : NULL;
-    if (!d->scratch_conninfo)
-        *err_out = util_strf("out of memory");
+    if (!d->scratch_conninfo) *err_out = util_strf("out of memory");
     int rc = s ? 0 : -1;
     if (!rc && same_database(user, s)) {
         *err_out = util_strf("the scratch database is the database of --db: sympath never writes there; "
@@ -179,12 +175,12 @@ int db_setup_pg(const char *conninfo, const char *abs, db_setup *d, char **ddl, 
 
 void db_cleanup_pg(const db_setup *d, FILE *notes)
 {
-    if (!d->pg || !d->scratch_conninfo)
-        return;
+    if (!d->pg || !d->scratch_conninfo) return;
     PGconn *c = PQconnectdb(d->scratch_conninfo);
     char m[1024];
     if (!c || PQstatus(c) != CONNECTION_OK) {
-        fprintf(notes, "sympath: warning: cannot drop the runs' schemas %s_*: %s\n", d->prefix, msg_of(c, NULL, m, sizeof m));
+        fprintf(notes, "sympath: warning: cannot drop the runs' schemas %s_*: %s\n", d->prefix,
+                msg_of(c, NULL, m, sizeof m));
         PQfinish(c);
         return;
     }
@@ -195,7 +191,8 @@ void db_cleanup_pg(const db_setup *d, FILE *notes)
                                NULL, NULL, 0);
     for (int i = 0; r && PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
         char *sql = NULL;
-        if (asprintf(&sql, "SET client_min_messages = warning; DROP SCHEMA IF EXISTS %s CASCADE", PQgetvalue(r, i, 0)) < 0)
+        if (asprintf(&sql, "SET client_min_messages = warning; DROP SCHEMA IF EXISTS %s CASCADE", PQgetvalue(r, i, 0)) <
+            0)
             continue;
         PGresult *x = PQexec(c, sql);
         if (!x || PQresultStatus(x) != PGRES_COMMAND_OK)

@@ -14,20 +14,16 @@
 
 void db_query_free(db_query *q)
 {
-    if (!q)
-        return;
+    if (!q) return;
     db_sexpr_free(q->where);
-    for (int f = 0; f < q->nfrom; f++)
-        free(q->from_name[f]);
+    for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
-    for (int i = 0; i < q->nset; i++)
-        db_sexpr_free(q->set_val[i]);
+    for (int i = 0; i < q->nset; i++) db_sexpr_free(q->set_val[i]);
     free(q->set_val);
     free(q->set_col);
-    for (int i = 0; i < q->ninsert; i++)
-        db_sexpr_free(q->insert_val[i]);
+    for (int i = 0; i < q->ninsert; i++) db_sexpr_free(q->insert_val[i]);
     free(q->insert_val);
     free(q->insert_col);
     free(q);
@@ -79,8 +75,7 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
             return;
         }
         int t = range_table(s, q, rv);
-        if (t < 0)
-            return;
+        if (t < 0) return;
         const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
         if (db_sql_from_item(q, name) >= 0) {
             db_sql_unsupported(q, "table named twice without alias");
@@ -104,8 +99,7 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
         }
         collect_from(s, q, j->larg, quals, nquals);
         collect_from(s, q, j->rarg, quals, nquals);
-        if (j->quals && *nquals < 8)
-            quals[(*nquals)++] = j->quals;
+        if (j->quals && *nquals < 8) quals[(*nquals)++] = j->quals;
     } else {
         db_sql_unsupported(q, "FROM item kind");
     }
@@ -114,11 +108,9 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
 static int push_result_agg(db_query *q, int from, int col, int agg)
 {
     int *f = realloc(q->result_from, (size_t)(q->nresult + 1) * sizeof *f);
-    if (f)
-        q->result_from = f;
+    if (f) q->result_from = f;
     int *c = f ? realloc(q->result_col, (size_t)(q->nresult + 1) * sizeof *c) : NULL;
-    if (c)
-        q->result_col = c;
+    if (c) q->result_col = c;
     int *a = c ? realloc(q->result_agg, (size_t)(q->nresult + 1) * sizeof *a) : NULL;
     if (!a) {
         db_sql_unsupported(q, "out of memory");
@@ -142,21 +134,18 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
     int agg = DB_AGG_NONE;
     if (fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING)
         for (int i = 0; i < 4; i++)
-            if (!strcasecmp(fc->funcname[0]->string->sval, names[i]))
-                agg = DB_AGG_COUNT + i;
+            if (!strcasecmp(fc->funcname[0]->string->sval, names[i])) agg = DB_AGG_COUNT + i;
     if (!agg || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) {
         db_sql_unsupported(q, "aggregate or function in the result");
         return -1;
     }
-    if (fc->agg_star && agg == DB_AGG_COUNT)
-        return push_result_agg(q, 0, -1, agg);
+    if (fc->agg_star && agg == DB_AGG_COUNT) return push_result_agg(q, 0, -1, agg);
     if (fc->n_args != 1 || fc->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) {
         db_sql_unsupported(q, "aggregate of an expression");
         return -1;
     }
     db_sexpr *col = db_sql_conv_column(c, fc->args[0]->column_ref);
-    if (!col)
-        return -1;
+    if (!col) return -1;
     int rc = push_result_agg(q, col->from, col->column, agg);
     db_sexpr_free(col);
     return rc;
@@ -173,12 +162,9 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sql_unsupported(q, "VALUES");
         return;
     }
-    if (sel->with_clause)
-        db_sql_unsupported(q, "WITH");
-    if (sel->n_distinct_clause)
-        db_sql_unsupported(q, "DISTINCT");
-    if (sel->n_group_clause || sel->having_clause)
-        db_sql_unsupported(q, "GROUP BY/HAVING");
+    if (sel->with_clause) db_sql_unsupported(q, "WITH");
+    if (sel->n_distinct_clause) db_sql_unsupported(q, "DISTINCT");
+    if (sel->n_group_clause || sel->having_clause) db_sql_unsupported(q, "GROUP BY/HAVING");
     q->limit = -1;
     if (sel->limit_offset)
         db_sql_unsupported(q, "LIMIT/OFFSET");
@@ -198,10 +184,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     node *quals[8];
     int nquals = 0;
-    for (size_t i = 0; i < sel->n_from_clause; i++)
-        collect_from(s, q, sel->from_clause[i], quals, &nquals);
-    if (!q->nfrom)
-        return;
+    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, &nquals);
+    if (!q->nfrom) return;
     q->table = q->from_table[0];
     conv c = {s, q};
     /* result columns: plain columns, * or item.* */
@@ -220,8 +204,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                 }
                 for (int f = 0; f < q->nfrom; f++)
                     if (only < 0 || f == only)
-                        for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++)
-                            push_result(q, f, k);
+                        for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++) push_result(q, f, k);
             } else {
                 db_sexpr *col = db_sql_conv_column(&c, r);
                 if (col) {
@@ -250,13 +233,10 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
             db_sql_unsupported(q, "WHERE clause");
     }
     int naggs = 0;
-    for (int i = 0; i < q->nresult; i++)
-        naggs += q->result_agg[i] != DB_AGG_NONE;
-    if (naggs && naggs != q->nresult)
-        db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
+    for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
+    if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
     q->aggregate = naggs && naggs == q->nresult;
-    if (q->aggregate && q->limit >= 0)
-        db_sql_unsupported(q, "LIMIT/OFFSET");
+    if (q->aggregate && q->limit >= 0) db_sql_unsupported(q, "LIMIT/OFFSET");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -288,8 +268,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sexpr_free(col);
     }
     q->from_at = db_sql_find_from(sql, len);
-    if (q->from_at == (size_t)-1)
-        db_sql_unsupported(q, "FROM keyword not found");
+    if (q->from_at == (size_t)-1) db_sql_unsupported(q, "FROM keyword not found");
 }
 
 /* UPDATE t SET col = value, ... WHERE ... / DELETE FROM t WHERE ...: the table as the one
@@ -298,13 +277,11 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
                      size_t ntargets)
 {
     const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
-    if (!(q->from_name[0] = strdup(name)))
-        return;
+    if (!(q->from_name[0] = strdup(name))) return;
     q->from_table[0] = q->table;
     q->nfrom = 1;
     conv c = {s, q};
-    if (where && !(q->where = db_sql_conv_expr(&c, where)))
-        db_sql_unsupported(q, "WHERE clause");
+    if (where && !(q->where = db_sql_conv_expr(&c, where))) db_sql_unsupported(q, "WHERE clause");
     if (ntargets) {
         q->set_col = calloc(ntargets, sizeof *q->set_col);
         q->set_val = calloc(ntargets, sizeof *q->set_val);
@@ -339,12 +316,10 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         ins->on_conflict_clause || ins->n_returning_list)
         return;
     node *row = sel->select_stmt->values_lists[0];
-    if (row->node_case != PG_QUERY__NODE__NODE_LIST)
-        return;
+    if (row->node_case != PG_QUERY__NODE__NODE_LIST) return;
     const db_table *t = &s->tables[q->table];
     size_t n = row->list->n_items;
-    if ((ins->n_cols ? ins->n_cols : (size_t)t->ncols) != n)
-        return;
+    if ((ins->n_cols ? ins->n_cols : (size_t)t->ncols) != n) return;
     int *cols = calloc(n ? n : 1, sizeof *cols);
     db_sexpr **vals = calloc(n ? n : 1, sizeof *vals);
     if (!cols || !vals) {
@@ -361,14 +336,11 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         } else {
             cols[i] = (int)i;
         }
-        if (cols[i] < 0 || !(vals[i] = db_sql_conv_expr(&c, row->list->items[i])))
-            break;
+        if (cols[i] < 0 || !(vals[i] = db_sql_conv_expr(&c, row->list->items[i]))) break;
     }
-    if (probe.nparams > q->nparams)
-        q->nparams = probe.nparams;
+    if (probe.nparams > q->nparams) q->nparams = probe.nparams;
     if (i < n) {
-        for (size_t k = 0; k < n; k++)
-            db_sexpr_free(vals[k]);
+        for (size_t k = 0; k < n; k++) db_sexpr_free(vals[k]);
         free(cols), free(vals);
         return;
     }
@@ -394,27 +366,24 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
     if (r.error) {
-        if (asprintf(err, "%s (at byte %d)", r.error->message, r.error->cursorpos) < 0)
-            *err = NULL;
+        if (asprintf(err, "%s (at byte %d)", r.error->message, r.error->cursorpos) < 0) *err = NULL;
         pg_query_free_protobuf_parse_result(r);
         free(pg), free(q);
         return -1;
     }
-    PgQuery__ParseResult *tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
+    PgQuery__ParseResult *tree =
+        pg_query__parse_result__unpack(NULL, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
     if (!tree || tree->n_stmts < 1 || !tree->stmts[0]->stmt) {
         q->kind = DBQ_OTHER;
         db_sql_unsupported(q, "empty statement");
     } else {
         node *st = tree->stmts[0]->stmt;
         switch (st->node_case) {
-        case PG_QUERY__NODE__NODE_SELECT_STMT:
-            conv_select(s, q, st->select_stmt, sql, len);
-            break;
+        case PG_QUERY__NODE__NODE_SELECT_STMT: conv_select(s, q, st->select_stmt, sql, len); break;
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);
-            if (q->table >= 0)
-                conv_insert(s, q, st->insert_stmt);
+            if (q->table >= 0) conv_insert(s, q, st->insert_stmt);
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;
@@ -432,21 +401,15 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
             break;
         }
-        default:
-            q->kind = DBQ_OTHER;
-            break;
+        default: q->kind = DBQ_OTHER; break;
         }
         /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions;
          * everything else runs concretely (a table it changes is concrete from then on) */
-        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE))
-            q->understood = false;
-        if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1)
-            q->understood = false;
+        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE)) q->understood = false;
+        if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1) q->understood = false;
     }
-    if (np > q->nparams)
-        q->nparams = np;
-    if (tree)
-        pg_query__parse_result__free_unpacked(tree, NULL);
+    if (np > q->nparams) q->nparams = np;
+    if (tree) pg_query__parse_result__free_unpacked(tree, NULL);
     pg_query_free_protobuf_parse_result(r);
     free(pg);
     *out = q;

@@ -11,18 +11,14 @@ void db_sql_unsupported(db_query *q, const char *kind)
 {
     q->understood = false;
     for (int i = 0; i < q->nunsupported; i++)
-        if (!strcmp(q->unsupported[i], kind))
-            return;
-    if (q->nunsupported < DB_MAX_UNSUPPORTED)
-        q->unsupported[q->nunsupported++] = kind;
+        if (!strcmp(q->unsupported[i], kind)) return;
+    if (q->nunsupported < DB_MAX_UNSUPPORTED) q->unsupported[q->nunsupported++] = kind;
 }
 
 static void sexpr_free(db_sexpr *e)
 {
-    if (!e)
-        return;
-    for (int i = 0; i < e->nkids; i++)
-        sexpr_free(e->kids[i]);
+    if (!e) return;
+    for (int i = 0; i < e->nkids; i++) sexpr_free(e->kids[i]);
     free(e->kids);
     free(e->text);
     free(e);
@@ -33,8 +29,7 @@ void db_sexpr_free(db_sexpr *e) { sexpr_free(e); }
 db_sexpr *db_sql_mk(db_xkind k, int nkids)
 {
     db_sexpr *e = calloc(1, sizeof *e);
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     e->kind = k;
     if (nkids) {
         e->kids = calloc((size_t)nkids, sizeof *e->kids);
@@ -50,15 +45,13 @@ db_sexpr *db_sql_mk(db_xkind k, int nkids)
 /* The operator name of an A_Expr ("=", "<", "~~", ...), or "". */
 static const char *op_name(PgQuery__AExpr *a)
 {
-    if (a->n_name != 1 || a->name[0]->node_case != PG_QUERY__NODE__NODE_STRING)
-        return "";
+    if (a->n_name != 1 || a->name[0]->node_case != PG_QUERY__NODE__NODE_STRING) return "";
     return a->name[0]->string->sval;
 }
 
 static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
 {
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     for (int i = 0; i < e->nkids; i++)
         if (!(e->kids[i] = db_sql_conv_expr(c, kids[i]))) {
             sexpr_free(e);
@@ -71,8 +64,7 @@ static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
 int db_sql_from_item(const db_query *q, const char *name)
 {
     for (int f = 0; f < q->nfrom; f++)
-        if (!strcasecmp(q->from_name[f], name))
-            return f;
+        if (!strcasecmp(q->from_name[f], name)) return f;
     return -1;
 }
 
@@ -88,8 +80,7 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
                 db_sql_unsupported(c->q, "ambiguous column");
                 return NULL;
             }
-            if (k >= 0)
-                from = f, ci = k;
+            if (k >= 0) from = f, ci = k;
         }
     } else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
                r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING) {
@@ -109,20 +100,17 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
         return NULL;
     }
     db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
-    if (e)
-        e->from = from, e->column = ci;
+    if (e) e->from = from, e->column = ci;
     return e;
 }
 
 static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
 {
-    if (k->isnull)
-        return db_sql_mk(DBX_NULL, 0);
+    if (k->isnull) return db_sql_mk(DBX_NULL, 0);
     db_sexpr *e = NULL;
     switch (k->val_case) {
     case PG_QUERY__A__CONST__VAL_IVAL:
-        if ((e = db_sql_mk(DBX_INT, 0)))
-            e->ival = k->ival->ival;
+        if ((e = db_sql_mk(DBX_INT, 0))) e->ival = k->ival->ival;
         return e;
     case PG_QUERY__A__CONST__VAL_FVAL: { /* also integers beyond 32 bits */
         const char *t = k->fval->fval;
@@ -130,13 +118,11 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
         errno = 0;
         long long iv = strtoll(t, &end, 10);
         if (!strpbrk(t, ".eE") && !*end && errno != ERANGE) {
-            if ((e = db_sql_mk(DBX_INT, 0)))
-                e->ival = iv;
+            if ((e = db_sql_mk(DBX_INT, 0))) e->ival = iv;
             return e;
         }
         /* a REAL literal (15.0, 1e3), or an integer beyond 64 bits, which SQLite reads as REAL */
-        if ((e = db_sql_mk(DBX_REAL, 0)))
-            e->rval = strtod(t, NULL);
+        if ((e = db_sql_mk(DBX_REAL, 0))) e->rval = strtod(t, NULL);
         return e;
     }
     case PG_QUERY__A__CONST__VAL_SVAL:
@@ -146,25 +132,22 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
         }
         return e;
     case PG_QUERY__A__CONST__VAL_BOOLVAL:
-        if ((e = db_sql_mk(DBX_INT, 0)))
-            e->ival = k->boolval->boolval;
+        if ((e = db_sql_mk(DBX_INT, 0))) e->ival = k->boolval->boolval;
         return e;
-    default:
-        db_sql_unsupported(c->q, "literal kind");
-        return NULL;
+    default: db_sql_unsupported(c->q, "literal kind"); return NULL;
     }
 }
 
 /* 1: an integer type (int2/4/8, smallint, integer, bigint), 2: a text type (text, varchar), 0: other. */
 static int cast_kind(const PgQuery__TypeName *tn)
 {
-    if (!tn || !tn->n_names || tn->n_array_bounds || tn->n_typmods || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+    if (!tn || !tn->n_names || tn->n_array_bounds || tn->n_typmods ||
+        tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
         return 0;
     const char *n = tn->names[tn->n_names - 1]->string->sval;
     static const char *ints[] = {"int2", "int4", "int8", "smallint", "integer", "bigint", "int", NULL};
     for (int i = 0; ints[i]; i++)
-        if (!strcasecmp(n, ints[i]))
-            return 1;
+        if (!strcasecmp(n, ints[i])) return 1;
     return !strcasecmp(n, "text") || !strcasecmp(n, "varchar") ? 2 : 0;
 }
 
@@ -179,8 +162,7 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
     int kind = cast_kind(tc->type_name);
     db_sexpr *e = kind ? db_sql_conv_expr(c, tc->arg) : NULL;
     if (!e) {
-        if (!kind)
-            db_sql_unsupported(c->q, "CAST");
+        if (!kind) db_sql_unsupported(c->q, "CAST");
         return NULL;
     }
     bool is_text = e->kind == DBX_TEXT;
@@ -200,8 +182,7 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
         }
         kind = 0;
     }
-    if (kind && e->kind != DBX_NULL && e->kind != DBX_PARAM && is_text != (kind == 2))
-        kind = 0;
+    if (kind && e->kind != DBX_NULL && e->kind != DBX_PARAM && is_text != (kind == 2)) kind = 0;
     if (!kind) {
         sexpr_free(e);
         db_sql_unsupported(c->q, "CAST");
@@ -214,18 +195,17 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
  * own spelling of IN lists in its catalog); the array may carry a cast to text[]/int[]. */
 static db_sexpr *conv_any(conv *c, PgQuery__AExpr *a, bool all)
 {
-    const char *op = a->n_name == 1 && a->name[0]->node_case == PG_QUERY__NODE__NODE_STRING ? a->name[0]->string->sval : "";
+    const char *op =
+        a->n_name == 1 && a->name[0]->node_case == PG_QUERY__NODE__NODE_STRING ? a->name[0]->string->sval : "";
     node *arr = a->rexpr;
-    if (arr && arr->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
-        arr = arr->type_cast->arg;
+    if (arr && arr->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) arr = arr->type_cast->arg;
     if (strcmp(op, all ? "<>" : "=") || !arr || arr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
         db_sql_unsupported(c->q, all ? "ALL" : "ANY");
         return NULL;
     }
     PgQuery__AArrayExpr *l = arr->a_array_expr;
     db_sexpr *e = db_sql_mk(DBX_IN, 1 + (int)l->n_elements);
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     e->negated = all;
     if (!(e->kids[0] = db_sql_conv_expr(c, a->lexpr))) {
         sexpr_free(e);
@@ -248,28 +228,23 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         static const char *cmps[] = {"=", "<>", "<", "<=", ">", ">="};
         for (int i = 0; i < 6; i++)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
-                if ((e = db_sql_mk(DBX_CMP, 2)))
-                    e->op = i;
+                if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
                 return conv_kids(c, e, k);
             }
         if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
             if (!a->lexpr) { /* unary */
-                if (op[0] == '+')
-                    return db_sql_conv_expr(c, a->rexpr);
-                if (op[0] != '-')
-                    break;
+                if (op[0] == '+') return db_sql_conv_expr(c, a->rexpr);
+                if (op[0] != '-') break;
                 e = db_sql_mk(DBX_NEG, 1);
                 node *k[1] = {a->rexpr};
                 return conv_kids(c, e, k);
             }
-            if ((e = db_sql_mk(DBX_ARITH, 2)))
-                e->op = op[0];
+            if ((e = db_sql_mk(DBX_ARITH, 2))) e->op = op[0];
             node *k[2] = {a->lexpr, a->rexpr};
             return conv_kids(c, e, k);
         }
-        if (!strcmp(op, "~~") || !strcmp(op, "!~~"))
-            goto like;
+        if (!strcmp(op, "~~") || !strcmp(op, "!~~")) goto like;
         if (!strcmp(op, "||")) {
             db_sql_unsupported(c->q, "string concatenation");
             return NULL;
@@ -278,8 +253,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
     like:
-        if ((e = db_sql_mk(DBX_LIKE, 2)))
-            e->negated = op[0] == '!';
+        if ((e = db_sql_mk(DBX_LIKE, 2))) e->negated = op[0] == '!';
         {
             node *k[2] = {a->lexpr, a->rexpr};
             e = conv_kids(c, e, k);
@@ -296,8 +270,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             return NULL;
         }
         PgQuery__List *l = a->rexpr->list;
-        if (!(e = db_sql_mk(DBX_IN, 1 + (int)l->n_items)))
-            return NULL;
+        if (!(e = db_sql_mk(DBX_IN, 1 + (int)l->n_items))) return NULL;
         e->negated = !strcmp(op, "<>");
         if (!(e->kids[0] = db_sql_conv_expr(c, a->lexpr))) {
             sexpr_free(e);
@@ -312,28 +285,18 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
-        if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || a->rexpr->list->n_items != 2)
-            break;
-        if ((e = db_sql_mk(DBX_BETWEEN, 3)))
-            e->negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
+        if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || a->rexpr->list->n_items != 2) break;
+        if ((e = db_sql_mk(DBX_BETWEEN, 3))) e->negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
         node *k[3] = {a->lexpr, a->rexpr->list->items[0], a->rexpr->list->items[1]};
         return conv_kids(c, e, k);
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
-        return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
-        db_sql_unsupported(c->q, "ILIKE");
-        return NULL;
-    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
-        db_sql_unsupported(c->q, "SIMILAR TO / GLOB / REGEXP");
-        return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: db_sql_unsupported(c->q, "ILIKE"); return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: db_sql_unsupported(c->q, "SIMILAR TO / GLOB / REGEXP"); return NULL;
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
-        db_sql_unsupported(c->q, "IS [NOT] DISTINCT FROM");
-        return NULL;
-    default:
-        break;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: db_sql_unsupported(c->q, "IS [NOT] DISTINCT FROM"); return NULL;
+    default: break;
     }
     db_sql_unsupported(c->q, "operator");
     return NULL;
@@ -347,25 +310,19 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
     }
     db_sexpr *e;
     switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_COLUMN_REF:
-        return db_sql_conv_column(c, n->column_ref);
-    case PG_QUERY__NODE__NODE_A_CONST:
-        return conv_const(c, n->a_const);
+    case PG_QUERY__NODE__NODE_COLUMN_REF: return db_sql_conv_column(c, n->column_ref);
+    case PG_QUERY__NODE__NODE_A_CONST: return conv_const(c, n->a_const);
     case PG_QUERY__NODE__NODE_PARAM_REF:
-        if ((e = db_sql_mk(DBX_PARAM, 0)))
-            e->param = n->param_ref->number;
-        if (e && e->param > c->q->nparams)
-            c->q->nparams = e->param;
+        if ((e = db_sql_mk(DBX_PARAM, 0))) e->param = n->param_ref->number;
+        if (e && e->param > c->q->nparams) c->q->nparams = e->param;
         return e;
-    case PG_QUERY__NODE__NODE_A_EXPR:
-        return conv_aexpr(c, n->a_expr);
+    case PG_QUERY__NODE__NODE_A_EXPR: return conv_aexpr(c, n->a_expr);
     case PG_QUERY__NODE__NODE_BOOL_EXPR: {
         PgQuery__BoolExpr *b = n->bool_expr;
         db_xkind k = b->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR  ? DBX_AND
                      : b->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? DBX_OR
                                                                       : DBX_NOT;
-        if (k == DBX_NOT && b->n_args != 1)
-            break;
+        if (k == DBX_NOT && b->n_args != 1) break;
         return conv_kids(c, db_sql_mk(k, (int)b->n_args), b->args);
     }
     case PG_QUERY__NODE__NODE_NULL_TEST:
@@ -381,16 +338,10 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         db_sql_unsupported(c->q, "function call");
         return NULL;
     }
-    case PG_QUERY__NODE__NODE_SUB_LINK:
-        db_sql_unsupported(c->q, "subquery");
-        return NULL;
-    case PG_QUERY__NODE__NODE_TYPE_CAST:
-        return conv_cast(c, n->type_cast);
-    case PG_QUERY__NODE__NODE_CASE_EXPR:
-        db_sql_unsupported(c->q, "CASE");
-        return NULL;
-    default:
-        break;
+    case PG_QUERY__NODE__NODE_SUB_LINK: db_sql_unsupported(c->q, "subquery"); return NULL;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
+    case PG_QUERY__NODE__NODE_CASE_EXPR: db_sql_unsupported(c->q, "CASE"); return NULL;
+    default: break;
     }
     db_sql_unsupported(c->q, "expression kind");
     return NULL;

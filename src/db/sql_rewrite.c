@@ -14,8 +14,7 @@
 static size_t quoted_len(const char *s, size_t n)
 {
     char close = s[0] == '[' ? ']' : s[0];
-    if (close != '\'' && close != '"' && close != '`' && close != ']')
-        return 0;
+    if (close != '\'' && close != '"' && close != '`' && close != ']') return 0;
     size_t i = 1;
     while (i < n) {
         if (s[i] == close) {
@@ -35,14 +34,12 @@ static size_t comment_len(const char *s, size_t n)
 {
     if (n >= 2 && s[0] == '-' && s[1] == '-') {
         size_t i = 2;
-        while (i < n && s[i] != '\n')
-            i++;
+        while (i < n && s[i] != '\n') i++;
         return i;
     }
     if (n >= 2 && s[0] == '/' && s[1] == '*') {
         size_t i = 2;
-        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-            i++;
+        while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
         return i + 2 <= n ? i + 2 : n;
     }
     return 0;
@@ -64,8 +61,7 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
     const char *names[128];
     size_t name_len[128];
     int name_num[128], nnames = 0, max = 0;
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     for (size_t i = 0; i < len;) {
         if (o + (len - i) + 16 > cap) {
             size_t c = 2 * cap > o + (len - i) + 16 ? 2 * cap : o + (len - i) + 16;
@@ -77,8 +73,7 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
             out = bigger, cap = c;
         }
         size_t q = quoted_len(sql + i, len - i);
-        if (!q)
-            q = comment_len(sql + i, len - i);
+        if (!q) q = comment_len(sql + i, len - i);
         if (q) {
             memcpy(out + o, sql + i, q);
             o += q, i += q;
@@ -90,25 +85,20 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
             size_t j = i + 1;
             while (j < len && isdigit((unsigned char)sql[j])) {
                 num = num * 10 + (sql[j++] - '0');
-                if (num > PARAM_NUM_CAP)
-                    num = PARAM_NUM_CAP;
+                if (num > PARAM_NUM_CAP) num = PARAM_NUM_CAP;
             }
-            if (j == i + 1)
-                num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
+            if (j == i + 1) num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
             i = j;
         } else if ((c == ':' || c == '@' || c == '$') && i + 1 < len && ident_char((unsigned char)sql[i + 1]) &&
                    !(c == ':' && i > 0 && sql[i - 1] == ':')) {
             size_t j = i + 1;
-            while (j < len && ident_char((unsigned char)sql[j]))
-                j++;
+            while (j < len && ident_char((unsigned char)sql[j])) j++;
             if (c == '$' && isdigit((unsigned char)sql[i + 1])) { /* already $N */
-                while (i < j)
-                    out[o++] = sql[i++];
+                while (i < j) out[o++] = sql[i++];
                 continue;
             }
             for (int k = 0; k < nnames && !num; k++)
-                if (name_len[k] == j - i && !memcmp(names[k], sql + i, j - i))
-                    num = name_num[k];
+                if (name_len[k] == j - i && !memcmp(names[k], sql + i, j - i)) num = name_num[k];
             if (!num) {
                 num = max < PARAM_NUM_CAP ? max + 1 : PARAM_NUM_CAP;
                 if (nnames < 128) {
@@ -122,8 +112,7 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
             i++;
             continue;
         }
-        if (num > max)
-            max = num;
+        if (num > max) max = num;
         o += (size_t)snprintf(out + o, cap - o, "$%d", num);
     }
     out[o] = 0;
@@ -137,8 +126,7 @@ size_t db_sql_find_from(const char *sql, size_t len)
     int depth = 0;
     for (size_t i = 0; i < len;) {
         size_t q = quoted_len(sql + i, len - i);
-        if (!q)
-            q = comment_len(sql + i, len - i);
+        if (!q) q = comment_len(sql + i, len - i);
         if (q) {
             i += q;
             continue;
@@ -163,21 +151,17 @@ char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
 
 char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const char *column)
 {
-    if (q->from_at > len)
-        return NULL;
+    if (q->from_at > len) return NULL;
     size_t extra = 0;
-    for (int f = 0; f < q->nfrom; f++)
-        extra += 2 * strlen(q->from_name[f]) + strlen(column) + 16;
+    for (int f = 0; f < q->nfrom; f++) extra += 2 * strlen(q->from_name[f]) + strlen(column) + 16;
     char *out = malloc(len + extra + 2);
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     memcpy(out, sql, q->from_at);
     size_t o = q->from_at;
     for (int f = 0; f < q->nfrom; f++) { /* , "name".rowid (quotes doubled) */
         o += (size_t)sprintf(out + o, ", \"");
         for (const char *p = q->from_name[f]; *p; p++) {
-            if (*p == '"')
-                out[o++] = '"';
+            if (*p == '"') out[o++] = '"';
             out[o++] = *p;
         }
         o += (size_t)sprintf(out + o, "\".%s", column);

@@ -23,8 +23,7 @@ char *db_sql_ident(const char *name)
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "\"");
     for (const char *p = name; *p; p++) {
-        if (*p == '"')
-            sb_puts(&b, "\""); /* doubled */
+        if (*p == '"') sb_puts(&b, "\""); /* doubled */
         sb_append(&b, p, 1);
     }
     sb_puts(&b, "\"");
@@ -40,8 +39,7 @@ char *db_sql_int(int64_t v)
 
 char *db_sql_double(double v)
 {
-    if (!isfinite(v))
-        return strdup("NULL");
+    if (!isfinite(v)) return strdup("NULL");
     char *s = util_strf("%.17g", v);
     if (s && !strpbrk(s, ".eEn")) { /* keep it a REAL literal: 3 -> 3.0 */
         char *t = util_strf("%s.0", s);
@@ -53,21 +51,17 @@ char *db_sql_double(double v)
 
 char *db_sql_text(bool pg, const char *p, size_t n)
 {
-    if (!p)
-        return strdup("NULL");
+    if (!p) return strdup("NULL");
     bool plain = true;
-    for (size_t i = 0; i < n; i++)
-        plain &= (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f;
+    for (size_t i = 0; i < n; i++) plain &= (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f;
     strbuf b = STRBUF_INIT;
     if (plain) {
         sb_puts(&b, "'");
-        for (size_t i = 0; i < n; i++)
-            sb_append(&b, p[i] == '\'' ? "''" : p + i, p[i] == '\'' ? 2 : 1);
+        for (size_t i = 0; i < n; i++) sb_append(&b, p[i] == '\'' ? "''" : p + i, p[i] == '\'' ? 2 : 1);
         sb_puts(&b, "'");
     } else if (!pg) {
         sb_puts(&b, "CAST(X'");
-        for (size_t i = 0; i < n; i++)
-            sb_printf(&b, "%02X", (unsigned char)p[i]);
+        for (size_t i = 0; i < n; i++) sb_printf(&b, "%02X", (unsigned char)p[i]);
         sb_puts(&b, "' AS TEXT)");
     } else {
         sb_puts(&b, "E'");
@@ -87,8 +81,7 @@ char *db_sql_blob(const void *p, size_t n)
 {
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "X'");
-    for (size_t i = 0; i < n; i++)
-        sb_printf(&b, "%02X", ((const unsigned char *)p)[i]);
+    for (size_t i = 0; i < n; i++) sb_printf(&b, "%02X", ((const unsigned char *)p)[i]);
     sb_puts(&b, "'");
     return done(&b);
 }

@@ -19,10 +19,10 @@ typedef struct tr {
     const db_val *const *rows;
     const db_val *params;
     int nparams;
-    const char *why;  /* first reason the translation failed */
-    void **owned;     /* temporary allocations (text bytes of literals), freed at the end */
+    const char *why; /* first reason the translation failed */
+    void **owned;    /* temporary allocations (text bytes of literals), freed at the end */
     size_t nowned;
-    expr *ovf;        /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
+    expr *ovf; /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
 } tr;
 
 static expr *one(expr_ctx *cx) { return expr_const(cx, 1, 1); }
@@ -32,8 +32,7 @@ static expr *implies(expr_ctx *cx, expr *a, expr *b) { return or1(cx, expr_not(c
 
 static int fail(tr *x, const char *why)
 {
-    if (!x->why)
-        x->why = why;
+    if (!x->why) x->why = why;
     return -1;
 }
 
@@ -60,8 +59,7 @@ static expr *text_eq(expr_ctx *cx, const db_val *a, const db_val *b)
 {
     expr *e = expr_cmp(cx, PRED_EQ, a->len, b->len);
     unsigned n = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
-    for (unsigned i = 0; i < n; i++)
-        e = expr_and1(cx, e, expr_cmp(cx, PRED_EQ, byte_at(cx, a, i), byte_at(cx, b, i)));
+    for (unsigned i = 0; i < n; i++) e = expr_and1(cx, e, expr_cmp(cx, PRED_EQ, byte_at(cx, a, i), byte_at(cx, b, i)));
     return e;
 }
 
@@ -85,8 +83,7 @@ static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 {
     expr_ctx *cx = x->cx;
     expr *base;
-    if (a->is_text != b->is_text)
-        return fail(x, "comparison of a text with a number");
+    if (a->is_text != b->is_text) return fail(x, "comparison of a text with a number");
     if (a->is_text) {
         switch (op) {
         case DB_EQ: base = text_eq(cx, a, b); break;
@@ -121,8 +118,7 @@ static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 /* A value used as a condition (WHERE active): non-zero integers are TRUE. */
 static int truth_of(tr *x, const db_val *v, tv *out)
 {
-    if (v->is_text)
-        return fail(x, "text used as a condition");
+    if (v->is_text) return fail(x, "text used as a condition");
     expr_ctx *cx = x->cx;
     expr *nz = v->is_real ? expr_not(cx, expr_fcmp(cx, FPRED_OEQ, v->v, expr_const(cx, 0, 64)))
                           : expr_cmp(cx, PRED_NE, v->v, expr_const(cx, 0, 64));
@@ -143,8 +139,7 @@ static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned pl
 {
     unsigned L = s->nbytes;
     expr **m = calloc((size_t)(L + 1) * (plen + 1), sizeof *m);
-    if (!m)
-        return NULL;
+    if (!m) return NULL;
 #define M(i, j) m[(size_t)(i) * (plen + 1) + (j)]
     for (unsigned i = L + 1; i-- > 0;) {
         expr *more = i < L ? expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), s->len) : NULL; /* byte i exists */
@@ -154,8 +149,7 @@ static expr *like(expr_ctx *cx, const db_val *s, const uint8_t *pat, unsigned pl
                 r = expr_cmp(cx, PRED_EQ, s->len, expr_const(cx, i, 8));
             } else if (pat[j] == '%') {
                 r = M(i, j + 1);
-                if (more)
-                    r = or1(cx, r, expr_and1(cx, more, M(i + 1, j)));
+                if (more) r = or1(cx, r, expr_and1(cx, more, M(i + 1, j)));
             } else if (!more) {
                 r = zero(cx);
             } else if (pat[j] == '_') {
@@ -191,15 +185,13 @@ static int real_arith(tr *x, bool neg, int op, const db_val *a, const db_val *b,
         out->v = expr_binary(cx, EXPR_XOR, b->v, expr_const(cx, (uint64_t)1 << 63, 64));
         return 0;
     }
-    if (op == '%')
-        return fail(x, "% on a REAL");
+    if (op == '%') return fail(x, "% on a REAL");
     expr *av = a->is_real ? a->v : db_int_to_real(cx, a->v);
     expr *bv = b->is_real ? b->v : db_int_to_real(cx, b->v);
     expr_op fop = op == '+' ? EXPR_FADD : op == '-' ? EXPR_FSUB : op == '*' ? EXPR_FMUL : EXPR_FDIV;
     expr *r = expr_fp(cx, fop, 64, 0, av, bv, NULL);
     out->null = or1(cx, a->null, b->null);
-    if (op == '/')
-        out->null = or1(cx, out->null, expr_fcmp(cx, FPRED_OEQ, bv, expr_const(cx, 0, 64)));
+    if (op == '/') out->null = or1(cx, out->null, expr_fcmp(cx, FPRED_OEQ, bv, expr_const(cx, 0, 64)));
     expr *nan = expr_fcmp(cx, FPRED_UNO, r, r);
     out->null = or1(cx, out->null, nan);
     out->v = expr_ite(cx, out->null, expr_const(cx, 0, 64), r); /* a NULL reads as 0, never NaN */
@@ -213,13 +205,10 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     out->null = zero(cx);
     switch (e->kind) {
     case DBX_COLUMN:
-        if (e->from < 0 || e->from >= x->q->nfrom)
-            return fail(x, "column out of range");
+        if (e->from < 0 || e->from >= x->q->nfrom) return fail(x, "column out of range");
         *out = x->rows[e->from][e->column];
         return 0;
-    case DBX_INT:
-        out->v = expr_const(cx, (uint64_t)e->ival, 64);
-        return 0;
+    case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;
     case DBX_REAL:
         out->is_real = true;
         out->v = db_real_const(cx, e->rval);
@@ -230,16 +219,13 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     case DBX_TEXT: {
         size_t n = strlen(e->text);
-        if (n > 255)
-            return fail(x, "text literal longer than 255 bytes");
+        if (n > 255) return fail(x, "text literal longer than 255 bytes");
         out->is_text = true;
         out->len = expr_const(cx, n, 8);
         out->nbytes = (unsigned)n;
         out->bytes = own(x, n * sizeof *out->bytes);
-        if (!out->bytes)
-            return fail(x, "out of memory");
-        for (size_t i = 0; i < n; i++)
-            out->bytes[i] = expr_const(cx, (uint8_t)e->text[i], 8);
+        if (!out->bytes) return fail(x, "out of memory");
+        for (size_t i = 0; i < n; i++) out->bytes[i] = expr_const(cx, (uint8_t)e->text[i], 8);
         return 0;
     }
     case DBX_PARAM:
@@ -254,26 +240,27 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     case DBX_ARITH: {
         db_val a, b;
         if (e->kind == DBX_NEG) {
-            if (value(x, e->kids[0], &b))
-                return -1;
+            if (value(x, e->kids[0], &b)) return -1;
             a = b;
             a.null = zero(cx);
             a.v = expr_const(cx, 0, 64);
         } else if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) {
             return -1;
         }
-        if (a.is_text || b.is_text)
-            return fail(x, "arithmetic on text");
+        if (a.is_text || b.is_text) return fail(x, "arithmetic on text");
         int op = e->kind == DBX_NEG ? '-' : e->op;
-        if (a.is_real || b.is_real)
-            return real_arith(x, e->kind == DBX_NEG, op, &a, &b, out);
-        expr_op eop = op == '+' ? EXPR_ADD : op == '-' ? EXPR_SUB : op == '*' ? EXPR_MUL : op == '/' ? EXPR_SDIV : EXPR_SREM;
+        if (a.is_real || b.is_real) return real_arith(x, e->kind == DBX_NEG, op, &a, &b, out);
+        expr_op eop = op == '+'   ? EXPR_ADD
+                      : op == '-' ? EXPR_SUB
+                      : op == '*' ? EXPR_MUL
+                      : op == '/' ? EXPR_SDIV
+                                  : EXPR_SREM;
         out->null = or1(cx, a.null, b.null);
         if (op == '/' || op == '%') /* division by zero is NULL in SQLite */
             out->null = or1(cx, out->null, expr_cmp(cx, PRED_EQ, b.v, expr_const(cx, 0, 64)));
         out->v = expr_binary(cx, eop, a.v, b.v);
         if (op != '%') { /* overflow of a known result: recorded for CHECKs (db_check_expr) */
-            expr *o = op == '+' ? expr_binary(cx, EXPR_SADDO, a.v, b.v)
+            expr *o = op == '+'   ? expr_binary(cx, EXPR_SADDO, a.v, b.v)
                       : op == '-' ? expr_binary(cx, EXPR_SSUBO, a.v, b.v)
                       : op == '*' ? expr_binary(cx, EXPR_SMULO, a.v, b.v)
                                   : expr_and1(cx, expr_cmp(cx, PRED_EQ, a.v, expr_const(cx, (uint64_t)1 << 63, 64)),
@@ -285,18 +272,15 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     }
     case DBX_LENGTH: {
         db_val a;
-        if (value(x, e->kids[0], &a))
-            return -1;
-        if (!a.is_text)
-            return fail(x, "length() of a number");
+        if (value(x, e->kids[0], &a)) return -1;
+        if (!a.is_text) return fail(x, "length() of a number");
         out->null = a.null;
         out->v = expr_zext(cx, a.len, 64);
         return 0;
     }
     default: {
         tv c;
-        if (cond(x, e, &c))
-            return -1;
+        if (cond(x, e, &c)) return -1;
         /* a condition as a value: 1, 0 or NULL */
         out->null = expr_not(cx, or1(cx, c.t, c.f));
         out->v = expr_zext(cx, c.t, 64);
@@ -312,34 +296,30 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     case DBX_AND:
     case DBX_OR: {
         bool and = e->kind == DBX_AND;
-        out->t = and ? one(cx) : zero(cx);
-        out->f = and ? zero(cx) : one(cx);
+        out->t = and? one(cx) : zero(cx);
+        out->f = and? zero(cx) : one(cx);
         for (int i = 0; i < e->nkids; i++) {
             tv k;
-            if (cond(x, e->kids[i], &k))
-                return -1;
-            out->t = and ? expr_and1(cx, out->t, k.t) : or1(cx, out->t, k.t);
-            out->f = and ? or1(cx, out->f, k.f) : expr_and1(cx, out->f, k.f);
+            if (cond(x, e->kids[i], &k)) return -1;
+            out->t = and? expr_and1(cx, out->t, k.t) : or1(cx, out->t, k.t);
+            out->f = and? or1(cx, out->f, k.f) : expr_and1(cx, out->f, k.f);
         }
         return 0;
     }
     case DBX_NOT: {
         tv k;
-        if (cond(x, e->kids[0], &k))
-            return -1;
+        if (cond(x, e->kids[0], &k)) return -1;
         out->t = k.f, out->f = k.t;
         return 0;
     }
     case DBX_CMP: {
         db_val a, b;
-        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b))
-            return -1;
+        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) return -1;
         return compare(x, e->op, &a, &b, out);
     }
     case DBX_ISNULL: {
         db_val a;
-        if (value(x, e->kids[0], &a))
-            return -1;
+        if (value(x, e->kids[0], &a)) return -1;
         out->t = e->negated ? expr_not(cx, a.null) : a.null;
         out->f = expr_not(cx, out->t);
         return 0;
@@ -356,14 +336,12 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     }
     case DBX_IN: {
         db_val a;
-        if (value(x, e->kids[0], &a))
-            return -1;
+        if (value(x, e->kids[0], &a)) return -1;
         out->t = zero(cx), out->f = one(cx);
         for (int i = 1; i < e->nkids; i++) {
             db_val b;
             tv k;
-            if (value(x, e->kids[i], &b) || compare(x, DB_EQ, &a, &b, &k))
-                return -1;
+            if (value(x, e->kids[i], &b) || compare(x, DB_EQ, &a, &b, &k)) return -1;
             out->t = or1(cx, out->t, k.t);
             out->f = expr_and1(cx, out->f, k.f);
         }
@@ -371,25 +349,19 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     }
     case DBX_LIKE: {
         db_val s, p;
-        if (value(x, e->kids[0], &s) || value(x, e->kids[1], &p))
-            return -1;
-        if (!s.is_text || !p.is_text)
-            return fail(x, "LIKE on a number");
-        if (p.len->op != EXPR_CONST)
-            return fail(x, "LIKE with a symbolic pattern");
+        if (value(x, e->kids[0], &s) || value(x, e->kids[1], &p)) return -1;
+        if (!s.is_text || !p.is_text) return fail(x, "LIKE on a number");
+        if (p.len->op != EXPR_CONST) return fail(x, "LIKE with a symbolic pattern");
         unsigned plen = (unsigned)p.len->value;
         uint8_t *pat = own(x, plen + 1);
-        if (!pat)
-            return fail(x, "out of memory");
+        if (!pat) return fail(x, "out of memory");
         for (unsigned i = 0; i < plen; i++) {
             expr *b = byte_at(cx, &p, i);
-            if (b->op != EXPR_CONST)
-                return fail(x, "LIKE with a symbolic pattern");
+            if (b->op != EXPR_CONST) return fail(x, "LIKE with a symbolic pattern");
             pat[i] = (uint8_t)b->value;
         }
         expr *m = like(cx, &s, pat, plen, x->q->like_exact);
-        if (!m)
-            return fail(x, "out of memory");
+        if (!m) return fail(x, "out of memory");
         expr *known = expr_and1(cx, expr_not(cx, s.null), expr_not(cx, p.null));
         out->t = expr_and1(cx, known, m);
         out->f = expr_and1(cx, known, expr_not(cx, m));
@@ -397,8 +369,7 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     }
     default: {
         db_val v;
-        if (value(x, e, &v))
-            return -1;
+        if (value(x, e, &v)) return -1;
         return truth_of(x, &v, out);
     }
     }
@@ -410,17 +381,15 @@ negate:
     return 0;
 }
 
-expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params,
-                    int nparams, const char **why)
+expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
+                    const char **why)
 {
     *why = NULL;
-    if (!q->where)
-        return one(cx);
+    if (!q->where) return one(cx);
     tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     tv r;
     int rc = cond(&x, q->where, &r);
-    for (size_t i = 0; i < x.nowned; i++)
-        free(x.owned[i]);
+    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
     free(x.owned);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
@@ -440,8 +409,7 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
     tr x = {cx, ck->q, rows, NULL, 0, NULL, NULL, 0, NULL};
     tv r;
     int rc = cond(&x, ck->q->where, &r);
-    for (size_t i = 0; i < x.nowned; i++)
-        free(x.owned[i]);
+    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
     free(x.owned);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
@@ -453,13 +421,12 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
     return x.ovf ? expr_and1(cx, ok, expr_not(cx, x.ovf)) : ok;
 }
 
-int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows,
-                  const db_val *params, int nparams, db_val *out, const char **why)
+int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                  int nparams, db_val *out, const char **why)
 {
     static void **owned; /* storage of the last call's literal bytes */
     static size_t nowned;
-    for (size_t i = 0; i < nowned; i++)
-        free(owned[i]);
+    for (size_t i = 0; i < nowned; i++) free(owned[i]);
     free(owned);
     owned = NULL, nowned = 0;
     tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
@@ -486,13 +453,10 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
             *why = "SUM of a REAL column";
             return -1;
         }
-        if (vals && vals[i]->is_real)
-            out->is_real = true;
+        if (vals && vals[i]->is_real) out->is_real = true;
         expr *take = vals ? expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)) : sel[i];
         switch (agg) {
-        case DB_AGG_COUNT:
-            acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, take, 64));
-            break;
+        case DB_AGG_COUNT: acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, take, 64)); break;
         case DB_AGG_SUM: {
             expr *add = expr_ite(cx, take, vals[i]->v, zero64);
             ovf = or1(cx, ovf, expr_binary(cx, EXPR_SADDO, acc, add));
@@ -500,8 +464,8 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
             break;
         }
         default: { /* MIN, MAX: the first taken value, then better ones */
-            expr *better = vals[i]->is_real ? (agg == DB_AGG_MIN ? expr_fcmp(cx, FPRED_OLT, vals[i]->v, acc)
-                                                                 : expr_fcmp(cx, FPRED_OGT, vals[i]->v, acc))
+            expr *better = vals[i]->is_real    ? (agg == DB_AGG_MIN ? expr_fcmp(cx, FPRED_OLT, vals[i]->v, acc)
+                                                                    : expr_fcmp(cx, FPRED_OGT, vals[i]->v, acc))
                            : agg == DB_AGG_MIN ? expr_cmp(cx, PRED_SLT, vals[i]->v, acc)
                                                : expr_cmp(cx, PRED_SGT, vals[i]->v, acc);
             acc = expr_ite(cx, expr_and1(cx, take, or1(cx, none, better)), vals[i]->v, acc);
@@ -510,14 +474,12 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
         }
         none = expr_and1(cx, none, expr_not(cx, take));
     }
-    if (agg == DB_AGG_COUNT)
-        out->is_real = false;
+    if (agg == DB_AGG_COUNT) out->is_real = false;
     out->v = acc;
     out->null = agg == DB_AGG_COUNT ? zero(cx) : none;
     if (agg != DB_AGG_COUNT) /* NULL reads as 0 */
         out->v = expr_ite(cx, none, zero64, acc);
-    if (overflow)
-        *overflow = ovf;
+    if (overflow) *overflow = ovf;
     return 0;
 }
 
@@ -543,8 +505,8 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
         /* where NULLs go: first in the key's own direction unless NULLS LAST (after the swap for
          * DESC, "a before b" reads the same way) */
         bool nulls_small = q->order_desc[k] ? q->order_nulls_last[k] : !q->order_nulls_last[k];
-        expr *null_lt = nulls_small ? expr_and1(cx, a->null, expr_not(cx, b->null))
-                                    : expr_and1(cx, expr_not(cx, a->null), b->null);
+        expr *null_lt =
+            nulls_small ? expr_and1(cx, a->null, expr_not(cx, b->null)) : expr_and1(cx, expr_not(cx, a->null), b->null);
         expr *lt = or1(cx, null_lt, expr_and1(cx, both, vlt));
         expr *eq = or1(cx, expr_and1(cx, a->null, b->null), expr_and1(cx, both, veq));
         le = or1(cx, lt, expr_and1(cx, eq, le));
@@ -555,10 +517,8 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
 /* Value equality for keys (text or integer), ignoring NULL flags. */
 static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
 {
-    if (a->is_text != b->is_text)
-        return zero(cx);
-    if (a->is_text)
-        return text_eq(cx, a, b);
+    if (a->is_text != b->is_text) return zero(cx);
+    if (a->is_text) return text_eq(cx, a, b);
     expr *lt, *eq;
     db_num_cmp(cx, a, b, &lt, &eq);
     return eq;
@@ -573,8 +533,7 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
     for (int ci = 0; ci < t->ncols; ci++) {
         const db_column *col = &t->cols[ci];
         const db_val *v = &row[ci];
-        if (col->notnull)
-            c = expr_and1(cx, c, expr_not(cx, v->null));
+        if (col->notnull) c = expr_and1(cx, c, expr_not(cx, v->null));
         if (v->is_text) {
             c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, l->text, 8)));
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, 0, 8))));
@@ -589,8 +548,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
         } else {
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->v, expr_const(cx, 0, 64))));
             if (v->is_real) /* a stored double is never NaN (NULL in SQLite) nor -0.0 (stored as 0.0) */
-                c = expr_and1(cx, c, expr_and1(cx, expr_not(cx, expr_fcmp(cx, FPRED_UNO, v->v, v->v)),
-                                               expr_cmp(cx, PRED_NE, v->v, expr_const(cx, (uint64_t)1 << 63, 64))));
+                c = expr_and1(cx, c,
+                              expr_and1(cx, expr_not(cx, expr_fcmp(cx, FPRED_UNO, v->v, v->v)),
+                                        expr_cmp(cx, PRED_NE, v->v, expr_const(cx, (uint64_t)1 << 63, 64))));
         }
         if (col->fk_table >= 0) { /* the referenced row exists */
             const db_table *p = &s->tables[col->fk_table];
@@ -598,7 +558,8 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             for (unsigned j = 0; j < l->rows; j++) {
                 const db_val *pv = &cells[col->fk_table][(size_t)j * p->ncols + col->fk_column];
                 expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, j, 8), counts[col->fk_table]);
-                exists = or1(cx, exists, expr_and1(cx, present, expr_and1(cx, expr_not(cx, pv->null), val_eq(cx, v, pv))));
+                exists =
+                    or1(cx, exists, expr_and1(cx, present, expr_and1(cx, expr_not(cx, pv->null), val_eq(cx, v, pv))));
             }
             c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), exists));
         }
@@ -616,8 +577,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             expr *differ = zero(cx);
             for (int kc = 0; kc < key->ncols; kc++) {
                 int ci = key->cols[kc];
-                differ = or1(cx, differ, or1(cx, or1(cx, row[ci].null, other[ci].null),
-                                             expr_not(cx, val_eq(cx, &row[ci], &other[ci]))));
+                differ =
+                    or1(cx, differ,
+                        or1(cx, or1(cx, row[ci].null, other[ci].null), expr_not(cx, val_eq(cx, &row[ci], &other[ci]))));
             }
             c = expr_and1(cx, c, differ);
         }

@@ -17,11 +17,11 @@
  */
 
 typedef struct test_case {
-    uint32_t n;                 /* inputs, in call order */
-    const uint64_t *values;     /* bit patterns masked to the type's width */
-    const uint8_t *types;       /* input_type per value */
-    const char *const *names;   /* label per value or NULL (the array itself may be NULL) */
-    int covers_error;           /* the inputs end in an error: suite_write_test marks the testcase
+    uint32_t n;               /* inputs, in call order */
+    const uint64_t *values;   /* bit patterns masked to the type's width */
+    const uint8_t *types;     /* input_type per value */
+    const char *const *names; /* label per value or NULL (the array itself may be NULL) */
+    int covers_error;         /* the inputs end in an error: suite_write_test marks the testcase
                                    coversError="true" (error reproducers always are) */
 } test_case;
 

@@ -31,15 +31,14 @@ struct json_writer {
     frame *stack;
     size_t depth, stack_cap;
     int after_key;
-    int failed;          /* allocation failure of the stack (text failures are in out.failed) */
+    int failed; /* allocation failure of the stack (text failures are in out.failed) */
 };
 
 json_writer *json_new(void)
 {
     json_writer *j = calloc(1, sizeof *j);
-    if (!j)
-        return NULL;
-    sb_puts(&j->out, "");   /* so json_text never returns NULL on an empty writer */
+    if (!j) return NULL;
+    sb_puts(&j->out, ""); /* so json_text never returns NULL on an empty writer */
     if (j->out.failed) {
         free(j);
         return NULL;
@@ -49,8 +48,7 @@ json_writer *json_new(void)
 
 void json_free(json_writer *j)
 {
-    if (!j)
-        return;
+    if (!j) return;
     sb_free(&j->out);
     free(j->stack);
     free(j);
@@ -59,8 +57,7 @@ void json_free(json_writer *j)
 static void newline_indent(json_writer *j)
 {
     sb_puts(&j->out, "\n");
-    for (size_t i = 0; i < j->depth; i++)
-        sb_puts(&j->out, "  ");
+    for (size_t i = 0; i < j->depth; i++) sb_puts(&j->out, "  ");
 }
 
 /* Everything that goes before a value (or a key): comma, newline, indentation. */
@@ -71,20 +68,17 @@ static void before_item(json_writer *j, int is_key)
         j->after_key = 0;
         return;
     }
-    if (j->depth == 0)
-        return;
+    if (j->depth == 0) return;
     frame *f = &j->stack[j->depth - 1];
-    assert(f->is_object == is_key);   /* objects take keys, arrays take values */
-    if (f->count++)
-        sb_puts(&j->out, ",");
+    assert(f->is_object == is_key); /* objects take keys, arrays take values */
+    if (f->count++) sb_puts(&j->out, ",");
     newline_indent(j);
 }
 
 /* After a complete value at the outermost level, end the line. */
 static void after_value(json_writer *j)
 {
-    if (j->depth == 0)
-        sb_puts(&j->out, "\n");
+    if (j->depth == 0) sb_puts(&j->out, "\n");
 }
 
 static void begin(json_writer *j, int is_object)
@@ -101,17 +95,15 @@ static void begin(json_writer *j, int is_object)
         j->stack = s;
         j->stack_cap = cap;
     }
-    j->stack[j->depth++] = (frame){ is_object, 0 };
+    j->stack[j->depth++] = (frame){is_object, 0};
 }
 
 static void end(json_writer *j, int is_object)
 {
-    if (j->failed)
-        return;
+    if (j->failed) return;
     assert(j->depth > 0 && j->stack[j->depth - 1].is_object == is_object && !j->after_key);
     size_t count = j->stack[--j->depth].count;
-    if (count)
-        newline_indent(j);
+    if (count) newline_indent(j);
     sb_puts(&j->out, is_object ? "}" : "]");
     after_value(j);
 }
@@ -199,8 +191,7 @@ void json_double(json_writer *j, double v)
     char buf[40];
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
+        if (strtod(buf, NULL) == v) break;
     }
     scalar(j, buf);
 }
@@ -209,11 +200,31 @@ void json_bool(json_writer *j, int v) { scalar(j, v ? "true" : "false"); }
 void json_null(json_writer *j) { scalar(j, "null"); }
 
 /* A member: its key, then its value. */
-void json_kv_str(json_writer *j, const char *key, const char *s) { json_key(j, key); json_string(j, s); }
-void json_kv_int(json_writer *j, const char *key, int64_t v) { json_key(j, key); json_int(j, v); }
-void json_kv_uint(json_writer *j, const char *key, uint64_t v) { json_key(j, key); json_uint(j, v); }
-void json_kv_double(json_writer *j, const char *key, double v) { json_key(j, key); json_double(j, v); }
-void json_kv_bool(json_writer *j, const char *key, int v) { json_key(j, key); json_bool(j, v); }
+void json_kv_str(json_writer *j, const char *key, const char *s)
+{
+    json_key(j, key);
+    json_string(j, s);
+}
+void json_kv_int(json_writer *j, const char *key, int64_t v)
+{
+    json_key(j, key);
+    json_int(j, v);
+}
+void json_kv_uint(json_writer *j, const char *key, uint64_t v)
+{
+    json_key(j, key);
+    json_uint(j, v);
+}
+void json_kv_double(json_writer *j, const char *key, double v)
+{
+    json_key(j, key);
+    json_double(j, v);
+}
+void json_kv_bool(json_writer *j, const char *key, int v)
+{
+    json_key(j, key);
+    json_bool(j, v);
+}
 
 void json_kv_lines(json_writer *j, const char *key, const char *text)
 {
@@ -223,8 +234,7 @@ void json_kv_lines(json_writer *j, const char *key, const char *text)
         const char *nl = strchr(l, '\n');
         size_t n = nl ? (size_t)(nl - l) : strlen(l);
         char *one = strndup(l, n);
-        if (one)
-            json_string(j, one);
+        if (one) json_string(j, one);
         free(one);
         l = nl ? nl + 1 : l + n;
     }
@@ -234,12 +244,10 @@ void json_kv_lines(json_writer *j, const char *key, const char *text)
 const char *json_text(const json_writer *j, size_t *len)
 {
     if (j->failed || j->out.failed) {
-        if (len)
-            *len = 0;
+        if (len) *len = 0;
         return NULL;
     }
-    if (len)
-        *len = j->out.len;
+    if (len) *len = j->out.len;
     return j->out.s;
 }
 

@@ -25,8 +25,8 @@ static void compress(uint32_t h[8], const uint8_t *p)
 {
     uint32_t w[64];
     for (int t = 0; t < 16; t++)
-        w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 |
-               (uint32_t)p[4 * t + 2] << 8 | (uint32_t)p[4 * t + 3];
+        w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 | (uint32_t)p[4 * t + 2] << 8 |
+               (uint32_t)p[4 * t + 3];
     for (int t = 16; t < 64; t++) {
         uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
         uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
@@ -40,16 +40,30 @@ static void compress(uint32_t h[8], const uint8_t *p)
         uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
         uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
         uint32_t t2 = S0 + maj;
-        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
 }
 
 void sha256_init(sha256_ctx *c)
 {
     /* section 5.3.3: fractional parts of the square roots of the first 8 primes */
-    static const uint32_t H0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+    static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     memcpy(c->h, H0, sizeof H0);
     c->nbytes = 0;
     c->fill = 0;
@@ -62,13 +76,14 @@ void sha256_update(sha256_ctx *c, const void *data, size_t len)
     if (c->fill) {
         size_t take = 64 - c->fill < len ? 64 - c->fill : len;
         memcpy(c->block + c->fill, p, take);
-        c->fill += take; p += take; len -= take;
-        if (c->fill < 64)
-            return;
+        c->fill += take;
+        p += take;
+        len -= take;
+        if (c->fill < 64) return;
         compress(c->h, c->block);
         c->fill = 0;
     }
-    for (; len >= 64; p += 64, len -= 64)   /* whole blocks straight from the input */
+    for (; len >= 64; p += 64, len -= 64) /* whole blocks straight from the input */
         compress(c->h, p);
     if (len) {
         memcpy(c->block, p, len);
@@ -87,8 +102,7 @@ void sha256_final(sha256_ctx *c, uint8_t out[32])
         c->fill = 0;
     }
     memset(c->block + c->fill, 0, 56 - c->fill);
-    for (int i = 0; i < 8; i++)
-        c->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    for (int i = 0; i < 8; i++) c->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
     compress(c->h, c->block);
     for (int i = 0; i < 8; i++) {
         out[4 * i] = (uint8_t)(c->h[i] >> 24);
@@ -121,18 +135,15 @@ void sha256_hex(const void *data, size_t len, char hex[65])
 int sha256_file_hex(const char *path, char hex[65])
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     sha256_ctx c;
     uint8_t buf[65536], d[32];
     size_t n;
     sha256_init(&c);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sha256_update(&c, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&c, buf, n);
     int bad = ferror(f);
     fclose(f);
-    if (bad)
-        return -1;
+    if (bad) return -1;
     sha256_final(&c, d);
     to_hex(d, hex);
     return 0;

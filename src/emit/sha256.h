@@ -8,10 +8,10 @@
 /* Incremental hashing state. Initialise with sha256_init, feed bytes with
  * sha256_update (any chunking gives the same digest), finish with sha256_final. */
 typedef struct sha256_ctx {
-    uint32_t h[8];        /* chaining value */
-    uint64_t nbytes;      /* total bytes fed so far */
-    uint8_t block[64];    /* partial block */
-    size_t fill;          /* bytes used in block, always < 64 between calls */
+    uint32_t h[8];     /* chaining value */
+    uint64_t nbytes;   /* total bytes fed so far */
+    uint8_t block[64]; /* partial block */
+    size_t fill;       /* bytes used in block, always < 64 between calls */
 } sha256_ctx;
 
 void sha256_init(sha256_ctx *c);

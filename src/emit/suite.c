@@ -1,5 +1,5 @@
 /* suite.c: the test-suite writer (Test-Comp test-format 1.1 metadata, test cases, error reproducers). */
-#define _GNU_SOURCE  /* asprintf, vasprintf */
+#define _GNU_SOURCE /* asprintf, vasprintf */
 #include "emit.h"
 #include "sha256.h"
 #include "util/util.h"
@@ -18,30 +18,31 @@
 
 /* The exact prolog lines of the sosy-lab test-format, version 1.1. */
 #define XML_DECL "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-#define METADATA_DOCTYPE "<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n"
-#define TESTCASE_DOCTYPE "<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n"
+#define METADATA_DOCTYPE                                                                             \
+    "<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" " \
+    "\"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n"
+#define TESTCASE_DOCTYPE                                                                   \
+    "<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" " \
+    "\"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n"
 
 #define DEFAULT_SPEC "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
 
 struct suite_writer {
     char *tests_dir;
     char *errors_dir;
-    int ntests;     /* test cases written so far (the last number used) */
-    int nerrors;    /* error reproducers written so far */
+    int ntests;  /* test cases written so far (the last number used) */
+    int nerrors; /* error reproducers written so far */
 };
 
 /* ---- small helpers ---- */
 
 /* *err = malloc'ed formatted message (left NULL if even that allocation fails). */
-__attribute__((format(printf, 2, 3)))
-static void set_err(char **err, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void set_err(char **err, const char *fmt, ...)
 {
-    if (!err)
-        return;
+    if (!err) return;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(err, fmt, ap) < 0)
-        *err = NULL;
+    if (vasprintf(err, fmt, ap) < 0) *err = NULL;
     va_end(ap);
 }
 
@@ -56,30 +57,23 @@ static char *path_join(const char *dir, const char *name)
 static int remove_matching(const char *dir, const char *const *patterns)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return -1;
+    if (!d) return -1;
     struct dirent *e;
     int rc = 0;
     while ((e = readdir(d)) != NULL) {
         int match = 0;
-        for (const char *const *p = patterns; *p && !match; p++)
-            match = fnmatch(*p, e->d_name, FNM_PERIOD) == 0;
-        if (!match)
-            continue;
+        for (const char *const *p = patterns; *p && !match; p++) match = fnmatch(*p, e->d_name, FNM_PERIOD) == 0;
+        if (!match) continue;
         char *full = path_join(dir, e->d_name);
         struct stat st;
-        if (!full || (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0))
-            rc = -1;
+        if (!full || (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) != 0)) rc = -1;
         free(full);
     }
     closedir(d);
     return rc;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len)
-{
-    return util_write_atomic(path, data, len);
-}
+int write_file_atomic(const char *path, const char *data, size_t len) { return util_write_atomic(path, data, len); }
 
 /* Write a finished buffer atomically; on failure *err says which file and why. */
 static int write_buffer(strbuf *b, const char *path, char **err)
@@ -89,7 +83,7 @@ static int write_buffer(strbuf *b, const char *path, char **err)
         return -1;
     }
     if (write_file_atomic(path, b->s ? b->s : "", b->len)) {
-        int e = errno;  /* the caller tells a full disk from other failures */
+        int e = errno; /* the caller tells a full disk from other failures */
         set_err(err, "cannot write %s: %s", path, strerror(e));
         errno = e;
         return -1;
@@ -130,22 +124,20 @@ static void format_testcase(strbuf *b, const test_case *tc, const char *comment,
 
 suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err)
 {
-    static const char *const test_patterns[] = { "test-*.xml", ".test-*.xml.tmp*", NULL };
-    static const char *const error_patterns[] = { "error-*", ".error-*.tmp*", NULL };
-    if (err)
-        *err = NULL;
+    static const char *const test_patterns[] = {"test-*.xml", ".test-*.xml.tmp*", NULL};
+    static const char *const error_patterns[] = {"error-*", ".error-*.tmp*", NULL};
+    if (err) *err = NULL;
     if (!out_dir || !meta || !meta->program_file) {
         set_err(err, "suite_open: output directory and program file are required");
         return NULL;
     }
     suite_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->tests_dir = path_join(out_dir, "tests")) ||
-        !(w->errors_dir = path_join(out_dir, "errors"))) {
+    if (!w || !(w->tests_dir = path_join(out_dir, "tests")) || !(w->errors_dir = path_join(out_dir, "errors"))) {
         set_err(err, "out of memory");
         suite_close(w);
         return NULL;
     }
-    const char *dirs[] = { out_dir, w->tests_dir, w->errors_dir };
+    const char *dirs[] = {out_dir, w->tests_dir, w->errors_dir};
     for (int i = 0; i < 3; i++) {
         if (util_mkdir_p(dirs[i])) {
             set_err(err, "cannot create directory %s: %s", dirs[i], strerror(errno));
@@ -153,8 +145,7 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
             return NULL;
         }
     }
-    if (remove_matching(w->tests_dir, test_patterns) ||
-        remove_matching(w->errors_dir, error_patterns)) {
+    if (remove_matching(w->tests_dir, test_patterns) || remove_matching(w->errors_dir, error_patterns)) {
         set_err(err, "cannot clear old test files in %s: %s", out_dir, strerror(errno));
         suite_close(w);
         return NULL;
@@ -178,14 +169,14 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
 
     /* element order is fixed by the test-metadata DTD */
     const char *elems[][2] = {
-        { "sourcecodelang", "C" },
-        { "producer", meta->producer ? meta->producer : "sympath" },
-        { "specification", meta->specification ? meta->specification : DEFAULT_SPEC },
-        { "programfile", meta->program_file },
-        { "programhash", hash },
-        { "entryfunction", meta->entry_function ? meta->entry_function : "main" },
-        { "architecture", "64bit" },
-        { "creationtime", when },
+        {"sourcecodelang", "C"},
+        {"producer", meta->producer ? meta->producer : "sympath"},
+        {"specification", meta->specification ? meta->specification : DEFAULT_SPEC},
+        {"programfile", meta->program_file},
+        {"programhash", hash},
+        {"entryfunction", meta->entry_function ? meta->entry_function : "main"},
+        {"architecture", "64bit"},
+        {"creationtime", when},
     };
     strbuf b = STRBUF_INIT;
     sb_puts(&b, XML_DECL METADATA_DOCTYPE "<test-metadata>\n");
@@ -208,8 +199,7 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
 
 int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err)
 {
-    if (err)
-        *err = NULL;
+    if (err) *err = NULL;
     int num = w->ntests + 1;
     char name[32];
     snprintf(name, sizeof name, "test-%05d.xml", num);
@@ -219,16 +209,14 @@ int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, 
     int rc = path ? write_buffer(&b, path, err) : (set_err(err, "out of memory"), -1);
     free(path);
     sb_free(&b);
-    if (rc)
-        return -1;   /* the number is not used up: the next call retries it */
+    if (rc) return -1; /* the number is not used up: the next call retries it */
     w->ntests = num;
     return num;
 }
 
 int suite_write_error(suite_writer *w, const test_case *tc, const char *description, char **err)
 {
-    if (err)
-        *err = NULL;
+    if (err) *err = NULL;
     int num = w->nerrors + 1;
     char name[32];
     int rc = -1;
@@ -243,10 +231,8 @@ int suite_write_error(suite_writer *w, const test_case *tc, const char *descript
     }
     const char *desc = description ? description : "";
     sb_puts(&b, desc);
-    if (b.len == 0 || b.s[b.len - 1] != '\n')
-        sb_puts(&b, "\n");
-    if (write_buffer(&b, path, err))
-        goto out;
+    if (b.len == 0 || b.s[b.len - 1] != '\n') sb_puts(&b, "\n");
+    if (write_buffer(&b, path, err)) goto out;
     free(path);
     sb_free(&b);
 
@@ -258,11 +244,10 @@ int suite_write_error(suite_writer *w, const test_case *tc, const char *descript
     }
     format_testcase(&b, tc, NULL, 1);
     if (write_buffer(&b, path, err)) {
-        int e = errno;  /* no description without its reproducer */
+        int e = errno; /* no description without its reproducer */
         snprintf(name, sizeof name, "error-%03d.txt", num);
         char *txt = path_join(w->errors_dir, name);
-        if (txt)
-            unlink(txt);
+        if (txt) unlink(txt);
         free(txt);
         errno = e;
         goto out;
@@ -280,8 +265,7 @@ const char *suite_errors_dir(const suite_writer *w) { return w->errors_dir; }
 
 void suite_close(suite_writer *w)
 {
-    if (!w)
-        return;
+    if (!w) return;
     free(w->tests_dir);
     free(w->errors_dir);
     free(w);

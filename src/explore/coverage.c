@@ -1,7 +1,8 @@
 /* coverage.c: branch coverage over all runs: which slots are the program's own, and merging one run's coverage bytes. */
 #include "explorer.h"
 
-uint32_t explore_user_slots(const site_table *t, uint8_t *slot_user, uint32_t nslots) {
+uint32_t explore_user_slots(const site_table *t, uint8_t *slot_user, uint32_t nslots)
+{
     uint32_t user_slots = 0;
     for (uint32_t i = 0; i < t->nsites; i++) {
         const site_info *si = &t->sites[i];
@@ -13,7 +14,8 @@ uint32_t explore_user_slots(const site_table *t, uint8_t *slot_user, uint32_t ns
 }
 
 uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov,
-                                uint32_t *user_covered) {
+                                uint32_t *user_covered)
+{
     uint32_t fresh = 0;
     for (uint32_t i = 0; i < nslots; i++) {
         if (run_cov[i] && !covered[i]) {

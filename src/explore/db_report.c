@@ -12,17 +12,14 @@
 int explore_db_write_fixture(explore_state *s, const run_result *r, const char *xml_path, char **err)
 {
     const db_schema *sc = s->o->db_schema;
-    if (!sc)
-        return 0;
+    if (!sc) return 0;
     /* the fixture starts at the input named after the first table's row count */
     char first[300];
     snprintf(first, sizeof first, "db:%s.rows", sc->tables[0].name);
     size_t start = (size_t)-1;
     for (uint32_t i = 0; i < r->ninputs && start == (size_t)-1; i++)
-        if (r->inames && r->inames[i] && !strcmp(r->inames[i], first))
-            start = i;
-    if (start == (size_t)-1)
-        return 0; /* the run never opened its database */
+        if (r->inames && r->inames[i] && !strcmp(r->inames[i], first)) start = i;
+    if (start == (size_t)-1) return 0; /* the run never opened its database */
     db_limits l = {s->o->db_rows, s->o->db_text};
     char *sql = s->o->db_pg ? db_pg_fixture_sql(sc, &l, r->inputs, r->ninputs, start)
                             : db_fixture_sql(sc, &l, r->inputs, r->ninputs, start);
@@ -40,8 +37,7 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
         *err = strdup(path);
     } else {
         s->db_fixtures++;
-        for (const char *p = sql; (p = strstr(p, "INSERT INTO ")); p++)
-            s->db_fixture_rows++;
+        for (const char *p = sql; (p = strstr(p, "INSERT INTO ")); p++) s->db_fixture_rows++;
     }
     if (!rc && s->o->db_results_dir) { /* PostgreSQL: the run's recorded results, for a replay without a server */
         char rp[4200];
@@ -70,7 +66,7 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
 /* Aggregated log lines of one statement text. */
 typedef struct qsite {
     char *sql;
-    int understood;      /* 1 when every execution was understood */
+    int understood; /* 1 when every execution was understood */
     uint64_t execs, rows_fixture, rows_other, mismatches, ns, max_rows;
     char kinds[256];
 } qsite;
@@ -83,11 +79,9 @@ static void add_kinds(char *dst, size_t cap, const char *kinds)
         size_t kl = strlen(k);
         int have = 0;
         for (const char *p = dst; (p = strstr(p, k)); p += kl)
-            if ((p == dst || p[-1] == ',') && (p[kl] == ',' || !p[kl]))
-                have = 1;
+            if ((p == dst || p[-1] == ',') && (p[kl] == ',' || !p[kl])) have = 1;
         if (!have && strlen(dst) + kl + 2 < cap) {
-            if (*dst)
-                strcat(dst, ",");
+            if (*dst) strcat(dst, ",");
             strcat(dst, k);
         }
     }
@@ -103,16 +97,12 @@ static void msgs_add(msgs *m, const char *text)
 {
     m->total++;
     for (size_t i = 0; i < m->n; i++)
-        if (!strcmp(m->v[i], text))
-            return;
-    if (m->n >= 20)
-        return;
+        if (!strcmp(m->v[i], text)) return;
+    if (m->n >= 20) return;
     char **nv = realloc(m->v, (m->n + 1) * sizeof *nv);
-    if (!nv)
-        return;
+    if (!nv) return;
     m->v = nv;
-    if ((nv[m->n] = strdup(text)))
-        m->n++;
+    if ((nv[m->n] = strdup(text))) m->n++;
 }
 
 /* The count under count_key, the messages as an array under list_key; frees them. */
@@ -131,8 +121,7 @@ static void msgs_write(json_writer *j, const char *count_key, const char *list_k
 
 void explore_db_report(json_writer *j, const explore_state *s)
 {
-    if (!s->o->db_schema)
-        return;
+    if (!s->o->db_schema) return;
     qsite *q = NULL;
     size_t nq = 0;
     msgs errors = {0}, stmt_errors = {0}, rejections = {0};
@@ -141,15 +130,13 @@ void explore_db_report(json_writer *j, const explore_state *s)
     size_t cap = 0;
     ssize_t len;
     while (f && (len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] == '\n')
-            line[--len] = 0;
+        if (line[len - 1] == '\n') line[--len] = 0;
         char *fld[8] = {0};
         int nf = 0;
         for (char *p = line; nf < 8;) {
             fld[nf++] = p;
             char *t = strchr(p, '\t');
-            if (!t || nf == 8)
-                break;
+            if (!t || nf == 8) break;
             *t = 0;
             p = t + 1;
         }
@@ -167,23 +154,18 @@ void explore_db_report(json_writer *j, const explore_state *s)
             msgs_add(&errors, fld[1]);
             continue;
         }
-        if (strcmp(fld[0], "q") || nf < 8)
-            continue;
+        if (strcmp(fld[0], "q") || nf < 8) continue;
         qsite *site = NULL;
         for (size_t i = 0; i < nq && !site; i++)
-            if (!strcmp(q[i].sql, fld[7]))
-                site = &q[i];
+            if (!strcmp(q[i].sql, fld[7])) site = &q[i];
         if (!site) {
-            if (nq >= 500)
-                continue;
+            if (nq >= 500) continue;
             qsite *nqv = realloc(q, (nq + 1) * sizeof *nqv);
-            if (!nqv)
-                continue;
+            if (!nqv) continue;
             q = nqv;
             site = &q[nq];
             memset(site, 0, sizeof *site);
-            if (!(site->sql = strdup(fld[7])))
-                continue;
+            if (!(site->sql = strdup(fld[7]))) continue;
             site->understood = 1;
             nq++;
         }
@@ -191,16 +173,14 @@ void explore_db_report(json_writer *j, const explore_state *s)
         site->execs++;
         site->understood &= atoi(fld[1]) != 0;
         site->rows_fixture += rows;
-        if (rows > site->max_rows)
-            site->max_rows = rows;
+        if (rows > site->max_rows) site->max_rows = rows;
         site->rows_other += strtoull(fld[3], NULL, 10);
         site->mismatches += strtoull(fld[4], NULL, 10);
         site->ns += strtoull(fld[5], NULL, 10);
         add_kinds(site->kinds, sizeof site->kinds, fld[6]);
     }
     free(line);
-    if (f)
-        fclose(f);
+    if (f) fclose(f);
 
     json_key(j, "database");
     json_begin_object(j);
@@ -211,8 +191,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
     json_kv_uint(j, "rows_synthesized", s->db_fixture_rows);
     json_key(j, "constraints_not_modelled");
     json_begin_array(j);
-    for (int i = 0; i < s->o->db_schema->nignored; i++)
-        json_string(j, s->o->db_schema->ignored[i]);
+    for (int i = 0; i < s->o->db_schema->nignored; i++) json_string(j, s->o->db_schema->ignored[i]);
     json_end_array(j);
     uint64_t nchecks = 0, nmodelled = 0;
     for (int t = 0; t < s->o->db_schema->ntables; t++)
@@ -223,8 +202,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
     msgs_write(j, "fixtures_rejected", "fixture_rejection_messages", &rejections);
     double total_ms = 0;
     uint64_t understood = 0;
-    for (size_t i = 0; i < nq; i++)
-        total_ms += (double)q[i].ns / 1e6, understood += q[i].understood;
+    for (size_t i = 0; i < nq; i++) total_ms += (double)q[i].ns / 1e6, understood += q[i].understood;
     json_kv_double(j, "sqlite_ms", total_ms);
     json_kv_uint(j, "query_sites", nq);
     json_kv_uint(j, "query_sites_understood", understood);
@@ -244,8 +222,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
         json_begin_array(j);
         char buf[256];
         snprintf(buf, sizeof buf, "%s", q[i].kinds);
-        for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            json_string(j, k);
+        for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) json_string(j, k);
         json_end_array(j);
         json_end_object(j);
         free(q[i].sql);
@@ -259,8 +236,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
 
 void explore_db_print_summary(const explore_state *s, FILE *f)
 {
-    if (!s->o->db_schema)
-        return;
+    if (!s->o->db_schema) return;
     uint64_t fixture_errors = 0, statement_errors = 0, rejected = 0;
     char *first_rejection = NULL;
     FILE *in = s->o->db_log ? fopen(s->o->db_log, "r") : NULL;
@@ -269,22 +245,19 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
     while (in && getline(&line, &cap, in) > 0) {
         if (line[0] == 'e' && line[1] == '\t') {
             fixture_errors++;
-            if (!first_error)
-                first_error = strdup(line + 2);
+            if (!first_error) first_error = strdup(line + 2);
         } else if (line[0] == 's' && line[1] == '\t') {
             statement_errors++;
         } else if (line[0] == 'r' && line[1] == '\t') {
             if (!rejected++) {
                 char *tab = strchr(line + 2, '\t');
-                if (tab)
-                    *tab = 0;
+                if (tab) *tab = 0;
                 first_rejection = strdup(line + 2);
             }
         }
     }
     free(line);
-    if (in)
-        fclose(in);
+    if (in) fclose(in);
     fprintf(f, "  database: %llu fixtures, %llu rows synthesized, %llu statements failed at run time (report.json)\n",
             (unsigned long long)s->db_fixtures, (unsigned long long)s->db_fixture_rows,
             (unsigned long long)statement_errors);
@@ -292,8 +265,10 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
         fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
                 (unsigned long long)fixture_errors, first_error ? first_error : "?\n");
     if (rejected)
-        fprintf(f, "  database: %llu candidate(s) not run: fixture rejected: %s (a CHECK sympath does not model, "
-                   "report.json)\n", (unsigned long long)rejected, first_rejection ? first_rejection : "?");
+        fprintf(f,
+                "  database: %llu candidate(s) not run: fixture rejected: %s (a CHECK sympath does not model, "
+                "report.json)\n",
+                (unsigned long long)rejected, first_rejection ? first_rejection : "?");
     free(first_rejection);
     free(first_error);
 }

@@ -10,7 +10,8 @@
 #include "explore_state.h"
 #include "util/util.h"
 
-const char *error_kind_name(error_kind k) {
+const char *error_kind_name(error_kind k)
+{
     switch (k) {
     case ERR_REACH: return "reach_error";
     case ERR_ASSERT: return "assertion";
@@ -26,7 +27,8 @@ int error_is_property(error_kind k) { return k == ERR_REACH || k == ERR_ASSERT; 
 
 /* Resolve a pc (relative to the executable's load base) to "file:line" with addr2line.
  * Returns a malloc'ed string or NULL. Results are cached by the caller (errors are few). */
-static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
+static char *addr2line_lookup(const char *exe, uint64_t pc, char **func)
+{
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' 0x%llx 2>/dev/null", exe, (unsigned long long)pc);
     FILE *p = popen(cmd, "r");
@@ -44,7 +46,8 @@ static char *addr2line_lookup(const char *exe, uint64_t pc, char **func) {
 
 /* A location as the user wrote it: paths under the current directory lose that prefix, so
  * debug-info names and addr2line's absolute names look alike. Modifies loc in place. */
-static char *relative_to_cwd(char *loc) {
+static char *relative_to_cwd(char *loc)
+{
     char cwd[4096];
     if (!loc || !getcwd(cwd, sizeof cwd)) return loc;
     size_t n = strlen(cwd);
@@ -53,7 +56,8 @@ static char *relative_to_cwd(char *loc) {
 }
 
 /* 1 when loc ("file:line") names a file the program's branch sites come from. */
-static int in_user_file(const explore_state *s, const char *loc) {
+static int in_user_file(const explore_state *s, const char *loc)
+{
     const char *colon = strrchr(loc, ':');
     size_t len = colon ? (size_t)(colon - loc) : strlen(loc);
     for (uint32_t i = 0; i < s->sites.nsites; i++) {
@@ -67,8 +71,7 @@ static int in_user_file(const explore_state *s, const char *loc) {
     for (uint32_t i = 0; i < s->sites.nlocs; i++) {
         const loc_info *l = &s->sites.locs[i];
         size_t fl = strlen(l->file);
-        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/'))
-            return 1;
+        if (fl <= len && strncmp(loc + len - fl, l->file, fl) == 0 && (fl == len || loc[len - fl - 1] == '/')) return 1;
     }
     /* a program without branch sites: compare base names with the sources given */
     const char *lb = loc;
@@ -86,11 +89,12 @@ static const site_info *site_by_id(const explore_state *s, uint32_t id) { return
 
 /* Where an error happened, as "file:line" plus its function, and the key that makes two
  * errors the same (kind + location). */
-static void error_location(explore_state *s, const run_result *r, char **where, char **func) {
+static void error_location(explore_state *s, const run_result *r, char **where, char **func)
+{
     *where = NULL;
     *func = NULL;
-    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) &&
-        r->error_loc >= 1 && r->error_loc <= s->sites.nlocs) {
+    if ((r->error == ERR_REACH || r->error == ERR_ASSERT || r->error == ERR_ABORT) && r->error_loc >= 1 &&
+        r->error_loc <= s->sites.nlocs) {
         const loc_info *l = &s->sites.locs[r->error_loc - 1];
         *where = relative_to_cwd(util_strf("%s:%u", l->file, l->line));
         *func = strdup(l->function);
@@ -123,12 +127,14 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
     }
 }
 
-static const char *type_names_of_run(const run_result *r, uint32_t i) {
+static const char *type_names_of_run(const run_result *r, uint32_t i)
+{
     return input_type_c_name((input_type)r->itypes[i]);
 }
 
 /* Describe a run's inputs in words: "x = 42 (int), in#1 = -1 (char)". */
-static char *describe_inputs(const run_result *r) {
+static char *describe_inputs(const run_result *r)
+{
     size_t cap = 256, len = 0;
     char *buf = malloc(cap);
     if (!buf) return NULL;
@@ -137,9 +143,8 @@ static char *describe_inputs(const run_result *r) {
         char val[64];
         input_format_value(val, sizeof val, (input_type)r->itypes[i], r->inputs[i]);
         char item[400];
-        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i,
-                         r->inames && r->inames[i] ? " " : "", r->inames && r->inames[i] ? r->inames[i] : "",
-                         val, type_names_of_run(r, i));
+        int n = snprintf(item, sizeof item, "%s  input %u%s%s = %s (%s)\n", "", i, r->inames && r->inames[i] ? " " : "",
+                         r->inames && r->inames[i] ? r->inames[i] : "", val, type_names_of_run(r, i));
         if (len + n + 1 > cap) {
             cap = (len + n + 1) * 2;
             char *nb = realloc(buf, cap);
@@ -163,20 +168,23 @@ static char *describe_inputs(const run_result *r) {
 
 /* The error key of a run (kind + location), what makes two errors the same; malloc'ed.
  * *where and *func receive the location (malloc'ed). */
-char *explore_error_key(explore_state *s, const run_result *r, char **where, char **func) {
+char *explore_error_key(explore_state *s, const run_result *r, char **where, char **func)
+{
     error_location(s, r, where, func);
     return util_strf("%s|%d|%s", error_kind_name(r->error), r->error == ERR_SIGNAL ? r->signo : 0,
-                          *where ? *where : "");
+                     *where ? *where : "");
 }
 
-int explore_error_known(const explore_state *s, const char *key) {
+int explore_error_known(const explore_state *s, const char *key)
+{
     for (uint32_t i = 0; i < s->nerrors; i++)
         if (strcmp(s->errors[i].key, key) == 0) return 1;
     return 0;
 }
 
 /* Record the run's error if it is new: returns 1 when a reproducer was written. */
-int explore_handle_error(explore_state *s, const run_result *r) {
+int explore_handle_error(explore_state *s, const run_result *r)
+{
     if (r->error == ERR_NONE) return 0;
     char *where, *func;
     char *key = explore_error_key(s, r, &where, &func);
@@ -216,15 +224,19 @@ int explore_handle_error(explore_state *s, const run_result *r) {
     e->found_seconds = util_now_s() - s->t0;
     e->found_exec = s->execs;
     e->unconfirmed = r->error == ERR_TIMEOUT && s->timeout_unconfirmed;
-    if (error_is_property(r->error)) s->errors_property++;
-    else s->errors_other++;
+    if (error_is_property(r->error))
+        s->errors_property++;
+    else
+        s->errors_other++;
 
     char what[256];
     if (r->error == ERR_SIGNAL)
         snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
     else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
-        snprintf(what, sizeof what, "timeout: the run did not end within %u ms (not confirmed: no budget left to "
-                 "run it again with a longer limit; may be a slow run rather than a hang)", s->o->run_timeout_ms);
+        snprintf(what, sizeof what,
+                 "timeout: the run did not end within %u ms (not confirmed: no budget left to "
+                 "run it again with a longer limit; may be a slow run rather than a hang)",
+                 s->o->run_timeout_ms);
     else if (r->error == ERR_TIMEOUT)
         snprintf(what, sizeof what, "timeout: the run did not end within %u ms, nor within %u ms when run again (hang)",
                  s->o->run_timeout_ms, s->o->run_timeout_ms * CONFIRM_FACTOR);
@@ -235,14 +247,17 @@ int explore_handle_error(explore_state *s, const run_result *r) {
     else if (r->error == ERR_ABORT)
         snprintf(what, sizeof what, "abort() called");
     else if (r->error == ERR_OOM)
-        snprintf(what, sizeof what, "out of memory: the run needed more than --mem-limit %u MiB for the program "
-                 "and sympath's expressions (may not happen natively)", s->o->mem_mb);
+        snprintf(what, sizeof what,
+                 "out of memory: the run needed more than --mem-limit %u MiB for the program "
+                 "and sympath's expressions (may not happen natively)",
+                 s->o->mem_mb);
     else
         snprintf(what, sizeof what, "%s", error_kind_name(r->error));
     char *inputs = describe_inputs(r);
-    char *desc = util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
-                                what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
-                                e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
+    char *desc =
+        util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
+                  what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
+                  e->found_seconds, (unsigned long long)s->execs, r->ninputs, inputs ? inputs : "");
     free(inputs);
     test_case tc;
     explore_fill_test_case(r, &tc);
@@ -252,8 +267,7 @@ int explore_handle_error(explore_state *s, const run_result *r) {
         explore_output_failed(s, "cannot write an error reproducer", err, errno);
         free(err);
     }
-    if (num >= 0 && explore_write_fixture(s, r, "errors/error-%03d.xml", num) != 0)
-        num = -1;
+    if (num >= 0 && explore_write_fixture(s, r, "errors/error-%03d.xml", num) != 0) num = -1;
     e->number = num;
     free(desc);
     char repro[64] = "no reproducer: it could not be written";

@@ -24,8 +24,7 @@
 
 executor *executor_start(const executor_opts *o, char **err)
 {
-    if (err)
-        *err = NULL;
+    if (err) *err = NULL;
     if (!o || !o->binary || !o->work_dir) {
         ex_set_err(err, "executor_start: binary and work_dir are required");
         return NULL;
@@ -41,14 +40,12 @@ executor *executor_start(const executor_opts *o, char **err)
     ex->out_kb = o->out_kb ? o->out_kb : DEFAULT_OUT_KB;
     ex->cov_slots = o->cov_slots;
     ex->binary = strdup(o->binary);
-    if (asprintf(&ex->out_path, "%s/exec-%u.out", o->work_dir, o->index) < 0)
-        ex->out_path = NULL;
+    if (asprintf(&ex->out_path, "%s/exec-%u.out", o->work_dir, o->index) < 0) ex->out_path = NULL;
     if (!ex->binary || !ex->out_path || ex_snapshot_env(ex) < 0) {
         ex_set_err(err, "out of memory");
         goto fail;
     }
-    if (ex_create_region(ex, o, err) < 0)
-        goto fail;
+    if (ex_create_region(ex, o, err) < 0) goto fail;
     /* O_APPEND: the server truncates the file before each run, and appending writes
      * then start at 0 again whatever offset the shared descriptor had. */
     ex->out_fd = open(ex->out_path, O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
@@ -56,8 +53,7 @@ executor *executor_start(const executor_opts *o, char **err)
         ex_set_err(err, "cannot create %s: %s", ex->out_path, strerror(errno));
         goto fail;
     }
-    if (ex_spawn_server(ex, err) < 0)
-        goto fail;
+    if (ex_spawn_server(ex, err) < 0) goto fail;
     return ex;
 
 fail:
@@ -67,15 +63,12 @@ fail:
 
 int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
 {
-    if (err)
-        *err = NULL;
-    if (ex->busy)
-        return ex_set_err(err, "executor_begin: a run is still in progress");
+    if (err) *err = NULL;
+    if (ex->busy) return ex_set_err(err, "executor_begin: a run is still in progress");
     for (int attempt = 0;; attempt++) {
         int st = 0;
         if (ex->server_dead || ex_server_exited(ex, &st)) {
-            if (ex_restart_server(ex, err) < 0)
-                return -1;
+            if (ex_restart_server(ex, err) < 0) return -1;
         }
 
         trace_header *h = ex->h;
@@ -84,18 +77,14 @@ int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
         h->last_site = 0;
         h->dropped = 0;
         h->inputs_read = 0;
-        for (int k = 0; k < CONC_KIND_COUNT; k++)
-            h->conc[k] = 0;
+        for (int k = 0; k < CONC_KIND_COUNT; k++) h->conc[k] = 0;
         memset((void *)h->conc_fn, 0, sizeof h->conc_fn);
         h->forks = 0;
         h->error_kind = 0;
         h->ended = 0;
-        if (ex->cov_slots)
-            memset(ex->cov, 0, ex->cov_slots);
-        if (n > ex->inputs_cap)
-            n = ex->inputs_cap;
-        if (n)
-            memcpy(ex->inputs, inputs, n * sizeof *inputs);
+        if (ex->cov_slots) memset(ex->cov, 0, ex->cov_slots);
+        if (n > ex->inputs_cap) n = ex->inputs_cap;
+        if (n) memcpy(ex->inputs, inputs, n * sizeof *inputs);
         h->ninputs = n;
         h->inputs_limit = ex->inputs_limit ? (ex->inputs_limit > 2 * n ? ex->inputs_limit : 2 * n) : 0;
         h->run_id = ++ex->run_id;
@@ -112,11 +101,10 @@ int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
             return 0;
         }
         ex->server_dead = 1;
-        if (r == 0 && attempt == 0)
-            continue; /* it died between runs: one fresh server, one more try */
-        const char *why = r == 0 ? "the fork server died" :
-                          r < 0 ? "the fork server did not answer FS_RUN within 5 s" :
-                                  "the fork server answered FS_RUN with an invalid pid";
+        if (r == 0 && attempt == 0) continue; /* it died between runs: one fresh server, one more try */
+        const char *why = r == 0  ? "the fork server died"
+                          : r < 0 ? "the fork server did not answer FS_RUN within 5 s"
+                                  : "the fork server answered FS_RUN with an invalid pid";
         char *rerr = NULL;
         if (ex_restart_server(ex, &rerr) < 0) {
             ex_set_err(err, "%s; restarting it failed: %s", why, rerr ? rerr : "");
@@ -167,8 +155,7 @@ int executor_wait_any(executor **exs, size_t n)
         int any = 0;
         for (size_t i = 0; i < n; i++) {
             executor *ex = exs[i];
-            if (!ex || !ex->busy)
-                continue;
+            if (!ex || !ex->busy) continue;
             any = 1;
             if (ex->done) {
                 result = (int)i;
@@ -190,20 +177,17 @@ int executor_wait_any(executor **exs, size_t n)
                 goto out;
             }
             double t = ex->timed_out ? ex->grace : ex->deadline;
-            if (t < wake)
-                wake = t;
+            if (t < wake) wake = t;
             pf[nf].fd = ex->st_r;
             pf[nf].events = POLLIN;
             pf[nf].revents = 0;
             idx[nf++] = i;
         }
-        if (!any)
-            goto out;
+        if (!any) goto out;
         double left = wake - now;
         int timeout = left <= 0 ? 0 : left > INT_MAX - 1 ? INT_MAX : (int)left + 1;
         int r = poll(pf, nf, timeout);
-        if (r <= 0)
-            continue; /* time-out, EINTR (or a transient error): re-check deadlines */
+        if (r <= 0) continue; /* time-out, EINTR (or a transient error): re-check deadlines */
         for (size_t k = 0; k < nf; k++)
             if (pf[k].revents) {
                 collect(exs[idx[k]]);
@@ -212,28 +196,21 @@ int executor_wait_any(executor **exs, size_t n)
             }
     }
 out:
-    if (pf != small)
-        free(pf);
-    if (idx != small_idx)
-        free(idx);
+    if (pf != small) free(pf);
+    if (idx != small_idx) free(idx);
     return result;
 }
 
-int executor_busy(const executor *ex)
-{
-    return ex && ex->busy;
-}
+int executor_busy(const executor *ex) { return ex && ex->busy; }
 
 int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
 {
-    if (err)
-        *err = NULL;
+    if (err) *err = NULL;
     if (!ex->busy) {
         memset(out, 0, sizeof *out);
         return ex_set_err(err, "executor_finish: no run in progress");
     }
-    while (!ex->done)
-        executor_wait_any(&ex, 1);
+    while (!ex->done) executor_wait_any(&ex, 1);
 
     char *terr = NULL;
     int rc = trace_read(ex->h, ex->base, cx, out, &terr);
@@ -242,8 +219,7 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
         /* Status unknown: keep what the trace says; exit_code stays the REC_END
          * status or -1. */
         out->wait_status = 0;
-        if (ex->timed_out && !out->ended && out->error == ERR_NONE)
-            out->error = ERR_TIMEOUT;
+        if (ex->timed_out && !out->ended && out->error == ERR_NONE) out->error = ERR_TIMEOUT;
         int sst = 0;
         char what[128] = "stopped answering";
         /* EOF on the status pipe: the server is dying; give it a moment to be reaped, so
@@ -253,10 +229,8 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
             util_sleep_s(0.002);
             gone = ex_server_exited(ex, &sst);
         }
-        if (gone && sst)
-            ex_describe_status(sst, what, sizeof what);
-        ex_set_err(err, "the fork server %s during the run%s%s", what,
-                terr ? "; " : "", terr ? terr : "");
+        if (gone && sst) ex_describe_status(sst, what, sizeof what);
+        ex_set_err(err, "the fork server %s during the run%s%s", what, terr ? "; " : "", terr ? terr : "");
         free(terr);
         terr = NULL;
         rc = -1;
@@ -273,10 +247,8 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
                 out->signo = WTERMSIG(st);
             }
         }
-        out->assume_failed = out->ended && out->exit_code == SYM_ASSUME_EXIT_CODE &&
-                             out->error == ERR_NONE;
-        out->inputs_done = out->ended && out->exit_code == SYM_INPUTS_DONE_EXIT_CODE &&
-                           out->error == ERR_NONE;
+        out->assume_failed = out->ended && out->exit_code == SYM_ASSUME_EXIT_CODE && out->error == ERR_NONE;
+        out->inputs_done = out->ended && out->exit_code == SYM_INPUTS_DONE_EXIT_CODE && out->error == ERR_NONE;
     }
     if (rc < 0 && err && !*err)
         *err = terr;
@@ -289,42 +261,26 @@ int executor_finish(executor *ex, expr_ctx *cx, run_result *out, char **err)
     return rc;
 }
 
-const uint8_t *executor_coverage(const executor *ex)
-{
-    return ex->cov;
-}
+const uint8_t *executor_coverage(const executor *ex) { return ex->cov; }
 
-const char *executor_output_path(const executor *ex)
-{
-    return ex->out_path;
-}
+const char *executor_output_path(const executor *ex) { return ex->out_path; }
 
-unsigned executor_restarts(const executor *ex)
-{
-    return ex->restarts;
-}
+unsigned executor_restarts(const executor *ex) { return ex->restarts; }
 
 void executor_stop(executor *ex)
 {
-    if (!ex)
-        return;
-    if (ex->busy)
-        ex_kill_run(ex->child);
+    if (!ex) return;
+    if (ex->busy) ex_kill_run(ex->child);
     ex_shutdown_server(ex, 1, NULL);
-    if (ex->base)
-        munmap(ex->base, ex->size);
+    if (ex->base) munmap(ex->base, ex->size);
     ex_close_fd(&ex->shm_fd);
     ex_close_fd(&ex->out_fd);
-    if (ex->out_path)
-        unlink(ex->out_path);
-    for (size_t i = 0; i < ex->nenv_base; i++)
-        free(ex->env_base[i]);
+    if (ex->out_path) unlink(ex->out_path);
+    for (size_t i = 0; i < ex->nenv_base; i++) free(ex->env_base[i]);
     free(ex->env_base);
     free(ex->out_path);
     free(ex->binary);
     free(ex);
 }
 
-void executor_set_timeout(executor *ex, unsigned timeout_ms) {
-    ex->timeout_ms = timeout_ms;
-}
+void executor_set_timeout(executor *ex, unsigned timeout_ms) { ex->timeout_ms = timeout_ms; }

@@ -7,16 +7,16 @@
 #include "run.h"
 
 typedef struct executor_opts {
-    const char *binary;     /* path of the instrumented executable */
-    const char *work_dir;   /* existing directory for the per-executor output file */
-    unsigned index;         /* executor number (names its files), 0..j-1 */
-    unsigned timeout_ms;    /* per-run wall-time limit in milliseconds */
-    unsigned mem_mb;        /* per-run address-space limit in MiB (0 = none) */
-    unsigned out_kb;        /* cap on the program's stdout+stderr per run, KiB */
-    uint32_t cov_slots;     /* number of coverage slots (from the site table) */
-    uint32_t inputs_cap;    /* capacity of the input area, in values */
-    uint64_t recs_cap;      /* capacity of the trace area, in records */
-    uint32_t inputs_limit;  /* a run given n inputs may read max(inputs_limit, 2n) (0 = no limit) */
+    const char *binary;    /* path of the instrumented executable */
+    const char *work_dir;  /* existing directory for the per-executor output file */
+    unsigned index;        /* executor number (names its files), 0..j-1 */
+    unsigned timeout_ms;   /* per-run wall-time limit in milliseconds */
+    unsigned mem_mb;       /* per-run address-space limit in MiB (0 = none) */
+    unsigned out_kb;       /* cap on the program's stdout+stderr per run, KiB */
+    uint32_t cov_slots;    /* number of coverage slots (from the site table) */
+    uint32_t inputs_cap;   /* capacity of the input area, in values */
+    uint64_t recs_cap;     /* capacity of the trace area, in records */
+    uint32_t inputs_limit; /* a run given n inputs may read max(inputs_limit, 2n) (0 = no limit) */
 } executor_opts;
 
 typedef struct executor executor;

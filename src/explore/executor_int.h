@@ -9,13 +9,13 @@
 #include "trace_read.h"
 
 #define DEFAULT_INPUTS_CAP (1u << 20)
-#define DEFAULT_RECS_CAP   (1ull << 21)
-#define DEFAULT_OUT_KB     1024u
-#define HELLO_TIMEOUT_MS   10000.0  /* handshake after exec */
-#define PID_TIMEOUT_MS     5000.0   /* answer to FS_RUN */
-#define STATUS_GRACE_MS    1000.0   /* status after a kill on time-out */
-#define QUIT_GRACE_MS      1000.0   /* exit after FS_QUIT */
-#define OUTPUT_QUOTE_BYTES 2048     /* how much of the output an error message quotes */
+#define DEFAULT_RECS_CAP (1ull << 21)
+#define DEFAULT_OUT_KB 1024u
+#define HELLO_TIMEOUT_MS 10000.0 /* handshake after exec */
+#define PID_TIMEOUT_MS 5000.0    /* answer to FS_RUN */
+#define STATUS_GRACE_MS 1000.0   /* status after a kill on time-out */
+#define QUIT_GRACE_MS 1000.0     /* exit after FS_QUIT */
+#define OUTPUT_QUOTE_BYTES 2048  /* how much of the output an error message quotes */
 #define OUTPUT_QUOTE_LINES 10
 
 /*
@@ -39,28 +39,28 @@ struct executor {
     char *out_path;
     unsigned timeout_ms, mem_mb, out_kb;
     uint32_t cov_slots;
-    char **env_base;         /* snapshot of environ without the protocol variables */
+    char **env_base; /* snapshot of environ without the protocol variables */
     size_t nenv_base;
 
     int shm_fd;
-    unsigned char *base;     /* the mapped region */
+    unsigned char *base; /* the mapped region */
     size_t size;
     trace_header *h;
-    uint64_t *inputs;        /* our own copies of the layout: the program may scribble */
-    uint8_t *cov;            /* over the header, these pointers stay right */
+    uint64_t *inputs; /* our own copies of the layout: the program may scribble */
+    uint8_t *cov;     /* over the header, these pointers stay right */
     uint64_t inputs_cap, cov_cap, recs_cap, inputs_off, cov_off, recs_off;
     uint64_t inputs_limit;
     uint64_t run_id;
     int out_fd;
 
-    pid_t server;            /* 0 when there is none (not started, or reaped) */
-    int ctl_w, st_r;         /* our pipe ends, -1 when closed */
-    int server_dead;         /* must be restarted before the next run */
+    pid_t server;    /* 0 when there is none (not started, or reaped) */
+    int ctl_w, st_r; /* our pipe ends, -1 when closed */
+    int server_dead; /* must be restarted before the next run */
     unsigned restarts;
 
     int busy, done, timed_out, lost;
-    pid_t child;             /* the run's process (and process group) */
-    int status;              /* raw wait status from the server */
+    pid_t child; /* the run's process (and process group) */
+    int status;  /* raw wait status from the server */
     double t_begin, t_end, deadline, grace;
 };
 

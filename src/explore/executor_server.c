@@ -35,27 +35,24 @@ static const char *const protocol_vars[] = {
 
 static void sleep_ms(double ms)
 {
-    struct timespec ts = { (time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6) };
+    struct timespec ts = {(time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6)};
     nanosleep(&ts, NULL); /* an early wake-up by a signal is harmless: callers loop */
 }
 
 /* Set *err to a formatted, malloc'ed message (err may be NULL). Returns -1. */
 int ex_set_err(char **err, const char *fmt, ...)
 {
-    if (!err)
-        return -1;
+    if (!err) return -1;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(err, fmt, ap) < 0)
-        *err = NULL;
+    if (vasprintf(err, fmt, ap) < 0) *err = NULL;
     va_end(ap);
     return -1;
 }
 
 void ex_close_fd(int *fd)
 {
-    if (*fd >= 0)
-        close(*fd);
+    if (*fd >= 0) close(*fd);
     *fd = -1;
 }
 
@@ -73,8 +70,7 @@ void ex_kill_run(pid_t pid)
 static pid_t waitpid_retry(pid_t pid, int *status, int flags)
 {
     pid_t r;
-    do
-        r = waitpid(pid, status, flags);
+    do r = waitpid(pid, status, flags);
     while (r < 0 && errno == EINTR);
     return r;
 }
@@ -100,19 +96,14 @@ int ex_read_u32(int fd, void *v, double timeout_ms)
     double end = (util_now_s() * 1e3) + timeout_ms;
     while (got < 4) {
         double left = end - (util_now_s() * 1e3);
-        if (left <= 0)
-            return -1;
-        struct pollfd pf = { .fd = fd, .events = POLLIN };
+        if (left <= 0) return -1;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
         int r = poll(&pf, 1, (int)left + 1);
-        if (r < 0 && errno != EINTR)
-            return 0;
-        if (r <= 0)
-            continue;
+        if (r < 0 && errno != EINTR) return 0;
+        if (r <= 0) continue;
         ssize_t k = read(fd, p + got, 4 - got);
-        if (k < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (k <= 0)
-            return 0;
+        if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (k <= 0) return 0;
         got += (size_t)k;
     }
     return 1;
@@ -136,8 +127,7 @@ int ex_write_u32(int fd, uint32_t v)
     int rc = 0, saved = 0;
     while (done < sizeof v) {
         ssize_t k = write(fd, p + done, sizeof v - done);
-        if (k < 0 && errno == EINTR)
-            continue;
+        if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             rc = -1;
             saved = errno;
@@ -146,7 +136,7 @@ int ex_write_u32(int fd, uint32_t v)
         done += (size_t)k;
     }
     if (rc < 0 && saved == EPIPE && !was_pending) {
-        struct timespec zero = { 0, 0 };
+        struct timespec zero = {0, 0};
         while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
             ;
     }
@@ -161,11 +151,9 @@ static char *output_head(const executor *ex)
 {
     char buf[OUTPUT_QUOTE_BYTES + 1];
     ssize_t n;
-    do
-        n = pread(ex->out_fd, buf, OUTPUT_QUOTE_BYTES, 0);
+    do n = pread(ex->out_fd, buf, OUTPUT_QUOTE_BYTES, 0);
     while (n < 0 && errno == EINTR);
-    if (n <= 0)
-        return strdup("(no output)");
+    if (n <= 0) return strdup("(no output)");
     buf[n] = '\0';
     int lines = 0;
     for (ssize_t i = 0; i < n; i++)
@@ -174,8 +162,7 @@ static char *output_head(const executor *ex)
             break;
         }
     size_t len = strlen(buf);
-    while (len > 0 && buf[len - 1] == '\n')
-        buf[--len] = '\0';
+    while (len > 0 && buf[len - 1] == '\n') buf[--len] = '\0';
     return strdup(buf);
 }
 
@@ -187,8 +174,7 @@ static char *output_head(const executor *ex)
 void ex_shutdown_server(executor *ex, int graceful, int *status)
 {
     int st = 0;
-    if (status)
-        *status = 0;
+    if (status) *status = 0;
     if (ex->server > 0) {
         int reaped = 0;
         if (graceful && ex->ctl_w >= 0 && ex_write_u32(ex->ctl_w, FS_QUIT) == 0) {
@@ -206,8 +192,7 @@ void ex_shutdown_server(executor *ex, int graceful, int *status)
             kill(ex->server, SIGKILL);
             waitpid_retry(ex->server, &st, 0);
         }
-        if (status)
-            *status = st;
+        if (status) *status = st;
         ex->server = 0;
     }
     ex_close_fd(&ex->ctl_w);
@@ -217,8 +202,7 @@ void ex_shutdown_server(executor *ex, int graceful, int *status)
 /* Has the server exited? Reaps it if so (then server = 0, *status = its wait status). */
 int ex_server_exited(executor *ex, int *status)
 {
-    if (ex->server <= 0)
-        return 1;
+    if (ex->server <= 0) return 1;
     pid_t r = waitpid_retry(ex->server, status, WNOHANG);
     if (r == ex->server || (r < 0 && errno == ECHILD)) {
         ex->server = 0;
@@ -231,7 +215,7 @@ int ex_server_exited(executor *ex, int *status)
  * message quotes the server's first lines of output). */
 int ex_spawn_server(executor *ex, char **err)
 {
-    int ctl[2] = { -1, -1 }, st[2] = { -1, -1 }, devnull = -1;
+    int ctl[2] = {-1, -1}, st[2] = {-1, -1}, devnull = -1;
     char **env = NULL;
     char vars[NPROTOCOL_VARS][40];
 
@@ -255,10 +239,9 @@ int ex_spawn_server(executor *ex, char **err)
         goto fail;
     }
     memcpy(env, ex->env_base, ex->nenv_base * sizeof *env);
-    for (size_t i = 0; i < NPROTOCOL_VARS; i++)
-        env[ex->nenv_base + i] = vars[i];
+    for (size_t i = 0; i < NPROTOCOL_VARS; i++) env[ex->nenv_base + i] = vars[i];
     env[ex->nenv_base + NPROTOCOL_VARS] = NULL;
-    char *argv[] = { ex->binary, NULL };
+    char *argv[] = {ex->binary, NULL};
 
     pid_t pid = fork();
     if (pid < 0) {
@@ -307,8 +290,7 @@ int ex_spawn_server(executor *ex, char **err)
 
     uint32_t hello = 0;
     int r = ex_read_u32(ex->st_r, &hello, HELLO_TIMEOUT_MS);
-    if (r == 1 && hello == FS_HELLO)
-        return 0;
+    if (r == 1 && hello == FS_HELLO) return 0;
 
     int status = 0;
     char what[128];
@@ -317,19 +299,22 @@ int ex_spawn_server(executor *ex, char **err)
     else if (r < 0)
         snprintf(what, sizeof what, "did not answer within %.0f s", HELLO_TIMEOUT_MS / 1e3);
     ex_shutdown_server(ex, 0, &status);
-    if (r == 0)
-        ex_describe_status(status, what, sizeof what);
+    if (r == 0) ex_describe_status(status, what, sizeof what);
     char *head = output_head(ex);
-    ex_set_err(err, "executor %s did not start: it %s (a crash before main or a missing "
-            "library?); its output:\n%s", ex->binary, what, head ? head : "");
+    ex_set_err(err,
+               "executor %s did not start: it %s (a crash before main or a missing "
+               "library?); its output:\n%s",
+               ex->binary, what, head ? head : "");
     free(head);
     ex->server_dead = 1;
     return -1;
 
 fail:
     free(env);
-    ex_close_fd(&ctl[0]); ex_close_fd(&ctl[1]);
-    ex_close_fd(&st[0]); ex_close_fd(&st[1]);
+    ex_close_fd(&ctl[0]);
+    ex_close_fd(&ctl[1]);
+    ex_close_fd(&st[0]);
+    ex_close_fd(&st[1]);
     ex_close_fd(&devnull);
     ex->server_dead = 1;
     return -1;
@@ -368,8 +353,7 @@ int ex_create_region(executor *ex, const executor_opts *o, char **err)
     ex->recs_cap = o->recs_cap ? o->recs_cap : DEFAULT_RECS_CAP;
     ex->cov_cap = o->cov_slots;
     if (ex->recs_cap > (1ull << 32))
-        return ex_set_err(err, "trace capacity of %llu records is too large",
-                       (unsigned long long)ex->recs_cap);
+        return ex_set_err(err, "trace capacity of %llu records is too large", (unsigned long long)ex->recs_cap);
     ex->inputs_off = TRACE_HEADER_SIZE;
     ex->cov_off = ex->inputs_off + ex->inputs_cap * 8;
     ex->recs_off = (ex->cov_off + ex->cov_cap + 63) & ~63ull;
@@ -378,15 +362,14 @@ int ex_create_region(executor *ex, const executor_opts *o, char **err)
     ex->size = (size_t)total;
 
     ex->shm_fd = memfd_create("sympath-trace", MFD_CLOEXEC);
-    if (ex->shm_fd < 0)
-        return ex_set_err(err, "memfd_create: %s", strerror(errno));
+    if (ex->shm_fd < 0) return ex_set_err(err, "memfd_create: %s", strerror(errno));
     if (ftruncate(ex->shm_fd, (off_t)total) < 0)
-        return ex_set_err(err, "cannot size the shared region to %llu bytes: %s",
-                       (unsigned long long)total, strerror(errno));
+        return ex_set_err(err, "cannot size the shared region to %llu bytes: %s", (unsigned long long)total,
+                          strerror(errno));
     void *p = mmap(NULL, ex->size, PROT_READ | PROT_WRITE, MAP_SHARED, ex->shm_fd, 0);
     if (p == MAP_FAILED)
-        return ex_set_err(err, "cannot map the shared region (%llu bytes): %s",
-                       (unsigned long long)total, strerror(errno));
+        return ex_set_err(err, "cannot map the shared region (%llu bytes): %s", (unsigned long long)total,
+                          strerror(errno));
     ex->base = p;
     ex->h = p;
     ex->inputs = (uint64_t *)(ex->base + ex->inputs_off);
@@ -401,11 +384,9 @@ int ex_create_region(executor *ex, const executor_opts *o, char **err)
 int ex_snapshot_env(executor *ex)
 {
     size_t n = 0;
-    for (char **e = environ; e && *e; e++)
-        n++;
+    for (char **e = environ; e && *e; e++) n++;
     ex->env_base = malloc((n + 1) * sizeof *ex->env_base);
-    if (!ex->env_base)
-        return -1;
+    if (!ex->env_base) return -1;
     size_t k = 0;
     for (char **e = environ; e && *e; e++) {
         int skip = 0;

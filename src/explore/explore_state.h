@@ -14,23 +14,23 @@
 
 /* One distinct error (kind + location); the first run that reached it is its reproducer. */
 typedef struct error_rec {
-    char *key;              /* kind|signal|location: what makes two errors the same */
+    char *key; /* kind|signal|location: what makes two errors the same */
     error_kind kind;
     int signo;
-    char *where;            /* "file:line" */
+    char *where; /* "file:line" */
     char *function;
-    int number;             /* errors/error-NNN.xml, -1 if it could not be written */
-    uint64_t hits;          /* runs that reached it */
+    int number;    /* errors/error-NNN.xml, -1 if it could not be written */
+    uint64_t hits; /* runs that reached it */
     double found_seconds;
     uint64_t found_exec;
-    int unconfirmed;        /* a time-out that could not be run again with a longer limit */
+    int unconfirmed; /* a time-out that could not be run again with a longer limit */
 } error_rec;
 
 /* The run an executor is busy with: the candidate it was solved for (for the divergence check). */
 typedef struct pending_run {
     int has_cand;
     candidate cand;
-    uint64_t *inputs;       /* the inputs it was given (to confirm a time-out) */
+    uint64_t *inputs; /* the inputs it was given (to confirm a time-out) */
     size_t ninputs;
 } pending_run;
 
@@ -46,34 +46,34 @@ typedef struct explore_state {
     pending_run *pending;
     unsigned nex, running;
 
-    uint8_t *covered;       /* per slot: covered by some run */
-    uint8_t *slot_user;     /* per slot: belongs to a user (not model) site */
+    uint8_t *covered;   /* per slot: covered by some run */
+    uint8_t *slot_user; /* per slot: belongs to a user (not model) site */
     uint32_t nslots, user_slots, user_covered;
 
     error_rec *errors;
     uint32_t nerrors, errors_cap, errors_property, errors_other;
 
-    uint8_t *taken;         /* scratch for strategy feedback */
+    uint8_t *taken; /* scratch for strategy feedback */
     uint32_t taken_cap;
 
     uint64_t execs, tests, divergences, timeouts, assume_failed, forks, dropped;
-    uint64_t inputs_done;   /* runs ended by the per-run input limit */
+    uint64_t inputs_done; /* runs ended by the per-run input limit */
     /* Continuations: runs cut by the input limit, to be run again with their own inputs as
      * the given vector (which doubles their limit) when no candidate is left. */
     input_vec **cont;
     uint32_t ncont, cont_cap;
-    uint64_t cont_dropped;  /* cut runs that will not be continued (queue full, or at the cap) */
-    uint64_t slow_runs;
-    uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */     /* runs over the time limit that ended under the longer confirmation limit */
+    uint64_t cont_dropped;               /* cut runs that will not be continued (queue full, or at the cap) */
+    uint64_t slow_runs;                  /* runs over the time limit that ended under the longer confirmation limit */
+    uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS]; /* external-call concretizations by callee id, all runs */
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
     int exhausted, complete;
-    int timeout_unconfirmed; /* the run being processed timed out and could not be confirmed */
-    int write_failed;        /* a file of the suite could not be written: the exploration stops */
-    int report_failed;       /* report.json could not be written (there is none) */
+    int timeout_unconfirmed;               /* the run being processed timed out and could not be confirmed */
+    int write_failed;                      /* a file of the suite could not be written: the exploration stops */
+    int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
     unsigned cur_exec;                     /* executor of the run being processed */
     struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
@@ -125,7 +125,8 @@ void explore_db_print_summary(const explore_state *s, FILE *f);
 void explore_print_summary(const explore_state *s, FILE *f);
 
 /* The branch site with this id (1-based, as in the trace and the tree), or NULL. */
-static inline const site_info *explore_site(const explore_state *s, uint32_t id) {
+static inline const site_info *explore_site(const explore_state *s, uint32_t id)
+{
     return id >= 1 && id <= s->sites.nsites ? &s->sites.sites[id - 1] : NULL;
 }
 

@@ -39,13 +39,15 @@
 
 /* ---- coverage ---- */
 
-static int slot_covered_cb(void *ctx, uint32_t slot) {
+static int slot_covered_cb(void *ctx, uint32_t slot)
+{
     explore_state *s = ctx;
     return slot < s->nslots ? s->covered[slot] != 0 : 1;
 }
 
 /* The number of user slots a run's coverage bytes cover for the first time (nothing marked). */
-static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov) {
+static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov)
+{
     uint32_t fresh = 0;
     for (uint32_t i = 0; i < s->nslots; i++)
         if (cov[i] && !s->covered[i] && s->slot_user[i]) fresh++;
@@ -53,7 +55,8 @@ static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov) {
 }
 
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
-static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
+static uint32_t merge_coverage(explore_state *s, const uint8_t *cov)
+{
     uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
     if (fresh) s->last_cov_time = util_now_s() - s->t0;
     return fresh;
@@ -67,13 +70,15 @@ static uint32_t merge_coverage(explore_state *s, const uint8_t *cov) {
  * already written stay complete (each was written atomically), and the run ends with exit
  * code 1. Said once: msg (it names the path) or else what; e is the errno of the failure.
  */
-void explore_output_failed(explore_state *s, const char *what, const char *msg, int e) {
+void explore_output_failed(explore_state *s, const char *what, const char *msg, int e)
+{
     if (s->write_failed) return;
     s->write_failed = 1;
     char *note = util_strf("sympath: %s%s%s%s; exploration stopped (the %llu tests in %s/tests are complete)",
                            e == ENOSPC || e == EDQUOT ? "disk full: " : "", msg ? "" : what, msg ? "" : ": ",
                            msg ? msg : strerror(e), (unsigned long long)s->tests, s->o->out_dir);
-    report_progress_note(s->progress, note ? note : "sympath: a file of the suite could not be written; exploration stopped");
+    report_progress_note(s->progress,
+                         note ? note : "sympath: a file of the suite could not be written; exploration stopped");
     free(note);
 }
 
@@ -81,16 +86,15 @@ void explore_output_failed(explore_state *s, const char *what, const char *msg, 
  * When it cannot be written, every file of that stem goes (.xml, an error's .txt, a .sql
  * written before a failed .results), so that no test is left without its database; returns
  * -1 then, else 0. */
-int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num) {
-    if (!s->o->db_schema)
-        return 0;
+int explore_write_fixture(explore_state *s, const run_result *r, const char *pattern, int num)
+{
+    if (!s->o->db_schema) return 0;
     char rel[64], path[4200];
     snprintf(rel, sizeof rel, pattern, num);
     snprintf(path, sizeof path, "%s/%s", s->o->out_dir, rel);
     char *err = NULL;
     errno = 0;
-    if (explore_db_write_fixture(s, r, path, &err) == 0)
-        return 0;
+    if (explore_db_write_fixture(s, r, path, &err) == 0) return 0;
     int e = errno;
     char *msg = util_strf("%s: %s", err ? err : "?", strerror(e));
     explore_output_failed(s, "cannot write the fixture of a test", msg, e);
@@ -105,7 +109,8 @@ int explore_write_fixture(explore_state *s, const run_result *r, const char *pat
     return -1;
 }
 
-void explore_fill_test_case(const run_result *r, test_case *tc) {
+void explore_fill_test_case(const run_result *r, test_case *tc)
+{
     tc->n = r->ninputs;
     tc->values = r->inputs;
     tc->types = r->itypes;
@@ -117,11 +122,12 @@ void explore_fill_test_case(const run_result *r, test_case *tc) {
 
 /* Progress: a sample for OUT/stats and the display (src/report); target = the branch the
  * last candidate given to an executor aimed at. */
-static void progress_line(explore_state *s, int final) {
+static void progress_line(explore_state *s, int final)
+{
     solver_stats ss;
     solver_get_stats(s->solver, &ss);
-    report_sample rs = {util_now_s() - s->t0, s->execs, s->user_covered, s->user_slots, s->tests, s->nerrors,
-                        s->solve_seconds, ss.queries, ss.unknown, s->divergences};
+    report_sample rs = {util_now_s() - s->t0, s->execs,         s->user_covered, s->user_slots, s->tests,
+                        s->nerrors,           s->solve_seconds, ss.queries,      ss.unknown,    s->divergences};
     char target[512] = "";
     for (unsigned i = 0; i < s->nex && !target[0]; i++) {
         const site_info *si = s->pending[i].cand.node ? explore_site(s, s->pending[i].cand.node->site) : NULL;
@@ -130,7 +136,8 @@ static void progress_line(explore_state *s, int final) {
     report_progress_update(s->progress, &rs, target, final);
 }
 
-static void on_open_cb(void *ctx, tree_node *node, int dir) {
+static void on_open_cb(void *ctx, tree_node *node, int dir)
+{
     explore_state *s = ctx;
     s->st->add(s->st, node, dir);
 }
@@ -142,7 +149,8 @@ static void on_open_cb(void *ctx, tree_node *node, int dir) {
  * time-out is therefore run again with CONFIRM_FACTOR times the limit; if it ends, its
  * result replaces the time-out (counted as a slow run). Known time-outs are not re-run.
  */
-static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
+static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
+{
     char *where = NULL, *func = NULL;
     char *key = explore_error_key(s, r, &where, &func);
     int known = key && explore_error_known(s, key);
@@ -197,7 +205,8 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r) {
  */
 #define CONT_MAX 64
 
-static void remember_continuation(explore_state *s, const run_result *r) {
+static void remember_continuation(explore_state *s, const run_result *r)
+{
     if (r->ninputs >= (1u << 20) / 2) {
         s->cont_dropped++;
         return;
@@ -219,12 +228,15 @@ static void remember_continuation(explore_state *s, const run_result *r) {
         s->cont_cap = nc;
     }
     input_vec *v = input_vec_new(r->inputs, r->ninputs);
-    if (v) s->cont[s->ncont++] = v;
-    else s->cont_dropped++;
+    if (v)
+        s->cont[s->ncont++] = v;
+    else
+        s->cont_dropped++;
 }
 
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
-static void process_run(explore_state *s, unsigned idx, run_result *r) {
+static void process_run(explore_state *s, unsigned idx, run_result *r)
+{
     pending_run *p = &s->pending[idx];
     s->cur_exec = idx; /* whose recorded results a kept test gets (PostgreSQL fixture mode) */
     s->timeout_unconfirmed = 0;
@@ -262,8 +274,8 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
         test_case tc;
         explore_fill_test_case(r, &tc);
         char comment[128];
-        snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
-                 (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
+        snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s", (unsigned long long)s->execs,
+                 fresh, new_error ? ", new error" : "");
         char *err = NULL;
         int num = suite_write_test(s->suite, &tc, comment, &err);
         if (num < 0) {
@@ -293,7 +305,8 @@ static void process_run(explore_state *s, unsigned idx, run_result *r) {
 }
 
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
-static const char *budget_reason(explore_state *s) {
+static const char *budget_reason(explore_state *s)
+{
     if (s->write_failed) return "write-error";
     if (s->o->interrupted && *s->o->interrupted) return "interrupted";
     if (s->o->budget_seconds > 0 && util_now_s() - s->t0 >= s->o->budget_seconds) return "budget";
@@ -305,7 +318,8 @@ static const char *budget_reason(explore_state *s) {
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
  * the strategy has no candidate left or a budget ran out while solving (a long series of
  * UNSAT candidates must not overrun the time budget). */
-static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t *n) {
+static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t *n)
+{
     while (!budget_reason(s) && s->st->next(s->st, c)) {
         tree_node *node = c->node;
         if (node->status[c->dir] != CHILD_OPEN) continue;
@@ -343,13 +357,15 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
     return 0;
 }
 
-static int find_idle(explore_state *s) {
+static int find_idle(explore_state *s)
+{
     for (unsigned i = 0; i < s->nex; i++)
         if (!executor_busy(s->ex[i])) return (int)i;
     return -1;
 }
 
-static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c) {
+static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c)
+{
     char *err = NULL;
     pending_run *p = &s->pending[idx];
     free(p->inputs);
@@ -372,7 +388,8 @@ static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, siz
     return 0;
 }
 
-static void explore_loop(explore_state *s) {
+static void explore_loop(explore_state *s)
+{
     int started_first = 0;
     const char *reason = NULL;
     int exhausted = 0;
@@ -450,7 +467,8 @@ static void explore_loop(explore_state *s) {
 /* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): the status of every
  * direction no run took, by branch site and direction index; concretizations by the site
  * executed last before them. */
-static void reason_of_node(void *ctx, const tree_node *n) {
+static void reason_of_node(void *ctx, const tree_node *n)
+{
     explore_state *s = ctx;
     const site_info *si = explore_site(s, n->site);
     if (!si || !si->user) return;
@@ -463,14 +481,16 @@ static void reason_of_node(void *ctx, const tree_node *n) {
 
 /* ---- setup ---- */
 
-suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err) {
+suite_writer *explore_open_suite(const char *out_dir, const char *source, char **err)
+{
     char hash[65];
     suite_meta meta = {source, sha256_file_hex(source, hash) == 0 ? hash : NULL, "main",
                        "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )", "sympath " SYMPATH_VERSION};
     return suite_open(out_dir, &meta, err);
 }
 
-static int setup(explore_state *s, const explore_opts *o, char **err) {
+static int setup(explore_state *s, const explore_opts *o, char **err)
+{
     s->o = o;
     if (site_table_load(o->sites_path, &s->sites, err) != 0) return -1;
     s->nslots = s->sites.nslots;
@@ -523,18 +543,20 @@ static int setup(explore_state *s, const explore_opts *o, char **err) {
             snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, i);
             setenv(SYMPATH_ENV_DB_RESULTS, rp, 1);
         }
-        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb, s->nslots, 0, 0,
-                            o->inputs_limit};
+        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb,
+                            s->nslots,   0,           0, o->inputs_limit};
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
     char title[4200];
-    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir, o->strategy ? o->strategy : "cov");
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir,
+             o->strategy ? o->strategy : "cov");
     s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
 
-static void teardown(explore_state *s) {
+static void teardown(explore_state *s)
+{
     report_progress_close(s->progress);
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
     for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
@@ -559,7 +581,8 @@ static void teardown(explore_state *s) {
     site_table_free(&s->sites);
 }
 
-int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
+int explore_program(const explore_opts *o, explore_summary *sum, char **err)
+{
     explore_state s;
     memset(&s, 0, sizeof s);
     s.t0 = util_now_s();
@@ -591,7 +614,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     report_reasons_free(s.reasons);
     char *rerr = NULL;
     if (explore_write_report(&s, &rerr) != 0) {
-        fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n", rerr ? rerr : strerror(errno));
+        fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n",
+                rerr ? rerr : strerror(errno));
         free(rerr);
         s.report_failed = 1;
     } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
@@ -601,7 +625,8 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err) {
     explore_print_summary(&s, stderr);
     if (s.write_failed) {
         *err = util_strf("the exploration stopped early because a file could not be written (above); "
-                         "%llu tests kept", (unsigned long long)s.tests);
+                         "%llu tests kept",
+                         (unsigned long long)s.tests);
         rc = -1;
     }
     if (sum) {

@@ -18,36 +18,36 @@
 #define SYMPATH_VERSION "0.1"
 
 typedef struct explore_opts {
-    const char *out_dir;            /* existing output directory (tests/, errors/, report.json go here) */
-    const char *exe_path;           /* instrumented executor (from build_executor) */
-    const char *sites_path;         /* its site table */
-    const char *work_dir;           /* scratch directory (executor output files) */
-    const char *const *sources;     /* the user's sources, for the report */
+    const char *out_dir;        /* existing output directory (tests/, errors/, report.json go here) */
+    const char *exe_path;       /* instrumented executor (from build_executor) */
+    const char *sites_path;     /* its site table */
+    const char *work_dir;       /* scratch directory (executor output files) */
+    const char *const *sources; /* the user's sources, for the report */
     size_t nsources;
-    const char *strategy;           /* one of strategy_names; NULL = "cov" */
-    double budget_seconds;          /* wall-time budget of the exploration, seconds (0 = none) */
-    uint64_t max_execs;             /* 0 = no limit */
-    uint64_t max_tests;             /* kept tests; 0 = no limit */
-    uint64_t seed;                  /* for the random strategy */
-    unsigned jobs;                  /* parallel executors (>= 1) */
-    unsigned run_timeout_ms;        /* per-run wall-time limit, ms */
-    unsigned mem_mb;                /* per-run address-space limit, MiB (0 = none) */
-    unsigned out_kb;                /* per-run output cap, KiB */
-    unsigned solver_timeout_ms;     /* per-query Z3 timeout, ms */
-    uint32_t loop_bound;            /* see tree_new; 0 = unbounded */
-    uint32_t max_depth;             /* see tree_new; 0 = unbounded */
-    uint32_t inputs_limit;          /* see executor_opts; 0 = no limit */
-    int progress;                   /* nonzero: live progress line on stderr */
-    double build_seconds;           /* time spent building, reported */
-    const struct build_stats *build;/* what the instrumenter did, reported (may be NULL) */
+    const char *strategy;               /* one of strategy_names; NULL = "cov" */
+    double budget_seconds;              /* wall-time budget of the exploration, seconds (0 = none) */
+    uint64_t max_execs;                 /* 0 = no limit */
+    uint64_t max_tests;                 /* kept tests; 0 = no limit */
+    uint64_t seed;                      /* for the random strategy */
+    unsigned jobs;                      /* parallel executors (>= 1) */
+    unsigned run_timeout_ms;            /* per-run wall-time limit, ms */
+    unsigned mem_mb;                    /* per-run address-space limit, MiB (0 = none) */
+    unsigned out_kb;                    /* per-run output cap, KiB */
+    unsigned solver_timeout_ms;         /* per-query Z3 timeout, ms */
+    uint32_t loop_bound;                /* see tree_new; 0 = unbounded */
+    uint32_t max_depth;                 /* see tree_new; 0 = unbounded */
+    uint32_t inputs_limit;              /* see executor_opts; 0 = no limit */
+    int progress;                       /* nonzero: live progress line on stderr */
+    double build_seconds;               /* time spent building, reported */
+    const struct build_stats *build;    /* what the instrumenter did, reported (may be NULL) */
     volatile sig_atomic_t *interrupted; /* set asynchronously (Ctrl-C): stop cleanly; may be NULL */
     /* database applications (--db): NULL schema = none. The executors read the same schema,
      * limits and log path from the environment (SYMPATH_DB_*, set by the CLI). */
-    const struct db_schema *db_schema;  /* for writing fixtures (tests/test-NNNNN.sql) */
-    unsigned db_rows, db_text;          /* row slots per table, bytes per TEXT cell (db_limits) */
-    const char *db_log;                 /* per-statement log the executors append to (report.json "database") */
-    int db_pg;                          /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
-    const char *db_results_dir;         /* PostgreSQL: executor i's runs record their SELECTs' results in
+    const struct db_schema *db_schema; /* for writing fixtures (tests/test-NNNNN.sql) */
+    unsigned db_rows, db_text;         /* row slots per table, bytes per TEXT cell (db_limits) */
+    const char *db_log;                /* per-statement log the executors append to (report.json "database") */
+    int db_pg;                         /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
+    const char *db_results_dir;        /* PostgreSQL: executor i's runs record their SELECTs' results in
                                            DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
 } explore_opts;
 
@@ -57,12 +57,12 @@ extern const char *const strategy_names[];
 
 /* What the exploration found, for the caller's summary and exit code. */
 typedef struct explore_summary {
-    uint32_t slots_total, slots_covered;   /* branch directions in user code */
+    uint32_t slots_total, slots_covered; /* branch directions in user code */
     uint64_t tests, execs;
-    uint32_t errors_property;              /* reach_error / failed assertions */
-    uint32_t errors_other;                 /* abort, crashes, hangs */
-    int complete;                          /* the execution tree was exhausted without bounds/unknowns */
-    const char *stop_reason;               /* static string: "exhausted", "budget", ... */
+    uint32_t errors_property; /* reach_error / failed assertions */
+    uint32_t errors_other;    /* abort, crashes, hangs */
+    int complete;             /* the execution tree was exhausted without bounds/unknowns */
+    const char *stop_reason;  /* static string: "exhausted", "budget", ... */
     double seconds;
 } explore_summary;
 
@@ -106,9 +106,9 @@ suite_writer *explore_open_suite(const char *out_dir, const char *source, char *
 
 /* Where a command builds: OUT/build, its executor and site table. */
 typedef struct explore_paths {
-    char build_dir[PATH_MAX];     /* OUT/build (also the exploration's scratch directory) */
-    char exe[PATH_MAX + 16];      /* OUT/build/executor */
-    char sites[PATH_MAX + 16];    /* OUT/build/sites.tsv */
+    char build_dir[PATH_MAX];  /* OUT/build (also the exploration's scratch directory) */
+    char exe[PATH_MAX + 16];   /* OUT/build/executor */
+    char sites[PATH_MAX + 16]; /* OUT/build/sites.tsv */
 } explore_paths;
 
 /* Fill *p for the output directory `out` and create OUT/build (mkdir -p). Returns 0; -1 with
@@ -142,23 +142,23 @@ int explore_write_replay_conf(const char *out, char *const *abs_sources, size_t 
 
 /* What `sympath run` was asked to do: the parsed command line. All borrowed. */
 typedef struct explore_run_opts {
-    const char *out_dir;              /* OUT: tests/, errors/, report.json, build/ */
-    const char *const *sources;       /* the program's C files as given (>= 1) */
+    const char *out_dir;        /* OUT: tests/, errors/, report.json, build/ */
+    const char *const *sources; /* the program's C files as given (>= 1) */
     size_t nsources;
-    const char *cflags;               /* --cflags, or NULL */
-    const char *compile_commands;     /* --compile-commands file or directory (its flags go before cflags), or NULL */
+    const char *cflags;           /* --cflags, or NULL */
+    const char *compile_commands; /* --compile-commands file or directory (its flags go before cflags), or NULL */
     /* reads compile_commands for the sources (absolute paths): unit_compdb_flags, passed in by
      * the CLI because src/unit sits above explore; the malloc'ed flags, or NULL with *err */
     char *(*compdb_flags)(const char *db, const char *const *sources, size_t nsources, char **err);
-    const char *db;                   /* --db: DDL or SQLite file, or a PostgreSQL conninfo; NULL: none */
-    const char *db_scratch;           /* --db-scratch conninfo, or NULL */
-    unsigned db_rows, db_text;        /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */
+    const char *db;                     /* --db: DDL or SQLite file, or a PostgreSQL conninfo; NULL: none */
+    const char *db_scratch;             /* --db-scratch conninfo, or NULL */
+    unsigned db_rows, db_text;          /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */
     const struct sym_posix_opts *posix; /* --sym-args/--sym-stdin/--sym-file (may be NULL: none) */
-    explore_opts explore;             /* strategy, budgets, limits, jobs, progress; the paths, sources,
+    explore_opts explore;               /* strategy, budgets, limits, jobs, progress; the paths, sources,
                                          build, database and interrupted fields are set by explore_run */
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop; may be NULL */
-    void (*before_build)(void);       /* called once just before the build (the CLI arms Ctrl-C there); may be NULL */
-    FILE *log;                        /* messages ("sympath run: ..."); NULL: stderr */
+    void (*before_build)(void);         /* called once just before the build (the CLI arms Ctrl-C there); may be NULL */
+    FILE *log;                          /* messages ("sympath run: ..."); NULL: stderr */
 } explore_run_opts;
 
 /*

@@ -32,8 +32,17 @@ int explore_build_program(const char *cmd, const explore_paths *p, char *const *
                           const char *shown, const char *cflags, const sym_posix_opts *posix,
                           volatile sig_atomic_t *interrupted, build_stats *bs, FILE *log)
 {
-    build_opts bo = {(const char *const *)abs_sources, n, cflags, p->build_dir, instrument_lib_dir(), instrument_include_dir(),
-                     p->exe, p->sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, posix, interrupted};
+    build_opts bo = {(const char *const *)abs_sources,
+                     n,
+                     cflags,
+                     p->build_dir,
+                     instrument_lib_dir(),
+                     instrument_include_dir(),
+                     p->exe,
+                     p->sites,
+                     getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
+                     posix,
+                     interrupted};
     char *err = NULL;
     memset(bs, 0, sizeof *bs);
     fprintf(log, "sympath: building %s%s ...\n", shown, n > 1 ? " (and more)" : "");
@@ -77,7 +86,8 @@ int explore_write_replay_conf(const char *out, char *const *abs_sources, size_t 
         c.args_on = posix->args_on, c.args_min = posix->args_min, c.args_max = posix->args_max;
         c.arg_len = posix->arg_len;
         c.stdin_on = posix->stdin_on, c.stdin_max = posix->stdin_max;
-        for (size_t k = 0; k < posix->nfiles; k++) oom |= replay_conf_add_file(&c, posix->files[k].name, posix->files[k].size);
+        for (size_t k = 0; k < posix->nfiles; k++)
+            oom |= replay_conf_add_file(&c, posix->files[k].name, posix->files[k].size);
         char *pc = util_strf("%s/build/posix_conf.c", out);
         c.posixconf = pc ? realpath(pc, NULL) : NULL;
         free(pc);
@@ -160,7 +170,8 @@ int explore_run(const explore_run_opts *r)
         }
     }
     char *err = NULL;
-    if (r->compile_commands && r->compdb_flags) { /* unitlib: the flags of the sources' entries (their union), before --cflags */
+    if (r->compile_commands &&
+        r->compdb_flags) { /* unitlib: the flags of the sources' entries (their union), before --cflags */
         char *cf = r->compdb_flags(r->compile_commands, (const char *const *)s.abs_sources, nsources, &err);
         if (!cf) {
             fprintf(log, "sympath run: %s\n", err ? err : "out of memory");
@@ -220,8 +231,9 @@ int explore_run(const explore_run_opts *r)
         free(err);
         return run_end(&s, 1, log);
     }
-    int conf_rc = explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, sum.slots_covered,
-                                            sum.slots_total, &s.db, s.db.schema && s.db.pg, log); /* said there; exit 1 */
+    int conf_rc =
+        explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, sum.slots_covered, sum.slots_total,
+                                  &s.db, s.db.schema && s.db.pg, log); /* said there; exit 1 */
     if (r->interrupted && *r->interrupted && strcmp(sum.stop_reason ? sum.stop_reason : "", "interrupted") != 0)
         fprintf(log, "sympath: Ctrl-C after the exploration had ended: the suite and report.json were "
                      "completed first\n");

@@ -10,14 +10,17 @@
 
 /* Names of conc_kind values in report.json; keep in the ORDER of conc_kind. */
 static const char *const conc_names[CONC_KIND_COUNT] = {
-    "external_call", "float", "symbolic_pointer", "symbolic_size", "wide_integer", "aggregate",
-    "vararg", "unsupported_instruction", "input_overflow", "trace_full", "pointer_input",
+    "external_call",  "float",      "symbolic_pointer", "symbolic_size",
+    "wide_integer",   "aggregate",  "vararg",           "unsupported_instruction",
+    "input_overflow", "trace_full", "pointer_input",
 };
 
-static void report_coverage(json_writer *j, const explore_state *s) {
+static void report_coverage(json_writer *j, const explore_state *s)
+{
     json_key(j, "coverage");
     json_begin_object(j);
-    json_kv_str(j, "unit", "branch directions (both outcomes of each conditional branch, each distinct switch destination)");
+    json_kv_str(j, "unit",
+                "branch directions (both outcomes of each conditional branch, each distinct switch destination)");
     json_kv_uint(j, "branches_total", s->user_slots);
     json_kv_uint(j, "branches_covered", s->user_covered);
     json_kv_double(j, "percent", s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0);
@@ -57,7 +60,8 @@ static void report_coverage(json_writer *j, const explore_state *s) {
     json_end_object(j);
 }
 
-static void report_errors(json_writer *j, const explore_state *s) {
+static void report_errors(json_writer *j, const explore_state *s)
+{
     json_key(j, "errors");
     json_begin_array(j);
     for (uint32_t i = 0; i < s->nerrors; i++) {
@@ -84,7 +88,8 @@ static void report_errors(json_writer *j, const explore_state *s) {
     json_end_array(j);
 }
 
-static void report_stats(json_writer *j, const explore_state *s) {
+static void report_stats(json_writer *j, const explore_state *s)
+{
     json_key(j, "executions");
     json_begin_object(j);
     json_kv_uint(j, "total", s->execs);
@@ -179,7 +184,8 @@ static void report_stats(json_writer *j, const explore_state *s) {
     json_end_object(j);
 }
 
-int explore_write_report(const explore_state *s, char **err) {
+int explore_write_report(const explore_state *s, char **err)
+{
     json_writer *j = json_new();
     if (!j) {
         *err = strdup("out of memory");
@@ -228,7 +234,8 @@ int explore_write_report(const explore_state *s, char **err) {
     return rc;
 }
 
-void explore_print_summary(const explore_state *s, FILE *f) {
+void explore_print_summary(const explore_state *s, FILE *f)
+{
     double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
     tree_stats ts;
     tree_get_stats(s->tree, &ts);
@@ -243,16 +250,16 @@ void explore_print_summary(const explore_state *s, FILE *f) {
                  (unsigned long long)ts.by_status[CHILD_DIVERGED]);
     else
         snprintf(why, sizeof why, "stopped (%s)", s->stop_reason);
-    fprintf(f, "sympath: %s after %.1f s: %llu executions (%.0f/s), %llu tests in %s/tests\n", why,
-            s->total_seconds, (unsigned long long)s->execs, s->total_seconds > 0 ? s->execs / s->total_seconds : 0.0,
+    fprintf(f, "sympath: %s after %.1f s: %llu executions (%.0f/s), %llu tests in %s/tests\n", why, s->total_seconds,
+            (unsigned long long)s->execs, s->total_seconds > 0 ? s->execs / s->total_seconds : 0.0,
             (unsigned long long)s->tests, s->o->out_dir);
     fprintf(f, "  branch coverage: %u/%u directions (%.1f%%)\n", s->user_covered, s->user_slots, pct);
     fprintf(f, "  property violations: %u   other terminations: %u\n", s->errors_property, s->errors_other);
     for (uint32_t i = 0; i < s->nerrors; i++) {
         const error_rec *e = &s->errors[i];
         fprintf(f, "    [%s] %s at %s in %s -> errors/error-%03d.xml\n",
-                error_is_property(e->kind) ? "violation" : "other", error_kind_name(e->kind), e->where,
-                e->function, e->number);
+                error_is_property(e->kind) ? "violation" : "other", error_kind_name(e->kind), e->where, e->function,
+                e->number);
     }
     uint64_t conc = 0;
     for (int k = 0; k < CONC_KIND_COUNT; k++) conc += s->conc[k];
@@ -269,11 +276,9 @@ void explore_print_summary(const explore_state *s, FILE *f) {
         uint64_t best = 0; /* the largest count below the last one printed */
         for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS; i++) {
             uint64_t c = s->conc_fn[i + 1];
-            if (c > best && c < last)
-                best = c;
+            if (c > best && c < last) best = c;
         }
-        if (!best)
-            break;
+        if (!best) break;
         for (uint32_t i = 0; i < s->sites.ncallees && i + 1 < TRACE_CONC_FN_SLOTS && shown < 5; i++)
             if (s->conc_fn[i + 1] == best) {
                 fprintf(f, "%s%s %llu", shown ? ", " : "  concretized by calls of: ", s->sites.callees[i],
@@ -282,8 +287,7 @@ void explore_print_summary(const explore_state *s, FILE *f) {
             }
         last = best;
     }
-    if (shown)
-        fputc('\n', f);
+    if (shown) fputc('\n', f);
     if (s->report_failed)
         fprintf(f, "  report: none (report.json could not be written)\n");
     else

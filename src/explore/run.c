@@ -6,8 +6,7 @@
 input_vec *input_vec_new(const uint64_t *values, uint32_t n)
 {
     input_vec *v = malloc(sizeof *v);
-    if (!v)
-        return NULL;
+    if (!v) return NULL;
     v->refs = 1;
     v->n = n;
     v->values = NULL;
@@ -27,26 +26,22 @@ input_vec *input_vec_new(const uint64_t *values, uint32_t n)
 
 input_vec *input_vec_retain(input_vec *v)
 {
-    if (v)
-        v->refs++;
+    if (v) v->refs++;
     return v;
 }
 
 void input_vec_release(input_vec *v)
 {
-    if (!v || --v->refs > 0)
-        return;
+    if (!v || --v->refs > 0) return;
     free(v->values);
     free(v);
 }
 
 void run_result_clear(run_result *r)
 {
-    if (!r)
-        return;
+    if (!r) return;
     if (r->inames)
-        for (uint32_t i = 0; i < r->ninputs; i++)
-            free(r->inames[i]);
+        for (uint32_t i = 0; i < r->ninputs; i++) free(r->inames[i]);
     free(r->inputs);
     free(r->itypes);
     free(r->iwidths);

@@ -17,12 +17,12 @@ typedef struct candidate {
 
 /* What the explorer tells the strategy after each run. */
 typedef struct run_feedback {
-    tree_node **path;       /* the run's nodes in order (tree_insert_result.path) */
-    uint8_t *taken;         /* direction taken at each node */
+    tree_node **path; /* the run's nodes in order (tree_insert_result.path) */
+    uint8_t *taken;   /* direction taken at each node */
     uint32_t npath;
-    uint32_t bound;         /* the bound of the candidate that produced the run (0 for the first run) */
-    uint32_t new_slots;     /* coverage slots this run covered for the first time */
-    bool error;             /* the run hit an error */
+    uint32_t bound;     /* the bound of the candidate that produced the run (0 for the first run) */
+    uint32_t new_slots; /* coverage slots this run covered for the first time */
+    bool error;         /* the run hit an error */
 } run_feedback;
 
 /* Coverage oracle for coverage-guided choices: nonzero if the slot is covered already. */

@@ -19,18 +19,21 @@ typedef struct bfs {
     uint64_t seq;
 } bfs;
 
-static int bfs_before(const void *a, const void *b) {
+static int bfs_before(const void *a, const void *b)
+{
     const bfs_item *x = a, *y = b;
     return x->depth != y->depth ? x->depth < y->depth : x->seq < y->seq;
 }
 
-static void bfs_add(strategy *s, tree_node *node, int dir) {
+static void bfs_add(strategy *s, tree_node *node, int dir)
+{
     bfs *b = (bfs *)s;
     bfs_item it = {node, node->depth, (uint8_t)dir, b->seq++};
     (void)heap_push(&b->h, &it); /* out of memory: the direction is not offered */
 }
 
-static bool bfs_next(strategy *s, candidate *out) {
+static bool bfs_next(strategy *s, candidate *out)
+{
     bfs *b = (bfs *)s;
     bfs_item it;
     while (heap_pop(&b->h, &it)) {
@@ -42,18 +45,18 @@ static bool bfs_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void bfs_destroy(strategy *s) {
+static void bfs_destroy(strategy *s)
+{
     bfs *b = (bfs *)s;
-    if (!b)
-        return;
+    if (!b) return;
     heap_free(&b->h);
     free(b);
 }
 
-strategy *strategy_bfs_new(void) {
+strategy *strategy_bfs_new(void)
+{
     bfs *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
+    if (!b) return NULL;
     if (heap_init(&b->h, sizeof(bfs_item), bfs_before) < 0) {
         free(b);
         return NULL;

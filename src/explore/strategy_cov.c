@@ -35,44 +35,42 @@ typedef struct cov {
     void *cov_ctx;
 } cov;
 
-static int cov_before(const void *a, const void *b) {
+static int cov_before(const void *a, const void *b)
+{
     const cov_item *x = a, *y = b;
-    if (x->tier != y->tier)
-        return x->tier < y->tier;
-    if (x->depth != y->depth)
-        return x->depth < y->depth;
+    if (x->tier != y->tier) return x->tier < y->tier;
+    if (x->depth != y->depth) return x->depth < y->depth;
     return x->seq < y->seq;
 }
 
-static uint8_t cov_tier(const cov *c, const tree_node *node, int dir) {
+static uint8_t cov_tier(const cov *c, const tree_node *node, int dir)
+{
     uint32_t slot = candidate_slot(node, dir);
-    if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot)))
-        return 0;
-    if (node->kind == BK_CHECK && dir == 1)
-        return 1;
+    if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot))) return 0;
+    if (node->kind == BK_CHECK && dir == 1) return 1;
     if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
         return 3; /* a second "one more row" past an absent slot: the first one comes before */
     return 2;
 }
 
-static void cov_add(strategy *s, tree_node *node, int dir) {
+static void cov_add(strategy *s, tree_node *node, int dir)
+{
     cov *c = (cov *)s;
     cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir), c->seq++};
     (void)heap_push(&c->h, &it); /* out of memory: the direction is not offered */
 }
 
-static bool cov_next(strategy *s, candidate *out) {
+static bool cov_next(strategy *s, candidate *out)
+{
     cov *c = (cov *)s;
     cov_item it;
     while (heap_pop(&c->h, &it)) {
-        if (!cand_open(it.node, it.dir))
-            continue;
+        if (!cand_open(it.node, it.dir)) continue;
         uint8_t tier = cov_tier(c, it.node, it.dir);
         if (tier > it.tier) {
             it.tier = tier;
             const cov_item *top = heap_top(&c->h);
-            if (top && cov_before(top, &it) && heap_push(&c->h, &it) == 0)
-                continue;
+            if (top && cov_before(top, &it) && heap_push(&c->h, &it) == 0) continue;
         }
         *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
         return true;
@@ -80,18 +78,18 @@ static bool cov_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void cov_destroy(strategy *s) {
+static void cov_destroy(strategy *s)
+{
     cov *c = (cov *)s;
-    if (!c)
-        return;
+    if (!c) return;
     heap_free(&c->h);
     free(c);
 }
 
-strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx) {
+strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx)
+{
     cov *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
+    if (!c) return NULL;
     if (heap_init(&c->h, sizeof(cov_item), cov_before) < 0) {
         free(c);
         return NULL;

@@ -12,20 +12,21 @@ typedef struct dfs {
     size_t n, cap;
 } dfs;
 
-static void dfs_add(strategy *s, tree_node *node, int dir) {
+static void dfs_add(strategy *s, tree_node *node, int dir)
+{
     dfs *d = (dfs *)s;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 64;
         candidate *v = realloc(d->v, cap * sizeof *v);
-        if (!v)
-            return; /* out of memory: the direction is not offered (it stays OPEN in the tree) */
+        if (!v) return; /* out of memory: the direction is not offered (it stays OPEN in the tree) */
         d->v = v;
         d->cap = cap;
     }
     d->v[d->n++] = (candidate){.node = node, .dir = (uint8_t)dir, .bound = 0};
 }
 
-static bool dfs_next(strategy *s, candidate *out) {
+static bool dfs_next(strategy *s, candidate *out)
+{
     dfs *d = (dfs *)s;
     while (d->n) {
         candidate c = d->v[--d->n];
@@ -37,18 +38,18 @@ static bool dfs_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void dfs_destroy(strategy *s) {
+static void dfs_destroy(strategy *s)
+{
     dfs *d = (dfs *)s;
-    if (!d)
-        return;
+    if (!d) return;
     free(d->v);
     free(d);
 }
 
-strategy *strategy_dfs_new(void) {
+strategy *strategy_dfs_new(void)
+{
     dfs *d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
+    if (!d) return NULL;
     d->base = (strategy){"dfs", dfs_add, dfs_next, strategy_ignore_run, dfs_destroy};
     return &d->base;
 }

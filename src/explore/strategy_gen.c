@@ -18,8 +18,8 @@
 #define GEN_ERROR_BONUS 16u /* score added for a run that hit an error: expand near errors early */
 
 typedef struct gen_run {
-    tree_node **path;   /* owned copy of the run's nodes */
-    uint8_t *taken;     /* owned copy of its directions */
+    tree_node **path; /* owned copy of the run's nodes */
+    uint8_t *taken;   /* owned copy of its directions */
     uint32_t npath;
     uint32_t bound;
     uint64_t score;
@@ -28,47 +28,48 @@ typedef struct gen_run {
 
 typedef struct gen {
     strategy base;
-    heap runs;              /* gen_run, best score first, then oldest */
+    heap runs; /* gen_run, best score first, then oldest */
     uint64_t seq;
-    candidate *list;        /* expansion list of the run being expanded */
+    candidate *list; /* expansion list of the run being expanded */
     size_t nlist, pos, cap;
 } gen;
 
-static int gen_before(const void *a, const void *b) {
+static int gen_before(const void *a, const void *b)
+{
     const gen_run *x = a, *y = b;
     return x->score != y->score ? x->score > y->score : x->seq < y->seq;
 }
 
-static void gen_add(strategy *s, tree_node *node, int dir) {
+static void gen_add(strategy *s, tree_node *node, int dir)
+{
     (void)s;
     (void)node;
     (void)dir;
 }
 
-static void gen_on_run(strategy *s, const run_feedback *fb) {
+static void gen_on_run(strategy *s, const run_feedback *fb)
+{
     gen *g = (gen *)s;
     gen_run r = {0};
     r.npath = fb->npath;
     r.bound = fb->bound;
     r.score = (uint64_t)fb->new_slots + (fb->error ? GEN_ERROR_BONUS : 0);
     r.seq = g->seq++;
-    if (r.bound >= r.npath)
-        return; /* nothing to expand */
+    if (r.bound >= r.npath) return; /* nothing to expand */
     r.path = malloc((size_t)r.npath * sizeof *r.path);
     r.taken = malloc(r.npath);
-    if (!r.path || !r.taken)
-        goto fail;
+    if (!r.path || !r.taken) goto fail;
     memcpy(r.path, fb->path, (size_t)r.npath * sizeof *r.path);
     memcpy(r.taken, fb->taken, r.npath);
-    if (heap_push(&g->runs, &r) == 0)
-        return;
+    if (heap_push(&g->runs, &r) == 0) return;
 fail: /* out of memory: the run is not expanded */
     free(r.path);
     free(r.taken);
 }
 
 /* Build the expansion list of r (entries open now; next() re-checks) and free r's copies. */
-static void expand(gen *g, gen_run *r) {
+static void expand(gen *g, gen_run *r)
+{
     g->nlist = g->pos = 0;
     size_t want = r->npath - r->bound;
     if (want > g->cap) {
@@ -87,7 +88,8 @@ static void expand(gen *g, gen_run *r) {
     free(r->taken);
 }
 
-static bool gen_next(strategy *s, candidate *out) {
+static bool gen_next(strategy *s, candidate *out)
+{
     gen *g = (gen *)s;
     for (;;) {
         while (g->pos < g->nlist) {
@@ -98,16 +100,15 @@ static bool gen_next(strategy *s, candidate *out) {
             }
         }
         gen_run r;
-        if (!heap_pop(&g->runs, &r))
-            return false;
+        if (!heap_pop(&g->runs, &r)) return false;
         expand(g, &r);
     }
 }
 
-static void gen_destroy(strategy *s) {
+static void gen_destroy(strategy *s)
+{
     gen *g = (gen *)s;
-    if (!g)
-        return;
+    if (!g) return;
     gen_run r;
     while (heap_pop(&g->runs, &r)) {
         free(r.path);
@@ -118,10 +119,10 @@ static void gen_destroy(strategy *s) {
     free(g);
 }
 
-strategy *strategy_gen_new(void) {
+strategy *strategy_gen_new(void)
+{
     gen *g = calloc(1, sizeof *g);
-    if (!g)
-        return NULL;
+    if (!g) return NULL;
     if (heap_init(&g->runs, sizeof(gen_run), gen_before) < 0) {
         free(g);
         return NULL;

@@ -29,7 +29,7 @@ typedef struct heap {
     unsigned char *data;
     size_t n, cap, esz;
     int (*before)(const void *a, const void *b);
-    unsigned char *tmp;     /* one element of scratch, for swaps */
+    unsigned char *tmp; /* one element of scratch, for swaps */
 } heap;
 
 /* Empty heap of elements of esz bytes. Returns 0, or -1 when out of memory. */

@@ -14,7 +14,8 @@ typedef struct rnd {
     uint64_t state;
 } rnd;
 
-static uint64_t splitmix64(uint64_t *state) {
+static uint64_t splitmix64(uint64_t *state)
+{
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -22,29 +23,30 @@ static uint64_t splitmix64(uint64_t *state) {
 }
 
 /* Uniform in [0, n) without modulo bias (rejection of the short last interval). */
-static size_t draw(uint64_t *state, size_t n) {
+static size_t draw(uint64_t *state, size_t n)
+{
     uint64_t limit = UINT64_MAX - UINT64_MAX % n;
     uint64_t x;
-    do
-        x = splitmix64(state);
+    do x = splitmix64(state);
     while (x >= limit);
     return (size_t)(x % n);
 }
 
-static void rnd_add(strategy *s, tree_node *node, int dir) {
+static void rnd_add(strategy *s, tree_node *node, int dir)
+{
     rnd *r = (rnd *)s;
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 64;
         candidate *v = realloc(r->v, cap * sizeof *v);
-        if (!v)
-            return; /* out of memory: the direction is not offered */
+        if (!v) return; /* out of memory: the direction is not offered */
         r->v = v;
         r->cap = cap;
     }
     r->v[r->n++] = (candidate){.node = node, .dir = (uint8_t)dir, .bound = 0};
 }
 
-static bool rnd_next(strategy *s, candidate *out) {
+static bool rnd_next(strategy *s, candidate *out)
+{
     rnd *r = (rnd *)s;
     while (r->n) {
         size_t i = draw(&r->state, r->n);
@@ -58,18 +60,18 @@ static bool rnd_next(strategy *s, candidate *out) {
     return false;
 }
 
-static void rnd_destroy(strategy *s) {
+static void rnd_destroy(strategy *s)
+{
     rnd *r = (rnd *)s;
-    if (!r)
-        return;
+    if (!r) return;
     free(r->v);
     free(r);
 }
 
-strategy *strategy_random_new(uint64_t seed) {
+strategy *strategy_random_new(uint64_t seed)
+{
     rnd *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
+    if (!r) return NULL;
     r->state = seed;
     r->base = (strategy){"random", rnd_add, rnd_next, strategy_ignore_run, rnd_destroy};
     return &r->base;

@@ -24,7 +24,6 @@
  * 1, ...): *err then gets a malloc'ed message (caller frees) and *out keeps everything
  * decoded before the bad record. Also returns -1 when memory runs out. err may be NULL.
  */
-int trace_read(const trace_header *h, const void *region_base, expr_ctx *cx,
-               run_result *out, char **err);
+int trace_read(const trace_header *h, const void *region_base, expr_ctx *cx, run_result *out, char **err);
 
 #endif

@@ -27,7 +27,7 @@ typedef struct node_chunk {
  * older generation counts as empty. The table is kept at most half full.
  */
 typedef struct site_slot {
-    uint64_t key;   /* kind << 32 | site */
+    uint64_t key; /* kind << 32 | site */
     uint32_t gen;
     uint32_t count;
 } site_slot;
@@ -40,33 +40,32 @@ struct tree {
     /* scratch for tree_insert */
     tree_node **path;
     uint32_t path_cap;
-    uint8_t *pred;          /* predicted direction per depth (divergence check) */
+    uint8_t *pred; /* predicted direction per depth (divergence check) */
     uint32_t pred_cap;
     const tree_node **pred_node; /* predicted node per depth */
     uint32_t pred_node_cap;
     site_slot *sites;
-    uint32_t sites_cap;     /* power of two, or 0 */
-    uint32_t sites_used;    /* slots of the current generation */
+    uint32_t sites_cap;  /* power of two, or 0 */
+    uint32_t sites_used; /* slots of the current generation */
     uint32_t gen;
 };
 
-tree *tree_new(uint32_t loop_bound, uint32_t max_depth) {
+tree *tree_new(uint32_t loop_bound, uint32_t max_depth)
+{
     tree *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
+    if (!t) return NULL;
     t->loop_bound = loop_bound;
     t->max_depth = max_depth;
     return t;
 }
 
-void tree_free(tree *t) {
-    if (!t)
-        return;
+void tree_free(tree *t)
+{
+    if (!t) return;
     node_chunk *c = t->chunks;
     while (c) {
         node_chunk *next = c->next;
-        for (uint32_t i = 0; i < c->used; i++)
-            input_vec_release(c->nodes[i].inputs);
+        for (uint32_t i = 0; i < c->used; i++) input_vec_release(c->nodes[i].inputs);
         free(c);
         c = next;
     }
@@ -78,11 +77,11 @@ void tree_free(tree *t) {
 }
 
 /* A zeroed node from the pool, or NULL when out of memory. */
-static tree_node *node_alloc(tree *t) {
+static tree_node *node_alloc(tree *t)
+{
     if (!t->chunks || t->chunks->used == NODE_CHUNK) {
         node_chunk *c = malloc(sizeof *c);
-        if (!c)
-            return NULL;
+        if (!c) return NULL;
         c->next = t->chunks;
         c->used = 0;
         t->chunks = c;
@@ -93,21 +92,20 @@ static tree_node *node_alloc(tree *t) {
 }
 
 /* Make room for n entries in a scratch array of elements of size esz. */
-static int grow(void **arr, uint32_t *cap, uint32_t n, size_t esz) {
-    if (n <= *cap)
-        return 0;
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t esz)
+{
+    if (n <= *cap) return 0;
     uint32_t c = *cap ? *cap : 64;
-    while (c < n)
-        c = c > UINT32_MAX / 2 ? n : c * 2;
+    while (c < n) c = c > UINT32_MAX / 2 ? n : c * 2;
     void *p = realloc(*arr, (size_t)c * esz);
-    if (!p)
-        return -1;
+    if (!p) return -1;
     *arr = p;
     *cap = c;
     return 0;
 }
 
-static uint32_t site_hash(uint64_t key) {
+static uint32_t site_hash(uint64_t key)
+{
     key ^= key >> 33;
     key *= 0xff51afd7ed558ccdull;
     key ^= key >> 33;
@@ -115,16 +113,14 @@ static uint32_t site_hash(uint64_t key) {
 }
 
 /* Start a new generation of the site table, sized for up to n distinct keys. */
-static int sites_reset(tree *t, uint32_t n) {
+static int sites_reset(tree *t, uint32_t n)
+{
     uint64_t want = 16;
-    while (want < 2ull * n)
-        want *= 2;
-    if (want > UINT32_MAX / 2)
-        want = UINT32_MAX / 2 + 1;
+    while (want < 2ull * n) want *= 2;
+    if (want > UINT32_MAX / 2) want = UINT32_MAX / 2 + 1;
     if (want > t->sites_cap) {
         site_slot *s = calloc(want, sizeof *s);
-        if (!s)
-            return -1;
+        if (!s) return -1;
         free(t->sites);
         t->sites = s;
         t->sites_cap = (uint32_t)want;
@@ -139,7 +135,8 @@ static int sites_reset(tree *t, uint32_t n) {
 }
 
 /* Count one more occurrence of (kind, site) on the current path; returns the new count. */
-static uint32_t sites_bump(tree *t, uint8_t kind, uint32_t site) {
+static uint32_t sites_bump(tree *t, uint8_t kind, uint32_t site)
+{
     uint64_t key = (uint64_t)kind << 32 | site;
     uint32_t mask = t->sites_cap - 1;
     for (uint32_t i = site_hash(key) & mask;; i = (i + 1) & mask) {
@@ -152,27 +149,28 @@ static uint32_t sites_bump(tree *t, uint8_t kind, uint32_t site) {
             t->sites_used++;
             return 1;
         }
-        if (s->key == key)
-            return ++s->count;
+        if (s->key == key) return ++s->count;
     }
 }
 
-static void status_move(tree *t, tree_node *n, int dir, child_status st) {
+static void status_move(tree *t, tree_node *n, int dir, child_status st)
+{
     assert(t->st.by_status[n->status[dir]] > 0);
     t->st.by_status[n->status[dir]]--;
     t->st.by_status[st]++;
     n->status[dir] = (uint8_t)st;
 }
 
-void tree_set_status(tree *t, tree_node *node, int dir, child_status st) {
+void tree_set_status(tree *t, tree_node *node, int dir, child_status st)
+{
     assert(node && (dir == 0 || dir == 1) && st < CHILD_STATUS_COUNT);
     status_move(t, node, dir, st);
 }
 
 /* Status of the direction a new node's run did not take (see tree.h). */
-static child_status fresh_status(const tree *t, const tree_node *n, int dir) {
-    if (n->kind == BK_ASSUME && dir == 0)
-        return CHILD_IGNORED;
+static child_status fresh_status(const tree *t, const tree_node *n, int dir)
+{
+    if (n->kind == BK_ASSUME && dir == 0) return CHILD_IGNORED;
     if ((t->loop_bound && n->site_count > t->loop_bound) || (t->max_depth && n->depth >= t->max_depth))
         return CHILD_BOUNDED;
     return CHILD_OPEN;
@@ -181,10 +179,10 @@ static child_status fresh_status(const tree *t, const tree_node *n, int dir) {
 /* A new node for event ev at depth `depth` below (parent, pdir); NULL when out of memory.
  * Sets the taken direction VISITED and the other one by fresh_status. */
 static tree_node *node_create(tree *t, tree_node *parent, int pdir, uint32_t depth, const sym_event *ev,
-                              input_vec *inputs) {
+                              input_vec *inputs)
+{
     tree_node *n = node_alloc(t);
-    if (!n)
-        return NULL;
+    if (!n) return NULL;
     n->parent = parent;
     n->parent_dir = (uint8_t)pdir;
     n->kind = ev->kind;
@@ -200,8 +198,7 @@ static tree_node *node_create(tree *t, tree_node *parent, int pdir, uint32_t dep
     t->st.by_status[n->status[0]]++;
     t->st.by_status[n->status[1]]++;
     t->st.nodes++;
-    if (depth > t->st.max_depth)
-        t->st.max_depth = depth;
+    if (depth > t->st.max_depth) t->st.max_depth = depth;
     /* a node already in this place means another event came after the same outcomes:
      * the new node becomes an alternative beside it (see tree_insert) */
     tree_node **slot = parent ? &parent->child[pdir] : &t->root;
@@ -230,29 +227,24 @@ static tree_node *node_create(tree *t, tree_node *parent, int pdir, uint32_t dep
  * at (expected_node, d) is the direction sequence from the root to expected_node followed
  * by d. The run diverged if it did not follow that whole sequence.
  */
-int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *inputs,
-                tree_node *expected_node, int expected_dir,
-                tree_open_fn on_open, void *ctx, tree_insert_result *res) {
+int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *inputs, tree_node *expected_node,
+                int expected_dir, tree_open_fn on_open, void *ctx, tree_insert_result *res)
+{
     memset(res, 0, sizeof *res);
-    if (grow((void **)&t->path, &t->path_cap, nevents ? nevents : 1, sizeof *t->path) < 0)
-        return -1;
+    if (grow((void **)&t->path, &t->path_cap, nevents ? nevents : 1, sizeof *t->path) < 0) return -1;
     res->path = t->path;
-    if (sites_reset(t, nevents) < 0)
-        return -1;
+    if (sites_reset(t, nevents) < 0) return -1;
 
     /* predicted directions, root first */
     uint32_t pdepth = 0;
     if (expected_node) {
         pdepth = expected_node->depth;
-        if (grow((void **)&t->pred, &t->pred_cap, pdepth + 1, 1) < 0)
-            return -1;
-        if (grow((void **)&t->pred_node, &t->pred_node_cap, pdepth + 1, sizeof *t->pred_node) < 0)
-            return -1;
+        if (grow((void **)&t->pred, &t->pred_cap, pdepth + 1, 1) < 0) return -1;
+        if (grow((void **)&t->pred_node, &t->pred_node_cap, pdepth + 1, sizeof *t->pred_node) < 0) return -1;
         t->pred[pdepth] = (uint8_t)(expected_dir ? 1 : 0);
         for (const tree_node *n = expected_node; n; n = n->parent) {
             t->pred_node[n->depth] = n;
-            if (n->parent)
-                t->pred[n->depth - 1] = n->parent_dir;
+            if (n->parent) t->pred[n->depth - 1] = n->parent_dir;
         }
     }
     bool on_prediction = expected_node != NULL;
@@ -266,8 +258,7 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
         int taken = ev->taken ? 1 : 0;
         tree_node *first = parent ? parent->child[pdir] : t->root;
         tree_node *n = first;
-        while (n && (n->kind != ev->kind || n->site != ev->site))
-            n = n->alt;
+        while (n && (n->kind != ev->kind || n->site != ev->site)) n = n->alt;
         if (!n) {
             if (first) {
                 res->mismatch = true;
@@ -278,14 +269,12 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
                 rc = -1;
                 break;
             }
-            if (n->status[!taken] == CHILD_OPEN && on_open)
-                on_open(ctx, n, !taken);
+            if (n->status[!taken] == CHILD_OPEN && on_open) on_open(ctx, n, !taken);
         } else {
             uint32_t c = sites_bump(t, ev->kind, ev->site);
             (void)c;
             assert(c == n->site_count);
-            if (n->status[taken] != CHILD_VISITED)
-                status_move(t, n, taken, CHILD_VISITED);
+            if (n->status[taken] != CHILD_VISITED) status_move(t, n, taken, CHILD_VISITED);
         }
         if (on_prediction && i <= pdepth) {
             if (taken != t->pred[i] || n != t->pred_node[i]) {
@@ -312,12 +301,12 @@ int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *i
     return rc;
 }
 
-size_t tree_path_condition(const tree_node *node, int dir, expr_ctx *cx, expr ***out) {
+size_t tree_path_condition(const tree_node *node, int dir, expr_ctx *cx, expr ***out)
+{
     size_t n = (size_t)node->depth + 1;
     expr **pc = malloc(n * sizeof *pc);
     *out = pc;
-    if (!pc)
-        return 0;
+    if (!pc) return 0;
     /* each node's depth is its index in the array, so no reversal is needed */
     pc[node->depth] = dir ? node->cond : expr_not(cx, node->cond);
     for (const tree_node *c = node; c->parent; c = c->parent) {
@@ -328,19 +317,18 @@ size_t tree_path_condition(const tree_node *node, int dir, expr_ctx *cx, expr **
     return n;
 }
 
-void tree_get_stats(const tree *t, tree_stats *out) {
-    *out = t->st;
-}
+void tree_get_stats(const tree *t, tree_stats *out) { *out = t->st; }
 
-const char *child_status_name(child_status st) {
+const char *child_status_name(child_status st)
+{
     static const char *const names[CHILD_STATUS_COUNT] = {
         "open", "pending", "visited", "infeasible", "diverged", "unknown", "bounded", "ignored",
     };
     return st < CHILD_STATUS_COUNT ? names[st] : "?";
 }
 
-void tree_for_each_node(const tree *t, void (*fn)(void *ctx, const tree_node *n), void *ctx) {
+void tree_for_each_node(const tree *t, void (*fn)(void *ctx, const tree_node *n), void *ctx)
+{
     for (const node_chunk *c = t ? t->chunks : NULL; c; c = c->next)
-        for (uint32_t i = 0; i < c->used; i++)
-            fn(ctx, &c->nodes[i]);
+        for (uint32_t i = 0; i < c->used; i++) fn(ctx, &c->nodes[i]);
 }

@@ -22,37 +22,37 @@
  */
 
 typedef enum child_status {
-    CHILD_OPEN = 0,    /* not taken by any run; a candidate */
-    CHILD_PENDING,     /* a run for it is being solved or executed */
-    CHILD_VISITED,     /* taken by a run */
-    CHILD_INFEASIBLE,  /* the solver proved its path condition unsatisfiable */
-    CHILD_DIVERGED,    /* a run aimed at it took another path (divergence) */
-    CHILD_UNKNOWN,     /* the solver timed out or gave up */
-    CHILD_BOUNDED,     /* skipped: beyond the loop bound or depth bound */
-    CHILD_IGNORED,     /* not worth a run (the false side of an assumption) */
+    CHILD_OPEN = 0,   /* not taken by any run; a candidate */
+    CHILD_PENDING,    /* a run for it is being solved or executed */
+    CHILD_VISITED,    /* taken by a run */
+    CHILD_INFEASIBLE, /* the solver proved its path condition unsatisfiable */
+    CHILD_DIVERGED,   /* a run aimed at it took another path (divergence) */
+    CHILD_UNKNOWN,    /* the solver timed out or gave up */
+    CHILD_BOUNDED,    /* skipped: beyond the loop bound or depth bound */
+    CHILD_IGNORED,    /* not worth a run (the false side of an assumption) */
     CHILD_STATUS_COUNT
 } child_status;
 
 typedef struct tree_node {
     struct tree_node *parent;
     struct tree_node *child[2];
-    struct tree_node *alt;  /* next alternative node after the same parent direction (see tree_insert) */
-    uint8_t parent_dir;     /* direction of parent that leads here */
-    uint8_t kind;           /* branch_kind */
-    uint8_t status[2];      /* child_status per direction */
-    uint32_t depth;         /* root = 0 */
-    uint32_t site;          /* as in sym_event */
+    struct tree_node *alt; /* next alternative node after the same parent direction (see tree_insert) */
+    uint8_t parent_dir;    /* direction of parent that leads here */
+    uint8_t kind;          /* branch_kind */
+    uint8_t status[2];     /* child_status per direction */
+    uint32_t depth;        /* root = 0 */
+    uint32_t site;         /* as in sym_event */
     uint32_t arg;
-    uint32_t site_count;    /* occurrences of (kind, site) on the path from the root, this node included */
-    expr *cond;             /* width 1, from the first run that reached the node */
-    input_vec *inputs;      /* inputs of the first run that reached the node (a reference) */
+    uint32_t site_count; /* occurrences of (kind, site) on the path from the root, this node included */
+    expr *cond;          /* width 1, from the first run that reached the node */
+    input_vec *inputs;   /* inputs of the first run that reached the node (a reference) */
 } tree_node;
 
 typedef struct tree_stats {
     uint64_t nodes;
-    uint64_t by_status[CHILD_STATUS_COUNT];  /* directions per status */
-    uint64_t divergences;       /* runs that did not follow their predicted path */
-    uint64_t mismatches;        /* alternative nodes created: after the same outcomes, another event came
+    uint64_t by_status[CHILD_STATUS_COUNT]; /* directions per status */
+    uint64_t divergences;                   /* runs that did not follow their predicted path */
+    uint64_t mismatches;                    /* alternative nodes created: after the same outcomes, another event came
                                    (a concrete value the runtime does not track decided a branch) */
     uint64_t max_depth;
 } tree_stats;
@@ -69,11 +69,11 @@ void tree_free(tree *t);
 typedef void (*tree_open_fn)(void *ctx, tree_node *node, int dir);
 
 typedef struct tree_insert_result {
-    bool diverged;          /* expected was given and the run did not take it */
-    uint32_t diverged_at;   /* depth of the first event that differed from the prediction */
-    bool mismatch;          /* an event disagreed with a known node's site/kind: an alternative node was made */
-    tree_node **path;       /* node of each inserted event, in order; owned by the tree, valid until the next insert */
-    uint32_t npath;         /* events inserted (< run's nevents only when out of memory) */
+    bool diverged;        /* expected was given and the run did not take it */
+    uint32_t diverged_at; /* depth of the first event that differed from the prediction */
+    bool mismatch;        /* an event disagreed with a known node's site/kind: an alternative node was made */
+    tree_node **path;     /* node of each inserted event, in order; owned by the tree, valid until the next insert */
+    uint32_t npath;       /* events inserted (< run's nevents only when out of memory) */
 } tree_insert_result;
 
 /* Insert the events of a run. inputs: the run's inputs (the tree takes references for
@@ -82,9 +82,8 @@ typedef struct tree_insert_result {
  * direction becomes VISITED if taken, else DIVERGED (and divergences counts it).
  * BK_ASSUME nodes open only direction 1 (direction 0 is IGNORED); BK_CONCRETIZE nodes
  * open direction 0. Returns 0, or -1 when out of memory. */
-int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *inputs,
-                tree_node *expected_node, int expected_dir,
-                tree_open_fn on_open, void *ctx, tree_insert_result *res);
+int tree_insert(tree *t, const sym_event *events, uint32_t nevents, input_vec *inputs, tree_node *expected_node,
+                int expected_dir, tree_open_fn on_open, void *ctx, tree_insert_result *res);
 
 /* Path condition of (node, dir): fills *out (malloc'ed array the caller frees) with
  * node->depth + 1 expressions (width 1), root first; the last one is the target

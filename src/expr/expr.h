@@ -30,32 +30,57 @@
 
 typedef enum expr_op {
     /* keep in this ORDER: the numeric values are stored in traces */
-    EXPR_CONST = 0,  /* value = the constant */
-    EXPR_SYMBOL,     /* input symbol number aux (0-based, call order); value = its input value */
-    EXPR_ADD, EXPR_SUB, EXPR_MUL,
-    EXPR_UDIV, EXPR_SDIV, EXPR_UREM, EXPR_SREM,
-    EXPR_SHL, EXPR_LSHR, EXPR_ASHR,
-    EXPR_AND, EXPR_OR, EXPR_XOR,
-    EXPR_NOT,        /* bitwise complement; at width 1 it is logical negation */
-    EXPR_EQ, EXPR_ULT, EXPR_SLT,          /* width-1 results */
-    EXPR_ZEXT, EXPR_SEXT,                 /* kid[0] widened to `width` */
-    EXPR_EXTRACT,                         /* bits [aux, aux+width) of kid[0] */
-    EXPR_CONCAT,                          /* kid[0] is the high part, kid[1] the low part */
-    EXPR_ITE,                             /* kid[0] (width 1) ? kid[1] : kid[2] */
-    EXPR_UADDO, EXPR_SADDO, EXPR_USUBO, EXPR_SSUBO, EXPR_UMULO, EXPR_SMULO, /* overflow flags, width 1 */
+    EXPR_CONST = 0, /* value = the constant */
+    EXPR_SYMBOL,    /* input symbol number aux (0-based, call order); value = its input value */
+    EXPR_ADD,
+    EXPR_SUB,
+    EXPR_MUL,
+    EXPR_UDIV,
+    EXPR_SDIV,
+    EXPR_UREM,
+    EXPR_SREM,
+    EXPR_SHL,
+    EXPR_LSHR,
+    EXPR_ASHR,
+    EXPR_AND,
+    EXPR_OR,
+    EXPR_XOR,
+    EXPR_NOT, /* bitwise complement; at width 1 it is logical negation */
+    EXPR_EQ,
+    EXPR_ULT,
+    EXPR_SLT, /* width-1 results */
+    EXPR_ZEXT,
+    EXPR_SEXT,    /* kid[0] widened to `width` */
+    EXPR_EXTRACT, /* bits [aux, aux+width) of kid[0] */
+    EXPR_CONCAT,  /* kid[0] is the high part, kid[1] the low part */
+    EXPR_ITE,     /* kid[0] (width 1) ? kid[1] : kid[2] */
+    EXPR_UADDO,
+    EXPR_SADDO,
+    EXPR_USUBO,
+    EXPR_SSUBO,
+    EXPR_UMULO,
+    EXPR_SMULO, /* overflow flags, width 1 */
     /* Floating point (see "Floating point" below): operands and results of width 32 are
      * IEEE-754 binary32 bit patterns, of width 64 binary64. */
-    EXPR_FADD, EXPR_FSUB, EXPR_FMUL, EXPR_FDIV, /* round to nearest even */
-    EXPR_FREM,                            /* C fmod = LLVM frem (exact) */
-    EXPR_FSQRT,                           /* 1 kid */
-    EXPR_FMA,                             /* kid0 * kid1 + kid2 with one rounding */
-    EXPR_FMIN, EXPR_FMAX,                 /* IEEE minNum/maxNum (C fmin/fmax): a NaN operand yields the other */
-    EXPR_FRINT,                           /* round to an integral value in mode aux (fp_rm) */
-    EXPR_FOEQ, EXPR_FOLT, EXPR_FOLE,      /* ordered ==, <, <= (false if either is NaN); width 1 */
-    EXPR_FUNO,                            /* unordered: either operand is NaN; width 1 */
-    EXPR_FTOSI, EXPR_FTOUI,               /* kid0 float -> integer of `width` bits, as x86-64 SSE code does */
-    EXPR_SITOF, EXPR_UITOF,               /* kid0 integer (1..64 bits) -> float of `width` (32/64), RNE */
-    EXPR_FCVT,                            /* float <-> double: fpext (exact) / fptrunc (RNE) */
+    EXPR_FADD,
+    EXPR_FSUB,
+    EXPR_FMUL,
+    EXPR_FDIV,  /* round to nearest even */
+    EXPR_FREM,  /* C fmod = LLVM frem (exact) */
+    EXPR_FSQRT, /* 1 kid */
+    EXPR_FMA,   /* kid0 * kid1 + kid2 with one rounding */
+    EXPR_FMIN,
+    EXPR_FMAX,  /* IEEE minNum/maxNum (C fmin/fmax): a NaN operand yields the other */
+    EXPR_FRINT, /* round to an integral value in mode aux (fp_rm) */
+    EXPR_FOEQ,
+    EXPR_FOLT,
+    EXPR_FOLE, /* ordered ==, <, <= (false if either is NaN); width 1 */
+    EXPR_FUNO, /* unordered: either operand is NaN; width 1 */
+    EXPR_FTOSI,
+    EXPR_FTOUI, /* kid0 float -> integer of `width` bits, as x86-64 SSE code does */
+    EXPR_SITOF,
+    EXPR_UITOF, /* kid0 integer (1..64 bits) -> float of `width` (32/64), RNE */
+    EXPR_FCVT,  /* float <-> double: fpext (exact) / fptrunc (RNE) */
     EXPR_OP_COUNT
 } expr_op;
 
@@ -84,29 +109,51 @@ typedef enum fp_rm { FRM_RNE = 0, FRM_RNA, FRM_RTP, FRM_RTN, FRM_RTZ } fp_rm;
 /* LLVM's fcmp predicates, numbered as LLVMRealPredicate (false oeq ogt oge olt ole one ord
  * uno ueq ugt uge ult ule une true). */
 typedef enum expr_fpred {
-    FPRED_FALSE = 0, FPRED_OEQ, FPRED_OGT, FPRED_OGE, FPRED_OLT, FPRED_OLE, FPRED_ONE, FPRED_ORD,
-    FPRED_UNO, FPRED_UEQ, FPRED_UGT, FPRED_UGE, FPRED_ULT, FPRED_ULE, FPRED_UNE, FPRED_TRUE
+    FPRED_FALSE = 0,
+    FPRED_OEQ,
+    FPRED_OGT,
+    FPRED_OGE,
+    FPRED_OLT,
+    FPRED_OLE,
+    FPRED_ONE,
+    FPRED_ORD,
+    FPRED_UNO,
+    FPRED_UEQ,
+    FPRED_UGT,
+    FPRED_UGE,
+    FPRED_ULT,
+    FPRED_ULE,
+    FPRED_UNE,
+    FPRED_TRUE
 } expr_fpred;
 
 /* Comparison predicates as in LLVM's icmp; the builder maps them to canonical nodes. */
 typedef enum expr_pred {
-    PRED_EQ = 0, PRED_NE, PRED_UGT, PRED_UGE, PRED_ULT, PRED_ULE,
-    PRED_SGT, PRED_SGE, PRED_SLT, PRED_SLE
+    PRED_EQ = 0,
+    PRED_NE,
+    PRED_UGT,
+    PRED_UGE,
+    PRED_ULT,
+    PRED_ULE,
+    PRED_SGT,
+    PRED_SGE,
+    PRED_SLT,
+    PRED_SLE
 } expr_pred;
 
 typedef struct expr {
-    uint8_t op;            /* expr_op */
-    uint8_t width;         /* 1..64 bits */
-    uint8_t nkids;         /* 0..3 */
-    uint8_t flags;         /* EXPR_FLAG_* (set when the node is interned) */
-    uint32_t id;           /* dense per-context id, 1..n (0 is never used) */
-    uint32_t aux;          /* EXTRACT: low bit; SYMBOL: input index; else 0 */
+    uint8_t op;    /* expr_op */
+    uint8_t width; /* 1..64 bits */
+    uint8_t nkids; /* 0..3 */
+    uint8_t flags; /* EXPR_FLAG_* (set when the node is interned) */
+    uint32_t id;   /* dense per-context id, 1..n (0 is never used) */
+    uint32_t aux;  /* EXTRACT: low bit; SYMBOL: input index; else 0 */
     uint32_t hash;
-    uint32_t mark;         /* free for the context's owner (the runtime stores the trace id here) */
-    uint32_t depth;        /* 1 + max depth of kids (leaves: 1) */
+    uint32_t mark;  /* free for the context's owner (the runtime stores the trace id here) */
+    uint32_t depth; /* 1 + max depth of kids (leaves: 1) */
     struct expr *kid[3];
-    uint64_t value;        /* concrete value, masked to width (see above) */
-    struct expr *chain;    /* hash-table chain, private to expr.c */
+    uint64_t value;     /* concrete value, masked to width (see above) */
+    struct expr *chain; /* hash-table chain, private to expr.c */
 } expr;
 
 /* expr.flags: the node has a floating-point operator (EXPR_FADD..EXPR_FCVT) at or below it. */
@@ -132,7 +179,8 @@ expr *expr_by_id(const expr_ctx *cx, uint32_t id);
 /* Mask for a width in bits (1..64): the low `width` bits set. */
 static inline uint64_t expr_mask(unsigned width) { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
 /* Sign-extend the low `width` bits of v to 64 bits. */
-static inline int64_t expr_sext64(uint64_t v, unsigned width) {
+static inline int64_t expr_sext64(uint64_t v, unsigned width)
+{
     return width >= 64 ? (int64_t)v : (int64_t)(v << (64 - width)) >> (64 - width);
 }
 
@@ -179,13 +227,12 @@ uint64_t expr_fp_bits(double v, unsigned w);
 /* Intern a node exactly as given, without simplification: used by the explorer to
  * rebuild the runtime's DAG from a trace. value is stored as given (masked).
  * Returns NULL if the shape is invalid (bad op, width, arity or kid widths). */
-expr *expr_raw(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux,
-               expr *k0, expr *k1, expr *k2, uint64_t value);
+expr *expr_raw(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *k0, expr *k1, expr *k2, uint64_t value);
 
 /* Concrete semantics of one operator on already-evaluated operands (masked to their
  * widths); result masked to `width`. aux as in the node. */
-uint64_t expr_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kid0_width,
-                      uint64_t a, uint64_t b, uint64_t c);
+uint64_t expr_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kid0_width, uint64_t a, uint64_t b,
+                      uint64_t c);
 /* Evaluate e under an input assignment: symbol i has value inputs[i] (masked to the
  * symbol's width) or 0 when i >= n. Iterative with memo; cost O(DAG size). */
 uint64_t expr_eval(const expr *e, const uint64_t *inputs, size_t n);

@@ -50,20 +50,16 @@ uint64_t expr_fp_bits(double v, unsigned w) { return w == 32 ? b32((float)v) : b
 uint64_t expr_fp_cvtt(double x, unsigned dst_bits)
 {
     double t = trunc(x);
-    if (dst_bits == 32)
-        return (t >= -0x1p31 && t < 0x1p31) ? (uint64_t)(uint32_t)(int32_t)t : 0x80000000ull;
+    if (dst_bits == 32) return (t >= -0x1p31 && t < 0x1p31) ? (uint64_t)(uint32_t)(int32_t)t : 0x80000000ull;
     return (t >= -0x1p63 && t < 0x1p63) ? (uint64_t)(int64_t)t : 0x8000000000000000ull;
 }
 
 /* The integer conversions as clang-14 -O2 / -O0 code for x86-64 computes them (expr.h). */
 static uint64_t to_int(bool is_signed, unsigned w, double x, double two63)
 {
-    if (is_signed ? w <= 32 : w <= 16)
-        return expr_fp_cvtt(x, 32) & expr_mask(w);
-    if (!is_signed && w <= 32)
-        return expr_fp_cvtt(x, 64) & expr_mask(w);
-    if (is_signed)
-        return expr_fp_cvtt(x, 64) & expr_mask(w);
+    if (is_signed ? w <= 32 : w <= 16) return expr_fp_cvtt(x, 32) & expr_mask(w);
+    if (!is_signed && w <= 32) return expr_fp_cvtt(x, 64) & expr_mask(w);
+    if (is_signed) return expr_fp_cvtt(x, 64) & expr_mask(w);
     uint64_t r1 = expr_fp_cvtt(x, 64), r2 = expr_fp_cvtt(two63, 64);
     return (r1 | (r2 & (uint64_t)((int64_t)r1 >> 63))) & expr_mask(w);
 }
@@ -89,8 +85,7 @@ static float round_modef(float x, uint32_t rm)
     }
 }
 
-uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
-                         uint64_t a, uint64_t b, uint64_t c)
+uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw, uint64_t a, uint64_t b, uint64_t c)
 {
     const uint64_t m = expr_mask(width);
     switch (op) {
@@ -98,7 +93,8 @@ uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
     case EXPR_FOLT: return as_double(a, kw) < as_double(b, kw);
     case EXPR_FOLE: return as_double(a, kw) <= as_double(b, kw);
     case EXPR_FUNO: return isnan(as_double(a, kw)) || isnan(as_double(b, kw));
-    case EXPR_FTOSI: case EXPR_FTOUI: {
+    case EXPR_FTOSI:
+    case EXPR_FTOUI: {
         double x = as_double(a, kw);
         /* x - 2^63 in the source format, as the program computes it */
         double x63 = kw == 32 ? (double)(f32(a) - 0x1p63f) : x - 0x1p63;
@@ -113,11 +109,9 @@ uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
         return width == 32 ? b32((float)v) : b64((double)v);
     }
     case EXPR_FCVT:
-        if (width == kw)
-            return a & m;
+        if (width == kw) return a & m;
         return width == 32 ? b32((float)f64(a)) : b64((double)f32(a));
-    default:
-        break;
+    default: break;
     }
     if (width == 32) {
         float x = f32(a), y = f32(b), z = f32(c);
@@ -153,29 +147,30 @@ uint64_t expr_fp_eval_op(expr_op op, unsigned width, uint32_t aux, unsigned kw,
 
 static inline bool fw(unsigned w) { return w == 32 || w == 64; }
 
-bool expr_fp_shape_ok(expr_op op, unsigned width, uint32_t aux, const expr *k0, const expr *k1,
-                      const expr *k2)
+bool expr_fp_shape_ok(expr_op op, unsigned width, uint32_t aux, const expr *k0, const expr *k1, const expr *k2)
 {
-    if (aux != 0 && !(op == EXPR_FRINT && aux <= FRM_RTZ))
-        return false;
+    if (aux != 0 && !(op == EXPR_FRINT && aux <= FRM_RTZ)) return false;
     switch (op) {
-    case EXPR_FADD: case EXPR_FSUB: case EXPR_FMUL: case EXPR_FDIV: case EXPR_FREM:
-    case EXPR_FMIN: case EXPR_FMAX:
-        return fw(width) && k0->width == width && k1->width == width;
-    case EXPR_FSQRT: case EXPR_FRINT:
-        return fw(width) && k0->width == width;
-    case EXPR_FMA:
-        return fw(width) && k0->width == width && k1->width == width && k2->width == width;
-    case EXPR_FOEQ: case EXPR_FOLT: case EXPR_FOLE: case EXPR_FUNO:
-        return width == 1 && fw(k0->width) && k1->width == k0->width;
-    case EXPR_FTOSI: case EXPR_FTOUI:
-        return fw(k0->width);
-    case EXPR_SITOF: case EXPR_UITOF:
-        return fw(width);
-    case EXPR_FCVT:
-        return fw(width) && fw(k0->width) && width != k0->width;
-    default:
-        return false;
+    case EXPR_FADD:
+    case EXPR_FSUB:
+    case EXPR_FMUL:
+    case EXPR_FDIV:
+    case EXPR_FREM:
+    case EXPR_FMIN:
+    case EXPR_FMAX: return fw(width) && k0->width == width && k1->width == width;
+    case EXPR_FSQRT:
+    case EXPR_FRINT: return fw(width) && k0->width == width;
+    case EXPR_FMA: return fw(width) && k0->width == width && k1->width == width && k2->width == width;
+    case EXPR_FOEQ:
+    case EXPR_FOLT:
+    case EXPR_FOLE:
+    case EXPR_FUNO: return width == 1 && fw(k0->width) && k1->width == k0->width;
+    case EXPR_FTOSI:
+    case EXPR_FTOUI: return fw(k0->width);
+    case EXPR_SITOF:
+    case EXPR_UITOF: return fw(width);
+    case EXPR_FCVT: return fw(width) && fw(k0->width) && width != k0->width;
+    default: return false;
     }
 }
 
@@ -183,8 +178,8 @@ bool expr_fp_shape_ok(expr_op op, unsigned width, uint32_t aux, const expr *k0, 
 
 static expr *mk(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *k0, expr *k1, expr *k2)
 {
-    uint64_t v = expr_eval_op(op, width, aux, k0 ? k0->width : 0, k0 ? k0->value : 0,
-                              k1 ? k1->value : 0, k2 ? k2->value : 0);
+    uint64_t v =
+        expr_eval_op(op, width, aux, k0 ? k0->width : 0, k0 ? k0->value : 0, k1 ? k1->value : 0, k2 ? k2->value : 0);
     return expr_intern_node(cx, op, width, aux, k0, k1, k2, v);
 }
 
@@ -194,11 +189,10 @@ expr *expr_fp(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, expr *a, e
         abort(); /* caller bug */
     assert(a && expr_fp_shape_ok(op, width, aux, a, b, c));
     if (a->op == EXPR_CONST && (!b || b->op == EXPR_CONST) && (!c || c->op == EXPR_CONST))
-        return expr_const(cx, expr_eval_op(op, width, aux, a->width, a->value, b ? b->value : 0,
-                                           c ? c->value : 0), width);
+        return expr_const(cx, expr_eval_op(op, width, aux, a->width, a->value, b ? b->value : 0, c ? c->value : 0),
+                          width);
     /* fptrunc(fpext(x)) = x: C's float promotion, e.g. (float)((double)f * 2.0) starts so */
-    if (op == EXPR_FCVT && a->op == EXPR_FCVT && a->kid[0]->width == width && width < a->width)
-        return a->kid[0];
+    if (op == EXPR_FCVT && a->op == EXPR_FCVT && a->kid[0]->width == width && width < a->width) return a->kid[0];
     /* FMIN/FMAX/FADD/FMUL are commutative bit for bit except in NaN payloads and the
      * sign of a zero min/max; keep the operands as given. */
     return mk(cx, op, width, aux, a, b, c);
@@ -215,8 +209,7 @@ static expr *fcmp_node(expr_ctx *cx, expr_op op, expr *a, expr *b)
         b = t;
     }
     /* x uno NaN-free constant = x uno x (isnan(x)), so isnan written either way is one node */
-    if (op == EXPR_FUNO && b->op == EXPR_CONST && !isnan(as_double(b->value, b->width)))
-        b = a;
+    if (op == EXPR_FUNO && b->op == EXPR_CONST && !isnan(as_double(b->value, b->width))) b = a;
     return mk(cx, op, 1, 0, a, b, NULL);
 }
 

@@ -31,8 +31,15 @@
  *                                    ctype models (models_ctype.c)
  */
 static const char *const cc_flags[] = {
-    "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone", "-fwrapv",
-    "-fno-delete-null-pointer-checks", "-fno-finite-loops",
+    "-c",
+    "-emit-llvm",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-fwrapv",
+    "-fno-delete-null-pointer-checks",
+    "-fno-finite-loops",
 };
 
 /* Everything the pipeline owns, released in one place. */
@@ -40,10 +47,10 @@ typedef struct build {
     const build_opts *o;
     LLVMContextRef cx;
     LLVMModuleRef m;
-    char *diag;        /* LLVM error diagnostics collected by the context's handler */
-    char **rt_fast;    /* functions defined by rt_fast.bc */
+    char *diag;     /* LLVM error diagnostics collected by the context's handler */
+    char **rt_fast; /* functions defined by rt_fast.bc */
     size_t n_rt_fast;
-    char **models;     /* functions defined by models.bc */
+    char **models; /* functions defined by models.bc */
     size_t n_models;
     site_table sites;
 } build;
@@ -51,8 +58,7 @@ typedef struct build {
 static void on_diag(LLVMDiagnosticInfoRef di, void *ctx)
 {
     build *B = ctx;
-    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
-        return;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
     char *d = LLVMGetDiagInfoDescription(di);
     char *n = util_strf("%s%s%s", B->diag ? B->diag : "", B->diag ? "\n" : "", d);
     if (n) {
@@ -64,8 +70,7 @@ static void on_diag(LLVMDiagnosticInfoRef di, void *ctx)
 
 static void free_names(char **v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
+    for (size_t i = 0; i < n; i++) free(v[i]);
     free(v);
 }
 
@@ -85,8 +90,7 @@ static int compile_one(build *B, size_t i, char **err)
         goto done;
     }
     argv[argc++] = strdup(o->clang);
-    for (size_t k = 0; k < sizeof cc_flags / sizeof *cc_flags; k++)
-        argv[argc++] = strdup(cc_flags[k]);
+    for (size_t k = 0; k < sizeof cc_flags / sizeof *cc_flags; k++) argv[argc++] = strdup(cc_flags[k]);
     /* a preprocessed source (.i) takes no include path: clang would warn that -I is unused */
     size_t sl = strlen(o->sources[i]);
     if (sl < 2 || strcmp(o->sources[i] + sl - 2, ".i") != 0) {
@@ -95,8 +99,7 @@ static int compile_one(build *B, size_t i, char **err)
         argv[argc++] = strdup("-idirafter"); /* <libpq-fe.h> without a --cflags of the user's */
         argv[argc++] = strdup(SYMPATH_PQ_INCLUDE);
     }
-    if (util_split_words(o->cflags, &argv, &argc, err))
-        goto done;
+    if (util_split_words(o->cflags, &argv, &argc, err)) goto done;
     const char *tail[] = {o->sources[i], "-o", out};
     for (int k = 0; k < 3; k++) {
         char **nv = realloc(argv, (argc + 2) * sizeof *argv);
@@ -115,15 +118,14 @@ static int compile_one(build *B, size_t i, char **err)
             *err = util_strf("cannot run %s: %s", o->clang, diag ? diag : "?");
         else
             *err = util_strf("compiling %s failed (%s exit status %d):\n%s", o->sources[i], o->clang, st,
-                              diag ? diag : "");
+                             diag ? diag : "");
         free(diag);
         goto done;
     }
     free(diag);
     rc = 0;
 done:
-    if (argv)
-        free_names(argv, argc);
+    if (argv) free_names(argv, argc);
     free(inc), free(out), free(log);
     return rc;
 }
@@ -154,18 +156,15 @@ static int defined_names(LLVMModuleRef m, char ***names, size_t *n)
     *names = NULL;
     *n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
+        if (LLVMIsDeclaration(f)) continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 32;
             char **nv = realloc(*names, cap * sizeof *nv);
-            if (!nv)
-                return -1;
+            if (!nv) return -1;
             *names = nv;
         }
         size_t len;
-        if (!((*names)[(*n)++] = strdup(LLVMGetValueName2(f, &len))))
-            return -1;
+        if (!((*names)[(*n)++] = strdup(LLVMGetValueName2(f, &len)))) return -1;
     }
     return 0;
 }
@@ -204,8 +203,7 @@ static int uses_sqlite(LLVMModuleRef m)
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        if (LLVMIsDeclaration(f) && len > 8 && !strncmp(name, "sqlite3_", 8))
-            return 1;
+        if (LLVMIsDeclaration(f) && len > 8 && !strncmp(name, "sqlite3_", 8)) return 1;
     }
     return 0;
 }
@@ -216,8 +214,7 @@ static int uses_libpq(LLVMModuleRef m)
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        if (LLVMIsDeclaration(f) && len > 2 && name[0] == 'P' && name[1] == 'Q')
-            return 1;
+        if (LLVMIsDeclaration(f) && len > 2 && name[0] == 'P' && name[1] == 'Q') return 1;
     }
     return 0;
 }
@@ -227,8 +224,7 @@ static int link_models(build *B, const char *file, char **err)
 {
     char **names = NULL;
     size_t n = 0;
-    if (link_lib(B, file, &names, &n, err))
-        return -1;
+    if (link_lib(B, file, &names, &n, err)) return -1;
     char **all = realloc(B->models, (B->n_models + n) * sizeof *all);
     if (!all) {
         free_names(names, n);
@@ -247,8 +243,7 @@ static int front_end(build *B, char **err)
 {
     const build_opts *o = B->o;
     for (size_t i = 0; i < o->nsources; i++)
-        if (compile_one(B, i, err))
-            return -1;
+        if (compile_one(B, i, err)) return -1;
     for (size_t i = 0; i < o->nsources; i++) {
         char *path = util_strf("%s/%zu.bc", o->work_dir, i);
         if (!path) {
@@ -257,25 +252,21 @@ static int front_end(build *B, char **err)
         }
         LLVMModuleRef m = load_module(B, path, err);
         free(path);
-        if (!m)
-            return -1;
+        if (!m) return -1;
         if (!B->m) {
             B->m = m;
         } else if (LLVMLinkModules2(B->m, m)) {
-            *err = util_strf("linking %s with the other sources failed: %s", o->sources[i],
-                              B->diag ? B->diag : "?");
+            *err = util_strf("linking %s with the other sources failed: %s", o->sources[i], B->diag ? B->diag : "?");
             return -1;
         }
     }
     LLVMValueRef main_fn = LLVMGetNamedFunction(B->m, "main");
     if (!main_fn || LLVMIsDeclaration(main_fn)) {
         size_t len = 1;
-        for (size_t i = 0; i < o->nsources; i++)
-            len += strlen(o->sources[i]) + 1;
+        for (size_t i = 0; i < o->nsources; i++) len += strlen(o->sources[i]) + 1;
         char *list = calloc(len, 1);
         for (size_t i = 0; list && i < o->nsources; i++) {
-            if (i)
-                strcat(list, " ");
+            if (i) strcat(list, " ");
             strcat(list, o->sources[i]);
         }
         *err = util_strf("no main function in %s", list ? list : "the sources");
@@ -309,8 +300,7 @@ static int setup_posix(build *B, int posix, char **err)
         rc = 0;
         goto out;
     }
-    if (posix_write_conf(o->posix, src, err))
-        goto out;
+    if (posix_write_conf(o->posix, src, err)) goto out;
     char *argv[] = {(char *)o->clang, "-c", "-emit-llvm", "-O0", src, "-o", bc, NULL};
     char *diag = NULL;
     int st = run_logged(argv, log, &diag);
@@ -321,8 +311,7 @@ static int setup_posix(build *B, int posix, char **err)
     }
     free(diag);
     LLVMModuleRef conf = load_module(B, bc, err);
-    if (!conf)
-        goto out;
+    if (!conf) goto out;
     if (LLVMLinkModules2(B->m, conf)) {
         *err = util_strf("cannot link %s: %s", bc, B->diag ? B->diag : "?");
         goto out;
@@ -342,8 +331,7 @@ static void internalize_fast_paths(build *B)
     unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
     for (size_t i = 0; i < B->n_rt_fast; i++) {
         LLVMValueRef f = LLVMGetNamedFunction(B->m, B->rt_fast[i]);
-        if (!f || LLVMIsDeclaration(f))
-            continue;
+        if (!f || LLVMIsDeclaration(f)) continue;
         LLVMSetLinkage(f, LLVMInternalLinkage);
         LLVMSetVisibility(f, LLVMDefaultVisibility);
         LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinl);
@@ -367,15 +355,12 @@ static unsigned count_huge_functions(build *B)
 {
     unsigned marked = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(B->m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
+        if (LLVMIsDeclaration(f)) continue;
         unsigned n = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && n <= HUGE_FUNCTION_INSTRUCTIONS;
              bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-                n++;
-        if (n > HUGE_FUNCTION_INSTRUCTIONS)
-            marked++;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+        if (n > HUGE_FUNCTION_INSTRUCTIONS) marked++;
     }
     return marked;
 }
@@ -384,8 +369,7 @@ static int check_file(const char *dir, const char *file, char **err)
 {
     char *path = util_strf("%s/%s", dir, file);
     int ok = path && access(path, R_OK) == 0;
-    if (!ok)
-        *err = util_strf("runtime file %s missing (is the runtime built?)", path ? path : file);
+    if (!ok) *err = util_strf("runtime file %s missing (is the runtime built?)", path ? path : file);
     free(path);
     return ok ? 0 : -1;
 }
@@ -403,8 +387,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     int rc = -1;
     char *path = NULL, *diag = NULL, *link_argv[16] = {0};
     *err = NULL;
-    if (st)
-        memset(st, 0, sizeof *st);
+    if (st) memset(st, 0, sizeof *st);
     if (!o->nsources) {
         *err = util_strf("no source files");
         return -1;
@@ -416,15 +399,13 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
 
     B.cx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(B.cx, on_diag, &B);
-    if (front_end(&B, err))
-        goto done;
+    if (front_end(&B, err)) goto done;
     nondet_result nd;
     char *nd_path = util_strf("%s/nondet.bc", o->work_dir);
     int nd_rc = nd_path ? define_nondet_inputs(B.m, nd_path, &nd, err) : -1;
     free(nd_path);
     if (nd_rc) {
-        if (!*err)
-            *err = util_strf("out of memory");
+        if (!*err) *err = util_strf("out of memory");
         goto done;
     }
     if (st) {
@@ -435,27 +416,23 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         free(nd.unsupported_list);
     }
     int posix = posix_enabled(o->posix);
-    if (setup_posix(&B, posix, err))
-        goto done;
+    if (setup_posix(&B, posix, err)) goto done;
     if (link_lib(&B, "models.bc", &B.models, &B.n_models, err) ||
         link_lib(&B, "rt_fast.bc", &B.rt_fast, &B.n_rt_fast, err))
         goto done;
     /* A program that calls SQLite gets the interception stubs (db_models.bc, counted as
      * models) and is linked with libsqlite3 and the SQL layer's libpg_query. */
     int uses_db = uses_sqlite(B.m);
-    if (uses_db && link_models(&B, "db_models.bc", err))
-        goto done;
+    if (uses_db && link_models(&B, "db_models.bc", err)) goto done;
     /* A program that calls libpq gets its interception stubs (pq_models.bc: data mode or
      * fixture mode on PostgreSQL, plain libpq otherwise) and is linked with libpq, and with
      * libsqlite3 and libpg_query, which fixture mode's SQL layer (src/db) uses. */
     int uses_pq = uses_libpq(B.m);
-    if (uses_pq && link_models(&B, "pq_models.bc", err))
-        goto done;
+    if (uses_pq && link_models(&B, "pq_models.bc", err)) goto done;
 
     if (!posix) { /* the start-up wrapper of the symbolic command line is not wanted */
         LLVMValueRef w = LLVMGetNamedFunction(B.m, POSIX_MAIN);
-        if (w)
-            LLVMDeleteFunction(w);
+        if (w) LLVMDeleteFunction(w);
     }
     uint32_t pruned; /* with --sym-*, the start-up wrapper is the future main: kept */
     prune_unused_models(B.m, (const char *const *)B.models, B.n_models, posix ? POSIX_MAIN : NULL, &pruned);
@@ -474,22 +451,20 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     instr_result res;
     uint32_t nclones = 0;
     /* after mem2reg (copy and original must have the same shape), before the pass */
-    if (make_concrete_clones(B.m, &cfg, &nclones, err))
-        goto done;
-    if (instrument_module(B.m, &cfg, &B.sites, &res, err))
-        goto done;
+    if (make_concrete_clones(B.m, &cfg, &nclones, err)) goto done;
+    if (instrument_module(B.m, &cfg, &B.sites, &res, err)) goto done;
     internalize_fast_paths(&B);
     if (posix) /* after the pass: the wrapper is model code, not the program's main */
         LLVMSetValueName2(LLVMGetNamedFunction(B.m, POSIX_MAIN), "main", 4);
     uint32_t nobjects;
-    if (add_object_table(B.m, &nobjects, err))
-        goto done;
+    if (add_object_table(B.m, &nobjects, err)) goto done;
     unsigned huge = count_huge_functions(&B);
 
     char *vmsg = NULL;
     if (LLVMVerifyModule(B.m, LLVMReturnStatusAction, &vmsg)) {
         *err = util_strf("internal error (a bug in sympath's instrumenter): the instrumented module "
-                          "does not verify:\n%s", vmsg ? vmsg : "?");
+                         "does not verify:\n%s",
+                         vmsg ? vmsg : "?");
         LLVMDisposeMessage(vmsg);
         goto done;
     }
@@ -500,21 +475,30 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
         *err = util_strf("cannot write %s: %s", path ? path : "instrumented.bc", strerror(errno));
         goto done;
     }
-    if (site_table_write(o->sites_path, &B.sites, err))
-        goto done;
+    if (site_table_write(o->sites_path, &B.sites, err)) goto done;
 
     /* The executor: optimise (inlining the fast paths) and link with the runtime. */
     char *lib = util_strf("%s/libsympath-rt.a", o->rt_dir);
     char *log = util_strf("%s/link.log", o->work_dir);
     /* (a NULL entry is an option not wanted: skipped) */
-    const char *la[] = {o->clang, huge ? "-O0" : "-O2", "-g", "-fno-delete-null-pointer-checks", "-fwrapv", path, lib,
-                        "-lm", "-ldl", "-o", o->exe_path, uses_db || uses_pq ? "-lsqlite3" : NULL,
-                        uses_db || uses_pq ? "-lpg_query" : NULL, uses_db || uses_pq ? "-lpthread" : NULL,
+    const char *la[] = {o->clang,
+                        huge ? "-O0" : "-O2",
+                        "-g",
+                        "-fno-delete-null-pointer-checks",
+                        "-fwrapv",
+                        path,
+                        lib,
+                        "-lm",
+                        "-ldl",
+                        "-o",
+                        o->exe_path,
+                        uses_db || uses_pq ? "-lsqlite3" : NULL,
+                        uses_db || uses_pq ? "-lpg_query" : NULL,
+                        uses_db || uses_pq ? "-lpthread" : NULL,
                         uses_pq ? "-lpq" : NULL};
     int ok = lib && log;
     for (size_t k = 0, n = 0; ok && k < sizeof la / sizeof *la; k++)
-        if (la[k])
-            ok = (link_argv[n++] = strdup(la[k])) != NULL;
+        if (la[k]) ok = (link_argv[n++] = strdup(la[k])) != NULL;
     if (!ok) {
         free(lib), free(log);
         *err = util_strf("out of memory");
@@ -523,8 +507,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     int status = run_logged(link_argv, log, &diag);
     free(lib), free(log);
     if (status != 0) {
-        *err = util_strf("linking the executor %s failed (%s exit status %d):\n%s", o->exe_path, o->clang,
-                          status, diag ? diag : "");
+        *err = util_strf("linking the executor %s failed (%s exit status %d):\n%s", o->exe_path, o->clang, status,
+                         diag ? diag : "");
         goto done;
     }
     if (st) {
@@ -539,20 +523,16 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     }
     rc = 0;
 done:
-    for (size_t k = 0; k < sizeof link_argv / sizeof *link_argv; k++)
-        free(link_argv[k]);
+    for (size_t k = 0; k < sizeof link_argv / sizeof *link_argv; k++) free(link_argv[k]);
     free(path);
     free(diag);
-    if (B.m)
-        LLVMDisposeModule(B.m);
-    if (B.cx)
-        LLVMContextDispose(B.cx);
+    if (B.m) LLVMDisposeModule(B.m);
+    if (B.cx) LLVMContextDispose(B.cx);
     free(B.diag);
     free_names(B.rt_fast, B.n_rt_fast);
     free_names(B.models, B.n_models);
     site_table_free(&B.sites);
-    if (rc && !*err)
-        *err = util_strf("build failed");
+    if (rc && !*err) *err = util_strf("build failed");
     return rc;
 }
 

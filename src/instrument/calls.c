@@ -17,8 +17,7 @@ static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix
 static LLVMValueRef direct_callee(LLVMValueRef call)
 {
     LLVMValueRef v = LLVMGetCalledValue(call);
-    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)
-        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
     return LLVMIsAFunction(v) ? v : NULL;
 }
 
@@ -28,16 +27,15 @@ static LLVMValueRef direct_callee(LLVMValueRef call)
  * shadow slot and coverage bytes, and with `readonly` left on the call -O2 would move the
  * caller's shadow-slot accesses across it (a model's symbolic result read as concrete). */
 static const char *const memory_attrs[] = {
-    "readnone", "readonly", "writeonly", "argmemonly", "inaccessiblememonly",
-    "inaccessiblemem_or_argmemonly", "speculatable",
+    "readnone",     "readonly", "writeonly", "argmemonly", "inaccessiblememonly", "inaccessiblemem_or_argmemonly",
+    "speculatable",
 };
 
 static void strip_memory_attrs(LLVMValueRef call)
 {
     for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
         unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
-        if (k)
-            LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
+        if (k) LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, k);
     }
 }
 
@@ -45,8 +43,7 @@ void strip_function_memory_attrs(LLVMValueRef f)
 {
     for (size_t i = 0; i < sizeof memory_attrs / sizeof *memory_attrs; i++) {
         unsigned k = LLVMGetEnumAttributeKindForName(memory_attrs[i], strlen(memory_attrs[i]));
-        if (k)
-            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
+        if (k) LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
     }
 }
 
@@ -55,8 +52,7 @@ static void set_callee(pass *p, LLVMValueRef call, LLVMValueRef f)
 {
     strip_memory_attrs(call);
     LLVMTypeRef fty = LLVMGetCalledFunctionType(call);
-    if (LLVMGlobalGetValueType(f) != fty)
-        f = LLVMConstBitCast(f, LLVMPointerType(fty, 0));
+    if (LLVMGlobalGetValueType(f) != fty) f = LLVMConstBitCast(f, LLVMPointerType(fty, 0));
     /* the callee is the last operand of every call instruction */
     LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, f);
 }
@@ -87,8 +83,7 @@ static void insert_error(pass *p, uint32_t kind, const char *what)
     const char *file;
     uint32_t loc, unused;
     if (p->concrete) { /* the copy reports its original's location */
-        if (clone_fetch(p, &loc, &unused))
-            return;
+        if (clone_fetch(p, &loc, &unused)) return;
     } else {
         inst_loc(p, p->cur, &line, &col, &file);
         if (sites_add_loc(p->sites, line, col, file, p->fname, what, &loc)) {
@@ -116,8 +111,7 @@ static void instrumented_call(pass *p, int to_model)
     at_before(p);
     for (unsigned i = 0; i < nargs; i++) {
         LLVMValueRef a = LLVMGetOperand(I, i);
-        if (!tracked_type(p, LLVMTypeOf(a)))
-            continue;
+        if (!tracked_type(p, LLVMTypeOf(a))) continue;
         LLVMValueRef s = shadow_of(p, a);
         if (i < nfixed) {
             LLVMValueRef args[2] = {c32(p, i), s};
@@ -147,17 +141,19 @@ static void instrumented_call(pass *p, int to_model)
  * are, neither concretized nor counted. (Their results, character counts, are concrete.)
  */
 static const char *const output_sinks[] = {
-    "printf", "fprintf", "dprintf", "vprintf", "vfprintf", "vdprintf", "puts", "fputs", "putchar",
-    "fputc", "putc", "_IO_putc", "putchar_unlocked", "putc_unlocked", "fputc_unlocked",
-    "fputs_unlocked", "fwrite", "fwrite_unlocked", "perror", "__printf_chk", "__fprintf_chk",
-    "__vprintf_chk", "__vfprintf_chk", "__dprintf_chk", "__vdprintf_chk", "printf_unlocked",
+    "printf",           "fprintf",         "dprintf",        "vprintf",
+    "vfprintf",         "vdprintf",        "puts",           "fputs",
+    "putchar",          "fputc",           "putc",           "_IO_putc",
+    "putchar_unlocked", "putc_unlocked",   "fputc_unlocked", "fputs_unlocked",
+    "fwrite",           "fwrite_unlocked", "perror",         "__printf_chk",
+    "__fprintf_chk",    "__vprintf_chk",   "__vfprintf_chk", "__dprintf_chk",
+    "__vdprintf_chk",   "printf_unlocked",
 };
 
 static int is_output_sink(const char *name)
 {
     for (size_t i = 0; i < sizeof output_sinks / sizeof *output_sinks; i++)
-        if (!strcmp(name, output_sinks[i]))
-            return 1;
+        if (!strcmp(name, output_sinks[i])) return 1;
     return 0;
 }
 
@@ -224,17 +220,33 @@ static void mem_call(pass *p, int is_set)
 
 /* ---- intrinsics ---- */
 
-static const struct { const char *prefix; uint32_t which; } int_intrinsics[] = {
-    {"llvm.bswap.", SYM_I_BSWAP}, {"llvm.ctpop.", SYM_I_CTPOP}, {"llvm.ctlz.", SYM_I_CTLZ},
-    {"llvm.cttz.", SYM_I_CTTZ}, {"llvm.bitreverse.", SYM_I_BITREVERSE}, {"llvm.abs.", SYM_I_ABS},
-    {"llvm.smin.", SYM_I_SMIN}, {"llvm.smax.", SYM_I_SMAX}, {"llvm.umin.", SYM_I_UMIN},
-    {"llvm.umax.", SYM_I_UMAX}, {"llvm.fshl.", SYM_I_FSHL}, {"llvm.fshr.", SYM_I_FSHR},
-    {"llvm.uadd.sat.", SYM_I_UADD_SAT}, {"llvm.usub.sat.", SYM_I_USUB_SAT},
-    {"llvm.sadd.sat.", SYM_I_SADD_SAT}, {"llvm.ssub.sat.", SYM_I_SSUB_SAT},
+static const struct {
+    const char *prefix;
+    uint32_t which;
+} int_intrinsics[] = {
+    {"llvm.bswap.", SYM_I_BSWAP},
+    {"llvm.ctpop.", SYM_I_CTPOP},
+    {"llvm.ctlz.", SYM_I_CTLZ},
+    {"llvm.cttz.", SYM_I_CTTZ},
+    {"llvm.bitreverse.", SYM_I_BITREVERSE},
+    {"llvm.abs.", SYM_I_ABS},
+    {"llvm.smin.", SYM_I_SMIN},
+    {"llvm.smax.", SYM_I_SMAX},
+    {"llvm.umin.", SYM_I_UMIN},
+    {"llvm.umax.", SYM_I_UMAX},
+    {"llvm.fshl.", SYM_I_FSHL},
+    {"llvm.fshr.", SYM_I_FSHR},
+    {"llvm.uadd.sat.", SYM_I_UADD_SAT},
+    {"llvm.usub.sat.", SYM_I_USUB_SAT},
+    {"llvm.sadd.sat.", SYM_I_SADD_SAT},
+    {"llvm.ssub.sat.", SYM_I_SSUB_SAT},
 };
 
 /* llvm.X.with.overflow: the arithmetic op and the overflow flag op. */
-static const struct { const char *prefix; uint32_t op, flag; } ovf_intrinsics[] = {
+static const struct {
+    const char *prefix;
+    uint32_t op, flag;
+} ovf_intrinsics[] = {
     {"llvm.uadd.with.overflow.", EXPR_ADD, EXPR_UADDO}, {"llvm.sadd.with.overflow.", EXPR_ADD, EXPR_SADDO},
     {"llvm.usub.with.overflow.", EXPR_SUB, EXPR_USUBO}, {"llvm.ssub.with.overflow.", EXPR_SUB, EXPR_SSUBO},
     {"llvm.umul.with.overflow.", EXPR_MUL, EXPR_UMULO}, {"llvm.smul.with.overflow.", EXPR_MUL, EXPR_SMULO},
@@ -242,21 +254,32 @@ static const struct { const char *prefix; uint32_t op, flag; } ovf_intrinsics[] 
 
 /* Intrinsics with nothing to model: no values, or values that are concrete by nature. */
 static const char *const noop_intrinsics[] = {
-    "llvm.dbg.", "llvm.lifetime.", "llvm.stacksave", "llvm.stackrestore", "llvm.va_start",
-    "llvm.va_end", "llvm.va_copy", "llvm.assume", "llvm.trap", "llvm.debugtrap", "llvm.prefetch",
-    "llvm.donothing", "llvm.experimental.noalias.scope.decl", "llvm.invariant.", "llvm.var.annotation",
-    "llvm.objectsize.", "llvm.is.constant.",
+    "llvm.dbg.",
+    "llvm.lifetime.",
+    "llvm.stacksave",
+    "llvm.stackrestore",
+    "llvm.va_start",
+    "llvm.va_end",
+    "llvm.va_copy",
+    "llvm.assume",
+    "llvm.trap",
+    "llvm.debugtrap",
+    "llvm.prefetch",
+    "llvm.donothing",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.invariant.",
+    "llvm.var.annotation",
+    "llvm.objectsize.",
+    "llvm.is.constant.",
 };
 
 static int has_int_or_ptr(pass *p, LLVMValueRef I)
 {
-    if (tracked_type(p, LLVMTypeOf(I)) || LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind)
-        return 1;
+    if (tracked_type(p, LLVMTypeOf(I)) || LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind) return 1;
     unsigned n = LLVMGetNumArgOperands(I);
     for (unsigned i = 0; i < n; i++) {
         LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(I, i)));
-        if (k == LLVMIntegerTypeKind || k == LLVMPointerTypeKind)
-            return 1;
+        if (k == LLVMIntegerTypeKind || k == LLVMPointerTypeKind) return 1;
     }
     return 0;
 }
@@ -266,11 +289,9 @@ static void do_intrinsic(pass *p, const char *name)
     LLVMValueRef I = p->cur;
     unsigned nargs = LLVMGetNumArgOperands(I);
     for (size_t i = 0; i < sizeof noop_intrinsics / sizeof *noop_intrinsics; i++)
-        if (starts(name, noop_intrinsics[i]))
-            return;
+        if (starts(name, noop_intrinsics[i])) return;
     if (starts(name, "llvm.expect.")) {
-        if (tracked_type(p, LLVMTypeOf(I)))
-            set_shadow(p, I, shadow_of(p, LLVMGetOperand(I, 0)));
+        if (tracked_type(p, LLVMTypeOf(I))) set_shadow(p, I, shadow_of(p, LLVMGetOperand(I, 0)));
         return;
     }
     if (starts(name, "llvm.memcpy.") || starts(name, "llvm.memmove.")) {
@@ -285,14 +306,12 @@ static void do_intrinsic(pass *p, const char *name)
     LLVMValueRef a0 = nargs ? LLVMGetOperand(I, 0) : NULL;
     int scalar = a0 && tracked_type(p, LLVMTypeOf(a0)) && LLVMGetTypeKind(LLVMTypeOf(a0)) == LLVMIntegerTypeKind;
     for (size_t i = 0; scalar && i < sizeof ovf_intrinsics / sizeof *ovf_intrinsics; i++) {
-        if (!starts(name, ovf_intrinsics[i].prefix))
-            continue;
+        if (!starts(name, ovf_intrinsics[i].prefix)) continue;
         /* The {result, overflow} struct gets a compile-time pair of shadows, which
          * extractvalue 0 / 1 resolves (do_extractvalue). */
         LLVMValueRef a = a0, b = LLVMGetOperand(I, 1);
         LLVMValueRef sa = shadow_of(p, a), sb = shadow_of(p, b);
-        if (is_null_shadow(p, sa) && is_null_shadow(p, sb))
-            return;
+        if (is_null_shadow(p, sa) && is_null_shadow(p, sb)) return;
         at_before(p);
         unsigned w = bit_width(p, LLVMTypeOf(a));
         LLVMValueRef av = as_i64(p, a), bv = as_i64(p, b);
@@ -300,42 +319,41 @@ static void do_intrinsic(pass *p, const char *name)
         LLVMValueRef s0 = rt_call(p, RT_BINOP, args, 6);
         args[0] = c32(p, ovf_intrinsics[i].flag);
         LLVMValueRef s1 = rt_call(p, RT_OVERFLOW, args, 6);
-        if (ptrmap_put(&p->shadow, I, s0, s1))
-            p->oom = 1;
+        if (ptrmap_put(&p->shadow, I, s0, s1)) p->oom = 1;
         return;
     }
     for (size_t i = 0; scalar && i < sizeof int_intrinsics / sizeof *int_intrinsics; i++) {
-        if (!starts(name, int_intrinsics[i].prefix))
-            continue;
+        if (!starts(name, int_intrinsics[i].prefix)) continue;
         LLVMValueRef sh[3] = {p->null, p->null, p->null}, v[3];
         int any = 0;
         for (unsigned k = 0; k < 3 && k < nargs; k++) {
             sh[k] = shadow_of(p, LLVMGetOperand(I, k));
             any |= !is_null_shadow(p, sh[k]);
         }
-        if (!any)
-            return;
+        if (!any) return;
         at_before(p);
-        for (unsigned k = 0; k < 3; k++)
-            v[k] = k < nargs ? as_i64(p, LLVMGetOperand(I, k)) : c64(p, 0);
-        LLVMValueRef args[8] = {c32(p, int_intrinsics[i].which), c32(p, bit_width(p, LLVMTypeOf(I))),
-                                sh[0], v[0], sh[1], v[1], sh[2], v[2]};
+        for (unsigned k = 0; k < 3; k++) v[k] = k < nargs ? as_i64(p, LLVMGetOperand(I, k)) : c64(p, 0);
+        LLVMValueRef args[8] = {c32(p, int_intrinsics[i].which),
+                                c32(p, bit_width(p, LLVMTypeOf(I))),
+                                sh[0],
+                                v[0],
+                                sh[1],
+                                v[1],
+                                sh[2],
+                                v[2]};
         set_shadow(p, I, rt_call(p, RT_INTRINSIC, args, 8));
         return;
     }
     /* Floating-point intrinsics sympath models (fabs, sqrt, fma, fmuladd, minnum, floor, ...). */
-    if (do_fp_call(p, name, 0))
-        return;
-    if (!has_int_or_ptr(p, I))
-        return;
+    if (do_fp_call(p, name, 0)) return;
+    if (!has_int_or_ptr(p, I)) return;
     /* Anything else is counted under its own name, its symbolic operands concretized
      * (as CONC_FLOAT when it computes on floats: llvm.sin, llvm.pow, ...). */
     char kind[160];
     snprintf(kind, sizeof kind, "call %s", name);
     count_unsupported(p, kind);
     int on_floats = fp_type(LLVMTypeOf(I));
-    for (unsigned i = 0; i < nargs; i++)
-        on_floats |= fp_type(LLVMTypeOf(LLVMGetOperand(I, i)));
+    for (unsigned i = 0; i < nargs; i++) on_floats |= fp_type(LLVMTypeOf(LLVMGetOperand(I, i)));
     lose_operands(p, on_floats ? CONC_FLOAT : CONC_UNSUPPORTED);
 }
 
@@ -359,8 +377,7 @@ static LLVMValueRef defined_function(pass *p, const char *prefix, const char *na
  * define <name> itself (its own strlen is its own business), else NULL. */
 static LLVMValueRef model_of(pass *p, const char *name)
 {
-    if (defined_function(p, "", name, ""))
-        return NULL;
+    if (defined_function(p, "", name, "")) return NULL;
     return defined_function(p, "__sym_model_", name, "");
 }
 
@@ -372,23 +389,22 @@ static LLVMValueRef model_of(pass *p, const char *name)
  * models' byte loops (docs/design.md, "Concrete mode").
  */
 static const char *const libc_same_when_concrete[] = {
-    "strlen", "strnlen", "strcmp", "strncmp", "memcmp", "bcmp", "strchr", "strrchr", "memchr",
-    "memrchr", "strchrnul", "index", "rindex", "strcpy", "stpcpy", "strncpy", "strcat", "strncat",
-    "strstr", "strspn", "strcspn", "strpbrk", "strcasecmp", "strncasecmp", "strcoll", "strdup",
-    "strndup", "strtok_r", "strsep",
-    "isdigit", "isupper", "islower", "isalpha", "isalnum", "isspace", "isblank", "iscntrl",
-    "isprint", "isgraph", "ispunct", "isascii", "isxdigit", "toupper", "tolower", "toascii",
-    "strtol", "strtoll", "strtoul", "strtoull", "strtoimax", "strtoumax", "atoi", "atol", "atoll",
-    "abs", "labs", "llabs",
-    "sprintf", "snprintf", "vsprintf", "vsnprintf", "sscanf", "vsscanf", "__isoc99_sscanf",
-    "__isoc99_vsscanf",
+    "strlen",          "strnlen",          "strcmp",      "strncmp",   "memcmp",    "bcmp",    "strchr",
+    "strrchr",         "memchr",           "memrchr",     "strchrnul", "index",     "rindex",  "strcpy",
+    "stpcpy",          "strncpy",          "strcat",      "strncat",   "strstr",    "strspn",  "strcspn",
+    "strpbrk",         "strcasecmp",       "strncasecmp", "strcoll",   "strdup",    "strndup", "strtok_r",
+    "strsep",          "isdigit",          "isupper",     "islower",   "isalpha",   "isalnum", "isspace",
+    "isblank",         "iscntrl",          "isprint",     "isgraph",   "ispunct",   "isascii", "isxdigit",
+    "toupper",         "tolower",          "toascii",     "strtol",    "strtoll",   "strtoul", "strtoull",
+    "strtoimax",       "strtoumax",        "atoi",        "atol",      "atoll",     "abs",     "labs",
+    "llabs",           "sprintf",          "snprintf",    "vsprintf",  "vsnprintf", "sscanf",  "vsscanf",
+    "__isoc99_sscanf", "__isoc99_vsscanf",
 };
 
 int model_is_libc_when_concrete(const char *name)
 {
     for (size_t i = 0; i < sizeof libc_same_when_concrete / sizeof *libc_same_when_concrete; i++)
-        if (!strcmp(libc_same_when_concrete[i], name))
-            return 1;
+        if (!strcmp(libc_same_when_concrete[i], name)) return 1;
     return 0;
 }
 
@@ -396,15 +412,12 @@ int model_redirect_ok(const char *caller, const char *callee)
 {
     static const char pre[] = "__sym_model_";
     size_t lp = sizeof pre - 1, lc = strlen(callee), ls = strlen(CONCRETE_SUFFIX);
-    if (starts(callee, pre))
-        return 0;
-    if (!caller || !starts(caller, pre))
-        return 1;
+    if (starts(callee, pre)) return 0;
+    if (!caller || !starts(caller, pre)) return 1;
     /* caller is __sym_model_<X> or its copy __sym_model_<X>.sym_concrete */
     const char *x = caller + lp;
     size_t lx = strlen(x);
-    if (lx > ls && !strcmp(x + lx - ls, CONCRETE_SUFFIX))
-        lx -= ls;
+    if (lx > ls && !strcmp(x + lx - ls, CONCRETE_SUFFIX)) lx -= ls;
     return !(lx == lc && !strncmp(x, callee, lc));
 }
 
@@ -465,8 +478,8 @@ void do_call(pass *p)
         mem_call(p, 1);
         return;
     }
-    if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume") ||
-        !LLVMIsDeclaration(fn)) {
+    if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") ||
+        !strcmp(name, "__VERIFIER_assume") || !LLVMIsDeclaration(fn)) {
         /* A program may define its own sqrt, memcmp, ...: the optimiser must call that
          * definition, not treat the call as the library function (fold it, or emit sqrtsd). */
         if (!LLVMIsDeclaration(fn)) {
@@ -478,20 +491,15 @@ void do_call(pass *p)
     }
     /* libm functions with a floating-point model (sqrt, fabs, floor, fmin, fma, ...): the
      * real call computes the value, the shadow is built beside it */
-    if (do_fp_call(p, name, 1))
-        return;
-    if (is_output_sink(name))
-        return;
+    if (do_fp_call(p, name, 1)) return;
+    if (is_output_sink(name)) return;
     external_call(p, strcmp(name, "free") != 0, name);
 }
 
 /* A call concrete mode cannot make: code that may read inputs (or whose parameters
  * would need shadows). make_concrete_clones never copies a function that makes one, so
  * this is a sympath bug; the build fails rather than lose symbolic paths silently. */
-static void not_concrete(pass *p)
-{
-    p->mismatch = 1;
-}
+static void not_concrete(pass *p) { p->mismatch = 1; }
 
 /* The concrete-mode copy of the function named `prefix``name`, or NULL. */
 static LLVMValueRef concrete_copy(pass *p, const char *prefix, const char *name)
@@ -510,16 +518,13 @@ void do_call_concrete(pass *p)
 {
     LLVMValueRef I = p->cur;
     LLVMValueRef fn = direct_callee(I);
-    if (LLVMIsAInlineAsm(LLVMGetCalledValue(I)))
-        return;
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(I))) return;
     if (!fn) {
         not_concrete(p);
         return;
     }
-    if (LLVMGetIntrinsicID(fn))
-        return; /* memcpy/memset have no shadow side here; the rest has no symbolic operand */
-    if (!LLVMIsDeclaration(fn))
-        strip_memory_attrs(I); /* a call of a copy: it writes coverage bytes */
+    if (LLVMGetIntrinsicID(fn)) return; /* memcpy/memset have no shadow side here; the rest has no symbolic operand */
+    if (!LLVMIsDeclaration(fn)) strip_memory_attrs(I); /* a call of a copy: it writes coverage bytes */
     size_t len, ls = strlen(CONCRETE_SUFFIX);
     const char *full = LLVMGetValueName2(fn, &len);
     int is_copy = len > ls && !strcmp(full + len - ls, CONCRETE_SUFFIX);
@@ -544,7 +549,8 @@ void do_call_concrete(pass *p)
         /* already the copy; or no shadow side to copy */
     } else if (starts(name, "sym_model_")) {
         /* the models' vararg plumbing: in a copy no slot is symbolic (rt_libc.c) */
-    } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") || !strcmp(name, "__VERIFIER_assume")) {
+    } else if (starts(name, "__VERIFIER_nondet_") || starts(name, "sym_") || starts(name, "__sym_input_") ||
+               !strcmp(name, "__VERIFIER_assume")) {
         not_concrete(p);
     } else if (!LLVMIsDeclaration(fn)) {
         LLVMValueRef c = concrete_copy(p, "", name);
@@ -569,8 +575,7 @@ void do_extractvalue(pass *p)
         /* a with.overflow of concrete operands, or another call's aggregate: concrete */
         LLVMValueRef fn = direct_callee(agg);
         size_t len;
-        if (fn && LLVMGetIntrinsicID(fn) && strstr(LLVMGetValueName2(fn, &len), ".with.overflow."))
-            return;
+        if (fn && LLVMGetIntrinsicID(fn) && strstr(LLVMGetValueName2(fn, &len), ".with.overflow.")) return;
     }
     count_unsupported(p, "extractvalue");
 }

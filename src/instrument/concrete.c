@@ -46,8 +46,7 @@ static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix
 static int in_list(const char *name, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(name, list[i]))
-            return 1;
+        if (!strcmp(name, list[i])) return 1;
     return 0;
 }
 
@@ -60,10 +59,10 @@ static const char *name_of(LLVMValueRef v)
 /* The function analysed: index in the graph, its direct callees, and the two properties. */
 typedef struct fnode {
     LLVMValueRef f;
-    int user;            /* not one of sympath's models (calls to libc are redirected to models) */
-    int bad;             /* input-free is impossible for F itself (see above) */
-    int reads;           /* F itself reads inputs, or calls through a pointer (anything may happen) */
-    int free_;           /* result: input-free */
+    int user;  /* not one of sympath's models (calls to libc are redirected to models) */
+    int bad;   /* input-free is impossible for F itself (see above) */
+    int reads; /* F itself reads inputs, or calls through a pointer (anything may happen) */
+    int free_; /* result: input-free */
     int *callees;
     size_t ncallees, capcallees;
 } fnode;
@@ -73,7 +72,7 @@ typedef struct graph {
     LLVMModuleRef m;
     fnode *n;
     size_t nn;
-    ptrmap index;        /* function -> node index + 1 */
+    ptrmap index; /* function -> node index + 1 */
     int oom;
 } graph;
 
@@ -103,14 +102,11 @@ static void add_edge(graph *g, fnode *n, int to)
  * one can only be used by an indirect call or by uninstrumented code (callbacks). */
 static int mentions_function(LLVMValueRef v, int depth)
 {
-    if (LLVMIsAFunction(v))
-        return 1;
-    if (depth > 16 || !LLVMIsAConstant(v) || LLVMIsAGlobalValue(v))
-        return 0;
+    if (LLVMIsAFunction(v)) return 1;
+    if (depth > 16 || !LLVMIsAConstant(v) || LLVMIsAGlobalValue(v)) return 0;
     int n = LLVMGetNumOperands(v);
     for (int i = 0; i < n; i++)
-        if (mentions_function(LLVMGetOperand(v, i), depth + 1))
-            return 1;
+        if (mentions_function(LLVMGetOperand(v, i), depth + 1)) return 1;
     return 0;
 }
 
@@ -118,8 +114,7 @@ static int mentions_function(LLVMValueRef v, int depth)
 static LLVMValueRef direct_callee(LLVMValueRef call)
 {
     LLVMValueRef v = LLVMGetCalledValue(call);
-    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)
-        v = LLVMGetOperand(v, 0);
+    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
     return LLVMIsAFunction(v) ? v : NULL;
 }
 
@@ -141,15 +136,13 @@ static int is_error_hook(const char *name)
  * the calls the instrumented program will really make. */
 static void scan_call(graph *g, fnode *n, LLVMValueRef call)
 {
-    if (LLVMIsAInlineAsm(LLVMGetCalledValue(call)))
-        return;
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(call))) return;
     LLVMValueRef fn = direct_callee(call);
     if (!fn) {
         n->bad = n->reads = 1; /* indirect */
         return;
     }
-    if (LLVMGetIntrinsicID(fn))
-        return;
+    if (LLVMGetIntrinsicID(fn)) return;
     const char *name = name_of(fn);
     if (is_error_hook(name) || !strcmp(name, "fork"))
         return; /* the run ends at the hook; fork is redirected to the runtime */
@@ -163,8 +156,7 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
         free(mname);
         /* as calls.c's model_of: a function the program defines itself is not redirected */
         if (model && !LLVMIsDeclaration(model) && LLVMIsDeclaration(fn)) {
-            if (model_is_libc_when_concrete(name))
-                return; /* the copy calls libc itself (calls.c) */
+            if (model_is_libc_when_concrete(name)) return; /* the copy calls libc itself (calls.c) */
             int k = node_of(g, model);
             if (k < 0)
                 n->bad = 1;
@@ -173,8 +165,7 @@ static void scan_call(graph *g, fnode *n, LLVMValueRef call)
             return;
         }
     }
-    if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset"))
-        return;
+    if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) return;
     if (is_input_api(name)) {
         n->bad = n->reads = 1;
         return;
@@ -195,16 +186,13 @@ static void scan_function(graph *g, fnode *n)
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             int nops = LLVMGetNumOperands(i);
             if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i) || LLVMIsACallBrInst(i)) {
-                if (!LLVMIsACallInst(i))
-                    n->bad = 1;
+                if (!LLVMIsACallInst(i)) n->bad = 1;
                 scan_call(g, n, i);
                 nops--; /* the callee is the last operand */
             }
-            if (LLVMGetInstructionOpcode(i) == LLVMIndirectBr)
-                n->bad = 1;
+            if (LLVMGetInstructionOpcode(i) == LLVMIndirectBr) n->bad = 1;
             for (int k = 0; k < nops; k++)
-                if (mentions_function(LLVMGetOperand(i, k), 0))
-                    n->bad = 1;
+                if (mentions_function(LLVMGetOperand(i, k), 0)) n->bad = 1;
         }
 }
 
@@ -216,13 +204,11 @@ static int address_taken(LLVMValueRef v, int depth)
         if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == v) {
             unsigned nargs = LLVMGetNumArgOperands(user);
             for (unsigned k = 0; k < nargs; k++)
-                if (LLVMGetOperand(user, k) == v)
-                    return 1;
+                if (LLVMGetOperand(user, k) == v) return 1;
             continue;
         }
         if (depth < 4 && LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMBitCast) {
-            if (address_taken(user, depth + 1))
-                return 1;
+            if (address_taken(user, depth + 1)) return 1;
             continue;
         }
         return 1;
@@ -239,36 +225,29 @@ static int analyse(graph *g)
             continue;
         if (g->nn % 64 == 0) {
             fnode *nn = realloc(g->n, (g->nn + 64) * sizeof *nn);
-            if (!nn)
-                return -1;
+            if (!nn) return -1;
             g->n = nn;
         }
         memset(&g->n[g->nn], 0, sizeof g->n[g->nn]);
         g->n[g->nn].f = f;
         g->n[g->nn].user = !in_list(name_of(f), g->cfg->model_names, g->cfg->n_models);
-        if (ptrmap_put(&g->index, f, (void *)(uintptr_t)(g->nn + 1), NULL))
-            return -1;
+        if (ptrmap_put(&g->index, f, (void *)(uintptr_t)(g->nn + 1), NULL)) return -1;
         g->nn++;
     }
-    for (size_t i = 0; i < g->nn; i++)
-        scan_function(g, &g->n[i]);
-    if (g->oom)
-        return -1;
+    for (size_t i = 0; i < g->nn; i++) scan_function(g, &g->n[i]);
+    if (g->oom) return -1;
     /* reads: least fixpoint over the callees */
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < g->nn; i++)
             for (size_t k = 0; k < g->n[i].ncallees && !g->n[i].reads; k++)
-                if (g->n[g->n[i].callees[k]].reads)
-                    g->n[i].reads = changed = 1;
+                if (g->n[g->n[i].callees[k]].reads) g->n[i].reads = changed = 1;
     }
     int callbacks_read = 0;
     for (size_t i = 0; i < g->nn; i++)
-        if (g->n[i].reads && address_taken(g->n[i].f, 0))
-            callbacks_read = 1;
+        if (g->n[i].reads && address_taken(g->n[i].f, 0)) callbacks_read = 1;
     /* input-free: greatest fixpoint (recursion among input-free functions stays input-free) */
-    for (size_t i = 0; i < g->nn; i++)
-        g->n[i].free_ = !callbacks_read && !g->n[i].bad;
+    for (size_t i = 0; i < g->nn; i++) g->n[i].free_ = !callbacks_read && !g->n[i].bad;
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < g->nn; i++)
@@ -279,8 +258,7 @@ static int analyse(graph *g)
                 }
     }
     int count = 0;
-    for (size_t i = 0; i < g->nn; i++)
-        count += g->n[i].free_;
+    for (size_t i = 0; i < g->nn; i++) count += g->n[i].free_;
     return count;
 }
 
@@ -289,11 +267,9 @@ static int analyse(graph *g)
 static LLVMModuleRef copy_module(LLVMModuleRef m)
 {
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
-    if (!buf)
-        return NULL;
+    if (!buf) return NULL;
     LLVMModuleRef c = NULL;
-    if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), buf, &c))
-        c = NULL;
+    if (LLVMParseBitcodeInContext2(LLVMGetModuleContext(m), buf, &c)) c = NULL;
     LLVMDisposeMemoryBuffer(buf);
     return c;
 }
@@ -305,38 +281,36 @@ static void drop_body(LLVMValueRef f)
             if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
                 LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i; (i = LLVMGetFirstInstruction(bb));)
-            LLVMInstructionEraseFromParent(i);
-    for (LLVMBasicBlockRef bb; (bb = LLVMGetFirstBasicBlock(f));)
-        LLVMDeleteBasicBlock(bb);
-    if (LLVMHasPersonalityFn(f))
-        LLVMSetPersonalityFn(f, NULL);
+        for (LLVMValueRef i; (i = LLVMGetFirstInstruction(bb));) LLVMInstructionEraseFromParent(i);
+    for (LLVMBasicBlockRef bb; (bb = LLVMGetFirstBasicBlock(f));) LLVMDeleteBasicBlock(bb);
+    if (LLVMHasPersonalityFn(f)) LLVMSetPersonalityFn(f, NULL);
     LLVMGlobalClearMetadata(f); /* a declaration may not carry its own DISubprogram */
     LLVMSetLinkage(f, LLVMExternalLinkage);
     LLVMSetComdat(f, NULL);
 }
 
 /* Linkage and visibility of an original global changed for the link, to restore. */
-typedef struct saved_link { LLVMValueRef v; LLVMLinkage l; LLVMVisibility vis; } saved_link;
+typedef struct saved_link {
+    LLVMValueRef v;
+    LLVMLinkage l;
+    LLVMVisibility vis;
+} saved_link;
 
 static int expose(LLVMValueRef v, saved_link **sv, size_t *n, size_t *cap)
 {
     LLVMLinkage l = LLVMGetLinkage(v);
-    if (LLVMIsDeclaration(v) || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage))
-        return 0;
+    if (LLVMIsDeclaration(v) || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage)) return 0;
     if (*n == *cap) {
         size_t nc = *cap ? 2 * *cap : 64;
         saved_link *ns = realloc(*sv, nc * sizeof *ns);
-        if (!ns)
-            return -1;
+        if (!ns) return -1;
         *sv = ns;
         *cap = nc;
     }
     (*sv)[(*n)++] = (saved_link){v, l, LLVMGetVisibility(v)};
     size_t len;
     LLVMGetValueName2(v, &len);
-    if (!len)
-        LLVMSetValueName2(v, "__sym_anon", 10); /* a declaration links by name */
+    if (!len) LLVMSetValueName2(v, "__sym_anon", 10); /* a declaration links by name */
     LLVMSetLinkage(v, LLVMExternalLinkage);
     LLVMSetVisibility(v, LLVMHiddenVisibility);
     return 0;
@@ -346,8 +320,7 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
 {
     *nclones = 0;
     /* Aliases and ifuncs would be duplicated by the copy; C programs rarely have them: no clones. */
-    if (LLVMGetFirstGlobalAlias(m) || LLVMGetFirstGlobalIFunc(m))
-        return 0;
+    if (LLVMGetFirstGlobalAlias(m) || LLVMGetFirstGlobalIFunc(m)) return 0;
     graph G = {cfg, m, NULL, 0, {0}, 0}, *g = &G;
     saved_link *sv = NULL;
     size_t nsv = 0, capsv = 0;
@@ -355,46 +328,38 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
     size_t nn = 0;
     LLVMModuleRef c = NULL;
     int rc = -1, count = analyse(g);
-    if (count < 0)
-        goto oom;
+    if (count < 0) goto oom;
     if (count == 0) {
         rc = 0;
         goto done;
     }
     /* names of the input-free functions, to find them in the copy */
     names = calloc((size_t)count, sizeof *names);
-    if (!names)
-        goto oom;
+    if (!names) goto oom;
     for (size_t i = 0; i < g->nn; i++)
-        if (g->n[i].free_ && !(names[nn++] = strdup(name_of(g->n[i].f))))
-            goto oom;
+        if (g->n[i].free_ && !(names[nn++] = strdup(name_of(g->n[i].f)))) goto oom;
 
     for (LLVMValueRef v = LLVMGetFirstGlobal(m); v; v = LLVMGetNextGlobal(v))
-        if (expose(v, &sv, &nsv, &capsv))
-            goto oom;
+        if (expose(v, &sv, &nsv, &capsv)) goto oom;
     for (LLVMValueRef v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v))
-        if (expose(v, &sv, &nsv, &capsv))
-            goto oom;
+        if (expose(v, &sv, &nsv, &capsv)) goto oom;
 
     c = copy_module(m);
-    if (!c)
-        goto oom;
+    if (!c) goto oom;
     for (LLVMValueRef v = LLVMGetFirstGlobal(c), next; v; v = next) {
         next = LLVMGetNextGlobal(v);
         if (LLVMGetLinkage(v) == LLVMAppendingLinkage) { /* llvm.used, constructors: the original's count */
             LLVMDeleteGlobal(v);
             continue;
         }
-        if (LLVMIsDeclaration(v))
-            continue;
+        if (LLVMIsDeclaration(v)) continue;
         LLVMSetInitializer(v, NULL);
         LLVMSetLinkage(v, LLVMExternalLinkage);
         LLVMGlobalClearMetadata(v);
         LLVMSetComdat(v, NULL);
     }
     for (LLVMValueRef f = LLVMGetFirstFunction(c); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
+        if (LLVMIsDeclaration(f)) continue;
         const char *name = name_of(f);
         if (!in_list(name, (const char *const *)names, nn)) {
             drop_body(f);
@@ -428,7 +393,8 @@ int make_concrete_clones(LLVMModuleRef m, const instr_config *cfg, uint32_t *ncl
         free(cname);
         if (!f || LLVMIsDeclaration(f)) {
             *err = util_strf("internal error (a bug in sympath's instrumenter): the concrete-mode clone of %s "
-                              "is missing", names[i]);
+                             "is missing",
+                             names[i]);
             goto done;
         }
         LLVMSetLinkage(f, LLVMInternalLinkage);
@@ -445,11 +411,9 @@ done:
         LLVMSetVisibility(sv[i].v, sv[i].vis);
     }
     free(sv);
-    for (size_t i = 0; names && i < (size_t)count; i++)
-        free(names[i]);
+    for (size_t i = 0; names && i < (size_t)count; i++) free(names[i]);
     free(names);
-    for (size_t i = 0; i < g->nn; i++)
-        free(g->n[i].callees);
+    for (size_t i = 0; i < g->nn; i++) free(g->n[i].callees);
     free(g->n);
     ptrmap_clear(&g->index);
     return rc;

@@ -9,23 +9,23 @@
 
 /* ---- symbolic command line, stdin and files (posix.c) ---- */
 
-#define POSIX_MAX_ARGS 16       /* --sym-args MAX */
-#define POSIX_MAX_ARG_LEN 256   /* --sym-args N */
-#define POSIX_MAX_BYTES 4096    /* --sym-stdin N, --sym-file NAME N */
+#define POSIX_MAX_ARGS 16     /* --sym-args MAX */
+#define POSIX_MAX_ARG_LEN 256 /* --sym-args N */
+#define POSIX_MAX_BYTES 4096  /* --sym-stdin N, --sym-file NAME N */
 #define POSIX_MAX_FILES 16
 
 typedef struct sym_posix_file {
-    char *name;                 /* as the program opens it (compared byte for byte), malloc'ed */
-    uint32_t size;              /* at most this many bytes */
+    char *name;    /* as the program opens it (compared byte for byte), malloc'ed */
+    uint32_t size; /* at most this many bytes */
 } sym_posix_file;
 
 /* The options in the spirit of KLEE's POSIX environment (Cadar et al., OSDI'08, 3.3). */
 typedef struct sym_posix_opts {
-    int args_on;                /* --sym-args MIN MAX N given */
+    int args_on; /* --sym-args MIN MAX N given */
     uint32_t args_min, args_max, arg_len;
-    int stdin_on;               /* --sym-stdin N given */
+    int stdin_on; /* --sym-stdin N given */
     uint32_t stdin_max;
-    size_t nfiles;              /* --sym-file NAME N, in option order */
+    size_t nfiles; /* --sym-file NAME N, in option order */
     sym_posix_file *files;
 } sym_posix_opts;
 
@@ -60,13 +60,13 @@ const char *instrument_include_dir(void);
 typedef struct build_opts {
     const char *const *sources; /* C files as given by the user */
     size_t nsources;
-    const char *cflags;         /* extra compiler flags, split on blanks (quotes honoured); may be NULL */
-    const char *work_dir;       /* existing directory for intermediate files (bitcode, logs) */
-    const char *rt_dir;         /* directory holding libsympath-rt.a, rt_fast.bc, models.bc */
-    const char *include_dir;    /* directory holding sympath.h (passed as -I) */
-    const char *exe_path;       /* output: the instrumented executor */
-    const char *sites_path;     /* output: the site table */
-    const char *clang;          /* clang binary (e.g. "clang-14") */
+    const char *cflags;                 /* extra compiler flags, split on blanks (quotes honoured); may be NULL */
+    const char *work_dir;               /* existing directory for intermediate files (bitcode, logs) */
+    const char *rt_dir;                 /* directory holding libsympath-rt.a, rt_fast.bc, models.bc */
+    const char *include_dir;            /* directory holding sympath.h (passed as -I) */
+    const char *exe_path;               /* output: the instrumented executor */
+    const char *sites_path;             /* output: the site table */
+    const char *clang;                  /* clang binary (e.g. "clang-14") */
     const struct sym_posix_opts *posix; /* symbolic argv/stdin/files (posix.c), or NULL: none */
     volatile sig_atomic_t *interrupted; /* read only; once non-zero (Ctrl-C), the compiler or linker
                                            in progress is terminated and no further one starts, so
@@ -74,16 +74,16 @@ typedef struct build_opts {
 } build_opts;
 
 typedef struct build_stats {
-    uint32_t functions;         /* instrumented function definitions */
-    uint32_t branch_sites;      /* coverage sites in user code */
-    uint32_t slots;             /* coverage slots (all sites, models included) */
-    uint32_t locations;         /* error-call locations */
-    uint64_t unsupported;       /* instructions of kinds not modelled (details in the site table) */
-    uint32_t concrete_clones;   /* input-free functions given a concrete-mode copy F.sym_concrete */
-    uint32_t dispatches;        /* of which switch to their copy at entry when nothing is symbolic */
-    double seconds;             /* wall time of the whole build, seconds */
-    uint32_t nondet_generated;  /* __VERIFIER_nondet_<T> of other names defined as inputs (nondet.c) */
-    uint32_t nondet_unsupported;/* of which the return type cannot be an input: they return 0 */
+    uint32_t functions;            /* instrumented function definitions */
+    uint32_t branch_sites;         /* coverage sites in user code */
+    uint32_t slots;                /* coverage slots (all sites, models included) */
+    uint32_t locations;            /* error-call locations */
+    uint64_t unsupported;          /* instructions of kinds not modelled (details in the site table) */
+    uint32_t concrete_clones;      /* input-free functions given a concrete-mode copy F.sym_concrete */
+    uint32_t dispatches;           /* of which switch to their copy at entry when nothing is symbolic */
+    double seconds;                /* wall time of the whole build, seconds */
+    uint32_t nondet_generated;     /* __VERIFIER_nondet_<T> of other names defined as inputs (nondet.c) */
+    uint32_t nondet_unsupported;   /* of which the return type cannot be an input: they return 0 */
     char *nondet_unsupported_list; /* "name (returns type)" lines, malloc'ed, or NULL; free with build_stats_free */
 } build_stats;
 
@@ -126,11 +126,16 @@ typedef struct loc_info {
 
 typedef struct site_table {
     uint32_t nslots;
-    uint32_t nsites;  site_info *sites;   /* sites[i].id == i + 1 */
-    uint32_t nlocs;   loc_info *locs;     /* locs[i].id == i + 1 */
-    uint32_t nunsupported; char **unsupported_kind; uint64_t *unsupported_count;
-    uint32_t *slot_site;                  /* nslots entries: site id owning each slot */
-    uint32_t ncallees; char **callees;    /* callees[i] has id i + 1 */
+    uint32_t nsites;
+    site_info *sites; /* sites[i].id == i + 1 */
+    uint32_t nlocs;
+    loc_info *locs; /* locs[i].id == i + 1 */
+    uint32_t nunsupported;
+    char **unsupported_kind;
+    uint64_t *unsupported_count;
+    uint32_t *slot_site; /* nslots entries: site id owning each slot */
+    uint32_t ncallees;
+    char **callees; /* callees[i] has id i + 1 */
 } site_table;
 
 /* Read a site table. Returns 0, or -1 with *err (malloc'ed, names path and line). */

@@ -16,12 +16,11 @@
  * from 0, in creation order. Strings are copied. All return 0, or -1 when out of memory. */
 
 /* Append a branch site with `ndirs` coverage slots; returns its id and first slot. */
-int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint32_t col,
-                   const char *file, const char *function, const char *kind,
-                   uint32_t *id, uint32_t *slot_base);
+int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint32_t col, const char *file,
+                   const char *function, const char *kind, uint32_t *id, uint32_t *slot_base);
 /* Append an error-call location; returns its id. */
-int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file,
-                  const char *function, const char *what, uint32_t *id);
+int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file, const char *function, const char *what,
+                  uint32_t *id);
 /* The id of external callee `name` (appended if new, ids from 1). */
 int sites_add_callee(site_table *t, const char *name, uint32_t *id);
 /* Add n to the static count of unsupported instruction kind `kind`. */
@@ -34,19 +33,19 @@ int site_table_write(const char *path, const site_table *t, char **err);
 
 /* What the pass must know about where functions came from. Name lists are borrowed. */
 typedef struct instr_config {
-    const char *const *rt_fast_names;  /* functions defined by rt_fast.bc: never instrumented */
+    const char *const *rt_fast_names; /* functions defined by rt_fast.bc: never instrumented */
     size_t n_rt_fast;
-    const char *const *model_names;    /* functions defined by models.bc: instrumented, sites user=0,
+    const char *const *model_names; /* functions defined by models.bc: instrumented, sites user=0,
                                           calls inside them are not redirected to models */
     size_t n_models;
 } instr_config;
 
 /* Counts the pass reports back (build_stats is filled from these). */
 typedef struct instr_result {
-    uint32_t functions;     /* function definitions instrumented */
-    uint32_t user_sites;    /* branch sites in user (non-model) code */
-    uint64_t unsupported;   /* instructions counted as unsupported, all kinds */
-    uint32_t dispatches;    /* functions that call their concrete-mode copy when nothing is symbolic */
+    uint32_t functions;   /* function definitions instrumented */
+    uint32_t user_sites;  /* branch sites in user (non-model) code */
+    uint64_t unsupported; /* instructions counted as unsupported, all kinds */
+    uint32_t dispatches;  /* functions that call their concrete-mode copy when nothing is symbolic */
 } instr_result;
 
 /*
@@ -58,8 +57,7 @@ typedef struct instr_result {
  * m must contain the definitions of rt_fast.bc already (their signatures are used
  * for the calls). Returns 0, or -1 with *err (malloc'ed) when out of memory.
  */
-int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *sites,
-                      instr_result *res, char **err);
+int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *sites, instr_result *res, char **err);
 
 /* Is a call of `callee` made inside function `caller` redirected to __sym_model_<callee>
  * (when that model exists)? Yes everywhere, in user code and in models, except a call
@@ -79,8 +77,7 @@ int model_is_libc_when_concrete(const char *name);
  * until nothing changes. `keep` (NULL for none) names a function that stays although
  * unused (the start-up wrapper of --sym-args/--sym-stdin/--sym-file, renamed main later).
  * *removed receives the count. Always returns 0. */
-int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep,
-                        uint32_t *removed);
+int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep, uint32_t *removed);
 
 /* ---- global objects (objects.c) ---- */
 
@@ -125,8 +122,8 @@ int write_bitcode_file(LLVMModuleRef m, const char *path);
 /* What define_nondet_inputs did. unsupported_list is malloc'ed (owned by the caller),
  * one "name (returns <LLVM type>)" per line, or NULL. */
 typedef struct nondet_result {
-    uint32_t generated;      /* functions given an input body */
-    uint32_t unsupported;    /* functions whose return type cannot be an input: they return 0 */
+    uint32_t generated;   /* functions given an input body */
+    uint32_t unsupported; /* functions whose return type cannot be an input: they return 0 */
     char *unsupported_list;
 } nondet_result;
 

@@ -17,19 +17,17 @@
 
 /* The input functions libsympath-rt.a (rt_input.c) and replay.c define themselves (weak). */
 static const char *const runtime_nondet[] = {
-    "int", "uint", "unsigned", "long", "ulong", "longlong", "ulonglong", "char", "uchar", "schar",
-    "short", "ushort", "bool", "_Bool", "size_t", "u8", "u16", "u32", "u64", "loff_t", "sector_t",
-    "float", "double", "pointer", "pchar", "int128", "uint128",
+    "int",   "uint",   "unsigned", "long",  "ulong",  "longlong", "ulonglong", "char",   "uchar",
+    "schar", "short",  "ushort",   "bool",  "_Bool",  "size_t",   "u8",        "u16",    "u32",
+    "u64",   "loff_t", "sector_t", "float", "double", "pointer",  "pchar",     "int128", "uint128",
 };
 
 int nondet_is_runtime_name(const char *name)
 {
-    if (strncmp(name, PREFIX, strlen(PREFIX)) != 0)
-        return 0;
+    if (strncmp(name, PREFIX, strlen(PREFIX)) != 0) return 0;
     const char *t = name + strlen(PREFIX);
     for (size_t i = 0; i < sizeof runtime_nondet / sizeof *runtime_nondet; i++)
-        if (!strcmp(t, runtime_nondet[i]))
-            return 1;
+        if (!strcmp(t, runtime_nondet[i])) return 1;
     return 0;
 }
 
@@ -60,10 +58,8 @@ static input_type int_itype(const char *name, unsigned width, int sgn)
     case 16: return is_fixed ? (sgn ? IT_S16 : IT_U16) : (sgn ? IT_SHORT : IT_USHORT);
     case 32: return is_fixed ? (sgn ? IT_S32 : IT_U32) : (sgn ? IT_INT : IT_UINT);
     default:
-        if (is_fixed)
-            return sgn ? IT_S64 : IT_U64;
-        if (has(t, "long") && !has(t, "longlong") && !has(t, "long_long"))
-            return sgn ? IT_LONG : IT_ULONG;
+        if (is_fixed) return sgn ? IT_S64 : IT_U64;
+        if (has(t, "long") && !has(t, "longlong") && !has(t, "long_long")) return sgn ? IT_LONG : IT_ULONG;
         return sgn ? IT_LONGLONG : IT_ULONGLONG;
     }
 }
@@ -90,14 +86,11 @@ static LLVMValueRef get_fn(LLVMModuleRef g, const char *name, LLVMTypeRef ret, L
 static void copy_attrs(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx)
 {
     unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
-    if (!n)
-        return;
+    if (!n) return;
     LLVMAttributeRef *a = calloc(n, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     LLVMGetAttributesAtIndex(from, idx, a);
-    for (unsigned i = 0; i < n; i++)
-        LLVMAddAttributeAtIndex(to, idx, a[i]);
+    for (unsigned i = 0; i < n; i++) LLVMAddAttributeAtIndex(to, idx, a[i]);
     free(a);
 }
 
@@ -145,8 +138,7 @@ static int define_body(LLVMModuleRef g, LLVMTargetDataRef td, LLVMValueRef d, LL
             sgn = 0;
         else
             sgn = !nondet_name_unsigned(name);
-        if (w == 1)
-            sgn = 0;
+        if (w == 1) sgn = 0;
         LLVMTypeRef ps[3] = {i32, i32, i32};
         LLVMValueRef in = get_fn(g, "__sym_input_int", i64, ps, 3);
         LLVMValueRef args[3] = {LLVMConstInt(i32, int_itype(name, w, sgn), 0), LLVMConstInt(i32, w, 0),
@@ -178,7 +170,8 @@ static int define_body(LLVMModuleRef g, LLVMTargetDataRef td, LLVMValueRef d, LL
     case LLVMVoidTypeKind: {
         /* a struct returned in memory: the caller's buffer is the sret parameter */
         unsigned np = LLVMCountParams(f);
-        LLVMAttributeRef sret = np ? LLVMGetEnumAttributeAtIndex(d, 1, LLVMGetEnumAttributeKindForName("sret", 4)) : NULL;
+        LLVMAttributeRef sret =
+            np ? LLVMGetEnumAttributeAtIndex(d, 1, LLVMGetEnumAttributeKindForName("sret", 4)) : NULL;
         if (!sret) {
             ok = 0;
             LLVMBuildRetVoid(b);
@@ -198,15 +191,12 @@ static int define_body(LLVMModuleRef g, LLVMTargetDataRef td, LLVMValueRef d, LL
         LLVMBuildRet(b, LLVMBuildLoad2(b, rt, tmp, ""));
         break;
     }
-    default:
-        ok = 0;
-        break;
+    default: ok = 0; break;
     }
     if (!ok && LLVMGetTypeKind(rt) != LLVMVoidTypeKind) {
         LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f);
         LLVMValueRef i;
-        while ((i = LLVMGetFirstInstruction(bb)))
-            LLVMInstructionEraseFromParent(i);
+        while ((i = LLVMGetFirstInstruction(bb))) LLVMInstructionEraseFromParent(i);
         LLVMPositionBuilderAtEnd(b, bb);
         LLVMBuildRet(b, LLVMConstNull(rt));
     }
@@ -224,8 +214,7 @@ int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *re
     for (LLVMValueRef d = LLVMGetFirstFunction(m); d; d = LLVMGetNextFunction(d)) {
         size_t len;
         const char *name = LLVMGetValueName2(d, &len);
-        if (!LLVMIsDeclaration(d) || strncmp(name, PREFIX, strlen(PREFIX)) || nondet_is_runtime_name(name))
-            continue;
+        if (!LLVMIsDeclaration(d) || strncmp(name, PREFIX, strlen(PREFIX)) || nondet_is_runtime_name(name)) continue;
         if (!g) {
             g = LLVMModuleCreateWithNameInContext("sympath-nondet", cx);
             LLVMSetDataLayout(g, LLVMGetDataLayoutStr(m));
@@ -233,8 +222,7 @@ int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *re
         }
         LLVMValueRef f = LLVMAddFunction(g, name, LLVMGlobalGetValueType(d));
         copy_attrs(d, f, LLVMAttributeReturnIndex);
-        for (unsigned i = 0; i < LLVMCountParams(d); i++)
-            copy_attrs(d, f, i + 1);
+        for (unsigned i = 0; i < LLVMCountParams(d); i++) copy_attrs(d, f, i + 1);
         if (define_body(g, td, d, f, name)) {
             res->generated++;
         } else {
@@ -243,8 +231,7 @@ int define_nondet_inputs(LLVMModuleRef m, const char *bc_path, nondet_result *re
         }
     }
     LLVMDisposeTargetData(td);
-    if (!g)
-        return 0;
+    if (!g) return 0;
     if (write_bitcode_file(g, bc_path)) {
         *err = util_strf("cannot write %s: %s", bc_path, strerror(errno));
         LLVMDisposeModule(g);

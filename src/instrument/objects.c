@@ -32,18 +32,14 @@ int add_object_table(LLVMModuleRef m, uint32_t *nobjects, char **err)
     size_t cap = 0, n = 0;
     LLVMValueRef *ents = NULL;
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-        if (LLVMIsDeclaration(g) || LLVMIsThreadLocal(g))
-            continue;
+        if (LLVMIsDeclaration(g) || LLVMIsThreadLocal(g)) continue;
         size_t len;
         const char *name = LLVMGetValueName2(g, &len);
-        if (!strncmp(name, "llvm.", 5))
-            continue;
+        if (!strncmp(name, "llvm.", 5)) continue;
         LLVMTypeRef ty = LLVMGlobalGetValueType(g);
-        if (!LLVMTypeIsSized(ty))
-            continue;
+        if (!LLVMTypeIsSized(ty)) continue;
         unsigned long long size = LLVMABISizeOfType(td, ty);
-        if (size < 2 || size > OBJECT_TABLE_MAX_BYTES)
-            continue;
+        if (size < 2 || size > OBJECT_TABLE_MAX_BYTES) continue;
         if (n == cap) {
             size_t nc = cap ? 2 * cap : 64;
             LLVMValueRef *ne = realloc(ents, nc * sizeof *ne);

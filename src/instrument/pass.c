@@ -34,11 +34,9 @@ static void do_binop(pass *p, uint32_t op)
         count_unsupported(p, "vector integer arithmetic");
         return;
     }
-    if (!tracked_type(p, LLVMTypeOf(p->cur)))
-        return; /* wider than 64 bits: its operands have no shadows either */
+    if (!tracked_type(p, LLVMTypeOf(p->cur))) return; /* wider than 64 bits: its operands have no shadows either */
     LLVMValueRef sa = shadow_of(p, a), sb = shadow_of(p, b);
-    if (is_null_shadow(p, sa) && is_null_shadow(p, sb))
-        return;
+    if (is_null_shadow(p, sa) && is_null_shadow(p, sb)) return;
     /* Before the instruction: a division by a symbolic zero must be recorded before it traps. */
     at_before(p);
     LLVMValueRef args[6] = {c32(p, op), c32(p, bit_width(p, LLVMTypeOf(a))), sa, as_i64(p, a), sb, as_i64(p, b)};
@@ -70,14 +68,16 @@ static void do_icmp(pass *p)
         count_unsupported(p, "vector icmp");
         return;
     }
-    if (!tracked_type(p, LLVMTypeOf(a)))
-        return;
+    if (!tracked_type(p, LLVMTypeOf(a))) return;
     LLVMValueRef sa = shadow_of(p, a), sb = shadow_of(p, b);
-    if (is_null_shadow(p, sa) && is_null_shadow(p, sb))
-        return;
+    if (is_null_shadow(p, sa) && is_null_shadow(p, sb)) return;
     at_before(p);
-    LLVMValueRef args[6] = {c32(p, pred_of(LLVMGetICmpPredicate(p->cur))), c32(p, bit_width(p, LLVMTypeOf(a))),
-                            sa, as_i64(p, a), sb, as_i64(p, b)};
+    LLVMValueRef args[6] = {c32(p, pred_of(LLVMGetICmpPredicate(p->cur))),
+                            c32(p, bit_width(p, LLVMTypeOf(a))),
+                            sa,
+                            as_i64(p, a),
+                            sb,
+                            as_i64(p, b)};
     set_shadow(p, p->cur, rt_call(p, RT_ICMP, args, 6));
 }
 
@@ -90,8 +90,7 @@ static void do_intcast(pass *p, uint32_t op)
         return;
     }
     LLVMValueRef s = shadow_of(p, a);
-    if (is_null_shadow(p, s))
-        return;
+    if (is_null_shadow(p, s)) return;
     unsigned from = bit_width(p, LLVMTypeOf(a)), to = bit_width(p, LLVMTypeOf(p->cur));
     at_before(p);
     if (to > 64) {
@@ -114,8 +113,7 @@ static void do_passthrough(pass *p)
         concretize(p, CONC_UNSUPPORTED, s);
         return;
     }
-    if (is_null_shadow(p, s))
-        return;
+    if (is_null_shadow(p, s)) return;
     at_before(p);
     if (!tracked_type(p, to_t)) {
         LLVMTypeKind k = LLVMGetTypeKind(to_t);
@@ -142,11 +140,10 @@ static void do_select(pass *p)
         concretize(p, LLVMGetTypeKind(LLVMTypeOf(p->cur)) == LLVMIntegerTypeKind ? CONC_WIDE_INT : CONC_FLOAT, sc);
         return;
     }
-    if (is_null_shadow(p, sc) && is_null_shadow(p, st) && is_null_shadow(p, se))
-        return;
+    if (is_null_shadow(p, sc) && is_null_shadow(p, st) && is_null_shadow(p, se)) return;
     at_before(p);
-    LLVMValueRef args[7] = {c32(p, bit_width(p, LLVMTypeOf(p->cur))), sc, as_i64(p, c), st, as_i64(p, t),
-                            se, as_i64(p, e)};
+    LLVMValueRef args[7] = {
+        c32(p, bit_width(p, LLVMTypeOf(p->cur))), sc, as_i64(p, c), st, as_i64(p, t), se, as_i64(p, e)};
     set_shadow(p, p->cur, rt_call(p, RT_SELECT, args, 7));
 }
 
@@ -154,8 +151,7 @@ static void do_select(pass *p)
  * its incoming values are added by finish_phis once every block is done. */
 static void do_phi(pass *p)
 {
-    if (!tracked_type(p, LLVMTypeOf(p->cur)))
-        return;
+    if (!tracked_type(p, LLVMTypeOf(p->cur))) return;
     at_before(p);
     LLVMValueRef sp = LLVMBuildPhi(p->b, p->p8, "sym");
     set_shadow(p, p->cur, sp);
@@ -198,18 +194,15 @@ static void add_site(pass *p, uint32_t ndirs, const char *kind, uint32_t *id, ui
     unsigned line, col;
     const char *file;
     inst_loc(p, p->cur, &line, &col, &file);
-    if (sites_add_site(p->sites, ndirs, p->user, line, col, file, p->fname, kind, id, slot_base))
-        p->oom = 1;
-    if (p->user)
-        p->res->user_sites++;
+    if (sites_add_site(p->sites, ndirs, p->user, line, col, file, p->fname, kind, id, slot_base)) p->oom = 1;
+    if (p->user) p->res->user_sites++;
     clone_record(p, *id, *slot_base);
 }
 
 /* Conditional br: a site with slots false = slot_base, true = slot_base + 1. */
 static void do_br(pass *p)
 {
-    if (!LLVMIsConditional(p->cur))
-        return;
+    if (!LLVMIsConditional(p->cur)) return;
     LLVMValueRef c = LLVMGetCondition(p->cur);
     uint32_t id, slot;
     add_site(p, 2, "br", &id, &slot);
@@ -249,10 +242,8 @@ static void do_switch(pass *p)
     for (unsigned i = 0; i < ncases; i++) {
         LLVMBasicBlockRef d = LLVMGetSuccessor(I, i + 1);
         unsigned k = 0;
-        while (k < ndest && dests[k] != d)
-            k++;
-        if (k == ndest)
-            dests[ndest++] = d;
+        while (k < ndest && dests[k] != d) k++;
+        if (k == ndest) dests[ndest++] = d;
         which[i] = k;
     }
     uint32_t id, slot;
@@ -275,19 +266,18 @@ static void do_switch(pass *p)
         }
     }
     at_before(p);
-    LLVMValueRef args[8] = {c32(p, id), c32(p, bit_width(p, LLVMTypeOf(v))), as_i64(p, v), shadow_of(p, v),
-                            gcases, gslots, c32(p, ncases), c32(p, slot)};
+    LLVMValueRef args[8] = {
+        c32(p, id),  c32(p, bit_width(p, LLVMTypeOf(v))), as_i64(p, v), shadow_of(p, v), gcases, gslots, c32(p, ncases),
+        c32(p, slot)};
     rt_call(p, RT_SWITCH, args, 8);
     free(dests), free(vals), free(slots), free(which);
 }
 
 static void do_ret(pass *p)
 {
-    if (LLVMGetNumOperands(p->cur) < 1)
-        return;
+    if (LLVMGetNumOperands(p->cur) < 1) return;
     LLVMValueRef v = LLVMGetOperand(p->cur, 0);
-    if (!tracked_type(p, LLVMTypeOf(v)))
-        return;
+    if (!tracked_type(p, LLVMTypeOf(v))) return;
     at_before(p);
     LLVMValueRef s = shadow_of(p, v);
     rt_call(p, RT_SET_RET, &s, 1);
@@ -312,7 +302,8 @@ static const char *opcode_name(LLVMOpcode op)
     case LLVMExtractElement: return "extractelement";
     case LLVMInsertElement: return "insertelement";
     case LLVMShuffleVector: return "shufflevector";
-    case LLVMUserOp1: case LLVMUserOp2: return "userop";
+    case LLVMUserOp1:
+    case LLVMUserOp2: return "userop";
     default: return "unknown instruction";
     }
 }
@@ -354,14 +345,24 @@ void instrument_inst(pass *p)
     case LLVMTrunc: do_intcast(p, EXPR_EXTRACT); break;
     case LLVMZExt: do_intcast(p, EXPR_ZEXT); break;
     case LLVMSExt: do_intcast(p, EXPR_SEXT); break;
-    case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMFreeze:
-        do_passthrough(p);
-        break;
-    case LLVMFNeg: case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem:
-    case LLVMFCmp: case LLVMFPToSI: case LLVMFPToUI: case LLVMSIToFP: case LLVMUIToFP:
-    case LLVMFPTrunc: case LLVMFPExt:
-        do_fp_inst(p);
-        break;
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+    case LLVMFreeze: do_passthrough(p); break;
+    case LLVMFNeg:
+    case LLVMFAdd:
+    case LLVMFSub:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFRem:
+    case LLVMFCmp:
+    case LLVMFPToSI:
+    case LLVMFPToUI:
+    case LLVMSIToFP:
+    case LLVMUIToFP:
+    case LLVMFPTrunc:
+    case LLVMFPExt: do_fp_inst(p); break;
     case LLVMSelect: do_select(p); break;
     case LLVMPHI: do_phi(p); break;
     case LLVMGetElementPtr: do_gep(p); break;
@@ -377,8 +378,8 @@ void instrument_inst(pass *p)
     case LLVMAtomicRMW: do_atomic(p, "atomicrmw", 0, 1); break;
     case LLVMAtomicCmpXchg: do_atomic(p, "cmpxchg", 0, 1); break;
     /* instructions without values */
-    case LLVMUnreachable: case LLVMFence:
-        break;
+    case LLVMUnreachable:
+    case LLVMFence: break;
     default:
         count_unsupported(p, opcode_name(op));
         lose_operands(p, CONC_UNSUPPORTED);

@@ -10,12 +10,32 @@
 
 /* Runtime entry points of rt_abi.h. keep in this ORDER (indexes rt_sigs in pass_rt.c). */
 enum rt_fn {
-    RT_BINOP, RT_ICMP, RT_CAST, RT_SELECT, RT_OVERFLOW, RT_INTRINSIC, RT_PTR_ADD,
-    RT_LOAD, RT_STORE, RT_MEMCPY, RT_MEMSET,
-    RT_SET_PARAM, RT_GET_PARAM, RT_SET_RET, RT_GET_RET,
-    RT_BRANCH, RT_SWITCH, RT_CONCRETIZE, RT_ERROR, RT_FORK, RT_EXTERNAL_PTR,
-    RT_CONCRETIZE_CALL, RT_EXTERNAL_PTR_CALL, RT_SET_VARARG,
-    RT_FP, RT_FCMP,
+    RT_BINOP,
+    RT_ICMP,
+    RT_CAST,
+    RT_SELECT,
+    RT_OVERFLOW,
+    RT_INTRINSIC,
+    RT_PTR_ADD,
+    RT_LOAD,
+    RT_STORE,
+    RT_MEMCPY,
+    RT_MEMSET,
+    RT_SET_PARAM,
+    RT_GET_PARAM,
+    RT_SET_RET,
+    RT_GET_RET,
+    RT_BRANCH,
+    RT_SWITCH,
+    RT_CONCRETIZE,
+    RT_ERROR,
+    RT_FORK,
+    RT_EXTERNAL_PTR,
+    RT_CONCRETIZE_CALL,
+    RT_EXTERNAL_PTR_CALL,
+    RT_SET_VARARG,
+    RT_FP,
+    RT_FCMP,
     RT_COUNT
 };
 
@@ -28,19 +48,19 @@ typedef struct pass {
     site_table *sites;
     instr_result *res;
     LLVMTypeRef i1, i8, i32, i64, p8, vd;
-    LLVMValueRef null;              /* i8* null: the shadow of every concrete value */
-    LLVMValueRef rt[RT_COUNT];      /* runtime functions, declared on first use */
+    LLVMValueRef null;         /* i8* null: the shadow of every concrete value */
+    LLVMValueRef rt[RT_COUNT]; /* runtime functions, declared on first use */
 
     /* the function being instrumented */
     LLVMValueRef fn;
     const char *fname;
-    int user;                       /* 0 inside sympath's libc models */
+    int user; /* 0 inside sympath's libc models */
     int is_main, in_reach_error;
-    unsigned fb_line, fb_col;       /* fallback location: first located instruction */
+    unsigned fb_line, fb_col; /* fallback location: first located instruction */
     const char *fb_file;
-    ptrmap shadow;                  /* value -> shadow (a), second shadow (b) for the {result,
+    ptrmap shadow;      /* value -> shadow (a), second shadow (b) for the {result,
                                        overflow} pairs of llvm.*.with.overflow */
-    LLVMValueRef *phis;             /* pairs (original phi, shadow phi) to complete at the end */
+    LLVMValueRef *phis; /* pairs (original phi, shadow phi) to complete at the end */
     size_t nphis, capphis;
 
     /* the instruction being instrumented and the original one after it ("after" point) */
@@ -50,10 +70,10 @@ typedef struct pass {
     /* concrete mode (docs/instrumentation.md): instrumenting the copy F.sym_concrete of an
      * input-free function, without shadows, reusing the sites and locations of F */
     int concrete;
-    int mismatch;                   /* a clone instruction had no counterpart: a sympath bug */
-    ptrmap pair;                    /* original instruction -> its copy (while F is instrumented) */
-    ptrmap cmap;                    /* copy instruction -> (site id, slot base) or (location id, 0) */
-    LLVMValueRef prologue_end;      /* last instruction of F's parameter prologue, or NULL */
+    int mismatch;              /* a clone instruction had no counterpart: a sympath bug */
+    ptrmap pair;               /* original instruction -> its copy (while F is instrumented) */
+    ptrmap cmap;               /* copy instruction -> (site id, slot base) or (location id, 0) */
+    LLVMValueRef prologue_end; /* last instruction of F's parameter prologue, or NULL */
 } pass;
 
 /* ---- pass_rt.c: helpers of every pass file ---- */

@@ -19,15 +19,13 @@ int pair_instructions(pass *p, LLVMValueRef fn, LLVMValueRef copy)
     for (; a && b; a = LLVMGetNextBasicBlock(a), b = LLVMGetNextBasicBlock(b)) {
         LLVMValueRef i = LLVMGetFirstInstruction(a), j = LLVMGetFirstInstruction(b);
         for (; i && j; i = LLVMGetNextInstruction(i), j = LLVMGetNextInstruction(j)) {
-            if (LLVMGetInstructionOpcode(i) != LLVMGetInstructionOpcode(j))
-                return -1;
+            if (LLVMGetInstructionOpcode(i) != LLVMGetInstructionOpcode(j)) return -1;
             if (ptrmap_put(&p->pair, i, j, NULL)) {
                 p->oom = 1;
                 return 0;
             }
         }
-        if (i || j)
-            return -1;
+        if (i || j) return -1;
     }
     return a || b ? -1 : 0;
 }
@@ -37,15 +35,13 @@ int pair_instructions(pass *p, LLVMValueRef fn, LLVMValueRef copy)
  * code generator copies (byval and the like: the copy would be copied again). */
 int can_dispatch(pass *p, LLVMValueRef fn)
 {
-    if (p->is_main || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
-        return 0;
+    if (p->is_main || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) return 0;
     static const char *const attrs[] = {"byval", "inalloca", "preallocated", "byref"};
     unsigned n = LLVMCountParams(fn);
     for (unsigned k = 0; k < sizeof attrs / sizeof *attrs; k++) {
         unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
         for (unsigned i = 0; kind && i < n; i++)
-            if (LLVMGetEnumAttributeAtIndex(fn, i + 1, kind))
-                return 0;
+            if (LLVMGetEnumAttributeAtIndex(fn, i + 1, kind)) return 0;
     }
     return 1;
 }
@@ -87,8 +83,7 @@ void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
             LLVMInstructionRemoveFromParent(i);
             LLVMInsertIntoBuilderWithName(p->b, i, name ? name : "");
             free(name);
-            if (i == p->prologue_end)
-                break;
+            if (i == p->prologue_end) break;
         }
     }
     /* The call of the copy needs a location in F's scope (the verifier wants one on
@@ -97,16 +92,14 @@ void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
     if (sp)
         LLVMSetCurrentDebugLocation2(p->b, LLVMDIBuilderCreateDebugLocation(p->cx, p->fb_line, p->fb_col, sp, NULL));
     LLVMValueRef active = LLVMGetNamedGlobal(p->m, "__sym_shadow_active");
-    if (!active)
-        active = LLVMAddGlobal(p->m, p->i32, "__sym_shadow_active");
+    if (!active) active = LLVMAddGlobal(p->m, p->i32, "__sym_shadow_active");
     LLVMTypeRef aty = LLVMGlobalGetValueType(active);
-    LLVMValueRef cond = LLVMBuildICmp(p->b, LLVMIntEQ, LLVMBuildLoad2(p->b, aty, active, ""),
-                                      LLVMConstInt(aty, 0, 0), "");
+    LLVMValueRef cond =
+        LLVMBuildICmp(p->b, LLVMIntEQ, LLVMBuildLoad2(p->b, aty, active, ""), LLVMConstInt(aty, 0, 0), "");
     unsigned n = LLVMCountParams(fn);
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef s = shadow_of(p, LLVMGetParam(fn, i));
-        if (!is_null_shadow(p, s))
-            cond = LLVMBuildAnd(p->b, cond, LLVMBuildICmp(p->b, LLVMIntEQ, s, p->null, ""), "");
+        if (!is_null_shadow(p, s)) cond = LLVMBuildAnd(p->b, cond, LLVMBuildICmp(p->b, LLVMIntEQ, s, p->null, ""), "");
     }
     LLVMBuildCondBr(p->b, cond, conc, old);
 
@@ -117,8 +110,7 @@ void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
         LLVMBuildUnreachable(p->b);
         return;
     }
-    for (unsigned i = 0; i < n; i++)
-        args[i] = LLVMGetParam(fn, i);
+    for (unsigned i = 0; i < n; i++) args[i] = LLVMGetParam(fn, i);
     LLVMTypeRef fty = LLVMGlobalGetValueType(copy);
     LLVMValueRef r = LLVMBuildCall2(p->b, fty, copy, args, n, "");
     free(args);
@@ -142,8 +134,7 @@ void insert_dispatch(pass *p, LLVMValueRef fn, LLVMValueRef copy)
 LLVMValueRef libc_target(pass *p, const char *name, LLVMValueRef fn, LLVMValueRef copy)
 {
     static const char pre[] = "__sym_model_";
-    if (strncmp(name, pre, sizeof pre - 1) || !model_is_libc_when_concrete(name + sizeof pre - 1))
-        return copy;
+    if (strncmp(name, pre, sizeof pre - 1) || !model_is_libc_when_concrete(name + sizeof pre - 1)) return copy;
     LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
     LLVMValueRef x = LLVMGetNamedFunction(p->m, name + sizeof pre - 1);
     if (!x)

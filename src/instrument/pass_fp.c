@@ -34,10 +34,8 @@ static LLVMValueRef emit_fp(pass *p, uint32_t which, unsigned width, unsigned fr
         sh[k] = shadow_of(p, ops[k]);
         any |= !is_null_shadow(p, sh[k]);
     }
-    if (!any)
-        return NULL;
-    for (unsigned k = 0; k < n && k < 3; k++)
-        v[k] = as_i64(p, ops[k]);
+    if (!any) return NULL;
+    for (unsigned k = 0; k < n && k < 3; k++) v[k] = as_i64(p, ops[k]);
     LLVMValueRef args[9] = {c32(p, which), c32(p, width), c32(p, from), sh[0], v[0], sh[1], v[1], sh[2], v[2]};
     return rt_call(p, RT_FP, args, 9);
 }
@@ -57,8 +55,7 @@ void do_fp_inst(pass *p)
     /* the operand or the result is a type without shadows (x86_fp80, half, fp128, i128) */
     int src_ok = tracked_type(p, at), dst_ok = tracked_type(p, rt);
     if (!src_ok || !dst_ok) {
-        if (src_ok)
-            lose_operands(p, LLVMGetTypeKind(rt) == LLVMIntegerTypeKind ? CONC_WIDE_INT : CONC_FLOAT);
+        if (src_ok) lose_operands(p, LLVMGetTypeKind(rt) == LLVMIntegerTypeKind ? CONC_WIDE_INT : CONC_FLOAT);
         return;
     }
     unsigned w = bit_width(p, rt), from = bit_width(p, at);
@@ -66,12 +63,11 @@ void do_fp_inst(pass *p)
     switch (op) {
     case LLVMFCmp: {
         LLVMValueRef sa = shadow_of(p, a), sb = shadow_of(p, ops[1]);
-        if (is_null_shadow(p, sa) && is_null_shadow(p, sb))
-            return;
+        if (is_null_shadow(p, sa) && is_null_shadow(p, sb)) return;
         at_before(p);
         /* LLVMRealPredicate numbers are expr_fpred's */
-        LLVMValueRef args[6] = {c32(p, (uint32_t)LLVMGetFCmpPredicate(I)), c32(p, from), sa, as_i64(p, a), sb,
-                                as_i64(p, ops[1])};
+        LLVMValueRef args[6] = {
+            c32(p, (uint32_t)LLVMGetFCmpPredicate(I)), c32(p, from), sa, as_i64(p, a), sb, as_i64(p, ops[1])};
         set_shadow(p, I, rt_call(p, RT_FCMP, args, 6));
         return;
     }
@@ -88,14 +84,18 @@ void do_fp_inst(pass *p)
     default: which = SYM_F_FPCONV; break; /* fpext, fptrunc */
     }
     at_before(p);
-    LLVMValueRef s = emit_fp(p, which, w, from, ops, op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
-                                                         op == LLVMFDiv || op == LLVMFRem ? 2 : 1);
-    if (s)
-        set_shadow(p, I, s);
+    LLVMValueRef s =
+        emit_fp(p, which, w, from, ops,
+                op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul || op == LLVMFDiv || op == LLVMFRem ? 2 : 1);
+    if (s) set_shadow(p, I, s);
 }
 
 /* Float intrinsics and libm functions, by name without the type suffix. */
-static const struct { const char *name; uint32_t which; unsigned nargs; } fp_funcs[] = {
+static const struct {
+    const char *name;
+    uint32_t which;
+    unsigned nargs;
+} fp_funcs[] = {
     {"fabs", SYM_F_ABS, 1},       {"copysign", SYM_F_COPYSIGN, 2}, {"sqrt", SYM_F_SQRT, 1},
     {"fma", SYM_F_FMA, 3},        {"fmuladd", SYM_F_FMULADD, 3},   {"minnum", SYM_F_MINNUM, 2},
     {"maxnum", SYM_F_MAXNUM, 2},  {"fmin", SYM_F_MINNUM, 2},       {"fmax", SYM_F_MAXNUM, 2},
@@ -110,21 +110,17 @@ static int base_name(const char *name, int is_libm, LLVMTypeRef t, char *buf, si
 {
     size_t n = strlen(name);
     if (!is_libm) {
-        if (strncmp(name, "llvm.", 5) != 0)
-            return 0;
+        if (strncmp(name, "llvm.", 5) != 0) return 0;
         const char *s = name + 5, *dot = strchr(s, '.');
-        if (!dot || (size_t)(dot - s) >= len)
-            return 0;
+        if (!dot || (size_t)(dot - s) >= len) return 0;
         memcpy(buf, s, (size_t)(dot - s));
         buf[dot - s] = 0;
         return 1;
     }
-    if (n >= len)
-        return 0;
+    if (n >= len) return 0;
     memcpy(buf, name, n + 1);
     if (LLVMGetTypeKind(t) == LLVMFloatTypeKind) { /* sqrtf */
-        if (n < 2 || buf[n - 1] != 'f')
-            return 0;
+        if (n < 2 || buf[n - 1] != 'f') return 0;
         buf[n - 1] = 0;
     }
     return 1;
@@ -132,13 +128,27 @@ static int base_name(const char *name, int is_libm, LLVMTypeRef t, char *buf, si
 
 /* glibc classification functions and the rounding conversions to integers: name, model,
  * argument width (integer result). */
-static const struct { const char *name; uint32_t which; unsigned width; } fp_class_funcs[] = {
-    {"__isnan", SYM_F_ISNAN, 64},   {"__isnanf", SYM_F_ISNAN, 32},   {"__isinf", SYM_F_ISINF, 64},
-    {"__isinff", SYM_F_ISINF, 32},  {"__finite", SYM_F_FINITE, 64},  {"__finitef", SYM_F_FINITE, 32},
-    {"__fpclassify", SYM_F_FPCLASSIFY, 64}, {"__fpclassifyf", SYM_F_FPCLASSIFY, 32},
-    {"lrint", SYM_F_LRINT, 64},     {"lrintf", SYM_F_LRINT, 32},     {"llrint", SYM_F_LRINT, 64},
-    {"llrintf", SYM_F_LRINT, 32},   {"lround", SYM_F_LROUND, 64},    {"lroundf", SYM_F_LROUND, 32},
-    {"llround", SYM_F_LROUND, 64},  {"llroundf", SYM_F_LROUND, 32},
+static const struct {
+    const char *name;
+    uint32_t which;
+    unsigned width;
+} fp_class_funcs[] = {
+    {"__isnan", SYM_F_ISNAN, 64},
+    {"__isnanf", SYM_F_ISNAN, 32},
+    {"__isinf", SYM_F_ISINF, 64},
+    {"__isinff", SYM_F_ISINF, 32},
+    {"__finite", SYM_F_FINITE, 64},
+    {"__finitef", SYM_F_FINITE, 32},
+    {"__fpclassify", SYM_F_FPCLASSIFY, 64},
+    {"__fpclassifyf", SYM_F_FPCLASSIFY, 32},
+    {"lrint", SYM_F_LRINT, 64},
+    {"lrintf", SYM_F_LRINT, 32},
+    {"llrint", SYM_F_LRINT, 64},
+    {"llrintf", SYM_F_LRINT, 32},
+    {"lround", SYM_F_LROUND, 64},
+    {"lroundf", SYM_F_LROUND, 32},
+    {"llround", SYM_F_LROUND, 64},
+    {"llroundf", SYM_F_LROUND, 32},
 };
 
 /* A call of a glibc classification function with its signature (one float/double, an int
@@ -150,15 +160,13 @@ static int do_fp_class_call(pass *p, const char *name)
     if (LLVMGetTypeKind(rt) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(rt) > 64 || LLVMGetNumArgOperands(I) != 1)
         return 0;
     LLVMValueRef a = LLVMGetOperand(I, 0);
-    if (!fp_type(LLVMTypeOf(a)))
-        return 0;
+    if (!fp_type(LLVMTypeOf(a))) return 0;
     for (size_t i = 0; i < sizeof fp_class_funcs / sizeof *fp_class_funcs; i++) {
         if (strcmp(name, fp_class_funcs[i].name) != 0 || bit_width(p, LLVMTypeOf(a)) != fp_class_funcs[i].width)
             continue;
         at_before(p);
         LLVMValueRef s = emit_fp(p, fp_class_funcs[i].which, bit_width(p, rt), fp_class_funcs[i].width, &a, 1);
-        if (s)
-            set_shadow(p, I, s);
+        if (s) set_shadow(p, I, s);
         return 1;
     }
     return 0;
@@ -168,23 +176,18 @@ int do_fp_call(pass *p, const char *name, int is_libm)
 {
     LLVMValueRef I = p->cur;
     LLVMTypeRef rt = LLVMTypeOf(I);
-    if (is_libm && do_fp_class_call(p, name))
-        return 1;
-    if (!fp_type(rt))
-        return 0;
+    if (is_libm && do_fp_class_call(p, name)) return 1;
+    if (!fp_type(rt)) return 0;
     char base[32];
-    if (!base_name(name, is_libm, rt, base, sizeof base))
-        return 0;
+    if (!base_name(name, is_libm, rt, base, sizeof base)) return 0;
     unsigned nargs = LLVMGetNumArgOperands(I);
     for (size_t i = 0; i < sizeof fp_funcs / sizeof *fp_funcs; i++) {
-        if (strcmp(base, fp_funcs[i].name) != 0 || nargs != fp_funcs[i].nargs)
-            continue;
+        if (strcmp(base, fp_funcs[i].name) != 0 || nargs != fp_funcs[i].nargs) continue;
         /* libm names must have the libm signature: every argument of the result's type */
         LLVMValueRef ops[3];
         for (unsigned k = 0; k < nargs; k++) {
             ops[k] = LLVMGetOperand(I, k);
-            if (LLVMTypeOf(ops[k]) != rt)
-                return 0;
+            if (LLVMTypeOf(ops[k]) != rt) return 0;
         }
         if (!is_libm && (!strcmp(base, "fmin") || !strcmp(base, "fmax") || !strcmp(base, "fmod")))
             return 0; /* libm names only */
@@ -194,8 +197,7 @@ int do_fp_call(pass *p, const char *name, int is_libm)
         unsigned w = bit_width(p, rt);
         at_before(p);
         LLVMValueRef s = emit_fp(p, fp_funcs[i].which, w, w, ops, nargs);
-        if (s)
-            set_shadow(p, I, s);
+        if (s) set_shadow(p, I, s);
         return 1;
     }
     return 0;

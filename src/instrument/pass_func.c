@@ -14,8 +14,7 @@
 static int in_list(const char *name, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(name, list[i]))
-            return 1;
+        if (!strcmp(name, list[i])) return 1;
     return 0;
 }
 
@@ -33,8 +32,7 @@ static LLVMBasicBlockRef *rpo_blocks(LLVMValueRef fn, unsigned *count)
     unsigned nout = 0;
     if (ok) {
         LLVMGetBasicBlocks(fn, bbs);
-        for (unsigned i = 0; i < n && ok; i++)
-            ok = !ptrmap_put(&index, bbs[i], (void *)(uintptr_t)i, NULL);
+        for (unsigned i = 0; i < n && ok; i++) ok = !ptrmap_put(&index, bbs[i], (void *)(uintptr_t)i, NULL);
     }
     if (ok) {
         /* iterative DFS; a block is emitted (post-order) when all its successors are done */
@@ -64,8 +62,7 @@ static LLVMBasicBlockRef *rpo_blocks(LLVMValueRef fn, unsigned *count)
             out[nout - 1 - i] = t;
         }
         for (unsigned i = 0; i < n; i++)
-            if (!seen[i])
-                out[nout++] = bbs[i];
+            if (!seen[i]) out[nout++] = bbs[i];
     }
     free(bbs), free(stack), free(next), free(seen);
     ptrmap_clear(&index);
@@ -90,8 +87,7 @@ static void entry_params(pass *p, LLVMValueRef first)
             count_unsupported(p, "byval parameter");
             continue;
         }
-        if (p->is_main || !tracked_type(p, LLVMTypeOf(a)))
-            continue;
+        if (p->is_main || !tracked_type(p, LLVMTypeOf(a))) continue;
         LLVMValueRef args[3] = {c32(p, i), as_i64(p, a), c32(p, bit_width(p, LLVMTypeOf(a)))};
         set_shadow(p, a, rt_call(p, RT_GET_PARAM, args, 3));
     }
@@ -120,8 +116,7 @@ static void instrument_block(pass *p, LLVMBasicBlockRef bb, int is_entry)
         p->oom = 1;
         return;
     }
-    if (is_entry && n && !p->concrete)
-        entry_params(p, insts[0]);
+    if (is_entry && n && !p->concrete) entry_params(p, insts[0]);
     for (size_t k = 0; k < n; k++) {
         p->cur = insts[k];
         p->next = k + 1 < n ? insts[k + 1] : NULL;
@@ -168,8 +163,7 @@ static void instrument_body(pass *p, LLVMValueRef fn)
         return;
     }
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
-    for (unsigned i = 0; i < nb && !p->oom; i++)
-        instrument_block(p, order[i], order[i] == entry);
+    for (unsigned i = 0; i < nb && !p->oom; i++) instrument_block(p, order[i], order[i] == entry);
     free(order);
     finish_phis(p);
 }
@@ -190,8 +184,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
     }
     LLVMValueRef copy = LLVMGetNamedFunction(p->m, cname);
     free(cname);
-    if (copy && LLVMIsDeclaration(copy))
-        copy = NULL;
+    if (copy && LLVMIsDeclaration(copy)) copy = NULL;
     if (copy && pair_instructions(p, fn, copy)) {
         p->mismatch = 1;
         return;
@@ -210,8 +203,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
         p->fn = fn;
         p->shadow = saved;
         p->prologue_end = prologue_end;
-        if (can_dispatch(p, fn))
-            insert_dispatch(p, fn, libc_target(p, name, fn, copy));
+        if (can_dispatch(p, fn)) insert_dispatch(p, fn, libc_target(p, name, fn, copy));
     }
     ptrmap_clear(&p->shadow);
     ptrmap_clear(&p->pair);
@@ -263,10 +255,8 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
         }
         fns[nf++] = f;
     }
-    if (!fns)
-        p->oom = 1;
-    for (size_t i = 0; i < nf && !p->oom && !p->mismatch; i++)
-        instrument_function(p, fns[i]);
+    if (!fns) p->oom = 1;
+    for (size_t i = 0; i < nf && !p->oom && !p->mismatch; i++) instrument_function(p, fns[i]);
     free(fns);
     free(p->phis);
     ptrmap_clear(&p->shadow);
@@ -280,7 +270,7 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     }
     if (p->mismatch) {
         *err = util_strf("internal error (a bug in sympath's instrumenter): a concrete-mode copy does not "
-                          "match its original, or makes a call that needs shadows");
+                         "match its original, or makes a call that needs shadows");
         return -1;
     }
     return 0;

@@ -56,8 +56,7 @@ void do_gep(pass *p)
             return;
         }
     }
-    if (!any_sym)
-        return;
+    if (!any_sym) return;
     at_before(p);
     LLVMValueRef s = shadow_of(p, base);
     LLVMValueRef addr = LLVMBuildPtrToInt(p->b, base, p->i64, "");
@@ -92,8 +91,7 @@ void do_load(pass *p)
     }
     /* float, wide, aggregate or vector: no shadow, but a symbolic address is still
      * concretized (and recorded) by the runtime */
-    if (is_vector(p->cur))
-        count_unsupported(p, "vector load");
+    if (is_vector(p->cur)) count_unsupported(p, "vector load");
     if (!is_null_shadow(p, sptr)) {
         at_before(p);
         LLVMValueRef args[3] = {ptr, c64(p, size < 8 ? size : 8), sptr};

@@ -18,16 +18,14 @@ void at_after(pass *p) { LLVMPositionBuilderBefore(p->b, p->next); }
 
 LLVMValueRef shadow_of(pass *p, LLVMValueRef v)
 {
-    if (!LLVMIsAInstruction(v) && !LLVMIsAArgument(v))
-        return p->null;
+    if (!LLVMIsAInstruction(v) && !LLVMIsAArgument(v)) return p->null;
     ptrmap_ent *e = ptrmap_get(&p->shadow, v);
     return e && e->a ? (LLVMValueRef)e->a : p->null;
 }
 
 void set_shadow(pass *p, LLVMValueRef v, LLVMValueRef s)
 {
-    if (ptrmap_put(&p->shadow, v, s, NULL))
-        p->oom = 1;
+    if (ptrmap_put(&p->shadow, v, s, NULL)) p->oom = 1;
 }
 
 int is_null_shadow(pass *p, LLVMValueRef s) { return s == p->null || (LLVMIsConstant(s) && LLVMIsNull(s)); }
@@ -51,14 +49,11 @@ LLVMValueRef c64(pass *p, uint64_t v) { return LLVMConstInt(p->i64, v, 0); }
 LLVMValueRef as_i64(pass *p, LLVMValueRef v)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
-    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
-        return LLVMBuildPtrToInt(p->b, v, p->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) return LLVMBuildPtrToInt(p->b, v, p->i64, "");
     if (LLVMGetTypeKind(t) == LLVMFloatTypeKind)
         return LLVMBuildZExt(p->b, LLVMBuildBitCast(p->b, v, p->i32, ""), p->i64, "");
-    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind)
-        return LLVMBuildBitCast(p->b, v, p->i64, "");
-    if (LLVMGetIntTypeWidth(t) < 64)
-        return LLVMBuildZExt(p->b, v, p->i64, "");
+    if (LLVMGetTypeKind(t) == LLVMDoubleTypeKind) return LLVMBuildBitCast(p->b, v, p->i64, "");
+    if (LLVMGetIntTypeWidth(t) < 64) return LLVMBuildZExt(p->b, v, p->i64, "");
     return v;
 }
 
@@ -68,7 +63,9 @@ LLVMValueRef as_i64(pass *p, LLVMValueRef v)
  * If rt_fast.bc already defines the function (with its own `struct expr *` types),
  * that definition is used and rt_call casts pointers to fit.
  */
-static const struct { const char *name, *sig; } rt_sigs[RT_COUNT] = {
+static const struct {
+    const char *name, *sig;
+} rt_sigs[RT_COUNT] = {
     [RT_BINOP] = {"__sym_binop", "pwwpqpq"},
     [RT_ICMP] = {"__sym_icmp", "pwwpqpq"},
     [RT_CAST] = {"__sym_cast", "pwwwp"},
@@ -109,15 +106,13 @@ static LLVMTypeRef sig_type(pass *p, char c)
 
 LLVMValueRef rt_decl(pass *p, enum rt_fn which)
 {
-    if (p->rt[which])
-        return p->rt[which];
+    if (p->rt[which]) return p->rt[which];
     LLVMValueRef f = LLVMGetNamedFunction(p->m, rt_sigs[which].name);
     if (!f) {
         const char *sig = rt_sigs[which].sig;
         LLVMTypeRef params[10];
         unsigned n = 0;
-        for (const char *c = sig + 1; *c; c++)
-            params[n++] = sig_type(p, *c);
+        for (const char *c = sig + 1; *c; c++) params[n++] = sig_type(p, *c);
         f = LLVMAddFunction(p->m, rt_sigs[which].name, LLVMFunctionType(sig_type(p, sig[0]), params, n, 0));
         if (which == RT_ERROR) {
             unsigned k = LLVMGetEnumAttributeKindForName("noreturn", 8);
@@ -155,8 +150,7 @@ LLVMValueRef rt_call(pass *p, enum rt_fn which, LLVMValueRef *args, unsigned n)
 
 void concretize(pass *p, uint32_t kind, LLVMValueRef s)
 {
-    if (is_null_shadow(p, s))
-        return;
+    if (is_null_shadow(p, s)) return;
     LLVMValueRef a[2] = {c32(p, kind), s};
     rt_call(p, RT_CONCRETIZE, a, 2);
 }
@@ -165,16 +159,14 @@ void lose_operands(pass *p, uint32_t kind)
 {
     int n = LLVMGetNumOperands(p->cur);
     at_before(p);
-    for (int i = 0; i < n; i++)
-        concretize(p, kind, shadow_of(p, LLVMGetOperand(p->cur, i)));
+    for (int i = 0; i < n; i++) concretize(p, kind, shadow_of(p, LLVMGetOperand(p->cur, i)));
 }
 
 void count_unsupported(pass *p, const char *kind)
 {
     if (p->concrete) /* counted once, in the original */
         return;
-    if (sites_count_unsupported(p->sites, kind, 1))
-        p->oom = 1;
+    if (sites_count_unsupported(p->sites, kind, 1)) p->oom = 1;
     p->res->unsupported++;
 }
 
@@ -185,8 +177,7 @@ void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const c
     if (*line) {
         *col = LLVMGetDebugLocColumn(inst);
         *file = LLVMGetDebugLocFilename(inst, &len);
-        if (!*file || !len)
-            *file = p->fb_file;
+        if (!*file || !len) *file = p->fb_file;
         return;
     }
     *line = p->fb_line;
@@ -197,8 +188,7 @@ void inst_loc(pass *p, LLVMValueRef inst, unsigned *line, unsigned *col, const c
 void clone_record(pass *p, uint32_t a, uint32_t b)
 {
     ptrmap_ent *e = p->pair.n ? ptrmap_get(&p->pair, p->cur) : NULL;
-    if (e && ptrmap_put(&p->cmap, e->a, (void *)(uintptr_t)a, (void *)(uintptr_t)b))
-        p->oom = 1;
+    if (e && ptrmap_put(&p->cmap, e->a, (void *)(uintptr_t)a, (void *)(uintptr_t)b)) p->oom = 1;
 }
 
 int clone_fetch(pass *p, uint32_t *a, uint32_t *b)
@@ -217,8 +207,7 @@ int clone_fetch(pass *p, uint32_t *a, uint32_t *b)
 /* Shadow of a width change from `from` to `to` bits (both <= 64); op: EXPR_EXTRACT/ZEXT/SEXT. */
 LLVMValueRef resize_shadow(pass *p, uint32_t op, unsigned from, unsigned to, LLVMValueRef s)
 {
-    if (from == to || is_null_shadow(p, s))
-        return s;
+    if (from == to || is_null_shadow(p, s)) return s;
     LLVMValueRef args[4] = {c32(p, op), c32(p, from), c32(p, to), s};
     return rt_call(p, RT_CAST, args, 4);
 }

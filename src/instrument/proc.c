@@ -14,10 +14,7 @@
 
 static volatile sig_atomic_t *stop_flag;
 
-void run_set_stop_flag(volatile sig_atomic_t *flag)
-{
-    stop_flag = flag;
-}
+void run_set_stop_flag(volatile sig_atomic_t *flag) { stop_flag = flag; }
 
 int run_logged(char *const *argv, const char *log_path, char **output)
 {
@@ -26,7 +23,7 @@ int run_logged(char *const *argv, const char *log_path, char **output)
         *output = util_strf("interrupted");
         return -1;
     }
-    util_proc p = { .argv = argv, .err_path = log_path, .stop = stop_flag };
+    util_proc p = {.argv = argv, .err_path = log_path, .stop = stop_flag};
     int status;
     int rc = util_run(&p, &status);
     if (rc < 0) {
@@ -39,12 +36,9 @@ int run_logged(char *const *argv, const char *log_path, char **output)
     }
     /* Tee: the user sees the compiler's diagnostics as they are, the caller gets a copy. */
     *output = util_read_file(log_path, NULL);
-    if (*output && **output)
-        fputs(*output, stderr);
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
+    if (*output && **output) fputs(*output, stderr);
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return -1;
 }
 

@@ -13,8 +13,7 @@
  * models defined are touched; the program's own functions all stay (their branch sites
  * count as coverage, used or not).
  */
-int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep,
-                        uint32_t *removed)
+int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep, uint32_t *removed)
 {
     static const char pre[] = "__sym_model_";
     *removed = 0;
@@ -22,8 +21,7 @@ int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, con
         changed = 0;
         for (size_t i = 0; i < n; i++) {
             LLVMValueRef f = LLVMGetNamedFunction(m, names[i]);
-            if (!f || LLVMIsDeclaration(f) || LLVMGetFirstUse(f) || (keep && !strcmp(names[i], keep)))
-                continue;
+            if (!f || LLVMIsDeclaration(f) || LLVMGetFirstUse(f) || (keep && !strcmp(names[i], keep))) continue;
             if (!strncmp(names[i], pre, sizeof pre - 1)) {
                 LLVMValueRef real = LLVMGetNamedFunction(m, names[i] + sizeof pre - 1);
                 if (real && LLVMIsDeclaration(real) && LLVMGetFirstUse(real))

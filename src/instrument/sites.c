@@ -17,23 +17,19 @@ static int grow(void **arr, size_t n, size_t elem)
     if (n & (n - 1)) /* not a power of two: there is room */
         return 0;
     size_t cap = n ? n * 2 : 8;
-    if (n && n < 8)
-        return 0;
+    if (n && n < 8) return 0;
     void *p = realloc(*arr, cap * elem);
-    if (!p)
-        return -1;
+    if (!p) return -1;
     *arr = p;
     return 0;
 }
 
 static char *dup_or(const char *s, const char *dflt) { return strdup(s && *s ? s : dflt); }
 
-int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint32_t col,
-                   const char *file, const char *function, const char *kind,
-                   uint32_t *id, uint32_t *slot_base)
+int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint32_t col, const char *file,
+                   const char *function, const char *kind, uint32_t *id, uint32_t *slot_base)
 {
-    if (grow((void **)&t->sites, t->nsites, sizeof *t->sites))
-        return -1;
+    if (grow((void **)&t->sites, t->nsites, sizeof *t->sites)) return -1;
     site_info *s = &t->sites[t->nsites];
     memset(s, 0, sizeof *s);
     s->file = dup_or(file, "?");
@@ -55,11 +51,10 @@ int sites_add_site(site_table *t, uint32_t ndirs, int user, uint32_t line, uint3
     return 0;
 }
 
-int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file,
-                  const char *function, const char *what, uint32_t *id)
+int sites_add_loc(site_table *t, uint32_t line, uint32_t col, const char *file, const char *function, const char *what,
+                  uint32_t *id)
 {
-    if (grow((void **)&t->locs, t->nlocs, sizeof *t->locs))
-        return -1;
+    if (grow((void **)&t->locs, t->nlocs, sizeof *t->locs)) return -1;
     loc_info *l = &t->locs[t->nlocs];
     memset(l, 0, sizeof *l);
     l->file = dup_or(file, "?");
@@ -83,11 +78,9 @@ int sites_add_callee(site_table *t, const char *name, uint32_t *id)
             *id = i + 1;
             return 0;
         }
-    if (grow((void **)&t->callees, t->ncallees, sizeof *t->callees))
-        return -1;
+    if (grow((void **)&t->callees, t->ncallees, sizeof *t->callees)) return -1;
     char *c = strdup(name);
-    if (!c)
-        return -1;
+    if (!c) return -1;
     t->callees[t->ncallees++] = c;
     *id = t->ncallees;
     return 0;
@@ -104,8 +97,7 @@ int sites_count_unsupported(site_table *t, const char *kind, uint64_t n)
         grow((void **)&t->unsupported_count, t->nunsupported, sizeof *t->unsupported_count))
         return -1;
     char *k = strdup(kind);
-    if (!k)
-        return -1;
+    if (!k) return -1;
     t->unsupported_kind[t->nunsupported] = k;
     t->unsupported_count[t->nunsupported] = n;
     t->nunsupported++;
@@ -118,8 +110,7 @@ int sites_count_unsupported(site_table *t, const char *kind, uint64_t n)
 static void put_field(FILE *f, const char *s)
 {
     fputc('\t', f);
-    for (; *s; s++)
-        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
 int site_table_write(const char *path, const site_table *t, char **err)
@@ -138,8 +129,7 @@ int site_table_write(const char *path, const site_table *t, char **err)
     fprintf(f, "sympath-sites\t1\nslots\t%u\n", t->nslots);
     for (uint32_t i = 0; i < t->nsites; i++) {
         const site_info *s = &t->sites[i];
-        fprintf(f, "site\t%u\t%u\t%u\t%d\t%u\t%u", s->id, s->slot_base, s->ndirs, s->user ? 1 : 0,
-                s->line, s->col);
+        fprintf(f, "site\t%u\t%u\t%u\t%d\t%u\t%u", s->id, s->slot_base, s->ndirs, s->user ? 1 : 0, s->line, s->col);
         put_field(f, s->file);
         put_field(f, s->function);
         put_field(f, s->kind);
@@ -190,8 +180,7 @@ static int split_tabs(char *line, char **fields, int max)
     while (n < max) {
         fields[n++] = p;
         char *tab = strchr(p, '\t');
-        if (!tab)
-            break;
+        if (!tab) break;
         *tab = 0;
         p = tab + 1;
     }
@@ -202,8 +191,7 @@ static int split_tabs(char *line, char **fields, int max)
 static int parse_u32(const char *s, uint32_t *out)
 {
     uint64_t v;
-    if (util_parse_uint(s, UINT32_MAX, &v))
-        return -1;
+    if (util_parse_uint(s, UINT32_MAX, &v)) return -1;
     *out = (uint32_t)v;
     return 0;
 }
@@ -229,8 +217,7 @@ int site_table_load(const char *path, site_table *t, char **err)
     const char *why = NULL;
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
-        if (len && line[len - 1] == '\n')
-            line[--len] = 0;
+        if (len && line[len - 1] == '\n') line[--len] = 0;
         char *fl[12];
         int n = split_tabs(line, fl, 12);
         if (lineno == 1) {
@@ -248,9 +235,8 @@ int site_table_load(const char *path, site_table *t, char **err)
             have_slots = 1;
         } else if (!strcmp(fl[0], "site")) {
             site_info s = {0};
-            if (n != 10 || parse_u32(fl[1], &s.id) || parse_u32(fl[2], &s.slot_base) ||
-                parse_u32(fl[3], &s.ndirs) || (strcmp(fl[4], "0") && strcmp(fl[4], "1")) ||
-                parse_u32(fl[5], &s.line) || parse_u32(fl[6], &s.col)) {
+            if (n != 10 || parse_u32(fl[1], &s.id) || parse_u32(fl[2], &s.slot_base) || parse_u32(fl[3], &s.ndirs) ||
+                (strcmp(fl[4], "0") && strcmp(fl[4], "1")) || parse_u32(fl[5], &s.line) || parse_u32(fl[6], &s.col)) {
                 why = "bad 'site' record (expected: site id slot_base ndirs user line col file function kind)";
                 goto bad;
             }
@@ -259,14 +245,12 @@ int site_table_load(const char *path, site_table *t, char **err)
                 goto bad;
             }
             s.user = fl[4][0] == '1';
-            if (grow((void **)&t->sites, t->nsites, sizeof *t->sites))
-                goto oom;
+            if (grow((void **)&t->sites, t->nsites, sizeof *t->sites)) goto oom;
             s.file = strdup(fl[7]);
             s.function = strdup(fl[8]);
             s.kind = strdup(fl[9]);
             t->sites[t->nsites++] = s;
-            if (!s.file || !s.function || !s.kind)
-                goto oom;
+            if (!s.file || !s.function || !s.kind) goto oom;
         } else if (!strcmp(fl[0], "loc")) {
             loc_info l = {0};
             if (n != 7 || parse_u32(fl[1], &l.id) || parse_u32(fl[2], &l.line) || parse_u32(fl[3], &l.col)) {
@@ -277,22 +261,19 @@ int site_table_load(const char *path, site_table *t, char **err)
                 why = "loc ids must be 1, 2, 3, ... in order";
                 goto bad;
             }
-            if (grow((void **)&t->locs, t->nlocs, sizeof *t->locs))
-                goto oom;
+            if (grow((void **)&t->locs, t->nlocs, sizeof *t->locs)) goto oom;
             l.file = strdup(fl[4]);
             l.function = strdup(fl[5]);
             l.what = strdup(fl[6]);
             t->locs[t->nlocs++] = l;
-            if (!l.file || !l.function || !l.what)
-                goto oom;
+            if (!l.file || !l.function || !l.what) goto oom;
         } else if (!strcmp(fl[0], "unsupported")) {
             uint64_t c;
             if (n != 3 || util_parse_uint(fl[1], UINT64_MAX, &c) || !*fl[2]) {
                 why = "bad 'unsupported' record (expected: unsupported count kind)";
                 goto bad;
             }
-            if (sites_count_unsupported(t, fl[2], c))
-                goto oom;
+            if (sites_count_unsupported(t, fl[2], c)) goto oom;
         } else if (!strcmp(fl[0], "callee")) {
             uint32_t id, got;
             if (n != 3 || parse_u32(fl[1], &id) || !*fl[2]) {
@@ -303,8 +284,7 @@ int site_table_load(const char *path, site_table *t, char **err)
                 why = "callee ids must be 1, 2, 3, ... in order";
                 goto bad;
             }
-            if (sites_add_callee(t, fl[2], &got))
-                goto oom;
+            if (sites_add_callee(t, fl[2], &got)) goto oom;
             if (got != id) {
                 why = "duplicate 'callee' name";
                 goto bad;
@@ -324,19 +304,18 @@ int site_table_load(const char *path, site_table *t, char **err)
     }
     /* Map every slot to its site, checking that the sites tile [0, nslots). */
     t->slot_site = calloc(t->nslots ? t->nslots : 1, sizeof *t->slot_site);
-    if (!t->slot_site)
-        goto oom;
+    if (!t->slot_site) goto oom;
     for (uint32_t i = 0; i < t->nsites; i++) {
         const site_info *s = &t->sites[i];
         if ((uint64_t)s->slot_base + s->ndirs > t->nslots) {
-            *err = util_strf("%s: site %u: slots %u..%u beyond the %u slots of the table", path, s->id,
-                              s->slot_base, s->slot_base + s->ndirs - 1, t->nslots);
+            *err = util_strf("%s: site %u: slots %u..%u beyond the %u slots of the table", path, s->id, s->slot_base,
+                             s->slot_base + s->ndirs - 1, t->nslots);
             goto fail;
         }
         for (uint32_t d = 0; d < s->ndirs; d++) {
             if (t->slot_site[s->slot_base + d]) {
-                *err = util_strf("%s: site %u: slot %u already belongs to site %u", path, s->id,
-                                  s->slot_base + d, t->slot_site[s->slot_base + d]);
+                *err = util_strf("%s: site %u: slot %u already belongs to site %u", path, s->id, s->slot_base + d,
+                                 t->slot_site[s->slot_base + d]);
                 goto fail;
             }
             t->slot_site[s->slot_base + d] = s->id;
@@ -364,8 +343,7 @@ fail:
 
 void site_table_free(site_table *t)
 {
-    if (!t)
-        return;
+    if (!t) return;
     for (uint32_t i = 0; i < t->nsites; i++) {
         free(t->sites[i].file);
         free(t->sites[i].function);
@@ -376,10 +354,8 @@ void site_table_free(site_table *t)
         free(t->locs[i].function);
         free(t->locs[i].what);
     }
-    for (uint32_t i = 0; i < t->nunsupported; i++)
-        free(t->unsupported_kind[i]);
-    for (uint32_t i = 0; i < t->ncallees; i++)
-        free(t->callees[i]);
+    for (uint32_t i = 0; i < t->nunsupported; i++) free(t->unsupported_kind[i]);
+    for (uint32_t i = 0; i < t->ncallees; i++) free(t->callees[i]);
     free(t->callees);
     free(t->sites);
     free(t->locs);

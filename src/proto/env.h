@@ -20,17 +20,17 @@
 /* ---- the fork server (protocol in trace.h) ----
  * Set by explore/executor_server.c for every server start (and removed from the
  * inherited environment first); read by runtime/core/rt_main.c. Decimal integers. */
-#define SYMPATH_ENV_SHM_FD "SYMPATH_SHM_FD"   /* fd of the shared region (trace.h layout) */
-#define SYMPATH_ENV_CTL_FD "SYMPATH_CTL_FD"   /* pipe read end, explorer -> server commands; also tells the
-                                                 database runtimes they run under a fork server */
-#define SYMPATH_ENV_ST_FD "SYMPATH_ST_FD"     /* pipe write end, server -> explorer replies */
-#define SYMPATH_ENV_OUT_FD "SYMPATH_OUT_FD"   /* fd of the file receiving stdout+stderr (-1 or absent: none) */
-#define SYMPATH_ENV_MEM_MB "SYMPATH_MEM_MB"   /* address-space limit of a run in MiB (0 or absent: none) */
-#define SYMPATH_ENV_OUT_KB "SYMPATH_OUT_KB"   /* cap of the output file in KiB (absent: 1024) */
+#define SYMPATH_ENV_SHM_FD "SYMPATH_SHM_FD" /* fd of the shared region (trace.h layout) */
+/* pipe read end, explorer -> server commands; also tells the database runtimes they run under a fork server */
+#define SYMPATH_ENV_CTL_FD "SYMPATH_CTL_FD"
+#define SYMPATH_ENV_ST_FD "SYMPATH_ST_FD"   /* pipe write end, server -> explorer replies */
+#define SYMPATH_ENV_OUT_FD "SYMPATH_OUT_FD" /* fd of the file receiving stdout+stderr (-1 or absent: none) */
+#define SYMPATH_ENV_MEM_MB "SYMPATH_MEM_MB" /* address-space limit of a run in MiB (0 or absent: none) */
+#define SYMPATH_ENV_OUT_KB "SYMPATH_OUT_KB" /* cap of the output file in KiB (absent: 1024) */
 
 /* ---- the executor run by hand (standalone, no SYMPATH_CTL_FD) ----
  * Set by a user debugging an executor; read by runtime/core/rt_main.c. */
-#define SYMPATH_ENV_INPUTS "SYMPATH_INPUTS"   /* path of a file of input values, one a line (decimal or 0x hex) */
+#define SYMPATH_ENV_INPUTS "SYMPATH_INPUTS"         /* path of a file of input values, one a line (decimal or 0x hex) */
 #define SYMPATH_ENV_TRACE_DUMP "SYMPATH_TRACE_DUMP" /* "1": dump the run's trace on stderr */
 
 /* ---- database fixture mode (--db on SQLite) ----
@@ -64,8 +64,8 @@
 /* ---- the replay library (src/replay/rt) ----
  * Set by replay/suite.c for every test it runs (TESTCASE also by unit/step_record.c
  * for the recorder); read by replay.c, replay_db.c, replay_pq.c. */
-#define SYMPATH_ENV_TESTCASE "SYMPATH_TESTCASE"                 /* path of the test case (Test-Comp XML) to replay */
-#define SYMPATH_ENV_REPLAY_DB_SCHEMA "SYMPATH_REPLAY_DB_SCHEMA" /* path of the schema copy (SQLite suites) */
+#define SYMPATH_ENV_TESTCASE "SYMPATH_TESTCASE"                   /* path of the test case (Test-Comp XML) to replay */
+#define SYMPATH_ENV_REPLAY_DB_SCHEMA "SYMPATH_REPLAY_DB_SCHEMA"   /* path of the schema copy (SQLite suites) */
 #define SYMPATH_ENV_REPLAY_DB_FIXTURE "SYMPATH_REPLAY_DB_FIXTURE" /* path of the test's fixture, test-N.sql */
 #define SYMPATH_ENV_REPLAY_DB_INPUTS "SYMPATH_REPLAY_DB_INPUTS" /* decimal: inputs the fixture takes from the vector */
 #define SYMPATH_ENV_REPLAY_DB_FILE "SYMPATH_REPLAY_DB_FILE"     /* path of the database the test runs on */
@@ -79,10 +79,11 @@
 #define SYMPATH_ENV_UNIT_RECORD "SYMPATH_UNIT_RECORD"     /* path of the record file the recorder writes */
 
 /* ---- overrides a user may set; read by sympath itself ---- */
-#define SYMPATH_ENV_CC "SYMPATH_CC"                   /* the clang that compiles programs (instead of the build's clang-14) */
-#define SYMPATH_ENV_LIB_DIR "SYMPATH_LIB_DIR"         /* the runtime's lib/ directory (instrument/paths.c) */
+#define SYMPATH_ENV_CC "SYMPATH_CC"           /* the clang that compiles programs (instead of the build's clang-14) */
+#define SYMPATH_ENV_LIB_DIR "SYMPATH_LIB_DIR" /* the runtime's lib/ directory (instrument/paths.c) */
 #define SYMPATH_ENV_INCLUDE_DIR "SYMPATH_INCLUDE_DIR" /* the directory of sympath.h (instrument/paths.c) */
-#define SYMPATH_ENV_PROGRESS "SYMPATH_PROGRESS"       /* "screen" or "line": the progress display even off a terminal (report/progress.c; tests) */
-#define SYMPATH_ENV_FAULT "SYMPATH_FAULT"             /* comma-separated fault names injected for tests (util/fault.c) */
+/* "screen" or "line": the progress display even off a terminal (report/progress.c; tests) */
+#define SYMPATH_ENV_PROGRESS "SYMPATH_PROGRESS"
+#define SYMPATH_ENV_FAULT "SYMPATH_FAULT" /* comma-separated fault names injected for tests (util/fault.c) */
 
 #endif

@@ -24,16 +24,12 @@ int proto_parse_lines(const char *text, size_t len, proto_line_fn *line_fn, void
             break;
         }
         size_t ln = strlen(line);
-        if (ln != n)
-            why = util_strf("a NUL byte");
-        while (!why && ln > 0 && line[ln - 1] == '\r')
-            line[--ln] = '\0';
-        if (!why && line_fn(ctx, line, lineno, &why) && !why)
-            why = util_strf("out of memory");
+        if (ln != n) why = util_strf("a NUL byte");
+        while (!why && ln > 0 && line[ln - 1] == '\r') line[--ln] = '\0';
+        if (!why && line_fn(ctx, line, lineno, &why) && !why) why = util_strf("out of memory");
         free(line);
     }
-    if (nlines)
-        *nlines = lineno;
+    if (nlines) *nlines = lineno;
     if (why) {
         *err = util_strf("line %d: %s", lineno, why);
         free(why);

@@ -62,27 +62,27 @@ struct strbuf;
 #define REPLAY_CONF_FILE "build/replay.conf"
 
 typedef struct replay_conf_file {
-    char *name;                 /* as the program opens it */
-    uint32_t size;              /* at most this many bytes */
+    char *name;    /* as the program opens it */
+    uint32_t size; /* at most this many bytes */
 } replay_conf_file;
 
 typedef struct replay_conf {
-    char **sources;             /* absolute paths, NULL-terminated (util_free_strv) */
+    char **sources; /* absolute paths, NULL-terminated (util_free_strv) */
     size_t nsources;
-    char *cflags;               /* as the user gave them (NULL when absent; written as "") */
-    char *include_dir;          /* NULL when absent */
+    char *cflags;      /* as the user gave them (NULL when absent; written as "") */
+    char *include_dir; /* NULL when absent */
     char *replaylib;
-    int64_t branches_covered;   /* -1 when absent (both) */
+    int64_t branches_covered; /* -1 when absent (both) */
     int64_t branches_total;
-    char *nondet;               /* NULL when absent, as every path below */
-    int args_on;                /* sym-args given */
+    char *nondet; /* NULL when absent, as every path below */
+    int args_on;  /* sym-args given */
     uint32_t args_min, args_max, arg_len;
-    int stdin_on;               /* sym-stdin given */
+    int stdin_on; /* sym-stdin given */
     uint32_t stdin_max;
-    replay_conf_file *files;    /* sym-file lines */
+    replay_conf_file *files; /* sym-file lines */
     size_t nfiles;
     char *posixconf;
-    char *db_schema;            /* db_inputs and replaydb belong to it: written only with it */
+    char *db_schema; /* db_inputs and replaydb belong to it: written only with it */
     uint64_t db_inputs;
     char *replaydb;
     char *replaypq;
@@ -166,20 +166,20 @@ int replay_conf_read(const char *path, replay_conf *c, char **err);
 
 /* One record of a .results file: a SELECT's block, or a failed statement. */
 typedef struct results_item {
-    int is_fail;        /* 1: a "fail" line (msg, sql below); 0: a result block */
-    char site[17];      /* the SELECT's data_site_id, NUL-terminated */
+    int is_fail;   /* 1: a "fail" line (msg, sql below); 0: a result block */
+    char site[17]; /* the SELECT's data_site_id, NUL-terminated */
     int ncols;
-    char **names;       /* ncols names, or NULL when the block has no names line */
-    char *error;        /* the SELECT's error message, or NULL */
-    char ***rows;       /* nrows rows of ncols values; a NULL value is SQL NULL */
+    char **names; /* ncols names, or NULL when the block has no names line */
+    char *error;  /* the SELECT's error message, or NULL */
+    char ***rows; /* nrows rows of ncols values; a NULL value is SQL NULL */
     size_t nrows;
-    char *msg, *sql;    /* is_fail: the message and the statement (flat) */
+    char *msg, *sql; /* is_fail: the message and the statement (flat) */
 } results_item;
 
 /* A whole .results file; owns everything it points to (results_free). */
 typedef struct results {
     int writes_allowed;
-    results_item *items;  /* in file order */
+    results_item *items; /* in file order */
     size_t nitems;
 } results;
 

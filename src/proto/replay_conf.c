@@ -19,8 +19,7 @@ void replay_conf_init(replay_conf *c)
 void replay_conf_free(replay_conf *c)
 {
     util_free_strv(c->sources);
-    for (size_t i = 0; i < c->nfiles; i++)
-        free(c->files[i].name);
+    for (size_t i = 0; i < c->nfiles; i++) free(c->files[i].name);
     free(c->files);
     free(c->cflags);
     free(c->include_dir);
@@ -36,13 +35,11 @@ void replay_conf_free(replay_conf *c)
 int replay_conf_add_source(replay_conf *c, const char *path)
 {
     char **v = realloc(c->sources, (c->nsources + 2) * sizeof *v);
-    if (!v)
-        return -1;
+    if (!v) return -1;
     c->sources = v;
     v[c->nsources] = NULL;
     char *s = strdup(path);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     v[c->nsources++] = s;
     v[c->nsources] = NULL;
     return 0;
@@ -51,12 +48,10 @@ int replay_conf_add_source(replay_conf *c, const char *path)
 int replay_conf_add_file(replay_conf *c, const char *name, uint32_t size)
 {
     replay_conf_file *v = realloc(c->files, (c->nfiles + 1) * sizeof *v);
-    if (!v)
-        return -1;
+    if (!v) return -1;
     c->files = v;
     char *s = strdup(name);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     v[c->nfiles].name = s;
     v[c->nfiles++].size = size;
     return 0;
@@ -68,20 +63,19 @@ int replay_conf_add_file(replay_conf *c, const char *name, uint32_t size)
  * written. Returns the key of the first bad value, or NULL. */
 static const char *bad_value(const replay_conf *c)
 {
-    struct { const char *key, *val; } one[] = {
-        { "cflags", c->cflags },     { "include", c->include_dir }, { "replaylib", c->replaylib },
-        { "nondet", c->nondet },     { "posixconf", c->posixconf }, { "db_schema", c->db_schema },
-        { "replaydb", c->replaydb }, { "replaypq", c->replaypq },
+    struct {
+        const char *key, *val;
+    } one[] = {
+        {"cflags", c->cflags},     {"include", c->include_dir}, {"replaylib", c->replaylib},
+        {"nondet", c->nondet},     {"posixconf", c->posixconf}, {"db_schema", c->db_schema},
+        {"replaydb", c->replaydb}, {"replaypq", c->replaypq},
     };
     for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
-        if (one[i].val && strpbrk(one[i].val, "\r\n"))
-            return one[i].key;
+        if (one[i].val && strpbrk(one[i].val, "\r\n")) return one[i].key;
     for (size_t i = 0; i < c->nsources; i++)
-        if (strpbrk(c->sources[i], "\r\n"))
-            return "source";
+        if (strpbrk(c->sources[i], "\r\n")) return "source";
     for (size_t i = 0; i < c->nfiles; i++)
-        if (strpbrk(c->files[i].name, "\r\n") || !*c->files[i].name)
-            return "sym-file";
+        if (strpbrk(c->files[i].name, "\r\n") || !*c->files[i].name) return "sym-file";
     return NULL;
 }
 
@@ -95,32 +89,22 @@ char *replay_conf_format(const replay_conf *c, char **err)
     }
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "sympath-replay 1\n");
-    for (size_t i = 0; i < c->nsources; i++)
-        sb_printf(&b, "source %s\n", c->sources[i]);
+    for (size_t i = 0; i < c->nsources; i++) sb_printf(&b, "source %s\n", c->sources[i]);
     sb_printf(&b, "cflags %s\n", c->cflags ? c->cflags : "");
-    if (c->include_dir)
-        sb_printf(&b, "include %s\n", c->include_dir);
-    if (c->replaylib)
-        sb_printf(&b, "replaylib %s\n", c->replaylib);
+    if (c->include_dir) sb_printf(&b, "include %s\n", c->include_dir);
+    if (c->replaylib) sb_printf(&b, "replaylib %s\n", c->replaylib);
     if (c->branches_total >= 0)
         sb_printf(&b, "branches %" PRId64 " %" PRId64 "\n", c->branches_covered, c->branches_total);
-    if (c->nondet)
-        sb_printf(&b, "nondet %s\n", c->nondet);
-    if (c->args_on)
-        sb_printf(&b, "sym-args %u %u %u\n", c->args_min, c->args_max, c->arg_len);
-    if (c->stdin_on)
-        sb_printf(&b, "sym-stdin %u\n", c->stdin_max);
-    for (size_t k = 0; k < c->nfiles; k++)
-        sb_printf(&b, "sym-file %u %s\n", c->files[k].size, c->files[k].name);
-    if (c->posixconf)
-        sb_printf(&b, "posixconf %s\n", c->posixconf);
-    if (c->replaypq)
-        sb_printf(&b, "replaypq %s\n", c->replaypq);
+    if (c->nondet) sb_printf(&b, "nondet %s\n", c->nondet);
+    if (c->args_on) sb_printf(&b, "sym-args %u %u %u\n", c->args_min, c->args_max, c->arg_len);
+    if (c->stdin_on) sb_printf(&b, "sym-stdin %u\n", c->stdin_max);
+    for (size_t k = 0; k < c->nfiles; k++) sb_printf(&b, "sym-file %u %s\n", c->files[k].size, c->files[k].name);
+    if (c->posixconf) sb_printf(&b, "posixconf %s\n", c->posixconf);
+    if (c->replaypq) sb_printf(&b, "replaypq %s\n", c->replaypq);
     if (c->db_schema) {
         sb_printf(&b, "db_schema %s\n", c->db_schema);
         sb_printf(&b, "db_inputs %" PRIu64 "\n", c->db_inputs);
-        if (c->replaydb)
-            sb_printf(&b, "replaydb %s\n", c->replaydb);
+        if (c->replaydb) sb_printf(&b, "replaydb %s\n", c->replaydb);
     }
     if (b.failed) {
         sb_free(&b);
@@ -133,11 +117,9 @@ char *replay_conf_format(const replay_conf *c, char **err)
 int replay_conf_write(const char *path, const replay_conf *c, char **err)
 {
     char *text = replay_conf_format(c, err);
-    if (!text)
-        return -1;
+    if (!text) return -1;
     int rc = util_write_atomic(path, text, strlen(text));
-    if (rc)
-        *err = util_strf("cannot write %s: %s", path, strerror(errno));
+    if (rc) *err = util_strf("cannot write %s: %s", path, strerror(errno));
     free(text);
     return rc ? -1 : 0;
 }
@@ -150,24 +132,20 @@ static int numbers(const char *val, uint64_t *out, int n, uint64_t max, const ch
 {
     const char *p = val;
     for (int i = 0; i < n; i++) {
-        if (*p < '0' || *p > '9')
-            return -1;
+        if (*p < '0' || *p > '9') return -1;
         char *end;
         errno = 0;
         unsigned long long v = strtoull(p, &end, 10);
-        if (errno || v > max)
-            return -1;
+        if (errno || v > max) return -1;
         out[i] = v;
         p = end;
         if (i + 1 < n || rest) {
-            if (*p != ' ')
-                return -1;
+            if (*p != ' ') return -1;
             p++;
         }
     }
     if (rest) {
-        if (!*p)
-            return -1;
+        if (!*p) return -1;
         *rest = p;
         return 0;
     }
@@ -178,8 +156,7 @@ static int numbers(const char *val, uint64_t *out, int n, uint64_t max, const ch
 static int set_str(char **slot, const char *val)
 {
     char *s = strdup(val);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     free(*slot);
     *slot = s;
     return 0;
@@ -190,23 +167,25 @@ static int parse_line(replay_conf *c, char *line, char **why)
 {
     char *sp = strchr(line, ' ');
     const char *key = line, *val = sp ? sp + 1 : "";
-    if (sp)
-        *sp = '\0';
-    static const char *const paths[] = { "source", "include", "replaylib", "nondet", "posixconf",
-                                         "db_schema", "replaydb", "replaypq" };
+    if (sp) *sp = '\0';
+    static const char *const paths[] = {"source",    "include",   "replaylib", "nondet",
+                                        "posixconf", "db_schema", "replaydb",  "replaypq"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
-        if (strcmp(key, paths[i]))
-            continue;
+        if (strcmp(key, paths[i])) continue;
         if (!*val) {
             *why = util_strf("%s needs a path", key);
             return -1;
         }
-        char **slot = i == 1 ? &c->include_dir : i == 2 ? &c->replaylib : i == 3 ? &c->nondet
-                    : i == 4 ? &c->posixconf : i == 5 ? &c->db_schema : i == 6 ? &c->replaydb
-                    : i == 7 ? &c->replaypq : NULL;
+        char **slot = i == 1   ? &c->include_dir
+                      : i == 2 ? &c->replaylib
+                      : i == 3 ? &c->nondet
+                      : i == 4 ? &c->posixconf
+                      : i == 5 ? &c->db_schema
+                      : i == 6 ? &c->replaydb
+                      : i == 7 ? &c->replaypq
+                               : NULL;
         int rc = slot ? set_str(slot, val) : replay_conf_add_source(c, val);
-        if (rc)
-            *why = util_strf("out of memory");
+        if (rc) *why = util_strf("out of memory");
         return rc;
     }
     uint64_t n[3];
@@ -268,8 +247,7 @@ static int parse_line(replay_conf *c, char *line, char **why)
 /* One line for proto_parse_lines: the version line, then keys. */
 static int conf_line(void *ctx, char *line, int lineno, char **why)
 {
-    if (lineno > 1)
-        return parse_line(ctx, line, why);
+    if (lineno > 1) return parse_line(ctx, line, why);
     if (strcmp(line, "sympath-replay 1") != 0) {
         *why = util_strf("not a version 1 replay configuration (it starts with \"sympath-replay 1\")");
         return -1;

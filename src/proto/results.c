@@ -13,8 +13,7 @@ void proto_flat(char *dst, size_t cap, const char *src)
     size_t i = 0;
     for (; src && src[i] && i + 1 < cap; i++)
         dst[i] = src[i] == '\t' || src[i] == '\n' || src[i] == '\r' ? ' ' : src[i];
-    if (cap)
-        dst[i] = 0;
+    if (cap) dst[i] = 0;
 }
 
 /* ---- writer ---- */
@@ -29,8 +28,7 @@ static void put_field(strbuf *b, const char *p, size_t len)
 /* A flat field: the text with tab, newline and CR as blanks (no length limit). */
 static void put_flat(strbuf *b, const char *s)
 {
-    for (; s && *s; s++)
-        sb_append(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
+    for (; s && *s; s++) sb_append(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
 }
 
 void results_put_value(strbuf *b, const char *p, size_t len)
@@ -54,16 +52,12 @@ void results_put_header(strbuf *b, int writes_allowed)
     sb_puts(b, writes_allowed ? "sympath-results 1\nwrites\tallowed\n" : "sympath-results 1\n");
 }
 
-void results_put_result(strbuf *b, const char *site, int ncols)
-{
-    sb_printf(b, "result\t%s\t%d\n", site, ncols);
-}
+void results_put_result(strbuf *b, const char *site, int ncols) { sb_printf(b, "result\t%s\t%d\n", site, ncols); }
 
 void results_put_names(strbuf *b, const char *const *names, int n)
 {
     sb_puts(b, "names");
-    for (int i = 0; i < n; i++)
-        put_field(b, names[i] ? names[i] : "", names[i] ? strlen(names[i]) : 0);
+    for (int i = 0; i < n; i++) put_field(b, names[i] ? names[i] : "", names[i] ? strlen(names[i]) : 0);
     sb_puts(b, "\n");
 }
 
@@ -77,8 +71,7 @@ void results_put_error(strbuf *b, const char *msg)
 void results_put_row(strbuf *b, const char *const *vals, const size_t *lens, int n)
 {
     sb_puts(b, "row");
-    for (int i = 0; i < n; i++)
-        put_field(b, vals[i], !vals[i] ? 0 : lens ? lens[i] : strlen(vals[i]));
+    for (int i = 0; i < n; i++) put_field(b, vals[i], !vals[i] ? 0 : lens ? lens[i] : strlen(vals[i]));
     sb_puts(b, "\n");
 }
 
@@ -115,12 +108,9 @@ char *results_format(const results *r)
             return NULL;
         }
         results_put_result(&b, it->site, it->ncols);
-        if (it->names)
-            results_put_names(&b, (const char *const *)it->names, it->ncols);
-        if (it->error)
-            results_put_error(&b, it->error);
-        for (size_t k = 0; k < it->nrows; k++)
-            results_put_row(&b, (const char *const *)it->rows[k], NULL, it->ncols);
+        if (it->names) results_put_names(&b, (const char *const *)it->names, it->ncols);
+        if (it->error) results_put_error(&b, it->error);
+        for (size_t k = 0; k < it->nrows; k++) results_put_row(&b, (const char *const *)it->rows[k], NULL, it->ncols);
         results_put_end(&b);
     }
     if (b.failed) {
@@ -134,8 +124,7 @@ char *results_format(const results *r)
 
 char *results_unescape(char *s, int *bad)
 {
-    if (!strcmp(s, "\\N"))
-        return NULL;
+    if (!strcmp(s, "\\N")) return NULL;
     char *o = s;
     for (char *p = s; *p; p++) {
         if (*p != '\\') {
@@ -145,8 +134,7 @@ char *results_unescape(char *s, int *bad)
         p++;
         char c = *p == '\\' ? '\\' : *p == 't' ? '\t' : *p == 'n' ? '\n' : *p == 'r' ? '\r' : 0;
         if (!c) {
-            if (bad)
-                *bad = -1;
+            if (bad) *bad = -1;
             *o = 0;
             return s;
         }
@@ -161,13 +149,11 @@ void results_init(results *r) { memset(r, 0, sizeof *r); }
 static void free_item(results_item *it)
 {
     if (it->names)
-        for (int i = 0; i < it->ncols; i++)
-            free(it->names[i]);
+        for (int i = 0; i < it->ncols; i++) free(it->names[i]);
     free(it->names);
     free(it->error);
     for (size_t k = 0; k < it->nrows; k++) {
-        for (int i = 0; i < it->ncols; i++)
-            free(it->rows[k][i]);
+        for (int i = 0; i < it->ncols; i++) free(it->rows[k][i]);
         free(it->rows[k]);
     }
     free(it->rows);
@@ -177,8 +163,7 @@ static void free_item(results_item *it)
 
 void results_free(results *r)
 {
-    for (size_t i = 0; i < r->nitems; i++)
-        free_item(&r->items[i]);
+    for (size_t i = 0; i < r->nitems; i++) free_item(&r->items[i]);
     free(r->items);
     results_init(r);
 }
@@ -207,13 +192,14 @@ static char **take_fields(char **f, int ncols, int nulls_ok, char **why)
         int bad = 0;
         char *u = results_unescape(f[i], &bad);
         if (bad || (!u && !nulls_ok)) {
-            *why = util_strf(bad ? "field %d: an unknown escape (only \\\\ \\t \\n \\r \\N)" : "field %d: a name cannot be NULL", i + 1);
+            *why = util_strf(bad ? "field %d: an unknown escape (only \\\\ \\t \\n \\r \\N)"
+                                 : "field %d: a name cannot be NULL",
+                             i + 1);
         } else if (u && !(v[i] = strdup(u))) {
             *why = util_strf("out of memory");
         }
         if (*why) {
-            for (int k = 0; k < i; k++)
-                free(v[k]);
+            for (int k = 0; k < i; k++) free(v[k]);
             free(v);
             return NULL;
         }
@@ -225,8 +211,7 @@ static char **take_fields(char **f, int ncols, int nulls_ok, char **why)
 static results_item *new_item(results *r)
 {
     results_item *v = realloc(r->items, (r->nitems + 1) * sizeof *v);
-    if (!v)
-        return NULL;
+    if (!v) return NULL;
     r->items = v;
     memset(&v[r->nitems], 0, sizeof *v);
     return &v[r->nitems++];
@@ -237,8 +222,7 @@ static results_item *new_item(results *r)
 static int parse_line(results *r, char *line, int lineno, results_item **open, char **why)
 {
     size_t max = 1;
-    for (const char *p = line; *p; p++)
-        max += *p == '\t';
+    for (const char *p = line; *p; p++) max += *p == '\t';
     if (max > (size_t)RESULTS_MAX_COLS + 1) {
         *why = util_strf("more than %d fields", RESULTS_MAX_COLS);
         return -1;
@@ -261,8 +245,8 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
         long nc = n == 3 ? strtol(f[2], &end, 10) : -1;
         if (b)
             *why = util_strf("result inside a block (no 'end' before it)");
-        else if (n != 3 || !good_site(f[1]) || !*f[2] || *end || f[2][0] == '-' || f[2][0] == '+' ||
-                 nc < 0 || nc > RESULTS_MAX_COLS)
+        else if (n != 3 || !good_site(f[1]) || !*f[2] || *end || f[2][0] == '-' || f[2][0] == '+' || nc < 0 ||
+                 nc > RESULTS_MAX_COLS)
             *why = util_strf("result needs a site (16 hex digits) and a column count");
         else if (!(b = new_item(r)))
             *why = util_strf("out of memory");
@@ -282,8 +266,7 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
         else
             it->is_fail = 1;
     } else if (!strcmp(kw, "end")) {
-        if (!b || n != 1)
-            *why = util_strf(b ? "end takes no field" : "end outside a block");
+        if (!b || n != 1) *why = util_strf(b ? "end takes no field" : "end outside a block");
         *open = NULL;
     } else if (strcmp(kw, "names") && strcmp(kw, "error") && strcmp(kw, "row")) {
         *why = util_strf("unknown record '%.20s'", kw);
@@ -312,8 +295,7 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
         else {
             b->rows = nr;
             char **row = take_fields(f + 1, b->ncols, 1, why);
-            if (row)
-                b->rows[b->nrows++] = row;
+            if (row) b->rows[b->nrows++] = row;
         }
     }
     free(f);
@@ -323,14 +305,13 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
 /* The reader's state between lines (proto_parse_lines' ctx). */
 typedef struct parse_state {
     results *r;
-    results_item *open;   /* the block being read, NULL between blocks */
+    results_item *open; /* the block being read, NULL between blocks */
 } parse_state;
 
 static int results_line(void *ctx, char *line, int lineno, char **why)
 {
     parse_state *ps = ctx;
-    if (lineno > 1)
-        return parse_line(ps->r, line, lineno, &ps->open, why);
+    if (lineno > 1) return parse_line(ps->r, line, lineno, &ps->open, why);
     if (strcmp(line, "sympath-results 1") != 0) {
         *why = util_strf("not a version 1 results file (it starts with \"sympath-results 1\")");
         return -1;
@@ -341,7 +322,7 @@ static int results_line(void *ctx, char *line, int lineno, char **why)
 int results_parse(const char *text, size_t len, results *r, char **err)
 {
     results_init(r);
-    parse_state ps = { r, NULL };
+    parse_state ps = {r, NULL};
     int lines = 0;
     if (proto_parse_lines(text, len, results_line, &ps, &lines, err)) {
     } else if (lines == 0) {

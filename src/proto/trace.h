@@ -56,38 +56,61 @@ typedef enum conc_kind {
 
 /* Input types, for test-case formatting and replay. keep in this ORDER (stored in traces). */
 typedef enum input_type {
-    IT_INT = 0, IT_UINT, IT_CHAR, IT_UCHAR, IT_SCHAR, IT_SHORT, IT_USHORT, IT_LONG, IT_ULONG,
-    IT_LONGLONG, IT_ULONGLONG, IT_BOOL, IT_FLOAT, IT_DOUBLE, IT_POINTER, IT_SIZE_T,
-    IT_U8, IT_U16, IT_U32, IT_U64, IT_S8, IT_S16, IT_S32, IT_S64, IT_LOFF_T, IT_BYTE,
+    IT_INT = 0,
+    IT_UINT,
+    IT_CHAR,
+    IT_UCHAR,
+    IT_SCHAR,
+    IT_SHORT,
+    IT_USHORT,
+    IT_LONG,
+    IT_ULONG,
+    IT_LONGLONG,
+    IT_ULONGLONG,
+    IT_BOOL,
+    IT_FLOAT,
+    IT_DOUBLE,
+    IT_POINTER,
+    IT_SIZE_T,
+    IT_U8,
+    IT_U16,
+    IT_U32,
+    IT_U64,
+    IT_S8,
+    IT_S16,
+    IT_S32,
+    IT_S64,
+    IT_LOFF_T,
+    IT_BYTE,
     IT_COUNT
 } input_type;
 
 /* Error kinds. keep in this ORDER. */
 typedef enum error_kind {
     ERR_NONE = 0,
-    ERR_REACH,    /* reach_error() or __VERIFIER_error() called: property violation */
-    ERR_ASSERT,   /* failed assert() (__assert_fail) or sym_assert: property violation */
-    ERR_ABORT,    /* abort() called (e.g. assume_abort_if_not): other termination */
-    ERR_SIGNAL,   /* crash signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, ...): other termination */
-    ERR_TIMEOUT,  /* the run exceeded its time limit (decided by the explorer) */
-    ERR_OOM,      /* the run exceeded its memory limit (decided by the explorer from the status) */
+    ERR_REACH,   /* reach_error() or __VERIFIER_error() called: property violation */
+    ERR_ASSERT,  /* failed assert() (__assert_fail) or sym_assert: property violation */
+    ERR_ABORT,   /* abort() called (e.g. assume_abort_if_not): other termination */
+    ERR_SIGNAL,  /* crash signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, ...): other termination */
+    ERR_TIMEOUT, /* the run exceeded its time limit (decided by the explorer) */
+    ERR_OOM,     /* the run exceeded its memory limit (decided by the explorer from the status) */
     ERR_KIND_COUNT
 } error_kind;
 
 /* Symbolic branch event kinds. keep in this ORDER. */
 typedef enum branch_kind {
-    BK_BRANCH = 0,  /* conditional br at a branch site; taken = direction (0 false, 1 true);
+    BK_BRANCH = 0, /* conditional br at a branch site; taken = direction (0 false, 1 true);
                        arg = the site's first coverage slot (direction d covers slot arg+d) */
-    BK_SWITCH,      /* one case test of a symbolic switch: cond = (x == case value), taken = 0/1;
+    BK_SWITCH,     /* one case test of a symbolic switch: cond = (x == case value), taken = 0/1;
                        arg = coverage slot the true direction leads to */
-    BK_ASSUME,      /* (site of BK_ASSUME, BK_CONCRETIZE, BK_CHECK: the last branch site executed)
+    BK_ASSUME,     /* (site of BK_ASSUME, BK_CONCRETIZE, BK_CHECK: the last branch site executed)
                        sym_assume/__VERIFIER_assume(cond); taken = cond's value; only
                        direction 1 is worth exploring (0 ends the run silently) */
-    BK_CONCRETIZE,  /* cond = (e == its concrete value), always taken = 1; arg = conc_kind.
+    BK_CONCRETIZE, /* cond = (e == its concrete value), always taken = 1; arg = conc_kind.
                        Exploring direction 0 yields another value (e.g. another array index) */
-    BK_CHECK,       /* safety check: cond = (divisor == 0) or signed-division overflow; taken =
+    BK_CHECK,      /* safety check: cond = (divisor == 0) or signed-division overflow; taken =
                        cond's value (0 normally); direction 1 leads to a crash. arg = 0 div by zero, 1 overflow */
-    BK_ROW,         /* database rows (src/runtime/sqlite/db_sqlite.c): cond = "this combination of row slots is
+    BK_ROW,        /* database rows (src/runtime/sqlite/db_sqlite.c): cond = "this combination of row slots is
                        present and satisfies the query"; taken = cond's value. Both directions are explored;
                        the event of an absent slot is "one more row" (Emmi et al. 2007). arg: table << 16 |
                        combination (| BK_ROW_INSERTED for a row the program inserted), | BK_ROW_BEYOND when a
@@ -99,47 +122,75 @@ typedef enum branch_kind {
 #define BK_ROW_BEYOND 0x4000u
 
 typedef enum rec_type {
-    REC_EXPR = 1,   /* e: expression definition */
-    REC_INPUT,      /* in: one input value was read (in call order) */
-    REC_BRANCH,     /* br: symbolic branch event */
-    REC_ERROR,      /* err: error detected by the runtime; the run ends right after */
-    REC_NAME,       /* name: up to 24 bytes of the name of the preceding REC_INPUT (several chunks may follow) */
-    REC_END         /* end: the program returned from main or called exit(); status in arg */
+    REC_EXPR = 1, /* e: expression definition */
+    REC_INPUT,    /* in: one input value was read (in call order) */
+    REC_BRANCH,   /* br: symbolic branch event */
+    REC_ERROR,    /* err: error detected by the runtime; the run ends right after */
+    REC_NAME,     /* name: up to 24 bytes of the name of the preceding REC_INPUT (several chunks may follow) */
+    REC_END       /* end: the program returned from main or called exit(); status in arg */
 } rec_type;
 
 typedef struct trace_rec {
-    uint8_t type;           /* rec_type */
+    uint8_t type; /* rec_type */
     union {
-        struct { uint8_t op, width, pad; uint32_t id; uint32_t kid[3]; uint32_t aux; uint64_t value; } e;
-        struct { uint8_t itype, width, pad; uint32_t index; uint32_t expr_id; uint32_t pad2; uint64_t value; } in;
-        struct { uint8_t kind, taken, pad; uint32_t site; uint32_t cond; uint32_t arg; } br;
-        struct { uint8_t kind, pad0, pad1; uint32_t loc; int32_t signo; uint32_t pad2; uint64_t pc; } err;
-        struct { char text[24]; } name; /* starts at byte 8 of the record */
-        struct { uint8_t pad[3]; int32_t status; } end;
+        struct {
+            uint8_t op, width, pad;
+            uint32_t id;
+            uint32_t kid[3];
+            uint32_t aux;
+            uint64_t value;
+        } e;
+        struct {
+            uint8_t itype, width, pad;
+            uint32_t index;
+            uint32_t expr_id;
+            uint32_t pad2;
+            uint64_t value;
+        } in;
+        struct {
+            uint8_t kind, taken, pad;
+            uint32_t site;
+            uint32_t cond;
+            uint32_t arg;
+        } br;
+        struct {
+            uint8_t kind, pad0, pad1;
+            uint32_t loc;
+            int32_t signo;
+            uint32_t pad2;
+            uint64_t pc;
+        } err;
+        struct {
+            char text[24];
+        } name; /* starts at byte 8 of the record */
+        struct {
+            uint8_t pad[3];
+            int32_t status;
+        } end;
     } u;
 } trace_rec;
 
 typedef struct trace_header {
-    uint32_t magic;              /* TRACE_MAGIC */
-    uint32_t version;            /* 1 */
-    uint64_t total_size;         /* bytes of the whole region */
-    uint64_t inputs_off, inputs_cap;   /* byte offset; capacity in values */
-    uint64_t cov_off, cov_cap;         /* byte offset; capacity in slots (bytes) */
-    uint64_t recs_off, recs_cap;       /* byte offset; capacity in records */
+    uint32_t magic;                  /* TRACE_MAGIC */
+    uint32_t version;                /* 1 */
+    uint64_t total_size;             /* bytes of the whole region */
+    uint64_t inputs_off, inputs_cap; /* byte offset; capacity in values */
+    uint64_t cov_off, cov_cap;       /* byte offset; capacity in slots (bytes) */
+    uint64_t recs_off, recs_cap;     /* byte offset; capacity in records */
     /* written by the explorer before each run */
-    uint64_t ninputs;            /* values valid in the input area */
-    uint64_t run_id;             /* increasing; for sanity checks */
+    uint64_t ninputs; /* values valid in the input area */
+    uint64_t run_id;  /* increasing; for sanity checks */
     /* written by the executor during a run (the explorer zeroes them before each run) */
-    volatile uint64_t nrecs;     /* published records */
-    volatile uint32_t last_site; /* last branch site executed (for hang/crash locations) */
-    volatile uint32_t dropped;   /* records dropped because the area was full */
-    volatile uint64_t inputs_read;     /* input calls made */
+    volatile uint64_t nrecs;                 /* published records */
+    volatile uint32_t last_site;             /* last branch site executed (for hang/crash locations) */
+    volatile uint32_t dropped;               /* records dropped because the area was full */
+    volatile uint64_t inputs_read;           /* input calls made */
     volatile uint64_t conc[CONC_KIND_COUNT]; /* concretizations by kind */
-    volatile uint64_t forks;     /* fork() calls made by the program */
-    volatile uint32_t error_kind;/* error_kind of the REC_ERROR, if any (0 = none) */
-    volatile uint32_t ended;     /* 1 once REC_END or REC_ERROR is published */
+    volatile uint64_t forks;                 /* fork() calls made by the program */
+    volatile uint32_t error_kind;            /* error_kind of the REC_ERROR, if any (0 = none) */
+    volatile uint32_t ended;                 /* 1 once REC_END or REC_ERROR is published */
     /* written by the explorer before each run */
-    uint64_t inputs_limit;       /* the run ends (REC_END, SYM_INPUTS_DONE_EXIT_CODE) when it asks for
+    uint64_t inputs_limit; /* the run ends (REC_END, SYM_INPUTS_DONE_EXIT_CODE) when it asks for
                                     input number inputs_limit (0-based); 0 = no limit */
     /* written by the executor (zeroed by the explorer before each run): the
      * CONC_EXTERNAL_CALL concretizations of the run by callee, indexed by the callee's id
@@ -167,8 +218,8 @@ _Static_assert(sizeof(trace_header) <= TRACE_HEADER_SIZE, "trace_header must fit
  * inputs from the file named by SYMPATH_INPUTS (one value per line) if set.
  */
 #define FS_HELLO 0x48454c4fu
-#define FS_RUN   1u
-#define FS_QUIT  2u
+#define FS_RUN 1u
+#define FS_QUIT 2u
 
 /* Exit code the runtime uses after recording an error (reach_error, assert, abort, crash). */
 #define SYM_ERROR_EXIT_CODE 86

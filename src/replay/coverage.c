@@ -13,11 +13,9 @@
 char *replay_common_dir(char *const *paths, size_t n)
 {
     char *dir = strdup(n ? paths[0] : "/");
-    if (!dir)
-        return NULL;
+    if (!dir) return NULL;
     char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
+    if (slash) *slash = '\0';
     for (size_t i = 1; i < n; i++) {
         size_t len = strlen(dir);
         while (len > 0 && !(strncmp(paths[i], dir, len) == 0 && paths[i][len] == '/')) {
@@ -45,11 +43,9 @@ char *replay_common_dir(char *const *paths, size_t n)
 static char *regex_quote(const char *path)
 {
     char *out = malloc(2 * strlen(path) + 2), *o = out;
-    if (!out)
-        return NULL;
+    if (!out) return NULL;
     for (const char *p = path; *p; p++) {
-        if (strchr("\\.^$|?*+()[]{}", *p))
-            *o++ = '\\';
+        if (strchr("\\.^$|?*+()[]{}", *p)) *o++ = '\\';
         *o++ = *p;
     }
     *o++ = '$';
@@ -68,17 +64,13 @@ int replay_json_top_number(const char *text, const char *key, double *out)
             depth--;
         } else if (*p == '"') {
             const char *s = p + 1, *e = s;
-            while (*e && *e != '"')
-                e += (*e == '\\' && e[1]) ? 2 : 1;
-            if (!*e)
-                return -1;
+            while (*e && *e != '"') e += (*e == '\\' && e[1]) ? 2 : 1;
+            if (!*e) return -1;
             p = e;
             if (depth == 1 && (size_t)(e - s) == klen && strncmp(s, key, klen) == 0) {
                 const char *q = e + 1;
-                while (isspace((unsigned char)*q))
-                    q++;
-                if (*q != ':')
-                    continue;
+                while (isspace((unsigned char)*q)) q++;
+                if (*q != ':') continue;
                 char *end;
                 *out = strtod(q + 1, &end);
                 return end == q + 1 ? -1 : 0;
@@ -121,19 +113,19 @@ int replay_coverage(const replay_conf *c, const char *rdir, FILE *report, char *
         a[n++] = strdup("--filter");
         a[n++] = regex_quote(c->sources[i]);
     }
-    a[n++] = strdup("--gcov-ignore-parse-errors");   /* one odd line must not cost the whole report */
+    a[n++] = strdup("--gcov-ignore-parse-errors"); /* one odd line must not cost the whole report */
     a[n++] = strdup("--json-summary");
     a[n++] = strdup(summary);
     a[n++] = strdup("--html-details");
     a[n++] = strdup(html);
-    a[n++] = strdup(rdir);   /* search path for the .gcda/.gcno files */
+    a[n++] = strdup(rdir); /* search path for the .gcda/.gcno files */
     for (size_t i = 0; i < n; i++)
         if (!a[i]) {
             *err = util_strf("out of memory");
             goto out;
         }
     unlink(summary);
-    util_proc p = { .argv = a, .out_path = log };
+    util_proc p = {.argv = a, .out_path = log};
     int st = 0;
     double bc, bt, lc, lt;
     if (util_run(&p, &st) != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -154,8 +146,7 @@ int replay_coverage(const replay_conf *c, const char *rdir, FILE *report, char *
         rc = 0;
     }
 out:
-    for (size_t i = 0; a && i < n; i++)
-        free(a[i]);
+    for (size_t i = 0; a && i < n; i++) free(a[i]);
     free(a);
     free(text);
     free(root);

@@ -25,7 +25,12 @@
  * -DSYMPATH_REPLAY_POSIX), SQLite opens (replay_db.c), libpq (replay_pq.c).
  * tests/unit/test_replay_wrap.c checks these lists against the __wrap_ functions
  * the rt/ files define, so the two cannot drift apart. */
-typedef enum replay_wrap_group { REPLAY_WRAP_POSIX = 0, REPLAY_WRAP_SQLITE, REPLAY_WRAP_PQ, REPLAY_WRAP_NGROUPS } replay_wrap_group;
+typedef enum replay_wrap_group {
+    REPLAY_WRAP_POSIX = 0,
+    REPLAY_WRAP_SQLITE,
+    REPLAY_WRAP_PQ,
+    REPLAY_WRAP_NGROUPS
+} replay_wrap_group;
 
 /* The NULL-terminated names of group g (static). */
 const char *const *replay_wrap_names(replay_wrap_group g);
@@ -52,9 +57,9 @@ int replay_build(const replay_conf *c, const char *rdir, const char *prog, int c
 /* ---- one test case (suite.c) ---- */
 
 typedef struct replay_outcome {
-    int started;                /* 0: the program could not be started */
-    int timed_out;              /* killed at the time limit (status is the kill's) */
-    int status;                 /* wait status (waitpid(2)) when started */
+    int started;   /* 0: the program could not be started */
+    int timed_out; /* killed at the time limit (status is the kill's) */
+    int status;    /* wait status (waitpid(2)) when started */
 } replay_outcome;
 
 /*
@@ -75,15 +80,15 @@ const char *replay_outcome_text(const replay_outcome *o, double timeout_s, char 
 /* ---- the whole suite (suite.c) ---- */
 
 typedef struct replay_opts {
-    const char *out_dir;        /* the suite's output directory OUT (of `sympath run -o OUT`) */
-    int coverage;               /* build for gcov and report gcovr's totals */
-    double timeout_s;           /* time limit of one test case, seconds, > 0 */
-    FILE *report;               /* where the per-test lines and the totals go (the CLI: stdout) */
+    const char *out_dir; /* the suite's output directory OUT (of `sympath run -o OUT`) */
+    int coverage;        /* build for gcov and report gcovr's totals */
+    double timeout_s;    /* time limit of one test case, seconds, > 0 */
+    FILE *report;        /* where the per-test lines and the totals go (the CLI: stdout) */
 } replay_opts;
 
 typedef struct replay_summary {
-    size_t ran;                 /* test cases run */
-    size_t unexpected;          /* of which did not end as expected */
+    size_t ran;        /* test cases run */
+    size_t unexpected; /* of which did not end as expected */
 } replay_summary;
 
 /*

@@ -14,10 +14,9 @@
 replay_outcome replay_run_one(const char *prog, const char *testcase, char *const *env_add, const char *log,
                               const char *cwd, double timeout_s)
 {
-    replay_outcome o = { 0, 0, 0 };
+    replay_outcome o = {0, 0, 0};
     size_t n = 0;
-    while (env_add && env_add[n])
-        n++;
+    while (env_add && env_add[n]) n++;
     char **env = calloc(n + 2, sizeof *env);
     char *tc = util_strf(SYMPATH_ENV_TESTCASE "=%s", testcase);
     if (!env || !tc) {
@@ -26,10 +25,9 @@ replay_outcome replay_run_one(const char *prog, const char *testcase, char *cons
         return o;
     }
     env[0] = tc;
-    for (size_t i = 0; i < n; i++)
-        env[i + 1] = env_add[i];
-    char *argv[] = { (char *)prog, NULL };
-    util_proc p = { .argv = argv, .env_add = env, .out_path = log, .cwd = cwd, .timeout_s = timeout_s, .new_group = 1 };
+    for (size_t i = 0; i < n; i++) env[i + 1] = env_add[i];
+    char *argv[] = {(char *)prog, NULL};
+    util_proc p = {.argv = argv, .env_add = env, .out_path = log, .cwd = cwd, .timeout_s = timeout_s, .new_group = 1};
     int rc = util_run(&p, &o.status);
     o.started = rc >= 0;
     o.timed_out = rc == 1;
@@ -57,8 +55,7 @@ const char *replay_outcome_text(const replay_outcome *o, double timeout_s, char 
 static void remove_matching(const char *dir, const char *pattern)
 {
     char **l = util_list_dir(dir, pattern, NULL);
-    for (size_t i = 0; l && l[i]; i++)
-        unlink(l[i]);
+    for (size_t i = 0; l && l[i]; i++) unlink(l[i]);
     util_free_strv(l);
 }
 
@@ -66,8 +63,7 @@ static void remove_matching(const char *dir, const char *pattern)
 static int file_mentions(const char *path, const char *needle)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
+    if (!f) return 0;
     char buf[4096];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
@@ -79,8 +75,7 @@ static int file_mentions(const char *path, const char *needle)
 static char *first_line(const char *path)
 {
     char *t = util_read_file(path, NULL);
-    if (t)
-        t[strcspn(t, "\r\n")] = '\0';
+    if (t) t[strcspn(t, "\r\n")] = '\0';
     return t;
 }
 
@@ -95,10 +90,10 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
                     const char *prog, replay_summary *s)
 {
     const char *name = strrchr(tc, '/') + 1;
-    int stem = (int)(strlen(tc) - 4);   /* without ".xml" */
+    int stem = (int)(strlen(tc) - 4); /* without ".xml" */
     int nstem = (int)(strlen(name) - 4);
     char *log = util_strf("%s/%s-%.*s.log", rdir, g->dir, nstem, name);
-    char *env[6] = { NULL };
+    char *env[6] = {NULL};
     size_t ne = 0;
     if (conf->db_schema) { /* the test's database: schema + its fixture (test-NNNNN.sql) */
         env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_SCHEMA "=%s", conf->db_schema);
@@ -110,11 +105,9 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
         env[ne++] = util_strf(SYMPATH_ENV_REPLAY_RESULTS "=%.*s.results", stem, tc);
     char *line = NULL, *label = util_strf("%s/%s", g->dir, name);
     int oom = !log || !label;
-    for (size_t i = 0; i < ne; i++)
-        oom |= !env[i];
+    for (size_t i = 0; i < ne; i++) oom |= !env[i];
     if (oom) {
-        for (size_t i = 0; i < ne; i++)
-            free(env[i]);
+        for (size_t i = 0; i < ne; i++) free(env[i]);
         free(log);
         free(label);
         return -1;
@@ -125,9 +118,8 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
     /* tests/: any exit status is a normal end, unless the test case says it covers an
      * error (coversError="true": its run ended in an error); errors/: must not end normally */
     int expect_abnormal = g->expect_abnormal || file_mentions(tc, "coversError=\"true\"");
-    int as_expected = expect_abnormal
-        ? r.started && (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
-        : r.started && !r.timed_out && WIFEXITED(r.status);
+    int as_expected = expect_abnormal ? r.started && (r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+                                      : r.started && !r.timed_out && WIFEXITED(r.status);
     if (g->expect_abnormal) {
         char *txt = util_strf("%.*s.txt", stem, tc);
         line = txt ? first_line(txt) : NULL;
@@ -149,8 +141,7 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
     else
         fprintf(o->report, "%-22s %s\n", label, what);
     fflush(o->report);
-    for (size_t i = 0; i < ne; i++)
-        free(env[i]);
+    for (size_t i = 0; i < ne; i++) free(env[i]);
     free(line);
     free(label);
     free(log);
@@ -187,12 +178,11 @@ int replay_suite(const replay_opts *o, replay_summary *s, char **err)
     /* counters of an earlier replay would add up with this one's */
     remove_matching(rdir, "*.gcda");
     remove_matching(rdir, "*.log");
-    if (replay_build(&conf, rdir, prog, o->coverage, err))
-        goto done;
+    if (replay_build(&conf, rdir, prog, o->coverage, err)) goto done;
 
     static const group groups[] = {
-        { "tests", "test-*.xml", 0 },
-        { "errors", "error-*.xml", 1 },
+        {"tests", "test-*.xml", 0},
+        {"errors", "error-*.xml", 1},
     };
     for (size_t g = 0; g < 2; g++) {
         char *dir = util_strf("%s/%s", out, groups[g].dir);

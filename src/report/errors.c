@@ -12,7 +12,8 @@
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Split "file:line[ (...)]" into file and line (file NULL when there is no line number). */
-static void split_location(rerror *e) {
+static void split_location(rerror *e)
+{
     if (!e->location) return;
     char *loc = strdup(e->location);
     if (!loc) return;
@@ -28,7 +29,8 @@ static void split_location(rerror *e) {
 }
 
 /* Fill the file names next to a reproducer: its .txt (description) and .sql/.results (fixture). */
-static void beside_reproducer(const char *out_dir, rerror *e) {
+static void beside_reproducer(const char *out_dir, rerror *e)
+{
     if (!e->reproducer) return;
     size_t n = strlen(e->reproducer);
     if (n < 4 || strcmp(e->reproducer + n - 4, ".xml") != 0) return;
@@ -43,7 +45,8 @@ static void beside_reproducer(const char *out_dir, rerror *e) {
     }
 }
 
-static int grow(rerror **list, size_t n, size_t *cap) {
+static int grow(rerror **list, size_t n, size_t *cap)
+{
     if (n < *cap) return 0;
     size_t nc = *cap ? *cap * 2 : 8;
     rerror *nl = realloc(*list, nc * sizeof *nl);
@@ -55,7 +58,8 @@ static int grow(rerror **list, size_t n, size_t *cap) {
 
 /* The "errors" array of one report.json; reproducer paths get prefix (relative to OUT). */
 static void from_array(const char *out_dir, const jv *errs, const char *prefix, const char *scope, rerror **list,
-                       size_t *n, size_t *cap) {
+                       size_t *n, size_t *cap)
+{
     for (size_t i = 0; i < jv_len(errs); i++) {
         const jv *o = &errs->items[i];
         if (grow(list, *n, cap)) return;
@@ -77,7 +81,8 @@ static void from_array(const char *out_dir, const jv *errs, const char *prefix, 
 }
 
 /* sympath unit: every function's exploration under OUT/build/runs. */
-static void from_unit_runs(const char *out_dir, rerror **list, size_t *n, size_t *cap) {
+static void from_unit_runs(const char *out_dir, rerror **list, size_t *n, size_t *cap)
+{
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/build/runs", out_dir);
     size_t nd = 0;
@@ -96,7 +101,8 @@ static void from_unit_runs(const char *out_dir, rerror **list, size_t *n, size_t
 }
 
 /* sympath data: the reproducers in OUT/errors; the kind is the first line of each .txt. */
-static void from_reproducers(const char *out_dir, rerror **list, size_t *n, size_t *cap) {
+static void from_reproducers(const char *out_dir, rerror **list, size_t *n, size_t *cap)
+{
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/errors", out_dir);
     size_t nf = 0;
@@ -116,7 +122,8 @@ static void from_reproducers(const char *out_dir, rerror **list, size_t *n, size
     free(src);
 }
 
-int rerrors_collect(const char *out_dir, rerror **list, size_t *n) {
+int rerrors_collect(const char *out_dir, rerror **list, size_t *n)
+{
     *list = NULL;
     *n = 0;
     char path[4200], *err = NULL;
@@ -129,14 +136,18 @@ int rerrors_collect(const char *out_dir, rerror **list, size_t *n) {
     }
     size_t cap = 0;
     const jv *errs = jv_get(r, "errors");
-    if (errs && errs->t == JV_ARR) from_array(out_dir, errs, "", NULL, list, n, &cap);
-    else if (strstr(jv_str(jv_get(r, "tool"), ""), "unit")) from_unit_runs(out_dir, list, n, &cap);
-    else from_reproducers(out_dir, list, n, &cap);
+    if (errs && errs->t == JV_ARR)
+        from_array(out_dir, errs, "", NULL, list, n, &cap);
+    else if (strstr(jv_str(jv_get(r, "tool"), ""), "unit"))
+        from_unit_runs(out_dir, list, n, &cap);
+    else
+        from_reproducers(out_dir, list, n, &cap);
     jv_free(r);
     return 0;
 }
 
-void rerrors_free(rerror *list, size_t n) {
+void rerrors_free(rerror *list, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         rerror *e = &list[i];
         free(e->kind), free(e->klass), free(e->location), free(e->file), free(e->function);
@@ -145,7 +156,8 @@ void rerrors_free(rerror *list, size_t n) {
     free(list);
 }
 
-char *report_program_source(const char *out_dir) {
+char *report_program_source(const char *out_dir)
+{
     char path[4200];
     snprintf(path, sizeof path, "%s/build/replay.conf", out_dir);
     char *text = util_read_file(path, NULL);

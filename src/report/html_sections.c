@@ -7,7 +7,8 @@
 #include "report.h"
 #include "report_int.h"
 
-static void td_text(strbuf *b, const char *s) {
+static void td_text(strbuf *b, const char *s)
+{
     sb_puts(b, "<td>");
     html_escaped(b, s ? s : "-");
     sb_puts(b, "</td>");
@@ -16,7 +17,8 @@ static void td_text(strbuf *b, const char *s) {
 static void td_num(strbuf *b, double v) { sb_printf(b, "<td class=\"num\">%.10g</td>", v); }
 
 /* A link to a file of the output directory from the HTML directory. */
-static void out_link(strbuf *b, const html_ctx *c, const char *rel) {
+static void out_link(strbuf *b, const html_ctx *c, const char *rel)
+{
     sb_puts(b, "<a href=\"");
     html_escaped(b, c->link);
     html_escaped(b, rel);
@@ -25,7 +27,8 @@ static void out_link(strbuf *b, const html_ctx *c, const char *rel) {
     sb_puts(b, "</a>");
 }
 
-void html_errors(strbuf *b, const html_ctx *c) {
+void html_errors(strbuf *b, const html_ctx *c)
+{
     rerror *es = NULL;
     size_t n = 0;
     rerrors_collect(c->out_dir, &es, &n);
@@ -104,7 +107,8 @@ void html_errors(strbuf *b, const html_ctx *c) {
 
 /* The nonzero members of a flat object of counters as a two-column table (nothing when
  * none); the member named skip (may be NULL) is left out. */
-static int counters_but(strbuf *b, const jv *o, const char *caption, const char *skip) {
+static int counters_but(strbuf *b, const jv *o, const char *caption, const char *skip)
+{
     int any = 0;
     for (size_t i = 0; o && o->t == JV_OBJ && i < o->n; i++) {
         if (o->items[i].t != JV_NUM || o->items[i].num == 0) continue;
@@ -128,7 +132,8 @@ static int counters_but(strbuf *b, const jv *o, const char *caption, const char 
 static int counters(strbuf *b, const jv *o, const char *caption) { return counters_but(b, o, caption, NULL); }
 
 /* The limits recorded in one report.json; returns nonzero when something was written. */
-static int limits_of(strbuf *b, const jv *r) {
+static int limits_of(strbuf *b, const jv *r)
+{
     int any = 0;
     const char *stop = jv_str(jv_get(r, "stop_reason"), jv_str(jv_get(jv_get(r, "data"), "stop_reason"), NULL));
     if (stop) {
@@ -137,7 +142,8 @@ static int limits_of(strbuf *b, const jv *r) {
         sb_puts(b, "</b>");
         const jv *comp = jv_get(r, "complete");
         if (comp && comp->t == JV_BOOL)
-            sb_puts(b, comp->b ? " (exploration complete: every feasible path was run)" : " (exploration not complete)");
+            sb_puts(b,
+                    comp->b ? " (exploration complete: every feasible path was run)" : " (exploration not complete)");
         sb_puts(b, "</p>\n");
     }
     any |= counters(b, jv_get(r, "concretizations_by_function"),
@@ -153,9 +159,10 @@ static int limits_of(strbuf *b, const jv *r) {
     for (size_t i = 0; i < jv_len(q); i++) {
         const jv *o = &q->items[i];
         if (!i)
-            sb_puts(b, "<table class=\"list\"><caption>SQL of the program (not understood: run concretely, its rows "
-                       "not synthesized)</caption><tr><th>SQL</th><th>understood</th><th>executions</th>"
-                       "<th>fixture rows returned</th><th>constructs not modelled</th><th>model mismatches</th></tr>\n");
+            sb_puts(b,
+                    "<table class=\"list\"><caption>SQL of the program (not understood: run concretely, its rows "
+                    "not synthesized)</caption><tr><th>SQL</th><th>understood</th><th>executions</th>"
+                    "<th>fixture rows returned</th><th>constructs not modelled</th><th>model mismatches</th></tr>\n");
         sb_puts(b, "<tr>");
         td_text(b, jv_str(jv_get(o, "sql"), "?"));
         sb_printf(b, "<td class=\"%s\">%s</td>", jv_num(jv_get(o, "understood"), 0) ? "cov" : "unc",
@@ -196,14 +203,18 @@ static int limits_of(strbuf *b, const jv *r) {
     return any;
 }
 
-void html_limits(strbuf *b, const html_ctx *c) {
+void html_limits(strbuf *b, const html_ctx *c)
+{
     sb_puts(b, "<section id=\"limits\"><h2>What limited the run</h2>\n");
-    if (c->kind == HTML_UNIT) sb_puts(b, "<p>Per function, in the section <a href=\"#functions\">functions</a>.</p>\n");
-    else if (!limits_of(b, c->rep)) sb_puts(b, "<p>Nothing recorded.</p>\n");
+    if (c->kind == HTML_UNIT)
+        sb_puts(b, "<p>Per function, in the section <a href=\"#functions\">functions</a>.</p>\n");
+    else if (!limits_of(b, c->rep))
+        sb_puts(b, "<p>Nothing recorded.</p>\n");
     sb_puts(b, "</section>\n");
 }
 
-void html_unit(strbuf *b, const html_ctx *c) {
+void html_unit(strbuf *b, const html_ctx *c)
+{
     const jv *fns = jv_get(c->rep, "functions");
     sb_puts(b, "<section id=\"functions\"><h2>Functions</h2>\n<table class=\"list\"><tr><th>function</th><th>file</th>"
                "<th>branches (explored)</th><th>gcov branches (tests)</th><th>tests</th><th>expect a failure</th>"
@@ -214,9 +225,13 @@ void html_unit(strbuf *b, const html_ctx *c) {
         sb_puts(b, "<tr>");
         td_text(b, jv_str(jv_get(f, "function"), "?"));
         td_text(b, jv_str(jv_get(f, "file"), "?"));
-        sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(cov, "branches_covered"), 0), jv_num(jv_get(cov, "branches_total"), 0));
-        if (g) sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(g, "branches_taken"), 0), jv_num(jv_get(g, "branches_total"), 0));
-        else sb_puts(b, "<td>-</td>");
+        sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(cov, "branches_covered"), 0),
+                  jv_num(jv_get(cov, "branches_total"), 0));
+        if (g)
+            sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(g, "branches_taken"), 0),
+                      jv_num(jv_get(g, "branches_total"), 0));
+        else
+            sb_puts(b, "<td>-</td>");
         td_num(b, jv_num(jv_get(f, "tests_emitted"), 0));
         td_num(b, jv_num(jv_get(f, "tests_expecting_failure"), 0));
         td_num(b, (double)jv_len(jv_get(f, "dropped")));
@@ -283,11 +298,13 @@ void html_unit(strbuf *b, const html_ctx *c) {
     sb_puts(b, "</section>\n");
 }
 
-void html_data(strbuf *b, const html_ctx *c) {
+void html_data(strbuf *b, const html_ctx *c)
+{
     const jv *d = jv_get(c->rep, "data");
     const jv *qs = jv_get(d, "queries");
     sb_printf(b, "<section id=\"queries\"><h2>Queries (%zu)</h2>\n", jv_len(qs));
-    sb_printf(b, "<p>%.0f tuples fetched of a table of %.0f rows (what a full scan fetches), %.0f runs, %.0f paths.</p>\n",
+    sb_printf(b,
+              "<p>%.0f tuples fetched of a table of %.0f rows (what a full scan fetches), %.0f runs, %.0f paths.</p>\n",
               jv_num(jv_get(d, "tuples_fetched"), 0), jv_num(jv_get(d, "table_rows"), 0), jv_num(jv_get(d, "runs"), 0),
               jv_num(jv_get(d, "paths"), 0));
     sb_puts(b, "<table class=\"list\"><tr><th>#</th><th>target</th><th>condition added to the program's query</th>"

@@ -19,8 +19,8 @@
 typedef struct mark {
     char *file;
     unsigned line;
-    int state;          /* 1 covered, 0 not covered, -1 a note, 2 an error found here */
-    char *text;         /* plain text */
+    int state;  /* 1 covered, 0 not covered, -1 a note, 2 an error found here */
+    char *text; /* plain text */
 } mark;
 
 typedef struct marks {
@@ -28,7 +28,8 @@ typedef struct marks {
     size_t n, cap;
 } marks;
 
-static void add_mark(marks *ms, const char *file, unsigned line, int state, char *text) {
+static void add_mark(marks *ms, const char *file, unsigned line, int state, char *text)
+{
     if (ms->n == ms->cap) {
         size_t nc = ms->cap ? ms->cap * 2 : 64;
         mark *nm = realloc(ms->m, nc * sizeof *nm);
@@ -42,7 +43,8 @@ static void add_mark(marks *ms, const char *file, unsigned line, int state, char
     ms->m[ms->n++] = (mark){strdup(file), line, state, text};
 }
 
-const char *html_reason_words(const char *why) {
+const char *html_reason_words(const char *why)
+{
     if (!strcmp(why, "infeasible")) return "UNSAT: no input takes it after the paths that reached it";
     if (!strcmp(why, "unknown")) return "solver time-out or give-up";
     if (!strcmp(why, "bounded")) return "loop bound or depth bound (--loop-bound, --max-depth)";
@@ -63,7 +65,8 @@ typedef struct site_cov {
 } site_cov;
 
 /* Merge the coverage.sites of one report.json into *sites (by id). */
-static void merge_sites(const jv *rep, site_cov **sites, size_t *n) {
+static void merge_sites(const jv *rep, site_cov **sites, size_t *n)
+{
     const jv *arr = jv_get(jv_get(rep, "coverage"), "sites");
     for (size_t i = 0; i < jv_len(arr); i++) {
         const jv *o = &arr->items[i];
@@ -91,7 +94,8 @@ static void merge_sites(const jv *rep, site_cov **sites, size_t *n) {
     }
 }
 
-static void add_reasons(const char *dir, report_reason **all, size_t *n) {
+static void add_reasons(const char *dir, report_reason **all, size_t *n)
+{
     char path[4300];
     snprintf(path, sizeof path, "%s/build/reasons.tsv", dir);
     report_reason *rows;
@@ -106,7 +110,8 @@ static void add_reasons(const char *dir, report_reason **all, size_t *n) {
     free(rows);
 }
 
-static void site_marks(const html_ctx *c, marks *ms) {
+static void site_marks(const html_ctx *c, marks *ms)
+{
     site_cov *sites = NULL;
     size_t ns = 0, nr = 0;
     report_reason *rs = NULL;
@@ -141,8 +146,10 @@ static void site_marks(const html_ctx *c, marks *ms) {
         const site_cov *sc = &sites[i];
         for (unsigned d = 0; d < sc->ndirs; d++) {
             char name[32];
-            if (!strcmp(sc->kind, "br")) snprintf(name, sizeof name, "%s", d ? "true" : "false");
-            else snprintf(name, sizeof name, "destination %u", d + 1);
+            if (!strcmp(sc->kind, "br"))
+                snprintf(name, sizeof name, "%s", d ? "true" : "false");
+            else
+                snprintf(name, sizeof name, "destination %u", d + 1);
             strbuf t = STRBUF_INIT;
             sb_printf(&t, "%s %s: %s", sc->kind, name, sc->covered[d] ? "covered" : "not covered");
             if (!sc->covered[d]) {
@@ -175,13 +182,15 @@ static void site_marks(const html_ctx *c, marks *ms) {
 /* ---- data outputs: the complement nodes left, at their branch ---- */
 
 /* 1 when file holds a branch site of the user's code in the site table (not a libc model). */
-static int user_file(const site_table *t, const char *file) {
+static int user_file(const site_table *t, const char *file)
+{
     for (uint32_t i = 0; i < t->nsites; i++)
         if (t->sites[i].user && strcmp(t->sites[i].file, file) == 0) return 1;
     return 0;
 }
 
-static void data_marks(const html_ctx *c, marks *ms) {
+static void data_marks(const html_ctx *c, marks *ms)
+{
     char path[4200], *err = NULL;
     snprintf(path, sizeof path, "%s/build/sites.tsv", c->out_dir);
     site_table tab;
@@ -211,7 +220,8 @@ static void data_marks(const html_ctx *c, marks *ms) {
 /* ---- printing ---- */
 
 /* The readable path of a source file named as in the reports, or NULL (malloc'ed). */
-static char *find_source(const html_ctx *c, const char *file) {
+static char *find_source(const html_ctx *c, const char *file)
+{
     if (file[0] == '/') return access(file, R_OK) == 0 ? strdup(file) : NULL;
     size_t fl = strlen(file);
     for (size_t i = 0; i < c->nsources; i++) {
@@ -228,14 +238,16 @@ static char *find_source(const html_ctx *c, const char *file) {
     return NULL;
 }
 
-static int by_file_line(const void *a, const void *b) {
+static int by_file_line(const void *a, const void *b)
+{
     const mark *x = a, *y = b;
     int k = strcmp(x->file, y->file);
     return k ? k : x->line < y->line ? -1 : x->line > y->line;
 }
 
 /* Print one file: a table of lines; marks in the middle column. m[0..n) are its marks. */
-static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, int idx) {
+static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, int idx)
+{
     unsigned cov = 0, unc = 0;
     for (size_t i = 0; i < n; i++) cov += m[i].state == 1, unc += m[i].state == 0;
     sb_printf(b, "<h3 id=\"src-%d\">", idx);
@@ -271,7 +283,8 @@ static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, in
         sb_printf(b, "<tr class=\"%s\" id=\"L%d-%u\"><td class=\"ln\">%u</td><td class=\"marks\">", cls, idx, ln, ln);
         for (size_t i = from; i < k; i++) {
             if (m[i].line != ln) continue;
-            static const char *const cls[] = {"info", "unc", "cov", "err"}, *const sym[] = {"&#9432;", "&#10007;", "&#10003;", "&#9888;"};
+            static const char *const cls[] = {"info", "unc", "cov", "err"}, *const sym[] = {"&#9432;", "&#10007;",
+                                                                                            "&#10003;", "&#9888;"};
             sb_printf(b, "<div class=\"%s\">%s ", cls[m[i].state + 1], sym[m[i].state + 1]);
             html_escaped(b, m[i].text);
             sb_puts(b, "</div>");
@@ -285,10 +298,13 @@ static void print_file(strbuf *b, const html_ctx *c, const mark *m, size_t n, in
     free(text);
 }
 
-void html_sources(strbuf *b, const html_ctx *c) {
+void html_sources(strbuf *b, const html_ctx *c)
+{
     marks ms = {NULL, 0, 0};
-    if (c->kind == HTML_DATA) data_marks(c, &ms);
-    else site_marks(c, &ms);
+    if (c->kind == HTML_DATA)
+        data_marks(c, &ms);
+    else
+        site_marks(c, &ms);
     rerror *es = NULL;
     size_t ne = 0;
     rerrors_collect(c->out_dir, &es, &ne);
@@ -300,9 +316,12 @@ void html_sources(strbuf *b, const html_ctx *c) {
     }
     rerrors_free(es, ne);
     sb_puts(b, "<section id=\"sources\"><h2>Sources</h2>\n");
-    if (!ms.n) sb_puts(b, "<p class=\"note\">No branch site recorded (no coverage.sites in report.json).</p>\n");
-    else sb_puts(b, "<p>&#10003; covered direction, &#10007; direction no test takes (with the reason sympath recorded), "
-                    "&#9888; error found here, &#9432; note.</p>\n");
+    if (!ms.n)
+        sb_puts(b, "<p class=\"note\">No branch site recorded (no coverage.sites in report.json).</p>\n");
+    else
+        sb_puts(b,
+                "<p>&#10003; covered direction, &#10007; direction no test takes (with the reason sympath recorded), "
+                "&#9888; error found here, &#9432; note.</p>\n");
     qsort(ms.m, ms.n, sizeof *ms.m, by_file_line);
     int idx = 0;
     for (size_t i = 0; i < ms.n;) {

@@ -1,7 +1,8 @@
 /* html_text.c: escaping text for HTML element content and attribute values. */
 #include "report_int.h"
 
-void html_escaped(strbuf *b, const char *s) {
+void html_escaped(strbuf *b, const char *s)
+{
     if (!s) return;
     const char *run = s;
     for (const char *p = s;; p++) {

@@ -14,7 +14,8 @@ typedef struct parser {
     char *err;
 } parser;
 
-static int fail(parser *ps, const char *what) {
+static int fail(parser *ps, const char *what)
+{
     if (ps->err) return -1;
     int line = 1;
     for (const char *q = ps->start; q < ps->p; q++) line += *q == '\n';
@@ -22,39 +23,50 @@ static int fail(parser *ps, const char *what) {
     return -1;
 }
 
-static void skip_ws(parser *ps) {
+static void skip_ws(parser *ps)
+{
     while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r') ps->p++;
 }
 
-static void put_utf8(strbuf *b, unsigned cp) {
+static void put_utf8(strbuf *b, unsigned cp)
+{
     char u[4];
     size_t n;
-    if (cp < 0x80) u[0] = (char)cp, n = 1;
-    else if (cp < 0x800) u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    if (cp < 0x80)
+        u[0] = (char)cp, n = 1;
+    else if (cp < 0x800)
+        u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
     else if (cp < 0x10000)
-        u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3F)), u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+        u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3F)), u[2] = (char)(0x80 | (cp & 0x3F)),
+        n = 3;
     else
         u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3F)), u[2] = (char)(0x80 | (cp >> 6 & 0x3F)),
         u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
     sb_append(b, u, n);
 }
 
-static int hex4(parser *ps, unsigned *v) {
+static int hex4(parser *ps, unsigned *v)
+{
     *v = 0;
     for (int i = 0; i < 4; i++) {
         char c = *ps->p++;
         unsigned d;
-        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-        else return fail(ps, "bad \\u escape");
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (unsigned)(c - 'A' + 10);
+        else
+            return fail(ps, "bad \\u escape");
         *v = *v * 16 + d;
     }
     return 0;
 }
 
 /* A string starting at the opening quote; returns it malloc'ed or NULL. */
-static char *parse_string(parser *ps) {
+static char *parse_string(parser *ps)
+{
     strbuf b = STRBUF_INIT;
     ps->p++;
     for (;;) {
@@ -77,7 +89,9 @@ static char *parse_string(parser *ps) {
         }
         char e = *ps->p++;
         switch (e) {
-        case '"': case '\\': case '/': sb_append(&b, &e, 1); break;
+        case '"':
+        case '\\':
+        case '/': sb_append(&b, &e, 1); break;
         case 'b': sb_puts(&b, "\b"); break;
         case 'f': sb_puts(&b, "\f"); break;
         case 'n': sb_puts(&b, "\n"); break;
@@ -118,7 +132,8 @@ static char *parse_string(parser *ps) {
 
 static int parse_value(parser *ps, jv *v, int depth);
 
-static int push(parser *ps, jv *v, char *key, size_t *cap, int depth) {
+static int push(parser *ps, jv *v, char *key, size_t *cap, int depth)
+{
     if (v->n == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
         jv *ni = realloc(v->items, nc * sizeof *ni);
@@ -138,7 +153,8 @@ static int push(parser *ps, jv *v, char *key, size_t *cap, int depth) {
     return parse_value(ps, item, depth + 1);
 }
 
-static int parse_container(parser *ps, jv *v, int depth) {
+static int parse_container(parser *ps, jv *v, int depth)
+{
     char close = *ps->p == '{' ? '}' : ']';
     v->t = close == '}' ? JV_OBJ : JV_ARR;
     ps->p++;
@@ -179,7 +195,8 @@ static int parse_container(parser *ps, jv *v, int depth) {
     }
 }
 
-static int parse_value(parser *ps, jv *v, int depth) {
+static int parse_value(parser *ps, jv *v, int depth)
+{
     if (depth > MAX_DEPTH) return fail(ps, "nested too deeply");
     skip_ws(ps);
     char c = *ps->p;
@@ -203,7 +220,8 @@ static int parse_value(parser *ps, jv *v, int depth) {
     return fail(ps, c ? "unexpected character" : "unexpected end of text");
 }
 
-static void free_inside(jv *v) {
+static void free_inside(jv *v)
+{
     free(v->str);
     for (size_t i = 0; i < v->n; i++) {
         free_inside(&v->items[i]);
@@ -213,13 +231,15 @@ static void free_inside(jv *v) {
     free(v->keys);
 }
 
-void jv_free(jv *v) {
+void jv_free(jv *v)
+{
     if (!v) return;
     free_inside(v);
     free(v);
 }
 
-jv *jv_parse(const char *text, char **err) {
+jv *jv_parse(const char *text, char **err)
+{
     parser ps = {text, text, NULL};
     jv *v = calloc(1, sizeof *v);
     if (!v) {
@@ -238,7 +258,8 @@ jv *jv_parse(const char *text, char **err) {
     return v;
 }
 
-jv *jv_read_file(const char *path, char **err) {
+jv *jv_read_file(const char *path, char **err)
+{
     char *text = util_read_file(path, NULL);
     if (!text) {
         if (asprintf(err, "%s: %s", path, strerror(errno)) < 0) *err = NULL;
@@ -254,7 +275,8 @@ jv *jv_read_file(const char *path, char **err) {
     return v;
 }
 
-const jv *jv_get(const jv *v, const char *key) {
+const jv *jv_get(const jv *v, const char *key)
+{
     if (!v || v->t != JV_OBJ) return NULL;
     for (size_t i = 0; i < v->n; i++)
         if (strcmp(v->keys[i], key) == 0) return &v->items[i];
@@ -263,7 +285,8 @@ const jv *jv_get(const jv *v, const char *key) {
 
 const char *jv_str(const jv *v, const char *dflt) { return v && v->t == JV_STR ? v->str : dflt; }
 
-double jv_num(const jv *v, double dflt) {
+double jv_num(const jv *v, double dflt)
+{
     if (v && v->t == JV_NUM) return v->num;
     if (v && v->t == JV_BOOL) return v->b;
     return dflt;

@@ -8,20 +8,24 @@
 
 /* Append a path as one shell word: as is when it holds only safe characters, else in
  * single quotes (a quote inside becomes '\''). */
-static void shell_word(strbuf *b, const char *s) {
+static void shell_word(strbuf *b, const char *s)
+{
     if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./+=:,@%") == strlen(s)) {
         sb_puts(b, s);
         return;
     }
     sb_puts(b, "'");
     for (const char *p = s; *p; p++) {
-        if (*p == '\'') sb_puts(b, "'\\''");
-        else sb_append(b, p, 1);
+        if (*p == '\'')
+            sb_puts(b, "'\\''");
+        else
+            sb_append(b, p, 1);
     }
     sb_puts(b, "'");
 }
 
-char *report_junit_run(const char *exe, const char *xml_path) {
+char *report_junit_run(const char *exe, const char *xml_path)
+{
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "rm -f ");
     shell_word(&b, xml_path);

@@ -16,15 +16,15 @@
 #define NOTES_MAX 4
 
 struct report_progress {
-    int fd;                    /* OUT/stats, -1 when it could not be created */
+    int fd; /* OUT/stats, -1 when it could not be created */
     int stats_failed;
     report_display display;
     char *title;
     double budget;
     double last_stats, last_show; /* monotonic seconds of the last line / refresh; < 0: never */
-    char **notes;              /* every note, in order (SCREEN only) */
+    char **notes;                 /* every note, in order (SCREEN only) */
     size_t nnotes;
-    int line_shown;            /* LINE: a progress line is on the terminal, not yet ended */
+    int line_shown; /* LINE: a progress line is on the terminal, not yet ended */
 };
 
 /* The terminal sequences of the screen, written with write(2) (also from a signal handler):
@@ -32,7 +32,8 @@ struct report_progress {
 static const char screen_enter[] = "\033[?1049h\033[?25l";
 static const char screen_leave[] = "\033[?25h\033[?1049l";
 
-static void write_all(int fd, const char *p, size_t n) {
+static void write_all(int fd, const char *p, size_t n)
+{
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
@@ -53,7 +54,8 @@ static const int wrapped_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction saved_actions[NWRAPPED];
 static volatile sig_atomic_t screen_active;
 
-static void restore_on_signal(int sig) {
+static void restore_on_signal(int sig)
+{
     for (size_t i = 0; i < NWRAPPED; i++) {
         if (wrapped_signals[i] != sig) continue;
         const struct sigaction *prev = &saved_actions[i];
@@ -70,7 +72,8 @@ static void restore_on_signal(int sig) {
     }
 }
 
-static void wrap_signals(void) {
+static void wrap_signals(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = restore_on_signal;
@@ -82,7 +85,8 @@ static void wrap_signals(void) {
     }
 }
 
-static void unwrap_signals(void) {
+static void unwrap_signals(void)
+{
     for (size_t i = 0; i < NWRAPPED; i++) {
         struct sigaction now;
         sigaction(wrapped_signals[i], NULL, &now);
@@ -92,7 +96,8 @@ static void unwrap_signals(void) {
 
 /* ---- display ---- */
 
-report_display report_display_auto(int want) {
+report_display report_display_auto(int want)
+{
     const char *force = getenv(SYMPATH_ENV_PROGRESS);
     if (!want) return REPORT_DISPLAY_OFF;
     if (force && strcmp(force, "screen") == 0) return REPORT_DISPLAY_SCREEN;
@@ -105,19 +110,22 @@ report_display report_display_auto(int want) {
     return REPORT_DISPLAY_SCREEN;
 }
 
-static unsigned term_width(void) {
+static unsigned term_width(void)
+{
     struct winsize ws;
     if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
     return 80;
 }
 
-static void show_line(report_progress *p, const report_sample *r, int final) {
+static void show_line(report_progress *p, const report_sample *r, int final)
+{
     double pct = r->total ? 100.0 * r->covered / r->total : 100.0;
     char budget[32] = "";
     if (p->budget > 0) snprintf(budget, sizeof budget, "/%.0fs", p->budget);
     char text[400], buf[512];
-    snprintf(text, sizeof text, "[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s",
-             r->covered, r->total, pct, (unsigned long long)r->tests, r->errors, (unsigned long long)r->execs,
+    snprintf(text, sizeof text,
+             "[sympath] branches %u/%u (%.1f%%)  tests %llu  errors %u  execs %llu (%.0f/s)  %.1fs%s", r->covered,
+             r->total, pct, (unsigned long long)r->tests, r->errors, (unsigned long long)r->execs,
              r->elapsed > 0 ? r->execs / r->elapsed : 0.0, r->elapsed, budget);
     /* a line that wrapped could not be rewritten in place by \r: cut it to the terminal */
     unsigned w = isatty(2) ? term_width() : 400;
@@ -127,7 +135,8 @@ static void show_line(report_progress *p, const report_sample *r, int final) {
     p->line_shown = !final;
 }
 
-static void show_screen(report_progress *p, const report_sample *r, const char *target) {
+static void show_screen(report_progress *p, const report_sample *r, const char *target)
+{
     static char text[16384], out[20000];
     size_t from = p->nnotes > NOTES_MAX ? p->nnotes - NOTES_MAX : 0;
     size_t len = report_status_render(r, p->title, target, p->budget, (const char *const *)p->notes + from,
@@ -154,7 +163,8 @@ static void show_screen(report_progress *p, const report_sample *r, const char *
 /* ---- the object ---- */
 
 report_progress *report_progress_open(const char *out_dir, report_display display, const char *title,
-                                      double budget_seconds) {
+                                      double budget_seconds)
+{
     report_progress *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->display = display;
@@ -181,7 +191,8 @@ report_progress *report_progress_open(const char *out_dir, report_display displa
     return p;
 }
 
-void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final) {
+void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final)
+{
     if (!p) return;
     double now = util_now_s();
     if (p->fd >= 0 && (final || p->last_stats < 0 || now - p->last_stats >= 1.0)) {
@@ -196,11 +207,14 @@ void report_progress_update(report_progress *p, const report_sample *r, const ch
     if (p->display == REPORT_DISPLAY_OFF) return;
     if (!final && p->last_show >= 0 && now - p->last_show < 0.25) return;
     p->last_show = now;
-    if (p->display == REPORT_DISPLAY_LINE) show_line(p, r, final);
-    else show_screen(p, r, target);
+    if (p->display == REPORT_DISPLAY_LINE)
+        show_line(p, r, final);
+    else
+        show_screen(p, r, target);
 }
 
-void report_progress_note(report_progress *p, const char *msg) {
+void report_progress_note(report_progress *p, const char *msg)
+{
     if (!p || p->display != REPORT_DISPLAY_SCREEN) {
         if (p && p->line_shown) write_all(2, "\r\033[K", 4);
         if (p) p->line_shown = 0;
@@ -218,7 +232,8 @@ void report_progress_note(report_progress *p, const char *msg) {
 
 int report_progress_stats_failed(const report_progress *p) { return p ? p->stats_failed : 0; }
 
-void report_progress_close(report_progress *p) {
+void report_progress_close(report_progress *p)
+{
     if (!p) return;
     if (p->display == REPORT_DISPLAY_SCREEN) {
         if (screen_active) write_all(2, screen_leave, sizeof screen_leave - 1);

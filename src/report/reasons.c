@@ -17,7 +17,8 @@ struct report_reasons {
 
 report_reasons *report_reasons_new(void) { return calloc(1, sizeof(report_reasons)); }
 
-void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const char *why) {
+void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const char *why)
+{
     if (!r) return;
     for (size_t i = 0; i < r->n; i++)
         if (r->rows[i].site == site && r->rows[i].dir == dir && strncmp(r->rows[i].why, why, 23) == 0) {
@@ -38,7 +39,8 @@ void report_reasons_add(report_reasons *r, uint32_t site, uint32_t dir, const ch
     x->count = 1;
 }
 
-int report_reasons_write(const report_reasons *r, const char *out_dir) {
+int report_reasons_write(const report_reasons *r, const char *out_dir)
+{
     char path[4200];
     snprintf(path, sizeof path, "%s/build", out_dir);
     if (util_mkdir_p(path) != 0) return -1;
@@ -47,8 +49,10 @@ int report_reasons_write(const report_reasons *r, const char *out_dir) {
     sb_puts(&b, "# site\tdir\twhy\tcount\n");
     for (size_t i = 0; r && i < r->n; i++) {
         const report_reason *x = &r->rows[i];
-        if (x->dir == REPORT_DIR_ANY) sb_printf(&b, "%u\t*\t%s\t%llu\n", x->site, x->why, (unsigned long long)x->count);
-        else sb_printf(&b, "%u\t%u\t%s\t%llu\n", x->site, x->dir, x->why, (unsigned long long)x->count);
+        if (x->dir == REPORT_DIR_ANY)
+            sb_printf(&b, "%u\t*\t%s\t%llu\n", x->site, x->why, (unsigned long long)x->count);
+        else
+            sb_printf(&b, "%u\t%u\t%s\t%llu\n", x->site, x->dir, x->why, (unsigned long long)x->count);
     }
     if (b.failed) {
         sb_free(&b);
@@ -60,13 +64,15 @@ int report_reasons_write(const report_reasons *r, const char *out_dir) {
     return rc;
 }
 
-void report_reasons_free(report_reasons *r) {
+void report_reasons_free(report_reasons *r)
+{
     if (!r) return;
     free(r->rows);
     free(r);
 }
 
-int report_reasons_read(const char *path, report_reason **rows, size_t *n) {
+int report_reasons_read(const char *path, report_reason **rows, size_t *n)
+{
     *rows = NULL;
     *n = 0;
     char *text = util_read_file(path, NULL);

@@ -24,15 +24,15 @@
 /* One sample of an exploration's progress: one line of OUT/stats, one refresh of the
  * live status. Counters are totals since the exploration started. */
 typedef struct report_sample {
-    double elapsed;            /* seconds since the exploration started */
-    uint64_t execs;            /* executions of the program */
-    uint32_t covered, total;   /* branch directions in user code: covered, all */
-    uint64_t tests;            /* tests kept */
-    uint32_t errors;           /* distinct errors found */
-    double solver_seconds;     /* wall time spent solving, seconds */
-    uint64_t queries;          /* solver queries */
-    uint64_t timeouts;         /* queries the solver gave up on (time-out or unknown) */
-    uint64_t divergences;      /* runs that left their predicted path */
+    double elapsed;          /* seconds since the exploration started */
+    uint64_t execs;          /* executions of the program */
+    uint32_t covered, total; /* branch directions in user code: covered, all */
+    uint64_t tests;          /* tests kept */
+    uint32_t errors;         /* distinct errors found */
+    double solver_seconds;   /* wall time spent solving, seconds */
+    uint64_t queries;        /* solver queries */
+    uint64_t timeouts;       /* queries the solver gave up on (time-out or unknown) */
+    uint64_t divergences;    /* runs that left their predicted path */
 } report_sample;
 
 /* The header line of OUT/stats (tab-separated column names, no newline). The columns,
@@ -57,9 +57,9 @@ int report_stats_read(const char *path, report_sample **rows, size_t *n);
 
 /* How progress is shown on stderr. */
 typedef enum report_display {
-    REPORT_DISPLAY_OFF,        /* nothing (--no-progress, or stderr is not a terminal) */
-    REPORT_DISPLAY_LINE,       /* one line rewritten in place (\r), as before */
-    REPORT_DISPLAY_SCREEN,     /* full status screen on the alternate screen (AFL-like) */
+    REPORT_DISPLAY_OFF,    /* nothing (--no-progress, or stderr is not a terminal) */
+    REPORT_DISPLAY_LINE,   /* one line rewritten in place (\r), as before */
+    REPORT_DISPLAY_SCREEN, /* full status screen on the alternate screen (AFL-like) */
 } report_display;
 
 /* The display to use on stderr. want is the command's progress flag (the CLI sets it to
@@ -115,7 +115,7 @@ size_t report_status_render(const report_sample *r, const char *title, const cha
  * pending, ignored) or "concretization"; count the tree directions with that status. */
 typedef struct report_reason {
     uint32_t site;
-    uint32_t dir;              /* REPORT_DIR_ANY for "*" */
+    uint32_t dir; /* REPORT_DIR_ANY for "*" */
     char why[24];
     uint64_t count;
 } report_reason;

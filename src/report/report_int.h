@@ -15,11 +15,11 @@ typedef enum jv_type { JV_NULL, JV_BOOL, JV_NUM, JV_STR, JV_ARR, JV_OBJ } jv_typ
 
 typedef struct jv {
     jv_type t;
-    int b;              /* JV_BOOL */
-    double num;         /* JV_NUM */
-    char *str;          /* JV_STR */
-    struct jv *items;   /* JV_ARR, JV_OBJ: n values */
-    char **keys;        /* JV_OBJ: n keys */
+    int b;            /* JV_BOOL */
+    double num;       /* JV_NUM */
+    char *str;        /* JV_STR */
+    struct jv *items; /* JV_ARR, JV_OBJ: n values */
+    char **keys;      /* JV_OBJ: n keys */
     size_t n;
 } jv;
 
@@ -51,17 +51,17 @@ void html_escaped(strbuf *b, const char *s);
 
 /* One distinct error. Strings malloc'ed (NULL when not recorded); paths relative to OUT. */
 typedef struct rerror {
-    char *kind;         /* "reach_error", "assertion", "abort", "crash", "timeout", "out-of-memory", ... */
-    char *klass;        /* "property-violation" or "other-termination" */
-    char *location;     /* as recorded: "demo.c:33", "demo.c:12 (last branch executed)" */
-    char *file;         /* the file of location, relative to where sympath ran (NULL: unknown) */
-    unsigned line;      /* its line (0: unknown) */
+    char *kind;     /* "reach_error", "assertion", "abort", "crash", "timeout", "out-of-memory", ... */
+    char *klass;    /* "property-violation" or "other-termination" */
+    char *location; /* as recorded: "demo.c:33", "demo.c:12 (last branch executed)" */
+    char *file;     /* the file of location, relative to where sympath ran (NULL: unknown) */
+    unsigned line;  /* its line (0: unknown) */
     char *function;
-    char *reproducer;   /* "errors/error-002.xml", "build/runs/f/errors/error-001.xml" */
-    char *fixture;      /* the reproducer's database fixture (.sql/.results) when it exists */
-    char *description;  /* the reproducer's .txt (what happened, where, the inputs) */
-    char *scope;        /* sympath unit: the function whose exploration found it */
-    int unconfirmed;    /* a time-out not confirmed with the longer limit */
+    char *reproducer;     /* "errors/error-002.xml", "build/runs/f/errors/error-001.xml" */
+    char *fixture;        /* the reproducer's database fixture (.sql/.results) when it exists */
+    char *description;    /* the reproducer's .txt (what happened, where, the inputs) */
+    char *scope;          /* sympath unit: the function whose exploration found it */
+    int unconfirmed;      /* a time-out not confirmed with the longer limit */
     double found_seconds; /* -1 when not recorded */
 } rerror;
 
@@ -82,11 +82,11 @@ typedef enum html_kind { HTML_RUN, HTML_DB, HTML_UNIT, HTML_DATA } html_kind;
 /* What the section writers share. Everything is read-only for them. */
 typedef struct html_ctx {
     const char *out_dir;
-    const jv *rep;           /* OUT/report.json */
+    const jv *rep; /* OUT/report.json */
     html_kind kind;
-    char **sources;          /* absolute paths of the program's sources (replay.conf, unit functions) */
+    char **sources; /* absolute paths of the program's sources (replay.conf, unit functions) */
     size_t nsources;
-    const char *link;        /* prefix of links to OUT's files from the HTML directory ("../", or OUT's path + "/") */
+    const char *link; /* prefix of links to OUT's files from the HTML directory ("../", or OUT's path + "/") */
 } html_ctx;
 
 /* Inline SVG line plots of a time series (html_plot.c): branch directions covered,

@@ -33,13 +33,15 @@ static const rule_text rules[] = {
     {"out-of-memory", "A run can exceed the memory limit", "warning"},
 };
 
-static const rule_text *rule_of(const char *kind) {
+static const rule_text *rule_of(const char *kind)
+{
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (strcmp(rules[i].id, kind) == 0) return &rules[i];
     return NULL;
 }
 
-static void text_obj(json_writer *j, const char *key, const char *text) {
+static void text_obj(json_writer *j, const char *key, const char *text)
+{
     json_key(j, key);
     json_begin_object(j);
     json_kv_str(j, "text", text);
@@ -48,12 +50,15 @@ static void text_obj(json_writer *j, const char *key, const char *text) {
 
 /* A file URI for an absolute path, a relative reference otherwise (no escaping needed for
  * the characters of ordinary paths; spaces and '%' are escaped). */
-static char *uri_of(const char *path, int dir) {
+static char *uri_of(const char *path, int dir)
+{
     strbuf b = STRBUF_INIT;
     if (path[0] == '/') sb_puts(&b, "file://");
     for (const char *p = path; *p; p++) {
-        if (*p == ' ' || *p == '%' || *p == '#' || *p == '?') sb_printf(&b, "%%%02X", (unsigned char)*p);
-        else sb_append(&b, p, 1);
+        if (*p == ' ' || *p == '%' || *p == '#' || *p == '?')
+            sb_printf(&b, "%%%02X", (unsigned char)*p);
+        else
+            sb_append(&b, p, 1);
     }
     if (dir && (!b.len || b.s[b.len - 1] != '/')) sb_puts(&b, "/");
     if (b.failed) {
@@ -63,7 +68,8 @@ static char *uri_of(const char *path, int dir) {
     return b.s;
 }
 
-static void artifact(json_writer *j, const char *uri, const char *base, unsigned line) {
+static void artifact(json_writer *j, const char *uri, const char *base, unsigned line)
+{
     json_key(j, "physicalLocation");
     json_begin_object(j);
     json_key(j, "artifactLocation");
@@ -82,7 +88,8 @@ static void artifact(json_writer *j, const char *uri, const char *base, unsigned
     json_end_object(j);
 }
 
-static void related(json_writer *j, int id, const char *rel, const char *what) {
+static void related(json_writer *j, int id, const char *rel, const char *what)
+{
     json_begin_object(j);
     json_kv_int(j, "id", id);
     char *u = uri_of(rel, 0);
@@ -92,7 +99,8 @@ static void related(json_writer *j, int id, const char *rel, const char *what) {
     json_end_object(j);
 }
 
-static void result(json_writer *j, const rerror *e, size_t rule_index, const char *out_dir) {
+static void result(json_writer *j, const rerror *e, size_t rule_index, const char *out_dir)
+{
     const rule_text *rt = rule_of(e->kind);
     json_begin_object(j);
     json_kv_str(j, "ruleId", e->kind);
@@ -100,12 +108,16 @@ static void result(json_writer *j, const rerror *e, size_t rule_index, const cha
     json_kv_str(j, "level", e->unconfirmed ? "note" : rt ? rt->level : "error");
     /* the first line of the reproducer's description says what happened */
     strbuf m = STRBUF_INIT;
-    if (e->description) sb_append(&m, e->description, strcspn(e->description, "\n"));
-    else sb_puts(&m, e->kind);
+    if (e->description)
+        sb_append(&m, e->description, strcspn(e->description, "\n"));
+    else
+        sb_puts(&m, e->kind);
     if (e->function) sb_printf(&m, " in %s", e->function);
     if (e->scope) sb_printf(&m, " (unit test of %s)", e->scope);
-    if (e->reproducer && !e->scope) sb_printf(&m, "; reproducer: %s (sympath replay %s)", e->reproducer, out_dir);
-    else if (e->reproducer) sb_printf(&m, "; test vector: %s", e->reproducer);
+    if (e->reproducer && !e->scope)
+        sb_printf(&m, "; reproducer: %s (sympath replay %s)", e->reproducer, out_dir);
+    else if (e->reproducer)
+        sb_printf(&m, "; test vector: %s", e->reproducer);
     text_obj(j, "message", m.s ? m.s : e->kind);
     sb_free(&m);
     json_key(j, "locations");
@@ -137,7 +149,8 @@ static void result(json_writer *j, const rerror *e, size_t rule_index, const cha
     json_end_object(j);
 }
 
-int report_write_sarif(const char *out_dir, char **err) {
+int report_write_sarif(const char *out_dir, char **err)
+{
     rerror *errs = NULL;
     size_t n = 0;
     if (rerrors_collect(out_dir, &errs, &n) != 0) {

@@ -15,7 +15,8 @@
 const char report_stats_header[] =
     "# elapsed_s\texecs\tcovered\ttotal\ttests\terrors\tsolver_s\tqueries\tsolver_timeouts\tdivergences";
 
-size_t report_stats_format(const report_sample *r, char *buf, size_t n) {
+size_t report_stats_format(const report_sample *r, char *buf, size_t n)
+{
     int len = snprintf(buf, n, "%.3f\t%llu\t%u\t%u\t%llu\t%u\t%.3f\t%llu\t%llu\t%llu\n", r->elapsed,
                        (unsigned long long)r->execs, r->covered, r->total, (unsigned long long)r->tests, r->errors,
                        r->solver_seconds, (unsigned long long)r->queries, (unsigned long long)r->timeouts,
@@ -28,7 +29,8 @@ size_t report_stats_format(const report_sample *r, char *buf, size_t n) {
 }
 
 /* Parse one unsigned field ending at a tab, newline or NUL; advances *p past the tab. */
-static int field_u64(const char **p, unsigned long long *v) {
+static int field_u64(const char **p, unsigned long long *v)
+{
     char *end;
     if (**p < '0' || **p > '9') return -1;
     errno = 0;
@@ -38,7 +40,8 @@ static int field_u64(const char **p, unsigned long long *v) {
     return 0;
 }
 
-static int field_double(const char **p, double *v) {
+static int field_double(const char **p, double *v)
+{
     char *end;
     if ((**p < '0' || **p > '9') && **p != '.') return -1;
     *v = strtod(*p, &end);
@@ -47,7 +50,8 @@ static int field_double(const char **p, double *v) {
     return 0;
 }
 
-int report_stats_parse(const char *line, report_sample *r) {
+int report_stats_parse(const char *line, report_sample *r)
+{
     memset(r, 0, sizeof *r);
     if (!line || line[0] == '#' || line[0] == '\n' || line[0] == 0) return -1;
     const char *p = line;
@@ -75,7 +79,8 @@ int report_stats_parse(const char *line, report_sample *r) {
     return r->covered <= r->total ? 0 : -1;
 }
 
-int report_stats_read(const char *path, report_sample **rows, size_t *n) {
+int report_stats_read(const char *path, report_sample **rows, size_t *n)
+{
     *rows = NULL;
     *n = 0;
     FILE *f = fopen(path, "r");

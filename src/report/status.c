@@ -13,7 +13,8 @@ typedef struct out {
 
 /* Append one line, cut at the width (no escape sequences inside, so bytes = columns for ASCII). */
 static void line(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(out *o, const char *fmt, ...) {
+static void line(out *o, const char *fmt, ...)
+{
     char tmp[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -29,13 +30,15 @@ static void line(out *o, const char *fmt, ...) {
     o->buf[o->len] = 0;
 }
 
-static void clock_text(double s, char *b, size_t n) {
+static void clock_text(double s, char *b, size_t n)
+{
     unsigned long t = s > 0 ? (unsigned long)s : 0;
     snprintf(b, n, "%luh %02lum %02lus", t / 3600, t / 60 % 60, t % 60);
 }
 
 size_t report_status_render(const report_sample *r, const char *title, const char *target, double budget_seconds,
-                            const char *const *notes, size_t nnotes, unsigned width, char *buf, size_t n) {
+                            const char *const *notes, size_t nnotes, unsigned width, char *buf, size_t n)
+{
     out o = {buf, n, 0, width < 40 ? 40 : width};
     if (n) buf[0] = 0;
     char el[48], bud[48] = "none";

@@ -39,17 +39,28 @@ symx __sym_overflow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, ui
 
 /* Integer intrinsics, modelled by composing expressions. keep in this ORDER. */
 enum sym_intrinsic {
-    SYM_I_BSWAP = 0, SYM_I_CTPOP, SYM_I_CTLZ, SYM_I_CTTZ, SYM_I_BITREVERSE, SYM_I_ABS,
-    SYM_I_SMIN, SYM_I_SMAX, SYM_I_UMIN, SYM_I_UMAX,
-    SYM_I_FSHL, SYM_I_FSHR,
-    SYM_I_UADD_SAT, SYM_I_USUB_SAT, SYM_I_SADD_SAT, SYM_I_SSUB_SAT,
+    SYM_I_BSWAP = 0,
+    SYM_I_CTPOP,
+    SYM_I_CTLZ,
+    SYM_I_CTTZ,
+    SYM_I_BITREVERSE,
+    SYM_I_ABS,
+    SYM_I_SMIN,
+    SYM_I_SMAX,
+    SYM_I_UMIN,
+    SYM_I_UMAX,
+    SYM_I_FSHL,
+    SYM_I_FSHR,
+    SYM_I_UADD_SAT,
+    SYM_I_USUB_SAT,
+    SYM_I_SADD_SAT,
+    SYM_I_SSUB_SAT,
     SYM_I_COUNT
 };
 /* Apply intrinsic `which` (enum sym_intrinsic) at `width` bits to up to three operands
  * (unused ones: NULL, 0). For ctlz/cttz/abs the second operand is the LLVM
  * "is_zero_poison"/"is_int_min_poison" flag and is ignored. */
-symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
-                     symx c, uint64_t cv);
+symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv, symx c, uint64_t cv);
 
 /*
  * Floating point (expr.h, "Floating point"). A float or double value travels as its
@@ -58,25 +69,46 @@ symx __sym_intrinsic(uint32_t which, uint32_t width, symx a, uint64_t av, symx b
  * keep in this ORDER (the pass emits these numbers).
  */
 enum sym_fp {
-    SYM_F_ADD = 0, SYM_F_SUB, SYM_F_MUL, SYM_F_DIV, SYM_F_REM,   /* fadd fsub fmul fdiv frem */
-    SYM_F_NEG, SYM_F_ABS, SYM_F_COPYSIGN,                      /* sign-bit operations */
-    SYM_F_SQRT, SYM_F_FMA, SYM_F_FMULADD,                      /* fmuladd: fmul then fadd (no FMA unit assumed) */
-    SYM_F_MINNUM, SYM_F_MAXNUM,                                /* llvm.minnum/maxnum, fmin/fmax */
-    SYM_F_FLOOR, SYM_F_CEIL, SYM_F_TRUNC, SYM_F_ROUND, SYM_F_RINT, /* rint = nearbyint = roundeven */
-    SYM_F_FPTOSI, SYM_F_FPTOUI, SYM_F_SITOFP, SYM_F_UITOFP, SYM_F_FPCONV, /* conversions; fpconv = fpext/fptrunc */
+    SYM_F_ADD = 0,
+    SYM_F_SUB,
+    SYM_F_MUL,
+    SYM_F_DIV,
+    SYM_F_REM, /* fadd fsub fmul fdiv frem */
+    SYM_F_NEG,
+    SYM_F_ABS,
+    SYM_F_COPYSIGN, /* sign-bit operations */
+    SYM_F_SQRT,
+    SYM_F_FMA,
+    SYM_F_FMULADD, /* fmuladd: fmul then fadd (no FMA unit assumed) */
+    SYM_F_MINNUM,
+    SYM_F_MAXNUM, /* llvm.minnum/maxnum, fmin/fmax */
+    SYM_F_FLOOR,
+    SYM_F_CEIL,
+    SYM_F_TRUNC,
+    SYM_F_ROUND,
+    SYM_F_RINT, /* rint = nearbyint = roundeven */
+    SYM_F_FPTOSI,
+    SYM_F_FPTOUI,
+    SYM_F_SITOFP,
+    SYM_F_UITOFP,
+    SYM_F_FPCONV, /* conversions; fpconv = fpext/fptrunc */
     /* glibc's classification functions (what older math.h macros call), integer results:
      * __isnan 1/0, __isinf 1/-1/0, __finite 1/0, __fpclassify FP_NAN 0, FP_INFINITE 1,
      * FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4 */
-    SYM_F_ISNAN, SYM_F_ISINF, SYM_F_FINITE, SYM_F_FPCLASSIFY,
-    SYM_F_LRINT, SYM_F_LROUND,                                 /* lrint/llrint, lround/llround: integer results */
+    SYM_F_ISNAN,
+    SYM_F_ISINF,
+    SYM_F_FINITE,
+    SYM_F_FPCLASSIFY,
+    SYM_F_LRINT,
+    SYM_F_LROUND, /* lrint/llrint, lround/llround: integer results */
     SYM_F_COUNT
 };
 /* Floating-point operation `which` (enum sym_fp) with result width `width` bits (32/64;
  * for fptosi/fptoui the integer width 1..64) on up to three operands (unused: NULL, 0).
  * from_width is the operand width (the integer width for sitofp/uitofp, 32/64 for the
  * others). Unknown `which`: the operands are counted as CONC_FLOAT and NULL returned. */
-symx __sym_fp(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
-              symx c, uint64_t cv);
+symx __sym_fp(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv, symx c,
+              uint64_t cv);
 /* fcmp with an LLVM real predicate (expr_fpred: 0 false .. 15 true) on floats of `width`
  * bits (32/64); result has width 1. */
 symx __sym_fcmp(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
@@ -124,8 +156,8 @@ void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond);
  * values and the coverage slot of each case's destination; default_slot is the default's.
  * Records coverage; if e != NULL records one BK_SWITCH event per case tested, in order,
  * up to the matching one (cond = (e == cases[i])). */
-void __sym_switch(uint32_t site, uint32_t width, uint64_t value, symx e,
-                  const uint64_t *cases, const uint32_t *slots, uint32_t ncases, uint32_t default_slot);
+void __sym_switch(uint32_t site, uint32_t width, uint64_t value, symx e, const uint64_t *cases, const uint32_t *slots,
+                  uint32_t ncases, uint32_t default_slot);
 
 /* Count a concretization of kind conc_kind when e != NULL (external call argument,
  * float conversion, aggregate, wide integer, vararg, unsupported instruction). */

@@ -11,7 +11,8 @@
 
 /* Grow *p (element size sz, capacity *cap) to hold at least need elements; new
  * elements are zeroed. Returns false when out of memory (then *p is unchanged). */
-bool sv_grow(void **p, size_t *cap, size_t need, size_t sz) {
+bool sv_grow(void **p, size_t *cap, size_t need, size_t sz)
+{
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : 16;
     while (nc < need) nc *= 2;
@@ -25,37 +26,57 @@ bool sv_grow(void **p, size_t *cap, size_t need, size_t sz) {
 
 /* Z3 does not exit on error with this handler installed; the failing call returns
  * NULL (or UNDEF), which the callers turn into SOLVE_UNKNOWN. */
-static void on_z3_error(Z3_context c, Z3_error_code e) { (void)c; (void)e; }
+static void on_z3_error(Z3_context c, Z3_error_code e)
+{
+    (void)c;
+    (void)e;
+}
 
 /* Make every per-id array hold index id. */
-bool sv_ensure_id(solver *s, uint32_t id) {
+bool sv_ensure_id(solver *s, uint32_t id)
+{
     if (id < s->id_cap) return true;
     size_t need = (size_t)id + 1, c;
-    c = s->id_cap; if (!sv_grow((void **)&s->ast, &c, need, sizeof *s->ast)) return false;
-    c = s->id_cap; if (!sv_grow((void **)&s->fpast, &c, need, sizeof *s->fpast)) return false;
-    c = s->id_cap; if (!sv_grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
-    c = s->id_cap; if (!sv_grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
-    c = s->id_cap; if (!sv_grow((void **)&s->core_head, &c, need, sizeof *s->core_head)) return false;
-    for (size_t i = s->id_cap; i < c; i++) { s->sets[i].len = SYMSET_NONE; s->core_head[i] = -1; }
+    c = s->id_cap;
+    if (!sv_grow((void **)&s->ast, &c, need, sizeof *s->ast)) return false;
+    c = s->id_cap;
+    if (!sv_grow((void **)&s->fpast, &c, need, sizeof *s->fpast)) return false;
+    c = s->id_cap;
+    if (!sv_grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
+    c = s->id_cap;
+    if (!sv_grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
+    c = s->id_cap;
+    if (!sv_grow((void **)&s->core_head, &c, need, sizeof *s->core_head)) return false;
+    for (size_t i = s->id_cap; i < c; i++) {
+        s->sets[i].len = SYMSET_NONE;
+        s->core_head[i] = -1;
+    }
     s->id_cap = c;
     return true;
 }
 
-bool sv_ensure_sym(solver *s, uint32_t idx) {
+bool sv_ensure_sym(solver *s, uint32_t idx)
+{
     if (idx < s->sym_cap) return true;
     size_t need = (size_t)idx + 1, c;
-    c = s->sym_cap; if (!sv_grow((void **)&s->sym_head, &c, need, sizeof *s->sym_head)) return false;
-    c = s->sym_cap; if (!sv_grow((void **)&s->sym_width, &c, need, sizeof *s->sym_width)) return false;
-    c = s->sym_cap; if (!sv_grow((void **)&s->uf_parent, &c, need, sizeof *s->uf_parent)) return false;
-    c = s->sym_cap; if (!sv_grow((void **)&s->uf_stamp, &c, need, sizeof *s->uf_stamp)) return false;
-    c = s->sym_cap; if (!sv_grow((void **)&s->sym_stamp, &c, need, sizeof *s->sym_stamp)) return false;
+    c = s->sym_cap;
+    if (!sv_grow((void **)&s->sym_head, &c, need, sizeof *s->sym_head)) return false;
+    c = s->sym_cap;
+    if (!sv_grow((void **)&s->sym_width, &c, need, sizeof *s->sym_width)) return false;
+    c = s->sym_cap;
+    if (!sv_grow((void **)&s->uf_parent, &c, need, sizeof *s->uf_parent)) return false;
+    c = s->sym_cap;
+    if (!sv_grow((void **)&s->uf_stamp, &c, need, sizeof *s->uf_stamp)) return false;
+    c = s->sym_cap;
+    if (!sv_grow((void **)&s->sym_stamp, &c, need, sizeof *s->sym_stamp)) return false;
     for (size_t i = s->sym_cap; i < c; i++) s->sym_head[i] = -1;
     s->sym_cap = c;
     return true;
 }
 
 /* A fresh stamp value for per-query marks; on wrap-around all marks are cleared. */
-uint32_t sv_next_stamp(solver *s) {
+uint32_t sv_next_stamp(solver *s)
+{
     if (++s->qstamp == 0) {
         memset(s->stamp, 0, s->id_cap * sizeof *s->stamp);
         memset(s->uf_stamp, 0, s->sym_cap * sizeof *s->uf_stamp);
@@ -65,7 +86,8 @@ uint32_t sv_next_stamp(solver *s) {
     return s->qstamp;
 }
 
-bool sv_push(solver *s, size_t *sp, const expr *e) {
+bool sv_push(solver *s, size_t *sp, const expr *e)
+{
     if (!sv_grow((void **)&s->stack, &s->stack_cap, *sp + 1, sizeof *s->stack)) return false;
     s->stack[(*sp)++] = e;
     return true;
@@ -73,7 +95,8 @@ bool sv_push(solver *s, size_t *sp, const expr *e) {
 
 /* ------------------------------------------------------------------ lifecycle */
 
-solver *solver_new(unsigned timeout_ms) {
+solver *solver_new(unsigned timeout_ms)
+{
     solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     /* A bound on Z3's memory (process-wide, in MB): bit-blasting floating-point
@@ -81,11 +104,17 @@ solver *solver_new(unsigned timeout_ms) {
      * (unknown) instead of taking the machine's memory. */
     Z3_global_param_set("memory_max_size", "3072");
     Z3_config cfg = Z3_mk_config();
-    if (!cfg) { free(s); return NULL; }
+    if (!cfg) {
+        free(s);
+        return NULL;
+    }
     Z3_set_param_value(cfg, "model", "true");
     s->z3 = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
-    if (!s->z3) { free(s); return NULL; }
+    if (!s->z3) {
+        free(s);
+        return NULL;
+    }
     Z3_set_error_handler(s->z3, on_z3_error);
     Z3_context z = s->z3;
     for (unsigned w = 1; w <= 64; w++) {
@@ -98,30 +127,40 @@ solver *solver_new(unsigned timeout_ms) {
     Z3_inc_ref(z, s->one);
     s->zero = Z3_mk_unsigned_int64(z, 0, s->bv[1]);
     Z3_inc_ref(z, s->zero);
-    if (!fpz_init(&s->fp, z)) { solver_free(s); return NULL; }
+    if (!fpz_init(&s->fp, z)) {
+        solver_free(s);
+        return NULL;
+    }
     s->params = Z3_mk_params(z);
     Z3_params_inc_ref(z, s->params);
     if (timeout_ms) Z3_params_set_uint(z, s->params, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
-    if (Z3_get_error_code(z) != Z3_OK) { solver_free(s); return NULL; }
+    if (Z3_get_error_code(z) != Z3_OK) {
+        solver_free(s);
+        return NULL;
+    }
     s->timeout_ms = timeout_ms;
     if (timeout_ms) sv_watchdog_start(&s->wd, z);
     for (size_t i = 0; i < CORE_MAX; i++) s->cores[i].next = -1;
     return s;
 }
 
-void solver_free(solver *s) {
+void solver_free(solver *s)
+{
     if (!s) return;
     sv_watchdog_stop(&s->wd);
     Z3_context z = s->z3;
     if (z) {
-        for (size_t i = 0; i < s->id_cap; i++) if (s->ast[i]) Z3_dec_ref(z, s->ast[i]);
-        for (size_t i = 0; i < s->id_cap; i++) if (s->fpast[i]) Z3_dec_ref(z, s->fpast[i]);
+        for (size_t i = 0; i < s->id_cap; i++)
+            if (s->ast[i]) Z3_dec_ref(z, s->ast[i]);
+        for (size_t i = 0; i < s->id_cap; i++)
+            if (s->fpast[i]) Z3_dec_ref(z, s->fpast[i]);
         fpz_fini(&s->fp);
         for (size_t i = 0; i < s->nvars; i++) Z3_dec_ref(z, s->vars[i].ast);
         if (s->one) Z3_dec_ref(z, s->one);
         if (s->zero) Z3_dec_ref(z, s->zero);
         if (s->params) Z3_params_dec_ref(z, s->params);
-        for (unsigned w = 1; w <= 64; w++) if (s->bv[w]) Z3_dec_ref(z, Z3_sort_to_ast(z, s->bv[w]));
+        for (unsigned w = 1; w <= 64; w++)
+            if (s->bv[w]) Z3_dec_ref(z, Z3_sort_to_ast(z, s->bv[w]));
         if (s->boolean) Z3_dec_ref(z, Z3_sort_to_ast(z, s->boolean));
         Z3_del_context(z);
     }
@@ -129,60 +168,86 @@ void solver_free(solver *s) {
     free(s->qe);
     free(s->qbuckets);
     for (size_t i = 0; i < CORE_MAX; i++) free(s->cores[i].ids);
-    for (size_t i = 0; i < CEX_MODELS; i++) { free(s->cex[i].syms); free(s->cex[i].vals); }
-    free(s->ast); free(s->fpast); free(s->sets); free(s->stamp); free(s->core_head); free(s->pool);
-    free(s->sym_head); free(s->sym_width); free(s->uf_parent); free(s->uf_stamp); free(s->sym_stamp);
-    free(s->vars); free(s->stack); free(s->tmp_set);
-    free(s->kept); free(s->kept_ids); free(s->kept_syms); free(s->vals); free(s->trk); free(s->assign);
+    for (size_t i = 0; i < CEX_MODELS; i++) {
+        free(s->cex[i].syms);
+        free(s->cex[i].vals);
+    }
+    free(s->ast);
+    free(s->fpast);
+    free(s->sets);
+    free(s->stamp);
+    free(s->core_head);
+    free(s->pool);
+    free(s->sym_head);
+    free(s->sym_width);
+    free(s->uf_parent);
+    free(s->uf_stamp);
+    free(s->sym_stamp);
+    free(s->vars);
+    free(s->stack);
+    free(s->tmp_set);
+    free(s->kept);
+    free(s->kept_ids);
+    free(s->kept_syms);
+    free(s->vals);
+    free(s->trk);
+    free(s->assign);
     free(s);
 }
 
-void solver_set_fp_sampling(solver *s, int on) {
-    s->no_sampling = !on;
-}
+void solver_set_fp_sampling(solver *s, int on) { s->no_sampling = !on; }
 
-void solver_get_stats(const solver *s, solver_stats *out) {
-    *out = s->st;
-}
+void solver_get_stats(const solver *s, solver_stats *out) { *out = s->st; }
 
 /* ------------------------------------------------------------------ solver_solve */
 
-static bool ensure_kept(solver *s, size_t n) {
+static bool ensure_kept(solver *s, size_t n)
+{
     size_t c = s->kept_cap;
     if (!sv_grow((void **)&s->kept, &c, n, sizeof *s->kept)) return false;
-    c = s->kept_cap; if (!sv_grow((void **)&s->kept_ids, &c, n, sizeof *s->kept_ids)) return false;
-    c = s->kept_cap; if (!sv_grow((void **)&s->trk, &c, n, sizeof *s->trk)) return false;
+    c = s->kept_cap;
+    if (!sv_grow((void **)&s->kept_ids, &c, n, sizeof *s->kept_ids)) return false;
+    c = s->kept_cap;
+    if (!sv_grow((void **)&s->trk, &c, n, sizeof *s->trk)) return false;
     s->kept_cap = c;
     return true;
 }
 
-static solve_result finish(solver *s, solve_result r, double t0) {
-    if (r == SOLVE_SAT) s->st.sat++;
-    else if (r == SOLVE_UNSAT) s->st.unsat++;
-    else s->st.unknown++;
+static solve_result finish(solver *s, solve_result r, double t0)
+{
+    if (r == SOLVE_SAT)
+        s->st.sat++;
+    else if (r == SOLVE_UNSAT)
+        s->st.unsat++;
+    else
+        s->st.unknown++;
     s->st.seconds += util_now_s() - t0;
     return r;
 }
 
-solve_result solver_solve(solver *s, expr *const *cs, size_t n,
-                          const uint64_t *parent, size_t parent_n,
-                          uint64_t **out, size_t *out_n) {
+solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *parent, size_t parent_n, uint64_t **out,
+                          size_t *out_n)
+{
     double t0 = util_now_s();
     *out = NULL;
     *out_n = 0;
     s->st.queries++;
     s->st.constraints_in += n;
-    if (n == 0)   /* the empty conjunction: the parent's inputs satisfy it */
-        return finish(s, sv_make_output(s, NULL, NULL, 0, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN, t0);
+    if (n == 0) /* the empty conjunction: the parent's inputs satisfy it */
+        return finish(s, sv_make_output(s, NULL, NULL, 0, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN,
+                      t0);
     const expr *target = cs[n - 1];
 
     /* 1. Syntactic UNSAT: a constant-false constraint, or the target is the negation of
      *    a prefix constraint (pointer equality is structural equality in an expr_ctx). */
     for (size_t i = 0; i < n; i++) {
         const expr *c = cs[i];
-        if (c->op == EXPR_CONST && (c->value & 1) == 0) { s->st.syntactic_unsat++; return finish(s, SOLVE_UNSAT, t0); }
-        if (i + 1 < n && ((target->op == EXPR_NOT && target->kid[0] == c) ||
-                          (c->op == EXPR_NOT && c->kid[0] == target))) {
+        if (c->op == EXPR_CONST && (c->value & 1) == 0) {
+            s->st.syntactic_unsat++;
+            return finish(s, SOLVE_UNSAT, t0);
+        }
+        if (i + 1 < n &&
+            ((target->op == EXPR_NOT && target->kid[0] == c) || (c->op == EXPR_NOT && c->kid[0] == target))) {
             s->st.syntactic_unsat++;
             return finish(s, SOLVE_UNSAT, t0);
         }
@@ -197,23 +262,31 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     for (size_t i = 0; i < n; i++)
         if (!sv_symset_of(s, cs[i])) return finish(s, SOLVE_UNKNOWN, t0);
     uint32_t dup = sv_next_stamp(s);
-    size_t ncand = 0;   /* unique constraints with symbols, in kept[] (target last if it has symbols) */
+    size_t ncand = 0; /* unique constraints with symbols, in kept[] (target last if it has symbols) */
     bool target_in = false;
     for (size_t i = 0; i < n; i++) {
         const expr *c = cs[i];
         bool is_target = (i == n - 1);
-        if (s->stamp[c->id] == dup) {   /* a duplicate; the target may repeat a prefix constraint */
+        if (s->stamp[c->id] == dup) { /* a duplicate; the target may repeat a prefix constraint */
             if (is_target) {
                 for (size_t j = 0; j < ncand; j++)
-                    if (s->kept[j] == c) { s->kept[j] = s->kept[ncand - 1]; s->kept[ncand - 1] = c; target_in = true; break; }
+                    if (s->kept[j] == c) {
+                        s->kept[j] = s->kept[ncand - 1];
+                        s->kept[ncand - 1] = c;
+                        target_in = true;
+                        break;
+                    }
             }
             continue;
         }
         s->stamp[c->id] = dup;
         symset ss = s->sets[c->id];
-        if (c->op == EXPR_CONST) continue;   /* constant true (false was handled above) */
-        if (ss.len == 0) {                   /* ground but unfolded (e.g. built by expr_raw) */
-            if ((expr_eval(c, NULL, 0) & 1) == 0) { s->st.syntactic_unsat++; return finish(s, SOLVE_UNSAT, t0); }
+        if (c->op == EXPR_CONST) continue; /* constant true (false was handled above) */
+        if (ss.len == 0) {                 /* ground but unfolded (e.g. built by expr_raw) */
+            if ((expr_eval(c, NULL, 0) & 1) == 0) {
+                s->st.syntactic_unsat++;
+                return finish(s, SOLVE_UNSAT, t0);
+            }
             continue;
         }
         const uint32_t *sy = s->pool + ss.off;
@@ -221,8 +294,9 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
         s->kept[ncand++] = c;
         if (is_target) target_in = true;
     }
-    if (!target_in) {   /* the target holds whatever the inputs: the parent's inputs do */
-        return finish(s, sv_make_output(s, NULL, NULL, 0, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN, t0);
+    if (!target_in) { /* the target holds whatever the inputs: the parent's inputs do */
+        return finish(s, sv_make_output(s, NULL, NULL, 0, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN,
+                      t0);
     }
     uint32_t root = sv_uf_find(s, s->pool[s->sets[target->id].off]);
     size_t nkept = 0;
@@ -241,7 +315,8 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
             if (s->sym_stamp[x] == symmark) continue;
             s->sym_stamp[x] = symmark;
             size_t c = s->ksyms_cap;
-            if (!sv_grow((void **)&s->kept_syms, &c, nsyms + 1, sizeof *s->kept_syms)) return finish(s, SOLVE_UNKNOWN, t0);
+            if (!sv_grow((void **)&s->kept_syms, &c, nsyms + 1, sizeof *s->kept_syms))
+                return finish(s, SOLVE_UNKNOWN, t0);
             c = s->ksyms_cap;
             if (!sv_grow((void **)&s->vals, &c, nsyms + 1, sizeof *s->vals)) return finish(s, SOLVE_UNKNOWN, t0);
             s->ksyms_cap = c;
@@ -258,8 +333,8 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     if (q) {
         s->st.cache_hits++;
         if (q->result == SOLVE_SAT) {
-            solve_result r = sv_make_output(s, q->syms, q->vals, q->nvals, parent, parent_n, out, out_n)
-                                 ? SOLVE_SAT : SOLVE_UNKNOWN;
+            solve_result r =
+                sv_make_output(s, q->syms, q->vals, q->nvals, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN;
             return finish(s, r, t0);
         }
         return finish(s, (solve_result)q->result, t0);
@@ -273,8 +348,8 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     if (sv_try_cex(s, nkept, nsyms, parent, parent_n)) {
         s->st.cache_hits++;
         sv_qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
-        solve_result r = sv_make_output(s, s->kept_syms, s->vals, nsyms, parent, parent_n, out, out_n)
-                             ? SOLVE_SAT : SOLVE_UNKNOWN;
+        solve_result r =
+            sv_make_output(s, s->kept_syms, s->vals, nsyms, parent, parent_n, out, out_n) ? SOLVE_SAT : SOLVE_UNKNOWN;
         return finish(s, r, t0);
     }
 
@@ -301,7 +376,8 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n,
     return finish(s, r, t0);
 }
 
-void solver_set_timeout(solver *s, unsigned timeout_ms) {
+void solver_set_timeout(solver *s, unsigned timeout_ms)
+{
     if (!s || !s->timeout_ms || !timeout_ms || timeout_ms == s->timeout_ms) return;
     Z3_params_set_uint(s->z3, s->params, Z3_mk_string_symbol(s->z3, "timeout"), timeout_ms);
     s->timeout_ms = timeout_ms;

@@ -9,21 +9,21 @@
 typedef enum solve_result { SOLVE_SAT = 0, SOLVE_UNSAT, SOLVE_UNKNOWN } solve_result;
 
 typedef struct solver_stats {
-    uint64_t queries;            /* solver_solve calls */
-    uint64_t sat, unsat, unknown;/* outcomes (whatever answered them) */
-    uint64_t z3_calls;           /* queries that reached Z3 */
-    uint64_t z3_timeouts;        /* Z3 returned unknown (timeout or give-up) */
-    uint64_t cache_hits;         /* exact hits in the query cache */
-    uint64_t unsat_subset_hits;  /* answered UNSAT because a known-UNSAT set was a subset */
-    uint64_t syntactic_unsat;    /* answered UNSAT because the target's negation is in the prefix */
-    uint64_t constraints_in;     /* constraints given (sum over queries) */
-    uint64_t constraints_kept;   /* constraints left after independence (sum over queries) */
-    double seconds;              /* wall time spent in solver_solve, seconds */
-    double z3_seconds;           /* of which inside Z3 */
-    uint64_t fp_queries;         /* Z3 calls whose constraints hold a floating-point operator */
-    uint64_t fp_timeouts;        /* of which Z3 returned unknown */
-    double fp_seconds;           /* time inside Z3 on those, seconds */
-    uint64_t fp_sampled;         /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
+    uint64_t queries;             /* solver_solve calls */
+    uint64_t sat, unsat, unknown; /* outcomes (whatever answered them) */
+    uint64_t z3_calls;            /* queries that reached Z3 */
+    uint64_t z3_timeouts;         /* Z3 returned unknown (timeout or give-up) */
+    uint64_t cache_hits;          /* exact hits in the query cache */
+    uint64_t unsat_subset_hits;   /* answered UNSAT because a known-UNSAT set was a subset */
+    uint64_t syntactic_unsat;     /* answered UNSAT because the target's negation is in the prefix */
+    uint64_t constraints_in;      /* constraints given (sum over queries) */
+    uint64_t constraints_kept;    /* constraints left after independence (sum over queries) */
+    double seconds;               /* wall time spent in solver_solve, seconds */
+    double z3_seconds;            /* of which inside Z3 */
+    uint64_t fp_queries;          /* Z3 calls whose constraints hold a floating-point operator */
+    uint64_t fp_timeouts;         /* of which Z3 returned unknown */
+    double fp_seconds;            /* time inside Z3 on those, seconds */
+    uint64_t fp_sampled;          /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
 } solver_stats;
 
 typedef struct solver solver;
@@ -57,9 +57,8 @@ void solver_free(solver *s);
  * gets the value of its widest variable in the model. UNKNOWN also covers Z3 errors,
  * out of memory and expressions deeper than 4000 (Z3 4.8 cannot be stopped on those).
  */
-solve_result solver_solve(solver *s, expr *const *cs, size_t n,
-                          const uint64_t *parent, size_t parent_n,
-                          uint64_t **out, size_t *out_n);
+solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *parent, size_t parent_n, uint64_t **out,
+                          size_t *out_n);
 
 /* Switch step 4 of solver_solve (candidate sampling for floating-point queries) on or
  * off; on by default. Off, every such query goes to Z3 (the tests use this). */

@@ -19,11 +19,11 @@
  */
 typedef struct fpz {
     Z3_context z;
-    Z3_sort sort32, sort64;        /* Float32, Float64 (referenced) */
-    Z3_ast rm[5];                  /* rounding-mode terms, indexed by fp_rm (referenced) */
+    Z3_sort sort32, sort64; /* Float32, Float64 (referenced) */
+    Z3_ast rm[5];           /* rounding-mode terms, indexed by fp_rm (referenced) */
     Z3_ast held[96];
     unsigned nheld;
-    bool failed;                   /* a Z3 call returned NULL or the hold area overflowed */
+    bool failed; /* a Z3 call returned NULL or the hold area overflowed */
 } fpz;
 
 /* Create the sorts and rounding modes in z. Returns false on a Z3 failure (then
@@ -47,8 +47,7 @@ Z3_ast fpz_from_bits(fpz *f, Z3_ast bv, unsigned width);
  * C fmod from IEEE remainder (binary32 only: a binary64 EXPR_FREM fails, see
  * solver_fp.c), round-to-nearest-even elsewhere.
  */
-Z3_ast fpz_node(fpz *f, const expr *e, Z3_ast const fk[3], Z3_ast const bk[3], Z3_ast one, Z3_ast zero,
-                Z3_ast *bv);
+Z3_ast fpz_node(fpz *f, const expr *e, Z3_ast const fk[3], Z3_ast const bk[3], Z3_ast one, Z3_ast zero, Z3_ast *bv);
 /* Drop the holds on the intermediate terms of the last fpz_node / fpz_from_bits. */
 void fpz_release(fpz *f);
 

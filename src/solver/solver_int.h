@@ -28,18 +28,24 @@
  * Z3 are linear in the path length plus the total size of the constraints' symbol sets.
  */
 
-#define SYMSET_NONE UINT32_MAX   /* sets[id].len before the set is computed */
-#define CORE_MAX 4096            /* unsat cores kept (a ring: the oldest is evicted) */
+#define SYMSET_NONE UINT32_MAX /* sets[id].len before the set is computed */
+#define CORE_MAX 4096          /* unsat cores kept (a ring: the oldest is evicted) */
 #define QCACHE_MAX_ENTRIES (1u << 16)
 #define QCACHE_MAX_WORDS (1u << 24) /* ids + values kept in the query cache, in 32-bit words */
-#define CEX_MODELS 8             /* recent SAT models tried for counterexample reuse */
-#define CEX_MAX_KEPT 256         /* skip reuse for kept sets larger than this (evaluation cost) */
+#define CEX_MODELS 8                /* recent SAT models tried for counterexample reuse */
+#define CEX_MAX_KEPT 256            /* skip reuse for kept sets larger than this (evaluation cost) */
 
 /* A node's symbol set: pool[off .. off+len), sorted ascending, no duplicates. */
-typedef struct symset { uint32_t off, len; } symset;
+typedef struct symset {
+    uint32_t off, len;
+} symset;
 
 /* One Z3 variable for (symbol index, width); a chain per index (normally one link). */
-typedef struct symvar { Z3_ast ast; uint32_t width; int32_t next; } symvar;
+typedef struct symvar {
+    Z3_ast ast;
+    uint32_t width;
+    int32_t next;
+} symvar;
 
 /*
  * Query cache (KLEE, Cadar et al. 2008, "counterexample cache"): key = the sorted ids
@@ -51,11 +57,11 @@ typedef struct symvar { Z3_ast ast; uint32_t width; int32_t next; } symvar;
 typedef struct qentry {
     uint64_t hash;
     uint32_t nids, nvals;
-    uint32_t *ids;        /* sorted constraint ids */
-    uint32_t *syms;       /* SAT: symbol indices ... */
-    uint64_t *vals;       /* ... and their values (masked) */
-    int32_t next;         /* hash chain */
-    uint8_t result;       /* solve_result */
+    uint32_t *ids;  /* sorted constraint ids */
+    uint32_t *syms; /* SAT: symbol indices ... */
+    uint64_t *vals; /* ... and their values (masked) */
+    int32_t next;   /* hash chain */
+    uint8_t result; /* solve_result */
 } qentry;
 
 /*
@@ -68,14 +74,18 @@ typedef struct qentry {
  * number of cores stored. Cores sit in a ring of CORE_MAX; reuse of a slot unlinks it.
  */
 typedef struct core {
-    uint32_t *ids;        /* sorted; NULL when the slot is empty */
+    uint32_t *ids; /* sorted; NULL when the slot is empty */
     uint32_t n;
-    uint32_t watch;       /* id whose list holds the core */
-    int32_t next;         /* next core in the watch list */
+    uint32_t watch; /* id whose list holds the core */
+    int32_t next;   /* next core in the watch list */
 } core;
 
 /* A recent SAT model for counterexample reuse (KLEE): symbol/value pairs. */
-typedef struct cex_model { uint32_t n; uint32_t *syms; uint64_t *vals; } cex_model;
+typedef struct cex_model {
+    uint32_t n;
+    uint32_t *syms;
+    uint64_t *vals;
+} cex_model;
 
 /*
  * Watchdog: Z3 4.8 does not always honour its own "timeout" parameter (long add/xor
@@ -88,7 +98,7 @@ typedef struct watchdog {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int running, armed, quit;
-    struct timespec deadline;  /* CLOCK_REALTIME, for pthread_cond_timedwait */
+    struct timespec deadline; /* CLOCK_REALTIME, for pthread_cond_timedwait */
     Z3_context z3;
     uint64_t fired;
 } watchdog;
@@ -98,16 +108,16 @@ struct solver {
     Z3_params params;
     unsigned timeout_ms;
     watchdog wd;
-    Z3_sort bv[65];           /* bv[w]: BitVec sort of width w (referenced) */
+    Z3_sort bv[65]; /* bv[w]: BitVec sort of width w (referenced) */
     Z3_sort boolean;
-    Z3_ast one, zero;         /* #b1, #b0 */
-    fpz fp;                   /* floating-point sorts and rounding modes (solver_fp.h) */
-    bool no_sampling;         /* solver_set_fp_sampling(s, 0) */
+    Z3_ast one, zero; /* #b1, #b0 */
+    fpz fp;           /* floating-point sorts and rounding modes (solver_fp.h) */
+    bool no_sampling; /* solver_set_fp_sampling(s, 0) */
 
     /* per expression id */
     size_t id_cap;
     Z3_ast *ast;
-    Z3_ast *fpast;            /* FP-sort term of a node read as a float (referenced), or NULL */
+    Z3_ast *fpast; /* FP-sort term of a node read as a float (referenced), or NULL */
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
@@ -118,13 +128,13 @@ struct solver {
 
     /* per symbol index */
     size_t sym_cap;
-    int32_t *sym_head;        /* first symvar, -1 = no Z3 variable yet */
-    uint32_t *sym_width;      /* widest width seen (0 = never seen) */
+    int32_t *sym_head;   /* first symvar, -1 = no Z3 variable yet */
+    uint32_t *sym_width; /* widest width seen (0 = never seen) */
     uint32_t *uf_parent, *uf_stamp, *sym_stamp;
     symvar *vars;
     size_t nvars, vars_cap;
 
-    uint32_t qstamp;          /* current per-query stamp value */
+    uint32_t qstamp; /* current per-query stamp value */
 
     /* query cache */
     qentry *qe;
@@ -155,7 +165,7 @@ struct solver {
     size_t assign_cap;
     Z3_ast hold[8];
     unsigned nhold;
-    bool failed;              /* a Z3 call returned NULL during translation */
+    bool failed; /* a Z3 call returned NULL during translation */
 
     solver_stats st;
 };
@@ -186,10 +196,12 @@ bool sv_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark);
 uint64_t sv_hash_ids(const uint32_t *ids, size_t n);
 /* Build the output vector: parent values, then vals[i] (masked to the symbol's widest
  * width) at syms[i]. Returns false when out of memory. */
-bool sv_make_output(solver *s, const uint32_t *syms, const uint64_t *vals, size_t nv, const uint64_t *parent, size_t parent_n, uint64_t **out, size_t *out_n);
+bool sv_make_output(solver *s, const uint32_t *syms, const uint64_t *vals, size_t nv, const uint64_t *parent,
+                    size_t parent_n, uint64_t **out, size_t *out_n);
 /* Store a query's answer (SAT: with its model syms/vals); the cache is flushed whole
  * when it grows past its caps. */
-void sv_qcache_add(solver *s, const uint32_t *ids, size_t n, uint64_t h, solve_result r, const uint32_t *syms, const uint64_t *vals, size_t nv);
+void sv_qcache_add(solver *s, const uint32_t *ids, size_t n, uint64_t h, solve_result r, const uint32_t *syms,
+                   const uint64_t *vals, size_t nv);
 /* Empty the query cache (entries freed, buckets kept). */
 void sv_qcache_clear(solver *s);
 /* The cache entry of exactly ids[0..n) (hash h), or NULL. */

@@ -33,7 +33,10 @@
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 12000, MAX_CANDS = 4096 };
 #define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
 
-typedef struct pset { const expr **k; size_t cap, n; } pset;
+typedef struct pset {
+    const expr **k;
+    size_t cap, n;
+} pset;
 
 static size_t slot(const pset *p, const expr *e)
 {
@@ -44,12 +47,10 @@ static size_t slot(const pset *p, const expr *e)
 /* Insert e; returns 1 if new, 0 if present, -1 when full. */
 static int pset_add(pset *p, const expr *e)
 {
-    if (2 * (p->n + 1) > p->cap)
-        return -1;
+    if (2 * (p->n + 1) > p->cap) return -1;
     size_t i = slot(p, e);
     while (p->k[i]) {
-        if (p->k[i] == e)
-            return 0;
+        if (p->k[i] == e) return 0;
         i = (i + 1) & (p->cap - 1);
     }
     p->k[i] = e;
@@ -57,7 +58,11 @@ static int pset_add(pset *p, const expr *e)
     return 1;
 }
 
-typedef struct fsym { uint32_t idx; unsigned width; bool is_float; } fsym;
+typedef struct fsym {
+    uint32_t idx;
+    unsigned width;
+    bool is_float;
+} fsym;
 
 typedef struct scan {
     double consts[MAX_CONSTS];
@@ -70,10 +75,8 @@ typedef struct scan {
 static void add_const(scan *sc, double v)
 {
     for (size_t i = 0; i < sc->nconsts; i++)
-        if (sc->consts[i] == v || (isnan(v) && isnan(sc->consts[i])))
-            return;
-    if (sc->nconsts < MAX_CONSTS)
-        sc->consts[sc->nconsts++] = v;
+        if (sc->consts[i] == v || (isnan(v) && isnan(sc->consts[i]))) return;
+    if (sc->nconsts < MAX_CONSTS) sc->consts[sc->nconsts++] = v;
 }
 
 static void add_sym(scan *sc, const expr *k, bool is_float)
@@ -83,8 +86,7 @@ static void add_sym(scan *sc, const expr *k, bool is_float)
             sc->syms[i].is_float |= is_float;
             return;
         }
-    if (sc->nsyms < MAX_FSYMS)
-        sc->syms[sc->nsyms++] = (fsym){k->aux, k->width, is_float};
+    if (sc->nsyms < MAX_FSYMS) sc->syms[sc->nsyms++] = (fsym){k->aux, k->width, is_float};
 }
 
 /* Constants and symbols read directly by floating-point operators, over the DAGs,
@@ -105,8 +107,7 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
             const expr *e = st[--sp];
             int r = pset_add(&seen, e);
             if (r <= 0) {
-                if (r < 0)
-                    sp = 0; /* too big: scan what was seen */
+                if (r < 0) sp = 0; /* too big: scan what was seen */
                 continue;
             }
             bool fp = expr_op_is_fp(e->op);
@@ -114,14 +115,12 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
             bool int_kid = e->op == EXPR_SITOF || e->op == EXPR_UITOF;
             for (unsigned k = 0; k < e->nkids; k++) {
                 const expr *x = e->kid[k];
-                if (fp && x->op == EXPR_CONST && !int_kid)
-                    add_const(sc, expr_fp_value(x->value, x->width));
+                if (fp && x->op == EXPR_CONST && !int_kid) add_const(sc, expr_fp_value(x->value, x->width));
                 if (fp && x->op == EXPR_SYMBOL && (int_kid || x->width == 32 || x->width == 64))
                     add_sym(sc, x, !int_kid);
                 if (sp + 1 > cap) {
                     const expr **ns = realloc(st, 2 * cap * sizeof *st);
-                    if (!ns)
-                        continue;
+                    if (!ns) continue;
                     st = ns;
                     cap *= 2;
                 }
@@ -138,7 +137,10 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
 static size_t candidates(const scan *sc, double *out, size_t max)
 {
     size_t n = 0;
-#define PUT(v) do { if (n < max) out[n++] = (v); } while (0)
+#define PUT(v)                       \
+    do {                             \
+        if (n < max) out[n++] = (v); \
+    } while (0)
     for (size_t i = 0; i < sc->nconsts; i++) {
         double c = sc->consts[i];
         PUT(c);
@@ -152,17 +154,27 @@ static size_t candidates(const scan *sc, double *out, size_t max)
         PUT(c + 0.5);
         PUT(c - 0.5);
     }
-    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN,
-                                     3.4028234663852886e38, -3.4028234663852886e38, 1.7976931348623157e308,
-                                     -1.7976931348623157e308, 1.401298464324817e-45, 4.9406564584124654e-324};
-    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
-        PUT(special[i]);
+    static const double special[] = {0.0,
+                                     -0.0,
+                                     1.0,
+                                     -1.0,
+                                     0.5,
+                                     2.0,
+                                     INFINITY,
+                                     -INFINITY,
+                                     NAN,
+                                     3.4028234663852886e38,
+                                     -3.4028234663852886e38,
+                                     1.7976931348623157e308,
+                                     -1.7976931348623157e308,
+                                     1.401298464324817e-45,
+                                     4.9406564584124654e-324};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++) PUT(special[i]);
     /* values drawn on the scale of the constants, for ranges no constant expression hits
      * (a fixed xorshift seed: a query always gets the same candidates) */
     double scale = 1.0;
     for (size_t i = 0; i < sc->nconsts; i++)
-        if (isfinite(sc->consts[i]) && 2.0 * fabs(sc->consts[i]) > scale)
-            scale = 2.0 * fabs(sc->consts[i]);
+        if (isfinite(sc->consts[i]) && 2.0 * fabs(sc->consts[i]) > scale) scale = 2.0 * fabs(sc->consts[i]);
     uint64_t st = 0x9e3779b97f4a7c15ull;
     for (int k = 0; k < 128; k++) {
         st ^= st << 13;
@@ -191,8 +203,7 @@ static size_t candidates(const scan *sc, double *out, size_t max)
 static uint64_t bits_of(double v, unsigned w, bool is_float)
 {
     if (!is_float) { /* an integer converted to floating point: the integer nearest v */
-        if (isnan(v) || fabs(v) >= 9.2e18)
-            return 0;
+        if (isnan(v) || fabs(v) >= 9.2e18) return 0;
         return (uint64_t)(int64_t)nearbyint(v) & (w >= 64 ? ~0ull : (1ull << w) - 1);
     }
     return expr_fp_bits(v, w);
@@ -203,15 +214,13 @@ static uint64_t bits_of(double v, unsigned w, bool is_float)
 static uint64_t to_key(uint64_t b, unsigned w, bool is_float)
 {
     uint64_t sign = 1ull << (w - 1), m = w >= 64 ? ~0ull : (1ull << w) - 1;
-    if (!is_float)
-        return (b ^ sign) & m;
+    if (!is_float) return (b ^ sign) & m;
     return ((b & sign) ? ~b : (b | sign)) & m;
 }
 static uint64_t from_key(uint64_t k, unsigned w, bool is_float)
 {
     uint64_t sign = 1ull << (w - 1), m = w >= 64 ? ~0ull : (1ull << w) - 1;
-    if (!is_float)
-        return (k ^ sign) & m;
+    if (!is_float) return (k ^ sign) & m;
     return ((k & sign) ? (k ^ sign) : ~k) & m;
 }
 
@@ -222,8 +231,8 @@ static uint64_t from_key(uint64_t k, unsigned w, bool is_float)
  * nearest to base, and check everything there: for the usual branch (a threshold on a
  * monotone stretch of a computation) that point also keeps the prefix. At most 70 steps.
  */
-static bool bisect(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs,
-                   uint64_t base, uint64_t hit, size_t *evals)
+static bool bisect(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs, uint64_t base,
+                   uint64_t hit, size_t *evals)
 {
     uint64_t lo = to_key(base, fs->width, fs->is_float), hi = to_key(hit, fs->width, fs->is_float);
     for (int step = 0; step < 70 && (lo > hi ? lo - hi : hi - lo) > 1; step++) {
@@ -238,8 +247,7 @@ static bool bisect(const expr *const *cs, size_t n, uint64_t *assign, size_t na,
     assign[fs->idx] = from_key(hi, fs->width, fs->is_float);
     for (size_t i = n; i-- > 0;) {
         (*evals)++;
-        if ((expr_eval(cs[i], assign, na) & 1) != 1)
-            return false;
+        if ((expr_eval(cs[i], assign, na) & 1) != 1) return false;
     }
     return true;
 }
@@ -250,8 +258,7 @@ static bool below(const expr *t, const uint64_t *assign, size_t na)
 {
     const expr *l = t->kid[0], *c = t->kid[1];
     uint64_t v = expr_eval(l, assign, na);
-    if (t->op == EXPR_EQ)
-        return expr_sext64(v, l->width) < expr_sext64(c->value, c->width);
+    if (t->op == EXPR_EQ) return expr_sext64(v, l->width) < expr_sext64(c->value, c->width);
     return l->width == 32 || l->width == 64 ? expr_fp_value(v, l->width) < expr_fp_value(c->value, c->width) : false;
 }
 
@@ -261,12 +268,11 @@ static bool below(const expr *t, const uint64_t *assign, size_t na)
  * of c than the parent's value, bisect on "f(x) < c" between the two, and check everything
  * at both ends of the final step, where f crosses c.
  */
-static bool bisect_eq(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs,
-                      uint64_t base, const double *cand, size_t nc, size_t *evals)
+static bool bisect_eq(const expr *const *cs, size_t n, uint64_t *assign, size_t na, const fsym *fs, uint64_t base,
+                      const double *cand, size_t nc, size_t *evals)
 {
     const expr *t = cs[n - 1];
-    if ((t->op != EXPR_EQ && t->op != EXPR_FOEQ) || t->kid[1]->op != EXPR_CONST)
-        return false;
+    if ((t->op != EXPR_EQ && t->op != EXPR_FOEQ) || t->kid[1]->op != EXPR_CONST) return false;
     assign[fs->idx] = base;
     bool b0 = below(t, assign, na);
     uint64_t other = 0;
@@ -279,8 +285,7 @@ static bool bisect_eq(const expr *const *cs, size_t n, uint64_t *assign, size_t 
             other = assign[fs->idx];
         }
     }
-    if (!have)
-        return false;
+    if (!have) return false;
     uint64_t lo = to_key(base, fs->width, fs->is_float), hi = to_key(other, fs->width, fs->is_float);
     for (int step = 0; step < 70 && (lo > hi ? lo - hi : hi - lo) > 1; step++) {
         uint64_t mid = lo < hi ? lo + (hi - lo) / 2 : hi + (lo - hi) / 2;
@@ -298,23 +303,20 @@ static bool bisect_eq(const expr *const *cs, size_t n, uint64_t *assign, size_t 
             (*evals)++;
             ok = (expr_eval(cs[i], assign, na) & 1) == 1;
         }
-        if (ok)
-            return true;
+        if (ok) return true;
     }
     return false;
 }
 
-int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms,
-                    const uint64_t *parent, size_t parent_n, uint64_t *vals)
+int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms, const uint64_t *parent,
+                    size_t parent_n, uint64_t *vals)
 {
     scan sc;
     memset(&sc, 0, sizeof sc);
-    if (n == 0 || !scan_dags(cs, n, &sc) || !sc.any_fp || sc.nsyms == 0)
-        return 0;
+    if (n == 0 || !scan_dags(cs, n, &sc) || !sc.any_fp || sc.nsyms == 0) return 0;
     size_t na = parent_n;
     for (size_t i = 0; i < nsyms; i++)
-        if ((size_t)syms[i] + 1 > na)
-            na = (size_t)syms[i] + 1;
+        if ((size_t)syms[i] + 1 > na) na = (size_t)syms[i] + 1;
     uint64_t *assign = calloc(na + 1, sizeof *assign);
     double *cand = malloc(MAX_CANDS * sizeof *cand);
     if (!assign || !cand) {
@@ -322,23 +324,20 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
         free(cand);
         return 0;
     }
-    if (parent_n)
-        memcpy(assign, parent, parent_n * sizeof *assign);
+    if (parent_n) memcpy(assign, parent, parent_n * sizeof *assign);
     size_t nc = candidates(&sc, cand, MAX_CANDS), evals = 0;
     int found = 0;
     double t0 = util_now_s();
     for (size_t s = 0; s < sc.nsyms && !found && evals < MAX_EVALS; s++) {
         const fsym *fs = &sc.syms[s];
-        if (fs->idx >= na)
-            continue;
+        if (fs->idx >= na) continue;
         uint64_t keep = assign[fs->idx], hit = 0;
         bool have_hit = false;
         for (size_t c = 0; c < nc && !found && evals < MAX_EVALS; c++) {
             assign[fs->idx] = bits_of(cand[c], fs->width, fs->is_float);
             bool ok = true;
             for (size_t i = n; i-- > 0 && ok;) { /* the target (last) fails most often */
-                if (++evals % 64 == 0 && util_now_s() - t0 > MAX_SECONDS)
-                    evals = MAX_EVALS;
+                if (++evals % 64 == 0 && util_now_s() - t0 > MAX_SECONDS) evals = MAX_EVALS;
                 ok = (expr_eval(cs[i], assign, na) & 1) == 1;
                 if (ok && i == n - 1 && !have_hit) {
                     have_hit = true;
@@ -347,16 +346,12 @@ int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_
             }
             found = ok;
         }
-        if (!found && have_hit && n > 1)
-            found = bisect(cs, n, assign, na, fs, keep, hit, &evals);
-        if (!found && evals < MAX_EVALS)
-            found = bisect_eq(cs, n, assign, na, fs, keep, cand, nc, &evals);
-        if (!found)
-            assign[fs->idx] = keep;
+        if (!found && have_hit && n > 1) found = bisect(cs, n, assign, na, fs, keep, hit, &evals);
+        if (!found && evals < MAX_EVALS) found = bisect_eq(cs, n, assign, na, fs, keep, cand, nc, &evals);
+        if (!found) assign[fs->idx] = keep;
     }
     if (found)
-        for (size_t i = 0; i < nsyms; i++)
-            vals[i] = assign[syms[i]];
+        for (size_t i = 0; i < nsyms; i++) vals[i] = assign[syms[i]];
     free(assign);
     free(cand);
     return found;

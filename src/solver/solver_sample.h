@@ -17,7 +17,7 @@
  * floating-point operator is involved, or out of memory. At most a few thousand
  * constraint evaluations (each O(DAG size)) and 0.1 s of wall time.
  */
-int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms,
-                    const uint64_t *parent, size_t parent_n, uint64_t *vals);
+int fp_sample_solve(const expr *const *cs, size_t n, const uint32_t *syms, size_t nsyms, const uint64_t *parent,
+                    size_t parent_n, uint64_t *vals);
 
 #endif

@@ -11,34 +11,43 @@
 
 /* In reference-counted mode Z3 may free an unreferenced result at the next API call,
  * so each intermediate term of a node's translation is held until the node is done. */
-static Z3_ast hold(solver *s, Z3_ast a) {
-    if (!a) { s->failed = true; return NULL; }
+static Z3_ast hold(solver *s, Z3_ast a)
+{
+    if (!a) {
+        s->failed = true;
+        return NULL;
+    }
     Z3_inc_ref(s->z3, a);
     s->hold[s->nhold++] = a;
     return a;
 }
 
-static void release_held(solver *s) {
+static void release_held(solver *s)
+{
     while (s->nhold) Z3_dec_ref(s->z3, s->hold[--s->nhold]);
 }
 
 /* Bool -> BV1 (#b1 / #b0). */
-static Z3_ast bool_to_bv1(solver *s, Z3_ast b) {
+static Z3_ast bool_to_bv1(solver *s, Z3_ast b)
+{
     if (!b) return NULL;
     return Z3_mk_ite(s->z3, b, s->one, s->zero);
 }
 
 /* The Z3 variable of input symbol `idx` at `width`: "in<idx>" for the first width
  * seen, "in<idx>_w<width>" for any other. NULL on failure. */
-static Z3_ast symbol_var(solver *s, uint32_t idx, unsigned width) {
+static Z3_ast symbol_var(solver *s, uint32_t idx, unsigned width)
+{
     if (!sv_ensure_sym(s, idx)) return NULL;
     if (s->sym_width[idx] < width) s->sym_width[idx] = width;
     for (int32_t v = s->sym_head[idx]; v >= 0; v = s->vars[v].next)
         if (s->vars[v].width == width) return s->vars[v].ast;
     if (!sv_grow((void **)&s->vars, &s->vars_cap, s->nvars + 1, sizeof *s->vars)) return NULL;
     char name[48];
-    if (s->sym_head[idx] < 0) snprintf(name, sizeof name, "in%u", idx);
-    else snprintf(name, sizeof name, "in%u_w%u", idx, width);
+    if (s->sym_head[idx] < 0)
+        snprintf(name, sizeof name, "in%u", idx);
+    else
+        snprintf(name, sizeof name, "in%u_w%u", idx, width);
     Z3_ast a = Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), s->bv[width]);
     if (!a) return NULL;
     Z3_inc_ref(s->z3, a);
@@ -51,13 +60,12 @@ static Z3_ast symbol_var(solver *s, uint32_t idx, unsigned width) {
 }
 
 /* Bit `bit` of x as BV1. */
-static Z3_ast bit_of(solver *s, Z3_ast x, unsigned bit) {
-    return Z3_mk_extract(s->z3, bit, bit, x);
-}
+static Z3_ast bit_of(solver *s, Z3_ast x, unsigned bit) { return Z3_mk_extract(s->z3, bit, bit, x); }
 
 /* The FP term of kid k read as a float of its width: its own FP translation when it
  * is float-valued, else ((_ to_fp e s) bits), memoized in fpast. NULL on failure. */
-static Z3_ast fp_of(solver *s, const expr *k) {
+static Z3_ast fp_of(solver *s, const expr *k)
+{
     if (s->fpast[k->id]) return s->fpast[k->id];
     Z3_ast t = fpz_from_bits(&s->fp, s->ast[k->id], k->width);
     if (!t) return NULL;
@@ -67,17 +75,24 @@ static Z3_ast fp_of(solver *s, const expr *k) {
 }
 
 /* A floating-point node (solver_fp.c); its FP term, if any, goes to fpast. */
-static Z3_ast translate_fp_node(solver *s, const expr *e) {
+static Z3_ast translate_fp_node(solver *s, const expr *e)
+{
     Z3_ast fk[3] = {NULL, NULL, NULL}, bk[3] = {NULL, NULL, NULL}, bv = NULL;
     bool float_kids = e->op != EXPR_SITOF && e->op != EXPR_UITOF;
     for (unsigned k = 0; k < e->nkids && k < 3; k++) {
         bk[k] = s->ast[e->kid[k]->id];
-        if (float_kids && !(fk[k] = fp_of(s, e->kid[k]))) { fpz_release(&s->fp); return NULL; }
+        if (float_kids && !(fk[k] = fp_of(s, e->kid[k]))) {
+            fpz_release(&s->fp);
+            return NULL;
+        }
     }
     s->fp.failed = false;
     Z3_ast r = fpz_node(&s->fp, e, fk, bk, s->one, s->zero, &bv);
-    if (bv) Z3_inc_ref(s->z3, bv);            /* survives the release; handed to the caller */
-    if (r && bv) { Z3_inc_ref(s->z3, r); s->fpast[e->id] = r; }
+    if (bv) Z3_inc_ref(s->z3, bv); /* survives the release; handed to the caller */
+    if (r && bv) {
+        Z3_inc_ref(s->z3, r);
+        s->fpast[e->id] = r;
+    }
     fpz_release(&s->fp);
     if (bv) hold(s, bv), Z3_dec_ref(s->z3, bv); /* now held like the other intermediates */
     return bv;
@@ -86,7 +101,8 @@ static Z3_ast translate_fp_node(solver *s, const expr *e) {
 /* Translate one node whose kids are translated. Returns an unreferenced AST (the
  * caller references it), or NULL on a Z3 error or an invalid node.
  * Semantics follow expr.h: SMT-LIB division/shift conventions coincide with it. */
-static Z3_ast translate_node(solver *s, const expr *e) {
+static Z3_ast translate_node(solver *s, const expr *e)
+{
     Z3_context z = s->z3;
     unsigned w = e->width;
     if (w < 1 || w > 64) return NULL;
@@ -97,7 +113,7 @@ static Z3_ast translate_node(solver *s, const expr *e) {
     switch ((expr_op)e->op) {
     case EXPR_CONST: return Z3_mk_unsigned_int64(z, e->value & expr_mask(w), s->bv[w]);
     case EXPR_SYMBOL: {
-        return symbol_var(s, e->aux, w);   /* the caller adds the memo's own reference */
+        return symbol_var(s, e->aux, w); /* the caller adds the memo's own reference */
     }
     case EXPR_ADD: return Z3_mk_bvadd(z, a, b);
     case EXPR_SUB: return Z3_mk_bvsub(z, a, b);
@@ -127,7 +143,8 @@ static Z3_ast translate_node(solver *s, const expr *e) {
         Z3_ast x = hold(s, Z3_mk_zero_ext(z, 1, a)), y = hold(s, Z3_mk_zero_ext(z, 1, b));
         return bit_of(s, hold(s, Z3_mk_bvadd(z, x, y)), aw);
     }
-    case EXPR_SADDO: case EXPR_SSUBO: {
+    case EXPR_SADDO:
+    case EXPR_SSUBO: {
         Z3_ast x = hold(s, Z3_mk_sign_ext(z, 1, a)), y = hold(s, Z3_mk_sign_ext(z, 1, b));
         Z3_ast r = hold(s, e->op == EXPR_SADDO ? Z3_mk_bvadd(z, x, y) : Z3_mk_bvsub(z, x, y));
         Z3_ast hi = hold(s, bit_of(s, r, aw)), lo = hold(s, bit_of(s, r, aw - 1));
@@ -135,8 +152,7 @@ static Z3_ast translate_node(solver *s, const expr *e) {
     }
     case EXPR_USUBO: return bool_to_bv1(s, hold(s, Z3_mk_bvult(z, a, b)));
     /* Multiplication overflow: Z3's native predicates (bit-blasted without a double-width product). */
-    case EXPR_UMULO:
-        return bool_to_bv1(s, hold(s, Z3_mk_not(z, hold(s, Z3_mk_bvmul_no_overflow(z, a, b, false)))));
+    case EXPR_UMULO: return bool_to_bv1(s, hold(s, Z3_mk_not(z, hold(s, Z3_mk_bvmul_no_overflow(z, a, b, false)))));
     case EXPR_SMULO: {
         Z3_ast ok[2];
         ok[0] = hold(s, Z3_mk_bvmul_no_overflow(z, a, b, true));
@@ -153,19 +169,26 @@ static Z3_ast translate_node(solver *s, const expr *e) {
 
 /* Translate root (and any untranslated node below it), memoized per id. Iterative
  * post-order like sv_symset_of. Returns a referenced-by-the-cache AST or NULL on failure. */
-static Z3_ast translate(solver *s, const expr *root) {
+static Z3_ast translate(solver *s, const expr *root)
+{
     if (!sv_ensure_id(s, root->id)) return NULL;
     if (s->ast[root->id]) return s->ast[root->id];
     size_t sp = 0;
     if (!sv_push(s, &sp, root)) return NULL;
     while (sp) {
         const expr *e = s->stack[sp - 1];
-        if (s->ast[e->id]) { sp--; continue; }
+        if (s->ast[e->id]) {
+            sp--;
+            continue;
+        }
         bool ready = true;
         for (unsigned k = 0; k < e->nkids && k < 3; k++) {
             const expr *c = e->kid[k];
             if (!sv_ensure_id(s, c->id)) return NULL;
-            if (!s->ast[c->id]) { ready = false; if (!sv_push(s, &sp, c)) return NULL; }
+            if (!s->ast[c->id]) {
+                ready = false;
+                if (!sv_push(s, &sp, c)) return NULL;
+            }
         }
         if (!ready) continue;
         s->failed = false;
@@ -181,7 +204,8 @@ static Z3_ast translate(solver *s, const expr *root) {
 
 /* ------------------------------------------------------------------ watchdog */
 
-static void *watchdog_main(void *arg) {
+static void *watchdog_main(void *arg)
+{
     watchdog *w = arg;
     pthread_mutex_lock(&w->mu);
     while (!w->quit) {
@@ -199,14 +223,16 @@ static void *watchdog_main(void *arg) {
     return NULL;
 }
 
-void sv_watchdog_start(watchdog *w, Z3_context z) {
+void sv_watchdog_start(watchdog *w, Z3_context z)
+{
     w->z3 = z;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     w->running = pthread_create(&w->th, NULL, watchdog_main, w) == 0;
 }
 
-void sv_watchdog_stop(watchdog *w) {
+void sv_watchdog_stop(watchdog *w)
+{
     if (!w->running) return;
     pthread_mutex_lock(&w->mu);
     w->quit = 1;
@@ -219,7 +245,8 @@ void sv_watchdog_stop(watchdog *w) {
 }
 
 /* Arm for ms milliseconds from now (0: disarm). */
-static void watchdog_arm(watchdog *w, unsigned ms) {
+static void watchdog_arm(watchdog *w, unsigned ms)
+{
     if (!w->running) return;
     pthread_mutex_lock(&w->mu);
     if (ms) {
@@ -240,21 +267,28 @@ static void watchdog_arm(watchdog *w, unsigned ms) {
  * seen at several widths, take the widest variable that this query's model
  * interprets (variables of other queries are not in the model). Masked to that width.
  * Returns false on a Z3 failure. */
-static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val) {
+static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val)
+{
     Z3_context z = s->z3;
     Z3_ast best = NULL, any = NULL;
     uint32_t bw = 0, aw = 0;
     int32_t head = s->sym_head[idx];
     for (int32_t v = head; v >= 0; v = s->vars[v].next) {
         const symvar *sv = &s->vars[v];
-        if (sv->width > aw) { aw = sv->width; any = sv->ast; }
-        if (sv->width > bw && (s->vars[head].next < 0 ||
-                               Z3_model_has_interp(z, m, Z3_get_app_decl(z, Z3_to_app(z, sv->ast))))) {
+        if (sv->width > aw) {
+            aw = sv->width;
+            any = sv->ast;
+        }
+        if (sv->width > bw &&
+            (s->vars[head].next < 0 || Z3_model_has_interp(z, m, Z3_get_app_decl(z, Z3_to_app(z, sv->ast))))) {
             bw = sv->width;
             best = sv->ast;
         }
     }
-    if (!best) { best = any; bw = aw; }
+    if (!best) {
+        best = any;
+        bw = aw;
+    }
     Z3_ast r = NULL;
     uint64_t x = 0;
     if (!best || !Z3_model_eval(z, m, best, true, &r) || !r) return false;
@@ -268,8 +302,8 @@ static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val) {
 /* One Z3 check of the translated kept set with the given engine and timeout (ms, 0 =
  * none). engine 0: Z3's SMT core (simple solver); 1: the solver of Z3's QF_FPBV tactic
  * (qffpbv: FP to bit-vectors, then bit-blasting and SAT). *undef is set when Z3 gave up. */
-static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms,
-                                  bool *undef) {
+static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef)
+{
     Z3_context z = s->z3;
     *undef = false;
     Z3_solver zs = NULL;
@@ -287,7 +321,10 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
     }
     if (!zs) return SOLVE_UNKNOWN;
     Z3_params params = Z3_mk_params(z);
-    if (!params) { Z3_solver_dec_ref(z, zs); return SOLVE_UNKNOWN; }
+    if (!params) {
+        Z3_solver_dec_ref(z, zs);
+        return SOLVE_UNKNOWN;
+    }
     Z3_params_inc_ref(z, params);
     if (timeout_ms) Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
     Z3_solver_set_params(z, zs, params);
@@ -300,14 +337,24 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
     for (size_t i = 0; i < nkept && ok; i++) {
         const expr *c = s->kept[i];
         Z3_ast t = Z3_mk_const(z, Z3_mk_int_symbol(z, (int)c->id), s->boolean);
-        if (!t) { ok = false; break; }
+        if (!t) {
+            ok = false;
+            break;
+        }
         Z3_inc_ref(z, t);
         s->trk[ntrk++] = t;
         Z3_ast eq = Z3_mk_eq(z, s->ast[c->id], s->one);
-        if (!eq) { ok = false; break; }
+        if (!eq) {
+            ok = false;
+            break;
+        }
         Z3_inc_ref(z, eq);
         Z3_ast imp = Z3_mk_implies(z, t, eq);
-        if (imp) { Z3_inc_ref(z, imp); Z3_solver_assert(z, zs, imp); Z3_dec_ref(z, imp); }
+        if (imp) {
+            Z3_inc_ref(z, imp);
+            Z3_solver_assert(z, zs, imp);
+            Z3_dec_ref(z, imp);
+        }
         Z3_dec_ref(z, eq);
         ok = imp != NULL && Z3_get_error_code(z) == Z3_OK;
     }
@@ -339,9 +386,15 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
                         Z3_app app = a ? Z3_to_app(z, a) : NULL;
                         Z3_func_decl d = app ? Z3_get_app_decl(z, app) : NULL;
                         Z3_symbol sym = d ? Z3_get_decl_name(z, d) : NULL;
-                        if (!sym || Z3_get_symbol_kind(z, sym) != Z3_INT_SYMBOL) { k = 0; break; }
+                        if (!sym || Z3_get_symbol_kind(z, sym) != Z3_INT_SYMBOL) {
+                            k = 0;
+                            break;
+                        }
                         int id = Z3_get_symbol_int(z, sym);
-                        if (id <= 0 || (size_t)id >= s->id_cap) { k = 0; break; }
+                        if (id <= 0 || (size_t)id >= s->id_cap) {
+                            k = 0;
+                            break;
+                        }
                         s->tmp_set[k++] = (uint32_t)id;
                     }
                     if (k) {
@@ -372,7 +425,8 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
  * and most FP queries of real programs (comparisons of a few operations against
  * constants) take the tactic milliseconds.
  */
-static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
+static solve_result run_z3(solver *s, size_t nkept, size_t nsyms)
+{
     for (size_t i = 0; i < nkept; i++)
         if (!translate(s, s->kept[i])) return SOLVE_UNKNOWN;
     bool is_fp = false, undef = false;
@@ -414,20 +468,27 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms) {
 #define MAX_QUERY_DEPTH 4000u
 #define STACK_PER_LEVEL 4096u
 
-typedef struct z3_job { solver *s; size_t nkept, nsyms; solve_result r; } z3_job;
+typedef struct z3_job {
+    solver *s;
+    size_t nkept, nsyms;
+    solve_result r;
+} z3_job;
 
-static void *z3_job_run(void *arg) {
+static void *z3_job_run(void *arg)
+{
     z3_job *j = arg;
     j->r = run_z3(j->s, j->nkept, j->nsyms);
     return NULL;
 }
 
-solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms) {
+solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
+{
     uint32_t depth = 0;
-    for (size_t i = 0; i < nkept; i++) if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
+    for (size_t i = 0; i < nkept; i++)
+        if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
     if (depth <= DEEP_QUERY) return run_z3(s, nkept, nsyms);
     if (depth > MAX_QUERY_DEPTH) return SOLVE_UNKNOWN;
-    z3_job j = { s, nkept, nsyms, SOLVE_UNKNOWN };
+    z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
     pthread_attr_t attr;
     pthread_t th;
     if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;

@@ -12,10 +12,12 @@
 #include "unit.h"
 #include "util/util.h"
 
-char *unit_quote_word(const char *word) {
+char *unit_quote_word(const char *word)
+{
     int plain = *word != 0;
     for (const char *p = word; *p && plain; p++)
-        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-_=./,:+@%", *p);
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("-_=./,:+@%", *p);
     if (plain) return strdup(word);
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "\"");
@@ -31,7 +33,8 @@ char *unit_quote_word(const char *word) {
     return b.s;
 }
 
-static char *cx_str(CXString s) {
+static char *cx_str(CXString s)
+{
     const char *c = clang_getCString(s);
     char *r = strdup(c ? c : "");
     clang_disposeString(s);
@@ -39,13 +42,15 @@ static char *cx_str(CXString s) {
 }
 
 /* path made absolute against dir (when relative). */
-static char *abs_against(const char *dir, const char *path) {
+static char *abs_against(const char *dir, const char *path)
+{
     if (path[0] == '/' || !dir || !*dir) return strdup(path);
     return util_strf("%s/%s", dir, path);
 }
 
 /* The command's file as a path against the command's directory (NULL: none, or out of memory). */
-static char *cmd_file(CXCompileCommand cmd) {
+static char *cmd_file(CXCompileCommand cmd)
+{
     char *dir = cx_str(clang_CompileCommand_getDirectory(cmd));
     char *file = cx_str(clang_CompileCommand_getFilename(cmd));
     char *full = file ? abs_against(dir, file) : NULL;
@@ -55,7 +60,8 @@ static char *cmd_file(CXCompileCommand cmd) {
 }
 
 /* Whether the command's file is source (both resolved through realpath when they exist). */
-static int same_file(CXCompileCommand cmd, const char *source) {
+static int same_file(CXCompileCommand cmd, const char *source)
+{
     char *full = cmd_file(cmd);
     char *a = full ? realpath(full, NULL) : NULL, *b = realpath(source, NULL);
     int same = a && b ? !strcmp(a, b) : (full && !strcmp(full, source));
@@ -66,7 +72,8 @@ static int same_file(CXCompileCommand cmd, const char *source) {
 }
 
 /* Whether the command's file lies in the directory of source. */
-static int same_dir(CXCompileCommand cmd, const char *source) {
+static int same_dir(CXCompileCommand cmd, const char *source)
+{
     char *full = cmd_file(cmd);
     char *a = full ? realpath(full, NULL) : NULL, *b = realpath(source, NULL);
     int same = 0;
@@ -81,7 +88,8 @@ static int same_dir(CXCompileCommand cmd, const char *source) {
 }
 
 /* Append text (words already quoted) to out unless out already has it as whole words. */
-static void add_text(strbuf *out, const char *text) {
+static void add_text(strbuf *out, const char *text)
+{
     char *hay = util_strf(" %s ", out->s ? out->s : ""), *needle = util_strf(" %s ", text);
     if (hay && needle && !strstr(hay, needle)) sb_printf(out, "%s%s", out->len ? " " : "", text);
     free(hay);
@@ -89,14 +97,16 @@ static void add_text(strbuf *out, const char *text) {
 }
 
 /* Append one word, quoted, unless out already has it. */
-static void add_word(strbuf *out, const char *word) {
+static void add_word(strbuf *out, const char *word)
+{
     char *q = unit_quote_word(word);
     if (q) add_text(out, q);
     free(q);
 }
 
 /* The flags of one compile command that matter for the unit (see unit_compdb_flags). */
-static void take_flags(CXCompileCommand cmd, strbuf *out) {
+static void take_flags(CXCompileCommand cmd, strbuf *out)
+{
     char *dir = cx_str(clang_CompileCommand_getDirectory(cmd));
     unsigned n = clang_CompileCommand_getNumArgs(cmd);
     static const char *const path_opts[] = {"-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", NULL};
@@ -120,7 +130,8 @@ static void take_flags(CXCompileCommand cmd, strbuf *out) {
                 char *p = abs_against(dir, val), *w = NULL;
                 /* -I glued, the others as "-opt" "path" in one word pair */
                 if (k == 0) w = util_strf("-I%s", p);
-                if (w) add_word(out, w);
+                if (w)
+                    add_word(out, w);
                 else {
                     char *q = unit_quote_word(p), *pair = q ? util_strf("%s %s", path_opts[k], q) : NULL;
                     if (pair) add_text(out, pair);
@@ -134,7 +145,8 @@ static void take_flags(CXCompileCommand cmd, strbuf *out) {
             done = 1;
         }
         if (!done && (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2))) {
-            if (a[2]) add_word(out, a);
+            if (a[2])
+                add_word(out, a);
             else if (i + 1 < n) {
                 char *v = cx_str(clang_CompileCommand_getArg(cmd, ++i));
                 char *w = v ? util_strf("%.2s%s", a, v) : NULL;
@@ -159,7 +171,8 @@ static void take_flags(CXCompileCommand cmd, strbuf *out) {
 
 /* Remove the temporary directory tmp made for a copy of the database (its
  * compile_commands.json, then the directory) and free the name; NULL: nothing. */
-static void remove_copy(char *tmp) {
+static void remove_copy(char *tmp)
+{
     if (!tmp) return;
     char *copy = util_strf("%s/compile_commands.json", tmp);
     if (copy) unlink(copy);
@@ -168,7 +181,8 @@ static void remove_copy(char *tmp) {
     free(tmp);
 }
 
-char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsources, char **err) {
+char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsources, char **err)
+{
     *err = NULL;
     struct stat st;
     if (stat(db, &st) != 0) {
@@ -182,7 +196,8 @@ char *unit_compdb_flags(const char *db, const char *const *sources, size_t nsour
         free(f);
         if (!there) {
             *err = util_strf("no compile_commands.json in %s (CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
-                             "Bear with `bear -- make`)", db);
+                             "Bear with `bear -- make`)",
+                             db);
             return NULL;
         }
         dir = strdup(db);

@@ -11,8 +11,8 @@
 typedef struct names {
     const unit_info *u;
     const unit_record *r;
-    char **local;          /* by object index in r->objs */
-    int heap;              /* input objects are malloc'ed (the unit frees or reallocates them) */
+    char **local; /* by object index in r->objs */
+    int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
 } names;
 
 /* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */

@@ -14,11 +14,10 @@ static int heapable(const ur_object *o);
 
 /* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
  * results or opaque handles). */
-static int heapable(const ur_object *o) {
-    return !o->param && !o->global && !o->result && !o->handle;
-}
+static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle; }
 
-const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx) {
+const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx)
+{
     for (size_t i = 0; i < r->nobjs; i++)
         if (r->objs[i].id == id) {
             if (idx) *idx = i;
@@ -27,15 +26,17 @@ const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx) {
     return NULL;
 }
 
-static int name_taken(const names *n, size_t upto, const char *s) {
-    static const char *reserved[] = {"ret", "state", "pid", "status", NULL};   /* the test function's own */
+static int name_taken(const names *n, size_t upto, const char *s)
+{
+    static const char *reserved[] = {"ret", "state", "pid", "status", NULL}; /* the test function's own */
     for (int i = 0; reserved[i]; i++)
         if (!strcmp(s, reserved[i])) return 1;
     /* a local must not hide a function of the unit, a mock or a libc function it calls */
     const unit_info *u = n->u;
     for (size_t i = 0; u && i < u->ndefs + u->nexterns + u->nsystem; i++) {
-        const ut_func *f = i < u->ndefs ? &u->defs[i]
-                         : i < u->ndefs + u->nexterns ? &u->externs[i - u->ndefs] : &u->system[i - u->ndefs - u->nexterns];
+        const ut_func *f = i < u->ndefs                 ? &u->defs[i]
+                           : i < u->ndefs + u->nexterns ? &u->externs[i - u->ndefs]
+                                                        : &u->system[i - u->ndefs - u->nexterns];
         if (!strcmp(s, f->name)) return 1;
     }
     for (size_t i = 0; i < n->r->nobjs; i++)
@@ -46,7 +47,8 @@ static int name_taken(const names *n, size_t upto, const char *s) {
 
 /* Objects get the local name the harness suggested (the input path), made unique:
  * the first taker keeps it, later ones get "_obj", then "_2", "_3", ... */
-int assign_names(names *n, const unit_record *r) {
+int assign_names(names *n, const unit_record *r)
+{
     n->r = r;
     n->local = calloc(r->nobjs + 1, sizeof *n->local);
     if (!n->local) return -1;
@@ -57,7 +59,7 @@ int assign_names(names *n, const unit_record *r) {
             return -1;
     for (size_t i = 0; i < r->nobjs; i++) {
         if (r->objs[i].global || r->objs[i].result) continue;
-        char *base = unit_ident(r->objs[i].local);   /* a C identifier whatever the record says */
+        char *base = unit_ident(r->objs[i].local); /* a C identifier whatever the record says */
         if (!base) return -1;
         char *cand = strdup(base);
         if (name_taken(n, i, cand)) {
@@ -79,48 +81,63 @@ int assign_names(names *n, const unit_record *r) {
 
 /* The lvalue of object index k with a suffix (".f.g", "[3]", ""): "x.f", or for a heap
  * object "x->f" / "*x". Writes into buf (cap bytes). */
-const char *lvalue(const names *n, size_t k, const char *suffix, char *buf, size_t cap) {
+const char *lvalue(const names *n, size_t k, const char *suffix, char *buf, size_t cap)
+{
     const ur_object *o = &n->r->objs[k];
     if (n->heap && heapable(o) && !o->array) {
-        if (suffix[0] == '.') snprintf(buf, cap, "%s->%s", n->local[k], suffix + 1);
-        else if (!suffix[0]) snprintf(buf, cap, "*%s", n->local[k]);
-        else snprintf(buf, cap, "(*%s)%s", n->local[k], suffix);
+        if (suffix[0] == '.')
+            snprintf(buf, cap, "%s->%s", n->local[k], suffix + 1);
+        else if (!suffix[0])
+            snprintf(buf, cap, "*%s", n->local[k]);
+        else
+            snprintf(buf, cap, "(*%s)%s", n->local[k], suffix);
     } else {
         snprintf(buf, cap, "%s%s", n->local[k], suffix);
     }
     return buf;
 }
 
-void free_names(names *n) {
+void free_names(names *n)
+{
     if (!n->local) return;
     for (size_t i = 0; i < n->r->nobjs; i++) free(n->local[i]);
     free(n->local);
 }
 
 /* A C literal for a recorded integer value of kind i/u/e. */
-static void int_literal(strbuf *b, const ur_value *v, int as_char) {
+static void int_literal(strbuf *b, const ur_value *v, int as_char)
+{
     if (v->kind == 'e') {
         sb_puts(b, v->text);
         return;
     }
     if (v->kind == 'i') {
         long long x = strtoll(v->text, NULL, 10);
-        if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\') sb_printf(b, "'%c'", (char)x);
-        else if (x == INT64_MIN) sb_puts(b, "(-9223372036854775807LL - 1)");
-        else if (x < INT32_MIN || x > INT32_MAX) sb_printf(b, "%lldLL", x);
-        else sb_printf(b, "%lld", x);
+        if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\')
+            sb_printf(b, "'%c'", (char)x);
+        else if (x == INT64_MIN)
+            sb_puts(b, "(-9223372036854775807LL - 1)");
+        else if (x < INT32_MIN || x > INT32_MAX)
+            sb_printf(b, "%lldLL", x);
+        else
+            sb_printf(b, "%lld", x);
         return;
     }
     unsigned long long x = strtoull(v->text, NULL, 10);
-    if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\') sb_printf(b, "'%c'", (char)x);
-    else if (x > UINT32_MAX) sb_printf(b, "%lluULL", x);
-    else if (x > INT32_MAX) sb_printf(b, "%lluU", x);
-    else sb_printf(b, "%llu", x);
+    if (as_char && x >= 32 && x < 127 && x != '\'' && x != '\\')
+        sb_printf(b, "'%c'", (char)x);
+    else if (x > UINT32_MAX)
+        sb_printf(b, "%lluULL", x);
+    else if (x > INT32_MAX)
+        sb_printf(b, "%lluU", x);
+    else
+        sb_printf(b, "%llu", x);
 }
 
 /* Address expression of object id: "&x" or "x" (arrays), "NULL" for 0. Returns -1 for an
  * address that is not an object's start. */
-int addr_of(strbuf *b, const names *n, const char *idtext) {
+int addr_of(strbuf *b, const names *n, const char *idtext)
+{
     int id = atoi(idtext);
     if (id == 0) {
         sb_puts(b, "NULL");
@@ -130,15 +147,21 @@ int addr_of(strbuf *b, const names *n, const char *idtext) {
     const ur_object *o = id > 0 ? obj_by_id(n->r, id, &k) : NULL;
     if (!o || o->result) return -1;
     const char *br = strchr(idtext, '[');
-    if (br) sb_printf(b, "&%s%s", n->local[k], br);   /* an element of an array object */
-    else if (o->handle) sb_printf(b, "(void *)%s", n->local[k]);   /* stands for an opaque type */
-    else sb_printf(b, "%s%s", o->array || (n->heap && heapable(o)) ? "" : "&", n->local[k]);
+    if (br)
+        sb_printf(b, "&%s%s", n->local[k], br); /* an element of an array object */
+    else if (o->handle)
+        sb_printf(b, "(void *)%s", n->local[k]); /* stands for an opaque type */
+    else
+        sb_printf(b, "%s%s", o->array || (n->heap && heapable(o)) ? "" : "&", n->local[k]);
     return 0;
 }
 
-int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char) {
+int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char)
+{
     switch (v->kind) {
-    case 'i': case 'u': case 'e': int_literal(b, v, as_char); return 0;
+    case 'i':
+    case 'u':
+    case 'e': int_literal(b, v, as_char); return 0;
     case 'p': return addr_of(b, n, v->text);
     case 'f':
         if (!strcmp(v->text, "?")) return -1;
@@ -148,9 +171,12 @@ int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char) {
         /* a hexadecimal floating literal; infinities and NaN have none: GCC's and clang's
          * constant builtins (a NaN's payload is not kept, its sign is) */
         const char *t = v->text, *sign = *t == '-' ? "-" : "";
-        if (strstr(t, "nan") || strstr(t, "NAN")) sb_printf(b, "%s__builtin_nan(\"\")", sign);
-        else if (strstr(t, "inf") || strstr(t, "INF")) sb_printf(b, "%s__builtin_inf()", sign);
-        else sb_puts(b, t);
+        if (strstr(t, "nan") || strstr(t, "NAN"))
+            sb_printf(b, "%s__builtin_nan(\"\")", sign);
+        else if (strstr(t, "inf") || strstr(t, "INF"))
+            sb_printf(b, "%s__builtin_inf()", sign);
+        else
+            sb_puts(b, t);
         return 0;
     }
     default: return -1;
@@ -159,7 +185,8 @@ int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char) {
 
 /* Elements of 8-bit character types (char, uint8_t, ...) are written as character literals
  * when printable. */
-int is_chartype(const unit_info *u, const char *ctype) {
+int is_chartype(const unit_info *u, const char *ctype)
+{
     if (!strcmp(ctype, "char") || !strcmp(ctype, "signed char") || !strcmp(ctype, "unsigned char")) return 1;
     for (size_t i = 0; u && i < u->ntypes; i++) {
         const char *sp = u->types[i]->spelling;
@@ -177,7 +204,8 @@ int is_chartype(const unit_info *u, const char *ctype) {
  * naming objects not allocated yet are set afterwards, as in declare_object.
  */
 static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k,
-                               const char *declared) {
+                               const char *declared)
+{
     const unit_record *r = n->r;
     const ur_object *o = &r->objs[k];
     const char *nm = n->local[k];
@@ -201,13 +229,14 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
         char lb[512];
         char want[32];
         snprintf(want, sizeof want, "[%d]", nent);
-        if (later) sb_printf(fix, "    %s = %s;\n", lvalue(n, k, e->suffix, lb, sizeof lb), val.s);
+        if (later)
+            sb_printf(fix, "    %s = %s;\n", lvalue(n, k, e->suffix, lb, sizeof lb), val.s);
         else if (!*e->suffix) {
             whole = 1;
             sb_puts(&init, val.s);
             nent++;
         } else if (o->array && plain && !strcmp(e->suffix, want)) {
-            sb_printf(&init, "%s%s", nent ? ", " : " ", val.s);   /* elements in order: a plain list */
+            sb_printf(&init, "%s%s", nent ? ", " : " ", val.s); /* elements in order: a plain list */
             nent++;
         } else {
             plain = 0;
@@ -222,16 +251,21 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
     if (o->array) {
         char dims[40];
         snprintf(dims, sizeof dims, "[%" PRIu64 "]", o->count ? o->count : 1);
-        char *an = unit_declarator(o->ctype, dims);   /* the array type "T[N]" */
+        char *an = unit_declarator(o->ctype, dims); /* the array type "T[N]" */
         sb_printf(b, "    %s = malloc(sizeof(%s));\n", d, an);
-        if (nent) sb_printf(b, "    memcpy(%s, (%s){%s }, sizeof(%s));\n", nm, an, init.s, an);
-        else sb_printf(b, "    memset(%s, 0, sizeof(%s));\n", nm, an);
+        if (nent)
+            sb_printf(b, "    memcpy(%s, (%s){%s }, sizeof(%s));\n", nm, an, init.s, an);
+        else
+            sb_printf(b, "    memset(%s, 0, sizeof(%s));\n", nm, an);
         free(an);
     } else {
         sb_printf(b, "    %s = malloc(sizeof *%s);\n", d, nm);
-        if (whole) sb_printf(b, "    *%s = %s;\n", nm, init.s);
-        else if (nent) sb_printf(b, "    *%s = (%s){%s };\n", nm, o->ctype, init.s);
-        else sb_printf(b, "    memset(%s, 0, sizeof *%s);\n", nm, nm);
+        if (whole)
+            sb_printf(b, "    *%s = %s;\n", nm, init.s);
+        else if (nent)
+            sb_printf(b, "    *%s = (%s){%s };\n", nm, o->ctype, init.s);
+        else
+            sb_printf(b, "    memset(%s, 0, sizeof *%s);\n", nm, nm);
     }
     free(d);
     sb_free(&init);
@@ -241,7 +275,8 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */
-int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared) {
+int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared)
+{
     const unit_record *r = n->r;
     ur_object oc = n->r->objs[k];
     const ur_object *o = &oc;
@@ -275,10 +310,14 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
             for (size_t j = 0; j < r->nentries; j++)
                 if (r->entries[j].obj == o->id && !strcmp(r->entries[j].suffix, suf)) e = &r->entries[j];
             long long x = e && e->pre.text ? strtoll(e->pre.text, NULL, 10) : 0;
-            if (ended) ok = x == 0;
-            else if (x == 0) ended = 1;
-            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?') sb_printf(&lit, "%c", (char)x);
-            else ok = 0;
+            if (ended)
+                ok = x == 0;
+            else if (x == 0)
+                ended = 1;
+            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?')
+                sb_printf(&lit, "%c", (char)x);
+            else
+                ok = 0;
         }
         if (ok && ended) {
             sb_printf(b, "    %s %s[%" PRIu64 "] = \"%s\";\n", o->ctype, nm, o->count, lit.s ? lit.s : "");
@@ -293,13 +332,12 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
         char *d = unit_declarator(o->ctype, an);
         sb_printf(b, "    %s = {", d ? d : an);
         free(d);
-    }
-    else {
+    } else {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = ", d ? d : nm);
         free(d);
     }
-    int nent = 0, whole = 0, plain = 1;   /* plain: array elements [0], [1], ... in order */
+    int nent = 0, whole = 0, plain = 1; /* plain: array elements [0], [1], ... in order */
     strbuf init = STRBUF_INIT;
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];

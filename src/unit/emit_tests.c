@@ -11,7 +11,8 @@
 #include "emit_int.h"
 
 /* The call expression "f(a, b)". */
-static void call_expr(strbuf *b, const names *n, const ut_func *f) {
+static void call_expr(strbuf *b, const names *n, const ut_func *f)
+{
     sb_printf(b, "%s(", f->name);
     size_t argi = 0;
     for (size_t i = 0; i < n->r->nobjs; i++) {
@@ -22,7 +23,8 @@ static void call_expr(strbuf *b, const names *n, const ut_func *f) {
     sb_puts(b, ")");
 }
 
-static int emit_mocks(strbuf *b, const names *n, const char *indent) {
+static int emit_mocks(strbuf *b, const names *n, const char *indent)
+{
     for (size_t i = 0; i < n->r->nmocks; i++) {
         const ur_mock *m = &n->r->mocks[i];
         strbuf v = STRBUF_INIT;
@@ -30,13 +32,15 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent) {
             sb_free(&v);
             return -1;
         }
-        sb_printf(b, "%swill_return(%s%s, %s);\n", indent, unit_is_wrapped(n->u, m->name) ? "__wrap_" : "", m->name, v.s);
+        sb_printf(b, "%swill_return(%s%s, %s);\n", indent, unit_is_wrapped(n->u, m->name) ? "__wrap_" : "", m->name,
+                  v.s);
         sb_free(&v);
     }
     return 0;
 }
 
-static const char *signal_name(int s) {
+static const char *signal_name(int s)
+{
     switch (s) {
     case SIGSEGV: return "SIGSEGV";
     case SIGABRT: return "SIGABRT";
@@ -50,7 +54,8 @@ static const char *signal_name(int s) {
 
 /* Assertion that floating-point lvalue lv holds recorded value v exactly: == with its
  * hexadecimal literal (so 0.0 and -0.0 pass alike), or lv != lv for a NaN. */
-static void float_assert(strbuf *b, const char *lv, const ur_value *v) {
+static void float_assert(strbuf *b, const char *lv, const ur_value *v)
+{
     if (strstr(v->text, "nan") || strstr(v->text, "NAN")) {
         sb_printf(b, "    assert_true(%s != %s); /* NaN */\n", lv, lv);
         return;
@@ -62,32 +67,37 @@ static void float_assert(strbuf *b, const char *lv, const ur_value *v) {
 }
 
 /* Regression assertions: the return value and every recorded value the call changed. */
-static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_ret) {
+static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_ret)
+{
     const unit_record *r = n->r;
     int ret_used = 0;
     if (have_ret && r->ret.kind) {
         strbuf v = STRBUF_INIT;
         ret_used = 1;
         switch (r->ret.kind) {
-        case 'd':
-            float_assert(b, "ret", &r->ret);
-            break;
-        case 's':
-            sb_printf(b, "    assert_string_equal(ret, \"%s\");\n", r->ret.text);
-            break;
-        case 'i': case 'u': case 'e':
+        case 'd': float_assert(b, "ret", &r->ret); break;
+        case 's': sb_printf(b, "    assert_string_equal(ret, \"%s\");\n", r->ret.text); break;
+        case 'i':
+        case 'u':
+        case 'e':
             value_expr(&v, n, &r->ret, 0);
             sb_printf(b, "    assert_int_equal(ret, %s);\n", v.s);
             break;
         case 'p':
-            if (!strcmp(r->ret.text, "0")) sb_puts(b, "    assert_null(ret);\n");
-            else if (addr_of(&v, n, r->ret.text) == 0) sb_printf(b, "    assert_ptr_equal(ret, %s);\n", v.s);
-            else sb_puts(b, "    assert_non_null(ret);\n");
+            if (!strcmp(r->ret.text, "0"))
+                sb_puts(b, "    assert_null(ret);\n");
+            else if (addr_of(&v, n, r->ret.text) == 0)
+                sb_printf(b, "    assert_ptr_equal(ret, %s);\n", v.s);
+            else
+                sb_puts(b, "    assert_non_null(ret);\n");
             break;
         case 'f':
-            if (!strcmp(r->ret.text, "NULL")) sb_puts(b, "    assert_null(ret);\n");
-            else if (strcmp(r->ret.text, "?")) sb_printf(b, "    assert_ptr_equal(ret, %s);\n", r->ret.text);
-            else sb_puts(b, "    assert_non_null(ret);\n");
+            if (!strcmp(r->ret.text, "NULL"))
+                sb_puts(b, "    assert_null(ret);\n");
+            else if (strcmp(r->ret.text, "?"))
+                sb_printf(b, "    assert_ptr_equal(ret, %s);\n", r->ret.text);
+            else
+                sb_puts(b, "    assert_non_null(ret);\n");
             break;
         default: ret_used = 0; break;
         }
@@ -115,9 +125,12 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             changed |= strcmp(e->pre.text, e->post.text) != 0;
             if (ended) continue;
             long long x = strtoll(e->post.text, NULL, 10);
-            if (x == 0) ended = 1;
-            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?') sb_printf(&lit, "%c", (char)x);
-            else ok = 0;
+            if (x == 0)
+                ended = 1;
+            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?')
+                sb_printf(&lit, "%c", (char)x);
+            else
+                ok = 0;
         }
         if (ok && ended && changed) {
             sb_printf(b, "    assert_string_equal(%s, \"%s\");\n", n->local[k], lit.s ? lit.s : "");
@@ -153,20 +166,24 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         const char *lv = lvalue(n, k, e->suffix, lb, sizeof lb);
         strbuf v = STRBUF_INIT;
         switch (e->post.kind) {
-        case 'i': case 'u': case 'e':
+        case 'i':
+        case 'u':
+        case 'e':
             value_expr(&v, n, &e->post, is_chartype(n->u, o->ctype) && o->array);
             sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, v.s);
             break;
         case 'p':
-            if (!strcmp(e->post.text, "0")) sb_printf(b, "    assert_null(%s);\n", lv);
-            else if (addr_of(&v, n, e->post.text) == 0) sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v.s);
-            else sb_printf(b, "    assert_non_null(%s);\n", lv);
+            if (!strcmp(e->post.text, "0"))
+                sb_printf(b, "    assert_null(%s);\n", lv);
+            else if (addr_of(&v, n, e->post.text) == 0)
+                sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v.s);
+            else
+                sb_printf(b, "    assert_non_null(%s);\n", lv);
             break;
-        case 'd':
-            float_assert(b, lv, &e->post);
-            break;
+        case 'd': float_assert(b, lv, &e->post); break;
         case 'f':
-            if (!strcmp(e->post.text, "NULL")) sb_printf(b, "    assert_null(%s);\n", lv);
+            if (!strcmp(e->post.text, "NULL"))
+                sb_printf(b, "    assert_null(%s);\n", lv);
             else if (strcmp(e->post.text, "?"))
                 sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, e->post.text);
             break;
@@ -179,7 +196,8 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
     return 0;
 }
 
-char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
+char *unit_emit_test_body(const unit_info *u, const unit_test *t)
+{
     const unit_record *r = &t->rec;
     names n;
     memset(&n, 0, sizeof n);
@@ -227,8 +245,10 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
     }
     for (size_t oi = 0; oi < norder && !bad; oi++) {
         size_t i = order[oi];
-        if (declare_object(u, &b, &fix, &n, i, declared) != 0) bad = 1;
-        else if (r->objs[i].id > 0 && r->objs[i].id <= maxid) declared[r->objs[i].id - 1] = 'y';
+        if (declare_object(u, &b, &fix, &n, i, declared) != 0)
+            bad = 1;
+        else if (r->objs[i].id > 0 && r->objs[i].id <= maxid)
+            declared[r->objs[i].id - 1] = 'y';
     }
     free(order);
     free(state);
@@ -250,13 +270,15 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
         sb_puts(&b, ";\n\n");
         size_t at = b.len;
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
-        if (b.len == at && b.s) b.s[--b.len] = 0;   /* nothing asserted: no blank line before the end */
+        if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */
     } else if (!bad) {
         /* the call fails: run it in a child, with default signal actions (CMocka's own
          * handlers would catch the signal), and check how the child ended */
         sb_puts(&b, "\n    pid_t pid = fork();\n    assert_true(pid >= 0);\n    if (pid == 0) {\n");
-        sb_puts(&b, "        signal(SIGSEGV, SIG_DFL);\n        signal(SIGABRT, SIG_DFL);\n        signal(SIGBUS, SIG_DFL);\n"
-                    "        signal(SIGFPE, SIG_DFL);\n        signal(SIGILL, SIG_DFL);\n");
+        sb_puts(
+            &b,
+            "        signal(SIGSEGV, SIG_DFL);\n        signal(SIGABRT, SIG_DFL);\n        signal(SIGBUS, SIG_DFL);\n"
+            "        signal(SIGFPE, SIG_DFL);\n        signal(SIGILL, SIG_DFL);\n");
         bad = emit_mocks(&b, &n, "        ") != 0;
         sb_puts(&b, "        ");
         if (have_ret) sb_puts(&b, "(void)");
@@ -266,8 +288,10 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
         if (t->outcome == UO_SIGNAL) {
             const char *sn = signal_name(t->signo);
             sb_puts(&b, "    assert_true(WIFSIGNALED(status));\n");
-            if (sn) sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %s);\n", sn);
-            else sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %d);\n", t->signo);
+            if (sn)
+                sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %s);\n", sn);
+            else
+                sb_printf(&b, "    assert_int_equal(WTERMSIG(status), %d);\n", t->signo);
         } else {
             sb_puts(&b, "    assert_true(WIFEXITED(status));\n");
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
@@ -282,7 +306,8 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t) {
 }
 
 /* Stand-in with CMocka's mock(): returns the values will_return queued, in order. */
-static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static, int outputs) {
+static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static, int outputs)
+{
     const ut_type *r = ft->ret;
     strbuf head = STRBUF_INIT;
     sb_printf(&head, "%s(", name);
@@ -309,8 +334,10 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
     case UT_STRUCT:
-        if (r->complete) sb_printf(b, "    return *(%s *)(uintptr_t)mock();\n", r->spelling);
-        else sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling);
+        if (r->complete)
+            sb_printf(b, "    return *(%s *)(uintptr_t)mock();\n", r->spelling);
+        else
+            sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling);
         break;
     case UT_UNION: sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling); break;
     case UT_PTR: sb_printf(b, "    return (%s)(uintptr_t)mock();\n", r->spelling); break;
@@ -319,11 +346,13 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     sb_puts(b, "}\n\n");
 }
 
-static int text_uses(const unit_test *tests, size_t n, const char *name) {
+static int text_uses(const unit_test *tests, size_t n, const char *name)
+{
     for (size_t i = 0; i < n; i++) {
         const unit_record *r = &tests[i].rec;
         for (size_t k = 0; k < r->nmocks; k++)
-            if (!strcmp(r->mocks[k].name, name) || (r->mocks[k].value.kind == 'f' && !strcmp(r->mocks[k].value.text, name)))
+            if (!strcmp(r->mocks[k].name, name) ||
+                (r->mocks[k].value.kind == 'f' && !strcmp(r->mocks[k].value.text, name)))
                 return 1;
         for (size_t k = 0; k < r->nentries; k++)
             if ((r->entries[k].pre.kind == 'f' && !strcmp(r->entries[k].pre.text, name)) ||
@@ -334,13 +363,18 @@ static int text_uses(const unit_test *tests, size_t n, const char *name) {
     return 0;
 }
 
-char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked, size_t nmocked,
-                      const char *source_name) {
+char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
+                      size_t nmocked, const char *source_name)
+{
     strbuf b = STRBUF_INIT;
-    sb_printf(&b, "/* test_%s: CMocka unit tests generated by `sympath unit` for %s; regression assertions hold the values\n"
-                  " * observed when the tests were generated. */\n",
-              source_name, source_name);
-    sb_puts(&b, "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n");
+    sb_printf(
+        &b,
+        "/* test_%s: CMocka unit tests generated by `sympath unit` for %s; regression assertions hold the values\n"
+        " * observed when the tests were generated. */\n",
+        source_name, source_name);
+    sb_puts(
+        &b,
+        "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\n");
     /* fork and _exit are declared by hand: <unistd.h> would define R_OK, F_OK, ... before the
      * unit's own declarations, which may use those names (an enum constant R_OK) */
     sb_puts(&b, "#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/wait.h>\n"
@@ -372,7 +406,8 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         if (!unit_is_wrapped(u, u->defs[i].name)) continue;
         char *wn = NULL;
         if (asprintf(&wn, "__wrap_%s", u->defs[i].name) < 0) continue;
-        sb_printf(&b, "/* %s is defined in the unit: linked with -Wl,--wrap=%s, calls from the other files come here */\n",
+        sb_printf(&b,
+                  "/* %s is defined in the unit: linked with -Wl,--wrap=%s, calls from the other files come here */\n",
                   u->defs[i].name, u->defs[i].name);
         emit_standin(&b, wn, u->defs[i].type, 0, u->mock_outputs);
         free(wn);

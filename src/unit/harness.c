@@ -21,12 +21,13 @@
 typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
-    char *need;               /* per type id: 1 = fill/dump generated */
+    char *need; /* per type id: 1 = fill/dump generated */
     strbuf out, warn;
 } gen;
 
 /* Spelling without top-level const: "const int" -> "int", "char *const" -> "char *". */
-static char *unqual(const ut_type *t) {
+static char *unqual(const ut_type *t)
+{
     const char *s = t->spelling;
     size_t n = strlen(s);
     if (t->kind != UT_PTR && !strncmp(s, "const ", 6)) return strdup(s + 6);
@@ -39,17 +40,21 @@ static char *unqual(const ut_type *t) {
     return strdup(s);
 }
 
-static int stub_ok(const ut_type *f) {
-    return f && f->kind == UT_FUNC && !f->variadic;
-}
+static int stub_ok(const ut_type *f) { return f && f->kind == UT_FUNC && !f->variadic; }
 
 /* An object of this type can be allocated and filled. */
-static int fillable(const ut_type *t) {
+static int fillable(const ut_type *t)
+{
     /* an anonymous struct or union has no name generated code could use */
     if (strstr(t->spelling, "(unnamed") || strstr(t->spelling, "(anonymous")) return 0;
     switch (t->kind) {
-    case UT_INT: case UT_BOOL: case UT_ENUM: case UT_FLOAT: case UT_PTR: return t->size > 0;
-    case UT_STRUCT: case UT_UNION: return t->complete;
+    case UT_INT:
+    case UT_BOOL:
+    case UT_ENUM:
+    case UT_FLOAT:
+    case UT_PTR: return t->size > 0;
+    case UT_STRUCT:
+    case UT_UNION: return t->complete;
     case UT_ARRAY: return t->count > 0 && fillable(t->pointee);
     default: return 0;
     }
@@ -59,7 +64,8 @@ static int fillable(const ut_type *t) {
  * the unit cannot see into (declared only), or a system struct a mocked function receives. */
 static int is_mocked_system(const unit_harness_opts *o, const char *name);
 
-static int handle_ok(const gen *g, const ut_type *ptr) {
+static int handle_ok(const gen *g, const ut_type *ptr)
+{
     const ut_type *e = ptr->pointee;
     if (e->kind != UT_STRUCT && e->kind != UT_UNION) return 0;
     if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
@@ -77,7 +83,8 @@ static int handle_ok(const gen *g, const ut_type *ptr) {
     return 0;
 }
 
-static void mark(gen *g, const ut_type *t) {
+static void mark(gen *g, const ut_type *t)
+{
     if (!t || g->need[t->id]) return;
     g->need[t->id] = 1;
     if (t->kind == UT_PTR || t->kind == UT_ARRAY) mark(g, t->pointee);
@@ -89,7 +96,8 @@ static void mark(gen *g, const ut_type *t) {
     }
 }
 
-static const char *sym_fn(const ut_type *t) {
+static const char *sym_fn(const ut_type *t)
+{
     switch (t->bits) {
     case 8: return t->is_signed ? "sym_i8" : "sym_u8";
     case 16: return t->is_signed ? "sym_i16" : "sym_u16";
@@ -100,7 +108,8 @@ static const char *sym_fn(const ut_type *t) {
 }
 
 /* Parameter list "int a0, const char *a1" (or "void") of a function type. */
-static void param_list(strbuf *b, const ut_type *f) {
+static void param_list(strbuf *b, const ut_type *f)
+{
     if (f->nargs == 0 && !f->variadic) {
         sb_puts(b, "void");
         return;
@@ -117,7 +126,8 @@ static void param_list(strbuf *b, const ut_type *f) {
 
 /* Body of a stand-in returning a fresh value of ret (Dsc+Mock: the i-th call returns the
  * i-th fresh input), recording it as `mock NAME ...`. */
-static void standin_body(gen *g, const char *name, const ut_type *f, int outputs) {
+static void standin_body(gen *g, const char *name, const ut_type *f, int outputs)
+{
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
     /* --mock-outputs: a fresh value through each output parameter, recorded as an object
@@ -127,9 +137,13 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
         const ut_type *e = f->args[i]->pointee;
         char *es = unqual(e);
         char *pd = unit_declarator(es, "*v");
-        sb_printf(b, "    if (a%zu != NULL) {\n        %s = calloc(1, sizeof *v);\n        int first = sympu_nobjs + 1;\n", i, pd);
-        sb_printf(b, "        int id = sympu_register(v, %d, sizeof *v, 1, 0, sympu_dump_%d, \"-\", \"%s_out%zu\", \"%s\");\n",
-                  e->alias_id, e->id, name, i, es);
+        sb_printf(b,
+                  "    if (a%zu != NULL) {\n        %s = calloc(1, sizeof *v);\n        int first = sympu_nobjs + 1;\n",
+                  i, pd);
+        sb_printf(
+            b,
+            "        int id = sympu_register(v, %d, sizeof *v, 1, 0, sympu_dump_%d, \"-\", \"%s_out%zu\", \"%s\");\n",
+            e->alias_id, e->id, name, i, es);
         sb_printf(b, "        sympu_fill_%d(v, \"%s(*a%zu)\", 1);\n        sympu_built(id);\n", e->id, name, i);
         sb_printf(b, "        sympu_dump_from(first, \"pre\");\n        *a%zu = *v;\n", i);
         sb_printf(b, "        sympu_rec(\"mock %s p %%d\\n\", id);\n    }\n", name);
@@ -139,20 +153,18 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     const ut_type *r = f->ret;
     char *rs = unqual(r);
     switch (r->kind) {
-    case UT_VOID:
-        break;
-    case UT_FLOAT:
-        sb_printf(b, "    return 0; /* floating-point results are not symbolic */\n");
-        break;
-    case UT_STRUCT: case UT_UNION:
+    case UT_VOID: break;
+    case UT_FLOAT: sb_printf(b, "    return 0; /* floating-point results are not symbolic */\n"); break;
+    case UT_STRUCT:
+    case UT_UNION:
         if (!r->complete || r->kind == UT_UNION) {
             sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", rs);
             break;
         }
         sb_printf(b, "    %s *r = calloc(1, sizeof *r);\n", rs);
         sb_printf(b, "    int first = sympu_nobjs + 1;\n");
-        sb_printf(b, "    int id = sympu_register(r, %d, sizeof *r, 1, 0, sympu_dump_%d, \"-\", \"%s_ret\", \"%s\");\n", r->id,
-                  r->id, name, rs);
+        sb_printf(b, "    int id = sympu_register(r, %d, sizeof *r, 1, 0, sympu_dump_%d, \"-\", \"%s_ret\", \"%s\");\n",
+                  r->id, r->id, name, rs);
         sb_printf(b, "    sympu_fill_%d(r, \"%s_ret\", 1);\n    sympu_dump_from(first, \"pre\");\n", r->id, name);
         sb_printf(b, "    sympu_rec(\"mock %s p %%d\\n\", id);\n    (void)id;\n    return *r;\n", name);
         break;
@@ -162,11 +174,13 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
             break;
         }
         char *d = unit_declarator(rs, "r");
-        sb_printf(b, "    %s;\n    int first = sympu_nobjs + 1;\n    sympu_fill_%d(&r, \"%s_ret\", 1);\n", d, r->id, name);
+        sb_printf(b, "    %s;\n    int first = sympu_nobjs + 1;\n    sympu_fill_%d(&r, \"%s_ret\", 1);\n", d, r->id,
+                  name);
         sb_printf(b, "    sympu_dump_from(first, \"pre\");\n");
         free(d);
         if (r->kind == UT_PTR && r->pointee->kind == UT_FUNC)
-            sb_printf(b, "    sympu_rec(\"mock %s f %%s\\n\", r ? sympu_stub_name((const void *)r) : \"NULL\");\n", name);
+            sb_printf(b, "    sympu_rec(\"mock %s f %%s\\n\", r ? sympu_stub_name((const void *)r) : \"NULL\");\n",
+                      name);
         else if (r->kind == UT_PTR)
             sb_printf(b, "    sympu_rec(\"mock %s p %%d\\n\", sympu_id_of((const void *)r));\n", name);
         else if (r->kind == UT_ENUM)
@@ -182,7 +196,8 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     free(rs);
 }
 
-static void gen_fill(gen *g, const ut_type *t) {
+static void gen_fill(gen *g, const ut_type *t)
+{
     strbuf *b = &g->out;
     char *ts = unqual(t);
     char *po = unit_declarator(ts, "*o");
@@ -195,13 +210,13 @@ static void gen_fill(gen *g, const ut_type *t) {
     switch (t->kind) {
     case UT_INT: {
         const char *f = sym_fn(t);
-        if (f) sb_printf(b, "    *o = (%s)%s(name);\n", ts, f);
-        else sb_printf(b, "    memset(o, 0, sizeof *o); /* %u-bit integers are not symbolic */\n", t->bits);
+        if (f)
+            sb_printf(b, "    *o = (%s)%s(name);\n", ts, f);
+        else
+            sb_printf(b, "    memset(o, 0, sizeof *o); /* %u-bit integers are not symbolic */\n", t->bits);
         break;
     }
-    case UT_BOOL:
-        sb_printf(b, "    *o = sym_bool(name);\n");
-        break;
+    case UT_BOOL: sb_printf(b, "    *o = sym_bool(name);\n"); break;
     case UT_ENUM:
         if (g->o->enum_any || t->nenums == 0) {
             sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->is_signed ? "sym_i32" : "sym_u32");
@@ -216,9 +231,7 @@ static void gen_fill(gen *g, const ut_type *t) {
     case UT_FLOAT: /* float and double symbolic; long double a double input, extended */
         sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->size == 4 ? "sym_float" : "sym_double");
         break;
-    case UT_UNION:
-        sb_printf(b, "    memset(o, 0, sizeof *o); /* unions are not built (zero) */\n");
-        break;
+    case UT_UNION: sb_printf(b, "    memset(o, 0, sizeof *o); /* unions are not built (zero) */\n"); break;
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
@@ -232,7 +245,8 @@ static void gen_fill(gen *g, const ut_type *t) {
                 free(fs);
             } else {
                 if (f->type->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, f->name, 0));
+                    sb_printf(b, "        sympu_null_ok = %d;\n",
+                              g->o->null_all || unit_null_checked(g->u, f->name, 0));
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
@@ -260,8 +274,8 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
             char *es = unqual(e);
-            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id, L + 1,
-                      e->id, es);
+            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
+                      L + 1, e->id, es);
             free(es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
@@ -283,10 +297,12 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    unsigned nnull = null_ok || !fresh; /* at the depth bound NULL ends the structure */\n");
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + nnull + nal);\n");
             sb_printf(b, "    if (fresh && c == 0) {\n        %s = calloc(1, sizeof *p);\n", pe);
-            sb_printf(b, "        int id = sympu_register(p, %d, sizeof *p, 1, 1, sympu_dump_%d, \"-\", name, \"%s\");\n",
+            sb_printf(b,
+                      "        int id = sympu_register(p, %d, sizeof *p, 1, 1, sympu_dump_%d, \"-\", name, \"%s\");\n",
                       e->alias_id, e->id, es);
             if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = null_ok_deref;\n");
-            sb_printf(b, "        *o = p;\n        sympu_fill_%d(p, name, depth + 1);\n        sympu_built(id);\n", e->id);
+            sb_printf(b, "        *o = p;\n        sympu_fill_%d(p, name, depth + 1);\n        sympu_built(id);\n",
+                      e->id);
             sb_printf(b, "    } else if (nnull && c == fresh) {\n        *o = NULL;\n    } else {\n");
             sb_printf(b, "        *o = sympu_nth(%d, c - fresh - nnull);\n    }\n", e->alias_id);
             free(pe);
@@ -297,7 +313,8 @@ static void gen_fill(gen *g, const ut_type *t) {
             sb_printf(b, "    unsigned nal = sympu_count(%d);\n", e->alias_id);
             sb_printf(b, "    unsigned nnull = null_ok;\n    unsigned c = sympu_choice(name, 1 + nnull + nal);\n");
             sb_printf(b, "    if (c == 0) {\n        unsigned char *h = calloc(1, 64);\n");
-            sb_printf(b, "        int id = sympu_register(h, %d, 1, 64, 1, NULL, \"ah\", name, \"unsigned char\");\n", e->alias_id);
+            sb_printf(b, "        int id = sympu_register(h, %d, 1, 64, 1, NULL, \"ah\", name, \"unsigned char\");\n",
+                      e->alias_id);
             sb_printf(b, "        sympu_built(id);\n        *o = (void *)h;\n");
             sb_printf(b, "    } else if (nnull && c == 1) {\n        *o = NULL;\n    } else {\n");
             sb_printf(b, "        *o = sympu_nth(%d, c - 1 - nnull);\n    }\n", e->alias_id);
@@ -306,15 +323,14 @@ static void gen_fill(gen *g, const ut_type *t) {
         }
         break;
     }
-    default:
-        sb_printf(b, "    memset(o, 0, sizeof *o);\n");
-        break;
+    default: sb_printf(b, "    memset(o, 0, sizeof *o);\n"); break;
     }
     sb_printf(b, "}\n\n");
     free(ts);
 }
 
-static void gen_dump(gen *g, const ut_type *t) {
+static void gen_dump(gen *g, const ut_type *t)
+{
     strbuf *b = &g->out;
     char *ts = unqual(t);
     char *po = unit_declarator(ts, t->kind == UT_ARRAY ? "*o" : "const *o");
@@ -323,19 +339,20 @@ static void gen_dump(gen *g, const ut_type *t) {
     sb_printf(b, "    (void)o, (void)lv, (void)phase, (void)id;\n");
     free(po);
     switch (t->kind) {
-    case UT_INT: case UT_BOOL:
-        if (t->is_signed) sb_printf(b, "    sympu_pi(phase, id, lv, (long long)*o);\n");
-        else sb_printf(b, "    sympu_pu(phase, id, lv, (unsigned long long)*o);\n");
+    case UT_INT:
+    case UT_BOOL:
+        if (t->is_signed)
+            sb_printf(b, "    sympu_pi(phase, id, lv, (long long)*o);\n");
+        else
+            sb_printf(b, "    sympu_pu(phase, id, lv, (unsigned long long)*o);\n");
         break;
-    case UT_ENUM:
-        sb_printf(b, "    sympu_pe(phase, id, lv, sympu_enum_%d((long long)*o));\n", t->id);
-        break;
-    case UT_FLOAT:
-        sb_printf(b, "    sympu_pd(phase, id, lv, (double)*o);\n");
-        break;
+    case UT_ENUM: sb_printf(b, "    sympu_pe(phase, id, lv, sympu_enum_%d((long long)*o));\n", t->id); break;
+    case UT_FLOAT: sb_printf(b, "    sympu_pd(phase, id, lv, (double)*o);\n"); break;
     case UT_PTR:
-        if (t->pointee->kind == UT_FUNC) sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
-        else sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
+        if (t->pointee->kind == UT_FUNC)
+            sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
+        else
+            sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
         break;
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
@@ -359,21 +376,22 @@ static void gen_dump(gen *g, const ut_type *t) {
         sb_printf(b, "        snprintf(l, sizeof l, \"%%s[%%zu]\", lv, i);\n");
         sb_printf(b, "        sympu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
         break;
-    default:
-        break;
+    default: break;
     }
     sb_printf(b, "}\n\n");
     free(ts);
 }
 
-static int is_mocked_system(const unit_harness_opts *o, const char *name) {
+static int is_mocked_system(const unit_harness_opts *o, const char *name)
+{
     for (size_t i = 0; i < o->nmock_names; i++)
         if (!strcmp(o->mock_names[i], name)) return 1;
     return 0;
 }
 
 /* A stand-in: C function cname (NULL: name), recorded as `mock name`. */
-static void gen_standin_as(gen *g, const char *name, const char *cname, const ut_type *ft, int outputs) {
+static void gen_standin_as(gen *g, const char *name, const char *cname, const ut_type *ft, int outputs)
+{
     strbuf *b = &g->out;
     char *rs = unqual(ft->ret);
     strbuf pl = STRBUF_INIT;
@@ -390,24 +408,27 @@ static void gen_standin_as(gen *g, const char *name, const char *cname, const ut
     free(rs);
 }
 
-static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs) {
+static void gen_standin(gen *g, const char *name, const ut_type *ft, int outputs)
+{
     gen_standin_as(g, name, NULL, ft, outputs);
 }
 
-static int global_ok(const ut_type *t) {
+static int global_ok(const ut_type *t)
+{
     if (t->is_const || (t->kind == UT_ARRAY && t->pointee->is_const)) return 0;
     return fillable(t) && t->kind != UT_UNION;
 }
 
-static void gen_driver(gen *g, const ut_func *f) {
+static void gen_driver(gen *g, const ut_func *f)
+{
     strbuf *b = &g->out;
     sb_printf(b, "static void sympu_drive_%s(void) {\n", f->name);
     /* globals of the unit: recorded (and restored by each emitted test), not inputs */
     for (size_t i = 0; i < g->u->nglobals; i++) {
         const ut_param *gv = &g->u->globals[i];
         if (!global_ok(gv->type)) continue;
-        sb_printf(b, "    sympu_register((void *)&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"g\", \"%s\", \"-\");\n", gv->name,
-                  gv->name, gv->type->id, gv->name);
+        sb_printf(b, "    sympu_register((void *)&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"g\", \"%s\", \"-\");\n",
+                  gv->name, gv->name, gv->type->id, gv->name);
         if (g->o->global_inputs) {
             if (gv->type->kind == UT_PTR)
                 sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
@@ -433,25 +454,29 @@ static void gen_driver(gen *g, const ut_func *f) {
             snprintf(pn, sizeof pn, "*%s", bn);
             char *pd = unit_declarator(es, pn);
             if (p->len_param > (int)i)
-                sb_printf(b, "    size_t sympu_n%zu = sym_size_t(\"%s\");\n    sym_assume(sympu_n%zu <= %u);\n", i, lp->name, i,
-                          g->o->buf_len);
+                sb_printf(b, "    size_t sympu_n%zu = sym_size_t(\"%s\");\n    sym_assume(sympu_n%zu <= %u);\n", i,
+                          lp->name, i, g->o->buf_len);
             sb_printf(b, "    %s = malloc(sympu_n%zu ? sympu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
-            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
-                      p->name, ts);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
             char dn[32];
-            if (bytes) snprintf(dn, sizeof dn, "sympu_dump_byte");
-            else snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
+            if (bytes)
+                snprintf(dn, sizeof dn, "sympu_dump_byte");
+            else
+                snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
             sb_printf(b, "    sympu_register(%s, %d, sizeof %s[0], sympu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
                       bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
             sb_printf(b, "    for (size_t k = 0; k < sympu_n%zu; k++) {\n", i);
-            if (bytes) sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
+            if (bytes)
+                sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
             else {
                 /* a pointer element may be NULL when the unit checks elements (v[i] == NULL) */
                 if (e->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                    sb_printf(b, "        sympu_null_ok = %d;\n",
+                              g->o->null_all || unit_null_checked(g->u, p->name, 1));
                 sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             }
             sb_printf(b, "    }\n");
@@ -459,31 +484,33 @@ static void gen_driver(gen *g, const ut_func *f) {
             free(es);
         } else if (p->buf_param >= 0) {
             if (p->buf_param > (int)i)
-                sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n", p->buf_param,
-                          p->name, p->buf_param, g->o->buf_len);
+                sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n",
+                          p->buf_param, p->name, p->buf_param, g->o->buf_len);
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = (%s)sympu_n%d;\n", vd, ts, p->buf_param);
             free(vd);
-            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
-                      p->name, ts);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
         } else if (fillable(t)) {
             char *d = unit_declarator(ts, vn);
             sb_printf(b, "    %s;\n", d);
             free(d);
-            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn, vn, t->id,
-                      p->name, ts);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
             if (t->kind == UT_PTR)
                 sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n",
                           g->o->null_all || unit_null_checked(g->u, p->name, 0),
                           g->o->null_all || unit_null_checked(g->u, p->name, 1));
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_UNION)
-                sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name, t->spelling);
+                sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,
+                          t->spelling);
         } else {
             char *d = unit_declarator(ts, vn);
             sb_printf(b, "    %s;\n    memset(&%s, 0, sizeof %s);\n", d, vn, vn);
             free(d);
-            sb_printf(&g->warn, "%s: parameter %s (%s) cannot be built: fixed to zero\n", f->name, p->name, t->spelling);
+            sb_printf(&g->warn, "%s: parameter %s (%s) cannot be built: fixed to zero\n", f->name, p->name,
+                      t->spelling);
         }
         free(ts);
     }
@@ -501,18 +528,24 @@ static void gen_driver(gen *g, const ut_func *f) {
     sb_printf(b, ");\n");
     switch (r->kind) {
     case UT_VOID: break;
-    case UT_INT: case UT_BOOL:
-        if (r->is_signed) sb_printf(b, "    sympu_rec(\"ret i %%lld\\n\", (long long)sympu_ret);\n");
-        else sb_printf(b, "    sympu_rec(\"ret u %%llu\\n\", (unsigned long long)sympu_ret);\n");
+    case UT_INT:
+    case UT_BOOL:
+        if (r->is_signed)
+            sb_printf(b, "    sympu_rec(\"ret i %%lld\\n\", (long long)sympu_ret);\n");
+        else
+            sb_printf(b, "    sympu_rec(\"ret u %%llu\\n\", (unsigned long long)sympu_ret);\n");
         break;
     case UT_ENUM: sb_printf(b, "    sympu_rec(\"ret e %%s\\n\", sympu_enum_%d((long long)sympu_ret));\n", r->id); break;
     case UT_PTR:
         if (r->pointee->kind == UT_FUNC)
-            sb_printf(b, "    sympu_rec(\"ret f %%s\\n\", sympu_ret ? sympu_stub_name((const void *)sympu_ret) : \"NULL\");\n");
+            sb_printf(
+                b,
+                "    sympu_rec(\"ret f %%s\\n\", sympu_ret ? sympu_stub_name((const void *)sympu_ret) : \"NULL\");\n");
         else if (r->pointee->kind == UT_INT && r->pointee->is_plain_char)
             sb_printf(b, "    sympu_ret_str((const char *)sympu_ret);\n");
         else
-            sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void *)sympu_ret, sympu_pbuf));\n"
+            sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void "
+                         "*)sympu_ret, sympu_pbuf));\n"
                          "    (void)sympu_pbuf;\n");
         break;
     case UT_FLOAT:
@@ -523,21 +556,22 @@ static void gen_driver(gen *g, const ut_func *f) {
         if (fillable(r)) {
             /* the returned struct is an object of its own ("r"), recorded after the call */
             char *rs = unqual(r);
-            sb_printf(b, "    sympu_register(&sympu_ret, -1, sizeof sympu_ret, 1, 0, sympu_dump_%d, \"r\", \"ret\", \"%s\");\n", r->id,
-                      rs);
+            sb_printf(
+                b,
+                "    sympu_register(&sympu_ret, -1, sizeof sympu_ret, 1, 0, sympu_dump_%d, \"r\", \"ret\", \"%s\");\n",
+                r->id, rs);
             free(rs);
         }
         sb_printf(b, "    (void)sympu_ret;\n");
         break;
-    default:
-        sb_printf(b, "    (void)sympu_ret;\n");
-        break;
+    default: sb_printf(b, "    (void)sympu_ret;\n"); break;
     }
     sb_printf(b, "    sympu_dump_from(1, \"post\");\n    sympu_rec(\"done\\n\");\n}\n\n");
 }
 
 char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets, const unit_harness_opts *o,
-                   char **warnings, char **err) {
+                   char **warnings, char **err)
+{
     gen g;
     memset(&g, 0, sizeof g);
     g.u = u;
@@ -567,7 +601,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_printf(b, "/* ---- builders (fill) and recorders (dump) per type ---- */\n");
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
-        sb_printf(b, "static void sympu_fill_%zu(void *vo, const char *name, int depth); /* %s */\n", i, u->types[i]->spelling);
+        sb_printf(b, "static void sympu_fill_%zu(void *vo, const char *name, int depth); /* %s */\n", i,
+                  u->types[i]->spelling);
         sb_printf(b, "static void sympu_dump_%zu(const void *vo, const char *lv, const char *phase, int id);\n", i);
     }
     for (size_t i = 0; i < u->ntypes; i++) {
@@ -591,7 +626,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }
-    sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n", names.s ? names.s : "");
+    sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n",
+              names.s ? names.s : "");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
     for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
@@ -616,8 +652,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_printf(b, "#undef main\nint main(void) {\n    const char *f = getenv(\"" SYMPATH_ENV_UNIT_FUNCTION "\");\n");
     sb_printf(b, "    if (!f) return 2;\n");
     for (size_t i = 0; i < ntargets; i++)
-        sb_printf(b, "    if (!strcmp(f, \"%s\")) {\n        sympu_drive_%s();\n        return 0;\n    }\n", targets[i]->name,
-                  targets[i]->name);
+        sb_printf(b, "    if (!strcmp(f, \"%s\")) {\n        sympu_drive_%s();\n        return 0;\n    }\n",
+                  targets[i]->name, targets[i]->name);
     sb_printf(b, "    return 2;\n}\n");
     free(g.need);
     if (b->failed || g.warn.failed) {

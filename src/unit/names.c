@@ -8,7 +8,8 @@
 #include "unit.h"
 #include "util/util.h"
 
-char *unit_declarator(const char *spelling, const char *name) {
+char *unit_declarator(const char *spelling, const char *name)
+{
     char *r = NULL;
     /* the abstract declarator's hole: "(*)", "(**)" (a pointer to a function pointer), the
      * innermost one of "void (*(*)(int))(void)" */
@@ -36,17 +37,20 @@ char *unit_declarator(const char *spelling, const char *name) {
     return r;
 }
 
-char *unit_ident(const char *text) {
+char *unit_ident(const char *text)
+{
     size_t n = strlen(text);
     char *r = malloc(n * 2 + 2);
     if (!r) return NULL;
     size_t o = 0;
     for (const char *p = text; *p; p++) {
-        if (isalnum((unsigned char)*p) || *p == '_') r[o++] = *p;
+        if (isalnum((unsigned char)*p) || *p == '_')
+            r[o++] = *p;
         else if (*p == '*') {
             if (o && r[o - 1] != '_') r[o++] = '_';
             r[o++] = 'p';
-        } else if (o && r[o - 1] != '_') r[o++] = '_';
+        } else if (o && r[o - 1] != '_')
+            r[o++] = '_';
     }
     while (o && r[o - 1] == '_') o--;
     if (o == 0 || isdigit((unsigned char)r[0])) {
@@ -61,9 +65,10 @@ char *unit_ident(const char *text) {
 /* Whether n names a length: a usual length name, or "n" + the buffer's name (na for a). */
 static int length_name_of(const char *n, const char *buf);
 
-static int length_name(const char *n) {
-    static const char *exact[] = {"n", "len", "length", "size", "sz", "count", "cnt", "num", "nbytes", "nelem",
-                                  "nmemb", "nitems", "bytes", "capacity", "cap", "argc", NULL};
+static int length_name(const char *n)
+{
+    static const char *exact[] = {"n",     "len",   "length", "size",  "sz",       "count", "cnt",  "num", "nbytes",
+                                  "nelem", "nmemb", "nitems", "bytes", "capacity", "cap",   "argc", NULL};
     static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
     for (int i = 0; exact[i]; i++)
         if (!strcmp(n, exact[i])) return 1;
@@ -75,17 +80,19 @@ static int length_name(const char *n) {
     return 0;
 }
 
-static int length_name_of(const char *n, const char *buf) {
+static int length_name_of(const char *n, const char *buf)
+{
     if (length_name(n)) return 1;
-    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                       /* a, na */
-    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1;         /* a, n_a */
+    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                /* a, na */
+    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1; /* a, n_a */
     size_t l = strlen(buf);
-    return !strncmp(n, buf, l) && (!strcmp(n + l, "_n") || !strcmp(n + l, "n"));   /* a, a_n */
+    return !strncmp(n, buf, l) && (!strcmp(n + l, "_n") || !strcmp(n + l, "n")); /* a, a_n */
 }
 
 /* A pointer whose pointee can be an array element: scalars, complete structs, strings
  * (char ** as in argv), void (bytes). */
-static int buffer_ok(const ut_type *p) {
+static int buffer_ok(const ut_type *p)
+{
     if (!p || p->kind != UT_PTR || !p->pointee) return 0;
     const ut_type *e = p->pointee;
     if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
@@ -93,7 +100,8 @@ static int buffer_ok(const ut_type *p) {
            (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
 }
 
-void unit_pair_buffers(ut_func *f) {
+void unit_pair_buffers(ut_func *f)
+{
     /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */
     for (int order = 0; order < 2; order++)
         for (size_t i = 0; i + 1 < f->nparams; i++) {
@@ -107,15 +115,12 @@ void unit_pair_buffers(ut_func *f) {
         }
 }
 
-static int is_ident(const char *t) {
-    return (isalpha((unsigned char)t[0]) || t[0] == '_');
-}
+static int is_ident(const char *t) { return (isalpha((unsigned char)t[0]) || t[0] == '_'); }
 
-static int is_null_const(const char *t) {
-    return !strcmp(t, "NULL") || !strcmp(t, "0") || !strcmp(t, "nullptr");
-}
+static int is_null_const(const char *t) { return !strcmp(t, "NULL") || !strcmp(t, "0") || !strcmp(t, "nullptr"); }
 
-static void add_checked(unit_info *u, const char *name, int deref) {
+static void add_checked(unit_info *u, const char *name, int deref)
+{
     char buf[256];
     snprintf(buf, sizeof buf, "%s%s", deref ? "*" : "", name);
     if (unit_null_checked(u, name, deref)) return;
@@ -126,7 +131,8 @@ static void add_checked(unit_info *u, const char *name, int deref) {
     if (u->null_checked[u->nnull_checked]) u->nnull_checked++;
 }
 
-int unit_null_checked(const unit_info *u, const char *name, int deref) {
+int unit_null_checked(const unit_info *u, const char *name, int deref)
+{
     for (size_t i = 0; i < u->nnull_checked; i++) {
         const char *c = u->null_checked[i];
         if (deref ? (c[0] == '*' && !strcmp(c + 1, name)) : !strcmp(c, name)) return 1;
@@ -140,7 +146,8 @@ int unit_null_checked(const unit_info *u, const char *name, int deref) {
  * NULL or 0, negated with '!', or used as a truth value: the whole condition of if/while,
  * or an operand of && / || / ?. The checked name is the chain's last identifier.
  */
-void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
+void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n)
+{
     static const char *keywords[] = {"if", "while", "for", "return", "sizeof", "else", "do", "switch", "case", NULL};
     for (size_t i = 0; i < n; i++) {
         if (!is_ident(tok[i])) continue;
@@ -169,8 +176,10 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
             /* an element: `v[i] == NULL`, `!v[i]` check the elements, recorded as "*v" */
             size_t m = e + 1;
             for (int depth = 0; m < n; m++) {
-                if (!strcmp(tok[m], "[")) depth++;
-                else if (!strcmp(tok[m], "]") && --depth == 0) break;
+                if (!strcmp(tok[m], "["))
+                    depth++;
+                else if (!strcmp(tok[m], "]") && --depth == 0)
+                    break;
             }
             const char *bf = b > 0 ? tok[b - 1] : "", *bf2 = b > 1 ? tok[b - 2] : "";
             const char *af = m + 1 < n ? tok[m + 1] : "", *af2 = m + 2 < n ? tok[m + 2] : "";
@@ -207,7 +216,8 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
         if ((!strcmp(after, "==") || !strcmp(after, "!=")) && is_null_const(after2)) check = 1;
         if ((!strcmp(before, "==") || !strcmp(before, "!=")) && is_null_const(before2)) check = 1;
         if (!strcmp(before, "!")) check = 1;
-        if (!strcmp(before, "(") && (!strcmp(before2, "if") || !strcmp(before2, "while")) && !strcmp(after, ")")) check = 1;
+        if (!strcmp(before, "(") && (!strcmp(before2, "if") || !strcmp(before2, "while")) && !strcmp(after, ")"))
+            check = 1;
         if (!strcmp(before, "&&") || !strcmp(before, "||") || !strcmp(after, "&&") || !strcmp(after, "||") ||
             !strcmp(after, "?"))
             check = 1;
@@ -216,7 +226,8 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n) {
     }
 }
 
-void unit_null_propagate(unit_info *u) {
+void unit_null_propagate(unit_info *u)
+{
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < u->nnull_flow; i++) {
@@ -232,25 +243,29 @@ void unit_null_propagate(unit_info *u) {
     }
 }
 
-int unit_mock_out_param(const ut_type *t) {
+int unit_mock_out_param(const ut_type *t)
+{
     if (!t || t->kind != UT_PTR || !t->pointee) return 0;
     const ut_type *e = t->pointee;
     if (e->is_const || strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
     switch (e->kind) {
     case UT_INT: return !e->is_plain_char && e->size > 0;
-    case UT_BOOL: case UT_ENUM: return 1;
+    case UT_BOOL:
+    case UT_ENUM: return 1;
     case UT_PTR: return e->pointee && e->pointee->kind != UT_FUNC;
     case UT_STRUCT: return e->complete;
     default: return 0;
     }
 }
 
-void unit_split_words(const char *s, char ***v, size_t *n) {
+void unit_split_words(const char *s, char ***v, size_t *n)
+{
     char *err = NULL;
     if (util_split_words(s, v, n, &err)) free(err); /* --cflags is checked once, when the command starts */
 }
 
-char *unit_stub_name(const ut_type *fp) {
+char *unit_stub_name(const ut_type *fp)
+{
     if (fp->stub) return strdup(fp->stub);
     char *id = unit_ident(fp->spelling);
     char *r = NULL;
@@ -259,21 +274,24 @@ char *unit_stub_name(const ut_type *fp) {
     return r;
 }
 
-int unit_is_wrapped(const unit_info *u, const char *name) {
+int unit_is_wrapped(const unit_info *u, const char *name)
+{
     for (size_t i = 0; i < u->nwrapped; i++)
         if (!strcmp(u->wrapped[i], name)) return 1;
     return 0;
 }
 
 /* A spelling generated C can use: clang names anonymous types "struct (unnamed at f.c:3:1)". */
-static const char *c_spelling(const ut_type *t) {
+static const char *c_spelling(const ut_type *t)
+{
     if (!t || !t->spelling) return NULL;
     if (!strstr(t->spelling, "(unnamed") && !strstr(t->spelling, "(anonymous")) return t->spelling;
     if (t->canonical && !strstr(t->canonical, "(unnamed") && !strstr(t->canonical, "(anonymous")) return t->canonical;
     return NULL;
 }
 
-char *unit_prototype(const ut_func *f) {
+char *unit_prototype(const ut_func *f)
+{
     if (!f || !f->name || !f->type || f->type->kind != UT_FUNC) return NULL;
     const char *rs = c_spelling(f->type->ret);
     if (!rs) return NULL;

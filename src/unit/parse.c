@@ -13,14 +13,16 @@
 #define SYMPATH_INCLUDE_DIR "include"
 #endif
 
-char *cx_dup(CXString s) {
+char *cx_dup(CXString s)
+{
     const char *c = clang_getCString(s);
     char *r = strdup(c ? c : "");
     clang_disposeString(s);
     return r;
 }
 
-void *grow(void *p, size_t *cap, size_t n, size_t elem) {
+void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
     if (n < *cap) return p;
     size_t nc = *cap ? *cap * 2 : 8;
     void *q = realloc(p, nc * elem);
@@ -35,7 +37,8 @@ void *grow(void *p, size_t *cap, size_t n, size_t elem) {
  * declaration that begins with a macro (`API(int) f(void)`, the type inside the macro's
  * argument) starts at the macro's name, not at the argument; libclang already moves the end
  * past a macro invocation. */
-int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
+int cursor_offsets(CXCursor c, unsigned *b, unsigned *e)
+{
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile f1, f2;
     clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, b);
@@ -45,7 +48,8 @@ int cursor_offsets(CXCursor c, unsigned *b, unsigned *e) {
 
 /* Whether c is in the main file, also when its name comes out of a macro's argument
  * (`API(int (*hook(int k))(int))`): libclang counts such a location as the macro's. */
-static int in_main_file(CXCursor c) {
+static int in_main_file(CXCursor c)
+{
     CXSourceLocation l = clang_getCursorLocation(c);
     if (clang_Location_isFromMainFile(l)) return 1;
     CXFile f;
@@ -54,7 +58,8 @@ static int in_main_file(CXCursor c) {
     return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
 }
 
-static void push_item(top_ctx *tc, CXCursor c, int kind) {
+static void push_item(top_ctx *tc, CXCursor c, int kind)
+{
     unsigned b, e;
     if (cursor_offsets(c, &b, &e) != 0) return;
     top_item *ni = grow(tc->items, &tc->cap, tc->n, sizeof *ni);
@@ -65,7 +70,8 @@ static void push_item(top_ctx *tc, CXCursor c, int kind) {
 
 static void add_global(parse_ctx *pc, CXCursor c);
 
-static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d) {
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
     (void)parent;
     top_ctx *tc = d;
     parse_ctx *pc = tc->pc;
@@ -78,7 +84,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
         }
         /* calls from every function body of this file (static helpers included) */
         clang_visitChildren(c, body_visit, pc);
-        if (in_main_file(c)) scan_tokens(pc, c);
+        if (in_main_file(c))
+            scan_tokens(pc, c);
         else if (!clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
             /* defined in a project header (a header-only library): named when asked for */
             CXFile hf;
@@ -94,14 +101,14 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     if (!in_main_file(c)) return CXChildVisit_Continue;
     switch (k) {
     case CXCursor_InclusionDirective:
-    case CXCursor_MacroDefinition:
-        push_item(tc, c, 0);
-        break;
-    case CXCursor_StructDecl: case CXCursor_UnionDecl: case CXCursor_EnumDecl: case CXCursor_TypedefDecl:
-        push_item(tc, c, 1);
-        break;
+    case CXCursor_MacroDefinition: push_item(tc, c, 0); break;
+    case CXCursor_StructDecl:
+    case CXCursor_UnionDecl:
+    case CXCursor_EnumDecl:
+    case CXCursor_TypedefDecl: push_item(tc, c, 1); break;
     case CXCursor_VarDecl:
-        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern) push_item(tc, c, 3);
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern)
+            push_item(tc, c, 3);
         else if (clang_getCursorLinkage(c) == CXLinkage_External && clang_Cursor_getStorageClass(c) != CX_SC_Static)
             add_global(pc, c); /* a definition, tentative (`int n;`) or not */
         break;
@@ -123,23 +130,25 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
                     f.is_static = !external;
                     free(f.file);
                     f.file = strdup(pc->source);
-                    if (to_defs) add_func(&pc->u->defs, &pc->u->ndefs, &f);
-                    else add_func(&pc->u->statics, &pc->u->nstatics, &f);
+                    if (to_defs)
+                        add_func(&pc->u->defs, &pc->u->ndefs, &f);
+                    else
+                        add_func(&pc->u->statics, &pc->u->nstatics, &f);
                 }
             }
         }
         free(name);
         break;
     }
-    default:
-        break;
+    default: break;
     }
     return CXChildVisit_Continue;
 }
 
 /* A global variable defined in a source: remembered with its type, and declared
  * `extern` in the prelude so that the harness and the tests can read and set it. */
-static void add_global(parse_ctx *pc, CXCursor c) {
+static void add_global(parse_ctx *pc, CXCursor c)
+{
     unit_info *u = pc->u;
     char *name = cx_dup(clang_getCursorSpelling(c));
     for (size_t i = 0; i < u->nglobals; i++)
@@ -158,7 +167,8 @@ static void add_global(parse_ctx *pc, CXCursor c) {
     ng[u->nglobals++] = (ut_param){name, t, -1, -1};
 }
 
-static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
+static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors)
+{
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -175,7 +185,8 @@ static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors) {
     }
 }
 
-int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err) {
+int unit_parse(const char *const *sources, size_t nsources, const char *cflags, unit_info *u, char **err)
+{
     memset(u, 0, sizeof *u);
     *err = NULL;
     char **args = NULL;
@@ -288,16 +299,20 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         int dup = has_def(u, u->externs[i].name);
         for (size_t j = 0; j < ndefined && !dup; j++) dup = !strcmp(defined[j], u->externs[i].name);
         for (size_t j = 0; j < w && !dup; j++) dup = !strcmp(u->externs[j].name, u->externs[i].name);
-        if (!dup) u->externs[w++] = u->externs[i];
-        else free_func(&u->externs[i]);
+        if (!dup)
+            u->externs[w++] = u->externs[i];
+        else
+            free_func(&u->externs[i]);
     }
     u->nexterns = w;
     w = 0;
     for (size_t i = 0; i < u->nsystem; i++) {
         int dup = has_def(u, u->system[i].name);
         for (size_t j = 0; j < w && !dup; j++) dup = !strcmp(u->system[j].name, u->system[i].name);
-        if (!dup) u->system[w++] = u->system[i];
-        else free_func(&u->system[i]);
+        if (!dup)
+            u->system[w++] = u->system[i];
+        else
+            free_func(&u->system[i]);
     }
     u->nsystem = w;
     unit_null_propagate(u);
@@ -324,8 +339,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     return rc;
 }
 
-
-void unit_info_free(unit_info *u) {
+void unit_info_free(unit_info *u)
+{
     for (size_t i = 0; i < u->ndefs; i++) free_func(&u->defs[i]);
     for (size_t i = 0; i < u->nstatics; i++) free_func(&u->statics[i]);
     free(u->statics);
@@ -367,13 +382,15 @@ void unit_info_free(unit_info *u) {
     memset(u, 0, sizeof *u);
 }
 
-const char *unit_header_of(const unit_info *u, const char *name) {
+const char *unit_header_of(const unit_info *u, const char *name)
+{
     for (size_t i = 0; i + 1 < u->nheader_defs; i += 2)
         if (!strcmp(u->header_defs[i], name)) return u->header_defs[i + 1];
     return NULL;
 }
 
-const ut_func *unit_find_def(const unit_info *u, const char *name) {
+const ut_func *unit_find_def(const unit_info *u, const char *name)
+{
     for (size_t i = 0; i < u->ndefs; i++)
         if (!strcmp(u->defs[i].name, name)) return &u->defs[i];
     for (size_t i = 0; i < u->nstatics; i++)

@@ -15,7 +15,8 @@ typedef struct call_ctx {
     parse_ctx *pc;
 } call_ctx;
 
-static void note_called(parse_ctx *pc, CXCursor decl) {
+static void note_called(parse_ctx *pc, CXCursor decl)
+{
     char *name = cx_dup(clang_getCursorSpelling(decl));
     for (size_t i = 0; i < pc->ncalled; i++)
         if (!strcmp(pc->called[i], name)) {
@@ -40,7 +41,8 @@ static void note_called(parse_ctx *pc, CXCursor decl) {
     pc->called_cur[pc->ncalled++] = decl;
 }
 
-enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData d) {
+enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
     (void)parent;
     parse_ctx *pc = d;
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -52,7 +54,8 @@ enum CXChildVisitResult body_visit(CXCursor c, CXCursor parent, CXClientData d) 
 }
 
 /* NULL checks in a function body, on its tokens (unit_scan_null_checks). */
-void scan_tokens(parse_ctx *pc, CXCursor fn) {
+void scan_tokens(parse_ctx *pc, CXCursor fn)
+{
     CXToken *toks = NULL;
     unsigned n = 0;
     /* from where the definition is expanded: one that begins inside a macro's body
@@ -73,7 +76,8 @@ void scan_tokens(parse_ctx *pc, CXCursor fn) {
     clang_disposeTokens(pc->tu, toks, n);
 }
 
-static char *param_name(CXCursor arg, size_t i) {
+static char *param_name(CXCursor arg, size_t i)
+{
     char *n = cx_dup(clang_getCursorSpelling(arg));
     if (!*n) {
         free(n);
@@ -84,7 +88,8 @@ static char *param_name(CXCursor arg, size_t i) {
 
 /* Declaration text of a function cursor: for a definition, the text before its body (the
  * prelude's fallback when the prototype cannot be rebuilt from the types). */
-char *decl_text(parse_ctx *pc, CXCursor c) {
+char *decl_text(parse_ctx *pc, CXCursor c)
+{
     unsigned b, e;
     if (cursor_offsets(c, &b, &e) != 0 || e > pc->text_len) return NULL;
     /* a definition: stop at the body's opening brace (parameter lists hold no brace
@@ -100,7 +105,8 @@ char *decl_text(parse_ctx *pc, CXCursor c) {
     return strndup(pc->text + b, n);
 }
 
-int fill_func(parse_ctx *pc, CXCursor c, ut_func *f) {
+int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
+{
     memset(f, 0, sizeof *f);
     f->name = cx_dup(clang_getCursorSpelling(c));
     CXFile file;
@@ -121,7 +127,8 @@ int fill_func(parse_ctx *pc, CXCursor c, ut_func *f) {
     return 0;
 }
 
-int add_func(ut_func **arr, size_t *n, const ut_func *f) {
+int add_func(ut_func **arr, size_t *n, const ut_func *f)
+{
     ut_func *na = realloc(*arr, (*n + 1) * sizeof *na);
     if (!na) return -1;
     *arr = na;
@@ -129,13 +136,15 @@ int add_func(ut_func **arr, size_t *n, const ut_func *f) {
     return 0;
 }
 
-int has_def(const unit_info *u, const char *name) {
+int has_def(const unit_info *u, const char *name)
+{
     for (size_t i = 0; i < u->ndefs; i++)
         if (!strcmp(u->defs[i].name, name)) return 1;
     return 0;
 }
 
-void free_func(ut_func *f) {
+void free_func(ut_func *f)
+{
     free(f->name);
     free(f->file);
     free(f->decl);

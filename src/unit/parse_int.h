@@ -12,24 +12,24 @@
 typedef struct parse_ctx {
     unit_info *u;
     CXTranslationUnit tu;
-    const char *source;        /* as given */
-    char *text;                /* the main file's bytes */
+    const char *source; /* as given */
+    char *text;         /* the main file's bytes */
     size_t text_len;
     strbuf prelude;
     /* called functions: names and their declaration cursors */
     char **called;
     CXCursor *called_cur;
     size_t ncalled, capcalled;
-    char ***defined;           /* every function defined in any source, static ones too */
+    char ***defined; /* every function defined in any source, static ones too */
     size_t *ndefined;
-    size_t *types_cap;         /* capacity of u->types (shared by the sources) */
-    int header;                /* the source is a header (a header-only library): static functions are targets */
+    size_t *types_cap; /* capacity of u->types (shared by the sources) */
+    int header;        /* the source is a header (a header-only library): static functions are targets */
 } parse_ctx;
 
 /* Top-level declarations of the main file: prelude text, definitions, calls. */
 typedef struct top_item {
     unsigned b, e;
-    int kind;              /* 0 line (include/macro), 1 declaration text, 2 prototype (rebuilt from the
+    int kind; /* 0 line (include/macro), 1 declaration text, 2 prototype (rebuilt from the
                               types), 3 extern variable (rebuilt from its type) */
     CXCursor c;
 } top_item;

@@ -10,7 +10,8 @@
 #include "parse_int.h"
 
 /* The whole source line(s) holding offset off (with backslash continuations). */
-static void append_line_at(parse_ctx *pc, unsigned off) {
+static void append_line_at(parse_ctx *pc, unsigned off)
+{
     size_t b = off, e = off;
     while (b > 0 && pc->text[b - 1] != '\n') b--;
     while (e < pc->text_len && !(pc->text[e] == '\n' && (e == 0 || pc->text[e - 1] != '\\'))) e++;
@@ -20,13 +21,12 @@ static void append_line_at(parse_ctx *pc, unsigned off) {
 
 /* Whether c is declared before: by an included header (the prelude's #include brings that
  * declaration, no copy is needed) or earlier in the file (that prototype is in the prelude). */
-static int declared_before(CXCursor c) {
-    return !clang_equalCursors(clang_getCanonicalCursor(c), c);
-}
+static int declared_before(CXCursor c) { return !clang_equalCursors(clang_getCanonicalCursor(c), c); }
 
 /* The prototype of a function cursor rebuilt from its types (unit_prototype), the source text
  * before its body when the types cannot be spelled; NULL when neither works. */
-static char *prototype_of(parse_ctx *pc, CXCursor c) {
+static char *prototype_of(parse_ctx *pc, CXCursor c)
+{
     ut_func f;
     char *r = NULL;
     if (fill_func(pc, c, &f) == 0) r = unit_prototype(&f);
@@ -36,7 +36,8 @@ static char *prototype_of(parse_ctx *pc, CXCursor c) {
 
 /* `extern T name` of a variable cursor rebuilt from its type; the source text when the type
  * cannot be spelled (an anonymous struct). */
-static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
+static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e)
+{
     ut_type *t = conv_type(pc, clang_getCursorType(c));
     char *name = cx_dup(clang_getCursorSpelling(c));
     char *r = NULL;
@@ -49,7 +50,8 @@ static char *extern_of(parse_ctx *pc, CXCursor c, unsigned b, unsigned e) {
     return r ? r : strndup(pc->text + b, e - b);
 }
 
-static int cmp_item(const void *a, const void *b) {
+static int cmp_item(const void *a, const void *b)
+{
     const top_item *x = a, *y = b;
     if (x->b != y->b) return x->b < y->b ? -1 : 1;
     return x->e > y->e ? -1 : x->e < y->e;
@@ -58,7 +60,8 @@ static int cmp_item(const void *a, const void *b) {
 /* Append the prelude text of the main file: items in source order, an item inside the
  * previous one (the struct inside `typedef struct {...} T;`) skipped, lines already in
  * the prelude (the same #include from another source) not repeated. */
-void build_prelude(top_ctx *tc) {
+void build_prelude(top_ctx *tc)
+{
     parse_ctx *pc = tc->pc;
     qsort(tc->items, tc->n, sizeof *tc->items, cmp_item);
     unsigned last_end = 0;
@@ -94,13 +97,16 @@ void build_prelude(top_ctx *tc) {
     }
 }
 
-int unit_is_header(const char *path) {
+int unit_is_header(const char *path)
+{
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash)) return 0;
-    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") || !strcmp(dot, ".inc");
+    return !strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx") ||
+           !strcmp(dot, ".inc");
 }
 
-char *unit_include_block(const char *path) {
+char *unit_include_block(const char *path)
+{
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     char *r = NULL;
@@ -121,12 +127,14 @@ char *unit_include_block(const char *path) {
  * do not): a libc function mocked with --mock is renamed to the harness's stand-in for the
  * file's calls, as the build wrapper of a linked source does (opening: the stand-in's prototype
  * and the #define; closing: the #undef, the harness itself keeps the real function). */
-static void mock_renames(const unit_info *u, strbuf *b, int closing) {
+static void mock_renames(const unit_info *u, strbuf *b, int closing)
+{
     int any = 0;
     for (size_t k = 0; k < u->nsystem; k++) {
         const ut_func *m = &u->system[k];
         if (!unit_is_wrapped(u, m->name)) continue;
-        if (!any) sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
+        if (!any)
+            sb_puts(b, "#ifdef SYMPATH_UNIT_RT_H /* the harness: --mock'ed libc functions go to their stand-ins */\n");
         any = 1;
         if (closing) {
             sb_printf(b, "#undef %s\n", m->name);
@@ -146,7 +154,8 @@ static void mock_renames(const unit_info *u, strbuf *b, int closing) {
 }
 
 /* u->prelude from the sources' parts: an included source is its include block. */
-void rebuild_prelude(unit_info *u) {
+void rebuild_prelude(unit_info *u)
+{
     strbuf b = STRBUF_INIT;
     sb_puts(&b, "");
     for (size_t i = 0; i < u->nsources; i++) {
@@ -164,7 +173,8 @@ void rebuild_prelude(unit_info *u) {
     u->prelude = b.s ? b.s : strdup("");
 }
 
-size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets) {
+size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t ntargets)
+{
     size_t n = 0;
     for (size_t t = 0; t < ntargets; t++) {
         if (!targets[t]->is_static) continue;
@@ -176,7 +186,8 @@ size_t unit_include_sources(unit_info *u, const ut_func *const *targets, size_t 
     return n;
 }
 
-int unit_source_included(const unit_info *u, const char *path) {
+int unit_source_included(const unit_info *u, const char *path)
+{
     for (size_t i = 0; i < u->nsources; i++)
         if (u->included && u->included[i] && !strcmp(u->sources[i], path)) return 1;
     return 0;

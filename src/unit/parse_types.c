@@ -17,7 +17,8 @@ typedef struct field_ctx {
     size_t cap;
 } field_ctx;
 
-static enum CXVisitorResult field_visit(CXCursor c, CXClientData d) {
+static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
+{
     field_ctx *fc = d;
     ut_type *t = fc->t;
     ut_field *nf = grow(t->fields, &fc->cap, t->nfields, sizeof *nf);
@@ -35,7 +36,8 @@ typedef struct enum_ctx {
     size_t cap;
 } enum_ctx;
 
-static enum CXChildVisitResult enum_visit(CXCursor c, CXCursor parent, CXClientData d) {
+static enum CXChildVisitResult enum_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
     (void)parent;
     enum_ctx *ec = d;
     if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl) return CXChildVisit_Continue;
@@ -48,7 +50,8 @@ static enum CXChildVisitResult enum_visit(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-static ut_type *find_type(unit_info *u, const char *spelling) {
+static ut_type *find_type(unit_info *u, const char *spelling)
+{
     for (size_t i = 0; i < u->ntypes; i++)
         if (!strcmp(u->types[i]->spelling, spelling)) return u->types[i];
     return NULL;
@@ -61,7 +64,8 @@ static ut_type *find_type(unit_info *u, const char *spelling) {
  * of recursing forever. Types with the same canonical type share alias_id: a pointer may
  * alias an object of any spelling of its pointee type.
  */
-ut_type *conv_type(parse_ctx *pc, CXType t) {
+ut_type *conv_type(parse_ctx *pc, CXType t)
+{
     unit_info *u = pc->u;
     CXType canon = clang_getCanonicalType(t);
     char *ws = cx_dup(clang_getTypeSpelling(t));
@@ -97,19 +101,39 @@ ut_type *conv_type(parse_ctx *pc, CXType t) {
     ty->size = sz > 0 ? (uint64_t)sz : 0;
     switch (canon.kind) {
     case CXType_Void: ty->kind = UT_VOID; break;
-    case CXType_Bool: ty->kind = UT_BOOL; ty->bits = 8; break;
-    case CXType_Char_S: case CXType_SChar: case CXType_Char_U: case CXType_UChar:
+    case CXType_Bool:
+        ty->kind = UT_BOOL;
+        ty->bits = 8;
+        break;
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Char_U:
+    case CXType_UChar:
         ty->kind = UT_INT;
         ty->is_char = 1;
         ty->bits = 8;
         ty->is_signed = canon.kind == CXType_Char_S || canon.kind == CXType_SChar;
         ty->is_plain_char = canon.kind == CXType_Char_S || canon.kind == CXType_Char_U;
         break;
-    case CXType_Short: case CXType_Int: case CXType_Long: case CXType_LongLong:
-        ty->kind = UT_INT; ty->bits = (unsigned)ty->size * 8; ty->is_signed = 1; break;
-    case CXType_UShort: case CXType_UInt: case CXType_ULong: case CXType_ULongLong:
-        ty->kind = UT_INT; ty->bits = (unsigned)ty->size * 8; ty->is_signed = 0; break;
-    case CXType_Float: case CXType_Double: case CXType_LongDouble: ty->kind = UT_FLOAT; break;
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+        ty->kind = UT_INT;
+        ty->bits = (unsigned)ty->size * 8;
+        ty->is_signed = 1;
+        break;
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+        ty->kind = UT_INT;
+        ty->bits = (unsigned)ty->size * 8;
+        ty->is_signed = 0;
+        break;
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble: ty->kind = UT_FLOAT; break;
     case CXType_Enum: {
         ty->kind = UT_ENUM;
         ty->bits = (unsigned)ty->size * 8;
@@ -127,7 +151,8 @@ ut_type *conv_type(parse_ctx *pc, CXType t) {
         ty->pointee = conv_type(pc, pt);
         break;
     }
-    case CXType_ConstantArray: case CXType_IncompleteArray: {
+    case CXType_ConstantArray:
+    case CXType_IncompleteArray: {
         ty->kind = UT_ARRAY;
         long long n = clang_getArraySize(canon);
         ty->count = n > 0 ? (uint64_t)n : 0;
@@ -148,7 +173,8 @@ ut_type *conv_type(parse_ctx *pc, CXType t) {
         }
         break;
     }
-    case CXType_FunctionProto: case CXType_FunctionNoProto: {
+    case CXType_FunctionProto:
+    case CXType_FunctionNoProto: {
         ty->kind = UT_FUNC;
         CXType ft = clang_getResultType(t).kind == CXType_Invalid ? canon : t;
         ty->ret = conv_type(pc, clang_getResultType(ft));
@@ -167,7 +193,8 @@ ut_type *conv_type(parse_ctx *pc, CXType t) {
 /* Give each function-pointer type a stand-in name after the first place it is used:
  * a struct field (ops tables: stub_read, stub_flush) or a parameter (stub_cb); a name
  * already taken gets the type's own name instead (unit_stub_name). */
-static void set_stub(unit_info *u, ut_type *t, const char *use) {
+static void set_stub(unit_info *u, ut_type *t, const char *use)
+{
     if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->stub || !*use) return;
     char *cand = NULL;
     if (asprintf(&cand, "stub_%s", use) < 0) return;
@@ -179,13 +206,16 @@ static void set_stub(unit_info *u, ut_type *t, const char *use) {
     t->stub = cand;
 }
 
-void name_stubs(unit_info *u) {
+void name_stubs(unit_info *u)
+{
     for (size_t i = 0; i < u->ntypes; i++) {
         ut_type *t = u->types[i];
-        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++) set_stub(u, t->fields[k].type, t->fields[k].name);
+        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++)
+            set_stub(u, t->fields[k].type, t->fields[k].name);
     }
     for (size_t i = 0; i < u->ndefs; i++)
-        for (size_t k = 0; k < u->defs[i].nparams; k++) set_stub(u, u->defs[i].params[k].type, u->defs[i].params[k].name);
+        for (size_t k = 0; k < u->defs[i].nparams; k++)
+            set_stub(u, u->defs[i].params[k].type, u->defs[i].params[k].name);
     /* types that are one canonical type share one stand-in */
     for (size_t i = 0; i < u->ntypes; i++) {
         ut_type *t = u->types[i];

@@ -79,12 +79,15 @@ int unit_run(const unit_run_opts *uo)
     for (size_t i = 0; i < nfnames; i++) {
         const ut_func *f = unit_find_def(&u, fnames[i]);
         if (!f) {
-            fprintf(lg, "sympath unit: no function '%s' with external linkage is defined in the given files; there are:",
+            fprintf(lg,
+                    "sympath unit: no function '%s' with external linkage is defined in the given files; there are:",
                     fnames[i]);
             for (size_t k = 0; k < u.ndefs; k++) fprintf(lg, " %s", u.defs[k].name);
             fprintf(lg, "%s\n", u.ndefs ? "" : " none");
             if (unit_header_of(&u, fnames[i])) /* unitlib: a header-only library's function */
-                fprintf(lg, "sympath unit: %s is defined in the header %s: give the header as the unit (sympath unit %s --function %s)\n",
+                fprintf(lg,
+                        "sympath unit: %s is defined in the header %s: give the header as the unit (sympath unit %s "
+                        "--function %s)\n",
                         fnames[i], unit_header_of(&u, fnames[i]), unit_header_of(&u, fnames[i]), fnames[i]);
             return 2;
         }
@@ -108,12 +111,14 @@ int unit_run(const unit_run_opts *uo)
         const ut_func *d = found ? NULL : unit_find_def(&u, mocks[i]);
         if (found) {
             mocked[nmocked++] = mocks[i];
-            wrapped[nwrapped++] = mocks[i];   /* the unit's calls only: see the build wrappers */
-        }
-        else if (d && nsources > 1) wrapped[nwrapped++] = mocks[i];
+            wrapped[nwrapped++] = mocks[i]; /* the unit's calls only: see the build wrappers */
+        } else if (d && nsources > 1)
+            wrapped[nwrapped++] = mocks[i];
         else if (d)
-            fprintf(lg, "sympath unit: --mock %s: the function is defined in the only file of the unit; calls inside "
-                            "one file cannot be redirected, it is not mocked\n", mocks[i]);
+            fprintf(lg,
+                    "sympath unit: --mock %s: the function is defined in the only file of the unit; calls inside "
+                    "one file cannot be redirected, it is not mocked\n",
+                    mocks[i]);
         else
             fprintf(lg, "sympath unit: --mock %s: the unit does not call it\n", mocks[i]);
     }
@@ -122,7 +127,8 @@ int unit_run(const unit_run_opts *uo)
     /* a wrapped function is a stand-in now: not a target */
     for (size_t i = 0; i < ntargets; i++)
         if (unit_is_wrapped(&u, targets[i]->name)) {
-            fprintf(lg, "sympath unit: %s is mocked (--mock): calls from the other files go to a stand-in; not tested\n",
+            fprintf(lg,
+                    "sympath unit: %s is mocked (--mock): calls from the other files go to a stand-in; not tested\n",
                     targets[i]->name);
             memmove(&targets[i], &targets[i + 1], (ntargets - i - 1) * sizeof *targets);
             ntargets--;
@@ -148,7 +154,7 @@ int unit_run(const unit_run_opts *uo)
         }
         free(d);
     }
-    strbuf untested = STRBUF_INIT;   /* "function\treason" lines */
+    strbuf untested = STRBUF_INIT; /* "function\treason" lines */
     /* 2. harness */
     char build_dir[PATH_MAX], path[PATH_MAX + 64], rt_header[PATH_MAX];
     snprintf(build_dir, sizeof build_dir, "%s/build", out);
@@ -173,8 +179,10 @@ int unit_run(const unit_run_opts *uo)
         for (size_t i = 0; i < ntargets; i++) {
             char *w1 = NULL, *e1 = NULL, *diag = NULL;
             char *h1 = unit_harness(&u, &targets[i], 1, &ho, &w1, &e1);
-            int ok = h1 && util_write_atomic(path, h1, strlen(h1)) == 0 && syntax_ok(path, build_cflags, build_dir, &diag);
-            if (ok) targets[kept++] = targets[i];
+            int ok =
+                h1 && util_write_atomic(path, h1, strlen(h1)) == 0 && syntax_ok(path, build_cflags, build_dir, &diag);
+            if (ok)
+                targets[kept++] = targets[i];
             else {
                 fprintf(lg, "sympath unit: %s: cannot build its harness (not tested):\n%s\n", targets[i]->name,
                         diag ? diag : (e1 ? e1 : "?"));
@@ -243,9 +251,18 @@ int unit_run(const unit_run_opts *uo)
     char exe[PATH_MAX + 16], sites[PATH_MAX + 16];
     snprintf(exe, sizeof exe, "%s/executor", build_dir);
     snprintf(sites, sizeof sites, "%s/sites.tsv", build_dir);
-    build_opts bo = {(const char *const *)build_sources, nsources + 1, build_cflags, build_dir, instrument_lib_dir(), instrument_include_dir(), exe,
-                     sites, getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, NULL,
-                     NULL /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */};
+    build_opts bo = {
+        (const char *const *)build_sources,
+        nsources + 1,
+        build_cflags,
+        build_dir,
+        instrument_lib_dir(),
+        instrument_include_dir(),
+        exe,
+        sites,
+        getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
+        NULL,
+        NULL /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(lg, "sympath unit: %zu function%s to test, %zu mock%s; building ...\n", ntargets, ntargets > 1 ? "s" : "",
@@ -349,8 +366,7 @@ int unit_run(const unit_run_opts *uo)
         }
     }
 
-
-    unit_pipe p = {lg, out, cflags, sources, abs_sources, nsources, &u, targets, ntargets, mocked, nmocked,
-                   warnings, &untested, build_dir, frs, tvs};
+    unit_pipe p = {lg,       out,    cflags,  sources,  abs_sources, nsources,  &u,  targets,
+                   ntargets, mocked, nmocked, warnings, &untested,   build_dir, frs, tvs};
     return unit_step_emit(&p);
 }

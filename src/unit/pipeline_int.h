@@ -14,10 +14,10 @@
 typedef struct fn_result {
     const ut_func *fn;
     char *run_dir;
-    uint32_t covered, total;       /* branch directions of the function (exploration) */
+    uint32_t covered, total; /* branch directions of the function (exploration) */
     unsigned vectors, kept, failing, dropped, duplicates;
-    int gcov_taken, gcov_total;    /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
-    char *drops;                   /* reasons, one per line */
+    int gcov_taken, gcov_total; /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
+    char *drops;                /* reasons, one per line */
     double seconds;
 } fn_result;
 
@@ -25,20 +25,20 @@ typedef struct fn_result {
 typedef struct tests_vec {
     unit_test *v;
     size_t n;
-    char **texts;                  /* record text + outcome, for deduplication */
+    char **texts; /* record text + outcome, for deduplication */
 } tests_vec;
 
 /* What the test builds need: output, flags, the unit's sources, its description, the mocks. */
 typedef struct unit_cfg {
     const char *out;
-    const char *cflags;           /* user flags + -I dirs */
+    const char *cflags; /* user flags + -I dirs */
     char **abs_sources;
     size_t nsources;
     const unit_info *u;
     const char *const *mocked;
     size_t nmocked;
     int has_main;
-    FILE *log;                    /* where a file that does not compile at all is reported */
+    FILE *log; /* where a file that does not compile at all is reported */
 } unit_cfg;
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
@@ -84,21 +84,21 @@ int up_run(char *const *argv, char *const *env_add, const char *log, double time
 
 /* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
 typedef struct unit_pipe {
-    FILE *log;                    /* progress, summary and messages */
-    const char *out, *cflags;     /* OUT; the user's flags (-I dirs included) */
-    const char *const *sources;   /* as given */
-    char **abs_sources;           /* absolute */
+    FILE *log;                  /* progress, summary and messages */
+    const char *out, *cflags;   /* OUT; the user's flags (-I dirs included) */
+    const char *const *sources; /* as given */
+    char **abs_sources;         /* absolute */
     size_t nsources;
     const unit_info *u;
-    const ut_func **targets;      /* the functions tested */
+    const ut_func **targets; /* the functions tested */
     size_t ntargets;
-    const char **mocked;          /* the stand-ins the tests define */
+    const char **mocked; /* the stand-ins the tests define */
     size_t nmocked;
-    const char *warnings;         /* the harness's warnings (report.json) */
-    strbuf *untested;             /* "function\treason" lines: left out before the exploration */
-    const char *build_dir;        /* OUT/build */
-    fn_result *frs;               /* per target: the figures so far */
-    tests_vec *tvs;               /* per target: the recorded tests */
+    const char *warnings;  /* the harness's warnings (report.json) */
+    strbuf *untested;      /* "function\treason" lines: left out before the exploration */
+    const char *build_dir; /* OUT/build */
+    fn_result *frs;        /* per target: the figures so far */
+    tests_vec *tvs;        /* per target: the recorded tests */
 } unit_pipe;
 
 /* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and

@@ -13,32 +13,35 @@
 #include "util/util.h"
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
-void uc_push_word(const char *w, char ***v, size_t *n) {
+void uc_push_word(const char *w, char ***v, size_t *n)
+{
     util_strv_push(v, n, w); /* out of memory: the word is missing, the command then fails */
 }
 
-const char *uc_base_name(const char *p) {
+const char *uc_base_name(const char *p)
+{
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
 
 /* "parser.c" -> "parser" (malloc'ed). */
-char *uc_stem(const char *path) {
+char *uc_stem(const char *path)
+{
     const char *b = uc_base_name(path);
     const char *dot = strrchr(b, '.');
     return strndup(b, dot ? (size_t)(dot - b) : strlen(b));
 }
 
-char *uc_dir_of(const char *path) {
+char *uc_dir_of(const char *path)
+{
     const char *s = strrchr(path, '/');
     return s ? strndup(path, s == path ? 1 : (size_t)(s - path)) : strdup(".");
 }
 
-
-
 /* The steps' tools: own process group, stdin /dev/null, output to log or discarded. */
-int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status) {
-    util_proc p = { .argv = argv, .env_add = env_add, .out_path = log ? log : "/dev/null",
-                    .timeout_s = timeout_s, .new_group = 1 };
+int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status)
+{
+    util_proc p = {
+        .argv = argv, .env_add = env_add, .out_path = log ? log : "/dev/null", .timeout_s = timeout_s, .new_group = 1};
     return util_run(&p, status);
 }

@@ -6,7 +6,8 @@
 
 #include "unit.h"
 
-static int add(void **arr, size_t *n, size_t elem, const void *v) {
+static int add(void **arr, size_t *n, size_t elem, const void *v)
+{
     void *na = realloc(*arr, (*n + 1) * elem);
     if (!na) return -1;
     *arr = na;
@@ -16,7 +17,8 @@ static int add(void **arr, size_t *n, size_t elem, const void *v) {
 }
 
 /* Split line into at most max words on single spaces; the last word takes the rest. */
-static size_t words(char *line, char **w, size_t max) {
+static size_t words(char *line, char **w, size_t max)
+{
     size_t n = 0;
     char *p = line;
     while (*p && n < max) {
@@ -32,20 +34,23 @@ static size_t words(char *line, char **w, size_t max) {
     return n;
 }
 
-static int value(const char *kind, const char *text, ur_value *v) {
+static int value(const char *kind, const char *text, ur_value *v)
+{
     if (strlen(kind) != 1 || !strchr("iuepfvds", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;
 }
 
-static ur_entry *find_entry(unit_record *r, int obj, const char *suffix) {
+static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
+{
     for (size_t i = r->nentries; i-- > 0;)
         if (r->entries[i].obj == obj && !strcmp(r->entries[i].suffix, suffix)) return &r->entries[i];
     return NULL;
 }
 
-int unit_record_parse(const char *text, unit_record *r, char **err) {
+int unit_record_parse(const char *text, unit_record *r, char **err)
+{
     memset(r, 0, sizeof *r);
     *err = NULL;
     char *copy = strdup(text ? text : "");
@@ -58,7 +63,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
         int bad = 0;
         if (!strncmp(line, "obj ", 4)) {
             n = words(line + 4, w, 5);
-            if (n < 5) bad = 1;
+            if (n < 5)
+                bad = 1;
             else {
                 ur_object o;
                 memset(&o, 0, sizeof o);
@@ -77,7 +83,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
         } else if (!strncmp(line, "pre ", 4) || !strncmp(line, "post ", 5)) {
             int post = line[1] == 'o';
             n = words(line + (post ? 5 : 4), w, 4);
-            if (n < 4) bad = 1;
+            if (n < 4)
+                bad = 1;
             else {
                 const char *suffix = strcmp(w[1], "-") ? w[1] : "";
                 int obj = atoi(w[0]);
@@ -87,8 +94,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
                     memset(&ne, 0, sizeof ne);
                     ne.obj = obj;
                     ne.suffix = strdup(suffix);
-                    if (add((void **)&r->entries, &r->nentries, sizeof ne, &ne) != 0) bad = 1;
-                    else e = &r->entries[r->nentries - 1];
+                    if (add((void **)&r->entries, &r->nentries, sizeof ne, &ne) != 0)
+                        bad = 1;
+                    else
+                        e = &r->entries[r->nentries - 1];
                 }
                 if (e && !bad) {
                     ur_value *v = post ? &e->post : &e->pre;
@@ -98,7 +107,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
             }
         } else if (!strncmp(line, "mock ", 5)) {
             n = words(line + 5, w, 3);
-            if (n < 3) bad = 1;
+            if (n < 3)
+                bad = 1;
             else {
                 ur_mock m;
                 memset(&m, 0, sizeof m);
@@ -130,7 +140,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err) {
     return 0;
 }
 
-void unit_record_free(unit_record *r) {
+void unit_record_free(unit_record *r)
+{
     for (size_t i = 0; i < r->nobjs; i++) {
         free(r->objs[i].local);
         free(r->objs[i].ctype);

@@ -15,8 +15,7 @@
 /* rc is a write of path (0, or -1 with errno): on failure say so on lg and return 1, else 0. */
 static int said_if_failed(FILE *lg, const char *path, int rc)
 {
-    if (rc == 0)
-        return 0;
+    if (rc == 0) return 0;
     fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
     return 1;
 }
@@ -51,9 +50,11 @@ int unit_step_emit(unit_pipe *p)
     json_begin_array(j);
     size_t files_written = 0, total_kept = 0;
     strbuf build_lines = STRBUF_INIT, cmake = STRBUF_INIT;
-    const unit_test **kept_tests = NULL;   /* every test written, for the report */
+    const unit_test **kept_tests = NULL; /* every test written, for the report */
     size_t kept_n = 0;
-    sb_puts(&cmake, "# CMake fragment written by `sympath unit`: include() it from a CMakeLists.txt that has enable_testing().\n");
+    sb_puts(
+        &cmake,
+        "# CMake fragment written by `sympath unit`: include() it from a CMakeLists.txt that has enable_testing().\n");
     for (size_t s = 0; s < nsources; s++) {
         tests_vec tv = {NULL, 0, NULL};
         size_t nfr = 0;
@@ -131,7 +132,8 @@ int unit_step_emit(unit_pipe *p)
                 char *abs_test = realpath(path, NULL);
                 sb_printf(&cmake, "add_executable(test_%s %s", st, abs_test ? abs_test : path);
                 for (size_t k = 0; k < nsources; k++)
-                    if (!unit_source_included(&u, abs_sources[k])) sb_printf(&cmake, " %s", abs_sources[k]); /* unitlib */
+                    if (!unit_source_included(&u, abs_sources[k]))
+                        sb_printf(&cmake, " %s", abs_sources[k]); /* unitlib */
                 sb_printf(&cmake, ")\ntarget_include_directories(test_%s PRIVATE%s)\n", st, dirs.s ? dirs.s : " .");
                 if (*cflags || *mainflag) {
                     char **words = NULL;
@@ -148,7 +150,8 @@ int unit_step_emit(unit_pipe *p)
                     for (size_t k = 0; k < u.nwrapped; k++) sb_printf(&cmake, " \"-Wl,--wrap=%s\"", u.wrapped[k]);
                     sb_puts(&cmake, ")\n");
                 }
-                sb_printf(&cmake, "target_link_libraries(test_%s cmocka m)\nadd_test(NAME test_%s COMMAND test_%s)\n", st, st, st);
+                sb_printf(&cmake, "target_link_libraries(test_%s cmocka m)\nadd_test(NAME test_%s COMMAND test_%s)\n",
+                          st, st, st);
                 free(abs_test);
                 sb_free(&line);
                 sb_free(&dirs);
@@ -168,7 +171,7 @@ int unit_step_emit(unit_pipe *p)
     json_key(j, "functions");
     json_begin_array(j);
     fprintf(lg, "\nsympath unit: results (branch coverage of each function as explored; gcov: branch outcomes\n"
-                    "the emitted tests take, measured with gcc --coverage; tests that fail run in a child gcov misses)\n");
+                "the emitted tests take, measured with gcc --coverage; tests that fail run in a child gcov misses)\n");
     for (size_t i = 0; i < ntargets; i++) {
         fn_result *fr = &frs[i];
         json_begin_object(j);
@@ -183,7 +186,8 @@ int unit_step_emit(unit_pipe *p)
         json_key(j, "gcov");
         if (fr->gcov_total >= 0) {
             json_begin_object(j);
-            json_kv_str(j, "note", "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
+            json_kv_str(j, "note",
+                        "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
             json_kv_uint(j, "branches_total", (uint64_t)fr->gcov_total);
             json_kv_uint(j, "branches_taken", (uint64_t)fr->gcov_taken);
             json_end_object(j);
@@ -266,10 +270,13 @@ int unit_step_emit(unit_pipe *p)
     free(serr);
     if (files_written) {
         snprintf(path, sizeof path, "%s/BUILD.txt", out);
-        write_failed |= said_if_failed(lg, path, util_write_atomic(path, build_lines.s ? build_lines.s : "", build_lines.len));
+        write_failed |=
+            said_if_failed(lg, path, util_write_atomic(path, build_lines.s ? build_lines.s : "", build_lines.len));
         snprintf(path, sizeof path, "%s/tests.cmake", out);
         write_failed |= said_if_failed(lg, path, util_write_atomic(path, cmake.s ? cmake.s : "", cmake.len));
-        fprintf(lg, "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: %s/tests.cmake)\n",
+        fprintf(lg,
+                "sympath unit: %zu tests in %zu file%s; build and run with:\n%s(also in %s/BUILD.txt; CMake: "
+                "%s/tests.cmake)\n",
                 total_kept, files_written, files_written > 1 ? "s" : "", build_lines.s, out, out);
     } else {
         fprintf(lg, "sympath unit: no test could be kept (reasons above and in %s/report.json)\n", out);

@@ -14,7 +14,8 @@
 
 /* Branch outcomes of function fn in a gcov -b listing: (taken, total) over the "branch"
  * lines between "function fn" and the next function. */
-static void gcov_function(const char *gcov_text, const char *fn, int *taken, int *total) {
+static void gcov_function(const char *gcov_text, const char *fn, int *taken, int *total)
+{
     *taken = *total = 0;
     int on = 0;
     char want[512];
@@ -22,7 +23,8 @@ static void gcov_function(const char *gcov_text, const char *fn, int *taken, int
     for (const char *l = gcov_text; l && *l;) {
         const char *nl = strchr(l, '\n');
         size_t len = nl ? (size_t)(nl - l) : strlen(l);
-        if (!strncmp(l, "function ", 9)) on = !strncmp(l, want, strlen(want));
+        if (!strncmp(l, "function ", 9))
+            on = !strncmp(l, want, strlen(want));
         else if (on && !strncmp(l, "branch ", 7)) {
             (*total)++;
             if (!memmem(l, len, "taken 0%", 8) && !memmem(l, len, "never executed", 14)) (*taken)++;
@@ -35,7 +37,8 @@ static void gcov_function(const char *gcov_text, const char *fn, int *taken, int
  * read each target function's branch coverage (what a user measuring the emitted tests
  * sees; docs/coverage.md explains the differences from sympath's own count). */
 void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
-                         size_t nfr) {
+                  size_t nfr)
+{
     char *st = uc_stem(src), *gdir = NULL, *test_c = NULL, *exe = NULL, *log = NULL;
     if (asprintf(&gdir, "%s/gcov_%s", dir, st) < 0 || asprintf(&test_c, "%s/test_%s.c", gdir, st) < 0 ||
         asprintf(&exe, "%s/t", gdir) < 0 || asprintf(&log, "%s/log", gdir) < 0)
@@ -87,8 +90,11 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
         free(d);
     }
     unit_split_words(c->cflags, &v, &n);
-    for (size_t k = 0; k < c->u->nwrapped && nobjs < c->nsources; k++) { /* unitlib: an included source, renamed as above */
-        char *d = unit_is_system(c->u, c->u->wrapped[k]) ? util_strf("-D%s=__wrap_%s", c->u->wrapped[k], c->u->wrapped[k]) : NULL;
+    for (size_t k = 0; k < c->u->nwrapped && nobjs < c->nsources;
+         k++) { /* unitlib: an included source, renamed as above */
+        char *d = unit_is_system(c->u, c->u->wrapped[k])
+                      ? util_strf("-D%s=__wrap_%s", c->u->wrapped[k], c->u->wrapped[k])
+                      : NULL;
         if (d) uc_push_word(d, &v, &n);
         free(d);
     }
@@ -107,7 +113,9 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     /* gcov writes NAME.c.gcov into its working directory */
     char *cmd = NULL;
     /* unitlib: an included source's counts are in the test's own object */
-    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'%s", gdir, src, unit_source_included(c->u, src) ? "; gcov -b *.gcda" : "") < 0) goto out;
+    if (asprintf(&cmd, "cd '%s' && gcov -b -o . '%s'%s", gdir, src,
+                 unit_source_included(c->u, src) ? "; gcov -b *.gcda" : "") < 0)
+        goto out;
     char *sh[] = {"sh", "-c", cmd, NULL};
     rc = up_run(sh, NULL, log, 60, &status);
     free(cmd);
@@ -127,4 +135,3 @@ out:
     free(exe);
     free(log);
 }
-

@@ -16,7 +16,8 @@
 /* Per-function branch coverage from the exploration's report.json: the sites whose
  * "function" is fn, and their "covered" arrays (the report is written by our own
  * writer, one value per line, so a line scan is enough). */
-void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total) {
+void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total)
+{
     *covered = *total = 0;
     char *t = util_read_file(report_path, NULL);
     if (!t) return;
@@ -29,14 +30,17 @@ void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uin
         if (!c || (next && next < c)) continue;
         char *end = strchr(c, ']');
         for (char *q = c; q && q < end; q++) {
-            if (!strncmp(q, "true", 4)) (*covered)++, (*total)++;
-            else if (!strncmp(q, "false", 5)) (*total)++;
+            if (!strncmp(q, "true", 4))
+                (*covered)++, (*total)++;
+            else if (!strncmp(q, "false", 5))
+                (*total)++;
         }
     }
     free(t);
 }
 
-void add_drop(fn_result *r, const char *vec, const char *why) {
+void add_drop(fn_result *r, const char *vec, const char *why)
+{
     char *n = NULL;
     if (asprintf(&n, "%s%s: %s\n", r->drops ? r->drops : "", uc_base_name(vec), why) < 0) return;
     free(r->drops);
@@ -44,12 +48,13 @@ void add_drop(fn_result *r, const char *vec, const char *why) {
     r->dropped++;
 }
 
-
 /* Run the recorder on one test vector; on success append a unit_test. */
 void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
-                          unsigned *counter) {
+                   unsigned *counter)
+{
     char *e1 = NULL, *e2 = NULL, *e3 = NULL;
-    if (asprintf(&e1, SYMPATH_ENV_TESTCASE "=%s", vec) < 0 || asprintf(&e2, SYMPATH_ENV_UNIT_FUNCTION "=%s", fr->fn->name) < 0 ||
+    if (asprintf(&e1, SYMPATH_ENV_TESTCASE "=%s", vec) < 0 ||
+        asprintf(&e2, SYMPATH_ENV_UNIT_FUNCTION "=%s", fr->fn->name) < 0 ||
         asprintf(&e3, SYMPATH_ENV_UNIT_RECORD "=%s", rec_path) < 0)
         return;
     char *env[] = {e1, e2, e3, NULL};
@@ -58,7 +63,8 @@ void record_vector(const char *recorder, const char *rec_path, const char *vec, 
     int st = 0;
     int rc = up_run(argv, env, NULL, 1.5, &st);
     if (rc != 0) {
-        add_drop(fr, vec, rc == 1 ? "the call does not end natively within 1.5 s (hang)" : "the recorder did not start");
+        add_drop(fr, vec,
+                 rc == 1 ? "the call does not end natively within 1.5 s (hang)" : "the recorder did not start");
         goto out;
     }
     char *text = util_read_file(rec_path, NULL);

@@ -15,15 +15,16 @@
 #include "proto/env.h"
 
 /* Names of the tests a CMocka run reported as failed ("[  FAILED  ] name" lines). */
-static int failed_in(const char *log, const char *name) {
+static int failed_in(const char *log, const char *name)
+{
     char pat[512];
     snprintf(pat, sizeof pat, "[  FAILED  ] %s\n", name);
     return log && strstr(log, pat) != NULL;
 }
 
-
 /* Whether name is a function of a system header (a mocked libc function). */
-int unit_is_system(const unit_info *u, const char *name) {
+int unit_is_system(const unit_info *u, const char *name)
+{
     for (size_t i = 0; i < u->nsystem; i++)
         if (!strcmp(u->system[i].name, name)) return 1;
     return 0;
@@ -31,7 +32,8 @@ int unit_is_system(const unit_info *u, const char *name) {
 
 /* -Wl,--wrap=NAME for every function the tests replace although it is defined (in the unit
  * or in libc); with only_defined, for those of the unit only. */
-void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined) {
+void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defined)
+{
     for (size_t i = 0; i < u->nwrapped; i++) {
         if (only_defined && unit_is_system(u, u->wrapped[i])) continue;
         char *f = NULL;
@@ -40,12 +42,11 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
     }
 }
 
-static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) {
-    add_wrap_flags_sel(u, v, n, 0);
-}
+static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) { add_wrap_flags_sel(u, v, n, 0); }
 
 /* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
-static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror) {
+static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror)
+{
     char **v = NULL;
     size_t n = 0;
     unit_split_words("cc -g", &v, &n);
@@ -75,7 +76,8 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
  * tests kept; *text gets the final file (malloc'ed) when any is kept.
  */
 size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
-                          char **text) {
+                   char **text)
+{
     *text = NULL;
     char *st = uc_stem(src);
     char *test_c = NULL, *exe = NULL, *log = NULL;
@@ -90,7 +92,8 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
             continue;
         }
         for (size_t k = 0; k < nfr; k++)
-            if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "an input points inside an object (not expressible as locals)");
+            if (frs[k].fn == tv->v[i].fn)
+                add_drop(&frs[k], tv->v[i].name, "an input points inside an object (not expressible as locals)");
         memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
         tv->n--;
         i--;
@@ -145,7 +148,8 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                 fprintf(c->log, "sympath unit: the emitted %s does not compile:\n%s\n", test_c, out ? out : "");
                 for (size_t i = 0; i < tv->n; i++)
                     for (size_t k = 0; k < nfr; k++)
-                        if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted file does not compile");
+                        if (frs[k].fn == tv->v[i].fn)
+                            add_drop(&frs[k], tv->v[i].name, "the emitted file does not compile");
                 tv->n = 0;
             }
             free(out);
@@ -182,7 +186,8 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                 continue;
             }
             for (size_t k = 0; k < nfr; k++)
-                if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "does not pass natively (not reproducible)");
+                if (frs[k].fn == tv->v[i].fn)
+                    add_drop(&frs[k], tv->v[i].name, "does not pass natively (not reproducible)");
             memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
             tv->n--;
             i--;
@@ -204,10 +209,10 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
     return *text ? tv->n : 0;
 }
 
-
 /* Whether the harness compiles (clang -fsyntax-only with the build's flags); on failure
  * *diag (if given) gets the first lines of clang's errors. */
-int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag) {
+int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag)
+{
     char **v = NULL;
     size_t n = 0;
     uc_push_word(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &v, &n);

@@ -39,13 +39,13 @@ typedef void (*sympu_dump_fn)(const void *o, const char *lv, const char *phase, 
 
 typedef struct sympu_obj {
     char *addr;
-    int type;              /* element type id */
-    size_t size;           /* element size, bytes */
-    size_t count;          /* elements (1 unless an array object) */
-    int aliasable;         /* a fresh object a later pointer of the same type may alias */
-    int array;             /* an array object: elements dumped as [k] */
-    int building;          /* still being filled: not aliasable yet (no cycles unless allowed) */
-    sympu_dump_fn dump;      /* dumps one element */
+    int type;           /* element type id */
+    size_t size;        /* element size, bytes */
+    size_t count;       /* elements (1 unless an array object) */
+    int aliasable;      /* a fresh object a later pointer of the same type may alias */
+    int array;          /* an array object: elements dumped as [k] */
+    int building;       /* still being filled: not aliasable yet (no cycles unless allowed) */
+    sympu_dump_fn dump; /* dumps one element */
 } sympu_obj;
 
 static sympu_obj sympu_objs[SYMPU_MAX_OBJS + 1];
@@ -62,7 +62,8 @@ static const char *sympu_stub_name(const void *p);
 
 #ifdef SYMPATH_UNIT_RECORD
 static int sympu_fd = -1;
-__attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...) {
+__attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...)
+{
     if (sympu_fd < 0) {
         const char *path = getenv(SYMPATH_ENV_UNIT_RECORD);
         sympu_fd = open(path && *path ? path : "/dev/null", SYMPU_O_WRONLY_CREAT_APPEND, 0644);
@@ -81,13 +82,16 @@ __attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...
 #endif
 
 /* Local name for an input path: "list->next->v" -> "list_next_v". */
-static void sympu_local_name(char *out, size_t cap, const char *path) {
+static void sympu_local_name(char *out, size_t cap, const char *path)
+{
     size_t o = 0;
     for (const char *p = path; *p && o + 1 < cap; p++) {
         char c = *p;
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        if (ok) out[o++] = c;
-        else if (o && out[o - 1] != '_') out[o++] = '_';
+        if (ok)
+            out[o++] = c;
+        else if (o && out[o - 1] != '_')
+            out[o++] = '_';
     }
     while (o && out[o - 1] == '_') o--;
     if (o == 0) out[o++] = 'o';
@@ -97,7 +101,8 @@ static void sympu_local_name(char *out, size_t cap, const char *path) {
 /* Register an object of count elements of size bytes; flags: "p" parameter, "a" array,
  * "s" string ("-" none). Returns its id, or 0 when the table is full. */
 static int sympu_register(void *addr, int type, size_t size, size_t count, int aliasable, sympu_dump_fn dump,
-                        const char *flags, const char *path, const char *ctype) {
+                          const char *flags, const char *path, const char *ctype)
+{
     if (sympu_nobjs >= SYMPU_MAX_OBJS) return 0;
     int id = ++sympu_nobjs;
     sympu_objs[id].addr = addr;
@@ -122,7 +127,8 @@ static int sympu_register(void *addr, int type, size_t size, size_t count, int a
 
 /* The record text of pointer p: "0" for NULL, "ID" for the start of object ID, "ID[K]" for
  * element K of array object ID, "-1" for any other address. buf holds 32 bytes. */
-static const char *sympu_ptr_text(const void *p, char *buf) {
+static const char *sympu_ptr_text(const void *p, char *buf)
+{
     if (!p) return "0";
     for (int i = 1; i <= sympu_nobjs; i++) {
         const char *a = sympu_objs[i].addr, *q = (const char *)p;
@@ -140,7 +146,8 @@ static const char *sympu_ptr_text(const void *p, char *buf) {
 }
 
 /* Id of the object starting at p; 0 for NULL; -1 for any other address. */
-static int sympu_id_of(const void *p) {
+static int sympu_id_of(const void *p)
+{
     if (!p) return 0;
     for (int i = 1; i <= sympu_nobjs; i++)
         if (sympu_objs[i].addr == (const char *)p) return i;
@@ -153,30 +160,35 @@ static int sympu_id_of(const void *p) {
 #define SYMPU_CYCLES 0
 #endif
 
-static int sympu_alias_ok(int i, int type) {
+static int sympu_alias_ok(int i, int type)
+{
     return sympu_objs[i].aliasable && sympu_objs[i].type == type && (SYMPU_CYCLES || !sympu_objs[i].building);
 }
 
 /* Fresh objects of type `type` that a pointer may alias, and the k-th of them. */
-static unsigned sympu_count(int type) {
+static unsigned sympu_count(int type)
+{
     unsigned n = 0;
     for (int i = 1; i <= sympu_nobjs; i++) n += sympu_alias_ok(i, type);
     return n;
 }
 
-static void *sympu_nth(int type, unsigned k) {
+static void *sympu_nth(int type, unsigned k)
+{
     for (int i = 1; i <= sympu_nobjs; i++)
         if (sympu_alias_ok(i, type) && k-- == 0) return sympu_objs[i].addr;
     return NULL;
 }
 
 /* Object id is complete: later pointers may alias it. */
-static void sympu_built(int id) {
+static void sympu_built(int id)
+{
     if (id > 0) sympu_objs[id].building = 0;
 }
 
 /* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
-static unsigned sympu_choice(const char *name, unsigned n) {
+static unsigned sympu_choice(const char *name, unsigned n)
+{
     unsigned c = sym_uint(name);
     sym_assume(c < n);
     return c;
@@ -190,17 +202,20 @@ extern void __libc_free(void *);
 extern void *__libc_realloc(void *, size_t);
 static char sympu_freed[SYMPU_MAX_OBJS + 1];
 
-static void sympu_mark_freed(const void *p) {
+static void sympu_mark_freed(const void *p)
+{
     for (int i = 1; p && i <= sympu_nobjs; i++)
         if (sympu_objs[i].addr == (const char *)p) sympu_freed[i] = 1;
 }
 
-void free(void *p) {
+void free(void *p)
+{
     sympu_mark_freed(p);
     __libc_free(p);
 }
 
-void *realloc(void *p, size_t n) {
+void *realloc(void *p, size_t n)
+{
     void *q = __libc_realloc(p, n);
     if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
     return q;
@@ -208,7 +223,8 @@ void *realloc(void *p, size_t n) {
 #endif
 
 /* Dump every element of objects first..sympu_nobjs in the given phase ("pre", "post"). */
-static void sympu_dump_from(int first, const char *phase) {
+static void sympu_dump_from(int first, const char *phase)
+{
 #ifdef SYMPATH_UNIT_RECORD
     for (int i = first; i <= sympu_nobjs; i++) {
         sympu_obj *o = &sympu_objs[i];
@@ -234,29 +250,36 @@ static void sympu_dump_from(int first, const char *phase) {
 }
 
 #ifdef SYMPATH_UNIT_RECORD
-static void sympu_pi(const char *phase, int id, const char *lv, long long v) {
+static void sympu_pi(const char *phase, int id, const char *lv, long long v)
+{
     sympu_rec("%s %d %s i %lld\n", phase, id, *lv ? lv : "-", v);
 }
-static void sympu_pu(const char *phase, int id, const char *lv, unsigned long long v) {
+static void sympu_pu(const char *phase, int id, const char *lv, unsigned long long v)
+{
     sympu_rec("%s %d %s u %llu\n", phase, id, *lv ? lv : "-", v);
 }
 /* a floating-point value, exact: C99 hexadecimal (inf, -inf, nan, -nan as printf writes them) */
-static void sympu_pd(const char *phase, int id, const char *lv, double v) {
+static void sympu_pd(const char *phase, int id, const char *lv, double v)
+{
     sympu_rec("%s %d %s d %a\n", phase, id, *lv ? lv : "-", v);
 }
-static void sympu_pe(const char *phase, int id, const char *lv, const char *v) {
+static void sympu_pe(const char *phase, int id, const char *lv, const char *v)
+{
     sympu_rec("%s %d %s e %s\n", phase, id, *lv ? lv : "-", v);
 }
-static void sympu_pp(const char *phase, int id, const char *lv, const void *p) {
+static void sympu_pp(const char *phase, int id, const char *lv, const void *p)
+{
     char buf[32];
     sympu_rec("%s %d %s p %s\n", phase, id, *lv ? lv : "-", sympu_ptr_text(p, buf));
 }
-static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id)
+{
     sympu_pu(phase, id, lv, *(const unsigned char *)o);
 }
 /* The result of a function returning char *: an input object (ret p ID) or NULL, else the
  * string's text as a C string literal body (ret s ...), at most 200 characters. */
-static void sympu_ret_str(const char *s) {
+static void sympu_ret_str(const char *s)
+{
     char buf[32];
     const char *t = sympu_ptr_text(s, buf);
     if (strcmp(t, "-1")) {
@@ -267,16 +290,25 @@ static void sympu_ret_str(const char *s) {
     size_t o = 0;
     for (size_t i = 0; s[i] && i < 200; i++) {
         unsigned char c = (unsigned char)s[i];
-        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '?' ? "\\?" : NULL;
-        if (esc) o += (size_t)snprintf(lit + o, 5, "%s", esc);
-        else if (c >= 32 && c < 127) lit[o++] = (char)c;
-        else o += (size_t)snprintf(lit + o, 5, "\\%03o", c);
+        const char *esc = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\t' ? "\\t"
+                          : c == '?'  ? "\\?"
+                                      : NULL;
+        if (esc)
+            o += (size_t)snprintf(lit + o, 5, "%s", esc);
+        else if (c >= 32 && c < 127)
+            lit[o++] = (char)c;
+        else
+            o += (size_t)snprintf(lit + o, 5, "\\%03o", c);
     }
     lit[o] = 0;
     sympu_rec("ret s %s\n", lit);
 }
 
-static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
+static void sympu_pf(const char *phase, int id, const char *lv, const void *p)
+{
     const char *n = p ? sympu_stub_name(p) : "NULL";
     sympu_rec("%s %d %s f %s\n", phase, id, *lv ? lv : "-", n ? n : "?");
 }
@@ -288,7 +320,8 @@ static void sympu_pf(const char *phase, int id, const char *lv, const void *p) {
 #define sympu_pp(...) ((void)0)
 #define sympu_pf(...) ((void)0)
 #define sympu_ret_str(...) ((void)0)
-static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id) {
+static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id)
+{
     (void)o, (void)lv, (void)phase, (void)id;
 }
 #endif

@@ -24,7 +24,17 @@
  */
 
 typedef enum ut_kind {
-    UT_VOID, UT_INT, UT_BOOL, UT_ENUM, UT_FLOAT, UT_PTR, UT_STRUCT, UT_UNION, UT_ARRAY, UT_FUNC, UT_OTHER
+    UT_VOID,
+    UT_INT,
+    UT_BOOL,
+    UT_ENUM,
+    UT_FLOAT,
+    UT_PTR,
+    UT_STRUCT,
+    UT_UNION,
+    UT_ARRAY,
+    UT_FUNC,
+    UT_OTHER
 } ut_kind;
 
 typedef struct ut_type ut_type;
@@ -32,7 +42,7 @@ typedef struct ut_type ut_type;
 typedef struct ut_field {
     char *name;
     ut_type *type;
-    int bitfield;               /* nonzero: a bit-field (no address can be taken) */
+    int bitfield; /* nonzero: a bit-field (no address can be taken) */
 } ut_field;
 
 typedef struct ut_enumerator {
@@ -45,88 +55,88 @@ typedef struct ut_enumerator {
  * one builder per type. */
 struct ut_type {
     ut_kind kind;
-    int id;                     /* index in unit_info.types */
-    int alias_id;               /* id of the first type with the same canonical type (aliasing class) */
-    char *spelling;             /* as written (typedef name kept): "node_t", "const char *", "int (*)(int)" */
-    char *canonical;            /* canonical spelling (typedefs resolved) */
-    uint64_t size;              /* sizeof in bytes (0 for incomplete / void / function) */
-    unsigned bits;              /* UT_INT/UT_ENUM/UT_BOOL: width in bits */
-    int is_signed;              /* UT_INT/UT_ENUM */
-    int is_char;                /* UT_INT: char, signed char or unsigned char (bytes, shown as 'c') */
-    int is_plain_char;          /* UT_INT: plain char: a pointer to it is a string input */
-    int is_const;               /* the type is const-qualified */
-    ut_type *pointee;           /* UT_PTR: pointed-to type; UT_ARRAY: element type */
-    uint64_t count;             /* UT_ARRAY: element count */
-    int complete;               /* UT_STRUCT/UT_UNION: has a definition */
-    ut_field *fields;           /* UT_STRUCT/UT_UNION */
+    int id;            /* index in unit_info.types */
+    int alias_id;      /* id of the first type with the same canonical type (aliasing class) */
+    char *spelling;    /* as written (typedef name kept): "node_t", "const char *", "int (*)(int)" */
+    char *canonical;   /* canonical spelling (typedefs resolved) */
+    uint64_t size;     /* sizeof in bytes (0 for incomplete / void / function) */
+    unsigned bits;     /* UT_INT/UT_ENUM/UT_BOOL: width in bits */
+    int is_signed;     /* UT_INT/UT_ENUM */
+    int is_char;       /* UT_INT: char, signed char or unsigned char (bytes, shown as 'c') */
+    int is_plain_char; /* UT_INT: plain char: a pointer to it is a string input */
+    int is_const;      /* the type is const-qualified */
+    ut_type *pointee;  /* UT_PTR: pointed-to type; UT_ARRAY: element type */
+    uint64_t count;    /* UT_ARRAY: element count */
+    int complete;      /* UT_STRUCT/UT_UNION: has a definition */
+    ut_field *fields;  /* UT_STRUCT/UT_UNION */
     size_t nfields;
-    ut_enumerator *enums;       /* UT_ENUM */
+    ut_enumerator *enums; /* UT_ENUM */
     size_t nenums;
-    ut_type *ret;               /* UT_FUNC: return type */
-    ut_type **args;             /* UT_FUNC: parameter types */
+    ut_type *ret;   /* UT_FUNC: return type */
+    ut_type **args; /* UT_FUNC: parameter types */
     size_t nargs;
-    int variadic;               /* UT_FUNC */
-    char *stub;                 /* UT_PTR to UT_FUNC: name of its stand-in ("stub_read" after the first field
+    int variadic; /* UT_FUNC */
+    char *stub;   /* UT_PTR to UT_FUNC: name of its stand-in ("stub_read" after the first field
                                    or parameter of this type), set by unit_parse; NULL: unit_stub_name decides */
 };
 
 typedef struct ut_param {
-    char *name;                 /* as declared, or "argN" when unnamed */
+    char *name; /* as declared, or "argN" when unnamed */
     ut_type *type;
-    int len_param;              /* buffer pointer: index of the length parameter paired with it, or -1 */
-    int buf_param;              /* length parameter: index of the buffer it measures, or -1 */
+    int len_param; /* buffer pointer: index of the length parameter paired with it, or -1 */
+    int buf_param; /* length parameter: index of the buffer it measures, or -1 */
 } ut_param;
 
 typedef struct ut_func {
     char *name;
-    char *file;                 /* source file of the definition (as given) or of the declaration */
+    char *file; /* source file of the definition (as given) or of the declaration */
     unsigned line;
-    ut_type *type;              /* UT_FUNC */
+    ut_type *type; /* UT_FUNC */
     ut_param *params;
     size_t nparams;
-    char *decl;                 /* prototype rebuilt from libclang's types (unit_prototype): "int f(struct
+    char *decl;    /* prototype rebuilt from libclang's types (unit_prototype): "int f(struct
                                    node *n)" without ';', NULL when not available */
-    int is_static;              /* defined with internal linkage (static, static inline): testable only by
+    int is_static; /* defined with internal linkage (static, static inline): testable only by
                                    compiling its file inside the harness and the test (unit_include_sources) */
 } ut_func;
 
 typedef struct unit_info {
-    ut_func *defs;              /* functions with external linkage defined in the sources; for a header given
+    ut_func *defs; /* functions with external linkage defined in the sources; for a header given
                                    as a source (a header-only library), every function defined in it, static
                                    ones too (--all takes them all) */
     size_t ndefs;
-    ut_func *statics;           /* functions with internal linkage defined in a .c source: targets by name */
+    ut_func *statics; /* functions with internal linkage defined in a .c source: targets by name */
     size_t nstatics;
-    char **sources;             /* the sources as given to unit_parse (one per source) */
+    char **sources; /* the sources as given to unit_parse (one per source) */
     size_t nsources;
-    char **src_prelude;         /* per source: its part of the prelude when it is linked separately */
-    int *included;              /* per source: the harness and the tests #include it (a header, or a .c
+    char **src_prelude;  /* per source: its part of the prelude when it is linked separately */
+    int *included;       /* per source: the harness and the tests #include it (a header, or a .c
                                    defining a static target) instead of linking it; see unit_include_sources */
-    char **header_defs;         /* pairs name, header path: functions defined in a non-system header a
+    char **header_defs;  /* pairs name, header path: functions defined in a non-system header a
                                    source includes (not targets: see unit_header_of) */
-    size_t nheader_defs;        /* strings in header_defs (twice the pairs) */
-    ut_func *externs;           /* called (or declared) in the sources, defined in none of them, declared
+    size_t nheader_defs; /* strings in header_defs (twice the pairs) */
+    ut_func *externs;    /* called (or declared) in the sources, defined in none of them, declared
                                    outside system headers: mock candidates */
     size_t nexterns;
-    ut_func *system;            /* called, declared in a system header (libc, libm): not mocked unless asked */
+    ut_func *system; /* called, declared in a system header (libc, libm): not mocked unless asked */
     size_t nsystem;
     ut_type **types;
     size_t ntypes;
-    char *prelude;              /* includes, macros, type definitions and prototypes of the sources'
+    char *prelude;     /* includes, macros, type definitions and prototypes of the sources'
                                    own text, in source order, deduplicated; for the harness and tests.
                                    Prototypes are rebuilt from libclang's types (a declaration spelled with
                                    an export macro, `API(int) f(void)`, is fine), and left out when an
                                    included header declares the function. An included source is one
                                    `#include "FILE"` instead (unit_include_block) */
-    char *diagnostics;          /* clang's warnings and errors, "file:line:col: severity: text\n" each */
-    int has_main;               /* a source defines main */
-    ut_param *globals;          /* variables with external linkage defined in the sources (name, type):
+    char *diagnostics; /* clang's warnings and errors, "file:line:col: severity: text\n" each */
+    int has_main;      /* a source defines main */
+    ut_param *globals; /* variables with external linkage defined in the sources (name, type):
                                    recorded before/after each call, restored at each test's start */
     size_t nglobals;
-    char **null_checked;        /* identifiers the unit compares with NULL or tests for truth anywhere
+    char **null_checked; /* identifiers the unit compares with NULL or tests for truth anywhere
                                    ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
     size_t nnull_checked;
-    char **null_flow;           /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
+    char **null_flow; /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
                                    of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
     size_t nnull_flow;
     int mock_outputs;           /* set by the caller (--mock-outputs): the mocks' stand-ins also write a fresh
@@ -266,14 +276,14 @@ int unit_mock_out_param(const ut_type *t);
 
 /* Options of the harness. */
 typedef struct unit_harness_opts {
-    unsigned depth;             /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
-    unsigned str_len;           /* strings: bytes before the terminating NUL, at most */
-    unsigned buf_len;           /* buffer/length pairs: elements, at most */
-    int enum_any;               /* nonzero: enums take any value, not only the declared ones */
-    int null_all;               /* nonzero: every pointer may be NULL, checked or not */
-    int cycles;                 /* nonzero: a pointer may alias an object still being built (cyclic inputs) */
-    int global_inputs;          /* nonzero: the unit's global variables are inputs too (else their initial values) */
-    const char *rt_header;      /* absolute path of sympath_unit_rt.h */
+    unsigned depth;                /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
+    unsigned str_len;              /* strings: bytes before the terminating NUL, at most */
+    unsigned buf_len;              /* buffer/length pairs: elements, at most */
+    int enum_any;                  /* nonzero: enums take any value, not only the declared ones */
+    int null_all;                  /* nonzero: every pointer may be NULL, checked or not */
+    int cycles;                    /* nonzero: a pointer may alias an object still being built (cyclic inputs) */
+    int global_inputs;             /* nonzero: the unit's global variables are inputs too (else their initial values) */
+    const char *rt_header;         /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
 } unit_harness_opts;
@@ -286,8 +296,8 @@ typedef struct unit_harness_opts {
  * NULL with *err. *warnings (malloc'ed, may be "") lists parameters that cannot be built
  * and are fixed to a default value (zero / NULL), one line each.
  */
-char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets,
-                   const unit_harness_opts *o, char **warnings, char **err);
+char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets, const unit_harness_opts *o,
+                   char **warnings, char **err);
 
 /* ---- the record of one harness run (written by sympath_unit_rt.h in record mode) ----
  * Text lines, each one event:
@@ -309,23 +319,23 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * object (a C string literal body), v void / not recorded.
  */
 typedef struct ur_value {
-    char kind;                  /* i u e p f v */
-    char *text;                 /* as recorded */
+    char kind;  /* i u e p f v */
+    char *text; /* as recorded */
 } ur_value;
 
 typedef struct ur_entry {
     int obj;
-    char *suffix;               /* "" for the whole object */
-    ur_value pre, post;         /* post.kind 0 when not recorded */
+    char *suffix;       /* "" for the whole object */
+    ur_value pre, post; /* post.kind 0 when not recorded */
 } ur_entry;
 
 typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
-    int freed;                  /* the call freed (or moved) it: no values after the call */
+    int freed; /* the call freed (or moved) it: no values after the call */
     uint64_t count;
-    char *local;                /* suggested local name (sanitised, unique per record) */
-    char *ctype;                /* element / object type spelling */
+    char *local; /* suggested local name (sanitised, unique per record) */
+    char *ctype; /* element / object type spelling */
 } ur_object;
 
 typedef struct ur_mock {
@@ -340,9 +350,9 @@ typedef struct unit_record {
     size_t nentries;
     ur_mock *mocks;
     size_t nmocks;
-    int called;                 /* "call" seen */
-    int done;                   /* "done" seen */
-    ur_value ret;               /* kind 0 when not returned */
+    int called;   /* "call" seen */
+    int done;     /* "done" seen */
+    ur_value ret; /* kind 0 when not returned */
 } unit_record;
 
 /* Parse a record (text: the whole file; NULL reads as empty). Returns 0 with *r filled (the
@@ -356,14 +366,14 @@ void unit_record_free(unit_record *r);
 typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;
 
 typedef struct unit_test {
-    char *name;                 /* test function name, e.g. "test_parse_3" */
+    char *name; /* test function name, e.g. "test_parse_3" */
     const ut_func *fn;
     unit_record rec;
     unit_outcome outcome;
-    int signo;                  /* UO_SIGNAL */
-    int exit_code;              /* UO_EXIT */
-    char *origin;               /* file name of the test vector it came from (for a comment), or NULL */
-    int heap;                   /* input objects are malloc'ed in the test instead of locals (set when the
+    int signo;     /* UO_SIGNAL */
+    int exit_code; /* UO_EXIT */
+    char *origin;  /* file name of the test vector it came from (for a comment), or NULL */
+    int heap;      /* input objects are malloc'ed in the test instead of locals (set when the
                                    test with locals fails natively: the unit frees or reallocates them) */
 } unit_test;
 
@@ -393,20 +403,21 @@ typedef struct unit_run_opts {
     size_t nsources;
     const char *const *functions; /* --function names (may repeat) */
     size_t nfunctions;
-    int all;                    /* --all: every function with external linkage */
-    const char *cflags;         /* the user's flags, -I dirs and --define's -DNAME[=V] included (util_split_words;
+    int all;                  /* --all: every function with external linkage */
+    const char *cflags;       /* the user's flags, -I dirs and --define's -DNAME[=V] included (util_split_words;
                                    checked by the caller) */
-    const char *const *mocks;   /* --mock names */
+    const char *const *mocks; /* --mock names */
     size_t nmocks;
-    int mock_outputs;           /* --mock-outputs */
-    double budget_s;            /* exploration budget shared by the functions, seconds (0: none) */
-    double timeout_s;           /* time limit of one run, seconds, > 0 */
-    unit_harness_opts harness;  /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs;
+    int mock_outputs;                   /* --mock-outputs */
+    double budget_s;                    /* exploration budget shared by the functions, seconds (0: none) */
+    double timeout_s;                   /* time limit of one run, seconds, > 0 */
+    unit_harness_opts harness;          /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs;
                                    rt_header and mock_names are set by the pipeline */
-    int progress;               /* live progress line of the explorations */
+    int progress;                       /* live progress line of the explorations */
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */
-    void (*before_explore)(void); /* called once before the first exploration (the CLI arms Ctrl-C there); may be NULL */
-    FILE *log;                  /* progress, warnings, errors and the summary ("sympath unit: ..." lines); NULL: stderr */
+    void (*before_explore)(
+        void); /* called once before the first exploration (the CLI arms Ctrl-C there); may be NULL */
+    FILE *log; /* progress, warnings, errors and the summary ("sympath unit: ..." lines); NULL: stderr */
     const char *compile_commands; /* --compile-commands: compile_commands.json or its directory; its flags for the
                                    sources (unit_compdb_flags) go before cflags. NULL: none */
 } unit_run_opts;

@@ -21,9 +21,8 @@ uint64_t util_now_ns(void)
 
 void util_sleep_s(double s)
 {
-    if (s <= 0)
-        return;
-    struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+    if (s <= 0) return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 }

@@ -16,13 +16,11 @@
 int util_fault(const char *name)
 {
     const char *v = getenv(SYMPATH_ENV_FAULT);
-    if (!v || !*v || !name || !*name)
-        return 0;
+    if (!v || !*v || !name || !*name) return 0;
     size_t n = strlen(name);
     for (const char *p = v; *p;) {
         size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
+        if (len == n && strncmp(p, name, n) == 0) return 1;
         p += len + (p[len] == ',');
     }
     return 0;

@@ -16,12 +16,11 @@
 char *util_read_file(const char *path, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
+    if (fd < 0) return NULL;
     size_t cap = 4096, n = 0;
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1;   /* one read for a regular file; the loop copes if it grew */
+        cap = (size_t)st.st_size + 1; /* one read for a regular file; the loop copes if it grew */
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) {
@@ -40,8 +39,7 @@ char *util_read_file(const char *path, size_t *len)
             cap *= 2;
         }
         ssize_t got = read(fd, buf + n, cap - 1 - n);
-        if (got < 0 && errno == EINTR)
-            continue;
+        if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
             int e = errno;
             free(buf);
@@ -49,14 +47,12 @@ char *util_read_file(const char *path, size_t *len)
             errno = e;
             return NULL;
         }
-        if (got == 0)
-            break;
+        if (got == 0) break;
         n += (size_t)got;
     }
     close(fd);
     buf[n] = '\0';
-    if (len)
-        *len = n;
+    if (len) *len = n;
     return buf;
 }
 
@@ -67,8 +63,7 @@ static volatile sig_atomic_t pending_set;
 
 void util_write_atomic_abandon(void)
 {
-    if (pending_set)
-        unlink(pending_tmp);  /* async-signal-safe */
+    if (pending_set) unlink(pending_tmp); /* async-signal-safe */
 }
 
 int util_write_atomic(const char *path, const void *data, size_t len)
@@ -101,8 +96,7 @@ int util_write_atomic(const char *path, const void *data, size_t len)
     int e = 0;
     while (left > 0) {
         ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             e = w < 0 ? errno : ENOSPC;
             break;
@@ -111,11 +105,9 @@ int util_write_atomic(const char *path, const void *data, size_t len)
         left -= (size_t)w;
     }
     if (!e && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-        e = errno;   /* EINVAL: a file system without fsync (a pipe, /dev/...) */
-    if (close(fd) != 0 && !e)
-        e = errno;
-    if (!e && rename(tmp, path) != 0)
-        e = errno;
+        e = errno; /* EINVAL: a file system without fsync (a pipe, /dev/...) */
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e && rename(tmp, path) != 0) e = errno;
     if (e) {
         unlink(tmp);
         pending_set = 0;
@@ -144,8 +136,7 @@ int util_mkdir_p(const char *path)
         return -1;
     }
     for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
+        if (*s != '/') continue;
         *s = '\0';
         if (mkdir(p, 0777) != 0 && errno != EEXIST) {
             int e = errno;
@@ -157,38 +148,30 @@ int util_mkdir_p(const char *path)
     }
     int rc = mkdir(p, 0777);
     free(p);
-    if (rc == 0 || errno != EEXIST)
-        return rc;
-    struct stat st;   /* it exists: fine if it is a directory */
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return 0;
+    if (rc == 0 || errno != EEXIST) return rc;
+    struct stat st; /* it exists: fine if it is a directory */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
     errno = ENOTDIR;
     return -1;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **util_list_dir(const char *dir, const char *pattern, size_t *n)
 {
     size_t cnt = 0;
     char **v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
+    if (!v) return NULL;
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
         while ((e = readdir(d)) != NULL) {
-            if (fnmatch(pattern, e->d_name, FNM_PERIOD) != 0)
-                continue;
+            if (fnmatch(pattern, e->d_name, FNM_PERIOD) != 0) continue;
             char **nv = realloc(v, (cnt + 2) * sizeof *nv);
             char *path = util_strf("%s/%s", dir, e->d_name);
             if (!nv || !path) {
                 free(path);
-                if (nv)
-                    v = nv;
+                if (nv) v = nv;
                 closedir(d);
                 util_free_strv(v);
                 errno = ENOMEM;
@@ -201,7 +184,6 @@ char **util_list_dir(const char *dir, const char *pattern, size_t *n)
         closedir(d);
     }
     qsort(v, cnt, sizeof *v, cmp_str);
-    if (n)
-        *n = cnt;
+    if (n) *n = cnt;
     return v;
 }

@@ -13,13 +13,11 @@ int ptrmap_put(ptrmap *m, const void *key, void *a, void *b)
     if ((m->n + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 256;
         ptrmap_ent *ne = calloc(ncap, sizeof *ne);
-        if (!ne)
-            return -1;
+        if (!ne) return -1;
         for (size_t i = 0; i < m->cap; i++)
             if (m->e[i].key) {
                 size_t j = ptr_hash(m->e[i].key) & (ncap - 1);
-                while (ne[j].key)
-                    j = (j + 1) & (ncap - 1);
+                while (ne[j].key) j = (j + 1) & (ncap - 1);
                 ne[j] = m->e[i];
             }
         free(m->e);
@@ -27,10 +25,8 @@ int ptrmap_put(ptrmap *m, const void *key, void *a, void *b)
         m->cap = ncap;
     }
     size_t j = ptr_hash(key) & (m->cap - 1);
-    while (m->e[j].key && m->e[j].key != key)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->e[j].key)
-        m->n++;
+    while (m->e[j].key && m->e[j].key != key) j = (j + 1) & (m->cap - 1);
+    if (!m->e[j].key) m->n++;
     m->e[j].key = key;
     m->e[j].a = a;
     m->e[j].b = b;
@@ -39,12 +35,10 @@ int ptrmap_put(ptrmap *m, const void *key, void *a, void *b)
 
 ptrmap_ent *ptrmap_get(const ptrmap *m, const void *key)
 {
-    if (!m->cap)
-        return NULL;
+    if (!m->cap) return NULL;
     size_t j = ptr_hash(key) & (m->cap - 1);
     while (m->e[j].key) {
-        if (m->e[j].key == key)
-            return &m->e[j];
+        if (m->e[j].key == key) return &m->e[j];
         j = (j + 1) & (m->cap - 1);
     }
     return NULL;

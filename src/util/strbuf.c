@@ -9,13 +9,14 @@
 /* Make room for n more bytes plus the terminating NUL. 0 or -1 (failed set). */
 static int reserve(strbuf *b, size_t n)
 {
-    if (b->failed)
-        return -1;
-    if (b->len + n < b->cap)
-        return 0;  /* fast path: enough space */
+    if (b->failed) return -1;
+    if (b->len + n < b->cap) return 0; /* fast path: enough space */
     size_t cap = b->cap ? b->cap : 256;
     while (cap <= b->len + n) {
-        if (cap > ((size_t)-1) / 2) { b->failed = 1; return -1; }
+        if (cap > ((size_t)-1) / 2) {
+            b->failed = 1;
+            return -1;
+        }
         cap *= 2;
     }
     char *s = realloc(b->s, cap);
@@ -30,8 +31,7 @@ static int reserve(strbuf *b, size_t n)
 
 void sb_append(strbuf *b, const char *p, size_t n)
 {
-    if (reserve(b, n))
-        return;
+    if (reserve(b, n)) return;
     memcpy(b->s + b->len, p, n);
     b->len += n;
     b->s[b->len] = '\0';
@@ -54,8 +54,7 @@ void sb_printf(strbuf *b, const char *fmt, ...)
         sb_append(b, small, (size_t)n);
         return;
     }
-    if (reserve(b, (size_t)n))
-        return;
+    if (reserve(b, (size_t)n)) return;
     va_start(ap, fmt);
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -82,13 +81,11 @@ void sb_xml_comment_text(strbuf *b, const char *s)
 {
     char prev = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '-' && prev == '-')
-            sb_append(b, " ", 1);           /* "--" may not occur in a comment */
+        if (*p == '-' && prev == '-') sb_append(b, " ", 1); /* "--" may not occur in a comment */
         sb_append(b, xml_forbidden(*p) ? "?" : (const char *)p, 1);
         prev = (char)*p;
     }
-    if (prev == '-')
-        sb_append(b, " ", 1);               /* nor may the comment end in "--->" */
+    if (prev == '-') sb_append(b, " ", 1); /* nor may the comment end in "--->" */
 }
 
 void sb_free(strbuf *b)

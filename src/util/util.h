@@ -28,7 +28,9 @@ typedef struct strbuf {
     int failed;
 } strbuf;
 
+/* clang-format off */
 #define STRBUF_INIT { NULL, 0, 0, 0 }
+/* clang-format on */
 
 /* Append n bytes / a C string / printf-formatted text. */
 void sb_append(strbuf *b, const char *p, size_t n);
@@ -178,10 +180,18 @@ int util_fault(const char *name);
  * Entries are never removed and the table never shrinks; zero-initialise it
  * (PTRMAP_INIT or memset) before use and release it with ptrmap_clear.
  */
-typedef struct ptrmap_ent { const void *key; void *a, *b; } ptrmap_ent;
-typedef struct ptrmap { ptrmap_ent *e; size_t cap, n; } ptrmap;
+typedef struct ptrmap_ent {
+    const void *key;
+    void *a, *b;
+} ptrmap_ent;
+typedef struct ptrmap {
+    ptrmap_ent *e;
+    size_t cap, n;
+} ptrmap;
 
+/* clang-format off */
 #define PTRMAP_INIT { NULL, 0, 0 }
+/* clang-format on */
 
 /* Map key (non-NULL) to (a, b), replacing what it mapped to. 0, or -1 when out of memory
  * (the map is then unchanged). */

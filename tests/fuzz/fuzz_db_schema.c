@@ -18,8 +18,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     char dir[] = "/tmp/sympath-fuzz-schemaXXXXXX";
-    if (mkdtemp(dir) && chdir(dir) != 0)
-        abort();
+    if (mkdtemp(dir) && chdir(dir) != 0) abort();
     return 0;
 }
 
@@ -28,16 +27,14 @@ static int touches_files(const char *s)
     static const char *const words[] = {"attach", "vacuum"};
     for (const char *p = s; *p; p++)
         for (size_t w = 0; w < 2; w++)
-            if (!strncasecmp(p, words[w], strlen(words[w])))
-                return 1;
+            if (!strncasecmp(p, words[w], strlen(words[w]))) return 1;
     return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *ddl = malloc(size + 1);
-    if (!ddl)
-        return 0;
+    if (!ddl) return 0;
     memcpy(ddl, data, size);
     ddl[size] = '\0';
     if (touches_files(ddl)) {
@@ -47,8 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     db_schema *s = NULL;
     char *err = NULL;
     if (db_schema_from_ddl(ddl, &s, &err) != 0) {
-        if (!err)
-            abort(); /* a failure comes with its message */
+        if (!err) abort(); /* a failure comes with its message */
         free(err);
         free(ddl);
         return 0;
@@ -59,11 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "schema DDL does not load again: %s\n--- DDL\n%s\n", err, s->ddl);
         abort();
     }
-    if (again->ntables != s->ntables)
-        abort();
+    if (again->ntables != s->ntables) abort();
     for (int t = 0; t < s->ntables; t++)
-        if (again->tables[t].ncols != s->tables[t].ncols || strcmp(again->tables[t].name, s->tables[t].name))
-            abort();
+        if (again->tables[t].ncols != s->tables[t].ncols || strcmp(again->tables[t].name, s->tables[t].name)) abort();
     db_schema_free(again);
 
     /* a fixture of two row slots per table, values from the input bytes */
@@ -71,8 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = db_fixture_ninputs(s, &l);
     if (n < 100000) {
         uint64_t *vals = calloc(n + 1, sizeof *vals);
-        for (size_t i = 0; i < n && size; i++)
-            vals[i] = data[i % size];
+        for (size_t i = 0; i < n && size; i++) vals[i] = data[i % size];
         free(db_fixture_sql(s, &l, vals, n, 0));
         free(vals);
 
@@ -93,8 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         v->len = expr_symbol(cx, sym++, 8, 0);
                         v->nbytes = l.text;
                         v->bytes = calloc(l.text, sizeof *v->bytes);
-                        for (unsigned b = 0; b < l.text; b++)
-                            v->bytes[b] = expr_symbol(cx, sym++, 8, 0);
+                        for (unsigned b = 0; b < l.text; b++) v->bytes[b] = expr_symbol(cx, sym++, 8, 0);
                     } else {
                         v->v = expr_symbol(cx, sym++, 64, 0);
                     }
@@ -102,11 +94,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int t = 0; t < s->ntables; t++)
             for (unsigned r = 0; r < l.rows; r++)
-                if (!db_slot_constraints(cx, s, &l, t, r, counts, cells))
-                    abort();
+                if (!db_slot_constraints(cx, s, &l, t, r, counts, cells)) abort();
         for (int t = 0; t < s->ntables; t++) {
-            for (unsigned i = 0; i < l.rows * (unsigned)s->tables[t].ncols; i++)
-                free(cells[t][i].bytes);
+            for (unsigned i = 0; i < l.rows * (unsigned)s->tables[t].ncols; i++) free(cells[t][i].bytes);
             free(cells[t]);
         }
         free(cells);

@@ -18,8 +18,10 @@
 static const char SCHEMA[] =
     "CREATE TABLE t (a INTEGER, b INTEGER NOT NULL, s TEXT, u TEXT UNIQUE);\n"
     "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, role TEXT NOT NULL, age INTEGER);\n"
-    "CREATE TABLE orders (oid INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id), amount INTEGER NOT NULL);\n"
-    "CREATE TABLE books (isbn INTEGER PRIMARY KEY, title TEXT, publisher TEXT NOT NULL, subject TEXT, price REAL, note BLOB);\n";
+    "CREATE TABLE orders (oid INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id), amount INTEGER NOT "
+    "NULL);\n"
+    "CREATE TABLE books (isbn INTEGER PRIMARY KEY, title TEXT, publisher TEXT NOT NULL, subject TEXT, price REAL, note "
+    "BLOB);\n";
 
 #define TEXT_BYTES 4
 #define MAX_PARAMS 64
@@ -39,8 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void check(const expr *e)
 {
     static const uint64_t zeros[1];
-    if (e)
-        (void)expr_eval(e, zeros, 0);
+    if (e) (void)expr_eval(e, zeros, 0);
 }
 
 /* Symbolic values for n cells (columns of table t, or parameters when t is NULL). */
@@ -54,8 +55,7 @@ static void make_vals(expr_ctx *cx, const db_table *t, int n, db_val *v, expr **
             v[c].len = expr_symbol(cx, (*sym)++, 8, 0);
             v[c].nbytes = TEXT_BYTES;
             v[c].bytes = bytes + (size_t)c * TEXT_BYTES;
-            for (int i = 0; i < TEXT_BYTES; i++)
-                v[c].bytes[i] = expr_symbol(cx, (*sym)++, 8, 0);
+            for (int i = 0; i < TEXT_BYTES; i++) v[c].bytes[i] = expr_symbol(cx, (*sym)++, 8, 0);
         } else {
             v[c].v = expr_symbol(cx, (*sym)++, 64, 0);
         }
@@ -127,8 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     db_query *q = NULL;
     char *err = NULL;
     if (db_query_parse(schema, sql, size, &q, &err) != 0) {
-        if (!err)
-            abort(); /* a failure comes with its message */
+        if (!err) abort(); /* a failure comes with its message */
         free(err);
         return 0;
     }

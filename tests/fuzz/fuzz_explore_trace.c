@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nrecs = size / sizeof(trace_rec);
     size_t total = TRACE_HEADER_SIZE + nrecs * sizeof(trace_rec);
     unsigned char *mem = calloc(1, total);
-    if (!mem)
-        return 0;
+    if (!mem) return 0;
     trace_header *h = (trace_header *)mem;
     h->magic = TRACE_MAGIC;
     h->version = 1;
@@ -41,12 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run_result out;
     char *err = NULL;
     int rc = trace_read(h, mem, cx, &out, &err);
-    if (rc != 0 && !err)
-        abort(); /* a failure always comes with its message (unless out of memory) */
+    if (rc != 0 && !err) abort(); /* a failure always comes with its message (unless out of memory) */
     /* what the explorer does next: evaluate the conditions under the run's inputs */
     for (uint32_t i = 0; i < out.nevents; i++)
-        if (expr_eval(out.events[i].cond, out.inputs, out.ninputs) > 1)
-            abort(); /* a branch condition has width 1 */
+        if (expr_eval(out.events[i].cond, out.inputs, out.ninputs) > 1) abort(); /* a branch condition has width 1 */
     free(err);
     run_result_clear(&out);
     expr_ctx_free(cx);

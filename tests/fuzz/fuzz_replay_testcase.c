@@ -18,15 +18,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *doc = malloc(size + 1);
-    if (!doc)
-        return 0;
+    if (!doc) return 0;
     memcpy(doc, data, size);
     doc[size] = '\0';
     char *arena = g_arena;
     size_t left = g_arena_left;
     g_vals = NULL;
     g_nvals = g_cap = g_next = 0;
-    g_loaded = 1;     /* no SYMPATH_TESTCASE: running past the end reads 0 */
+    g_loaded = 1; /* no SYMPATH_TESTCASE: running past the end reads 0 */
     parse_testcase(doc);
     for (size_t i = 0; i < g_nvals; i++) {
         /* the 64-bit, 128-bit and floating conversions of each value */

@@ -20,8 +20,7 @@ static const char *pg_script(void) { return SYMPATH_SOURCE_DIR "/tests/pg/pg_ser
 /* Stop the server and remove its directory; safe to call twice and from atexit. */
 static void pg_stop(void)
 {
-    if (!pg_started || getpid() != pg_owner)
-        return;
+    if (!pg_started || getpid() != pg_owner) return;
     pg_started = 0;
     char *cmd = NULL;
     if (asprintf(&cmd, "sh '%s' stop '%s'; rm -rf '%s'", pg_script(), pg_dir, pg_dir) >= 0 && system(cmd) != 0)
@@ -33,20 +32,16 @@ static void pg_stop(void)
  * 1 on failure (message on stderr). Registers pg_stop with atexit. */
 static int pg_start(void)
 {
-    if (!mkdtemp(pg_dir))
-        return 1;
+    if (!mkdtemp(pg_dir)) return 1;
     char *cmd = NULL;
-    if (asprintf(&cmd, "sh '%s' start '%s'", pg_script(), pg_dir) < 0)
-        return 1;
+    if (asprintf(&cmd, "sh '%s' start '%s'", pg_script(), pg_dir) < 0) return 1;
     FILE *p = popen(cmd, "r");
     free(cmd);
-    if (!p)
-        return 1;
+    if (!p) return 1;
     pg_started = 1;
     pg_owner = getpid();
     atexit(pg_stop); /* stopped even when a test fails or crashes the process */
-    if (!fgets(pg_conninfo, sizeof pg_conninfo, p))
-        pg_conninfo[0] = 0;
+    if (!fgets(pg_conninfo, sizeof pg_conninfo, p)) pg_conninfo[0] = 0;
     int st = pclose(p);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
         fprintf(stderr, "skipped: PostgreSQL server binaries not installed (scripts/install-deps.sh)\n");
@@ -65,8 +60,7 @@ static void pg_exec_ok(PGconn *c, const char *sql)
 {
     PGresult *r = PQexec(c, sql);
     ExecStatusType s = PQresultStatus(r);
-    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
-        fprintf(stderr, "%s: %s", sql, PQresultErrorMessage(r));
+    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) fprintf(stderr, "%s: %s", sql, PQresultErrorMessage(r));
     assert_true(s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK);
     PQclear(r);
 }

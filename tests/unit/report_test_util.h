@@ -9,7 +9,8 @@
 #include "report/report_int.h"
 
 /* Write text to dir/rel, creating the directories on the way (asserts on failure). */
-static inline void put_file(const char *dir, const char *rel, const char *text) {
+static inline void put_file(const char *dir, const char *rel, const char *text)
+{
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     char *slash = strrchr(path, '/');
@@ -20,13 +21,15 @@ static inline void put_file(const char *dir, const char *rel, const char *text) 
 }
 
 /* A fresh scratch directory (malloc'ed path); removed by rm_dir. */
-static inline char *scratch_dir(void) {
+static inline char *scratch_dir(void)
+{
     char *d = strdup("/tmp/sympath_report_XXXXXX");
     assert_non_null(mkdtemp(d));
     return d;
 }
 
-static inline void rm_dir(char *d) {
+static inline void rm_dir(char *d)
+{
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
     assert_int_equal(system(cmd), 0);

@@ -32,12 +32,11 @@ static char *checksum(void)
 static int setup_table(void **state)
 {
     admin = PQconnectdb(pg_conninfo);
-    if (PQstatus(admin) != CONNECTION_OK)
-        return -1;
+    if (PQstatus(admin) != CONNECTION_OK) return -1;
     pg_exec_ok(admin, "CREATE TABLE t(id int PRIMARY KEY, k int NOT NULL, s text)");
     pg_exec_ok(admin, "INSERT INTO t SELECT i, CASE WHEN i IN (100, 500, 900) THEN 7 ELSE 0 END, "
-                   "CASE WHEN i IN (100, 500, 900) THEN 'rare' WHEN i % 100 = 1 THEN NULL ELSE 'common' END "
-                   "FROM generate_series(1, 1000) i");
+                      "CASE WHEN i IN (100, 500, 900) THEN 'rare' WHEN i % 100 = 1 THEN NULL ELSE 'common' END "
+                      "FROM generate_series(1, 1000) i");
     pg_exec_ok(admin, "ANALYZE t");
     return 0;
 }
@@ -125,8 +124,8 @@ static void test_writes_refused(void **state)
     assert_int_equal(PQresultStatus(r), PGRES_FATAL_ERROR);
     PQclear(r);
     /* a SELECT of the program's that sets the session writable: rolled back with its transaction */
-    assert_int_equal(source_pg_ops.count(c, "SELECT set_config('default_transaction_read_only', 'off', false)",
-                                         NULL, 0, &err), 1);
+    assert_int_equal(
+        source_pg_ops.count(c, "SELECT set_config('default_transaction_read_only', 'off', false)", NULL, 0, &err), 1);
     r = PQexec(c, "UPDATE t SET k = 1");
     assert_int_equal(PQresultStatus(r), PGRES_FATAL_ERROR);
     PQclear(r);
@@ -158,13 +157,10 @@ static void test_refused_statements(void **state)
 int main(void)
 {
     int rc = pg_start();
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_failures),
-        cmocka_unit_test(test_estimate_and_count),
-        cmocka_unit_test(test_parameters),
-        cmocka_unit_test(test_writes_refused),
+        cmocka_unit_test(test_open_failures),      cmocka_unit_test(test_estimate_and_count),
+        cmocka_unit_test(test_parameters),         cmocka_unit_test(test_writes_refused),
         cmocka_unit_test(test_refused_statements),
     };
     rc = cmocka_run_group_tests(tests, setup_table, NULL);

@@ -40,12 +40,12 @@ static int eval(sqlite3 *db, const char *sql, int64_t v, double d)
 {
     char *q = NULL;
     char *lit = db_sql_int(v), *dl = db_sql_double(d);
-    assert_true(asprintf(&q, "SELECT CASE WHEN %s THEN 1 WHEN NOT %s THEN 0 ELSE -1 END FROM (SELECT %s AS c0, %s AS c1)",
+    assert_true(asprintf(&q,
+                         "SELECT CASE WHEN %s THEN 1 WHEN NOT %s THEN 0 ELSE -1 END FROM (SELECT %s AS c0, %s AS c1)",
                          sql, sql, lit, dl) > 0);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, q, -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        fail_msg("SQLite rejects %s: %s", q, sqlite3_errmsg(db));
+    if (rc != SQLITE_OK) fail_msg("SQLite rejects %s: %s", q, sqlite3_errmsg(db));
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     int r = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
@@ -57,9 +57,34 @@ typedef expr *(*build_fn)(expr_ctx *cx, expr *x, expr *d);
 
 static void check_all(build_fn f, const char *what)
 {
-    static const int64_t vals[] = {0, 1, -1, 2, 3, 7, 99, 100, 101, 253, 255, 256, -3, -100, 5000, 65535, 65536,
-                                   2147483647LL, 2147483648LL, -2147483648LL, -2147483649LL, 4294967295LL,
-                                   4294967296LL, 4294967293LL, INT64_MAX, INT64_MIN, INT64_MIN + 1, 0x123456789LL};
+    static const int64_t vals[] = {0,
+                                   1,
+                                   -1,
+                                   2,
+                                   3,
+                                   7,
+                                   99,
+                                   100,
+                                   101,
+                                   253,
+                                   255,
+                                   256,
+                                   -3,
+                                   -100,
+                                   5000,
+                                   65535,
+                                   65536,
+                                   2147483647LL,
+                                   2147483648LL,
+                                   -2147483648LL,
+                                   -2147483649LL,
+                                   4294967295LL,
+                                   4294967296LL,
+                                   4294967293LL,
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   INT64_MIN + 1,
+                                   0x123456789LL};
     static const double dvals[] = {0.0, 2.5, -1.25, 1e10, 3.0000000000000004};
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -85,15 +110,17 @@ static void check_all(build_fn f, const char *what)
         expr_ctx_free(cx);
     }
     sqlite3_close(db);
-    if (!translated)
-        fail_msg("%s: never translated", what);
+    if (!translated) fail_msg("%s: never translated", what);
 }
 
 static expr *lo32(expr_ctx *cx, expr *x) { return expr_extract(cx, x, 0, 32); }
 static expr *k(expr_ctx *cx, uint64_t v, unsigned w) { return expr_const(cx, v & expr_mask(w), w); }
 
 static expr *b_slt32(expr_ctx *cx, expr *x, expr *d) { return expr_cmp(cx, PRED_SLT, lo32(cx, x), k(cx, 100, 32)); }
-static expr *b_sgt32(expr_ctx *cx, expr *x, expr *d) { return expr_cmp(cx, PRED_SGT, lo32(cx, x), k(cx, (uint64_t)-5, 32)); }
+static expr *b_sgt32(expr_ctx *cx, expr *x, expr *d)
+{
+    return expr_cmp(cx, PRED_SGT, lo32(cx, x), k(cx, (uint64_t)-5, 32));
+}
 static expr *b_ult32(expr_ctx *cx, expr *x, expr *d) { return expr_cmp(cx, PRED_ULT, lo32(cx, x), k(cx, 100, 32)); }
 static expr *b_add32(expr_ctx *cx, expr *x, expr *d)
 {
@@ -210,8 +237,8 @@ static void test_text_bytes(void **state)
             assert_int_equal(sqlite3_step(st), SQLITE_ROW);
             int got = sqlite3_column_int(st, 0);
             if (got != (int)(c->value & 1))
-                fail_msg("form %d on text #%zu: expression says %d, SQL (%s) says %d", form, i, (int)(c->value & 1), sql,
-                         got);
+                fail_msg("form %d on text #%zu: expression says %d, SQL (%s) says %d", form, i, (int)(c->value & 1),
+                         sql, got);
             sqlite3_finalize(st);
             free(q), free(lit), free(sql);
             expr_ctx_free(cx);
@@ -237,9 +264,10 @@ static void test_not_expressible(void **state)
 
 static void test_pg_share_terms(void **state)
 {
-    const char *cond = "((CASE WHEN octet_length(c1::text) > 0 THEN get_byte(convert_to(c1::text,'UTF8'),0) ELSE 0 END) = 52"
-                       " AND (CASE WHEN octet_length(c1::text) > 1 THEN get_byte(convert_to(c1::text,'UTF8'),1) ELSE 0 END)"
-                       " = 50 AND c2 <> 'octet_length(x)')";
+    const char *cond =
+        "((CASE WHEN octet_length(c1::text) > 0 THEN get_byte(convert_to(c1::text,'UTF8'),0) ELSE 0 END) = 52"
+        " AND (CASE WHEN octet_length(c1::text) > 1 THEN get_byte(convert_to(c1::text,'UTF8'),1) ELSE 0 END)"
+        " = 50 AND c2 <> 'octet_length(x)')";
     char *s = data_pg_share_terms(cond);
     assert_string_equal(s, "EXISTS (SELECT 1 FROM (SELECT octet_length(c1::text) AS sympath_t0, "
                            "convert_to(c1::text,'UTF8') AS sympath_t1 OFFSET 0) sympath_x WHERE "
@@ -262,7 +290,8 @@ static void test_site_and_wrap(void **state)
     assert_true(data_is_select("WITH x AS (SELECT 1) SELECT * FROM x", 36));
     assert_false(data_is_select("INSERT INTO t VALUES (1)", 24));
     char *w = data_wrap_select("SELECT a, b FROM t WHERE a > ?;", 31, 2, "c0 > 5", 3);
-    assert_string_equal(w, "WITH sympath_q(c0,c1) AS (SELECT a, b FROM t WHERE a > ?\n) SELECT * FROM sympath_q WHERE c0 > 5 LIMIT 3");
+    assert_string_equal(
+        w, "WITH sympath_q(c0,c1) AS (SELECT a, b FROM t WHERE a > ?\n) SELECT * FROM sympath_q WHERE c0 > 5 LIMIT 3");
     free(w);
     char *l = db_sql_text(false, "it's", 4);
     assert_string_equal(l, "'it''s'");
@@ -278,12 +307,9 @@ static void test_site_and_wrap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),
-        cmocka_unit_test(test_doubles),
-        cmocka_unit_test(test_text_bytes),
-        cmocka_unit_test(test_not_expressible),
-        cmocka_unit_test(test_pg_share_terms),
-        cmocka_unit_test(test_site_and_wrap),
+        cmocka_unit_test(test_integers),       cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_text_bytes),     cmocka_unit_test(test_not_expressible),
+        cmocka_unit_test(test_pg_share_terms), cmocka_unit_test(test_site_and_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

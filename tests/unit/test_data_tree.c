@@ -23,8 +23,7 @@ static void insert(dsite *s, const sym_event *e, char **sql, size_t n, int want_
 {
     const sym_event *pe[8];
     const char *why[8] = {0};
-    for (size_t i = 0; i < n; i++)
-        pe[i] = &e[i];
+    for (size_t i = 0; i < n; i++) pe[i] = &e[i];
     assert_int_equal(dtree_insert(s, pe, sql, why, n), want_fresh);
 }
 
@@ -42,13 +41,11 @@ static void test_paths_and_complements(void **state)
     /* the complement of the second edge: path condition with the first edge's */
     dnode *a = NULL;
     for (dnode *k = s.root.kids; k; k = k->next)
-        if (k->explored)
-            a = k;
+        if (k->explored) a = k;
     assert_non_null(a);
     dnode *b1 = NULL;
     for (dnode *k = a->kids; k; k = k->next)
-        if (!k->explored)
-            b1 = k;
+        if (!k->explored) b1 = k;
     assert_non_null(b1);
     assert_int_equal(b1->dir, 1);
     unsigned dropped = 9;
@@ -82,8 +79,7 @@ static void test_not_expressible_edges(void **state)
             first_open = k;
         else
             for (dnode *j = k->kids; j; j = j->next)
-                if (!j->explored)
-                    deep_open = j;
+                if (!j->explored) deep_open = j;
     }
     assert_non_null(first_open);
     assert_int_equal(first_open->state, DN_NOT_SQL); /* no condition: not a candidate of its own */

@@ -16,7 +16,8 @@
 /* every CHECK of this table is one the translation models */
 static const char *DDL =
     "CREATE TABLE t (a INTEGER CHECK (a BETWEEN -1 AND 3), b INTEGER CHECK (b IN (0, 2, 4) OR b * 2 > a + 5),\n"
-    "  s TEXT CHECK (s LIKE 'a%' OR length(s) < 2), u TEXT CONSTRAINT u_ok CHECK (u IS NULL OR NOT (u IN ('ab', 'c'))),\n"
+    "  s TEXT CHECK (s LIKE 'a%' OR length(s) < 2), u TEXT CONSTRAINT u_ok CHECK (u IS NULL OR NOT (u IN ('ab', "
+    "'c'))),\n"
     "  CHECK (a <= b OR a % 2 == 1), CHECK (s <> u AND NOT (s NOT LIKE '%b')), -- CHECK (ignored in a comment)\n"
     "  CONSTRAINT pair CHECK ((a - b) / 2 <> 1 OR s IS NOT NULL) /* CHECK (nor here) */, CHECK ('x)' <> u));\n";
 
@@ -24,8 +25,7 @@ static db_schema *load(const char *ddl)
 {
     db_schema *s = NULL;
     char *err = NULL;
-    if (db_schema_from_ddl(ddl, &s, &err))
-        fail_msg("schema: %s", err);
+    if (db_schema_from_ddl(ddl, &s, &err)) fail_msg("schema: %s", err);
     return s;
 }
 
@@ -39,8 +39,7 @@ static void test_parse(void **state)
     assert_string_equal(t->checks[3].text, "u IS NULL OR NOT (u IN ('ab', 'c'))");
     assert_string_equal(t->checks[7].text, "'x)' <> u");
     for (int i = 0; i < t->nchecks; i++)
-        if (!t->checks[i].q)
-            fail_msg("CHECK (%s) not modelled: %s", t->checks[i].text, t->checks[i].why);
+        if (!t->checks[i].q) fail_msg("CHECK (%s) not modelled: %s", t->checks[i].text, t->checks[i].why);
     assert_int_equal(s->nignored, 0);
     db_schema_free(s);
 
@@ -83,8 +82,7 @@ static void test_against_sqlite(void **state)
             row[c].len = expr_symbol(cx, base + 1, 8, 0);
             row[c].nbytes = TB;
             row[c].bytes = bytes + c * TB;
-            for (int i = 0; i < TB; i++)
-                row[c].bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+            for (int i = 0; i < TB; i++) row[c].bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
         } else {
             row[c].v = expr_symbol(cx, base + 1, 64, 0);
         }
@@ -97,8 +95,7 @@ static void test_against_sqlite(void **state)
     for (int k = 0; k < t->nchecks; k++) {
         const char *why = NULL;
         e[k] = db_check_expr(cx, &t->checks[k], row, &why);
-        if (!e[k])
-            fail_msg("CHECK (%s): %s", t->checks[k].text, why);
+        if (!e[k]) fail_msg("CHECK (%s): %s", t->checks[k].text, why);
         snprintf(sql, sizeof sql, "CREATE TABLE c%d (" COLS ", CHECK (%s))", k, t->checks[k].text);
         assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     }
@@ -115,11 +112,9 @@ static void test_against_sqlite(void **state)
             memset(txt[c], 0, sizeof txt[c]);
             if (db_column_is_text(&t->cols[c])) {
                 int len = rand() % (TB + 1);
-                for (int i = 0; i < len; i++)
-                    txt[c][i] = alphabet[rand() % 6];
+                for (int i = 0; i < len; i++) txt[c][i] = alphabet[rand() % 6];
                 v[1] = v[0] ? 0 : (uint64_t)len;
-                for (int i = 0; i < TB; i++)
-                    v[2 + i] = v[0] ? 0 : (uint8_t)txt[c][i];
+                for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[c][i];
             } else {
                 v[1] = v[0] ? 0 : (uint64_t)(int64_t)(rand() % 9 - 3);
             }
@@ -144,14 +139,12 @@ static void test_against_sqlite(void **state)
             int rc = sqlite3_step(ins);
             sqlite3_finalize(ins);
             int ok = rc == SQLITE_DONE;
-            if (!ok)
-                assert_int_equal(sqlite3_extended_errcode(db), SQLITE_CONSTRAINT_CHECK);
+            if (!ok) assert_int_equal(sqlite3_extended_errcode(db), SQLITE_CONSTRAINT_CHECK);
             uint64_t got = expr_eval(k < 0 ? all : e[k], in, sizeof in / sizeof *in);
             if ((int)got != ok)
                 fail_msg("CHECK (%s): SQLite %s the row, the expression says %d (iteration %d)",
                          k < 0 ? "all" : t->checks[k].text, ok ? "accepts" : "rejects", (int)got, iter);
-            if (k < 0)
-                accepted_all += ok;
+            if (k < 0) accepted_all += ok;
         }
     }
     assert_true(accepted_all > 0); /* the conjunction is not trivially false */
@@ -181,8 +174,7 @@ static void test_defaults(void **state)
     assert_int_equal(q->ninsert, 1);
     db_val cells[6];
     memset(cells, 0, sizeof cells);
-    for (int c = 0; c < 6; c++)
-        cells[c].null = expr_const(cx, 1, 1);
+    for (int c = 0; c < 6; c++) cells[c].null = expr_const(cx, 1, 1);
     assert_int_equal(db_insert_defaults(cx, t, q, cells), 0);
     assert_true(cells[1].is_text);
     assert_int_equal(cells[1].null->value, 0);
@@ -229,7 +221,8 @@ static void test_odd_tables(void **state)
 static void test_overflow(void **state)
 {
     (void)state;
-    const char *ddl = "CREATE TABLE o (a INTEGER CHECK (a * 4611686018427387904 < 10 AND a + 9223372036854775800 > 0));";
+    const char *ddl =
+        "CREATE TABLE o (a INTEGER CHECK (a * 4611686018427387904 < 10 AND a + 9223372036854775800 > 0));";
     db_schema *s = load(ddl);
     assert_non_null(s->tables[0].checks[0].q);
     expr_ctx *cx = expr_ctx_new();
@@ -248,8 +241,7 @@ static void test_overflow(void **state)
         int ok = sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
         if (expr_eval(e, in, 2)) {
             accepted++;
-            if (!ok)
-                fail_msg("a = %lld: the model accepts, SQLite rejects", (long long)a);
+            if (!ok) fail_msg("a = %lld: the model accepts, SQLite rejects", (long long)a);
         }
     }
     assert_true(accepted > 0);
@@ -263,13 +255,16 @@ static void test_pg_spelling(void **state)
 {
     (void)state;
     db_schema *s = load("CREATE TABLE t (" COLS ")");
-    static const struct { const char *where; int understood; } cases[] = {
+    static const struct {
+        const char *where;
+        int understood;
+    } cases[] = {
         {"a = ANY (ARRAY[1, 2])", 1},
         {"(s)::text = ANY ((ARRAY['ab'::character varying, 'c'::character varying])::text[])", 1},
         {"a <> ALL (ARRAY[1, 2])", 1},
         {"a = '12'::integer AND b = (3)::bigint", 1},
-        {"(a)::text = 'x'", 0},        /* an integer column as text: not modelled */
-        {"s = 'abc'::varchar(2)", 0},  /* a cast that truncates */
+        {"(a)::text = 'x'", 0},       /* an integer column as text: not modelled */
+        {"s = 'abc'::varchar(2)", 0}, /* a cast that truncates */
         {"a < ANY (ARRAY[1, 2])", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -280,8 +275,7 @@ static void test_pg_spelling(void **state)
         assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
         if (q->understood != (cases[i].understood != 0))
             fail_msg("%s: understood %d (%s)", sql, q->understood, q->nunsupported ? q->unsupported[0] : "");
-        if (q->understood)
-            assert_int_equal(q->where->kind == DBX_IN || q->where->kind == DBX_AND, 1);
+        if (q->understood) assert_int_equal(q->where->kind == DBX_IN || q->where->kind == DBX_AND, 1);
         db_query_free(q);
     }
     /* = ANY as IN: evaluated */
@@ -307,12 +301,8 @@ static void test_pg_spelling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_against_sqlite),
-        cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_odd_tables),
-        cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_pg_spelling),
+        cmocka_unit_test(test_parse),      cmocka_unit_test(test_against_sqlite), cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_odd_tables), cmocka_unit_test(test_overflow),       cmocka_unit_test(test_pg_spelling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,7 +35,8 @@ static void test_read_schema(void **st)
     char *lite = NULL, *pg = NULL, *err = NULL;
     assert_int_equal(db_pg_read_schema(conn, &lite, &pg, &err), 0);
     /* the SQLite-style DDL: affinities and kinds, constraints */
-    assert_non_null(strstr(lite, "CREATE TABLE \"authors\" (\n    \"id\" INT NOT NULL,\n    \"name\" VARCHAR(20) NOT NULL"));
+    assert_non_null(
+        strstr(lite, "CREATE TABLE \"authors\" (\n    \"id\" INT NOT NULL,\n    \"name\" VARCHAR(20) NOT NULL"));
     assert_non_null(strstr(lite, "\"code\" CHARACTER(3),"));
     assert_non_null(strstr(lite, "\"small\" SMALLINT,"));
     assert_non_null(strstr(lite, "\"big\" BIGINT,"));
@@ -116,8 +117,7 @@ static void test_read_schema(void **st)
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
     db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false};
-    for (unsigned i = 0; i < 8; i++)
-        bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
+    for (unsigned i = 0; i < 8; i++) bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
     return v;
 }
 
@@ -135,42 +135,42 @@ static void test_checks(void **st)
     assert_int_equal(db_pg_read_schema(conn, &lite, &pg, &err), 0);
     pg_exec_ok(conn, "SET search_path = public");
     db_schema *s = NULL;
-    if (db_schema_from_ddl(lite, &s, &err))
-        fail_msg("%s: %s", lite, err);
+    if (db_schema_from_ddl(lite, &s, &err)) fail_msg("%s: %s", lite, err);
     const db_table *t = &s->tables[0];
     assert_int_equal(t->nchecks, 6);
     int modelled = 0, role = -1, sku = -1;
     for (int i = 0; i < t->nchecks; i++) {
         modelled += t->checks[i].q != NULL;
-        if (strstr(t->checks[i].text, "role"))
-            role = i;
-        if (strstr(t->checks[i].text, "sku"))
-            sku = i;
+        if (strstr(t->checks[i].text, "role")) role = i;
+        if (strstr(t->checks[i].text, "sku")) sku = i;
     }
-    if (modelled != 5)
-        fail_msg("%d of 6 CHECKs modelled: %s", modelled, lite);
+    if (modelled != 5) fail_msg("%d of 6 CHECKs modelled: %s", modelled, lite);
     assert_int_equal(s->nignored, 1);
     assert_non_null(strstr(s->ignored[0], "function abs()"));
     assert_true(role >= 0 && sku >= 0);
     expr_ctx *cx = expr_ctx_new();
     expr *b[7][8];
     db_val row[7];
-    for (int c = 0; c < 7; c++)
-        row[c] = text_val(cx, "", b[c]);
+    for (int c = 0; c < 7; c++) row[c] = text_val(cx, "", b[c]);
     for (int c = 2; c < 5; c++) /* inventory, lo, hi */
         row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false};
     row[0] = row[2];
-    static const struct { const char *role; int ok; } roles[] = {{"admin", 1}, {"auditor", 1}, {"user", 1}, {"root", 0}, {"Admin", 0}};
+    static const struct {
+        const char *role;
+        int ok;
+    } roles[] = {{"admin", 1}, {"auditor", 1}, {"user", 1}, {"root", 0}, {"Admin", 0}};
     const char *why;
     for (size_t i = 0; i < sizeof roles / sizeof *roles; i++) {
         row[1] = text_val(cx, roles[i].role, b[1]);
         expr *e = db_check_expr(cx, &t->checks[role], row, &why);
-        if (!e)
-            fail_msg("CHECK (%s): %s", t->checks[role].text, why);
+        if (!e) fail_msg("CHECK (%s): %s", t->checks[role].text, why);
         assert_int_equal(e->op, EXPR_CONST);
         assert_int_equal(e->value, roles[i].ok);
     }
-    static const struct { const char *sku; int ok; } skus[] = {{"SK1", 1}, {"sk1", 0}, {"SKx", 0}, {"S", 0}};
+    static const struct {
+        const char *sku;
+        int ok;
+    } skus[] = {{"SK1", 1}, {"sk1", 0}, {"SKx", 0}, {"S", 0}};
     for (size_t i = 0; i < sizeof skus / sizeof *skus; i++) {
         row[6] = text_val(cx, skus[i].sku, b[6]);
         expr *e = db_check_expr(cx, &t->checks[sku], row, &why);
@@ -196,8 +196,7 @@ static void test_no_tables(void **st)
 int main(void)
 {
     int rc = pg_start();
-    if (rc)
-        return rc;
+    if (rc) return rc;
     conn = PQconnectdb(pg_conninfo);
     if (PQstatus(conn) != CONNECTION_OK) {
         fprintf(stderr, "cannot connect: %s", PQerrorMessage(conn));

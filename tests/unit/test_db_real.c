@@ -19,8 +19,7 @@ static db_schema *load(const char *ddl)
 {
     db_schema *s = NULL;
     char *err = NULL;
-    if (db_schema_from_ddl(ddl, &s, &err))
-        fail_msg("schema: %s", err);
+    if (db_schema_from_ddl(ddl, &s, &err)) fail_msg("schema: %s", err);
     return s;
 }
 
@@ -39,10 +38,28 @@ static double double_of(uint64_t b)
 }
 
 /* doubles where SQLite's conversions and comparisons have their edges */
-static const double AWKWARD[] = {0.0, 0.5, -2.5, 2.0, 7.9, 15.0, 15.000000000000002, 100.0, 1e3, 0.1,
-                                 1e300, -1e300, 4.9406564584124654e-324, 2.2250738585072014e-308,
-                                 9007199254740992.0, 9007199254740994.0, 9223372036854775808.0,
-                                 -9223372036854775808.0, 9223372036854774784.0, 1e20, -7.5, 1.0 / 3};
+static const double AWKWARD[] = {0.0,
+                                 0.5,
+                                 -2.5,
+                                 2.0,
+                                 7.9,
+                                 15.0,
+                                 15.000000000000002,
+                                 100.0,
+                                 1e3,
+                                 0.1,
+                                 1e300,
+                                 -1e300,
+                                 4.9406564584124654e-324,
+                                 2.2250738585072014e-308,
+                                 9007199254740992.0,
+                                 9007199254740994.0,
+                                 9223372036854775808.0,
+                                 -9223372036854775808.0,
+                                 9223372036854774784.0,
+                                 1e20,
+                                 -7.5,
+                                 1.0 / 3};
 
 static void test_parse(void **state)
 {
@@ -72,12 +89,34 @@ static void test_parse(void **state)
 }
 
 /* Symbols: a (null 0, value 1), b (2, 3), i (4, 5), f (6, 7); parameters ?1 a double (8), ?2 an integer (9). */
-static const char *CLAUSES[] = {
-    "a > 15.0", "a BETWEEN ?1 AND 20", "a = i", "a < i", "i >= a", "i <> b", "a + i > 1e3", "a * b <= 100.0",
-    "a - b = 0", "a / b > 2", "-a < b", "a = 2", "a <> 9223372036854775807", "a > 9223372036854775807",
-    "i < 9223372036854775808.0", "a IN (1, 2.5, ?1)", "a NOT BETWEEN -1e300 AND ?1", "a", "NOT b", "a / 0 IS NULL",
-    "(a * b) * 0 IS NULL", "a / i < 0.5", "i * 0.5 = ?2", "?2 < a AND ?1 >= i", "b - a * 2 >= -a", "f >= 0 AND f < 1e3",
-    "a + 1 > a", "-a < i"};
+static const char *CLAUSES[] = {"a > 15.0",
+                                "a BETWEEN ?1 AND 20",
+                                "a = i",
+                                "a < i",
+                                "i >= a",
+                                "i <> b",
+                                "a + i > 1e3",
+                                "a * b <= 100.0",
+                                "a - b = 0",
+                                "a / b > 2",
+                                "-a < b",
+                                "a = 2",
+                                "a <> 9223372036854775807",
+                                "a > 9223372036854775807",
+                                "i < 9223372036854775808.0",
+                                "a IN (1, 2.5, ?1)",
+                                "a NOT BETWEEN -1e300 AND ?1",
+                                "a",
+                                "NOT b",
+                                "a / 0 IS NULL",
+                                "(a * b) * 0 IS NULL",
+                                "a / i < 0.5",
+                                "i * 0.5 = ?2",
+                                "?2 < a AND ?1 >= i",
+                                "b - a * 2 >= -a",
+                                "f >= 0 AND f < 1e3",
+                                "a + 1 > a",
+                                "-a < i"};
 
 static void bind_row(sqlite3_stmt *st, const uint64_t *in)
 {
@@ -113,7 +152,8 @@ static void test_where_against_sqlite(void **state)
     params[1].v = expr_symbol(cx, 9, 64, 0);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE r (a REAL, b DOUBLE, i INTEGER, f FLOAT)", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE r (a REAL, b DOUBLE, i INTEGER, f FLOAT)", NULL, NULL, NULL),
+                     SQLITE_OK);
     size_t nclauses = sizeof CLAUSES / sizeof *CLAUSES;
     expr *e[sizeof CLAUSES / sizeof *CLAUSES];
     sqlite3_stmt *st[sizeof CLAUSES / sizeof *CLAUSES];
@@ -122,13 +162,11 @@ static void test_where_against_sqlite(void **state)
         snprintf(sql, sizeof sql, "SELECT a FROM r WHERE %s", CLAUSES[k]);
         db_query *q = NULL;
         char *err = NULL;
-        if (db_query_parse(s, sql, strlen(sql), &q, &err) || !q->understood)
-            fail_msg("%s: not understood", sql);
+        if (db_query_parse(s, sql, strlen(sql), &q, &err) || !q->understood) fail_msg("%s: not understood", sql);
         const db_val *rows[1] = {row};
         const char *why = NULL;
         e[k] = db_where_expr(cx, q, rows, params, 2, &why);
-        if (!e[k])
-            fail_msg("%s: %s", sql, why);
+        if (!e[k]) fail_msg("%s: %s", sql, why);
         db_query_free(q);
         /* SQLite's numbering of ?1 ?2 is kept: the row's values come from a table */
         assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st[k], NULL), SQLITE_OK);
@@ -141,18 +179,14 @@ static void test_where_against_sqlite(void **state)
         uint64_t in[10] = {0};
         for (int c = 0; c < 4; c++) {
             in[2 * c] = c != 3 && rand() % 7 == 0;
-            if (in[2 * c])
-                continue;
+            if (in[2 * c]) continue;
             if (c == 2)
                 in[5] = (uint64_t)INTS[rand() % 10];
             else {
                 double d = rand() % 4 == 0 ? (double)(rand() % 41 - 20) / 4 : AWKWARD[rand() % nawk];
-                if (rand() % 3 == 0)
-                    d = -d;
-                if (d == 0)
-                    d = 0.0; /* never -0.0 (stored as 0.0) */
-                if (c == 3)
-                    d = fabs(d) < 1e3 ? fabs(d) : 1.5;
+                if (rand() % 3 == 0) d = -d;
+                if (d == 0) d = 0.0; /* never -0.0 (stored as 0.0) */
+                if (c == 3) d = fabs(d) < 1e3 ? fabs(d) : 1.5;
                 in[2 * c + 1] = bits_of(d);
             }
         }
@@ -171,15 +205,14 @@ static void test_where_against_sqlite(void **state)
             int got = sqlite3_step(st[k]) == SQLITE_ROW;
             int model = (int)expr_eval(e[k], in, 10);
             if (got != model)
-                fail_msg("WHERE %s: SQLite %d, model %d (a %s%.17g, b %s%.17g, i %s%lld, ?1 %.17g, ?2 %lld)", CLAUSES[k],
-                         got, model, in[0] ? "NULL " : "", double_of(in[1]), in[2] ? "NULL " : "", double_of(in[3]),
-                         in[4] ? "NULL " : "", (long long)in[5], double_of(in[8]), (long long)in[9]);
+                fail_msg("WHERE %s: SQLite %d, model %d (a %s%.17g, b %s%.17g, i %s%lld, ?1 %.17g, ?2 %lld)",
+                         CLAUSES[k], got, model, in[0] ? "NULL " : "", double_of(in[1]), in[2] ? "NULL " : "",
+                         double_of(in[3]), in[4] ? "NULL " : "", (long long)in[5], double_of(in[8]), (long long)in[9]);
             returned += got;
         }
     }
     assert_true(returned > 1000);
-    for (size_t k = 0; k < nclauses; k++)
-        sqlite3_finalize(st[k]);
+    for (size_t k = 0; k < nclauses; k++) sqlite3_finalize(st[k]);
     sqlite3_close(db);
     expr_ctx_free(cx);
     db_schema_free(s);
@@ -200,22 +233,23 @@ static void test_fixture_round_trip(void **state)
     expr *toint = db_real_to_int(cx, sym);
     const int nawk = (int)(sizeof AWKWARD / sizeof *AWKWARD);
     for (int k = 0; k < 2 * nawk + 4; k++) {
-        double d = k < 2 * nawk ? (k % 2 ? -AWKWARD[k / 2] : AWKWARD[k / 2])
-                 : k == 2 * nawk ? INFINITY : k == 2 * nawk + 1 ? -INFINITY : k == 2 * nawk + 2 ? -0.0 : 123456789.125;
+        double d = k < 2 * nawk        ? (k % 2 ? -AWKWARD[k / 2] : AWKWARD[k / 2])
+                   : k == 2 * nawk     ? INFINITY
+                   : k == 2 * nawk + 1 ? -INFINITY
+                   : k == 2 * nawk + 2 ? -0.0
+                                       : 123456789.125;
         db_cell cells[2] = {{false, (int64_t)bits_of(d), 0, NULL}, {false, 1, 0, NULL}};
         char *ins = db_insert_sql(t, cells);
         assert_non_null(ins);
         assert_int_equal(sqlite3_exec(db, "DELETE FROM p", NULL, NULL, NULL), SQLITE_OK);
-        if (sqlite3_exec(db, ins, NULL, NULL, NULL) != SQLITE_OK)
-            fail_msg("%s: %s", ins, sqlite3_errmsg(db));
+        if (sqlite3_exec(db, ins, NULL, NULL, NULL) != SQLITE_OK) fail_msg("%s: %s", ins, sqlite3_errmsg(db));
         sqlite3_stmt *st;
         assert_int_equal(sqlite3_prepare_v2(db, "SELECT x, typeof(x) FROM p", -1, &st, NULL), SQLITE_OK);
         assert_int_equal(sqlite3_step(st), SQLITE_ROW);
         assert_string_equal((const char *)sqlite3_column_text(st, 1), "real");
         double back = sqlite3_column_double(st, 0);
         double want = d == 0 ? 0.0 : d; /* -0.0 is stored as 0.0 (the model never picks it) */
-        if (bits_of(back) != bits_of(want))
-            fail_msg("%s read back as %.17g", ins, back);
+        if (bits_of(back) != bits_of(want)) fail_msg("%s read back as %.17g", ins, back);
         if (!isinf(d)) {
             uint64_t in[1] = {bits_of(d)};
             int64_t model = (int64_t)expr_eval(toint, in, 1);

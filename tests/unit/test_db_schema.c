@@ -125,22 +125,23 @@ static void test_fixture_layout_and_sql(void **state)
     uint64_t v[3 + 75] = {0};
     size_t start = 3; /* three program inputs before the fixture */
     uint64_t *u = v + start;
-    u[0] = 1;                      /* one user */
-    u[1] = 0, u[2] = 7;            /* id 7 */
-    u[3] = 0, u[4] = 3;            /* name "O'B" */
+    u[0] = 1;           /* one user */
+    u[1] = 0, u[2] = 7; /* id 7 */
+    u[3] = 0, u[4] = 3; /* name "O'B" */
     u[5] = 'O', u[6] = '\'', u[7] = 'B';
-    u[9] = 1;                      /* age NULL */
+    u[9] = 1; /* age NULL */
     uint64_t *o = u + 21;
-    o[0] = 5;                      /* clamped to 2 rows */
+    o[0] = 5;                                      /* clamped to 2 rows */
     o[2] = 1, o[4] = 7, o[6] = 0x4028000000000000; /* oid 1, user 7, amount 12.0 (REAL: a double's bits) */
-    o[7] = 0, o[8] = 2, o[9] = 0x01, o[10] = 'x'; /* note: a non-printable byte */
-    o[16] = 2, o[18] = 7;          /* second order: oid 2, user 7, amount 0, note empty */
+    o[7] = 0, o[8] = 2, o[9] = 0x01, o[10] = 'x';  /* note: a non-printable byte */
+    o[16] = 2, o[18] = 7;                          /* second order: oid 2, user 7, amount 0, note empty */
     char *sql = db_fixture_sql(s, &l, v, sizeof v / sizeof *v, start);
     assert_non_null(sql);
     const char *want =
         "-- fixture written by sympath: load after the schema\n"
         "INSERT INTO \"users\"(\"id\", \"name\", \"age\") VALUES(7, 'O''B', NULL);\n"
-        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(1, 7, 12.0, CAST(X'0178' AS TEXT), 0);\n"
+        "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(1, 7, 12.0, CAST(X'0178' "
+        "AS TEXT), 0);\n"
         "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(2, 7, 0.0, '', 0);\n";
     assert_string_equal(sql, want);
     /* SQLite takes it */
@@ -181,8 +182,7 @@ static void test_slot_constraints(void **state)
                     v->len = expr_symbol(cx, sym++, 8, 0);
                     v->nbytes = l.text;
                     v->bytes = bytes + nb;
-                    for (unsigned i = 0; i < l.text; i++)
-                        bytes[nb++] = expr_symbol(cx, sym++, 8, 0);
+                    for (unsigned i = 0; i < l.text; i++) bytes[nb++] = expr_symbol(cx, sym++, 8, 0);
                 } else {
                     v->v = expr_symbol(cx, sym++, 64, 0);
                 }
@@ -195,33 +195,32 @@ static void test_slot_constraints(void **state)
     expr *o0 = db_slot_constraints(cx, s, &l, 1, 0, counts, cells);
     uint64_t in[200] = {0};
     in[0] = 2;
-    in[2] = 1, in[4] = 1, in[5] = 'a';        /* user 1 "a" */
-    in[11] = 2, in[13] = 1, in[14] = 'b';     /* user 2 "b" */
+    in[2] = 1, in[4] = 1, in[5] = 'a';    /* user 1 "a" */
+    in[11] = 2, in[13] = 1, in[14] = 'b'; /* user 2 "b" */
     assert_int_equal(expr_eval(u1, in, 200), 1);
-    in[14] = 'a';                             /* same name: UNIQUE violated */
+    in[14] = 'a'; /* same name: UNIQUE violated */
     assert_int_equal(expr_eval(u1, in, 200), 0);
-    in[14] = 'b', in[11] = 1;                 /* id not increasing */
+    in[14] = 'b', in[11] = 1; /* id not increasing */
     assert_int_equal(expr_eval(u1, in, 200), 0);
     in[11] = 2, in[12] = 1, in[13] = 0, in[14] = 0; /* name NULL: NOT NULL violated */
     assert_int_equal(expr_eval(u1, in, 200), 0);
     in[12] = 0, in[13] = 1, in[14] = 'b', in[15] = 'c'; /* byte past the length not 0 */
     assert_int_equal(expr_eval(u1, in, 200), 0);
-    in[15] = 0, in[14] = 0x07;                /* not printable */
+    in[15] = 0, in[14] = 0x07; /* not printable */
     assert_int_equal(expr_eval(u1, in, 200), 0);
     in[14] = 'b';
     assert_int_equal(expr_eval(u1, in, 200), 1);
-    in[0] = 1;                                /* slot 1 absent: no constraint */
+    in[0] = 1; /* slot 1 absent: no constraint */
     in[14] = 'a';
     assert_int_equal(expr_eval(u1, in, 200), 1);
     /* orders slot 0 references users.id */
-    in[19] = 1, in[21] = 1, in[23] = 1;       /* user_id 1 exists (users count 1, id 1) */
+    in[19] = 1, in[21] = 1, in[23] = 1; /* user_id 1 exists (users count 1, id 1) */
     assert_int_equal(expr_eval(o0, in, 200), 1);
-    in[23] = 2;                               /* user 2 is in slot 1, absent */
+    in[23] = 2; /* user 2 is in slot 1, absent */
     assert_int_equal(expr_eval(o0, in, 200), 0);
-    in[0] = 2, in[14] = 'b';                  /* now present */
+    in[0] = 2, in[14] = 'b'; /* now present */
     assert_int_equal(expr_eval(o0, in, 200), 1);
-    for (int t = 0; t < 3; t++)
-        free(cells[t]);
+    for (int t = 0; t < 3; t++) free(cells[t]);
     expr_ctx_free(cx);
     db_schema_free(s);
 }

@@ -30,7 +30,8 @@ static int teardown(void **state)
     return rc;
 }
 
-static const char DDL[] = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INT CHECK (hex(name) <> '00'));\n";
+static const char DDL[] =
+    "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INT CHECK (hex(name) <> '00'));\n";
 
 static void test_run_setup(void **state)
 {

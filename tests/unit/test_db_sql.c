@@ -53,8 +53,7 @@ static void expect_unsupported(db_schema *s, const char *sql, const char *kind)
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_false(q->understood);
     int found = 0;
-    for (int i = 0; i < q->nunsupported; i++)
-        found |= !strcmp(q->unsupported[i], kind);
+    for (int i = 0; i < q->nunsupported; i++) found |= !strcmp(q->unsupported[i], kind);
     if (!found)
         fail_msg("%s: expected unsupported kind '%s' (first: %s)", sql, kind,
                  q->nunsupported ? q->unsupported[0] : "none");
@@ -77,7 +76,8 @@ static void test_parse(void **state)
     assert_int_equal(q->nparams, 1);
     assert_int_equal(q->where->kind, DBX_OR);
     char *with = db_query_with_rowid(q, sql, strlen(sql));
-    assert_string_equal(with, "SELECT b, s , \"x\".rowid FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b");
+    assert_string_equal(with,
+                        "SELECT b, s , \"x\".rowid FROM t x WHERE x.a > ? AND s LIKE 'CS%' OR u IS NULL ORDER BY b");
     free(with);
     db_query_free(q);
 
@@ -120,7 +120,8 @@ static void test_parse(void **state)
     assert_int_equal(q->result_col[4], 3);
     assert_int_equal(q->where->kind, DBX_AND);
     with = db_query_with_rowid(q, sql, strlen(sql));
-    assert_string_equal(with, "SELECT t.a, t2.* , \"t\".rowid, \"t2\".rowid FROM t JOIN t AS t2 ON t.a = t2.b WHERE t2.s = 'x'");
+    assert_string_equal(
+        with, "SELECT t.a, t2.* , \"t\".rowid, \"t2\".rowid FROM t JOIN t AS t2 ON t.a = t2.b WHERE t2.s = 'x'");
     free(with);
     db_query_free(q);
 
@@ -168,8 +169,7 @@ static void make_cells(expr_ctx *cx, const db_table *t, db_val *cells, expr **by
             v->len = expr_symbol(cx, base + 1, 8, 0);
             v->nbytes = TB;
             v->bytes = bytes + c * TB;
-            for (int i = 0; i < TB; i++)
-                v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+            for (int i = 0; i < TB; i++) v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
         } else {
             v->v = expr_symbol(cx, base + 1, 64, 0);
         }
@@ -212,8 +212,7 @@ static void test_where_against_sqlite(void **state)
         db_query *q = NULL;
         char *err = NULL;
         assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
-        if (!q->understood)
-            fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
         expr_ctx *cx = expr_ctx_new();
         db_val cells[4];
         expr *bytes[4 * TB];
@@ -227,8 +226,7 @@ static void test_where_against_sqlite(void **state)
         const char *why = NULL;
         const db_val *rows[1] = {cells};
         expr *w = db_where_expr(cx, q, rows, params, 2, &why);
-        if (!w)
-            fail_msg("no expression for %s: %s", sql, why);
+        if (!w) fail_msg("no expression for %s: %s", sql, why);
         sqlite3_stmt *st;
         assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
         for (int iter = 0; iter < 300; iter++) {
@@ -242,11 +240,9 @@ static void test_where_against_sqlite(void **state)
                 if (db_column_is_text(&t->cols[c])) {
                     char txt[TB + 1] = {0};
                     int len = rand() % (TB + 1);
-                    for (int i = 0; i < len; i++)
-                        txt[i] = alphabet[rand() % 5];
+                    for (int i = 0; i < len; i++) txt[i] = alphabet[rand() % 5];
                     v[1] = v[0] ? 0 : (uint64_t)len;
-                    for (int i = 0; i < TB; i++)
-                        v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+                    for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
                     if (v[0])
                         sqlite3_bind_null(ins, c + 1);
                     else
@@ -314,8 +310,7 @@ static void test_order_against_sqlite(void **state)
             if (ca[c].is_text) {
                 cb[c].len = expr_symbol(cx, base + 1, 8, 0);
                 cb[c].bytes = bb + c * TB;
-                for (int i = 0; i < TB; i++)
-                    bb[c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+                for (int i = 0; i < TB; i++) bb[c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
             } else {
                 cb[c].v = expr_symbol(cx, base + 1, 64, 0);
             }
@@ -335,11 +330,9 @@ static void test_order_against_sqlite(void **state)
                     if (ca[c].is_text) {
                         char txt[TB + 1] = {0};
                         int len = rand() % 3;
-                        for (int i = 0; i < len; i++)
-                            txt[i] = "abB"[rand() % 3];
+                        for (int i = 0; i < len; i++) txt[i] = "abB"[rand() % 3];
                         v[1] = v[0] ? 0 : (uint64_t)len;
-                        for (int i = 0; i < TB; i++)
-                            v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+                        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
                         if (v[0])
                             sqlite3_bind_null(ins, c + 1);
                         else
@@ -371,10 +364,8 @@ static void test_order_against_sqlite(void **state)
                 const size_t b_of_a = 1 * SYM_PER_COL + 1, b_of_b = 5 * SYM_PER_COL + 1;
                 int first_is_a = sqlite3_column_int64(st, 1) == (int64_t)in[b_of_a];
                 sqlite3_finalize(st);
-                if (ab && ba_)
-                    goto next; /* a tie: SQLite may return either */
-                if (in[b_of_a] == in[b_of_b])
-                    goto next; /* b does not tell the rows apart */
+                if (ab && ba_) goto next;                /* a tie: SQLite may return either */
+                if (in[b_of_a] == in[b_of_b]) goto next; /* b does not tell the rows apart */
                 checked++;
                 if ((int)ab != first_is_a)
                     fail_msg("%s: SQLite returns %s first, db_order_le(a, b) = %d (iteration %d)", sql,
@@ -382,8 +373,7 @@ static void test_order_against_sqlite(void **state)
             }
         next:;
         }
-        if (checked < 50)
-            fail_msg("%s: only %d informative pairs", sql, checked);
+        if (checked < 50) fail_msg("%s: only %d informative pairs", sql, checked);
         expr_ctx_free(cx);
         db_query_free(q);
     }
@@ -418,8 +408,7 @@ static void test_aggregates_against_sqlite(void **state)
             cells[r][c].null = expr_symbol(cx, base, 1, 0);
             if (cells[r][c].is_text) {
                 cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
-                for (int i = 0; i < TB; i++)
-                    bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+                for (int i = 0; i < TB; i++) bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
             } else {
                 cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
             }
@@ -432,11 +421,10 @@ static void test_aggregates_against_sqlite(void **state)
     db_val agg[5];
     for (int i = 0; i < 5; i++) {
         const db_val *vals[R];
-        for (int r = 0; r < R; r++)
-            vals[r] = q->result_col[i] < 0 ? NULL : &cells[r][q->result_col[i]];
+        for (int r = 0; r < R; r++) vals[r] = q->result_col[i] < 0 ? NULL : &cells[r][q->result_col[i]];
         const char *why = NULL;
-        assert_int_equal(db_aggregate(cx, q->result_agg[i], R, sel, q->result_col[i] < 0 ? NULL : vals, &agg[i],
-                                      NULL, &why), 0);
+        assert_int_equal(
+            db_aggregate(cx, q->result_agg[i], R, sel, q->result_col[i] < 0 ? NULL : vals, &agg[i], NULL, &why), 0);
     }
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);

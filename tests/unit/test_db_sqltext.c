@@ -52,7 +52,7 @@ static void test_text(void **state)
     is(db_sql_text(false, "a\0b", 3), "CAST(X'610062' AS TEXT)");
     is(db_sql_text(false, "\xff'", 2), "CAST(X'FF27' AS TEXT)");
     is(db_sql_text(true, "a\tb'\\", 5), "E'a\\x09b\\x27\\x5C'");
-    is(db_sql_text(true, "back\\slash", 10), "'back\\slash'");  /* plain: standard strings keep \ */
+    is(db_sql_text(true, "back\\slash", 10), "'back\\slash'"); /* plain: standard strings keep \ */
     is(db_sql_blob("\x01\xab", 2), "X'01AB'");
     is(db_sql_blob(NULL, 0), "X''");
 }
@@ -65,8 +65,7 @@ static void sqlite_reads(char *lit, int type, const void *bytes, int n)
     char *q = NULL;
     assert_true(asprintf(&q, "SELECT %s", lit) > 0);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", q, sqlite3_errmsg(db));
+    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) fail_msg("%s: %s", q, sqlite3_errmsg(db));
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_type(st, 0), type);
     if (type == SQLITE_TEXT || type == SQLITE_BLOB) {

@@ -20,22 +20,40 @@ static const char *fmt(input_type t, uint64_t bits)
 
 static void test_widths_names_signedness(void **state)
 {
-    static const struct { input_type t; unsigned w; int s; const char *name; } want[] = {
-        { IT_INT, 32, 1, "int" },           { IT_UINT, 32, 0, "unsigned int" },
-        { IT_CHAR, 8, 1, "char" },          { IT_UCHAR, 8, 0, "unsigned char" },
-        { IT_SCHAR, 8, 1, "signed char" },  { IT_SHORT, 16, 1, "short" },
-        { IT_USHORT, 16, 0, "unsigned short" }, { IT_LONG, 64, 1, "long" },
-        { IT_ULONG, 64, 0, "unsigned long" }, { IT_LONGLONG, 64, 1, "long long" },
-        { IT_ULONGLONG, 64, 0, "unsigned long long" }, { IT_BOOL, 1, 0, "_Bool" },
-        { IT_FLOAT, 32, 1, "float" },       { IT_DOUBLE, 64, 1, "double" },
-        { IT_POINTER, 64, 0, "void *" },    { IT_SIZE_T, 64, 0, "size_t" },
-        { IT_U8, 8, 0, "uint8_t" },         { IT_U16, 16, 0, "uint16_t" },
-        { IT_U32, 32, 0, "uint32_t" },      { IT_U64, 64, 0, "uint64_t" },
-        { IT_S8, 8, 1, "int8_t" },          { IT_S16, 16, 1, "int16_t" },
-        { IT_S32, 32, 1, "int32_t" },       { IT_S64, 64, 1, "int64_t" },
-        { IT_LOFF_T, 64, 1, "loff_t" },     { IT_BYTE, 8, 0, "unsigned char" },
+    static const struct {
+        input_type t;
+        unsigned w;
+        int s;
+        const char *name;
+    } want[] = {
+        {IT_INT, 32, 1, "int"},
+        {IT_UINT, 32, 0, "unsigned int"},
+        {IT_CHAR, 8, 1, "char"},
+        {IT_UCHAR, 8, 0, "unsigned char"},
+        {IT_SCHAR, 8, 1, "signed char"},
+        {IT_SHORT, 16, 1, "short"},
+        {IT_USHORT, 16, 0, "unsigned short"},
+        {IT_LONG, 64, 1, "long"},
+        {IT_ULONG, 64, 0, "unsigned long"},
+        {IT_LONGLONG, 64, 1, "long long"},
+        {IT_ULONGLONG, 64, 0, "unsigned long long"},
+        {IT_BOOL, 1, 0, "_Bool"},
+        {IT_FLOAT, 32, 1, "float"},
+        {IT_DOUBLE, 64, 1, "double"},
+        {IT_POINTER, 64, 0, "void *"},
+        {IT_SIZE_T, 64, 0, "size_t"},
+        {IT_U8, 8, 0, "uint8_t"},
+        {IT_U16, 16, 0, "uint16_t"},
+        {IT_U32, 32, 0, "uint32_t"},
+        {IT_U64, 64, 0, "uint64_t"},
+        {IT_S8, 8, 1, "int8_t"},
+        {IT_S16, 16, 1, "int16_t"},
+        {IT_S32, 32, 1, "int32_t"},
+        {IT_S64, 64, 1, "int64_t"},
+        {IT_LOFF_T, 64, 1, "loff_t"},
+        {IT_BYTE, 8, 0, "unsigned char"},
     };
-    assert_int_equal(sizeof want / sizeof want[0], IT_COUNT);   /* every type is checked */
+    assert_int_equal(sizeof want / sizeof want[0], IT_COUNT); /* every type is checked */
     for (size_t i = 0; i < IT_COUNT; i++) {
         assert_int_equal(input_type_width(want[i].t), want[i].w);
         assert_int_equal(input_type_signed(want[i].t), want[i].s);
@@ -86,19 +104,30 @@ static void test_bool_pointer(void **state)
 {
     assert_string_equal(fmt(IT_BOOL, 0), "0");
     assert_string_equal(fmt(IT_BOOL, 1), "1");
-    assert_string_equal(fmt(IT_BOOL, 2), "0");   /* width 1: only bit 0 counts */
+    assert_string_equal(fmt(IT_BOOL, 2), "0"); /* width 1: only bit 0 counts */
     assert_string_equal(fmt(IT_POINTER, 0), "0x0");
     assert_string_equal(fmt(IT_POINTER, 0x7ffdeadbeef0ull), "0x7ffdeadbeef0");
     assert_string_equal(fmt(IT_POINTER, UINT64_MAX), "0xffffffffffffffff");
 }
 
-static uint32_t float_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-static uint64_t double_bits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+static uint64_t double_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
 
 static void test_float_round_trip(void **state)
 {
-    const float fs[] = { 0.0f, -0.0f, 1.0f, -1.5f, 0.1f, 3.4028235e38f, 1.17549435e-38f,
-                         1.4e-45f /* smallest subnormal */, 123456.789f, INFINITY, -INFINITY };
+    const float fs[] = {
+        0.0f,        -0.0f,    1.0f,     -1.5f, 0.1f, 3.4028235e38f, 1.17549435e-38f, 1.4e-45f /* smallest subnormal */,
+        123456.789f, INFINITY, -INFINITY};
     for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
         const char *s = fmt(IT_FLOAT, float_bits(fs[i]));
         char *end;
@@ -107,11 +136,10 @@ static void test_float_round_trip(void **state)
         assert_int_equal(float_bits(back), float_bits(fs[i]));
     }
     /* upper bits of the 64-bit pattern are ignored for float */
-    assert_int_equal(float_bits(strtof(fmt(IT_FLOAT, 0xdead00000000ull | float_bits(2.0f)), NULL)),
-                     float_bits(2.0f));
+    assert_int_equal(float_bits(strtof(fmt(IT_FLOAT, 0xdead00000000ull | float_bits(2.0f)), NULL)), float_bits(2.0f));
 
-    const double ds[] = { 0.0, -0.0, 1.0, -2.75, 0.1, 1e308, -4.9e-324, 2.2250738585072014e-308,
-                          3.141592653589793, INFINITY, -INFINITY };
+    const double ds[] = {
+        0.0, -0.0, 1.0, -2.75, 0.1, 1e308, -4.9e-324, 2.2250738585072014e-308, 3.141592653589793, INFINITY, -INFINITY};
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
         const char *s = fmt(IT_DOUBLE, double_bits(ds[i]));
         char *end;
@@ -131,7 +159,7 @@ static void test_small_buffer(void **state)
 {
     char buf[4];
     input_format_value(buf, sizeof buf, IT_INT, (uint32_t)-123456);
-    assert_string_equal(buf, "-12");   /* truncated, still terminated */
+    assert_string_equal(buf, "-12"); /* truncated, still terminated */
 }
 
 int main(void)

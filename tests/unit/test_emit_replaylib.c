@@ -54,13 +54,17 @@ static const char PROBE[] =
     "    else if (!strcmp(k, \"assert\")) sym_assert(sym_int(\"a\"));\n"
     "  }\n  return 0;\n}\n";
 
-typedef struct fixture { char dir[64]; char prog[128]; char prog2[128]; char path[256]; } fixture;
+typedef struct fixture {
+    char dir[64];
+    char prog[128];
+    char prog2[128];
+    char path[256];
+} fixture;
 
 static int write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     fputs(text, f);
     return fclose(f);
 }
@@ -68,8 +72,8 @@ static int write_text(const char *path, const char *text)
 static int compile(fixture *fx, const char *src, const char *out)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "gcc -O0 -w -I%s/include %s %s/src/replay/rt/replay.c -o %s",
-             SYMPATH_SOURCE_DIR, src, SYMPATH_SOURCE_DIR, out);
+    snprintf(cmd, sizeof cmd, "gcc -O0 -w -I%s/include %s %s/src/replay/rt/replay.c -o %s", SYMPATH_SOURCE_DIR, src,
+             SYMPATH_SOURCE_DIR, out);
     return system(cmd);
 }
 
@@ -77,13 +81,11 @@ static int setup(void **state)
 {
     fixture *fx = calloc(1, sizeof *fx);
     strcpy(fx->dir, "/tmp/sympath-replaylib-XXXXXX");
-    if (!mkdtemp(fx->dir))
-        return -1;
+    if (!mkdtemp(fx->dir)) return -1;
     char src[160];
     snprintf(src, sizeof src, "%s/probe.c", fx->dir);
     snprintf(fx->prog, sizeof fx->prog, "%s/probe", fx->dir);
-    if (write_text(src, PROBE) || compile(fx, src, fx->prog))
-        return -1;
+    if (write_text(src, PROBE) || compile(fx, src, fx->prog)) return -1;
     /* a program with its own reach_error: it must win over the weak one */
     snprintf(src, sizeof src, "%s/own.c", fx->dir);
     snprintf(fx->prog2, sizeof fx->prog2, "%s/own", fx->dir);
@@ -133,21 +135,36 @@ static void test_round_trip_through_suite(void **state)
     fixture *fx = *state;
     char out_dir[128], *err = NULL;
     snprintf(out_dir, sizeof out_dir, "%s/out", fx->dir);
-    suite_meta meta = { fx->prog, "00", "main", NULL, "sympath test" };
+    suite_meta meta = {fx->prog, "00", "main", NULL, "sympath test"};
     suite_writer *w = suite_open(out_dir, &meta, &err);
     assert_non_null(w);
     float f = -1.0f / 3.0f;
-    double d = 1e-310;   /* subnormal */
+    double d = 1e-310; /* subnormal */
     uint32_t fb;
     uint64_t db;
     memcpy(&fb, &f, 4);
     memcpy(&db, &d, 8);
-    uint64_t values[] = { (uint32_t)-2147483647 - 1, 4294967295u, 0xff, 200, 0x8000, (uint64_t)-5,
-                          UINT64_MAX, 1, fb, db, 0x1234, 0x80, 65535, UINT64_MAX - 1, 1, 2, 255 };
-    uint8_t types[] = { IT_INT, IT_UINT, IT_CHAR, IT_UCHAR, IT_SHORT, IT_LONG, IT_ULONG, IT_BOOL,
-                        IT_FLOAT, IT_DOUBLE, IT_POINTER, IT_S8, IT_U16, IT_U64, IT_BYTE, IT_BYTE, IT_BYTE };
-    const char *names[17] = { "x<&>" };
-    test_case tc = { 17, values, types, names, 0 };
+    uint64_t values[] = {(uint32_t)-2147483647 - 1,
+                         4294967295u,
+                         0xff,
+                         200,
+                         0x8000,
+                         (uint64_t)-5,
+                         UINT64_MAX,
+                         1,
+                         fb,
+                         db,
+                         0x1234,
+                         0x80,
+                         65535,
+                         UINT64_MAX - 1,
+                         1,
+                         2,
+                         255};
+    uint8_t types[] = {IT_INT,    IT_UINT,    IT_CHAR, IT_UCHAR, IT_SHORT, IT_LONG, IT_ULONG, IT_BOOL, IT_FLOAT,
+                       IT_DOUBLE, IT_POINTER, IT_S8,   IT_U16,   IT_U64,   IT_BYTE, IT_BYTE,  IT_BYTE};
+    const char *names[17] = {"x<&>"};
+    test_case tc = {17, values, types, names, 0};
     assert_int_equal(suite_write_test(w, &tc, "round trip", &err), 1);
     suite_close(w);
     snprintf(fx->path, sizeof fx->path, "%s/tests/test-00001.xml", out_dir);
@@ -159,7 +176,8 @@ static void test_round_trip_through_suite(void **state)
     char want[1024];
     snprintf(want, sizeof want,
              "-2147483648\n4294967295\n-1\n200\n-32768\n-5\n18446744073709551615\n1\n%a\n%a\n0x1234\n"
-             "-128\n65535\n18446744073709551614\n1 2 255\n", (double)f, d);
+             "-128\n65535\n18446744073709551614\n1 2 255\n",
+             (double)f, d);
     assert_string_equal(out, want);
 }
 
@@ -168,20 +186,20 @@ static void test_tolerant_parsing(void **state)
 {
     fixture *fx = *state;
     snprintf(fx->path, sizeof fx->path, "%s/hand.xml", fx->dir);
-    assert_int_equal(write_text(fx->path,
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE testcase PUBLIC \"x\" \"y\">\n"
-        "<!-- <input>999</input> is commented out -->\n"
-        "<testcase coversError='false'>\n"
-        "<input variable='a>b' type=\"int\">  -17 </input>\n"
-        "<input>0x10</input><input type=\"int\">42U</input>\n"
-        "<input\n type=\"bool\">true</input>\n"
-        "<input>&#45;3</input>\n"
-        "<input/>\n"
-        "<input>0x1.8p+1</input>\n"
-        "<input>2.5e0</input>\n"
-        "<input>12</input>\n"
-        "<input>340282366920938463463374607431768211455</input>\n"
-        "</testcase>\n"), 0);
+    assert_int_equal(write_text(fx->path, "<?xml version=\"1.0\"?>\n<!DOCTYPE testcase PUBLIC \"x\" \"y\">\n"
+                                          "<!-- <input>999</input> is commented out -->\n"
+                                          "<testcase coversError='false'>\n"
+                                          "<input variable='a>b' type=\"int\">  -17 </input>\n"
+                                          "<input>0x10</input><input type=\"int\">42U</input>\n"
+                                          "<input\n type=\"bool\">true</input>\n"
+                                          "<input>&#45;3</input>\n"
+                                          "<input/>\n"
+                                          "<input>0x1.8p+1</input>\n"
+                                          "<input>2.5e0</input>\n"
+                                          "<input>12</input>\n"
+                                          "<input>340282366920938463463374607431768211455</input>\n"
+                                          "</testcase>\n"),
+                     0);
     char *out;
     int st = run_probe(fx->prog, fx->path, "int int int bool int int double float long u128 int", &out);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -210,13 +228,13 @@ static void test_assume_reach_assert(void **state)
     char *out;
     int st = run_probe(fx->prog, fx->path, "assume", &out);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    assert_string_equal(out, "");            /* ended at the assumption */
+    assert_string_equal(out, ""); /* ended at the assumption */
     st = run_probe(fx->prog, fx->path, "assert", &out);
     assert_true(died_of(st, SIGABRT));
     st = run_probe(fx->prog, NULL, "reach", &out);
     assert_true(died_of(st, SIGABRT));
     st = run_probe(fx->prog2, NULL, "", &out);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 42);   /* the program's reach_error */
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 42); /* the program's reach_error */
 
     assert_int_equal(write_text(fx->path, "<testcase><input>1</input><input>7</input></testcase>"), 0);
     st = run_probe(fx->prog, fx->path, "assume int", &out);

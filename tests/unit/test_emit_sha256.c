@@ -32,7 +32,7 @@ static void test_abc(void **state)
 static void test_448_bits(void **state)
 {
     const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    assert_int_equal(strlen(m), 56);   /* padding needs a second block */
+    assert_int_equal(strlen(m), 56); /* padding needs a second block */
     check(m, strlen(m), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
@@ -82,9 +82,8 @@ static void test_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_empty),     cmocka_unit_test(test_abc),
-        cmocka_unit_test(test_448_bits),  cmocka_unit_test(test_896_bits),
-        cmocka_unit_test(test_million_a), cmocka_unit_test(test_file),
+        cmocka_unit_test(test_empty),    cmocka_unit_test(test_abc),       cmocka_unit_test(test_448_bits),
+        cmocka_unit_test(test_896_bits), cmocka_unit_test(test_million_a), cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

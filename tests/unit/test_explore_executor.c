@@ -52,10 +52,8 @@ static int read_all(int fd, void *p, size_t n)
     size_t got = 0;
     while (got < n) {
         ssize_t k = read(fd, (char *)p + got, n - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
         got += (size_t)k;
     }
     return 0;
@@ -66,10 +64,8 @@ static void write_all(int fd, const void *p, size_t n)
     size_t done = 0;
     while (done < n) {
         ssize_t k = write(fd, (const char *)p + done, n - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            _exit(3);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) _exit(3);
         done += (size_t)k;
     }
 }
@@ -79,7 +75,7 @@ static void fake_child(const char *mode, unsigned char *base, int out)
     setpgid(0, 0);
     dup2(out, 1);
     dup2(out, 2);
-    struct rlimit nocore = { 0, 0 };
+    struct rlimit nocore = {0, 0};
     setrlimit(RLIMIT_CORE, &nocore);
     trace_header *h = (trace_header *)base;
     uint64_t *in = (uint64_t *)(base + h->inputs_off);
@@ -87,8 +83,7 @@ static void fake_child(const char *mode, unsigned char *base, int out)
     trace_rec *recs = (trace_rec *)(base + h->recs_off);
     uint64_t x = h->ninputs > 0 ? in[0] & 0xffffffffu : 0;
     uint64_t delay = h->ninputs > 1 ? in[1] : 0;
-    if (h->ninputs > 2 && in[2] == 1)
-        mode = "ok";
+    if (h->ninputs > 2 && in[2] == 1) mode = "ok";
     printf("run %llu x=%llu\n", (unsigned long long)h->run_id, (unsigned long long)x);
     fflush(stdout);
 
@@ -131,12 +126,9 @@ static void fake_child(const char *mode, unsigned char *base, int out)
         raise(SIGSEGV);
     }
     if (!strcmp(mode, "hang"))
-        for (;;)
-            pause();
-    if (!strcmp(mode, "malformed"))
-        emit_expr(h, recs, EXPR_ADD, 32, 4, 1, 99, 0, 0);
-    if (delay)
-        usleep((useconds_t)delay * 1000);
+        for (;;) pause();
+    if (!strcmp(mode, "malformed")) emit_expr(h, recs, EXPR_ADD, 32, 4, 1, 99, 0, 0);
+    if (delay) usleep((useconds_t)delay * 1000);
     memset(&r, 0, sizeof r);
     r.type = REC_END;
     r.u.end.status = 0;
@@ -154,27 +146,20 @@ static void fake_server(const char *mode)
     int shm = env_int("SYMPATH_SHM_FD"), ctl = env_int("SYMPATH_CTL_FD");
     int st = env_int("SYMPATH_ST_FD"), out = env_int("SYMPATH_OUT_FD");
     struct stat sb;
-    if (shm < 0 || ctl < 0 || st < 0 || out < 0 || fstat(shm, &sb) < 0)
-        _exit(4);
+    if (shm < 0 || ctl < 0 || st < 0 || out < 0 || fstat(shm, &sb) < 0) _exit(4);
     unsigned char *base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, shm, 0);
-    if (base == MAP_FAILED)
-        _exit(5);
+    if (base == MAP_FAILED) _exit(5);
     trace_header *h = (trace_header *)base;
-    if (h->magic != TRACE_MAGIC || h->total_size != (uint64_t)sb.st_size)
-        _exit(6);
+    if (h->magic != TRACE_MAGIC || h->total_size != (uint64_t)sb.st_size) _exit(6);
     uint32_t hello = FS_HELLO;
     write_all(st, &hello, sizeof hello);
     for (;;) {
         uint32_t cmd;
-        if (read_all(ctl, &cmd, sizeof cmd) < 0 || cmd == FS_QUIT)
-            _exit(0);
-        if (cmd != FS_RUN)
-            _exit(7);
-        if (ftruncate(out, 0) < 0)
-            _exit(8);
+        if (read_all(ctl, &cmd, sizeof cmd) < 0 || cmd == FS_QUIT) _exit(0);
+        if (cmd != FS_RUN) _exit(7);
+        if (ftruncate(out, 0) < 0) _exit(8);
         pid_t pid = fork();
-        if (pid < 0)
-            _exit(9);
+        if (pid < 0) _exit(9);
         if (pid == 0) {
             close(ctl);
             close(st);
@@ -182,12 +167,10 @@ static void fake_server(const char *mode)
         }
         uint32_t p = (uint32_t)pid;
         write_all(st, &p, sizeof p);
-        if (!strcmp(mode, "flaky") && h->run_id == 1)
-            _exit(3);
+        if (!strcmp(mode, "flaky") && h->run_id == 1) _exit(3);
         uint64_t *in = (uint64_t *)(base + h->inputs_off);
         if (!strcmp(mode, "stuck") && !(h->ninputs > 2 && in[2] == 1))
-            for (;;)
-                pause();
+            for (;;) pause();
         int status;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
@@ -204,8 +187,7 @@ static expr_ctx *cx;
 static int setup(void **state)
 {
     strcpy(work_dir, "/tmp/sympath-exec-test-XXXXXX");
-    if (!mkdtemp(work_dir))
-        return -1;
+    if (!mkdtemp(work_dir)) return -1;
     cx = expr_ctx_new();
     return cx ? 0 : -1;
 }
@@ -216,12 +198,16 @@ static int teardown(void **state)
     return rmdir(work_dir);
 }
 
-static executor *start_bin(const char *binary, const char *mode, unsigned index,
-                           unsigned timeout_ms, char **err)
+static executor *start_bin(const char *binary, const char *mode, unsigned index, unsigned timeout_ms, char **err)
 {
     executor_opts o = {
-        .binary = binary, .work_dir = work_dir, .index = index, .timeout_ms = timeout_ms,
-        .cov_slots = 16, .inputs_cap = 64, .recs_cap = 1024,
+        .binary = binary,
+        .work_dir = work_dir,
+        .index = index,
+        .timeout_ms = timeout_ms,
+        .cov_slots = 16,
+        .inputs_cap = 64,
+        .recs_cap = 1024,
     };
     setenv("FAKE_SERVER", mode, 1);
     executor *ex = executor_start(&o, err);
@@ -233,8 +219,7 @@ static executor *start(const char *mode, unsigned index, unsigned timeout_ms)
 {
     char *err = NULL;
     executor *ex = start_bin("/proc/self/exe", mode, index, timeout_ms, &err);
-    if (!ex)
-        print_error("executor_start: %s\n", err ? err : "?");
+    if (!ex) print_error("executor_start: %s\n", err ? err : "?");
     assert_non_null(ex);
     assert_null(err);
     return ex;
@@ -245,7 +230,7 @@ static int run_once(executor *ex, const uint64_t *in, size_t n, run_result *r, c
 {
     assert_int_equal(executor_begin(ex, in, n, err), 0);
     assert_true(executor_busy(ex));
-    executor *one[1] = { ex };
+    executor *one[1] = {ex};
     assert_int_equal(executor_wait_any(one, 1), 0);
     int rc = executor_finish(ex, cx, r, err);
     assert_false(executor_busy(ex));
@@ -284,10 +269,10 @@ static void check_fake_trace(const run_result *r, uint64_t x)
 static void test_ok_runs(void **state)
 {
     executor *ex = start("ok", 0, 2000);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
 
-    uint64_t in42[] = { 42 };
+    uint64_t in42[] = {42};
     assert_int_equal(run_once(ex, in42, 1, &r, &err), 0);
     assert_null(err);
     check_fake_trace(&r, 42);
@@ -313,7 +298,7 @@ static void test_ok_runs(void **state)
     /* Another direction: coverage reset, the condition is the same interned node
      * (the symbol's and the eq's values differ, but expr_raw keeps the first). */
     run_result_clear(&r);
-    uint64_t in5[] = { 5 };
+    uint64_t in5[] = {5};
     assert_int_equal(run_once(ex, in5, 1, &r, &err), 0);
     check_fake_trace(&r, 5);
     assert_int_equal(cov[0], 1);
@@ -349,7 +334,7 @@ static void test_no_leaks(void **state)
 {
     int fds = count_fds();
     executor *ex = start("ok", 0, 2000);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
     assert_int_equal(run_once(ex, NULL, 0, &r, &err), 0);
     run_result_clear(&r);
@@ -372,13 +357,13 @@ static void test_eintr(void **state)
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;
     sigaction(SIGALRM, &sa, &old);
-    struct itimerval it = { { 0, 500 }, { 0, 500 } }, off = { { 0, 0 }, { 0, 0 } };
+    struct itimerval it = {{0, 500}, {0, 500}}, off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
 
     executor *ex = start("hang", 0, 200);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t ok[] = { 42, 50, 1 }, hang[] = { 42 };
+    uint64_t ok[] = {42, 50, 1}, hang[] = {42};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(run_once(ex, ok, 3, &r, &err), 0);
         check_fake_trace(&r, 42);
@@ -398,9 +383,9 @@ static void test_eintr(void **state)
 static void test_crash(void **state)
 {
     executor *ex = start("crash", 0, 2000);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t in[] = { 42 };
+    uint64_t in[] = {42};
     assert_int_equal(run_once(ex, in, 1, &r, &err), 0);
     assert_null(err);
     check_fake_trace(&r, 42); /* the branch published before the crash is kept */
@@ -418,9 +403,9 @@ static void test_hang_times_out(void **state)
 {
     const unsigned timeout_ms = 300;
     executor *ex = start("hang", 0, timeout_ms);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t in[] = { 1 };
+    uint64_t in[] = {1};
     double t0 = util_now_s();
     assert_int_equal(run_once(ex, in, 1, &r, &err), 0);
     double took = util_now_s() - t0;
@@ -434,7 +419,7 @@ static void test_hang_times_out(void **state)
     run_result_clear(&r);
 
     /* The next run works (input 2 = 1: this run does not hang). */
-    uint64_t in_ok[] = { 42, 0, 1 };
+    uint64_t in_ok[] = {42, 0, 1};
     assert_int_equal(run_once(ex, in_ok, 3, &r, &err), 0);
     assert_int_equal(r.error, ERR_NONE);
     assert_true(r.ended);
@@ -467,10 +452,10 @@ static void test_missing_binary(void **state)
 
 static void test_two_executors(void **state)
 {
-    executor *exs[2] = { start("ok", 1, 5000), start("ok", 2, 5000) };
-    run_result ra = { 0 }, rb = { 0 };
+    executor *exs[2] = {start("ok", 1, 5000), start("ok", 2, 5000)};
+    run_result ra = {0}, rb = {0};
     char *err = NULL;
-    uint64_t slow[] = { 42, 300 }, fast[] = { 7, 0 };
+    uint64_t slow[] = {42, 300}, fast[] = {7, 0};
     assert_int_equal(executor_begin(exs[0], slow, 2, &err), 0);
     assert_int_equal(executor_begin(exs[1], fast, 2, &err), 0);
     assert_int_equal(executor_wait_any(exs, 2), 1);
@@ -494,9 +479,9 @@ static void test_two_executors(void **state)
 static void test_malformed_trace(void **state)
 {
     executor *ex = start("malformed", 0, 2000);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t in[] = { 42 };
+    uint64_t in[] = {42};
     assert_int_equal(run_once(ex, in, 1, &r, &err), -1);
     assert_non_null(err);
     assert_non_null(strstr(err, "unknown id 99"));
@@ -511,9 +496,9 @@ static void test_malformed_trace(void **state)
 static void test_server_dies_during_run(void **state)
 {
     executor *ex = start("flaky", 0, 2000);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t in[] = { 42 };
+    uint64_t in[] = {42};
     assert_int_equal(run_once(ex, in, 1, &r, &err), -1);
     assert_non_null(err);
     assert_non_null(strstr(err, "fork server"));
@@ -535,9 +520,9 @@ static void test_server_dies_during_run(void **state)
 static void test_server_stuck(void **state)
 {
     executor *ex = start("stuck", 0, 200);
-    run_result r = { 0 };
+    run_result r = {0};
     char *err = NULL;
-    uint64_t in[] = { 42, 5000 }, ok[] = { 42, 0, 1 };
+    uint64_t in[] = {42, 5000}, ok[] = {42, 0, 1};
     double t0 = util_now_s();
     assert_int_equal(run_once(ex, in, 2, &r, &err), -1);
     double took = util_now_s() - t0;
@@ -565,16 +550,11 @@ int main(void)
         return 0;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ok_runs),
-        cmocka_unit_test(test_no_leaks),
-        cmocka_unit_test(test_eintr),
-        cmocka_unit_test(test_crash),
-        cmocka_unit_test(test_hang_times_out),
-        cmocka_unit_test(test_die_before_handshake),
-        cmocka_unit_test(test_missing_binary),
-        cmocka_unit_test(test_two_executors),
-        cmocka_unit_test(test_malformed_trace),
-        cmocka_unit_test(test_server_dies_during_run),
+        cmocka_unit_test(test_ok_runs),         cmocka_unit_test(test_no_leaks),
+        cmocka_unit_test(test_eintr),           cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_hang_times_out),  cmocka_unit_test(test_die_before_handshake),
+        cmocka_unit_test(test_missing_binary),  cmocka_unit_test(test_two_executors),
+        cmocka_unit_test(test_malformed_trace), cmocka_unit_test(test_server_dies_during_run),
         cmocka_unit_test(test_server_stuck),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

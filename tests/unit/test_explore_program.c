@@ -124,8 +124,9 @@ static void tiny_program_runs_and_writes_replay_conf(void **state)
     }
     char src[128], out[128], conf[160];
     snprintf(src, sizeof src, "%s",
-             write_file("tiny.c", "extern int __VERIFIER_nondet_int(void);\n"
-                                  "int main(void) { int x = __VERIFIER_nondet_int(); if (x == 7) return 1; return 0; }\n"));
+             write_file("tiny.c",
+                        "extern int __VERIFIER_nondet_int(void);\n"
+                        "int main(void) { int x = __VERIFIER_nondet_int(); if (x == 7) return 1; return 0; }\n"));
     snprintf(out, sizeof out, "%s/out", dir);
     assert_int_equal(run(src, out), 0);
     assert_non_null(strstr(log_text, "branch sites instrumented"));

@@ -18,45 +18,48 @@ typedef struct world {
     expr_ctx *cx;
     expr *c;
     tree *t;
-    tree_node *n[N];    /* n[i]: the branch at depth i of the first run (site i+1, slots 2i, 2i+1) */
-    uint8_t cov[64];    /* coverage bitmap for the covered callback */
+    tree_node *n[N]; /* n[i]: the branch at depth i of the first run (site i+1, slots 2i, 2i+1) */
+    uint8_t cov[64]; /* coverage bitmap for the covered callback */
     int cov_calls;
 } world;
 
-static sym_event ev(branch_kind kind, int taken, uint32_t site, uint32_t arg, expr *cond) {
+static sym_event ev(branch_kind kind, int taken, uint32_t site, uint32_t arg, expr *cond)
+{
     sym_event e = {.kind = (uint8_t)kind, .taken = (uint8_t)taken, .site = site, .arg = arg, .cond = cond};
     return e;
 }
 
-static void add_cb(void *ctx, tree_node *node, int dir) {
+static void add_cb(void *ctx, tree_node *node, int dir)
+{
     strategy *s = ctx;
     s->add(s, node, dir);
 }
 
-static int covered_cb(void *ctx, uint32_t slot) {
+static int covered_cb(void *ctx, uint32_t slot)
+{
     world *w = ctx;
     w->cov_calls++;
     return slot < sizeof w->cov && w->cov[slot];
 }
 
 /* Insert run [b_0 .. b_{N-1}], all taken 1, without telling any strategy. */
-static int setup(void **state) {
+static int setup(void **state)
+{
     world *w = calloc(1, sizeof *w);
     w->cx = expr_ctx_new();
     w->c = expr_cmp(w->cx, PRED_ULT, expr_symbol(w->cx, 0, 32, 1), expr_const(w->cx, 5, 32));
     w->t = tree_new(0, 0);
     sym_event e[N];
-    for (int i = 0; i < N; i++)
-        e[i] = ev(BK_BRANCH, 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);
+    for (int i = 0; i < N; i++) e[i] = ev(BK_BRANCH, 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);
     tree_insert_result res;
-    if (tree_insert(w->t, e, N, NULL, NULL, 0, NULL, NULL, &res) != 0)
-        return -1;
+    if (tree_insert(w->t, e, N, NULL, NULL, 0, NULL, NULL, &res) != 0) return -1;
     memcpy(w->n, res.path, sizeof w->n);
     *state = w;
     return 0;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     world *w = *state;
     tree_free(w->t);
     expr_ctx_free(w->cx);
@@ -65,17 +68,18 @@ static int teardown(void **state) {
 }
 
 /* Pop every candidate into out[], returning how many (at most max). */
-static int drain(strategy *s, candidate *out, int max) {
+static int drain(strategy *s, candidate *out, int max)
+{
     int k = 0;
     candidate c;
-    while (k < max && s->next(s, &c))
-        out[k++] = c;
+    while (k < max && s->next(s, &c)) out[k++] = c;
     return k;
 }
 
 /* ---- tests ---- */
 
-static void test_factory(void **state) {
+static void test_factory(void **state)
+{
     (void)state;
     for (int i = 0; strategy_names[i]; i++) {
         strategy *s = strategy_new(strategy_names[i], 1, NULL, NULL);
@@ -89,7 +93,8 @@ static void test_factory(void **state) {
     assert_null(strategy_new("nope", 1, NULL, NULL));
 }
 
-static void test_candidate_slot(void **state) {
+static void test_candidate_slot(void **state)
+{
     world *w = *state;
     tree_node node = {0};
     node.kind = BK_BRANCH;
@@ -107,7 +112,8 @@ static void test_candidate_slot(void **state) {
 }
 
 /* Candidates added out of depth order: dfs is LIFO, bfs is shallowest first. */
-static void test_dfs_bfs_order(void **state) {
+static void test_dfs_bfs_order(void **state)
+{
     world *w = *state;
     strategy *d = strategy_new("dfs", 0, NULL, NULL);
     strategy *b = strategy_new("bfs", 0, NULL, NULL);
@@ -125,14 +131,14 @@ static void test_dfs_bfs_order(void **state) {
     }
     assert_int_equal(drain(b, c, 8), 5);
     const int shallow[5] = {0, 1, 2, 3, 6};
-    for (int i = 0; i < 5; i++)
-        assert_ptr_equal(c[i].node, w->n[shallow[i]]);
+    for (int i = 0; i < 5; i++) assert_ptr_equal(c[i].node, w->n[shallow[i]]);
     d->destroy(d);
     b->destroy(b);
 }
 
 /* dfs and bfs fed by tree_insert: a second run opens directions below the first's. */
-static void test_dfs_bfs_from_tree(void **state) {
+static void test_dfs_bfs_from_tree(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *d = strategy_new("dfs", 0, NULL, NULL);
@@ -170,13 +176,13 @@ static void test_dfs_bfs_from_tree(void **state) {
 }
 
 /* random returns each open candidate exactly once, reproducibly per seed. */
-static void test_random(void **state) {
+static void test_random(void **state)
+{
     world *w = *state;
     enum { M = 200 };
     tree *t = tree_new(0, 0);
     sym_event e[M];
-    for (int i = 0; i < M; i++)
-        e[i] = ev(BK_BRANCH, i & 1, (uint32_t)i, 0, w->c);
+    for (int i = 0; i < M; i++) e[i] = ev(BK_BRANCH, i & 1, (uint32_t)i, 0, w->c);
     tree_insert_result res;
     assert_int_equal(tree_insert(t, e, M, NULL, NULL, 0, NULL, NULL, &res), 0);
     tree_node *nodes[M];
@@ -185,8 +191,7 @@ static void test_random(void **state) {
     int first[M];
     for (int round = 0; round < 3; round++) {
         strategy *s = strategy_new("random", round == 2 ? 99 : 42, NULL, NULL);
-        for (int i = 0; i < M; i++)
-            s->add(s, nodes[i], !(i & 1));
+        for (int i = 0; i < M; i++) s->add(s, nodes[i], !(i & 1));
         int seen[M] = {0};
         int order[M];
         candidate c;
@@ -207,8 +212,7 @@ static void test_random(void **state) {
         else
             assert_memory_not_equal(first, order, sizeof first);
         int sorted = 1;
-        for (int k = 1; k < M; k++)
-            sorted &= order[k] > order[k - 1];
+        for (int k = 1; k < M; k++) sorted &= order[k] > order[k - 1];
         assert_false(sorted);
         s->destroy(s);
     }
@@ -216,7 +220,8 @@ static void test_random(void **state) {
 }
 
 /* cov prefers an uncovered slot over a covered one, regardless of depth. */
-static void test_cov_prefers_uncovered(void **state) {
+static void test_cov_prefers_uncovered(void **state)
+{
     world *w = *state;
     strategy *s = strategy_new("cov", 0, covered_cb, w);
     w->cov[0] = 1; /* slot of (n0, 0) */
@@ -236,7 +241,8 @@ static void test_cov_prefers_uncovered(void **state) {
 }
 
 /* Coverage that changes after add() is taken into account when popping. */
-static void test_cov_lazy_rescore(void **state) {
+static void test_cov_lazy_rescore(void **state)
+{
     world *w = *state;
     strategy *s = strategy_new("cov", 0, covered_cb, w);
     s->add(s, w->n[0], 0);
@@ -253,7 +259,8 @@ static void test_cov_lazy_rescore(void **state) {
 }
 
 /* Tiers: uncovered slot, then the crash side of a check, then covered / slot-less. */
-static void test_cov_tiers(void **state) {
+static void test_cov_tiers(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("cov", 0, covered_cb, w);
@@ -276,7 +283,8 @@ static void test_cov_tiers(void **state) {
 }
 
 /* Without a coverage oracle cov still hands out everything (as if uncovered). */
-static void test_cov_no_oracle(void **state) {
+static void test_cov_no_oracle(void **state)
+{
     world *w = *state;
     strategy *s = strategy_new("cov", 0, NULL, NULL);
     s->add(s, w->n[2], 0);
@@ -288,15 +296,16 @@ static void test_cov_no_oracle(void **state) {
 }
 
 static run_feedback feedback(tree_insert_result *res, uint8_t *taken, const sym_event *e, uint32_t bound,
-                             uint32_t new_slots, bool error) {
-    for (uint32_t i = 0; i < res->npath; i++)
-        taken[i] = e[i].taken;
+                             uint32_t new_slots, bool error)
+{
+    for (uint32_t i = 0; i < res->npath; i++) taken[i] = e[i].taken;
     run_feedback fb = {res->path, taken, res->npath, bound, new_slots, error};
     return fb;
 }
 
 /* generational: expands only positions >= bound, with bound i+1; ignores add(). */
-static void test_generational_bound(void **state) {
+static void test_generational_bound(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("generational", 0, covered_cb, w);
@@ -340,7 +349,8 @@ static void test_generational_bound(void **state) {
 
 /* generational: the run with more new coverage is expanded first; errors get a bonus;
  * entries that stop being open while waiting in the expansion list are skipped. */
-static void test_generational_score(void **state) {
+static void test_generational_score(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("generational", 0, NULL, NULL);
@@ -402,13 +412,13 @@ static void test_generational_score(void **state) {
 }
 
 /* Every strategy drops candidates that are no longer open. */
-static void test_stale_skipped(void **state) {
+static void test_stale_skipped(void **state)
+{
     world *w = *state;
     const char *names[4] = {"dfs", "bfs", "random", "cov"};
     for (int k = 0; k < 4; k++) {
         strategy *s = strategy_new(names[k], 7, covered_cb, w);
-        for (int i = 0; i < N; i++)
-            s->add(s, w->n[i], 0);
+        for (int i = 0; i < N; i++) s->add(s, w->n[i], 0);
         tree_set_status(w->t, w->n[2], 0, CHILD_PENDING);
         tree_set_status(w->t, w->n[5], 0, CHILD_INFEASIBLE);
         candidate c[N + 1];
@@ -425,7 +435,8 @@ static void test_stale_skipped(void **state) {
     }
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_factory),
         cmocka_unit_test_setup_teardown(test_candidate_slot, setup, teardown),

@@ -47,13 +47,10 @@ static void region_init(fake_region *fr, uint64_t recs_cap)
     fr->recs = (trace_rec *)(fr->mem + TRACE_HEADER_SIZE);
 }
 
-static void put(fake_region *fr, const trace_rec *r)
-{
-    emit(fr->h, fr->recs, r);
-}
+static void put(fake_region *fr, const trace_rec *r) { emit(fr->h, fr->recs, r); }
 
-static void put_expr(fake_region *fr, unsigned op, unsigned width, uint32_t id,
-                     uint32_t k0, uint32_t k1, uint64_t value)
+static void put_expr(fake_region *fr, unsigned op, unsigned width, uint32_t id, uint32_t k0, uint32_t k1,
+                     uint64_t value)
 {
     emit_expr(fr->h, fr->recs, op, width, id, k0, k1, 0, value);
 }
@@ -95,10 +92,10 @@ static void test_trace_inputs_and_names(void **state)
 {
     fake_region fr;
     region_init(&fr, T_RECS);
-    put_input(&fr, 0, 8, 0x1ff);     /* masked to 8 bits */
-    put_input(&fr, 3, 16, 7);        /* gap: inputs 1 and 2 read as 0 */
+    put_input(&fr, 0, 8, 0x1ff); /* masked to 8 bits */
+    put_input(&fr, 3, 16, 7);    /* gap: inputs 1 and 2 read as 0 */
     trace_rec r;
-    for (int i = 0; i < 12; i++) {   /* 12 * 24 = 288 bytes: capped at 255 */
+    for (int i = 0; i < 12; i++) { /* 12 * 24 = 288 bytes: capped at 255 */
         memset(&r, 0, sizeof r);
         r.type = REC_NAME;
         memset(r.u.name.text, 'a' + i, sizeof r.u.name.text);
@@ -157,10 +154,12 @@ static void test_trace_error_record(void **state)
 /* Each kind of malformed record stops decoding with a message and keeps the prefix. */
 static void test_trace_malformed(void **state)
 {
-    static const struct { const char *what; int kind; } cases[] = {
-        { "out of order", 0 }, { "defined twice", 1 }, { "has width 8", 2 },
-        { "unknown record type", 3 }, { "invalid shape", 4 }, { "unknown id 5", 5 },
-        { "input index 0 repeats", 6 },
+    static const struct {
+        const char *what;
+        int kind;
+    } cases[] = {
+        {"out of order", 0},  {"defined twice", 1}, {"has width 8", 2},           {"unknown record type", 3},
+        {"invalid shape", 4}, {"unknown id 5", 5},  {"input index 0 repeats", 6},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fake_region fr;
@@ -175,7 +174,11 @@ static void test_trace_malformed(void **state)
         case 0: put_expr(&fr, EXPR_CONST, 8, 9, 0, 0, 1); break;
         case 1: put_expr(&fr, EXPR_CONST, 8, 3, 0, 0, 1); break;
         case 2: put_branch(&fr, 1, 0); break;
-        case 3: memset(&r, 0, sizeof r); r.type = 77; put(&fr, &r); break;
+        case 3:
+            memset(&r, 0, sizeof r);
+            r.type = 77;
+            put(&fr, &r);
+            break;
         case 4: put_expr(&fr, EXPR_ADD, 16, 4, 1, 2, 0); break; /* kid widths 8 != 16 */
         case 5: put_branch(&fr, 5, 0); break;
         case 6: put_input(&fr, 0, 8, 1); break;
@@ -186,8 +189,7 @@ static void test_trace_malformed(void **state)
         char *err = NULL;
         assert_int_equal(trace_read(fr.h, fr.mem, cx, &out, &err), -1);
         assert_non_null(err);
-        if (!strstr(err, cases[i].what))
-            print_error("case %zu: %s\n", i, err);
+        if (!strstr(err, cases[i].what)) print_error("case %zu: %s\n", i, err);
         assert_non_null(strstr(err, cases[i].what));
         free(err);
         assert_int_equal(out.nevents, 1);
@@ -264,7 +266,7 @@ static void test_trace_large(void **state)
 
 static void test_input_vec(void **state)
 {
-    uint64_t v[] = { 1, 2, 3 };
+    uint64_t v[] = {1, 2, 3};
     input_vec *a = input_vec_new(v, 3);
     assert_non_null(a);
     v[0] = 9;
@@ -280,7 +282,7 @@ static void test_input_vec(void **state)
     input_vec *e = input_vec_new(NULL, 0);
     assert_non_null(e);
     input_vec_release(e);
-    run_result r = { 0 };
+    run_result r = {0};
     run_result_clear(&r);
     run_result_clear(NULL);
 }
@@ -288,12 +290,9 @@ static void test_input_vec(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_input_vec),
-        cmocka_unit_test(test_trace_inputs_and_names),
-        cmocka_unit_test(test_trace_error_record),
-        cmocka_unit_test(test_trace_malformed),
-        cmocka_unit_test(test_trace_header_checks),
-        cmocka_unit_test(test_trace_large),
+        cmocka_unit_test(test_input_vec),           cmocka_unit_test(test_trace_inputs_and_names),
+        cmocka_unit_test(test_trace_error_record),  cmocka_unit_test(test_trace_malformed),
+        cmocka_unit_test(test_trace_header_checks), cmocka_unit_test(test_trace_large),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

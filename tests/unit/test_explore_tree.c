@@ -16,7 +16,8 @@ typedef struct opened {
     int n;
 } opened;
 
-static void record_open(void *ctx, tree_node *node, int dir) {
+static void record_open(void *ctx, tree_node *node, int dir)
+{
     opened *o = ctx;
     assert_true(o->n < 256);
     o->node[o->n] = node;
@@ -24,7 +25,8 @@ static void record_open(void *ctx, tree_node *node, int dir) {
     o->n++;
 }
 
-static sym_event ev(branch_kind kind, int taken, uint32_t site, uint32_t arg, expr *cond) {
+static sym_event ev(branch_kind kind, int taken, uint32_t site, uint32_t arg, expr *cond)
+{
     sym_event e = {.kind = (uint8_t)kind, .taken = (uint8_t)taken, .site = site, .arg = arg, .cond = cond};
     return e;
 }
@@ -35,7 +37,8 @@ typedef struct world {
     input_vec *in;
 } world;
 
-static int setup(void **state) {
+static int setup(void **state)
+{
     world *w = calloc(1, sizeof *w);
     w->cx = expr_ctx_new();
     expr *x = expr_symbol(w->cx, 0, 32, 7);
@@ -49,7 +52,8 @@ static int setup(void **state) {
     return 0;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     world *w = *state;
     input_vec_release(w->in);
     expr_ctx_free(w->cx);
@@ -57,19 +61,20 @@ static int teardown(void **state) {
     return 0;
 }
 
-static void check_stats_sum(tree *t) {
+static void check_stats_sum(tree *t)
+{
     tree_stats st;
     tree_get_stats(t, &st);
     uint64_t sum = 0;
-    for (int i = 0; i < CHILD_STATUS_COUNT; i++)
-        sum += st.by_status[i];
+    for (int i = 0; i < CHILD_STATUS_COUNT; i++) sum += st.by_status[i];
     assert_int_equal(sum, 2 * st.nodes);
 }
 
 /* ---- tests ---- */
 
 /* Run A: b1 taken 1, b2 taken 0; then B aimed at (b2,1) takes it; then C aimed at (b1,0) does not. */
-static void test_insert_predict_diverge(void **state) {
+static void test_insert_predict_diverge(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     assert_non_null(t);
@@ -195,7 +200,8 @@ static void test_insert_predict_diverge(void **state) {
 
 /* A run whose event at a known place has another site gets an alternative node there:
  * the rest of its path is inserted, and the known node is untouched. */
-static void test_mismatch(void **state) {
+static void test_mismatch(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     opened o = {0};
@@ -250,14 +256,14 @@ static void test_mismatch(void **state) {
 }
 
 /* One site repeated 10 times with loop bound 3: only the first 3 occurrences are offered. */
-static void test_loop_bound(void **state) {
+static void test_loop_bound(void **state)
+{
     world *w = *state;
     tree *t = tree_new(3, 0);
     opened o = {0};
     tree_insert_result res;
     sym_event e[10];
-    for (int i = 0; i < 10; i++)
-        e[i] = ev(BK_BRANCH, 1, 7, 10, w->c1);
+    for (int i = 0; i < 10; i++) e[i] = ev(BK_BRANCH, 1, 7, 10, w->c1);
     assert_int_equal(tree_insert(t, e, 10, w->in, NULL, 0, record_open, &o, &res), 0);
     assert_int_equal(res.npath, 10);
     assert_int_equal(o.n, 3);
@@ -265,8 +271,7 @@ static void test_loop_bound(void **state) {
         assert_int_equal(res.path[i]->site_count, i + 1);
         assert_int_equal(res.path[i]->status[0], i < 3 ? CHILD_OPEN : CHILD_BOUNDED);
     }
-    for (int i = 0; i < 3; i++)
-        assert_ptr_equal(o.node[i], res.path[i]);
+    for (int i = 0; i < 3; i++) assert_ptr_equal(o.node[i], res.path[i]);
     tree_stats st;
     tree_get_stats(t, &st);
     assert_int_equal(st.by_status[CHILD_BOUNDED], 7);
@@ -276,7 +281,8 @@ static void test_loop_bound(void **state) {
 }
 
 /* site_count counts per (kind, site) along the path, across runs that share a prefix. */
-static void test_site_count_interleaved(void **state) {
+static void test_site_count_interleaved(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     tree_insert_result res;
@@ -284,8 +290,7 @@ static void test_site_count_interleaved(void **state) {
                       ev(BK_SWITCH, 0, 1, 0, w->c2), ev(BK_BRANCH, 1, 2, 0, w->c2), ev(BK_BRANCH, 1, 1, 0, w->c1)};
     assert_int_equal(tree_insert(t, e, 6, w->in, NULL, 0, NULL, NULL, &res), 0);
     const uint32_t want[6] = {1, 1, 2, 1, 2, 3};
-    for (int i = 0; i < 6; i++)
-        assert_int_equal(res.path[i]->site_count, want[i]);
+    for (int i = 0; i < 6; i++) assert_int_equal(res.path[i]->site_count, want[i]);
     /* a second run whose event 3 is a branch where the tree has a switch: an alternative
      * node, whose site count continues the path's own count */
     e[3] = ev(BK_BRANCH, 0, 1, 0, w->c1);
@@ -303,13 +308,13 @@ static void test_site_count_interleaved(void **state) {
                       ev(BK_BRANCH, 1, 2, 0, w->c2)};
     assert_int_equal(tree_insert(t, f, 5, w->in, NULL, 0, NULL, NULL, &res), 0);
     const uint32_t want2[5] = {1, 1, 2, 3, 2};
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(res.path[i]->site_count, want2[i]);
+    for (int i = 0; i < 5; i++) assert_int_equal(res.path[i]->site_count, want2[i]);
     tree_free(t);
 }
 
 /* Directions at depth >= max_depth are BOUNDED. */
-static void test_max_depth(void **state) {
+static void test_max_depth(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 2);
     opened o = {0};
@@ -325,7 +330,8 @@ static void test_max_depth(void **state) {
 }
 
 /* Assumptions open only direction 1; concretizations and checks open the untaken side. */
-static void test_kinds(void **state) {
+static void test_kinds(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     opened o = {0};
@@ -366,7 +372,8 @@ static void test_kinds(void **state) {
 }
 
 /* Statuses set by the explorer are counted; names are stable. */
-static void test_set_status_and_names(void **state) {
+static void test_set_status_and_names(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     tree_insert_result res;
@@ -390,13 +397,13 @@ static void test_set_status_and_names(void **state) {
 
 /* A 100k-event path: insert and path condition work without recursion; the scratch path
  * buffer grows; a later short insert reuses the site table. */
-static void test_long_path(void **state) {
+static void test_long_path(void **state)
+{
     world *w = *state;
     enum { N = 100000 };
     tree *t = tree_new(0, 0);
     sym_event *e = malloc(N * sizeof *e);
-    for (uint32_t i = 0; i < N; i++)
-        e[i] = ev(BK_BRANCH, i & 1, i % 1000, 0, (i % 3) ? w->c1 : w->c2);
+    for (uint32_t i = 0; i < N; i++) e[i] = ev(BK_BRANCH, i & 1, i % 1000, 0, (i % 3) ? w->c1 : w->c2);
     tree_insert_result res;
     assert_int_equal(tree_insert(t, e, N, w->in, NULL, 0, NULL, NULL, &res), 0);
     assert_int_equal(res.npath, N);
@@ -405,8 +412,8 @@ static void test_long_path(void **state) {
     assert_int_equal(last->site_count, N / 1000);
     expr **pc = NULL;
     assert_int_equal(tree_path_condition(last, 0, w->cx, &pc), N);
-    assert_ptr_equal(pc[0], expr_not(w->cx, w->c2)); /* event 0: taken 0, cond c2 */
-    assert_ptr_equal(pc[1], w->c1);                  /* event 1: taken 1, cond c1 */
+    assert_ptr_equal(pc[0], expr_not(w->cx, w->c2));     /* event 0: taken 0, cond c2 */
+    assert_ptr_equal(pc[1], w->c1);                      /* event 1: taken 1, cond c1 */
     assert_ptr_equal(pc[N - 1], expr_not(w->cx, w->c2)); /* target: event N-1 has cond c2 */
     free(pc);
     assert_int_equal(tree_insert(t, e, 5, w->in, NULL, 0, NULL, NULL, &res), 0);
@@ -420,7 +427,8 @@ static void test_long_path(void **state) {
 }
 
 /* An empty run inserts nothing; aimed at the root, it is a divergence at depth 0. */
-static void test_empty_run(void **state) {
+static void test_empty_run(void **state)
+{
     world *w = *state;
     tree *t = tree_new(0, 0);
     tree_insert_result res;
@@ -437,7 +445,8 @@ static void test_empty_run(void **state) {
     tree_free(t);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_insert_predict_diverge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mismatch, setup, teardown),

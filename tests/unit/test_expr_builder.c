@@ -46,25 +46,21 @@ static void test_hash_consing(void **state)
     /* ids are dense and expr_by_id inverts them */
     size_t n = expr_ctx_count(cx);
     assert_true(n >= 5);
-    for (uint32_t id = 1; id <= n; id++)
-        assert_int_equal(expr_by_id(cx, id)->id, id);
+    for (uint32_t id = 1; id <= n; id++) assert_int_equal(expr_by_id(cx, id)->id, id);
     assert_null(expr_by_id(cx, 0));
     assert_null(expr_by_id(cx, (uint32_t)n + 1));
     assert_ptr_equal(expr_by_id(cx, s1->id), s1);
     /* many nodes: table growth keeps identity */
     expr *prev[5000];
-    for (int i = 0; i < 5000; i++)
-        prev[i] = expr_binary(cx, EXPR_MUL, x, expr_const(cx, (uint64_t)i + 2, 32));
+    for (int i = 0; i < 5000; i++) prev[i] = expr_binary(cx, EXPR_MUL, x, expr_const(cx, (uint64_t)i + 2, 32));
     for (int i = 0; i < 5000; i++)
         assert_ptr_equal(prev[i], expr_binary(cx, EXPR_MUL, x, expr_const(cx, (uint64_t)i + 2, 32)));
     assert_ptr_equal(s1, expr_binary(cx, EXPR_ADD, x, y));
 }
 
-
 static const expr_pred negation[10] = {
-    [PRED_EQ] = PRED_NE, [PRED_NE] = PRED_EQ, [PRED_UGT] = PRED_ULE, [PRED_ULE] = PRED_UGT,
-    [PRED_UGE] = PRED_ULT, [PRED_ULT] = PRED_UGE, [PRED_SGT] = PRED_SLE, [PRED_SLE] = PRED_SGT,
-    [PRED_SGE] = PRED_SLT, [PRED_SLT] = PRED_SGE,
+    [PRED_EQ] = PRED_NE,   [PRED_NE] = PRED_EQ,   [PRED_UGT] = PRED_ULE, [PRED_ULE] = PRED_UGT, [PRED_UGE] = PRED_ULT,
+    [PRED_ULT] = PRED_UGE, [PRED_SGT] = PRED_SLE, [PRED_SLE] = PRED_SGT, [PRED_SGE] = PRED_SLT, [PRED_SLT] = PRED_SGE,
 };
 
 static void test_canonical_comparisons(void **state)
@@ -154,8 +150,7 @@ static void test_identities(void **state)
     assert_int_equal(k->op, EXPR_CONST);
     assert_int_equal(k->value, 0x80000000u);
     assert_ptr_equal(expr_not(cx, expr_const(cx, 0x0f, 8)), expr_const(cx, 0xf0, 8));
-    assert_ptr_equal(expr_binary(cx, EXPR_UMULO, expr_const(cx, 16, 8), expr_const(cx, 16, 8)),
-                     expr_const(cx, 1, 1));
+    assert_ptr_equal(expr_binary(cx, EXPR_UMULO, expr_const(cx, 16, 8), expr_const(cx, 16, 8)), expr_const(cx, 1, 1));
     /* constant sides are folded in chains: (x + 3) + 5 = x + 8, x - 8 = x + (-8) */
     expr *x3 = expr_binary(cx, EXPR_ADD, x, expr_const(cx, 3, 32));
     expr *x8 = expr_binary(cx, EXPR_ADD, x3, expr_const(cx, 5, 32));
@@ -202,8 +197,7 @@ static void test_identities(void **state)
     expr *d8 = expr_symbol(cx, 4, 8, 3);
     expr *sum = expr_binary(cx, EXPR_ADD, expr_sext(cx, c8, 32), expr_sext(cx, d8, 32));
     assert_ptr_equal(expr_extract(cx, sum, 0, 8), expr_binary(cx, EXPR_ADD, c8, d8));
-    assert_ptr_equal(expr_concat(cx, expr_const(cx, 0x12, 8), expr_const(cx, 0x34, 8)),
-                     expr_const(cx, 0x1234, 16));
+    assert_ptr_equal(expr_concat(cx, expr_const(cx, 0x12, 8), expr_const(cx, 0x34, 8)), expr_const(cx, 0x1234, 16));
     /* ite */
     expr *y = expr_symbol(cx, 5, 32, 1);
     assert_ptr_equal(expr_ite(cx, expr_const(cx, 1, 1), x, y), x);
@@ -239,17 +233,14 @@ static void test_byte_reassembly(void **state)
         expr *v = expr_binary(cx, EXPR_MUL, expr_symbol(cx, 20 + wi, w, 0x0123456789abcdefull),
                               expr_symbol(cx, 30 + wi, w, 3));
         expr *bytes[8] = {0};
-        for (unsigned i = 0; i < nb; i++)
-            bytes[i] = expr_extract(cx, v, 8 * i, 8);
+        for (unsigned i = 0; i < nb; i++) bytes[i] = expr_extract(cx, v, 8 * i, 8);
         /* right-associated: b_{n-1} : (b_{n-2} : (... : b0)) */
         expr *r = bytes[0];
-        for (unsigned i = 1; i < nb; i++)
-            r = expr_concat(cx, bytes[i], r);
+        for (unsigned i = 1; i < nb; i++) r = expr_concat(cx, bytes[i], r);
         assert_ptr_equal(r, v);
         /* left-associated: ((b_{n-1} : b_{n-2}) : ...) : b0 */
         expr *l = bytes[nb - 1];
-        for (unsigned i = nb - 1; i-- > 0;)
-            l = expr_concat(cx, l, bytes[i]);
+        for (unsigned i = nb - 1; i-- > 0;) l = expr_concat(cx, l, bytes[i]);
         assert_ptr_equal(l, v);
         /* top half then low half */
         expr *hi = expr_extract(cx, v, w / 2, w / 2), *lo = expr_extract(cx, v, 0, w / 2);
@@ -257,15 +248,13 @@ static void test_byte_reassembly(void **state)
         /* a foreign low byte blocks the full merge, but the upper bytes still merge */
         expr *other = expr_symbol(cx, 40, 8, 0);
         expr *m = other;
-        for (unsigned i = 1; i < nb; i++)
-            m = expr_concat(cx, bytes[i], m);
+        for (unsigned i = 1; i < nb; i++) m = expr_concat(cx, bytes[i], m);
         assert_int_equal(m->op, EXPR_CONCAT);
         assert_ptr_equal(m->kid[0], expr_extract(cx, v, 8, w - 8));
         assert_ptr_equal(m->kid[1], other);
         /* and the same with a foreign top byte, built left-associated */
         expr *n = other;
-        for (unsigned i = nb - 1; i-- > 0;)
-            n = expr_concat(cx, n, bytes[i]);
+        for (unsigned i = nb - 1; i-- > 0;) n = expr_concat(cx, n, bytes[i]);
         assert_int_equal(n->op, EXPR_CONCAT);
         assert_ptr_equal(n->kid[0], other);
         assert_ptr_equal(n->kid[1], expr_extract(cx, v, 0, w - 8));
@@ -319,27 +308,27 @@ static void test_raw(void **state)
     assert_null(expr_raw(cx, (expr_op)200, 32, 0, x, y, NULL, 0));
     assert_null(expr_raw(cx, EXPR_CONST, 0, 0, NULL, NULL, NULL, 0));
     assert_null(expr_raw(cx, EXPR_CONST, 65, 0, NULL, NULL, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_CONST, 8, 0, x, NULL, NULL, 0));          /* extra kid */
-    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, NULL, NULL, 0));           /* missing kid */
-    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, y, b, 0));                 /* extra kid */
+    assert_null(expr_raw(cx, EXPR_CONST, 8, 0, x, NULL, NULL, 0)); /* extra kid */
+    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, NULL, NULL, 0));  /* missing kid */
+    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, y, b, 0));        /* extra kid */
     assert_null(expr_raw(cx, EXPR_ADD, 32, 0, NULL, y, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, c8, NULL, 0));             /* widths differ */
-    assert_null(expr_raw(cx, EXPR_ADD, 16, 0, x, y, NULL, 0));              /* result width */
-    assert_null(expr_raw(cx, EXPR_ADD, 32, 3, x, y, NULL, 0));              /* stray aux */
+    assert_null(expr_raw(cx, EXPR_ADD, 32, 0, x, c8, NULL, 0)); /* widths differ */
+    assert_null(expr_raw(cx, EXPR_ADD, 16, 0, x, y, NULL, 0));  /* result width */
+    assert_null(expr_raw(cx, EXPR_ADD, 32, 3, x, y, NULL, 0));  /* stray aux */
     assert_null(expr_raw(cx, EXPR_SHL, 32, 0, x, c8, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_EQ, 32, 0, x, y, NULL, 0));               /* cmp width 1 */
+    assert_null(expr_raw(cx, EXPR_EQ, 32, 0, x, y, NULL, 0)); /* cmp width 1 */
     assert_null(expr_raw(cx, EXPR_ULT, 1, 0, x, c8, NULL, 0));
     assert_null(expr_raw(cx, EXPR_UADDO, 1, 0, x, c8, NULL, 0));
     assert_null(expr_raw(cx, EXPR_UMULO, 32, 0, x, y, NULL, 0));
     assert_null(expr_raw(cx, EXPR_NOT, 8, 0, x, NULL, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_ZEXT, 32, 0, x, NULL, NULL, 0));          /* not widening */
+    assert_null(expr_raw(cx, EXPR_ZEXT, 32, 0, x, NULL, NULL, 0)); /* not widening */
     assert_null(expr_raw(cx, EXPR_SEXT, 16, 0, x, NULL, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_EXTRACT, 8, 25, x, NULL, NULL, 0));       /* past the top */
+    assert_null(expr_raw(cx, EXPR_EXTRACT, 8, 25, x, NULL, NULL, 0)); /* past the top */
     assert_null(expr_raw(cx, EXPR_EXTRACT, 8, 0xfffffff0u, x, NULL, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_CONCAT, 48, 0, x, c8, NULL, 0));          /* widths sum */
+    assert_null(expr_raw(cx, EXPR_CONCAT, 48, 0, x, c8, NULL, 0)); /* widths sum */
     assert_null(expr_raw(cx, EXPR_CONCAT, 64, 0, x, y, x, 0));
-    assert_null(expr_raw(cx, EXPR_ITE, 32, 0, c8, x, y, 0));                /* cond width */
-    assert_null(expr_raw(cx, EXPR_ITE, 32, 0, b, x, c8, 0));                /* branch widths */
+    assert_null(expr_raw(cx, EXPR_ITE, 32, 0, c8, x, y, 0)); /* cond width */
+    assert_null(expr_raw(cx, EXPR_ITE, 32, 0, b, x, c8, 0)); /* branch widths */
     assert_null(expr_raw(cx, EXPR_ITE, 8, 0, b, x, y, 0));
     assert_null(expr_raw(cx, EXPR_ITE, 32, 0, b, x, NULL, 0));
 }
@@ -377,8 +366,7 @@ static void test_print_and_names(void **state)
     assert_int_equal(expr_op_arity(EXPR_EXTRACT), 1);
     assert_int_equal(expr_op_arity(EXPR_CONCAT), 2);
     assert_int_equal(expr_op_arity(EXPR_ITE), 3);
-    for (int op = 0; op < EXPR_OP_COUNT; op++)
-        assert_string_not_equal(expr_op_name((expr_op)op), "?");
+    for (int op = 0; op < EXPR_OP_COUNT; op++) assert_string_not_equal(expr_op_name((expr_op)op), "?");
 }
 
 int main(void)

@@ -64,7 +64,10 @@ static void test_arith_edges(void **state)
 static void test_round_to_integral(void **state)
 {
     (void)state;
-    static const struct { double x; double rne, rna, rtp, rtn, rtz; } t[] = {
+    static const struct {
+        double x;
+        double rne, rna, rtp, rtn, rtz;
+    } t[] = {
         {2.5, 2.0, 3.0, 3.0, 2.0, 2.0},
         {3.5, 4.0, 4.0, 4.0, 3.0, 3.0},
         {-2.5, -2.0, -3.0, -2.0, -3.0, -2.0},
@@ -86,8 +89,16 @@ static void test_round_to_integral(void **state)
 static void test_conversions_x86(void **state)
 {
     (void)state;
-    static const struct { float x; int32_t s32; int16_t s16; int8_t s8; int64_t s64; uint32_t u32;
-                          uint16_t u16; uint64_t u64; } t[] = {
+    static const struct {
+        float x;
+        int32_t s32;
+        int16_t s16;
+        int8_t s8;
+        int64_t s64;
+        uint32_t u32;
+        uint16_t u16;
+        uint64_t u64;
+    } t[] = {
         {NAN, INT32_MIN, 0, 0, INT64_MIN, 0, 0, 0x8000000000000000ull},
         {INFINITY, INT32_MIN, 0, 0, INT64_MIN, 0, 0, 0x8000000000000000ull},
         {-1e30f, INT32_MIN, 0, 0, INT64_MIN, 0, 0, 0x8000000000000000ull},
@@ -217,12 +228,12 @@ static void test_builders(void **state)
     assert_int_equal(i->value, 1);
     /* expr_raw checks the shapes */
     assert_non_null(expr_raw(cx, EXPR_FADD, 32, 0, f, f, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_FADD, 64, 0, f, f, NULL, 0));        /* width mismatch */
+    assert_null(expr_raw(cx, EXPR_FADD, 64, 0, f, f, NULL, 0)); /* width mismatch */
     assert_null(expr_raw(cx, EXPR_FADD, 16, 0, expr_symbol(cx, 2, 16, 0), expr_symbol(cx, 2, 16, 0), NULL, 0));
-    assert_null(expr_raw(cx, EXPR_FCVT, 32, 0, f, NULL, NULL, 0));     /* same format */
+    assert_null(expr_raw(cx, EXPR_FCVT, 32, 0, f, NULL, NULL, 0)); /* same format */
     assert_non_null(expr_raw(cx, EXPR_FRINT, 32, FRM_RTZ, f, NULL, NULL, 0));
-    assert_null(expr_raw(cx, EXPR_FRINT, 32, 9, f, NULL, NULL, 0));    /* no such rounding mode */
-    assert_null(expr_raw(cx, EXPR_FOLT, 32, 0, f, f, NULL, 0));        /* comparisons have width 1 */
+    assert_null(expr_raw(cx, EXPR_FRINT, 32, 9, f, NULL, NULL, 0)); /* no such rounding mode */
+    assert_null(expr_raw(cx, EXPR_FOLT, 32, 0, f, f, NULL, 0));     /* comparisons have width 1 */
     assert_non_null(expr_raw(cx, EXPR_SITOF, 64, 0, expr_symbol(cx, 3, 8, 0), NULL, NULL, 0));
     assert_string_equal(expr_op_name(EXPR_FTOUI), "ftoui");
     assert_int_equal(expr_op_arity(EXPR_FMA), 3);
@@ -232,10 +243,8 @@ static void test_builders(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_arith_edges),
-        cmocka_unit_test(test_round_to_integral),
-        cmocka_unit_test(test_conversions_x86),
-        cmocka_unit_test(test_fcmp_all_predicates),
+        cmocka_unit_test(test_arith_edges),     cmocka_unit_test(test_round_to_integral),
+        cmocka_unit_test(test_conversions_x86), cmocka_unit_test(test_fcmp_all_predicates),
         cmocka_unit_test(test_builders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,8 +43,7 @@ static size_t nrecent;
 static item const_item(expr_ctx *cx, uint64_t v, unsigned w)
 {
     item it = {.e = expr_const(cx, v, w)};
-    for (int k = 0; k < NVEC; k++)
-        it.v[k] = it.e->value;
+    for (int k = 0; k < NVEC; k++) it.v[k] = it.e->value;
     return it;
 }
 
@@ -57,8 +56,7 @@ static item any_item(expr_ctx *cx)
         unsigned w = ws[rnd() % 7];
         return const_item(cx, rnd_val(w), w);
     }
-    if (r < 8 && nrecent > 0)
-        return recent[rnd() % (nrecent < RECENT ? nrecent : RECENT)];
+    if (r < 8 && nrecent > 0) return recent[rnd() % (nrecent < RECENT ? nrecent : RECENT)];
     return pool[rnd() % npool];
 }
 
@@ -66,18 +64,14 @@ static item any_item(expr_ctx *cx)
 static item item_of_width(expr_ctx *cx, unsigned w, const item *like)
 {
     uint64_t r = rnd() % 8;
-    if (like && r == 0)
-        return *like;
-    if (r == 1)
-        return const_item(cx, rnd_val(w), w);
+    if (like && r == 0) return *like;
+    if (r == 1) return const_item(cx, rnd_val(w), w);
     for (int tries = 0; tries < 64; tries++) {
         const item *p = &pool[rnd() % npool];
-        if (p->e->width == w)
-            return *p;
+        if (p->e->width == w) return *p;
     }
     return const_item(cx, rnd_val(w), w);
 }
-
 
 /* Check a built node against per-vector reference values, then add it to the pool. */
 static void check_and_add(expr *r, unsigned want_width, const uint64_t ref[NVEC])
@@ -97,8 +91,7 @@ static void check_and_add(expr *r, unsigned want_width, const uint64_t ref[NVEC]
         assert_true(it.v[k] == ref[k]);
     }
     assert_true(r->value == it.v[0]);
-    if (r->op == EXPR_CONST)
-        return; /* constants are cheap to make afresh; keep the pool symbolic */
+    if (r->op == EXPR_CONST) return; /* constants are cheap to make afresh; keep the pool symbolic */
     recent[nrecent++ % RECENT] = it;
     if (npool < POOL)
         pool[npool++] = it;
@@ -111,18 +104,15 @@ static void check_and_add(expr *r, unsigned want_width, const uint64_t ref[NVEC]
 static void pieces_step(expr_ctx *cx, item a)
 {
     unsigned w = a.e->width;
-    if (w < 2)
-        return;
+    if (w < 2) return;
     item p[6];
     unsigned np = 0, lo = 0;
     unsigned cuts = 1 + rnd() % 5;
     while (lo < w) {
         unsigned pw = (np == cuts || rnd() % 3 == 0) ? w - lo : 1 + rnd() % (w - lo);
-        if (np == 5)
-            pw = w - lo;
+        if (np == 5) pw = w - lo;
         item it = {.e = expr_extract(cx, a.e, lo, pw)};
-        for (int k = 0; k < NVEC; k++)
-            it.v[k] = (a.v[k] >> lo) & expr_mask(pw);
+        for (int k = 0; k < NVEC; k++) it.v[k] = (a.v[k] >> lo) & expr_mask(pw);
         p[np++] = it;
         lo += pw;
     }
@@ -133,33 +123,36 @@ static void pieces_step(expr_ctx *cx, item a)
         p[i] = item_of_width(cx, p[i].e->width, NULL);
     }
     item seq[6];
-    for (unsigned i = 0; i < np; i++)
-        seq[i] = p[np - 1 - i];
+    for (unsigned i = 0; i < np; i++) seq[i] = p[np - 1 - i];
     unsigned n = np;
     while (n > 1) {
         unsigned i = rnd() % (n - 1); /* concat seq[i] (high) with seq[i+1] (low) */
         unsigned lw = seq[i + 1].e->width, tw = seq[i].e->width + lw;
         uint64_t ref[NVEC];
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = (seq[i].v[k] << lw | seq[i + 1].v[k]) & expr_mask(tw);
+        for (int k = 0; k < NVEC; k++) ref[k] = (seq[i].v[k] << lw | seq[i + 1].v[k]) & expr_mask(tw);
         expr *r = expr_concat(cx, seq[i].e, seq[i + 1].e);
         check_and_add(r, tw, ref);
         seq[i].e = r;
-        for (int k = 0; k < NVEC; k++)
-            seq[i].v[k] = ref[k];
-        for (unsigned j = i + 1; j + 1 < n; j++)
-            seq[j] = seq[j + 1];
+        for (int k = 0; k < NVEC; k++) seq[i].v[k] = ref[k];
+        for (unsigned j = i + 1; j + 1 < n; j++) seq[j] = seq[j + 1];
         n--;
     }
     /* extracts of these look through the operator, so the pieces need not be
      * extracts of a itself; for the rest the merge must give back a exactly */
     switch (a.e->op) {
-    case EXPR_CONST: case EXPR_ZEXT: case EXPR_SEXT: case EXPR_CONCAT: case EXPR_EXTRACT:
-    case EXPR_ADD: case EXPR_SUB: case EXPR_MUL: case EXPR_AND: case EXPR_OR: case EXPR_XOR:
-        break;
+    case EXPR_CONST:
+    case EXPR_ZEXT:
+    case EXPR_SEXT:
+    case EXPR_CONCAT:
+    case EXPR_EXTRACT:
+    case EXPR_ADD:
+    case EXPR_SUB:
+    case EXPR_MUL:
+    case EXPR_AND:
+    case EXPR_OR:
+    case EXPR_XOR: break;
     default:
-        if (!swapped)
-            assert_ptr_equal(seq[0].e, a.e);
+        if (!swapped) assert_ptr_equal(seq[0].e, a.e);
     }
 }
 
@@ -171,48 +164,45 @@ static void random_step(expr_ctx *cx)
     expr *r;
     unsigned kind = rnd() % 12;
     switch (kind) {
-    case 0: case 1: case 2: { /* arithmetic and bitwise binary */
+    case 0:
+    case 1:
+    case 2: { /* arithmetic and bitwise binary */
         expr_op op = (expr_op)(EXPR_ADD + rnd() % (EXPR_XOR - EXPR_ADD + 1));
         item b = item_of_width(cx, w, &a);
-        if ((op == EXPR_SHL || op == EXPR_LSHR || op == EXPR_ASHR) && rnd() % 2)
-            b = const_item(cx, rnd() % (w + 2), w);
+        if ((op == EXPR_SHL || op == EXPR_LSHR || op == EXPR_ASHR) && rnd() % 2) b = const_item(cx, rnd() % (w + 2), w);
         r = expr_binary(cx, op, a.e, b.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = expr_eval_op(op, w, 0, w, a.v[k], b.v[k], 0);
+        for (int k = 0; k < NVEC; k++) ref[k] = expr_eval_op(op, w, 0, w, a.v[k], b.v[k], 0);
         check_and_add(r, w, ref);
         break;
     }
-    case 3: case 4: { /* comparisons by predicate */
+    case 3:
+    case 4: { /* comparisons by predicate */
         expr_pred p = (expr_pred)(rnd() % 10);
         item b = item_of_width(cx, w, &a);
         r = expr_cmp(cx, p, a.e, b.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = (uint64_t)pred_ref(p, a.v[k], b.v[k], w);
+        for (int k = 0; k < NVEC; k++) ref[k] = (uint64_t)pred_ref(p, a.v[k], b.v[k], w);
         check_and_add(r, 1, ref);
         break;
     }
     case 5: { /* overflow flags and raw canonical comparisons */
         static const expr_op ops[] = {EXPR_UADDO, EXPR_SADDO, EXPR_USUBO, EXPR_SSUBO, EXPR_UMULO,
-                                      EXPR_SMULO, EXPR_EQ, EXPR_ULT, EXPR_SLT};
+                                      EXPR_SMULO, EXPR_EQ,    EXPR_ULT,   EXPR_SLT};
         expr_op op = ops[rnd() % 9];
         item b = item_of_width(cx, w, &a);
         r = expr_binary(cx, op, a.e, b.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = expr_eval_op(op, 1, 0, w, a.v[k], b.v[k], 0);
+        for (int k = 0; k < NVEC; k++) ref[k] = expr_eval_op(op, 1, 0, w, a.v[k], b.v[k], 0);
         check_and_add(r, 1, ref);
         break;
     }
     case 6: /* not */
         r = expr_not(cx, a.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = ~a.v[k] & expr_mask(w);
+        for (int k = 0; k < NVEC; k++) ref[k] = ~a.v[k] & expr_mask(w);
         check_and_add(r, w, ref);
         break;
     case 7: { /* zext / sext / resize */
         unsigned nw = w + rnd() % (65 - w);
         unsigned how = rnd() % 3;
-        if (how == 2)
-            nw = 1 + rnd() % 64;
+        if (how == 2) nw = 1 + rnd() % 64;
         r = how == 0 ? expr_zext(cx, a.e, nw) : how == 1 ? expr_sext(cx, a.e, nw) : expr_resize(cx, a.e, nw);
         for (int k = 0; k < NVEC; k++)
             ref[k] = how == 1 ? (uint64_t)expr_sext64(a.v[k], w) & expr_mask(nw) : a.v[k] & expr_mask(nw);
@@ -222,21 +212,17 @@ static void random_step(expr_ctx *cx)
     case 8: { /* extract */
         unsigned lo = rnd() % w, ew = 1 + rnd() % (w - lo);
         r = expr_extract(cx, a.e, lo, ew);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = (a.v[k] >> lo) & expr_mask(ew);
+        for (int k = 0; k < NVEC; k++) ref[k] = (a.v[k] >> lo) & expr_mask(ew);
         check_and_add(r, ew, ref);
         break;
     }
     case 9: { /* concat of unrelated nodes */
-        if (w == 64)
-            break;
+        if (w == 64) break;
         item b = item_of_width(cx, 1 + rnd() % (64 - w), NULL);
-        if (b.e->width + w > 64)
-            break;
+        if (b.e->width + w > 64) break;
         unsigned lw = b.e->width;
         r = expr_concat(cx, a.e, b.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = (a.v[k] << lw | b.v[k]) & expr_mask(w + lw);
+        for (int k = 0; k < NVEC; k++) ref[k] = (a.v[k] << lw | b.v[k]) & expr_mask(w + lw);
         check_and_add(r, w + lw, ref);
         break;
     }
@@ -244,21 +230,17 @@ static void random_step(expr_ctx *cx)
         item c = item_of_width(cx, 1, NULL);
         if (rnd() % 3 == 0 && w == 1) {
             r = expr_and1(cx, c.e, a.e);
-            for (int k = 0; k < NVEC; k++)
-                ref[k] = c.v[k] & a.v[k];
+            for (int k = 0; k < NVEC; k++) ref[k] = c.v[k] & a.v[k];
             check_and_add(r, 1, ref);
             break;
         }
         item e = item_of_width(cx, w, &a);
         r = expr_ite(cx, c.e, a.e, e.e);
-        for (int k = 0; k < NVEC; k++)
-            ref[k] = (c.v[k] & 1) ? a.v[k] : e.v[k];
+        for (int k = 0; k < NVEC; k++) ref[k] = (c.v[k] & 1) ? a.v[k] : e.v[k];
         check_and_add(r, w, ref);
         break;
     }
-    default:
-        pieces_step(cx, a);
-        break;
+    default: pieces_step(cx, a); break;
     }
 }
 
@@ -268,17 +250,14 @@ static void test_random_differential(void **state)
     expr_ctx *cx = expr_ctx_new();
     assert_non_null(cx);
     for (int k = 0; k < NVEC; k++)
-        for (int i = 0; i < NSYM; i++)
-            inputs[k][i] = rnd_val(sym_width[i]);
+        for (int i = 0; i < NSYM; i++) inputs[k][i] = rnd_val(sym_width[i]);
     npool = nrecent = 0;
     for (int i = 0; i < NSYM; i++) {
         item it = {.e = expr_symbol(cx, (uint32_t)i, sym_width[i], inputs[0][i])};
-        for (int k = 0; k < NVEC; k++)
-            it.v[k] = inputs[k][i];
+        for (int k = 0; k < NVEC; k++) it.v[k] = inputs[k][i];
         pool[npool++] = it;
     }
-    for (int s = 0; s < STEPS; s++)
-        random_step(cx);
+    for (int s = 0; s < STEPS; s++) random_step(cx);
     /* every node in the context (including intermediate ones) is self-consistent */
     for (uint32_t id = 1; id <= expr_ctx_count(cx); id++) {
         expr *e = expr_by_id(cx, id);
@@ -287,8 +266,7 @@ static void test_random_differential(void **state)
             unsigned d = 0;
             for (unsigned i = 0; i < e->nkids; i++) {
                 assert_true(e->kid[i]->id < e->id);
-                if (e->kid[i]->depth > d)
-                    d = e->kid[i]->depth;
+                if (e->kid[i]->depth > d) d = e->kid[i]->depth;
             }
             assert_int_equal(e->depth, d + 1);
         }

@@ -11,15 +11,9 @@
 #include "expr/expr.h"
 
 /* binary operator at width w: operands and result have width w */
-static uint64_t bin(expr_op op, unsigned w, uint64_t a, uint64_t b)
-{
-    return expr_eval_op(op, w, 0, w, a, b, 0);
-}
+static uint64_t bin(expr_op op, unsigned w, uint64_t a, uint64_t b) { return expr_eval_op(op, w, 0, w, a, b, 0); }
 /* predicate / overflow flag over w-bit operands: result width 1 */
-static uint64_t flag(expr_op op, unsigned w, uint64_t a, uint64_t b)
-{
-    return expr_eval_op(op, 1, 0, w, a, b, 0);
-}
+static uint64_t flag(expr_op op, unsigned w, uint64_t a, uint64_t b) { return expr_eval_op(op, 1, 0, w, a, b, 0); }
 
 static void test_division_edges(void **state)
 {
@@ -100,8 +94,8 @@ static void test_overflow_flags(void **state)
     assert_int_equal(flag(EXPR_UMULO, 8, 16, 16), 1);
     assert_int_equal(flag(EXPR_UMULO, 8, 15, 17), 0);
     assert_int_equal(flag(EXPR_SMULO, 8, 0x80, 0xff), 1);
-    assert_int_equal(flag(EXPR_SMULO, 8, 0xf0, 8), 0);  /* -16*8 = -128 fits */
-    assert_int_equal(flag(EXPR_SMULO, 8, 16, 8), 1);    /* 128 does not */
+    assert_int_equal(flag(EXPR_SMULO, 8, 0xf0, 8), 0); /* -16*8 = -128 fits */
+    assert_int_equal(flag(EXPR_SMULO, 8, 16, 8), 1);   /* 128 does not */
     /* width 32 */
     assert_int_equal(flag(EXPR_UADDO, 32, 0xffffffffu, 1), 1);
     assert_int_equal(flag(EXPR_SADDO, 32, 0x7fffffffu, 1), 1);
@@ -124,8 +118,8 @@ static void test_overflow_flags(void **state)
     assert_int_equal(flag(EXPR_UMULO, 64, 1ull << 32, 1ull << 32), 1);
     assert_int_equal(flag(EXPR_UMULO, 64, UINT64_MAX, 1), 0);
     assert_int_equal(flag(EXPR_SMULO, 64, (uint64_t)INT64_MIN, UINT64_MAX), 1);
-    assert_int_equal(flag(EXPR_SMULO, 64, 1ull << 31, 1ull << 32), 1);   /* 2^63 */
-    assert_int_equal(flag(EXPR_SMULO, 64, (uint64_t)-(1ll << 31), 1ull << 32), 0); /* -2^63 */
+    assert_int_equal(flag(EXPR_SMULO, 64, 1ull << 31, 1ull << 32), 1);               /* 2^63 */
+    assert_int_equal(flag(EXPR_SMULO, 64, (uint64_t) - (1ll << 31), 1ull << 32), 0); /* -2^63 */
     /* width 1: -1 + -1 overflows signed, 1 + 1 carries */
     assert_int_equal(flag(EXPR_SADDO, 1, 1, 1), 1);
     assert_int_equal(flag(EXPR_UADDO, 1, 1, 1), 1);
@@ -166,40 +160,40 @@ static void test_casts_and_bits(void **state)
  * arithmetic on fixed-width types and the compiler's overflow builtins, which
  * are an implementation independent from expr_eval_op.
  */
-#define REF_CHECK(UT, ST, W, A_, B_)                                                         \
-    do {                                                                                     \
-        UT a = (UT)(A_), b = (UT)(B_);                                                       \
-        ST sa = (ST)a, sb = (ST)b;                                                           \
-        UT r;                                                                                \
-        ST sr;                                                                               \
-        assert_true(bin(EXPR_ADD, W, a, b) == (UT)(a + b));                                  \
-        assert_true(bin(EXPR_SUB, W, a, b) == (UT)(a - b));                                  \
-        assert_true(bin(EXPR_MUL, W, a, b) == (UT)((uint64_t)a * b));                        \
-        assert_true(bin(EXPR_AND, W, a, b) == (UT)(a & b));                                  \
-        assert_true(bin(EXPR_OR, W, a, b) == (UT)(a | b));                                   \
-        assert_true(bin(EXPR_XOR, W, a, b) == (UT)(a ^ b));                                  \
-        if (b != 0) {                                                                        \
-            assert_true(bin(EXPR_UDIV, W, a, b) == (UT)(a / b));                             \
-            assert_true(bin(EXPR_UREM, W, a, b) == (UT)(a % b));                             \
-            if (!(sb == -1 && sa == (ST)((UT)1 << (W - 1)))) {                               \
-                assert_true(bin(EXPR_SDIV, W, a, b) == (UT)(sa / sb));                       \
-                assert_true(bin(EXPR_SREM, W, a, b) == (UT)(sa % sb));                       \
-            }                                                                                \
-        }                                                                                    \
-        if (b < W) {                                                                         \
-            assert_true(bin(EXPR_SHL, W, a, b) == (UT)((uint64_t)a << b));                   \
-            assert_true(bin(EXPR_LSHR, W, a, b) == (UT)(a >> b));                            \
-            assert_true(bin(EXPR_ASHR, W, a, b) == (UT)(sa >> b));                           \
-        }                                                                                    \
-        assert_true(flag(EXPR_EQ, W, a, b) == (a == b));                                     \
-        assert_true(flag(EXPR_ULT, W, a, b) == (a < b));                                     \
-        assert_true(flag(EXPR_SLT, W, a, b) == (sa < sb));                                   \
-        assert_true(flag(EXPR_UADDO, W, a, b) == __builtin_add_overflow(a, b, &r));          \
-        assert_true(flag(EXPR_USUBO, W, a, b) == __builtin_sub_overflow(a, b, &r));          \
-        assert_true(flag(EXPR_UMULO, W, a, b) == __builtin_mul_overflow(a, b, &r));          \
-        assert_true(flag(EXPR_SADDO, W, a, b) == __builtin_add_overflow(sa, sb, &sr));       \
-        assert_true(flag(EXPR_SSUBO, W, a, b) == __builtin_sub_overflow(sa, sb, &sr));       \
-        assert_true(flag(EXPR_SMULO, W, a, b) == __builtin_mul_overflow(sa, sb, &sr));       \
+#define REF_CHECK(UT, ST, W, A_, B_)                                                   \
+    do {                                                                               \
+        UT a = (UT)(A_), b = (UT)(B_);                                                 \
+        ST sa = (ST)a, sb = (ST)b;                                                     \
+        UT r;                                                                          \
+        ST sr;                                                                         \
+        assert_true(bin(EXPR_ADD, W, a, b) == (UT)(a + b));                            \
+        assert_true(bin(EXPR_SUB, W, a, b) == (UT)(a - b));                            \
+        assert_true(bin(EXPR_MUL, W, a, b) == (UT)((uint64_t)a * b));                  \
+        assert_true(bin(EXPR_AND, W, a, b) == (UT)(a & b));                            \
+        assert_true(bin(EXPR_OR, W, a, b) == (UT)(a | b));                             \
+        assert_true(bin(EXPR_XOR, W, a, b) == (UT)(a ^ b));                            \
+        if (b != 0) {                                                                  \
+            assert_true(bin(EXPR_UDIV, W, a, b) == (UT)(a / b));                       \
+            assert_true(bin(EXPR_UREM, W, a, b) == (UT)(a % b));                       \
+            if (!(sb == -1 && sa == (ST)((UT)1 << (W - 1)))) {                         \
+                assert_true(bin(EXPR_SDIV, W, a, b) == (UT)(sa / sb));                 \
+                assert_true(bin(EXPR_SREM, W, a, b) == (UT)(sa % sb));                 \
+            }                                                                          \
+        }                                                                              \
+        if (b < W) {                                                                   \
+            assert_true(bin(EXPR_SHL, W, a, b) == (UT)((uint64_t)a << b));             \
+            assert_true(bin(EXPR_LSHR, W, a, b) == (UT)(a >> b));                      \
+            assert_true(bin(EXPR_ASHR, W, a, b) == (UT)(sa >> b));                     \
+        }                                                                              \
+        assert_true(flag(EXPR_EQ, W, a, b) == (a == b));                               \
+        assert_true(flag(EXPR_ULT, W, a, b) == (a < b));                               \
+        assert_true(flag(EXPR_SLT, W, a, b) == (sa < sb));                             \
+        assert_true(flag(EXPR_UADDO, W, a, b) == __builtin_add_overflow(a, b, &r));    \
+        assert_true(flag(EXPR_USUBO, W, a, b) == __builtin_sub_overflow(a, b, &r));    \
+        assert_true(flag(EXPR_UMULO, W, a, b) == __builtin_mul_overflow(a, b, &r));    \
+        assert_true(flag(EXPR_SADDO, W, a, b) == __builtin_add_overflow(sa, sb, &sr)); \
+        assert_true(flag(EXPR_SSUBO, W, a, b) == __builtin_sub_overflow(sa, sb, &sr)); \
+        assert_true(flag(EXPR_SMULO, W, a, b) == __builtin_mul_overflow(sa, sb, &sr)); \
     } while (0)
 
 #include "expr_test_util.h"
@@ -208,8 +202,7 @@ static void test_against_native(void **state)
 {
     (void)state;
     for (unsigned x = 0; x < 256; x++)
-        for (unsigned y = 0; y < 256; y++)
-            REF_CHECK(uint8_t, int8_t, 8, x, y);
+        for (unsigned y = 0; y < 256; y++) REF_CHECK(uint8_t, int8_t, 8, x, y);
     for (int i = 0; i < 200000; i++) {
         REF_CHECK(uint16_t, int16_t, 16, rnd_val(16), rnd_val(16));
         REF_CHECK(uint32_t, int32_t, 32, rnd_val(32), rnd_val(32));
@@ -220,10 +213,8 @@ static void test_against_native(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_division_edges),
-        cmocka_unit_test(test_shift_edges),
-        cmocka_unit_test(test_overflow_flags),
-        cmocka_unit_test(test_casts_and_bits),
+        cmocka_unit_test(test_division_edges), cmocka_unit_test(test_shift_edges),
+        cmocka_unit_test(test_overflow_flags), cmocka_unit_test(test_casts_and_bits),
         cmocka_unit_test(test_against_native),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,7 @@ static char src[128], exe[128], sites[128];
 static int setup(void **state)
 {
     strcpy(dir, "/tmp/sympath-build-XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
+    if (!mkdtemp(dir)) return -1;
     snprintf(src, sizeof src, "%s/prog.c", dir);
     snprintf(exe, sizeof exe, "%s/prog.exe", dir);
     snprintf(sites, sizeof sites, "%s/prog.sites", dir);
@@ -63,81 +62,78 @@ static int build_text(const char *text, build_stats *st, char **err)
     fputs(text, f);
     fclose(f);
     const char *srcs[1] = {src};
-    build_opts o = {.sources = srcs, .nsources = 1, .cflags = "-DFOO=1 '-DBAR=a b'", .work_dir = dir,
-                    .rt_dir = SYMPATH_LIB_DIR, .include_dir = SYMPATH_INCLUDE_DIR, .exe_path = exe,
-                    .sites_path = sites, .clang = SYMPATH_CLANG};
+    build_opts o = {.sources = srcs,
+                    .nsources = 1,
+                    .cflags = "-DFOO=1 '-DBAR=a b'",
+                    .work_dir = dir,
+                    .rt_dir = SYMPATH_LIB_DIR,
+                    .include_dir = SYMPATH_INCLUDE_DIR,
+                    .exe_path = exe,
+                    .sites_path = sites,
+                    .clang = SYMPATH_CLANG};
     return build_executor(&o, st, err);
 }
 
 static void test_syntax_error(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
     assert_int_equal(build_text("int main(void) { return 0 }\n", &st, &err), -1);
     assert_non_null(err);
-    if (!strstr(err, "error:"))
-        fail_msg("no compiler diagnostics in: %s", err);
+    if (!strstr(err, "error:")) fail_msg("no compiler diagnostics in: %s", err);
     assert_non_null(strstr(err, "prog.c"));
     free(err);
 }
 
 static void test_no_main(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
     assert_int_equal(build_text("int f(int x) { return x + 1; }\n", &st, &err), -1);
     assert_non_null(err);
-    if (!strstr(err, "no main"))
-        fail_msg("unexpected error: %s", err);
+    if (!strstr(err, "no main")) fail_msg("unexpected error: %s", err);
     free(err);
 }
 
 /* if/else (2 slots), a switch with 3 cases of which two share a body plus the default
  * (3 distinct destinations), and one reach_error call. The flags from cflags must
  * arrive (FOO, and BAR with its quoted blank) or the file does not compile. */
-static const char *const good_prog =
-    "#include <sympath.h>\n"
-    "extern void reach_error(void);\n"
-    "#if FOO != 1\n#error FOO\n#endif\n"
-    "#define STR(x) #x\n#define XSTR(x) STR(x)\n"
-    "static const char bar[] = XSTR(BAR);\n"
-    "int main(void) {\n"
-    "  int x = sym_int(\"x\"), r = 0;\n"
-    "  if (x > 10) r = 1; else r = 2;\n"
-    "  switch (x) {\n"
-    "  case 1: case 2: r += 10; break;\n"
-    "  case 3: r += 20; break;\n"
-    "  default: break;\n"
-    "  }\n"
-    "  if (r == 22 && bar[1] == ' ') reach_error();\n"
-    "  return 0;\n"
-    "}\n";
+static const char *const good_prog = "#include <sympath.h>\n"
+                                     "extern void reach_error(void);\n"
+                                     "#if FOO != 1\n#error FOO\n#endif\n"
+                                     "#define STR(x) #x\n#define XSTR(x) STR(x)\n"
+                                     "static const char bar[] = XSTR(BAR);\n"
+                                     "int main(void) {\n"
+                                     "  int x = sym_int(\"x\"), r = 0;\n"
+                                     "  if (x > 10) r = 1; else r = 2;\n"
+                                     "  switch (x) {\n"
+                                     "  case 1: case 2: r += 10; break;\n"
+                                     "  case 3: r += 20; break;\n"
+                                     "  default: break;\n"
+                                     "  }\n"
+                                     "  if (r == 22 && bar[1] == ' ') reach_error();\n"
+                                     "  return 0;\n"
+                                     "}\n";
 
 static void test_good_program(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
     int rc = build_text(good_prog, &st, &err);
-    if (rc)
-        fail_msg("build failed: %s", err);
+    if (rc) fail_msg("build failed: %s", err);
     struct stat sb;
     assert_int_equal(stat(exe, &sb), 0);
     assert_true(sb.st_mode & S_IXUSR);
 
     site_table t;
-    if (site_table_load(sites, &t, &err))
-        fail_msg("%s", err);
+    if (site_table_load(sites, &t, &err)) fail_msg("%s", err);
     uint32_t user_sites = 0, user_slots = 0, brs = 0, switches = 0;
     for (uint32_t i = 0; i < t.nsites; i++) {
         const site_info *s = &t.sites[i];
-        if (!s->user)
-            continue;
+        if (!s->user) continue;
         user_sites++;
         user_slots += s->ndirs;
         assert_string_equal(s->function, "main");
@@ -188,8 +184,7 @@ static int defined_in_instrumented(const char *name)
         fail_msg("cannot read %s: %s", path, msg ? msg : "?");
     LLVMContextRef cx = LLVMContextCreate();
     LLVMModuleRef m;
-    if (LLVMParseBitcodeInContext2(cx, buf, &m))
-        fail_msg("cannot parse %s", path);
+    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
     LLVMDisposeMemoryBuffer(buf);
     LLVMValueRef f = LLVMGetNamedFunction(m, name);
     int defined = f && !LLVMIsDeclaration(f);
@@ -200,27 +195,24 @@ static int defined_in_instrumented(const char *name)
 
 /* helper and twice are input-free (helper's address is taken, but it reads no input,
  * so it is a harmless callback); reader reads an input, apply calls through a pointer. */
-static const char *const clone_prog =
-    "#include <sympath.h>\n"
-    "static int helper(int v) { if (v > 3) return v * 2; return v; }\n"
-    "static int twice(int v) { return helper(helper(v)); }\n"
-    "static int reader(void) { return sym_int(\"r\"); }\n"
-    "static int apply(int (*f)(int), int v) { return f(v); }\n"
-    "int main(void) {\n"
-    "  int c = helper(5) + twice(1);\n"
-    "  int x = reader();\n"
-    "  if (x == c + 100) return apply(helper, x) & 0xff;\n"
-    "  return 0;\n"
-    "}\n";
+static const char *const clone_prog = "#include <sympath.h>\n"
+                                      "static int helper(int v) { if (v > 3) return v * 2; return v; }\n"
+                                      "static int twice(int v) { return helper(helper(v)); }\n"
+                                      "static int reader(void) { return sym_int(\"r\"); }\n"
+                                      "static int apply(int (*f)(int), int v) { return f(v); }\n"
+                                      "int main(void) {\n"
+                                      "  int c = helper(5) + twice(1);\n"
+                                      "  int x = reader();\n"
+                                      "  if (x == c + 100) return apply(helper, x) & 0xff;\n"
+                                      "  return 0;\n"
+                                      "}\n";
 
 static void test_concrete_clones(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
-    if (build_text(clone_prog, &st, &err))
-        fail_msg("build failed: %s", err);
+    if (build_text(clone_prog, &st, &err)) fail_msg("build failed: %s", err);
     assert_true(defined_in_instrumented("helper.sym_concrete"));
     assert_true(defined_in_instrumented("twice.sym_concrete"));
     assert_false(defined_in_instrumented("reader.sym_concrete"));
@@ -231,13 +223,11 @@ static void test_concrete_clones(void **state)
 
     /* The copies add no site and no slot: helper's branch and main's, once each. */
     site_table t;
-    if (site_table_load(sites, &t, &err))
-        fail_msg("%s", err);
+    if (site_table_load(sites, &t, &err)) fail_msg("%s", err);
     uint32_t user_sites = 0, user_slots = 0;
     for (uint32_t i = 0; i < t.nsites; i++) {
         const site_info *s = &t.sites[i];
-        if (!s->user)
-            continue;
+        if (!s->user) continue;
         user_sites++;
         user_slots += s->ndirs;
         if (strcmp(s->function, "helper") && strcmp(s->function, "main"))
@@ -263,17 +253,16 @@ static void test_concrete_clones(void **state)
  * objects is there. The executor behaves as glibc would. */
 static void test_models_pruned_and_redirected(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
-    const char *prog = "#include <ctype.h>\n#include <stdio.h>\n"
-                       "unsigned long strlen(const char *s) { unsigned long n = 0; while (s[n]) n++; return n + 100; }\n"
-                       "int main(void) { int a = 0; char w[8];\n"
-                       "  if (sscanf(\"42 go\", \"%d %7s\", &a, w) != 2) return 1;\n"
-                       "  return a + (int)strlen(w) + (isdigit('7') ? 1000 : 0) - 1144; }\n";
-    if (build_text(prog, &st, &err))
-        fail_msg("build failed: %s", err);
+    const char *prog =
+        "#include <ctype.h>\n#include <stdio.h>\n"
+        "unsigned long strlen(const char *s) { unsigned long n = 0; while (s[n]) n++; return n + 100; }\n"
+        "int main(void) { int a = 0; char w[8];\n"
+        "  if (sscanf(\"42 go\", \"%d %7s\", &a, w) != 2) return 1;\n"
+        "  return a + (int)strlen(w) + (isdigit('7') ? 1000 : 0) - 1144; }\n";
+    if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
     assert_true(defined_in_instrumented("__sym_model___isoc99_sscanf"));
     assert_true(defined_in_instrumented("__sym_model_isdigit"));
     assert_true(defined_in_instrumented("__sym_model_isspace")); /* used by the scanning core */
@@ -288,8 +277,7 @@ static void test_models_pruned_and_redirected(void **state)
         fail_msg("cannot read %s: %s", path, msg ? msg : "?");
     LLVMContextRef cx = LLVMContextCreate();
     LLVMModuleRef m;
-    if (LLVMParseBitcodeInContext2(cx, buf, &m))
-        fail_msg("cannot parse %s", path);
+    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
     LLVMDisposeMemoryBuffer(buf);
     assert_non_null(LLVMGetNamedGlobal(m, "__sym_objects"));
     assert_non_null(LLVMGetNamedGlobal(m, "__sym_nobjects"));
@@ -307,8 +295,7 @@ static void test_models_pruned_and_redirected(void **state)
  * it): then no function is input-free. */
 static void test_no_clones_with_input_callbacks(void **state)
 {
-    if (runtime_missing())
-        skip();
+    if (runtime_missing()) skip();
     build_stats st;
     char *err = NULL;
     if (build_text("#include <sympath.h>\n"

@@ -22,14 +22,12 @@ static int parse_line(sym_posix_opts *o, const char *line, int *consumed, char *
     char buf[256], *argv[32];
     int argc = 0;
     snprintf(buf, sizeof buf, "%s", line);
-    for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " "))
-        argv[argc++] = t;
+    for (char *t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " ")) argv[argc++] = t;
     int rc = 0;
     *err = NULL;
     for (int i = 0; i < argc; i++) {
         rc = posix_parse_option(o, argc, argv, &i, err);
-        if (rc < 0)
-            break;
+        if (rc < 0) break;
     }
     *consumed = argc;
     return rc;
@@ -84,17 +82,16 @@ static void expect_error(const char *line, const char *says)
     int n;
     assert_int_equal(parse_line(&o, line, &n, &err), -1);
     assert_non_null(err);
-    if (!strstr(err, says))
-        fail_msg("'%s': error '%s' does not say '%s'", line, err, says);
+    if (!strstr(err, says)) fail_msg("'%s': error '%s' does not say '%s'", line, err, says);
     free(err);
     posix_opts_free(&o);
 }
 
 static void test_bad_values(void **state)
 {
-    expect_error("--sym-args 3 1 4", "MIN <= MAX");       /* MIN > MAX */
-    expect_error("--sym-args 0 17 4", "MAX <= 16");       /* too many arguments */
-    expect_error("--sym-args 0 2 0", "1 <= N");           /* empty arguments */
+    expect_error("--sym-args 3 1 4", "MIN <= MAX"); /* MIN > MAX */
+    expect_error("--sym-args 0 17 4", "MAX <= 16"); /* too many arguments */
+    expect_error("--sym-args 0 2 0", "1 <= N");     /* empty arguments */
     expect_error("--sym-args 0 2", "needs 3 values");
     expect_error("--sym-stdin -1", "--sym-stdin N");
     expect_error("--sym-stdin 4097", "N <= 4096");
@@ -123,14 +120,16 @@ static void test_conf_layout(void **state)
     assert_int_equal(posix_write_conf(&o, conf, &err), 0);
     FILE *f = fopen(reader, "w");
     assert_non_null(f);
-    fputs("#include <stdio.h>\n"
-          "struct sym_posix_conf { unsigned enabled, args_on, args_min, args_max, arg_len, stdin_on, stdin_max, nfiles;\n"
-          "  const char *const *file_names; const unsigned *file_sizes; };\n"
-          "extern const struct sym_posix_conf __sym_posix_conf;\n"
-          "int main(void) { const struct sym_posix_conf *c = &__sym_posix_conf;\n"
-          "  printf(\"%u %u %u %u %u %u %u %u %s %u\\n\", c->enabled, c->args_on, c->args_min, c->args_max,\n"
-          "         c->arg_len, c->stdin_on, c->stdin_max, c->nfiles, c->file_names[0], c->file_sizes[0]);\n"
-          "  return 0; }\n", f);
+    fputs(
+        "#include <stdio.h>\n"
+        "struct sym_posix_conf { unsigned enabled, args_on, args_min, args_max, arg_len, stdin_on, stdin_max, nfiles;\n"
+        "  const char *const *file_names; const unsigned *file_sizes; };\n"
+        "extern const struct sym_posix_conf __sym_posix_conf;\n"
+        "int main(void) { const struct sym_posix_conf *c = &__sym_posix_conf;\n"
+        "  printf(\"%u %u %u %u %u %u %u %u %s %u\\n\", c->enabled, c->args_on, c->args_min, c->args_max,\n"
+        "         c->arg_len, c->stdin_on, c->stdin_max, c->nfiles, c->file_names[0], c->file_sizes[0]);\n"
+        "  return 0; }\n",
+        f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "cc -o %s %s %s && %s > %s", exe, reader, conf, exe, out);
     assert_int_equal(system(cmd), 0);
@@ -177,14 +176,13 @@ static int body_calls(LLVMValueRef f, const char *callee, unsigned long long *ar
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-            if (!LLVMIsACallInst(i))
-                continue;
+            if (!LLVMIsACallInst(i)) continue;
             size_t len;
             LLVMValueRef c = LLVMGetCalledValue(i);
-            if (strcmp(LLVMGetValueName2(c, &len), callee))
-                continue;
+            if (strcmp(LLVMGetValueName2(c, &len), callee)) continue;
             for (unsigned k = 0; args && k < 3 && k < LLVMGetNumArgOperands(i); k++)
-                args[k] = LLVMIsAConstantInt(LLVMGetOperand(i, k)) ? LLVMConstIntGetZExtValue(LLVMGetOperand(i, k)) : 999;
+                args[k] =
+                    LLVMIsAConstantInt(LLVMGetOperand(i, k)) ? LLVMConstIntGetZExtValue(LLVMGetOperand(i, k)) : 999;
             return 1;
         }
     return 0;
@@ -235,12 +233,9 @@ static void test_nondet_definitions(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_all_options),
-        cmocka_unit_test(test_other_options_untouched),
-        cmocka_unit_test(test_bad_values),
-        cmocka_unit_test(test_conf_layout),
-        cmocka_unit_test(test_nondet_names),
-        cmocka_unit_test(test_nondet_definitions),
+        cmocka_unit_test(test_parse_all_options), cmocka_unit_test(test_other_options_untouched),
+        cmocka_unit_test(test_bad_values),        cmocka_unit_test(test_conf_layout),
+        cmocka_unit_test(test_nondet_names),      cmocka_unit_test(test_nondet_definitions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,7 @@ static int setup(void **state)
 {
     strcpy(tmp_path, "/tmp/sympath-sites-XXXXXX");
     int fd = mkstemp(tmp_path);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     close(fd);
     return 0;
 }
@@ -83,8 +82,7 @@ static void test_round_trip(void **state)
     assert_int_equal(r.unsupported_count[0], 3);
     assert_string_equal(r.unsupported_kind[1], "inline asm");
     const uint32_t want[7] = {1, 1, 2, 2, 2, 3, 3};
-    for (int i = 0; i < 7; i++)
-        assert_int_equal(r.slot_site[i], want[i]);
+    for (int i = 0; i < 7; i++) assert_int_equal(r.slot_site[i], want[i]);
     site_table_free(&r);
 }
 
@@ -109,10 +107,8 @@ static void expect_error(const char *text, const char *line_tag, const char *wor
     assert_int_equal(site_table_load(tmp_path, &r, &err), -1);
     assert_non_null(err);
     assert_non_null(strstr(err, tmp_path));
-    if (line_tag)
-        assert_non_null(strstr(err, line_tag));
-    if (words && !strstr(err, words))
-        fail_msg("error '%s' does not mention '%s'", err, words);
+    if (line_tag) assert_non_null(strstr(err, line_tag));
+    if (words && !strstr(err, words)) fail_msg("error '%s' does not mention '%s'", err, words);
     free(err);
 }
 
@@ -130,7 +126,8 @@ static void test_malformed(void **state)
     /* slots beyond the table, overlapping, or not covered by any site */
     expect_error("sympath-sites\t1\nslots\t1\nsite\t1\t0\t2\t1\t3\t1\tf.c\tmain\tbr\n", NULL, "beyond");
     expect_error("sympath-sites\t1\nslots\t3\nsite\t1\t0\t2\t1\t3\t1\tf.c\tmain\tbr\n"
-                 "site\t2\t1\t2\t1\t4\t1\tf.c\tmain\tbr\n", NULL, "already");
+                 "site\t2\t1\t2\t1\t4\t1\tf.c\tmain\tbr\n",
+                 NULL, "already");
     expect_error("sympath-sites\t1\nslots\t3\nsite\t1\t0\t2\t1\t3\t1\tf.c\tmain\tbr\n", NULL, "no site");
     expect_error("sympath-sites\t1\nslots\t0\nunsupported\tx\tva_arg\n", ":3:", "unsupported");
 }

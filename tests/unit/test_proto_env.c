@@ -27,8 +27,8 @@ static int count_literals(const char *file, const char *text)
         if (*p == '\n')
             line++;
         else if (*p == '"' && !strncmp(p + 1, "SYMPATH_", 8)) {
-            fprintf(stderr, "%s:%d: a SYMPATH_ name as a string literal: use its macro in src/proto/env.h\n",
-                    file, line);
+            fprintf(stderr, "%s:%d: a SYMPATH_ name as a string literal: use its macro in src/proto/env.h\n", file,
+                    line);
             n++;
         }
     }
@@ -43,8 +43,7 @@ static int scan_tree(const char *dir, int *files)
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
+        if (e->d_name[0] == '.') continue;
         char *path = util_strf("%s/%s", dir, e->d_name);
         struct stat st;
         assert_int_equal(stat(path, &st), 0);
@@ -92,23 +91,18 @@ static void test_env_h_entries(void **state)
     const char *prev_end = text; /* the text between the previous entry and this one */
     for (char *p = strstr(text, "#define SYMPATH_ENV_"); p; p = strstr(p + 1, "#define SYMPATH_ENV_")) {
         char macro[64], value[64];
-        if (!strncmp(p, "#define SYMPATH_ENV_H\n", 22))
-            continue; /* the include guard */
+        if (!strncmp(p, "#define SYMPATH_ENV_H\n", 22)) continue; /* the include guard */
         assert_int_equal(sscanf(p, "#define SYMPATH_ENV_%63[A-Z0-9_] \"%63[A-Z0-9_]\"", macro, value), 2);
         char expect[80];
         snprintf(expect, sizeof expect, "SYMPATH_%s", macro);
         assert_string_equal(value, expect);
         const char *eol = strchr(p, '\n');
         int commented = 0;
-        for (const char *q = p; q < eol; q++)
-            commented |= q[0] == '/' && q[1] == '*';
-        for (const char *q = prev_end; q < p; q++)
-            commented |= q[0] == '*' && q[1] == '/';
-        if (!commented)
-            fprintf(stderr, "env.h: %s has no comment\n", value);
+        for (const char *q = p; q < eol; q++) commented |= q[0] == '/' && q[1] == '*';
+        for (const char *q = prev_end; q < p; q++) commented |= q[0] == '*' && q[1] == '/';
+        if (!commented) fprintf(stderr, "env.h: %s has no comment\n", value);
         assert_true(commented);
-        for (int i = 0; i < count; i++)
-            assert_string_not_equal(names[i], value);
+        for (int i = 0; i < count; i++) assert_string_not_equal(names[i], value);
         assert_true(count < 64);
         strcpy(names[count++], value);
         prev_end = eol;

@@ -25,8 +25,7 @@ static void same_str(const char *a, const char *b)
 static void assert_same(const replay_conf *a, const replay_conf *b)
 {
     assert_int_equal(a->nsources, b->nsources);
-    for (size_t i = 0; i < a->nsources; i++)
-        assert_string_equal(a->sources[i], b->sources[i]);
+    for (size_t i = 0; i < a->nsources; i++) assert_string_equal(a->sources[i], b->sources[i]);
     same_str(a->cflags, b->cflags);
     same_str(a->include_dir, b->include_dir);
     same_str(a->replaylib, b->replaylib);
@@ -93,7 +92,7 @@ static void test_round_trip_file(void **state)
     w.replaylib = strdup("/lib/replay.c");
     assert_int_equal(replay_conf_write(path, &w, &err), 0);
     assert_int_equal(replay_conf_read(path, &r, &err), 0);
-    w.cflags = strdup("");   /* the writer always writes the cflags line */
+    w.cflags = strdup(""); /* the writer always writes the cflags line */
     assert_same(&w, &r);
     assert_int_equal(r.branches_total, -1);
     replay_conf_free(&r);
@@ -146,9 +145,8 @@ static void expect_error(const char *text, const char *want)
     char *err = NULL;
     assert_int_equal(replay_conf_parse(text, strlen(text), &c, &err), -1);
     assert_non_null(err);
-    if (!strstr(err, want))
-        fail_msg("error '%s' does not contain '%s'", err, want);
-    assert_int_equal(c.nsources, 0);   /* freed */
+    if (!strstr(err, want)) fail_msg("error '%s' does not contain '%s'", err, want);
+    assert_int_equal(c.nsources, 0); /* freed */
     free(err);
 }
 
@@ -183,8 +181,8 @@ static void test_unknown_keys_and_crlf(void **state)
                     "future-key whatever 1 2 3\n"
                     "replaylib /r.c\n"
                     "include /i1\n"
-                    "include /i2\n"   /* the last one counts */
-                    "branches 0 0";   /* no final newline */
+                    "include /i2\n" /* the last one counts */
+                    "branches 0 0"; /* no final newline */
     replay_conf c;
     char *err = NULL;
     assert_int_equal(replay_conf_parse(t, strlen(t), &c, &err), 0);
@@ -209,10 +207,8 @@ static void test_read_missing_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip_file),
-        cmocka_unit_test(test_format_is_the_documented_text),
-        cmocka_unit_test(test_malformed_lines),
-        cmocka_unit_test(test_unknown_keys_and_crlf),
+        cmocka_unit_test(test_round_trip_file),   cmocka_unit_test(test_format_is_the_documented_text),
+        cmocka_unit_test(test_malformed_lines),   cmocka_unit_test(test_unknown_keys_and_crlf),
         cmocka_unit_test(test_read_missing_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,11 +28,11 @@ static char *written(void)
     strbuf b = STRBUF_INIT;
     results_put_header(&b, 1);
     results_put_result(&b, "00112233445566aa", 3);
-    const char *names[] = { "id", "we\\ird\tname", "" };
+    const char *names[] = {"id", "we\\ird\tname", ""};
     results_put_names(&b, names, 3);
-    const char *r1[] = { "1", "tab\there\nnl\rcr\\bs", NULL };
+    const char *r1[] = {"1", "tab\there\nnl\rcr\\bs", NULL};
     results_put_row(&b, r1, NULL, 3);
-    const char *r2[] = { "2", "", "\\N" };
+    const char *r2[] = {"2", "", "\\N"};
     results_put_row(&b, r2, NULL, 3);
     results_put_end(&b);
     results_put_fail(&b, "ERROR:  duplicate\tkey\nvalue", "INSERT INTO t\nVALUES (1)");
@@ -64,7 +64,7 @@ static void test_round_trip(void **state)
     assert_string_equal(a->rows[0][1], "tab\there\nnl\rcr\\bs");
     assert_null(a->rows[0][2]);
     assert_string_equal(a->rows[1][1], "");
-    assert_string_equal(a->rows[1][2], "\\N");   /* the text \N, not NULL */
+    assert_string_equal(a->rows[1][2], "\\N"); /* the text \N, not NULL */
     assert_true(r.items[1].is_fail);
     assert_string_equal(r.items[1].msg, "ERROR:  duplicate key value");
     assert_string_equal(r.items[1].sql, "INSERT INTO t VALUES (1)");
@@ -125,8 +125,7 @@ static void refused(const char *text, size_t len, const char *want)
     char *err = NULL;
     assert_int_equal(results_parse(text, len, &r, &err), -1);
     assert_non_null(err);
-    if (!strstr(err, want))
-        fail_msg("'%s' does not contain '%s'", err, want);
+    if (!strstr(err, want)) fail_msg("'%s' does not contain '%s'", err, want);
     assert_int_equal(r.nitems, 0);
     free(err);
 }
@@ -137,7 +136,11 @@ static void test_malformed(void **state)
     refused("sympath-results 2\n", 18, "line 1: not a version 1");
     const char *h = "sympath-results 1\n";
     char buf[256];
-#define BAD(body, want) do { snprintf(buf, sizeof buf, "%s%s", h, body); refused(buf, strlen(buf), want); } while (0)
+#define BAD(body, want)                             \
+    do {                                            \
+        snprintf(buf, sizeof buf, "%s%s", h, body); \
+        refused(buf, strlen(buf), want);            \
+    } while (0)
     BAD("result\tabc\t1\nend\n", "line 2: result needs a site");
     BAD("result\t0011223344556677\tx\nend\n", "line 2: result needs a site");
     BAD("result\t0011223344556677\t-1\nend\n", "line 2");
@@ -161,7 +164,7 @@ static void test_writer_refuses_bad_items(void **state)
 {
     results r;
     results_init(&r);
-    results_item it = { 0 };
+    results_item it = {0};
     strcpy(it.site, "not hex!");
     r.items = &it;
     r.nitems = 1;

@@ -29,7 +29,7 @@ static expr_ctx *cx;
 
 static int setup(void **state)
 {
-    static const uint64_t in[] = { 5, 0x41, 0x4008000000000000ull /* 3.0 */, 7 };
+    static const uint64_t in[] = {5, 0x41, 0x4008000000000000ull /* 3.0 */, 7};
     rt_test_setup(in, 4, 4096, 64);
     cx = expr_ctx_new();
     return cx ? 0 : -1;
@@ -52,8 +52,7 @@ static void same_expr(const expr *w, const expr *r)
     assert_int_equal(w->aux, r->aux);
     assert_int_equal(w->value, r->value);
     assert_int_equal(w->nkids, r->nkids);
-    for (int k = 0; k < w->nkids; k++)
-        same_expr(w->kid[k], r->kid[k]);
+    for (int k = 0; k < w->nkids; k++) same_expr(w->kid[k], r->kid[k]);
 }
 
 /* Decode the runtime's current region into *out (asserting success). */
@@ -63,8 +62,7 @@ static void read_back(run_result *out)
     memset(out, 0, sizeof *out);
     trace_header *h = rt_test_header();
     int rc = trace_read(h, h, cx, out, &err);
-    if (rc)
-        fprintf(stderr, "trace_read: %s\n", err ? err : "?");
+    if (rc) fprintf(stderr, "trace_read: %s\n", err ? err : "?");
     assert_int_equal(rc, 0);
     assert_null(err);
 }
@@ -106,8 +104,8 @@ static void test_events_round_trip(void **state)
     assert_non_null(c);
     assert_int_equal(c->value, 1);
     __sym_branch(7, 4, (unsigned)c->value, c);
-    uint64_t cases[] = { 1, 5, 9 };
-    uint32_t slots[] = { 20, 21, 22 };
+    uint64_t cases[] = {1, 5, 9};
+    uint32_t slots[] = {20, 21, 22};
     __sym_switch(3, 32, 5, x, cases, slots, 3, 23); /* case 1 not taken, case 5 taken */
     rt_end_run(3);
 

@@ -31,8 +31,7 @@ static char **wrap_definitions(const char *text, size_t *n)
         const char *w = strstr(line, "__wrap_");
         if (w && line[0] != ' ' && line[0] != '\t' && line[0] != '/' && line[0] != '*') {
             const char *name = w + 7, *e = name;
-            while (*e == '_' || (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9'))
-                e++;
+            while (*e == '_' || (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9')) e++;
             if (*e == '(') {
                 v = realloc(v, (*n + 2) * sizeof *v);
                 v[(*n)++] = strndup(name, (size_t)(e - name));
@@ -55,20 +54,16 @@ static void test_wrap_list_matches_library(void **state)
         char **defs = wrap_definitions(text, &n);
         const char *const *names = replay_wrap_names(g);
         size_t nn = 0;
-        while (names[nn])
-            nn++;
+        while (names[nn]) nn++;
         /* every listed name is defined, every definition is listed */
         for (size_t i = 0; i < nn; i++) {
             int found = 0;
-            for (size_t k = 0; k < n; k++)
-                found |= !strcmp(defs[k], names[i]);
-            if (!found)
-                fail_msg("%s lists %s, but %s defines no __wrap_%s", "wrap.c", names[i], path, names[i]);
+            for (size_t k = 0; k < n; k++) found |= !strcmp(defs[k], names[i]);
+            if (!found) fail_msg("%s lists %s, but %s defines no __wrap_%s", "wrap.c", names[i], path, names[i]);
         }
         for (size_t k = 0; k < n; k++) {
             int found = 0;
-            for (size_t i = 0; i < nn; i++)
-                found |= !strcmp(defs[k], names[i]);
+            for (size_t i = 0; i < nn; i++) found |= !strcmp(defs[k], names[i]);
             if (!found)
                 fail_msg("%s defines __wrap_%s, but the --wrap list (src/replay/wrap.c) lacks it", path, defs[k]);
         }
@@ -118,7 +113,7 @@ static void test_run_one_outcomes(void **state)
     char *echo = tiny("echo", "#include <stdio.h>\n#include <stdlib.h>\n"
                               "int main(void) { printf(\"%s %s\\n\", getenv(\"SYMPATH_TESTCASE\"), getenv(\"EXTRA\"));"
                               " return 3; }\n");
-    char *env[] = { "EXTRA=yes", NULL };
+    char *env[] = {"EXTRA=yes", NULL};
     replay_outcome o = replay_run_one(echo, "tc.xml", env, log, dir, 5);
     assert_true(o.started);
     assert_false(o.timed_out);
@@ -130,7 +125,8 @@ static void test_run_one_outcomes(void **state)
     o = replay_run_one(crash, "tc.xml", NULL, log, dir, 5);
     assert_string_equal(replay_outcome_text(&o, 5, buf, sizeof buf), "signal SIGSEGV");
     /* a hang is killed at the limit, with what it started (its process group) */
-    char *hang = tiny("hang", "#include <unistd.h>\nint main(void) { if (fork() == 0) for (;;) pause(); for (;;) pause(); }\n");
+    char *hang =
+        tiny("hang", "#include <unistd.h>\nint main(void) { if (fork() == 0) for (;;) pause(); for (;;) pause(); }\n");
     double t0 = util_now_s();
     o = replay_run_one(hang, "tc.xml", NULL, log, dir, 0.3);
     assert_true(util_now_s() - t0 < 3);
@@ -152,12 +148,12 @@ static void test_suite_end_to_end(void **state)
                        "int main(void) { const char *t = getenv(\"SYMPATH_TESTCASE\");\n"
                        "  if (strstr(t, \"error-\")) abort(); return strstr(t, \"test-2\") ? 1 : 0; }\n";
     assert_int_equal(util_write_atomic(src, prog, strlen(prog)), 0);
-    char *sub[] = { util_strf("%s/build", dir), util_strf("%s/tests", dir), util_strf("%s/errors", dir) };
+    char *sub[] = {util_strf("%s/build", dir), util_strf("%s/tests", dir), util_strf("%s/errors", dir)};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(util_mkdir_p(sub[i]), 0);
         free(sub[i]);
     }
-    const char *tests[] = { "tests/test-1.xml", "tests/test-2.xml", "errors/error-1.xml" };
+    const char *tests[] = {"tests/test-1.xml", "tests/test-2.xml", "errors/error-1.xml"};
     for (int i = 0; i < 3; i++) {
         char *p = util_strf("%s/%s", dir, tests[i]);
         assert_int_equal(util_write_atomic(p, "<testcase/>\n", 12), 0);
@@ -176,7 +172,7 @@ static void test_suite_end_to_end(void **state)
     c.cflags = strdup("-DUNUSED='a b'");
     char *conf = util_strf("%s/%s", dir, REPLAY_CONF_FILE), *err = NULL;
     /* no suite there yet: the error says what to do */
-    replay_opts none = { dir, 0, 5, stdout };
+    replay_opts none = {dir, 0, 5, stdout};
     replay_summary s0;
     assert_int_equal(replay_suite(&none, &s0, &err), -1);
     assert_non_null(strstr(err, "cannot read "));
@@ -187,7 +183,7 @@ static void test_suite_end_to_end(void **state)
     char *report_text = NULL;
     size_t report_len = 0;
     FILE *report = open_memstream(&report_text, &report_len);
-    replay_opts o = { dir, 0, 5, report };
+    replay_opts o = {dir, 0, 5, report};
     replay_summary s;
     assert_int_equal(replay_suite(&o, &s, &err), 0);
     fclose(report);
@@ -214,22 +210,23 @@ static void test_suite_end_to_end(void **state)
 
 static void test_json_and_dirs(void **state)
 {
-    const char *j = "{\"files\": [{\"branch_covered\": 1}], \"branch_covered\": 7, \"name\": \"x\\\"y\", \"line_total\": 2.5}";
+    const char *j =
+        "{\"files\": [{\"branch_covered\": 1}], \"branch_covered\": 7, \"name\": \"x\\\"y\", \"line_total\": 2.5}";
     double v = 0;
     assert_int_equal(replay_json_top_number(j, "branch_covered", &v), 0);
     assert_true(v == 7);
     assert_int_equal(replay_json_top_number(j, "line_total", &v), 0);
     assert_true(v == 2.5);
     assert_int_equal(replay_json_top_number(j, "branch_total", &v), -1);
-    char *a[] = { "/src/p/a.c", "/src/p/q/b.c", "/src/p/c.c" };
+    char *a[] = {"/src/p/a.c", "/src/p/q/b.c", "/src/p/c.c"};
     char *d = replay_common_dir(a, 3);
     assert_string_equal(d, "/src/p");
     free(d);
-    char *b[] = { "/x/a.c", "/y/b.c" };
+    char *b[] = {"/x/a.c", "/y/b.c"};
     d = replay_common_dir(b, 2);
     assert_string_equal(d, "/");
     free(d);
-    char *c[] = { "/src/pq/a.c", "/src/p/b.c" };
+    char *c[] = {"/src/pq/a.c", "/src/p/b.c"};
     d = replay_common_dir(c, 2);
     assert_string_equal(d, "/src");
     free(d);

@@ -64,9 +64,9 @@ static void test_replay_serves_recorded_results(void **state)
     strbuf b = STRBUF_INIT;
     results_put_header(&b, 0);
     results_put_result(&b, s1, 2);
-    const char *names[] = { "a", "b" };
+    const char *names[] = {"a", "b"};
     results_put_names(&b, names, 2);
-    const char *row[] = { "x y", NULL };
+    const char *row[] = {"x y", NULL};
     results_put_row(&b, row, NULL, 2);
     results_put_end(&b);
     results_put_result(&b, s2, 1);
@@ -84,24 +84,22 @@ static void test_replay_serves_recorded_results(void **state)
     c.replaylib = strdup(SYMPATH_LIB_DIR "/replay.c");
     c.replaypq = strdup(SYMPATH_LIB_DIR "/replay_pq.c");
     char *err = NULL;
-    if (replay_build(&c, dir, prog, 0, &err))
-        fail_msg("replay_build: %s", err ? err : "?");
+    if (replay_build(&c, dir, prog, 0, &err)) fail_msg("replay_build: %s", err ? err : "?");
 
-    char *out = util_strf("%s/out.txt", dir), *errf = util_strf("%s/err.txt", dir), *envv = util_strf("SYMPATH_REPLAY_RESULTS=%s", res);
-    char *argv[] = { prog, NULL }, *env[] = { envv, NULL };
-    util_proc p = { .argv = argv, .env_add = env, .out_path = out, .err_path = errf, .timeout_s = 30 };
+    char *out = util_strf("%s/out.txt", dir), *errf = util_strf("%s/err.txt", dir),
+         *envv = util_strf("SYMPATH_REPLAY_RESULTS=%s", res);
+    char *argv[] = {prog, NULL}, *env[] = {envv, NULL};
+    util_proc p = {.argv = argv, .env_add = env, .out_path = out, .err_path = errf, .timeout_s = 30};
     int st = 0;
     assert_int_equal(util_run(&p, &st), 0);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     char *text = util_read_file(out, NULL);
     assert_non_null(text);
-    const char *want =
-        "0:PGRES_TUPLES_OK a=x y b=NULL []\n"
-        "1:PGRES_FATAL_ERROR [ERROR:  no count\n]\n"
-        "2:PGRES_FATAL_ERROR [ERROR:  duplicate key\n]\n"
-        "3:PGRES_TUPLES_OK []\n";
-    if (strcmp(text, want))
-        fail_msg("the replay printed:\n%s\nwanted:\n%s", text, want);
+    const char *want = "0:PGRES_TUPLES_OK a=x y b=NULL []\n"
+                       "1:PGRES_FATAL_ERROR [ERROR:  no count\n]\n"
+                       "2:PGRES_FATAL_ERROR [ERROR:  duplicate key\n]\n"
+                       "3:PGRES_TUPLES_OK []\n";
+    if (strcmp(text, want)) fail_msg("the replay printed:\n%s\nwanted:\n%s", text, want);
 
     /* a results file the reader refuses stops the test with the reason */
     assert_int_equal(util_write_atomic(res, "sympath-results 1\nrow\tx\n", 24), 0);

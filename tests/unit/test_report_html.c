@@ -7,7 +7,8 @@
 #include "report/report.h"
 #include "report_test_util.h"
 
-static char *html_of(const char *dir) {
+static char *html_of(const char *dir)
+{
     char *err = NULL;
     assert_int_equal(report_write_html(dir, NULL, &err), 0);
     char path[4200];
@@ -17,14 +18,16 @@ static char *html_of(const char *dir) {
     return text;
 }
 
-static int count(const char *hay, const char *needle) {
+static int count(const char *hay, const char *needle)
+{
     int n = 0;
     for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
     return n;
 }
 
 /* The points of the polyline after the svg with this id. */
-static int points_of(const char *html, const char *id) {
+static int points_of(const char *html, const char *id)
+{
     char key[128];
     snprintf(key, sizeof key, "<svg id=\"%s\"", id);
     const char *p = strstr(html, key);
@@ -38,26 +41,32 @@ static int points_of(const char *html, const char *id) {
     return n;
 }
 
-static void test_run_output(void **state) {
+static void test_run_output(void **state)
+{
     char *d = scratch_dir();
     put_file(d, "prog.c", "int main(void) {\n  if (x < 5) return 1;\n  return 0; /* <script>&amp; */\n}\n");
     char rep[8192];
     snprintf(rep, sizeof rep,
              "{\"tool\": \"sympath 0.1\", \"program\": [\"p<1>.c\"], \"stop_reason\": \"budget\", \"complete\": false,"
              " \"coverage\": {\"branches_total\": 2, \"branches_covered\": 1, \"sites\": ["
-             "  {\"id\": 1, \"file\": \"%s/prog.c\", \"line\": 2, \"function\": \"main\", \"kind\": \"br\", \"covered\": [true, false]}]},"
+             "  {\"id\": 1, \"file\": \"%s/prog.c\", \"line\": 2, \"function\": \"main\", \"kind\": \"br\", "
+             "\"covered\": [true, false]}]},"
              " \"errors\": [{\"kind\": \"abort\", \"location\": \"%s/prog.c:3\", \"function\": \"main\","
              "  \"reproducer\": \"errors/error-001.xml\"}],"
-             " \"concretizations_by_function\": {\"qsort\": 3}, \"tree\": {\"directions\": {\"visited\": 5, \"bounded\": 2}}}",
+             " \"concretizations_by_function\": {\"qsort\": 3}, \"tree\": {\"directions\": {\"visited\": 5, "
+             "\"bounded\": 2}}}",
              d, d);
     put_file(d, "report.json", rep);
-    put_file(d, "stats", "# header\n0.5\t1\t0\t2\t1\t0\t0.1\t1\t0\t0\n1.0\t5\t1\t2\t2\t1\t0.2\t3\t0\t0\n2.0\t9\t1\t2\t2\t1\t0.5\t4\t1\t0\n");
+    put_file(d, "stats",
+             "# "
+             "header\n0.5\t1\t0\t2\t1\t0\t0.1\t1\t0\t0\n1.0\t5\t1\t2\t2\t1\t0.2\t3\t0\t0\n2.0\t9\t1\t2\t2\t1\t0."
+             "5\t4\t1\t0\n");
     put_file(d, "build/reasons.tsv", "# site\tdir\twhy\tcount\n1\t1\tinfeasible\t2\n1\t*\tconcretization\t1\n");
     put_file(d, "errors/error-001.txt", "abort() called\ninputs: <none>\n");
     char *h = html_of(d);
     assert_int_equal(count(h, "<script"), 0);
-    assert_non_null(strstr(h, "&lt;script&gt;&amp;amp;"));          /* source text escaped */
-    assert_non_null(strstr(h, "p&lt;1&gt;.c"));                      /* program name escaped */
+    assert_non_null(strstr(h, "&lt;script&gt;&amp;amp;")); /* source text escaped */
+    assert_non_null(strstr(h, "p&lt;1&gt;.c"));            /* program name escaped */
     assert_int_equal(points_of(h, "stats-covered"), 3);
     assert_int_equal(points_of(h, "stats-solver"), 3);
     assert_non_null(strstr(h, "UNSAT"));
@@ -72,10 +81,13 @@ static void test_run_output(void **state) {
     rm_dir(d);
 }
 
-static void test_missing_files(void **state) {
+static void test_missing_files(void **state)
+{
     char *d = scratch_dir();
-    put_file(d, "report.json", "{\"tool\": \"sympath 0.1\", \"coverage\": {\"sites\": ["
-                               "{\"id\": 1, \"file\": \"gone.c\", \"line\": 4, \"kind\": \"switch\", \"covered\": [false, true, false]}]}}");
+    put_file(
+        d, "report.json",
+        "{\"tool\": \"sympath 0.1\", \"coverage\": {\"sites\": ["
+        "{\"id\": 1, \"file\": \"gone.c\", \"line\": 4, \"kind\": \"switch\", \"covered\": [false, true, false]}]}}");
     char *h = html_of(d);
     assert_non_null(strstr(h, "OUT/stats is missing"));
     assert_non_null(strstr(h, "Source not found"));
@@ -89,7 +101,8 @@ static void test_missing_files(void **state) {
     rm_dir(d);
 }
 
-static void test_no_report(void **state) {
+static void test_no_report(void **state)
+{
     char *d = scratch_dir();
     char *err = NULL;
     assert_int_equal(report_write_html(d, NULL, &err), -1);
@@ -98,7 +111,8 @@ static void test_no_report(void **state) {
     rm_dir(d);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_output),
         cmocka_unit_test(test_missing_files),

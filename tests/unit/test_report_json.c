@@ -10,9 +10,11 @@
 #include "emit/emit.h"
 #include "report/report_int.h"
 
-static void test_values(void **state) {
+static void test_values(void **state)
+{
     char *err = NULL;
-    jv *v = jv_parse(" {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\", \"o\": {}} ", &err);
+    jv *v = jv_parse(" {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\", \"o\": {}} ",
+                     &err);
     assert_non_null(v);
     assert_null(err);
     const jv *a = jv_get(v, "a");
@@ -22,14 +24,16 @@ static void test_values(void **state) {
     assert_string_equal(jv_str(jv_get(v, "s"), NULL), "x\n\xc3\xa9\xf0\x9f\x98\x80\"");
     assert_int_equal(jv_get(v, "o")->t, JV_OBJ);
     assert_null(jv_get(v, "missing"));
-    assert_null(jv_get(a, "a"));                     /* not an object */
+    assert_null(jv_get(a, "a")); /* not an object */
     assert_string_equal(jv_str(NULL, "d"), "d");
     assert_int_equal(jv_len(NULL), 0);
     jv_free(v);
 }
 
-static void test_errors(void **state) {
-    static const char *const bad[] = {"{\"a\": 1,}", "[1 2]", "{\"a\" 1}", "\"abc", "[1]x", "tru", "{\"a\":\"\\q\"}", ""};
+static void test_errors(void **state)
+{
+    static const char *const bad[] = {"{\"a\": 1,}", "[1 2]", "{\"a\" 1}",       "\"abc",
+                                      "[1]x",        "tru",   "{\"a\":\"\\q\"}", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *err = NULL;
         assert_null(jv_parse(bad[i], &err));
@@ -52,7 +56,8 @@ static void test_errors(void **state) {
 }
 
 /* What the JSON writer writes, the reader reads back. */
-static void test_round_trip(void **state) {
+static void test_round_trip(void **state)
+{
     json_writer *j = json_new();
     json_begin_object(j);
     json_key(j, "tab\tkey");
@@ -72,7 +77,8 @@ static void test_round_trip(void **state) {
     json_free(j);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_errors),

@@ -7,7 +7,8 @@
 #include "report/report.h"
 #include "report_test_util.h"
 
-static jv *sarif_of(const char *dir) {
+static jv *sarif_of(const char *dir)
+{
     char *err = NULL;
     assert_int_equal(report_write_sarif(dir, &err), 0);
     char path[4200];
@@ -21,21 +22,26 @@ static jv *sarif_of(const char *dir) {
 
 static const jv *run0(const jv *v) { return &jv_get(v, "runs")->items[0]; }
 
-static void test_run_output(void **state) {
+static void test_run_output(void **state)
+{
     char *d = scratch_dir();
-    put_file(d, "report.json",
-             "{\"tool\": \"sympath 0.1\", \"errors\": ["
-             "{\"kind\": \"crash\", \"class\": \"other-termination\", \"location\": \"src/a b.c:12 (last branch executed)\","
-             " \"function\": \"f\", \"reproducer\": \"errors/error-001.xml\", \"found_after_seconds\": 0.5},"
-             "{\"kind\": \"reach_error\", \"class\": \"property-violation\", \"location\": \"x.c:7\", \"function\": \"main\","
-             " \"reproducer\": \"errors/error-002.xml\"},"
-             "{\"kind\": \"crash\", \"location\": \"unknown location\", \"function\": \"?\", \"reproducer\": null},"
-             "{\"kind\": \"timeout\", \"confirmed\": false, \"location\": \"x.c:9\", \"reproducer\": \"errors/error-003.xml\"}]}");
-    put_file(d, "errors/error-002.txt", "reach_error: the error function was called (property violation)\nwhere: x.c:7\n");
+    put_file(
+        d, "report.json",
+        "{\"tool\": \"sympath 0.1\", \"errors\": ["
+        "{\"kind\": \"crash\", \"class\": \"other-termination\", \"location\": \"src/a b.c:12 (last branch executed)\","
+        " \"function\": \"f\", \"reproducer\": \"errors/error-001.xml\", \"found_after_seconds\": 0.5},"
+        "{\"kind\": \"reach_error\", \"class\": \"property-violation\", \"location\": \"x.c:7\", \"function\": "
+        "\"main\","
+        " \"reproducer\": \"errors/error-002.xml\"},"
+        "{\"kind\": \"crash\", \"location\": \"unknown location\", \"function\": \"?\", \"reproducer\": null},"
+        "{\"kind\": \"timeout\", \"confirmed\": false, \"location\": \"x.c:9\", \"reproducer\": "
+        "\"errors/error-003.xml\"}]}");
+    put_file(d, "errors/error-002.txt",
+             "reach_error: the error function was called (property violation)\nwhere: x.c:7\n");
     put_file(d, "errors/error-002.sql", "INSERT INTO t VALUES (1);\n");
     jv *v = sarif_of(d);
     const jv *rules = jv_get(jv_get(jv_get(run0(v), "tool"), "driver"), "rules");
-    assert_int_equal(jv_len(rules), 3);           /* crash, reach_error, timeout: one rule per kind */
+    assert_int_equal(jv_len(rules), 3); /* crash, reach_error, timeout: one rule per kind */
     assert_string_equal(jv_str(jv_get(&rules->items[0], "id"), NULL), "crash");
     assert_non_null(jv_str(jv_get(jv_get(&rules->items[1], "shortDescription"), "text"), NULL));
     const jv *res = jv_get(run0(v), "results");
@@ -52,8 +58,9 @@ static void test_run_output(void **state) {
     assert_non_null(strstr(jv_str(jv_get(jv_get(r1, "message"), "text"), ""), "the error function was called"));
     const jv *rel = jv_get(r1, "relatedLocations");
     assert_int_equal(jv_len(rel), 2);
-    assert_string_equal(jv_str(jv_get(jv_get(jv_get(&rel->items[1], "physicalLocation"), "artifactLocation"), "uri"), NULL),
-                        "errors/error-002.sql");
+    assert_string_equal(
+        jv_str(jv_get(jv_get(jv_get(&rel->items[1], "physicalLocation"), "artifactLocation"), "uri"), NULL),
+        "errors/error-002.sql");
     /* no location known: no locations entry, still a result */
     assert_int_equal(jv_len(jv_get(&res->items[2], "locations")), 0);
     /* an unconfirmed time-out is a note */
@@ -64,7 +71,8 @@ static void test_run_output(void **state) {
     rm_dir(d);
 }
 
-static void test_data_output(void **state) {
+static void test_data_output(void **state)
+{
     char *d = scratch_dir();
     put_file(d, "report.json", "{\"tool\": \"sympath data\", \"errors\": 1, \"tests\": 3}");
     put_file(d, "errors/error-001.xml", "<testcase/>");
@@ -74,17 +82,20 @@ static void test_data_output(void **state) {
     const jv *res = jv_get(run0(v), "results");
     assert_int_equal(jv_len(res), 1);
     assert_string_equal(jv_str(jv_get(&res->items[0], "ruleId"), NULL), "abort");
-    const jv *al = jv_get(jv_get(&jv_get(&res->items[0], "locations")->items[0], "physicalLocation"), "artifactLocation");
+    const jv *al =
+        jv_get(jv_get(&jv_get(&res->items[0], "locations")->items[0], "physicalLocation"), "artifactLocation");
     assert_string_equal(jv_str(jv_get(al, "uri"), NULL), "file:///abs/app.c");
     jv_free(v);
     rm_dir(d);
 }
 
-static void test_unit_output(void **state) {
+static void test_unit_output(void **state)
+{
     char *d = scratch_dir();
     put_file(d, "report.json", "{\"tool\": \"sympath 0.1 unit\", \"functions\": []}");
-    put_file(d, "build/runs/g/report.json",
-             "{\"errors\": [{\"kind\": \"assertion\", \"location\": \"u.c:8\", \"reproducer\": \"errors/error-001.xml\"}]}");
+    put_file(
+        d, "build/runs/g/report.json",
+        "{\"errors\": [{\"kind\": \"assertion\", \"location\": \"u.c:8\", \"reproducer\": \"errors/error-001.xml\"}]}");
     put_file(d, "build/runs/h/report.json", "{\"errors\": []}");
     jv *v = sarif_of(d);
     const jv *res = jv_get(run0(v), "results");
@@ -96,20 +107,22 @@ static void test_unit_output(void **state) {
     rm_dir(d);
 }
 
-static void test_no_report(void **state) {
+static void test_no_report(void **state)
+{
     char *d = scratch_dir();
     char *err = NULL;
     assert_int_equal(report_write_sarif(d, &err), -1);
     assert_non_null(err);
     free(err);
-    put_file(d, "report.json", "{\"errors\": [");   /* cut short */
+    put_file(d, "report.json", "{\"errors\": ["); /* cut short */
     err = NULL;
     assert_int_equal(report_write_sarif(d, &err), -1);
     free(err);
     rm_dir(d);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_output),
         cmocka_unit_test(test_data_output),

@@ -11,7 +11,8 @@
 
 #include "report/report.h"
 
-static void test_round_trip(void **state) {
+static void test_round_trip(void **state)
+{
     report_sample r = {12.5, 1234567890123ull, 17, 40, 9, 2, 3.25, 456, 7, 3};
     char line[256];
     size_t n = report_stats_format(&r, line, sizeof line);
@@ -28,25 +29,27 @@ static void test_round_trip(void **state) {
     assert_string_equal(line, "");
 }
 
-static void test_rejects(void **state) {
+static void test_rejects(void **state)
+{
     report_sample r;
     char head[256];
     snprintf(head, sizeof head, "%s\n", report_stats_header);
     assert_int_equal(report_stats_parse(head, &r), -1);
     assert_int_equal(report_stats_parse("", &r), -1);
     assert_int_equal(report_stats_parse("1.0\tx\t2\t3\n", &r), -1);
-    assert_int_equal(report_stats_parse("1.0\t5\t9\t3\n", &r), -1);      /* covered > total */
-    assert_int_equal(report_stats_parse("1.0\t5\n", &r), -1);            /* too short */
-    assert_int_equal(report_stats_parse("1.0\t5\t2\t3", &r), 0);         /* trailing columns default to 0 */
+    assert_int_equal(report_stats_parse("1.0\t5\t9\t3\n", &r), -1); /* covered > total */
+    assert_int_equal(report_stats_parse("1.0\t5\n", &r), -1);       /* too short */
+    assert_int_equal(report_stats_parse("1.0\t5\t2\t3", &r), 0);    /* trailing columns default to 0 */
     assert_true(r.execs == 5 && r.covered == 2 && r.total == 3 && r.tests == 0 && r.queries == 0);
 }
 
-static void test_read_file_cut(void **state) {
+static void test_read_file_cut(void **state)
+{
     char path[] = "/tmp/sympath_stats_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     const char *text = "# elapsed_s\texecs\n0.100\t1\t1\t4\t1\t0\t0.000\t0\t0\t0\nbad line\n"
-                       "1.100\t10\t3\t4\t2\t1\t0.500\t9\t1\t0\n2.1";  /* the last line is being written */
+                       "1.100\t10\t3\t4\t2\t1\t0.500\t9\t1\t0\n2.1"; /* the last line is being written */
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     report_sample *rows;
@@ -62,7 +65,8 @@ static void test_read_file_cut(void **state) {
 }
 
 /* The writer: a header, at most one line per second, always the final one. */
-static void test_progress_writer(void **state) {
+static void test_progress_writer(void **state)
+{
     char dir[] = "/tmp/sympath_prog_XXXXXX";
     assert_non_null(mkdtemp(dir));
     report_progress *p = report_progress_open(dir, REPORT_DISPLAY_OFF, "t", 0);
@@ -81,7 +85,7 @@ static void test_progress_writer(void **state) {
     report_sample *rows;
     size_t n;
     assert_int_equal(report_stats_read(path, &rows, &n), 0);
-    assert_int_equal(n, 2);           /* the first sample and the final one */
+    assert_int_equal(n, 2); /* the first sample and the final one */
     assert_int_equal(rows[0].execs, 1);
     assert_int_equal(rows[1].execs, 100);
     free(rows);
@@ -96,7 +100,8 @@ static void test_progress_writer(void **state) {
     report_progress_close(NULL);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_rejects),

@@ -49,8 +49,8 @@ static void test_sqlite_plain(void **state)
     sqlite3 *db = NULL;
     assert_int_equal(sym_sqlite3_open(":memory:", &db), SQLITE_OK);
     char *err = NULL;
-    assert_int_equal(sym_sqlite3_exec(db, "CREATE TABLE t(a INTEGER); INSERT INTO t VALUES (5), (7);", NULL, NULL, &err),
-                     SQLITE_OK);
+    assert_int_equal(
+        sym_sqlite3_exec(db, "CREATE TABLE t(a INTEGER); INSERT INTO t VALUES (5), (7);", NULL, NULL, &err), SQLITE_OK);
     assert_null(err);
     sqlite3_stmt *st = NULL;
     assert_int_equal(sym_sqlite3_prepare_v2(db, "SELECT a FROM t WHERE a > ? ORDER BY a", -1, &st, NULL), SQLITE_OK);

@@ -121,7 +121,8 @@ int __fpclassify(double);
 static void test_classification(void **state)
 {
     (void)state;
-    static const double vals[] = {0.0, -0.0, 1.0, -3.5, 2.5, -0.5, 1e-310, -1e-310, INFINITY, -INFINITY, NAN, -NAN, 1e308, 9.3e18};
+    static const double vals[] = {0.0,     -0.0,     1.0,       -3.5, 2.5,  -0.5,  1e-310,
+                                  -1e-310, INFINITY, -INFINITY, NAN,  -NAN, 1e308, 9.3e18};
     __VERIFIER_nondet_float();
     expr_ctx *cx = rt_cx();
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {

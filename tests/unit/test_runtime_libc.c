@@ -56,7 +56,7 @@ static void test_concretizations_by_callee(void **state)
     __sym_concretize_call(2, x);
     __sym_concretize_call(2, x);
     __sym_concretize_call(2, NULL); /* concrete argument: nothing */
-    __sym_concretize_call(5000, x);  /* id past the table: slot 0 */
+    __sym_concretize_call(5000, x); /* id past the table: slot 0 */
     assert_int_equal(h->conc_fn[2], 2);
     assert_int_equal(h->conc_fn[0], 1);
     assert_int_equal(h->conc[CONC_EXTERNAL_CALL], 3);

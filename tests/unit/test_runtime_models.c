@@ -51,8 +51,23 @@ int strcoll(const char *, const char *);
 static int sign(int x) { return (x > 0) - (x < 0); }
 
 static const char *const words[] = {
-    "", "a", "A", "abc", "abd", "ab", "abcabc", "ABC", "aBc", "hello world", "x=1;y=2", "  42",
-    "\xff\x80", "\x7f", "0123456789", "zz", "The quick brown fox",
+    "",
+    "a",
+    "A",
+    "abc",
+    "abd",
+    "ab",
+    "abcabc",
+    "ABC",
+    "aBc",
+    "hello world",
+    "x=1;y=2",
+    "  42",
+    "\xff\x80",
+    "\x7f",
+    "0123456789",
+    "zz",
+    "The quick brown fox",
 };
 #define NWORDS (sizeof words / sizeof *words)
 
@@ -98,8 +113,8 @@ static void test_strings_match_glibc(void **state)
 /* Tokenizers: the same tokens at the same offsets as glibc, on copies of the same lines. */
 static void test_tokenizers_match_glibc(void **state)
 {
-    static const char *const texts[] = {"", ",", "a", "a,b", ",,a,,b,", "key = value ; x", "  lead trail  ",
-                                        "a,,b", "no-delims-here"};
+    static const char *const texts[] = {
+        "", ",", "a", "a,b", ",,a,,b,", "key = value ; x", "  lead trail  ", "a,,b", "no-delims-here"};
     static const char *const delims[] = {",", " ", " =;", ""};
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
         for (size_t k = 0; k < sizeof delims / sizeof *delims; k++) {
@@ -109,8 +124,7 @@ static void test_tokenizers_match_glibc(void **state)
             char *tm = __sym_model_strtok_r(m, delims[k], &sm), *tg = strtok_r(g, delims[k], &sg);
             for (int guard = 0; guard < 20; guard++) {
                 assert_int_equal(tm ? tm - m : -1, tg ? tg - g : -1);
-                if (!tm)
-                    break;
+                if (!tm) break;
                 assert_string_equal(tm, tg);
                 tm = __sym_model_strtok_r(NULL, delims[k], &sm);
                 tg = strtok_r(NULL, delims[k], &sg);
@@ -127,8 +141,7 @@ static void test_tokenizers_match_glibc(void **state)
                 char *fm = __sym_model_strsep(&sm, delims[k]), *fg = strsep(&sg, delims[k]);
                 assert_int_equal(fm ? fm - m : -1, fg ? fg - g : -1);
                 assert_int_equal(sm ? sm - m : -1, sg ? sg - g : -1);
-                if (!fm)
-                    break;
+                if (!fm) break;
             }
         }
 }
@@ -142,8 +155,7 @@ static void test_ctype_functions_and_tables_match_glibc(void **state)
         assert_int_equal(b[c], gb[c]);
         assert_int_equal(up[c], gup[c]);
         assert_int_equal(lo[c], glo[c]);
-        if (c < -1)
-            continue; /* the functions are defined for EOF and unsigned char values */
+        if (c < -1) continue; /* the functions are defined for EOF and unsigned char values */
         assert_int_equal(__sym_model_isalnum(c), isalnum(c) != 0);
         assert_int_equal(__sym_model_isalpha(c), isalpha(c) != 0);
         assert_int_equal(__sym_model_isblank(c), isblank(c) != 0);
@@ -169,11 +181,38 @@ static void test_ctype_functions_and_tables_match_glibc(void **state)
 static void test_strtol_family_matches_glibc(void **state)
 {
     static const char *const nums[] = {
-        "", " ", "0", "-0", "+7", "  -42xyz", "\t\n 123", "0x", "0x1f", "0X1F", "0xg", "010", "09", "-",
-        "+-1", "z", "Zz", "1010", "777", "9223372036854775807", "9223372036854775808",
-        "-9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-        "99999999999999999999999", "-1", "-18446744073709551615", "0x8000000000000000", " +0x10",
-        "2147483648", "-2147483649",
+        "",
+        " ",
+        "0",
+        "-0",
+        "+7",
+        "  -42xyz",
+        "\t\n 123",
+        "0x",
+        "0x1f",
+        "0X1F",
+        "0xg",
+        "010",
+        "09",
+        "-",
+        "+-1",
+        "z",
+        "Zz",
+        "1010",
+        "777",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615",
+        "18446744073709551616",
+        "99999999999999999999999",
+        "-1",
+        "-18446744073709551615",
+        "0x8000000000000000",
+        " +0x10",
+        "2147483648",
+        "-2147483649",
     };
     static const int bases[] = {0, 2, 8, 10, 16, 36, 1, 37, -1};
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
@@ -190,11 +229,10 @@ static void test_strtol_family_matches_glibc(void **state)
             /* an invalid base leaves *endptr unspecified (glibc does not store it; ASan's
              * interceptor stores garbage): compared for valid bases only */
             int base_ok = base == 0 || (base >= 2 && base <= 36);
-            if (!base_ok)
-                e2 = e1;
+            if (!base_ok) e2 = e1;
             if (m != g || e1 != e2)
-                fail_msg("strtol(\"%s\", %d): model %ld end +%d, glibc %ld end +%d", s, base, m, (int)(e1 - s),
-                         g, (int)(e2 - s));
+                fail_msg("strtol(\"%s\", %d): model %ld end +%d, glibc %ld end +%d", s, base, m, (int)(e1 - s), g,
+                         (int)(e2 - s));
             assert_int_equal(em, eg);
             *__errno_location() = 0;
             unsigned long um = __sym_model_strtoul(s, &e1, base);
@@ -203,8 +241,7 @@ static void test_strtol_family_matches_glibc(void **state)
             unsigned long ug = strtoul(s, &e2, base);
             eg = *__errno_location();
             assert_int_equal(um, ug);
-            if (!base_ok)
-                e2 = e1;
+            if (!base_ok) e2 = e1;
             assert_ptr_equal(e1, e2);
             assert_int_equal(em, eg);
         }
@@ -213,27 +250,27 @@ static void test_strtol_family_matches_glibc(void **state)
 }
 
 /* One sscanf format against glibc: the return value and every stored value. */
-#define SCAN_BOTH(fmt, ...)                                                              \
-    do {                                                                                 \
-        for (size_t i_ = 0; i_ < sizeof lines / sizeof *lines; i_++) {                   \
-            int a1 = -5, b1 = -5;                                                        \
-            char w1[16] = "?", c1 = '?';                                                 \
-            int r1 = __sym_model_sscanf(lines[i_], fmt, __VA_ARGS__);                    \
-            int a2 = a1, b2 = b1;                                                        \
-            char w2[16], c2 = c1;                                                        \
-            strcpy(w2, w1);                                                              \
-            a1 = b1 = -5, c1 = '?';                                                      \
-            strcpy(w1, "?");                                                             \
-            int r2 = sscanf(lines[i_], fmt, __VA_ARGS__);                                \
-            if (r1 != r2 || a1 != a2 || b1 != b2 || c1 != c2 || strcmp(w1, w2))          \
-                fail_msg("sscanf(\"%s\", \"%s\"): model %d %d %d '%c' \"%s\", glibc %d %d %d '%c' \"%s\"", \
-                         lines[i_], fmt, r1, a2, b2, c2, w2, r2, a1, b1, c1, w1);        \
-        }                                                                                \
+#define SCAN_BOTH(fmt, ...)                                                                                           \
+    do {                                                                                                              \
+        for (size_t i_ = 0; i_ < sizeof lines / sizeof *lines; i_++) {                                                \
+            int a1 = -5, b1 = -5;                                                                                     \
+            char w1[16] = "?", c1 = '?';                                                                              \
+            int r1 = __sym_model_sscanf(lines[i_], fmt, __VA_ARGS__);                                                 \
+            int a2 = a1, b2 = b1;                                                                                     \
+            char w2[16], c2 = c1;                                                                                     \
+            strcpy(w2, w1);                                                                                           \
+            a1 = b1 = -5, c1 = '?';                                                                                   \
+            strcpy(w1, "?");                                                                                          \
+            int r2 = sscanf(lines[i_], fmt, __VA_ARGS__);                                                             \
+            if (r1 != r2 || a1 != a2 || b1 != b2 || c1 != c2 || strcmp(w1, w2))                                       \
+                fail_msg("sscanf(\"%s\", \"%s\"): model %d %d %d '%c' \"%s\", glibc %d %d %d '%c' \"%s\"", lines[i_], \
+                         fmt, r1, a2, b2, c2, w2, r2, a1, b1, c1, w1);                                                \
+        }                                                                                                             \
     } while (0)
 
 static const char *const lines[] = {
-    "", "   ", "12", "12,-3", " 12 , 7", "-0x1f", "0x1F:", "077", "abc def", "x=5", "+9z", "  q",
-    "2147483647", "4294967295", "a-c]z", "]x", "12345678", "0x", "0xg", "0x:", "0xa:", " 0X1",
+    "",    "   ",        "12",         "12,-3", " 12 , 7", "-0x1f",    "0x1F:", "077", "abc def", "x=5",  "+9z",
+    "  q", "2147483647", "4294967295", "a-c]z", "]x",      "12345678", "0x",    "0xg", "0x:",     "0xa:", " 0X1",
 };
 
 static void test_sscanf_matches_glibc(void **state)
@@ -294,12 +331,12 @@ static void test_fscanf_matches_glibc(void **state)
 
 int snprintf(char *, size_t, const char *, ...);
 
-#define PRINT_BOTH(fmt, ...)                                                              \
-    do {                                                                                  \
-        char m_[64], g_[64];                                                              \
-        int rm_ = __sym_model_snprintf(m_, sizeof m_, fmt, __VA_ARGS__);                  \
-        int rg_ = snprintf(g_, sizeof g_, fmt, __VA_ARGS__);                              \
-        if (rm_ != rg_ || strcmp(m_, g_))                                                 \
+#define PRINT_BOTH(fmt, ...)                                                                       \
+    do {                                                                                           \
+        char m_[64], g_[64];                                                                       \
+        int rm_ = __sym_model_snprintf(m_, sizeof m_, fmt, __VA_ARGS__);                           \
+        int rg_ = snprintf(g_, sizeof g_, fmt, __VA_ARGS__);                                       \
+        if (rm_ != rg_ || strcmp(m_, g_))                                                          \
             fail_msg("snprintf(\"%s\"): model %d \"%s\", glibc %d \"%s\"", fmt, rm_, m_, rg_, g_); \
     } while (0)
 

@@ -21,10 +21,10 @@
 PGconn *sym_PQconnectdb(const char *conninfo);
 PGresult *sym_PQexec(PGconn *conn, const char *query);
 PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types);
-PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
-                             const int *lengths, const int *formats, int result_format);
-PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types,
-                           const char *const *values, const int *lengths, const int *formats, int result_format);
+PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values, const int *lengths,
+                             const int *formats, int result_format);
+PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types, const char *const *values,
+                           const int *lengths, const int *formats, int result_format);
 char *sym_PQgetvalue(const PGresult *res, int row, int col);
 int sym_PQgetisnull(const PGresult *res, int row, int col);
 int sym_PQgetlength(const PGresult *res, int row, int col);
@@ -58,8 +58,7 @@ static char *read_file(const char *path)
 static int setup(void **state)
 {
     admin = PQconnectdb(pg_conninfo);
-    if (PQstatus(admin) != CONNECTION_OK)
-        return -1;
+    if (PQstatus(admin) != CONNECTION_OK) return -1;
     pg_exec_ok(admin, "CREATE TABLE t(id int PRIMARY KEY, n int, s text, b boolean)");
     pg_exec_ok(admin, "INSERT INTO t VALUES (1, 10, 'abc', true), (2, 20, 'h\xc3\xa9', false), (3, NULL, '', NULL), "
                       "(4, 40, NULL, true), (5, -50, E'a\\tb\\\\c', false), (6, 60, 'gift', true)");
@@ -85,15 +84,13 @@ static int teardown(void **state)
 static long long term_value(PGconn *conn, const char *sql, int ncols, const char *term, uint64_t tuple)
 {
     char *q = NULL, cols[64] = "";
-    for (int i = 0; i < ncols; i++)
-        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%sc%d", i ? "," : "", i);
+    for (int i = 0; i < ncols; i++) snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%sc%d", i ? "," : "", i);
     assert_true(asprintf(&q,
                          "WITH sympath_q(%s) AS (%s) SELECT %s FROM (SELECT *, row_number() OVER () - 1 "
                          "AS sympath_rn FROM sympath_q) x WHERE sympath_rn = %llu",
                          cols, sql, term, (unsigned long long)tuple) >= 0);
     PGresult *r = PQexec(conn, q);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        fprintf(stderr, "%s: %s", q, PQresultErrorMessage(r));
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) fprintf(stderr, "%s: %s", q, PQresultErrorMessage(r));
     assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
     assert_int_equal(PQntuples(r), 1);
     long long v = atoll(PQgetvalue(r, 0, 0));
@@ -114,8 +111,7 @@ static unsigned check_terms(PGconn *conn, const char *sql, int ncols)
     uint64_t base = UINT64_MAX;
     for (int pass = 0; pass < 2; pass++) {
         for (uint64_t i = 0; i < h->nrecs; i++) {
-            if (rec[i].type != REC_INPUT)
-                continue;
+            if (rec[i].type != REC_INPUT) continue;
             char name[512] = "";
             size_t o = 0;
             for (uint64_t j = i + 1; j < h->nrecs && rec[j].type == REC_NAME && o + 24 < sizeof name; j++, o += 24)
@@ -134,7 +130,8 @@ static unsigned check_terms(PGconn *conn, const char *sql, int ncols)
             long long v = term_value(conn, sql, ncols, tuple_end + 1, tuple - base);
             uint64_t mask = rec[i].u.in.width == 64 ? ~0ull : (1ull << rec[i].u.in.width) - 1;
             if (((uint64_t)v & mask) != rec[i].u.in.value)
-                fprintf(stderr, "%s: SQL says %lld, the input is %llu\n", name, v, (unsigned long long)rec[i].u.in.value);
+                fprintf(stderr, "%s: SQL says %lld, the input is %llu\n", name, v,
+                        (unsigned long long)rec[i].u.in.value);
             assert_int_equal((uint64_t)v & mask, rec[i].u.in.value);
             checked++;
         }
@@ -262,7 +259,7 @@ static void test_plan(void **state)
     if (pid == 0) {
         rt_test_setup(NULL, 0, 65536, 64);
         PGconn *c = sym_PQconnectdb("");
-        PGresult *r = sym_PQexec(c, query); /* n > 15 and b: ids 4, 6; LIMIT 2 */
+        PGresult *r = sym_PQexec(c, query);              /* n > 15 and b: ids 4, 6; LIMIT 2 */
         PGresult *o = sym_PQexec(c, "SELECT id FROM t"); /* default LIMIT 1 */
         int code = PQntuples(r) == 2 && !strcmp(PQgetvalue(r, 0, 0), "4") && !strcmp(PQgetvalue(r, 1, 0), "6") &&
                    PQntuples(o) == 1;
@@ -319,8 +316,7 @@ static void test_latin1_database(void **state)
 int main(void)
 {
     int rc = pg_start();
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_are_inputs),
         cmocka_unit_test(test_writes_and_prepared),

@@ -109,7 +109,7 @@ static void test_symbolic_index_is_a_select(void **state)
     uint32_t *arr = (uint32_t *)(page_buf + 64);
     for (int k = 0; k < 16; k++) arr[k] = 100 + (uint32_t)k;
     expr *sym5 = expr_symbol(cx, 1, 32, 0x5555);
-    sym_store(&arr[9], 4, sym5);  /* one element is symbolic itself */
+    sym_store(&arr[9], 4, sym5); /* one element is symbolic itself */
     expr *i = expr_symbol(cx, 0, 64, 3);
     expr *addr = expr_binary(cx, EXPR_ADD, expr_const(cx, (uintptr_t)arr, 64),
                              expr_binary(cx, EXPR_MUL, i, expr_const(cx, 4, 64)));
@@ -180,8 +180,7 @@ static void test_memcpy_and_overlaps(void **state)
     __sym_store(p, 16, NULL, NULL);
     store_bytes(p, 8, 0);
     sym_copy(p, p + 3, 8); /* overlapping, dst below src */
-    for (unsigned i = 0; i < 5; i++)
-        assert_int_equal(__sym_load(p + i, 1, NULL)->aux, i + 3);
+    for (unsigned i = 0; i < 5; i++) assert_int_equal(__sym_load(p + i, 1, NULL)->aux, i + 3);
     assert_null(__sym_load(p + 5, 1, NULL)); /* came from concrete p[8..11) */
 }
 
@@ -208,8 +207,7 @@ static void test_memset(void **state)
     expr *v = expr_symbol(rt_cx(), 0, 8, 0x5a);
     __sym_memset(p, v, 12, NULL);
     memset(p, 0x5a, 12);
-    for (int i = 0; i < 12; i++)
-        assert_ptr_equal(__sym_load(p + i, 1, NULL), v);
+    for (int i = 0; i < 12; i++) assert_ptr_equal(__sym_load(p + i, 1, NULL), v);
     assert_null(__sym_load(p + 12, 1, NULL));
     __sym_memset(p + 2, NULL, 4, NULL);
     memset(p + 2, 0, 4);

@@ -13,17 +13,18 @@
 /* What objects.c emits into an executor: here, one table of 384 shorts and one of 4000 ints. */
 static unsigned short table[384];
 static uint32_t big[4000];
-typedef struct sym_object { const char *start; uint64_t size; } sym_object;
+typedef struct sym_object {
+    const char *start;
+    uint64_t size;
+} sym_object;
 const sym_object __sym_objects[] = {{(const char *)table, sizeof table}, {(const char *)big, sizeof big}};
 const uint64_t __sym_nobjects = 2;
 
 static int setup(void **state)
 {
     rt_test_setup(NULL, 0, 4096, 64);
-    for (int k = 0; k < 384; k++)
-        table[k] = (unsigned short)(k * 7 + 1);
-    for (int k = 0; k < 4000; k++)
-        big[k] = (uint32_t)k;
+    for (int k = 0; k < 384; k++) table[k] = (unsigned short)(k * 7 + 1);
+    for (int k = 0; k < 4000; k++) big[k] = (uint32_t)k;
     return 0;
 }
 

@@ -19,7 +19,7 @@ double __VERIFIER_nondet_double(void);
 
 static int setup(void **state)
 {
-    static const uint64_t in[] = { 5, 0x1ff, ~0ull, 0x4008000000000000ull /* 3.0 */ };
+    static const uint64_t in[] = {5, 0x1ff, ~0ull, 0x4008000000000000ull /* 3.0 */};
     rt_test_setup(in, 4, 4096, 64);
     return 0;
 }
@@ -33,8 +33,7 @@ static void check_kids_first(void)
     for (uint64_t i = 0; i < n; i++) {
         if (r[i].type == REC_EXPR) {
             assert_int_equal(r[i].u.e.id, defined + 1); /* dense from 1 */
-            for (int k = 0; k < 3; k++)
-                assert_true(r[i].u.e.kid[k] <= defined);
+            for (int k = 0; k < 3; k++) assert_true(r[i].u.e.kid[k] <= defined);
             defined++;
         } else if (r[i].type == REC_BRANCH) {
             assert_true(r[i].u.br.cond >= 1 && r[i].u.br.cond <= defined);
@@ -71,7 +70,7 @@ static void test_inputs(void **state)
     assert_int_equal(d->op, EXPR_SYMBOL);
     assert_int_equal(d->width, 64);
     assert_int_equal(d->aux, 3);
-    assert_int_equal(__VERIFIER_nondet_int(), 0);   /* past the vector: 0, still symbolic */
+    assert_int_equal(__VERIFIER_nondet_int(), 0); /* past the vector: 0, still symbolic */
     assert_int_equal(__sym_get_ret(0, 32)->aux, 4);
 
     trace_header *h = rt_test_header();
@@ -162,8 +161,8 @@ static void test_switch_records(void **state)
 {
     int v = sym_int("x"); /* 5 */
     expr *x = __sym_get_ret((uint32_t)v, 32);
-    uint64_t cases[] = { 1, 5, 9 };
-    uint32_t slots[] = { 20, 21, 22 };
+    uint64_t cases[] = {1, 5, 9};
+    uint32_t slots[] = {20, 21, 22};
     uint64_t n0 = rt_test_header()->nrecs;
     __sym_switch(3, 32, 5, x, cases, slots, 3, 23);
     assert_int_equal(__sym_cov[21], 1);
@@ -186,8 +185,7 @@ static int count_checks(uint64_t from, int arg)
     const trace_rec *r = rt_test_records();
     int n = 0;
     for (uint64_t i = from; i < rt_test_header()->nrecs; i++)
-        if (r[i].type == REC_BRANCH && r[i].u.br.kind == BK_CHECK && r[i].u.br.arg == (uint32_t)arg)
-            n++;
+        if (r[i].type == REC_BRANCH && r[i].u.br.kind == BK_CHECK && r[i].u.br.arg == (uint32_t)arg) n++;
     return n;
 }
 
@@ -250,8 +248,9 @@ static void test_assume_records(void **state)
 {
     int v = sym_int("x");
     expr *x = __sym_get_ret((uint32_t)v, 32);
-    __sym_set_param(0, __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0) ? __sym_cast(EXPR_ZEXT, 1, 32,
-                    __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0)) : NULL);
+    __sym_set_param(0, __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0)
+                           ? __sym_cast(EXPR_ZEXT, 1, 32, __sym_icmp(PRED_SGT, 32, x, 5, NULL, 0))
+                           : NULL);
     sym_assume(1);
     const trace_rec *r = rt_test_records();
     const trace_rec *ev = &r[rt_test_header()->nrecs - 1];
@@ -262,7 +261,7 @@ static void test_assume_records(void **state)
 
 static void test_trace_full(void **state)
 {
-    rt_test_setup((const uint64_t[]){ 1 }, 1, 8, 16);
+    rt_test_setup((const uint64_t[]){1}, 1, 8, 16);
     int v = sym_int(NULL);
     expr *x = __sym_get_ret((uint32_t)v, 32);
     int went_concrete = 0;
@@ -292,7 +291,7 @@ static void test_trace_full(void **state)
 
 static void test_deep_expression(void **state)
 {
-    rt_test_setup((const uint64_t[]){ 1 }, 1, 1u << 20, 16);
+    rt_test_setup((const uint64_t[]){1}, 1, 1u << 20, 16);
     int v = sym_int(NULL);
     expr *x = __sym_get_ret((uint32_t)v, 32), *acc = x;
     uint64_t val = 1;
@@ -314,49 +313,71 @@ static uint64_t ref_intrinsic(unsigned which, unsigned w, uint64_t a, uint64_t b
     int64_t sa = expr_sext64(a, w), sb = expr_sext64(b, w);
     int64_t smin = expr_sext64(1ull << (w - 1), w), smax = (int64_t)(m >> 1);
     switch (which) {
-    case SYM_I_BSWAP: for (unsigned i = 0; i < w / 8; i++) r |= ((a >> (8 * i)) & 0xff) << (w - 8 - 8 * i); break;
+    case SYM_I_BSWAP:
+        for (unsigned i = 0; i < w / 8; i++) r |= ((a >> (8 * i)) & 0xff) << (w - 8 - 8 * i);
+        break;
     case SYM_I_CTPOP: r = __builtin_popcountll(a); break;
     case SYM_I_CTLZ: r = a ? (uint64_t)(__builtin_clzll(a) - (64 - w)) : w; break;
     case SYM_I_CTTZ: r = a ? (uint64_t)__builtin_ctzll(a) : w; break;
-    case SYM_I_BITREVERSE: for (unsigned i = 0; i < w; i++) r |= ((a >> i) & 1) << (w - 1 - i); break;
+    case SYM_I_BITREVERSE:
+        for (unsigned i = 0; i < w; i++) r |= ((a >> i) & 1) << (w - 1 - i);
+        break;
     case SYM_I_ABS: r = sa < 0 ? 0 - (uint64_t)sa : (uint64_t)sa; break;
     case SYM_I_SMIN: r = sa < sb ? a : b; break;
     case SYM_I_SMAX: r = sa < sb ? b : a; break;
     case SYM_I_UMIN: r = a < b ? a : b; break;
     case SYM_I_UMAX: r = a < b ? b : a; break;
-    case SYM_I_FSHL: { unsigned s = c % w; r = s ? (a << s) | (b >> (w - s)) : a; break; }
-    case SYM_I_FSHR: { unsigned s = c % w; r = s ? (b >> s) | (a << (w - s)) : b; break; }
+    case SYM_I_FSHL: {
+        unsigned s = c % w;
+        r = s ? (a << s) | (b >> (w - s)) : a;
+        break;
+    }
+    case SYM_I_FSHR: {
+        unsigned s = c % w;
+        r = s ? (b >> s) | (a << (w - s)) : b;
+        break;
+    }
     case SYM_I_UADD_SAT: r = (unsigned __int128)a + b > m ? m : a + b; break;
     case SYM_I_USUB_SAT: r = a < b ? 0 : a - b; break;
-    case SYM_I_SADD_SAT: { __int128 s = (__int128)sa + sb; r = s > smax ? (uint64_t)smax : s < smin ? (uint64_t)smin : (uint64_t)s; break; }
-    case SYM_I_SSUB_SAT: { __int128 s = (__int128)sa - sb; r = s > smax ? (uint64_t)smax : s < smin ? (uint64_t)smin : (uint64_t)s; break; }
+    case SYM_I_SADD_SAT: {
+        __int128 s = (__int128)sa + sb;
+        r = s > smax ? (uint64_t)smax : s < smin ? (uint64_t)smin : (uint64_t)s;
+        break;
+    }
+    case SYM_I_SSUB_SAT: {
+        __int128 s = (__int128)sa - sb;
+        r = s > smax ? (uint64_t)smax : s < smin ? (uint64_t)smin : (uint64_t)s;
+        break;
+    }
     }
     return r & m;
 }
 
 static void test_intrinsics(void **state)
 {
-    static const uint64_t vals[] = { 0, 1, 2, 3, 0x80, 0x7f, 0xff, 0x1234, 0x8000, 0xffff, 0x80000000u,
-                                     0x7fffffff, 0xffffffffu, 0x123456789abcdef0ull, ~0ull, 1ull << 63, 17, 31, 33 };
+    static const uint64_t vals[] = {
+        0,      1,          2,      3,           0x80,       0x7f,        0xff,
+        0x1234, 0x8000,     0xffff, 0x80000000u, 0x7fffffff, 0xffffffffu, 0x123456789abcdef0ull,
+        ~0ull,  1ull << 63, 17,     31,          33};
     const unsigned nv = sizeof vals / sizeof vals[0];
-    static const unsigned widths[] = { 8, 16, 32, 64 };
+    static const unsigned widths[] = {8, 16, 32, 64};
     expr_ctx *cx = rt_cx();
     for (unsigned wi = 0; wi < 4; wi++) {
         unsigned w = widths[wi];
         expr *A = expr_symbol(cx, 0, w, 3), *B = expr_symbol(cx, 1, w, 5), *C = expr_symbol(cx, 2, w, 7);
         for (unsigned which = 0; which < SYM_I_COUNT; which++) {
-            if (which == SYM_I_BSWAP && w < 16)
-                continue;
+            if (which == SYM_I_BSWAP && w < 16) continue;
             expr *e = __sym_intrinsic(which, w, A, 3, B, 5, C, 7);
             for (unsigned i = 0; i < nv; i++)
                 for (unsigned j = 0; j < nv; j += 3) {
-                    uint64_t in[3] = { vals[i] & expr_mask(w), vals[j] & expr_mask(w), vals[(i + j) % nv] & expr_mask(w) };
+                    uint64_t in[3] = {vals[i] & expr_mask(w), vals[j] & expr_mask(w),
+                                      vals[(i + j) % nv] & expr_mask(w)};
                     uint64_t want = ref_intrinsic(which, w, in[0], in[1], in[2]);
                     uint64_t got = e ? expr_eval(e, in, 3) : 0;
                     if (got != want)
                         fail_msg("intrinsic %u width %u on %llx %llx %llx: got %llx want %llx", which, w,
-                                 (unsigned long long)in[0], (unsigned long long)in[1],
-                                 (unsigned long long)in[2], (unsigned long long)got, (unsigned long long)want);
+                                 (unsigned long long)in[0], (unsigned long long)in[1], (unsigned long long)in[2],
+                                 (unsigned long long)got, (unsigned long long)want);
                 }
         }
     }
@@ -418,18 +439,12 @@ static void test_fork(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_inputs, setup),
-        cmocka_unit_test_setup(test_sym_bytes, setup),
-        cmocka_unit_test_setup(test_branch_records, setup),
-        cmocka_unit_test_setup(test_switch_records, setup),
-        cmocka_unit_test_setup(test_division_checks, setup),
-        cmocka_unit_test_setup(test_param_staleness, setup),
-        cmocka_unit_test_setup(test_assume_records, setup),
-        cmocka_unit_test_setup(test_trace_full, setup),
-        cmocka_unit_test_setup(test_deep_expression, setup),
-        cmocka_unit_test_setup(test_intrinsics, setup),
-        cmocka_unit_test_setup(test_casts_select_ptr, setup),
-        cmocka_unit_test_setup(test_fork, setup),
+        cmocka_unit_test_setup(test_inputs, setup),           cmocka_unit_test_setup(test_sym_bytes, setup),
+        cmocka_unit_test_setup(test_branch_records, setup),   cmocka_unit_test_setup(test_switch_records, setup),
+        cmocka_unit_test_setup(test_division_checks, setup),  cmocka_unit_test_setup(test_param_staleness, setup),
+        cmocka_unit_test_setup(test_assume_records, setup),   cmocka_unit_test_setup(test_trace_full, setup),
+        cmocka_unit_test_setup(test_deep_expression, setup),  cmocka_unit_test_setup(test_intrinsics, setup),
+        cmocka_unit_test_setup(test_casts_select_ptr, setup), cmocka_unit_test_setup(test_fork, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,9 +11,13 @@
 #include "solver/solver.h"
 #include "util/util.h"
 
-typedef struct fixture { expr_ctx *cx; solver *s; } fixture;
+typedef struct fixture {
+    expr_ctx *cx;
+    solver *s;
+} fixture;
 
-static int setup(void **state) {
+static int setup(void **state)
+{
     fixture *f = calloc(1, sizeof *f);
     f->cx = expr_ctx_new();
     f->s = solver_new(10000);
@@ -22,7 +26,8 @@ static int setup(void **state) {
     return 0;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     fixture *f = *state;
     solver_free(f->s);
     expr_ctx_free(f->cx);
@@ -30,7 +35,8 @@ static int teardown(void **state) {
     return 0;
 }
 
-static solver_stats stats(solver *s) {
+static solver_stats stats(solver *s)
+{
     solver_stats st;
     solver_get_stats(s, &st);
     return st;
@@ -41,7 +47,8 @@ static expr *sym(fixture *f, uint32_t i, unsigned w) { return expr_symbol(f->cx,
 static expr *bin(fixture *f, expr_op op, expr *a, expr *b) { return expr_binary(f->cx, op, a, b); }
 static expr *cmp(fixture *f, expr_pred p, expr *a, expr *b) { return expr_cmp(f->cx, p, a, b); }
 
-static void test_mul_const(void **state) {
+static void test_mul_const(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32);
     expr *t = cmp(f, PRED_EQ, bin(f, EXPR_MUL, x, k(f, 3, 32)), k(f, 42, 32));
@@ -62,7 +69,8 @@ static void test_mul_const(void **state) {
     assert_true(st.seconds >= st.z3_seconds);
 }
 
-static void test_magic_xor(void **state) {
+static void test_magic_xor(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32);
     expr *t = cmp(f, PRED_EQ, bin(f, EXPR_XOR, x, k(f, 0xdeadbeef, 32)), k(f, 0x12345678, 32));
@@ -74,10 +82,11 @@ static void test_magic_xor(void **state) {
     free(out);
 }
 
-static void test_nested_unsat(void **state) {
+static void test_nested_unsat(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32);
-    expr *cs[2] = { cmp(f, PRED_SGT, x, k(f, 5, 32)), cmp(f, PRED_SLT, x, k(f, 3, 32)) };
+    expr *cs[2] = {cmp(f, PRED_SGT, x, k(f, 5, 32)), cmp(f, PRED_SLT, x, k(f, 3, 32))};
     uint64_t parent[1] = {7};
     uint64_t *out = (uint64_t *)1;
     size_t on = 99;
@@ -90,23 +99,24 @@ static void test_nested_unsat(void **state) {
     assert_int_equal(st.syntactic_unsat, 0);
 }
 
-static void test_syntactic_unsat(void **state) {
+static void test_syntactic_unsat(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32), *y = sym(f, 1, 32);
     expr *c = cmp(f, PRED_EQ, x, k(f, 7, 32));
     uint64_t parent[2] = {7, 0};
     uint64_t *out = NULL;
     size_t on = 0;
-    expr *q1[3] = { cmp(f, PRED_ULT, y, k(f, 9, 32)), c, expr_not(f->cx, c) };
+    expr *q1[3] = {cmp(f, PRED_ULT, y, k(f, 9, 32)), c, expr_not(f->cx, c)};
     assert_int_equal(solver_solve(f->s, q1, 3, parent, 2, &out, &on), SOLVE_UNSAT);
     solver_stats st = stats(f->s);
     assert_int_equal(st.syntactic_unsat, 1);
     assert_int_equal(st.z3_calls, 0);
     /* the reverse: prefix holds NOT(c), target is c */
-    expr *q2[2] = { expr_not(f->cx, c), c };
+    expr *q2[2] = {expr_not(f->cx, c), c};
     assert_int_equal(solver_solve(f->s, q2, 2, parent, 2, &out, &on), SOLVE_UNSAT);
     /* constant-false target */
-    expr *q3[2] = { c, k(f, 0, 1) };
+    expr *q3[2] = {c, k(f, 0, 1)};
     assert_int_equal(solver_solve(f->s, q3, 2, parent, 2, &out, &on), SOLVE_UNSAT);
     st = stats(f->s);
     assert_int_equal(st.syntactic_unsat, 3);
@@ -116,11 +126,12 @@ static void test_syntactic_unsat(void **state) {
     assert_null(out);
 }
 
-static void test_independence(void **state) {
+static void test_independence(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32), *y = sym(f, 1, 32);
-    expr *cs[2] = { cmp(f, PRED_EQ, y, k(f, 9, 32)), cmp(f, PRED_EQ, x, k(f, 4, 32)) };
-    uint64_t parent[2] = {1, 2};   /* y = 2 violates the dropped constraint: proof it was dropped */
+    expr *cs[2] = {cmp(f, PRED_EQ, y, k(f, 9, 32)), cmp(f, PRED_EQ, x, k(f, 4, 32))};
+    uint64_t parent[2] = {1, 2}; /* y = 2 violates the dropped constraint: proof it was dropped */
     uint64_t *out = NULL;
     size_t on = 0;
     assert_int_equal(solver_solve(f->s, cs, 2, parent, 2, &out, &on), SOLVE_SAT);
@@ -133,7 +144,8 @@ static void test_independence(void **state) {
     assert_int_equal(st.constraints_kept, 1);
 }
 
-static void test_independence_transitive(void **state) {
+static void test_independence_transitive(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32), *y = sym(f, 1, 32), *z = sym(f, 2, 32);
     /* x is linked to y through x + y == 20, and y is pinned; z is unrelated */
@@ -141,7 +153,7 @@ static void test_independence_transitive(void **state) {
         cmp(f, PRED_EQ, y, k(f, 9, 32)),
         cmp(f, PRED_EQ, z, k(f, 5, 32)),
         cmp(f, PRED_EQ, bin(f, EXPR_ADD, x, y), k(f, 20, 32)),
-        cmp(f, PRED_EQ, y, k(f, 9, 32)),          /* duplicate */
+        cmp(f, PRED_EQ, y, k(f, 9, 32)), /* duplicate */
         cmp(f, PRED_ULT, x, k(f, 100, 32)),
     };
     uint64_t parent[3] = {11, 9, 77};
@@ -158,11 +170,12 @@ static void test_independence_transitive(void **state) {
     assert_int_equal(st.constraints_kept, 3);
 }
 
-static void test_exact_cache(void **state) {
+static void test_exact_cache(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 16);
-    expr *cs[2] = { cmp(f, PRED_UGT, x, k(f, 1000, 16)),
-                    cmp(f, PRED_EQ, bin(f, EXPR_UREM, x, k(f, 77, 16)), k(f, 3, 16)) };
+    expr *cs[2] = {cmp(f, PRED_UGT, x, k(f, 1000, 16)),
+                   cmp(f, PRED_EQ, bin(f, EXPR_UREM, x, k(f, 77, 16)), k(f, 3, 16))};
     uint64_t parent[1] = {2000};
     uint64_t *o1 = NULL, *o2 = NULL;
     size_t n1 = 0, n2 = 0;
@@ -181,7 +194,7 @@ static void test_exact_cache(void **state) {
     free(o1);
     free(o2);
     /* an UNSAT answer is cached too */
-    expr *u[2] = { cmp(f, PRED_ULT, x, k(f, 10, 16)), cmp(f, PRED_UGT, x, k(f, 20, 16)) };
+    expr *u[2] = {cmp(f, PRED_ULT, x, k(f, 10, 16)), cmp(f, PRED_UGT, x, k(f, 20, 16))};
     uint64_t *o = NULL;
     size_t n = 0;
     assert_int_equal(solver_solve(f->s, u, 2, parent, 1, &o, &n), SOLVE_UNSAT);
@@ -191,18 +204,19 @@ static void test_exact_cache(void **state) {
     assert_int_equal(c.cache_hits, 2);
 }
 
-static void test_unsat_subset(void **state) {
+static void test_unsat_subset(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32), *y = sym(f, 1, 32);
     expr *gt5 = cmp(f, PRED_SGT, x, k(f, 5, 32)), *lt3 = cmp(f, PRED_SLT, x, k(f, 3, 32));
-    expr *q1[2] = { gt5, lt3 };
+    expr *q1[2] = {gt5, lt3};
     uint64_t parent[2] = {6, 0};
     uint64_t *out = NULL;
     size_t on = 0;
     assert_int_equal(solver_solve(f->s, q1, 2, parent, 2, &out, &on), SOLVE_UNSAT);
     assert_int_equal(stats(f->s).z3_calls, 1);
     /* superset: one more related constraint (x != 100), one unrelated (y == 2) */
-    expr *q2[4] = { cmp(f, PRED_EQ, y, k(f, 2, 32)), cmp(f, PRED_NE, x, k(f, 100, 32)), gt5, lt3 };
+    expr *q2[4] = {cmp(f, PRED_EQ, y, k(f, 2, 32)), cmp(f, PRED_NE, x, k(f, 100, 32)), gt5, lt3};
     assert_int_equal(solver_solve(f->s, q2, 4, parent, 2, &out, &on), SOLVE_UNSAT);
     solver_stats st = stats(f->s);
     assert_int_equal(st.z3_calls, 1);
@@ -210,14 +224,15 @@ static void test_unsat_subset(void **state) {
     assert_int_equal(st.cache_hits, 0);
     assert_int_equal(st.unsat, 2);
     /* a set that does not contain the core goes to Z3 */
-    expr *q3[2] = { cmp(f, PRED_NE, x, k(f, 100, 32)), lt3 };
+    expr *q3[2] = {cmp(f, PRED_NE, x, k(f, 100, 32)), lt3};
     assert_int_equal(solver_solve(f->s, q3, 2, parent, 2, &out, &on), SOLVE_SAT);
     assert_true((int32_t)out[0] < 3 && out[0] != 100);
     free(out);
     assert_int_equal(stats(f->s).z3_calls, 2);
 }
 
-static void test_counterexample_reuse(void **state) {
+static void test_counterexample_reuse(void **state)
+{
     fixture *f = *state;
     expr *x = sym(f, 0, 32);
     expr *t1 = cmp(f, PRED_UGT, x, k(f, 10, 32)), *t2 = cmp(f, PRED_UGT, x, k(f, 5, 32));
@@ -228,14 +243,15 @@ static void test_counterexample_reuse(void **state) {
     uint64_t first = o[0];
     free(o);
     assert_int_equal(solver_solve(f->s, &t2, 1, parent, 1, &o, &n), SOLVE_SAT);
-    assert_int_equal(o[0], first);   /* the model of t1 also satisfies t2 */
+    assert_int_equal(o[0], first); /* the model of t1 also satisfies t2 */
     free(o);
     solver_stats st = stats(f->s);
     assert_int_equal(st.z3_calls, 1);
     assert_int_equal(st.cache_hits, 1);
 }
 
-static void test_output_vector(void **state) {
+static void test_output_vector(void **state)
+{
     fixture *f = *state;
     uint64_t *out = NULL;
     size_t on = 0;
@@ -266,12 +282,13 @@ static void test_output_vector(void **state) {
     free(out);
 }
 
-static void test_ground_target(void **state) {
+static void test_ground_target(void **state)
+{
     fixture *f = *state;
     uint64_t *out = NULL;
     size_t on = 0;
     expr *x = sym(f, 0, 8);
-    expr *cs[2] = { cmp(f, PRED_EQ, x, k(f, 3, 8)), k(f, 1, 1) };
+    expr *cs[2] = {cmp(f, PRED_EQ, x, k(f, 3, 8)), k(f, 1, 1)};
     uint64_t p[2] = {3, 4};
     assert_int_equal(solver_solve(f->s, cs, 2, p, 2, &out, &on), SOLVE_SAT);
     assert_int_equal(on, 2);
@@ -281,7 +298,8 @@ static void test_ground_target(void **state) {
     assert_int_equal(stats(f->s).z3_calls, 0);
 }
 
-static void test_deep_expression(void **state) {
+static void test_deep_expression(void **state)
+{
     fixture *f = *state;
     /* rotate-and-xor 1200 times (depth > 3000, beyond DEEP_QUERY): deep queries go to Z3
      * on a big stack. Bit-blasted, it is wiring and xors with constants, so the SAT search
@@ -302,7 +320,8 @@ static void test_deep_expression(void **state) {
 }
 
 /* A hard query: factor the product of two 31-bit primes (x, y > 1). Fills cs[3]. */
-static void semiprime_query(expr_ctx *cx, expr *cs[3]) {
+static void semiprime_query(expr_ctx *cx, expr *cs[3])
+{
     expr *x = expr_zext(cx, expr_symbol(cx, 0, 32, 0), 64), *y = expr_zext(cx, expr_symbol(cx, 1, 32, 0), 64);
     expr *one = expr_const(cx, 1, 64);
     cs[0] = expr_cmp(cx, PRED_UGT, x, one);
@@ -312,7 +331,8 @@ static void semiprime_query(expr_ctx *cx, expr *cs[3]) {
 
 /* solver_set_timeout lowers the limit of the next queries (the explorer's budget): without
  * it this query runs for about 26 s here. */
-static void test_lowered_timeout(void **state) {
+static void test_lowered_timeout(void **state)
+{
     (void)state;
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(60000);
@@ -332,7 +352,8 @@ static void test_lowered_timeout(void **state) {
     expr_ctx_free(cx);
 }
 
-static void test_timeout(void **state) {
+static void test_timeout(void **state)
+{
     (void)state;
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(1);
@@ -364,7 +385,8 @@ static void test_timeout(void **state) {
     expr_ctx_free(cx);
 }
 
-static void test_empty_and_free_null(void **state) {
+static void test_empty_and_free_null(void **state)
+{
     fixture *f = *state;
     uint64_t p[2] = {8, 9};
     uint64_t *out = NULL;
@@ -376,7 +398,8 @@ static void test_empty_and_free_null(void **state) {
     solver_free(NULL);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_mul_const, setup, teardown),
         cmocka_unit_test_setup_teardown(test_magic_xor, setup, teardown),

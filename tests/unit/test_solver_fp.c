@@ -23,13 +23,13 @@ static solve_result solve(solver *s, expr **cs, size_t n, uint64_t *out, size_t 
     uint64_t *v = NULL;
     size_t nv = 0;
     solve_result r = solver_solve(s, cs, n, NULL, 0, &v, &nv);
-    for (size_t i = 0; i < nout; i++)
-        out[i] = i < nv ? v[i] : 0;
+    for (size_t i = 0; i < nout; i++) out[i] = i < nv ? v[i] : 0;
     free(v);
     return r;
 }
 
-static const float fvals[] = {0.0f, -0.0f, 1.0f, -2.5f, 7.5f, 1e30f, -3e9f, 0x1p-149f, INFINITY, -INFINITY, NAN, 65535.9f};
+static const float fvals[] = {0.0f,  -0.0f,     1.0f,     -2.5f,     7.5f, 1e30f,
+                              -3e9f, 0x1p-149f, INFINITY, -INFINITY, NAN,  65535.9f};
 static const double dvals[] = {0.0, -0.0, 3.0, -0.1, 1e300, 9.3e18, -1.5, 4.9e-324, INFINITY, NAN, 2.0};
 
 /* node of operator op over x, y, z (w-bit floats); NULL for operators it does not build */
@@ -83,14 +83,14 @@ static void test_differential(void **state)
                 uint64_t v[3];
                 if (i >= nv) {
                     const double *fx = fixed[(i - nv) / 2];
-                    for (int q = 0; q < 3; q++)
-                        v[q] = w == 32 ? fb((float)fx[q]) : db(fx[q]);
+                    for (int q = 0; q < 3; q++) v[q] = w == 32 ? fb((float)fx[q]) : db(fx[q]);
                 } else {
                     v[0] = w == 32 ? fb(fvals[i]) : db(dvals[i]);
                     v[1] = w == 32 ? fb(fvals[j]) : db(dvals[j]);
                     v[2] = w == 32 ? fb(fvals[l]) : db(dvals[l]);
                 }
-                expr *x = expr_symbol(cx, 0, w, v[0]), *y = expr_symbol(cx, 1, w, v[1]), *z = expr_symbol(cx, 2, w, v[2]);
+                expr *x = expr_symbol(cx, 0, w, v[0]), *y = expr_symbol(cx, 1, w, v[1]),
+                     *z = expr_symbol(cx, 2, w, v[2]);
                 expr *e = build(cx, k, w, x, y, z);
                 uint64_t want = expr_eval(e, v, 3);
                 bool fp_result = (k <= 9 || k == 14 || k >= 18);
@@ -108,8 +108,8 @@ static void test_differential(void **state)
                     continue;
                 }
                 if (r != SOLVE_UNSAT)
-                    fail_msg("op %d width %u on %016llx %016llx %016llx: Z3 says %d (want UNSAT), eval %016llx",
-                             k, w, (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2], r,
+                    fail_msg("op %d width %u on %016llx %016llx %016llx: Z3 says %d (want UNSAT), eval %016llx", k, w,
+                             (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2], r,
                              (unsigned long long)want);
             }
         }
@@ -179,9 +179,9 @@ static void typical_branches(bool sampling)
     assert_true(sqrtf(bf(m[0])) == 3.0f);
 
     /* floor(d) == 42.0 && d != 42.0 */
-    expr *c9[2] = {expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FRINT, 64, FRM_RTN, d, NULL, NULL),
-                             expr_const(cx, db(42.0), 64)),
-                   expr_fcmp(cx, FPRED_UNE, d, expr_const(cx, db(42.0), 64))};
+    expr *c9[2] = {
+        expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FRINT, 64, FRM_RTN, d, NULL, NULL), expr_const(cx, db(42.0), 64)),
+        expr_fcmp(cx, FPRED_UNE, d, expr_const(cx, db(42.0), 64))};
     assert_int_equal(solve(s, c9, 2, m, 2), SOLVE_SAT);
     assert_true(floor(bd(m[1])) == 42.0 && bd(m[1]) != 42.0);
 

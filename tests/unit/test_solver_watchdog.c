@@ -10,7 +10,8 @@
 #include "solver/solver.h"
 #include "util/util.h"
 
-static void test_long_chain_is_cut(void **state) {
+static void test_long_chain_is_cut(void **state)
+{
     (void)state;
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(200);
@@ -37,7 +38,8 @@ static void test_long_chain_is_cut(void **state) {
     expr_ctx_free(cx);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_long_chain_is_cut)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,21 +13,21 @@
 
 #include "unit/unit.h"
 
-static const char *SRC_TEXT =
-    "#include <stddef.h>\n"
-    "struct node { int v; struct node *next; };\n"
-    "enum mode { OFF, ON = 4 };\n"
-    "int sensor(void);\n"
-    "int walk(struct node *a, struct node *b, enum mode m, const char *tag) {\n"
-    "    if (a == b) return 0;\n"
-    "    if (a) a->v = sensor() + (m == ON) + (tag != NULL);\n"
-    "    return 1;\n"
-    "}\n";
+static const char *SRC_TEXT = "#include <stddef.h>\n"
+                              "struct node { int v; struct node *next; };\n"
+                              "enum mode { OFF, ON = 4 };\n"
+                              "int sensor(void);\n"
+                              "int walk(struct node *a, struct node *b, enum mode m, const char *tag) {\n"
+                              "    if (a == b) return 0;\n"
+                              "    if (a) a->v = sensor() + (m == ON) + (tag != NULL);\n"
+                              "    return 1;\n"
+                              "}\n";
 
 static unit_info u;
 static char path[64];
 
-static int setup(void **state) {
+static int setup(void **state)
+{
     (void)state;
     snprintf(path, sizeof path, "/tmp/sympath_unit_emit_%d.c", (int)getpid());
     FILE *f = fopen(path, "w");
@@ -39,7 +39,8 @@ static int setup(void **state) {
     return unit_parse(&p, 1, NULL, &u, &err);
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     (void)state;
     unit_info_free(&u);
     unlink(path);
@@ -48,36 +49,36 @@ static int teardown(void **state) {
 
 /* A run in which b aliases the node a points to, whose next points to a second node;
  * the call changed a->v and read two mock values. */
-static const char *RECORD =
-    "obj 1 p 1 a struct node *\n"
-    "obj 2 - 1 a struct node\n"
-    "obj 3 - 1 a.next struct node\n"
-    "obj 4 p 1 b struct node *\n"
-    "obj 5 p 1 m enum mode\n"
-    "obj 6 p 1 tag const char *\n"
-    "obj 7 as 4 tag char\n"
-    "pre 1 - p 2\n"
-    "pre 2 .v i 5\n"
-    "pre 2 .next p 3\n"
-    "pre 3 .v i -1\n"
-    "pre 3 .next p 0\n"
-    "pre 4 - p 3\n"
-    "pre 5 - e ON\n"
-    "pre 6 - p 7\n"
-    "pre 7 [0] i 104\n"
-    "pre 7 [1] i 105\n"
-    "pre 7 [2] i 0\n"
-    "pre 7 [3] i 0\n"
-    "call\n"
-    "mock sensor i 40\n"
-    "mock sensor i -2\n"
-    "ret i 1\n"
-    "post 2 .v i 42\n"
-    "post 2 .next p 3\n"
-    "post 3 .v i -1\n"
-    "done\n";
+static const char *RECORD = "obj 1 p 1 a struct node *\n"
+                            "obj 2 - 1 a struct node\n"
+                            "obj 3 - 1 a.next struct node\n"
+                            "obj 4 p 1 b struct node *\n"
+                            "obj 5 p 1 m enum mode\n"
+                            "obj 6 p 1 tag const char *\n"
+                            "obj 7 as 4 tag char\n"
+                            "pre 1 - p 2\n"
+                            "pre 2 .v i 5\n"
+                            "pre 2 .next p 3\n"
+                            "pre 3 .v i -1\n"
+                            "pre 3 .next p 0\n"
+                            "pre 4 - p 3\n"
+                            "pre 5 - e ON\n"
+                            "pre 6 - p 7\n"
+                            "pre 7 [0] i 104\n"
+                            "pre 7 [1] i 105\n"
+                            "pre 7 [2] i 0\n"
+                            "pre 7 [3] i 0\n"
+                            "call\n"
+                            "mock sensor i 40\n"
+                            "mock sensor i -2\n"
+                            "ret i 1\n"
+                            "post 2 .v i 42\n"
+                            "post 2 .next p 3\n"
+                            "post 3 .v i -1\n"
+                            "done\n";
 
-static void test_record_parse(void **state) {
+static void test_record_parse(void **state)
+{
     (void)state;
     unit_record r;
     char *err = NULL;
@@ -107,7 +108,8 @@ static void test_record_parse(void **state) {
     free(err);
 }
 
-static unit_test make_test(const char *record, unit_outcome oc, int signo) {
+static unit_test make_test(const char *record, unit_outcome oc, int signo)
+{
     unit_test t;
     memset(&t, 0, sizeof t);
     t.name = "test_walk_1";
@@ -119,7 +121,8 @@ static unit_test make_test(const char *record, unit_outcome oc, int signo) {
     return t;
 }
 
-static void test_body_normal(void **state) {
+static void test_body_normal(void **state)
+{
     (void)state;
     unit_test t = make_test(RECORD, UO_NORMAL, 0);
     char *b = unit_emit_test_body(&u, &t);
@@ -131,7 +134,7 @@ static void test_body_normal(void **state) {
     assert_non_null(obj);
     assert_true(strstr(b, "a_next =") < obj);
     assert_non_null(strstr(b, "struct node *a = &a_obj;"));
-    assert_non_null(strstr(b, "struct node *b = &a_next;"));     /* the alias */
+    assert_non_null(strstr(b, "struct node *b = &a_next;")); /* the alias */
     assert_non_null(strstr(b, "enum mode m = ON;"));
     assert_non_null(strstr(b, "char tag_obj[4] = \"hi\";"));
     assert_non_null(strstr(b, "const char *tag = tag_obj;"));
@@ -145,12 +148,13 @@ static void test_body_normal(void **state) {
     assert_true(w1 < w2 && w2 < call);
     assert_non_null(strstr(b, "assert_int_equal(ret, 1);"));
     assert_non_null(strstr(b, "assert_int_equal(a_obj.v, 42);"));
-    assert_null(strstr(b, "assert_int_equal(a_next.v"));          /* unchanged: no assertion */
+    assert_null(strstr(b, "assert_int_equal(a_next.v")); /* unchanged: no assertion */
     free(b);
     unit_record_free(&t.rec);
 }
 
-static void test_body_cycle_and_failure(void **state) {
+static void test_body_cycle_and_failure(void **state)
+{
     (void)state;
     /* a node whose next points to itself needs an assignment after its declaration;
      * the call dies by SIGSEGV: a forked child with the mocks queued inside it */
@@ -179,7 +183,8 @@ static void test_body_cycle_and_failure(void **state) {
     unit_record_free(&t.rec);
 }
 
-static void test_body_inexpressible(void **state) {
+static void test_body_inexpressible(void **state)
+{
     (void)state;
     /* a pointer into the middle of an object cannot be written as locals: no body */
     const char *rec = "obj 1 p 1 a struct node *\npre 1 - p -1\ncall\nret i 0\ndone\n";
@@ -188,7 +193,8 @@ static void test_body_inexpressible(void **state) {
     unit_record_free(&t.rec);
 }
 
-static void test_body_results(void **state) {
+static void test_body_results(void **state)
+{
     (void)state;
     /* a result pointing to element 2 of a string input; then a struct result and a double */
     const char *rec1 = "obj 1 p 1 a struct node *\nobj 2 p 1 b struct node *\nobj 3 p 1 m enum mode\n"
@@ -220,12 +226,13 @@ static void test_body_results(void **state) {
     assert_non_null(b);
     assert_non_null(strstr(b, "assert_int_equal(ret.v, 3);"));
     assert_non_null(strstr(b, "assert_null(ret.next);"));
-    assert_null(strstr(b, "struct node ret ="));          /* not declared as an input */
+    assert_null(strstr(b, "struct node ret =")); /* not declared as an input */
     free(b);
     unit_record_free(&t.rec);
 }
 
-static void test_body_heap(void **state) {
+static void test_body_heap(void **state)
+{
     (void)state;
     /* heap mode: malloc'ed objects with compound literals, -> in assertions; a freed object
      * gets no assertion */
@@ -247,7 +254,8 @@ static void test_body_heap(void **state) {
     free(rec);
 }
 
-static void test_file(void **state) {
+static void test_file(void **state)
+{
     (void)state;
     unit_test t = make_test(RECORD, UO_NORMAL, 0);
     const char *mocked[] = {"sensor"};
@@ -263,7 +271,8 @@ static void test_file(void **state) {
     unit_record_free(&t.rec);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_parse),
         cmocka_unit_test(test_body_normal),

@@ -13,24 +13,24 @@
 
 #include "unit/unit.h"
 
-static const char *SRC_TEXT =
-    "#include <stddef.h>\n"
-    "#include <stdint.h>\n"
-    "enum mode { M_OFF, M_ON = 4 };\n"
-    "struct node { int v; struct node *next; struct node *peer; };\n"
-    "int sensor(int ch);\n"
-    "int f(struct node *n, const uint8_t *buf, size_t len, enum mode m, int (*cb)(int)) {\n"
-    "    int s = 0;\n"
-    "    for (struct node *p = n; p != NULL; p = p->next) s += p->v + p->peer->v;\n"
-    "    if (cb) s += cb(1);\n"
-    "    return s + sensor(m) + (len ? buf[0] : 0);\n"
-    "}\n";
+static const char *SRC_TEXT = "#include <stddef.h>\n"
+                              "#include <stdint.h>\n"
+                              "enum mode { M_OFF, M_ON = 4 };\n"
+                              "struct node { int v; struct node *next; struct node *peer; };\n"
+                              "int sensor(int ch);\n"
+                              "int f(struct node *n, const uint8_t *buf, size_t len, enum mode m, int (*cb)(int)) {\n"
+                              "    int s = 0;\n"
+                              "    for (struct node *p = n; p != NULL; p = p->next) s += p->v + p->peer->v;\n"
+                              "    if (cb) s += cb(1);\n"
+                              "    return s + sensor(m) + (len ? buf[0] : 0);\n"
+                              "}\n";
 
 static unit_info u;
 static char path[64];
 static char *harness;
 
-static int setup(void **state) {
+static int setup(void **state)
+{
     (void)state;
     snprintf(path, sizeof path, "/tmp/sympath_unit_harness_%d.c", (int)getpid());
     FILE *f = fopen(path, "w");
@@ -48,7 +48,8 @@ static int setup(void **state) {
     return harness ? 0 : -1;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     (void)state;
     free(harness);
     unit_info_free(&u);
@@ -57,17 +58,19 @@ static int teardown(void **state) {
 }
 
 /* The text of the generated function whose header contains `head`, up to its closing brace. */
-static char *function_text(const char *head) {
+static char *function_text(const char *head)
+{
     const char *a = strstr(harness, head);
     if (!a) return NULL;
     const char *b = strstr(a, "\n}\n");
     return b ? strndup(a, (size_t)(b - a) + 3) : NULL;
 }
 
-static void test_structure(void **state) {
+static void test_structure(void **state)
+{
     (void)state;
     assert_non_null(strstr(harness, "#include \"" SYMPATH_LIB_DIR "/sympath_unit_rt.h\""));
-    assert_non_null(strstr(harness, "struct node { int v;"));                 /* the prelude */
+    assert_non_null(strstr(harness, "struct node { int v;")); /* the prelude */
     assert_non_null(strstr(harness, "static void sympu_drive_f(void) {"));
     assert_non_null(strstr(harness, "if (!strcmp(f, \"f\")) {"));
     /* the mock: a stand-in recording its fresh return value under its own name */
@@ -79,7 +82,8 @@ static void test_structure(void **state) {
     assert_non_null(strstr(harness, "static int stub_cb(int a0) {"));
 }
 
-static void test_pointer_choices(void **state) {
+static void test_pointer_choices(void **state)
+{
     (void)state;
     /* n is checked (p = n with p != NULL) and so is next (p = p->next): NULL is a choice;
      * peer is dereferenced unchecked: never NULL (unless at the depth bound) */
@@ -88,7 +92,7 @@ static void test_pointer_choices(void **state) {
     assert_false(unit_null_checked(&u, "peer", 0));
     char *drv = function_text("static void sympu_drive_f(void) {");
     assert_non_null(drv);
-    assert_non_null(strstr(drv, "sympu_null_ok = 1;"));          /* n */
+    assert_non_null(strstr(drv, "sympu_null_ok = 1;")); /* n */
     free(drv);
     /* the struct builder sets NULL-ability per field before filling it */
     const char *fill = strstr(harness, "snprintf(nm, sizeof nm, \"%s.peer\", name);");
@@ -102,7 +106,8 @@ static void test_pointer_choices(void **state) {
     assert_non_null(strstr(harness, "*o = sympu_nth("));
 }
 
-static void test_buffer_enum(void **state) {
+static void test_buffer_enum(void **state)
+{
     (void)state;
     char *drv = function_text("static void sympu_drive_f(void) {");
     assert_non_null(drv);
@@ -116,7 +121,8 @@ static void test_buffer_enum(void **state) {
     assert_non_null(strstr(harness, "case 1: *o = (enum mode)(4); break;"));
 }
 
-static void test_compiles(void **state) {
+static void test_compiles(void **state)
+{
     (void)state;
     char hpath[80], cmd[1024];
     snprintf(hpath, sizeof hpath, "/tmp/sympath_unit_harness_%d_h.c", (int)getpid());
@@ -133,7 +139,8 @@ static void test_compiles(void **state) {
     unlink(hpath);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_pointer_choices),

@@ -16,14 +16,16 @@
 
 static char dir[64];
 
-static int setup(void **state) {
+static int setup(void **state)
+{
     (void)state;
     snprintf(dir, sizeof dir, "/tmp/sympath_unit_lib_%d", (int)getpid());
     mkdir(dir, 0777);
     return 0;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
     (void)state;
     char *cmd = util_strf("rm -rf '%s'", dir);
     if (cmd && system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
@@ -32,7 +34,8 @@ static int teardown(void **state) {
 }
 
 /* Write dir/name with text; returns the path (malloc'ed). */
-static char *put(const char *name, const char *text) {
+static char *put(const char *name, const char *text)
+{
     char *path = util_strf("%s/%s", dir, name);
     char *sub = strrchr(path, '/');
     if (sub && sub > path + strlen(dir)) {
@@ -47,21 +50,32 @@ static char *put(const char *name, const char *text) {
     return path;
 }
 
-static void test_prototype_from_types(void **state) {
+static void test_prototype_from_types(void **state)
+{
     (void)state;
     ut_type i32 = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int", .canonical = "int"};
     ut_type v = {.kind = UT_VOID, .spelling = "void", .canonical = "void"};
-    ut_type cch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "const char", .canonical = "const char"};
-    ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *", .canonical = "const char *"};
+    ut_type cch = {
+        .kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "const char", .canonical = "const char"};
+    ut_type pcch = {
+        .kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *", .canonical = "const char *"};
     ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t", .canonical = "unsigned long"};
     ut_type fn_ii = {.kind = UT_FUNC, .ret = &i32, .spelling = "int (int)", .canonical = "int (int)"};
-    ut_type pfn = {.kind = UT_PTR, .size = 8, .pointee = &fn_ii, .spelling = "int (*)(int)", .canonical = "int (*)(int)"};
+    ut_type pfn = {
+        .kind = UT_PTR, .size = 8, .pointee = &fn_ii, .spelling = "int (*)(int)", .canonical = "int (*)(int)"};
     ut_type arr = {.kind = UT_ARRAY, .count = 4, .pointee = &i32, .spelling = "int [4]", .canonical = "int [4]"};
     ut_type parr = {.kind = UT_PTR, .size = 8, .pointee = &arr, .spelling = "int (*)[4]", .canonical = "int (*)[4]"};
-    ut_type anon = {.kind = UT_STRUCT, .spelling = "struct (unnamed at lib.h:3:9)", .canonical = "struct (unnamed at lib.h:3:9)"};
-    ut_type panon = {.kind = UT_PTR, .size = 8, .pointee = &anon, .spelling = "pair_t *",
+    ut_type anon = {
+        .kind = UT_STRUCT, .spelling = "struct (unnamed at lib.h:3:9)", .canonical = "struct (unnamed at lib.h:3:9)"};
+    ut_type panon = {.kind = UT_PTR,
+                     .size = 8,
+                     .pointee = &anon,
+                     .spelling = "pair_t *",
                      .canonical = "struct (unnamed at lib.h:3:9) *"};
-    ut_type panon2 = {.kind = UT_PTR, .size = 8, .pointee = &anon, .spelling = "struct (unnamed at lib.h:3:9) *",
+    ut_type panon2 = {.kind = UT_PTR,
+                      .size = 8,
+                      .pointee = &anon,
+                      .spelling = "struct (unnamed at lib.h:3:9) *",
                       .canonical = "struct (unnamed at lib.h:3:9) *"};
     char *p;
 
@@ -101,7 +115,8 @@ static void test_prototype_from_types(void **state) {
     ut_func ff = {.name = "swap2", .type = &f2v, .params = p6, .nparams = 1};
     assert_null(unit_prototype(&ff));
     /* the canonical spelling stands in when the written one cannot be used */
-    ut_type written = {.kind = UT_INT, .bits = 32, .size = 4, .spelling = "enum (unnamed at a.h:1:1)", .canonical = "unsigned int"};
+    ut_type written = {
+        .kind = UT_INT, .bits = 32, .size = 4, .spelling = "enum (unnamed at a.h:1:1)", .canonical = "unsigned int"};
     ut_param p7[] = {{"e", &written, -1, -1}};
     ut_func fg = {.name = "set", .type = &f2v, .params = p7, .nparams = 1};
     assert_string_equal(p = unit_prototype(&fg), "void set(unsigned int e)");
@@ -116,7 +131,8 @@ static void test_prototype_from_types(void **state) {
 }
 
 /* A library whose declarations and definitions go through an export macro with an attribute. */
-static void test_export_macro(void **state) {
+static void test_export_macro(void **state)
+{
     (void)state;
     put("macro/lib.h", "#ifndef LIB_H\n#define LIB_H\n#include <stddef.h>\n"
                        "#define LIB_API(type) __attribute__((visibility(\"default\"))) type\n"
@@ -161,16 +177,18 @@ static void test_export_macro(void **state) {
 }
 
 /* A header-only library: the header is the unit, its static functions are targets, it is included. */
-static void test_header_unit(void **state) {
+static void test_header_unit(void **state)
+{
     (void)state;
-    char *h = put("hdr/stack.h", "#pragma once\n#include <stddef.h>\n"
-                                 "typedef struct stk { int v[4]; size_t n; } stk;\n"
-                                 "int stk_push(stk *s, int x);\n"
-                                 "#ifndef STK_DECLS\n"
-                                 "static inline int stk_room(const stk *s) { return s->n < 4; }\n"
-                                 "static int stk_top(const stk *s) { return s->n ? s->v[s->n - 1] : -1; }\n"
-                                 "int stk_push(stk *s, int x) { if (!stk_room(s)) return 0; s->v[s->n++] = x; return 1; }\n"
-                                 "#endif\n");
+    char *h =
+        put("hdr/stack.h", "#pragma once\n#include <stddef.h>\n"
+                           "typedef struct stk { int v[4]; size_t n; } stk;\n"
+                           "int stk_push(stk *s, int x);\n"
+                           "#ifndef STK_DECLS\n"
+                           "static inline int stk_room(const stk *s) { return s->n < 4; }\n"
+                           "static int stk_top(const stk *s) { return s->n ? s->v[s->n - 1] : -1; }\n"
+                           "int stk_push(stk *s, int x) { if (!stk_room(s)) return 0; s->v[s->n++] = x; return 1; }\n"
+                           "#endif\n");
     unit_info u;
     char *err = NULL;
     const char *srcs[] = {h};
@@ -212,7 +230,8 @@ static void test_header_unit(void **state) {
 }
 
 /* A static function of a .c as a target: its file is included by the harness and the tests. */
-static void test_static_target(void **state) {
+static void test_static_target(void **state)
+{
     (void)state;
     char *a = put("st/a.c", "#include <stddef.h>\n"
                             "typedef struct cell { int v; } cell;\n"
@@ -250,7 +269,8 @@ static void test_static_target(void **state) {
     free(b);
 }
 
-static void test_quote_word(void **state) {
+static void test_quote_word(void **state)
+{
     (void)state;
     const char *words[] = {"-DX=1", "-I/a b/c", "-DMSG=\"hi there\"", "-Dq='x'", "back\\slash", "", NULL};
     for (int i = 0; words[i]; i++) {
@@ -272,28 +292,31 @@ static void test_quote_word(void **state) {
 
 /* The flags of a compilation database: relative paths made absolute, the ones that do not
  * matter dropped, a header takes the entry of its directory, a strict -std the GNU dialect. */
-static void test_compdb(void **state) {
+static void test_compdb(void **state)
+{
     (void)state;
     char *src = put("proj/src/m.c", "int m(void) { return 0; }\n");
     char *hdr = put("proj/src/m.h", "int m(void);\n");
     char *other = put("proj/lib/o.c", "int o(void) { return 0; }\n");
-    char *json = util_strf("[\n"
-                           " {\"directory\": \"%s/proj\", \"file\": \"src/m.c\",\n"
-                           "  \"arguments\": [\"cc\", \"-Iinc\", \"-I\", \"/abs/inc\", \"-DA=1\", \"-D\", \"B\", \"-UC\",\n"
-                           "    \"-std=c99\", \"-O2\", \"-Wall\", \"-include\", \"cfg.h\", \"-isystem\", \"sys\",\n"
-                           "    \"-DMSG=\\\"a b\\\"\", \"-c\", \"src/m.c\", \"-o\", \"m.o\"]},\n"
-                           " {\"directory\": \"%s/proj\", \"file\": \"lib/o.c\",\n"
-                           "  \"command\": \"gcc -Ilibinc -DO=2 -std=gnu17 -c lib/o.c\"}\n"
-                           "]\n",
-                           dir, dir);
+    char *json =
+        util_strf("[\n"
+                  " {\"directory\": \"%s/proj\", \"file\": \"src/m.c\",\n"
+                  "  \"arguments\": [\"cc\", \"-Iinc\", \"-I\", \"/abs/inc\", \"-DA=1\", \"-D\", \"B\", \"-UC\",\n"
+                  "    \"-std=c99\", \"-O2\", \"-Wall\", \"-include\", \"cfg.h\", \"-isystem\", \"sys\",\n"
+                  "    \"-DMSG=\\\"a b\\\"\", \"-c\", \"src/m.c\", \"-o\", \"m.o\"]},\n"
+                  " {\"directory\": \"%s/proj\", \"file\": \"lib/o.c\",\n"
+                  "  \"command\": \"gcc -Ilibinc -DO=2 -std=gnu17 -c lib/o.c\"}\n"
+                  "]\n",
+                  dir, dir);
     char *db = put("proj/build/compile_commands.json", json);
     char *err = NULL;
     const char *s1[] = {src};
     char *f = unit_compdb_flags(db, s1, 1, &err);
     assert_non_null(f);
-    char *want = util_strf("-I%s/proj/inc -I/abs/inc -DA=1 -DB -UC -std=gnu99 -include %s/proj/cfg.h -isystem %s/proj/sys "
-                           "\"-DMSG=\\\"a b\\\"\"",
-                           dir, dir, dir);
+    char *want =
+        util_strf("-I%s/proj/inc -I/abs/inc -DA=1 -DB -UC -std=gnu99 -include %s/proj/cfg.h -isystem %s/proj/sys "
+                  "\"-DMSG=\\\"a b\\\"\"",
+                  dir, dir, dir);
     assert_string_equal(f, want);
     free(want);
     free(f);
@@ -328,14 +351,12 @@ static void test_compdb(void **state) {
     free(other);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_prototype_from_types),
-        cmocka_unit_test(test_export_macro),
-        cmocka_unit_test(test_header_unit),
-        cmocka_unit_test(test_static_target),
-        cmocka_unit_test(test_quote_word),
-        cmocka_unit_test(test_compdb),
+        cmocka_unit_test(test_prototype_from_types), cmocka_unit_test(test_export_macro),
+        cmocka_unit_test(test_header_unit),          cmocka_unit_test(test_static_target),
+        cmocka_unit_test(test_quote_word),           cmocka_unit_test(test_compdb),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,24 +12,25 @@
 
 #include "unit/unit.h"
 
-static const char *SRC_TEXT =
-    "#include <stddef.h>\n"
-    "#include <stdint.h>\n"
-    "#include <string.h>\n"
-    "#define NAME_LEN 12\n"
-    "typedef enum { LOW = 1, HIGH = 7 } level_t;\n"
-    "struct node { int v; struct node *next; char name[NAME_LEN]; };\n"
-    "typedef int (*cb_t)(int);\n"
-    "int ext_read(int ch);\n"
-    "static int helper(int x) { return ext_read(x); }\n"
-    "int f_all(const char *s, struct node *n, const uint8_t *buf, size_t len, level_t lv, cb_t cb, int arr[4], _Bool ok) {\n"
-    "    if (n == NULL || !n->next) return helper(0);\n"
-    "    return (int)strlen(s) + buf[0] + (int)len + lv + cb(1) + arr[0] + ok;\n"
-    "}\n"
-    "static int hidden(void) { return 1; }\n"
-    "int g_uses_hidden(void) { return hidden(); }\n";
+static const char *SRC_TEXT = "#include <stddef.h>\n"
+                              "#include <stdint.h>\n"
+                              "#include <string.h>\n"
+                              "#define NAME_LEN 12\n"
+                              "typedef enum { LOW = 1, HIGH = 7 } level_t;\n"
+                              "struct node { int v; struct node *next; char name[NAME_LEN]; };\n"
+                              "typedef int (*cb_t)(int);\n"
+                              "int ext_read(int ch);\n"
+                              "static int helper(int x) { return ext_read(x); }\n"
+                              "int f_all(const char *s, struct node *n, const uint8_t *buf, size_t len, level_t lv, "
+                              "cb_t cb, int arr[4], _Bool ok) {\n"
+                              "    if (n == NULL || !n->next) return helper(0);\n"
+                              "    return (int)strlen(s) + buf[0] + (int)len + lv + cb(1) + arr[0] + ok;\n"
+                              "}\n"
+                              "static int hidden(void) { return 1; }\n"
+                              "int g_uses_hidden(void) { return hidden(); }\n";
 
-static char *write_src(const char *text) {
+static char *write_src(const char *text)
+{
     static char path[64];
     snprintf(path, sizeof path, "/tmp/sympath_unit_parse_%d.c", (int)getpid());
     FILE *f = fopen(path, "w");
@@ -39,14 +40,16 @@ static char *write_src(const char *text) {
     return path;
 }
 
-static const ut_param *param(const ut_func *f, const char *name) {
+static const ut_param *param(const ut_func *f, const char *name)
+{
     for (size_t i = 0; i < f->nparams; i++)
         if (!strcmp(f->params[i].name, name)) return &f->params[i];
     fail_msg("no parameter %s", name);
     return NULL;
 }
 
-static void test_signatures(void **state) {
+static void test_signatures(void **state)
+{
     (void)state;
     const char *path = write_src(SRC_TEXT);
     unit_info u;
@@ -79,9 +82,9 @@ static void test_signatures(void **state) {
     assert_true(node->complete);
     assert_int_equal(node->nfields, 3);
     assert_string_equal(node->fields[1].name, "next");
-    assert_ptr_equal(node->fields[1].type->pointee, node);       /* recursive type interned once */
+    assert_ptr_equal(node->fields[1].type->pointee, node); /* recursive type interned once */
     assert_int_equal(node->fields[2].type->kind, UT_ARRAY);
-    assert_int_equal(node->fields[2].type->count, 12);           /* macro resolved by clang */
+    assert_int_equal(node->fields[2].type->count, 12); /* macro resolved by clang */
 
     /* uint8_t keeps its typedef name; the pair (buf, len) is recognised */
     const ut_param *buf = param(f, "buf");
@@ -129,7 +132,8 @@ static void test_signatures(void **state) {
     unlink(path);
 }
 
-static void test_clang_errors(void **state) {
+static void test_clang_errors(void **state)
+{
     (void)state;
     const char *path = write_src("int broken(int x) { return x +; }\n");
     unit_info u;
@@ -137,13 +141,14 @@ static void test_clang_errors(void **state) {
     assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), -1);
     assert_non_null(err);
     assert_non_null(strstr(err, "error"));
-    assert_non_null(strstr(err, ":1:"));        /* clang's location */
+    assert_non_null(strstr(err, ":1:")); /* clang's location */
     free(err);
     unit_info_free(&u);
     unlink(path);
 }
 
-static void test_null_scan(void **state) {
+static void test_null_scan(void **state)
+{
     (void)state;
     unit_info u;
     memset(&u, 0, sizeof u);
@@ -159,25 +164,26 @@ static void test_null_scan(void **state) {
     unit_scan_null_checks(&u, t5, sizeof t5 / sizeof *t5);
     const char *t6[] = {"if", "(", "argv", "[", "i", "]", "!=", "NULL", ")", "x", "=", "w", "[", "0", "]", ";"};
     unit_scan_null_checks(&u, t6, sizeof t6 / sizeof *t6);
-    assert_true(unit_null_checked(&u, "argv", 1));     /* its elements are checked */
+    assert_true(unit_null_checked(&u, "argv", 1)); /* its elements are checked */
     assert_false(unit_null_checked(&u, "argv", 0));
     assert_false(unit_null_checked(&u, "w", 1));
     assert_true(unit_null_checked(&u, "p", 0));
     assert_true(unit_null_checked(&u, "q", 0));
-    assert_true(unit_null_checked(&u, "slot", 1));     /* *slot != 0 */
+    assert_true(unit_null_checked(&u, "slot", 1)); /* *slot != 0 */
     assert_false(unit_null_checked(&u, "slot", 0));
-    assert_false(unit_null_checked(&u, "b", 1));       /* a * b is a product */
-    assert_true(unit_null_checked(&u, "flush", 0));    /* last member of the path */
+    assert_false(unit_null_checked(&u, "b", 1));    /* a * b is a product */
+    assert_true(unit_null_checked(&u, "flush", 0)); /* last member of the path */
     assert_false(unit_null_checked(&u, "ops", 0));
     assert_false(unit_null_checked(&u, "link", 0));
-    assert_false(unit_null_checked(&u, "head", 0));    /* cur is never checked */
+    assert_false(unit_null_checked(&u, "head", 0)); /* cur is never checked */
     unit_null_propagate(&u);
-    assert_true(unit_null_checked(&u, "link", 0));     /* q = q->link with q checked */
+    assert_true(unit_null_checked(&u, "link", 0)); /* q = q->link with q checked */
     assert_false(unit_null_checked(&u, "head", 0));
     unit_info_free(&u);
 }
 
-static void test_declarators_and_idents(void **state) {
+static void test_declarators_and_idents(void **state)
+{
     (void)state;
     char *d;
     assert_string_equal(d = unit_declarator("int (*)(int)", "cb"), "int (*cb)(int)");
@@ -196,7 +202,8 @@ static void test_declarators_and_idents(void **state) {
     free(d);
 }
 
-static void test_buffer_pairs(void **state) {
+static void test_buffer_pairs(void **state)
+{
     (void)state;
     ut_type i32 = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
     ut_type u8 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "uint8_t"};
@@ -221,16 +228,15 @@ static void test_buffer_pairs(void **state) {
     assert_int_equal(ps3[0].len_param, 1);
     assert_int_equal(ps3[2].len_param, 3);
     assert_int_equal(ps[1].buf_param, 0);
-    assert_int_equal(ps[2].len_param, -1);  /* "x" is not a length name */
+    assert_int_equal(ps[2].len_param, -1); /* "x" is not a length name */
     assert_int_equal(ps[3].buf_param, -1);
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_signatures),
-        cmocka_unit_test(test_clang_errors),
-        cmocka_unit_test(test_null_scan),
-        cmocka_unit_test(test_declarators_and_idents),
+        cmocka_unit_test(test_signatures),   cmocka_unit_test(test_clang_errors),
+        cmocka_unit_test(test_null_scan),    cmocka_unit_test(test_declarators_and_idents),
         cmocka_unit_test(test_buffer_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

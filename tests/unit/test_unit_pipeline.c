@@ -50,10 +50,11 @@ static unit_run_opts defaults(const char *const *src, const char *out, FILE *log
 static void test_unknown_function_is_a_usage_error(void **state)
 {
     char *src = util_strf("%s/u.c", dir), *out = util_strf("%s/out", dir);
-    const char *text = "int f(int x) { return x > 0; }\nstatic int s(void) { return 1; }\nint g2(void) { return s(); }\n";
+    const char *text =
+        "int f(int x) { return x > 0; }\nstatic int s(void) { return 1; }\nint g2(void) { return s(); }\n";
     assert_int_equal(util_write_atomic(src, text, strlen(text)), 0);
-    const char *srcs[] = { src };
-    const char *fns[] = { "nosuch" };
+    const char *srcs[] = {src};
+    const char *fns[] = {"nosuch"};
     char *log = NULL;
     size_t len = 0;
     FILE *lf = open_memstream(&log, &len);
@@ -73,7 +74,7 @@ static void test_unknown_function_is_a_usage_error(void **state)
 static void test_unreadable_source(void **state)
 {
     char *out = util_strf("%s/out", dir);
-    const char *srcs[] = { "/nonexistent/u.c" };
+    const char *srcs[] = {"/nonexistent/u.c"};
     char *log = NULL;
     size_t len = 0;
     FILE *lf = open_memstream(&log, &len);

@@ -35,7 +35,8 @@ static void test_split_words_rule(void **state)
 {
     char **v = NULL, *err = NULL;
     size_t n = 0;
-    assert_int_equal(util_split_words("  -DA=1\t'-DB=two words' \"-DC=\\\"q\\\" \\\\\" a\\ b $HOME\n", &v, &n, &err), 0);
+    assert_int_equal(util_split_words("  -DA=1\t'-DB=two words' \"-DC=\\\"q\\\" \\\\\" a\\ b $HOME\n", &v, &n, &err),
+                     0);
     assert_int_equal(n, 5);
     assert_string_equal(v[0], "-DA=1");
     assert_string_equal(v[1], "-DB=two words");
@@ -59,11 +60,11 @@ static void test_split_words_long_and_errors(void **state)
     char big[10000];
     memset(big, 'a', sizeof big - 1);
     big[sizeof big - 1] = 0;
-    assert_int_equal(util_split_words(big, &v, &n, &err), 0);   /* no truncation at any length */
+    assert_int_equal(util_split_words(big, &v, &n, &err), 0); /* no truncation at any length */
     assert_int_equal(strlen(v[0]), sizeof big - 1);
     assert_int_equal(util_split_words("ok 'open", &v, &n, &err), -1);
     assert_non_null(strstr(err, "unterminated"));
-    assert_int_equal(n, 2);   /* the word before the error stays */
+    assert_int_equal(n, 2); /* the word before the error stays */
     assert_string_equal(v[1], "ok");
     free(err);
     util_free_strv(v);
@@ -90,14 +91,14 @@ static void test_files(void **state)
 {
     char *p = util_strf("%s/a/b/c", tmpdir);
     assert_int_equal(util_mkdir_p(p), 0);
-    assert_int_equal(util_mkdir_p(p), 0);   /* exists: fine */
+    assert_int_equal(util_mkdir_p(p), 0); /* exists: fine */
     char *f = util_strf("%s/file.txt", p);
     assert_int_equal(util_write_atomic(f, "hello\0world", 11), 0);
     size_t len = 0;
     char *text = util_read_file(f, &len);
     assert_non_null(text);
     assert_int_equal(len, 11);
-    assert_memory_equal(text, "hello\0world", 12);   /* NUL after the last byte */
+    assert_memory_equal(text, "hello\0world", 12); /* NUL after the last byte */
     free(text);
     assert_int_equal(util_write_atomic(f, "", 0), 0);
     text = util_read_file(f, &len);
@@ -107,14 +108,14 @@ static void test_files(void **state)
     errno = 0;
     assert_null(util_read_file("/nonexistent/x", NULL));
     assert_int_equal(errno, ENOENT);
-    assert_int_equal(util_mkdir_p(f), -1);   /* a file is in the way */
+    assert_int_equal(util_mkdir_p(f), -1); /* a file is in the way */
     assert_int_equal(errno, ENOTDIR);
     char *bad = util_strf("%s/missing-dir/x", tmpdir);
-    assert_int_equal(util_write_atomic(bad, "x", 1), -1);   /* no temporary left anywhere */
+    assert_int_equal(util_write_atomic(bad, "x", 1), -1); /* no temporary left anywhere */
     free(bad);
     size_t cnt = 9;
     char **list = util_list_dir(p, "*", &cnt);
-    assert_int_equal(cnt, 1);   /* the temporary of the successful writes is gone */
+    assert_int_equal(cnt, 1); /* the temporary of the successful writes is gone */
     assert_string_equal(list[0], f);
     util_free_strv(list);
     free(f);
@@ -123,7 +124,7 @@ static void test_files(void **state)
 
 static void test_list_dir_sorted(void **state)
 {
-    const char *names[] = { "test-3.xml", "test-1.xml", ".test-0.xml", "other.txt", "test-2.xml" };
+    const char *names[] = {"test-3.xml", "test-1.xml", ".test-0.xml", "other.txt", "test-2.xml"};
     for (size_t i = 0; i < 5; i++) {
         char *f = util_strf("%s/%s", tmpdir, names[i]);
         assert_int_equal(util_write_atomic(f, "x", 1), 0);
@@ -146,9 +147,9 @@ static void test_list_dir_sorted(void **state)
 static void test_run(void **state)
 {
     char *log = util_strf("%s/log", tmpdir);
-    char *env[] = { "SYMPATH_UTIL_TEST=42", NULL };
-    char *argv[] = { "sh", "-c", "echo out $SYMPATH_UTIL_TEST; echo err >&2; pwd; exit 3", NULL };
-    util_proc p = { .argv = argv, .env_add = env, .out_path = log, .cwd = "/" };
+    char *env[] = {"SYMPATH_UTIL_TEST=42", NULL};
+    char *argv[] = {"sh", "-c", "echo out $SYMPATH_UTIL_TEST; echo err >&2; pwd; exit 3", NULL};
+    util_proc p = {.argv = argv, .env_add = env, .out_path = log, .cwd = "/"};
     int st = 0;
     assert_int_equal(util_run(&p, &st), 0);
     assert_true(WIFEXITED(st));
@@ -157,15 +158,15 @@ static void test_run(void **state)
     assert_string_equal(text, "out 42\nerr\n/\n");
     free(text);
 
-    char *sleeper[] = { "sh", "-c", "sleep 5 & sleep 5", NULL };
-    util_proc q = { .argv = sleeper, .timeout_s = 0.2, .new_group = 1 };
+    char *sleeper[] = {"sh", "-c", "sleep 5 & sleep 5", NULL};
+    util_proc q = {.argv = sleeper, .timeout_s = 0.2, .new_group = 1};
     double t0 = util_now_s();
     assert_int_equal(util_run(&q, &st), 1);
     assert_true(util_now_s() - t0 < 3);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 
-    char *missing[] = { "/nonexistent/program", NULL };
-    util_proc r = { .argv = missing, .out_path = log };
+    char *missing[] = {"/nonexistent/program", NULL};
+    util_proc r = {.argv = missing, .out_path = log};
     assert_int_equal(util_run(&r, &st), 0);
     assert_int_equal(WEXITSTATUS(st), 127);
     text = util_read_file(log, NULL);

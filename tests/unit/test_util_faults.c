@@ -42,8 +42,7 @@ static size_t entries(void)
     size_t hidden = 0;
     v = util_list_dir(tmpdir, ".?*", &hidden);
     for (size_t i = 0; v && v[i]; i++)
-        if (strcmp(strrchr(v[i], '/'), "/..") == 0)
-            hidden--;
+        if (strcmp(strrchr(v[i], '/'), "/..") == 0) hidden--;
     util_free_strv(v);
     return n + hidden;
 }
@@ -61,7 +60,7 @@ static void test_atomic_leaves_whole_files(void **state)
     assert_string_equal(t, "{\"new\": 2}\n");
     free(t);
     assert_int_equal(entries(), 1);
-    util_write_atomic_abandon();   /* nothing in progress: nothing removed */
+    util_write_atomic_abandon(); /* nothing in progress: nothing removed */
     assert_int_equal(entries(), 1);
     /* a target that cannot be renamed over (a directory): the old state stays, no temporary */
     char *d = util_strf("%s/dir", tmpdir);
@@ -83,26 +82,26 @@ static void on_alarm(int sig)
 static void test_run_stop_flag(void **state)
 {
     (void)state;
-    char *argv[] = { "sleep", "5", NULL };
-    util_proc p = { .argv = argv, .stop = &stop_now };
+    char *argv[] = {"sleep", "5", NULL};
+    util_proc p = {.argv = argv, .stop = &stop_now};
     int status = 0;
-    stop_now = 1;   /* already set: the child is terminated at once */
+    stop_now = 1; /* already set: the child is terminated at once */
     assert_int_equal(util_run(&p, &status), 2);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 
-    stop_now = 0;   /* set by a signal while the child runs */
+    stop_now = 0; /* set by a signal while the child runs */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+    struct itimerval it = {{0, 0}, {0, 100000}};
     setitimer(ITIMER_REAL, &it, NULL);
     double t0 = util_now_s();
     assert_int_equal(util_run(&p, &status), 2);
     assert_true(util_now_s() - t0 < 2.0);
 
-    stop_now = 0;   /* never set: an ordinary run */
-    char *quick[] = { "true", NULL };
+    stop_now = 0; /* never set: an ordinary run */
+    char *quick[] = {"true", NULL};
     p.argv = quick;
     assert_int_equal(util_run(&p, &status), 0);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -116,7 +115,7 @@ static void test_fault_hook(void **state)
     setenv("SYMPATH_FAULT", "other,solver_fail,x", 1);
     assert_int_equal(util_fault("solver_fail"), 1);
     assert_int_equal(util_fault("x"), 1);
-    assert_int_equal(util_fault("solver"), 0);   /* whole names only */
+    assert_int_equal(util_fault("solver"), 0); /* whole names only */
     assert_int_equal(util_fault("fail"), 0);
     assert_int_equal(util_fault(""), 0);
     setenv("SYMPATH_FAULT", "", 1);

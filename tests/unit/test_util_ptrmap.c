@@ -49,8 +49,7 @@ static void test_growth_keeps_every_entry(void **state)
     uint64_t *keys = calloc(N, sizeof *keys);
     assert_non_null(keys);
     ptrmap m = PTRMAP_INIT;
-    for (uintptr_t i = 0; i < N; i++)
-        assert_int_equal(ptrmap_put(&m, &keys[i], (void *)(i + 1), (void *)(2 * i)), 0);
+    for (uintptr_t i = 0; i < N; i++) assert_int_equal(ptrmap_put(&m, &keys[i], (void *)(i + 1), (void *)(2 * i)), 0);
     assert_int_equal(m.n, N);
     assert_true(2 * m.n <= m.cap);
     assert_int_equal(m.cap & (m.cap - 1), 0); /* a power of two */

@@ -18,8 +18,8 @@ static void emit(trace_header *h, trace_rec *recs, const trace_rec *r)
     __atomic_store_n(&h->nrecs, n + 1, __ATOMIC_RELEASE);
 }
 
-static void emit_expr(trace_header *h, trace_rec *recs, unsigned op, unsigned width, uint32_t id,
-                      uint32_t k0, uint32_t k1, uint32_t aux, uint64_t value)
+static void emit_expr(trace_header *h, trace_rec *recs, unsigned op, unsigned width, uint32_t id, uint32_t k0,
+                      uint32_t k1, uint32_t aux, uint64_t value)
 {
     trace_rec r;
     memset(&r, 0, sizeof r);

@@ -35,7 +35,7 @@
 
 /* ---- the input vector ---- */
 
-static char **g_vals;       /* the input texts, entities decoded, trimmed */
+static char **g_vals; /* the input texts, entities decoded, trimmed */
 static size_t g_nvals, g_cap, g_next;
 static int g_loaded;
 
@@ -91,8 +91,10 @@ static char *decode_text(const char *s, size_t n)
             out[o++] = s[i++];
             continue;
         }
-        static const struct { const char *ent; char c; } ents[] = {
-            { "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&apos;", '\'' } };
+        static const struct {
+            const char *ent;
+            char c;
+        } ents[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
         int hit = 0;
         for (size_t k = 0; k < sizeof ents / sizeof ents[0] && !hit; k++) {
             size_t l = strlen(ents[k].ent);
@@ -112,14 +114,11 @@ static char *decode_text(const char *s, size_t n)
                 hit = 1;
             }
         }
-        if (!hit)
-            out[o++] = s[i++];
+        if (!hit) out[o++] = s[i++];
     }
     size_t b = 0;
-    while (b < o && strchr(" \t\r\n", out[b]))
-        b++;
-    while (o > b && strchr(" \t\r\n", out[o - 1]))
-        o--;
+    while (b < o && strchr(" \t\r\n", out[b])) b++;
+    while (o > b && strchr(" \t\r\n", out[o - 1])) o--;
     memmove(out, out + b, o - b);
     out[o - b] = '\0';
     return out;
@@ -131,8 +130,7 @@ static void push_value(char *v)
         char **old = g_vals;
         g_cap = g_cap ? 2 * g_cap : 64;
         g_vals = xalloc(g_cap * sizeof *g_vals);
-        if (g_nvals)
-            memcpy(g_vals, old, g_nvals * sizeof *g_vals);
+        if (g_nvals) memcpy(g_vals, old, g_nvals * sizeof *g_vals);
     }
     g_vals[g_nvals++] = v;
 }
@@ -145,8 +143,7 @@ static void parse_testcase(const char *doc)
     while ((p = strchr(p, '<')) != NULL) {
         if (strncmp(p, "<!--", 4) == 0) {
             const char *e = strstr(p + 4, "-->");
-            if (!e)
-                return;
+            if (!e) return;
             p = e + 3;
             continue;
         }
@@ -158,19 +155,16 @@ static void parse_testcase(const char *doc)
         const char *q = p + 6;
         char quote = 0;
         for (; *q && (quote || *q != '>'); q++)
-            if (quote ? *q == quote : (*q == '"' || *q == '\''))
-                quote = quote ? 0 : *q;
-        if (!*q)
-            return;
-        if (q[-1] == '/') {              /* <input .../>: empty value */
+            if (quote ? *q == quote : (*q == '"' || *q == '\'')) quote = quote ? 0 : *q;
+        if (!*q) return;
+        if (q[-1] == '/') { /* <input .../>: empty value */
             push_value(decode_text("", 0));
             p = q + 1;
             continue;
         }
         const char *body = q + 1;
         const char *end = strstr(body, "</input");
-        if (!end)
-            end = body + strlen(body);
+        if (!end) end = body + strlen(body);
         push_value(decode_text(body, (size_t)(end - body)));
         p = end;
     }
@@ -182,8 +176,7 @@ static void load(void)
 {
     g_loaded = 1;
     const char *path = getenv(SYMPATH_ENV_TESTCASE);
-    if (!path || !*path)
-        return;
+    if (!path || !*path) return;
     g_from_file = 1;
     /* open/read, not fopen: fclose would free the FILE and its buffer (see xalloc) */
     int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
@@ -219,10 +212,8 @@ static void load(void)
  * exit() also writes the gcov counters. */
 static const char *next_text(void)
 {
-    if (!g_loaded)
-        load();
-    if (g_next < g_nvals)
-        return g_vals[g_next++];
+    if (!g_loaded) load();
+    if (g_next < g_nvals) return g_vals[g_next++];
     if (g_from_file) {
         fprintf(stderr, "replay: the test case's %zu inputs are used up: the program ends here\n", (size_t)g_nvals);
         exit(0);
@@ -235,11 +226,9 @@ static const char *next_text(void)
 static int looks_float(const char *s)
 {
     int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    if (!hex && (s[0] == '-' || s[0] == '+'))
-        hex = s[1] == '0' && (s[2] == 'x' || s[2] == 'X');
+    if (!hex && (s[0] == '-' || s[0] == '+')) hex = s[1] == '0' && (s[2] == 'x' || s[2] == 'X');
     for (const char *p = s; *p; p++) {
-        if (*p == '.' || (hex ? (*p == 'p' || *p == 'P') : (*p == 'e' || *p == 'E')))
-            return 1;
+        if (*p == '.' || (hex ? (*p == 'p' || *p == 'P') : (*p == 'e' || *p == 'E'))) return 1;
     }
     return strstr(s, "inf") || strstr(s, "INF") || strstr(s, "nan") || strstr(s, "NAN");
 }
@@ -250,64 +239,49 @@ static int looks_float(const char *s)
 static uint64_t next_int(void)
 {
     const char *s = next_text();
-    if (!s || !*s)
-        return 0;
-    if (strcmp(s, "true") == 0)
-        return 1;
-    if (strcmp(s, "false") == 0)
-        return 0;
-    if (s[0] == '\'' && s[1])
-        return (uint64_t)(int64_t)(signed char)s[1];
+    if (!s || !*s) return 0;
+    if (strcmp(s, "true") == 0) return 1;
+    if (strcmp(s, "false") == 0) return 0;
+    if (s[0] == '\'' && s[1]) return (uint64_t)(int64_t)(signed char)s[1];
     if (looks_float(s)) {
         double d = strtod(s, NULL);
-        if (d != d)
-            return 0;
-        if (d < 0)
-            return d <= -9223372036854775808.0 ? (uint64_t)INT64_MIN : (uint64_t)(int64_t)d;
+        if (d != d) return 0;
+        if (d < 0) return d <= -9223372036854775808.0 ? (uint64_t)INT64_MIN : (uint64_t)(int64_t)d;
         return d >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
     }
-    if (s[0] == '-')
-        return (uint64_t)strtoll(s, NULL, 0);
+    if (s[0] == '-') return (uint64_t)strtoll(s, NULL, 0);
     return strtoull(s, NULL, 0);
 }
 
 static double next_double(void)
 {
     const char *s = next_text();
-    if (!s || !*s)
-        return 0.0;
-    if (strcmp(s, "true") == 0)
-        return 1.0;
-    if (strcmp(s, "false") == 0)
-        return 0.0;
+    if (!s || !*s) return 0.0;
+    if (strcmp(s, "true") == 0) return 1.0;
+    if (strcmp(s, "false") == 0) return 0.0;
     return strtod(s, NULL);
 }
 
 static float next_float(void)
 {
     const char *s = next_text();
-    if (!s || !*s)
-        return 0.0f;
-    if (strcmp(s, "true") == 0)
-        return 1.0f;
-    if (strcmp(s, "false") == 0)
-        return 0.0f;
-    return strtof(s, NULL);   /* direct, so hex floats and decimals round once */
+    if (!s || !*s) return 0.0f;
+    if (strcmp(s, "true") == 0) return 1.0f;
+    if (strcmp(s, "false") == 0) return 0.0f;
+    return strtof(s, NULL); /* direct, so hex floats and decimals round once */
 }
 
 /* 128-bit inputs: digits read into 128 bits (values wider than 64 bits survive). */
 static unsigned __int128 next_int128(void)
 {
     const char *s = next_text();
-    if (!s || !*s)
-        return 0;
+    if (!s || !*s) return 0;
     if (looks_float(s) || s[0] == '\'' || strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
-        g_next--;                    /* let the 64-bit path interpret it */
+        g_next--; /* let the 64-bit path interpret it */
         return (unsigned __int128)(__int128)(int64_t)next_int();
     }
     int neg = *s == '-';
-    if (*s == '-' || *s == '+')
-        s++;
+    if (*s == '-' || *s == '+') s++;
     unsigned base = 10;
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
@@ -316,10 +290,14 @@ static unsigned __int128 next_int128(void)
     unsigned __int128 v = 0;
     for (;; s++) {
         unsigned d;
-        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
-        else if (base == 16 && *s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
-        else if (base == 16 && *s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
-        else break;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            break;
         v = v * base + d;
     }
     return neg ? -v : v;
@@ -343,16 +321,15 @@ __attribute__((constructor)) static void replay_install_handlers(void)
      * recursion) would otherwise find no stack to run on, and the test's
      * coverage would be lost although sympath counted it. */
     static char alt[1 << 16];
-    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 };
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = flush_and_reraise;
     sa.sa_flags = SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+    static const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }
 #define FLUSH_COVERAGE() __gcov_dump()
 #else
@@ -365,8 +342,8 @@ __attribute__((constructor)) static void replay_install_handlers(void)
  * (an alias of a function returning long long), exactly as the executor's runtime
  * does: a program that declares one with another return type (`int
  * __VERIFIER_nondet_bool()`, no prototype) reads the same value in both. */
-#define NARROW_NONDET(T, name, ext)                                                  \
-    static long long name##_wide(void) { return (long long)(ext)next_int(); }          \
+#define NARROW_NONDET(T, name, ext)                                           \
+    static long long name##_wide(void) { return (long long)(ext)next_int(); } \
     T name(void) __attribute__((alias(#name "_wide")));
 NARROW_NONDET(int, __VERIFIER_nondet_int, int)
 NARROW_NONDET(unsigned int, __VERIFIER_nondet_uint, unsigned int)
@@ -406,8 +383,7 @@ uint64_t __sym_input_int(uint32_t it, uint32_t width, uint32_t is_signed)
     if (width >= 1 && width < 64) {
         uint64_t mask = ((uint64_t)1 << width) - 1;
         v &= mask;
-        if (is_signed && (v >> (width - 1)) & 1)
-            v |= ~mask;
+        if (is_signed && (v >> (width - 1)) & 1) v |= ~mask;
     }
     return v;
 }
@@ -451,8 +427,7 @@ static unsigned char *read_source(unsigned max, unsigned *len)
     unsigned l = (unsigned)next_int();
     __VERIFIER_assume(l <= max);
     unsigned char *d = xalloc(max + 1);
-    for (unsigned i = 0; i < max; i++)
-        d[i] = (unsigned char)next_int();
+    for (unsigned i = 0; i < max; i++) d[i] = (unsigned char)next_int();
     *len = l;
     return d;
 }
@@ -487,8 +462,7 @@ int __wrap_main(int argc, char **argv, char **envp)
         av[0] = argv[0];
         for (unsigned i = 1; i <= c->args_max; i++) {
             char *a = xalloc(c->arg_len + 1);
-            for (unsigned k = 0; k < c->arg_len; k++)
-                a[k] = (char)next_int();
+            for (unsigned k = 0; k < c->arg_len; k++) a[k] = (char)next_int();
             a[c->arg_len] = '\0';
             av[i] = a;
         }
@@ -508,8 +482,7 @@ int __wrap_main(int argc, char **argv, char **envp)
     if (c->nfiles) {
         g_file_data = xalloc(c->nfiles * sizeof *g_file_data);
         g_file_len = xalloc(c->nfiles * sizeof *g_file_len);
-        for (unsigned i = 0; i < c->nfiles; i++)
-            g_file_data[i] = read_source(c->file_sizes[i], &g_file_len[i]);
+        for (unsigned i = 0; i < c->nfiles; i++) g_file_data[i] = read_source(c->file_sizes[i], &g_file_len[i]);
     }
     return __real_main(argc, argv, envp);
 }
@@ -519,11 +492,9 @@ int __wrap_main(int argc, char **argv, char **envp)
 static int sym_file_fd(const char *path)
 {
     const struct sym_posix_conf *c = &__sym_posix_conf;
-    while (path && path[0] == '.' && path[1] == '/')
-        path += 2;
+    while (path && path[0] == '.' && path[1] == '/') path += 2;
     for (unsigned i = 0; path && g_file_data && i < c->nfiles; i++)
-        if (strcmp(c->file_names[i], path) == 0)
-            return bytes_fd(path, g_file_data[i], g_file_len[i]);
+        if (strcmp(c->file_names[i], path) == 0) return bytes_fd(path, g_file_data[i], g_file_len[i]);
     return -1;
 }
 
@@ -603,8 +574,7 @@ double sym_double(const char *name) { return next_double(); }
 void sym_bytes(void *buf, size_t n, const char *name)
 {
     unsigned char *p = buf;
-    for (size_t i = 0; i < n; i++)
-        p[i] = (unsigned char)next_int();
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)next_int();
 }
 
 void sym_assume(int cond) { __VERIFIER_assume(cond); }
@@ -625,6 +595,5 @@ void sym_assert(int cond)
  * file instead. Past the end of the vector the program ends as next_text says. */
 void __sym_replay_skip_inputs(unsigned long n)
 {
-    for (unsigned long i = 0; i < n; i++)
-        (void)next_text();
+    for (unsigned long i = 0; i < n; i++) (void)next_text();
 }

@@ -24,20 +24,18 @@ void __sym_replay_skip_inputs(unsigned long n);
 int __real_sqlite3_open(const char *filename, sqlite3 **db);
 int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const char *vfs);
 
-static int built;           /* 0 not yet, 1 built, -1 no database replay configured */
+static int built; /* 0 not yet, 1 built, -1 no database replay configured */
 static const char *db_file;
 
 static void build(void)
 {
-    if (built)
-        return;
+    if (built) return;
     built = -1;
     const char *schema = getenv(SYMPATH_ENV_REPLAY_DB_SCHEMA);
     const char *fixture = getenv(SYMPATH_ENV_REPLAY_DB_FIXTURE);
     const char *ninputs = getenv(SYMPATH_ENV_REPLAY_DB_INPUTS);
     db_file = getenv(SYMPATH_ENV_REPLAY_DB_FILE);
-    if (!schema || !db_file)
-        return;
+    if (!schema || !db_file) return;
     unlink(db_file);
     sqlite3 *db = NULL;
     char *ddl = util_read_file(schema, NULL), *rows = fixture ? util_read_file(fixture, NULL) : NULL, *msg = NULL;
@@ -55,15 +53,13 @@ static void build(void)
     free(ddl);
     free(rows);
     built = 1;
-    if (ninputs)
-        __sym_replay_skip_inputs(strtoul(ninputs, NULL, 10));
+    if (ninputs) __sym_replay_skip_inputs(strtoul(ninputs, NULL, 10));
 }
 
 int __wrap_sqlite3_open(const char *filename, sqlite3 **db)
 {
     build();
-    if (built == 1)
-        return __real_sqlite3_open_v2(db_file, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (built == 1) return __real_sqlite3_open_v2(db_file, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     return __real_sqlite3_open(filename, db);
 }
 
@@ -71,7 +67,8 @@ int __wrap_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const 
 {
     build();
     if (built == 1)
-        return __real_sqlite3_open_v2(db_file, db, (flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) &
-                                                       ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY), NULL);
+        return __real_sqlite3_open_v2(
+            db_file, db,
+            (flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) & ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY), NULL);
     return __real_sqlite3_open_v2(filename, db, flags, vfs);
 }

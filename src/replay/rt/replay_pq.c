@@ -54,11 +54,20 @@ PGresult *__real_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
 char *__real_PQresultErrorMessage(const PGresult *res);
 
 /* Fake connections, prepared statements, error results. */
-typedef struct conn_ent { PGconn *c; char msg[1024]; } conn_ent;
-typedef struct stmt_ent { const PGconn *c; char *name, *sql; } stmt_ent;
-typedef struct err_ent { const PGresult *r; char *msg; } err_ent;
+typedef struct conn_ent {
+    PGconn *c;
+    char msg[1024];
+} conn_ent;
+typedef struct stmt_ent {
+    const PGconn *c;
+    char *name, *sql;
+} stmt_ent;
+typedef struct err_ent {
+    const PGresult *r;
+    char *msg;
+} err_ent;
 
-static int state;       /* 0 not read, 1 replaying from results, -1 plain libpq */
+static int state;        /* 0 not read, 1 replaying from results, -1 plain libpq */
 static results recorded; /* the test's results file (items[i].is_fail: a "fail" entry) */
 static char *used;       /* used[i]: recorded.items[i] was served */
 static conn_ent conns[64];
@@ -66,14 +75,13 @@ static stmt_ent *stmts;
 static int nstmts;
 static err_ent errs[256];
 static int warned;
-static int writes_ok;   /* "writes allowed": a fixture-mode test, whose writes succeeded */
+static int writes_ok; /* "writes allowed": a fixture-mode test, whose writes succeeded */
 
 /* ---------------------------------------------------------------- results file */
 
 static void read_results(void)
 {
-    if (state)
-        return;
+    if (state) return;
     const char *path = getenv(SYMPATH_ENV_REPLAY_RESULTS);
     state = path && *path ? 1 : -1;
     if (state < 0 || access(path, F_OK)) /* no file: no SELECT was executed in that test, every SELECT is empty */
@@ -85,15 +93,13 @@ static void read_results(void)
     }
     writes_ok = recorded.writes_allowed;
     used = calloc(recorded.nitems + 1, 1);
-    if (!used)
-        exit(3);
+    if (!used) exit(3);
 }
 
 static conn_ent *fake(const PGconn *c)
 {
     for (int i = 0; c && i < 64; i++)
-        if (conns[i].c == c)
-            return &conns[i];
+        if (conns[i].c == c) return &conns[i];
     return NULL;
 }
 
@@ -134,8 +140,7 @@ static PGresult *error_result(conn_ent *ce, const char *msg)
     char *copy = strdup(ce->msg);
     for (int i = 0; i < 256; i++)
         if (!errs[i].r || i == 255) {
-            if (errs[i].r)
-                free(errs[i].msg);
+            if (errs[i].r) free(errs[i].msg);
             errs[i].r = r;
             errs[i].msg = copy;
             break;
@@ -153,18 +158,15 @@ static PGresult *serve(conn_ent *ce, const char *sql)
         if (!used[i] && !recorded.items[i].is_fail && !strcmp(recorded.items[i].site, id))
             b = &recorded.items[i], used[i] = 1;
     if (!b) {
-        if (!warned++)
-            fprintf(stderr, "replay: no recorded result left for the SELECT of site %s: an empty one\n", id);
+        if (!warned++) fprintf(stderr, "replay: no recorded result left for the SELECT of site %s: an empty one\n", id);
         PGresult *r = empty_result(PGRES_TUPLES_OK);
         return r;
     }
-    if (b->error)
-        return error_result(ce, b->error);
+    if (b->error) return error_result(ce, b->error);
     PGresult *r = empty_result(PGRES_TUPLES_OK);
     PGresAttDesc *att = calloc((size_t)b->ncols + 1, sizeof *att);
-    char (*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
-    if (!r || !att || !dflt)
-        exit(3);
+    char(*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
+    if (!r || !att || !dflt) exit(3);
     for (int i = 0; i < b->ncols; i++) {
         snprintf(dflt[i], sizeof dflt[i], "c%d", i);
         att[i].name = b->names ? b->names[i] : dflt[i];
@@ -173,13 +175,11 @@ static PGresult *serve(conn_ent *ce, const char *sql)
         att[i].atttypmod = -1;
         att[i].format = 0;
     }
-    if (!PQsetResultAttrs(r, b->ncols, att))
-        exit(3);
+    if (!PQsetResultAttrs(r, b->ncols, att)) exit(3);
     for (size_t k = 0; k < b->nrows; k++)
         for (int i = 0; i < b->ncols; i++) {
             const char *v = b->rows[k][i];
-            if (!PQsetvalue(r, (int)k, i, (char *)(v ? v : ""), v ? (int)strlen(v) : -1))
-                exit(3);
+            if (!PQsetvalue(r, (int)k, i, (char *)(v ? v : ""), v ? (int)strlen(v) : -1)) exit(3);
         }
     free(att);
     free(dflt);
@@ -191,11 +191,10 @@ static PGresult *serve(conn_ent *ce, const char *sql)
  * writes, as far as a read-only transaction is concerned). */
 static const char *writing_command(const char *sql, char *buf, size_t cap)
 {
-    static const char *const writes[] = {"INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER",
-                                         "TRUNCATE", "COPY", "GRANT", "REVOKE", "COMMENT", "CLUSTER", "REINDEX",
-                                         "REFRESH", "SECURITY", "IMPORT"};
-    while (isspace((unsigned char)*sql))
-        sql++;
+    static const char *const writes[] = {"INSERT",  "UPDATE",   "DELETE",  "MERGE",    "CREATE", "DROP",
+                                         "ALTER",   "TRUNCATE", "COPY",    "GRANT",    "REVOKE", "COMMENT",
+                                         "CLUSTER", "REINDEX",  "REFRESH", "SECURITY", "IMPORT"};
+    while (isspace((unsigned char)*sql)) sql++;
     size_t n = 0;
     while (isalpha((unsigned char)sql[n]) && n + 1 < cap) {
         buf[n] = (char)toupper((unsigned char)sql[n]);
@@ -203,15 +202,13 @@ static const char *writing_command(const char *sql, char *buf, size_t cap)
     }
     buf[n] = 0;
     for (size_t k = 0; k < sizeof writes / sizeof *writes; k++)
-        if (!strcmp(buf, writes[k]))
-            return buf;
+        if (!strcmp(buf, writes[k])) return buf;
     return NULL;
 }
 
 static PGresult *statement(conn_ent *ce, const char *sql)
 {
-    if (sql && data_is_select(sql, strlen(sql)))
-        return serve(ce, sql);
+    if (sql && data_is_select(sql, strlen(sql))) return serve(ce, sql);
     static char text[4096]; /* flattened and cut as the executor recorded it (db_pq_record.c) */
     proto_flat(text, sizeof text, sql);
     for (size_t i = 0; i < recorded.nitems; i++)
@@ -249,10 +246,7 @@ PGconn *__wrap_PQsetdbLogin(const char *host, const char *port, const char *opti
     return state > 0 ? new_conn() : __real_PQsetdbLogin(host, port, options, tty, dbname, login, pwd);
 }
 
-ConnStatusType __wrap_PQstatus(const PGconn *conn)
-{
-    return fake(conn) ? CONNECTION_OK : __real_PQstatus(conn);
-}
+ConnStatusType __wrap_PQstatus(const PGconn *conn) { return fake(conn) ? CONNECTION_OK : __real_PQstatus(conn); }
 
 char *__wrap_PQerrorMessage(const PGconn *conn)
 {
@@ -263,11 +257,9 @@ char *__wrap_PQerrorMessage(const PGconn *conn)
 void __wrap_PQfinish(PGconn *conn)
 {
     conn_ent *ce = fake(conn);
-    if (ce)
-        ce->c = NULL;
+    if (ce) ce->c = NULL;
     for (int i = 0; i < nstmts; i++)
-        if (stmts[i].c == conn)
-            stmts[i].c = NULL;
+        if (stmts[i].c == conn) stmts[i].c = NULL;
     __real_PQfinish(conn);
 }
 
@@ -288,11 +280,9 @@ PGresult *__wrap_PQexecParams(PGconn *conn, const char *command, int nparams, co
 PGresult *__wrap_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     conn_ent *ce = fake(conn);
-    if (!ce)
-        return __real_PQprepare(conn, name, query, nparams, types);
+    if (!ce) return __real_PQprepare(conn, name, query, nparams, types);
     stmt_ent *ns = realloc(stmts, (size_t)(nstmts + 1) * sizeof *ns);
-    if (!ns)
-        exit(3);
+    if (!ns) exit(3);
     stmts = ns;
     stmts[nstmts].c = conn;
     stmts[nstmts].name = strdup(name ? name : "");
@@ -306,19 +296,16 @@ PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
                                 const int *lengths, const int *formats, int result_format)
 {
     conn_ent *ce = fake(conn);
-    if (!ce)
-        return __real_PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
+    if (!ce) return __real_PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     const char *sql = NULL;
     for (int i = nstmts - 1; i >= 0 && !sql; i--) /* the latest statement of that name */
-        if (stmts[i].c == conn && !strcmp(stmts[i].name, name ? name : ""))
-            sql = stmts[i].sql;
+        if (stmts[i].c == conn && !strcmp(stmts[i].name, name ? name : "")) sql = stmts[i].sql;
     return statement(ce, sql);
 }
 
 char *__wrap_PQresultErrorMessage(const PGresult *res)
 {
     for (int i = 0; res && i < 256; i++)
-        if (errs[i].r == res)
-            return errs[i].msg;
+        if (errs[i].r == res) return errs[i].msg;
     return __real_PQresultErrorMessage(res);
 }

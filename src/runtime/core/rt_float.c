@@ -23,26 +23,28 @@ static expr *classify(expr_ctx *cx, uint32_t which, expr *A, unsigned fw, unsign
     case SYM_F_ISNAN: return expr_ite(cx, nan, one, zero);
     case SYM_F_FINITE: return expr_ite(cx, expr_fcmp(cx, FPRED_OLT, mag, expr_const(cx, inf, fw)), one, zero);
     case SYM_F_ISINF:
-        return expr_ite(cx, is_inf, expr_ite(cx, expr_binary(cx, EXPR_ULT, A, expr_const(cx, sign, fw)), one,
-                                             expr_const(cx, expr_mask(width), width)), zero);
+        return expr_ite(cx, is_inf,
+                        expr_ite(cx, expr_binary(cx, EXPR_ULT, A, expr_const(cx, sign, fw)), one,
+                                 expr_const(cx, expr_mask(width), width)),
+                        zero);
     default: /* fpclassify */
-        return expr_ite(cx, nan, zero,
-               expr_ite(cx, is_inf, one,
-               expr_ite(cx, expr_fcmp(cx, FPRED_OEQ, A, expr_const(cx, 0, fw)), expr_const(cx, 2, width),
-               expr_ite(cx, expr_fcmp(cx, FPRED_OLT, mag, expr_const(cx, min_normal, fw)),
-                        expr_const(cx, 3, width), expr_const(cx, 4, width)))));
+        return expr_ite(
+            cx, nan, zero,
+            expr_ite(cx, is_inf, one,
+                     expr_ite(cx, expr_fcmp(cx, FPRED_OEQ, A, expr_const(cx, 0, fw)), expr_const(cx, 2, width),
+                              expr_ite(cx, expr_fcmp(cx, FPRED_OLT, mag, expr_const(cx, min_normal, fw)),
+                                       expr_const(cx, 3, width), expr_const(cx, 4, width)))));
     }
 }
 
 symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
                    symx c, uint64_t cv)
 {
-    if (RT_CONCRETE_NOW())
-        return NULL;
+    if (RT_CONCRETE_NOW()) return NULL;
     expr_ctx *cx = rt_cx();
     unsigned fw = from_width;
-    if ((fw != 32 && fw != 64 && which != SYM_F_SITOFP && which != SYM_F_UITOFP) || fw < 1 || fw > 64 ||
-        width < 1 || width > 64) {
+    if ((fw != 32 && fw != 64 && which != SYM_F_SITOFP && which != SYM_F_UITOFP) || fw < 1 || fw > 64 || width < 1 ||
+        width > 64) {
         rt_count_conc(CONC_FLOAT);
         return NULL;
     }
@@ -55,7 +57,11 @@ symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, 
     uint64_t sign = 1ull << (fw - 1);
     expr *r;
     switch (which) {
-    case SYM_F_ADD: case SYM_F_SUB: case SYM_F_MUL: case SYM_F_DIV: case SYM_F_REM: {
+    case SYM_F_ADD:
+    case SYM_F_SUB:
+    case SYM_F_MUL:
+    case SYM_F_DIV:
+    case SYM_F_REM: {
         static const expr_op ops[] = {EXPR_FADD, EXPR_FSUB, EXPR_FMUL, EXPR_FDIV, EXPR_FREM};
         r = expr_fp(cx, ops[which - SYM_F_ADD], fw, 0, A, rt_operand(b, bv, fw), NULL);
         break;
@@ -83,7 +89,8 @@ symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, 
     case SYM_F_RINT: r = expr_fp(cx, EXPR_FRINT, fw, FRM_RNE, A, NULL, NULL); break;
     case SYM_F_FPTOSI: r = expr_fp(cx, EXPR_FTOSI, width, 0, A, NULL, NULL); break;
     case SYM_F_FPTOUI: r = expr_fp(cx, EXPR_FTOUI, width, 0, A, NULL, NULL); break;
-    case SYM_F_SITOFP: case SYM_F_UITOFP:
+    case SYM_F_SITOFP:
+    case SYM_F_UITOFP:
         if (width != 32 && width != 64) {
             rt_count_conc(CONC_FLOAT);
             return NULL;
@@ -91,34 +98,32 @@ symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, 
         r = expr_fp(cx, which == SYM_F_SITOFP ? EXPR_SITOF : EXPR_UITOF, width, 0, A, NULL, NULL);
         break;
     case SYM_F_FPCONV:
-        if (width == fw)
-            return a;
+        if (width == fw) return a;
         if (width != 32 && width != 64) {
             rt_count_conc(CONC_FLOAT);
             return NULL;
         }
         r = expr_fp(cx, EXPR_FCVT, width, 0, A, NULL, NULL);
         break;
-    case SYM_F_LRINT: case SYM_F_LROUND:
+    case SYM_F_LRINT:
+    case SYM_F_LROUND:
         /* x86-64 glibc: cvtsd2si of x in the rounding mode (lrint), of x rounded half away
          * from zero (lround); out of range, the integer indefinite, as EXPR_FTOSI gives */
         r = expr_fp(cx, EXPR_FTOSI, width, 0,
                     expr_fp(cx, EXPR_FRINT, fw, which == SYM_F_LRINT ? FRM_RNE : FRM_RNA, A, NULL, NULL), NULL, NULL);
         break;
-    case SYM_F_ISNAN: case SYM_F_ISINF: case SYM_F_FINITE: case SYM_F_FPCLASSIFY:
-        r = classify(cx, which, A, fw, width);
-        break;
-    default:
-        rt_count_conc(CONC_FLOAT);
-        return NULL;
+    case SYM_F_ISNAN:
+    case SYM_F_ISINF:
+    case SYM_F_FINITE:
+    case SYM_F_FPCLASSIFY: r = classify(cx, which, A, fw, width); break;
+    default: rt_count_conc(CONC_FLOAT); return NULL;
     }
     return rt_norm(r);
 }
 
 symx __sym_fcmp_slow(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv)
 {
-    if (RT_CONCRETE_NOW())
-        return NULL;
+    if (RT_CONCRETE_NOW()) return NULL;
     if ((width != 32 && width != 64) || pred > FPRED_TRUE || (a && a->width != width) || (b && b->width != width)) {
         rt_count_conc(CONC_FLOAT);
         return NULL;

@@ -5,10 +5,7 @@
 #include "../../../include/sympath.h"
 #include "rt_internal.h"
 
-void rt_input_reset(void)
-{
-    rt.ninput = 0;
-}
+void rt_input_reset(void) { rt.ninput = 0; }
 
 /* Parameter `index` of the current call as the instrumented caller set it, or NULL
  * when concrete or stale (same check as __sym_get_param, which lives in rt_fast.c). */
@@ -27,8 +24,7 @@ static void write_name(const char *name)
         r.type = REC_NAME;
         size_t n = total - off < 24 ? total - off : 24;
         memcpy(r.u.name.text, name + off, n);
-        if (rt_trace_append(&r, 0))
-            rt.hdr->dropped++;
+        if (rt_trace_append(&r, 0)) rt.hdr->dropped++;
     }
 }
 
@@ -39,8 +35,7 @@ static uint64_t canonical_nan(uint64_t v, unsigned width)
 {
     uint64_t sign = 1ull << (width - 1), exp = width == 32 ? 0x7f800000ull : 0x7ff0000000000000ull;
     uint64_t quiet = width == 32 ? 0x00400000ull : 0x0008000000000000ull;
-    if ((v & exp) == exp && (v & ~(sign | exp)) != 0)
-        return (v & sign) | exp | quiet;
+    if ((v & exp) == exp && (v & ~(sign | exp)) != 0) return (v & sign) | exp | quiet;
     return v;
 }
 
@@ -83,21 +78,18 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
         _exit(SYM_INPUTS_DONE_EXIT_CODE);
     }
     rt.ninput++;
-    if (!rt.trace_off)
-        h->inputs_read = rt.ninput;
+    if (!rt.trace_off) h->inputs_read = rt.ninput;
     if (k >= h->inputs_cap) {
         rt_count_conc(CONC_INPUT_OVERFLOW);
         *val = 0;
         return NULL;
     }
     uint64_t v = given ? *given & expr_mask(width) : k < h->ninputs ? rt.inputs[k] & expr_mask(width) : 0;
-    if (it == IT_FLOAT || it == IT_DOUBLE)
-        v = canonical_nan(v, width);
+    if (it == IT_FLOAT || it == IT_DOUBLE) v = canonical_nan(v, width);
     *val = v;
     /* once the trace is full the run has gone concrete (rt_trace.c) */
     expr *e = symbolic && !rt.trace_full ? expr_symbol(rt_cx(), (uint32_t)k, width, v) : NULL;
-    if (rt.trace_off)
-        return e;
+    if (rt.trace_off) return e;
     trace_rec r;
     memset(&r, 0, sizeof r);
     r.type = REC_INPUT;
@@ -110,8 +102,7 @@ static expr *next_input(input_type it, unsigned width, const char *name, int sym
         h->dropped++;
         return e;
     }
-    if (name)
-        write_name(name);
+    if (name) write_name(name);
     return e;
 }
 
@@ -201,8 +192,7 @@ static void assume(int cond)
     if (e) {
         expr_ctx *cx = rt_cx();
         expr *c = expr_cmp(cx, PRED_NE, e, expr_const(cx, 0, e->width));
-        if (c->op != EXPR_CONST)
-            rt_trace_event(BK_ASSUME, 0, cond != 0, c, 0);
+        if (c->op != EXPR_CONST) rt_trace_event(BK_ASSUME, 0, cond != 0, c, 0);
     }
     if (!cond) {
         fflush(stdout);
@@ -224,11 +214,9 @@ void sym_assert(int cond)
     if (e) {
         expr_ctx *cx = rt_cx();
         expr *c = expr_cmp(cx, PRED_EQ, e, expr_const(cx, 0, e->width));
-        if (c->op != EXPR_CONST)
-            rt_trace_event(BK_CHECK, 0, cond == 0, c, 2);
+        if (c->op != EXPR_CONST) rt_trace_event(BK_CHECK, 0, cond == 0, c, 2);
     }
-    if (!cond)
-        __sym_error(ERR_ASSERT, 0);
+    if (!cond) __sym_error(ERR_ASSERT, 0);
 }
 
 /* ---- SV-COMP / Test-Comp input functions ----
@@ -247,8 +235,7 @@ void sym_assert(int cond)
 static uint64_t wide_input(input_type it, unsigned width, int is_signed)
 {
     uint64_t v = int_input(it, width, NULL);
-    if (__sym_ret)
-        __sym_ret = __sym_cast_slow(is_signed ? EXPR_SEXT : EXPR_ZEXT, width, 64, __sym_ret);
+    if (__sym_ret) __sym_ret = __sym_cast_slow(is_signed ? EXPR_SEXT : EXPR_ZEXT, width, 64, __sym_ret);
     return v;
 }
 /* The input functions of other names (`__VERIFIER_nondet_unsigned_int`, ...) that
@@ -257,18 +244,16 @@ static uint64_t wide_input(input_type it, unsigned width, int is_signed)
  * signedness, the symbol in the return slot extended the same way. */
 uint64_t __sym_input_int(uint32_t it, uint32_t width, uint32_t is_signed)
 {
-    if (width < 1 || width > 64)
-        width = 64;
+    if (width < 1 || width > 64) width = 64;
     uint64_t v = wide_input((input_type)it, width, is_signed != 0);
-    if (is_signed && width < 64 && (v >> (width - 1)) & 1)
-        v |= ~expr_mask(width);
+    if (is_signed && width < 64 && (v >> (width - 1)) & 1) v |= ~expr_mask(width);
     return v;
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wattribute-alias" /* the type difference is the point */
 #endif
-#define NARROW_NONDET(T, name, it, width, ext)                                        \
+#define NARROW_NONDET(T, name, it, width, ext)                                                                   \
     static long long name##_wide(void) { return (long long)(ext)wide_input(it, width, (long long)(ext)-1 < 0); } \
     WEAK T name(void) __attribute__((alias(#name "_wide")));
 NARROW_NONDET(int, __VERIFIER_nondet_int, IT_INT, 32, int)
@@ -296,15 +281,15 @@ WEAK unsigned long __VERIFIER_nondet_sector_t(void) { return (unsigned long)int_
 WEAK float __VERIFIER_nondet_float(void) { return float_input(NULL); }
 WEAK double __VERIFIER_nondet_double(void) { return double_input(NULL); }
 
-WEAK void *__VERIFIER_nondet_pointer(void) { return (void *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }
+WEAK void *__VERIFIER_nondet_pointer(void)
+{
+    return (void *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT);
+}
 WEAK char *__VERIFIER_nondet_pchar(void) { return (char *)(uintptr_t)plain_input(IT_POINTER, 64, CONC_POINTER_INPUT); }
 
 /* 128-bit inputs: one 64-bit value of the vector, extended; not symbolic (expressions are at
  * most 64 bits wide), counted as CONC_WIDE_INT. The replay library reads the same value. */
-WEAK __int128 __VERIFIER_nondet_int128(void)
-{
-    return (__int128)(int64_t)plain_input(IT_LONGLONG, 64, CONC_WIDE_INT);
-}
+WEAK __int128 __VERIFIER_nondet_int128(void) { return (__int128)(int64_t)plain_input(IT_LONGLONG, 64, CONC_WIDE_INT); }
 WEAK unsigned __int128 __VERIFIER_nondet_uint128(void)
 {
     return (unsigned __int128)plain_input(IT_ULONGLONG, 64, CONC_WIDE_INT);

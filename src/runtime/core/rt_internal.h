@@ -38,15 +38,15 @@ static inline int rt_sys_munmap(void *a, size_t n) { return (int)syscall(SYS_mun
  * the child's memory disappears with it).
  */
 typedef struct rt_state {
-    trace_header *hdr;        /* the shared region (or a private one); never NULL after init */
-    uint64_t *inputs;         /* hdr + inputs_off */
-    trace_rec *recs;          /* hdr + recs_off */
-    expr_ctx *cx;             /* created lazily by rt_cx() in the run's process */
-    uint64_t ninput;          /* input values consumed so far (the next input's index) */
-    uint32_t next_trace_id;   /* last trace id given to an expression (ids start at 1) */
-    int trace_off;            /* 1: write no record at all (child of __sym_fork, or not initialised) */
-    int trace_full;           /* 1: the record area filled up; only REC_END/REC_ERROR still fit */
-    int in_fork_child;        /* 1 in a process created by the program's fork() */
+    trace_header *hdr;      /* the shared region (or a private one); never NULL after init */
+    uint64_t *inputs;       /* hdr + inputs_off */
+    trace_rec *recs;        /* hdr + recs_off */
+    expr_ctx *cx;           /* created lazily by rt_cx() in the run's process */
+    uint64_t ninput;        /* input values consumed so far (the next input's index) */
+    uint32_t next_trace_id; /* last trace id given to an expression (ids start at 1) */
+    int trace_off;          /* 1: write no record at all (child of __sym_fork, or not initialised) */
+    int trace_full;         /* 1: the record area filled up; only REC_END/REC_ERROR still fit */
+    int in_fork_child;      /* 1 in a process created by the program's fork() */
 } rt_state;
 
 extern rt_state rt;

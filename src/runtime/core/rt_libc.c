@@ -6,14 +6,12 @@
 void __sym_concretize_call_slow(uint32_t fn, symx e)
 {
     rt_count_conc(CONC_EXTERNAL_CALL);
-    if (!rt.trace_off)
-        rt.hdr->conc_fn[fn < TRACE_CONC_FN_SLOTS ? fn : 0]++;
+    if (!rt.trace_off) rt.hdr->conc_fn[fn < TRACE_CONC_FN_SLOTS ? fn : 0]++;
 }
 
 void __sym_external_ptr_call_slow(const void *p, uint32_t fn)
 {
-    if (rt_external_ptr_symbolic(p))
-        __sym_concretize_call_slow(fn, NULL);
+    if (rt_external_ptr_symbolic(p)) __sym_concretize_call_slow(fn, NULL);
 }
 
 /*
@@ -27,10 +25,7 @@ void __sym_external_ptr_call_slow(const void *p, uint32_t fn)
 #define SYM_MAX_VARARGS 64
 static symx varargs[SYM_MAX_VARARGS];
 
-void rt_varargs_reset(void)
-{
-    memset(varargs, 0, sizeof varargs);
-}
+void rt_varargs_reset(void) { memset(varargs, 0, sizeof varargs); }
 
 /* A symbolic slot also sets __sym_shadow_active, as a symbolic byte in memory would: the
  * concrete-mode copies (which pass values through sym_model_vararg* without their
@@ -38,10 +33,8 @@ void rt_varargs_reset(void)
  * runs instrumented. (Not once the trace is full: the run has gone concrete, rt_trace.c.) */
 void __sym_set_vararg(uint32_t k, symx e)
 {
-    if (k < SYM_MAX_VARARGS)
-        varargs[k] = e;
-    if (e && !rt.trace_full)
-        __sym_shadow_active = 1;
+    if (k < SYM_MAX_VARARGS) varargs[k] = e;
+    if (e && !rt.trace_full) __sym_shadow_active = 1;
 }
 
 /* Declared in src/runtime/libc/models.h (the models are their only callers). */

@@ -15,7 +15,7 @@
 #include "rt_internal.h"
 #include "../../proto/env.h"
 
-rt_state rt = { .trace_off = 1 };
+rt_state rt = {.trace_off = 1};
 
 /* Coverage and last-site pointers start at harmless dummies, so fast paths run
  * safely even before (or without) initialisation. */
@@ -25,20 +25,16 @@ uint8_t *__sym_cov = dummy_cov;
 uint32_t __sym_cov_cap;
 volatile uint32_t *__sym_last_site = &dummy_site;
 
-static uintptr_t load_base;   /* dlpi_addr of the main program, for position-independent pcs */
-static int dump_fd = -1;      /* standalone debugging: SYMPATH_TRACE_DUMP=1 dumps the trace on stderr */
+static uintptr_t load_base; /* dlpi_addr of the main program, for position-independent pcs */
+static int dump_fd = -1;    /* standalone debugging: SYMPATH_TRACE_DUMP=1 dumps the trace on stderr */
 
 /* The runtime ran out of memory (the run's --mem-limit): a resource problem of the
  * analysis, reported as ERR_OOM rather than as an abort() of the program. */
-void rt_out_of_memory(void)
-{
-    __sym_error(ERR_OOM, 0);
-}
+void rt_out_of_memory(void) { __sym_error(ERR_OOM, 0); }
 
 expr_ctx *rt_cx(void)
 {
-    if (!rt.cx && !(rt.cx = expr_ctx_new()))
-        rt_out_of_memory();
+    if (!rt.cx && !(rt.cx = expr_ctx_new())) rt_out_of_memory();
     return rt.cx;
 }
 
@@ -58,8 +54,8 @@ void rt_run_reset(void)
 /* ---- the region ----
  * Default layout of a private region (standalone mode without SYMPATH_SHM_FD). */
 #define DEF_INPUTS_CAP 4096u
-#define DEF_COV_CAP    (1u << 16)
-#define DEF_RECS_CAP   (1u << 16)
+#define DEF_COV_CAP (1u << 16)
+#define DEF_RECS_CAP (1u << 16)
 
 static void attach(trace_header *h)
 {
@@ -80,8 +76,7 @@ static trace_header *private_region(uint64_t inputs_cap, uint64_t recs_cap, uint
     uint64_t recs_off = (cov_off + cov_cap + 63) & ~63ull;
     uint64_t total = recs_off + recs_cap * sizeof(trace_rec);
     void *p = rt_sys_mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
+    if (p == MAP_FAILED) return NULL;
     trace_header *h = p;
     h->magic = TRACE_MAGIC;
     h->version = 1;
@@ -99,15 +94,13 @@ static trace_header *private_region(uint64_t inputs_cap, uint64_t recs_cap, uint
 static trace_header *shared_region(int fd)
 {
     struct stat st;
-    if (rt_sys_fstat(fd, &st) || st.st_size < (off_t)TRACE_HEADER_SIZE)
-        return NULL;
+    if (rt_sys_fstat(fd, &st) || st.st_size < (off_t)TRACE_HEADER_SIZE) return NULL;
     void *p = rt_sys_mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED)
-        return NULL;
+    if (p == MAP_FAILED) return NULL;
     trace_header *h = p;
     uint64_t size = st.st_size;
-    if (h->magic != TRACE_MAGIC || h->inputs_off + 8 * h->inputs_cap > size ||
-        h->cov_off + h->cov_cap > size || h->recs_off + h->recs_cap * sizeof(trace_rec) > size) {
+    if (h->magic != TRACE_MAGIC || h->inputs_off + 8 * h->inputs_cap > size || h->cov_off + h->cov_cap > size ||
+        h->recs_off + h->recs_cap * sizeof(trace_rec) > size) {
         rt_sys_munmap(p, st.st_size);
         return NULL;
     }
@@ -118,19 +111,15 @@ static trace_header *shared_region(int fd)
 static void load_inputs_file(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return;
+    if (!f) return;
     char line[256];
     uint64_t n = 0;
     while (n < rt.hdr->inputs_cap && fgets(line, sizeof line, f)) {
         char *s = line, *end;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '\n' || *s == 0 || *s == '#')
-            continue;
+        while (*s == ' ' || *s == '\t') s++;
+        if (*s == '\n' || *s == 0 || *s == '#') continue;
         uint64_t v = *s == '-' ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
-        if (end == s)
-            continue;
+        if (end == s) continue;
         rt.inputs[n++] = v;
     }
     fclose(f);
@@ -143,8 +132,7 @@ static void dump_trace(void);
 
 void rt_end_run(int status)
 {
-    if (rt.trace_off || rt.hdr->ended)
-        return;
+    if (rt.trace_off || rt.hdr->ended) return;
     trace_rec r;
     memset(&r, 0, sizeof r);
     r.type = REC_END;
@@ -156,8 +144,7 @@ void rt_end_run(int status)
 
 void rt_record_error(uint32_t kind, uint32_t loc, int32_t signo, uint64_t pc)
 {
-    if (rt.trace_off || rt.hdr->ended)
-        return;
+    if (rt.trace_off || rt.hdr->ended) return;
     trace_rec r;
     memset(&r, 0, sizeof r);
     r.type = REC_ERROR;
@@ -170,10 +157,7 @@ void rt_record_error(uint32_t kind, uint32_t loc, int32_t signo, uint64_t pc)
     rt.hdr->ended = 1;
 }
 
-static void exit_hook(int status, void *arg)
-{
-    rt_end_run(status);
-}
+static void exit_hook(int status, void *arg) { rt_end_run(status); }
 
 void __sym_error(uint32_t kind, uint32_t loc)
 {
@@ -193,7 +177,7 @@ __attribute__((weak)) void __VERIFIER_error(void) { __sym_error(ERR_REACH, 0); }
  * The handler runs on an alternate stack, so a stack overflow is caught too. It only
  * stores into the shared region and calls _exit: both async-signal-safe. The pc is
  * made relative to the main program's load base so it is stable across runs (ASLR). */
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
 static char altstack[64 * 1024];
 
 static void crash_handler(int sig, siginfo_t *si, void *ucv)
@@ -209,15 +193,14 @@ static void crash_handler(int sig, siginfo_t *si, void *ucv)
 
 static void install_signals(void)
 {
-    stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = crash_handler;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
-        sigaction(crash_signals[i], &sa, NULL);
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) sigaction(crash_signals[i], &sa, NULL);
 }
 
 static int main_base_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -255,10 +238,8 @@ static int read_full(int fd, void *buf, size_t n)
 {
     for (size_t got = 0; got < n;) {
         ssize_t r = rt_sys_read(fd, (char *)buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
         got += r;
     }
     return 0;
@@ -268,10 +249,8 @@ static int write_full(int fd, const void *buf, size_t n)
 {
     for (size_t put = 0; put < n;) {
         ssize_t r = rt_sys_write(fd, (const char *)buf + put, n - put);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
         put += r;
     }
     return 0;
@@ -291,51 +270,46 @@ static void fork_server(int ctl, int st, int shm_fd)
     long out_kb = env_int(SYMPATH_ENV_OUT_KB, 1024);
     signal(SIGPIPE, SIG_IGN);
     uint32_t hello = FS_HELLO;
-    if (write_full(st, &hello, 4))
-        _exit(0);
+    if (write_full(st, &hello, 4)) _exit(0);
     for (;;) {
         uint32_t cmd;
-        if (read_full(ctl, &cmd, 4) || cmd != FS_RUN)
-            _exit(0); /* FS_QUIT, unknown command or explorer gone */
+        if (read_full(ctl, &cmd, 4) || cmd != FS_RUN) _exit(0); /* FS_QUIT, unknown command or explorer gone */
         if (out >= 0) {
-            if (rt_sys_ftruncate(out, 0)) { /* not a regular file: nothing to truncate */ }
+            if (rt_sys_ftruncate(out, 0)) { /* not a regular file: nothing to truncate */
+            }
             rt_sys_lseek(out, 0, SEEK_SET);
         }
         pid_t pid = fork();
         if (pid == 0) {
             setpgid(0, 0);
             if (mem_mb > 0) {
-                struct rlimit rl = { (rlim_t)mem_mb << 20, (rlim_t)mem_mb << 20 };
+                struct rlimit rl = {(rlim_t)mem_mb << 20, (rlim_t)mem_mb << 20};
                 setrlimit(RLIMIT_AS, &rl);
             }
             if (out_kb > 0) {
-                struct rlimit rl = { (rlim_t)out_kb << 10, (rlim_t)out_kb << 10 };
+                struct rlimit rl = {(rlim_t)out_kb << 10, (rlim_t)out_kb << 10};
                 setrlimit(RLIMIT_FSIZE, &rl);
                 signal(SIGXFSZ, SIG_IGN); /* writes past the cap fail instead of killing */
             }
             if (out >= 0) {
                 dup2(out, 1);
                 dup2(out, 2);
-                if (out > 2)
-                    rt_sys_close(out);
+                if (out > 2) rt_sys_close(out);
             }
             rt_sys_close(ctl);
             rt_sys_close(st);
-            if (shm_fd > 2)
-                rt_sys_close(shm_fd);
+            if (shm_fd > 2) rt_sys_close(shm_fd);
             signal(SIGPIPE, SIG_DFL);
             return;
         }
         uint32_t p = pid > 0 ? (uint32_t)pid : 0;
-        if (write_full(st, &p, 4))
-            _exit(0);
+        if (write_full(st, &p, 4)) _exit(0);
         int status = -1;
         if (pid > 0)
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
         int32_t s = status;
-        if (write_full(st, &s, 4))
-            _exit(0);
+        if (write_full(st, &s, 4)) _exit(0);
     }
 }
 
@@ -350,13 +324,11 @@ __attribute__((constructor(101))) static void rt_init(void)
     trace_header *h = shm_fd >= 0 ? shared_region(shm_fd) : NULL;
     if (!h && ctl && *ctl) {
         static const char msg[] = "sympath runtime: cannot map the shared region (SYMPATH_SHM_FD)\n";
-        if (rt_sys_write(2, msg, sizeof msg - 1)) { }
+        if (rt_sys_write(2, msg, sizeof msg - 1)) {}
         _exit(SYM_ERROR_EXIT_CODE);
     }
-    if (!h)
-        h = private_region(DEF_INPUTS_CAP, DEF_RECS_CAP, DEF_COV_CAP);
-    if (!h)
-        return; /* no memory at all: run with tracing off */
+    if (!h) h = private_region(DEF_INPUTS_CAP, DEF_RECS_CAP, DEF_COV_CAP);
+    if (!h) return; /* no memory at all: run with tracing off */
     attach(h);
     on_exit(exit_hook, NULL);
     rt_objects_init(); /* once, in the server: every run's child inherits the sorted table */
@@ -364,11 +336,9 @@ __attribute__((constructor(101))) static void rt_init(void)
         fork_server(atoi(ctl), atoi(st), shm_fd);
     } else {
         const char *in = getenv(SYMPATH_ENV_INPUTS);
-        if (in && *in)
-            load_inputs_file(in);
+        if (in && *in) load_inputs_file(in);
         const char *d = getenv(SYMPATH_ENV_TRACE_DUMP);
-        if (d && *d == '1')
-            dump_fd = 2;
+        if (d && *d == '1') dump_fd = 2;
     }
     rt_run_reset();
     install_signals();
@@ -377,37 +347,31 @@ __attribute__((constructor(101))) static void rt_init(void)
 /* ---- debugging aid: a readable trace on stderr (standalone, SYMPATH_TRACE_DUMP=1) ---- */
 static void dump_trace(void)
 {
-    if (dump_fd < 0 || rt.trace_off)
-        return;
+    if (dump_fd < 0 || rt.trace_off) return;
     trace_header *h = rt.hdr;
     for (uint64_t i = 0; i < h->nrecs; i++) {
         const trace_rec *r = &rt.recs[i];
         switch (r->type) {
         case REC_EXPR:
             dprintf(dump_fd, "e %u %s w%u kids %u %u %u aux %u val 0x%llx\n", r->u.e.id,
-                    expr_op_name((expr_op)r->u.e.op), r->u.e.width, r->u.e.kid[0], r->u.e.kid[1],
-                    r->u.e.kid[2], r->u.e.aux, (unsigned long long)r->u.e.value);
+                    expr_op_name((expr_op)r->u.e.op), r->u.e.width, r->u.e.kid[0], r->u.e.kid[1], r->u.e.kid[2],
+                    r->u.e.aux, (unsigned long long)r->u.e.value);
             break;
         case REC_INPUT:
-            dprintf(dump_fd, "in #%u type %u w%u expr %u val 0x%llx\n", r->u.in.index, r->u.in.itype,
-                    r->u.in.width, r->u.in.expr_id, (unsigned long long)r->u.in.value);
+            dprintf(dump_fd, "in #%u type %u w%u expr %u val 0x%llx\n", r->u.in.index, r->u.in.itype, r->u.in.width,
+                    r->u.in.expr_id, (unsigned long long)r->u.in.value);
             break;
         case REC_BRANCH:
-            dprintf(dump_fd, "br kind %u site %u cond %u taken %u arg %u\n", r->u.br.kind, r->u.br.site,
-                    r->u.br.cond, r->u.br.taken, r->u.br.arg);
+            dprintf(dump_fd, "br kind %u site %u cond %u taken %u arg %u\n", r->u.br.kind, r->u.br.site, r->u.br.cond,
+                    r->u.br.taken, r->u.br.arg);
             break;
         case REC_ERROR:
-            dprintf(dump_fd, "err kind %u loc %u sig %d pc 0x%llx\n", r->u.err.kind, r->u.err.loc,
-                    r->u.err.signo, (unsigned long long)r->u.err.pc);
+            dprintf(dump_fd, "err kind %u loc %u sig %d pc 0x%llx\n", r->u.err.kind, r->u.err.loc, r->u.err.signo,
+                    (unsigned long long)r->u.err.pc);
             break;
-        case REC_NAME:
-            dprintf(dump_fd, "name \"%.24s\"\n", r->u.name.text);
-            break;
-        case REC_END:
-            dprintf(dump_fd, "end %d\n", r->u.end.status);
-            break;
-        default:
-            dprintf(dump_fd, "? type %u\n", r->type);
+        case REC_NAME: dprintf(dump_fd, "name \"%.24s\"\n", r->u.name.text); break;
+        case REC_END: dprintf(dump_fd, "end %d\n", r->u.end.status); break;
+        default: dprintf(dump_fd, "? type %u\n", r->type);
         }
     }
     dprintf(dump_fd, "nrecs %llu dropped %u inputs_read %llu\n", (unsigned long long)h->nrecs, h->dropped,
@@ -419,14 +383,11 @@ static trace_header *test_region;
 
 void rt_test_setup(const uint64_t *inputs, size_t n, uint64_t recs_cap, uint32_t cov_cap)
 {
-    if (test_region)
-        rt_sys_munmap(test_region, test_region->total_size);
+    if (test_region) rt_sys_munmap(test_region, test_region->total_size);
     test_region = private_region(DEF_INPUTS_CAP, recs_cap, cov_cap);
-    if (!test_region)
-        abort();
+    if (!test_region) abort();
     attach(test_region);
-    for (size_t i = 0; i < n && i < DEF_INPUTS_CAP; i++)
-        rt.inputs[i] = inputs[i];
+    for (size_t i = 0; i < n && i < DEF_INPUTS_CAP; i++) rt.inputs[i] = inputs[i];
     test_region->ninputs = n;
     rt.in_fork_child = 0;
     rt_run_reset();

@@ -48,8 +48,7 @@ static pool *pools;
 static void *map_zeroed(size_t n)
 {
     void *p = rt_sys_mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        rt_out_of_memory();
+    if (p == MAP_FAILED) rt_out_of_memory();
     return p;
 }
 
@@ -65,49 +64,38 @@ static shadow_page *new_page(void)
 
 uint32_t __sym_shadow_active;
 
-static size_t slot_of(uintptr_t pno)
-{
-    return (size_t)((pno * 0x9E3779B97F4A7C15ull) >> 29) & (tab_cap - 1);
-}
+static size_t slot_of(uintptr_t pno) { return (size_t)((pno * 0x9E3779B97F4A7C15ull) >> 29) & (tab_cap - 1); }
 
 static shadow_page *find_page(uintptr_t pno)
 {
-    if (last_page && last_page->pno == pno)
-        return last_page;
-    if (!tab_n)
-        return NULL;
+    if (last_page && last_page->pno == pno) return last_page;
+    if (!tab_n) return NULL;
     for (size_t i = slot_of(pno);; i = (i + 1) & (tab_cap - 1)) {
         shadow_page *p = tab[i];
-        if (!p)
-            return NULL;
-        if (p->pno == pno)
-            return last_page = p;
+        if (!p) return NULL;
+        if (p->pno == pno) return last_page = p;
     }
 }
 
 static void insert_page(shadow_page *p)
 {
     size_t i = slot_of(p->pno);
-    while (tab[i])
-        i = (i + 1) & (tab_cap - 1);
+    while (tab[i]) i = (i + 1) & (tab_cap - 1);
     tab[i] = p;
 }
 
 static shadow_page *make_page(uintptr_t pno)
 {
     shadow_page *p = find_page(pno);
-    if (p)
-        return p;
+    if (p) return p;
     if (2 * (tab_n + 1) > tab_cap) {
         size_t ocap = tab_cap;
         shadow_page **old = tab;
         tab_cap = ocap ? 2 * ocap : 64;
         tab = map_zeroed(tab_cap * sizeof *tab);
         for (size_t i = 0; i < ocap; i++)
-            if (old[i])
-                insert_page(old[i]);
-        if (old)
-            rt_sys_munmap(old, ocap * sizeof *old);
+            if (old[i]) insert_page(old[i]);
+        if (old) rt_sys_munmap(old, ocap * sizeof *old);
     }
     p = new_page();
     p->pno = pno;
@@ -127,8 +115,7 @@ void rt_shadow_reset(void)
         rt_sys_munmap(pools, sizeof *pools);
         pools = next;
     }
-    if (tab)
-        rt_sys_munmap(tab, tab_cap * sizeof *tab);
+    if (tab) rt_sys_munmap(tab, tab_cap * sizeof *tab);
     tab = NULL;
     tab_cap = tab_n = 0;
     last_page = NULL;
@@ -143,47 +130,43 @@ expr *rt_shadow_get(uintptr_t addr)
 
 /* Walk [addr, addr+n) page by page: each step covers bytes [a, a+len) of one page,
  * starting at offset `off` in it, and `done` bytes of the range before it. */
-#define FOR_SEGMENTS(addr, n)                                                            \
-    for (uintptr_t a = (addr), end_ = (addr) + (n), off, len, done = 0; a < end_;        \
-         a += len, done += len)                                                          \
-        if ((off = a & (SH_PAGE_SIZE - 1)), (len = SH_PAGE_SIZE - off),                  \
-            (len > end_ - a ? (len = end_ - a) : 0), 1)
+#define FOR_SEGMENTS(addr, n)                                                                            \
+    for (uintptr_t a = (addr), end_ = (addr) + (n), off, len, done = 0; a < end_; a += len, done += len) \
+        if ((off = a & (SH_PAGE_SIZE - 1)), (len = SH_PAGE_SIZE - off), (len > end_ - a ? (len = end_ - a) : 0), 1)
 
 int rt_shadow_get_range(uintptr_t addr, size_t n, expr **out)
 {
     int any = 0;
-    FOR_SEGMENTS(addr, n) {
+    FOR_SEGMENTS(addr, n)
+    {
         shadow_page *p = find_page(a >> SH_PAGE_BITS);
         if (!p) {
             memset(out + done, 0, len * sizeof *out);
             continue;
         }
-        for (size_t i = 0; i < len; i++)
-            any |= (out[done + i] = p->byte[off + i]) != NULL;
+        for (size_t i = 0; i < len; i++) any |= (out[done + i] = p->byte[off + i]) != NULL;
     }
     return any;
 }
 
 void rt_shadow_put(uintptr_t addr, expr *const *bytes, size_t n)
 {
-    FOR_SEGMENTS(addr, n) {
+    FOR_SEGMENTS(addr, n)
+    {
         int any = 0;
-        for (size_t i = 0; i < len && !any; i++)
-            any = bytes[done + i] != NULL;
+        for (size_t i = 0; i < len && !any; i++) any = bytes[done + i] != NULL;
         shadow_page *p = any ? make_page(a >> SH_PAGE_BITS) : find_page(a >> SH_PAGE_BITS);
-        if (p)
-            memcpy(&p->byte[off], bytes + done, len * sizeof *bytes);
+        if (p) memcpy(&p->byte[off], bytes + done, len * sizeof *bytes);
     }
 }
 
 void rt_shadow_clear(uintptr_t addr, size_t n)
 {
-    if (!__sym_shadow_active)
-        return;
-    FOR_SEGMENTS(addr, n) {
+    if (!__sym_shadow_active) return;
+    FOR_SEGMENTS(addr, n)
+    {
         shadow_page *p = find_page(a >> SH_PAGE_BITS);
-        if (p)
-            memset(&p->byte[off], 0, len * sizeof p->byte[0]);
+        if (p) memset(&p->byte[off], 0, len * sizeof p->byte[0]);
     }
 }
 
@@ -197,8 +180,7 @@ expr *rt_shadow_load(const void *addr, uint64_t size)
     expr *b[8] = {0};
     if (!__sym_shadow_active || !rt_shadow_get_range((uintptr_t)addr, size, b)) {
         uint64_t v = 0;
-        for (uint64_t i = 0; i < size; i++)
-            v |= (uint64_t)m[i] << (8 * i);
+        for (uint64_t i = 0; i < size; i++) v |= (uint64_t)m[i] << (8 * i);
         return expr_const(cx, v, 8 * (unsigned)size);
     }
     expr *acc = NULL;
@@ -219,25 +201,21 @@ expr *rt_shadow_load(const void *addr, uint64_t size)
 symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
 {
     if (size == 0 || size > 8) {
-        if (addr_e)
-            rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+        if (addr_e) rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
         return NULL;
     }
     if (addr_e) {
         expr *sel = rt_symbolic_read(addr, size, addr_e);
-        if (sel)
-            return rt_norm(sel);
+        if (sel) return rt_norm(sel);
         rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
     }
-    if (!__sym_shadow_active)
-        return NULL;
+    if (!__sym_shadow_active) return NULL;
     return rt_norm(rt_shadow_load(addr, size));
 }
 
 void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
 {
-    if (addr_e)
-        rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
+    if (addr_e) rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
     if (rt.trace_full) /* the run has gone concrete (rt_trace.c) */
         val = NULL;
     if (!val || size == 0 || size > 8) {
@@ -249,8 +227,7 @@ void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
     if (val->width != w) /* e.g. an i1 stored as a byte: the instrumenter should have widened it */
         val = expr_resize(cx, val, w);
     expr *b[8];
-    for (unsigned i = 0; i < size; i++)
-        b[i] = rt_norm(expr_extract(cx, val, 8 * i, 8));
+    for (unsigned i = 0; i < size; i++) b[i] = rt_norm(expr_extract(cx, val, 8 * i, 8));
     rt_shadow_put((uintptr_t)addr, b, size);
 }
 
@@ -264,11 +241,9 @@ void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
 
 void __sym_memcpy_slow(void *dst, const void *src, uint64_t n, symx n_e)
 {
-    if (n_e)
-        rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
+    if (n_e) rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
     uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    if (!__sym_shadow_active || n == 0 || d == s)
-        return;
+    if (!__sym_shadow_active || n == 0 || d == s) return;
     expr *tmp[SH_BLOCK];
     int backward = d > s && d < s + n;
     for (uint64_t k = 0; k < n;) {
@@ -284,19 +259,16 @@ void __sym_memcpy_slow(void *dst, const void *src, uint64_t n, symx n_e)
 
 void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
 {
-    if (n_e)
-        rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
+    if (n_e) rt_concretize_pin(n_e, n, CONC_SYM_SIZE);
     if (rt.trace_full) /* the run has gone concrete (rt_trace.c) */
         val_e = NULL;
-    if (val_e && val_e->width != 8)
-        val_e = expr_resize(rt_cx(), val_e, 8);
+    if (val_e && val_e->width != 8) val_e = expr_resize(rt_cx(), val_e, 8);
     if (!val_e) {
         rt_shadow_clear((uintptr_t)dst, n);
         return;
     }
     expr *tmp[SH_BLOCK];
-    for (size_t i = 0; i < SH_BLOCK; i++)
-        tmp[i] = val_e;
+    for (size_t i = 0; i < SH_BLOCK; i++) tmp[i] = val_e;
     for (uint64_t k = 0; k < n;) {
         uint64_t len = n - k < SH_BLOCK ? n - k : SH_BLOCK;
         rt_shadow_put((uintptr_t)dst + k, tmp, len);
@@ -310,17 +282,14 @@ void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e)
 
 int rt_external_ptr_symbolic(const void *p)
 {
-    if (!p)
-        return 0;
+    if (!p) return 0;
     uintptr_t a = (uintptr_t)p;
     for (size_t i = 0; i < EXTERNAL_SCAN_BYTES; i++)
-        if (rt_shadow_get(a + i))
-            return 1;
+        if (rt_shadow_get(a + i)) return 1;
     return 0;
 }
 
 void __sym_external_ptr_slow(const void *p)
 {
-    if (rt_external_ptr_symbolic(p))
-        rt_count_conc(CONC_EXTERNAL_CALL);
+    if (rt_external_ptr_symbolic(p)) rt_count_conc(CONC_EXTERNAL_CALL);
 }

@@ -42,13 +42,12 @@ symx __sym_fit_slow(symx e, uint64_t value, uint32_t width);
 /* c != NULL here (a concrete condition is resolved by the fast path). */
 symx __sym_select_slow(uint32_t width, symx c, uint64_t cv, symx t, uint64_t tv, symx e, uint64_t ev);
 symx __sym_overflow_slow(uint32_t op, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
-symx __sym_intrinsic_slow(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv,
-                          symx c, uint64_t cv);
+symx __sym_intrinsic_slow(uint32_t which, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv, symx c,
+                          uint64_t cv);
 symx __sym_fp_slow(uint32_t which, uint32_t width, uint32_t from_width, symx a, uint64_t av, symx b, uint64_t bv,
                    symx c, uint64_t cv);
 symx __sym_fcmp_slow(uint32_t pred, uint32_t width, symx a, uint64_t av, symx b, uint64_t bv);
-symx __sym_ptr_add_slow(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width,
-                        uint64_t scale);
+symx __sym_ptr_add_slow(symx base, uint64_t basev, symx idx, uint64_t idxv, uint32_t idx_width, uint64_t scale);
 symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e);
 void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e);
 void __sym_memcpy_slow(void *dst, const void *src, uint64_t n, symx n_e);
@@ -56,8 +55,8 @@ void __sym_memset_slow(void *dst, symx val_e, uint64_t n, symx n_e);
 /* Records the BK_BRANCH event (coverage was already written by the fast path); cond != NULL. */
 void __sym_branch_slow(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond);
 /* Records the BK_SWITCH events (coverage already written); e != NULL. */
-void __sym_switch_slow(uint32_t site, uint32_t width, uint64_t value, symx e,
-                       const uint64_t *cases, const uint32_t *slots, uint32_t ncases);
+void __sym_switch_slow(uint32_t site, uint32_t width, uint64_t value, symx e, const uint64_t *cases,
+                       const uint32_t *slots, uint32_t ncases);
 /* Counts one concretization of `kind` (e != NULL). */
 void __sym_concretize_slow(uint32_t kind, symx e);
 

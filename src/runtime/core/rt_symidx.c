@@ -27,13 +27,17 @@
  * checks (part of the path condition) normally exclude them, and any value read is the
  * real value at that address in this run.
  */
-#define SYMIDX_WINDOW 32       /* elements on each side of the concrete address */
-#define SYMIDX_WHOLE_MAX 512   /* a known object of at most this many elements is read whole
-                                  (the 384-entry ctype tables, 256-entry lookup tables) */
+#define SYMIDX_WINDOW 32 /* elements on each side of the concrete address */
+/* a known object of at most this many elements is read whole (the 384-entry ctype tables,
+ * 256-entry lookup tables) */
+#define SYMIDX_WHOLE_MAX 512
 #define PAGE_SIZE_BYTES 4096u
 
 /* The module's global objects (objects.c), absent (NULL) in executables built without them. */
-typedef struct sym_object { const char *start; uint64_t size; } sym_object;
+typedef struct sym_object {
+    const char *start;
+    uint64_t size;
+} sym_object;
 extern const sym_object __sym_objects[] __attribute__((weak));
 extern const uint64_t __sym_nobjects __attribute__((weak));
 
@@ -49,14 +53,12 @@ static int by_start(const void *a, const void *b)
 
 void rt_objects_init(void)
 {
-    if (sorted_ready)
-        return;
+    if (sorted_ready) return;
     sorted_ready = 1;
     if (__sym_objects && &__sym_nobjects && __sym_nobjects) {
         sorted_objects = malloc(__sym_nobjects * sizeof *sorted_objects);
         if (sorted_objects) {
-            for (uint64_t i = 0; i < __sym_nobjects; i++)
-                sorted_objects[i] = __sym_objects[i];
+            for (uint64_t i = 0; i < __sym_nobjects; i++) sorted_objects[i] = __sym_objects[i];
             nsorted = __sym_nobjects;
             qsort(sorted_objects, nsorted, sizeof *sorted_objects, by_start);
         }
@@ -75,8 +77,7 @@ static const sym_object *object_at(uintptr_t a, uint64_t size)
         else
             hi = mid;
     }
-    if (lo == 0)
-        return NULL;
+    if (lo == 0) return NULL;
     const sym_object *o = &sorted_objects[lo - 1];
     uintptr_t s = (uintptr_t)o->start;
     return a + size <= s + o->size ? o : NULL;
@@ -85,8 +86,7 @@ static const sym_object *object_at(uintptr_t a, uint64_t size)
 expr *rt_symbolic_read(const void *addr, uint64_t size, expr *addr_e)
 {
     uintptr_t a = (uintptr_t)addr;
-    if (size == 0 || size > 8 || (size & (size - 1)) || addr_e->width != 64 || addr_e->value != a)
-        return NULL;
+    if (size == 0 || size > 8 || (size & (size - 1)) || addr_e->width != 64 || addr_e->value != a) return NULL;
     /* [first, end): the bytes the window may cover */
     uintptr_t first, end;
     unsigned reach = SYMIDX_WINDOW;
@@ -94,21 +94,16 @@ expr *rt_symbolic_read(const void *addr, uint64_t size, expr *addr_e)
     if (obj) {
         first = (uintptr_t)obj->start;
         end = first + obj->size;
-        if (obj->size / size <= SYMIDX_WHOLE_MAX)
-            reach = SYMIDX_WHOLE_MAX;
+        if (obj->size / size <= SYMIDX_WHOLE_MAX) reach = SYMIDX_WHOLE_MAX;
     } else {
         first = a & ~(uintptr_t)(PAGE_SIZE_BYTES - 1);
         end = first + PAGE_SIZE_BYTES;
-        if (a + size > end)
-            return NULL;   /* straddles a page: keep it simple, pin */
+        if (a + size > end) return NULL; /* straddles a page: keep it simple, pin */
     }
     uintptr_t lo = a, hi = a;
-    for (unsigned k = 0; k < reach && lo >= first + size; k++)
-        lo -= size;
-    for (unsigned k = 0; k < reach && hi + 2 * size <= end; k++)
-        hi += size;
-    if (lo == hi)
-        return NULL;
+    for (unsigned k = 0; k < reach && lo >= first + size; k++) lo -= size;
+    for (unsigned k = 0; k < reach && hi + 2 * size <= end; k++) hi += size;
+    if (lo == hi) return NULL;
 
     expr_ctx *cx = rt_cx();
     unsigned w = 8 * (unsigned)size;
@@ -125,11 +120,10 @@ expr *rt_symbolic_read(const void *addr, uint64_t size, expr *addr_e)
                          expr_cmp(cx, PRED_ULE, addr_e, expr_const(cx, hi, 64)));
     if (size > 1) {
         expr *mask = expr_const(cx, size - 1, 64);
-        in = expr_and1(cx, in, expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_AND, addr_e, mask),
-                                        expr_const(cx, a & (size - 1), 64)));
+        in = expr_and1(
+            cx, in, expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_AND, addr_e, mask), expr_const(cx, a & (size - 1), 64)));
     }
     rt_count_conc(CONC_SYM_POINTER);
-    if (in->op != EXPR_CONST)
-        rt_trace_event(BK_CONCRETIZE, 0, 1, in, CONC_SYM_POINTER);
+    if (in->op != EXPR_CONST) rt_trace_event(BK_CONCRETIZE, 0, 1, in, CONC_SYM_POINTER);
     return acc;
 }

@@ -15,8 +15,7 @@
  */
 int rt_trace_append(const trace_rec *r, int final)
 {
-    if (rt.trace_off)
-        return -1;
+    if (rt.trace_off) return -1;
     trace_header *h = rt.hdr;
     uint64_t n = h->nrecs, cap = h->recs_cap;
     uint64_t limit = final ? cap : (cap ? cap - 1 : 0);
@@ -52,8 +51,7 @@ static int push(size_t *sp, expr *e)
     if (*sp == wstack_cap) {
         size_t ncap = wstack_cap ? 2 * wstack_cap : 256;
         expr **ns = realloc(wstack, ncap * sizeof *ns);
-        if (!ns)
-            return -1;
+        if (!ns) return -1;
         wstack = ns;
         wstack_cap = ncap;
     }
@@ -63,13 +61,10 @@ static int push(size_t *sp, expr *e)
 
 uint32_t rt_trace_expr(expr *e)
 {
-    if (e->mark)
-        return e->mark;
-    if (rt.trace_off || rt.trace_full)
-        return 0;
+    if (e->mark) return e->mark;
+    if (rt.trace_off || rt.trace_full) return 0;
     size_t sp = 0;
-    if (push(&sp, e))
-        return 0;
+    if (push(&sp, e)) return 0;
     while (sp) {
         expr *t = wstack[sp - 1];
         if (t->mark) {
@@ -79,24 +74,20 @@ uint32_t rt_trace_expr(expr *e)
         int pushed = 0;
         for (unsigned k = 0; k < t->nkids; k++)
             if (!t->kid[k]->mark) {
-                if (push(&sp, t->kid[k]))
-                    return 0;
+                if (push(&sp, t->kid[k])) return 0;
                 pushed = 1;
             }
-        if (pushed)
-            continue;
+        if (pushed) continue;
         trace_rec r;
         memset(&r, 0, sizeof r);
         r.type = REC_EXPR;
         r.u.e.op = t->op;
         r.u.e.width = t->width;
         r.u.e.id = rt.next_trace_id + 1;
-        for (unsigned k = 0; k < t->nkids; k++)
-            r.u.e.kid[k] = t->kid[k]->mark;
+        for (unsigned k = 0; k < t->nkids; k++) r.u.e.kid[k] = t->kid[k]->mark;
         r.u.e.aux = t->aux;
         r.u.e.value = t->value;
-        if (rt_trace_append(&r, 0))
-            return 0;
+        if (rt_trace_append(&r, 0)) return 0;
         t->mark = ++rt.next_trace_id;
         sp--;
     }
@@ -105,22 +96,19 @@ uint32_t rt_trace_expr(expr *e)
 
 void rt_count_conc(uint32_t kind)
 {
-    if (kind < CONC_KIND_COUNT && !rt.trace_off)
-        rt.hdr->conc[kind]++;
+    if (kind < CONC_KIND_COUNT && !rt.trace_off) rt.hdr->conc[kind]++;
 }
 
 static void drop_event(void)
 {
-    if (rt.trace_off)
-        return;
+    if (rt.trace_off) return;
     rt.hdr->dropped++;
     rt.hdr->conc[CONC_TRACE_FULL]++;
 }
 
 int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uint32_t arg)
 {
-    if (rt.trace_off)
-        return -1;
+    if (rt.trace_off) return -1;
     uint32_t id = rt.trace_full ? 0 : rt_trace_expr(cond);
     if (!id) {
         drop_event();
@@ -147,10 +135,8 @@ int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uin
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
 {
     rt_count_conc(kind);
-    if (e->op == EXPR_CONST)
-        return;
+    if (e->op == EXPR_CONST) return;
     expr_ctx *cx = rt_cx();
     expr *cond = expr_cmp(cx, PRED_EQ, e, expr_const(cx, value & expr_mask(e->width), e->width));
-    if (cond->op != EXPR_CONST)
-        rt_trace_event(BK_CONCRETIZE, 0, 1, cond, kind);
+    if (cond->op != EXPR_CONST) rt_trace_event(BK_CONCRETIZE, 0, 1, cond, kind);
 }

@@ -12,9 +12,9 @@
 /* The plan's entry for one SELECT site (protocol in src/data/data.h). */
 typedef struct data_plan_site {
     char id[17];
-    uint64_t limit;   /* 0: no LIMIT */
-    uint64_t offset;  /* tuples of the same query earlier runs got: skipped */
-    char *cond;       /* "" : no WHERE */
+    uint64_t limit;  /* 0: no LIMIT */
+    uint64_t offset; /* tuples of the same query earlier runs got: skipped */
+    char *cond;      /* "" : no WHERE */
 } data_plan_site;
 
 /* True when this executor runs in data mode (SYMPATH_DATA_PLAN set); reads the plan on
@@ -50,7 +50,6 @@ uint64_t data_rt_next_tuple(void);
  * gives the same symbol. Returns the symbol, or NULL when the run is concrete (trace
  * full, "symbolic 0").
  */
-expr *data_rt_input(unsigned width, input_type it, const char *site, uint64_t tuple, const char *term,
-                    uint64_t value);
+expr *data_rt_input(unsigned width, input_type it, const char *site, uint64_t tuple, const char *term, uint64_t value);
 
 #endif

@@ -18,8 +18,7 @@ qstate *db_rt_stmts;
 qstate *db_rt_find(sqlite3_stmt *st)
 {
     for (qstate *s = db_rt_stmts; s; s = s->next)
-        if (s->st == st)
-            return s;
+        if (s->st == st) return s;
     return NULL;
 }
 
@@ -55,17 +54,16 @@ void db_rt_log_query(qstate *s)
     proto_flat(sql, sizeof sql, s->sql);
     /* understood: a SELECT turned into row events, or an INSERT whose values are tracked */
     int understood = s->q && ((s->q->understood && !s->why) || (s->q->kind == DBQ_INSERT && s->q->ninsert));
-    db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood,
-             (unsigned long long)s->rows_fixture, (unsigned long long)s->rows_other,
-             (unsigned long long)s->mismatches, (unsigned long long)s->ns, kinds, sql);
+    db_rt_log_line("q\t%d\t%llu\t%llu\t%llu\t%llu\t%s\t%s", understood, (unsigned long long)s->rows_fixture,
+                   (unsigned long long)s->rows_other, (unsigned long long)s->mismatches, (unsigned long long)s->ns,
+                   kinds, sql);
     s->rows_fixture = s->rows_other = s->mismatches = s->ns = 0;
 }
 
 static void log_all_at_exit(void)
 {
     for (qstate *s = db_rt_stmts; s; s = s->next)
-        if (s->ns || s->rows_fixture || s->rows_other)
-            db_rt_log_query(s);
+        if (s->ns || s->rows_fixture || s->rows_other) db_rt_log_query(s);
 }
 
 /* ---------------------------------------------------------------- the fixture */
@@ -73,8 +71,7 @@ static void log_all_at_exit(void)
 void db_rt_assume(expr *c)
 {
     c = rt_norm(c);
-    if (!c)
-        return;
+    if (!c) return;
     rt_trace_event(BK_ASSUME, 0, (uint32_t)c->value, c, 0);
     if (!c->value) { /* the vector does not satisfy the schema: end as a false assumption */
         fflush(stdout);
@@ -84,10 +81,7 @@ void db_rt_assume(expr *c)
     }
 }
 
-static expr *symbol_or_const(expr *e, uint64_t v, unsigned width)
-{
-    return e ? e : expr_const(rt_cx(), v, width);
-}
+static expr *symbol_or_const(expr *e, uint64_t v, unsigned width) { return e ? e : expr_const(rt_cx(), v, width); }
 
 /* Read the fixture's inputs (db.h layout) into db_rt.counts / db_rt.cells. */
 static int read_fixture(void)
@@ -101,8 +95,7 @@ static int read_fixture(void)
     db_rt.dirty = calloc((size_t)nt, sizeof *db_rt.dirty);
     db_rt.ins = calloc((size_t)nt, sizeof *db_rt.ins);
     db_rt.alive = calloc((size_t)nt, sizeof *db_rt.alive);
-    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.ins || !db_rt.alive)
-        return -1;
+    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.ins || !db_rt.alive) return -1;
     char name[160];
     for (int ti = 0; ti < nt; ti++) {
         const db_table *t = &s->tables[ti];
@@ -112,8 +105,7 @@ static int read_fixture(void)
         db_rt.cells[ti] = calloc((size_t)db_rt.lim.rows * (size_t)t->ncols, sizeof **db_rt.cells);
         db_rt.rowids[ti] = calloc(db_rt.lim.rows, sizeof **db_rt.rowids);
         db_rt.alive[ti] = calloc(db_rt.lim.rows, sizeof **db_rt.alive);
-        if (!db_rt.cells[ti] || !db_rt.rowids[ti] || !db_rt.alive[ti])
-            return -1;
+        if (!db_rt.cells[ti] || !db_rt.rowids[ti] || !db_rt.alive[ti]) return -1;
         for (unsigned k = 0; k < db_rt.lim.rows; k++)
             db_rt.alive[ti][k] = expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), db_rt.counts[ti]);
         for (unsigned k = 0; k < db_rt.lim.rows; k++)
@@ -126,8 +118,7 @@ static int read_fixture(void)
                     cell->len = symbol_or_const(rt_next_input(IT_UCHAR, 8, NULL, 1, &v), v, 8);
                     cell->nbytes = db_rt.lim.text;
                     cell->bytes = calloc(db_rt.lim.text, sizeof *cell->bytes);
-                    if (!cell->bytes)
-                        return -1;
+                    if (!cell->bytes) return -1;
                     for (unsigned i = 0; i < db_rt.lim.text; i++)
                         cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
                 } else if (db_column_is_real(&t->cols[c])) { /* an IEEE double's bits */
@@ -154,10 +145,8 @@ void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
     out->null = v->null->value & 1;
     if (v->is_text) {
         out->len = (unsigned)v->len->value;
-        if (out->len > v->nbytes)
-            out->len = v->nbytes;
-        for (unsigned i = 0; i < out->len; i++)
-            buf[i] = (uint8_t)v->bytes[i]->value;
+        if (out->len > v->nbytes) out->len = v->nbytes;
+        for (unsigned i = 0; i < out->len; i++) buf[i] = (uint8_t)v->bytes[i]->value;
         out->text = buf;
     } else {
         out->i = (int64_t)v->v->value;
@@ -173,8 +162,7 @@ int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti,
         unsigned count = (unsigned)db_rt.counts[ti]->value;
         db_cell cells[t->ncols];
         uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
-        if (!bufs)
-            rc = -1;
+        if (!bufs) rc = -1;
         for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
             for (int c = 0; c < t->ncols; c++)
                 db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1),
@@ -196,16 +184,13 @@ static unsigned env_uint(const char *name, unsigned def, unsigned lo, unsigned h
 /* First open of the run: everything above. Leaves db_rt.state 1 (symbolic), -1 (no --db). */
 void db_rt_setup_with(int (*build)(void))
 {
-    if (db_rt.state)
-        return;
+    if (db_rt.state) return;
     db_rt.state = -1;
     db_rt.log_fd = -1;
     const char *schema = getenv(SYMPATH_ENV_DB_SCHEMA);
-    if (!schema || !*schema)
-        return;
+    if (!schema || !*schema) return;
     const char *logp = getenv(SYMPATH_ENV_DB_LOG);
-    if (logp && *logp)
-        db_rt.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (logp && *logp) db_rt.log_fd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     char *ddl = util_read_file(schema, NULL), *err = NULL;
     if (!ddl || db_schema_from_ddl(ddl, &db_rt.schema, &err)) {
         db_rt_log_line("e\tschema %s: %s", schema, err ? err : "cannot read");
@@ -222,8 +207,7 @@ void db_rt_setup_with(int (*build)(void))
         db_rt.path = NULL;
         return;
     }
-    if (read_fixture() || build())
-        return;
+    if (read_fixture() || build()) return;
     atexit(log_all_at_exit);
     db_rt.state = 1;
 }

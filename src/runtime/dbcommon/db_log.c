@@ -7,16 +7,12 @@
 
 void db_log_vline(int fd, size_t cap, const char *fmt, va_list ap)
 {
-    if (fd < 0)
-        return;
+    if (fd < 0) return;
     char buf[8192];
-    if (cap > sizeof buf)
-        cap = sizeof buf;
+    if (cap > sizeof buf) cap = sizeof buf;
     int n = vsnprintf(buf, cap - 1, fmt, ap);
-    if (n < 0)
-        return;
-    if (n > (int)cap - 2)
-        n = (int)cap - 2;
+    if (n < 0) return;
+    if (n > (int)cap - 2) n = (int)cap - 2;
     buf[n++] = '\n';
     rt_sys_write(fd, buf, (size_t)n);
 }
@@ -33,8 +29,7 @@ static void log_line(int fd, size_t cap, const char *fmt, ...)
 
 void db_log_fields(int fd, size_t cap, const char *head, const char *const *fields, int n, size_t field_cap)
 {
-    if (fd < 0)
-        return;
+    if (fd < 0) return;
     strbuf b = STRBUF_INIT;
     char *text = malloc(field_cap ? field_cap : 1);
     sb_puts(&b, head);
@@ -43,8 +38,7 @@ void db_log_fields(int fd, size_t cap, const char *head, const char *const *fiel
         sb_puts(&b, "\t");
         sb_puts(&b, text);
     }
-    if (text && !b.failed)
-        log_line(fd, cap, "%s", b.s);
+    if (text && !b.failed) log_line(fd, cap, "%s", b.s);
     free(text);
     sb_free(&b);
 }

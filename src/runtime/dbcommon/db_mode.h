@@ -21,8 +21,7 @@ typedef enum rt_db_mode { RT_DB_PLAIN = 0, RT_DB_FIXTURE, RT_DB_DATA } rt_db_mod
  * test; the data plan is read once per run). */
 static inline rt_db_mode rt_db_mode_of(bool fixture_wanted)
 {
-    if (data_rt_active())
-        return RT_DB_DATA;
+    if (data_rt_active()) return RT_DB_DATA;
     return fixture_wanted ? RT_DB_FIXTURE : RT_DB_PLAIN;
 }
 

@@ -8,16 +8,14 @@
 /* Slot of FROM item f in combination number c (mixed radix, item 0 fastest). */
 static unsigned combo_slot(unsigned c, int f)
 {
-    for (int i = 0; i < f; i++)
-        c /= db_rt.lim.rows;
+    for (int i = 0; i < f; i++) c /= db_rt.lim.rows;
     return c % db_rt.lim.rows;
 }
 
 static unsigned combos(const db_query *q)
 {
     unsigned n = 1;
-    for (int f = 0; f < q->nfrom; f++)
-        n *= db_rt.lim.rows;
+    for (int f = 0; f < q->nfrom; f++) n *= db_rt.lim.rows;
     return n;
 }
 
@@ -35,12 +33,10 @@ void db_rt_record_rows(qstate *s)
     s->prev_slot[0] = -1;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals))
-        return;
+    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals)) return;
     const db_query *q = s->q;
     for (int f = 0; f < q->nfrom; f++)
-        if (db_rt.dirty[q->from_table[f]])
-            return;
+        if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
     if (n > DB_MAX_COMBOS) {
         s->why = "join with more than 64 slot combinations";
@@ -70,10 +66,8 @@ void db_rt_record_rows(qstate *s)
         s->expected[c] = (uint8_t)(conds[c]->value & 1);
         uint32_t beyond = 0; /* some slot lies past its table's first absent one */
         for (int f = 0; f < q->nfrom; f++)
-            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value)
-                beyond = BK_ROW_BEYOND;
-        if (e)
-            rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
+            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
+        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
     }
     /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
     memset(s->expected_ins, 0, sizeof s->expected_ins);
@@ -83,8 +77,7 @@ void db_rt_record_rows(qstate *s)
     unsigned nins = 0;
     if (q->nfrom == 1)
         for (const inserted *r = db_rt.ins[q->table]; r; r = r->next) {
-            if (r->index >= DB_MAX_INSERTED)
-                continue;
+            if (r->index >= DB_MAX_INSERTED) continue;
             const db_val *rows[1] = {r->cells};
             const char *why = NULL;
             expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
@@ -97,16 +90,15 @@ void db_rt_record_rows(qstate *s)
             ins_rows[nins] = r->cells;
             ins_conds[nins++] = w;
             if (rt_norm(w))
-                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w, (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
+                rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w,
+                               (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
         }
     if (q->limit >= 0) { /* LIMIT n (one table, scan order): only the first n matches come back */
         int64_t left = q->limit;
         for (unsigned c = 0; c < n; c++)
-            if (s->expected[c] && left-- <= 0)
-                s->expected[c] = 0;
+            if (s->expected[c] && left-- <= 0) s->expected[c] = 0;
         for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
-            if (s->expected_ins[k] && left-- <= 0)
-                s->expected_ins[k] = 0;
+            if (s->expected_ins[k] && left-- <= 0) s->expected_ins[k] = 0;
     }
     if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
@@ -117,8 +109,8 @@ void db_rt_record_rows(qstate *s)
             for (unsigned c = 0; c < n; c++) {
                 int ti = q->from_table[f];
                 sel[m] = conds[c];
-                vals[m++] = col < 0 ? NULL
-                                    : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
+                vals[m++] =
+                    col < 0 ? NULL : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
             }
             for (unsigned k = 0; k < nins; k++) {
                 sel[m] = ins_conds[k];
@@ -126,8 +118,7 @@ void db_rt_record_rows(qstate *s)
             }
             const char *why = NULL;
             expr *ovf = NULL;
-            if (i == 0)
-                s->agg_overflow = expr_const(cx, 0, 1);
+            if (i == 0) s->agg_overflow = expr_const(cx, 0, 1);
             if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
                 s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
             else {
@@ -139,12 +130,10 @@ void db_rt_record_rows(qstate *s)
     s->symbolic = true;
 }
 
-
 /* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
 void db_rt_row_seen(qstate *s, const int64_t *ids)
 {
-    for (int f = 0; f < DB_MAX_FROM; f++)
-        s->cur_slot[f] = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     const db_query *q = s->q;
     bool all = true;
@@ -154,8 +143,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids)
         int64_t rowid = ids[f];
         unsigned count = (unsigned)db_rt.counts[ti]->value;
         for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++)
-            if (db_rt.rowids[ti][k] == rowid)
-                s->cur_slot[f] = (int)k;
+            if (db_rt.rowids[ti][k] == rowid) s->cur_slot[f] = (int)k;
         all &= s->cur_slot[f] >= 0;
         combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
         radix *= db_rt.lim.rows;
@@ -175,8 +163,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids)
         else /* the database ordered otherwise than the model says */
             s->mismatches++;
     }
-    if (all)
-        memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
+    if (all) memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
     if (all) {
         s->rows_fixture++;
         if (s->symbolic && combo < DB_MAX_COMBOS) {
@@ -196,18 +183,14 @@ void db_rt_row_seen(qstate *s, const int64_t *ids)
                 }
     }
     for (int f = 0; f < q->nfrom; f++)
-        if (db_rt.dirty[q->from_table[f]])
-            s->cur_slot[f] = -1, s->cur_ins = NULL;
+        if (db_rt.dirty[q->from_table[f]]) s->cur_slot[f] = -1, s->cur_ins = NULL;
 }
 
 void db_rt_rows_done(qstate *s)
 {
-    if (!s->symbolic || !s->rowid_col)
-        return;
-    for (unsigned k = 0; k < DB_MAX_COMBOS; k++)
-        s->mismatches += s->expected[k] && !s->seen[k];
-    for (unsigned k = 0; k < DB_MAX_INSERTED; k++)
-        s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
+    if (!s->symbolic || !s->rowid_col) return;
+    for (unsigned k = 0; k < DB_MAX_COMBOS; k++) s->mismatches += s->expected[k] && !s->seen[k];
+    for (unsigned k = 0; k < DB_MAX_INSERTED; k++) s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
 }
 
 /* ---------------------------------------------------------------- text parameters */
@@ -235,8 +218,7 @@ void db_rt_text_param(db_val *p, expr **storage, const char *text, int n)
     memset(p, 0, sizeof *p);
     size_t span = len; /* bytes that may belong to the string */
     if (n < 0)
-        while (span < 255 && db_rt_byte_at_mem(text + span))
-            span++;
+        while (span < 255 && db_rt_byte_at_mem(text + span)) span++;
     if (len <= 255) {
         p->is_text = true;
         p->null = expr_const(cx, 0, 1);
@@ -254,8 +236,8 @@ void db_rt_text_param(db_val *p, expr **storage, const char *text, int n)
                 l = expr_ite(cx, expr_cmp(cx, PRED_EQ, raw[i], expr_const(cx, 0, 8)), expr_const(cx, i, 8), l);
             p->len = l;
             for (size_t i = 0; i < span; i++) /* zero from the length on */
-                p->bytes[i] = expr_ite(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), l), raw[i],
-                                       expr_const(cx, 0, 8));
+                p->bytes[i] =
+                    expr_ite(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), l), raw[i], expr_const(cx, 0, 8));
         } else {
             p->len = expr_const(cx, len, 8);
             memcpy(p->bytes, raw, span * sizeof *raw);
@@ -271,8 +253,7 @@ static int copy_val(const db_val *v, db_val *out)
     *out = *v;
     if (v->is_text && v->nbytes) {
         out->bytes = malloc(v->nbytes * sizeof *out->bytes);
-        if (!out->bytes)
-            return -1;
+        if (!out->bytes) return -1;
         memcpy(out->bytes, v->bytes, v->nbytes * sizeof *out->bytes);
     }
     return 0;
@@ -285,8 +266,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || db_rt.dirty[ti])
-        return;
+    if (!q->ninsert || db_rt.dirty[ti]) return;
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
     inserted *r = calloc(1, sizeof *r);
@@ -320,8 +300,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
         }
     }
     unsigned n = 0;
-    for (inserted *o = db_rt.ins[ti]; o; o = o->next)
-        n++;
+    for (inserted *o = db_rt.ins[ti]; o; o = o->next) n++;
     r->index = n;
     r->cells = cells;
     r->next = db_rt.ins[ti];
@@ -342,8 +321,7 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
     out->len = expr_ite(cx, c, a->len, b->len);
     out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
     out->bytes = malloc((out->nbytes ? out->nbytes : 1) * sizeof *out->bytes);
-    if (!out->bytes)
-        return -1;
+    if (!out->bytes) return -1;
     expr *z = expr_const(cx, 0, 8);
     for (unsigned i = 0; i < out->nbytes; i++)
         out->bytes[i] = expr_ite(cx, c, i < a->nbytes ? a->bytes[i] : z, i < b->nbytes ? b->bytes[i] : z);
@@ -359,17 +337,14 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
 int db_rt_apply_dml(qstate *s, bool changed)
 {
     const db_query *q = s->q;
-    if (!q->understood || q->nfrom != 1)
-        return changed;
+    if (!q->understood || q->nfrom != 1) return changed;
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     for (int i = 0; i < q->nset; i++)
-        if (q->set_col[i] == t->rowid_alias)
-            return 1; /* rowids move: the mapping of result rows would be lost */
+        if (q->set_col[i] == t->rowid_alias) return 1; /* rowids move: the mapping of result rows would be lost */
     expr_ctx *cx = rt_cx();
     unsigned nins = 0;
-    for (inserted *r = db_rt.ins[ti]; r; r = r->next)
-        nins++;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next) nins++;
     unsigned nrows = db_rt.lim.rows + nins;
     db_val **rows = calloc(nrows, sizeof *rows);
     expr ***alive = calloc(nrows, sizeof *alive);
@@ -382,8 +357,7 @@ int db_rt_apply_dml(qstate *s, bool changed)
     unsigned n = 0;
     for (unsigned k = 0; k < db_rt.lim.rows; k++, n++)
         rows[n] = &db_rt.cells[ti][(size_t)k * t->ncols], alive[n] = &db_rt.alive[ti][k];
-    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++)
-        rows[n] = r->cells, alive[n] = &r->alive;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++) rows[n] = r->cells, alive[n] = &r->alive;
     int rc = 0;
     /* first everything that can fail, then the changes */
     for (unsigned k = 0; k < n && !rc; k++) {
@@ -405,16 +379,13 @@ int db_rt_apply_dml(qstate *s, bool changed)
     if (!rc) {
         /* sqlite3_changes: the rows hit */
         expr *count = expr_const(cx, 0, 64);
-        for (unsigned k = 0; k < n; k++)
-            count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
+        for (unsigned k = 0; k < n; k++) count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
         db_rt.changes = count;
     }
     if (!rc)
         for (unsigned k = 0; k < n; k++) {
-            if (q->kind == DBQ_DELETE)
-                *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
-            for (int i = 0; i < q->nset; i++)
-                rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
+            if (q->kind == DBQ_DELETE) *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
+            for (int i = 0; i < q->nset; i++) rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
         }
     free(rows), free(alive), free(hit), free(newv);
     return rc;

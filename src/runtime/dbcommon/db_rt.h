@@ -8,7 +8,7 @@
 #include "../../db/db.h"
 #include "../core/rt_internal.h"
 
-#define DB_MAX_COMBOS 64 /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_COMBOS 64   /* combinations of row slots a join may have (rows^nfrom) */
 #define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
 
 /* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
@@ -16,57 +16,56 @@
 typedef struct inserted {
     struct inserted *next;
     int64_t rowid;
-    unsigned index;           /* 0, 1, ... in insertion order within its table */
-    expr *alive;              /* width 1: not deleted since (by an understood DELETE) */
-    db_val *cells;            /* ncols cells (bytes copied) */
+    unsigned index; /* 0, 1, ... in insertion order within its table */
+    expr *alive;    /* width 1: not deleted since (by an understood DELETE) */
+    db_val *cells;  /* ncols cells (bytes copied) */
 } inserted;
 
 typedef struct db_run {
-    int state;                /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
-    bool pg;                  /* PostgreSQL fixture mode (db_pq.c): rowids are the slots' ctids (block << 16 | offset) */
+    int state; /* 0 not tried, 1 ready (symbolic fixture), -1 no --db (plain pass-through) */
+    bool pg;   /* PostgreSQL fixture mode (db_pq.c): rowids are the slots' ctids (block << 16 | offset) */
     db_schema *schema;
     db_limits lim;
-    char *path;               /* this run's database file */
-    expr **counts;            /* per table: 8-bit row count */
-    db_val **cells;           /* per table: rows * ncols cells */
-    int64_t **rowids;         /* per table: rowid of each present slot */
-    expr ***alive;            /* per table, per slot: present and not deleted by the program (width 1) */
-    bool *dirty;              /* per table: changed by the program, concrete from then on */
-    struct inserted **ins;    /* per table: rows the program inserted in this run (newest first) */
+    char *path;            /* this run's database file */
+    expr **counts;         /* per table: 8-bit row count */
+    db_val **cells;        /* per table: rows * ncols cells */
+    int64_t **rowids;      /* per table: rowid of each present slot */
+    expr ***alive;         /* per table, per slot: present and not deleted by the program (width 1) */
+    bool *dirty;           /* per table: changed by the program, concrete from then on */
+    struct inserted **ins; /* per table: rows the program inserted in this run (newest first) */
     int log_fd;
-    expr *changes;            /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
+    expr *changes; /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
 } db_run;
 
 extern db_run db_rt;
-
 
 /* One prepared statement of the program. */
 typedef struct qstate {
     struct qstate *next;
     sqlite3_stmt *st;
     sqlite3 *db;
-    char *sql;                /* the statement's text as the program wrote it */
-    db_query *q;              /* NULL when it did not parse */
-    const char *why;          /* reason a SELECT is run concretely (static), NULL when symbolic */
-    bool rowid_col;           /* the last nfrom result columns are the hidden rowids */
+    char *sql;       /* the statement's text as the program wrote it */
+    db_query *q;     /* NULL when it did not parse */
+    const char *why; /* reason a SELECT is run concretely (static), NULL when symbolic */
+    bool rowid_col;  /* the last nfrom result columns are the hidden rowids */
     int nparams;
-    db_val *params;           /* bound parameters (null == NULL: unbound) */
-    expr **param_bytes;       /* storage of text parameters' bytes (nparams * 256) */
-    bool started;             /* events recorded for the current execution */
-    bool symbolic;            /* current execution has predictions */
-    int cur_slot[DB_MAX_FROM];/* fixture slot of the current row of each FROM item, -1 none */
+    db_val *params;            /* bound parameters (null == NULL: unbound) */
+    expr **param_bytes;        /* storage of text parameters' bytes (nparams * 256) */
+    bool started;              /* events recorded for the current execution */
+    bool symbolic;             /* current execution has predictions */
+    int cur_slot[DB_MAX_FROM]; /* fixture slot of the current row of each FROM item, -1 none */
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
-    int prev_slot[DB_MAX_FROM];/* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
-    const inserted *cur_ins;  /* single-table query: the current row is this inserted row */
-    db_val *agg_vals;         /* aggregate query: the values of its one result row (nresult) */
-    expr *agg_overflow;       /* aggregate query: some SUM overflows (SQLite then fails the step) */
-    bool cur_agg;             /* the current row is that result row */
+    int prev_slot[DB_MAX_FROM]; /* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
+    const inserted *cur_ins;    /* single-table query: the current row is this inserted row */
+    db_val *agg_vals;           /* aggregate query: the values of its one result row (nresult) */
+    expr *agg_overflow;         /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    bool cur_agg;               /* the current row is that result row */
     uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
 } qstate;
 
-extern qstate *db_rt_stmts;   /* the program's prepared statements, newest first */
+extern qstate *db_rt_stmts; /* the program's prepared statements, newest first */
 
 /* The state of a prepared statement, NULL when sympath does not track it. */
 qstate *db_rt_find(sqlite3_stmt *st);

@@ -68,12 +68,12 @@ size_t __sym_model_strnlen(const char *s, size_t max);
  * that at most one character is pushed back, as C requires.
  */
 typedef struct model_src {
-    const char *s;   /* string source, or NULL */
-    size_t pos;      /* string: index of the next character */
-    void *stream;    /* stream source (a FILE *) */
-    int have, cur;   /* stream: a character read but not consumed yet */
-    size_t taken;    /* characters consumed so far (for %n) */
-    int lookahead;   /* strtol's rules: a string source may look two characters ahead ("0x"
+    const char *s; /* string source, or NULL */
+    size_t pos;    /* string: index of the next character */
+    void *stream;  /* stream source (a FILE *) */
+    int have, cur; /* stream: a character read but not consumed yet */
+    size_t taken;  /* characters consumed so far (for %n) */
+    int lookahead; /* strtol's rules: a string source may look two characters ahead ("0x"
                         not followed by a hex digit converts the "0"); 0 = scanf's rules
                         (one character of look-ahead: "0x" is consumed whatever follows) */
 } model_src;
@@ -103,6 +103,6 @@ int __sym_libc_digit_value(int c);
  * strtol's rules (src->lookahead), and reads as 0 with the "x" consumed under scanf's.
  */
 uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
-                            int *overflow);
+                                 int *overflow);
 
 #endif

@@ -44,17 +44,14 @@ void __sym_libc_src_take(model_src *src)
 
 int __sym_libc_src_peek2(model_src *src)
 {
-    if (!src->s || !src->lookahead)
-        return -2;
-    if (src->s[src->pos] == '\0' || src->s[src->pos + 1] == '\0')
-        return MODEL_EOF;
+    if (!src->s || !src->lookahead) return -2;
+    if (src->s[src->pos] == '\0' || src->s[src->pos + 1] == '\0') return MODEL_EOF;
     return (unsigned char)src->s[src->pos + 1];
 }
 
 void __sym_libc_src_finish(model_src *src)
 {
-    if (!src->s && src->have && src->cur != MODEL_EOF)
-        ungetc(src->cur, src->stream);
+    if (!src->s && src->have && src->cur != MODEL_EOF) ungetc(src->cur, src->stream);
     src->have = 0;
 }
 
@@ -69,15 +66,13 @@ int __sym_libc_digit_value(int c)
 }
 
 uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int skip_space, int *ok, int *neg,
-                            int *overflow)
+                                 int *overflow)
 {
     *ok = *neg = *overflow = 0;
     if (skip_space)
-        while (__sym_model_isspace(__sym_libc_src_peek(src)))
-            __sym_libc_src_take(src);
+        while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
     size_t start = src->pos, start_taken = src->taken, n = 0;
-    if (width == 0)
-        width = (size_t)-1;
+    if (width == 0) width = (size_t)-1;
     int c = __sym_libc_src_peek(src);
     if (n < width && ((c == '-') | (c == '+'))) {
         *neg = c == '-';
@@ -108,14 +103,12 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
             base = 8;
         }
     }
-    if (base == 0)
-        base = 10;
+    if (base == 0) base = 10;
     for (; n < width; n++) {
         /* bases up to 10 (the usual case) need no letters: one unsigned comparison, the
          * easiest form for the solver; larger bases use the masked digit value */
         int d = base <= 10 ? c - '0' : __sym_libc_digit_value(c);
-        if ((unsigned)d >= (unsigned)base)
-            break;
+        if ((unsigned)d >= (unsigned)base) break;
         /* the overflow flags are accumulated, not branched on: one decision at the end */
         uint64_t m, s;
         int o1 = __builtin_mul_overflow(v, (uint64_t)base, &m);
@@ -151,10 +144,8 @@ static uint64_t __sym_libc_strto_common(const char *nptr, char **endptr, int bas
     model_src src = {nptr, 0, NULL, 0, 0, 0, 1};
     int ok, neg, ovf;
     uint64_t mag = __sym_libc_scan_integer(&src, base, 0, 1, &ok, &neg, &ovf);
-    if (endptr)
-        *endptr = (char *)(ok ? nptr + src.pos : nptr);
-    if (!ok)
-        return 0;
+    if (endptr) *endptr = (char *)(ok ? nptr + src.pos : nptr);
+    if (!ok) return 0;
     if (is_signed) {
         if (ovf || (neg && mag > (uint64_t)LLONG_MAX + 1) || (!neg && mag > (uint64_t)LLONG_MAX)) {
             *__errno_location() = MODEL_ERANGE;
@@ -170,16 +161,43 @@ static uint64_t __sym_libc_strto_common(const char *nptr, char **endptr, int bas
 }
 
 long __sym_model_strtol(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
-long long __sym_model_strtoll(const char *s, char **end, int base) { return (long long)__sym_libc_strto_common(s, end, base, 1); }
-unsigned long __sym_model_strtoul(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
-unsigned long long __sym_model_strtoull(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
-long __sym_model_strtoimax(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
-unsigned long __sym_model_strtoumax(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
+long long __sym_model_strtoll(const char *s, char **end, int base)
+{
+    return (long long)__sym_libc_strto_common(s, end, base, 1);
+}
+unsigned long __sym_model_strtoul(const char *s, char **end, int base)
+{
+    return __sym_libc_strto_common(s, end, base, 0);
+}
+unsigned long long __sym_model_strtoull(const char *s, char **end, int base)
+{
+    return __sym_libc_strto_common(s, end, base, 0);
+}
+long __sym_model_strtoimax(const char *s, char **end, int base)
+{
+    return (long)__sym_libc_strto_common(s, end, base, 1);
+}
+unsigned long __sym_model_strtoumax(const char *s, char **end, int base)
+{
+    return __sym_libc_strto_common(s, end, base, 0);
+}
 /* glibc 2.38+ with C2x maps the names to __isoc23_*; same semantics for our purposes */
-long __sym_model___isoc23_strtol(const char *s, char **end, int base) { return (long)__sym_libc_strto_common(s, end, base, 1); }
-long long __sym_model___isoc23_strtoll(const char *s, char **end, int base) { return (long long)__sym_libc_strto_common(s, end, base, 1); }
-unsigned long __sym_model___isoc23_strtoul(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
-unsigned long long __sym_model___isoc23_strtoull(const char *s, char **end, int base) { return __sym_libc_strto_common(s, end, base, 0); }
+long __sym_model___isoc23_strtol(const char *s, char **end, int base)
+{
+    return (long)__sym_libc_strto_common(s, end, base, 1);
+}
+long long __sym_model___isoc23_strtoll(const char *s, char **end, int base)
+{
+    return (long long)__sym_libc_strto_common(s, end, base, 1);
+}
+unsigned long __sym_model___isoc23_strtoul(const char *s, char **end, int base)
+{
+    return __sym_libc_strto_common(s, end, base, 0);
+}
+unsigned long long __sym_model___isoc23_strtoull(const char *s, char **end, int base)
+{
+    return __sym_libc_strto_common(s, end, base, 0);
+}
 
 int __sym_model_atoi(const char *s) { return (int)(long)__sym_libc_strto_common(s, NULL, 10, 1); }
 long __sym_model_atol(const char *s) { return (long)__sym_libc_strto_common(s, NULL, 10, 1); }

@@ -102,14 +102,12 @@ const unsigned short **__sym_model___ctype_b_loc(void) { return &__sym_libc_ctyp
 
 const int **__sym_model___ctype_toupper_loc(void)
 {
-    if (__sym_model_ctype_toupper_table['A' + 128] == 0)
-        __sym_libc_fill_case_tables();
+    if (__sym_model_ctype_toupper_table['A' + 128] == 0) __sym_libc_fill_case_tables();
     return &__sym_libc_ctype_toupper_ptr;
 }
 
 const int **__sym_model___ctype_tolower_loc(void)
 {
-    if (__sym_model_ctype_toupper_table['A' + 128] == 0)
-        __sym_libc_fill_case_tables();
+    if (__sym_model_ctype_toupper_table['A' + 128] == 0) __sym_libc_fill_case_tables();
     return &__sym_libc_ctype_tolower_ptr;
 }

@@ -46,7 +46,7 @@ unsigned sym_uint(const char *name);
 void sym_assume(int cond);
 int __sym_user_main(int argc, char **argv, char **envp);
 
-#define MAX_SRC 17          /* stdin + 16 files */
+#define MAX_SRC 17 /* stdin + 16 files */
 #define MAX_FD 1024
 #define MAX_STREAMS 64
 #define MAX_ARGS 64
@@ -78,15 +78,13 @@ static int nstreams; /* streams registered (a fast exit for programs without sym
 static int same_str(const char *a, const char *b)
 {
     size_t i = 0;
-    while (a[i] != '\0' && a[i] == b[i])
-        i++;
+    while (a[i] != '\0' && a[i] == b[i]) i++;
     return a[i] == b[i];
 }
 
 static char *put_str(char *p, const char *s)
 {
-    while (*s)
-        *p++ = *s++;
+    while (*s) *p++ = *s++;
     return p;
 }
 
@@ -98,8 +96,7 @@ static char *put_uint(char *p, unsigned v)
         tmp[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    while (n)
-        *p++ = tmp[--n];
+    while (n) *p++ = tmp[--n];
     return p;
 }
 
@@ -111,8 +108,7 @@ static unsigned pool_used;
 
 static unsigned char *alloc_bytes(unsigned n)
 {
-    if (n + 1 > sizeof pool - pool_used)
-        return NULL;
+    if (n + 1 > sizeof pool - pool_used) return NULL;
     unsigned char *p = pool + pool_used;
     pool_used += n + 1;
     return p;
@@ -153,8 +149,7 @@ int __sym_posix_main(int argc, char **argv, char **envp)
         args[0] = argv[0];
         for (unsigned i = 1; i <= c->args_max && i <= MAX_ARGS; i++) {
             char *a = (char *)alloc_bytes(c->arg_len + 1);
-            if (!a)
-                break;
+            if (!a) break;
             for (unsigned k = 0; k < c->arg_len; k++) {
                 char *p = put_str(put_uint(put_str(buf, "argv["), i), "][");
                 p = put_uint(p, k);
@@ -168,8 +163,7 @@ int __sym_posix_main(int argc, char **argv, char **envp)
         /* argv[argc] = NULL without a symbolic index (a store through one would pin argc):
          * one branch per possible argc, which the explorer flips like any other */
         for (unsigned i = c->args_min + 1; i <= c->args_max + 1 && i <= MAX_ARGS + 1; i++)
-            if (i > c->args_min + extra)
-                args[i] = NULL;
+            if (i > c->args_min + extra) args[i] = NULL;
         n = 1 + (int)(c->args_min + extra);
         av = args;
     }
@@ -199,8 +193,7 @@ static int src_getc(int fd)
 {
     struct sym_src *s = &srcs[fd_src[fd] - 1];
     unsigned pos = fd_pos[fd];
-    if (pos >= s->max || pos >= s->len)
-        return -1;
+    if (pos >= s->max || pos >= s->len) return -1;
     fd_pos[fd] = pos + 1;
     return s->data[pos];
 }
@@ -208,11 +201,9 @@ static int src_getc(int fd)
 /* The symbolic stream of f, or NULL (stdin counts once --sym-stdin is given). */
 static struct sym_stream *stream_of(FILE *f)
 {
-    if (!f || (!nstreams && stdin_src < 0))
-        return NULL;
+    if (!f || (!nstreams && stdin_src < 0)) return NULL;
     for (int i = 0; i < MAX_STREAMS; i++)
-        if (streams[i].f == f)
-            return &streams[i];
+        if (streams[i].f == f) return &streams[i];
     if (f == stdin && stdin_src >= 0 && fd_src[0] == stdin_src + 1) {
         for (int i = 0; i < MAX_STREAMS; i++)
             if (!streams[i].f) {
@@ -244,13 +235,10 @@ static struct sym_stream *add_stream(FILE *f, int fd)
 /* Index + 1 of the --sym-file source named path, or 0 ("./name" names "name" too). */
 static int file_src(const char *path)
 {
-    if (!path)
-        return 0;
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
+    if (!path) return 0;
+    while (path[0] == '.' && path[1] == '/') path += 2;
     for (unsigned i = 0; i < nsrcs; i++)
-        if ((int)i != stdin_src && same_str(srcs[i].name, path))
-            return (int)i + 1;
+        if ((int)i != stdin_src && same_str(srcs[i].name, path)) return (int)i + 1;
     return 0;
 }
 
@@ -315,10 +303,8 @@ int __sym_model_getchar_unlocked(void)
 int __sym_model_ungetc(int c, FILE *f)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return ungetc(c, f);
-    if (c == EOF || s->ungot >= 0)
-        return EOF;
+    if (!s) return ungetc(c, f);
+    if (c == EOF || s->ungot >= 0) return EOF;
     s->ungot = (unsigned char)c;
     s->eof = 0;
     return (unsigned char)c;
@@ -327,16 +313,13 @@ int __sym_model_ungetc(int c, FILE *f)
 size_t __sym_model_fread(void *buf, size_t size, size_t n, FILE *f)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return fread(buf, size, n, f);
-    if (size == 0 || n == 0)
-        return 0;
+    if (!s) return fread(buf, size, n, f);
+    if (size == 0 || n == 0) return 0;
     unsigned char *p = buf;
     size_t got = 0, total = size * n;
     while (got < total) {
         int c = stream_getc(s);
-        if (c == EOF)
-            break;
+        if (c == EOF) break;
         p[got++] = (unsigned char)c;
     }
     return got / size;
@@ -345,21 +328,16 @@ size_t __sym_model_fread(void *buf, size_t size, size_t n, FILE *f)
 char *__sym_model_fgets(char *buf, int n, FILE *f)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return fgets(buf, n, f);
-    if (n <= 0)
-        return NULL;
+    if (!s) return fgets(buf, n, f);
+    if (n <= 0) return NULL;
     int i = 0;
     while (i < n - 1) {
         int c = stream_getc(s);
-        if (c == EOF)
-            break;
+        if (c == EOF) break;
         buf[i++] = (char)c;
-        if (c == '\n')
-            break;
+        if (c == '\n') break;
     }
-    if (i == 0)
-        return NULL;
+    if (i == 0) return NULL;
     buf[i] = '\0';
     return buf;
 }
@@ -367,35 +345,27 @@ char *__sym_model_fgets(char *buf, int n, FILE *f)
 ssize_t __sym_model_getdelim(char **line, size_t *cap, int delim, FILE *f)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return getdelim(line, cap, delim, f);
+    if (!s) return getdelim(line, cap, delim, f);
     size_t i = 0;
     for (;;) {
         int c = stream_getc(s);
-        if (c == EOF)
-            break;
+        if (c == EOF) break;
         if (!*line || i + 2 > *cap) {
             size_t nc = *cap < 64 ? 64 : 2 * *cap;
             char *nl = realloc(*line, nc);
-            if (!nl)
-                return -1;
+            if (!nl) return -1;
             *line = nl;
             *cap = nc;
         }
         (*line)[i++] = (char)c;
-        if (c == delim)
-            break;
+        if (c == delim) break;
     }
-    if (i == 0)
-        return -1;
+    if (i == 0) return -1;
     (*line)[i] = '\0';
     return (ssize_t)i;
 }
 
-ssize_t __sym_model_getline(char **line, size_t *cap, FILE *f)
-{
-    return __sym_model_getdelim(line, cap, '\n', f);
-}
+ssize_t __sym_model_getline(char **line, size_t *cap, FILE *f) { return __sym_model_getdelim(line, cap, '\n', f); }
 
 int __sym_model_feof(FILE *f)
 {
@@ -428,11 +398,9 @@ int __sym_model_fileno(FILE *f)
 FILE *__sym_model_fopen(const char *path, const char *mode)
 {
     int src = file_src(path);
-    if (!src)
-        return fopen(path, mode);
+    if (!src) return fopen(path, mode);
     FILE *f = fopen("/dev/null", "r");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     int fd = fileno(f);
     if (fd < 0 || fd >= MAX_FD || !add_stream(f, fd)) {
         fclose(f);
@@ -446,8 +414,7 @@ FILE *__sym_model_fopen(const char *path, const char *mode)
 /* With _FILE_OFFSET_BITS=64 the headers name them fopen64/open64: same models. */
 FILE *__sym_model_fopen64(const char *path, const char *mode)
 {
-    if (!file_src(path))
-        return fopen64(path, mode);
+    if (!file_src(path)) return fopen64(path, mode);
     return __sym_model_fopen(path, mode);
 }
 
@@ -469,10 +436,8 @@ int __sym_model_fclose(FILE *f)
         int fd = s->fd, shared = 0;
         s->f = NULL;
         nstreams--;
-        for (int i = 0; i < MAX_STREAMS; i++)
-            shared |= streams[i].f && streams[i].fd == fd;
-        if (!shared && fd > 0 && fd < MAX_FD)
-            fd_src[fd] = 0;
+        for (int i = 0; i < MAX_STREAMS; i++) shared |= streams[i].f && streams[i].fd == fd;
+        if (!shared && fd > 0 && fd < MAX_FD) fd_src[fd] = 0;
     }
     return fclose(f);
 }
@@ -484,11 +449,9 @@ int __sym_model_open(const char *path, int flags, ...)
     int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
     va_end(ap);
     int src = file_src(path);
-    if (!src || (flags & O_ACCMODE) != O_RDONLY)
-        return open(path, flags, mode);
+    if (!src || (flags & O_ACCMODE) != O_RDONLY) return open(path, flags, mode);
     int fd = open("/dev/null", O_RDONLY);
-    if (fd < 0 || fd >= MAX_FD)
-        return fd;
+    if (fd < 0 || fd >= MAX_FD) return fd;
     fd_src[fd] = src;
     fd_pos[fd] = 0;
     return fd;
@@ -500,28 +463,24 @@ int __sym_model_open64(const char *path, int flags, ...)
     va_start(ap, flags);
     int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
     va_end(ap);
-    if (!file_src(path) || (flags & O_ACCMODE) != O_RDONLY)
-        return open64(path, flags, mode);
+    if (!file_src(path) || (flags & O_ACCMODE) != O_RDONLY) return open64(path, flags, mode);
     return __sym_model_open(path, flags, mode);
 }
 
 int __sym_model_close(int fd)
 {
-    if (sym_fd(fd))
-        fd_src[fd] = 0;
+    if (sym_fd(fd)) fd_src[fd] = 0;
     return close(fd);
 }
 
 ssize_t __sym_model_read(int fd, void *buf, size_t n)
 {
-    if (!sym_fd(fd))
-        return read(fd, buf, n);
+    if (!sym_fd(fd)) return read(fd, buf, n);
     unsigned char *p = buf;
     size_t got = 0;
     while (got < n) {
         int c = src_getc(fd);
-        if (c < 0)
-            break;
+        if (c < 0) break;
         p[got++] = (unsigned char)c;
     }
     return (ssize_t)got;
@@ -547,11 +506,9 @@ static long seek_pos(int fd, long off, int whence)
 
 off_t __sym_model_lseek(int fd, off_t off, int whence)
 {
-    if (!sym_fd(fd))
-        return lseek(fd, off, whence);
+    if (!sym_fd(fd)) return lseek(fd, off, whence);
     long np = seek_pos(fd, (long)off, whence);
-    if (np < 0)
-        return -1;
+    if (np < 0) return -1;
     fd_pos[fd] = (unsigned)np;
     return (off_t)np;
 }
@@ -569,15 +526,11 @@ int __sym_model_fstat(int fd, struct stat *st)
 int __sym_model_fseek(FILE *f, long off, int whence)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return fseek(f, off, whence);
-    if (!sym_fd(s->fd))
-        return -1;
-    if (whence == SEEK_CUR && s->ungot >= 0)
-        off -= 1;
+    if (!s) return fseek(f, off, whence);
+    if (!sym_fd(s->fd)) return -1;
+    if (whence == SEEK_CUR && s->ungot >= 0) off -= 1;
     long np = seek_pos(s->fd, off, whence);
-    if (np < 0)
-        return -1;
+    if (np < 0) return -1;
     fd_pos[s->fd] = (unsigned)np;
     s->ungot = -1;
     s->eof = 0;
@@ -587,10 +540,8 @@ int __sym_model_fseek(FILE *f, long off, int whence)
 long __sym_model_ftell(FILE *f)
 {
     struct sym_stream *s = stream_of(f);
-    if (!s)
-        return ftell(f);
-    if (!sym_fd(s->fd))
-        return -1;
+    if (!s) return ftell(f);
+    if (!sym_fd(s->fd)) return -1;
     return (long)fd_pos[s->fd] - (s->ungot >= 0 ? 1 : 0);
 }
 
@@ -598,36 +549,31 @@ long __sym_model_ftell(FILE *f)
  * on x86-64 either way, so the models are shared). */
 int __sym_model_fseeko(FILE *f, off_t off, int whence)
 {
-    if (!stream_of(f))
-        return fseeko(f, off, whence);
+    if (!stream_of(f)) return fseeko(f, off, whence);
     return __sym_model_fseek(f, (long)off, whence);
 }
 
 off_t __sym_model_ftello(FILE *f)
 {
-    if (!stream_of(f))
-        return ftello(f);
+    if (!stream_of(f)) return ftello(f);
     return (off_t)__sym_model_ftell(f);
 }
 
 int __sym_model_fseeko64(FILE *f, off64_t off, int whence)
 {
-    if (!stream_of(f))
-        return fseeko64(f, off, whence);
+    if (!stream_of(f)) return fseeko64(f, off, whence);
     return __sym_model_fseek(f, (long)off, whence);
 }
 
 off64_t __sym_model_ftello64(FILE *f)
 {
-    if (!stream_of(f))
-        return ftello64(f);
+    if (!stream_of(f)) return ftello64(f);
     return (off64_t)__sym_model_ftell(f);
 }
 
 off64_t __sym_model_lseek64(int fd, off64_t off, int whence)
 {
-    if (!sym_fd(fd))
-        return lseek64(fd, off, whence);
+    if (!sym_fd(fd)) return lseek64(fd, off, whence);
     return (off64_t)__sym_model_lseek(fd, (off_t)off, whence);
 }
 
@@ -650,6 +596,5 @@ void __sym_model_rewind(FILE *f)
     }
     s->ungot = -1;
     s->eof = s->err = 0;
-    if (sym_fd(s->fd))
-        fd_pos[s->fd] = 0;
+    if (sym_fd(s->fd)) fd_pos[s->fd] = 0;
 }

@@ -27,21 +27,19 @@ int __snprintf_chk(char *dst, size_t n, int flag, size_t dst_len, const char *fm
 
 typedef struct out {
     char *dst;
-    size_t cap;  /* bytes available, terminating NUL included; 0 = write nothing */
-    size_t n;    /* characters produced so far (the return value) */
+    size_t cap; /* bytes available, terminating NUL included; 0 = write nothing */
+    size_t n;   /* characters produced so far (the return value) */
 } out;
 
 static void __sym_libc_put(out *o, char c)
 {
-    if (o->n + 1 < o->cap)
-        o->dst[o->n] = c;
+    if (o->n + 1 < o->cap) o->dst[o->n] = c;
     o->n++;
 }
 
 static void __sym_libc_pad(out *o, char c, long k)
 {
-    for (; k > 0; k--)
-        __sym_libc_put(o, c);
+    for (; k > 0; k--) __sym_libc_put(o, c);
 }
 
 /* A variadic argument: its value from va_arg, its shadow from the vararg slot k when the
@@ -69,12 +67,18 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
         const char *spec = f++;
         int left = 0, zero = 0, plus = 0, space = 0, alt = 0;
         for (;; f++) {
-            if (*f == '-') left = 1;
-            else if (*f == '0') zero = 1;
-            else if (*f == '+') plus = 1;
-            else if (*f == ' ') space = 1;
-            else if (*f == '#') alt = 1;
-            else break;
+            if (*f == '-')
+                left = 1;
+            else if (*f == '0')
+                zero = 1;
+            else if (*f == '+')
+                plus = 1;
+            else if (*f == ' ')
+                space = 1;
+            else if (*f == '#')
+                alt = 1;
+            else
+                break;
         }
         long width = 0, prec = -1;
         if (*f == '*') {
@@ -86,8 +90,7 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
                 width = -width;
             }
         } else {
-            while (*f >= '0' && *f <= '9')
-                width = width * 10 + (*f++ - '0');
+            while (*f >= '0' && *f <= '9') width = width * 10 + (*f++ - '0');
         }
         if (*f == '.') {
             f++;
@@ -97,20 +100,22 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
                 k++;
                 f++;
             } else {
-                while (*f >= '0' && *f <= '9')
-                    prec = prec * 10 + (*f++ - '0');
+                while (*f >= '0' && *f <= '9') prec = prec * 10 + (*f++ - '0');
             }
         }
         int size = 0, big = 0; /* -2 hh, -1 h, 0 int, 1 l/ll/j/z/t; big: L */
         for (;; f++) {
-            if (*f == 'h') size = size == -1 ? -2 : -1;
-            else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't' || *f == 'q') size = 1;
-            else if (*f == 'L') big = 1;
-            else break;
+            if (*f == 'h')
+                size = size == -1 ? -2 : -1;
+            else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't' || *f == 'q')
+                size = 1;
+            else if (*f == 'L')
+                big = 1;
+            else
+                break;
         }
         char conv = *f;
-        if (conv == '\0')
-            break;
+        if (conv == '\0') break;
         f++;
         if (conv == '%') {
             __sym_libc_put(o, '%');
@@ -119,10 +124,14 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
         if (conv == 'n') {
             void *p = va_arg(ap, void *);
             k++;
-            if (size == -2) *(signed char *)p = (signed char)o->n;
-            else if (size == -1) *(short *)p = (short)o->n;
-            else if (size == 1) *(long *)p = (long)o->n;
-            else *(int *)p = (int)o->n;
+            if (size == -2)
+                *(signed char *)p = (signed char)o->n;
+            else if (size == -1)
+                *(short *)p = (short)o->n;
+            else if (size == 1)
+                *(long *)p = (long)o->n;
+            else
+                *(int *)p = (int)o->n;
             continue;
         }
         if (conv == 'c') {
@@ -135,19 +144,15 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
         if (conv == 's') {
             const char *s = va_arg(ap, const char *);
             k++;
-            if (s == NULL)
-                s = "(null)";
+            if (s == NULL) s = "(null)";
             long len = 0;
-            while ((prec < 0 || len < prec) && s[len] != '\0')
-                len++;
+            while ((prec < 0 || len < prec) && s[len] != '\0') len++;
             if (!left) __sym_libc_pad(o, ' ', width - len);
-            for (long i = 0; i < len; i++)
-                __sym_libc_put(o, s[i]);
+            for (long i = 0; i < len; i++) __sym_libc_put(o, s[i]);
             if (left) __sym_libc_pad(o, ' ', width - len);
             continue;
         }
-        if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'o' || conv == 'x' || conv == 'X' ||
-            conv == 'p') {
+        if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'o' || conv == 'x' || conv == 'X' || conv == 'p') {
             uint64_t mag;
             int neg = 0;
             unsigned base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X' || conv == 'p') ? 16 : 10;
@@ -165,16 +170,22 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
             } else {
                 int64_t v = __sym_libc_arg_int(&ap, size, slots, k++);
                 if (conv == 'd' || conv == 'i') {
-                    if (size == -2) v = (signed char)v;
-                    else if (size == -1) v = (short)v;
-                    else if (size == 0) v = (int)v;
+                    if (size == -2)
+                        v = (signed char)v;
+                    else if (size == -1)
+                        v = (short)v;
+                    else if (size == 0)
+                        v = (int)v;
                     neg = v < 0;
                     mag = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
                 } else {
                     mag = (uint64_t)v;
-                    if (size == -2) mag = (unsigned char)mag;
-                    else if (size == -1) mag = (unsigned short)mag;
-                    else if (size == 0) mag = (unsigned)mag;
+                    if (size == -2)
+                        mag = (unsigned char)mag;
+                    else if (size == -1)
+                        mag = (unsigned short)mag;
+                    else if (size == 0)
+                        mag = (unsigned)mag;
                 }
             }
             /* digits, least significant first; the letter offset is arithmetic, not a branch */
@@ -200,15 +211,19 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
                 }
             }
             const char *prefix = "";
-            if (neg) prefix = "-";
-            else if ((conv == 'd' || conv == 'i') && plus) prefix = "+";
-            else if ((conv == 'd' || conv == 'i') && space) prefix = " ";
-            else if (alt && base == 16 && mag != 0) prefix = conv == 'X' ? "0X" : "0x";
-            else if (alt && base == 8 && (nd == 0 || digits[nd - 1] != '0') && prec <= nd) prefix = "0";
+            if (neg)
+                prefix = "-";
+            else if ((conv == 'd' || conv == 'i') && plus)
+                prefix = "+";
+            else if ((conv == 'd' || conv == 'i') && space)
+                prefix = " ";
+            else if (alt && base == 16 && mag != 0)
+                prefix = conv == 'X' ? "0X" : "0x";
+            else if (alt && base == 8 && (nd == 0 || digits[nd - 1] != '0') && prec <= nd)
+                prefix = "0";
             long plen = (long)__sym_model_strlen(prefix);
             long zeros = prec > nd ? prec - nd : 0;
-            if (zero && !left && prec < 0 && width > plen + nd)
-                zeros = width - plen - nd;
+            if (zero && !left && prec < 0 && width > plen + nd) zeros = width - plen - nd;
             long total = plen + zeros + nd;
             if (!left) __sym_libc_pad(o, ' ', width - total);
             for (long i = 0; i < plen; i++) __sym_libc_put(o, prefix[i]);
@@ -220,14 +235,12 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
         /* anything else (floating point): the real snprintf prints this one conversion */
         char one[48], text[512];
         size_t sl = (size_t)(f - spec);
-        if (sl >= sizeof one)
-            break;
-        for (size_t i = 0; i < sl; i++)
-            one[i] = spec[i];
+        if (sl >= sizeof one) break;
+        for (size_t i = 0; i < sl; i++) one[i] = spec[i];
         one[sl] = '\0';
         int r;
-        if (conv == 'a' || conv == 'A' || conv == 'e' || conv == 'E' || conv == 'f' || conv == 'F' ||
-            conv == 'g' || conv == 'G') {
+        if (conv == 'a' || conv == 'A' || conv == 'e' || conv == 'E' || conv == 'f' || conv == 'F' || conv == 'g' ||
+            conv == 'G') {
             if (big)
                 r = real_snprintf(text, sizeof text, one, va_arg(ap, long double));
             else
@@ -236,12 +249,10 @@ static int __sym_libc_print_core(out *o, const char *fmt, va_list ap0, int slots
             break; /* an unknown conversion: stop printing, as the behaviour is undefined */
         }
         k++;
-        for (int i = 0; i < r && i < (int)sizeof text - 1; i++)
-            __sym_libc_put(o, text[i]);
+        for (int i = 0; i < r && i < (int)sizeof text - 1; i++) __sym_libc_put(o, text[i]);
     }
     va_end(ap);
-    if (o->cap > 0)
-        o->dst[o->n < o->cap ? o->n : o->cap - 1] = '\0';
+    if (o->cap > 0) o->dst[o->n < o->cap ? o->n : o->cap - 1] = '\0';
     return (int)o->n;
 }
 

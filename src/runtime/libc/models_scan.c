@@ -54,22 +54,19 @@ static int __sym_libc_scan_float(model_src *src, size_t width, int size, int sto
 {
     char buf[128];
     size_t n = 0;
-    if (width == 0 || width > sizeof buf - 1)
-        width = sizeof buf - 1;
+    if (width == 0 || width > sizeof buf - 1) width = sizeof buf - 1;
     for (int c = __sym_libc_src_peek(src); n < width && c != MODEL_EOF; c = __sym_libc_src_peek(src)) {
-        int ok = __sym_model_isxdigit(c) || c == '+' || c == '-' || c == '.' || c == 'x' || c == 'X' ||
-                 c == 'p' || c == 'P' || c == 'n' || c == 'N' || c == 'i' || c == 'I' || c == 't' ||
-                 c == 'T' || c == 'y' || c == 'Y';
-        if (!ok)
-            break;
+        int ok = __sym_model_isxdigit(c) || c == '+' || c == '-' || c == '.' || c == 'x' || c == 'X' || c == 'p' ||
+                 c == 'P' || c == 'n' || c == 'N' || c == 'i' || c == 'I' || c == 't' || c == 'T' || c == 'y' ||
+                 c == 'Y';
+        if (!ok) break;
         buf[n++] = (char)c;
         __sym_libc_src_take(src);
     }
     buf[n] = '\0';
     char *end;
     long double v = strtold(buf, &end);
-    if (end == buf)
-        return 0;
+    if (end == buf) return 0;
     if (store) {
         if (size == 3)
             *va_arg(*ap, long double *) = v;
@@ -89,25 +86,21 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
     const unsigned char *f = (const unsigned char *)fmt;
     while (*f != '\0') {
         if (__sym_model_isspace(*f)) {
-            while (__sym_model_isspace(*f))
-                f++;
-            while (__sym_model_isspace(__sym_libc_src_peek(src)))
-                __sym_libc_src_take(src);
+            while (__sym_model_isspace(*f)) f++;
+            while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
             continue;
         }
         if (*f != '%' || f[1] == '%') {
             if (*f == '%') {
                 f++;
-                while (__sym_model_isspace(__sym_libc_src_peek(src)))
-                    __sym_libc_src_take(src);
+                while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
             }
             int c = __sym_libc_src_peek(src);
             if (c == MODEL_EOF) {
                 eof = 1;
                 break;
             }
-            if (c != *f)
-                break;
+            if (c != *f) break;
             __sym_libc_src_take(src);
             f++;
             continue;
@@ -119,8 +112,7 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
             f++;
         }
         size_t width = 0;
-        while (*f >= '0' && *f <= '9')
-            width = width * 10 + (size_t)(*f++ - '0');
+        while (*f >= '0' && *f <= '9') width = width * 10 + (size_t)(*f++ - '0');
         int size = 0; /* -2 hh, -1 h, 0 int, 1 l, 2 ll, 3 L */
         for (;; f++) {
             if (*f == 'h')
@@ -135,29 +127,23 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
                 break;
         }
         int conv = *f++;
-        if (conv == '\0')
-            break;
+        if (conv == '\0') break;
         if (conv == 'n') {
-            if (store)
-                __sym_libc_store_int(&ap, size, src->taken);
+            if (store) __sym_libc_store_int(&ap, size, src->taken);
             continue;
         }
         if (conv != 'c' && conv != '[') /* every other conversion skips white space */
-            while (__sym_model_isspace(__sym_libc_src_peek(src)))
-                __sym_libc_src_take(src);
+            while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
         if (__sym_libc_src_peek(src) == MODEL_EOF) {
             eof = 1;
             break;
         }
-        if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'o' || conv == 'x' || conv == 'X' ||
-            conv == 'p') {
+        if (conv == 'd' || conv == 'i' || conv == 'u' || conv == 'o' || conv == 'x' || conv == 'X' || conv == 'p') {
             int base = conv == 'd' || conv == 'u' ? 10 : conv == 'i' ? 0 : conv == 'o' ? 8 : 16;
             int ok, neg, ovf;
             uint64_t v = __sym_libc_scan_integer(src, base, width, 0, &ok, &neg, &ovf);
-            if (!ok)
-                break;
-            if (neg)
-                v = (uint64_t)0 - v;
+            if (!ok) break;
+            if (neg) v = (uint64_t)0 - v;
             converted++;
             if (store) {
                 if (conv == 'p')
@@ -167,19 +153,16 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
                 assigned++;
             }
         } else if (conv == 'c') {
-            if (width == 0)
-                width = 1;
+            if (width == 0) width = 1;
             char *dst = store ? va_arg(ap, char *) : NULL;
             size_t n = 0;
             for (int c = __sym_libc_src_peek(src); n < width && c != MODEL_EOF; c = __sym_libc_src_peek(src)) {
-                if (dst)
-                    dst[n] = src->s ? src->s[src->pos] : (char)c;
+                if (dst) dst[n] = src->s ? src->s[src->pos] : (char)c;
                 n++;
                 __sym_libc_src_take(src);
             }
             converted++;
-            if (store)
-                assigned++;
+            if (store) assigned++;
         } else if (conv == 's' || conv == '[') {
             const unsigned char *set = f, *set_end = f;
             int negate = 0;
@@ -189,12 +172,9 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
                     set++;
                 }
                 set_end = set;
-                if (*set_end == ']')
-                    set_end++;
-                while (*set_end != '\0' && *set_end != ']')
-                    set_end++;
-                if (*set_end == '\0')
-                    break; /* malformed set: matching failure */
+                if (*set_end == ']') set_end++;
+                while (*set_end != '\0' && *set_end != ']') set_end++;
+                if (*set_end == '\0') break; /* malformed set: matching failure */
                 f = set_end + 1;
             }
             char *dst = store ? va_arg(ap, char *) : NULL;
@@ -209,20 +189,15 @@ static int __sym_libc_scan_core(model_src *src, const char *fmt, va_list ap0)
                 n++;
                 __sym_libc_src_take(src);
             }
-            if (n == 0)
-                break;
-            if (dst)
-                dst[n] = '\0';
+            if (n == 0) break;
+            if (dst) dst[n] = '\0';
             converted++;
-            if (store)
-                assigned++;
+            if (store) assigned++;
         } else if (conv == 'a' || conv == 'e' || conv == 'f' || conv == 'g' || conv == 'A' || conv == 'E' ||
                    conv == 'F' || conv == 'G') {
-            if (!__sym_libc_scan_float(src, width, size, store, &ap))
-                break;
+            if (!__sym_libc_scan_float(src, width, size, store, &ap)) break;
             converted++;
-            if (store)
-                assigned++;
+            if (store) assigned++;
         } else {
             break; /* unknown conversion: stop, as glibc does */
         }

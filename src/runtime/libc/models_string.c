@@ -13,20 +13,17 @@
  */
 #include "models.h"
 
-
 size_t __sym_model_strlen(const char *s)
 {
     size_t n = 0;
-    while (s[n] != '\0')
-        n++;
+    while (s[n] != '\0') n++;
     return n;
 }
 
 size_t __sym_model_strnlen(const char *s, size_t max)
 {
     size_t n = 0;
-    while (n < max && s[n] != '\0')
-        n++;
+    while (n < max && s[n] != '\0') n++;
     return n;
 }
 
@@ -45,8 +42,7 @@ int __sym_model_strncmp(const char *a, const char *b, size_t n)
 {
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     for (size_t i = 0; i < n; i++)
-        if ((p[i] != q[i]) | (p[i] == '\0'))
-            return (int)p[i] - (int)q[i]; /* 0 at a common end */
+        if ((p[i] != q[i]) | (p[i] == '\0')) return (int)p[i] - (int)q[i]; /* 0 at a common end */
     return 0;
 }
 
@@ -54,16 +50,14 @@ int __sym_model_memcmp(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;
     for (size_t i = 0; i < n; i++)
-        if (p[i] != q[i])
-            return (int)p[i] - (int)q[i];
+        if (p[i] != q[i]) return (int)p[i] - (int)q[i];
     return 0;
 }
 
 char *__sym_model_strchr(const char *s, int c)
 {
     char ch = (char)c;
-    while ((*s != ch) & (*s != '\0'))
-        s++;
+    while ((*s != ch) & (*s != '\0')) s++;
     return *s == ch ? (char *)s : NULL;
 }
 
@@ -72,10 +66,8 @@ char *__sym_model_strrchr(const char *s, int c)
     char ch = (char)c;
     const char *last = NULL;
     for (;; s++) {
-        if (*s == ch)
-            last = s;
-        if (*s == '\0')
-            return (char *)last;
+        if (*s == ch) last = s;
+        if (*s == '\0') return (char *)last;
     }
 }
 
@@ -84,16 +76,14 @@ void *__sym_model_memchr(const void *s, int c, size_t n)
     const unsigned char *p = s;
     unsigned char ch = (unsigned char)c;
     for (size_t i = 0; i < n; i++)
-        if (p[i] == ch)
-            return (void *)(p + i);
+        if (p[i] == ch) return (void *)(p + i);
     return NULL;
 }
 
 char *__sym_model_strcpy(char *dst, const char *src)
 {
     size_t i = 0;
-    while ((dst[i] = src[i]) != '\0')
-        i++;
+    while ((dst[i] = src[i]) != '\0') i++;
     return dst;
 }
 
@@ -101,10 +91,8 @@ char *__sym_model_strcpy(char *dst, const char *src)
 char *__sym_model_strncpy(char *dst, const char *src, size_t n)
 {
     size_t i = 0;
-    for (; i < n && src[i] != '\0'; i++)
-        dst[i] = src[i];
-    for (; i < n; i++)
-        dst[i] = '\0';
+    for (; i < n && src[i] != '\0'; i++) dst[i] = src[i];
+    for (; i < n; i++) dst[i] = '\0';
     return dst;
 }
 
@@ -119,26 +107,21 @@ char *__sym_model_strncat(char *dst, const char *src, size_t n)
 {
     char *d = dst + __sym_model_strlen(dst);
     size_t i = 0;
-    for (; i < n && src[i] != '\0'; i++)
-        d[i] = src[i];
+    for (; i < n && src[i] != '\0'; i++) d[i] = src[i];
     d[i] = '\0';
     return dst;
 }
 
 char *__sym_model_strstr(const char *hay, const char *needle)
 {
-    if (needle[0] == '\0')
-        return (char *)hay;
+    if (needle[0] == '\0') return (char *)hay;
     for (; *hay != '\0'; hay++) {
         size_t i = 0;
-        while ((needle[i] != '\0') & (hay[i] == needle[i]))
-            i++;
-        if (needle[i] == '\0')
-            return (char *)hay;
+        while ((needle[i] != '\0') & (hay[i] == needle[i])) i++;
+        if (needle[i] == '\0') return (char *)hay;
     }
     return NULL;
 }
-
 
 /* Case-insensitive comparison in the "C" locale: bytes compare after tolower (POSIX). */
 int __sym_model_strcasecmp(const char *a, const char *b)
@@ -146,8 +129,7 @@ int __sym_model_strcasecmp(const char *a, const char *b)
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     for (;; p++, q++) {
         int x = __sym_model_tolower(*p), y = __sym_model_tolower(*q);
-        if ((x != y) | (x == '\0'))
-            return x - y;
+        if ((x != y) | (x == '\0')) return x - y;
     }
 }
 
@@ -156,8 +138,7 @@ int __sym_model_strncasecmp(const char *a, const char *b, size_t n)
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     for (size_t i = 0; i < n; i++) {
         int x = __sym_model_tolower(p[i]), y = __sym_model_tolower(q[i]);
-        if ((x != y) | (x == '\0'))
-            return x - y;
+        if ((x != y) | (x == '\0')) return x - y;
     }
     return 0;
 }
@@ -174,8 +155,7 @@ void *__sym_model_memrchr(const void *s, int c, size_t n)
     unsigned char ch = (unsigned char)c;
     while (n > 0) {
         n--;
-        if (p[n] == ch)
-            return (void *)(p + n);
+        if (p[n] == ch) return (void *)(p + n);
     }
     return NULL;
 }
@@ -184,8 +164,7 @@ void *__sym_model_memrchr(const void *s, int c, size_t n)
 char *__sym_model_strchrnul(const char *s, int c)
 {
     char ch = (char)c;
-    while ((*s != ch) & (*s != '\0'))
-        s++;
+    while ((*s != ch) & (*s != '\0')) s++;
     return (char *)s;
 }
 
@@ -193,8 +172,7 @@ char *__sym_model_strchrnul(const char *s, int c)
 char *__sym_model_stpcpy(char *dst, const char *src)
 {
     size_t i = 0;
-    while ((dst[i] = src[i]) != '\0')
-        i++;
+    while ((dst[i] = src[i]) != '\0') i++;
     return dst + i;
 }
 
@@ -203,8 +181,7 @@ char *__sym_model_stpcpy(char *dst, const char *src)
 static int __sym_libc_in_set(unsigned char c, const char *set)
 {
     int r = 0;
-    for (const unsigned char *q = (const unsigned char *)set; *q != '\0'; q++)
-        r |= *q == c;
+    for (const unsigned char *q = (const unsigned char *)set; *q != '\0'; q++) r |= *q == c;
     return r;
 }
 
@@ -212,8 +189,7 @@ static int __sym_libc_in_set(unsigned char c, const char *set)
 size_t __sym_model_strspn(const char *s, const char *accept)
 {
     size_t n = 0;
-    while ((s[n] != '\0') & __sym_libc_in_set((unsigned char)s[n], accept))
-        n++;
+    while ((s[n] != '\0') & __sym_libc_in_set((unsigned char)s[n], accept)) n++;
     return n;
 }
 
@@ -221,15 +197,13 @@ size_t __sym_model_strspn(const char *s, const char *accept)
 size_t __sym_model_strcspn(const char *s, const char *reject)
 {
     size_t n = 0;
-    while ((s[n] != '\0') & !__sym_libc_in_set((unsigned char)s[n], reject))
-        n++;
+    while ((s[n] != '\0') & !__sym_libc_in_set((unsigned char)s[n], reject)) n++;
     return n;
 }
 
 char *__sym_model_strpbrk(const char *s, const char *accept)
 {
-    while ((*s != '\0') & !__sym_libc_in_set((unsigned char)*s, accept))
-        s++;
+    while ((*s != '\0') & !__sym_libc_in_set((unsigned char)*s, accept)) s++;
     return *s != '\0' ? (char *)s : NULL;
 }
 
@@ -239,19 +213,14 @@ char *__sym_model_strndup(const char *s, size_t max)
 {
     size_t n = __sym_model_strnlen(s, max);
     char *d = malloc(n + 1);
-    if (d == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        d[i] = s[i];
+    if (d == NULL) return NULL;
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
     d[n] = '\0';
     return d;
 }
 
 /* strdup is strndup without a bound (the bound's test is concrete: no extra event). */
-char *__sym_model_strdup(const char *s)
-{
-    return __sym_model_strndup(s, (size_t)-1);
-}
+char *__sym_model_strdup(const char *s) { return __sym_model_strndup(s, (size_t)-1); }
 
 /* index/rindex: the old BSD names of strchr/strrchr. */
 char *__sym_model_index(const char *s, int c) { return __sym_model_strchr(s, c); }
@@ -261,8 +230,7 @@ char *__sym_model_rindex(const char *s, int c) { return __sym_model_strrchr(s, c
  * end is overwritten with a NUL and *save points past it. Positions are concrete counts. */
 char *__sym_model_strtok_r(char *s, const char *delim, char **save)
 {
-    if (s == NULL)
-        s = *save;
+    if (s == NULL) s = *save;
     s += __sym_model_strspn(s, delim);
     if (*s == '\0') {
         *save = s;
@@ -281,18 +249,14 @@ char *__sym_model_strtok_r(char *s, const char *delim, char **save)
 static char *__sym_libc_strtok_save;
 
 /* strtok: strtok_r with one hidden position (not thread-safe, as in C). */
-char *__sym_model_strtok(char *s, const char *delim)
-{
-    return __sym_model_strtok_r(s, delim, &__sym_libc_strtok_save);
-}
+char *__sym_model_strtok(char *s, const char *delim) { return __sym_model_strtok_r(s, delim, &__sym_libc_strtok_save); }
 
 /* strsep (BSD): the field at *sp up to the first delimiter (an empty field between two
  * delimiters is returned too); *sp moves past it, or becomes NULL after the last field. */
 char *__sym_model_strsep(char **sp, const char *delim)
 {
     char *s = *sp;
-    if (s == NULL)
-        return NULL;
+    if (s == NULL) return NULL;
     char *end = s + __sym_model_strcspn(s, delim);
     if (*end != '\0') {
         *end = '\0';

@@ -50,7 +50,7 @@ typedef struct pq_stmt {
     char *name;
     char *sql;
     int nparams;
-    Oid *types;              /* nparams entries or NULL */
+    Oid *types; /* nparams entries or NULL */
 } pq_stmt;
 
 pq_res *data_pq_results;
@@ -96,17 +96,14 @@ static const char *type_name(Oid t)
 }
 
 /* Parameter i as an SQL literal, malloc'ed ("NULL" for NULL and binary values). */
-static char *param_literal(int i, const Oid *types, const char *const *values, const int *lengths,
-                           const int *formats)
+static char *param_literal(int i, const Oid *types, const char *const *values, const int *lengths, const int *formats)
 {
-    if (!values || !values[i] || (formats && formats[i]))
-        return strdup("NULL");
+    if (!values || !values[i] || (formats && formats[i])) return strdup("NULL");
     char *lit = db_sql_text(true, values[i], strlen(values[i]));
     const char *tn = types && types[i] ? type_name(types[i]) : NULL;
     if (lit && tn) {
         char *t = NULL;
-        if (asprintf(&t, "%s::%s", lit, tn) < 0)
-            t = NULL;
+        if (asprintf(&t, "%s::%s", lit, tn) < 0) t = NULL;
         free(lit);
         lit = t;
     }
@@ -118,11 +115,9 @@ static void log_site(const char *site, int ncols, const char *sql, int nparams, 
                      const char *const *values, const int *lengths, const int *formats)
 {
     char **lits = nparams > 0 ? calloc((size_t)nparams, sizeof *lits) : NULL;
-    for (int i = 0; lits && i < nparams; i++)
-        lits[i] = param_literal(i, types, values, lengths, formats);
+    for (int i = 0; lits && i < nparams; i++) lits[i] = param_literal(i, types, values, lengths, formats);
     data_rt_log_site(site, ncols, "pg", sql, lits ? nparams : 0, lits);
-    for (int i = 0; lits && i < nparams; i++)
-        free(lits[i]);
+    for (int i = 0; lits && i < nparams; i++) free(lits[i]);
     free(lits);
 }
 
@@ -131,11 +126,9 @@ static void log_names(const char *site, const PGresult *desc, int ncols)
 {
     const char **f = calloc((size_t)ncols + 1, sizeof *f);
     char head[32];
-    if (!f)
-        return;
+    if (!f) return;
     snprintf(head, sizeof head, "n\t%s", site);
-    for (int i = 0; i < ncols; i++)
-        f[i] = PQfname(desc, i);
+    for (int i = 0; i < ncols; i++) f[i] = PQfname(desc, i);
     data_rt_log_fields(head, f, ncols, 1024);
     free(f);
 }
@@ -146,8 +139,7 @@ static void log_value(uint64_t tuple, int col, const PGresult *r, int row)
     strbuf b = STRBUF_INIT;
     int null = PQgetisnull(r, row, col);
     results_put_value(&b, null ? NULL : PQgetvalue(r, row, col), null ? 0 : (size_t)PQgetlength(r, row, col));
-    if (!b.failed)
-        data_rt_log("v\t%llu\t%d\t%.7990s", (unsigned long long)tuple, col, b.s);
+    if (!b.failed) data_rt_log("v\t%llu\t%d\t%.7990s", (unsigned long long)tuple, col, b.s);
     sb_free(&b);
 }
 
@@ -158,8 +150,7 @@ static PGconn *connect_ro(const char *program_conninfo)
     const char *db = data_rt_db();
     char err[1024] = "";
     PGconn *c = data_pg_connect(db ? db : program_conninfo ? program_conninfo : "", err, sizeof err);
-    if (c && PQstatus(c) != CONNECTION_OK)
-        log_failure(c, NULL, "connect");
+    if (c && PQstatus(c) != CONNECTION_OK) log_failure(c, NULL, "connect");
     if (!c) { /* connected, but not read-only: never hand that out; a connection that failed instead */
         char m[1100];
         snprintf(m, sizeof m, "cannot make the connection read-only: %s", err);
@@ -190,8 +181,7 @@ static PGresult *refuse(PGconn *conn, const char *sql)
 pq_res *data_pq_find_res(const PGresult *r)
 {
     for (pq_res *p = data_pq_results; p; p = p->next)
-        if (p->res == r)
-            return p;
+        if (p->res == r) return p;
     return NULL;
 }
 
@@ -203,22 +193,18 @@ static char *rename_columns(const char *wrapped, const PGresult *desc, int ncols
     const char *at = NULL;
     for (const char *p = strstr(wrapped, tail); p; p = strstr(p + 1, tail))
         at = p; /* the last one: the condition after it holds no newline */
-    if (!at)
-        return strdup(wrapped);
+    if (!at) return strdup(wrapped);
     size_t cap = strlen(wrapped) + 64;
-    for (int i = 0; i < ncols; i++)
-        cap += strlen(PQfname(desc, i)) * 2 + 24;
+    for (int i = 0; i < ncols; i++) cap += strlen(PQfname(desc, i)) * 2 + 24;
     char *s = malloc(cap);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     size_t o = (size_t)(at - wrapped);
     memcpy(s, wrapped, o);
     o += (size_t)snprintf(s + o, cap - o, "\n) SELECT ");
     for (int i = 0; i < ncols; i++) {
         o += (size_t)snprintf(s + o, cap - o, "%sc%d AS \"", i ? ", " : "", i);
         for (const char *n = PQfname(desc, i); *n; n++) {
-            if (*n == '"')
-                s[o++] = '"';
+            if (*n == '"') s[o++] = '"';
             s[o++] = *n;
         }
         s[o++] = '"';
@@ -233,8 +219,7 @@ static PGresult *run_plain(PGconn *conn, const char *sql, bool with_params, int 
 {
     PGresult *r = with_params ? PQexecParams(conn, sql, nparams, types, values, lengths, formats, result_format)
                               : PQexec(conn, sql);
-    if (failed(r))
-        log_failure(conn, r, sql);
+    if (failed(r)) log_failure(conn, r, sql);
     return r;
 }
 
@@ -248,8 +233,7 @@ static uint64_t row_key(const PGresult *r, int row)
         const char *p = PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
         int len = p ? PQgetlength(r, row, c) : 0;
         h = (h ^ (p ? 1u : 2u)) * 1099511628211ull;
-        for (int k = 0; k < len; k++)
-            h = (h ^ (uint8_t)p[k]) * 1099511628211ull;
+        for (int k = 0; k < len; k++) h = (h ^ (uint8_t)p[k]) * 1099511628211ull;
         h = (h ^ 0xffu) * 1099511628211ull; /* column separator */
     }
     return h;
@@ -294,11 +278,9 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
         int n = PQntuples(r);
         for (int row = 0; row < n; row++) {
             uint64_t t = data_rt_next_tuple();
-            if (row == 0 && pr)
-                pr->first_tuple = t;
+            if (row == 0 && pr) pr->first_tuple = t;
             data_rt_log("t\t%s\t%llu\tpg:%016llx", site, (unsigned long long)t, (unsigned long long)row_key(r, row));
-            for (int c = 0; c < ncols && c < PQnfields(r); c++)
-                log_value(t, c, r, row);
+            for (int c = 0; c < ncols && c < PQnfields(r); c++) log_value(t, c, r, row);
         }
         if (pr) {
             pr->res = r;
@@ -318,10 +300,8 @@ static PGresult *run_select(PGconn *conn, const char *sql, bool with_params, int
 static PGresult *run(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
                      const char *const *values, const int *lengths, const int *formats, int result_format)
 {
-    if (!sql)
-        return run_plain(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
-    if (data_pg_refused(sql))
-        return refuse(conn, sql);
+    if (!sql) return run_plain(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    if (data_pg_refused(sql)) return refuse(conn, sql);
     if (data_is_select(sql, strlen(sql)))
         return run_select(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
     return run_plain(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
@@ -337,16 +317,14 @@ PGresult *data_pq_exec(PGconn *conn, const char *sql, bool with_params, int npar
 static pq_stmt *find_stmt(const PGconn *conn, const char *name)
 {
     for (pq_stmt *s = stmts; s; s = s->next)
-        if (s->conn == conn && !strcmp(s->name, name ? name : ""))
-            return s;
+        if (s->conn == conn && !strcmp(s->name, name ? name : "")) return s;
     return NULL;
 }
 
 PGresult *data_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     __sym_ret = NULL;
-    if (query && data_pg_refused(query))
-        return refuse(conn, query);
+    if (query && data_pg_refused(query)) return refuse(conn, query);
     PGresult *r = PQprepare(conn, name, query, nparams, types);
     if (failed(r)) {
         log_failure(conn, r, query);
@@ -355,8 +333,7 @@ PGresult *data_pq_prepare(PGconn *conn, const char *name, const char *query, int
     pq_stmt *s = find_stmt(conn, name);
     if (!s) {
         s = calloc(1, sizeof *s);
-        if (!s)
-            return r;
+        if (!s) return r;
         s->conn = conn;
         s->name = strdup(name ? name : "");
         s->next = stmts;
@@ -384,8 +361,7 @@ PGresult *data_pq_exec_prepared(PGconn *conn, const char *name, int nparams, con
         return run(conn, s->sql, true, nparams, nparams <= s->nparams ? s->types : NULL, values, lengths, formats,
                    result_format);
     PGresult *r = PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
-    if (failed(r))
-        log_failure(conn, r, s && s->sql ? s->sql : name);
+    if (failed(r)) log_failure(conn, r, s && s->sql ? s->sql : name);
     return r;
 }
 

@@ -8,17 +8,17 @@
 #include "../dbcommon/data_rt.h"
 #include "data_pq.h"
 
-#define MAX_TEXT_BYTES 256   /* bytes of a value that become inputs (then the rest is concrete) */
+#define MAX_TEXT_BYTES 256 /* bytes of a value that become inputs (then the rest is concrete) */
 
 /* A result of a wrapped SELECT the program holds. */
 typedef struct pq_res {
     struct pq_res *next;
     const PGresult *res;
     char site[17];
-    uint64_t first_tuple;    /* tuple number of row 0; rows are consecutive */
+    uint64_t first_tuple; /* tuple number of row 0; rows are consecutive */
     int nrows;
-    bool shadowed;           /* shadows were put on some of its values */
-    bool utf8_server;        /* the database's encoding is UTF8 (cheaper length terms) */
+    bool shadowed;    /* shadows were put on some of its values */
+    bool utf8_server; /* the database's encoding is UTF8 (cheaper length terms) */
 } pq_res;
 
 /* The wrapped results the program holds, newest first (data_pq.c adds, data_pq_clear frees). */

@@ -8,11 +8,9 @@
  * inside the result, a symbolic run. */
 static pq_res *input_cell(const PGresult *res, int row, int col, uint64_t *tuple)
 {
-    if (!data_rt_active() || !data_rt_symbolic() || rt.trace_full)
-        return NULL;
+    if (!data_rt_active() || !data_rt_symbolic() || rt.trace_full) return NULL;
     pq_res *p = data_pq_find_res(res);
-    if (!p || row < 0 || row >= p->nrows || col < 0 || col >= PQnfields(res) || PQfformat(res, col) != 0)
-        return NULL;
+    if (!p || row < 0 || row >= p->nrows || col < 0 || col >= PQnfields(res) || PQfformat(res, col) != 0) return NULL;
     *tuple = p->first_tuple + (uint64_t)row;
     return p;
 }
@@ -40,8 +38,7 @@ char *data_pq_getvalue(const PGresult *res, int row, int col)
     __sym_ret = NULL;
     uint64_t tuple;
     pq_res *pr = p ? input_cell(res, row, col, &tuple) : NULL;
-    if (!pr)
-        return p;
+    if (!pr) return p;
     int len = PQgetlength(res, row, col);
     char text[80], bytes[112], olen[128];
     col_sql(pr, res, col, text, bytes, olen);

@@ -56,7 +56,6 @@ typedef struct pq_prep {
     Oid *types;
 } pq_prep;
 
-
 pq_fix *db_pq_fixes;
 static pq_prep *preps;
 
@@ -65,8 +64,7 @@ static pq_prep *preps;
 pq_fix *db_pq_find_fix(const PGresult *r)
 {
     for (pq_fix *f = db_pq_fixes; f; f = f->next)
-        if (f->res == r)
-            return f;
+        if (f->res == r) return f;
     return NULL;
 }
 
@@ -86,8 +84,7 @@ static PGresult *send(PGconn *conn, const char *sql, bool with_params, int npara
 /* Every table concrete (a statement whose target sympath does not know changed rows). */
 static void all_dirty(void)
 {
-    for (int ti = 0; ti < db_rt.schema->ntables; ti++)
-        db_rt.dirty[ti] = true;
+    for (int ti = 0; ti < db_rt.schema->ntables; ti++) db_rt.dirty[ti] = true;
 }
 
 /*
@@ -104,16 +101,13 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
     long n = ct && *ct ? atol(ct) : 0;
     if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {
-        if (n > 0 && (!q || q->kind != DBQ_SELECT))
-            all_dirty();
+        if (n > 0 && (!q || q->kind != DBQ_SELECT)) all_dirty();
         return false;
     }
     int ti = q->table;
-    if (db_rt.dirty[ti])
-        return false;
+    if (db_rt.dirty[ti]) return false;
     if (q->kind == DBQ_UPDATE || (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert))) {
-        if (n > 0)
-            db_rt.dirty[ti] = true;
+        if (n > 0) db_rt.dirty[ti] = true;
         return false;
     }
     db_pq_make_params(s, nparams, values, formats);
@@ -124,9 +118,11 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
         }
         return true;
     }
-    char *sql = NULL, *name = PQescapeIdentifier(conn, db_rt.schema->tables[ti].name, strlen(db_rt.schema->tables[ti].name));
+    char *sql = NULL,
+         *name = PQescapeIdentifier(conn, db_rt.schema->tables[ti].name, strlen(db_rt.schema->tables[ti].name));
     PGresult *x = name && asprintf(&sql, "SELECT max(ctid)::text FROM %s", name) >= 0 ? PQexec(conn, sql) : NULL;
-    int64_t id = x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1 ? db_pq_ctid_id(PQgetvalue(x, 0, 0)) : -1;
+    int64_t id =
+        x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1 ? db_pq_ctid_id(PQgetvalue(x, 0, 0)) : -1;
     PQclear(x);
     PQfreemem(name);
     free(sql);
@@ -135,11 +131,9 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
         return false;
     }
     unsigned before = 0, after = 0;
-    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
-        before++;
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next) before++;
     db_rt_track_insert(s, id);
-    for (const inserted *o = db_rt.ins[ti]; o; o = o->next)
-        after++;
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next) after++;
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
@@ -149,28 +143,23 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     if (db_rt.state != 1 || !sql)
         return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
     pq_fix *fx = calloc(1, sizeof *fx);
-    if (!fx)
-        return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    if (!fx) return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
     qstate *s = &fx->qs;
     size_t len = strlen(sql);
     s->sql = strdup(sql);
-    for (int f = 0; f < DB_MAX_FROM; f++)
-        s->cur_slot[f] = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     char *err = NULL;
-    if (db_query_parse(db_rt.schema, sql, len, &s->q, &err))
-        s->q = NULL;
+    if (db_query_parse(db_rt.schema, sql, len, &s->q, &err)) s->q = NULL;
     free(err);
     if (s->q) { /* PostgreSQL's semantics where they differ from SQLite's */
         s->q->like_exact = true;
         for (int k = 0; k < s->q->norder; k++) /* NULLs sort as larger than any value */
-            if (s->q->order_nulls_default[k])
-                s->q->order_nulls_last[k] = !s->q->order_desc[k];
+            if (s->q->order_nulls_default[k]) s->q->order_nulls_last[k] = !s->q->order_desc[k];
     }
     const db_query *q = s->q;
     bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
     bool model = q && select && q->understood && result_format == 0;
-    for (int i = 0; model && formats && i < nparams; i++)
-        model = !formats[i];
+    for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
     if (model && !q->aggregate) {
@@ -190,21 +179,18 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     } else if (q && select && q->understood) {
         s->why = "binary format";
     }
-    if (!r)
-        r = send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    if (!r) r = send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
     s->ns = util_now_ns() - t0;
     if (select) {
         int visible = r && PQresultStatus(r) == PGRES_TUPLES_OK ? PQnfields(r) - fx->hidden : 0;
         db_pq_record_result(sql, r, visible, conn);
-        if (failed(r))
-            db_pq_log_error(sql, r, conn);
+        if (failed(r)) db_pq_log_error(sql, r, conn);
     } else if (failed(r)) {
         db_pq_record_failure(sql, r, conn);
     }
     if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
         s->why = "write run concretely"; /* logged as not understood */
-        if (s->q)
-            s->q->ninsert = 0;
+        if (s->q) s->q->ninsert = 0;
     }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK && (s->rowid_col || (s->agg_vals && PQntuples(r) == 1));
     if (rows) {
@@ -217,20 +203,17 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         s->cur_agg = s->agg_vals && s->symbolic;
         for (int row = 0; fx->slots && row < fx->nrows; row++) {
             int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
-            for (int f = 0; f < DB_MAX_FROM; f++)
-                sl[f] = -1;
+            for (int f = 0; f < DB_MAX_FROM; f++) sl[f] = -1;
             if (!s->rowid_col) {
                 s->rows_other++;
                 continue;
             }
             int64_t ids[DB_MAX_FROM];
             int base = PQnfields(r) - fx->hidden;
-            for (int f = 0; f < q->nfrom; f++)
-                ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
+            for (int f = 0; f < q->nfrom; f++) ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
             db_rt_row_seen(s, ids);
             memcpy(sl, s->cur_slot, sizeof s->cur_slot);
-            if (fx->ins)
-                fx->ins[row] = s->cur_ins;
+            if (fx->ins) fx->ins[row] = s->cur_ins;
         }
         db_rt_rows_done(s);
     } else if (!select || failed(r)) {
@@ -252,8 +235,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
 static pq_prep *find_prep(const PGconn *conn, const char *name)
 {
     for (pq_prep *p = preps; p; p = p->next)
-        if (p->conn == conn && !strcmp(p->name, name ? name : ""))
-            return p;
+        if (p->conn == conn && !strcmp(p->name, name ? name : "")) return p;
     return NULL;
 }
 
@@ -261,8 +243,7 @@ PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int n
 {
     PGresult *r = PQprepare(conn, name, query, nparams, types);
     if (db_rt.state != 1 || failed(r)) {
-        if (db_rt.state == 1 && query)
-            db_pq_record_failure(query, r, conn);
+        if (db_rt.state == 1 && query) db_pq_record_failure(query, r, conn);
         return r;
     }
     pq_prep *p = find_prep(conn, name);
@@ -272,8 +253,7 @@ PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int n
         p->next = preps;
         preps = p;
     }
-    if (!p)
-        return r;
+    if (!p) return r;
     free(p->sql), free(p->types);
     p->sql = strdup(query);
     p->nparams = nparams;
@@ -287,8 +267,7 @@ PGresult *db_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const
                               const int *lengths, const int *formats, int result_format)
 {
     pq_prep *p = db_rt.state == 1 ? find_prep(conn, name) : NULL;
-    if (!p || !p->sql)
-        return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
+    if (!p || !p->sql) return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     return db_pq_exec(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,
                       result_format);
 }

@@ -11,7 +11,7 @@
 #include "util/util.h"
 #include "../../proto/env.h"
 
-static char *schema_name;   /* this executor's schema in the scratch database */
+static char *schema_name; /* this executor's schema in the scratch database */
 
 bool db_pq_wanted(void)
 {
@@ -38,20 +38,17 @@ static void type_assumptions(void)
                 case DB_PG_INT4: lo = INT32_MIN, hi = INT32_MAX; break;
                 case DB_PG_BOOL: lo = 0, hi = 1; break;
                 case DB_PG_VARCHAR:
-                    if (n < db_rt.lim.text)
-                        ok = expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, n, 8));
+                    if (n < db_rt.lim.text) ok = expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, n, 8));
                     break;
                 case DB_PG_CHAR: /* shorter values come back blank-padded: exactly n bytes */
-                    if (n <= db_rt.lim.text)
-                        ok = expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, n, 8));
+                    if (n <= db_rt.lim.text) ok = expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, n, 8));
                     break;
                 default: break;
                 }
                 if (lo || hi)
                     ok = expr_and1(cx, expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t)lo, 64), v->v),
                                    expr_cmp(cx, PRED_SLE, v->v, expr_const(cx, (uint64_t)hi, 64)));
-                if (ok)
-                    db_rt_assume(expr_binary(cx, EXPR_OR, v->null, ok));
+                if (ok) db_rt_assume(expr_binary(cx, EXPR_OR, v->null, ok));
             }
     }
 }
@@ -76,8 +73,7 @@ static int setup_exec(PGconn *c, const char *sql)
 int64_t db_pq_ctid_id(const char *s)
 {
     unsigned long b, o;
-    if (!s || sscanf(s, "(%lu,%lu)", &b, &o) != 2)
-        return -1;
+    if (!s || sscanf(s, "(%lu,%lu)", &b, &o) != 2) return -1;
     return (int64_t)(b << 16 | (o & 0xffff));
 }
 
@@ -120,8 +116,7 @@ static int build_pg(void)
     const char *prefix = getenv(SYMPATH_ENV_DB_PG_PREFIX);
     /* one schema per executor: the fork server's pid names it (the run is its child) */
     int owner = getenv(SYMPATH_ENV_CTL_FD) ? (int)getppid() : (int)getpid();
-    if (asprintf(&schema_name, "%s_%d", prefix && *prefix ? prefix : "sympath_run", owner) < 0)
-        return -1;
+    if (asprintf(&schema_name, "%s_%d", prefix && *prefix ? prefix : "sympath_run", owner) < 0) return -1;
     db_pq_record_open();
     char *ddl = util_read_file(getenv(SYMPATH_ENV_DB_PG_DDL) ? getenv(SYMPATH_ENV_DB_PG_DDL) : "", NULL);
     if (!ddl) {
@@ -140,9 +135,12 @@ static int build_pg(void)
     }
     char *sql = NULL;
     /* one transaction, committed without waiting for the WAL (a scratch schema rebuilt every run) */
-    int rc = asprintf(&sql, "SET synchronous_commit = off; BEGIN; DROP SCHEMA IF EXISTS \"%s\" CASCADE; "
-                            "CREATE SCHEMA \"%s\"; SET LOCAL search_path = \"%s\"",
-                      schema_name, schema_name, schema_name) < 0 ? -1 : 0;
+    int rc = asprintf(&sql,
+                      "SET synchronous_commit = off; BEGIN; DROP SCHEMA IF EXISTS \"%s\" CASCADE; "
+                      "CREATE SCHEMA \"%s\"; SET LOCAL search_path = \"%s\"",
+                      schema_name, schema_name, schema_name) < 0
+                 ? -1
+                 : 0;
     rc = rc || setup_exec(c, sql) || setup_exec(c, ddl);
     free(sql), free(ddl);
     rc = rc || db_rt_insert_fixture(insert_row, c);

@@ -11,11 +11,11 @@
 typedef struct pq_fix {
     struct pq_fix *next;
     const PGresult *res;
-    qstate qs;               /* the query, its parameters, predictions and statistics */
-    int hidden;              /* hidden ctid columns at the end of the result */
+    qstate qs;  /* the query, its parameters, predictions and statistics */
+    int hidden; /* hidden ctid columns at the end of the result */
     int nrows;
-    int *slots;              /* nrows * DB_MAX_FROM fixture slots (-1: not a fixture row) */
-    const inserted **ins;    /* nrows: the tracked row the program inserted, or NULL */
+    int *slots;           /* nrows * DB_MAX_FROM fixture slots (-1: not a fixture row) */
+    const inserted **ins; /* nrows: the tracked row the program inserted, or NULL */
     bool shadowed;
 } pq_fix;
 

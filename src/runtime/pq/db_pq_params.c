@@ -10,8 +10,7 @@
 /* Is parameter k (1-based) compared with a text column (1), an integer column (0), or neither (-1)? */
 static int param_kind(const db_query *q, const db_sexpr *e, int k)
 {
-    if (!e)
-        return -1;
+    if (!e) return -1;
     bool has = false;
     int col = -1;
     for (int i = 0; i < e->nkids; i++) {
@@ -24,8 +23,7 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
         return col;
     for (int i = 0; i < e->nkids; i++) {
         int r = param_kind(q, e->kids[i], k);
-        if (r >= 0)
-            return r;
+        if (r >= 0) return r;
     }
     return -1;
 }
@@ -35,8 +33,7 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
 {
     expr_ctx *cx = rt_cx();
     s->nparams = nparams < MAX_PARAMS ? nparams : MAX_PARAMS;
-    if (s->nparams <= 0)
-        return;
+    if (s->nparams <= 0) return;
     s->params = calloc((size_t)s->nparams, sizeof *s->params);
     s->param_bytes = calloc((size_t)s->nparams * 256, sizeof *s->param_bytes);
     if (!s->params || !s->param_bytes) {
@@ -60,8 +57,7 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
             if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
                 kind = db_column_is_text(&db_rt.schema->tables[s->q->table].cols[s->q->insert_col[k]]) ? 1 : 0;
         bool digits = len > 0 && len <= 18;
-        for (size_t k = v[0] == '-' ? 1 : 0; k < len; k++)
-            digits &= v[k] >= '0' && v[k] <= '9';
+        for (size_t k = v[0] == '-' ? 1 : 0; k < len; k++) digits &= v[k] >= '0' && v[k] <= '9';
         digits &= len > (size_t)(v[0] == '-');
         p->null = expr_const(cx, 0, 1);
         if (kind == 0 || (kind < 0 && digits)) {

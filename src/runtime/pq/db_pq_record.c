@@ -17,28 +17,23 @@ static int results_fd = -1;
 /* Append text to the results file (opened, truncated, at the run's first connect). */
 static void rec(const char *s, size_t n)
 {
-    if (results_fd >= 0)
-        rt_sys_write(results_fd, s, n);
+    if (results_fd >= 0) rt_sys_write(results_fd, s, n);
 }
-
 
 void db_pq_record_open(void)
 {
     const char *rp = getenv(SYMPATH_ENV_DB_RESULTS);
-    if (!rp || !*rp || (results_fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
-        return;
+    if (!rp || !*rp || (results_fd = open(rp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) return;
     strbuf b = STRBUF_INIT;
     results_put_header(&b, 1);
-    if (!b.failed)
-        rec(b.s, b.len);
+    if (!b.failed) rec(b.s, b.len);
     sb_free(&b);
 }
 
 /* The result of a SELECT (visible columns only), or its error: one block of the .results file. */
 void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PGconn *conn)
 {
-    if (results_fd < 0)
-        return;
+    if (results_fd < 0) return;
     char site[17];
     data_site_id(sql, strlen(sql), site);
     strbuf b = STRBUF_INIT;
@@ -57,8 +52,7 @@ void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PG
             return;
         }
         results_put_result(&b, site, ncols);
-        for (int c = 0; c < ncols; c++)
-            vals[c] = PQfname(r, c);
+        for (int c = 0; c < ncols; c++) vals[c] = PQfname(r, c);
         results_put_names(&b, vals, ncols);
         for (int row = 0; row < PQntuples(r); row++) {
             for (int c = 0; c < ncols; c++) {
@@ -70,8 +64,7 @@ void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PG
         free(vals), free(lens);
     }
     results_put_end(&b);
-    if (!b.failed)
-        rec(b.s, b.len);
+    if (!b.failed) rec(b.s, b.len);
     sb_free(&b);
 }
 
@@ -94,8 +87,7 @@ void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn
     proto_flat(fs, sizeof fs, sql); /* cut as the replay cuts the statement it compares (4095 bytes) */
     strbuf b = STRBUF_INIT;
     results_put_fail(&b, fm, fs);
-    if (!b.failed)
-        rec(b.s, b.len);
+    if (!b.failed) rec(b.s, b.len);
     sb_free(&b);
     db_pq_log_error(sql, r, conn);
 }

@@ -18,16 +18,13 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
         PQfformat(res, col) != 0)
         return NULL;
     const qstate *s = &fx->qs;
-    if (s->cur_agg)
-        return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;
-    if (!s->rowid_col || !fx->slots)
-        return NULL;
+    if (s->cur_agg) return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;
+    if (!s->rowid_col || !fx->slots) return NULL;
     int f = s->q->result_from[col];
     int slot = fx->slots[(size_t)row * DB_MAX_FROM + f];
     if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
         return &fx->ins[row]->cells[s->q->result_col[col]];
-    if (slot < 0)
-        return NULL;
+    if (slot < 0) return NULL;
     int ti = s->q->from_table[f];
     return &db_rt.cells[ti][(size_t)slot * db_rt.schema->tables[ti].ncols + s->q->result_col[col]];
 }
@@ -37,8 +34,7 @@ static db_pg_kind col_kind(const pq_fix *fx, int col)
 {
     const db_query *q = fx->qs.q;
     unsigned n;
-    if (fx->qs.cur_agg || q->result_col[col] < 0)
-        return DB_PG_INT8;
+    if (fx->qs.cur_agg || q->result_col[col] < 0) return DB_PG_INT8;
     int ti = q->from_table[q->result_from[col]];
     return db_pg_column_kind(&db_rt.schema->tables[ti].cols[q->result_col[col]], &n);
 }
@@ -47,8 +43,7 @@ static db_pg_kind col_kind(const pq_fix *fx, int col)
 static uint64_t pow10u(unsigned k)
 {
     uint64_t p = 1;
-    while (k--)
-        p *= 10;
+    while (k--) p *= 10;
     return p;
 }
 
@@ -70,15 +65,14 @@ static void shadow_digits(pq_fix *fx, const db_val *c, char *p, int len)
         lo = expr_cmp(cx, PRED_SLE, expr_const(cx, digits == 1 ? 0 : pow10u(digits - 1), 64), c->v);
         hi = digits >= 19 ? expr_const(cx, 1, 1) : expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, pow10u(digits) - 1, 64));
     } else {
-        lo = digits >= 19 ? expr_const(cx, 1, 1)
-                          : expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t)-(int64_t)(pow10u(digits) - 1), 64), c->v);
-        hi = expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, (uint64_t)-(int64_t)pow10u(digits - 1), 64));
+        lo = digits >= 19
+                 ? expr_const(cx, 1, 1)
+                 : expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t) - (int64_t)(pow10u(digits) - 1), 64), c->v);
+        hi = expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, (uint64_t) - (int64_t)pow10u(digits - 1), 64));
     }
     cond = expr_and1(cx, expr_not(cx, c->null), expr_and1(cx, lo, hi));
-    if (!(cond->value & 1))
-        return;
-    if (rt_norm(cond))
-        rt_trace_event(BK_CONCRETIZE, 0, 1, cond, CONC_EXTERNAL_CALL);
+    if (!(cond->value & 1)) return;
+    if (rt_norm(cond)) rt_trace_event(BK_CONCRETIZE, 0, 1, cond, CONC_EXTERNAL_CALL);
     expr *a = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), c->v) : c->v;
     /* under that condition |v| < 10^digits: the division chain in the narrowest width that
      * holds it (much cheaper for the solver than 64-bit division) */
@@ -101,12 +95,10 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
     __sym_ret = NULL;
     pq_fix *fx;
     const db_val *c = p ? cell_of(res, row, col, &fx) : NULL;
-    if (!c)
-        return p;
+    if (!c) return p;
     int len = PQgetlength(res, row, col);
     if (c->is_text) {
-        if ((c->null->value & 1) || (int)c->len->value != len)
-            return p;
+        if ((c->null->value & 1) || (int)c->len->value != len) return p;
         for (int i = 0; i <= len && i < (int)c->nbytes; i++) {
             expr *b = rt_norm(c->bytes[i]);
             if (b && b->value == (uint8_t)p[i]) {
@@ -178,7 +170,8 @@ void db_pq_clear(PGresult *res)
                         rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
             qstate *s = &fx->qs;
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx->ins), free(fx);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx->ins),
+                free(fx);
             break;
         }
     PQclear(res);

@@ -14,10 +14,7 @@
  * libpq's.
  */
 
-static rt_db_mode mode(void)
-{
-    return rt_db_mode_of(db_pq_wanted());
-}
+static rt_db_mode mode(void) { return rt_db_mode_of(db_pq_wanted()); }
 
 PGconn *sym_PQconnectdb(const char *conninfo)
 {
@@ -39,8 +36,8 @@ PGconn *sym_PQconnectdbParams(const char *const *keywords, const char *const *va
     }
 }
 
-PGconn *sym_PQsetdbLogin(const char *host, const char *port, const char *options, const char *tty,
-                         const char *dbname, const char *login, const char *pwd)
+PGconn *sym_PQsetdbLogin(const char *host, const char *port, const char *options, const char *tty, const char *dbname,
+                         const char *login, const char *pwd)
 {
     __sym_ret = NULL;
     switch (mode()) {
@@ -60,15 +57,13 @@ PGresult *sym_PQexec(PGconn *conn, const char *query)
     }
 }
 
-PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types,
-                           const char *const *values, const int *lengths, const int *formats, int result_format)
+PGresult *sym_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types, const char *const *values,
+                           const int *lengths, const int *formats, int result_format)
 {
     __sym_ret = NULL;
     switch (mode()) {
-    case RT_DB_DATA:
-        return data_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
-    case RT_DB_FIXTURE:
-        return db_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
+    case RT_DB_DATA: return data_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
+    case RT_DB_FIXTURE: return db_pq_exec(conn, command, true, nparams, types, values, lengths, formats, result_format);
     default: return PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
     }
 }
@@ -83,8 +78,8 @@ PGresult *sym_PQprepare(PGconn *conn, const char *name, const char *query, int n
     }
 }
 
-PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
-                             const int *lengths, const int *formats, int result_format)
+PGresult *sym_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values, const int *lengths,
+                             const int *formats, int result_format)
 {
     __sym_ret = NULL;
     switch (mode()) {

@@ -14,42 +14,39 @@
 typedef struct dstate {
     struct dstate *next;
     sqlite3_stmt *st;
-    char *sql;            /* the program's text */
+    char *sql; /* the program's text */
     char site[17];
-    int ncols;            /* result columns the program sees */
-    int nkeys;            /* hidden rowid columns after them (one per FROM item) */
-    char **key_table;     /* their tables' names */
-    char *tables;         /* without keys: the tables the query reads, tab-separated ("k" line), or NULL */
+    int ncols;        /* result columns the program sees */
+    int nkeys;        /* hidden rowid columns after them (one per FROM item) */
+    char **key_table; /* their tables' names */
+    char *tables;     /* without keys: the tables the query reads, tab-separated ("k" line), or NULL */
     int nparams;
-    char **params;        /* bound values as SQL literals (NULL: unbound = NULL) */
-    bool started;         /* the "s" line of this execution is written */
-    uint64_t tuple;       /* run-wide number of the current row */
+    char **params;  /* bound values as SQL literals (NULL: unbound = NULL) */
+    bool started;   /* the "s" line of this execution is written */
+    uint64_t tuple; /* run-wide number of the current row */
     bool on_row;
-    uint64_t unlogged;    /* rows returned but not logged one by one ("symbolic 0": a "c" line instead) */
+    uint64_t unlogged; /* rows returned but not logged one by one ("symbolic 0": a "c" line instead) */
 } dstate;
 
 static dstate *dstates;
 static void log_counts_at_exit(void);
-static db_schema *schema;  /* SYMPATH_DATA_SCHEMA, to add rowid columns; NULL: no keys */
+static db_schema *schema; /* SYMPATH_DATA_SCHEMA, to add rowid columns; NULL: no keys */
 static int schema_tried;
 
 static dstate *find(sqlite3_stmt *st)
 {
     for (dstate *d = dstates; d; d = d->next)
-        if (d->st == st)
-            return d;
+        if (d->st == st) return d;
     return NULL;
 }
 
 static void load_schema(void)
 {
-    if (schema_tried)
-        return;
+    if (schema_tried) return;
     schema_tried = 1;
     const char *p = getenv(SYMPATH_ENV_DATA_SCHEMA);
     char *ddl = p && *p ? util_read_file(p, NULL) : NULL, *err = NULL;
-    if (ddl && db_schema_from_ddl(ddl, &schema, &err))
-        schema = NULL;
+    if (ddl && db_schema_from_ddl(ddl, &schema, &err)) schema = NULL;
     free(ddl), free(err);
 }
 
@@ -81,18 +78,15 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     int rc = version == 1   ? sqlite3_prepare(db, sql, nbyte, pp, &t)
              : version == 2 ? sqlite3_prepare_v2(db, sql, nbyte, pp, &t)
                             : sqlite3_prepare_v3(db, sql, nbyte, flags, pp, &t);
-    if (tail)
-        *tail = t;
+    if (tail) *tail = t;
     size_t len = t ? (size_t)(t - sql) : strlen(sql);
     if (rc != SQLITE_OK) {
         log_failure(db, sql, len);
         return rc;
     }
-    if (!*pp || !sqlite3_stmt_readonly(*pp) || sqlite3_column_count(*pp) == 0 || !data_is_select(sql, len))
-        return rc;
+    if (!*pp || !sqlite3_stmt_readonly(*pp) || sqlite3_column_count(*pp) == 0 || !data_is_select(sql, len)) return rc;
     dstate *d = calloc(1, sizeof *d);
-    if (!d)
-        return rc;
+    if (!d) return rc;
     d->sql = strndup(sql, len);
     d->ncols = sqlite3_column_count(*pp);
     data_site_id(sql, len, d->site);
@@ -104,12 +98,10 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     bool parsed = schema && d->sql && !db_query_parse(schema, d->sql, len, &q, &err);
     if (parsed && q->kind == DBQ_SELECT && q->nfrom > 0) { /* for a fixture of whole tables, if no keys */
         size_t n = 1;
-        for (int f = 0; f < q->nfrom; f++)
-            n += strlen(schema->tables[q->from_table[f]].name) + 1;
+        for (int f = 0; f < q->nfrom; f++) n += strlen(schema->tables[q->from_table[f]].name) + 1;
         d->tables = calloc(n, 1);
         for (int f = 0; d->tables && f < q->nfrom; f++) {
-            if (f)
-                strcat(d->tables, "\t");
+            if (f) strcat(d->tables, "\t");
             strcat(d->tables, schema->tables[q->from_table[f]].name);
         }
     }
@@ -120,8 +112,7 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
             d->key_table = calloc((size_t)q->nfrom, sizeof *d->key_table);
             for (int f = 0; d->key_table && f < q->nfrom; f++)
                 d->key_table[f] = strdup(schema->tables[q->from_table[f]].name);
-            if (!d->key_table)
-                d->nkeys = 0;
+            if (!d->key_table) d->nkeys = 0;
         }
     }
     db_query_free(q);
@@ -131,8 +122,10 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     char *wrapped = data_wrap_select_at(src, strlen(src), d->ncols + d->nkeys, ps ? ps->cond : NULL,
                                         ps ? ps->limit : data_rt_default_limit(), ps ? ps->offset : 0);
     sqlite3_stmt *st2 = NULL;
-    if (wrapped && (version == 3 ? sqlite3_prepare_v3(db, wrapped, -1, flags, &st2, NULL)
-                                 : sqlite3_prepare_v2(db, wrapped, -1, &st2, NULL)) == SQLITE_OK && st2) {
+    if (wrapped &&
+        (version == 3 ? sqlite3_prepare_v3(db, wrapped, -1, flags, &st2, NULL)
+                      : sqlite3_prepare_v2(db, wrapped, -1, &st2, NULL)) == SQLITE_OK &&
+        st2) {
         sqlite3_finalize(*pp);
         *pp = st2;
     } else {
@@ -144,11 +137,9 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     free(body);
     d->st = *pp;
     d->nparams = sqlite3_bind_parameter_count(*pp);
-    if (d->nparams > 0)
-        d->params = calloc((size_t)d->nparams, sizeof *d->params);
+    if (d->nparams > 0) d->params = calloc((size_t)d->nparams, sizeof *d->params);
     d->next = dstates;
-    if (!dstates)
-        atexit(log_counts_at_exit);
+    if (!dstates) atexit(log_counts_at_exit);
     dstates = d;
     return rc;
 }
@@ -204,8 +195,7 @@ int data_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, v
 static void log_site(dstate *d)
 {
     data_rt_log_site(d->site, d->ncols, "sqlite", d->sql, d->nparams, d->params);
-    if (!d->nkeys && d->tables)
-        data_rt_log("k\t%s\t%s", d->site, d->tables);
+    if (!d->nkeys && d->tables) data_rt_log("k\t%s\t%s", d->site, d->tables);
 }
 
 int data_sqlite3_step(sqlite3_stmt *st)
@@ -244,25 +234,21 @@ int data_sqlite3_step(sqlite3_stmt *st)
 /* The "c" line of rows returned but not logged one by one. */
 static void log_count(dstate *d)
 {
-    if (d->unlogged)
-        data_rt_log("c\t%s\t%llu", d->site, (unsigned long long)d->unlogged);
+    if (d->unlogged) data_rt_log("c\t%s\t%llu", d->site, (unsigned long long)d->unlogged);
     d->unlogged = 0;
 }
 
 static void log_counts_at_exit(void)
 {
-    for (dstate *d = dstates; d; d = d->next)
-        log_count(d);
+    for (dstate *d = dstates; d; d = d->next) log_count(d);
 }
 
 int data_sqlite3_reset(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
     dstate *d = find(st);
-    if (d)
-        log_count(d);
-    if (d)
-        d->started = d->on_row = false;
+    if (d) log_count(d);
+    if (d) d->started = d->on_row = false;
     return sqlite3_reset(st);
 }
 
@@ -274,10 +260,8 @@ int data_sqlite3_finalize(sqlite3_stmt *st)
             dstate *d = *pp;
             log_count(d);
             *pp = d->next;
-            for (int i = 0; i < d->nparams && d->params; i++)
-                free(d->params[i]);
-            for (int f = 0; f < d->nkeys; f++)
-                free(d->key_table[f]);
+            for (int i = 0; i < d->nparams && d->params; i++) free(d->params[i]);
+            for (int f = 0; f < d->nkeys; f++) free(d->key_table[f]);
             free(d->key_table), free(d->params), free(d->sql), free(d->tables), free(d);
             break;
         }
@@ -363,8 +347,7 @@ static void shadow_bytes(dstate *d, int i, const unsigned char *p, int n, bool n
                  "instr('0123456789ABCDEF',substr(hex(substr(CAST(c%d AS BLOB),%d,1)),2,1))-17)",
                  i, k + 1, i, k + 1);
         expr *e = data_rt_input(8, IT_U8, d->site, d->tuple, term, k < n ? p[k] : 0);
-        if (e)
-            rt_shadow_put((uintptr_t)(p + k), &e, 1);
+        if (e) rt_shadow_put((uintptr_t)(p + k), &e, 1);
     }
 }
 
@@ -373,8 +356,7 @@ const unsigned char *data_sqlite3_column_text(sqlite3_stmt *st, int i)
     const unsigned char *p = sqlite3_column_text(st, i);
     dstate *d = row_of(st, i);
     __sym_ret = NULL;
-    if (d && p)
-        shadow_bytes(d, i, p, sqlite3_column_bytes(st, i), true);
+    if (d && p) shadow_bytes(d, i, p, sqlite3_column_bytes(st, i), true);
     return p;
 }
 

@@ -61,7 +61,7 @@ static void log_error(sqlite3 *db, const char *sql, int nbyte)
  * column and that statement is the one the program gets.
  */
 int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
-                   const char **tail)
+                       const char **tail)
 {
     __sym_ret = NULL;
     const char *t = NULL;
@@ -70,33 +70,29 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
              : version == 2 ? sqlite3_prepare_v2(db, sql, nbyte, pp, &t)
                             : sqlite3_prepare_v3(db, sql, nbyte, flags, pp, &t);
     uint64_t spent = util_now_ns() - t0;
-    if (tail)
-        *tail = t;
-    if (rc != SQLITE_OK && db_rt.state == 1)
-        log_error(db, sql, nbyte);
-    if (rc != SQLITE_OK || !*pp || db_rt.state != 1)
-        return rc;
+    if (tail) *tail = t;
+    if (rc != SQLITE_OK && db_rt.state == 1) log_error(db, sql, nbyte);
+    if (rc != SQLITE_OK || !*pp || db_rt.state != 1) return rc;
     qstate *s = calloc(1, sizeof *s);
-    if (!s)
-        return rc;
+    if (!s) return rc;
     size_t len = t ? (size_t)(t - sql) : strlen(sql);
     s->sql = strndup(sql, len);
     s->st = *pp;
     s->db = db;
-    for (int f = 0; f < DB_MAX_FROM; f++)
-        s->cur_slot[f] = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->ns = spent;
     char *err = NULL;
-    if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err))
-        s->q = NULL;
+    if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     free(err);
     if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
         s->q->nresult == sqlite3_column_count(*pp)) {
         /* (the count check: a result list the parse did not map column by column is not used) */
         char *with = db_query_with_rowid(s->q, s->sql, len);
         sqlite3_stmt *st2 = NULL;
-        if (with && (version == 3 ? sqlite3_prepare_v3(db, with, -1, flags, &st2, NULL)
-                                  : sqlite3_prepare_v2(db, with, -1, &st2, NULL)) == SQLITE_OK && st2) {
+        if (with &&
+            (version == 3 ? sqlite3_prepare_v3(db, with, -1, flags, &st2, NULL)
+                          : sqlite3_prepare_v2(db, with, -1, &st2, NULL)) == SQLITE_OK &&
+            st2) {
             sqlite3_finalize(*pp);
             *pp = s->st = st2;
             s->rowid_col = true;
@@ -108,8 +104,7 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->aggregate &&
                s->q->nresult == sqlite3_column_count(*pp)) {
         s->agg_vals = calloc((size_t)s->q->nresult, sizeof *s->agg_vals); /* one row: no rowid needed */
-        if (!s->agg_vals)
-            s->why = "out of memory";
+        if (!s->agg_vals) s->why = "out of memory";
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood) {
         s->why = "result columns";
     }
@@ -123,30 +118,26 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     return rc;
 }
 
-
 /* ---------------------------------------------------------------- bind */
 
 static expr *param_expr(uint32_t index, uint64_t value, unsigned width)
 {
     expr *e = __sym_params[index];
-    if (!e || e->value != (value & expr_mask(e->width)))
-        return NULL;
+    if (!e || e->value != (value & expr_mask(e->width))) return NULL;
     return e->width == width ? e : expr_resize(rt_cx(), e, width);
 }
 
 static db_val *param_slot(sqlite3_stmt *st, int idx)
 {
     qstate *s = db_rt_find(st);
-    if (!s || idx < 1 || idx > s->nparams || !s->params)
-        return NULL;
+    if (!s || idx < 1 || idx > s->nparams || !s->params) return NULL;
     return &s->params[idx - 1];
 }
 
 static void bind_int(sqlite3_stmt *st, int idx, int64_t v, expr *e)
 {
     db_val *p = param_slot(st, idx);
-    if (!p)
-        return;
+    if (!p) return;
     memset(p, 0, sizeof *p);
     p->null = expr_const(rt_cx(), 0, 1);
     p->v = e ? e : expr_const(rt_cx(), (uint64_t)v, 64);
@@ -189,8 +180,7 @@ int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
     expr *e = param_expr(2, bits, 64);
     if (p) { /* a REAL parameter: the double's bits; a NaN binds NULL, as in SQLite */
         expr_ctx *cx = rt_cx();
-        if (!e)
-            e = expr_const(cx, bits, 64);
+        if (!e) e = expr_const(cx, bits, 64);
         memset(p, 0, sizeof *p);
         p->is_real = true;
         p->null = expr_fcmp(cx, FPRED_UNO, e, e);
@@ -218,13 +208,11 @@ int db_sqlite3_clear_bindings(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
-    if (s && s->params)
-        memset(s->params, 0, (size_t)s->nparams * sizeof *s->params);
+    if (s && s->params) memset(s->params, 0, (size_t)s->nparams * sizeof *s->params);
     return sqlite3_clear_bindings(st);
 }
 
 /* ---------------------------------------------------------------- step */
-
 
 int db_sqlite3_step(sqlite3_stmt *st)
 {
@@ -237,23 +225,19 @@ int db_sqlite3_step(sqlite3_stmt *st)
          * Recorded as an overflow check before the step, so the solver knows it (its true side
          * asks for such a fixture) and no later solution overflows by accident (a divergence). */
         expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
-        if (ovf)
-            rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
+        if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
     uint64_t t0 = util_now_ns();
     int rc = sqlite3_step(st);
-    if (!s)
-        return rc;
+    if (!s) return rc;
     s->ns += util_now_ns() - t0;
-    for (int f = 0; f < DB_MAX_FROM; f++)
-        s->cur_slot[f] = -1;
+    for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (rc == SQLITE_ROW && s->rowid_col) {
         int base = sqlite3_column_count(st) - s->q->nfrom;
         int64_t ids[DB_MAX_FROM];
-        for (int f = 0; f < s->q->nfrom; f++)
-            ids[f] = sqlite3_column_int64(st, base + f);
+        for (int f = 0; f < s->q->nfrom; f++) ids[f] = sqlite3_column_int64(st, base + f);
         db_rt_row_seen(s, ids);
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
@@ -269,8 +253,7 @@ int db_sqlite3_step(sqlite3_stmt *st)
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0))
             db_rt.dirty[s->q->table] = true;
         if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
-            for (int ti = 0; ti < db_rt.schema->ntables; ti++)
-                db_rt.dirty[ti] = true;
+            for (int ti = 0; ti < db_rt.schema->ntables; ti++) db_rt.dirty[ti] = true;
     }
     return rc;
 }
@@ -282,8 +265,7 @@ int db_sqlite3_reset(sqlite3_stmt *st)
     if (s) {
         s->started = false;
         s->symbolic = false;
-        for (int f = 0; f < DB_MAX_FROM; f++)
-            s->cur_slot[f] = -1;
+        for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     }
     return sqlite3_reset(st);
 }
@@ -325,17 +307,12 @@ int db_sqlite3_data_count(sqlite3_stmt *st)
 static const db_val *cell_of(sqlite3_stmt *st, int i)
 {
     qstate *s = db_rt_find(st);
-    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full)
-        return NULL;
-    if (s->cur_agg)
-        return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
-    if (!s->rowid_col)
-        return NULL;
-    if (s->cur_ins)
-        return &s->cur_ins->cells[s->q->result_col[i]];
+    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
+    if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
+    if (!s->rowid_col) return NULL;
+    if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
     int f = s->q->result_from[i];
-    if (s->cur_slot[f] < 0)
-        return NULL;
+    if (s->cur_slot[f] < 0) return NULL;
     int ti = s->q->from_table[f];
     const db_table *t = &db_rt.schema->tables[ti];
     return &db_rt.cells[ti][(size_t)s->cur_slot[f] * t->ncols + s->q->result_col[i]];
@@ -344,8 +321,7 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
 /* ite(null, 0, value) of an integer cell, resized to width; NULL when it does not give v. */
 static expr *int_cell(const db_val *c, uint64_t v, unsigned width)
 {
-    if (!c || c->is_text)
-        return NULL;
+    if (!c || c->is_text) return NULL;
     expr_ctx *cx = rt_cx();
     expr *e = expr_ite(cx, c->null, expr_const(cx, 0, 64), c->is_real ? db_real_to_int(cx, c->v) : c->v);
     e = rt_norm(expr_resize(cx, e, width));
@@ -378,8 +354,7 @@ double db_sqlite3_column_double(sqlite3_stmt *st, int i)
         /* a REAL value and a fixture cell are 0 when NULL (slot constraints, real.c), so they need no
          * ite: the floating-point operations then see the input symbol itself (solver_sample.c) */
         expr *e = c->is_real ? c->v : db_int_to_real(cx, c->v);
-        if (!c->is_real && c->v->op != EXPR_SYMBOL)
-            e = expr_ite(cx, c->null, expr_const(cx, 0, 64), e);
+        if (!c->is_real && c->v->op != EXPR_SYMBOL) e = expr_ite(cx, c->null, expr_const(cx, 0, 64), e);
         e = rt_norm(e);
         __sym_ret = e && e->value == bits ? e : NULL;
     }
@@ -390,15 +365,12 @@ double db_sqlite3_column_double(sqlite3_stmt *st, int i)
  * too, when inside the bound), so a loop over the string reads symbolic bytes. */
 static void shadow_text(const db_val *c, const unsigned char *p, int nbytes)
 {
-    if (!c || !c->is_text || !p)
-        return;
+    if (!c || !c->is_text || !p) return;
     unsigned len = (unsigned)c->len->value;
-    if ((int)len != nbytes)
-        return;
+    if ((int)len != nbytes) return;
     for (unsigned i = 0; i <= len && i < c->nbytes; i++) {
         expr *b = rt_norm(c->bytes[i]);
-        if (b && b->value == p[i])
-            rt_shadow_put((uintptr_t)(p + i), &b, 1);
+        if (b && b->value == p[i]) rt_shadow_put((uintptr_t)(p + i), &b, 1);
     }
 }
 
@@ -421,8 +393,7 @@ const void *db_sqlite3_column_blob(sqlite3_stmt *st, int i)
 {
     const void *p = sqlite3_column_blob(st, i);
     const db_val *c = cell_of(st, i);
-    if (c && c->is_text && p)
-        shadow_text(c, p, sqlite3_column_bytes(st, i));
+    if (c && c->is_text && p) shadow_text(c, p, sqlite3_column_bytes(st, i));
     __sym_ret = NULL;
     return p;
 }
@@ -453,7 +424,6 @@ int db_sqlite3_column_type(sqlite3_stmt *st, int i)
     }
     return t;
 }
-
 
 /* sqlite3_changes after an understood UPDATE or DELETE: the number of rows it hit, as an
  * expression (checked against SQLite's count); otherwise concrete. */

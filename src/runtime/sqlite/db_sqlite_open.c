@@ -57,8 +57,7 @@ static int build_database(void)
     }
     sqlite3_free(msg);
     rc = rc || db_rt_insert_fixture(insert_row, db);
-    if (!rc)
-        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    if (!rc) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
     sqlite3_close(db);
     return rc;
 }

@@ -15,8 +15,7 @@ int sym_sqlite3_open(const char *filename, sqlite3 **ppDb);
 int sym_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
 int sym_sqlite3_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail);
 int sym_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **pp, const char **tail);
-int sym_sqlite3_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned flags, sqlite3_stmt **pp,
-                           const char **tail);
+int sym_sqlite3_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned flags, sqlite3_stmt **pp, const char **tail);
 int sym_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v);
 int sym_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v);
 int sym_sqlite3_bind_null(sqlite3_stmt *st, int idx);
@@ -36,14 +35,11 @@ const void *sym_sqlite3_column_blob(sqlite3_stmt *st, int i);
 int sym_sqlite3_column_bytes(sqlite3_stmt *st, int i);
 int sym_sqlite3_column_type(sqlite3_stmt *st, int i);
 int sym_sqlite3_changes(sqlite3 *db);
-int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg,
-                     char **errmsg);
-int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn,
-                          char **pzErrmsg);
+int sym_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg);
+int sym_sqlite3_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
 
 /* sqlite3_exec and sqlite3_get_table on top of the entry points above (sqlite_exec.c). */
 int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg);
-int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn,
-                        char **pzErrmsg);
+int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
 
 #endif

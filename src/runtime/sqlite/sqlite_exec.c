@@ -20,8 +20,7 @@ static int next_stmt(sqlite3 *db, const char **p, sqlite3_stmt **st)
         const char *tail = NULL;
         int rc = sym_sqlite3_prepare_v2(db, *p, -1, st, &tail);
         *p = tail;
-        if (rc != SQLITE_OK || *st)
-            return rc;
+        if (rc != SQLITE_OK || *st) return rc;
     }
     return SQLITE_OK;
 }
@@ -32,8 +31,7 @@ static int next_stmt(sqlite3 *db, const char **p, sqlite3_stmt **st)
  * callback with symbolic text (its argv strings carry shadows). Same contract as SQLite's. */
 int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
 {
-    if (errmsg)
-        *errmsg = NULL;
+    if (errmsg) *errmsg = NULL;
     int rc = SQLITE_OK;
     const char *p = sql;
     sqlite3_stmt *st;
@@ -46,25 +44,20 @@ int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
             break;
         }
         char **names = argv + ncol + 1;
-        for (int i = 0; i < ncol; i++)
-            names[i] = (char *)sqlite3_column_name(st, i);
+        for (int i = 0; i < ncol; i++) names[i] = (char *)sqlite3_column_name(st, i);
         int src;
         while ((src = sym_sqlite3_step(st)) == SQLITE_ROW) {
-            if (!cb)
-                continue;
-            for (int i = 0; i < ncol; i++)
-                argv[i] = (char *)sym_sqlite3_column_text(st, i);
+            if (!cb) continue;
+            for (int i = 0; i < ncol; i++) argv[i] = (char *)sym_sqlite3_column_text(st, i);
             if (cb(arg, ncol, argv, names)) {
                 rc = SQLITE_ABORT;
                 break;
             }
         }
-        if (rc == SQLITE_OK && src != SQLITE_DONE)
-            rc = src;
+        if (rc == SQLITE_OK && src != SQLITE_DONE) rc = src;
         free(argv);
         int frc = sym_sqlite3_finalize(st);
-        if (rc == SQLITE_OK && frc != SQLITE_OK)
-            rc = frc;
+        if (rc == SQLITE_OK && frc != SQLITE_OK) rc = frc;
     }
     __sym_ret = NULL;
     if (rc != SQLITE_OK && errmsg)
@@ -78,14 +71,12 @@ int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
 static char *copy_text(const char *p, int n)
 {
     char *d = sqlite3_malloc(n + 1);
-    if (!d)
-        return NULL;
+    if (!d) return NULL;
     memcpy(d, p, (size_t)n);
     d[n] = 0;
     for (int i = 0; i <= n && !rt.trace_full; i++) {
         expr *b = rt_shadow_get((uintptr_t)(p + i));
-        if (b && b->value == (uint8_t)p[i])
-            rt_shadow_put((uintptr_t)(d + i), &b, 1);
+        if (b && b->value == (uint8_t)p[i]) rt_shadow_put((uintptr_t)(d + i), &b, 1);
     }
     return d;
 }
@@ -100,21 +91,20 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
     char **res = NULL;
     size_t n = 0, cap = 0;
     int ncol = 0, nrow = 0, rc = SQLITE_OK;
-    if (pzErrmsg)
-        *pzErrmsg = NULL;
+    if (pzErrmsg) *pzErrmsg = NULL;
     *pazResult = NULL;
     const char *p = sql;
-#define PUSH(v)                                                                        \
-    do {                                                                               \
-        if (n + 2 > cap) {                                                             \
-            char **nr = sqlite3_realloc64(res, (cap = cap * 2 + 16) * sizeof *nr);     \
-            if (!nr) {                                                                 \
-                rc = SQLITE_NOMEM;                                                     \
-                break;                                                                 \
-            }                                                                          \
-            res = nr;                                                                  \
-        }                                                                              \
-        res[1 + n++] = (v);                                                            \
+#define PUSH(v)                                                                    \
+    do {                                                                           \
+        if (n + 2 > cap) {                                                         \
+            char **nr = sqlite3_realloc64(res, (cap = cap * 2 + 16) * sizeof *nr); \
+            if (!nr) {                                                             \
+                rc = SQLITE_NOMEM;                                                 \
+                break;                                                             \
+            }                                                                      \
+            res = nr;                                                              \
+        }                                                                          \
+        res[1 + n++] = (v);                                                        \
     } while (0)
     sqlite3_stmt *st;
     while (rc == SQLITE_OK && (rc = next_stmt(db, &p, &st)) == SQLITE_OK && st) {
@@ -124,8 +114,7 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
         while (rc == SQLITE_OK && (src = sym_sqlite3_step(st)) == SQLITE_ROW) {
             if (first && !ncol) { /* the header: column names of the first statement with rows */
                 ncol = k;
-                for (int i = 0; i < k && rc == SQLITE_OK; i++)
-                    PUSH(sqlite3_mprintf("%s", sqlite3_column_name(st, i)));
+                for (int i = 0; i < k && rc == SQLITE_OK; i++) PUSH(sqlite3_mprintf("%s", sqlite3_column_name(st, i)));
             } else if (first && k != ncol) {
                 rc = SQLITE_ERROR;
                 break;
@@ -137,36 +126,26 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
             }
             nrow++;
         }
-        if (rc == SQLITE_OK && src != SQLITE_DONE)
-            rc = src;
+        if (rc == SQLITE_OK && src != SQLITE_DONE) rc = src;
         int frc = sym_sqlite3_finalize(st);
-        if (rc == SQLITE_OK && frc != SQLITE_OK)
-            rc = frc;
+        if (rc == SQLITE_OK && frc != SQLITE_OK) rc = frc;
     }
 #undef PUSH
     __sym_ret = NULL;
     if (!res && rc == SQLITE_OK) {
         res = sqlite3_malloc(sizeof *res);
-        if (!res)
-            rc = SQLITE_NOMEM;
+        if (!res) rc = SQLITE_NOMEM;
     }
-    if (res)
-        res[0] = (char *)(intptr_t)(n + 1);
+    if (res) res[0] = (char *)(intptr_t)(n + 1);
     if (rc != SQLITE_OK) {
-        if (pzErrmsg)
-            *pzErrmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-        if (res)
-            sqlite3_free_table(res + 1);
-        if (pnRow)
-            *pnRow = 0;
-        if (pnColumn)
-            *pnColumn = 0;
+        if (pzErrmsg) *pzErrmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+        if (res) sqlite3_free_table(res + 1);
+        if (pnRow) *pnRow = 0;
+        if (pnColumn) *pnColumn = 0;
         return rc;
     }
     *pazResult = res + 1;
-    if (pnRow)
-        *pnRow = nrow;
-    if (pnColumn)
-        *pnColumn = ncol;
+    if (pnRow) *pnRow = nrow;
+    if (pnColumn) *pnColumn = ncol;
     return SQLITE_OK;
 }
