@@ -134,11 +134,11 @@ static void test_prototype_from_types(void **state)
 static void test_export_macro(void **state)
 {
     (void)state;
-    put("macro/lib.h", "#ifndef LIB_H\n#define LIB_H\n#include <stddef.h>\n"
-                       "#define LIB_API(type) __attribute__((visibility(\"default\"))) type\n"
-                       "typedef struct lib_item { int v; struct lib_item *next; } lib_item;\n"
-                       "LIB_API(const char *) lib_error(void);\n"
-                       "LIB_API(int) lib_count(const lib_item *it);\n#endif\n");
+    free(put("macro/lib.h", "#ifndef LIB_H\n#define LIB_H\n#include <stddef.h>\n"
+                            "#define LIB_API(type) __attribute__((visibility(\"default\"))) type\n"
+                            "typedef struct lib_item { int v; struct lib_item *next; } lib_item;\n"
+                            "LIB_API(const char *) lib_error(void);\n"
+                            "LIB_API(int) lib_count(const lib_item *it);\n#endif\n"));
     char *c = put("macro/lib.c", "#include \"lib.h\"\n"
                                  "#define LOCAL_API(t) t\n"
                                  "static const char *last = \"none\";\n"
