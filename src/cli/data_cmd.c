@@ -10,29 +10,7 @@
 
 #include "data/data.h"
 #include "run_cmd.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-    if (interrupted) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-    interrupted = 1;
-}
-
-/* After the build: the first Ctrl-C stops after the run in flight and writes what was found. */
-static void arm_interrupt(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
+#include "interrupt.h"
 
 static void data_usage(FILE *f)
 {
@@ -144,7 +122,8 @@ int cmd_data(int argc, char **argv)
         data_usage(stderr);
         return 2;
     }
-    data_run_opts r = {out, (const char *const *)sources, nsources, cflags, db, o, &interrupted, arm_interrupt, stderr};
+    data_run_opts r = {
+        out, (const char *const *)sources, nsources, cflags, db, o, &cli_interrupted, cli_arm_interrupt, stderr};
     int rc = data_run(&r);
     free(sources);
     return rc;

@@ -13,33 +13,9 @@
 #include "instrument/instrument.h"
 #include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
-
-static volatile sig_atomic_t interrupted;
+#include "interrupt.h"
 
 /* First Ctrl-C: stop after the runs in flight and write everything; second: default action. */
-static void on_sigint(int sig)
-{
-    if (interrupted) {
-        util_write_atomic_abandon(); /* no temporary file of the suite or report left behind */
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-    interrupted = 1;
-}
-
-/* Ctrl-C from the build on: during the build it stops the compiler and ends the run;
- * during the exploration it stops it and the suite and report are still written. */
-static void arm_interrupt(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
-
 static void run_usage(FILE *f)
 {
     fputs("usage: sympath run PROG.c [MORE.c ...] [options]\n"
@@ -261,8 +237,8 @@ int cmd_run(int argc, char **argv)
     r.posix = &posix;
     r.compdb_flags = unit_compdb_flags; /* unitlib */
     r.explore = o;
-    r.interrupted = &interrupted;
-    r.before_build = arm_interrupt;
+    r.interrupted = &cli_interrupted;
+    r.before_build = cli_arm_interrupt;
     r.log = stderr;
     int rc = explore_run(&r);
     posix_opts_free(&posix);

@@ -11,28 +11,7 @@
 #include "run_cmd.h"
 #include "unit/unit.h"
 #include "util/util.h"
-
-static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig)
-{
-    if (interrupted) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-    interrupted = 1;
-}
-
-/* Before the explorations: the first Ctrl-C stops after the run in flight and writes what was found. */
-static void arm_interrupt(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
+#include "interrupt.h"
 
 static void unit_usage(FILE *f)
 {
@@ -181,9 +160,9 @@ int cmd_unit(int argc, char **argv)
         return 2;
     }
     util_free_strv(words);
-    unit_run_opts o = {out,          sources,       nsources,     fnames, nfnames, all, cflags,
-                       mocks,        nmocks,        mock_outputs, budget, timeout, ho,  progress,
-                       &interrupted, arm_interrupt, stderr,       compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
+    unit_run_opts o = {out,    sources,      nsources, fnames,  nfnames, all,      cflags,           mocks,
+                       nmocks, mock_outputs, budget,   timeout, ho,      progress, &cli_interrupted, cli_arm_interrupt,
+                       stderr, compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);
