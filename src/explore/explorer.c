@@ -124,6 +124,7 @@ void explore_fill_test_case(const run_result *r, test_case *tc)
  * last candidate given to an executor aimed at. */
 static void progress_line(explore_state *s, int final)
 {
+    if (!report_progress_due(s->progress, final)) return; /* called after every run: nothing due, no work */
     solver_stats ss;
     solver_get_stats(s->solver, &ss);
     report_sample rs = {util_now_s() - s->t0, s->execs,         s->user_covered, s->user_slots, s->tests,

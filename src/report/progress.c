@@ -191,6 +191,15 @@ report_progress *report_progress_open(const char *out_dir, report_display displa
     return p;
 }
 
+int report_progress_due(const report_progress *p, int final)
+{
+    if (!p) return 0;
+    if (final) return 1;
+    double now = util_now_s();
+    if (p->fd >= 0 && (p->last_stats < 0 || now - p->last_stats >= 1.0)) return 1;
+    return p->display != REPORT_DISPLAY_OFF && (p->last_show < 0 || now - p->last_show >= 0.25);
+}
+
 void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final)
 {
     if (!p) return;

@@ -86,6 +86,11 @@ report_progress *report_progress_open(const char *out_dir, report_display displa
  * branch the search aims at ("demo.c:33 in parse"). */
 void report_progress_update(report_progress *p, const report_sample *r, const char *target, int final);
 
+/* 1 when report_progress_update(p, ..., final) would write a stats line or refresh the
+ * display now, 0 when it would do nothing (p NULL, or neither is due): lets a caller that
+ * samples after every run skip building the sample. */
+int report_progress_due(const report_progress *p, int final);
+
 /* A message for the user while exploring ("found reach_error at demo.c:33"; no newline).
  * LINE/OFF: printed on stderr at once (the progress line cleared first). SCREEN: shown in
  * the screen's message area and printed again on stderr when the screen closes, so it
