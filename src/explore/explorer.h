@@ -17,6 +17,8 @@
 
 #define SYMPATH_VERSION "0.1"
 
+struct par_link; /* proto.h: the link of a parallel exploration */
+
 typedef struct explore_opts {
     const char *out_dir;        /* existing output directory (tests/, errors/, report.json go here) */
     const char *exe_path;       /* instrumented executor (from build_executor) */
@@ -49,6 +51,11 @@ typedef struct explore_opts {
     int db_pg;                         /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
     const char *db_results_dir;        /* PostgreSQL: executor i's runs record their SELECTs' results in
                                            DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
+    /* Parallel exploration over a link made by the caller (--mpi: src/parallel): NULL = none
+     * (then jobs > 1 makes explore_program fork `jobs` local workers itself). With a link,
+     * endpoint 0 coordinates (owns the suite, report.json, the progress display; runs no
+     * program) and endpoints 1..n are workers (docs/parallel.md). */
+    struct par_link *link;
 } explore_opts;
 
 /* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),
@@ -159,6 +166,11 @@ typedef struct explore_run_opts {
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop; may be NULL */
     void (*before_build)(void);         /* called once just before the build (the CLI arms Ctrl-C there); may be NULL */
     FILE *log;                          /* messages ("sympath run: ..."); NULL: stderr */
+    /* --mpi (src/parallel): called on the coordinator once the executor and site table are
+     * built, before exploring (to ship them to the workers); nonzero stops with exit code 1.
+     * May be NULL. */
+    int (*after_build)(void *ctx, const explore_paths *paths);
+    void *after_build_ctx;
 } explore_run_opts;
 
 /*
@@ -172,5 +184,14 @@ typedef struct explore_run_opts {
  * 130 when *interrupted was set during the build (nothing explored, executor removed).
  */
 int explore_run(const explore_run_opts *r);
+
+/*
+ * A worker of a parallel exploration whose executor and site table are already on this
+ * machine (--mpi: received from the coordinator by src/parallel): explore_program with
+ * r->explore (its link must be set, endpoint >= 1), exe and sites, and work_dir as scratch
+ * directory (created). Writes no suite: kept runs go to the coordinator. Returns 0, or 1
+ * after a "sympath run: ..." message on r->log when the worker could not start.
+ */
+int explore_run_worker(const explore_run_opts *r, const char *exe, const char *sites, const char *work_dir);
 
 #endif

@@ -233,4 +233,78 @@ int results_parse(const char *text, size_t len, results *r, char **err);
  * "cannot read PATH: REASON" (errno kept). */
 int results_read(const char *path, results *r, char **err);
 
+/* ---- messages of a parallel exploration (par.c) ----
+ *
+ * `sympath run -j N` (N > 1) and `sympath run --mpi` split one exploration among worker
+ * processes, each with its own execution tree, solver and executor, and a coordinator
+ * (endpoint 0) that balances work and owns the test suite (Cloud9: Bucur et al., EuroSys
+ * 2011; docs/parallel.md). They talk through a par_link: a message is a type byte and a
+ * payload of fields written with par_put_* and read back in the same order with
+ * par_get_* (little-endian; a byte string is a u32 length and its bytes; a NULL string is
+ * the length 0xffffffff). What each type carries is defined by its writer and reader in
+ * src/explore (worker.c, coordinator.c); the codec only checks bounds.
+ */
+
+/* A link between the coordinator (endpoint 0) and the workers (endpoints 1..nworkers). A
+ * coordinator may send to any worker; a worker only to 0. Implementations: par_link_fd
+ * (sockets between processes of one machine, below) and src/parallel's Open MPI link. */
+typedef struct par_link par_link;
+struct par_link {
+    int self;     /* this process's endpoint: 0 coordinator, 1..nworkers a worker */
+    int nworkers; /* >= 1 */
+    /* Send one message of len bytes to endpoint dest. 0, or -1 when the peer is gone. */
+    int (*send)(par_link *l, int dest, const void *buf, size_t len);
+    /* Receive one message from any endpoint, waiting at most timeout_ms milliseconds (0:
+     * only what is there, < 0: no limit). 1 with *src, *buf (malloc'ed) and *len; 0 when
+     * nothing came in time (or a signal interrupted the wait); -1 when every peer is gone. */
+    int (*recv)(par_link *l, int *src, void **buf, size_t *len, int timeout_ms);
+    /* Close the link and free it. */
+    void (*close)(par_link *l);
+    void *impl;
+};
+
+/* A message being written (par_msg_init, par_put_*) or read (par_recv, par_get_*). */
+typedef struct par_msg {
+    uint8_t type;
+    uint8_t *buf; /* payload (owned) */
+    size_t len, cap, pos;
+    int bad; /* a read went past the end, or a write ran out of memory: the message is unusable */
+} par_msg;
+
+/* Start an empty message of this type (no allocation until a field is put). */
+void par_msg_init(par_msg *m, uint8_t type);
+void par_put_u8(par_msg *m, uint8_t v);
+void par_put_u32(par_msg *m, uint32_t v);
+void par_put_u64(par_msg *m, uint64_t v);
+void par_put_f64(par_msg *m, double v);
+/* n bytes, length-prefixed (n < 0xffffffff). */
+void par_put_bytes(par_msg *m, const void *p, size_t n);
+/* A NUL-terminated string, or NULL. */
+void par_put_str(par_msg *m, const char *s);
+/* Readers: the next field, or 0 / NULL with m->bad set past the end. */
+uint8_t par_get_u8(par_msg *m);
+uint32_t par_get_u32(par_msg *m);
+uint64_t par_get_u64(par_msg *m);
+double par_get_f64(par_msg *m);
+/* A pointer into the message (valid until par_msg_free) to the next byte string; *n its length. */
+const uint8_t *par_get_bytes(par_msg *m, size_t *n);
+/* The next string, malloc'ed (NULL for a NULL string or past the end). */
+char *par_get_str(par_msg *m);
+/* Free the payload; m may be reused with par_msg_init. */
+void par_msg_free(par_msg *m);
+
+/* Send m to dest (type byte + payload). 0, or -1 (m->bad, or the peer is gone). */
+int par_send(par_link *l, int dest, const par_msg *m);
+/* Receive a message into m (replacing its content) as par_link.recv: 1 with *src, 0 on
+ * time-out, -1 when every peer is gone; an empty frame is a message with m->bad set. */
+int par_recv(par_link *l, int *src, par_msg *m, int timeout_ms);
+
+/*
+ * A link over connected stream sockets (socketpair(2)), for processes of one machine.
+ * Coordinator (self 0): fds[i-1] is worker i's socket, i = 1..nworkers. Worker: fds[0]
+ * is its socket to the coordinator. Frames are a u32 length and the message. The link
+ * owns the descriptors (closed by close). NULL when out of memory.
+ */
+par_link *par_link_fd_new(int self, int nworkers, const int *fds);
+
 #endif
