@@ -228,6 +228,10 @@ int explore_handle_error(explore_state *s, const run_result *r)
         s->errors_property++;
     else
         s->errors_other++;
+    if (s->par_role == PAR_WORKER) { /* the coordinator writes the reproducer of an error new to all */
+        e->number = -1;
+        return 1;
+    }
 
     char what[256];
     if (r->error == ERR_SIGNAL)

@@ -11,6 +11,7 @@
 #include "explorer.h"
 #include "strategy.h"
 #include "tree.h"
+#include "par_int.h"
 
 /* One distinct error (kind + location); the first run that reached it is its reproducer. */
 typedef struct error_rec {
@@ -26,10 +27,14 @@ typedef struct error_rec {
     int unconfirmed; /* a time-out that could not be run again with a longer limit */
 } error_rec;
 
+struct par_job;
+struct coord;
+
 /* The run an executor is busy with: the candidate it was solved for (for the divergence check). */
 typedef struct pending_run {
     int has_cand;
     candidate cand;
+    struct par_job *job; /* a worker's run of a job another worker gave (worker.c), or NULL */
     uint64_t *inputs; /* the inputs it was given (to confirm a time-out) */
     size_t ninputs;
 } pending_run;
@@ -78,7 +83,30 @@ typedef struct explore_state {
     unsigned cur_exec;                     /* executor of the run being processed */
     struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
     struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
+
+    /* every mode: the paths run (report.json "paths": distinct, duplicates, fingerprint) */
+    pathset paths;
+    /* ---- parallel exploration (worker.c, coordinator.c, docs/parallel.md) ---- */
+    int par_role;          /* PAR_ALONE, PAR_COORDINATOR, PAR_WORKER */
+    struct par_link *link; /* o->link, or the one par_local.c made */
+    /* worker */
+    uint64_t *new_hashes; /* hashes of the paths run since the last STATS */
+    uint32_t nnew_hashes, new_hashes_cap;
+    struct par_job **jobq; /* jobs received, not yet run (oldest first) */
+    uint32_t njobq, jobq_cap;
+    tree_node **opened; /* directions a job run opened (collected, then kept or marked remote) */
+    uint8_t *opened_dir;
+    uint32_t nopened, opened_cap;
+    int collect_opens;
+    uint64_t jobs_sent, jobs_received, jobs_diverged;
+    double idle_seconds, job_seconds, last_stats_sent;
+    char par_stop[32]; /* the coordinator's STOP reason, "" until then */
+    /* coordinator */
+    struct coord *coord;
+    struct par_figures *agg; /* the workers' figures summed (report.c uses them), or NULL */
 } explore_state;
+
+enum { PAR_ALONE = 0, PAR_COORDINATOR, PAR_WORKER };
 
 /* A new time-out is run again with this many times the limit before it counts as a hang. */
 #define CONFIRM_FACTOR 5
@@ -107,6 +135,76 @@ int explore_error_known(const explore_state *s, const char *key);
  * so on stderr); a known one counts a hit. Returns 1 when a reproducer was written (a
  * reproducer that cannot be written stops the exploration: explore_output_failed). */
 int explore_handle_error(explore_state *s, const run_result *r);
+
+/* ---- the loop's steps the parallel parts share (explorer.c) ---- */
+
+/* Set up s for o (s zeroed, s->t0, s->par_role and s->link set): site table, coverage,
+ * tree, solver, strategy; unless a worker: the suite, old reports removed, the progress
+ * display; unless the coordinator: the executors. 0, or -1 with *err (malloc'ed). */
+int explore_setup(explore_state *s, const explore_opts *o, char **err);
+/* Free everything s holds. */
+void explore_teardown(explore_state *s);
+/* The end of an exploration (s->complete, s->stop_reason set): final progress sample,
+ * reasons.tsv, report.json, errors.sarif, the summary on stderr, *sum. 0, or -1 with *err
+ * when a file of the suite could not be written. */
+int explore_finish(explore_state *s, explore_summary *sum, char **err);
+/* A progress sample (OUT/stats, display) when one is due, or always when final. */
+void explore_progress(explore_state *s, int final);
+
+/* Solve the path condition of (node, dir) (optimistic solving when Z3 cannot answer) with
+ * the per-query time-out lowered to what is left of the budget. SAT: *inputs (malloc'ed),
+ * *n. The caller sets the direction's status. */
+solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n);
+/* The first user slots covered: merge a run's coverage bytes (nslots) into s->covered;
+ * returns the count of user slots new to s. fresh_coverage counts without merging. */
+uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);
+uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov);
+/* Write run r as a test case (tests/test-NNNNN.xml, its fixture with --db) with comment;
+ * counts it; a failed write stops the exploration (explore_output_failed). */
+void explore_keep_test(explore_state *s, const run_result *r, const char *comment);
+/* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
+ * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */
+int explore_is_complete(const explore_state *s, const tree_stats *ts);
+
+/* ---- parallel exploration: the worker (worker.c) ---- */
+
+/* Handle what the coordinator sent (coverage, steal requests, jobs, stop), waiting at most
+ * timeout_ms for the first message; sends the figures when 0.5 s passed since the last. */
+void worker_poll(explore_state *s, int timeout_ms);
+/* The oldest job received and not yet run, or NULL. The caller owns it (worker_job_free). */
+struct par_job *worker_take_job(explore_state *s);
+/* Its inputs. */
+const uint64_t *worker_job_inputs(const struct par_job *j, size_t *n);
+void worker_job_free(struct par_job *j);
+/* No candidate and nothing running: tell the coordinator and wait. 1 when jobs came, 0 on
+ * STOP (s->par_stop set) or Ctrl-C. */
+int worker_wait_for_work(explore_state *s);
+/* After a job run was inserted (collect_opens was set): check it followed the job's
+ * prefix; keep the directions it opened below the job's node, mark the others remote. */
+void worker_job_inserted(explore_state *s, const struct par_job *j, const run_result *r);
+/* Send run r (with its coverage bytes) to the coordinator. */
+void worker_send_result(explore_state *s, const run_result *r, const uint8_t *cov);
+/* Record a run's path hash for the next STATS. */
+void worker_note_path(explore_state *s, uint64_t h);
+/* The final figures and error hit counts (BYE). */
+void worker_bye(explore_state *s);
+/* Free the worker's queues. */
+void worker_free(explore_state *s);
+
+/* ---- parallel exploration: the coordinator (coordinator.c) and local workers (par_local.c) ---- */
+
+/* The coordinator's side of explore_program: o->link endpoint 0. Same contract. */
+int explore_coordinate(const explore_opts *o, explore_summary *sum, char **err);
+/* explore_program with o->jobs > 1 and no link: fork o->jobs workers connected by sockets
+ * and coordinate them. Same contract. */
+int explore_parallel_local(const explore_opts *o, explore_summary *sum, char **err);
+
+struct json_writer;
+/* report.json's "paths" (every mode) and "parallel" (the coordinator) objects. */
+void explore_report_parallel(struct json_writer *j, const explore_state *s);
+/* The tree's and the solver's figures: the workers' sums on the coordinator. */
+void explore_tree_stats(const explore_state *s, tree_stats *ts);
+void explore_solver_stats(const explore_state *s, solver_stats *ss);
 
 /* ---- report (report.c, db_report.c) ---- */
 

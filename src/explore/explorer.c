@@ -46,7 +46,7 @@ static int slot_covered_cb(void *ctx, uint32_t slot)
 }
 
 /* The number of user slots a run's coverage bytes cover for the first time (nothing marked). */
-static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov)
+uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov)
 {
     uint32_t fresh = 0;
     for (uint32_t i = 0; i < s->nslots; i++)
@@ -55,7 +55,7 @@ static uint32_t fresh_coverage(const explore_state *s, const uint8_t *cov)
 }
 
 /* Merge a run's coverage bytes; returns the number of user slots covered for the first time. */
-static uint32_t merge_coverage(explore_state *s, const uint8_t *cov)
+uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov)
 {
     uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
     if (fresh) s->last_cov_time = util_now_s() - s->t0;
@@ -126,7 +126,7 @@ static void progress_line(explore_state *s, int final)
 {
     if (!report_progress_due(s->progress, final)) return; /* called after every run: nothing due, no work */
     solver_stats ss;
-    solver_get_stats(s->solver, &ss);
+    explore_solver_stats(s, &ss);
     report_sample rs = {util_now_s() - s->t0, s->execs,         s->user_covered, s->user_slots, s->tests,
                         s->nerrors,           s->solve_seconds, ss.queries,      ss.unknown,    s->divergences};
     char target[512] = "";
@@ -140,7 +140,25 @@ static void progress_line(explore_state *s, int final)
 static void on_open_cb(void *ctx, tree_node *node, int dir)
 {
     explore_state *s = ctx;
-    s->st->add(s->st, node, dir);
+    if (!s->collect_opens) {
+        s->st->add(s->st, node, dir);
+        return;
+    }
+    /* a job run: worker_job_inserted decides which of these are this worker's */
+    if (s->nopened == s->opened_cap) {
+        uint32_t nc = s->opened_cap ? s->opened_cap * 2 : 64;
+        tree_node **nn = realloc(s->opened, nc * sizeof *nn);
+        if (nn) s->opened = nn;
+        uint8_t *nd = nn ? realloc(s->opened_dir, nc) : NULL;
+        if (nd) s->opened_dir = nd;
+        if (!nn || !nd) {
+            tree_set_status(s->tree, node, dir, CHILD_REMOTE); /* out of memory: leave it to nobody */
+            return;
+        }
+        s->opened_cap = nc;
+    }
+    s->opened[s->nopened] = node;
+    s->opened_dir[s->nopened++] = (uint8_t)dir;
 }
 
 /*
@@ -235,6 +253,20 @@ static void remember_continuation(explore_state *s, const run_result *r)
         s->cont_dropped++;
 }
 
+void explore_keep_test(explore_state *s, const run_result *r, const char *comment)
+{
+    test_case tc;
+    explore_fill_test_case(r, &tc);
+    char *err = NULL;
+    int num = suite_write_test(s->suite, &tc, comment, &err);
+    if (num < 0) {
+        explore_output_failed(s, "cannot write a test case", err, errno);
+        free(err);
+    } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
+        s->tests++;
+    }
+}
+
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
 static void process_run(explore_state *s, unsigned idx, run_result *r)
 {
@@ -261,32 +293,39 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     input_vec *iv = input_vec_new(r->inputs, r->ninputs);
     tree_insert_result tr;
     memset(&tr, 0, sizeof tr);
+    s->collect_opens = p->job != NULL;
     if (tree_insert(s->tree, r->events, r->nevents, iv, p->has_cand ? p->cand.node : NULL,
                     p->has_cand ? p->cand.dir : 0, on_open_cb, s, &tr) != 0)
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
+    s->collect_opens = 0;
     if (tr.diverged) s->divergences++;
+    if (p->job) {
+        worker_job_inserted(s, p->job, r);
+        worker_job_free(p->job);
+        p->job = NULL;
+    }
+    uint64_t ph = par_path_hash(r->events, r->nevents);
+    pathset_add(&s->paths, ph);
+    if (s->par_role == PAR_WORKER) worker_note_path(s, ph);
 
     /* coverage is merged once the test that shows it is on disk: a test lost to a full disk
      * must not count in report.json's coverage */
     const uint8_t *cov = executor_coverage(s->ex[idx]);
-    uint32_t fresh = fresh_coverage(s, cov);
+    uint32_t fresh = explore_fresh_coverage(s, cov);
     int new_error = explore_handle_error(s, r);
-    if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
-        test_case tc;
-        explore_fill_test_case(r, &tc);
-        char comment[128];
-        snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s", (unsigned long long)s->execs,
-                 fresh, new_error ? ", new error" : "");
-        char *err = NULL;
-        int num = suite_write_test(s->suite, &tc, comment, &err);
-        if (num < 0) {
-            explore_output_failed(s, "cannot write a test case", err, errno);
-            free(err);
-        } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
-            s->tests++;
+    if (s->par_role == PAR_WORKER) {
+        /* the coordinator keeps it if it is new to the whole exploration */
+        if (fresh > 0 || new_error) worker_send_result(s, r, cov);
+        explore_merge_run_coverage(s, cov);
+    } else {
+        if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+            char comment[128];
+            snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
+                     (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
+            explore_keep_test(s, r, comment);
         }
+        if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
-    if (!s->write_failed) merge_coverage(s, cov);
 
     /* strategy feedback */
     if (tr.npath > s->taken_cap) {
@@ -310,6 +349,7 @@ static const char *budget_reason(explore_state *s)
 {
     if (s->write_failed) return "write-error";
     if (s->o->interrupted && *s->o->interrupted) return "interrupted";
+    if (s->par_stop[0]) return s->par_stop; /* a worker stopped by the coordinator */
     if (s->o->budget_seconds > 0 && util_now_s() - s->t0 >= s->o->budget_seconds) return "budget";
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
     if (s->o->max_tests && s->tests >= s->o->max_tests) return "max-tests";
@@ -326,36 +366,39 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         if (node->status[c->dir] != CHILD_OPEN) continue;
         progress_line(s, 0); /* a long series of queries keeps the line alive (rate-limited) */
         tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
-        expr **pc = NULL;
-        size_t npc = tree_path_condition(node, c->dir, s->cx, &pc);
-        if (!npc) {
-            tree_set_status(s->tree, node, c->dir, CHILD_UNKNOWN);
-            continue;
-        }
-        const input_vec *parent = node->inputs;
-        /* a query never runs past the budget */
-        unsigned tmo = s->o->solver_timeout_ms;
-        if (s->o->budget_seconds > 0 && tmo) {
-            double left_ms = (s->o->budget_seconds - (util_now_s() - s->t0)) * 1000.0;
-            if (left_ms < tmo) tmo = left_ms > 10 ? (unsigned)left_ms : 10;
-        }
-        solver_set_timeout(s->solver, tmo);
-        const uint64_t *pv = parent ? parent->values : NULL;
-        size_t pn = parent ? parent->n : 0;
-        solve_result sr = solver_solve(s->solver, pc, npc, pv, pn, inputs, n);
-        if (sr == SOLVE_UNKNOWN && npc > 1) {
-            /* Optimistic solving (QSYM, Yun et al. 2018): the whole path condition was too
-             * hard; ask for the negated branch alone, the parent's values elsewhere. The run
-             * may not follow the prefix: the divergence check then says so. */
-            s->optimistic++;
-            sr = solver_solve(s->solver, &pc[npc - 1], 1, pv, pn, inputs, n);
-            if (sr == SOLVE_SAT) s->optimistic_sat++; /* UNSAT alone: the whole condition is UNSAT too */
-        }
-        free(pc);
+        solve_result sr = explore_solve_direction(s, node, c->dir, inputs, n);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
     }
     return 0;
+}
+
+solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n)
+{
+    expr **pc = NULL;
+    size_t npc = tree_path_condition(node, dir, s->cx, &pc);
+    if (!npc) return SOLVE_UNKNOWN;
+    const input_vec *parent = node->inputs;
+    /* a query never runs past the budget */
+    unsigned tmo = s->o->solver_timeout_ms;
+    if (s->o->budget_seconds > 0 && tmo) {
+        double left_ms = (s->o->budget_seconds - (util_now_s() - s->t0)) * 1000.0;
+        if (left_ms < tmo) tmo = left_ms > 10 ? (unsigned)left_ms : 10;
+    }
+    solver_set_timeout(s->solver, tmo);
+    const uint64_t *pv = parent ? parent->values : NULL;
+    size_t pn = parent ? parent->n : 0;
+    solve_result sr = solver_solve(s->solver, pc, npc, pv, pn, inputs, n);
+    if (sr == SOLVE_UNKNOWN && npc > 1) {
+        /* Optimistic solving (QSYM, Yun et al. 2018): the whole path condition was too
+         * hard; ask for the negated branch alone, the parent's values elsewhere. The run
+         * may not follow the prefix: the divergence check then says so. */
+        s->optimistic++;
+        sr = solver_solve(s->solver, &pc[npc - 1], 1, pv, pn, inputs, n);
+        if (sr == SOLVE_SAT) s->optimistic_sat++; /* UNSAT alone: the whole condition is UNSAT too */
+    }
+    free(pc);
+    return sr;
 }
 
 static int find_idle(explore_state *s)
@@ -365,7 +408,8 @@ static int find_idle(explore_state *s)
     return -1;
 }
 
-static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c)
+static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, size_t n, const candidate *c,
+                     struct par_job *job)
 {
     char *err = NULL;
     pending_run *p = &s->pending[idx];
@@ -385,6 +429,7 @@ static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, siz
     }
     s->pending[idx].has_cand = c != NULL;
     if (c) s->pending[idx].cand = *c;
+    s->pending[idx].job = job;
     s->running++;
     return 0;
 }
@@ -399,12 +444,27 @@ static void explore_loop(explore_state *s)
         int idle;
         while (!exhausted && (idle = find_idle(s)) >= 0) {
             if ((reason = budget_reason(s)) != NULL) break;
+            if (s->par_role == PAR_WORKER) worker_poll(s, 0);
             if (!started_first) {
-                if (start_run(s, idle, NULL, 0, NULL) != 0) {
+                started_first = 1;
+                /* in a parallel exploration worker 1 runs the root; the others wait for jobs */
+                if (s->par_role != PAR_WORKER || s->link->self == 1) {
+                    if (start_run(s, idle, NULL, 0, NULL, NULL) != 0) {
+                        reason = "executor-failure";
+                        break;
+                    }
+                    continue;
+                }
+            }
+            struct par_job *job = s->par_role == PAR_WORKER ? worker_take_job(s) : NULL;
+            if (job) {
+                size_t jn;
+                const uint64_t *jin = worker_job_inputs(job, &jn);
+                if (start_run(s, idle, jin, jn, NULL, job) != 0) {
+                    worker_job_free(job);
                     reason = "executor-failure";
                     break;
                 }
-                started_first = 1;
                 continue;
             }
             candidate c;
@@ -418,7 +478,7 @@ static void explore_loop(explore_state *s)
                 if (s->ncont > 0) {
                     /* no candidate left: continue the most recent run cut by the input limit */
                     input_vec *v = s->cont[--s->ncont];
-                    int rc = start_run(s, idle, v->values, v->n, NULL);
+                    int rc = start_run(s, idle, v->values, v->n, NULL, NULL);
                     input_vec_release(v);
                     if (rc != 0) {
                         reason = "executor-failure";
@@ -426,10 +486,16 @@ static void explore_loop(explore_state *s)
                     }
                     continue;
                 }
-                if (s->running == 0) exhausted = 1;
+                if (s->running == 0) {
+                    /* a worker's part is done: ask for more, or learn that all is done */
+                    if (s->par_role == PAR_WORKER && worker_wait_for_work(s)) continue;
+                    if (s->par_role != PAR_WORKER || !strcmp(s->par_stop, "exhausted")) exhausted = 1;
+                    else reason = budget_reason(s);
+                    if (!exhausted && !reason) reason = "stopped";
+                }
                 break;
             }
-            int rc = start_run(s, idle, inputs, n, &c);
+            int rc = start_run(s, idle, inputs, n, &c, NULL);
             free(inputs);
             if (rc != 0) {
                 tree_set_status(s->tree, c.node, c.dir, CHILD_UNKNOWN);
@@ -490,7 +556,9 @@ suite_writer *explore_open_suite(const char *out_dir, const char *source, char *
     return suite_open(out_dir, &meta, err);
 }
 
-static int setup(explore_state *s, const explore_opts *o, char **err)
+static int setup_executors(explore_state *s, const explore_opts *o, unsigned first, char **err);
+
+int explore_setup(explore_state *s, const explore_opts *o, char **err)
 {
     s->o = o;
     if (site_table_load(o->sites_path, &s->sites, err) != 0) return -1;
@@ -514,6 +582,8 @@ static int setup(explore_state *s, const explore_opts *o, char **err)
         *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
+    s->nex = s->par_role == PAR_COORDINATOR ? 0 : o->jobs && !o->link ? o->jobs : 1;
+    if (s->par_role == PAR_WORKER) return setup_executors(s, o, (unsigned)o->link->self, err); /* no suite, no display */
     s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
     /* a report of an earlier run must not pass for this run's when this one cannot write its
@@ -531,7 +601,17 @@ static int setup(explore_state *s, const explore_opts *o, char **err)
         for (size_t i = 0; stale && stale[i]; i++) unlink(stale[i]);
         util_free_strv(stale);
     }
-    s->nex = o->jobs ? o->jobs : 1;
+    if (s->par_role != PAR_COORDINATOR && setup_executors(s, o, 0, err) != 0) return -1;
+    char title[4200];
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir,
+             o->strategy ? o->strategy : "cov");
+    s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
+    return 0;
+}
+
+/* Start s->nex executors numbered first.. (the number names their files in work_dir). */
+static int setup_executors(explore_state *s, const explore_opts *o, unsigned first, char **err)
+{
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
     if (!s->ex || !s->pending) {
@@ -544,23 +624,22 @@ static int setup(explore_state *s, const explore_opts *o, char **err)
             snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, i);
             setenv(SYMPATH_ENV_DB_RESULTS, rp, 1);
         }
-        executor_opts eo = {o->exe_path, o->work_dir, i, o->run_timeout_ms, o->mem_mb, o->out_kb,
-                            s->nslots,   0,           0, o->inputs_limit};
+        executor_opts eo = {o->exe_path, o->work_dir, first + i, o->run_timeout_ms, o->mem_mb, o->out_kb,
+                            s->nslots,   0,           0,         o->inputs_limit};
         s->ex[i] = executor_start(&eo, err);
         if (!s->ex[i]) return -1;
     }
-    char title[4200];
-    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir,
-             o->strategy ? o->strategy : "cov");
-    s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
 
-static void teardown(explore_state *s)
+void explore_teardown(explore_state *s)
 {
     report_progress_close(s->progress);
     for (unsigned i = 0; s->ex && i < s->nex; i++) executor_stop(s->ex[i]);
-    for (unsigned i = 0; s->pending && i < s->nex; i++) free(s->pending[i].inputs);
+    for (unsigned i = 0; s->pending && i < s->nex; i++) {
+        free(s->pending[i].inputs);
+        worker_job_free(s->pending[i].job);
+    }
     free(s->ex);
     free(s->pending);
     if (s->suite) suite_close(s->suite);
@@ -580,67 +659,111 @@ static void teardown(explore_state *s)
     free(s->slot_user);
     free(s->taken);
     site_table_free(&s->sites);
+    pathset_free(&s->paths);
+    worker_free(s);
+}
+
+/* Whether the exploration saw every feasible path: exhausted, and nothing bounded, unknown,
+ * diverged, dropped or concretized without a tree node that keeps its other values
+ * reachable (symbolic pointers and sizes have such nodes; floats, external calls, wide
+ * integers, ... do not), and no run cut by the input limit left. */
+int explore_is_complete(const explore_state *s, const tree_stats *ts)
+{
+    uint64_t lost = 0;
+    for (int k = 0; k < CONC_KIND_COUNT; k++)
+        if (k != CONC_SYM_POINTER && k != CONC_SYM_SIZE) lost += s->conc[k];
+    return s->exhausted && ts->by_status[CHILD_BOUNDED] == 0 && ts->by_status[CHILD_UNKNOWN] == 0 &&
+           ts->by_status[CHILD_DIVERGED] == 0 && s->divergences == 0 && s->dropped == 0 && lost == 0 &&
+           s->ncont == 0 && s->cont_dropped == 0;
+}
+
+/* A worker of a parallel exploration: explore its share, then send its figures. */
+static int explore_as_worker(explore_state *s, explore_summary *sum)
+{
+    explore_loop(s);
+    tree_stats ts;
+    tree_get_stats(s->tree, &ts);
+    s->complete = explore_is_complete(s, &ts);
+    worker_bye(s);
+    if (sum) {
+        memset(sum, 0, sizeof *sum);
+        sum->execs = s->execs;
+        sum->stop_reason = s->stop_reason;
+        sum->seconds = util_now_s() - s->t0;
+    }
+    explore_teardown(s);
+    return 0;
 }
 
 int explore_program(const explore_opts *o, explore_summary *sum, char **err)
 {
+    if (!o->link && o->jobs > 1) return explore_parallel_local(o, sum, err);
+    if (o->link && o->link->self == 0) return explore_coordinate(o, sum, err);
     explore_state s;
     memset(&s, 0, sizeof s);
     s.t0 = util_now_s();
     s.last_progress = 0;
+    if (o->link) {
+        s.par_role = PAR_WORKER;
+        s.link = o->link;
+    }
     int rc = 0;
-    if (setup(&s, o, err) != 0) {
-        teardown(&s);
+    if (explore_setup(&s, o, err) != 0) {
+        explore_teardown(&s);
         return -1;
     }
+    if (s.par_role == PAR_WORKER) return explore_as_worker(&s, sum);
     explore_loop(&s);
-    progress_line(&s, 1);
-    report_progress_close(s.progress);
-    s.progress = NULL;
-    s.total_seconds = util_now_s() - s.t0;
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
-    /* complete only if no value was concretized without a tree node that keeps its other
-     * values reachable (symbolic pointers and sizes have such nodes; floats, external calls,
-     * wide integers, ... do not) */
-    uint64_t lost = 0;
-    for (int k = 0; k < CONC_KIND_COUNT; k++)
-        if (k != CONC_SYM_POINTER && k != CONC_SYM_SIZE) lost += s.conc[k];
-    s.complete = s.exhausted && ts.by_status[CHILD_BOUNDED] == 0 && ts.by_status[CHILD_UNKNOWN] == 0 &&
-                 ts.by_status[CHILD_DIVERGED] == 0 && s.dropped == 0 && lost == 0 && s.ncont == 0 &&
-                 s.cont_dropped == 0;
-    s.reasons = report_reasons_new();
-    tree_for_each_node(s.tree, reason_of_node, &s);
-    report_reasons_write(s.reasons, o->out_dir);
-    report_reasons_free(s.reasons);
+    s.complete = explore_is_complete(&s, &ts);
+    rc = explore_finish(&s, sum, err);
+    explore_teardown(&s);
+    return rc;
+}
+
+void explore_progress(explore_state *s, int final) { progress_line(s, final); }
+
+int explore_finish(explore_state *s, explore_summary *sum, char **err)
+{
+    const explore_opts *o = s->o;
+    int rc = 0;
+    progress_line(s, 1);
+    report_progress_close(s->progress);
+    s->progress = NULL;
+    s->total_seconds = util_now_s() - s->t0;
+    s->reasons = report_reasons_new();
+    tree_for_each_node(s->tree, reason_of_node, s);
+    report_reasons_write(s->reasons, o->out_dir);
+    report_reasons_free(s->reasons);
+    s->reasons = NULL;
     char *rerr = NULL;
-    if (explore_write_report(&s, &rerr) != 0) {
+    if (explore_write_report(s, &rerr) != 0) {
         fprintf(stderr, "sympath: cannot write report.json: %s (no report.json is left)\n",
                 rerr ? rerr : strerror(errno));
         free(rerr);
-        s.report_failed = 1;
+        s->report_failed = 1;
     } else if (report_write_sarif(o->out_dir, &rerr) != 0) { /* errors.sarif next to report.json */
         fprintf(stderr, "sympath: cannot write errors.sarif: %s\n", rerr ? rerr : "?");
         free(rerr);
     }
-    explore_print_summary(&s, stderr);
-    if (s.write_failed) {
+    explore_print_summary(s, stderr);
+    if (s->write_failed) {
         *err = util_strf("the exploration stopped early because a file could not be written (above); "
                          "%llu tests kept",
-                         (unsigned long long)s.tests);
+                         (unsigned long long)s->tests);
         rc = -1;
     }
     if (sum) {
-        sum->slots_total = s.user_slots;
-        sum->slots_covered = s.user_covered;
-        sum->tests = s.tests;
-        sum->execs = s.execs;
-        sum->errors_property = s.errors_property;
-        sum->errors_other = s.errors_other;
-        sum->complete = s.complete;
-        sum->stop_reason = s.stop_reason;
-        sum->seconds = s.total_seconds;
+        sum->slots_total = s->user_slots;
+        sum->slots_covered = s->user_covered;
+        sum->tests = s->tests;
+        sum->execs = s->execs;
+        sum->errors_property = s->errors_property;
+        sum->errors_other = s->errors_other;
+        sum->complete = s->complete;
+        sum->stop_reason = s->stop_reason;
+        sum->seconds = s->total_seconds;
     }
-    teardown(&s);
     return rc;
 }

@@ -105,10 +105,10 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_uint(j, "continuations_not_run", s->ncont + s->cont_dropped);
     json_kv_uint(j, "forks_by_program", s->forks);
     json_kv_uint(j, "trace_records_dropped", s->dropped);
-    unsigned restarts = 0;
+    uint64_t restarts = s->agg ? s->agg->restarts : 0;
     for (unsigned i = 0; i < s->nex; i++) restarts += s->ex[i] ? executor_restarts(s->ex[i]) : 0;
     json_kv_uint(j, "executor_restarts", restarts);
-    json_kv_uint(j, "parallel_executors", s->nex);
+    json_kv_uint(j, "parallel_executors", s->agg ? (uint64_t)s->link->nworkers : s->nex);
     json_end_object(j);
 
     json_key(j, "time");
@@ -117,7 +117,9 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_double(j, "build_seconds", s->o->build_seconds);
     json_kv_double(j, "execution_seconds", s->exec_seconds);
     json_kv_double(j, "solver_seconds", s->solve_seconds);
-    json_kv_double(j, "solver_share", s->total_seconds > 0 ? s->solve_seconds / s->total_seconds : 0);
+    /* share of the processes' time: with workers, of workers x wall time */
+    double wall = s->total_seconds * (s->agg ? s->link->nworkers : 1);
+    json_kv_double(j, "solver_share", wall > 0 ? s->solve_seconds / wall : 0);
     json_end_object(j);
 
     json_kv_uint(j, "divergences", s->divergences);
@@ -128,7 +130,7 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_end_object(j);
 
     tree_stats ts;
-    tree_get_stats(s->tree, &ts);
+    explore_tree_stats(s, &ts);
     json_key(j, "tree");
     json_begin_object(j);
     json_kv_uint(j, "nodes", ts.nodes);
@@ -161,7 +163,7 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_end_object(j);
 
     solver_stats ss;
-    solver_get_stats(s->solver, &ss);
+    explore_solver_stats(s, &ss);
     json_key(j, "solver");
     json_begin_object(j);
     json_kv_uint(j, "queries", ss.queries);
@@ -223,6 +225,7 @@ int explore_write_report(const explore_state *s, char **err)
     report_errors(j, s);
     report_stats(j, s);
     explore_db_report(j, s);
+    explore_report_parallel(j, s);
     json_end_object(j);
     char path[4096];
     snprintf(path, sizeof path, "%s/report.json", s->o->out_dir);
@@ -238,7 +241,7 @@ void explore_print_summary(const explore_state *s, FILE *f)
 {
     double pct = s->user_slots ? 100.0 * s->user_covered / s->user_slots : 100.0;
     tree_stats ts;
-    tree_get_stats(s->tree, &ts);
+    explore_tree_stats(s, &ts);
     char why[256];
     if (s->complete)
         snprintf(why, sizeof why, "exploration complete (every feasible path explored)");
@@ -264,11 +267,17 @@ void explore_print_summary(const explore_state *s, FILE *f)
     uint64_t conc = 0;
     for (int k = 0; k < CONC_KIND_COUNT; k++) conc += s->conc[k];
     solver_stats ss;
-    solver_get_stats(s->solver, &ss);
+    explore_solver_stats(s, &ss);
     explore_db_print_summary(s, f);
     fprintf(f, "  divergences: %llu   concretizations: %llu   solver: %llu queries, %.0f%% of the time\n",
             (unsigned long long)s->divergences, (unsigned long long)conc, (unsigned long long)ss.queries,
-            s->total_seconds > 0 ? 100.0 * s->solve_seconds / s->total_seconds : 0.0);
+            s->total_seconds > 0 ? 100.0 * s->solve_seconds / (s->total_seconds * (s->agg ? s->link->nworkers : 1))
+                                 : 0.0);
+    if (s->agg)
+        fprintf(f, "  workers: %d   jobs moved: %llu   idle: %.0f%%   paths: %llu distinct, %llu run twice\n",
+                s->link->nworkers, (unsigned long long)s->jobs_received,
+                s->total_seconds > 0 ? 100.0 * s->idle_seconds / (s->total_seconds * s->link->nworkers) : 0.0,
+                (unsigned long long)s->paths.n, (unsigned long long)s->paths.dup);
     /* the libc functions without a model that got symbolic values, most first (at most 5) */
     int shown = 0;
     uint64_t last = UINT64_MAX;
@@ -292,4 +301,20 @@ void explore_print_summary(const explore_state *s, FILE *f)
         fprintf(f, "  report: none (report.json could not be written)\n");
     else
         fprintf(f, "  report: %s/report.json\n", s->o->out_dir);
+}
+
+void explore_tree_stats(const explore_state *s, tree_stats *ts)
+{
+    if (s->agg)
+        *ts = s->agg->tree;
+    else
+        tree_get_stats(s->tree, ts);
+}
+
+void explore_solver_stats(const explore_state *s, solver_stats *ss)
+{
+    if (s->agg)
+        *ss = s->agg->solver;
+    else
+        solver_get_stats(s->solver, ss);
 }

@@ -322,7 +322,7 @@ void tree_get_stats(const tree *t, tree_stats *out) { *out = t->st; }
 const char *child_status_name(child_status st)
 {
     static const char *const names[CHILD_STATUS_COUNT] = {
-        "open", "pending", "visited", "infeasible", "diverged", "unknown", "bounded", "ignored",
+        "open", "pending", "visited", "infeasible", "diverged", "unknown", "bounded", "ignored", "remote",
     };
     return st < CHILD_STATUS_COUNT ? names[st] : "?";
 }

@@ -30,6 +30,7 @@ typedef enum child_status {
     CHILD_UNKNOWN,    /* the solver timed out or gave up */
     CHILD_BOUNDED,    /* skipped: beyond the loop bound or depth bound */
     CHILD_IGNORED,    /* not worth a run (the false side of an assumption) */
+    CHILD_REMOTE,     /* another worker of a parallel exploration owns it (explore/worker.c) */
     CHILD_STATUS_COUNT
 } child_status;
 

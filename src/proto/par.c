@@ -212,13 +212,15 @@ static void read_frame(fd_link *f, int i)
         rc = buf ? read_full(f->fds[i], buf, len) : -1;
         if (rc == 0 && len == 0) rc = 1;
     }
-    fd_frame *fr = rc == 1 ? malloc(sizeof *fr) : NULL;
-    if (!fr) {
+    fd_frame *fr = malloc(sizeof *fr);
+    if (rc != 1 || !fr) { /* the peer closed (or broke) its end: one empty message says so */
         free(buf);
         close(f->fds[i]);
         f->fds[i] = -1;
         f->alive--;
-        return;
+        buf = NULL;
+        len = 0;
+        if (!fr) return;
     }
     fr->src = endpoint_of(f, i);
     fr->buf = buf;

@@ -256,7 +256,8 @@ struct par_link {
     int (*send)(par_link *l, int dest, const void *buf, size_t len);
     /* Receive one message from any endpoint, waiting at most timeout_ms milliseconds (0:
      * only what is there, < 0: no limit). 1 with *src, *buf (malloc'ed) and *len; 0 when
-     * nothing came in time (or a signal interrupted the wait); -1 when every peer is gone. */
+     * nothing came in time (or a signal interrupted the wait); -1 when every peer is gone.
+     * A peer that closes its end gives one last message of length 0 from it. */
     int (*recv)(par_link *l, int *src, void **buf, size_t *len, int timeout_ms);
     /* Close the link and free it. */
     void (*close)(par_link *l);
@@ -296,7 +297,8 @@ void par_msg_free(par_msg *m);
 /* Send m to dest (type byte + payload). 0, or -1 (m->bad, or the peer is gone). */
 int par_send(par_link *l, int dest, const par_msg *m);
 /* Receive a message into m (replacing its content) as par_link.recv: 1 with *src, 0 on
- * time-out, -1 when every peer is gone; an empty frame is a message with m->bad set. */
+ * time-out, -1 when every peer is gone; an empty frame (the peer closed its end) is a
+ * message with m->bad set and m->len 0. */
 int par_recv(par_link *l, int *src, par_msg *m, int timeout_ms);
 
 /*
