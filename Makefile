@@ -7,7 +7,7 @@ JOBS ?= 2
 FUZZ_SECONDS ?= 60
 SYMPATH = $(BUILD)/bin/sympath
 
-.PHONY: all deps build build-san check fuzz demo bench bench-unit bench-data clean
+.PHONY: all deps build build-san check fuzz demo bench bench-unit bench-data bench-scale clean
 
 all: build
 
@@ -58,6 +58,9 @@ bench-unit: build
 
 bench-data: build
 	sh bench/data.sh 60s
+
+bench-scale: build
+	sh bench/scale.sh 60s
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) demo-out
