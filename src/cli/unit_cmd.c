@@ -35,6 +35,7 @@ static void unit_usage(FILE *f)
         "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
         "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
+        "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
         f);
 }
@@ -54,6 +55,7 @@ int cmd_unit(int argc, char **argv)
     int all = 0, mock_outputs = 0;
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
+    unsigned jobs = 1;
     unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
@@ -109,6 +111,11 @@ int cmd_unit(int argc, char **argv)
             NEED();
             if (parse_duration(v, &d) || d <= 0) goto bad;
             timeout = d;
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            NEED();
+            uint64_t u;
+            if (util_parse_uint(v, 64, &u) != 0 || u < 1) goto bad;
+            jobs = (unsigned)u;
         } else if (!strcmp(a, "--mock")) {
             NEED();
             mocks[nmocks++] = v;
@@ -162,7 +169,8 @@ int cmd_unit(int argc, char **argv)
     util_free_strv(words);
     unit_run_opts o = {out,    sources,      nsources, fnames,  nfnames, all,      cflags,           mocks,
                        nmocks, mock_outputs, budget,   timeout, ho,      progress, &cli_interrupted, cli_arm_interrupt,
-                       stderr, compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */};
+                       stderr, compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */,
+                       jobs};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

@@ -197,6 +197,12 @@ int explore_run(const explore_run_opts *r)
 
     /* Ctrl-C from here on: during the build it stops the compiler and ends the run (below);
      * during the exploration it stops it and the suite and report are still written */
+    if ((s.db.pg && r->explore.jobs > 1) || (r->db && r->explore.link)) {
+        fprintf(log, "sympath run: %s\n",
+                r->explore.link ? "--mpi does not take --db yet (use -j N on one machine for SQLite)"
+                                : "-j N does not take a PostgreSQL --db yet (use -j 1)");
+        return run_end(&s, 2, log);
+    }
     if (r->before_build) r->before_build();
     explore_opts o = r->explore;
     /* the start-up reads the symbolic argv/stdin/file bytes first: they do not count against the input limit */
@@ -208,6 +214,7 @@ int explore_run(const explore_run_opts *r)
     if (explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, 0, 0, &s.db, s.db.schema && s.db.pg,
                                   log) != 0)
         return run_end(&s, 1, log); /* the message is said */
+    if (r->after_build && r->after_build(r->after_build_ctx, &p) != 0) return run_end(&s, 1, log);
 
     o.out_dir = out;
     o.exe_path = p.exe;
@@ -238,4 +245,35 @@ int explore_run(const explore_run_opts *r)
         fprintf(log, "sympath: Ctrl-C after the exploration had ended: the suite and report.json were "
                      "completed first\n");
     return run_end(&s, conf_rc != 0, log);
+}
+
+int explore_run_worker(const explore_run_opts *r, const char *exe, const char *sites, const char *work_dir)
+{
+    FILE *log = r->log ? r->log : stderr;
+    if (!r->explore.link || r->explore.link->self < 1) {
+        fprintf(log, "sympath run: a worker needs a link to its coordinator\n");
+        return 1;
+    }
+    if (util_mkdir_p(work_dir) != 0) {
+        fprintf(log, "sympath run: cannot create %s: %s\n", work_dir, strerror(errno));
+        return 1;
+    }
+    explore_opts o = r->explore;
+    if (o.inputs_limit && r->posix) o.inputs_limit += posix_prefix_inputs(r->posix);
+    o.out_dir = r->out_dir;
+    o.exe_path = exe;
+    o.sites_path = sites;
+    o.work_dir = work_dir;
+    o.sources = r->sources;
+    o.nsources = r->nsources;
+    o.interrupted = r->interrupted;
+    o.progress = 0;
+    o.jobs = 1;
+    char *err = NULL;
+    if (explore_program(&o, NULL, &err) != 0) {
+        fprintf(log, "sympath run: worker %d: %s\n", o.link->self, err ? err : "exploration failed");
+        free(err);
+        return 1;
+    }
+    return 0;
 }
