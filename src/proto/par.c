@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proto.h"
@@ -174,55 +175,33 @@ typedef struct fd_frame {
     struct fd_frame *next;
 } fd_frame;
 
+/* A frame being received: its length header, then its body, as bytes come in. */
+typedef struct fd_rx {
+    uint8_t hdr[4];
+    size_t hdr_got;
+    uint8_t *buf;
+    size_t len, got;
+} fd_rx;
+
 typedef struct fd_link {
     par_link base;
     int nfds;
-    int *fds;          /* endpoint of fds[i]: coordinator: i + 1; worker: 0 */
-    fd_frame *q, *qtail; /* frames read ahead, oldest first */
-    int alive;         /* peers not yet closed */
+    int *fds;            /* endpoint of fds[i]: coordinator: i + 1; worker: 0 */
+    fd_rx *rx;           /* per descriptor: the frame being received */
+    fd_frame *q, *qtail; /* frames complete and not yet returned by recv, oldest first */
+    int alive;           /* peers not yet closed */
 } fd_link;
 
 static int endpoint_of(const fd_link *f, int i) { return f->base.self == 0 ? i + 1 : 0; }
 
-/* Read exactly n bytes (blocking); 0 at end of file before any byte, 1 done, -1 error. */
-static int read_full(int fd, void *p, size_t n)
+static void enqueue(fd_link *f, int src, void *buf, size_t len)
 {
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = recv(fd, (char *)p + got, n - got, MSG_WAITALL);
-        if (k == 0) return got ? -1 : 0;
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        got += (size_t)k;
-    }
-    return 1;
-}
-
-/* Read one frame from fds[i] into the queue; a closed or broken peer's descriptor is closed. */
-static void read_frame(fd_link *f, int i)
-{
-    uint8_t hdr[4];
-    int rc = read_full(f->fds[i], hdr, 4);
-    uint32_t len = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
-    void *buf = NULL;
-    if (rc == 1) {
-        buf = malloc(len ? len : 1);
-        rc = buf ? read_full(f->fds[i], buf, len) : -1;
-        if (rc == 0 && len == 0) rc = 1;
-    }
     fd_frame *fr = malloc(sizeof *fr);
-    if (rc != 1 || !fr) { /* the peer closed (or broke) its end: one empty message says so */
+    if (!fr) {
         free(buf);
-        close(f->fds[i]);
-        f->fds[i] = -1;
-        f->alive--;
-        buf = NULL;
-        len = 0;
-        if (!fr) return;
+        return;
     }
-    fr->src = endpoint_of(f, i);
+    fr->src = src;
     fr->buf = buf;
     fr->len = len;
     fr->next = NULL;
@@ -231,6 +210,51 @@ static void read_frame(fd_link *f, int i)
     else
         f->q = fr;
     f->qtail = fr;
+}
+
+/* Read what fds[i] has without blocking (readers never wait for the rest of a frame: two
+ * peers sending to each other at once must both get on). Complete frames go to the queue;
+ * a closed or broken peer's descriptor is closed and one empty frame says so. */
+static void read_some(fd_link *f, int i)
+{
+    fd_rx *x = &f->rx[i];
+    for (;;) {
+        ssize_t k;
+        if (x->hdr_got < 4) {
+            k = recv(f->fds[i], x->hdr + x->hdr_got, 4 - x->hdr_got, MSG_DONTWAIT);
+        } else {
+            if (!x->buf) {
+                x->len = (size_t)x->hdr[0] | (size_t)x->hdr[1] << 8 | (size_t)x->hdr[2] << 16 | (size_t)x->hdr[3] << 24;
+                x->buf = malloc(x->len ? x->len : 1);
+                x->got = 0;
+                if (!x->buf) goto gone;
+            }
+            k = x->len > x->got ? recv(f->fds[i], x->buf + x->got, x->len - x->got, MSG_DONTWAIT) : 0;
+            if (x->len == x->got) k = 1; /* complete (an empty body needs no read) */
+            else if (k > 0) x->got += (size_t)k;
+        }
+        if (k == 0) goto gone;
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+            goto gone;
+        }
+        if (x->hdr_got < 4) {
+            x->hdr_got += (size_t)k;
+            continue;
+        }
+        if (x->got == x->len) {
+            enqueue(f, endpoint_of(f, i), x->buf, x->len);
+            memset(x, 0, sizeof *x);
+        }
+    }
+gone:
+    free(x->buf);
+    memset(x, 0, sizeof *x);
+    close(f->fds[i]);
+    f->fds[i] = -1;
+    f->alive--;
+    enqueue(f, endpoint_of(f, i), NULL, 0);
 }
 
 /* Wait up to timeout_ms for input on any live descriptor and read one frame from each
@@ -256,7 +280,7 @@ static int pump(fd_link *f, int timeout_ms, int out_fd, int *writable)
     int got = 0;
     for (int i = 0; i < f->nfds; i++)
         if (f->fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-            read_frame(f, i);
+            read_some(f, i);
             got++;
         }
     if (writable) *writable = out_fd >= 0 && (pf[f->nfds].revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
@@ -294,9 +318,19 @@ static int fd_send(par_link *l, int dest, const void *buf, size_t len)
 static int fd_recv(par_link *l, int *src, void **buf, size_t *len, int timeout_ms)
 {
     fd_link *f = (fd_link *)l;
-    if (!f->q) {
-        if (f->alive <= 0) return -1;
-        pump(f, timeout_ms, -1, NULL);
+    /* a frame may come in pieces: wait for a whole one until the time is up */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!f->q && f->alive > 0) {
+        int wait = timeout_ms;
+        if (timeout_ms > 0) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            long spent = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+            if (spent >= timeout_ms) break;
+            wait = timeout_ms - (int)spent;
+        }
+        if (pump(f, wait, -1, NULL) == 0 && timeout_ms >= 0) break; /* time-out or signal */
     }
     if (!f->q) return f->alive <= 0 ? -1 : 0;
     fd_frame *fr = f->q;
@@ -321,6 +355,8 @@ static void fd_close(par_link *l)
         free(f->q);
         f->q = n;
     }
+    for (int i = 0; f->rx && i < f->nfds; i++) free(f->rx[i].buf);
+    free(f->rx);
     free(f->fds);
     free(f);
 }
@@ -329,7 +365,8 @@ par_link *par_link_fd_new(int self, int nworkers, const int *fds)
 {
     fd_link *f = calloc(1, sizeof *f);
     int n = self == 0 ? nworkers : 1;
-    if (!f || n < 1 || !(f->fds = malloc((size_t)n * sizeof *f->fds))) {
+    if (!f || n < 1 || !(f->fds = malloc((size_t)n * sizeof *f->fds)) || !(f->rx = calloc((size_t)n, sizeof *f->rx))) {
+        if (f) free(f->fds);
         free(f);
         return NULL;
     }
