@@ -95,6 +95,16 @@ static void on_figures(explore_state *s, int w, par_msg *m, int bye)
                 if (!strcmp(s->errors[k].key, key)) c->bye_hits[k] += hits;
             free(key);
         }
+        uint32_t nr = par_get_u32(m);
+        size_t len;
+        const uint8_t *body = par_get_bytes(m, &len);
+        par_msg b = {0, (uint8_t *)body, len, len, 0, 0};
+        for (uint32_t i = 0; body && i < nr && !b.bad; i++) {
+            uint32_t site = par_get_u32(&b), dir = par_get_u32(&b);
+            char *why = par_get_str(&b);
+            if (why && !b.bad) report_reasons_add(s->reasons, site, dir, why);
+            free(why);
+        }
     }
     apply_figures(s);
 }
@@ -363,6 +373,7 @@ int explore_coordinate(const explore_opts *o, explore_summary *sum, char **err)
         free(c.w);
         return -1;
     }
+    s.reasons = report_reasons_new(); /* filled from the workers' BYE, written by explore_finish */
     coordinate(&s);
     for (uint32_t k = 0; k < s.nerrors && k < c.bye_hits_cap; k++)
         if (c.bye_hits[k] > s.errors[k].hits) s.errors[k].hits = c.bye_hits[k];

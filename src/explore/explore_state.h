@@ -148,6 +148,12 @@ void explore_teardown(explore_state *s);
  * reasons.tsv, report.json, errors.sarif, the summary on stderr, *sum. 0, or -1 with *err
  * when a file of the suite could not be written. */
 int explore_finish(explore_state *s, explore_summary *sum, char **err);
+/* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): add(ctx, site, dir,
+ * why) for every direction of a user branch site no run took (not remote), with its
+ * status name; dir is the direction index within the site, REPORT_DIR_ANY with
+ * "concretization" for a concretization after the site. */
+typedef void explore_reason_fn(void *ctx, uint32_t site, uint32_t dir, const char *why);
+void explore_walk_reasons(explore_state *s, explore_reason_fn *add, void *ctx);
 /* A progress sample (OUT/stats, display) when one is due, or always when final. */
 void explore_progress(explore_state *s, int final);
 

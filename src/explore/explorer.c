@@ -534,16 +534,34 @@ static void explore_loop(explore_state *s)
 /* Why directions stay uncovered (OUT/build/reasons.tsv, src/report): the status of every
  * direction no run took, by branch site and direction index; concretizations by the site
  * executed last before them. */
+typedef struct reason_walk {
+    explore_state *s;
+    explore_reason_fn *add;
+    void *ctx;
+} reason_walk;
+
 static void reason_of_node(void *ctx, const tree_node *n)
 {
-    explore_state *s = ctx;
-    const site_info *si = explore_site(s, n->site);
+    reason_walk *w = ctx;
+    const site_info *si = explore_site(w->s, n->site);
     if (!si || !si->user) return;
-    if (n->kind == BK_CONCRETIZE) report_reasons_add(s->reasons, n->site, REPORT_DIR_ANY, "concretization");
+    if (n->kind == BK_CONCRETIZE) w->add(w->ctx, n->site, REPORT_DIR_ANY, "concretization");
     for (int d = 0; d < 2 && (n->kind == BK_BRANCH || n->kind == BK_SWITCH); d++)
-        if (n->status[d] != CHILD_VISITED && (n->kind == BK_BRANCH || d == 1))
-            report_reasons_add(s->reasons, n->site, n->kind == BK_BRANCH ? (uint32_t)d : n->arg - si->slot_base,
-                               child_status_name((child_status)n->status[d]));
+        /* a remote direction is another worker's: that worker says what became of it */
+        if (n->status[d] != CHILD_VISITED && n->status[d] != CHILD_REMOTE && (n->kind == BK_BRANCH || d == 1))
+            w->add(w->ctx, n->site, n->kind == BK_BRANCH ? (uint32_t)d : n->arg - si->slot_base,
+                   child_status_name((child_status)n->status[d]));
+}
+
+void explore_walk_reasons(explore_state *s, explore_reason_fn *add, void *ctx)
+{
+    reason_walk w = {s, add, ctx};
+    tree_for_each_node(s->tree, reason_of_node, &w);
+}
+
+static void add_reason(void *ctx, uint32_t site, uint32_t dir, const char *why)
+{
+    report_reasons_add(ctx, site, dir, why);
 }
 
 /* ---- setup ---- */
@@ -661,6 +679,8 @@ void explore_teardown(explore_state *s)
     site_table_free(&s->sites);
     pathset_free(&s->paths);
     worker_free(s);
+    report_reasons_free(s->reasons);
+    s->reasons = NULL;
 }
 
 /* Whether the exploration saw every feasible path: exhausted, and nothing bounded, unknown,
@@ -732,8 +752,8 @@ int explore_finish(explore_state *s, explore_summary *sum, char **err)
     report_progress_close(s->progress);
     s->progress = NULL;
     s->total_seconds = util_now_s() - s->t0;
-    s->reasons = report_reasons_new();
-    tree_for_each_node(s->tree, reason_of_node, s);
+    if (!s->reasons) s->reasons = report_reasons_new(); /* the coordinator's holds its workers' already */
+    explore_walk_reasons(s, add_reason, s->reasons);
     report_reasons_write(s->reasons, o->out_dir);
     report_reasons_free(s->reasons);
     s->reasons = NULL;

@@ -89,6 +89,20 @@ static void fill_figures(explore_state *s, par_figures *f)
     f->complete_local = s->complete;
 }
 
+typedef struct reason_list {
+    par_msg m;
+    uint32_t n;
+} reason_list;
+
+static void put_reason(void *ctx, uint32_t site, uint32_t dir, const char *why)
+{
+    reason_list *rl = ctx;
+    par_put_u32(&rl->m, site);
+    par_put_u32(&rl->m, dir);
+    par_put_str(&rl->m, why);
+    rl->n++;
+}
+
 static void send_figures(explore_state *s, uint8_t type)
 {
     par_msg m;
@@ -104,6 +118,14 @@ static void send_figures(explore_state *s, uint8_t type)
             par_put_str(&m, s->errors[i].key);
             par_put_u64(&m, s->errors[i].hits);
         }
+        /* why this worker's directions stay uncovered (reasons.tsv) */
+        reason_list rl;
+        memset(&rl, 0, sizeof rl);
+        par_msg_init(&rl.m, 0);
+        explore_walk_reasons(s, put_reason, &rl);
+        par_put_u32(&m, rl.n);
+        par_put_bytes(&m, rl.m.buf, rl.m.len);
+        par_msg_free(&rl.m);
     }
     if (par_send(s->link, 0, &m) == 0) s->nnew_hashes = 0;
     par_msg_free(&m);
