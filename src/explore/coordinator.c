@@ -415,6 +415,7 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s)
     json_kv_uint(j, "steal_requests", c->steals);
     json_kv_uint(j, "steal_requests_empty", c->steals_empty);
     json_kv_uint(j, "jobs_diverged", c->sum.jobs_diverged);
+    json_kv_uint(j, "jobs_unsolved", c->sum.jobs_unsolved); /* UNSAT or unknown at the taker */
     json_kv_uint(j, "lost", c->lost);
     json_kv_double(j, "idle_seconds", c->sum.idle_seconds);
     json_kv_double(j, "job_seconds", c->sum.job_seconds);

@@ -98,7 +98,7 @@ typedef struct explore_state {
     uint8_t *opened_dir;
     uint32_t nopened, opened_cap;
     int collect_opens;
-    uint64_t jobs_sent, jobs_received, jobs_diverged;
+    uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved;
     double idle_seconds, job_seconds, last_stats_sent;
     char par_stop[32]; /* the coordinator's STOP reason, "" until then */
     /* coordinator */
@@ -161,6 +161,10 @@ void explore_progress(explore_state *s, int final);
  * the per-query time-out lowered to what is left of the budget. SAT: *inputs (malloc'ed),
  * *n. The caller sets the direction's status. */
 solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n);
+/* The same for a path condition pc[0..npc) (the target last) with the parent run's inputs
+ * pv[0..pn) for the symbols the condition leaves free (a job's, worker.c). */
+solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                              uint64_t **inputs, size_t *n);
 /* The first user slots covered: merge a run's coverage bytes (nslots) into s->covered;
  * returns the count of user slots new to s. fresh_coverage counts without merging. */
 uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);
@@ -179,8 +183,9 @@ int explore_is_complete(const explore_state *s, const tree_stats *ts);
 void worker_poll(explore_state *s, int timeout_ms);
 /* The oldest job received and not yet run, or NULL. The caller owns it (worker_job_free). */
 struct par_job *worker_take_job(explore_state *s);
-/* Its inputs. */
-const uint64_t *worker_job_inputs(const struct par_job *j, size_t *n);
+/* Solve job j's path condition in s->cx (with the giver's parent inputs for the free
+ * symbols): SAT with *inputs (malloc'ed) and *n; UNSAT and UNKNOWN are counted. */
+solve_result worker_solve_job(explore_state *s, const struct par_job *j, uint64_t **inputs, size_t *n);
 void worker_job_free(struct par_job *j);
 /* No candidate and nothing running: tell the coordinator and wait. 1 when jobs came, 0 on
  * STOP (s->par_stop set) or Ctrl-C. */

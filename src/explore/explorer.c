@@ -379,6 +379,14 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
     size_t npc = tree_path_condition(node, dir, s->cx, &pc);
     if (!npc) return SOLVE_UNKNOWN;
     const input_vec *parent = node->inputs;
+    solve_result sr = explore_solve_pc(s, pc, npc, parent ? parent->values : NULL, parent ? parent->n : 0, inputs, n);
+    free(pc);
+    return sr;
+}
+
+solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                              uint64_t **inputs, size_t *n)
+{
     /* a query never runs past the budget */
     unsigned tmo = s->o->solver_timeout_ms;
     if (s->o->budget_seconds > 0 && tmo) {
@@ -386,8 +394,6 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
         if (left_ms < tmo) tmo = left_ms > 10 ? (unsigned)left_ms : 10;
     }
     solver_set_timeout(s->solver, tmo);
-    const uint64_t *pv = parent ? parent->values : NULL;
-    size_t pn = parent ? parent->n : 0;
     solve_result sr = solver_solve(s->solver, pc, npc, pv, pn, inputs, n);
     if (sr == SOLVE_UNKNOWN && npc > 1) {
         /* Optimistic solving (QSYM, Yun et al. 2018): the whole path condition was too
@@ -397,7 +403,6 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
         sr = solver_solve(s->solver, &pc[npc - 1], 1, pv, pn, inputs, n);
         if (sr == SOLVE_SAT) s->optimistic_sat++; /* UNSAT alone: the whole condition is UNSAT too */
     }
-    free(pc);
     return sr;
 }
 
@@ -457,10 +462,19 @@ static void explore_loop(explore_state *s)
                 }
             }
             struct par_job *job = s->par_role == PAR_WORKER ? worker_take_job(s) : NULL;
-            if (job) {
-                size_t jn;
-                const uint64_t *jin = worker_job_inputs(job, &jn);
-                if (start_run(s, idle, jin, jn, NULL, job) != 0) {
+            if (job) { /* a direction another worker gave: solve it here, run it */
+                uint64_t *jin = NULL;
+                size_t jn = 0;
+                double ts = util_now_s();
+                solve_result jr = worker_solve_job(s, job, &jin, &jn);
+                s->solve_seconds += util_now_s() - ts;
+                if (jr != SOLVE_SAT) {
+                    worker_job_free(job);
+                    continue;
+                }
+                int jrc = start_run(s, idle, jin, jn, NULL, job);
+                free(jin);
+                if (jrc != 0) {
                     worker_job_free(job);
                     reason = "executor-failure";
                     break;

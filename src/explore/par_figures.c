@@ -8,7 +8,7 @@
 #define U64_FIELDS(X)                                                                                                 \
     X(execs) X(divergences) X(timeouts) X(assume_failed) X(forks) X(dropped) X(inputs_done) X(slow_runs) X(optimistic) \
         X(optimistic_sat) X(events_total) X(events_max) X(inputs_total) X(cont_left) X(restarts) X(jobs_sent)          \
-            X(jobs_received) X(jobs_diverged) X(open) X(complete_local)
+            X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) X(complete_local)
 #define F64_FIELDS(X) X(exec_seconds) X(solve_seconds) X(idle_seconds) X(job_seconds)
 #define SOLVER_U64(X)                                                                                               \
     X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(cache_hits) X(unsat_subset_hits)            \

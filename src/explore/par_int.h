@@ -29,7 +29,7 @@ enum {
 typedef struct par_figures {
     uint64_t execs, divergences, timeouts, assume_failed, forks, dropped, inputs_done, slow_runs;
     uint64_t optimistic, optimistic_sat, events_total, events_max, inputs_total, cont_left, restarts;
-    uint64_t jobs_sent, jobs_received, jobs_diverged, open, complete_local;
+    uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved, open, complete_local;
     double exec_seconds, solve_seconds, idle_seconds, job_seconds;
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS];
@@ -42,6 +42,15 @@ void par_figures_put(par_msg *m, const par_figures *f);
 int par_figures_get(par_msg *m, par_figures *f);
 /* out += f (maxima for events_max, tree.max_depth). */
 void par_figures_add(par_figures *out, const par_figures *f);
+
+/*
+ * A path condition on the wire (par_expr.c): the DAG below roots[0..n) as a list of nodes,
+ * kids before parents (op, width, kid count, aux, value, kid indices), then the roots'
+ * indices. get rebuilds it in cx with expr_raw (no simplification: the same nodes) and
+ * returns the count with *out (malloc'ed, roots of width 1), or 0 with m->bad set.
+ */
+void par_put_exprs(par_msg *m, expr *const *roots, size_t n);
+size_t par_get_exprs(par_msg *m, expr_ctx *cx, expr ***out);
 
 /*
  * The hash of a run's path: FNV-1a over (kind, site, taken) of every symbolic event, so

@@ -11,22 +11,25 @@
  * work moves as jobs that are paths from the root, never as states). Every open direction
  * of the global execution tree belongs to exactly one worker. Worker 1 starts with the
  * root; a worker that runs dry asks the coordinator, which asks another worker to give
- * some of its open directions. A given direction (node, d) is solved by the giver (so the
- * job is a test case, and no path is ever run twice) and marked CHILD_REMOTE there; the
- * job carries the inputs and the expected outcomes of the events from the root to node
- * plus d. The taker runs the inputs; if the run followed that prefix, the directions it
- * opens below node are the taker's and the ones it opens at or above node's depth belong
- * to others (CHILD_REMOTE). A job run that left the prefix counts as a divergence and
- * keeps nothing it opened.
+ * some of its open directions. A given direction (node, d) is marked CHILD_REMOTE at the
+ * giver; the job carries its path condition (the expressions, par_expr.c), the inputs of
+ * the run that reached node (for the symbols the condition leaves free) and the expected
+ * outcomes of the events from the root to node plus d. The taker solves it (the solver
+ * work moves with the job: Cloud9 replays the path instead, which would run it twice) and
+ * runs the model: a new path. If the run followed the prefix, the directions it opens
+ * below node are the taker's and the ones it opens at or above node's depth belong to
+ * others (CHILD_REMOTE). A job run that left the prefix counts as a divergence and keeps
+ * nothing it opened.
  */
 
 typedef struct par_job {
-    uint64_t *inputs;
+    uint64_t *inputs; /* the parent run's inputs */
     uint32_t n;
     uint32_t depth; /* of the job's node; the prefix has depth + 1 events */
     uint32_t *sites;
     uint8_t *kinds, *taken;
-    uint32_t bound;
+    uint8_t *pc; /* the path condition as par_put_exprs wrote it */
+    size_t pc_len;
 } par_job;
 
 void worker_job_free(par_job *j)
@@ -36,13 +39,19 @@ void worker_job_free(par_job *j)
     free(j->sites);
     free(j->kinds);
     free(j->taken);
+    free(j->pc);
     free(j);
 }
 
-const uint64_t *worker_job_inputs(const par_job *j, size_t *n)
+solve_result worker_solve_job(explore_state *s, const par_job *j, uint64_t **inputs, size_t *n)
 {
-    *n = j->n;
-    return j->inputs;
+    par_msg m = {0, j->pc, j->pc_len, j->pc_len, 0, 0};
+    expr **pc = NULL;
+    size_t npc = par_get_exprs(&m, s->cx, &pc);
+    solve_result sr = npc ? explore_solve_pc(s, pc, npc, j->inputs, j->n, inputs, n) : SOLVE_UNKNOWN;
+    free(pc);
+    if (sr != SOLVE_SAT) s->jobs_unsolved++;
+    return sr;
 }
 
 par_job *worker_take_job(explore_state *s)
@@ -77,6 +86,7 @@ static void fill_figures(explore_state *s, par_figures *f)
     f->jobs_sent = s->jobs_sent;
     f->jobs_received = s->jobs_received;
     f->jobs_diverged = s->jobs_diverged;
+    f->jobs_unsolved = s->jobs_unsolved;
     f->exec_seconds = s->exec_seconds;
     f->solve_seconds = s->solve_seconds;
     f->idle_seconds = s->idle_seconds;
@@ -210,12 +220,13 @@ static void pick_open(void *ctx, const tree_node *cn)
     }
 }
 
-static void job_put(par_msg *m, const tree_node *node, int dir, const uint64_t *in, size_t n, uint32_t bound)
+static void job_put(par_msg *m, const tree_node *node, int dir, expr *const *pc, size_t npc)
 {
-    par_put_u32(m, (uint32_t)n);
-    for (size_t i = 0; i < n; i++) par_put_u64(m, in[i]);
+    const input_vec *in = node->inputs;
+    par_put_u32(m, in ? in->n : 0);
+    for (uint32_t i = 0; in && i < in->n; i++) par_put_u64(m, in->values[i]);
     par_put_u32(m, node->depth);
-    /* the prefix from the root: walk up, write down (reverse into a buffer) */
+    /* the prefix from the root */
     uint32_t d = node->depth;
     const tree_node **chain = malloc((d + 1) * sizeof *chain);
     if (!chain) {
@@ -229,7 +240,12 @@ static void job_put(par_msg *m, const tree_node *node, int dir, const uint64_t *
         par_put_u8(m, (uint8_t)(i < d ? chain[i + 1]->parent_dir : dir));
     }
     free(chain);
-    par_put_u32(m, bound);
+    par_msg pm;
+    par_msg_init(&pm, 0);
+    par_put_exprs(&pm, pc, npc);
+    if (pm.bad) m->bad = 1;
+    par_put_bytes(m, pm.buf, pm.len);
+    par_msg_free(&pm);
 }
 
 static par_job *job_get(par_msg *m)
@@ -252,55 +268,45 @@ static par_job *job_get(par_msg *m)
         j->kinds[i] = par_get_u8(m);
         j->taken[i] = par_get_u8(m);
     }
-    j->bound = par_get_u32(m);
-    if (m->bad) goto bad;
+    size_t len;
+    const uint8_t *pc = par_get_bytes(m, &len);
+    if (m->bad || !pc || !(j->pc = malloc(len ? len : 1))) goto bad;
+    memcpy(j->pc, pc, len);
+    j->pc_len = len;
     return j;
 bad:
     worker_job_free(j);
     return NULL;
 }
 
-/* A steal request for `thief`: give up to half of the open directions (at most 4), the
- * shallowest first, each solved here; answer with the jobs (possibly none). */
+/* A steal request for `thief`: give half of the open directions (at most GIVE_MAX), the
+ * shallowest first, each with its path condition (the thief solves it); answer with the
+ * jobs, possibly none. */
+enum { GIVE_MAX = 64 };
+
 static void give_jobs(explore_state *s, uint32_t thief)
 {
     double t0 = util_now_s();
     tree_stats ts;
     tree_get_stats(s->tree, &ts);
     uint64_t open = ts.by_status[CHILD_OPEN];
-    uint32_t want = open >= 8 ? 4 : (uint32_t)((open + 1) / 2);
-    enum { PICK = 16 };
-    tree_node *pn[PICK];
-    uint8_t pd[PICK];
-    open_pick p = {pn, pd, 0, want ? PICK : 0};
+    uint32_t want = open >= 2 * GIVE_MAX ? GIVE_MAX : (uint32_t)((open + 1) / 2);
+    tree_node *pn[GIVE_MAX];
+    uint8_t pd[GIVE_MAX];
+    open_pick p = {pn, pd, 0, want};
     if (want) tree_for_each_node(s->tree, pick_open, &p);
-    /* shallowest first */
-    for (uint32_t i = 1; i < p.n; i++)
-        for (uint32_t k = i; k > 0 && pn[k]->depth < pn[k - 1]->depth; k--) {
-            tree_node *tn = pn[k];
-            pn[k] = pn[k - 1];
-            pn[k - 1] = tn;
-            uint8_t td = pd[k];
-            pd[k] = pd[k - 1];
-            pd[k - 1] = td;
-        }
     par_msg jobs;
     par_msg_init(&jobs, 0);
     uint32_t given = 0;
-    for (uint32_t i = 0; i < p.n && given < want; i++) {
+    for (uint32_t i = 0; i < p.n; i++) {
         tree_node *node = pn[i];
         int dir = pd[i];
         if (node->status[dir] != CHILD_OPEN) continue;
-        tree_set_status(s->tree, node, dir, CHILD_PENDING);
-        uint64_t *in = NULL;
-        size_t n = 0;
-        solve_result sr = explore_solve_direction(s, node, dir, &in, &n);
-        if (sr != SOLVE_SAT) {
-            tree_set_status(s->tree, node, dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
-            continue;
-        }
-        job_put(&jobs, node, dir, in, n, 0);
-        free(in);
+        expr **pc = NULL;
+        size_t npc = tree_path_condition(node, dir, s->cx, &pc);
+        if (!npc) continue;
+        job_put(&jobs, node, dir, pc, npc);
+        free(pc);
         tree_set_status(s->tree, node, dir, CHILD_REMOTE);
         given++;
     }
@@ -310,7 +316,15 @@ static void give_jobs(explore_state *s, uint32_t thief)
     par_put_u32(&m, given);
     if (jobs.len) par_put_bytes(&m, jobs.buf, jobs.len);
     if (jobs.bad) m.bad = 1;
-    if (par_send(s->link, 0, &m) == 0) s->jobs_sent += given;
+    if (par_send(s->link, 0, &m) == 0) {
+        s->jobs_sent += given;
+    } else if (given) { /* not sent: nobody else has them, so they are this worker's again */
+        for (uint32_t i = 0; i < p.n; i++)
+            if (pn[i]->status[pd[i]] == CHILD_REMOTE) {
+                tree_set_status(s->tree, pn[i], pd[i], CHILD_OPEN);
+                s->st->add(s->st, pn[i], pd[i]);
+            }
+    }
     par_msg_free(&m);
     par_msg_free(&jobs);
     s->job_seconds += util_now_s() - t0;
