@@ -244,6 +244,10 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "sympath run: -j cannot be used with --mpi: --mpi takes its workers from mpirun -np\n");
         RUN_FAIL(2);
     }
+    if (mpi && r.db) {
+        fprintf(stderr, "sympath run: --db cannot be used with --mpi yet (the database setup runs on rank 0 only)\n");
+        RUN_FAIL(2);
+    }
     r.sources = (const char *const *)sources;
     r.nsources = nsources;
     r.posix = &posix;
