@@ -104,9 +104,10 @@ int parallel_receive_build(par_link *l, const char *dir, char *exe, char *sites,
  * after_build_ctx); r->explore.jobs should be 1 (each rank runs one executor).
  * Messages go to r->log (NULL: stderr) as "sympath run: ...".
  * Returns the process's exit code: rank 0's is explore_run's; a worker's is 0 after a
- * PAR_MSG_NO_BUILD, else explore_run_worker's, or 1 when receiving failed. 2 (on rank 0,
- * with a message; the others return 2 silently) when the job has fewer than 2 ranks; 1
- * when MPI cannot start (not under mpirun, or no MPI runtime).
+ * PAR_MSG_NO_BUILD, else explore_run_worker's, or 1 when receiving failed. 2, with a
+ * message, when the job has fewer than 2 ranks (also when started without mpirun: MPI then
+ * makes a job of one); 1 when the MPI link cannot be made. When MPI_Init_thread fails, Open
+ * MPI ends the process itself.
  */
 int parallel_mpi_run(explore_run_opts *r);
 
