@@ -14,7 +14,7 @@ all: build
 # Install what is missing (scripts/install-deps.sh is idempotent and quiet when all is there).
 deps:
 	@command -v clang-14 >/dev/null && command -v clang-format-14 >/dev/null && command -v llvm-config-14 >/dev/null && command -v llvm-link-14 >/dev/null && \
-	  command -v cmake >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
+	  command -v cmake >/dev/null && command -v mpirun >/dev/null && command -v mpicc >/dev/null && command -v gcovr >/dev/null && command -v jq >/dev/null && \
 	  test -f /usr/include/z3.h && test -f /usr/include/cmocka.h && test -f /usr/include/sqlite3.h && test -f /usr/include/pg_query.h && command -v sqlite3 >/dev/null && \
 	  test -f /usr/include/postgresql/libpq-fe.h && test -x /usr/lib/postgresql/15/bin/initdb && \
 	  test -f /usr/lib/llvm-14/include/clang-c/Index.h && python3 -c "import jsonschema" 2>/dev/null && \

@@ -11,6 +11,7 @@
 
 #include "explore/explorer.h"
 #include "instrument/instrument.h"
+#include "parallel/parallel.h"
 #include "unit/unit.h" /* unitlib: unit_compdb_flags */
 #include "util/util.h"
 #include "interrupt.h"
@@ -27,6 +28,9 @@ static void run_usage(FILE *f)
           "  --seed N                seed of the random strategy (default 1)\n"
           "  -j, --jobs N            parallel workers, each with its own tree, solver and executor (default 1;\n"
           "                          docs/parallel.md)\n"
+          "  --mpi                   one exploration over the processes of an Open MPI job: run as\n"
+          "                          mpirun -np N sympath run PROG.c --mpi (N >= 2; rank 0 coordinates and\n"
+          "                          writes the suite, ranks 1..N-1 explore; docs/parallel.md)\n"
           "  --cflags \"FLAGS\"        extra flags for compiling the program (e.g. \"-DN=4 -Iinc\")\n"
           "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
           "  --timeout DURATION      time limit of one run (default 2s); a run over it is a hang\n"
@@ -101,6 +105,7 @@ int cmd_run(int argc, char **argv)
     memset(&posix, 0, sizeof posix);
     const char **sources = calloc(argc, sizeof *sources);
     size_t nsources = 0;
+    int mpi = 0, jobs_given = 0;
     if (!sources) return 1;
         /* the usage errors below leave by RUN_FAIL: what the options allocated is freed */
 #define RUN_FAIL(rc)             \
@@ -169,6 +174,9 @@ int cmd_run(int argc, char **argv)
             NEED_VALUE();
             if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
             o.jobs = (unsigned)u;
+            jobs_given = 1;
+        } else if (!strcmp(a, "--mpi")) {
+            mpi = 1;
         } else if (!strcmp(a, "--cflags")) {
             NEED_VALUE();
             r.cflags = v;
@@ -233,6 +241,14 @@ int cmd_run(int argc, char **argv)
         run_usage(stderr);
         RUN_FAIL(2);
     }
+    if (mpi && jobs_given) {
+        fprintf(stderr, "sympath run: -j cannot be used with --mpi: --mpi takes its workers from mpirun -np\n");
+        RUN_FAIL(2);
+    }
+    if (mpi && r.db) {
+        fprintf(stderr, "sympath run: --db cannot be used with --mpi yet (the database setup runs on rank 0 only)\n");
+        RUN_FAIL(2);
+    }
     r.sources = (const char *const *)sources;
     r.nsources = nsources;
     r.posix = &posix;
@@ -241,7 +257,7 @@ int cmd_run(int argc, char **argv)
     r.interrupted = &cli_interrupted;
     r.before_build = cli_arm_interrupt;
     r.log = stderr;
-    int rc = explore_run(&r);
+    int rc = mpi ? parallel_mpi_run(&r) : explore_run(&r);
     posix_opts_free(&posix);
     free(sources);
     return rc;

@@ -167,9 +167,24 @@ int cmd_unit(int argc, char **argv)
         return 2;
     }
     util_free_strv(words);
-    unit_run_opts o = {out,    sources,      nsources, fnames,  nfnames, all,      cflags,           mocks,
-                       nmocks, mock_outputs, budget,   timeout, ho,      progress, &cli_interrupted, cli_arm_interrupt,
-                       stderr, compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */,
+    unit_run_opts o = {out,
+                       sources,
+                       nsources,
+                       fnames,
+                       nfnames,
+                       all,
+                       cflags,
+                       mocks,
+                       nmocks,
+                       mock_outputs,
+                       budget,
+                       timeout,
+                       ho,
+                       progress,
+                       &cli_interrupted,
+                       cli_arm_interrupt,
+                       stderr,
+                       compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */,
                        jobs};
     int rc = unit_run(&o);
     free(cflags);

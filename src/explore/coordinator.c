@@ -24,13 +24,13 @@
  */
 
 typedef struct coord_worker {
-    int idle;         /* said IDLE and got no job since */
-    int asked;        /* thief + 1 of the unanswered STEAL sent to this worker, else 0 */
-    int waiting;      /* a STEAL on this worker's behalf is unanswered */
-    int done;         /* BYE received, or gone */
-    int said_bye;     /* BYE received (its final figures are in) */
-    double empty_at;  /* when it last answered a STEAL with no jobs */
-    par_figures fig;  /* latest figures */
+    int idle;        /* said IDLE and got no job since */
+    int asked;       /* thief + 1 of the unanswered STEAL sent to this worker, else 0 */
+    int waiting;     /* a STEAL on this worker's behalf is unanswered */
+    int done;        /* BYE received, or gone */
+    int said_bye;    /* BYE received (its final figures are in) */
+    double empty_at; /* when it last answered a STEAL with no jobs */
+    par_figures fig; /* latest figures */
 } coord_worker;
 
 struct coord {
@@ -419,8 +419,7 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s)
     json_kv_uint(j, "lost", c->lost);
     json_kv_double(j, "idle_seconds", c->sum.idle_seconds);
     json_kv_double(j, "job_seconds", c->sum.job_seconds);
-    json_kv_double(j, "idle_share",
-                   s->total_seconds > 0 && c->n ? c->sum.idle_seconds / (s->total_seconds * c->n) : 0);
+    json_kv_double(j, "idle_share", s->total_seconds > 0 && c->n ? c->sum.idle_seconds / (s->total_seconds * c->n) : 0);
     json_key(j, "per_worker");
     json_begin_array(j);
     for (int i = 1; i <= c->n; i++) {

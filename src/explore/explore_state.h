@@ -35,7 +35,7 @@ typedef struct pending_run {
     int has_cand;
     candidate cand;
     struct par_job *job; /* a worker's run of a job another worker gave (worker.c), or NULL */
-    uint64_t *inputs; /* the inputs it was given (to confirm a time-out) */
+    uint64_t *inputs;    /* the inputs it was given (to confirm a time-out) */
     size_t ninputs;
 } pending_run;
 
@@ -163,8 +163,8 @@ void explore_progress(explore_state *s, int final);
 solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n);
 /* The same for a path condition pc[0..npc) (the target last) with the parent run's inputs
  * pv[0..pn) for the symbols the condition leaves free (a job's, worker.c). */
-solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
-                              uint64_t **inputs, size_t *n);
+solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn, uint64_t **inputs,
+                              size_t *n);
 /* The first user slots covered: merge a run's coverage bytes (nslots) into s->covered;
  * returns the count of user slots new to s. fresh_coverage counts without merging. */
 uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);

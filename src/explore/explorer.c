@@ -384,8 +384,8 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
     return sr;
 }
 
-solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
-                              uint64_t **inputs, size_t *n)
+solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn, uint64_t **inputs,
+                              size_t *n)
 {
     /* a query never runs past the budget */
     unsigned tmo = s->o->solver_timeout_ms;
@@ -503,8 +503,10 @@ static void explore_loop(explore_state *s)
                 if (s->running == 0) {
                     /* a worker's part is done: ask for more, or learn that all is done */
                     if (s->par_role == PAR_WORKER && worker_wait_for_work(s)) continue;
-                    if (s->par_role != PAR_WORKER || !strcmp(s->par_stop, "exhausted")) exhausted = 1;
-                    else reason = budget_reason(s);
+                    if (s->par_role != PAR_WORKER || !strcmp(s->par_stop, "exhausted"))
+                        exhausted = 1;
+                    else
+                        reason = budget_reason(s);
                     if (!exhausted && !reason) reason = "stopped";
                 }
                 break;
@@ -615,7 +617,8 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
         return -1;
     }
     s->nex = s->par_role == PAR_COORDINATOR ? 0 : o->jobs && !o->link ? o->jobs : 1;
-    if (s->par_role == PAR_WORKER) return setup_executors(s, o, (unsigned)o->link->self, err); /* no suite, no display */
+    if (s->par_role == PAR_WORKER)
+        return setup_executors(s, o, (unsigned)o->link->self, err); /* no suite, no display */
     s->suite = explore_open_suite(o->out_dir, o->sources[0], err);
     if (!s->suite) return -1;
     /* a report of an earlier run must not pass for this run's when this one cannot write its
@@ -707,8 +710,8 @@ int explore_is_complete(const explore_state *s, const tree_stats *ts)
     for (int k = 0; k < CONC_KIND_COUNT; k++)
         if (k != CONC_SYM_POINTER && k != CONC_SYM_SIZE) lost += s->conc[k];
     return s->exhausted && ts->by_status[CHILD_BOUNDED] == 0 && ts->by_status[CHILD_UNKNOWN] == 0 &&
-           ts->by_status[CHILD_DIVERGED] == 0 && s->divergences == 0 && s->dropped == 0 && lost == 0 &&
-           s->ncont == 0 && s->cont_dropped == 0;
+           ts->by_status[CHILD_DIVERGED] == 0 && s->divergences == 0 && s->dropped == 0 && lost == 0 && s->ncont == 0 &&
+           s->cont_dropped == 0;
 }
 
 /* A worker of a parallel exploration: explore its share, then send its figures. */

@@ -75,11 +75,11 @@ void par_put_exprs(par_msg *m, expr *const *roots, size_t n)
         par_put_u8(m, e->nkids);
         par_put_u32(m, e->aux);
         par_put_u64(m, e->value);
-        for (unsigned k = 0; k < e->nkids; k++)
-            par_put_u32(m, (uint32_t)(uintptr_t)ptrmap_get(&map, e->kid[k])->a - 1);
+        for (unsigned k = 0; k < e->nkids; k++) par_put_u32(m, (uint32_t)(uintptr_t)ptrmap_get(&map, e->kid[k])->a - 1);
     }
     par_put_u32(m, (uint32_t)n);
-    for (size_t r = 0; r < n; r++) par_put_u32(m, roots[r] ? (uint32_t)(uintptr_t)ptrmap_get(&map, roots[r])->a - 1 : 0);
+    for (size_t r = 0; r < n; r++)
+        par_put_u32(m, roots[r] ? (uint32_t)(uintptr_t)ptrmap_get(&map, roots[r])->a - 1 : 0);
     free(ord);
     ptrmap_clear(&map);
 }

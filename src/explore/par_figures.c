@@ -5,15 +5,19 @@
 #include "par_int.h"
 
 /* The u64 counters of par_figures, in wire order. */
-#define U64_FIELDS(X)                                                                                                 \
-    X(execs) X(divergences) X(timeouts) X(assume_failed) X(forks) X(dropped) X(inputs_done) X(slow_runs) X(optimistic) \
-        X(optimistic_sat) X(events_total) X(events_max) X(inputs_total) X(cont_left) X(restarts) X(jobs_sent)          \
-            X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) X(complete_local)
+/* clang-format off */
+#define U64_FIELDS(X) \
+    X(execs) X(divergences) X(timeouts) X(assume_failed) X(forks) X(dropped) X(inputs_done) \
+    X(slow_runs) X(optimistic) X(optimistic_sat) X(events_total) X(events_max) X(inputs_total) \
+    X(cont_left) X(restarts) X(jobs_sent) X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) \
+    X(complete_local)
 #define F64_FIELDS(X) X(exec_seconds) X(solve_seconds) X(idle_seconds) X(job_seconds)
-#define SOLVER_U64(X)                                                                                               \
-    X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(cache_hits) X(unsat_subset_hits)            \
-        X(syntactic_unsat) X(constraints_in) X(constraints_kept) X(fp_queries) X(fp_timeouts) X(fp_sampled)
+#define SOLVER_U64(X) \
+    X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(cache_hits) \
+    X(unsat_subset_hits) X(syntactic_unsat) X(constraints_in) X(constraints_kept) X(fp_queries) \
+    X(fp_timeouts) X(fp_sampled)
 #define SOLVER_F64(X) X(seconds) X(z3_seconds) X(fp_seconds)
+/* clang-format on */
 
 void par_figures_put(par_msg *m, const par_figures *f)
 {

@@ -230,8 +230,10 @@ static void read_some(fd_link *f, int i)
                 if (!x->buf) goto gone;
             }
             k = x->len > x->got ? recv(f->fds[i], x->buf + x->got, x->len - x->got, MSG_DONTWAIT) : 0;
-            if (x->len == x->got) k = 1; /* complete (an empty body needs no read) */
-            else if (k > 0) x->got += (size_t)k;
+            if (x->len == x->got)
+                k = 1; /* complete (an empty body needs no read) */
+            else if (k > 0)
+                x->got += (size_t)k;
         }
         if (k == 0) goto gone;
         if (k < 0) {

@@ -420,7 +420,7 @@ typedef struct unit_run_opts {
     FILE *log; /* progress, warnings, errors and the summary ("sympath unit: ..." lines); NULL: stderr */
     const char *compile_commands; /* --compile-commands: compile_commands.json or its directory; its flags for the
                                    sources (unit_compdb_flags) go before cflags. NULL: none */
-    unsigned jobs; /* -j: parallel workers per function's exploration (explore_opts.jobs); 0 or 1: one */
+    unsigned jobs;                /* -j: parallel workers per function's exploration (explore_opts.jobs); 0 or 1: one */
 } unit_run_opts;
 
 /*

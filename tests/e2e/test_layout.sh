@@ -13,14 +13,14 @@ cd "$SRC" || exit 1
 # ---- the order, highest first: the one place it is written ----
 declare -A LEVEL=(
     [cli]=5
-    [unit]=4 [data]=4 [replay]=4
+    [unit]=4 [data]=4 [replay]=4 [parallel]=4
     [explore]=3
     [solver]=2 [instrument]=2 [emit]=2 [db]=2 [runtime]=2 [report]=2
     [expr]=1 [proto]=1 [util]=1
 )
 # ---- each component's interface: the headers other components may include ----
 declare -A INTERFACE=(
-    [unit]="unit/unit.h" [data]="data/data.h" [replay]="replay/replay.h"
+    [unit]="unit/unit.h" [data]="data/data.h" [replay]="replay/replay.h" [parallel]="parallel/parallel.h"
     [explore]="explore/explorer.h" [solver]="solver/solver.h" [instrument]="instrument/instrument.h"
     [emit]="emit/emit.h" [db]="db/db.h" [runtime]="runtime/rt_abi.h" [expr]="expr/expr.h"
     [util]="util/util.h" [report]="report/report.h"
