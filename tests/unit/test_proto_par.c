@@ -153,13 +153,19 @@ static void test_big_messages_both_ways(void **state)
             assert_int_equal(par_send(l, w, &m), 0);
             par_msg_free(&m);
         }
-    int got[NW + 1] = {0};
-    for (int i = 0; i < NW * 3; i++) {
+    int got[NW + 1] = {0}, closed = 0;
+    for (int i = 0; i < NW * 3;) {
         par_msg m;
         par_msg_init(&m, 0);
         int src = -1;
         assert_int_equal(par_recv(l, &src, &m, 20000), 1);
         assert_true(src >= 1 && src <= NW);
+        if (m.bad && m.len == 0) { /* a worker that got all its messages may close before the other sent all */
+            assert_int_equal(got[src], 3);
+            closed++;
+            continue;
+        }
+        i++;
         /* messages of one peer arrive in order */
         unsigned seed = (unsigned)(src * 10 + got[src]);
         size_t save = m.pos;
@@ -170,7 +176,6 @@ static void test_big_messages_both_ways(void **state)
         par_msg_free(&m);
     }
     /* then each worker closes its end: one empty message from each, then -1 */
-    int closed = 0;
     for (;;) {
         par_msg m;
         par_msg_init(&m, 0);
