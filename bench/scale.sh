@@ -72,7 +72,7 @@ for entry in $PROGS; do
              (.executions.per_second | round),
              (if $p then (([$p.per_worker[]?.solver_seconds] | add // 0) / ($p.workers * $wall) * 100 | r1)
               else (.time.solver_share * 100 | r1) end),
-             (if $p then $p.duplicate_paths else "-" end),
+             (if .paths then "\(.paths.duplicates_aimed // "?")/\(.paths.duplicates)" else "-" end),
              (if $p then ($p.idle_seconds / ($p.workers * $wall) * 100 | r1) else "-" end),
              (if $p then $p.jobs_moved else "-" end),
              "\(.coverage.branches_covered)/\(.coverage.branches_total)",
@@ -85,8 +85,9 @@ for entry in $PROGS; do
 done
 echo "(ref: the -j 1 run that sets C1, its final coverage; t_C1_s: first second of OUT/stats with coverage >= C1, \"-\""
 echo " if never; ratio: t_C1_s over ref's (bar: <= 0.6 at N=2); solver%: solver seconds over workers x wall;"
-echo " dup: paths run more than once (bar: 0 at N=8); idle%: idle seconds over workers x wall; moved: jobs moved;"
-echo " dup, idle% and moved need report.json's \"parallel\" object: \"-\" without it)"
+echo " dup: A/B, B paths run more than once, A of them by two runs that did not diverge (two workers on one path;"
+echo " bar: 0 at N=8; a run after a divergence may repeat a path, -j 1 too); idle%: idle seconds over workers x wall;"
+echo " moved: jobs moved; idle% and moved need report.json's \"parallel\" object: \"-\" without it)"
 
 # The speed-up model. A model, not a measurement: from the N=2 row of each program,
 #   i  = idle share at N=2 (idle seconds over 2 x wall),

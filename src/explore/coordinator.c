@@ -29,14 +29,15 @@ typedef struct coord_worker {
     int waiting;     /* a STEAL on this worker's behalf is unanswered */
     int done;        /* BYE received, or gone */
     int said_bye;    /* BYE received (its final figures are in) */
-    double empty_at; /* when it last answered a STEAL with no jobs */
+    double empty_at;  /* when it last answered a STEAL with no jobs */
+    double promising_at; /* when a promising STEAL was last sent on its behalf */
     par_figures fig; /* latest figures */
 } coord_worker;
 
 struct coord {
     coord_worker *w; /* w[1..n] */
     int n;
-    uint64_t jobs_moved, steals, steals_empty, lost;
+    uint64_t jobs_moved, steals, steals_empty, steals_promising, lost;
     uint64_t *bye_hits; /* per error record: hits reported at BYE */
     uint32_t bye_hits_cap;
     int cov_dirty;
@@ -85,7 +86,11 @@ static void on_figures(explore_state *s, int w, par_msg *m, int bye)
     if (par_figures_get(m, &f) != 0) return;
     c->w[w].fig = f;
     uint32_t nh = par_get_u32(m);
-    for (uint32_t i = 0; i < nh && !m->bad; i++) pathset_add(&s->paths, par_get_u64(m));
+    for (uint32_t i = 0; i < nh && !m->bad; i++) {
+        uint64_t h = par_get_u64(m);
+        int diverged = par_get_u8(m);
+        if (!m->bad) pathset_add(&s->paths, h, diverged);
+    }
     if (bye) {
         uint32_t ne = par_get_u32(m);
         for (uint32_t i = 0; i < ne && !m->bad; i++) {
@@ -143,6 +148,13 @@ static void on_result(explore_state *s, int w, par_msg *m)
     const uint8_t *bits = par_get_bytes(m, &nb);
     if (m->bad || !bits || nb < (s->nslots + 7) / 8) goto out;
     for (uint32_t i = 0; i < s->nslots; i++) cov[i] = (bits[i / 8] >> (i % 8)) & 1;
+    if (par_get_u8(m)) { /* PostgreSQL: the results the run recorded (explore_db_write_fixture) */
+        size_t tn;
+        const uint8_t *t = par_get_bytes(m, &tn);
+        if (!t) goto out;
+        s->results_text = (const char *)t;
+        s->results_len = tn;
+    }
 
     uint32_t fresh = explore_fresh_coverage(s, cov);
     s->timeout_unconfirmed = unconfirmed;
@@ -165,6 +177,8 @@ static void on_result(explore_state *s, int w, par_msg *m)
     }
     if (!s->write_failed && explore_merge_run_coverage(s, cov)) s->coord->cov_dirty = 1;
 out:
+    s->results_text = NULL;
+    s->results_len = 0;
     free(cov);
     run_result_clear(&r);
 }
@@ -214,9 +228,49 @@ static void on_jobs(explore_state *s, int giver, par_msg *m)
     c->jobs_moved += n;
 }
 
+static int send_steal(explore_state *s, int giver, int thief, int promising)
+{
+    struct coord *c = s->coord;
+    par_msg m;
+    par_msg_init(&m, PAR_STEAL);
+    par_put_u32(&m, (uint32_t)thief);
+    par_put_u8(&m, (uint8_t)promising);
+    int rc = par_send(s->link, giver, &m);
+    par_msg_free(&m);
+    if (rc != 0) return -1;
+    c->w[giver].asked = thief + 1;
+    c->w[thief].waiting = 1;
+    c->steals++;
+    return 0;
+}
+
+/* Coverage-aware balancing: a busy worker none of whose open directions leads to a branch
+ * nobody covered (its coverage-guided strategy has nothing of the first choice) gets half
+ * of such directions from the worker with the most, at most once a second. Without this,
+ * the one worker whose part of the tree holds the uncovered branches works on them alone. */
+static void balance_promising(explore_state *s, double now)
+{
+    struct coord *c = s->coord;
+    for (int t = 1; t <= c->n; t++) {
+        coord_worker *tw = &c->w[t];
+        if (tw->done || tw->idle || tw->waiting || tw->fig.promising || !tw->fig.execs || now - tw->promising_at < 1.0)
+            continue;
+        int best = 0;
+        for (int v = 1; v <= c->n; v++) {
+            coord_worker *vw = &c->w[v];
+            if (v == t || vw->done || vw->idle || vw->asked || vw->fig.promising < 2) continue;
+            if (!best || vw->fig.promising > c->w[best].fig.promising) best = v;
+        }
+        if (best && send_steal(s, best, t, 1) == 0) {
+            tw->promising_at = now;
+            c->steals_promising++;
+        }
+    }
+}
+
 /* For every idle worker without a request on its behalf, ask the busy worker with the most
  * open directions (one request per giver at a time; a giver that had nothing to give is
- * asked again after 20 ms). */
+ * asked again after 20 ms); then balance_promising. */
 static void balance(explore_state *s)
 {
     struct coord *c = s->coord;
@@ -230,17 +284,9 @@ static void balance(explore_state *s)
             if (v == t || vw->done || vw->idle || vw->asked || now - vw->empty_at < 0.02) continue;
             if (!best || vw->fig.open > c->w[best].fig.open) best = v;
         }
-        if (!best) continue;
-        par_msg m;
-        par_msg_init(&m, PAR_STEAL);
-        par_put_u32(&m, (uint32_t)t);
-        if (par_send(s->link, best, &m) == 0) {
-            c->w[best].asked = t + 1;
-            tw->waiting = 1;
-            c->steals++;
-        }
-        par_msg_free(&m);
+        if (best) send_steal(s, best, t, 0);
     }
+    balance_promising(s, now);
 }
 
 /* 1 when every live worker is idle and no request is outstanding: the tree is exhausted. */
@@ -399,6 +445,7 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s)
     json_begin_object(j);
     json_kv_uint(j, "distinct", s->paths.n);
     json_kv_uint(j, "duplicates", s->paths.dup);
+    json_kv_uint(j, "duplicates_aimed", s->paths.dup_aimed);
     char fp[32];
     snprintf(fp, sizeof fp, "%016llx", (unsigned long long)s->paths.fingerprint);
     json_kv_str(j, "fingerprint", fp);
@@ -410,10 +457,12 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s)
     json_kv_uint(j, "workers", (uint64_t)c->n);
     json_kv_uint(j, "paths", s->paths.n);
     json_kv_uint(j, "duplicate_paths", s->paths.dup);
+    json_kv_uint(j, "duplicate_paths_aimed", s->paths.dup_aimed);
     json_kv_str(j, "path_fingerprint", fp);
     json_kv_uint(j, "jobs_moved", c->jobs_moved);
     json_kv_uint(j, "steal_requests", c->steals);
     json_kv_uint(j, "steal_requests_empty", c->steals_empty);
+    json_kv_uint(j, "steal_requests_promising", c->steals_promising);
     json_kv_uint(j, "jobs_diverged", c->sum.jobs_diverged);
     json_kv_uint(j, "jobs_unsolved", c->sum.jobs_unsolved); /* UNSAT or unknown at the taker */
     json_kv_uint(j, "lost", c->lost);

@@ -45,7 +45,13 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
         /* the executor wrote it with the .results writer (db_pq_record.c); a run that never
          * connected left none: an empty one, from the same writer */
         size_t tn = 0;
-        char *text = util_read_file(rp, &tn);
+        char *text = NULL;
+        if (s->results_text) { /* a worker's run, kept by the coordinator: the results came with it */
+            text = malloc(s->results_len + 1);
+            if (text) memcpy(text, s->results_text, s->results_len), text[s->results_len] = 0, tn = s->results_len;
+        } else {
+            text = util_read_file(rp, &tn);
+        }
         if (!text) {
             strbuf b = STRBUF_INIT;
             results_put_header(&b, 1);

@@ -80,7 +80,11 @@ typedef struct explore_state {
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
-    unsigned cur_exec;                     /* executor of the run being processed */
+    unsigned cur_exec;                     /* executor of the run being processed (its number: exec_base + index) */
+    unsigned exec_base;                    /* number of executor 0 (a worker's: its endpoint) */
+    const char *results_text;              /* PostgreSQL: the recorded results of a worker's run the coordinator
+                                               keeps (instead of reading results-<cur_exec>.txt), or NULL */
+    size_t results_len;
     struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
     struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
 
@@ -91,6 +95,7 @@ typedef struct explore_state {
     struct par_link *link; /* o->link, or the one par_local.c made */
     /* worker */
     uint64_t *new_hashes; /* hashes of the paths run since the last STATS */
+    uint8_t *new_diverged; /* per hash: the run diverged */
     uint32_t nnew_hashes, new_hashes_cap;
     struct par_job **jobq; /* jobs received, not yet run (oldest first) */
     uint32_t njobq, jobq_cap;
@@ -191,12 +196,13 @@ void worker_job_free(struct par_job *j);
  * STOP (s->par_stop set) or Ctrl-C. */
 int worker_wait_for_work(explore_state *s);
 /* After a job run was inserted (collect_opens was set): check it followed the job's
- * prefix; keep the directions it opened below the job's node, mark the others remote. */
-void worker_job_inserted(explore_state *s, const struct par_job *j, const run_result *r);
+ * prefix; keep the directions it opened below the job's node, mark the others remote.
+ * Returns 1 when it followed the prefix, 0 when it diverged. */
+int worker_job_inserted(explore_state *s, const struct par_job *j, const run_result *r);
 /* Send run r (with its coverage bytes) to the coordinator. */
 void worker_send_result(explore_state *s, const run_result *r, const uint8_t *cov);
-/* Record a run's path hash for the next STATS. */
-void worker_note_path(explore_state *s, uint64_t h);
+/* Record a run's path hash (and whether the run diverged) for the next STATS. */
+void worker_note_path(explore_state *s, uint64_t h, int diverged);
 /* The final figures and error hit counts (BYE). */
 void worker_bye(explore_state *s);
 /* Free the worker's queues. */

@@ -271,7 +271,7 @@ void explore_keep_test(explore_state *s, const run_result *r, const char *commen
 static void process_run(explore_state *s, unsigned idx, run_result *r)
 {
     pending_run *p = &s->pending[idx];
-    s->cur_exec = idx; /* whose recorded results a kept test gets (PostgreSQL fixture mode) */
+    s->cur_exec = s->exec_base + idx; /* whose recorded results a kept test gets (PostgreSQL fixture mode) */
     s->timeout_unconfirmed = 0;
     if (r->error == ERR_TIMEOUT) confirm_timeout(s, idx, r);
     s->execs++;
@@ -299,14 +299,15 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
     s->collect_opens = 0;
     if (tr.diverged) s->divergences++;
+    int diverged = tr.diverged;
     if (p->job) {
-        worker_job_inserted(s, p->job, r);
+        if (!worker_job_inserted(s, p->job, r)) diverged = 1;
         worker_job_free(p->job);
         p->job = NULL;
     }
     uint64_t ph = par_path_hash(r->events, r->nevents);
-    pathset_add(&s->paths, ph);
-    if (s->par_role == PAR_WORKER) worker_note_path(s, ph);
+    pathset_add(&s->paths, ph, diverged);
+    if (s->par_role == PAR_WORKER) worker_note_path(s, ph, diverged);
 
     /* coverage is merged once the test that shows it is on disk: a test lost to a full disk
      * must not count in report.json's coverage */
@@ -424,7 +425,7 @@ static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, siz
     if (p->inputs) memcpy(p->inputs, inputs, n * sizeof *inputs);
     if (s->o->db_results_dir) { /* a run that never connects must not leave the previous run's results */
         char rp[4200];
-        snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, idx);
+        snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, s->exec_base + idx);
         unlink(rp);
     }
     if (executor_begin(s->ex[idx], inputs, n, &err) != 0) {
@@ -647,6 +648,7 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
 /* Start s->nex executors numbered first.. (the number names their files in work_dir). */
 static int setup_executors(explore_state *s, const explore_opts *o, unsigned first, char **err)
 {
+    s->exec_base = first;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
     if (!s->ex || !s->pending) {
@@ -656,7 +658,7 @@ static int setup_executors(explore_state *s, const explore_opts *o, unsigned fir
     for (unsigned i = 0; i < s->nex; i++) {
         if (o->db_results_dir) { /* the executor's environment is taken at its start: its own results file */
             char rp[4200];
-            snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, i);
+            snprintf(rp, sizeof rp, "%s/results-%u.txt", o->db_results_dir, first + i);
             setenv(SYMPATH_ENV_DB_RESULTS, rp, 1);
         }
         executor_opts eo = {o->exe_path, o->work_dir, first + i, o->run_timeout_ms, o->mem_mb, o->out_kb,

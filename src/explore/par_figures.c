@@ -9,7 +9,7 @@
 #define U64_FIELDS(X) \
     X(execs) X(divergences) X(timeouts) X(assume_failed) X(forks) X(dropped) X(inputs_done) \
     X(slow_runs) X(optimistic) X(optimistic_sat) X(events_total) X(events_max) X(inputs_total) \
-    X(cont_left) X(restarts) X(jobs_sent) X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) \
+    X(cont_left) X(restarts) X(jobs_sent) X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) X(promising) \
     X(complete_local)
 #define F64_FIELDS(X) X(exec_seconds) X(solve_seconds) X(idle_seconds) X(job_seconds)
 #define SOLVER_U64(X) \
@@ -97,21 +97,29 @@ static int pathset_grow(pathset *p)
 {
     uint64_t nc = p->cap ? p->cap * 2 : 1024;
     uint64_t *ns = calloc(nc, sizeof *ns);
-    if (!ns) return -1;
+    uint8_t *na = calloc(nc, 1);
+    if (!ns || !na) {
+        free(ns);
+        free(na);
+        return -1;
+    }
     for (uint64_t i = 0; i < p->cap; i++) {
         uint64_t h = p->slot[i];
         if (!h) continue;
         uint64_t j = h & (nc - 1);
         while (ns[j]) j = (j + 1) & (nc - 1);
         ns[j] = h;
+        na[j] = p->aimed[i];
     }
     free(p->slot);
+    free(p->aimed);
     p->slot = ns;
+    p->aimed = na;
     p->cap = nc;
     return 0;
 }
 
-int pathset_add(pathset *p, uint64_t h)
+int pathset_add(pathset *p, uint64_t h, int diverged)
 {
     if (!h) h = 1;
     if ((p->n + 1) * 2 > p->cap && pathset_grow(p) != 0) return -1;
@@ -119,11 +127,14 @@ int pathset_add(pathset *p, uint64_t h)
     while (p->slot[j]) {
         if (p->slot[j] == h) {
             p->dup++;
+            if (!diverged && p->aimed[j]) p->dup_aimed++;
+            if (!diverged) p->aimed[j] = 1;
             return 0;
         }
         j = (j + 1) & (p->cap - 1);
     }
     p->slot[j] = h;
+    p->aimed[j] = !diverged;
     p->n++;
     p->fingerprint += h;
     return 1;
@@ -132,5 +143,6 @@ int pathset_add(pathset *p, uint64_t h)
 void pathset_free(pathset *p)
 {
     free(p->slot);
+    free(p->aimed);
     memset(p, 0, sizeof *p);
 }

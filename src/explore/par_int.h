@@ -18,7 +18,8 @@ enum {
     PAR_RESULT = 1, /* W->C: a run that covered something new to the worker or reached an error new to it */
     PAR_STATS,      /* W->C: the worker's figures (cumulative) and the hashes of its paths since the last STATS */
     PAR_IDLE,       /* W->C: no candidate, nothing running: the worker waits for JOBS or STOP */
-    PAR_STEAL,      /* C->W: u32 thief: give work for that worker (answer: JOBS, possibly with 0 jobs) */
+    PAR_STEAL,      /* C->W: u32 thief, u8 promising: give work for that worker (answer: JOBS, possibly with 0 jobs);
+                       promising: only directions toward branches nobody covered (worker.c: give_jobs) */
     PAR_JOBS,       /* W->C->W: u32 thief, u32 n, n jobs (worker.c: job_put) */
     PAR_COVERAGE,   /* C->W: u32 nslots + bitmap of the slots the whole exploration covered */
     PAR_STOP,       /* C->W: str reason: stop, answer BYE */
@@ -29,7 +30,7 @@ enum {
 typedef struct par_figures {
     uint64_t execs, divergences, timeouts, assume_failed, forks, dropped, inputs_done, slow_runs;
     uint64_t optimistic, optimistic_sat, events_total, events_max, inputs_total, cont_left, restarts;
-    uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved, open, complete_local;
+    uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved, open, promising, complete_local;
     double exec_seconds, solve_seconds, idle_seconds, job_seconds;
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS];
@@ -62,12 +63,16 @@ uint64_t par_path_hash(const sym_event *ev, uint32_t n);
 /* A set of 64-bit path hashes (open addressing). Zero-initialise; free with pathset_free. */
 typedef struct pathset {
     uint64_t *slot; /* 0 = empty (a hash of 0 is stored as 1) */
+    uint8_t *aimed; /* per slot: a run that did not diverge took this path */
     uint64_t cap, n;
     uint64_t dup;         /* adds of a hash already in the set */
+    uint64_t dup_aimed;   /* of which a second run that did not diverge: two runs were aimed at one path
+                             (0 unless the tree's parts overlap, e.g. two workers owning one direction) */
     uint64_t fingerprint; /* sum of the distinct hashes (mod 2^64): equal sets give equal sums */
 } pathset;
-/* Add h; 1 when new, 0 when already there (dup counted), -1 when out of memory. */
-int pathset_add(pathset *p, uint64_t h);
+/* Add h, the path of a run that diverged (left its predicted path: it may repeat a known
+ * path, -j 1 too) or not; 1 when new, 0 when already there (counted), -1 when out of memory. */
+int pathset_add(pathset *p, uint64_t h, int diverged);
 void pathset_free(pathset *p);
 
 #endif

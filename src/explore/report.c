@@ -274,10 +274,13 @@ void explore_print_summary(const explore_state *s, FILE *f)
             s->total_seconds > 0 ? 100.0 * s->solve_seconds / (s->total_seconds * (s->agg ? s->link->nworkers : 1))
                                  : 0.0);
     if (s->agg)
-        fprintf(f, "  workers: %d   jobs moved: %llu   idle: %.0f%%   paths: %llu distinct, %llu run twice\n",
+        fprintf(f,
+                "  workers: %d   jobs moved: %llu   idle: %.0f%%   paths: %llu distinct, %llu run again (%llu after "
+                "a divergence)\n",
                 s->link->nworkers, (unsigned long long)s->jobs_received,
                 s->total_seconds > 0 ? 100.0 * s->idle_seconds / (s->total_seconds * s->link->nworkers) : 0.0,
-                (unsigned long long)s->paths.n, (unsigned long long)s->paths.dup);
+                (unsigned long long)s->paths.n, (unsigned long long)s->paths.dup,
+                (unsigned long long)(s->paths.dup - s->paths.dup_aimed));
     /* the libc functions without a model that got symbolic values, most first (at most 5) */
     int shown = 0;
     uint64_t last = UINT64_MAX;

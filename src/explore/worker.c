@@ -96,6 +96,9 @@ static void fill_figures(explore_state *s, par_figures *f)
     tree_get_stats(s->tree, &f->tree);
     solver_get_stats(s->solver, &f->solver);
     f->open = f->tree.by_status[CHILD_OPEN];
+    open_pick count = {NULL, NULL, 0, 0, s, 1, 0};
+    tree_for_each_node(s->tree, pick_open, &count);
+    f->promising = count.count;
     f->complete_local = s->complete;
 }
 
@@ -121,7 +124,10 @@ static void send_figures(explore_state *s, uint8_t type)
     fill_figures(s, &f);
     par_figures_put(&m, &f);
     par_put_u32(&m, s->nnew_hashes);
-    for (uint32_t i = 0; i < s->nnew_hashes; i++) par_put_u64(&m, s->new_hashes[i]);
+    for (uint32_t i = 0; i < s->nnew_hashes; i++) {
+        par_put_u64(&m, s->new_hashes[i]);
+        par_put_u8(&m, s->new_diverged[i]);
+    }
     if (type == PAR_BYE) { /* error hit counts: the coordinator's error list counts every worker's runs */
         par_put_u32(&m, s->nerrors);
         for (uint32_t i = 0; i < s->nerrors; i++) {
@@ -142,15 +148,18 @@ static void send_figures(explore_state *s, uint8_t type)
     s->last_stats_sent = util_now_s();
 }
 
-void worker_note_path(explore_state *s, uint64_t h)
+void worker_note_path(explore_state *s, uint64_t h, int diverged)
 {
     if (s->nnew_hashes == s->new_hashes_cap) {
         uint32_t nc = s->new_hashes_cap ? s->new_hashes_cap * 2 : 256;
         uint64_t *n = realloc(s->new_hashes, nc * sizeof *n);
-        if (!n) return;
-        s->new_hashes = n;
+        if (n) s->new_hashes = n;
+        uint8_t *d = n ? realloc(s->new_diverged, nc) : NULL;
+        if (d) s->new_diverged = d;
+        if (!n || !d) return;
         s->new_hashes_cap = nc;
     }
+    s->new_diverged[s->nnew_hashes] = (uint8_t)(diverged != 0);
     s->new_hashes[s->nnew_hashes++] = h;
 }
 
@@ -188,24 +197,51 @@ void worker_send_result(explore_state *s, const run_result *r, const uint8_t *co
         if (cov[i]) bits[i / 8] |= (uint8_t)(1u << (i % 8));
     par_put_bytes(&m, bits, nb);
     free(bits);
+    /* PostgreSQL fixture mode: the results the run recorded travel with it (the coordinator
+     * writes them beside the test; this worker's next run overwrites the file) */
+    char *text = NULL;
+    size_t tn = 0;
+    if (s->o->db_results_dir) {
+        char rp[4200];
+        snprintf(rp, sizeof rp, "%s/results-%u.txt", s->o->db_results_dir, s->cur_exec);
+        text = util_read_file(rp, &tn);
+    }
+    par_put_u8(&m, text != NULL);
+    if (text) par_put_bytes(&m, text, tn);
+    free(text);
     par_send(s->link, 0, &m);
     par_msg_free(&m);
 }
 
 /* ---- giving jobs ---- */
 
-/* The shallowest open directions, for giving (a shallow direction roots a big subtree). */
+/* The shallowest open directions, for giving (a shallow direction roots a big subtree);
+ * with `promising`, only those whose coverage slot nobody covered yet. */
 typedef struct open_pick {
     tree_node **node;
     uint8_t *dir;
     uint32_t n, cap;
+    const explore_state *s; /* promising: s->covered */
+    int promising;
+    uint64_t count; /* the directions that qualify */
 } open_pick;
+
+/* An open direction whose coverage slot is not covered yet: the coverage-guided strategy's
+ * first choice (strategy_cov.c, tier 0). */
+static int is_promising(const explore_state *s, const tree_node *n, int d)
+{
+    uint32_t slot = candidate_slot(n, d);
+    return slot < s->nslots && !s->covered[slot] && s->slot_user[slot];
+}
 
 static void pick_open(void *ctx, const tree_node *cn)
 {
     open_pick *p = ctx;
     for (int d = 0; d < 2; d++) {
         if (cn->status[d] != CHILD_OPEN) continue;
+        if (p->promising && !is_promising(p->s, cn, d)) continue;
+        p->count++;
+        if (!p->cap) continue;
         tree_node *n = (tree_node *)cn; /* the walk is read-only; the pick is changed later */
         uint32_t at = p->n < p->cap ? p->n++ : p->cap;
         if (at == p->cap) { /* full: replace the deepest if this one is shallower */
@@ -281,19 +317,27 @@ bad:
 
 /* A steal request for `thief`: give half of the open directions (at most GIVE_MAX), the
  * shallowest first, each with its path condition (the thief solves it); answer with the
- * jobs, possibly none. */
+ * jobs, possibly none. promising: only directions toward slots nobody covered, for a
+ * thief that has none (coordinator.c: balance). */
 enum { GIVE_MAX = 64 };
 
-static void give_jobs(explore_state *s, uint32_t thief)
+static void give_jobs(explore_state *s, uint32_t thief, int promising)
 {
     double t0 = util_now_s();
-    tree_stats ts;
-    tree_get_stats(s->tree, &ts);
-    uint64_t open = ts.by_status[CHILD_OPEN];
+    uint64_t open;
+    if (promising) {
+        open_pick count = {NULL, NULL, 0, 0, s, 1, 0};
+        tree_for_each_node(s->tree, pick_open, &count);
+        open = count.count >= 2 ? count.count : 0; /* the giver keeps its last one */
+    } else {
+        tree_stats ts;
+        tree_get_stats(s->tree, &ts);
+        open = ts.by_status[CHILD_OPEN];
+    }
     uint32_t want = open >= 2 * GIVE_MAX ? GIVE_MAX : (uint32_t)((open + 1) / 2);
     tree_node *pn[GIVE_MAX];
     uint8_t pd[GIVE_MAX];
-    open_pick p = {pn, pd, 0, want};
+    open_pick p = {pn, pd, 0, want, s, promising, 0};
     if (want) tree_for_each_node(s->tree, pick_open, &p);
     par_msg jobs;
     par_msg_init(&jobs, 0);
@@ -359,7 +403,7 @@ static void take_jobs(explore_state *s, par_msg *m)
     }
 }
 
-void worker_job_inserted(explore_state *s, const par_job *j, const run_result *r)
+int worker_job_inserted(explore_state *s, const par_job *j, const run_result *r)
 {
     int follows = r->nevents > j->depth;
     for (uint32_t i = 0; follows && i <= j->depth; i++)
@@ -379,6 +423,7 @@ void worker_job_inserted(explore_state *s, const par_job *j, const run_result *r
             tree_set_status(s->tree, n, d, CHILD_REMOTE);
     }
     s->nopened = 0;
+    return follows;
 }
 
 /* ---- messages ---- */
@@ -408,7 +453,11 @@ void worker_poll(explore_state *s, int timeout_ms)
         if (m.bad) continue;
         switch (m.type) {
         case PAR_COVERAGE: on_coverage(s, &m); break;
-        case PAR_STEAL: give_jobs(s, par_get_u32(&m)); break;
+        case PAR_STEAL: {
+            uint32_t thief = par_get_u32(&m);
+            give_jobs(s, thief, par_get_u8(&m));
+            break;
+        }
         case PAR_JOBS: take_jobs(s, &m); break;
         case PAR_STOP: {
             char *why = par_get_str(&m);
@@ -442,6 +491,7 @@ void worker_free(explore_state *s)
     while (s->njobq) worker_job_free(worker_take_job(s));
     free(s->jobq);
     free(s->new_hashes);
+    free(s->new_diverged);
     free(s->opened);
     free(s->opened_dir);
 }
