@@ -24,14 +24,14 @@
  */
 
 typedef struct coord_worker {
-    int idle;        /* said IDLE and got no job since */
-    int asked;       /* thief + 1 of the unanswered STEAL sent to this worker, else 0 */
-    int waiting;     /* a STEAL on this worker's behalf is unanswered */
-    int done;        /* BYE received, or gone */
-    int said_bye;    /* BYE received (its final figures are in) */
-    double empty_at;  /* when it last answered a STEAL with no jobs */
+    int idle;            /* said IDLE and got no job since */
+    int asked;           /* thief + 1 of the unanswered STEAL sent to this worker, else 0 */
+    int waiting;         /* a STEAL on this worker's behalf is unanswered */
+    int done;            /* BYE received, or gone */
+    int said_bye;        /* BYE received (its final figures are in) */
+    double empty_at;     /* when it last answered a STEAL with no jobs */
     double promising_at; /* when a promising STEAL was last sent on its behalf */
-    par_figures fig; /* latest figures */
+    par_figures fig;     /* latest figures */
 } coord_worker;
 
 struct coord {

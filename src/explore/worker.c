@@ -63,6 +63,49 @@ par_job *worker_take_job(explore_state *s)
     return j;
 }
 
+/* ---- open directions ---- */
+
+/* The shallowest open directions, for giving (a shallow direction roots a big subtree);
+ * with `promising`, only those whose coverage slot nobody covered yet. */
+typedef struct open_pick {
+    tree_node **node;
+    uint8_t *dir;
+    uint32_t n, cap;
+    const explore_state *s; /* promising: s->covered */
+    int promising;
+    uint64_t count; /* the directions that qualify */
+} open_pick;
+
+/* An open direction whose coverage slot is not covered yet: the coverage-guided strategy's
+ * first choice (strategy_cov.c, tier 0). */
+static int is_promising(const explore_state *s, const tree_node *n, int d)
+{
+    uint32_t slot = candidate_slot(n, d);
+    return slot < s->nslots && !s->covered[slot] && s->slot_user[slot];
+}
+
+static void pick_open(void *ctx, const tree_node *cn)
+{
+    open_pick *p = ctx;
+    for (int d = 0; d < 2; d++) {
+        if (cn->status[d] != CHILD_OPEN) continue;
+        if (p->promising && !is_promising(p->s, cn, d)) continue;
+        p->count++;
+        if (!p->cap) continue;
+        tree_node *n = (tree_node *)cn; /* the walk is read-only; the pick is changed later */
+        uint32_t at = p->n < p->cap ? p->n++ : p->cap;
+        if (at == p->cap) { /* full: replace the deepest if this one is shallower */
+            uint32_t worst = 0;
+            for (uint32_t i = 1; i < p->cap; i++)
+                if (p->node[i]->depth > p->node[worst]->depth) worst = i;
+            if (p->node[worst]->depth <= n->depth) continue;
+            at = worst;
+        }
+        p->node[at] = n;
+        p->dir[at] = (uint8_t)d;
+    }
+}
+
 /* ---- figures ---- */
 
 static void fill_figures(explore_state *s, par_figures *f)
@@ -214,47 +257,6 @@ void worker_send_result(explore_state *s, const run_result *r, const uint8_t *co
 }
 
 /* ---- giving jobs ---- */
-
-/* The shallowest open directions, for giving (a shallow direction roots a big subtree);
- * with `promising`, only those whose coverage slot nobody covered yet. */
-typedef struct open_pick {
-    tree_node **node;
-    uint8_t *dir;
-    uint32_t n, cap;
-    const explore_state *s; /* promising: s->covered */
-    int promising;
-    uint64_t count; /* the directions that qualify */
-} open_pick;
-
-/* An open direction whose coverage slot is not covered yet: the coverage-guided strategy's
- * first choice (strategy_cov.c, tier 0). */
-static int is_promising(const explore_state *s, const tree_node *n, int d)
-{
-    uint32_t slot = candidate_slot(n, d);
-    return slot < s->nslots && !s->covered[slot] && s->slot_user[slot];
-}
-
-static void pick_open(void *ctx, const tree_node *cn)
-{
-    open_pick *p = ctx;
-    for (int d = 0; d < 2; d++) {
-        if (cn->status[d] != CHILD_OPEN) continue;
-        if (p->promising && !is_promising(p->s, cn, d)) continue;
-        p->count++;
-        if (!p->cap) continue;
-        tree_node *n = (tree_node *)cn; /* the walk is read-only; the pick is changed later */
-        uint32_t at = p->n < p->cap ? p->n++ : p->cap;
-        if (at == p->cap) { /* full: replace the deepest if this one is shallower */
-            uint32_t worst = 0;
-            for (uint32_t i = 1; i < p->cap; i++)
-                if (p->node[i]->depth > p->node[worst]->depth) worst = i;
-            if (p->node[worst]->depth <= n->depth) continue;
-            at = worst;
-        }
-        p->node[at] = n;
-        p->dir[at] = (uint8_t)d;
-    }
-}
 
 static void job_put(par_msg *m, const tree_node *node, int dir, expr *const *pc, size_t npc)
 {
