@@ -317,8 +317,8 @@ bad:
     return NULL;
 }
 
-/* A steal request for `thief`: give half of the open directions (at most GIVE_MAX), the
- * shallowest first, each with its path condition (the thief solves it); answer with the
+/* A steal request for `thief`: give half of the open directions (at most GIVE_MAX), taken
+ * alternately from the shallowest, each with its path condition (the thief solves it); answer with the
  * jobs, possibly none. promising: only directions toward slots nobody covered, for a
  * thief that has none (coordinator.c: balance). */
 enum { GIVE_MAX = 64 };
@@ -337,14 +337,26 @@ static void give_jobs(explore_state *s, uint32_t thief, int promising)
         open = ts.by_status[CHILD_OPEN];
     }
     uint32_t want = open >= 2 * GIVE_MAX ? GIVE_MAX : (uint32_t)((open + 1) / 2);
-    tree_node *pn[GIVE_MAX];
-    uint8_t pd[GIVE_MAX];
-    open_pick p = {pn, pd, 0, want, s, promising, 0};
+    /* The 2 x want shallowest, in depth order, and every other one of them given: each side
+     * keeps a share of every depth, so that two breadth-first (or coverage-then-depth)
+     * searches in the two parts together follow the order one search of the whole would. */
+    tree_node *pn[2 * GIVE_MAX];
+    uint8_t pd[2 * GIVE_MAX];
+    open_pick p = {pn, pd, 0, 2 * want, s, promising, 0};
     if (want) tree_for_each_node(s->tree, pick_open, &p);
+    for (uint32_t i = 1; i < p.n; i++)
+        for (uint32_t k = i; k > 0 && pn[k]->depth < pn[k - 1]->depth; k--) {
+            tree_node *tn = pn[k];
+            pn[k] = pn[k - 1];
+            pn[k - 1] = tn;
+            uint8_t td = pd[k];
+            pd[k] = pd[k - 1];
+            pd[k - 1] = td;
+        }
     par_msg jobs;
     par_msg_init(&jobs, 0);
     uint32_t given = 0;
-    for (uint32_t i = 0; i < p.n; i++) {
+    for (uint32_t i = p.n == 1 ? 0 : 1; i < p.n; i += 2) {
         tree_node *node = pn[i];
         int dir = pd[i];
         if (node->status[dir] != CHILD_OPEN) continue;
