@@ -272,6 +272,16 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
     return 0;
 }
 
+/* Heap mode: free every input object the test malloc'ed and the call did not free or
+ * reallocate (recorded "freed"), so that the test leaks nothing (LeakSanitizer). */
+void emit_heap_frees(strbuf *b, const names *n)
+{
+    for (size_t k = 0; n->heap && k < n->r->nobjs; k++) {
+        const ur_object *o = &n->r->objs[k];
+        if (heapable(o) && !o->freed) sb_printf(b, "    free(%s);\n", n->local[k]);
+    }
+}
+
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */
