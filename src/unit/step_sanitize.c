@@ -30,7 +30,9 @@
  *       . use after free / double free of a test object: a harness defect (the test's release
  *         of an object the unit kept or freed).
  *   - The object is the UNIT's (allocated by a frame in a unit file, a frame of the unit, a
- *     global defined in a unit file): a bug of the unit.
+ *     global defined in a unit file): a bug of the unit when the faulting access's stack passes
+ *     through the unit; when it does not (the test's assertion reads a returned buffer as a
+ *     string), a harness defect.
  *   - A SEGV or a UBSan null-pointer report while the test passes a NULL among its inputs is a
  *     harness defect (the function does not accept NULL there); otherwise, in the unit, a bug.
  *   - Other UBSan reports (signed overflow, shift, misaligned access, ...) located in a unit file
@@ -104,6 +106,15 @@ static void unit_frames(strbuf *b, const unit_san_ctx *c, const char *p, int max
         max--;
         if (!f[l]) break;
     }
+}
+
+/* Whether a frame of the trace at p (the faulting access's stack) is in the unit. */
+static int access_in_unit(const unit_san_ctx *c, const char *p)
+{
+    size_t l = 0;
+    for (const char *f = next_frame(p, &l); f; f = f[l] ? next_frame(f + l + 1, &l) : NULL)
+        if (in_unit(c, f, l)) return 1;
+    return 0;
 }
 
 /* The first frame of the trace at p that is neither the sanitizer's interceptor nor libc's
@@ -303,6 +314,11 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
                 v->reason = util_strf(
                     "sanitizer: %s on input %s (built by the test, not by the unit: the unit expects a larger object)",
                     kind, in);
+        } else if (owner == 2 && !access_in_unit(c, acc ? acc : asan)) {
+            /* the unit's object, but the faulting access is the test's own (an assertion reading a
+             * returned buffer as a string): the test is wrong, not the unit */
+            v->kind = USAN_HARNESS;
+            v->reason = util_strf("sanitizer: %s in the test's own code, on memory the unit returned", kind);
         } else if (owner == 2) {
             v->kind = USAN_BUG;
             v->reason = obj ? util_strf("%s on %s (the unit's memory)", kind, obj)
