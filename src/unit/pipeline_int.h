@@ -19,8 +19,8 @@ typedef struct fn_result {
     int gcov_taken, gcov_total; /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
     char *drops;                /* reasons, one per line */
     double seconds;
-    char *gcov_unknown; /* why gcov_taken/gcov_total are unknown (no coverage data written), or NULL */
-    int san_checked;    /* the sanitizer check ran on this function's tests */
+    char *gcov_unknown;             /* why gcov_taken/gcov_total are unknown (no coverage data written), or NULL */
+    int san_checked;                /* the sanitizer check ran on this function's tests */
     unsigned san_dropped, san_bugs; /* tests dropped by the sanitizer check; tests moved to _bugs.c */
     char *san_bug_lines;            /* "test: reason" per test moved to _bugs.c, one per line */
 } fn_result;

@@ -282,7 +282,8 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
             if (f && mentions_file(f, l, c->test_file)) {
                 owner = 1;
                 const char *tf = memmem(f, l, c->test_file, strlen(c->test_file));
-                if (tf && c->test_text) obj = malloced_name(c->test_text, (unsigned)atoi(tf + strlen(c->test_file) + 1));
+                if (tf && c->test_text)
+                    obj = malloced_name(c->test_text, (unsigned)atoi(tf + strlen(c->test_file) + 1));
             } else if (f && in_unit(c, f, l)) {
                 owner = 2;
             }
@@ -308,8 +309,8 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
                 v->reason = util_strf("sanitizer: %s%s on input %s (built by the test, not by the unit)", kind,
                                       strstr(kind, "underflow") ? "" : " before the start", in);
             else if (sized(c, obj))
-                v->kind = USAN_BUG, v->reason = util_strf("%s past the end of input %s (its extent is a parameter)",
-                                                          kind, in);
+                v->kind = USAN_BUG,
+                v->reason = util_strf("%s past the end of input %s (its extent is a parameter)", kind, in);
             else
                 v->reason = util_strf(
                     "sanitizer: %s on input %s (built by the test, not by the unit: the unit expects a larger object)",
@@ -370,7 +371,8 @@ static int runtime_ok(const char *dir, FILE *log)
 {
     static int state = -1;
     if (state >= 0) return state;
-    char *c = util_strf("%s/san_probe.c", dir), *e = util_strf("%s/san_probe", dir), *l = util_strf("%s/san_probe.log", dir);
+    char *c = util_strf("%s/san_probe.c", dir), *e = util_strf("%s/san_probe", dir),
+         *l = util_strf("%s/san_probe.log", dir);
     state = 0;
     if (c && e && l && util_write_atomic(c, "int main(void) { return 0; }\n", 29) == 0) {
         char *argv[] = {(char *)san_cc(), "-fsanitize=address,undefined", c, "-o", e, NULL};
@@ -380,8 +382,9 @@ static int runtime_ok(const char *dir, FILE *log)
                 up_run(run, san_env, l, 20, &st) == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
     if (!state)
-        fprintf(log, "sympath unit: clang-14's sanitizer runtime is missing (Debian: libclang-rt-14-dev): the tests are "
-                     "not checked under ASan/UBSan/LSan\n");
+        fprintf(log,
+                "sympath unit: clang-14's sanitizer runtime is missing (Debian: libclang-rt-14-dev): the tests are "
+                "not checked under ASan/UBSan/LSan\n");
     if (c) unlink(c);
     if (e) unlink(e);
     free(c);
@@ -446,7 +449,8 @@ static int returns_fresh(const unit_test *t)
 static char *bug_note(const unit_test *t, const unit_san_verdict *v, const char *body)
 {
     strbuf b = STRBUF_INIT;
-    sb_printf(&b, " * %s: %s\n * The sanitizers' report (clang-14 -fsanitize=address,undefined):\n", t->name, v->reason);
+    sb_printf(&b, " * %s: %s\n * The sanitizers' report (clang-14 -fsanitize=address,undefined):\n", t->name,
+              v->reason);
     for (const char *p = v->excerpt; p && *p;) {
         const char *nl = strchr(p, '\n');
         size_t l = nl ? (size_t)(nl - p) : strlen(p);
@@ -489,7 +493,8 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
     char *st = uc_stem(src);
     char *sdir = util_strf("%s/san_%s", dir, st);
     char *test_base = util_strf("test_%s.c", st);
-    char *test_c = util_strf("%s/%s", sdir, test_base), *exe = util_strf("%s/t", sdir), *log = util_strf("%s/log", sdir);
+    char *test_c = util_strf("%s/%s", sdir, test_base), *exe = util_strf("%s/t", sdir),
+         *log = util_strf("%s/log", sdir);
     tests_vec moved = {NULL, 0, NULL};
     if (!sdir || !test_base || !test_c || !exe || !log) goto out;
     util_mkdir_p(sdir);
@@ -519,7 +524,7 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
             int passed = rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
             size_t nsized = 0;
             const char **sz = sized_inputs(t, &nsized);
-            unit_san_ctx ctx = {test_base,          *text, (const char *const *)c->abs_sources, c->nsources, sz, nsized,
+            unit_san_ctx ctx = {test_base,        *text, (const char *const *)c->abs_sources, c->nsources, sz, nsized,
                                 has_null_input(t)};
             unit_san_verdict v;
             unit_san_classify(out, &ctx, &v);

@@ -370,10 +370,10 @@ typedef struct unit_test {
     const ut_func *fn;
     unit_record rec;
     unit_outcome outcome;
-    int signo;     /* UO_SIGNAL */
-    int exit_code; /* UO_EXIT */
-    char *origin;  /* file name of the test vector it came from (for a comment), or NULL */
-    int heap;      /* input objects are malloc'ed in the test instead of locals (set when the
+    int signo;           /* UO_SIGNAL */
+    int exit_code;       /* UO_EXIT */
+    char *origin;        /* file name of the test vector it came from (for a comment), or NULL */
+    int heap;            /* input objects are malloc'ed in the test instead of locals (set when the
                                    test with locals fails natively: the unit frees or reallocates them);
                                    the test frees those the call did not free */
     const char *release; /* the test releases the pointer the call returned with this function ("free", or
@@ -414,9 +414,9 @@ typedef enum unit_san_kind {
 
 /* What the classifier knows about the test besides the report; all borrowed. */
 typedef struct unit_san_ctx {
-    const char *test_file;          /* base name of the emitted test file: frames there are the test's */
-    const char *test_text;          /* its text (names the object a heap allocation line creates); may be NULL */
-    const char *const *unit_files;  /* the unit's sources (any path: matched by base name) */
+    const char *test_file;         /* base name of the emitted test file: frames there are the test's */
+    const char *test_text;         /* its text (names the object a heap allocation line creates); may be NULL */
+    const char *const *unit_files; /* the unit's sources (any path: matched by base name) */
     size_t nunit_files;
     const char *const *sized_inputs; /* parameters whose extent the function is told: a buffer with a length
                                         parameter, a NUL-terminated string (an access past their end is the
