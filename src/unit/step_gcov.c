@@ -129,7 +129,7 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     if (!have) {
         char *l = util_read_file(log, NULL), *last = NULL;
         for (char *p = l ? strtok(l, "\n") : NULL; p; p = strtok(NULL, "\n"))
-            if (*p) last = p;
+            if (*p && *p != '[') last = p; /* CMocka's own lines say nothing about the cause */
         char *why = WIFSIGNALED(status)
                         ? util_strf("the test program died by signal %d (%s) before writing its coverage data%s%s",
                                     WTERMSIG(status), strsignal(WTERMSIG(status)), last ? ": " : "", last ? last : "")

@@ -4,7 +4,7 @@
 # test_bufkit_bugs.c with the sanitizers' report, not in the suite; the tests of str_len/str_count (a string
 # with a hidden length header, built by the test as a plain array) are dropped as harness defects with the
 # reason; buf_dup's result is freed by the tests; the suite builds with -Wall -Wextra -Werror and passes
-# natively and under the sanitizers, with no leak.
+# natively and under the sanitizers, with no leak. Then a coverage build that cannot write its data: gcov unknown.
 . "$SRC/tests/e2e/unit_common.sh"
 name=sanitize
 mkdir -p "$WORK" && printf 'int main(void) { return 0; }\n' >"$WORK/san_probe.c"
@@ -38,4 +38,9 @@ build_and_run bufkit
     -I"$SRC/tests/unit_libs/sanitize" "$out/test_bufkit.c" "$SRC/tests/unit_libs/sanitize/bufkit.c" -lcmocka -o t_san &&
     ASAN_OPTIONS=detect_leaks=1 ./t_san) >"$out.bin/san.log" 2>&1 || { cat "$out.bin/san.log"; fail "the suite fails under the sanitizers"; }
 grep -q 'PASSED' "$out.bin/san.log" || fail "no PASSED line under the sanitizers"
+# a coverage build that writes no data (an exit handler ends the process first): unknown, said, not 0/N
+unit_run sanitize_gcov tests/unit_libs/sanitize/quit.c -- --all --budget 2s
+grep -q 'warning: gcov figures of quit.c unknown: .*wrote no coverage data' "$out.bin/sympath.log" || fail "no warning about the missing coverage data"
+grep -q 'arm .*gcov unknown' "$out.bin/sympath.log" || fail "the summary does not say unknown"
+jq -e '.functions[0].gcov.unknown | test("no coverage data")' "$out/report.json" >/dev/null || fail "report.json: gcov not unknown: $(jq -c '.functions[0].gcov' "$out/report.json")"
 pass
