@@ -38,6 +38,12 @@ build_and_run bufkit
     -I"$SRC/tests/unit_libs/sanitize" "$out/test_bufkit.c" "$SRC/tests/unit_libs/sanitize/bufkit.c" -lcmocka -o t_san &&
     ASAN_OPTIONS=detect_leaks=1 ./t_san) >"$out.bin/san.log" 2>&1 || { cat "$out.bin/san.log"; fail "the suite fails under the sanitizers"; }
 grep -q 'PASSED' "$out.bin/san.log" || fail "no PASSED line under the sanitizers"
+# the _bugs.c file: compiles with -Werror and passes natively (the observed values), fails under the sanitizers
+(cd "$out.bin" && cc -Wall -Wextra -Werror -I"$SRC/tests/unit_libs/sanitize" "$bugs" "$SRC/tests/unit_libs/sanitize/bufkit.c" \
+    -lcmocka -o t_bugs && ./t_bugs) >"$out.bin/bugs.log" 2>&1 || { cat "$out.bin/bugs.log"; fail "_bugs.c does not build or pass natively"; }
+(cd "$out.bin" && clang-14 -g -w -fsanitize=address,undefined -fno-sanitize-recover=undefined -I"$SRC/tests/unit_libs/sanitize" \
+    "$bugs" "$SRC/tests/unit_libs/sanitize/bufkit.c" -lcmocka -o t_bugs_san && ./t_bugs_san) >"$out.bin/bugs_san.log" 2>&1 &&
+    fail "_bugs.c passes under the sanitizers"
 # a coverage build that writes no data (an exit handler ends the process first): unknown, said, not 0/N
 unit_run sanitize_gcov tests/unit_libs/sanitize/quit.c -- --all --budget 2s
 grep -q 'warning: gcov figures of quit.c unknown: .*wrote no coverage data' "$out.bin/sympath.log" || fail "no warning about the missing coverage data"
