@@ -175,6 +175,8 @@ static void excerpt_add_line(strbuf *b, const char *p)
 {
     if (!p) return;
     char *l = line_at(p);
+    char *pc = l ? strstr(l, " at pc 0x") : NULL; /* registers say nothing to the reader */
+    if (pc) *pc = 0;
     char *s = l;
     while (s && *s == ' ') s++;
     if (s && *s) sb_printf(b, "%s\n", s);
