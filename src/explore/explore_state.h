@@ -85,8 +85,8 @@ typedef struct explore_state {
     const char *results_text;              /* PostgreSQL: the recorded results of a worker's run the coordinator
                                                keeps (instead of reading results-<cur_exec>.txt), or NULL */
     size_t results_len;
-    struct report_progress *progress;      /* OUT/stats and the progress display (src/report) */
-    struct report_reasons *reasons;        /* at the end: why directions stay uncovered (src/report) */
+    struct report_progress *progress; /* OUT/stats and the progress display (src/report) */
+    struct report_reasons *reasons;   /* at the end: why directions stay uncovered (src/report) */
 
     /* every mode: the paths run (report.json "paths": distinct, duplicates, fingerprint) */
     pathset paths;
@@ -94,7 +94,7 @@ typedef struct explore_state {
     int par_role;          /* PAR_ALONE, PAR_COORDINATOR, PAR_WORKER */
     struct par_link *link; /* o->link, or the one par_local.c made */
     /* worker */
-    uint64_t *new_hashes; /* hashes of the paths run since the last STATS */
+    uint64_t *new_hashes;  /* hashes of the paths run since the last STATS */
     uint8_t *new_diverged; /* per hash: the run diverged */
     uint32_t nnew_hashes, new_hashes_cap;
     struct par_job **jobq; /* jobs received, not yet run (oldest first) */

@@ -227,7 +227,9 @@ void html_unit(strbuf *b, const html_ctx *c)
         td_text(b, jv_str(jv_get(f, "file"), "?"));
         sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(cov, "branches_covered"), 0),
                   jv_num(jv_get(cov, "branches_total"), 0));
-        if (g)
+        if (g && jv_get(g, "unknown")) /* the coverage build wrote no data: unknown, not 0 */
+            sb_puts(b, "<td>unknown</td>");
+        else if (g)
             sb_printf(b, "<td>%.0f/%.0f</td>", jv_num(jv_get(g, "branches_taken"), 0),
                       jv_num(jv_get(g, "branches_total"), 0));
         else

@@ -33,5 +33,7 @@ int is_chartype(const unit_info *u, const char *ctype);
 /* The declaration of object index k with its initialiser, pointers to objects not declared yet set
  * afterwards in fix; -1 when a value cannot be written in C. */
 int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared);
+/* Heap mode: `free(x);` for every input object the test malloc'ed and the call did not free. */
+void emit_heap_frees(strbuf *b, const names *n);
 
 #endif

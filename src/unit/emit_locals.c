@@ -272,6 +272,70 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
     return 0;
 }
 
+/* Heap mode: free every input object the test malloc'ed and the call did not free (recorded
+ * "freed"), so that the test leaks nothing (LeakSanitizer). An object another malloc'ed input
+ * points to is freed through that pointer field as it is after the call: a realloc of the unit
+ * may have moved it (in place natively, never under ASan). When the call made that field point
+ * elsewhere (another input, NULL), the unit took the object over: nothing is freed for it.
+ * Objects are freed after those they point to (children first), so no field is read from a
+ * freed block. */
+void emit_heap_frees(strbuf *b, const names *n)
+{
+    const unit_record *r = n->r;
+    if (!n->heap || r->nobjs == 0) return;
+    char **expr = calloc(r->nobjs, sizeof *expr);
+    char *done = calloc(r->nobjs, 1);
+    if (!expr || !done) goto out;
+    for (size_t k = 0; k < r->nobjs; k++) {
+        const ur_object *o = &r->objs[k];
+        if (!heapable(o) || o->freed) {
+            done[k] = 1;
+            continue;
+        }
+        int gone = 0;
+        char lb[512] = "";
+        for (size_t j = 0; j < r->nentries; j++) {
+            const ur_entry *e = &r->entries[j];
+            size_t owner;
+            const ur_object *po = obj_by_id(r, e->obj, &owner);
+            if (!po || !heapable(po) || po->freed || e->pre.kind != 'p' || atoi(e->pre.text) != o->id) continue;
+            if (!e->post.kind || !e->post.text) continue;
+            if (!strcmp(e->pre.text, e->post.text) || !strcmp(e->post.text, "-1"))
+                lvalue(n, owner, e->suffix, lb, sizeof lb);
+            else
+                gone = 1;
+        }
+        if (gone)
+            done[k] = 1;
+        else
+            expr[k] = strdup(*lb ? lb : n->local[k]);
+    }
+    /* children first: an object is freed once everything it points to is */
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t k = 0; k < r->nobjs; k++) {
+            if (done[k]) continue;
+            int ready = 1;
+            for (size_t j = 0; j < r->nentries && ready; j++) {
+                const ur_entry *e = &r->entries[j];
+                size_t t;
+                if (e->obj != r->objs[k].id || e->pre.kind != 'p') continue;
+                if (obj_by_id(r, atoi(e->pre.text), &t) && t != k && !done[t]) ready = 0;
+            }
+            if (!ready) continue;
+            if (expr[k]) sb_printf(b, "    free(%s);\n", expr[k]);
+            done[k] = 1;
+            progress = 1;
+        }
+    }
+    for (size_t k = 0; k < r->nobjs; k++) /* a cycle (--cycles): the rest in any order */
+        if (!done[k] && expr[k]) sb_printf(b, "    free(%s);\n", expr[k]);
+out:
+    for (size_t k = 0; expr && k < r->nobjs; k++) free(expr[k]);
+    free(expr);
+    free(done);
+}
+
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */

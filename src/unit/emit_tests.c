@@ -270,6 +270,11 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         sb_puts(&b, ";\n\n");
         size_t at = b.len;
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
+        /* what the call returned and what the test allocated: released, so the suite passes
+         * under LeakSanitizer */
+        if (have_ret && t->release && rt->kind == UT_PTR)
+            sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
+        emit_heap_frees(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */
     } else if (!bad) {
         /* the call fails: run it in a child, with default signal actions (CMocka's own
@@ -423,6 +428,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         const unit_test *t = &tests[i];
         char *body = unit_emit_test_body(u, t);
         if (!body) continue;
+        if (t->note) sb_printf(&b, "/*\n%s */\n", t->note);
         sb_printf(&b, "/* %s: from the test case %s", t->name, t->origin ? t->origin : "?");
         if (t->outcome == UO_SIGNAL) sb_printf(&b, "; the call is expected to die by signal %d", t->signo);
         if (t->outcome == UO_EXIT) sb_printf(&b, "; the call is expected to exit with status %d", t->exit_code);

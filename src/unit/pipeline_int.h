@@ -19,6 +19,10 @@ typedef struct fn_result {
     int gcov_taken, gcov_total; /* branch outcomes of the function taken by the emitted tests (gcov); -1 unknown */
     char *drops;                /* reasons, one per line */
     double seconds;
+    char *gcov_unknown;             /* why gcov_taken/gcov_total are unknown (no coverage data written), or NULL */
+    int san_checked;                /* the sanitizer check ran on this function's tests */
+    unsigned san_dropped, san_bugs; /* tests dropped by the sanitizer check; tests moved to _bugs.c */
+    char *san_bug_lines;            /* "test: reason" per test moved to _bugs.c, one per line */
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -62,8 +66,21 @@ void record_vector(const char *recorder, const char *rec_path, const char *vec, 
  * file passes. Returns the tests kept, *text the final file (malloc'ed) or NULL. */
 size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
                    char **text);
+/* The command that builds test_c (and the unit's sources it does not include) into exe: the
+ * compiler cc (one word), then the words of flags, the unit's -I dirs and cflags, the sources,
+ * the --wrap flags, -lcmocka -lm. NULL-terminated, malloc'ed (util_free_strv). */
+char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe);
+/* Step 5b (step_sanitize.c): build the verified tests of source src (*text, tests tv) with clang-14
+ * -fsanitize=address,undefined and run each alone. A test with a report that is a harness defect
+ * or an unfixable leak is dropped (reason in frs), one showing a bug of the unit moves to *bugs
+ * (the text of test_<stem>_bugs.c, malloc'ed; NULL when none); a leaked result is released by the
+ * test (unit_test.release) and the file verified again (verify_file). *text is replaced by the
+ * final suite (NULL when no test is left). *seconds gets the time spent. Returns the tests kept. */
+size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
+                     char **text, char **bugs, double *seconds);
 /* Build test_text with gcov instrumentation of the unit, run it, and store each of src's
- * target functions' gcov branch figures in frs. Leaves them at -1 when anything fails. */
+ * target functions' gcov branch figures in frs. Leaves them at -1 when anything fails; when the
+ * run writes no coverage data (it died at exit), says so on c->log and sets gcov_unknown. */
 void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
                   size_t nfr);
 /* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the

@@ -119,7 +119,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             r->called = 1;
         } else if (!strncmp(line, "ret ", 4)) {
             n = words(line + 4, w, 2);
-            bad = n < 2 || value(w[0], w[1], &r->ret);
+            if (n == 1 && !strcmp(w[0], "s")) /* a returned empty string: "ret s " */
+                bad = value(w[0], "", &r->ret);
+            else
+                bad = n < 2 || value(w[0], w[1], &r->ret);
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)

@@ -69,11 +69,26 @@ int unit_step_emit(unit_pipe *p)
             }
         }
         if (nfr == 0) continue;
-        char *text = NULL;
+        char *text = NULL, *bugs = NULL;
         size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
+        double san_s = 0;
+        if (kept && text) /* every kept test checked under ASan+UBSan+LSan (step_sanitize.c) */
+            kept = sanitize_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text, &bugs, &san_s);
         char *st = uc_stem(abs_sources[s]);
         json_begin_object(j);
         json_kv_str(j, "source", sources[s]);
+        json_kv_double(j, "sanitizer_seconds", san_s);
+        snprintf(path, sizeof path, "%s/test_%s_bugs.c", out, st);
+        if (bugs) {
+            /* tests that show a bug of the unit under the sanitizers: never in the regression suite */
+            if (util_write_atomic(path, bugs, strlen(bugs)) != 0)
+                fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
+            else
+                json_kv_str(j, "bugs_file", path);
+        } else {
+            unlink(path); /* left by an earlier run */
+        }
+        free(bugs);
         if (kept && text) {
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
             gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
@@ -184,7 +199,11 @@ int unit_step_emit(unit_pipe *p)
         json_kv_double(j, "percent", fr->total ? 100.0 * fr->covered / fr->total : 100.0);
         json_end_object(j);
         json_key(j, "gcov");
-        if (fr->gcov_total >= 0) {
+        if (fr->gcov_unknown) {
+            json_begin_object(j);
+            json_kv_str(j, "unknown", fr->gcov_unknown); /* no coverage data: not 0 */
+            json_end_object(j);
+        } else if (fr->gcov_total >= 0) {
             json_begin_object(j);
             json_kv_str(j, "note",
                         "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
@@ -217,12 +236,31 @@ int unit_step_emit(unit_pipe *p)
         }
         json_end_array(j);
         json_kv_lines(j, "dropped", fr->drops);
+        json_key(j, "sanitizer");
+        json_begin_object(j);
+        json_kv_bool(j, "checked", fr->san_checked);
+        json_kv_uint(j, "dropped", fr->san_dropped);
+        json_kv_uint(j, "bugs", fr->san_bugs);
+        json_kv_lines(j, "bug_tests", fr->san_bug_lines);
+        json_end_object(j);
         json_end_object(j);
         char g[64] = "-";
-        if (fr->gcov_total >= 0) snprintf(g, sizeof g, "%d/%d", fr->gcov_taken, fr->gcov_total);
-        fprintf(lg, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped\n",
+        if (fr->gcov_unknown)
+            snprintf(g, sizeof g, "unknown");
+        else if (fr->gcov_total >= 0)
+            snprintf(g, sizeof g, "%d/%d", fr->gcov_taken, fr->gcov_total);
+        char sz[96] = "";
+        if (fr->san_checked)
+            snprintf(sz, sizeof sz, "; sanitizers: %u dropped, %u in _bugs.c", fr->san_dropped, fr->san_bugs);
+        fprintf(lg, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
                 fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g, fr->kept,
-                fr->failing, fr->dropped);
+                fr->failing, fr->dropped, sz);
+        if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
+        for (char *p = fr->san_bug_lines; p && *p;) {
+            char *nl = strchr(p, '\n');
+            fprintf(lg, "      bug (sanitizer, in test_*_bugs.c): %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+            p = nl ? nl + 1 : p + strlen(p);
+        }
         for (size_t k = 0; k < kept_n; k++) {
             const unit_test *t = kept_tests[k];
             if (t->fn != fr->fn || t->outcome == UO_NORMAL) continue;

@@ -1,6 +1,7 @@
 /* step_gcov.c: `sympath unit` measures its verified tests: the unit rebuilt with gcc --coverage, each target function's gcov branch figures. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -109,7 +110,42 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     util_free_strv(v);
     if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) goto out;
     char *rargv[] = {exe, NULL};
-    if (up_run(rargv, NULL, log, 120, &status) != 0) goto out;
+    glob_t old;
+    char *pat = util_strf("%s/*.gcda", gdir);
+    if (pat && glob(pat, 0, NULL, &old) == 0) { /* data of an earlier run would pass for this one's */
+        for (size_t i = 0; i < old.gl_pathc; i++) unlink(old.gl_pathv[i]);
+        globfree(&old);
+    }
+    if (up_run(rargv, NULL, log, 120, &status) != 0) {
+        free(pat);
+        goto out;
+    }
+    /* the data is written at exit: a program that dies there (a corrupted heap: "malloc():
+     * corrupted top size") leaves none, and gcov would then count every branch as not taken */
+    glob_t got;
+    int have = pat && glob(pat, 0, NULL, &got) == 0;
+    if (have) globfree(&got);
+    free(pat);
+    if (!have) {
+        char *l = util_read_file(log, NULL), *last = NULL;
+        for (char *p = l ? strtok(l, "\n") : NULL; p; p = strtok(NULL, "\n"))
+            if (*p && *p != '[') last = p; /* CMocka's own lines say nothing about the cause */
+        char *why = WIFSIGNALED(status)
+                        ? util_strf("the test program died by signal %d (%s) before writing its coverage data%s%s",
+                                    WTERMSIG(status), strsignal(WTERMSIG(status)), last ? ": " : "", last ? last : "")
+                        : util_strf("the test program (exit status %d) wrote no coverage data%s%s",
+                                    WIFEXITED(status) ? WEXITSTATUS(status) : -1, last ? ": " : "", last ? last : "");
+        fprintf(c->log, "sympath unit: warning: gcov figures of %s unknown: %s\n", uc_base_name(src),
+                why ? why : "no coverage data");
+        for (size_t k = 0; k < nfr; k++)
+            if (!strcmp(frs[k].fn->file, src)) {
+                free(frs[k].gcov_unknown);
+                frs[k].gcov_unknown = strdup(why ? why : "no coverage data");
+            }
+        free(why);
+        free(l);
+        goto out;
+    }
     /* gcov writes NAME.c.gcov into its working directory */
     char *cmd = NULL;
     /* unitlib: an included source's counts are in the test's own object */

@@ -44,13 +44,12 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
 
 static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) { add_wrap_flags_sel(u, v, n, 0); }
 
-/* The compile command for a test file (argv, NULL-terminated, malloc'ed strings). */
-static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror)
+char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe)
 {
     char **v = NULL;
     size_t n = 0;
-    unit_split_words("cc -g", &v, &n);
-    if (werror) unit_split_words("-Wall -Wextra -Werror", &v, &n);
+    uc_push_word(cc, &v, &n);
+    unit_split_words(flags, &v, &n);
     for (size_t i = 0; i < c->nsources; i++) {
         char *d = uc_dir_of(c->abs_sources[i]);
         char *flag = NULL;
@@ -67,6 +66,12 @@ static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *ex
     unit_split_words("-lcmocka -lm -o", &v, &n);
     uc_push_word(exe, &v, &n);
     return v;
+}
+
+/* The native compile command for a test file, warnings as errors. */
+static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror)
+{
+    return unit_test_cc_argv(c, "cc", werror ? "-g -Wall -Wextra -Werror" : "-g", test_c, exe);
 }
 
 /*

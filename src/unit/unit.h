@@ -370,11 +370,17 @@ typedef struct unit_test {
     const ut_func *fn;
     unit_record rec;
     unit_outcome outcome;
-    int signo;     /* UO_SIGNAL */
-    int exit_code; /* UO_EXIT */
-    char *origin;  /* file name of the test vector it came from (for a comment), or NULL */
-    int heap;      /* input objects are malloc'ed in the test instead of locals (set when the
-                                   test with locals fails natively: the unit frees or reallocates them) */
+    int signo;           /* UO_SIGNAL */
+    int exit_code;       /* UO_EXIT */
+    char *origin;        /* file name of the test vector it came from (for a comment), or NULL */
+    int heap;            /* input objects are malloc'ed in the test instead of locals (set when the
+                                   test with locals fails natively: the unit frees or reallocates them);
+                                   the test frees those the call did not free */
+    const char *release; /* the test releases the pointer the call returned with this function ("free", or
+                                   the unit's destructor) after its assertions; NULL: it does not (set by the
+                                   sanitizer check when LeakSanitizer reports the result leaked) */
+    char *note;          /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
+                                   without comment delimiters; NULL: none */
 } unit_test;
 
 /*
@@ -393,6 +399,52 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
  * holds a value C locals cannot express (an input pointing inside an object) or on ENOMEM.
  * The caller drops such a test before unit_emit_tests. */
 char *unit_emit_test_body(const unit_info *u, const unit_test *t);
+
+/* ---- the sanitizer check of the emitted tests (step_sanitize.c) ---- */
+
+/* What a sanitizer report says about a test (unit_san_classify). */
+typedef enum unit_san_kind {
+    USAN_NONE,    /* no report: the test passes under ASan+UBSan+LSan */
+    USAN_HARNESS, /* a harness defect: the fault is on an input the test built in a state the unit's own
+                     API would not produce (dropped) */
+    USAN_BUG,     /* a bug in the unit reached from a valid input (moved to test_<stem>_bugs.c) */
+    USAN_LEAK,    /* LeakSanitizer: memory allocated during the test is not released */
+    USAN_UNKNOWN  /* a report the classifier cannot place (dropped, the report's first line as reason) */
+} unit_san_kind;
+
+/* What the classifier knows about the test besides the report; all borrowed. */
+typedef struct unit_san_ctx {
+    const char *test_file;         /* base name of the emitted test file: frames there are the test's */
+    const char *test_text;         /* its text (names the object a heap allocation line creates); may be NULL */
+    const char *const *unit_files; /* the unit's sources (any path: matched by base name) */
+    size_t nunit_files;
+    const char *const *sized_inputs; /* parameters whose extent the function is told: a buffer with a length
+                                        parameter, a NUL-terminated string (an access past their end is the
+                                        unit's fault) */
+    size_t nsized_inputs;
+    int null_input; /* the test passes a NULL pointer among its inputs */
+} unit_san_ctx;
+
+/* The verdict: kind, a one-line reason ("sanitizer: stack-buffer-underflow on input s (built by the
+ * test, not by the unit)"), and the excerpt of the report a _bugs.c comment shows (its first line,
+ * where the object is, the frames in the unit, the SUMMARY line). Strings malloc'ed, NULL for
+ * USAN_NONE; freed by unit_san_verdict_free. */
+typedef struct unit_san_verdict {
+    unit_san_kind kind;
+    char *reason;
+    char *excerpt;
+} unit_san_verdict;
+
+/*
+ * Classify the output of one test run under AddressSanitizer, UndefinedBehaviorSanitizer and
+ * LeakSanitizer (report: everything the run printed; NULL reads as empty). A heuristic, stated in
+ * step_sanitize.c: the faulting object's owner (the test's frame or allocation, the unit's, a
+ * global of the unit) and the side of the access (before the start: underflow; after the end)
+ * decide between USAN_HARNESS and USAN_BUG. Always fills *v (USAN_NONE when there is no report).
+ */
+void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdict *v);
+/* Free what v holds and zero it. */
+void unit_san_verdict_free(unit_san_verdict *v);
 
 /* ---- the pipeline (pipeline.c, step_*.c) ---- */
 
