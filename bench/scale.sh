@@ -77,7 +77,8 @@ for entry in $PROGS; do
              (if $p then $p.jobs_moved else "-" end),
              "\(.coverage.branches_covered)/\(.coverage.branches_total)",
              .executions.total, $wall,
-             (if $p then $p.job_seconds else "-" end)] | @tsv' "$r" >"$WORK/row" 2>/dev/null ||
+             (if $p then $p.job_seconds else "-" end),
+             (if $p then ($p.coordinator_cpu_seconds // "-") else "-" end)] | @tsv' "$r" >"$WORK/row" 2>/dev/null ||
             { printf '%-7s %3s failed (unreadable %s)\n' "$name" "$n" "$r"; continue; }
         cat "$WORK/row" >>"$ROWS"
         awk -F'\t' -v fmt="$fmt" '{ printf fmt, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' "$WORK/row"
@@ -98,10 +99,11 @@ echo " moved: jobs moved; idle% and moved need report.json's \"parallel\" object
 # same frontier and wait for the coordinator's jobs; about i x (N-1) while that is small) and jobs moved grow in
 # proportion to N (so o stays the same),
 #   i(N) = 1 - (1 - i)^(N-1),   S(N) = N x (1 - i(N)) / (1 + o) = N x (1 - i)^(N-1) / (1 + o)
-# on a machine with N cores (S peaks near N = 1 / -ln(1 - i)). It ignores what the N=2 run cannot show: the coordinator's message rate (one process
-# serving all requests: S stops growing once N workers' requests fill it), job granularity (a short prefix ends
-# soon and its worker asks again), the exchange of coverage (workers steering by stale coverage run duplicate
-# or useless paths), and the solver's and executor's memory bandwidth.
+# on a machine with N cores (S peaks near N = 1 / -ln(1 - i)), and at most N_c = 2 x wall / coordinator CPU
+# seconds: the coordinator is one process whose work (results, figures, coverage, steals) grows with the
+# workers; measured at N=2, it saturates one core at N_c workers (S(N) = min(above, N_c)). It ignores what the
+# N=2 run cannot show: job granularity (a short prefix ends soon and its worker asks again), the exchange of
+# coverage (workers steering by stale coverage run useless paths), and the machine's memory bandwidth.
 echo
 echo "speed-up model (a model, not a measurement; from the N=2 figures, see bench/README.md):"
 awk -F'\t' '
@@ -115,16 +117,20 @@ awk -F'\t' '
         busy = 2 * wall * (1 - i)
         o = busy > 0 ? js / busy : 0
         r = 2 * wall / execs
-        printf "  %-7s i=%.3f  job cost=%s ms x %d jobs  run=%.2f ms  o=%.4f  measured t_C1 ratio at N=2: %s\n",
-            $1, i, (moved > 0 ? sprintf("%.2f", js / moved * 1000) : "-"), moved, r * 1000, o, $4
+        cpu = $14 == "-" ? 0 : $14 + 0
+        nc = cpu > 0 ? 2 * wall / cpu : 1e9
+        printf "  %-7s i=%.3f  job cost=%s ms x %d jobs  run=%.2f ms  o=%.4f  coordinator %.2f s CPU (N_c=%s)  measured t_C1 ratio at N=2: %s\n",
+            $1, i, (moved > 0 ? sprintf("%.2f", js / moved * 1000) : "-"), moved, r * 1000, o, cpu,
+            (cpu > 0 ? sprintf("%.0f", nc) : "-"), $4
         printf "  %-7s", ""
         for (k = 0; k < 4; k++) {
             N = 4 * 2 ^ k
             iN = 1 - (1 - i) ^ (N - 1)
-            printf "  S(%d)=%.1f", N, N * (1 - iN) / (1 + o)
+            sN = N * (1 - iN) / (1 + o)
+            printf "  S(%d)=%.1f", N, (sN < nc ? sN : nc)
         }
         printf "\n"
     }
     END { if (!seen) print "  no N=2 run (NS does not hold 2)" }' "$ROWS"
-echo "  i(N) = 1-(1-i)^(N-1), S(N) = N*(1-i(N))/(1+o); limits not modelled: coordinator message rate,"
-echo "  job granularity, coverage exchange"
+echo "  i(N) = 1-(1-i)^(N-1), S(N) = min(N*(1-i(N))/(1+o), N_c), N_c = 2*wall / coordinator CPU seconds;"
+echo "  not modelled: job granularity, coverage exchange, memory bandwidth"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../report/report.h"
 #include "explore_state.h"
@@ -38,6 +39,8 @@ struct coord {
     coord_worker *w; /* w[1..n] */
     int n;
     uint64_t jobs_moved, steals, steals_empty, steals_promising, lost;
+    uint64_t messages;  /* received from the workers */
+    double cpu_seconds; /* the coordinator's own CPU time (user + system) */
     uint64_t *bye_hits; /* per error record: hits reported at BYE */
     uint32_t bye_hits_cap;
     int cov_dirty;
@@ -322,6 +325,7 @@ static void handle(explore_state *s, int src, par_msg *m)
         return;
     }
     if (m->bad) return;
+    c->messages++;
     switch (m->type) {
     case PAR_RESULT: on_result(s, src, m); break;
     case PAR_STATS: on_figures(s, src, m, 0); break;
@@ -421,6 +425,10 @@ int explore_coordinate(const explore_opts *o, explore_summary *sum, char **err)
     }
     s.reasons = report_reasons_new(); /* filled from the workers' BYE, written by explore_finish */
     coordinate(&s);
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        c.cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                        ru.ru_stime.tv_usec / 1e6;
     for (uint32_t k = 0; k < s.nerrors && k < c.bye_hits_cap; k++)
         if (c.bye_hits[k] > s.errors[k].hits) s.errors[k].hits = c.bye_hits[k];
     /* complete: the tree exhausted, and every worker's share complete */
@@ -468,6 +476,9 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s)
     json_kv_uint(j, "lost", c->lost);
     json_kv_double(j, "idle_seconds", c->sum.idle_seconds);
     json_kv_double(j, "job_seconds", c->sum.job_seconds);
+    /* what limits the number of workers one coordinator serves: its CPU time and message rate */
+    json_kv_double(j, "coordinator_cpu_seconds", c->cpu_seconds);
+    json_kv_uint(j, "coordinator_messages", c->messages);
     json_kv_double(j, "idle_share", s->total_seconds > 0 && c->n ? c->sum.idle_seconds / (s->total_seconds * c->n) : 0);
     json_key(j, "per_worker");
     json_begin_array(j);
