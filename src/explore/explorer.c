@@ -639,8 +639,10 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
     }
     if (s->par_role != PAR_COORDINATOR && setup_executors(s, o, 0, err) != 0) return -1;
     char title[4200];
-    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir,
-             o->strategy ? o->strategy : "cov");
+    char workers[32] = "";
+    if (s->par_role == PAR_COORDINATOR) snprintf(workers, sizeof workers, ", %d workers", o->link->nworkers);
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s%s", o->sources[0], o->out_dir,
+             o->strategy ? o->strategy : "cov", workers);
     s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
