@@ -105,6 +105,9 @@ typedef struct explore_state {
     int collect_opens;
     uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved;
     double idle_seconds, job_seconds, last_stats_sent;
+    uint64_t promising, promising_jobs; /* open directions toward uncovered branches, as of promising_at, when
+                                           jobs sent + received was promising_jobs (worker.c: fill_figures) */
+    double promising_at;
     char par_stop[32]; /* the coordinator's STOP reason, "" until then */
     /* coordinator */
     struct coord *coord;
