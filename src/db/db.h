@@ -29,6 +29,7 @@ typedef struct db_column {
     char *decl_type; /* declared type ("" when none) */
     db_affinity aff;
     bool decimal;            /* NUMERIC affinity declared DECIMAL[(p,s)] or NUMERIC(p,s): modelled as a double */
+    int int_digits;          /* decimal: p - s of DECIMAL(p,s) (p of DECIMAL(p)), fixtures keep |v| < 10^it; -1 none */
     bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */

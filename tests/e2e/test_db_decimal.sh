@@ -28,8 +28,8 @@ jq -e '([.database.queries[].model_mismatches] | add) == 0' "$r" >/dev/null ||
 for f in "$out"/tests/test-*.sql; do
     rm -f "$W/hand.db"
     sqlite3 "$W/hand.db" < "$D/ledger.sql" && sqlite3 "$W/hand.db" < "$f" || fail "ledger: $f does not load"
-    [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM orders WHERE typeof(total) NOT IN ('real', 'integer') OR total < 0.5")" = 0 ] ||
-        fail "ledger: $f: a total that is not a number >= 0.50"
+    [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM orders WHERE typeof(total) NOT IN ('real', 'integer') OR total < 0.5 OR total >= 1e8 OR abs(fee) >= 1e4")" = 0 ] ||
+        fail "ledger: $f: a total that is not a number in [0.50, 1e8) or a fee outside DECIMAL(6,2)"
 done
 "$SYMPATH" replay "$out" --coverage >"$W/ledger.replay" 2>&1 || { cat "$W/ledger.replay"; fail "ledger: replay failed"; }
 grep -q "all ended as expected" "$W/ledger.replay" || { cat "$W/ledger.replay"; fail "ledger: replay differs"; }
