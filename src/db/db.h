@@ -28,6 +28,8 @@ typedef struct db_column {
     char *name;      /* as declared */
     char *decl_type; /* declared type ("" when none) */
     db_affinity aff;
+    bool decimal;            /* NUMERIC affinity declared DECIMAL[(p,s)] or NUMERIC(p,s): modelled as a double */
+    int int_digits;          /* decimal: p - s of DECIMAL(p,s) (p of DECIMAL(p)), fixtures keep |v| < 10^it; -1 none */
     bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
@@ -95,9 +97,14 @@ int db_column_index(const db_table *t, const char *name);
 /* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
  * others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
 static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
-/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT): a cell is the 64-bit IEEE-754 bit
- * pattern of a double, never NaN (SQLite stores NaN as NULL) nor -0.0 (stored as 0.0). */
-static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_AFF_REAL; }
+/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT) and for DECIMAL/NUMERIC(p,s) columns
+ * (c->decimal): a cell is the 64-bit IEEE-754 bit pattern of a double, never NaN (SQLite stores
+ * NaN as NULL) nor -0.0 (stored as 0.0). A NUMERIC column stores an integral double as an INTEGER,
+ * which SQLite compares, converts and reads with sqlite3_column_double/_int exactly as that double. */
+static inline bool db_column_is_real(const db_column *c)
+{
+    return c->aff == DB_AFF_REAL || (c->aff == DB_AFF_NUMERIC && c->decimal);
+}
 
 /* ---------------------------------------------------------------- fixture layout */
 

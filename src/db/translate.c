@@ -1,4 +1,5 @@
 /* translate.c: WHERE clauses and schema constraints as bit-vector expressions over a row slot's symbols (Emmi et al. 2007). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db.h"
@@ -583,6 +584,13 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             }
             c = expr_and1(cx, c, differ);
         }
+    }
+    for (int ci = 0; ci < t->ncols; ci++) { /* DECIMAL(p,s): a fixture's value has at most p - s integer digits */
+        if (t->cols[ci].int_digits < 0) continue;
+        double lim = pow(10.0, t->cols[ci].int_digits);
+        expr *in = expr_and1(cx, expr_fcmp(cx, FPRED_OLT, row[ci].v, db_real_const(cx, lim)),
+                             expr_fcmp(cx, FPRED_OGT, row[ci].v, db_real_const(cx, -lim)));
+        c = expr_and1(cx, c, or1(cx, row[ci].null, in));
     }
     c = expr_and1(cx, c, db_row_checks(cx, t, row)); /* CHECK constraints (check.c) */
     expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, slot, 8), counts[ti]);
