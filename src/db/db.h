@@ -234,21 +234,33 @@ typedef struct db_query {
     int nfrom; /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
     int from_table[DB_MAX_FROM];  /* their tables */
     char *from_name[DB_MAX_FROM]; /* their alias, or the table's name (qualifies the hidden rowid columns) */
-    db_sexpr *where;              /* WHERE and ON conditions; NULL = every row */
-    int nresult;                  /* SELECT: result columns */
-    int *result_from;             /* SELECT: FROM item of each result column */
-    int *result_col;              /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;              /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    bool aggregate;               /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;               /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;                     /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;                 /* their columns */
-    db_sexpr **set_val;           /* their values, over the row's old columns and the parameters */
-    int ninsert;                  /* INSERT of one VALUES row: the columns given (0: not tracked) */
-    int *insert_col;              /* their table columns */
-    db_sexpr **insert_val;        /* their values: literals, parameters, arithmetic on them */
-    int64_t limit; /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
-    int norder;    /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
+    db_sexpr *where;              /* WHERE and inner joins' ON conditions; NULL = every row */
+    /* LEFT/RIGHT JOIN: the table on the outer join's optional side is `nullable`, and its ON
+     * condition is on[f] (not part of `where`): a row of the other items with no row of f
+     * satisfying on[f] comes back once with f's columns NULL (its "NULL row") */
+    bool nullable[DB_MAX_FROM];
+    db_sexpr *on[DB_MAX_FROM];
+    int nresult;           /* SELECT: result columns */
+    int *result_from;      /* SELECT: FROM item of each result column */
+    int *result_col;       /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;       /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;        /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;        /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;              /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;          /* their columns */
+    db_sexpr **set_val;    /* their values, over the row's old columns and the parameters */
+    int ninsert;           /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;       /* their table columns */
+    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
+    /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
+     * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
+     * matches at those positions in that order (order_window). A bound parameter instead of a
+     * literal: limit_param/offset_param (its number, 0 none), whose value is read at the run. */
+    int64_t limit;  /* -1 none */
+    int64_t offset; /* 0 none */
+    int limit_param, offset_param;
+    bool order_window; /* LIMIT/OFFSET applies in ORDER BY order (norder > 0) */
+    int norder;        /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
     bool order_nulls_default
@@ -324,6 +336,10 @@ typedef struct db_val {
  */
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
                     const char **why);
+
+/* The same for any condition e of q (an outer join's ON condition q->on[f]); NULL e is TRUE. */
+expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                   int nparams, const char **why);
 
 /*
  * The value of an expression (an INSERT's VALUES item, an UPDATE's SET value) as a db_val,

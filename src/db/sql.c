@@ -16,7 +16,7 @@ void db_query_free(db_query *q)
 {
     if (!q) return;
     db_sexpr_free(q->where);
-    for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]);
+    for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
@@ -63,10 +63,12 @@ static void and_where(db_query *q, db_sexpr *e)
 }
 
 /*
- * The FROM items of a SELECT: tables (with their alias) and inner joins, whose ON
- * conditions are collected in `quals` to be converted once every item is known.
+ * The FROM items of a SELECT: tables (with their alias), inner joins, whose ON conditions
+ * are collected in `quals` (qual_on[i] = -1) to be converted once every item is known, and
+ * LEFT/RIGHT JOINs whose optional side is one table f: its ON condition goes to quals with
+ * qual_on[i] = f (q->on[f]) and f is nullable.
  */
-static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *nquals)
+static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
         PgQuery__RangeVar *rv = n->range_var;
@@ -89,17 +91,38 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
         q->nfrom++;
     } else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
         PgQuery__JoinExpr *j = n->join_expr;
-        if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER) {
-            db_sql_unsupported(q, "outer join");
+        bool left = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT,
+             right = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT;
+        if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER && !left && !right) {
+            db_sql_unsupported(q, "FULL or other outer join");
             return;
         }
         if (j->is_natural || j->n_using_clause) {
             db_sql_unsupported(q, "NATURAL JOIN / USING");
             return;
         }
-        collect_from(s, q, j->larg, quals, nquals);
-        collect_from(s, q, j->rarg, quals, nquals);
-        if (j->quals && *nquals < 8) quals[(*nquals)++] = j->quals;
+        /* the optional side must be one table (LEFT: the right argument, RIGHT: the left one) */
+        node *opt = left ? j->rarg : right ? j->larg : NULL;
+        if (opt && opt->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+            db_sql_unsupported(q, "outer join of a join");
+            return;
+        }
+        int before = q->nfrom;
+        collect_from(s, q, j->larg, quals, qual_on, nquals);
+        int mid = q->nfrom;
+        collect_from(s, q, j->rarg, quals, qual_on, nquals);
+        int f = left ? mid : right ? before : -1;
+        if (f >= 0 && (f >= q->nfrom || !j->quals)) {
+            db_sql_unsupported(q, "outer join");
+            return;
+        }
+        if (f >= 0) q->nullable[f] = true;
+        if (j->quals && *nquals < 8) {
+            qual_on[*nquals] = f;
+            quals[(*nquals)++] = j->quals;
+        } else if (j->quals) {
+            db_sql_unsupported(q, "join with more than 8 ON clauses");
+        }
     } else {
         db_sql_unsupported(q, "FROM item kind");
     }
@@ -151,6 +174,22 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
     return rc;
 }
 
+/* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in
+ * SQLite: *v stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for
+ * anything else (an expression, LIMIT ALL is a NULL constant and means none). */
+static int limit_value(node *n, int64_t *v, int *param)
+{
+    if (n->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
+        *param = n->param_ref->number;
+        return 0;
+    }
+    if (n->node_case != PG_QUERY__NODE__NODE_A_CONST) return -1;
+    if (n->a_const->isnull) return 0; /* LIMIT ALL / LIMIT NULL */
+    if (n->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL) return -1;
+    if (n->a_const->ival->ival >= 0) *v = n->a_const->ival->ival;
+    return 0;
+}
+
 static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     q->kind = DBQ_SELECT;
@@ -166,25 +205,16 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (sel->n_distinct_clause) db_sql_unsupported(q, "DISTINCT");
     if (sel->n_group_clause || sel->having_clause) db_sql_unsupported(q, "GROUP BY/HAVING");
     q->limit = -1;
-    if (sel->limit_offset)
-        db_sql_unsupported(q, "LIMIT/OFFSET");
-    else if (sel->limit_count) {
-        /* a literal LIMIT of one table without ORDER BY: the first rows in scan (slot) order */
-        node *l = sel->limit_count;
-        if (l->node_case == PG_QUERY__NODE__NODE_A_CONST && l->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL &&
-            l->a_const->ival->ival >= 0 && !sel->n_sort_clause && sel->n_from_clause == 1 &&
-            sel->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
-            q->limit = l->a_const->ival->ival;
-        else
-            db_sql_unsupported(q, "LIMIT/OFFSET");
-    }
+    bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
+                     (sel->limit_offset && limit_value(sel->limit_offset, &q->offset, &q->offset_param));
+    if (bad_limit) db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
     if (!sel->n_from_clause) {
         db_sql_unsupported(q, "SELECT without FROM");
         return;
     }
     node *quals[8];
-    int nquals = 0;
-    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, &nquals);
+    int qual_on[8], nquals = 0;
+    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
     if (!q->nfrom) return;
     q->table = q->from_table[0];
     conv c = {s, q};
@@ -220,10 +250,12 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     for (int i = 0; i < nquals; i++) {
         db_sexpr *e = db_sql_conv_expr(&c, quals[i]);
-        if (e)
-            and_where(q, e);
-        else
+        if (!e)
             db_sql_unsupported(q, "ON clause");
+        else if (qual_on[i] >= 0)
+            q->on[qual_on[i]] = e;
+        else
+            and_where(q, e);
     }
     if (sel->where_clause) {
         db_sexpr *e = db_sql_conv_expr(&c, sel->where_clause);
@@ -236,7 +268,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
     if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
     q->aggregate = naggs && naggs == q->nresult;
-    if (q->aggregate && q->limit >= 0) db_sql_unsupported(q, "LIMIT/OFFSET");
+    bool windowed = q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param;
+    if (q->aggregate && windowed) db_sql_unsupported(q, "LIMIT/OFFSET");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -266,6 +299,14 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                                             sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
         q->norder++;
         db_sexpr_free(col);
+    }
+    if (windowed && !q->aggregate) {
+        if (sel->n_sort_clause && q->norder == (int)sel->n_sort_clause)
+            q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
+        else if (sel->n_sort_clause)
+            db_sql_unsupported(q, "LIMIT/OFFSET with ORDER BY of an expression");
+        else if (q->nfrom != 1 || sel->n_from_clause != 1)
+            db_sql_unsupported(q, "LIMIT/OFFSET on a join without ORDER BY");
     }
     q->from_at = db_sql_find_from(sql, len);
     if (q->from_at == (size_t)-1) db_sql_unsupported(q, "FROM keyword not found");

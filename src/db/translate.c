@@ -385,11 +385,17 @@ negate:
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
                     const char **why)
 {
+    return db_cond_expr(cx, q, q->where, rows, params, nparams, why);
+}
+
+expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                   int nparams, const char **why)
+{
     *why = NULL;
-    if (!q->where) return one(cx);
+    if (!e) return one(cx);
     tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     tv r;
-    int rc = cond(&x, q->where, &r);
+    int rc = cond(&x, e, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
     free(x.owned);
     if (rc) {

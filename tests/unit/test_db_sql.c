@@ -88,15 +88,51 @@ static void test_parse(void **state)
     assert_null(q->where);
     db_query_free(q);
 
-    expect_unsupported(s, "SELECT * FROM t LEFT JOIN t t2 ON t.a = t2.a", "outer join");
+    expect_unsupported(s, "SELECT * FROM t FULL JOIN t t2 ON t.a = t2.a", "FULL or other outer join");
+    expect_unsupported(s, "SELECT * FROM t LEFT JOIN (t t2 JOIN t t3 ON t2.a = t3.a) ON t.a = t2.a",
+                       "outer join of a join");
+    /* LEFT/RIGHT JOIN: the optional side is nullable, its ON condition kept apart from WHERE */
+    sql = "SELECT t.a, t2.b FROM t LEFT JOIN t t2 ON t2.a = t.b WHERE t.a > 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 2);
+    assert_false(q->nullable[0]);
+    assert_true(q->nullable[1]);
+    assert_non_null(q->on[1]);
+    assert_int_equal(q->where->kind, DBX_CMP);
+    assert_int_equal(q->where->op, DB_GT);
+    db_query_free(q);
+    sql = "SELECT t.a FROM t RIGHT JOIN t t2 ON t2.a = t.b";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->nullable[0]);
+    assert_false(q->nullable[1]);
+    assert_null(q->where);
+    db_query_free(q);
     expect_unsupported(s, "SELECT * FROM t, t", "table named twice without alias");
     expect_unsupported(s, "SELECT a FROM t, t AS t2", "ambiguous column");
     expect_unsupported(s, "SELECT count(DISTINCT a) FROM t", "aggregate or function in the result");
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
     expect_unsupported(s, "SELECT sum(a) FROM t GROUP BY b", "GROUP BY/HAVING");
-    expect_unsupported(s, "SELECT a FROM t ORDER BY a LIMIT 3", "LIMIT/OFFSET");
-    expect_unsupported(s, "SELECT a FROM t LIMIT 3 OFFSET 1", "LIMIT/OFFSET");
     expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a FROM t ORDER BY a + 1 LIMIT 3", "LIMIT/OFFSET with ORDER BY of an expression");
+    expect_unsupported(s, "SELECT t.a FROM t, t t2 LIMIT 3", "LIMIT/OFFSET on a join without ORDER BY");
+    expect_unsupported(s, "SELECT a FROM t LIMIT 1 + 1", "LIMIT/OFFSET of an expression");
+    /* LIMIT/OFFSET in ORDER BY order (literals or parameters) and in scan order */
+    sql = "SELECT a FROM t ORDER BY b DESC LIMIT 3 OFFSET ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->order_window);
+    assert_int_equal(q->limit, 3);
+    assert_int_equal(q->offset_param, 1);
+    db_query_free(q);
+    sql = "SELECT a FROM t LIMIT 3 OFFSET 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->order_window);
+    assert_int_equal(q->limit, 3);
+    assert_int_equal(q->offset, 1);
+    db_query_free(q);
     sql = "SELECT a FROM t WHERE b = ? LIMIT 1";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_true(q->understood);

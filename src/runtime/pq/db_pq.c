@@ -209,9 +209,13 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
                 continue;
             }
             int64_t ids[DB_MAX_FROM];
+            bool null_ids[DB_MAX_FROM];
             int base = PQnfields(r) - fx->hidden;
-            for (int f = 0; f < q->nfrom; f++) ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
-            db_rt_row_seen(s, ids);
+            for (int f = 0; f < q->nfrom; f++) {
+                null_ids[f] = PQgetisnull(r, row, base + f);
+                ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
+            }
+            db_rt_row_seen(s, ids, null_ids);
             memcpy(sl, s->cur_slot, sizeof s->cur_slot);
             if (fx->ins) fx->ins[row] = s->cur_ins;
         }

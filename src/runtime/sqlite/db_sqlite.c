@@ -237,8 +237,12 @@ int db_sqlite3_step(sqlite3_stmt *st)
     if (rc == SQLITE_ROW && s->rowid_col) {
         int base = sqlite3_column_count(st) - s->q->nfrom;
         int64_t ids[DB_MAX_FROM];
-        for (int f = 0; f < s->q->nfrom; f++) ids[f] = sqlite3_column_int64(st, base + f);
-        db_rt_row_seen(s, ids);
+        bool null_ids[DB_MAX_FROM];
+        for (int f = 0; f < s->q->nfrom; f++) {
+            null_ids[f] = sqlite3_column_type(st, base + f) == SQLITE_NULL;
+            ids[f] = sqlite3_column_int64(st, base + f);
+        }
+        db_rt_row_seen(s, ids, null_ids);
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
