@@ -187,7 +187,13 @@ typedef enum db_xkind {
     DBX_IN,      /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
     DBX_BETWEEN, /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
     DBX_LENGTH,  /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
-    DBX_REAL     /* REAL literal rval (15.0, 1e3) */
+    DBX_REAL,    /* REAL literal rval (15.0, 1e3) */
+    /* subqueries of one table, sub item `from` (DB_MAX_FROM + j: the query's sub_table[j]),
+     * whose WHERE clause, when it has one, is the last kid (it may refer to the enclosing
+     * query's items: correlated) */
+    DBX_EXISTS, /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
+    DBX_IN_SUB, /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
+    DBX_SUBAGG  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
 } db_xkind;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -208,6 +214,7 @@ typedef struct db_sexpr {
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 3 /* tables of a join */
+#define DB_MAX_SUB 4  /* subqueries of one statement (each over one table) */
 
 /* Aggregates of a SELECT without GROUP BY (one result row). */
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
@@ -240,18 +247,22 @@ typedef struct db_query {
      * satisfying on[f] comes back once with f's columns NULL (its "NULL row") */
     bool nullable[DB_MAX_FROM];
     db_sexpr *on[DB_MAX_FROM];
-    int nresult;           /* SELECT: result columns */
-    int *result_from;      /* SELECT: FROM item of each result column */
-    int *result_col;       /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;       /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    bool aggregate;        /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;        /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;              /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;          /* their columns */
-    db_sexpr **set_val;    /* their values, over the row's old columns and the parameters */
-    int ninsert;           /* INSERT of one VALUES row: the columns given (0: not tracked) */
-    int *insert_col;       /* their table columns */
-    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them */
+    /* subqueries in WHERE: their tables, as sub items DB_MAX_FROM + j of DBX_COLUMN.from */
+    int nsub;
+    int sub_table[DB_MAX_SUB];
+    char *sub_name[DB_MAX_SUB]; /* alias or table name */
+    int nresult;                /* SELECT: result columns */
+    int *result_from;           /* SELECT: FROM item of each result column */
+    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;               /* their columns */
+    db_sexpr **set_val;         /* their values, over the row's old columns and the parameters */
+    int ninsert;                /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;            /* their table columns */
+    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
      * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
      * matches at those positions in that order (order_window). A bound parameter instead of a
@@ -336,6 +347,21 @@ typedef struct db_val {
  */
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
                     const char **why);
+
+/*
+ * What a subquery ranges over: the fixture's row slots of each table, as the runtime holds
+ * them (cells of slot k, "slot k is present" of width 1), and whether the program changed a
+ * table so that its rows are no longer just the slots (rows it inserted: the subquery is then
+ * not modelled). Without a view (the explorer, CHECK constraints) subqueries are not
+ * modelled. db_set_fixture_view keeps the pointer (NULL clears it); not thread-safe.
+ */
+typedef struct db_fixture_view {
+    unsigned rows; /* slots per table */
+    const db_val *(*row)(int ti, unsigned k);
+    expr *(*alive)(int ti, unsigned k);
+    bool (*changed)(int ti);
+} db_fixture_view;
+void db_set_fixture_view(const db_fixture_view *v);
 
 /* The same for any condition e of q (an outer join's ON condition q->on[f]); NULL e is TRUE. */
 expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,

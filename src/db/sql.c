@@ -17,6 +17,7 @@ void db_query_free(db_query *q)
     if (!q) return;
     db_sexpr_free(q->where);
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
+    for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
@@ -217,7 +218,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
     if (!q->nfrom) return;
     q->table = q->from_table[0];
-    conv c = {s, q};
+    conv c = {.s = s, .q = q};
     /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];
@@ -321,7 +322,7 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
     if (!(q->from_name[0] = strdup(name))) return;
     q->from_table[0] = q->table;
     q->nfrom = 1;
-    conv c = {s, q};
+    conv c = {.s = s, .q = q};
     if (where && !(q->where = db_sql_conv_expr(&c, where))) db_sql_unsupported(q, "WHERE clause");
     if (ntargets) {
         q->set_col = calloc(ntargets, sizeof *q->set_col);
@@ -368,7 +369,7 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         return;
     }
     db_query probe = {0}; /* values have no FROM items: a column reference fails */
-    conv c = {s, &probe};
+    conv c = {.s = s, .q = &probe};
     size_t i;
     for (i = 0; i < n; i++) {
         if (ins->n_cols) {

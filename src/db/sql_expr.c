@@ -72,6 +72,26 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
     int from = -1, ci = -1;
+    /* inside subqueries their tables come first, innermost first (SQL's scoping) */
+    for (int i = c->nscope; i-- > 0 && from < 0;) {
+        int j = c->scope[i], t = c->q->sub_table[j];
+        if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+            ci = db_column_index(&c->s->tables[t], r->fields[0]->string->sval);
+        else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 !strcasecmp(c->q->sub_name[j], r->fields[0]->string->sval))
+            if ((ci = db_column_index(&c->s->tables[t], r->fields[1]->string->sval)) < 0) {
+                db_sql_unsupported(c->q, "unknown column or rowid");
+                return NULL;
+            }
+        if (ci >= 0) from = DB_MAX_FROM + j;
+    }
+    if (from >= 0) {
+        db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
+        if (e) e->from = from, e->column = ci;
+        return e;
+    }
+    ci = -1;
     if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
         col = r->fields[0]->string->sval;
         for (int f = 0; f < c->q->nfrom; f++) {
@@ -338,7 +358,7 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         db_sql_unsupported(c->q, "function call");
         return NULL;
     }
-    case PG_QUERY__NODE__NODE_SUB_LINK: db_sql_unsupported(c->q, "subquery"); return NULL;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR: db_sql_unsupported(c->q, "CASE"); return NULL;
     default: break;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "db.h"
 
+#define DB_MAX_SUB_ROWS 64 /* slots per table a subquery enumerates */
+
 /*
  * SQL's three-valued logic in two bits: a condition is the pair (t, f) of
  * width-1 expressions "it is TRUE" and "it is FALSE"; NULL is neither. AND,
@@ -23,8 +25,13 @@ typedef struct tr {
     const char *why; /* first reason the translation failed */
     void **owned;    /* temporary allocations (text bytes of literals), freed at the end */
     size_t nowned;
-    expr *ovf; /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
+    expr *ovf;   /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
+    bool in_sub; /* rows has DB_MAX_FROM + DB_MAX_SUB entries (inside a subquery's translation) */
 } tr;
+
+static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
+
+void db_set_fixture_view(const db_fixture_view *v) { view = v; }
 
 static expr *one(expr_ctx *cx) { return expr_const(cx, 1, 1); }
 static expr *zero(expr_ctx *cx) { return expr_const(cx, 0, 1); }
@@ -79,6 +86,38 @@ static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
 
 static int value(tr *x, const db_sexpr *e, db_val *out);
 static int cond(tr *x, const db_sexpr *e, tv *out);
+
+/*
+ * The rows of a subquery's table (sub item e->from): for each fixture slot k, rowk[k] its cells
+ * and m[k] (width 1) "slot k is present and satisfies the subquery's WHERE clause" (its last
+ * kid when has_where), translated with the enclosing rows in scope (correlated subqueries).
+ * *n = slots. 0, or -1 with x->why.
+ */
+static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n)
+{
+    if (!view) return fail(x, "subquery");
+    int j = e->from - DB_MAX_FROM;
+    if (j < 0 || j >= x->q->nsub || view->rows > DB_MAX_SUB_ROWS) return fail(x, "subquery");
+    int ti = x->q->sub_table[j];
+    if (view->changed(ti)) return fail(x, "subquery over a table the program changed");
+    const db_val *ext[DB_MAX_FROM + DB_MAX_SUB] = {0};
+    for (int f = 0; f < x->q->nfrom; f++) ext[f] = x->rows[f];
+    if (x->in_sub)
+        for (int i = 0; i < DB_MAX_SUB; i++) ext[DB_MAX_FROM + i] = x->rows[DB_MAX_FROM + i];
+    const db_val *const *saved = x->rows;
+    bool saved_in = x->in_sub;
+    x->rows = ext, x->in_sub = true;
+    int rc = 0;
+    for (unsigned k = 0; k < view->rows && !rc; k++) {
+        ext[e->from] = rowk[k] = view->row(ti, k);
+        tv w = {one(x->cx), zero(x->cx)};
+        if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
+        m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
+    }
+    x->rows = saved, x->in_sub = saved_in;
+    *n = view->rows;
+    return rc;
+}
 
 static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 {
@@ -206,9 +245,21 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     out->null = zero(cx);
     switch (e->kind) {
     case DBX_COLUMN:
-        if (e->from < 0 || e->from >= x->q->nfrom) return fail(x, "column out of range");
+        if (e->from < 0 || (e->from >= x->q->nfrom && (!x->in_sub || e->from < DB_MAX_FROM)) ||
+            e->from >= DB_MAX_FROM + DB_MAX_SUB || !x->rows[e->from])
+            return fail(x, "column out of range");
         *out = x->rows[e->from][e->column];
         return 0;
+    case DBX_SUBAGG: { /* (SELECT agg(col) FROM sub WHERE ...): the aggregate over its slots */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS], *vals[DB_MAX_SUB_ROWS];
+        unsigned n;
+        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
+        for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
+        const char *why = NULL;
+        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
+        return 0;
+    }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;
     case DBX_REAL:
         out->is_real = true;
@@ -348,6 +399,31 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
         }
         goto negate;
     }
+    case DBX_EXISTS: { /* some slot is present and satisfies the subquery's WHERE (never NULL) */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS];
+        unsigned n;
+        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
+        out->t = zero(cx);
+        for (unsigned k = 0; k < n; k++) out->t = or1(cx, out->t, m[k]);
+        out->f = expr_not(cx, out->t);
+        return 0;
+    }
+    case DBX_IN_SUB: { /* as IN (list) over the subquery's rows: TRUE on a match, FALSE when every row differs */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS];
+        unsigned n;
+        db_val a;
+        if (value(x, e->kids[0], &a) || sub_rows(x, e, e->nkids > 1, m, rowk, &n)) return -1;
+        out->t = zero(cx), out->f = one(cx);
+        for (unsigned k = 0; k < n; k++) {
+            tv c;
+            if (compare(x, DB_EQ, &a, &rowk[k][e->column], &c)) return -1;
+            out->t = or1(cx, out->t, expr_and1(cx, m[k], c.t));
+            out->f = expr_and1(cx, out->f, or1(cx, expr_not(cx, m[k]), c.f));
+        }
+        return 0;
+    }
     case DBX_LIKE: {
         db_val s, p;
         if (value(x, e->kids[0], &s) || value(x, e->kids[1], &p)) return -1;
@@ -393,7 +469,7 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
 {
     *why = NULL;
     if (!e) return one(cx);
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
+    tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
     int rc = cond(&x, e, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
@@ -413,7 +489,7 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
         return NULL;
     }
     const db_val *rows[1] = {row};
-    tr x = {cx, ck->q, rows, NULL, 0, NULL, NULL, 0, NULL};
+    tr x = {.cx = cx, .q = ck->q, .rows = rows, .params = NULL, .nparams = 0};
     tv r;
     int rc = cond(&x, ck->q->where, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
@@ -436,7 +512,7 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
     for (size_t i = 0; i < nowned; i++) free(owned[i]);
     free(owned);
     owned = NULL, nowned = 0;
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
+    tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     int rc = value(&x, e, out);
     owned = x.owned, nowned = x.nowned;
     *why = rc ? (x.why ? x.why : "unsupported") : NULL;

@@ -139,7 +139,31 @@ static void test_parse(void **state)
     assert_int_equal(q->limit, 1);
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
-    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "subquery");
+    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t LIMIT 1)",
+                       "subquery with a join, GROUP BY, LIMIT or a set operation");
+    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b + 1 FROM t)",
+                       "IN subquery whose result is not one column of its table");
+    expect_unsupported(s, "SELECT a FROM t WHERE a > (SELECT b FROM t)",
+                       "scalar subquery that is not one COUNT/SUM/MIN/MAX of a column");
+    /* subqueries: sub items after DB_MAX_FROM; inner names first, outer columns correlated */
+    sql = "SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.b = x.a) AND a IN (SELECT b FROM t) "
+          "AND (SELECT max(a) FROM t WHERE b = 2) > 3";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nsub, 3);
+    assert_int_equal(q->where->kind, DBX_AND);
+    const db_sexpr *ne = q->where->kids[0];
+    assert_int_equal(ne->kind, DBX_NOT);
+    assert_int_equal(ne->kids[0]->kind, DBX_EXISTS);
+    assert_int_equal(ne->kids[0]->from, DB_MAX_FROM + 0);
+    const db_sexpr *corr = ne->kids[0]->kids[0]; /* y.b = x.a */
+    assert_int_equal(corr->kids[0]->from, DB_MAX_FROM + 0);
+    assert_int_equal(corr->kids[1]->from, 0);
+    assert_int_equal(q->where->kids[1]->kind, DBX_IN_SUB);
+    assert_int_equal(q->where->kids[1]->column, 1);
+    assert_int_equal(q->where->kids[2]->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(q->where->kids[2]->kids[0]->op, DB_AGG_MAX);
+    db_query_free(q);
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT a FROM t", "DISTINCT");
     expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");

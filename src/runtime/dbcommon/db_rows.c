@@ -95,6 +95,24 @@ static expr *combo_present(qstate *s, unsigned c, const db_val **rows, const cha
     return present;
 }
 
+/* ---------------------------------------------------------------- the slots subqueries range over */
+
+static const db_val *view_row(int ti, unsigned k)
+{
+    return &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+}
+static expr *view_alive(int ti, unsigned k) { return db_rt.alive[ti][k]; }
+/* rows the program inserted are not among the slots: such a table's subqueries are not modelled */
+static bool view_changed(int ti) { return db_rt.dirty[ti] || db_rt.ins[ti]; }
+
+/* Point the SQL translation's subqueries at this run's fixture (src/db db_set_fixture_view). */
+static void use_view(void)
+{
+    static db_fixture_view v = {0, view_row, view_alive, view_changed};
+    v.rows = db_rt.lim.rows;
+    db_set_fixture_view(&v);
+}
+
 /* A LIMIT or OFFSET of this execution: the literal, or the value of bound parameter `param`
  * (pinned by an assumption when it is symbolic: the window is not something the solver moves).
  * Returns 0 and *v, or -1 when the parameter is unbound or not an integer. */
@@ -128,6 +146,7 @@ void db_rt_record_rows(qstate *s)
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
     if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals)) return;
+    use_view();
     const db_query *q = s->q;
     int64_t limit = -1, offset = 0;
     if (window_value(s, q->limit, q->limit_param, &limit) || window_value(s, q->offset, q->offset_param, &offset)) {
@@ -432,6 +451,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     const db_query *q = s->q;
     int ti = q->table;
     if (!q->ninsert || db_rt.dirty[ti]) return;
+    use_view();
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
     inserted *r = calloc(1, sizeof *r);
@@ -503,6 +523,7 @@ int db_rt_apply_dml(qstate *s, bool changed)
 {
     const db_query *q = s->q;
     if (!q->understood || q->nfrom != 1) return changed;
+    use_view();
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     for (int i = 0; i < q->nset; i++)
