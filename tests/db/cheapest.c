@@ -8,7 +8,8 @@ int main(void)
 {
     sqlite3 *db;
     sqlite3_stmt *st;
-    if (sqlite3_open("shop.db", &db) != SQLITE_OK) return 1;
+    if (sqlite3_open("shop.db", &db) != SQLITE_OK)
+        return 1;
     int budget = sym_int("budget");
     /* the cheapest item in stock: the first row in price order */
     sqlite3_prepare_v2(db, "SELECT name, price FROM items WHERE stock > 0 ORDER BY price LIMIT 1", -1, &st, NULL);
@@ -19,8 +20,10 @@ int main(void)
             printf("affordable\n");
         else
             printf("too dear\n");
-        if (price > 100) printf("nothing cheap in stock\n");
-        if (name[0] == 'Z') printf("cheapest starts with Z\n");
+        if (price > 100)
+            printf("nothing cheap in stock\n");
+        if (name[0] == 'Z')
+            printf("cheapest starts with Z\n");
     } else {
         printf("nothing in stock\n");
     }
@@ -28,7 +31,8 @@ int main(void)
     /* the runner-up among the dearest: position 2 of the descending order */
     sqlite3_prepare_v2(db, "SELECT id, price FROM items ORDER BY price DESC LIMIT 1 OFFSET 1", -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW) {
-        if (sqlite3_column_int(st, 1) == 42) printf("runner-up costs 42\n");
+        if (sqlite3_column_int(st, 1) == 42)
+            printf("runner-up costs 42\n");
     }
     sqlite3_finalize(st);
     sqlite3_close(db);

@@ -15,14 +15,17 @@ int main(void)
     PGresult *r = PQexec(conn, "SELECT name, price FROM items WHERE stock > 0 ORDER BY price LIMIT 1");
     if (PQntuples(r) == 1) {
         int price = atoi(PQgetvalue(r, 0, 1));
-        if (price <= budget) printf("affordable\n");
-        if (price > 100) printf("nothing cheap in stock\n");
+        if (price <= budget)
+            printf("affordable\n");
+        if (price > 100)
+            printf("nothing cheap in stock\n");
     } else {
         printf("nothing in stock\n");
     }
     PQclear(r);
     r = PQexec(conn, "SELECT id, price FROM items ORDER BY price DESC LIMIT 1 OFFSET 1");
-    if (PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 1)) == 42) printf("runner-up costs 42\n");
+    if (PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 1)) == 42)
+        printf("runner-up costs 42\n");
     PQclear(r);
     r = PQexec(conn, "SELECT i.name, s.qty FROM items i LEFT JOIN sales s ON s.item = i.id ORDER BY i.id");
     for (int i = 0; i < PQntuples(r); i++) {
