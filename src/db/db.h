@@ -193,8 +193,14 @@ typedef enum db_xkind {
      * query's items: correlated) */
     DBX_EXISTS, /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
     DBX_IN_SUB, /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
-    DBX_SUBAGG  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_SUBAGG, /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_FUNC    /* scalar function op (db_func) of kids[0..nkids) */
 } db_xkind;
+
+/* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
+ * lower(t)/upper(t) (ASCII letters, as SQLite without ICU), substr(t, start[, n]) with
+ * integer literal start >= 1 and n >= 0. */
+typedef enum db_func { DBF_ABS = 0, DBF_COALESCE, DBF_LOWER, DBF_UPPER, DBF_SUBSTR } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 

@@ -352,12 +352,39 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
         PgQuery__FuncCall *fc = n->func_call;
         node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
-        if (fn && fn->node_case == PG_QUERY__NODE__NODE_STRING && !strcasecmp(fn->string->sval, "length") &&
-            fc->n_args == 1 && !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter)
+        const char *name = fn && fn->node_case == PG_QUERY__NODE__NODE_STRING ? fn->string->sval : "";
+        bool plain = !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order;
+        if (plain && !strcasecmp(name, "length") && fc->n_args == 1)
             return conv_kids(c, db_sql_mk(DBX_LENGTH, 1), fc->args);
+        /* scalar functions (db_func): name, arguments allowed */
+        static const struct {
+            const char *name;
+            int f;
+            size_t min, max;
+        } funcs[] = {{"abs", DBF_ABS, 1, 1},         {"coalesce", DBF_COALESCE, 2, 8}, {"ifnull", DBF_COALESCE, 2, 2},
+                     {"lower", DBF_LOWER, 1, 1},     {"upper", DBF_UPPER, 1, 1},       {"substr", DBF_SUBSTR, 2, 3},
+                     {"substring", DBF_SUBSTR, 2, 3}};
+        for (size_t i = 0; plain && i < sizeof funcs / sizeof *funcs; i++)
+            if (!strcasecmp(name, funcs[i].name) && fc->n_args >= funcs[i].min && fc->n_args <= funcs[i].max) {
+                if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)fc->n_args), fc->args))) e->op = funcs[i].f;
+                if (e && e->op == DBF_SUBSTR)
+                    for (int k = 1; k < e->nkids; k++)
+                        if (e->kids[k]->kind != DBX_INT || e->kids[k]->ival < (k == 1 ? 1 : 0) ||
+                            e->kids[k]->ival > 255) {
+                            db_sql_unsupported(c->q, "substr() with positions that are not small literals");
+                            sexpr_free(e);
+                            return NULL;
+                        }
+                return e;
+            }
         db_sql_unsupported(c->q, "function call");
         return NULL;
     }
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: /* COALESCE(a, b, ...): its own node in PostgreSQL's grammar */
+        if (n->coalesce_expr->n_args < 1 || n->coalesce_expr->n_args > 8) break;
+        if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)n->coalesce_expr->n_args), n->coalesce_expr->args)))
+            e->op = DBF_COALESCE;
+        return e;
     case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR: db_sql_unsupported(c->q, "CASE"); return NULL;

@@ -238,6 +238,88 @@ static int real_arith(tr *x, bool neg, int op, const db_val *a, const db_val *b,
     return 0;
 }
 
+/* ite(c, a, b) of two values of one kind (text bytes in storage owned by x). */
+static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    if (a->is_text != b->is_text || a->is_real != b->is_real) return fail(x, "values of different types");
+    *out = *a;
+    out->null = expr_ite(cx, c, a->null, b->null);
+    if (!a->is_text) {
+        out->v = expr_ite(cx, c, a->v, b->v);
+        return 0;
+    }
+    out->len = expr_ite(cx, c, a->len, b->len);
+    out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+    for (unsigned i = 0; i < out->nbytes; i++) out->bytes[i] = expr_ite(cx, c, byte_at(cx, a, i), byte_at(cx, b, i));
+    return 0;
+}
+
+/* A scalar function (DBX_FUNC, db_func) as SQLite computes it; NULL in, NULL out. */
+static int func(tr *x, const db_sexpr *e, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    db_val a;
+    if (value(x, e->kids[0], &a)) return -1;
+    switch (e->op) {
+    case DBF_ABS:
+        if (a.is_text) return fail(x, "abs() of a text");
+        *out = a;
+        if (a.is_real) /* clear the sign bit */
+            out->v = expr_binary(cx, EXPR_AND, a.v, expr_const(cx, INT64_MAX, 64));
+        else
+            out->v = expr_ite(cx, expr_cmp(cx, PRED_SLT, a.v, expr_const(cx, 0, 64)),
+                              expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), a.v), a.v);
+        return 0;
+    case DBF_COALESCE: { /* the first non-NULL argument, built from the last */
+        db_val r;
+        if (value(x, e->kids[e->nkids - 1], &r)) return -1;
+        for (int i = e->nkids - 1; i-- > 0;) {
+            db_val k, t;
+            if (value(x, e->kids[i], &k) || ite_value(x, k.null, &r, &k, &t)) return -1;
+            r = t;
+        }
+        *out = r;
+        return 0;
+    }
+    case DBF_LOWER:
+    case DBF_UPPER: {
+        if (!a.is_text) return fail(x, "lower()/upper() of a number");
+        *out = a;
+        if (!(out->bytes = own(x, (a.nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        uint64_t lo = e->op == DBF_LOWER ? 'A' : 'a', hi = e->op == DBF_LOWER ? 'Z' : 'z';
+        for (unsigned i = 0; i < a.nbytes; i++) {
+            expr *b = a.bytes[i];
+            expr *letter = expr_and1(cx, expr_cmp(cx, PRED_UGE, b, expr_const(cx, lo, 8)),
+                                     expr_cmp(cx, PRED_ULE, b, expr_const(cx, hi, 8)));
+            expr *flipped = expr_binary(cx, EXPR_XOR, b, expr_const(cx, 0x20, 8));
+            out->bytes[i] = expr_ite(cx, letter, flipped, b);
+        }
+        return 0;
+    }
+    case DBF_SUBSTR: { /* substr(t, s[, n]): bytes s-1 .. s-1+n-1 (1-based s >= 1) */
+        if (!a.is_text) return fail(x, "substr() of a number");
+        unsigned start = (unsigned)e->kids[1]->ival - 1;
+        unsigned n = e->nkids > 2 ? (unsigned)e->kids[2]->ival : 255;
+        *out = a;
+        out->nbytes = start < a.nbytes ? a.nbytes - start : 0;
+        if (out->nbytes > n) out->nbytes = n;
+        if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        for (unsigned i = 0; i < out->nbytes; i++) out->bytes[i] = a.bytes[start + i];
+        /* length: min(n, max(0, len - start)) */
+        expr *st = expr_const(cx, start > 255 ? 255 : start, 8);
+        expr *rest =
+            expr_ite(cx, expr_cmp(cx, PRED_UGT, a.len, st), expr_binary(cx, EXPR_SUB, a.len, st), expr_const(cx, 0, 8));
+        out->len = n < 255
+                       ? expr_ite(cx, expr_cmp(cx, PRED_UGT, rest, expr_const(cx, n, 8)), expr_const(cx, n, 8), rest)
+                       : rest;
+        return 0;
+    }
+    default: return fail(x, "function");
+    }
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
@@ -322,6 +404,7 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         }
         return 0;
     }
+    case DBX_FUNC: return func(x, e, out);
     case DBX_LENGTH: {
         db_val a;
         if (value(x, e->kids[0], &a)) return -1;

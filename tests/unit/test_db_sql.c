@@ -138,7 +138,9 @@ static void test_parse(void **state)
     assert_true(q->understood);
     assert_int_equal(q->limit, 1);
     db_query_free(q);
-    expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
+    expect_unsupported(s, "SELECT a FROM t WHERE hex(a) = 1", "function call");
+    expect_unsupported(s, "SELECT a FROM t WHERE substr(s, a) = 'x'",
+                       "substr() with positions that are not small literals");
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t LIMIT 1)",
                        "subquery with a join, GROUP BY, LIMIT or a set operation");
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b + 1 FROM t)",
@@ -200,7 +202,7 @@ static void test_parse(void **state)
     assert_true(q->understood);
     assert_int_equal(q->nfrom, 1);
     db_query_free(q);
-    expect_unsupported(s, "UPDATE t SET a = abs(b)", "SET value");
+    expect_unsupported(s, "UPDATE t SET a = hex(b)", "SET value");
 
     sql = "SELEKT nonsense";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), -1);
@@ -259,6 +261,16 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE a",
         "SELECT * FROM t WHERE NOT a",
         "SELECT * FROM t WHERE (a > 1) = (b > 1)",
+        /* scalar functions */
+        "SELECT * FROM t WHERE abs(a) > 2",
+        "SELECT * FROM t WHERE coalesce(a, b) = 3",
+        "SELECT * FROM t WHERE ifnull(s, u) = 'ab'",
+        "SELECT * FROM t WHERE coalesce(s, u, 'zz') < 'b'",
+        "SELECT * FROM t WHERE lower(s) = 'ab'",
+        "SELECT * FROM t WHERE upper(s) LIKE 'A%' AND lower(u) <> u",
+        "SELECT * FROM t WHERE substr(s, 2) = 'b'",
+        "SELECT * FROM t WHERE substr(s, 1, 2) = 'ab' OR substr(u, 3, 1) = 'c'",
+        "SELECT * FROM t WHERE length(substr(s, 2, 2)) = 1",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];
