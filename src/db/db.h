@@ -230,11 +230,12 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
  * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
  * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
- * JOIN ... ON, whose ON conditions join the WHERE clause), whose result columns are
+ * JOIN ... ON, whose ON conditions join the WHERE clause, or LEFT/RIGHT JOINs whose
+ * optional side is one table: `nullable`, `on`), whose result columns are
  * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
- * `aggregate`), without DISTINCT, GROUP BY, OFFSET, LIMIT (except a literal LIMIT on
- * one table without ORDER BY or aggregates: `limit`), outer joins or set
- * operations, and whose WHERE uses only the db_xkind constructs (ORDER BY is allowed).
+ * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations, with LIMIT/OFFSET
+ * only under an ORDER BY of plain columns (`order_window`) or on one table, and whose WHERE
+ * uses only the db_xkind constructs (subqueries of one table: sub items).
  * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
  * "function call", ...) and run concretely.
  */
