@@ -191,10 +191,11 @@ typedef enum db_xkind {
     /* subqueries of one table, sub item `from` (DB_MAX_FROM + j: the query's sub_table[j]),
      * whose WHERE clause, when it has one, is the last kid (it may refer to the enclosing
      * query's items: correlated) */
-    DBX_EXISTS, /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
-    DBX_IN_SUB, /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
-    DBX_SUBAGG, /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
-    DBX_FUNC    /* scalar function op (db_func) of kids[0..nkids) */
+    DBX_EXISTS,  /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
+    DBX_IN_SUB,  /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
+    DBX_SUBAGG,  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_FUNC,    /* scalar function op (db_func) of kids[0..nkids) */
+    DBX_GROUPAGG /* in HAVING: op (DB_AGG_*) of `column` (-1: COUNT(*)) over the rows of the group */
 } db_xkind;
 
 /* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
@@ -255,6 +256,11 @@ typedef struct db_query {
     bool nullable[DB_MAX_FROM];
     db_sexpr *on[DB_MAX_FROM];
     /* subqueries in WHERE: their tables, as sub items DB_MAX_FROM + j of DBX_COLUMN.from */
+    /* GROUP BY (one table): the key columns of FROM item 0; result columns are keys or
+     * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
+    int ngroup;
+    int group_col[4];
+    db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];
     char *sub_name[DB_MAX_SUB]; /* alias or table name */
@@ -369,6 +375,21 @@ typedef struct db_fixture_view {
     bool (*changed)(int ti);
 } db_fixture_view;
 void db_set_fixture_view(const db_fixture_view *v);
+
+/*
+ * GROUP BY: "rows a and b (cells of q's one table) fall into the same group": every key equal,
+ * NULL keys equal to each other (SQL groups NULLs together). Width 1.
+ */
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *a, const db_val *b);
+
+/*
+ * q->having for the group whose representative row is `rep` (its key columns), over the group's
+ * candidate rows group_rows[0..n) of which sel[k] (width 1) says row k belongs to the group
+ * (present, WHERE, same keys); aggregates in HAVING (DBX_GROUPAGG) fold db_aggregate over
+ * them. Width 1, TRUE when the group is returned; NULL with *why when not modelled.
+ */
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *rep, unsigned n, expr *const *sel,
+                     const db_val *const *group_rows, const db_val *params, int nparams, const char **why);
 
 /* The same for any condition e of q (an outer join's ON condition q->on[f]); NULL e is TRUE. */
 expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,

@@ -18,6 +18,7 @@ void db_query_free(db_query *q)
     db_sexpr_free(q->where);
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
+    db_sexpr_free(q->having);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
@@ -175,6 +176,41 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
     return rc;
 }
 
+/*
+ * GROUP BY of plain columns of one table, with result columns that are keys or aggregates
+ * and a HAVING clause whose aggregates become DBX_GROUPAGG nodes.
+ */
+static void conv_group(conv *c, PgQuery__SelectStmt *sel)
+{
+    db_query *q = c->q;
+    if (q->nfrom != 1 || q->nullable[0] || sel->n_group_clause > 4) {
+        db_sql_unsupported(q, "GROUP BY of a join or of more than 4 keys");
+        return;
+    }
+    for (size_t i = 0; i < sel->n_group_clause; i++) {
+        node *g = sel->group_clause[i];
+        db_sexpr *col = g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? db_sql_conv_column(c, g->column_ref) : NULL;
+        if (!col) {
+            db_sql_unsupported(q, "GROUP BY of an expression");
+            return;
+        }
+        q->group_col[q->ngroup++] = col->column;
+        db_sexpr_free(col);
+    }
+    for (int i = 0; i < q->nresult; i++) {
+        if (q->result_agg[i] != DB_AGG_NONE) continue;
+        bool key = false;
+        for (int k = 0; k < q->ngroup; k++) key |= q->group_col[k] == q->result_col[i];
+        if (!key) db_sql_unsupported(q, "result column not in GROUP BY");
+    }
+    if (sel->having_clause) {
+        c->having = true;
+        q->having = db_sql_conv_expr(c, sel->having_clause);
+        c->having = false;
+        if (!q->having) db_sql_unsupported(q, "HAVING clause");
+    }
+}
+
 /* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in
  * SQLite: *v stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for
  * anything else (an expression, LIMIT ALL is a NULL constant and means none). */
@@ -204,7 +240,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     if (sel->with_clause) db_sql_unsupported(q, "WITH");
     if (sel->n_distinct_clause) db_sql_unsupported(q, "DISTINCT");
-    if (sel->n_group_clause || sel->having_clause) db_sql_unsupported(q, "GROUP BY/HAVING");
+    if (sel->having_clause && !sel->n_group_clause) db_sql_unsupported(q, "HAVING without GROUP BY");
     q->limit = -1;
     bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
                      (sel->limit_offset && limit_value(sel->limit_offset, &q->offset, &q->offset_param));
@@ -267,10 +303,14 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     int naggs = 0;
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
-    if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
-    q->aggregate = naggs && naggs == q->nresult;
+    if (sel->n_group_clause) {
+        conv_group(&c, sel);
+    } else {
+        if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
+        q->aggregate = naggs && naggs == q->nresult;
+    }
     bool windowed = q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param;
-    if (q->aggregate && windowed) db_sql_unsupported(q, "LIMIT/OFFSET");
+    if ((q->aggregate || q->ngroup) && windowed) db_sql_unsupported(q, "LIMIT/OFFSET with aggregates or GROUP BY");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {

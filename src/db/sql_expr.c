@@ -356,6 +356,25 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         bool plain = !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order;
         if (plain && !strcasecmp(name, "length") && fc->n_args == 1)
             return conv_kids(c, db_sql_mk(DBX_LENGTH, 1), fc->args);
+        if (c->having) { /* an aggregate over the group */
+            static const char *aggs[] = {"count", "sum", "min", "max"};
+            int agg = 0;
+            for (int i = 0; i < 4; i++)
+                if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
+            if (agg && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
+                (fc->agg_star ? agg == DB_AGG_COUNT
+                              : fc->n_args == 1 && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)) {
+                db_sexpr *col = fc->agg_star ? NULL : db_sql_conv_column(c, fc->args[0]->column_ref);
+                if (!fc->agg_star && (!col || col->from != 0)) {
+                    db_sexpr_free(col);
+                    db_sql_unsupported(c->q, "aggregate in HAVING");
+                    return NULL;
+                }
+                if ((e = db_sql_mk(DBX_GROUPAGG, 0))) e->op = agg, e->column = col ? col->column : -1;
+                db_sexpr_free(col);
+                return e;
+            }
+        }
         /* scalar functions (db_func): name, arguments allowed */
         static const struct {
             const char *name;

@@ -14,6 +14,7 @@ typedef struct conv {
     db_query *q;
     int scope[DB_MAX_SUB]; /* sub items of the subqueries being converted, innermost last */
     int nscope;
+    bool having; /* converting HAVING: COUNT/SUM/MIN/MAX are DBX_GROUPAGG nodes */
 } conv;
 
 /* sql_expr.c */

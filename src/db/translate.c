@@ -27,6 +27,10 @@ typedef struct tr {
     size_t nowned;
     expr *ovf;   /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
     bool in_sub; /* rows has DB_MAX_FROM + DB_MAX_SUB entries (inside a subquery's translation) */
+    /* HAVING: the group's candidate rows and which of them belong to it (db_having_expr) */
+    unsigned ngroup_rows;
+    expr *const *group_sel;
+    const db_val *const *group_rows;
 } tr;
 
 static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
@@ -86,6 +90,7 @@ static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
 
 static int value(tr *x, const db_sexpr *e, db_val *out);
 static int cond(tr *x, const db_sexpr *e, tv *out);
+static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
 
 /*
  * The rows of a subquery's table (sub item e->from): for each fixture slot k, rowk[k] its cells
@@ -405,6 +410,16 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     }
     case DBX_FUNC: return func(x, e, out);
+    case DBX_GROUPAGG: { /* COUNT/SUM/MIN/MAX over the group's rows */
+        if (!x->group_sel) return fail(x, "aggregate outside HAVING");
+        const db_val *vals[DB_MAX_SUB_ROWS];
+        if (x->ngroup_rows > DB_MAX_SUB_ROWS) return fail(x, "group of too many rows");
+        for (unsigned k = 0; k < x->ngroup_rows; k++) vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->column];
+        const char *why = NULL;
+        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel, e->column < 0 ? NULL : vals, out, NULL, &why))
+            return fail(x, why);
+        return 0;
+    }
     case DBX_LENGTH: {
         db_val a;
         if (value(x, e->kids[0], &a)) return -1;
@@ -555,6 +570,43 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
     tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
     int rc = cond(&x, e, &r);
+    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
+    free(x.owned);
+    if (rc) {
+        *why = x.why ? x.why : "unsupported";
+        return NULL;
+    }
+    return r.t;
+}
+
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *a, const db_val *b)
+{
+    expr *eq = one(cx);
+    for (int k = 0; k < q->ngroup; k++) {
+        const db_val *x = &a[q->group_col[k]], *y = &b[q->group_col[k]];
+        expr *both_null = expr_and1(cx, x->null, y->null);
+        expr *same = expr_and1(cx, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)), val_eq(cx, x, y));
+        eq = expr_and1(cx, eq, or1(cx, both_null, same));
+    }
+    return eq;
+}
+
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *rep, unsigned n, expr *const *sel,
+                     const db_val *const *group_rows, const db_val *params, int nparams, const char **why)
+{
+    *why = NULL;
+    if (!q->having) return one(cx);
+    const db_val *rows[1] = {rep};
+    tr x = {.cx = cx,
+            .q = q,
+            .rows = rows,
+            .params = params,
+            .nparams = nparams,
+            .ngroup_rows = n,
+            .group_sel = sel,
+            .group_rows = group_rows};
+    tv r;
+    int rc = cond(&x, q->having, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
     free(x.owned);
     if (rc) {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_db_sql.sh: `sympath run --db` on the SQL real programs send, understood symbolically: ORDER BY ... LIMIT/OFFSET
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
-# (tests/db/customers.c); every reachable branch, no model mismatch, fixtures that load into the schema, replay agrees.
+# (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c); every
+# reachable branch, no model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
 rm -rf "$W"
@@ -51,4 +52,14 @@ done
 run customers customers.sql 2 19 21 23 25 31 33 41 52
 jq -e '[.coverage.sites[] | select(.line == 46) | .covered[1]] | any' "$W/customers/report.json" >/dev/null ||
     fail "customers: COUNT(*) of the IN subquery never > 0"
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN and subqueries understood, every reachable branch, fixtures load, replay agrees"
+# GROUP BY team HAVING COUNT(*) > 2 with SUM/MAX read back, and a GROUP BY without HAVING
+run teams teams.sql 1 18 21 23 25 28 34 36
+# a fixture with a full team: SQLite itself returns the group from it
+found=0
+for f in "$W"/teams/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" <"$D/teams.sql" && sqlite3 "$W/hand.db" <"$f" || fail "teams: $f does not load"
+    [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM (SELECT team FROM players GROUP BY team HAVING COUNT(*) > 2)")" -ge 1 ] && found=1
+done
+[ $found = 1 ] || fail "teams: no fixture with a team of more than 2 players"
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries and GROUP BY/HAVING understood, every reachable branch, fixtures load, replay agrees"

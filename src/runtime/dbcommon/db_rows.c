@@ -130,6 +130,66 @@ static int window_value(qstate *s, int64_t lit, int param, int64_t *v)
 }
 
 /*
+ * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
+ * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
+ * over the group (the matching slots with i's keys). Like the row events, there is one per slot,
+ * present or not; the other side of an absent slot's event asks for one more group. The
+ * aggregates of the result columns are folded over the same rows (s->group_vals).
+ */
+static void group_events(qstate *s, expr *const *conds, unsigned n)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (db_rt.ins[ti]) {
+        s->why = "GROUP BY over rows the program inserted";
+        return;
+    }
+    expr_ctx *cx = rt_cx();
+    const db_val *rows[DB_MAX_COMBOS];
+    for (unsigned k = 0; k < n; k++) rows[k] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+    free(s->group_vals);
+    if (!(s->group_vals = calloc((size_t)n * (size_t)q->nresult + 1, sizeof *s->group_vals))) {
+        s->why = "out of memory";
+        return;
+    }
+    expr *ev[DB_MAX_COMBOS];
+    for (unsigned i = 0; i < n; i++) {
+        expr *sel[DB_MAX_COMBOS];
+        const db_val *vals[DB_MAX_COMBOS];
+        expr *first = conds[i];
+        for (unsigned j = 0; j < n; j++) {
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rows[i], rows[j]));
+            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
+        }
+        const char *why = NULL;
+        expr *having = db_having_expr(cx, q, rows[i], n, sel, rows, s->params, s->nparams, &why);
+        if (!having) {
+            s->why = why;
+            return;
+        }
+        ev[i] = expr_and1(cx, first, having);
+        for (int r = 0; r < q->nresult; r++) {
+            if (q->result_agg[r] == DB_AGG_NONE) continue;
+            int col = q->result_col[r];
+            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][col];
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals,
+                             &s->group_vals[(size_t)i * q->nresult + r], NULL, &why)) {
+                s->why = why;
+                return;
+            }
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        s->match[i] = conds[i];
+        s->expected[i] = (uint8_t)(ev[i]->value & 1);
+        expr *e = rt_norm(ev[i]);
+        uint32_t beyond = i > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
+        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | i);
+    }
+    s->symbolic = true;
+}
+
+/*
  * The events of one execution of an understood SELECT (see db_rt.h):
  * one BK_ROW per combination of row slots of its FROM items, in a fixed order and
  * number (every slot, present or not), so that no value of a row count changes
@@ -174,6 +234,10 @@ void db_rt_record_rows(qstate *s)
             return;
         }
         conds[c] = expr_and1(cx, present, w);
+    }
+    if (q->ngroup) {
+        group_events(s, conds, n);
+        return;
     }
     for (unsigned c = 0; c < n; c++) {
         expr *e = rt_norm(conds[c]);
@@ -308,6 +372,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 {
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
+    s->cur_group = -1;
     const db_query *q = s->q;
     bool all = true;
     unsigned combo = 0, weight = 1;
@@ -324,6 +389,18 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         all &= k != UINT32_MAX;
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
+    }
+    if (all && s->symbolic && q->ngroup) { /* the group's first matching slot with the same keys */
+        int ti = q->table;
+        const db_val *mine = &db_rt.cells[ti][(size_t)combo * db_rt.schema->tables[ti].ncols];
+        for (unsigned i = 0; i <= combo; i++) {
+            const db_val *rep = &db_rt.cells[ti][(size_t)i * db_rt.schema->tables[ti].ncols];
+            if ((s->match[i]->value & 1) && (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
+                combo = i;
+                break;
+            }
+        }
+        s->cur_slot[0] = s->cur_group = (int)combo;
     }
     if (all && s->symbolic && q->norder && s->prev_combo >= 0) {
         /* ORDER BY: the order the program sees is kept (the previous row sorts first) */

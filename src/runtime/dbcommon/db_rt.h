@@ -64,6 +64,10 @@ typedef struct qstate {
     /* LIMIT/OFFSET in ORDER BY order (db_query.order_window): the window of this execution and
      * each candidate row's "present and matches" condition, kept for the position assumption of
      * every returned row (db_rows.c) */
+    /* GROUP BY: the result row being read is the group of fixture slot cur_group (its first
+     * row), whose aggregates are group_vals[cur_group * nresult + column] */
+    int cur_group;
+    db_val *group_vals;
     bool window;
     int64_t win_limit, win_offset; /* win_limit -1: none */
     uint32_t nreturned;            /* rows returned so far in this execution */

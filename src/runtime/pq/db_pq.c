@@ -148,6 +148,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     size_t len = strlen(sql);
     s->sql = strdup(sql);
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+    s->cur_group = -1;
     char *err = NULL;
     if (db_query_parse(db_rt.schema, sql, len, &s->q, &err)) s->q = NULL;
     free(err);

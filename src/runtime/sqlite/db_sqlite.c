@@ -80,6 +80,7 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     s->st = *pp;
     s->db = db;
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+    s->cur_group = -1;
     s->ns = spent;
     char *err = NULL;
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
@@ -233,6 +234,7 @@ int db_sqlite3_step(sqlite3_stmt *st)
     s->ns += util_now_ns() - t0;
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
+    s->cur_group = -1;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (rc == SQLITE_ROW && s->rowid_col) {
         int base = sqlite3_column_count(st) - s->q->nfrom;
@@ -270,6 +272,7 @@ int db_sqlite3_reset(sqlite3_stmt *st)
         s->started = false;
         s->symbolic = false;
         for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+        s->cur_group = -1;
     }
     return sqlite3_reset(st);
 }
@@ -283,7 +286,7 @@ int db_sqlite3_finalize(sqlite3_stmt *st)
             *pp = s->next;
             db_rt_log_query(s);
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals), free(s);
             break;
         }
     return sqlite3_finalize(st);
@@ -315,6 +318,10 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col) return NULL;
     if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
+    if (s->cur_group >= 0 && s->q->result_agg[i] != DB_AGG_NONE)
+        return s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v
+                   ? &s->group_vals[(size_t)s->cur_group * s->q->nresult + i]
+                   : NULL;
     int f = s->q->result_from[i];
     if (s->cur_slot[f] < 0) return NULL;
     int ti = s->q->from_table[f];
