@@ -113,8 +113,25 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a FROM t, t AS t2", "ambiguous column");
     expect_unsupported(s, "SELECT count(DISTINCT a) FROM t", "aggregate or function in the result");
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
-    expect_unsupported(s, "SELECT sum(a) FROM t GROUP BY b", "GROUP BY/HAVING");
-    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a, sum(b) FROM t GROUP BY u", "result column not in GROUP BY");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b + 1", "GROUP BY of an expression");
+    expect_unsupported(s, "SELECT t.b FROM t, t t2 GROUP BY t.b", "GROUP BY of a join or of more than 4 keys");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
+    /* GROUP BY keys, aggregates beside them, HAVING's aggregates over the group */
+    sql = "SELECT b, count(*), max(a) FROM t GROUP BY b HAVING count(*) > 2 AND sum(a) < 10";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->aggregate);
+    assert_int_equal(q->ngroup, 1);
+    assert_int_equal(q->group_col[0], 1);
+    assert_int_equal(q->result_agg[1], DB_AGG_COUNT);
+    assert_int_equal(q->result_agg[2], DB_AGG_MAX);
+    assert_int_equal(q->having->kind, DBX_AND);
+    assert_int_equal(q->having->kids[0]->kids[0]->kind, DBX_GROUPAGG);
+    assert_int_equal(q->having->kids[0]->kids[0]->column, -1);
+    assert_int_equal(q->having->kids[1]->kids[0]->op, DB_AGG_SUM);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
     expect_unsupported(s, "SELECT a FROM t ORDER BY a + 1 LIMIT 3", "LIMIT/OFFSET with ORDER BY of an expression");
     expect_unsupported(s, "SELECT t.a FROM t, t t2 LIMIT 3", "LIMIT/OFFSET on a join without ORDER BY");
     expect_unsupported(s, "SELECT a FROM t LIMIT 1 + 1", "LIMIT/OFFSET of an expression");
