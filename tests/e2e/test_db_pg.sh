@@ -1,6 +1,7 @@
 #!/bin/bash
 # test_db_pg.sh: `sympath run --db postgresql://...` (fixture mode on PostgreSQL) on the ISSTA 2007 example: a server the
-# test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server.
+# test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server;
+# and pg_sql.c: ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS and GROUP BY/HAVING understood on PostgreSQL.
 set -u
 fail() { echo "FAIL [db_pg]: $*"; exit 1; }
 W="$WORK/db_pg"
@@ -92,9 +93,26 @@ jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | any' "$r3" >
     fail "pg_write: the COUNT(*) after the DELETE did not go both ways"
 [ "$(state)" = "$before" ] || fail "the user's database changed (pg_write)"
 
+# the SQL real programs send (tests/programs/pg/pg_sql.c): ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING
+q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price int NOT NULL CHECK (price > 0),
+                              stock int NOT NULL DEFAULT 0);
+           CREATE TABLE sales(id int PRIMARY KEY, item int NOT NULL REFERENCES items(id), qty int NOT NULL)" ||
+    fail "cannot create the items and sales tables"
+before=$(state)
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 25s --solver-timeout 10s \
+    --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
+r4="$W/sql/report.json"
+jq -e '[.database.queries[] | .understood and .model_mismatches == 0] | all and length == 5' "$r4" >/dev/null ||
+    fail "pg_sql: queries not understood or mismatched: $(jq -c '.database.queries' "$r4")"
+for line in 22 23 29 33 37 40; do # LIMIT 1 row or none, its price > 100, OFFSET 1, NULL row, NOT EXISTS, HAVING
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r4" \
+        >/dev/null || fail "pg_sql line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r4")"
+done
+[ "$(state)" = "$before" ] || fail "the user's database changed (pg_sql)"
+
 # replay without the server: the recorded results
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
 grep -q "gcov branch coverage: $cov/" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from sympath's $cov"; }
 grep -h "acm" "$out"/replay/tests-*.log | grep -q "^1 acm" || fail "no replayed test saw an acm book"
-echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), pg_shop $(jq .coverage.branches_covered "$r2")/$(jq .coverage.branches_total "$r2"), user's database unchanged, replay agrees"
+echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), pg_shop $(jq .coverage.branches_covered "$r2")/$(jq .coverage.branches_total "$r2"), pg_sql $(jq .coverage.branches_covered "$r4")/$(jq .coverage.branches_total "$r4"), user's database unchanged, replay agrees"
