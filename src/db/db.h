@@ -315,6 +315,14 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
 void db_query_free(db_query *q);
 
 /*
+ * Does each result row of q come from exactly one row of each FROM item, and read nothing else?
+ * (an understood SELECT without aggregates, GROUP BY, subqueries, outer joins or OFFSET). Then
+ * the rows behind a result are named by its hidden rowids, and a database holding just those
+ * rows gives the same result (`sympath data` fixtures).
+ */
+bool db_query_rows_are_keys(const db_query *q);
+
+/*
  * The SELECT text sympath sends to SQLite for an understood query: the original
  * with ", F.rowid" added for each FROM item F, in order, as the last result
  * columns (before FROM), so that each result row maps back to the fixture rows

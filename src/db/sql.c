@@ -12,6 +12,16 @@
 #include "db.h"
 #include "sql_int.h"
 
+bool db_query_rows_are_keys(const db_query *q)
+{
+    if (!q || q->kind != DBQ_SELECT || !q->understood || q->aggregate || q->ngroup || q->nsub || q->offset > 0 ||
+        q->offset_param)
+        return false;
+    for (int f = 0; f < q->nfrom; f++)
+        if (q->nullable[f]) return false;
+    return true;
+}
+
 void db_query_free(db_query *q)
 {
     if (!q) return;

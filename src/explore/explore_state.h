@@ -45,6 +45,7 @@ typedef struct explore_state {
     tree *tree;
     strategy *st;
     solver *solver;
+    solver *min_solver; /* fixture minimization's own (its caches must not steer the search); NULL until used */
     suite_writer *suite;
     site_table sites;
     executor **ex;
@@ -80,9 +81,13 @@ typedef struct explore_state {
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
-    unsigned cur_exec;                     /* executor of the run being processed (its number: exec_base + index) */
-    unsigned exec_base;                    /* number of executor 0 (a worker's: its endpoint) */
-    const char *results_text;              /* PostgreSQL: the recorded results of a worker's run the coordinator
+    /* fixture minimization (db_minimize.c): tests simplified, simplifications whose run left the
+     * path, solver queries, tests not tried (its time share was spent), seconds */
+    uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;
+    double db_min_seconds;
+    unsigned cur_exec;        /* executor of the run being processed (its number: exec_base + index) */
+    unsigned exec_base;       /* number of executor 0 (a worker's: its endpoint) */
+    const char *results_text; /* PostgreSQL: the recorded results of a worker's run the coordinator
                                                keeps (instead of reading results-<cur_exec>.txt), or NULL */
     size_t results_len;
     struct report_progress *progress; /* OUT/stats and the progress display (src/report) */
@@ -180,6 +185,16 @@ uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov);
 /* Write run r as a test case (tests/test-NNNNN.xml, its fixture with --db) with comment;
  * counts it; a failed write stops the exploration (explore_output_failed). */
 void explore_keep_test(explore_state *s, const run_result *r, const char *comment);
+
+/*
+ * Fixture minimization (db_minimize.c, issue 14): the run r of executor idx (just finished, so
+ * idle) is about to be kept; find, with the solver, the simplest fixture values its path
+ * condition allows (fewest rows, no NULLs, short texts, small numbers, greedily in input order),
+ * run them on executor idx and return 1 with *out (the caller clears it) when that run follows
+ * exactly r's events and ends the same way; 0 otherwise (keep r; for PostgreSQL r's recorded
+ * results are put back). Does nothing without --db or with --no-db-minimize.
+ */
+int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run_result *out);
 /* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
  * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */
 int explore_is_complete(const explore_state *s, const tree_stats *ts);

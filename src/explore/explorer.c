@@ -314,19 +314,33 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     const uint8_t *cov = executor_coverage(s->ex[idx]);
     uint32_t fresh = explore_fresh_coverage(s, cov);
     int new_error = explore_handle_error(s, r);
+    bool keep = (fresh > 0 || new_error) &&
+                (s->par_role == PAR_WORKER || (!s->write_failed && !(s->o->max_tests && s->tests >= s->o->max_tests)));
+    /* a kept test's fixture is simplified first (its run again on this executor: the
+     * coverage of this run is copied before) */
+    run_result simple;
+    const run_result *kept = r;
+    uint8_t *cov_copy = NULL;
+    if (keep && s->o->db_schema && !s->o->no_db_minimize && (cov_copy = malloc(s->nslots + 1))) {
+        memcpy(cov_copy, cov, s->nslots);
+        cov = cov_copy;
+        if (explore_db_minimize(s, idx, r, &simple)) kept = &simple;
+    }
     if (s->par_role == PAR_WORKER) {
         /* the coordinator keeps it if it is new to the whole exploration */
-        if (fresh > 0 || new_error) worker_send_result(s, r, cov);
+        if (keep) worker_send_result(s, kept, cov);
         explore_merge_run_coverage(s, cov);
     } else {
-        if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+        if (keep) {
             char comment[128];
             snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                      (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
-            explore_keep_test(s, r, comment);
+            explore_keep_test(s, kept, comment);
         }
         if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
+    if (kept != r) run_result_clear(&simple);
+    free(cov_copy);
 
     /* strategy feedback */
     if (tr.npath > s->taken_cap) {
@@ -684,6 +698,7 @@ void explore_teardown(explore_state *s)
     if (s->suite) suite_close(s->suite);
     if (s->st) s->st->destroy(s->st);
     solver_free(s->solver);
+    if (s->min_solver) solver_free(s->min_solver);
     tree_free(s->tree);
     expr_ctx_free(s->cx);
     for (uint32_t i = 0; i < s->nerrors; i++) {

@@ -28,6 +28,9 @@ run() {
     jq -e '.database.query_sites_understood == .database.query_sites and .database.fixtures_rejected == 0 and
            .database.fixture_errors == 0 and ([.database.queries[].model_mismatches] | add) == 0' "$r" >/dev/null ||
         fail "$name: report.json database section: $(jq -c '.database' "$r")"
+    # every kept fixture was simplified (fewest rows, small values) and its run kept the test's path
+    jq -e '.database.fixtures_minimized == .database.fixtures_written and .database.minimizations_off_path == 0' \
+        "$r" >/dev/null || fail "$name: fixtures not minimized: $(jq -c '.database' "$r")"
     for f in "$out"/tests/test-*.sql; do
         rm -f "$W/hand.db"
         { sqlite3 "$W/hand.db" <"$D/$schema" && sqlite3 "$W/hand.db" <"$f"; } || fail "$name: $f does not load"
@@ -47,6 +50,13 @@ for f in "$W"/cheapest/tests/test-*.sql; do
     [ "$(sqlite3 "$W/hand.db" "SELECT price & 4294967295 FROM items ORDER BY price DESC LIMIT 1 OFFSET 1")" = 42 ] && found=1
 done
 [ $found = 1 ] || fail "cheapest: no fixture whose runner-up costs 42"
+# minimal fixtures: small numbers, at most the 2 rows a path needs (the runner-up needs a first one)
+for f in "$W"/cheapest/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" <"$D/cheapest.sql" && sqlite3 "$W/hand.db" <"$f" || fail "cheapest: $f does not load"
+    [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) <= 2 AND COALESCE(MAX(abs(id) + abs(price) + abs(stock)), 0) <= 3000 FROM items")" = 1 ] ||
+        { cat "$f"; fail "cheapest: $f is not minimal"; }
+done
 # LEFT JOIN: no order (NULL row), VIP without orders, big and small orders, several orders; NOT EXISTS (41),
 # IN (SELECT ...) (46), a scalar SUM subquery (52) (unreachable: the failed open, a COUNT(*) without its row)
 run customers customers.sql 2 19 21 23 25 31 33 41 52
