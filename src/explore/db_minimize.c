@@ -24,7 +24,7 @@
 #define MIN_QUERIES 300  /* solver queries per test at most */
 #define MIN_QUERY_MS 500 /* time-out of each */
 #define MIN_PREFS 6      /* preferred values tried per input */
-#define MIN_SECONDS 1.0  /* per test at most, and in all at most 1 s + 20% of the exploration so far */
+#define MIN_SECONDS 1.0  /* per test at most; in all 2 s + 25% of the budget (or of the time so far) */
 
 /* Preferred values of input i (its type, width and name in r; its value now: cur), simplest first,
  * none equal to cur; returns how many. */
@@ -126,7 +126,8 @@ int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run
         has_fixture = r->inames && r->inames[i] && !strcmp(r->inames[i], first);
     if (!has_fixture) return 0; /* the run never opened its database */
     if (s->o->budget_seconds > 0 && s->o->budget_seconds - (util_now_s() - s->t0) < 2.0) return 0;
-    if (s->db_min_seconds > MIN_SECONDS + 0.2 * (util_now_s() - s->t0)) { /* exploration first */
+    double share = s->o->budget_seconds > 0 ? s->o->budget_seconds : util_now_s() - s->t0;
+    if (s->db_min_seconds > 2 * MIN_SECONDS + 0.25 * share) { /* exploration first */
         s->db_min_skipped++;
         return 0;
     }
