@@ -641,6 +641,14 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n);
 char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning);
 
 /*
+ * "SELECT ctid::text FROM t WHERE <every column IS NOT DISTINCT FROM its literal> [AND ctid::text
+ * NOT IN (not_in)] LIMIT 1": the row of t holding exactly these cells, other than the ctids in
+ * not_in (a comma-separated list of quoted ctid texts, or NULL/""). Literals as in
+ * db_pg_insert_sql. malloc'ed; NULL when out of memory.
+ */
+char *db_pg_find_row_sql(const db_table *t, const db_cell *cells, const char *not_in);
+
+/*
  * The fixture of a test case as PostgreSQL INSERTs (db_pg_insert_sql), decoded as
  * db_fixture_sql does. malloc'ed; NULL when out of memory.
  */

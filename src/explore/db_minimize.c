@@ -173,6 +173,10 @@ int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run
             uint64_t v[MIN_PREFS];
             unsigned nv = done ? 0 : prefs_of(r, i, cur[i], slot_of(r, i, &slot), v);
             for (unsigned k = 0; k < nv && queries < MIN_QUERIES; k++) {
+                if (util_now_s() - t0 > MIN_SECONDS) { /* out of time: the rest stays as it is */
+                    queries = MIN_QUERIES;
+                    break;
+                }
                 queries++;
                 if (try_solve(s, pc, npc, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[k], r->iwidths[i])), cur,
                               r->ninputs))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_db_pg.sh: `sympath run --db postgresql://...` (fixture mode on PostgreSQL) on the ISSTA 2007 example: a server the
 # test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server;
-# and pg_sql.c: ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS and GROUP BY/HAVING understood on PostgreSQL.
+# and pg_sql.c: ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING and an UPDATE read back on PostgreSQL.
 set -u
 fail() { echo "FAIL [db_pg]: $*"; exit 1; }
 W="$WORK/db_pg"
@@ -102,12 +102,16 @@ before=$(state)
 "$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 25s --solver-timeout 10s \
     --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
 r4="$W/sql/report.json"
-jq -e '[.database.queries[] | .understood and .model_mismatches == 0] | all and length == 5' "$r4" >/dev/null ||
+jq -e '[.database.queries[] | .understood and .model_mismatches == 0] | all and length == 7' "$r4" >/dev/null ||
     fail "pg_sql: queries not understood or mismatched: $(jq -c '.database.queries' "$r4")"
-for line in 22 23 29 33 37 40; do # LIMIT 1 row or none, its price > 100, OFFSET 1, NULL row, NOT EXISTS, HAVING
+# LIMIT 1 row or none, its price > 100, OFFSET 1, NULL row, NOT EXISTS, HAVING, a row the UPDATE changed read back
+for line in 22 23 29 33 37 40 45; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r4" \
         >/dev/null || fail "pg_sql line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r4")"
 done
+# after the UPDATE the rows keep mapping back to their slots (new ctids found): none is read concretely
+jq -e '[.database.queries[] | select(.sql | test("stock = 0")) | .other_rows_returned == 0 and .fixture_rows_returned > 0] | all' \
+    "$r4" >/dev/null || fail "pg_sql: rows after the UPDATE not modelled: $(jq -c '.database.queries' "$r4")"
 [ "$(state)" = "$before" ] || fail "the user's database changed (pg_sql)"
 
 # replay without the server: the recorded results

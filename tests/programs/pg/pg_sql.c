@@ -1,4 +1,4 @@
-/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING. */
+/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING, an UPDATE read back. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +39,11 @@ int main(void)
     PQclear(r);
     if (rows(conn, "SELECT item, COUNT(*) FROM sales GROUP BY item HAVING COUNT(*) > 2", &r) > 0)
         printf("a best seller\n");
+    PQclear(r);
+    /* an UPDATE read back: the sale of one of each dear item in stock */
+    PQclear(PQexec(conn, "UPDATE items SET stock = stock - 1 WHERE stock > 0 AND price > 50"));
+    if (rows(conn, "SELECT id FROM items WHERE stock = 0 AND price > 50", &r) > 0)
+        printf("a dear item sold out\n");
     PQclear(r);
     PQfinish(conn);
     return 0;
