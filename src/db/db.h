@@ -223,6 +223,17 @@ typedef struct db_sexpr {
 #define DB_MAX_FROM 3 /* tables of a join */
 #define DB_MAX_SUB 4  /* subqueries of one statement (each over one table) */
 
+/* Transaction statements (db_query.txn): what they do to the rows a program reads back. */
+typedef enum db_txn {
+    DB_TXN_NONE = 0,
+    DB_TXN_BEGIN,      /* BEGIN [DEFERRED|IMMEDIATE|EXCLUSIVE] [TRANSACTION], START TRANSACTION */
+    DB_TXN_COMMIT,     /* COMMIT, END */
+    DB_TXN_ROLLBACK,   /* ROLLBACK */
+    DB_TXN_SAVEPOINT,  /* SAVEPOINT name */
+    DB_TXN_RELEASE,    /* RELEASE [SAVEPOINT] name */
+    DB_TXN_ROLLBACK_TO /* ROLLBACK TO [SAVEPOINT] name */
+} db_txn;
+
 /* Aggregates of a SELECT without GROUP BY (one result row). */
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
 
@@ -288,7 +299,8 @@ typedef struct db_query {
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
     bool order_nulls_default
-        [4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+        [4];    /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+    db_txn txn; /* a transaction statement (kind DBQ_OTHER), DB_TXN_NONE otherwise */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */

@@ -441,6 +441,25 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->insert_val = vals;
 }
 
+/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
+static bool sqlite_begin(const char *sql, size_t len)
+{
+    char w[2][16] = {{0}};
+    int n = 0;
+    for (size_t i = 0; i < len && n < 2;) {
+        while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r')) i++;
+        size_t k = 0;
+        while (i < len && ((sql[i] >= 'a' && sql[i] <= 'z') || (sql[i] >= 'A' && sql[i] <= 'Z'))) {
+            if (k < 15) w[n][k++] = (char)(sql[i] | 0x20);
+            i++;
+        }
+        if (!k) break;
+        n++;
+    }
+    return n == 2 && !strcmp(w[0], "begin") &&
+           (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
+}
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;
@@ -457,6 +476,14 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
+    if (r.error && sqlite_begin(sql, len)) { /* BEGIN DEFERRED/IMMEDIATE/EXCLUSIVE: SQLite's own */
+        pg_query_free_protobuf_parse_result(r);
+        free(pg);
+        q->kind = DBQ_OTHER;
+        q->txn = DB_TXN_BEGIN;
+        *out = q;
+        return 0;
+    }
     if (r.error) {
         if (asprintf(err, "%s (at byte %d)", r.error->message, r.error->cursorpos) < 0) *err = NULL;
         pg_query_free_protobuf_parse_result(r);
@@ -493,11 +520,27 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
             break;
         }
+        case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
+            q->kind = DBQ_OTHER;
+            switch (st->transaction_stmt->kind) {
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: q->txn = DB_TXN_BEGIN; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: q->txn = DB_TXN_COMMIT; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: q->txn = DB_TXN_ROLLBACK; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: q->txn = DB_TXN_SAVEPOINT; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE: q->txn = DB_TXN_RELEASE; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: q->txn = DB_TXN_ROLLBACK_TO; break;
+            default: break;
+            }
+            break;
+        }
         default: q->kind = DBQ_OTHER; break;
         }
-        /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions;
-         * everything else runs concretely (a table it changes is concrete from then on) */
-        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE)) q->understood = false;
+        /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions,
+         * transaction statements save and restore them (the runtime's db_txn.c); everything
+         * else runs concretely (a table it changes is concrete from then on) */
+        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && !q->txn)
+            q->understood = false;
         if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1) q->understood = false;
     }
     if (np > q->nparams) q->nparams = np;

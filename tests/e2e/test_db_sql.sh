@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_db_sql.sh: `sympath run --db` on the SQL real programs send, understood symbolically: ORDER BY ... LIMIT/OFFSET
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
-# (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c); every
+# (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c), a
+# transaction rolled back or committed (tests/db/transfer.c); every
 # reachable branch, no model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -72,4 +73,6 @@ for f in "$W"/teams/tests/test-*.sql; do
     [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM (SELECT team FROM players GROUP BY team HAVING COUNT(*) > 2)")" -ge 1 ] && found=1
 done
 [ $found = 1 ] || fail "teams: no fixture with a team of more than 2 players"
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries and GROUP BY/HAVING understood, every reachable branch, fixtures load, replay agrees"
+# a withdrawal in a transaction (BEGIN IMMEDIATE, UPDATE, ROLLBACK or COMMIT), the balance read back after it
+run transfer transfer.sql 1 32 39 46 48 50
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING and transactions understood, every reachable branch, fixtures load, replay agrees"

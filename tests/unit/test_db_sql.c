@@ -221,6 +221,26 @@ static void test_parse(void **state)
     db_query_free(q);
     expect_unsupported(s, "UPDATE t SET a = hex(b)", "SET value");
 
+    /* transaction statements, SQLite's BEGIN IMMEDIATE too */
+    static const struct {
+        const char *sql;
+        db_txn t;
+    } txns[] = {{"BEGIN", DB_TXN_BEGIN},
+                {"BEGIN IMMEDIATE TRANSACTION", DB_TXN_BEGIN},
+                {"begin exclusive", DB_TXN_BEGIN},
+                {"COMMIT", DB_TXN_COMMIT},
+                {"END", DB_TXN_COMMIT},
+                {"ROLLBACK", DB_TXN_ROLLBACK},
+                {"SAVEPOINT a", DB_TXN_SAVEPOINT},
+                {"RELEASE SAVEPOINT a", DB_TXN_RELEASE},
+                {"ROLLBACK TO a", DB_TXN_ROLLBACK_TO}};
+    for (size_t i = 0; i < sizeof txns / sizeof *txns; i++) {
+        assert_int_equal(db_query_parse(s, txns[i].sql, strlen(txns[i].sql), &q, &err), 0);
+        if (q->txn != txns[i].t) fail_msg("%s: txn %d, expected %d", txns[i].sql, (int)q->txn, (int)txns[i].t);
+        assert_int_equal(q->kind, DBQ_OTHER);
+        db_query_free(q);
+    }
+
     sql = "SELEKT nonsense";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), -1);
     assert_non_null(err);

@@ -85,6 +85,9 @@ qstate *db_rt_find(sqlite3_stmt *st);
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Log a statement's statistics ("q" line) and reset them. */
 void db_rt_log_query(qstate *s);
+/* A transaction statement the program ran successfully (db_txn.c): BEGIN/SAVEPOINT save the
+ * model of the rows, ROLLBACK [TO] puts it back, COMMIT/RELEASE forget saved ones. */
+void db_rt_txn(db_txn t);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
 void db_rt_assume(expr *c);

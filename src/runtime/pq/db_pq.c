@@ -163,6 +163,10 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     const db_query *q = s->q;
     const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
     long n = ct && *ct ? atol(ct) : 0;
+    if (q && q->txn) { /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
+        db_rt_txn(q->txn);
+        return true;
+    }
     if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {
         if (n > 0 && (!q || q->kind != DBQ_SELECT)) all_dirty();
         return false;

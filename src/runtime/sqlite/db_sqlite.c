@@ -229,6 +229,7 @@ int db_sqlite3_step(sqlite3_stmt *st)
         if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
     uint64_t t0 = util_now_ns();
+    int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);
     if (!s) return rc;
     s->ns += util_now_ns() - t0;
@@ -258,8 +259,11 @@ int db_sqlite3_step(sqlite3_stmt *st)
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0))
             db_rt.dirty[s->q->table] = true;
-        if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
-            for (int ti = 0; ti < db_rt.schema->ntables; ti++) db_rt.dirty[ti] = true;
+        if (s->q && s->q->txn)
+            db_rt_txn(s->q->txn);
+        else if (s->q && s->q->kind == DBQ_OTHER && sqlite3_total_changes(s->db) > changes_before)
+            for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+                db_rt.dirty[ti] = true; /* unknown target: all concrete */
     }
     return rc;
 }

@@ -1,4 +1,4 @@
-/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING, an UPDATE read back. */
+/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING after a transaction rolled back, an UPDATE read back. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +37,10 @@ int main(void)
     if (rows(conn, "SELECT id FROM items i WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.item = i.id)", &r) > 0)
         printf("an unsold item\n");
     PQclear(r);
+    /* a transaction rolled back: the sales are all there again */
+    PQclear(PQexec(conn, "BEGIN"));
+    PQclear(PQexec(conn, "DELETE FROM sales"));
+    PQclear(PQexec(conn, "ROLLBACK"));
     if (rows(conn, "SELECT item, COUNT(*) FROM sales GROUP BY item HAVING COUNT(*) > 2", &r) > 0)
         printf("a best seller\n");
     PQclear(r);
