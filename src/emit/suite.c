@@ -214,6 +214,24 @@ int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, 
     return num;
 }
 
+int suite_rewrite_test(suite_writer *w, int num, const test_case *tc, const char *comment, char **err)
+{
+    if (err) *err = NULL;
+    if (num < 1 || num > w->ntests) {
+        set_err(err, "no test %d to rewrite", num);
+        return -1;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "test-%05d.xml", num);
+    char *path = path_join(w->tests_dir, name);
+    strbuf b = STRBUF_INIT;
+    format_testcase(&b, tc, comment, tc->covers_error != 0);
+    int rc = path ? write_buffer(&b, path, err) : (set_err(err, "out of memory"), -1);
+    free(path);
+    sb_free(&b);
+    return rc;
+}
+
 int suite_write_error(suite_writer *w, const test_case *tc, const char *description, char **err)
 {
     if (err) *err = NULL;

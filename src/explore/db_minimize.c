@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../db/db.h"
+#include "../emit/emit.h"
 #include "explore_state.h"
 #include "proto/proto.h"
 #include "util/util.h"
@@ -11,8 +12,8 @@
 /*
  * Emmi et al. synthesize the rows a path needs; the solver's model gives them whatever values
  * satisfy the path condition (an INTEGER PRIMARY KEY of -9223372036854775808, a stock of 2^54,
- * rows no query returned). Before a test is kept, its fixture inputs are simplified one at a
- * time, in the test vector's order (each table's row count first, then its slots' NULL flags,
+ * rows no query returned). After the exploration (so that it costs the search nothing), each
+ * kept test's inputs are simplified one at a time, in the test vector's order (each table's row count first, then its slots' NULL flags,
  * lengths, bytes and values): for each input, the first preferred value that, together with the
  * run's whole path condition and the choices made so far, is still satisfiable becomes a
  * constraint ("count = 0", "id = 1", "byte = 'a'", ...); an input with no feasible preference
@@ -24,7 +25,7 @@
 #define MIN_QUERIES 300  /* solver queries per test at most */
 #define MIN_QUERY_MS 500 /* time-out of each */
 #define MIN_PREFS 6      /* preferred values tried per input */
-#define MIN_SECONDS 1.0  /* per test at most; in all 2 s + 25% of the budget (or of the time so far) */
+#define MIN_SECONDS 1.0  /* per test at most; in all 10% of the budget, 2 s at least */
 
 /* Preferred values of input i (its type, width and name in r; its value now: cur), simplest first,
  * none equal to cur; returns how many. */
@@ -115,24 +116,21 @@ static bool try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint6
     return ok;
 }
 
-int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run_result *out)
+/* Minimize r's fixture (see the block comment above) by `deadline` (util_now_s() seconds) on
+ * executor idx; 1 with *out when the simpler run follows r's path. */
+static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run_result *out, double deadline)
 {
     const db_schema *sc = s->o->db_schema;
-    if (!sc || s->o->no_db_minimize || r->error == ERR_TIMEOUT || !r->ninputs) return 0;
+    if (!sc || !r->ninputs) return 0;
     char first[300];
     snprintf(first, sizeof first, "db:%s.rows", sc->tables[0].name);
     bool has_fixture = false;
     for (uint32_t i = 0; i < r->ninputs && !has_fixture; i++)
         has_fixture = r->inames && r->inames[i] && !strcmp(r->inames[i], first);
     if (!has_fixture) return 0; /* the run never opened its database */
-    if (s->o->budget_seconds > 0 && s->o->budget_seconds - (util_now_s() - s->t0) < 2.0) return 0;
-    double share = s->o->budget_seconds > 0 ? s->o->budget_seconds : util_now_s() - s->t0;
-    if (s->db_min_seconds > 2 * MIN_SECONDS + 0.25 * share) { /* exploration first */
-        s->db_min_skipped++;
-        return 0;
-    }
 
     double t0 = util_now_s();
+    if (deadline > t0 + MIN_SECONDS) deadline = t0 + MIN_SECONDS;
     /* the path condition: every event's condition as it went, then one constraint per input */
     size_t npc = 0, cap = (size_t)r->nevents + r->ninputs + 2;
     expr **pc = malloc(cap * sizeof *pc);
@@ -167,13 +165,13 @@ int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run
                 any = true;
             }
         }
-        if (util_now_s() - t0 > MIN_SECONDS) queries = MIN_QUERIES; /* out of time: the rest stays as it is */
+        if (util_now_s() > deadline) queries = MIN_QUERIES; /* out of time: the rest stays as it is */
         bool done = !any || (queries++ < MIN_QUERIES && try_solve(s, pc, npc, all, cur, r->ninputs));
         for (uint32_t i = g; i < ge; i++) {
             uint64_t v[MIN_PREFS];
             unsigned nv = done ? 0 : prefs_of(r, i, cur[i], slot_of(r, i, &slot), v);
             for (unsigned k = 0; k < nv && queries < MIN_QUERIES; k++) {
-                if (util_now_s() - t0 > MIN_SECONDS) { /* out of time: the rest stays as it is */
+                if (util_now_s() > deadline) { /* out of time: the rest stays as it is */
                     queries = MIN_QUERIES;
                     break;
                 }
@@ -216,9 +214,113 @@ int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run
     }
     free(cur);
     s->db_min_seconds += util_now_s() - t0;
-    if (kept)
-        s->db_minimized++;
-    else if (changed)
-        s->db_min_rejected++;
+    if (!kept && changed) s->db_min_rejected++;
     return kept;
+}
+
+/* ---------------------------------------------------------------- the queue of kept tests */
+
+typedef struct min_entry {
+    struct min_entry *next;
+    int num;      /* test-NNNNN */
+    run_result r; /* a copy: inputs, their types, widths and names, events */
+} min_entry;
+
+static void entry_free(min_entry *e)
+{
+    for (uint32_t i = 0; e->r.inames && i < e->r.ninputs; i++) free(e->r.inames[i]);
+    free(e->r.inames), free(e->r.inputs), free(e->r.itypes), free(e->r.iwidths), free(e->r.events), free(e);
+}
+
+void explore_db_queue_kept(explore_state *s, int num, const run_result *r)
+{
+    if (!s->o->db_schema || s->o->no_db_minimize || r->error != ERR_NONE || !r->ninputs) return;
+    min_entry *e = calloc(1, sizeof *e);
+    if (!e) return;
+    e->num = num;
+    e->r = *r; /* the scalars; the arrays copied below */
+    uint32_t n = r->ninputs;
+    e->r.inputs = malloc(n * sizeof *e->r.inputs);
+    e->r.itypes = malloc(n);
+    e->r.iwidths = malloc(n);
+    e->r.inames = calloc(n, sizeof *e->r.inames);
+    e->r.events = malloc(((size_t)r->nevents + 1) * sizeof *e->r.events);
+    bool ok = e->r.inputs && e->r.itypes && e->r.iwidths && e->r.inames && e->r.events;
+    if (ok) {
+        memcpy(e->r.inputs, r->inputs, n * sizeof *e->r.inputs);
+        memcpy(e->r.itypes, r->itypes, n);
+        memcpy(e->r.iwidths, r->iwidths, n);
+        memcpy(e->r.events, r->events, (size_t)r->nevents * sizeof *e->r.events);
+        for (uint32_t i = 0; ok && i < n; i++)
+            if (r->inames && r->inames[i] && !(e->r.inames[i] = strdup(r->inames[i]))) ok = false;
+    }
+    if (!ok) {
+        entry_free(e);
+        return;
+    }
+    e->next = s->min_queue;
+    s->min_queue = e;
+}
+
+/* INSERT statements in a fixture file (0 when there is none). */
+static uint64_t fixture_rows(const char *path)
+{
+    char *t = util_read_file(path, NULL);
+    uint64_t n = 0;
+    for (const char *p = t; p && (p = strstr(p, "INSERT INTO ")); p++) n++;
+    free(t);
+    return n;
+}
+
+/* Replace test num's files with run m's inputs and fixture. 0, or -1 (the old files stay). */
+static int rewrite_test(explore_state *s, int num, const run_result *m)
+{
+    test_case tc;
+    explore_fill_test_case(m, &tc);
+    char *err = NULL;
+    if (suite_rewrite_test(s->suite, num, &tc, "fixture minimized (db_minimize.c)", &err)) {
+        free(err);
+        return -1;
+    }
+    char sql[4200];
+    snprintf(sql, sizeof sql, "%s/tests/test-%05d.sql", s->o->out_dir, num);
+    uint64_t old_rows = fixture_rows(sql);
+    s->db_fixtures--;
+    s->db_fixture_rows -= old_rows;
+    return explore_write_fixture(s, m, "tests/test-%05d.xml", num);
+}
+
+void explore_db_minimize_kept(explore_state *s)
+{
+    /* oldest first: the tests that show the most common paths */
+    min_entry *rev = NULL;
+    while (s->min_queue) {
+        min_entry *e = s->min_queue;
+        s->min_queue = e->next;
+        e->next = rev;
+        rev = e;
+    }
+    s->cur_exec = s->exec_base; /* executor 0 runs them */
+    double t0 = util_now_s();
+    double limit = s->o->budget_seconds > 0 ? 0.1 * s->o->budget_seconds : 0.1 * (t0 - s->t0);
+    if (limit < 2 * MIN_SECONDS) limit = 2 * MIN_SECONDS;
+    bool stop = s->write_failed || !s->nex || (s->o->interrupted && *s->o->interrupted);
+    while (rev) {
+        min_entry *e = rev;
+        rev = e->next;
+        stop = stop || (s->o->interrupted && *s->o->interrupted);
+        if (stop || util_now_s() - t0 > limit) {
+            s->db_min_skipped += !stop;
+        } else {
+            run_result m;
+            if (minimize_run(s, 0, &e->r, &m, t0 + limit)) {
+                if (rewrite_test(s, e->num, &m) == 0)
+                    s->db_minimized++;
+                else
+                    stop = true; /* a file could not be written: leave the rest as they are */
+                run_result_clear(&m);
+            }
+        }
+        entry_free(e);
+    }
 }

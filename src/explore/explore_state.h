@@ -85,9 +85,10 @@ typedef struct explore_state {
      * path, solver queries, tests not tried (its time share was spent), seconds */
     uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;
     double db_min_seconds;
-    unsigned cur_exec;        /* executor of the run being processed (its number: exec_base + index) */
-    unsigned exec_base;       /* number of executor 0 (a worker's: its endpoint) */
-    const char *results_text; /* PostgreSQL: the recorded results of a worker's run the coordinator
+    struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
+    unsigned cur_exec;           /* executor of the run being processed (its number: exec_base + index) */
+    unsigned exec_base;          /* number of executor 0 (a worker's: its endpoint) */
+    const char *results_text;    /* PostgreSQL: the recorded results of a worker's run the coordinator
                                                keeps (instead of reading results-<cur_exec>.txt), or NULL */
     size_t results_len;
     struct report_progress *progress; /* OUT/stats and the progress display (src/report) */
@@ -184,17 +185,21 @@ uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);
 uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov);
 /* Write run r as a test case (tests/test-NNNNN.xml, its fixture with --db) with comment;
  * counts it; a failed write stops the exploration (explore_output_failed). */
-void explore_keep_test(explore_state *s, const run_result *r, const char *comment);
+int explore_keep_test(explore_state *s, const run_result *r, const char *comment);
 
 /*
- * Fixture minimization (db_minimize.c, issue 14): the run r of executor idx (just finished, so
- * idle) is about to be kept; find, with the solver, the simplest fixture values its path
- * condition allows (fewest rows, no NULLs, short texts, small numbers, greedily in input order),
- * run them on executor idx and return 1 with *out (the caller clears it) when that run follows
- * exactly r's events and ends the same way; 0 otherwise (keep r; for PostgreSQL r's recorded
- * results are put back). Does nothing without --db or with --no-db-minimize.
+ * Fixture minimization (db_minimize.c, issue 14). explore_db_queue_kept remembers kept test
+ * `num` and its run r (copied; its expressions stay in s->cx) when there is a database schema,
+ * --no-db-minimize is off and the run ended without an error. After the exploration,
+ * explore_db_minimize_kept finds for each queued test, with a solver of its own, the simplest
+ * fixture values its path condition allows (fewest rows, no NULLs, short texts, small numbers,
+ * greedily in input order), runs them on executor 0 and, when that run follows exactly the
+ * test's events and ends the same way, rewrites the test's .xml, .sql (and PostgreSQL .results)
+ * files. It takes at most 10% of the budget (2 s at least; 1 s per test) and nothing after
+ * Ctrl-C; the queue is freed either way.
  */
-int explore_db_minimize(explore_state *s, unsigned idx, const run_result *r, run_result *out);
+void explore_db_queue_kept(explore_state *s, int num, const run_result *r);
+void explore_db_minimize_kept(explore_state *s);
 /* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
  * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */
 int explore_is_complete(const explore_state *s, const tree_stats *ts);

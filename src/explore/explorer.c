@@ -253,7 +253,7 @@ static void remember_continuation(explore_state *s, const run_result *r)
         s->cont_dropped++;
 }
 
-void explore_keep_test(explore_state *s, const run_result *r, const char *comment)
+int explore_keep_test(explore_state *s, const run_result *r, const char *comment)
 {
     test_case tc;
     explore_fill_test_case(r, &tc);
@@ -262,9 +262,11 @@ void explore_keep_test(explore_state *s, const run_result *r, const char *commen
     if (num < 0) {
         explore_output_failed(s, "cannot write a test case", err, errno);
         free(err);
-    } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
-        s->tests++;
+        return -1;
     }
+    if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) != 0) return -1;
+    s->tests++;
+    return num;
 }
 
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
@@ -316,31 +318,20 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     int new_error = explore_handle_error(s, r);
     bool keep = (fresh > 0 || new_error) &&
                 (s->par_role == PAR_WORKER || (!s->write_failed && !(s->o->max_tests && s->tests >= s->o->max_tests)));
-    /* a kept test's fixture is simplified first (its run again on this executor: the
-     * coverage of this run is copied before) */
-    run_result simple;
-    const run_result *kept = r;
-    uint8_t *cov_copy = NULL;
-    if (keep && s->o->db_schema && !s->o->no_db_minimize && (cov_copy = malloc(s->nslots + 1))) {
-        memcpy(cov_copy, cov, s->nslots);
-        cov = cov_copy;
-        if (explore_db_minimize(s, idx, r, &simple)) kept = &simple;
-    }
     if (s->par_role == PAR_WORKER) {
         /* the coordinator keeps it if it is new to the whole exploration */
-        if (keep) worker_send_result(s, kept, cov);
+        if (keep) worker_send_result(s, r, cov);
         explore_merge_run_coverage(s, cov);
     } else {
         if (keep) {
             char comment[128];
             snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                      (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
-            explore_keep_test(s, kept, comment);
+            int num = explore_keep_test(s, r, comment);
+            if (num > 0) explore_db_queue_kept(s, num, r); /* its fixture is simplified at the end */
         }
         if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
-    if (kept != r) run_result_clear(&simple);
-    free(cov_copy);
 
     /* strategy feedback */
     if (tr.npath > s->taken_cap) {
@@ -770,6 +761,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err)
     }
     if (s.par_role == PAR_WORKER) return explore_as_worker(&s, sum);
     explore_loop(&s);
+    explore_db_minimize_kept(&s); /* the kept tests' fixtures, simplified (db_minimize.c) */
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
     s.complete = explore_is_complete(&s, &ts);
