@@ -271,6 +271,8 @@ typedef struct db_query {
      * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
     int ngroup;
     int group_col[4];
+    bool distinct;    /* SELECT DISTINCT of one table's columns: ngroup/group_col are its result columns; result
+                         rows map back to their groups by value (no hidden column can be added) */
     db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];

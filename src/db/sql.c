@@ -249,7 +249,10 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         return;
     }
     if (sel->with_clause) db_sql_unsupported(q, "WITH");
-    if (sel->n_distinct_clause) db_sql_unsupported(q, "DISTINCT");
+    /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
+    bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
+    if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
+    if (distinct && sel->n_group_clause) db_sql_unsupported(q, "DISTINCT with GROUP BY");
     if (sel->having_clause && !sel->n_group_clause) db_sql_unsupported(q, "HAVING without GROUP BY");
     q->limit = -1;
     bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
@@ -315,6 +318,15 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
     if (sel->n_group_clause) {
         conv_group(&c, sel);
+    } else if (distinct) { /* one row per distinct result: GROUP BY the result columns */
+        if (naggs || q->nfrom != 1 || q->nullable[0] || q->nresult > 4)
+            db_sql_unsupported(q, "DISTINCT of aggregates, of a join or of more than 4 columns");
+        for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
+            bool seen = false;
+            for (int k = 0; k < q->ngroup; k++) seen |= q->group_col[k] == q->result_col[i];
+            if (!seen) q->group_col[q->ngroup++] = q->result_col[i];
+        }
+        q->distinct = true;
     } else {
         if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
         q->aggregate = naggs && naggs == q->nresult;

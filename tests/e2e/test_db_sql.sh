@@ -2,7 +2,7 @@
 # test_db_sql.sh: `sympath run --db` on the SQL real programs send, understood symbolically: ORDER BY ... LIMIT/OFFSET
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
 # (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c), a
-# transaction rolled back or committed (tests/db/transfer.c); every
+# transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT (tests/db/categories.c); every
 # reachable branch, no model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -75,6 +75,8 @@ for f in "$W"/teams/tests/test-*.sql; do
     [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM (SELECT team FROM players GROUP BY team HAVING COUNT(*) > 2)")" -ge 1 ] && found=1
 done
 [ $found = 1 ] || fail "teams: no fixture with a team of more than 2 players"
+# SELECT DISTINCT category ... ORDER BY category: rows mapped back to their groups by value
+run categories categories.sql 1 15 17 21 23 25
 # a withdrawal in a transaction (BEGIN IMMEDIATE, UPDATE, ROLLBACK or COMMIT), the balance read back after it
 run transfer transfer.sql 1 32 39 46 48 50
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING and transactions understood, every reachable branch, fixtures load, replay agrees"
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT and transactions understood, every reachable branch, fixtures load, replay agrees"

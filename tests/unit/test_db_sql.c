@@ -184,7 +184,15 @@ static void test_parse(void **state)
     assert_int_equal(q->where->kids[2]->kids[0]->op, DB_AGG_MAX);
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
-    expect_unsupported(s, "SELECT DISTINCT a FROM t", "DISTINCT");
+    expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
+    expect_unsupported(s, "SELECT DISTINCT t.a FROM t, t t2",
+                       "DISTINCT of aggregates, of a join or of more than 4 columns");
+    sql = "SELECT DISTINCT b, a, b FROM t WHERE a > 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->distinct);
+    assert_int_equal(q->ngroup, 2); /* b and a, once each */
+    db_query_free(q);
     expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");
 
     /* joins: comma and JOIN ... ON; the ON condition joins the WHERE clause */

@@ -205,7 +205,7 @@ void db_rt_record_rows(qstate *s)
     s->prev_combo = -1;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals)) return;
+    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->by_value && !s->agg_vals)) return;
     use_view();
     const db_query *q = s->q;
     int64_t limit = -1, offset = 0;
@@ -440,7 +440,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 
 void db_rt_rows_done(qstate *s)
 {
-    if (!s->symbolic || !s->rowid_col) return;
+    if (!s->symbolic || !(s->rowid_col || s->by_value)) return;
     if (s->window) { /* the window holds min(limit, matches - offset) rows */
         int64_t nmatch = 0;
         for (unsigned k = 0; k < DB_MAX_COMBOS; k++) nmatch += s->expected[k];

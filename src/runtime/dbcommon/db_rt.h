@@ -48,6 +48,7 @@ typedef struct qstate {
     db_query *q;     /* NULL when it did not parse */
     const char *why; /* reason a SELECT is run concretely (static), NULL when symbolic */
     bool rowid_col;  /* the last nfrom result columns are the hidden rowids */
+    bool by_value;   /* SELECT DISTINCT: result rows map back to slots by their values (db_sqlite.c) */
     int nparams;
     db_val *params;            /* bound parameters (null == NULL: unbound) */
     expr **param_bytes;        /* storage of text parameters' bytes (nparams * 256) */

@@ -237,6 +237,10 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
+    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct */
+        model = false;
+        s->why = "DISTINCT (PostgreSQL: not mapped back to rows yet)";
+    }
     if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
