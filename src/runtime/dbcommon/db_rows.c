@@ -130,6 +130,38 @@ static int window_value(qstate *s, int64_t lit, int param, int64_t *v)
 }
 
 /*
+ * ORDER BY (without a LIMIT window): the rows the events say come back are ordered now, at the
+ * query's first step, as the model orders them: "each sorts no later than the next" for the
+ * expected combinations in that order. Recording it only as the program reads each row (as
+ * db_rt_row_seen also does) would leave a branch on the first row's value free to reorder the
+ * rows, and the run diverges. Rows the program inserted are ordered by row_seen only.
+ */
+static void order_expected(qstate *s, unsigned n)
+{
+    const db_query *q = s->q;
+    unsigned idx[DB_MAX_COMBOS], m = 0;
+    const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
+    expr_ctx *cx = rt_cx();
+    for (unsigned c = 0; c < n; c++) {
+        if (!s->expected[c]) continue;
+        /* insertion by the concrete order (stable: ties keep slot order) */
+        unsigned k = m++;
+        while (k > 0) {
+            if (combo_rows(q, idx[k - 1], a) || combo_rows(q, c, b)) return;
+            if (db_order_le(cx, q, a, b)->value & 1) break;
+            idx[k] = idx[k - 1];
+            k--;
+        }
+        idx[k] = c;
+    }
+    for (unsigned k = 0; k + 1 < m; k++) {
+        if (combo_rows(q, idx[k], a) || combo_rows(q, idx[k + 1], b)) return;
+        expr *le = db_order_le(cx, q, a, b);
+        if (le->value & 1) db_rt_assume(le);
+    }
+}
+
+/*
  * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
  * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
  * over the group (the matching slots with i's keys). Like the row events, there is one per slot,
@@ -186,6 +218,7 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         uint32_t beyond = i > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
         if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | i);
     }
+    if (q->norder) order_expected(s, n);
     s->symbolic = true;
 }
 
@@ -293,6 +326,7 @@ void db_rt_record_rows(qstate *s)
         for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
             if (s->expected_ins[k] && (skip-- > 0 || left-- <= 0)) s->expected_ins[k] = 0;
     }
+    if (q->norder && !s->window && !s->agg_vals) order_expected(s, n);
     if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
