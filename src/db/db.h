@@ -270,7 +270,7 @@ typedef struct db_query {
     /* GROUP BY (one table): the key columns of FROM item 0; result columns are keys or
      * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
     int ngroup;
-    int group_col[4];
+    int group_from[4], group_col[4]; /* FROM item and column of each key */
     bool distinct;    /* SELECT DISTINCT of one table's columns: ngroup/group_col are its result columns; result
                          rows map back to their groups by value (no hidden column can be added) */
     db_sexpr *having; /* NULL: none */
@@ -399,19 +399,21 @@ typedef struct db_fixture_view {
 void db_set_fixture_view(const db_fixture_view *v);
 
 /*
- * GROUP BY: "rows a and b (cells of q's one table) fall into the same group": every key equal,
- * NULL keys equal to each other (SQL groups NULLs together). Width 1.
+ * GROUP BY: "row combinations a and b (a[f]: the cells of FROM item f's row, as for
+ * db_where_expr) fall into the same group": every key equal, NULL keys equal to each other (SQL
+ * groups NULLs together). Width 1.
  */
-expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *a, const db_val *b);
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b);
 
 /*
- * q->having for the group whose representative row is `rep` (its key columns), over the group's
- * candidate rows group_rows[0..n) of which sel[k] (width 1) says row k belongs to the group
- * (present, WHERE, same keys); aggregates in HAVING (DBX_GROUPAGG) fold db_aggregate over
- * them. Width 1, TRUE when the group is returned; NULL with *why when not modelled.
+ * q->having for the group whose representative row combination is `rep`, over the group's
+ * candidate combinations group_rows[0..n) (each an array of FROM items' rows) of which sel[k]
+ * (width 1) says combination k belongs to the group (present, WHERE, same keys); aggregates in
+ * HAVING (DBX_GROUPAGG) fold db_aggregate over them. Width 1, TRUE when the group is returned;
+ * NULL with *why when not modelled.
  */
-expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *rep, unsigned n, expr *const *sel,
-                     const db_val *const *group_rows, const db_val *params, int nparams, const char **why);
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, unsigned n, expr *const *sel,
+                     const db_val *const *const *group_rows, const db_val *params, int nparams, const char **why);
 
 /* The same for any condition e of q (an outer join's ON condition q->on[f]); NULL e is TRUE. */
 expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,

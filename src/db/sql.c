@@ -193,8 +193,8 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
 static void conv_group(conv *c, PgQuery__SelectStmt *sel)
 {
     db_query *q = c->q;
-    if (q->nfrom != 1 || q->nullable[0] || sel->n_group_clause > 4) {
-        db_sql_unsupported(q, "GROUP BY of a join or of more than 4 keys");
+    if (sel->n_group_clause > 4) {
+        db_sql_unsupported(q, "GROUP BY of more than 4 keys");
         return;
     }
     for (size_t i = 0; i < sel->n_group_clause; i++) {
@@ -204,13 +204,21 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
             db_sql_unsupported(q, "GROUP BY of an expression");
             return;
         }
+        q->group_from[q->ngroup] = col->from;
         q->group_col[q->ngroup++] = col->column;
         db_sexpr_free(col);
     }
     for (int i = 0; i < q->nresult; i++) {
         if (q->result_agg[i] != DB_AGG_NONE) continue;
         bool key = false;
-        for (int k = 0; k < q->ngroup; k++) key |= q->group_col[k] == q->result_col[i];
+        for (int k = 0; k < q->ngroup; k++) {
+            const db_table *t = &c->s->tables[q->from_table[q->group_from[k]]];
+            /* a key column, or any column of a FROM item whose primary key is a key (one row) */
+            bool whole_pk = t->cols[q->group_col[k]].pk == 1;
+            for (int j = 0; j < t->ncols; j++) whole_pk &= t->cols[j].pk <= 1;
+            key |= q->group_from[k] == q->result_from[i] &&
+                   (q->group_col[k] == q->result_col[i] || q->group_col[k] == t->rowid_alias || whole_pk);
+        }
         if (!key) db_sql_unsupported(q, "result column not in GROUP BY");
     }
     if (sel->having_clause) {
@@ -324,7 +332,7 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
             bool seen = false;
             for (int k = 0; k < q->ngroup; k++) seen |= q->group_col[k] == q->result_col[i];
-            if (!seen) q->group_col[q->ngroup++] = q->result_col[i];
+            if (!seen) q->group_from[q->ngroup] = 0, q->group_col[q->ngroup++] = q->result_col[i];
         }
         q->distinct = true;
     } else {

@@ -365,12 +365,13 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                 (fc->agg_star ? agg == DB_AGG_COUNT
                               : fc->n_args == 1 && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)) {
                 db_sexpr *col = fc->agg_star ? NULL : db_sql_conv_column(c, fc->args[0]->column_ref);
-                if (!fc->agg_star && (!col || col->from != 0)) {
+                if (!fc->agg_star && (!col || col->from >= c->q->nfrom)) {
                     db_sexpr_free(col);
                     db_sql_unsupported(c->q, "aggregate in HAVING");
                     return NULL;
                 }
-                if ((e = db_sql_mk(DBX_GROUPAGG, 0))) e->op = agg, e->column = col ? col->column : -1;
+                if ((e = db_sql_mk(DBX_GROUPAGG, 0)))
+                    e->op = agg, e->from = col ? col->from : 0, e->column = col ? col->column : -1;
                 db_sexpr_free(col);
                 return e;
             }

@@ -30,7 +30,7 @@ typedef struct tr {
     /* HAVING: the group's candidate rows and which of them belong to it (db_having_expr) */
     unsigned ngroup_rows;
     expr *const *group_sel;
-    const db_val *const *group_rows;
+    const db_val *const *const *group_rows;
 } tr;
 
 static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
@@ -414,7 +414,8 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (!x->group_sel) return fail(x, "aggregate outside HAVING");
         const db_val *vals[DB_MAX_SUB_ROWS];
         if (x->ngroup_rows > DB_MAX_SUB_ROWS) return fail(x, "group of too many rows");
-        for (unsigned k = 0; k < x->ngroup_rows; k++) vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->column];
+        for (unsigned k = 0; k < x->ngroup_rows; k++)
+            vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->from][e->column];
         const char *why = NULL;
         if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel, e->column < 0 ? NULL : vals, out, NULL, &why))
             return fail(x, why);
@@ -579,11 +580,11 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
     return r.t;
 }
 
-expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *a, const db_val *b)
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b)
 {
     expr *eq = one(cx);
     for (int k = 0; k < q->ngroup; k++) {
-        const db_val *x = &a[q->group_col[k]], *y = &b[q->group_col[k]];
+        const db_val *x = &a[q->group_from[k]][q->group_col[k]], *y = &b[q->group_from[k]][q->group_col[k]];
         expr *both_null = expr_and1(cx, x->null, y->null);
         expr *same = expr_and1(cx, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)), val_eq(cx, x, y));
         eq = expr_and1(cx, eq, or1(cx, both_null, same));
@@ -591,15 +592,14 @@ expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *a, const db_val
     return eq;
 }
 
-expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *rep, unsigned n, expr *const *sel,
-                     const db_val *const *group_rows, const db_val *params, int nparams, const char **why)
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, unsigned n, expr *const *sel,
+                     const db_val *const *const *group_rows, const db_val *params, int nparams, const char **why)
 {
     *why = NULL;
     if (!q->having) return one(cx);
-    const db_val *rows[1] = {rep};
     tr x = {.cx = cx,
             .q = q,
-            .rows = rows,
+            .rows = rep,
             .params = params,
             .nparams = nparams,
             .ngroup_rows = n,

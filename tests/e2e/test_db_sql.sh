@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_db_sql.sh: `sympath run --db` on the SQL real programs send, understood symbolically: ORDER BY ... LIMIT/OFFSET
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
-# (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c), a
+# (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c; over joins: library.c), a
 # transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT (tests/db/categories.c); every
 # reachable branch, no model mismatch, fixtures that load into the schema, replay agrees.
 set -u
@@ -75,6 +75,8 @@ for f in "$W"/teams/tests/test-*.sql; do
     [ "$(sqlite3 "$W/hand.db" "SELECT COUNT(*) FROM (SELECT team FROM players GROUP BY team HAVING COUNT(*) > 2)")" -ge 1 ] && found=1
 done
 [ $found = 1 ] || fail "teams: no fixture with a team of more than 2 players"
+# GROUP BY over a LEFT JOIN (COUNT of the optional side: 0 for a book never lent) and over a join with HAVING
+run library library.sql 1 16 18 20 22 30
 # SELECT DISTINCT category ... ORDER BY category: rows mapped back to their groups by value
 run categories categories.sql 1 15 17 21 23 25
 # a withdrawal in a transaction (BEGIN IMMEDIATE, UPDATE, ROLLBACK or COMMIT), the balance read back after it

@@ -115,7 +115,7 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
     expect_unsupported(s, "SELECT a, sum(b) FROM t GROUP BY u", "result column not in GROUP BY");
     expect_unsupported(s, "SELECT b FROM t GROUP BY b + 1", "GROUP BY of an expression");
-    expect_unsupported(s, "SELECT t.b FROM t, t t2 GROUP BY t.b", "GROUP BY of a join or of more than 4 keys");
+    expect_unsupported(s, "SELECT t.b FROM t GROUP BY a, b, s, u, a", "GROUP BY of more than 4 keys");
     expect_unsupported(s, "SELECT b FROM t GROUP BY b LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
     /* GROUP BY keys, aggregates beside them, HAVING's aggregates over the group */
     sql = "SELECT b, count(*), max(a) FROM t GROUP BY b HAVING count(*) > 2 AND sum(a) < 10";

@@ -171,14 +171,21 @@ static void order_expected(qstate *s, unsigned n)
 static void group_events(qstate *s, expr *const *conds, unsigned n)
 {
     const db_query *q = s->q;
-    int ti = q->table;
-    if (db_rt.ins[ti]) {
-        s->why = "GROUP BY over rows the program inserted";
-        return;
-    }
+    for (int f = 0; f < q->nfrom; f++)
+        if (db_rt.ins[q->from_table[f]]) {
+            s->why = "GROUP BY over rows the program inserted";
+            return;
+        }
     expr_ctx *cx = rt_cx();
-    const db_val *rows[DB_MAX_COMBOS];
-    for (unsigned k = 0; k < n; k++) rows[k] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+    static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
+    const db_val *const *rowp[DB_MAX_COMBOS];
+    for (unsigned k = 0; k < n; k++) {
+        if (combo_rows(q, k, rows[k])) {
+            s->why = "out of memory";
+            return;
+        }
+        rowp[k] = rows[k];
+    }
     free(s->group_vals);
     if (!(s->group_vals = calloc((size_t)n * (size_t)q->nresult + 1, sizeof *s->group_vals))) {
         s->why = "out of memory";
@@ -190,11 +197,11 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         const db_val *vals[DB_MAX_COMBOS];
         expr *first = conds[i];
         for (unsigned j = 0; j < n; j++) {
-            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rows[i], rows[j]));
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rowp[i], rowp[j]));
             if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
         }
         const char *why = NULL;
-        expr *having = db_having_expr(cx, q, rows[i], n, sel, rows, s->params, s->nparams, &why);
+        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, s->params, s->nparams, &why);
         if (!having) {
             s->why = why;
             return;
@@ -202,8 +209,8 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         ev[i] = expr_and1(cx, first, having);
         for (int r = 0; r < q->nresult; r++) {
             if (q->result_agg[r] == DB_AGG_NONE) continue;
-            int col = q->result_col[r];
-            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][col];
+            int f = q->result_from[r], col = q->result_col[r];
+            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
             if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals,
                              &s->group_vals[(size_t)i * q->nresult + r], NULL, &why)) {
                 s->why = why;
@@ -215,8 +222,12 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         s->match[i] = conds[i];
         s->expected[i] = (uint8_t)(ev[i]->value & 1);
         expr *e = rt_norm(ev[i]);
-        uint32_t beyond = i > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
-        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | i);
+        uint32_t beyond = 0;
+        for (int f = 0; f < q->nfrom; f++) {
+            unsigned k = combo_slot(q, i, f);
+            if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
+        }
+        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | i);
     }
     if (q->norder) order_expected(s, n);
     s->symbolic = true;
@@ -424,17 +435,20 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
     }
-    if (all && s->symbolic && q->ngroup) { /* the group's first matching slot with the same keys */
-        int ti = q->table;
-        const db_val *mine = &db_rt.cells[ti][(size_t)combo * db_rt.schema->tables[ti].ncols];
-        for (unsigned i = 0; i <= combo; i++) {
-            const db_val *rep = &db_rt.cells[ti][(size_t)i * db_rt.schema->tables[ti].ncols];
-            if ((s->match[i]->value & 1) && (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
-                combo = i;
-                break;
-            }
+    if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
+        const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
+        if (!combo_rows(q, combo, mine))
+            for (unsigned i = 0; i <= combo; i++)
+                if ((s->match[i]->value & 1) && !combo_rows(q, i, rep) &&
+                    (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
+                    combo = i;
+                    break;
+                }
+        for (int f = 0; f < q->nfrom; f++) {
+            unsigned k = combo_slot(q, combo, f);
+            s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
         }
-        s->cur_slot[0] = s->cur_group = (int)combo;
+        s->cur_group = (int)combo;
     }
     if (all && s->symbolic && q->norder && s->prev_combo >= 0) {
         /* ORDER BY: the order the program sees is kept (the previous row sorts first) */

@@ -279,6 +279,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         fx->nrows = PQntuples(r);
         fx->slots = calloc((size_t)fx->nrows * DB_MAX_FROM + 1, sizeof *fx->slots);
         fx->ins = calloc((size_t)fx->nrows + 1, sizeof *fx->ins);
+        fx->groups = calloc((size_t)fx->nrows + 1, sizeof *fx->groups);
         s->cur_agg = s->agg_vals && s->symbolic;
         for (int row = 0; fx->slots && row < fx->nrows; row++) {
             int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
@@ -297,6 +298,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
             db_rt_row_seen(s, ids, null_ids);
             memcpy(sl, s->cur_slot, sizeof s->cur_slot);
             if (fx->ins) fx->ins[row] = s->cur_ins;
+            if (fx->groups) fx->groups[row] = s->cur_group;
         }
         db_rt_rows_done(s);
     } else if (!select || failed(r)) {

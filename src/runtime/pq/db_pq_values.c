@@ -22,8 +22,9 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
     if (!s->rowid_col || !fx->slots) return NULL;
     int f = s->q->result_from[col];
     int slot = fx->slots[(size_t)row * DB_MAX_FROM + f];
-    if (s->q->ngroup && s->q->result_agg[col] != DB_AGG_NONE) { /* GROUP BY: slot is the group's first row */
-        const db_val *g = slot >= 0 && s->group_vals ? &s->group_vals[(size_t)slot * s->q->nresult + col] : NULL;
+    if (s->q->ngroup && s->q->result_agg[col] != DB_AGG_NONE) { /* GROUP BY: the row's group */
+        int grp = fx->groups ? fx->groups[row] : -1;
+        const db_val *g = grp >= 0 && s->group_vals ? &s->group_vals[(size_t)grp * s->q->nresult + col] : NULL;
         return g && g->v ? g : NULL;
     }
     if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
@@ -175,7 +176,7 @@ void db_pq_clear(PGresult *res)
             qstate *s = &fx->qs;
             db_query_free(s->q);
             free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals),
-                free(fx->slots), free(fx->ins), free(fx);
+                free(fx->slots), free(fx->ins), free(fx->groups), free(fx);
             break;
         }
     PQclear(res);
