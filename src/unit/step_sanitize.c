@@ -423,7 +423,8 @@ static int has_null_input(const unit_test *t)
 }
 
 /* The unit's function releasing what t's function returns: a unit function named like a
- * destructor (free, delete, destroy, release) taking exactly that type and returning void;
+ * destructor (free, delete, destroy, release, in any case: cJSON_Delete) taking exactly that type and
+ * returning void;
  * else "free". */
 static const char *releaser(const unit_info *u, const ut_func *f)
 {
@@ -432,8 +433,9 @@ static const char *releaser(const unit_info *u, const ut_func *f)
         const ut_func *d = &u->defs[i];
         if (d->nparams != 1 || d->type->ret->kind != UT_VOID) continue;
         if (strcmp(d->params[0].type->canonical, rt->canonical)) continue;
-        if (strstr(d->name, "free") || strstr(d->name, "delete") || strstr(d->name, "destroy") ||
-            strstr(d->name, "release"))
+        /* any case: sdsfree, cJSON_Delete, Node_Destroy */
+        if (strcasestr(d->name, "free") || strcasestr(d->name, "delete") || strcasestr(d->name, "destroy") ||
+            strcasestr(d->name, "release"))
             return d->name;
     }
     return "free";

@@ -311,12 +311,17 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
+ *   walk ROOT LV TAIL KIND VALUE         after the call, a value in fresh memory the call returned
+ *                                        (ROOT 0, LV "-") or stored in the pointer at entry LV of input
+ *                                        object ROOT; TAIL is the access path from there ("->next->text",
+ *                                        "-" for the pointer itself); KIND as below, or q: the same block
+ *                                        as the path VALUE of the same root (a cycle, a back pointer)
  *   freed ID                             the call freed or reallocated object ID (no post values)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
- * object (a C string literal body), v void / not recorded.
+ * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded.
  */
 typedef struct ur_value {
     char kind;  /* i u e p f v */
@@ -338,6 +343,15 @@ typedef struct ur_object {
     char *ctype; /* element / object type spelling */
 } ur_object;
 
+/* A `walk` line: the value at the path TAIL below the return value (obj 0) or below entry
+ * (obj, suffix) of an input object. */
+typedef struct ur_walk {
+    int obj;
+    char *suffix; /* "" for the whole object (and for the return value) */
+    char *tail;   /* "" for the pointer itself */
+    ur_value value;
+} ur_walk;
+
 typedef struct ur_mock {
     char *name;
     ur_value value;
@@ -350,6 +364,8 @@ typedef struct unit_record {
     size_t nentries;
     ur_mock *mocks;
     size_t nmocks;
+    ur_walk *walks; /* in record order */
+    size_t nwalks;
     int called;   /* "call" seen */
     int done;     /* "done" seen */
     ur_value ret; /* kind 0 when not returned */
