@@ -53,6 +53,18 @@ void emit_float_assert(strbuf *b, const char *lv, const ur_value *v);
  * memory it stored in input pointers (`ret->next->text`), strings with assert_string_equal after
  * assert_non_null, back pointers with assert_ptr_equal. Returns the number of assertions. */
 int emit_walk_asserts(strbuf *b, const names *n);
+/* The type at suffix[0..len) (".f.g[2]") inside object o (an array object's first "[k]" picks its
+ * element), found through u's types by o's type spelling; NULL when unknown. */
+const ut_type *emit_suffix_type(const unit_info *u, const ur_object *o, const char *suffix, size_t len);
+/* When suffix names an element of a char array inside object o (".first[2]"), the length of the
+ * array's part (".first"); else 0 (an element of an array object itself is 0 too). */
+size_t emit_char_field_prefix(const unit_info *u, const ur_object *o, const char *suffix);
+/* The assertion on the char array at suffix[0..pl) of object index k after the call, as one value:
+ * assert_string_equal with a literal when a NUL ends its text and only zeros follow, else
+ * assert_memory_equal with all its bytes; written only when an element changed or force is set.
+ * Returns 1 when the array's elements are all recorded as integers (the caller skips them one by
+ * one then), 0 otherwise (nothing written). */
+int emit_char_field(strbuf *b, const names *n, size_t k, const char *suffix, size_t pl, int force);
 /* For a test that asserts nothing else: assertions on what the call left in the input objects
  * (unchanged values: a char array as a string, else each recorded value; at most 8), and the
  * globals. Returns the number of assertions written. */

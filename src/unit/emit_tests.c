@@ -163,6 +163,16 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             }
             if (!after_nul) continue;
         }
+        /* a char array inside the object: one assertion on its text, at its first element */
+        size_t pl = emit_char_field_prefix(n->u, o, e->suffix);
+        if (pl) {
+            if (!strcmp(e->suffix + pl, "[0]") &&
+                !emit_char_field(b, n, k, e->suffix, pl, o->result || written(n, o, e->suffix)))
+                pl = 0;
+            else if (o->result)
+                ret_used = 1;
+            if (pl) continue;
+        }
         if (!o->result) {
             if (!e->pre.text) continue;
             /* an unchanged value is asserted when the call wrote to its object (an array's element):

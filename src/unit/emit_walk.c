@@ -115,8 +115,10 @@ int emit_walk_asserts(strbuf *b, const names *n)
             break;
         case 'd': emit_float_assert(b, e, &w->value); break;
         case 's':
-            /* the recorded text is already a literal's body (sympu_escape) */
-            if (*w->tail) sb_printf(b, "    assert_non_null(%s);\n", e);
+        case 'a':
+            /* the recorded text is already a literal's body (sympu_escape); a char * is checked for
+             * NULL first, a char array is never NULL */
+            if (*w->tail && w->value.kind == 's') sb_printf(b, "    assert_non_null(%s);\n", e);
             sb_printf(b, "    assert_string_equal(%s, \"%s\");\n", e, w->value.text);
             break;
         case 'p':
@@ -201,4 +203,102 @@ int emit_unchanged_asserts(strbuf *b, const names *n)
         }
     }
     return count;
+}
+
+/* The type named spelling among u's types (a leading const ignored), or NULL. */
+static const ut_type *type_named(const unit_info *u, const char *spelling)
+{
+    if (!strncmp(spelling, "const ", 6)) spelling += 6;
+    for (size_t i = 0; u && i < u->ntypes; i++) {
+        const char *sp = u->types[i]->spelling;
+        if (!strncmp(sp, "const ", 6)) sp += 6;
+        if (!strcmp(sp, spelling)) return u->types[i];
+    }
+    return NULL;
+}
+
+const ut_type *emit_suffix_type(const unit_info *u, const ur_object *o, const char *suffix, size_t len)
+{
+    const ut_type *t = type_named(u, o->ctype);
+    const char *p = suffix, *end = suffix + len;
+    if (o->array && p < end && *p == '[') { /* the element of the array object */
+        const char *rb = memchr(p, ']', (size_t)(end - p));
+        if (!rb) return NULL;
+        p = rb + 1;
+    }
+    while (t && p < end) {
+        if (*p == '[') {
+            const char *rb = memchr(p, ']', (size_t)(end - p));
+            if (!rb || t->kind != UT_ARRAY) return NULL;
+            t = t->pointee;
+            p = rb + 1;
+        } else if (*p == '.') {
+            const char *q = p + 1;
+            while (q < end && *q != '.' && *q != '[') q++;
+            if (t->kind != UT_STRUCT && t->kind != UT_UNION) return NULL;
+            const ut_type *f = NULL;
+            for (size_t i = 0; i < t->nfields && !f; i++)
+                if (strlen(t->fields[i].name) == (size_t)(q - p - 1) &&
+                    !strncmp(t->fields[i].name, p + 1, (size_t)(q - p - 1)))
+                    f = t->fields[i].type;
+            t = f;
+            p = q;
+        } else {
+            return NULL;
+        }
+    }
+    return t;
+}
+
+size_t emit_char_field_prefix(const unit_info *u, const ur_object *o, const char *suffix)
+{
+    size_t l = strlen(suffix);
+    if (l < 3 || suffix[l - 1] != ']') return 0;
+    const char *lb = strrchr(suffix, '[');
+    size_t pl = (size_t)(lb - suffix);
+    if (pl == 0) return 0; /* an element of an array object: compared as the object's text */
+    const ut_type *t = emit_suffix_type(u, o, suffix, pl);
+    if (!t || t->kind != UT_ARRAY || t->count == 0 || !t->pointee || t->pointee->kind != UT_INT || !t->pointee->is_char)
+        return 0;
+    return pl;
+}
+
+int emit_char_field(strbuf *b, const names *n, size_t k, const char *suffix, size_t pl, int force)
+{
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    const ut_type *t = emit_suffix_type(n->u, o, suffix, pl);
+    if (!t || t->count > 4096) return 0;
+    unsigned char *bytes = calloc(t->count, 1);
+    if (!bytes) return 0;
+    int changed = force, ok = 1;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id || strncmp(e->suffix, suffix, pl) || e->suffix[pl] != '[') continue;
+        if (!e->post.text || (e->post.kind != 'i' && e->post.kind != 'u')) ok = 0;
+        if (!ok) break;
+        unsigned long long i = strtoull(e->suffix + pl + 1, NULL, 10);
+        if (i < t->count) bytes[i] = (unsigned char)strtoll(e->post.text, NULL, 10);
+        changed |= !e->pre.text || strcmp(e->pre.text, e->post.text) != 0;
+    }
+    if (ok && changed) {
+        char lb[512];
+        char *pre = strndup(suffix, pl);
+        const char *lv = lvalue(n, k, pre ? pre : "", lb, sizeof lb);
+        size_t len = strnlen((const char *)bytes, t->count), tail = len;
+        while (tail < t->count && !bytes[tail]) tail++;
+        strbuf lit = STRBUF_INIT;
+        if (len < t->count && tail == t->count) {
+            /* text ended by a NUL, zeros after it */
+            emit_c_string(&lit, bytes, len);
+            sb_printf(b, "    assert_string_equal(%s, %s);\n", lv, lit.s);
+        } else {
+            emit_c_string(&lit, bytes, t->count);
+            sb_printf(b, "    assert_memory_equal(%s, %s, %llu);\n", lv, lit.s, (unsigned long long)t->count);
+        }
+        sb_free(&lit);
+        free(pre);
+    }
+    free(bytes);
+    return ok;
 }

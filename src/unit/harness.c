@@ -521,7 +521,8 @@ static void gen_driver(gen *g, const ut_func *f)
         }
         free(ts);
     }
-    sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n    ");
+    sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#endif\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind != UT_VOID) {
         char *rs = unqual(r);
@@ -533,6 +534,10 @@ static void gen_driver(gen *g, const ut_func *f)
     sb_printf(b, "%s(", f->name);
     for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
     sb_printf(b, ");\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n");
+    if (r->kind == UT_PTR && r->pointee->kind != UT_FUNC) /* heap memory the call allocated: released by the test */
+        sb_printf(b, "    if (sympu_heap_block((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");\n");
+    sb_printf(b, "#endif\n");
     switch (r->kind) {
     case UT_VOID: break;
     case UT_INT:

@@ -38,7 +38,7 @@ static size_t words(char *line, char **w, size_t max)
 
 static int value(const char *kind, const char *text, ur_value *v)
 {
-    if (strlen(kind) != 1 || !strchr("iuepfvdsq", kind[0])) return -1;
+    if (strlen(kind) != 1 || !strchr("iuepfvdsqa", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;
@@ -117,6 +117,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 m.name = strdup(w[0]);
                 bad = value(w[1], w[2], &m.value) || add((void **)&r->mocks, &r->nmocks, sizeof m, &m);
             }
+        } else if (!strcmp(line, "retheap")) {
+            r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
             r->called = 1;
         } else if (!strncmp(line, "ret ", 4)) {
@@ -127,7 +129,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 bad = n < 2 || value(w[0], w[1], &r->ret);
         } else if (!strncmp(line, "walk ", 5)) {
             n = words(line + 5, w, 5);
-            if (n == 4 && !strcmp(w[3], "s")) /* an empty string: "... s " */
+            if (n == 4 && (!strcmp(w[3], "s") || !strcmp(w[3], "a"))) /* an empty string: "... s " */
                 w[n++] = "";
             if (n < 5)
                 bad = 1;

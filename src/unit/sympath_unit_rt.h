@@ -205,7 +205,52 @@ static unsigned sympu_choice(const char *name, unsigned n)
  * (`freed ID` instead). glibc's own entry points do the work. */
 extern void __libc_free(void *);
 extern void *__libc_realloc(void *, size_t);
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
 static char sympu_freed[SYMPU_MAX_OBJS + 1];
+
+/* Blocks malloc, calloc or realloc gave during the call and not freed since (the first
+ * SYMPU_MAX_ALLOCS): a returned pointer among them is heap memory the call allocated, which the
+ * test releases. */
+#define SYMPU_MAX_ALLOCS 4096
+static void *sympu_allocs[SYMPU_MAX_ALLOCS];
+static int sympu_nallocs, sympu_in_call;
+
+static void sympu_alloc_add(void *p)
+{
+    if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) sympu_allocs[sympu_nallocs++] = p;
+}
+
+static void sympu_alloc_del(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++)
+        if (sympu_allocs[i] == p) {
+            sympu_allocs[i] = sympu_allocs[--sympu_nallocs];
+            return;
+        }
+}
+
+/* Whether p is the start of a block the call allocated and did not free. */
+static int sympu_heap_block(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++)
+        if (sympu_allocs[i] == p) return 1;
+    return 0;
+}
+
+void *malloc(size_t n)
+{
+    void *p = __libc_malloc(n);
+    sympu_alloc_add(p);
+    return p;
+}
+
+void *calloc(size_t k, size_t n)
+{
+    void *p = __libc_calloc(k, n);
+    sympu_alloc_add(p);
+    return p;
+}
 
 static void sympu_mark_freed(const void *p)
 {
@@ -216,6 +261,7 @@ static void sympu_mark_freed(const void *p)
 void free(void *p)
 {
     sympu_mark_freed(p);
+    sympu_alloc_del(p);
     __libc_free(p);
 }
 
@@ -223,6 +269,8 @@ void *realloc(void *p, size_t n)
 {
     void *q = __libc_realloc(p, n);
     if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
+    if (q || n == 0) sympu_alloc_del(p);
+    sympu_alloc_add(q);
     return q;
 }
 #endif
@@ -414,14 +462,14 @@ static void sympu_walk_str(const char *s, const char *tail)
         sympu_wline(tail, "p", "-1");
 }
 
-/* A char array of n bytes at tail: its text when a NUL ends it within n, else nothing (the
- * caller records the bytes). Returns 1 when recorded. */
+/* A char array of n bytes at tail: its text (kind a) when a NUL ends it within n, else nothing
+ * (the caller records the bytes). Returns 1 when recorded. */
 static int sympu_walk_chars(const char *a, size_t n, const char *tail)
 {
     if (!memchr(a, 0, n)) return 0;
     char lit[256 * 6 + 1];
     if (n > 256 || sympu_escape(a, n, lit, sizeof lit) != 0) return 0;
-    if (sympu_walk_room()) sympu_wline(tail, "s", "%s", lit);
+    if (sympu_walk_room()) sympu_wline(tail, "a", "%s", lit);
     return 1;
 }
 
