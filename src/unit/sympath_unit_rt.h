@@ -214,20 +214,36 @@ static char sympu_freed[SYMPU_MAX_OBJS + 1];
  * test releases. */
 #define SYMPU_MAX_ALLOCS 4096
 static void *sympu_allocs[SYMPU_MAX_ALLOCS];
+static size_t sympu_alloc_size[SYMPU_MAX_ALLOCS];
 static int sympu_nallocs, sympu_in_call;
 
-static void sympu_alloc_add(void *p)
+static void sympu_alloc_add(void *p, size_t n)
 {
-    if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) sympu_allocs[sympu_nallocs++] = p;
+    if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) {
+        sympu_alloc_size[sympu_nallocs] = n;
+        sympu_allocs[sympu_nallocs++] = p;
+    }
 }
 
 static void sympu_alloc_del(const void *p)
 {
     for (int i = 0; p && i < sympu_nallocs; i++)
         if (sympu_allocs[i] == p) {
-            sympu_allocs[i] = sympu_allocs[--sympu_nallocs];
+            sympu_nallocs--;
+            sympu_allocs[i] = sympu_allocs[sympu_nallocs];
+            sympu_alloc_size[i] = sympu_alloc_size[sympu_nallocs];
             return;
         }
+}
+
+/* The bytes from p to the end of a block the call allocated (p inside it), else (size_t)-1. */
+static size_t sympu_heap_room(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++) {
+        const char *a = sympu_allocs[i], *q = p;
+        if (q >= a && q < a + sympu_alloc_size[i]) return sympu_alloc_size[i] - (size_t)(q - a);
+    }
+    return (size_t)-1;
 }
 
 /* Whether p is the start of a block the call allocated and did not free. */
@@ -241,14 +257,14 @@ static int sympu_heap_block(const void *p)
 void *malloc(size_t n)
 {
     void *p = __libc_malloc(n);
-    sympu_alloc_add(p);
+    sympu_alloc_add(p, n);
     return p;
 }
 
 void *calloc(size_t k, size_t n)
 {
     void *p = __libc_calloc(k, n);
-    sympu_alloc_add(p);
+    sympu_alloc_add(p, k * n);
     return p;
 }
 
@@ -270,7 +286,7 @@ void *realloc(void *p, size_t n)
     void *q = __libc_realloc(p, n);
     if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
     if (q || n == 0) sympu_alloc_del(p);
-    sympu_alloc_add(q);
+    sympu_alloc_add(q, n);
     return q;
 }
 #endif
@@ -447,16 +463,19 @@ static int sympu_walk_ptr(const void *p, const char *tail, int more)
 }
 
 /* A char * at tail: NULL or an input object as a pointer, else its text (s) when at most 200
- * bytes, else only non-NULL. */
+ * bytes (and, in a block the call allocated, a NUL ends it inside the block: a buffer that is no
+ * string is not read past its end), else only non-NULL. */
 static void sympu_walk_str(const char *s, const char *tail)
 {
     char buf[32];
     if (!sympu_walk_room()) return;
     const char *t = sympu_ptr_text(s, buf);
     char lit[200 * 6 + 1];
+    size_t room = strcmp(t, "-1") ? 0 : sympu_heap_room(s);
     if (strcmp(t, "-1"))
         sympu_wline(tail, "p", "%s", t);
-    else if (sympu_escape(s, 200, lit, sizeof lit) == 0)
+    else if ((room == (size_t)-1 || memchr(s, 0, room < 201 ? room : 201)) &&
+             sympu_escape(s, 200, lit, sizeof lit) == 0)
         sympu_wline(tail, "s", "%s", lit);
     else
         sympu_wline(tail, "p", "-1");
