@@ -191,8 +191,8 @@ static void test_walkers(void **state)
     assert_non_null(f);
     fputs(h, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Wall -Wno-unused-function -Werror -DSYMPATH_UNIT_RECORD -I%s %s 2>&1", SYMPATH_CLANG,
-             SYMPATH_INCLUDE_DIR, hpath);
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Wall -Wno-unused-function -Werror -DSYMPATH_UNIT_RECORD -I%s %s 2>&1",
+             SYMPATH_CLANG, SYMPATH_INCLUDE_DIR, hpath);
     assert_int_equal(system(cmd), 0);
     unlink(hpath);
     unlink(wpath);
