@@ -387,6 +387,12 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
 {
     *why = NULL;
     if (!q->where) return one(cx);
+    for (int k = 0; k < nparams && k < 64; k++) /* SQLite would compare a number with the DATE column */
+        if ((q->date_params >> k & 1) && params[k].null && params[k].is_text && !(params[k].null->value & 1) &&
+            db_val_is_number_text(&params[k])) {
+            *why = "number-like text compared with a DATE column";
+            return NULL;
+        }
     tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     tv r;
     int rc = cond(&x, q->where, &r);
@@ -536,7 +542,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
         const db_val *v = &row[ci];
         if (col->notnull) c = expr_and1(cx, c, expr_not(cx, v->null));
         if (v->is_text) {
-            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, l->text, 8)));
+            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, db_column_text_cap(col, l), 8)));
+            if (col->date) /* DATE/TIME/DATETIME: a valid ISO-8601 text (date.c) */
+                c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), db_date_valid(cx, col->date, v)));
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, 0, 8))));
             for (unsigned i = 0; i < v->nbytes; i++) {
                 expr *in = expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), v->len);
