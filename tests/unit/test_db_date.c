@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "solver/solver.h"
 
 static db_schema *load(const char *ddl)
 {
@@ -239,6 +240,55 @@ static void test_parse(void **state)
     db_schema_free(s);
 }
 
+/* Z3 under the slot constraints: February 29 only in a leap year, no month 13, no 31st of April. */
+static void test_solver(void **state)
+{
+    (void)state;
+    db_schema *s = load(DDL);
+    expr_ctx *cx = expr_ctx_new();
+    solver *sv = solver_new(10000);
+    assert_non_null(sv);
+    db_val cells[2];
+    expr *e = slot0(cx, s, cells);
+    const db_val *d = &cells[0];
+    expr *present = expr_cmp(cx, PRED_EQ, expr_symbol(cx, 0, 8, 0), expr_const(cx, 1, 8));
+    /* the date's bytes 5..9 are "02-29", optionally the year's too */
+    expr *feb29 = expr_const(cx, 1, 1);
+    for (unsigned i = 0; i < 5; i++)
+        feb29 = expr_and1(cx, feb29, expr_cmp(cx, PRED_EQ, d->bytes[5 + i], expr_const(cx, (uint8_t) "02-29"[i], 8)));
+    expr *cs[3] = {present, e, feb29};
+    uint64_t *out = NULL;
+    size_t n = 0;
+    assert_int_equal(solver_solve(sv, cs, 3, NULL, 0, &out, &n), SOLVE_SAT);
+    assert_true(n >= 13);
+    char text[11] = {0};
+    for (int i = 0; i < 10; i++) text[i] = (char)out[3 + i];
+    if (!ref_date(text) || strcmp(text + 4, "-02-29")) fail_msg("Z3's Feb 29: %s", text);
+    free(out);
+    static const char *years[] = {"2023", "1900", "2100"};
+    for (int y = 0; y < 3; y++) {
+        expr *year = feb29;
+        for (unsigned i = 0; i < 4; i++)
+            year = expr_and1(cx, year, expr_cmp(cx, PRED_EQ, d->bytes[i], expr_const(cx, (uint8_t)years[y][i], 8)));
+        expr *c3[3] = {present, e, year};
+        out = NULL;
+        if (solver_solve(sv, c3, 3, NULL, 0, &out, &n) != SOLVE_UNSAT) fail_msg("%s-02-29 satisfiable", years[y]);
+    }
+    static const char *bad[] = {"13", "04-31", "00"}; /* month (and day) prefixes that never hold */
+    for (int b = 0; b < 3; b++) {
+        expr *c = expr_const(cx, 1, 1);
+        for (unsigned i = 0; i < strlen(bad[b]); i++)
+            c = expr_and1(cx, c, expr_cmp(cx, PRED_EQ, d->bytes[5 + i], expr_const(cx, (uint8_t)bad[b][i], 8)));
+        expr *c3[3] = {present, e, c};
+        out = NULL;
+        if (solver_solve(sv, c3, 3, NULL, 0, &out, &n) != SOLVE_UNSAT) fail_msg("month-day %s satisfiable", bad[b]);
+    }
+    solver_free(sv);
+    for (int c = 0; c < 2; c++) free(cells[c].bytes);
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 /* A text db_val of the C string t (bytes owned by the caller's array). */
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
@@ -292,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_slot_constraints),
         cmocka_unit_test(test_against_reference),
+        cmocka_unit_test(test_solver),
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_number_like_values),
