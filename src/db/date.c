@@ -14,14 +14,39 @@ bool db_text_is_number(const char *t)
     return !*end;
 }
 
-bool db_val_is_number_text(const db_val *v)
+char *db_val_concrete_text(const db_val *v, char *buf)
 {
-    char buf[256];
     unsigned n = (unsigned)(v->len->value & 0xff);
     if (n > v->nbytes) n = v->nbytes;
     for (unsigned i = 0; i < n; i++) buf[i] = (char)v->bytes[i]->value;
     buf[n] = 0;
-    return db_text_is_number(buf);
+    return buf;
+}
+
+bool db_val_is_number_text(const db_val *v)
+{
+    char buf[256];
+    return db_text_is_number(db_val_concrete_text(v, buf));
+}
+
+/* The two-digit number at t[i], t[i+1] (digits already checked). */
+static int num2(const char *t, int i) { return (t[i] - '0') * 10 + (t[i + 1] - '0'); }
+
+bool db_date_text_valid(db_date_kind k, const char *t)
+{
+    static const char *const formats[] = {"", "dddd-dd-dd", "dd:dd:dd", "dddd-dd-dd dd:dd:dd"};
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (k == DB_DATE_NONE || strlen(t) != db_date_len(k)) return false;
+    const char *f = formats[k];
+    for (int i = 0; f[i]; i++)
+        if (f[i] == 'd' ? t[i] < '0' || t[i] > '9' : t[i] != f[i]) return false;
+    if (k != DB_DATE_TIME) {
+        int y = num2(t, 0) * 100 + num2(t, 2), m = num2(t, 5), d = num2(t, 8);
+        bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        if (y < 1000 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap)) return false;
+    }
+    int at = k == DB_DATE_TIME ? 0 : 11;
+    return k == DB_DATE_DATE || (num2(t, at) < 24 && num2(t, at + 3) < 60 && num2(t, at + 6) < 60);
 }
 
 db_date_kind db_date_kind_of(const char *t)

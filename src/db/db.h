@@ -282,7 +282,8 @@ typedef struct db_query {
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */
-    uint64_t date_params; /* bit k-1: parameter k (k <= 64) is compared with a DATE/TIME column (date_guard) */
+    uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
+    bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
 } db_query;
 
 /*
@@ -344,8 +345,10 @@ typedef struct db_val {
  * (SQLite would switch to REAL on overflow); x / 0 and x % 0 are NULL. LIKE is
  * ASCII case-insensitive with % and _ (no ESCAPE), on a bounded text as a
  * dynamic-programming expression over its bytes. A text parameter compared with a DATE/TIME
- * column (q->date_params) whose concrete text looks like a number is not modelled (SQLite would
- * compare a number).
+ * column (q->date_param) whose concrete text looks like a number is not modelled (SQLite would
+ * compare a number); with q->like_exact (PostgreSQL, which compares them as dates) neither is a
+ * literal (q->date_loose_literal) or parameter text that is not a valid ISO-8601 text of the
+ * column's kind (db_date_text_valid).
  * Returns the expression, or NULL with *why (a static string) when the clause
  * uses something the translation does not model (e.g. a text compared with an
  * integer): the caller then runs the query concretely. Nodes are built in cx;
@@ -408,12 +411,17 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
  * k = DB_DATE_NONE gives constant true. Nodes are built in cx; nothing is allocated otherwise.
  */
 expr *db_date_valid(expr_ctx *cx, db_date_kind k, const db_val *v);
+/* True when the NUL-terminated text t is a valid ISO-8601 text of kind k, as db_date_valid
+ * accepts it (false for DB_DATE_NONE). */
+bool db_date_text_valid(db_date_kind k, const char *t);
 /* True when the NUL-terminated text t looks like a number to SQLite's NUMERIC affinity (blanks, a
  * sign, digits, a point, an exponent; not hex, inf or nan), which a DATE column would then store or
  * compare as INTEGER/REAL instead of TEXT. */
 bool db_text_is_number(const char *t);
 /* The same of a text db_val's concrete value (its len->value bytes, at most 255). */
 bool db_val_is_number_text(const db_val *v);
+/* A text db_val's concrete value into buf[0..256) (NUL-terminated, at most 255 bytes); returns buf. */
+char *db_val_concrete_text(const db_val *v, char *buf);
 /* The kind of a column's declared type (NUMERIC affinity only, as schema.c asks): DATETIME and
  * TIMESTAMP (also "TIMESTAMP WITH TIME ZONE", written without the zone) DB_DATE_DATETIME, other
  * types naming DATE DB_DATE_DATE, TIME DB_DATE_TIME, else DB_DATE_NONE. Case-insensitive. */

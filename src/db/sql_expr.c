@@ -63,20 +63,27 @@ static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
 /* A comparison (CMP, BETWEEN, IN) of a DATE/TIME column with a text literal that looks like a
  * number: SQLite gives the literal the column's NUMERIC affinity, so it compares as a number (below
  * every text), not as the text the translation would compare. Marks it unsupported and frees e.
- * Parameters in such a comparison are noted in q->date_params (their values are checked later). */
+ * Parameters in such a comparison are noted in q->date_param (their values are checked later), a
+ * literal that is not an ISO-8601 text of the column's kind in q->date_loose_literal. */
 static db_sexpr *date_guard(conv *c, db_sexpr *e)
 {
     if (!e) return NULL;
-    bool date = false, num = false;
-    uint64_t params = 0;
+    db_date_kind date = DB_DATE_NONE;
+    bool num = false;
     for (int i = 0; i < e->nkids; i++) {
         const db_sexpr *k = e->kids[i];
-        if (k->kind == DBX_COLUMN && k->from >= 0 && k->from < c->q->nfrom)
-            date = date || c->s->tables[c->q->from_table[k->from]].cols[k->column].date != DB_DATE_NONE;
-        if (k->kind == DBX_PARAM && k->param >= 1 && k->param <= 64) params |= (uint64_t)1 << (k->param - 1);
-        if (k->kind == DBX_TEXT) num = num || db_text_is_number(k->text);
+        if (k->kind == DBX_COLUMN && k->from >= 0 && k->from < c->q->nfrom && !date)
+            date = c->s->tables[c->q->from_table[k->from]].cols[k->column].date;
     }
-    if (date) c->q->date_params |= params; /* checked on their values (translate.c) */
+    for (int i = 0; date && i < e->nkids; i++) {
+        const db_sexpr *k = e->kids[i];
+        if (k->kind == DBX_PARAM && k->param >= 1 && k->param <= 64) /* checked on their values (translate.c) */
+            c->q->date_param[k->param - 1] = (uint8_t)date;
+        if (k->kind == DBX_TEXT) {
+            num = num || db_text_is_number(k->text);
+            c->q->date_loose_literal = c->q->date_loose_literal || !db_date_text_valid(date, k->text);
+        }
+    }
     if (!date || !num) return e;
     db_sql_unsupported(c->q, "number-like text compared with a DATE column");
     sexpr_free(e);

@@ -387,12 +387,23 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
 {
     *why = NULL;
     if (!q->where) return one(cx);
-    for (int k = 0; k < nparams && k < 64; k++) /* SQLite would compare a number with the DATE column */
-        if ((q->date_params >> k & 1) && params[k].null && params[k].is_text && !(params[k].null->value & 1) &&
-            db_val_is_number_text(&params[k])) {
+    if (q->like_exact && q->date_loose_literal) { /* PostgreSQL reads the literal as a date */
+        *why = "DATE column compared with a text not in ISO-8601 form";
+        return NULL;
+    }
+    for (int k = 0; k < nparams && k < 64; k++) {
+        if (!q->date_param[k] || !params[k].null || !params[k].is_text || (params[k].null->value & 1)) continue;
+        char buf[256];
+        if (!q->like_exact && db_val_is_number_text(&params[k])) { /* SQLite would compare a number */
             *why = "number-like text compared with a DATE column";
             return NULL;
         }
+        if (q->like_exact &&
+            !db_date_text_valid((db_date_kind)q->date_param[k], db_val_concrete_text(&params[k], buf))) {
+            *why = "DATE column compared with a text not in ISO-8601 form";
+            return NULL;
+        }
+    }
     tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
     tv r;
     int rc = cond(&x, q->where, &r);
