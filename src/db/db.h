@@ -584,7 +584,8 @@ typedef struct pg_result PGresult;
  * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
  * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
  * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
- * the cells doubles, which the PostgreSQL runtime does not model yet), any other type "TEXT"; NOT NULL on the
+ * the cells doubles, which the PostgreSQL runtime does not model yet), date "DATE", timestamp and time
+ * without precision or zone "TIMESTAMP" and "TIME" (ISO-8601 text cells, date.c), any other type "TEXT"; NOT NULL on the
  * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
  * table outside the schema is left out).
  * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
@@ -604,7 +605,7 @@ typedef enum db_pg_kind {
     DB_PG_INT2,     /* SMALLINT: -32768 .. 32767 */
     DB_PG_BOOL,     /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
     DB_PG_REAL,     /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
-    DB_PG_TEXT,     /* TEXT */
+    DB_PG_TEXT,     /* TEXT, and DATE/TIMESTAMP/TIME (ISO-8601 text cells, the server converts the literal) */
     DB_PG_VARCHAR,  /* VARCHAR(n): at most n bytes */
     DB_PG_CHAR      /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
 } db_pg_kind;
