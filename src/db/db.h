@@ -24,12 +24,17 @@
 /* SQLite type affinity of a column (SQLite "Datatypes", section 3.1). */
 typedef enum db_affinity { DB_AFF_INTEGER = 0, DB_AFF_TEXT, DB_AFF_BLOB, DB_AFF_REAL, DB_AFF_NUMERIC } db_affinity;
 
+/* The ISO-8601 text a date/time column holds (src/db/date.c): DATE 'YYYY-MM-DD' (10 bytes), TIME
+ * 'HH:MM:SS' (8), DATETIME/TIMESTAMP 'YYYY-MM-DD HH:MM:SS' (19). DB_DATE_NONE: not a date column. */
+typedef enum db_date_kind { DB_DATE_NONE = 0, DB_DATE_DATE, DB_DATE_TIME, DB_DATE_DATETIME } db_date_kind;
+
 typedef struct db_column {
     char *name;      /* as declared */
     char *decl_type; /* declared type ("" when none) */
     db_affinity aff;
     bool decimal;            /* NUMERIC affinity declared DECIMAL[(p,s)] or NUMERIC(p,s): modelled as a double */
     int int_digits;          /* decimal: p - s of DECIMAL(p,s) (p of DECIMAL(p)), fixtures keep |v| < 10^it; -1 none */
+    db_date_kind date;       /* NUMERIC affinity declared DATE/TIME/DATETIME/TIMESTAMP: an ISO-8601 text cell */
     bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
@@ -94,9 +99,18 @@ void db_schema_free(db_schema *s);
 int db_table_index(const db_schema *s, const char *name);
 /* Index of the column named `name` in t (case-insensitive), -1 when absent. */
 int db_column_index(const db_table *t, const char *name);
-/* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
- * others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
-static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
+/* True for columns stored as bounded byte strings (TEXT and BLOB affinity, and the date/time
+ * columns, c->date: SQLite keeps '2024-03-15' in a NUMERIC column as TEXT since it is no number);
+ * the others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
+static inline bool db_column_is_text(const db_column *c)
+{
+    return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB || c->date != DB_DATE_NONE;
+}
+/* Bytes of the text kind k ('YYYY-MM-DD' 10, 'HH:MM:SS' 8, 'YYYY-MM-DD HH:MM:SS' 19; 0 for none). */
+static inline unsigned db_date_len(db_date_kind k)
+{
+    return k == DB_DATE_DATE ? 10 : k == DB_DATE_TIME ? 8 : k == DB_DATE_DATETIME ? 19 : 0;
+}
 /* True for REAL-affinity columns (REAL, DOUBLE, FLOAT) and for DECIMAL/NUMERIC(p,s) columns
  * (c->decimal): a cell is the 64-bit IEEE-754 bit pattern of a double, never NaN (SQLite stores
  * NaN as NULL) nor -0.0 (stored as 0.0). A NUMERIC column stores an integral double as an INTEGER,
@@ -117,6 +131,7 @@ static inline bool db_column_is_real(const db_column *c)
  *     INTEGER/NUMERIC:       64 bits  the value
  *     REAL:                  64 bits  the IEEE-754 bit pattern of the double
  *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
+ *     DATE/TIME/DATETIME:    8 bits   length, then db_date_len bytes (10, 8 or 19, not `text`)
  * so every table has a fixed number of inputs and no row count moves another
  * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
  */
@@ -124,6 +139,17 @@ typedef struct db_limits {
     unsigned rows; /* row slots per table (1..64) */
     unsigned text; /* bytes of a TEXT cell (1..64) */
 } db_limits;
+
+/* The most bytes any text cell has (the largest --db-text; date cells have at most 19): a
+ * buffer of DB_TEXT_MAX + 1 bytes holds any cell. */
+#define DB_TEXT_MAX 64
+
+/* Bytes of column c's text cell: its date format's length for a date column (c->date,
+ * whatever --db-text), else l->text. Meaningful for text columns only (db_column_is_text). */
+static inline unsigned db_column_text_cap(const db_column *c, const db_limits *l)
+{
+    return c->date != DB_DATE_NONE ? db_date_len(c->date) : l->text;
+}
 
 /* Inputs one cell takes (see above). */
 unsigned db_cell_ninputs(const db_column *c, const db_limits *l);
@@ -141,7 +167,7 @@ typedef struct db_cell {
 } db_cell;
 
 /* Decode cell `col` of slot `slot` of table `t` from the table's inputs vals[0..)
- * (vals[0] = count). The text pointer refers to `buf` (>= l->text bytes). */
+ * (vals[0] = count). The text pointer refers to `buf` (>= db_column_text_cap bytes). */
 void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col, uint8_t *buf,
                     db_cell *out);
 /* Rows present in a table from its inputs (count clamped to l->rows). */
@@ -306,6 +332,8 @@ typedef struct db_query {
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */
+    uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
+    bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
 } db_query;
 
 /*
@@ -374,7 +402,11 @@ typedef struct db_val {
  * when SQLite returns the row. Integer arithmetic is 64-bit two's complement
  * (SQLite would switch to REAL on overflow); x / 0 and x % 0 are NULL. LIKE is
  * ASCII case-insensitive with % and _ (no ESCAPE), on a bounded text as a
- * dynamic-programming expression over its bytes.
+ * dynamic-programming expression over its bytes. A text parameter compared with a DATE/TIME
+ * column (q->date_param) whose concrete text looks like a number is not modelled (SQLite would
+ * compare a number); with q->like_exact (PostgreSQL, which compares them as dates) neither is a
+ * literal (q->date_loose_literal) or parameter text that is not a valid ISO-8601 text of the
+ * column's kind (db_date_text_valid).
  * Returns the expression, or NULL with *why (a static string) when the clause
  * uses something the translation does not model (e.g. a text compared with an
  * integer): the caller then runs the query concretely. Nodes are built in cx;
@@ -453,8 +485,9 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
  * The schema constraints of slot `slot` of table `ti` as one width-1 expression
  * (true when satisfied), given the symbolic fixture: counts[t] (8 bits) is table
  * t's row count and cells[t][slot * ncols + col] its cells. Present rows only:
- *   (count > slot) => NOT NULL cells are not null, text lengths <= limits.text,
- *   text bytes printable ASCII (0x20..0x7e) below the length and 0 from it,
+ *   (count > slot) => NOT NULL cells are not null, text lengths <= db_column_text_cap,
+ *   text bytes printable ASCII (0x20..0x7e) below the length and 0 from it, a non-NULL
+ *   date cell a valid date of its format (db_date_valid),
  *   PRIMARY KEY/UNIQUE sets differ from every lower present slot (NULLs never
  *   collide, as in SQLite), each FOREIGN KEY value equals the referenced column
  *   of some present slot of the referenced table.
@@ -462,6 +495,31 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
  */
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
                           expr *const *counts, db_val *const *cells);
+
+/*
+ * "v is a valid ISO-8601 text of kind k" (width 1), for a text db_val whose bytes past its
+ * length are 0: the length is exactly db_date_len(k), digits and the separators '-', ' ', ':'
+ * in their places, year 1000..9999, month 01..12, day 01..the month's last day (February 29 in
+ * Gregorian leap years only), hour 00..23, minute and second 00..59. Such texts order
+ * chronologically by bytes, so SQL text comparisons and ORDER BY of them are date comparisons.
+ * k = DB_DATE_NONE gives constant true. Nodes are built in cx; nothing is allocated otherwise.
+ */
+expr *db_date_valid(expr_ctx *cx, db_date_kind k, const db_val *v);
+/* True when the NUL-terminated text t is a valid ISO-8601 text of kind k, as db_date_valid
+ * accepts it (false for DB_DATE_NONE). */
+bool db_date_text_valid(db_date_kind k, const char *t);
+/* True when the NUL-terminated text t looks like a number to SQLite's NUMERIC affinity (blanks, a
+ * sign, digits, a point, an exponent; not hex, inf or nan), which a DATE column would then store or
+ * compare as INTEGER/REAL instead of TEXT. */
+bool db_text_is_number(const char *t);
+/* The same of a text db_val's concrete value (its len->value bytes, at most 255). */
+bool db_val_is_number_text(const db_val *v);
+/* A text db_val's concrete value into buf[0..256) (NUL-terminated, at most 255 bytes); returns buf. */
+char *db_val_concrete_text(const db_val *v, char *buf);
+/* The kind of a column's declared type (NUMERIC affinity only, as schema.c asks): DATETIME and
+ * TIMESTAMP (also "TIMESTAMP WITH TIME ZONE", written without the zone) DB_DATE_DATETIME, other
+ * types naming DATE DB_DATE_DATE, TIME DB_DATE_TIME, else DB_DATE_NONE. Case-insensitive. */
+db_date_kind db_date_kind_of(const char *decl_type);
 
 /* ---------------------------------------------------------------- CHECK and DEFAULT (check.c) */
 
@@ -524,7 +582,8 @@ void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr 
  * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,
  * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL number takes the
  * column's kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number
- * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
+ * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless),
+ * a text whose concrete value looks like a number into a DATE/TIME column (db_text_is_number: SQLite stores a number).
  */
 int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out);
 /* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),
@@ -619,7 +678,8 @@ typedef struct pg_result PGresult;
  * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
  * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
  * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
- * the cells doubles, which the PostgreSQL runtime does not model yet), any other type "TEXT"; NOT NULL on the
+ * the cells doubles, which the PostgreSQL runtime does not model yet), date "DATE", timestamp and time
+ * without precision or zone "TIMESTAMP" and "TIME" (ISO-8601 text cells, date.c), any other type "TEXT"; NOT NULL on the
  * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
  * table outside the schema is left out).
  * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
@@ -639,7 +699,7 @@ typedef enum db_pg_kind {
     DB_PG_INT2,     /* SMALLINT: -32768 .. 32767 */
     DB_PG_BOOL,     /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
     DB_PG_REAL,     /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
-    DB_PG_TEXT,     /* TEXT */
+    DB_PG_TEXT,     /* TEXT, and DATE/TIMESTAMP/TIME (ISO-8601 text cells, the server converts the literal) */
     DB_PG_VARCHAR,  /* VARCHAR(n): at most n bytes */
     DB_PG_CHAR      /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
 } db_pg_kind;

@@ -82,6 +82,12 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
         put(b, "CHARACTER(%d)", n);
     else if (!strcmp(typname, "numeric") || !strcmp(typname, "float4") || !strcmp(typname, "float8"))
         put(b, "NUMERIC"); /* integer cells (NUMERIC affinity); SQLite's REAL would make them doubles */
+    else if (!strcmp(typname, "date"))
+        put(b, "DATE"); /* ISO-8601 text cells (date.c), printed so under DateStyle ISO */
+    else if (!strcmp(typname, "timestamp") && !par)
+        put(b, "TIMESTAMP"); /* 'YYYY-MM-DD HH:MM:SS': no fractional seconds, no zone */
+    else if (!strcmp(typname, "time") && !par)
+        put(b, "TIME");
     else
         put(b, "TEXT");
 }

@@ -60,6 +60,36 @@ static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
     return e;
 }
 
+/* A comparison (CMP, BETWEEN, IN) of a DATE/TIME column with a text literal that looks like a
+ * number: SQLite gives the literal the column's NUMERIC affinity, so it compares as a number (below
+ * every text), not as the text the translation would compare. Marks it unsupported and frees e.
+ * Parameters in such a comparison are noted in q->date_param (their values are checked later), a
+ * literal that is not an ISO-8601 text of the column's kind in q->date_loose_literal. */
+static db_sexpr *date_guard(conv *c, db_sexpr *e)
+{
+    if (!e) return NULL;
+    db_date_kind date = DB_DATE_NONE;
+    bool num = false;
+    for (int i = 0; i < e->nkids; i++) {
+        const db_sexpr *k = e->kids[i];
+        if (k->kind == DBX_COLUMN && k->from >= 0 && k->from < c->q->nfrom && !date)
+            date = c->s->tables[c->q->from_table[k->from]].cols[k->column].date;
+    }
+    for (int i = 0; date && i < e->nkids; i++) {
+        const db_sexpr *k = e->kids[i];
+        if (k->kind == DBX_PARAM && k->param >= 1 && k->param <= 64) /* checked on their values (translate.c) */
+            c->q->date_param[k->param - 1] = (uint8_t)date;
+        if (k->kind == DBX_TEXT) {
+            num = num || db_text_is_number(k->text);
+            c->q->date_loose_literal = c->q->date_loose_literal || !db_date_text_valid(date, k->text);
+        }
+    }
+    if (!date || !num) return e;
+    db_sql_unsupported(c->q, "number-like text compared with a DATE column");
+    sexpr_free(e);
+    return NULL;
+}
+
 /* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
 int db_sql_from_item(const db_query *q, const char *name)
 {
@@ -250,7 +280,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
                 if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
-                return conv_kids(c, e, k);
+                return date_guard(c, conv_kids(c, e, k));
             }
         if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
             if (!a->lexpr) { /* unary */
@@ -301,14 +331,14 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
                 sexpr_free(e);
                 return NULL;
             }
-        return e;
+        return date_guard(c, e);
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
         if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || a->rexpr->list->n_items != 2) break;
         if ((e = db_sql_mk(DBX_BETWEEN, 3))) e->negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
         node *k[3] = {a->lexpr, a->rexpr->list->items[0], a->rexpr->list->items[1]};
-        return conv_kids(c, e, k);
+        return date_guard(c, conv_kids(c, e, k));
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);

@@ -568,6 +568,23 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
 {
     *why = NULL;
     if (!e) return one(cx);
+    if (q->like_exact && q->date_loose_literal) { /* PostgreSQL reads the literal as a date */
+        *why = "DATE column compared with a text not in ISO-8601 form";
+        return NULL;
+    }
+    for (int k = 0; k < nparams && k < 64; k++) {
+        if (!q->date_param[k] || !params[k].null || !params[k].is_text || (params[k].null->value & 1)) continue;
+        char buf[256];
+        if (!q->like_exact && db_val_is_number_text(&params[k])) { /* SQLite would compare a number */
+            *why = "number-like text compared with a DATE column";
+            return NULL;
+        }
+        if (q->like_exact &&
+            !db_date_text_valid((db_date_kind)q->date_param[k], db_val_concrete_text(&params[k], buf))) {
+            *why = "DATE column compared with a text not in ISO-8601 form";
+            return NULL;
+        }
+    }
     tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
     int rc = cond(&x, e, &r);
@@ -753,7 +770,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
         const db_val *v = &row[ci];
         if (col->notnull) c = expr_and1(cx, c, expr_not(cx, v->null));
         if (v->is_text) {
-            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, l->text, 8)));
+            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, db_column_text_cap(col, l), 8)));
+            if (col->date) /* DATE/TIME/DATETIME: a valid ISO-8601 text (date.c) */
+                c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), db_date_valid(cx, col->date, v)));
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, 0, 8))));
             for (unsigned i = 0; i < v->nbytes; i++) {
                 expr *in = expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), v->len);

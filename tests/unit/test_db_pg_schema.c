@@ -43,7 +43,7 @@ static void test_read_schema(void **st)
     assert_non_null(strstr(lite, "\"ok\" BOOLEAN INT,"));
     assert_non_null(strstr(lite, "\"price\" NUMERIC,"));
     assert_non_null(strstr(lite, "\"ratio\" NUMERIC,"));
-    assert_non_null(strstr(lite, "\"born\" TEXT"));
+    assert_non_null(strstr(lite, "\"born\" DATE")); /* an ISO-8601 text cell (date.c) */
     assert_non_null(strstr(lite, "PRIMARY KEY (\"isbn\", \"ed\")"));
     assert_non_null(strstr(lite, "UNIQUE (\"name\")"));
     assert_non_null(strstr(lite, "FOREIGN KEY (\"author\") REFERENCES \"authors\" (\"id\")"));
