@@ -15,7 +15,8 @@ mkdir -p "$WORK"
 # program  schema  database file the program opens
 PROGS="discount:books.sql:books.db shop:shop.sql:shop.db report:shop.sql:shop.db order:shop.sql:shop.db insert:shop.sql:shop.db
        login:shop.sql:shop.db update:shop.sql:shop.db catalog:catalog.sql:shop.db checks:checks.sql:app.db
-       ledger:ledger.sql:ledger.db cheapest:cheapest.sql:shop.db customers:customers.sql:crm.db teams:teams.sql:league.db"
+       ledger:ledger.sql:ledger.db cheapest:cheapest.sql:shop.db customers:customers.sql:crm.db teams:teams.sql:league.db
+       library:library.sql:library.db categories:categories.sql:shop.db transfer:transfer.sql:bank.db tasks:tasks.sql:tasks.db"
 # the fixed sample databases: a few plausible rows
 SAMPLE_books="INSERT INTO books VALUES (1, 'SICP', 'mit', 'CS', 50), (2, 'TAOCP', 'aw', 'CS', 300), (3, 'Dune', 'acm', 'SF', 500);"
 SAMPLE_shop="INSERT INTO users VALUES (1, 'ann', 'admin', 40), (2, 'bob', 'user', 17);
@@ -28,6 +29,11 @@ SAMPLE_cheapest="INSERT INTO items VALUES (1, 'pen', 3, 10), (2, 'lamp', 40, 0),
 SAMPLE_customers="INSERT INTO customers VALUES (1, 'ann', 1), (2, 'bob', 0);
 INSERT INTO orders VALUES (1, 1, 20), (2, 1, 700), (3, 2, 50);"
 SAMPLE_teams="INSERT INTO players VALUES (1, 'red', 50), (2, 'red', 70), (3, 'blue', 90), (4, 'red', 5);"
+SAMPLE_library="INSERT INTO books VALUES (1, 'Dune', 1965), (2, 'SICP', 1985);
+INSERT INTO loans VALUES (1, 1, 14), (2, 1, 45), (3, 2, 7);"
+SAMPLE_categories="INSERT INTO products VALUES (1, 'books', 12), (2, 'toys', 30), (3, 'books', 150);"
+SAMPLE_transfer="INSERT INTO accounts VALUES (1, 'ann', 500), (2, 'bob', 20);"
+SAMPLE_tasks="INSERT INTO tasks VALUES (1, 'tax', '2024-04-30', NULL), (2, 'trip', '2025-07-01', '2025-06-20 10:00:00');"
 
 cov() { jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$1"; }
 
