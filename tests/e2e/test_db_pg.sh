@@ -64,7 +64,7 @@ before=$(state)
 grep -q "sympath never writes there" "$W/same.log" || { cat "$W/same.log"; fail "no clear message for --db-scratch = --db"; }
 q "$CI" "CREATE DATABASE mine" || fail "cannot create the scratch database"
 MINE="${CI/dbname=postgres/dbname=mine}"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 30s --solver-timeout 10s --no-db-minimize --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 20s --solver-timeout 10s --no-db-minimize --no-progress \
     >"$W/shop.log" 2>&1 || { cat "$W/shop.log"; fail "sympath run (pg_shop) exited with $?"; }
 r2="$W/shop/report.json"
 # rows of the join (27), a NULL note (30), a known name counted by COUNT(*) (38); the big first order (33, two rows
