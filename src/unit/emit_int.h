@@ -49,6 +49,7 @@ int emit_char_array_literal(strbuf *b, const names *n, const ur_object *o, int p
 /* Assertion that floating-point lvalue lv holds recorded value v exactly (== with its hexadecimal
  * literal; a NaN as lv != lv). */
 void emit_float_assert(strbuf *b, const char *lv, const ur_value *v);
+int emit_value_assert(strbuf *b, const names *n, const ur_object *o, const ur_value *v, const char *lv);
 /* Assertions on the record's walk lines: the fields of the struct the call returned and of fresh
  * memory it stored in input pointers (`ret->next->text`), strings with assert_string_equal after
  * assert_non_null, back pointers with assert_ptr_equal. Returns the number of assertions. */

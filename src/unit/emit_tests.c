@@ -64,6 +64,42 @@ void emit_float_assert(strbuf *b, const char *lv, const ur_value *v)
     sb_free(&lit);
 }
 
+/* The assertion that lvalue lv holds the recorded value v of object o (integer, enum, double,
+ * pointer or function pointer); 1 when one was written, 0 for a value with nothing to assert. */
+int emit_value_assert(strbuf *b, const names *n, const ur_object *o, const ur_value *v, const char *lv)
+{
+    strbuf x = STRBUF_INIT;
+    int wrote = 1;
+    switch (v->kind) {
+    case 'i':
+    case 'u':
+    case 'e':
+        value_expr(&x, n, v, is_chartype(n->u, o->ctype) && o->array);
+        sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, x.s);
+        break;
+    case 'p':
+        if (!strcmp(v->text, "0"))
+            sb_printf(b, "    assert_null(%s);\n", lv);
+        else if (addr_of(&x, n, v->text) == 0)
+            sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, x.s);
+        else
+            sb_printf(b, "    assert_non_null(%s);\n", lv);
+        break;
+    case 'd': emit_float_assert(b, lv, v); break;
+    case 'f':
+        if (!strcmp(v->text, "NULL"))
+            sb_printf(b, "    assert_null(%s);\n", lv);
+        else if (strcmp(v->text, "?"))
+            sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v->text);
+        else
+            wrote = 0;
+        break;
+    default: wrote = 0; break;
+    }
+    sb_free(&x);
+    return wrote;
+}
+
 /* Length of the part of suffix that names one element of an array object ("[2]" of "[2].type"), 0
  * for other objects: the unit whose values are compared together. */
 static size_t elem_len(const ur_object *o, const char *suffix)
@@ -184,33 +220,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             ret_used = 1;
         }
         char lb[512];
-        const char *lv = lvalue(n, k, e->suffix, lb, sizeof lb);
-        strbuf v = STRBUF_INIT;
-        switch (e->post.kind) {
-        case 'i':
-        case 'u':
-        case 'e':
-            value_expr(&v, n, &e->post, is_chartype(n->u, o->ctype) && o->array);
-            sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, v.s);
-            break;
-        case 'p':
-            if (!strcmp(e->post.text, "0"))
-                sb_printf(b, "    assert_null(%s);\n", lv);
-            else if (addr_of(&v, n, e->post.text) == 0)
-                sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v.s);
-            else
-                sb_printf(b, "    assert_non_null(%s);\n", lv);
-            break;
-        case 'd': emit_float_assert(b, lv, &e->post); break;
-        case 'f':
-            if (!strcmp(e->post.text, "NULL"))
-                sb_printf(b, "    assert_null(%s);\n", lv);
-            else if (strcmp(e->post.text, "?"))
-                sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, e->post.text);
-            break;
-        default: break;
-        }
-        sb_free(&v);
+        emit_value_assert(b, n, o, &e->post, lvalue(n, k, e->suffix, lb, sizeof lb));
     }
     free(as_string);
     /* the fields of what the call returned or stored in fresh memory */

@@ -174,32 +174,7 @@ int emit_unchanged_asserts(strbuf *b, const names *n)
             const ur_entry *e = &r->entries[j];
             if (e->obj != o->id || !e->post.kind || !e->post.text) continue;
             char lb[512];
-            const char *lv = lvalue(n, k, e->suffix, lb, sizeof lb);
-            strbuf v = STRBUF_INIT;
-            switch (e->post.kind) {
-            case 'i':
-            case 'u':
-            case 'e':
-                value_expr(&v, n, &e->post, is_chartype(n->u, o->ctype) && o->array);
-                sb_printf(b, "    assert_int_equal(%s, %s);\n", lv, v.s);
-                count++;
-                break;
-            case 'd':
-                emit_float_assert(b, lv, &e->post);
-                count++;
-                break;
-            case 'p':
-                if (!strcmp(e->post.text, "0"))
-                    sb_printf(b, "    assert_null(%s);\n", lv);
-                else if (addr_of(&v, n, e->post.text) == 0)
-                    sb_printf(b, "    assert_ptr_equal(%s, %s);\n", lv, v.s);
-                else
-                    sb_printf(b, "    assert_non_null(%s);\n", lv);
-                count++;
-                break;
-            default: break;
-            }
-            sb_free(&v);
+            count += emit_value_assert(b, n, o, &e->post, lvalue(n, k, e->suffix, lb, sizeof lb));
         }
     }
     return count;
