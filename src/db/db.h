@@ -34,6 +34,9 @@ typedef struct db_column {
     db_affinity aff;
     bool decimal;            /* NUMERIC affinity declared DECIMAL[(p,s)] or NUMERIC(p,s): modelled as a double */
     int int_digits;          /* decimal: p - s of DECIMAL(p,s) (p of DECIMAL(p)), fixtures keep |v| < 10^it; -1 none */
+    int scale;               /* decimal: s of DECIMAL(p,s) when 1 <= s <= 15: a scaled cell (db_val.scaled), else 0 */
+    bool single;             /* declared FLOAT4 (PostgreSQL's real): a scaled cell k / 4, |k| < 2^22 (exact as a float
+                              * and printed exactly by the server's shortest round-trip output) */
     db_date_kind date;       /* NUMERIC affinity declared DATE/TIME/DATETIME/TIMESTAMP: an ISO-8601 text cell */
     bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
@@ -130,6 +133,8 @@ static inline bool db_column_is_real(const db_column *c)
  *     null flag              1 bit    the cell is NULL
  *     INTEGER/NUMERIC:       64 bits  the value
  *     REAL:                  64 bits  the IEEE-754 bit pattern of the double
+ *     DECIMAL(p,s), s >= 1:  64 bits  the integer k, the value being the double k / 10^s (scaled cell)
+ *     FLOAT4:                64 bits  the integer k, the value being k / 4 (scaled cell)
  *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
  *     DATE/TIME/DATETIME:    8 bits   length, then db_date_len bytes (10, 8 or 19, not `text`)
  * so every table has a fixed number of inputs and no row count moves another
@@ -391,6 +396,9 @@ typedef struct db_val {
     unsigned nbytes;
     expr **bytes;
     bool is_real; /* v is the bit pattern of a double (a REAL value), never NaN */
+    expr *scaled; /* a DECIMAL(p,s) fixture cell (db_column.scale = s): the 64-bit integer k of which v is the
+                   * double k / 10^s (exactly what strtod gives for the text of k with s decimals); a FLOAT4
+                   * cell: k of v = k / 4; else NULL */
 } db_val;
 
 /*
@@ -589,6 +597,16 @@ int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
 /* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),
  * a ".0" added to integral values, 9e999 / -9e999 for the infinities. buf >= 32 bytes. */
 void db_real_text(uint64_t bits, char *buf, size_t n);
+/* The double of a scaled cell (DECIMAL(p,s), 1 <= s <= 15): the 64-bit integer k as the
+ * correctly rounded k / 10^s, i.e. sitofp(k) then one division by the exact 10^s. For |k| < 2^53
+ * this is the double strtod reads from k's text with s decimals (one rounding of the exact
+ * quotient). scale = -2: k / 4 (FLOAT4 cells). db_scaled_value builds the expression,
+ * db_scaled_bits computes it (the bits). */
+expr *db_scaled_value(expr_ctx *cx, expr *k, int scale);
+uint64_t db_scaled_bits(int64_t k, int scale);
+/* The fixture's text of a scaled cell from its double's bits: "%.*f" with `scale` decimals (the
+ * exact decimal k / 10^s, since the double is the nearest to it). buf >= 48 bytes. */
+void db_scaled_text(uint64_t bits, int scale, char *buf, size_t n);
 
 /* Free a db_sexpr tree (NULL accepted). */
 void db_sexpr_free(db_sexpr *e);
@@ -677,8 +695,9 @@ typedef struct pg_result PGresult;
  * PostgreSQL kind (db_pg_kind): int2 "SMALLINT", int4 "INT", int8 "BIGINT" (INTEGER
  * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
  * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
- * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
- * the cells doubles, which the PostgreSQL runtime does not model yet), date "DATE", timestamp and time
+ * (TEXT), numeric and numeric(p[,0]) "NUMERIC" (integer values), numeric(p,s) with s > 0
+ * "DECIMAL(p,s)" (scaled cells: k / 10^s), double precision "DOUBLE PRECISION" and real "FLOAT4"
+ * (doubles; a FLOAT4 cell is exactly a float), date "DATE", timestamp and time
  * without precision or zone "TIMESTAMP" and "TIME" (ISO-8601 text cells, date.c), any other type "TEXT"; NOT NULL on the
  * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
  * table outside the schema is left out).
@@ -698,7 +717,8 @@ typedef enum db_pg_kind {
     DB_PG_INT4,     /* INT: -2^31 .. 2^31-1 */
     DB_PG_INT2,     /* SMALLINT: -32768 .. 32767 */
     DB_PG_BOOL,     /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
-    DB_PG_REAL,     /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
+    DB_PG_NUMERIC,  /* NUMERIC (numeric, numeric(p) and numeric(p,0)): integer values */
+    DB_PG_FLOAT,    /* DOUBLE PRECISION (float8), FLOAT4 (real), DECIMAL(p,s) (numeric(p,s), s > 0): doubles */
     DB_PG_TEXT,     /* TEXT, and DATE/TIMESTAMP/TIME (ISO-8601 text cells, the server converts the literal) */
     DB_PG_VARCHAR,  /* VARCHAR(n): at most n bytes */
     DB_PG_CHAR      /* CHARACTER(n): exactly n bytes (the server pads shorter values) */

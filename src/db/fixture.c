@@ -48,6 +48,8 @@ void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals,
         for (unsigned i = 0; i < len; i++) buf[i] = (uint8_t)vals[off + 2 + i];
         out->len = len;
         out->text = buf;
+    } else if (t->cols[col].scale || t->cols[col].single) { /* a scaled cell's k: its double's bits, as REAL cells hold */
+        out->i = (int64_t)db_scaled_bits((int64_t)vals[off + 1], t->cols[col].single ? -2 : t->cols[col].scale);
     } else {
         out->i = (int64_t)vals[off + 1];
     }
@@ -101,8 +103,11 @@ char *db_insert_sql(const db_table *t, const db_cell *cells)
         if (v->null) {
             bad = append(&s, &n, "NULL");
         } else if (db_column_is_real(&t->cols[c])) { /* text SQLite reads back as the same double */
-            char num[40];
-            db_real_text((uint64_t)v->i, num, sizeof num);
+            char num[48];
+            if (t->cols[c].scale)
+                db_scaled_text((uint64_t)v->i, t->cols[c].scale, num, sizeof num);
+            else
+                db_real_text((uint64_t)v->i, num, sizeof num);
             bad = append(&s, &n, "%s", num);
         } else if (!db_column_is_text(&t->cols[c])) {
             bad = append_take(&s, &n, db_sql_int(v->i));

@@ -115,3 +115,38 @@ void db_real_text(uint64_t bits, char *buf, size_t n)
     snprintf(buf, n, "%.17g", d);
     if (!strpbrk(buf, ".en")) strncat(buf, ".0", n - strlen(buf) - 1);
 }
+
+/* 10^s as a double (exact for s <= 22); 2^-s for s < 0 (the FLOAT4 cells' k / 4: s = -2) */
+static double pow10d(int s)
+{
+    double p = 1.0;
+    if (s < 0) return (double)(1u << -s);
+    while (s-- > 0) p *= 10.0;
+    return p;
+}
+
+expr *db_scaled_value(expr_ctx *cx, expr *k, int scale)
+{
+    return expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, k), db_real_const(cx, pow10d(scale)), NULL);
+}
+
+uint64_t db_scaled_bits(int64_t k, int scale)
+{
+    volatile double d = (double)k; /* volatile: one rounding per step, as the expression */
+    d = d / pow10d(scale);
+    uint64_t b;
+    double dd = d;
+    memcpy(&b, &dd, sizeof b);
+    return b;
+}
+
+void db_scaled_text(uint64_t bits, int scale, char *buf, size_t n)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    if (!isfinite(d)) {
+        db_real_text(bits, buf, n);
+        return;
+    }
+    snprintf(buf, n, "%.*f", scale, d);
+}

@@ -136,8 +136,11 @@ static int add_column(sqlite3_stmt *st, void *ctx)
     const char *par = strchr(c->decl_type, '(');
     int prec, scale = 0;
     if (c->decimal && par && sscanf(par, "( %d , %d", &prec, &scale) >= 1 && prec > 0 && scale >= 0 && scale <= prec &&
-        prec - scale <= 300)
+        prec - scale <= 300) {
         c->int_digits = prec - scale;
+        if (scale >= 1 && scale <= 15) c->scale = scale; /* fixtures keep |k| < 10^min(p, 15) < 2^53 */
+    }
+    c->single = !strcasecmp(c->decl_type, "FLOAT4");
     c->notnull = sqlite3_column_int(st, 3) != 0;
     c->pk = sqlite3_column_int(st, 5);
     c->fk_table = c->fk_column = -1;

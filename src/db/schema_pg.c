@@ -4,6 +4,7 @@
 #include "db.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +81,14 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
         put(b, "VARCHAR(%d)", n);
     else if (!strcmp(typname, "bpchar") && n > 0)
         put(b, "CHARACTER(%d)", n);
-    else if (!strcmp(typname, "numeric") || !strcmp(typname, "float4") || !strcmp(typname, "float8"))
-        put(b, "NUMERIC"); /* integer cells (NUMERIC affinity); SQLite's REAL would make them doubles */
+    else if (!strcmp(typname, "float4"))
+        put(b, "FLOAT4"); /* k / 4: exact as a float and as its text (REAL affinity, db_column.single) */
+    else if (!strcmp(typname, "float8"))
+        put(b, "DOUBLE PRECISION"); /* an IEEE double (REAL affinity) */
+    else if (!strcmp(typname, "numeric") && par && strchr(par, ',') && atoi(strchr(par, ',') + 1) > 0)
+        put(b, "DECIMAL(%d,%d)", n, atoi(strchr(par, ',') + 1)); /* a scaled cell: k / 10^s (db_column.scale) */
+    else if (!strcmp(typname, "numeric"))
+        put(b, "NUMERIC"); /* numeric and numeric(p[,0]): integer cells (a bare NUMERIC is integer-valued) */
     else if (!strcmp(typname, "date"))
         put(b, "DATE"); /* ISO-8601 text cells (date.c), printed so under DateStyle ISO */
     else if (!strcmp(typname, "timestamp") && !par)
@@ -317,7 +324,8 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n)
     if (!strcasecmp(d, "SMALLINT")) return DB_PG_INT2;
     if (!strcasecmp(d, "INT")) return DB_PG_INT4;
     if (!strcasecmp(d, "BOOLEAN INT")) return DB_PG_BOOL;
-    if (!strcasecmp(d, "NUMERIC")) return DB_PG_REAL;
+    if (!strcasecmp(d, "NUMERIC")) return DB_PG_NUMERIC;
+    if (db_column_is_real(c)) return DB_PG_FLOAT;
     if (!strncasecmp(d, "VARCHAR(", 8)) {
         *n = (unsigned)atoi(d + 8);
         return DB_PG_VARCHAR;
@@ -337,6 +345,17 @@ static void put_cell(sbuf *b, const db_table *t, int c, const db_cell *v)
         put(b, "NULL");
     else if (db_pg_column_kind(&t->cols[c], &n) == DB_PG_BOOL)
         put(b, "'%s'", v->i ? "t" : "f");
+    else if (db_column_is_real(&t->cols[c])) { /* %.17g reads back as the same double; k / 10^s exactly */
+        char num[48];
+        double d;
+        memcpy(&d, &v->i, sizeof d);
+        if (isinf(d))
+            put(b, "'%s'", d < 0 ? "-Infinity" : "Infinity");
+        else if (t->cols[c].scale)
+            db_scaled_text((uint64_t)v->i, t->cols[c].scale, num, sizeof num), put(b, "'%s'", num);
+        else
+            db_real_text((uint64_t)v->i, num, sizeof num), put(b, "'%s'", num);
+    }
     else if (!db_column_is_text(&t->cols[c]))
         put(b, "'%lld'", (long long)v->i);
     else

@@ -1,6 +1,7 @@
 /* sql_expr.c: expressions of libpg_query's parse tree (columns, literals, casts, operators, IN/ANY) as db_sexpr trees. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -188,13 +189,17 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
     }
 }
 
-/* 1: an integer type (int2/4/8, smallint, integer, bigint), 2: a text type (text, varchar), 0: other. */
+/* 1: an integer type (int2/4/8, smallint, integer, bigint), 2: a text type (text, varchar), 3: a
+ * number type that holds fractions (numeric[(p,s)], decimal, float4/8, real, double precision), 0: other. */
 static int cast_kind(const PgQuery__TypeName *tn)
 {
-    if (!tn || !tn->n_names || tn->n_array_bounds || tn->n_typmods ||
-        tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+    if (!tn || !tn->n_names || tn->n_array_bounds || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
         return 0;
     const char *n = tn->names[tn->n_names - 1]->string->sval;
+    static const char *fracs[] = {"numeric", "decimal", "float4", "float8", "real", "double precision", NULL};
+    for (int i = 0; fracs[i]; i++)
+        if (!strcasecmp(n, fracs[i])) return 3;
+    if (tn->n_typmods) return 0;
     static const char *ints[] = {"int2", "int4", "int8", "smallint", "integer", "bigint", "int", NULL};
     for (int i = 0; ints[i]; i++)
         if (!strcasecmp(n, ints[i])) return 1;
@@ -205,7 +210,9 @@ static int cast_kind(const PgQuery__TypeName *tn)
  * A cast that changes nothing sympath models (PostgreSQL writes them in its catalog's
  * CHECK text and users write them in queries): a literal or column cast to an integer
  * type when it is an integer, to text/varchar when it is a text; a text literal of
- * digits cast to an integer becomes that integer. Anything else: "CAST".
+ * digits cast to an integer becomes that integer; a number literal, a number text literal or a
+ * REAL/DECIMAL column cast to a fractional type (numeric, float8, ...) is that number (an integer
+ * column is not: integer division would change). Anything else: "CAST".
  */
 static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
 {
@@ -213,6 +220,26 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
     db_sexpr *e = kind ? db_sql_conv_expr(c, tc->arg) : NULL;
     if (!e) {
         if (!kind) db_sql_unsupported(c->q, "CAST");
+        return NULL;
+    }
+    if (kind == 3) { /* (0)::numeric, 2.5::float8, '9.99'::numeric, price::numeric: the same number */
+        if (e->kind == DBX_TEXT) {
+            char *end = NULL;
+            double v = strtod(e->text, &end);
+            if (*e->text && !*end && isfinite(v)) {
+                free(e->text);
+                e->text = NULL;
+                e->kind = DBX_REAL;
+                e->rval = v;
+                return e;
+            }
+        } else if (e->kind == DBX_INT || e->kind == DBX_REAL || e->kind == DBX_NULL ||
+                   (e->kind == DBX_COLUMN &&
+                    db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))) {
+            return e; /* an integer literal keeps its value: comparisons are by value (real.c) */
+        }
+        sexpr_free(e);
+        db_sql_unsupported(c->q, "CAST");
         return NULL;
     }
     bool is_text = e->kind == DBX_TEXT;

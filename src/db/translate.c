@@ -782,6 +782,7 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
                 c = expr_and1(cx, c, implies(cx, in, printable));
                 c = expr_and1(cx, c, implies(cx, expr_not(cx, in), expr_cmp(cx, PRED_EQ, b, expr_const(cx, 0, 8))));
             }
+        } else if (v->scaled) { /* k / 10^s: never NaN nor -0.0; NULL holds k = 0 (below) */
         } else {
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->v, expr_const(cx, 0, 64))));
             if (v->is_real) /* a stored double is never NaN (NULL in SQLite) nor -0.0 (stored as 0.0) */
@@ -822,6 +823,18 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
         }
     }
     for (int ci = 0; ci < t->ncols; ci++) { /* DECIMAL(p,s): a fixture's value has at most p - s integer digits */
+        if (row[ci].scaled) { /* |k| < 10^min(p, 15): exact in a double; 0 when NULL (above). FLOAT4: |k| < 2^22 */
+            int digits = t->cols[ci].int_digits >= 0 ? t->cols[ci].int_digits + t->cols[ci].scale : 15;
+            int64_t lim = 1;
+            for (int d = 0; d < digits && d < 15; d++) lim *= 10;
+            if (t->cols[ci].single) lim = INT64_C(1) << 22;
+            expr *k = row[ci].scaled;
+            expr *in = expr_and1(cx, expr_cmp(cx, PRED_SLT, k, expr_const(cx, (uint64_t)lim, 64)),
+                                 expr_cmp(cx, PRED_SGT, k, expr_const(cx, (uint64_t)-lim, 64)));
+            c = expr_and1(cx, c, implies(cx, row[ci].null, expr_cmp(cx, PRED_EQ, k, expr_const(cx, 0, 64))));
+            c = expr_and1(cx, c, in);
+            continue;
+        }
         if (t->cols[ci].int_digits < 0) continue;
         double lim = pow(10.0, t->cols[ci].int_digits);
         expr *in = expr_and1(cx, expr_fcmp(cx, FPRED_OLT, row[ci].v, db_real_const(cx, lim)),

@@ -55,6 +55,12 @@ static unsigned prefs_of(const run_result *r, uint32_t i, uint64_t cur, uint32_t
             if (cur != d[k]) v[n++] = d[k];
         return n;
     }
+    case IT_FLOAT: { /* 0.0f, 1.0f, 2.0f, 3.0f */
+        static const uint64_t f[] = {0, 0x3f800000u, 0x40000000u, 0x40400000u};
+        for (unsigned k = 0; k < 4; k++)
+            if (cur != f[k]) v[n++] = f[k];
+        return n;
+    }
     default: { /* an integer: small, the slot's number + 1 first (keys 1, 2, 3) */
         uint64_t mask = r->iwidths[i] >= 64 ? ~0ull : (1ull << r->iwidths[i]) - 1;
         uint64_t c[] = {slot_hint + 1, 0, 1, 10, 100, 1000};

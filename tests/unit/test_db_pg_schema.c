@@ -41,8 +41,8 @@ static void test_read_schema(void **st)
     assert_non_null(strstr(lite, "\"small\" SMALLINT,"));
     assert_non_null(strstr(lite, "\"big\" BIGINT,"));
     assert_non_null(strstr(lite, "\"ok\" BOOLEAN INT,"));
-    assert_non_null(strstr(lite, "\"price\" NUMERIC,"));
-    assert_non_null(strstr(lite, "\"ratio\" NUMERIC,"));
+    assert_non_null(strstr(lite, "\"price\" DECIMAL(10,2),")); /* a scaled cell: k / 100 */
+    assert_non_null(strstr(lite, "\"ratio\" DOUBLE PRECISION,"));
     assert_non_null(strstr(lite, "\"born\" DATE")); /* an ISO-8601 text cell (date.c) */
     assert_non_null(strstr(lite, "PRIMARY KEY (\"isbn\", \"ed\")"));
     assert_non_null(strstr(lite, "UNIQUE (\"name\")"));
@@ -70,7 +70,10 @@ static void test_read_schema(void **st)
     assert_int_equal(db_pg_column_kind(&ta->cols[3], &n), DB_PG_INT2);
     assert_int_equal(db_pg_column_kind(&ta->cols[4], &n), DB_PG_INT8);
     assert_int_equal(db_pg_column_kind(&ta->cols[5], &n), DB_PG_BOOL);
-    assert_int_equal(db_pg_column_kind(&ta->cols[6], &n), DB_PG_REAL);
+    assert_int_equal(db_pg_column_kind(&ta->cols[6], &n), DB_PG_FLOAT);
+    assert_int_equal(ta->cols[6].scale, 2);
+    assert_int_equal(db_pg_column_kind(&ta->cols[7], &n), DB_PG_FLOAT);
+    assert_int_equal(ta->cols[7].scale, 0);
     assert_int_equal(tb->cols[2].fk_table, a);
     assert_int_equal(tb->cols[2].fk_column, 0);
     assert_int_equal(tb->cols[4].fk_table, -1);
@@ -86,7 +89,10 @@ static void test_read_schema(void **st)
     cells[0].i = 7;
     cells[1].len = 4, cells[1].text = (const uint8_t *)"a'b\\";
     cells[2].len = 3, cells[2].text = (const uint8_t *)"xyz";
-    cells[3].i = -5, cells[4].i = 1ll << 40, cells[5].i = 1, cells[6].i = 12, cells[7].i = 3;
+    cells[3].i = -5, cells[4].i = 1ll << 40, cells[5].i = 1;
+    cells[6].i = (int64_t)db_scaled_bits(1205, 2); /* 12.05: written exactly */
+    double ratio = 0.1;
+    memcpy(&cells[7].i, &ratio, sizeof ratio); /* read back as the same double */
     cells[8].null = true;
     char *ins = db_pg_insert_sql(ta, cells, true);
     PGresult *r = PQexec(conn, ins);
@@ -101,11 +107,12 @@ static void test_read_schema(void **st)
     pg_exec_ok(conn, ins);
     free(ins);
     pg_exec_ok(conn, "COMMIT");
-    r = PQexec(conn, "SELECT name, ok, price, big FROM authors");
+    r = PQexec(conn, "SELECT name, ok, price, big, ratio FROM authors");
     assert_int_equal(PQntuples(r), 1);
     assert_string_equal(PQgetvalue(r, 0, 0), "a'b\\");
     assert_string_equal(PQgetvalue(r, 0, 1), "t");
-    assert_string_equal(PQgetvalue(r, 0, 2), "12.00");
+    assert_string_equal(PQgetvalue(r, 0, 2), "12.05");
+    assert_true(strtod(PQgetvalue(r, 0, 4), NULL) == 0.1);
     assert_string_equal(PQgetvalue(r, 0, 3), "1099511627776");
     PQclear(r);
     pg_exec_ok(conn, "SET search_path = public");
@@ -116,7 +123,7 @@ static void test_read_schema(void **st)
 /* A text cell of constants, for evaluating a CHECK on one value. */
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
-    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false};
+    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false, NULL};
     for (unsigned i = 0; i < 8; i++) bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
     return v;
 }
@@ -153,7 +160,7 @@ static void test_checks(void **st)
     db_val row[7];
     for (int c = 0; c < 7; c++) row[c] = text_val(cx, "", b[c]);
     for (int c = 2; c < 5; c++) /* inventory, lo, hi */
-        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false};
+        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false, NULL};
     row[0] = row[2];
     static const struct {
         const char *role;

@@ -240,12 +240,55 @@ static void test_builders(void **state)
     expr_ctx_free(cx);
 }
 
+/* A comparison of a monotone chain of an integer (k / 100 as a DECIMAL cell, k * 0.25, a float of
+ * k / 100) with a constant becomes an integer comparison of k (expr_fp.c, fcmp_monotone): no FP
+ * node is left, and for every predicate, side and k (random, and near the constant's bound) it
+ * gives what the floating-point comparison gives. */
+static void test_monotone_chain(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    const double consts[] = {15.0, 100.0, 0.25, 7.0, -3.5, 1e300, 0.0, -0.0, 2.5e3, 19.99, 12.34, 1e-320, INFINITY};
+    const expr_fpred preds[] = {FPRED_OLT, FPRED_OLE, FPRED_OGT, FPRED_OGE, FPRED_OEQ, FPRED_UNE};
+    const expr_op nodes[] = {EXPR_FOLT, EXPR_FOLE, EXPR_FOLT, EXPR_FOLE, EXPR_FOEQ, EXPR_FOEQ};
+    uint64_t seed = 88172645463325252ull;
+    for (unsigned kw = 32; kw <= 64; kw += 32) {
+        expr *k = expr_symbol(cx, 0, kw, 5);
+        expr *base = expr_fp(cx, EXPR_SITOF, 64, 0, k, NULL, NULL);
+        expr *chains[3] = {expr_fp(cx, EXPR_FDIV, 64, 0, base, expr_const(cx, db(100.0), 64), NULL),
+                           expr_fp(cx, EXPR_FMUL, 64, 0, base, expr_const(cx, db(0.25), 64), NULL), NULL};
+        chains[2] = expr_fp(cx, EXPR_FCVT, 32, 0, chains[0], NULL, NULL);
+        for (int ci = 0; ci < 3; ci++)
+            for (size_t cc = 0; cc < sizeof consts / sizeof *consts; cc++)
+                for (int p = 0; p < 6; p++) {
+                    expr *n = chains[ci];
+                    uint64_t cb = n->width == 32 ? fb((float)consts[cc]) : db(consts[cc]);
+                    expr *c = expr_const(cx, cb, n->width);
+                    for (int side = 0; side < 2; side++) {
+                        expr *r = side ? expr_fcmp(cx, preds[p], c, n) : expr_fcmp(cx, preds[p], n, c);
+                        assert_false(r->flags & EXPR_FLAG_FP);
+                        for (int t = 0; t < 300; t++) {
+                            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                            int64_t kv = t % 2 ? (int64_t)seed : (int64_t)(consts[cc] * (ci == 1 ? 4 : 100)) + (int64_t)(seed % 5) - 2;
+                            uint64_t in[1] = {(uint64_t)kv & (kw == 64 ? ~0ull : 0xffffffffull)};
+                            uint64_t nv = expr_eval(n, in, 1);
+                            bool swap = (p == 2 || p == 3) != (side == 1); /* ogt/oge are olt/ole swapped */
+                            uint64_t want = expr_eval_op(nodes[p], 1, 0, n->width, swap ? cb : nv, swap ? nv : cb, 0) & 1;
+                            if (p == 5) want = !want;
+                            assert_int_equal(expr_eval(r, in, 1) & 1, want);
+                        }
+                    }
+                }
+    }
+    expr_ctx_free(cx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arith_edges),     cmocka_unit_test(test_round_to_integral),
         cmocka_unit_test(test_conversions_x86), cmocka_unit_test(test_fcmp_all_predicates),
-        cmocka_unit_test(test_builders),
+        cmocka_unit_test(test_builders),        cmocka_unit_test(test_monotone_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,6 +88,13 @@ int rt_external_ptr_symbolic(const void *p);
 void rt_objects_init(void);
 /* Forget the vararg slots of the libc models (rt_libc.c); at the start of each run. */
 void rt_varargs_reset(void);
+/* Texts whose number is an expression (rt_textval.c): register text p[0..len) as the decimal
+ * text of the double whose 64-bit pattern is e (the strtod model gives e as the shadow of its
+ * result when it converts exactly p[0..len) to e's concrete value); forget the entries inside
+ * p[0..len) (the memory goes back to malloc); forget all (at the start of each run). */
+void rt_text_value_put(const char *p, size_t len, expr *e);
+void rt_text_value_clear(const char *p, size_t len);
+void rt_text_value_reset(void);
 
 /* Report the run as out of memory (ERR_OOM) and end it; never returns. */
 void rt_out_of_memory(void) __attribute__((noreturn));

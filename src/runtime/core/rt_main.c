@@ -49,6 +49,7 @@ void rt_run_reset(void)
     memset(__sym_params, 0, sizeof __sym_params);
     __sym_ret = NULL;
     rt_varargs_reset();
+    rt_text_value_reset();
 }
 
 /* ---- the region ----

@@ -121,6 +121,10 @@ static int read_fixture(void)
                     if (!cell->bytes) return -1;
                     for (unsigned i = 0; i < cell->nbytes; i++)
                         cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
+                } else if (t->cols[c].scale || t->cols[c].single) { /* the integer k, the value k / 10^s (k / 4) */
+                    cell->is_real = true;
+                    cell->scaled = symbol_or_const(rt_next_input(IT_LONGLONG, 64, NULL, 1, &v), v, 64);
+                    cell->v = db_scaled_value(cx, cell->scaled, t->cols[c].single ? -2 : t->cols[c].scale);
                 } else if (db_column_is_real(&t->cols[c])) { /* an IEEE double's bits */
                     cell->is_real = true;
                     cell->v = symbol_or_const(rt_next_input(IT_DOUBLE, 64, NULL, 1, &v), v, 64);

@@ -42,6 +42,16 @@ void *malloc(size_t n);
 int32_t sym_model_vararg32(uint32_t k, int32_t value);
 int64_t sym_model_vararg64(uint32_t k, int64_t value);
 
+/*
+ * Texts whose number is known as an expression (src/runtime/core/rt_textval.c: a database
+ * REAL cell's text as the server printed it). sym_model_text_known(p): is p the start of such a
+ * text. sym_model_text_double(p, used, value): value, with the registered expression as the
+ * result's shadow when p's entry has length `used` and the expression's concrete value is
+ * value's bits (else concrete).
+ */
+int sym_model_text_known(const char *p);
+double sym_model_text_double(const char *p, size_t used, double value);
+
 /* ctype (models_ctype.c), used by the conversion and scanning models. Each is the C11
  * function of the same name (7.4) in the "C" locale: c is an unsigned char value or EOF;
  * the class tests return 1 or 0 (one expression, no branch), the case maps return the

@@ -6,8 +6,8 @@
  * %[*][width][hh|h|l|ll|j|z|t|L|q]<conv> with conv one of d i u o x X p (integers, via
  * model_scan_integer: the stored value is the symbolic magnitude, negated when a '-'
  * was read, truncated to the target width), c, s, [set] (bytes copied one by one, so
- * their shadows travel), n, %%, and the floating-point conversions a e f g (read for
- * real with strtod & co.: floating point is concrete in sympath). The result is the
+ * their shadows travel), n, %%, and the floating-point conversions a e f g (read
+ * with strtod & co., whose models, models_float.c, keep short decimals symbolic). The result is the
  * number of items assigned, or EOF when the input ended before any item was assigned.
  *
  * Streams are read with fgetc/ungetc (one character of push-back); the models of those

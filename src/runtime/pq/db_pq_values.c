@@ -1,4 +1,4 @@
-/* db_pq_values.c: PostgreSQL fixture mode: values of modelled results (PQgetvalue, PQgetisnull, PQgetlength) as expressions of the fixture's cells, and their release. */
+/* db_pq_values.c: PostgreSQL fixture mode: values of modelled results (PQgetvalue, PQgetisnull, PQgetlength) as expressions of the fixture's cells (digits, or a double's text registered for strtod), and their release. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +113,13 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
         }
         return p;
     }
+    if (c->is_real) { /* the server's shortest round-trip digits: the strtod model gives the cell's double */
+        if (!(c->null->value & 1)) {
+            rt_text_value_put(p, (size_t)len, c->v);
+            fx->shadowed = true;
+        }
+        return p;
+    }
     db_pg_kind k = col_kind(fx, col);
     if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2) {
         shadow_digits(fx, c, p, len);
@@ -171,8 +178,10 @@ void db_pq_clear(PGresult *res)
             *pp = fx->next;
             if (fx->shadowed) /* the values' memory goes back to malloc: no stale shadows on it */
                 for (int row = 0; row < fx->nrows; row++)
-                    for (int col = 0; col < PQnfields(res); col++)
+                    for (int col = 0; col < PQnfields(res); col++) {
                         rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
+                        rt_text_value_clear(PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
+                    }
             qstate *s = &fx->qs;
             db_query_free(s->q);
             free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals),

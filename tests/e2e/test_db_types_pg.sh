@@ -1,0 +1,70 @@
+#!/bin/bash
+# test_db_types_pg.sh: column types on PostgreSQL. DATE and TIMESTAMP (tests/programs/pg/pg_tasks.c): ISO-8601 text cells
+# that the server takes as dates and prints back the same (DateStyle ISO), a bound date in SQL (due < $1, ORDER BY due), the
+# dates parsed in C. numeric(8,2), double precision and real (tests/programs/pg/pg_prices.c): scaled and double cells, a
+# decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C.
+# Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
+set -u
+fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
+W="$WORK/db_types_pg"
+rm -rf "$W"
+mkdir -p "$W"
+. "$SRC/tests/pg/e2e_server.sh" db_types_pg
+q() { "$PSQL" "$1" -X -A -t -q -v ON_ERROR_STOP=1 -c "$2"; }
+q "$CI" "CREATE DATABASE shop" || fail "cannot create the database"
+SHOP="${CI/dbname=postgres/dbname=shop}"
+q "$SHOP" "CREATE TABLE tasks(id int PRIMARY KEY, title text NOT NULL, due date NOT NULL, done_at timestamp)" ||
+    fail "cannot create the table"
+
+out="$W/out"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_tasks.c" --db "$SHOP" -o "$out" --budget 8s --db-rows 2 --no-db-minimize --no-progress \
+    >"$W/run.log" 2>&1 || { cat "$W/run.log"; fail "sympath run exited with $?"; }
+r="$out/report.json"
+# y < 2000 (27), Feb 29 (28), NULL done_at (29), done later (34); the failed connection (9) and query (17) are infeasible
+for line in 27 28 29 34; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r" \
+        >/dev/null || { cat "$W/run.log"; fail "line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r")"; }
+done
+jq -e '.coverage.branches_covered == .coverage.branches_total - 2' "$r" >/dev/null ||
+    fail "coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 2"
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0 and
+       ([.database.queries[].model_mismatches] | add == 0)' "$r" >/dev/null || fail "report: $(jq -c '.database' "$r")"
+grep -q "'[0-9]\{4\}-02-29'" "$out"/tests/test-*.sql || fail "no fixture with a leap day"
+q "$CI" "CREATE DATABASE loadcheck" || fail "cannot create loadcheck"
+LC="${CI/dbname=postgres/dbname=loadcheck}"
+"$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -f "$out/build/schema_pg.sql" >/dev/null || fail "schema_pg.sql does not load"
+for f in "$out"/tests/test-*.sql; do
+    "$PSQL" "$LC" -X -q -v ON_ERROR_STOP=1 -c "BEGIN" -f "$f" -c "ROLLBACK" >/dev/null || fail "$f does not load"
+done
+c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
+
+# numeric(8,2), double precision, real
+q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2) NOT NULL CHECK (price >= 0),
+                              weight double precision, rating real)" || fail "cannot create items"
+po="$W/prices"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_prices.c" --db "$SHOP" -o "$po" --budget 8s --db-rows 2 --no-db-minimize --no-progress \
+    >"$W/prices.log" 2>&1 || { cat "$W/prices.log"; fail "sympath run (pg_prices) exited with $?"; }
+pr="$po/report.json"
+# almost 20 (23), the poster's 12.34 (24), heavy (27), well rated (30); the failed connection (9) and query (15) are infeasible
+for line in 23 24 27 30; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$pr" \
+        >/dev/null || { cat "$W/prices.log"; fail "pg_prices line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$pr")"; }
+done
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0 and
+       .database.check_constraints_modelled == .database.check_constraints and
+       ([.database.queries[].model_mismatches] | add == 0)' "$pr" >/dev/null || fail "pg_prices report: $(jq -c '.database' "$pr")"
+grep -q "'12.34'" "$po"/tests/test-*.sql || fail "no fixture with the price 12.34"
+grep -h "INSERT" "$po"/tests/test-*.sql | grep -v "'[0-9]*\.[0-9][0-9]'" && fail "a price without exactly two decimals"
+q "$CI" "CREATE DATABASE loadprices" || fail "cannot create loadprices"
+LP="${CI/dbname=postgres/dbname=loadprices}"
+"$PSQL" "$LP" -X -q -v ON_ERROR_STOP=1 -f "$po/build/schema_pg.sql" >/dev/null || fail "pg_prices: schema_pg.sql does not load"
+for f in "$po"/tests/test-*.sql; do
+    "$PSQL" "$LP" -X -q -v ON_ERROR_STOP=1 -c "BEGIN" -f "$f" -c "ROLLBACK" >/dev/null || fail "$f does not load"
+done
+sh "$PGS" stop "$D"
+"$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
+grep -q "gcov branch coverage: $c" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from $c"; }
+"$SYMPATH" replay "$po" --coverage >"$W/preplay.log" 2>&1 || { cat "$W/preplay.log"; fail "pg_prices replay failed"; }
+pc=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$pr")
+grep -q "gcov branch coverage: $pc" "$W/preplay.log" || { cat "$W/preplay.log"; fail "pg_prices replay coverage differs from $pc"; }
+echo "ok [db_types_pg]: DATE/TIMESTAMP on PostgreSQL: $c, numeric/double/real: $pc (all reachable), fixtures load, replay agrees"

@@ -1,0 +1,35 @@
+/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C. */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    PGconn *conn = PQconnectdb("dbname=shop");
+    if (PQstatus(conn) != CONNECTION_OK) {
+        printf("no connection: %s", PQerrorMessage(conn));
+        PQfinish(conn);
+        return 1;
+    }
+    PGresult *res = PQexec(conn, "SELECT name, price, weight, rating FROM items WHERE price BETWEEN 10 AND 20.5");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        printf("query failed: %s", PQerrorMessage(conn));
+        PQclear(res);
+        PQfinish(conn);
+        return 1;
+    }
+    for (int i = 0; i < PQntuples(res); i++) {
+        double price = atof(PQgetvalue(res, i, 1));
+        if (price > 19.99) printf("%s: almost 20\n", PQgetvalue(res, i, 0));
+        if (price == 12.34) printf("the price on the poster\n");
+        if (PQgetisnull(res, i, 2)) continue;
+        double weight = strtod(PQgetvalue(res, i, 2), NULL);
+        if (weight > 2.5 * price) printf("heavy for its price\n");
+        if (PQgetisnull(res, i, 3)) continue;
+        float rating = strtof(PQgetvalue(res, i, 3), NULL);
+        if (rating >= 4.5f) printf("well rated\n");
+    }
+    PQclear(res);
+    PQfinish(conn);
+    return 0;
+}
