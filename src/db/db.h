@@ -226,7 +226,8 @@ typedef enum db_xkind {
     DBX_IN_SUB,  /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
     DBX_SUBAGG,  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
     DBX_FUNC,    /* scalar function op (db_func) of kids[0..nkids) */
-    DBX_GROUPAGG /* in HAVING: op (DB_AGG_*) of `column` (-1: COUNT(*)) over the rows of the group */
+    DBX_GROUPAGG /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
+                    the expression kids[0]) over the rows of the group */
 } db_xkind;
 
 /* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
@@ -266,7 +267,12 @@ typedef enum db_txn {
 } db_txn;
 
 /* Aggregates of a SELECT without GROUP BY (one result row). */
-enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
+/* Aggregates. DB_AGG_AVG is SUM / COUNT as a double (NULL over no row). DB_AGG_EXPR marks a result
+ * column that is an expression with aggregates in it (result_expr: COALESCE(SUM(x), 0),
+ * SUM(price * qty) / 100), computed over the group by db_group_value. */
+enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX, DB_AGG_AVG, DB_AGG_EXPR };
+/* db_query.result_col of a computed result column (result_expr) */
+#define DB_RESULT_EXPR (-2)
 
 /*
  * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
@@ -312,6 +318,9 @@ typedef struct db_query {
     int *result_from;           /* SELECT: FROM item of each result column */
     int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
     int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    db_sexpr **result_expr;     /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
+                                   column's item): an expression of the row (result_agg NONE: price * qty) or
+                                   with DBX_GROUPAGG aggregates (result_agg DB_AGG_EXPR); else NULL */
     bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
     size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
     int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
@@ -468,18 +477,36 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
  */
 int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
                   int nparams, db_val *out, const char **why);
+/* The condition (width 1) under which the last db_value_expr's (or db_group_value's) integer
+ * arithmetic overflowed 64 bits (SQLite would have computed a REAL), NULL when it has none. */
+expr *db_value_overflow(void);
 
 /*
  * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row
  * combinations, sel[i] (width 1) says it is returned and vals[i] is its argument
  * (ignored for COUNT(*), which passes vals = NULL). COUNT counts non-NULL arguments;
  * SUM, MIN and MAX of integers skip NULLs and are NULL when nothing is left, as in
- * SQL. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
+ * SQL; a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
+ * SQLite's sum of their doubles may differ in the last bit, and the runtime then reads the value
+ * concretely); a SUM with other REAL arguments adds the doubles in order from 0.0 (SQLite 3.40,
+ * PostgreSQL's float8); AVG is SUM / COUNT as a double, one division per possible count. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
  * SUM overflowed 64 bits, which SQLite reports as an error instead of a row. Returns 0,
  * or -1 with *why (static) for text arguments.
  */
 int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
                  expr **overflow, const char **why);
+
+/*
+ * A result column's expression e with aggregates in it (db_query.result_expr of a DB_AGG_EXPR
+ * column: COALESCE(SUM(x), 0), SUM(price * qty), AVG(price)), for the group whose representative
+ * row combination is `rep`, over its candidate combinations group_rows[0..n) selected by sel[k],
+ * as for db_having_expr (without GROUP BY: every combination a query may return); aggregates as
+ * db_aggregate computes them. Returns 0 and
+ * *out, or -1 with *why (static) for what is not modelled (a text result, an aggregate of text).
+ */
+int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rep, unsigned n,
+                   expr *const *sel, const db_val *const *const *group_rows, const db_val *params, int nparams,
+                   db_val *out, const char **why);
 
 /*
  * "Row a comes no later than row b" under q's ORDER BY (rows_a, rows_b: the cells

@@ -19,6 +19,8 @@ bool db_query_rows_are_keys(const db_query *q)
         return false;
     for (int f = 0; f < q->nfrom; f++)
         if (q->nullable[f]) return false;
+    for (int i = 0; i < q->nresult; i++)
+        if (q->result_expr && q->result_expr[i]) return false; /* a computed column is no table column */
     return true;
 }
 
@@ -32,6 +34,8 @@ void db_query_free(db_query *q)
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
+    for (int i = 0; q->result_expr && i < q->nresult; i++) db_sexpr_free(q->result_expr[i]);
+    free(q->result_expr);
     for (int i = 0; i < q->nset; i++) db_sexpr_free(q->set_val[i]);
     free(q->set_val);
     free(q->set_col);
@@ -147,11 +151,14 @@ static int push_result_agg(db_query *q, int from, int col, int agg)
     int *c = f ? realloc(q->result_col, (size_t)(q->nresult + 1) * sizeof *c) : NULL;
     if (c) q->result_col = c;
     int *a = c ? realloc(q->result_agg, (size_t)(q->nresult + 1) * sizeof *a) : NULL;
-    if (!a) {
+    if (a) q->result_agg = a;
+    db_sexpr **x = a ? realloc(q->result_expr, (size_t)(q->nresult + 1) * sizeof *x) : NULL;
+    if (!x) {
         db_sql_unsupported(q, "out of memory");
         return -1;
     }
-    q->result_agg = a;
+    q->result_expr = x;
+    q->result_expr[q->nresult] = NULL;
     q->result_from[q->nresult] = from;
     q->result_col[q->nresult] = col;
     q->result_agg[q->nresult++] = agg;
@@ -159,6 +166,58 @@ static int push_result_agg(db_query *q, int from, int col, int agg)
 }
 
 static int push_result(db_query *q, int from, int col) { return push_result_agg(q, from, col, DB_AGG_NONE); }
+
+/* Does e contain an aggregate (DBX_GROUPAGG)? *from: the FROM item of its first column (-1 none). */
+static bool has_aggregate(const db_sexpr *e, int *from)
+{
+    if (!e) return false;
+    if (e->kind == DBX_COLUMN && *from < 0 && e->from < DB_MAX_FROM) *from = e->from;
+    bool any = e->kind == DBX_GROUPAGG;
+    for (int i = 0; i < e->nkids; i++) any |= has_aggregate(e->kids[i], from);
+    return any;
+}
+
+/*
+ * A computed result column: an expression of the row (price * qty, lower(name), abs(x)) or with
+ * aggregates (COALESCE(SUM(qty), 0), SUM(price * qty), AVG(price)), converted as a HAVING clause
+ * is (aggregates become DBX_GROUPAGG). Pushed with result_col DB_RESULT_EXPR; -1 when not modelled.
+ */
+static int conv_result_expr(conv *c, node *v)
+{
+    if (v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+        const PgQuery__FuncCall *fc = v->func_call;
+        if (fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) { /* COUNT(DISTINCT x), windows */
+            db_sql_unsupported(c->q, "aggregate or function in the result");
+            return -1;
+        }
+    }
+    c->having = true;
+    db_sexpr *e = db_sql_conv_expr(c, v);
+    c->having = false;
+    if (!e) {
+        db_sql_unsupported(c->q, "expression in the result");
+        return -1;
+    }
+    int from = -1;
+    bool agg = has_aggregate(e, &from);
+    if (push_result_agg(c->q, from < 0 ? 0 : from, DB_RESULT_EXPR, agg ? DB_AGG_EXPR : DB_AGG_NONE)) {
+        db_sexpr_free(e);
+        return -1;
+    }
+    c->q->result_expr[c->q->nresult - 1] = e;
+    return 0;
+}
+
+/* COUNT(*) or COUNT/SUM/MIN/MAX of one column: the plain aggregate result column conv_aggregate takes. */
+static bool plain_aggregate(const PgQuery__FuncCall *fc)
+{
+    static const char *names[] = {"count", "sum", "min", "max"};
+    bool named = false;
+    if (fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        for (int i = 0; i < 4; i++) named |= !strcasecmp(fc->funcname[0]->string->sval, names[i]);
+    return named && !fc->agg_distinct && !fc->agg_filter && !fc->over && !fc->n_agg_order &&
+           (fc->agg_star || (fc->n_args == 1 && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF));
+}
 
 /* COUNT(*), COUNT(col), SUM(col), MIN(col), MAX(col): pushed as a result column; 0, or -1
  * (with the construct named) for other functions and forms. */
@@ -210,6 +269,10 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
     }
     for (int i = 0; i < q->nresult; i++) {
         if (q->result_agg[i] != DB_AGG_NONE) continue;
+        if (q->result_expr[i]) {
+            db_sql_unsupported(q, "computed result column in GROUP BY");
+            continue;
+        }
         bool key = false;
         for (int k = 0; k < q->ngroup; k++) {
             const db_table *t = &c->s->tables[q->from_table[q->group_from[k]]];
@@ -300,8 +363,10 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                     db_sexpr_free(col);
                 }
             }
-        } else if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+        } else if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && plain_aggregate(v->func_call)) {
             conv_aggregate(&c, v->func_call);
+        } else if (v) {
+            conv_result_expr(&c, v);
         } else {
             db_sql_unsupported(q, "expression in the result");
         }
@@ -327,8 +392,10 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (sel->n_group_clause) {
         conv_group(&c, sel);
     } else if (distinct) { /* one row per distinct result: GROUP BY the result columns */
-        if (naggs || q->nfrom != 1 || q->nullable[0] || q->nresult > 4)
-            db_sql_unsupported(q, "DISTINCT of aggregates, of a join or of more than 4 columns");
+        bool computed = false;
+        for (int i = 0; i < q->nresult; i++) computed |= q->result_expr[i] != NULL;
+        if (naggs || computed || q->nfrom != 1 || q->nullable[0] || q->nresult > 4)
+            db_sql_unsupported(q, "DISTINCT of aggregates, of expressions, of a join or of more than 4 columns");
         for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
             bool seen = false;
             for (int k = 0; k < q->ngroup; k++) seen |= q->group_col[k] == q->result_col[i];

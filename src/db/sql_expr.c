@@ -413,22 +413,32 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         bool plain = !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order;
         if (plain && !strcasecmp(name, "length") && fc->n_args == 1)
             return conv_kids(c, db_sql_mk(DBX_LENGTH, 1), fc->args);
-        if (c->having) { /* an aggregate over the group */
-            static const char *aggs[] = {"count", "sum", "min", "max"};
+        if (c->having) { /* an aggregate over the group (HAVING, a result column) */
+            static const char *aggs[] = {"count", "sum", "min", "max", "avg"};
             int agg = 0;
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < 5; i++)
                 if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
             if (agg && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
-                (fc->agg_star ? agg == DB_AGG_COUNT
-                              : fc->n_args == 1 && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)) {
-                db_sexpr *col = fc->agg_star ? NULL : db_sql_conv_column(c, fc->args[0]->column_ref);
-                if (!fc->agg_star && (!col || col->from >= c->q->nfrom)) {
-                    db_sexpr_free(col);
-                    db_sql_unsupported(c->q, "aggregate in HAVING");
+                (fc->agg_star ? agg == DB_AGG_COUNT : fc->n_args == 1)) {
+                bool is_col = !fc->agg_star && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF;
+                db_sexpr *col = is_col ? db_sql_conv_column(c, fc->args[0]->column_ref) : NULL, *arg = NULL;
+                if (!fc->agg_star && !is_col) { /* SUM(price * qty): no aggregate inside */
+                    c->having = false;
+                    arg = db_sql_conv_expr(c, fc->args[0]);
+                    c->having = true;
+                }
+                if ((is_col && (!col || col->from >= c->q->nfrom)) || (!fc->agg_star && !is_col && !arg)) {
+                    db_sexpr_free(col), db_sexpr_free(arg);
+                    db_sql_unsupported(c->q, "aggregate of this argument");
                     return NULL;
                 }
-                if ((e = db_sql_mk(DBX_GROUPAGG, 0)))
-                    e->op = agg, e->from = col ? col->from : 0, e->column = col ? col->column : -1;
+                if ((e = db_sql_mk(DBX_GROUPAGG, arg ? 1 : 0))) {
+                    e->op = agg, e->from = col ? col->from : 0;
+                    e->column = col ? col->column : arg ? DB_RESULT_EXPR : -1;
+                    if (arg) e->kids[0] = arg;
+                } else {
+                    db_sexpr_free(arg);
+                }
                 db_sexpr_free(col);
                 return e;
             }

@@ -34,6 +34,7 @@ typedef struct tr {
 } tr;
 
 static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
+static expr *last_overflow;          /* of the last db_value_expr / db_group_value (db_value_overflow) */
 
 void db_set_fixture_view(const db_fixture_view *v) { view = v; }
 
@@ -243,14 +244,47 @@ static int real_arith(tr *x, bool neg, int op, const db_val *a, const db_val *b,
     return 0;
 }
 
-/* ite(c, a, b) of two values of one kind (text bytes in storage owned by x). */
+static double scaled_unit(const db_val *v);
+
+/* An integer value as a REAL one: scaled like `like` when that is a scaled value (i * 10^s over
+ * 10^s), else its double. */
+static db_val int_as_real(expr_ctx *cx, const db_val *i, const db_val *like)
+{
+    db_val r = *i;
+    r.is_real = true;
+    double unit = scaled_unit(like);
+    if (unit > 0) {
+        r.scaled = expr_binary(cx, EXPR_MUL, i->v, expr_const(cx, (uint64_t)(int64_t)unit, 64));
+        r.v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, r.scaled), db_real_const(cx, unit), NULL);
+    } else {
+        r.scaled = NULL;
+        r.v = db_int_to_real(cx, i->v);
+    }
+    return r;
+}
+
+/* ite(c, a, b) of two values of one kind (text bytes in storage owned by x); an INTEGER beside a
+ * REAL becomes a REAL (COALESCE(SUM(price), 0)). */
 static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *out)
 {
     expr_ctx *cx = x->cx;
+    db_val ra, rb;
+    if (!a->is_text && !b->is_text && a->is_real != b->is_real) {
+        ra = a->is_real ? *a : int_as_real(cx, a, b);
+        rb = b->is_real ? *b : int_as_real(cx, b, a);
+        a = &ra, b = &rb;
+    }
     if (a->is_text != b->is_text || a->is_real != b->is_real) return fail(x, "values of different types");
     *out = *a;
     out->null = expr_ite(cx, c, a->null, b->null);
     if (!a->is_text) {
+        double ua = scaled_unit(a), ub = scaled_unit(b);
+        out->scaled = NULL;
+        if (ua > 0 && ua == ub) { /* still one scaled value: k / 10^s of the chosen k */
+            out->scaled = expr_ite(cx, c, a->scaled, b->scaled);
+            out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), db_real_const(cx, ua), NULL);
+            return 0;
+        }
         out->v = expr_ite(cx, c, a->v, b->v);
         return 0;
     }
@@ -325,6 +359,47 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
     }
 }
 
+/* The divisor 10^s of a scaled value (its v is FDIV(SITOF(k), 10^s)) as a double, 0 when v has another shape. */
+static double scaled_unit(const db_val *v)
+{
+    double d = 0;
+    if (v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST) memcpy(&d, &v->v->kid[1]->value, sizeof d);
+    return d;
+}
+
+/*
+ * + - * of scaled values (DECIMAL(p,s) cells, and integers) on PostgreSQL, whose numeric
+ * arithmetic is exact: the result is scaled too, k = ka * kb over 10^(sa+sb), ka +- kb over a
+ * common 10^s (an integer i as i * 10^s), so what the server prints, read back with strtod, is
+ * the model's value. Returns 0 and *out, or 1 when the operands are not of that kind (the caller
+ * computes in doubles).
+ */
+static int scaled_arith(tr *x, int op, const db_val *a, const db_val *b, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    double ua = a->is_real ? scaled_unit(a) : 1.0, ub = b->is_real ? scaled_unit(b) : 1.0;
+    if (ua == 0 || ub == 0 || (op != '+' && op != '-' && op != '*')) return 1;
+    expr *ka = a->is_real ? a->scaled : a->v, *kb = b->is_real ? b->scaled : b->v;
+    double unit;
+    expr *k;
+    if (op == '*') {
+        unit = ua * ub;
+        if (unit > 1e15) return 1;
+        k = expr_binary(cx, EXPR_MUL, ka, kb);
+    } else {
+        unit = ua > ub ? ua : ub;
+        if (ua < unit) ka = expr_binary(cx, EXPR_MUL, ka, expr_const(cx, (uint64_t)(int64_t)(unit / ua), 64));
+        if (ub < unit) kb = expr_binary(cx, EXPR_MUL, kb, expr_const(cx, (uint64_t)(int64_t)(unit / ub), 64));
+        k = expr_binary(cx, op == '+' ? EXPR_ADD : EXPR_SUB, ka, kb);
+    }
+    memset(out, 0, sizeof *out);
+    out->is_real = true;
+    out->null = or1(cx, a->null, b->null);
+    out->scaled = expr_ite(cx, out->null, expr_const(cx, 0, 64), k);
+    out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), db_real_const(cx, unit), NULL);
+    return 0;
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
@@ -344,7 +419,9 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
         for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
         const char *why = NULL;
-        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
+        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL,
+                         &why))
+            return fail(x, why);
         return 0;
     }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;
@@ -388,6 +465,7 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         }
         if (a.is_text || b.is_text) return fail(x, "arithmetic on text");
         int op = e->kind == DBX_NEG ? '-' : e->op;
+        if ((a.is_real || b.is_real) && x->q && x->q->like_exact && scaled_arith(x, op, &a, &b, out) == 0) return 0;
         if (a.is_real || b.is_real) return real_arith(x, e->kind == DBX_NEG, op, &a, &b, out);
         expr_op eop = op == '+'   ? EXPR_ADD
                       : op == '-' ? EXPR_SUB
@@ -410,14 +488,27 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     }
     case DBX_FUNC: return func(x, e, out);
-    case DBX_GROUPAGG: { /* COUNT/SUM/MIN/MAX over the group's rows */
+    case DBX_GROUPAGG: { /* COUNT/SUM/MIN/MAX/AVG over the group's rows */
         if (!x->group_sel) return fail(x, "aggregate outside HAVING");
         const db_val *vals[DB_MAX_SUB_ROWS];
+        db_val computed[DB_MAX_SUB_ROWS];
         if (x->ngroup_rows > DB_MAX_SUB_ROWS) return fail(x, "group of too many rows");
-        for (unsigned k = 0; k < x->ngroup_rows; k++)
-            vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->from][e->column];
+        for (unsigned k = 0; k < x->ngroup_rows; k++) {
+            if (e->column == DB_RESULT_EXPR) { /* SUM(price * qty): the argument over each member's rows */
+                const db_val *const *saved = x->rows;
+                x->rows = x->group_rows[k];
+                int rc = value(x, e->kids[0], &computed[k]);
+                x->rows = saved;
+                if (rc) return -1;
+                vals[k] = &computed[k];
+            } else {
+                vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->from][e->column];
+            }
+        }
         const char *why = NULL;
-        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel, e->column < 0 ? NULL : vals, out, NULL, &why))
+        bool star = e->column == -1;
+        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel,
+                         star ? NULL : vals, out, NULL, &why))
             return fail(x, why);
         return 0;
     }
@@ -633,6 +724,28 @@ expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, 
     return r.t;
 }
 
+int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rep, unsigned n,
+                   expr *const *sel, const db_val *const *const *group_rows, const db_val *params, int nparams,
+                   db_val *out, const char **why)
+{
+    *why = NULL;
+    tr x = {.cx = cx,
+            .q = q,
+            .rows = rep,
+            .params = params,
+            .nparams = nparams,
+            .ngroup_rows = n,
+            .group_sel = sel,
+            .group_rows = group_rows};
+    int rc = value(&x, e, out);
+    last_overflow = x.ovf;
+    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
+    free(x.owned);
+    if (!rc && out->is_text) rc = fail(&x, "text computed from aggregates");
+    if (rc) *why = x.why ? x.why : "unsupported";
+    return rc;
+}
+
 expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const char **why)
 {
     *why = NULL;
@@ -656,6 +769,8 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
     return x.ovf ? expr_and1(cx, ok, expr_not(cx, x.ovf)) : ok;
 }
 
+expr *db_value_overflow(void) { return last_overflow; }
+
 int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
                   int nparams, db_val *out, const char **why)
 {
@@ -666,6 +781,7 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
     owned = NULL, nowned = 0;
     tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     int rc = value(&x, e, out);
+    last_overflow = x.ovf;
     owned = x.owned, nowned = x.nowned;
     *why = rc ? (x.why ? x.why : "unsupported") : NULL;
     return rc;
@@ -676,24 +792,60 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
 {
     memset(out, 0, sizeof *out);
     *why = NULL;
+    if (agg == DB_AGG_AVG) { /* SUM / COUNT as a double, NULL over no row */
+        db_val sum, cnt;
+        if (db_aggregate(cx, DB_AGG_SUM, n, sel, vals, &sum, overflow, why) ||
+            db_aggregate(cx, DB_AGG_COUNT, n, sel, vals, &cnt, NULL, why))
+            return -1;
+        expr *num = sum.scaled ? db_int_to_real(cx, sum.scaled) : sum.is_real ? sum.v : db_int_to_real(cx, sum.v);
+        /* the count is one of 1..n: one division by a constant per value (k / (count * 10^s), one
+         * rounding of the exact mean), so a comparison of the mean with a constant becomes integer
+         * comparisons of the sum (expr_fcmp distributes over the ites of monotone chains) */
+        double unit = 1.0;
+        if (sum.scaled) memcpy(&unit, &sum.v->kid[1]->value, sizeof unit);
+        expr *mean = expr_const(cx, 0, 64);
+        for (unsigned k = n; k >= 1; k--) {
+            expr *is_k = expr_cmp(cx, PRED_EQ, cnt.v, expr_const(cx, k, 64));
+            mean = expr_ite(cx, is_k, expr_fp(cx, EXPR_FDIV, 64, 0, num, db_real_const(cx, (double)k * unit), NULL), mean);
+        }
+        out->is_real = true;
+        out->null = sum.null;
+        out->v = mean;
+        return 0;
+    }
     expr *ovf = zero(cx);
     expr *zero64 = expr_const(cx, 0, 64);
     expr *acc = zero64, *none = one(cx); /* none: no non-NULL argument so far */
+    /* SUM of scaled cells of one scale (DECIMAL(p,s)): the exact sum of their integers, as
+     * PostgreSQL's numeric sums. SQLite adds their doubles, which may differ in the last bit: the
+     * runtime uses a value only when it equals what SQLite returned (else it is read concretely),
+     * and integer sums keep the solver away from floating-point sums of doubles. */
+    bool scaled_sum = agg == DB_AGG_SUM && vals && n > 0;
+    for (unsigned i = 0; scaled_sum && i < n; i++)
+        scaled_sum = vals[i]->scaled && vals[i]->v->op == EXPR_FDIV && vals[i]->v->kid[1] == vals[0]->v->kid[1];
+    /* else SUM with a REAL argument is the doubles added in scan order from 0.0, as SQLite 3.40
+     * (sumStep's rSum) and PostgreSQL's float8 sum do */
+    bool real_sum = false;
+    for (unsigned i = 0; vals && agg == DB_AGG_SUM && !scaled_sum && i < n; i++) real_sum |= vals[i]->is_real;
+    if (real_sum) acc = db_real_const(cx, 0.0);
     for (unsigned i = 0; i < n; i++) {
         if (vals && vals[i]->is_text) {
             *why = "aggregate of a text column";
             return -1;
         }
-        if (vals && vals[i]->is_real && agg == DB_AGG_SUM) {
-            *why = "SUM of a REAL column";
-            return -1;
-        }
         if (vals && vals[i]->is_real) out->is_real = true;
+        if (real_sum) {
+            expr *take = expr_and1(cx, sel[i], expr_not(cx, vals[i]->null));
+            expr *v = vals[i]->is_real ? vals[i]->v : db_int_to_real(cx, vals[i]->v);
+            acc = expr_fp(cx, EXPR_FADD, 64, 0, acc, expr_ite(cx, take, v, db_real_const(cx, 0.0)), NULL);
+            none = expr_and1(cx, none, expr_not(cx, take));
+            continue;
+        }
         expr *take = vals ? expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)) : sel[i];
         switch (agg) {
         case DB_AGG_COUNT: acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, take, 64)); break;
         case DB_AGG_SUM: {
-            expr *add = expr_ite(cx, take, vals[i]->v, zero64);
+            expr *add = expr_ite(cx, take, scaled_sum ? vals[i]->scaled : vals[i]->v, zero64);
             ovf = or1(cx, ovf, expr_binary(cx, EXPR_SADDO, acc, add));
             acc = expr_binary(cx, EXPR_ADD, acc, add);
             break;
@@ -714,6 +866,10 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
     out->null = agg == DB_AGG_COUNT ? zero(cx) : none;
     if (agg != DB_AGG_COUNT) /* NULL reads as 0 */
         out->v = expr_ite(cx, none, zero64, acc);
+    if (scaled_sum) { /* the sum of the integers, scaled back as the cells are */
+        out->scaled = out->v;
+        out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), vals[0]->v->kid[1], NULL);
+    }
     if (overflow) *overflow = ovf;
     return 0;
 }

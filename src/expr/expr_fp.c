@@ -271,6 +271,26 @@ static expr *fcmp_monotone(expr_ctx *cx, expr_op op, expr *a, expr *b)
     }
 }
 
+/* A tree of ITEs whose leaves are constants or monotone chains (an AVG over a count that is one
+ * of a few values), at most 64 leaves: a comparison with a constant distributes over it. */
+static bool ite_of_chains(const expr *n, int *leaves)
+{
+    if (n->op == EXPR_ITE) return ite_of_chains(n->kid[1], leaves) && ite_of_chains(n->kid[2], leaves);
+    if (++*leaves > 64) return false;
+    return n->op == EXPR_CONST || (monotone_int(n) && n->op != EXPR_SITOF);
+}
+
+static expr *fcmp_node(expr_ctx *cx, expr_op op, expr *a, expr *b);
+
+static expr *fcmp_ite(expr_ctx *cx, expr_op op, expr *a, expr *b)
+{
+    if (a->op == EXPR_ITE)
+        return expr_ite(cx, a->kid[0], fcmp_ite(cx, op, a->kid[1], b), fcmp_ite(cx, op, a->kid[2], b));
+    if (b->op == EXPR_ITE)
+        return expr_ite(cx, b->kid[0], fcmp_ite(cx, op, a, b->kid[1]), fcmp_ite(cx, op, a, b->kid[2]));
+    return fcmp_node(cx, op, a, b);
+}
+
 static expr *fcmp_node(expr_ctx *cx, expr_op op, expr *a, expr *b)
 {
     if (a->op == EXPR_CONST && b->op == EXPR_CONST)
@@ -281,6 +301,9 @@ static expr *fcmp_node(expr_ctx *cx, expr_op op, expr *a, expr *b)
     if (op != EXPR_FUNO && (a->op == EXPR_CONST) != (b->op == EXPR_CONST)) {
         expr *r = fcmp_monotone(cx, op, a, b);
         if (r) return r;
+        int leaves = 0;
+        expr *t = a->op == EXPR_CONST ? b : a;
+        if (t->op == EXPR_ITE && ite_of_chains(t, &leaves)) return fcmp_ite(cx, op, a, b);
     }
     /* FOEQ and FUNO are symmetric: constants on the right, as for EQ */
     if ((op == EXPR_FOEQ || op == EXPR_FUNO) && a->op == EXPR_CONST) {

@@ -186,14 +186,39 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
     expect_unsupported(s, "SELECT DISTINCT t.a FROM t, t t2",
-                       "DISTINCT of aggregates, of a join or of more than 4 columns");
+                       "DISTINCT of aggregates, of expressions, of a join or of more than 4 columns");
     sql = "SELECT DISTINCT b, a, b FROM t WHERE a > 1";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_true(q->understood);
     assert_true(q->distinct);
     assert_int_equal(q->ngroup, 2); /* b and a, once each */
     db_query_free(q);
-    expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");
+    /* computed result columns: an expression of the row, or with aggregates in it */
+    sql = "SELECT a + 1, lower(s) FROM t";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nresult, 2);
+    assert_int_equal(q->result_col[0], DB_RESULT_EXPR);
+    assert_int_equal(q->result_agg[0], DB_AGG_NONE);
+    assert_non_null(q->result_expr[0]);
+    assert_false(q->aggregate);
+    db_query_free(q);
+    sql = "SELECT COALESCE(SUM(a), 0), AVG(b), SUM(a * b), COUNT(*) FROM t";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->aggregate);
+    assert_int_equal(q->result_agg[0], DB_AGG_EXPR);
+    assert_int_equal(q->result_agg[1], DB_AGG_EXPR);
+    assert_int_equal(q->result_agg[2], DB_AGG_EXPR);
+    assert_int_equal(q->result_agg[3], DB_AGG_COUNT);
+    db_query_free(q);
+    sql = "SELECT b, SUM(a * 2) FROM t GROUP BY b HAVING AVG(a) > 1.5";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->ngroup, 1);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT a + 1 FROM t GROUP BY a", "computed result column in GROUP BY");
+    expect_unsupported(s, "SELECT hex(a) FROM t", "expression in the result");
 
     /* joins: comma and JOIN ... ON; the ON condition joins the WHERE clause */
     sql = "SELECT t.a, t2.* FROM t JOIN t AS t2 ON t.a = t2.b WHERE t2.s = 'x'";

@@ -161,6 +161,17 @@ static void order_expected(qstate *s, unsigned n)
     }
 }
 
+/* After db_value_expr/db_group_value: false when the value's integer arithmetic overflowed in
+ * this run (SQLite computed a REAL: the caller reads it concretely); else true, with "no
+ * overflow" assumed, so that the model covers the values that do not overflow. */
+static bool no_overflow(void)
+{
+    expr *ovf = db_value_overflow();
+    if (ovf && (ovf->value & 1)) return false;
+    if (ovf) db_rt_assume(expr_not(rt_cx(), ovf));
+    return true;
+}
+
 /*
  * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
  * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
@@ -209,10 +220,18 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         ev[i] = expr_and1(cx, first, having);
         for (int r = 0; r < q->nresult; r++) {
             if (q->result_agg[r] == DB_AGG_NONE) continue;
+            db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
+            if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
+                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out,
+                                   &why) ||
+                    !no_overflow())
+                    memset(out, 0, sizeof *out); /* read concretely */
+                continue;
+            }
             int f = q->result_from[r], col = q->result_col[r];
             for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
             if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals,
-                             &s->group_vals[(size_t)i * q->nresult + r], NULL, &why)) {
+                             out, NULL, &why)) {
                 s->why = why;
                 return;
             }
@@ -342,6 +361,33 @@ void db_rt_record_rows(qstate *s)
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
         for (int i = 0; i < q->nresult; i++) {
+            if (q->result_agg[i] == DB_AGG_EXPR) { /* over every combination and inserted row */
+                static const db_val *rows[DB_MAX_COMBOS + DB_MAX_INSERTED][DB_MAX_FROM];
+                const db_val *const *rowp[DB_MAX_COMBOS + DB_MAX_INSERTED];
+                unsigned m = 0;
+                for (unsigned c = 0; c < n; c++) {
+                    if (combo_rows(q, c, rows[m])) break;
+                    sel[m] = conds[c];
+                    rowp[m] = rows[m];
+                    m++;
+                }
+                for (unsigned k = 0; k < nins; k++) {
+                    rows[m][0] = ins_rows[k];
+                    sel[m] = ins_conds[k];
+                    rowp[m] = rows[m];
+                    m++;
+                }
+                const char *why = NULL;
+                if (i == 0) s->agg_overflow = expr_const(cx, 0, 1);
+                if (m == 0 ||
+                    db_group_value(cx, q, q->result_expr[i], rowp[0], m, sel, rowp, s->params, s->nparams,
+                                   &s->agg_vals[i], &why) ||
+                    !no_overflow()) {
+                    memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */
+                    s->why = why;
+                }
+                continue;
+            }
             int f = q->result_from[i], col = q->result_col[i];
             unsigned m = 0;
             for (unsigned c = 0; c < n; c++) {
@@ -357,7 +403,8 @@ void db_rt_record_rows(qstate *s)
             const char *why = NULL;
             expr *ovf = NULL;
             if (i == 0) s->agg_overflow = expr_const(cx, 0, 1);
-            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
+            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals,
+                              &s->agg_vals[i], &ovf, &why))
                 s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
             else {
                 memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */
@@ -700,4 +747,28 @@ int db_rt_apply_dml(qstate *s, bool changed)
         }
     free(rows), free(alive), free(hit), free(newv);
     return rc;
+}
+
+const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins)
+{
+    static db_val ring[4];
+    static unsigned next;
+    const db_query *q = s->q;
+    if (!q || i < 0 || i >= q->nresult || !q->result_expr || !q->result_expr[i] || q->result_agg[i] != DB_AGG_NONE)
+        return NULL;
+    const db_val *rows[DB_MAX_FROM] = {NULL};
+    for (int f = 0; f < q->nfrom; f++) {
+        if (!slots) {
+            if (f > 0 || !ins) return NULL;
+            rows[0] = ins;
+            continue;
+        }
+        if (slots[f] < 0) return NULL; /* an outer join's NULL row: read concretely */
+        int ti = q->from_table[f];
+        rows[f] = &db_rt.cells[ti][(size_t)slots[f] * db_rt.schema->tables[ti].ncols];
+    }
+    db_val *out = &ring[next++ % 4];
+    const char *why = NULL;
+    if (db_value_expr(rt_cx(), q, q->result_expr[i], rows, s->params, s->nparams, out, &why)) return NULL;
+    return no_overflow() ? out : NULL;
 }

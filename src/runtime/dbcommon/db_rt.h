@@ -122,6 +122,15 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids);
 void db_rt_rows_done(qstate *s);
 
 /*
+ * The value of computed result column i of s (q->result_expr, no aggregate: price * qty,
+ * lower(name)) for the result row whose FROM items are fixture slots slots[f] (every one >= 0),
+ * or the inserted row ins (slots NULL; one FROM item). Returns a db_val in static storage valid
+ * until the fourth later call (its text bytes until the next db_value_expr), or NULL when not
+ * modelled (the value is then read concretely).
+ */
+const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins);
+
+/*
  * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
  * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
  * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to

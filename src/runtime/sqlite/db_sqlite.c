@@ -364,6 +364,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
+    if (s->q->result_expr[i] && s->q->result_agg[i] == DB_AGG_NONE) /* price * qty: over the row's slots */
+        return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells) : db_rt_computed_cell(s, i, s->cur_slot, NULL);
     if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
     if (s->cur_group >= 0 && s->q->result_agg[i] != DB_AGG_NONE)
         return s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v

@@ -1,4 +1,4 @@
-/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C. */
+/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C, AVG and SUM of an expression over numeric. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,13 @@ int main(void)
         if (PQgetisnull(res, i, 3)) continue;
         float rating = strtof(PQgetvalue(res, i, 3), NULL);
         if (rating >= 4.5f) printf("well rated\n");
+    }
+    PQclear(res);
+    /* aggregates of numeric: an exact sum and mean, and a computed column */
+    res = PQexec(conn, "SELECT COUNT(*), AVG(price), COALESCE(SUM(price * 2), 0) FROM items");
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 1)) {
+        if (atof(PQgetvalue(res, 0, 1)) > 15.5) printf("dear on average\n");
+        if (strtod(PQgetvalue(res, 0, 2), NULL) == 41.0) printf("twice the sum is 41\n");
     }
     PQclear(res);
     PQfinish(conn);
