@@ -551,6 +551,26 @@ __attribute__((weak)) void __VERIFIER_error(void)
 /* ---- sympath.h ---- */
 
 int sym_int(const char *name) { return (int)next_int(); }
+
+/* The executor's __sym_unit_stream (models_io.c) natively: label.len, then max bytes (the
+ * same inputs in the same order), the first len of them as a read-only memory stream. */
+FILE *__sym_unit_stream(const char *label, unsigned max)
+{
+    static unsigned char bytes[17 * 4097];
+    static size_t used;
+    (void)label;
+    unsigned len = (unsigned)next_int();
+    if (len > max) len = max;
+    unsigned char *d = max + 1 <= sizeof bytes - used ? bytes + used : NULL;
+    for (unsigned i = 0; i < max; i++) {
+        unsigned char c = (unsigned char)next_int();
+        if (d) d[i] = c;
+    }
+    if (!d) return NULL;
+    used += max + 1;
+    /* an empty stream on /dev/null: fmemopen may refuse size 0 */
+    return len ? fmemopen(d, len, "r") : fopen("/dev/null", "r");
+}
 unsigned sym_uint(const char *name) { return (unsigned)next_int(); }
 long sym_long(const char *name) { return (long)next_int(); }
 unsigned long sym_ulong(const char *name) { return (unsigned long)next_int(); }
