@@ -52,6 +52,8 @@ static void run_usage(FILE *f)
           "                          sympath_scratch on the --db server, created when missing)\n"
           "  --db-rows N             row slots per table in a fixture (default 3, at most 64)\n"
           "  --db-text N             bytes of a TEXT cell in a fixture (default 8, at most 64)\n"
+          "  --no-db-minimize        keep each fixture as the solver first wrote it (default: after the\n"
+          "                          exploration, fewest rows and simplest values that keep the test's path)\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
           f);
 }
@@ -225,6 +227,8 @@ int cmd_run(int argc, char **argv)
             NEED_VALUE();
             if (parse_uint(v, &u) || u < 1 || u > 64) BAD_VALUE();
             r.db_text = (unsigned)u;
+        } else if (!strcmp(a, "--no-db-minimize")) {
+            o.no_db_minimize = 1;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {

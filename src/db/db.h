@@ -24,10 +24,17 @@
 /* SQLite type affinity of a column (SQLite "Datatypes", section 3.1). */
 typedef enum db_affinity { DB_AFF_INTEGER = 0, DB_AFF_TEXT, DB_AFF_BLOB, DB_AFF_REAL, DB_AFF_NUMERIC } db_affinity;
 
+/* The ISO-8601 text a date/time column holds (src/db/date.c): DATE 'YYYY-MM-DD' (10 bytes), TIME
+ * 'HH:MM:SS' (8), DATETIME/TIMESTAMP 'YYYY-MM-DD HH:MM:SS' (19). DB_DATE_NONE: not a date column. */
+typedef enum db_date_kind { DB_DATE_NONE = 0, DB_DATE_DATE, DB_DATE_TIME, DB_DATE_DATETIME } db_date_kind;
+
 typedef struct db_column {
     char *name;      /* as declared */
     char *decl_type; /* declared type ("" when none) */
     db_affinity aff;
+    bool decimal;            /* NUMERIC affinity declared DECIMAL[(p,s)] or NUMERIC(p,s): modelled as a double */
+    int int_digits;          /* decimal: p - s of DECIMAL(p,s) (p of DECIMAL(p)), fixtures keep |v| < 10^it; -1 none */
+    db_date_kind date;       /* NUMERIC affinity declared DATE/TIME/DATETIME/TIMESTAMP: an ISO-8601 text cell */
     bool notnull;            /* NOT NULL, or part of the primary key (sympath never writes NULL keys) */
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
@@ -92,12 +99,26 @@ void db_schema_free(db_schema *s);
 int db_table_index(const db_schema *s, const char *name);
 /* Index of the column named `name` in t (case-insensitive), -1 when absent. */
 int db_column_index(const db_table *t, const char *name);
-/* True for columns stored as bounded byte strings (TEXT and BLOB affinity); the
- * others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
-static inline bool db_column_is_text(const db_column *c) { return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB; }
-/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT): a cell is the 64-bit IEEE-754 bit
- * pattern of a double, never NaN (SQLite stores NaN as NULL) nor -0.0 (stored as 0.0). */
-static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_AFF_REAL; }
+/* True for columns stored as bounded byte strings (TEXT and BLOB affinity, and the date/time
+ * columns, c->date: SQLite keeps '2024-03-15' in a NUMERIC column as TEXT since it is no number);
+ * the others are 64-bit cells: INTEGER and NUMERIC hold integers, REAL an IEEE double. */
+static inline bool db_column_is_text(const db_column *c)
+{
+    return c->aff == DB_AFF_TEXT || c->aff == DB_AFF_BLOB || c->date != DB_DATE_NONE;
+}
+/* Bytes of the text kind k ('YYYY-MM-DD' 10, 'HH:MM:SS' 8, 'YYYY-MM-DD HH:MM:SS' 19; 0 for none). */
+static inline unsigned db_date_len(db_date_kind k)
+{
+    return k == DB_DATE_DATE ? 10 : k == DB_DATE_TIME ? 8 : k == DB_DATE_DATETIME ? 19 : 0;
+}
+/* True for REAL-affinity columns (REAL, DOUBLE, FLOAT) and for DECIMAL/NUMERIC(p,s) columns
+ * (c->decimal): a cell is the 64-bit IEEE-754 bit pattern of a double, never NaN (SQLite stores
+ * NaN as NULL) nor -0.0 (stored as 0.0). A NUMERIC column stores an integral double as an INTEGER,
+ * which SQLite compares, converts and reads with sqlite3_column_double/_int exactly as that double. */
+static inline bool db_column_is_real(const db_column *c)
+{
+    return c->aff == DB_AFF_REAL || (c->aff == DB_AFF_NUMERIC && c->decimal);
+}
 
 /* ---------------------------------------------------------------- fixture layout */
 
@@ -110,6 +131,7 @@ static inline bool db_column_is_real(const db_column *c) { return c->aff == DB_A
  *     INTEGER/NUMERIC:       64 bits  the value
  *     REAL:                  64 bits  the IEEE-754 bit pattern of the double
  *     TEXT/BLOB:             8 bits   length (at most `text`), then `text` bytes
+ *     DATE/TIME/DATETIME:    8 bits   length, then db_date_len bytes (10, 8 or 19, not `text`)
  * so every table has a fixed number of inputs and no row count moves another
  * symbol's index (the explorer's vectors stay aligned whatever the solver picks).
  */
@@ -117,6 +139,17 @@ typedef struct db_limits {
     unsigned rows; /* row slots per table (1..64) */
     unsigned text; /* bytes of a TEXT cell (1..64) */
 } db_limits;
+
+/* The most bytes any text cell has (the largest --db-text; date cells have at most 19): a
+ * buffer of DB_TEXT_MAX + 1 bytes holds any cell. */
+#define DB_TEXT_MAX 64
+
+/* Bytes of column c's text cell: its date format's length for a date column (c->date,
+ * whatever --db-text), else l->text. Meaningful for text columns only (db_column_is_text). */
+static inline unsigned db_column_text_cap(const db_column *c, const db_limits *l)
+{
+    return c->date != DB_DATE_NONE ? db_date_len(c->date) : l->text;
+}
 
 /* Inputs one cell takes (see above). */
 unsigned db_cell_ninputs(const db_column *c, const db_limits *l);
@@ -134,7 +167,7 @@ typedef struct db_cell {
 } db_cell;
 
 /* Decode cell `col` of slot `slot` of table `t` from the table's inputs vals[0..)
- * (vals[0] = count). The text pointer refers to `buf` (>= l->text bytes). */
+ * (vals[0] = count). The text pointer refers to `buf` (>= db_column_text_cap bytes). */
 void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals, unsigned slot, int col, uint8_t *buf,
                     db_cell *out);
 /* Rows present in a table from its inputs (count clamped to l->rows). */
@@ -180,8 +213,21 @@ typedef enum db_xkind {
     DBX_IN,      /* kids[0] IN (kids[1..nkids)) (negated: NOT IN) */
     DBX_BETWEEN, /* kids[0] BETWEEN kids[1] AND kids[2] (negated: NOT BETWEEN) */
     DBX_LENGTH,  /* length(kids[0]) of a text: its bytes (fixture texts are printable ASCII) */
-    DBX_REAL     /* REAL literal rval (15.0, 1e3) */
+    DBX_REAL,    /* REAL literal rval (15.0, 1e3) */
+    /* subqueries of one table, sub item `from` (DB_MAX_FROM + j: the query's sub_table[j]),
+     * whose WHERE clause, when it has one, is the last kid (it may refer to the enclosing
+     * query's items: correlated) */
+    DBX_EXISTS,  /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
+    DBX_IN_SUB,  /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
+    DBX_SUBAGG,  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_FUNC,    /* scalar function op (db_func) of kids[0..nkids) */
+    DBX_GROUPAGG /* in HAVING: op (DB_AGG_*) of `column` (-1: COUNT(*)) over the rows of the group */
 } db_xkind;
+
+/* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
+ * lower(t)/upper(t) (ASCII letters, as SQLite without ICU), substr(t, start[, n]) with
+ * integer literal start >= 1 and n >= 0. */
+typedef enum db_func { DBF_ABS = 0, DBF_COALESCE, DBF_LOWER, DBF_UPPER, DBF_SUBSTR } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 
@@ -201,6 +247,18 @@ typedef struct db_sexpr {
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 3 /* tables of a join */
+#define DB_MAX_SUB 4  /* subqueries of one statement (each over one table) */
+
+/* Transaction statements (db_query.txn): what they do to the rows a program reads back. */
+typedef enum db_txn {
+    DB_TXN_NONE = 0,
+    DB_TXN_BEGIN,      /* BEGIN [DEFERRED|IMMEDIATE|EXCLUSIVE] [TRANSACTION], START TRANSACTION */
+    DB_TXN_COMMIT,     /* COMMIT, END */
+    DB_TXN_ROLLBACK,   /* ROLLBACK */
+    DB_TXN_SAVEPOINT,  /* SAVEPOINT name */
+    DB_TXN_RELEASE,    /* RELEASE [SAVEPOINT] name */
+    DB_TXN_ROLLBACK_TO /* ROLLBACK TO [SAVEPOINT] name */
+} db_txn;
 
 /* Aggregates of a SELECT without GROUP BY (one result row). */
 enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
@@ -210,11 +268,12 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX };
  * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
  * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
- * JOIN ... ON, whose ON conditions join the WHERE clause), whose result columns are
+ * JOIN ... ON, whose ON conditions join the WHERE clause, or LEFT/RIGHT JOINs whose
+ * optional side is one table: `nullable`, `on`), whose result columns are
  * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
- * `aggregate`), without DISTINCT, GROUP BY, OFFSET, LIMIT (except a literal LIMIT on
- * one table without ORDER BY or aggregates: `limit`), outer joins or set
- * operations, and whose WHERE uses only the db_xkind constructs (ORDER BY is allowed).
+ * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations, with LIMIT/OFFSET
+ * only under an ORDER BY of plain columns (`order_window`) or on one table, and whose WHERE
+ * uses only the db_xkind constructs (subqueries of one table: sub items).
  * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
  * "function call", ...) and run concretely.
  */
@@ -227,28 +286,54 @@ typedef struct db_query {
     int nfrom; /* SELECT: FROM items; understood UPDATE/DELETE: 1, the target table */
     int from_table[DB_MAX_FROM];  /* their tables */
     char *from_name[DB_MAX_FROM]; /* their alias, or the table's name (qualifies the hidden rowid columns) */
-    db_sexpr *where;              /* WHERE and ON conditions; NULL = every row */
-    int nresult;                  /* SELECT: result columns */
-    int *result_from;             /* SELECT: FROM item of each result column */
-    int *result_col;              /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;              /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    bool aggregate;               /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;               /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;                     /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;                 /* their columns */
-    db_sexpr **set_val;           /* their values, over the row's old columns and the parameters */
-    int ninsert;                  /* INSERT of one VALUES row: the columns given (0: not tracked) */
-    int *insert_col;              /* their table columns */
-    db_sexpr **insert_val;        /* their values: literals, parameters, arithmetic on them */
-    int64_t limit; /* SELECT: LIMIT n of one table without ORDER BY (the first n rows in scan order); -1 none */
-    int norder;    /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
+    db_sexpr *where;              /* WHERE and inner joins' ON conditions; NULL = every row */
+    /* LEFT/RIGHT JOIN: the table on the outer join's optional side is `nullable`, and its ON
+     * condition is on[f] (not part of `where`): a row of the other items with no row of f
+     * satisfying on[f] comes back once with f's columns NULL (its "NULL row") */
+    bool nullable[DB_MAX_FROM];
+    db_sexpr *on[DB_MAX_FROM];
+    /* subqueries in WHERE: their tables, as sub items DB_MAX_FROM + j of DBX_COLUMN.from */
+    /* GROUP BY (one table): the key columns of FROM item 0; result columns are keys or
+     * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
+    int ngroup;
+    int group_from[4], group_col[4]; /* FROM item and column of each key */
+    bool distinct;    /* SELECT DISTINCT of one table's columns: ngroup/group_col are its result columns; result
+                         rows map back to their groups by value (no hidden column can be added) */
+    db_sexpr *having; /* NULL: none */
+    int nsub;
+    int sub_table[DB_MAX_SUB];
+    char *sub_name[DB_MAX_SUB]; /* alias or table name */
+    int nresult;                /* SELECT: result columns */
+    int *result_from;           /* SELECT: FROM item of each result column */
+    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;               /* their columns */
+    db_sexpr **set_val;         /* their values, over the row's old columns and the parameters */
+    int ninsert;                /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int *insert_col;            /* their table columns */
+    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them */
+    /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
+     * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
+     * matches at those positions in that order (order_window). A bound parameter instead of a
+     * literal: limit_param/offset_param (its number, 0 none), whose value is read at the run. */
+    int64_t limit;  /* -1 none */
+    int64_t offset; /* 0 none */
+    int limit_param, offset_param;
+    bool order_window; /* LIMIT/OFFSET applies in ORDER BY order (norder > 0) */
+    int norder;        /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
     bool order_nulls_default
-        [4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+        [4];    /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+    db_txn txn; /* a transaction statement (kind DBQ_OTHER), DB_TXN_NONE otherwise */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */
+    uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
+    bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
 } db_query;
 
 /*
@@ -270,6 +355,14 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams);
  */
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err);
 void db_query_free(db_query *q);
+
+/*
+ * Does each result row of q come from exactly one row of each FROM item, and read nothing else?
+ * (an understood SELECT without aggregates, GROUP BY, subqueries, outer joins or OFFSET). Then
+ * the rows behind a result are named by its hidden rowids, and a database holding just those
+ * rows gives the same result (`sympath data` fixtures).
+ */
+bool db_query_rows_are_keys(const db_query *q);
 
 /*
  * The SELECT text sympath sends to SQLite for an understood query: the original
@@ -309,7 +402,11 @@ typedef struct db_val {
  * when SQLite returns the row. Integer arithmetic is 64-bit two's complement
  * (SQLite would switch to REAL on overflow); x / 0 and x % 0 are NULL. LIKE is
  * ASCII case-insensitive with % and _ (no ESCAPE), on a bounded text as a
- * dynamic-programming expression over its bytes.
+ * dynamic-programming expression over its bytes. A text parameter compared with a DATE/TIME
+ * column (q->date_param) whose concrete text looks like a number is not modelled (SQLite would
+ * compare a number); with q->like_exact (PostgreSQL, which compares them as dates) neither is a
+ * literal (q->date_loose_literal) or parameter text that is not a valid ISO-8601 text of the
+ * column's kind (db_date_text_valid).
  * Returns the expression, or NULL with *why (a static string) when the clause
  * uses something the translation does not model (e.g. a text compared with an
  * integer): the caller then runs the query concretely. Nodes are built in cx;
@@ -317,6 +414,42 @@ typedef struct db_val {
  */
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
                     const char **why);
+
+/*
+ * What a subquery ranges over: the fixture's row slots of each table, as the runtime holds
+ * them (cells of slot k, "slot k is present" of width 1), and whether the program changed a
+ * table so that its rows are no longer just the slots (rows it inserted: the subquery is then
+ * not modelled). Without a view (the explorer, CHECK constraints) subqueries are not
+ * modelled. db_set_fixture_view keeps the pointer (NULL clears it); not thread-safe.
+ */
+typedef struct db_fixture_view {
+    unsigned rows; /* slots per table */
+    const db_val *(*row)(int ti, unsigned k);
+    expr *(*alive)(int ti, unsigned k);
+    bool (*changed)(int ti);
+} db_fixture_view;
+void db_set_fixture_view(const db_fixture_view *v);
+
+/*
+ * GROUP BY: "row combinations a and b (a[f]: the cells of FROM item f's row, as for
+ * db_where_expr) fall into the same group": every key equal, NULL keys equal to each other (SQL
+ * groups NULLs together). Width 1.
+ */
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b);
+
+/*
+ * q->having for the group whose representative row combination is `rep`, over the group's
+ * candidate combinations group_rows[0..n) (each an array of FROM items' rows) of which sel[k]
+ * (width 1) says combination k belongs to the group (present, WHERE, same keys); aggregates in
+ * HAVING (DBX_GROUPAGG) fold db_aggregate over them. Width 1, TRUE when the group is returned;
+ * NULL with *why when not modelled.
+ */
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, unsigned n, expr *const *sel,
+                     const db_val *const *const *group_rows, const db_val *params, int nparams, const char **why);
+
+/* The same for any condition e of q (an outer join's ON condition q->on[f]); NULL e is TRUE. */
+expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                   int nparams, const char **why);
 
 /*
  * The value of an expression (an INSERT's VALUES item, an UPDATE's SET value) as a db_val,
@@ -352,8 +485,9 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
  * The schema constraints of slot `slot` of table `ti` as one width-1 expression
  * (true when satisfied), given the symbolic fixture: counts[t] (8 bits) is table
  * t's row count and cells[t][slot * ncols + col] its cells. Present rows only:
- *   (count > slot) => NOT NULL cells are not null, text lengths <= limits.text,
- *   text bytes printable ASCII (0x20..0x7e) below the length and 0 from it,
+ *   (count > slot) => NOT NULL cells are not null, text lengths <= db_column_text_cap,
+ *   text bytes printable ASCII (0x20..0x7e) below the length and 0 from it, a non-NULL
+ *   date cell a valid date of its format (db_date_valid),
  *   PRIMARY KEY/UNIQUE sets differ from every lower present slot (NULLs never
  *   collide, as in SQLite), each FOREIGN KEY value equals the referenced column
  *   of some present slot of the referenced table.
@@ -361,6 +495,31 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
  */
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
                           expr *const *counts, db_val *const *cells);
+
+/*
+ * "v is a valid ISO-8601 text of kind k" (width 1), for a text db_val whose bytes past its
+ * length are 0: the length is exactly db_date_len(k), digits and the separators '-', ' ', ':'
+ * in their places, year 1000..9999, month 01..12, day 01..the month's last day (February 29 in
+ * Gregorian leap years only), hour 00..23, minute and second 00..59. Such texts order
+ * chronologically by bytes, so SQL text comparisons and ORDER BY of them are date comparisons.
+ * k = DB_DATE_NONE gives constant true. Nodes are built in cx; nothing is allocated otherwise.
+ */
+expr *db_date_valid(expr_ctx *cx, db_date_kind k, const db_val *v);
+/* True when the NUL-terminated text t is a valid ISO-8601 text of kind k, as db_date_valid
+ * accepts it (false for DB_DATE_NONE). */
+bool db_date_text_valid(db_date_kind k, const char *t);
+/* True when the NUL-terminated text t looks like a number to SQLite's NUMERIC affinity (blanks, a
+ * sign, digits, a point, an exponent; not hex, inf or nan), which a DATE column would then store or
+ * compare as INTEGER/REAL instead of TEXT. */
+bool db_text_is_number(const char *t);
+/* The same of a text db_val's concrete value (its len->value bytes, at most 255). */
+bool db_val_is_number_text(const db_val *v);
+/* A text db_val's concrete value into buf[0..256) (NUL-terminated, at most 255 bytes); returns buf. */
+char *db_val_concrete_text(const db_val *v, char *buf);
+/* The kind of a column's declared type (NUMERIC affinity only, as schema.c asks): DATETIME and
+ * TIMESTAMP (also "TIMESTAMP WITH TIME ZONE", written without the zone) DB_DATE_DATETIME, other
+ * types naming DATE DB_DATE_DATE, TIME DB_DATE_TIME, else DB_DATE_NONE. Case-insensitive. */
+db_date_kind db_date_kind_of(const char *decl_type);
 
 /* ---------------------------------------------------------------- CHECK and DEFAULT (check.c) */
 
@@ -423,7 +582,8 @@ void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr 
  * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,
  * a DEFAULT): an INTEGER into a REAL column becomes its double; a NULL number takes the
  * column's kind. Returns 0 and *out (may alias v), or -1 when not modelled: a text into a number
- * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless).
+ * column or the reverse (a NULL too), a REAL into an INTEGER/NUMERIC column (SQLite keeps it REAL unless lossless),
+ * a text whose concrete value looks like a number into a DATE/TIME column (db_text_is_number: SQLite stores a number).
  */
 int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out);
 /* The fixture's text for a REAL cell's bits: "%.17g" (read back by SQLite to the same double),
@@ -518,7 +678,8 @@ typedef struct pg_result PGresult;
  * affinity; never "INTEGER", which SQLite would make an alias of its rowid), boolean
  * "BOOLEAN INT" (INTEGER), text/name "TEXT", varchar(n) "VARCHAR(n)", char(n) "CHARACTER(n)"
  * (TEXT), numeric/real/double precision "NUMERIC" (integer values: REAL affinity would make
- * the cells doubles, which the PostgreSQL runtime does not model yet), any other type "TEXT"; NOT NULL on the
+ * the cells doubles, which the PostgreSQL runtime does not model yet), date "DATE", timestamp and time
+ * without precision or zone "TIMESTAMP" and "TIME" (ISO-8601 text cells, date.c), any other type "TEXT"; NOT NULL on the
  * column; PRIMARY KEY, UNIQUE and FOREIGN KEY as table constraints (a FOREIGN KEY to a
  * table outside the schema is left out).
  * *pg_ddl (run in each run's fresh schema): CREATE TABLE per table with the columns'
@@ -538,7 +699,7 @@ typedef enum db_pg_kind {
     DB_PG_INT2,     /* SMALLINT: -32768 .. 32767 */
     DB_PG_BOOL,     /* BOOLEAN INT: 0 or 1 (written 't' / 'f' by the server) */
     DB_PG_REAL,     /* NUMERIC (numeric, real, double precision): integer values, text form concrete */
-    DB_PG_TEXT,     /* TEXT */
+    DB_PG_TEXT,     /* TEXT, and DATE/TIMESTAMP/TIME (ISO-8601 text cells, the server converts the literal) */
     DB_PG_VARCHAR,  /* VARCHAR(n): at most n bytes */
     DB_PG_CHAR      /* CHARACTER(n): exactly n bytes (the server pads shorter values) */
 } db_pg_kind;
@@ -554,6 +715,14 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n);
  * " RETURNING ctid" (the runtime maps result rows back to slots by it).
  */
 char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning);
+
+/*
+ * "SELECT ctid::text FROM t WHERE <every column IS NOT DISTINCT FROM its literal> [AND ctid::text
+ * NOT IN (not_in)] LIMIT 1": the row of t holding exactly these cells, other than the ctids in
+ * not_in (a comma-separated list of quoted ctid texts, or NULL/""). Literals as in
+ * db_pg_insert_sql. malloc'ed; NULL when out of memory.
+ */
+char *db_pg_find_row_sql(const db_table *t, const db_cell *cells, const char *not_in);
 
 /*
  * The fixture of a test case as PostgreSQL INSERTs (db_pg_insert_sql), decoded as

@@ -6,7 +6,10 @@
 #include <string.h>
 #include "db.h"
 
-unsigned db_cell_ninputs(const db_column *c, const db_limits *l) { return db_column_is_text(c) ? 2 + l->text : 2; }
+unsigned db_cell_ninputs(const db_column *c, const db_limits *l)
+{
+    return db_column_is_text(c) ? 2 + db_column_text_cap(c, l) : 2;
+}
 
 size_t db_table_ninputs(const db_table *t, const db_limits *l)
 {
@@ -40,7 +43,8 @@ void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals,
     out->null = vals[off] & 1;
     if (db_column_is_text(&t->cols[col])) {
         unsigned len = (unsigned)(vals[off + 1] & 0xff);
-        if (len > l->text) len = l->text;
+        unsigned cap = db_column_text_cap(&t->cols[col], l);
+        if (len > cap) len = cap;
         for (unsigned i = 0; i < len; i++) buf[i] = (uint8_t)vals[off + 2 + i];
         out->len = len;
         out->text = buf;
@@ -135,7 +139,7 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
         const db_table *t = &s->tables[ti];
         free(cells), free(bufs);
         cells = calloc((size_t)t->ncols, sizeof *cells);
-        bufs = calloc((size_t)t->ncols, l->text + 1);
+        bufs = calloc((size_t)t->ncols, DB_TEXT_MAX + 1);
         if (!cells || !bufs) {
             bad = 1;
             break;
@@ -143,7 +147,7 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
         unsigned count = db_table_count(l, v + off);
         for (unsigned k = 0; !bad && k < count; k++) {
             for (int c = 0; c < t->ncols; c++)
-                db_cell_decode(t, l, v + off, k, c, bufs + (size_t)c * (l->text + 1), &cells[c]);
+                db_cell_decode(t, l, v + off, k, c, bufs + (size_t)c * (DB_TEXT_MAX + 1), &cells[c]);
             char *ins = insert(t, cells);
             bad = !ins || append(&out, &len, "%s\n", ins);
             free(ins);

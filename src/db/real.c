@@ -71,6 +71,7 @@ int db_val_store(expr_ctx *cx, const db_column *c, const db_val *v, db_val *out)
 {
     bool text = db_column_is_text(c), real = db_column_is_real(c);
     if (v->is_text != text) return -1;
+    if (c->date && v->is_text && !const_null(v) && db_val_is_number_text(v)) return -1;
     if (const_null(v) && v->is_real != real) { /* a NULL of the column's kind */
         expr *null = v->null;
         memset(out, 0, sizeof *out);

@@ -124,6 +124,20 @@ static int add_column(sqlite3_stmt *st, void *ctx)
     c->decl_type = strdup(col_text(st, 2));
     if (!c->name || !c->decl_type) return -1;
     c->aff = affinity_of(c->decl_type);
+    /* DECIMAL, DECIMAL(p,s) and NUMERIC(p,s) hold prices and amounts: doubles, not integers. A bare
+     * NUMERIC stays integer-valued: it is what the PostgreSQL reader writes for integer cells
+     * (schema_pg.c); BOOLEAN (NUMERIC affinity too) stays integer. */
+    c->decimal = c->aff == DB_AFF_NUMERIC &&
+                 (strcasestr(c->decl_type, "DEC") || (strcasestr(c->decl_type, "NUM") && strchr(c->decl_type, '(')));
+    c->int_digits = -1;
+    /* DATE, TIME, DATETIME, TIMESTAMP: programs store ISO-8601 text there, which SQLite keeps as
+     * TEXT (it is no number) and compares as text: text cells of the format's length (date.c) */
+    c->date = c->aff == DB_AFF_NUMERIC && !c->decimal ? db_date_kind_of(c->decl_type) : DB_DATE_NONE;
+    const char *par = strchr(c->decl_type, '(');
+    int prec, scale = 0;
+    if (c->decimal && par && sscanf(par, "( %d , %d", &prec, &scale) >= 1 && prec > 0 && scale >= 0 && scale <= prec &&
+        prec - scale <= 300)
+        c->int_digits = prec - scale;
     c->notnull = sqlite3_column_int(st, 3) != 0;
     c->pk = sqlite3_column_int(st, 5);
     c->fk_table = c->fk_column = -1;

@@ -82,6 +82,12 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
         put(b, "CHARACTER(%d)", n);
     else if (!strcmp(typname, "numeric") || !strcmp(typname, "float4") || !strcmp(typname, "float8"))
         put(b, "NUMERIC"); /* integer cells (NUMERIC affinity); SQLite's REAL would make them doubles */
+    else if (!strcmp(typname, "date"))
+        put(b, "DATE"); /* ISO-8601 text cells (date.c), printed so under DateStyle ISO */
+    else if (!strcmp(typname, "timestamp") && !par)
+        put(b, "TIMESTAMP"); /* 'YYYY-MM-DD HH:MM:SS': no fractional seconds, no zone */
+    else if (!strcmp(typname, "time") && !par)
+        put(b, "TIME");
     else
         put(b, "TEXT");
 }
@@ -323,6 +329,20 @@ db_pg_kind db_pg_column_kind(const db_column *c, unsigned *n)
     return db_column_is_text(c) ? DB_PG_TEXT : DB_PG_INT8;
 }
 
+/* Cell c of a row as a PostgreSQL literal (quoted, converted by the column type's input function). */
+static void put_cell(sbuf *b, const db_table *t, int c, const db_cell *v)
+{
+    unsigned n;
+    if (v->null)
+        put(b, "NULL");
+    else if (db_pg_column_kind(&t->cols[c], &n) == DB_PG_BOOL)
+        put(b, "'%s'", v->i ? "t" : "f");
+    else if (!db_column_is_text(&t->cols[c]))
+        put(b, "'%lld'", (long long)v->i);
+    else
+        put_take(b, db_sql_text(true, v->len ? (const char *)v->text : "", v->len));
+}
+
 char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning)
 {
     sbuf b = {0};
@@ -335,19 +355,31 @@ char *db_pg_insert_sql(const db_table *t, const db_cell *cells, bool returning)
     }
     put(&b, ") VALUES (");
     for (int c = 0; c < t->ncols; c++) {
-        const db_cell *v = &cells[c];
-        unsigned n;
         if (c) put(&b, ", ");
-        if (v->null)
-            put(&b, "NULL");
-        else if (db_pg_column_kind(&t->cols[c], &n) == DB_PG_BOOL)
-            put(&b, "'%s'", v->i ? "t" : "f");
-        else if (!db_column_is_text(&t->cols[c]))
-            put(&b, "'%lld'", (long long)v->i);
-        else
-            put_take(&b, db_sql_text(true, v->len ? (const char *)v->text : "", v->len));
+        put_cell(&b, t, c, &cells[c]);
     }
     put(&b, ")%s;", returning ? " RETURNING ctid" : "");
+    if (b.bad) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+char *db_pg_find_row_sql(const db_table *t, const db_cell *cells, const char *not_in)
+{
+    sbuf b = {0};
+    put(&b, "SELECT ctid::text FROM ");
+    put_ident(&b, t->name);
+    put(&b, " WHERE true");
+    for (int c = 0; c < t->ncols; c++) {
+        put(&b, " AND ");
+        put_ident(&b, t->cols[c].name);
+        put(&b, " IS NOT DISTINCT FROM ");
+        put_cell(&b, t, c, &cells[c]);
+    }
+    if (not_in && *not_in) put(&b, " AND ctid::text NOT IN (%s)", not_in);
+    put(&b, " LIMIT 1");
     if (b.bad) {
         free(b.s);
         return NULL;

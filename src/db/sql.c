@@ -12,11 +12,23 @@
 #include "db.h"
 #include "sql_int.h"
 
+bool db_query_rows_are_keys(const db_query *q)
+{
+    if (!q || q->kind != DBQ_SELECT || !q->understood || q->aggregate || q->ngroup || q->nsub || q->offset > 0 ||
+        q->offset_param)
+        return false;
+    for (int f = 0; f < q->nfrom; f++)
+        if (q->nullable[f]) return false;
+    return true;
+}
+
 void db_query_free(db_query *q)
 {
     if (!q) return;
     db_sexpr_free(q->where);
-    for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]);
+    for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
+    for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
+    db_sexpr_free(q->having);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
@@ -63,10 +75,12 @@ static void and_where(db_query *q, db_sexpr *e)
 }
 
 /*
- * The FROM items of a SELECT: tables (with their alias) and inner joins, whose ON
- * conditions are collected in `quals` to be converted once every item is known.
+ * The FROM items of a SELECT: tables (with their alias), inner joins, whose ON conditions
+ * are collected in `quals` (qual_on[i] = -1) to be converted once every item is known, and
+ * LEFT/RIGHT JOINs whose optional side is one table f: its ON condition goes to quals with
+ * qual_on[i] = f (q->on[f]) and f is nullable.
  */
-static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *nquals)
+static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
         PgQuery__RangeVar *rv = n->range_var;
@@ -89,17 +103,38 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
         q->nfrom++;
     } else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
         PgQuery__JoinExpr *j = n->join_expr;
-        if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER) {
-            db_sql_unsupported(q, "outer join");
+        bool left = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_LEFT,
+             right = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT;
+        if (j->jointype != PG_QUERY__JOIN_TYPE__JOIN_INNER && !left && !right) {
+            db_sql_unsupported(q, "FULL or other outer join");
             return;
         }
         if (j->is_natural || j->n_using_clause) {
             db_sql_unsupported(q, "NATURAL JOIN / USING");
             return;
         }
-        collect_from(s, q, j->larg, quals, nquals);
-        collect_from(s, q, j->rarg, quals, nquals);
-        if (j->quals && *nquals < 8) quals[(*nquals)++] = j->quals;
+        /* the optional side must be one table (LEFT: the right argument, RIGHT: the left one) */
+        node *opt = left ? j->rarg : right ? j->larg : NULL;
+        if (opt && opt->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+            db_sql_unsupported(q, "outer join of a join");
+            return;
+        }
+        int before = q->nfrom;
+        collect_from(s, q, j->larg, quals, qual_on, nquals);
+        int mid = q->nfrom;
+        collect_from(s, q, j->rarg, quals, qual_on, nquals);
+        int f = left ? mid : right ? before : -1;
+        if (f >= 0 && (f >= q->nfrom || !j->quals)) {
+            db_sql_unsupported(q, "outer join");
+            return;
+        }
+        if (f >= 0) q->nullable[f] = true;
+        if (j->quals && *nquals < 8) {
+            qual_on[*nquals] = f;
+            quals[(*nquals)++] = j->quals;
+        } else if (j->quals) {
+            db_sql_unsupported(q, "join with more than 8 ON clauses");
+        }
     } else {
         db_sql_unsupported(q, "FROM item kind");
     }
@@ -151,6 +186,65 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
     return rc;
 }
 
+/*
+ * GROUP BY of plain columns of one table, with result columns that are keys or aggregates
+ * and a HAVING clause whose aggregates become DBX_GROUPAGG nodes.
+ */
+static void conv_group(conv *c, PgQuery__SelectStmt *sel)
+{
+    db_query *q = c->q;
+    if (sel->n_group_clause > 4) {
+        db_sql_unsupported(q, "GROUP BY of more than 4 keys");
+        return;
+    }
+    for (size_t i = 0; i < sel->n_group_clause; i++) {
+        node *g = sel->group_clause[i];
+        db_sexpr *col = g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? db_sql_conv_column(c, g->column_ref) : NULL;
+        if (!col) {
+            db_sql_unsupported(q, "GROUP BY of an expression");
+            return;
+        }
+        q->group_from[q->ngroup] = col->from;
+        q->group_col[q->ngroup++] = col->column;
+        db_sexpr_free(col);
+    }
+    for (int i = 0; i < q->nresult; i++) {
+        if (q->result_agg[i] != DB_AGG_NONE) continue;
+        bool key = false;
+        for (int k = 0; k < q->ngroup; k++) {
+            const db_table *t = &c->s->tables[q->from_table[q->group_from[k]]];
+            /* a key column, or any column of a FROM item whose primary key is a key (one row) */
+            bool whole_pk = t->cols[q->group_col[k]].pk == 1;
+            for (int j = 0; j < t->ncols; j++) whole_pk &= t->cols[j].pk <= 1;
+            key |= q->group_from[k] == q->result_from[i] &&
+                   (q->group_col[k] == q->result_col[i] || q->group_col[k] == t->rowid_alias || whole_pk);
+        }
+        if (!key) db_sql_unsupported(q, "result column not in GROUP BY");
+    }
+    if (sel->having_clause) {
+        c->having = true;
+        q->having = db_sql_conv_expr(c, sel->having_clause);
+        c->having = false;
+        if (!q->having) db_sql_unsupported(q, "HAVING clause");
+    }
+}
+
+/* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in
+ * SQLite: *v stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for
+ * anything else (an expression, LIMIT ALL is a NULL constant and means none). */
+static int limit_value(node *n, int64_t *v, int *param)
+{
+    if (n->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
+        *param = n->param_ref->number;
+        return 0;
+    }
+    if (n->node_case != PG_QUERY__NODE__NODE_A_CONST) return -1;
+    if (n->a_const->isnull) return 0; /* LIMIT ALL / LIMIT NULL */
+    if (n->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL) return -1;
+    if (n->a_const->ival->ival >= 0) *v = n->a_const->ival->ival;
+    return 0;
+}
+
 static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     q->kind = DBQ_SELECT;
@@ -163,31 +257,25 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         return;
     }
     if (sel->with_clause) db_sql_unsupported(q, "WITH");
-    if (sel->n_distinct_clause) db_sql_unsupported(q, "DISTINCT");
-    if (sel->n_group_clause || sel->having_clause) db_sql_unsupported(q, "GROUP BY/HAVING");
+    /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
+    bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
+    if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
+    if (distinct && sel->n_group_clause) db_sql_unsupported(q, "DISTINCT with GROUP BY");
+    if (sel->having_clause && !sel->n_group_clause) db_sql_unsupported(q, "HAVING without GROUP BY");
     q->limit = -1;
-    if (sel->limit_offset)
-        db_sql_unsupported(q, "LIMIT/OFFSET");
-    else if (sel->limit_count) {
-        /* a literal LIMIT of one table without ORDER BY: the first rows in scan (slot) order */
-        node *l = sel->limit_count;
-        if (l->node_case == PG_QUERY__NODE__NODE_A_CONST && l->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL &&
-            l->a_const->ival->ival >= 0 && !sel->n_sort_clause && sel->n_from_clause == 1 &&
-            sel->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
-            q->limit = l->a_const->ival->ival;
-        else
-            db_sql_unsupported(q, "LIMIT/OFFSET");
-    }
+    bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
+                     (sel->limit_offset && limit_value(sel->limit_offset, &q->offset, &q->offset_param));
+    if (bad_limit) db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
     if (!sel->n_from_clause) {
         db_sql_unsupported(q, "SELECT without FROM");
         return;
     }
     node *quals[8];
-    int nquals = 0;
-    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, &nquals);
+    int qual_on[8], nquals = 0;
+    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
     if (!q->nfrom) return;
     q->table = q->from_table[0];
-    conv c = {s, q};
+    conv c = {.s = s, .q = q};
     /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];
@@ -220,10 +308,12 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     for (int i = 0; i < nquals; i++) {
         db_sexpr *e = db_sql_conv_expr(&c, quals[i]);
-        if (e)
-            and_where(q, e);
-        else
+        if (!e)
             db_sql_unsupported(q, "ON clause");
+        else if (qual_on[i] >= 0)
+            q->on[qual_on[i]] = e;
+        else
+            and_where(q, e);
     }
     if (sel->where_clause) {
         db_sexpr *e = db_sql_conv_expr(&c, sel->where_clause);
@@ -234,9 +324,23 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     int naggs = 0;
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
-    if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
-    q->aggregate = naggs && naggs == q->nresult;
-    if (q->aggregate && q->limit >= 0) db_sql_unsupported(q, "LIMIT/OFFSET");
+    if (sel->n_group_clause) {
+        conv_group(&c, sel);
+    } else if (distinct) { /* one row per distinct result: GROUP BY the result columns */
+        if (naggs || q->nfrom != 1 || q->nullable[0] || q->nresult > 4)
+            db_sql_unsupported(q, "DISTINCT of aggregates, of a join or of more than 4 columns");
+        for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
+            bool seen = false;
+            for (int k = 0; k < q->ngroup; k++) seen |= q->group_col[k] == q->result_col[i];
+            if (!seen) q->group_from[q->ngroup] = 0, q->group_col[q->ngroup++] = q->result_col[i];
+        }
+        q->distinct = true;
+    } else {
+        if (naggs && naggs != q->nresult) db_sql_unsupported(q, "aggregates beside plain columns without GROUP BY");
+        q->aggregate = naggs && naggs == q->nresult;
+    }
+    bool windowed = q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param;
+    if ((q->aggregate || q->ngroup) && windowed) db_sql_unsupported(q, "LIMIT/OFFSET with aggregates or GROUP BY");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -267,6 +371,14 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->norder++;
         db_sexpr_free(col);
     }
+    if (windowed && !q->aggregate) {
+        if (sel->n_sort_clause && q->norder == (int)sel->n_sort_clause)
+            q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
+        else if (sel->n_sort_clause)
+            db_sql_unsupported(q, "LIMIT/OFFSET with ORDER BY of an expression");
+        else if (q->nfrom != 1 || sel->n_from_clause != 1)
+            db_sql_unsupported(q, "LIMIT/OFFSET on a join without ORDER BY");
+    }
     q->from_at = db_sql_find_from(sql, len);
     if (q->from_at == (size_t)-1) db_sql_unsupported(q, "FROM keyword not found");
 }
@@ -280,7 +392,7 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
     if (!(q->from_name[0] = strdup(name))) return;
     q->from_table[0] = q->table;
     q->nfrom = 1;
-    conv c = {s, q};
+    conv c = {.s = s, .q = q};
     if (where && !(q->where = db_sql_conv_expr(&c, where))) db_sql_unsupported(q, "WHERE clause");
     if (ntargets) {
         q->set_col = calloc(ntargets, sizeof *q->set_col);
@@ -327,7 +439,7 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         return;
     }
     db_query probe = {0}; /* values have no FROM items: a column reference fails */
-    conv c = {s, &probe};
+    conv c = {.s = s, .q = &probe};
     size_t i;
     for (i = 0; i < n; i++) {
         if (ins->n_cols) {
@@ -349,6 +461,25 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->insert_val = vals;
 }
 
+/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
+static bool sqlite_begin(const char *sql, size_t len)
+{
+    char w[2][16] = {{0}};
+    int n = 0;
+    for (size_t i = 0; i < len && n < 2;) {
+        while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r')) i++;
+        size_t k = 0;
+        while (i < len && ((sql[i] >= 'a' && sql[i] <= 'z') || (sql[i] >= 'A' && sql[i] <= 'Z'))) {
+            if (k < 15) w[n][k++] = (char)(sql[i] | 0x20);
+            i++;
+        }
+        if (!k) break;
+        n++;
+    }
+    return n == 2 && !strcmp(w[0], "begin") &&
+           (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
+}
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;
@@ -365,6 +496,14 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
+    if (r.error && sqlite_begin(sql, len)) { /* BEGIN DEFERRED/IMMEDIATE/EXCLUSIVE: SQLite's own */
+        pg_query_free_protobuf_parse_result(r);
+        free(pg);
+        q->kind = DBQ_OTHER;
+        q->txn = DB_TXN_BEGIN;
+        *out = q;
+        return 0;
+    }
     if (r.error) {
         if (asprintf(err, "%s (at byte %d)", r.error->message, r.error->cursorpos) < 0) *err = NULL;
         pg_query_free_protobuf_parse_result(r);
@@ -401,11 +540,27 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
             break;
         }
+        case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
+            q->kind = DBQ_OTHER;
+            switch (st->transaction_stmt->kind) {
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: q->txn = DB_TXN_BEGIN; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: q->txn = DB_TXN_COMMIT; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: q->txn = DB_TXN_ROLLBACK; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: q->txn = DB_TXN_SAVEPOINT; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE: q->txn = DB_TXN_RELEASE; break;
+            case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: q->txn = DB_TXN_ROLLBACK_TO; break;
+            default: break;
+            }
+            break;
+        }
         default: q->kind = DBQ_OTHER; break;
         }
-        /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions;
-         * everything else runs concretely (a table it changes is concrete from then on) */
-        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE)) q->understood = false;
+        /* SELECTs become row events, understood UPDATE/DELETEs change the rows' expressions,
+         * transaction statements save and restore them (the runtime's db_txn.c); everything
+         * else runs concretely (a table it changes is concrete from then on) */
+        if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && !q->txn)
+            q->understood = false;
         if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1) q->understood = false;
     }
     if (np > q->nparams) q->nparams = np;

@@ -60,6 +60,36 @@ static db_sexpr *conv_kids(conv *c, db_sexpr *e, node **kids)
     return e;
 }
 
+/* A comparison (CMP, BETWEEN, IN) of a DATE/TIME column with a text literal that looks like a
+ * number: SQLite gives the literal the column's NUMERIC affinity, so it compares as a number (below
+ * every text), not as the text the translation would compare. Marks it unsupported and frees e.
+ * Parameters in such a comparison are noted in q->date_param (their values are checked later), a
+ * literal that is not an ISO-8601 text of the column's kind in q->date_loose_literal. */
+static db_sexpr *date_guard(conv *c, db_sexpr *e)
+{
+    if (!e) return NULL;
+    db_date_kind date = DB_DATE_NONE;
+    bool num = false;
+    for (int i = 0; i < e->nkids; i++) {
+        const db_sexpr *k = e->kids[i];
+        if (k->kind == DBX_COLUMN && k->from >= 0 && k->from < c->q->nfrom && !date)
+            date = c->s->tables[c->q->from_table[k->from]].cols[k->column].date;
+    }
+    for (int i = 0; date && i < e->nkids; i++) {
+        const db_sexpr *k = e->kids[i];
+        if (k->kind == DBX_PARAM && k->param >= 1 && k->param <= 64) /* checked on their values (translate.c) */
+            c->q->date_param[k->param - 1] = (uint8_t)date;
+        if (k->kind == DBX_TEXT) {
+            num = num || db_text_is_number(k->text);
+            c->q->date_loose_literal = c->q->date_loose_literal || !db_date_text_valid(date, k->text);
+        }
+    }
+    if (!date || !num) return e;
+    db_sql_unsupported(c->q, "number-like text compared with a DATE column");
+    sexpr_free(e);
+    return NULL;
+}
+
 /* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
 int db_sql_from_item(const db_query *q, const char *name)
 {
@@ -72,6 +102,26 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
     int from = -1, ci = -1;
+    /* inside subqueries their tables come first, innermost first (SQL's scoping) */
+    for (int i = c->nscope; i-- > 0 && from < 0;) {
+        int j = c->scope[i], t = c->q->sub_table[j];
+        if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+            ci = db_column_index(&c->s->tables[t], r->fields[0]->string->sval);
+        else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 !strcasecmp(c->q->sub_name[j], r->fields[0]->string->sval))
+            if ((ci = db_column_index(&c->s->tables[t], r->fields[1]->string->sval)) < 0) {
+                db_sql_unsupported(c->q, "unknown column or rowid");
+                return NULL;
+            }
+        if (ci >= 0) from = DB_MAX_FROM + j;
+    }
+    if (from >= 0) {
+        db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
+        if (e) e->from = from, e->column = ci;
+        return e;
+    }
+    ci = -1;
     if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
         col = r->fields[0]->string->sval;
         for (int f = 0; f < c->q->nfrom; f++) {
@@ -230,7 +280,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
                 if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
-                return conv_kids(c, e, k);
+                return date_guard(c, conv_kids(c, e, k));
             }
         if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
             if (!a->lexpr) { /* unary */
@@ -281,14 +331,14 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
                 sexpr_free(e);
                 return NULL;
             }
-        return e;
+        return date_guard(c, e);
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
         if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST || a->rexpr->list->n_items != 2) break;
         if ((e = db_sql_mk(DBX_BETWEEN, 3))) e->negated = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
         node *k[3] = {a->lexpr, a->rexpr->list->items[0], a->rexpr->list->items[1]};
-        return conv_kids(c, e, k);
+        return date_guard(c, conv_kids(c, e, k));
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
@@ -332,13 +382,60 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
         PgQuery__FuncCall *fc = n->func_call;
         node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
-        if (fn && fn->node_case == PG_QUERY__NODE__NODE_STRING && !strcasecmp(fn->string->sval, "length") &&
-            fc->n_args == 1 && !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter)
+        const char *name = fn && fn->node_case == PG_QUERY__NODE__NODE_STRING ? fn->string->sval : "";
+        bool plain = !fc->agg_star && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order;
+        if (plain && !strcasecmp(name, "length") && fc->n_args == 1)
             return conv_kids(c, db_sql_mk(DBX_LENGTH, 1), fc->args);
+        if (c->having) { /* an aggregate over the group */
+            static const char *aggs[] = {"count", "sum", "min", "max"};
+            int agg = 0;
+            for (int i = 0; i < 4; i++)
+                if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
+            if (agg && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
+                (fc->agg_star ? agg == DB_AGG_COUNT
+                              : fc->n_args == 1 && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)) {
+                db_sexpr *col = fc->agg_star ? NULL : db_sql_conv_column(c, fc->args[0]->column_ref);
+                if (!fc->agg_star && (!col || col->from >= c->q->nfrom)) {
+                    db_sexpr_free(col);
+                    db_sql_unsupported(c->q, "aggregate in HAVING");
+                    return NULL;
+                }
+                if ((e = db_sql_mk(DBX_GROUPAGG, 0)))
+                    e->op = agg, e->from = col ? col->from : 0, e->column = col ? col->column : -1;
+                db_sexpr_free(col);
+                return e;
+            }
+        }
+        /* scalar functions (db_func): name, arguments allowed */
+        static const struct {
+            const char *name;
+            int f;
+            size_t min, max;
+        } funcs[] = {{"abs", DBF_ABS, 1, 1},         {"coalesce", DBF_COALESCE, 2, 8}, {"ifnull", DBF_COALESCE, 2, 2},
+                     {"lower", DBF_LOWER, 1, 1},     {"upper", DBF_UPPER, 1, 1},       {"substr", DBF_SUBSTR, 2, 3},
+                     {"substring", DBF_SUBSTR, 2, 3}};
+        for (size_t i = 0; plain && i < sizeof funcs / sizeof *funcs; i++)
+            if (!strcasecmp(name, funcs[i].name) && fc->n_args >= funcs[i].min && fc->n_args <= funcs[i].max) {
+                if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)fc->n_args), fc->args))) e->op = funcs[i].f;
+                if (e && e->op == DBF_SUBSTR)
+                    for (int k = 1; k < e->nkids; k++)
+                        if (e->kids[k]->kind != DBX_INT || e->kids[k]->ival < (k == 1 ? 1 : 0) ||
+                            e->kids[k]->ival > 255) {
+                            db_sql_unsupported(c->q, "substr() with positions that are not small literals");
+                            sexpr_free(e);
+                            return NULL;
+                        }
+                return e;
+            }
         db_sql_unsupported(c->q, "function call");
         return NULL;
     }
-    case PG_QUERY__NODE__NODE_SUB_LINK: db_sql_unsupported(c->q, "subquery"); return NULL;
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: /* COALESCE(a, b, ...): its own node in PostgreSQL's grammar */
+        if (n->coalesce_expr->n_args < 1 || n->coalesce_expr->n_args > 8) break;
+        if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)n->coalesce_expr->n_args), n->coalesce_expr->args)))
+            e->op = DBF_COALESCE;
+        return e;
+    case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR: db_sql_unsupported(c->q, "CASE"); return NULL;
     default: break;

@@ -12,6 +12,9 @@ typedef PgQuery__Node node;
 typedef struct conv {
     const db_schema *s;
     db_query *q;
+    int scope[DB_MAX_SUB]; /* sub items of the subqueries being converted, innermost last */
+    int nscope;
+    bool having; /* converting HAVING: COUNT/SUM/MIN/MAX are DBX_GROUPAGG nodes */
 } conv;
 
 /* sql_expr.c */
@@ -25,6 +28,11 @@ int db_sql_from_item(const db_query *q, const char *name);
 db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r);
 /* An expression of the parse tree; NULL (with the reason in c->q) when not understood. */
 db_sexpr *db_sql_conv_expr(conv *c, node *n);
+
+/* sql_sub.c */
+/* A subquery (EXISTS, IN (SELECT ...), a scalar aggregate) as a DBX_EXISTS/DBX_IN_SUB/DBX_SUBAGG
+ * node over a new sub item of c->q; NULL (with the reason in c->q) when not understood. */
+db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl);
 
 /* sql_rewrite.c */
 /* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments; (size_t)-1 when none. */

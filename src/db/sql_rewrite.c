@@ -153,18 +153,20 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
 {
     if (q->from_at > len) return NULL;
     size_t extra = 0;
-    for (int f = 0; f < q->nfrom; f++) extra += 2 * strlen(q->from_name[f]) + strlen(column) + 16;
+    /* GROUP BY: SQLite takes a bare column from some row of the group; PostgreSQL needs an aggregate */
+    bool agg = q->ngroup && strcmp(column, "rowid") != 0;
+    for (int f = 0; f < q->nfrom; f++) extra += 2 * strlen(q->from_name[f]) + strlen(column) + 32;
     char *out = malloc(len + extra + 2);
     if (!out) return NULL;
     memcpy(out, sql, q->from_at);
     size_t o = q->from_at;
     for (int f = 0; f < q->nfrom; f++) { /* , "name".rowid (quotes doubled) */
-        o += (size_t)sprintf(out + o, ", \"");
+        o += (size_t)sprintf(out + o, agg ? ", (array_agg(\"" : ", \"");
         for (const char *p = q->from_name[f]; *p; p++) {
             if (*p == '"') out[o++] = '"';
             out[o++] = *p;
         }
-        o += (size_t)sprintf(out + o, "\".%s", column);
+        o += (size_t)sprintf(out + o, agg ? "\".%s))[1]" : "\".%s", column);
     }
     out[o++] = ' ';
     memcpy(out + o, sql + q->from_at, len - q->from_at);

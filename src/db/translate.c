@@ -1,7 +1,10 @@
 /* translate.c: WHERE clauses and schema constraints as bit-vector expressions over a row slot's symbols (Emmi et al. 2007). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db.h"
+
+#define DB_MAX_SUB_ROWS 64 /* slots per table a subquery enumerates */
 
 /*
  * SQL's three-valued logic in two bits: a condition is the pair (t, f) of
@@ -22,8 +25,17 @@ typedef struct tr {
     const char *why; /* first reason the translation failed */
     void **owned;    /* temporary allocations (text bytes of literals), freed at the end */
     size_t nowned;
-    expr *ovf; /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
+    expr *ovf;   /* width 1: some integer operation overflowed 64 bits (SQLite then goes REAL); NULL none */
+    bool in_sub; /* rows has DB_MAX_FROM + DB_MAX_SUB entries (inside a subquery's translation) */
+    /* HAVING: the group's candidate rows and which of them belong to it (db_having_expr) */
+    unsigned ngroup_rows;
+    expr *const *group_sel;
+    const db_val *const *const *group_rows;
 } tr;
+
+static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
+
+void db_set_fixture_view(const db_fixture_view *v) { view = v; }
 
 static expr *one(expr_ctx *cx) { return expr_const(cx, 1, 1); }
 static expr *zero(expr_ctx *cx) { return expr_const(cx, 0, 1); }
@@ -78,6 +90,39 @@ static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
 
 static int value(tr *x, const db_sexpr *e, db_val *out);
 static int cond(tr *x, const db_sexpr *e, tv *out);
+static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
+
+/*
+ * The rows of a subquery's table (sub item e->from): for each fixture slot k, rowk[k] its cells
+ * and m[k] (width 1) "slot k is present and satisfies the subquery's WHERE clause" (its last
+ * kid when has_where), translated with the enclosing rows in scope (correlated subqueries).
+ * *n = slots. 0, or -1 with x->why.
+ */
+static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n)
+{
+    if (!view) return fail(x, "subquery");
+    int j = e->from - DB_MAX_FROM;
+    if (j < 0 || j >= x->q->nsub || view->rows > DB_MAX_SUB_ROWS) return fail(x, "subquery");
+    int ti = x->q->sub_table[j];
+    if (view->changed(ti)) return fail(x, "subquery over a table the program changed");
+    const db_val *ext[DB_MAX_FROM + DB_MAX_SUB] = {0};
+    for (int f = 0; f < x->q->nfrom; f++) ext[f] = x->rows[f];
+    if (x->in_sub)
+        for (int i = 0; i < DB_MAX_SUB; i++) ext[DB_MAX_FROM + i] = x->rows[DB_MAX_FROM + i];
+    const db_val *const *saved = x->rows;
+    bool saved_in = x->in_sub;
+    x->rows = ext, x->in_sub = true;
+    int rc = 0;
+    for (unsigned k = 0; k < view->rows && !rc; k++) {
+        ext[e->from] = rowk[k] = view->row(ti, k);
+        tv w = {one(x->cx), zero(x->cx)};
+        if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
+        m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
+    }
+    x->rows = saved, x->in_sub = saved_in;
+    *n = view->rows;
+    return rc;
+}
 
 static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 {
@@ -198,6 +243,88 @@ static int real_arith(tr *x, bool neg, int op, const db_val *a, const db_val *b,
     return 0;
 }
 
+/* ite(c, a, b) of two values of one kind (text bytes in storage owned by x). */
+static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    if (a->is_text != b->is_text || a->is_real != b->is_real) return fail(x, "values of different types");
+    *out = *a;
+    out->null = expr_ite(cx, c, a->null, b->null);
+    if (!a->is_text) {
+        out->v = expr_ite(cx, c, a->v, b->v);
+        return 0;
+    }
+    out->len = expr_ite(cx, c, a->len, b->len);
+    out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
+    if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+    for (unsigned i = 0; i < out->nbytes; i++) out->bytes[i] = expr_ite(cx, c, byte_at(cx, a, i), byte_at(cx, b, i));
+    return 0;
+}
+
+/* A scalar function (DBX_FUNC, db_func) as SQLite computes it; NULL in, NULL out. */
+static int func(tr *x, const db_sexpr *e, db_val *out)
+{
+    expr_ctx *cx = x->cx;
+    db_val a;
+    if (value(x, e->kids[0], &a)) return -1;
+    switch (e->op) {
+    case DBF_ABS:
+        if (a.is_text) return fail(x, "abs() of a text");
+        *out = a;
+        if (a.is_real) /* clear the sign bit */
+            out->v = expr_binary(cx, EXPR_AND, a.v, expr_const(cx, INT64_MAX, 64));
+        else
+            out->v = expr_ite(cx, expr_cmp(cx, PRED_SLT, a.v, expr_const(cx, 0, 64)),
+                              expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), a.v), a.v);
+        return 0;
+    case DBF_COALESCE: { /* the first non-NULL argument, built from the last */
+        db_val r;
+        if (value(x, e->kids[e->nkids - 1], &r)) return -1;
+        for (int i = e->nkids - 1; i-- > 0;) {
+            db_val k, t;
+            if (value(x, e->kids[i], &k) || ite_value(x, k.null, &r, &k, &t)) return -1;
+            r = t;
+        }
+        *out = r;
+        return 0;
+    }
+    case DBF_LOWER:
+    case DBF_UPPER: {
+        if (!a.is_text) return fail(x, "lower()/upper() of a number");
+        *out = a;
+        if (!(out->bytes = own(x, (a.nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        uint64_t lo = e->op == DBF_LOWER ? 'A' : 'a', hi = e->op == DBF_LOWER ? 'Z' : 'z';
+        for (unsigned i = 0; i < a.nbytes; i++) {
+            expr *b = a.bytes[i];
+            expr *letter = expr_and1(cx, expr_cmp(cx, PRED_UGE, b, expr_const(cx, lo, 8)),
+                                     expr_cmp(cx, PRED_ULE, b, expr_const(cx, hi, 8)));
+            expr *flipped = expr_binary(cx, EXPR_XOR, b, expr_const(cx, 0x20, 8));
+            out->bytes[i] = expr_ite(cx, letter, flipped, b);
+        }
+        return 0;
+    }
+    case DBF_SUBSTR: { /* substr(t, s[, n]): bytes s-1 .. s-1+n-1 (1-based s >= 1) */
+        if (!a.is_text) return fail(x, "substr() of a number");
+        unsigned start = (unsigned)e->kids[1]->ival - 1;
+        unsigned n = e->nkids > 2 ? (unsigned)e->kids[2]->ival : 255;
+        *out = a;
+        out->nbytes = start < a.nbytes ? a.nbytes - start : 0;
+        if (out->nbytes > n) out->nbytes = n;
+        if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        for (unsigned i = 0; i < out->nbytes; i++) out->bytes[i] = a.bytes[start + i];
+        /* length: min(n, max(0, len - start)) */
+        expr *st = expr_const(cx, start > 255 ? 255 : start, 8);
+        expr *rest =
+            expr_ite(cx, expr_cmp(cx, PRED_UGT, a.len, st), expr_binary(cx, EXPR_SUB, a.len, st), expr_const(cx, 0, 8));
+        out->len = n < 255
+                       ? expr_ite(cx, expr_cmp(cx, PRED_UGT, rest, expr_const(cx, n, 8)), expr_const(cx, n, 8), rest)
+                       : rest;
+        return 0;
+    }
+    default: return fail(x, "function");
+    }
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
@@ -205,9 +332,21 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     out->null = zero(cx);
     switch (e->kind) {
     case DBX_COLUMN:
-        if (e->from < 0 || e->from >= x->q->nfrom) return fail(x, "column out of range");
+        if (e->from < 0 || (e->from >= x->q->nfrom && (!x->in_sub || e->from < DB_MAX_FROM)) ||
+            e->from >= DB_MAX_FROM + DB_MAX_SUB || !x->rows[e->from])
+            return fail(x, "column out of range");
         *out = x->rows[e->from][e->column];
         return 0;
+    case DBX_SUBAGG: { /* (SELECT agg(col) FROM sub WHERE ...): the aggregate over its slots */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS], *vals[DB_MAX_SUB_ROWS];
+        unsigned n;
+        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
+        for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
+        const char *why = NULL;
+        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
+        return 0;
+    }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;
     case DBX_REAL:
         out->is_real = true;
@@ -268,6 +407,18 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
             o = expr_and1(cx, expr_not(cx, out->null), o);
             x->ovf = x->ovf ? or1(cx, x->ovf, o) : o;
         }
+        return 0;
+    }
+    case DBX_FUNC: return func(x, e, out);
+    case DBX_GROUPAGG: { /* COUNT/SUM/MIN/MAX over the group's rows */
+        if (!x->group_sel) return fail(x, "aggregate outside HAVING");
+        const db_val *vals[DB_MAX_SUB_ROWS];
+        if (x->ngroup_rows > DB_MAX_SUB_ROWS) return fail(x, "group of too many rows");
+        for (unsigned k = 0; k < x->ngroup_rows; k++)
+            vals[k] = e->column < 0 ? NULL : &x->group_rows[k][e->from][e->column];
+        const char *why = NULL;
+        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel, e->column < 0 ? NULL : vals, out, NULL, &why))
+            return fail(x, why);
         return 0;
     }
     case DBX_LENGTH: {
@@ -347,6 +498,31 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
         }
         goto negate;
     }
+    case DBX_EXISTS: { /* some slot is present and satisfies the subquery's WHERE (never NULL) */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS];
+        unsigned n;
+        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
+        out->t = zero(cx);
+        for (unsigned k = 0; k < n; k++) out->t = or1(cx, out->t, m[k]);
+        out->f = expr_not(cx, out->t);
+        return 0;
+    }
+    case DBX_IN_SUB: { /* as IN (list) over the subquery's rows: TRUE on a match, FALSE when every row differs */
+        expr *m[DB_MAX_SUB_ROWS];
+        const db_val *rowk[DB_MAX_SUB_ROWS];
+        unsigned n;
+        db_val a;
+        if (value(x, e->kids[0], &a) || sub_rows(x, e, e->nkids > 1, m, rowk, &n)) return -1;
+        out->t = zero(cx), out->f = one(cx);
+        for (unsigned k = 0; k < n; k++) {
+            tv c;
+            if (compare(x, DB_EQ, &a, &rowk[k][e->column], &c)) return -1;
+            out->t = or1(cx, out->t, expr_and1(cx, m[k], c.t));
+            out->f = expr_and1(cx, out->f, or1(cx, expr_not(cx, m[k]), c.f));
+        }
+        return 0;
+    }
     case DBX_LIKE: {
         db_val s, p;
         if (value(x, e->kids[0], &s) || value(x, e->kids[1], &p)) return -1;
@@ -384,11 +560,70 @@ negate:
 expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, const db_val *params, int nparams,
                     const char **why)
 {
+    return db_cond_expr(cx, q, q->where, rows, params, nparams, why);
+}
+
+expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_val *const *rows, const db_val *params,
+                   int nparams, const char **why)
+{
     *why = NULL;
-    if (!q->where) return one(cx);
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
+    if (!e) return one(cx);
+    if (q->like_exact && q->date_loose_literal) { /* PostgreSQL reads the literal as a date */
+        *why = "DATE column compared with a text not in ISO-8601 form";
+        return NULL;
+    }
+    for (int k = 0; k < nparams && k < 64; k++) {
+        if (!q->date_param[k] || !params[k].null || !params[k].is_text || (params[k].null->value & 1)) continue;
+        char buf[256];
+        if (!q->like_exact && db_val_is_number_text(&params[k])) { /* SQLite would compare a number */
+            *why = "number-like text compared with a DATE column";
+            return NULL;
+        }
+        if (q->like_exact &&
+            !db_date_text_valid((db_date_kind)q->date_param[k], db_val_concrete_text(&params[k], buf))) {
+            *why = "DATE column compared with a text not in ISO-8601 form";
+            return NULL;
+        }
+    }
+    tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
-    int rc = cond(&x, q->where, &r);
+    int rc = cond(&x, e, &r);
+    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
+    free(x.owned);
+    if (rc) {
+        *why = x.why ? x.why : "unsupported";
+        return NULL;
+    }
+    return r.t;
+}
+
+expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b)
+{
+    expr *eq = one(cx);
+    for (int k = 0; k < q->ngroup; k++) {
+        const db_val *x = &a[q->group_from[k]][q->group_col[k]], *y = &b[q->group_from[k]][q->group_col[k]];
+        expr *both_null = expr_and1(cx, x->null, y->null);
+        expr *same = expr_and1(cx, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)), val_eq(cx, x, y));
+        eq = expr_and1(cx, eq, or1(cx, both_null, same));
+    }
+    return eq;
+}
+
+expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, unsigned n, expr *const *sel,
+                     const db_val *const *const *group_rows, const db_val *params, int nparams, const char **why)
+{
+    *why = NULL;
+    if (!q->having) return one(cx);
+    tr x = {.cx = cx,
+            .q = q,
+            .rows = rep,
+            .params = params,
+            .nparams = nparams,
+            .ngroup_rows = n,
+            .group_sel = sel,
+            .group_rows = group_rows};
+    tv r;
+    int rc = cond(&x, q->having, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
     free(x.owned);
     if (rc) {
@@ -406,7 +641,7 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
         return NULL;
     }
     const db_val *rows[1] = {row};
-    tr x = {cx, ck->q, rows, NULL, 0, NULL, NULL, 0, NULL};
+    tr x = {.cx = cx, .q = ck->q, .rows = rows, .params = NULL, .nparams = 0};
     tv r;
     int rc = cond(&x, ck->q->where, &r);
     for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
@@ -429,7 +664,7 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
     for (size_t i = 0; i < nowned; i++) free(owned[i]);
     free(owned);
     owned = NULL, nowned = 0;
-    tr x = {cx, q, rows, params, nparams, NULL, NULL, 0, NULL};
+    tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     int rc = value(&x, e, out);
     owned = x.owned, nowned = x.nowned;
     *why = rc ? (x.why ? x.why : "unsupported") : NULL;
@@ -535,7 +770,9 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
         const db_val *v = &row[ci];
         if (col->notnull) c = expr_and1(cx, c, expr_not(cx, v->null));
         if (v->is_text) {
-            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, l->text, 8)));
+            c = expr_and1(cx, c, expr_cmp(cx, PRED_ULE, v->len, expr_const(cx, db_column_text_cap(col, l), 8)));
+            if (col->date) /* DATE/TIME/DATETIME: a valid ISO-8601 text (date.c) */
+                c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), db_date_valid(cx, col->date, v)));
             c = expr_and1(cx, c, implies(cx, v->null, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, 0, 8))));
             for (unsigned i = 0; i < v->nbytes; i++) {
                 expr *in = expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), v->len);
@@ -583,6 +820,13 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             }
             c = expr_and1(cx, c, differ);
         }
+    }
+    for (int ci = 0; ci < t->ncols; ci++) { /* DECIMAL(p,s): a fixture's value has at most p - s integer digits */
+        if (t->cols[ci].int_digits < 0) continue;
+        double lim = pow(10.0, t->cols[ci].int_digits);
+        expr *in = expr_and1(cx, expr_fcmp(cx, FPRED_OLT, row[ci].v, db_real_const(cx, lim)),
+                             expr_fcmp(cx, FPRED_OGT, row[ci].v, db_real_const(cx, -lim)));
+        c = expr_and1(cx, c, or1(cx, row[ci].null, in));
     }
     c = expr_and1(cx, c, db_row_checks(cx, t, row)); /* CHECK constraints (check.c) */
     expr *present = expr_cmp(cx, PRED_ULT, expr_const(cx, slot, 8), counts[ti]);

@@ -197,10 +197,9 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
     return w;
 }
 
-int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err)
+/* Write tests/test-<num>.xml atomically; 0, or -1 with *err (nothing is left of a failed file). */
+static int write_test_file(suite_writer *w, int num, const test_case *tc, const char *comment, char **err)
 {
-    if (err) *err = NULL;
-    int num = w->ntests + 1;
     char name[32];
     snprintf(name, sizeof name, "test-%05d.xml", num);
     char *path = path_join(w->tests_dir, name);
@@ -209,9 +208,26 @@ int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, 
     int rc = path ? write_buffer(&b, path, err) : (set_err(err, "out of memory"), -1);
     free(path);
     sb_free(&b);
-    if (rc) return -1; /* the number is not used up: the next call retries it */
+    return rc;
+}
+
+int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err)
+{
+    if (err) *err = NULL;
+    int num = w->ntests + 1;
+    if (write_test_file(w, num, tc, comment, err)) return -1; /* the number is not used up: the next call retries it */
     w->ntests = num;
     return num;
+}
+
+int suite_rewrite_test(suite_writer *w, int num, const test_case *tc, const char *comment, char **err)
+{
+    if (err) *err = NULL;
+    if (num < 1 || num > w->ntests) {
+        set_err(err, "no test %d to rewrite", num);
+        return -1;
+    }
+    return write_test_file(w, num, tc, comment, err);
 }
 
 int suite_write_error(suite_writer *w, const test_case *tc, const char *description, char **err)

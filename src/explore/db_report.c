@@ -195,6 +195,12 @@ void explore_db_report(json_writer *j, const explore_state *s)
     json_kv_uint(j, "text_bytes", s->o->db_text);
     json_kv_uint(j, "fixtures_written", s->db_fixtures);
     json_kv_uint(j, "rows_synthesized", s->db_fixture_rows);
+    /* fixture minimization (db_minimize.c; counted where tests are kept: not in -j's coordinator) */
+    json_kv_uint(j, "fixtures_minimized", s->db_minimized);
+    json_kv_uint(j, "minimizations_off_path", s->db_min_rejected);
+    json_kv_uint(j, "minimization_queries", s->db_min_queries);
+    json_kv_uint(j, "minimizations_skipped", s->db_min_skipped);
+    json_kv_double(j, "minimization_seconds", s->db_min_seconds);
     json_key(j, "constraints_not_modelled");
     json_begin_array(j);
     for (int i = 0; i < s->o->db_schema->nignored; i++) json_string(j, s->o->db_schema->ignored[i]);

@@ -45,6 +45,7 @@ typedef struct explore_state {
     tree *tree;
     strategy *st;
     solver *solver;
+    solver *min_solver; /* fixture minimization's own (its caches must not steer the search); NULL until used */
     suite_writer *suite;
     site_table sites;
     executor **ex;
@@ -80,9 +81,14 @@ typedef struct explore_state {
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
-    unsigned cur_exec;                     /* executor of the run being processed (its number: exec_base + index) */
-    unsigned exec_base;                    /* number of executor 0 (a worker's: its endpoint) */
-    const char *results_text;              /* PostgreSQL: the recorded results of a worker's run the coordinator
+    /* fixture minimization (db_minimize.c): tests simplified, simplifications whose run left the
+     * path, solver queries, tests not tried (its time share was spent), seconds */
+    uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;
+    double db_min_seconds;
+    struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
+    unsigned cur_exec;           /* executor of the run being processed (its number: exec_base + index) */
+    unsigned exec_base;          /* number of executor 0 (a worker's: its endpoint) */
+    const char *results_text;    /* PostgreSQL: the recorded results of a worker's run the coordinator
                                                keeps (instead of reading results-<cur_exec>.txt), or NULL */
     size_t results_len;
     struct report_progress *progress; /* OUT/stats and the progress display (src/report) */
@@ -105,6 +111,9 @@ typedef struct explore_state {
     int collect_opens;
     uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved;
     double idle_seconds, job_seconds, last_stats_sent;
+    uint64_t promising, promising_jobs; /* open directions toward uncovered branches, as of promising_at, when
+                                           jobs sent + received was promising_jobs (worker.c: fill_figures) */
+    double promising_at;
     char par_stop[32]; /* the coordinator's STOP reason, "" until then */
     /* coordinator */
     struct coord *coord;
@@ -176,7 +185,21 @@ uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);
 uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov);
 /* Write run r as a test case (tests/test-NNNNN.xml, its fixture with --db) with comment;
  * counts it; a failed write stops the exploration (explore_output_failed). */
-void explore_keep_test(explore_state *s, const run_result *r, const char *comment);
+int explore_keep_test(explore_state *s, const run_result *r, const char *comment);
+
+/*
+ * Fixture minimization (db_minimize.c, issue 14). explore_db_queue_kept remembers kept test
+ * `num` and its run r (copied; its expressions stay in s->cx) when there is a database schema,
+ * --no-db-minimize is off and the run ended without an error. After the exploration,
+ * explore_db_minimize_kept finds for each queued test, with a solver of its own, the simplest
+ * fixture values its path condition allows (fewest rows, no NULLs, short texts, small numbers,
+ * greedily in input order), runs them on executor 0 and, when that run follows exactly the
+ * test's events and ends the same way, rewrites the test's .xml, .sql (and PostgreSQL .results)
+ * files. It takes at most 10% of the budget (2 s at least; 1 s per test) and nothing after
+ * Ctrl-C; the queue is freed either way.
+ */
+void explore_db_queue_kept(explore_state *s, int num, const run_result *r);
+void explore_db_minimize_kept(explore_state *s);
 /* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
  * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */
 int explore_is_complete(const explore_state *s, const tree_stats *ts);

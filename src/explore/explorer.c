@@ -253,7 +253,7 @@ static void remember_continuation(explore_state *s, const run_result *r)
         s->cont_dropped++;
 }
 
-void explore_keep_test(explore_state *s, const run_result *r, const char *comment)
+int explore_keep_test(explore_state *s, const run_result *r, const char *comment)
 {
     test_case tc;
     explore_fill_test_case(r, &tc);
@@ -262,9 +262,11 @@ void explore_keep_test(explore_state *s, const run_result *r, const char *commen
     if (num < 0) {
         explore_output_failed(s, "cannot write a test case", err, errno);
         free(err);
-    } else if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) == 0) {
-        s->tests++;
+        return -1;
     }
+    if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) != 0) return -1;
+    s->tests++;
+    return num;
 }
 
 /* Process one finished run: tree, coverage, tests, errors, strategy feedback. */
@@ -314,16 +316,19 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     const uint8_t *cov = executor_coverage(s->ex[idx]);
     uint32_t fresh = explore_fresh_coverage(s, cov);
     int new_error = explore_handle_error(s, r);
+    bool keep = (fresh > 0 || new_error) &&
+                (s->par_role == PAR_WORKER || (!s->write_failed && !(s->o->max_tests && s->tests >= s->o->max_tests)));
     if (s->par_role == PAR_WORKER) {
         /* the coordinator keeps it if it is new to the whole exploration */
-        if (fresh > 0 || new_error) worker_send_result(s, r, cov);
+        if (keep) worker_send_result(s, r, cov);
         explore_merge_run_coverage(s, cov);
     } else {
-        if (!s->write_failed && (fresh > 0 || new_error) && !(s->o->max_tests && s->tests >= s->o->max_tests)) {
+        if (keep) {
             char comment[128];
             snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                      (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
-            explore_keep_test(s, r, comment);
+            int num = explore_keep_test(s, r, comment);
+            if (num > 0) explore_db_queue_kept(s, num, r); /* its fixture is simplified at the end */
         }
         if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
@@ -639,8 +644,10 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
     }
     if (s->par_role != PAR_COORDINATOR && setup_executors(s, o, 0, err) != 0) return -1;
     char title[4200];
-    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s", o->sources[0], o->out_dir,
-             o->strategy ? o->strategy : "cov");
+    char workers[32] = "";
+    if (s->par_role == PAR_COORDINATOR) snprintf(workers, sizeof workers, ", %d workers", o->link->nworkers);
+    snprintf(title, sizeof title, "sympath: %s -> %s   strategy %s%s", o->sources[0], o->out_dir,
+             o->strategy ? o->strategy : "cov", workers);
     s->progress = report_progress_open(o->out_dir, report_display_auto(o->progress), title, o->budget_seconds);
     return 0;
 }
@@ -682,6 +689,7 @@ void explore_teardown(explore_state *s)
     if (s->suite) suite_close(s->suite);
     if (s->st) s->st->destroy(s->st);
     solver_free(s->solver);
+    if (s->min_solver) solver_free(s->min_solver);
     tree_free(s->tree);
     expr_ctx_free(s->cx);
     for (uint32_t i = 0; i < s->nerrors; i++) {
@@ -753,6 +761,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err)
     }
     if (s.par_role == PAR_WORKER) return explore_as_worker(&s, sum);
     explore_loop(&s);
+    explore_db_minimize_kept(&s); /* the kept tests' fixtures, simplified (db_minimize.c) */
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
     s.complete = explore_is_complete(&s, &ts);

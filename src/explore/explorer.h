@@ -47,6 +47,7 @@ typedef struct explore_opts {
      * limits and log path from the environment (SYMPATH_DB_*, set by the CLI). */
     const struct db_schema *db_schema; /* for writing fixtures (tests/test-NNNNN.sql) */
     unsigned db_rows, db_text;         /* row slots per table, bytes per TEXT cell (db_limits) */
+    int no_db_minimize;                /* keep each test's fixture as solved (no db_minimize.c pass) */
     const char *db_log;                /* per-statement log the executors append to (report.json "database") */
     int db_pg;                         /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
     const char *db_results_dir;        /* PostgreSQL: executor i's runs record their SELECTs' results in

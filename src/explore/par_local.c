@@ -29,6 +29,16 @@ static int run_worker(const explore_opts *o, int i, int n, int fd)
         wo.jobs = 1;
         wo.progress = 0;
         wo.work_dir = wd;
+        /* More workers than cores share them: the per-query solver limit and the per-run limit
+         * are wall-clock times, so each is stretched by workers / cores, which gives a query or
+         * a run the CPU time it has with -j 1 (a slow run is not a hang, a query is not given
+         * up sooner because others compete for the core). */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        if (cores > 0 && n > cores) {
+            double f = (double)n / (double)cores;
+            if (wo.solver_timeout_ms) wo.solver_timeout_ms = (unsigned)(wo.solver_timeout_ms * f);
+            if (wo.run_timeout_ms) wo.run_timeout_ms = (unsigned)(wo.run_timeout_ms * f);
+        }
         rc = explore_program(&wo, NULL, &err) == 0 ? 0 : 1;
         if (rc) fprintf(stderr, "sympath: worker %d: %s\n", i, err ? err : "failed");
     }

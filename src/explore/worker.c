@@ -139,9 +139,17 @@ static void fill_figures(explore_state *s, par_figures *f)
     tree_get_stats(s->tree, &f->tree);
     solver_get_stats(s->solver, &f->solver);
     f->open = f->tree.by_status[CHILD_OPEN];
-    open_pick count = {NULL, NULL, 0, 0, s, 1, 0};
-    tree_for_each_node(s->tree, pick_open, &count);
-    f->promising = count.count;
+    /* a walk of the whole tree (about 10 ms for a million nodes): at most every 2 s, and at
+     * once after a change of hands (the coordinator decides on it) */
+    double now = util_now_s();
+    if (now - s->promising_at >= 2.0 || s->jobs_sent + s->jobs_received != s->promising_jobs) {
+        open_pick count = {NULL, NULL, 0, 0, s, 1, 0};
+        tree_for_each_node(s->tree, pick_open, &count);
+        s->promising = count.count;
+        s->promising_at = now;
+        s->promising_jobs = s->jobs_sent + s->jobs_received;
+    }
+    f->promising = s->promising;
     f->complete_local = s->complete;
 }
 

@@ -36,4 +36,39 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
 /* Heap mode: `free(x);` for every input object the test malloc'ed and the call did not free. */
 void emit_heap_frees(strbuf *b, const names *n);
 
+/* ---- emit_walk.c ---- */
+
+/* A C string literal for the len bytes of s, quotes included: \n \t \r \\ \" \? escaped, other
+ * unprintable bytes \xNN, the literal split ("\x01" "a") where a hex digit follows \xNN. */
+void emit_c_string(strbuf *b, const unsigned char *s, size_t len);
+/* The values of character array object o (its pre or post entries) as a C string literal whose
+ * bytes, with the implicit NUL and zero fill, are the array's: the bytes before the trailing zeros
+ * (at stop_at_nul: before the first zero). Returns 0, or -1 (nothing written) when o is no array,
+ * a value is missing or not an integer, or no zero byte ends the text within the array. */
+int emit_char_array_literal(strbuf *b, const names *n, const ur_object *o, int post, int stop_at_nul);
+/* Assertion that floating-point lvalue lv holds recorded value v exactly (== with its hexadecimal
+ * literal; a NaN as lv != lv). */
+void emit_float_assert(strbuf *b, const char *lv, const ur_value *v);
+int emit_value_assert(strbuf *b, const names *n, const ur_object *o, const ur_value *v, const char *lv);
+/* Assertions on the record's walk lines: the fields of the struct the call returned and of fresh
+ * memory it stored in input pointers (`ret->next->text`), strings with assert_string_equal after
+ * assert_non_null, back pointers with assert_ptr_equal. Returns the number of assertions. */
+int emit_walk_asserts(strbuf *b, const names *n);
+/* The type at suffix[0..len) (".f.g[2]") inside object o (an array object's first "[k]" picks its
+ * element), found through u's types by o's type spelling; NULL when unknown. */
+const ut_type *emit_suffix_type(const unit_info *u, const ur_object *o, const char *suffix, size_t len);
+/* When suffix names an element of a char array inside object o (".first[2]"), the length of the
+ * array's part (".first"); else 0 (an element of an array object itself is 0 too). */
+size_t emit_char_field_prefix(const unit_info *u, const ur_object *o, const char *suffix);
+/* The assertion on the char array at suffix[0..pl) of object index k after the call, as one value:
+ * assert_string_equal with a literal when a NUL ends its text and only zeros follow, else
+ * assert_memory_equal with all its bytes; written only when an element changed or force is set.
+ * Returns 1 when the array's elements are all recorded as integers (the caller skips them one by
+ * one then), 0 otherwise (nothing written). */
+int emit_char_field(strbuf *b, const names *n, size_t k, const char *suffix, size_t pl, int force);
+/* For a test that asserts nothing else: assertions on what the call left in the input objects
+ * (unchanged values: a char array as a string, else each recorded value; at most 8), and the
+ * globals. Returns the number of assertions written. */
+int emit_unchanged_asserts(strbuf *b, const names *n);
+
 #endif

@@ -363,28 +363,17 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
         }
         return 0;
     }
-    /* string literal when the bytes are printable up to the NUL and zero after it */
-    if (o->array && o->string && o->count > 0) {
+    /* a char array (text; uint8_t and unsigned char buffers stay byte lists) whose bytes end in a
+     * zero: a string literal, escapes where not printable (its NUL and the zero fill give the
+     * trailing zeros) */
+    if (o->array && o->count > 0 && (!strcmp(o->ctype, "char") || !strcmp(o->ctype, "const char"))) {
         strbuf lit = STRBUF_INIT;
-        int ok = 1, ended = 0;
-        for (uint64_t i = 0; i < o->count && ok; i++) {
-            char suf[32];
-            snprintf(suf, sizeof suf, "[%" PRIu64 "]", i);
-            const ur_entry *e = NULL;
-            for (size_t j = 0; j < r->nentries; j++)
-                if (r->entries[j].obj == o->id && !strcmp(r->entries[j].suffix, suf)) e = &r->entries[j];
-            long long x = e && e->pre.text ? strtoll(e->pre.text, NULL, 10) : 0;
-            if (ended)
-                ok = x == 0;
-            else if (x == 0)
-                ended = 1;
-            else if (x >= 32 && x < 127 && x != '"' && x != '\\' && x != '?')
-                sb_printf(&lit, "%c", (char)x);
-            else
-                ok = 0;
-        }
-        if (ok && ended) {
-            sb_printf(b, "    %s %s[%" PRIu64 "] = \"%s\";\n", o->ctype, nm, o->count, lit.s ? lit.s : "");
+        if (emit_char_array_literal(&lit, n, o, 0, 0) == 0) {
+            char an[300];
+            snprintf(an, sizeof an, "%s[%" PRIu64 "]", nm, o->count);
+            char *d = unit_declarator(o->ctype, an);
+            sb_printf(b, "    %s = %s;\n", d ? d : an, lit.s);
+            free(d);
             sb_free(&lit);
             return 0;
         }

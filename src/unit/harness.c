@@ -6,6 +6,7 @@
 
 #include "util/util.h"
 #include "unit.h"
+#include "harness_int.h"
 #include "proto/env.h"
 
 /*
@@ -353,6 +354,12 @@ static void gen_dump(gen *g, const ut_type *t)
             sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
         else
             sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
+        if (unit_walkable(t)) {
+            /* after the call: fresh memory the function stored here, field by field */
+            sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n    if (!strcmp(phase, \"post\"))\n");
+            unit_walk_call(b, t, "    ", "id", "lv", "*o");
+            sb_puts(b, "#endif\n");
+        }
         break;
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
@@ -514,7 +521,8 @@ static void gen_driver(gen *g, const ut_func *f)
         }
         free(ts);
     }
-    sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n    ");
+    sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#endif\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind != UT_VOID) {
         char *rs = unqual(r);
@@ -526,6 +534,10 @@ static void gen_driver(gen *g, const ut_func *f)
     sb_printf(b, "%s(", f->name);
     for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
     sb_printf(b, ");\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n");
+    if (r->kind == UT_PTR && r->pointee->kind != UT_FUNC) /* heap memory the call allocated: released by the test */
+        sb_printf(b, "    if (sympu_heap_block((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");\n");
+    sb_printf(b, "#endif\n");
     switch (r->kind) {
     case UT_VOID: break;
     case UT_INT:
@@ -547,6 +559,12 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void "
                          "*)sympu_ret, sympu_pbuf));\n"
                          "    (void)sympu_pbuf;\n");
+        if (r->pointee->kind == UT_STRUCT && unit_walkable(r)) {
+            /* the struct the call returned (fresh memory), field by field */
+            sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
+            unit_walk_call(b, r, "    ", "0", "\"\"", "sympu_ret");
+            sb_puts(b, "#endif\n");
+        }
         break;
     case UT_FLOAT:
         /* exact: the emitted test compares with the hexadecimal literal */
@@ -610,8 +628,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_ENUM) continue;
         /* the enumerator's name when the value has one, else the number */
         sb_printf(b, "static const char *sympu_enum_%zu(long long v) {\n", i);
-        for (size_t k = 0; k < t->nenums; k++)
-            sb_printf(b, "    if (v == %lld) return \"%s\";\n", (long long)t->enums[k].value, t->enums[k].name);
+        for (size_t k = 0; k < t->nenums; k++) {
+            /* a value two enumerators share is written as a number */
+            int shared = 0;
+            for (size_t j = 0; j < t->nenums; j++) shared |= j != k && t->enums[j].value == t->enums[k].value;
+            if (!shared)
+                sb_printf(b, "    if (v == %lld) return \"%s\";\n", (long long)t->enums[k].value, t->enums[k].name);
+        }
         sb_printf(b, "    static char buf[32];\n    snprintf(buf, sizeof buf, \"%%lld\", v);\n    return buf;\n}\n\n");
     }
     /* stubs for function-pointer types */
@@ -642,6 +665,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     /* defined in the unit but mocked: its own file calls __real_NAME, the others this */
     for (size_t i = 0; i < u->ndefs; i++)
         if (unit_is_wrapped(u, u->defs[i].name)) gen_standin(&g, u->defs[i].name, u->defs[i].type, u->mock_outputs);
+    unit_walk_defs(b, u, g.need);
     for (size_t i = 0; i < u->ntypes; i++) {
         if (!g.need[i] || !fillable(u->types[i])) continue;
         gen_fill(&g, u->types[i]);

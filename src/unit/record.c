@@ -16,13 +16,15 @@ static int add(void **arr, size_t *n, size_t elem, const void *v)
     return 0;
 }
 
-/* Split line into at most max words on single spaces; the last word takes the rest. */
+/* Split line into at most max words on single spaces; the last word takes the rest (a string
+ * value may start with a blank: only the one separator before it is dropped). */
 static size_t words(char *line, char **w, size_t max)
 {
     size_t n = 0;
     char *p = line;
     while (*p && n < max) {
-        while (*p == ' ') p++;
+        if (n + 1 < max)
+            while (*p == ' ') p++;
         if (!*p) break;
         w[n++] = p;
         if (n == max) break;
@@ -36,7 +38,7 @@ static size_t words(char *line, char **w, size_t max)
 
 static int value(const char *kind, const char *text, ur_value *v)
 {
-    if (strlen(kind) != 1 || !strchr("iuepfvds", kind[0])) return -1;
+    if (strlen(kind) != 1 || !strchr("iuepfvdsqa", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;
@@ -115,6 +117,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 m.name = strdup(w[0]);
                 bad = value(w[1], w[2], &m.value) || add((void **)&r->mocks, &r->nmocks, sizeof m, &m);
             }
+        } else if (!strcmp(line, "retheap")) {
+            r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
             r->called = 1;
         } else if (!strncmp(line, "ret ", 4)) {
@@ -123,6 +127,27 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 bad = value(w[0], "", &r->ret);
             else
                 bad = n < 2 || value(w[0], w[1], &r->ret);
+        } else if (!strncmp(line, "walk ", 5)) {
+            n = words(line + 5, w, 5);
+            if (n == 4 && (!strcmp(w[3], "s") || !strcmp(w[3], "a"))) /* an empty string: "... s " */
+                w[n++] = "";
+            if (n < 5)
+                bad = 1;
+            else {
+                ur_walk wk;
+                memset(&wk, 0, sizeof wk);
+                wk.obj = atoi(w[0]);
+                wk.suffix = strdup(strcmp(w[1], "-") ? w[1] : "");
+                wk.tail = strdup(strcmp(w[2], "-") ? w[2] : "");
+                if (w[3][0] == 'q' && !strcmp(w[4], "-")) w[4] = "";
+                bad = !wk.suffix || !wk.tail || value(w[3], w[4], &wk.value) ||
+                      add((void **)&r->walks, &r->nwalks, sizeof wk, &wk);
+                if (bad) {
+                    free(wk.suffix);
+                    free(wk.tail);
+                    free(wk.value.text);
+                }
+            }
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)
@@ -158,6 +183,12 @@ void unit_record_free(unit_record *r)
         free(r->mocks[i].name);
         free(r->mocks[i].value.text);
     }
+    for (size_t i = 0; i < r->nwalks; i++) {
+        free(r->walks[i].suffix);
+        free(r->walks[i].tail);
+        free(r->walks[i].value.text);
+    }
+    free(r->walks);
     free(r->ret.text);
     free(r->objs);
     free(r->entries);

@@ -69,6 +69,10 @@ int unit_step_emit(unit_pipe *p)
             }
         }
         if (nfr == 0) continue;
+        /* a result the record shows is heap memory the call allocated is released by its test */
+        for (size_t i = 0; i < tv.n; i++)
+            if (!tv.v[i].release && tv.v[i].rec.ret_heap && sanitize_returns_fresh(&tv.v[i]))
+                tv.v[i].release = sanitize_releaser(&u, tv.v[i].fn);
         char *text = NULL, *bugs = NULL;
         size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
         double san_s = 0;

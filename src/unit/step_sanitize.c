@@ -423,24 +423,26 @@ static int has_null_input(const unit_test *t)
 }
 
 /* The unit's function releasing what t's function returns: a unit function named like a
- * destructor (free, delete, destroy, release) taking exactly that type and returning void;
+ * destructor (free, delete, destroy, release, in any case: cJSON_Delete) taking exactly that type and
+ * returning void;
  * else "free". */
-static const char *releaser(const unit_info *u, const ut_func *f)
+const char *sanitize_releaser(const unit_info *u, const ut_func *f)
 {
     const ut_type *rt = f->type->ret;
     for (size_t i = 0; i < u->ndefs; i++) {
         const ut_func *d = &u->defs[i];
         if (d->nparams != 1 || d->type->ret->kind != UT_VOID) continue;
         if (strcmp(d->params[0].type->canonical, rt->canonical)) continue;
-        if (strstr(d->name, "free") || strstr(d->name, "delete") || strstr(d->name, "destroy") ||
-            strstr(d->name, "release"))
+        /* any case: sdsfree, cJSON_Delete, Node_Destroy */
+        if (strcasestr(d->name, "free") || strcasestr(d->name, "delete") || strcasestr(d->name, "destroy") ||
+            strcasestr(d->name, "release"))
             return d->name;
     }
     return "free";
 }
 
 /* Whether the call of t returned a pointer that is no input object (fresh memory, perhaps). */
-static int returns_fresh(const unit_test *t)
+int sanitize_returns_fresh(const unit_test *t)
 {
     const ur_value *r = &t->rec.ret;
     return t->fn->type->ret->kind == UT_PTR && t->outcome == UO_NORMAL &&
@@ -537,8 +539,8 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
                 unit_san_verdict_free(&v);
                 continue;
             }
-            if (v.kind == USAN_LEAK && !t->release && returns_fresh(t)) {
-                t->release = releaser(c->u, t->fn); /* released after the assertions, then run again */
+            if (v.kind == USAN_LEAK && !t->release && sanitize_returns_fresh(t)) {
+                t->release = sanitize_releaser(c->u, t->fn); /* released after the assertions, then run again */
                 released = changed = 1;
             } else if (v.kind == USAN_BUG) {
                 char *body = unit_emit_test_body(c->u, t);
@@ -562,7 +564,7 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
                                   : v.kind == USAN_LEAK && t->release
                                       ? "sanitizer: leak (releasing the result does not help)"
                                       : v.reason;
-                char *w = v.kind == USAN_LEAK && !t->release && !returns_fresh(t)
+                char *w = v.kind == USAN_LEAK && !t->release && !sanitize_returns_fresh(t)
                               ? util_strf("%s: memory the call allocated is not reachable from the test", v.reason)
                               : strdup(why ? why : "sanitizer");
                 if (fr) {

@@ -24,6 +24,8 @@
 #include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
 #ifdef SYMPATH_UNIT_RECORD
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <sys/types.h>
 /* open and write are declared by hand: <fcntl.h> and <unistd.h> would define R_OK, O_RDONLY,
@@ -69,12 +71,15 @@ __attribute__((format(printf, 1, 2))) static void sympu_rec(const char *fmt, ...
         sympu_fd = open(path && *path ? path : "/dev/null", SYMPU_O_WRONLY_CREAT_APPEND, 0644);
         if (sympu_fd < 0) return;
     }
-    char buf[1024];
+    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (n > (int)sizeof buf - 1) n = (int)sizeof buf - 1;
+    if (n > (int)sizeof buf - 1) {
+        n = (int)sizeof buf - 1;
+        buf[n - 1] = '\n'; /* a cut line stays one line (the parser rejects it, not the next) */
+    }
     if (n > 0 && write(sympu_fd, buf, (size_t)n) < 0) return;
 }
 #else
@@ -200,7 +205,68 @@ static unsigned sympu_choice(const char *name, unsigned n)
  * (`freed ID` instead). glibc's own entry points do the work. */
 extern void __libc_free(void *);
 extern void *__libc_realloc(void *, size_t);
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
 static char sympu_freed[SYMPU_MAX_OBJS + 1];
+
+/* Blocks malloc, calloc or realloc gave during the call and not freed since (the first
+ * SYMPU_MAX_ALLOCS): a returned pointer among them is heap memory the call allocated, which the
+ * test releases. */
+#define SYMPU_MAX_ALLOCS 4096
+static void *sympu_allocs[SYMPU_MAX_ALLOCS];
+static size_t sympu_alloc_size[SYMPU_MAX_ALLOCS];
+static int sympu_nallocs, sympu_in_call;
+
+static void sympu_alloc_add(void *p, size_t n)
+{
+    if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) {
+        sympu_alloc_size[sympu_nallocs] = n;
+        sympu_allocs[sympu_nallocs++] = p;
+    }
+}
+
+static void sympu_alloc_del(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++)
+        if (sympu_allocs[i] == p) {
+            sympu_nallocs--;
+            sympu_allocs[i] = sympu_allocs[sympu_nallocs];
+            sympu_alloc_size[i] = sympu_alloc_size[sympu_nallocs];
+            return;
+        }
+}
+
+/* The bytes from p to the end of a block the call allocated (p inside it), else (size_t)-1. */
+static size_t sympu_heap_room(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++) {
+        const char *a = sympu_allocs[i], *q = p;
+        if (q >= a && q < a + sympu_alloc_size[i]) return sympu_alloc_size[i] - (size_t)(q - a);
+    }
+    return (size_t)-1;
+}
+
+/* Whether p is the start of a block the call allocated and did not free. */
+static int sympu_heap_block(const void *p)
+{
+    for (int i = 0; p && i < sympu_nallocs; i++)
+        if (sympu_allocs[i] == p) return 1;
+    return 0;
+}
+
+void *malloc(size_t n)
+{
+    void *p = __libc_malloc(n);
+    sympu_alloc_add(p, n);
+    return p;
+}
+
+void *calloc(size_t k, size_t n)
+{
+    void *p = __libc_calloc(k, n);
+    sympu_alloc_add(p, k * n);
+    return p;
+}
 
 static void sympu_mark_freed(const void *p)
 {
@@ -211,6 +277,7 @@ static void sympu_mark_freed(const void *p)
 void free(void *p)
 {
     sympu_mark_freed(p);
+    sympu_alloc_del(p);
     __libc_free(p);
 }
 
@@ -218,6 +285,8 @@ void *realloc(void *p, size_t n)
 {
     void *q = __libc_realloc(p, n);
     if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
+    if (q || n == 0) sympu_alloc_del(p);
+    sympu_alloc_add(q, n);
     return q;
 }
 #endif
@@ -276,8 +345,41 @@ static void sympu_dump_byte(const void *o, const char *lv, const char *phase, in
 {
     sympu_pu(phase, id, lv, *(const unsigned char *)o);
 }
+/* The body of a C string literal for s (at most max bytes before its NUL) in lit (cap bytes:
+ * 6 per byte and 1 are enough): \n \t \\ \" \? escaped, other unprintable bytes as \xNN, a
+ * literal split ("") after \xNN when a hex digit follows. Returns 0, or -1 when s is longer. */
+static int sympu_escape(const char *s, size_t max, char *lit, size_t cap)
+{
+    size_t o = 0, i = 0;
+    int hex = 0; /* the previous byte was written \xNN */
+    for (; s[i] && i < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\t' ? "\\t"
+                          : c == '?'  ? "\\?"
+                                      : NULL;
+        int isx = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (o + 7 > cap) return -1;
+        if (hex && isx && !esc) o += (size_t)snprintf(lit + o, 3, "\"\"");
+        hex = 0;
+        if (esc)
+            o += (size_t)snprintf(lit + o, 5, "%s", esc);
+        else if (c >= 32 && c < 127)
+            lit[o++] = (char)c;
+        else {
+            o += (size_t)snprintf(lit + o, 5, "\\x%02x", c);
+            hex = 1;
+        }
+    }
+    lit[o] = 0;
+    return s[i] ? -1 : 0;
+}
+
 /* The result of a function returning char *: an input object (ret p ID) or NULL, else the
- * string's text as a C string literal body (ret s ...), at most 200 characters. */
+ * string's text as a C string literal body (ret s ...); a text longer than 200 bytes is only
+ * a pointer (ret p -1). */
 static void sympu_ret_str(const char *s)
 {
     char buf[32];
@@ -286,25 +388,143 @@ static void sympu_ret_str(const char *s)
         sympu_rec("ret p %s\n", t);
         return;
     }
-    char lit[200 * 4 + 1];
-    size_t o = 0;
-    for (size_t i = 0; s[i] && i < 200; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *esc = c == '"'    ? "\\\""
-                          : c == '\\' ? "\\\\"
-                          : c == '\n' ? "\\n"
-                          : c == '\t' ? "\\t"
-                          : c == '?'  ? "\\?"
-                                      : NULL;
-        if (esc)
-            o += (size_t)snprintf(lit + o, 5, "%s", esc);
-        else if (c >= 32 && c < 127)
-            lit[o++] = (char)c;
-        else
-            o += (size_t)snprintf(lit + o, 5, "\\%03o", c);
+    char lit[200 * 6 + 1];
+    if (sympu_escape(s, 200, lit, sizeof lit) != 0) {
+        sympu_rec("ret p -1\n");
+        return;
     }
-    lit[o] = 0;
     sympu_rec("ret s %s\n", lit);
+}
+
+/* ---- the walk: after the call, the memory the function returned or stored in an input
+ * object's pointer (no input object itself) is written to the record field by field as
+ * `walk ROOT SUFFIX TAIL KIND VALUE` lines (ROOT 0 and SUFFIX "-": the return value; else the
+ * input object's entry; TAIL the access path from there, "->next->text"). Bounded: pointers to
+ * structs followed SYMPU_WALK_HOPS deep (a pointer to the same struct type, a list's next, is
+ * a step: SYMPU_WALK_STEPS of them), at most SYMPU_WALK_LINES lines per root; a block seen
+ * before in the same root is `q` with the first path instead of walked again. */
+#define SYMPU_WALK_HOPS 3
+#define SYMPU_WALK_STEPS 8
+#define SYMPU_WALK_LINES 64
+#define SYMPU_WALK_SEEN 64
+static struct {
+    int root;
+    const char *lv;
+    int lines, nseen;
+    const void *seen[SYMPU_WALK_SEEN];
+    char seen_tail[SYMPU_WALK_SEEN][256];
+} sympu_wk;
+
+/* Start a walk at input entry (root, lv), or at the return value (0, "-"). */
+static void sympu_walk_begin(int root, const char *lv)
+{
+    sympu_wk.root = root;
+    sympu_wk.lv = *lv ? lv : "-";
+    sympu_wk.lines = 0;
+    sympu_wk.nseen = 0;
+}
+
+/* Whether another line fits in this root's budget (counts it). */
+static int sympu_walk_room(void) { return sympu_wk.lines++ < SYMPU_WALK_LINES; }
+
+__attribute__((format(printf, 3, 4))) static void sympu_wline(const char *tail, const char *kind, const char *fmt, ...)
+{
+    char v[1600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    sympu_rec("walk %d %s %s %s %s\n", sympu_wk.root, sympu_wk.lv, *tail ? tail : "-", kind, v);
+}
+
+/* A pointer at tail: NULL, an input object, a block already walked (q), or fresh memory
+ * (p -1). Returns 1 when the caller is to walk the pointee (fresh, not seen, within the
+ * bounds), after marking it seen. */
+static int sympu_walk_ptr(const void *p, const char *tail, int more)
+{
+    char buf[32];
+    if (!sympu_walk_room()) return 0;
+    const char *t = sympu_ptr_text(p, buf);
+    if (strcmp(t, "-1")) {
+        sympu_wline(tail, "p", "%s", t);
+        return 0;
+    }
+    for (int i = 0; i < sympu_wk.nseen; i++)
+        if (sympu_wk.seen[i] == p) {
+            sympu_wline(tail, "q", "%s", *sympu_wk.seen_tail[i] ? sympu_wk.seen_tail[i] : "-");
+            return 0;
+        }
+    sympu_wline(tail, "p", "-1");
+    if (!more || sympu_wk.nseen >= SYMPU_WALK_SEEN) return 0;
+    sympu_wk.seen[sympu_wk.nseen] = p;
+    snprintf(sympu_wk.seen_tail[sympu_wk.nseen], 256, "%s", tail);
+    sympu_wk.nseen++;
+    return 1;
+}
+
+/* A char * at tail: NULL or an input object as a pointer, else its text (s) when at most 200
+ * bytes (and, in a block the call allocated, a NUL ends it inside the block: a buffer that is no
+ * string is not read past its end), else only non-NULL. */
+static void sympu_walk_str(const char *s, const char *tail)
+{
+    char buf[32];
+    if (!sympu_walk_room()) return;
+    const char *t = sympu_ptr_text(s, buf);
+    char lit[200 * 6 + 1];
+    size_t room = strcmp(t, "-1") ? 0 : sympu_heap_room(s);
+    if (strcmp(t, "-1"))
+        sympu_wline(tail, "p", "%s", t);
+    else if ((room == (size_t)-1 || memchr(s, 0, room < 201 ? room : 201)) &&
+             sympu_escape(s, 200, lit, sizeof lit) == 0)
+        sympu_wline(tail, "s", "%s", lit);
+    else
+        sympu_wline(tail, "p", "-1");
+}
+
+/* A char array of n bytes at tail: its text (kind a) when a NUL ends it within n, else nothing
+ * (the caller records the bytes). Returns 1 when recorded. */
+static int sympu_walk_chars(const char *a, size_t n, const char *tail)
+{
+    if (!memchr(a, 0, n)) return 0;
+    char lit[256 * 6 + 1];
+    if (n > 256 || sympu_escape(a, n, lit, sizeof lit) != 0) return 0;
+    if (sympu_walk_room()) sympu_wline(tail, "a", "%s", lit);
+    return 1;
+}
+
+typedef void (*sympu_walk_fn)(const void *o, const char *prefix, int hops, int steps);
+static sigjmp_buf sympu_walk_jb;
+static void sympu_walk_fault(int s)
+{
+    (void)s;
+    siglongjmp(sympu_walk_jb, 1);
+}
+
+/* Walk the block p (not NULL, no input object) from root (0, "": the return value; else the
+ * input entry's id and lv): walk, a struct's walker, or NULL for a string. A fault while
+ * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
+static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk)
+{
+    sympu_walk_begin(root, lv);
+    struct sigaction sa, old_segv, old_bus;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sympu_walk_fault;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    if (sigsetjmp(sympu_walk_jb, 1) == 0) {
+        if (walk) {
+            sympu_wk.seen[sympu_wk.nseen] = p;
+            sympu_wk.seen_tail[sympu_wk.nseen][0] = 0;
+            sympu_wk.nseen++;
+            walk(p, "->", 0, 0);
+        } else {
+            sympu_walk_str((const char *)p, "");
+        }
+    }
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
 }
 
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p)

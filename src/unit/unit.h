@@ -311,12 +311,20 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
+ *   walk ROOT LV TAIL KIND VALUE         after the call, a value in fresh memory the call returned
+ *                                        (ROOT 0, LV "-") or stored in the pointer at entry LV of input
+ *                                        object ROOT; TAIL is the access path from there ("->next->text",
+ *                                        "-" for the pointer itself); KIND as below, or q: the same block
+ *                                        as the path VALUE of the same root (a cycle, a back pointer), or
+ *                                        a: the text of a char array (a literal body, up to its NUL)
+ *   retheap                              the returned pointer is the start of a block malloc, calloc or
+ *                                        realloc gave during the call (not freed): the test releases it
  *   freed ID                             the call freed or reallocated object ID (no post values)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
- * object (a C string literal body), v void / not recorded.
+ * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded.
  */
 typedef struct ur_value {
     char kind;  /* i u e p f v */
@@ -338,6 +346,15 @@ typedef struct ur_object {
     char *ctype; /* element / object type spelling */
 } ur_object;
 
+/* A `walk` line: the value at the path TAIL below the return value (obj 0) or below entry
+ * (obj, suffix) of an input object. */
+typedef struct ur_walk {
+    int obj;
+    char *suffix; /* "" for the whole object (and for the return value) */
+    char *tail;   /* "" for the pointer itself */
+    ur_value value;
+} ur_walk;
+
 typedef struct ur_mock {
     char *name;
     ur_value value;
@@ -350,6 +367,9 @@ typedef struct unit_record {
     size_t nentries;
     ur_mock *mocks;
     size_t nmocks;
+    ur_walk *walks; /* in record order */
+    size_t nwalks;
+    int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */
     ur_value ret; /* kind 0 when not returned */
@@ -377,8 +397,9 @@ typedef struct unit_test {
                                    test with locals fails natively: the unit frees or reallocates them);
                                    the test frees those the call did not free */
     const char *release; /* the test releases the pointer the call returned with this function ("free", or
-                                   the unit's destructor) after its assertions; NULL: it does not (set by the
-                                   sanitizer check when LeakSanitizer reports the result leaked) */
+                                   the unit's destructor) after its assertions; NULL: it does not (set when the
+                                   record says the result is heap memory the call allocated, "retheap", and by
+                                   the sanitizer check when LeakSanitizer reports the result leaked) */
     char *note;          /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
                                    without comment delimiters; NULL: none */
 } unit_test;

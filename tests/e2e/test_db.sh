@@ -11,7 +11,7 @@ D="$SRC/tests/db"
 # --- Figure 1: preferred or not, no rows, rows with and without the 'acm' publisher
 out="$W/discount"
 schema_sum=$(sha256sum < "$D/books.sql")
-"$SYMPATH" run "$D/discount.c" --db "$D/books.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+"$SYMPATH" run "$D/discount.c" --db "$D/books.sql" -o "$out" --budget 20s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/discount.err" || { cat "$W/discount.err"; fail "run discount exited with $?"; }
 r="$out/report.json"
 jq -e '.coverage.percent == 100' "$r" >/dev/null || fail "discount: coverage $(jq .coverage.percent "$r")%, expected 100"
@@ -39,7 +39,7 @@ echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
 out="$W/shop"
-"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 14s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
 r="$out/report.json"
 # unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row
@@ -71,7 +71,7 @@ echo "ok [db]: constraints, bound parameters, exec callback: $c, fixtures load w
 
 # --- a join (users JOIN orders ON ...) with a bound threshold
 out="$W/report"
-"$SYMPATH" run "$D/report.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-progress \
+"$SYMPATH" run "$D/report.c" --db "$D/shop.sql" -o "$out" --budget 20s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/report.err" || { cat "$W/report.err"; fail "run report exited with $?"; }
 r="$out/report.json"
 jq -e '.coverage.branches_covered == .coverage.branches_total - 1' "$r" >/dev/null ||
@@ -93,7 +93,7 @@ echo "ok [db]: join: full coverage, a failing statement reported, replay agrees"
 # (divergences: none beyond the runs whose inputs came from optimistic solving after a solver
 # time-out, which satisfy the negated branch alone and may well diverge: seen under load)
 out="$W/order"
-"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 20s --no-progress 2>"$W/order.err" ||
+"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-db-minimize --no-progress 2>"$W/order.err" ||
     { cat "$W/order.err"; fail "run order exited with $?"; }
 r="$out/report.json"
 # (unreachable: sqlite3_get_table failing; the aggregate query has no row when its SUM overflows,
@@ -109,7 +109,7 @@ echo "ok [db]: ORDER BY, COUNT/MAX/SUM and sqlite3_get_table: full coverage, no 
 
 # --- a text parameter from the program's input (its length too) matched against synthesized rows
 out="$W/login"
-"$SYMPATH" run "$D/login.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-progress 2>"$W/login.err" ||
+"$SYMPATH" run "$D/login.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-db-minimize --no-progress 2>"$W/login.err" ||
     { cat "$W/login.err"; fail "run login exited with $?"; }
 jq -e '.coverage.percent == 100 and .divergences <= .optimistic_solving.sat' "$out/report.json" >/dev/null ||
     fail "login: $(jq -c '[.coverage.percent, .divergences]' "$out/report.json")"
@@ -119,7 +119,7 @@ echo "ok [db]: text parameter from input: 100% coverage, replay logs in an admin
 
 # --- a row the program inserts and reads back keeps its expression
 out="$W/insert"
-"$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-progress 2>"$W/insert.err" ||
+"$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-db-minimize --no-progress 2>"$W/insert.err" ||
     { cat "$W/insert.err"; fail "run insert exited with $?"; }
 r="$out/report.json"
 jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | all' "$r" >/dev/null ||
@@ -130,7 +130,7 @@ echo "ok [db]: inserted row read back symbolically"
 
 # --- UPDATE and DELETE by the program change the rows' expressions; later queries see their effect
 out="$W/update"
-"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-progress 2>"$W/update.err" ||
+"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-db-minimize --no-progress 2>"$W/update.err" ||
     { cat "$W/update.err"; fail "run update exited with $?"; }
 r="$out/report.json"
 # (unreachable: SELECT count(*) without its row)
@@ -146,7 +146,7 @@ rm -f "$W/shop.db"
 sqlite3 "$W/shop.db" < "$D/shop.sql"
 sqlite3 "$W/shop.db" "INSERT INTO users VALUES (1, 'ann', 'admin', 40);"
 before=$(sha256sum < "$W/shop.db")
-"$SYMPATH" run "$D/shop.c" --db "$W/shop.db" -o "$W/shop2" --budget 3s --db-rows 1 --no-progress 2>"$W/shop2.err" ||
+"$SYMPATH" run "$D/shop.c" --db "$W/shop.db" -o "$W/shop2" --budget 3s --db-rows 1 --no-db-minimize --no-progress 2>"$W/shop2.err" ||
     { cat "$W/shop2.err"; fail "run with an existing database exited with $?"; }
 "$SYMPATH" replay "$W/shop2" >/dev/null 2>&1 || fail "replay with an existing database failed"
 [ "$(sha256sum < "$W/shop.db")" = "$before" ] || fail "the user's database file was modified"
@@ -155,10 +155,10 @@ echo "ok [db]: the existing database is unchanged byte for byte"
 
 # --- bad input: a schema that does not parse, a missing database
 printf 'CREATE TABLE a (x INT);\nCREATE TABLE b (y INT,, z);\n' > "$W/bad.sql"
-"$SYMPATH" run "$D/shop.c" --db "$W/bad.sql" -o "$W/bad" --budget 1s --no-progress 2>"$W/bad.err"
+"$SYMPATH" run "$D/shop.c" --db "$W/bad.sql" -o "$W/bad" --budget 1s --no-db-minimize --no-progress 2>"$W/bad.err"
 rc=$?
 [ $rc = 1 ] || fail "bad schema: exit code $rc, expected 1"
 grep -q "line 2" "$W/bad.err" && grep -q "syntax error" "$W/bad.err" || { cat "$W/bad.err"; fail "bad schema: no line/message"; }
-"$SYMPATH" run "$D/shop.c" --db "$W/nosuch.db" -o "$W/bad2" --budget 1s --no-progress 2>"$W/bad2.err"
+"$SYMPATH" run "$D/shop.c" --db "$W/nosuch.db" -o "$W/bad2" --budget 1s --no-db-minimize --no-progress 2>"$W/bad2.err"
 [ $? = 1 ] && grep -q "nosuch.db" "$W/bad2.err" || { cat "$W/bad2.err"; fail "missing database not reported"; }
 echo "ok [db]: bad schema and missing database reported"

@@ -48,8 +48,10 @@ rc=$?
 [ $rc -eq 1 ] || { cat "$dir/bad.log"; fail "failed build: mpirun exited with $rc, expected 1"; }
 echo "ok [run_mpi]: a failed build ends every rank (exit 1)"
 
-# 4. Ctrl-C: mpirun sends SIGTERM to the ranks; rank 0 keeps the tests and writes report.json
-timeout 120 "${MPIRUN[@]}" "${MPIRUN_INTERRUPT[@]}" -np 3 "$SYMPATH" run "$SRC/tests/programs/many_paths.c" --mpi \
+# 4. Ctrl-C: mpirun sends SIGTERM to the ranks; rank 0 keeps the tests and writes report.json. (timeout
+# --foreground: without it timeout passes the SIGINT to its whole process group as well, so mpirun gets it twice,
+# which makes it kill the job at once: report.json was missing about one run in three under load.)
+timeout --foreground 120 "${MPIRUN[@]}" "${MPIRUN_INTERRUPT[@]}" -np 3 "$SYMPATH" run "$SRC/tests/programs/many_paths.c" --mpi \
     -o "$dir/int" --budget 100s --no-progress >"$dir/int.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do

@@ -88,24 +88,111 @@ static void test_parse(void **state)
     assert_null(q->where);
     db_query_free(q);
 
-    expect_unsupported(s, "SELECT * FROM t LEFT JOIN t t2 ON t.a = t2.a", "outer join");
+    expect_unsupported(s, "SELECT * FROM t FULL JOIN t t2 ON t.a = t2.a", "FULL or other outer join");
+    expect_unsupported(s, "SELECT * FROM t LEFT JOIN (t t2 JOIN t t3 ON t2.a = t3.a) ON t.a = t2.a",
+                       "outer join of a join");
+    /* LEFT/RIGHT JOIN: the optional side is nullable, its ON condition kept apart from WHERE */
+    sql = "SELECT t.a, t2.b FROM t LEFT JOIN t t2 ON t2.a = t.b WHERE t.a > 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 2);
+    assert_false(q->nullable[0]);
+    assert_true(q->nullable[1]);
+    assert_non_null(q->on[1]);
+    assert_int_equal(q->where->kind, DBX_CMP);
+    assert_int_equal(q->where->op, DB_GT);
+    db_query_free(q);
+    sql = "SELECT t.a FROM t RIGHT JOIN t t2 ON t2.a = t.b";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->nullable[0]);
+    assert_false(q->nullable[1]);
+    assert_null(q->where);
+    db_query_free(q);
     expect_unsupported(s, "SELECT * FROM t, t", "table named twice without alias");
     expect_unsupported(s, "SELECT a FROM t, t AS t2", "ambiguous column");
     expect_unsupported(s, "SELECT count(DISTINCT a) FROM t", "aggregate or function in the result");
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
-    expect_unsupported(s, "SELECT sum(a) FROM t GROUP BY b", "GROUP BY/HAVING");
-    expect_unsupported(s, "SELECT a FROM t ORDER BY a LIMIT 3", "LIMIT/OFFSET");
-    expect_unsupported(s, "SELECT a FROM t LIMIT 3 OFFSET 1", "LIMIT/OFFSET");
-    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET");
+    expect_unsupported(s, "SELECT a, sum(b) FROM t GROUP BY u", "result column not in GROUP BY");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b + 1", "GROUP BY of an expression");
+    expect_unsupported(s, "SELECT t.b FROM t GROUP BY a, b, s, u, a", "GROUP BY of more than 4 keys");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
+    /* GROUP BY keys, aggregates beside them, HAVING's aggregates over the group */
+    sql = "SELECT b, count(*), max(a) FROM t GROUP BY b HAVING count(*) > 2 AND sum(a) < 10";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->aggregate);
+    assert_int_equal(q->ngroup, 1);
+    assert_int_equal(q->group_col[0], 1);
+    assert_int_equal(q->result_agg[1], DB_AGG_COUNT);
+    assert_int_equal(q->result_agg[2], DB_AGG_MAX);
+    assert_int_equal(q->having->kind, DBX_AND);
+    assert_int_equal(q->having->kids[0]->kids[0]->kind, DBX_GROUPAGG);
+    assert_int_equal(q->having->kids[0]->kids[0]->column, -1);
+    assert_int_equal(q->having->kids[1]->kids[0]->op, DB_AGG_SUM);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
+    expect_unsupported(s, "SELECT a FROM t ORDER BY a + 1 LIMIT 3", "LIMIT/OFFSET with ORDER BY of an expression");
+    expect_unsupported(s, "SELECT t.a FROM t, t t2 LIMIT 3", "LIMIT/OFFSET on a join without ORDER BY");
+    expect_unsupported(s, "SELECT a FROM t LIMIT 1 + 1", "LIMIT/OFFSET of an expression");
+    /* LIMIT/OFFSET in ORDER BY order (literals or parameters) and in scan order */
+    sql = "SELECT a FROM t ORDER BY b DESC LIMIT 3 OFFSET ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->order_window);
+    assert_int_equal(q->limit, 3);
+    assert_int_equal(q->offset_param, 1);
+    db_query_free(q);
+    sql = "SELECT a FROM t LIMIT 3 OFFSET 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->order_window);
+    assert_int_equal(q->limit, 3);
+    assert_int_equal(q->offset, 1);
+    db_query_free(q);
     sql = "SELECT a FROM t WHERE b = ? LIMIT 1";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_true(q->understood);
     assert_int_equal(q->limit, 1);
     db_query_free(q);
-    expect_unsupported(s, "SELECT a FROM t WHERE abs(a) = 1", "function call");
-    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "subquery");
+    expect_unsupported(s, "SELECT a FROM t WHERE hex(a) = 1", "function call");
+    expect_unsupported(s, "SELECT a FROM t WHERE substr(s, a) = 'x'",
+                       "substr() with positions that are not small literals");
+    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b FROM t LIMIT 1)",
+                       "subquery with a join, GROUP BY, LIMIT or a set operation");
+    expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b + 1 FROM t)",
+                       "IN subquery whose result is not one column of its table");
+    expect_unsupported(s, "SELECT a FROM t WHERE a > (SELECT b FROM t)",
+                       "scalar subquery that is not one COUNT/SUM/MIN/MAX of a column");
+    /* subqueries: sub items after DB_MAX_FROM; inner names first, outer columns correlated */
+    sql = "SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.b = x.a) AND a IN (SELECT b FROM t) "
+          "AND (SELECT max(a) FROM t WHERE b = 2) > 3";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nsub, 3);
+    assert_int_equal(q->where->kind, DBX_AND);
+    const db_sexpr *ne = q->where->kids[0];
+    assert_int_equal(ne->kind, DBX_NOT);
+    assert_int_equal(ne->kids[0]->kind, DBX_EXISTS);
+    assert_int_equal(ne->kids[0]->from, DB_MAX_FROM + 0);
+    const db_sexpr *corr = ne->kids[0]->kids[0]; /* y.b = x.a */
+    assert_int_equal(corr->kids[0]->from, DB_MAX_FROM + 0);
+    assert_int_equal(corr->kids[1]->from, 0);
+    assert_int_equal(q->where->kids[1]->kind, DBX_IN_SUB);
+    assert_int_equal(q->where->kids[1]->column, 1);
+    assert_int_equal(q->where->kids[2]->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(q->where->kids[2]->kids[0]->op, DB_AGG_MAX);
+    db_query_free(q);
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
-    expect_unsupported(s, "SELECT DISTINCT a FROM t", "DISTINCT");
+    expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
+    expect_unsupported(s, "SELECT DISTINCT t.a FROM t, t t2",
+                       "DISTINCT of aggregates, of a join or of more than 4 columns");
+    sql = "SELECT DISTINCT b, a, b FROM t WHERE a > 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->distinct);
+    assert_int_equal(q->ngroup, 2); /* b and a, once each */
+    db_query_free(q);
     expect_unsupported(s, "SELECT a + 1 FROM t", "expression in the result");
 
     /* joins: comma and JOIN ... ON; the ON condition joins the WHERE clause */
@@ -140,7 +227,27 @@ static void test_parse(void **state)
     assert_true(q->understood);
     assert_int_equal(q->nfrom, 1);
     db_query_free(q);
-    expect_unsupported(s, "UPDATE t SET a = abs(b)", "SET value");
+    expect_unsupported(s, "UPDATE t SET a = hex(b)", "SET value");
+
+    /* transaction statements, SQLite's BEGIN IMMEDIATE too */
+    static const struct {
+        const char *sql;
+        db_txn t;
+    } txns[] = {{"BEGIN", DB_TXN_BEGIN},
+                {"BEGIN IMMEDIATE TRANSACTION", DB_TXN_BEGIN},
+                {"begin exclusive", DB_TXN_BEGIN},
+                {"COMMIT", DB_TXN_COMMIT},
+                {"END", DB_TXN_COMMIT},
+                {"ROLLBACK", DB_TXN_ROLLBACK},
+                {"SAVEPOINT a", DB_TXN_SAVEPOINT},
+                {"RELEASE SAVEPOINT a", DB_TXN_RELEASE},
+                {"ROLLBACK TO a", DB_TXN_ROLLBACK_TO}};
+    for (size_t i = 0; i < sizeof txns / sizeof *txns; i++) {
+        assert_int_equal(db_query_parse(s, txns[i].sql, strlen(txns[i].sql), &q, &err), 0);
+        if (q->txn != txns[i].t) fail_msg("%s: txn %d, expected %d", txns[i].sql, (int)q->txn, (int)txns[i].t);
+        assert_int_equal(q->kind, DBQ_OTHER);
+        db_query_free(q);
+    }
 
     sql = "SELEKT nonsense";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), -1);
@@ -199,6 +306,16 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE a",
         "SELECT * FROM t WHERE NOT a",
         "SELECT * FROM t WHERE (a > 1) = (b > 1)",
+        /* scalar functions */
+        "SELECT * FROM t WHERE abs(a) > 2",
+        "SELECT * FROM t WHERE coalesce(a, b) = 3",
+        "SELECT * FROM t WHERE ifnull(s, u) = 'ab'",
+        "SELECT * FROM t WHERE coalesce(s, u, 'zz') < 'b'",
+        "SELECT * FROM t WHERE lower(s) = 'ab'",
+        "SELECT * FROM t WHERE upper(s) LIKE 'A%' AND lower(u) <> u",
+        "SELECT * FROM t WHERE substr(s, 2) = 'b'",
+        "SELECT * FROM t WHERE substr(s, 1, 2) = 'ab' OR substr(u, 3, 1) = 'c'",
+        "SELECT * FROM t WHERE length(substr(s, 2, 2)) = 1",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];

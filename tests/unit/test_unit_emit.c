@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit/emit_int.h"
 #include "unit/unit.h"
 
 static const char *SRC_TEXT = "#include <stddef.h>\n"
@@ -21,7 +22,9 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    if (a == b) return 0;\n"
                               "    if (a) a->v = sensor() + (m == ON) + (tag != NULL);\n"
                               "    return 1;\n"
-                              "}\n";
+                              "}\n"
+                              "struct tok { enum mode k; char name[6]; char *text; struct tok *next; };\n"
+                              "struct tok *mk(const char *s) { (void)s; return NULL; }\n";
 
 static unit_info u;
 static char path[64];
@@ -254,6 +257,95 @@ static void test_body_heap(void **state)
     free(rec);
 }
 
+/* What the call computed: the fields of the list it returned (walk lines), enumerator names, text as
+ * C string literals with escapes, back pointers, the release with the unit's destructor. */
+static void test_body_walk(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 p 1 s const char *\nobj 2 as 4 s char\n"
+                      "pre 1 - p 2\npre 2 [0] i 10\npre 2 [1] i 1\npre 2 [2] i 50\npre 2 [3] i 0\n"
+                      "call\nretheap\nret p -1\n"
+                      "walk 0 - ->k e ON\n"
+                      "walk 0 - ->name a x\\ty\n"
+                      "walk 0 - ->text s a \\\"b\\\"\n"
+                      "walk 0 - ->next p -1\n"
+                      "walk 0 - ->next->k e 7\n"
+                      "walk 0 - ->next->name a \n"
+                      "walk 0 - ->next->text p 2[1]\n"
+                      "walk 0 - ->next->next q -\n"
+                      "done\n";
+    unit_record r;
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &r, &err), 0);
+    assert_true(r.ret_heap);
+    assert_int_equal(r.nwalks, 8);
+    assert_string_equal(r.walks[2].tail, "->text");
+    assert_string_equal(r.walks[2].value.text, "a \\\"b\\\""); /* escapes kept as written */
+    assert_string_equal(r.walks[5].value.text, "");
+    unit_record_free(&r);
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_mk_1";
+    t.fn = unit_find_def(&u, "mk");
+    assert_non_null(t.fn);
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    t.release = "tok_free";
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    /* the input text: a literal, \xNN split before a hex digit */
+    assert_non_null(strstr(b, "char s_obj[4] = \"\\n\\x01\" \"2\";"));
+    assert_non_null(strstr(b, "assert_non_null(ret);"));
+    assert_non_null(strstr(b, "assert_int_equal(ret->k, ON);"));
+    assert_non_null(strstr(b, "assert_string_equal(ret->name, \"x\\ty\");"));
+    assert_null(strstr(b, "assert_non_null(ret->name);")); /* an array is never NULL */
+    const char *nn = strstr(b, "assert_non_null(ret->text);");
+    const char *se = strstr(b, "assert_string_equal(ret->text, \"a \\\"b\\\"\");");
+    assert_non_null(nn);
+    assert_non_null(se);
+    assert_true(nn < se); /* NULL-checked first */
+    assert_non_null(strstr(b, "assert_non_null(ret->next);"));
+    assert_non_null(strstr(b, "assert_int_equal(ret->next->k, 7);"));
+    assert_non_null(strstr(b, "assert_string_equal(ret->next->name, \"\");"));
+    assert_non_null(strstr(b, "assert_ptr_equal(ret->next->text, &s_obj[1]);"));
+    assert_non_null(strstr(b, "assert_ptr_equal(ret->next->next, ret);"));
+    const char *rel = strstr(b, "tok_free(ret);");
+    assert_non_null(rel);
+    assert_true(rel > strstr(b, "assert_ptr_equal(ret->next->next, ret);")); /* after the assertions */
+    free(b);
+    unit_record_free(&t.rec);
+}
+
+/* Text formatting: escapes, \xNN split before a hex digit; a char array inside a struct as one
+ * string assertion; a test with nothing changed asserts the inputs' values. */
+static void test_text_and_fallback(void **state)
+{
+    (void)state;
+    strbuf sb = STRBUF_INIT;
+    emit_c_string(&sb,
+                  (const unsigned char *)"a\n\t\\\"?\x01"
+                                         "f\x7fg\xff",
+                  11);
+    assert_string_equal(sb.s, "\"a\\n\\t\\\\\\\"\\?\\x01\" \"f\\x7fg\\xff\"");
+    sb_free(&sb);
+    /* walk(a, ...) left everything as it was: the input's values are asserted instead of nothing */
+    const char *rec = "obj 1 p 1 a struct node *\nobj 2 - 1 a struct node\nobj 3 p 1 b struct node *\n"
+                      "obj 4 p 1 m enum mode\nobj 5 p 1 tag const char *\nobj 6 as 3 tag char\n"
+                      "pre 1 - p 2\npre 2 .v i 5\npre 2 .next p 0\npre 3 - p 0\npre 4 - e OFF\npre 5 - p 6\n"
+                      "pre 6 [0] i 63\npre 6 [1] i 0\npre 6 [2] i 0\n"
+                      "call\nret v -\n"
+                      "post 2 .v i 5\npost 2 .next p 0\npost 6 [0] i 63\npost 6 [1] i 0\npost 6 [2] i 0\ndone\n";
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "assert_int_equal(a_obj.v, 5);"));
+    assert_non_null(strstr(b, "assert_null(a_obj.next);"));
+    assert_non_null(strstr(b, "assert_string_equal(tag_obj, \"\\?\");"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 static void test_file(void **state)
 {
     (void)state;
@@ -280,6 +372,8 @@ int main(void)
         cmocka_unit_test(test_body_inexpressible),
         cmocka_unit_test(test_body_results),
         cmocka_unit_test(test_body_heap),
+        cmocka_unit_test(test_body_walk),
+        cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

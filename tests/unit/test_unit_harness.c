@@ -1,5 +1,5 @@
 /* test_unit_harness.c: the generated harness: builders per type, NULL only where checked, buffer pairs,
- * enum choices, stand-ins for mocks and function pointers, drivers; and that it compiles. */
+ * enum choices, stand-ins for mocks and function pointers, drivers, record-mode walkers; and that it compiles. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -139,13 +139,72 @@ static void test_compiles(void **state)
     unlink(hpath);
 }
 
+/* The record-mode walkers: a function returning a token list (an enum whose values two enumerators
+ * share, a char array, a string, a list next) gets a walker per struct, the walk of its result and the
+ * retheap check after the call; the harness compiles in both modes. */
+static void test_walkers(void **state)
+{
+    (void)state;
+    static const char *src = "enum kind { K_A = 1, K_B = 1, K_C };\n"
+                             "struct tok { enum kind k; char name[4]; char *text; double w; struct tok *next; };\n"
+                             "struct tok *mk(const char *s) { (void)s; return 0; }\n";
+    char wpath[80];
+    snprintf(wpath, sizeof wpath, "/tmp/sympath_unit_walk_%d.c", (int)getpid());
+    FILE *f = fopen(wpath, "w");
+    assert_non_null(f);
+    fputs(src, f);
+    fclose(f);
+    unit_info w;
+    char *err = NULL;
+    const char *p = wpath;
+    assert_int_equal(unit_parse(&p, 1, NULL, &w, &err), 0);
+    const ut_func *t = unit_find_def(&w, "mk");
+    assert_non_null(t);
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0};
+    char *warnings = NULL;
+    char *h = unit_harness(&w, &t, 1, &o, &warnings, &err);
+    free(warnings);
+    assert_non_null(h);
+    if (getenv("SHOW")) fputs(h, stderr);
+    /* a value two enumerators share is a number; K_C has a name of its own */
+    assert_non_null(strstr(h, "return \"K_C\";"));
+    assert_null(strstr(h, "return \"K_A\";"));
+    /* the walker of struct tok: each field by kind, next as a step of the list */
+    const char *wk =
+        strstr(h, "(const void *vo, const char *prefix, int hops, int steps) {\n    const struct tok *o = vo;");
+    assert_non_null(wk);
+    assert_non_null(strstr(wk, "snprintf(tf, sizeof tf, \"%sname\", prefix);"));
+    assert_non_null(strstr(wk, "sympu_wline(tf, \"e\", \"%s\", sympu_enum_"));
+    assert_non_null(strstr(wk, "sympu_walk_chars((const char *)(o->name), 4, tf)"));
+    assert_non_null(strstr(wk, "sympu_walk_str((const char *)(o->text), tf);"));
+    assert_non_null(strstr(wk, "sympu_wline(tf, \"d\", \"%a\", (double)(o->w));"));
+    assert_non_null(strstr(wk, "if (sympu_walk_ptr((const void *)(o->next), tf, steps < SYMPU_WALK_STEPS)) {"));
+    /* the driver: the result walked from root 0 when it is fresh memory, a heap block noted */
+    const char *drv = strstr(h, "static void sympu_drive_mk(void) {");
+    assert_non_null(drv);
+    assert_non_null(strstr(drv, "if (sympu_heap_block((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");"));
+    assert_non_null(strstr(drv, "sympu_walk_root(0, \"\", (const void *)(sympu_ret), sympu_walk_"));
+    /* and it compiles, natively in record mode too */
+    char hpath[80], cmd[1024];
+    snprintf(hpath, sizeof hpath, "/tmp/sympath_unit_walk_%d_h.c", (int)getpid());
+    f = fopen(hpath, "w");
+    assert_non_null(f);
+    fputs(h, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Wall -Wno-unused-function -Werror -DSYMPATH_UNIT_RECORD -I%s %s 2>&1",
+             SYMPATH_CLANG, SYMPATH_INCLUDE_DIR, hpath);
+    assert_int_equal(system(cmd), 0);
+    unlink(hpath);
+    unlink(wpath);
+    free(h);
+    unit_info_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_structure),
-        cmocka_unit_test(test_pointer_choices),
-        cmocka_unit_test(test_buffer_enum),
-        cmocka_unit_test(test_compiles),
+        cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices), cmocka_unit_test(test_buffer_enum),
+        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -116,10 +116,10 @@ static int read_fixture(void)
                 if (db_column_is_text(&t->cols[c])) {
                     cell->is_text = true;
                     cell->len = symbol_or_const(rt_next_input(IT_UCHAR, 8, NULL, 1, &v), v, 8);
-                    cell->nbytes = db_rt.lim.text;
-                    cell->bytes = calloc(db_rt.lim.text, sizeof *cell->bytes);
+                    cell->nbytes = db_column_text_cap(&t->cols[c], &db_rt.lim);
+                    cell->bytes = calloc(cell->nbytes, sizeof *cell->bytes);
                     if (!cell->bytes) return -1;
-                    for (unsigned i = 0; i < db_rt.lim.text; i++)
+                    for (unsigned i = 0; i < cell->nbytes; i++)
                         cell->bytes[i] = symbol_or_const(rt_next_input(IT_BYTE, 8, NULL, 1, &v), v, 8);
                 } else if (db_column_is_real(&t->cols[c])) { /* an IEEE double's bits */
                     cell->is_real = true;
@@ -161,11 +161,11 @@ int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti,
         const db_table *t = &db_rt.schema->tables[ti];
         unsigned count = (unsigned)db_rt.counts[ti]->value;
         db_cell cells[t->ncols];
-        uint8_t *bufs = calloc((size_t)t->ncols, db_rt.lim.text + 1);
+        uint8_t *bufs = calloc((size_t)t->ncols, DB_TEXT_MAX + 1);
         if (!bufs) rc = -1;
         for (unsigned k = 0; !rc && k < count && k < db_rt.lim.rows; k++) {
             for (int c = 0; c < t->ncols; c++)
-                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (db_rt.lim.text + 1),
+                db_rt_concrete_cell(&db_rt.cells[ti][(size_t)k * t->ncols + c], bufs + (size_t)c * (DB_TEXT_MAX + 1),
                                     &cells[c]);
             rc = insert_row(ctx, t, ti, k, cells);
         }

@@ -5,18 +5,232 @@
 #include <string.h>
 #include "db_rt.h"
 
-/* Slot of FROM item f in combination number c (mixed radix, item 0 fastest). */
-static unsigned combo_slot(unsigned c, int f)
+/*
+ * Combinations of rows of a query's FROM items, numbered in mixed radix (item 0 fastest): item
+ * f's digit is a fixture slot 0..rows-1, or, for the optional side of an outer join
+ * (q->nullable[f]), also `rows`, its NULL row (every column NULL).
+ */
+static unsigned radix(const db_query *q, int f) { return db_rt.lim.rows + (q->nullable[f] ? 1u : 0u); }
+
+/* Slot of FROM item f in combination number c (db_rt.lim.rows: the NULL row). */
+static unsigned combo_slot(const db_query *q, unsigned c, int f)
 {
-    for (int i = 0; i < f; i++) c /= db_rt.lim.rows;
-    return c % db_rt.lim.rows;
+    for (int i = 0; i < f; i++) c /= radix(q, i);
+    return c % radix(q, f);
 }
 
 static unsigned combos(const db_query *q)
 {
     unsigned n = 1;
-    for (int f = 0; f < q->nfrom; f++) n *= db_rt.lim.rows;
+    for (int f = 0; f < q->nfrom; f++) n *= radix(q, f);
     return n;
+}
+
+/* The NULL row of table ti (every cell NULL; built once per run, in the run's expressions). */
+static const db_val *null_row(int ti)
+{
+    static db_val **rows;
+    if (!rows && !(rows = calloc((size_t)db_rt.schema->ntables, sizeof *rows))) return NULL;
+    if (rows[ti]) return rows[ti];
+    const db_table *t = &db_rt.schema->tables[ti];
+    db_val *r = calloc((size_t)t->ncols + 1, sizeof *r);
+    if (!r) return NULL;
+    expr_ctx *cx = rt_cx();
+    for (int c = 0; c < t->ncols; c++) {
+        r[c].null = expr_const(cx, 1, 1);
+        r[c].v = expr_const(cx, 0, 64);
+        r[c].is_text = db_column_is_text(&t->cols[c]);
+        r[c].is_real = db_column_is_real(&t->cols[c]);
+        if (r[c].is_text) r[c].len = expr_const(cx, 0, 8);
+    }
+    return rows[ti] = r;
+}
+
+/* The cells of each FROM item's row in combination c; -1 when out of memory. */
+static int combo_rows(const db_query *q, unsigned c, const db_val **rows)
+{
+    for (int f = 0; f < q->nfrom; f++) {
+        int ti = q->from_table[f];
+        unsigned k = combo_slot(q, c, f);
+        rows[f] = k < db_rt.lim.rows ? &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols] : null_row(ti);
+        if (!rows[f]) return -1;
+    }
+    return 0;
+}
+
+/*
+ * "Combination c comes back" before WHERE: its fixture rows are present, the ON condition of
+ * each optional item with a row holds, and each optional item with its NULL row has no present
+ * slot satisfying its ON condition (with the other items' rows of c). NULL with *why when a
+ * condition is not modelled.
+ */
+static expr *combo_present(qstate *s, unsigned c, const db_val **rows, const char **why)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    expr *present = expr_const(cx, 1, 1);
+    for (int f = 0; f < q->nfrom; f++) {
+        unsigned k = combo_slot(q, c, f);
+        if (k < db_rt.lim.rows) present = expr_and1(cx, present, db_rt.alive[q->from_table[f]][k]);
+    }
+    for (int f = 0; f < q->nfrom; f++) {
+        if (!q->nullable[f]) continue;
+        unsigned k = combo_slot(q, c, f);
+        if (k < db_rt.lim.rows) {
+            expr *on = db_cond_expr(cx, q, q->on[f], rows, s->params, s->nparams, why);
+            if (!on) return NULL;
+            present = expr_and1(cx, present, on);
+            continue;
+        }
+        int ti = q->from_table[f];
+        const db_val *with[DB_MAX_FROM];
+        memcpy(with, rows, sizeof with);
+        for (unsigned j = 0; j < db_rt.lim.rows; j++) { /* no slot of f matches */
+            with[f] = &db_rt.cells[ti][(size_t)j * db_rt.schema->tables[ti].ncols];
+            expr *on = db_cond_expr(cx, q, q->on[f], with, s->params, s->nparams, why);
+            if (!on) return NULL;
+            present = expr_and1(cx, present, expr_not(cx, expr_and1(cx, db_rt.alive[ti][j], on)));
+        }
+    }
+    return present;
+}
+
+/* ---------------------------------------------------------------- the slots subqueries range over */
+
+static const db_val *view_row(int ti, unsigned k)
+{
+    return &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
+}
+static expr *view_alive(int ti, unsigned k) { return db_rt.alive[ti][k]; }
+/* rows the program inserted are not among the slots: such a table's subqueries are not modelled */
+static bool view_changed(int ti) { return db_rt.dirty[ti] || db_rt.ins[ti]; }
+
+/* Point the SQL translation's subqueries at this run's fixture (src/db db_set_fixture_view). */
+static void use_view(void)
+{
+    static db_fixture_view v = {0, view_row, view_alive, view_changed};
+    v.rows = db_rt.lim.rows;
+    db_set_fixture_view(&v);
+}
+
+/* A LIMIT or OFFSET of this execution: the literal, or the value of bound parameter `param`
+ * (pinned by an assumption when it is symbolic: the window is not something the solver moves).
+ * Returns 0 and *v, or -1 when the parameter is unbound or not an integer. */
+static int window_value(qstate *s, int64_t lit, int param, int64_t *v)
+{
+    *v = lit;
+    if (!param) return 0;
+    if (param > s->nparams || !s->params[param - 1].null || s->params[param - 1].is_text ||
+        s->params[param - 1].is_real || (s->params[param - 1].null->value & 1))
+        return -1;
+    expr *pv = s->params[param - 1].v;
+    *v = (int64_t)pv->value;
+    if (rt_norm(pv)) db_rt_assume(expr_cmp(rt_cx(), PRED_EQ, pv, expr_const(rt_cx(), pv->value, 64)));
+    return 0;
+}
+
+/*
+ * ORDER BY (without a LIMIT window): the rows the events say come back are ordered now, at the
+ * query's first step, as the model orders them: "each sorts no later than the next" for the
+ * expected combinations in that order. Recording it only as the program reads each row (as
+ * db_rt_row_seen also does) would leave a branch on the first row's value free to reorder the
+ * rows, and the run diverges. Rows the program inserted are ordered by row_seen only.
+ */
+static void order_expected(qstate *s, unsigned n)
+{
+    const db_query *q = s->q;
+    unsigned idx[DB_MAX_COMBOS], m = 0;
+    const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
+    expr_ctx *cx = rt_cx();
+    for (unsigned c = 0; c < n; c++) {
+        if (!s->expected[c]) continue;
+        /* insertion by the concrete order (stable: ties keep slot order) */
+        unsigned k = m++;
+        while (k > 0) {
+            if (combo_rows(q, idx[k - 1], a) || combo_rows(q, c, b)) return;
+            if (db_order_le(cx, q, a, b)->value & 1) break;
+            idx[k] = idx[k - 1];
+            k--;
+        }
+        idx[k] = c;
+    }
+    for (unsigned k = 0; k + 1 < m; k++) {
+        if (combo_rows(q, idx[k], a) || combo_rows(q, idx[k + 1], b)) return;
+        expr *le = db_order_le(cx, q, a, b);
+        if (le->value & 1) db_rt_assume(le);
+    }
+}
+
+/*
+ * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
+ * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
+ * over the group (the matching slots with i's keys). Like the row events, there is one per slot,
+ * present or not; the other side of an absent slot's event asks for one more group. The
+ * aggregates of the result columns are folded over the same rows (s->group_vals).
+ */
+static void group_events(qstate *s, expr *const *conds, unsigned n)
+{
+    const db_query *q = s->q;
+    for (int f = 0; f < q->nfrom; f++)
+        if (db_rt.ins[q->from_table[f]]) {
+            s->why = "GROUP BY over rows the program inserted";
+            return;
+        }
+    expr_ctx *cx = rt_cx();
+    static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
+    const db_val *const *rowp[DB_MAX_COMBOS];
+    for (unsigned k = 0; k < n; k++) {
+        if (combo_rows(q, k, rows[k])) {
+            s->why = "out of memory";
+            return;
+        }
+        rowp[k] = rows[k];
+    }
+    free(s->group_vals);
+    if (!(s->group_vals = calloc((size_t)n * (size_t)q->nresult + 1, sizeof *s->group_vals))) {
+        s->why = "out of memory";
+        return;
+    }
+    expr *ev[DB_MAX_COMBOS];
+    for (unsigned i = 0; i < n; i++) {
+        expr *sel[DB_MAX_COMBOS];
+        const db_val *vals[DB_MAX_COMBOS];
+        expr *first = conds[i];
+        for (unsigned j = 0; j < n; j++) {
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rowp[i], rowp[j]));
+            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
+        }
+        const char *why = NULL;
+        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, s->params, s->nparams, &why);
+        if (!having) {
+            s->why = why;
+            return;
+        }
+        ev[i] = expr_and1(cx, first, having);
+        for (int r = 0; r < q->nresult; r++) {
+            if (q->result_agg[r] == DB_AGG_NONE) continue;
+            int f = q->result_from[r], col = q->result_col[r];
+            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals,
+                             &s->group_vals[(size_t)i * q->nresult + r], NULL, &why)) {
+                s->why = why;
+                return;
+            }
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        s->match[i] = conds[i];
+        s->expected[i] = (uint8_t)(ev[i]->value & 1);
+        expr *e = rt_norm(ev[i]);
+        uint32_t beyond = 0;
+        for (int f = 0; f < q->nfrom; f++) {
+            unsigned k = combo_slot(q, i, f);
+            if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
+        }
+        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | i);
+    }
+    if (q->norder) order_expected(s, n);
+    s->symbolic = true;
 }
 
 /*
@@ -30,11 +244,21 @@ static unsigned combos(const db_query *q)
 void db_rt_record_rows(qstate *s)
 {
     s->symbolic = false;
-    s->prev_slot[0] = -1;
+    s->window = false;
+    s->nreturned = 0;
+    s->prev_combo = -1;
     memset(s->expected, 0, sizeof s->expected);
     memset(s->seen, 0, sizeof s->seen);
-    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->agg_vals)) return;
+    if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->by_value && !s->agg_vals)) return;
+    use_view();
     const db_query *q = s->q;
+    int64_t limit = -1, offset = 0;
+    if (window_value(s, q->limit, q->limit_param, &limit) || window_value(s, q->offset, q->offset_param, &offset)) {
+        s->why = "LIMIT/OFFSET of a parameter that is not an integer";
+        return;
+    }
+    if (limit < 0) limit = -1;
+    if (offset < 0) offset = 0;
     for (int f = 0; f < q->nfrom; f++)
         if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
@@ -46,27 +270,27 @@ void db_rt_record_rows(qstate *s)
     expr *conds[DB_MAX_COMBOS];
     for (unsigned c = 0; c < n; c++) {
         const db_val *rows[DB_MAX_FROM];
-        expr *present = expr_const(cx, 1, 1);
-        for (int f = 0; f < q->nfrom; f++) {
-            int ti = q->from_table[f];
-            unsigned k = combo_slot(c, f);
-            rows[f] = &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
-            present = expr_and1(cx, present, db_rt.alive[ti][k]);
-        }
         const char *why = NULL;
-        expr *w = db_where_expr(cx, q, rows, s->params, s->nparams, &why);
+        expr *present = combo_rows(q, c, rows) ? NULL : combo_present(s, c, rows, &why);
+        expr *w = present ? db_where_expr(cx, q, rows, s->params, s->nparams, &why) : NULL;
         if (!w) {
-            s->why = why;
+            s->why = why ? why : "out of memory";
             return;
         }
         conds[c] = expr_and1(cx, present, w);
+    }
+    if (q->ngroup) {
+        group_events(s, conds, n);
+        return;
     }
     for (unsigned c = 0; c < n; c++) {
         expr *e = rt_norm(conds[c]);
         s->expected[c] = (uint8_t)(conds[c]->value & 1);
         uint32_t beyond = 0; /* some slot lies past its table's first absent one */
-        for (int f = 0; f < q->nfrom; f++)
-            if (combo_slot(c, f) > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
+        for (int f = 0; f < q->nfrom; f++) {
+            unsigned k = combo_slot(q, c, f);
+            if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
+        }
         if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
     }
     /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
@@ -93,13 +317,27 @@ void db_rt_record_rows(qstate *s)
                 rt_trace_event(BK_ROW, 0, (uint32_t)(w->value & 1), w,
                                (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
         }
-    if (q->limit >= 0) { /* LIMIT n (one table, scan order): only the first n matches come back */
-        int64_t left = q->limit;
+    if ((limit >= 0 || offset > 0) && q->order_window) {
+        /* LIMIT/OFFSET in ORDER BY order: which matches come back depends on their order (and,
+         * on ties, on the database); each returned row records its position (db_rt_row_seen) */
+        s->window = true;
+        s->win_limit = limit, s->win_offset = offset;
+        for (unsigned c = 0; c < n; c++) s->match[c] = conds[c];
+        for (unsigned k = 0; k < DB_MAX_INSERTED; k++) s->match_ins[k] = NULL;
+        for (const inserted *r = db_rt.ins[q->table]; q->nfrom == 1 && r; r = r->next)
+            if (r->index < DB_MAX_INSERTED) s->ins_cells[r->index] = r->cells;
+        for (unsigned k = 0; k < nins; k++)
+            for (const inserted *r = db_rt.ins[q->table]; r; r = r->next)
+                if (r->cells == ins_rows[k] && r->index < DB_MAX_INSERTED) s->match_ins[r->index] = ins_conds[k];
+    } else if (limit >= 0 || offset > 0) {
+        /* LIMIT n OFFSET m of one table in scan order: matches m+1..m+n come back */
+        int64_t skip = offset, left = limit < 0 ? INT64_MAX : limit;
         for (unsigned c = 0; c < n; c++)
-            if (s->expected[c] && left-- <= 0) s->expected[c] = 0;
+            if (s->expected[c] && (skip-- > 0 || left-- <= 0)) s->expected[c] = 0;
         for (unsigned k = 0; k < DB_MAX_INSERTED; k++) /* inserted rows follow, oldest first */
-            if (s->expected_ins[k] && left-- <= 0) s->expected_ins[k] = 0;
+            if (s->expected_ins[k] && (skip-- > 0 || left-- <= 0)) s->expected_ins[k] = 0;
     }
+    if (q->norder && !s->window && !s->agg_vals) order_expected(s, n);
     if (s->agg_vals) { /* the one result row of COUNT/SUM/MIN/MAX over these rows */
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
@@ -107,10 +345,10 @@ void db_rt_record_rows(qstate *s)
             int f = q->result_from[i], col = q->result_col[i];
             unsigned m = 0;
             for (unsigned c = 0; c < n; c++) {
-                int ti = q->from_table[f];
+                const db_val *rows[DB_MAX_FROM];
+                if (combo_rows(q, c, rows)) break;
                 sel[m] = conds[c];
-                vals[m++] =
-                    col < 0 ? NULL : &db_rt.cells[ti][(size_t)combo_slot(c, f) * db_rt.schema->tables[ti].ncols + col];
+                vals[m++] = col < 0 ? NULL : &rows[f][col];
             }
             for (unsigned k = 0; k < nins; k++) {
                 sel[m] = ins_conds[k];
@@ -130,40 +368,100 @@ void db_rt_record_rows(qstate *s)
     s->symbolic = true;
 }
 
+/*
+ * LIMIT/OFFSET in ORDER BY order: the row just returned (combination `me`, or the inserted row
+ * s->cur_ins when me is UINT32_MAX) is at position pos of the ordered matches. With ties the
+ * database may order equal rows either way, so the exact statement is: fewer than pos+1 other
+ * matching rows sort strictly before it, and at least pos sort no later than it. The row
+ * events fix which rows match, so this count constraint is what keeps a later solution
+ * from changing which rows the window holds (the cheapest row stays the cheapest). A
+ * concretely false one is a model mismatch, not an assumption.
+ */
+static void window_position(qstate *s, uint32_t me, uint32_t pos)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    const db_val *mine[DB_MAX_FROM], *other[DB_MAX_FROM];
+    if (me == UINT32_MAX)
+        mine[0] = s->cur_ins->cells;
+    else if (combo_rows(q, me, mine))
+        return;
+    expr *before = expr_const(cx, 0, 16), *no_later = expr_const(cx, 0, 16);
+    unsigned n = combos(q);
+    for (unsigned c = 0; c < n + DB_MAX_INSERTED; c++) {
+        expr *m;
+        if (c < n) {
+            if (c == me) continue;
+            m = s->match[c];
+            if (combo_rows(q, c, other)) return;
+        } else {
+            unsigned k = c - n;
+            if (!s->match_ins[k] || (me == UINT32_MAX && s->cur_ins->index == k)) continue;
+            m = s->match_ins[k];
+            other[0] = s->ins_cells[k];
+        }
+        expr *me_first = db_order_le(cx, q, mine, other), *it_first = db_order_le(cx, q, other, mine);
+        before = expr_binary(cx, EXPR_ADD, before, expr_zext(cx, expr_and1(cx, m, expr_not(cx, me_first)), 16));
+        no_later = expr_binary(cx, EXPR_ADD, no_later, expr_zext(cx, expr_and1(cx, m, it_first), 16));
+    }
+    expr *p = expr_const(cx, pos, 16);
+    expr *at = expr_and1(cx, expr_cmp(cx, PRED_ULE, before, p), expr_cmp(cx, PRED_ULE, p, no_later));
+    if (at->value & 1)
+        db_rt_assume(at);
+    else
+        s->mismatches++;
+}
+
 /* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
-void db_rt_row_seen(qstate *s, const int64_t *ids)
+void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 {
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
+    s->cur_group = -1;
     const db_query *q = s->q;
     bool all = true;
-    unsigned combo = 0, radix = 1;
+    unsigned combo = 0, weight = 1;
     for (int f = 0; f < q->nfrom; f++) {
         int ti = q->from_table[f];
         int64_t rowid = ids[f];
         unsigned count = (unsigned)db_rt.counts[ti]->value;
-        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++)
-            if (db_rt.rowids[ti][k] == rowid) s->cur_slot[f] = (int)k;
-        all &= s->cur_slot[f] >= 0;
-        combo += (unsigned)(s->cur_slot[f] < 0 ? 0 : s->cur_slot[f]) * radix;
-        radix *= db_rt.lim.rows;
+        unsigned k = UINT32_MAX;
+        if (null_ids[f] && q->nullable[f])
+            k = db_rt.lim.rows; /* the NULL row of an outer join */
+        else
+            for (unsigned j = 0; j < count && j < db_rt.lim.rows; j++)
+                if (db_rt.rowids[ti][j] == rowid) k = j, s->cur_slot[f] = (int)j;
+        all &= k != UINT32_MAX;
+        combo += (k == UINT32_MAX ? 0 : k) * weight;
+        weight *= radix(q, f);
     }
-    if (all && s->symbolic && q->norder && s->prev_slot[0] >= 0) {
+    if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
+        const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
+        if (!combo_rows(q, combo, mine))
+            for (unsigned i = 0; i <= combo; i++)
+                if ((s->match[i]->value & 1) && !combo_rows(q, i, rep) &&
+                    (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
+                    combo = i;
+                    break;
+                }
+        for (int f = 0; f < q->nfrom; f++) {
+            unsigned k = combo_slot(q, combo, f);
+            s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
+        }
+        s->cur_group = (int)combo;
+    }
+    if (all && s->symbolic && q->norder && s->prev_combo >= 0) {
         /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
         const db_val *a[DB_MAX_FROM], *b[DB_MAX_FROM];
-        for (int f = 0; f < q->nfrom; f++) {
-            int ti = q->from_table[f];
-            size_t nc = (size_t)db_rt.schema->tables[ti].ncols;
-            a[f] = &db_rt.cells[ti][(size_t)s->prev_slot[f] * nc];
-            b[f] = &db_rt.cells[ti][(size_t)s->cur_slot[f] * nc];
+        if (!combo_rows(q, (unsigned)s->prev_combo, a) && !combo_rows(q, combo, b)) {
+            expr *le = db_order_le(rt_cx(), q, a, b);
+            if (le->value & 1)
+                db_rt_assume(le);
+            else /* the database ordered otherwise than the model says */
+                s->mismatches++;
         }
-        expr *le = db_order_le(rt_cx(), q, a, b);
-        if (le->value & 1)
-            db_rt_assume(le);
-        else /* the database ordered otherwise than the model says */
-            s->mismatches++;
     }
-    if (all) memcpy(s->prev_slot, s->cur_slot, sizeof s->prev_slot);
+    if (all) s->prev_combo = (int)combo;
     if (all) {
         s->rows_fixture++;
         if (s->symbolic && combo < DB_MAX_COMBOS) {
@@ -182,13 +480,24 @@ void db_rt_row_seen(qstate *s, const int64_t *ids)
                     }
                 }
     }
+    uint32_t pos = (uint32_t)s->win_offset + s->nreturned++;
+    if (s->symbolic && s->window && (all || s->cur_ins)) window_position(s, all ? combo : UINT32_MAX, pos);
     for (int f = 0; f < q->nfrom; f++)
         if (db_rt.dirty[q->from_table[f]]) s->cur_slot[f] = -1, s->cur_ins = NULL;
 }
 
 void db_rt_rows_done(qstate *s)
 {
-    if (!s->symbolic || !s->rowid_col) return;
+    if (!s->symbolic || !(s->rowid_col || s->by_value)) return;
+    if (s->window) { /* the window holds min(limit, matches - offset) rows */
+        int64_t nmatch = 0;
+        for (unsigned k = 0; k < DB_MAX_COMBOS; k++) nmatch += s->expected[k];
+        for (unsigned k = 0; k < DB_MAX_INSERTED; k++) nmatch += s->expected_ins[k];
+        int64_t want = nmatch > s->win_offset ? nmatch - s->win_offset : 0;
+        if (s->win_limit >= 0 && want > s->win_limit) want = s->win_limit;
+        s->mismatches += (int64_t)s->nreturned != want;
+        return;
+    }
     for (unsigned k = 0; k < DB_MAX_COMBOS; k++) s->mismatches += s->expected[k] && !s->seen[k];
     for (unsigned k = 0; k < DB_MAX_INSERTED; k++) s->mismatches += s->expected_ins[k] && !s->seen_ins[k];
 }
@@ -267,6 +576,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     const db_query *q = s->q;
     int ti = q->table;
     if (!q->ninsert || db_rt.dirty[ti]) return;
+    use_view();
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
     inserted *r = calloc(1, sizeof *r);
@@ -338,6 +648,7 @@ int db_rt_apply_dml(qstate *s, bool changed)
 {
     const db_query *q = s->q;
     if (!q->understood || q->nfrom != 1) return changed;
+    use_view();
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     for (int i = 0; i < q->nset; i++)

@@ -48,6 +48,7 @@ typedef struct qstate {
     db_query *q;     /* NULL when it did not parse */
     const char *why; /* reason a SELECT is run concretely (static), NULL when symbolic */
     bool rowid_col;  /* the last nfrom result columns are the hidden rowids */
+    bool by_value;   /* SELECT DISTINCT: result rows map back to slots by their values (db_sqlite.c) */
     int nparams;
     db_val *params;            /* bound parameters (null == NULL: unbound) */
     expr **param_bytes;        /* storage of text parameters' bytes (nparams * 256) */
@@ -55,12 +56,24 @@ typedef struct qstate {
     bool symbolic;             /* current execution has predictions */
     int cur_slot[DB_MAX_FROM]; /* fixture slot of the current row of each FROM item, -1 none */
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
-    int prev_slot[DB_MAX_FROM]; /* slots of the previous fixture row of this execution (prev_slot[0] < 0: none) */
-    const inserted *cur_ins;    /* single-table query: the current row is this inserted row */
-    db_val *agg_vals;           /* aggregate query: the values of its one result row (nresult) */
-    expr *agg_overflow;         /* aggregate query: some SUM overflows (SQLite then fails the step) */
-    bool cur_agg;               /* the current row is that result row */
+    int prev_combo;          /* combination of slots of the previous fixture row of this execution, -1 none */
+    const inserted *cur_ins; /* single-table query: the current row is this inserted row */
+    db_val *agg_vals;        /* aggregate query: the values of its one result row (nresult) */
+    expr *agg_overflow;      /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    bool cur_agg;            /* the current row is that result row */
     uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
+    /* LIMIT/OFFSET in ORDER BY order (db_query.order_window): the window of this execution and
+     * each candidate row's "present and matches" condition, kept for the position assumption of
+     * every returned row (db_rows.c) */
+    /* GROUP BY: the result row being read is the group of fixture slot cur_group (its first
+     * row), whose aggregates are group_vals[cur_group * nresult + column] */
+    int cur_group;
+    db_val *group_vals;
+    bool window;
+    int64_t win_limit, win_offset; /* win_limit -1: none */
+    uint32_t nreturned;            /* rows returned so far in this execution */
+    expr *match[DB_MAX_COMBOS], *match_ins[DB_MAX_INSERTED];
+    const db_val *ins_cells[DB_MAX_INSERTED];
     /* statistics, logged at finalize */
     uint64_t rows_fixture, rows_other, mismatches, ns;
 } qstate;
@@ -73,6 +86,9 @@ qstate *db_rt_find(sqlite3_stmt *st);
 void db_rt_log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Log a statement's statistics ("q" line) and reset them. */
 void db_rt_log_query(qstate *s);
+/* A transaction statement the program ran successfully (db_txn.c): BEGIN/SAVEPOINT save the
+ * model of the rows, ROLLBACK [TO] puts it back, COMMIT/RELEASE forget saved ones. */
+void db_rt_txn(db_txn t);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
 void db_rt_assume(expr *c);
@@ -98,11 +114,11 @@ int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti,
  * program inserted, fills s->expected/expected_ins, and for an aggregate query s->agg_vals;
  * s->symbolic says it did (a query it cannot model sets s->why). db_rt_row_seen maps one
  * returned row to its slots from its hidden ids (ids[f]: rowid or encoded ctid of FROM item
- * f), setting s->cur_slot / s->cur_ins, recording an ORDER BY assumption, and counting
+ * f; null_ids[f]: that column is NULL, an outer join's NULL row), setting s->cur_slot / s->cur_ins, recording an ORDER BY assumption, and counting
  * mismatches with the predictions; db_rt_rows_done counts the predicted rows that did not come.
  */
 void db_rt_record_rows(qstate *s);
-void db_rt_row_seen(qstate *s, const int64_t *ids);
+void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids);
 void db_rt_rows_done(qstate *s);
 
 /*

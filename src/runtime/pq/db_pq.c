@@ -88,11 +88,74 @@ static void all_dirty(void)
 }
 
 /*
+ * After an UPDATE of table ti: PostgreSQL wrote new versions of the rows it changed, at new
+ * ctids. Every row the model holds alive (fixture slots, tracked inserted rows) is found again
+ * by its cells' concrete values (which the model's expressions give after db_rt_apply_dml),
+ * each ctid used once, so result rows keep mapping back to the rows they came from. Rows with
+ * equal values are interchangeable here. Returns 0, or -1 when some row is not found or the
+ * table holds rows the model does not (the table then becomes concrete).
+ */
+static int remap_ctids(PGconn *conn, int ti)
+{
+    const db_table *t = &db_rt.schema->tables[ti];
+    size_t cap = 4096, used = 0;
+    char *not_in = calloc(cap, 1);
+    db_cell *cells = calloc((size_t)t->ncols + 1, sizeof *cells);
+    uint8_t *bufs = calloc((size_t)t->ncols + 1, 256);
+    int rc = not_in && cells && bufs ? 0 : -1;
+    unsigned alive = 0;
+    /* the rows in the model: slots, then inserted rows */
+    unsigned nslots = db_rt.lim.rows;
+    const inserted *ins = db_rt.ins[ti];
+    for (unsigned k = 0; !rc; k++) {
+        const db_val *row;
+        expr *live;
+        int64_t *id;
+        if (k < nslots) {
+            if (k >= (unsigned)db_rt.counts[ti]->value) continue;
+            row = &db_rt.cells[ti][(size_t)k * t->ncols], live = db_rt.alive[ti][k], id = &db_rt.rowids[ti][k];
+        } else if (ins) {
+            row = ins->cells, live = ins->alive, id = (int64_t *)&ins->rowid;
+            ins = ins->next;
+        } else {
+            break;
+        }
+        if (!(live->value & 1)) continue;
+        alive++;
+        for (int c = 0; c < t->ncols; c++) db_rt_concrete_cell(&row[c], bufs + (size_t)c * 256, &cells[c]);
+        char *sql = db_pg_find_row_sql(t, cells, not_in);
+        PGresult *r = sql ? PQexec(conn, sql) : NULL;
+        free(sql);
+        if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && used + 64 < cap) {
+            const char *ct = PQgetvalue(r, 0, 0);
+            *id = db_pq_ctid_id(ct);
+            used += (size_t)snprintf(not_in + used, cap - used, "%s'%s'", used ? "," : "", ct);
+        } else {
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    if (!rc) { /* nothing else in the table */
+        char *sql = NULL, *name = PQescapeIdentifier(conn, t->name, strlen(t->name));
+        PGresult *r = name && asprintf(&sql, "SELECT count(*) FROM %s", name) >= 0 ? PQexec(conn, sql) : NULL;
+        if (!r || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1 ||
+            (unsigned)atol(PQgetvalue(r, 0, 0)) != alive)
+            rc = -1;
+        PQclear(r);
+        PQfreemem(name);
+        free(sql);
+    }
+    free(not_in), free(cells), free(bufs);
+    return rc;
+}
+
+/*
  * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES of one row is
  * tracked (db_rt_track_insert; its row id is the table's last ctid, the heap of a fresh table
  * only growing at its end), an understood DELETE changes the rows' "alive" expressions
- * (db_rt_apply_dml); an UPDATE writes new row versions at new ctids, so its table becomes
- * concrete, as does the table of anything else that changed rows. Returns true when modelled.
+ * (db_rt_apply_dml), and so does an understood UPDATE, whose rows' new ctids are then found
+ * (remap_ctids); the table of anything else that changed rows becomes concrete. Returns true
+ * when modelled.
  */
 static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams, const char *const *values,
                         const int *formats)
@@ -100,17 +163,28 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     const db_query *q = s->q;
     const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
     long n = ct && *ct ? atol(ct) : 0;
+    if (q && q->txn) { /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
+        db_rt_txn(q->txn);
+        return true;
+    }
     if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {
         if (n > 0 && (!q || q->kind != DBQ_SELECT)) all_dirty();
         return false;
     }
     int ti = q->table;
     if (db_rt.dirty[ti]) return false;
-    if (q->kind == DBQ_UPDATE || (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert))) {
+    if (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert)) {
         if (n > 0) db_rt.dirty[ti] = true;
         return false;
     }
     db_pq_make_params(s, nparams, values, formats);
+    if (q->kind == DBQ_UPDATE) { /* the rows' new expressions, then their new row versions' ctids */
+        if (db_rt_apply_dml(s, n > 0) || (n > 0 && remap_ctids(conn, ti))) {
+            if (n > 0) db_rt.dirty[ti] = true;
+            return false;
+        }
+        return true;
+    }
     if (q->kind == DBQ_DELETE) {
         if (db_rt_apply_dml(s, n > 0)) {
             db_rt.dirty[ti] = true;
@@ -148,6 +222,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     size_t len = strlen(sql);
     s->sql = strdup(sql);
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+    s->cur_group = -1;
     char *err = NULL;
     if (db_query_parse(db_rt.schema, sql, len, &s->q, &err)) s->q = NULL;
     free(err);
@@ -162,6 +237,10 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
+    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct */
+        model = false;
+        s->why = "DISTINCT (PostgreSQL: not mapped back to rows yet)";
+    }
     if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
@@ -200,6 +279,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         fx->nrows = PQntuples(r);
         fx->slots = calloc((size_t)fx->nrows * DB_MAX_FROM + 1, sizeof *fx->slots);
         fx->ins = calloc((size_t)fx->nrows + 1, sizeof *fx->ins);
+        fx->groups = calloc((size_t)fx->nrows + 1, sizeof *fx->groups);
         s->cur_agg = s->agg_vals && s->symbolic;
         for (int row = 0; fx->slots && row < fx->nrows; row++) {
             int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
@@ -209,11 +289,16 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
                 continue;
             }
             int64_t ids[DB_MAX_FROM];
+            bool null_ids[DB_MAX_FROM];
             int base = PQnfields(r) - fx->hidden;
-            for (int f = 0; f < q->nfrom; f++) ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
-            db_rt_row_seen(s, ids);
+            for (int f = 0; f < q->nfrom; f++) {
+                null_ids[f] = PQgetisnull(r, row, base + f);
+                ids[f] = db_pq_ctid_id(PQgetvalue(r, row, base + f));
+            }
+            db_rt_row_seen(s, ids, null_ids);
             memcpy(sl, s->cur_slot, sizeof s->cur_slot);
             if (fx->ins) fx->ins[row] = s->cur_ins;
+            if (fx->groups) fx->groups[row] = s->cur_group;
         }
         db_rt_rows_done(s);
     } else if (!select || failed(r)) {

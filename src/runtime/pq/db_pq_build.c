@@ -81,7 +81,7 @@ int64_t db_pq_ctid_id(const char *s)
 static PGconn *scratch_connect(bool with_path)
 {
     char opt[300];
-    snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning", schema_name);
+    snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning -c DateStyle=ISO", schema_name);
     const char *const keys[] = {"dbname", "options", NULL};
     const char *const vals[] = {getenv(SYMPATH_ENV_DB_PG_SCRATCH), with_path ? opt : "-c client_min_messages=warning",
                                 NULL};

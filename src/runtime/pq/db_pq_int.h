@@ -16,6 +16,7 @@ typedef struct pq_fix {
     int nrows;
     int *slots;           /* nrows * DB_MAX_FROM fixture slots (-1: not a fixture row) */
     const inserted **ins; /* nrows: the tracked row the program inserted, or NULL */
+    int *groups;          /* nrows: GROUP BY: the group (its first row combination) of each row, -1 none */
     bool shadowed;
 } pq_fix;
 

@@ -16,8 +16,11 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
     for (int i = 0; i < e->nkids; i++) {
         const db_sexpr *x = e->kids[i];
         has |= x->kind == DBX_PARAM && x->param == k;
-        if (x->kind == DBX_COLUMN && x->from >= 0 && x->from < q->nfrom)
-            col = db_column_is_text(&db_rt.schema->tables[q->from_table[x->from]].cols[x->column]) ? 1 : 0;
+        int ti = x->kind != DBX_COLUMN || x->from < 0                        ? -1
+                 : x->from < q->nfrom                                        ? q->from_table[x->from]
+                 : x->from >= DB_MAX_FROM && x->from < DB_MAX_FROM + q->nsub ? q->sub_table[x->from - DB_MAX_FROM]
+                                                                             : -1;
+        if (ti >= 0) col = db_column_is_text(&db_rt.schema->tables[ti].cols[x->column]) ? 1 : 0;
     }
     if (has && col >= 0 && (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE))
         return col;

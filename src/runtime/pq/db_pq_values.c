@@ -22,6 +22,11 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
     if (!s->rowid_col || !fx->slots) return NULL;
     int f = s->q->result_from[col];
     int slot = fx->slots[(size_t)row * DB_MAX_FROM + f];
+    if (s->q->ngroup && s->q->result_agg[col] != DB_AGG_NONE) { /* GROUP BY: the row's group */
+        int grp = fx->groups ? fx->groups[row] : -1;
+        const db_val *g = grp >= 0 && s->group_vals ? &s->group_vals[(size_t)grp * s->q->nresult + col] : NULL;
+        return g && g->v ? g : NULL;
+    }
     if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
         return &fx->ins[row]->cells[s->q->result_col[col]];
     if (slot < 0) return NULL;
@@ -34,7 +39,7 @@ static db_pg_kind col_kind(const pq_fix *fx, int col)
 {
     const db_query *q = fx->qs.q;
     unsigned n;
-    if (fx->qs.cur_agg || q->result_col[col] < 0) return DB_PG_INT8;
+    if (fx->qs.cur_agg || q->result_col[col] < 0 || (q->ngroup && q->result_agg[col] != DB_AGG_NONE)) return DB_PG_INT8;
     int ti = q->from_table[q->result_from[col]];
     return db_pg_column_kind(&db_rt.schema->tables[ti].cols[q->result_col[col]], &n);
 }
@@ -170,8 +175,8 @@ void db_pq_clear(PGresult *res)
                         rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
             qstate *s = &fx->qs;
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx->slots), free(fx->ins),
-                free(fx);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals),
+                free(fx->slots), free(fx->ins), free(fx->groups), free(fx);
             break;
         }
     PQclear(res);

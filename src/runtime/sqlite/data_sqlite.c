@@ -99,13 +99,22 @@ int data_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, u
     if (parsed && q->kind == DBQ_SELECT && q->nfrom > 0) { /* for a fixture of whole tables, if no keys */
         size_t n = 1;
         for (int f = 0; f < q->nfrom; f++) n += strlen(schema->tables[q->from_table[f]].name) + 1;
+        for (int j = 0; j < q->nsub; j++) n += strlen(schema->tables[q->sub_table[j]].name) + 1;
         d->tables = calloc(n, 1);
         for (int f = 0; d->tables && f < q->nfrom; f++) {
             if (f) strcat(d->tables, "\t");
             strcat(d->tables, schema->tables[q->from_table[f]].name);
         }
+        for (int j = 0; d->tables && j < q->nsub; j++) { /* the tables its subqueries read, once */
+            bool seen = false;
+            for (int f = 0; f < q->nfrom; f++) seen |= q->from_table[f] == q->sub_table[j];
+            for (int k = 0; k < j; k++) seen |= q->sub_table[k] == q->sub_table[j];
+            if (seen) continue;
+            strcat(d->tables, "\t");
+            strcat(d->tables, schema->tables[q->sub_table[j]].name);
+        }
     }
-    if (parsed && q->kind == DBQ_SELECT && q->understood && !q->aggregate && q->nresult == d->ncols) {
+    if (parsed && db_query_rows_are_keys(q) && q->nresult == d->ncols) {
         body = db_query_with_rowid(q, d->sql, len);
         if (body) {
             d->nkeys = q->nfrom;

@@ -80,12 +80,16 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     s->st = *pp;
     s->db = db;
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+    s->cur_group = -1;
     s->ns = spent;
     char *err = NULL;
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     free(err);
-    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->distinct &&
         s->q->nresult == sqlite3_column_count(*pp)) {
+        s->by_value = true; /* DISTINCT: a hidden rowid would change which rows are distinct */
+    } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
+               s->q->nresult == sqlite3_column_count(*pp)) {
         /* (the count check: a result list the parse did not map column by column is not used) */
         char *with = db_query_with_rowid(s->q, s->sql, len);
         sqlite3_stmt *st2 = NULL;
@@ -214,6 +218,42 @@ int db_sqlite3_clear_bindings(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- step */
 
+/* SELECT DISTINCT: the rowid of a present fixture slot whose result columns hold the current
+ * row's values (any of equal ones: they are one group), or -1 when none does. */
+static int64_t slot_by_values(qstate *s)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    unsigned count = (unsigned)db_rt.counts[ti]->value;
+    uint8_t buf[256];
+    for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
+        if (!(db_rt.alive[ti][k]->value & 1)) continue;
+        bool same = true;
+        for (int r = 0; r < q->nresult && same; r++) {
+            const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
+            db_cell c;
+            db_rt_concrete_cell(v, buf, &c);
+            bool null = sqlite3_column_type(s->st, r) == SQLITE_NULL;
+            if (null || c.null) {
+                same = null == c.null;
+            } else if (v->is_text) {
+                const unsigned char *x = sqlite3_column_text(s->st, r);
+                same = x && (unsigned)sqlite3_column_bytes(s->st, r) == c.len && !memcmp(x, c.text, c.len);
+            } else if (v->is_real) {
+                double d = sqlite3_column_double(s->st, r);
+                uint64_t bits;
+                memcpy(&bits, &d, sizeof bits);
+                same = bits == (uint64_t)c.i;
+            } else {
+                same = sqlite3_column_int64(s->st, r) == c.i;
+            }
+        }
+        if (same) return db_rt.rowids[ti][k];
+    }
+    return -1;
+}
+
 int db_sqlite3_step(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
@@ -228,17 +268,27 @@ int db_sqlite3_step(sqlite3_stmt *st)
         if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
     uint64_t t0 = util_now_ns();
+    int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);
     if (!s) return rc;
     s->ns += util_now_ns() - t0;
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
+    s->cur_group = -1;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
-    if (rc == SQLITE_ROW && s->rowid_col) {
+    if (rc == SQLITE_ROW && s->by_value) {
+        int64_t ids[DB_MAX_FROM] = {slot_by_values(s)};
+        bool null_ids[DB_MAX_FROM] = {false};
+        db_rt_row_seen(s, ids, null_ids);
+    } else if (rc == SQLITE_ROW && s->rowid_col) {
         int base = sqlite3_column_count(st) - s->q->nfrom;
         int64_t ids[DB_MAX_FROM];
-        for (int f = 0; f < s->q->nfrom; f++) ids[f] = sqlite3_column_int64(st, base + f);
-        db_rt_row_seen(s, ids);
+        bool null_ids[DB_MAX_FROM];
+        for (int f = 0; f < s->q->nfrom; f++) {
+            null_ids[f] = sqlite3_column_type(st, base + f) == SQLITE_NULL;
+            ids[f] = sqlite3_column_int64(st, base + f);
+        }
+        db_rt_row_seen(s, ids, null_ids);
     } else if (rc == SQLITE_ROW) {
         s->rows_other++;
     } else if (rc != SQLITE_DONE) {
@@ -252,8 +302,11 @@ int db_sqlite3_step(sqlite3_stmt *st)
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0))
             db_rt.dirty[s->q->table] = true;
-        if (s->q && s->q->kind == DBQ_OTHER && sqlite3_changes(s->db) > 0) /* unknown target: all concrete */
-            for (int ti = 0; ti < db_rt.schema->ntables; ti++) db_rt.dirty[ti] = true;
+        if (s->q && s->q->txn)
+            db_rt_txn(s->q->txn);
+        else if (s->q && s->q->kind == DBQ_OTHER && sqlite3_total_changes(s->db) > changes_before)
+            for (int ti = 0; ti < db_rt.schema->ntables; ti++)
+                db_rt.dirty[ti] = true; /* unknown target: all concrete */
     }
     return rc;
 }
@@ -266,6 +319,7 @@ int db_sqlite3_reset(sqlite3_stmt *st)
         s->started = false;
         s->symbolic = false;
         for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
+        s->cur_group = -1;
     }
     return sqlite3_reset(st);
 }
@@ -279,7 +333,7 @@ int db_sqlite3_finalize(sqlite3_stmt *st)
             *pp = s->next;
             db_rt_log_query(s);
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals), free(s);
             break;
         }
     return sqlite3_finalize(st);
@@ -309,8 +363,12 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     qstate *s = db_rt_find(st);
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
-    if (!s->rowid_col) return NULL;
+    if (!s->rowid_col && !s->by_value) return NULL;
     if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
+    if (s->cur_group >= 0 && s->q->result_agg[i] != DB_AGG_NONE)
+        return s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v
+                   ? &s->group_vals[(size_t)s->cur_group * s->q->nresult + i]
+                   : NULL;
     int f = s->q->result_from[i];
     if (s->cur_slot[f] < 0) return NULL;
     int ti = s->q->from_table[f];

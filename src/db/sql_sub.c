@@ -1,0 +1,117 @@
+/* sql_sub.c: subqueries of a WHERE clause (EXISTS, IN (SELECT ...), scalar COUNT/SUM/MIN/MAX) as db_sexpr nodes over sub items. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "db.h"
+#include "sql_int.h"
+
+/*
+ * A subquery is understood when it reads one table (a sub item of the statement: its rows are
+ * the fixture's slots of that table, enumerated by the translation) with an optional WHERE
+ * clause of the usual constructs, which may refer to the enclosing query's columns
+ * (correlated). EXISTS ignores the result columns; IN needs one plain column of the sub
+ * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX of a column of it.
+ * GROUP BY, LIMIT, joins and set operations inside a subquery are not understood.
+ */
+
+/* The aggregate of a scalar subquery's one result column: DB_AGG_* and *col (-1 for COUNT(*)); 0 when not one. */
+static int sub_aggregate(conv *c, int j, node *target, int *col)
+{
+    node *v = target->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? target->res_target->val : NULL;
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return 0;
+    PgQuery__FuncCall *fc = v->func_call;
+    static const char *names[] = {"count", "sum", "min", "max"};
+    int agg = 0;
+    if (fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        for (int i = 0; i < 4; i++)
+            if (!strcasecmp(fc->funcname[0]->string->sval, names[i])) agg = DB_AGG_COUNT + i;
+    if (!agg || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return 0;
+    *col = -1;
+    if (fc->agg_star) return agg == DB_AGG_COUNT ? agg : 0;
+    if (fc->n_args != 1 || fc->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return 0;
+    db_sexpr *e = db_sql_conv_column(c, fc->args[0]->column_ref);
+    int ok = e && e->from == DB_MAX_FROM + j;
+    if (ok) *col = e->column;
+    db_sexpr_free(e);
+    return ok ? agg : 0;
+}
+
+/* The one result column of an IN subquery, a plain column of sub item j; -1 when not. */
+static int sub_column(conv *c, int j, PgQuery__SelectStmt *sel)
+{
+    if (sel->n_target_list != 1 || sel->target_list[0]->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return -1;
+    node *v = sel->target_list[0]->res_target->val;
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return -1;
+    db_sexpr *e = db_sql_conv_column(c, v->column_ref);
+    int col = e && e->from == DB_MAX_FROM + j ? e->column : -1;
+    db_sexpr_free(e);
+    return col;
+}
+
+db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
+{
+    db_query *q = c->q;
+    node *sub = sl->subselect;
+    PgQuery__SelectStmt *sel = sub && sub->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ? sub->select_stmt : NULL;
+    if (!sel || sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->n_values_lists || sel->with_clause ||
+        sel->n_group_clause || sel->having_clause || sel->limit_count || sel->limit_offset || sel->n_from_clause != 1 ||
+        sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+        db_sql_unsupported(q, "subquery with a join, GROUP BY, LIMIT or a set operation");
+        return NULL;
+    }
+    bool exists = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK;
+    bool in =
+        sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK &&
+        (!sl->n_oper_name || (sl->n_oper_name == 1 && sl->oper_name[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                              !strcmp(sl->oper_name[0]->string->sval, "=")));
+    bool scalar = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK;
+    if (!exists && !in && !scalar) {
+        db_sql_unsupported(q, "subquery form (ALL, ANY with an operator, ARRAY)");
+        return NULL;
+    }
+    if (q->nsub == DB_MAX_SUB) {
+        db_sql_unsupported(q, "more than 4 subqueries");
+        return NULL;
+    }
+    /* the left side of IN belongs to the enclosing scope */
+    db_sexpr *lhs = in ? db_sql_conv_expr(c, sl->testexpr) : NULL;
+    if (in && !lhs) return NULL;
+    PgQuery__RangeVar *rv = sel->from_clause[0]->range_var;
+    int t = db_table_index(c->s, rv->relname);
+    if (t < 0) {
+        db_sql_unsupported(q, "unknown table");
+        db_sexpr_free(lhs);
+        return NULL;
+    }
+    int j = q->nsub;
+    const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
+    if (!(q->sub_name[j] = strdup(name))) {
+        db_sql_unsupported(q, "out of memory");
+        db_sexpr_free(lhs);
+        return NULL;
+    }
+    q->sub_table[j] = t;
+    q->nsub++;
+    c->scope[c->nscope++] = j;
+    db_sexpr *where = sel->where_clause ? db_sql_conv_expr(c, sel->where_clause) : NULL;
+    db_sexpr *e = NULL;
+    int col = -1, agg = 0;
+    if (sel->where_clause && !where)
+        ; /* named by the conversion */
+    else if (in && (col = sub_column(c, j, sel)) < 0)
+        db_sql_unsupported(q, "IN subquery whose result is not one column of its table");
+    else if (scalar && (sel->n_target_list != 1 || !(agg = sub_aggregate(c, j, sel->target_list[0], &col))))
+        db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX of a column");
+    else if ((e = db_sql_mk(exists ? DBX_EXISTS : in ? DBX_IN_SUB : DBX_SUBAGG, (in ? 1 : 0) + (where ? 1 : 0)))) {
+        e->from = DB_MAX_FROM + j;
+        e->column = col;
+        e->op = agg;
+        if (in) e->kids[0] = lhs, lhs = NULL;
+        if (where) e->kids[e->nkids - 1] = where, where = NULL;
+    }
+    c->nscope--;
+    db_sexpr_free(lhs);
+    db_sexpr_free(where);
+    return e;
+}

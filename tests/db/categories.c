@@ -1,0 +1,29 @@
+/* categories.c: SELECT DISTINCT of a column (each category once) in ORDER BY order, counted and compared. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include "sympath.h"
+
+int main(void)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    if (sqlite3_open("shop.db", &db) != SQLITE_OK)
+        return 1;
+    sqlite3_prepare_v2(db, "SELECT DISTINCT category FROM products WHERE price < 100 ORDER BY category", -1, &st, NULL);
+    int n = 0, toys = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        n++;
+        if (strcmp((const char *)sqlite3_column_text(st, 0), "toys") == 0)
+            toys = 1;
+    }
+    sqlite3_finalize(st);
+    if (n >= 3)
+        printf("a menu of three categories or more\n");
+    else if (n == 2)
+        printf("two categories\n");
+    if (toys)
+        printf("cheap toys\n");
+    sqlite3_close(db);
+    return 0;
+}

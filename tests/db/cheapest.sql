@@ -1,0 +1,6 @@
+CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    price INTEGER NOT NULL CHECK (price > 0),
+    stock INTEGER NOT NULL DEFAULT 0
+);

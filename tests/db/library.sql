@@ -1,0 +1,10 @@
+CREATE TABLE books (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    year INTEGER NOT NULL CHECK (year BETWEEN 1450 AND 2100)
+);
+CREATE TABLE loans (
+    id INTEGER PRIMARY KEY,
+    book INTEGER NOT NULL REFERENCES books(id),
+    days INTEGER NOT NULL CHECK (days > 0)
+);

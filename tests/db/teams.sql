@@ -1,0 +1,5 @@
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    team TEXT NOT NULL,
+    score INTEGER NOT NULL CHECK (score BETWEEN 0 AND 100)
+);

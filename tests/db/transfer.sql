@@ -1,0 +1,5 @@
+CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL,
+    balance INTEGER NOT NULL CHECK (balance BETWEEN -1000000 AND 1000000)
+);

@@ -1,0 +1,50 @@
+#!/bin/bash
+# test_unit_asserts.sh: the emitted tests assert what the function computed: on toklist.c, the token list
+# tok_split returns is compared field by field (enumerator names, the text as a C string literal, the
+# list's next walked) and released with the unit's tok_list_free; the struct tok_stats_of fills is compared
+# whole (its char array as a string); every test asserts something; the suite builds with -Werror, passes
+# natively and under ASan+UBSan+LSan; and two mutants of the library (a length off by one, a wrong kind) each
+# make an emitted test fail.
+. "$SRC/tests/e2e/unit_common.sh"
+name=asserts
+lib=tests/unit_libs/asserts
+unit_run asserts $lib/toklist.c -- --all --str-len 4 --budget 8s
+t="$out/test_toklist.c"
+expect_text toklist 'assert_int_equal\(ret->kind, TK_(WORD|NUM|PUNCT)\);' "field assertion with an enumerator name"
+expect_text toklist 'assert_int_equal\(ret->len, [0-9]+\);' "field assertion on the returned token"
+expect_text toklist 'assert_string_equal\(ret->text, "' "string assertion on the token's text"
+expect_text toklist 'assert_non_null\(ret->text\);' "NULL check before the string assertion"
+expect_text toklist 'assert_string_equal\(ret->next->text, "' "the list's second token"
+expect_text toklist 'assert_null\(ret->next->next\);' "the end of the list"
+expect_text toklist '^    tok_list_free\(ret\);' "release of the list with the unit's destructor"
+expect_text toklist 'assert_int_equal\(st_obj\.last, TK_(WORD|NUM|PUNCT)\);' "the filled struct's enum field by name"
+expect_text toklist 'assert_string_equal\(st_obj\.first, "' "the filled struct's char array as a string"
+expect_text toklist 'assert_int_equal\(st_obj\.(words|nums|puncts), 0\);' "an unchanged field of the filled struct"
+expect_text toklist 'char s_obj\[[0-9]+\] = "' "the input text as a string literal"
+grep -Eq "\{ *'|\{ *[0-9]+, *'" "$t" && fail "text written as a byte array: $(grep -E "\{ *'" "$t" | head -1)"
+# every test asserts something, or says why not
+awk '/^static void test_/ { if (name != "" && !ok) print name; name = $3; ok = 0 }
+     /assert_|nothing observable to assert/ { ok = 1 }
+     END { if (name != "" && !ok) print name }' "$t" >"$out.bin/no_assert.txt"
+[ -s "$out.bin/no_assert.txt" ] && fail "tests without an assertion: $(tr '\n' ' ' <"$out.bin/no_assert.txt")"
+build_and_run toklist
+(cd "$out.bin" && clang-14 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    -I"$SRC/$lib" "$t" "$SRC/$lib/toklist.c" -lcmocka -o t_san && ASAN_OPTIONS=detect_leaks=1 ./t_san) \
+    >"$out.bin/san.log" 2>&1 || { cat "$out.bin/san.log"; fail "the suite fails under the sanitizers"; }
+grep -q 'PASSED' "$out.bin/san.log" || fail "no PASSED line under the sanitizers"
+# mutants of the library: the emitted tests kill each
+mutant() {
+    local tag=$1 expr=$2
+    mkdir -p "$out.bin/$tag"
+    sed "$expr" "$SRC/$lib/toklist.c" >"$out.bin/$tag/toklist.c"
+    cmp -s "$SRC/$lib/toklist.c" "$out.bin/$tag/toklist.c" && fail "mutant $tag: sed changed nothing"
+    cp "$SRC/$lib/toklist.h" "$out.bin/$tag/"
+    (cd "$out.bin/$tag" && cc -w -I. "$t" toklist.c -lcmocka -o t_mut) >"$out.bin/$tag/cc.log" 2>&1 ||
+        { cat "$out.bin/$tag/cc.log"; fail "mutant $tag does not build"; }
+    (cd "$out.bin/$tag" && ./t_mut) >"$out.bin/$tag/run.log" 2>&1 && fail "mutant $tag survives the emitted tests"
+    grep -q 'FAILED' "$out.bin/$tag/run.log" || { cat "$out.bin/$tag/run.log"; fail "mutant $tag: no failed test"; }
+    echo "mutant $tag killed: $(grep -o '^\[  FAILED  \] test_[a-z_0-9]*' "$out.bin/$tag/run.log" | sort -u | wc -l) tests fail"
+}
+mutant len_plus_one 's/(size_t)(eq - s)/(size_t)(eq - s) + 1/'
+mutant kind_swap 's/? TK_NUM :/? TK_WORD :/'
+pass

@@ -1,0 +1,63 @@
+/* toklist.c: a tiny tokenizer for the e2e test of sympath unit's assertions on returned lists and filled structs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "toklist.h"
+
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A token of the n bytes at s. */
+static token *tok_new(const char *s, size_t n)
+{
+    token *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->kind = n == 0 ? TK_PUNCT : is_digit(s[0]) ? TK_NUM : is_alpha(s[0]) ? TK_WORD : TK_PUNCT;
+    t->len = (int)n;
+    t->text = malloc(n + 1);
+    if (t->text) {
+        memcpy(t->text, s, n);
+        t->text[n] = 0;
+    }
+    return t;
+}
+
+token *tok_split(const char *s)
+{
+    if (s == NULL || *s == 0) return NULL;
+    const char *eq = strchr(s, '=');
+    size_t n = eq ? (size_t)(eq - s) : strlen(s);
+    token *head = tok_new(s, n);
+    if (head && eq) head->next = tok_new(eq + 1, strlen(eq + 1));
+    return head;
+}
+
+void tok_list_free(token *t)
+{
+    while (t) {
+        token *next = t->next;
+        free(t->text);
+        free(t);
+        t = next;
+    }
+}
+
+int tok_stats_of(const char *s, tok_stats *st)
+{
+    token *list = tok_split(s);
+    int n = 0;
+    memset(st, 0, sizeof *st);
+    for (token *t = list; t; t = t->next) {
+        if (t->kind == TK_WORD) st->words++;
+        if (t->kind == TK_NUM) st->nums++;
+        if (t->kind == TK_PUNCT) st->puncts++;
+        st->last = t->kind;
+        n++;
+    }
+    if (list) {
+        size_t l = strlen(list->text);
+        memcpy(st->first, list->text, l < 3 ? l : 3);
+    }
+    tok_list_free(list);
+    return n;
+}
