@@ -71,4 +71,14 @@ int emit_char_field(strbuf *b, const names *n, size_t k, const char *suffix, siz
  * globals. Returns the number of assertions written. */
 int emit_unchanged_asserts(strbuf *b, const names *n);
 
+/* ---- emit_stream.c ---- */
+
+/* The declaration of stream object index k (record flag F): its recorded bytes as a char array
+ * and `FILE *NAME = fmemopen(NAME_text, LEN, "r")`, or tmpfile() for an empty stream (glibc's
+ * fmemopen refuses size 0), then assert_non_null. The test closes it (emit_stream_closes).
+ * Returns 0. */
+int emit_stream_decl(strbuf *b, const names *n, size_t k);
+/* `fclose(NAME);` for every stream object of the test, after its assertions. */
+void emit_stream_closes(strbuf *b, const names *n);
+
 #endif

@@ -311,6 +311,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         if (have_ret && t->release && rt->kind == UT_PTR)
             sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
         emit_heap_frees(&b, &n);
+        emit_stream_closes(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */
     } else if (!bad) {
         /* the call fails: run it in a child, with default signal actions (CMocka's own
@@ -337,6 +338,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
             sb_puts(&b, "    assert_true(WIFEXITED(status));\n");
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
         }
+        emit_stream_closes(&b, &n);
     }
     free_names(&n);
     if (bad || b.failed) {

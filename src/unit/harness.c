@@ -260,7 +260,9 @@ static void gen_fill(gen *g, const ut_type *t)
         break;
     case UT_PTR: {
         const ut_type *e = t->pointee;
-        if (e->kind == UT_FUNC) {
+        if (unit_is_stream(t)) {
+            unit_stream_fill(b, g->o->str_len);
+        } else if (e->kind == UT_FUNC) {
             if (stub_ok(e)) {
                 char *sn = unit_stub_name(t);
                 sb_printf(b, "    *o = sympu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);

@@ -28,4 +28,16 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need);
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
                     const char *val);
 
+/* Whether ptr is a pointer to a stdio stream (FILE *, const FILE *): such a parameter is a read
+ * stream over symbolic bytes (unit_stream_fill), not an object built field by field. */
+int unit_is_stream(const ut_type *ptr);
+
+/*
+ * Append to b the body of a fill function (variables o and name in scope) that sets *o to a
+ * read stream over at most max symbolic bytes: sympu_stream (sympath_unit_rt.h), whose inputs
+ * are a length and max bytes, as --sym-file's; recorded as a `stream` line for the test's
+ * fmemopen. Anchor: --sym-file (src/runtime/libc/models_io.c).
+ */
+void unit_stream_fill(strbuf *b, unsigned max);
+
 #endif

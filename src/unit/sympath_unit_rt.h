@@ -199,6 +199,35 @@ static unsigned sympu_choice(const char *name, unsigned n)
     return c;
 }
 
+/* A FILE * input: a read stream over at most max fresh symbolic bytes (label.len, then
+ * label[0..max-1], as --sym-file reads a file), registered as object F. The executor's runtime
+ * (models_io.c) and the replay library (replay.c) both define __sym_unit_stream; in record mode
+ * the bytes the stream holds are written as `stream ID LEN HEX`, so the test can rebuild it with
+ * fmemopen. NULL when the runtime has no stream left. */
+FILE *__sym_unit_stream(const char *label, unsigned max);
+#ifdef SYMPATH_UNIT_RECORD
+int __sym_unit_stream_data(FILE *f, const unsigned char **data, unsigned *len);
+#endif
+static FILE *sympu_stream(const char *name, unsigned max)
+{
+    FILE *f = __sym_unit_stream(name, max);
+    if (!f) return NULL;
+    int id = sympu_register(f, -3, 1, 1, 0, NULL, "F", name, "FILE");
+#ifdef SYMPATH_UNIT_RECORD
+    const unsigned char *d;
+    unsigned len;
+    if (id > 0 && __sym_unit_stream_data(f, &d, &len) == 0) {
+        char hex[2 * 1000 + 1]; /* a record line holds 2048 bytes */
+        unsigned n = len < 1000 ? len : 1000;
+        for (unsigned i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+        hex[2 * n] = 0;
+        sympu_rec("stream %d %u %s\n", id, n, hex);
+    }
+#endif
+    sympu_built(id);
+    return f;
+}
+
 #ifdef SYMPATH_UNIT_RECORD
 /* Record mode only: free and realloc are interposed so that an input object the unit
  * frees (or moves) is known; its values after the call are garbage and are not recorded

@@ -305,7 +305,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
  *                                        g = a global variable (LOCAL is its name), r = the struct
  *                                        the call returned (recorded after the call only), h = an
- *                                        opaque handle (COUNT zero bytes standing for an unknown type)
+ *                                        opaque handle (COUNT zero bytes standing for an unknown type),
+ *                                        F = a FILE * read stream (CTYPE FILE; its bytes on a stream line)
+ *   stream ID LEN HEX                    the LEN bytes stream object ID holds, two hex digits each
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
@@ -341,6 +343,9 @@ typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
     int freed; /* the call freed (or moved) it: no values after the call */
+    int stream;           /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
+    unsigned char *data;  /* stream: the bytes it holds (malloc'ed; NULL when none) */
+    size_t ndata;
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
     char *ctype; /* element / object type spelling */

@@ -552,6 +552,14 @@ __attribute__((weak)) void __VERIFIER_error(void)
 
 int sym_int(const char *name) { return (int)next_int(); }
 
+/* The streams __sym_unit_stream made, for __sym_unit_stream_data. */
+static struct unit_stream {
+    FILE *f;
+    const unsigned char *data;
+    unsigned len;
+} unit_streams[16];
+static size_t unit_nstreams;
+
 /* The executor's __sym_unit_stream (models_io.c) natively: label.len, then max bytes (the
  * same inputs in the same order), the first len of them as a read-only memory stream. */
 FILE *__sym_unit_stream(const char *label, unsigned max)
@@ -569,7 +577,23 @@ FILE *__sym_unit_stream(const char *label, unsigned max)
     if (!d) return NULL;
     used += max + 1;
     /* an empty stream on /dev/null: fmemopen may refuse size 0 */
-    return len ? fmemopen(d, len, "r") : fopen("/dev/null", "r");
+    FILE *f = len ? fmemopen(d, len, "r") : fopen("/dev/null", "r");
+    if (f && unit_nstreams < sizeof unit_streams / sizeof unit_streams[0])
+        unit_streams[unit_nstreams++] = (struct unit_stream){f, d, len};
+    return f;
+}
+
+/* The bytes a stream __sym_unit_stream returned holds (the recorder writes them to its record):
+ * *data (owned by the replay library) and *len. Returns 0, or -1 for a stream it did not make. */
+int __sym_unit_stream_data(FILE *f, const unsigned char **data, unsigned *len)
+{
+    for (size_t i = 0; f && i < unit_nstreams; i++)
+        if (unit_streams[i].f == f) {
+            *data = unit_streams[i].data;
+            *len = unit_streams[i].len;
+            return 0;
+        }
+    return -1;
 }
 unsigned sym_uint(const char *name) { return (unsigned)next_int(); }
 long sym_long(const char *name) { return (long)next_int(); }
