@@ -247,7 +247,7 @@ static void gen_fill(gen *g, const ut_type *t)
             } else {
                 if (f->type->kind == UT_PTR)
                     sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all || unit_null_checked(g->u, f->name, 0));
+                              g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
@@ -328,6 +328,8 @@ static void gen_fill(gen *g, const ut_type *t)
     }
     default: sb_printf(b, "    memset(o, 0, sizeof *o);\n"); break;
     }
+    if (t->kind == UT_PTR) /* LCT's lazy NULL: decided by the run (sympu_lazy_null) */
+        sb_printf(b, "    if (!null_ok && *o) *o = (__typeof__(*o))sympu_lazy_null((uintptr_t)*o, name);\n");
     sb_printf(b, "}\n\n");
     free(ts);
 }
@@ -440,7 +442,7 @@ static void gen_driver(gen *g, const ut_func *f)
                   gv->name, gv->name, gv->type->id, gv->name);
         if (g->o->global_inputs) {
             if (gv->type->kind == UT_PTR)
-                sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
+                sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
         }
     }
@@ -485,7 +487,7 @@ static void gen_driver(gen *g, const ut_func *f)
                 /* a pointer element may be NULL when the unit checks elements (v[i] == NULL) */
                 if (e->kind == UT_PTR)
                     sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                              g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             }
             sb_printf(b, "    }\n");
@@ -508,8 +510,8 @@ static void gen_driver(gen *g, const ut_func *f)
                       vn, t->id, p->name, ts);
             if (t->kind == UT_PTR)
                 sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n",
-                          g->o->null_all || unit_null_checked(g->u, p->name, 0),
-                          g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                          g->o->null_all,
+                          g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,

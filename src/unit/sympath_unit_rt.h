@@ -53,9 +53,9 @@ typedef struct sympu_obj {
 static sympu_obj sympu_objs[SYMPU_MAX_OBJS + 1];
 static int sympu_nobjs;
 
-/* Set by the caller just before it fills a pointer: whether NULL is one of the choices
- * (the unit checks this pointer for NULL somewhere), and the same for the pointer a fresh
- * object of pointer type holds (T **p: is *p checked). A pointer fill reads and resets
+/* Set by the caller just before it fills a pointer: whether NULL is one of the eager choices
+ * (a stand-in's result, --null-all), and the same for the pointer a fresh object of pointer
+ * type holds (T **p: *p). 0: NULL is lazy (sympu_lazy_null). A pointer fill reads and resets
  * both to 1. */
 static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
 
@@ -197,6 +197,22 @@ static unsigned sympu_choice(const char *name, unsigned n)
     unsigned c = sym_uint(name);
     sym_assume(c < n);
     return c;
+}
+
+/* LCT's lazy initialisation of NULL, decided by the run: the pointer p (not NULL) becomes
+ * p & -(uintptr_t)!null, with `null` a fresh boolean input NAME.null that is false on the first
+ * run. No branch of the harness reads it, so the explorer meets it only where the unit (or a
+ * callee it passes the pointer to) compares the pointer: `p == NULL` is then a symbolic branch
+ * whose other side is the NULL test. A load or store through the pointer pins its address
+ * (rt_concretize_pin: null is false from there on), so once the unit has dereferenced the
+ * pointer, a later check can no longer be made NULL, and a pointer dereferenced without a
+ * check is never NULL. */
+static uintptr_t sympu_lazy_null(uintptr_t p, const char *name)
+{
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s.null", name);
+    _Bool null = sym_bool(nm);
+    return p & ((uintptr_t)0 - (uintptr_t)!null);
 }
 
 /* A FILE * input: a read stream over at most max fresh symbolic bytes (label.len, then

@@ -386,6 +386,10 @@ typedef struct unit_record {
 int unit_record_parse(const char *text, unit_record *r, char **err);
 /* Free everything r owns and zero it. */
 void unit_record_free(unit_record *r);
+/* Remove from r the objects that no parameter, global, result, stand-in value or walk line
+ * reaches through recorded pointer values (the object of a pointer the run made NULL lazily),
+ * with their entries (record_reach.c). Out of memory: r stays whole. */
+void unit_record_prune(unit_record *r);
 
 /* How a recorded test ended natively. */
 typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;

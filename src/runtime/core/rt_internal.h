@@ -79,6 +79,9 @@ int rt_trace_append(const trace_rec *r, int final);
  * it had (cond = (e == value), value masked to e's width; arg = kind). Nothing is
  * recorded when that condition folds to a constant. */
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
+/* Whether address expression e is a lazily initialised pointer of sympath unit (A & M, M all
+ * ones in this run) plus a constant offset: its pin is an assumption (rt_trace.c). */
+int rt_lazy_null_addr(const expr *e);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
 /* Does the memory behind p (its first 256 bytes) hold a symbolic byte? (rt_shadow.c) */

@@ -132,11 +132,35 @@ int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uin
     return 0;
 }
 
+/*
+ * sympath unit builds a pointer input whose NULL is decided lazily (LCT's lazy initialisation,
+ * sympath_unit_rt.h sympu_lazy_null) as A & M: A the object's address, M a mask that is all
+ * ones unless the input NAME.null is set. Such an address plus a constant offset is either
+ * inside the object or near 0; an access through it means the object exists, so its pin is an
+ * assumption (the explorer never opens the other side: no NULL after a dereference) and no
+ * symbolic read window is built over it.
+ */
+int rt_lazy_null_addr(const expr *e)
+{
+    while ((e->op == EXPR_ADD || e->op == EXPR_SUB) && e->kid[1]->op == EXPR_CONST) e = e->kid[0];
+    while (e->op == EXPR_ADD && e->kid[0]->op == EXPR_CONST) e = e->kid[1];
+    if (e->op != EXPR_AND) return 0;
+    const expr *a = e->kid[0], *m = e->kid[1];
+    if (a->op != EXPR_CONST) {
+        const expr *t = a;
+        a = m;
+        m = t;
+    }
+    return a->op == EXPR_CONST && a->value != 0 && m->op != EXPR_CONST && m->value == expr_mask(m->width);
+}
+
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
 {
-    rt_count_conc(kind);
+    int lazy = kind == CONC_SYM_POINTER && rt_lazy_null_addr(e); /* no concretization: the object exists */
+    if (!lazy) rt_count_conc(kind);
     if (e->op == EXPR_CONST) return;
     expr_ctx *cx = rt_cx();
     expr *cond = expr_cmp(cx, PRED_EQ, e, expr_const(cx, value & expr_mask(e->width), e->width));
-    if (cond->op != EXPR_CONST) rt_trace_event(BK_CONCRETIZE, 0, 1, cond, kind);
+    if (cond->op == EXPR_CONST) return;
+    rt_trace_event(lazy ? BK_ASSUME : BK_CONCRETIZE, 0, 1, cond, lazy ? 0 : kind);
 }
