@@ -81,4 +81,17 @@ int emit_stream_decl(strbuf *b, const names *n, size_t k);
 /* `fclose(NAME);` for every stream object of the test, after its assertions. */
 void emit_stream_closes(strbuf *b, const names *n);
 
+/* ---- emit_callbacks.c ---- */
+
+/* In a function-pointer stand-in of the test file: check_expected (check_expected_ptr for
+ * pointers) for every argument unit_callback_arg_kind asserts, so each call must match the next
+ * expectation the test queued and a call without one fails the test. */
+void emit_callback_checks(strbuf *b, const ut_type *ft);
+/* The test's expectations, one per recorded `arg` line in call order: expect_value (integers,
+ * enumerators by name, NULL, an input object's address), expect_string (a const char *'s text),
+ * expect_any (an address the unit made, a text too long to record). CMocka fails the test when
+ * a queued expectation is left over or missing: the count of calls is asserted too. 0, or -1
+ * when a value cannot be written. */
+int emit_callback_expects(strbuf *b, const names *n, const char *indent);
+
 #endif

@@ -36,7 +36,7 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent)
                   v.s);
         sb_free(&v);
     }
-    return 0;
+    return emit_callback_expects(b, n, indent);
 }
 
 static const char *signal_name(int s)
@@ -369,6 +369,7 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     free(d);
     sb_free(&head);
     for (size_t i = 0; i < ft->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    if (is_static) emit_callback_checks(b, ft); /* a function pointer's stand-in: a callback */
     for (size_t i = 0; outputs && i < ft->nargs; i++)
         if (unit_mock_out_param(ft->args[i]))
             sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,

@@ -23,6 +23,7 @@ typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
     char *need; /* per type id: 1 = fill/dump generated */
+    int callback; /* the stand-in being generated is a function pointer's: it records its arguments */
     strbuf out, warn;
 } gen;
 
@@ -131,6 +132,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
 {
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    if (g->callback) unit_callback_record_args(b, name, f, g->need);
     /* --mock-outputs: a fresh value through each output parameter, recorded as an object
      * the emitted stand-in copies from the queue (mock() gives its address) */
     for (size_t i = 0; outputs && i < f->nargs; i++) {
@@ -649,7 +651,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
+        g.callback = 1;
         gen_standin(&g, sn, t->pointee, u->mock_outputs);
+        g.callback = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }

@@ -40,4 +40,14 @@ int unit_is_stream(const ut_type *ptr);
  */
 void unit_stream_fill(strbuf *b, unsigned max);
 
+/*
+ * Append to b, inside a function-pointer stand-in's body (arguments a0, a1, ...), the record-mode
+ * statements that write each argument unit_callback_arg_kind asserts as an `arg NAME K KIND
+ * VALUE` line (sympu_arg_* in sympath_unit_rt.h), so the test can check the count and the
+ * arguments of the calls the unit makes to its callbacks (Dsc+Mock, section 4; EvoSuite's
+ * assertions on what the code under test did). need: the harness's per-type flags (an enum's
+ * sympu_enum_ID exists when set; else the enum is written as an integer).
+ */
+void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need);
+
 #endif

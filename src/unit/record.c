@@ -143,6 +143,23 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 m.name = strdup(w[0]);
                 bad = value(w[1], w[2], &m.value) || add((void **)&r->mocks, &r->nmocks, sizeof m, &m);
             }
+        } else if (!strncmp(line, "arg ", 4)) {
+            n = words(line + 4, w, 4);
+            if (n == 3 && !strcmp(w[2], "s")) /* an empty string: "arg f 1 s " */
+                w[n++] = "";
+            if (n < 4)
+                bad = 1;
+            else {
+                ur_arg a;
+                memset(&a, 0, sizeof a);
+                a.name = strdup(w[0]);
+                a.index = atoi(w[1]);
+                bad = !a.name || value(w[2], w[3], &a.value) || add((void **)&r->args, &r->nargs, sizeof a, &a);
+                if (bad) {
+                    free(a.name);
+                    free(a.value.text);
+                }
+            }
         } else if (!strncmp(line, "stream ", 7)) {
             bad = stream_line(r, line + 7);
         } else if (!strcmp(line, "retheap")) {
@@ -212,6 +229,11 @@ void unit_record_free(unit_record *r)
         free(r->mocks[i].name);
         free(r->mocks[i].value.text);
     }
+    for (size_t i = 0; i < r->nargs; i++) {
+        free(r->args[i].name);
+        free(r->args[i].value.text);
+    }
+    free(r->args);
     for (size_t i = 0; i < r->nwalks; i++) {
         free(r->walks[i].suffix);
         free(r->walks[i].tail);

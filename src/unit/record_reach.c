@@ -19,14 +19,15 @@ static long target(const unit_record *r, const ur_value *v)
  * The harness builds the object behind every pointer before the call, also when the run then
  * makes the pointer NULL (lazy NULL, sympu_lazy_null): such an object, and what only it points
  * to, is in the record but in no test. Marked from the roots (parameters, globals, the result,
- * stand-ins' results and output objects, walk lines naming an input object) along the pointer
- * values before and after the call; the others are removed with their entries.
+ * stand-ins' results and output objects, walk lines and callback arguments naming an input
+ * object) along the pointer values before and after the call; the others are removed with
+ * their entries.
  */
 void unit_record_prune(unit_record *r)
 {
     if (r->nobjs == 0) return;
     char *live = calloc(r->nobjs, 1);
-    long *stack = calloc(r->nobjs + r->nmocks + r->nwalks + 1, sizeof *stack);
+    long *stack = calloc(r->nobjs + r->nmocks + r->nwalks + r->nargs + 2 * r->nentries + 1, sizeof *stack);
     if (!live || !stack) {
         free(live);
         free(stack);
@@ -43,6 +44,10 @@ void unit_record_prune(unit_record *r)
     }
     for (size_t i = 0; i < r->nwalks; i++) {
         long t = target(r, &r->walks[i].value);
+        if (t >= 0) stack[sp++] = t;
+    }
+    for (size_t i = 0; i < r->nargs; i++) {
+        long t = target(r, &r->args[i].value);
         if (t >= 0) stack[sp++] = t;
     }
     while (sp > 0) {

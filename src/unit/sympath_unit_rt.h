@@ -572,6 +572,29 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
     sigaction(SIGBUS, &old_bus, NULL);
 }
 
+/* The arguments of a call to a function-pointer stand-in (a callback the unit calls), one
+ * `arg NAME K KIND VALUE` line each, before the call's `mock` line: integers (i, u), enumerators
+ * (e), a const char * as its text (s; NULL as p 0; v when longer than 200 bytes), other pointers
+ * as p (an input object, 0, or -1 for any other address). */
+static void sympu_arg_i(const char *fn, int k, long long v) { sympu_rec("arg %s %d i %lld\n", fn, k, v); }
+static void sympu_arg_u(const char *fn, int k, unsigned long long v) { sympu_rec("arg %s %d u %llu\n", fn, k, v); }
+static void sympu_arg_e(const char *fn, int k, const char *v) { sympu_rec("arg %s %d e %s\n", fn, k, v); }
+static void sympu_arg_p(const char *fn, int k, const void *p)
+{
+    char buf[32];
+    sympu_rec("arg %s %d p %s\n", fn, k, sympu_ptr_text(p, buf));
+}
+static void sympu_arg_s(const char *fn, int k, const char *s)
+{
+    char lit[200 * 6 + 1];
+    if (!s)
+        sympu_rec("arg %s %d p 0\n", fn, k);
+    else if (sympu_escape(s, 200, lit, sizeof lit) == 0)
+        sympu_rec("arg %s %d s %s\n", fn, k, lit);
+    else
+        sympu_rec("arg %s %d v -\n", fn, k);
+}
+
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p)
 {
     const char *n = p ? sympu_stub_name(p) : "NULL";

@@ -274,6 +274,12 @@ void unit_pair_buffers(ut_func *f);
  * could know). */
 int unit_mock_out_param(const ut_type *t);
 
+/* How a function-pointer stand-in's argument of type t is recorded and asserted (callbacks: the
+ * count and arguments of the calls the unit makes, harness_callbacks.c): 'i' / 'u' a signed /
+ * unsigned integer or bool, 'e' an enum, 's' a const char * (its text), 'p' another pointer;
+ * 0: not asserted (floating point, struct, union). */
+int unit_callback_arg_kind(const ut_type *t);
+
 /* Options of the harness. */
 typedef struct unit_harness_opts {
     unsigned depth;                /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
@@ -311,6 +317,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
+ *   arg NAME K KIND VALUE                argument K of a call to function-pointer stand-in NAME (before
+ *                                        the call's mock line; KIND s: a const char *'s text, v: any)
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
  *   walk ROOT LV TAIL KIND VALUE         after the call, a value in fresh memory the call returned
@@ -365,6 +373,13 @@ typedef struct ur_mock {
     ur_value value;
 } ur_mock;
 
+/* An `arg` line: argument index of a call to the function-pointer stand-in name. */
+typedef struct ur_arg {
+    char *name;
+    int index;
+    ur_value value; /* kind i u e s p, or v (not asserted) */
+} ur_arg;
+
 typedef struct unit_record {
     ur_object *objs;
     size_t nobjs;
@@ -372,6 +387,8 @@ typedef struct unit_record {
     size_t nentries;
     ur_mock *mocks;
     size_t nmocks;
+    ur_arg *args; /* the callbacks' arguments, in call order */
+    size_t nargs;
     ur_walk *walks; /* in record order */
     size_t nwalks;
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */

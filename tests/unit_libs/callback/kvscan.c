@@ -1,0 +1,16 @@
+/* kvscan.c: a function that reports key/value pairs to a handler callback (sympath unit e2e: callbacks' calls asserted). */
+#include <stddef.h>
+
+typedef int (*kv_handler)(void *user, const char *key, int value);
+
+/* Reports min(n, 3) pairs to handler (keys "even"/"odd", values 0, 1, 2) and counts the pairs the
+ * handler refused (returned 0); -1 when n is negative, -2 without a handler. */
+int report_pairs(kv_handler handler, void *user, int n)
+{
+    if (n < 0) return -1;
+    if (handler == NULL) return -2;
+    int refused = 0;
+    for (int i = 0; i < n && i < 3; i++)
+        if (!handler(user, i % 2 ? "odd" : "even", i * 10)) refused++;
+    return refused;
+}
