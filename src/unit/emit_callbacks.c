@@ -40,3 +40,13 @@ int emit_callback_expects(strbuf *b, const names *n, const char *indent)
     }
     return 0;
 }
+
+int emit_callback_reader_return(strbuf *b, const ut_type *ft)
+{
+    if (!unit_callback_is_reader(ft)) return 0;
+    sb_puts(b, "    const char *line = (const char *)(uintptr_t)mock(); /* the next line, NULL at the end */\n");
+    sb_puts(b, "    if (line == NULL) return NULL;\n    size_t len = strlen(line);\n");
+    sb_puts(b, "    if (len > (size_t)a1 - 1) len = (size_t)a1 - 1;\n    memcpy(a0, line, len);\n");
+    sb_puts(b, "    a0[len] = '\\0';\n    return a0;\n");
+    return 1;
+}

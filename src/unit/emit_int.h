@@ -93,5 +93,10 @@ void emit_callback_checks(strbuf *b, const ut_type *ft);
  * a queued expectation is left over or missing: the count of calls is asserted too. 0, or -1
  * when a value cannot be written. */
 int emit_callback_expects(strbuf *b, const names *n, const char *indent);
+/* In a reader's stand-in (unit_callback_is_reader): the statements that take the next queued
+ * line (will_return with a string literal, or NULL for the end of the input), copy it into the
+ * buffer a0 of size a1 and return a0 (NULL at the end). Returns 1 when written, 0 when ft is no
+ * reader. */
+int emit_callback_reader_return(strbuf *b, const ut_type *ft);
 
 #endif

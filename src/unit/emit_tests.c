@@ -28,7 +28,9 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent)
     for (size_t i = 0; i < n->r->nmocks; i++) {
         const ur_mock *m = &n->r->mocks[i];
         strbuf v = STRBUF_INIT;
-        if (value_expr(&v, n, &m->value, 0) != 0) {
+        if (m->value.kind == 's') /* a reader's line (emit_callback_reader_return): a literal */
+            sb_printf(&v, "\"%s\"", m->value.text);
+        else if (value_expr(&v, n, &m->value, 0) != 0) {
             sb_free(&v);
             return -1;
         }
@@ -374,7 +376,7 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
         if (unit_mock_out_param(ft->args[i]))
             sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,
                       ft->args[i]->pointee->spelling);
-    switch (r->kind) {
+    switch (is_static && emit_callback_reader_return(b, ft) ? UT_VOID : r->kind) {
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
     case UT_STRUCT:

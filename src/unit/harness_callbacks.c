@@ -40,3 +40,28 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
     }
     sb_puts(b, "#endif\n");
 }
+
+int unit_callback_is_reader(const ut_type *f)
+{
+    if (!f || f->kind != UT_FUNC || f->variadic || f->nargs < 2) return 0;
+    const ut_type *r = f->ret, *buf = f->args[0], *n = f->args[1];
+    int chars = r->kind == UT_PTR && r->pointee->kind == UT_INT && r->pointee->is_plain_char && !r->pointee->is_const;
+    chars &= buf->kind == UT_PTR && buf->pointee->kind == UT_INT && buf->pointee->is_plain_char && !buf->pointee->is_const;
+    return chars && n->kind == UT_INT;
+}
+
+void unit_callback_reader_body(strbuf *b, const char *name, unsigned max)
+{
+    /* the end of the input first (the all-zero input ends the unit's read loop); flipping the
+     * choice asks for one more line, whose bytes are fresh inputs: the test case grows by a
+     * line per call instead of the run reading forever */
+    sb_printf(b, "    if (sympu_choice(\"%s_more\", 2) == 0 || a0 == NULL || a1 < 2) {\n", name);
+    sb_printf(b, "        sympu_rec(\"mock %s p 0\\n\");\n        return NULL;\n    }\n", name);
+    sb_printf(b, "    size_t max = (size_t)a1 - 1 < %u ? (size_t)a1 - 1 : %u;\n", max, max);
+    sb_printf(b, "    sym_bytes(a0, max, \"%s_line\");\n    a0[max] = 0;\n", name);
+    sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n    {\n        char lit[6 * 4096 + 1];\n");
+    sb_printf(b, "        if (max <= 4096 && sympu_escape(a0, max, lit, sizeof lit) == 0)\n");
+    sb_printf(b, "            sympu_rec(\"mock %s s %%s\\n\", lit);\n", name);
+    sb_printf(b, "        else\n            sympu_rec(\"mock %s p -1\\n\");\n    }\n#endif\n", name);
+    sb_puts(b, "    return a0;\n");
+}

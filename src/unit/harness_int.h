@@ -50,4 +50,14 @@ void unit_stream_fill(strbuf *b, unsigned max);
  */
 void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need);
 
+/*
+ * Append to b the rest of a reader stand-in's body (unit_callback_is_reader; arguments a0 the
+ * buffer, a1 its size): a choice input NAME_more, 0 = the end of the input (NULL, the default, so
+ * the all-zero input ends the unit's read loop), 1 = a line of at most min(a1 - 1, max) fresh
+ * symbolic bytes (NAME_line) written to a0 and a0 returned; recorded as `mock NAME p 0` or `mock
+ * NAME s TEXT`. Each further call the explorer asks for adds inputs (the test case grows by a
+ * line) instead of the run reading forever. Anchor: Dsc+Mock (section 4), --sym-file's reads.
+ */
+void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
+
 #endif

@@ -135,6 +135,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strncmp(line, "mock ", 5)) {
             n = words(line + 5, w, 3);
+            if (n == 2 && !strcmp(w[1], "s")) /* a reader's empty line: "mock f s " */
+                w[n++] = "";
             if (n < 3)
                 bad = 1;
             else {

@@ -280,6 +280,12 @@ int unit_mock_out_param(const ut_type *t);
  * 0: not asserted (floating point, struct, union). */
 int unit_callback_arg_kind(const ut_type *t);
 
+/* Whether function type f is a reader callback shaped like fgets, `char *(*)(char *buf, int n,
+ * ...)`: its stand-in ends the input (NULL) or writes a line of fresh symbolic text (at most
+ * n - 1 bytes and --str-len) into buf and returns buf; the test's stand-in copies the queued line
+ * (harness_callbacks.c, emit_callbacks.c). */
+int unit_callback_is_reader(const ut_type *f);
+
 /* Options of the harness. */
 typedef struct unit_harness_opts {
     unsigned depth;                /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */

@@ -14,3 +14,18 @@ int report_pairs(kv_handler handler, void *user, int n)
         if (!handler(user, i % 2 ? "odd" : "even", i * 10)) refused++;
     return refused;
 }
+
+typedef char *(*line_reader)(char *buf, int size, void *stream);
+
+/* Counts the lines reader gives that start with '#' until it returns NULL or a line is empty;
+ * -1 when more than 4 comment lines come. */
+int count_comments(line_reader reader, void *stream)
+{
+    char line[8];
+    int n = 0;
+    while (reader(line, (int)sizeof line, stream) != NULL) {
+        if (line[0] == '\0') break;
+        if (line[0] == '#' && ++n > 4) return -1;
+    }
+    return n;
+}
