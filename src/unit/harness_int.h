@@ -36,7 +36,8 @@ int unit_is_stream(const ut_type *ptr);
  * Append to b the body of a fill function (variables o and name in scope) that sets *o to a
  * read stream over at most max symbolic bytes: sympu_stream (sympath_unit_rt.h), whose inputs
  * are a length and max bytes, as --sym-file's; recorded as a `stream` line for the test's
- * fmemopen. Anchor: --sym-file (src/runtime/libc/models_io.c).
+ * fmemopen. Never NULL, not even lazily (the libc models compare a stream with NULL, which is
+ * no check of the unit's). Anchor: --sym-file (src/runtime/libc/models_io.c).
  */
 void unit_stream_fill(strbuf *b, unsigned max);
 

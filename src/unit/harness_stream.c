@@ -16,6 +16,9 @@ int unit_is_stream(const ut_type *ptr)
 void unit_stream_fill(strbuf *b, unsigned max)
 {
     /* like --sym-file: a length input (at most max) and max byte inputs, read through the
-     * libc models; the stream is never NULL here (NULL is the lazy choice of the caller) */
+     * libc models */
     sb_printf(b, "    *o = sympu_stream(name, %u);\n", max);
+    /* never NULL, not even lazily: the libc models compare the stream with NULL before they
+     * use it, which is no check of the unit's */
+    sb_puts(b, "    null_ok = 1;\n");
 }
