@@ -22,7 +22,7 @@
 typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
-    char *need; /* per type id: 1 = fill/dump generated */
+    char *need;   /* per type id: 1 = fill/dump generated */
     int callback; /* the stand-in being generated is a function pointer's: it records its arguments */
     strbuf out, warn;
 } gen;
@@ -251,9 +251,7 @@ static void gen_fill(gen *g, const ut_type *t)
                           f->type->id, f->name);
                 free(fs);
             } else {
-                if (f->type->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all);
+                if (f->type->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
@@ -447,8 +445,7 @@ static void gen_driver(gen *g, const ut_func *f)
         sb_printf(b, "    sympu_register((void *)&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"g\", \"%s\", \"-\");\n",
                   gv->name, gv->name, gv->type->id, gv->name);
         if (g->o->global_inputs) {
-            if (gv->type->kind == UT_PTR)
-                sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all);
+            if (gv->type->kind == UT_PTR) sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
         }
     }
@@ -490,10 +487,8 @@ static void gen_driver(gen *g, const ut_func *f)
             if (bytes)
                 sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
             else {
-                /* a pointer element may be NULL when the unit checks elements (v[i] == NULL) */
-                if (e->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all);
+                /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
+                if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             }
             sb_printf(b, "    }\n");
@@ -515,8 +510,7 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
             if (t->kind == UT_PTR)
-                sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n",
-                          g->o->null_all,
+                sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n", g->o->null_all,
                           g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_UNION)

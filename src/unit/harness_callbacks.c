@@ -46,7 +46,8 @@ int unit_callback_is_reader(const ut_type *f)
     if (!f || f->kind != UT_FUNC || f->variadic || f->nargs < 2) return 0;
     const ut_type *r = f->ret, *buf = f->args[0], *n = f->args[1];
     int chars = r->kind == UT_PTR && r->pointee->kind == UT_INT && r->pointee->is_plain_char && !r->pointee->is_const;
-    chars &= buf->kind == UT_PTR && buf->pointee->kind == UT_INT && buf->pointee->is_plain_char && !buf->pointee->is_const;
+    chars &=
+        buf->kind == UT_PTR && buf->pointee->kind == UT_INT && buf->pointee->is_plain_char && !buf->pointee->is_const;
     return chars && n->kind == UT_INT;
 }
 

@@ -214,9 +214,9 @@ char *unit_quote_word(const char *word);
  * Whether the unit checks a pointer named `name` (a parameter or variable name, or a field
  * name: the last member of `a->b->name`) for NULL anywhere (`x == NULL`, `x != 0`, `!x`,
  * `if (x)`, `x && ...`), or with deref nonzero, `*name`. Found on the token stream of every
- * function body of the sources. The harness offers NULL only for such pointers: a pointer
- * the code dereferences without a check is built non-NULL (the issue's "lazy" default), so
- * that not every test is a NULL crash. A syntactic approximation: names are not scoped.
+ * function body of the sources. A syntactic approximation (names are not scoped) that no longer
+ * decides NULL: the harness makes a pointer NULL lazily, where the run compares it with NULL
+ * before a dereference (sympu_lazy_null in sympath_unit_rt.h). Kept for the parser's tests.
  */
 int unit_null_checked(const unit_info *u, const char *name, int deref);
 
@@ -356,9 +356,9 @@ typedef struct ur_entry {
 typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
-    int freed; /* the call freed (or moved) it: no values after the call */
-    int stream;           /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
-    unsigned char *data;  /* stream: the bytes it holds (malloc'ed; NULL when none) */
+    int freed;           /* the call freed (or moved) it: no values after the call */
+    int stream;          /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
+    unsigned char *data; /* stream: the bytes it holds (malloc'ed; NULL when none) */
     size_t ndata;
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
