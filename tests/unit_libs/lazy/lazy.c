@@ -1,9 +1,34 @@
-/* kvscan.c: a function that reports key/value pairs to a handler callback (sympath unit e2e: callbacks' calls asserted). */
+/* lazy.c: pointers NULL only where checked before use, and callbacks whose calls the tests assert (sympath unit e2e). */
 #include <stddef.h>
+
+struct pt {
+    int x, y;
+};
+
+/* Dereferences p without a check: p is never NULL in its tests. */
+int sum_pt(const struct pt *p) { return p->x + p->y > 10 ? 1 : 0; }
+
+/* Checks a parameter also named p before using it: NULL is one of its tests. */
+int pt_or_default(const struct pt *p)
+{
+    if (p == NULL) return -1;
+    return p->x > 0;
+}
+
+/* Passes q to a callee that checks it: NULL is one of its tests. */
+int via_callee(const struct pt *q) { return pt_or_default(q) + 1; }
+
+/* Dereferences p, then checks it (too late): p is never NULL in its tests. */
+int check_after_use(const struct pt *p)
+{
+    int v = p->x;
+    if (!p) return -2;
+    return v > 3;
+}
 
 typedef int (*kv_handler)(void *user, const char *key, int value);
 
-/* Reports min(n, 3) pairs to handler (keys "even"/"odd", values 0, 1, 2) and counts the pairs the
+/* Reports min(n, 3) pairs to handler (keys "even"/"odd", values 0, 10, 20) and counts the pairs the
  * handler refused (returned 0); -1 when n is negative, -2 without a handler. */
 int report_pairs(kv_handler handler, void *user, int n)
 {
