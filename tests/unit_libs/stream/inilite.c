@@ -23,3 +23,14 @@ int count_keys(FILE *f)
     }
     return keys;
 }
+
+/* Whether the first line rd gives opens a section. */
+static int first_line_opens(char *(*rd)(char *, int, FILE *), FILE *f)
+{
+    char line[8];
+    return rd(line, (int)sizeof line, f) != NULL && line[0] == '[';
+}
+
+/* Whether the first line of f opens a section: 1, else 0; reads through a pointer to fgets (the
+ * executor must pass fgets' model, not libc's fgets, for the bytes of f to be symbolic). */
+int opens_section(FILE *f) { return first_line_opens(fgets, f); }
