@@ -17,9 +17,11 @@ null_test() {
 }
 no_null_test sum_pt
 no_null_test check_after_use
+no_null_test char_at
 null_test pt_or_default
 null_test via_callee
 expect_sympath_cov pt_or_default
+expect_sympath_cov char_at
 # FILE *: the bytes the run read, as a stream the test opens and closes
 expect_text inilite 'FILE \*f_obj = fmemopen\(f_obj_text, [0-9]+, "r"\);' "fmemopen stream"
 expect_text inilite 'fclose\(f_obj\);' "fclose of the stream"

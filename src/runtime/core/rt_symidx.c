@@ -87,7 +87,6 @@ expr *rt_symbolic_read(const void *addr, uint64_t size, expr *addr_e)
 {
     uintptr_t a = (uintptr_t)addr;
     if (size == 0 || size > 8 || (size & (size - 1)) || addr_e->width != 64 || addr_e->value != a) return NULL;
-    if (rt_lazy_null_addr(addr_e)) return NULL; /* the object or NULL: pinned, no window */
     /* [first, end): the bytes the window may cover */
     uintptr_t first, end;
     unsigned reach = SYMIDX_WINDOW;

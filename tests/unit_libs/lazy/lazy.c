@@ -26,6 +26,15 @@ int check_after_use(const struct pt *p)
     return v > 3;
 }
 
+/* Reads s at a symbolic index without checking s: s is never NULL in its tests, and the read
+ * stays symbolic (s[i] == 'x' is reached). */
+int char_at(const char *s, unsigned i)
+{
+    if (i > 15) return -1;
+    if (s[i] == 'x') return 1;
+    return 0;
+}
+
 typedef int (*kv_handler)(void *user, const char *key, int value);
 
 /* Reports min(n, 3) pairs to handler (keys "even"/"odd", values 0, 10, 20) and counts the pairs the
