@@ -33,7 +33,7 @@ static void unit_usage(FILE *f)
         "  --enum-any              enum inputs take any value, not only the declared ones\n"
         "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
         "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
-        "  --null-always           every pointer input may be NULL (default: only pointers the unit checks for NULL)\n"
+        "  --null-always           any pointer input may be NULL (default: only where the unit checks it before use)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",

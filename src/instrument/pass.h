@@ -180,4 +180,10 @@ void do_call_concrete(pass *p);
 /* Instrument extractvalue (resolves with.overflow pairs). */
 void do_extractvalue(pass *p);
 
+/* model_addr.c: the address of a modelled stream reader (fgets, fgetc, getc, fread, getline,
+ * getdelim) used as a value in the program's instructions, e.g. passed as a callback, becomes
+ * its model's (__sym_model_X), so an indirect call reads the symbolic stream. Called once per
+ * module before the functions are instrumented. */
+void redirect_model_addresses(LLVMModuleRef m);
+
 #endif

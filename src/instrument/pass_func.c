@@ -230,6 +230,7 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     p->vd = LLVMVoidTypeInContext(p->cx);
     p->null = LLVMConstPointerNull(p->p8);
 
+    redirect_model_addresses(m);
     /* The function list first: the pass adds declarations while it runs. */
     size_t nf = 0, capf = 64;
     LLVMValueRef *fns = malloc(capf * sizeof *fns);

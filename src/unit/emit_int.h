@@ -71,4 +71,32 @@ int emit_char_field(strbuf *b, const names *n, size_t k, const char *suffix, siz
  * globals. Returns the number of assertions written. */
 int emit_unchanged_asserts(strbuf *b, const names *n);
 
+/* ---- emit_stream.c ---- */
+
+/* The declaration of stream object index k (record flag F): its recorded bytes as a char array
+ * and `FILE *NAME = fmemopen(NAME_text, LEN, "r")`, or tmpfile() for an empty stream (glibc's
+ * fmemopen refuses size 0), then assert_non_null. The test closes it (emit_stream_closes).
+ * Returns 0. */
+int emit_stream_decl(strbuf *b, const names *n, size_t k);
+/* `fclose(NAME);` for every stream object of the test, after its assertions. */
+void emit_stream_closes(strbuf *b, const names *n);
+
+/* ---- emit_callbacks.c ---- */
+
+/* In a function-pointer stand-in of the test file: check_expected (check_expected_ptr for
+ * pointers) for every argument unit_callback_arg_kind asserts, so each call must match the next
+ * expectation the test queued and a call without one fails the test. */
+void emit_callback_checks(strbuf *b, const ut_type *ft);
+/* The test's expectations, one per recorded `arg` line in call order: expect_value (integers,
+ * enumerators by name, NULL, an input object's address), expect_string (a const char *'s text),
+ * expect_any (an address the unit made, a text too long to record). CMocka fails the test when
+ * a queued expectation is left over or missing: the count of calls is asserted too. 0, or -1
+ * when a value cannot be written. */
+int emit_callback_expects(strbuf *b, const names *n, const char *indent);
+/* In a reader's stand-in (unit_callback_is_reader): the statements that take the next queued
+ * line (will_return with a string literal, or NULL for the end of the input), copy it into the
+ * buffer a0 of size a1 and return a0 (NULL at the end). Returns 1 when written, 0 when ft is no
+ * reader. */
+int emit_callback_reader_return(strbuf *b, const ut_type *ft);
+
 #endif

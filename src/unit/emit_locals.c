@@ -14,7 +14,7 @@ static int heapable(const ur_object *o);
 
 /* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
  * results or opaque handles). */
-static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle; }
+static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle && !o->stream; }
 
 const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx)
 {
@@ -151,6 +151,8 @@ int addr_of(strbuf *b, const names *n, const char *idtext)
         sb_printf(b, "&%s%s", n->local[k], br); /* an element of an array object */
     else if (o->handle)
         sb_printf(b, "(void *)%s", n->local[k]); /* stands for an opaque type */
+    else if (o->stream)
+        sb_puts(b, n->local[k]); /* a FILE * itself */
     else
         sb_printf(b, "%s%s", o->array || (n->heap && heapable(o)) ? "" : "&", n->local[k]);
     return 0;
@@ -349,6 +351,7 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
+    if (o->stream) return emit_stream_decl(b, n, k);
     if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so

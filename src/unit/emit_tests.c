@@ -28,7 +28,9 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent)
     for (size_t i = 0; i < n->r->nmocks; i++) {
         const ur_mock *m = &n->r->mocks[i];
         strbuf v = STRBUF_INIT;
-        if (value_expr(&v, n, &m->value, 0) != 0) {
+        if (m->value.kind == 's') /* a reader's line (emit_callback_reader_return): a literal */
+            sb_printf(&v, "\"%s\"", m->value.text);
+        else if (value_expr(&v, n, &m->value, 0) != 0) {
             sb_free(&v);
             return -1;
         }
@@ -36,7 +38,7 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent)
                   v.s);
         sb_free(&v);
     }
-    return 0;
+    return emit_callback_expects(b, n, indent);
 }
 
 static const char *signal_name(int s)
@@ -311,6 +313,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         if (have_ret && t->release && rt->kind == UT_PTR)
             sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
         emit_heap_frees(&b, &n);
+        emit_stream_closes(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */
     } else if (!bad) {
         /* the call fails: run it in a child, with default signal actions (CMocka's own
@@ -337,6 +340,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
             sb_puts(&b, "    assert_true(WIFEXITED(status));\n");
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
         }
+        emit_stream_closes(&b, &n);
     }
     free_names(&n);
     if (bad || b.failed) {
@@ -367,11 +371,12 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     free(d);
     sb_free(&head);
     for (size_t i = 0; i < ft->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    if (is_static) emit_callback_checks(b, ft); /* a function pointer's stand-in: a callback */
     for (size_t i = 0; outputs && i < ft->nargs; i++)
         if (unit_mock_out_param(ft->args[i]))
             sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,
                       ft->args[i]->pointee->spelling);
-    switch (r->kind) {
+    switch (is_static && emit_callback_reader_return(b, ft) ? UT_VOID : r->kind) {
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
     case UT_STRUCT:

@@ -22,7 +22,8 @@
 typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
-    char *need; /* per type id: 1 = fill/dump generated */
+    char *need;   /* per type id: 1 = fill/dump generated */
+    int callback; /* the stand-in being generated is a function pointer's: it records its arguments */
     strbuf out, warn;
 } gen;
 
@@ -131,6 +132,11 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
 {
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
+    if (g->callback) unit_callback_record_args(b, name, f, g->need);
+    if (g->callback && unit_callback_is_reader(f)) {
+        unit_callback_reader_body(b, name, g->o->str_len);
+        return;
+    }
     /* --mock-outputs: a fresh value through each output parameter, recorded as an object
      * the emitted stand-in copies from the queue (mock() gives its address) */
     for (size_t i = 0; outputs && i < f->nargs; i++) {
@@ -245,9 +251,7 @@ static void gen_fill(gen *g, const ut_type *t)
                           f->type->id, f->name);
                 free(fs);
             } else {
-                if (f->type->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all || unit_null_checked(g->u, f->name, 0));
+                if (f->type->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
             }
             sb_printf(b, "    }\n");
@@ -260,7 +264,9 @@ static void gen_fill(gen *g, const ut_type *t)
         break;
     case UT_PTR: {
         const ut_type *e = t->pointee;
-        if (e->kind == UT_FUNC) {
+        if (unit_is_stream(t)) {
+            unit_stream_fill(b, g->o->str_len);
+        } else if (e->kind == UT_FUNC) {
             if (stub_ok(e)) {
                 char *sn = unit_stub_name(t);
                 sb_printf(b, "    *o = sympu_choice(name, 1 + (unsigned)null_ok) == 0 ? %s : NULL;\n", sn);
@@ -326,6 +332,8 @@ static void gen_fill(gen *g, const ut_type *t)
     }
     default: sb_printf(b, "    memset(o, 0, sizeof *o);\n"); break;
     }
+    if (t->kind == UT_PTR) /* LCT's lazy NULL: decided by the run (sympu_lazy_null) */
+        sb_printf(b, "    if (!null_ok && *o) *o = (__typeof__(*o))sympu_lazy_null((uintptr_t)*o, name);\n");
     sb_printf(b, "}\n\n");
     free(ts);
 }
@@ -437,8 +445,7 @@ static void gen_driver(gen *g, const ut_func *f)
         sb_printf(b, "    sympu_register((void *)&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"g\", \"%s\", \"-\");\n",
                   gv->name, gv->name, gv->type->id, gv->name);
         if (g->o->global_inputs) {
-            if (gv->type->kind == UT_PTR)
-                sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all || unit_null_checked(g->u, gv->name, 0));
+            if (gv->type->kind == UT_PTR) sb_printf(b, "    sympu_null_ok = %d;\n", g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
         }
     }
@@ -480,10 +487,8 @@ static void gen_driver(gen *g, const ut_func *f)
             if (bytes)
                 sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
             else {
-                /* a pointer element may be NULL when the unit checks elements (v[i] == NULL) */
-                if (e->kind == UT_PTR)
-                    sb_printf(b, "        sympu_null_ok = %d;\n",
-                              g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
+                if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
             }
             sb_printf(b, "    }\n");
@@ -505,9 +510,8 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
             if (t->kind == UT_PTR)
-                sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n",
-                          g->o->null_all || unit_null_checked(g->u, p->name, 0),
-                          g->o->null_all || unit_null_checked(g->u, p->name, 1));
+                sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n", g->o->null_all,
+                          g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             if (t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,
@@ -645,7 +649,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
+        g.callback = 1;
         gen_standin(&g, sn, t->pointee, u->mock_outputs);
+        g.callback = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }

@@ -28,4 +28,37 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need);
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
                     const char *val);
 
+/* Whether ptr is a pointer to a stdio stream (FILE *, const FILE *): such a parameter is a read
+ * stream over symbolic bytes (unit_stream_fill), not an object built field by field. */
+int unit_is_stream(const ut_type *ptr);
+
+/*
+ * Append to b the body of a fill function (variables o and name in scope) that sets *o to a
+ * read stream over at most max symbolic bytes: sympu_stream (sympath_unit_rt.h), whose inputs
+ * are a length and max bytes, as --sym-file's; recorded as a `stream` line for the test's
+ * fmemopen. Never NULL, not even lazily (the libc models compare a stream with NULL, which is
+ * no check of the unit's). Anchor: --sym-file (src/runtime/libc/models_io.c).
+ */
+void unit_stream_fill(strbuf *b, unsigned max);
+
+/*
+ * Append to b, inside a function-pointer stand-in's body (arguments a0, a1, ...), the record-mode
+ * statements that write each argument unit_callback_arg_kind asserts as an `arg NAME K KIND
+ * VALUE` line (sympu_arg_* in sympath_unit_rt.h), so the test can check the count and the
+ * arguments of the calls the unit makes to its callbacks (Dsc+Mock, section 4; EvoSuite's
+ * assertions on what the code under test did). need: the harness's per-type flags (an enum's
+ * sympu_enum_ID exists when set; else the enum is written as an integer).
+ */
+void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need);
+
+/*
+ * Append to b the rest of a reader stand-in's body (unit_callback_is_reader; arguments a0 the
+ * buffer, a1 its size): a choice input NAME_more, 0 = the end of the input (NULL, the default, so
+ * the all-zero input ends the unit's read loop), 1 = a line of at most min(a1 - 1, max) fresh
+ * symbolic bytes (NAME_line) written to a0 and a0 returned; recorded as `mock NAME p 0` or `mock
+ * NAME s TEXT`. Each further call the explorer asks for adds inputs (the test case grows by a
+ * line) instead of the run reading forever. Anchor: Dsc+Mock (section 4), --sym-file's reads.
+ */
+void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
+
 #endif

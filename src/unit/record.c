@@ -44,6 +44,31 @@ static int value(const char *kind, const char *text, ur_value *v)
     return v->text ? 0 : -1;
 }
 
+/* "ID LEN HEX": the bytes of stream object ID. 0, or -1 when malformed. */
+static int stream_line(unit_record *r, const char *text)
+{
+    int id = 0, used = 0;
+    unsigned long len = 0;
+    if (sscanf(text, "%d %lu %n", &id, &len, &used) < 2) return -1;
+    const char *hex = text + used;
+    if (strlen(hex) != 2 * len) return -1;
+    for (size_t i = 0; i < r->nobjs; i++) {
+        ur_object *o = &r->objs[i];
+        if (o->id != id || !o->stream) continue;
+        free(o->data);
+        o->data = malloc(len ? len : 1);
+        if (!o->data) return -1;
+        for (size_t k = 0; k < len; k++) {
+            unsigned v;
+            if (sscanf(hex + 2 * k, "%2x", &v) != 1) return -1;
+            o->data[k] = (unsigned char)v;
+        }
+        o->ndata = len;
+        return 0;
+    }
+    return -1;
+}
+
 static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
 {
     for (size_t i = r->nentries; i-- > 0;)
@@ -77,6 +102,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 o.global = strchr(w[1], 'g') != NULL;
                 o.result = strchr(w[1], 'r') != NULL;
                 o.handle = strchr(w[1], 'h') != NULL;
+                o.stream = strchr(w[1], 'F') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);
@@ -109,6 +135,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strncmp(line, "mock ", 5)) {
             n = words(line + 5, w, 3);
+            if (n == 2 && !strcmp(w[1], "s")) /* a reader's empty line: "mock f s " */
+                w[n++] = "";
             if (n < 3)
                 bad = 1;
             else {
@@ -117,6 +145,25 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 m.name = strdup(w[0]);
                 bad = value(w[1], w[2], &m.value) || add((void **)&r->mocks, &r->nmocks, sizeof m, &m);
             }
+        } else if (!strncmp(line, "arg ", 4)) {
+            n = words(line + 4, w, 4);
+            if (n == 3 && !strcmp(w[2], "s")) /* an empty string: "arg f 1 s " */
+                w[n++] = "";
+            if (n < 4)
+                bad = 1;
+            else {
+                ur_arg a;
+                memset(&a, 0, sizeof a);
+                a.name = strdup(w[0]);
+                a.index = atoi(w[1]);
+                bad = !a.name || value(w[2], w[3], &a.value) || add((void **)&r->args, &r->nargs, sizeof a, &a);
+                if (bad) {
+                    free(a.name);
+                    free(a.value.text);
+                }
+            }
+        } else if (!strncmp(line, "stream ", 7)) {
+            bad = stream_line(r, line + 7);
         } else if (!strcmp(line, "retheap")) {
             r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
@@ -173,6 +220,7 @@ void unit_record_free(unit_record *r)
     for (size_t i = 0; i < r->nobjs; i++) {
         free(r->objs[i].local);
         free(r->objs[i].ctype);
+        free(r->objs[i].data);
     }
     for (size_t i = 0; i < r->nentries; i++) {
         free(r->entries[i].suffix);
@@ -183,6 +231,11 @@ void unit_record_free(unit_record *r)
         free(r->mocks[i].name);
         free(r->mocks[i].value.text);
     }
+    for (size_t i = 0; i < r->nargs; i++) {
+        free(r->args[i].name);
+        free(r->args[i].value.text);
+    }
+    free(r->args);
     for (size_t i = 0; i < r->nwalks; i++) {
         free(r->walks[i].suffix);
         free(r->walks[i].tail);

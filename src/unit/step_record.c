@@ -76,6 +76,7 @@ void record_vector(const char *recorder, const char *rec_path, const char *vec, 
         free(text);
         goto out;
     }
+    unit_record_prune(&rec);
     unit_outcome oc = UO_NORMAL;
     int signo = 0, code = 0;
     if (!rec.called) {

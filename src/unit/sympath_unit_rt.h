@@ -53,9 +53,9 @@ typedef struct sympu_obj {
 static sympu_obj sympu_objs[SYMPU_MAX_OBJS + 1];
 static int sympu_nobjs;
 
-/* Set by the caller just before it fills a pointer: whether NULL is one of the choices
- * (the unit checks this pointer for NULL somewhere), and the same for the pointer a fresh
- * object of pointer type holds (T **p: is *p checked). A pointer fill reads and resets
+/* Set by the caller just before it fills a pointer: whether NULL is one of the eager choices
+ * (a stand-in's result, --null-all), and the same for the pointer a fresh object of pointer
+ * type holds (T **p: *p). 0: NULL is lazy (sympu_lazy_null). A pointer fill reads and resets
  * both to 1. */
 static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
 
@@ -197,6 +197,51 @@ static unsigned sympu_choice(const char *name, unsigned n)
     unsigned c = sym_uint(name);
     sym_assume(c < n);
     return c;
+}
+
+/* LCT's lazy initialisation of NULL, decided by the run: the pointer p (not NULL) becomes
+ * p & -(uintptr_t)!null, with `null` a fresh boolean input NAME.null that is false on the first
+ * run. No branch of the harness reads it, so the explorer meets it only where the unit (or a
+ * callee it passes the pointer to) compares the pointer: `p == NULL` is then a symbolic branch
+ * whose other side is the NULL test. A load or store through the pointer pins its address
+ * (rt_concretize_pin: null is false from there on), so once the unit has dereferenced the
+ * pointer, a later check can no longer be made NULL, and a pointer dereferenced without a
+ * check is never NULL. */
+static uintptr_t sympu_lazy_null(uintptr_t p, const char *name)
+{
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s.null", name);
+    _Bool null = sym_bool(nm);
+    return p & ((uintptr_t)0 - (uintptr_t)!null);
+}
+
+/* A FILE * input: a read stream over at most max fresh symbolic bytes (label.len, then
+ * label[0..max-1], as --sym-file reads a file), registered as object F. The executor's runtime
+ * (models_io.c) and the replay library (replay.c) both define __sym_unit_stream; in record mode
+ * the bytes the stream holds are written as `stream ID LEN HEX`, so the test can rebuild it with
+ * fmemopen. NULL when the runtime has no stream left. */
+FILE *__sym_unit_stream(const char *label, unsigned max);
+#ifdef SYMPATH_UNIT_RECORD
+int __sym_unit_stream_data(FILE *f, const unsigned char **data, unsigned *len);
+#endif
+static FILE *sympu_stream(const char *name, unsigned max)
+{
+    FILE *f = __sym_unit_stream(name, max);
+    if (!f) return NULL;
+    int id = sympu_register(f, -3, 1, 1, 0, NULL, "F", name, "FILE");
+#ifdef SYMPATH_UNIT_RECORD
+    const unsigned char *d;
+    unsigned len;
+    if (id > 0 && __sym_unit_stream_data(f, &d, &len) == 0) {
+        char hex[2 * 1000 + 1]; /* a record line holds 2048 bytes */
+        unsigned n = len < 1000 ? len : 1000;
+        for (unsigned i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+        hex[2 * n] = 0;
+        sympu_rec("stream %d %u %s\n", id, n, hex);
+    }
+#endif
+    sympu_built(id);
+    return f;
 }
 
 #ifdef SYMPATH_UNIT_RECORD
@@ -525,6 +570,29 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
     }
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
+}
+
+/* The arguments of a call to a function-pointer stand-in (a callback the unit calls), one
+ * `arg NAME K KIND VALUE` line each, before the call's `mock` line: integers (i, u), enumerators
+ * (e), a const char * as its text (s; NULL as p 0; v when longer than 200 bytes), other pointers
+ * as p (an input object, 0, or -1 for any other address). */
+static void sympu_arg_i(const char *fn, int k, long long v) { sympu_rec("arg %s %d i %lld\n", fn, k, v); }
+static void sympu_arg_u(const char *fn, int k, unsigned long long v) { sympu_rec("arg %s %d u %llu\n", fn, k, v); }
+static void sympu_arg_e(const char *fn, int k, const char *v) { sympu_rec("arg %s %d e %s\n", fn, k, v); }
+static void sympu_arg_p(const char *fn, int k, const void *p)
+{
+    char buf[32];
+    sympu_rec("arg %s %d p %s\n", fn, k, sympu_ptr_text(p, buf));
+}
+static void sympu_arg_s(const char *fn, int k, const char *s)
+{
+    char lit[200 * 6 + 1];
+    if (!s)
+        sympu_rec("arg %s %d p 0\n", fn, k);
+    else if (sympu_escape(s, 200, lit, sizeof lit) == 0)
+        sympu_rec("arg %s %d s %s\n", fn, k, lit);
+    else
+        sympu_rec("arg %s %d v -\n", fn, k);
 }
 
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p)

@@ -214,9 +214,9 @@ char *unit_quote_word(const char *word);
  * Whether the unit checks a pointer named `name` (a parameter or variable name, or a field
  * name: the last member of `a->b->name`) for NULL anywhere (`x == NULL`, `x != 0`, `!x`,
  * `if (x)`, `x && ...`), or with deref nonzero, `*name`. Found on the token stream of every
- * function body of the sources. The harness offers NULL only for such pointers: a pointer
- * the code dereferences without a check is built non-NULL (the issue's "lazy" default), so
- * that not every test is a NULL crash. A syntactic approximation: names are not scoped.
+ * function body of the sources. A syntactic approximation (names are not scoped) that no longer
+ * decides NULL: the harness makes a pointer NULL lazily, where the run compares it with NULL
+ * before a dereference (sympu_lazy_null in sympath_unit_rt.h). Kept for the parser's tests.
  */
 int unit_null_checked(const unit_info *u, const char *name, int deref);
 
@@ -274,6 +274,18 @@ void unit_pair_buffers(ut_func *f);
  * could know). */
 int unit_mock_out_param(const ut_type *t);
 
+/* How a function-pointer stand-in's argument of type t is recorded and asserted (callbacks: the
+ * count and arguments of the calls the unit makes, harness_callbacks.c): 'i' / 'u' a signed /
+ * unsigned integer or bool, 'e' an enum, 's' a const char * (its text), 'p' another pointer;
+ * 0: not asserted (floating point, struct, union). */
+int unit_callback_arg_kind(const ut_type *t);
+
+/* Whether function type f is a reader callback shaped like fgets, `char *(*)(char *buf, int n,
+ * ...)`: its stand-in ends the input (NULL) or writes a line of fresh symbolic text (at most
+ * n - 1 bytes and --str-len) into buf and returns buf; the test's stand-in copies the queued line
+ * (harness_callbacks.c, emit_callbacks.c). */
+int unit_callback_is_reader(const ut_type *f);
+
 /* Options of the harness. */
 typedef struct unit_harness_opts {
     unsigned depth;                /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */
@@ -305,10 +317,14 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
  *                                        g = a global variable (LOCAL is its name), r = the struct
  *                                        the call returned (recorded after the call only), h = an
- *                                        opaque handle (COUNT zero bytes standing for an unknown type)
+ *                                        opaque handle (COUNT zero bytes standing for an unknown type),
+ *                                        F = a FILE * read stream (CTYPE FILE; its bytes on a stream line)
+ *   stream ID LEN HEX                    the LEN bytes stream object ID holds, two hex digits each
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
+ *   arg NAME K KIND VALUE                argument K of a call to function-pointer stand-in NAME (before
+ *                                        the call's mock line; KIND s: a const char *'s text, v: any)
  *   call                                 the function is called now
  *   ret KIND VALUE                       it returned this value
  *   walk ROOT LV TAIL KIND VALUE         after the call, a value in fresh memory the call returned
@@ -340,7 +356,10 @@ typedef struct ur_entry {
 typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
-    int freed; /* the call freed (or moved) it: no values after the call */
+    int freed;           /* the call freed (or moved) it: no values after the call */
+    int stream;          /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
+    unsigned char *data; /* stream: the bytes it holds (malloc'ed; NULL when none) */
+    size_t ndata;
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
     char *ctype; /* element / object type spelling */
@@ -360,6 +379,13 @@ typedef struct ur_mock {
     ur_value value;
 } ur_mock;
 
+/* An `arg` line: argument index of a call to the function-pointer stand-in name. */
+typedef struct ur_arg {
+    char *name;
+    int index;
+    ur_value value; /* kind i u e s p, or v (not asserted) */
+} ur_arg;
+
 typedef struct unit_record {
     ur_object *objs;
     size_t nobjs;
@@ -367,6 +393,8 @@ typedef struct unit_record {
     size_t nentries;
     ur_mock *mocks;
     size_t nmocks;
+    ur_arg *args; /* the callbacks' arguments, in call order */
+    size_t nargs;
     ur_walk *walks; /* in record order */
     size_t nwalks;
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
@@ -381,6 +409,10 @@ typedef struct unit_record {
 int unit_record_parse(const char *text, unit_record *r, char **err);
 /* Free everything r owns and zero it. */
 void unit_record_free(unit_record *r);
+/* Remove from r the objects that no parameter, global, result, stand-in value or walk line
+ * reaches through recorded pointer values (the object of a pointer the run made NULL lazily),
+ * with their entries (record_reach.c). Out of memory: r stays whole. */
+void unit_record_prune(unit_record *r);
 
 /* How a recorded test ended natively. */
 typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;

@@ -85,25 +85,28 @@ static void test_structure(void **state)
 static void test_pointer_choices(void **state)
 {
     (void)state;
-    /* n is checked (p = n with p != NULL) and so is next (p = p->next): NULL is a choice;
-     * peer is dereferenced unchecked: never NULL (unless at the depth bound) */
+    /* the syntactic scan still finds the checked names (n: p = n with p != NULL; next: p =
+     * p->next; peer is dereferenced unchecked), but it no longer decides NULL */
     assert_true(unit_null_checked(&u, "n", 0));
     assert_true(unit_null_checked(&u, "next", 0));
     assert_false(unit_null_checked(&u, "peer", 0));
     char *drv = function_text("static void sympu_drive_f(void) {");
     assert_non_null(drv);
-    assert_non_null(strstr(drv, "sympu_null_ok = 1;")); /* n */
+    assert_non_null(strstr(drv, "sympu_null_ok = 0;")); /* n: NULL is lazy, not an eager choice */
+    assert_null(strstr(drv, "sympu_null_ok = 1;"));
     free(drv);
-    /* the struct builder sets NULL-ability per field before filling it */
+    /* every field is built the same way, checked or not: the run decides (lazy NULL) */
     const char *fill = strstr(harness, "snprintf(nm, sizeof nm, \"%s.peer\", name);");
     assert_non_null(fill);
     assert_non_null(strstr(fill, "sympu_null_ok = 0;"));
     const char *nx = strstr(harness, "snprintf(nm, sizeof nm, \"%s.next\", name);");
     assert_non_null(nx);
-    assert_non_null(strstr(nx, "sympu_null_ok = 1;"));
-    /* LCT's choice: fresh, NULL or an alias of an earlier object of the same type */
+    assert_non_null(strstr(nx, "sympu_null_ok = 0;"));
+    /* LCT's choice: fresh or an alias of an earlier object of the same type (NULL eagerly only
+     * at the depth bound), then NULL lazily, by the input NAME.null, without a branch */
     assert_non_null(strstr(harness, "unsigned c = sympu_choice(name, fresh + nnull + nal);"));
     assert_non_null(strstr(harness, "*o = sympu_nth("));
+    assert_non_null(strstr(harness, "if (!null_ok && *o) *o = (__typeof__(*o))sympu_lazy_null((uintptr_t)*o, name);"));
 }
 
 static void test_buffer_enum(void **state)

@@ -551,6 +551,50 @@ __attribute__((weak)) void __VERIFIER_error(void)
 /* ---- sympath.h ---- */
 
 int sym_int(const char *name) { return (int)next_int(); }
+
+/* The streams __sym_unit_stream made, for __sym_unit_stream_data. */
+static struct unit_stream {
+    FILE *f;
+    const unsigned char *data;
+    unsigned len;
+} unit_streams[16];
+static size_t unit_nstreams;
+
+/* The executor's __sym_unit_stream (models_io.c) natively: label.len, then max bytes (the
+ * same inputs in the same order), the first len of them as a read-only memory stream. */
+FILE *__sym_unit_stream(const char *label, unsigned max)
+{
+    static unsigned char bytes[17 * 4097];
+    static size_t used;
+    (void)label;
+    unsigned len = (unsigned)next_int();
+    if (len > max) len = max;
+    unsigned char *d = max + 1 <= sizeof bytes - used ? bytes + used : NULL;
+    for (unsigned i = 0; i < max; i++) {
+        unsigned char c = (unsigned char)next_int();
+        if (d) d[i] = c;
+    }
+    if (!d) return NULL;
+    used += max + 1;
+    /* an empty stream on /dev/null: fmemopen may refuse size 0 */
+    FILE *f = len ? fmemopen(d, len, "r") : fopen("/dev/null", "r");
+    if (f && unit_nstreams < sizeof unit_streams / sizeof unit_streams[0])
+        unit_streams[unit_nstreams++] = (struct unit_stream){f, d, len};
+    return f;
+}
+
+/* The bytes a stream __sym_unit_stream returned holds (the recorder writes them to its record):
+ * *data (owned by the replay library) and *len. Returns 0, or -1 for a stream it did not make. */
+int __sym_unit_stream_data(FILE *f, const unsigned char **data, unsigned *len)
+{
+    for (size_t i = 0; f && i < unit_nstreams; i++)
+        if (unit_streams[i].f == f) {
+            *data = unit_streams[i].data;
+            *len = unit_streams[i].len;
+            return 0;
+        }
+    return -1;
+}
 unsigned sym_uint(const char *name) { return (unsigned)next_int(); }
 long sym_long(const char *name) { return (long)next_int(); }
 unsigned long sym_ulong(const char *name) { return (unsigned long)next_int(); }

@@ -79,6 +79,11 @@ int rt_trace_append(const trace_rec *r, int final);
  * it had (cond = (e == value), value masked to e's width; arg = kind). Nothing is
  * recorded when that condition folds to a constant. */
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind);
+/* An access through address expression addr_e: every lazily initialised pointer of sympath
+ * unit in its sum (A & M, M symbolic and all ones in this run) is replaced by A, after recording
+ * the assumption A & M == A (rt_trace.c). Returns the address expression to go on with, NULL
+ * when nothing symbolic is left; addr_e NULL gives NULL. */
+expr *rt_lazy_null_pin(expr *addr_e);
 /* Count one concretization of kind (ignored when out of range). */
 void rt_count_conc(uint32_t kind);
 /* Does the memory behind p (its first 256 bytes) hold a symbolic byte? (rt_shadow.c) */

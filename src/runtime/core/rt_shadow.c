@@ -200,6 +200,7 @@ expr *rt_shadow_load(const void *addr, uint64_t size)
 
 symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
 {
+    addr_e = rt_lazy_null_pin(addr_e);
     if (size == 0 || size > 8) {
         if (addr_e) rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
         return NULL;
@@ -215,6 +216,7 @@ symx __sym_load_slow(const void *addr, uint64_t size, symx addr_e)
 
 void __sym_store_slow(void *addr, uint64_t size, symx val, symx addr_e)
 {
+    addr_e = rt_lazy_null_pin(addr_e);
     if (addr_e) rt_concretize_pin(addr_e, (uintptr_t)addr, CONC_SYM_POINTER);
     if (rt.trace_full) /* the run has gone concrete (rt_trace.c) */
         val = NULL;

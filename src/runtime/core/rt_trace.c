@@ -132,6 +132,48 @@ int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uin
     return 0;
 }
 
+/*
+ * sympath unit builds a pointer input whose NULL is decided lazily (LCT's lazy initialisation,
+ * sympath_unit_rt.h sympu_lazy_null) as A & M: A the object's address, M a mask that is all
+ * ones unless the input NAME.null is set. An access through such a pointer (plus any offset)
+ * means the object exists: the runtime records the assumption A & M == A (the explorer never
+ * opens its other side, so there is no NULL after a dereference) and goes on with A in its
+ * place, so a symbolic index still gets its symbolic read and its own pin.
+ */
+static int lazy_node(const expr *e)
+{
+    if (e->op != EXPR_AND) return 0;
+    const expr *a = e->kid[0], *m = e->kid[1];
+    if (a->op != EXPR_CONST) {
+        const expr *t = a;
+        a = m;
+        m = t;
+    }
+    return a->op == EXPR_CONST && a->value != 0 && m->op != EXPR_CONST && m->value == expr_mask(m->width);
+}
+
+static expr *lazy_rewrite(expr *e, int depth)
+{
+    if (lazy_node(e)) {
+        expr_ctx *cx = rt_cx();
+        expr *a = expr_const(cx, e->value, e->width);
+        rt_trace_event(BK_ASSUME, 0, 1, expr_cmp(cx, PRED_EQ, e, a), 0);
+        return a;
+    }
+    if (depth > 8 || (e->op != EXPR_ADD && e->op != EXPR_SUB)) return e;
+    expr *k0 = lazy_rewrite(e->kid[0], depth + 1);
+    expr *k1 = e->op == EXPR_ADD ? lazy_rewrite(e->kid[1], depth + 1) : e->kid[1];
+    if (k0 == e->kid[0] && k1 == e->kid[1]) return e;
+    return expr_binary(rt_cx(), (expr_op)e->op, k0, k1);
+}
+
+expr *rt_lazy_null_pin(expr *addr_e)
+{
+    if (!addr_e) return NULL;
+    expr *r = lazy_rewrite(addr_e, 0);
+    return r->op == EXPR_CONST ? NULL : r;
+}
+
 void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
 {
     rt_count_conc(kind);

@@ -1,0 +1,52 @@
+/* emit_callbacks.c: the calls a test's callbacks receive (count and arguments) as CMocka expectations. */
+#include <stdio.h>
+
+#include "emit_int.h"
+
+void emit_callback_checks(strbuf *b, const ut_type *ft)
+{
+    for (size_t i = 0; i < ft->nargs; i++) {
+        int k = unit_callback_arg_kind(ft->args[i]);
+        if (k == 'p' || k == 's')
+            sb_printf(b, "    check_expected_ptr(a%zu);\n", i);
+        else if (k)
+            sb_printf(b, "    check_expected(a%zu);\n", i);
+    }
+}
+
+int emit_callback_expects(strbuf *b, const names *n, const char *indent)
+{
+    for (size_t i = 0; i < n->r->nargs; i++) {
+        const ur_arg *a = &n->r->args[i];
+        const ur_value *v = &a->value;
+        strbuf e = STRBUF_INIT;
+        if (v->kind == 's') {
+            /* the record holds the literal's body, escaped */
+            sb_printf(b, "%sexpect_string(%s, a%d, \"%s\");\n", indent, a->name, a->index, v->text);
+        } else if (v->kind == 'p' && v->text[0] == '-') {
+            sb_printf(b, "%sexpect_any(%s, a%d); /* an address the unit made */\n", indent, a->name, a->index);
+        } else if (v->kind == 'v') {
+            sb_printf(b, "%sexpect_any(%s, a%d); /* a text longer than 200 bytes */\n", indent, a->name, a->index);
+        } else if (value_expr(&e, n, v, 0) == 0) {
+            if (v->kind == 'p')
+                sb_printf(b, "%sexpect_value(%s, a%d, (uintptr_t)%s);\n", indent, a->name, a->index, e.s);
+            else
+                sb_printf(b, "%sexpect_value(%s, a%d, %s);\n", indent, a->name, a->index, e.s);
+        } else {
+            sb_free(&e);
+            return -1;
+        }
+        sb_free(&e);
+    }
+    return 0;
+}
+
+int emit_callback_reader_return(strbuf *b, const ut_type *ft)
+{
+    if (!unit_callback_is_reader(ft)) return 0;
+    sb_puts(b, "    const char *line = (const char *)(uintptr_t)mock(); /* the next line, NULL at the end */\n");
+    sb_puts(b, "    if (line == NULL) return NULL;\n    size_t len = strlen(line);\n");
+    sb_puts(b, "    if (len > (size_t)a1 - 1) len = (size_t)a1 - 1;\n    memcpy(a0, line, len);\n");
+    sb_puts(b, "    a0[len] = '\\0';\n    return a0;\n");
+    return 1;
+}

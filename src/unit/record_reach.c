@@ -1,0 +1,92 @@
+/* record_reach.c: drops the objects of a record no parameter, global, result or stand-in reaches (lazily NULL pointers' objects). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+/* Index of the object a pointer value ("ID", "ID[K]") names, or -1. */
+static long target(const unit_record *r, const ur_value *v)
+{
+    if (v->kind != 'p' || !v->text) return -1;
+    int id = atoi(v->text);
+    if (id <= 0) return -1;
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].id == id) return (long)i;
+    return -1;
+}
+
+/*
+ * The harness builds the object behind every pointer before the call, also when the run then
+ * makes the pointer NULL (lazy NULL, sympu_lazy_null): such an object, and what only it points
+ * to, is in the record but in no test. Marked from the roots (parameters, globals, the result,
+ * stand-ins' results and output objects, walk lines and callback arguments naming an input
+ * object) along the pointer values before and after the call; the others are removed with
+ * their entries.
+ */
+void unit_record_prune(unit_record *r)
+{
+    if (r->nobjs == 0) return;
+    char *live = calloc(r->nobjs, 1);
+    long *stack = calloc(r->nobjs + r->nmocks + r->nwalks + r->nargs + 2 * r->nentries + 1, sizeof *stack);
+    if (!live || !stack) {
+        free(live);
+        free(stack);
+        return; /* out of memory: the record stays whole */
+    }
+    size_t sp = 0;
+    for (size_t i = 0; i < r->nobjs; i++) {
+        const ur_object *o = &r->objs[i];
+        if (o->param || o->global || o->result) stack[sp++] = (long)i;
+    }
+    for (size_t i = 0; i < r->nmocks; i++) {
+        long t = target(r, &r->mocks[i].value);
+        if (t >= 0) stack[sp++] = t;
+    }
+    for (size_t i = 0; i < r->nwalks; i++) {
+        long t = target(r, &r->walks[i].value);
+        if (t >= 0) stack[sp++] = t;
+    }
+    for (size_t i = 0; i < r->nargs; i++) {
+        long t = target(r, &r->args[i].value);
+        if (t >= 0) stack[sp++] = t;
+    }
+    while (sp > 0) {
+        long k = stack[--sp];
+        if (live[k]) continue;
+        live[k] = 1;
+        for (size_t j = 0; j < r->nentries; j++) {
+            const ur_entry *e = &r->entries[j];
+            if (e->obj != r->objs[k].id) continue;
+            long a = target(r, &e->pre), b = target(r, &e->post);
+            if (a >= 0 && !live[a]) stack[sp++] = a;
+            if (b >= 0 && !live[b] && a != b) stack[sp++] = b;
+        }
+    }
+    free(stack);
+    size_t no = 0, ne = 0;
+    for (size_t j = 0; j < r->nentries; j++) {
+        ur_entry *e = &r->entries[j];
+        int keep = 1;
+        for (size_t i = 0; i < r->nobjs; i++)
+            if (r->objs[i].id == e->obj) keep = live[i];
+        if (keep) {
+            r->entries[ne++] = *e;
+        } else {
+            free(e->suffix);
+            free(e->pre.text);
+            free(e->post.text);
+        }
+    }
+    r->nentries = ne;
+    for (size_t i = 0; i < r->nobjs; i++) {
+        if (live[i]) {
+            r->objs[no++] = r->objs[i];
+        } else {
+            free(r->objs[i].local);
+            free(r->objs[i].ctype);
+            free(r->objs[i].data);
+        }
+    }
+    r->nobjs = no;
+    free(live);
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# test_unit_lazy_io.sh: sympath unit's lazy NULL (a pointer is NULL only where the unit checks it before a
+# dereference), FILE * parameters as fmemopen streams, and callbacks whose calls the tests assert; the
+# three units together, so the test stays short (issue 13 item 3).
+. "$SRC/tests/e2e/unit_common.sh"
+unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c -- --all --budget 2s
+
+# no_null_test FUNCTION: no test of FUNCTION passes a NULL pointer (it dereferences without a check)
+no_null_test() {
+    awk -v f="$1" '/^static void test_/ { on = index($0, "test_" f "_") > 0 } on && /\*[a-z_]+ = NULL;/ { bad = 1 }
+        END { exit bad }' "$out/test_lazy.c" || fail "a test of $1 passes NULL, which $1 dereferences unchecked"
+}
+# null_test FUNCTION: some test of FUNCTION passes NULL (it, or a callee it passes the pointer to, checks first)
+null_test() {
+    awk -v f="$1" '/^static void test_/ { on = index($0, "test_" f "_") > 0 } on && /\*[a-z_]+ = NULL;/ { ok = 1 }
+        END { exit !ok }' "$out/test_lazy.c" || fail "no test of $1 passes NULL, though it checks before use"
+}
+no_null_test sum_pt
+no_null_test check_after_use
+no_null_test char_at
+null_test pt_or_default
+null_test via_callee
+expect_sympath_cov pt_or_default
+expect_sympath_cov char_at
+# FILE *: the bytes the run read, as a stream the test opens and closes
+expect_text inilite 'FILE \*f_obj = fmemopen\(f_obj_text, [0-9]+, "r"\);' "fmemopen stream"
+expect_text inilite 'fclose\(f_obj\);' "fclose of the stream"
+# callbacks: each call's arguments expected, the reader's lines queued
+expect_text lazy 'check_expected\(a2\);' "check of the handler's int argument"
+expect_text lazy 'expect_string\(stub_handler, a1, "even"\);' "expected key of a handler call"
+expect_text lazy 'will_return\(stub_reader, "[^"]*"\);' "a line the reader gives"
+expect_text lazy 'will_return\(stub_reader, NULL\);' "the end of the reader's input"
+# sympath verified every file (compiled with -Werror, run, checked under ASan+UBSan+LSan): nothing dropped
+jq -e '[.functions[] | (.dropped | length) + .sanitizer.dropped + .tests_expecting_failure] | add == 0' \
+    "$out/report.json" >/dev/null ||
+    fail "report.json: tests dropped or crashing: $(jq -c '[.functions[] | {function, dropped, tests_expecting_failure}]' "$out/report.json")"
+# report_gcov FUNCTION MIN: sympath's own gcov figure for FUNCTION is at least MIN percent
+report_gcov() {
+    jq -e --arg f "$1" --argjson m "$2" '.functions[] | select(.function == $f) | .gcov |
+        .branches_total > 0 and 100 * .branches_taken >= $m * .branches_total' "$out/report.json" >/dev/null ||
+        fail "report.json: gcov of $1 below $2%: $(jq -c --arg f "$1" '.functions[] | select(.function == $f) | .gcov' "$out/report.json")"
+}
+report_gcov count_comments 80
+report_gcov report_pairs 60
+# the stream test built again here, independently (fmemopen and tmpfile need nothing but libc)
+build_and_run inilite
+expect_gcov count_keys 80
+# fgets passed as a function pointer reads the symbolic stream too (instrument/model_addr.c)
+expect_gcov first_line_opens 75 # 25 when fgets through the pointer reads the real, empty, file
+pass
