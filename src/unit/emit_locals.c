@@ -14,7 +14,9 @@ static int heapable(const ur_object *o);
 
 /* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
  * results or opaque handles). */
-static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle; }
+static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle && !o->make_arg; }
+
+int emit_heapable(const ur_object *o) { return heapable(o); }
 
 const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx)
 {
@@ -288,7 +290,7 @@ void emit_heap_frees(strbuf *b, const names *n)
     if (!expr || !done) goto out;
     for (size_t k = 0; k < r->nobjs; k++) {
         const ur_object *o = &r->objs[k];
-        if (!heapable(o) || o->freed) {
+        if (!heapable(o) || o->freed || emit_made_undeclared(n, k)) {
             done[k] = 1;
             continue;
         }
@@ -349,6 +351,8 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
+    int made = emit_made_decl(b, n, k); /* built by the unit's producers (emit_producer.c) */
+    if (made) return made < 0 ? -1 : 0;
     if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so

@@ -239,6 +239,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     memset(&n, 0, sizeof n);
     n.u = u;
     n.heap = t->heap;
+    n.fn = t->fn;
     if (assign_names(&n, r) != 0) return NULL;
     strbuf b = STRBUF_INIT, fix = STRBUF_INIT;
     /* declared[id-1] == 'y' once object id is declared */
@@ -308,7 +309,8 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
-        if (have_ret && t->release && rt->kind == UT_PTR)
+        int ret_released = emit_made_releases(&b, &n, t, 1); /* what the unit's producers built */
+        if (have_ret && t->release && rt->kind == UT_PTR && !ret_released)
             sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
         emit_heap_frees(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */
@@ -337,6 +339,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
             sb_puts(&b, "    assert_true(WIFEXITED(status));\n");
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
         }
+        emit_made_releases(&b, &n, t, 0);
     }
     free_names(&n);
     if (bad || b.failed) {

@@ -51,6 +51,29 @@ static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
     return NULL;
 }
 
+/* A `make ID KIND FUNC ARG...` line (after "make "); 0, or -1 when malformed. */
+static int record_make(unit_record *r, char *rest)
+{
+    ur_make m;
+    memset(&m, 0, sizeof m);
+    char *save = NULL, *id = strtok_r(rest, " ", &save), *kind = strtok_r(NULL, " ", &save);
+    char *fn = strtok_r(NULL, " ", &save);
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr("ri", kind[0])) return -1;
+    m.obj = atoi(id);
+    m.kind = kind[0];
+    m.func = strdup(fn);
+    for (char *a = strtok_r(NULL, " ", &save); a && m.func; a = strtok_r(NULL, " ", &save)) {
+        int v = atoi(a);
+        if (add((void **)&m.args, &m.nargs, sizeof v, &v) != 0) break;
+    }
+    if (!m.func || add((void **)&r->makes, &r->nmakes, sizeof m, &m) != 0) {
+        free(m.func);
+        free(m.args);
+        return -1;
+    }
+    return 0;
+}
+
 int unit_record_parse(const char *text, unit_record *r, char **err)
 {
     memset(r, 0, sizeof *r);
@@ -77,6 +100,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 o.global = strchr(w[1], 'g') != NULL;
                 o.result = strchr(w[1], 'r') != NULL;
                 o.handle = strchr(w[1], 'h') != NULL;
+                o.make_arg = strchr(w[1], 'm') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);
@@ -148,6 +172,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                     free(wk.value.text);
                 }
             }
+        } else if (!strncmp(line, "make ", 5)) {
+            bad = record_make(r, line + 5);
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)
@@ -189,6 +215,11 @@ void unit_record_free(unit_record *r)
         free(r->walks[i].value.text);
     }
     free(r->walks);
+    for (size_t i = 0; i < r->nmakes; i++) {
+        free(r->makes[i].func);
+        free(r->makes[i].args);
+    }
+    free(r->makes);
     free(r->ret.text);
     free(r->objs);
     free(r->entries);

@@ -286,6 +286,10 @@ typedef struct unit_harness_opts {
     const char *rt_header;         /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
+    int raw_inputs;                /* nonzero (--raw-inputs): no producers, every parameter built field by field */
+    const char *const *inits;      /* --init TYPE=FUNCTION (repeatable): FUNCTION produces TYPE (a parameter's
+                                      spelling or its pointee's); no discovery for that TYPE (producers_int.h) */
+    size_t ninits;
 } unit_harness_opts;
 
 /*
@@ -305,7 +309,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        of COUNT elements of CTYPE (else COUNT is 1), s = string,
  *                                        g = a global variable (LOCAL is its name), r = the struct
  *                                        the call returned (recorded after the call only), h = an
- *                                        opaque handle (COUNT zero bytes standing for an unknown type)
+ *                                        opaque handle (COUNT zero bytes standing for an unknown type),
+ *                                        m = an argument of a producer's call (see make)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
@@ -320,6 +325,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   retheap                              the returned pointer is the start of a block malloc, calloc or
  *                                        realloc gave during the call (not freed): the test releases it
  *   freed ID                             the call freed or reallocated object ID (no post values)
+ *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
+ *                                        ARG the id of an object of flag m holding that argument
+ *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -341,6 +349,8 @@ typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
     int freed; /* the call freed (or moved) it: no values after the call */
+    int make_arg; /* flag m: holds an argument of a producer's call (`make`), not declared on its own when
+                     its value can be written inline */
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
     char *ctype; /* element / object type spelling */
@@ -360,6 +370,16 @@ typedef struct ur_mock {
     ur_value value;
 } ur_mock;
 
+/* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
+ * sequences of length one). */
+typedef struct ur_make {
+    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
+    char kind;  /* 'r': obj = func(args); 'i': func(&obj) */
+    char *func; /* the producer */
+    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */
+    size_t nargs;
+} ur_make;
+
 typedef struct unit_record {
     ur_object *objs;
     size_t nobjs;
@@ -369,6 +389,8 @@ typedef struct unit_record {
     size_t nmocks;
     ur_walk *walks; /* in record order */
     size_t nwalks;
+    ur_make *makes; /* in record order */
+    size_t nmakes;
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */
