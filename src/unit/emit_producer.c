@@ -16,7 +16,8 @@
  * test uses nowhere else as a literal, `strnew("ab")`), else the local holding it; an object made
  * by `FUNC(&obj)` is declared without initialiser and initialised by the call. After the
  * assertions the test releases what it built and what the call returned with the unit's destructor
- * of that type (unit_destructor; else free): the input, or, when the function consumed it (its
+ * of that type (unit_destructor; else free when the recorder saw the value is the start of a heap
+ * block the producer allocated, `make ID h`, and nothing otherwise): the input, or, when the function consumed it (its
  * result replaces the input, unit_param_consumed), the result.
  */
 
@@ -106,7 +107,7 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
     const ur_make *m = make_of(r, o->id);
     if (!m) return 0;
     const char *nm = n->local[k];
-    if (m->kind == 'r') {
+    if (m->kind != 'i') {
         strbuf args = STRBUF_INIT;
         for (size_t a = 0; a < m->nargs; a++) {
             if (a) sb_puts(&args, ", ");
@@ -148,7 +149,7 @@ int emit_made_consumed(const names *n, int id)
     size_t k;
     const ur_object *o = obj_by_id(n->r, id, &k);
     const ur_make *m = o ? make_of(n->r, id) : NULL;
-    return m && m->kind == 'r' && o->param && n->fn && unit_param_consumed(n->fn, param_index(n->r, k));
+    return m && m->kind != 'i' && o->param && n->fn && unit_param_consumed(n->fn, param_index(n->r, k));
 }
 
 int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called)
@@ -159,13 +160,14 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const ur_make *m = &r->makes[i];
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
-        if (m->kind != 'r' || !o || !o->param) continue;
+        if (m->kind == 'i' || !o || !o->param) continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);
         if (pi >= t->fn->nparams) continue;
         const ut_type *pt = t->fn->params[pi].type;
         const char *d = unit_destructor(n->u, pt);
+        if (!d && m->kind != 'h') continue; /* no destructor, and free cannot release it (a hidden header) */
         const char *rel = d ? d : "free", *cast = d ? "" : "(void *)";
         if (called && unit_param_consumed(t->fn, pi)) {
             if (t->fn->type->ret->kind == UT_VOID) continue; /* a destructor: it released the input */

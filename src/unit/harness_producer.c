@@ -37,13 +37,24 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     sb_printf(b, "        int sympu_pid = sympu_register(&sympu_a%zu, -1, sizeof sympu_a%zu, 1, 0, sympu_dump_%d, "
                  "\"p\", \"%s\", \"%s\");\n",
               i, i, p->type->id, p->name, ts);
-    sb_printf(b, "        sympu_rec(\"make %%d r %s", fn->name);
-    for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
-    sb_puts(b, "\\n\", sympu_pid");
-    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
-    sb_printf(b, ");\n        (void)sympu_pid;\n        sympu_a%zu = %s(", i, fn->name);
+    /* copied in rather than assigned: the parameter may be const (`const sds s`). In record mode the
+     * producer's allocations are watched (as the call's are) to tell whether the value is the start of
+     * a heap block (kind h: free releases it when the unit has no destructor), then forgotten */
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n        sympu_in_call = 1;\n#endif\n");
+    sb_printf(b, "        __typeof__(%s(", fn->name);
     for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_m%zu", k ? ", " : "", k);
-    sb_puts(b, ");\n");
+    sb_printf(b, ")) sympu_v = %s(", fn->name);
+    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_m%zu", k ? ", " : "", k);
+    sb_printf(b, ");\n        char sympu_mkind = 'r';\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n        sympu_in_call = 0;\n"
+                 "        if (sympu_heap_block((const void *)sympu_v)) sympu_mkind = 'h';\n"
+                 "        sympu_nallocs = 0;\n#endif\n");
+    sb_printf(b, "        memcpy((void *)&sympu_a%zu, &sympu_v, sizeof sympu_a%zu);\n", i, i);
+    sb_printf(b, "        sympu_rec(\"make %%d %%c %s", fn->name);
+    for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
+    sb_puts(b, "\\n\", sympu_pid, sympu_mkind");
+    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
+    sb_puts(b, ");\n        (void)sympu_pid;\n        (void)sympu_mkind;\n");
 }
 
 /* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
@@ -60,7 +71,8 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
               e->alias_id, e->id, p->name, es);
     sb_printf(b, "        sympu_rec(\"make %%d i %s\\n\", sympu_oid);\n", fn->name);
     sb_printf(b, "        %s%s(sympu_o);\n", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
-    sb_printf(b, "        sympu_built(sympu_oid);\n        sympu_a%zu = sympu_o;\n", i);
+    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n", i,
+              i);
     free(pe);
     free(es);
 }
@@ -89,7 +101,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     if (null_ok) {
         sb_puts(b, "    } else {\n");
         register_param(b, "        ", i, p, ts);
-        sb_printf(b, "        sympu_a%zu = NULL;\n", i);
+        sb_printf(b, "        memset((void *)&sympu_a%zu, 0, sizeof sympu_a%zu);\n", i, i);
     }
     sb_puts(b, "    }\n    }\n");
     free(d);

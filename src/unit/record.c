@@ -58,7 +58,7 @@ static int record_make(unit_record *r, char *rest)
     memset(&m, 0, sizeof m);
     char *save = NULL, *id = strtok_r(rest, " ", &save), *kind = strtok_r(NULL, " ", &save);
     char *fn = strtok_r(NULL, " ", &save);
-    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr("ri", kind[0])) return -1;
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr("rhi", kind[0])) return -1;
     m.obj = atoi(id);
     m.kind = kind[0];
     m.func = strdup(fn);

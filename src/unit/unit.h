@@ -326,7 +326,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        realloc gave during the call (not freed): the test releases it
  *   freed ID                             the call freed or reallocated object ID (no post values)
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
- *                                        ARG the id of an object of flag m holding that argument
+ *                                        ARG the id of an object of flag m holding that argument; kind h
+ *                                        instead of r: the value is the start of a heap block FUNC allocated
  *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
@@ -374,7 +375,7 @@ typedef struct ur_mock {
  * sequences of length one). */
 typedef struct ur_make {
     int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
-    char kind;  /* 'r': obj = func(args); 'i': func(&obj) */
+    char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj) */
     char *func; /* the producer */
     int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */
     size_t nargs;
@@ -506,7 +507,8 @@ typedef struct unit_run_opts {
     int mock_outputs;                   /* --mock-outputs */
     double budget_s;                    /* exploration budget shared by the functions, seconds (0: none) */
     double timeout_s;                   /* time limit of one run, seconds, > 0 */
-    unit_harness_opts harness;          /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs;
+    unit_harness_opts harness;          /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs,
+                                   raw_inputs (--raw-inputs), inits (--init TYPE=FUNCTION);
                                    rt_header and mock_names are set by the pipeline */
     int progress;                       /* live progress line of the explorations */
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */

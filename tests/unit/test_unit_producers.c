@@ -132,7 +132,7 @@ static void test_harness_choice(void **state)
     char *h = unit_harness(&u, t, 2, &o, &w, &err);
     assert_non_null(h);
     assert_non_null(strstr(h, "sympu_choice(\"s.make\", 2)"));
-    assert_non_null(strstr(h, "make %d r strnew %d"));
+    assert_non_null(strstr(h, "make %d %c strnew %d"));
     assert_non_null(strstr(h, "= strnew(sympu_m0);"));
     assert_non_null(strstr(h, "make %d i parser_init"));
     assert_non_null(strstr(h, "parser_init(sympu_o);"));
