@@ -17,7 +17,8 @@
  * by `FUNC(&obj)` is declared without initialiser and initialised by the call. After the
  * assertions the test releases what it built and what the call returned with the unit's destructor
  * of that type (unit_destructor; else free when the recorder saw the value is the start of a heap
- * block the producer allocated, `make ID h`, and nothing otherwise): the input, or, when the function consumed it (its
+ * block the producer allocated, `make ID h`, and nothing otherwise): the input, a fresh result of the
+ * same type (`sdsdup`), or, when the function consumed it (its
  * result replaces the input, unit_param_consumed), the result.
  */
 
@@ -136,6 +137,15 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
     return 1;
 }
 
+/* t's spelling without a top-level const ("const sds" -> "sds"), into buf. */
+static const char *unq_spelling(const ut_type *t, char *buf, size_t cap)
+{
+    const char *s = t->spelling;
+    if (!strncmp(s, "const ", 6)) s += 6;
+    snprintf(buf, cap, "%s", s);
+    return buf;
+}
+
 /* The index among the parameters of parameter object index k. */
 static size_t param_index(const unit_record *r, size_t k)
 {
@@ -181,6 +191,16 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
             continue;
         }
         sb_printf(b, "    %s(%s%s);\n", rel, cast, n->local[k]);
+        /* a fresh result of the same type (`sds sdsdup(const sds s)`): released by the same destructor */
+        const ur_value *rv = &r->ret;
+        const ut_type *rt = t->fn->type->ret;
+        char x[512], y[512];
+        if (called && d && !released_ret && t->outcome == UO_NORMAL && rt->kind == UT_PTR &&
+            (rv->kind == 's' || (rv->kind == 'p' && !strcmp(rv->text, "-1"))) &&
+            !strcmp(unq_spelling(rt, x, sizeof x), unq_spelling(pt, y, sizeof y))) {
+            sb_printf(b, "    %s(ret);\n", d);
+            released_ret = 1;
+        }
     }
     return released_ret;
 }

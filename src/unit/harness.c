@@ -33,6 +33,8 @@ static char *unqual(const ut_type *t)
     const char *s = t->spelling;
     size_t n = strlen(s);
     if (t->kind != UT_PTR && !strncmp(s, "const ", 6)) return strdup(s + 6);
+    /* a pointer typedef made const: "const sds" is `char *const` */
+    if (t->kind == UT_PTR && !strncmp(s, "const ", 6) && !strchr(s, '*')) return strdup(s + 6);
     /* "char *const" (clang writes no blank after the star) and "T * const" */
     if (t->kind == UT_PTR && n > 6 && !strcmp(s + n - 5, "const") && (s[n - 6] == '*' || s[n - 6] == ' ')) {
         size_t k = n - 5;
