@@ -45,21 +45,26 @@ static int inline_string(const names *n, size_t k)
     const unit_record *r = n->r;
     const ur_object *o = &r->objs[k];
     if (n->heap || !o->array || !o->string || o->param || o->make_arg || !is_chartype(n->u, o->ctype)) return 0;
-    char id[32];
-    snprintf(id, sizeof id, "%d", o->id);
     int refs = 0, from_arg = 0;
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         if (e->obj == o->id && e->post.text && strcmp(e->pre.text ? e->pre.text : "", e->post.text)) return 0;
-        if (e->pre.kind == 'p' && !strcmp(e->pre.text, id)) {
+        if (e->pre.kind == 'p' && atoi(e->pre.text) == o->id) { /* the array or an element of it */
             refs++;
             const ur_object *po = obj_by_id(r, e->obj, NULL);
             from_arg = po && po->make_arg && !*e->suffix;
         }
-        if (e->post.kind == 'p' && e->post.text && !strcmp(e->post.text, id) && e->pre.text && strcmp(e->pre.text, id))
+        if (e->post.kind == 'p' && e->post.text && atoi(e->post.text) == o->id && e->pre.text &&
+            strcmp(e->pre.text, e->post.text))
             return 0;
     }
     if (refs != 1 || !from_arg) return 0;
+    /* no other reference: what the call returned, stored (walk lines) or a stand-in returned */
+    for (size_t j = 0; j < r->nwalks; j++)
+        if (r->walks[j].value.kind == 'p' && atoi(r->walks[j].value.text) == o->id) return 0;
+    for (size_t j = 0; j < r->nmocks; j++)
+        if (r->mocks[j].value.kind == 'p' && atoi(r->mocks[j].value.text) == o->id) return 0;
+    if (r->ret.kind == 'p' && r->ret.text && atoi(r->ret.text) == o->id) return 0;
     strbuf lit = STRBUF_INIT;
     int ok = emit_char_array_literal(&lit, n, o, 0, 1) == 0;
     sb_free(&lit);
@@ -179,6 +184,13 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const char *d = unit_destructor(n->u, pt);
         if (!d && m->kind != 'h') continue; /* no destructor, and free cannot release it (a hidden header) */
         const char *rel = d ? d : "free", *cast = d ? "" : "(void *)";
+        /* a const input (`const cJSON *item`) goes to the destructor (`cJSON_Delete(cJSON *)`) with a cast */
+        const ut_func *df = d ? unit_find_def(n->u, d) : NULL;
+        char castbuf[300];
+        if (df && df->nparams == 1 && strcmp(df->params[0].type->spelling, pt->spelling)) {
+            snprintf(castbuf, sizeof castbuf, "(%s)", df->params[0].type->spelling);
+            cast = castbuf;
+        }
         if (called && unit_param_consumed(t->fn, pi)) {
             if (t->fn->type->ret->kind == UT_VOID) continue; /* a destructor: it released the input */
             const ur_value *rv = &r->ret;
@@ -198,7 +210,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (called && d && !released_ret && t->outcome == UO_NORMAL && rt->kind == UT_PTR &&
             (rv->kind == 's' || (rv->kind == 'p' && !strcmp(rv->text, "-1"))) &&
             !strcmp(unq_spelling(rt, x, sizeof x), unq_spelling(pt, y, sizeof y))) {
-            sb_printf(b, "    %s(ret);\n", d);
+            sb_printf(b, "    %s(%sret);\n", d, cast);
             released_ret = 1;
         }
     }

@@ -66,6 +66,9 @@ static int arg_ok(const ut_param *a, const ut_type *pt)
     if (a->len_param >= 0 || a->buf_param >= 0) return 0;
     if (!harness_fillable(t)) return 0;
     if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
+    /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
+     * producer writes there before calling it (the recorded values are those after the producer) */
+    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
     if (same_spelling(t, pt)) return 0;
     const ut_type *sp = struct_pointee(pt);
     if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;

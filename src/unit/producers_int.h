@@ -21,7 +21,7 @@
  * Not producers: the target itself; functions taking an argument of P's aliasing class (they
  * need a P first: `sdscat(sds, ...)` — sequences longer than one call are not built); variadic
  * ones; ones with an argument that cannot be filled (void *, a buffer paired with a length,
- * an incomplete type); static functions of a .c the harness does not include. A plain `char *`
+ * an incomplete type) or is an out-parameter (a pointer to a pointer); static functions of a .c the harness does not include. A plain `char *`
  * or a pointer to a scalar has no producer unless P is spelled with a typedef.
  */
 typedef enum unit_producer_kind { UP_RETURN, UP_INIT } unit_producer_kind;
