@@ -448,7 +448,7 @@ static void gen_driver(gen *g, const ut_func *f)
     for (size_t i = 0; i < f->nparams; i++) {
         const ut_param *p = &f->params[i];
         const ut_type *t = p->type;
-        if (harness_producer_param(b, g->u, g->o, f, i)) continue; /* built by the unit's producers */
+        if (harness_producer_param(b, g->u, g->o, f, i, &g->warn)) continue; /* built by the unit's producers */
         char *ts = unqual(t);
         char vn[32];
         snprintf(vn, sizeof vn, "sympu_a%zu", i);

@@ -45,9 +45,10 @@ char *harness_unqual(const ut_type *t);
  * producer initialises a fresh registered object; a `make` record line says which. The
  * parameter object is registered (flag p) in every branch, after the producer's arguments.
  * Returns 1 when the parameter has producers (code written), 0 when it has none (nothing
- * written: the caller builds it field by field). The fill and dump functions of the producers'
+ * written: the caller builds it field by field; when an --init names the type, a line on warn). The fill and dump functions of the producers'
  * argument types must exist (unit_harness marks them).
  */
-int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i);
+int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                           strbuf *warn);
 
 #endif

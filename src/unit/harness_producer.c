@@ -77,12 +77,17 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
     free(es);
 }
 
-int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i)
+int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                           strbuf *warn)
 {
     unit_producer pr[UNIT_MAX_PRODUCERS];
     size_t np = unit_param_producers(u, o, f, i, pr, UNIT_MAX_PRODUCERS);
-    if (np == 0) return 0;
     const ut_param *p = &f->params[i];
+    const char *named = np == 0 && !o->raw_inputs ? unit_init_for(o, p->type) : NULL;
+    if (named && warn)
+        sb_printf(warn, "%s: parameter %s: --init %s: no such function, or it cannot produce %s (built field by field)\n",
+                  f->name, p->name, named, p->type->spelling);
+    if (np == 0) return 0;
     char *ts = harness_unqual(p->type), vn[32];
     snprintf(vn, sizeof vn, "sympu_a%zu", i);
     char *d = unit_declarator(ts, vn);

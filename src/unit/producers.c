@@ -110,6 +110,23 @@ static const ut_func *callable(const unit_info *u, size_t k)
     return unit_source_included(u, s->file) ? s : NULL;
 }
 
+const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt)
+{
+    if (!o || !pt) return NULL;
+    char ps[512], es[512];
+    unq(pt->spelling, ps, sizeof ps);
+    const ut_type *sp = struct_pointee(pt);
+    if (sp) unq(sp->spelling, es, sizeof es);
+    for (size_t k = 0; k < o->ninits; k++) {
+        const char *eq = strrchr(o->inits[k], '=');
+        if (!eq) continue;
+        size_t tl = (size_t)(eq - o->inits[k]);
+        if ((strlen(ps) == tl && !strncmp(ps, o->inits[k], tl)) || (sp && strlen(es) == tl && !strncmp(es, o->inits[k], tl)))
+            return o->inits[k];
+    }
+    return NULL;
+}
+
 size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                             unit_producer *out, size_t max)
 {
@@ -121,13 +138,11 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
     const ut_type *sp = struct_pointee(p->type);
     if (sp) unq(sp->spelling, es, sizeof es);
     /* --init TYPE=FUNCTION: the user's producer, and no discovery for that type */
-    for (size_t k = 0; k < o->ninits; k++) {
-        const char *eq = strrchr(o->inits[k], '=');
-        if (!eq) continue;
-        size_t tl = (size_t)(eq - o->inits[k]);
-        int mine = (strlen(ps) == tl && !strncmp(ps, o->inits[k], tl)) ||
-                   (sp && strlen(es) == tl && !strncmp(es, o->inits[k], tl));
-        if (!mine) continue;
+    const char *named = unit_init_for(o, p->type);
+    if (named) {
+        size_t k = 0;
+        while (o->inits[k] != named) k++;
+        size_t tl = (size_t)(strrchr(named, '=') - named);
         size_t n = 0;
         for (size_t j = 0; j < o->ninits && n < max; j++) {
             const char *e2 = strrchr(o->inits[j], '=');

@@ -44,6 +44,10 @@ typedef struct unit_producer {
 size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                             unit_producer *out, size_t max);
 
+/* The first `--init TYPE=FUNCTION` of o (the string itself) whose TYPE is pt's unqualified spelling or
+ * its pointee's, or NULL. */
+const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);
+
 /* Whether fn can produce a value of parameter type pt (either kind; *kind gets which). The
  * rule above without the name rule for `--init`: named is nonzero when the user named fn. */
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind);

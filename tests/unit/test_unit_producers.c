@@ -138,6 +138,18 @@ static void test_harness_choice(void **state)
     assert_non_null(strstr(h, "parser_init(sympu_o);"));
     free(h);
     free(w);
+    /* --init naming a function that cannot produce the type: said, and field by field */
+    const char *bad[] = {"parser=strrange"};
+    o.inits = bad;
+    o.ninits = 1;
+    h = unit_harness(&u, t, 2, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(w, "parse: parameter p: --init parser=strrange: no such function, or it cannot produce"));
+    assert_null(strstr(h, "parser_init(sympu_o)"));
+    free(h);
+    free(w);
+    o.inits = NULL;
+    o.ninits = 0;
     o.raw_inputs = 1;
     h = unit_harness(&u, t, 2, &o, &w, &err);
     assert_non_null(h);
