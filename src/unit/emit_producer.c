@@ -25,7 +25,7 @@
 static const ur_make *make_of(const unit_record *r, int id)
 {
     for (size_t i = 0; i < r->nmakes; i++)
-        if (r->makes[i].obj == id) return &r->makes[i];
+        if (r->makes[i].obj == id && r->makes[i].kind != 'a') return &r->makes[i];
     return NULL;
 }
 
@@ -126,6 +126,24 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
         free(d);
         sb_free(&args);
+        /* a container: the items added to it, `cJSON_AddItemToArray(array, cJSON_CreateNumber(1));` */
+        for (size_t i = 0; i < r->nmakes; i++) {
+            const ur_make *a = &r->makes[i];
+            if (a->kind != 'a' || a->obj != o->id) continue;
+            strbuf it = STRBUF_INIT;
+            for (size_t k = 0; k < a->nargs; k++) {
+                if (k) sb_puts(&it, ", ");
+                if (arg_expr(&it, n, a->args[k]) != 0) {
+                    sb_free(&it);
+                    return -1;
+                }
+            }
+            const ut_func *ad = unit_find_def(n->u, a->func);
+            int cast = ad && ad->nparams == 2 && strcmp(ad->params[0].type->spelling, o->ctype);
+            sb_printf(b, "    %s(%s%s%s%s, %s(%s));\n", a->func, cast ? "(" : "", cast ? ad->params[0].type->spelling : "",
+                      cast ? ")" : "", nm, a->item, it.s ? it.s : "");
+            sb_free(&it);
+        }
         return 1;
     }
     if (n->heap && emit_heapable(o)) {
@@ -175,7 +193,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const ur_make *m = &r->makes[i];
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
-        if (m->kind == 'i' || !o || !o->param) continue;
+        if (m->kind == 'i' || m->kind == 'a' || !o || !o->param) continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);

@@ -57,6 +57,80 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     sb_puts(b, ");\n        (void)sympu_pid;\n        (void)sympu_mkind;\n");
 }
 
+/* Containers, before a UP_RETURN producer's branch: 0..2 items (a symbolic count), each made by a
+ * UP_RETURN producer of P (its arguments objects of flag m, filled from inputs, registered before the
+ * container's own so the test declares them first) and the adder chosen; sympu_it[], sympu_ita[] and
+ * the record text of each add's item call (sympu_itrec[]) are used by gen_adds after the container. */
+static void gen_items(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p,
+                      const unit_producer *items, size_t nitems, size_t nadders, const char *itype)
+{
+    char *d = unit_declarator(itype, "sympu_it[2]");
+    sb_printf(b, "        %s;\n        unsigned sympu_ita[2] = {0, 0};\n        char sympu_itrec[2][256];\n", d);
+    free(d);
+    sb_printf(b, "        unsigned sympu_nadd = sympu_choice(\"%s.adds\", 3);\n", p->name);
+    sb_puts(b, "        for (unsigned sympu_q = 0; sympu_q < sympu_nadd; sympu_q++) {\n");
+    sb_printf(b, "        sympu_ita[sympu_q] = sympu_choice(\"%s.adder\", %zu);\n", p->name, nadders);
+    sb_printf(b, "        unsigned sympu_iq = sympu_choice(\"%s.item\", %zu);\n", p->name, nitems);
+    for (size_t j = 0; j < nitems; j++) {
+        const ut_func *fn = items[j].fn;
+        sb_printf(b, "        %sif (sympu_iq == %zu) {\n", j ? "} else " : "", j);
+        sb_printf(b, "        int sympu_ids[%zu];\n        (void)sympu_ids;\n", fn->nparams + 1);
+        for (size_t k = 0; k < fn->nparams; k++) {
+            const ut_param *a = &fn->params[k];
+            char *as = harness_unqual(a->type), vn[32];
+            snprintf(vn, sizeof vn, "sympu_x%zu", k);
+            char *ad = unit_declarator(as, vn);
+            sb_printf(b, "        %s;\n", ad);
+            sb_printf(b,
+                      "        sympu_ids[%zu] = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
+                      "\"%s_item_%s_arg\", \"%s\");\n",
+                      k, vn, vn, a->type->id, p->name, a->name, as);
+            if (a->type->kind == UT_PTR)
+                sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n",
+                          o->null_all || unit_null_checked(u, a->name, 0),
+                          o->null_all || unit_null_checked(u, a->name, 1));
+            sb_printf(b, "        sympu_fill_%d((void *)&%s, \"%s_item_%s\", 0);\n", a->type->id, vn, p->name, a->name);
+            free(ad);
+            free(as);
+        }
+        sb_printf(b, "        {\n        __typeof__(%s(", fn->name);
+        for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_x%zu", k ? ", " : "", k);
+        sb_printf(b, ")) sympu_v = %s(", fn->name);
+        for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_x%zu", k ? ", " : "", k);
+        sb_puts(b, ");\n        memcpy((void *)&sympu_it[sympu_q], &sympu_v, sizeof sympu_it[sympu_q]);\n        }\n");
+        sb_printf(b, "        int sympu_at = snprintf(sympu_itrec[sympu_q], 256, \"%s\");\n", fn->name);
+        for (size_t k = 0; k < fn->nparams; k++)
+            sb_printf(b,
+                      "        if (sympu_at > 0 && sympu_at < 256) sympu_at += snprintf(sympu_itrec[sympu_q] + sympu_at, "
+                      "(size_t)(256 - sympu_at), \" %%d\", sympu_ids[%zu]);\n",
+                      k);
+        sb_puts(b, "        (void)sympu_at;\n");
+    }
+    sb_puts(b, "        }\n        }\n");
+}
+
+/* After the container sympu_aI is made: the adds gen_items prepared, each recorded as
+ * `add ID ADDER ITEMFUNC ARG...`. */
+static void gen_adds(strbuf *b, size_t i, const ut_func *const *adders, size_t nadders)
+{
+    /* nothing is added to a NULL container; a failed add (a zero result) is not recorded: the test
+     * does not make that item (it would leak) */
+    sb_printf(b, "        for (unsigned sympu_q = 0; sympu_q < sympu_nadd && sympu_a%zu != NULL; sympu_q++) {\n", i);
+    for (size_t j = 0; j < nadders; j++) {
+        const ut_func *ad = adders[j];
+        sb_printf(b, "        %sif (sympu_ita[sympu_q] == %zu) {\n", j ? "} else " : "", j);
+        if (ad->type->ret->kind == UT_VOID)
+            sb_printf(b, "        %s((%s)sympu_a%zu, sympu_it[sympu_q]);\n        {\n", ad->name,
+                      ad->params[0].type->spelling, i);
+        else
+            sb_printf(b, "        if (%s((%s)sympu_a%zu, sympu_it[sympu_q])) {\n", ad->name, ad->params[0].type->spelling,
+                      i);
+        sb_printf(b, "        sympu_rec(\"add %%d %s %%s\\n\", sympu_pid, sympu_itrec[sympu_q]);\n        }\n",
+                  ad->name);
+    }
+    sb_puts(b, "        }\n        }\n");
+}
+
 /* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
 static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, const ut_func *fn)
 {
@@ -96,12 +170,23 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     sb_printf(b, "    /* %s: built by the unit's producers; which one is a choice the explorer flips */\n", p->name);
     sb_printf(b, "    %s;\n    {\n", d);
     sb_printf(b, "    unsigned sympu_mk = sympu_choice(\"%s.make\", %zu);\n", p->name, np + (size_t)null_ok);
+    /* containers: adders, and the producers that can make an item (a T *, not const) */
+    const ut_func *adders[UNIT_MAX_PRODUCERS];
+    size_t nadders = unit_param_adders(u, o, f, i, adders, UNIT_MAX_PRODUCERS), nitems = 0;
+    unit_producer items[UNIT_MAX_PRODUCERS];
+    for (size_t j = 0; j < np && nadders; j++) {
+        const ut_type *r = pr[j].fn->type->ret;
+        if (pr[j].kind == UP_RETURN && r->kind == UT_PTR && !r->pointee->is_const) items[nitems++] = pr[j];
+    }
     for (size_t j = 0; j < np; j++) {
         sb_printf(b, "    %sif (sympu_mk == %zu) { /* %s */\n", j ? "} else " : "", j, pr[j].fn->name);
+        int adds = pr[j].kind == UP_RETURN && nadders && nitems;
+        if (adds) gen_items(b, u, o, p, items, nitems, nadders, adders[0]->params[1].type->spelling);
         if (pr[j].kind == UP_RETURN)
             gen_return(b, u, o, p, i, ts, pr[j].fn);
         else
             gen_init(b, p, i, ts, pr[j].fn);
+        if (adds) gen_adds(b, i, adders, nadders);
     }
     if (null_ok) {
         sb_puts(b, "    } else {\n");

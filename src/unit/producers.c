@@ -185,3 +185,25 @@ int unit_param_consumed(const ut_func *f, size_t i)
     return !f->params[i].type->is_const && strncmp(f->params[i].type->spelling, "const ", 6) &&
            same_spelling(r, f->params[i].type);
 }
+
+size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                         const ut_func **out, size_t max)
+{
+    if (!o || o->raw_inputs || i >= f->nparams) return 0;
+    const ut_param *p = &f->params[i];
+    const ut_type *sp = struct_pointee(p->type);
+    if (!sp || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
+    static const char *const addw[] = {"add", "append", "push", "insert", NULL};
+    size_t n = 0;
+    for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
+        const ut_func *fn = callable(u, k);
+        if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name) || fn->nparams != 2) continue;
+        const ut_type *r = fn->type->ret, *a = fn->params[0].type, *b = fn->params[1].type;
+        if (fn->type->variadic || !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) continue;
+        if (a->kind != UT_PTR || b->kind != UT_PTR || a->pointee->is_const || b->pointee->is_const) continue;
+        if (!same_spelling(a->pointee, sp) || !same_spelling(b->pointee, sp) || !has_word(fn->name, addw)) continue;
+        if (strcasestr(fn->name, "reference")) continue; /* adds a reference: the item stays the caller's */
+        out[n++] = fn;
+    }
+    return n;
+}

@@ -48,6 +48,19 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
  * its pointee's, or NULL. */
 const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);
 
+/*
+ * Containers: the adders of parameter i of f, P = `T *` with T a struct: functions of the unit
+ * `void|int|bool f(T *container, T *item)` (neither const) named like an adder (add, append, push,
+ * insert; any case: `cJSON_AddItemToArray`; not one named like a reference adder,
+ * `cJSON_AddItemReferenceToArray`), not the target; at most max in out. None with o->raw_inputs or
+ * when an --init names P. After a UP_RETURN producer the harness adds 0..2 items (a symbolic count),
+ * each made by a UP_RETURN producer of P, to a container that is not NULL; the container owns what
+ * it was given (released with it); an add that returns zero failed and is not recorded (the test does
+ * not make that item). Returns the count.
+ */
+size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                         const ut_func **out, size_t max);
+
 /* Whether fn can produce a value of parameter type pt (either kind; *kind gets which). The
  * rule above without the name rule for `--init`: named is nonzero when the user named fn. */
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind);

@@ -27,7 +27,14 @@ static const char *SRC_TEXT =
     "str strcat_(str s, const char *t) { (void)t; return s; }\n"
     "void parser_init(parser *p) { p->pos = 0; p->sup = -1; }\n"
     "void parser_touch(parser *p) { p->pos = 1; }\n"                         /* not named like an init */
-    "int parse(parser *p, const char *js) { (void)js; return (int)p->pos; }\n";
+    "int parse(parser *p, const char *js) { (void)js; return (int)p->pos; }\n"
+    "typedef struct list { int v; struct list *next; } list;\n"
+    "list *list_new(int v) { (void)v; return 0; }\n"
+    "int list_add(list *l, list *item) { (void)l; (void)item; return 1; }\n"
+    "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
+    "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"  /* a reference: not an adder */
+    "int list_len(const list *l) { return l ? 1 : 0; }\n"
+    "void list_free(list *l) { (void)l; }\n";
 
 static unit_info u;
 static char path[64];
@@ -87,6 +94,56 @@ static void test_discovery(void **state)
     assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_init");
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty");
+}
+
+static void test_adders(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    char b[256];
+    assert_string_equal(producers_of("list_len", 0, &o, b, sizeof b), "list_new");
+    const ut_func *f = unit_find_def(&u, "list_len"), *ad[UNIT_MAX_PRODUCERS];
+    size_t n = unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS);
+    assert_int_equal(n, 2);
+    assert_string_equal(ad[0]->name, "list_add");
+    assert_string_equal(ad[1]->name, "list_addref");
+    o.raw_inputs = 1;
+    assert_int_equal(unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS), 0);
+    /* the harness: a count of adds the explorer flips, recorded as add lines */
+    o.raw_inputs = 0;
+    char *w = NULL, *err = NULL;
+    char *h = unit_harness(&u, &f, 1, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(h, "sympu_choice(\"l.adds\", 3)"));
+    assert_non_null(strstr(h, "add %d list_add %s"));
+    free(h);
+    free(w);
+}
+
+/* A record with make and add lines becomes the call sequence, and the container is released. */
+static void test_emit_sequence(void **state)
+{
+    (void)state;
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_len_1";
+    t.fn = unit_find_def(&u, "list_len");
+    char *err = NULL;
+    const char *rec = "obj 1 m 1 l_item_v_arg int\npre 1 - i 7\nobj 2 m 1 l_v_arg int\npre 2 - i 3\n"
+                      "obj 3 p 1 l const list *\nmake 3 h list_new 2\nadd 3 list_add list_new 1\npre 3 - p -1\n"
+                      "call\npost 1 - i 7\npost 2 - i 3\npost 3 - p -1\nret i 1\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.nmakes, 2);
+    assert_int_equal(t.rec.makes[1].kind, 'a');
+    assert_string_equal(t.rec.makes[1].item, "list_new");
+    char *body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "    const list *l = list_new(3);\n    list_add((list *)l, list_new(7));\n"));
+    assert_non_null(strstr(body, "int ret = list_len(l);"));
+    assert_non_null(strstr(body, "    list_free((list *)l);\n")); /* the parameter is a const list * */
+    assert_null(strstr(body, "l_v_arg")); /* the arguments are inline */
+    free(body);
+    unit_record_free(&t.rec);
 }
 
 static void test_init_and_raw(void **state)
@@ -165,6 +222,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_init_and_raw),
+        cmocka_unit_test(test_adders),
+        cmocka_unit_test(test_emit_sequence),
         cmocka_unit_test(test_destructor_consumed),
         cmocka_unit_test(test_harness_choice),
     };
