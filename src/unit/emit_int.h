@@ -13,7 +13,8 @@ typedef struct names {
     const unit_record *r;
     char **local; /* by object index in r->objs */
     int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
-    const ut_func *fn; /* the function under test (emit_producer.c's consumed rule); may be NULL */
+    /* the function under test (emit_producer.c's consumed rule); may be NULL */
+    const ut_func *fn;
 } names;
 
 /* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */

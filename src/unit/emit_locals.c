@@ -351,7 +351,8 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
-    int made = emit_made_decl(b, n, k); /* built by the unit's producers (emit_producer.c) */
+    /* built by the unit's producers (emit_producer.c) */
+    int made = emit_made_decl(b, n, k);
     if (made) return made < 0 ? -1 : 0;
     if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {

@@ -140,8 +140,8 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
             }
             const ut_func *ad = unit_find_def(n->u, a->func);
             int cast = ad && ad->nparams == 2 && strcmp(ad->params[0].type->spelling, o->ctype);
-            sb_printf(b, "    %s(%s%s%s%s, %s(%s));\n", a->func, cast ? "(" : "", cast ? ad->params[0].type->spelling : "",
-                      cast ? ")" : "", nm, a->item, it.s ? it.s : "");
+            sb_printf(b, "    %s(%s%s%s%s, %s(%s));\n", a->func, cast ? "(" : "",
+                      cast ? ad->params[0].type->spelling : "", cast ? ")" : "", nm, a->item, it.s ? it.s : "");
             sb_free(&it);
         }
         return 1;

@@ -34,8 +34,9 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
         free(d);
         free(as);
     }
-    sb_printf(b, "        int sympu_pid = sympu_register(&sympu_a%zu, -1, sizeof sympu_a%zu, 1, 0, sympu_dump_%d, "
-                 "\"p\", \"%s\", \"%s\");\n",
+    sb_printf(b,
+              "        int sympu_pid = sympu_register(&sympu_a%zu, -1, sizeof sympu_a%zu, 1, 0, sympu_dump_%d, "
+              "\"p\", \"%s\", \"%s\");\n",
               i, i, p->type->id, p->name, ts);
     /* copied in rather than assigned: the parameter may be const (`const sds s`). In record mode the
      * producer's allocations are watched (as the call's are) to tell whether the value is the start of
@@ -100,10 +101,11 @@ static void gen_items(strbuf *b, const unit_info *u, const unit_harness_opts *o,
         sb_puts(b, ");\n        memcpy((void *)&sympu_it[sympu_q], &sympu_v, sizeof sympu_it[sympu_q]);\n        }\n");
         sb_printf(b, "        int sympu_at = snprintf(sympu_itrec[sympu_q], 256, \"%s\");\n", fn->name);
         for (size_t k = 0; k < fn->nparams; k++)
-            sb_printf(b,
-                      "        if (sympu_at > 0 && sympu_at < 256) sympu_at += snprintf(sympu_itrec[sympu_q] + sympu_at, "
-                      "(size_t)(256 - sympu_at), \" %%d\", sympu_ids[%zu]);\n",
-                      k);
+            sb_printf(
+                b,
+                "        if (sympu_at > 0 && sympu_at < 256) sympu_at += snprintf(sympu_itrec[sympu_q] + sympu_at, "
+                "(size_t)(256 - sympu_at), \" %%d\", sympu_ids[%zu]);\n",
+                k);
         sb_puts(b, "        (void)sympu_at;\n");
     }
     sb_puts(b, "        }\n        }\n");
@@ -123,8 +125,8 @@ static void gen_adds(strbuf *b, size_t i, const ut_func *const *adders, size_t n
             sb_printf(b, "        %s((%s)sympu_a%zu, sympu_it[sympu_q]);\n        {\n", ad->name,
                       ad->params[0].type->spelling, i);
         else
-            sb_printf(b, "        if (%s((%s)sympu_a%zu, sympu_it[sympu_q])) {\n", ad->name, ad->params[0].type->spelling,
-                      i);
+            sb_printf(b, "        if (%s((%s)sympu_a%zu, sympu_it[sympu_q])) {\n", ad->name,
+                      ad->params[0].type->spelling, i);
         sb_printf(b, "        sympu_rec(\"add %%d %s %%s\\n\", sympu_pid, sympu_itrec[sympu_q]);\n        }\n",
                   ad->name);
     }
@@ -145,8 +147,8 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
               e->alias_id, e->id, p->name, es);
     sb_printf(b, "        sympu_rec(\"make %%d i %s\\n\", sympu_oid);\n", fn->name);
     sb_printf(b, "        %s%s(sympu_o);\n", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
-    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n", i,
-              i);
+    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
+              i, i);
     free(pe);
     free(es);
 }
@@ -159,7 +161,8 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     const ut_param *p = &f->params[i];
     const char *named = np == 0 && !o->raw_inputs ? unit_init_for(o, p->type) : NULL;
     if (named && warn)
-        sb_printf(warn, "%s: parameter %s: --init %s: no such function, or it cannot produce %s (built field by field)\n",
+        sb_printf(warn,
+                  "%s: parameter %s: --init %s: no such function, or it cannot produce %s (built field by field)\n",
                   f->name, p->name, named, p->type->spelling);
     if (np == 0) return 0;
     char *ts = harness_unqual(p->type), vn[32];

@@ -121,7 +121,8 @@ const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt)
         const char *eq = strrchr(o->inits[k], '=');
         if (!eq) continue;
         size_t tl = (size_t)(eq - o->inits[k]);
-        if ((strlen(ps) == tl && !strncmp(ps, o->inits[k], tl)) || (sp && strlen(es) == tl && !strncmp(es, o->inits[k], tl)))
+        if ((strlen(ps) == tl && !strncmp(ps, o->inits[k], tl)) ||
+            (sp && strlen(es) == tl && !strncmp(es, o->inits[k], tl)))
             return o->inits[k];
     }
     return NULL;

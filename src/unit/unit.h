@@ -286,9 +286,11 @@ typedef struct unit_harness_opts {
     const char *rt_header;         /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
-    int raw_inputs;                /* nonzero (--raw-inputs): no producers, every parameter built field by field */
-    const char *const *inits;      /* --init TYPE=FUNCTION (repeatable): FUNCTION produces TYPE (a parameter's
-                                      spelling or its pointee's); no discovery for that TYPE (producers_int.h) */
+    /* nonzero (--raw-inputs): no producers, every parameter built field by field */
+    int raw_inputs;
+    /* --init TYPE=FUNCTION (repeatable): FUNCTION produces TYPE (a parameter's spelling or its
+     * pointee's); no discovery for that TYPE (producers_int.h) */
+    const char *const *inits;
     size_t ninits;
 } unit_harness_opts;
 
@@ -351,8 +353,9 @@ typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
     int freed; /* the call freed (or moved) it: no values after the call */
-    int make_arg; /* flag m: holds an argument of a producer's call (`make`), not declared on its own when
-                     its value can be written inline */
+    /* flag m: holds an argument of a producer's call (`make`), not declared on its own when its value
+     * can be written inline */
+    int make_arg;
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
     char *ctype; /* element / object type spelling */

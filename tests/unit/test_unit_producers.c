@@ -19,20 +19,20 @@ static const char *SRC_TEXT =
     "typedef struct parser { unsigned pos; int sup; } parser;\n"
     "str strnew(const char *init) { (void)init; return 0; }\n"
     "str strempty(void) { return 0; }\n"
-    "char *plain(void) { return 0; }\n"                                      /* char *, not str */
-    "str strdup_(const str s) { return s; }\n"                               /* needs a str first */
+    "char *plain(void) { return 0; }\n"                                            /* char *, not str */
+    "str strdup_(const str s) { return s; }\n"                                     /* needs a str first */
     "str strnewlen(const void *p, size_t len) { (void)p; (void)len; return 0; }\n" /* untyped buffer */
     "void strfree(str s) { (void)s; }\n"
     "void strrange(str s, int a, int b) { (void)s; (void)a; (void)b; }\n"
     "str strcat_(str s, const char *t) { (void)t; return s; }\n"
     "void parser_init(parser *p) { p->pos = 0; p->sup = -1; }\n"
-    "void parser_touch(parser *p) { p->pos = 1; }\n"                         /* not named like an init */
+    "void parser_touch(parser *p) { p->pos = 1; }\n" /* not named like an init */
     "int parse(parser *p, const char *js) { (void)js; return (int)p->pos; }\n"
     "typedef struct list { int v; struct list *next; } list;\n"
     "list *list_new(int v) { (void)v; return 0; }\n"
     "int list_add(list *l, list *item) { (void)l; (void)item; return 1; }\n"
     "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
-    "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"  /* a reference: not an adder */
+    "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
     "int list_len(const list *l) { return l ? 1 : 0; }\n"
     "void list_free(list *l) { (void)l; }\n";
 
@@ -141,7 +141,7 @@ static void test_emit_sequence(void **state)
     assert_non_null(strstr(body, "    const list *l = list_new(3);\n    list_add((list *)l, list_new(7));\n"));
     assert_non_null(strstr(body, "int ret = list_len(l);"));
     assert_non_null(strstr(body, "    list_free((list *)l);\n")); /* the parameter is a const list * */
-    assert_null(strstr(body, "l_v_arg")); /* the arguments are inline */
+    assert_null(strstr(body, "l_v_arg"));                         /* the arguments are inline */
     free(body);
     unit_record_free(&t.rec);
 }
