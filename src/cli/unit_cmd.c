@@ -34,6 +34,9 @@ static void unit_usage(FILE *f)
         "  --global-inputs         the unit's global variables are inputs too (default: their initial values)\n"
         "  --cycles                input objects may point back to objects that contain them (cyclic lists)\n"
         "  --null-always           any pointer input may be NULL (default: only where the unit checks it before use)\n"
+        "  --init TYPE=FUNCTION    build TYPE (a parameter type or its pointee) with the unit's FUNCTION (repeatable;\n"
+        "                          no other producer of TYPE is looked for)\n"
+        "  --raw-inputs            build every parameter field by field, not through the unit's producers\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
@@ -47,7 +50,8 @@ int cmd_unit(int argc, char **argv)
     const char **sources = calloc((size_t)argc + 1, sizeof *sources);
     const char **fnames = calloc((size_t)argc + 1, sizeof *fnames);
     const char **mocks = calloc((size_t)argc + 1, sizeof *mocks);
-    if (!cflags || !sources || !fnames || !mocks) {
+    const char **inits = calloc((size_t)argc + 1, sizeof *inits); /* --init TYPE=FUNCTION */
+    if (!cflags || !sources || !fnames || !mocks || !inits) {
         fprintf(stderr, "sympath unit: out of memory\n");
         return 1;
     }
@@ -56,7 +60,7 @@ int cmd_unit(int argc, char **argv)
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
-    unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0};
+    unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0, 0, inits, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -138,6 +142,13 @@ int cmd_unit(int argc, char **argv)
             ho.null_all = 1;
         } else if (!strcmp(a, "--cycles")) {
             ho.cycles = 1;
+        } else if (!strcmp(a, "--raw-inputs")) {
+            ho.raw_inputs = 1;
+        } else if (!strcmp(a, "--init")) {
+            NEED();
+            const char *eq = strrchr(v, '=');
+            if (!eq || eq == v || !eq[1]) goto bad;
+            inits[ho.ninits++] = v;
         } else if (!strcmp(a, "--global-inputs")) {
             ho.global_inputs = 1;
         } else if (!strcmp(a, "--no-progress")) {
@@ -191,5 +202,6 @@ int cmd_unit(int argc, char **argv)
     free(sources);
     free(fnames);
     free(mocks);
+    free(inits);
     return rc;
 }

@@ -13,6 +13,8 @@ typedef struct names {
     const unit_record *r;
     char **local; /* by object index in r->objs */
     int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
+    /* the function under test (emit_producer.c's consumed rule); may be NULL */
+    const ut_func *fn;
 } names;
 
 /* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */
@@ -35,6 +37,31 @@ int is_chartype(const unit_info *u, const char *ctype);
 int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared);
 /* Heap mode: `free(x);` for every input object the test malloc'ed and the call did not free. */
 void emit_heap_frees(strbuf *b, const names *n);
+
+/* Whether object o is one a heap-mode test malloc's (a fresh input: no parameter, global, result,
+ * handle or producer argument). */
+int emit_heapable(const ur_object *o);
+
+/* ---- emit_producer.c: inputs built by the unit's producers (EvoSuite/Randoop call sequences) ---- */
+
+/* Declaration hook of declare_object for object index k: a parameter a `make ... r` line built is
+ * declared with the producer's call as initialiser (`str s = strnew("ab");`), an object a `make ... i`
+ * line built is declared and initialised by the call (`parser p_obj;` `parser_init(&p_obj);`), a
+ * producer's argument or string written inline in that call is not declared. Returns 1 when it
+ * handled k (written or left out on purpose), 0 when k is an ordinary object, -1 when an argument
+ * cannot be written in C. */
+int emit_made_decl(strbuf *b, const names *n, size_t k);
+/* Whether object index k is not declared by the test because a producer's call holds it inline
+ * (assertions must not name it). */
+int emit_made_undeclared(const names *n, size_t k);
+/* Whether the object with id id is a parameter a producer built that the function consumes
+ * (unit_param_consumed): nothing is asserted on it after the call. */
+int emit_made_consumed(const names *n, int id);
+/* After the assertions (called: the call ran in this process) or after a failing call in a child
+ * (called 0: the test's own copies are intact): release each parameter a producer built with the
+ * unit's destructor of its type (unit_destructor), else free; a consumed one's result instead.
+ * Returns 1 when it released `ret` (the caller then does not release it again). */
+int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called);
 
 /* ---- emit_walk.c ---- */
 

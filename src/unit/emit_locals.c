@@ -14,7 +14,12 @@ static int heapable(const ur_object *o);
 
 /* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
  * results or opaque handles). */
-static int heapable(const ur_object *o) { return !o->param && !o->global && !o->result && !o->handle && !o->stream; }
+static int heapable(const ur_object *o)
+{
+    return !o->param && !o->global && !o->result && !o->handle && !o->stream && !o->make_arg;
+}
+
+int emit_heapable(const ur_object *o) { return heapable(o); }
 
 const ur_object *obj_by_id(const unit_record *r, int id, size_t *idx)
 {
@@ -290,7 +295,7 @@ void emit_heap_frees(strbuf *b, const names *n)
     if (!expr || !done) goto out;
     for (size_t k = 0; k < r->nobjs; k++) {
         const ur_object *o = &r->objs[k];
-        if (!heapable(o) || o->freed) {
+        if (!heapable(o) || o->freed || emit_made_undeclared(n, k)) {
             done[k] = 1;
             continue;
         }
@@ -352,6 +357,9 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
     if (o->stream) return emit_stream_decl(b, n, k);
+    /* built by the unit's producers (emit_producer.c) */
+    int made = emit_made_decl(b, n, k);
+    if (made) return made < 0 ? -1 : 0;
     if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so

@@ -241,6 +241,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     memset(&n, 0, sizeof n);
     n.u = u;
     n.heap = t->heap;
+    n.fn = t->fn;
     if (assign_names(&n, r) != 0) return NULL;
     strbuf b = STRBUF_INIT, fix = STRBUF_INIT;
     /* declared[id-1] == 'y' once object id is declared */
@@ -310,7 +311,8 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
-        if (have_ret && t->release && rt->kind == UT_PTR)
+        int ret_released = emit_made_releases(&b, &n, t, 1); /* what the unit's producers built */
+        if (have_ret && t->release && rt->kind == UT_PTR && !ret_released)
             sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
         emit_heap_frees(&b, &n);
         emit_stream_closes(&b, &n);
@@ -341,6 +343,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
         }
         emit_stream_closes(&b, &n);
+        emit_made_releases(&b, &n, t, 0);
     }
     free_names(&n);
     if (bad || b.failed) {

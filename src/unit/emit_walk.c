@@ -95,8 +95,9 @@ int emit_walk_asserts(strbuf *b, const names *n)
     for (size_t i = 0; i < r->nwalks; i++) {
         const ur_walk *w = &r->walks[i];
         if (w->obj != 0) {
-            const ur_object *o = obj_by_id(r, w->obj, NULL);
-            if (!o || o->freed) continue;
+            size_t wk;
+            const ur_object *o = obj_by_id(r, w->obj, &wk);
+            if (!o || o->freed || emit_made_consumed(n, w->obj) || emit_made_undeclared(n, wk)) continue;
         }
         strbuf ex = STRBUF_INIT, v = STRBUF_INIT;
         if (walk_base(&ex, n, w) != 0) {
@@ -159,7 +160,7 @@ int emit_unchanged_asserts(strbuf *b, const names *n)
     int count = 0;
     for (size_t k = 0; k < r->nobjs && count < 8; k++) {
         const ur_object *o = &r->objs[k];
-        if (o->param || o->freed || o->result || o->handle) continue;
+        if (o->param || o->freed || o->result || o->handle || emit_made_undeclared(n, k)) continue;
         if (o->array && is_chartype(n->u, o->ctype)) {
             strbuf lit = STRBUF_INIT;
             if (emit_char_array_literal(&lit, n, o, 1, 1) == 0) {

@@ -7,6 +7,7 @@
 #include "util/util.h"
 #include "unit.h"
 #include "harness_int.h"
+#include "producers_int.h"
 #include "proto/env.h"
 
 /*
@@ -33,6 +34,8 @@ static char *unqual(const ut_type *t)
     const char *s = t->spelling;
     size_t n = strlen(s);
     if (t->kind != UT_PTR && !strncmp(s, "const ", 6)) return strdup(s + 6);
+    /* a pointer typedef made const: "const sds" is `char *const` */
+    if (t->kind == UT_PTR && !strncmp(s, "const ", 6) && !strchr(s, '*')) return strdup(s + 6);
     /* "char *const" (clang writes no blank after the star) and "T * const" */
     if (t->kind == UT_PTR && n > 6 && !strcmp(s + n - 5, "const") && (s[n - 6] == '*' || s[n - 6] == ' ')) {
         size_t k = n - 5;
@@ -452,6 +455,7 @@ static void gen_driver(gen *g, const ut_func *f)
     for (size_t i = 0; i < f->nparams; i++) {
         const ut_param *p = &f->params[i];
         const ut_type *t = p->type;
+        if (harness_producer_param(b, g->u, g->o, f, i, &g->warn)) continue; /* built by the unit's producers */
         char *ts = unqual(t);
         char vn[32];
         snprintf(vn, sizeof vn, "sympu_a%zu", i);
@@ -613,6 +617,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     for (size_t i = 0; i < ntargets; i++)
         for (size_t k = 0; k < targets[i]->nparams; k++) mark(&g, targets[i]->params[k].type);
     for (size_t i = 0; i < ntargets; i++) mark(&g, targets[i]->type->ret);
+    for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' calls */
+        for (size_t k = 0; k < targets[i]->nparams; k++) {
+            unit_producer pr[UNIT_MAX_PRODUCERS];
+            size_t np = unit_param_producers(u, o, targets[i], k, pr, UNIT_MAX_PRODUCERS);
+            for (size_t j = 0; j < np; j++)
+                for (size_t a = 0; a < pr[j].fn->nparams; a++) mark(&g, pr[j].fn->params[a].type);
+        }
     for (size_t i = 0; i < u->nexterns; i++) mark(&g, u->externs[i].type);
     for (size_t i = 0; i < u->nglobals; i++)
         if (global_ok(u->globals[i].type)) mark(&g, u->globals[i].type);
@@ -695,3 +706,6 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     *warnings = g.warn.s ? g.warn.s : strdup("");
     return b->s;
 }
+
+int harness_fillable(const ut_type *t) { return fillable(t); }
+char *harness_unqual(const ut_type *t) { return unqual(t); }

@@ -61,4 +61,27 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
  */
 void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
 
+/* ---- shared with harness_producer.c (defined in harness.c) ---- */
+
+/* Whether an object of type t can be allocated and filled from inputs (harness.c's rule: scalars,
+ * pointers, complete structs, arrays of those; no anonymous type). */
+int harness_fillable(const ut_type *t);
+/* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
+char *harness_unqual(const ut_type *t);
+
+/*
+ * Append to b the statements of a driver that build parameter i of f (the variable sympu_aI)
+ * through the unit's own producers (producers_int.h; EvoSuite/Randoop call sequences, LCT's
+ * lazy initialisation made eager): a symbolic choice among the producers (and NULL, when the unit
+ * checks the parameter for NULL) the explorer flips like a branch; a UP_RETURN producer's
+ * arguments are registered as objects of flag m and filled by the fill functions, a UP_INIT
+ * producer initialises a fresh registered object; a `make` record line says which. The
+ * parameter object is registered (flag p) in every branch, after the producer's arguments.
+ * Returns 1 when the parameter has producers (code written), 0 when it has none (nothing
+ * written: the caller builds it field by field; when an --init names the type, a line on warn). The fill and dump functions of the producers'
+ * argument types must exist (unit_harness marks them).
+ */
+int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                           strbuf *warn);
+
 #endif

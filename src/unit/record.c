@@ -76,6 +76,36 @@ static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
     return NULL;
 }
 
+/* A `make ID KIND FUNC ARG...` line (after "make "), or with add set an `add ID ADDER ITEM ARG...`
+ * line (after "add "); 0, or -1 when malformed. */
+static int record_make(unit_record *r, char *rest, int add_line)
+{
+    ur_make m;
+    memset(&m, 0, sizeof m);
+    char *save = NULL, *id = strtok_r(rest, " ", &save), *kind = add_line ? "a" : strtok_r(NULL, " ", &save);
+    char *fn = strtok_r(NULL, " ", &save), *item = add_line ? strtok_r(NULL, " ", &save) : NULL;
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(add_line ? "a" : "rhi", kind[0]) || (add_line && !item))
+        return -1;
+    m.obj = atoi(id);
+    m.kind = kind[0];
+    m.func = strdup(fn);
+    if (item && !(m.item = strdup(item))) {
+        free(m.func);
+        return -1;
+    }
+    for (char *a = strtok_r(NULL, " ", &save); a && m.func; a = strtok_r(NULL, " ", &save)) {
+        int v = atoi(a);
+        if (add((void **)&m.args, &m.nargs, sizeof v, &v) != 0) break;
+    }
+    if (!m.func || add((void **)&r->makes, &r->nmakes, sizeof m, &m) != 0) {
+        free(m.func);
+        free(m.item);
+        free(m.args);
+        return -1;
+    }
+    return 0;
+}
+
 int unit_record_parse(const char *text, unit_record *r, char **err)
 {
     memset(r, 0, sizeof *r);
@@ -103,6 +133,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 o.result = strchr(w[1], 'r') != NULL;
                 o.handle = strchr(w[1], 'h') != NULL;
                 o.stream = strchr(w[1], 'F') != NULL;
+                o.make_arg = strchr(w[1], 'm') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
                 o.ctype = strdup(w[4]);
@@ -195,6 +226,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                     free(wk.value.text);
                 }
             }
+        } else if (!strncmp(line, "make ", 5)) {
+            bad = record_make(r, line + 5, 0);
+        } else if (!strncmp(line, "add ", 4)) {
+            bad = record_make(r, line + 4, 1);
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)
@@ -242,6 +277,12 @@ void unit_record_free(unit_record *r)
         free(r->walks[i].value.text);
     }
     free(r->walks);
+    for (size_t i = 0; i < r->nmakes; i++) {
+        free(r->makes[i].func);
+        free(r->makes[i].item);
+        free(r->makes[i].args);
+    }
+    free(r->makes);
     free(r->ret.text);
     free(r->objs);
     free(r->entries);

@@ -20,14 +20,16 @@ static long target(const unit_record *r, const ur_value *v)
  * makes the pointer NULL (lazy NULL, sympu_lazy_null): such an object, and what only it points
  * to, is in the record but in no test. Marked from the roots (parameters, globals, the result,
  * stand-ins' results and output objects, walk lines and callback arguments naming an input
- * object) along the pointer values before and after the call; the others are removed with
+ * object, the objects producers' calls built and their arguments) along the pointer values before and after the call; the others are removed with
  * their entries.
  */
 void unit_record_prune(unit_record *r)
 {
     if (r->nobjs == 0) return;
     char *live = calloc(r->nobjs, 1);
-    long *stack = calloc(r->nobjs + r->nmocks + r->nwalks + r->nargs + 2 * r->nentries + 1, sizeof *stack);
+    size_t nmade = 0;
+    for (size_t i = 0; i < r->nmakes; i++) nmade += 1 + r->makes[i].nargs;
+    long *stack = calloc(r->nobjs + r->nmocks + r->nwalks + r->nargs + nmade + 2 * r->nentries + 1, sizeof *stack);
     if (!live || !stack) {
         free(live);
         free(stack);
@@ -49,6 +51,14 @@ void unit_record_prune(unit_record *r)
     for (size_t i = 0; i < r->nargs; i++) {
         long t = target(r, &r->args[i].value);
         if (t >= 0) stack[sp++] = t;
+    }
+    for (size_t i = 0; i < r->nmakes; i++) { /* what a producer's call built and its arguments */
+        const ur_make *m = &r->makes[i];
+        for (size_t j = 0; j < r->nobjs; j++) {
+            int hit = r->objs[j].id == m->obj;
+            for (size_t a = 0; a < m->nargs; a++) hit |= r->objs[j].id == m->args[a];
+            if (hit) stack[sp++] = (long)j;
+        }
     }
     while (sp > 0) {
         long k = stack[--sp];

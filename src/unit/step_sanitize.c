@@ -11,6 +11,7 @@
 #include "proto/env.h"
 #include "unit/emit_int.h"
 #include "unit/pipeline_int.h"
+#include "unit/producers_int.h"
 #include "util/util.h"
 
 /*
@@ -428,17 +429,8 @@ static int has_null_input(const unit_test *t)
  * else "free". */
 const char *sanitize_releaser(const unit_info *u, const ut_func *f)
 {
-    const ut_type *rt = f->type->ret;
-    for (size_t i = 0; i < u->ndefs; i++) {
-        const ut_func *d = &u->defs[i];
-        if (d->nparams != 1 || d->type->ret->kind != UT_VOID) continue;
-        if (strcmp(d->params[0].type->canonical, rt->canonical)) continue;
-        /* any case: sdsfree, cJSON_Delete, Node_Destroy */
-        if (strcasestr(d->name, "free") || strcasestr(d->name, "delete") || strcasestr(d->name, "destroy") ||
-            strcasestr(d->name, "release"))
-            return d->name;
-    }
-    return "free";
+    const char *d = unit_destructor(u, f->type->ret); /* sdsfree, cJSON_Delete, Node_Destroy */
+    return d ? d : "free";
 }
 
 /* Whether the call of t returned a pointer that is no input object (fresh memory, perhaps). */

@@ -298,6 +298,12 @@ typedef struct unit_harness_opts {
     const char *rt_header;         /* absolute path of sympath_unit_rt.h */
     const char *const *mock_names; /* --mock names: also replaced when declared in a system header */
     size_t nmock_names;
+    /* nonzero (--raw-inputs): no producers, every parameter built field by field */
+    int raw_inputs;
+    /* --init TYPE=FUNCTION (repeatable): FUNCTION produces TYPE (a parameter's spelling or its
+     * pointee's); no discovery for that TYPE (producers_int.h) */
+    const char *const *inits;
+    size_t ninits;
 } unit_harness_opts;
 
 /*
@@ -320,6 +326,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        opaque handle (COUNT zero bytes standing for an unknown type),
  *                                        F = a FILE * read stream (CTYPE FILE; its bytes on a stream line)
  *   stream ID LEN HEX                    the LEN bytes stream object ID holds, two hex digits each
+ *                                        m = an argument of a producer's call (see make)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
  *   mock NAME KIND VALUE                 a stand-in's return value, in call order
@@ -336,6 +343,11 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   retheap                              the returned pointer is the start of a block malloc, calloc or
  *                                        realloc gave during the call (not freed): the test releases it
  *   freed ID                             the call freed or reallocated object ID (no post values)
+ *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
+ *                                        ARG the id of an object of flag m holding that argument; kind h
+ *                                        instead of r: the value is the start of a heap block FUNC allocated
+ *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
+ *   add ID ADDER ITEM ARG...             then ADDER(ID, ITEM(ARG...)) added an item to container ID
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -360,6 +372,9 @@ typedef struct ur_object {
     int stream;          /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
     unsigned char *data; /* stream: the bytes it holds (malloc'ed; NULL when none) */
     size_t ndata;
+    /* flag m: holds an argument of a producer's call (`make`), not declared on its own when its value
+     * can be written inline */
+    int make_arg;
     uint64_t count;
     char *local; /* suggested local name (sanitised, unique per record) */
     char *ctype; /* element / object type spelling */
@@ -385,6 +400,17 @@ typedef struct ur_arg {
     int index;
     ur_value value; /* kind i u e s p, or v (not asserted) */
 } ur_arg;
+/* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
+ * sequences of length one). */
+typedef struct ur_make {
+    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
+    char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
+                   'a': func(obj, item(args)) (an `add` line: func the adder) */
+    char *func; /* the producer (the adder) */
+    char *item; /* kind 'a': the producer of the item; else NULL */
+    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */
+    size_t nargs;
+} ur_make;
 
 typedef struct unit_record {
     ur_object *objs;
@@ -397,6 +423,8 @@ typedef struct unit_record {
     size_t nargs;
     ur_walk *walks; /* in record order */
     size_t nwalks;
+    ur_make *makes; /* in record order */
+    size_t nmakes;
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */
@@ -516,7 +544,8 @@ typedef struct unit_run_opts {
     int mock_outputs;                   /* --mock-outputs */
     double budget_s;                    /* exploration budget shared by the functions, seconds (0: none) */
     double timeout_s;                   /* time limit of one run, seconds, > 0 */
-    unit_harness_opts harness;          /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs;
+    unit_harness_opts harness;          /* depth, str_len, buf_len, enum_any, null_all, cycles, global_inputs,
+                                   raw_inputs (--raw-inputs), inits (--init TYPE=FUNCTION);
                                    rt_header and mock_names are set by the pipeline */
     int progress;                       /* live progress line of the explorations */
     volatile sig_atomic_t *interrupted; /* set (by a signal handler) to stop after the run in flight; may be NULL */

@@ -41,7 +41,7 @@ static int setup(void **state)
     const char *p = path;
     if (unit_parse(&p, 1, NULL, &u, &err) != 0) return -1;
     const ut_func *t = unit_find_def(&u, "f");
-    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0};
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
     harness = unit_harness(&u, &t, 1, &o, &warnings, &err);
     free(warnings);
@@ -163,7 +163,7 @@ static void test_walkers(void **state)
     assert_int_equal(unit_parse(&p, 1, NULL, &w, &err), 0);
     const ut_func *t = unit_find_def(&w, "mk");
     assert_non_null(t);
-    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0};
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
     char *h = unit_harness(&w, &t, 1, &o, &warnings, &err);
     free(warnings);

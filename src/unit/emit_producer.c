@@ -1,0 +1,236 @@
+/* emit_producer.c: an emitted test builds its inputs with the unit's own producers (`str s = strnew("ab");`, `parser_init(&p);`) and releases them. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "unit.h"
+#include "emit_int.h"
+#include "producers_int.h"
+
+/*
+ * The record's `make` lines say how an input was built (harness_producer.c). The test writes the
+ * same call sequence a developer would: a parameter made by `FUNC(args)` is declared with that
+ * call as its initialiser, each argument written inline (its recorded value; a string argument the
+ * test uses nowhere else as a literal, `strnew("ab")`), else the local holding it; an object made
+ * by `FUNC(&obj)` is declared without initialiser and initialised by the call. After the
+ * assertions the test releases what it built and what the call returned with the unit's destructor
+ * of that type (unit_destructor; else free when the recorder saw the value is the start of a heap
+ * block the producer allocated, `make ID h`, and nothing otherwise): the input, a fresh result of the
+ * same type (`sdsdup`), or, when the function consumed it (its
+ * result replaces the input, unit_param_consumed), the result.
+ */
+
+static const ur_make *make_of(const unit_record *r, int id)
+{
+    for (size_t i = 0; i < r->nmakes; i++)
+        if (r->makes[i].obj == id && r->makes[i].kind != 'a') return &r->makes[i];
+    return NULL;
+}
+
+/* The entry of object id with the empty suffix (its whole value), or NULL. */
+static const ur_entry *whole_entry(const unit_record *r, int id)
+{
+    for (size_t j = 0; j < r->nentries; j++)
+        if (r->entries[j].obj == id && !*r->entries[j].suffix) return &r->entries[j];
+    return NULL;
+}
+
+/* Whether object index k is a string array the test writes as a literal inside a producer's call:
+ * a char array that one make argument alone points to and the call did not change (not in heap
+ * mode, where every input is malloc'ed). */
+static int inline_string(const names *n, size_t k)
+{
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    if (n->heap || !o->array || !o->string || o->param || o->make_arg || !is_chartype(n->u, o->ctype)) return 0;
+    int refs = 0, from_arg = 0;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj == o->id && e->post.text && strcmp(e->pre.text ? e->pre.text : "", e->post.text)) return 0;
+        if (e->pre.kind == 'p' && atoi(e->pre.text) == o->id) { /* the array or an element of it */
+            refs++;
+            const ur_object *po = obj_by_id(r, e->obj, NULL);
+            from_arg = po && po->make_arg && !*e->suffix;
+        }
+        if (e->post.kind == 'p' && e->post.text && atoi(e->post.text) == o->id && e->pre.text &&
+            strcmp(e->pre.text, e->post.text))
+            return 0;
+    }
+    if (refs != 1 || !from_arg) return 0;
+    /* no other reference: what the call returned, stored (walk lines) or a stand-in returned */
+    for (size_t j = 0; j < r->nwalks; j++)
+        if (r->walks[j].value.kind == 'p' && atoi(r->walks[j].value.text) == o->id) return 0;
+    for (size_t j = 0; j < r->nmocks; j++)
+        if (r->mocks[j].value.kind == 'p' && atoi(r->mocks[j].value.text) == o->id) return 0;
+    if (r->ret.kind == 'p' && r->ret.text && atoi(r->ret.text) == o->id) return 0;
+    strbuf lit = STRBUF_INIT;
+    int ok = emit_char_array_literal(&lit, n, o, 0, 1) == 0;
+    sb_free(&lit);
+    return ok;
+}
+
+/* Whether make argument object index k is written inline (one whole value C can express). */
+static int inline_arg(const names *n, size_t k)
+{
+    const ur_object *o = &n->r->objs[k];
+    if (!o->make_arg) return 0;
+    size_t cnt = 0;
+    for (size_t j = 0; j < n->r->nentries; j++) cnt += n->r->entries[j].obj == o->id;
+    const ur_entry *e = whole_entry(n->r, o->id);
+    if (cnt != 1 || !e) return 0;
+    strbuf v = STRBUF_INIT;
+    int ok = value_expr(&v, n, &e->pre, 0) == 0;
+    sb_free(&v);
+    return ok;
+}
+
+int emit_made_undeclared(const names *n, size_t k) { return inline_arg(n, k) || inline_string(n, k); }
+
+/* The expression of make argument object id: its value inline, a literal for a string, else its local. */
+static int arg_expr(strbuf *b, const names *n, int id)
+{
+    size_t k;
+    const ur_object *o = obj_by_id(n->r, id, &k);
+    if (!o) return -1;
+    if (!inline_arg(n, k)) {
+        sb_puts(b, n->local[k]);
+        return 0;
+    }
+    const ur_entry *e = whole_entry(n->r, id);
+    size_t t;
+    if (e->pre.kind == 'p' && obj_by_id(n->r, atoi(e->pre.text), &t) && inline_string(n, t))
+        return emit_char_array_literal(b, n, &n->r->objs[t], 0, 1);
+    return value_expr(b, n, &e->pre, 0);
+}
+
+int emit_made_decl(strbuf *b, const names *n, size_t k)
+{
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    if (emit_made_undeclared(n, k)) return 1;
+    const ur_make *m = make_of(r, o->id);
+    if (!m) return 0;
+    const char *nm = n->local[k];
+    if (m->kind != 'i') {
+        strbuf args = STRBUF_INIT;
+        for (size_t a = 0; a < m->nargs; a++) {
+            if (a) sb_puts(&args, ", ");
+            if (arg_expr(&args, n, m->args[a]) != 0) {
+                sb_free(&args);
+                return -1;
+            }
+        }
+        char *d = unit_declarator(o->ctype, nm);
+        sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
+        free(d);
+        sb_free(&args);
+        /* a container: the items added to it, `cJSON_AddItemToArray(array, cJSON_CreateNumber(1));` */
+        for (size_t i = 0; i < r->nmakes; i++) {
+            const ur_make *a = &r->makes[i];
+            if (a->kind != 'a' || a->obj != o->id) continue;
+            strbuf it = STRBUF_INIT;
+            for (size_t k = 0; k < a->nargs; k++) {
+                if (k) sb_puts(&it, ", ");
+                if (arg_expr(&it, n, a->args[k]) != 0) {
+                    sb_free(&it);
+                    return -1;
+                }
+            }
+            const ut_func *ad = unit_find_def(n->u, a->func);
+            int cast = ad && ad->nparams == 2 && strcmp(ad->params[0].type->spelling, o->ctype);
+            sb_printf(b, "    %s(%s%s%s%s, %s(%s));\n", a->func, cast ? "(" : "",
+                      cast ? ad->params[0].type->spelling : "", cast ? ")" : "", nm, a->item, it.s ? it.s : "");
+            sb_free(&it);
+        }
+        return 1;
+    }
+    if (n->heap && emit_heapable(o)) {
+        char star[300];
+        snprintf(star, sizeof star, "*%s", nm);
+        char *d = unit_declarator(o->ctype, star);
+        sb_printf(b, "    %s = malloc(sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
+        free(d);
+    } else {
+        char *d = unit_declarator(o->ctype, nm);
+        sb_printf(b, "    %s;\n    %s(&%s);\n", d ? d : nm, m->func, nm);
+        free(d);
+    }
+    return 1;
+}
+
+/* t's spelling without a top-level const ("const sds" -> "sds"), into buf. */
+static const char *unq_spelling(const ut_type *t, char *buf, size_t cap)
+{
+    const char *s = t->spelling;
+    if (!strncmp(s, "const ", 6)) s += 6;
+    snprintf(buf, cap, "%s", s);
+    return buf;
+}
+
+/* The index among the parameters of parameter object index k. */
+static size_t param_index(const unit_record *r, size_t k)
+{
+    size_t i = 0;
+    for (size_t j = 0; j < k; j++) i += r->objs[j].param;
+    return i;
+}
+
+int emit_made_consumed(const names *n, int id)
+{
+    size_t k;
+    const ur_object *o = obj_by_id(n->r, id, &k);
+    const ur_make *m = o ? make_of(n->r, id) : NULL;
+    return m && m->kind != 'i' && o->param && n->fn && unit_param_consumed(n->fn, param_index(n->r, k));
+}
+
+int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called)
+{
+    const unit_record *r = n->r;
+    int released_ret = 0;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        size_t k;
+        const ur_object *o = obj_by_id(r, m->obj, &k);
+        if (m->kind == 'i' || m->kind == 'a' || !o || !o->param) continue;
+        const ur_entry *e = whole_entry(r, o->id);
+        if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
+        size_t pi = param_index(r, k);
+        if (pi >= t->fn->nparams) continue;
+        const ut_type *pt = t->fn->params[pi].type;
+        const char *d = unit_destructor(n->u, pt);
+        if (!d && m->kind != 'h') continue; /* no destructor, and free cannot release it (a hidden header) */
+        const char *rel = d ? d : "free", *cast = d ? "" : "(void *)";
+        /* a const input (`const cJSON *item`) goes to the destructor (`cJSON_Delete(cJSON *)`) with a cast */
+        const ut_func *df = d ? unit_find_def(n->u, d) : NULL;
+        char castbuf[300];
+        if (df && df->nparams == 1 && strcmp(df->params[0].type->spelling, pt->spelling)) {
+            snprintf(castbuf, sizeof castbuf, "(%s)", df->params[0].type->spelling);
+            cast = castbuf;
+        }
+        if (called && unit_param_consumed(t->fn, pi)) {
+            if (t->fn->type->ret->kind == UT_VOID) continue; /* a destructor: it released the input */
+            const ur_value *rv = &r->ret;
+            if (rv->kind == 's' || (rv->kind == 'p' && strcmp(rv->text, "0"))) {
+                if (!released_ret) sb_printf(b, "    %s(%sret);\n", rel, cast);
+                released_ret = 1;
+            } else {
+                sb_printf(b, "    %s(%s%s);\n", rel, cast, n->local[k]); /* failed: the input stays */
+            }
+            continue;
+        }
+        sb_printf(b, "    %s(%s%s);\n", rel, cast, n->local[k]);
+        /* a fresh result of the same type (`sds sdsdup(const sds s)`): released by the same destructor */
+        const ur_value *rv = &r->ret;
+        const ut_type *rt = t->fn->type->ret;
+        char x[512], y[512];
+        if (called && d && !released_ret && t->outcome == UO_NORMAL && rt->kind == UT_PTR &&
+            (rv->kind == 's' || (rv->kind == 'p' && !strcmp(rv->text, "-1"))) &&
+            !strcmp(unq_spelling(rt, x, sizeof x), unq_spelling(pt, y, sizeof y))) {
+            sb_printf(b, "    %s(%sret);\n", d, cast);
+            released_ret = 1;
+        }
+    }
+    return released_ret;
+}

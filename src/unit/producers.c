@@ -1,0 +1,210 @@
+/* producers.c: finds the unit's producers (constructors, initialisers) and destructors of a parameter's type. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "harness_int.h"
+#include "producers_int.h"
+
+/* s without a top-level const ("const sds" -> "sds", "char *const" -> "char *"), into out. */
+static const char *unq(const char *s, char *out, size_t cap)
+{
+    if (!strncmp(s, "const ", 6)) s += 6;
+    snprintf(out, cap, "%s", s);
+    size_t n = strlen(out);
+    if (n > 5 && !strcmp(out + n - 5, "const") && (out[n - 6] == ' ' || out[n - 6] == '*')) {
+        n -= 5;
+        while (n > 0 && out[n - 1] == ' ') n--;
+        out[n] = 0;
+    }
+    return out;
+}
+
+static int same_spelling(const ut_type *a, const ut_type *b)
+{
+    char x[512], y[512];
+    return a && b && !strcmp(unq(a->spelling, x, sizeof x), unq(b->spelling, y, sizeof y));
+}
+
+static int is_record(const ut_type *t) { return t && (t->kind == UT_STRUCT || t->kind == UT_UNION); }
+
+/* P = `T *` with T a struct or union: the pointee, else NULL. */
+static const ut_type *struct_pointee(const ut_type *pt)
+{
+    return pt && pt->kind == UT_PTR && is_record(pt->pointee) ? pt->pointee : NULL;
+}
+
+/* Whether a parameter of type pt can have producers at all: a pointer (not to a function),
+ * spelled with a typedef name (`sds`) or pointing to a struct (`cJSON *`). */
+static int producible(const ut_type *pt)
+{
+    if (!pt || pt->kind != UT_PTR || !pt->pointee || pt->pointee->kind == UT_FUNC) return 0;
+    char x[512];
+    return struct_pointee(pt) || !strchr(unq(pt->spelling, x, sizeof x), '*');
+}
+
+static int has_word(const char *name, const char *const *words)
+{
+    for (size_t i = 0; words[i]; i++)
+        if (strcasestr(name, words[i])) return 1;
+    return 0;
+}
+
+int unit_destructor_name(const char *name)
+{
+    static const char *const w[] = {"free", "delete", "destroy", "release", NULL};
+    return has_word(name, w);
+}
+
+/* An argument a producer's call can be given from inputs: fillable, no untyped or length-paired
+ * buffer, and nothing of P's own type (that would need a P first). */
+static int arg_ok(const ut_param *a, const ut_type *pt)
+{
+    const ut_type *t = a->type;
+    if (a->len_param >= 0 || a->buf_param >= 0) return 0;
+    if (!harness_fillable(t)) return 0;
+    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
+    /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
+     * producer writes there before calling it (the recorded values are those after the producer) */
+    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
+    if (same_spelling(t, pt)) return 0;
+    const ut_type *sp = struct_pointee(pt);
+    if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;
+    return 1;
+}
+
+int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind)
+{
+    (void)u;
+    if (!producible(pt) || !fn->type || fn->type->variadic) return 0;
+    const ut_type *r = fn->type->ret, *sp = struct_pointee(pt);
+    /* UP_INIT: `void|int|bool f(T *)`, named like an initialiser */
+    static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
+    if (sp && fn->nparams == 1) {
+        const ut_type *a = fn->params[0].type;
+        if (a->kind == UT_PTR && same_spelling(a->pointee, sp) && !a->pointee->is_const && sp->kind == UT_STRUCT &&
+            sp->complete && (r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL) &&
+            (named || has_word(fn->name, initw))) {
+            *kind = UP_INIT;
+            return 1;
+        }
+    }
+    /* UP_RETURN: returns P as spelled, or (P = T *) a T * */
+    int rets = same_spelling(r, pt) || (sp && r->kind == UT_PTR && same_spelling(r->pointee, sp));
+    if (!rets) return 0;
+    /* a `const T *` result cannot initialise a `T *` parameter without a cast */
+    if (r->kind == UT_PTR && r->pointee && pt->pointee && r->pointee->is_const && !pt->pointee->is_const) return 0;
+    for (size_t k = 0; k < fn->nparams; k++)
+        if (!arg_ok(&fn->params[k], pt)) return 0;
+    *kind = UP_RETURN;
+    return 1;
+}
+
+/* The functions a harness and a test can call: u->defs, and statics of an included source. */
+static const ut_func *callable(const unit_info *u, size_t k)
+{
+    if (k < u->ndefs) return &u->defs[k];
+    const ut_func *s = &u->statics[k - u->ndefs];
+    return unit_source_included(u, s->file) ? s : NULL;
+}
+
+const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt)
+{
+    if (!o || !pt) return NULL;
+    char ps[512], es[512];
+    unq(pt->spelling, ps, sizeof ps);
+    const ut_type *sp = struct_pointee(pt);
+    if (sp) unq(sp->spelling, es, sizeof es);
+    for (size_t k = 0; k < o->ninits; k++) {
+        const char *eq = strrchr(o->inits[k], '=');
+        if (!eq) continue;
+        size_t tl = (size_t)(eq - o->inits[k]);
+        if ((strlen(ps) == tl && !strncmp(ps, o->inits[k], tl)) ||
+            (sp && strlen(es) == tl && !strncmp(es, o->inits[k], tl)))
+            return o->inits[k];
+    }
+    return NULL;
+}
+
+size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                            unit_producer *out, size_t max)
+{
+    if (!o || o->raw_inputs || i >= f->nparams) return 0;
+    const ut_param *p = &f->params[i];
+    if (p->len_param >= 0 || p->buf_param >= 0 || !producible(p->type)) return 0;
+    char ps[512], es[512];
+    unq(p->type->spelling, ps, sizeof ps);
+    const ut_type *sp = struct_pointee(p->type);
+    if (sp) unq(sp->spelling, es, sizeof es);
+    /* --init TYPE=FUNCTION: the user's producer, and no discovery for that type */
+    const char *named = unit_init_for(o, p->type);
+    if (named) {
+        size_t k = 0;
+        while (o->inits[k] != named) k++;
+        size_t tl = (size_t)(strrchr(named, '=') - named);
+        size_t n = 0;
+        for (size_t j = 0; j < o->ninits && n < max; j++) {
+            const char *e2 = strrchr(o->inits[j], '=');
+            if (!e2 || (size_t)(e2 - o->inits[j]) != tl || strncmp(o->inits[j], o->inits[k], tl)) continue;
+            const ut_func *fn = unit_find_def(u, e2 + 1);
+            unit_producer_kind kind;
+            if (fn && fn != f && unit_producer_fits(u, fn, p->type, 1, &kind)) out[n++] = (unit_producer){fn, kind};
+        }
+        return n;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
+        const ut_func *fn = callable(u, k);
+        if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name)) continue;
+        unit_producer_kind kind;
+        if (unit_producer_fits(u, fn, p->type, 0, &kind)) out[n++] = (unit_producer){fn, kind};
+    }
+    return n;
+}
+
+const char *unit_destructor(const unit_info *u, const ut_type *t)
+{
+    const char *canon = NULL;
+    for (size_t i = 0; i < u->ndefs; i++) {
+        const ut_func *d = &u->defs[i];
+        if (d->nparams != 1 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name)) continue;
+        const ut_type *a = d->params[0].type;
+        if (same_spelling(a, t)) return d->name;
+        if (!canon && a->canonical && t->canonical && !strcmp(a->canonical, t->canonical)) canon = d->name;
+    }
+    return canon;
+}
+
+int unit_param_consumed(const ut_func *f, size_t i)
+{
+    if (i >= f->nparams) return 0;
+    const ut_type *r = f->type->ret;
+    if (r->kind == UT_VOID) return unit_destructor_name(f->name);
+    /* a const parameter (`sds sdsdup(const sds s)`) is read, not replaced */
+    return !f->params[i].type->is_const && strncmp(f->params[i].type->spelling, "const ", 6) &&
+           same_spelling(r, f->params[i].type);
+}
+
+size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                         const ut_func **out, size_t max)
+{
+    if (!o || o->raw_inputs || i >= f->nparams) return 0;
+    const ut_param *p = &f->params[i];
+    const ut_type *sp = struct_pointee(p->type);
+    if (!sp || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
+    static const char *const addw[] = {"add", "append", "push", "insert", NULL};
+    size_t n = 0;
+    for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
+        const ut_func *fn = callable(u, k);
+        if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name) || fn->nparams != 2) continue;
+        const ut_type *r = fn->type->ret, *a = fn->params[0].type, *b = fn->params[1].type;
+        if (fn->type->variadic || !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) continue;
+        if (a->kind != UT_PTR || b->kind != UT_PTR || a->pointee->is_const || b->pointee->is_const) continue;
+        if (!same_spelling(a->pointee, sp) || !same_spelling(b->pointee, sp) || !has_word(fn->name, addw)) continue;
+        if (strcasestr(fn->name, "reference")) continue; /* adds a reference: the item stays the caller's */
+        out[n++] = fn;
+    }
+    return n;
+}

@@ -1,0 +1,231 @@
+/* test_unit_producers.c: producer discovery (constructors by the written typedef, initialisers by shape and name), --init, --raw-inputs, destructors, the consumed rule, and the harness's producer choice. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit/unit.h"
+#include "unit/producers_int.h"
+
+static const char *SRC_TEXT =
+    "#include <stddef.h>\n"
+    "typedef char *str;\n"
+    "typedef struct parser { unsigned pos; int sup; } parser;\n"
+    "str strnew(const char *init) { (void)init; return 0; }\n"
+    "str strempty(void) { return 0; }\n"
+    "char *plain(void) { return 0; }\n"                                            /* char *, not str */
+    "str strdup_(const str s) { return s; }\n"                                     /* needs a str first */
+    "str strnewlen(const void *p, size_t len) { (void)p; (void)len; return 0; }\n" /* untyped buffer */
+    "void strfree(str s) { (void)s; }\n"
+    "void strrange(str s, int a, int b) { (void)s; (void)a; (void)b; }\n"
+    "str strcat_(str s, const char *t) { (void)t; return s; }\n"
+    "void parser_init(parser *p) { p->pos = 0; p->sup = -1; }\n"
+    "void parser_touch(parser *p) { p->pos = 1; }\n" /* not named like an init */
+    "int parse(parser *p, const char *js) { (void)js; return (int)p->pos; }\n"
+    "typedef struct list { int v; struct list *next; } list;\n"
+    "list *list_new(int v) { (void)v; return 0; }\n"
+    "int list_add(list *l, list *item) { (void)l; (void)item; return 1; }\n"
+    "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
+    "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
+    "int list_len(const list *l) { return l ? 1 : 0; }\n"
+    "void list_free(list *l) { (void)l; }\n";
+
+static unit_info u;
+static char path[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/sympath_unit_producers_%d.c", (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs(SRC_TEXT, f);
+    fclose(f);
+    char *err = NULL;
+    const char *p = path;
+    return unit_parse(&p, 1, NULL, &u, &err) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unit_info_free(&u);
+    unlink(path);
+    return 0;
+}
+
+static unit_harness_opts opts(void)
+{
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
+    return o;
+}
+
+/* The producers' names of parameter i of fn, space-separated, into buf. */
+static const char *producers_of(const char *fn, size_t i, const unit_harness_opts *o, char *buf, size_t cap)
+{
+    const ut_func *f = unit_find_def(&u, fn);
+    assert_non_null(f);
+    unit_producer pr[UNIT_MAX_PRODUCERS];
+    size_t n = unit_param_producers(&u, o, f, i, pr, UNIT_MAX_PRODUCERS), at = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < n; k++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s%s", k ? " " : "", pr[k].kind == UP_INIT ? "&" : "",
+                               pr[k].fn->name);
+    return buf;
+}
+
+static void test_discovery(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    char b[256];
+    /* str: by the written typedef; not plain (char *), strdup_ (takes a str), strnewlen (void *) */
+    assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "strnew strempty");
+    assert_string_equal(producers_of("strrange", 1, &o, b, sizeof b), ""); /* an int */
+    /* a plain const char * has none */
+    assert_string_equal(producers_of("parse", 1, &o, b, sizeof b), "");
+    /* parser *: the initialiser by name, not parser_touch */
+    assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_init");
+    /* the target is never its own producer */
+    assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty");
+}
+
+static void test_adders(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    char b[256];
+    assert_string_equal(producers_of("list_len", 0, &o, b, sizeof b), "list_new");
+    const ut_func *f = unit_find_def(&u, "list_len"), *ad[UNIT_MAX_PRODUCERS];
+    size_t n = unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS);
+    assert_int_equal(n, 2);
+    assert_string_equal(ad[0]->name, "list_add");
+    assert_string_equal(ad[1]->name, "list_addref");
+    o.raw_inputs = 1;
+    assert_int_equal(unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS), 0);
+    /* the harness: a count of adds the explorer flips, recorded as add lines */
+    o.raw_inputs = 0;
+    char *w = NULL, *err = NULL;
+    char *h = unit_harness(&u, &f, 1, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(h, "sympu_choice(\"l.adds\", 3)"));
+    assert_non_null(strstr(h, "add %d list_add %s"));
+    free(h);
+    free(w);
+}
+
+/* A record with make and add lines becomes the call sequence, and the container is released. */
+static void test_emit_sequence(void **state)
+{
+    (void)state;
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_len_1";
+    t.fn = unit_find_def(&u, "list_len");
+    char *err = NULL;
+    const char *rec = "obj 1 m 1 l_item_v_arg int\npre 1 - i 7\nobj 2 m 1 l_v_arg int\npre 2 - i 3\n"
+                      "obj 3 p 1 l const list *\nmake 3 h list_new 2\nadd 3 list_add list_new 1\npre 3 - p -1\n"
+                      "call\npost 1 - i 7\npost 2 - i 3\npost 3 - p -1\nret i 1\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.nmakes, 2);
+    assert_int_equal(t.rec.makes[1].kind, 'a');
+    assert_string_equal(t.rec.makes[1].item, "list_new");
+    char *body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "    const list *l = list_new(3);\n    list_add((list *)l, list_new(7));\n"));
+    assert_non_null(strstr(body, "int ret = list_len(l);"));
+    assert_non_null(strstr(body, "    list_free((list *)l);\n")); /* the parameter is a const list * */
+    assert_null(strstr(body, "l_v_arg"));                         /* the arguments are inline */
+    free(body);
+    unit_record_free(&t.rec);
+}
+
+static void test_init_and_raw(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    const char *inits[] = {"parser=parser_touch", "str=strempty"};
+    o.inits = inits;
+    o.ninits = 2;
+    char b[256];
+    assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_touch");
+    assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "strempty");
+    const char *bad[] = {"str=strrange"}; /* the wrong shape: none */
+    o.inits = bad;
+    o.ninits = 1;
+    assert_string_equal(producers_of("strcat_", 0, &o, b, sizeof b), "");
+    o = opts();
+    o.raw_inputs = 1;
+    assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "");
+    assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "");
+}
+
+static void test_destructor_consumed(void **state)
+{
+    (void)state;
+    const ut_func *r = unit_find_def(&u, "strrange"), *c = unit_find_def(&u, "strcat_");
+    const ut_func *d = unit_find_def(&u, "strdup_"), *fr = unit_find_def(&u, "strfree");
+    const ut_func *p = unit_find_def(&u, "parse");
+    assert_string_equal(unit_destructor(&u, r->params[0].type), "strfree");
+    assert_null(unit_destructor(&u, p->params[0].type));
+    assert_false(unit_param_consumed(r, 0)); /* void, in place */
+    assert_true(unit_param_consumed(c, 0));  /* returns str: the result replaces s */
+    assert_false(unit_param_consumed(d, 0)); /* a const str is read */
+    assert_true(unit_param_consumed(fr, 0)); /* a destructor */
+}
+
+static void test_harness_choice(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    const ut_func *t[] = {unit_find_def(&u, "strrange"), unit_find_def(&u, "parse")};
+    char *w = NULL, *err = NULL;
+    char *h = unit_harness(&u, t, 2, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(h, "sympu_choice(\"s.make\", 2)"));
+    assert_non_null(strstr(h, "make %d %c strnew %d"));
+    assert_non_null(strstr(h, "= strnew(sympu_m0);"));
+    assert_non_null(strstr(h, "make %d i parser_init"));
+    assert_non_null(strstr(h, "parser_init(sympu_o);"));
+    free(h);
+    free(w);
+    /* --init naming a function that cannot produce the type: said, and field by field */
+    const char *bad[] = {"parser=strrange"};
+    o.inits = bad;
+    o.ninits = 1;
+    h = unit_harness(&u, t, 2, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(w, "parse: parameter p: --init parser=strrange: no such function, or it cannot produce"));
+    assert_null(strstr(h, "parser_init(sympu_o)"));
+    free(h);
+    free(w);
+    o.inits = NULL;
+    o.ninits = 0;
+    o.raw_inputs = 1;
+    h = unit_harness(&u, t, 2, &o, &w, &err);
+    assert_non_null(h);
+    assert_null(strstr(h, "= strnew("));
+    assert_null(strstr(h, "parser_init(sympu_o)"));
+    assert_null(strstr(h, ".make"));
+    free(h);
+    free(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_discovery),
+        cmocka_unit_test(test_init_and_raw),
+        cmocka_unit_test(test_adders),
+        cmocka_unit_test(test_emit_sequence),
+        cmocka_unit_test(test_destructor_consumed),
+        cmocka_unit_test(test_harness_choice),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
