@@ -226,8 +226,10 @@ typedef enum db_xkind {
     DBX_IN_SUB,  /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
     DBX_SUBAGG,  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
     DBX_FUNC,    /* scalar function op (db_func) of kids[0..nkids) */
-    DBX_GROUPAGG /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
+    DBX_GROUPAGG, /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
                     the expression kids[0]) over the rows of the group */
+    DBX_CASE     /* CASE: op 0 searched, kids = when0 then0 when1 then1 ... else; op 1 simple (CASE x WHEN v),
+                    kids = x v0 then0 v1 then1 ... else (a missing ELSE is a NULL literal) */
 } db_xkind;
 
 /* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
@@ -281,7 +283,8 @@ enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX, DB_AGG
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
  * JOIN ... ON, whose ON conditions join the WHERE clause, or LEFT/RIGHT JOINs whose
  * optional side is one table: `nullable`, `on`), whose result columns are
- * all plain columns or `*`, or all COUNT/SUM/MIN/MAX of a column (COUNT(*) too;
+ * plain columns, `*` or computed columns (result_expr), or all aggregates (COUNT/SUM/MIN/MAX of a
+ * column, COUNT(*), expressions with aggregates;
  * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations, with LIMIT/OFFSET
  * only under an ORDER BY of plain columns (`order_window`) or on one table, and whose WHERE
  * uses only the db_xkind constructs (subqueries of one table: sub items).

@@ -268,6 +268,34 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
     return e;
 }
 
+/* CASE [x] WHEN a THEN b ... [ELSE e] END as DBX_CASE (see db.h); NULL with the construct named. */
+static db_sexpr *conv_case(conv *c, PgQuery__CaseExpr *ce)
+{
+    int simple = ce->arg != NULL;
+    int nk = simple + 2 * (int)ce->n_args + 1;
+    if (!ce->n_args || ce->n_args > 16) {
+        db_sql_unsupported(c->q, "CASE");
+        return NULL;
+    }
+    db_sexpr *e = db_sql_mk(DBX_CASE, nk);
+    if (!e) return NULL;
+    e->op = simple;
+    int k = 0;
+    bool ok = !simple || (e->kids[k++] = db_sql_conv_expr(c, ce->arg)) != NULL;
+    for (size_t i = 0; ok && i < ce->n_args; i++) {
+        node *w = ce->args[i];
+        ok = w->node_case == PG_QUERY__NODE__NODE_CASE_WHEN && (e->kids[k++] = db_sql_conv_expr(c, w->case_when->expr)) &&
+             (e->kids[k++] = db_sql_conv_expr(c, w->case_when->result));
+    }
+    if (ok) e->kids[k] = ce->defresult ? db_sql_conv_expr(c, ce->defresult) : db_sql_mk(DBX_NULL, 0);
+    if (!ok || !e->kids[k]) {
+        sexpr_free(e);
+        db_sql_unsupported(c->q, "CASE");
+        return NULL;
+    }
+    return e;
+}
+
 /* x = ANY (ARRAY[...]) as x IN (...), x <> ALL (ARRAY[...]) as x NOT IN (...) (PostgreSQL's
  * own spelling of IN lists in its catalog); the array may carry a cast to text[]/int[]. */
 static db_sexpr *conv_any(conv *c, PgQuery__AExpr *a, bool all)
@@ -474,7 +502,7 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         return e;
     case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
-    case PG_QUERY__NODE__NODE_CASE_EXPR: db_sql_unsupported(c->q, "CASE"); return NULL;
+    case PG_QUERY__NODE__NODE_CASE_EXPR: return conv_case(c, n->case_expr);
     default: break;
     }
     db_sql_unsupported(c->q, "expression kind");

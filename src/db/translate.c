@@ -269,9 +269,24 @@ static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *o
 {
     expr_ctx *cx = x->cx;
     db_val ra, rb;
+    /* a NULL literal (CASE without ELSE, COALESCE(x, NULL)) takes the other side's kind */
+    for (int side = 0; side < 2; side++) {
+        const db_val *n = side ? b : a, *o = side ? a : b;
+        if (!(n->null && n->null->op == EXPR_CONST && (n->null->value & 1)) ||
+            (n->is_text == o->is_text && n->is_real == o->is_real))
+            continue;
+        db_val *r = side ? &rb : &ra;
+        memset(r, 0, sizeof *r);
+        r->null = n->null, r->is_text = o->is_text, r->is_real = o->is_real;
+        r->v = expr_const(cx, 0, 64), r->len = expr_const(cx, 0, 8);
+        if (side)
+            b = r;
+        else
+            a = r;
+    }
     if (!a->is_text && !b->is_text && a->is_real != b->is_real) {
-        ra = a->is_real ? *a : int_as_real(cx, a, b);
-        rb = b->is_real ? *b : int_as_real(cx, b, a);
+        db_val na = a->is_real ? *a : int_as_real(cx, a, b), nb = b->is_real ? *b : int_as_real(cx, b, a);
+        ra = na, rb = nb;
         a = &ra, b = &rb;
     }
     if (a->is_text != b->is_text || a->is_real != b->is_real) return fail(x, "values of different types");
@@ -488,6 +503,25 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     }
     case DBX_FUNC: return func(x, e, out);
+    case DBX_CASE: { /* the first WHEN that is TRUE (not NULL) gives the result, built from the ELSE back */
+        db_val r;
+        if (value(x, e->kids[e->nkids - 1], &r)) return -1;
+        int first = e->op; /* simple CASE: kids[0] is the operand */
+        for (int k = e->nkids - 3; k >= first; k -= 2) {
+            tv w;
+            db_val then, t;
+            if (e->op) { /* CASE x WHEN v: x = v */
+                db_sexpr eq = {.kind = DBX_CMP, .op = DB_EQ, .nkids = 2, .kids = (db_sexpr *[]){e->kids[0], e->kids[k]}};
+                if (cond(x, &eq, &w)) return -1;
+            } else if (cond(x, e->kids[k], &w)) {
+                return -1;
+            }
+            if (value(x, e->kids[k + 1], &then) || ite_value(x, w.t, &then, &r, &t)) return -1;
+            r = t;
+        }
+        *out = r;
+        return 0;
+    }
     case DBX_GROUPAGG: { /* COUNT/SUM/MIN/MAX/AVG over the group's rows */
         if (!x->group_sel) return fail(x, "aggregate outside HAVING");
         const db_val *vals[DB_MAX_SUB_ROWS];

@@ -341,6 +341,12 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE substr(s, 2) = 'b'",
         "SELECT * FROM t WHERE substr(s, 1, 2) = 'ab' OR substr(u, 3, 1) = 'c'",
         "SELECT * FROM t WHERE length(substr(s, 2, 2)) = 1",
+        /* CASE: searched and simple, with and without ELSE (NULL), texts and numbers */
+        "SELECT * FROM t WHERE CASE WHEN a > 2 THEN b ELSE a END = 3",
+        "SELECT * FROM t WHERE CASE WHEN a IS NULL THEN 'x' WHEN b > 1 THEN s END = 'ab'",
+        "SELECT * FROM t WHERE CASE a WHEN 1 THEN 'one' WHEN 2 THEN u ELSE s END LIKE 'a%'",
+        "SELECT * FROM t WHERE (CASE WHEN s < u THEN 1 END) IS NULL",
+        "SELECT * FROM t WHERE CASE WHEN a > b THEN a > 0 ELSE b < 3 END",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];
