@@ -222,13 +222,13 @@ typedef enum db_xkind {
     /* subqueries of one table, sub item `from` (DB_MAX_FROM + j: the query's sub_table[j]),
      * whose WHERE clause, when it has one, is the last kid (it may refer to the enclosing
      * query's items: correlated) */
-    DBX_EXISTS,  /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
-    DBX_IN_SUB,  /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
-    DBX_SUBAGG,  /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
-    DBX_FUNC,    /* scalar function op (db_func) of kids[0..nkids) */
+    DBX_EXISTS,   /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
+    DBX_IN_SUB,   /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
+    DBX_SUBAGG,   /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_FUNC,     /* scalar function op (db_func) of kids[0..nkids) */
     DBX_GROUPAGG, /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
                     the expression kids[0]) over the rows of the group */
-    DBX_CASE     /* CASE: op 0 searched, kids = when0 then0 when1 then1 ... else; op 1 simple (CASE x WHEN v),
+    DBX_CASE      /* CASE: op 0 searched, kids = when0 then0 when1 then1 ... else; op 1 simple (CASE x WHEN v),
                     kids = x v0 then0 v1 then1 ... else (a missing ELSE is a NULL literal) */
 } db_xkind;
 

@@ -48,7 +48,8 @@ void db_cell_decode(const db_table *t, const db_limits *l, const uint64_t *vals,
         for (unsigned i = 0; i < len; i++) buf[i] = (uint8_t)vals[off + 2 + i];
         out->len = len;
         out->text = buf;
-    } else if (t->cols[col].scale || t->cols[col].single) { /* a scaled cell's k: its double's bits, as REAL cells hold */
+    } else if (t->cols[col].scale ||
+               t->cols[col].single) { /* a scaled cell's k: its double's bits, as REAL cells hold */
         out->i = (int64_t)db_scaled_bits((int64_t)vals[off + 1], t->cols[col].single ? -2 : t->cols[col].scale);
     } else {
         out->i = (int64_t)vals[off + 1];

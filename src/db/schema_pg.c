@@ -355,8 +355,7 @@ static void put_cell(sbuf *b, const db_table *t, int c, const db_cell *v)
             db_scaled_text((uint64_t)v->i, t->cols[c].scale, num, sizeof num), put(b, "'%s'", num);
         else
             db_real_text((uint64_t)v->i, num, sizeof num), put(b, "'%s'", num);
-    }
-    else if (!db_column_is_text(&t->cols[c]))
+    } else if (!db_column_is_text(&t->cols[c]))
         put(b, "'%lld'", (long long)v->i);
     else
         put_take(b, db_sql_text(true, v->len ? (const char *)v->text : "", v->len));

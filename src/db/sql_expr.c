@@ -193,7 +193,8 @@ static db_sexpr *conv_const(conv *c, PgQuery__AConst *k)
  * number type that holds fractions (numeric[(p,s)], decimal, float4/8, real, double precision), 0: other. */
 static int cast_kind(const PgQuery__TypeName *tn)
 {
-    if (!tn || !tn->n_names || tn->n_array_bounds || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+    if (!tn || !tn->n_names || tn->n_array_bounds ||
+        tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
         return 0;
     const char *n = tn->names[tn->n_names - 1]->string->sval;
     static const char *fracs[] = {"numeric", "decimal", "float4", "float8", "real", "double precision", NULL};
@@ -284,7 +285,8 @@ static db_sexpr *conv_case(conv *c, PgQuery__CaseExpr *ce)
     bool ok = !simple || (e->kids[k++] = db_sql_conv_expr(c, ce->arg)) != NULL;
     for (size_t i = 0; ok && i < ce->n_args; i++) {
         node *w = ce->args[i];
-        ok = w->node_case == PG_QUERY__NODE__NODE_CASE_WHEN && (e->kids[k++] = db_sql_conv_expr(c, w->case_when->expr)) &&
+        ok = w->node_case == PG_QUERY__NODE__NODE_CASE_WHEN &&
+             (e->kids[k++] = db_sql_conv_expr(c, w->case_when->expr)) &&
              (e->kids[k++] = db_sql_conv_expr(c, w->case_when->result));
     }
     if (ok) e->kids[k] = ce->defresult ? db_sql_conv_expr(c, ce->defresult) : db_sql_mk(DBX_NULL, 0);

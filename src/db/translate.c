@@ -34,7 +34,7 @@ typedef struct tr {
 } tr;
 
 static const db_fixture_view *view; /* the slots subqueries range over (db_set_fixture_view) */
-static expr *last_overflow;          /* of the last db_value_expr / db_group_value (db_value_overflow) */
+static expr *last_overflow;         /* of the last db_value_expr / db_group_value (db_value_overflow) */
 
 void db_set_fixture_view(const db_fixture_view *v) { view = v; }
 
@@ -378,7 +378,8 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
 static double scaled_unit(const db_val *v)
 {
     double d = 0;
-    if (v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST) memcpy(&d, &v->v->kid[1]->value, sizeof d);
+    if (v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST)
+        memcpy(&d, &v->v->kid[1]->value, sizeof d);
     return d;
 }
 
@@ -434,9 +435,7 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
         for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
         const char *why = NULL;
-        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL,
-                         &why))
-            return fail(x, why);
+        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
         return 0;
     }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;
@@ -511,7 +510,8 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
             tv w;
             db_val then, t;
             if (e->op) { /* CASE x WHEN v: x = v */
-                db_sexpr eq = {.kind = DBX_CMP, .op = DB_EQ, .nkids = 2, .kids = (db_sexpr *[]){e->kids[0], e->kids[k]}};
+                db_sexpr eq = {
+                    .kind = DBX_CMP, .op = DB_EQ, .nkids = 2, .kids = (db_sexpr *[]){e->kids[0], e->kids[k]}};
                 if (cond(x, &eq, &w)) return -1;
             } else if (cond(x, e->kids[k], &w)) {
                 return -1;
@@ -541,8 +541,7 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         }
         const char *why = NULL;
         bool star = e->column == -1;
-        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel,
-                         star ? NULL : vals, out, NULL, &why))
+        if (db_aggregate(cx, e->op, x->ngroup_rows, x->group_sel, star ? NULL : vals, out, NULL, &why))
             return fail(x, why);
         return 0;
     }
@@ -840,7 +839,8 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
         expr *mean = expr_const(cx, 0, 64);
         for (unsigned k = n; k >= 1; k--) {
             expr *is_k = expr_cmp(cx, PRED_EQ, cnt.v, expr_const(cx, k, 64));
-            mean = expr_ite(cx, is_k, expr_fp(cx, EXPR_FDIV, 64, 0, num, db_real_const(cx, (double)k * unit), NULL), mean);
+            mean =
+                expr_ite(cx, is_k, expr_fp(cx, EXPR_FDIV, 64, 0, num, db_real_const(cx, (double)k * unit), NULL), mean);
         }
         out->is_real = true;
         out->null = sum.null;

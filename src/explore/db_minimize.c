@@ -123,9 +123,12 @@ static bool try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint6
 }
 
 /* Minimize r's fixture (see the block comment above) by `deadline` (util_now_s() seconds) on
- * executor idx; 1 with *out when the simpler run follows r's path. */
-static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run_result *out, double deadline)
+ * executor idx; 1 with *out when the simpler run follows r's path. *partial: the time or the
+ * query limit ended it before every input had its simplest values tried. */
+static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run_result *out, double deadline,
+                        bool *partial)
 {
+    *partial = false;
     const db_schema *sc = s->o->db_schema;
     if (!sc || !r->ninputs) return 0;
     char first[300];
@@ -172,6 +175,7 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
             }
         }
         if (util_now_s() > deadline) queries = MIN_QUERIES; /* out of time: the rest stays as it is */
+        if (any && queries >= MIN_QUERIES) *partial = true;
         bool done = !any || (queries++ < MIN_QUERIES && try_solve(s, pc, npc, all, cur, r->ninputs));
         for (uint32_t i = g; i < ge; i++) {
             uint64_t v[MIN_PREFS];
@@ -179,6 +183,7 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
             for (unsigned k = 0; k < nv && queries < MIN_QUERIES; k++) {
                 if (util_now_s() > deadline) { /* out of time: the rest stays as it is */
                     queries = MIN_QUERIES;
+                    *partial = true;
                     break;
                 }
                 queries++;
@@ -279,12 +284,14 @@ static uint64_t fixture_rows(const char *path)
 }
 
 /* Replace test num's files with run m's inputs and fixture. 0, or -1 (the old files stay). */
-static int rewrite_test(explore_state *s, int num, const run_result *m)
+static int rewrite_test(explore_state *s, int num, const run_result *m, bool partial)
 {
     test_case tc;
     explore_fill_test_case(m, &tc);
     char *err = NULL;
-    if (suite_rewrite_test(s->suite, num, &tc, "fixture minimized (db_minimize.c)", &err)) {
+    const char *note = partial ? "fixture partly minimized (db_minimize.c: out of time or queries)"
+                               : "fixture minimized (db_minimize.c)";
+    if (suite_rewrite_test(s->suite, num, &tc, note, &err)) {
         free(err);
         return -1;
     }
@@ -319,11 +326,14 @@ void explore_db_minimize_kept(explore_state *s)
             s->db_min_skipped += !stop;
         } else {
             run_result m;
-            if (minimize_run(s, 0, &e->r, &m, t0 + limit)) {
-                if (rewrite_test(s, e->num, &m) == 0)
+            bool partial = false;
+            if (minimize_run(s, 0, &e->r, &m, t0 + limit, &partial)) {
+                if (rewrite_test(s, e->num, &m, partial) == 0) {
                     s->db_minimized++;
-                else
+                    s->db_min_partial += partial;
+                } else {
                     stop = true; /* a file could not be written: leave the rest as they are */
+                }
                 run_result_clear(&m);
             }
         }

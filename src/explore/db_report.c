@@ -198,6 +198,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
     /* fixture minimization (db_minimize.c; counted where tests are kept: not in -j's coordinator) */
     json_kv_uint(j, "fixtures_minimized", s->db_minimized);
     json_kv_uint(j, "minimizations_off_path", s->db_min_rejected);
+    json_kv_uint(j, "minimizations_partial", s->db_min_partial);
     json_kv_uint(j, "minimization_queries", s->db_min_queries);
     json_kv_uint(j, "minimizations_skipped", s->db_min_skipped);
     json_kv_double(j, "minimization_seconds", s->db_min_seconds);

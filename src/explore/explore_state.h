@@ -84,6 +84,7 @@ typedef struct explore_state {
     /* fixture minimization (db_minimize.c): tests simplified, simplifications whose run left the
      * path, solver queries, tests not tried (its time share was spent), seconds */
     uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;
+    uint64_t db_min_partial; /* of db_minimized: ended by the time or query limit (db_minimize.c) */
     double db_min_seconds;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
     unsigned cur_exec;           /* executor of the run being processed (its number: exec_base + index) */

@@ -258,7 +258,7 @@ static expr *fcmp_monotone(expr_ctx *cx, expr_op op, expr *a, expr *b)
     unsigned w = k->width;
     uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
     bool none_ge, none_gt;
-    int64_t first_ge = chain_first(n, w, cst->value, true, &none_ge); /* f(k) >= c from here */
+    int64_t first_ge = chain_first(n, w, cst->value, true, &none_ge);  /* f(k) >= c from here */
     int64_t first_gt = chain_first(n, w, cst->value, false, &none_gt); /* f(k) > c from here */
     expr *no = expr_const(cx, 0, 1);
     expr *ge_c = none_ge ? no : expr_cmp(cx, PRED_SGE, k, expr_const(cx, (uint64_t)first_ge & mask, w));

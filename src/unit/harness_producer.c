@@ -28,8 +28,7 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
                   "\"%s_%s_arg\", \"%s\");\n        (void)sympu_m%zuid;\n",
                   k, vn, vn, a->type->id, p->name, a->name, as, k);
         if (a->type->kind == UT_PTR)
-            sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n",
-                      o->null_all, o->null_all);
+            sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all, o->null_all);
         sb_printf(b, "        sympu_fill_%d((void *)&%s, \"%s_%s\", 0);\n", a->type->id, vn, p->name, a->name);
         free(d);
         free(as);
@@ -87,8 +86,7 @@ static void gen_items(strbuf *b, const unit_info *u, const unit_harness_opts *o,
                       "\"%s_item_%s_arg\", \"%s\");\n",
                       k, vn, vn, a->type->id, p->name, a->name, as);
             if (a->type->kind == UT_PTR)
-                sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n",
-                          o->null_all,
+                sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all,
                           o->null_all);
             sb_printf(b, "        sympu_fill_%d((void *)&%s, \"%s_item_%s\", 0);\n", a->type->id, vn, p->name, a->name);
             free(ad);

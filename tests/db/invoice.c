@@ -1,4 +1,4 @@
-/* invoice.c: computed result columns and aggregates of expressions: cents * qty per line, COALESCE(SUM(qty), 0) and AVG(price), SUM(cents * qty) per item with HAVING. */
+/* invoice.c: computed result columns and aggregates of expressions: cents * 2 + qty per line, COALESCE(SUM(qty), 0) and AVG(price), SUM(cents * 3) per item with HAVING. */
 #include <sqlite3.h>
 #include <stdio.h>
 
@@ -8,7 +8,7 @@ int main(void)
     sqlite3_stmt *st;
     if (sqlite3_open("invoice.db", &db) != SQLITE_OK)
         return 1;
-    sqlite3_prepare_v2(db, "SELECT item, cents * qty FROM lines", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT item, cents * 2 + qty FROM lines", -1, &st, NULL);
     while (sqlite3_step(st) == SQLITE_ROW)
         if (sqlite3_column_int64(st, 1) > 10000)
             printf("a line over 100.00\n");
@@ -21,7 +21,7 @@ int main(void)
             printf("dear on average\n");
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db, "SELECT item, SUM(cents * qty) FROM lines GROUP BY item HAVING SUM(cents * qty) > 5000", -1,
+    sqlite3_prepare_v2(db, "SELECT item, SUM(cents * 3) FROM lines GROUP BY item HAVING SUM(cents * 3) > 5000", -1,
                        &st, NULL);
     while (sqlite3_step(st) == SQLITE_ROW)
         if (sqlite3_column_int64(st, 1) > 20000)

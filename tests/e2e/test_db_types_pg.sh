@@ -2,7 +2,8 @@
 # test_db_types_pg.sh: column types on PostgreSQL. DATE and TIMESTAMP (tests/programs/pg/pg_tasks.c): ISO-8601 text cells
 # that the server takes as dates and prints back the same (DateStyle ISO), a bound date in SQL (due < $1, ORDER BY due), the
 # dates parsed in C. numeric(8,2), double precision and real (tests/programs/pg/pg_prices.c): scaled and double cells, a
-# decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C.
+# decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C,
+# AVG and SUM of an expression, SELECT DISTINCT mapped back to rows by value.
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -42,7 +43,7 @@ c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2) NOT NULL CHECK (price >= 0),
                               weight double precision, rating real)" || fail "cannot create items"
 po="$W/prices"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_prices.c" --db "$SHOP" -o "$po" --budget 8s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_prices.c" --db "$SHOP" -o "$po" --budget 10s --db-rows 2 --no-db-minimize --no-progress \
     >"$W/prices.log" 2>&1 || { cat "$W/prices.log"; fail "sympath run (pg_prices) exited with $?"; }
 pr="$po/report.json"
 # almost 20 (23), the poster's 12.34 (24), heavy (27), well rated (30), AVG (36), SUM of an expression (37); the failed
@@ -59,9 +60,16 @@ grep -h "INSERT" "$po"/tests/test-*.sql | grep -v "'[0-9]*\.[0-9][0-9]'" && fail
 q "$CI" "CREATE DATABASE loadprices" || fail "cannot create loadprices"
 LP="${CI/dbname=postgres/dbname=loadprices}"
 "$PSQL" "$LP" -X -q -v ON_ERROR_STOP=1 -f "$po/build/schema_pg.sql" >/dev/null || fail "pg_prices: schema_pg.sql does not load"
+k2=0 # SELECT DISTINCT mapped back by value: some fixture gives two names > 5, the second starting with k
 for f in "$po"/tests/test-*.sql; do
-    "$PSQL" "$LP" -X -q -v ON_ERROR_STOP=1 -c "BEGIN" -f "$f" -c "ROLLBACK" >/dev/null || fail "$f does not load"
+    got=$("$PSQL" "$LP" -X -A -t -q -v ON_ERROR_STOP=1 -c "BEGIN" -f "$f" \
+        -c "SELECT count(*) FROM (SELECT DISTINCT name FROM items WHERE price > 5 ORDER BY name OFFSET 1 LIMIT 1) d
+            WHERE name LIKE 'k%'" -c "ROLLBACK") || fail "$f does not load"
+    [ "$got" = 1 ] && k2=1
 done
+[ $k2 = 1 ] || fail "pg_prices: no fixture whose second DISTINCT name starts with k"
+jq -e '[.database.queries[] | select(.sql | test("DISTINCT")) | .understood and .fixture_rows_returned > 0] | any' \
+    "$pr" >/dev/null || fail "pg_prices: DISTINCT not mapped back to fixture rows: $(jq -c .database.queries "$pr")"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
 grep -q "gcov branch coverage: $c" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from $c"; }

@@ -269,11 +269,13 @@ static void test_monotone_chain(void **state)
                         assert_false(r->flags & EXPR_FLAG_FP);
                         for (int t = 0; t < 300; t++) {
                             seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-                            int64_t kv = t % 2 ? (int64_t)seed : (int64_t)(consts[cc] * (ci == 1 ? 4 : 100)) + (int64_t)(seed % 5) - 2;
+                            int64_t kv = t % 2 ? (int64_t)seed
+                                               : (int64_t)(consts[cc] * (ci == 1 ? 4 : 100)) + (int64_t)(seed % 5) - 2;
                             uint64_t in[1] = {(uint64_t)kv & (kw == 64 ? ~0ull : 0xffffffffull)};
                             uint64_t nv = expr_eval(n, in, 1);
                             bool swap = (p == 2 || p == 3) != (side == 1); /* ogt/oge are olt/ole swapped */
-                            uint64_t want = expr_eval_op(nodes[p], 1, 0, n->width, swap ? cb : nv, swap ? nv : cb, 0) & 1;
+                            uint64_t want =
+                                expr_eval_op(nodes[p], 1, 0, n->width, swap ? cb : nv, swap ? nv : cb, 0) & 1;
                             if (p == 5) want = !want;
                             assert_int_equal(expr_eval(r, in, 1) & 1, want);
                         }

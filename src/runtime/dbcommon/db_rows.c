@@ -222,16 +222,14 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
             if (q->result_agg[r] == DB_AGG_NONE) continue;
             db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
             if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
-                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out,
-                                   &why) ||
+                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out, &why) ||
                     !no_overflow())
                     memset(out, 0, sizeof *out); /* read concretely */
                 continue;
             }
             int f = q->result_from[r], col = q->result_col[r];
             for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
-            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals,
-                             out, NULL, &why)) {
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals, out, NULL, &why)) {
                 s->why = why;
                 return;
             }
@@ -403,8 +401,7 @@ void db_rt_record_rows(qstate *s)
             const char *why = NULL;
             expr *ovf = NULL;
             if (i == 0) s->agg_overflow = expr_const(cx, 0, 1);
-            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals,
-                              &s->agg_vals[i], &ovf, &why))
+            if (!db_aggregate(cx, q->result_agg[i], m, sel, col < 0 ? NULL : vals, &s->agg_vals[i], &ovf, &why))
                 s->agg_overflow = expr_binary(cx, EXPR_OR, s->agg_overflow, ovf);
             else {
                 memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]); /* read concretely */

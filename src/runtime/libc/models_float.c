@@ -19,12 +19,12 @@ float strtof(const char *s, char **end);
 
 /* A scanned decimal: value (-1)^neg * m * 10^exp10. */
 typedef struct __sym_libc_dec {
-    uint64_t m;   /* the significand's digits as an integer */
-    int sig;      /* significant digits in m (from the first non-zero one) */
-    int ovf;      /* m overflowed 64 bits */
-    int exp10;    /* exponent minus the digits after the point */
-    int neg;      /* a '-' sign */
-    size_t used;  /* characters converted */
+    uint64_t m;  /* the significand's digits as an integer */
+    int sig;     /* significant digits in m (from the first non-zero one) */
+    int ovf;     /* m overflowed 64 bits */
+    int exp10;   /* exponent minus the digits after the point */
+    int neg;     /* a '-' sign */
+    size_t used; /* characters converted */
 } __sym_libc_dec;
 
 /* Scan s as strtod's decimal form. Returns 1 with *d, 0 when no digits (nothing converted),
@@ -122,8 +122,7 @@ double __sym_model_strtod(const char *s, char **end)
     /* the sign on the integer, so the result is a monotone chain of it (expr_fp.c turns its
      * comparisons with constants into integer ones) */
     double r = (double)(d.neg ? -(int64_t)d.m : (int64_t)d.m);
-    if (d.exp10 < 0)
-        return r / __sym_libc_pow10(-d.exp10);
+    if (d.exp10 < 0) return r / __sym_libc_pow10(-d.exp10);
     return r * __sym_libc_pow10(d.exp10);
 }
 
@@ -146,8 +145,7 @@ float __sym_model_strtof(const char *s, char **end)
     if (d.m == 0) return d.neg ? -0.0f : 0.0f;
     float r = (float)(d.neg ? -(int64_t)d.m : (int64_t)d.m);
     float p = (float)__sym_libc_pow10(d.exp10 < 0 ? -d.exp10 : d.exp10); /* exact: 10^10 < 2^24 * 2^10 */
-    if (d.exp10 < 0)
-        return r / p;
+    if (d.exp10 < 0) return r / p;
     return r * p;
 }
 

@@ -211,6 +211,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
+static int64_t slot_by_values(const qstate *s, const PGresult *r, int row);
+
 PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
                      const char *const *values, const int *lengths, const int *formats, int result_format)
 {
@@ -237,11 +239,9 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
-    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct */
-        model = false;
-        s->why = "DISTINCT (PostgreSQL: not mapped back to rows yet)";
-    }
-    if (model && !q->aggregate) {
+    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct: rows map back by value */
+        s->by_value = true;
+    } else if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
         free(with);
@@ -271,7 +271,8 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         s->why = "write run concretely"; /* logged as not understood */
         if (s->q) s->q->ninsert = 0;
     }
-    bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK && (s->rowid_col || (s->agg_vals && PQntuples(r) == 1));
+    bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK &&
+                (s->rowid_col || s->by_value || (s->agg_vals && PQntuples(r) == 1));
     if (rows) {
         db_pq_make_params(s, nparams, values, formats);
         db_rt_record_rows(s);
@@ -284,12 +285,20 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         for (int row = 0; fx->slots && row < fx->nrows; row++) {
             int *sl = &fx->slots[(size_t)row * DB_MAX_FROM];
             for (int f = 0; f < DB_MAX_FROM; f++) sl[f] = -1;
+            int64_t ids[DB_MAX_FROM];
+            bool null_ids[DB_MAX_FROM];
+            if (s->by_value) { /* SELECT DISTINCT: a present slot holding the row's values */
+                ids[0] = slot_by_values(s, r, row);
+                null_ids[0] = false;
+                db_rt_row_seen(s, ids, null_ids);
+                memcpy(sl, s->cur_slot, sizeof s->cur_slot);
+                if (fx->groups) fx->groups[row] = s->cur_group;
+                continue;
+            }
             if (!s->rowid_col) {
                 s->rows_other++;
                 continue;
             }
-            int64_t ids[DB_MAX_FROM];
-            bool null_ids[DB_MAX_FROM];
             int base = PQnfields(r) - fx->hidden;
             for (int f = 0; f < q->nfrom; f++) {
                 null_ids[f] = PQgetisnull(r, row, base + f);
@@ -315,6 +324,50 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx);
     }
     return r;
+}
+
+/* SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns hold
+ * result row `row`'s values as the server printed them (any of equal ones: they are one group),
+ * or -1 when none does. */
+static int64_t slot_by_values(const qstate *s, const PGresult *r, int row)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    unsigned count = (unsigned)db_rt.counts[ti]->value;
+    uint8_t buf[256];
+    /* first the slots whose group the events predicted to come back (the group's first matching
+     * slot), then any: an equal row that does not match WHERE is no representative */
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
+            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
+            bool same = true;
+            for (int c = 0; c < q->nresult && same; c++) {
+                const db_column *col = &t->cols[q->result_col[c]];
+                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[c]];
+                db_cell cell;
+                db_rt_concrete_cell(v, buf, &cell);
+                bool null = PQgetisnull(r, row, c);
+                const char *text = PQgetvalue(r, row, c);
+                unsigned n;
+                if (null || cell.null) {
+                    same = null == cell.null;
+                } else if (v->is_text) {
+                    same = (unsigned)PQgetlength(r, row, c) == cell.len && !memcmp(text, cell.text, cell.len);
+                } else if (db_pg_column_kind(col, &n) == DB_PG_BOOL) {
+                    same = (*text == 't') == (cell.i != 0);
+                } else if (v->is_real) {
+                    double d = strtod(text, NULL);
+                    uint64_t bits;
+                    memcpy(&bits, &d, sizeof bits);
+                    same = bits == (uint64_t)cell.i;
+                } else {
+                    same = strtoll(text, NULL, 10) == cell.i;
+                }
+            }
+            if (same) return db_rt.rowids[ti][k];
+        }
+    return -1;
 }
 
 static pq_prep *find_prep(const PGconn *conn, const char *name)

@@ -227,30 +227,33 @@ static int64_t slot_by_values(qstate *s)
     const db_table *t = &db_rt.schema->tables[ti];
     unsigned count = (unsigned)db_rt.counts[ti]->value;
     uint8_t buf[256];
-    for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
-        if (!(db_rt.alive[ti][k]->value & 1)) continue;
-        bool same = true;
-        for (int r = 0; r < q->nresult && same; r++) {
-            const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
-            db_cell c;
-            db_rt_concrete_cell(v, buf, &c);
-            bool null = sqlite3_column_type(s->st, r) == SQLITE_NULL;
-            if (null || c.null) {
-                same = null == c.null;
-            } else if (v->is_text) {
-                const unsigned char *x = sqlite3_column_text(s->st, r);
-                same = x && (unsigned)sqlite3_column_bytes(s->st, r) == c.len && !memcmp(x, c.text, c.len);
-            } else if (v->is_real) {
-                double d = sqlite3_column_double(s->st, r);
-                uint64_t bits;
-                memcpy(&bits, &d, sizeof bits);
-                same = bits == (uint64_t)c.i;
-            } else {
-                same = sqlite3_column_int64(s->st, r) == c.i;
+    /* first the slots whose group the events predicted to come back (the group's first matching
+     * slot), then any: an equal row that does not match WHERE is no representative */
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
+            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
+            bool same = true;
+            for (int r = 0; r < q->nresult && same; r++) {
+                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
+                db_cell c;
+                db_rt_concrete_cell(v, buf, &c);
+                bool null = sqlite3_column_type(s->st, r) == SQLITE_NULL;
+                if (null || c.null) {
+                    same = null == c.null;
+                } else if (v->is_text) {
+                    const unsigned char *x = sqlite3_column_text(s->st, r);
+                    same = x && (unsigned)sqlite3_column_bytes(s->st, r) == c.len && !memcmp(x, c.text, c.len);
+                } else if (v->is_real) {
+                    double d = sqlite3_column_double(s->st, r);
+                    uint64_t bits;
+                    memcpy(&bits, &d, sizeof bits);
+                    same = bits == (uint64_t)c.i;
+                } else {
+                    same = sqlite3_column_int64(s->st, r) == c.i;
+                }
             }
+            if (same) return db_rt.rowids[ti][k];
         }
-        if (same) return db_rt.rowids[ti][k];
-    }
     return -1;
 }
 
@@ -365,7 +368,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
     if (s->q->result_expr[i] && s->q->result_agg[i] == DB_AGG_NONE) /* price * qty: over the row's slots */
-        return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells) : db_rt_computed_cell(s, i, s->cur_slot, NULL);
+        return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells)
+                          : db_rt_computed_cell(s, i, s->cur_slot, NULL);
     if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
     if (s->cur_group >= 0 && s->q->result_agg[i] != DB_AGG_NONE)
         return s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v

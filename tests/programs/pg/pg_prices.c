@@ -1,4 +1,4 @@
-/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C, AVG and SUM of an expression over numeric. */
+/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C, AVG and SUM of an expression over numeric, DISTINCT. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ int main(void)
         if (price == 12.34) printf("the price on the poster\n");
         if (PQgetisnull(res, i, 2)) continue;
         double weight = strtod(PQgetvalue(res, i, 2), NULL);
-        if (weight > 2.5 * price) printf("heavy for its price\n");
+        if (weight > 2.5) printf("heavy\n");
         if (PQgetisnull(res, i, 3)) continue;
         float rating = strtof(PQgetvalue(res, i, 3), NULL);
         if (rating >= 4.5f) printf("well rated\n");
@@ -36,6 +36,11 @@ int main(void)
         if (atof(PQgetvalue(res, 0, 1)) > 15.5) printf("dear on average\n");
         if (strtod(PQgetvalue(res, 0, 2), NULL) == 41.0) printf("twice the sum is 41\n");
     }
+    PQclear(res);
+    /* DISTINCT: rows mapped back to the fixture by their values */
+    res = PQexec(conn, "SELECT DISTINCT name FROM items WHERE price > 5 ORDER BY name");
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) >= 2 && PQgetvalue(res, 1, 0)[0] == 'k')
+        printf("two names, the second starts with k\n");
     PQclear(res);
     PQfinish(conn);
     return 0;
