@@ -1,10 +1,12 @@
 /* sql_expr.c: expressions of libpg_query's parse tree (columns, literals, casts, operators, IN/ANY) as db_sexpr trees. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include "db.h"
 #include "sql_int.h"
 
@@ -269,6 +271,82 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
     return e;
 }
 
+/* The text literal of time t (UTC) as SQLite's date() ('YYYY-MM-DD') or datetime() ('YYYY-MM-DD
+ * HH:MM:SS') prints it. */
+static db_sexpr *now_text(time_t t, bool with_time)
+{
+    struct tm tm;
+    char buf[32];
+    if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, with_time ? "%Y-%m-%d %H:%M:%S" : "%Y-%m-%d", &tm))
+        return NULL;
+    db_sexpr *e = db_sql_mk(DBX_TEXT, 0);
+    if (e && !(e->text = strdup(buf))) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/*
+ * date('now'[, modifier ...]) and datetime(...) (SQLite): the run's clock, in UTC as SQLite
+ * computes them, as a text literal, so a comparison of a DATE column with "today" is a comparison
+ * with a constant (its value is the one the run saw; a replay on another day sees another day).
+ * Modifiers: '[+-]N day(s)|month(s)|year(s)|hour(s)|minute(s)|second(s)', 'start of month',
+ * 'start of year', 'start of day'. NULL for anything else (another time value, other modifiers).
+ */
+static db_sexpr *conv_now(conv *c, const PgQuery__FuncCall *fc, bool with_time)
+{
+    (void)c;
+    if (fc->n_args < 1 || fc->n_args > 4) return NULL;
+    const char *a[4];
+    for (size_t i = 0; i < fc->n_args; i++) {
+        const node *n = fc->args[i];
+        if (n->node_case != PG_QUERY__NODE__NODE_A_CONST || n->a_const->isnull ||
+            n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            return NULL;
+        a[i] = n->a_const->sval->sval;
+    }
+    if (strcasecmp(a[0], "now")) return NULL;
+    time_t t = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm)) return NULL;
+    for (size_t i = 1; i < fc->n_args; i++) {
+        long v;
+        char unit[16];
+        if (!strcasecmp(a[i], "start of month")) {
+            tm.tm_mday = 1, tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        } else if (!strcasecmp(a[i], "start of year")) {
+            tm.tm_mon = 0, tm.tm_mday = 1, tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        } else if (!strcasecmp(a[i], "start of day")) {
+            tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        } else if (sscanf(a[i], " %ld %15s", &v, unit) == 2 &&
+                   (a[i][strspn(a[i], " ")] == '+' || a[i][strspn(a[i], " ")] == '-' ||
+                    isdigit((unsigned char)a[i][strspn(a[i], " ")]))) {
+            size_t ul = strlen(unit);
+            if (ul > 1 && unit[ul - 1] == 's') unit[--ul] = 0;
+            if (!strcasecmp(unit, "day"))
+                tm.tm_mday += (int)v;
+            else if (!strcasecmp(unit, "month"))
+                tm.tm_mon += (int)v;
+            else if (!strcasecmp(unit, "year"))
+                tm.tm_year += (int)v;
+            else if (!strcasecmp(unit, "hour"))
+                tm.tm_hour += (int)v;
+            else if (!strcasecmp(unit, "minute"))
+                tm.tm_min += (int)v;
+            else if (!strcasecmp(unit, "second"))
+                tm.tm_sec += (int)v;
+            else
+                return NULL;
+        } else {
+            return NULL;
+        }
+        t = timegm(&tm); /* normalizes: Jan 31 + 1 month is Mar 3 (or 2), as SQLite */
+        if (!gmtime_r(&t, &tm)) return NULL;
+    }
+    return now_text(timegm(&tm), with_time);
+}
+
 /* CASE [x] WHEN a THEN b ... [ELSE e] END as DBX_CASE (see db.h); NULL with the construct named. */
 static db_sexpr *conv_case(conv *c, PgQuery__CaseExpr *ce)
 {
@@ -473,6 +551,12 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                 return e;
             }
         }
+        if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
+            e = conv_now(c, fc, !strcasecmp(name, "datetime"));
+            if (e) return e;
+            db_sql_unsupported(c->q, "date function");
+            return NULL;
+        }
         /* scalar functions (db_func): name, arguments allowed */
         static const struct {
             const char *name;
@@ -502,6 +586,14 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)n->coalesce_expr->n_args), n->coalesce_expr->args)))
             e->op = DBF_COALESCE;
         return e;
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: { /* CURRENT_DATE, CURRENT_TIMESTAMP: the run's clock */
+        PgQuery__SQLValueFunctionOp op = n->sqlvalue_function->op;
+        if (op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE ||
+            op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP)
+            return now_text(time(NULL), op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP);
+        db_sql_unsupported(c->q, "date function");
+        return NULL;
+    }
     case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR: return conv_case(c, n->case_expr);
