@@ -248,7 +248,9 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
     db_query *q = NULL;
     char *err = NULL;
     const char *why = "not a literal";
-    if (!db_query_parse(s, sql, strlen(sql), &q, &err) && q->ninsert == 1) {
+    if (strcasestr(col->dflt, "current_") || strcasestr(col->dflt, "now")) {
+        why = "the clock at the insert (the model's clock is the parse's)";
+    } else if (!db_query_parse(s, sql, strlen(sql), &q, &err) && q->ninsert == 1) {
         db_val v;
         if (db_value_expr(cx, q, q->insert_val[0], NULL, NULL, 0, &v, &why))
             ;
