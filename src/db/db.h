@@ -228,6 +228,7 @@ typedef enum db_xkind {
     DBX_FUNC,     /* scalar function op (db_func) of kids[0..nkids) */
     DBX_GROUPAGG, /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
                     the expression kids[0]) over the rows of the group */
+    DBX_CONCAT,   /* kids[0] || kids[1] of texts (the left one of a constant length) */
     DBX_CASE      /* CASE: op 0 searched, kids = when0 then0 when1 then1 ... else; op 1 simple (CASE x WHEN v),
                     kids = x v0 then0 v1 then1 ... else (a missing ELSE is a NULL literal) */
 } db_xkind;

@@ -430,9 +430,9 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             return conv_kids(c, e, k);
         }
         if (!strcmp(op, "~~") || !strcmp(op, "!~~")) goto like;
-        if (!strcmp(op, "||")) {
-            db_sql_unsupported(c->q, "string concatenation");
-            return NULL;
+        if (!strcmp(op, "||")) { /* text concatenation ('%' || ? || '%') */
+            node *k[2] = {a->lexpr, a->rexpr};
+            return conv_kids(c, db_sql_mk(DBX_CONCAT, 2), k);
         }
         break;
     }
@@ -443,8 +443,8 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             node *k[2] = {a->lexpr, a->rexpr};
             e = conv_kids(c, e, k);
         }
-        if (e && e->kids[1]->kind != DBX_TEXT && e->kids[1]->kind != DBX_PARAM) {
-            db_sql_unsupported(c->q, "LIKE pattern that is not a literal or parameter");
+        if (e && e->kids[1]->kind != DBX_TEXT && e->kids[1]->kind != DBX_PARAM && e->kids[1]->kind != DBX_CONCAT) {
+            db_sql_unsupported(c->q, "LIKE pattern that is not a literal, a parameter or a concatenation of them");
             sexpr_free(e);
             return NULL;
         }

@@ -502,6 +502,23 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         return 0;
     }
     case DBX_FUNC: return func(x, e, out);
+    case DBX_CONCAT: { /* a || b: NULL when either is; a's bytes then b's */
+        db_val a, b;
+        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) return -1;
+        if (!a.is_text || !b.is_text) return fail(x, "concatenation of a number");
+        if (a.len->op != EXPR_CONST) return fail(x, "concatenation after a text of symbolic length");
+        unsigned alen = (unsigned)a.len->value;
+        if (alen + b.nbytes > 255) return fail(x, "concatenation of more than 255 bytes");
+        memset(out, 0, sizeof *out);
+        out->is_text = true;
+        out->null = or1(cx, a.null, b.null);
+        out->len = expr_binary(cx, EXPR_ADD, expr_const(cx, alen, 8), b.len);
+        out->nbytes = alen + b.nbytes;
+        if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        for (unsigned i = 0; i < out->nbytes; i++)
+            out->bytes[i] = i < alen ? byte_at(cx, &a, i) : byte_at(cx, &b, i - alen);
+        return 0;
+    }
     case DBX_CASE: { /* the first WHEN that is TRUE (not NULL) gives the result, built from the ELSE back */
         db_val r;
         if (value(x, e->kids[e->nkids - 1], &r)) return -1;

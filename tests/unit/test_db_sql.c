@@ -347,6 +347,9 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE CASE a WHEN 1 THEN 'one' WHEN 2 THEN u ELSE s END LIKE 'a%'",
         "SELECT * FROM t WHERE (CASE WHEN s < u THEN 1 END) IS NULL",
         "SELECT * FROM t WHERE CASE WHEN a > b THEN a > 0 ELSE b < 3 END",
+        /* concatenation: a search pattern around a bound text, a literal before a column */
+        "SELECT * FROM t WHERE s LIKE '%' || ?1 || '%'",
+        "SELECT * FROM t WHERE 'x' || s = 'xab' OR 'a' || u LIKE 'aa%'",
         /* the run's clock as a text constant */
         "SELECT * FROM t WHERE s < date('now', '-7 days') OR s > datetime('now', 'start of month', '+1 month')",
         "SELECT * FROM t WHERE s > CURRENT_DATE",
