@@ -143,7 +143,8 @@ static int crash_caller(explore_state *s, const run_result *r, char **where, cha
     int n = crash_chain(s->o->exe_path, r, fn, loc, 32), found = 0;
     for (int i = 1; i < n && !found; i++) {
         if (!loc[i][0] || loc[i][0] == '?' || !in_user_file(s, loc[i])) continue;
-        if (!strcmp(fn[i], "main") && strstr(loc[i], "harness.c")) break; /* the unit harness: no caller of the unit's */
+        if (!strcmp(fn[i], "main") && strstr(loc[i], "harness.c"))
+            break; /* the unit harness: no caller of the unit's */
         /* the callee the user's code called (strchr), not the runtime's helper that faulted */
         char *in = user_function_name(fn[i - 1]), *by = user_function_name(fn[i]);
         *where = relative_to_cwd(util_strf("%s (in %s, called from %s)", loc[i], in ? in : fn[i - 1], by ? by : fn[i]));

@@ -321,11 +321,13 @@ int unit_step_emit(unit_pipe *p)
             snprintf(sz, sizeof sz, "; sanitizers: %u dropped, %u in _bugs.c", fr->san_dropped, fr->san_bugs);
         int rt = 0, rn = 0, nr = reached_sum(fr->reached, &rt, &rn);
         if (fr->total == 0 && fr->gcov_total <= 0 && nr) /* a wrapper: the work is in its callees */
-            fprintf(lg, "  %-24s no branches of its own; its callees: gcov %d/%d, %u tests emitted (%u expect a failure), "
-                        "%u dropped%s\n",
+            fprintf(lg,
+                    "  %-24s no branches of its own; its callees: gcov %d/%d, %u tests emitted (%u expect a failure), "
+                    "%u dropped%s\n",
                     fr->fn->name, rt, rn, fr->kept, fr->failing, fr->dropped, sz);
         else
-            fprintf(lg, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
+            fprintf(lg,
+                    "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
                     fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,
                     fr->kept, fr->failing, fr->dropped, sz);
         if (nr) reached_line(lg, fr->reached);

@@ -172,7 +172,8 @@ static void gcov_target(const unit_cfg *c, const char *gdir, const char *exe, co
      * corrupted top size") leaves none, and gcov would then count every branch as not taken */
     if (!gdir_files(gdir, "*.gcda", 1)) {
         char *why = no_data_reason(log, status);
-        if (!*warned) fprintf(c->log, "sympath unit: warning: gcov figures of %s unknown: %s\n", uc_base_name(src), why);
+        if (!*warned)
+            fprintf(c->log, "sympath unit: warning: gcov figures of %s unknown: %s\n", uc_base_name(src), why);
         *warned = 1;
         free(fr->gcov_unknown);
         fr->gcov_unknown = why;
@@ -280,7 +281,8 @@ void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const cha
     unit_test_names(test_text, &names, &nnames);
     int warned = 0;
     for (size_t k = 0; k < nfr; k++)
-        if (!strcmp(frs[k].fn->file, src)) gcov_target(c, gdir, exe, log, src, test_text, names, nnames, &frs[k], &warned);
+        if (!strcmp(frs[k].fn->file, src))
+            gcov_target(c, gdir, exe, log, src, test_text, names, nnames, &frs[k], &warned);
     util_free_strv(names);
 out:
     free(st);
