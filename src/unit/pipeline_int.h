@@ -105,11 +105,17 @@ int unit_test_of(const char *test, const char *fn);
 /* The call count of function fn in a gcov -b listing ("function FN called N ..."); -1 when fn is
  * not in it. */
 long unit_gcov_calls(const char *gcov_text, const char *fn);
+/* The functions target refers to, transitively, in the gcov -b listings of the unit's files (a
+ * textual call graph: a function's part of a listing runs from its "function NAME" line to the
+ * next; a reference is another listed function's name as a whole word there, a call or a
+ * function pointer). Returns "\nNAME\nNAME\n" (target left out; malloc'ed). */
+char *unit_gcov_refs(const char *const *listings, size_t nlistings, const char *target);
 /* Append to out, as "function\ttaken\ttotal" lines, each function of the gcov -b listing that
- * was called, other than target and those the bodies of the tests named tests[0..ntests-1] in
- * the test file's text call themselves (producers, releasers): what target's tests reached. */
-void unit_gcov_reached(const char *gcov_text, const char *target, const char *test_text, char *const *tests,
-                       size_t ntests, strbuf *out);
+ * was called, is in refs (unit_gcov_refs; NULL: any) and is neither target nor one the bodies
+ * of the tests named tests[0..ntests-1] in the test file's text call themselves (producers,
+ * releasers): what target's tests reached of the target's callees. */
+void unit_gcov_reached(const char *gcov_text, const char *target, const char *refs, const char *test_text,
+                       char *const *tests, size_t ntests, strbuf *out);
 /* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the
  * first lines of clang's errors on failure. */
 int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag);

@@ -86,8 +86,86 @@ static int test_calls(const char *test_text, const char *test, const char *name)
     return 0;
 }
 
-void unit_gcov_reached(const char *gcov_text, const char *target, const char *test_text, char *const *tests,
-                       size_t ntests, strbuf *out)
+static int ident_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether name occurs as a whole word in the len bytes at s. */
+static int word_in(const char *s, size_t len, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *p = s; p && p + nl <= s + len; p++) {
+        p = memmem(p, (size_t)(s + len - p), name, nl);
+        if (!p) break;
+        if ((p == s || !ident_char(p[-1])) && (p + nl == s + len || !ident_char(p[nl]))) return 1;
+    }
+    return 0;
+}
+
+/* A function's part of a gcov -b listing: from its "function NAME called" line to the next one. */
+typedef struct gcov_block {
+    char *name;
+    const char *body;
+    size_t len;
+} gcov_block;
+
+char *unit_gcov_refs(const char *const *listings, size_t nlistings, const char *target)
+{
+    gcov_block *b = NULL;
+    size_t nb = 0, cap = 0;
+    for (size_t i = 0; i < nlistings; i++)
+        for (const char *l = listings[i]; l && *l;) {
+            const char *nl = strchr(l, '\n');
+            if (!strncmp(l, "function ", 9) && strchr(l + 9, ' ')) {
+                if (nb == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    gcov_block *nbk = realloc(b, cap * sizeof *b);
+                    if (!nbk) break;
+                    b = nbk;
+                }
+                if (nb && b[nb - 1].body && !b[nb - 1].len) b[nb - 1].len = (size_t)(l - b[nb - 1].body);
+                b[nb].name = strndup(l + 9, (size_t)(strchr(l + 9, ' ') - (l + 9)));
+                b[nb].body = nl ? nl + 1 : l + strlen(l);
+                b[nb].len = 0;
+                nb++;
+            }
+            l = nl ? nl + 1 : NULL;
+        }
+    /* the last block of each listing ends with it */
+    for (size_t k = 0; k < nb; k++)
+        if (!b[k].len) b[k].len = strlen(b[k].body);
+    char *in = calloc(nb + 1, 1); /* in[k]: b[k]'s function is reached */
+    size_t *work = calloc(nb + 1, sizeof *work), nw = 0;
+    for (size_t k = 0; in && work && k < nb; k++)
+        if (b[k].name && !strcmp(b[k].name, target)) work[nw++] = k; /* its blocks, not reached by itself */
+    while (in && work && nw) {
+        size_t k = work[--nw];
+        for (size_t m = 0; m < nb; m++)
+            if (!in[m] && b[m].name && strcmp(b[m].name, target) && word_in(b[k].body, b[k].len, b[m].name)) {
+                for (size_t x = 0; x < nb; x++) /* every block of that name (a static one in two files) */
+                    if (!in[x] && b[x].name && !strcmp(b[x].name, b[m].name)) {
+                        in[x] = 1;
+                        work[nw++] = x;
+                    }
+            }
+    }
+    strbuf out = STRBUF_INIT;
+    sb_puts(&out, "\n");
+    for (size_t k = 0; in && k < nb; k++) {
+        int dup = 0;
+        for (size_t x = 0; x < k; x++) dup |= in[x] && !strcmp(b[x].name, b[k].name);
+        if (in[k] && !dup) sb_printf(&out, "%s\n", b[k].name);
+    }
+    for (size_t k = 0; k < nb; k++) free(b[k].name);
+    free(b);
+    free(in);
+    free(work);
+    return out.s;
+}
+
+void unit_gcov_reached(const char *gcov_text, const char *target, const char *refs, const char *test_text,
+                       char *const *tests, size_t ntests, strbuf *out)
 {
     for (const char *l = gcov_text; l && *l;) {
         const char *nl = strchr(l, '\n');
@@ -96,7 +174,10 @@ void unit_gcov_reached(const char *gcov_text, const char *target, const char *te
             char *name = sp ? strndup(a, (size_t)(sp - a)) : NULL;
             int direct = 0;
             for (size_t t = 0; name && t < ntests && !direct; t++) direct = test_calls(test_text, tests[t], name);
-            if (name && strcmp(name, target) && !direct && unit_gcov_calls(l, name) > 0) {
+            char *key = name ? util_strf("\n%s\n", name) : NULL;
+            int referred = !refs || (key && strstr(refs, key));
+            free(key);
+            if (name && strcmp(name, target) && referred && !direct && unit_gcov_calls(l, name) > 0) {
                 int taken, total;
                 gcov_function(gcov_text, name, &taken, &total);
                 sb_printf(out, "%s\t%d\t%d\n", name, taken, total);
@@ -187,14 +268,21 @@ static void gcov_target(const unit_cfg *c, const char *gdir, const char *exe, co
     if (cmd) up_run(sh, NULL, log, 60, &status);
     free(cmd);
     strbuf reached = STRBUF_INIT;
-    for (size_t i = 0; i < c->nsources; i++) {
+    char **texts = calloc(c->nsources + 1, sizeof *texts);
+    for (size_t i = 0; texts && i < c->nsources; i++) {
         char *gpath = util_strf("%s/%s.gcov", gdir, uc_base_name(c->abs_sources[i]));
-        char *text = gpath ? util_read_file(gpath, NULL) : NULL;
+        texts[i] = gpath ? util_read_file(gpath, NULL) : NULL;
         free(gpath);
-        if (text && !strcmp(c->abs_sources[i], src)) gcov_function(text, fn, &fr->gcov_taken, &fr->gcov_total);
-        if (text) unit_gcov_reached(text, fn, test_text, own, nown, &reached);
-        free(text);
+        if (texts[i] && !strcmp(c->abs_sources[i], src)) gcov_function(texts[i], fn, &fr->gcov_taken, &fr->gcov_total);
     }
+    /* what the target's tests ran that the target refers to: not the internals of the producers
+     * that built its inputs */
+    char *refs = texts ? unit_gcov_refs((const char *const *)texts, c->nsources, fn) : NULL;
+    for (size_t i = 0; texts && refs && i < c->nsources; i++)
+        if (texts[i]) unit_gcov_reached(texts[i], fn, refs, test_text, own, nown, &reached);
+    for (size_t i = 0; texts && i < c->nsources; i++) free(texts[i]);
+    free(texts);
+    free(refs);
     free(fr->reached);
     fr->reached = reached.s; /* NULL when none */
 done:

@@ -78,16 +78,50 @@ static void test_reached_functions(void **state)
     (void)state;
     char *own[] = {"test_parse_line_1", NULL};
     strbuf out = STRBUF_INIT;
-    unit_gcov_reached(LISTING, "parse_line", TESTS, own, 1, &out);
+    unit_gcov_reached(LISTING, "parse_line", NULL, TESTS, own, 1, &out);
     assert_non_null(out.s);
     assert_string_equal(out.s, "key_len\t1\t2\n");
     sb_free(&out);
     /* parse's own test calls no producer: from the same listing, key_len, make_line and
      * parse_line ran (the listing is not parse's tests', but the rule is the listing's) */
     char *own2[] = {"test_parse_1", NULL};
-    unit_gcov_reached(LISTING, "parse", TESTS, own2, 1, &out);
+    unit_gcov_reached(LISTING, "parse", NULL, TESTS, own2, 1, &out);
     assert_string_equal(out.s, "key_len\t1\t2\nmake_line\t1\t2\nparse_line\t0\t0\n");
     sb_free(&out);
+}
+
+/* Two files' listings: parse_line calls key_len, which hands scan to a reader as a function
+ * pointer; make_line (a producer) calls pad, which no function of parse_line's reaches;
+ * key_lens (a longer name) and a comment's "key" are no reference. */
+static const char *LIB = "        -:    0:Source:lib.c\n"
+                         "function key_len called 1 returned 100% blocks executed 80%\n"
+                         "        1:    3:int key_len(const char *s) { return read_with(scan, s); }\n"
+                         "function parse_line called 1 returned 100% blocks executed 100%\n"
+                         "        1:   15:int parse_line(char *s) { return key_len(s) + key_lens; }\n";
+static const char *UTIL = "        -:    0:Source:util.c\n"
+                          "function scan called 2 returned 100% blocks executed 100%\n"
+                          "        2:    1:int scan(const char *s) { return *s; } /* the key */\n"
+                          "function make_line called 1 returned 100% blocks executed 100%\n"
+                          "        1:    4:char *make_line(int n) { return pad(n); }\n"
+                          "function pad called 1 returned 100% blocks executed 100%\n"
+                          "        1:    5:char *pad(int n) { return 0; }\n";
+
+static void test_references(void **state)
+{
+    (void)state;
+    const char *const listings[] = {LIB, UTIL};
+    char *refs = unit_gcov_refs(listings, 2, "parse_line");
+    assert_string_equal(refs, "\nkey_len\nscan\n");
+    free(refs);
+    refs = unit_gcov_refs(listings, 2, "make_line");
+    assert_string_equal(refs, "\npad\n");
+    /* what make_line's tests ran of its callees: pad, not parse_line's functions */
+    strbuf out = STRBUF_INIT;
+    char *own[] = {"test_make_line_1", NULL};
+    unit_gcov_reached(UTIL, "make_line", refs, TESTS, own, 1, &out);
+    assert_string_equal(out.s, "pad\t0\t0\n");
+    sb_free(&out);
+    free(refs);
 }
 
 int main(void)
@@ -96,6 +130,7 @@ int main(void)
         cmocka_unit_test(test_names_and_owners),
         cmocka_unit_test(test_calls_of_a_listing),
         cmocka_unit_test(test_reached_functions),
+        cmocka_unit_test(test_references),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
