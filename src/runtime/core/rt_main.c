@@ -206,11 +206,12 @@ static void crash_handler(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP] - load_base;
-    crash_frames((uintptr_t)uc->uc_mcontext.gregs[REG_RBP], (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
     if (sig == SIGABRT)
         rt_record_error(ERR_ABORT, 0, sig, pc);
     else
         rt_record_error(ERR_SIGNAL, 0, sig, pc);
+    /* after the record: a walk that faults after all (a thread's stack) loses only the frames */
+    crash_frames((uintptr_t)uc->uc_mcontext.gregs[REG_RBP], (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
     _exit(SYM_ERROR_EXIT_CODE);
 }
 
