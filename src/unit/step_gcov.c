@@ -91,14 +91,24 @@ static int ident_char(char c)
     return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Whether name occurs as a whole word in the len bytes at s. */
+/* Whether name occurs as a whole word in an executable line of the len bytes of listing at s:
+ * lines gcov counts ("N:" or "#####:"), not "-:" ones (comments, declarations: a prototype
+ * between two functions is no call). */
 static int word_in(const char *s, size_t len, const char *name)
 {
     size_t nl = strlen(name);
-    for (const char *p = s; p && p + nl <= s + len; p++) {
-        p = memmem(p, (size_t)(s + len - p), name, nl);
-        if (!p) break;
-        if ((p == s || !ident_char(p[-1])) && (p + nl == s + len || !ident_char(p[nl]))) return 1;
+    for (const char *l = s; l < s + len;) {
+        const char *e = memchr(l, '\n', (size_t)(s + len - l));
+        if (!e) e = s + len;
+        const char *c = l;
+        while (c < e && *c == ' ') c++;
+        if (c < e && *c != '-')
+            for (const char *p = c; p + nl <= e; p++) {
+                p = memmem(p, (size_t)(e - p), name, nl);
+                if (!p) break;
+                if ((p == l || !ident_char(p[-1])) && (p + nl == e || !ident_char(p[nl]))) return 1;
+            }
+        l = e + 1;
     }
     return 0;
 }

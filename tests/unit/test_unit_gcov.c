@@ -34,6 +34,7 @@ static const char *LISTING = "        -:    0:Source:lib.c\n"
                              "        1:    3:int key_len(const char *s) {\n"
                              "branch  0 taken 0% (fallthrough)\n"
                              "branch  1 taken 100%\n"
+                             "        -:    3:char *pad(int n); /* a prototype is no call of scan's */\n"
                              "function make_line called 1 returned 100% blocks executed 100%\n"
                              "        1:    9:char *make_line(int n) {\n"
                              "branch  0 taken 100%\n"
@@ -92,7 +93,7 @@ static void test_reached_functions(void **state)
 
 /* Two files' listings: parse_line calls key_len, which hands scan to a reader as a function
  * pointer; make_line (a producer) calls pad, which no function of parse_line's reaches;
- * key_lens (a longer name) and a comment's "key" are no reference. */
+ * key_lens (a longer name), a comment's "key" and pad's prototype after scan are no reference. */
 static const char *LIB = "        -:    0:Source:lib.c\n"
                          "function key_len called 1 returned 100% blocks executed 80%\n"
                          "        1:    3:int key_len(const char *s) { return read_with(scan, s); }\n"
@@ -101,6 +102,7 @@ static const char *LIB = "        -:    0:Source:lib.c\n"
 static const char *UTIL = "        -:    0:Source:util.c\n"
                           "function scan called 2 returned 100% blocks executed 100%\n"
                           "        2:    1:int scan(const char *s) { return *s; } /* the key */\n"
+                          "        -:    3:char *pad(int n); /* a prototype is no call of scan's */\n"
                           "function make_line called 1 returned 100% blocks executed 100%\n"
                           "        1:    4:char *make_line(int n) { return pad(n); }\n"
                           "function pad called 1 returned 100% blocks executed 100%\n"
