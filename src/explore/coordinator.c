@@ -143,6 +143,7 @@ static void on_result(explore_state *s, int w, par_msg *m)
     r.signo = (int)par_get_u32(m);
     r.error_loc = par_get_u32(m);
     r.error_pc = par_get_u64(m);
+    for (unsigned k = 0; k < TRACE_CRASH_FRAMES; k++) r.crash_frames[k] = par_get_u64(m);
     r.last_site = par_get_u32(m);
     r.seconds = par_get_f64(m);
     int unconfirmed = (int)par_get_u32(m);

@@ -87,6 +87,78 @@ static int in_user_file(const explore_state *s, const char *loc)
 
 static const site_info *site_by_id(const explore_state *s, uint32_t id) { return explore_site(s, id); }
 
+/* The frames of a crash, innermost first, as addr2line -a -f -i resolves them: the pc, then
+ * each return address minus one (the call instruction's line); a frame with inlined calls gives
+ * one entry per inlined function, innermost first. Fills fn[]/loc[] (malloc'ed) up to max
+ * entries, returns their number. One addr2line process for all the addresses. */
+static int crash_chain(const char *exe, const run_result *r, char **fn, char **loc, int max)
+{
+    strbuf cmd = STRBUF_INIT;
+    sb_printf(&cmd, "addr2line -a -f -i -e '%s' 0x%llx", exe, (unsigned long long)r->error_pc);
+    for (unsigned k = 0; k < TRACE_CRASH_FRAMES && r->crash_frames[k]; k++)
+        sb_printf(&cmd, " 0x%llx", (unsigned long long)(r->crash_frames[k] - 1));
+    sb_puts(&cmd, " 2>/dev/null");
+    FILE *p = cmd.s ? popen(cmd.s, "r") : NULL;
+    sb_free(&cmd);
+    if (!p) return 0;
+    int n = 0;
+    char line[2048], prev[2048] = "";
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "0x", 2) && !prev[0]) continue; /* -a: the address of the next group */
+        if (!prev[0]) {
+            snprintf(prev, sizeof prev, "%s", line); /* a function name, its location follows */
+            continue;
+        }
+        line[strcspn(line, " (")] = 0;
+        if (n < max) {
+            fn[n] = strdup(prev);
+            loc[n] = strdup(line);
+            n++;
+        }
+        prev[0] = 0;
+    }
+    pclose(p);
+    return n;
+}
+
+/* A function as the user knows it: a libc model under its libc name, a concrete-mode copy
+ * under its own. Returns a malloc'ed string. */
+static char *user_function_name(const char *fn)
+{
+    const char *pre = "__sym_model_";
+    const char *s = !strncmp(fn, pre, strlen(pre)) ? fn + strlen(pre) : fn;
+    char *r = strdup(s);
+    char *dot = r ? strstr(r, ".sym_concrete") : NULL;
+    if (dot) *dot = 0;
+    return r;
+}
+
+/* A crash whose pc is outside the program's files (a libc model, the runtime): the location of
+ * the innermost caller that is in them, as "FILE:LINE (in CALLEE, called from FUNCTION)", so the
+ * report points at the user's call. 0 when no frame is in the program's files. */
+static int crash_caller(explore_state *s, const run_result *r, char **where, char **func)
+{
+    char *fn[32], *loc[32];
+    int n = crash_chain(s->o->exe_path, r, fn, loc, 32), found = 0;
+    for (int i = 1; i < n && !found; i++) {
+        if (!loc[i][0] || loc[i][0] == '?' || !in_user_file(s, loc[i])) continue;
+        if (!strcmp(fn[i], "main") && strstr(loc[i], "harness.c"))
+            break; /* the unit harness: no caller of the unit's */
+        /* the callee the user's code called (strchr), not the runtime's helper that faulted */
+        char *in = user_function_name(fn[i - 1]), *by = user_function_name(fn[i]);
+        *where = relative_to_cwd(util_strf("%s (in %s, called from %s)", loc[i], in ? in : fn[i - 1], by ? by : fn[i]));
+        *func = by;
+        free(in);
+        found = *where != NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        free(fn[i]);
+        free(loc[i]);
+    }
+    return found;
+}
+
 /* Where an error happened, as "file:line" plus its function, and the key that makes two
  * errors the same (kind + location). */
 static void error_location(explore_state *s, const run_result *r, char **where, char **func)
@@ -116,6 +188,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
             return;
         }
         free(fn);
+        if (crash_caller(s, r, where, func)) return;
     }
     const site_info *si = site_by_id(s, r->last_site);
     if (si) {

@@ -79,6 +79,7 @@ int executor_begin(executor *ex, const uint64_t *inputs, size_t n, char **err)
         h->inputs_read = 0;
         for (int k = 0; k < CONC_KIND_COUNT; k++) h->conc[k] = 0;
         memset((void *)h->conc_fn, 0, sizeof h->conc_fn);
+        memset((void *)h->crash_frames, 0, sizeof h->crash_frames);
         h->forks = 0;
         h->error_kind = 0;
         h->ended = 0;

@@ -49,6 +49,8 @@ typedef struct run_result {
     int signo;          /* ERR_SIGNAL: the signal */
     uint32_t error_loc; /* location id (site table) for ERR_REACH/ASSERT/ABORT; 0 unknown */
     uint64_t error_pc;  /* ERR_SIGNAL: faulting pc relative to the executable's load base; 0 unknown */
+    /* ERR_SIGNAL/ERR_ABORT: the callers' return addresses, relative like error_pc; 0 ends */
+    uint64_t crash_frames[TRACE_CRASH_FRAMES];
     uint32_t last_site; /* last branch site executed */
     bool assume_failed; /* the run ended on a false assumption */
     bool inputs_done;   /* the run ended because it asked for more inputs than its limit */

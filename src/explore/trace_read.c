@@ -198,6 +198,7 @@ int trace_read(const trace_header *h, const void *region_base, expr_ctx *cx, run
 
     for (int k = 0; k < CONC_KIND_COUNT; k++) out->conc[k] = h->conc[k];
     for (unsigned k = 0; k < TRACE_CONC_FN_SLOTS; k++) out->conc_fn[k] = h->conc_fn[k];
+    for (unsigned k = 0; k < TRACE_CRASH_FRAMES; k++) out->crash_frames[k] = h->crash_frames[k];
     out->forks = h->forks;
     out->dropped = h->dropped;
     out->last_site = h->last_site;

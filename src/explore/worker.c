@@ -233,6 +233,7 @@ void worker_send_result(explore_state *s, const run_result *r, const uint8_t *co
     par_put_u32(&m, (uint32_t)r->signo);
     par_put_u32(&m, r->error_loc);
     par_put_u64(&m, r->error_pc);
+    for (unsigned k = 0; k < TRACE_CRASH_FRAMES; k++) par_put_u64(&m, r->crash_frames[k]);
     par_put_u32(&m, r->last_site);
     par_put_f64(&m, r->seconds);
     par_put_u32(&m, (uint32_t)s->timeout_unconfirmed);

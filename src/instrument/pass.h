@@ -54,7 +54,8 @@ typedef struct pass {
     /* the function being instrumented */
     LLVMValueRef fn;
     const char *fname;
-    int user; /* 0 inside sympath's libc models */
+    int user;    /* 0 inside sympath's libc models */
+    int harness; /* 1 inside a `sympath unit` harness helper (sympu_*): its calls are not the unit's */
     int is_main, in_reach_error;
     unsigned fb_line, fb_col; /* fallback location: first located instruction */
     const char *fb_file;

@@ -134,7 +134,8 @@ static void begin_function(pass *p, LLVMValueRef fn, const char *name)
 {
     p->fn = fn;
     /* the helpers of a `sympath unit` harness (sympu_*) are not the program's own code */
-    p->user = !in_list(name, p->cfg->model_names, p->cfg->n_models) && strncmp(name, "sympu_", 6) != 0;
+    p->harness = strncmp(name, "sympu_", 6) == 0;
+    p->user = !in_list(name, p->cfg->model_names, p->cfg->n_models) && !p->harness;
     p->is_main = !strcmp(name, "main");
     /* the program's main under --sym-args/--sym-stdin/--sym-file (build.c) keeps its name in reports */
     p->fname = !strcmp(name, "__sym_user_main") ? "main" : name;

@@ -33,6 +33,8 @@
 
 #define TRACE_MAGIC 0x53594d31u /* "SYM1" */
 #define TRACE_HEADER_SIZE 4096u
+/* return addresses of a crash's callers in the header (trace_header.crash_frames) */
+#define TRACE_CRASH_FRAMES 8u
 /* per-callee concretization counters in the header (trace_header.conc_fn) */
 #define TRACE_CONC_FN_SLOTS 256u
 
@@ -196,6 +198,10 @@ typedef struct trace_header {
      * CONC_EXTERNAL_CALL concretizations of the run by callee, indexed by the callee's id
      * in the site table ("callee" records); index 0 collects ids >= TRACE_CONC_FN_SLOTS */
     volatile uint32_t conc_fn[TRACE_CONC_FN_SLOTS];
+    /* written by the executor's crash handler (zeroed by the explorer before each run): the
+     * return addresses of the faulting function's callers, innermost first, relative to the
+     * load base like the error record's pc; 0 after the last (frame-pointer walk) */
+    volatile uint64_t crash_frames[TRACE_CRASH_FRAMES];
 } trace_header;
 _Static_assert(sizeof(trace_header) <= TRACE_HEADER_SIZE, "trace_header must fit its page");
 

@@ -23,6 +23,9 @@ typedef struct fn_result {
     int san_checked;                /* the sanitizer check ran on this function's tests */
     unsigned san_dropped, san_bugs; /* tests dropped by the sanitizer check; tests moved to _bugs.c */
     char *san_bug_lines;            /* "test: reason" per test moved to _bugs.c, one per line */
+    /* "function\ttaken\ttotal" per line (gcov branch outcomes): the unit's other functions the
+     * target's own tests ran (its callees), except those the tests call themselves; NULL: none */
+    char *reached;
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -86,11 +89,33 @@ int sanitize_returns_fresh(const unit_test *t);
  * final suite (NULL when no test is left). *seconds gets the time spent. Returns the tests kept. */
 size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
                      char **text, char **bugs, double *seconds);
-/* Build test_text with gcov instrumentation of the unit, run it, and store each of src's
- * target functions' gcov branch figures in frs. Leaves them at -1 when anything fails; when the
- * run writes no coverage data (it died at exit), says so on c->log and sets gcov_unknown. */
+/* Build test_text with gcov instrumentation of the unit and store each of src's target
+ * functions' gcov branch figures in frs, measured on that function's own tests only (one run
+ * of the binary per function, CMocka's test filter), with the functions those tests reached
+ * (fn_result.reached). Leaves the figures at -1 when anything fails or the function has no test;
+ * when a run writes no coverage data (it died at exit), says so on c->log (once per file) and
+ * sets gcov_unknown. */
 void gcov_measure(const unit_cfg *c, const char *dir, const char *src, const char *test_text, fn_result *frs,
                   size_t nfr);
+/* The names of the tests of a test file's text (its cmocka_unit_test(NAME) entries), appended
+ * to the NULL-terminated *names of *n words (util_free_strv). */
+void unit_test_names(const char *test_text, char ***names, size_t *n);
+/* Whether the test named test is one of function fn's ("test_FN_" and a digit: step_record.c). */
+int unit_test_of(const char *test, const char *fn);
+/* The call count of function fn in a gcov -b listing ("function FN called N ..."); -1 when fn is
+ * not in it. */
+long unit_gcov_calls(const char *gcov_text, const char *fn);
+/* The functions target refers to, transitively, in the gcov -b listings of the unit's files (a
+ * textual call graph: a function's part of a listing runs from its "function NAME" line to the
+ * next; a reference is another listed function's name as a whole word there, a call or a
+ * function pointer). Returns "\nNAME\nNAME\n" (target left out; malloc'ed). */
+char *unit_gcov_refs(const char *const *listings, size_t nlistings, const char *target);
+/* Append to out, as "function\ttaken\ttotal" lines, each function of the gcov -b listing that
+ * was called, is in refs (unit_gcov_refs; NULL: any) and is neither target nor one the bodies
+ * of the tests named tests[0..ntests-1] in the test file's text call themselves (producers,
+ * releasers): what target's tests reached of the target's callees. */
+void unit_gcov_reached(const char *gcov_text, const char *target, const char *refs, const char *test_text,
+                       char *const *tests, size_t ntests, strbuf *out);
 /* Whether file compiles (clang -fsyntax-only, the build's flags); *diag (if given) gets the
  * first lines of clang's errors on failure. */
 int syntax_ok(const char *file, const char *build_cflags, const char *build_dir, char **diag);

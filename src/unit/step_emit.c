@@ -20,6 +20,67 @@ static int said_if_failed(FILE *lg, const char *path, int rc)
     return 1;
 }
 
+/* fn_result.reached ("function\ttaken\ttotal" lines) as the gcov object's "callees" array. */
+static void reached_json(json_writer *j, const char *reached)
+{
+    json_key(j, "callees");
+    json_begin_array(j);
+    for (const char *l = reached; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        char name[512];
+        int taken = 0, total = 0;
+        if (sscanf(l, "%511[^\t]\t%d\t%d", name, &taken, &total) == 3) {
+            json_begin_object(j);
+            json_kv_str(j, "function", name);
+            json_kv_uint(j, "branches_total", (uint64_t)total);
+            json_kv_uint(j, "branches_taken", (uint64_t)taken);
+            json_end_object(j);
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    json_end_array(j);
+}
+
+/* The sums of the branch figures of fn_result.reached; returns the number of functions. */
+static int reached_sum(const char *reached, int *taken, int *total)
+{
+    int n = 0;
+    for (const char *l = reached; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        const char *t = strchr(l, '\t');
+        int a = 0, b = 0;
+        if (t && sscanf(t, "\t%d\t%d", &a, &b) == 2) {
+            *taken += a;
+            *total += b;
+            n++;
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    return n;
+}
+
+/* The summary's line of the functions a target's tests reached: "name taken/total", the first
+ * eight, then how many more. */
+static void reached_line(FILE *lg, const char *reached)
+{
+    fprintf(lg, "      callees (gcov):");
+    int n = 0, more = 0;
+    for (const char *l = reached; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        char name[512];
+        int taken = 0, total = 0;
+        if (sscanf(l, "%511[^\t]\t%d\t%d", name, &taken, &total) == 3) {
+            if (n++ < 8)
+                fprintf(lg, "%s %s %d/%d", n > 1 ? "," : "", name, taken, total);
+            else
+                more++;
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    if (more) fprintf(lg, ", %d more (report.json)", more);
+    fprintf(lg, "\n");
+}
+
 int unit_step_emit(unit_pipe *p)
 {
     FILE *lg = p->log;
@@ -210,9 +271,11 @@ int unit_step_emit(unit_pipe *p)
         } else if (fr->gcov_total >= 0) {
             json_begin_object(j);
             json_kv_str(j, "note",
-                        "branch outcomes of the function taken by the emitted tests, gcc --coverage + gcov -b");
+                        "branch outcomes of the function taken by its own emitted tests, gcc --coverage + gcov -b; "
+                        "callees: the unit's other functions those tests ran");
             json_kv_uint(j, "branches_total", (uint64_t)fr->gcov_total);
             json_kv_uint(j, "branches_taken", (uint64_t)fr->gcov_taken);
+            reached_json(j, fr->reached);
             json_end_object(j);
         } else {
             json_null(j);
@@ -256,9 +319,18 @@ int unit_step_emit(unit_pipe *p)
         char sz[96] = "";
         if (fr->san_checked)
             snprintf(sz, sizeof sz, "; sanitizers: %u dropped, %u in _bugs.c", fr->san_dropped, fr->san_bugs);
-        fprintf(lg, "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
-                fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g, fr->kept,
-                fr->failing, fr->dropped, sz);
+        int rt = 0, rn = 0, nr = reached_sum(fr->reached, &rt, &rn);
+        if (fr->total == 0 && fr->gcov_total <= 0 && nr) /* a wrapper: the work is in its callees */
+            fprintf(lg,
+                    "  %-24s no branches of its own; its callees: gcov %d/%d, %u tests emitted (%u expect a failure), "
+                    "%u dropped%s\n",
+                    fr->fn->name, rt, rn, fr->kept, fr->failing, fr->dropped, sz);
+        else
+            fprintf(lg,
+                    "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
+                    fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,
+                    fr->kept, fr->failing, fr->dropped, sz);
+        if (nr) reached_line(lg, fr->reached);
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {
             char *nl = strchr(p, '\n');

@@ -26,6 +26,7 @@ uint32_t __sym_cov_cap;
 volatile uint32_t *__sym_last_site = &dummy_site;
 
 static uintptr_t load_base; /* dlpi_addr of the main program, for position-independent pcs */
+static uintptr_t stack_top; /* a frame of rt_init: the program's frames of interest are below it */
 static int dump_fd = -1;    /* standalone debugging: SYMPATH_TRACE_DUMP=1 dumps the trace on stderr */
 
 /* The runtime ran out of memory (the run's --mem-limit): a resource problem of the
@@ -181,6 +182,26 @@ __attribute__((weak)) void __VERIFIER_error(void) { __sym_error(ERR_REACH, 0); }
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
 static char altstack[64 * 1024];
 
+/* The callers of the faulting function, by the frame-pointer chain (the executor's code
+ * keeps frame pointers: its bitcode is compiled at -O0, whose "frame-pointer"="all" survives
+ * the -O2 link): each frame holds the caller's frame pointer, then the return address. Only
+ * frames between the faulting sp and stack_top are read (mapped stack, growing upwards), so
+ * a frame pointer the code used as a plain register ends the walk instead of faulting. The
+ * explorer names the first frame in the program's files as the crash's location (errors.c). */
+static void crash_frames(uintptr_t fp, uintptr_t sp)
+{
+    if (rt.trace_off) return;
+    unsigned n = 0;
+    while (n < TRACE_CRASH_FRAMES && fp >= sp && fp + 16 <= stack_top && (fp & 7) == 0) {
+        const uintptr_t *f = (const uintptr_t *)fp;
+        uintptr_t ret = f[1];
+        if (ret < load_base) break;
+        rt.hdr->crash_frames[n++] = ret - load_base;
+        if (f[0] <= fp) break; /* the chain runs upwards */
+        fp = f[0];
+    }
+}
+
 static void crash_handler(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
@@ -189,6 +210,8 @@ static void crash_handler(int sig, siginfo_t *si, void *ucv)
         rt_record_error(ERR_ABORT, 0, sig, pc);
     else
         rt_record_error(ERR_SIGNAL, 0, sig, pc);
+    /* after the record: a walk that faults after all (a thread's stack) loses only the frames */
+    crash_frames((uintptr_t)uc->uc_mcontext.gregs[REG_RBP], (uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
     _exit(SYM_ERROR_EXIT_CODE);
 }
 
@@ -319,6 +342,7 @@ __attribute__((constructor(101))) static void rt_init(void)
 {
     expr_oom_hook = rt_out_of_memory;
     dl_iterate_phdr(main_base_cb, &load_base);
+    stack_top = (uintptr_t)__builtin_frame_address(0);
     const char *shm = getenv(SYMPATH_ENV_SHM_FD), *ctl = getenv(SYMPATH_ENV_CTL_FD);
     const char *st = getenv(SYMPATH_ENV_ST_FD);
     int shm_fd = shm && *shm ? atoi(shm) : -1;

@@ -1,6 +1,7 @@
-/* buffer.c: a buffer/length pair with a bound check and magic bytes, and an enum switch (sympath unit e2e). */
+/* buffer.c: a buffer/length pair with a bound check and magic bytes, an enum switch, a wrapper and a NULL handed to strchr (sympath unit e2e). */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum kind { KIND_NONE, KIND_TEXT = 3, KIND_IMAGE, KIND_AUDIO = 10 };
 
@@ -46,5 +47,23 @@ int classify_gain(struct sample s, double offset) {
     float g = s.gain * 3.0f;
     if (g == 7.5f) return 1;
     if (offset > 1e301) return 2;
+    return 0;
+}
+
+/* The length of the key of "key=value", or -1 without '='. */
+int key_len(const char *line)
+{
+    const char *eq = strchr(line, '=');
+    if (!eq) return -1;
+    return (int)(eq - line);
+}
+
+/* A wrapper: every branch it runs is key_len's. */
+int parse_line(const char *line) { return key_len(line); }
+
+/* The key of the line after first when first starts with 'x': there is none, strchr gets NULL. */
+int next_key(const char *first)
+{
+    if (first[0] == 'x') return key_len(NULL);
     return 0;
 }
