@@ -8,7 +8,8 @@
 # dropped and warnings off. Prints 'KILLED COMPILED CANDIDATES' on the last line of stdout.
 # Mutants: relational operator replacement (< <=, > >=, == !=), arithmetic (+ - * / %, also in += -= *= /=),
 # && <-> ||, integer constants c -> c+1 and c -> 0 (0 -> 1). Skipped: comments, string and char literals,
-# preprocessor lines, integer constants inside [] on declaration lines. A mutant that does not compile is
+# preprocessor lines, code the preprocessor drops (a false #if, by cc -E with the build's -D/-U/-I),
+# integer constants inside [] on declaration lines. A mutant that does not compile is
 # discarded (not counted); killed = the suite fails, crashes or runs over the timeout; equivalent mutants
 # count as survivors. The sample is deterministic: candidates shuffled with a seed from the function's name,
 # then built in that order until --cap mutants compiled.
@@ -208,6 +209,26 @@ def candidates(text, func):
     return [(off, old, new, kind, line_of(text, off)) for off, old, new, kind in muts]
 
 
+def live_lines(src, flags):
+    """Source lines of SRC that survive the preprocessor with FLAGS (code in a false #if is not a mutant
+    of the compiled function); None when cc -E fails."""
+    r = subprocess.run(["cc", "-E"] + flags + [src], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       encoding="latin-1")
+    if r.returncode != 0:
+        return None
+    live, cur, line, want = set(), None, 0, os.path.realpath(src)
+    for ln in r.stdout.splitlines():
+        m = re.match(r'# (\d+) "(.*)"', ln)
+        if m:
+            line, cur = int(m.group(1)), m.group(2)
+            cur = os.path.realpath(cur) if os.path.exists(cur) else cur
+            continue
+        if cur == want and ln.strip():
+            live.add(line)
+        line += 1
+    return live
+
+
 def run_suite(argv, exe, timeout):
     """True when the suite fails, crashes or times out."""
     if not os.path.exists(exe):
@@ -245,6 +266,11 @@ def main():
         print("mutate.py: no definition of %s in %s" % (a.func, a.src), file=sys.stderr)
         print("0 0 0")
         return 2
+    words = shlex.split(a.build) if a.build else []
+    pp = [w for w in words if w.startswith(("-D", "-U", "-I"))] + ["-I" + os.path.dirname(os.path.realpath(a.src))]
+    live = live_lines(a.src, pp)
+    if live is not None:
+        muts = [m for m in muts if m[4] in live]
     rng = random.Random(zlib.crc32(a.func.encode()))
     order = list(range(len(muts)))
     rng.shuffle(order)
@@ -254,7 +280,6 @@ def main():
             print("%s:%d %s %s -> %s" % (os.path.basename(a.src), line, kind, old, new))
         print("0 0 %d" % len(muts))
         return 0
-    words = shlex.split(a.build)
     src_abs = os.path.realpath(a.src)
     base = os.path.basename(a.src)
     tmp = tempfile.mkdtemp(prefix="mut_")

@@ -7,7 +7,8 @@
 # Usage: bash bench/unit.sh [BUDGET]                         `--all` on each file of bench/unit/
 #        bash bench/unit.sh BUDGET FILE FUNCTION...          one `sympath unit FILE --function F` per function
 # (from the project root, after `make`). Env: SYMPATH_ARGS (extra options, e.g. '--define JSMN_STATIC'),
-# MUT_CAP (mutants per function, default 40), MUT_TIMEOUT (seconds per mutant run, default 2), WORK.
+# MUT_CAP (mutants per function, default 40), MUT_TIMEOUT (seconds per mutant run, default 2), WORK, REUSE=1 (keep the
+# tests of an earlier run in WORK and measure them again, without running sympath).
 set -u
 BUDGET=${1:-20s}
 [ $# -gt 0 ] && shift
@@ -40,10 +41,17 @@ for job in "${JOBS[@]}"; do
         out="$WORK/${stem}_$fnsel"
         sel=(--function "$fnsel")
     fi
-    rm -rf "$out" "$out.bin"
-    mkdir -p "$out.bin"
+    if [ "${REUSE:-0}" = 1 ] && [ -f "$out/report.json" ]; then
+        rm -rf "$out.bin.old" && mv "$out.bin" "$out.bin.old" 2>/dev/null
+        mkdir -p "$out.bin"
+        cp "$out.bin.old/sympath.log" "$out.bin/" 2>/dev/null
+        rm -rf "$out.bin.old"
+    else
+        rm -rf "$out" "$out.bin"
+        mkdir -p "$out.bin"
+    fi
     # shellcheck disable=SC2086
-    if ! "$SYMPATH" unit "$src" "${sel[@]}" ${SYMPATH_ARGS:-} -o "$out" --budget "$BUDGET" --no-progress \
+    if [ ! -f "$out/report.json" ] && ! "$SYMPATH" unit "$src" "${sel[@]}" ${SYMPATH_ARGS:-} -o "$out" --budget "$BUDGET" --no-progress \
         >"$out.bin/sympath.log" 2>&1 || [ ! -f "$out/report.json" ]; then
         printf '%-10s %-22s sympath unit failed (see %s)\n' "$stem" "$fnsel" "$out.bin/sympath.log"
         continue
