@@ -229,7 +229,7 @@ def live_lines(src, flags):
     return live
 
 
-def run_suite(argv, exe, timeout):
+def run_suite(exe, timeout):
     """True when the suite fails, crashes or times out."""
     if not os.path.exists(exe):
         return None
@@ -288,8 +288,7 @@ def main():
         # the test file is copied next to the mutant, so an '#include "base"' of the source finds the mutant
         argv, exe = [], os.path.join(tmp, "t")
         skip_next = False
-        test_copy = None
-        for k, w in enumerate(words):
+        for w in words:
             if skip_next:
                 skip_next = False
                 continue
@@ -320,7 +319,7 @@ def main():
             r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             return r.returncode == 0
 
-        if not build(text) or run_suite(argv, exe, a.timeout * 5):
+        if not build(text) or run_suite(exe, a.timeout * 5):
             print("mutate.py: the unmutated suite does not build or pass: %s" % " ".join(argv), file=sys.stderr)
             print("0 0 %d" % len(muts))
             return 3
@@ -333,7 +332,7 @@ def main():
                 log.write("%s:%d %s %s -> %s: does not compile (discarded)\n" % (base, line, kind, old, new))
                 continue
             compiled += 1
-            k = run_suite(argv, exe, a.timeout)
+            k = run_suite(exe, a.timeout)
             killed += 1 if k else 0
             ltext = text.splitlines()[line - 1].strip()
             log.write("%s:%d %s %s -> %s: %s    | %s\n" % (base, line, kind, old, new,
