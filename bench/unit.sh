@@ -56,7 +56,7 @@ for job in "${JOBS[@]}"; do
         printf '%-10s %-22s sympath unit failed (see %s)\n' "$stem" "$fnsel" "$out.bin/sympath.log"
         continue
     fi
-    build=$(jq -r '.files[0].build // ""' "$out/report.json")
+    build=$(jq -r '[.files[] | select((.test_file // "") | endswith("_bugs.c") | not)][0].build // ""' "$out/report.json")
     build=${build%% && *}
     ok=no
     if [ -n "$build" ]; then
