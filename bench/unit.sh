@@ -1,39 +1,124 @@
 #!/bin/bash
-# unit.sh: `sympath unit --all` on the programs of bench/unit/; prints per function the branch coverage
-# sympath reached, the gcov branch coverage of the emitted tests, tests emitted, tests the sanitizer check
-# dropped and moved to test_<file>_bugs.c, exploration time, and whether the emitted file compiled with
-# -Wall -Wextra -Werror and passed; then the sanitizer check's reasons.
-# Usage: bash bench/unit.sh [BUDGET]   (from the project root, after `make`)
+# unit.sh: `sympath unit` on the programs of bench/unit/ (or on given functions of any library file); prints per function the
+# branch coverage sympath reached, the gcov branch coverage of the emitted tests on the function and on the whole file, the
+# mutation score of the emitted suite on the function (bench/mutate.py), tests emitted, tests the sanitizer check dropped
+# and moved to test_<file>_bugs.c, exploration time, whether the emitted file compiled with -Wall -Wextra -Werror and
+# passed; then the sanitizer check's reasons, and a mean line.
+# Usage: bash bench/unit.sh [BUDGET]                         `--all` on each file of bench/unit/
+#        bash bench/unit.sh BUDGET FILE FUNCTION...          one `sympath unit FILE --function F` per function
+# (from the project root, after `make`). Env: SYMPATH_ARGS (extra options, e.g. '--define JSMN_STATIC'),
+# MUT_CAP (mutants per function, default 40), MUT_TIMEOUT (seconds per mutant run, default 2), WORK, REUSE=1 (keep the
+# tests of an earlier run in WORK and measure them again, without running sympath).
 set -u
 BUDGET=${1:-20s}
+[ $# -gt 0 ] && shift
 SYMPATH=${SYMPATH:-build/bin/sympath}
 WORK=${WORK:-build/bench-unit}
+MUT_CAP=${MUT_CAP:-40}
+MUT_TIMEOUT=${MUT_TIMEOUT:-2}
+ROOT=$(pwd)
 mkdir -p "$WORK"
-printf '%-10s %-18s %10s %10s %6s %8s %5s %7s %s\n' file function sympath gcov tests san-drop bugs time compiled+passed
-for src in bench/unit/*.c; do
-    stem=$(basename "$src" .c)
-    out="$WORK/$stem"
-    rm -rf "$out" "$out.bin"
-    mkdir -p "$out.bin"
-    if ! "$SYMPATH" unit "$src" --all -o "$out" --budget "$BUDGET" --no-progress >"$out.bin/sympath.log" 2>&1; then
-        printf '%-10s sympath unit failed (see %s)\n' "$stem" "$out.bin/sympath.log"
+SUM=$(mktemp)
+# one job per line: source, then the functions ('--all' for every function of the file)
+JOBS=()
+if [ $# -ge 2 ]; then
+    lib=$1
+    shift
+    for f in "$@"; do JOBS+=("$lib $f"); done
+else
+    for src in bench/unit/*.c; do JOBS+=("$src --all"); done
+fi
+printf '%-10s %-22s %9s %9s %9s %16s %6s %8s %5s %7s %s\n' file function sympath gcov file-gcov mutation tests san-drop bugs time compiled+passed
+for job in "${JOBS[@]}"; do
+    src=${job% *}
+    fnsel=${job##* }
+    stem=$(basename "$src")
+    stem=${stem%.*}
+    if [ "$fnsel" = --all ]; then
+        out="$WORK/$stem"
+        sel=(--all)
+    else
+        out="$WORK/${stem}_$fnsel"
+        sel=(--function "$fnsel")
+    fi
+    if [ "${REUSE:-0}" = 1 ] && [ -f "$out/report.json" ]; then
+        rm -rf "$out.bin.old" && mv "$out.bin" "$out.bin.old" 2>/dev/null
+        mkdir -p "$out.bin"
+        cp "$out.bin.old/sympath.log" "$out.bin/" 2>/dev/null
+        rm -rf "$out.bin.old"
+    else
+        rm -rf "$out" "$out.bin"
+        mkdir -p "$out.bin"
+    fi
+    # shellcheck disable=SC2086
+    if [ ! -f "$out/report.json" ] && ! "$SYMPATH" unit "$src" "${sel[@]}" ${SYMPATH_ARGS:-} -o "$out" --budget "$BUDGET" --no-progress \
+        >"$out.bin/sympath.log" 2>&1 || [ ! -f "$out/report.json" ]; then
+        printf '%-10s %-22s sympath unit failed (see %s)\n' "$stem" "$fnsel" "$out.bin/sympath.log"
         continue
     fi
+    build=$(jq -r '[.files[] | select((.test_file // "") | endswith("_bugs.c") | not)][0].build // ""' "$out/report.json")
+    build=${build%% && *}
     ok=no
-    if (cd "$out.bin" && cc -c -Wall -Wextra -Werror --coverage -O0 "../../../$src" -o "$stem.o" &&
-        cc -Wall -Wextra -Werror -O0 -I"../../../bench/unit" "../$stem/test_$stem.c" "$stem.o" --coverage -lcmocka -o t &&
-        ./t) >"$out.bin/build.log" 2>&1; then
-        ok=yes
+    if [ -n "$build" ]; then
+        # the emitted command with -Wall -Wextra -Werror, the executable in $out.bin
+        wcmd=$(printf '%s' "$build" | sed -e 's/^cc /cc -Wall -Wextra -Werror -O0 /' -e "s# -o [^ ]*# -o $out.bin/t#")
+        if (eval "$wcmd" && "$out.bin/t") >"$out.bin/build.log" 2>&1; then ok=yes; fi
+        # coverage build: every .c of the command compiled alone with --coverage into $out.bin, then gcov -b on each
+        flags=() cfiles=() libs=()
+        skip=0
+        for w in $build; do
+            if [ $skip = 1 ]; then skip=0; continue; fi
+            case "$w" in
+            cc) ;;
+            -o) skip=1 ;;
+            -l* | -Wl,*) libs+=("$w") ;;
+            -*) flags+=("$w") ;;
+            *.c) cfiles+=("$w") ;;
+            esac
+        done
+        objs=()
+        for c in "${cfiles[@]}"; do
+            o="$out.bin/$(basename "$c" .c).o"
+            case "$c" in /*) ac=$c ;; *) ac=$ROOT/$c ;; esac
+            cc -c -O0 -w --coverage "${flags[@]}" "$ac" -o "$o" >>"$out.bin/cov.log" 2>&1 && objs+=("$o")
+        done
+        if cc --coverage "${objs[@]}" "${libs[@]}" -o "$out.bin/tc" >>"$out.bin/cov.log" 2>&1; then
+            "$out.bin/tc" >>"$out.bin/cov.log" 2>&1
+            for c in "${cfiles[@]}"; do
+                case "$c" in /*) ac=$c ;; *) ac=$ROOT/$c ;; esac
+                (cd "$out.bin" && gcov -b -o . "$ac") >>"$out.bin/cov.log" 2>&1
+            done
+        fi
     fi
-    (cd "$out.bin" && gcov -b -o . "../../../$src") >/dev/null 2>&1
+    gfile="$out.bin/$(basename "$src").gcov"
     jq -r '.functions[] | [.function, "\(.coverage.branches_covered)/\(.coverage.branches_total)", .tests_emitted,
         (.sanitizer.dropped // "-"), (.sanitizer.bugs // "-"), (.seconds*10|round/10)] | @tsv' "$out/report.json" |
         while IFS=$'\t' read -r fn cov tests sdrop bugs secs; do
-        g=$(awk -v f="$fn" '/^function / { on = ($2 == f) }
+            [ "$fnsel" != --all ] && [ "$fn" != "$fnsel" ] && continue
+            g=$(awk -v f="$fn" '/^function / { on = ($2 == f) }
             on && /^branch / { n++; if ($0 !~ /taken 0%/ && $0 !~ /never executed/) t++ }
-            END { if (n) printf "%d/%d", t, n; else printf "-" }' "$out.bin/$stem.c.gcov" 2>/dev/null)
-        printf '%-10s %-18s %10s %10s %6s %8s %5s %6ss %s\n' "$stem" "$fn" "$cov" "$g" "$tests" "$sdrop" "$bugs" "$secs" "$ok"
-    done
+            END { if (n) printf "%d/%d", t, n; else printf "-" }' "$gfile" 2>/dev/null)
+            gf=$(awk '/^branch / { n++; if ($0 !~ /taken 0%/ && $0 !~ /never executed/) t++ }
+            END { if (n) printf "%d/%d", t, n; else printf "-" }' "$gfile" 2>/dev/null)
+            [ -z "$g" ] && g=- && gf=-
+            mut=-
+            if [ -n "$build" ]; then
+                read -r k c _ < <(python3 bench/mutate.py "$src" "$fn" --build "$build" --cap "$MUT_CAP" \
+                    --timeout "$MUT_TIMEOUT" --log "$out.bin/mutants_$fn.log" 2>>"$out.bin/mutate.err" | tail -1)
+                if [ "${c:-0}" -gt 0 ]; then mut=$(awk -v k="$k" -v c="$c" 'BEGIN { printf "%d/%d (%.0f%%)", k, c, 100*k/c }'); fi
+            fi
+            printf '%-10s %-22s %9s %9s %9s %16s %6s %8s %5s %6ss %s\n' "$stem" "$fn" "$cov" "$g" "$gf" "$mut" "$tests" \
+                "$sdrop" "$bugs" "$secs" "$ok"
+            printf '%s\t%s\t%s\t%s\n' "$cov" "$g" "${k:-0}" "${c:-0}" >>"$SUM"
+            k=0 c=0
+        done
     jq -r '.functions[] | .function as $f | ((.dropped // [])[] | select(test("sanitizer")) | "    \($f): dropped \(.)"),
         ((.sanitizer.bug_tests // [])[] | "    \($f): bug \(.)")' "$out/report.json"
 done
+# mean of the per-function ratios (functions with no branch / no compiled mutant are left out of that mean)
+awk -F'\t' 'function r(s,  a) { if (split(s, a, "/") == 2 && a[2] > 0) return a[1] / a[2]; return -1 }
+    { n++; x = r($1); if (x >= 0) { sa += x; ns++ } x = r($2); if (x >= 0) { ga += x; ng++ }
+      if ($4 > 0) { ma += $3 / $4; nm++ } }
+    END { printf "mean over %d functions: sympath %.1f%% (%d), gcov %.1f%% (%d), mutation score %.1f%% (%d)\n",
+          n, ns ? 100*sa/ns : 0, ns, ng ? 100*ga/ng : 0, ng, nm ? 100*ma/nm : 0, nm }' "$SUM"
+rm -f "$SUM"
