@@ -124,7 +124,8 @@ char *unit_gcov_refs(const char *const *listings, size_t nlistings, const char *
 {
     gcov_block *b = NULL;
     size_t nb = 0, cap = 0;
-    for (size_t i = 0; i < nlistings; i++)
+    for (size_t i = 0; i < nlistings; i++) {
+        size_t first = nb; /* the blocks of this listing */
         for (const char *l = listings[i]; l && *l;) {
             const char *nl = strchr(l, '\n');
             if (!strncmp(l, "function ", 9) && strchr(l + 9, ' ')) {
@@ -142,6 +143,8 @@ char *unit_gcov_refs(const char *const *listings, size_t nlistings, const char *
             }
             l = nl ? nl + 1 : NULL;
         }
+        if (nb > first && !b[nb - 1].len) b[nb - 1].len = strlen(b[nb - 1].body); /* ends with its listing */
+    }
     /* the last block of each listing ends with it */
     for (size_t k = 0; k < nb; k++)
         if (!b[k].len) b[k].len = strlen(b[k].body);
