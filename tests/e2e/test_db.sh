@@ -39,7 +39,7 @@ echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
 out="$W/shop"
-"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 14s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 7s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
 r="$out/report.json"
 # unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row
@@ -93,7 +93,7 @@ echo "ok [db]: join: full coverage, a failing statement reported, replay agrees"
 # (divergences: none beyond the runs whose inputs came from optimistic solving after a solver
 # time-out, which satisfy the negated branch alone and may well diverge: seen under load)
 out="$W/order"
-"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-db-minimize --no-progress 2>"$W/order.err" ||
+"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 9s --no-db-minimize --no-progress 2>"$W/order.err" ||
     { cat "$W/order.err"; fail "run order exited with $?"; }
 r="$out/report.json"
 # (unreachable: sqlite3_get_table failing; the aggregate query has no row when its SUM overflows,

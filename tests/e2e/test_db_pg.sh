@@ -27,7 +27,7 @@ grep -q "cannot be created.*--db-scratch" "$W/plain.log" || { cat "$W/plain.log"
 
 P="$SRC/tests/programs/pg/pg_discount.c"
 out="$W/out"
-"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 28s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 24s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
     { cat "$W/run.log"; fail "sympath run exited with $?"; }
 r="$out/report.json"
 # every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
@@ -64,7 +64,7 @@ before=$(state)
 grep -q "sympath never writes there" "$W/same.log" || { cat "$W/same.log"; fail "no clear message for --db-scratch = --db"; }
 q "$CI" "CREATE DATABASE mine" || fail "cannot create the scratch database"
 MINE="${CI/dbname=postgres/dbname=mine}"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 20s --solver-timeout 10s --no-db-minimize --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 10s --solver-timeout 10s --no-db-minimize --no-progress \
     >"$W/shop.log" 2>&1 || { cat "$W/shop.log"; fail "sympath run (pg_shop) exited with $?"; }
 r2="$W/shop/report.json"
 # rows of the join (27), a NULL note (30), a known name counted by COUNT(*) (38); the big first order (33, two rows
@@ -83,7 +83,7 @@ jq -e '.database.query_sites == 3 and .database.query_sites_understood == 3 and 
 
 # the program's own writes: a tracked INSERT (its row read back with the values' expressions), a modelled DELETE
 before=$(state)
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 12s --solver-timeout 10s \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 6s --solver-timeout 10s \
     --no-db-minimize --no-progress >"$W/write.log" 2>&1 || { cat "$W/write.log"; fail "sympath run (pg_write) exited with $?"; }
 r3="$W/write/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(INSERT INTO customers|DELETE|SELECT)")) | .understood] | all and length == 4' \
@@ -99,7 +99,7 @@ q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price int 
            CREATE TABLE sales(id int PRIMARY KEY, item int NOT NULL REFERENCES items(id), qty int NOT NULL)" ||
     fail "cannot create the items and sales tables"
 before=$(state)
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 20s --solver-timeout 10s \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 16s --solver-timeout 10s \
     --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
 r4="$W/sql/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(BEGIN|ROLLBACK)") | not) | .understood and .model_mismatches == 0] |

@@ -12,14 +12,14 @@ mkdir -p "$W"
 fail() { echo "FAIL [db_sql]: $*"; exit 1; }
 D="$SRC/tests/db"
 
-# run NAME SCHEMA UNREACHABLE LINES...: explore tests/db/NAME.c for at most 4 s, then check that each line's branch
+# run NAME SCHEMA UNREACHABLE LINES...: explore tests/db/NAME.c for at most 3 s, then check that each line's branch
 # went both ways and that every direction but UNREACHABLE ones was covered ($MIN: fixtures minimized or not)
 MIN=""
 run() {
     local name=$1 schema=$2 unreachable=$3
     shift 3
     local out="$W/$name"
-    "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "${BUDGET:-4s}" $MIN --no-progress 2>"$W/$name.err" ||
+    "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "${BUDGET:-3s}" $MIN --no-progress 2>"$W/$name.err" ||
         { cat "$W/$name.err"; fail "run $name exited with $?"; }
     local r="$out/report.json"
     for line in "$@"; do
@@ -89,5 +89,5 @@ run categories categories.sql 1 15 17 21 23 25
 run transfer transfer.sql 1 32 39 46 48 50
 # computed result columns and aggregates of expressions: cents * 2 + qty per line (13), COALESCE(SUM(qty), 0) (18), AVG of a
 # DECIMAL (20), SUM(cents * 3) per item with HAVING (27) (unreachable: the failed open, the aggregate without its row)
-BUDGET=6s run invoice invoice.sql 2 13 18 20 27
+BUDGET=3s run invoice invoice.sql 2 13 18 20 27
 echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, transactions, computed columns and aggregates of expressions understood, every reachable branch, fixtures load, replay agrees"

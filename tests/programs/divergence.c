@@ -1,4 +1,4 @@
-// Calls an uninstrumented libc function (strtod: sympath models strtol, not strtod) on symbolic bytes: its result is concrete, so a run can diverge.
+// Calls an uninstrumented libc function (strtold: sympath models strtol and strtod, not strtold) on symbolic bytes: its result is concrete, so a run can diverge.
 // EXPECT-DIVERGENCE
 #include <stdlib.h>
 #include "sympath.h"
@@ -7,7 +7,7 @@ int main(void) {
     char buf[4];
     sym_bytes(buf, 3, "digits");
     buf[3] = 0;
-    long v = (long)strtod(buf, 0);   /* not instrumented: v is concrete */
+    long v = (long)strtold(buf, 0);  /* not instrumented: v is concrete */
     if (v > 0) {
         if (buf[1] == 'x') return 1;
     } else {
