@@ -39,7 +39,7 @@ echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
 out="$W/shop"
-"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 7s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 4s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
 r="$out/report.json"
 # unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row

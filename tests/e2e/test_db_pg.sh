@@ -64,7 +64,7 @@ before=$(state)
 grep -q "sympath never writes there" "$W/same.log" || { cat "$W/same.log"; fail "no clear message for --db-scratch = --db"; }
 q "$CI" "CREATE DATABASE mine" || fail "cannot create the scratch database"
 MINE="${CI/dbname=postgres/dbname=mine}"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 10s --solver-timeout 10s --no-db-minimize --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_shop.c" --db "$SHOP" --db-scratch "$MINE" -o "$W/shop" --budget 5s --solver-timeout 10s --no-db-minimize --no-progress \
     >"$W/shop.log" 2>&1 || { cat "$W/shop.log"; fail "sympath run (pg_shop) exited with $?"; }
 r2="$W/shop/report.json"
 # rows of the join (27), a NULL note (30), a known name counted by COUNT(*) (38); the big first order (33, two rows
@@ -83,7 +83,7 @@ jq -e '.database.query_sites == 3 and .database.query_sites_understood == 3 and 
 
 # the program's own writes: a tracked INSERT (its row read back with the values' expressions), a modelled DELETE
 before=$(state)
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 6s --solver-timeout 10s \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 3s --solver-timeout 10s \
     --no-db-minimize --no-progress >"$W/write.log" 2>&1 || { cat "$W/write.log"; fail "sympath run (pg_write) exited with $?"; }
 r3="$W/write/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(INSERT INTO customers|DELETE|SELECT)")) | .understood] | all and length == 4' \

@@ -1,5 +1,5 @@
 // An input-dependent recursion deep enough to overflow the stack: the crash is found, and replay still counts the crashing test's coverage (the flush runs on its own signal stack).
-// SYMPATH-ARGS: --budget 10s
+// SYMPATH-ARGS: --budget 4s
 // EXPECT-ERROR: crash 0 11
 // EXPECT-REPLAY
 extern int __VERIFIER_nondet_int(void);

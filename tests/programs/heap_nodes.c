@@ -2,7 +2,7 @@
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 31
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --mem-limit 160 --budget 5s
+// SYMPATH-ARGS: --mem-limit 160 --budget 3s
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);

@@ -3,7 +3,7 @@
 // EXPECT-ERROR: reach_error 24
 // EXPECT-NO-CONCRETIZATION: external_call vararg
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 5s
+// SYMPATH-ARGS: --budget 3s
 #include <stdio.h>
 #include <string.h>
 extern int __VERIFIER_nondet_int(void);

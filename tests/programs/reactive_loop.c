@@ -2,7 +2,7 @@
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 16
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --input-limit 100 --budget 5s
+// SYMPATH-ARGS: --input-limit 100 --budget 3s
 extern int __VERIFIER_nondet_int(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
 void reach_error(void) { __assert_fail("0", "reactive_loop.c", 8, "reach_error"); }
