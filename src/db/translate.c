@@ -842,6 +842,10 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
 {
     memset(out, 0, sizeof *out);
     *why = NULL;
+    if (agg < DB_AGG_COUNT || agg > DB_AGG_AVG || (!vals && agg != DB_AGG_COUNT)) {
+        *why = "not an aggregate of a column"; /* DB_AGG_EXPR columns go through db_group_value */
+        return -1;
+    }
     if (agg == DB_AGG_AVG) { /* SUM / COUNT as a double, NULL over no row */
         db_val sum, cnt;
         if (db_aggregate(cx, DB_AGG_SUM, n, sel, vals, &sum, overflow, why) ||

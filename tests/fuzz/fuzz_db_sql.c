@@ -90,6 +90,7 @@ static void translate(expr_ctx *cx, db_query *q)
     check(db_order_le(cx, q, rows_a, rows_b));
     if (q->kind == DBQ_SELECT && q->aggregate && sel[0] && sel[1]) {
         for (int i = 0; i < q->nresult; i++) {
+            if (q->result_agg[i] == DB_AGG_EXPR) continue; /* an expression with aggregates: db_group_value */
             int f = q->result_from[i], c = q->result_col[i];
             const db_val *vals[2] = {c >= 0 ? &cells[0][f][c] : NULL, c >= 0 ? &cells[1][f][c] : NULL};
             db_val out;
