@@ -769,3 +769,26 @@ const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, cons
     if (db_value_expr(rt_cx(), q, q->result_expr[i], rows, s->params, s->nparams, out, &why)) return NULL;
     return no_overflow() ? out : NULL;
 }
+
+int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
+                             void *ctx)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    unsigned count = (unsigned)db_rt.counts[ti]->value;
+    uint8_t buf[256];
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
+            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
+            bool all = true;
+            for (int r = 0; r < q->nresult && all; r++) {
+                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
+                db_cell c;
+                db_rt_concrete_cell(v, buf, &c);
+                all = same(ctx, r, v, &c);
+            }
+            if (all) return db_rt.rowids[ti][k];
+        }
+    return -1;
+}

@@ -131,6 +131,15 @@ void db_rt_rows_done(qstate *s);
 const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins);
 
 /*
+ * SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns hold the
+ * current result row's values, or -1 when none does. same(ctx, r, v, c) says whether result column
+ * r of the engine's row holds cell v (c: its concrete value). Slots whose group the events
+ * predicted to come back are tried first: an equal row that fails WHERE is no representative.
+ */
+int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
+                             void *ctx);
+
+/*
  * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
  * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
  * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to

@@ -211,7 +211,33 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
-static int64_t slot_by_values(const qstate *s, const PGresult *r, int row);
+/* SELECT DISTINCT (db_rt_slot_by_values): does column c of the row being mapped hold cell v, as the
+ * server printed it? */
+typedef struct pq_row {
+    const PGresult *r;
+    int row;
+    const db_query *q;
+} pq_row;
+
+static bool value_holds(void *ctx, int c, const db_val *v, const db_cell *cell)
+{
+    const pq_row *pr = ctx;
+    bool null = PQgetisnull(pr->r, pr->row, c);
+    const char *text = PQgetvalue(pr->r, pr->row, c);
+    unsigned n;
+    if (null || cell->null) return null == cell->null;
+    if (v->is_text)
+        return (unsigned)PQgetlength(pr->r, pr->row, c) == cell->len && !memcmp(text, cell->text, cell->len);
+    const db_column *col = &db_rt.schema->tables[pr->q->table].cols[pr->q->result_col[c]];
+    if (db_pg_column_kind(col, &n) == DB_PG_BOOL) return (*text == 't') == (cell->i != 0);
+    if (v->is_real) {
+        double d = strtod(text, NULL);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return bits == (uint64_t)cell->i;
+    }
+    return strtoll(text, NULL, 10) == cell->i;
+}
 
 PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
                      const char *const *values, const int *lengths, const int *formats, int result_format)
@@ -288,7 +314,8 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
             int64_t ids[DB_MAX_FROM];
             bool null_ids[DB_MAX_FROM];
             if (s->by_value) { /* SELECT DISTINCT: a present slot holding the row's values */
-                ids[0] = slot_by_values(s, r, row);
+                pq_row pr = {r, row, q};
+                ids[0] = db_rt_slot_by_values(s, value_holds, &pr);
                 null_ids[0] = false;
                 db_rt_row_seen(s, ids, null_ids);
                 memcpy(sl, s->cur_slot, sizeof s->cur_slot);
@@ -324,50 +351,6 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(fx);
     }
     return r;
-}
-
-/* SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns hold
- * result row `row`'s values as the server printed them (any of equal ones: they are one group),
- * or -1 when none does. */
-static int64_t slot_by_values(const qstate *s, const PGresult *r, int row)
-{
-    const db_query *q = s->q;
-    int ti = q->table;
-    const db_table *t = &db_rt.schema->tables[ti];
-    unsigned count = (unsigned)db_rt.counts[ti]->value;
-    uint8_t buf[256];
-    /* first the slots whose group the events predicted to come back (the group's first matching
-     * slot), then any: an equal row that does not match WHERE is no representative */
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
-            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
-            bool same = true;
-            for (int c = 0; c < q->nresult && same; c++) {
-                const db_column *col = &t->cols[q->result_col[c]];
-                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[c]];
-                db_cell cell;
-                db_rt_concrete_cell(v, buf, &cell);
-                bool null = PQgetisnull(r, row, c);
-                const char *text = PQgetvalue(r, row, c);
-                unsigned n;
-                if (null || cell.null) {
-                    same = null == cell.null;
-                } else if (v->is_text) {
-                    same = (unsigned)PQgetlength(r, row, c) == cell.len && !memcmp(text, cell.text, cell.len);
-                } else if (db_pg_column_kind(col, &n) == DB_PG_BOOL) {
-                    same = (*text == 't') == (cell.i != 0);
-                } else if (v->is_real) {
-                    double d = strtod(text, NULL);
-                    uint64_t bits;
-                    memcpy(&bits, &d, sizeof bits);
-                    same = bits == (uint64_t)cell.i;
-                } else {
-                    same = strtoll(text, NULL, 10) == cell.i;
-                }
-            }
-            if (same) return db_rt.rowids[ti][k];
-        }
-    return -1;
 }
 
 static pq_prep *find_prep(const PGconn *conn, const char *name)

@@ -218,43 +218,23 @@ int db_sqlite3_clear_bindings(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- step */
 
-/* SELECT DISTINCT: the rowid of a present fixture slot whose result columns hold the current
- * row's values (any of equal ones: they are one group), or -1 when none does. */
-static int64_t slot_by_values(qstate *s)
+/* SELECT DISTINCT (db_rt_slot_by_values): does result column r of the current row hold cell v? */
+static bool column_holds(void *ctx, int r, const db_val *v, const db_cell *c)
 {
-    const db_query *q = s->q;
-    int ti = q->table;
-    const db_table *t = &db_rt.schema->tables[ti];
-    unsigned count = (unsigned)db_rt.counts[ti]->value;
-    uint8_t buf[256];
-    /* first the slots whose group the events predicted to come back (the group's first matching
-     * slot), then any: an equal row that does not match WHERE is no representative */
-    for (int pass = 0; pass < 2; pass++)
-        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
-            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
-            bool same = true;
-            for (int r = 0; r < q->nresult && same; r++) {
-                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
-                db_cell c;
-                db_rt_concrete_cell(v, buf, &c);
-                bool null = sqlite3_column_type(s->st, r) == SQLITE_NULL;
-                if (null || c.null) {
-                    same = null == c.null;
-                } else if (v->is_text) {
-                    const unsigned char *x = sqlite3_column_text(s->st, r);
-                    same = x && (unsigned)sqlite3_column_bytes(s->st, r) == c.len && !memcmp(x, c.text, c.len);
-                } else if (v->is_real) {
-                    double d = sqlite3_column_double(s->st, r);
-                    uint64_t bits;
-                    memcpy(&bits, &d, sizeof bits);
-                    same = bits == (uint64_t)c.i;
-                } else {
-                    same = sqlite3_column_int64(s->st, r) == c.i;
-                }
-            }
-            if (same) return db_rt.rowids[ti][k];
-        }
-    return -1;
+    sqlite3_stmt *st = ctx;
+    bool null = sqlite3_column_type(st, r) == SQLITE_NULL;
+    if (null || c->null) return null == c->null;
+    if (v->is_text) {
+        const unsigned char *x = sqlite3_column_text(st, r);
+        return x && (unsigned)sqlite3_column_bytes(st, r) == c->len && !memcmp(x, c->text, c->len);
+    }
+    if (v->is_real) {
+        double d = sqlite3_column_double(st, r);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return bits == (uint64_t)c->i;
+    }
+    return sqlite3_column_int64(st, r) == c->i;
 }
 
 int db_sqlite3_step(sqlite3_stmt *st)
@@ -280,7 +260,7 @@ int db_sqlite3_step(sqlite3_stmt *st)
     s->cur_group = -1;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (rc == SQLITE_ROW && s->by_value) {
-        int64_t ids[DB_MAX_FROM] = {slot_by_values(s)};
+        int64_t ids[DB_MAX_FROM] = {db_rt_slot_by_values(s, column_holds, s->st)};
         bool null_ids[DB_MAX_FROM] = {false};
         db_rt_row_seen(s, ids, null_ids);
     } else if (rc == SQLITE_ROW && s->rowid_col) {
