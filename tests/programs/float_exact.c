@@ -3,7 +3,7 @@
 // EXPECT-ERROR: reach_error 24
 // EXPECT-NO-CONCRETIZATION: float
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 40s --solver-timeout 4s
+// SYMPATH-ARGS: --budget 8s --solver-timeout 4s
 #include <math.h>
 extern float __VERIFIER_nondet_float(void);
 extern double __VERIFIER_nondet_double(void);
