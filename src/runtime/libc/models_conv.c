@@ -141,6 +141,13 @@ static uint64_t __sym_libc_strto_common(const char *nptr, char **endptr, int bas
         *__errno_location() = MODEL_EINVAL; /* *endptr untouched, as glibc */
         return 0;
     }
+    if (is_signed && (base == 10 || base == 0) && sym_model_text_known(nptr)) {
+        /* a database cell's text (rt_textval.c): the cell's integer, not its digits parsed back */
+        size_t used = 0;
+        int64_t v = sym_model_text_int(nptr, base, &used);
+        if (endptr) *endptr = (char *)nptr + used;
+        return (uint64_t)v;
+    }
     model_src src = {nptr, 0, NULL, 0, 0, 0, 1};
     int ok, neg, ovf;
     uint64_t mag = __sym_libc_scan_integer(&src, base, 0, 1, &ok, &neg, &ovf);
