@@ -352,6 +352,8 @@ typedef struct db_query {
     int nparams;                                 /* highest parameter number used */
     uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
+    bool date_cast;          /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
+                                gives NUMERIC affinity instead ('2026-01-01' becomes 2026): not modelled there */
 } db_query;
 
 /*

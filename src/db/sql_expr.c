@@ -223,15 +223,17 @@ static db_date_kind cast_date_kind(const PgQuery__TypeName *tn)
 }
 
 /*
- * A cast to a date kind: a text literal that is an ISO-8601 text of that kind is that text
- * (date cells are their ISO text, compared by bytes), a date literal cast to a timestamp gets
- * " 00:00:00" (its midnight, as PostgreSQL reads it); a column of that kind is itself. Anything
- * else: "CAST".
+ * A cast to a date kind, as PostgreSQL reads it: a text literal that is an ISO-8601 text of that
+ * kind is that text (date cells are their ISO text, compared by bytes), a date literal cast to a
+ * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself. Anything else:
+ * "CAST". SQLite's CAST AS DATE means NUMERIC affinity: q->date_cast makes such a query concrete
+ * there (db_cond_expr).
  */
 static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
 {
     db_sexpr *e = db_sql_conv_expr(c, tc->arg);
     if (!e) return NULL;
+    c->q->date_cast = true; /* PostgreSQL's meaning (db_cond_expr) */
     if (e->kind == DBX_TEXT && k == DB_DATE_DATETIME && db_date_text_valid(DB_DATE_DATE, e->text)) {
         char *t = malloc(strlen(e->text) + 10);
         if (t) {
