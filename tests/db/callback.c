@@ -1,4 +1,4 @@
-/* callback.c: numbers read as text, as sqlite3_exec callbacks and sqlite3_get_table give every cell: atoi, strtol and atof of an INTEGER and a DECIMAL column, and an id read from text bound as a parameter. */
+/* callback.c: numbers read as text, as sqlite3_exec callbacks and sqlite3_get_table give every cell: sscanf, atoi, strtol and atof of an INTEGER and a DECIMAL column, and an id read from text bound as a parameter. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,9 @@ static int on_order(void *big, int n, char **vals, char **names)
     (void)n, (void)names;
     long amount = strtol(vals[1], NULL, 10);
     if (amount > 1000) ++*(int *)big;
-    if (atoi(vals[0]) == 17) printf("order 17\n");
+    int oid = -1;
+    sscanf(vals[0], "%d", &oid);
+    if (oid == 17) printf("order 17\n");
     return 0;
 }
 

@@ -71,6 +71,17 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
     *ok = *neg = *overflow = 0;
     if (skip_space)
         while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
+    if (src->s && width == 0 && (base == 10 || base == 0) && sym_model_text_known(src->s + src->pos)) {
+        /* a database cell's text (rt_textval.c), e.g. sscanf(argv[i], "%d", &n) in a callback */
+        size_t used = 0;
+        int64_t v = sym_model_text_int(src->s + src->pos, base, &used);
+        if (used) {
+            src->pos += used;
+            src->taken += used;
+            *ok = 1;
+            return (uint64_t)v; /* with its sign: *neg stays 0 */
+        }
+    }
     size_t start = src->pos, start_taken = src->taken, n = 0;
     if (width == 0) width = (size_t)-1;
     int c = __sym_libc_src_peek(src);
