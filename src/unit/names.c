@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "unit.h"
 #include "util/util.h"
@@ -80,9 +81,47 @@ static int length_name(const char *n)
     return 0;
 }
 
+/* The word before a length name's tail ("in" of "inlen", "last" of "last_len"), into out; empty
+ * when n is no tailed length name. */
+static void length_prefix(const char *n, char *out, size_t cap)
+{
+    static const char *tails[] = {"length", "count", "size", "len", "_n", "sz", NULL};
+    size_t l = strlen(n);
+    out[0] = 0;
+    for (int i = 0; tails[i]; i++) {
+        size_t k = strlen(tails[i]);
+        if (l > k && !strcmp(n + l - k, tails[i])) {
+            size_t m = l - k;
+            while (m > 0 && n[m - 1] == '_') m--;
+            if (m >= cap) m = cap - 1;
+            memcpy(out, n, m);
+            out[m] = 0;
+            return;
+        }
+    }
+}
+
+/* Whether a length named n can measure the buffer named buf: an exact length name ("len",
+ * "n"), or a tailed one whose word is about that buffer ("inlen" for in, "data_size" for
+ * data, "klen" for key) or about any buffer ("max_len", "total_size", "buffer_length"); not
+ * one about something else ("last_len" after `size_t *num_headers`: the length of an earlier
+ * read, no extent of the pointer before it). */
+static int length_word_fits(const char *n, const char *buf)
+{
+    static const char *any[] = {"max",  "total", "buf", "buffer", "data", "alloc", "avail", "byte", "bytes",
+                                "elem", "item",  "str", "src",    "dst",  "in",    "out",   NULL};
+    char w[128];
+    length_prefix(n, w, sizeof w);
+    size_t k = strlen(w), l = strlen(buf);
+    if (k == 0) return 1;
+    for (int i = 0; any[i]; i++)
+        if (!strcasecmp(w, any[i])) return 1;
+    return !strncasecmp(buf, w, k) || !strncasecmp(w, buf, l);
+}
+
 static int length_name_of(const char *n, const char *buf)
 {
-    if (length_name(n)) return 1;
+    if (length_name(n)) return length_word_fits(n, buf);
     if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                /* a, na */
     if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1; /* a, n_a */
     size_t l = strlen(buf);

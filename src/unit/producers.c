@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "unit.h"
 #include "harness_int.h"
@@ -164,17 +165,34 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
     return n;
 }
 
+/* How well a destructor's name fits, lower is better: a name that ends with the destructor's word
+ * (`te_free`, `cJSON_Delete`) before one that has it inside (`te_free_parameters` frees a node's
+ * children, not the node), then the shorter name. */
+static size_t destructor_rank(const char *name)
+{
+    static const char *const w[] = {"free", "delete", "destroy", "release", NULL};
+    size_t n = strlen(name), ends = 0;
+    for (size_t i = 0; w[i]; i++) {
+        size_t k = strlen(w[i]);
+        if (n >= k && !strcasecmp(name + n - k, w[i])) ends = 1;
+    }
+    return (ends ? 0 : 4096) + n;
+}
+
 const char *unit_destructor(const unit_info *u, const ut_type *t)
 {
-    const char *canon = NULL;
+    const char *same = NULL, *canon = NULL;
     for (size_t i = 0; i < u->ndefs; i++) {
         const ut_func *d = &u->defs[i];
         if (d->nparams != 1 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name)) continue;
         const ut_type *a = d->params[0].type;
-        if (same_spelling(a, t)) return d->name;
-        if (!canon && a->canonical && t->canonical && !strcmp(a->canonical, t->canonical)) canon = d->name;
+        if (same_spelling(a, t)) {
+            if (!same || destructor_rank(d->name) < destructor_rank(same)) same = d->name;
+        } else if (a->canonical && t->canonical && !strcmp(a->canonical, t->canonical)) {
+            if (!canon || destructor_rank(d->name) < destructor_rank(canon)) canon = d->name;
+        }
     }
-    return canon;
+    return same ? same : canon;
 }
 
 int unit_param_consumed(const ut_func *f, size_t i)

@@ -69,7 +69,9 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
  * The unit's destructor of type t: a function defined in the unit (u->defs) taking exactly one
  * parameter and returning void, named like a destructor (free, delete, destroy, release; any
  * case: `sdsfree`, `cJSON_Delete`), whose parameter is spelled like t (unqualified), else one
- * whose parameter has t's canonical type. Returns its name (borrowed from u) or NULL.
+ * whose parameter has t's canonical type; among several, one whose name ends with the word
+ * (`te_free` before `te_free_parameters`), then the shortest. Returns its name (borrowed from
+ * u) or NULL.
  */
 const char *unit_destructor(const unit_info *u, const ut_type *t);
 

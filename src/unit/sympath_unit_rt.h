@@ -291,6 +291,14 @@ static size_t sympu_heap_room(const void *p)
     return (size_t)-1;
 }
 
+/* Whether the n bytes at field lie inside the block of a walked struct o, room being
+ * sympu_heap_room(o): always when o is in no block the call allocated (its extent unknown). */
+static int sympu_walk_fits(const void *o, size_t room, const void *field, size_t n)
+{
+    size_t off = (size_t)((const char *)field - (const char *)o);
+    return room == (size_t)-1 || (off <= room && n <= room - off);
+}
+
 /* Whether p is the start of a block the call allocated and did not free. */
 static int sympu_heap_block(const void *p)
 {

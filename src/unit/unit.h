@@ -503,7 +503,12 @@ typedef struct unit_san_ctx {
                                         parameter, a NUL-terminated string (an access past their end is the
                                         unit's fault) */
     size_t nsized_inputs;
-    int null_input; /* the test passes a NULL pointer among its inputs */
+    int null_input;                 /* the test passes a NULL pointer among its inputs */
+    const char *const *out_strings; /* of the sized inputs, the plain `char *` strings without a length
+                                       parameter and not const: output buffers the caller sizes
+                                       (`base64_encode(in, inlen, char *out)`), so a WRITE past their end
+                                       means the unit wanted a larger buffer than the test built */
+    size_t nout_strings;
 } unit_san_ctx;
 
 /* The verdict: kind, a one-line reason ("sanitizer: stack-buffer-underflow on input s (built by the

@@ -230,6 +230,24 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps[1].buf_param, 0);
     assert_int_equal(ps[2].len_param, -1); /* "x" is not a length name */
     assert_int_equal(ps[3].buf_param, -1);
+    /* a tailed length name measures the pointer before it only when its word is about that buffer
+     * or any buffer: `size_t *num_headers, size_t last_len` is no pair (picohttpparser's
+     * phr_parse_headers: last_len is an earlier read's length), `in, inlen`, `key, klen`,
+     * `variables, var_count` and `out, max_len` are */
+    ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
+    ut_type psz = {.kind = UT_PTR, .size = 8, .pointee = &sz, .spelling = "size_t *"};
+    ut_param ps4[] = {{"num_headers", &psz, -1, -1}, {"last_len", &sz, -1, -1},   {"in", &pu8, -1, -1},
+                      {"inlen", &sz, -1, -1},        {"key", &pu8, -1, -1},       {"klen", &sz, -1, -1},
+                      {"variables", &pu8, -1, -1},   {"var_count", &i32, -1, -1}, {"out", &pu8, -1, -1},
+                      {"max_len", &sz, -1, -1}};
+    ut_func f4 = {.name = "k", .params = ps4, .nparams = 10};
+    unit_pair_buffers(&f4);
+    assert_int_equal(ps4[0].len_param, -1);
+    assert_int_equal(ps4[1].buf_param, -1);
+    assert_int_equal(ps4[2].len_param, 3);
+    assert_int_equal(ps4[4].len_param, 5);
+    assert_int_equal(ps4[6].len_param, 7);
+    assert_int_equal(ps4[8].len_param, 9);
 }
 
 int main(void)

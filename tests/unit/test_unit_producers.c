@@ -34,6 +34,7 @@ static const char *SRC_TEXT =
     "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
     "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
     "int list_len(const list *l) { return l ? 1 : 0; }\n"
+    "void list_free_items(list *l) { (void)l; }\n" /* frees the items, not the list */
     "void list_free(list *l) { (void)l; }\n";
 
 static unit_info u;
@@ -174,6 +175,8 @@ static void test_destructor_consumed(void **state)
     const ut_func *p = unit_find_def(&u, "parse");
     assert_string_equal(unit_destructor(&u, r->params[0].type), "strfree");
     assert_null(unit_destructor(&u, p->params[0].type));
+    /* of list_free_items and list_free (both void f(list *)), the name that ends with the word */
+    assert_string_equal(unit_destructor(&u, unit_find_def(&u, "list_add")->params[0].type), "list_free");
     assert_false(unit_param_consumed(r, 0)); /* void, in place */
     assert_true(unit_param_consumed(c, 0));  /* returns str: the result replaces s */
     assert_false(unit_param_consumed(d, 0)); /* a const str is read */
