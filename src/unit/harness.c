@@ -437,6 +437,47 @@ static int global_ok(const ut_type *t)
     return fillable(t) && t->kind != UT_UNION;
 }
 
+void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
+                         const char *nn, int read_len, const char *ind)
+{
+    const ut_type *e = t->pointee;
+    char *es = e->kind == UT_VOID ? strdup("unsigned char") : unqual(e);
+    char pn[40];
+    snprintf(pn, sizeof pn, "*%s", bn);
+    char *pd = unit_declarator(es, pn);
+    if (read_len)
+        sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
+                  o->buf_len);
+    sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
+    free(pd);
+    free(es);
+}
+
+void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
+                        const char *nn, const char *ind)
+{
+    const ut_type *e = t->pointee;
+    int bytes = e->kind == UT_VOID;
+    char *es = bytes ? strdup("unsigned char") : unqual(e);
+    char dn[32];
+    if (bytes)
+        snprintf(dn, sizeof dn, "sympu_dump_byte");
+    else
+        snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
+    sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
+              bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+    sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
+    if (bytes)
+        sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);
+    else {
+        /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
+        if (e->kind == UT_PTR) sb_printf(b, "%s    sympu_null_ok = %d;\n", ind, o->null_all);
+        sb_printf(b, "%s    sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", ind, e->id, bn, path);
+    }
+    sb_printf(b, "%s}\n", ind);
+    free(es);
+}
+
 static void gen_driver(gen *g, const ut_func *f)
 {
     strbuf *b = &g->out;
@@ -462,42 +503,16 @@ static void gen_driver(gen *g, const ut_func *f)
         if (p->len_param >= 0) {
             /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
              * the length is read here, or earlier when its parameter comes first */
-            const ut_param *lp = &f->params[p->len_param];
-            const ut_type *e = t->pointee;
-            int bytes = e->kind == UT_VOID;
-            char *es = bytes ? strdup("unsigned char") : unqual(e);
-            char bn[32];
+            char bn[32], nn[32];
             snprintf(bn, sizeof bn, "sympu_b%zu", i);
-            char pn[40];
-            snprintf(pn, sizeof pn, "*%s", bn);
-            char *pd = unit_declarator(es, pn);
-            if (p->len_param > (int)i)
-                sb_printf(b, "    size_t sympu_n%zu = sym_size_t(\"%s\");\n    sym_assume(sympu_n%zu <= %u);\n", i,
-                          lp->name, i, g->o->buf_len);
-            sb_printf(b, "    %s = malloc(sympu_n%zu ? sympu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
+            snprintf(nn, sizeof nn, "sympu_n%zu", i);
+            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, "    ");
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
-            char dn[32];
-            if (bytes)
-                snprintf(dn, sizeof dn, "sympu_dump_byte");
-            else
-                snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
-            sb_printf(b, "    sympu_register(%s, %d, sizeof %s[0], sympu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
-                      bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
-            sb_printf(b, "    for (size_t k = 0; k < sympu_n%zu; k++) {\n", i);
-            if (bytes)
-                sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
-            else {
-                /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
-                if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
-                sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
-            }
-            sb_printf(b, "    }\n");
-            free(pd);
-            free(es);
+            harness_pair_elems(b, g->o, t, p->name, bn, nn, "    ");
         } else if (p->buf_param >= 0) {
             if (p->buf_param > (int)i)
                 sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n",

@@ -59,17 +59,20 @@ int unit_destructor_name(const char *name)
     return has_word(name, w);
 }
 
-/* An argument a producer's call can be given from inputs: fillable, no untyped or length-paired
- * buffer, and nothing of P's own type (that would need a P first). */
+/* An argument a producer's call can be given from inputs: fillable, a buffer with its length
+ * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
+ * error)`, `sdsnewlen(init, initlen)`), no other untyped buffer, and nothing of P's own type (that
+ * would need a P first). */
 static int arg_ok(const ut_param *a, const ut_type *pt)
 {
     const ut_type *t = a->type;
-    if (a->len_param >= 0 || a->buf_param >= 0) return 0;
+    if (a->buf_param >= 0) return 1; /* a pair's length: the count of the buffer's elements */
     if (!harness_fillable(t)) return 0;
-    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
+    int paired = a->len_param >= 0;
+    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
     /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
      * producer writes there before calling it (the recorded values are those after the producer) */
-    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
+    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
     if (same_spelling(t, pt)) return 0;
     const ut_type *sp = struct_pointee(pt);
     if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;
