@@ -513,6 +513,26 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
             harness_pair_elems(b, g->o, t, p->name, bn, nn, "    ");
+        } else if (p->buf_param >= 0 && t->kind == UT_PTR) {
+            /* the count through a pointer (`size_t *num_headers`): an object holding the buffer's
+             * element count (the capacity), which the function may overwrite (the count filled) */
+            const ut_type *e = t->pointee;
+            char *es = unqual(e), ln[32];
+            snprintf(ln, sizeof ln, "*sympu_l%zu", i);
+            char *ld = unit_declarator(es, ln);
+            sb_printf(b, "    %s = malloc(sizeof *sympu_l%zu);\n    *sympu_l%zu = (%s)sympu_n%d;\n", ld, i, i, es,
+                      p->buf_param);
+            char *vd = unit_declarator(ts, vn);
+            sb_printf(b, "    %s = sympu_l%zu;\n", vd, i);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
+            sb_printf(b,
+                      "    sympu_built(sympu_register(sympu_l%zu, %d, sizeof *sympu_l%zu, 1, 0, sympu_dump_%d, \"-\", "
+                      "\"%s\", \"%s\"));\n",
+                      i, e->alias_id, i, e->id, p->name, es);
+            free(vd);
+            free(ld);
+            free(es);
         } else if (p->buf_param >= 0) {
             if (p->buf_param > (int)i)
                 sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n",

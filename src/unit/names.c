@@ -119,11 +119,18 @@ static int length_word_fits(const char *n, const char *buf)
     return !strncasecmp(buf, w, k) || !strncasecmp(w, buf, l);
 }
 
+int unit_count_ptr(const ut_type *t)
+{
+    return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && !t->pointee->is_const &&
+           !t->pointee->is_char;
+}
+
 static int length_name_of(const char *n, const char *buf)
 {
     if (length_name(n)) return length_word_fits(n, buf);
-    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                /* a, na */
-    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1; /* a, n_a */
+    if (!strncmp(n, "num", 3) && !strcmp(n + 3 + (n[3] == '_'), buf)) return 1; /* a, num_a */
+    if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                           /* a, na */
+    if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1;            /* a, n_a */
     size_t l = strlen(buf);
     return !strncmp(n, buf, l) && (!strcmp(n + l, "_n") || !strcmp(n + l, "n")); /* a, a_n */
 }
@@ -146,7 +153,13 @@ void unit_pair_buffers(ut_func *f)
         for (size_t i = 0; i + 1 < f->nparams; i++) {
             size_t bi = order ? i + 1 : i, li = order ? i : i + 1;
             ut_param *bp = &f->params[bi], *lp = &f->params[li];
-            if (!buffer_ok(bp->type) || !lp->type || lp->type->kind != UT_INT) continue;
+            if (!buffer_ok(bp->type) || !lp->type) continue;
+            /* the count through a pointer (`struct phr_header *headers, size_t *num_headers`: the
+             * capacity in, the count filled out): after an array the function fills (not const, no
+             * pointers: `const char **method, size_t *method_len` is two out-parameters) */
+            int by_ptr = !order && unit_count_ptr(lp->type) && !bp->type->pointee->is_const &&
+                         bp->type->pointee->kind != UT_PTR && bp->type->pointee->kind != UT_VOID;
+            if (lp->type->kind != UT_INT && !by_ptr) continue;
             if (bp->len_param >= 0 || bp->buf_param >= 0 || lp->len_param >= 0 || lp->buf_param >= 0) continue;
             if (!length_name_of(lp->name, bp->name)) continue;
             bp->len_param = (int)li;

@@ -66,7 +66,7 @@ int unit_destructor_name(const char *name)
 static int arg_ok(const ut_param *a, const ut_type *pt)
 {
     const ut_type *t = a->type;
-    if (a->buf_param >= 0) return 1; /* a pair's length: the count of the buffer's elements */
+    if (a->buf_param >= 0) return !unit_count_ptr(t); /* a pair's length: the buffer's element count */
     if (!harness_fillable(t)) return 0;
     int paired = a->len_param >= 0;
     if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;

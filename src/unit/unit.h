@@ -263,10 +263,18 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * struct, pointer or void, next to an integer parameter named like a length (n, len,
  * length, size, sz, count, cnt, num, nbytes, argc, or ending in len/size/count) — after it
  * (`buf, n`) or, for pointers left unpaired, before it (`argc, argv`) — gets len_param = the
- * length's index, and the length buf_param = the pointer's index. Called by unit_parse;
+ * length's index, and the length buf_param = the pointer's index. A length whose name has a word
+ * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
+ * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
+ * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
+ * in, the count out; `num_` + the buffer's name is a length name). Called by unit_parse;
  * exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
+
+/* Whether t is a pointer to a non-const, non-char integer: a length passed by pointer when
+ * unit_pair_buffers paired it (`size_t *num_headers`). */
+int unit_count_ptr(const ut_type *t);
 
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or

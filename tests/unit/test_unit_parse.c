@@ -248,6 +248,31 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps4[4].len_param, 5);
     assert_int_equal(ps4[6].len_param, 7);
     assert_int_equal(ps4[8].len_param, 9);
+    /* a count through a pointer after an array the function fills (picohttpparser's
+     * `struct phr_header *headers, size_t *num_headers`), not after out-parameters
+     * (`const char **method, size_t *method_len`) */
+    ut_type hdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .spelling = "struct phr_header"};
+    ut_type phdr = {.kind = UT_PTR, .size = 8, .pointee = &hdr, .spelling = "struct phr_header *"};
+    ut_type cch = {.kind = UT_INT,
+                   .bits = 8,
+                   .size = 1,
+                   .is_char = 1,
+                   .is_plain_char = 1,
+                   .is_const = 1,
+                   .spelling = "const char"};
+    ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
+    ut_type ppcch = {.kind = UT_PTR, .size = 8, .pointee = &pcch, .spelling = "const char **"};
+    ut_param ps5[] = {{"method", &ppcch, -1, -1},
+                      {"method_len", &psz, -1, -1},
+                      {"headers", &phdr, -1, -1},
+                      {"num_headers", &psz, -1, -1}};
+    ut_func f5 = {.name = "m", .params = ps5, .nparams = 4};
+    unit_pair_buffers(&f5);
+    assert_int_equal(ps5[0].len_param, -1);
+    assert_int_equal(ps5[2].len_param, 3);
+    assert_int_equal(ps5[3].buf_param, 2);
+    assert_true(unit_count_ptr(&psz));
+    assert_false(unit_count_ptr(&sz));
 }
 
 int main(void)
