@@ -297,6 +297,20 @@ static void gen_fill(gen *g, const ut_type *t)
             sb_printf(b, "        sympu_register(s, -2, 1, 16, 0, sympu_dump_byte, \"a\", name, \"unsigned char\");\n");
             sb_printf(b, "        sym_bytes(s, 16, name);\n        *o = s;\n");
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
+        } else if (e->kind == UT_INT && e->is_char) {
+            /* bytes without a length (`unsigned char *out` of a decoder, `const uint8_t *key`):
+             * str_len + 1 symbolic bytes, as a string gets, or NULL; one byte is too small for
+             * either (every test that wrote past it was dropped by the sanitizer check) */
+            unsigned L = g->o->str_len + 1;
+            char *es = unqual(e);
+            sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
+            sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
+            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = malloc(%u);\n", es, L);
+            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id, L,
+                      e->id, es);
+            sb_printf(b, "        sym_bytes(s, %u, name);\n        *o = s;\n", L);
+            sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
+            free(es);
         } else if (fillable(e)) {
             /* LCT: fresh object (within the depth bound), NULL, or an alias of an earlier
              * fresh object of the same type */
