@@ -566,6 +566,8 @@ static void gen_driver(gen *g, const ut_func *f)
                 sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n", g->o->null_all,
                           g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
+            int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
+            if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);
             if (t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,
                           t->spelling);

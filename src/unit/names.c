@@ -146,6 +146,20 @@ static int buffer_ok(const ut_type *p)
            (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
 }
 
+int unit_length_within(const ut_func *f, size_t i)
+{
+    if (i >= f->nparams) return -1;
+    const ut_param *p = &f->params[i];
+    if (!p->type || p->type->kind != UT_INT || p->len_param >= 0 || p->buf_param >= 0 || !length_name(p->name))
+        return -1;
+    for (size_t k = 0; k < i; k++) {
+        const ut_param *bp = &f->params[k];
+        if (bp->len_param >= 0 && bp->len_param < (int)i && !unit_count_ptr(f->params[bp->len_param].type))
+            return (int)k;
+    }
+    return -1;
+}
+
 void unit_pair_buffers(ut_func *f)
 {
     /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */

@@ -276,6 +276,15 @@ void unit_pair_buffers(ut_func *f);
  * unit_pair_buffers paired it (`size_t *num_headers`). */
 int unit_count_ptr(const ut_type *t);
 
+/*
+ * A second length of a buffer: parameter i of f, an unpaired integer named like a length, after a
+ * buffer/length pair (`phr_parse_request(buf, len, ..., size_t last_len)`: the length of an earlier
+ * read of the same buffer), is at most that buffer's length (the harness assumes it; a larger one
+ * only reads past the buffer, a test the unit's callers never write). Returns the buffer's
+ * parameter index, -1 when i is no such length. After unit_pair_buffers.
+ */
+int unit_length_within(const ut_func *f, size_t i);
+
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
  * complete struct (not plain char or void: strings and raw buffers have no size the stand-in

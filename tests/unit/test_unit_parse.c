@@ -271,6 +271,14 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps5[0].len_param, -1);
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
+    /* a second length after a pair is bounded by the pair's length (`buf, len, ..., last_len`) */
+    ut_param ps6[] = {{"buf", &pu8, -1, -1}, {"len", &sz, -1, -1}, {"x", &i32, -1, -1}, {"last_len", &sz, -1, -1}};
+    ut_func f6 = {.name = "r", .params = ps6, .nparams = 4};
+    unit_pair_buffers(&f6);
+    assert_int_equal(unit_length_within(&f6, 3), 0);
+    assert_int_equal(unit_length_within(&f6, 2), -1); /* not named like a length */
+    assert_int_equal(unit_length_within(&f6, 1), -1); /* the pair's own length */
+    assert_int_equal(unit_length_within(&f, 3), -1);
     assert_true(unit_count_ptr(&psz));
     assert_false(unit_count_ptr(&sz));
 }
