@@ -280,12 +280,17 @@ static void gen_fill(gen *g, const ut_type *t)
         } else if (e->kind == UT_INT && e->is_plain_char) {
             /* a string: NUL-terminated within str_len bytes, or NULL */
             unsigned L = g->o->str_len;
+            /* a parameter that is a writable `char *` without a length may be an output buffer the
+             * caller sizes (`base64_encode(in, inlen, char *out)`): room for 4 (L + 1) bytes, the
+             * string still L symbolic bytes and a NUL */
+            unsigned room = e->is_const ? L + 1 : 4 * (L + 1);
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
-            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
+            sb_printf(b, "    size_t room = depth == 0 ? %u : %u;\n", room, L + 1);
+            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = calloc(room, 1);\n");
             char *es = unqual(e);
-            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
-                      L + 1, e->id, es);
+            sb_printf(b, "        sympu_register(s, %d, 1, room, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
+                      e->id, es);
             free(es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");

@@ -30,7 +30,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    *num_items = k;\n"
                               "    return (int)k;\n"
                               "}\n"
-                              "int dec(unsigned char *out) { out[0] = 1; return out[3]; }\n";
+                              "int dec(unsigned char *out) { out[0] = 1; return out[3]; }\n"
+                              "int enc(int v, char *out) { out[0] = (char)v; out[1] = 0; return 1; }\n";
 
 static unit_info u;
 static char path[64];
@@ -47,10 +48,11 @@ static int setup(void **state)
     char *err = NULL;
     const char *p = path;
     if (unit_parse(&p, 1, NULL, &u, &err) != 0) return -1;
-    const ut_func *t[] = {unit_find_def(&u, "f"), unit_find_def(&u, "fill"), unit_find_def(&u, "dec")};
+    const ut_func *t[] = {unit_find_def(&u, "f"), unit_find_def(&u, "fill"), unit_find_def(&u, "dec"),
+                          unit_find_def(&u, "enc")};
     unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
-    harness = unit_harness(&u, t, 3, &o, &warnings, &err);
+    harness = unit_harness(&u, t, 4, &o, &warnings, &err);
     free(warnings);
     return harness ? 0 : -1;
 }
@@ -136,6 +138,8 @@ static void test_buffer_enum(void **state)
     /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets */
     assert_non_null(strstr(harness, "unsigned char *s = malloc(17);"));
     assert_non_null(strstr(harness, "sym_bytes(s, 17, name);"));
+    /* a writable char * parameter (an output buffer the caller sizes): room for 4 (--str-len + 1) */
+    assert_non_null(strstr(harness, "size_t room = depth == 0 ? 68 : 17;"));
     /* the enum: a choice among its declared values */
     assert_non_null(strstr(harness, "switch (sympu_choice(name, 2)) {"));
     assert_non_null(strstr(harness, "case 1: *o = (enum mode)(4); break;"));
