@@ -111,6 +111,8 @@ static int length_word_fits(const char *n, const char *buf)
     static const char *any[] = {"max",  "total", "buf", "buffer", "data", "alloc", "avail", "byte", "bytes",
                                 "elem", "item",  "str", "src",    "dst",  "in",    "out",   NULL};
     char w[128];
+    while (*n == '_') n++; /* `char *buf, size_t *_bufsz` (picohttpparser): the same word */
+    while (*buf == '_') buf++;
     length_prefix(n, w, sizeof w);
     size_t k = strlen(w), l = strlen(buf);
     if (k == 0) return 1;

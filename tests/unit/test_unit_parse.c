@@ -271,6 +271,13 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps5[0].len_param, -1);
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
+    /* a leading underscore is no word: `char *buf, size_t *_bufsz` */
+    ut_type ch2 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
+    ut_type pch2 = {.kind = UT_PTR, .size = 8, .pointee = &ch2, .spelling = "char *"};
+    ut_param ps7[] = {{"buf", &pch2, -1, -1}, {"_bufsz", &psz, -1, -1}};
+    ut_func f7 = {.name = "d", .params = ps7, .nparams = 2};
+    unit_pair_buffers(&f7);
+    assert_int_equal(ps7[0].len_param, 1);
     /* a second length after a pair is bounded by the pair's length (`buf, len, ..., last_len`) */
     ut_param ps6[] = {{"buf", &pu8, -1, -1}, {"len", &sz, -1, -1}, {"x", &i32, -1, -1}, {"last_len", &sz, -1, -1}};
     ut_func f6 = {.name = "r", .params = ps6, .nparams = 4};
