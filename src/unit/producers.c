@@ -74,6 +74,9 @@ static int arg_ok(const ut_param *a, const ut_type *pt)
      * producer writes there before calling it (the recorded values are those after the producer) */
     if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
     if (same_spelling(t, pt)) return 0;
+    /* an array of P (`sds sdsjoinsds(sds *argv, int argc, ...)`): its elements would need P's
+     * producers first; built as plain strings they lack sds's hidden header */
+    if (t->kind == UT_PTR && same_spelling(t->pointee, pt)) return 0;
     const ut_type *sp = struct_pointee(pt);
     if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;
     return 1;

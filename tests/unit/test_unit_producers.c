@@ -22,6 +22,7 @@ static const char *SRC_TEXT =
     "char *plain(void) { return 0; }\n"                                            /* char *, not str */
     "str strdup_(const str s) { return s; }\n"                                     /* needs a str first */
     "str strnewlen(const void *p, size_t len) { (void)p; (void)len; return 0; }\n" /* untyped buffer */
+    "str strjoin(str *argv, int argc) { (void)argv; (void)argc; return 0; }\n"     /* an array of str */
     "void strfree(str s) { (void)s; }\n"
     "void strrange(str s, int a, int b) { (void)s; (void)a; (void)b; }\n"
     "str strcat_(str s, const char *t) { (void)t; return s; }\n"
@@ -87,7 +88,7 @@ static void test_discovery(void **state)
     unit_harness_opts o = opts();
     char b[256];
     /* str: by the written typedef, strnewlen too (its void * has a length: a symbolic array); not
-     * plain (char *), strdup_ (takes a str) */
+     * plain (char *), strdup_ (takes a str), strjoin (takes an array of str) */
     assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "strnew strempty strnewlen");
     assert_string_equal(producers_of("strrange", 1, &o, b, sizeof b), ""); /* an int */
     /* a plain const char * has none */
