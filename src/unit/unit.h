@@ -267,7 +267,7 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
  * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
  * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
- * in, the count out; `num_` + the buffer's name is a length name). Called by unit_parse;
+ * in, the count out; there `num_` + the buffer's name is a length name too). Called by unit_parse;
  * exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);

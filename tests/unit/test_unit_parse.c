@@ -271,6 +271,13 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps5[0].len_param, -1);
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
+    /* `num_` + the buffer's name by value is no length (jsmn's tokens, num_tokens: a symbolic array of
+     * tokens the parser writes before it reads only multiplied the paths) */
+    ut_type u32 = {.kind = UT_INT, .bits = 32, .size = 4, .spelling = "unsigned int"};
+    ut_param ps8[] = {{"tokens", &phdr, -1, -1}, {"num_tokens", &u32, -1, -1}};
+    ut_func f8 = {.name = "j", .params = ps8, .nparams = 2};
+    unit_pair_buffers(&f8);
+    assert_int_equal(ps8[0].len_param, -1);
     /* a leading underscore is no word: `char *buf, size_t *_bufsz` */
     ut_type ch2 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch2 = {.kind = UT_PTR, .size = 8, .pointee = &ch2, .spelling = "char *"};
