@@ -425,7 +425,11 @@ const unsigned char *db_sqlite3_column_text(sqlite3_stmt *st, int i)
     const db_val *c = cell_of(st, i);
     __sym_ret = NULL;
     /* The pointer stays concrete (a symbolic pointer would pin every load through it);
-     * a program tells NULL cells apart with sqlite3_column_type, which is symbolic. */
+     * a program tells NULL cells apart with sqlite3_column_type, which is symbolic. A program
+     * that tests the pointer instead (`argv[i] ? argv[i] : "NULL"` in a sqlite3_exec callback)
+     * gets a node pinning the cell's NULL flag, whose other side the explorer can ask for. */
+    expr *nl = c ? rt_norm(c->null) : NULL;
+    if (nl) rt_trace_event(BK_CONCRETIZE, 0, (uint32_t)(nl->value & 1), nl, CONC_EXTERNAL_CALL);
     if (c && c->is_text && p) {
         shadow_text(c, p, n);
     } else if (c && p && !(c->null->value & 1) && rt_norm(c->v)) {
