@@ -126,3 +126,132 @@ expr *db_date_valid(expr_ctx *cx, db_date_kind k, const db_val *v)
     if (k != DB_DATE_DATE) ok = expr_and1(cx, ok, hms_ok(cx, v, k == DB_DATE_TIME ? 0 : 11));
     return ok;
 }
+
+/*
+ * Date functions of a date column (SQLite's date(), datetime(), strftime(), julianday()).
+ * The argument is a text cell holding 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS'; every function first
+ * reads it as SQLite does, into the canonical 19-byte datetime C (a date alone at 00:00:00), and is
+ * NULL when the text is neither form (a NULL cell, or a text a program stored that sympath does not
+ * read: SQLite also reads julian day numbers, a 'T' separator, HH:MM, fractional seconds; those
+ * rows then come back as model mismatches, never as wrong assumptions, since fixture cells are
+ * valid by their slot constraints). Then strftime's conversions are byte ranges of C, so every
+ * result has a constant length, and julianday is SQLite's integer arithmetic on the digits.
+ */
+
+/* Offset and length in C of each strftime conversion modelled, 0 length: not modelled. */
+static void conversion(char f, unsigned *at, unsigned *n)
+{
+    static const char conv[] = "YmdHMS"; /* %F and %T came with SQLite 3.44 */
+    static const unsigned off[] = {0, 5, 8, 11, 14, 17}, len[] = {4, 2, 2, 2, 2, 2};
+    const char *p = f ? strchr(conv, f) : NULL;
+    *at = p ? off[p - conv] : 0;
+    *n = p ? len[p - conv] : 0;
+}
+
+int db_date_format_len(const char *fmt)
+{
+    unsigned n = 0;
+    for (const char *p = fmt; *p; p++) {
+        unsigned at, k = 1;
+        if (*p == '%' && p[1] != '%' && (conversion(*++p, &at, &k), !k)) return -1;
+        if (*p == '%') p++; /* %%: one '%' */
+        n += k;
+        if (n > 255) return -1;
+    }
+    return (int)n;
+}
+
+/* "v holds a valid date text" and "a valid datetime text" (width 1; 0 when it has too few bytes). */
+static void forms(expr_ctx *cx, const db_val *v, expr **d10, expr **d19)
+{
+    *d10 = db_date_valid(cx, DB_DATE_DATE, v);
+    *d19 = db_date_valid(cx, DB_DATE_DATETIME, v);
+}
+
+expr *db_date_format(expr_ctx *cx, const char *fmt, const db_val *v, expr **bytes)
+{
+    if (!v->is_text) return expr_const(cx, 1, 1);
+    expr *d10, *d19;
+    forms(cx, v, &d10, &d19);
+    static const char midnight[] = " 00:00:00";
+    unsigned n = 0;
+    for (const char *p = fmt; *p; p++) {
+        unsigned at = 0, k = 0;
+        if (*p == '%' && p[1] == '%')
+            p++;
+        else if (*p == '%')
+            conversion(*++p, &at, &k);
+        if (!k) { /* a literal byte */
+            bytes[n++] = c8(cx, (unsigned char)*p);
+            continue;
+        }
+        for (unsigned i = at; i < at + k; i++)
+            bytes[n++] = i < 10          ? (i < v->nbytes ? v->bytes[i] : c8(cx, 0))
+                         : i < v->nbytes ? expr_ite(cx, d19, v->bytes[i], c8(cx, (unsigned char)midnight[i - 10]))
+                                         : c8(cx, (unsigned char)midnight[i - 10]);
+    }
+    return expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
+}
+
+/* The number of bytes i..i+w-1 (digits already required) as 32 bits. */
+static expr *digits32(expr_ctx *cx, const db_val *v, unsigned i, unsigned w)
+{
+    expr *r = expr_const(cx, 0, 32);
+    for (unsigned k = 0; k < w; k++)
+        r = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, r, expr_const(cx, 10, 32)),
+                        expr_zext(cx, digit(cx, v, i + k), 32));
+    return r;
+}
+
+expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit)
+{
+    expr *d10, *d19;
+    forms(cx, v, &d10, &d19);
+    if (!v->is_text || v->nbytes < 10) {
+        *k = expr_const(cx, 0, 64), *unit = 2.0;
+        return expr_const(cx, 1, 1);
+    }
+    /* SQLite's computeJD: if M <= 2 then Y--, M += 12; A = Y/100; B = 2 - A + A/4;
+     * X1 = 36525*(Y+4716)/100; X2 = 306001*(M+1)/10000; JD = X1 + X2 + D + B - 1524.5 days.
+     * Without a division for the solver (years 1000..9999, all positive): Y = 100 cc + yy, so
+     * A = cc, or cc - 1 for January and February of a year yy = 00; X1 = 365 n + n/4 with
+     * n = Y + 4716 (a shift); X2 a table of the twelve months. 32 bits. */
+    static const unsigned month_x2[] = {428, 459, 122, 153, 183, 214, 244, 275, 306, 336, 367, 397};
+    expr *cc = digits32(cx, v, 0, 2), *yy = digits32(cx, v, 2, 2), *m = digits32(cx, v, 5, 2);
+    expr *d = digits32(cx, v, 8, 2);
+    expr *early = expr_zext(cx, expr_cmp(cx, PRED_ULE, m, expr_const(cx, 2, 32)), 32);
+    expr *y = expr_binary(cx, EXPR_SUB,
+                          expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, cc, expr_const(cx, 100, 32)), yy), early);
+    expr *a = expr_binary(
+        cx, EXPR_SUB, cc,
+        expr_binary(cx, EXPR_AND, early, expr_zext(cx, expr_cmp(cx, PRED_EQ, yy, expr_const(cx, 0, 32)), 32)));
+    expr *b = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_SUB, expr_const(cx, 2, 32), a),
+                          expr_binary(cx, EXPR_LSHR, a, expr_const(cx, 2, 32)));
+    expr *n = expr_binary(cx, EXPR_ADD, y, expr_const(cx, 4716, 32));
+    expr *x1 = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, n, expr_const(cx, 365, 32)),
+                           expr_binary(cx, EXPR_LSHR, n, expr_const(cx, 2, 32)));
+    expr *x2 = expr_const(cx, month_x2[11], 32);
+    for (unsigned i = 11; i-- > 0;)
+        x2 = expr_ite(cx, expr_cmp(cx, PRED_EQ, m, expr_const(cx, i + 1, 32)), expr_const(cx, month_x2[i], 32), x2);
+    expr *days = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_ADD, x1, x2), expr_binary(cx, EXPR_ADD, d, b));
+    days = expr_sext(cx, expr_binary(cx, EXPR_SUB, days, expr_const(cx, 1524, 32)), 64);
+    expr *null = expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
+    expr *r;
+    if (v->nbytes < 19) { /* dates only: JD = (2 * days - 1) / 2, exact in a double */
+        *unit = 2.0;
+        r = expr_binary(cx, EXPR_SUB, expr_binary(cx, EXPR_MUL, days, expr_const(cx, 2, 64)), expr_const(cx, 1, 64));
+    } else { /* iJD in milliseconds, as SQLite keeps it; julianday() divides it by 86400000.0 */
+        *unit = 86400000.0;
+        expr *hms = expr_binary(
+            cx, EXPR_ADD,
+            expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, digits32(cx, v, 11, 2), expr_const(cx, 3600000, 32)),
+                        expr_binary(cx, EXPR_MUL, digits32(cx, v, 14, 2), expr_const(cx, 60000, 32))),
+            expr_binary(cx, EXPR_MUL, digits32(cx, v, 17, 2), expr_const(cx, 1000, 32)));
+        hms = expr_ite(cx, d19, expr_zext(cx, hms, 64), expr_const(cx, 0, 64));
+        r = expr_binary(cx, EXPR_SUB, expr_binary(cx, EXPR_MUL, days, expr_const(cx, 86400000, 64)),
+                        expr_const(cx, 43200000, 64));
+        r = expr_binary(cx, EXPR_ADD, r, hms);
+    }
+    *k = expr_ite(cx, null, expr_const(cx, 0, 64), r);
+    return null;
+}

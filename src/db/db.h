@@ -235,8 +235,18 @@ typedef enum db_xkind {
 
 /* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
  * lower(t)/upper(t) (ASCII letters, as SQLite without ICU), substr(t, start[, n]) with
- * integer literal start >= 1 and n >= 0. */
-typedef enum db_func { DBF_ABS = 0, DBF_COALESCE, DBF_LOWER, DBF_UPPER, DBF_SUBSTR } db_func;
+ * integer literal start >= 1 and n >= 0; SQLite's date functions of a DATE/DATETIME column
+ * (db_date_format, db_julianday): strftime(kids[0] a text literal format, kids[1] the column), which
+ * date(c) and datetime(c) become, and julianday(kids[0]). */
+typedef enum db_func {
+    DBF_ABS = 0,
+    DBF_COALESCE,
+    DBF_LOWER,
+    DBF_UPPER,
+    DBF_SUBSTR,
+    DBF_STRFTIME,
+    DBF_JULIANDAY
+} db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 
@@ -352,6 +362,7 @@ typedef struct db_query {
     int nparams;                                 /* highest parameter number used */
     uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
+    bool sqlite_dates; /* uses SQLite's date functions of a column (DBF_STRFTIME, DBF_JULIANDAY): PostgreSQL has none */
 } db_query;
 
 /*
@@ -372,6 +383,9 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams);
  * does not parse at all (then the statement is run concretely too).
  */
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err);
+/* Mark q not understood because of construct `kind` (a static string, named once in q->unsupported),
+ * for what only the caller knows (the engine: PostgreSQL has no strftime()). */
+void db_query_unsupported(db_query *q, const char *kind);
 void db_query_free(db_query *q);
 
 /*
@@ -559,6 +573,27 @@ char *db_val_concrete_text(const db_val *v, char *buf);
  * TIMESTAMP (also "TIMESTAMP WITH TIME ZONE", written without the zone) DB_DATE_DATETIME, other
  * types naming DATE DB_DATE_DATE, TIME DB_DATE_TIME, else DB_DATE_NONE. Case-insensitive. */
 db_date_kind db_date_kind_of(const char *decl_type);
+/*
+ * SQLite's date functions of a date column's text v (date.c), which they read as 'YYYY-MM-DD' or
+ * 'YYYY-MM-DD HH:MM:SS' (valid as db_date_valid says; a date alone is at 00:00:00); any other text
+ * gives NULL (SQLite reads a few more forms: those values come back as model mismatches).
+ *
+ * db_date_format_len: the length in bytes of strftime(fmt, ...)'s result, -1 when fmt has a
+ * conversion not modelled (modelled: %Y %m %d %H %M %S and %%) or it exceeds 255 bytes.
+ * date(v) and datetime(v) are the formats "%Y-%m-%d" and "%Y-%m-%d %H:%M:%S" (time(v) does not parse:
+ * TIME(p) is a type in PostgreSQL's grammar).
+ *
+ * db_date_format: strftime(fmt, v): fills bytes[0..db_date_format_len(fmt)) (8-bit expressions,
+ * the caller's array) and returns its NULL flag (width 1). fmt must have a length >= 0.
+ *
+ * db_julianday: julianday(v) = *k / *unit as a double, exactly SQLite's value: *k (64 bits, 0 when
+ * NULL) is SQLite's integer iJD in milliseconds with *unit 86400000.0, or, when v has fewer than
+ * 19 bytes (a DATE cell: always midnight), 2 * JD with *unit 2.0 (so differences of dates are
+ * exact integers). Returns the NULL flag (width 1). Nodes are built in cx; nothing is allocated.
+ */
+int db_date_format_len(const char *fmt);
+expr *db_date_format(expr_ctx *cx, const char *fmt, const db_val *v, expr **bytes);
+expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit);
 
 /* ---------------------------------------------------------------- CHECK and DEFAULT (check.c) */
 

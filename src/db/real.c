@@ -47,9 +47,22 @@ static void int_vs_real(expr_ctx *cx, expr *i, expr *r, expr **lt, expr **eq)
     *eq = expr_and1(cx, expr_and1(cx, deq, expr_not(cx, top)), expr_cmp(cx, PRED_EQ, i, ri));
 }
 
+/* A REAL that is k / 2 exactly (julianday() of a DATE cell and sums of them: db_julianday). */
+static bool half(const db_val *v)
+{
+    double two = 2.0;
+    uint64_t bits;
+    memcpy(&bits, &two, sizeof bits);
+    return v->is_real && v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST &&
+           v->v->kid[1]->value == bits;
+}
+
 void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq)
 {
-    if (a->is_real && b->is_real) {
+    if (half(a) && half(b)) { /* exact halves order as their integers: no floating point */
+        *lt = expr_cmp(cx, PRED_SLT, a->scaled, b->scaled);
+        *eq = expr_cmp(cx, PRED_EQ, a->scaled, b->scaled);
+    } else if (a->is_real && b->is_real) {
         *lt = expr_fcmp(cx, FPRED_OLT, a->v, b->v);
         *eq = expr_fcmp(cx, FPRED_OEQ, a->v, b->v);
     } else if (!a->is_real && !b->is_real) {

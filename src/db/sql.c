@@ -547,6 +547,8 @@ static bool sqlite_begin(const char *sql, size_t len)
            (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
 }
 
+void db_query_unsupported(db_query *q, const char *kind) { db_sql_unsupported(q, kind); }
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;

@@ -93,6 +93,58 @@ static db_sexpr *date_guard(conv *c, db_sexpr *e)
     return NULL;
 }
 
+/* The date kind of column expression e (DB_DATE_NONE when e is no column of a date column). */
+static db_date_kind column_date(const conv *c, const db_sexpr *e)
+{
+    if (!e || e->kind != DBX_COLUMN || e->from < 0) return DB_DATE_NONE;
+    int t = e->from < c->q->nfrom                                          ? c->q->from_table[e->from]
+            : e->from >= DB_MAX_FROM && e->from < DB_MAX_FROM + c->q->nsub ? c->q->sub_table[e->from - DB_MAX_FROM]
+                                                                           : -1;
+    return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
+}
+
+/*
+ * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
+ * DATETIME column c, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
+ * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
+ * the caller names "date function") for other arguments and formats; sets q->sqlite_dates.
+ */
+static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
+{
+    static const struct {
+        const char *name, *fmt;
+    } fns[] = {{"date", "%Y-%m-%d"}, {"datetime", "%Y-%m-%d %H:%M:%S"}, {"julianday", NULL}};
+    const char *fmt = NULL;
+    size_t want = 1;
+    bool known = false;
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (!strcasecmp(name, fns[i].name)) known = true, fmt = fns[i].fmt;
+    if (!strcasecmp(name, "strftime")) {
+        const node *f = fc->n_args == 2 ? fc->args[0] : NULL;
+        if (!f || f->node_case != PG_QUERY__NODE__NODE_A_CONST || f->a_const->isnull ||
+            f->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            return NULL;
+        known = true, fmt = f->a_const->sval->sval, want = 2;
+    }
+    if (!known || fc->n_args != want || (fmt && db_date_format_len(fmt) < 0)) return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[want - 1]);
+    db_date_kind k = column_date(c, col);
+    if (k != DB_DATE_DATE && k != DB_DATE_DATETIME) {
+        sexpr_free(col);
+        return NULL;
+    }
+    db_sexpr *e = db_sql_mk(DBX_FUNC, fmt ? 2 : 1), *f = fmt ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || (fmt && (!f || !(f->text = strdup(fmt))))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(f);
+        return NULL;
+    }
+    e->op = fmt ? DBF_STRFTIME : DBF_JULIANDAY;
+    if (fmt) e->kids[0] = f;
+    e->kids[e->nkids - 1] = col;
+    c->q->sqlite_dates = true;
+    return e;
+}
+
 /* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
 int db_sql_from_item(const db_query *q, const char *name)
 {
@@ -554,6 +606,10 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
+        }
+        if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime") || !strcasecmp(name, "strftime") ||
+                      !strcasecmp(name, "julianday"))) {
+            if ((e = conv_date_of_column(c, name, fc))) return e;
             db_sql_unsupported(c->q, "date function");
             return NULL;
         }

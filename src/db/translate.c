@@ -370,6 +370,28 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
                        : rest;
         return 0;
     }
+    case DBF_STRFTIME: { /* strftime('%Y-%m', c), date(c), ...: bytes of the column's text (date.c) */
+        db_val t;
+        int n = db_date_format_len(e->kids[0]->text);
+        if (n < 0 || value(x, e->kids[1], &t)) return n < 0 ? fail(x, "strftime() format") : -1;
+        if (!t.is_text) return fail(x, "date function of a number");
+        memset(out, 0, sizeof *out);
+        out->is_text = true;
+        out->nbytes = (unsigned)n;
+        out->len = expr_const(cx, (uint64_t)n, 8);
+        if (!(out->bytes = own(x, ((size_t)n + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        out->null = db_date_format(cx, e->kids[0]->text, &t, out->bytes);
+        return 0;
+    }
+    case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */
+        if (!a.is_text) return fail(x, "date function of a number");
+        double unit;
+        memset(out, 0, sizeof *out);
+        out->is_real = true;
+        out->null = db_julianday(cx, &a, &out->scaled, &unit);
+        out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), db_real_const(cx, unit), NULL);
+        return 0;
+    }
     default: return fail(x, "function");
     }
 }
@@ -381,6 +403,13 @@ static double scaled_unit(const db_val *v)
     if (v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST)
         memcpy(&d, &v->v->kid[1]->value, sizeof d);
     return d;
+}
+
+/* Both a and b are halves k / 2 with |k| < 2^33 (julianday() of DATE cells, db_julianday, and
+ * their sums): their double sum and difference are exact, (ka +- kb) / 2 again. */
+static bool half_units(const db_val *a, const db_val *b)
+{
+    return a->is_real && b->is_real && scaled_unit(a) == 2.0 && scaled_unit(b) == 2.0;
 }
 
 /*
@@ -480,6 +509,15 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         if (a.is_text || b.is_text) return fail(x, "arithmetic on text");
         int op = e->kind == DBX_NEG ? '-' : e->op;
         if ((a.is_real || b.is_real) && x->q && x->q->like_exact && scaled_arith(x, op, &a, &b, out) == 0) return 0;
+        if (e->kind != DBX_NEG && (op == '+' || op == '-') && half_units(&a, &b)) { /* julianday(a) - julianday(b) */
+            memset(out, 0, sizeof *out);
+            out->is_real = true;
+            out->null = or1(cx, a.null, b.null);
+            out->scaled = expr_ite(cx, out->null, expr_const(cx, 0, 64),
+                                   expr_binary(cx, op == '+' ? EXPR_ADD : EXPR_SUB, a.scaled, b.scaled));
+            out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), db_real_const(cx, 2.0), NULL);
+            return 0;
+        }
         if (a.is_real || b.is_real) return real_arith(x, e->kind == DBX_NEG, op, &a, &b, out);
         expr_op eop = op == '+'   ? EXPR_ADD
                       : op == '-' ? EXPR_SUB
