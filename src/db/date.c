@@ -211,30 +211,29 @@ expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit)
         *k = expr_const(cx, 0, 64), *unit = 2.0;
         return expr_const(cx, 1, 1);
     }
-    /* SQLite's computeJD: if M <= 2 then Y--, M += 12; A = Y/100; B = 2 - A + A/4;
-     * X1 = 36525*(Y+4716)/100; X2 = 306001*(M+1)/10000; JD = X1 + X2 + D + B - 1524.5 days.
-     * Without a division for the solver (years 1000..9999, all positive): Y = 100 cc + yy, so
-     * A = cc, or cc - 1 for January and February of a year yy = 00; X1 = 365 n + n/4 with
-     * n = Y + 4716 (a shift); X2 a table of the twelve months. 32 bits. */
-    static const unsigned month_x2[] = {428, 459, 122, 153, 183, 214, 244, 275, 306, 336, 367, 397};
-    expr *cc = digits32(cx, v, 0, 2), *yy = digits32(cx, v, 2, 2), *m = digits32(cx, v, 5, 2);
-    expr *d = digits32(cx, v, 8, 2);
-    expr *early = expr_zext(cx, expr_cmp(cx, PRED_ULE, m, expr_const(cx, 2, 32)), 32);
-    expr *y = expr_binary(cx, EXPR_SUB,
-                          expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, cc, expr_const(cx, 100, 32)), yy), early);
-    expr *a = expr_binary(
-        cx, EXPR_SUB, cc,
-        expr_binary(cx, EXPR_AND, early, expr_zext(cx, expr_cmp(cx, PRED_EQ, yy, expr_const(cx, 0, 32)), 32)));
-    expr *b = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_SUB, expr_const(cx, 2, 32), a),
-                          expr_binary(cx, EXPR_LSHR, a, expr_const(cx, 2, 32)));
-    expr *n = expr_binary(cx, EXPR_ADD, y, expr_const(cx, 4716, 32));
-    expr *x1 = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_MUL, n, expr_const(cx, 365, 32)),
-                           expr_binary(cx, EXPR_LSHR, n, expr_const(cx, 2, 32)));
-    expr *x2 = expr_const(cx, month_x2[11], 32);
+    /* The julian day number SQLite's computeJD gives (Meeus: the proleptic Gregorian calendar), written
+     * for the solver as a linear sum of the digits, without a division or a product of two
+     * unknowns: with Y = 1000 a + 100 b + 10 c + d, cc = 10 a + b, yy = 10 c + d,
+     *   F(Y) = 365 Y + Y/4 - Y/100 + Y/400 = 365240 a + 36524 b + 3650 c + 365 d + yy/4 + cc/4,
+     *   JDN = F(Y) + (days before month M) + D - (M <= 2 and Y is a leap year) + 1721060.
+     * Checked against SQLite on random dates (test_db_date). 32 bits. */
+    static const unsigned before[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    static const unsigned weight[] = {365240, 36524, 3650, 365};
+    expr *days = expr_const(cx, 1721060, 32);
+    for (unsigned i = 0; i < 4; i++)
+        days =
+            expr_binary(cx, EXPR_ADD, days,
+                        expr_binary(cx, EXPR_MUL, expr_zext(cx, digit(cx, v, i), 32), expr_const(cx, weight[i], 32)));
+    expr *cc = two(cx, v, 0), *yy = two(cx, v, 2), *m = two(cx, v, 5);
+    days = expr_binary(cx, EXPR_ADD, days, expr_zext(cx, expr_binary(cx, EXPR_LSHR, yy, c8(cx, 2)), 32));
+    days = expr_binary(cx, EXPR_ADD, days, expr_zext(cx, expr_binary(cx, EXPR_LSHR, cc, c8(cx, 2)), 32));
+    expr *cum = expr_const(cx, before[11], 32);
     for (unsigned i = 11; i-- > 0;)
-        x2 = expr_ite(cx, expr_cmp(cx, PRED_EQ, m, expr_const(cx, i + 1, 32)), expr_const(cx, month_x2[i], 32), x2);
-    expr *days = expr_binary(cx, EXPR_ADD, expr_binary(cx, EXPR_ADD, x1, x2), expr_binary(cx, EXPR_ADD, d, b));
-    days = expr_sext(cx, expr_binary(cx, EXPR_SUB, days, expr_const(cx, 1524, 32)), 64);
+        cum = expr_ite(cx, expr_cmp(cx, PRED_EQ, m, c8(cx, i + 1)), expr_const(cx, before[i], 32), cum);
+    days = expr_binary(cx, EXPR_ADD, days, expr_binary(cx, EXPR_ADD, cum, expr_zext(cx, two(cx, v, 8), 32)));
+    expr *leap = expr_ite(cx, expr_cmp(cx, PRED_EQ, yy, c8(cx, 0)), by4(cx, cc), by4(cx, yy));
+    expr *early_leap = expr_and1(cx, leap, expr_cmp(cx, PRED_ULE, m, c8(cx, 2)));
+    days = expr_sext(cx, expr_binary(cx, EXPR_SUB, days, expr_zext(cx, early_leap, 32)), 64);
     expr *null = expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
     expr *r;
     if (v->nbytes < 19) { /* dates only: JD = (2 * days - 1) / 2, exact in a double */

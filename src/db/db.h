@@ -283,7 +283,17 @@ typedef enum db_txn {
 /* Aggregates. DB_AGG_AVG is SUM / COUNT as a double (NULL over no row). DB_AGG_EXPR marks a result
  * column that is an expression with aggregates in it (result_expr: COALESCE(SUM(x), 0),
  * SUM(price * qty) / 100), computed over the group by db_group_value. */
-enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX, DB_AGG_AVG, DB_AGG_EXPR };
+/* DB_AGG_COUNT_DISTINCT, COUNT(DISTINCT x), only as a DBX_GROUPAGG op (in HAVING or a DB_AGG_EXPR result column). */
+enum {
+    DB_AGG_NONE = 0,
+    DB_AGG_COUNT,
+    DB_AGG_SUM,
+    DB_AGG_MIN,
+    DB_AGG_MAX,
+    DB_AGG_AVG,
+    DB_AGG_EXPR,
+    DB_AGG_COUNT_DISTINCT
+};
 /* db_query.result_col of a computed result column (result_expr) */
 #define DB_RESULT_EXPR (-2)
 
@@ -504,7 +514,8 @@ expr *db_value_overflow(void);
  * combinations, sel[i] (width 1) says it is returned and vals[i] is its argument
  * (ignored for COUNT(*), which passes vals = NULL). COUNT counts non-NULL arguments;
  * SUM, MIN and MAX of integers skip NULLs and are NULL when nothing is left, as in
- * SQL; a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
+ * SQL; COUNT_DISTINCT counts the non-NULL arguments that equal no earlier counted one (texts by
+ * bytes, numbers by value, as both engines compare them); a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
  * SQLite's sum of their doubles may differ in the last bit, and the runtime then reads the value
  * concretely); a SUM with other REAL arguments adds the doubles in order from 0.0 (SQLite 3.40,
  * PostgreSQL's float8); AVG is SUM / COUNT as a double, one division per possible count. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial

@@ -578,7 +578,8 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             int agg = 0;
             for (int i = 0; i < 5; i++)
                 if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
-            if (agg && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
+            bool distinct = fc->agg_distinct && agg == DB_AGG_COUNT && !fc->agg_star; /* COUNT(DISTINCT x) */
+            if (agg && (!fc->agg_distinct || distinct) && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
                 (fc->agg_star ? agg == DB_AGG_COUNT : fc->n_args == 1)) {
                 bool is_col = !fc->agg_star && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF;
                 db_sexpr *col = is_col ? db_sql_conv_column(c, fc->args[0]->column_ref) : NULL, *arg = NULL;
@@ -593,7 +594,7 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                     return NULL;
                 }
                 if ((e = db_sql_mk(DBX_GROUPAGG, arg ? 1 : 0))) {
-                    e->op = agg, e->from = col ? col->from : 0;
+                    e->op = distinct ? DB_AGG_COUNT_DISTINCT : agg, e->from = col ? col->from : 0;
                     e->column = col ? col->column : arg ? DB_RESULT_EXPR : -1;
                     if (arg) e->kids[0] = arg;
                 } else {

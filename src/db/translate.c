@@ -880,6 +880,21 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
 {
     memset(out, 0, sizeof *out);
     *why = NULL;
+    if (agg == DB_AGG_COUNT_DISTINCT && vals) { /* each non-NULL value at its first taken row */
+        expr *acc = expr_const(cx, 0, 64);
+        for (unsigned i = 0; i < n; i++) {
+            expr *take = expr_and1(cx, sel[i], expr_not(cx, vals[i]->null)), *fresh = take;
+            for (unsigned j = 0; j < i; j++)
+                fresh = expr_and1(cx, fresh,
+                                  expr_not(cx, expr_and1(cx, expr_and1(cx, sel[j], expr_not(cx, vals[j]->null)),
+                                                         val_eq(cx, vals[i], vals[j]))));
+            acc = expr_binary(cx, EXPR_ADD, acc, expr_zext(cx, fresh, 64));
+        }
+        out->v = acc;
+        out->null = zero(cx);
+        if (overflow) *overflow = zero(cx);
+        return 0;
+    }
     if (agg < DB_AGG_COUNT || agg > DB_AGG_AVG || (!vals && agg != DB_AGG_COUNT)) {
         *why = "not an aggregate of a column"; /* DB_AGG_EXPR columns go through db_group_value */
         return -1;

@@ -33,6 +33,10 @@
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 12000, MAX_CANDS = 4096 };
 #define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
 
+/* An open-addressing set of node pointers. cap must be a power of two: slots are masked with
+ * cap - 1, and with another cap the probe reaches only some slots and loops forever once they
+ * are full (40000 reached 1024 of them: a hang on path conditions of over 1024 nodes). */
+#define PSET_CAP 65536 /* >= 2 * MAX_NODES, a power of two */
 typedef struct pset {
     const expr **k;
     size_t cap, n;
@@ -47,7 +51,7 @@ static size_t slot(const pset *p, const expr *e)
 /* Insert e; returns 1 if new, 0 if present, -1 when full. */
 static int pset_add(pset *p, const expr *e)
 {
-    if (2 * (p->n + 1) > p->cap) return -1;
+    if (2 * (p->n + 1) > p->cap || p->n >= MAX_NODES) return -1;
     size_t i = slot(p, e);
     while (p->k[i]) {
         if (p->k[i] == e) return 0;
@@ -93,7 +97,8 @@ static void add_sym(scan *sc, const expr *k, bool is_float)
  * the last constraint (the target, whose constants matter most) first. */
 static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
 {
-    pset seen = {calloc(2 * MAX_NODES, sizeof(const expr *)), 2 * MAX_NODES, 0};
+    _Static_assert((PSET_CAP & (PSET_CAP - 1)) == 0 && PSET_CAP >= 2 * MAX_NODES, "pset capacity");
+    pset seen = {calloc(PSET_CAP, sizeof(const expr *)), PSET_CAP, 0};
     size_t cap = 256, sp = 0;
     const expr **st = malloc(cap * sizeof *st);
     if (!seen.k || !st) {

@@ -1,4 +1,4 @@
-/* rentals.c: date functions of DATE/TIMESTAMP columns in SQL: date(), strftime('%Y'/'%m'/'%Y-%m'), julianday differences. */
+/* rentals.c: date functions of DATE/TIMESTAMP columns in SQL (date(), datetime(), strftime('%Y'/'%m'/'%Y-%m'), julianday differences) and COUNT(DISTINCT). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,10 +33,10 @@ int main(int argc, char **argv)
             printf("over a week\n");
     }
     sqlite3_finalize(st);
-    /* returned before they started: a data error */
-    sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM rentals WHERE julianday(end_day) < julianday(start_day)", -1, &st,
-                       NULL);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) printf("inconsistent rentals\n");
+    /* how many different items were rented in a month */
+    sqlite3_prepare_v2(db, "SELECT COUNT(DISTINCT item) FROM rentals WHERE strftime('%Y-%m', start_day) = '2024-07'",
+                       -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) >= 2) printf("several items in july\n");
     sqlite3_finalize(st);
     /* summer rentals of 2024 by month */
     sqlite3_prepare_v2(db,
