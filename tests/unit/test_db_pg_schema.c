@@ -1,4 +1,4 @@
-/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema) and the PostgreSQL INSERTs of fixture rows, on a server the test starts. */
+/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema), the PostgreSQL INSERTs of fixture rows and COUNT(DISTINCT) against the server, on a server the test starts. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +200,86 @@ static void test_no_tables(void **st)
     pg_exec_ok(conn, "SET search_path = public");
 }
 
+/* COUNT(DISTINCT x) (DB_AGG_COUNT_DISTINCT, translate.c) of an integer and a text column against
+ * PostgreSQL on random rows with repeated values, NULLs and empty texts. */
+static void test_count_distinct(void **st)
+{
+    (void)st;
+    enum { R = 4, PER = 5 }; /* per row: a null, a, b, s null, s length + 2 bytes as 3 symbols */
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl("CREATE TABLE cd (a INT, b INT NOT NULL, s TEXT);", &s, &err), 0);
+    const char *sql = "SELECT count(DISTINCT a), count(DISTINCT s) FROM cd WHERE b > 0";
+    db_query *q = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    q->like_exact = true;
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[R][3];
+    expr *bytes[R][2], *sel[R];
+    for (int r = 0; r < R; r++) {
+        uint32_t base = (uint32_t)r * (PER + 2);
+        memset(cells[r], 0, sizeof cells[r]);
+        cells[r][0].null = expr_symbol(cx, base, 1, 0);
+        cells[r][0].v = expr_symbol(cx, base + 1, 64, 0);
+        cells[r][1].null = expr_const(cx, 0, 1);
+        cells[r][1].v = expr_symbol(cx, base + 2, 64, 0);
+        cells[r][2].is_text = true;
+        cells[r][2].null = expr_symbol(cx, base + 3, 1, 0);
+        cells[r][2].len = expr_symbol(cx, base + 4, 8, 0);
+        cells[r][2].nbytes = 2;
+        cells[r][2].bytes = bytes[r];
+        for (int i = 0; i < 2; i++) bytes[r][i] = expr_symbol(cx, base + 5 + (uint32_t)i, 8, 0);
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        assert_non_null(sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why));
+    }
+    db_val agg[2];
+    for (int i = 0; i < 2; i++) {
+        const db_val *vals[R];
+        for (int r = 0; r < R; r++) vals[r] = &cells[r][i ? 2 : 0];
+        const char *why = NULL;
+        assert_int_equal(db_aggregate(cx, DB_AGG_COUNT_DISTINCT, R, sel, vals, &agg[i], NULL, &why), 0);
+    }
+    pg_exec_ok(conn, "CREATE SCHEMA cdist; SET search_path = cdist; CREATE TABLE cd (a int, b int NOT NULL, s text)");
+    srand(3);
+    for (int iter = 0; iter < 100; iter++) {
+        uint64_t in[R * (PER + 2)] = {0};
+        char ins[512] = "DELETE FROM cd; INSERT INTO cd VALUES ";
+        for (int r = 0; r < R; r++) {
+            uint64_t *v = in + r * (PER + 2);
+            v[0] = rand() % 4 == 0;
+            v[1] = v[0] ? 0 : (uint64_t)(int64_t)(rand() % 3 - 1);
+            v[2] = (uint64_t)(int64_t)(rand() % 4 - 1);
+            v[3] = rand() % 4 == 0;
+            char txt[3] = {0};
+            int len = v[3] ? 0 : rand() % 3;
+            for (int i = 0; i < len; i++) txt[i] = "ab"[rand() % 2];
+            v[4] = (uint64_t)len;
+            for (int i = 0; i < len; i++) v[5 + i] = (uint8_t)txt[i];
+            char row[64], a[24], t[16];
+            snprintf(a, sizeof a, "%lld", (long long)(int64_t)v[1]);
+            snprintf(t, sizeof t, "'%s'", txt);
+            snprintf(row, sizeof row, "%s(%s, %lld, %s)", r ? ", " : "", v[0] ? "NULL" : a, (long long)(int64_t)v[2],
+                     v[3] ? "NULL" : t);
+            strcat(ins, row);
+        }
+        pg_exec_ok(conn, ins);
+        PGresult *res = PQexec(conn, sql);
+        assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+        for (int i = 0; i < 2; i++) {
+            long long want = atoll(PQgetvalue(res, 0, i));
+            long long got = (long long)expr_eval(agg[i].v, in, sizeof in / sizeof *in);
+            if (got != want) fail_msg("count(DISTINCT) %d: PostgreSQL %lld, the model %lld (%s)", i, want, got, ins);
+        }
+        PQclear(res);
+    }
+    pg_exec_ok(conn, "SET search_path = public");
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     int rc = pg_start();
@@ -210,7 +290,7 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_schema), cmocka_unit_test(test_checks),
-                                       cmocka_unit_test(test_no_tables)};
+                                       cmocka_unit_test(test_no_tables), cmocka_unit_test(test_count_distinct)};
     make_tables();
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     PQfinish(conn);
