@@ -237,7 +237,8 @@ typedef enum db_xkind {
  * lower(t)/upper(t) (ASCII letters, as SQLite without ICU), substr(t, start[, n]) with
  * integer literal start >= 1 and n >= 0; SQLite's date functions of a DATE/DATETIME column
  * (db_date_format, db_julianday): strftime(kids[0] a text literal format, kids[1] the column), which
- * date(c) and datetime(c) become, and julianday(kids[0]). */
+ * date(c) and datetime(c) become, and julianday(kids[0]); ltrim/rtrim/trim(t[, chars]) (PostgreSQL's
+ * btrim: trim(t) parses so) of a text, the characters a text literal (a space by default). */
 typedef enum db_func {
     DBF_ABS = 0,
     DBF_COALESCE,
@@ -245,7 +246,10 @@ typedef enum db_func {
     DBF_UPPER,
     DBF_SUBSTR,
     DBF_STRFTIME,
-    DBF_JULIANDAY
+    DBF_JULIANDAY,
+    DBF_LTRIM,
+    DBF_RTRIM,
+    DBF_TRIM
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;

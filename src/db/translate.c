@@ -370,6 +370,45 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
                        : rest;
         return 0;
     }
+    case DBF_LTRIM:
+    case DBF_RTRIM:
+    case DBF_TRIM: { /* the characters of the set (a space) off either end: bytes past the new end are 0 */
+        if (!a.is_text) return fail(x, "trim() of a number");
+        const char *set = e->nkids > 1 ? e->kids[1]->text : " ";
+        unsigned n = a.nbytes;
+        expr *keep[256]; /* byte i is in the text and not in the set */
+        if (n > 255) return fail(x, "trim() of a long text");
+        for (unsigned i = 0; i < n; i++) {
+            expr *in_set = zero(cx);
+            for (const char *p = set; *p; p++)
+                in_set = or1(cx, in_set, expr_cmp(cx, PRED_EQ, a.bytes[i], expr_const(cx, (unsigned char)*p, 8)));
+            keep[i] = expr_and1(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, i, 8), a.len), expr_not(cx, in_set));
+        }
+        /* end: one past the last kept byte (rtrim), start: the first kept byte (ltrim); none kept: empty */
+        expr *end = a.len, *start = expr_const(cx, 0, 8);
+        if (e->op != DBF_LTRIM) {
+            end = expr_const(cx, 0, 8);
+            for (unsigned i = 0; i < n; i++) end = expr_ite(cx, keep[i], expr_const(cx, i + 1, 8), end);
+        }
+        if (e->op != DBF_RTRIM) {
+            start = end;
+            for (unsigned i = n; i-- > 0;) start = expr_ite(cx, keep[i], expr_const(cx, i, 8), start);
+        }
+        *out = a;
+        out->len = expr_binary(cx, EXPR_SUB, end, start);
+        if (!(out->bytes = own(x, (n + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        for (unsigned j = 0; j < n; j++) { /* byte start + j while below end */
+            expr *b = a.bytes[j];
+            if (e->op != DBF_RTRIM) {
+                b = expr_const(cx, 0, 8);
+                for (unsigned k = n - j; k-- > 0;)
+                    b = expr_ite(cx, expr_cmp(cx, PRED_EQ, start, expr_const(cx, k, 8)), a.bytes[j + k], b);
+            }
+            out->bytes[j] =
+                expr_ite(cx, expr_cmp(cx, PRED_ULT, expr_const(cx, j, 8), out->len), b, expr_const(cx, 0, 8));
+        }
+        return 0;
+    }
     case DBF_STRFTIME: { /* strftime('%Y-%m', c), date(c), ...: bytes of the column's text (date.c) */
         db_val t;
         int n = db_date_format_len(e->kids[0]->text);

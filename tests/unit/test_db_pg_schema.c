@@ -200,8 +200,8 @@ static void test_no_tables(void **st)
     pg_exec_ok(conn, "SET search_path = public");
 }
 
-/* COUNT(DISTINCT x) (DB_AGG_COUNT_DISTINCT, translate.c) of an integer and a text column against
- * PostgreSQL on random rows with repeated values, NULLs and empty texts. */
+/* COUNT(DISTINCT x) (DB_AGG_COUNT_DISTINCT, translate.c) of an integer and a text column, and trim()/ltrim()/rtrim()/
+ * btrim(), against PostgreSQL on random rows with repeated values, NULLs, spaces and empty texts. */
 static void test_count_distinct(void **st)
 {
     (void)st;
@@ -234,6 +234,21 @@ static void test_count_distinct(void **st)
         const char *why = NULL;
         assert_non_null(sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why));
     }
+    /* trim(s) is btrim(s) in PostgreSQL's grammar: rows it keeps, counted */
+    const char *tsql =
+        "SELECT count(*) FROM cd WHERE trim(s) = 'a' OR ltrim(s, ' a') = rtrim(s) OR btrim(s, 'b') = ' '";
+    db_query *tq = NULL;
+    assert_int_equal(db_query_parse(s, tsql, strlen(tsql), &tq, &err), 0);
+    assert_true(tq->understood);
+    tq->like_exact = true;
+    expr *tcount = expr_const(cx, 0, 64);
+    for (int r = 0; r < R; r++) {
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, tq, rows, NULL, 0, &why);
+        assert_non_null(w);
+        tcount = expr_binary(cx, EXPR_ADD, tcount, expr_zext(cx, w, 64));
+    }
     db_val agg[2];
     for (int i = 0; i < 2; i++) {
         const db_val *vals[R];
@@ -254,7 +269,7 @@ static void test_count_distinct(void **st)
             v[3] = rand() % 4 == 0;
             char txt[3] = {0};
             int len = v[3] ? 0 : rand() % 3;
-            for (int i = 0; i < len; i++) txt[i] = "ab"[rand() % 2];
+            for (int i = 0; i < len; i++) txt[i] = "ab "[rand() % 3];
             v[4] = (uint64_t)len;
             for (int i = 0; i < len; i++) v[5 + i] = (uint8_t)txt[i];
             char row[64], a[24], t[16];
@@ -273,7 +288,13 @@ static void test_count_distinct(void **st)
             if (got != want) fail_msg("count(DISTINCT) %d: PostgreSQL %lld, the model %lld (%s)", i, want, got, ins);
         }
         PQclear(res);
+        res = PQexec(conn, tsql);
+        assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+        long long want = atoll(PQgetvalue(res, 0, 0)), got = (long long)expr_eval(tcount, in, sizeof in / sizeof *in);
+        if (got != want) fail_msg("trim: PostgreSQL %lld rows, the model %lld (%s)", want, got, ins);
+        PQclear(res);
     }
+    db_query_free(tq);
     pg_exec_ok(conn, "SET search_path = public");
     expr_ctx_free(cx);
     db_query_free(q);

@@ -341,6 +341,11 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE substr(s, 2) = 'b'",
         "SELECT * FROM t WHERE substr(s, 1, 2) = 'ab' OR substr(u, 3, 1) = 'c'",
         "SELECT * FROM t WHERE length(substr(s, 2, 2)) = 1",
+        /* trim of spaces or of a set of characters (alphabet "abcAB " below) */
+        "SELECT * FROM t WHERE trim(s) = 'a'",
+        "SELECT * FROM t WHERE ltrim(s) = u OR rtrim(u) LIKE '%b'",
+        "SELECT * FROM t WHERE length(trim(s)) = 1 AND trim(u, 'aB') >= 'b'",
+        "SELECT * FROM t WHERE ltrim(s, ' a') = rtrim(u, 'c ')",
         /* CASE: searched and simple, with and without ELSE (NULL), texts and numbers */
         "SELECT * FROM t WHERE CASE WHEN a > 2 THEN b ELSE a END = 3",
         "SELECT * FROM t WHERE CASE WHEN a IS NULL THEN 'x' WHEN b > 1 THEN s END = 'ab'",
@@ -360,7 +365,7 @@ static void test_where_against_sqlite(void **state)
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
     srand(7);
-    static const char alphabet[] = "abcAB";
+    static const char alphabet[] = "abcAB ";
     for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
         const char *sql = queries[qi];
         db_query *q = NULL;
@@ -394,7 +399,7 @@ static void test_where_against_sqlite(void **state)
                 if (db_column_is_text(&t->cols[c])) {
                     char txt[TB + 1] = {0};
                     int len = rand() % (TB + 1);
-                    for (int i = 0; i < len; i++) txt[i] = alphabet[rand() % 5];
+                    for (int i = 0; i < len; i++) txt[i] = alphabet[rand() % 6];
                     v[1] = v[0] ? 0 : (uint64_t)len;
                     for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
                     if (v[0])
