@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "db.h"
 
 bool db_text_is_number(const char *t)
@@ -208,20 +209,15 @@ static expr *digits32(expr_ctx *cx, const db_val *v, unsigned i, unsigned w)
     return r;
 }
 
-expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit)
+/* The julian day number of the date at bytes 0..9 (digits and a valid date already required), 64 bits.
+ * SQLite's computeJD (Meeus: the proleptic Gregorian calendar), written for the solver as a linear sum of
+ * the digits, without a division or a product of two unknowns: with Y = 1000 a + 100 b + 10 c + d,
+ * cc = 10 a + b, yy = 10 c + d,
+ *   F(Y) = 365 Y + Y/4 - Y/100 + Y/400 = 365240 a + 36524 b + 3650 c + 365 d + yy/4 + cc/4,
+ *   JDN = F(Y) + (days before month M) + D - (M <= 2 and Y is a leap year) + 1721060.
+ * Checked against SQLite and PostgreSQL on random dates (test_db_date, test_db_pg_schema). 32 bits inside. */
+static expr *jdn(expr_ctx *cx, const db_val *v)
 {
-    expr *d10, *d19;
-    forms(cx, v, &d10, &d19);
-    if (!v->is_text || v->nbytes < 10) {
-        *k = expr_const(cx, 0, 64), *unit = 2.0;
-        return expr_const(cx, 1, 1);
-    }
-    /* The julian day number SQLite's computeJD gives (Meeus: the proleptic Gregorian calendar), written
-     * for the solver as a linear sum of the digits, without a division or a product of two
-     * unknowns: with Y = 1000 a + 100 b + 10 c + d, cc = 10 a + b, yy = 10 c + d,
-     *   F(Y) = 365 Y + Y/4 - Y/100 + Y/400 = 365240 a + 36524 b + 3650 c + 365 d + yy/4 + cc/4,
-     *   JDN = F(Y) + (days before month M) + D - (M <= 2 and Y is a leap year) + 1721060.
-     * Checked against SQLite on random dates (test_db_date). 32 bits. */
     static const unsigned before[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
     static const unsigned weight[] = {365240, 36524, 3650, 365};
     expr *days = expr_const(cx, 1721060, 32);
@@ -238,8 +234,59 @@ expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit)
     days = expr_binary(cx, EXPR_ADD, days, expr_binary(cx, EXPR_ADD, cum, expr_zext(cx, two(cx, v, 8), 32)));
     expr *leap = expr_ite(cx, expr_cmp(cx, PRED_EQ, yy, c8(cx, 0)), by4(cx, cc), by4(cx, yy));
     expr *early_leap = expr_and1(cx, leap, expr_cmp(cx, PRED_ULE, m, c8(cx, 2)));
-    days = expr_sext(cx, expr_binary(cx, EXPR_SUB, days, expr_zext(cx, early_leap, 32)), 64);
-    expr *null = expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
+    return expr_sext(cx, expr_binary(cx, EXPR_SUB, days, expr_zext(cx, early_leap, 32)), 64);
+}
+
+/* NULL unless v is a valid date or datetime text (width 1). */
+static expr *not_a_date(expr_ctx *cx, const db_val *v)
+{
+    expr *d10, *d19;
+    forms(cx, v, &d10, &d19);
+    return expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
+}
+
+expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
+{
+    if (!a->is_text || !b->is_text || a->nbytes < 10 || b->nbytes < 10) {
+        *null = expr_const(cx, 1, 1);
+        return expr_const(cx, 0, 64);
+    }
+    *null = expr_binary(cx, EXPR_OR, not_a_date(cx, a), not_a_date(cx, b));
+    return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, jdn(cx, a), jdn(cx, b)));
+}
+
+expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null)
+{
+    static const char *const names[] = {"year", "month", "day", "hour", "minute"};
+    static const unsigned at[] = {0, 5, 8, 11, 14}, width[] = {4, 2, 2, 2, 2};
+    *null = expr_const(cx, 1, 1);
+    for (unsigned f = 0; f < 5; f++) {
+        if (strcasecmp(field, names[f])) continue;
+        if (!v->is_text || v->nbytes < 10) return expr_const(cx, 0, 64);
+        *null = not_a_date(cx, v);
+        expr *x = f < 3 || v->nbytes >= 19 ? expr_zext(cx, digits32(cx, v, at[f], width[f]), 64) : NULL;
+        if (f >= 3) /* a date alone is at midnight */
+            x = x ? expr_ite(cx, is19(cx, v), x, expr_const(cx, 0, 64)) : expr_const(cx, 0, 64);
+        return expr_ite(cx, *null, expr_const(cx, 0, 64), x);
+    }
+    return expr_const(cx, 0, 64);
+}
+
+bool db_date_field_ok(const char *field)
+{
+    static const char *const names[] = {"year", "month", "day", "hour", "minute"};
+    for (unsigned f = 0; f < 5; f++)
+        if (!strcasecmp(field, names[f])) return true;
+    return false;
+}
+
+expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit)
+{
+    if (!v->is_text || v->nbytes < 10) {
+        *k = expr_const(cx, 0, 64), *unit = 2.0;
+        return expr_const(cx, 1, 1);
+    }
+    expr *days = jdn(cx, v), *null = not_a_date(cx, v);
     expr *r;
     if (v->nbytes < 19) { /* dates only: JD = (2 * days - 1) / 2, exact in a double */
         *unit = 2.0;

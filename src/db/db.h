@@ -238,7 +238,10 @@ typedef enum db_xkind {
  * integer literal start >= 1 and n >= 0; SQLite's date functions of a DATE/DATETIME column
  * (db_date_format, db_julianday): strftime(kids[0] a text literal format, kids[1] the column), which
  * date(c) and datetime(c) become, and julianday(kids[0]); ltrim/rtrim/trim(t[, chars]) (PostgreSQL's
- * btrim: trim(t) parses so) of a text, the characters a text literal (a space by default). */
+ * btrim: trim(t) parses so) of a text, the characters a text literal (a space by default); PostgreSQL's
+ * date arithmetic on DATE columns (db_date_days, db_date_field): kids[0] - kids[1] of two dates in days
+ * (DBF_DAYS) and EXTRACT(field FROM c) / date_part('field', c) (DBF_DATE_PART, kids[0] the field as
+ * a text literal, kids[1] the column). */
 typedef enum db_func {
     DBF_ABS = 0,
     DBF_COALESCE,
@@ -249,7 +252,9 @@ typedef enum db_func {
     DBF_JULIANDAY,
     DBF_LTRIM,
     DBF_RTRIM,
-    DBF_TRIM
+    DBF_TRIM,
+    DBF_DAYS,
+    DBF_DATE_PART
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -377,6 +382,7 @@ typedef struct db_query {
     uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
     bool sqlite_dates; /* uses SQLite's date functions of a column (DBF_STRFTIME, DBF_JULIANDAY): PostgreSQL has none */
+    bool pg_dates;     /* uses PostgreSQL's date - date or EXTRACT (DBF_DAYS, DBF_DATE_PART): SQLite has neither */
 } db_query;
 
 /*
@@ -606,6 +612,17 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * 19 bytes (a DATE cell: always midnight), 2 * JD with *unit 2.0 (so differences of dates are
  * exact integers). Returns the NULL flag (width 1). Nodes are built in cx; nothing is allocated.
  */
+/*
+ * PostgreSQL's date operators on date column texts (same readings, NULL otherwise):
+ * db_date_days: a - b in days (64 bits, the difference of julian day numbers of their dates; a date
+ * column's `d1 - d2` is an integer in PostgreSQL); *null its NULL flag.
+ * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour or
+ * minute (case-insensitive; 0 at a date's midnight) as a 64-bit integer, *null its NULL flag (true
+ * for another field: db_date_field_ok says which are modelled).
+ */
+expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
+expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
+bool db_date_field_ok(const char *field);
 int db_date_format_len(const char *fmt);
 expr *db_date_format(expr_ctx *cx, const char *fmt, const db_val *v, expr **bytes);
 expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit);

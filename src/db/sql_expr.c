@@ -103,6 +103,38 @@ static db_date_kind column_date(const conv *c, const db_sexpr *e)
     return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
 }
 
+/* A DATE column, or a text literal that is a valid date ('2024-01-01', CURRENT_DATE): an operand of
+ * PostgreSQL's date - date. */
+static bool date_operand(const conv *c, const db_sexpr *e)
+{
+    return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text));
+}
+
+/* PostgreSQL's EXTRACT(field FROM c) (pg_catalog.extract) and date_part('field', c) of a DATE or
+ * TIMESTAMP column, for the fields db_date_field models: a DBF_DATE_PART node; sets q->pg_dates.
+ * NULL (nothing reported) otherwise. */
+static db_sexpr *conv_date_part(conv *c, const PgQuery__FuncCall *fc)
+{
+    const node *f = fc->n_args == 2 ? fc->args[0] : NULL;
+    if (!f || f->node_case != PG_QUERY__NODE__NODE_A_CONST || f->a_const->isnull ||
+        f->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL || !db_date_field_ok(f->a_const->sval->sval))
+        return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[1]);
+    db_date_kind k = column_date(c, col);
+    const char *fn = f->a_const->sval->sval; /* EXTRACT(hour FROM a date) is an error in PostgreSQL 14+ */
+    bool timed = !strcasecmp(fn, "hour") || !strcasecmp(fn, "minute");
+    db_sexpr *e = k == DB_DATE_DATETIME || (k == DB_DATE_DATE && !timed) ? db_sql_mk(DBX_FUNC, 2) : NULL;
+    db_sexpr *name = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || !name || !(name->text = strdup(f->a_const->sval->sval))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(name);
+        return NULL;
+    }
+    e->op = DBF_DATE_PART;
+    e->kids[0] = name, e->kids[1] = col;
+    c->q->pg_dates = true;
+    return e;
+}
+
 /*
  * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
  * DATETIME column c, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
@@ -479,7 +511,12 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             }
             if ((e = db_sql_mk(DBX_ARITH, 2))) e->op = op[0];
             node *k[2] = {a->lexpr, a->rexpr};
-            return conv_kids(c, e, k);
+            if ((e = conv_kids(c, e, k)) && op[0] == '-' && date_operand(c, e->kids[0]) &&
+                date_operand(c, e->kids[1])) { /* PostgreSQL: date - date is an integer of days */
+                e->kind = DBX_FUNC, e->op = DBF_DAYS;
+                c->q->pg_dates = true;
+            }
+            return e;
         }
         if (!strcmp(op, "~~") || !strcmp(op, "!~~")) goto like;
         if (!strcmp(op, "||")) { /* text concatenation ('%' || ? || '%') */
@@ -607,6 +644,11 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
+        }
+        if (plain && (!strcasecmp(name, "extract") || !strcasecmp(name, "date_part"))) {
+            if ((e = conv_date_part(c, fc))) return e;
+            db_sql_unsupported(c->q, "date function");
+            return NULL;
         }
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime") || !strcasecmp(name, "strftime") ||
                       !strcasecmp(name, "julianday"))) {

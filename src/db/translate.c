@@ -409,6 +409,20 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         }
         return 0;
     }
+    case DBF_DAYS: { /* PostgreSQL's date - date: days between them */
+        db_val b;
+        if (value(x, e->kids[1], &b)) return -1;
+        memset(out, 0, sizeof *out);
+        out->v = db_date_days(cx, &a, &b, &out->null);
+        return 0;
+    }
+    case DBF_DATE_PART: { /* EXTRACT(field FROM c): digits of the text */
+        db_val t;
+        if (value(x, e->kids[1], &t)) return -1;
+        memset(out, 0, sizeof *out);
+        out->v = db_date_field(cx, e->kids[0]->text, &t, &out->null);
+        return 0;
+    }
     case DBF_STRFTIME: { /* strftime('%Y-%m', c), date(c), ...: bytes of the column's text (date.c) */
         db_val t;
         int n = db_date_format_len(e->kids[0]->text);

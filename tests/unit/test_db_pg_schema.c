@@ -1,4 +1,4 @@
-/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema), the PostgreSQL INSERTs of fixture rows and COUNT(DISTINCT) against the server, on a server the test starts. */
+/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema), the PostgreSQL INSERTs of fixture rows and COUNT(DISTINCT), trim and date operators against the server, on a server the test starts. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -301,6 +301,95 @@ static void test_count_distinct(void **st)
     db_schema_free(s);
 }
 
+/* A random valid date text 'YYYY-MM-DD' into buf (years around the leap-year rules). */
+static void random_date(char *buf)
+{
+    static const int years[] = {1000, 1900, 1999, 2000, 2023, 2024, 2100, 9999};
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y = years[rand() % 8], m = rand() % 12 + 1;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int d = rand() % (mdays[m - 1] + (m == 2 && leap)) + 1;
+    snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
+}
+
+/* PostgreSQL's date - date and EXTRACT/date_part of DATE and TIMESTAMP columns (DBF_DAYS,
+ * DBF_DATE_PART: date.c) against the server: which random rows each WHERE clause keeps. */
+static void test_date_operators(void **st)
+{
+    (void)st;
+    static const char *where[] = {
+        "d - e > 7",
+        "e - d BETWEEN -40 AND 40",
+        "d - '2000-03-01' < 0",
+        "EXTRACT(YEAR FROM d) = 2024 OR date_part('month', e) = 2",
+        "EXTRACT(day FROM ts) = 29 OR EXTRACT(hour FROM ts) >= 12",
+        "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
+    };
+    enum { PER = 1 + 2 + 10 + 2 + 10 + 2 + 19 }; /* count, then each cell's null, length, bytes */
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl("CREATE TABLE dd (d DATE NOT NULL, e DATE, ts TIMESTAMP);", &s, &err), 0);
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[3] = {{0}};
+    expr *bytes[3][19];
+    static const unsigned nb[3] = {10, 10, 19};
+    uint32_t idx = 1;
+    for (int c = 0; c < 3; c++) {
+        cells[c].is_text = true;
+        cells[c].null = expr_symbol(cx, idx++, 1, 0);
+        cells[c].len = expr_symbol(cx, idx++, 8, 0);
+        cells[c].nbytes = nb[c];
+        cells[c].bytes = bytes[c];
+        for (unsigned i = 0; i < nb[c]; i++) bytes[c][i] = expr_symbol(cx, idx++, 8, 0);
+    }
+    assert_int_equal(idx, PER);
+    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; CREATE TABLE dd (d date NOT NULL, e date, "
+                     "ts timestamp)");
+    srand(13);
+    for (size_t qi = 0; qi < sizeof where / sizeof *where; qi++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM dd WHERE %s", where[qi]);
+        db_query *q = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        assert_true(q->pg_dates);
+        q->like_exact = true;
+        const db_val *rows[1] = {cells};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, rows, NULL, 0, &why);
+        if (!w) fail_msg("%s: %s", sql, why);
+        for (int iter = 0; iter < 60; iter++) {
+            char d[16], e[16], ts[32];
+            random_date(d), random_date(e), random_date(ts);
+            snprintf(ts + 10, 22, " %02d:%02d:%02d", rand() % 24, rand() % 60, rand() % 60);
+            bool enull = rand() % 5 == 0, tnull = rand() % 5 == 0;
+            uint64_t in[PER] = {1};
+            const char *txt[3] = {d, enull ? NULL : e, tnull ? NULL : ts};
+            for (int c = 0, at = 1; c < 3; at += 2 + (int)nb[c], c++) {
+                in[at] = !txt[c];
+                in[at + 1] = txt[c] ? strlen(txt[c]) : 0;
+                for (unsigned i = 0; txt[c] && i < nb[c]; i++) in[at + 2 + i] = (uint8_t)txt[c][i];
+            }
+            char ins[200];
+            snprintf(ins, sizeof ins, "DELETE FROM dd; INSERT INTO dd VALUES ('%s', %s%s%s, %s%s%s)", d,
+                     enull ? "" : "'", enull ? "NULL" : e, enull ? "" : "'", tnull ? "" : "'", tnull ? "NULL" : ts,
+                     tnull ? "" : "'");
+            pg_exec_ok(conn, ins);
+            PGresult *res = PQexec(conn, sql);
+            assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+            long long want = atoll(PQgetvalue(res, 0, 0));
+            PQclear(res);
+            if ((long long)expr_eval(w, in, PER) != want)
+                fail_msg("%s on (%s, %s, %s): PostgreSQL %lld, the model %lld", sql, d, txt[1] ? e : "NULL",
+                         txt[2] ? ts : "NULL", want, 1 - want);
+        }
+        db_query_free(q);
+    }
+    pg_exec_ok(conn, "SET search_path = public");
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     int rc = pg_start();
@@ -311,7 +400,8 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_schema), cmocka_unit_test(test_checks),
-                                       cmocka_unit_test(test_no_tables), cmocka_unit_test(test_count_distinct)};
+                                       cmocka_unit_test(test_no_tables), cmocka_unit_test(test_count_distinct),
+                                       cmocka_unit_test(test_date_operators)};
     make_tables();
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     PQfinish(conn);
