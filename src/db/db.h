@@ -241,7 +241,8 @@ typedef enum db_xkind {
  * btrim: trim(t) parses so) of a text, the characters a text literal (a space by default); PostgreSQL's
  * date arithmetic on DATE columns (db_date_days, db_date_field): kids[0] - kids[1] of two dates in days
  * (DBF_DAYS) and EXTRACT(field FROM c) / date_part('field', c) (DBF_DATE_PART, kids[0] the field as
- * a text literal, kids[1] the column). */
+ * a text literal, kids[1] the column); round(x[, n]) with n a literal >= 0 (DBF_ROUND: an integer's double,
+ * a DECIMAL(p,s) value with s <= n unchanged, SQLite's round to an integer of a REAL). */
 typedef enum db_func {
     DBF_ABS = 0,
     DBF_COALESCE,
@@ -254,7 +255,8 @@ typedef enum db_func {
     DBF_RTRIM,
     DBF_TRIM,
     DBF_DAYS,
-    DBF_DATE_PART
+    DBF_DATE_PART,
+    DBF_ROUND
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;

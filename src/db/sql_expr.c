@@ -664,7 +664,7 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         } funcs[] = {{"abs", DBF_ABS, 1, 1},          {"coalesce", DBF_COALESCE, 2, 8}, {"ifnull", DBF_COALESCE, 2, 2},
                      {"lower", DBF_LOWER, 1, 1},      {"upper", DBF_UPPER, 1, 1},       {"substr", DBF_SUBSTR, 2, 3},
                      {"substring", DBF_SUBSTR, 2, 3}, {"ltrim", DBF_LTRIM, 1, 2},       {"rtrim", DBF_RTRIM, 1, 2},
-                     {"trim", DBF_TRIM, 1, 2},        {"btrim", DBF_TRIM, 1, 2}};
+                     {"trim", DBF_TRIM, 1, 2},        {"btrim", DBF_TRIM, 1, 2},        {"round", DBF_ROUND, 1, 2}};
         for (size_t i = 0; plain && i < sizeof funcs / sizeof *funcs; i++)
             if (!strcasecmp(name, funcs[i].name) && fc->n_args >= funcs[i].min && fc->n_args <= funcs[i].max) {
                 if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)fc->n_args), fc->args))) e->op = funcs[i].f;
@@ -676,6 +676,12 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                             sexpr_free(e);
                             return NULL;
                         }
+                if (e && e->op == DBF_ROUND && e->nkids == 2 &&
+                    (e->kids[1]->kind != DBX_INT || e->kids[1]->ival < 0 || e->kids[1]->ival > 15)) {
+                    db_sql_unsupported(c->q, "round() to digits that are not a small literal");
+                    sexpr_free(e);
+                    return NULL;
+                }
                 if (e && (e->op == DBF_LTRIM || e->op == DBF_RTRIM || e->op == DBF_TRIM) && e->nkids == 2 &&
                     (e->kids[1]->kind != DBX_TEXT || !e->kids[1]->text[0])) {
                     db_sql_unsupported(c->q, "trim() of characters that are not a text literal");

@@ -409,6 +409,35 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         }
         return 0;
     }
+    case DBF_ROUND: {
+        if (a.is_text) return fail(x, "round() of a text");
+        int64_t digits = e->nkids > 1 ? e->kids[1]->ival : 0;
+        double unit = scaled_unit(&a), p10 = 1;
+        int s = 0;
+        while (unit > 0 && p10 < unit && s < 16) p10 *= 10, s++;
+        memset(out, 0, sizeof *out);
+        out->is_real = true;
+        out->null = a.null;
+        if (!a.is_real) { /* an integer: its double (PostgreSQL: numeric round of an integer, the same value) */
+            out->v = expr_ite(cx, a.null, expr_const(cx, 0, 64), db_int_to_real(cx, a.v));
+            return 0;
+        }
+        if (unit > 0 && p10 == unit && s <= digits) { /* k / 10^s to s or more decimals: itself */
+            *out = a;
+            return 0;
+        }
+        if (digits != 0 || (x->q && x->q->like_exact)) return fail(x, "round() of a REAL to decimals");
+        /* SQLite: |r| > 2^52 has no fraction; else (double)(int64)(r + (r < 0 ? -0.5 : 0.5)) */
+        expr *r = a.v, *two52 = db_real_const(cx, 4503599627370496.0);
+        expr *neg = expr_fcmp(cx, FPRED_OLT, r, db_real_const(cx, 0.0));
+        expr *sum =
+            expr_fp(cx, EXPR_FADD, 64, 0, r, expr_ite(cx, neg, db_real_const(cx, -0.5), db_real_const(cx, 0.5)), NULL);
+        expr *rounded = db_int_to_real(cx, expr_fp(cx, EXPR_FTOSI, 64, 0, sum, NULL, NULL));
+        expr *big = or1(cx, expr_fcmp(cx, FPRED_OGT, r, two52),
+                        expr_fcmp(cx, FPRED_OLT, r, db_real_const(cx, -4503599627370496.0)));
+        out->v = expr_ite(cx, a.null, expr_const(cx, 0, 64), expr_ite(cx, big, r, rounded));
+        return 0;
+    }
     case DBF_DAYS: { /* PostgreSQL's date - date: days between them */
         db_val b;
         if (value(x, e->kids[1], &b)) return -1;
