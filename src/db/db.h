@@ -242,7 +242,7 @@ typedef enum db_xkind {
  * date arithmetic on DATE columns (db_date_days, db_date_field): kids[0] - kids[1] of two dates in days
  * (DBF_DAYS) and EXTRACT(field FROM c) / date_part('field', c) (DBF_DATE_PART, kids[0] the field as
  * a text literal, kids[1] the column); round(x[, n]) with n a literal >= 0 (DBF_ROUND: an integer's double,
- * a DECIMAL(p,s) value with s <= n unchanged, SQLite's round to an integer of a REAL). */
+ * a DECIMAL(p,s) value with s <= n unchanged; other REALs are not modelled). */
 typedef enum db_func {
     DBF_ABS = 0,
     DBF_COALESCE,
