@@ -385,6 +385,8 @@ typedef struct db_query {
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
     bool sqlite_dates; /* uses SQLite's date functions of a column (DBF_STRFTIME, DBF_JULIANDAY): PostgreSQL has none */
     bool pg_dates;     /* uses PostgreSQL's date - date or EXTRACT (DBF_DAYS, DBF_DATE_PART): SQLite has neither */
+    bool date_cast;          /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
+                                gives NUMERIC affinity instead ('2026-01-01' becomes 2026): not modelled there */
 } db_query;
 
 /*
@@ -684,7 +686,9 @@ expr *db_int_to_real(expr_ctx *cx, expr *i);
 expr *db_real_to_int(expr_ctx *cx, expr *r);
 /* Width-1 conditions "a < b" and "a = b" of two numbers, each INTEGER or REAL, exactly as
  * SQLite compares them: two REALs as doubles, an INTEGER with a REAL by exact value (not by
- * converting the integer to a double, which rounds beyond 2^53). */
+ * converting the integer to a double, which rounds beyond 2^53). Two scaled values of one scale
+ * (DECIMAL(p,s) cells and exact sums of them) compare by their integers k, as PostgreSQL's
+ * numeric does and as SQLite's doubles k / 10^s do while |k| < 10^15. */
 void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq);
 /*
  * The value v as a column of c's affinity stores it (an INSERT's value, an UPDATE's SET value,

@@ -47,19 +47,21 @@ static void int_vs_real(expr_ctx *cx, expr *i, expr *r, expr **lt, expr **eq)
     *eq = expr_and1(cx, expr_and1(cx, deq, expr_not(cx, top)), expr_cmp(cx, PRED_EQ, i, ri));
 }
 
-/* A REAL that is k / 2 exactly (julianday() of a DATE cell and sums of them: db_julianday). */
-static bool half(const db_val *v)
+/* Whether a and b are scaled values of one scale: v = FDIV(SITOF(k), u) with the same constant u. */
+static bool same_scale(const db_val *a, const db_val *b)
 {
-    double two = 2.0;
-    uint64_t bits;
-    memcpy(&bits, &two, sizeof bits);
-    return v->is_real && v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST &&
-           v->v->kid[1]->value == bits;
+    return a->is_real && b->is_real && a->scaled && b->scaled && a->v->op == EXPR_FDIV && b->v->op == EXPR_FDIV &&
+           a->v->kid[1]->op == EXPR_CONST && a->v->kid[1] == b->v->kid[1];
 }
 
 void db_num_cmp(expr_ctx *cx, const db_val *a, const db_val *b, expr **lt, expr **eq)
 {
-    if (half(a) && half(b)) { /* exact halves order as their integers: no floating point */
+    if (same_scale(a, b)) {
+        /* k / u against k' / u: the order of k and k'. Exact for PostgreSQL's numeric, which
+         * compares decimals exactly; for SQLite's doubles while |k| < 10^15 (every cell: its
+         * domain constraint), where k -> k / 10^s is strictly increasing (consecutive quotients
+         * are 10^-s apart, more than two units in the last place) — no FP query for
+         * ORDER BY price or a.price < b.price */
         *lt = expr_cmp(cx, PRED_SLT, a->scaled, b->scaled);
         *eq = expr_cmp(cx, PRED_EQ, a->scaled, b->scaled);
     } else if (a->is_real && b->is_real) {

@@ -293,6 +293,48 @@ static int cast_kind(const PgQuery__TypeName *tn)
     return !strcasecmp(n, "text") || !strcasecmp(n, "varchar") ? 2 : 0;
 }
 
+/* The date kind of a cast's type: date, time, timestamp[tz] (DATE '2026-01-01', '...'::timestamp). */
+static db_date_kind cast_date_kind(const PgQuery__TypeName *tn)
+{
+    if (!tn || !tn->n_names || tn->n_array_bounds || tn->n_typmods ||
+        tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+        return DB_DATE_NONE;
+    const char *n = tn->names[tn->n_names - 1]->string->sval;
+    return !strcasecmp(n, "date")                                         ? DB_DATE_DATE
+           : !strcasecmp(n, "time")                                       ? DB_DATE_TIME
+           : !strcasecmp(n, "timestamp") || !strcasecmp(n, "timestamptz") ? DB_DATE_DATETIME
+                                                                          : DB_DATE_NONE;
+}
+
+/*
+ * A cast to a date kind, as PostgreSQL reads it: a text literal that is an ISO-8601 text of that
+ * kind is that text (date cells are their ISO text, compared by bytes), a date literal cast to a
+ * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself. Anything else:
+ * "CAST". SQLite's CAST AS DATE means NUMERIC affinity: q->date_cast makes such a query concrete
+ * there (db_cond_expr).
+ */
+static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
+{
+    db_sexpr *e = db_sql_conv_expr(c, tc->arg);
+    if (!e) return NULL;
+    c->q->date_cast = true; /* PostgreSQL's meaning (db_cond_expr) */
+    if (e->kind == DBX_TEXT && k == DB_DATE_DATETIME && db_date_text_valid(DB_DATE_DATE, e->text)) {
+        char *t = malloc(strlen(e->text) + 10);
+        if (t) {
+            sprintf(t, "%s 00:00:00", e->text);
+            free(e->text);
+            e->text = t;
+        }
+    }
+    if (e->kind == DBX_TEXT && db_date_text_valid(k, e->text)) return e;
+    if (e->kind == DBX_COLUMN && e->from >= 0 && e->from < c->q->nfrom &&
+        c->s->tables[c->q->from_table[e->from]].cols[e->column].date == k)
+        return e;
+    sexpr_free(e);
+    db_sql_unsupported(c->q, "CAST");
+    return NULL;
+}
+
 /*
  * A cast that changes nothing sympath models (PostgreSQL writes them in its catalog's
  * CHECK text and users write them in queries): a literal or column cast to an integer
@@ -303,6 +345,8 @@ static int cast_kind(const PgQuery__TypeName *tn)
  */
 static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
 {
+    db_date_kind dk = cast_date_kind(tc->type_name);
+    if (dk) return conv_date_cast(c, tc, dk);
     int kind = cast_kind(tc->type_name);
     db_sexpr *e = kind ? db_sql_conv_expr(c, tc->arg) : NULL;
     if (!e) {

@@ -826,6 +826,10 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
         *why = "DATE column compared with a text not in ISO-8601 form";
         return NULL;
     }
+    if (!q->like_exact && q->date_cast) {
+        *why = "cast to a date type (SQLite: NUMERIC affinity)";
+        return NULL;
+    }
     for (int k = 0; k < nparams && k < 64; k++) {
         if (!q->date_param[k] || !params[k].null || !params[k].is_text || (params[k].null->value & 1)) continue;
         char buf[256];

@@ -166,6 +166,10 @@ struct solver {
     Z3_ast hold[8];
     unsigned nhold;
     bool failed; /* a Z3 call returned NULL during translation */
+    /* in the child of a forked query (solver_z3.c, run_z3_forked): the unsat core is left in
+     * tmp_set[0..child_ncore) for the parent instead of being stored */
+    bool in_child;
+    size_t child_ncore;
 
     solver_stats st;
 };

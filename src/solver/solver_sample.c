@@ -33,35 +33,6 @@
 enum { MAX_NODES = 20000, MAX_CONSTS = 24, MAX_FSYMS = 8, MAX_EVALS = 12000, MAX_CANDS = 4096 };
 #define MAX_SECONDS 0.1 /* a round never costs more than this (long path conditions) */
 
-/* An open-addressing set of node pointers. cap must be a power of two: slots are masked with
- * cap - 1, and with another cap the probe reaches only some slots and loops forever once they
- * are full (40000 reached 1024 of them: a hang on path conditions of over 1024 nodes). */
-#define PSET_CAP 65536 /* >= 2 * MAX_NODES, a power of two */
-typedef struct pset {
-    const expr **k;
-    size_t cap, n;
-} pset;
-
-static size_t slot(const pset *p, const expr *e)
-{
-    uint64_t h = (uint64_t)(uintptr_t)e * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 20) & (p->cap - 1);
-}
-
-/* Insert e; returns 1 if new, 0 if present, -1 when full. */
-static int pset_add(pset *p, const expr *e)
-{
-    if (2 * (p->n + 1) > p->cap || p->n >= MAX_NODES) return -1;
-    size_t i = slot(p, e);
-    while (p->k[i]) {
-        if (p->k[i] == e) return 0;
-        i = (i + 1) & (p->cap - 1);
-    }
-    p->k[i] = e;
-    p->n++;
-    return 1;
-}
-
 typedef struct fsym {
     uint32_t idx;
     unsigned width;
@@ -97,22 +68,17 @@ static void add_sym(scan *sc, const expr *k, bool is_float)
  * the last constraint (the target, whose constants matter most) first. */
 static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
 {
-    _Static_assert((PSET_CAP & (PSET_CAP - 1)) == 0 && PSET_CAP >= 2 * MAX_NODES, "pset capacity");
-    pset seen = {calloc(PSET_CAP, sizeof(const expr *)), PSET_CAP, 0};
+    ptrmap seen = PTRMAP_INIT; /* the nodes scanned, at most MAX_NODES */
     size_t cap = 256, sp = 0;
     const expr **st = malloc(cap * sizeof *st);
-    if (!seen.k || !st) {
-        free(seen.k);
-        free(st);
-        return false;
-    }
+    if (!st) return false;
     for (size_t i = n; i-- > 0;) {
         st[sp++] = cs[i];
         while (sp) {
             const expr *e = st[--sp];
-            int r = pset_add(&seen, e);
-            if (r <= 0) {
-                if (r < 0) sp = 0; /* too big: scan what was seen */
+            if (ptrmap_get(&seen, e)) continue;
+            if (seen.n >= MAX_NODES || ptrmap_put(&seen, e, NULL, NULL)) {
+                sp = 0; /* too big: scan what was seen */
                 continue;
             }
             bool fp = expr_op_is_fp(e->op);
@@ -133,7 +99,7 @@ static bool scan_dags(const expr *const *cs, size_t n, scan *sc)
             }
         }
     }
-    free(seen.k);
+    ptrmap_clear(&seen);
     free(st);
     return true;
 }

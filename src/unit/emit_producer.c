@@ -19,7 +19,9 @@
  * of that type (unit_destructor; else free when the recorder saw the value is the start of a heap
  * block the producer allocated, `make ID h`, and nothing otherwise): the input, a fresh result of the
  * same type (`sdsdup`), or, when the function consumed it (its
- * result replaces the input, unit_param_consumed), the result.
+ * result replaces the input, unit_param_consumed), the result. A void target named like a
+ * destructor that is not the type's destructor (`en_free_kids(n)` where `en_free` is) released what
+ * the object owns: the test frees the block itself when the producer allocated it (`make ID h`).
  */
 
 static const ur_make *make_of(const unit_record *r, int id)
@@ -210,7 +212,13 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
             cast = castbuf;
         }
         if (called && unit_param_consumed(t->fn, pi)) {
-            if (t->fn->type->ret->kind == UT_VOID) continue; /* a destructor: it released the input */
+            if (t->fn->type->ret->kind == UT_VOID) {
+                /* the type's destructor released the input; another function named like one (a
+                 * partial destructor: `te_free_parameters` frees a node's children) released what
+                 * the object owns, not its block: free releases that when the producer allocated it */
+                if (d && strcmp(d, t->fn->name) && m->kind == 'h') sb_printf(b, "    free((void *)%s);\n", n->local[k]);
+                continue;
+            }
             const ur_value *rv = &r->ret;
             if (rv->kind == 's' || (rv->kind == 'p' && strcmp(rv->text, "0"))) {
                 if (!released_ret) sb_printf(b, "    %s(%sret);\n", rel, cast);

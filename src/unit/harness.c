@@ -280,12 +280,17 @@ static void gen_fill(gen *g, const ut_type *t)
         } else if (e->kind == UT_INT && e->is_plain_char) {
             /* a string: NUL-terminated within str_len bytes, or NULL */
             unsigned L = g->o->str_len;
+            /* a parameter that is a writable `char *` without a length may be an output buffer the
+             * caller sizes (`base64_encode(in, inlen, char *out)`): room for 4 (L + 1) bytes, the
+             * string still L symbolic bytes and a NUL */
+            unsigned room = e->is_const ? L + 1 : 4 * (L + 1);
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
-            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = malloc(%u);\n", L + 1);
+            sb_printf(b, "    size_t room = depth == 0 ? %u : %u;\n", room, L + 1);
+            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = calloc(room, 1);\n");
             char *es = unqual(e);
-            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
-                      L + 1, e->id, es);
+            sb_printf(b, "        sympu_register(s, %d, 1, room, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
+                      e->id, es);
             free(es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
@@ -297,6 +302,20 @@ static void gen_fill(gen *g, const ut_type *t)
             sb_printf(b, "        sympu_register(s, -2, 1, 16, 0, sympu_dump_byte, \"a\", name, \"unsigned char\");\n");
             sb_printf(b, "        sym_bytes(s, 16, name);\n        *o = s;\n");
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
+        } else if (e->kind == UT_INT && e->is_char) {
+            /* bytes without a length (`unsigned char *out` of a decoder, `const uint8_t *key`):
+             * str_len + 1 symbolic bytes, as a string gets, or NULL; one byte is too small for
+             * either (every test that wrote past it was dropped by the sanitizer check) */
+            unsigned L = g->o->str_len + 1;
+            char *es = unqual(e);
+            sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
+            sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
+            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = malloc(%u);\n", es, L);
+            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id, L,
+                      e->id, es);
+            sb_printf(b, "        sym_bytes(s, %u, name);\n        *o = s;\n", L);
+            sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
+            free(es);
         } else if (fillable(e)) {
             /* LCT: fresh object (within the depth bound), NULL, or an alias of an earlier
              * fresh object of the same type */
@@ -437,6 +456,47 @@ static int global_ok(const ut_type *t)
     return fillable(t) && t->kind != UT_UNION;
 }
 
+void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
+                         const char *nn, int read_len, const char *ind)
+{
+    const ut_type *e = t->pointee;
+    char *es = e->kind == UT_VOID ? strdup("unsigned char") : unqual(e);
+    char pn[40];
+    snprintf(pn, sizeof pn, "*%s", bn);
+    char *pd = unit_declarator(es, pn);
+    if (read_len)
+        sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
+                  o->buf_len);
+    sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
+    free(pd);
+    free(es);
+}
+
+void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
+                        const char *nn, const char *ind)
+{
+    const ut_type *e = t->pointee;
+    int bytes = e->kind == UT_VOID;
+    char *es = bytes ? strdup("unsigned char") : unqual(e);
+    char dn[32];
+    if (bytes)
+        snprintf(dn, sizeof dn, "sympu_dump_byte");
+    else
+        snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
+    sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
+              bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+    sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
+    if (bytes)
+        sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);
+    else {
+        /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
+        if (e->kind == UT_PTR) sb_printf(b, "%s    sympu_null_ok = %d;\n", ind, o->null_all);
+        sb_printf(b, "%s    sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", ind, e->id, bn, path);
+    }
+    sb_printf(b, "%s}\n", ind);
+    free(es);
+}
+
 static void gen_driver(gen *g, const ut_func *f)
 {
     strbuf *b = &g->out;
@@ -462,41 +522,35 @@ static void gen_driver(gen *g, const ut_func *f)
         if (p->len_param >= 0) {
             /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
              * the length is read here, or earlier when its parameter comes first */
-            const ut_param *lp = &f->params[p->len_param];
-            const ut_type *e = t->pointee;
-            int bytes = e->kind == UT_VOID;
-            char *es = bytes ? strdup("unsigned char") : unqual(e);
-            char bn[32];
+            char bn[32], nn[32];
             snprintf(bn, sizeof bn, "sympu_b%zu", i);
-            char pn[40];
-            snprintf(pn, sizeof pn, "*%s", bn);
-            char *pd = unit_declarator(es, pn);
-            if (p->len_param > (int)i)
-                sb_printf(b, "    size_t sympu_n%zu = sym_size_t(\"%s\");\n    sym_assume(sympu_n%zu <= %u);\n", i,
-                          lp->name, i, g->o->buf_len);
-            sb_printf(b, "    %s = malloc(sympu_n%zu ? sympu_n%zu * sizeof %s[0] : 1);\n", pd, i, i, bn);
+            snprintf(nn, sizeof nn, "sympu_n%zu", i);
+            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, "    ");
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
-            char dn[32];
-            if (bytes)
-                snprintf(dn, sizeof dn, "sympu_dump_byte");
-            else
-                snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
-            sb_printf(b, "    sympu_register(%s, %d, sizeof %s[0], sympu_n%zu, 0, %s, \"a\", \"%s\", \"%s\");\n", bn,
-                      bytes ? -2 : e->alias_id, bn, i, dn, p->name, es);
-            sb_printf(b, "    for (size_t k = 0; k < sympu_n%zu; k++) {\n", i);
-            if (bytes)
-                sb_printf(b, "        %s[k] = sym_uchar(\"%s[]\");\n", bn, p->name);
-            else {
-                /* a pointer element is NULL lazily, where the unit checks it (v[i] == NULL) */
-                if (e->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
-                sb_printf(b, "        sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", e->id, bn, p->name);
-            }
-            sb_printf(b, "    }\n");
-            free(pd);
+            harness_pair_elems(b, g->o, t, p->name, bn, nn, "    ");
+        } else if (p->buf_param >= 0 && t->kind == UT_PTR) {
+            /* the count through a pointer (`size_t *num_headers`): an object holding the buffer's
+             * element count (the capacity), which the function may overwrite (the count filled) */
+            const ut_type *e = t->pointee;
+            char *es = unqual(e), ln[32];
+            snprintf(ln, sizeof ln, "*sympu_l%zu", i);
+            char *ld = unit_declarator(es, ln);
+            sb_printf(b, "    %s = malloc(sizeof *sympu_l%zu);\n    *sympu_l%zu = (%s)sympu_n%d;\n", ld, i, i, es,
+                      p->buf_param);
+            char *vd = unit_declarator(ts, vn);
+            sb_printf(b, "    %s = sympu_l%zu;\n", vd, i);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
+            sb_printf(b,
+                      "    sympu_built(sympu_register(sympu_l%zu, %d, sizeof *sympu_l%zu, 1, 0, sympu_dump_%d, \"-\", "
+                      "\"%s\", \"%s\"));\n",
+                      i, e->alias_id, i, e->id, p->name, es);
+            free(vd);
+            free(ld);
             free(es);
         } else if (p->buf_param >= 0) {
             if (p->buf_param > (int)i)
@@ -517,6 +571,8 @@ static void gen_driver(gen *g, const ut_func *f)
                 sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n", g->o->null_all,
                           g->o->null_all);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
+            int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
+            if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);
             if (t->kind == UT_UNION)
                 sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,
                           t->spelling);

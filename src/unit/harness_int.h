@@ -66,6 +66,19 @@ void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
 /* Whether an object of type t can be allocated and filled from inputs (harness.c's rule: scalars,
  * pointers, complete structs, arrays of those; no anonymous type). */
 int harness_fillable(const ut_type *t);
+
+/*
+ * The buffer of a buffer/length pair (EvoSuite's symbolic array), shared by the driver and the
+ * producers' arguments. harness_pair_buffer writes, each line prefixed with ind: when read_len,
+ * `size_t NN = sym_size_t("LEN_NAME")` bounded by o->buf_len (else NN was declared earlier), then
+ * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void). After the caller
+ * has registered its pointer object, harness_pair_elems registers the array (flag a, record path
+ * path) and fills its NN elements from inputs named `PATH[]`. Nothing is returned; b grows.
+ */
+void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
+                         const char *nn, int read_len, const char *ind);
+void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
+                        const char *nn, const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
 char *harness_unqual(const ut_type *t);
 

@@ -19,14 +19,36 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
 {
     for (size_t k = 0; k < fn->nparams; k++) {
         const ut_param *a = &fn->params[k];
-        char *as = harness_unqual(a->type), vn[32];
+        char *as = harness_unqual(a->type), vn[32], bn[32], nn[32], path[160];
         snprintf(vn, sizeof vn, "sympu_m%zu", k);
+        snprintf(bn, sizeof bn, "sympu_mb%zu", k);
+        snprintf(nn, sizeof nn, "sympu_mn%zu", k);
+        snprintf(path, sizeof path, "%s_%s", p->name, a->name);
+        /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
+         * the driver's parameters, its length argument the element count */
+        if (a->len_param >= 0)
+            harness_pair_buffer(b, o, a->type, fn->params[a->len_param].name, bn, nn, a->len_param > (int)k,
+                                "        ");
+        else if (a->buf_param > (int)k)
+            sb_printf(b, "        size_t sympu_mn%d = sym_size_t(\"%s_%s\");\n        sym_assume(sympu_mn%d <= %u);\n",
+                      a->buf_param, p->name, a->name, a->buf_param, o->buf_len);
         char *d = unit_declarator(as, vn);
-        sb_printf(b, "        %s;\n", d);
+        if (a->len_param >= 0)
+            sb_printf(b, "        %s = %s;\n", d, bn);
+        else if (a->buf_param >= 0)
+            sb_printf(b, "        %s = (%s)sympu_mn%d;\n", d, as, a->buf_param);
+        else
+            sb_printf(b, "        %s;\n", d);
         sb_printf(b,
                   "        int sympu_m%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
                   "\"%s_%s_arg\", \"%s\");\n        (void)sympu_m%zuid;\n",
                   k, vn, vn, a->type->id, p->name, a->name, as, k);
+        if (a->len_param >= 0 || a->buf_param >= 0) {
+            if (a->len_param >= 0) harness_pair_elems(b, o, a->type, path, bn, nn, "        ");
+            free(d);
+            free(as);
+            continue;
+        }
         if (a->type->kind == UT_PTR)
             sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all, o->null_all);
         sb_printf(b, "        sympu_fill_%d((void *)&%s, \"%s_%s\", 0);\n", a->type->id, vn, p->name, a->name);
@@ -48,7 +70,7 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     sb_printf(b, ");\n        char sympu_mkind = 'r';\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n        sympu_in_call = 0;\n"
                  "        if (sympu_heap_block((const void *)sympu_v)) sympu_mkind = 'h';\n"
-                 "        sympu_nallocs = 0;\n#endif\n");
+                 "        sympu_allocs_made();\n#endif\n");
     sb_printf(b, "        memcpy((void *)&sympu_a%zu, &sympu_v, sizeof sympu_a%zu);\n", i, i);
     sb_printf(b, "        sympu_rec(\"make %%d %%c %s", fn->name);
     for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
@@ -177,7 +199,9 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     unit_producer items[UNIT_MAX_PRODUCERS];
     for (size_t j = 0; j < np && nadders; j++) {
         const ut_type *r = pr[j].fn->type->ret;
-        if (pr[j].kind == UP_RETURN && r->kind == UT_PTR && !r->pointee->is_const) items[nitems++] = pr[j];
+        int pairs = 0; /* an item's arguments are filled one by one: no buffer/length pair */
+        for (size_t k = 0; k < pr[j].fn->nparams; k++) pairs |= pr[j].fn->params[k].len_param >= 0;
+        if (pr[j].kind == UP_RETURN && r->kind == UT_PTR && !r->pointee->is_const && !pairs) items[nitems++] = pr[j];
     }
     for (size_t j = 0; j < np; j++) {
         sb_printf(b, "    %sif (sympu_mk == %zu) { /* %s */\n", j ? "} else " : "", j, pr[j].fn->name);

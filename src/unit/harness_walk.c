@@ -80,6 +80,8 @@ static void walk_value(strbuf *b, const ut_type *owner, const ut_type *t, const 
             sb_printf(b, "    if (!sympu_walk_chars((const char *)(%s), %llu, %s))\n", expr,
                       (unsigned long long)t->count, tv);
         sb_printf(b, "    for (size_t k%d = 0; k%d < %llu; k%d++) {\n", lvl, lvl, n, lvl);
+        sb_printf(b, "        if (!sympu_walk_fits(vo, room, &(%s)[k%d], sizeof (%s)[k%d])) break;\n", expr, lvl, expr,
+                  lvl);
         sb_printf(b, "        char t%d[260];\n        snprintf(t%d, sizeof t%d, \"%%s[%%zu]\", %s, k%d);\n", lvl, lvl,
                   lvl, tv, lvl);
         char ex[512], tn[32];
@@ -106,13 +108,20 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
         sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps) {\n", i);
         sb_printf(b, "    const %s *o = vo;\n    (void)o, (void)hops, (void)steps;\n",
                   strncmp(t->spelling, "const ", 6) ? t->spelling : t->spelling + 6);
+        /* a block the call allocated may be shorter than the struct (the struct hack: a node
+         * allocated without its trailing `kids[1]`): a field past its end is not read */
+        sb_puts(b, "    size_t room = sympu_heap_room(vo);\n    (void)room;\n");
         for (size_t k = 0; k < t->nfields; k++) {
             const ut_field *f = &t->fields[k];
             if (!*f->name || !f->type) continue;
             if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
             if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
             /* the path of the field: the prefix ("->", "x.") and its name */
-            sb_printf(b, "    {\n    char tf[260];\n    snprintf(tf, sizeof tf, \"%%s%s\", prefix);\n", f->name);
+            if (f->bitfield)
+                sb_puts(b, "    {\n");
+            else
+                sb_printf(b, "    if (sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, f->name);
+            sb_printf(b, "    char tf[260];\n    snprintf(tf, sizeof tf, \"%%s%s\", prefix);\n", f->name);
             char ex[300];
             snprintf(ex, sizeof ex, "o->%s", f->name);
             walk_value(b, t, f->type, ex, "tf", 1, f->bitfield);

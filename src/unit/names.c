@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "unit.h"
 #include "util/util.h"
@@ -80,9 +81,55 @@ static int length_name(const char *n)
     return 0;
 }
 
+/* The word before a length name's tail ("in" of "inlen", "last" of "last_len"), into out; empty
+ * when n is no tailed length name. */
+static void length_prefix(const char *n, char *out, size_t cap)
+{
+    static const char *tails[] = {"length", "count", "size", "len", "_n", "sz", NULL};
+    size_t l = strlen(n);
+    out[0] = 0;
+    for (int i = 0; tails[i]; i++) {
+        size_t k = strlen(tails[i]);
+        if (l > k && !strcmp(n + l - k, tails[i])) {
+            size_t m = l - k;
+            while (m > 0 && n[m - 1] == '_') m--;
+            if (m >= cap) m = cap - 1;
+            memcpy(out, n, m);
+            out[m] = 0;
+            return;
+        }
+    }
+}
+
+/* Whether a length named n can measure the buffer named buf: an exact length name ("len",
+ * "n"), or a tailed one whose word is about that buffer ("inlen" for in, "data_size" for
+ * data, "klen" for key) or about any buffer ("max_len", "total_size", "buffer_length"); not
+ * one about something else ("last_len" after `size_t *num_headers`: the length of an earlier
+ * read, no extent of the pointer before it). */
+static int length_word_fits(const char *n, const char *buf)
+{
+    static const char *any[] = {"max",  "total", "buf", "buffer", "data", "alloc", "avail", "byte", "bytes",
+                                "elem", "item",  "str", "src",    "dst",  "in",    "out",   NULL};
+    char w[128];
+    while (*n == '_') n++; /* `char *buf, size_t *_bufsz` (picohttpparser): the same word */
+    while (*buf == '_') buf++;
+    length_prefix(n, w, sizeof w);
+    size_t k = strlen(w), l = strlen(buf);
+    if (k == 0) return 1;
+    for (int i = 0; any[i]; i++)
+        if (!strcasecmp(w, any[i])) return 1;
+    return !strncasecmp(buf, w, k) || !strncasecmp(w, buf, l);
+}
+
+int unit_count_ptr(const ut_type *t)
+{
+    return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && !t->pointee->is_const &&
+           !t->pointee->is_char;
+}
+
 static int length_name_of(const char *n, const char *buf)
 {
-    if (length_name(n)) return 1;
+    if (length_name(n)) return length_word_fits(n, buf);
     if (n[0] == 'n' && !strcmp(n + 1, buf)) return 1;                /* a, na */
     if (n[0] == 'n' && n[1] == '_' && !strcmp(n + 2, buf)) return 1; /* a, n_a */
     size_t l = strlen(buf);
@@ -100,6 +147,20 @@ static int buffer_ok(const ut_type *p)
            (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
 }
 
+int unit_length_within(const ut_func *f, size_t i)
+{
+    if (i >= f->nparams) return -1;
+    const ut_param *p = &f->params[i];
+    if (!p->type || p->type->kind != UT_INT || p->len_param >= 0 || p->buf_param >= 0 || !length_name(p->name))
+        return -1;
+    for (size_t k = 0; k < i; k++) {
+        const ut_param *bp = &f->params[k];
+        if (bp->len_param >= 0 && bp->len_param < (int)i && !unit_count_ptr(f->params[bp->len_param].type))
+            return (int)k;
+    }
+    return -1;
+}
+
 void unit_pair_buffers(ut_func *f)
 {
     /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */
@@ -107,9 +168,19 @@ void unit_pair_buffers(ut_func *f)
         for (size_t i = 0; i + 1 < f->nparams; i++) {
             size_t bi = order ? i + 1 : i, li = order ? i : i + 1;
             ut_param *bp = &f->params[bi], *lp = &f->params[li];
-            if (!buffer_ok(bp->type) || !lp->type || lp->type->kind != UT_INT) continue;
+            if (!buffer_ok(bp->type) || !lp->type) continue;
+            /* the count through a pointer (`struct phr_header *headers, size_t *num_headers`: the
+             * capacity in, the count filled out): after an array the function fills (not const, no
+             * pointers: `const char **method, size_t *method_len` is two out-parameters) */
+            int by_ptr = !order && unit_count_ptr(lp->type) && !bp->type->pointee->is_const &&
+                         bp->type->pointee->kind != UT_PTR && bp->type->pointee->kind != UT_VOID;
+            if (lp->type->kind != UT_INT && !by_ptr) continue;
             if (bp->len_param >= 0 || bp->buf_param >= 0 || lp->len_param >= 0 || lp->buf_param >= 0) continue;
-            if (!length_name_of(lp->name, bp->name)) continue;
+            /* `num_` + the buffer's name only by pointer: jsmn_parse's `jsmntok_t *tokens, unsigned
+             * num_tokens` as a symbolic array cost the search 18 of its 54 branch directions in 30 s
+             * (the tokens are written before they are read; their count and fields only multiply paths) */
+            const char *nb = !strncmp(lp->name, "num", 3) ? lp->name + 3 + (lp->name[3] == '_') : "";
+            if (!length_name_of(lp->name, bp->name) && !(by_ptr && !strcmp(nb, bp->name))) continue;
             bp->len_param = (int)li;
             lp->buf_param = (int)bi;
         }

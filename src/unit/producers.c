@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "unit.h"
 #include "harness_int.h"
@@ -58,18 +59,24 @@ int unit_destructor_name(const char *name)
     return has_word(name, w);
 }
 
-/* An argument a producer's call can be given from inputs: fillable, no untyped or length-paired
- * buffer, and nothing of P's own type (that would need a P first). */
+/* An argument a producer's call can be given from inputs: fillable, a buffer with its length
+ * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
+ * error)`, `sdsnewlen(init, initlen)`), no other untyped buffer, and nothing of P's own type (that
+ * would need a P first). */
 static int arg_ok(const ut_param *a, const ut_type *pt)
 {
     const ut_type *t = a->type;
-    if (a->len_param >= 0 || a->buf_param >= 0) return 0;
+    if (a->buf_param >= 0) return !unit_count_ptr(t); /* a pair's length: the buffer's element count */
     if (!harness_fillable(t)) return 0;
-    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
+    int paired = a->len_param >= 0;
+    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
     /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
      * producer writes there before calling it (the recorded values are those after the producer) */
-    if (t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
+    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
     if (same_spelling(t, pt)) return 0;
+    /* an array of P (`sds sdsjoinsds(sds *argv, int argc, ...)`): its elements would need P's
+     * producers first; built as plain strings they lack sds's hidden header */
+    if (t->kind == UT_PTR && same_spelling(t->pointee, pt)) return 0;
     const ut_type *sp = struct_pointee(pt);
     if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;
     return 1;
@@ -164,17 +171,34 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
     return n;
 }
 
+/* How well a destructor's name fits, lower is better: a name that ends with the destructor's word
+ * (`te_free`, `cJSON_Delete`) before one that has it inside (`te_free_parameters` frees a node's
+ * children, not the node), then the shorter name. */
+static size_t destructor_rank(const char *name)
+{
+    static const char *const w[] = {"free", "delete", "destroy", "release", NULL};
+    size_t n = strlen(name), ends = 0;
+    for (size_t i = 0; w[i]; i++) {
+        size_t k = strlen(w[i]);
+        if (n >= k && !strcasecmp(name + n - k, w[i])) ends = 1;
+    }
+    return (ends ? 0 : 4096) + n;
+}
+
 const char *unit_destructor(const unit_info *u, const ut_type *t)
 {
-    const char *canon = NULL;
+    const char *same = NULL, *canon = NULL;
     for (size_t i = 0; i < u->ndefs; i++) {
         const ut_func *d = &u->defs[i];
         if (d->nparams != 1 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name)) continue;
         const ut_type *a = d->params[0].type;
-        if (same_spelling(a, t)) return d->name;
-        if (!canon && a->canonical && t->canonical && !strcmp(a->canonical, t->canonical)) canon = d->name;
+        if (same_spelling(a, t)) {
+            if (!same || destructor_rank(d->name) < destructor_rank(same)) same = d->name;
+        } else if (a->canonical && t->canonical && !strcmp(a->canonical, t->canonical)) {
+            if (!canon || destructor_rank(d->name) < destructor_rank(canon)) canon = d->name;
+        }
     }
-    return canon;
+    return same ? same : canon;
 }
 
 int unit_param_consumed(const ut_func *f, size_t i)

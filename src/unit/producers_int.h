@@ -20,8 +20,11 @@
  *              allocates a T and calls f on it.
  * Not producers: the target itself; functions taking an argument of P's aliasing class (they
  * need a P first: `sdscat(sds, ...)` — sequences longer than one call are not built); variadic
- * ones; ones with an argument that cannot be filled (void *, a buffer paired with a length,
- * an incomplete type) or is an out-parameter (a pointer to a pointer); static functions of a .c the harness does not include. A plain `char *`
+ * ones; ones with an argument that cannot be filled (a void * without a length, an incomplete
+ * type) or is an out-parameter (a pointer to a pointer without a length); static functions of a
+ * .c the harness does not include. A buffer paired with a length (`te_compile(expr, variables,
+ * var_count, error)`) is a symbolic array as for a target's parameter (its length the element
+ * count); such a producer makes no container item. A plain `char *`
  * or a pointer to a scalar has no producer unless P is spelled with a typedef.
  */
 typedef enum unit_producer_kind { UP_RETURN, UP_INIT } unit_producer_kind;
@@ -69,7 +72,9 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
  * The unit's destructor of type t: a function defined in the unit (u->defs) taking exactly one
  * parameter and returning void, named like a destructor (free, delete, destroy, release; any
  * case: `sdsfree`, `cJSON_Delete`), whose parameter is spelled like t (unqualified), else one
- * whose parameter has t's canonical type. Returns its name (borrowed from u) or NULL.
+ * whose parameter has t's canonical type; among several, one whose name ends with the word
+ * (`te_free` before `te_free_parameters`), then the shortest. Returns its name (borrowed from
+ * u) or NULL.
  */
 const char *unit_destructor(const unit_info *u, const ut_type *t);
 

@@ -153,15 +153,25 @@ static char *malloced_name(const char *test_text, unsigned line)
     return name;
 }
 
-/* Whether the object named obj ("buf_obj", "s") is one of the inputs whose extent the function knows. */
-static int sized(const unit_san_ctx *c, const char *obj)
+/* Whether the object named obj ("buf_obj", "s") is the input of one of the n names. */
+static int input_among(const char *const *names, size_t n, const char *obj)
 {
     if (!obj) return 0;
     size_t ol = strlen(obj);
     if (ol > 4 && !strcmp(obj + ol - 4, "_obj")) ol -= 4;
-    for (size_t i = 0; i < c->nsized_inputs; i++)
-        if (strlen(c->sized_inputs[i]) == ol && !strncmp(c->sized_inputs[i], obj, ol)) return 1;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(names[i]) == ol && !strncmp(names[i], obj, ol)) return 1;
     return 0;
+}
+
+/* Whether an access (READ or WRITE, acc: the report's access line) past the end of the input obj
+ * is the unit's fault: the function was told its extent (a buffer with a length, a string it
+ * reads), not an output string written past the end (the caller sizes that buffer). */
+static int sized(const unit_san_ctx *c, const char *obj, const char *acc)
+{
+    if (!input_among(c->sized_inputs, c->nsized_inputs, obj)) return 0;
+    int write = acc && !strncmp(acc, "WRITE", 5);
+    return !(write && input_among(c->out_strings, c->nout_strings, obj));
 }
 
 /* The input's name as the reason gives it: "s_obj" -> "s". */
@@ -311,7 +321,7 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
             else if (before) /* ASan names a heap underflow "heap-buffer-overflow" too */
                 v->reason = util_strf("sanitizer: %s%s on input %s (built by the test, not by the unit)", kind,
                                       strstr(kind, "underflow") ? "" : " before the start", in);
-            else if (sized(c, obj))
+            else if (sized(c, obj, acc))
                 v->kind = USAN_BUG,
                 v->reason = util_strf("%s past the end of input %s (its extent is a parameter)", kind, in);
             else
@@ -396,16 +406,21 @@ static int runtime_ok(const char *dir, FILE *log)
     return state;
 }
 
-/* The inputs of t whose extent its function knows (buffer with a length, plain char string). */
-static const char **sized_inputs(const unit_test *t, size_t *n)
+/* The inputs of t whose extent its function knows (buffer with a length, plain char string);
+ * *outs (malloc'ed, *nout names) gets the non-const strings without a length among them (output
+ * buffers). Both arrays borrow the names from t. */
+static const char **sized_inputs(const unit_test *t, size_t *n, const char ***outs, size_t *nout)
 {
     const ut_func *f = t->fn;
     const char **v = calloc(f->nparams + 1, sizeof *v);
-    *n = 0;
+    *outs = calloc(f->nparams + 1, sizeof **outs);
+    *n = *nout = 0;
     for (size_t i = 0; v && i < f->nparams; i++) {
         const ut_type *ty = f->params[i].type;
-        if (f->params[i].len_param >= 0 || (ty->kind == UT_PTR && ty->pointee && ty->pointee->is_plain_char))
-            v[(*n)++] = f->params[i].name;
+        int str = ty->kind == UT_PTR && ty->pointee && ty->pointee->is_plain_char;
+        if (f->params[i].len_param >= 0 || str) v[(*n)++] = f->params[i].name;
+        if (str && f->params[i].len_param < 0 && !ty->pointee->is_const && *outs)
+            (*outs)[(*nout)++] = f->params[i].name;
     }
     return v;
 }
@@ -518,13 +533,15 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
             char *out = util_read_file(tlog ? tlog : log, NULL);
             free(tlog);
             int passed = rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-            size_t nsized = 0;
-            const char **sz = sized_inputs(t, &nsized);
-            unit_san_ctx ctx = {test_base,        *text, (const char *const *)c->abs_sources, c->nsources, sz, nsized,
-                                has_null_input(t)};
+            size_t nsized = 0, nouts = 0;
+            const char **outs = NULL, **sz = sized_inputs(t, &nsized, &outs, &nouts);
+            unit_san_ctx ctx = {test_base,         *text, (const char *const *)c->abs_sources,
+                                c->nsources,       sz,    nsized,
+                                has_null_input(t), outs,  nouts};
             unit_san_verdict v;
             unit_san_classify(out, &ctx, &v);
             free(sz);
+            free(outs);
             free(out);
             fn_result *fr = fr_of(frs, nfr, t->fn);
             if (v.kind == USAN_NONE && passed) {

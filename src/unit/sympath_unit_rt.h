@@ -254,18 +254,22 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 static char sympu_freed[SYMPU_MAX_OBJS + 1];
 
-/* Blocks malloc, calloc or realloc gave during the call and not freed since (the first
- * SYMPU_MAX_ALLOCS): a returned pointer among them is heap memory the call allocated, which the
- * test releases. */
+/* Blocks malloc, calloc or realloc gave during the call or a producer's call and not freed
+ * since (the first SYMPU_MAX_ALLOCS): a returned pointer that starts one of the call's is heap
+ * memory the call allocated, which the test releases; the producers' (made, kept after
+ * sympu_allocs_made) only give their extent to the walk, so a produced node allocated shorter than
+ * its struct is not read past its end. */
 #define SYMPU_MAX_ALLOCS 4096
 static void *sympu_allocs[SYMPU_MAX_ALLOCS];
 static size_t sympu_alloc_size[SYMPU_MAX_ALLOCS];
+static char sympu_alloc_made[SYMPU_MAX_ALLOCS];
 static int sympu_nallocs, sympu_in_call;
 
 static void sympu_alloc_add(void *p, size_t n)
 {
     if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) {
         sympu_alloc_size[sympu_nallocs] = n;
+        sympu_alloc_made[sympu_nallocs] = 0;
         sympu_allocs[sympu_nallocs++] = p;
     }
 }
@@ -277,11 +281,19 @@ static void sympu_alloc_del(const void *p)
             sympu_nallocs--;
             sympu_allocs[i] = sympu_allocs[sympu_nallocs];
             sympu_alloc_size[i] = sympu_alloc_size[sympu_nallocs];
+            sympu_alloc_made[i] = sympu_alloc_made[sympu_nallocs];
             return;
         }
 }
 
-/* The bytes from p to the end of a block the call allocated (p inside it), else (size_t)-1. */
+/* After a producer's call: its blocks are no longer the call's (kept for their extent). */
+static void sympu_allocs_made(void)
+{
+    for (int i = 0; i < sympu_nallocs; i++) sympu_alloc_made[i] = 1;
+}
+
+/* The bytes from p to the end of a block the call or a producer allocated (p inside it), else
+ * (size_t)-1. */
 static size_t sympu_heap_room(const void *p)
 {
     for (int i = 0; p && i < sympu_nallocs; i++) {
@@ -291,11 +303,19 @@ static size_t sympu_heap_room(const void *p)
     return (size_t)-1;
 }
 
+/* Whether the n bytes at field lie inside the block of a walked struct o, room being
+ * sympu_heap_room(o): always when o is in no block the call allocated (its extent unknown). */
+static int sympu_walk_fits(const void *o, size_t room, const void *field, size_t n)
+{
+    size_t off = (size_t)((const char *)field - (const char *)o);
+    return room == (size_t)-1 || (off <= room && n <= room - off);
+}
+
 /* Whether p is the start of a block the call allocated and did not free. */
 static int sympu_heap_block(const void *p)
 {
     for (int i = 0; p && i < sympu_nallocs; i++)
-        if (sympu_allocs[i] == p) return 1;
+        if (sympu_allocs[i] == p && !sympu_alloc_made[i]) return 1;
     return 0;
 }
 

@@ -263,10 +263,27 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * struct, pointer or void, next to an integer parameter named like a length (n, len,
  * length, size, sz, count, cnt, num, nbytes, argc, or ending in len/size/count) — after it
  * (`buf, n`) or, for pointers left unpaired, before it (`argc, argv`) — gets len_param = the
- * length's index, and the length buf_param = the pointer's index. Called by unit_parse;
+ * length's index, and the length buf_param = the pointer's index. A length whose name has a word
+ * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
+ * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
+ * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
+ * in, the count out; there `num_` + the buffer's name is a length name too). Called by unit_parse;
  * exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
+
+/* Whether t is a pointer to a non-const, non-char integer: a length passed by pointer when
+ * unit_pair_buffers paired it (`size_t *num_headers`). */
+int unit_count_ptr(const ut_type *t);
+
+/*
+ * A second length of a buffer: parameter i of f, an unpaired integer named like a length, after a
+ * buffer/length pair (`phr_parse_request(buf, len, ..., size_t last_len)`: the length of an earlier
+ * read of the same buffer), is at most that buffer's length (the harness assumes it; a larger one
+ * only reads past the buffer, a test the unit's callers never write). Returns the buffer's
+ * parameter index, -1 when i is no such length. After unit_pair_buffers.
+ */
+int unit_length_within(const ut_func *f, size_t i);
 
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
@@ -503,7 +520,12 @@ typedef struct unit_san_ctx {
                                         parameter, a NUL-terminated string (an access past their end is the
                                         unit's fault) */
     size_t nsized_inputs;
-    int null_input; /* the test passes a NULL pointer among its inputs */
+    int null_input;                 /* the test passes a NULL pointer among its inputs */
+    const char *const *out_strings; /* of the sized inputs, the plain `char *` strings without a length
+                                       parameter and not const: output buffers the caller sizes
+                                       (`base64_encode(in, inlen, char *out)`), so a WRITE past their end
+                                       means the unit wanted a larger buffer than the test built */
+    size_t nout_strings;
 } unit_san_ctx;
 
 /* The verdict: kind, a one-line reason ("sanitizer: stack-buffer-underflow on input s (built by the

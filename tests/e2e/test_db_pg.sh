@@ -27,7 +27,7 @@ grep -q "cannot be created.*--db-scratch" "$W/plain.log" || { cat "$W/plain.log"
 
 P="$SRC/tests/programs/pg/pg_discount.c"
 out="$W/out"
-"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 18s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 6s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
     { cat "$W/run.log"; fail "sympath run exited with $?"; }
 r="$out/report.json"
 # every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
@@ -99,7 +99,7 @@ q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price int 
            CREATE TABLE sales(id int PRIMARY KEY, item int NOT NULL REFERENCES items(id), qty int NOT NULL)" ||
     fail "cannot create the items and sales tables"
 before=$(state)
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 16s --solver-timeout 10s \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 10s --solver-timeout 10s \
     --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
 r4="$W/sql/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(BEGIN|ROLLBACK)") | not) | .understood and .model_mismatches == 0] |

@@ -3,8 +3,9 @@
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
 # (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c; over joins: library.c), a
 # transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT (tests/db/categories.c), computed result
-# columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), strftime()/julianday() of
-# DATE columns and COUNT(DISTINCT) (tests/db/stays.c); every reachable branch, no
+# columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
+# (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
+# COUNT(DISTINCT) (tests/db/stays.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -92,6 +93,9 @@ NO_REPLAY=1 run transfer transfer.sql 1 32 39 46 48 50
 # computed result columns and aggregates of expressions: cents * 2 + qty per line (13), COALESCE(SUM(qty), 0) (18), AVG of a
 # DECIMAL (20), SUM(cents * 3) per item with HAVING (27) (unreachable: the failed open, the aggregate without its row)
 BUDGET=3s run invoice invoice.sql 2 13 18 20 27
+# numbers read as text (tests/db/callback.c): strtol and sscanf in a sqlite3_exec callback, atof of a DECIMAL and atoi of an
+# id bound back as a parameter from sqlite3_get_table (unreachable: the failed open, exec, get_table and prepare)
+NO_REPLAY=1 run callback callback.sql 4 11 14 24 30 35
 # SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
 # (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
 NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22

@@ -4,11 +4,14 @@
 # list's next walked) and released with the unit's tok_list_free; the struct tok_stats_of fills is compared
 # whole (its char array as a string); every test asserts something; the suite builds with -Werror, passes
 # natively and under ASan+UBSan+LSan; and two mutants of the library (a length off by one, a wrong kind) each
-# make an emitted test fail.
+# make an emitted test fail. The expression tree: a producer taking a buffer with its count, leaves
+# allocated shorter than their struct, the destructor chosen by its name.
 . "$SRC/tests/e2e/unit_common.sh"
 name=asserts
 lib=tests/unit_libs/asserts
-unit_run asserts $lib/toklist.c -- --all --str-len 4 --budget 8s
+# (the budget is shared: the tokenizer's functions reach their coverage within it, en_eval gets the rest)
+unit_run asserts $lib/toklist.c -- --function tok_split --function tok_list_free --function tok_stats_of \
+    --function en_eval --str-len 4 --budget 2s
 t="$out/test_toklist.c"
 expect_text toklist 'assert_int_equal\(ret->kind, TK_(WORD|NUM|PUNCT)\);' "field assertion with an enumerator name"
 expect_text toklist 'assert_int_equal\(ret->len, [0-9]+\);' "field assertion on the returned token"
@@ -47,4 +50,16 @@ mutant() {
 }
 mutant len_plus_one 's/(size_t)(eq - s)/(size_t)(eq - s) + 1/'
 mutant kind_swap 's/? TK_NUM :/? TK_WORD :/'
+
+# the expression tree (tinyexpr's pattern): en_eval's tree is made by the unit's compiler, whose variables
+# are a buffer with a count (a producer with a buffer/length pair); a leaf is allocated without its kids[1]
+# and is never read past its end (walk or assertion: the sanitizer build above passed); the tree is released
+# with en_free, not en_free_kids
+expect_text toklist 'const en_node \*n = en_compile\(' "en_eval's tree built by en_compile"
+expect_text toklist 'en_compile\([^;]*, n_vars, 1\);' "the variables passed with their count"
+expect_text toklist 'assert_int_equal\(n->kids\[0\]->op, ' "the negation's operand asserted"
+expect_text toklist '^    en_free\(\(en_node \*\)n\);' "the produced tree released with en_free"
+grep -q 'en_free_kids(' "$t" && fail "released with en_free_kids: $(grep -m1 'en_free_kids(' "$t")"
+jq -e '[.functions[].dropped[]? | select(test("sanitizer"))] | length == 0' "$out/report.json" >/dev/null ||
+    fail "tests dropped by the sanitizer check: $(jq -c '[.functions[].dropped[]?]' "$out/report.json")"
 pass

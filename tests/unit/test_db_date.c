@@ -528,6 +528,59 @@ static void test_julianday_solver(void **state)
     db_schema_free(s);
 }
 
+/* Casts to date types as PostgreSQL reads them (DATE '2024-06-01', '...'::timestamp, a date column cast to date):
+ * modelled with PostgreSQL's meaning, evaluated on rows; on SQLite (CAST AS DATE is NUMERIC affinity there) the
+ * query is not modelled; a literal that is not an ISO date is not understood. */
+static void test_date_casts(void **state)
+{
+    (void)state;
+    db_schema *s = load(DDL);
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[2];
+    (void)slot0(cx, s, cells);
+    const db_val *rows[1] = {cells};
+    static const struct {
+        const char *sql, *d, *ts;
+        int want;
+    } cases[] = {
+        {"SELECT d FROM t WHERE d < DATE '2024-06-01'", "2024-05-31", NULL, 1},
+        {"SELECT d FROM t WHERE d < DATE '2024-06-01'", "2024-06-01", NULL, 0},
+        /* a date literal as a timestamp is its midnight */
+        {"SELECT d FROM t WHERE ts >= TIMESTAMP '2024-06-01'", "2000-01-01", "2024-06-01 00:00:00", 1},
+        {"SELECT d FROM t WHERE ts > '2024-06-01'::timestamp", "2000-01-01", "2024-06-01 00:00:00", 0},
+        {"SELECT d FROM t WHERE CAST(d AS date) = '2024-02-29'", "2024-02-29", NULL, 1},
+    };
+    uint64_t in[NIN];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, cases[i].sql, strlen(cases[i].sql), &q, &err), 0);
+        if (!q->understood) fail_msg("%s: not understood", cases[i].sql);
+        assert_true(q->date_cast);
+        const char *why = NULL;
+        assert_null(db_where_expr(cx, q, rows, NULL, 0, &why)); /* SQLite: not modelled */
+        assert_string_equal(why, "cast to a date type (SQLite: NUMERIC affinity)");
+        q->like_exact = true;
+        expr *e = db_where_expr(cx, q, rows, NULL, 0, &why);
+        if (!e) fail_msg("%s: %s", cases[i].sql, why);
+        vector(in, cases[i].d, cases[i].ts);
+        if ((int)(expr_eval(e, in, NIN) & 1) != cases[i].want)
+            fail_msg("%s on %s: not %d", cases[i].sql, cases[i].d, cases[i].want);
+        db_query_free(q);
+    }
+    static const char *no[] = {"SELECT d FROM t WHERE d < DATE 'tomorrow'", "SELECT d FROM t WHERE ts < d::timestamp"};
+    for (size_t i = 0; i < 2; i++) {
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, no[i], strlen(no[i]), &q, &err), 0);
+        if (q->understood) fail_msg("%s: understood", no[i]);
+        db_query_free(q);
+    }
+    for (int c = 0; c < 2; c++) free(cells[c].bytes);
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_number_like_values),
         cmocka_unit_test(test_functions_against_sqlite),
         cmocka_unit_test(test_julianday_solver),
+        cmocka_unit_test(test_date_casts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -308,6 +308,40 @@ static void test_slot_constraints(void **state)
     db_schema_free(s);
 }
 
+/* Two DECIMAL(p,2) values compare by their integers (no floating-point operator in the condition), and agree with
+ * the doubles k / 100 on every pair near and far; a scaled value against a double of another shape stays FP. */
+static void test_scaled_compare(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    expr *ka = expr_symbol(cx, 0, 64, 0), *kb = expr_symbol(cx, 1, 64, 0);
+    db_val a = {0}, b = {0};
+    a.is_real = b.is_real = true;
+    a.null = b.null = expr_const(cx, 0, 1);
+    a.scaled = ka, a.v = db_scaled_value(cx, ka, 2);
+    b.scaled = kb, b.v = db_scaled_value(cx, kb, 2);
+    expr *lt, *eq;
+    db_num_cmp(cx, &a, &b, &lt, &eq);
+    assert_false(lt->flags & EXPR_FLAG_FP);
+    assert_false(eq->flags & EXPR_FLAG_FP);
+    static const int64_t ks[] = {0, 1, -1, 99, 100, 101, 1999, 2000, 123456789, -123456789, 99999999999999LL};
+    size_t n = sizeof ks / sizeof *ks;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            uint64_t in[2] = {(uint64_t)ks[i], (uint64_t)ks[j]};
+            double da = (double)ks[i] / 100.0, db = (double)ks[j] / 100.0;
+            assert_int_equal(expr_eval(lt, in, 2) & 1, da < db);
+            assert_int_equal(expr_eval(eq, in, 2) & 1, da == db);
+        }
+    db_val r = {0}; /* a plain REAL: compared as doubles */
+    r.is_real = true;
+    r.null = expr_const(cx, 0, 1);
+    r.v = expr_symbol(cx, 2, 64, 0);
+    db_num_cmp(cx, &a, &r, &lt, &eq);
+    assert_true(lt->flags & EXPR_FLAG_FP);
+    expr_ctx_free(cx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_where_against_sqlite),
         cmocka_unit_test(test_fixture_round_trip),
         cmocka_unit_test(test_slot_constraints),
+        cmocka_unit_test(test_scaled_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "expr/expr.h"
+#include "util/util.h"
 #include "solver/solver.h"
 #include "solver/solver_sample.h"
 
@@ -281,6 +282,27 @@ static void test_sampling_bisection(void **state)
     expr_ctx_free(cx);
 }
 
+/* A target over a DAG of thousands of distinct nodes (a sum of 3000 products of the input with distinct
+ * constants) gets an answer or none, in bounded time: the sampler's set of scanned nodes once hung forever
+ * past 1024 nodes (a hash mask of a table size that was not a power of two). */
+static void test_sampling_large_dag(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    expr *x = expr_symbol(cx, 0, 64, 0), *sum = expr_const(cx, db(0.0), 64);
+    for (int k = 1; k <= 3000; k++)
+        sum =
+            expr_fp(cx, EXPR_FADD, 64, 0, sum, expr_fp(cx, EXPR_FMUL, 64, 0, x, expr_const(cx, db(k), 64), NULL), NULL);
+    const expr *cs[1] = {expr_fcmp(cx, FPRED_OGT, sum, expr_const(cx, db(1e9), 64))};
+    uint64_t parent[1] = {db(0.0)}, vals[1];
+    uint32_t syms[1] = {0};
+    double t0 = util_now_s();
+    int r = fp_sample_solve(cs, 1, syms, 1, parent, 1, vals);
+    assert_true(util_now_s() - t0 < 5.0);
+    if (r == 1) assert_true(bd(vals[0]) * 4501500.0 > 1e9); /* sum of k is 4501500 */
+    expr_ctx_free(cx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_typical_branches_sampling),
         cmocka_unit_test(test_sampling_fallback),
         cmocka_unit_test(test_sampling_bisection),
+        cmocka_unit_test(test_sampling_large_dag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,15 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    for (struct node *p = n; p != NULL; p = p->next) s += p->v + p->peer->v;\n"
                               "    if (cb) s += cb(1);\n"
                               "    return s + sensor(m) + (len ? buf[0] : 0);\n"
-                              "}\n";
+                              "}\n"
+                              "int fill(struct node *items, size_t *num_items) {\n"
+                              "    size_t k = 0;\n"
+                              "    for (; k < *num_items && k < 2; k++) items[k].v = 1;\n"
+                              "    *num_items = k;\n"
+                              "    return (int)k;\n"
+                              "}\n"
+                              "int dec(unsigned char *out) { out[0] = 1; return out[3]; }\n"
+                              "int enc(int v, char *out) { out[0] = (char)v; out[1] = 0; return 1; }\n";
 
 static unit_info u;
 static char path[64];
@@ -40,10 +48,11 @@ static int setup(void **state)
     char *err = NULL;
     const char *p = path;
     if (unit_parse(&p, 1, NULL, &u, &err) != 0) return -1;
-    const ut_func *t = unit_find_def(&u, "f");
+    const ut_func *t[] = {unit_find_def(&u, "f"), unit_find_def(&u, "fill"), unit_find_def(&u, "dec"),
+                          unit_find_def(&u, "enc")};
     unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
-    harness = unit_harness(&u, &t, 1, &o, &warnings, &err);
+    harness = unit_harness(&u, t, 4, &o, &warnings, &err);
     free(warnings);
     return harness ? 0 : -1;
 }
@@ -119,6 +128,18 @@ static void test_buffer_enum(void **state)
     assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 32);"));
     assert_non_null(strstr(drv, "size_t sympu_a2 = (size_t)sympu_n1;"));
     free(drv);
+    /* (items, num_items): the count through a pointer, an object holding the element count */
+    drv = function_text("static void sympu_drive_fill(void) {");
+    assert_non_null(drv);
+    assert_non_null(strstr(drv, "size_t sympu_n0 = sym_size_t(\"num_items\");"));
+    assert_non_null(strstr(drv, "*sympu_l1 = (size_t)sympu_n0;"));
+    assert_non_null(strstr(drv, "size_t *sympu_a1 = sympu_l1;"));
+    free(drv);
+    /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets */
+    assert_non_null(strstr(harness, "unsigned char *s = malloc(17);"));
+    assert_non_null(strstr(harness, "sym_bytes(s, 17, name);"));
+    /* a writable char * parameter (an output buffer the caller sizes): room for 4 (--str-len + 1) */
+    assert_non_null(strstr(harness, "size_t room = depth == 0 ? 68 : 17;"));
     /* the enum: a choice among its declared values */
     assert_non_null(strstr(harness, "switch (sympu_choice(name, 2)) {"));
     assert_non_null(strstr(harness, "case 1: *o = (enum mode)(4); break;"));

@@ -230,6 +230,71 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps[1].buf_param, 0);
     assert_int_equal(ps[2].len_param, -1); /* "x" is not a length name */
     assert_int_equal(ps[3].buf_param, -1);
+    /* a tailed length name measures the pointer before it only when its word is about that buffer
+     * or any buffer: `size_t *num_headers, size_t last_len` is no pair (picohttpparser's
+     * phr_parse_headers: last_len is an earlier read's length), `in, inlen`, `key, klen`,
+     * `variables, var_count` and `out, max_len` are */
+    ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
+    ut_type psz = {.kind = UT_PTR, .size = 8, .pointee = &sz, .spelling = "size_t *"};
+    ut_param ps4[] = {{"num_headers", &psz, -1, -1}, {"last_len", &sz, -1, -1},   {"in", &pu8, -1, -1},
+                      {"inlen", &sz, -1, -1},        {"key", &pu8, -1, -1},       {"klen", &sz, -1, -1},
+                      {"variables", &pu8, -1, -1},   {"var_count", &i32, -1, -1}, {"out", &pu8, -1, -1},
+                      {"max_len", &sz, -1, -1}};
+    ut_func f4 = {.name = "k", .params = ps4, .nparams = 10};
+    unit_pair_buffers(&f4);
+    assert_int_equal(ps4[0].len_param, -1);
+    assert_int_equal(ps4[1].buf_param, -1);
+    assert_int_equal(ps4[2].len_param, 3);
+    assert_int_equal(ps4[4].len_param, 5);
+    assert_int_equal(ps4[6].len_param, 7);
+    assert_int_equal(ps4[8].len_param, 9);
+    /* a count through a pointer after an array the function fills (picohttpparser's
+     * `struct phr_header *headers, size_t *num_headers`), not after out-parameters
+     * (`const char **method, size_t *method_len`) */
+    ut_type hdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .spelling = "struct phr_header"};
+    ut_type phdr = {.kind = UT_PTR, .size = 8, .pointee = &hdr, .spelling = "struct phr_header *"};
+    ut_type cch = {.kind = UT_INT,
+                   .bits = 8,
+                   .size = 1,
+                   .is_char = 1,
+                   .is_plain_char = 1,
+                   .is_const = 1,
+                   .spelling = "const char"};
+    ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
+    ut_type ppcch = {.kind = UT_PTR, .size = 8, .pointee = &pcch, .spelling = "const char **"};
+    ut_param ps5[] = {{"method", &ppcch, -1, -1},
+                      {"method_len", &psz, -1, -1},
+                      {"headers", &phdr, -1, -1},
+                      {"num_headers", &psz, -1, -1}};
+    ut_func f5 = {.name = "m", .params = ps5, .nparams = 4};
+    unit_pair_buffers(&f5);
+    assert_int_equal(ps5[0].len_param, -1);
+    assert_int_equal(ps5[2].len_param, 3);
+    assert_int_equal(ps5[3].buf_param, 2);
+    /* `num_` + the buffer's name by value is no length (jsmn's tokens, num_tokens: a symbolic array of
+     * tokens the parser writes before it reads only multiplied the paths) */
+    ut_type u32 = {.kind = UT_INT, .bits = 32, .size = 4, .spelling = "unsigned int"};
+    ut_param ps8[] = {{"tokens", &phdr, -1, -1}, {"num_tokens", &u32, -1, -1}};
+    ut_func f8 = {.name = "j", .params = ps8, .nparams = 2};
+    unit_pair_buffers(&f8);
+    assert_int_equal(ps8[0].len_param, -1);
+    /* a leading underscore is no word: `char *buf, size_t *_bufsz` */
+    ut_type ch2 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
+    ut_type pch2 = {.kind = UT_PTR, .size = 8, .pointee = &ch2, .spelling = "char *"};
+    ut_param ps7[] = {{"buf", &pch2, -1, -1}, {"_bufsz", &psz, -1, -1}};
+    ut_func f7 = {.name = "d", .params = ps7, .nparams = 2};
+    unit_pair_buffers(&f7);
+    assert_int_equal(ps7[0].len_param, 1);
+    /* a second length after a pair is bounded by the pair's length (`buf, len, ..., last_len`) */
+    ut_param ps6[] = {{"buf", &pu8, -1, -1}, {"len", &sz, -1, -1}, {"x", &i32, -1, -1}, {"last_len", &sz, -1, -1}};
+    ut_func f6 = {.name = "r", .params = ps6, .nparams = 4};
+    unit_pair_buffers(&f6);
+    assert_int_equal(unit_length_within(&f6, 3), 0);
+    assert_int_equal(unit_length_within(&f6, 2), -1); /* not named like a length */
+    assert_int_equal(unit_length_within(&f6, 1), -1); /* the pair's own length */
+    assert_int_equal(unit_length_within(&f, 3), -1);
+    assert_true(unit_count_ptr(&psz));
+    assert_false(unit_count_ptr(&sz));
 }
 
 int main(void)

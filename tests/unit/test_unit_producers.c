@@ -22,6 +22,7 @@ static const char *SRC_TEXT =
     "char *plain(void) { return 0; }\n"                                            /* char *, not str */
     "str strdup_(const str s) { return s; }\n"                                     /* needs a str first */
     "str strnewlen(const void *p, size_t len) { (void)p; (void)len; return 0; }\n" /* untyped buffer */
+    "str strjoin(str *argv, int argc) { (void)argv; (void)argc; return 0; }\n"     /* an array of str */
     "void strfree(str s) { (void)s; }\n"
     "void strrange(str s, int a, int b) { (void)s; (void)a; (void)b; }\n"
     "str strcat_(str s, const char *t) { (void)t; return s; }\n"
@@ -34,6 +35,7 @@ static const char *SRC_TEXT =
     "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
     "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
     "int list_len(const list *l) { return l ? 1 : 0; }\n"
+    "void list_free_items(list *l) { (void)l; }\n" /* frees the items, not the list */
     "void list_free(list *l) { (void)l; }\n";
 
 static unit_info u;
@@ -85,15 +87,16 @@ static void test_discovery(void **state)
     (void)state;
     unit_harness_opts o = opts();
     char b[256];
-    /* str: by the written typedef; not plain (char *), strdup_ (takes a str), strnewlen (void *) */
-    assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "strnew strempty");
+    /* str: by the written typedef, strnewlen too (its void * has a length: a symbolic array); not
+     * plain (char *), strdup_ (takes a str), strjoin (takes an array of str) */
+    assert_string_equal(producers_of("strrange", 0, &o, b, sizeof b), "strnew strempty strnewlen");
     assert_string_equal(producers_of("strrange", 1, &o, b, sizeof b), ""); /* an int */
     /* a plain const char * has none */
     assert_string_equal(producers_of("parse", 1, &o, b, sizeof b), "");
     /* parser *: the initialiser by name, not parser_touch */
     assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_init");
     /* the target is never its own producer */
-    assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty");
+    assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
 
 static void test_adders(void **state)
@@ -118,6 +121,40 @@ static void test_adders(void **state)
     assert_non_null(strstr(h, "add %d list_add %s"));
     free(h);
     free(w);
+}
+
+/* A partial destructor (list_free_items: named like one, not the type's destructor list_free) as the
+ * target: it released the list's items, the test frees the list's own block (made by list_new, `h`),
+ * never with list_free (the items would be freed twice). */
+static void test_emit_partial_destructor(void **state)
+{
+    (void)state;
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_free_items_1";
+    t.fn = unit_find_def(&u, "list_free_items");
+    char *err = NULL;
+    const char *rec = "obj 1 m 1 l_v_arg int\npre 1 - i 3\nobj 2 p 1 l list *\nmake 2 h list_new 1\npre 2 - p -1\n"
+                      "call\npost 1 - i 3\npost 2 - p -1\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    char *body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "list_free_items(l);\n"));
+    assert_non_null(strstr(body, "    free((void *)l);\n"));
+    assert_null(strstr(body, "list_free(l)"));
+    free(body);
+    unit_record_free(&t.rec);
+    /* the type's destructor as the target released everything */
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_free_1";
+    t.fn = unit_find_def(&u, "list_free");
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "list_free(l);\n"));
+    assert_null(strstr(body, "free((void *)l)"));
+    free(body);
+    unit_record_free(&t.rec);
 }
 
 /* A record with make and add lines becomes the call sequence, and the container is released. */
@@ -174,6 +211,8 @@ static void test_destructor_consumed(void **state)
     const ut_func *p = unit_find_def(&u, "parse");
     assert_string_equal(unit_destructor(&u, r->params[0].type), "strfree");
     assert_null(unit_destructor(&u, p->params[0].type));
+    /* of list_free_items and list_free (both void f(list *)), the name that ends with the word */
+    assert_string_equal(unit_destructor(&u, unit_find_def(&u, "list_add")->params[0].type), "list_free");
     assert_false(unit_param_consumed(r, 0)); /* void, in place */
     assert_true(unit_param_consumed(c, 0));  /* returns str: the result replaces s */
     assert_false(unit_param_consumed(d, 0)); /* a const str is read */
@@ -188,9 +227,13 @@ static void test_harness_choice(void **state)
     char *w = NULL, *err = NULL;
     char *h = unit_harness(&u, t, 2, &o, &w, &err);
     assert_non_null(h);
-    assert_non_null(strstr(h, "sympu_choice(\"s.make\", 2)"));
+    assert_non_null(strstr(h, "sympu_choice(\"s.make\", 3)"));
     assert_non_null(strstr(h, "make %d %c strnew %d"));
     assert_non_null(strstr(h, "= strnew(sympu_m0);"));
+    /* strnewlen(p, len): p a symbolic array of bytes, len its element count */
+    assert_non_null(strstr(h, "size_t sympu_mn0 = sym_size_t(\"len\");"));
+    assert_non_null(strstr(h, "sympu_m1 = (size_t)sympu_mn0;"));
+    assert_non_null(strstr(h, "= strnewlen(sympu_m0, sympu_m1);"));
     assert_non_null(strstr(h, "make %d i parser_init"));
     assert_non_null(strstr(h, "parser_init(sympu_o);"));
     free(h);
@@ -224,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_init_and_raw),
         cmocka_unit_test(test_adders),
         cmocka_unit_test(test_emit_sequence),
+        cmocka_unit_test(test_emit_partial_destructor),
         cmocka_unit_test(test_destructor_consumed),
         cmocka_unit_test(test_harness_choice),
     };

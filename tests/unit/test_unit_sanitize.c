@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "unit/unit.h"
@@ -120,7 +121,7 @@ static const char *LEAK = "=====================================================
 
 static unit_san_ctx ctx(const char *const *sized, size_t nsized, int null_input)
 {
-    unit_san_ctx c = {"test_bufkit.c", HEAP_TEST_TEXT, UNIT, 1, sized, nsized, null_input};
+    unit_san_ctx c = {"test_bufkit.c", HEAP_TEST_TEXT, UNIT, 1, sized, nsized, null_input, NULL, 0};
     return c;
 }
 
@@ -190,6 +191,29 @@ static void test_past_end_of_sized_input(void **state)
     unit_san_verdict_free(&v);
 }
 
+/* An output string (`char *out`, no length, not const) written past its end: the caller sizes that
+ * buffer (base64_encode), so the test built too small a one; read past its end: the unit's fault. */
+static void test_past_end_of_output_string(void **state)
+{
+    (void)state;
+    const char *sized[] = {"buf"};
+    unit_san_ctx c = ctx(sized, 1, 0);
+    c.out_strings = sized;
+    c.nout_strings = 1;
+    const char *r = strstr(STACK_RIGHT, "READ of size");
+    assert_non_null(r);
+    char wr[2048];
+    snprintf(wr, sizeof wr, "%.*sWRITE%s", (int)(r - STACK_RIGHT), STACK_RIGHT, r + 4);
+    unit_san_verdict v;
+    unit_san_classify(wr, &c, &v);
+    assert_int_equal(v.kind, USAN_HARNESS);
+    assert_non_null(strstr(v.reason, "expects a larger object"));
+    unit_san_verdict_free(&v);
+    unit_san_classify(STACK_RIGHT, &c, &v);
+    assert_int_equal(v.kind, USAN_BUG);
+    unit_san_verdict_free(&v);
+}
+
 static void test_ubsan(void **state)
 {
     (void)state;
@@ -234,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_unit_block_overflow_is_bug),
         cmocka_unit_test(test_assertion_reading_unit_block_is_harness),
         cmocka_unit_test(test_past_end_of_sized_input),
+        cmocka_unit_test(test_past_end_of_output_string),
         cmocka_unit_test(test_ubsan),
         cmocka_unit_test(test_leak_and_clean),
     };

@@ -94,12 +94,17 @@ void rt_objects_init(void);
 /* Forget the vararg slots of the libc models (rt_libc.c); at the start of each run. */
 void rt_varargs_reset(void);
 /* Texts whose number is an expression (rt_textval.c): register text p[0..len) as the decimal
- * text of the double whose 64-bit pattern is e (the strtod model gives e as the shadow of its
- * result when it converts exactly p[0..len) to e's concrete value); forget the entries inside
+ * text of the double whose 64-bit pattern is e, or (is_int != 0) of the 64-bit integer e (the
+ * strtod and strtol models give e as the shadow of their result when they convert exactly
+ * p[0..len) to e's concrete value); forget the entries inside
  * p[0..len) (the memory goes back to malloc); forget all (at the start of each run). */
-void rt_text_value_put(const char *p, size_t len, expr *e);
+void rt_text_value_put(const char *p, size_t len, expr *e, int is_int);
 void rt_text_value_clear(const char *p, size_t len);
 void rt_text_value_reset(void);
+/* The expression registered for text p[0..len) (*is_int: whether it is an integer's, when
+ * is_int is not NULL), or NULL when p is not registered with that length. The caller checks
+ * that the text still reads as the expression's value. */
+expr *rt_text_value_get(const char *p, size_t len, int *is_int);
 
 /* Report the run as out of memory (ERR_OOM) and end it; never returns. */
 void rt_out_of_memory(void) __attribute__((noreturn));

@@ -47,10 +47,15 @@ int64_t sym_model_vararg64(uint32_t k, int64_t value);
  * REAL cell's text as the server printed it). sym_model_text_known(p): is p the start of such a
  * text. sym_model_text_double(p, used, value): value, with the registered expression as the
  * result's shadow when p's entry has length `used` and the expression's concrete value is
- * value's bits (else concrete).
+ * value's bits (else concrete); an integer cell's text gives its integer as a double (exact up
+ * to 2^53). sym_model_text_int(p, base, used): strtoll(p, &end, base) computed by the runtime
+ * (no branch on p's bytes), *used = end - p, with the registered integer cell's expression as
+ * the result's shadow when p's entry is an integer cell of length *used whose concrete value is
+ * the result (else concrete). Call it only when sym_model_text_known(p).
  */
 int sym_model_text_known(const char *p);
 double sym_model_text_double(const char *p, size_t used, double value);
+int64_t sym_model_text_int(const char *p, int base, size_t *used);
 
 /* ctype (models_ctype.c), used by the conversion and scanning models. Each is the C11
  * function of the same name (7.4) in the "C" locale: c is an unsigned char value or EOF;

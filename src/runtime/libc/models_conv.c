@@ -71,6 +71,17 @@ uint64_t __sym_libc_scan_integer(model_src *src, int base, size_t width, int ski
     *ok = *neg = *overflow = 0;
     if (skip_space)
         while (__sym_model_isspace(__sym_libc_src_peek(src))) __sym_libc_src_take(src);
+    if (src->s && width == 0 && (base == 10 || base == 0) && sym_model_text_known(src->s + src->pos)) {
+        /* a database cell's text (rt_textval.c), e.g. sscanf(argv[i], "%d", &n) in a callback */
+        size_t used = 0;
+        int64_t v = sym_model_text_int(src->s + src->pos, base, &used);
+        if (used) {
+            src->pos += used;
+            src->taken += used;
+            *ok = 1;
+            return (uint64_t)v; /* with its sign: *neg stays 0 */
+        }
+    }
     size_t start = src->pos, start_taken = src->taken, n = 0;
     if (width == 0) width = (size_t)-1;
     int c = __sym_libc_src_peek(src);
@@ -140,6 +151,13 @@ static uint64_t __sym_libc_strto_common(const char *nptr, char **endptr, int bas
     if (base < 0 || base == 1 || base > 36) {
         *__errno_location() = MODEL_EINVAL; /* *endptr untouched, as glibc */
         return 0;
+    }
+    if (is_signed && (base == 10 || base == 0) && sym_model_text_known(nptr)) {
+        /* a database cell's text (rt_textval.c): the cell's integer, not its digits parsed back */
+        size_t used = 0;
+        int64_t v = sym_model_text_int(nptr, base, &used);
+        if (endptr) *endptr = (char *)nptr + used;
+        return (uint64_t)v;
     }
     model_src src = {nptr, 0, NULL, 0, 0, 0, 1};
     int ok, neg, ovf;

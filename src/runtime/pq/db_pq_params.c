@@ -68,6 +68,13 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
                 p->v = expr_const(cx, 0, 64);
                 continue;
             }
+            /* the text of a cell the program read (PQgetvalue): that cell's integer */
+            int is_int = 0;
+            expr *cell = rt_text_value_get(v, len, &is_int);
+            if (cell && is_int && cell->value == (uint64_t)strtoll(v, NULL, 10)) {
+                p->v = cell;
+                continue;
+            }
             /* value = sign * sum of (digit - '0') * 10^k over the bytes the program passed */
             bool neg = v[0] == '-';
             expr *acc = expr_const(cx, 0, 64);

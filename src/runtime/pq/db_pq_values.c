@@ -122,7 +122,7 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
     }
     if (c->is_real) { /* the server's shortest round-trip digits: the strtod model gives the cell's double */
         if (!(c->null->value & 1)) {
-            rt_text_value_put(p, (size_t)len, c->v);
+            rt_text_value_put(p, (size_t)len, c->v, 0);
             fx->shadowed = true;
         }
         return p;
@@ -130,6 +130,8 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
     db_pg_kind k = col_kind(fx, col);
     if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2) {
         shadow_digits(fx, c, p, len);
+        /* and the whole text, for atoi/strtol (rt_textval.c) */
+        if (!(c->null->value & 1)) rt_text_value_put(p, (size_t)len, c->v, 1);
     } else if (k == DB_PG_BOOL && len == 1 && !(c->null->value & 1)) { /* 't' or 'f' */
         expr_ctx *cx = rt_cx();
         expr *b = rt_norm(expr_ite(cx, expr_cmp(cx, PRED_NE, c->v, expr_const(cx, 0, 64)), expr_const(cx, 't', 8),

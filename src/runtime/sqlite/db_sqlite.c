@@ -427,10 +427,14 @@ const unsigned char *db_sqlite3_column_text(sqlite3_stmt *st, int i)
     __sym_ret = NULL;
     /* The pointer stays concrete (a symbolic pointer would pin every load through it);
      * a program tells NULL cells apart with sqlite3_column_type, which is symbolic. */
-    if (c && c->is_text && p)
+    if (c && c->is_text && p) {
         shadow_text(c, p, n);
-    else if (c && c->is_real && p && rt_norm(c->v))
-        rt_count_conc(CONC_FLOAT); /* the text of a double is concrete */
+    } else if (c && p && !(c->null->value & 1) && rt_norm(c->v)) {
+        /* a number's text: its bytes are concrete, but atoi/strtol/strtod of exactly this text
+         * give the cell's expression (rt_textval.c), as sqlite3_column_int64/double do; a
+         * REAL's text that does not read back as the same double stays concrete there */
+        rt_text_value_put((const char *)p, (size_t)n, c->v, !c->is_real);
+    }
     return p;
 }
 

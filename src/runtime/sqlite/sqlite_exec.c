@@ -78,6 +78,9 @@ static char *copy_text(const char *p, int n)
         expr *b = rt_shadow_get((uintptr_t)(p + i));
         if (b && b->value == (uint8_t)p[i]) rt_shadow_put((uintptr_t)(d + i), &b, 1);
     }
+    int is_int = 0; /* a number's text: the copy reads as the cell's number too */
+    expr *e = rt_text_value_get(p, (size_t)n, &is_int);
+    if (e) rt_text_value_put(d, (size_t)n, e, is_int);
     return d;
 }
 

@@ -1,4 +1,4 @@
-/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C, AVG and SUM of an expression over numeric, DISTINCT. */
+/* pg_prices.c: numeric(8,2), double precision and real columns on PostgreSQL (libpq): a decimal bound in SQL, the values read back with atof/strtod and compared in C, AVG and SUM of an expression over numeric, DISTINCT, ORDER BY a numeric column and an id read back as a parameter. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +41,17 @@ int main(void)
     res = PQexec(conn, "SELECT DISTINCT name FROM items WHERE price > 5 ORDER BY name");
     if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) >= 2 && PQgetvalue(res, 1, 0)[0] == 'k')
         printf("two names, the second starts with k\n");
+    PQclear(res);
+    /* ORDER BY numeric (compared by their integers), the dearest item's id text passed back as a parameter */
+    res = PQexec(conn, "SELECT id FROM items ORDER BY price DESC LIMIT 1");
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
+        const char *param[1] = {PQgetvalue(res, 0, 0)};
+        PGresult *w = PQexecParams(conn, "SELECT COUNT(*) FROM items WHERE id < $1 AND weight IS NOT NULL", 1, NULL,
+                                   param, NULL, NULL, 0);
+        int n = PQresultStatus(w) == PGRES_TUPLES_OK ? atoi(PQgetvalue(w, 0, 0)) : -1;
+        if (n == 1) printf("a weighed item with a lower id than the dearest\n");
+        PQclear(w);
+    }
     PQclear(res);
     PQfinish(conn);
     return 0;

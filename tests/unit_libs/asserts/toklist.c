@@ -1,4 +1,5 @@
-/* toklist.c: a tiny tokenizer for the e2e test of sympath unit's assertions on returned lists and filled structs. */
+/* toklist.c: a tiny tokenizer and expression tree for the e2e test of sympath unit's assertions on returned lists and filled structs, producers taking a buffer with its count, and walks of blocks shorter than their struct. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,4 +61,58 @@ int tok_stats_of(const char *s, tok_stats *st)
     }
     tok_list_free(list);
     return n;
+}
+
+/* ---- the expression tree ---- */
+
+/* A leaf: allocated without kids[] (what tinyexpr's new_expr does for a constant). */
+static en_node *leaf(int op, int value)
+{
+    en_node *n = malloc(offsetof(en_node, kids));
+    if (n) {
+        n->op = op;
+        n->value = value;
+    }
+    return n;
+}
+
+en_node *en_compile(const char *s, const en_var *vars, int var_count)
+{
+    if (!s) return NULL;
+    if (*s == '-' && s[1] != '-') { /* one negation: the explorations stay short */
+        en_node *k = en_compile(s + 1, vars, var_count);
+        if (!k) return NULL;
+        en_node *n = malloc(sizeof *n);
+        if (!n) {
+            en_free(k);
+            return NULL;
+        }
+        n->op = '-';
+        n->value = 0;
+        n->kids[0] = k;
+        return n;
+    }
+    if (*s >= '0' && *s <= '9') return leaf('#', *s - '0');
+    for (int i = 0; *s && i < var_count; i++)
+        if (vars[i].name && vars[i].name[0] == *s) return leaf('v', vars[i].value);
+    return NULL;
+}
+
+int en_eval(const en_node *n)
+{
+    if (!n) return 0;
+    if (n->op == '-') return -en_eval(n->kids[0]);
+    if (n->op == 'v') return n->value * 10;
+    return n->value;
+}
+
+void en_free_kids(en_node *n)
+{
+    if (n && n->op == '-') en_free(n->kids[0]);
+}
+
+void en_free(en_node *n)
+{
+    en_free_kids(n);
+    free(n);
 }

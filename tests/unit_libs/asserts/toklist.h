@@ -1,4 +1,4 @@
-/* toklist.h: a tiny key=value tokenizer (tests/e2e/test_unit_asserts.sh): a malloc'ed token list with an enum kind and a text field, and counts filled into a caller's struct. */
+/* toklist.h: a tiny key=value tokenizer (tests/e2e/test_unit_asserts.sh): a malloc'ed token list with an enum kind and a text field, and counts filled into a caller's struct; and a tiny expression tree in tinyexpr's style (a compiler taking its variables as a buffer with a count, leaves allocated without their kids, two functions named like destructors). */
 #ifndef TOKLIST_H
 #define TOKLIST_H
 
@@ -27,5 +27,32 @@ void tok_list_free(token *t);
 
 /* Count the tokens of s by kind into *st (every field written). Returns the number of tokens. */
 int tok_stats_of(const char *s, tok_stats *st);
+
+/* ---- the expression tree ---- */
+
+typedef struct en_var {
+    const char *name; /* its first byte names the variable */
+    int value;
+} en_var;
+
+typedef struct en_node {
+    int op; /* '#' constant, 'v' variable, '-' negation */
+    int value;
+    struct en_node *kids[1]; /* a negation's operand; a leaf is allocated without it */
+} en_node;
+
+/* Compile s: a digit is a constant, a letter the first of the var_count variables vars of that name,
+ * one '-' before an expression its negation. Returns a malloc'ed tree (release it with en_free), NULL when
+ * s is not such an expression. */
+en_node *en_compile(const char *s, const en_var *vars, int var_count);
+
+/* The value of the tree n (0 for NULL); a variable counts ten times its value. */
+int en_eval(const en_node *n);
+
+/* Free the operand of a negation (not the node itself). */
+void en_free_kids(en_node *n);
+
+/* Free the tree n (NULL is fine). */
+void en_free(en_node *n);
 
 #endif

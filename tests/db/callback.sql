@@ -1,0 +1,11 @@
+-- callback.sql: users and their orders, each order with a DECIMAL rate.
+CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    age INTEGER NOT NULL
+);
+CREATE TABLE orders (
+    oid INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    amount INTEGER NOT NULL,
+    rate DECIMAL(4,2) NOT NULL
+);
