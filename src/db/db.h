@@ -385,7 +385,7 @@ typedef struct db_query {
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
     bool sqlite_dates; /* uses SQLite's date functions of a column (DBF_STRFTIME, DBF_JULIANDAY): PostgreSQL has none */
     bool pg_dates;     /* uses PostgreSQL's date - date or EXTRACT (DBF_DAYS, DBF_DATE_PART): SQLite has neither */
-    bool date_cast;          /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
+    bool date_cast;    /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
                                 gives NUMERIC affinity instead ('2026-01-01' becomes 2026): not modelled there */
 } db_query;
 
