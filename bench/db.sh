@@ -17,7 +17,7 @@ PROGS="discount:books.sql:books.db shop:shop.sql:shop.db report:shop.sql:shop.db
        login:shop.sql:shop.db update:shop.sql:shop.db catalog:catalog.sql:shop.db checks:checks.sql:app.db
        ledger:ledger.sql:ledger.db cheapest:cheapest.sql:shop.db customers:customers.sql:crm.db teams:teams.sql:league.db
        library:library.sql:library.db categories:categories.sql:shop.db transfer:transfer.sql:bank.db tasks:tasks.sql:tasks.db
-       invoice:invoice.sql:invoice.db"
+       invoice:invoice.sql:invoice.db rentals:rentals.sql:rentals.db stays:stays.sql:hotel.db"
 # the fixed sample databases: a few plausible rows
 SAMPLE_books="INSERT INTO books VALUES (1, 'SICP', 'mit', 'CS', 50), (2, 'TAOCP', 'aw', 'CS', 300), (3, 'Dune', 'acm', 'SF', 500);"
 SAMPLE_shop="INSERT INTO users VALUES (1, 'ann', 'admin', 40), (2, 'bob', 'user', 17);
@@ -35,6 +35,9 @@ INSERT INTO loans VALUES (1, 1, 14), (2, 1, 45), (3, 2, 7);"
 SAMPLE_categories="INSERT INTO products VALUES (1, 'books', 12), (2, 'toys', 30), (3, 'books', 150);"
 SAMPLE_transfer="INSERT INTO accounts VALUES (1, 'ann', 500), (2, 'bob', 20);"
 SAMPLE_invoice="INSERT INTO lines VALUES (1, 'pen', 2.50, 250, 4), (2, 'lamp', 35.00, 3500, 1);"
+SAMPLE_rentals="INSERT INTO rentals VALUES (1, 'kayak', '2024-07-01', '2024-07-20', '2024-03-15 14:00:00'),
+(2, 'tent', '2024-06-10', NULL, '2024-12-01 09:00:00');"
+SAMPLE_stays="INSERT INTO stays VALUES (1, 'ann', '2024-12-20', '2025-01-02'), (2, 'bob', '2023-05-01', '2023-05-03');"
 SAMPLE_tasks="INSERT INTO tasks VALUES (1, 'tax', '2024-04-30', NULL), (2, 'trip', '2025-07-01', '2025-06-20 10:00:00');"
 
 cov() { jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$1"; }

@@ -235,8 +235,29 @@ typedef enum db_xkind {
 
 /* Scalar SQL functions modelled (DBX_FUNC): abs(x), coalesce(a, b, ...) and ifnull(a, b),
  * lower(t)/upper(t) (ASCII letters, as SQLite without ICU), substr(t, start[, n]) with
- * integer literal start >= 1 and n >= 0. */
-typedef enum db_func { DBF_ABS = 0, DBF_COALESCE, DBF_LOWER, DBF_UPPER, DBF_SUBSTR } db_func;
+ * integer literal start >= 1 and n >= 0; SQLite's date functions of a DATE/DATETIME column
+ * (db_date_format, db_julianday): strftime(kids[0] a text literal format, kids[1] the column), which
+ * date(c) and datetime(c) become, and julianday(kids[0]); ltrim/rtrim/trim(t[, chars]) (PostgreSQL's
+ * btrim: trim(t) parses so) of a text, the characters a text literal (a space by default); PostgreSQL's
+ * date arithmetic on DATE columns (db_date_days, db_date_field): kids[0] - kids[1] of two dates in days
+ * (DBF_DAYS) and EXTRACT(field FROM c) / date_part('field', c) (DBF_DATE_PART, kids[0] the field as
+ * a text literal, kids[1] the column); round(x[, n]) with n a literal >= 0 (DBF_ROUND: an integer's double,
+ * a DECIMAL(p,s) value with s <= n unchanged; other REALs are not modelled). */
+typedef enum db_func {
+    DBF_ABS = 0,
+    DBF_COALESCE,
+    DBF_LOWER,
+    DBF_UPPER,
+    DBF_SUBSTR,
+    DBF_STRFTIME,
+    DBF_JULIANDAY,
+    DBF_LTRIM,
+    DBF_RTRIM,
+    DBF_TRIM,
+    DBF_DAYS,
+    DBF_DATE_PART,
+    DBF_ROUND
+} db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 
@@ -273,7 +294,17 @@ typedef enum db_txn {
 /* Aggregates. DB_AGG_AVG is SUM / COUNT as a double (NULL over no row). DB_AGG_EXPR marks a result
  * column that is an expression with aggregates in it (result_expr: COALESCE(SUM(x), 0),
  * SUM(price * qty) / 100), computed over the group by db_group_value. */
-enum { DB_AGG_NONE = 0, DB_AGG_COUNT, DB_AGG_SUM, DB_AGG_MIN, DB_AGG_MAX, DB_AGG_AVG, DB_AGG_EXPR };
+/* DB_AGG_COUNT_DISTINCT, COUNT(DISTINCT x), only as a DBX_GROUPAGG op (in HAVING or a DB_AGG_EXPR result column). */
+enum {
+    DB_AGG_NONE = 0,
+    DB_AGG_COUNT,
+    DB_AGG_SUM,
+    DB_AGG_MIN,
+    DB_AGG_MAX,
+    DB_AGG_AVG,
+    DB_AGG_EXPR,
+    DB_AGG_COUNT_DISTINCT
+};
 /* db_query.result_col of a computed result column (result_expr) */
 #define DB_RESULT_EXPR (-2)
 
@@ -352,7 +383,9 @@ typedef struct db_query {
     int nparams;                                 /* highest parameter number used */
     uint8_t date_param[64];  /* [k-1]: the db_date_kind of a DATE/TIME column parameter k is compared with, 0 none */
     bool date_loose_literal; /* a DATE/TIME column is compared with a text literal not of its ISO-8601 form */
-    bool date_cast;          /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
+    bool sqlite_dates; /* uses SQLite's date functions of a column (DBF_STRFTIME, DBF_JULIANDAY): PostgreSQL has none */
+    bool pg_dates;     /* uses PostgreSQL's date - date or EXTRACT (DBF_DAYS, DBF_DATE_PART): SQLite has neither */
+    bool date_cast;    /* a cast to DATE/TIME/TIMESTAMP, read as PostgreSQL does (an ISO text); SQLite's CAST
                                 gives NUMERIC affinity instead ('2026-01-01' becomes 2026): not modelled there */
 } db_query;
 
@@ -374,6 +407,9 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams);
  * does not parse at all (then the statement is run concretely too).
  */
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err);
+/* Mark q not understood because of construct `kind` (a static string, named once in q->unsupported),
+ * for what only the caller knows (the engine: PostgreSQL has no strftime()). */
+void db_query_unsupported(db_query *q, const char *kind);
 void db_query_free(db_query *q);
 
 /*
@@ -492,7 +528,8 @@ expr *db_value_overflow(void);
  * combinations, sel[i] (width 1) says it is returned and vals[i] is its argument
  * (ignored for COUNT(*), which passes vals = NULL). COUNT counts non-NULL arguments;
  * SUM, MIN and MAX of integers skip NULLs and are NULL when nothing is left, as in
- * SQL; a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
+ * SQL; COUNT_DISTINCT counts the non-NULL arguments that equal no earlier counted one (texts by
+ * bytes, numbers by value, as both engines compare them); a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
  * SQLite's sum of their doubles may differ in the last bit, and the runtime then reads the value
  * concretely); a SUM with other REAL arguments adds the doubles in order from 0.0 (SQLite 3.40,
  * PostgreSQL's float8); AVG is SUM / COUNT as a double, one division per possible count. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
@@ -561,6 +598,38 @@ char *db_val_concrete_text(const db_val *v, char *buf);
  * TIMESTAMP (also "TIMESTAMP WITH TIME ZONE", written without the zone) DB_DATE_DATETIME, other
  * types naming DATE DB_DATE_DATE, TIME DB_DATE_TIME, else DB_DATE_NONE. Case-insensitive. */
 db_date_kind db_date_kind_of(const char *decl_type);
+/*
+ * SQLite's date functions of a date column's text v (date.c), which they read as 'YYYY-MM-DD' or
+ * 'YYYY-MM-DD HH:MM:SS' (valid as db_date_valid says; a date alone is at 00:00:00); any other text
+ * gives NULL (SQLite reads a few more forms: those values come back as model mismatches).
+ *
+ * db_date_format_len: the length in bytes of strftime(fmt, ...)'s result, -1 when fmt has a
+ * conversion not modelled (modelled: %Y %m %d %H %M %S and %%) or it exceeds 255 bytes.
+ * date(v) and datetime(v) are the formats "%Y-%m-%d" and "%Y-%m-%d %H:%M:%S" (time(v) does not parse:
+ * TIME(p) is a type in PostgreSQL's grammar).
+ *
+ * db_date_format: strftime(fmt, v): fills bytes[0..db_date_format_len(fmt)) (8-bit expressions,
+ * the caller's array) and returns its NULL flag (width 1). fmt must have a length >= 0.
+ *
+ * db_julianday: julianday(v) = *k / *unit as a double, exactly SQLite's value: *k (64 bits, 0 when
+ * NULL) is SQLite's integer iJD in milliseconds with *unit 86400000.0, or, when v has fewer than
+ * 19 bytes (a DATE cell: always midnight), 2 * JD with *unit 2.0 (so differences of dates are
+ * exact integers). Returns the NULL flag (width 1). Nodes are built in cx; nothing is allocated.
+ */
+/*
+ * PostgreSQL's date operators on date column texts (same readings, NULL otherwise):
+ * db_date_days: a - b in days (64 bits, the difference of julian day numbers of their dates; a date
+ * column's `d1 - d2` is an integer in PostgreSQL); *null its NULL flag.
+ * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour or
+ * minute (case-insensitive; 0 at a date's midnight) as a 64-bit integer, *null its NULL flag (true
+ * for another field: db_date_field_ok says which are modelled).
+ */
+expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
+expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
+bool db_date_field_ok(const char *field);
+int db_date_format_len(const char *fmt);
+expr *db_date_format(expr_ctx *cx, const char *fmt, const db_val *v, expr **bytes);
+expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit);
 
 /* ---------------------------------------------------------------- CHECK and DEFAULT (check.c) */
 

@@ -186,7 +186,7 @@ static int conv_result_expr(conv *c, node *v)
 {
     if (v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
         const PgQuery__FuncCall *fc = v->func_call;
-        if (fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) { /* COUNT(DISTINCT x), windows */
+        if (fc->agg_filter || fc->over || fc->n_agg_order) { /* windows, FILTER, ordered aggregates */
             db_sql_unsupported(c->q, "aggregate or function in the result");
             return -1;
         }
@@ -546,6 +546,8 @@ static bool sqlite_begin(const char *sql, size_t len)
     return n == 2 && !strcmp(w[0], "begin") &&
            (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
 }
+
+void db_query_unsupported(db_query *q, const char *kind) { db_sql_unsupported(q, kind); }
 
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {

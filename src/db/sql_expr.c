@@ -93,6 +93,90 @@ static db_sexpr *date_guard(conv *c, db_sexpr *e)
     return NULL;
 }
 
+/* The date kind of column expression e (DB_DATE_NONE when e is no column of a date column). */
+static db_date_kind column_date(const conv *c, const db_sexpr *e)
+{
+    if (!e || e->kind != DBX_COLUMN || e->from < 0) return DB_DATE_NONE;
+    int t = e->from < c->q->nfrom                                          ? c->q->from_table[e->from]
+            : e->from >= DB_MAX_FROM && e->from < DB_MAX_FROM + c->q->nsub ? c->q->sub_table[e->from - DB_MAX_FROM]
+                                                                           : -1;
+    return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
+}
+
+/* A DATE column, or a text literal that is a valid date ('2024-01-01', CURRENT_DATE): an operand of
+ * PostgreSQL's date - date. */
+static bool date_operand(const conv *c, const db_sexpr *e)
+{
+    return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text));
+}
+
+/* PostgreSQL's EXTRACT(field FROM c) (pg_catalog.extract) and date_part('field', c) of a DATE or
+ * TIMESTAMP column, for the fields db_date_field models: a DBF_DATE_PART node; sets q->pg_dates.
+ * NULL (nothing reported) otherwise. */
+static db_sexpr *conv_date_part(conv *c, const PgQuery__FuncCall *fc)
+{
+    const node *f = fc->n_args == 2 ? fc->args[0] : NULL;
+    if (!f || f->node_case != PG_QUERY__NODE__NODE_A_CONST || f->a_const->isnull ||
+        f->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL || !db_date_field_ok(f->a_const->sval->sval))
+        return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[1]);
+    db_date_kind k = column_date(c, col);
+    const char *fn = f->a_const->sval->sval; /* EXTRACT(hour FROM a date) is an error in PostgreSQL 14+ */
+    bool timed = !strcasecmp(fn, "hour") || !strcasecmp(fn, "minute");
+    db_sexpr *e = k == DB_DATE_DATETIME || (k == DB_DATE_DATE && !timed) ? db_sql_mk(DBX_FUNC, 2) : NULL;
+    db_sexpr *name = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || !name || !(name->text = strdup(f->a_const->sval->sval))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(name);
+        return NULL;
+    }
+    e->op = DBF_DATE_PART;
+    e->kids[0] = name, e->kids[1] = col;
+    c->q->pg_dates = true;
+    return e;
+}
+
+/*
+ * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
+ * DATETIME column c, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
+ * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
+ * the caller names "date function") for other arguments and formats; sets q->sqlite_dates.
+ */
+static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
+{
+    static const struct {
+        const char *name, *fmt;
+    } fns[] = {{"date", "%Y-%m-%d"}, {"datetime", "%Y-%m-%d %H:%M:%S"}, {"julianday", NULL}};
+    const char *fmt = NULL;
+    size_t want = 1;
+    bool known = false;
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (!strcasecmp(name, fns[i].name)) known = true, fmt = fns[i].fmt;
+    if (!strcasecmp(name, "strftime")) {
+        const node *f = fc->n_args == 2 ? fc->args[0] : NULL;
+        if (!f || f->node_case != PG_QUERY__NODE__NODE_A_CONST || f->a_const->isnull ||
+            f->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+            return NULL;
+        known = true, fmt = f->a_const->sval->sval, want = 2;
+    }
+    if (!known || fc->n_args != want || (fmt && db_date_format_len(fmt) < 0)) return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[want - 1]);
+    db_date_kind k = column_date(c, col);
+    if (k != DB_DATE_DATE && k != DB_DATE_DATETIME) {
+        sexpr_free(col);
+        return NULL;
+    }
+    db_sexpr *e = db_sql_mk(DBX_FUNC, fmt ? 2 : 1), *f = fmt ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || (fmt && (!f || !(f->text = strdup(fmt))))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(f);
+        return NULL;
+    }
+    e->op = fmt ? DBF_STRFTIME : DBF_JULIANDAY;
+    if (fmt) e->kids[0] = f;
+    e->kids[e->nkids - 1] = col;
+    c->q->sqlite_dates = true;
+    return e;
+}
+
 /* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
 int db_sql_from_item(const db_query *q, const char *name)
 {
@@ -471,7 +555,12 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             }
             if ((e = db_sql_mk(DBX_ARITH, 2))) e->op = op[0];
             node *k[2] = {a->lexpr, a->rexpr};
-            return conv_kids(c, e, k);
+            if ((e = conv_kids(c, e, k)) && op[0] == '-' && date_operand(c, e->kids[0]) &&
+                date_operand(c, e->kids[1])) { /* PostgreSQL: date - date is an integer of days */
+                e->kind = DBX_FUNC, e->op = DBF_DAYS;
+                c->q->pg_dates = true;
+            }
+            return e;
         }
         if (!strcmp(op, "~~") || !strcmp(op, "!~~")) goto like;
         if (!strcmp(op, "||")) { /* text concatenation ('%' || ? || '%') */
@@ -570,7 +659,8 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             int agg = 0;
             for (int i = 0; i < 5; i++)
                 if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
-            if (agg && !fc->agg_distinct && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
+            bool distinct = fc->agg_distinct && agg == DB_AGG_COUNT && !fc->agg_star; /* COUNT(DISTINCT x) */
+            if (agg && (!fc->agg_distinct || distinct) && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
                 (fc->agg_star ? agg == DB_AGG_COUNT : fc->n_args == 1)) {
                 bool is_col = !fc->agg_star && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF;
                 db_sexpr *col = is_col ? db_sql_conv_column(c, fc->args[0]->column_ref) : NULL, *arg = NULL;
@@ -585,7 +675,7 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                     return NULL;
                 }
                 if ((e = db_sql_mk(DBX_GROUPAGG, arg ? 1 : 0))) {
-                    e->op = agg, e->from = col ? col->from : 0;
+                    e->op = distinct ? DB_AGG_COUNT_DISTINCT : agg, e->from = col ? col->from : 0;
                     e->column = col ? col->column : arg ? DB_RESULT_EXPR : -1;
                     if (arg) e->kids[0] = arg;
                 } else {
@@ -598,6 +688,15 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
+        }
+        if (plain && (!strcasecmp(name, "extract") || !strcasecmp(name, "date_part"))) {
+            if ((e = conv_date_part(c, fc))) return e;
+            db_sql_unsupported(c->q, "date function");
+            return NULL;
+        }
+        if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime") || !strcasecmp(name, "strftime") ||
+                      !strcasecmp(name, "julianday"))) {
+            if ((e = conv_date_of_column(c, name, fc))) return e;
             db_sql_unsupported(c->q, "date function");
             return NULL;
         }
@@ -606,9 +705,10 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             const char *name;
             int f;
             size_t min, max;
-        } funcs[] = {{"abs", DBF_ABS, 1, 1},         {"coalesce", DBF_COALESCE, 2, 8}, {"ifnull", DBF_COALESCE, 2, 2},
-                     {"lower", DBF_LOWER, 1, 1},     {"upper", DBF_UPPER, 1, 1},       {"substr", DBF_SUBSTR, 2, 3},
-                     {"substring", DBF_SUBSTR, 2, 3}};
+        } funcs[] = {{"abs", DBF_ABS, 1, 1},          {"coalesce", DBF_COALESCE, 2, 8}, {"ifnull", DBF_COALESCE, 2, 2},
+                     {"lower", DBF_LOWER, 1, 1},      {"upper", DBF_UPPER, 1, 1},       {"substr", DBF_SUBSTR, 2, 3},
+                     {"substring", DBF_SUBSTR, 2, 3}, {"ltrim", DBF_LTRIM, 1, 2},       {"rtrim", DBF_RTRIM, 1, 2},
+                     {"trim", DBF_TRIM, 1, 2},        {"btrim", DBF_TRIM, 1, 2},        {"round", DBF_ROUND, 1, 2}};
         for (size_t i = 0; plain && i < sizeof funcs / sizeof *funcs; i++)
             if (!strcasecmp(name, funcs[i].name) && fc->n_args >= funcs[i].min && fc->n_args <= funcs[i].max) {
                 if ((e = conv_kids(c, db_sql_mk(DBX_FUNC, (int)fc->n_args), fc->args))) e->op = funcs[i].f;
@@ -620,6 +720,18 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                             sexpr_free(e);
                             return NULL;
                         }
+                if (e && e->op == DBF_ROUND && e->nkids == 2 &&
+                    (e->kids[1]->kind != DBX_INT || e->kids[1]->ival < 0 || e->kids[1]->ival > 15)) {
+                    db_sql_unsupported(c->q, "round() to digits that are not a small literal");
+                    sexpr_free(e);
+                    return NULL;
+                }
+                if (e && (e->op == DBF_LTRIM || e->op == DBF_RTRIM || e->op == DBF_TRIM) && e->nkids == 2 &&
+                    (e->kids[1]->kind != DBX_TEXT || !e->kids[1]->text[0])) {
+                    db_sql_unsupported(c->q, "trim() of characters that are not a text literal");
+                    sexpr_free(e);
+                    return NULL;
+                }
                 return e;
             }
         db_sql_unsupported(c->q, "function call");

@@ -55,13 +55,15 @@ int main(void)
         printf("error: %s\n", err);
         sqlite3_free(err);
     }
-    /* COUNT(DISTINCT ...): not modelled, run concretely (reported as unsupported) */
+    /* COUNT(DISTINCT ...) over the fixture's orders */
     sqlite3_prepare_v2(db, "SELECT count(DISTINCT user_id) FROM orders", -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW)
         printf("%d orders\n", sqlite3_column_int(st, 0));
     sqlite3_finalize(st);
     if (adults_named_z > 0)
         printf("%d adults, some named Z\n", adults);
+    /* printf(): not modelled, run concretely (reported as unsupported) */
+    sqlite3_exec(db, "SELECT printf('%05d', id) FROM users", NULL, NULL, NULL);
     sqlite3_close(db);
     return 0;
 }

@@ -4,7 +4,8 @@
 # (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c; over joins: library.c), a
 # transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT (tests/db/categories.c), computed result
 # columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
-# (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table); every reachable branch, no
+# (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
+# COUNT(DISTINCT) (tests/db/stays.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -95,4 +96,7 @@ BUDGET=3s run invoice invoice.sql 2 13 18 20 27
 # numbers read as text (tests/db/callback.c): strtol and sscanf in a sqlite3_exec callback, atof of a DECIMAL and atoi of an
 # id bound back as a parameter from sqlite3_get_table (unreachable: the failed open, exec, get_table and prepare)
 NO_REPLAY=1 run callback callback.sql 4 11 14 24 30 35
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, transactions, computed columns and aggregates of expressions understood, every reachable branch, fixtures load, replay agrees"
+# SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
+# (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
+NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, transactions, computed columns, aggregates of expressions, date functions and COUNT(DISTINCT) understood, every reachable branch, fixtures load, replay agrees"

@@ -356,6 +356,178 @@ static void test_number_like_values(void **state)
     db_schema_free(s);
 }
 
+/* A random date text: years around the leap-year rules, any month, days up to the 31st (the
+ * invalid ones SQLite reads differently are left out: fixture cells are valid). */
+static void random_date(char *buf)
+{
+    static const int years[] = {1000, 1900, 1999, 2000, 2023, 2024, 2100, 9999};
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y = years[rand() % 8], m = rand() % 12 + 1;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int d = rand() % (mdays[m - 1] + (m == 2 && leap)) + 1;
+    snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
+}
+
+/* SQLite's date functions of DATE and TIMESTAMP columns (db_date_format, db_julianday through
+ * the SQL translation) against SQLite on random rows: which rows WHERE returns, and the value of
+ * julianday() (its double's bits) and of strftime() as a result column. */
+static void test_functions_against_sqlite(void **state)
+{
+    (void)state;
+    static const char *where[] = {
+        "date(ts) = d",
+        "date(ts) IS NULL",
+        "strftime('%Y', d) = '2024'",
+        "strftime('%m', ts) BETWEEN '02' AND '03'",
+        "strftime('%Y-%m', d) = strftime('%Y-%m', ts)",
+        "strftime('%d/%m/%Y %H', ts) LIKE '29/02/%'",
+        "strftime('%Y-%m-%d %H:%M:%S %%', d) > '2000'",
+        "datetime(d) < ts",
+        "datetime(ts) = ts",
+        "strftime('%H:%M:%S', ts) >= '12:00:00'",
+        "strftime('%H:%M:%S', d) = '00:00:00'",
+        "julianday(ts) - julianday(d) > 30",
+        "julianday(d) - julianday(ts) >= -1.5",
+        "julianday(d) < 2451545",
+        "julianday(ts) > julianday(d)",
+        "julianday(d) - julianday(d) = 0",
+        "julianday(ts) IS NULL",
+    };
+    static const char *values[] = {
+        "julianday(ts)",         "julianday(d)", "julianday(ts) - julianday(d)", "julianday(d) + julianday(d)",
+        "strftime('%Y-%m', ts)", "datetime(d)"};
+    db_schema *s = load(DDL);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(11);
+    size_t nw = sizeof where / sizeof *where, nq = nw + sizeof values / sizeof *values;
+    for (size_t qi = 0; qi < nq; qi++) {
+        char sql[200];
+        if (qi < nw)
+            snprintf(sql, sizeof sql, "SELECT 1 FROM t WHERE %s", where[qi]);
+        else
+            snprintf(sql, sizeof sql, "SELECT %s FROM t", values[qi - nw]);
+        db_query *q = NULL;
+        char *err = NULL;
+        if (db_query_parse(s, sql, strlen(sql), &q, &err)) fail_msg("%s: %s", sql, err);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        assert_true(q->sqlite_dates);
+        expr_ctx *cx = expr_ctx_new();
+        db_val cells[2], v;
+        slot0(cx, s, cells);
+        const db_val *rows[1] = {cells};
+        const char *why = NULL;
+        expr *w = NULL;
+        if (qi < nw && !(w = db_where_expr(cx, q, rows, NULL, 0, &why))) fail_msg("%s: %s", sql, why);
+        if (qi >= nw && db_value_expr(cx, q, q->result_expr[0], rows, NULL, 0, &v, &why)) fail_msg("%s: %s", sql, why);
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+        for (int iter = 0; iter < 300; iter++) {
+            char d[16], ts[32];
+            random_date(d);
+            random_date(ts);
+            int kind = rand() % 5; /* ts: a datetime, a date alone, NULL, a text no date function reads */
+            if (kind < 2)
+                snprintf(ts + 10, 22, " %02d:%02d:%02d", rand() % 24, rand() % 60, rand() % 60);
+            else if (kind == 4)
+                strcpy(ts, rand() % 2 ? "soon" : "2024-05-0x");
+            uint64_t in[NIN];
+            vector(in, d, kind == 3 ? NULL : ts);
+            char ins[160];
+            snprintf(ins, sizeof ins, "DELETE FROM t; INSERT INTO t VALUES('%s', %s%s%s)", d, kind == 3 ? "" : "'",
+                     kind == 3 ? "NULL" : ts, kind == 3 ? "" : "'");
+            assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+            sqlite3_reset(st);
+            int row = sqlite3_step(st) == SQLITE_ROW;
+            if (w) {
+                if (expr_eval(w, in, NIN) != (uint64_t)row)
+                    fail_msg("%s on ('%s', '%s'): SQLite %d, the model %d", sql, d, ts, row, !row);
+                continue;
+            }
+            assert_true(row);
+            int null = sqlite3_column_type(st, 0) == SQLITE_NULL;
+            if (expr_eval(v.null, in, NIN) != (uint64_t)null) fail_msg("%s on '%s': NULL differs", sql, ts);
+            if (null) continue;
+            if (v.is_real) {
+                double got = sqlite3_column_double(st, 0), model;
+                uint64_t bits = expr_eval(v.v, in, NIN);
+                memcpy(&model, &bits, sizeof model);
+                if (memcmp(&got, &model, sizeof got))
+                    fail_msg("%s on ('%s', '%s'): SQLite %.17g, the model %.17g", sql, d, ts, got, model);
+            } else {
+                const char *got = (const char *)sqlite3_column_text(st, 0);
+                char model[32] = {0};
+                unsigned n = (unsigned)expr_eval(v.len, in, NIN);
+                for (unsigned i = 0; i < n && i < 31; i++) model[i] = (char)expr_eval(v.bytes[i], in, NIN);
+                if (strcmp(got, model)) fail_msg("%s on '%s': SQLite '%s', the model '%s'", sql, ts, got, model);
+            }
+        }
+        sqlite3_finalize(st);
+        for (int c = 0; c < 2; c++) free(cells[c].bytes);
+        expr_ctx_free(cx);
+        db_query_free(q);
+    }
+    /* not modelled: modifiers, a column that is no date column, PostgreSQL (db_pq marks it) */
+    static const char *no[] = {"SELECT 1 FROM t WHERE date(d, '+1 day') = ts", "SELECT strftime('%W', d) FROM t",
+                               "SELECT 1 FROM t WHERE julianday('2024-01-01') > 0",
+                               "SELECT 1 FROM t WHERE EXTRACT(hour FROM d) = 0"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, no[i], strlen(no[i]), &q, &err), 0);
+        if (q->understood) fail_msg("understood: %s", no[i]);
+        db_query_free(q);
+    }
+    sqlite3_close(db);
+    db_schema_free(s);
+}
+
+/* Z3 under the slot constraints: two DATEs more than a month apart, in March, quickly (no division,
+ * no floating point: julianday() of a date is an exact half). */
+static void test_julianday_solver(void **state)
+{
+    (void)state;
+    db_schema *s = load("CREATE TABLE r (a DATE NOT NULL, b DATE NOT NULL);");
+    expr_ctx *cx = expr_ctx_new();
+    solver *sv = solver_new(10000);
+    db_limits l = {1, 8};
+    db_val cells[2] = {{0}};
+    expr *bytes[2][10];
+    uint32_t idx = 1;
+    for (int c = 0; c < 2; c++) {
+        cells[c].is_text = true;
+        cells[c].null = expr_symbol(cx, idx++, 1, 0);
+        cells[c].len = expr_symbol(cx, idx++, 8, 0);
+        cells[c].nbytes = 10;
+        cells[c].bytes = bytes[c];
+        for (unsigned i = 0; i < 10; i++) bytes[c][i] = expr_symbol(cx, idx++, 8, 0);
+    }
+    expr *counts[1] = {expr_symbol(cx, 0, 8, 0)};
+    db_val *all[1] = {cells};
+    expr *e = db_slot_constraints(cx, s, &l, 0, 0, counts, all);
+    const char *sql = "SELECT 1 FROM r WHERE julianday(b) - julianday(a) > 40 AND strftime('%m', b) = '03'";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    const db_val *rows[1] = {cells};
+    const char *why = NULL;
+    expr *w = db_where_expr(cx, q, rows, NULL, 0, &why);
+    assert_non_null(w);
+    expr *present = expr_cmp(cx, PRED_EQ, counts[0], expr_const(cx, 1, 8));
+    expr *cs[3] = {present, e, w};
+    uint64_t *out = NULL;
+    size_t n = 0;
+    assert_int_equal(solver_solve(sv, cs, 3, NULL, 0, &out, &n), SOLVE_SAT);
+    assert_int_equal(expr_eval(w, out, n), 1);
+    assert_int_equal(expr_eval(e, out, n), 1);
+    free(out);
+    db_query_free(q);
+    solver_free(sv);
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 /* Casts to date types as PostgreSQL reads them (DATE '2024-06-01', '...'::timestamp, a date column cast to date):
  * modelled with PostgreSQL's meaning, evaluated on rows; on SQLite (CAST AS DATE is NUMERIC affinity there) the
  * query is not modelled; a literal that is not an ISO date is not understood. */
@@ -419,6 +591,8 @@ int main(void)
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_number_like_values),
+        cmocka_unit_test(test_functions_against_sqlite),
+        cmocka_unit_test(test_julianday_solver),
         cmocka_unit_test(test_date_casts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema) and the PostgreSQL INSERTs of fixture rows, on a server the test starts. */
+/* test_db_pg_schema.c: unit tests of the PostgreSQL catalog reader (db_pg_read_schema), the PostgreSQL INSERTs of fixture rows and COUNT(DISTINCT), trim and date operators against the server, on a server the test starts. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +200,196 @@ static void test_no_tables(void **st)
     pg_exec_ok(conn, "SET search_path = public");
 }
 
+/* COUNT(DISTINCT x) (DB_AGG_COUNT_DISTINCT, translate.c) of an integer and a text column, and trim()/ltrim()/rtrim()/
+ * btrim(), against PostgreSQL on random rows with repeated values, NULLs, spaces and empty texts. */
+static void test_count_distinct(void **st)
+{
+    (void)st;
+    enum { R = 4, PER = 5 }; /* per row: a null, a, b, s null, s length + 2 bytes as 3 symbols */
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl("CREATE TABLE cd (a INT, b INT NOT NULL, s TEXT);", &s, &err), 0);
+    const char *sql = "SELECT count(DISTINCT a), count(DISTINCT s) FROM cd WHERE b > 0";
+    db_query *q = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    q->like_exact = true;
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[R][3];
+    expr *bytes[R][2], *sel[R];
+    for (int r = 0; r < R; r++) {
+        uint32_t base = (uint32_t)r * (PER + 2);
+        memset(cells[r], 0, sizeof cells[r]);
+        cells[r][0].null = expr_symbol(cx, base, 1, 0);
+        cells[r][0].v = expr_symbol(cx, base + 1, 64, 0);
+        cells[r][1].null = expr_const(cx, 0, 1);
+        cells[r][1].v = expr_symbol(cx, base + 2, 64, 0);
+        cells[r][2].is_text = true;
+        cells[r][2].null = expr_symbol(cx, base + 3, 1, 0);
+        cells[r][2].len = expr_symbol(cx, base + 4, 8, 0);
+        cells[r][2].nbytes = 2;
+        cells[r][2].bytes = bytes[r];
+        for (int i = 0; i < 2; i++) bytes[r][i] = expr_symbol(cx, base + 5 + (uint32_t)i, 8, 0);
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        assert_non_null(sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why));
+    }
+    /* trim(s) is btrim(s) in PostgreSQL's grammar: rows it keeps, counted */
+    const char *tsql =
+        "SELECT count(*) FROM cd WHERE trim(s) = 'a' OR ltrim(s, ' a') = rtrim(s) OR btrim(s, 'b') = ' '";
+    db_query *tq = NULL;
+    assert_int_equal(db_query_parse(s, tsql, strlen(tsql), &tq, &err), 0);
+    assert_true(tq->understood);
+    tq->like_exact = true;
+    expr *tcount = expr_const(cx, 0, 64);
+    for (int r = 0; r < R; r++) {
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, tq, rows, NULL, 0, &why);
+        assert_non_null(w);
+        tcount = expr_binary(cx, EXPR_ADD, tcount, expr_zext(cx, w, 64));
+    }
+    db_val agg[2];
+    for (int i = 0; i < 2; i++) {
+        const db_val *vals[R];
+        for (int r = 0; r < R; r++) vals[r] = &cells[r][i ? 2 : 0];
+        const char *why = NULL;
+        assert_int_equal(db_aggregate(cx, DB_AGG_COUNT_DISTINCT, R, sel, vals, &agg[i], NULL, &why), 0);
+    }
+    pg_exec_ok(conn, "CREATE SCHEMA cdist; SET search_path = cdist; CREATE TABLE cd (a int, b int NOT NULL, s text)");
+    srand(3);
+    for (int iter = 0; iter < 100; iter++) {
+        uint64_t in[R * (PER + 2)] = {0};
+        char ins[512] = "DELETE FROM cd; INSERT INTO cd VALUES ";
+        for (int r = 0; r < R; r++) {
+            uint64_t *v = in + r * (PER + 2);
+            v[0] = rand() % 4 == 0;
+            v[1] = v[0] ? 0 : (uint64_t)(int64_t)(rand() % 3 - 1);
+            v[2] = (uint64_t)(int64_t)(rand() % 4 - 1);
+            v[3] = rand() % 4 == 0;
+            char txt[3] = {0};
+            int len = v[3] ? 0 : rand() % 3;
+            for (int i = 0; i < len; i++) txt[i] = "ab "[rand() % 3];
+            v[4] = (uint64_t)len;
+            for (int i = 0; i < len; i++) v[5 + i] = (uint8_t)txt[i];
+            char row[64], a[24], t[16];
+            snprintf(a, sizeof a, "%lld", (long long)(int64_t)v[1]);
+            snprintf(t, sizeof t, "'%s'", txt);
+            snprintf(row, sizeof row, "%s(%s, %lld, %s)", r ? ", " : "", v[0] ? "NULL" : a, (long long)(int64_t)v[2],
+                     v[3] ? "NULL" : t);
+            strcat(ins, row);
+        }
+        pg_exec_ok(conn, ins);
+        PGresult *res = PQexec(conn, sql);
+        assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+        for (int i = 0; i < 2; i++) {
+            long long want = atoll(PQgetvalue(res, 0, i));
+            long long got = (long long)expr_eval(agg[i].v, in, sizeof in / sizeof *in);
+            if (got != want) fail_msg("count(DISTINCT) %d: PostgreSQL %lld, the model %lld (%s)", i, want, got, ins);
+        }
+        PQclear(res);
+        res = PQexec(conn, tsql);
+        assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+        long long want = atoll(PQgetvalue(res, 0, 0)), got = (long long)expr_eval(tcount, in, sizeof in / sizeof *in);
+        if (got != want) fail_msg("trim: PostgreSQL %lld rows, the model %lld (%s)", want, got, ins);
+        PQclear(res);
+    }
+    db_query_free(tq);
+    pg_exec_ok(conn, "SET search_path = public");
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
+/* A random valid date text 'YYYY-MM-DD' into buf (years around the leap-year rules). */
+static void random_date(char *buf)
+{
+    static const int years[] = {1000, 1900, 1999, 2000, 2023, 2024, 2100, 9999};
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y = years[rand() % 8], m = rand() % 12 + 1;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int d = rand() % (mdays[m - 1] + (m == 2 && leap)) + 1;
+    snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
+}
+
+/* PostgreSQL's date - date and EXTRACT/date_part of DATE and TIMESTAMP columns (DBF_DAYS,
+ * DBF_DATE_PART: date.c) against the server: which random rows each WHERE clause keeps. */
+static void test_date_operators(void **st)
+{
+    (void)st;
+    static const char *where[] = {
+        "d - e > 7",
+        "e - d BETWEEN -40 AND 40",
+        "d - '2000-03-01' < 0",
+        "EXTRACT(YEAR FROM d) = 2024 OR date_part('month', e) = 2",
+        "EXTRACT(day FROM ts) = 29 OR EXTRACT(hour FROM ts) >= 12",
+        "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
+    };
+    enum { PER = 1 + 2 + 10 + 2 + 10 + 2 + 19 }; /* count, then each cell's null, length, bytes */
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl("CREATE TABLE dd (d DATE NOT NULL, e DATE, ts TIMESTAMP);", &s, &err), 0);
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[3] = {{0}};
+    expr *bytes[3][19];
+    static const unsigned nb[3] = {10, 10, 19};
+    uint32_t idx = 1;
+    for (int c = 0; c < 3; c++) {
+        cells[c].is_text = true;
+        cells[c].null = expr_symbol(cx, idx++, 1, 0);
+        cells[c].len = expr_symbol(cx, idx++, 8, 0);
+        cells[c].nbytes = nb[c];
+        cells[c].bytes = bytes[c];
+        for (unsigned i = 0; i < nb[c]; i++) bytes[c][i] = expr_symbol(cx, idx++, 8, 0);
+    }
+    assert_int_equal(idx, PER);
+    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; CREATE TABLE dd (d date NOT NULL, e date, "
+                     "ts timestamp)");
+    srand(13);
+    for (size_t qi = 0; qi < sizeof where / sizeof *where; qi++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM dd WHERE %s", where[qi]);
+        db_query *q = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        assert_true(q->pg_dates);
+        q->like_exact = true;
+        const db_val *rows[1] = {cells};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, q, rows, NULL, 0, &why);
+        if (!w) fail_msg("%s: %s", sql, why);
+        for (int iter = 0; iter < 60; iter++) {
+            char d[16], e[16], ts[32];
+            random_date(d), random_date(e), random_date(ts);
+            snprintf(ts + 10, 22, " %02d:%02d:%02d", rand() % 24, rand() % 60, rand() % 60);
+            bool enull = rand() % 5 == 0, tnull = rand() % 5 == 0;
+            uint64_t in[PER] = {1};
+            const char *txt[3] = {d, enull ? NULL : e, tnull ? NULL : ts};
+            for (int c = 0, at = 1; c < 3; at += 2 + (int)nb[c], c++) {
+                in[at] = !txt[c];
+                in[at + 1] = txt[c] ? strlen(txt[c]) : 0;
+                for (unsigned i = 0; txt[c] && i < nb[c]; i++) in[at + 2 + i] = (uint8_t)txt[c][i];
+            }
+            char ins[200];
+            snprintf(ins, sizeof ins, "DELETE FROM dd; INSERT INTO dd VALUES ('%s', %s%s%s, %s%s%s)", d,
+                     enull ? "" : "'", enull ? "NULL" : e, enull ? "" : "'", tnull ? "" : "'", tnull ? "NULL" : ts,
+                     tnull ? "" : "'");
+            pg_exec_ok(conn, ins);
+            PGresult *res = PQexec(conn, sql);
+            assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+            long long want = atoll(PQgetvalue(res, 0, 0));
+            PQclear(res);
+            if ((long long)expr_eval(w, in, PER) != want)
+                fail_msg("%s on (%s, %s, %s): PostgreSQL %lld, the model %lld", sql, d, txt[1] ? e : "NULL",
+                         txt[2] ? ts : "NULL", want, 1 - want);
+        }
+        db_query_free(q);
+    }
+    pg_exec_ok(conn, "SET search_path = public");
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     int rc = pg_start();
@@ -210,7 +400,8 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_schema), cmocka_unit_test(test_checks),
-                                       cmocka_unit_test(test_no_tables)};
+                                       cmocka_unit_test(test_no_tables), cmocka_unit_test(test_count_distinct),
+                                       cmocka_unit_test(test_date_operators)};
     make_tables();
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     PQfinish(conn);

@@ -256,6 +256,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     free(err);
     if (s->q) { /* PostgreSQL's semantics where they differ from SQLite's */
         s->q->like_exact = true;
+        if (s->q->sqlite_dates) db_query_unsupported(s->q, "SQLite date function");
         for (int k = 0; k < s->q->norder; k++) /* NULLs sort as larger than any value */
             if (s->q->order_nulls_default[k]) s->q->order_nulls_last[k] = !s->q->order_desc[k];
     }

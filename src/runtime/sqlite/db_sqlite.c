@@ -84,6 +84,7 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     s->ns = spent;
     char *err = NULL;
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
+    if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
     free(err);
     if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->distinct &&
         s->q->nresult == sqlite3_column_count(*pp)) {
