@@ -1,4 +1,4 @@
-/* callback.c: numbers read as text, as sqlite3_exec callbacks and sqlite3_get_table give every cell: sscanf, atoi, strtol and atof of an INTEGER and a DECIMAL column, and an id read from text bound as a parameter. */
+/* callback.c: numbers read as text, as sqlite3_exec callbacks and sqlite3_get_table give every cell: sscanf, atoi, strtol and atof of an INTEGER and a DECIMAL column, a NULL cell tested by its pointer, and an id read from text bound as a parameter. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ int main(void)
     if (sqlite3_get_table(db, "SELECT user_id, rate FROM orders ORDER BY amount DESC LIMIT 1", &t, &rows, &cols,
                           NULL) == SQLITE_OK &&
         rows == 1) {
-        if (atof(t[3]) > 2.5) printf("a high rate\n");
+        if (t[3] && atof(t[3]) > 2.5) printf("a high rate\n"); /* NULL: a node on the NULL flag asks for it */
         /* the user of the biggest order, looked up by its id read from the text */
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(db, "SELECT age FROM users WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {

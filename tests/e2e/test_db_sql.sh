@@ -94,7 +94,8 @@ NO_REPLAY=1 run transfer transfer.sql 1 32 39 46 48 50
 # DECIMAL (20), SUM(cents * 3) per item with HAVING (27) (unreachable: the failed open, the aggregate without its row)
 BUDGET=3s run invoice invoice.sql 2 13 18 20 27
 # numbers read as text (tests/db/callback.c): strtol and sscanf in a sqlite3_exec callback, atof of a DECIMAL and atoi of an
-# id bound back as a parameter from sqlite3_get_table (unreachable: the failed open, exec, get_table and prepare)
+# id bound back as a parameter from sqlite3_get_table, a NULL rate tested by its pointer (unreachable: the failed open, exec,
+# get_table and prepare)
 NO_REPLAY=1 run callback callback.sql 4 11 14 24 30 35
 # SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
 # (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
