@@ -132,7 +132,7 @@ echo "ok [db]: inserted row read back symbolically"
 
 # --- UPDATE and DELETE by the program change the rows' expressions; later queries see their effect
 out="$W/update"
-"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 15s --no-db-minimize --no-progress 2>"$W/update.err" ||
+"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 4s --no-db-minimize --no-progress 2>"$W/update.err" ||
     { cat "$W/update.err"; fail "run update exited with $?"; }
 r="$out/report.json"
 # (unreachable: SELECT count(*) without its row)

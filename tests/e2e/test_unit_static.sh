@@ -5,7 +5,7 @@
 # Then a static helper calling getenv, with --mock getenv: the included file's calls go to the stand-in.
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run static tests/unit_libs/statics/hexnum.c tests/unit_libs/statics/report.c -- \
-    --function digit_value --function parse_hex --budget 5s
+    --function digit_value --function parse_hex --budget 2s
 expect_text hexnum '^#include "hexnum.c"$' "the .c included"
 expect_text hexnum 'int ret = digit_value\(c\);' "a direct call of the static function"
 grep -q 'statics/report\.c' "$out/BUILD.txt" || fail "report.c is not on the build line"
