@@ -540,6 +540,30 @@ static void test_order_against_sqlite(void **state)
     db_schema_free(s);
 }
 
+/* nrows candidate rows of t with their own symbols (row r's start at r * 4 * SYM_PER_COL), and sel[r], whether
+ * row r satisfies q's WHERE. */
+static void candidate_rows(expr_ctx *cx, const db_table *t, const db_query *q, int nrows, db_val (*cells)[4],
+                           expr *(*bytes)[4 * TB], expr **sel)
+{
+    for (int r = 0; r < nrows; r++) {
+        make_cells(cx, t, cells[r], bytes[r]);
+        for (int c = 0; c < 4; c++) {
+            uint32_t base = (uint32_t)(r * 4 + c) * SYM_PER_COL;
+            cells[r][c].null = expr_symbol(cx, base, 1, 0);
+            if (cells[r][c].is_text) {
+                cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
+                for (int i = 0; i < TB; i++) bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+            } else {
+                cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
+            }
+        }
+        const db_val *rows[1] = {cells[r]};
+        const char *why = NULL;
+        sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why);
+        assert_non_null(sel[r]);
+    }
+}
+
 /* COUNT/SUM/MIN/MAX over three candidate rows, against SQLite on the rows that satisfy WHERE. */
 static void test_aggregates_against_sqlite(void **state)
 {
@@ -560,23 +584,7 @@ static void test_aggregates_against_sqlite(void **state)
     db_val cells[R][4];
     expr *bytes[R][4 * TB];
     expr *sel[R];
-    for (int r = 0; r < R; r++) { /* row r's symbols start at r * 4 * SYM_PER_COL */
-        make_cells(cx, t, cells[r], bytes[r]);
-        for (int c = 0; c < 4; c++) {
-            uint32_t base = (uint32_t)(r * 4 + c) * SYM_PER_COL;
-            cells[r][c].null = expr_symbol(cx, base, 1, 0);
-            if (cells[r][c].is_text) {
-                cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
-                for (int i = 0; i < TB; i++) bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
-            } else {
-                cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
-            }
-        }
-        const db_val *rows[1] = {cells[r]};
-        const char *why = NULL;
-        sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why);
-        assert_non_null(sel[r]);
-    }
+    candidate_rows(cx, t, q, R, cells, bytes, sel);
     db_val agg[5];
     for (int i = 0; i < 5; i++) {
         const db_val *vals[R];
@@ -647,23 +655,7 @@ static void test_count_distinct_against_sqlite(void **state)
     db_val cells[R][4];
     expr *bytes[R][4 * TB];
     expr *sel[R];
-    for (int r = 0; r < R; r++) { /* row r's symbols start at r * 4 * SYM_PER_COL */
-        make_cells(cx, t, cells[r], bytes[r]);
-        for (int c = 0; c < 4; c++) {
-            uint32_t base = (uint32_t)(r * 4 + c) * SYM_PER_COL;
-            cells[r][c].null = expr_symbol(cx, base, 1, 0);
-            if (cells[r][c].is_text) {
-                cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
-                for (int i = 0; i < TB; i++) bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
-            } else {
-                cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
-            }
-        }
-        const db_val *rows[1] = {cells[r]};
-        const char *why = NULL;
-        sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why);
-        assert_non_null(sel[r]);
-    }
+    candidate_rows(cx, t, q, R, cells, bytes, sel);
     db_val agg[2];
     for (int i = 0; i < 2; i++) {
         const db_val *vals[R];
