@@ -33,6 +33,8 @@ for f in "$out"/tests/test-*.sql; do  # SQLite checks every CHECK on load
     sqlite3 "$W/hand.db" < "$D/checks.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks: $f does not load"
 done
 grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'auditor'" || fail "checks: no auditor row"
+grep -q "^-- injected fault: the program's database call number 1 " "$out"/tests/test-*.sql ||
+    fail "checks: no test whose open fails (call number 1)"
 grep -h "INSERT INTO \"items\"" "$out"/tests/test-*.sql >/dev/null || fail "checks: no items row"
 "$SYMPATH" replay "$out" --coverage >"$W/checks.replay" 2>&1 || { cat "$W/checks.replay"; fail "checks: replay failed"; }
 c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
