@@ -3,6 +3,7 @@
 # program explored on an empty database and on a fixed sample database, rows per fixture (mean, max), solver share,
 # and the SQL constructs that ran concretely.
 # Usage: sh bench/db.sh [BUDGET]   (from the project root, after `make`)
+# Env: ONLY="shop catalog ..." (a subset of the programs), DB_ARGS (extra options of the fixture run, e.g. --no-db-faults)
 set -u
 BUDGET=${1:-30s}
 SYMPATH=$(realpath "${SYMPATH:-build/bin/sympath}")
@@ -45,9 +46,10 @@ cov() { jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$1"
 printf '%-10s %9s %7s %9s %9s %5s %9s %7s %10s  %s\n' program fixtures reach_s empty_db sample_db tests rows/fix solver% understood concrete
 for entry in $PROGS; do
     name=${entry%%:*}; rest=${entry#*:}; schema=${rest%%:*}; dbfile=${rest#*:}
+    [ -n "${ONLY:-}" ] && case " $ONLY " in *" $name "*) ;; *) continue ;; esac
     # 1. synthesized fixtures
     out="$WORK/$name-fixtures"
-    if ! "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "$BUDGET" --no-progress >"$out.log" 2>&1; then
+    if ! "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "$BUDGET" ${DB_ARGS:-} --no-progress >"$out.log" 2>&1; then
         printf '%-10s run failed (see %s.log)\n' "$name" "$out"
         continue
     fi

@@ -41,12 +41,9 @@ typedef struct cov {
     ptrmap fault_sites; /* fault_key of every BK_FAULT node whose direction 1 was handed out */
 } cov;
 
-/* A fault's approximate location: the branch site before the call and which fallible call
- * after it (never NULL). */
-static const void *fault_key(const tree_node *n)
-{
-    return (const void *)(((uintptr_t)n->site + 1) << 20 | (n->arg & 0xfffff));
-}
+/* A fault's approximate location (its arg: the branch site before the call and which fallible
+ * call after it), as a map key (never NULL). */
+static const void *fault_key(const tree_node *n) { return (const void *)((uintptr_t)n->arg + 1); }
 
 static int cov_before(const void *a, const void *b)
 {

@@ -119,7 +119,8 @@ typedef enum branch_kind {
                        slot lies past the first absent one (its true side repeats "one more row": tried last) */
     BK_FAULT,      /* an injected fault (src/runtime/dbcommon/db_fault.c): cond = "this database call fails"
                       (db:fault == its number); taken = cond's value; direction 1 runs the program's handling
-                      of the failure. arg = which fallible call after the last branch site executed (1, 2, ...) */
+                      of the failure. site = 0 always; arg = the last branch site executed << 12 | which
+                      fallible call after it (1, 2, ...): the call's approximate location */
     BK_KIND_COUNT
 } branch_kind;
 

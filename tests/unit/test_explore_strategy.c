@@ -289,8 +289,9 @@ static void test_cov_fault_tier(void **state)
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("cov", 0, covered_cb, w);
-    sym_event e[5] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_FAULT, 0, 1, 1, w->c), ev(BK_FAULT, 0, 1, 2, w->c),
-                      ev(BK_BRANCH, 1, 2, 2, w->c), ev(BK_FAULT, 0, 2, 1, w->c)};
+    sym_event e[5] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_FAULT, 0, 0, 1 << 12 | 1, w->c),
+                      ev(BK_FAULT, 0, 0, 1 << 12 | 2, w->c), ev(BK_BRANCH, 1, 2, 2, w->c),
+                      ev(BK_FAULT, 0, 0, 2 << 12 | 1, w->c)};
     w->cov[0] = w->cov[1] = w->cov[2] = w->cov[3] = 1;
     tree_insert_result res;
     assert_int_equal(tree_insert(t, e, 5, NULL, NULL, 0, add_cb, s, &res), 0);
@@ -307,7 +308,8 @@ static void test_cov_fault_tier(void **state)
     assert_ptr_equal(c[3].node, p[0]);
     assert_ptr_equal(c[4].node, p[3]);
     /* a second run reaching the first fault's location on another path: tier 2 now, behind a new uncovered branch */
-    sym_event e2[3] = {ev(BK_BRANCH, 0, 1, 0, w->c), ev(BK_FAULT, 0, 1, 1, w->c), ev(BK_BRANCH, 1, 3, 4, w->c)};
+    sym_event e2[3] = {ev(BK_BRANCH, 0, 1, 0, w->c), ev(BK_FAULT, 0, 0, 1 << 12 | 1, w->c),
+                       ev(BK_BRANCH, 1, 3, 4, w->c)};
     assert_int_equal(tree_insert(t, e2, 3, NULL, p[0], 0, add_cb, s, &res), 0);
     assert_int_equal(drain(s, c, 8), 2);
     assert_ptr_equal(c[0].node, res.path[2]); /* slot 4 uncovered */

@@ -49,6 +49,7 @@ static int built; /* 0 not yet, 1 built, -1 no database replay configured */
 static const char *db_file;
 static unsigned long long fault;   /* the fallible call that fails, 0 none */
 static unsigned long long counted; /* fallible calls so far */
+static int held;                   /* inside sqlite3_exec: the callback's calls are not counted (as in the executor) */
 static sqlite3_stmt *busy[256];    /* statements whose last step returned a row: their next step is not fallible */
 
 static void build(void)
@@ -87,7 +88,7 @@ static void build(void)
 /* Count one fallible call; true when it is the one that fails. */
 static int fails(void)
 {
-    if (built != 1 || !fault || counted >= fault) return 0;
+    if (built != 1 || !fault || held || counted >= fault) return 0;
     return ++counted == fault;
 }
 
@@ -220,7 +221,10 @@ int __wrap_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, cha
         if (errmsg) *errmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
         return SQLITE_ERROR;
     }
-    return __real_sqlite3_exec(db, sql, cb, arg, errmsg);
+    held++;
+    int rc = __real_sqlite3_exec(db, sql, cb, arg, errmsg);
+    held--;
+    return rc;
 }
 
 int __wrap_sqlite3_get_table(sqlite3 *db, const char *sql, char ***res, int *nrow, int *ncol, char **errmsg)

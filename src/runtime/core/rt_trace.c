@@ -121,8 +121,10 @@ int rt_trace_event(uint32_t kind, uint32_t site, uint32_t taken, expr *cond, uin
     r.u.br.taken = (uint8_t)(taken != 0);
     /* Events that belong to no branch site (checks, assumptions, concretizations) carry the
      * last branch site executed: an approximate location that keeps the explorer's per-site
-     * loop bound from lumping every such event of a path together. */
-    r.u.br.site = (site == 0 && kind != BK_BRANCH && kind != BK_SWITCH) ? *__sym_last_site : site;
+     * loop bound from lumping every such event of a path together. Not an injected fault's:
+     * the last site also moves with concrete branches, and the tree matches events by kind
+     * and site (its arg carries the location instead, db_fault.c). */
+    r.u.br.site = (site == 0 && kind != BK_BRANCH && kind != BK_SWITCH && kind != BK_FAULT) ? *__sym_last_site : site;
     r.u.br.cond = id;
     r.u.br.arg = arg;
     if (rt_trace_append(&r, 0)) {

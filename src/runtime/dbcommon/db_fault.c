@@ -55,9 +55,11 @@ bool db_fault_node(void)
 {
     expr *fails;
     bool f = db_fault_next(&fails);
-    /* arg: which fallible call after the last branch site this is (the explorer's
-     * approximate location of the call, with the site the event carries) */
-    if (fails) rt_trace_event(BK_FAULT, 0, f, fails, since_site);
+    /* site 0 (the tree matches events by kind and site; the last branch site executed also
+     * moves with concrete branches, which would make two runs of one symbolic path differ);
+     * arg, the call's approximate location for the search strategy: the last branch site
+     * and which fallible call after it this is */
+    if (fails) rt_trace_event(BK_FAULT, 0, f, fails, at_site << 12 | (since_site & 0xfff));
     return f;
 }
 
