@@ -317,7 +317,7 @@ enum {
  * optional side is one table: `nullable`, `on`), whose result columns are
  * plain columns, `*` or computed columns (result_expr), or all aggregates (COUNT/SUM/MIN/MAX of a
  * column, COUNT(*), expressions with aggregates;
- * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations, with LIMIT/OFFSET
+ * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations (UNION [ALL]: `arms`), with LIMIT/OFFSET
  * only under an ORDER BY of plain columns (`order_window`) or on one table, and whose WHERE
  * uses only the db_xkind constructs (subqueries of one table: sub items).
  * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
@@ -378,6 +378,16 @@ typedef struct db_query {
     bool order_nulls_default
         [4];    /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
     db_txn txn; /* a transaction statement (kind DBQ_OTHER), DB_TXN_NONE otherwise */
+    /* UNION [ALL] of narms >= 2 SELECTs (sql_union.c): each arm an understood SELECT of plain columns of one
+     * table (nfrom 1, no outer join, aggregate, GROUP BY, DISTINCT, computed column or LIMIT of its own), all
+     * with nresult columns. The compound query itself has nfrom 0, table and result_from/result_col/result_agg
+     * of arm 0 (its columns' types name the result's), result_expr all NULL; its ORDER BY keys are result
+     * columns (order_from 0, order_col the result position: db_order_le over rows of result values), its
+     * LIMIT/OFFSET in limit/offset (understood only under such an ORDER BY: order_window). Result rows map
+     * back to (arm, slot) by their values (the runtime's db_union.c). */
+    int narms;              /* 0: not a compound SELECT */
+    struct db_query **arms; /* owned */
+    bool union_all;         /* UNION ALL (duplicates kept); false: UNION (duplicates removed) */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */

@@ -15,7 +15,7 @@
 bool db_query_rows_are_keys(const db_query *q)
 {
     if (!q || q->kind != DBQ_SELECT || !q->understood || q->aggregate || q->ngroup || q->nsub || q->offset > 0 ||
-        q->offset_param)
+        q->offset_param || q->narms)
         return false;
     for (int f = 0; f < q->nfrom; f++)
         if (q->nullable[f]) return false;
@@ -42,6 +42,8 @@ void db_query_free(db_query *q)
     for (int i = 0; i < q->ninsert; i++) db_sexpr_free(q->insert_val[i]);
     free(q->insert_val);
     free(q->insert_col);
+    for (int a = 0; a < q->narms; a++) db_query_free(q->arms[a]);
+    free(q->arms);
     free(q);
 }
 
@@ -295,7 +297,7 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
 /* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in
  * SQLite: *v stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for
  * anything else (an expression, LIMIT ALL is a NULL constant and means none). */
-static int limit_value(node *n, int64_t *v, int *param)
+int db_sql_limit_value(node *n, int64_t *v, int *param)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
         *param = n->param_ref->number;
@@ -308,11 +310,11 @@ static int limit_value(node *n, int64_t *v, int *param)
     return 0;
 }
 
-static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
+void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     q->kind = DBQ_SELECT;
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
-        db_sql_unsupported(q, "UNION/INTERSECT/EXCEPT");
+        db_sql_conv_union(s, q, sel, sql, len);
         return;
     }
     if (sel->n_values_lists) {
@@ -326,8 +328,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (distinct && sel->n_group_clause) db_sql_unsupported(q, "DISTINCT with GROUP BY");
     if (sel->having_clause && !sel->n_group_clause) db_sql_unsupported(q, "HAVING without GROUP BY");
     q->limit = -1;
-    bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
-                     (sel->limit_offset && limit_value(sel->limit_offset, &q->offset, &q->offset_param));
+    bool bad_limit = (sel->limit_count && db_sql_limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
+                     (sel->limit_offset && db_sql_limit_value(sel->limit_offset, &q->offset, &q->offset_param));
     if (bad_limit) db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
     if (!sel->n_from_clause) {
         db_sql_unsupported(q, "SELECT without FROM");
@@ -587,7 +589,7 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     } else {
         node *st = tree->stmts[0]->stmt;
         switch (st->node_case) {
-        case PG_QUERY__NODE__NODE_SELECT_STMT: conv_select(s, q, st->select_stmt, sql, len); break;
+        case PG_QUERY__NODE__NODE_SELECT_STMT: db_sql_conv_select(s, q, st->select_stmt, sql, len); break;
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);

@@ -276,6 +276,10 @@ void db_rt_record_rows(qstate *s)
     }
     if (limit < 0) limit = -1;
     if (offset < 0) offset = 0;
+    if (q->narms) { /* UNION [ALL]: candidates are the arms' slots (db_union.c) */
+        db_rt_union_events(s, limit, offset);
+        return;
+    }
     for (int f = 0; f < q->nfrom; f++)
         if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
@@ -459,6 +463,10 @@ static void window_position(qstate *s, uint32_t me, uint32_t pos)
 /* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
 void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 {
+    if (s->q->narms) { /* UNION [ALL]: ids[0] is the candidate db_rt_slot_by_values found */
+        db_rt_union_row_seen(s, ids[0]);
+        return;
+    }
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     s->cur_group = -1;
@@ -774,6 +782,7 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
                              void *ctx)
 {
     const db_query *q = s->q;
+    if (q->narms) return db_rt_union_by_values(s, same, ctx);
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     unsigned count = (unsigned)db_rt.counts[ti]->value;

@@ -266,7 +266,8 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
-    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct: rows map back by value */
+    /* DISTINCT, UNION: a hidden ctid would change which rows are distinct: rows map back by value */
+    if (model && (q->distinct || q->narms)) {
         s->by_value = true;
     } else if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");

@@ -86,7 +86,7 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
     free(err);
-    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->distinct &&
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
         s->q->nresult == sqlite3_column_count(*pp)) {
         s->by_value = true; /* DISTINCT: a hidden rowid would change which rows are distinct */
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
@@ -348,6 +348,7 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
+    if (s->q->narms) return db_rt_union_cell(s, i, s->cur_slot);    /* UNION: (slot, arm) */
     if (s->q->result_expr[i] && s->q->result_agg[i] == DB_AGG_NONE) /* price * qty: over the row's slots */
         return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells)
                           : db_rt_computed_cell(s, i, s->cur_slot, NULL);
