@@ -383,11 +383,15 @@ typedef struct db_query {
      * with nresult columns. The compound query itself has nfrom 0, table and result_from/result_col/result_agg
      * of arm 0 (its columns' types name the result's), result_expr all NULL; its ORDER BY keys are result
      * columns (order_from 0, order_col the result position: db_order_le over rows of result values), its
-     * LIMIT/OFFSET in limit/offset (understood only under such an ORDER BY: order_window). Result rows map
+     * LIMIT/OFFSET in limit/offset (order_window under such an ORDER BY or UNION's implicit order; UNION ALL
+ * without ORDER BY: the first matches in arm then slot order, as both engines scan). Result rows map
      * back to (arm, slot) by their values (the runtime's db_union.c). */
     int narms;              /* 0: not a compound SELECT */
     struct db_query **arms; /* owned */
     bool union_all;         /* UNION ALL (duplicates kept); false: UNION (duplicates removed) */
+    bool order_implicit;    /* UNION without ORDER BY: norder keys are every result column ascending, the order
+                               SQLite returns it in (its duplicate removal walks a sorted index); PostgreSQL's
+                               (hashed) order is not modelled */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */

@@ -153,10 +153,18 @@ void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
         db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
     if (sel->limit_offset && db_sql_limit_value(sel->limit_offset, &q->offset, &q->offset_param))
         db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
+    if (!sel->n_sort_clause && !q->union_all && q->nresult <= 4) { /* SQLite's order of UNION's rows */
+        q->order_implicit = true;
+        for (int r = 0; r < q->nresult; r++) {
+            q->order_from[r] = 0, q->order_col[r] = r;
+            q->order_nulls_default[r] = true; /* (ascending: SQLite puts NULLs first) */
+        }
+        q->norder = q->nresult;
+    }
     if (q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param) {
-        if (sel->n_sort_clause && q->norder == (int)sel->n_sort_clause)
+        if (q->norder && (q->order_implicit || q->norder == (int)sel->n_sort_clause))
             q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
-        else
-            db_sql_unsupported(q, "LIMIT/OFFSET on a UNION without ORDER BY of its columns");
+        else if (sel->n_sort_clause || !q->union_all)
+            db_sql_unsupported(q, "LIMIT/OFFSET on a UNION with ORDER BY of an expression");
     }
 }

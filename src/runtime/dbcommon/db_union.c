@@ -95,8 +95,9 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
         s->why = "UNION with more than 64 row slots";
         return;
     }
-    if ((limit >= 0 || offset > 0) && !q->order_window) {
-        s->why = "LIMIT/OFFSET on a UNION without ORDER BY of its columns";
+    bool windowed = limit >= 0 || offset > 0;
+    if (windowed && db_rt.pg && q->order_implicit) {
+        s->why = "LIMIT/OFFSET on a UNION without ORDER BY (PostgreSQL's order)";
         return;
     }
     expr_ctx *cx = rt_cx();
@@ -132,10 +133,15 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
         uint32_t beyond = k > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
         if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | c);
     }
-    if (limit >= 0 || offset > 0) { /* the rows at positions offset.. in ORDER BY order (db_rt_union_row_seen) */
+    bool ordered = q->norder && !(db_rt.pg && q->order_implicit);
+    if (windowed && q->order_window) { /* the rows at positions offset.. in ORDER BY order (db_rt_union_row_seen) */
         s->window = true;
         s->win_limit = limit, s->win_offset = offset;
-    } else if (q->norder) {
+    } else if (windowed) { /* UNION ALL: matches offset+1..offset+limit in arm then slot order */
+        int64_t skip = offset, left = limit < 0 ? INT64_MAX : limit;
+        for (unsigned c = 0; c < n; c++)
+            if (s->expected[c] && (skip-- > 0 || left-- <= 0)) s->expected[c] = 0;
+    } else if (ordered) {
         order_expected(s, n, va, vb);
     }
     free(va), free(vb);
@@ -222,7 +228,8 @@ void db_rt_union_row_seen(qstate *s, int64_t id)
     }
     if (s->symbolic && s->window) {
         window_position(s, c, (uint32_t)s->win_offset + s->nreturned);
-    } else if (s->symbolic && q->norder && s->prev_combo >= 0) { /* the order the program sees is kept */
+    } else if (s->symbolic && q->norder && !(db_rt.pg && q->order_implicit) && s->prev_combo >= 0) {
+        /* the order the program sees is kept */
         db_val *va = calloc((size_t)q->nresult + 1, sizeof *va), *vb = calloc((size_t)q->nresult + 1, sizeof *vb);
         if (va && vb) {
             result_values(q, (unsigned)s->prev_combo, va);
