@@ -10,7 +10,7 @@
 /* The leaves of a tree of UNIONs, left to right, into arms[0..*n); -1 (with the reason in q) when the
  * tree has another set operation, UNION mixed with UNION ALL, more than MAX_ARMS leaves, or an inner
  * node with its own ORDER BY / LIMIT (a parenthesized arm). */
-static int flatten(db_query *q, PgQuery__SelectStmt *sel, bool top, PgQuery__SelectStmt **arms, int *n)
+static int flatten(db_query *q, PgQuery__SelectStmt *sel, bool top, PgQuery__SelectStmt **arms, int *n, int *nops)
 {
     if (!sel) {
         db_sql_unsupported(q, "UNION arm kind");
@@ -32,12 +32,12 @@ static int flatten(db_query *q, PgQuery__SelectStmt *sel, bool top, PgQuery__Sel
         db_sql_unsupported(q, "INTERSECT/EXCEPT");
         return -1;
     }
-    if (*n && q->union_all != sel->all) {
+    if ((*nops)++ && q->union_all != sel->all) {
         db_sql_unsupported(q, "UNION mixed with UNION ALL");
         return -1;
     }
     q->union_all = sel->all;
-    return flatten(q, sel->larg, false, arms, n) || flatten(q, sel->rarg, false, arms, n) ? -1 : 0;
+    return flatten(q, sel->larg, false, arms, n, nops) || flatten(q, sel->rarg, false, arms, n, nops) ? -1 : 0;
 }
 
 /* Is arm a SELECT of plain columns of one table (what the runtime maps back by value)? */
@@ -110,9 +110,9 @@ static void merge_arm(db_query *q, const db_query *a)
 void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     PgQuery__SelectStmt *leaves[MAX_ARMS];
-    int n = 0;
+    int n = 0, nops = 0;
     if (sel->with_clause) db_sql_unsupported(q, "WITH");
-    if (flatten(q, sel, true, leaves, &n)) return;
+    if (flatten(q, sel, true, leaves, &n, &nops)) return;
     if (!(q->arms = calloc((size_t)n, sizeof *q->arms))) {
         db_sql_unsupported(q, "out of memory");
         return;
