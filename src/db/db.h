@@ -276,8 +276,9 @@ typedef struct db_sexpr {
 } db_sexpr;
 
 #define DB_MAX_UNSUPPORTED 8
-#define DB_MAX_FROM 3 /* tables of a join */
-#define DB_MAX_SUB 4  /* subqueries of one statement (each over one table) */
+#define DB_MAX_FROM 3         /* tables of a join */
+#define DB_MAX_SUB 4          /* subqueries of one statement (each over one table) */
+#define DB_MAX_INSERT_ROWS 32 /* rows of an INSERT ... VALUES that are tracked (more: the INSERT is concrete) */
 
 /* Transaction statements (db_query.txn): what they do to the rows a program reads back. */
 typedef enum db_txn {
@@ -311,7 +312,7 @@ enum {
 /*
  * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
  * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
- * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
+ * an INSERT never is (its VALUES rows may still be tracked: ninsert, ninsert_rows). For a SELECT,
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
  * JOIN ... ON, whose ON conditions join the WHERE clause, or LEFT/RIGHT JOINs whose
  * optional side is one table: `nullable`, `on`), whose result columns are
@@ -361,9 +362,11 @@ typedef struct db_query {
     int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
     int *set_col;               /* their columns */
     db_sexpr **set_val;         /* their values, over the row's old columns and the parameters */
-    int ninsert;                /* INSERT of one VALUES row: the columns given (0: not tracked) */
+    int ninsert;                /* INSERT ... VALUES: the columns given (0: not tracked) */
     int *insert_col;            /* their table columns */
-    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them */
+    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
+                                   ninsert values, row by row (row 0 first) */
+    int ninsert_rows;           /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
      * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
      * matches at those positions in that order (order_window). A bound parameter instead of a

@@ -39,7 +39,7 @@ void db_query_free(db_query *q)
     for (int i = 0; i < q->nset; i++) db_sexpr_free(q->set_val[i]);
     free(q->set_val);
     free(q->set_col);
-    for (int i = 0; i < q->ninsert; i++) db_sexpr_free(q->insert_val[i]);
+    for (int i = 0; i < q->ninsert * q->ninsert_rows; i++) db_sexpr_free(q->insert_val[i]);
     free(q->insert_val);
     free(q->insert_col);
     for (int a = 0; a < q->narms; a++) db_query_free(q->arms[a]);
@@ -488,44 +488,47 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
     }
 }
 
-/* INSERT INTO t [(cols)] VALUES (one row): which columns get which values, so that the
- * row can be read back with its expressions. Anything else leaves ninsert at 0. */
+/* INSERT INTO t [(cols)] VALUES (row), (row), ...: which columns get which values, so that the
+ * rows can be read back with their expressions. Anything else leaves ninsert at 0. */
 static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
 {
     node *sel = ins->select_stmt;
-    if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || sel->select_stmt->n_values_lists != 1 ||
-        ins->on_conflict_clause || ins->n_returning_list)
+    if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
+        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause || ins->n_returning_list)
         return;
-    node *row = sel->select_stmt->values_lists[0];
-    if (row->node_case != PG_QUERY__NODE__NODE_LIST) return;
     const db_table *t = &s->tables[q->table];
-    size_t n = row->list->n_items;
-    if ((ins->n_cols ? ins->n_cols : (size_t)t->ncols) != n) return;
+    size_t nrows = sel->select_stmt->n_values_lists;
+    size_t n = ins->n_cols ? ins->n_cols : (size_t)t->ncols;
     int *cols = calloc(n ? n : 1, sizeof *cols);
-    db_sexpr **vals = calloc(n ? n : 1, sizeof *vals);
+    db_sexpr **vals = calloc(n * nrows + 1, sizeof *vals);
     if (!cols || !vals) {
         free(cols), free(vals);
         return;
     }
     db_query probe = {0}; /* values have no FROM items: a column reference fails */
     conv c = {.s = s, .q = &probe};
-    size_t i;
+    size_t i = 0;
     for (i = 0; i < n; i++) {
-        if (ins->n_cols) {
-            node *cn = ins->cols[i];
-            cols[i] = cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name) : -1;
-        } else {
-            cols[i] = (int)i;
-        }
-        if (cols[i] < 0 || !(vals[i] = db_sql_conv_expr(&c, row->list->items[i]))) break;
+        node *cn = ins->n_cols ? ins->cols[i] : NULL;
+        cols[i] = !cn                                                ? (int)i
+                  : cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name)
+                                                                     : -1;
+        if (cols[i] < 0) break;
+    }
+    bool ok = i == n;
+    for (size_t r = 0; ok && r < nrows; r++) {
+        node *row = sel->select_stmt->values_lists[r];
+        ok = row->node_case == PG_QUERY__NODE__NODE_LIST && row->list->n_items == n;
+        for (i = 0; ok && i < n; i++) ok = (vals[r * n + i] = db_sql_conv_expr(&c, row->list->items[i])) != NULL;
     }
     if (probe.nparams > q->nparams) q->nparams = probe.nparams;
-    if (i < n) {
-        for (size_t k = 0; k < n; k++) db_sexpr_free(vals[k]);
+    if (!ok) {
+        for (size_t k = 0; k < n * nrows; k++) db_sexpr_free(vals[k]);
         free(cols), free(vals);
         return;
     }
     q->ninsert = (int)n;
+    q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
 }

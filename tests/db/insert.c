@@ -1,4 +1,4 @@
-/* insert.c: a program that inserts a row from its input and reads it back: the read-back value keeps its expression. */
+/* insert.c: a program that inserts two rows, one from its input, and reads that one back: the read-back value keeps its expression. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include "sympath.h"
@@ -9,7 +9,7 @@ int main(void)
     sqlite3 *db;
     sqlite3_open("shop.db", &db);
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(db, "INSERT INTO orders(user_id, amount) VALUES(?1, ?2)", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO orders(user_id, amount) VALUES(?1, 7), (?1, ?2)", -1, &st, NULL);
     sqlite3_bind_int(st, 1, 1);
     sqlite3_bind_int(st, 2, qty);
     if (sqlite3_step(st) != SQLITE_DONE)

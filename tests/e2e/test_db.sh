@@ -119,7 +119,7 @@ jq -e '.coverage.percent == 100 and .divergences <= .optimistic_solving.sat' "$o
 grep -q "is an administrator" "$out"/replay/tests-*.log || fail "login: no replayed test logs in an administrator"
 echo "ok [db]: text parameter from input: 100% coverage, replay logs in an administrator"
 
-# --- a row the program inserts and reads back keeps its expression
+# --- a row the program inserts (with another in the same INSERT ... VALUES) and reads back keeps its expression
 out="$W/insert"
 "$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-db-minimize --no-progress 2>"$W/insert.err" ||
     { cat "$W/insert.err"; fail "run insert exited with $?"; }

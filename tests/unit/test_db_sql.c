@@ -830,9 +830,22 @@ static void test_insert_parse(void **state)
     assert_int_equal(expr_eval(v.v, in, 1), 42);
     expr_ctx_free(cx);
     db_query_free(q);
-    /* not tracked: several rows, INSERT ... SELECT, a column reference */
-    const char *untracked[] = {"INSERT INTO t(a) VALUES (1), (2)", "INSERT INTO t(a) SELECT b FROM t",
-                               "INSERT INTO t(a) VALUES (b)"};
+    /* several rows: ninsert values each, row by row */
+    sql = "INSERT INTO t(b, a) VALUES (1, ?), (2, 3), (?2 * 2, NULL)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_int_equal(q->ninsert_rows, 3);
+    assert_int_equal(q->insert_col[0], 1);
+    assert_int_equal(q->insert_col[1], 0);
+    assert_int_equal(q->insert_val[1]->kind, DBX_PARAM);
+    assert_int_equal(q->insert_val[3]->ival, 3);
+    assert_int_equal(q->insert_val[4]->kind, DBX_ARITH);
+    assert_int_equal(q->insert_val[5]->kind, DBX_NULL);
+    assert_int_equal(q->nparams, 2);
+    db_query_free(q);
+    /* not tracked: INSERT ... SELECT, a column reference (also in a later row) */
+    const char *untracked[] = {"INSERT INTO t(a) SELECT b FROM t", "INSERT INTO t(a) VALUES (b)",
+                               "INSERT INTO t(a, b) VALUES (1, 2), (3, b)"};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(db_query_parse(s, untracked[i], strlen(untracked[i]), &q, &err), 0);
         assert_int_equal(q->ninsert, 0);

@@ -620,14 +620,14 @@ static int copy_val(const db_val *v, db_val *out)
     return 0;
 }
 
-/* After INSERT ... VALUES changed one row (db_rt.h): remember its cells' expressions. Columns not
- * given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the new rowid;
- * a default sympath does not model leaves the row concrete. */
-void db_rt_track_insert(qstate *s, int64_t rowid)
+/* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions.
+ * Columns not given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the
+ * new rowid; a default sympath does not model leaves the row concrete. */
+static void track_row(qstate *s, int64_t rowid, int row)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || db_rt.dirty[ti]) return;
+    if (!q->ninsert || row >= q->ninsert_rows || db_rt.dirty[ti]) return;
     use_view();
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
@@ -655,7 +655,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
+        if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why) ||
             db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]])) {
             free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
             return;
@@ -667,6 +667,39 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     r->cells = cells;
     r->next = db_rt.ins[ti];
     db_rt.ins[ti] = r;
+}
+
+void db_rt_track_insert(qstate *s, int64_t rowid) { track_row(s, rowid, 0); }
+
+void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
+{
+    if (!s->q->ninsert || n != s->q->ninsert_rows) return;
+    for (int r = 0; r < n; r++) track_row(s, rowids[r], r);
+}
+
+void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid)
+{
+    const db_query *q = s->q;
+    if (!q->ninsert || changes != q->ninsert_rows || changes > DB_MAX_INSERT_ROWS) return;
+    const db_table *t = &db_rt.schema->tables[q->table];
+    int alias = -1; /* the INTEGER PRIMARY KEY among the columns given: each row's rowid is its value */
+    for (int i = 0; i < q->ninsert; i++)
+        if (q->insert_col[i] == t->rowid_alias) alias = i;
+    int64_t rowids[DB_MAX_INSERT_ROWS];
+    for (int r = 0; r < changes; r++) {
+        rowids[r] = last_rowid - (changes - 1 - r); /* automatic rowids: one more than the largest, in turn */
+        if (alias < 0) continue;
+        db_val v;
+        const char *why = NULL;
+        if (db_value_expr(rt_cx(), q, q->insert_val[r * q->ninsert + alias], NULL, s->params, s->nparams, &v, &why) ||
+            v.is_text || v.is_real)
+            return; /* a text or REAL key: rows left concrete */
+        if (!(v.null->value & 1))
+            rowids[r] = (int64_t)v.v->value;
+        else if (r < changes - 1)
+            return; /* an automatic rowid before the last row, among given ones: rows left concrete */
+    }
+    db_rt_track_inserts(s, rowids, changes);
 }
 
 /* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */

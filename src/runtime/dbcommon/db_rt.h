@@ -166,6 +166,13 @@ const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots);
  * table concrete).
  */
 void db_rt_track_insert(qstate *s, int64_t rowid);
+/* INSERT ... VALUES of several rows: row r of VALUES got rowids[r] (n: the rows the database added;
+ * nothing is tracked unless n is the VALUES' row count). */
+void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n);
+/* The same on SQLite, from sqlite3_changes and sqlite3_last_insert_rowid after the INSERT: each row's
+ * rowid is the INTEGER PRIMARY KEY value it was given, else consecutive up to last_rowid (SQLite gives
+ * one more than the largest rowid, row after row). A NULL key but in the last row leaves the rows concrete. */
+void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid);
 int db_rt_apply_dml(qstate *s, bool changed);
 
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */

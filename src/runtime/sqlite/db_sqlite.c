@@ -279,8 +279,8 @@ int db_sqlite3_step(sqlite3_stmt *st)
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
-        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
-            db_rt_track_insert(s, sqlite3_last_insert_rowid(s->db));
+        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0)
+            db_rt_track_insert_sqlite(s, sqlite3_changes(s->db), sqlite3_last_insert_rowid(s->db));
         s->symbolic = false;
         db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
