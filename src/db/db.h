@@ -349,24 +349,28 @@ typedef struct db_query {
     db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];
-    char *sub_name[DB_MAX_SUB]; /* alias or table name */
-    int nresult;                /* SELECT: result columns */
-    int *result_from;           /* SELECT: FROM item of each result column */
-    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    db_sexpr **result_expr;     /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
+    char *sub_name[DB_MAX_SUB];  /* alias or table name */
+    int nresult;                 /* SELECT: result columns */
+    int *result_from;            /* SELECT: FROM item of each result column */
+    int *result_col;             /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;             /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    db_sexpr **result_expr;      /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
                                    column's item): an expression of the row (result_agg NONE: price * qty) or
                                    with DBX_GROUPAGG aggregates (result_agg DB_AGG_EXPR); else NULL */
-    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;               /* their columns */
-    db_sexpr **set_val;         /* their values, over the row's old columns and the parameters */
-    int ninsert;                /* INSERT ... VALUES: the columns given (0: not tracked) */
-    int *insert_col;            /* their table columns */
-    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
+    bool aggregate;              /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;              /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;                /* their columns */
+    db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */
+    int ninsert;                 /* INSERT ... VALUES: the columns given (0: not tracked) */
+    int *insert_col;             /* their table columns */
+    db_sexpr **insert_val;       /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
                                    ninsert values, row by row (row 0 first) */
-    int ninsert_rows;           /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
+    int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
+    struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
+                                    ninsert plain columns of one table (nfrom 1: no join, aggregate, GROUP BY,
+                                    DISTINCT, ORDER BY, LIMIT, UNION); its result column i goes into insert_col[i]
+                                    (insert_val NULL, ninsert_rows 0). NULL otherwise */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
      * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
      * matches at those positions in that order (order_window). A bound parameter instead of a

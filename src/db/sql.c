@@ -42,6 +42,7 @@ void db_query_free(db_query *q)
     for (int i = 0; i < q->ninsert * q->ninsert_rows; i++) db_sexpr_free(q->insert_val[i]);
     free(q->insert_val);
     free(q->insert_col);
+    db_query_free(q->insert_src);
     for (int a = 0; a < q->narms; a++) db_query_free(q->arms[a]);
     free(q->arms);
     free(q);
@@ -490,9 +491,16 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
 
 /* INSERT INTO t [(cols)] VALUES (row), (row), ...: which columns get which values, so that the
  * rows can be read back with their expressions. Anything else leaves ninsert at 0. */
-static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len);
+
+static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     node *sel = ins->select_stmt;
+    if (sel && sel->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !sel->select_stmt->n_values_lists &&
+        !ins->on_conflict_clause && !ins->n_returning_list) {
+        conv_insert_select(s, q, ins, sql, len);
+        return;
+    }
     if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
         sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause || ins->n_returning_list)
         return;
@@ -531,6 +539,45 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
+}
+
+/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
+ * plain columns of one table without ORDER BY, LIMIT or DISTINCT, one per column given. */
+static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
+{
+    PgQuery__SelectStmt *sel = ins->select_stmt->select_stmt;
+    const db_table *t = &s->tables[q->table];
+    size_t n = ins->n_cols ? ins->n_cols : (size_t)t->ncols;
+    db_query *src = calloc(1, sizeof *src);
+    int *cols = calloc(n ? n : 1, sizeof *cols);
+    if (!src || !cols) {
+        free(src), free(cols);
+        return;
+    }
+    src->table = -1;
+    src->limit = -1;
+    src->understood = true;
+    db_sql_conv_select(s, src, sel, sql, len);
+    bool ok = src->understood && !src->narms && src->nfrom == 1 && !src->nullable[0] && !src->aggregate &&
+              !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
+              !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    for (int i = 0; ok && i < src->nresult; i++)
+        ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        node *cn = ins->n_cols ? ins->cols[i] : NULL;
+        cols[i] = !cn                                                ? (int)i
+                  : cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name)
+                                                                     : -1;
+        ok = cols[i] >= 0;
+    }
+    if (src->nparams > q->nparams) q->nparams = src->nparams;
+    if (!ok) {
+        db_query_free(src), free(cols);
+        return;
+    }
+    q->ninsert = (int)n;
+    q->insert_col = cols;
+    q->insert_src = src;
 }
 
 /* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
@@ -596,7 +643,7 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);
-            if (q->table >= 0) conv_insert(s, q, st->insert_stmt);
+            if (q->table >= 0) conv_insert(s, q, st->insert_stmt, sql, len);
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;

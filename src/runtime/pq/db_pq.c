@@ -173,7 +173,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     int ti = q->table;
     if (db_rt.dirty[ti]) return false;
-    if (q->kind == DBQ_INSERT && (n < 1 || n != q->ninsert_rows || !q->ninsert)) {
+    if (q->kind == DBQ_INSERT &&
+        (!q->ninsert || n > DB_MAX_INSERT_ROWS || (!q->insert_src && (n < 1 || n != q->ninsert_rows)))) {
         if (n > 0) db_rt.dirty[ti] = true;
         return false;
     }
