@@ -481,8 +481,8 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         if (null_ids[f] && q->nullable[f])
             k = db_rt.lim.rows; /* the NULL row of an outer join */
         else
-            for (unsigned j = 0; j < count && j < db_rt.lim.rows; j++)
-                if (db_rt.rowids[ti][j] == rowid) k = j, s->cur_slot[f] = (int)j;
+            for (unsigned j = 0; j < count && j < db_rt.lim.rows; j++) /* (a deleted slot's rowid may be reused) */
+                if (db_rt.rowids[ti][j] == rowid && (db_rt.alive[ti][j]->value & 1)) k = j, s->cur_slot[f] = (int)j;
         all &= k != UINT32_MAX;
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
