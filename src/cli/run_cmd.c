@@ -54,6 +54,8 @@ static void run_usage(FILE *f)
           "  --db-text N             bytes of a TEXT cell in a fixture (default 8, at most 64)\n"
           "  --no-db-minimize        keep each fixture as the solver first wrote it (default: after the\n"
           "                          exploration, fewest rows and simplest values that keep the test's path)\n"
+          "  --no-db-faults          no database call fails on purpose (default: the solver may make one\n"
+          "                          open, prepare, bind, step, exec, connect or query per run fail)\n"
           "DURATION: a number with an optional unit ms, s, m, h (\"90s\", \"1.5m\", \"500ms\").\n",
           f);
 }
@@ -229,6 +231,8 @@ int cmd_run(int argc, char **argv)
             r.db_text = (unsigned)u;
         } else if (!strcmp(a, "--no-db-minimize")) {
             o.no_db_minimize = 1;
+        } else if (!strcmp(a, "--no-db-faults")) {
+            r.no_db_faults = 1;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {

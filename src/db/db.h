@@ -160,8 +160,11 @@ static inline unsigned db_column_text_cap(const db_column *c, const db_limits *l
 unsigned db_cell_ninputs(const db_column *c, const db_limits *l);
 /* Inputs one table takes: 1 + rows * sum of its cells. */
 size_t db_table_ninputs(const db_table *t, const db_limits *l);
-/* Inputs the whole fixture takes. */
+/* Inputs the whole fixture takes: every table's, then db:fault (16 bits: the number of the run's
+ * fallible database call that fails, 0 none; runtime/dbcommon/db_fault.c). */
 size_t db_fixture_ninputs(const db_schema *s, const db_limits *l);
+/* How a fixture file (db_fixture_sql) with a non-zero db:fault begins its note on it. */
+#define DB_FAULT_COMMENT "-- injected fault"
 
 /* One concrete cell. */
 typedef struct db_cell {
@@ -748,6 +751,7 @@ void db_sexpr_free(db_sexpr *e);
 typedef struct db_setup {
     db_schema *schema;      /* NULL when --db was not given */
     db_limits limits;       /* set by the caller (--db-rows, --db-text) */
+    int no_faults;          /* set by the caller (--no-db-faults): SYMPATH_DB_FAULTS=0 */
     char schema_copy[4200]; /* OUT/build/schema.sql: the DDL every run (and replay) starts from */
     char log_path[4200];    /* OUT/build/db/queries.log */
     size_t fixture_inputs;  /* inputs the fixture takes in a test vector */
@@ -764,9 +768,9 @@ typedef struct db_setup {
  * `sympath run --db`: load the schema named by db_path (DDL text or an SQLite file, never
  * written: db_schema_load; with pg, a PostgreSQL conninfo: db_setup_pg), write its DDL to
  * build_dir/schema.sql (atomically), create build_dir/db/ for the runs' databases, empty the
- * query log, and export SYMPATH_DB_SCHEMA, SYMPATH_DB_DIR, SYMPATH_DB_LOG, SYMPATH_DB_ROWS and
- * SYMPATH_DB_TEXT for the executors (absolute paths). d->limits and d->scratch are the
- * caller's. Notes ("sympath: note: ...", the schema's size) go to notes. Returns 0, or -1
+ * query log, and export SYMPATH_DB_SCHEMA, SYMPATH_DB_DIR, SYMPATH_DB_LOG, SYMPATH_DB_ROWS,
+ * SYMPATH_DB_TEXT and SYMPATH_DB_FAULTS for the executors (absolute paths). d->limits,
+ * d->no_faults and d->scratch are the caller's. Notes ("sympath: note: ...", the schema's size) go to notes. Returns 0, or -1
  * with *err (malloc'ed, e.g. "--db x.sql: near line 3: syntax error").
  */
 int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d, FILE *notes, char **err);

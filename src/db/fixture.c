@@ -22,7 +22,7 @@ size_t db_fixture_ninputs(const db_schema *s, const db_limits *l)
 {
     size_t n = 0;
     for (int t = 0; t < s->ntables; t++) n += db_table_ninputs(&s->tables[t], l);
-    return n;
+    return n + 1; /* db:fault, the call of the run that fails (0: none) */
 }
 
 unsigned db_table_count(const db_limits *l, const uint64_t *vals)
@@ -140,6 +140,12 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
     int rows = 0, bad = !v;
     for (size_t i = 0; !bad && i < total && start + i < n; i++) v[i] = vals[start + i];
     bad = bad || append(&out, &len, "-- fixture written by sympath: load after the schema\n");
+    uint64_t fault = total && start + total - 1 < n ? v[total - 1] & 0xffff : 0;
+    if (!bad && fault) /* db:fault (db_fault.c): the replay makes the same call fail */
+        bad = append(&out, &len,
+                     DB_FAULT_COMMENT ": the program's database call number %llu (counting opens, prepares, "
+                                      "binds, first steps, execs, connects and queries) fails\n",
+                     (unsigned long long)fault);
     size_t off = 0;
     for (int ti = 0; !bad && ti < s->ntables; ti++) {
         const db_table *t = &s->tables[ti];

@@ -72,6 +72,7 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
     setenv(SYMPATH_ENV_DB_ROWS, num, 1);
     snprintf(num, sizeof num, "%u", d->limits.text);
     setenv(SYMPATH_ENV_DB_TEXT, num, 1);
+    setenv(SYMPATH_ENV_DB_FAULTS, d->no_faults ? "0" : "1", 1);
     free(dir);
     for (int i = 0; i < d->schema->nignored; i++) fprintf(notes, "sympath: note: %s\n", d->schema->ignored[i]);
     if (d->pg)

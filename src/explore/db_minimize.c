@@ -298,6 +298,9 @@ static int rewrite_test(explore_state *s, int num, const run_result *m, bool par
     char sql[4200];
     snprintf(sql, sizeof sql, "%s/tests/test-%05d.sql", s->o->out_dir, num);
     uint64_t old_rows = fixture_rows(sql);
+    char *old = util_read_file(sql, NULL);
+    if (old && strstr(old, DB_FAULT_COMMENT)) s->db_fault_tests--;
+    free(old);
     s->db_fixtures--;
     s->db_fixture_rows -= old_rows;
     return explore_write_fixture(s, m, "tests/test-%05d.xml", num);

@@ -38,6 +38,7 @@ int explore_db_write_fixture(explore_state *s, const run_result *r, const char *
     } else {
         s->db_fixtures++;
         for (const char *p = sql; (p = strstr(p, "INSERT INTO ")); p++) s->db_fixture_rows++;
+        if (strstr(sql, DB_FAULT_COMMENT)) s->db_fault_tests++;
     }
     if (!rc && s->o->db_results_dir) { /* PostgreSQL: the run's recorded results, for a replay without a server */
         char rp[4200];
@@ -195,6 +196,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
     json_kv_uint(j, "text_bytes", s->o->db_text);
     json_kv_uint(j, "fixtures_written", s->db_fixtures);
     json_kv_uint(j, "rows_synthesized", s->db_fixture_rows);
+    json_kv_uint(j, "injected_fault_tests", s->db_fault_tests);
     /* fixture minimization (db_minimize.c; counted where tests are kept: not in -j's coordinator) */
     json_kv_uint(j, "fixtures_minimized", s->db_minimized);
     json_kv_uint(j, "minimizations_off_path", s->db_min_rejected);
@@ -271,9 +273,11 @@ void explore_db_print_summary(const explore_state *s, FILE *f)
     }
     free(line);
     if (in) fclose(in);
-    fprintf(f, "  database: %llu fixtures, %llu rows synthesized, %llu statements failed at run time (report.json)\n",
+    fprintf(f,
+            "  database: %llu fixtures, %llu rows synthesized, %llu tests with an injected fault, %llu statements "
+            "failed at run time (report.json)\n",
             (unsigned long long)s->db_fixtures, (unsigned long long)s->db_fixture_rows,
-            (unsigned long long)statement_errors);
+            (unsigned long long)s->db_fault_tests, (unsigned long long)statement_errors);
     if (fixture_errors)
         fprintf(f, "  database: %llu runs could not build their database (a bug of sympath), first: %s",
                 (unsigned long long)fixture_errors, first_error ? first_error : "?\n");

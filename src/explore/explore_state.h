@@ -81,6 +81,7 @@ typedef struct explore_state {
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
+    uint64_t db_fault_tests;               /* of those, fixtures with an injected fault (runtime db_fault.c) */
     /* fixture minimization (db_minimize.c): tests simplified, simplifications whose run left the
      * path, solver queries, tests not tried (its time share was spent), seconds */
     uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;

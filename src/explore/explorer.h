@@ -161,6 +161,7 @@ typedef struct explore_run_opts {
     const char *db;                     /* --db: DDL or SQLite file, or a PostgreSQL conninfo; NULL: none */
     const char *db_scratch;             /* --db-scratch conninfo, or NULL */
     unsigned db_rows, db_text;          /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */
+    int no_db_faults;                   /* --no-db-faults: no database call fails on purpose (db_setup.no_faults) */
     const struct sym_posix_opts *posix; /* --sym-args/--sym-stdin/--sym-file (may be NULL: none) */
     explore_opts explore;               /* strategy, budgets, limits, jobs, progress; the paths, sources,
                                          build, database and interrupted fields are set by explore_run */

@@ -96,9 +96,10 @@ int explore_write_replay_conf(const char *out, char *const *abs_sources, size_t 
         c.replaypq = util_strf("%s/replay_pq.c", instrument_lib_dir());
         oom |= !c.replaypq;
     }
+    if (db && db->schema) /* the fixture's inputs, which the replay skips (its last: the injected fault) */
+        c.db_inputs = db->fixture_inputs;
     if (db && db->schema && !db->pg) {
         c.db_schema = strdup(db->schema_copy);
-        c.db_inputs = db->fixture_inputs;
         c.replaydb = util_strf("%s/replay_db.c", instrument_lib_dir());
         oom |= !c.db_schema || !c.replaydb;
     }
@@ -160,6 +161,7 @@ int explore_run(const explore_run_opts *r)
     s.db.limits.rows = r->db_rows;
     s.db.limits.text = r->db_text;
     s.db.scratch = r->db_scratch;
+    s.db.no_faults = r->no_db_faults;
     if (!(s.abs_sources = calloc(nsources ? nsources : 1, sizeof *s.abs_sources))) return 1;
     s.nsources = nsources;
     for (size_t i = 0; i < nsources; i++) {

@@ -1,13 +1,18 @@
 /* strategy_cov.c: coverage-guided search (the default): directions towards uncovered code first. */
 #include "strategy_impl.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include "util/util.h"
 
 /*
  * Priority of a direction, best first (LCT sec. 5 describes such priority strategies;
  * branch coverage as the goal follows SAGE's coverage-driven scoring):
  *   tier 0  its coverage slot (candidate_slot) is not covered yet
- *   tier 1  the crash side of a safety check (BK_CHECK direction 1): may reveal an error
+ *   tier 1  the crash side of a safety check (BK_CHECK direction 1): may reveal an error; the
+ *           failing side of an injected database fault (BK_FAULT direction 1) whose location
+ *           (the branch site executed before the call, and which call after it) no fault was
+ *           handed out at yet: the program's handling of that failure is probably not covered
  *   tier 2  everything else (covered slot, or no slot of its own)
  *   tier 3  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
  *           same rows come from asking for the absent slot first
@@ -33,7 +38,15 @@ typedef struct cov {
     uint64_t seq;
     slot_covered_fn covered;
     void *cov_ctx;
+    ptrmap fault_sites; /* fault_key of every BK_FAULT node whose direction 1 was handed out */
 } cov;
+
+/* A fault's approximate location: the branch site before the call and which fallible call
+ * after it (never NULL). */
+static const void *fault_key(const tree_node *n)
+{
+    return (const void *)(((uintptr_t)n->site + 1) << 20 | (n->arg & 0xfffff));
+}
 
 static int cov_before(const void *a, const void *b)
 {
@@ -48,6 +61,7 @@ static uint8_t cov_tier(const cov *c, const tree_node *node, int dir)
     uint32_t slot = candidate_slot(node, dir);
     if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot))) return 0;
     if (node->kind == BK_CHECK && dir == 1) return 1;
+    if (node->kind == BK_FAULT && dir == 1 && !ptrmap_get(&c->fault_sites, fault_key(node))) return 1;
     if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
         return 3; /* a second "one more row" past an absent slot: the first one comes before */
     return 2;
@@ -72,6 +86,8 @@ static bool cov_next(strategy *s, candidate *out)
             const cov_item *top = heap_top(&c->h);
             if (top && cov_before(top, &it) && heap_push(&c->h, &it) == 0) continue;
         }
+        if (it.node->kind == BK_FAULT && it.dir == 1) /* out of memory: the next ones keep tier 1 */
+            (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
         *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
         return true;
     }
@@ -83,6 +99,7 @@ static void cov_destroy(strategy *s)
     cov *c = (cov *)s;
     if (!c) return;
     heap_free(&c->h);
+    ptrmap_clear(&c->fault_sites);
     free(c);
 }
 

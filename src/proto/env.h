@@ -41,6 +41,10 @@
 #define SYMPATH_ENV_DB_LOG "SYMPATH_DB_LOG"       /* path of the runtime's database log (the explorer reads it) */
 #define SYMPATH_ENV_DB_ROWS "SYMPATH_DB_ROWS"     /* row slots per table, decimal 1..64 (absent: 3) */
 #define SYMPATH_ENV_DB_TEXT "SYMPATH_DB_TEXT"     /* bytes of a TEXT cell, decimal 1..64 (absent: 8) */
+#define SYMPATH_ENV_DB_FAULTS "SYMPATH_DB_FAULTS" /* "0": no injected faults (--no-db-faults; db_fault.c) */
+/* Not a variable, shared the same way: the file an injected open fault opens (it cannot exist),
+ * by runtime/sqlite/db_sqlite_open.c and replay/rt/replay_db.c alike. */
+#define SYMPATH_FAULT_NO_FILE "/nonexistent/sympath-injected-fault/db"
 
 /* ---- database fixture mode on PostgreSQL ----
  * Set by db/setup_pg.c in the explorer; read by runtime/pq/db_pq_build.c. */

@@ -51,7 +51,8 @@ struct strbuf;
  *   sym-file N NAME         --sym-file NAME N; repeated, in option order (NAME is the rest)
  *   posixconf PATH          the generated posix_conf.c
  *   db_schema PATH          --db on SQLite: the schema copy a test's database starts from
- *   db_inputs N             the number of inputs the fixture takes in a test vector
+ *   db_inputs N             --db (SQLite or PostgreSQL): the number of inputs the fixture takes in a
+ *                           test vector, its last the injected fault (db:fault)
  *   replaydb PATH           replay_db.c
  *   replaypq PATH           replay_pq.c (PostgreSQL suites replay from recorded results)
  * Unknown keys are ignored (a newer sympath may add some); a repeated single-valued
@@ -82,7 +83,7 @@ typedef struct replay_conf {
     replay_conf_file *files; /* sym-file lines */
     size_t nfiles;
     char *posixconf;
-    char *db_schema; /* db_inputs and replaydb belong to it: written only with it */
+    char *db_schema; /* replaydb belongs to it: written only with it */
     uint64_t db_inputs;
     char *replaydb;
     char *replaypq;

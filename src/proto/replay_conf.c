@@ -101,11 +101,9 @@ char *replay_conf_format(const replay_conf *c, char **err)
     for (size_t k = 0; k < c->nfiles; k++) sb_printf(&b, "sym-file %u %s\n", c->files[k].size, c->files[k].name);
     if (c->posixconf) sb_printf(&b, "posixconf %s\n", c->posixconf);
     if (c->replaypq) sb_printf(&b, "replaypq %s\n", c->replaypq);
-    if (c->db_schema) {
-        sb_printf(&b, "db_schema %s\n", c->db_schema);
-        sb_printf(&b, "db_inputs %" PRIu64 "\n", c->db_inputs);
-        if (c->replaydb) sb_printf(&b, "replaydb %s\n", c->replaydb);
-    }
+    if (c->db_schema) sb_printf(&b, "db_schema %s\n", c->db_schema);
+    if (c->db_inputs) sb_printf(&b, "db_inputs %" PRIu64 "\n", c->db_inputs);
+    if (c->db_schema && c->replaydb) sb_printf(&b, "replaydb %s\n", c->replaydb);
     if (b.failed) {
         sb_free(&b);
         *err = util_strf("out of memory");

@@ -117,6 +117,9 @@ typedef enum branch_kind {
                        the event of an absent slot is "one more row" (Emmi et al. 2007). arg: table << 16 |
                        combination (| BK_ROW_INSERTED for a row the program inserted), | BK_ROW_BEYOND when a
                        slot lies past the first absent one (its true side repeats "one more row": tried last) */
+    BK_FAULT,      /* an injected fault (src/runtime/dbcommon/db_fault.c): cond = "this database call fails"
+                      (db:fault == its number); taken = cond's value; direction 1 runs the program's handling
+                      of the failure. arg = which fallible call after the last branch site executed (1, 2, ...) */
     BK_KIND_COUNT
 } branch_kind;
 

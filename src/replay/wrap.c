@@ -6,7 +6,12 @@
 
 /* Keep each list equal to the __wrap_ functions of its rt/ file (tests/unit/test_replay_wrap.c). */
 static const char *const posix_names[] = {"main", "fopen", "open", "fopen64", "open64", NULL};
-static const char *const sqlite_names[] = {"sqlite3_open", "sqlite3_open_v2", NULL};
+static const char *const sqlite_names[] = {
+    "sqlite3_open",       "sqlite3_open_v2",   "sqlite3_prepare",    "sqlite3_prepare_v2",
+    "sqlite3_prepare_v3", "sqlite3_bind_int",  "sqlite3_bind_int64", "sqlite3_bind_double",
+    "sqlite3_bind_null",  "sqlite3_bind_text", "sqlite3_step",       "sqlite3_reset",
+    "sqlite3_finalize",   "sqlite3_exec",      "sqlite3_get_table",  NULL,
+};
 static const char *const pq_names[] = {
     "PQconnectdb", "PQconnectdbParams", "PQsetdbLogin", "PQstatus",       "PQerrorMessage",       "PQfinish",
     "PQexec",      "PQexecParams",      "PQprepare",    "PQexecPrepared", "PQresultErrorMessage", NULL,

@@ -14,10 +14,11 @@ out="$W/checks"
 "$SYMPATH" run "$D/checks.c" --db "$D/checks.sql" -o "$out" --budget 3s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/checks.err" || { cat "$W/checks.err"; fail "run checks exited with $?"; }
 r="$out/report.json"
-# unreachable: the failing open, the failing INSERT, no row after it, a default role other than 'user'
-jq -e '.coverage.branches_covered == .coverage.branches_total - 4' "$r" >/dev/null ||
-    fail "checks: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 4"
-for line in 17 19 23 31 33 35; do  # admin; auditor; quota > 40; sold out; plenty; wide range
+# unreachable: a default role other than 'user'; the failing open and the failing INSERT are injected faults (the
+# step after the INSERT failing too, not always within the budget)
+jq -e '.coverage.branches_covered >= .coverage.branches_total - 2' "$r" >/dev/null ||
+    fail "checks: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 1-2"
+for line in 11 17 19 23 31 33 35 42; do  # open fails; admin; auditor; quota > 40; sold out; plenty; wide range; INSERT fails
     jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
         fail "checks: branch at line $line not covered both ways"
 done
@@ -32,6 +33,8 @@ for f in "$out"/tests/test-*.sql; do  # SQLite checks every CHECK on load
     sqlite3 "$W/hand.db" < "$D/checks.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks: $f does not load"
 done
 grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'auditor'" || fail "checks: no auditor row"
+grep -q "^-- injected fault: the program's database call number 1 " "$out"/tests/test-*.sql ||
+    fail "checks: no test whose open fails (call number 1)"
 grep -h "INSERT INTO \"items\"" "$out"/tests/test-*.sql >/dev/null || fail "checks: no items row"
 "$SYMPATH" replay "$out" --coverage >"$W/checks.replay" 2>&1 || { cat "$W/checks.replay"; fail "checks: replay failed"; }
 c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
@@ -52,8 +55,8 @@ jq -e '(.database.constraints_not_modelled | length) == 1 and
 grep -q "fixture rejected: CHECK constraint failed" "$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "checks_fn: no summary line"; }
 grep -q "could not build" "$W/checks_fn.err" && fail "checks_fn: runs could not build their database"
 # the auditor branch is unreachable now; the other role branches and the stock branches are still covered
-jq -e '.coverage.branches_covered == .coverage.branches_total - 5' "$r" >/dev/null ||
-    fail "checks_fn: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 5"
+jq -e '.coverage.branches_covered >= .coverage.branches_total - 4' "$r" >/dev/null ||
+    fail "checks_fn: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 3-4"
 for f in "$out"/tests/test-*.sql; do
     rm -f "$W/hand.db"
     sqlite3 "$W/hand.db" < "$D/checks_fn.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks_fn: $f does not load"

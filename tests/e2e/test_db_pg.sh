@@ -31,13 +31,14 @@ out="$W/out"
     { cat "$W/run.log"; fail "sympath run exited with $?"; }
 r="$out/report.json"
 # every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),
-# inventory > 5000 read back with atoi (42); the failed connection (12) and failed query (25) are infeasible
-for line in 18 32 35 42; do
+# inventory > 5000 read back with atoi (42); the failed connection (12) and failed query (25): injected faults
+for line in 12 18 25 32 35 42; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r" >/dev/null ||
         { cat "$W/run.log"; fail "line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r")"; }
 done
 cov=$(jq .coverage.branches_covered "$r")
-[ "$cov" -eq 10 ] || fail "$cov directions covered, expected 10"
+[ "$cov" -eq 12 ] || fail "$cov directions covered, expected 12"
+jq -e '.database.injected_fault_tests >= 2' "$r" >/dev/null || fail "injected faults: $(jq -c '.database' "$r")"
 jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0' "$r" >/dev/null ||
     fail "report: $(jq -c '.database' "$r")"
 jq -e '[.database.queries[].model_mismatches] | add == 0' "$r" >/dev/null || fail "model mismatches: $(jq -c '.database.queries' "$r")"

@@ -192,12 +192,19 @@ static void test_fixture(void **state)
     (void)state;
     db_schema *s = load(DDL);
     db_limits l = {1, 8};
-    uint64_t in[NIN];
+    uint64_t in[NIN + 1] = {0}; /* + db:fault, 0 */
     vector(in, "2024-03-15", "2024-03-15 10:30:00");
-    assert_int_equal(db_fixture_ninputs(s, &l), NIN);
-    char *sql = db_fixture_sql(s, &l, in, NIN, 0);
+    assert_int_equal(db_fixture_ninputs(s, &l), NIN + 1);
+    char *sql = db_fixture_sql(s, &l, in, NIN + 1, 0);
     assert_non_null(sql);
     assert_non_null(strstr(sql, "'2024-03-15', '2024-03-15 10:30:00'"));
+    assert_null(strstr(sql, DB_FAULT_COMMENT)); /* db:fault 0: no injected fault */
+    in[NIN] = 3; /* the run's third fallible database call fails: said in a comment the fixture still loads with */
+    char *faulty = db_fixture_sql(s, &l, in, NIN + 1, 0);
+    assert_non_null(faulty);
+    assert_non_null(strstr(faulty, DB_FAULT_COMMENT ": the program's database call number 3 "));
+    assert_non_null(strstr(faulty, "'2024-03-15', '2024-03-15 10:30:00'"));
+    free(faulty);
     sqlite3 *db;
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);

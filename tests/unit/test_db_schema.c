@@ -121,7 +121,7 @@ static void test_fixture_layout_and_sql(void **state)
     /* users: 1 + 2 * (2 + (2 + 4) + 2); orders: 1 + 2 * (2 + 2 + 2 + 6 + 2); pairs: 1 + 2 * 12 */
     assert_int_equal(db_table_ninputs(&s->tables[0], &l), 21);
     assert_int_equal(db_table_ninputs(&s->tables[1], &l), 29);
-    assert_int_equal(db_fixture_ninputs(s, &l), 21 + 29 + 25);
+    assert_int_equal(db_fixture_ninputs(s, &l), 21 + 29 + 25 + 1); /* + db:fault */
     uint64_t v[3 + 75] = {0};
     size_t start = 3; /* three program inputs before the fixture */
     uint64_t *u = v + start;

@@ -282,6 +282,40 @@ static void test_cov_tiers(void **state)
     tree_free(t);
 }
 
+/* An injected fault's failing side (BK_FAULT direction 1) is tier 1 the first time its location (site, which call
+ * after it) is handed out, tier 2 after: two faults at one location, one at another, a covered branch. */
+static void test_cov_fault_tier(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    sym_event e[5] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_FAULT, 0, 1, 1, w->c), ev(BK_FAULT, 0, 1, 2, w->c),
+                      ev(BK_BRANCH, 1, 2, 2, w->c), ev(BK_FAULT, 0, 2, 1, w->c)};
+    w->cov[0] = w->cov[1] = w->cov[2] = w->cov[3] = 1;
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, e, 5, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *p[5];
+    memcpy(p, res.path, sizeof p);
+    candidate c[8];
+    assert_int_equal(drain(s, c, 8), 5);
+    /* tier 1, shallowest first: the three faults (each location once) */
+    assert_ptr_equal(c[0].node, p[1]);
+    assert_int_equal(c[0].dir, 1);
+    assert_ptr_equal(c[1].node, p[2]);
+    assert_ptr_equal(c[2].node, p[4]);
+    /* tier 2: the covered branches */
+    assert_ptr_equal(c[3].node, p[0]);
+    assert_ptr_equal(c[4].node, p[3]);
+    /* a second run reaching the first fault's location on another path: tier 2 now, behind a new uncovered branch */
+    sym_event e2[3] = {ev(BK_BRANCH, 0, 1, 0, w->c), ev(BK_FAULT, 0, 1, 1, w->c), ev(BK_BRANCH, 1, 3, 4, w->c)};
+    assert_int_equal(tree_insert(t, e2, 3, NULL, p[0], 0, add_cb, s, &res), 0);
+    assert_int_equal(drain(s, c, 8), 2);
+    assert_ptr_equal(c[0].node, res.path[2]); /* slot 4 uncovered */
+    assert_ptr_equal(c[1].node, res.path[1]);
+    s->destroy(s);
+    tree_free(t);
+}
+
 /* Without a coverage oracle cov still hands out everything (as if uncovered). */
 static void test_cov_no_oracle(void **state)
 {
@@ -446,6 +480,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_prefers_uncovered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_lazy_rescore, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_tiers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_fault_tier, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_score, setup, teardown),

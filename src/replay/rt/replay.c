@@ -641,3 +641,7 @@ void __sym_replay_skip_inputs(unsigned long n)
 {
     for (unsigned long i = 0; i < n; i++) (void)next_text();
 }
+
+/* The next input value as an integer (the fixture's db:fault, which replay_db.c and
+ * replay_pq.c read after skipping the fixture's cells). */
+unsigned long long __sym_replay_next_int(void) { return next_int(); }

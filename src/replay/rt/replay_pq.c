@@ -32,6 +32,13 @@
  * "writes allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK). Without
  * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
+ * A fixture-mode test's vector starts its fixture at the first connect: its
+ * SYMPATH_REPLAY_DB_INPUTS values are skipped there, the last read as the test's injected
+ * fault (db:fault, runtime/dbcommon/db_fault.c). The connects and the four statement
+ * functions are counted as the executor counts them, and the call with that number fails as
+ * it did (runtime/pq/db_pq_fault.c): a connection to a socket that cannot exist, or
+ * PGRES_FATAL_ERROR with the server's message for "SELECT sympath_injected_fault()".
+ *
  * Site ids, the SELECT test and the flattening of a failed statement are the executor's
  * own (data_site_id, data_is_select, proto_flat), from lib/libsympath-replay.a, which the
  * replay builder links after this file; a results file it cannot read stops the test
@@ -76,6 +83,11 @@ static int nstmts;
 static err_ent errs[256];
 static int warned;
 static int writes_ok; /* "writes allowed": a fixture-mode test, whose writes succeeded */
+static int fault_read;
+static unsigned long long fault, counted; /* the fallible call that fails (0 none), calls so far */
+
+void __sym_replay_skip_inputs(unsigned long n);
+unsigned long long __sym_replay_next_int(void);
 
 /* ---------------------------------------------------------------- results file */
 
@@ -225,17 +237,52 @@ static PGresult *statement(conn_ent *ce, const char *sql)
     return empty_result(PGRES_COMMAND_OK);
 }
 
+/* ---------------------------------------------------------------- injected faults */
+
+/* At the first connect of a replay from results: skip the fixture's inputs, keep db:fault. */
+static void read_fault(void)
+{
+    if (fault_read || state <= 0) return;
+    fault_read = 1;
+    const char *n = getenv(SYMPATH_ENV_REPLAY_DB_INPUTS);
+    unsigned long k = n ? strtoul(n, NULL, 10) : 0;
+    if (k) {
+        __sym_replay_skip_inputs(k - 1);
+        fault = __sym_replay_next_int() & 0xffff;
+    }
+}
+
+/* Count one fallible call; true when it is the one that fails. */
+static int fails(void)
+{
+    if (state <= 0 || !fault || counted >= fault) return 0;
+    return ++counted == fault;
+}
+
+static PGconn *fault_conn(void) { return __real_PQconnectdb("host=" SYMPATH_FAULT_NO_FILE " connect_timeout=1"); }
+
+static PGresult *fault_result(PGconn *conn)
+{
+    conn_ent *ce = fake(conn);
+    if (!ce) return __real_PQexec(conn, "SELECT sympath_injected_fault()");
+    return error_result(ce, "ERROR:  function sympath_injected_fault() does not exist");
+}
+
 /* ---------------------------------------------------------------- the wrapped functions */
 
 PGconn *__wrap_PQconnectdb(const char *conninfo)
 {
     read_results();
+    read_fault();
+    if (fails()) return fault_conn();
     return state > 0 ? new_conn() : __real_PQconnectdb(conninfo);
 }
 
 PGconn *__wrap_PQconnectdbParams(const char *const *keywords, const char *const *values, int expand_dbname)
 {
     read_results();
+    read_fault();
+    if (fails()) return fault_conn();
     return state > 0 ? new_conn() : __real_PQconnectdbParams(keywords, values, expand_dbname);
 }
 
@@ -243,6 +290,8 @@ PGconn *__wrap_PQsetdbLogin(const char *host, const char *port, const char *opti
                             const char *dbname, const char *login, const char *pwd)
 {
     read_results();
+    read_fault();
+    if (fails()) return fault_conn();
     return state > 0 ? new_conn() : __real_PQsetdbLogin(host, port, options, tty, dbname, login, pwd);
 }
 
@@ -265,6 +314,7 @@ void __wrap_PQfinish(PGconn *conn)
 
 PGresult *__wrap_PQexec(PGconn *conn, const char *query)
 {
+    if (fails()) return fault_result(conn);
     conn_ent *ce = fake(conn);
     return ce ? statement(ce, query) : __real_PQexec(conn, query);
 }
@@ -272,6 +322,7 @@ PGresult *__wrap_PQexec(PGconn *conn, const char *query)
 PGresult *__wrap_PQexecParams(PGconn *conn, const char *command, int nparams, const Oid *types,
                               const char *const *values, const int *lengths, const int *formats, int result_format)
 {
+    if (fails()) return fault_result(conn);
     conn_ent *ce = fake(conn);
     return ce ? statement(ce, command)
               : __real_PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
@@ -279,6 +330,7 @@ PGresult *__wrap_PQexecParams(PGconn *conn, const char *command, int nparams, co
 
 PGresult *__wrap_PQprepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
+    if (fails()) return fault_result(conn);
     conn_ent *ce = fake(conn);
     if (!ce) return __real_PQprepare(conn, name, query, nparams, types);
     stmt_ent *ns = realloc(stmts, (size_t)(nstmts + 1) * sizeof *ns);
@@ -295,6 +347,7 @@ PGresult *__wrap_PQprepare(PGconn *conn, const char *name, const char *query, in
 PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
                                 const int *lengths, const int *formats, int result_format)
 {
+    if (fails()) return fault_result(conn);
     conn_ent *ce = fake(conn);
     if (!ce) return __real_PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     const char *sql = NULL;

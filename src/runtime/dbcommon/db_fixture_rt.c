@@ -133,6 +133,8 @@ static int read_fixture(void)
                 }
             }
     }
+    uint64_t fv; /* the one call of the run that fails (db_fault.c), after every cell */
+    db_fault_init(symbol_or_const(rt_next_input(IT_USHORT, 16, "db:fault", 1, &fv), fv, 16));
     /* schema constraints, as assumptions: every path condition includes them */
     for (int ti = 0; ti < nt; ti++) {
         db_rt_assume(expr_cmp(cx, PRED_ULE, db_rt.counts[ti], expr_const(cx, db_rt.lim.rows, 8)));

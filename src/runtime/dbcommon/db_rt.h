@@ -53,6 +53,7 @@ typedef struct qstate {
     db_val *params;            /* bound parameters (null == NULL: unbound) */
     expr **param_bytes;        /* storage of text parameters' bytes (nparams * 256) */
     bool started;              /* events recorded for the current execution */
+    bool fault_busy;           /* the last step returned a row: the next step is not fallible (db_fault.c) */
     bool symbolic;             /* current execution has predictions */
     int cur_slot[DB_MAX_FROM]; /* fixture slot of the current row of each FROM item, -1 none */
     uint8_t expected[DB_MAX_COMBOS], seen[DB_MAX_COMBOS]; /* per combination of slots */
@@ -97,6 +98,25 @@ void db_rt_assume(expr *c);
  * (db_sqlite_open.c) or a PostgreSQL schema (db_pq_build.c). Sets db_rt.state; later calls
  * of the run return at once. */
 void db_rt_setup_with(int (*build)(void));
+/*
+ * Injected faults (db_fault.c; KLEE's failing calls, Cadar et al. 2008): db_fault_init(F)
+ * takes the fixture's 16-bit fault input (called once, by the fixture read).
+ * db_fault_next counts one fallible database call of the program and returns whether it
+ * fails in this run; *fails is set to the width-1 condition "this call fails" (F == its
+ * number), or NULL when the choice is not symbolic (faults off, a fault already happened,
+ * inside exec/get_table). db_fault_ret(fails, err, other) is the call's 32-bit result
+ * expression ite(fails, err, other) (NULL when fails is NULL): other is the call's own
+ * result when it did not fail, and its success value (SQLITE_OK, ...) when it did, so that
+ * the program's test of the result is a branch in both runs. db_fault_node is db_fault_next for a call that records events before the
+ * program sees its result: the choice is a node of the path (BK_FAULT on "F == j") and
+ * the result concrete. db_fault_hold(+1/-1) brackets sqlite3_exec/get_table, whose inner
+ * prepare/step calls are not counted (the replay counts the one exec call).
+ */
+void db_fault_init(expr *f);
+bool db_fault_next(expr **fails);
+bool db_fault_node(void);
+expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other);
+void db_fault_hold(int delta);
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
 void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
 /* The fixture's present rows into the run's database, table by table: insert_row(ctx, t, ti,

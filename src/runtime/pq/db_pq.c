@@ -244,8 +244,8 @@ static bool value_holds(void *ctx, int c, const db_val *v, const db_cell *cell)
     return strtoll(text, NULL, 10) == cell->i;
 }
 
-PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
-                     const char *const *values, const int *lengths, const int *formats, int result_format)
+static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                              const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     if (db_rt.state != 1 || !sql)
         return send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
@@ -291,7 +291,11 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
     } else if (q && select && q->understood) {
         s->why = "binary format";
     }
+    bool with_ctid_failed = !r && s->rowid_col == false && model && !q->distinct && !q->aggregate;
     if (!r) r = send(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+    /* the program's own statement failed too (e.g. in a transaction an earlier failure aborted):
+     * a failed statement, not one sympath could not model */
+    if (with_ctid_failed && failed(r)) s->why = NULL;
     s->ns = util_now_ns() - t0;
     if (select) {
         int visible = r && PQresultStatus(r) == PGRES_TUPLES_OK ? PQnfields(r) - fx->hidden : 0;
@@ -301,7 +305,8 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
         db_pq_record_failure(sql, r, conn);
     }
     if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
-        s->why = "write run concretely"; /* logged as not understood */
+        /* logged as not understood, unless it failed: then it changed nothing */
+        s->why = failed(r) ? NULL : "write run concretely";
         if (s->q) s->q->ninsert = 0;
     }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK &&
@@ -367,7 +372,14 @@ static pq_prep *find_prep(const PGconn *conn, const char *name)
     return NULL;
 }
 
-PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
+PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
+                     const char *const *values, const int *lengths, const int *formats, int result_format)
+{
+    if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* rows arrive with the result: a node */
+    return exec_fixture(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
+}
+
+static PGresult *prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
 {
     PGresult *r = PQprepare(conn, name, query, nparams, types);
     if (db_rt.state != 1 || failed(r)) {
@@ -391,13 +403,23 @@ PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int n
     return r;
 }
 
+PGresult *db_pq_prepare(PGconn *conn, const char *name, const char *query, int nparams, const Oid *types)
+{
+    expr *fails;
+    if (db_fault_next(&fails)) return db_pq_fault_result(conn, fails, PGRES_COMMAND_OK);
+    PGresult *r = prepare(conn, name, query, nparams, types);
+    db_pq_fault_note(r, fails, -1);
+    return r;
+}
+
 PGresult *db_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const char *const *values,
                               const int *lengths, const int *formats, int result_format)
 {
+    if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* as db_pq_exec */
     pq_prep *p = db_rt.state == 1 ? find_prep(conn, name) : NULL;
     if (!p || !p->sql) return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
-    return db_pq_exec(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,
-                      result_format);
+    return exec_fixture(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,
+                        result_format);
 }
 
 void db_pq_finish(PGconn *conn)
@@ -411,5 +433,6 @@ void db_pq_finish(PGconn *conn)
             pp = &p->next;
         }
     }
+    db_pq_fault_forget(conn);
     PQfinish(conn);
 }

@@ -19,7 +19,9 @@
 bool db_pq_wanted(void);
 /* Connect (any of PQconnectdb, PQconnectdbParams, PQsetdbLogin): the run's schema in the
  * scratch database (built at the first connect of the run), whatever the program named.
- * A failed connection (PQstatus CONNECTION_BAD) when the run's database could not be built. */
+ * A failed connection (PQstatus CONNECTION_BAD) when the run's database could not be built.
+ * Connects and the four statement calls below are fallible calls (dbcommon/db_fault.c): the
+ * one the test vector names fails for real (db_pq_fault.c). */
 PGconn *db_pq_connect(void);
 /* PQexec (with_params false) / PQexecParams of the program. */
 PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparams, const Oid *types,
@@ -35,5 +37,10 @@ int db_pq_getlength(const PGresult *res, int row, int col);
 int db_pq_nfields(const PGresult *res);
 void db_pq_clear(PGresult *res);
 void db_pq_finish(PGconn *conn);
+/* PQstatus / PQresultStatus of the program's objects: libpq's answer, symbolic in the injected
+ * fault (ite(the call that made it failed, CONNECTION_BAD / PGRES_FATAL_ERROR, libpq's)) for
+ * the objects a fallible call returned (db_pq_fault.c). */
+ConnStatusType db_pq_status(const PGconn *conn);
+ExecStatusType db_pq_result_status(const PGresult *res);
 
 #endif

@@ -157,5 +157,13 @@ PGconn *db_pq_connect(void)
     }
     if (db_rt.state != 1) /* never the user's database: a connection that failed */
         return PQconnectdb("host=/nonexistent/sympath-fixture-setup-failed connect_timeout=1");
-    return scratch_connect(true);
+    expr *fails;
+    if (db_fault_next(&fails)) { /* the injected fault (db_pq_fault.c) */
+        PGconn *c = db_pq_fault_conn();
+        db_pq_fault_note(c, fails, CONNECTION_OK);
+        return c;
+    }
+    PGconn *c = scratch_connect(true);
+    db_pq_fault_note(c, fails, -1);
+    return c;
 }

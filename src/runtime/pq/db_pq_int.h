@@ -41,6 +41,20 @@ void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PG
 void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn);
 void db_pq_log_error(const char *sql, const PGresult *r, const PGconn *conn);
 
+/*
+ * Injected faults (db_pq_fault.c; counted by dbcommon/db_fault.c): db_pq_fault_note(obj,
+ * fails, other) remembers the condition "the call that returned obj failed" (width 1; NULL
+ * forgets it) for a connection or result the program got (the last 256), with the status
+ * the object has when the call does not fail (other; -1: libpq's answer, for an object of a
+ * call that did not fail); db_pq_fault_forget when it is freed. db_pq_fault_conn is a
+ * connection that failed for real (CONNECTION_BAD); db_pq_fault_result runs a statement
+ * that fails on conn (PGRES_FATAL_ERROR) and notes its result with fails and other.
+ */
+void db_pq_fault_note(const void *obj, expr *fails, int other);
+void db_pq_fault_forget(const void *obj);
+PGconn *db_pq_fault_conn(void);
+PGresult *db_pq_fault_result(PGconn *conn, expr *fails, int other);
+
 /* The parameters of an execution (text format) as s->params (db_pq_params.c): a parameter
  * compared with a text column is the program's bytes, one compared with an integer column
  * (or that reads as an integer) the value of its decimal digits; binary ones unknown. */

@@ -182,6 +182,7 @@ int db_pq_nfields(const PGresult *res)
 void db_pq_clear(PGresult *res)
 {
     __sym_ret = NULL;
+    db_pq_fault_forget(res);
     for (pq_fix **pp = &db_pq_fixes; *pp; pp = &(*pp)->next)
         if ((*pp)->res == res) {
             pq_fix *fx = *pp;

@@ -136,6 +136,19 @@ void sym_PQclear(PGresult *res)
     }
 }
 
+/* Statuses: symbolic in the injected fault in fixture mode (db_pq_fault.c), libpq's elsewhere. */
+ConnStatusType sym_PQstatus(const PGconn *conn)
+{
+    __sym_ret = NULL;
+    return mode() == RT_DB_FIXTURE ? db_pq_status(conn) : PQstatus(conn);
+}
+
+ExecStatusType sym_PQresultStatus(const PGresult *res)
+{
+    __sym_ret = NULL;
+    return mode() == RT_DB_FIXTURE ? db_pq_result_status(res) : PQresultStatus(res);
+}
+
 /* The result's columns as the program sees them (fixture mode hides its ctid columns;
  * data mode renames but does not add columns). */
 int sym_PQnfields(const PGresult *res)

@@ -60,10 +60,9 @@ static void log_error(sqlite3 *db, const char *sql, int nbyte)
  * string); an understood SELECT is then prepared again with the hidden rowid
  * column and that statement is the one the program gets.
  */
-int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
-                       const char **tail)
+static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+                   const char **tail)
 {
-    __sym_ret = NULL;
     const char *t = NULL;
     uint64_t t0 = util_now_ns();
     int rc = version == 1   ? sqlite3_prepare(db, sql, nbyte, pp, &t)
@@ -123,6 +122,31 @@ int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, uns
     return rc;
 }
 
+/* ---------------------------------------------------------------- injected faults */
+
+void db_sqlite_fault_message(sqlite3 *db)
+{
+    sqlite3_stmt *x = NULL;
+    sqlite3_prepare_v2(db, "SELECT sympath_injected_fault()", -1, &x, NULL); /* fails: no such function */
+    sqlite3_finalize(x);
+}
+
+int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
+                       const char **tail)
+{
+    expr *fails;
+    if (db_fault_next(&fails)) { /* the injected fault: nothing is prepared */
+        *pp = NULL;
+        if (tail) *tail = sql;
+        db_sqlite_fault_message(db);
+        __sym_ret = db_fault_ret(fails, SQLITE_ERROR, SQLITE_OK);
+        return SQLITE_ERROR;
+    }
+    int rc = prepare(version, db, sql, nbyte, flags, pp, tail);
+    __sym_ret = db_fault_ret(fails, SQLITE_ERROR, (uint32_t)rc);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- bind */
 
 static expr *param_expr(uint32_t index, uint64_t value, unsigned width)
@@ -148,7 +172,7 @@ static void bind_int(sqlite3_stmt *st, int idx, int64_t v, expr *e)
     p->v = e ? e : expr_const(rt_cx(), (uint64_t)v, 64);
 }
 
-int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+static int bind_int32(sqlite3_stmt *st, int idx, int v)
 {
     expr *e = param_expr(2, (uint32_t)v, 32);
     __sym_ret = NULL;
@@ -156,7 +180,7 @@ int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
     return sqlite3_bind_int(st, idx, v);
 }
 
-int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+static int bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
 {
     expr *e = param_expr(2, (uint64_t)v, 64);
     __sym_ret = NULL;
@@ -164,7 +188,7 @@ int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
     return sqlite3_bind_int64(st, idx, v);
 }
 
-int db_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+static int bind_null(sqlite3_stmt *st, int idx)
 {
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
@@ -176,7 +200,7 @@ int db_sqlite3_bind_null(sqlite3_stmt *st, int idx)
     return sqlite3_bind_null(st, idx);
 }
 
-int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+static int bind_double(sqlite3_stmt *st, int idx, double v)
 {
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
@@ -194,7 +218,7 @@ int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
     return sqlite3_bind_double(st, idx, v);
 }
 
-int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+static int bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
 {
     __sym_ret = NULL;
     db_val *p = param_slot(st, idx);
@@ -207,6 +231,30 @@ int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, voi
         p->v = expr_const(rt_cx(), 0, 64);
     }
     return sqlite3_bind_text(st, idx, text, n, destructor);
+}
+
+/* A bind whose call is the injected fault fails as a bind of index 0 does (SQLITE_RANGE, with
+ * SQLite's own message); otherwise the bind's result, ite(fails, SQLITE_RANGE, rc). */
+#define FALLIBLE_BIND(call, st)                                        \
+    do {                                                               \
+        expr *fails;                                                   \
+        if (db_fault_next(&fails)) {                                   \
+            int frc = sqlite3_bind_null(st, 0);                        \
+            __sym_ret = db_fault_ret(fails, (uint32_t)frc, SQLITE_OK); \
+            return frc;                                                \
+        }                                                              \
+        int rc = call;                                                 \
+        __sym_ret = db_fault_ret(fails, SQLITE_RANGE, (uint32_t)rc);   \
+        return rc;                                                     \
+    } while (0)
+
+int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v) { FALLIBLE_BIND(bind_int32(st, idx, v), st); }
+int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v) { FALLIBLE_BIND(bind_int64(st, idx, v), st); }
+int db_sqlite3_bind_null(sqlite3_stmt *st, int idx) { FALLIBLE_BIND(bind_null(st, idx), st); }
+int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v) { FALLIBLE_BIND(bind_double(st, idx, v), st); }
+int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
+{
+    FALLIBLE_BIND(bind_text(st, idx, text, n, destructor), st);
 }
 
 int db_sqlite3_clear_bindings(sqlite3_stmt *st)
@@ -238,10 +286,8 @@ static bool column_holds(void *ctx, int r, const db_val *v, const db_cell *c)
     return sqlite3_column_int64(st, r) == c->i;
 }
 
-int db_sqlite3_step(sqlite3_stmt *st)
+static int step(sqlite3_stmt *st, qstate *s)
 {
-    __sym_ret = NULL;
-    qstate *s = db_rt_find(st);
     if (s && !s->started) {
         s->started = true;
         db_rt_record_rows(s);
@@ -295,11 +341,31 @@ int db_sqlite3_step(sqlite3_stmt *st)
     return rc;
 }
 
+/* The first step of an execution (after prepare, reset, or a step that did not return a row)
+ * is fallible: the injected fault fails it with SQLITE_ERROR before SQLite runs it. The
+ * choice is a node of its own (db_fault_node): a step that runs records row events before the
+ * program sees its result, and which result it would have had is not known in the run where
+ * it fails. */
+int db_sqlite3_step(sqlite3_stmt *st)
+{
+    qstate *s = db_rt_find(st);
+    __sym_ret = NULL;
+    if (s && !s->fault_busy && db_fault_node()) {
+        db_sqlite_fault_message(sqlite3_db_handle(st));
+        return SQLITE_ERROR;
+    }
+    int rc = step(st, s);
+    if (s) s->fault_busy = rc == SQLITE_ROW;
+    __sym_ret = NULL;
+    return rc;
+}
+
 int db_sqlite3_reset(sqlite3_stmt *st)
 {
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     if (s) {
+        s->fault_busy = false;
         s->started = false;
         s->symbolic = false;
         for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;

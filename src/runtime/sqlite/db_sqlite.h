@@ -9,6 +9,10 @@
  * Each function has the contract of the SQLite function of the same name (db_sqlite.c
  * describes what fixture mode adds). Statements prepared while the run's database could
  * not be built are not tracked: their calls behave as SQLite's with concrete results.
+ * Injected faults (dbcommon/db_fault.c): open, prepare, the binds, the first step of an
+ * execution, exec and get_table are fallible calls; the one the test vector names fails
+ * (open: SQLITE_CANTOPEN with a handle to close; prepare, step, exec, get_table:
+ * SQLITE_ERROR, *pp NULL; bind: SQLITE_RANGE), and each result is symbolic in that choice.
  */
 
 /* True when the CLI configured fixture mode (SYMPATH_DB_SCHEMA set). */
@@ -17,6 +21,9 @@ bool db_sqlite_wanted(void);
  * from the fixture at the first open of the run (db_sqlite_open.c), whatever file the
  * program names; SQLITE_CANTOPEN when it could not be built. */
 int db_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *vfs);
+/* Leave SQLite's error message of db saying "no such function: sympath_injected_fault" (and
+ * sqlite3_errcode SQLITE_ERROR), as an injected fault's message. */
+void db_sqlite_fault_message(sqlite3 *db);
 /* sqlite3_prepare (version 1), _v2 (2) or _v3 (3, with flags) with sympath's parsing and
  * hidden rowid columns. */
 int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,

@@ -75,11 +75,18 @@ int db_sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const ch
             return SQLITE_CANTOPEN;
         return sqlite3_open_v2(filename, ppDb, flags, vfs);
     }
+    expr *fails;
+    if (db_fault_next(&fails)) { /* the injected fault: a handle whose open failed, as SQLite gives */
+        int frc = sqlite3_open_v2(SYMPATH_FAULT_NO_FILE, ppDb, SQLITE_OPEN_READWRITE, NULL);
+        __sym_ret = db_fault_ret(fails, (uint32_t)frc, SQLITE_OK);
+        return frc;
+    }
     flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     flags &= ~(SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY);
     int rc = sqlite3_open_v2(db_rt.path, ppDb, flags, NULL);
     if (rc == SQLITE_OK) /* a scratch database: the program's writes need no fsync */
         sqlite3_exec(*ppDb, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
+    __sym_ret = db_fault_ret(fails, SQLITE_CANTOPEN, (uint32_t)rc);
     return rc;
 }
 

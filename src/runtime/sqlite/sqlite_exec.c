@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "../core/rt_internal.h"
+#include "../dbcommon/db_rt.h"
+#include "db_sqlite.h"
 #include "sqlite_dispatch.h"
 
 /* The next statement of the text at *p (blanks and comments skipped), prepared through the
@@ -29,9 +31,33 @@ static int next_stmt(sqlite3 *db, const char **p, sqlite3_stmt **st)
 
 /* sqlite3_exec through the intercepted prepare/step/column_text, so rows reach the
  * callback with symbolic text (its argv strings carry shadows). Same contract as SQLite's. */
+/* An injected fault of exec or get_table (fixture mode, dbcommon/db_fault.c): nothing runs,
+ * SQLITE_ERROR with the fault's message in *errmsg. Returns whether this call is the fault.
+ * The choice is a node of its own (db_fault_node: the callback's branches and the rows'
+ * events come before the program sees the result). Counting stops until fallible_end. */
+static bool fallible_begin(sqlite3 *db, char **errmsg)
+{
+    if (db_fault_node()) {
+        db_sqlite_fault_message(db);
+        if (errmsg) *errmsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+        __sym_ret = NULL;
+        return true;
+    }
+    db_fault_hold(1);
+    return false;
+}
+
+static int fallible_end(int rc)
+{
+    db_fault_hold(-1);
+    __sym_ret = NULL;
+    return rc;
+}
+
 int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **), void *arg, char **errmsg)
 {
     if (errmsg) *errmsg = NULL;
+    if (fallible_begin(db, errmsg)) return SQLITE_ERROR;
     int rc = SQLITE_OK;
     const char *p = sql;
     sqlite3_stmt *st;
@@ -59,10 +85,9 @@ int sqlite_rt_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
         int frc = sym_sqlite3_finalize(st);
         if (rc == SQLITE_OK && frc != SQLITE_OK) rc = frc;
     }
-    __sym_ret = NULL;
     if (rc != SQLITE_OK && errmsg)
         *errmsg = sqlite3_mprintf("%s", rc == SQLITE_ABORT ? "query aborted" : sqlite3_errmsg(db));
-    return rc;
+    return fallible_end(rc);
 }
 
 /* ---------------------------------------------------------------- get_table */
@@ -96,6 +121,9 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
     int ncol = 0, nrow = 0, rc = SQLITE_OK;
     if (pzErrmsg) *pzErrmsg = NULL;
     *pazResult = NULL;
+    if (pnRow) *pnRow = 0;
+    if (pnColumn) *pnColumn = 0;
+    if (fallible_begin(db, pzErrmsg)) return SQLITE_ERROR;
     const char *p = sql;
 #define PUSH(v)                                                                    \
     do {                                                                           \
@@ -134,7 +162,6 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
         if (rc == SQLITE_OK && frc != SQLITE_OK) rc = frc;
     }
 #undef PUSH
-    __sym_ret = NULL;
     if (!res && rc == SQLITE_OK) {
         res = sqlite3_malloc(sizeof *res);
         if (!res) rc = SQLITE_NOMEM;
@@ -145,10 +172,10 @@ int sqlite_rt_get_table(sqlite3 *db, const char *sql, char ***pazResult, int *pn
         if (res) sqlite3_free_table(res + 1);
         if (pnRow) *pnRow = 0;
         if (pnColumn) *pnColumn = 0;
-        return rc;
+        return fallible_end(rc);
     }
     *pazResult = res + 1;
     if (pnRow) *pnRow = nrow;
     if (pnColumn) *pnColumn = ncol;
-    return SQLITE_OK;
+    return fallible_end(SQLITE_OK);
 }
