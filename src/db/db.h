@@ -279,8 +279,9 @@ typedef struct db_sexpr {
 } db_sexpr;
 
 #define DB_MAX_UNSUPPORTED 8
-#define DB_MAX_FROM 3 /* tables of a join */
-#define DB_MAX_SUB 4  /* subqueries of one statement (each over one table) */
+#define DB_MAX_FROM 3         /* tables of a join */
+#define DB_MAX_SUB 4          /* subqueries of one statement (each over one table) */
+#define DB_MAX_INSERT_ROWS 32 /* rows of an INSERT ... VALUES that are tracked (more: the INSERT is concrete) */
 
 /* Transaction statements (db_query.txn): what they do to the rows a program reads back. */
 typedef enum db_txn {
@@ -314,13 +315,13 @@ enum {
 /*
  * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
  * one table with a WHERE clause of the db_xkind constructs is understood too (nfrom 1);
- * an INSERT never is (its VALUES row may still be tracked: ninsert). For a SELECT,
+ * an INSERT never is (its VALUES rows may still be tracked: ninsert, ninsert_rows). For a SELECT,
  * `understood` means: from one to DB_MAX_FROM rowid tables (comma joins or inner
  * JOIN ... ON, whose ON conditions join the WHERE clause, or LEFT/RIGHT JOINs whose
  * optional side is one table: `nullable`, `on`), whose result columns are
  * plain columns, `*` or computed columns (result_expr), or all aggregates (COUNT/SUM/MIN/MAX of a
  * column, COUNT(*), expressions with aggregates;
- * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations, with LIMIT/OFFSET
+ * `aggregate`), without DISTINCT, GROUP BY, FULL joins or set operations (UNION [ALL]: `arms`), with LIMIT/OFFSET
  * only under an ORDER BY of plain columns (`order_window`) or on one table, and whose WHERE
  * uses only the db_xkind constructs (subqueries of one table: sub items).
  * Anything else is listed in unsupported[] by kind ("outer join", "LIMIT/OFFSET",
@@ -351,22 +352,28 @@ typedef struct db_query {
     db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];
-    char *sub_name[DB_MAX_SUB]; /* alias or table name */
-    int nresult;                /* SELECT: result columns */
-    int *result_from;           /* SELECT: FROM item of each result column */
-    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    db_sexpr **result_expr;     /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
+    char *sub_name[DB_MAX_SUB];  /* alias or table name */
+    int nresult;                 /* SELECT: result columns */
+    int *result_from;            /* SELECT: FROM item of each result column */
+    int *result_col;             /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;             /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    db_sexpr **result_expr;      /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
                                    column's item): an expression of the row (result_agg NONE: price * qty) or
                                    with DBX_GROUPAGG aggregates (result_agg DB_AGG_EXPR); else NULL */
-    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
-    int nset;                   /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;               /* their columns */
-    db_sexpr **set_val;         /* their values, over the row's old columns and the parameters */
-    int ninsert;                /* INSERT of one VALUES row: the columns given (0: not tracked) */
-    int *insert_col;            /* their table columns */
-    db_sexpr **insert_val;      /* their values: literals, parameters, arithmetic on them */
+    bool aggregate;              /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;              /* SELECT: byte offset of the FROM keyword in the original SQL */
+    int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;                /* their columns */
+    db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */
+    int ninsert;                 /* INSERT ... VALUES: the columns given (0: not tracked) */
+    int *insert_col;             /* their table columns */
+    db_sexpr **insert_val;       /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
+                                   ninsert values, row by row (row 0 first) */
+    int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
+    struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
+                                    ninsert plain columns of one table (nfrom 1: no join, aggregate, GROUP BY,
+                                    DISTINCT, ORDER BY, LIMIT, UNION); its result column i goes into insert_col[i]
+                                    (insert_val NULL, ninsert_rows 0). NULL otherwise */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
      * matches m+1..m+n in scan (slot) order; with an ORDER BY of plain columns they are the
      * matches at those positions in that order (order_window). A bound parameter instead of a
@@ -381,6 +388,20 @@ typedef struct db_query {
     bool order_nulls_default
         [4];    /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
     db_txn txn; /* a transaction statement (kind DBQ_OTHER), DB_TXN_NONE otherwise */
+    /* UNION [ALL] of narms >= 2 SELECTs (sql_union.c): each arm an understood SELECT of plain columns of one
+     * table (nfrom 1, no outer join, aggregate, GROUP BY, DISTINCT, computed column or LIMIT of its own), all
+     * with nresult columns. The compound query itself has nfrom 0, table and result_from/result_col/result_agg
+     * of arm 0 (its columns' types name the result's), result_expr all NULL; its ORDER BY keys are result
+     * columns (order_from 0, order_col the result position: db_order_le over rows of result values), its
+     * LIMIT/OFFSET in limit/offset (order_window under such an ORDER BY or UNION's implicit order; UNION ALL
+ * without ORDER BY: the first matches in arm then slot order, as both engines scan). Result rows map
+     * back to (arm, slot) by their values (the runtime's db_union.c). */
+    int narms;              /* 0: not a compound SELECT */
+    struct db_query **arms; /* owned */
+    bool union_all;         /* UNION ALL (duplicates kept); false: UNION (duplicates removed) */
+    bool order_implicit;    /* UNION without ORDER BY: norder keys are every result column ascending, the order
+                               SQLite returns it in (its duplicate removal walks a sorted index); PostgreSQL's
+                               (hashed) order is not modelled */
     int nunsupported;
     const char *unsupported[DB_MAX_UNSUPPORTED]; /* static strings */
     int nparams;                                 /* highest parameter number used */

@@ -15,7 +15,7 @@
 bool db_query_rows_are_keys(const db_query *q)
 {
     if (!q || q->kind != DBQ_SELECT || !q->understood || q->aggregate || q->ngroup || q->nsub || q->offset > 0 ||
-        q->offset_param)
+        q->offset_param || q->narms)
         return false;
     for (int f = 0; f < q->nfrom; f++)
         if (q->nullable[f]) return false;
@@ -39,9 +39,12 @@ void db_query_free(db_query *q)
     for (int i = 0; i < q->nset; i++) db_sexpr_free(q->set_val[i]);
     free(q->set_val);
     free(q->set_col);
-    for (int i = 0; i < q->ninsert; i++) db_sexpr_free(q->insert_val[i]);
+    for (int i = 0; i < q->ninsert * q->ninsert_rows; i++) db_sexpr_free(q->insert_val[i]);
     free(q->insert_val);
     free(q->insert_col);
+    db_query_free(q->insert_src);
+    for (int a = 0; a < q->narms; a++) db_query_free(q->arms[a]);
+    free(q->arms);
     free(q);
 }
 
@@ -295,7 +298,7 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
 /* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in
  * SQLite: *v stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for
  * anything else (an expression, LIMIT ALL is a NULL constant and means none). */
-static int limit_value(node *n, int64_t *v, int *param)
+int db_sql_limit_value(node *n, int64_t *v, int *param)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_PARAM_REF) {
         *param = n->param_ref->number;
@@ -308,11 +311,11 @@ static int limit_value(node *n, int64_t *v, int *param)
     return 0;
 }
 
-static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
+void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
     q->kind = DBQ_SELECT;
     if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
-        db_sql_unsupported(q, "UNION/INTERSECT/EXCEPT");
+        db_sql_conv_union(s, q, sel, sql, len);
         return;
     }
     if (sel->n_values_lists) {
@@ -326,8 +329,8 @@ static void conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (distinct && sel->n_group_clause) db_sql_unsupported(q, "DISTINCT with GROUP BY");
     if (sel->having_clause && !sel->n_group_clause) db_sql_unsupported(q, "HAVING without GROUP BY");
     q->limit = -1;
-    bool bad_limit = (sel->limit_count && limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
-                     (sel->limit_offset && limit_value(sel->limit_offset, &q->offset, &q->offset_param));
+    bool bad_limit = (sel->limit_count && db_sql_limit_value(sel->limit_count, &q->limit, &q->limit_param)) ||
+                     (sel->limit_offset && db_sql_limit_value(sel->limit_offset, &q->offset, &q->offset_param));
     if (bad_limit) db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
     if (!sel->n_from_clause) {
         db_sql_unsupported(q, "SELECT without FROM");
@@ -486,46 +489,95 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
     }
 }
 
-/* INSERT INTO t [(cols)] VALUES (one row): which columns get which values, so that the
- * row can be read back with its expressions. Anything else leaves ninsert at 0. */
-static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+/* INSERT INTO t [(cols)] VALUES (row), (row), ...: which columns get which values, so that the
+ * rows can be read back with their expressions. Anything else leaves ninsert at 0. */
+static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len);
+
+static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     node *sel = ins->select_stmt;
-    if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || sel->select_stmt->n_values_lists != 1 ||
-        ins->on_conflict_clause || ins->n_returning_list)
+    if (sel && sel->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !sel->select_stmt->n_values_lists &&
+        !ins->on_conflict_clause && !ins->n_returning_list) {
+        conv_insert_select(s, q, ins, sql, len);
         return;
-    node *row = sel->select_stmt->values_lists[0];
-    if (row->node_case != PG_QUERY__NODE__NODE_LIST) return;
+    }
+    if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
+        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause || ins->n_returning_list)
+        return;
     const db_table *t = &s->tables[q->table];
-    size_t n = row->list->n_items;
-    if ((ins->n_cols ? ins->n_cols : (size_t)t->ncols) != n) return;
+    size_t nrows = sel->select_stmt->n_values_lists;
+    size_t n = ins->n_cols ? ins->n_cols : (size_t)t->ncols;
     int *cols = calloc(n ? n : 1, sizeof *cols);
-    db_sexpr **vals = calloc(n ? n : 1, sizeof *vals);
+    db_sexpr **vals = calloc(n * nrows + 1, sizeof *vals);
     if (!cols || !vals) {
         free(cols), free(vals);
         return;
     }
     db_query probe = {0}; /* values have no FROM items: a column reference fails */
     conv c = {.s = s, .q = &probe};
-    size_t i;
+    size_t i = 0;
     for (i = 0; i < n; i++) {
-        if (ins->n_cols) {
-            node *cn = ins->cols[i];
-            cols[i] = cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name) : -1;
-        } else {
-            cols[i] = (int)i;
-        }
-        if (cols[i] < 0 || !(vals[i] = db_sql_conv_expr(&c, row->list->items[i]))) break;
+        node *cn = ins->n_cols ? ins->cols[i] : NULL;
+        cols[i] = !cn                                                ? (int)i
+                  : cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name)
+                                                                     : -1;
+        if (cols[i] < 0) break;
+    }
+    bool ok = i == n;
+    for (size_t r = 0; ok && r < nrows; r++) {
+        node *row = sel->select_stmt->values_lists[r];
+        ok = row->node_case == PG_QUERY__NODE__NODE_LIST && row->list->n_items == n;
+        for (i = 0; ok && i < n; i++) ok = (vals[r * n + i] = db_sql_conv_expr(&c, row->list->items[i])) != NULL;
     }
     if (probe.nparams > q->nparams) q->nparams = probe.nparams;
-    if (i < n) {
-        for (size_t k = 0; k < n; k++) db_sexpr_free(vals[k]);
+    if (!ok) {
+        for (size_t k = 0; k < n * nrows; k++) db_sexpr_free(vals[k]);
         free(cols), free(vals);
         return;
     }
     q->ninsert = (int)n;
+    q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
+}
+
+/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
+ * plain columns of one table without ORDER BY, LIMIT or DISTINCT, one per column given. */
+static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
+{
+    PgQuery__SelectStmt *sel = ins->select_stmt->select_stmt;
+    const db_table *t = &s->tables[q->table];
+    size_t n = ins->n_cols ? ins->n_cols : (size_t)t->ncols;
+    db_query *src = calloc(1, sizeof *src);
+    int *cols = calloc(n ? n : 1, sizeof *cols);
+    if (!src || !cols) {
+        free(src), free(cols);
+        return;
+    }
+    src->table = -1;
+    src->limit = -1;
+    src->understood = true;
+    db_sql_conv_select(s, src, sel, sql, len);
+    bool ok = src->understood && !src->narms && src->nfrom == 1 && !src->nullable[0] && !src->aggregate &&
+              !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
+              !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    for (int i = 0; ok && i < src->nresult; i++)
+        ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        node *cn = ins->n_cols ? ins->cols[i] : NULL;
+        cols[i] = !cn                                                ? (int)i
+                  : cn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? db_column_index(t, cn->res_target->name)
+                                                                     : -1;
+        ok = cols[i] >= 0;
+    }
+    if (src->nparams > q->nparams) q->nparams = src->nparams;
+    if (!ok) {
+        db_query_free(src), free(cols);
+        return;
+    }
+    q->ninsert = (int)n;
+    q->insert_col = cols;
+    q->insert_src = src;
 }
 
 /* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
@@ -587,11 +639,11 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     } else {
         node *st = tree->stmts[0]->stmt;
         switch (st->node_case) {
-        case PG_QUERY__NODE__NODE_SELECT_STMT: conv_select(s, q, st->select_stmt, sql, len); break;
+        case PG_QUERY__NODE__NODE_SELECT_STMT: db_sql_conv_select(s, q, st->select_stmt, sql, len); break;
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);
-            if (q->table >= 0) conv_insert(s, q, st->insert_stmt);
+            if (q->table >= 0) conv_insert(s, q, st->insert_stmt, sql, len);
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;

@@ -29,6 +29,21 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r);
 /* An expression of the parse tree; NULL (with the reason in c->q) when not understood. */
 db_sexpr *db_sql_conv_expr(conv *c, node *n);
 
+/* sql.c */
+/* A SELECT statement (sql[0..len) its whole text, for the FROM keyword's offset) into q: kind, FROM items,
+ * result columns, WHERE, GROUP BY, ORDER BY, LIMIT; a compound one through db_sql_conv_union. */
+void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
+/* A LIMIT or OFFSET value: a non-negative integer literal (*v; a negative LIMIT is none, as in SQLite: *v
+ * stays -1 for LIMIT) or a bound parameter (*param, its number). 0, or -1 for anything else. */
+int db_sql_limit_value(node *n, int64_t *v, int *param);
+
+/* sql_union.c */
+/* SELECT ... UNION [ALL] SELECT ... (sel->op not SETOP_NONE) into q: its arms (q->arms, each converted by
+ * db_sql_conv_select), result columns of arm 0, ORDER BY keys as result positions, LIMIT/OFFSET. What is not
+ * modelled (INTERSECT, EXCEPT, UNION mixed with UNION ALL, an arm that is not one table's plain columns,
+ * arms of different widths) is named in q->unsupported. */
+void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
+
 /* sql_sub.c */
 /* A subquery (EXISTS, IN (SELECT ...), a scalar aggregate) as a DBX_EXISTS/DBX_IN_SUB/DBX_SUBAGG
  * node over a new sub item of c->q; NULL (with the reason in c->q) when not understood. */

@@ -1,4 +1,4 @@
-/* insert.c: a program that inserts a row from its input and reads it back: the read-back value keeps its expression. */
+/* insert.c: a program that inserts two rows, one from its input, and reads that one back, then copies rows with INSERT ... SELECT and reads a copy back: the read-back values keep their expressions. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include "sympath.h"
@@ -9,7 +9,7 @@ int main(void)
     sqlite3 *db;
     sqlite3_open("shop.db", &db);
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(db, "INSERT INTO orders(user_id, amount) VALUES(?1, ?2)", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO orders(user_id, amount) VALUES(?1, 7), (?1, ?2)", -1, &st, NULL);
     sqlite3_bind_int(st, 1, 1);
     sqlite3_bind_int(st, 2, qty);
     if (sqlite3_step(st) != SQLITE_DONE)
@@ -26,6 +26,14 @@ int main(void)
         else
             printf("amount %d\n", amount);
     }
+    sqlite3_finalize(st);
+    /* INSERT ... SELECT: the senior users' ages copied as orders, each row tracked: a copied amount read back */
+    sqlite3_exec(db, "INSERT INTO orders(user_id, amount) SELECT id, age FROM users WHERE age > 60", NULL, NULL, NULL);
+    sqlite3_prepare_v2(db, "SELECT amount FROM orders WHERE oid > ?", -1, &st, NULL);
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        if (sqlite3_column_int(st, 0) == 99)
+            printf("a copied age of 99\n");
     sqlite3_finalize(st);
     sqlite3_close(db);
     return 0;

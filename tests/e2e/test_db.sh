@@ -119,16 +119,20 @@ jq -e '.coverage.percent == 100 and .divergences <= .optimistic_solving.sat' "$o
 grep -q "is an administrator" "$out"/replay/tests-*.log || fail "login: no replayed test logs in an administrator"
 echo "ok [db]: text parameter from input: 100% coverage, replay logs in an administrator"
 
-# --- a row the program inserts and reads back keeps its expression
+# --- rows the program inserts (two in one INSERT ... VALUES; copies by INSERT ... SELECT) and reads back keep their
+# expressions
 out="$W/insert"
 "$SYMPATH" run "$D/insert.c" --db "$D/shop.sql" -o "$out" --budget 10s --db-rows 1 --no-db-minimize --no-progress 2>"$W/insert.err" ||
     { cat "$W/insert.err"; fail "run insert exited with $?"; }
 r="$out/report.json"
-jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | all' "$r" >/dev/null ||
-    fail "insert: the read-back value's branch was not covered both ways: $(jq -c .coverage.sites "$r")"
+# (24: the value of the two-row INSERT ... VALUES; 35: a value copied by INSERT ... SELECT)
+jq -e '[.coverage.sites[] | select(.line == 24 or .line == 35) | .covered | all] | all and length == 2' "$r" >/dev/null ||
+    fail "insert: the read-back values' branches were not covered both ways: $(jq -c .coverage.sites "$r")"
+jq -e '[.database.queries[] | .understood] | all' "$r" >/dev/null || fail "insert: $(jq -c .database.queries "$r")"
 "$SYMPATH" replay "$out" >"$W/insert.replay" 2>&1 || { cat "$W/insert.replay"; fail "insert: replay failed"; }
 grep -q "magic amount" "$out"/replay/tests-*.log || fail "insert: no replayed test reads back the magic amount"
-echo "ok [db]: inserted row read back symbolically"
+grep -q "a copied age of 99" "$out"/replay/tests-*.log || fail "insert: no replayed test reads back a copied age"
+echo "ok [db]: inserted rows (VALUES of two rows, INSERT ... SELECT) read back symbolically"
 
 # --- UPDATE and DELETE by the program change the rows' expressions; later queries see their effect
 out="$W/update"

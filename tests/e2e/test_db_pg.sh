@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_db_pg.sh: `sympath run --db postgresql://...` (fixture mode on PostgreSQL) on the ISSTA 2007 example: a server the
 # test starts, every feasible branch covered, the user's database unchanged, the runs' schemas dropped, replay without the server;
-# and pg_sql.c: ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING and an UPDATE read back on PostgreSQL.
+# and pg_sql.c: ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING, an UPDATE read back and UNION on PostgreSQL.
 set -u
 fail() { echo "FAIL [db_pg]: $*"; exit 1; }
 W="$WORK/db_pg"
@@ -94,7 +94,7 @@ jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | any' "$r3" >
     fail "pg_write: the COUNT(*) after the DELETE did not go both ways"
 [ "$(state)" = "$before" ] || fail "the user's database changed (pg_write)"
 
-# the SQL real programs send (tests/programs/pg/pg_sql.c): ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING
+# the SQL real programs send (tests/programs/pg/pg_sql.c): ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING, UNION
 q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price int NOT NULL CHECK (price > 0),
                               stock int NOT NULL DEFAULT 0);
            CREATE TABLE sales(id int PRIMARY KEY, item int NOT NULL REFERENCES items(id), qty int NOT NULL)" ||
@@ -104,11 +104,11 @@ before=$(state)
     --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
 r4="$W/sql/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(BEGIN|ROLLBACK)") | not) | .understood and .model_mismatches == 0] |
-       all and length == 8' "$r4" >/dev/null ||
+       all and length == 9' "$r4" >/dev/null ||
     fail "pg_sql: queries not understood or mismatched: $(jq -c '.database.queries' "$r4")"
 # LIMIT 1 row or none, its price > 100, OFFSET 1, NULL row, NOT EXISTS, HAVING after a ROLLBACK, a row the UPDATE
-# changed read back
-for line in 22 23 29 33 37 44 49; do
+# changed read back, a UNION of two tables with ORDER BY ... LIMIT 2
+for line in 22 23 29 33 37 44 49 53; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r4" \
         >/dev/null || fail "pg_sql line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r4")"
 done

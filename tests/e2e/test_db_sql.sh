@@ -2,7 +2,7 @@
 # test_db_sql.sh: `sympath run --db` on the SQL real programs send, understood symbolically: ORDER BY ... LIMIT/OFFSET
 # (tests/db/cheapest.c: the cheapest item in stock, the runner-up by price) and LEFT JOIN with a missing match
 # (tests/db/customers.c, with NOT EXISTS, IN and scalar subqueries), GROUP BY ... HAVING (tests/db/teams.c; over joins: library.c), a
-# transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT (tests/db/categories.c), computed result
+# transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT, UNION and UNION ALL (tests/db/categories.c), computed result
 # columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
 # (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
 # COUNT(DISTINCT) (tests/db/stays.c); every reachable branch, no
@@ -90,8 +90,9 @@ done
 [ $found = 1 ] || fail "teams: no fixture with a team of more than 2 players"
 # GROUP BY over a LEFT JOIN (COUNT of the optional side: 0 for a book never lent) and over a join with HAVING
 NO_REPLAY=1 run library library.sql 1 16 18 20 22 30
-# SELECT DISTINCT category ... ORDER BY category: rows mapped back to their groups by value
-BUDGET=2s NO_REPLAY=1 run categories categories.sql 1 15 17 21 23 25
+# SELECT DISTINCT category ... ORDER BY category: rows mapped back to their groups by value; a UNION of two price
+# ranges' categories counted (34: two distinct ones), a UNION ALL's rows counted (43: two)
+BUDGET=2s NO_REPLAY=1 run categories categories.sql 1 15 17 21 23 25 34 43
 # a withdrawal in a transaction (BEGIN IMMEDIATE, UPDATE, ROLLBACK or COMMIT), the balance read back after it
 NO_REPLAY=1 run transfer transfer.sql 1 32 39 46 48 50
 # computed result columns and aggregates of expressions: cents * 2 + qty per line (13), COALESCE(SUM(qty), 0) (18), AVG of a
@@ -104,4 +105,4 @@ FAULTS=1 NO_REPLAY=1 run callback callback.sql 0 11 14 24 30 35
 # SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
 # (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
 NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, transactions, computed columns, aggregates of expressions, date functions and COUNT(DISTINCT) understood, every reachable branch, fixtures load, replay agrees"
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions and COUNT(DISTINCT) understood, every reachable branch, fixtures load, replay agrees"

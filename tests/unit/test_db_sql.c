@@ -830,10 +830,40 @@ static void test_insert_parse(void **state)
     assert_int_equal(expr_eval(v.v, in, 1), 42);
     expr_ctx_free(cx);
     db_query_free(q);
-    /* not tracked: several rows, INSERT ... SELECT, a column reference */
-    const char *untracked[] = {"INSERT INTO t(a) VALUES (1), (2)", "INSERT INTO t(a) SELECT b FROM t",
-                               "INSERT INTO t(a) VALUES (b)"};
-    for (int i = 0; i < 3; i++) {
+    /* several rows: ninsert values each, row by row */
+    sql = "INSERT INTO t(b, a) VALUES (1, ?), (2, 3), (?2 * 2, NULL)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_int_equal(q->ninsert_rows, 3);
+    assert_int_equal(q->insert_col[0], 1);
+    assert_int_equal(q->insert_col[1], 0);
+    assert_int_equal(q->insert_val[1]->kind, DBX_PARAM);
+    assert_int_equal(q->insert_val[3]->ival, 3);
+    assert_int_equal(q->insert_val[4]->kind, DBX_ARITH);
+    assert_int_equal(q->insert_val[5]->kind, DBX_NULL);
+    assert_int_equal(q->nparams, 2);
+    db_query_free(q);
+    /* INSERT ... SELECT of one table's plain columns: the SELECT, its result column i into insert_col[i] */
+    sql = "INSERT INTO t(s, b) SELECT u, a FROM t WHERE a > ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_int_equal(q->ninsert_rows, 0);
+    assert_non_null(q->insert_src);
+    assert_int_equal(q->insert_col[0], 2);
+    assert_int_equal(q->insert_src->result_col[0], 3);
+    assert_int_equal(q->insert_src->result_col[1], 0);
+    assert_int_equal(q->insert_src->where->kind, DBX_CMP);
+    assert_int_equal(q->nparams, 1);
+    db_query_free(q);
+    /* not tracked: a column reference in VALUES (also in a later row), INSERT ... SELECT of an aggregate, with
+     * ORDER BY/LIMIT, of a join, of another width */
+    const char *untracked[] = {"INSERT INTO t(a) VALUES (b)",
+                               "INSERT INTO t(a, b) VALUES (1, 2), (3, b)",
+                               "INSERT INTO t(a) SELECT count(*) FROM t",
+                               "INSERT INTO t(a) SELECT b FROM t ORDER BY b LIMIT 1",
+                               "INSERT INTO t(a) SELECT x.b FROM t x, t y",
+                               "INSERT INTO t(a) SELECT a, b FROM t"};
+    for (int i = 0; i < 6; i++) {
         assert_int_equal(db_query_parse(s, untracked[i], strlen(untracked[i]), &q, &err), 0);
         assert_int_equal(q->ninsert, 0);
         db_query_free(q);

@@ -289,6 +289,10 @@ void db_rt_record_rows(qstate *s)
     }
     if (limit < 0) limit = -1;
     if (offset < 0) offset = 0;
+    if (q->narms) { /* UNION [ALL]: candidates are the arms' slots (db_union.c) */
+        db_rt_union_events(s, limit, offset);
+        return;
+    }
     for (int f = 0; f < q->nfrom; f++)
         if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
@@ -472,6 +476,10 @@ static void window_position(qstate *s, uint32_t me, uint32_t pos)
 /* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
 void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 {
+    if (s->q->narms) { /* UNION [ALL]: ids[0] is the candidate db_rt_slot_by_values found */
+        db_rt_union_row_seen(s, ids[0]);
+        return;
+    }
     for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
     s->cur_ins = NULL;
     s->cur_group = -1;
@@ -486,8 +494,8 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         if (null_ids[f] && q->nullable[f])
             k = db_rt.lim.rows; /* the NULL row of an outer join */
         else
-            for (unsigned j = 0; j < count && j < db_rt.lim.rows; j++)
-                if (db_rt.rowids[ti][j] == rowid) k = j, s->cur_slot[f] = (int)j;
+            for (unsigned j = 0; j < count && j < db_rt.lim.rows; j++) /* (a deleted slot's rowid may be reused) */
+                if (db_rt.rowids[ti][j] == rowid && (db_rt.alive[ti][j]->value & 1)) k = j, s->cur_slot[f] = (int)j;
         all &= k != UINT32_MAX;
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
@@ -625,14 +633,15 @@ static int copy_val(const db_val *v, db_val *out)
     return 0;
 }
 
-/* After INSERT ... VALUES changed one row (db_rt.h): remember its cells' expressions. Columns not
- * given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the new rowid;
- * a default sympath does not model leaves the row concrete. */
-void db_rt_track_insert(qstate *s, int64_t rowid)
+/* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions.
+ * Columns not given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the
+ * new rowid; a default sympath does not model leaves the row concrete. INSERT ... SELECT: the values
+ * are src_row's cells of the SELECT's result columns, and the row exists when `alive` holds. */
+static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, expr *alive)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || db_rt.dirty[ti]) return;
+    if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
     use_view();
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
@@ -643,7 +652,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
         return;
     }
     r->rowid = rowid;
-    r->alive = expr_const(cx, 1, 1);
+    r->alive = alive ? alive : expr_const(cx, 1, 1);
     for (int c = 0; c < t->ncols; c++) {
         cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
         cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
@@ -660,8 +669,13 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (db_value_expr(cx, q, q->insert_val[i], NULL, s->params, s->nparams, &v, &why) ||
-            db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]])) {
+        if (src_row)
+            v = src_row[q->insert_src->result_col[i]];
+        else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
+            free(cells), free(r);
+            return;
+        }
+        if (db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]])) {
             free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
             return;
         }
@@ -672,6 +686,114 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     r->cells = cells;
     r->next = db_rt.ins[ti];
     db_rt.ins[ti] = r;
+}
+
+void db_rt_track_insert(qstate *s, int64_t rowid) { track_row(s, rowid, 0, NULL, NULL); }
+
+/*
+ * INSERT ... SELECT (q->insert_src, one table's plain columns): one tracked row per slot of the source
+ * table, alive when the slot is present and satisfies the SELECT's WHERE, so what later queries read of
+ * the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n), in the
+ * order it added them) are the candidates that hold now, in slot (scan) order; on SQLite a given INTEGER
+ * PRIMARY KEY makes a row's rowid its value. Not tracked when the source has rows the program inserted
+ * or changed, or when the candidates that hold are not n rows.
+ */
+static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t base)
+{
+    const db_query *q = s->q, *src = q->insert_src;
+    int ts = src->from_table[0];
+    if (db_rt.dirty[ts] || db_rt.ins[ts] || db_rt.dirty[q->table]) return;
+    s->q->insert_src->like_exact = q->like_exact;
+    use_view();
+    expr_ctx *cx = rt_cx();
+    const db_table *tt = &db_rt.schema->tables[q->table];
+    int alias = -1;
+    for (int i = 0; !db_rt.pg && i < q->ninsert; i++)
+        if (q->insert_col[i] == tt->rowid_alias) alias = i;
+    expr *cond[DB_MAX_COMBOS];
+    int held = 0;
+    unsigned rows = db_rt.lim.rows;
+    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
+        const db_val *row[1] = {&db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols]};
+        const char *why = NULL;
+        expr *w = db_where_expr(cx, src, row, s->params, s->nparams, &why);
+        if (!w) return;
+        cond[k] = expr_and1(cx, db_rt.alive[ts][k], w);
+        held += (int)(cond[k]->value & 1);
+    }
+    if (held != n) return;
+    int j = 0;
+    expr *next = base >= 0 ? expr_const(cx, (uint64_t)base, 64) : NULL; /* SQLite: the rowid it gives next - 1 */
+    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
+        const db_val *row = &db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols];
+        int64_t id = -1; /* a candidate not inserted in this run has no row id */
+        if (cond[k]->value & 1) {
+            id = ids[j++];
+            if (alias >= 0) {
+                const db_val *key = &row[src->result_col[alias]];
+                if (key->is_text || key->is_real || (key->null->value & 1)) return;
+                id = (int64_t)key->v->value;
+            }
+        }
+        track_row(s, id, 0, row, cond[k]);
+        if (next && alias < 0 && tt->rowid_alias >= 0 && db_rt.ins[q->table] && db_rt.ins[q->table]->alive == cond[k]) {
+            /* the INTEGER PRIMARY KEY of a candidate: one more than the last one, for each candidate that holds */
+            next = expr_binary(cx, EXPR_ADD, next, expr_zext(cx, cond[k], 64));
+            db_val *key = &db_rt.ins[q->table]->cells[tt->rowid_alias];
+            key->v = next;
+            key->null = expr_const(cx, 0, 1);
+        }
+    }
+}
+
+void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
+{
+    if (s->q->insert_src) {
+        track_insert_select(s, rowids, n, -1);
+        return;
+    }
+    if (!s->q->ninsert || n != s->q->ninsert_rows) return;
+    for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL);
+}
+
+void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid)
+{
+    const db_query *q = s->q;
+    if (q->insert_src && changes >= 0 && changes <= DB_MAX_COMBOS) { /* INSERT ... SELECT: consecutive rowids */
+        int64_t ids[DB_MAX_COMBOS], base = changes > 0 ? last_rowid - changes : -1;
+        for (int r = 0; r < changes; r++) ids[r] = last_rowid - (changes - 1 - r);
+        if (changes == 0) { /* nothing inserted: the largest rowid, which the next row's follows */
+            sqlite3_stmt *st = NULL;
+            char *sql = NULL, *name = db_sql_ident(db_rt.schema->tables[q->table].name);
+            if (name && asprintf(&sql, "SELECT coalesce(max(rowid), 0) FROM %s", name) >= 0 &&
+                sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+                base = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+            free(sql), free(name);
+        }
+        track_insert_select(s, ids, changes, base);
+        return;
+    }
+    if (!q->ninsert || changes != q->ninsert_rows || changes > DB_MAX_INSERT_ROWS) return;
+    const db_table *t = &db_rt.schema->tables[q->table];
+    int alias = -1; /* the INTEGER PRIMARY KEY among the columns given: each row's rowid is its value */
+    for (int i = 0; i < q->ninsert; i++)
+        if (q->insert_col[i] == t->rowid_alias) alias = i;
+    int64_t rowids[DB_MAX_INSERT_ROWS];
+    for (int r = 0; r < changes; r++) {
+        rowids[r] = last_rowid - (changes - 1 - r); /* automatic rowids: one more than the largest, in turn */
+        if (alias < 0) continue;
+        db_val v;
+        const char *why = NULL;
+        if (db_value_expr(rt_cx(), q, q->insert_val[r * q->ninsert + alias], NULL, s->params, s->nparams, &v, &why) ||
+            v.is_text || v.is_real)
+            return; /* a text or REAL key: rows left concrete */
+        if (!(v.null->value & 1))
+            rowids[r] = (int64_t)v.v->value;
+        else if (r < changes - 1)
+            return; /* an automatic rowid before the last row, among given ones: rows left concrete */
+    }
+    db_rt_track_inserts(s, rowids, changes);
 }
 
 /* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */
@@ -787,6 +909,7 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
                              void *ctx)
 {
     const db_query *q = s->q;
+    if (q->narms) return db_rt_union_by_values(s, same, ctx);
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     unsigned count = (unsigned)db_rt.counts[ti]->value;

@@ -160,6 +160,24 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
                              void *ctx);
 
 /*
+ * SELECT ... UNION [ALL] SELECT ... (db_union.c; q->narms > 0), whose result rows map back by value
+ * (qstate.by_value): a candidate row is c = arm * rows + slot. db_rt_union_events (called by
+ * db_rt_record_rows) records one BK_ROW event per candidate ("the slot is present, satisfies its
+ * arm's WHERE and, for UNION, no earlier candidate that comes back has the same values"), and the
+ * ORDER BY / LIMIT window as for one SELECT (limit -1: none). db_rt_union_by_values (called by
+ * db_rt_slot_by_values) returns the candidate holding the current result row's values (a predicted
+ * one not yet returned first), -1 when none; db_rt_union_row_seen (called by db_rt_row_seen with
+ * that number) sets cur_slot[0] to the slot and cur_slot[1] to the arm, checks the prediction and
+ * records the order. db_rt_union_cell: result column i of the row whose cur_slot is slots[0..1]
+ * (NULL: read concretely).
+ */
+void db_rt_union_events(qstate *s, int64_t limit, int64_t offset);
+int64_t db_rt_union_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
+                              void *ctx);
+void db_rt_union_row_seen(qstate *s, int64_t id);
+const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots);
+
+/*
  * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
  * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
  * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
@@ -168,6 +186,13 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
  * table concrete).
  */
 void db_rt_track_insert(qstate *s, int64_t rowid);
+/* INSERT ... VALUES of several rows: row r of VALUES got rowids[r] (n: the rows the database added;
+ * nothing is tracked unless n is the VALUES' row count). */
+void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n);
+/* The same on SQLite, from sqlite3_changes and sqlite3_last_insert_rowid after the INSERT: each row's
+ * rowid is the INTEGER PRIMARY KEY value it was given, else consecutive up to last_rowid (SQLite gives
+ * one more than the largest rowid, row after row). A NULL key but in the last row leaves the rows concrete. */
+void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid);
 int db_rt_apply_dml(qstate *s, bool changed);
 
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */

@@ -150,8 +150,8 @@ static int remap_ctids(PGconn *conn, int ti)
 }
 
 /*
- * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES of one row is
- * tracked (db_rt_track_insert; its row id is the table's last ctid, the heap of a fresh table
+ * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES is tracked
+ * (db_rt_track_inserts; its n rows' ids are the table's last n ctids, the heap of a fresh table
  * only growing at its end), an understood DELETE changes the rows' "alive" expressions
  * (db_rt_apply_dml), and so does an understood UPDATE, whose rows' new ctids are then found
  * (remap_ctids); the table of anything else that changed rows becomes concrete. Returns true
@@ -173,7 +173,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     int ti = q->table;
     if (db_rt.dirty[ti]) return false;
-    if (q->kind == DBQ_INSERT && (n != 1 || !q->ninsert)) {
+    if (q->kind == DBQ_INSERT &&
+        (!q->ninsert || n > DB_MAX_INSERT_ROWS || (!q->insert_src && (n < 1 || n != q->ninsert_rows)))) {
         if (n > 0) db_rt.dirty[ti] = true;
         return false;
     }
@@ -194,19 +195,23 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     char *sql = NULL,
          *name = PQescapeIdentifier(conn, db_rt.schema->tables[ti].name, strlen(db_rt.schema->tables[ti].name));
-    PGresult *x = name && asprintf(&sql, "SELECT max(ctid)::text FROM %s", name) >= 0 ? PQexec(conn, sql) : NULL;
-    int64_t id =
-        x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == 1 ? db_pq_ctid_id(PQgetvalue(x, 0, 0)) : -1;
+    /* the VALUES rows, in order, are the table's last n row versions */
+    PGresult *x = name && asprintf(&sql, "SELECT ctid::text FROM %s ORDER BY ctid DESC LIMIT %ld", name, n) >= 0
+                      ? PQexec(conn, sql)
+                      : NULL;
+    int64_t ids[DB_MAX_INSERT_ROWS];
+    bool ok = x && PQresultStatus(x) == PGRES_TUPLES_OK && PQntuples(x) == n;
+    for (long k = 0; ok && k < n; k++) ok = (ids[n - 1 - k] = db_pq_ctid_id(PQgetvalue(x, (int)k, 0))) >= 0;
     PQclear(x);
     PQfreemem(name);
     free(sql);
-    if (id < 0) {
+    if (!ok) {
         db_rt.dirty[ti] = true;
         return false;
     }
     unsigned before = 0, after = 0;
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) before++;
-    db_rt_track_insert(s, id);
+    db_rt_track_inserts(s, ids, (int)n);
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) after++;
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
@@ -266,7 +271,8 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
-    if (model && q->distinct) { /* a hidden ctid would change which rows are distinct: rows map back by value */
+    /* DISTINCT, UNION: a hidden ctid would change which rows are distinct: rows map back by value */
+    if (model && (q->distinct || q->narms)) {
         s->by_value = true;
     } else if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");

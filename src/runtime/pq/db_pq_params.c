@@ -56,9 +56,12 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
         }
         size_t len = strlen(v);
         int kind = s->q ? param_kind(s->q, s->q->where, i + 1) : -1;
-        for (int k = 0; s->q && s->q->table >= 0 && k < s->q->ninsert; k++) /* INSERT VALUES ($n) */
+        int nv = s->q && s->q->table >= 0 ? s->q->ninsert * s->q->ninsert_rows : 0;
+        for (int k = 0; k < nv; k++) /* INSERT VALUES ($n), row by row */
             if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
-                kind = db_column_is_text(&db_rt.schema->tables[s->q->table].cols[s->q->insert_col[k]]) ? 1 : 0;
+                kind = db_column_is_text(&db_rt.schema->tables[s->q->table].cols[s->q->insert_col[k % s->q->ninsert]])
+                           ? 1
+                           : 0;
         bool digits = len > 0 && len <= 18;
         for (size_t k = v[0] == '-' ? 1 : 0; k < len; k++) digits &= v[k] >= '0' && v[k] <= '9';
         digits &= len > (size_t)(v[0] == '-');

@@ -20,6 +20,7 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
     const qstate *s = &fx->qs;
     if (s->cur_agg) return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;
     if ((!s->rowid_col && !s->by_value) || !fx->slots) return NULL;
+    if (s->q->narms) return db_rt_union_cell(s, col, &fx->slots[(size_t)row * DB_MAX_FROM]); /* UNION: (slot, arm) */
     if (s->q->result_expr[col] && s->q->result_agg[col] == DB_AGG_NONE) { /* price * qty: over the row's slots */
         int slots[DB_MAX_FROM];
         for (int f = 0; f < s->q->nfrom; f++) slots[f] = fx->slots[(size_t)row * DB_MAX_FROM + f];

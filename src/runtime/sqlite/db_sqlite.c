@@ -85,7 +85,7 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
     free(err);
-    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->distinct &&
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
         s->q->nresult == sqlite3_column_count(*pp)) {
         s->by_value = true; /* DISTINCT: a hidden rowid would change which rows are distinct */
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
@@ -325,8 +325,8 @@ static int step(sqlite3_stmt *st, qstate *s)
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
-        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && sqlite3_changes(s->db) == 1)
-            db_rt_track_insert(s, sqlite3_last_insert_rowid(s->db));
+        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0)
+            db_rt_track_insert_sqlite(s, sqlite3_changes(s->db), sqlite3_last_insert_rowid(s->db));
         s->symbolic = false;
         db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
@@ -414,6 +414,7 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
+    if (s->q->narms) return db_rt_union_cell(s, i, s->cur_slot);    /* UNION: (slot, arm) */
     if (s->q->result_expr[i] && s->q->result_agg[i] == DB_AGG_NONE) /* price * qty: over the row's slots */
         return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells)
                           : db_rt_computed_cell(s, i, s->cur_slot, NULL);

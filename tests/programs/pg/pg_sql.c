@@ -1,4 +1,4 @@
-/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING after a transaction rolled back, an UPDATE read back. */
+/* pg_sql.c: fixture mode on PostgreSQL with the SQL real programs send: ORDER BY ... LIMIT/OFFSET, a LEFT JOIN whose missing match is a NULL row, NOT EXISTS, GROUP BY ... HAVING after a transaction rolled back, an UPDATE read back, a UNION with ORDER BY ... LIMIT. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,11 @@ int main(void)
     PQclear(PQexec(conn, "UPDATE items SET stock = stock - 1 WHERE stock > 0 AND price > 50"));
     if (rows(conn, "SELECT id FROM items WHERE stock = 0 AND price > 50", &r) > 0)
         printf("a dear item sold out\n");
+    PQclear(r);
+    /* UNION of two tables' columns, duplicates removed, the two smallest in ORDER BY order */
+    if (rows(conn, "SELECT price FROM items WHERE stock > 5 UNION SELECT qty FROM sales WHERE qty > 10 ORDER BY 1 LIMIT 2",
+             &r) == 2)
+        printf("two prices or bulk quantities\n");
     PQclear(r);
     PQfinish(conn);
     return 0;

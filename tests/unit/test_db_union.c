@@ -1,0 +1,212 @@
+/* test_db_union.c: SELECT ... UNION [ALL] SELECT ... parsed into arms (sql_union.c), what stays concrete, and the order of its result rows (db_order_le over result values) against SQLite. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+
+static const char *DDL = "CREATE TABLE t (a INTEGER, b INTEGER NOT NULL, s TEXT);\n"
+                         "CREATE TABLE u (x INTEGER, name TEXT, y INTEGER);\n";
+
+static db_schema *schema(void)
+{
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl(DDL, &s, &err), 0);
+    return s;
+}
+
+static db_query *parse(db_schema *s, const char *sql)
+{
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    return q;
+}
+
+static void expect_unsupported(db_schema *s, const char *sql, const char *kind)
+{
+    db_query *q = parse(s, sql);
+    assert_false(q->understood);
+    int found = 0;
+    for (int i = 0; i < q->nunsupported; i++) found |= !strcmp(q->unsupported[i], kind);
+    if (!found)
+        fail_msg("%s: expected unsupported kind '%s' (first: %s)", sql, kind,
+                 q->nunsupported ? q->unsupported[0] : "none");
+    db_query_free(q);
+}
+
+static void test_parse_union(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    /* three arms over two tables, a parameter in the last one, ORDER BY a name and a position, LIMIT */
+    db_query *q = parse(s, "SELECT a, s FROM t WHERE b > 1 UNION SELECT x, name FROM u WHERE y = ? "
+                           "UNION SELECT b, s FROM t WHERE s LIKE 'z%' ORDER BY s DESC, 1 LIMIT 3");
+    assert_true(q->understood);
+    assert_int_equal(q->kind, DBQ_SELECT);
+    assert_int_equal(q->narms, 3);
+    assert_false(q->union_all);
+    assert_int_equal(q->nfrom, 0);
+    assert_int_equal(q->nresult, 2);
+    assert_int_equal(q->table, 0);
+    assert_int_equal(q->result_col[0], 0);
+    assert_int_equal(q->result_col[1], 2);
+    assert_int_equal(q->arms[1]->table, 1);
+    assert_int_equal(q->arms[1]->result_col[0], 0);
+    assert_int_equal(q->arms[1]->result_col[1], 1);
+    assert_int_equal(q->arms[2]->result_col[0], 1);
+    assert_int_equal(q->arms[1]->nparams, 1);
+    assert_int_equal(q->nparams, 1);
+    assert_int_equal(q->norder, 2);
+    assert_int_equal(q->order_col[0], 1);
+    assert_true(q->order_desc[0]);
+    assert_int_equal(q->order_col[1], 0);
+    assert_false(q->order_implicit);
+    assert_true(q->order_window);
+    assert_int_equal(q->limit, 3);
+    assert_false(db_query_rows_are_keys(q));
+    db_query_free(q);
+    /* UNION ALL, * of one table; without ORDER BY its LIMIT is in arm then slot order */
+    q = parse(s, "SELECT * FROM u UNION ALL SELECT a, s, b FROM t LIMIT 2 OFFSET 1");
+    assert_true(q->understood);
+    assert_true(q->union_all);
+    assert_int_equal(q->narms, 2);
+    assert_int_equal(q->norder, 0);
+    assert_false(q->order_window);
+    assert_int_equal(q->limit, 2);
+    assert_int_equal(q->offset, 1);
+    db_query_free(q);
+    /* UNION without ORDER BY: SQLite's order, every column ascending; with it a LIMIT is a window */
+    q = parse(s, "SELECT s, a FROM t UNION SELECT name, x FROM u LIMIT 1");
+    assert_true(q->understood);
+    assert_true(q->order_implicit);
+    assert_int_equal(q->norder, 2);
+    assert_int_equal(q->order_col[1], 1);
+    assert_false(q->order_desc[0]);
+    assert_true(q->order_window);
+    db_query_free(q);
+    /* what stays concrete, by construct */
+    expect_unsupported(s, "SELECT a FROM t INTERSECT SELECT x FROM u", "INTERSECT/EXCEPT");
+    expect_unsupported(s, "SELECT a FROM t EXCEPT SELECT x FROM u", "INTERSECT/EXCEPT");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT x FROM u UNION ALL SELECT b FROM t",
+                       "UNION mixed with UNION ALL");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT count(*) FROM u",
+                       "UNION arm other than plain columns of one table");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT x + 1 FROM u",
+                       "UNION arm other than plain columns of one table");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT t.a FROM t, u",
+                       "UNION arm other than plain columns of one table");
+    expect_unsupported(s, "SELECT a, b FROM t UNION SELECT x FROM u", "UNION of SELECTs of different widths");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT x FROM nosuch", "unknown table");
+    expect_unsupported(s, "SELECT a FROM t UNION (SELECT x FROM u ORDER BY x LIMIT 1)",
+                       "ORDER BY, LIMIT or WITH inside a UNION arm");
+    expect_unsupported(s, "SELECT a FROM t UNION SELECT x FROM u ORDER BY a + 1 LIMIT 1",
+                       "LIMIT/OFFSET on a UNION with ORDER BY of an expression");
+    db_schema_free(s);
+}
+
+/* A result value: an integer, a text or NULL (kind 0, 1, 2). */
+typedef struct rv {
+    int kind;
+    int64_t i;
+    char t[4];
+} rv;
+
+static void to_val(expr_ctx *cx, const rv *r, db_val *v, expr **bytes)
+{
+    memset(v, 0, sizeof *v);
+    v->null = expr_const(cx, r->kind == 2, 1);
+    v->is_text = r->kind == 1;
+    v->v = expr_const(cx, r->kind == 0 ? (uint64_t)r->i : 0, 64);
+    if (v->is_text) {
+        size_t n = strlen(r->t);
+        v->len = expr_const(cx, n, 8);
+        v->nbytes = 3;
+        v->bytes = bytes;
+        for (unsigned k = 0; k < 3; k++) bytes[k] = expr_const(cx, k < n ? (uint8_t)r->t[k] : 0, 8);
+    }
+}
+
+/*
+ * The order of a UNION's rows as db_order_le says over result values (keys: result positions) is the
+ * order SQLite returns them in: random rows of two tables (texts in one column, integers with NULLs in
+ * the other), each compound query's result read from SQLite and checked pairwise "no later than".
+ */
+static void test_order_against_sqlite(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    const char *sqls[] = {
+        "SELECT s, a FROM t UNION SELECT name, x FROM u",                    /* implicit: every column ascending */
+        "SELECT s, a FROM t UNION SELECT name, x FROM u ORDER BY 2 DESC, s", /* by position and by name */
+        "SELECT s, a FROM t UNION ALL SELECT name, x FROM u ORDER BY a NULLS LAST, 1 DESC",
+    };
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(7);
+    for (int iter = 0; iter < 40; iter++) {
+        sqlite3_exec(db, "DELETE FROM t; DELETE FROM u", NULL, NULL, NULL);
+        for (int k = 0; k < 6; k++) {
+            char ins[160];
+            int a = rand() % 4 - 1;
+            char txt[2] = {(char)('a' + rand() % 3), 0};
+            snprintf(ins, sizeof ins, "INSERT INTO %s VALUES (%s%d, '%s', 0)", k % 2 ? "u(x, name, y)" : "t(a, s, b)",
+                     a < 0 ? "NULL+" : "", a, txt);
+            assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+        }
+        for (size_t qi = 0; qi < sizeof sqls / sizeof *sqls; qi++) {
+            db_query *q = parse(s, sqls[qi]);
+            assert_true(q->understood);
+            sqlite3_stmt *st;
+            assert_int_equal(sqlite3_prepare_v2(db, sqls[qi], -1, &st, NULL), SQLITE_OK);
+            rv rows[12][2];
+            int n = 0;
+            while (sqlite3_step(st) == SQLITE_ROW && n < 12) {
+                for (int c = 0; c < 2; c++) {
+                    rv *r = &rows[n][c];
+                    memset(r, 0, sizeof *r);
+                    if (sqlite3_column_type(st, c) == SQLITE_NULL)
+                        r->kind = 2;
+                    else if (c == 0)
+                        r->kind = 1, snprintf(r->t, sizeof r->t, "%s", (const char *)sqlite3_column_text(st, c));
+                    else
+                        r->i = sqlite3_column_int64(st, c);
+                }
+                n++;
+            }
+            sqlite3_finalize(st);
+            expr_ctx *cx = expr_ctx_new();
+            for (int k = 0; k + 1 < n; k++) {
+                db_val va[2], vb[2];
+                expr *ba[2][3], *bb[2][3];
+                for (int c = 0; c < 2; c++)
+                    to_val(cx, &rows[k][c], &va[c], ba[c]), to_val(cx, &rows[k + 1][c], &vb[c], bb[c]);
+                const db_val *a[1] = {va}, *b[1] = {vb};
+                if (!(db_order_le(cx, q, a, b)->value & 1))
+                    fail_msg("%s: row %d sorts after row %d (iteration %d)", sqls[qi], k, k + 1, iter);
+            }
+            expr_ctx_free(cx);
+            db_query_free(q);
+        }
+    }
+    sqlite3_close(db);
+    db_schema_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_union),
+        cmocka_unit_test(test_order_against_sqlite),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
