@@ -64,7 +64,7 @@ static int combo_rows(const db_query *q, unsigned c, const db_val **rows)
  * runs of one symbolic path that reached the query after different concrete branches had
  * differing events there (a divergence; an inventory program: 45 divergences in 12 s before, 23
  * after). */
-static uint32_t row_site(const qstate *s)
+uint32_t db_rt_row_site(const qstate *s)
 {
     uint32_t h = 2166136261u;
     for (const char *p = s->sql ? s->sql : ""; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
@@ -257,7 +257,9 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
             unsigned k = combo_slot(q, i, f);
             if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
         }
-        if (e) rt_trace_event(BK_ROW, row_site(s), (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | i);
+        if (e)
+            rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
+                           (uint32_t)q->table << 16 | beyond | i);
     }
     if (q->norder) order_expected(s, n);
     s->symbolic = true;
@@ -325,7 +327,9 @@ void db_rt_record_rows(qstate *s)
             unsigned k = combo_slot(q, c, f);
             if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
         }
-        if (e) rt_trace_event(BK_ROW, row_site(s), (uint32_t)(e->value & 1), e, (uint32_t)q->table << 16 | beyond | c);
+        if (e)
+            rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
+                           (uint32_t)q->table << 16 | beyond | c);
     }
     /* rows the program inserted earlier in the run (their number is fixed by the path so far) */
     memset(s->expected_ins, 0, sizeof s->expected_ins);
@@ -348,7 +352,7 @@ void db_rt_record_rows(qstate *s)
             ins_rows[nins] = r->cells;
             ins_conds[nins++] = w;
             if (rt_norm(w))
-                rt_trace_event(BK_ROW, row_site(s), (uint32_t)(w->value & 1), w,
+                rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(w->value & 1), w,
                                (uint32_t)q->table << 16 | BK_ROW_INSERTED | r->index);
         }
     if ((limit >= 0 || offset > 0) && q->order_window) {

@@ -138,6 +138,9 @@ int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti,
  * mismatches with the predictions; db_rt_rows_done counts the predicted rows that did not come.
  */
 void db_rt_record_rows(qstate *s);
+/* The site of s's BK_ROW events: a 32-bit hash of its SQL text with the top bit set (never a
+ * branch site id), the same in every run that executes that text. */
+uint32_t db_rt_row_site(const qstate *s);
 void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids);
 void db_rt_rows_done(qstate *s);
 

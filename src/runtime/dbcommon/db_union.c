@@ -131,7 +131,7 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
         s->match[c] = ev[c];
         expr *e = rt_norm(ev[c]);
         uint32_t beyond = k > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
-        if (e) rt_trace_event(BK_ROW, 0, (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | c);
+        if (e) rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e, (uint32_t)ti << 16 | beyond | c);
     }
     bool ordered = q->norder && !(db_rt.pg && q->order_implicit);
     if (windowed && q->order_window) { /* the rows at positions offset.. in ORDER BY order (db_rt_union_row_seen) */
