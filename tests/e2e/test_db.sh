@@ -39,10 +39,11 @@ echo "ok [db]: Figure 1 example: 100% coverage, $n_sql fixtures, replay agrees"
 
 # --- constraints, bound parameters from inputs, sqlite3_exec callback, unsupported SQL
 out="$W/shop"
-"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 4s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$D/shop.c" --db "$D/shop.sql" -o "$out" --budget 5s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/shop.err" || { cat "$W/shop.err"; fail "run shop exited with $?"; }
 r="$out/report.json"
-# unreachable: the error branch of sqlite3_exec, a NULL name (NOT NULL), count(*) without a row
+# unreachable: a NULL name (NOT NULL); the error branch of sqlite3_exec and count(*) without its row are injected
+# faults (19 of 20 directions at 2.5 s; two may be missed under load)
 jq -e '.coverage.branches_covered >= .coverage.branches_total - 3' "$r" >/dev/null ||
     fail "shop: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r")"
 for line in 28 30 45 49 63; do  # user found; admin or not; big orders; big spender; adults named Z
