@@ -26,6 +26,12 @@ typedef struct fn_result {
     /* "function\ttaken\ttotal" per line (gcov branch outcomes): the unit's other functions the
      * target's own tests ran (its callees), except those the tests call themselves; NULL: none */
     char *reached;
+    /* input diversification (explore_summary): tests given varied inputs, tries whose run left the
+     * path, tests not tried (time share spent), seconds */
+    unsigned div_done, div_rejected, div_skipped;
+    double div_seconds;
+    int min_done;                   /* the suite minimisation ran on this function's tests */
+    unsigned min_before, min_after; /* its tests before and after it */
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -132,6 +138,14 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
  * Returns 0 with *status (wait status), 1 on time-out, -1 when it could not start. */
 int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status);
 
+/* Step 5c (step_minimize.c): reduce tv (the verified tests of one source file, of the functions
+ * frs[0..nfr)) per function to the tests unit_minimize_select keeps, with each test's coverage
+ * read from its vector's tests/test-NNNNN.cov in the function's run directory (a test without
+ * one is kept), its cost the length of its recorded input values and its result its outcome and
+ * returned value; sets the functions' min_* figures. Returns the number of tests removed (tv is
+ * compacted in order; the removed tests' records stay owned by the caller's vectors). */
+size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr);
+
 /* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
 typedef struct unit_pipe {
     FILE *log;                  /* progress, summary and messages */
@@ -149,6 +163,7 @@ typedef struct unit_pipe {
     const char *build_dir; /* OUT/build */
     fn_result *frs;        /* per target: the figures so far */
     tests_vec *tvs;        /* per target: the recorded tests */
+    int no_minimize;       /* --no-minimize: no step 5c */
 } unit_pipe;
 
 /* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and

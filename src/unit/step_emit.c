@@ -139,6 +139,12 @@ int unit_step_emit(unit_pipe *p)
         double san_s = 0;
         if (kept && text) /* every kept test checked under ASan+UBSan+LSan (step_sanitize.c) */
             kept = sanitize_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text, &bugs, &san_s);
+        if (kept && text && !p->no_minimize && unit_minimize_tests(&tv, frs, ntargets) > 0) {
+            /* the fewest tests with the same coverage and result variety (minimize.c), checked again */
+            free(text);
+            text = NULL;
+            kept = verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text);
+        }
         char *st = uc_stem(abs_sources[s]);
         json_begin_object(j);
         json_kv_str(j, "source", sources[s]);
@@ -285,6 +291,22 @@ int unit_step_emit(unit_pipe *p)
         json_kv_uint(j, "tests_emitted", fr->kept);
         json_kv_uint(j, "tests_expecting_failure", fr->failing);
         json_kv_double(j, "seconds", fr->seconds);
+        json_key(j, "diversify");
+        json_begin_object(j);
+        json_kv_uint(j, "tests_diversified", fr->div_done);
+        json_kv_uint(j, "rejected", fr->div_rejected);
+        json_kv_uint(j, "skipped", fr->div_skipped);
+        json_kv_double(j, "seconds", fr->div_seconds);
+        json_end_object(j);
+        json_key(j, "minimize");
+        if (fr->min_done) {
+            json_begin_object(j);
+            json_kv_uint(j, "tests_before", fr->min_before);
+            json_kv_uint(j, "tests_after", fr->min_after);
+            json_end_object(j);
+        } else {
+            json_null(j);
+        }
         json_key(j, "tests");
         json_begin_array(j);
         for (size_t k = 0; k < kept_n; k++) {
@@ -331,6 +353,9 @@ int unit_step_emit(unit_pipe *p)
                     fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,
                     fr->kept, fr->failing, fr->dropped, sz);
         if (nr) reached_line(lg, fr->reached);
+        if (fr->div_done || fr->min_done)
+            fprintf(lg, "      inputs diversified in %u tests (%.1f s); minimized: %u -> %u tests\n", fr->div_done,
+                    fr->div_seconds, fr->min_done ? fr->min_before : fr->kept, fr->min_done ? fr->min_after : fr->kept);
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {
             char *nl = strchr(p, '\n');
