@@ -17,7 +17,10 @@
 
 static const uint32_t C_ABC[] = {1, 2, 3}, C_AB[] = {1, 2}, C_C[] = {3}, C_D[] = {4}, C_ABCD[] = {1, 2, 3, 4};
 
-#define ITEM(c, fail, cost, res) {c, sizeof c / sizeof *c, 1, fail, cost, res}
+#define ITEM(c, fail, cost, res)                    \
+    {                                               \
+        c, sizeof c / sizeof *c, 1, fail, cost, res \
+    }
 
 /* A test whose slots a kept test covers, with the same result, goes; the one covering most stays. */
 static void test_subset_with_same_result_removed(void **state)
@@ -47,8 +50,8 @@ static void test_ties_prefer_simpler(void **state)
 static void test_variety_keeps_new_result(void **state)
 {
     (void)state;
-    unit_min_item it[] = {ITEM(C_ABCD, 0, 3, "0 0 0 i 7"), ITEM(C_AB, 0, 1, "0 0 0 i 0"),
-                          ITEM(C_AB, 0, 2, "0 0 0 i 0"), ITEM(C_C, 0, 1, "0 0 0 i 7")};
+    unit_min_item it[] = {ITEM(C_ABCD, 0, 3, "0 0 0 i 7"), ITEM(C_AB, 0, 1, "0 0 0 i 0"), ITEM(C_AB, 0, 2, "0 0 0 i 0"),
+                          ITEM(C_C, 0, 1, "0 0 0 i 7")};
     int keep[4];
     assert_int_equal(unit_minimize_select(it, 4, keep), 2);
     assert_int_equal(keep[0], 1);
@@ -62,8 +65,10 @@ static void test_variety_keeps_new_result(void **state)
 static void test_failing_last_unknown_kept(void **state)
 {
     (void)state;
-    unit_min_item it[] = {ITEM(C_ABCD, 1, 1, "1 11 0 - "), ITEM(C_ABC, 0, 5, "0 0 0 i 1"),
-                          ITEM(C_D, 0, 5, "0 0 0 i 1"), {NULL, 0, 0, 0, 100, "0 0 0 i 1"}};
+    unit_min_item it[] = {ITEM(C_ABCD, 1, 1, "1 11 0 - "),
+                          ITEM(C_ABC, 0, 5, "0 0 0 i 1"),
+                          ITEM(C_D, 0, 5, "0 0 0 i 1"),
+                          {NULL, 0, 0, 0, 100, "0 0 0 i 1"}};
     int keep[4];
     size_t n = unit_minimize_select(it, 4, keep);
     assert_int_equal(keep[1], 1);
