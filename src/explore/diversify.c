@@ -26,6 +26,7 @@
 #define DIV_QUERY_MS 300 /* time-out of each */
 #define DIV_PREFS 3      /* preferred values tried per input */
 #define DIV_SECONDS 0.5  /* per test at most; in all o->diversify_share of the budget, 0.5 s at least */
+#define DIV_INPUTS 512   /* a test reading more inputs is left as it is (a run cut by the input limit) */
 
 typedef struct div_entry {
     struct div_entry *next;
@@ -109,6 +110,27 @@ static bool same_cov(const explore_state *s, const uint8_t *a, const uint8_t *b)
     return true;
 }
 
+/* Input i's preferred values into v (at most DIV_PREFS), given the new values chosen so far in
+ * cur[0..i): first, for an integer wider than a byte whose value equals an earlier input's of the
+ * same width, that input's new value (an equality of the first model, often a boundary such as
+ * `last < deadline` with both 0, stays one, so a `<` -> `<=` mutant is still caught); then the
+ * caller's preferences. 0: leave input i as the model has it. */
+static unsigned prefs_of(const explore_state *s, const run_result *r, const uint64_t *cur, uint32_t i, uint64_t *v)
+{
+    const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
+    uint64_t p[DIV_PREFS];
+    unsigned np = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, p, DIV_PREFS);
+    if (np > DIV_PREFS) np = DIV_PREFS;
+    unsigned n = 0;
+    if (np && r->iwidths[i] > 8 && r->itypes[i] != IT_FLOAT && r->itypes[i] != IT_DOUBLE)
+        for (uint32_t j = 0; j < i && !n; j++)
+            if (r->iwidths[j] == r->iwidths[i] && r->inputs[j] == r->inputs[i] && r->itypes[j] == r->itypes[i])
+                v[n++] = cur[j];
+    for (unsigned k = 0; k < np && n < DIV_PREFS; k++)
+        if (!n || p[k] != v[0]) v[n++] = p[k];
+    return n;
+}
+
 /* New inputs for e's test by deadline; 1 with *out (the run) when they follow its path. */
 static int diversify_run(explore_state *s, const div_entry *e, run_result *out, double deadline)
 {
@@ -132,20 +154,21 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
      * input by input */
     expr *all = expr_const(s->cx, 1, 1);
     bool any = false;
-    for (uint32_t i = 0; i < r->ninputs; i++) {
+    uint64_t *first = malloc(((size_t)r->ninputs + 1) * sizeof *first); /* the values asked for in one query */
+    if (first) memcpy(first, cur, r->ninputs * sizeof *first);
+    for (uint32_t i = 0; first && i < r->ninputs; i++) {
         uint64_t v[DIV_PREFS];
-        const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
-        if (s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, v, DIV_PREFS)) {
+        if (prefs_of(s, r, first, i, v)) {
+            first[i] = v[0];
             all = expr_and1(s->cx, all, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[0], r->iwidths[i])));
             any = true;
         }
     }
+    free(first);
     bool done = !any || (queries++, try_solve(s, pc, npc, all, cur, r->ninputs));
     for (uint32_t i = 0; !done && i < r->ninputs; i++) {
         uint64_t v[DIV_PREFS];
-        const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
-        unsigned nv = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, v, DIV_PREFS);
-        if (nv > DIV_PREFS) nv = DIV_PREFS;
+        unsigned nv = prefs_of(s, r, cur, i, v);
         for (unsigned k = 0; k < nv && queries < DIV_QUERIES && util_now_s() < deadline; k++) {
             if (cur[i] == v[k]) break;
             queries++;
@@ -197,7 +220,7 @@ void explore_diversify_kept(explore_state *s)
         div_entry *e = rev;
         rev = e->next;
         stop = stop || (s->o->interrupted && *s->o->interrupted);
-        if (stop || util_now_s() - t0 > limit) {
+        if (stop || util_now_s() - t0 > limit || e->r.ninputs > DIV_INPUTS) {
             s->div_skipped += !stop;
         } else {
             run_result m;
