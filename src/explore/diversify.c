@@ -26,6 +26,7 @@
 #define DIV_QUERY_MS 300 /* time-out of each */
 #define DIV_PREFS 3      /* preferred values tried per input */
 #define DIV_SECONDS 0.5  /* per test at most; in all o->diversify_share of the budget, 0.5 s at least */
+#define DIV_EVALS 200000 /* boundary detection: path conditions x inputs at most */
 #define DIV_INPUTS 512   /* a test reading more inputs is left as it is (a run cut by the input limit) */
 
 typedef struct div_entry {
@@ -110,25 +111,36 @@ static bool same_cov(const explore_state *s, const uint8_t *a, const uint8_t *b)
     return true;
 }
 
-/* Input i's preferred values into v (at most DIV_PREFS), given the new values chosen so far in
- * cur[0..i): first, for an integer wider than a byte whose value equals an earlier input's of the
- * same width, that input's new value (an equality of the first model, often a boundary such as
- * `last < deadline` with both 0, stays one, so a `<` -> `<=` mutant is still caught); then the
- * caller's preferences. 0: leave input i as the model has it. */
-static unsigned prefs_of(const explore_state *s, const run_result *r, const uint64_t *cur, uint32_t i, uint64_t *v)
+/* Whether input i's value sits on a branch boundary of r's path: its neighbour value (one less
+ * or one more, within its width; for a byte, 0 aside: the end of a string is no boundary worth
+ * keeping) breaks one of the path's conditions pc[0..npc), the other inputs as they are in vals
+ * (restored). Such a value (`handle = 0` under `handle < 0`, a type byte 4 under `t > 3`) kills
+ * the relational and constant mutants there and keeps it; floating point has no neighbours. */
+static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *vals, uint32_t i)
 {
+    unsigned w = r->iwidths[i];
+    if (r->itypes[i] == IT_FLOAT || r->itypes[i] == IT_DOUBLE || w == 0) return false;
+    uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1, v = vals[i];
+    bool hit = false;
+    for (int d = -1; d <= 1 && !hit; d += 2) {
+        uint64_t nv = (v + (uint64_t)(int64_t)d) & mask;
+        if (nv == v || (w <= 8 && nv == 0)) continue;
+        vals[i] = nv;
+        for (size_t k = 0; k < npc && !hit; k++) hit = expr_eval(pc[k], vals, r->ninputs) == 0;
+        vals[i] = v;
+    }
+    return hit;
+}
+
+/* Input i's preferred values into v (at most DIV_PREFS): none when its value is on a boundary of
+ * the path (bound[i]), else the caller's preferences. 0: leave input i as the model has it. */
+static unsigned prefs_of(const explore_state *s, const run_result *r, const uint64_t *cur, const bool *bound,
+                         uint32_t i, uint64_t *v)
+{
+    if (bound[i]) return 0;
     const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
-    uint64_t p[DIV_PREFS];
-    unsigned np = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, p, DIV_PREFS);
-    if (np > DIV_PREFS) np = DIV_PREFS;
-    unsigned n = 0;
-    if (np && r->iwidths[i] > 8 && r->itypes[i] != IT_FLOAT && r->itypes[i] != IT_DOUBLE)
-        for (uint32_t j = 0; j < i && !n; j++)
-            if (r->iwidths[j] == r->iwidths[i] && r->inputs[j] == r->inputs[i] && r->itypes[j] == r->itypes[i])
-                v[n++] = cur[j];
-    for (unsigned k = 0; k < np && n < DIV_PREFS; k++)
-        if (!n || p[k] != v[0]) v[n++] = p[k];
-    return n;
+    unsigned n = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, v, DIV_PREFS);
+    return n > DIV_PREFS ? DIV_PREFS : n;
 }
 
 /* New inputs for e's test by deadline; 1 with *out (the run) when they follow its path. */
@@ -149,6 +161,14 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
         if (r->events[i].cond) pc[npc++] = r->events[i].taken ? r->events[i].cond : expr_not(s->cx, r->events[i].cond);
     memcpy(cur, r->inputs, r->ninputs * sizeof *cur);
     for (uint32_t i = 0; i < r->ninputs; i++) sym[i] = expr_symbol(s->cx, i, r->iwidths[i], r->inputs[i]);
+    /* values on a branch boundary stay (a bounded amount of evaluation: pc by input) */
+    bool *bound = calloc((size_t)r->ninputs + 1, sizeof *bound);
+    if (!bound) {
+        free(pc), free(cur), free(sym);
+        return 0;
+    }
+    if ((uint64_t)npc * r->ninputs <= DIV_EVALS)
+        for (uint32_t i = 0; i < r->ninputs; i++) bound[i] = on_boundary(r, pc, npc, cur, i);
     unsigned queries = 0;
     /* first every input's first preference in one query (a path that constrains nothing), then
      * input by input */
@@ -158,7 +178,7 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     if (first) memcpy(first, cur, r->ninputs * sizeof *first);
     for (uint32_t i = 0; first && i < r->ninputs; i++) {
         uint64_t v[DIV_PREFS];
-        if (prefs_of(s, r, first, i, v)) {
+        if (prefs_of(s, r, first, bound, i, v)) {
             first[i] = v[0];
             all = expr_and1(s->cx, all, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[0], r->iwidths[i])));
             any = true;
@@ -168,7 +188,7 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     bool done = !any || (queries++, try_solve(s, pc, npc, all, cur, r->ninputs));
     for (uint32_t i = 0; !done && i < r->ninputs; i++) {
         uint64_t v[DIV_PREFS];
-        unsigned nv = prefs_of(s, r, cur, i, v);
+        unsigned nv = prefs_of(s, r, cur, bound, i, v);
         for (unsigned k = 0; k < nv && queries < DIV_QUERIES && util_now_s() < deadline; k++) {
             if (cur[i] == v[k]) break;
             queries++;
@@ -179,7 +199,7 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
         /* later choices keep this one */
         pc[npc++] = expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, cur[i], r->iwidths[i]));
     }
-    free(pc), free(sym);
+    free(pc), free(sym), free(bound);
     int kept = 0;
     if (memcmp(cur, r->inputs, r->ninputs * sizeof *cur) != 0) {
         executor *ex = s->ex[0];
