@@ -133,11 +133,15 @@ static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *va
 }
 
 /* Input i's preferred values into v (at most DIV_PREFS): none when its value is on a boundary of
- * the path (bound[i]), else the caller's preferences. 0: leave input i as the model has it. */
+ * the path (bound[i]) or it is a 0 byte after a 0 byte (cur: the values chosen so far), else the
+ * caller's preferences. 0: leave input i as the model has it. */
 static unsigned prefs_of(const explore_state *s, const run_result *r, const uint64_t *cur, const bool *bound,
                          uint32_t i, uint64_t *v)
 {
     if (bound[i]) return 0;
+    /* the bytes after a string's terminator: a byte of a run of bytes after a 0 stays 0 (the
+     * test's literal ends there, "full" rather than "full\x00mZp9") */
+    if (r->iwidths[i] == 8 && i > 0 && r->iwidths[i - 1] == 8 && cur[i - 1] == 0 && r->inputs[i] == 0) return 0;
     const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
     unsigned n = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, v, DIV_PREFS);
     return n > DIV_PREFS ? DIV_PREFS : n;
