@@ -355,9 +355,13 @@ int unit_step_emit(unit_pipe *p)
                     fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,
                     fr->kept, fr->failing, fr->dropped, sz);
         if (nr) reached_line(lg, fr->reached);
-        if (fr->div_done || fr->min_done)
-            fprintf(lg, "      inputs diversified in %u tests (%.1f s); minimized: %u -> %u tests\n", fr->div_done,
-                    fr->div_seconds, fr->min_done ? fr->min_before : fr->kept, fr->min_done ? fr->min_after : fr->kept);
+        if (fr->div_done || fr->min_done) {
+            fprintf(lg, "      inputs diversified in %u tests (%.1f s); ", fr->div_done, fr->div_seconds);
+            if (fr->min_done)
+                fprintf(lg, "minimized: %u -> %u tests\n", fr->min_before, fr->min_after);
+            else
+                fprintf(lg, "not minimized\n");
+        }
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {
             char *nl = strchr(p, '\n');
