@@ -133,15 +133,18 @@ static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *va
 }
 
 /* Input i's preferred values into v (at most DIV_PREFS): none when its value is on a boundary of
- * the path (bound[i]) or it is a 0 byte after a 0 byte (cur: the values chosen so far), else the
- * caller's preferences. 0: leave input i as the model has it. */
+ * the path (bound[i]: pinned from the start), 0 for a 0 byte after a 0 byte (cur: the values
+ * chosen so far), else the caller's preferences. 0: leave input i as the model has it. */
 static unsigned prefs_of(const explore_state *s, const run_result *r, const uint64_t *cur, const bool *bound,
                          uint32_t i, uint64_t *v)
 {
     if (bound[i]) return 0;
     /* the bytes after a string's terminator: a byte of a run of bytes after a 0 stays 0 (the
      * test's literal ends there, "full" rather than "full\x00mZp9") */
-    if (r->iwidths[i] == 8 && i > 0 && r->iwidths[i - 1] == 8 && cur[i - 1] == 0 && r->inputs[i] == 0) return 0;
+    if (r->iwidths[i] == 8 && i > 0 && r->iwidths[i - 1] == 8 && cur[i - 1] == 0 && r->inputs[i] == 0) {
+        v[0] = 0; /* (an earlier model may have moved it) */
+        return 1;
+    }
     const char *nm = r->inames && r->inames[i] ? r->inames[i] : "";
     unsigned n = s->o->diversify_prefs(nm, r->itypes[i], r->iwidths[i], cur[i], i, v, DIV_PREFS);
     return n > DIV_PREFS ? DIV_PREFS : n;
@@ -153,7 +156,7 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     const run_result *r = &e->r;
     double t0 = util_now_s();
     if (deadline > t0 + DIV_SECONDS) deadline = t0 + DIV_SECONDS;
-    size_t npc = 0, cap = (size_t)r->nevents + r->ninputs + 2;
+    size_t npc = 0, cap = (size_t)r->nevents + 2 * (size_t)r->ninputs + 2;
     expr **pc = malloc(cap * sizeof *pc);
     uint64_t *cur = malloc(r->ninputs * sizeof *cur);
     expr **sym = calloc(r->ninputs, sizeof *sym);
@@ -173,6 +176,8 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     }
     if ((uint64_t)npc * r->ninputs <= DIV_EVALS)
         for (uint32_t i = 0; i < r->ninputs; i++) bound[i] = on_boundary(r, pc, npc, cur, i);
+    for (uint32_t i = 0; i < r->ninputs; i++) /* no later model moves them */
+        if (bound[i]) pc[npc++] = expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, cur[i], r->iwidths[i]));
     unsigned queries = 0;
     /* first every input's first preference in one query (a path that constrains nothing), then
      * input by input */
