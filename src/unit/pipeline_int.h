@@ -32,6 +32,7 @@ typedef struct fn_result {
     double div_seconds;
     int min_done;                   /* the suite minimisation ran on this function's tests */
     unsigned min_before, min_after; /* its tests before and after it */
+    int min_reverted;               /* its minimised tests took fewer gcov branches: its whole suite was kept */
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -145,6 +146,14 @@ int up_run(char *const *argv, char *const *env_add, const char *log, double time
  * returned value; sets the functions' min_* figures. Returns the number of tests removed (tv is
  * compacted in order; the removed tests' records stay owned by the caller's vectors). */
 size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr);
+/* Step 5c with its gcov check: unit_minimize_tests on tv, and when it removed tests, gcov_measure
+ * of the whole suite (*text) and of the minimised one; a function whose own tests take fewer gcov
+ * branch outcomes after it (its own, or its callees' in fn_result.reached) gets its whole suite
+ * back (fn_result.min_reverted). *text is replaced by the final suite, frs hold its gcov figures.
+ * Returns 1 when it measured (the caller's gcov_measure is not needed), else 0 (nothing removed:
+ * tv and *text unchanged). */
+int unit_minimize_checked(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs,
+                          size_t nfr, char **text);
 
 /* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
 typedef struct unit_pipe {

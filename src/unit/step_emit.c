@@ -139,12 +139,9 @@ int unit_step_emit(unit_pipe *p)
         double san_s = 0;
         if (kept && text) /* every kept test checked under ASan+UBSan+LSan (step_sanitize.c) */
             kept = sanitize_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text, &bugs, &san_s);
-        if (kept && text && !p->no_minimize && unit_minimize_tests(&tv, frs, ntargets) > 0) {
-            /* the fewest tests with the same coverage and result variety (minimize.c); each test
-             * passed on its own and sets the globals it starts from, so the subset is emitted as
-             * it is (as step_sanitize.c does after moving tests out); gcov builds and runs it */
-            free(text);
-            text = unit_emit_tests(&u, tv.v, tv.n, mocked, nmocked, uc_base_name(abs_sources[s]));
+        int measured = 0; /* the fewest tests with the same coverage and result variety (minimize.c) */
+        if (kept && text && !p->no_minimize) {
+            measured = unit_minimize_checked(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text);
             kept = text ? tv.n : 0;
         }
         char *st = uc_stem(abs_sources[s]);
@@ -164,7 +161,7 @@ int unit_step_emit(unit_pipe *p)
         free(bugs);
         if (kept && text) {
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
-            gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
+            if (!measured) gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
             if (util_write_atomic(path, text, strlen(text)) != 0) {
                 fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
             } else {
@@ -305,6 +302,7 @@ int unit_step_emit(unit_pipe *p)
             json_begin_object(j);
             json_kv_uint(j, "tests_before", fr->min_before);
             json_kv_uint(j, "tests_after", fr->min_after);
+            json_kv_bool(j, "reverted_for_gcov", fr->min_reverted);
             json_end_object(j);
         } else {
             json_null(j);
@@ -358,7 +356,8 @@ int unit_step_emit(unit_pipe *p)
         if (fr->div_done || fr->min_done) {
             fprintf(lg, "      inputs diversified in %u tests (%.1f s); ", fr->div_done, fr->div_seconds);
             if (fr->min_done)
-                fprintf(lg, "minimized: %u -> %u tests\n", fr->min_before, fr->min_after);
+                fprintf(lg, "minimized: %u -> %u tests%s\n", fr->min_before, fr->min_after,
+                        fr->min_reverted ? " (kept whole: the minimised tests took fewer gcov branches)" : "");
             else
                 fprintf(lg, "not minimized\n");
         }
