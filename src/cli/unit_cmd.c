@@ -37,6 +37,10 @@ static void unit_usage(FILE *f)
         "  --init TYPE=FUNCTION    build TYPE (a parameter type or its pointee) with the unit's FUNCTION (repeatable;\n"
         "                          no other producer of TYPE is looked for)\n"
         "  --raw-inputs            build every parameter field by field, not through the unit's producers\n"
+        "  --no-diversify          keep each test's inputs as the solver first wrote them (default: the inputs its\n"
+        "                          path leaves free get varied values, checked by running it)\n"
+        "  --no-minimize           keep every test (default: the fewest tests with the same branch coverage and\n"
+        "                          the same variety of outcomes and returned values)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
@@ -56,7 +60,7 @@ int cmd_unit(int argc, char **argv)
         return 1;
     }
     size_t nsources = 0, nfnames = 0, nmocks = 0;
-    int all = 0, mock_outputs = 0;
+    int all = 0, mock_outputs = 0, no_diversify = 0, no_minimize = 0;
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
@@ -144,6 +148,10 @@ int cmd_unit(int argc, char **argv)
             ho.cycles = 1;
         } else if (!strcmp(a, "--raw-inputs")) {
             ho.raw_inputs = 1;
+        } else if (!strcmp(a, "--no-diversify")) {
+            no_diversify = 1;
+        } else if (!strcmp(a, "--no-minimize")) {
+            no_minimize = 1;
         } else if (!strcmp(a, "--init")) {
             NEED();
             const char *eq = strrchr(v, '=');
@@ -196,7 +204,9 @@ int cmd_unit(int argc, char **argv)
                        cli_arm_interrupt,
                        stderr,
                        compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */,
-                       jobs};
+                       jobs,
+                       no_diversify,
+                       no_minimize};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

@@ -83,8 +83,8 @@ static uint32_t slot_of(const run_result *r, uint32_t i, uint32_t *last)
     return *last;
 }
 
-/* Same events (kind, site, outcome) and the same ending. */
-static bool same_path(const run_result *a, const run_result *b)
+/* explore_state.h */
+bool explore_same_path(const run_result *a, const run_result *b)
 {
     if (a->nevents != b->nevents || a->error != b->error || a->exit_code != b->exit_code ||
         a->assume_failed != b->assume_failed)
@@ -214,7 +214,8 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
         memset(out, 0, sizeof *out);
         if (executor_begin(ex, cur, r->ninputs, &err) == 0) {
             executor *one[1] = {ex};
-            if (executor_wait_any(one, 1) == 0 && executor_finish(ex, s->cx, out, &err) == 0) kept = same_path(r, out);
+            if (executor_wait_any(one, 1) == 0 && executor_finish(ex, s->cx, out, &err) == 0)
+                kept = explore_same_path(r, out);
         }
         free(err);
         if (!kept) {

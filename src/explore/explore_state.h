@@ -88,9 +88,12 @@ typedef struct explore_state {
     uint64_t db_min_partial; /* of db_minimized: ended by the time or query limit (db_minimize.c) */
     double db_min_seconds;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
-    unsigned cur_exec;           /* executor of the run being processed (its number: exec_base + index) */
-    unsigned exec_base;          /* number of executor 0 (a worker's: its endpoint) */
-    const char *results_text;    /* PostgreSQL: the recorded results of a worker's run the coordinator
+    struct div_entry *div_queue; /* kept tests to diversify at the end, newest first (diversify.c) */
+    uint32_t diversified, div_rejected, div_skipped;
+    double div_seconds;
+    unsigned cur_exec;        /* executor of the run being processed (its number: exec_base + index) */
+    unsigned exec_base;       /* number of executor 0 (a worker's: its endpoint) */
+    const char *results_text; /* PostgreSQL: the recorded results of a worker's run the coordinator
                                                keeps (instead of reading results-<cur_exec>.txt), or NULL */
     size_t results_len;
     struct report_progress *progress; /* OUT/stats and the progress display (src/report) */
@@ -202,6 +205,19 @@ int explore_keep_test(explore_state *s, const run_result *r, const char *comment
  */
 void explore_db_queue_kept(explore_state *s, int num, const run_result *r);
 void explore_db_minimize_kept(explore_state *s);
+/* Same events (kind, site, outcome) and the same ending (db_minimize.c). */
+bool explore_same_path(const run_result *a, const run_result *b);
+/*
+ * Input diversification (diversify.c): explore_div_queue_kept remembers kept test num, its run r
+ * and the coverage bytes cov of that run (copied) when o->diversify_prefs is set and the run
+ * ended without an error; with o->test_coverage it writes tests/test-NNNNN.cov. After the
+ * exploration, explore_diversify_kept solves each queued test's path condition again with the
+ * inputs at their preferred values where the path allows (greedily, in input order), runs the
+ * model on executor 0 and rewrites the test's .xml when the run has the same events, ending and
+ * user coverage. Bounded by o->diversify_share of the budget; the queue is freed either way.
+ */
+void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov);
+void explore_diversify_kept(explore_state *s);
 /* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
  * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */
 int explore_is_complete(const explore_state *s, const tree_stats *ts);

@@ -328,7 +328,8 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
             snprintf(comment, sizeof comment, "execution %llu: %u new branch directions%s",
                      (unsigned long long)s->execs, fresh, new_error ? ", new error" : "");
             int num = explore_keep_test(s, r, comment);
-            if (num > 0) explore_db_queue_kept(s, num, r); /* its fixture is simplified at the end */
+            if (num > 0) explore_db_queue_kept(s, num, r);       /* its fixture is simplified at the end */
+            if (num > 0) explore_div_queue_kept(s, num, r, cov); /* its inputs diversified (diversify.c) */
         }
         if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
@@ -762,6 +763,7 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err)
     if (s.par_role == PAR_WORKER) return explore_as_worker(&s, sum);
     explore_loop(&s);
     explore_db_minimize_kept(&s); /* the kept tests' fixtures, simplified (db_minimize.c) */
+    explore_diversify_kept(&s);   /* the kept tests' free inputs, varied (diversify.c) */
     tree_stats ts;
     tree_get_stats(s.tree, &ts);
     s.complete = explore_is_complete(&s, &ts);
@@ -812,6 +814,10 @@ int explore_finish(explore_state *s, explore_summary *sum, char **err)
         sum->complete = s->complete;
         sum->stop_reason = s->stop_reason;
         sum->seconds = s->total_seconds;
+        sum->diversified = s->diversified;
+        sum->div_rejected = s->div_rejected;
+        sum->div_skipped = s->div_skipped;
+        sum->div_seconds = s->div_seconds;
     }
     return rc;
 }

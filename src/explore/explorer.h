@@ -57,6 +57,18 @@ typedef struct explore_opts {
      * endpoint 0 coordinates (owns the suite, report.json, the progress display; runs no
      * program) and endpoints 1..n are workers (docs/parallel.md). */
     struct par_link *link;
+    /* Input diversification (diversify.c; `sympath unit`): NULL = off. After the exploration each
+     * kept test (no error, one process) is solved again on its own path condition with input i
+     * preferring, in order, the values prefs(name, type, width, value, i, v, max) puts in v
+     * (returns how many, at most max; 0 leaves the input as the path's model has it); the new
+     * inputs replace the test's only when their run has the same events, ending and coverage.
+     * At most diversify_share of the budget (0.5 s at least). */
+    unsigned (*diversify_prefs)(const char *name, unsigned type, unsigned width, uint64_t value, uint32_t i,
+                                uint64_t *v, unsigned max);
+    double diversify_share;
+    /* nonzero: each kept test gets tests/test-NNNNN.cov, the user coverage slots its run covered
+     * (decimal numbers, one line; not with jobs > 1): `sympath unit` minimizes its suite with them */
+    int test_coverage;
 } explore_opts;
 
 /* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),
@@ -72,6 +84,10 @@ typedef struct explore_summary {
     int complete;             /* the execution tree was exhausted without bounds/unknowns */
     const char *stop_reason;  /* static string: "exhausted", "budget", ... */
     double seconds;
+    /* input diversification (explore_opts.diversify_prefs): tests given new inputs, tries whose run
+     * left the path, tests not tried (the time share was spent), seconds */
+    uint32_t diversified, div_rejected, div_skipped;
+    double div_seconds;
 } explore_summary;
 
 /*

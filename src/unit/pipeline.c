@@ -338,6 +338,11 @@ int unit_run(const unit_run_opts *uo)
         o.nsources = nsources + 1;
         o.build = &bs;
         o.interrupted = uo->interrupted;
+        /* the inputs a kept test's path leaves free get varied values (diversify.c), and each kept
+         * test's coverage is written for the suite minimisation (minimize.c) */
+        o.diversify_prefs = uo->no_diversify ? NULL : unit_diversify_prefs;
+        o.diversify_share = 0.15;
+        o.test_coverage = !uo->no_minimize;
         explore_summary sum;
         memset(&sum, 0, sizeof sum);
         fprintf(lg, "sympath unit: exploring %s (%s:%u)\n", targets[i]->name, uc_base_name(targets[i]->file),
@@ -349,6 +354,10 @@ int unit_run(const unit_run_opts *uo)
             continue;
         }
         fr->seconds = sum.seconds;
+        fr->div_done = sum.diversified;
+        fr->div_rejected = sum.div_rejected;
+        fr->div_skipped = sum.div_skipped;
+        fr->div_seconds = sum.div_seconds;
         snprintf(path, sizeof path, "%s/report.json", fr->run_dir);
         coverage_of(path, targets[i]->name, &fr->covered, &fr->total);
         char rec_path[PATH_MAX + 64];
@@ -366,7 +375,7 @@ int unit_run(const unit_run_opts *uo)
         }
     }
 
-    unit_pipe p = {lg,       out,    cflags,  sources,  abs_sources, nsources,  &u,  targets,
-                   ntargets, mocked, nmocked, warnings, &untested,   build_dir, frs, tvs};
+    unit_pipe p = {lg,     out,     cflags,   sources,   abs_sources, nsources, &u,  targets,        ntargets,
+                   mocked, nmocked, warnings, &untested, build_dir,   frs,      tvs, uo->no_minimize};
     return unit_step_emit(&p);
 }

@@ -26,6 +26,13 @@ typedef struct fn_result {
     /* "function\ttaken\ttotal" per line (gcov branch outcomes): the unit's other functions the
      * target's own tests ran (its callees), except those the tests call themselves; NULL: none */
     char *reached;
+    /* input diversification (explore_summary): tests given varied inputs, tries whose run left the
+     * path, tests not tried (time share spent), seconds */
+    unsigned div_done, div_rejected, div_skipped;
+    double div_seconds;
+    int min_done;                   /* the suite minimisation ran on this function's tests */
+    unsigned min_before, min_after; /* its tests before and after it */
+    int min_reverted;               /* its minimised tests took fewer gcov branches: its whole suite was kept */
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -132,6 +139,22 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
  * Returns 0 with *status (wait status), 1 on time-out, -1 when it could not start. */
 int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status);
 
+/* Step 5c (step_minimize.c): reduce tv (the verified tests of one source file, of the functions
+ * frs[0..nfr)) per function to the tests unit_minimize_select keeps, with each test's coverage
+ * read from its vector's tests/test-NNNNN.cov in the function's run directory (a test without
+ * one is kept), its cost the length of its recorded input values and its result its outcome and
+ * returned value; sets the functions' min_* figures. Returns the number of tests removed (tv is
+ * compacted in order; the removed tests' records stay owned by the caller's vectors). */
+size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr);
+/* Step 5c with its gcov check: unit_minimize_tests on tv, and when it removed tests, gcov_measure
+ * of the whole suite (*text) and of the minimised one; a function whose own tests take fewer gcov
+ * branch outcomes after it (its own, or its callees' in fn_result.reached) gets its whole suite
+ * back (fn_result.min_reverted). *text is replaced by the final suite, frs hold its gcov figures.
+ * Returns 1 when it measured (the caller's gcov_measure is not needed), else 0 (nothing removed:
+ * tv and *text unchanged). */
+int unit_minimize_checked(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs,
+                          size_t nfr, char **text);
+
 /* What the pipeline (pipeline.c) hands to its last step; all borrowed. */
 typedef struct unit_pipe {
     FILE *log;                  /* progress, summary and messages */
@@ -149,6 +172,7 @@ typedef struct unit_pipe {
     const char *build_dir; /* OUT/build */
     fn_result *frs;        /* per target: the figures so far */
     tests_vec *tvs;        /* per target: the recorded tests */
+    int no_minimize;       /* --no-minimize: no step 5c */
 } unit_pipe;
 
 /* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and

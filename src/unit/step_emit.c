@@ -139,6 +139,11 @@ int unit_step_emit(unit_pipe *p)
         double san_s = 0;
         if (kept && text) /* every kept test checked under ASan+UBSan+LSan (step_sanitize.c) */
             kept = sanitize_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text, &bugs, &san_s);
+        int measured = 0; /* the fewest tests with the same coverage and result variety (minimize.c) */
+        if (kept && text && !p->no_minimize) {
+            measured = unit_minimize_checked(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text);
+            kept = text ? tv.n : 0;
+        }
         char *st = uc_stem(abs_sources[s]);
         json_begin_object(j);
         json_kv_str(j, "source", sources[s]);
@@ -156,7 +161,7 @@ int unit_step_emit(unit_pipe *p)
         free(bugs);
         if (kept && text) {
             snprintf(path, sizeof path, "%s/test_%s.c", out, st);
-            gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
+            if (!measured) gcov_measure(&cfg, verify_dir, abs_sources[s], text, frs, ntargets);
             if (util_write_atomic(path, text, strlen(text)) != 0) {
                 fprintf(lg, "sympath unit: cannot write %s: %s\n", path, strerror(errno));
             } else {
@@ -285,6 +290,23 @@ int unit_step_emit(unit_pipe *p)
         json_kv_uint(j, "tests_emitted", fr->kept);
         json_kv_uint(j, "tests_expecting_failure", fr->failing);
         json_kv_double(j, "seconds", fr->seconds);
+        json_key(j, "diversify");
+        json_begin_object(j);
+        json_kv_uint(j, "tests_diversified", fr->div_done);
+        json_kv_uint(j, "rejected", fr->div_rejected);
+        json_kv_uint(j, "skipped", fr->div_skipped);
+        json_kv_double(j, "seconds", fr->div_seconds);
+        json_end_object(j);
+        json_key(j, "minimize");
+        if (fr->min_done) {
+            json_begin_object(j);
+            json_kv_uint(j, "tests_before", fr->min_before);
+            json_kv_uint(j, "tests_after", fr->min_after);
+            json_kv_bool(j, "reverted_for_gcov", fr->min_reverted);
+            json_end_object(j);
+        } else {
+            json_null(j);
+        }
         json_key(j, "tests");
         json_begin_array(j);
         for (size_t k = 0; k < kept_n; k++) {
@@ -331,6 +353,14 @@ int unit_step_emit(unit_pipe *p)
                     fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,
                     fr->kept, fr->failing, fr->dropped, sz);
         if (nr) reached_line(lg, fr->reached);
+        if (fr->div_done || fr->min_done) {
+            fprintf(lg, "      inputs diversified in %u tests (%.1f s); ", fr->div_done, fr->div_seconds);
+            if (fr->min_done)
+                fprintf(lg, "minimized: %u -> %u tests%s\n", fr->min_before, fr->min_after,
+                        fr->min_reverted ? " (kept whole: the minimised tests took fewer gcov branches)" : "");
+            else
+                fprintf(lg, "not minimized\n");
+        }
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {
             char *nl = strchr(p, '\n');

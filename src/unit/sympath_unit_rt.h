@@ -443,8 +443,9 @@ static int sympu_escape(const char *s, size_t max, char *lit, size_t cap)
 }
 
 /* The result of a function returning char *: an input object (ret p ID) or NULL, else the
- * string's text as a C string literal body (ret s ...); a text longer than 200 bytes is only
- * a pointer (ret p -1). */
+ * string's text as a C string literal body (ret s ...); a text longer than 200 bytes, or a block
+ * the call allocated with no NUL inside it (a copy of a buffer, not a string: reading it as one
+ * would run past its end), is only a pointer (ret p -1). */
 static void sympu_ret_str(const char *s)
 {
     char buf[32];
@@ -454,7 +455,8 @@ static void sympu_ret_str(const char *s)
         return;
     }
     char lit[200 * 6 + 1];
-    if (sympu_escape(s, 200, lit, sizeof lit) != 0) {
+    size_t room = sympu_heap_room(s), max = room != (size_t)-1 && room - 1 < 200 ? room - 1 : 200;
+    if (room == 0 || sympu_escape(s, max, lit, sizeof lit) != 0) {
         sympu_rec("ret p -1\n");
         return;
     }

@@ -577,7 +577,45 @@ typedef struct unit_run_opts {
     const char *compile_commands; /* --compile-commands: compile_commands.json or its directory; its flags for the
                                    sources (unit_compdb_flags) go before cflags. NULL: none */
     unsigned jobs;                /* -j: parallel workers per function's exploration (explore_opts.jobs); 0 or 1: one */
+    int no_diversify;             /* --no-diversify: each test's inputs as the solver first wrote them (diversify.c) */
+    int no_minimize;              /* --no-minimize: every recorded test is emitted (minimize.c) */
 } unit_run_opts;
+
+/* ---- input diversification and suite minimisation (diversify.c, minimize.c) ---- */
+
+/*
+ * The values `sympath unit` prefers for an input its test's path leaves free, most preferred
+ * first (explore_opts.diversify_prefs): name, type (input_type, proto/trace.h) and width (bits)
+ * of input number i, value its current one. Writes at most max values, none equal to value, into
+ * v and returns how many: for a byte (width <= 8) distinct printable characters varying with i,
+ * for a wider integer 37 + 6 * (i % 10), then 7 and 3 (away from 0 and 1), for floating point
+ * 2.5 and -3.5; none (0) for the harness's own decisions: booleans (lazy NULL flags), pointers and
+ * inputs named "*.null".
+ */
+unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, uint64_t value, uint32_t i, uint64_t *v,
+                              unsigned max);
+
+/* What suite minimisation knows of one test of a function (borrowed). */
+typedef struct unit_min_item {
+    const uint32_t *cov; /* the coverage slots its exploration run covered, in any order */
+    size_t ncov;
+    int cov_known;      /* 0: no coverage file (an error reproducer, -j): the test is always kept */
+    int failing;        /* it expects a crash, abort or exit (gcov does not see its child): chosen last */
+    size_t cost;        /* the size of its inputs: smaller is simpler, chosen first */
+    const char *result; /* what it asserts that sets it apart: outcome, returned value, values changed */
+} unit_min_item;
+
+/*
+ * Choose the tests to emit among items[0..n) (the tests of one function): every test whose
+ * coverage is unknown; then, greedily, the test covering the most slots not yet covered (ties:
+ * a passing test before a failing one, then the simpler, then the earlier), passing tests first
+ * and failing ones for what is left, until the union of all the coverage is reached; a chosen
+ * test whose slots the others cover is dropped again (most expensive first); finally, simplest
+ * first, a test whose result no chosen test has (a cheap proxy for mutation-kill power: a mutant
+ * that changes the value a test asserts is killed by it). Sets keep[i] to 1 or 0; returns the
+ * number kept. n == 0 returns 0; out of memory keeps everything.
+ */
+size_t unit_minimize_select(const unit_min_item *items, size_t n, int *keep);
 
 /*
  * Generate CMocka tests for the unit: parse it (unit_parse), choose the targets and the

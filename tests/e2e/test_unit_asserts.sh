@@ -4,7 +4,7 @@
 # list's next walked) and released with the unit's tok_list_free; the struct tok_stats_of fills is compared
 # whole (its char array as a string); every test asserts something; the suite builds with -Werror, passes
 # natively and under ASan+UBSan+LSan; and two mutants of the library (a length off by one, a wrong kind) each
-# make an emitted test fail. The expression tree: a producer taking a buffer with its count, leaves
+# make an emitted test fail; tok_split's suite is minimised to fewer tests with the same coverage. The expression tree: a producer taking a buffer with its count, leaves
 # allocated shorter than their struct, the destructor chosen by its name.
 . "$SRC/tests/e2e/unit_common.sh"
 name=asserts
@@ -50,6 +50,12 @@ mutant() {
 }
 mutant len_plus_one 's/(size_t)(eq - s)/(size_t)(eq - s) + 1/'
 mutant kind_swap 's/? TK_NUM :/? TK_WORD :/'
+# the suite is minimised (minimize.c): tok_split keeps fewer tests than its exploration kept, and its
+# gcov figure is still every direction the exploration covered (9/10 with all 9 tests, --no-minimize)
+jq -e '.functions[] | select(.function == "tok_split") | .minimize.tests_after < .minimize.tests_before and
+       .tests_emitted == .minimize.tests_after and .gcov.branches_taken == .coverage.branches_covered' \
+    "$out/report.json" >/dev/null || fail "tok_split's suite is not minimised with its coverage: $(jq -c '.functions[] |
+    select(.function == "tok_split") | {minimize, gcov: .gcov.branches_taken, coverage}' "$out/report.json")"
 
 # the expression tree (tinyexpr's pattern): en_eval's tree is made by the unit's compiler, whose variables
 # are a buffer with a count (a producer with a buffer/length pair); a leaf is allocated without its kids[1]

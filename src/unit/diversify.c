@@ -1,0 +1,44 @@
+/* diversify.c: the values `sympath unit` prefers for the inputs a test's path leaves free (distinct printable bytes, integers away from 0 and 1). */
+#include <string.h>
+
+#include "proto/trace.h"
+#include "unit/unit.h"
+
+/* Printable bytes, no two neighbours alike, none a quote, backslash or space: text a reader can
+ * follow in the emitted test's string literals. */
+static const char div_text[] = "Kq7xB2mZp9Rt4wNc5HvJ8dLs3YgF6eTa";
+
+unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, uint64_t value, uint32_t i, uint64_t *v,
+                              unsigned max)
+{
+    size_t nl = name ? strlen(name) : 0;
+    unsigned n = 0;
+    if (max == 0) return 0;
+    /* the harness's own decisions: lazy NULL flags, which producer, how many items, alias or fresh */
+    if (type == IT_BOOL || type == IT_POINTER || (nl > 5 && !strcmp(name + nl - 5, ".null"))) return 0;
+    if (type == IT_DOUBLE) {
+        static const uint64_t d[] = {0x4004000000000000ull /* 2.5 */, 0xc00c000000000000ull /* -3.5 */};
+        for (unsigned k = 0; k < 2 && n < max; k++)
+            if (d[k] != value) v[n++] = d[k];
+        return n;
+    }
+    if (type == IT_FLOAT) {
+        static const uint64_t f[] = {0x40200000u /* 2.5f */, 0xc0600000u /* -3.5f */};
+        for (unsigned k = 0; k < 2 && n < max; k++)
+            if (f[k] != value) v[n++] = f[k];
+        return n;
+    }
+    if (width <= 8) { /* a byte of text or a small integer: a printable character, two more as fallbacks */
+        size_t L = sizeof div_text - 1;
+        uint64_t c[] = {(uint8_t)div_text[i % L], (uint8_t)div_text[(i + 11) % L], (uint8_t)div_text[(i + 23) % L]};
+        for (unsigned k = 0; k < 3 && n < max; k++)
+            if (c[k] != value) v[n++] = c[k];
+        return n;
+    }
+    /* a wider integer: away from 0 and 1, different from input to input; then small ones */
+    uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+    uint64_t c[] = {(uint64_t)(37 + 6 * (i % 10)), 7, 3};
+    for (unsigned k = 0; k < 3 && n < max; k++)
+        if ((c[k] & mask) != value) v[n++] = c[k] & mask;
+    return n;
+}

@@ -1,0 +1,206 @@
+/* step_minimize.c: step 5c of `sympath unit`: each function's verified tests reduced to the fewest with the same coverage and result variety (minimize.c). */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit/pipeline_int.h"
+#include "util/util.h"
+
+/* The slots of run_dir/tests/<vector stem>.cov (explore_opts.test_coverage) into *cov (malloc'ed);
+ * 0, or -1 when there is no such file. */
+static int read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n)
+{
+    *cov = NULL;
+    *n = 0;
+    if (!run_dir || !origin || strncmp(origin, "test-", 5)) return -1;
+    const char *dot = strrchr(origin, '.');
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/tests/%.*s.cov", run_dir, (int)(dot ? dot - origin : (long)strlen(origin)), origin);
+    char *t = util_read_file(path, NULL);
+    if (!t) return -1;
+    size_t cap = 0;
+    for (char *p = t;;) {
+        char *e;
+        unsigned long v = strtoul(p, &e, 10);
+        if (e == p) break;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            uint32_t *nc = realloc(*cov, cap * sizeof *nc);
+            if (!nc) break;
+            *cov = nc;
+        }
+        (*cov)[(*n)++] = (uint32_t)v;
+        p = e;
+    }
+    free(t);
+    return 0;
+}
+
+/* The size of the values t's inputs held before the call. */
+static size_t test_cost(const unit_test *t)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < t->rec.nentries; i++)
+        if (t->rec.entries[i].pre.kind && t->rec.entries[i].pre.text) c += strlen(t->rec.entries[i].pre.text);
+    for (size_t i = 0; i < t->rec.nobjs; i++) c += t->rec.objs[i].ndata;
+    return c;
+}
+
+/* What t asserts that sets it apart (malloc'ed): its outcome, its returned value and the values
+ * the call changed (each entry whose value after the call differs from the one before). */
+static char *test_result(const unit_test *t)
+{
+    strbuf b = STRBUF_INIT;
+    sb_printf(&b, "%d %d %d %c %s", (int)t->outcome, t->signo, t->exit_code, t->rec.ret.kind ? t->rec.ret.kind : '-',
+              t->rec.ret.text ? t->rec.ret.text : "");
+    for (size_t i = 0; i < t->rec.nentries; i++) {
+        const ur_entry *e = &t->rec.entries[i];
+        if (!e->post.kind || !e->post.text) continue;
+        if (e->pre.kind && e->pre.text && !strcmp(e->pre.text, e->post.text)) continue;
+        sb_printf(&b, "\n%d%s=%s", e->obj, e->suffix ? e->suffix : "", e->post.text);
+    }
+    return b.s ? b.s : strdup("");
+}
+
+size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr)
+{
+    size_t removed = 0;
+    for (size_t f = 0; f < nfr; f++) {
+        fn_result *fr = &frs[f];
+        size_t m = 0;
+        for (size_t i = 0; i < tv->n; i++) m += tv->v[i].fn == fr->fn;
+        if (m == 0) continue;
+        unit_min_item *items = calloc(m, sizeof *items);
+        size_t *at = calloc(m, sizeof *at);
+        char **results = calloc(m, sizeof *results);
+        uint32_t **covs = calloc(m, sizeof *covs);
+        int *keep = calloc(m, sizeof *keep);
+        if (!items || !at || !results || !covs || !keep) {
+            free(items), free(at), free(results), free(covs), free(keep);
+            continue;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < tv->n; i++) {
+            const unit_test *t = &tv->v[i];
+            if (t->fn != fr->fn) continue;
+            at[k] = i;
+            items[k].cov_known = read_cov(fr->run_dir, t->origin, &covs[k], &items[k].ncov) == 0;
+            items[k].cov = covs[k];
+            items[k].failing = t->outcome != UO_NORMAL;
+            items[k].cost = test_cost(t);
+            results[k] = test_result(t);
+            items[k].result = results[k];
+            k++;
+        }
+        size_t kept = unit_minimize_select(items, m, keep);
+        fr->min_done = 1;
+        fr->min_before += (unsigned)m;
+        fr->min_after += (unsigned)kept;
+        for (size_t j = m; j-- > 0;)
+            if (!keep[j]) { /* remove tv->v[at[j]], from the back so the other positions hold */
+                size_t i = at[j];
+                memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+                tv->n--;
+                removed++;
+            }
+        for (size_t j = 0; j < m; j++) free(results[j]), free(covs[j]);
+        free(items), free(at), free(results), free(covs), free(keep);
+    }
+    return removed;
+}
+
+/* The taken branch outcomes of fn_result.reached ("function\ttaken\ttotal" lines), summed. */
+static long reached_taken(const char *reached)
+{
+    long n = 0;
+    for (const char *l = reached; l && *l;) {
+        const char *t = strchr(l, '\t'), *nl = strchr(l, '\n');
+        if (t && (!nl || t < nl)) n += strtol(t + 1, NULL, 10);
+        l = nl ? nl + 1 : NULL;
+    }
+    return n;
+}
+
+int unit_minimize_checked(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs,
+                          size_t nfr, char **text)
+{
+    tests_vec full = {malloc((tv->n + 1) * sizeof *tv->v), tv->n, NULL};
+    if (!full.v) return 0;
+    memcpy(full.v, tv->v, tv->n * sizeof *tv->v);
+    if (unit_minimize_tests(tv, frs, nfr) == 0) {
+        free(full.v);
+        return 0;
+    }
+    char *min_text = unit_emit_tests(c->u, tv->v, tv->n, c->mocked, c->nmocked, uc_base_name(src));
+    if (!min_text) { /* keep the whole suite */
+        memcpy(tv->v, full.v, full.n * sizeof *tv->v);
+        tv->n = full.n;
+        free(full.v);
+        return 0;
+    }
+    /* the gcov figures of the whole suite, then of the minimised one (each function on its own tests) */
+    gcov_measure(c, dir, src, *text, frs, nfr);
+    int *taken = calloc(nfr + 1, sizeof *taken);
+    long *rtaken = calloc(nfr + 1, sizeof *rtaken);
+    char **reached = calloc(nfr + 1, sizeof *reached);
+    int *total = calloc(nfr + 1, sizeof *total);
+    char **unknown = calloc(nfr + 1, sizeof *unknown);
+    if (!taken || !rtaken || !reached || !total || !unknown) {
+        memcpy(tv->v, full.v, full.n * sizeof *tv->v); /* measured: the whole suite stays */
+        tv->n = full.n;
+        for (size_t f = 0; f < nfr; f++) frs[f].min_after = frs[f].min_before;
+        free(taken), free(rtaken), free(reached), free(total), free(unknown), free(full.v), free(min_text);
+        return 1;
+    }
+    for (size_t f = 0; f < nfr; f++) {
+        taken[f] = frs[f].gcov_taken;
+        total[f] = frs[f].gcov_total;
+        rtaken[f] = reached_taken(frs[f].reached);
+        reached[f] = frs[f].reached ? strdup(frs[f].reached) : NULL;
+        unknown[f] = frs[f].gcov_unknown ? strdup(frs[f].gcov_unknown) : NULL;
+    }
+    gcov_measure(c, dir, src, min_text, frs, nfr);
+    /* a function whose own tests now take fewer gcov branch outcomes (its own or its callees')
+     * keeps its whole suite: the exploration's coverage slots are coarser than gcov's branches
+     * (`a && b` compiled to one branch, a switch's cases) */
+    int restored = 0;
+    for (size_t f = 0; f < nfr; f++) {
+        fn_result *fr = &frs[f];
+        if (!fr->min_done || fr->min_after == fr->min_before || taken[f] < 0 || fr->gcov_taken < 0) continue;
+        if (fr->gcov_taken >= taken[f] && reached_taken(fr->reached) >= rtaken[f]) continue;
+        restored = 1;
+        fr->min_reverted = 1;
+        fr->min_after = fr->min_before;
+        fr->gcov_taken = taken[f];
+        fr->gcov_total = total[f];
+        free(fr->reached);
+        fr->reached = reached[f];
+        reached[f] = NULL;
+        free(fr->gcov_unknown);
+        fr->gcov_unknown = unknown[f];
+        unknown[f] = NULL;
+    }
+    if (restored) { /* the whole suite of those functions, in the original order */
+        size_t n = 0;
+        for (size_t i = 0; i < full.n; i++) {
+            int keep = 0;
+            for (size_t f = 0; f < nfr && !keep; f++)
+                if (frs[f].fn == full.v[i].fn && frs[f].min_reverted) keep = 1;
+            for (size_t j = 0; j < tv->n && !keep; j++) keep = tv->v[j].name == full.v[i].name; /* the same test */
+            if (keep) full.v[n++] = full.v[i];
+        }
+        memcpy(tv->v, full.v, n * sizeof *tv->v);
+        tv->n = n;
+        free(min_text);
+        min_text = unit_emit_tests(c->u, tv->v, tv->n, c->mocked, c->nmocked, uc_base_name(src));
+    }
+    if (min_text) {
+        free(*text);
+        *text = min_text;
+    }
+    for (size_t f = 0; f < nfr; f++) free(reached[f]), free(unknown[f]);
+    free(taken), free(rtaken), free(reached), free(total), free(unknown), free(full.v);
+    return 1;
+}
