@@ -96,7 +96,7 @@ echo "ok [db]: join: full coverage, a failing statement reported, replay agrees"
 # (divergences: none beyond the runs whose inputs came from optimistic solving after a solver
 # time-out, which satisfy the negated branch alone and may well diverge: seen under load)
 out="$W/order"
-"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 9s --no-db-minimize --no-progress 2>"$W/order.err" ||
+"$SYMPATH" run "$D/order.c" --db "$D/shop.sql" -o "$out" --budget 3s --no-db-minimize --no-progress 2>"$W/order.err" ||
     { cat "$W/order.err"; fail "run order exited with $?"; }
 r="$out/report.json"
 # (sqlite3_get_table failing: an injected fault; the aggregate query has no row when its SUM overflows,
@@ -137,7 +137,7 @@ echo "ok [db]: inserted rows (VALUES of two rows, INSERT ... SELECT) read back s
 
 # --- UPDATE and DELETE by the program change the rows' expressions; later queries see their effect
 out="$W/update"
-"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 4s --no-db-minimize --no-progress 2>"$W/update.err" ||
+"$SYMPATH" run "$D/update.c" --db "$D/shop.sql" -o "$out" --budget 2s --no-db-minimize --no-progress 2>"$W/update.err" ||
     { cat "$W/update.err"; fail "run update exited with $?"; }
 r="$out/report.json"
 # (SELECT count(*) without its row: its step failing, an injected fault)

@@ -14,7 +14,7 @@ mkdir -p "$W"
 fail() { echo "FAIL [db_sql]: $*"; exit 1; }
 D="$SRC/tests/db"
 
-# run NAME SCHEMA UNREACHABLE LINES...: explore tests/db/NAME.c for at most 3 s, then check that each line's branch
+# run NAME SCHEMA UNREACHABLE LINES...: explore tests/db/NAME.c for at most 2 s ($BUDGET), then check that each line's branch
 # went both ways and that every direction but at most UNREACHABLE ones was covered ($MIN: fixtures minimized or not;
 # FAULTS=1: with injected faults, which reach the programs' error paths (a failed open, prepare or exec); without, the
 # budget goes to the SQL constructs each program is about)
@@ -25,7 +25,7 @@ run() {
     local out="$W/$name"
     local faults=--no-db-faults
     [ -n "${FAULTS:-}" ] && faults=""
-    "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "${BUDGET:-3s}" $MIN $faults --no-progress 2>"$W/$name.err" ||
+    "$SYMPATH" run "$D/$name.c" --db "$D/$schema" -o "$out" --budget "${BUDGET:-2s}" $MIN $faults --no-progress 2>"$W/$name.err" ||
         { cat "$W/$name.err"; fail "run $name exited with $?"; }
     local r="$out/report.json"
     for line in "$@"; do
