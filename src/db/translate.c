@@ -129,6 +129,13 @@ static int compare(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 {
     expr_ctx *cx = x->cx;
     expr *base;
+    /* a NULL constant (an unbound parameter, e.g. after a bind that failed) compares as NULL with anything */
+    bool null_a = a->null && a->null->op == EXPR_CONST && (a->null->value & 1);
+    bool null_b = b->null && b->null->op == EXPR_CONST && (b->null->value & 1);
+    if (null_a || null_b) {
+        out->t = out->f = zero(cx);
+        return 0;
+    }
     if (a->is_text != b->is_text) return fail(x, "comparison of a text with a number");
     if (a->is_text) {
         switch (op) {

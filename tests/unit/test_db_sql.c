@@ -886,6 +886,17 @@ static void test_where_unsupported(void **state)
     const db_val *rows[1] = {cells};
     assert_null(db_where_expr(cx, q, rows, NULL, 0, &why));
     assert_string_equal(why, "comparison of a text with a number");
+    /* a text column against an unbound parameter (a bind that failed): NULL, as SQLite: no row, understood */
+    db_query *q2 = NULL;
+    const char *sql2 = "SELECT * FROM t WHERE s = ?1";
+    assert_int_equal(db_query_parse(s, sql2, strlen(sql2), &q2, &err), 0);
+    why = NULL;
+    expr *w = db_where_expr(cx, q2, rows, NULL, 0, &why);
+    assert_non_null(w);
+    assert_null(why);
+    assert_int_equal(w->op, EXPR_CONST);
+    assert_int_equal(w->value, 0);
+    db_query_free(q2);
     expr_ctx_free(cx);
     db_query_free(q);
     db_schema_free(s);
