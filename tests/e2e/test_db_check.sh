@@ -43,7 +43,7 @@ echo "ok [db_check]: CHECKs and DEFAULTs modelled: $c (all reachable), no fixtur
 
 # --- a CHECK with a function (hex) that excludes 'auditor': named, its rejections counted, the rest covered
 out="$W/checks_fn"
-"$SYMPATH" run "$D/checks.c" --db "$D/checks_fn.sql" -o "$out" --budget 3s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$D/checks.c" --db "$D/checks_fn.sql" -o "$out" --budget 2s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "run checks_fn exited with $?"; }
 r="$out/report.json"
 jq -e '(.database.constraints_not_modelled | length) == 1 and

@@ -27,7 +27,7 @@ grep -q "cannot be created.*--db-scratch" "$W/plain.log" || { cat "$W/plain.log"
 
 P="$SRC/tests/programs/pg/pg_discount.c"
 out="$W/out"
-"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 6s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
+"$SYMPATH" run "$P" --db "$SHOP" -o "$out" --budget 5s --solver-timeout 10s --no-db-minimize --no-progress >"$W/run.log" 2>&1 ||
     { cat "$W/run.log"; fail "sympath run exited with $?"; }
 r="$out/report.json"
 # every feasible branch direction, by line: preferred == 1 (18), loop over rows (32), publisher acm or not (35),

@@ -44,7 +44,7 @@ c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2) NOT NULL CHECK (price >= 0),
                               weight double precision, rating real)" || fail "cannot create items"
 po="$W/prices"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_prices.c" --db "$SHOP" -o "$po" --budget 4s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_prices.c" --db "$SHOP" -o "$po" --budget 3s --db-rows 2 --no-db-minimize --no-progress \
     >"$W/prices.log" 2>&1 || { cat "$W/prices.log"; fail "sympath run (pg_prices) exited with $?"; }
 pr="$po/report.json"
 # almost 20 (23), the poster's 12.34 (24), heavy (27), well rated (30), AVG (36), SUM of an expression (37), a COUNT with
