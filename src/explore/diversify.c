@@ -38,8 +38,8 @@ typedef struct div_entry {
 
 static void entry_free(div_entry *e)
 {
-    for (uint32_t i = 0; e->r.inames && i < e->r.ninputs; i++) free(e->r.inames[i]);
-    free(e->r.inames), free(e->r.inputs), free(e->r.itypes), free(e->r.iwidths), free(e->r.events), free(e->cov);
+    run_result_clear(&e->r);
+    free(e->cov);
     free(e);
 }
 
@@ -64,28 +64,12 @@ void explore_div_queue_kept(explore_state *s, int num, const run_result *r, cons
     div_entry *e = calloc(1, sizeof *e);
     if (!e) return;
     e->num = num;
-    e->r = *r; /* the scalars; the arrays copied below */
-    uint32_t n = r->ninputs;
-    e->r.inputs = malloc(n * sizeof *e->r.inputs);
-    e->r.itypes = malloc(n);
-    e->r.iwidths = malloc(n);
-    e->r.inames = calloc(n, sizeof *e->r.inames);
-    e->r.events = malloc(((size_t)r->nevents + 1) * sizeof *e->r.events);
     e->cov = malloc(s->nslots + 1);
-    bool ok = e->r.inputs && e->r.itypes && e->r.iwidths && e->r.inames && e->r.events && e->cov;
-    if (ok) {
-        memcpy(e->r.inputs, r->inputs, n * sizeof *e->r.inputs);
-        memcpy(e->r.itypes, r->itypes, n);
-        memcpy(e->r.iwidths, r->iwidths, n);
-        memcpy(e->r.events, r->events, (size_t)r->nevents * sizeof *e->r.events);
-        memcpy(e->cov, cov, s->nslots);
-        for (uint32_t i = 0; ok && i < n; i++)
-            if (r->inames && r->inames[i] && !(e->r.inames[i] = strdup(r->inames[i]))) ok = false;
-    }
-    if (!ok) {
+    if (!e->cov || run_result_copy(&e->r, r)) {
         entry_free(e);
         return;
     }
+    memcpy(e->cov, cov, s->nslots);
     e->next = s->div_queue;
     s->div_queue = e;
 }

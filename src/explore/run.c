@@ -37,6 +37,30 @@ void input_vec_release(input_vec *v)
     free(v);
 }
 
+int run_result_copy(run_result *dst, const run_result *src)
+{
+    *dst = *src; /* the scalars; the arrays copied below */
+    uint32_t n = src->ninputs;
+    dst->inputs = malloc((n + 1) * sizeof *dst->inputs);
+    dst->itypes = malloc(n + 1);
+    dst->iwidths = malloc(n + 1);
+    dst->inames = calloc(n + 1, sizeof *dst->inames);
+    dst->events = malloc(((size_t)src->nevents + 1) * sizeof *dst->events);
+    bool ok = dst->inputs && dst->itypes && dst->iwidths && dst->inames && dst->events;
+    if (ok && n) {
+        memcpy(dst->inputs, src->inputs, n * sizeof *dst->inputs);
+        memcpy(dst->itypes, src->itypes, n);
+        memcpy(dst->iwidths, src->iwidths, n);
+    }
+    if (ok && src->nevents) memcpy(dst->events, src->events, (size_t)src->nevents * sizeof *dst->events);
+    if (ok) {
+        for (uint32_t i = 0; ok && i < n; i++)
+            if (src->inames && src->inames[i] && !(dst->inames[i] = strdup(src->inames[i]))) ok = false;
+    }
+    if (!ok) run_result_clear(dst);
+    return ok ? 0 : -1;
+}
+
 void run_result_clear(run_result *r)
 {
     if (!r) return;

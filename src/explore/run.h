@@ -64,5 +64,9 @@ typedef struct run_result {
 
 /* Release everything a run_result owns and zero it. */
 void run_result_clear(run_result *r);
+/* dst = a copy of src that owns its own inputs, types, widths, names and events (the events'
+ * expressions are shared: they belong to the explorer's expression context). 0, or -1 when out
+ * of memory (dst is then zeroed). Release with run_result_clear. */
+int run_result_copy(run_result *dst, const run_result *src);
 
 #endif

@@ -136,31 +136,31 @@ int __wrap_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags, const 
 
 /* ---------------------------------------------------------------- the other fallible calls */
 
-#define PREPARE_FAULT(db, st, tail, sql) \
-    do {                                 \
-        if (fails()) {                   \
-            *(st) = NULL;                \
-            if (tail) *(tail) = (sql);   \
-            fault_message(db);           \
-            return SQLITE_ERROR;         \
-        }                                \
-    } while (0)
+/* Whether this prepare is the injected fault: then no statement, SQLITE_ERROR's message set. */
+static int prepare_fails(sqlite3 *db, sqlite3_stmt **st, const char **tail, const char *sql)
+{
+    if (!fails()) return 0;
+    *st = NULL;
+    if (tail) *tail = sql;
+    fault_message(db);
+    return 1;
+}
 
 int __wrap_sqlite3_prepare(sqlite3 *db, const char *sql, int n, sqlite3_stmt **st, const char **tail)
 {
-    PREPARE_FAULT(db, st, tail, sql);
+    if (prepare_fails(db, st, tail, sql)) return SQLITE_ERROR;
     return __real_sqlite3_prepare(db, sql, n, st, tail);
 }
 
 int __wrap_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **st, const char **tail)
 {
-    PREPARE_FAULT(db, st, tail, sql);
+    if (prepare_fails(db, st, tail, sql)) return SQLITE_ERROR;
     return __real_sqlite3_prepare_v2(db, sql, n, st, tail);
 }
 
 int __wrap_sqlite3_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned flags, sqlite3_stmt **st, const char **tail)
 {
-    PREPARE_FAULT(db, st, tail, sql);
+    if (prepare_fails(db, st, tail, sql)) return SQLITE_ERROR;
     return __real_sqlite3_prepare_v3(db, sql, n, flags, st, tail);
 }
 

@@ -465,10 +465,23 @@ static void window_position(qstate *s, uint32_t me, uint32_t pos)
             m = s->match_ins[k];
             other[0] = s->ins_cells[k];
         }
-        expr *me_first = db_order_le(cx, q, mine, other), *it_first = db_order_le(cx, q, other, mine);
-        before = expr_binary(cx, EXPR_ADD, before, expr_zext(cx, expr_and1(cx, m, expr_not(cx, me_first)), 16));
-        no_later = expr_binary(cx, EXPR_ADD, no_later, expr_zext(cx, expr_and1(cx, m, it_first), 16));
+        db_rt_position_count(q, m, mine, other, &before, &no_later);
     }
+    db_rt_position_at(s, before, no_later, pos);
+}
+
+void db_rt_position_count(const db_query *q, expr *m, const db_val *const *mine, const db_val *const *other,
+                          expr **before, expr **no_later)
+{
+    expr_ctx *cx = rt_cx();
+    expr *me_first = db_order_le(cx, q, mine, other), *it_first = db_order_le(cx, q, other, mine);
+    *before = expr_binary(cx, EXPR_ADD, *before, expr_zext(cx, expr_and1(cx, m, expr_not(cx, me_first)), 16));
+    *no_later = expr_binary(cx, EXPR_ADD, *no_later, expr_zext(cx, expr_and1(cx, m, it_first), 16));
+}
+
+void db_rt_position_at(qstate *s, expr *before, expr *no_later, uint32_t pos)
+{
+    expr_ctx *cx = rt_cx();
     expr *p = expr_const(cx, pos, 16);
     expr *at = expr_and1(cx, expr_cmp(cx, PRED_ULE, before, p), expr_cmp(cx, PRED_ULE, p, no_later));
     if (at->value & 1)

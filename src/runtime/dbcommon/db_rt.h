@@ -178,6 +178,17 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset);
 int64_t db_rt_union_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
                               void *ctx);
 void db_rt_union_row_seen(qstate *s, int64_t id);
+/*
+ * LIMIT/OFFSET in ORDER BY order (db_rows.c): the row just returned, mine (its rows, one per
+ * FROM item), is at position pos of the ordered matches. db_rt_position_count adds one other
+ * candidate, matching when m (width 1) holds, to the 16-bit counts *before (it sorts strictly
+ * before mine) and *no_later (it sorts no later); db_rt_position_at then records before <= pos
+ * <= no_later as an assumption of the run, or counts a model mismatch of s when it is
+ * concretely false.
+ */
+void db_rt_position_count(const db_query *q, expr *m, const db_val *const *mine, const db_val *const *other,
+                          expr **before, expr **no_later);
+void db_rt_position_at(qstate *s, expr *before, expr *no_later, uint32_t pos);
 const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots);
 
 /*

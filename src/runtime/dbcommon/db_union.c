@@ -194,18 +194,10 @@ static void window_position(qstate *s, unsigned me, uint32_t pos)
     for (unsigned c = 0; c < n; c++) {
         if (c == me) continue;
         result_values(q, c, vo);
-        expr *me_first = db_order_le(cx, q, mine, other), *it_first = db_order_le(cx, q, other, mine);
-        before =
-            expr_binary(cx, EXPR_ADD, before, expr_zext(cx, expr_and1(cx, s->match[c], expr_not(cx, me_first)), 16));
-        no_later = expr_binary(cx, EXPR_ADD, no_later, expr_zext(cx, expr_and1(cx, s->match[c], it_first), 16));
+        db_rt_position_count(q, s->match[c], mine, other, &before, &no_later);
     }
     free(vm), free(vo);
-    expr *p = expr_const(cx, pos, 16);
-    expr *at = expr_and1(cx, expr_cmp(cx, PRED_ULE, before, p), expr_cmp(cx, PRED_ULE, p, no_later));
-    if (at->value & 1)
-        db_rt_assume(at);
-    else
-        s->mismatches++;
+    db_rt_position_at(s, before, no_later, pos);
 }
 
 void db_rt_union_row_seen(qstate *s, int64_t id)

@@ -233,28 +233,57 @@ static int bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*
     return sqlite3_bind_text(st, idx, text, n, destructor);
 }
 
-/* A bind whose call is the injected fault fails as a bind of index 0 does (SQLITE_RANGE, with
- * SQLite's own message); otherwise the bind's result, ite(fails, SQLITE_RANGE, rc). */
-#define FALLIBLE_BIND(call, st)                                        \
-    do {                                                               \
-        expr *fails;                                                   \
-        if (db_fault_next(&fails)) {                                   \
-            int frc = sqlite3_bind_null(st, 0);                        \
-            __sym_ret = db_fault_ret(fails, (uint32_t)frc, SQLITE_OK); \
-            return frc;                                                \
-        }                                                              \
-        int rc = call;                                                 \
-        __sym_ret = db_fault_ret(fails, SQLITE_RANGE, (uint32_t)rc);   \
-        return rc;                                                     \
-    } while (0)
+/* Whether this bind is the run's injected fault: then it fails as a bind of index 0 does
+ * (SQLITE_RANGE, with SQLite's own message) and *rc is its result; *fails is the bind's
+ * condition "it fails" either way (bind_result takes it). */
+static bool bind_fault(sqlite3_stmt *st, expr **fails, int *rc)
+{
+    if (!db_fault_next(fails)) return false;
+    *rc = sqlite3_bind_null(st, 0);
+    __sym_ret = db_fault_ret(*fails, (uint32_t)*rc, SQLITE_OK);
+    return true;
+}
 
-int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v) { FALLIBLE_BIND(bind_int32(st, idx, v), st); }
-int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v) { FALLIBLE_BIND(bind_int64(st, idx, v), st); }
-int db_sqlite3_bind_null(sqlite3_stmt *st, int idx) { FALLIBLE_BIND(bind_null(st, idx), st); }
-int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v) { FALLIBLE_BIND(bind_double(st, idx, v), st); }
+/* A bind that ran: its result rc, symbolic in the fault choice: ite(fails, SQLITE_RANGE, rc). */
+static int bind_result(expr *fails, int rc)
+{
+    __sym_ret = db_fault_ret(fails, SQLITE_RANGE, (uint32_t)rc);
+    return rc;
+}
+
+int db_sqlite3_bind_int(sqlite3_stmt *st, int idx, int v)
+{
+    expr *fails;
+    int rc;
+    return bind_fault(st, &fails, &rc) ? rc : bind_result(fails, bind_int32(st, idx, v));
+}
+
+int db_sqlite3_bind_int64(sqlite3_stmt *st, int idx, sqlite3_int64 v)
+{
+    expr *fails;
+    int rc;
+    return bind_fault(st, &fails, &rc) ? rc : bind_result(fails, bind_int64(st, idx, v));
+}
+
+int db_sqlite3_bind_null(sqlite3_stmt *st, int idx)
+{
+    expr *fails;
+    int rc;
+    return bind_fault(st, &fails, &rc) ? rc : bind_result(fails, bind_null(st, idx));
+}
+
+int db_sqlite3_bind_double(sqlite3_stmt *st, int idx, double v)
+{
+    expr *fails;
+    int rc;
+    return bind_fault(st, &fails, &rc) ? rc : bind_result(fails, bind_double(st, idx, v));
+}
+
 int db_sqlite3_bind_text(sqlite3_stmt *st, int idx, const char *text, int n, void (*destructor)(void *))
 {
-    FALLIBLE_BIND(bind_text(st, idx, text, n, destructor), st);
+    expr *fails;
+    int rc;
+    return bind_fault(st, &fails, &rc) ? rc : bind_result(fails, bind_text(st, idx, text, n, destructor));
 }
 
 int db_sqlite3_clear_bindings(sqlite3_stmt *st)
