@@ -109,8 +109,7 @@ static bool group_start(const run_result *r, uint32_t i)
     return !prev || strncmp(prev, name, (size_t)(strchr(b, ']') ? strchr(b, ']') - name : b - name) + 1) != 0;
 }
 
-/* Solve pc[0..npc) plus want as the target; on SAT copy the model into cur. */
-static bool try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur)
+bool explore_try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur)
 {
     pc[npc] = want;
     uint64_t *sol = NULL;
@@ -176,7 +175,7 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
         }
         if (util_now_s() > deadline) queries = MIN_QUERIES; /* out of time: the rest stays as it is */
         if (any && queries >= MIN_QUERIES) *partial = true;
-        bool done = !any || (queries++ < MIN_QUERIES && try_solve(s, pc, npc, all, cur, r->ninputs));
+        bool done = !any || (queries++ < MIN_QUERIES && explore_try_solve(s, pc, npc, all, cur, r->ninputs));
         for (uint32_t i = g; i < ge; i++) {
             uint64_t v[MIN_PREFS];
             unsigned nv = done ? 0 : prefs_of(r, i, cur[i], slot_of(r, i, &slot), v);
@@ -187,8 +186,9 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
                     break;
                 }
                 queries++;
-                if (try_solve(s, pc, npc, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[k], r->iwidths[i])), cur,
-                              r->ninputs))
+                if (explore_try_solve(s, pc, npc,
+                                      expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[k], r->iwidths[i])), cur,
+                                      r->ninputs))
                     break;
             }
             /* later choices keep this one */

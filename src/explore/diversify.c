@@ -74,19 +74,6 @@ void explore_div_queue_kept(explore_state *s, int num, const run_result *r, cons
     s->div_queue = e;
 }
 
-/* Solve pc[0..npc) plus want; on SAT copy the model into cur. */
-static bool try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur)
-{
-    pc[npc] = want;
-    uint64_t *sol = NULL;
-    size_t nsol = 0;
-    bool ok = solver_solve(s->min_solver, pc, npc + 1, cur, ncur, &sol, &nsol) == SOLVE_SAT && sol;
-    if (ok)
-        for (uint32_t j = 0; j < ncur && j < nsol; j++) cur[j] = sol[j];
-    free(sol);
-    return ok;
-}
-
 /* The same user coverage as the queued run's. */
 static bool same_cov(const explore_state *s, const uint8_t *a, const uint8_t *b)
 {
@@ -178,15 +165,15 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
         }
     }
     free(first);
-    bool done = !any || (queries++, try_solve(s, pc, npc, all, cur, r->ninputs));
+    bool done = !any || (queries++, explore_try_solve(s, pc, npc, all, cur, r->ninputs));
     for (uint32_t i = 0; !done && i < r->ninputs; i++) {
         uint64_t v[DIV_PREFS];
         unsigned nv = prefs_of(s, r, cur, bound, i, v);
         for (unsigned k = 0; k < nv && queries < DIV_QUERIES && util_now_s() < deadline; k++) {
             if (cur[i] == v[k]) break;
             queries++;
-            if (try_solve(s, pc, npc, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[k], r->iwidths[i])), cur,
-                          r->ninputs))
+            if (explore_try_solve(s, pc, npc, expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, v[k], r->iwidths[i])),
+                                  cur, r->ninputs))
                 break;
         }
         /* later choices keep this one */

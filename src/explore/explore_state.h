@@ -207,6 +207,10 @@ void explore_db_queue_kept(explore_state *s, int num, const run_result *r);
 void explore_db_minimize_kept(explore_state *s);
 /* Same events (kind, site, outcome) and the same ending (db_minimize.c). */
 bool explore_same_path(const run_result *a, const run_result *b);
+/* Solve pc[0..npc) plus want (pc has room for one more constraint: pc[npc] is overwritten) with
+ * s->min_solver, which must exist; on SAT copy the model's first ncur values into cur (inputs in
+ * test-vector order) and return true (db_minimize.c; also used by diversify.c). */
+bool explore_try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur);
 /*
  * Input diversification (diversify.c): explore_div_queue_kept remembers kept test num, its run r
  * and the coverage bytes cov of that run (copied) when o->diversify_prefs is set and the run
