@@ -269,6 +269,9 @@ static void test_models_pruned_and_redirected(void **state)
     assert_false(defined_in_instrumented("__sym_model_snprintf"));
     assert_false(defined_in_instrumented("__sym_model_strtoul"));
     assert_false(defined_in_instrumented("__sym_model_strlen")); /* the program has its own */
+    /* each of these calls the real X for its concrete result: that call must not keep it */
+    assert_false(defined_in_instrumented("__sym_model_fopen"));
+    assert_false(defined_in_instrumented("__sym_model_fstat"));
     char path[160];
     snprintf(path, sizeof path, "%s/instrumented.bc", dir);
     LLVMMemoryBufferRef buf;
@@ -284,6 +287,27 @@ static void test_models_pruned_and_redirected(void **state)
     LLVMDisposeModule(m);
     LLVMContextDispose(cx);
     /* 42 + (2 + 100) + 1000 - 1144 = 0 */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* A model's call of another libc function is redirected to that function's model, so it
+ * keeps it: strtof's model calls strtod, whose model (which calls the real strtod) stays. */
+static void test_model_keeps_the_models_it_calls(void **state)
+{
+    if (runtime_missing()) skip();
+    build_stats st;
+    char *err = NULL;
+    if (build_text("#include <stdlib.h>\n"
+                   "int main(void) { return strtof(\"2.5\", 0) == 2.5f ? 0 : 1; }\n",
+                   &st, &err))
+        fail_msg("build failed: %s", err);
+    assert_true(defined_in_instrumented("__sym_model_strtof"));
+    assert_true(defined_in_instrumented("__sym_model_strtod"));
+    assert_false(defined_in_instrumented("__sym_model_fopen"));
     char cmd[512];
     snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
     int status = system(cmd);
@@ -315,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_concrete_clones, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_clones_with_input_callbacks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_models_pruned_and_redirected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_keeps_the_models_it_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
         cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),
