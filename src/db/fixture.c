@@ -144,7 +144,8 @@ char *db_fixture_sql_by(const db_schema *s, const db_limits *l, const uint64_t *
     if (!bad && fault) /* db:fault (db_fault.c): the replay makes the same call fail */
         bad = append(&out, &len,
                      DB_FAULT_COMMENT ": the program's database call number %llu (counting opens, prepares, "
-                                      "binds, first steps, execs, connects and queries) fails\n",
+                                      "binds, first steps, execs, connects and queries; a libpq query counts "
+                                      "twice: an error result, then no result) fails\n",
                      (unsigned long long)fault);
     size_t off = 0;
     for (int ti = 0; !bad && ti < s->ntables; ti++) {

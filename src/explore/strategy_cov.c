@@ -11,10 +11,13 @@
  *   tier 0  its coverage slot (candidate_slot) is not covered yet
  *   tier 1  the crash side of a safety check (BK_CHECK direction 1): may reveal an error; the
  *           failing side of an injected database fault (BK_FAULT direction 1) whose location
- *           (the branch site executed before the call, and which call after it) no fault was
+ *           (the branch direction taken before the call, and which call after it) no fault was
  *           handed out at yet: the program's handling of that failure is probably not covered
- *   tier 2  everything else (covered slot, or no slot of its own)
- *   tier 3  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
+ *   tier 2  a fault of the same kind whose failure is a NULL result (BK_FAULT_NULL: libpq's
+ *           statements), at a location no such fault was handed out at yet: programs test
+ *           for NULL less often than for an error status, so these come after tier 1
+ *   tier 3  everything else (covered slot, or no slot of its own)
+ *   tier 4  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
  *           same rows come from asking for the absent slot first
  * then shallower depth (shorter path condition, cheaper query), then older.
  *
@@ -58,10 +61,11 @@ static uint8_t cov_tier(const cov *c, const tree_node *node, int dir)
     uint32_t slot = candidate_slot(node, dir);
     if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot))) return 0;
     if (node->kind == BK_CHECK && dir == 1) return 1;
-    if (node->kind == BK_FAULT && dir == 1 && !ptrmap_get(&c->fault_sites, fault_key(node))) return 1;
+    if (node->kind == BK_FAULT && dir == 1 && !ptrmap_get(&c->fault_sites, fault_key(node)))
+        return node->arg & BK_FAULT_NULL ? 2 : 1;
     if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
-        return 3; /* a second "one more row" past an absent slot: the first one comes before */
-    return 2;
+        return 4; /* a second "one more row" past an absent slot: the first one comes before */
+    return 3;
 }
 
 static void cov_add(strategy *s, tree_node *node, int dir)
@@ -83,7 +87,7 @@ static bool cov_next(strategy *s, candidate *out)
             const cov_item *top = heap_top(&c->h);
             if (top && cov_before(top, &it) && heap_push(&c->h, &it) == 0) continue;
         }
-        if (it.node->kind == BK_FAULT && it.dir == 1) /* out of memory: the next ones keep tier 1 */
+        if (it.node->kind == BK_FAULT && it.dir == 1) /* out of memory: the next ones keep their tier */
             (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
         *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
         return true;

@@ -119,13 +119,16 @@ typedef enum branch_kind {
                        slot lies past the first absent one (its true side repeats "one more row": tried last) */
     BK_FAULT,      /* an injected fault (src/runtime/dbcommon/db_fault.c): cond = "this database call fails"
                       (db:fault == its number); taken = cond's value; direction 1 runs the program's handling
-                      of the failure. site = 0 always; arg = the last branch site executed << 12 | which
-                      fallible call after it (1, 2, ...): the call's approximate location */
+                      of the failure. site = 0 always; arg = the last coverage slot reached (a branch
+                      site and its direction) << 12 | which
+                      fallible call after it (1, 2, ..., 11 bits): the call's approximate location, |
+                      BK_FAULT_NULL when the failure is a NULL result (libpq's statements) */
     BK_KIND_COUNT
 } branch_kind;
 
 #define BK_ROW_INSERTED 0x8000u
 #define BK_ROW_BEYOND 0x4000u
+#define BK_FAULT_NULL 0x800u /* BK_FAULT arg: the failure is "no result at all" (a NULL PGresult) */
 
 typedef enum rec_type {
     REC_EXPR = 1, /* e: expression definition */

@@ -283,14 +283,15 @@ static void test_cov_tiers(void **state)
 }
 
 /* An injected fault's failing side (BK_FAULT direction 1) is tier 1 the first time its location (site, which call
- * after it) is handed out, tier 2 after: two faults at one location, one at another, a covered branch. */
+ * after it) is handed out, tier 3 after; a NULL-result fault (BK_FAULT_NULL) at a fresh location is tier 2: two
+ * faults after one site (the second a NULL result), one fault after another, two covered branches. */
 static void test_cov_fault_tier(void **state)
 {
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("cov", 0, covered_cb, w);
     sym_event e[5] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_FAULT, 0, 0, 1 << 12 | 1, w->c),
-                      ev(BK_FAULT, 0, 0, 1 << 12 | 2, w->c), ev(BK_BRANCH, 1, 2, 2, w->c),
+                      ev(BK_FAULT, 0, 0, 1 << 12 | BK_FAULT_NULL | 2, w->c), ev(BK_BRANCH, 1, 2, 2, w->c),
                       ev(BK_FAULT, 0, 0, 2 << 12 | 1, w->c)};
     w->cov[0] = w->cov[1] = w->cov[2] = w->cov[3] = 1;
     tree_insert_result res;
@@ -299,15 +300,16 @@ static void test_cov_fault_tier(void **state)
     memcpy(p, res.path, sizeof p);
     candidate c[8];
     assert_int_equal(drain(s, c, 8), 5);
-    /* tier 1, shallowest first: the three faults (each location once) */
+    /* tier 1, shallowest first: the two error faults (each location once); tier 2: the NULL result */
     assert_ptr_equal(c[0].node, p[1]);
     assert_int_equal(c[0].dir, 1);
-    assert_ptr_equal(c[1].node, p[2]);
-    assert_ptr_equal(c[2].node, p[4]);
-    /* tier 2: the covered branches */
+    assert_ptr_equal(c[1].node, p[4]);
+    assert_ptr_equal(c[2].node, p[2]);
+    assert_int_equal(c[2].dir, 1);
+    /* tier 3: the covered branches */
     assert_ptr_equal(c[3].node, p[0]);
     assert_ptr_equal(c[4].node, p[3]);
-    /* a second run reaching the first fault's location on another path: tier 2 now, behind a new uncovered branch */
+    /* a second run reaching the first fault's location on another path: tier 3 now, behind a new uncovered branch */
     sym_event e2[3] = {ev(BK_BRANCH, 0, 1, 0, w->c), ev(BK_FAULT, 0, 0, 1 << 12 | 1, w->c),
                        ev(BK_BRANCH, 1, 3, 4, w->c)};
     assert_int_equal(tree_insert(t, e2, 3, NULL, p[0], 0, add_cb, s, &res), 0);

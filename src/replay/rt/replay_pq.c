@@ -315,6 +315,7 @@ void __wrap_PQfinish(PGconn *conn)
 PGresult *__wrap_PQexec(PGconn *conn, const char *query)
 {
     if (fails()) return fault_result(conn);
+    if (fails()) return NULL; /* the second way a statement fails (db_fault_null_node) */
     conn_ent *ce = fake(conn);
     return ce ? statement(ce, query) : __real_PQexec(conn, query);
 }
@@ -323,6 +324,7 @@ PGresult *__wrap_PQexecParams(PGconn *conn, const char *command, int nparams, co
                               const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     if (fails()) return fault_result(conn);
+    if (fails()) return NULL;
     conn_ent *ce = fake(conn);
     return ce ? statement(ce, command)
               : __real_PQexecParams(conn, command, nparams, types, values, lengths, formats, result_format);
@@ -348,6 +350,7 @@ PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
                                 const int *lengths, const int *formats, int result_format)
 {
     if (fails()) return fault_result(conn);
+    if (fails()) return NULL;
     conn_ent *ce = fake(conn);
     if (!ce) return __real_PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     const char *sql = NULL;

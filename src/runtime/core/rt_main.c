@@ -24,6 +24,7 @@ static volatile uint32_t dummy_site;
 uint8_t *__sym_cov = dummy_cov;
 uint32_t __sym_cov_cap;
 volatile uint32_t *__sym_last_site = &dummy_site;
+uint32_t __sym_last_slot;
 
 static uintptr_t load_base; /* dlpi_addr of the main program, for position-independent pcs */
 static uintptr_t stack_top; /* a frame of rt_init: the program's frames of interest are below it */

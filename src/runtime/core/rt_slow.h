@@ -25,6 +25,9 @@ extern symx __sym_ret;
 /* Points at the trace header's last_site (or at a private dummy when there is no
  * trace to write, e.g. in a child of __sym_fork). Never NULL. */
 extern volatile uint32_t *__sym_last_site;
+/* The coverage slot of the last branch direction or switch destination taken in this run
+ * (0 before any): a branch site and which way it went. Private to the run, not in the trace. */
+extern uint32_t __sym_last_slot;
 /* Non-zero once any symbolic byte was ever stored in shadow memory in this run:
  * until then every load is concrete and every concrete store/copy has nothing to clear.
  * It must never go back to 0 within a run (only rt_shadow_reset, at the start of a run,

@@ -27,7 +27,7 @@
 static expr *fault;                  /* F (16 bits), NULL: faults off (SYMPATH_DB_FAULTS=0) or no fixture */
 static uint64_t counted;             /* fallible calls so far in this run */
 static int held;                     /* > 0 inside sqlite3_exec/get_table, whose inner calls are not the program's */
-static uint32_t at_site, since_site; /* the last branch site before the call, fallible calls since it */
+static uint32_t at_slot, since_slot; /* the last branch direction taken before the call, fallible calls since it */
 
 void db_fault_init(expr *f)
 {
@@ -42,8 +42,8 @@ bool db_fault_next(expr **fails)
     *fails = NULL;
     if (!fault || held || db_rt.state != 1) return false;
     uint64_t j = ++counted;
-    if (*__sym_last_site != at_site || j == 1) at_site = *__sym_last_site, since_site = 0;
-    since_site++;
+    if (__sym_last_slot != at_slot || j == 1) at_slot = __sym_last_slot, since_slot = 0;
+    since_slot++;
     uint64_t f = fault->value & 0xffff;
     if ((f && f < j) || j > 0xffff) return false; /* this run's fault is past (or out of range) */
     expr_ctx *cx = rt_cx();
@@ -51,17 +51,23 @@ bool db_fault_next(expr **fails)
     return f == j;
 }
 
-bool db_fault_node(void)
+/* One fallible call as a node; null_result: the failure is a NULL result (arg's BK_FAULT_NULL). */
+static bool fault_node(uint32_t kind)
 {
     expr *fails;
     bool f = db_fault_next(&fails);
     /* site 0 (the tree matches events by kind and site; the last branch site executed also
      * moves with concrete branches, which would make two runs of one symbolic path differ);
-     * arg, the call's approximate location for the search strategy: the last branch site
-     * and which fallible call after it this is */
-    if (fails) rt_trace_event(BK_FAULT, 0, f, fails, at_site << 12 | (since_site & 0xfff));
+     * arg, the call's approximate location for the search strategy: the last branch direction
+     * taken (its coverage slot: the site alone would make `if (found) f(); g();` one location
+     * for f's first call and g's) and which fallible call after it this is */
+    if (fails) rt_trace_event(BK_FAULT, 0, f, fails, at_slot << 12 | kind | (since_slot & 0x7ff));
     return f;
 }
+
+bool db_fault_node(void) { return fault_node(0); }
+
+bool db_fault_null_node(void) { return fault_node(BK_FAULT_NULL); }
 
 expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other)
 {

@@ -109,12 +109,16 @@ void db_rt_setup_with(int (*build)(void));
  * result when it did not fail, and its success value (SQLITE_OK, ...) when it did, so that
  * the program's test of the result is a branch in both runs. db_fault_node is db_fault_next for a call that records events before the
  * program sees its result: the choice is a node of the path (BK_FAULT on "F == j") and
- * the result concrete. db_fault_hold(+1/-1) brackets sqlite3_exec/get_table, whose inner
+ * the result concrete. db_fault_null_node is the same for a second way the call can fail,
+ * with no result at all (libpq's PQexec & co. return NULL when out of memory or when the
+ * command cannot be sent): the node's arg carries BK_FAULT_NULL, which the search tries
+ * after the other faults. db_fault_hold(+1/-1) brackets sqlite3_exec/get_table, whose inner
  * prepare/step calls are not counted (the replay counts the one exec call).
  */
 void db_fault_init(expr *f);
 bool db_fault_next(expr **fails);
 bool db_fault_node(void);
+bool db_fault_null_node(void);
 expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other);
 void db_fault_hold(int delta);
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */

@@ -376,6 +376,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
                      const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* rows arrive with the result: a node */
+    if (db_fault_null_node()) return NULL;                          /* the command is not sent */
     return exec_fixture(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
@@ -416,6 +417,7 @@ PGresult *db_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const
                               const int *lengths, const int *formats, int result_format)
 {
     if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* as db_pq_exec */
+    if (db_fault_null_node()) return NULL;
     pq_prep *p = db_rt.state == 1 ? find_prep(conn, name) : NULL;
     if (!p || !p->sql) return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     return exec_fixture(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,

@@ -22,7 +22,7 @@ int main(void)
     char query[256];
     snprintf(query, sizeof query, "SELECT * FROM books WHERE inventory > %d AND subject LIKE 'CS%%'", inv);
     PGresult *res = PQexec(conn, query);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+    if (res == NULL || PQresultStatus(res) != PGRES_TUPLES_OK) { /* NULL: the command was not sent */
         printf("query failed: %s", PQerrorMessage(conn));
         PQclear(res);
         PQfinish(conn);
