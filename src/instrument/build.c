@@ -400,6 +400,7 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     B.cx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(B.cx, on_diag, &B);
     if (front_end(&B, err)) goto done;
+    int pq_null_tested = pq_result_null_tested(B.m); /* the program's code only */
     nondet_result nd;
     char *nd_path = util_strf("%s/nondet.bc", o->work_dir);
     int nd_rc = nd_path ? define_nondet_inputs(B.m, nd_path, &nd, err) : -1;
@@ -429,6 +430,10 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
      * libsqlite3 and libpg_query, which fixture mode's SQL layer (src/db) uses. */
     int uses_pq = uses_libpq(B.m);
     if (uses_pq && link_models(&B, "pq_models.bc", err)) goto done;
+    if (uses_pq && add_pq_null_flag(B.m, pq_null_tested)) {
+        *err = util_strf("cannot add %s to the module", PQ_NULL_FLAG);
+        goto done;
+    }
 
     if (!posix) { /* the start-up wrapper of the symbolic command line is not wanted */
         LLVMValueRef w = LLVMGetNamedFunction(B.m, POSIX_MAIN);

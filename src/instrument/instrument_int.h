@@ -79,6 +79,21 @@ int model_is_libc_when_concrete(const char *name);
  * *removed receives the count. Always returns 0. */
 int prune_unused_models(LLVMModuleRef m, const char *const *names, size_t n, const char *keep, uint32_t *removed);
 
+/* ---- NULL results of libpq (pq_null.c) ---- */
+
+/* The global the runtime reads (weak, 32 bits): 1 when the program tests a PGresult pointer
+ * against NULL, so that injected faults may also make a statement return NULL. */
+#define PQ_NULL_FLAG "__sym_pq_null_tested"
+
+/* 1 when some function of m compares a `struct pg_result *` with NULL (an icmp with a null
+ * constant; typed pointers, LLVM 14), else 0. Call it on the program's own module, before
+ * the models are linked. */
+int pq_result_null_tested(LLVMModuleRef m);
+
+/* Define PQ_NULL_FLAG in m as a constant 32-bit `tested` (0 or 1). Returns 0, or -1 when
+ * LLVM cannot add the global. */
+int add_pq_null_flag(LLVMModuleRef m, int tested);
+
 /* ---- global objects (objects.c) ---- */
 
 /* Add to m the globals `__sym_objects` ({i8* start, i64 bytes} per global variable

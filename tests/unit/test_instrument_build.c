@@ -193,6 +193,26 @@ static int defined_in_instrumented(const char *name)
     return defined;
 }
 
+/* The value of the 32-bit constant global `name` in instrumented.bc, or -1 when it is absent. */
+static long long global_in_instrumented(const char *name)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/instrumented.bc", dir);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
+        fail_msg("cannot read %s: %s", path, msg ? msg : "?");
+    LLVMContextRef cx = LLVMContextCreate();
+    LLVMModuleRef m;
+    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+    long long v = g && LLVMGetInitializer(g) ? (long long)LLVMConstIntGetZExtValue(LLVMGetInitializer(g)) : -1;
+    LLVMDisposeModule(m);
+    LLVMContextDispose(cx);
+    return v;
+}
+
 /* helper and twice are input-free (helper's address is taken, but it reads no input,
  * so it is a harmless callback); reader reads an input, apply calls through a pointer. */
 static const char *const clone_prog = "#include <sympath.h>\n"
@@ -315,6 +335,32 @@ static void test_model_keeps_the_models_it_calls(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A program using libpq says whether it tests a PGresult pointer against NULL (then injected
+ * faults may return NULL from a statement): !r in a helper counts, r compared with another
+ * result does not. */
+static void test_pq_null_flag(void **state)
+{
+    if (runtime_missing()) skip();
+    build_stats st;
+    char *err = NULL;
+    const char *head = "#include <libpq-fe.h>\n#include <stddef.h>\n";
+    char prog[1024];
+    snprintf(prog, sizeof prog,
+             "%sstatic int bad(const PGresult *r) { return %s; }\n"
+             "int main(void) { PGconn *c = PQconnectdb(\"\"); PGresult *r = PQexec(c, \"SELECT 1\");\n"
+             "  int b = bad(r); PQclear(r); PQfinish(c); return b; }\n",
+             head, "!r || PQresultStatus(r) != PGRES_TUPLES_OK");
+    if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
+    assert_int_equal(global_in_instrumented("__sym_pq_null_tested"), 1);
+    snprintf(prog, sizeof prog,
+             "%sstatic PGresult *last;\nstatic int bad(const PGresult *r) { return %s; }\n"
+             "int main(void) { PGconn *c = PQconnectdb(\"\"); PGresult *r = PQexec(c, \"SELECT 1\");\n"
+             "  int b = bad(r); PQclear(r); PQfinish(c); return b; }\n",
+             head, "r == last || PQresultStatus(r) != PGRES_TUPLES_OK");
+    if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
+    assert_int_equal(global_in_instrumented("__sym_pq_null_tested"), 0);
+}
+
 /* A callback that reads an input may run while a copy runs (uninstrumented code calls
  * it): then no function is input-free. */
 static void test_no_clones_with_input_callbacks(void **state)
@@ -340,6 +386,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_clones_with_input_callbacks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_models_pruned_and_redirected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_keeps_the_models_it_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pq_null_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
         cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),

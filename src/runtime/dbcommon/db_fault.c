@@ -67,7 +67,12 @@ static bool fault_node(uint32_t kind)
 
 bool db_fault_node(void) { return fault_node(0); }
 
-bool db_fault_null_node(void) { return fault_node(BK_FAULT_NULL); }
+bool db_fault_null_node(bool offered)
+{
+    if (offered) return fault_node(BK_FAULT_NULL);
+    expr *fails;
+    return db_fault_next(&fails); /* counted all the same: the numbering never depends on the program */
+}
 
 expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other)
 {

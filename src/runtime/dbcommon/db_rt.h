@@ -112,13 +112,14 @@ void db_rt_setup_with(int (*build)(void));
  * the result concrete. db_fault_null_node is the same for a second way the call can fail,
  * with no result at all (libpq's PQexec & co. return NULL when out of memory or when the
  * command cannot be sent): the node's arg carries BK_FAULT_NULL, which the search tries
- * after the other faults. db_fault_hold(+1/-1) brackets sqlite3_exec/get_table, whose inner
+ * after the other faults; with offered false (the program never tests a result against
+ * NULL) the call is counted but no node is recorded. db_fault_hold(+1/-1) brackets sqlite3_exec/get_table, whose inner
  * prepare/step calls are not counted (the replay counts the one exec call).
  */
 void db_fault_init(expr *f);
 bool db_fault_next(expr **fails);
 bool db_fault_node(void);
-bool db_fault_null_node(void);
+bool db_fault_null_node(bool offered);
 expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other);
 void db_fault_hold(int delta);
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */

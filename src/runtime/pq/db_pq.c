@@ -365,6 +365,11 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     return r;
 }
 
+/* 1 (instrument/pq_null.c) when the program compares a PGresult pointer with NULL: only then
+ * is a NULL result a fault worth a run. Weak: absent, nothing is offered. */
+extern const int __sym_pq_null_tested __attribute__((weak));
+static bool null_tested(void) { return &__sym_pq_null_tested && __sym_pq_null_tested; }
+
 static pq_prep *find_prep(const PGconn *conn, const char *name)
 {
     for (pq_prep *p = preps; p; p = p->next)
@@ -376,7 +381,7 @@ PGresult *db_pq_exec(PGconn *conn, const char *sql, bool with_params, int nparam
                      const char *const *values, const int *lengths, const int *formats, int result_format)
 {
     if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* rows arrive with the result: a node */
-    if (db_fault_null_node()) return NULL;                          /* the command is not sent */
+    if (db_fault_null_node(null_tested())) return NULL;             /* the command is not sent */
     return exec_fixture(conn, sql, with_params, nparams, types, values, lengths, formats, result_format);
 }
 
@@ -417,7 +422,7 @@ PGresult *db_pq_exec_prepared(PGconn *conn, const char *name, int nparams, const
                               const int *lengths, const int *formats, int result_format)
 {
     if (db_fault_node()) return db_pq_fault_result(conn, NULL, -1); /* as db_pq_exec */
-    if (db_fault_null_node()) return NULL;
+    if (db_fault_null_node(null_tested())) return NULL;
     pq_prep *p = db_rt.state == 1 ? find_prep(conn, name) : NULL;
     if (!p || !p->sql) return PQexecPrepared(conn, name, nparams, values, lengths, formats, result_format);
     return exec_fixture(conn, p->sql, true, nparams, nparams <= p->nparams ? p->types : NULL, values, lengths, formats,
