@@ -52,6 +52,16 @@ typedef struct db_key {
     int cols[8]; /* column indexes */
 } db_key;
 
+/* A FOREIGN KEY of two to eight columns (a one-column key is db_column.fk_table/fk_column): a
+ * fixture row whose key columns are all non-NULL has a present row of ref_table holding the same
+ * values in ref_cols (SQL's MATCH SIMPLE: a NULL in the key exempts the row). */
+typedef struct db_fkey {
+    int ncols;
+    int cols[8];     /* the key's columns in this table */
+    int ref_table;   /* the referenced table's index */
+    int ref_cols[8]; /* the referenced columns, in the same order */
+} db_fkey;
+
 /* A CHECK constraint (column or table level) of a table (src/db/check.c). */
 typedef struct db_check {
     char *text;         /* the expression as declared (between the parentheses) */
@@ -69,13 +79,17 @@ typedef struct db_table {
     db_key *keys;
     int nchecks; /* CHECK constraints, in declaration order */
     db_check *checks;
+    int nfkeys; /* composite FOREIGN KEYs (owned) */
+    db_fkey *fkeys;
 } db_table;
 
 typedef struct db_schema {
     int ntables;
     db_table *tables;
     char *ddl; /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
-    int nignored; /* constraints not turned into fixture constraints (untranslatable CHECK, composite FOREIGN KEY, defaults) */
+    /* constraints not turned into fixture constraints (untranslatable CHECK, FOREIGN KEY to an unknown table or of
+     * more than 8 columns, defaults) */
+    int nignored;
     char **ignored; /* their descriptions */
 } db_schema;
 

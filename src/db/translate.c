@@ -1152,6 +1152,22 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), exists));
         }
     }
+    for (int k = 0; k < t->nfkeys; k++) { /* composite FOREIGN KEY: a parent row holds the same values */
+        const db_fkey *fk = &t->fkeys[k];
+        const db_table *p = &s->tables[fk->ref_table];
+        expr *any_null = zero(cx), *exists = zero(cx);
+        for (int i = 0; i < fk->ncols; i++) any_null = or1(cx, any_null, row[fk->cols[i]].null);
+        for (unsigned j = 0; j < l->rows; j++) {
+            const db_val *prow = &cells[fk->ref_table][(size_t)j * p->ncols];
+            expr *match = expr_cmp(cx, PRED_ULT, expr_const(cx, j, 8), counts[fk->ref_table]);
+            for (int i = 0; i < fk->ncols; i++) {
+                const db_val *pv = &prow[fk->ref_cols[i]];
+                match = expr_and1(cx, match, expr_and1(cx, expr_not(cx, pv->null), val_eq(cx, &row[fk->cols[i]], pv)));
+            }
+            exists = or1(cx, exists, match);
+        }
+        c = expr_and1(cx, c, or1(cx, any_null, exists));
+    }
     if (t->rowid_alias >= 0 && slot > 0) {
         /* INTEGER PRIMARY KEY: increasing with the slot, so that a full scan (rowid order)
          * returns the rows in slot order and the order is not left to the solver */

@@ -25,8 +25,8 @@ static void make_tables(void)
                      "small smallint, big bigint, ok boolean, price numeric(10,2), ratio double precision, born date)");
     pg_exec_ok(conn, "CREATE TABLE books(isbn bigint, ed int, author int REFERENCES authors(id), title text, "
                      "far int REFERENCES other.far(id), PRIMARY KEY (isbn, ed))");
-    pg_exec_ok(conn, "CREATE TABLE reviews(isbn bigint, ed int, stars int NOT NULL, "
-                     "FOREIGN KEY (isbn, ed) REFERENCES books(isbn, ed))");
+    pg_exec_ok(conn, "CREATE TABLE reviews(isbn bigint, ed int, stars int NOT NULL, at timestamptz, "
+                     "FOREIGN KEY (isbn, ed) REFERENCES books(isbn, ed) ON DELETE CASCADE)");
 }
 
 static void test_read_schema(void **st)
@@ -78,6 +78,12 @@ static void test_read_schema(void **st)
     assert_int_equal(tb->cols[2].fk_column, 0);
     assert_int_equal(tb->cols[4].fk_table, -1);
     assert_true(tb->cols[0].notnull && tb->cols[1].notnull); /* key columns */
+    const db_table *tr = &s->tables[db_table_index(s, "reviews")];
+    assert_int_equal(tr->nfkeys, 1); /* the composite foreign key */
+    assert_int_equal(tr->fkeys[0].ref_table, b);
+    assert_int_equal(tr->fkeys[0].ref_cols[1], 1);
+    assert_int_equal(tr->cols[3].date, DB_DATE_DATETIME); /* timestamptz: the text before its zone */
+    assert_non_null(strstr(pg, "ON DELETE CASCADE DEFERRABLE"));
     /* the PostgreSQL DDL recreates the tables in a fresh schema; fixture rows go in with their ctids */
     assert_non_null(strstr(pg, "\"price\" numeric(10,2)"));
     assert_non_null(strstr(pg, "DEFERRABLE INITIALLY DEFERRED"));

@@ -157,6 +157,34 @@ static void test_fixture_layout_and_sql(void **state)
 
 /* Slot constraints under concrete assignments: NOT NULL, UNIQUE, increasing INTEGER
  * PRIMARY KEY, FOREIGN KEY, text shape. */
+/* Symbols for every table's row count and every slot's cells, in test-vector order (a count, then per
+ * slot and column a NULL flag and the value: 64 bits, or a length and l->text bytes from bytes[]). */
+static void symbolic_cells(expr_ctx *cx, const db_schema *s, const db_limits *l, expr **counts, db_val **cells,
+                           expr **bytes)
+{
+    size_t nb = 0;
+    uint32_t sym = 0;
+    for (int t = 0; t < s->ntables; t++) {
+        const db_table *tb = &s->tables[t];
+        counts[t] = expr_symbol(cx, sym++, 8, 0);
+        cells[t] = calloc((size_t)l->rows * tb->ncols, sizeof **cells);
+        for (unsigned k = 0; k < l->rows; k++)
+            for (int c = 0; c < tb->ncols; c++) {
+                db_val *v = &cells[t][k * tb->ncols + c];
+                v->null = expr_symbol(cx, sym++, 1, 0);
+                if (db_column_is_text(&tb->cols[c])) {
+                    v->is_text = true;
+                    v->len = expr_symbol(cx, sym++, 8, 0);
+                    v->nbytes = l->text;
+                    v->bytes = bytes + nb;
+                    for (unsigned i = 0; i < l->text; i++) bytes[nb++] = expr_symbol(cx, sym++, 8, 0);
+                } else {
+                    v->v = expr_symbol(cx, sym++, 64, 0);
+                }
+            }
+    }
+}
+
 static void test_slot_constraints(void **state)
 {
     db_schema *s = NULL;
@@ -167,27 +195,7 @@ static void test_slot_constraints(void **state)
     expr *counts[3];
     db_val *cells[3];
     expr *bytes[64];
-    size_t nb = 0;
-    uint32_t sym = 0;
-    for (int t = 0; t < 3; t++) {
-        const db_table *tb = &s->tables[t];
-        counts[t] = expr_symbol(cx, sym++, 8, 0);
-        cells[t] = calloc((size_t)l.rows * tb->ncols, sizeof **cells);
-        for (unsigned k = 0; k < l.rows; k++)
-            for (int c = 0; c < tb->ncols; c++) {
-                db_val *v = &cells[t][k * tb->ncols + c];
-                v->null = expr_symbol(cx, sym++, 1, 0);
-                if (db_column_is_text(&tb->cols[c])) {
-                    v->is_text = true;
-                    v->len = expr_symbol(cx, sym++, 8, 0);
-                    v->nbytes = l.text;
-                    v->bytes = bytes + nb;
-                    for (unsigned i = 0; i < l.text; i++) bytes[nb++] = expr_symbol(cx, sym++, 8, 0);
-                } else {
-                    v->v = expr_symbol(cx, sym++, 64, 0);
-                }
-            }
-    }
+    symbolic_cells(cx, s, &l, counts, cells, bytes);
     /* symbol indexes: users count 0; slot 0: id null 1, id 2, name null 3, len 4, bytes 5-7,
      * age null 8, age 9; slot 1: 10..18; orders count 19; slot 0: oid null 20, oid 21,
      * user null 22, user 23, ... */
@@ -225,6 +233,53 @@ static void test_slot_constraints(void **state)
     db_schema_free(s);
 }
 
+/* A FOREIGN KEY of two columns (in another order than the parent's key, and one naming no column):
+ * read as one key, and a child row needs a present parent row with both values equal unless a key
+ * column is NULL. */
+static void test_composite_foreign_key(void **state)
+{
+    (void)state;
+    static const char *ddl = "CREATE TABLE parent (a INT, b INT, PRIMARY KEY (a, b));\n"
+                             "CREATE TABLE child (id INTEGER PRIMARY KEY, x INT, y INT,\n"
+                             "    FOREIGN KEY (y, x) REFERENCES parent (b, a) ON DELETE CASCADE,\n"
+                             "    FOREIGN KEY (x, y) REFERENCES parent);\n";
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl(ddl, &s, &err), 0);
+    assert_int_equal(s->nignored, 0);
+    const db_table *c = &s->tables[1];
+    assert_int_equal(c->nfkeys, 2);
+    assert_int_equal(c->cols[1].fk_table, -1); /* no single-column reference */
+    for (int k = 0; k < 2; k++) {
+        const db_fkey *fk = &c->fkeys[k];
+        assert_int_equal(fk->ncols, 2);
+        assert_int_equal(fk->ref_table, 0);
+        for (int i = 0; i < 2; i++) assert_int_equal(fk->ref_cols[i], fk->cols[i] - 1); /* x -> a, y -> b */
+    }
+    db_limits l = {2, 3};
+    expr_ctx *cx = expr_ctx_new();
+    expr *counts[2];
+    db_val *cells[2];
+    expr *bytes[1];
+    symbolic_cells(cx, s, &l, counts, cells, bytes);
+    /* symbols: parent count 0; slot 0: a null 1, a 2, b null 3, b 4; slot 1: 5..8; child count 9;
+     * slot 0: id null 10, id 11, x null 12, x 13, y null 14, y 15 */
+    expr *c0 = db_slot_constraints(cx, s, &l, 1, 0, counts, cells);
+    uint64_t in[32] = {0};
+    in[0] = 2, in[2] = 1, in[4] = 2, in[6] = 3, in[8] = 4; /* parents (1, 2) and (3, 4) */
+    in[9] = 1, in[11] = 1, in[13] = 3, in[15] = 4;         /* child (3, 4) */
+    assert_int_equal(expr_eval(c0, in, 32), 1);
+    in[15] = 2; /* (3, 2): each value has a parent, not the pair */
+    assert_int_equal(expr_eval(c0, in, 32), 0);
+    in[14] = 1, in[15] = 0; /* y NULL: exempt */
+    assert_int_equal(expr_eval(c0, in, 32), 1);
+    in[14] = 0, in[15] = 4, in[0] = 1; /* (3, 4) is in slot 1, absent */
+    assert_int_equal(expr_eval(c0, in, 32), 0);
+    for (int t = 0; t < 2; t++) free(cells[t]);
+    expr_ctx_free(cx);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_database_file_read_only),
         cmocka_unit_test(test_fixture_layout_and_sql),
         cmocka_unit_test(test_slot_constraints),
+        cmocka_unit_test(test_composite_foreign_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
