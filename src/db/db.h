@@ -357,10 +357,13 @@ typedef struct db_query {
     bool nullable[DB_MAX_FROM];
     db_sexpr *on[DB_MAX_FROM];
     /* subqueries in WHERE: their tables, as sub items DB_MAX_FROM + j of DBX_COLUMN.from */
-    /* GROUP BY (one table): the key columns of FROM item 0; result columns are keys or
-     * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
+    /* GROUP BY: the key columns of the FROM items or expressions; result columns are keys (or the same
+     * expression as a key) or aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
     int ngroup;
-    int group_from[4], group_col[4]; /* FROM item and column of each key */
+    int group_from[4], group_col[4]; /* FROM item and column of each key (-1, -1 for an expression key) */
+    /* a key that is an expression of the row (GROUP BY strftime('%Y-%m', day), also by a result column's
+     * alias or position): compared by its value (db_group_eq); NULL for a plain column key */
+    db_sexpr *group_expr[4];
     bool distinct;    /* SELECT DISTINCT of one table's columns: ngroup/group_col are its result columns; result
                          rows map back to their groups by value (no hidden column can be added) */
     db_sexpr *having; /* NULL: none */
@@ -488,6 +491,9 @@ typedef struct db_val {
     expr *scaled; /* a DECIMAL(p,s) fixture cell (db_column.scale = s): the 64-bit integer k of which v is the
                    * double k / 10^s (exactly what strtod gives for the text of k with s decimals); a FLOAT4
                    * cell: k of v = k / 4; else NULL */
+    db_date_kind valid_date; /* a fixture cell of a date column (the runtime's slot cells): whenever its row is present
+                              * and it is not NULL it is a valid text of this kind (its slot constraint), so the date
+                              * functions need not test it again; DB_DATE_NONE for any other value */
 } db_val;
 
 /*
@@ -530,7 +536,8 @@ void db_set_fixture_view(const db_fixture_view *v);
 /*
  * GROUP BY: "row combinations a and b (a[f]: the cells of FROM item f's row, as for
  * db_where_expr) fall into the same group": every key equal, NULL keys equal to each other (SQL
- * groups NULLs together). Width 1.
+ * groups NULLs together); an expression key (group_expr) by its values over a and b. Width 1;
+ * NULL when an expression key does not translate.
  */
 expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b);
 

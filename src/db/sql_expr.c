@@ -29,6 +29,27 @@ static void sexpr_free(db_sexpr *e)
 
 void db_sexpr_free(db_sexpr *e) { sexpr_free(e); }
 
+bool db_sexpr_equal(const db_sexpr *a, const db_sexpr *b)
+{
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->op != b->op || a->negated != b->negated || a->from != b->from ||
+        a->column != b->column || a->param != b->param || a->ival != b->ival || a->rval != b->rval ||
+        a->nkids != b->nkids || !a->text != !b->text || (a->text && strcmp(a->text, b->text)))
+        return false;
+    for (int i = 0; i < a->nkids; i++)
+        if (!db_sexpr_equal(a->kids[i], b->kids[i])) return false;
+    return true;
+}
+
+bool db_sexpr_has(const db_sexpr *e, db_xkind k)
+{
+    if (!e) return false;
+    if (e->kind == k) return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (db_sexpr_has(e->kids[i], k)) return true;
+    return false;
+}
+
 db_sexpr *db_sql_mk(db_xkind k, int nkids)
 {
     db_sexpr *e = calloc(1, sizeof *e);

@@ -89,6 +89,14 @@ static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
     return lt;
 }
 
+/* Free what a translation kept for its values (literal bytes, computed texts). */
+static void free_owned(tr *x)
+{
+    for (size_t i = 0; i < x->nowned; i++) free(x->owned[i]);
+    free(x->owned);
+    x->owned = NULL, x->nowned = 0;
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out);
 static int cond(tr *x, const db_sexpr *e, tv *out);
 static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
@@ -853,8 +861,7 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
     tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
     int rc = cond(&x, e, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;
@@ -865,12 +872,21 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
 expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b)
 {
     expr *eq = one(cx);
-    for (int k = 0; k < q->ngroup; k++) {
-        const db_val *x = &a[q->group_from[k]][q->group_col[k]], *y = &b[q->group_from[k]][q->group_col[k]];
+    /* an expression key's values over a and b (it has no parameter: sql.c), kept until eq is built */
+    tr xa = {.cx = cx, .q = q, .rows = a}, xb = {.cx = cx, .q = q, .rows = b};
+    for (int k = 0; k < q->ngroup && eq; k++) {
+        db_val ex, ey;
+        if (q->group_expr[k] && (value(&xa, q->group_expr[k], &ex) || value(&xb, q->group_expr[k], &ey))) {
+            eq = NULL;
+            break;
+        }
+        const db_val *x = q->group_expr[k] ? &ex : &a[q->group_from[k]][q->group_col[k]];
+        const db_val *y = q->group_expr[k] ? &ey : &b[q->group_from[k]][q->group_col[k]];
         expr *both_null = expr_and1(cx, x->null, y->null);
         expr *same = expr_and1(cx, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)), val_eq(cx, x, y));
         eq = expr_and1(cx, eq, or1(cx, both_null, same));
     }
+    free_owned(&xa), free_owned(&xb);
     return eq;
 }
 
@@ -889,8 +905,7 @@ expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, 
             .group_rows = group_rows};
     tv r;
     int rc = cond(&x, q->having, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;
@@ -913,8 +928,7 @@ int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
             .group_rows = group_rows};
     int rc = value(&x, e, out);
     last_overflow = x.ovf;
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (!rc && out->is_text) rc = fail(&x, "text computed from aggregates");
     if (rc) *why = x.why ? x.why : "unsupported";
     return rc;
@@ -931,8 +945,7 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
     tr x = {.cx = cx, .q = ck->q, .rows = rows, .params = NULL, .nparams = 0};
     tv r;
     int rc = cond(&x, ck->q->where, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;

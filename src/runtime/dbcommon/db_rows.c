@@ -221,7 +221,12 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         const db_val *vals[DB_MAX_COMBOS];
         expr *first = conds[i];
         for (unsigned j = 0; j < n; j++) {
-            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rowp[i], rowp[j]));
+            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
+            if (j != i && !same) {
+                s->why = "GROUP BY key not translated";
+                return;
+            }
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
             if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
         }
         const char *why = NULL;
@@ -520,12 +525,14 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
     if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
         const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
         if (!combo_rows(q, combo, mine))
-            for (unsigned i = 0; i <= combo; i++)
-                if ((s->match[i]->value & 1) && !combo_rows(q, i, rep) &&
-                    (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
+            for (unsigned i = 0; i <= combo; i++) {
+                bool candidate = (s->match[i]->value & 1) && !combo_rows(q, i, rep);
+                expr *same = candidate ? db_group_eq(rt_cx(), q, rep, mine) : NULL;
+                if (same && (same->value & 1)) {
                     combo = i;
                     break;
                 }
+            }
         for (int f = 0; f < q->nfrom; f++) {
             unsigned k = combo_slot(q, combo, f);
             s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
