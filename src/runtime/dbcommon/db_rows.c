@@ -26,6 +26,17 @@ static unsigned combos(const db_query *q)
     return n;
 }
 
+/* The most groups (result rows) a GROUP BY query can return over the fixture: one per slot (and NULL row)
+ * of the FROM item all its keys are plain columns of, else one per combination; 1 for aggregates alone. */
+static unsigned max_groups(const db_query *q)
+{
+    if (!q->ngroup) return 1;
+    int f = q->group_from[0];
+    for (int k = 0; k < q->ngroup; k++)
+        if (q->group_expr[k] || q->group_from[k] != f) return combos(q);
+    return radix(q, f);
+}
+
 /* The NULL row of table ti (every cell NULL; built once per run, in the run's expressions). */
 static const db_val *null_row(int ti)
 {
@@ -296,6 +307,13 @@ void db_rt_record_rows(qstate *s)
     }
     if (limit < 0) limit = -1;
     if (offset < 0) offset = 0;
+    if ((q->ngroup || q->aggregate) && limit >= 0 && !q->narms) { /* LIMIT over groups (no OFFSET: sql.c) */
+        if (limit < (int64_t)max_groups(q)) {
+            s->why = "LIMIT with aggregates or GROUP BY below the number of groups";
+            return;
+        }
+        limit = -1; /* every group comes back */
+    }
     if (q->narms) { /* UNION [ALL]: candidates are the arms' slots (db_union.c) */
         db_rt_union_events(s, limit, offset);
         return;
