@@ -285,12 +285,16 @@ typedef struct db_sexpr {
     int from;     /* DBX_COLUMN: index into db_query.from_table */
     int column;   /* DBX_COLUMN */
     int param;    /* DBX_PARAM */
-    int64_t ival; /* DBX_INT */
+    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_FUNC DBF_STRFTIME: 1 for date_trunc */
     double rval;  /* DBX_REAL */
     char *text;   /* DBX_TEXT */
     int nkids;
     struct db_sexpr **kids;
 } db_sexpr;
+
+/* DBX_TEXT.ival of a date literal ('2024-01-01') compared with a TIMESTAMP column: PostgreSQL reads it as
+ * '2024-01-01 00:00:00' (the translation writes that when db_query.like_exact), SQLite as the text itself */
+#define DBX_TEXT_PG_MIDNIGHT 1
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 3         /* tables of a join */

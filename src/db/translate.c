@@ -567,14 +567,17 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         out->v = expr_const(cx, 0, 64);
         return 0;
     case DBX_TEXT: {
-        size_t n = strlen(e->text);
+        static const char midnight[] = " 00:00:00"; /* PostgreSQL's timestamp of a date literal */
+        bool pg_midnight = e->ival == DBX_TEXT_PG_MIDNIGHT && x->q && x->q->like_exact;
+        size_t n0 = strlen(e->text), n = n0 + (pg_midnight ? strlen(midnight) : 0);
         if (n > 255) return fail(x, "text literal longer than 255 bytes");
         out->is_text = true;
         out->len = expr_const(cx, n, 8);
         out->nbytes = (unsigned)n;
         out->bytes = own(x, n * sizeof *out->bytes);
         if (!out->bytes) return fail(x, "out of memory");
-        for (size_t i = 0; i < n; i++) out->bytes[i] = expr_const(cx, (uint8_t)e->text[i], 8);
+        for (size_t i = 0; i < n; i++)
+            out->bytes[i] = expr_const(cx, (uint8_t)(i < n0 ? e->text[i] : midnight[i - n0]), 8);
         return 0;
     }
     case DBX_PARAM:

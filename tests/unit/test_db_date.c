@@ -262,6 +262,15 @@ static void test_parse(void **state)
     assert_int_equal(db_query_parse(s, loose, strlen(loose), &q, &err), 0);
     assert_true(q->understood && q->date_loose_literal);
     db_query_free(q);
+    /* date() and datetime() of a literal with modifiers: constants, as SQLite computes them */
+    const char *lit = "SELECT d FROM t WHERE d >= date('2024-03-31', '-1 month') AND ts < datetime('2024-12-31 "
+                      "23:00:00', '+2 hours', 'start of day')";
+    assert_int_equal(db_query_parse(s, lit, strlen(lit), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->sqlite_dates);
+    assert_string_equal(q->where->kids[0]->kids[1]->text, "2024-03-02"); /* Feb 31 is March 2, as in SQLite */
+    assert_string_equal(q->where->kids[1]->kids[1]->text, "2025-01-01 00:00:00");
+    db_query_free(q);
     db_schema_free(s);
 }
 

@@ -318,8 +318,9 @@ static void random_date(char *buf)
     snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
 }
 
-/* PostgreSQL's date - date and EXTRACT/date_part of DATE and TIMESTAMP columns (DBF_DAYS,
- * DBF_DATE_PART: date.c) against the server: which random rows each WHERE clause keeps. */
+/* PostgreSQL's date - date, EXTRACT/date_part and date_trunc of DATE and TIMESTAMP columns (DBF_DAYS,
+ * DBF_DATE_PART, DBF_STRFTIME: date.c) against the server (in UTC, as the runs' sessions): which random
+ * rows each WHERE clause keeps. */
 static void test_date_operators(void **st)
 {
     (void)st;
@@ -330,6 +331,10 @@ static void test_date_operators(void **st)
         "EXTRACT(YEAR FROM d) = 2024 OR date_part('month', e) = 2",
         "EXTRACT(day FROM ts) = 29 OR EXTRACT(hour FROM ts) >= 12",
         "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
+        "date_trunc('month', d) = date_trunc('month', e)",
+        "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
+        "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
+        "ts >= '2024-01-01' AND ts < '2100-07-01' OR date_trunc('day', ts) = '2000-02-29'", /* dates at midnight */
     };
     enum { PER = 1 + 2 + 10 + 2 + 10 + 2 + 19 }; /* count, then each cell's null, length, bytes */
     db_schema *s = NULL;
@@ -349,8 +354,8 @@ static void test_date_operators(void **st)
         for (unsigned i = 0; i < nb[c]; i++) bytes[c][i] = expr_symbol(cx, idx++, 8, 0);
     }
     assert_int_equal(idx, PER);
-    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; CREATE TABLE dd (d date NOT NULL, e date, "
-                     "ts timestamp)");
+    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; SET TimeZone = 'UTC'; "
+                     "CREATE TABLE dd (d date NOT NULL, e date, ts timestamp)");
     srand(13);
     for (size_t qi = 0; qi < sizeof where / sizeof *where; qi++) {
         char sql[160];
