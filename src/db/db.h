@@ -42,6 +42,7 @@ typedef struct db_column {
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
     int fk_column;           /* referenced column index in that table */
+    bool fk_cascade;         /* that FOREIGN KEY is ON DELETE CASCADE */
     char *dflt;              /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
     struct db_query *dflt_q; /* that default parsed (its value: dflt_q->insert_val[0]), NULL when not modelled */
 } db_column;
@@ -60,6 +61,7 @@ typedef struct db_fkey {
     int cols[8];     /* the key's columns in this table */
     int ref_table;   /* the referenced table's index */
     int ref_cols[8]; /* the referenced columns, in the same order */
+    bool cascade;    /* ON DELETE CASCADE */
 } db_fkey;
 
 /* A CHECK constraint (column or table level) of a table (src/db/check.c). */
@@ -536,6 +538,9 @@ typedef struct db_fixture_view {
     bool (*changed)(int ti);
 } db_fixture_view;
 void db_set_fixture_view(const db_fixture_view *v);
+
+/* SQL's a = b of two values that are both non-NULL (texts by bytes, numbers by value, as keys compare); width 1. */
+expr *db_val_same(expr_ctx *cx, const db_val *a, const db_val *b);
 
 /*
  * GROUP BY: "row combinations a and b (a[f]: the cells of FROM item f's row, as for

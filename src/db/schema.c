@@ -216,6 +216,7 @@ static int flush_fk(fk_ctx *x)
     if (k->ncols == 1) {
         t->cols[k->cols[0]].fk_table = k->ref_table;
         t->cols[k->cols[0]].fk_column = k->ref_cols[0];
+        t->cols[k->cols[0]].fk_cascade = k->cascade;
         return 0;
     }
     db_fkey *n = realloc(t->fkeys, (t->nfkeys + 1) * sizeof *n);
@@ -236,6 +237,7 @@ static int add_fk(sqlite3_stmt *st, void *ctx)
         x->id = id;
         memset(&x->key, 0, sizeof x->key);
         x->key.ref_table = db_table_index(x->s, col_text(st, 2));
+        x->key.cascade = !strcasecmp(col_text(st, 6), "CASCADE"); /* on_delete */
         x->ref_pk = sqlite3_column_type(st, 4) == SQLITE_NULL;
         x->bad = x->key.ref_table < 0 ? "referenced table not found" : NULL;
     }

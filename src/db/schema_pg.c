@@ -284,6 +284,7 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
             put(&lite, " REFERENCES ");
             put_ident(&lite, ref->name);
             put(&lite, " %s", rl.s);
+            if (!strcmp(PQgetvalue(cons, k, 4), "c")) put(&lite, " ON DELETE CASCADE"); /* the model follows it */
             put(&fks, "ALTER TABLE ");
             put_ident(&fks, t->name);
             put(&fks, " ADD FOREIGN KEY ");

@@ -1125,6 +1125,11 @@ static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
     return eq;
 }
 
+expr *db_val_same(expr_ctx *cx, const db_val *a, const db_val *b)
+{
+    return expr_and1(cx, expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null)), val_eq(cx, a, b));
+}
+
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
                           expr *const *counts, db_val *const *cells)
 {

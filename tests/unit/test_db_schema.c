@@ -249,7 +249,8 @@ static void test_composite_foreign_key(void **state)
     assert_int_equal(s->nignored, 0);
     const db_table *c = &s->tables[1];
     assert_int_equal(c->nfkeys, 2);
-    assert_int_equal(c->cols[1].fk_table, -1); /* no single-column reference */
+    assert_int_equal(c->cols[1].fk_table, -1);               /* no single-column reference */
+    assert_true(c->fkeys[0].cascade != c->fkeys[1].cascade); /* one is ON DELETE CASCADE */
     for (int k = 0; k < 2; k++) {
         const db_fkey *fk = &c->fkeys[k];
         assert_int_equal(fk->ncols, 2);
