@@ -639,10 +639,10 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     q->insert_src = src;
 }
 
-/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
-static bool sqlite_begin(const char *sql, size_t len)
+/* The first two words of sql (letters, lowercased, at most 15 kept; "" when missing) into w. */
+static void first_words(const char *sql, size_t len, char w[2][16])
 {
-    char w[2][16] = {{0}};
+    memset(w, 0, 2 * sizeof *w);
     int n = 0;
     for (size_t i = 0; i < len && n < 2;) {
         while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r')) i++;
@@ -654,8 +654,24 @@ static bool sqlite_begin(const char *sql, size_t len)
         if (!k) break;
         n++;
     }
-    return n == 2 && !strcmp(w[0], "begin") &&
+}
+
+/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
+static bool sqlite_begin(const char *sql, size_t len)
+{
+    char w[2][16];
+    first_words(sql, len, w);
+    return !strcmp(w[0], "begin") &&
            (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
+}
+
+/* SQLite's PRAGMA (foreign_keys = ON, ...), which PostgreSQL's grammar refuses: it runs as it is and changes no
+ * row (the runtime makes the tables concrete if a statement it does not model changed rows). */
+static bool sqlite_pragma(const char *sql, size_t len)
+{
+    char w[2][16];
+    first_words(sql, len, w);
+    return !strcmp(w[0], "pragma");
 }
 
 void db_query_unsupported(db_query *q, const char *kind) { db_sql_unsupported(q, kind); }
@@ -676,11 +692,11 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
-    if (r.error && sqlite_begin(sql, len)) { /* BEGIN DEFERRED/IMMEDIATE/EXCLUSIVE: SQLite's own */
+    if (r.error && (sqlite_begin(sql, len) || sqlite_pragma(sql, len))) { /* SQLite's own statements */
         pg_query_free_protobuf_parse_result(r);
         free(pg);
         q->kind = DBQ_OTHER;
-        q->txn = DB_TXN_BEGIN;
+        q->txn = sqlite_begin(sql, len) ? DB_TXN_BEGIN : DB_TXN_NONE;
         *out = q;
         return 0;
     }

@@ -152,6 +152,12 @@ static void test_parse(void **state)
     assert_int_equal(q->having->kids[0]->kids[0]->column, -1);
     assert_int_equal(q->having->kids[1]->kids[0]->op, DB_AGG_SUM);
     db_query_free(q);
+    sql = "PRAGMA foreign_keys = ON"; /* SQLite's own: run as it is, no row changed */
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->kind, DBQ_OTHER);
+    assert_int_equal(q->txn, DB_TXN_NONE);
+    db_query_free(q);
     expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1 OFFSET ?", "OFFSET with aggregates or GROUP BY");
     /* a LIMIT over groups: understood (the runtime checks it is no smaller than the groups there can be) */
     sql = "SELECT b, count(*) AS n FROM t GROUP BY b ORDER BY n DESC LIMIT 3";
