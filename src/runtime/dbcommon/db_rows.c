@@ -859,12 +859,6 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
     return 0;
 }
 
-/*
- * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
- * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
- * hit, UPDATE replaces each assigned cell by ite(hit, new value over the old row, old value).
- * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
- */
 /* The rows of table ti an UPDATE or DELETE may hit: its slots, then the rows the program inserted; their
  * cells and "alive" flags in *rows and *alive (malloc'ed, *n entries). -1 when out of memory. */
 static int table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n)
@@ -928,6 +922,13 @@ static void cascade_delete(expr_ctx *cx, int pt, db_val *const *prows, expr *con
     }
 }
 
+/*
+ * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
+ * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
+ * hit (and follows ON DELETE CASCADE when fk_actions: cascade_delete), UPDATE replaces each assigned
+ * cell by ite(hit, new value over the old row, old value).
+ * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
+ */
 int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
 {
     const db_query *q = s->q;
