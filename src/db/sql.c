@@ -252,10 +252,11 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
 /*
  * One GROUP BY key: a column of a FROM item (as SQL resolves names, a column first), else a result
  * column's alias (GROUP BY month) or position (GROUP BY 1), whose expression is taken, or an
- * expression of the row (GROUP BY strftime('%Y-%m', day)). A key that is a plain column sets
+ * expression of the row (GROUP BY strftime('%Y-%m', day)); alias_ok: a name may be an alias. A key that is a plain column sets
  * from and col; an expression is returned (owned by the caller). -1 when not modelled (reported).
  */
-static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, int *from, int *col, db_sexpr **expr)
+static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, bool alias_ok, int *from, int *col,
+                          db_sexpr **expr)
 {
     db_query *q = c->q;
     *expr = NULL;
@@ -265,7 +266,7 @@ static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, int *from,
         bool und = q->understood;
         db_sexpr *e = db_sql_conv_column(c, g->column_ref);
         PgQuery__ColumnRef *r = g->column_ref;
-        if (!e && r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        if (!e && alias_ok && r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
             for (size_t i = 0; i < sel->n_target_list && !target; i++) { /* an alias of the result */
                 node *tn = sel->target_list[i];
                 if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name &&
@@ -292,7 +293,7 @@ static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, int *from,
         }
     }
     if (target && target->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
-        return conv_group_key(c, sel, target, from, col, expr);
+        return conv_group_key(c, sel, target, false, from, col, expr); /* (SELECT x AS x: no loop) */
     db_sexpr *e = db_sql_conv_expr(c, target ? target : g);
     if (!e || db_sexpr_has(e, DBX_PARAM) || db_sexpr_has(e, DBX_GROUPAGG)) {
         db_sexpr_free(e);
@@ -319,7 +320,7 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
     for (size_t i = 0; i < sel->n_group_clause; i++) {
         int from, col;
         db_sexpr *e;
-        if (conv_group_key(c, sel, sel->group_clause[i], &from, &col, &e)) return;
+        if (conv_group_key(c, sel, sel->group_clause[i], true, &from, &col, &e)) return;
         q->group_from[q->ngroup] = from;
         q->group_col[q->ngroup] = col;
         q->group_expr[q->ngroup++] = e;
