@@ -203,8 +203,41 @@ static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
  * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
  * the caller names "date function") for other arguments and formats; sets q->sqlite_dates.
  */
+/* The days of a modifier '+N days' / '-1 day' (|N| < 300000: from a year >= 1000 the result stays >= 178, a
+ * year SQLite prints with 4 digits) into *n; false for any other text. */
+static bool day_modifier(const char *m, int64_t *n)
+{
+    char unit[8], end;
+    long v;
+    m += strspn(m, " ");
+    if ((*m != '+' && *m != '-' && !isdigit((unsigned char)*m)) || sscanf(m, "%ld %7s %c", &v, unit, &end) != 2 ||
+        (strcasecmp(unit, "day") && strcasecmp(unit, "days")) || v <= -300000 || v >= 300000)
+        return false;
+    *n = v;
+    return true;
+}
+
 static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
 {
+    const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL;
+    int64_t days;
+    if (m && m->node_case == PG_QUERY__NODE__NODE_A_CONST && !m->a_const->isnull &&
+        m->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && day_modifier(m->a_const->sval->sval, &days)) {
+        /* date(c, '+N days'): a DBF_DATE_ADD node (db_date_add_days) */
+        db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
+        db_date_kind k = column_date(c, col);
+        db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
+        db_sexpr *d = e ? db_sql_mk(DBX_INT, 0) : NULL;
+        if (!d) {
+            sexpr_free(col), sexpr_free(e);
+            return NULL;
+        }
+        d->ival = days;
+        e->op = DBF_DATE_ADD;
+        e->kids[0] = d, e->kids[1] = col;
+        c->q->sqlite_dates = true;
+        return e;
+    }
     static const struct {
         const char *name, *fmt;
     } fns[] = {{"date", "%Y-%m-%d"}, {"datetime", "%Y-%m-%d %H:%M:%S"}, {"julianday", NULL}};

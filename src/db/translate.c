@@ -473,6 +473,18 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->null = db_date_format(cx, e->kids[0]->text, &t, out->bytes);
         return 0;
     }
+    case DBF_DATE_ADD: { /* date(c, '+N days'): the civil date of c's julian day number + N (date.c) */
+        db_val t;
+        if (value(x, e->kids[1], &t)) return -1;
+        if (!t.is_text) return fail(x, "date function of a number");
+        memset(out, 0, sizeof *out);
+        out->is_text = true;
+        out->nbytes = 10;
+        out->len = expr_const(cx, 10, 8);
+        if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
+        out->null = db_date_add_days(cx, &t, e->kids[0]->ival, out->bytes);
+        return 0;
+    }
     case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */
         if (!a.is_text) return fail(x, "date function of a number");
         double unit;

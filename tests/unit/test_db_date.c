@@ -416,10 +416,14 @@ static void test_functions_against_sqlite(void **state)
         "julianday(ts) > julianday(d)",
         "julianday(d) - julianday(d) = 0",
         "julianday(ts) IS NULL",
+        "date(d, '+7 days') > ts",
+        "date(ts, '-30 days') = date(d, '-1 day')",
+        "date(d, '+400 days') BETWEEN '2000-01-01' AND '2024-12-31'",
     };
     static const char *values[] = {
         "julianday(ts)",         "julianday(d)", "julianday(ts) - julianday(d)", "julianday(d) + julianday(d)",
-        "strftime('%Y-%m', ts)", "datetime(d)"};
+        "strftime('%Y-%m', ts)", "datetime(d)",  "date(d, '+59 days')",          "date(ts, '-366 days')",
+        "date(d, '-1 day')"};
     db_schema *s = load(DDL);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -493,7 +497,7 @@ static void test_functions_against_sqlite(void **state)
         db_query_free(q);
     }
     /* not modelled: modifiers, a column that is no date column, PostgreSQL (db_pq marks it) */
-    static const char *no[] = {"SELECT 1 FROM t WHERE date(d, '+1 day') = ts", "SELECT strftime('%W', d) FROM t",
+    static const char *no[] = {"SELECT 1 FROM t WHERE date(d, '+1 month') = ts", "SELECT strftime('%W', d) FROM t",
                                "SELECT 1 FROM t WHERE julianday('2024-01-01') > 0",
                                "SELECT 1 FROM t WHERE EXTRACT(hour FROM d) = 0"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
