@@ -22,7 +22,7 @@ PROGS="discount:books.sql:books.db shop:shop.sql:shop.db report:shop.sql:shop.db
        login:shop.sql:shop.db update:shop.sql:shop.db catalog:catalog.sql:shop.db checks:checks.sql:app.db
        ledger:ledger.sql:ledger.db cheapest:cheapest.sql:shop.db customers:customers.sql:crm.db teams:teams.sql:league.db
        library:library.sql:library.db categories:categories.sql:shop.db transfer:transfer.sql:bank.db tasks:tasks.sql:tasks.db
-       invoice:invoice.sql:invoice.db rentals:rentals.sql:rentals.db stays:stays.sql:hotel.db"
+       invoice:invoice.sql:invoice.db rentals:rentals.sql:rentals.db stays:stays.sql:hotel.db clinic:clinic.sql:clinic.db"
 # the fixed sample databases: a few plausible rows
 SAMPLE_books="INSERT INTO books VALUES (1, 'SICP', 'mit', 'CS', 50), (2, 'TAOCP', 'aw', 'CS', 300), (3, 'Dune', 'acm', 'SF', 500);"
 SAMPLE_shop="INSERT INTO users VALUES (1, 'ann', 'admin', 40), (2, 'bob', 'user', 17);
@@ -43,6 +43,10 @@ SAMPLE_invoice="INSERT INTO lines VALUES (1, 'pen', 2.50, 250, 4), (2, 'lamp', 3
 SAMPLE_rentals="INSERT INTO rentals VALUES (1, 'kayak', '2024-07-01', '2024-07-20', '2024-03-15 14:00:00'),
 (2, 'tent', '2024-06-10', NULL, '2024-12-01 09:00:00');"
 SAMPLE_stays="INSERT INTO stays VALUES (1, 'ann', '2024-12-20', '2025-01-02'), (2, 'bob', '2023-05-01', '2023-05-03');"
+SAMPLE_clinic="INSERT INTO patients VALUES (1, 'ann', '1980-02-11', '555-0100'), (2, 'tom', '2015-09-30', NULL);
+INSERT INTO doctors VALUES (1, 'dr who', 'general'), (2, 'dr no', 'cardio');
+INSERT INTO appointments VALUES (1, 1, 1, '2024-06-05', 'done', 80.0), (2, 2, 1, '2024-06-12', 'booked', 0),
+(3, 1, 2, '2023-11-02', 'booked', 0);"
 SAMPLE_tasks="INSERT INTO tasks VALUES (1, 'tax', '2024-04-30', NULL), (2, 'trip', '2025-07-01', '2025-06-20 10:00:00');"
 
 cov() { jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$1"; }
@@ -92,7 +96,7 @@ done
 # database named shop (which the programs connect to) on a throw-away server
 PGS="$ROOT/tests/pg/pg_server.sh"
 # program  tables (DDL)  sample rows
-PG_PROGS="pg_discount pg_shop pg_write pg_sql pg_tasks pg_prices"
+PG_PROGS="pg_discount pg_shop pg_write pg_sql pg_tasks pg_prices pg_hr"
 PGDDL_pg_discount="CREATE TABLE books(isbn int PRIMARY KEY, title text, publisher text NOT NULL, subject text, inventory int NOT NULL);"
 PGSAMPLE_pg_discount="INSERT INTO books VALUES (1, 'SICP', 'mit', 'CS', 50), (2, 'TAOCP', 'aw', 'CS', 300), (3, 'Dune', 'acm', 'SF', 500);"
 PGDDL_pg_shop="CREATE TABLE customers(id int PRIMARY KEY, name varchar(8) NOT NULL);
@@ -108,6 +112,21 @@ PGDDL_pg_tasks="CREATE TABLE tasks(id int PRIMARY KEY, title text NOT NULL, due 
 PGSAMPLE_pg_tasks="INSERT INTO tasks VALUES (1, 'tax', '2024-04-30', NULL), (2, 'trip', '2025-07-01', '2025-06-20 10:00:00');"
 PGDDL_pg_prices="CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price numeric(8,2) NOT NULL CHECK (price >= 0),
 weight double precision, rating real);"
+PGDDL_pg_hr="CREATE TABLE departments(id serial PRIMARY KEY, name text NOT NULL UNIQUE, budget numeric(10,2) NOT NULL
+CHECK (budget >= 0));
+CREATE TABLE employees(id serial PRIMARY KEY, name text NOT NULL, dept_id int NOT NULL REFERENCES departments(id)
+ON DELETE CASCADE, manager_id int REFERENCES employees(id), salary numeric(9,2) NOT NULL CHECK (salary > 0),
+hired_at timestamptz NOT NULL DEFAULT now(), active boolean NOT NULL DEFAULT true);
+CREATE TABLE projects(dept_id int NOT NULL REFERENCES departments(id) ON DELETE CASCADE, code text NOT NULL
+CHECK (length(code) = 4), title text NOT NULL, PRIMARY KEY (dept_id, code));
+CREATE TABLE assignments(emp_id int NOT NULL REFERENCES employees(id) ON DELETE CASCADE, dept_id int NOT NULL,
+code text NOT NULL, hours int NOT NULL CHECK (hours BETWEEN 1 AND 40), PRIMARY KEY (emp_id, dept_id, code),
+FOREIGN KEY (dept_id, code) REFERENCES projects(dept_id, code) ON DELETE CASCADE);"
+PGSAMPLE_pg_hr="INSERT INTO departments VALUES (1, 'legal', 90000), (2, 'dev', 500000);
+INSERT INTO employees VALUES (1, 'ann', 2, NULL, 9000, '2020-01-01 09:00:00+00', true),
+(2, 'bob', 2, 1, 5000, '2024-12-02 09:00:00+00', true), (3, 'cy', 1, NULL, 7000, '2024-03-01 09:00:00+00', false);
+INSERT INTO projects VALUES (2, 'CORE', 'core'), (1, 'AUDT', 'audit');
+INSERT INTO assignments VALUES (1, 2, 'CORE', 30), (2, 2, 'CORE', 40);"
 PGSAMPLE_pg_prices="INSERT INTO items VALUES (1, 'pen', 2.50, 0.02, 4.5), (2, 'lamp', 35.00, 1.5, NULL), (3, 'desk', 250.00, 30, 3);"
 
 pg_wanted=0

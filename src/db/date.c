@@ -162,9 +162,17 @@ int db_date_format_len(const char *fmt)
     return (int)n;
 }
 
-/* "v holds a valid date text" and "a valid datetime text" (width 1; 0 when it has too few bytes). */
+/* "v holds a valid date text" and "a valid datetime text" (width 1; 0 when it has too few bytes). For a
+ * fixture cell (valid_date) its kind: the slot constraints already say so, and repeating the whole
+ * validity condition in every date function of it costs the solver (GROUP BY strftime('%Y-%m', d)
+ * compares each pair of rows). */
 static void forms(expr_ctx *cx, const db_val *v, expr **d10, expr **d19)
 {
+    if (v->valid_date) {
+        *d10 = expr_const(cx, v->valid_date == DB_DATE_DATE, 1);
+        *d19 = expr_const(cx, v->valid_date == DB_DATE_DATETIME, 1);
+        return;
+    }
     *d10 = db_date_valid(cx, DB_DATE_DATE, v);
     *d19 = db_date_valid(cx, DB_DATE_DATETIME, v);
 }
@@ -253,6 +261,39 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
     }
     *null = expr_binary(cx, EXPR_OR, not_a_date(cx, a), not_a_date(cx, b));
     return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, jdn(cx, a), jdn(cx, b)));
+}
+
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes)
+{
+    if (!v->is_text || v->nbytes < 10) {
+        for (unsigned i = 0; i < 10; i++) bytes[i] = c8(cx, 0);
+        return expr_const(cx, 1, 1);
+    }
+#define K(x) expr_const(cx, (uint64_t)(x), 64)
+#define OP(o, a, b) expr_binary(cx, EXPR_##o, a, b)
+    /* J >= 2086302 (the year 1000) + n: every step below is on positive values, so unsigned division is exact */
+    expr *j = OP(ADD, jdn(cx, v), K(n));
+    expr *f = OP(SUB, OP(ADD, j, K(1401)), K(38));
+    f = OP(ADD, f, OP(UDIV, OP(MUL, OP(UDIV, OP(ADD, OP(MUL, K(4), j), K(274277)), K(146097)), K(3)), K(4)));
+    expr *e = OP(ADD, OP(MUL, K(4), f), K(3));
+    expr *g = OP(UDIV, OP(UREM, e, K(1461)), K(4));
+    expr *h = OP(ADD, OP(MUL, K(5), g), K(2));
+    expr *day = OP(ADD, OP(UDIV, OP(UREM, h, K(153)), K(5)), K(1));
+    expr *month = OP(ADD, OP(UREM, OP(ADD, OP(UDIV, h, K(153)), K(2)), K(12)), K(1));
+    expr *year = OP(ADD, OP(SUB, OP(UDIV, e, K(1461)), K(4716)), OP(UDIV, OP(SUB, K(14), month), K(12)));
+    expr *part[3] = {year, month, day};
+    static const unsigned width[3] = {4, 2, 2}, at[3] = {0, 5, 8};
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned k = 0; k < width[p]; k++) {
+            uint64_t div = 1;
+            for (unsigned d = k + 1; d < width[p]; d++) div *= 10;
+            bytes[at[p] + k] = expr_resize(cx, OP(ADD, OP(UREM, OP(UDIV, part[p], K(div)), K(10)), K('0')), 8);
+        }
+    bytes[4] = bytes[7] = c8(cx, '-');
+    expr *range = expr_cmp(cx, PRED_ULE, year, K(9999)); /* SQLite: NULL past 9999; from year 178 up (|n| < 3e5) */
+#undef K
+#undef OP
+    return expr_binary(cx, EXPR_OR, not_a_date(cx, v), expr_not(cx, range));
 }
 
 expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null)

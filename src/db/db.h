@@ -42,6 +42,7 @@ typedef struct db_column {
     int pk;                  /* 1-based position in the PRIMARY KEY, 0 = not a key column */
     int fk_table;            /* FOREIGN KEY: referenced table index, -1 none (single-column keys only) */
     int fk_column;           /* referenced column index in that table */
+    bool fk_cascade;         /* that FOREIGN KEY is ON DELETE CASCADE */
     char *dflt;              /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
     struct db_query *dflt_q; /* that default parsed (its value: dflt_q->insert_val[0]), NULL when not modelled */
 } db_column;
@@ -51,6 +52,17 @@ typedef struct db_key {
     int ncols;
     int cols[8]; /* column indexes */
 } db_key;
+
+/* A FOREIGN KEY of two to eight columns (a one-column key is db_column.fk_table/fk_column): a
+ * fixture row whose key columns are all non-NULL has a present row of ref_table holding the same
+ * values in ref_cols (SQL's MATCH SIMPLE: a NULL in the key exempts the row). */
+typedef struct db_fkey {
+    int ncols;
+    int cols[8];     /* the key's columns in this table */
+    int ref_table;   /* the referenced table's index */
+    int ref_cols[8]; /* the referenced columns, in the same order */
+    bool cascade;    /* ON DELETE CASCADE */
+} db_fkey;
 
 /* A CHECK constraint (column or table level) of a table (src/db/check.c). */
 typedef struct db_check {
@@ -69,13 +81,17 @@ typedef struct db_table {
     db_key *keys;
     int nchecks; /* CHECK constraints, in declaration order */
     db_check *checks;
+    int nfkeys; /* composite FOREIGN KEYs (owned) */
+    db_fkey *fkeys;
 } db_table;
 
 typedef struct db_schema {
     int ntables;
     db_table *tables;
     char *ddl; /* the DDL that recreates the schema (CREATE statements, ";\n" separated) */
-    int nignored; /* constraints not turned into fixture constraints (untranslatable CHECK, composite FOREIGN KEY, defaults) */
+    /* constraints not turned into fixture constraints (untranslatable CHECK, FOREIGN KEY to an unknown table or of
+     * more than 8 columns, defaults) */
+    int nignored;
     char **ignored; /* their descriptions */
 } db_schema;
 
@@ -259,7 +275,8 @@ typedef enum db_func {
     DBF_TRIM,
     DBF_DAYS,
     DBF_DATE_PART,
-    DBF_ROUND
+    DBF_ROUND,
+    DBF_DATE_ADD /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT), kids[1] the column (db_date_add_days) */
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -271,12 +288,16 @@ typedef struct db_sexpr {
     int from;     /* DBX_COLUMN: index into db_query.from_table */
     int column;   /* DBX_COLUMN */
     int param;    /* DBX_PARAM */
-    int64_t ival; /* DBX_INT */
+    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_FUNC DBF_STRFTIME: 1 for date_trunc */
     double rval;  /* DBX_REAL */
     char *text;   /* DBX_TEXT */
     int nkids;
     struct db_sexpr **kids;
 } db_sexpr;
+
+/* DBX_TEXT.ival of a date literal ('2024-01-01') compared with a TIMESTAMP column: PostgreSQL reads it as
+ * '2024-01-01 00:00:00' (the translation writes that when db_query.like_exact), SQLite as the text itself */
+#define DBX_TEXT_PG_MIDNIGHT 1
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 3         /* tables of a join */
@@ -343,10 +364,13 @@ typedef struct db_query {
     bool nullable[DB_MAX_FROM];
     db_sexpr *on[DB_MAX_FROM];
     /* subqueries in WHERE: their tables, as sub items DB_MAX_FROM + j of DBX_COLUMN.from */
-    /* GROUP BY (one table): the key columns of FROM item 0; result columns are keys or
-     * aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
+    /* GROUP BY: the key columns of the FROM items or expressions; result columns are keys (or the same
+     * expression as a key) or aggregates (result_agg); `having` may use DBX_GROUPAGG. One result row per group. */
     int ngroup;
-    int group_from[4], group_col[4]; /* FROM item and column of each key */
+    int group_from[4], group_col[4]; /* FROM item and column of each key (-1, -1 for an expression key) */
+    /* a key that is an expression of the row (GROUP BY strftime('%Y-%m', day), also by a result column's
+     * alias or position): compared by its value (db_group_eq); NULL for a plain column key */
+    db_sexpr *group_expr[4];
     bool distinct;    /* SELECT DISTINCT of one table's columns: ngroup/group_col are its result columns; result
                          rows map back to their groups by value (no hidden column can be added) */
     db_sexpr *having; /* NULL: none */
@@ -474,6 +498,9 @@ typedef struct db_val {
     expr *scaled; /* a DECIMAL(p,s) fixture cell (db_column.scale = s): the 64-bit integer k of which v is the
                    * double k / 10^s (exactly what strtod gives for the text of k with s decimals); a FLOAT4
                    * cell: k of v = k / 4; else NULL */
+    db_date_kind valid_date; /* a fixture cell of a date column (the runtime's slot cells): whenever its row is present
+                              * and it is not NULL it is a valid text of this kind (its slot constraint), so the date
+                              * functions need not test it again; DB_DATE_NONE for any other value */
 } db_val;
 
 /*
@@ -513,10 +540,14 @@ typedef struct db_fixture_view {
 } db_fixture_view;
 void db_set_fixture_view(const db_fixture_view *v);
 
+/* SQL's a = b of two values that are both non-NULL (texts by bytes, numbers by value, as keys compare); width 1. */
+expr *db_val_same(expr_ctx *cx, const db_val *a, const db_val *b);
+
 /*
  * GROUP BY: "row combinations a and b (a[f]: the cells of FROM item f's row, as for
  * db_where_expr) fall into the same group": every key equal, NULL keys equal to each other (SQL
- * groups NULLs together). Width 1.
+ * groups NULLs together); an expression key (group_expr) by its values over a and b. Width 1;
+ * NULL when an expression key does not translate.
  */
 expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b);
 
@@ -649,6 +680,11 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
+/* SQLite's date(v, '+N days') (N may be negative, |N| < 300000): the date N days after v's date as 'YYYY-MM-DD'
+ * in bytes[0..10) (8-bit expressions, the caller's array), the civil date of its julian day number (Fliegel and
+ * Van Flandern, CACM 1968: divisions by constants); returns the NULL flag (width 1; also past the year 9999, as
+ * SQLite). */
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes);
 expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
 bool db_date_field_ok(const char *field);
 int db_date_format_len(const char *fmt);

@@ -29,6 +29,7 @@ void db_schema_free(db_schema *s)
         for (int c = 0; c < t->ncols; c++) free(t->cols[c].name), free(t->cols[c].decl_type);
         free(t->cols);
         free(t->keys);
+        free(t->fkeys);
         free(t->name);
     }
     for (int i = 0; i < s->nignored; i++) free(s->ignored[i]);
@@ -185,45 +186,74 @@ static int push_key(db_table *t, const db_key *k)
     return 0;
 }
 
+/* The FOREIGN KEY being read (PRAGMA foreign_key_list gives one row per column, by id then seq). */
 typedef struct fk_ctx {
     db_schema *s;
     int ti;
-    int last_from; /* column given the previous key's reference (undone when the key is composite) */
+    int id;          /* the key's id, -1 before the first row */
+    db_fkey key;     /* its columns so far (ref_table -1: to an unknown table) */
+    bool ref_pk;     /* it references the parent's primary key (no column named) */
+    const char *bad; /* why it cannot be modelled (static), NULL when it can */
 } fk_ctx;
+
+/* The key read so far becomes a constraint: one column in db_column.fk_table/fk_column, several
+ * in db_table.fkeys; one that cannot be modelled is listed in the schema's ignored constraints. */
+static int flush_fk(fk_ctx *x)
+{
+    db_table *t = &x->s->tables[x->ti];
+    db_fkey *k = &x->key;
+    if (x->id < 0) return 0;
+    x->id = -1;
+    if (!x->bad && x->ref_pk) { /* the parent's primary key columns, in key order */
+        const db_table *p = &x->s->tables[k->ref_table];
+        for (int i = 0; i < k->ncols; i++) k->ref_cols[i] = -1;
+        for (int c = 0; c < p->ncols; c++)
+            if (p->cols[c].pk >= 1 && p->cols[c].pk <= k->ncols) k->ref_cols[p->cols[c].pk - 1] = c;
+        for (int i = 0; i < k->ncols; i++)
+            if (k->ref_cols[i] < 0) x->bad = "referenced column not found";
+    }
+    if (x->bad) return db_schema_ignored(x->s, util_strf("FOREIGN KEY of %s: %s", t->name, x->bad));
+    if (k->ncols == 1) {
+        t->cols[k->cols[0]].fk_table = k->ref_table;
+        t->cols[k->cols[0]].fk_column = k->ref_cols[0];
+        t->cols[k->cols[0]].fk_cascade = k->cascade;
+        return 0;
+    }
+    db_fkey *n = realloc(t->fkeys, (t->nfkeys + 1) * sizeof *n);
+    if (!n) return -1;
+    t->fkeys = n;
+    t->fkeys[t->nfkeys++] = *k;
+    return 0;
+}
 
 /* PRAGMA foreign_key_list: id, seq, table, from, to, ... */
 static int add_fk(sqlite3_stmt *st, void *ctx)
 {
     fk_ctx *x = ctx;
     db_table *t = &x->s->tables[x->ti];
-    int seq = sqlite3_column_int(st, 1);
-    int pt = db_table_index(x->s, col_text(st, 2));
+    int id = sqlite3_column_int(st, 0);
+    if (id != x->id) {
+        if (flush_fk(x)) return -1;
+        x->id = id;
+        memset(&x->key, 0, sizeof x->key);
+        x->key.ref_table = db_table_index(x->s, col_text(st, 2));
+        x->key.cascade = !strcasecmp(col_text(st, 6), "CASCADE"); /* on_delete */
+        x->ref_pk = sqlite3_column_type(st, 4) == SQLITE_NULL;
+        x->bad = x->key.ref_table < 0 ? "referenced table not found" : NULL;
+    }
+    if (x->bad) return 0;
     int from = db_column_index(t, col_text(st, 3));
-    if (seq > 0) { /* composite key: undo its first column's reference */
-        if (seq == 1 && x->last_from >= 0) {
-            t->cols[x->last_from].fk_table = t->cols[x->last_from].fk_column = -1;
-            return db_schema_ignored(x->s, util_strf("composite FOREIGN KEY of %s", t->name));
-        }
+    int to = x->ref_pk ? 0 : db_column_index(&x->s->tables[x->key.ref_table], col_text(st, 4));
+    if (from < 0 || to < 0) {
+        x->bad = "column not found";
         return 0;
     }
-    x->last_from = -1;
-    if (pt < 0 || from < 0)
-        return db_schema_ignored(
-            x->s, util_strf("FOREIGN KEY of %s.%s to unknown table %s", t->name, col_text(st, 3), col_text(st, 2)));
-    db_table *p = &x->s->tables[pt];
-    int to = -1;
-    if (sqlite3_column_type(st, 4) == SQLITE_NULL) { /* references the parent's primary key */
-        for (int c = 0; c < p->ncols; c++)
-            if (p->cols[c].pk == 1) to = c;
-    } else {
-        to = db_column_index(p, col_text(st, 4));
+    if (x->key.ncols == 8) {
+        x->bad = "more than 8 columns";
+        return 0;
     }
-    if (to < 0)
-        return db_schema_ignored(
-            x->s, util_strf("FOREIGN KEY of %s.%s: referenced column not found", t->name, col_text(st, 3)));
-    t->cols[from].fk_table = pt;
-    t->cols[from].fk_column = to;
-    x->last_from = from;
+    x->key.cols[x->key.ncols] = from;
+    x->key.ref_cols[x->key.ncols++] = to;
     return 0;
 }
 
@@ -283,9 +313,10 @@ static int read_catalog(sqlite3 *db, db_schema *s, char **err)
         if (rc) return -1;
     }
     for (int i = 0; i < s->ntables; i++) {
-        fk_ctx f = {s, i, -1};
+        fk_ctx f = {.s = s, .ti = i, .id = -1};
         if (each_row(db, "SELECT * FROM pragma_foreign_key_list(?1) ORDER BY id, seq", s->tables[i].name, add_fk, &f,
-                     err))
+                     err) ||
+            flush_fk(&f))
             return -1;
     }
     /* CHECK constraints and DEFAULTs (check.c), from each table's CREATE TABLE text */

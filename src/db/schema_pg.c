@@ -91,12 +91,25 @@ static void sqlite_type(sbuf *b, const char *typname, const char *formatted)
         put(b, "NUMERIC"); /* numeric and numeric(p[,0]): integer cells (a bare NUMERIC is integer-valued) */
     else if (!strcmp(typname, "date"))
         put(b, "DATE"); /* ISO-8601 text cells (date.c), printed so under DateStyle ISO */
-    else if (!strcmp(typname, "timestamp") && !par)
-        put(b, "TIMESTAMP"); /* 'YYYY-MM-DD HH:MM:SS': no fractional seconds, no zone */
+    else if (!strcmp(typname, "timestamp") || !strcmp(typname, "timestamptz"))
+        /* 'YYYY-MM-DD HH:MM:SS': fixtures have no fractional seconds, so timestamp(p) prints the same;
+         * timestamptz prints '+00' after it, the runs' sessions being in UTC (db_pq_build.c) */
+        put(b, "TIMESTAMP");
     else if (!strcmp(typname, "time") && !par)
         put(b, "TIME");
     else
         put(b, "TEXT");
+}
+
+/* The action of a foreign key's code (pg_constraint.confdeltype/confupdtype) as SQL ("CASCADE"),
+ * NULL for NO ACTION. */
+static const char *fk_action(const char *code)
+{
+    return !strcmp(code, "c")   ? "CASCADE"
+           : !strcmp(code, "n") ? "SET NULL"
+           : !strcmp(code, "d") ? "SET DEFAULT"
+           : !strcmp(code, "r") ? "RESTRICT"
+                                : NULL;
 }
 
 /* "{1,3}" (an int2[] in text form) -> column numbers; returns how many (at most cap). */
@@ -183,7 +196,8 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
                                1, p, err);
         PGresult *cons =
             cols ? query(conn,
-                         "SELECT contype, conkey::text, confrelid::text, confkey::text FROM pg_constraint "
+                         "SELECT contype, conkey::text, confrelid::text, confkey::text, confdeltype, confupdtype "
+                         "FROM pg_constraint "
                          "WHERE conrelid = $1::oid AND contype IN ('p', 'u', 'f') ORDER BY contype, conname",
                          1, p, err)
                  : NULL;
@@ -270,13 +284,19 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
             put(&lite, " REFERENCES ");
             put_ident(&lite, ref->name);
             put(&lite, " %s", rl.s);
+            if (!strcmp(PQgetvalue(cons, k, 4), "c")) put(&lite, " ON DELETE CASCADE"); /* the model follows it */
             put(&fks, "ALTER TABLE ");
             put_ident(&fks, t->name);
             put(&fks, " ADD FOREIGN KEY ");
             put_cols(&fks, t, keys, nk);
             put(&fks, " REFERENCES ");
             put_ident(&fks, ref->name);
-            put(&fks, " %s DEFERRABLE INITIALLY DEFERRED;\n", rl.s);
+            /* what a program's DELETE or UPDATE of a parent row does to its children (ON DELETE CASCADE, ...) */
+            put(&fks, " %s", rl.s);
+            const char *on_delete = fk_action(PQgetvalue(cons, k, 4)), *on_update = fk_action(PQgetvalue(cons, k, 5));
+            if (on_delete) put(&fks, " ON DELETE %s", on_delete);
+            if (on_update) put(&fks, " ON UPDATE %s", on_update);
+            put(&fks, " DEFERRABLE INITIALLY DEFERRED;\n");
             free(rl.s);
         }
         /* CHECK constraints: modelled from a comment of the SQLite DDL (check.c), not copied to the runs' schemas */

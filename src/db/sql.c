@@ -31,6 +31,7 @@ void db_query_free(db_query *q)
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
     db_sexpr_free(q->having);
+    for (int k = 0; k < q->ngroup; k++) db_sexpr_free(q->group_expr[k]);
     free(q->result_col);
     free(q->result_from);
     free(q->result_agg);
@@ -249,8 +250,65 @@ static int conv_aggregate(conv *c, PgQuery__FuncCall *fc)
 }
 
 /*
- * GROUP BY of plain columns of one table, with result columns that are keys or aggregates
- * and a HAVING clause whose aggregates become DBX_GROUPAGG nodes.
+ * One GROUP BY key: a column of a FROM item (as SQL resolves names, a column first), else a result
+ * column's alias (GROUP BY month) or position (GROUP BY 1), whose expression is taken, or an
+ * expression of the row (GROUP BY strftime('%Y-%m', day)); alias_ok: a name may be an alias. A key that is a plain column sets
+ * from and col; an expression is returned (owned by the caller). -1 when not modelled (reported).
+ */
+static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, bool alias_ok, int *from, int *col,
+                          db_sexpr **expr)
+{
+    db_query *q = c->q;
+    *expr = NULL;
+    node *target = NULL;
+    if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+        int nu = q->nunsupported;
+        bool und = q->understood;
+        db_sexpr *e = db_sql_conv_column(c, g->column_ref);
+        PgQuery__ColumnRef *r = g->column_ref;
+        if (!e && alias_ok && r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+            for (size_t i = 0; i < sel->n_target_list && !target; i++) { /* an alias of the result */
+                node *tn = sel->target_list[i];
+                if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name &&
+                    !strcasecmp(tn->res_target->name, r->fields[0]->string->sval))
+                    target = tn->res_target->val;
+            }
+        if (e || !target) {
+            if (e) {
+                *from = e->from, *col = e->column;
+                db_sexpr_free(e);
+                return 0;
+            }
+            return -1; /* the column's error is reported */
+        }
+        q->nunsupported = nu, q->understood = und; /* the name was an alias */
+    } else if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+               g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) { /* a result position */
+        int64_t k = g->a_const->ival->ival;
+        node *tn = k >= 1 && (size_t)k <= sel->n_target_list ? sel->target_list[k - 1] : NULL;
+        target = tn && tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
+        if (!target) {
+            db_sql_unsupported(q, "GROUP BY position out of range");
+            return -1;
+        }
+    }
+    if (target && target->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+        return conv_group_key(c, sel, target, false, from, col, expr); /* (SELECT x AS x: no loop) */
+    db_sexpr *e = db_sql_conv_expr(c, target ? target : g);
+    if (!e || db_sexpr_has(e, DBX_PARAM) || db_sexpr_has(e, DBX_GROUPAGG)) {
+        db_sexpr_free(e);
+        db_sql_unsupported(q, "GROUP BY of an expression with a parameter, an aggregate or an unknown construct");
+        return -1;
+    }
+    *from = *col = -1;
+    *expr = e;
+    return 0;
+}
+
+/*
+ * GROUP BY of plain columns of the FROM items or of expressions of the row, with result columns
+ * that are keys (a key column, a column of an item whose whole primary key is a key, or the same
+ * expression as a key) or aggregates, and a HAVING clause whose aggregates become DBX_GROUPAGG nodes.
  */
 static void conv_group(conv *c, PgQuery__SelectStmt *sel)
 {
@@ -260,24 +318,21 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
         return;
     }
     for (size_t i = 0; i < sel->n_group_clause; i++) {
-        node *g = sel->group_clause[i];
-        db_sexpr *col = g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? db_sql_conv_column(c, g->column_ref) : NULL;
-        if (!col) {
-            db_sql_unsupported(q, "GROUP BY of an expression");
-            return;
-        }
-        q->group_from[q->ngroup] = col->from;
-        q->group_col[q->ngroup++] = col->column;
-        db_sexpr_free(col);
+        int from, col;
+        db_sexpr *e;
+        if (conv_group_key(c, sel, sel->group_clause[i], true, &from, &col, &e)) return;
+        q->group_from[q->ngroup] = from;
+        q->group_col[q->ngroup] = col;
+        q->group_expr[q->ngroup++] = e;
     }
     for (int i = 0; i < q->nresult; i++) {
         if (q->result_agg[i] != DB_AGG_NONE) continue;
-        if (q->result_expr[i]) {
-            db_sql_unsupported(q, "computed result column in GROUP BY");
-            continue;
-        }
         bool key = false;
         for (int k = 0; k < q->ngroup; k++) {
+            if (q->group_expr[k] || q->result_expr[i]) { /* the same expression as a key */
+                key |= db_sexpr_equal(q->group_expr[k], q->result_expr[i]);
+                continue;
+            }
             const db_table *t = &c->s->tables[q->from_table[q->group_from[k]]];
             /* a key column, or any column of a FROM item whose primary key is a key (one row) */
             bool whole_pk = t->cols[q->group_col[k]].pk == 1;
@@ -285,7 +340,9 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
             key |= q->group_from[k] == q->result_from[i] &&
                    (q->group_col[k] == q->result_col[i] || q->group_col[k] == t->rowid_alias || whole_pk);
         }
-        if (!key) db_sql_unsupported(q, "result column not in GROUP BY");
+        if (!key)
+            db_sql_unsupported(q, q->result_expr[i] ? "computed result column in GROUP BY that is no key"
+                                                    : "result column not in GROUP BY");
     }
     if (sel->having_clause) {
         c->having = true;
@@ -410,7 +467,10 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->aggregate = naggs && naggs == q->nresult;
     }
     bool windowed = q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param;
-    if ((q->aggregate || q->ngroup) && windowed) db_sql_unsupported(q, "LIMIT/OFFSET with aggregates or GROUP BY");
+    /* a LIMIT over groups (or the one row of aggregates) is modelled when it is no smaller than the number of
+     * groups there can be, which the runtime knows (db_rows.c): the top-N report of a small fixture */
+    if ((q->aggregate || q->ngroup) && (q->offset > 0 || q->offset_param))
+        db_sql_unsupported(q, "OFFSET with aggregates or GROUP BY");
     /* ORDER BY does not change which rows are returned; plain-column keys let the
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -441,7 +501,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->norder++;
         db_sexpr_free(col);
     }
-    if (windowed && !q->aggregate) {
+    if (windowed && !q->aggregate && !q->ngroup) {
         if (sel->n_sort_clause && q->norder == (int)sel->n_sort_clause)
             q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
         else if (sel->n_sort_clause)
@@ -580,10 +640,10 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     q->insert_src = src;
 }
 
-/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
-static bool sqlite_begin(const char *sql, size_t len)
+/* The first two words of sql (letters, lowercased, at most 15 kept; "" when missing) into w. */
+static void first_words(const char *sql, size_t len, char w[2][16])
 {
-    char w[2][16] = {{0}};
+    memset(w, 0, 2 * sizeof *w);
     int n = 0;
     for (size_t i = 0; i < len && n < 2;) {
         while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r')) i++;
@@ -595,8 +655,24 @@ static bool sqlite_begin(const char *sql, size_t len)
         if (!k) break;
         n++;
     }
-    return n == 2 && !strcmp(w[0], "begin") &&
+}
+
+/* SQLite's "BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE [TRANSACTION]", which PostgreSQL's grammar refuses. */
+static bool sqlite_begin(const char *sql, size_t len)
+{
+    char w[2][16];
+    first_words(sql, len, w);
+    return !strcmp(w[0], "begin") &&
            (!strcmp(w[1], "deferred") || !strcmp(w[1], "immediate") || !strcmp(w[1], "exclusive"));
+}
+
+/* SQLite's PRAGMA (foreign_keys = ON, ...), which PostgreSQL's grammar refuses: it runs as it is and changes no
+ * row (the runtime makes the tables concrete if a statement it does not model changed rows). */
+static bool sqlite_pragma(const char *sql, size_t len)
+{
+    char w[2][16];
+    first_words(sql, len, w);
+    return !strcmp(w[0], "pragma");
 }
 
 void db_query_unsupported(db_query *q, const char *kind) { db_sql_unsupported(q, kind); }
@@ -617,11 +693,11 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
-    if (r.error && sqlite_begin(sql, len)) { /* BEGIN DEFERRED/IMMEDIATE/EXCLUSIVE: SQLite's own */
+    if (r.error && (sqlite_begin(sql, len) || sqlite_pragma(sql, len))) { /* SQLite's own statements */
         pg_query_free_protobuf_parse_result(r);
         free(pg);
         q->kind = DBQ_OTHER;
-        q->txn = DB_TXN_BEGIN;
+        q->txn = sqlite_begin(sql, len) ? DB_TXN_BEGIN : DB_TXN_NONE;
         *out = q;
         return 0;
     }

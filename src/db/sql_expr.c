@@ -29,6 +29,27 @@ static void sexpr_free(db_sexpr *e)
 
 void db_sexpr_free(db_sexpr *e) { sexpr_free(e); }
 
+bool db_sexpr_equal(const db_sexpr *a, const db_sexpr *b)
+{
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->op != b->op || a->negated != b->negated || a->from != b->from ||
+        a->column != b->column || a->param != b->param || a->ival != b->ival || a->rval != b->rval ||
+        a->nkids != b->nkids || !a->text != !b->text || (a->text && strcmp(a->text, b->text)))
+        return false;
+    for (int i = 0; i < a->nkids; i++)
+        if (!db_sexpr_equal(a->kids[i], b->kids[i])) return false;
+    return true;
+}
+
+bool db_sexpr_has(const db_sexpr *e, db_xkind k)
+{
+    if (!e) return false;
+    if (e->kind == k) return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (db_sexpr_has(e->kids[i], k)) return true;
+    return false;
+}
+
 db_sexpr *db_sql_mk(db_xkind k, int nkids)
 {
     db_sexpr *e = calloc(1, sizeof *e);
@@ -77,14 +98,19 @@ static db_sexpr *date_guard(conv *c, db_sexpr *e)
         const db_sexpr *k = e->kids[i];
         if (k->kind == DBX_COLUMN && k->from >= 0 && k->from < c->q->nfrom && !date)
             date = c->s->tables[c->q->from_table[k->from]].cols[k->column].date;
+        if (k->kind == DBX_FUNC && k->op == DBF_STRFTIME && k->ival == 1 && !date) /* date_trunc: a timestamp */
+            date = DB_DATE_DATETIME;
     }
     for (int i = 0; date && i < e->nkids; i++) {
-        const db_sexpr *k = e->kids[i];
+        db_sexpr *k = e->kids[i];
         if (k->kind == DBX_PARAM && k->param >= 1 && k->param <= 64) /* checked on their values (translate.c) */
             c->q->date_param[k->param - 1] = (uint8_t)date;
         if (k->kind == DBX_TEXT) {
             num = num || db_text_is_number(k->text);
-            c->q->date_loose_literal = c->q->date_loose_literal || !db_date_text_valid(date, k->text);
+            /* a date compared with a timestamp: PostgreSQL reads it at midnight (translate.c), SQLite as text */
+            bool midnight = date == DB_DATE_DATETIME && db_date_text_valid(DB_DATE_DATE, k->text);
+            if (midnight) k->ival = DBX_TEXT_PG_MIDNIGHT;
+            c->q->date_loose_literal = c->q->date_loose_literal || (!midnight && !db_date_text_valid(date, k->text));
         }
     }
     if (!date || !num) return e;
@@ -136,13 +162,82 @@ static db_sexpr *conv_date_part(conv *c, const PgQuery__FuncCall *fc)
 }
 
 /*
+ * PostgreSQL's date_trunc('year'|'month'|'day'|'hour'|'minute'|'second', c) of a DATE or TIMESTAMP
+ * column: the timestamp's text with the fields below the unit reset, which is strftime of the
+ * column's canonical datetime with constants in their place ('%Y-%m-01 00:00:00' for month): a
+ * DBF_STRFTIME node with ival 1 (a timestamp, for date_guard); sets q->pg_dates. NULL (nothing
+ * reported) otherwise. (date_trunc of a DATE is a timestamptz, printed with '+00' in the runs'
+ * sessions: the same text before it, db_pq_values.c.)
+ */
+static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
+{
+    static const struct {
+        const char *unit, *fmt;
+    } units[] = {{"year", "%Y-01-01 00:00:00"}, {"month", "%Y-%m-01 00:00:00"},  {"day", "%Y-%m-%d 00:00:00"},
+                 {"hour", "%Y-%m-%d %H:00:00"}, {"minute", "%Y-%m-%d %H:%M:00"}, {"second", "%Y-%m-%d %H:%M:%S"}};
+    const node *u = fc->n_args == 2 ? fc->args[0] : NULL;
+    const char *fmt = NULL;
+    if (u && u->node_case == PG_QUERY__NODE__NODE_A_CONST && !u->a_const->isnull &&
+        u->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+        for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+            if (!strcasecmp(u->a_const->sval->sval, units[i].unit)) fmt = units[i].fmt;
+    if (!fmt) return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[1]);
+    db_date_kind k = column_date(c, col);
+    db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
+    db_sexpr *f = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || !f || !(f->text = strdup(fmt))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(f);
+        return NULL;
+    }
+    e->op = DBF_STRFTIME;
+    e->ival = 1;
+    e->kids[0] = f, e->kids[1] = col;
+    c->q->pg_dates = true;
+    return e;
+}
+
+/*
  * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
  * DATETIME column c, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
  * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
  * the caller names "date function") for other arguments and formats; sets q->sqlite_dates.
  */
+/* The days of a modifier '+N days' / '-1 day' (|N| < 300000: from a year >= 1000 the result stays >= 178, a
+ * year SQLite prints with 4 digits) into *n; false for any other text. */
+static bool day_modifier(const char *m, int64_t *n)
+{
+    char unit[8], end;
+    long v;
+    m += strspn(m, " ");
+    if ((*m != '+' && *m != '-' && !isdigit((unsigned char)*m)) || sscanf(m, "%ld %7s %c", &v, unit, &end) != 2 ||
+        (strcasecmp(unit, "day") && strcasecmp(unit, "days")) || v <= -300000 || v >= 300000)
+        return false;
+    *n = v;
+    return true;
+}
+
 static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
 {
+    const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL;
+    int64_t days;
+    if (m && m->node_case == PG_QUERY__NODE__NODE_A_CONST && !m->a_const->isnull &&
+        m->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && day_modifier(m->a_const->sval->sval, &days)) {
+        /* date(c, '+N days'): a DBF_DATE_ADD node (db_date_add_days) */
+        db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
+        db_date_kind k = column_date(c, col);
+        db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
+        db_sexpr *d = e ? db_sql_mk(DBX_INT, 0) : NULL;
+        if (!d) {
+            sexpr_free(col), sexpr_free(e);
+            return NULL;
+        }
+        d->ival = days;
+        e->op = DBF_DATE_ADD;
+        e->kids[0] = d, e->kids[1] = col;
+        c->q->sqlite_dates = true;
+        return e;
+    }
     static const struct {
         const char *name, *fmt;
     } fns[] = {{"date", "%Y-%m-%d"}, {"datetime", "%Y-%m-%d %H:%M:%S"}, {"julianday", NULL}};
@@ -419,8 +514,10 @@ static db_sexpr *now_text(time_t t, bool with_time)
  * date('now'[, modifier ...]) and datetime(...) (SQLite): the run's clock, in UTC as SQLite
  * computes them, as a text literal, so a comparison of a DATE column with "today" is a comparison
  * with a constant (its value is the one the run saw; a replay on another day sees another day).
- * Modifiers: '[+-]N day(s)|month(s)|year(s)|hour(s)|minute(s)|second(s)', 'start of month',
- * 'start of year', 'start of day'. NULL for anything else (another time value, other modifiers).
+ * The time value may also be a date or datetime literal ('2024-06-30', '2024-06-30 12:00:00'), a
+ * constant computed alike (datetime('2024-06-30', '-30 days')). Modifiers: '[+-]N
+ * day(s)|month(s)|year(s)|hour(s)|minute(s)|second(s)', 'start of month', 'start of year', 'start of
+ * day'. NULL for anything else (another time value, other modifiers).
  */
 static db_sexpr *conv_now(conv *c, const PgQuery__FuncCall *fc, bool with_time)
 {
@@ -434,10 +531,18 @@ static db_sexpr *conv_now(conv *c, const PgQuery__FuncCall *fc, bool with_time)
             return NULL;
         a[i] = n->a_const->sval->sval;
     }
-    if (strcasecmp(a[0], "now")) return NULL;
     time_t t = time(NULL);
     struct tm tm;
     if (!gmtime_r(&t, &tm)) return NULL;
+    if (strcasecmp(a[0], "now")) { /* a literal date or datetime */
+        bool timed = db_date_text_valid(DB_DATE_DATETIME, a[0]);
+        if (!timed && !db_date_text_valid(DB_DATE_DATE, a[0])) return NULL;
+        memset(&tm, 0, sizeof tm);
+        if (sscanf(a[0], "%d-%d-%d %d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                   &tm.tm_sec) != (timed ? 6 : 3))
+            return NULL;
+        tm.tm_year -= 1900, tm.tm_mon -= 1;
+    }
     for (size_t i = 1; i < fc->n_args; i++) {
         long v;
         char unit[16];
@@ -688,6 +793,11 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
+        }
+        if (plain && !strcasecmp(name, "date_trunc")) {
+            if ((e = conv_date_trunc(c, fc))) return e;
+            db_sql_unsupported(c->q, "date function");
+            return NULL;
         }
         if (plain && (!strcasecmp(name, "extract") || !strcasecmp(name, "date_part"))) {
             if ((e = conv_date_part(c, fc))) return e;

@@ -28,6 +28,10 @@ int db_sql_from_item(const db_query *q, const char *name);
 db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r);
 /* An expression of the parse tree; NULL (with the reason in c->q) when not understood. */
 db_sexpr *db_sql_conv_expr(conv *c, node *n);
+/* Whether a and b are the same expression (same tree, same columns, literals and parameters). */
+bool db_sexpr_equal(const db_sexpr *a, const db_sexpr *b);
+/* Whether expression e has a node of kind k. */
+bool db_sexpr_has(const db_sexpr *e, db_xkind k);
 
 /* sql.c */
 /* A SELECT statement (sql[0..len) its whole text, for the FROM keyword's offset) into q: kind, FROM items,

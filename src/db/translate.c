@@ -89,6 +89,14 @@ static expr *text_lt(expr_ctx *cx, const db_val *a, const db_val *b)
     return lt;
 }
 
+/* Free what a translation kept for its values (literal bytes, computed texts). */
+static void free_owned(tr *x)
+{
+    for (size_t i = 0; i < x->nowned; i++) free(x->owned[i]);
+    free(x->owned);
+    x->owned = NULL, x->nowned = 0;
+}
+
 static int value(tr *x, const db_sexpr *e, db_val *out);
 static int cond(tr *x, const db_sexpr *e, tv *out);
 static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
@@ -465,6 +473,18 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->null = db_date_format(cx, e->kids[0]->text, &t, out->bytes);
         return 0;
     }
+    case DBF_DATE_ADD: { /* date(c, '+N days'): the civil date of c's julian day number + N (date.c) */
+        db_val t;
+        if (value(x, e->kids[1], &t)) return -1;
+        if (!t.is_text) return fail(x, "date function of a number");
+        memset(out, 0, sizeof *out);
+        out->is_text = true;
+        out->nbytes = 10;
+        out->len = expr_const(cx, 10, 8);
+        if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
+        out->null = db_date_add_days(cx, &t, e->kids[0]->ival, out->bytes);
+        return 0;
+    }
     case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */
         if (!a.is_text) return fail(x, "date function of a number");
         double unit;
@@ -559,14 +579,17 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
         out->v = expr_const(cx, 0, 64);
         return 0;
     case DBX_TEXT: {
-        size_t n = strlen(e->text);
+        static const char midnight[] = " 00:00:00"; /* PostgreSQL's timestamp of a date literal */
+        bool pg_midnight = e->ival == DBX_TEXT_PG_MIDNIGHT && x->q && x->q->like_exact;
+        size_t n0 = strlen(e->text), n = n0 + (pg_midnight ? strlen(midnight) : 0);
         if (n > 255) return fail(x, "text literal longer than 255 bytes");
         out->is_text = true;
         out->len = expr_const(cx, n, 8);
         out->nbytes = (unsigned)n;
         out->bytes = own(x, n * sizeof *out->bytes);
         if (!out->bytes) return fail(x, "out of memory");
-        for (size_t i = 0; i < n; i++) out->bytes[i] = expr_const(cx, (uint8_t)e->text[i], 8);
+        for (size_t i = 0; i < n; i++)
+            out->bytes[i] = expr_const(cx, (uint8_t)(i < n0 ? e->text[i] : midnight[i - n0]), 8);
         return 0;
     }
     case DBX_PARAM:
@@ -853,8 +876,7 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
     tr x = {.cx = cx, .q = q, .rows = rows, .params = params, .nparams = nparams};
     tv r;
     int rc = cond(&x, e, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;
@@ -865,12 +887,21 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
 expr *db_group_eq(expr_ctx *cx, const db_query *q, const db_val *const *a, const db_val *const *b)
 {
     expr *eq = one(cx);
-    for (int k = 0; k < q->ngroup; k++) {
-        const db_val *x = &a[q->group_from[k]][q->group_col[k]], *y = &b[q->group_from[k]][q->group_col[k]];
+    /* an expression key's values over a and b (it has no parameter: sql.c), kept until eq is built */
+    tr xa = {.cx = cx, .q = q, .rows = a}, xb = {.cx = cx, .q = q, .rows = b};
+    for (int k = 0; k < q->ngroup && eq; k++) {
+        db_val ex, ey;
+        if (q->group_expr[k] && (value(&xa, q->group_expr[k], &ex) || value(&xb, q->group_expr[k], &ey))) {
+            eq = NULL;
+            break;
+        }
+        const db_val *x = q->group_expr[k] ? &ex : &a[q->group_from[k]][q->group_col[k]];
+        const db_val *y = q->group_expr[k] ? &ey : &b[q->group_from[k]][q->group_col[k]];
         expr *both_null = expr_and1(cx, x->null, y->null);
         expr *same = expr_and1(cx, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)), val_eq(cx, x, y));
         eq = expr_and1(cx, eq, or1(cx, both_null, same));
     }
+    free_owned(&xa), free_owned(&xb);
     return eq;
 }
 
@@ -889,8 +920,7 @@ expr *db_having_expr(expr_ctx *cx, const db_query *q, const db_val *const *rep, 
             .group_rows = group_rows};
     tv r;
     int rc = cond(&x, q->having, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;
@@ -913,8 +943,7 @@ int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
             .group_rows = group_rows};
     int rc = value(&x, e, out);
     last_overflow = x.ovf;
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (!rc && out->is_text) rc = fail(&x, "text computed from aggregates");
     if (rc) *why = x.why ? x.why : "unsupported";
     return rc;
@@ -931,8 +960,7 @@ expr *db_check_expr(expr_ctx *cx, const db_check *ck, const db_val *row, const c
     tr x = {.cx = cx, .q = ck->q, .rows = rows, .params = NULL, .nparams = 0};
     tv r;
     int rc = cond(&x, ck->q->where, &r);
-    for (size_t i = 0; i < x.nowned; i++) free(x.owned[i]);
-    free(x.owned);
+    free_owned(&x);
     if (rc) {
         *why = x.why ? x.why : "unsupported";
         return NULL;
@@ -1109,6 +1137,11 @@ static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b)
     return eq;
 }
 
+expr *db_val_same(expr_ctx *cx, const db_val *a, const db_val *b)
+{
+    return expr_and1(cx, expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null)), val_eq(cx, a, b));
+}
+
 expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, int ti, unsigned slot,
                           expr *const *counts, db_val *const *cells)
 {
@@ -1151,6 +1184,22 @@ expr *db_slot_constraints(expr_ctx *cx, const db_schema *s, const db_limits *l, 
             }
             c = expr_and1(cx, c, implies(cx, expr_not(cx, v->null), exists));
         }
+    }
+    for (int k = 0; k < t->nfkeys; k++) { /* composite FOREIGN KEY: a parent row holds the same values */
+        const db_fkey *fk = &t->fkeys[k];
+        const db_table *p = &s->tables[fk->ref_table];
+        expr *any_null = zero(cx), *exists = zero(cx);
+        for (int i = 0; i < fk->ncols; i++) any_null = or1(cx, any_null, row[fk->cols[i]].null);
+        for (unsigned j = 0; j < l->rows; j++) {
+            const db_val *prow = &cells[fk->ref_table][(size_t)j * p->ncols];
+            expr *match = expr_cmp(cx, PRED_ULT, expr_const(cx, j, 8), counts[fk->ref_table]);
+            for (int i = 0; i < fk->ncols; i++) {
+                const db_val *pv = &prow[fk->ref_cols[i]];
+                match = expr_and1(cx, match, expr_and1(cx, expr_not(cx, pv->null), val_eq(cx, &row[fk->cols[i]], pv)));
+            }
+            exists = or1(cx, exists, match);
+        }
+        c = expr_and1(cx, c, or1(cx, any_null, exists));
     }
     if (t->rowid_alias >= 0 && slot > 0) {
         /* INTEGER PRIMARY KEY: increasing with the slot, so that a full scan (rowid order)

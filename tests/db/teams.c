@@ -1,4 +1,4 @@
-/* teams.c: GROUP BY with HAVING COUNT(*) > 2 and the aggregates of each group read back. */
+/* teams.c: GROUP BY with HAVING COUNT(*) > 2 and the aggregates of each group read back; GROUP BY of an expression by its alias, top groups by LIMIT. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +36,14 @@ int main(void)
     if (weak >= 2)
         printf("two weak teams\n");
     sqlite3_finalize(st);
+    /* levels with two players or more: grouped by an expression, through its alias */
+    sqlite3_prepare_v2(db,
+                       "SELECT CASE WHEN score >= 90 THEN 'top' ELSE 'other' END AS level, COUNT(*) FROM players "
+                       "GROUP BY level HAVING COUNT(*) >= 2 ORDER BY COUNT(*) DESC LIMIT 3",
+                       -1, &st, NULL);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        if (strcmp((const char *)sqlite3_column_text(st, 0), "top") == 0)
+            printf("two top players\n");
     sqlite3_close(db);
     return 0;
 }

@@ -50,12 +50,13 @@ static void test_layout(void **state)
 static const char *DDL = "CREATE TABLE t (d DATE NOT NULL, ts TIMESTAMP);";
 #define NIN 34 /* count; d: null, len, 10 bytes; ts: null, len, 19 bytes */
 
-/* The slot constraints of slot 0 of DDL's table over symbols 0..NIN-1. */
-static expr *slot0(expr_ctx *cx, db_schema *s, db_val *cells)
+/* The cells d and ts of one row of DDL's table over symbols first..first+NIN-2 (the layout vector() fills
+ * from in[1]); their bytes are calloc'ed. */
+static void row_cells(expr_ctx *cx, db_schema *s, db_val *cells, uint32_t first)
 {
     db_limits l = {1, 8};
     memset(cells, 0, 2 * sizeof *cells);
-    uint32_t idx = 1;
+    uint32_t idx = first;
     for (int c = 0; c < 2; c++) {
         unsigned n = db_column_text_cap(&s->tables[0].cols[c], &l);
         cells[c].is_text = true;
@@ -65,7 +66,14 @@ static expr *slot0(expr_ctx *cx, db_schema *s, db_val *cells)
         cells[c].bytes = calloc(n, sizeof *cells[c].bytes);
         for (unsigned i = 0; i < n; i++) cells[c].bytes[i] = expr_symbol(cx, idx++, 8, 0);
     }
-    assert_int_equal(idx, NIN);
+    assert_int_equal(idx, first + NIN - 1);
+}
+
+/* The slot constraints of slot 0 of DDL's table over symbols 0..NIN-1. */
+static expr *slot0(expr_ctx *cx, db_schema *s, db_val *cells)
+{
+    db_limits l = {1, 8};
+    row_cells(cx, s, cells, 1);
     expr *counts[1] = {expr_symbol(cx, 0, 8, 0)};
     db_val *all[1] = {cells};
     return db_slot_constraints(cx, s, &l, 0, 0, counts, all);
@@ -254,6 +262,15 @@ static void test_parse(void **state)
     assert_int_equal(db_query_parse(s, loose, strlen(loose), &q, &err), 0);
     assert_true(q->understood && q->date_loose_literal);
     db_query_free(q);
+    /* date() and datetime() of a literal with modifiers: constants, as SQLite computes them */
+    const char *lit = "SELECT d FROM t WHERE d >= date('2024-03-31', '-1 month') AND ts < datetime('2024-12-31 "
+                      "23:00:00', '+2 hours', 'start of day')";
+    assert_int_equal(db_query_parse(s, lit, strlen(lit), &q, &err), 0);
+    assert_true(q->understood);
+    assert_false(q->sqlite_dates);
+    assert_string_equal(q->where->kids[0]->kids[1]->text, "2024-03-02"); /* Feb 31 is March 2, as in SQLite */
+    assert_string_equal(q->where->kids[1]->kids[1]->text, "2025-01-01 00:00:00");
+    db_query_free(q);
     db_schema_free(s);
 }
 
@@ -399,10 +416,14 @@ static void test_functions_against_sqlite(void **state)
         "julianday(ts) > julianday(d)",
         "julianday(d) - julianday(d) = 0",
         "julianday(ts) IS NULL",
+        "date(d, '+7 days') > ts",
+        "date(ts, '-30 days') = date(d, '-1 day')",
+        "date(d, '+400 days') BETWEEN '2000-01-01' AND '2024-12-31'",
     };
     static const char *values[] = {
         "julianday(ts)",         "julianday(d)", "julianday(ts) - julianday(d)", "julianday(d) + julianday(d)",
-        "strftime('%Y-%m', ts)", "datetime(d)"};
+        "strftime('%Y-%m', ts)", "datetime(d)",  "date(d, '+59 days')",          "date(ts, '-366 days')",
+        "date(d, '-1 day')"};
     db_schema *s = load(DDL);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -476,7 +497,7 @@ static void test_functions_against_sqlite(void **state)
         db_query_free(q);
     }
     /* not modelled: modifiers, a column that is no date column, PostgreSQL (db_pq marks it) */
-    static const char *no[] = {"SELECT 1 FROM t WHERE date(d, '+1 day') = ts", "SELECT strftime('%W', d) FROM t",
+    static const char *no[] = {"SELECT 1 FROM t WHERE date(d, '+1 month') = ts", "SELECT strftime('%W', d) FROM t",
                                "SELECT 1 FROM t WHERE julianday('2024-01-01') > 0",
                                "SELECT 1 FROM t WHERE EXTRACT(hour FROM d) = 0"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
@@ -588,6 +609,76 @@ static void test_date_casts(void **state)
     db_schema_free(s);
 }
 
+/* GROUP BY of an expression (by its alias): two rows fall into one group (db_group_eq) exactly when SQLite
+ * makes one group of them, on random dates, datetimes, NULLs and texts no date function reads; and the
+ * same for fixture cells (valid_date: the validity test left to the slot constraints) on valid texts. */
+static void test_group_by_expression_against_sqlite(void **state)
+{
+    (void)state;
+    static const char *sql = "SELECT strftime('%Y-%m', ts) AS month, COUNT(*) FROM t GROUP BY month";
+    db_schema *s = load(DDL);
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->ngroup, 1);
+    assert_non_null(q->group_expr[0]);
+    expr_ctx *cx = expr_ctx_new();
+    db_val a[2], b[2];
+    row_cells(cx, s, a, 1);
+    row_cells(cx, s, b, NIN + 1);
+    const db_val *ra[1] = {a}, *rb[1] = {b};
+    expr *same = db_group_eq(cx, q, ra, rb);
+    assert_non_null(same);
+    a[1].valid_date = b[1].valid_date = DB_DATE_DATETIME;
+    expr *same_fixture = db_group_eq(cx, q, ra, rb);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(12);
+    for (int iter = 0; iter < 400; iter++) {
+        char d[16], ts[2][32];
+        int kind[2];
+        uint64_t in[2 * NIN];
+        random_date(d);
+        assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+        for (int r = 0; r < 2; r++) {
+            random_date(ts[r]);
+            if (r == 1 && rand() % 2) { /* often the same month (on a day every month has) */
+                memcpy(ts[1], ts[0], 8);
+                if (strcmp(ts[1] + 8, "28") > 0) memcpy(ts[1] + 8, "28", 2);
+            }
+            kind[r] = rand() % 6; /* a datetime, a date alone, NULL, a text no date function reads */
+            if (kind[r] < 3)
+                snprintf(ts[r] + 10, 22, " %02d:%02d:%02d", rand() % 24, rand() % 60, rand() % 60);
+            else if (kind[r] == 5)
+                strcpy(ts[r], rand() % 2 ? "soon" : "2024-05-0x");
+            vector(in + r * NIN, d, kind[r] == 4 ? NULL : ts[r]);
+            char ins[160];
+            snprintf(ins, sizeof ins, "INSERT INTO t VALUES('%s', %s%s%s)", d, kind[r] == 4 ? "" : "'",
+                     kind[r] == 4 ? "NULL" : ts[r], kind[r] == 4 ? "" : "'");
+            assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+        }
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM (SELECT 1 FROM t GROUP BY strftime('%Y-%m', ts))",
+                                            -1, &st, NULL),
+                         SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        uint64_t one_group = sqlite3_column_int(st, 0) == 1;
+        sqlite3_finalize(st);
+        if (expr_eval(same, in, 2 * NIN) != one_group)
+            fail_msg("'%s' and '%s': SQLite %s, the model differs", ts[0], ts[1], one_group ? "one group" : "two");
+        bool valid = kind[0] < 3 && kind[1] < 3; /* both datetimes, as fixture cells of a TIMESTAMP column are */
+        if (valid && expr_eval(same_fixture, in, 2 * NIN) != one_group)
+            fail_msg("fixture cells '%s' and '%s': the model differs from SQLite", ts[0], ts[1]);
+    }
+    sqlite3_close(db);
+    for (int c = 0; c < 2; c++) free(a[c].bytes), free(b[c].bytes);
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_number_like_values),
         cmocka_unit_test(test_functions_against_sqlite),
+        cmocka_unit_test(test_group_by_expression_against_sqlite),
         cmocka_unit_test(test_julianday_solver),
         cmocka_unit_test(test_date_casts),
     };

@@ -25,8 +25,8 @@ static void make_tables(void)
                      "small smallint, big bigint, ok boolean, price numeric(10,2), ratio double precision, born date)");
     pg_exec_ok(conn, "CREATE TABLE books(isbn bigint, ed int, author int REFERENCES authors(id), title text, "
                      "far int REFERENCES other.far(id), PRIMARY KEY (isbn, ed))");
-    pg_exec_ok(conn, "CREATE TABLE reviews(isbn bigint, ed int, stars int NOT NULL, "
-                     "FOREIGN KEY (isbn, ed) REFERENCES books(isbn, ed))");
+    pg_exec_ok(conn, "CREATE TABLE reviews(isbn bigint, ed int, stars int NOT NULL, at timestamptz, "
+                     "FOREIGN KEY (isbn, ed) REFERENCES books(isbn, ed) ON DELETE CASCADE)");
 }
 
 static void test_read_schema(void **st)
@@ -78,6 +78,12 @@ static void test_read_schema(void **st)
     assert_int_equal(tb->cols[2].fk_column, 0);
     assert_int_equal(tb->cols[4].fk_table, -1);
     assert_true(tb->cols[0].notnull && tb->cols[1].notnull); /* key columns */
+    const db_table *tr = &s->tables[db_table_index(s, "reviews")];
+    assert_int_equal(tr->nfkeys, 1); /* the composite foreign key */
+    assert_int_equal(tr->fkeys[0].ref_table, b);
+    assert_int_equal(tr->fkeys[0].ref_cols[1], 1);
+    assert_int_equal(tr->cols[3].date, DB_DATE_DATETIME); /* timestamptz: the text before its zone */
+    assert_non_null(strstr(pg, "ON DELETE CASCADE DEFERRABLE"));
     /* the PostgreSQL DDL recreates the tables in a fresh schema; fixture rows go in with their ctids */
     assert_non_null(strstr(pg, "\"price\" numeric(10,2)"));
     assert_non_null(strstr(pg, "DEFERRABLE INITIALLY DEFERRED"));
@@ -123,7 +129,7 @@ static void test_read_schema(void **st)
 /* A text cell of constants, for evaluating a CHECK on one value. */
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
-    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false, NULL};
+    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false, NULL, DB_DATE_NONE};
     for (unsigned i = 0; i < 8; i++) bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
     return v;
 }
@@ -160,7 +166,7 @@ static void test_checks(void **st)
     db_val row[7];
     for (int c = 0; c < 7; c++) row[c] = text_val(cx, "", b[c]);
     for (int c = 2; c < 5; c++) /* inventory, lo, hi */
-        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false, NULL};
+        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE};
     row[0] = row[2];
     static const struct {
         const char *role;
@@ -312,8 +318,9 @@ static void random_date(char *buf)
     snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
 }
 
-/* PostgreSQL's date - date and EXTRACT/date_part of DATE and TIMESTAMP columns (DBF_DAYS,
- * DBF_DATE_PART: date.c) against the server: which random rows each WHERE clause keeps. */
+/* PostgreSQL's date - date, EXTRACT/date_part and date_trunc of DATE and TIMESTAMP columns (DBF_DAYS,
+ * DBF_DATE_PART, DBF_STRFTIME: date.c) against the server (in UTC, as the runs' sessions): which random
+ * rows each WHERE clause keeps. */
 static void test_date_operators(void **st)
 {
     (void)st;
@@ -324,6 +331,10 @@ static void test_date_operators(void **st)
         "EXTRACT(YEAR FROM d) = 2024 OR date_part('month', e) = 2",
         "EXTRACT(day FROM ts) = 29 OR EXTRACT(hour FROM ts) >= 12",
         "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
+        "date_trunc('month', d) = date_trunc('month', e)",
+        "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
+        "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
+        "ts >= '2024-01-01' AND ts < '2100-07-01' OR date_trunc('day', ts) = '2000-02-29'", /* dates at midnight */
     };
     enum { PER = 1 + 2 + 10 + 2 + 10 + 2 + 19 }; /* count, then each cell's null, length, bytes */
     db_schema *s = NULL;
@@ -343,8 +354,8 @@ static void test_date_operators(void **st)
         for (unsigned i = 0; i < nb[c]; i++) bytes[c][i] = expr_symbol(cx, idx++, 8, 0);
     }
     assert_int_equal(idx, PER);
-    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; CREATE TABLE dd (d date NOT NULL, e date, "
-                     "ts timestamp)");
+    pg_exec_ok(conn, "CREATE SCHEMA dates; SET search_path = dates; SET TimeZone = 'UTC'; "
+                     "CREATE TABLE dd (d date NOT NULL, e date, ts timestamp)");
     srand(13);
     for (size_t qi = 0; qi < sizeof where / sizeof *where; qi++) {
         char sql[160];

@@ -157,42 +157,63 @@ static void test_fixture_layout_and_sql(void **state)
 
 /* Slot constraints under concrete assignments: NOT NULL, UNIQUE, increasing INTEGER
  * PRIMARY KEY, FOREIGN KEY, text shape. */
+/* A schema's fixture as symbols, in test-vector order (per table a count, then per slot and column a NULL flag
+ * and the value: 64 bits, or a length and l.text bytes), for db_slot_constraints. */
+typedef struct sym_fixture {
+    db_limits l;
+    expr_ctx *cx;
+    int ntables;
+    expr *counts[4];
+    db_val *cells[4];
+    expr *bytes[64];
+} sym_fixture;
+
+static void sym_fixture_init(sym_fixture *f, const db_schema *s)
+{
+    f->l = (db_limits){2, 3};
+    f->cx = expr_ctx_new();
+    f->ntables = s->ntables;
+    size_t nb = 0;
+    uint32_t sym = 0;
+    for (int t = 0; t < s->ntables; t++) {
+        const db_table *tb = &s->tables[t];
+        f->counts[t] = expr_symbol(f->cx, sym++, 8, 0);
+        f->cells[t] = calloc((size_t)f->l.rows * tb->ncols, sizeof **f->cells);
+        for (unsigned k = 0; k < f->l.rows; k++)
+            for (int c = 0; c < tb->ncols; c++) {
+                db_val *v = &f->cells[t][k * tb->ncols + c];
+                v->null = expr_symbol(f->cx, sym++, 1, 0);
+                if (db_column_is_text(&tb->cols[c])) {
+                    v->is_text = true;
+                    v->len = expr_symbol(f->cx, sym++, 8, 0);
+                    v->nbytes = f->l.text;
+                    v->bytes = f->bytes + nb;
+                    for (unsigned i = 0; i < f->l.text; i++) f->bytes[nb++] = expr_symbol(f->cx, sym++, 8, 0);
+                } else {
+                    v->v = expr_symbol(f->cx, sym++, 64, 0);
+                }
+            }
+    }
+}
+
+static void sym_fixture_free(sym_fixture *f)
+{
+    for (int t = 0; t < f->ntables; t++) free(f->cells[t]);
+    expr_ctx_free(f->cx);
+}
+
 static void test_slot_constraints(void **state)
 {
     db_schema *s = NULL;
     char *err = NULL;
     assert_int_equal(db_schema_from_ddl(DDL, &s, &err), 0);
-    db_limits l = {2, 3};
-    expr_ctx *cx = expr_ctx_new();
-    expr *counts[3];
-    db_val *cells[3];
-    expr *bytes[64];
-    size_t nb = 0;
-    uint32_t sym = 0;
-    for (int t = 0; t < 3; t++) {
-        const db_table *tb = &s->tables[t];
-        counts[t] = expr_symbol(cx, sym++, 8, 0);
-        cells[t] = calloc((size_t)l.rows * tb->ncols, sizeof **cells);
-        for (unsigned k = 0; k < l.rows; k++)
-            for (int c = 0; c < tb->ncols; c++) {
-                db_val *v = &cells[t][k * tb->ncols + c];
-                v->null = expr_symbol(cx, sym++, 1, 0);
-                if (db_column_is_text(&tb->cols[c])) {
-                    v->is_text = true;
-                    v->len = expr_symbol(cx, sym++, 8, 0);
-                    v->nbytes = l.text;
-                    v->bytes = bytes + nb;
-                    for (unsigned i = 0; i < l.text; i++) bytes[nb++] = expr_symbol(cx, sym++, 8, 0);
-                } else {
-                    v->v = expr_symbol(cx, sym++, 64, 0);
-                }
-            }
-    }
+    sym_fixture f;
+    sym_fixture_init(&f, s);
     /* symbol indexes: users count 0; slot 0: id null 1, id 2, name null 3, len 4, bytes 5-7,
      * age null 8, age 9; slot 1: 10..18; orders count 19; slot 0: oid null 20, oid 21,
      * user null 22, user 23, ... */
-    expr *u1 = db_slot_constraints(cx, s, &l, 0, 1, counts, cells);
-    expr *o0 = db_slot_constraints(cx, s, &l, 1, 0, counts, cells);
+    expr *u1 = db_slot_constraints(f.cx, s, &f.l, 0, 1, f.counts, f.cells);
+    expr *o0 = db_slot_constraints(f.cx, s, &f.l, 1, 0, f.counts, f.cells);
     uint64_t in[200] = {0};
     in[0] = 2;
     in[2] = 1, in[4] = 1, in[5] = 'a';    /* user 1 "a" */
@@ -220,8 +241,50 @@ static void test_slot_constraints(void **state)
     assert_int_equal(expr_eval(o0, in, 200), 0);
     in[0] = 2, in[14] = 'b'; /* now present */
     assert_int_equal(expr_eval(o0, in, 200), 1);
-    for (int t = 0; t < 3; t++) free(cells[t]);
-    expr_ctx_free(cx);
+    sym_fixture_free(&f);
+    db_schema_free(s);
+}
+
+/* A FOREIGN KEY of two columns (in another order than the parent's key, and one naming no column):
+ * read as one key, and a child row needs a present parent row with both values equal unless a key
+ * column is NULL. */
+static void test_composite_foreign_key(void **state)
+{
+    (void)state;
+    static const char *ddl = "CREATE TABLE parent (a INT, b INT, PRIMARY KEY (a, b));\n"
+                             "CREATE TABLE child (id INTEGER PRIMARY KEY, x INT, y INT,\n"
+                             "    FOREIGN KEY (y, x) REFERENCES parent (b, a) ON DELETE CASCADE,\n"
+                             "    FOREIGN KEY (x, y) REFERENCES parent);\n";
+    db_schema *s = NULL;
+    char *err = NULL;
+    assert_int_equal(db_schema_from_ddl(ddl, &s, &err), 0);
+    assert_int_equal(s->nignored, 0);
+    const db_table *c = &s->tables[1];
+    assert_int_equal(c->nfkeys, 2);
+    assert_int_equal(c->cols[1].fk_table, -1);               /* no single-column reference */
+    assert_true(c->fkeys[0].cascade != c->fkeys[1].cascade); /* one is ON DELETE CASCADE */
+    for (int k = 0; k < 2; k++) {
+        const db_fkey *fk = &c->fkeys[k];
+        assert_int_equal(fk->ncols, 2);
+        assert_int_equal(fk->ref_table, 0);
+        for (int i = 0; i < 2; i++) assert_int_equal(fk->ref_cols[i], fk->cols[i] - 1); /* x -> a, y -> b */
+    }
+    sym_fixture f;
+    sym_fixture_init(&f, s);
+    /* symbols: parent count 0; slot 0: a null 1, a 2, b null 3, b 4; slot 1: 5..8; child count 9;
+     * slot 0: id null 10, id 11, x null 12, x 13, y null 14, y 15 */
+    expr *c0 = db_slot_constraints(f.cx, s, &f.l, 1, 0, f.counts, f.cells);
+    uint64_t in[32] = {0};
+    in[0] = 2, in[2] = 1, in[4] = 2, in[6] = 3, in[8] = 4; /* parents (1, 2) and (3, 4) */
+    in[9] = 1, in[11] = 1, in[13] = 3, in[15] = 4;         /* child (3, 4) */
+    assert_int_equal(expr_eval(c0, in, 32), 1);
+    in[15] = 2; /* (3, 2): each value has a parent, not the pair */
+    assert_int_equal(expr_eval(c0, in, 32), 0);
+    in[14] = 1, in[15] = 0; /* y NULL: exempt */
+    assert_int_equal(expr_eval(c0, in, 32), 1);
+    in[14] = 0, in[15] = 4, in[0] = 1; /* (3, 4) is in slot 1, absent */
+    assert_int_equal(expr_eval(c0, in, 32), 0);
+    sym_fixture_free(&f);
     db_schema_free(s);
 }
 
@@ -233,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_database_file_read_only),
         cmocka_unit_test(test_fixture_layout_and_sql),
         cmocka_unit_test(test_slot_constraints),
+        cmocka_unit_test(test_composite_foreign_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,9 +114,31 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT sum(DISTINCT a) FROM t", "expression in the result");
     expect_unsupported(s, "SELECT a, count(*) FROM t", "aggregates beside plain columns without GROUP BY");
     expect_unsupported(s, "SELECT a, sum(b) FROM t GROUP BY u", "result column not in GROUP BY");
-    expect_unsupported(s, "SELECT b FROM t GROUP BY b + 1", "GROUP BY of an expression");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b + 1", "result column not in GROUP BY");
+    expect_unsupported(s, "SELECT b + 1 FROM t GROUP BY b + ?",
+                       "GROUP BY of an expression with a parameter, an aggregate or an unknown construct");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY 2", "GROUP BY position out of range");
+    expect_unsupported(s, "SELECT k AS k FROM t GROUP BY k", "unknown column or rowid"); /* no alias loop */
+    /* GROUP BY of an expression, also through the alias or position of a result column */
+    static const char *by_expr[] = {"SELECT b + 1, count(*) FROM t GROUP BY b + 1",
+                                    "SELECT b + 1 AS k, count(*) FROM t GROUP BY k",
+                                    "SELECT b + 1, count(*) FROM t GROUP BY 1"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(db_query_parse(s, by_expr[i], strlen(by_expr[i]), &q, &err), 0);
+        assert_true(q->understood);
+        assert_int_equal(q->ngroup, 1);
+        assert_non_null(q->group_expr[0]);
+        assert_int_equal(q->group_expr[0]->kind, DBX_ARITH);
+        db_query_free(q);
+    }
+    sql = "SELECT b AS a, count(*) FROM t GROUP BY a"; /* a column of the table before an alias, as SQL reads it */
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_null(q->group_expr[0]);
+    assert_int_equal(q->group_col[0], 0);
+    assert_false(q->understood); /* b is no key */
+    db_query_free(q);
     expect_unsupported(s, "SELECT t.b FROM t GROUP BY a, b, s, u, a", "GROUP BY of more than 4 keys");
-    expect_unsupported(s, "SELECT b FROM t GROUP BY b LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
+    expect_unsupported(s, "SELECT b FROM t GROUP BY b LIMIT 1 OFFSET 1", "OFFSET with aggregates or GROUP BY");
     /* GROUP BY keys, aggregates beside them, HAVING's aggregates over the group */
     sql = "SELECT b, count(*), max(a) FROM t GROUP BY b HAVING count(*) > 2 AND sum(a) < 10";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -131,7 +153,20 @@ static void test_parse(void **state)
     assert_int_equal(q->having->kids[0]->kids[0]->column, -1);
     assert_int_equal(q->having->kids[1]->kids[0]->op, DB_AGG_SUM);
     db_query_free(q);
-    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1", "LIMIT/OFFSET with aggregates or GROUP BY");
+    sql = "PRAGMA foreign_keys = ON"; /* SQLite's own: run as it is, no row changed */
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->kind, DBQ_OTHER);
+    assert_int_equal(q->txn, DB_TXN_NONE);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT count(*) FROM t LIMIT 1 OFFSET ?", "OFFSET with aggregates or GROUP BY");
+    /* a LIMIT over groups: understood (the runtime checks it is no smaller than the groups there can be) */
+    sql = "SELECT b, count(*) AS n FROM t GROUP BY b ORDER BY n DESC LIMIT 3";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->limit, 3);
+    assert_false(q->order_window);
+    db_query_free(q);
     expect_unsupported(s, "SELECT a FROM t ORDER BY a + 1 LIMIT 3", "LIMIT/OFFSET with ORDER BY of an expression");
     expect_unsupported(s, "SELECT t.a FROM t, t t2 LIMIT 3", "LIMIT/OFFSET on a join without ORDER BY");
     expect_unsupported(s, "SELECT a FROM t LIMIT 1 + 1", "LIMIT/OFFSET of an expression");
@@ -217,7 +252,7 @@ static void test_parse(void **state)
     assert_true(q->understood);
     assert_int_equal(q->ngroup, 1);
     db_query_free(q);
-    expect_unsupported(s, "SELECT a + 1 FROM t GROUP BY a", "computed result column in GROUP BY");
+    expect_unsupported(s, "SELECT a + 1 FROM t GROUP BY a", "computed result column in GROUP BY that is no key");
     expect_unsupported(s, "SELECT hex(a) FROM t", "expression in the result");
 
     /* joins: comma and JOIN ... ON; the ON condition joins the WHERE clause */
@@ -379,8 +414,8 @@ static void test_where_against_sqlite(void **state)
         /* parameters: ?1 = 'ab' (constant text), ?2 = 2 */
         expr *pb[2] = {expr_const(cx, 'a', 8), expr_const(cx, 'b', 8)};
         db_val params[2] = {
-            {true, expr_const(cx, 0, 1), NULL, expr_const(cx, 2, 8), 2, pb, false, NULL},
-            {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL, false, NULL},
+            {true, expr_const(cx, 0, 1), NULL, expr_const(cx, 2, 8), 2, pb, false, NULL, DB_DATE_NONE},
+            {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
         };
         const char *why = NULL;
         const db_val *rows[1] = {cells};
@@ -820,8 +855,8 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->nparams, 2);
     expr_ctx *cx = expr_ctx_new();
     db_val params[2] = {
-        {false, expr_const(cx, 0, 1), expr_const(cx, 5, 64), NULL, 0, NULL, false, NULL},
-        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 41), NULL, 0, NULL, false, NULL},
+        {false, expr_const(cx, 0, 1), expr_const(cx, 5, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
+        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 41), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
     };
     db_val v;
     const char *why = NULL;

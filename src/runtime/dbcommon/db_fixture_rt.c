@@ -115,6 +115,7 @@ static int read_fixture(void)
                 cell->null = symbol_or_const(rt_next_input(IT_BOOL, 1, name, 1, &v), v, 1);
                 if (db_column_is_text(&t->cols[c])) {
                     cell->is_text = true;
+                    cell->valid_date = t->cols[c].date; /* by its slot constraint */
                     cell->len = symbol_or_const(rt_next_input(IT_UCHAR, 8, NULL, 1, &v), v, 8);
                     cell->nbytes = db_column_text_cap(&t->cols[c], &db_rt.lim);
                     cell->bytes = calloc(cell->nbytes, sizeof *cell->bytes);

@@ -26,6 +26,17 @@ static unsigned combos(const db_query *q)
     return n;
 }
 
+/* The most groups (result rows) a GROUP BY query can return over the fixture: one per slot (and NULL row)
+ * of the FROM item all its keys are plain columns of, else one per combination; 1 for aggregates alone. */
+static unsigned max_groups(const db_query *q)
+{
+    if (!q->ngroup) return 1;
+    int f = q->group_from[0];
+    for (int k = 0; k < q->ngroup; k++)
+        if (q->group_expr[k] || q->group_from[k] != f) return combos(q);
+    return radix(q, f);
+}
+
 /* The NULL row of table ti (every cell NULL; built once per run, in the run's expressions). */
 static const db_val *null_row(int ti)
 {
@@ -221,7 +232,12 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         const db_val *vals[DB_MAX_COMBOS];
         expr *first = conds[i];
         for (unsigned j = 0; j < n; j++) {
-            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], db_group_eq(cx, q, rowp[i], rowp[j]));
+            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
+            if (j != i && !same) {
+                s->why = "GROUP BY key not translated";
+                return;
+            }
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
             if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
         }
         const char *why = NULL;
@@ -291,6 +307,13 @@ void db_rt_record_rows(qstate *s)
     }
     if (limit < 0) limit = -1;
     if (offset < 0) offset = 0;
+    if ((q->ngroup || q->aggregate) && limit >= 0 && !q->narms) { /* LIMIT over groups (no OFFSET: sql.c) */
+        if (limit < (int64_t)max_groups(q)) {
+            s->why = "LIMIT with aggregates or GROUP BY below the number of groups";
+            return;
+        }
+        limit = -1; /* every group comes back */
+    }
     if (q->narms) { /* UNION [ALL]: candidates are the arms' slots (db_union.c) */
         db_rt_union_events(s, limit, offset);
         return;
@@ -520,12 +543,14 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
     if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
         const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
         if (!combo_rows(q, combo, mine))
-            for (unsigned i = 0; i <= combo; i++)
-                if ((s->match[i]->value & 1) && !combo_rows(q, i, rep) &&
-                    (db_group_eq(rt_cx(), q, rep, mine)->value & 1)) {
+            for (unsigned i = 0; i <= combo; i++) {
+                bool candidate = (s->match[i]->value & 1) && !combo_rows(q, i, rep);
+                expr *same = candidate ? db_group_eq(rt_cx(), q, rep, mine) : NULL;
+                if (same && (same->value & 1)) {
                     combo = i;
                     break;
                 }
+            }
         for (int f = 0; f < q->nfrom; f++) {
             unsigned k = combo_slot(q, combo, f);
             s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
@@ -834,13 +859,77 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
     return 0;
 }
 
+/* The rows of table ti an UPDATE or DELETE may hit: its slots, then the rows the program inserted; their
+ * cells and "alive" flags in *rows and *alive (malloc'ed, *n entries). -1 when out of memory. */
+static int table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n)
+{
+    const db_table *t = &db_rt.schema->tables[ti];
+    unsigned m = db_rt.lim.rows;
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next) m++;
+    *rows = calloc(m, sizeof **rows);
+    *alive = calloc(m, sizeof **alive);
+    if (!*rows || !*alive) {
+        free(*rows), free(*alive);
+        return -1;
+    }
+    *n = 0;
+    for (unsigned k = 0; k < db_rt.lim.rows; k++, (*n)++)
+        (*rows)[*n] = &db_rt.cells[ti][(size_t)k * t->ncols], (*alive)[*n] = &db_rt.alive[ti][k];
+    for (inserted *r = db_rt.ins[ti]; r; r = r->next, (*n)++) (*rows)[*n] = r->cells, (*alive)[*n] = &r->alive;
+    return 0;
+}
+
+/*
+ * ON DELETE CASCADE, as the engine applies it (SQLite with PRAGMA foreign_keys on, PostgreSQL always):
+ * after rows of table pt were deleted (phit[j]: parent row j, prows[j] its cells, was hit), each row of a
+ * table with a cascading key to pt (one-column or composite) whose key columns are non-NULL and equal a
+ * deleted row's is deleted too, and then its own children (at most 4 levels). A child table already
+ * concrete (dirty) is left alone.
+ */
+static void cascade_delete(expr_ctx *cx, int pt, db_val *const *prows, expr *const *phit, unsigned np, int depth)
+{
+    const db_schema *sc = db_rt.schema;
+    for (int ci = 0; ci < sc->ntables && depth < 4; ci++) {
+        const db_table *c = &sc->tables[ci];
+        db_fkey keys[8];
+        int nk = 0;
+        for (int col = 0; col < c->ncols && nk < 8; col++)
+            if (c->cols[col].fk_table == pt && c->cols[col].fk_cascade)
+                keys[nk++] =
+                    (db_fkey){.ncols = 1, .cols = {col}, .ref_table = pt, .ref_cols = {c->cols[col].fk_column}};
+        for (int k = 0; k < c->nfkeys && nk < 8; k++)
+            if (c->fkeys[k].ref_table == pt && c->fkeys[k].cascade) keys[nk++] = c->fkeys[k];
+        db_val **rows;
+        expr ***alive;
+        unsigned n;
+        if (!nk || db_rt.dirty[ci] || table_rows(ci, &rows, &alive, &n)) continue;
+        expr **hit = calloc(n ? n : 1, sizeof *hit);
+        for (unsigned r = 0; hit && r < n; r++) {
+            hit[r] = expr_const(cx, 0, 1);
+            for (int k = 0; k < nk; k++)
+                for (unsigned j = 0; j < np; j++) {
+                    expr *same = phit[j];
+                    for (int i = 0; i < keys[k].ncols; i++)
+                        same = expr_and1(cx, same,
+                                         db_val_same(cx, &rows[r][keys[k].cols[i]], &prows[j][keys[k].ref_cols[i]]));
+                    hit[r] = expr_binary(cx, EXPR_OR, hit[r], same);
+                }
+            hit[r] = expr_and1(cx, *alive[r], hit[r]);
+            *alive[r] = expr_and1(cx, *alive[r], expr_not(cx, hit[r]));
+        }
+        if (hit) cascade_delete(cx, ci, rows, hit, n, depth + 1);
+        free(hit), free(rows), free(alive);
+    }
+}
+
 /*
  * An understood UPDATE or DELETE that SQLite ran: every row of the table (fixture slots and
  * tracked inserted rows) it may have hit gets hit = alive & WHERE; DELETE clears alive where
- * hit, UPDATE replaces each assigned cell by ite(hit, new value over the old row, old value).
+ * hit (and follows ON DELETE CASCADE when fk_actions: cascade_delete), UPDATE replaces each assigned
+ * cell by ite(hit, new value over the old row, old value).
  * Returns 0, or 1 when the statement is not modelled (the table becomes concrete).
  */
-int db_rt_apply_dml(qstate *s, bool changed)
+int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
 {
     const db_query *q = s->q;
     if (!q->understood || q->nfrom != 1) return changed;
@@ -850,21 +939,16 @@ int db_rt_apply_dml(qstate *s, bool changed)
     for (int i = 0; i < q->nset; i++)
         if (q->set_col[i] == t->rowid_alias) return 1; /* rowids move: the mapping of result rows would be lost */
     expr_ctx *cx = rt_cx();
-    unsigned nins = 0;
-    for (inserted *r = db_rt.ins[ti]; r; r = r->next) nins++;
-    unsigned nrows = db_rt.lim.rows + nins;
-    db_val **rows = calloc(nrows, sizeof *rows);
-    expr ***alive = calloc(nrows, sizeof *alive);
-    expr **hit = calloc(nrows, sizeof *hit);
-    db_val *newv = calloc((size_t)nrows * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
-    if (!rows || !alive || !hit || !newv) {
+    db_val **rows;
+    expr ***alive;
+    unsigned n;
+    if (table_rows(ti, &rows, &alive, &n)) return 1;
+    expr **hit = calloc(n, sizeof *hit);
+    db_val *newv = calloc((size_t)n * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
+    if (!hit || !newv) {
         free(rows), free(alive), free(hit), free(newv);
         return 1;
     }
-    unsigned n = 0;
-    for (unsigned k = 0; k < db_rt.lim.rows; k++, n++)
-        rows[n] = &db_rt.cells[ti][(size_t)k * t->ncols], alive[n] = &db_rt.alive[ti][k];
-    for (inserted *r = db_rt.ins[ti]; r; r = r->next, n++) rows[n] = r->cells, alive[n] = &r->alive;
     int rc = 0;
     /* first everything that can fail, then the changes */
     for (unsigned k = 0; k < n && !rc; k++) {
@@ -894,6 +978,7 @@ int db_rt_apply_dml(qstate *s, bool changed)
             if (q->kind == DBQ_DELETE) *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
             for (int i = 0; i < q->nset; i++) rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
         }
+    if (!rc && q->kind == DBQ_DELETE && fk_actions) cascade_delete(cx, ti, rows, hit, n, 0);
     free(rows), free(alive), free(hit), free(newv);
     return rc;
 }

@@ -202,7 +202,8 @@ const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots);
  * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
  * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes; it returns 1 when the
  * statement is not modelled (`changed`: the database changed rows; the caller then makes the
- * table concrete).
+ * table concrete). `fk_actions`: the engine enforces foreign keys (SQLite's PRAGMA foreign_keys, always
+ * on PostgreSQL), so a DELETE's ON DELETE CASCADE deletes the children of the rows hit in the model too.
  */
 void db_rt_track_insert(qstate *s, int64_t rowid);
 /* INSERT ... VALUES of several rows: row r of VALUES got rowids[r] (n: the rows the database added;
@@ -212,7 +213,7 @@ void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n);
  * rowid is the INTEGER PRIMARY KEY value it was given, else consecutive up to last_rowid (SQLite gives
  * one more than the largest rowid, row after row). A NULL key but in the last row leaves the rows concrete. */
 void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid);
-int db_rt_apply_dml(qstate *s, bool changed);
+int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions);
 
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */
 expr *db_rt_byte_at_mem(const char *p);

@@ -180,14 +180,14 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     db_pq_make_params(s, nparams, values, formats);
     if (q->kind == DBQ_UPDATE) { /* the rows' new expressions, then their new row versions' ctids */
-        if (db_rt_apply_dml(s, n > 0) || (n > 0 && remap_ctids(conn, ti))) {
+        if (db_rt_apply_dml(s, n > 0, true) || (n > 0 && remap_ctids(conn, ti))) {
             if (n > 0) db_rt.dirty[ti] = true;
             return false;
         }
         return true;
     }
     if (q->kind == DBQ_DELETE) {
-        if (db_rt_apply_dml(s, n > 0)) {
+        if (db_rt_apply_dml(s, n > 0, true)) {
             db_rt.dirty[ti] = true;
             return false;
         }

@@ -81,10 +81,14 @@ int64_t db_pq_ctid_id(const char *s)
 static PGconn *scratch_connect(bool with_path)
 {
     char opt[300];
-    snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning -c DateStyle=ISO", schema_name);
+    /* UTC in every session: a timestamptz fixture text is read and printed back unchanged (with '+00') */
+    if (with_path)
+        snprintf(opt, sizeof opt, "-c search_path=%s -c client_min_messages=warning -c DateStyle=ISO -c TimeZone=UTC",
+                 schema_name);
+    else
+        snprintf(opt, sizeof opt, "-c client_min_messages=warning -c TimeZone=UTC");
     const char *const keys[] = {"dbname", "options", NULL};
-    const char *const vals[] = {getenv(SYMPATH_ENV_DB_PG_SCRATCH), with_path ? opt : "-c client_min_messages=warning",
-                                NULL};
+    const char *const vals[] = {getenv(SYMPATH_ENV_DB_PG_SCRATCH), opt, NULL};
     return PQconnectdbParams(keys, vals, 1);
 }
 

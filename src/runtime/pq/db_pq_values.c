@@ -111,8 +111,12 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
     if (!c) return p;
     int len = PQgetlength(res, row, col);
     if (c->is_text) {
-        if ((c->null->value & 1) || (int)c->len->value != len) return p;
-        for (int i = 0; i <= len && i < (int)c->nbytes; i++) {
+        /* a timestamptz cell prints its zone after the modelled text ('+00' in the runs' UTC sessions):
+         * the zone stays concrete */
+        int n = (int)c->len->value;
+        bool zoned = n == 19 && len == n + 3 && !strcmp(p + n, "+00");
+        if ((c->null->value & 1) || (n != len && !zoned)) return p;
+        for (int i = 0; i <= n && i < (int)c->nbytes; i++) {
             expr *b = rt_norm(c->bytes[i]);
             if (b && b->value == (uint8_t)p[i]) {
                 rt_shadow_put((uintptr_t)(p + i), &b, 1);

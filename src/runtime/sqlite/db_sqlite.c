@@ -315,6 +315,18 @@ static bool column_holds(void *ctx, int r, const db_val *v, const db_cell *c)
     return sqlite3_column_int64(st, r) == c->i;
 }
 
+/* Whether the connection enforces foreign keys (PRAGMA foreign_keys, off by default): then SQLite
+ * applies ON DELETE CASCADE. */
+static bool foreign_keys_on(sqlite3 *db)
+{
+    int on = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "PRAGMA foreign_keys", -1, &st, NULL) != SQLITE_OK) return false;
+    if (sqlite3_step(st) == SQLITE_ROW) on = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return on != 0;
+}
+
 static int step(sqlite3_stmt *st, qstate *s)
 {
     if (s && !s->started) {
@@ -359,7 +371,7 @@ static int step(sqlite3_stmt *st, qstate *s)
         s->symbolic = false;
         db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
-            !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0))
+            !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0, foreign_keys_on(s->db)))
             db_rt.dirty[s->q->table] = true;
         if (s->q && s->q->txn)
             db_rt_txn(s->q->txn);
