@@ -11,7 +11,7 @@ fail() { echo "FAIL [db_real]: $*"; exit 1; }
 D="$SRC/tests/db"
 
 out="$W/catalog"
-"$SYMPATH" run "$D/catalog.c" --db "$D/catalog.sql" -o "$out" --budget 20s --db-rows 2 --solver-timeout 4s --no-db-minimize --no-db-faults --no-progress \
+"$SYMPATH" run "$D/catalog.c" --db "$D/catalog.sql" -o "$out" --budget 26s --db-rows 2 --solver-timeout 4s --no-db-minimize --no-db-faults --no-progress \
     2>"$W/catalog.err" || { cat "$W/catalog.err"; fail "run catalog exited with $?"; }
 r="$out/report.json"
 # unreachable: the failing open (--no-db-faults), a COUNT(*) without its row
