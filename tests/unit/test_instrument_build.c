@@ -74,6 +74,21 @@ static int build_text(const char *text, build_stats *st, char **err)
     return build_executor(&o, st, err);
 }
 
+/* Run the built executor in dir; input: the text of its SYMPATH_INPUTS file, or NULL for none.
+ * Returns its exit status (a crash fails the test). */
+static int run_exe(const char *input)
+{
+    char cmd[512];
+    if (input)
+        snprintf(cmd, sizeof cmd, "cd '%s' && echo '%s' > in && SYMPATH_INPUTS=in ./prog.exe >/dev/null 2>&1", dir,
+                 input);
+    else
+        snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
 static void test_syntax_error(void **state)
 {
     if (runtime_missing()) skip();
@@ -166,15 +181,12 @@ static void test_good_program(void **state)
 
     /* The executor runs standalone: x = 3 takes the path to reach_error (exit code
      * SYM_ERROR_EXIT_CODE, not 0); x = 0 ends normally. */
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && echo 0 > in0 && SYMPATH_INPUTS=in0 ./prog.exe >/dev/null 2>&1", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "cd '%s' && echo 3 > in3 && SYMPATH_INPUTS=in3 ./prog.exe >/dev/null 2>&1", dir);
-    assert_int_not_equal(system(cmd), 0);
+    assert_int_equal(run_exe("0"), 0);
+    assert_int_not_equal(run_exe("3"), 0);
 }
 
-/* Is `name` defined in the instrumented module the build left in the work directory? */
-static int defined_in_instrumented(const char *name)
+/* dir/instrumented.bc parsed in a new context *cx (the caller disposes of both). */
+static LLVMModuleRef load_instrumented(LLVMContextRef *cx)
 {
     char path[160];
     snprintf(path, sizeof path, "%s/instrumented.bc", dir);
@@ -182,10 +194,18 @@ static int defined_in_instrumented(const char *name)
     char *msg = NULL;
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
         fail_msg("cannot read %s: %s", path, msg ? msg : "?");
-    LLVMContextRef cx = LLVMContextCreate();
+    *cx = LLVMContextCreate();
     LLVMModuleRef m;
-    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
+    if (LLVMParseBitcodeInContext2(*cx, buf, &m)) fail_msg("cannot parse %s", path);
     LLVMDisposeMemoryBuffer(buf);
+    return m;
+}
+
+/* Is `name` defined in the instrumented module the build left in the work directory? */
+static int defined_in_instrumented(const char *name)
+{
+    LLVMContextRef cx;
+    LLVMModuleRef m = load_instrumented(&cx);
     LLVMValueRef f = LLVMGetNamedFunction(m, name);
     int defined = f && !LLVMIsDeclaration(f);
     LLVMDisposeModule(m);
@@ -196,16 +216,8 @@ static int defined_in_instrumented(const char *name)
 /* The value of the 32-bit constant global `name` in instrumented.bc, or -1 when it is absent. */
 static long long global_in_instrumented(const char *name)
 {
-    char path[160];
-    snprintf(path, sizeof path, "%s/instrumented.bc", dir);
-    LLVMMemoryBufferRef buf;
-    char *msg = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
-        fail_msg("cannot read %s: %s", path, msg ? msg : "?");
-    LLVMContextRef cx = LLVMContextCreate();
-    LLVMModuleRef m;
-    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
-    LLVMDisposeMemoryBuffer(buf);
+    LLVMContextRef cx;
+    LLVMModuleRef m = load_instrumented(&cx);
     LLVMValueRef g = LLVMGetNamedGlobal(m, name);
     long long v = g && LLVMGetInitializer(g) ? (long long)LLVMConstIntGetZExtValue(LLVMGetInitializer(g)) : -1;
     LLVMDisposeModule(m);
@@ -260,11 +272,7 @@ static void test_concrete_clones(void **state)
     site_table_free(&t);
 
     /* c = 10 + 1 computed by the copies; x = 111 makes main call helper(111) through apply. */
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && echo 111 > in && SYMPATH_INPUTS=in ./prog.exe >/dev/null 2>&1", dir);
-    int status = system(cmd);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 222);
+    assert_int_equal(run_exe("111"), 222);
 }
 
 /* The libc models: only those the program can reach are kept (sscanf's brings its scanning
@@ -292,26 +300,14 @@ static void test_models_pruned_and_redirected(void **state)
     /* each of these calls the real X for its concrete result: that call must not keep it */
     assert_false(defined_in_instrumented("__sym_model_fopen"));
     assert_false(defined_in_instrumented("__sym_model_fstat"));
-    char path[160];
-    snprintf(path, sizeof path, "%s/instrumented.bc", dir);
-    LLVMMemoryBufferRef buf;
-    char *msg = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg))
-        fail_msg("cannot read %s: %s", path, msg ? msg : "?");
-    LLVMContextRef cx = LLVMContextCreate();
-    LLVMModuleRef m;
-    if (LLVMParseBitcodeInContext2(cx, buf, &m)) fail_msg("cannot parse %s", path);
-    LLVMDisposeMemoryBuffer(buf);
+    LLVMContextRef cx;
+    LLVMModuleRef m = load_instrumented(&cx);
     assert_non_null(LLVMGetNamedGlobal(m, "__sym_objects"));
     assert_non_null(LLVMGetNamedGlobal(m, "__sym_nobjects"));
     LLVMDisposeModule(m);
     LLVMContextDispose(cx);
     /* 42 + (2 + 100) + 1000 - 1144 = 0 */
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
-    int status = system(cmd);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(run_exe(NULL), 0);
 }
 
 /* A model's call of another libc function is redirected to that function's model, so it
@@ -328,11 +324,7 @@ static void test_model_keeps_the_models_it_calls(void **state)
     assert_true(defined_in_instrumented("__sym_model_strtof"));
     assert_true(defined_in_instrumented("__sym_model_strtod"));
     assert_false(defined_in_instrumented("__sym_model_fopen"));
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && ./prog.exe >/dev/null 2>&1", dir);
-    int status = system(cmd);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(run_exe(NULL), 0);
 }
 
 /* A program using libpq says whether it tests a PGresult pointer against NULL (then injected
