@@ -148,15 +148,17 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         }
         return 1;
     }
+    /* zeroed first, as the harness's calloc: an initialiser may leave fields alone
+     * (sha256_init sets the state, not the data buffer), and the record saw them zero */
     if (n->heap && emit_heapable(o)) {
         char star[300];
         snprintf(star, sizeof star, "*%s", nm);
         char *d = unit_declarator(o->ctype, star);
-        sb_printf(b, "    %s = malloc(sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
+        sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
         free(d);
     } else {
         char *d = unit_declarator(o->ctype, nm);
-        sb_printf(b, "    %s;\n    %s(&%s);\n", d ? d : nm, m->func, nm);
+        sb_printf(b, "    %s = {0};\n    %s(&%s);\n", d ? d : nm, m->func, nm);
         free(d);
     }
     return 1;

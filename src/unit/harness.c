@@ -305,13 +305,16 @@ static void gen_fill(gen *g, const ut_type *t)
         } else if (e->kind == UT_INT && e->is_char) {
             /* bytes without a length (`unsigned char *out` of a decoder, `const uint8_t *key`):
              * str_len + 1 symbolic bytes, as a string gets, or NULL; one byte is too small for
-             * either (every test that wrote past it was dropped by the sanitizer check) */
-            unsigned L = g->o->str_len + 1;
+             * either (every test that wrote past it was dropped by the sanitizer check). A
+             * writable parameter may be an output the caller sizes for the result (`BYTE
+             * hash[]` of sha256_final: 32 bytes): room for 4 (str_len + 1), the rest zero */
+            unsigned L = g->o->str_len + 1, room = e->is_const ? L : 4 * L;
             char *es = unqual(e);
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
-            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = malloc(%u);\n", es, L);
-            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id, L,
+            sb_printf(b, "    size_t room = depth == 0 ? %u : %u;\n", room, L);
+            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = calloc(room, 1);\n", es);
+            sb_printf(b, "        sympu_register(s, %d, 1, room, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id,
                       e->id, es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        *o = s;\n", L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");

@@ -135,8 +135,9 @@ static void test_buffer_enum(void **state)
     assert_non_null(strstr(drv, "*sympu_l1 = (size_t)sympu_n0;"));
     assert_non_null(strstr(drv, "size_t *sympu_a1 = sympu_l1;"));
     free(drv);
-    /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets */
-    assert_non_null(strstr(harness, "unsigned char *s = malloc(17);"));
+    /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets, and
+     * writable: room for 4 (--str-len + 1), an output the caller sizes for the result (sha256's hash) */
+    assert_non_null(strstr(harness, "unsigned char *s = calloc(room, 1);"));
     assert_non_null(strstr(harness, "sym_bytes(s, 17, name);"));
     /* a writable char * parameter (an output buffer the caller sizes): room for 4 (--str-len + 1) */
     assert_non_null(strstr(harness, "size_t room = depth == 0 ? 68 : 17;"));
