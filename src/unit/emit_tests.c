@@ -314,6 +314,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     free(declared);
     if (fix.s) sb_puts(&b, fix.s);
     sb_free(&fix);
+    if (!bad) bad = emit_made_calls(&b, &n, t->fn) != 0;
     const ut_type *rt = t->fn->type->ret;
     int have_ret = rt->kind != UT_VOID;
     if (!bad && t->outcome == UO_NORMAL) {

@@ -676,12 +676,16 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     for (size_t i = 0; i < ntargets; i++)
         for (size_t k = 0; k < targets[i]->nparams; k++) mark(&g, targets[i]->params[k].type);
     for (size_t i = 0; i < ntargets; i++) mark(&g, targets[i]->type->ret);
-    for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' calls */
+    for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' and modifiers' calls */
         for (size_t k = 0; k < targets[i]->nparams; k++) {
             unit_producer pr[UNIT_MAX_PRODUCERS];
             size_t np = unit_param_producers(u, o, targets[i], k, pr, UNIT_MAX_PRODUCERS);
             for (size_t j = 0; j < np; j++)
                 for (size_t a = 0; a < pr[j].fn->nparams; a++) mark(&g, pr[j].fn->params[a].type);
+            const ut_func *mods[UNIT_MAX_PRODUCERS];
+            size_t nm = np ? unit_param_modifiers(u, o, targets[i], k, mods, UNIT_MAX_PRODUCERS) : 0;
+            for (size_t j = 0; j < nm; j++)
+                for (size_t a = 0; a < mods[j]->nparams; a++) mark(&g, mods[j]->params[a].type);
         }
     for (size_t i = 0; i < u->nexterns; i++) mark(&g, u->externs[i].type);
     for (size_t i = 0; i < u->nglobals; i++)

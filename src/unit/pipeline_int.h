@@ -78,8 +78,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                    char **text);
 /* The command that builds test_c (and the unit's sources it does not include) into exe: the
  * compiler cc (one word), then the words of flags, the unit's -I dirs and cflags, the sources,
- * the --wrap flags, -lcmocka -lm; with exe NULL, the command that compiles test_c alone (`-c -o
- * /dev/null`: its diagnostics only). NULL-terminated, malloc'ed (util_free_strv). */
+ * the --wrap flags, -lcmocka -lm. NULL-terminated, malloc'ed (util_free_strv). */
 char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe);
 /* The unit's function releasing what f returns: a unit function named like a destructor (free,
  * delete, destroy, release, in any case) taking exactly f's return type and returning void; else

@@ -64,6 +64,20 @@ const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);
 size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                          const ut_func **out, size_t max);
 
+/*
+ * State changers: the modifiers of parameter i of f, P = `T *` with T a struct: functions of the
+ * unit `void|int|bool|enum f(T *obj, args...)` (T not const, obj no buffer of a pair) that are
+ * not the target, not named like a destructor or an initialiser, whose other arguments a
+ * producer's could be (arg_ok: none of P's type, so no adder); at most max in out. None with
+ * o->raw_inputs or when an --init names P. After the producer (either kind) the harness calls 0 or
+ * 1 of them on a non-NULL object (two symbolic choices: whether, which), its arguments filled from
+ * inputs (objects of flag m), recorded as `seq ID FUNC ARG...` (ID the parameter object): a
+ * context fed before it is finished, `sha256_update(&ctx, data, 40)` before `sha256_final` —
+ * EvoSuite's and Randoop's call sequences, of length two here. Returns the count.
+ */
+size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                            const ut_func **out, size_t max);
+
 /* Whether fn can produce a value of parameter type pt (either kind; *kind gets which). The
  * rule above without the name rule for `--init`: named is nonzero when the user named fn. */
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind);

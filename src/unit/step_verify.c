@@ -44,26 +44,30 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
 
 static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) { add_wrap_flags_sel(u, v, n, 0); }
 
-char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe)
+/* The words of a compile of test_c: cc, flags, the unit's -I dirs and cflags, test_c. */
+static char **test_cc_prefix(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, size_t *n)
 {
     char **v = NULL;
-    size_t n = 0;
-    uc_push_word(cc, &v, &n);
-    unit_split_words(flags, &v, &n);
+    *n = 0;
+    uc_push_word(cc, &v, n);
+    unit_split_words(flags, &v, n);
     for (size_t i = 0; i < c->nsources; i++) {
         char *d = uc_dir_of(c->abs_sources[i]);
         char *flag = NULL;
-        if (asprintf(&flag, "-I%s", d) >= 0) uc_push_word(flag, &v, &n);
+        if (asprintf(&flag, "-I%s", d) >= 0) uc_push_word(flag, &v, n);
         free(flag);
         free(d);
     }
-    unit_split_words(c->cflags, &v, &n);
-    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
-    uc_push_word(test_c, &v, &n);
-    if (!exe) {
-        unit_split_words("-c -o /dev/null", &v, &n);
-        return v;
-    }
+    unit_split_words(c->cflags, &v, n);
+    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, n);
+    uc_push_word(test_c, &v, n);
+    return v;
+}
+
+char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe)
+{
+    size_t n;
+    char **v = test_cc_prefix(c, cc, flags, test_c, &n);
     for (size_t i = 0; i < c->nsources; i++)
         if (!unit_source_included(c->u, c->abs_sources[i])) uc_push_word(c->abs_sources[i], &v, &n); /* unitlib */
     add_wrap_flags(c->u, &v, &n);
@@ -72,20 +76,31 @@ char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, c
     return v;
 }
 
-/* Build test_c into exe natively; the test file alone is compiled first with -Wall -Wextra
- * -Werror: the warnings of the unit's own sources (a library as shipped, `unused variable`) are
- * not the emitted file's. The diagnostics go to log (NULL: none). 0 when both steps succeed. */
+/* Build test_c into exe natively: the test file alone is compiled with -Wall -Wextra -Werror into
+ * exe.o (the warnings of the unit's own sources, a library as shipped with an `unused variable`,
+ * are not the emitted file's), then linked with the unit's sources built as they are. The
+ * diagnostics go to log (NULL: none). 0 when both steps succeed. */
 static int build_test(const unit_cfg *c, const char *test_c, const char *exe, const char *log)
 {
     char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
+    char *obj = util_strf("%s.o", exe);
     int rc = -1, status = 0;
-    for (int step = 0; step < 2; step++) {
-        char **argv = unit_test_cc_argv(c, "cc", step ? "-g" : "-g -Wall -Wextra -Werror", test_c, step ? exe : NULL);
+    for (int step = 0; step < 2 && obj; step++) {
+        size_t n;
+        char **argv = step ? unit_test_cc_argv(c, "cc", "-g", obj, exe)
+                           : test_cc_prefix(c, "cc", "-g -Wall -Wextra -Werror -c", test_c, &n);
+        if (argv && !step) {
+            uc_push_word("-o", &argv, &n);
+            uc_push_word(obj, &argv, &n);
+        }
         rc = argv ? up_run(argv, cenv, log, 120, &status) : -1;
         util_free_strv(argv);
-        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) rc = -1;
+        if (rc != 0) break;
     }
-    return 0;
+    if (obj) unlink(obj);
+    free(obj);
+    return rc;
 }
 
 /*

@@ -365,6 +365,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        instead of r: the value is the start of a heap block FUNC allocated
  *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
  *   add ID ADDER ITEM ARG...             then ADDER(ID, ITEM(ARG...)) added an item to container ID
+ *   seq ID FUNC ARG...                   then FUNC(ID, ARG...) changed parameter object ID (a modifier)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -422,7 +423,8 @@ typedef struct ur_arg {
 typedef struct ur_make {
     int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
     char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
-                   'a': func(obj, item(args)) (an `add` line: func the adder) */
+                   'a': func(obj, item(args)) (an `add` line: func the adder); 'c': func(obj, args) (a
+                   `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
     char *item; /* kind 'a': the producer of the item; else NULL */
     int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */
