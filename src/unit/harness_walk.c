@@ -136,13 +136,16 @@ void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const cha
                     const char *val)
 {
     const ut_type *e = ptr->pointee;
-    char fn[48];
-    if (e->kind == UT_STRUCT)
+    char fn[48], sz[560];
+    if (e->kind == UT_STRUCT) {
         snprintf(fn, sizeof fn, "sympu_walk_%d", e->id);
-    else
+        snprintf(sz, sizeof sz, "sizeof(%s)", e->spelling);
+    } else {
         snprintf(fn, sizeof fn, "NULL");
+        snprintf(sz, sizeof sz, "0");
+    }
     sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
     sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
-    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s);\n%s}\n", indent, root, lv, val, fn,
+    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn, sz,
               indent);
 }

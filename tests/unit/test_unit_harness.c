@@ -164,6 +164,36 @@ static void test_compiles(void **state)
     unlink(hpath);
 }
 
+/* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own
+ * symbol table): the walk of a returned pointer to it goes on to its next elements; a pointer inside
+ * the array, or to no object, has none. */
+static void test_static_extent(void **state)
+{
+    (void)state;
+    char cpath[80], epath[80], cmd[1024];
+    snprintf(cpath, sizeof cpath, "/tmp/sympath_unit_extent_%d.c", (int)getpid());
+    snprintf(epath, sizeof epath, "/tmp/sympath_unit_extent_%d", (int)getpid());
+    FILE *f = fopen(cpath, "w");
+    assert_non_null(f);
+    fputs("#include \"sympath_unit_rt.h\"\n"
+          "static const char *sympu_stub_name(const void *p) { (void)p; return 0; }\n"
+          "struct item { unsigned char kind; int v; };\n"
+          "static struct item table[5] = {{1, 2}, {3, 4}, {0, 0}};\n"
+          "int main(void) {\n"
+          "    int local = 0;\n"
+          "    return !(sympu_static_extent(table) == sizeof table && sympu_static_extent(&table[1]) == 0 &&\n"
+          "             sympu_static_extent(&local) == 0);\n"
+          "}\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -O1 -DSYMPATH_UNIT_RECORD -I%s -I%s %s %s/libsympath-replay.a -o %s 2>&1",
+             SYMPATH_CLANG, SYMPATH_INCLUDE_DIR, SYMPATH_LIB_DIR, cpath, SYMPATH_LIB_DIR, epath);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(system(epath), 0);
+    unlink(cpath);
+    unlink(epath);
+}
+
 /* The record-mode walkers: a function returning a token list (an enum whose values two enumerators
  * share, a char array, a string, a list next) gets a walker per struct, the walk of its result and the
  * retheap check after the call; the harness compiles in both modes. */
@@ -229,7 +259,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices), cmocka_unit_test(test_buffer_enum),
-        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),
+        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),         cmocka_unit_test(test_static_extent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
