@@ -23,8 +23,9 @@
 typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
-    char *need;   /* per type id: 1 = fill/dump generated */
-    int callback; /* the stand-in being generated is a function pointer's: it records its arguments */
+    char *need;      /* per type id: 1 = fill/dump generated */
+    int callback;    /* the stand-in being generated is a function pointer's (a reader is modelled) */
+    int record_args; /* the stand-in records its arguments: a callback's, or an undefined function's */
     strbuf out, warn;
 } gen;
 
@@ -135,7 +136,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
 {
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
-    if (g->callback) unit_callback_record_args(b, name, f, g->need);
+    if (g->record_args) unit_callback_record_args(b, name, f, g->need);
     if (g->callback && unit_callback_is_reader(f)) {
         unit_callback_reader_body(b, name, g->o->str_len);
         return;
@@ -723,9 +724,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
-        g.callback = 1;
+        g.callback = g.record_args = 1;
         gen_standin(&g, sn, t->pointee, u->mock_outputs);
-        g.callback = 0;
+        g.callback = g.record_args = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }
@@ -733,7 +734,10 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
               names.s ? names.s : "");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
+    /* their calls' arguments are recorded and asserted, as a callback's (CMocka's check_expected) */
+    g.record_args = 1;
     for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
+    g.record_args = 0;
     /* a libc function the unit's files call as sympu_mock_NAME (their build renames it), so
      * that the harness, the runtime and the replay library keep the real one */
     for (size_t i = 0; i < u->nsystem; i++)

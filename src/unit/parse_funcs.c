@@ -125,6 +125,11 @@ int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
     CXFile file;
     clang_getSpellingLocation(clang_getCursorLocation(c), &file, &f->line, NULL, NULL);
     f->file = file ? cx_dup(clang_getFileName(file)) : strdup(pc->source);
+    /* the library's interface: first declared in another file (its header), or in a header */
+    CXFile first;
+    clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(c)), &first, NULL, NULL, NULL);
+    size_t fl = f->file ? strlen(f->file) : 0;
+    f->in_header = (first && file && !clang_File_isEqual(first, file)) || (fl > 2 && !strcmp(f->file + fl - 2, ".h"));
     f->type = conv_type(pc, clang_getCursorType(c));
     int n = clang_Cursor_getNumArguments(c);
     f->nparams = n > 0 ? (size_t)n : 0;

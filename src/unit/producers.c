@@ -242,10 +242,14 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
     if (!sp || sp->kind != UT_STRUCT || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
     static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
     size_t n = 0;
-    /* the unit's API, not its static helpers (sha256_transform(ctx, data) needs 64 bytes of data) */
+    /* the unit's API, not its helpers (B-Con's sha256_transform(ctx, data), extern but in no header,
+     * needs 64 bytes of data): functions a header declares, when the unit has any */
+    int headers = 0;
+    for (size_t k = 0; k < u->ndefs; k++) headers |= u->defs[k].in_header;
     for (size_t k = 0; k < u->ndefs && n < max; k++) {
         const ut_func *fn = &u->defs[k];
-        if (fn->is_static || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name) || fn->nparams < 1)
+        if (fn->is_static || (headers && !fn->in_header) || fn == f || !strcmp(fn->name, f->name) ||
+            unit_is_wrapped(u, fn->name) || fn->nparams < 1)
             continue;
         const ut_type *r = fn->type->ret, *a = fn->params[0].type;
         if (fn->type->variadic ||

@@ -98,6 +98,8 @@ typedef struct ut_func {
                                    node *n)" without ';', NULL when not available */
     int is_static; /* defined with internal linkage (static, static inline): testable only by
                                    compiling its file inside the harness and the test (unit_include_sources) */
+    int in_header; /* part of the library's interface: first declared in another file than its
+                                   definition (the library's header), or defined in a header */
 } ut_func;
 
 typedef struct unit_info {
@@ -419,7 +421,7 @@ typedef struct ur_arg {
     ur_value value; /* kind i u e s p, or v (not asserted) */
 } ur_arg;
 /* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
- * sequences of length one). */
+ * sequences of length one, or two with a `seq` modifier). */
 typedef struct ur_make {
     int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
     char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
