@@ -99,6 +99,16 @@ static void test_discovery(void **state)
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
 
+/* The harness of target f (malloc'ed; its warnings dropped). */
+static char *harness_of(const ut_func *f, const unit_harness_opts *o)
+{
+    char *w = NULL, *err = NULL;
+    char *h = unit_harness(&u, &f, 1, o, &w, &err);
+    assert_non_null(h);
+    free(w);
+    return h;
+}
+
 static void test_adders(void **state)
 {
     (void)state;
@@ -114,13 +124,10 @@ static void test_adders(void **state)
     assert_int_equal(unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS), 0);
     /* the harness: a count of adds the explorer flips, recorded as add lines */
     o.raw_inputs = 0;
-    char *w = NULL, *err = NULL;
-    char *h = unit_harness(&u, &f, 1, &o, &w, &err);
-    assert_non_null(h);
+    char *h = harness_of(f, &o);
     assert_non_null(strstr(h, "sympu_choice(\"l.adds\", 3)"));
     assert_non_null(strstr(h, "add %d list_add %s"));
     free(h);
-    free(w);
 }
 
 /* A partial destructor (list_free_items: named like one, not the type's destructor list_free) as the
@@ -198,14 +205,11 @@ static void test_modifiers(void **state)
     o.raw_inputs = 1;
     assert_int_equal(unit_param_modifiers(&u, &o, f, 0, m, UNIT_MAX_PRODUCERS), 0);
     o.raw_inputs = 0;
-    char *w = NULL, *err = NULL;
-    char *h = unit_harness(&u, &f, 1, &o, &w, &err);
-    assert_non_null(h);
+    char *h = harness_of(f, &o), *err = NULL;
     assert_non_null(strstr(h, "sympu_choice(\"p.calls\", 2) == 1"));
     assert_non_null(strstr(h, "parser_touch((parser *)sympu_a0);"));
     assert_non_null(strstr(h, "sympu_rec(\"seq %d parser_touch\\n\", sympu_pobj);"));
     free(h);
-    free(w);
     unit_test t;
     memset(&t, 0, sizeof t);
     t.name = "test_parse_1";
