@@ -116,6 +116,8 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
             if (!*f->name || !f->type) continue;
             if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
             if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
+            /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
+            if (f->type->kind == UT_ARRAY && f->type->count == 0) continue;
             /* the path of the field: the prefix ("->", "x.") and its name */
             if (f->bitfield)
                 sb_puts(b, "    {\n");

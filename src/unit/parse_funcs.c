@@ -128,8 +128,7 @@ int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
     /* the library's interface: first declared in another file (its header), or in a header */
     CXFile first;
     clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(c)), &first, NULL, NULL, NULL);
-    size_t fl = f->file ? strlen(f->file) : 0;
-    f->in_header = (first && file && !clang_File_isEqual(first, file)) || (fl > 2 && !strcmp(f->file + fl - 2, ".h"));
+    f->in_header = (first && file && !clang_File_isEqual(first, file)) || (f->file && unit_is_header(f->file));
     f->type = conv_type(pc, clang_getCursorType(c));
     int n = clang_Cursor_getNumArguments(c);
     f->nparams = n > 0 ? (size_t)n : 0;
