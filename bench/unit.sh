@@ -2,7 +2,7 @@
 # unit.sh: `sympath unit` on the programs of bench/unit/ (or on given functions of any library file); prints per function the
 # branch coverage sympath reached, the gcov branch coverage of the emitted tests on the function and on the whole file, the
 # mutation score of the emitted suite on the function (bench/mutate.py), tests emitted, tests the sanitizer check dropped
-# and moved to test_<file>_bugs.c, exploration time, whether the emitted file compiled with -Wall -Wextra -Werror and
+# and moved to test_<file>_bugs.c, exploration time, whether the emitted test file compiled with -Wall -Wextra -Werror and
 # passed; then the sanitizer check's reasons, and a mean line.
 # Usage: bash bench/unit.sh [BUDGET]                         `--all` on each file of bench/unit/
 #        bash bench/unit.sh BUDGET FILE FUNCTION...          one `sympath unit FILE --function F` per function
@@ -60,9 +60,18 @@ for job in "${JOBS[@]}"; do
     build=${build%% && *}
     ok=no
     if [ -n "$build" ]; then
-        # the emitted command with -Wall -Wextra -Werror, the executable in $out.bin
-        wcmd=$(printf '%s' "$build" | sed -e 's/^cc /cc -Wall -Wextra -Werror -O0 /' -e "s# -o [^ ]*# -o $out.bin/t#")
-        if (eval "$wcmd" && "$out.bin/t") >"$out.bin/build.log" 2>&1; then ok=yes; fi
+        # the emitted test file alone with -Wall -Wextra -Werror (the library's own warnings are not the
+        # emitted file's), then the emitted command, the executable in $out.bin
+        wflags=() tc=
+        for w in $build; do
+            case "$w" in
+            -I* | -D* | -U* | -std=*) wflags+=("$w") ;;
+            *.c) [ -z "$tc" ] && tc=$w ;;
+            esac
+        done
+        wcmd=$(printf '%s' "$build" | sed -e 's/^cc /cc -O0 /' -e "s# -o [^ ]*# -o $out.bin/t#")
+        if (cc -Wall -Wextra -Werror -O0 "${wflags[@]}" -c "$tc" -o /dev/null && eval "$wcmd" && "$out.bin/t") \
+            >"$out.bin/build.log" 2>&1; then ok=yes; fi
         # coverage build: every .c of the command compiled alone with --coverage into $out.bin, then gcov -b on each
         flags=() cfiles=() libs=()
         skip=0

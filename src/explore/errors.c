@@ -331,6 +331,7 @@ int explore_handle_error(explore_state *s, const run_result *r)
     else
         snprintf(what, sizeof what, "%s", error_kind_name(r->error));
     char *inputs = describe_inputs(r);
+    /* the `where:` line: read back by explore_error_where */
     char *desc =
         util_strf("%s\nwhere: %s in %s\nclass: %s\nfound after %.2f s, execution %llu\ninputs (%u, in call order):\n%s",
                   what, where, func, error_is_property(r->error) ? "property violation" : "other termination",
@@ -354,4 +355,15 @@ int explore_handle_error(explore_state *s, const run_result *r)
     report_progress_note(s->progress, note ? note : what); /* the display keeps it (src/report) */
     free(note);
     return num >= 0;
+}
+
+char *explore_error_where(const char *description)
+{
+    const char *w = description ? strstr(description, "\nwhere: ") : NULL;
+    if (!w) return NULL;
+    w += 8;
+    const char *nl = strchr(w, '\n'), *end = nl ? nl : w + strlen(w), *in = NULL;
+    for (const char *p = w; p + 4 <= end; p++)
+        if (!strncmp(p, " in ", 4)) in = p; /* the last one: the location may hold "(in strchr, ...)" */
+    return strndup(w, (size_t)((in ? in : end) - w));
 }

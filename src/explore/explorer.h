@@ -108,6 +108,11 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err);
 const char *error_kind_name(error_kind k);
 /* 1 for property violations (reach_error, failed assertion), 0 for other terminations. */
 int error_is_property(error_kind k);
+/* The location in an error reproducer's description (errors/error-NNN.txt as errors.c writes
+ * it): its `where:` line without the function after the last " in ", "buffer.c:56 (in strchr,
+ * called from key_len)" (the first frame in the program, sympath's models named in parentheses).
+ * malloc'ed; NULL when the description has no such line. */
+char *explore_error_where(const char *description);
 
 /*
  * Coverage over all runs (coverage.c), one byte per coverage slot of the site table.

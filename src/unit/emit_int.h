@@ -57,6 +57,11 @@ int emit_made_undeclared(const names *n, size_t k);
 /* Whether the object with id id is a parameter a producer built that the function consumes
  * (unit_param_consumed): nothing is asserted on it after the call. */
 int emit_made_consumed(const names *n, int id);
+/* The modifiers the harness called on produced parameters (`seq` lines, in record order), one
+ * statement each after the declarations, `sha256_update(ctx, ctx_data, 40);`: the parameter's
+ * local, then the arguments as a producer's are written (inline values, literals, locals). 0, or
+ * -1 when a line does not fit the unit's function (target is the function under test). */
+int emit_made_calls(strbuf *b, const names *n, const ut_func *target);
 /* After the assertions (called: the call ran in this process) or after a failing call in a child
  * (called 0: the test's own copies are intact): release each parameter a producer built with the
  * unit's destructor of its type (unit_destructor), else free; a consumed one's result instead.

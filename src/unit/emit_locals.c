@@ -403,6 +403,8 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     }
     int nent = 0, whole = 0, plain = 1; /* plain: array elements [0], [1], ... in order */
     strbuf init = STRBUF_INIT;
+    size_t cut = 0; /* a plain list's length up to its last element that is not 0, and one 0 after it */
+    int zeros = 0;  /* zeros since that element */
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id) continue;
@@ -442,11 +444,21 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
             sb_puts(&init, val.s);
         } else if (o->array && plain) {
             sb_printf(&init, "%s%s", nent ? ", " : " ", val.s);
+            if (strcmp(val.s, "0"))
+                cut = init.len, zeros = 0;
+            else if (!zeros++)
+                cut = init.len;
         } else {
             sb_printf(&init, "%s%s%s = %s", nent ? ", " : " ", e->suffix[0] == '[' ? "" : "", e->suffix, val.s);
         }
         nent++;
         sb_free(&val);
+    }
+    /* a run of trailing zeros in a plain list is written as one 0, the rest is the initialiser's
+     * zero fill (an output buffer's room: `BYTE out_obj[68] = { 'x', 'B', 0 }`) */
+    if (o->array && plain && init.s && cut < init.len) {
+        init.len = cut;
+        init.s[cut] = 0;
     }
     if (o->array) {
         sb_printf(b, "%s };\n", init.s ? init.s : " 0");

@@ -27,7 +27,7 @@
 static const ur_make *make_of(const unit_record *r, int id)
 {
     for (size_t i = 0; i < r->nmakes; i++)
-        if (r->makes[i].obj == id && r->makes[i].kind != 'a') return &r->makes[i];
+        if (r->makes[i].obj == id && r->makes[i].kind != 'a' && r->makes[i].kind != 'c') return &r->makes[i];
     return NULL;
 }
 
@@ -148,15 +148,17 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         }
         return 1;
     }
+    /* zeroed first, as the harness's calloc: an initialiser may leave fields alone
+     * (sha256_init sets the state, not the data buffer), and the record saw them zero */
     if (n->heap && emit_heapable(o)) {
         char star[300];
         snprintf(star, sizeof star, "*%s", nm);
         char *d = unit_declarator(o->ctype, star);
-        sb_printf(b, "    %s = malloc(sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
+        sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
         free(d);
     } else {
         char *d = unit_declarator(o->ctype, nm);
-        sb_printf(b, "    %s;\n    %s(&%s);\n", d ? d : nm, m->func, nm);
+        sb_printf(b, "    %s = {0};\n    %s(&%s);\n", d ? d : nm, m->func, nm);
         free(d);
     }
     return 1;
@@ -179,6 +181,30 @@ static size_t param_index(const unit_record *r, size_t k)
     return i;
 }
 
+int emit_made_calls(strbuf *b, const names *n, const ut_func *target)
+{
+    const unit_record *r = n->r;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        size_t k;
+        const ur_object *o = obj_by_id(r, m->obj, &k);
+        const ut_func *fn = unit_find_def(n->u, m->func);
+        if (m->kind != 'c') continue;
+        if (!o || !fn || fn->nparams != m->nargs + 1) return -1;
+        /* the parameter's spelling may differ from the modifier's (`const T *`): a cast then */
+        size_t pi = param_index(r, k);
+        int cast = pi < target->nparams && strcmp(target->params[pi].type->spelling, fn->params[0].type->spelling);
+        sb_printf(b, "    %s(%s%s%s%s", m->func, cast ? "(" : "", cast ? fn->params[0].type->spelling : "",
+                  cast ? ")" : "", n->local[k]);
+        for (size_t a = 0; a < m->nargs; a++) {
+            sb_puts(b, ", ");
+            if (arg_expr(b, n, m->args[a]) != 0) return -1;
+        }
+        sb_puts(b, ");\n");
+    }
+    return 0;
+}
+
 int emit_made_consumed(const names *n, int id)
 {
     size_t k;
@@ -195,7 +221,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const ur_make *m = &r->makes[i];
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
-        if (m->kind == 'i' || m->kind == 'a' || !o || !o->param) continue;
+        if (m->kind == 'i' || m->kind == 'a' || m->kind == 'c' || !o || !o->param) continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);

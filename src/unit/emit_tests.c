@@ -314,6 +314,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     free(declared);
     if (fix.s) sb_puts(&b, fix.s);
     sb_free(&fix);
+    if (!bad) bad = emit_made_calls(&b, &n, t->fn) != 0;
     const ut_type *rt = t->fn->type->ret;
     int have_ret = rt->kind != UT_VOID;
     if (!bad && t->outcome == UO_NORMAL) {
@@ -372,8 +373,10 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     return b.s ? b.s : strdup("");
 }
 
-/* Stand-in with CMocka's mock(): returns the values will_return queued, in order. */
-static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static, int outputs)
+/* Stand-in with CMocka's mock(): returns the values will_return queued, in order; with checks
+ * (a callback, is_static, or a function the unit does not define) it checks each call's
+ * arguments against the test's expect_value / expect_string. */
+static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_static, int checks, int outputs)
 {
     const ut_type *r = ft->ret;
     strbuf head = STRBUF_INIT;
@@ -393,7 +396,7 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     free(d);
     sb_free(&head);
     for (size_t i = 0; i < ft->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
-    if (is_static) emit_callback_checks(b, ft); /* a function pointer's stand-in: a callback */
+    if (checks) emit_callback_checks(b, ft);
     for (size_t i = 0; outputs && i < ft->nargs; i++)
         if (unit_mock_out_param(ft->args[i]))
             sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,
@@ -464,10 +467,11 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
             char *wn = NULL;
             if (asprintf(&wn, "__wrap_%s", m->name) < 0) continue;
             sb_printf(&b, "/* %s: linked with -Wl,--wrap=%s, the unit's calls come here */\n", m->name, m->name);
-            emit_standin(&b, wn, m->type, 0, u->mock_outputs);
+            emit_standin(&b, wn, m->type, 0, 0, u->mock_outputs);
             free(wn);
         } else {
-            emit_standin(&b, m->name, m->type, 0, u->mock_outputs);
+            /* a function defined nowhere (the harness recorded its arguments), or a mocked libc one */
+            emit_standin(&b, m->name, m->type, 0, m >= u->externs && m < u->externs + u->nexterns, u->mock_outputs);
         }
     }
     for (size_t i = 0; i < u->ndefs; i++) {
@@ -477,14 +481,14 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         sb_printf(&b,
                   "/* %s is defined in the unit: linked with -Wl,--wrap=%s, calls from the other files come here */\n",
                   u->defs[i].name, u->defs[i].name);
-        emit_standin(&b, wn, u->defs[i].type, 0, u->mock_outputs);
+        emit_standin(&b, wn, u->defs[i].type, 0, 0, u->mock_outputs);
         free(wn);
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC || t->pointee->variadic) continue;
         char *sn = unit_stub_name(t);
-        if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, u->mock_outputs);
+        if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 1, u->mock_outputs);
         free(sn);
     }
     for (size_t i = 0; i < ntests; i++) {

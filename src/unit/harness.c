@@ -23,8 +23,9 @@
 typedef struct gen {
     const unit_info *u;
     const unit_harness_opts *o;
-    char *need;   /* per type id: 1 = fill/dump generated */
-    int callback; /* the stand-in being generated is a function pointer's: it records its arguments */
+    char *need;      /* per type id: 1 = fill/dump generated */
+    int callback;    /* the stand-in being generated is a function pointer's (a reader is modelled) */
+    int record_args; /* the stand-in records its arguments: a callback's, or an undefined function's */
     strbuf out, warn;
 } gen;
 
@@ -135,7 +136,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
 {
     strbuf *b = &g->out;
     for (size_t i = 0; i < f->nargs; i++) sb_printf(b, "    (void)a%zu;\n", i);
-    if (g->callback) unit_callback_record_args(b, name, f, g->need);
+    if (g->record_args) unit_callback_record_args(b, name, f, g->need);
     if (g->callback && unit_callback_is_reader(f)) {
         unit_callback_reader_body(b, name, g->o->str_len);
         return;
@@ -305,13 +306,16 @@ static void gen_fill(gen *g, const ut_type *t)
         } else if (e->kind == UT_INT && e->is_char) {
             /* bytes without a length (`unsigned char *out` of a decoder, `const uint8_t *key`):
              * str_len + 1 symbolic bytes, as a string gets, or NULL; one byte is too small for
-             * either (every test that wrote past it was dropped by the sanitizer check) */
-            unsigned L = g->o->str_len + 1;
+             * either (every test that wrote past it was dropped by the sanitizer check). A
+             * writable parameter may be an output the caller sizes for the result (`BYTE
+             * hash[]` of sha256_final: 32 bytes): room for 4 (str_len + 1), the rest zero */
+            unsigned L = g->o->str_len + 1, room = e->is_const ? L : 4 * L;
             char *es = unqual(e);
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
-            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = malloc(%u);\n", es, L);
-            sb_printf(b, "        sympu_register(s, %d, 1, %u, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id, L,
+            sb_printf(b, "    size_t room = depth == 0 ? %u : %u;\n", room, L);
+            sb_printf(b, "    if (fresh && c == 0) {\n        %s *s = calloc(room, 1);\n", es);
+            sb_printf(b, "        sympu_register(s, %d, 1, room, 0, sympu_dump_%d, \"a\", name, \"%s\");\n", e->id,
                       e->id, es);
             sb_printf(b, "        sym_bytes(s, %u, name);\n        *o = s;\n", L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
@@ -673,12 +677,16 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     for (size_t i = 0; i < ntargets; i++)
         for (size_t k = 0; k < targets[i]->nparams; k++) mark(&g, targets[i]->params[k].type);
     for (size_t i = 0; i < ntargets; i++) mark(&g, targets[i]->type->ret);
-    for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' calls */
+    for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' and modifiers' calls */
         for (size_t k = 0; k < targets[i]->nparams; k++) {
             unit_producer pr[UNIT_MAX_PRODUCERS];
             size_t np = unit_param_producers(u, o, targets[i], k, pr, UNIT_MAX_PRODUCERS);
             for (size_t j = 0; j < np; j++)
                 for (size_t a = 0; a < pr[j].fn->nparams; a++) mark(&g, pr[j].fn->params[a].type);
+            const ut_func *mods[UNIT_MAX_PRODUCERS];
+            size_t nm = np ? unit_param_modifiers(u, o, targets[i], k, mods, UNIT_MAX_PRODUCERS) : 0;
+            for (size_t j = 0; j < nm; j++)
+                for (size_t a = 0; a < mods[j]->nparams; a++) mark(&g, mods[j]->params[a].type);
         }
     for (size_t i = 0; i < u->nexterns; i++) mark(&g, u->externs[i].type);
     for (size_t i = 0; i < u->nglobals; i++)
@@ -716,9 +724,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         if (!g.need[i] || t->kind != UT_PTR || !stub_ok(t->pointee)) continue;
         char *sn = unit_stub_name(t);
         sb_printf(b, "static ");
-        g.callback = 1;
+        g.callback = g.record_args = 1;
         gen_standin(&g, sn, t->pointee, u->mock_outputs);
-        g.callback = 0;
+        g.callback = g.record_args = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
     }
@@ -726,7 +734,10 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
               names.s ? names.s : "");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
+    /* their calls' arguments are recorded and asserted, as a callback's (CMocka's check_expected) */
+    g.record_args = 1;
     for (size_t i = 0; i < u->nexterns; i++) gen_standin(&g, u->externs[i].name, u->externs[i].type, u->mock_outputs);
+    g.record_args = 0;
     /* a libc function the unit's files call as sympu_mock_NAME (their build renames it), so
      * that the harness, the runtime and the replay library keep the real one */
     for (size_t i = 0; i < u->nsystem; i++)

@@ -13,16 +13,18 @@ static void register_param(strbuf *b, const char *indent, size_t i, const ut_par
               indent, i, i, p->type->id, p->name, ts);
 }
 
-/* UP_RETURN: each argument an object of flag m filled from inputs, then `sympu_aI = fn(args)`. */
-static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
-                       const char *ts, const ut_func *fn)
+/* The arguments first.. of fn for parameter p, each an object of flag m filled from inputs (a
+ * buffer/length pair a symbolic array): the locals PRE<k> (PREb<k>, PREn<k> for a pair) and their
+ * object ids PRE<k>id. */
+static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, const ut_func *fn, size_t first,
+                     const char *pre)
 {
-    for (size_t k = 0; k < fn->nparams; k++) {
+    for (size_t k = first; k < fn->nparams; k++) {
         const ut_param *a = &fn->params[k];
         char *as = harness_unqual(a->type), vn[32], bn[32], nn[32], path[160];
-        snprintf(vn, sizeof vn, "sympu_m%zu", k);
-        snprintf(bn, sizeof bn, "sympu_mb%zu", k);
-        snprintf(nn, sizeof nn, "sympu_mn%zu", k);
+        snprintf(vn, sizeof vn, "%s%zu", pre, k);
+        snprintf(bn, sizeof bn, "%sb%zu", pre, k);
+        snprintf(nn, sizeof nn, "%sn%zu", pre, k);
         snprintf(path, sizeof path, "%s_%s", p->name, a->name);
         /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
          * the driver's parameters, its length argument the element count */
@@ -30,19 +32,19 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
             harness_pair_buffer(b, o, a->type, fn->params[a->len_param].name, bn, nn, a->len_param > (int)k,
                                 "        ");
         else if (a->buf_param > (int)k)
-            sb_printf(b, "        size_t sympu_mn%d = sym_size_t(\"%s_%s\");\n        sym_assume(sympu_mn%d <= %u);\n",
-                      a->buf_param, p->name, a->name, a->buf_param, o->buf_len);
+            sb_printf(b, "        size_t %sn%d = sym_size_t(\"%s_%s\");\n        sym_assume(%sn%d <= %u);\n", pre,
+                      a->buf_param, p->name, a->name, pre, a->buf_param, o->buf_len);
         char *d = unit_declarator(as, vn);
         if (a->len_param >= 0)
             sb_printf(b, "        %s = %s;\n", d, bn);
         else if (a->buf_param >= 0)
-            sb_printf(b, "        %s = (%s)sympu_mn%d;\n", d, as, a->buf_param);
+            sb_printf(b, "        %s = (%s)%sn%d;\n", d, as, pre, a->buf_param);
         else
             sb_printf(b, "        %s;\n", d);
         sb_printf(b,
-                  "        int sympu_m%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
-                  "\"%s_%s_arg\", \"%s\");\n        (void)sympu_m%zuid;\n",
-                  k, vn, vn, a->type->id, p->name, a->name, as, k);
+                  "        int %s%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
+                  "\"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
+                  pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
         if (a->len_param >= 0 || a->buf_param >= 0) {
             if (a->len_param >= 0) harness_pair_elems(b, o, a->type, path, bn, nn, "        ");
             free(d);
@@ -55,10 +57,19 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
         free(d);
         free(as);
     }
+}
+
+/* UP_RETURN: each argument an object of flag m filled from inputs, then `sympu_aI = fn(args)`. */
+static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
+                       const char *ts, const ut_func *fn)
+{
+    (void)u;
+    gen_args(b, o, p, fn, 0, "sympu_m");
     sb_printf(b,
               "        int sympu_pid = sympu_register(&sympu_a%zu, -1, sizeof sympu_a%zu, 1, 0, sympu_dump_%d, "
               "\"p\", \"%s\", \"%s\");\n",
               i, i, p->type->id, p->name, ts);
+    sb_puts(b, "        sympu_pobj = sympu_pid;\n");
     /* copied in rather than assigned: the parameter may be const (`const sds s`). In record mode the
      * producer's allocations are watched (as the call's are) to tell whether the value is the start of
      * a heap block (kind h: free releases it when the unit has no destructor), then forgotten */
@@ -159,7 +170,8 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
     const ut_type *e = p->type->pointee;
     char *es = harness_unqual(e);
     char *pe = unit_declarator(es, "*sympu_o");
-    register_param(b, "        ", i, p, ts);
+    sb_puts(b, "        sympu_pobj = ");
+    register_param(b, "", i, p, ts);
     sb_printf(b, "        %s = calloc(1, sizeof *sympu_o);\n", pe);
     sb_printf(b,
               "        int sympu_oid = sympu_register(sympu_o, %d, sizeof *sympu_o, 1, 1, sympu_dump_%d, \"-\", "
@@ -171,6 +183,29 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
               i, i);
     free(pe);
     free(es);
+}
+
+/* After the producer: 0 or 1 call of a modifier on the object (unit_param_modifiers), whether and
+ * which are choices the explorer flips; recorded as `seq ID FUNC ARG...`. */
+static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const ut_func *const *mods,
+                      size_t nmods)
+{
+    sb_printf(b, "    if (sympu_a%zu != NULL && sympu_choice(\"%s.calls\", 2) == 1) {\n", i, p->name);
+    sb_printf(b, "        unsigned sympu_cq = sympu_choice(\"%s.call\", %zu);\n", p->name, nmods);
+    for (size_t j = 0; j < nmods; j++) {
+        const ut_func *fn = mods[j];
+        sb_printf(b, "        %sif (sympu_cq == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
+        gen_args(b, o, p, fn, 1, "sympu_c");
+        sb_printf(b, "        %s%s((%s)sympu_a%zu", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name,
+                  fn->params[0].type->spelling, i);
+        for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_c%zu", k);
+        sb_printf(b, ");\n        sympu_rec(\"seq %%d %s", fn->name);
+        for (size_t k = 1; k < fn->nparams; k++) sb_puts(b, " %d");
+        sb_puts(b, "\\n\", sympu_pobj");
+        for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_c%zuid", k);
+        sb_puts(b, ");\n");
+    }
+    sb_puts(b, "        }\n    }\n");
 }
 
 int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
@@ -191,7 +226,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     /* the producers give non-NULL values: NULL only with --null-always */
     int null_ok = o->null_all;
     sb_printf(b, "    /* %s: built by the unit's producers; which one is a choice the explorer flips */\n", p->name);
-    sb_printf(b, "    %s;\n    {\n", d);
+    sb_printf(b, "    %s;\n    {\n    int sympu_pobj = -1;\n    (void)sympu_pobj;\n", d);
     sb_printf(b, "    unsigned sympu_mk = sympu_choice(\"%s.make\", %zu);\n", p->name, np + (size_t)null_ok);
     /* containers: adders, and the producers that can make an item (a T *, not const) */
     const ut_func *adders[UNIT_MAX_PRODUCERS];
@@ -218,7 +253,11 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         register_param(b, "        ", i, p, ts);
         sb_printf(b, "        memset((void *)&sympu_a%zu, 0, sizeof sympu_a%zu);\n", i, i);
     }
-    sb_puts(b, "    }\n    }\n");
+    sb_puts(b, "    }\n");
+    const ut_func *mods[UNIT_MAX_PRODUCERS];
+    size_t nmods = unit_param_modifiers(u, o, f, i, mods, UNIT_MAX_PRODUCERS);
+    if (nmods) gen_calls(b, o, p, i, mods, nmods);
+    sb_puts(b, "    }\n");
     free(d);
     free(ts);
     return 1;

@@ -116,6 +116,8 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
             if (!*f->name || !f->type) continue;
             if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
             if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
+            /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
+            if (f->type->kind == UT_ARRAY && f->type->count == 0) continue;
             /* the path of the field: the prefix ("->", "x.") and its name */
             if (f->bitfield)
                 sb_puts(b, "    {\n");
@@ -136,13 +138,16 @@ void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const cha
                     const char *val)
 {
     const ut_type *e = ptr->pointee;
-    char fn[48];
-    if (e->kind == UT_STRUCT)
+    char fn[48], sz[560];
+    if (e->kind == UT_STRUCT) {
         snprintf(fn, sizeof fn, "sympu_walk_%d", e->id);
-    else
+        snprintf(sz, sizeof sz, "sizeof(%s)", e->spelling);
+    } else {
         snprintf(fn, sizeof fn, "NULL");
+        snprintf(sz, sizeof sz, "0");
+    }
     sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
     sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
-    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s);\n%s}\n", indent, root, lv, val, fn,
+    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn, sz,
               indent);
 }

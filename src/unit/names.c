@@ -161,8 +161,31 @@ int unit_length_within(const ut_func *f, size_t i)
     return -1;
 }
 
+/* Whether the parameters i, i + 1, i + 2 are `const T *in, BYTE *out, size_t len` (B-Con's
+ * base64_encode(const BYTE in[], BYTE out[], size_t len, ...), a cipher's (in, out, len)): the
+ * length is the input's, and the output, written bytes the caller sizes for the result (often
+ * longer than the input), is left unpaired (a writable byte buffer with room for a result). Not
+ * when the length's word names the output (`in, out, outlen`). */
+static int input_output_length(const ut_func *f, size_t i)
+{
+    if (i + 2 >= f->nparams) return 0;
+    const ut_param *in = &f->params[i], *out = &f->params[i + 1], *lp = &f->params[i + 2];
+    if (!buffer_ok(in->type) || !in->type->pointee->is_const || !out->type || out->type->kind != UT_PTR) return 0;
+    const ut_type *oe = out->type->pointee;
+    if (!oe || oe->is_const || !((oe->kind == UT_INT && oe->is_char) || oe->kind == UT_VOID)) return 0;
+    if (!lp->type || lp->type->kind != UT_INT || !length_name_of(lp->name, in->name)) return 0;
+    char w[128];
+    length_prefix(lp->name, w, sizeof w);
+    return !*w || strncasecmp(out->name, w, strlen(w));
+}
+
 void unit_pair_buffers(ut_func *f)
 {
+    for (size_t i = 0; i + 2 < f->nparams; i++)
+        if (input_output_length(f, i)) {
+            f->params[i].len_param = (int)i + 2;
+            f->params[i + 2].buf_param = (int)i;
+        }
     /* first `T *buf, size_t n`, then `int n, T *buf` (argc/argv) for what is left */
     for (int order = 0; order < 2; order++)
         for (size_t i = 0; i + 1 < f->nparams; i++) {

@@ -105,6 +105,19 @@ char *decl_text(parse_ctx *pc, CXCursor c)
     return strndup(pc->text + b, n);
 }
 
+/* The type of parameter cursor a as the harness builds it. A parameter declared as an array of
+ * no size (`const BYTE data[]`, `int v[n]`) is the pointer to its element the function receives
+ * (C11 6.7.6.3p7): an array local cannot be declared without its size. An array of a constant
+ * size (`int arr[4]`, `BYTE hash[32]`) keeps it: the harness builds that many elements. */
+static ut_type *param_type(parse_ctx *pc, CXCursor a)
+{
+    CXType t = clang_getCursorType(a);
+    enum CXTypeKind k = clang_getCanonicalType(t).kind; /* `typedef BYTE block[]` too */
+    if (k == CXType_IncompleteArray || k == CXType_VariableArray || k == CXType_DependentSizedArray)
+        return conv_decayed(pc, t);
+    return conv_type(pc, t);
+}
+
 int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
 {
     memset(f, 0, sizeof *f);
@@ -112,6 +125,10 @@ int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
     CXFile file;
     clang_getSpellingLocation(clang_getCursorLocation(c), &file, &f->line, NULL, NULL);
     f->file = file ? cx_dup(clang_getFileName(file)) : strdup(pc->source);
+    /* the library's interface: first declared in another file (its header), or in a header */
+    CXFile first;
+    clang_getSpellingLocation(clang_getCursorLocation(clang_getCanonicalCursor(c)), &first, NULL, NULL, NULL);
+    f->in_header = (first && file && !clang_File_isEqual(first, file)) || (f->file && unit_is_header(f->file));
     f->type = conv_type(pc, clang_getCursorType(c));
     int n = clang_Cursor_getNumArguments(c);
     f->nparams = n > 0 ? (size_t)n : 0;
@@ -120,7 +137,7 @@ int fill_func(parse_ctx *pc, CXCursor c, ut_func *f)
     for (size_t i = 0; i < f->nparams; i++) {
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
         f->params[i].name = param_name(a, i);
-        f->params[i].type = conv_type(pc, clang_getCursorType(a));
+        f->params[i].type = param_type(pc, a);
         f->params[i].len_param = f->params[i].buf_param = -1;
     }
     unit_pair_buffers(f);

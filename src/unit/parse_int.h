@@ -52,6 +52,10 @@ int cursor_offsets(CXCursor c, unsigned *b, unsigned *e);
 /* parse_types.c */
 /* The ut_type of t, converted once per spelling and kept in pc->u->types. */
 ut_type *conv_type(parse_ctx *pc, CXType t);
+/* The pointer type a parameter declared as the array type t (`const BYTE in[]`) has: "const BYTE
+ * *", pointee the element type (C11 6.7.6.3p7; libclang spells the parameter, and the function
+ * type's argument, as written). NULL when out of memory. */
+ut_type *conv_decayed(parse_ctx *pc, CXType t);
 /* Stand-in names of the function-pointer types (stub_<field or parameter>). */
 void name_stubs(unit_info *u);
 

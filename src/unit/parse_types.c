@@ -64,22 +64,17 @@ static ut_type *find_type(unit_info *u, const char *spelling)
  * of recursing forever. Types with the same canonical type share alias_id: a pointer may
  * alias an object of any spelling of its pointee type.
  */
-ut_type *conv_type(parse_ctx *pc, CXType t)
+/* A new entry of the table, spelled ws (canonical cs; both taken over, freed on failure), in
+ * the alias class of the types of its canonical type; NULL when out of memory. */
+static ut_type *new_type(parse_ctx *pc, char *ws, char *cs)
 {
     unit_info *u = pc->u;
-    CXType canon = clang_getCanonicalType(t);
-    char *ws = cx_dup(clang_getTypeSpelling(t));
-    ut_type *old = find_type(u, ws);
-    if (old) {
-        free(ws);
-        return old;
-    }
-    char *cs = cx_dup(clang_getTypeSpelling(canon));
     ut_type *ty = calloc(1, sizeof *ty);
-    ut_type **nt = grow(u->types, pc->types_cap, u->ntypes, sizeof *nt);
+    ut_type **nt = ws && cs ? grow(u->types, pc->types_cap, u->ntypes, sizeof *nt) : NULL;
     if (!ty || !nt) {
         free(ty);
         free(cs);
+        free(ws);
         return NULL;
     }
     u->types = nt;
@@ -96,6 +91,54 @@ ut_type *conv_type(parse_ctx *pc, CXType t)
         ty->alias_id = u->types[i]->alias_id;
         break;
     }
+    return ty;
+}
+
+/* "T" -> "T *", "T *" -> "T **" (malloc'ed; NULL when out of memory). */
+static char *pointer_to(const char *s)
+{
+    char *r = NULL;
+    size_t n = strlen(s);
+    return asprintf(&r, "%s%s*", s, n && s[n - 1] == '*' ? "" : " ") < 0 ? NULL : r;
+}
+
+ut_type *conv_decayed(parse_ctx *pc, CXType t)
+{
+    CXType canon = clang_getCanonicalType(t);
+    CXType et = clang_getArrayElementType(t);
+    if (et.kind == CXType_Invalid) et = clang_getArrayElementType(canon);
+    if (et.kind == CXType_Invalid) return conv_type(pc, t);
+    char *es = cx_dup(clang_getTypeSpelling(et)), *ecs = cx_dup(clang_getTypeSpelling(clang_getCanonicalType(et)));
+    char *ws = es ? pointer_to(es) : NULL, *cs = ecs ? pointer_to(ecs) : NULL;
+    free(es);
+    free(ecs);
+    ut_type *old = ws ? find_type(pc->u, ws) : NULL;
+    if (old) {
+        free(ws);
+        free(cs);
+        return old;
+    }
+    ut_type *ty = new_type(pc, ws, cs);
+    if (!ty) return NULL;
+    ty->kind = UT_PTR;
+    ty->size = sizeof(void *);
+    ty->pointee = conv_type(pc, et);
+    return ty;
+}
+
+ut_type *conv_type(parse_ctx *pc, CXType t)
+{
+    unit_info *u = pc->u;
+    CXType canon = clang_getCanonicalType(t);
+    char *ws = cx_dup(clang_getTypeSpelling(t));
+    ut_type *old = find_type(u, ws);
+    if (old) {
+        free(ws);
+        return old;
+    }
+    char *cs = cx_dup(clang_getTypeSpelling(canon));
+    ut_type *ty = new_type(pc, ws, cs);
+    if (!ty) return NULL;
     ty->is_const = clang_isConstQualifiedType(canon);
     long long sz = clang_Type_getSizeOf(canon);
     ty->size = sz > 0 ? (uint64_t)sz : 0;

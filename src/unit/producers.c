@@ -232,3 +232,35 @@ size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const u
     }
     return n;
 }
+
+size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                            const ut_func **out, size_t max)
+{
+    if (!o || o->raw_inputs || i >= f->nparams) return 0;
+    const ut_param *p = &f->params[i];
+    const ut_type *sp = struct_pointee(p->type);
+    if (!sp || sp->kind != UT_STRUCT || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
+    static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
+    size_t n = 0;
+    /* the unit's API, not its helpers (B-Con's sha256_transform(ctx, data), extern but in no header,
+     * needs 64 bytes of data): functions a header declares, when the unit has any */
+    int headers = 0;
+    for (size_t k = 0; k < u->ndefs; k++) headers |= u->defs[k].in_header;
+    for (size_t k = 0; k < u->ndefs && n < max; k++) {
+        const ut_func *fn = &u->defs[k];
+        if (fn->is_static || (headers && !fn->in_header) || fn == f || !strcmp(fn->name, f->name) ||
+            unit_is_wrapped(u, fn->name) || fn->nparams < 1)
+            continue;
+        const ut_type *r = fn->type->ret, *a = fn->params[0].type;
+        if (fn->type->variadic ||
+            !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL || r->kind == UT_ENUM))
+            continue;
+        if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
+            continue;
+        if (unit_destructor_name(fn->name) || has_word(fn->name, initw)) continue;
+        int ok = 1;
+        for (size_t j = 1; j < fn->nparams && ok; j++) ok = arg_ok(&fn->params[j], p->type);
+        if (ok) out[n++] = fn;
+    }
+    return n;
+}

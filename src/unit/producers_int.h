@@ -19,7 +19,7 @@
  *              initialiser (init, reset, create, setup; any case: `jsmn_init`): the harness
  *              allocates a T and calls f on it.
  * Not producers: the target itself; functions taking an argument of P's aliasing class (they
- * need a P first: `sdscat(sds, ...)` — sequences longer than one call are not built); variadic
+ * need a P first: `sdscat(sds, ...)`; for a struct P such a function may be a modifier, below); variadic
  * ones; ones with an argument that cannot be filled (a void * without a length, an incomplete
  * type) or is an out-parameter (a pointer to a pointer without a length); static functions of a
  * .c the harness does not include. A buffer paired with a length (`te_compile(expr, variables,
@@ -63,6 +63,21 @@ const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);
  */
 size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                          const ut_func **out, size_t max);
+
+/*
+ * State changers: the modifiers of parameter i of f, P = `T *` with T a struct: functions of the
+ * unit's interface (not static; declared in a header when the unit has one: ut_func.in_header)
+ * `void|int|bool|enum f(T *obj, args...)` (T not const, obj no buffer of a pair) that are
+ * not the target, not named like a destructor or an initialiser, whose other arguments a
+ * producer's could be (arg_ok: none of P's type, so no adder); at most max in out. None with
+ * o->raw_inputs or when an --init names P. After the producer (either kind) the harness calls 0 or
+ * 1 of them on a non-NULL object (two symbolic choices: whether, which), its arguments filled from
+ * inputs (objects of flag m), recorded as `seq ID FUNC ARG...` (ID the parameter object): a
+ * context fed before it is finished, `sha256_update(&ctx, data, 40)` before `sha256_final` —
+ * EvoSuite's and Randoop's call sequences, of length two here. Returns the count.
+ */
+size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                            const ut_func **out, size_t max);
 
 /* Whether fn can produce a value of parameter type pt (either kind; *kind gets which). The
  * rule above without the name rule for `--init`: named is nonzero when the user named fn. */

@@ -76,15 +76,17 @@ static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
     return NULL;
 }
 
-/* A `make ID KIND FUNC ARG...` line (after "make "), or with add set an `add ID ADDER ITEM ARG...`
- * line (after "add "); 0, or -1 when malformed. */
-static int record_make(unit_record *r, char *rest, int add_line)
+/* A `make ID KIND FUNC ARG...` line (after "make "); with line_kind 'a' an `add ID ADDER ITEM ARG...`
+ * line (after "add "), with 'c' a `seq ID FUNC ARG...` line (after "seq "); 0, or -1 when malformed. */
+static int record_make(unit_record *r, char *rest, char line_kind)
 {
     ur_make m;
     memset(&m, 0, sizeof m);
-    char *save = NULL, *id = strtok_r(rest, " ", &save), *kind = add_line ? "a" : strtok_r(NULL, " ", &save);
+    int add_line = line_kind == 'a';
+    char *save = NULL, *id = strtok_r(rest, " ", &save);
+    char *kind = line_kind == 'a' ? "a" : line_kind == 'c' ? "c" : strtok_r(NULL, " ", &save);
     char *fn = strtok_r(NULL, " ", &save), *item = add_line ? strtok_r(NULL, " ", &save) : NULL;
-    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(add_line ? "a" : "rhi", kind[0]) || (add_line && !item))
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(line_kind ? "ac" : "rhi", kind[0]) || (add_line && !item))
         return -1;
     m.obj = atoi(id);
     m.kind = kind[0];
@@ -229,7 +231,9 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
         } else if (!strncmp(line, "make ", 5)) {
             bad = record_make(r, line + 5, 0);
         } else if (!strncmp(line, "add ", 4)) {
-            bad = record_make(r, line + 4, 1);
+            bad = record_make(r, line + 4, 'a');
+        } else if (!strncmp(line, "seq ", 4)) {
+            bad = record_make(r, line + 4, 'c');
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)

@@ -8,9 +8,24 @@
 #include <unistd.h>
 
 #include "emit/emit.h"
+#include "explore/explorer.h"
 #include "report/report.h"
 #include "unit/pipeline_int.h"
 #include "util/util.h"
+
+/* Where test t (expecting a failure) fails: the location its error reproducer's description
+ * gives (errors/error-NNN.txt of fr's run: the first frame in the unit), malloc'ed, or NULL. */
+static char *failure_where(const fn_result *fr, const unit_test *t)
+{
+    const char *dot = t->origin ? strrchr(t->origin, '.') : NULL;
+    if (!fr->run_dir || !dot || strncmp(t->origin, "error-", 6)) return NULL;
+    char *path = util_strf("%s/errors/%.*s.txt", fr->run_dir, (int)(dot - t->origin), t->origin);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    char *where = explore_error_where(text);
+    free(text);
+    free(path);
+    return where;
+}
 
 /* rc is a write of path (0, or -1 with errno): on failure say so on lg and return 1, else 0. */
 static int said_if_failed(FILE *lg, const char *path, int rc)
@@ -321,6 +336,11 @@ int unit_step_emit(unit_pipe *p)
                 json_kv_int(j, "exit_code", t->exit_code);
             }
             json_kv_str(j, "from", t->origin);
+            if (t->outcome != UO_NORMAL) {
+                char *where = failure_where(fr, t);
+                json_kv_str(j, "location", where);
+                free(where);
+            }
             json_end_object(j);
         }
         json_end_array(j);
@@ -370,10 +390,13 @@ int unit_step_emit(unit_pipe *p)
         for (size_t k = 0; k < kept_n; k++) {
             const unit_test *t = kept_tests[k];
             if (t->fn != fr->fn || t->outcome == UO_NORMAL) continue;
+            char *where = failure_where(fr, t);
             if (t->outcome == UO_SIGNAL)
-                fprintf(lg, "      expects a failure: %s (signal %d, %s)\n", t->name, t->signo, strsignal(t->signo));
+                fprintf(lg, "      expects a failure: %s (signal %d, %s)", t->name, t->signo, strsignal(t->signo));
             else
-                fprintf(lg, "      expects a failure: %s (exit status %d)\n", t->name, t->exit_code);
+                fprintf(lg, "      expects a failure: %s (exit status %d)", t->name, t->exit_code);
+            fprintf(lg, "%s%s\n", where ? " at " : "", where ? where : "");
+            free(where);
         }
         for (char *p = fr->drops; p && *p;) {
             char *nl = strchr(p, '\n');

@@ -44,22 +44,30 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
 
 static void add_wrap_flags(const unit_info *u, char ***v, size_t *n) { add_wrap_flags_sel(u, v, n, 0); }
 
-char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe)
+/* The words of a compile of test_c: cc, flags, the unit's -I dirs and cflags, test_c. */
+static char **test_cc_prefix(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, size_t *n)
 {
     char **v = NULL;
-    size_t n = 0;
-    uc_push_word(cc, &v, &n);
-    unit_split_words(flags, &v, &n);
+    *n = 0;
+    uc_push_word(cc, &v, n);
+    unit_split_words(flags, &v, n);
     for (size_t i = 0; i < c->nsources; i++) {
         char *d = uc_dir_of(c->abs_sources[i]);
         char *flag = NULL;
-        if (asprintf(&flag, "-I%s", d) >= 0) uc_push_word(flag, &v, &n);
+        if (asprintf(&flag, "-I%s", d) >= 0) uc_push_word(flag, &v, n);
         free(flag);
         free(d);
     }
-    unit_split_words(c->cflags, &v, &n);
-    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, &n);
-    uc_push_word(test_c, &v, &n);
+    unit_split_words(c->cflags, &v, n);
+    if (c->has_main) unit_split_words("-Dmain=sympath_unit_user_main", &v, n);
+    uc_push_word(test_c, &v, n);
+    return v;
+}
+
+char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe)
+{
+    size_t n;
+    char **v = test_cc_prefix(c, cc, flags, test_c, &n);
     for (size_t i = 0; i < c->nsources; i++)
         if (!unit_source_included(c->u, c->abs_sources[i])) uc_push_word(c->abs_sources[i], &v, &n); /* unitlib */
     add_wrap_flags(c->u, &v, &n);
@@ -68,10 +76,31 @@ char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, c
     return v;
 }
 
-/* The native compile command for a test file, warnings as errors. */
-static char **test_cc_argv(const unit_cfg *c, const char *test_c, const char *exe, int werror)
+/* Build test_c into exe natively: the test file alone is compiled with -Wall -Wextra -Werror into
+ * exe.o (the warnings of the unit's own sources, a library as shipped with an `unused variable`,
+ * are not the emitted file's), then linked with the unit's sources built as they are. The
+ * diagnostics go to log (NULL: none). 0 when both steps succeed. */
+static int build_test(const unit_cfg *c, const char *test_c, const char *exe, const char *log)
 {
-    return unit_test_cc_argv(c, "cc", werror ? "-g -Wall -Wextra -Werror" : "-g", test_c, exe);
+    char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
+    char *obj = util_strf("%s.o", exe);
+    int rc = -1, status = 0;
+    for (int step = 0; step < 2 && obj; step++) {
+        size_t n;
+        char **argv = step ? unit_test_cc_argv(c, "cc", "-g", obj, exe)
+                           : test_cc_prefix(c, "cc", "-g -Wall -Wextra -Werror -c", test_c, &n);
+        if (argv && !step) {
+            uc_push_word("-o", &argv, &n);
+            uc_push_word(obj, &argv, &n);
+        }
+        rc = argv ? up_run(argv, cenv, log, 120, &status) : -1;
+        util_free_strv(argv);
+        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) rc = -1;
+        if (rc != 0) break;
+    }
+    if (obj) unlink(obj);
+    free(obj);
+    return rc;
 }
 
 /*
@@ -109,13 +138,10 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
             free(t);
             break;
         }
-        char **argv = test_cc_argv(c, test_c, exe, 1);
         int status = 0;
-        char *cenv[] = {"LC_ALL=C", NULL}; /* plain quotes in the diagnostics */
-        int rc = up_run(argv, cenv, log, 120, &status);
-        util_free_strv(argv);
+        int rc = build_test(c, test_c, exe, log);
         char *out = util_read_file(log, NULL);
-        if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (rc != 0) {
             /* a compile error: drop the tests the diagnostics point into; when none is named,
              * compile each test alone and drop those that do not compile */
             size_t before = tv->n;
@@ -133,11 +159,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                     continue;
                 }
                 free(one);
-                char **a1 = test_cc_argv(c, test_c, exe, 1);
-                int s1 = 0;
-                int r1 = up_run(a1, cenv, NULL, 120, &s1);
-                util_free_strv(a1);
-                bad[i] = r1 != 0 || !WIFEXITED(s1) || WEXITSTATUS(s1) != 0;
+                bad[i] = build_test(c, test_c, exe, NULL) != 0;
             }
             for (size_t i = 0, o = 0; bad && i < before; i++) {
                 if (!bad[i]) {

@@ -567,10 +567,83 @@ static void sympu_walk_fault(int s)
     siglongjmp(sympu_walk_jb, 1);
 }
 
+/* The ELF64 records sympu_static_extent reads, declared here: <elf.h> would define hundreds of
+ * macros (PT_LOAD, ET_NONE, ...) before the unit's own headers, which may use those names. */
+typedef struct {
+    unsigned char ident[16];
+    uint16_t type, machine;
+    uint32_t version;
+    uint64_t entry, phoff, shoff;
+    uint32_t flags;
+    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+} sympu_elf_ehdr;
+typedef struct {
+    uint32_t type, flags;
+    uint64_t offset, vaddr, paddr, filesz, memsz, align;
+} sympu_elf_phdr;
+typedef struct {
+    uint32_t name, type;
+    uint64_t flags, addr, offset, size;
+    uint32_t link, info;
+    uint64_t addralign, entsize;
+} sympu_elf_shdr;
+typedef struct {
+    uint32_t name;
+    unsigned char info, other;
+    uint16_t shndx;
+    uint64_t value, size;
+} sympu_elf_sym;
+unsigned long getauxval(unsigned long type);
+
+/* The size of the object of the recorder's own symbol table (.symtab of /proc/self/exe, read
+ * once) that starts at p: a static or global array of the unit; 0 when none starts there or the
+ * table cannot be read. A pointer the call returns to the start of such an array (tiny-regex-c's
+ * re_compile returns its static `re_compiled`) points to all of it, not to one struct. */
+static size_t sympu_static_extent(const void *p)
+{
+    static unsigned char *img;
+    static size_t len;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        FILE *f = fopen("/proc/self/exe", "rb");
+        long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (img = malloc((size_t)n)) &&
+            fread(img, 1, (size_t)n, f) == (size_t)n)
+            len = (size_t)n;
+        if (f) fclose(f);
+    }
+    const sympu_elf_ehdr *eh = (const void *)img;
+    if (len < sizeof *eh || memcmp(eh->ident, "\177ELF", 4) || eh->ident[4] != 2 /* ELFCLASS64 */ ||
+        eh->phoff + (size_t)eh->phnum * sizeof(sympu_elf_phdr) > len ||
+        eh->shoff + (size_t)eh->shnum * sizeof(sympu_elf_shdr) > len)
+        return 0;
+    /* the load address of a position-independent executable: where its program headers are
+     * (PT_PHDR 6, AT_PHDR 3) */
+    uintptr_t base = 0;
+    const sympu_elf_phdr *ph = (const void *)(img + eh->phoff);
+    for (int i = 0; i < eh->phnum; i++)
+        if (ph[i].type == 6) base = (uintptr_t)getauxval(3) - ph[i].vaddr;
+    const sympu_elf_shdr *sh = (const void *)(img + eh->shoff);
+    for (int i = 0; i < eh->shnum; i++) {
+        if (sh[i].type != 2 /* SHT_SYMTAB */ || sh[i].offset + sh[i].size > len) continue;
+        const sympu_elf_sym *sy = (const void *)(img + sh[i].offset);
+        for (size_t k = 0; k < sh[i].size / sizeof *sy; k++)
+            if ((sy[k].info & 0xf) == 1 /* STT_OBJECT */ && sy[k].size && base + sy[k].value == (uintptr_t)p)
+                return sy[k].size;
+    }
+    return 0;
+}
+
+/* Elements of a static array walked after the first, at most. */
+#define SYMPU_WALK_ELEMS 16
+
 /* Walk the block p (not NULL, no input object) from root (0, "": the return value; else the
- * input entry's id and lv): walk, a struct's walker, or NULL for a string. A fault while
+ * input entry's id and lv): walk, a struct's walker (elem its size: when p starts a static array
+ * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0), or NULL
+ * for a string. A fault while
  * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
-static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk)
+static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
 {
     sympu_walk_begin(root, lv);
     struct sigaction sa, old_segv, old_bus;
@@ -586,6 +659,16 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
             sympu_wk.seen_tail[sympu_wk.nseen][0] = 0;
             sympu_wk.nseen++;
             walk(p, "->", 0, 0);
+            size_t ext = elem ? sympu_static_extent(p) : 0;
+            /* up to the element whose first byte is 0, as a string to its NUL (re_compile's UNUSED
+             * terminator): a static array keeps what earlier calls left after it, which a test
+             * running after another would not find again */
+            for (size_t k = 1; elem && k < ext / elem && k <= SYMPU_WALK_ELEMS; k++) {
+                if (((const unsigned char *)p)[(k - 1) * elem] == 0) break;
+                char pre[32];
+                snprintf(pre, sizeof pre, "[%zu].", k);
+                walk((const char *)p + k * elem, pre, 0, 0);
+            }
         } else {
             sympu_walk_str((const char *)p, "");
         }

@@ -98,6 +98,8 @@ typedef struct ut_func {
                                    node *n)" without ';', NULL when not available */
     int is_static; /* defined with internal linkage (static, static inline): testable only by
                                    compiling its file inside the harness and the test (unit_include_sources) */
+    int in_header; /* part of the library's interface: first declared in another file than its
+                                   definition (the library's header), or defined in a header */
 } ut_func;
 
 typedef struct unit_info {
@@ -365,6 +367,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        instead of r: the value is the start of a heap block FUNC allocated
  *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
  *   add ID ADDER ITEM ARG...             then ADDER(ID, ITEM(ARG...)) added an item to container ID
+ *   seq ID FUNC ARG...                   then FUNC(ID, ARG...) changed parameter object ID (a modifier)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -418,11 +421,12 @@ typedef struct ur_arg {
     ur_value value; /* kind i u e s p, or v (not asserted) */
 } ur_arg;
 /* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
- * sequences of length one). */
+ * sequences of length one, or two with a `seq` modifier). */
 typedef struct ur_make {
     int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
     char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
-                   'a': func(obj, item(args)) (an `add` line: func the adder) */
+                   'a': func(obj, item(args)) (an `add` line: func the adder); 'c': func(obj, args) (a
+                   `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
     char *item; /* kind 'a': the producer of the item; else NULL */
     int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */

@@ -143,9 +143,25 @@ static void tiny_program_runs_and_writes_replay_conf(void **state)
     assert_int_equal(access(conf, R_OK), 0);
 }
 
+/* The location read back from an error reproducer's description, as errors.c writes it. */
+static void error_where_is_read_back(void **state)
+{
+    (void)state;
+    char *w = explore_error_where("crash: SIGSEGV (signal 11)\nwhere: /src/buffer.c:56 (in strchr, called from "
+                                  "key_len) in key_len\nclass: other termination\n");
+    assert_string_equal(w, "/src/buffer.c:56 (in strchr, called from key_len)");
+    free(w);
+    w = explore_error_where("abort() called\nwhere: a.c:3 in main");
+    assert_string_equal(w, "a.c:3");
+    free(w);
+    assert_null(explore_error_where("no location\n"));
+    assert_null(explore_error_where(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(error_where_is_read_back),
         cmocka_unit_test_setup_teardown(missing_source_is_1, setup, teardown),
         cmocka_unit_test_setup_teardown(uncreatable_output_is_1, setup, teardown),
         cmocka_unit_test_setup_teardown(compile_error_is_1_with_diagnostics, setup, teardown),

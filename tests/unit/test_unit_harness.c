@@ -135,8 +135,9 @@ static void test_buffer_enum(void **state)
     assert_non_null(strstr(drv, "*sympu_l1 = (size_t)sympu_n0;"));
     assert_non_null(strstr(drv, "size_t *sympu_a1 = sympu_l1;"));
     free(drv);
-    /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets */
-    assert_non_null(strstr(harness, "unsigned char *s = malloc(17);"));
+    /* bytes without a length (`unsigned char *out`): --str-len + 1 of them, as a string gets, and
+     * writable: room for 4 (--str-len + 1), an output the caller sizes for the result (sha256's hash) */
+    assert_non_null(strstr(harness, "unsigned char *s = calloc(room, 1);"));
     assert_non_null(strstr(harness, "sym_bytes(s, 17, name);"));
     /* a writable char * parameter (an output buffer the caller sizes): room for 4 (--str-len + 1) */
     assert_non_null(strstr(harness, "size_t room = depth == 0 ? 68 : 17;"));
@@ -161,6 +162,36 @@ static void test_compiles(void **state)
              hpath);
     assert_int_equal(system(cmd), 0);
     unlink(hpath);
+}
+
+/* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own
+ * symbol table): the walk of a returned pointer to it goes on to its next elements; a pointer inside
+ * the array, or to no object, has none. */
+static void test_static_extent(void **state)
+{
+    (void)state;
+    char cpath[80], epath[80], cmd[1024];
+    snprintf(cpath, sizeof cpath, "/tmp/sympath_unit_extent_%d.c", (int)getpid());
+    snprintf(epath, sizeof epath, "/tmp/sympath_unit_extent_%d", (int)getpid());
+    FILE *f = fopen(cpath, "w");
+    assert_non_null(f);
+    fputs("#include \"sympath_unit_rt.h\"\n"
+          "static const char *sympu_stub_name(const void *p) { (void)p; return 0; }\n"
+          "struct item { unsigned char kind; int v; };\n"
+          "static struct item table[5] = {{1, 2}, {3, 4}, {0, 0}};\n"
+          "int main(void) {\n"
+          "    int local = 0;\n"
+          "    return !(sympu_static_extent(table) == sizeof table && sympu_static_extent(&table[1]) == 0 &&\n"
+          "             sympu_static_extent(&local) == 0);\n"
+          "}\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -O1 -DSYMPATH_UNIT_RECORD -I%s -I%s %s %s/libsympath-replay.a -o %s 2>&1",
+             SYMPATH_CLANG, SYMPATH_INCLUDE_DIR, SYMPATH_LIB_DIR, cpath, SYMPATH_LIB_DIR, epath);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(system(epath), 0);
+    unlink(cpath);
+    unlink(epath);
 }
 
 /* The record-mode walkers: a function returning a token list (an enum whose values two enumerators
@@ -228,7 +259,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices), cmocka_unit_test(test_buffer_enum),
-        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),
+        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),         cmocka_unit_test(test_static_extent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

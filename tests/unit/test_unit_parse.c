@@ -26,6 +26,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    if (n == NULL || !n->next) return helper(0);\n"
                               "    return (int)strlen(s) + buf[0] + (int)len + lv + cb(1) + arr[0] + ok;\n"
                               "}\n"
+                              "typedef unsigned char BYTE;\n"
+                              "void h_arrays(const BYTE in[], BYTE out[], size_t len) { out[0] = in[len - 1]; }\n"
                               "static int hidden(void) { return 1; }\n"
                               "int g_uses_hidden(void) { return hidden(); }\n";
 
@@ -56,7 +58,7 @@ static void test_signatures(void **state)
     char *err = NULL;
     assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), 0);
     /* external definitions in defs, static ones apart (targets by name), prototypes excluded */
-    assert_int_equal(u.ndefs, 2);
+    assert_int_equal(u.ndefs, 3);
     assert_non_null(unit_find_def(&u, "f_all"));
     assert_non_null(unit_find_def(&u, "g_uses_hidden"));
     assert_int_equal(u.nstatics, 2);
@@ -108,6 +110,14 @@ static void test_signatures(void **state)
     assert_int_equal(param(f, "arr")->type->kind, UT_ARRAY);
     assert_int_equal(param(f, "arr")->type->count, 4);
     assert_int_equal(param(f, "ok")->type->kind, UT_BOOL);
+    /* an array of no size is the pointer the function receives (an array local needs a size);
+     * `in[], out[], len`: the length is the input's */
+    const ut_func *h = unit_find_def(&u, "h_arrays");
+    assert_string_equal(param(h, "in")->type->spelling, "const BYTE *");
+    assert_int_equal(param(h, "out")->type->kind, UT_PTR);
+    assert_int_equal(param(h, "in")->len_param, 2);
+    assert_int_equal(param(h, "out")->len_param, -1);
+    assert_string_equal(param(h, "out")->type->pointee->spelling, "BYTE");
 
     /* ext_read is called (through a static helper) and defined nowhere: a mock candidate;
      * strlen is declared in a system header: not mocked by default */

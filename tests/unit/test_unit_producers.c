@@ -99,6 +99,16 @@ static void test_discovery(void **state)
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
 
+/* The harness of target f (malloc'ed; its warnings dropped). */
+static char *harness_of(const ut_func *f, const unit_harness_opts *o)
+{
+    char *w = NULL, *err = NULL;
+    char *h = unit_harness(&u, &f, 1, o, &w, &err);
+    assert_non_null(h);
+    free(w);
+    return h;
+}
+
 static void test_adders(void **state)
 {
     (void)state;
@@ -114,13 +124,10 @@ static void test_adders(void **state)
     assert_int_equal(unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS), 0);
     /* the harness: a count of adds the explorer flips, recorded as add lines */
     o.raw_inputs = 0;
-    char *w = NULL, *err = NULL;
-    char *h = unit_harness(&u, &f, 1, &o, &w, &err);
-    assert_non_null(h);
+    char *h = harness_of(f, &o);
     assert_non_null(strstr(h, "sympu_choice(\"l.adds\", 3)"));
     assert_non_null(strstr(h, "add %d list_add %s"));
     free(h);
-    free(w);
 }
 
 /* A partial destructor (list_free_items: named like one, not the type's destructor list_free) as the
@@ -179,6 +186,44 @@ static void test_emit_sequence(void **state)
     assert_non_null(strstr(body, "int ret = list_len(l);"));
     assert_non_null(strstr(body, "    list_free((list *)l);\n")); /* the parameter is a const list * */
     assert_null(strstr(body, "l_v_arg"));                         /* the arguments are inline */
+    free(body);
+    unit_record_free(&t.rec);
+}
+
+/* Modifiers: a parser made by parser_init is then maybe touched by parser_touch (public, `void f(T *)`,
+ * not an initialiser or destructor); a list has none (list_add takes a list item: an adder; list_free_items
+ * is named like a destructor; list_len is the target). The harness flips whether and which; the test calls
+ * it after the declarations. */
+static void test_modifiers(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    const ut_func *f = unit_find_def(&u, "parse"), *m[UNIT_MAX_PRODUCERS];
+    assert_int_equal(unit_param_modifiers(&u, &o, f, 0, m, UNIT_MAX_PRODUCERS), 1);
+    assert_string_equal(m[0]->name, "parser_touch");
+    assert_int_equal(unit_param_modifiers(&u, &o, unit_find_def(&u, "list_len"), 0, m, UNIT_MAX_PRODUCERS), 0);
+    o.raw_inputs = 1;
+    assert_int_equal(unit_param_modifiers(&u, &o, f, 0, m, UNIT_MAX_PRODUCERS), 0);
+    o.raw_inputs = 0;
+    char *h = harness_of(f, &o), *err = NULL;
+    assert_non_null(strstr(h, "sympu_choice(\"p.calls\", 2) == 1"));
+    assert_non_null(strstr(h, "parser_touch((parser *)sympu_a0);"));
+    assert_non_null(strstr(h, "sympu_rec(\"seq %d parser_touch\\n\", sympu_pobj);"));
+    free(h);
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_parse_1";
+    t.fn = f;
+    const char *rec = "obj 1 p 1 p parser *\nobj 2 - 1 p parser\nmake 2 i parser_init\nseq 1 parser_touch\n"
+                      "obj 3 p 1 js const char *\nobj 4 as 2 js char\npre 1 - p 2\npre 2 .pos u 1\npre 2 .sup i -1\n"
+                      "pre 3 - p 4\npre 4 [0] i 97\npre 4 [1] i 0\ncall\npost 1 - p 2\npost 2 .pos u 1\n"
+                      "post 2 .sup i -1\npost 3 - p 4\nret i 1\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.makes[1].kind, 'c');
+    char *body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "parser_init(&p_obj);\n"));
+    assert_non_null(strstr(body, "    parser_touch(p);\n\n    int ret = parse(p, js);"));
     free(body);
     unit_record_free(&t.rec);
 }
@@ -266,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_discovery),
         cmocka_unit_test(test_init_and_raw),
         cmocka_unit_test(test_adders),
+        cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_emit_sequence),
         cmocka_unit_test(test_emit_partial_destructor),
         cmocka_unit_test(test_destructor_consumed),
