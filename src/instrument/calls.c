@@ -132,6 +132,8 @@ static void instrumented_call(pass *p, int to_model)
          * callee disagree on the return type), never pass it on as is */
         LLVMValueRef args[2] = {as_i64(p, I), c32(p, bit_width(p, LLVMTypeOf(I)))};
         set_shadow(p, I, rt_call(p, RT_GET_RET, args, 2));
+    } else if (agg_tracked_type(p, LLVMTypeOf(I))) {
+        agg_call_result(p);
     }
 }
 
@@ -574,6 +576,7 @@ void do_extractvalue(pass *p)
         set_shadow(p, I, LLVMGetIndices(I)[0] == 0 ? e->a : e->b);
         return;
     }
+    if (agg_extractvalue(p)) return;
     if (LLVMIsACallInst(agg) && !e) {
         /* a with.overflow of concrete operands, or another call's aggregate: concrete */
         LLVMValueRef fn = direct_callee(agg);

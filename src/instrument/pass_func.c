@@ -207,6 +207,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
         if (can_dispatch(p, fn)) insert_dispatch(p, fn, libc_target(p, name, fn, copy));
     }
     ptrmap_clear(&p->shadow);
+    ptrmap_clear(&p->agg);
     ptrmap_clear(&p->pair);
     ptrmap_clear(&p->cmap);
     p->res->functions++;
@@ -262,6 +263,7 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     free(fns);
     free(p->phis);
     ptrmap_clear(&p->shadow);
+    ptrmap_clear(&p->agg);
     ptrmap_clear(&p->pair);
     ptrmap_clear(&p->cmap);
     LLVMDisposeTargetData(p->td);
