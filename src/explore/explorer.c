@@ -301,6 +301,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
     s->collect_opens = 0;
     if (tr.diverged) s->divergences++;
+    if (tr.diverged && p->has_cand && s->st->on_failed) s->st->on_failed(s->st, p->cand.node, p->cand.dir);
     int diverged = tr.diverged;
     if (p->job) {
         if (!worker_job_inserted(s, p->job, r)) diverged = 1;
@@ -363,6 +364,10 @@ static const char *budget_reason(explore_state *s)
     return NULL;
 }
 
+/* An UNSAT answer that took this long (seconds) is reported to the strategy as a failure
+ * (strategy.h, on_failed): cheap ones are the normal cost of a search, slow ones repeat. */
+#define COSTLY_UNSAT_S 0.1
+
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
  * the strategy has no candidate left or a budget ran out while solving (a long series of
  * UNSAT candidates must not overrun the time budget). */
@@ -373,9 +378,12 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         if (node->status[c->dir] != CHILD_OPEN) continue;
         progress_line(s, 0); /* a long series of queries keeps the line alive (rate-limited) */
         tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
+        double t0 = util_now_s();
         solve_result sr = explore_solve_direction(s, node, c->dir, inputs, n);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
+        if ((sr != SOLVE_UNSAT || util_now_s() - t0 >= COSTLY_UNSAT_S) && s->st->on_failed)
+            s->st->on_failed(s->st, node, c->dir);
     }
     return 0;
 }
