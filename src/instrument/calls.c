@@ -109,9 +109,15 @@ static void instrumented_call(pass *p, int to_model)
     LLVMTypeRef fty = LLVMGetCalledFunctionType(I);
     unsigned nfixed = LLVMCountParamTypes(fty), nargs = LLVMGetNumArgOperands(I);
     at_before(p);
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
     for (unsigned i = 0; i < nargs; i++) {
         LLVMValueRef a = LLVMGetOperand(I, i);
         if (!tracked_type(p, LLVMTypeOf(a))) continue;
+        if (i < nfixed && LLVMGetCallSiteEnumAttribute(I, i + 1, byval)) {
+            /* the callee copies the shadow of what the code generator copies (rt_abi.h) */
+            LLVMValueRef args[2] = {c32(p, i), LLVMBuildPointerCast(p->b, a, p->p8, "")};
+            rt_call(p, RT_SET_BYVAL, args, 2);
+        }
         LLVMValueRef s = shadow_of(p, a);
         if (i < nfixed) {
             LLVMValueRef args[2] = {c32(p, i), s};

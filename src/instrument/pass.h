@@ -38,6 +38,8 @@ enum rt_fn {
     RT_FCMP,
     RT_SET_RET_FIELD,
     RT_GET_RET_FIELD,
+    RT_SET_BYVAL,
+    RT_GET_BYVAL,
     RT_COUNT
 };
 

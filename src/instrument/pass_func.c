@@ -83,8 +83,11 @@ static void entry_params(pass *p, LLVMValueRef first)
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef a = LLVMGetParam(p->fn, i);
         if (LLVMGetEnumAttributeAtIndex(p->fn, i + 1, byval)) {
-            /* the caller's copy is made by the code generator, without its shadow */
-            count_unsupported(p, "byval parameter");
+            /* the code generator made this copy without its shadow: copy it from the
+             * caller's source (rt_abi.h, __sym_get_byval) */
+            uint64_t size = LLVMABISizeOfType(p->td, LLVMGetElementType(LLVMTypeOf(a)));
+            LLVMValueRef args[3] = {c32(p, i), LLVMBuildPointerCast(p->b, a, p->p8, ""), c64(p, size)};
+            rt_call(p, RT_GET_BYVAL, args, 3);
             continue;
         }
         if (p->is_main || !tracked_type(p, LLVMTypeOf(a))) continue;

@@ -128,6 +128,20 @@ symx __sym_get_ret_field(uint32_t index, uint64_t value, uint32_t width)
     return slot_read(__sym_ret_fields[index], value, width);
 }
 
+void __sym_set_byval(uint32_t index, const void *src)
+{
+    if (index < SYM_MAX_PARAMS) __sym_byval[index] = src;
+}
+
+void __sym_get_byval(uint32_t index, void *dst, uint64_t size)
+{
+    if (index >= SYM_MAX_PARAMS) return;
+    const void *src = __sym_byval[index];
+    __sym_byval[index] = 0;
+    if (!src || !__sym_shadow_active) return;
+    __sym_memcpy_slow(dst, src, size, 0);
+}
+
 void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond)
 {
     uint32_t slot = slot_base + taken;

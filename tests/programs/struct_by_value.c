@@ -1,13 +1,13 @@
-// Structs returned by value in registers ({i64, i8*}, {double, double}, {i64, i64}) keep their fields' expressions in the caller, also through a function that passes one on and an input function returning a struct.
+// Structs passed by value keep their fields' expressions: returned in registers ({i64, i8*}, {double, double}, {i64, i64}; also through a function that passes one on, and from an input function returning a struct) and passed in memory (byval).
 // EXPECT-COVERAGE: 100
-// EXPECT-ERROR: reach_error 51
+// EXPECT-ERROR: reach_error 59
 // EXPECT-NO-CONCRETIZATION: aggregate
 // EXPECT-REPLAY
 extern int __VERIFIER_nondet_int(void);
 extern unsigned __VERIFIER_nondet_uint(void);
 extern double __VERIFIER_nondet_double(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
-void reach_error(void) { __assert_fail("0", "struct_return.c", 10, "reach_error"); }
+void reach_error(void) { __assert_fail("0", "struct_by_value.c", 10, "reach_error"); }
 
 struct packet {
     unsigned size, prio;
@@ -20,6 +20,10 @@ struct range {
     long lo, hi;
 }; /* {i64, i64} */
 extern struct range __VERIFIER_nondet_range(void);
+struct big {
+    long a, b, c;
+    int d;
+}; /* passed byval */
 
 static struct packet receive(void)
 {
@@ -31,6 +35,8 @@ static struct packet receive(void)
 }
 
 static struct packet forward(void) { return receive(); }
+
+static int odd_big(struct big s) { return s.d % 2 == 1 && s.a == 11; }
 
 static struct point at(void)
 {
@@ -48,6 +54,8 @@ int main(void)
     if (q.x > 1.5 && q.y < 3.5) return 3;
     struct range r = __VERIFIER_nondet_range();
     if (r.lo < 10 || r.hi > r.lo + 5) return 4;
+    struct big b = {r.lo, 0, 0, (int)k.size};
+    if (odd_big(b)) return 5;
     if (r.hi == 12 && k.size == 3) reach_error();
     return 0;
 }
