@@ -71,6 +71,7 @@ typedef struct explore_state {
     uint64_t cont_dropped;               /* cut runs that will not be continued (queue full, or at the cap) */
     uint64_t slow_runs;                  /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */
+    uint64_t pins_dropped;               /* UNSAT queries answered SAT without their concretizations (drop_pins) */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS]; /* external-call concretizations by callee id, all runs */
@@ -184,6 +185,11 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
  * pv[0..pn) for the symbols the condition leaves free (a job's, worker.c). */
 solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn, uint64_t **inputs,
                               size_t *n);
+/* After an UNSAT answer for pc[0..npc), whose concretizations (BK_CONCRETIZE constraints
+ * before the target) the caller set to NULL: the same query without them (explorer.c says
+ * why), counted in pins_dropped when SAT. UNSAT at once when there was none. */
+solve_result explore_solve_unpinned(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                                    uint64_t **inputs, size_t *n);
 /* The first user slots covered: merge a run's coverage bytes (nslots) into s->covered;
  * returns the count of user slots new to s. fresh_coverage counts without merging. */
 uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);

@@ -388,13 +388,42 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
     return 0;
 }
 
+/*
+ * A concretization (BK_CONCRETIZE: e == the value it had, e.g. the address of a store
+ * through a symbolic pointer) is a choice the run made, not a condition of its path. Kept
+ * in the path condition, it forbids every other value of e beyond it: in the sv-benchmarks
+ * harness `argv = malloc((argc + 1) * 8); argv[argc] = 0; for (i = 0; i < argc; i++) ...`
+ * the store pins argc, and `i < argc` can never be flipped to give one more argument. So
+ * when the condition with its pins is UNSAT, it is solved once more without them: the
+ * run then concretizes e at another value, a change the divergence check does not count
+ * (a pin is always taken).
+ */
+solve_result explore_solve_unpinned(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                                    uint64_t **inputs, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < npc; i++)
+        if (pc[i]) pc[k++] = pc[i];
+    if (k == npc) return SOLVE_UNSAT; /* no pin: the answer stands */
+    solve_result sr = explore_solve_pc(s, pc, k, pv, pn, inputs, n);
+    if (sr == SOLVE_SAT) s->pins_dropped++;
+    return sr;
+}
+
 solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n)
 {
     expr **pc = NULL;
     size_t npc = tree_path_condition(node, dir, s->cx, &pc);
     if (!npc) return SOLVE_UNKNOWN;
     const input_vec *parent = node->inputs;
-    solve_result sr = explore_solve_pc(s, pc, npc, parent ? parent->values : NULL, parent ? parent->n : 0, inputs, n);
+    const uint64_t *pv = parent ? parent->values : NULL;
+    size_t pn = parent ? parent->n : 0;
+    solve_result sr = explore_solve_pc(s, pc, npc, pv, pn, inputs, n);
+    if (sr == SOLVE_UNSAT) {
+        for (const tree_node *c = node; c->parent; c = c->parent)
+            if (c->parent->kind == BK_CONCRETIZE) pc[c->parent->depth] = NULL;
+        sr = explore_solve_unpinned(s, pc, npc, pv, pn, inputs, n);
+    }
     free(pc);
     return sr;
 }
