@@ -70,6 +70,7 @@ typedef struct explore_state {
     uint32_t ncont, cont_cap;
     uint64_t cont_dropped;               /* cut runs that will not be continued (queue full, or at the cap) */
     uint64_t slow_runs;                  /* runs over the time limit that ended under the longer confirmation limit */
+    uint64_t hangs_confirmed;            /* time-outs that did not end under the longer limit either */
     uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */
     uint64_t pins_dropped;               /* UNSAT queries answered SAT without their concretizations (drop_pins) */
     uint64_t events_total, events_max, inputs_total;
@@ -78,7 +79,8 @@ typedef struct explore_state {
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
     int exhausted, complete;
-    int timeout_unconfirmed;               /* the run being processed timed out and could not be confirmed */
+    int timeout_unconfirmed;               /* the run being processed timed out and was not confirmed:
+                                              UNCONFIRMED_NO_BUDGET or UNCONFIRMED_HANGS (0: confirmed) */
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
@@ -130,6 +132,12 @@ enum { PAR_ALONE = 0, PAR_COORDINATOR, PAR_WORKER };
 
 /* A new time-out is run again with this many times the limit before it counts as a hang. */
 #define CONFIRM_FACTOR 5
+/* ... unless this many time-outs were confirmed as hangs and none turned out to be a slow run:
+ * then the program hangs, and each new place a run is stopped at would cost CONFIRM_FACTOR
+ * times the limit again (an endless loop after the inputs stops at any of its branches). */
+#define CONFIRM_HANGS_MAX 2
+/* Why a time-out was not confirmed (explore_state.timeout_unconfirmed). */
+enum { UNCONFIRMED_NO_BUDGET = 1, UNCONFIRMED_HANGS = 2 };
 
 /* ---- test files (explorer.c) ---- */
 

@@ -166,7 +166,10 @@ static void on_open_cb(void *ctx, tree_node *node, int dir)
  * the instrumented executor is several times slower than the native program, and a slow
  * run reported as a hang would give a reproducer that ends normally under replay. A new
  * time-out is therefore run again with CONFIRM_FACTOR times the limit; if it ends, its
- * result replaces the time-out (counted as a slow run). Known time-outs are not re-run.
+ * result replaces the time-out (counted as a slow run). Known time-outs are not re-run, and
+ * none once CONFIRM_HANGS_MAX were confirmed and no run was merely slow (a program that never
+ * ends: sv-benchmarks' `while (1)` after the input phase; each run stopped at another of the
+ * loop's branches is a new location, which cost a 10 s confirmation each at the default 2 s).
  */
 static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
 {
@@ -177,6 +180,10 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
     free(where);
     free(func);
     if (known) return;
+    if (s->hangs_confirmed >= CONFIRM_HANGS_MAX && s->slow_runs == 0) {
+        s->timeout_unconfirmed = UNCONFIRMED_HANGS;
+        return;
+    }
     /* the confirmation must not overrun the exploration's budget */
     double limit_ms = (double)s->o->run_timeout_ms * CONFIRM_FACTOR;
     if (s->o->budget_seconds > 0) {
@@ -184,7 +191,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
         if (left_ms < limit_ms) limit_ms = left_ms;
     }
     if (limit_ms <= s->o->run_timeout_ms) {
-        s->timeout_unconfirmed = 1;
+        s->timeout_unconfirmed = UNCONFIRMED_NO_BUDGET;
         return;
     }
     executor *ex = s->ex[idx];
@@ -206,6 +213,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
     executor_set_timeout(ex, s->o->run_timeout_ms);
     if (!ok) return;
     if (again.error == ERR_TIMEOUT) {
+        s->hangs_confirmed++;
         run_result_clear(&again);
         return;
     }
