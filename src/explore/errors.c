@@ -309,6 +309,11 @@ int explore_handle_error(explore_state *s, const run_result *r)
     char what[256];
     if (r->error == ERR_SIGNAL)
         snprintf(what, sizeof what, "crash: %s (signal %d)", util_signal_name(r->signo), r->signo);
+    else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed == UNCONFIRMED_HANGS)
+        snprintf(what, sizeof what,
+                 "timeout: the run did not end within %u ms (not confirmed: the program's first %d "
+                 "time-outs were hangs and none was a slow run, so later ones are not run again)",
+                 s->o->run_timeout_ms, CONFIRM_HANGS_MAX);
     else if (r->error == ERR_TIMEOUT && s->timeout_unconfirmed)
         snprintf(what, sizeof what,
                  "timeout: the run did not end within %u ms (not confirmed: no budget left to "

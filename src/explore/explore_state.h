@@ -70,14 +70,17 @@ typedef struct explore_state {
     uint32_t ncont, cont_cap;
     uint64_t cont_dropped;               /* cut runs that will not be continued (queue full, or at the cap) */
     uint64_t slow_runs;                  /* runs over the time limit that ended under the longer confirmation limit */
+    uint64_t hangs_confirmed;            /* time-outs that did not end under the longer limit either */
     uint64_t optimistic, optimistic_sat; /* queries retried with the negated branch alone */
+    uint64_t pins_dropped;               /* UNSAT queries answered SAT without their concretizations (drop_pins) */
     uint64_t events_total, events_max, inputs_total;
     uint64_t conc[CONC_KIND_COUNT];
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS]; /* external-call concretizations by callee id, all runs */
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
     int exhausted, complete;
-    int timeout_unconfirmed;               /* the run being processed timed out and could not be confirmed */
+    int timeout_unconfirmed;               /* the run being processed timed out and was not confirmed:
+                                              UNCONFIRMED_NO_BUDGET or UNCONFIRMED_HANGS (0: confirmed) */
     int write_failed;                      /* a file of the suite could not be written: the exploration stops */
     int report_failed;                     /* report.json could not be written (there is none) */
     uint64_t db_fixtures, db_fixture_rows; /* fixtures written with kept tests, and their rows */
@@ -129,6 +132,12 @@ enum { PAR_ALONE = 0, PAR_COORDINATOR, PAR_WORKER };
 
 /* A new time-out is run again with this many times the limit before it counts as a hang. */
 #define CONFIRM_FACTOR 5
+/* ... unless this many time-outs were confirmed as hangs and none turned out to be a slow run:
+ * then the program hangs, and each new place a run is stopped at would cost CONFIRM_FACTOR
+ * times the limit again (an endless loop after the inputs stops at any of its branches). */
+#define CONFIRM_HANGS_MAX 2
+/* Why a time-out was not confirmed (explore_state.timeout_unconfirmed). */
+enum { UNCONFIRMED_NO_BUDGET = 1, UNCONFIRMED_HANGS = 2 };
 
 /* ---- test files (explorer.c) ---- */
 
@@ -184,6 +193,11 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
  * pv[0..pn) for the symbols the condition leaves free (a job's, worker.c). */
 solve_result explore_solve_pc(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn, uint64_t **inputs,
                               size_t *n);
+/* After an UNSAT answer for pc[0..npc), whose concretizations (BK_CONCRETIZE constraints
+ * before the target) the caller set to NULL: the same query without them (explorer.c says
+ * why), counted in pins_dropped when SAT. UNSAT at once when there was none. */
+solve_result explore_solve_unpinned(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                                    uint64_t **inputs, size_t *n);
 /* The first user slots covered: merge a run's coverage bytes (nslots) into s->covered;
  * returns the count of user slots new to s. fresh_coverage counts without merging. */
 uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov);

@@ -166,7 +166,10 @@ static void on_open_cb(void *ctx, tree_node *node, int dir)
  * the instrumented executor is several times slower than the native program, and a slow
  * run reported as a hang would give a reproducer that ends normally under replay. A new
  * time-out is therefore run again with CONFIRM_FACTOR times the limit; if it ends, its
- * result replaces the time-out (counted as a slow run). Known time-outs are not re-run.
+ * result replaces the time-out (counted as a slow run). Known time-outs are not re-run, and
+ * none once CONFIRM_HANGS_MAX were confirmed and no run was merely slow (a program that never
+ * ends: sv-benchmarks' `while (1)` after the input phase; each run stopped at another of the
+ * loop's branches is a new location, which cost a 10 s confirmation each at the default 2 s).
  */
 static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
 {
@@ -177,6 +180,10 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
     free(where);
     free(func);
     if (known) return;
+    if (s->hangs_confirmed >= CONFIRM_HANGS_MAX && s->slow_runs == 0) {
+        s->timeout_unconfirmed = UNCONFIRMED_HANGS;
+        return;
+    }
     /* the confirmation must not overrun the exploration's budget */
     double limit_ms = (double)s->o->run_timeout_ms * CONFIRM_FACTOR;
     if (s->o->budget_seconds > 0) {
@@ -184,7 +191,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
         if (left_ms < limit_ms) limit_ms = left_ms;
     }
     if (limit_ms <= s->o->run_timeout_ms) {
-        s->timeout_unconfirmed = 1;
+        s->timeout_unconfirmed = UNCONFIRMED_NO_BUDGET;
         return;
     }
     executor *ex = s->ex[idx];
@@ -206,6 +213,7 @@ static void confirm_timeout(explore_state *s, unsigned idx, run_result *r)
     executor_set_timeout(ex, s->o->run_timeout_ms);
     if (!ok) return;
     if (again.error == ERR_TIMEOUT) {
+        s->hangs_confirmed++;
         run_result_clear(&again);
         return;
     }
@@ -301,6 +309,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
         fprintf(stderr, "sympath: out of memory inserting a run into the execution tree\n");
     s->collect_opens = 0;
     if (tr.diverged) s->divergences++;
+    if (tr.diverged && p->has_cand && s->st->on_failed) s->st->on_failed(s->st, p->cand.node, p->cand.dir);
     int diverged = tr.diverged;
     if (p->job) {
         if (!worker_job_inserted(s, p->job, r)) diverged = 1;
@@ -363,6 +372,10 @@ static const char *budget_reason(explore_state *s)
     return NULL;
 }
 
+/* An UNSAT answer that took this long (seconds) is reported to the strategy as a failure
+ * (strategy.h, on_failed): cheap ones are the normal cost of a search, slow ones repeat. */
+#define COSTLY_UNSAT_S 0.1
+
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
  * the strategy has no candidate left or a budget ran out while solving (a long series of
  * UNSAT candidates must not overrun the time budget). */
@@ -373,11 +386,36 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         if (node->status[c->dir] != CHILD_OPEN) continue;
         progress_line(s, 0); /* a long series of queries keeps the line alive (rate-limited) */
         tree_set_status(s->tree, node, c->dir, CHILD_PENDING);
+        double t0 = util_now_s();
         solve_result sr = explore_solve_direction(s, node, c->dir, inputs, n);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
+        if ((sr != SOLVE_UNSAT || util_now_s() - t0 >= COSTLY_UNSAT_S) && s->st->on_failed)
+            s->st->on_failed(s->st, node, c->dir);
     }
     return 0;
+}
+
+/*
+ * A concretization (BK_CONCRETIZE: e == the value it had, e.g. the address of a store
+ * through a symbolic pointer) is a choice the run made, not a condition of its path. Kept
+ * in the path condition, it forbids every other value of e beyond it: in the sv-benchmarks
+ * harness `argv = malloc((argc + 1) * 8); argv[argc] = 0; for (i = 0; i < argc; i++) ...`
+ * the store pins argc, and `i < argc` can never be flipped to give one more argument. So
+ * when the condition with its pins is UNSAT, it is solved once more without them: the
+ * run then concretizes e at another value, a change the divergence check does not count
+ * (a pin is always taken).
+ */
+solve_result explore_solve_unpinned(explore_state *s, expr **pc, size_t npc, const uint64_t *pv, size_t pn,
+                                    uint64_t **inputs, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < npc; i++)
+        if (pc[i]) pc[k++] = pc[i];
+    if (k == npc) return SOLVE_UNSAT; /* no pin: the answer stands */
+    solve_result sr = explore_solve_pc(s, pc, k, pv, pn, inputs, n);
+    if (sr == SOLVE_SAT) s->pins_dropped++;
+    return sr;
 }
 
 solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir, uint64_t **inputs, size_t *n)
@@ -386,7 +424,14 @@ solve_result explore_solve_direction(explore_state *s, tree_node *node, int dir,
     size_t npc = tree_path_condition(node, dir, s->cx, &pc);
     if (!npc) return SOLVE_UNKNOWN;
     const input_vec *parent = node->inputs;
-    solve_result sr = explore_solve_pc(s, pc, npc, parent ? parent->values : NULL, parent ? parent->n : 0, inputs, n);
+    const uint64_t *pv = parent ? parent->values : NULL;
+    size_t pn = parent ? parent->n : 0;
+    solve_result sr = explore_solve_pc(s, pc, npc, pv, pn, inputs, n);
+    if (sr == SOLVE_UNSAT) {
+        for (const tree_node *c = node; c->parent; c = c->parent)
+            if (c->parent->kind == BK_CONCRETIZE) pc[c->parent->depth] = NULL;
+        sr = explore_solve_unpinned(s, pc, npc, pv, pn, inputs, n);
+    }
     free(pc);
     return sr;
 }

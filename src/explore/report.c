@@ -127,6 +127,7 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_begin_object(j);
     json_kv_uint(j, "tried", s->optimistic);
     json_kv_uint(j, "sat", s->optimistic_sat);
+    json_kv_uint(j, "pins_dropped", s->pins_dropped);
     json_end_object(j);
 
     tree_stats ts;

@@ -39,6 +39,11 @@ struct strategy {
     /* a run was inserted */
     void (*on_run)(strategy *s, const run_feedback *fb);
     void (*destroy)(strategy *s);
+    /* optional (NULL: not told): the direction `next` handed out cost effort and gave no run
+     * on it: the solver could not answer (a time-out, an error), took long (100 ms or more)
+     * to prove it infeasible, or the run it led to diverged (a quick UNSAT is not reported:
+     * it is the normal cost of a search) */
+    void (*on_failed)(strategy *s, const tree_node *node, int dir);
 };
 
 /*

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "util/util.h"
 
 /*
@@ -16,12 +17,20 @@
  *   tier 2  a fault of the same kind whose failure is a NULL result (BK_FAULT_NULL: libpq's
  *           statements), at a location no such fault was handed out at yet: programs test
  *           for NULL less often than for an error status, so these come after tier 1
- *   tier 3  everything else (covered slot, or no slot of its own)
+ *   tier 3  everything else (covered slot, or no slot of its own), and a direction whose slot
+ *           is not covered but COV_FAIL_LIMIT directions towards it (at other nodes: a
+ *           loop's other iterations) were unknown to the solver, slow to prove
+ *           infeasible or diverged (strategy.h, on_failed). Without that demotion one branch that is infeasible
+ *           in every iteration of a long loop (`ret < 0` after a stub `write` whose
+ *           result is never negative) kept the search on its thousands of nodes, each
+ *           query harder than the last (the iteration's path condition grows) and timing
+ *           out, while every other direction waited
  *   tier 4  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
  *           same rows come from asking for the absent slot first
  * then shallower depth (shorter path condition, cheaper query), then older.
  *
- * Coverage only grows, so a direction's tier can only get worse after it was queued.
+ * Coverage and failure counts only grow, so a direction's tier can only get worse after it
+ * was queued.
  * The heap is therefore re-scored lazily (as in "lazy greedy" selection): the popped
  * top is re-scored; if it got worse and now belongs behind the new top, it is pushed
  * back with its new tier and the next top is tried. Every re-push strictly worsens a
@@ -35,8 +44,12 @@ typedef struct cov_item {
     uint64_t seq;
 } cov_item;
 
+#define COV_FAIL_LIMIT 4
+
 typedef struct cov {
     strategy base;
+    uint8_t *fails; /* per coverage slot: directions towards it that failed (saturating at 255) */
+    size_t fails_cap;
     heap h;
     uint64_t seq;
     slot_covered_fn covered;
@@ -59,7 +72,9 @@ static int cov_before(const void *a, const void *b)
 static uint8_t cov_tier(const cov *c, const tree_node *node, int dir)
 {
     uint32_t slot = candidate_slot(node, dir);
-    if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot))) return 0;
+    if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot)) &&
+        !(slot < c->fails_cap && c->fails[slot] >= COV_FAIL_LIMIT))
+        return 0;
     if (node->kind == BK_CHECK && dir == 1) return 1;
     if (node->kind == BK_FAULT && dir == 1 && !ptrmap_get(&c->fault_sites, fault_key(node)))
         return node->arg & BK_FAULT_NULL ? 2 : 1;
@@ -95,10 +110,29 @@ static bool cov_next(strategy *s, candidate *out)
     return false;
 }
 
+/* Count a failed direction against its slot (out of memory: not counted). */
+static void cov_failed(strategy *s, const tree_node *node, int dir)
+{
+    cov *c = (cov *)s;
+    uint32_t slot = candidate_slot(node, dir);
+    if (slot == UINT32_MAX) return;
+    if (slot >= c->fails_cap) {
+        size_t cap = c->fails_cap ? c->fails_cap : 256;
+        while (cap <= slot) cap *= 2;
+        uint8_t *f = realloc(c->fails, cap);
+        if (!f) return;
+        memset(f + c->fails_cap, 0, cap - c->fails_cap);
+        c->fails = f;
+        c->fails_cap = cap;
+    }
+    if (c->fails[slot] < 255) c->fails[slot]++;
+}
+
 static void cov_destroy(strategy *s)
 {
     cov *c = (cov *)s;
     if (!c) return;
+    free(c->fails);
     heap_free(&c->h);
     ptrmap_clear(&c->fault_sites);
     free(c);
@@ -114,6 +148,6 @@ strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx)
     }
     c->covered = covered;
     c->cov_ctx = cov_ctx;
-    c->base = (strategy){"cov", cov_add, cov_next, strategy_ignore_run, cov_destroy};
+    c->base = (strategy){"cov", cov_add, cov_next, strategy_ignore_run, cov_destroy, cov_failed};
     return &c->base;
 }

@@ -49,6 +49,11 @@ solve_result worker_solve_job(explore_state *s, const par_job *j, uint64_t **inp
     expr **pc = NULL;
     size_t npc = par_get_exprs(&m, s->cx, &pc);
     solve_result sr = npc ? explore_solve_pc(s, pc, npc, j->inputs, j->n, inputs, n) : SOLVE_UNKNOWN;
+    if (sr == SOLVE_UNSAT && npc == (size_t)j->depth + 1) { /* as explore_solve_direction does */
+        for (size_t i = 0; i + 1 < npc; i++)
+            if (j->kinds[i] == BK_CONCRETIZE) pc[i] = NULL;
+        sr = explore_solve_unpinned(s, pc, npc, j->inputs, j->n, inputs, n);
+    }
     free(pc);
     if (sr != SOLVE_SAT) s->jobs_unsolved++;
     return sr;

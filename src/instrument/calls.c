@@ -109,9 +109,15 @@ static void instrumented_call(pass *p, int to_model)
     LLVMTypeRef fty = LLVMGetCalledFunctionType(I);
     unsigned nfixed = LLVMCountParamTypes(fty), nargs = LLVMGetNumArgOperands(I);
     at_before(p);
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
     for (unsigned i = 0; i < nargs; i++) {
         LLVMValueRef a = LLVMGetOperand(I, i);
         if (!tracked_type(p, LLVMTypeOf(a))) continue;
+        if (i < nfixed && LLVMGetCallSiteEnumAttribute(I, i + 1, byval)) {
+            /* the callee copies the shadow of what the code generator copies (rt_abi.h) */
+            LLVMValueRef args[2] = {c32(p, i), LLVMBuildPointerCast(p->b, a, p->p8, "")};
+            rt_call(p, RT_SET_BYVAL, args, 2);
+        }
         LLVMValueRef s = shadow_of(p, a);
         if (i < nfixed) {
             LLVMValueRef args[2] = {c32(p, i), s};
@@ -132,6 +138,8 @@ static void instrumented_call(pass *p, int to_model)
          * callee disagree on the return type), never pass it on as is */
         LLVMValueRef args[2] = {as_i64(p, I), c32(p, bit_width(p, LLVMTypeOf(I)))};
         set_shadow(p, I, rt_call(p, RT_GET_RET, args, 2));
+    } else if (agg_tracked_type(p, LLVMTypeOf(I))) {
+        agg_call_result(p);
     }
 }
 
@@ -574,6 +582,7 @@ void do_extractvalue(pass *p)
         set_shadow(p, I, LLVMGetIndices(I)[0] == 0 ? e->a : e->b);
         return;
     }
+    if (agg_extractvalue(p)) return;
     if (LLVMIsACallInst(agg) && !e) {
         /* a with.overflow of concrete operands, or another call's aggregate: concrete */
         LLVMValueRef fn = direct_callee(agg);

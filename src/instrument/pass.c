@@ -277,6 +277,10 @@ static void do_ret(pass *p)
 {
     if (LLVMGetNumOperands(p->cur) < 1) return;
     LLVMValueRef v = LLVMGetOperand(p->cur, 0);
+    if (agg_tracked_type(p, LLVMTypeOf(v))) {
+        agg_ret(p, v);
+        return;
+    }
     if (!tracked_type(p, LLVMTypeOf(v))) return;
     at_before(p);
     LLVMValueRef s = shadow_of(p, v);

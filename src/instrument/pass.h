@@ -36,6 +36,10 @@ enum rt_fn {
     RT_SET_VARARG,
     RT_FP,
     RT_FCMP,
+    RT_SET_RET_FIELD,
+    RT_GET_RET_FIELD,
+    RT_SET_BYVAL,
+    RT_GET_BYVAL,
     RT_COUNT
 };
 
@@ -61,6 +65,7 @@ typedef struct pass {
     const char *fb_file;
     ptrmap shadow;      /* value -> shadow (a), second shadow (b) for the {result,
                                        overflow} pairs of llvm.*.with.overflow */
+    ptrmap agg;         /* struct value -> its [n x i8*] field shadows (pass_agg.c) */
     LLVMValueRef *phis; /* pairs (original phi, shadow phi) to complete at the end */
     size_t nphis, capphis;
 
@@ -142,6 +147,28 @@ void do_alloca(pass *p);
 void do_atomic(pass *p, const char *kind, int ptr_op, int val_op);
 /* insertvalue: counted unsupported, the inserted value concretized. */
 void do_insertvalue(pass *p);
+
+/* ---- pass_agg.c: structs of scalars held in registers (a C struct returned by value) ---- */
+/* Is t a struct of 1..8 fields, each an integer of at most 64 bits, a pointer, a float or a
+ * double (the aggregates whose values get field shadows)? */
+int agg_tracked_type(pass *p, LLVMTypeRef t);
+/* The [n x i8*] field shadows of the struct value v, or NULL when it has none (concrete). */
+LLVMValueRef agg_shadow_of(pass *p, LLVMValueRef v);
+/* load of such a struct (p->cur) through a pointer of shadow sptr: one __sym_load per field. */
+void agg_load(pass *p, LLVMValueRef sptr);
+/* store of a struct value (p->cur), after do_store cleared the whole: each field's shadow. */
+void agg_store(pass *p);
+/* extractvalue of a field of a struct with field shadows: that field's shadow; returns 0
+ * when the aggregate has none (the caller goes on as before). */
+int agg_extractvalue(pass *p);
+/* insertvalue into such a struct: the field shadows with the inserted one; 0 when the type
+ * is not one of these (the caller goes on as before). */
+int agg_insertvalue(pass *p);
+/* ret of the struct value v: every field slot set (__sym_set_ret_field). */
+void agg_ret(pass *p, LLVMValueRef v);
+/* The instrumented call p->cur returning such a struct: field slots cleared before, read
+ * after (__sym_get_ret_field). */
+void agg_call_result(pass *p);
 
 /* ---- pass_dispatch.c: concrete mode ---- */
 /* Map (p->pair) every instruction of fn to the one at the same place in its copy; -1 when

@@ -83,8 +83,11 @@ static void entry_params(pass *p, LLVMValueRef first)
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef a = LLVMGetParam(p->fn, i);
         if (LLVMGetEnumAttributeAtIndex(p->fn, i + 1, byval)) {
-            /* the caller's copy is made by the code generator, without its shadow */
-            count_unsupported(p, "byval parameter");
+            /* the code generator made this copy without its shadow: copy it from the
+             * caller's source (rt_abi.h, __sym_get_byval) */
+            uint64_t size = LLVMABISizeOfType(p->td, LLVMGetElementType(LLVMTypeOf(a)));
+            LLVMValueRef args[3] = {c32(p, i), LLVMBuildPointerCast(p->b, a, p->p8, ""), c64(p, size)};
+            rt_call(p, RT_GET_BYVAL, args, 3);
             continue;
         }
         if (p->is_main || !tracked_type(p, LLVMTypeOf(a))) continue;
@@ -207,6 +210,7 @@ static void instrument_function(pass *p, LLVMValueRef fn)
         if (can_dispatch(p, fn)) insert_dispatch(p, fn, libc_target(p, name, fn, copy));
     }
     ptrmap_clear(&p->shadow);
+    ptrmap_clear(&p->agg);
     ptrmap_clear(&p->pair);
     ptrmap_clear(&p->cmap);
     p->res->functions++;
@@ -262,6 +266,7 @@ int instrument_module(LLVMModuleRef m, const instr_config *cfg, site_table *site
     free(fns);
     free(p->phis);
     ptrmap_clear(&p->shadow);
+    ptrmap_clear(&p->agg);
     ptrmap_clear(&p->pair);
     ptrmap_clear(&p->cmap);
     LLVMDisposeTargetData(p->td);

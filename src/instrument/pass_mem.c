@@ -89,6 +89,10 @@ void do_load(pass *p)
         set_shadow(p, p->cur, resize_shadow(p, EXPR_EXTRACT, (unsigned)(8 * size), bit_width(p, t), s));
         return;
     }
+    if (agg_tracked_type(p, t)) {
+        agg_load(p, sptr);
+        return;
+    }
     /* float, wide, aggregate or vector: no shadow, but a symbolic address is still
      * concretized (and recorded) by the runtime */
     if (is_vector(p->cur)) count_unsupported(p, "vector load");
@@ -113,6 +117,7 @@ void do_store(pass *p)
     /* Always called, also for concrete values: the bytes' old shadow must be cleared. */
     LLVMValueRef args[4] = {ptr, c64(p, size), sval, shadow_of(p, ptr)};
     rt_call(p, RT_STORE, args, 4);
+    if (agg_tracked_type(p, t)) agg_store(p);
 }
 
 /* A fresh stack object must not inherit the shadow of an older frame's bytes at the
@@ -148,6 +153,7 @@ void do_atomic(pass *p, const char *kind, int ptr_op, int val_op)
 
 void do_insertvalue(pass *p)
 {
+    if (agg_insertvalue(p)) return;
     count_unsupported(p, "insertvalue");
     at_before(p);
     concretize(p, CONC_AGGREGATE, shadow_of(p, LLVMGetOperand(p->cur, 1)));

@@ -92,6 +92,10 @@ static const struct {
     [RT_SET_VARARG] = {"__sym_set_vararg", "vwp"},
     [RT_FP] = {"__sym_fp", "pwwwpqpqpq"},
     [RT_FCMP] = {"__sym_fcmp", "pwwpqpq"},
+    [RT_SET_RET_FIELD] = {"__sym_set_ret_field", "vwp"},
+    [RT_GET_RET_FIELD] = {"__sym_get_ret_field", "pwqw"},
+    [RT_SET_BYVAL] = {"__sym_set_byval", "vwp"},
+    [RT_GET_BYVAL] = {"__sym_get_byval", "vwpq"},
 };
 
 static LLVMTypeRef sig_type(pass *p, char c)

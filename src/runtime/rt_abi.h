@@ -147,6 +147,23 @@ void __sym_set_param(uint32_t index, symx e);
 symx __sym_get_param(uint32_t index, uint64_t value, uint32_t width);
 void __sym_set_ret(symx e);
 symx __sym_get_ret(uint64_t value, uint32_t width);
+/* The same for a result that is a struct of scalars returned in registers ({i64, i8*},
+ * {double, double}, ...: a C struct of at most 16 bytes): one slot per top-level field
+ * (index 0..7; higher indexes: set is ignored, get returns NULL). The caller clears the
+ * fields before the call (set NULL), the callee sets them before `ret`, the caller reads
+ * each field's shadow after the call with its concrete value (as an integer, a float as
+ * its bits, zero-extended) and width in bits, checked as __sym_get_ret checks. */
+void __sym_set_ret_field(uint32_t index, symx e);
+symx __sym_get_ret_field(uint32_t index, uint64_t value, uint32_t width);
+/* A struct passed by value in memory (a `byval` pointer argument, index = argument
+ * position < 64): the code generator copies it into the callee's frame without its shadow,
+ * so the caller names the source (set, right before the call) and the callee copies the
+ * source's shadow bytes over its copy at entry (get: size in bytes; the slot is cleared;
+ * nothing happens when it is not set). A stale source (a callee entered from uninstrumented
+ * code) copies shadows whose concrete bytes differ, which loads then drop (as for any
+ * shadow byte whose value is not the byte in memory). */
+void __sym_set_byval(uint32_t index, const void *src);
+void __sym_get_byval(uint32_t index, void *dst, uint64_t size);
 
 /* Conditional branch at branch site `site` whose direction slots are slot_base (false)
  * and slot_base+1 (true); taken is 0 or 1; cond is the shadow of the i1 condition.

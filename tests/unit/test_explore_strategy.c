@@ -282,6 +282,40 @@ static void test_cov_tiers(void **state)
     tree_free(t);
 }
 
+/* A slot whose directions failed COV_FAIL_LIMIT (4) times (strategy.h, on_failed: a loop's
+ * branch the solver times out on, iteration after iteration) drops to tier 3: a deeper
+ * uncovered slot comes first, then the rest by depth. */
+static void test_cov_failed_slot_demoted(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    assert_non_null(s->on_failed);
+    sym_event e[8];
+    for (int i = 0; i < 6; i++) e[i] = ev(BK_BRANCH, 1, 1, 0, w->c); /* a loop: site 1, slots 0/1 */
+    e[6] = ev(BK_BRANCH, 1, 2, 2, w->c);
+    e[7] = ev(BK_BRANCH, 1, 3, 4, w->c);
+    w->cov[4] = 1; /* (p[7], 0) covered */
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, e, 8, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *p[8];
+    memcpy(p, res.path, sizeof p);
+    candidate c[8];
+    for (int i = 0; i < 4; i++) {
+        assert_true(s->next(s, &c[0]));
+        assert_ptr_equal(c[0].node, p[i]); /* slot 0 uncovered: shallowest first */
+        tree_set_status(t, c[0].node, c[0].dir, CHILD_UNKNOWN);
+        s->on_failed(s, c[0].node, c[0].dir);
+    }
+    assert_int_equal(drain(s, c, 8), 4);
+    assert_ptr_equal(c[0].node, p[6]); /* slot 2 uncovered, never failed */
+    assert_ptr_equal(c[1].node, p[4]); /* slot 0 demoted: with the covered ones, by depth */
+    assert_ptr_equal(c[2].node, p[5]);
+    assert_ptr_equal(c[3].node, p[7]);
+    s->destroy(s);
+    tree_free(t);
+}
+
 /* An injected fault's failing side (BK_FAULT direction 1) is tier 1 the first time its location (site, which call
  * after it) is handed out, tier 3 after; a NULL-result fault (BK_FAULT_NULL) at a fresh location is tier 2: two
  * faults after one site (the second a NULL result), one fault after another, two covered branches. */
@@ -485,6 +519,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_lazy_rescore, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_tiers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_fault_tier, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_score, setup, teardown),

@@ -6,7 +6,8 @@
  * do nothing). Otherwise hand over to the *_slow function in libsympath-rt.a
  * (see rt_slow.h). The definitions stay external so that the instrumented
  * module's calls resolve to them; the build internalizes and inlines them.
- * Nothing but the rt_abi.h entry points may be defined in this file.
+ * Nothing but the rt_abi.h entry points may be defined in this file (and static inline
+ * helpers, which -O2 inlines away).
  */
 #include "../../expr/expr.h"
 #include "../rt_abi.h"
@@ -92,30 +93,53 @@ void __sym_memset(void *dst, symx val_e, uint64_t n, symx n_e)
     __sym_memset_slow(dst, val_e, n, n_e);
 }
 
+/* The value check makes a stale slot (set by some earlier, unrelated call) read as
+ * concrete instead of wrong; see rt_abi.h. */
+static inline symx slot_read(symx e, uint64_t value, uint32_t width)
+{
+    if (!e) return 0;
+    if (e->width != width) return __sym_fit_slow(e, value, width);
+    return e->value == value ? e : 0;
+}
+
 void __sym_set_param(uint32_t index, symx e)
 {
     if (index < SYM_MAX_PARAMS) __sym_params[index] = e;
 }
 
-/* The value check makes a stale slot (set by some earlier, unrelated call) read
- * as concrete instead of wrong; see rt_abi.h. */
 symx __sym_get_param(uint32_t index, uint64_t value, uint32_t width)
 {
     if (index >= SYM_MAX_PARAMS) return 0;
-    symx e = __sym_params[index];
-    if (!e) return 0;
-    if (e->width != width) return __sym_fit_slow(e, value, width);
-    return e->value == value ? e : 0;
+    return slot_read(__sym_params[index], value, width);
 }
 
 void __sym_set_ret(symx e) { __sym_ret = e; }
 
-symx __sym_get_ret(uint64_t value, uint32_t width)
+symx __sym_get_ret(uint64_t value, uint32_t width) { return slot_read(__sym_ret, value, width); }
+
+void __sym_set_ret_field(uint32_t index, symx e)
 {
-    symx e = __sym_ret;
-    if (!e) return 0;
-    if (e->width != width) return __sym_fit_slow(e, value, width);
-    return e->value == value ? e : 0;
+    if (index < SYM_MAX_RET_FIELDS) __sym_ret_fields[index] = e;
+}
+
+symx __sym_get_ret_field(uint32_t index, uint64_t value, uint32_t width)
+{
+    if (index >= SYM_MAX_RET_FIELDS) return 0;
+    return slot_read(__sym_ret_fields[index], value, width);
+}
+
+void __sym_set_byval(uint32_t index, const void *src)
+{
+    if (index < SYM_MAX_PARAMS) __sym_byval[index] = src;
+}
+
+void __sym_get_byval(uint32_t index, void *dst, uint64_t size)
+{
+    if (index >= SYM_MAX_PARAMS) return;
+    const void *src = __sym_byval[index];
+    __sym_byval[index] = 0;
+    if (!src || !__sym_shadow_active) return;
+    __sym_memcpy_slow(dst, src, size, 0);
 }
 
 void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond)

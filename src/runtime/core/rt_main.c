@@ -50,6 +50,8 @@ void rt_run_reset(void)
     rt_input_reset();
     memset(__sym_params, 0, sizeof __sym_params);
     __sym_ret = NULL;
+    memset(__sym_ret_fields, 0, sizeof __sym_ret_fields);
+    memset((void *)__sym_byval, 0, sizeof __sym_byval);
     rt_varargs_reset();
     rt_text_value_reset();
 }

@@ -3,6 +3,8 @@
 
 symx __sym_params[SYM_MAX_PARAMS];
 symx __sym_ret;
+symx __sym_ret_fields[SYM_MAX_RET_FIELDS];
+const void *__sym_byval[SYM_MAX_PARAMS];
 
 /* Safety checks of a division with a symbolic operand (see BK_CHECK in trace.h):
  * divisor == 0 (arg 0) and, for signed division, INT_MIN / -1 (arg 1). A check

@@ -22,6 +22,11 @@
 #define SYM_MAX_PARAMS 64
 extern symx __sym_params[SYM_MAX_PARAMS];
 extern symx __sym_ret;
+/* Field slots of an aggregate result (rt_abi.h, __sym_set_ret_field). */
+#define SYM_MAX_RET_FIELDS 8
+extern symx __sym_ret_fields[SYM_MAX_RET_FIELDS];
+/* Sources of byval arguments (rt_abi.h, __sym_set_byval), by argument position. */
+extern const void *__sym_byval[SYM_MAX_PARAMS];
 /* Points at the trace header's last_site (or at a private dummy when there is no
  * trace to write, e.g. in a child of __sym_fork). Never NULL. */
 extern volatile uint32_t *__sym_last_site;
