@@ -2,7 +2,7 @@
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 30
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 6s
+// SYMPATH-ARGS: --budget 10s
 #include <stdlib.h>
 extern char __VERIFIER_nondet_char(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
