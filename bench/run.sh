@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh: prints sympath's figures on a set of programs (coverage, time to reach it, executions/s, solver share),
+# run.sh: prints sympath's figures on a set of programs (coverage, time to reach it, executions/s, solver share, build time),
 # the floating-point figures (coverage, share of FP queries, time per FP query) on float workloads,
 # and the instrumented executor's run time against the native build on a mostly concrete workload.
 # Usage: sh bench/run.sh [BUDGET]   (from the project root, after `make`)
@@ -10,7 +10,7 @@ WORK=${WORK:-build/bench}
 mkdir -p "$WORK"
 PROGS="tests/programs/magic.c tests/programs/crashes.c tests/programs/switch_calls.c tests/programs/loops.c tests/programs/many_paths.c examples/demo.c bench/programs/libc_cmdline.c"
 
-printf '%-18s %9s %8s %9s %8s %7s %6s %6s\n' program coverage reached_s execs execs/s solver% tests errors
+printf '%-18s %9s %8s %9s %8s %7s %6s %6s %7s\n' program coverage reached_s execs execs/s solver% tests errors build_s
 for p in $PROGS; do
     name=$(basename "$p" .c)
     out="$WORK/$name"
@@ -25,8 +25,8 @@ for p in $PROGS; do
         .executions.total,
         (.executions.per_second|round),
         (.time.solver_share*1000|round/10),
-        .tests, (.errors|length)] | @tsv' "$out/report.json" |
-        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %7s %6s %6s\n", $1,$2,$3,$4,$5,$6,$7,$8}'
+        .tests, (.errors|length), (.time.build_seconds*100|round/100)] | @tsv' "$out/report.json" |
+        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %7s %6s %6s %7s\n", $1,$2,$3,$4,$5,$6,$7,$8,$9}'
 done
 
 echo
