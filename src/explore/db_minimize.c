@@ -109,6 +109,26 @@ static bool group_start(const run_result *r, uint32_t i)
     return !prev || strncmp(prev, name, (size_t)(strchr(b, ']') ? strchr(b, ']') - name : b - name) + 1) != 0;
 }
 
+int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr ***pc, size_t *npc, uint64_t **cur,
+                     expr ***sym)
+{
+    *npc = 0;
+    *pc = malloc(((size_t)r->nevents + extra) * sizeof **pc);
+    *cur = malloc(r->ninputs * sizeof **cur + 1);
+    *sym = calloc((size_t)r->ninputs + 1, sizeof **sym);
+    if (!*pc || !*cur || !*sym) {
+        free(*pc), free(*cur), free(*sym);
+        *pc = NULL, *cur = NULL, *sym = NULL;
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->nevents; i++)
+        if (r->events[i].cond)
+            (*pc)[(*npc)++] = r->events[i].taken ? r->events[i].cond : expr_not(s->cx, r->events[i].cond);
+    memcpy(*cur, r->inputs, r->ninputs * sizeof **cur);
+    for (uint32_t i = 0; i < r->ninputs; i++) (*sym)[i] = expr_symbol(s->cx, i, r->iwidths[i], r->inputs[i]);
+    return 0;
+}
+
 bool explore_try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur)
 {
     pc[npc] = want;
@@ -140,18 +160,10 @@ static int minimize_run(explore_state *s, unsigned idx, const run_result *r, run
     double t0 = util_now_s();
     if (deadline > t0 + MIN_SECONDS) deadline = t0 + MIN_SECONDS;
     /* the path condition: every event's condition as it went, then one constraint per input */
-    size_t npc = 0, cap = (size_t)r->nevents + r->ninputs + 2;
-    expr **pc = malloc(cap * sizeof *pc);
-    uint64_t *cur = malloc(r->ninputs * sizeof *cur);
-    expr **sym = calloc(r->ninputs, sizeof *sym);
-    if (!pc || !cur || !sym) {
-        free(pc), free(cur), free(sym);
-        return 0;
-    }
-    for (uint32_t i = 0; i < r->nevents; i++)
-        if (r->events[i].cond) pc[npc++] = r->events[i].taken ? r->events[i].cond : expr_not(s->cx, r->events[i].cond);
-    memcpy(cur, r->inputs, r->ninputs * sizeof *cur);
-    for (uint32_t i = 0; i < r->ninputs; i++) sym[i] = expr_symbol(s->cx, i, r->iwidths[i], r->inputs[i]);
+    size_t npc;
+    expr **pc, **sym;
+    uint64_t *cur;
+    if (explore_run_path(s, r, (size_t)r->ninputs + 2, &pc, &npc, &cur, &sym)) return 0;
     if (!s->min_solver && !(s->min_solver = solver_new(MIN_QUERY_MS))) {
         free(pc), free(cur), free(sym);
         return 0;

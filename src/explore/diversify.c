@@ -127,18 +127,14 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     const run_result *r = &e->r;
     double t0 = util_now_s();
     if (deadline > t0 + DIV_SECONDS) deadline = t0 + DIV_SECONDS;
-    size_t npc = 0, cap = (size_t)r->nevents + 2 * (size_t)r->ninputs + 2;
-    expr **pc = malloc(cap * sizeof *pc);
-    uint64_t *cur = malloc(r->ninputs * sizeof *cur);
-    expr **sym = calloc(r->ninputs, sizeof *sym);
-    if (!pc || !cur || !sym || (!s->min_solver && !(s->min_solver = solver_new(DIV_QUERY_MS)))) {
+    size_t npc;
+    expr **pc, **sym;
+    uint64_t *cur;
+    if (explore_run_path(s, r, 2 * (size_t)r->ninputs + 2, &pc, &npc, &cur, &sym)) return 0;
+    if (!s->min_solver && !(s->min_solver = solver_new(DIV_QUERY_MS))) {
         free(pc), free(cur), free(sym);
         return 0;
     }
-    for (uint32_t i = 0; i < r->nevents; i++)
-        if (r->events[i].cond) pc[npc++] = r->events[i].taken ? r->events[i].cond : expr_not(s->cx, r->events[i].cond);
-    memcpy(cur, r->inputs, r->ninputs * sizeof *cur);
-    for (uint32_t i = 0; i < r->ninputs; i++) sym[i] = expr_symbol(s->cx, i, r->iwidths[i], r->inputs[i]);
     /* values on a branch boundary stay (a bounded amount of evaluation: pc by input) */
     bool *bound = calloc((size_t)r->ninputs + 1, sizeof *bound);
     if (!bound) {

@@ -225,6 +225,13 @@ bool explore_same_path(const run_result *a, const run_result *b);
  * s->min_solver, which must exist; on SAT copy the model's first ncur values into cur (inputs in
  * test-vector order) and return true (db_minimize.c; also used by diversify.c). */
 bool explore_try_solve(explore_state *s, expr **pc, size_t npc, expr *want, uint64_t *cur, uint32_t ncur);
+/* A kept run's path condition, to solve it again (db_minimize.c; also used by diversify.c): *pc
+ * gets each event's condition as it went (*npc of them) with room for `extra` more constraints,
+ * *cur a copy of r's ninputs input values, *sym each input's symbol at its width (64-bit values).
+ * All three are malloc'ed for the caller to free. Returns 0, or -1 when out of memory (then
+ * nothing is left allocated). */
+int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr ***pc, size_t *npc, uint64_t **cur,
+                     expr ***sym);
 /*
  * Input diversification (diversify.c): explore_div_queue_kept remembers kept test num, its run r
  * and the coverage bytes cov of that run (copied) when o->diversify_prefs is set and the run
