@@ -1,5 +1,6 @@
 /* solver.c: path conditions to inputs: the solver's life and solver_solve, the steps of a query (syntactic checks, constraint independence, caches, sampling, Z3). */
 #include "solver/solver_int.h"
+#include "solver/solver_real.h"
 #include "solver/solver_sample.h"
 
 #include <errno.h>
@@ -188,6 +189,7 @@ void solver_free(solver *s)
     free(s->tmp_set);
     free(s->kept);
     free(s->kept_ids);
+    free(s->core_idx);
     free(s->kept_syms);
     free(s->vals);
     free(s->trk);
@@ -209,8 +211,33 @@ static bool ensure_kept(solver *s, size_t n)
     if (!sv_grow((void **)&s->kept_ids, &c, n, sizeof *s->kept_ids)) return false;
     c = s->kept_cap;
     if (!sv_grow((void **)&s->trk, &c, n, sizeof *s->trk)) return false;
+    c = s->kept_cap;
+    if (!sv_grow((void **)&s->core_idx, &c, n, sizeof *s->core_idx)) return false;
     s->kept_cap = c;
     return true;
+}
+
+/*
+ * The approximation over the reals (solver_real.h) found the query UNSAT with the small
+ * core s->kept[core_idx[0..ncore)]. Check that subset bit-precisely (Z3, floating-point
+ * theory) with a quarter of the timeout (at least 250 ms): if it is UNSAT so is the whole
+ * query, and Z3 stores the core for later queries; a core that rounding makes satisfiable
+ * says nothing (false). The kept set's order is restored either way.
+ */
+static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
+{
+    const expr **all = malloc(nkept * sizeof *all);
+    if (!all) return false;
+    memcpy(all, s->kept, nkept * sizeof *all);
+    for (size_t i = 0; i < ncore; i++) s->kept[i] = all[s->core_idx[i]];
+    unsigned timeout = s->timeout_ms;
+    if (timeout)
+        s->timeout_ms = timeout / 4 > 250 ? timeout / 4 : 250; /* a small set: UNSAT comes fast or not at all */
+    solve_result r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, ncore, nsyms);
+    s->timeout_ms = timeout;
+    memcpy(s->kept, all, nkept * sizeof *all);
+    free(all);
+    return r == SOLVE_UNSAT;
 }
 
 static solve_result finish(solver *s, solve_result r, double t0)
@@ -353,19 +380,29 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
         return finish(s, r, t0);
     }
 
-    /* 4. Floating-point queries: candidates built from their constants, checked by
-     *    evaluation (solver_sample.h), before Z3, which needs seconds for many double
-     *    operations; a miss costs a few milliseconds. */
+    /* 4. Floating-point queries: their approximation over the reals (solver_real.h), then
+     *    candidates built from their constants (solver_sample.h), each checked by
+     *    evaluation, before Z3, which needs seconds for many double operations; a miss
+     *    costs a few milliseconds. */
     bool is_fp = false;
     for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->kept[i]->flags & EXPR_FLAG_FP;
     solve_result r = SOLVE_UNKNOWN;
-    if (is_fp && !s->no_sampling && fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
+    size_t ncore = 0;
+    if (is_fp && !s->no_sampling && fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore)) {
+        s->st.fp_relaxed++;
+        r = SOLVE_SAT;
+    } else if (ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {
+        s->st.fp_core_unsat++;
+        r = SOLVE_UNSAT;
+    } else if (is_fp && !s->no_sampling &&
+               fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         s->st.fp_sampled++;
         r = SOLVE_SAT;
     }
     /* 5. Z3 (the test hook solver_fail stands for a Z3 that crashed or gave up: util/fault.c). */
-    if (r != SOLVE_SAT) r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
+    if (r != SOLVE_SAT && r != SOLVE_UNSAT)
+        r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
     if (r == SOLVE_SAT) {
         sv_qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
         sv_cex_add(s, nsyms);

@@ -24,6 +24,8 @@ typedef struct solver_stats {
     uint64_t fp_timeouts;         /* of which Z3 returned unknown */
     double fp_seconds;            /* time inside Z3 on those, seconds */
     uint64_t fp_sampled;          /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
+    uint64_t fp_relaxed;          /* FP queries answered through their approximation over the reals (solver_real.h) */
+    uint64_t fp_core_unsat;       /* FP queries found UNSAT on the small core of that approximation */
 } solver_stats;
 
 typedef struct solver solver;
@@ -47,8 +49,9 @@ void solver_free(solver *s);
  *     constraints that share input symbols, transitively, with the target;
  *  3. query cache on the kept set: exact hits, and UNSAT if a known-UNSAT set (from Z3's
  *     unsat cores) is a subset;
- *  4. for a query with floating-point operators, candidate values built from its
- *     constants, checked by evaluation (solver_sample.h);
+ *  4. for a query with floating-point operators, its approximation over the reals
+ *     (solver_real.h), then candidate values built from its constants (solver_sample.h),
+ *     each model checked by evaluation;
  *  5. Z3 with the timeout (floating-point queries: two engines, solver_z3.c run_z3).
  * On SAT, *out (malloc'ed, caller frees) receives max(parent_n, highest symbol in the
  * kept set + 1) values: parent[i] for symbols outside the kept set (the parent run's
@@ -60,8 +63,9 @@ void solver_free(solver *s);
 solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *parent, size_t parent_n, uint64_t **out,
                           size_t *out_n);
 
-/* Switch step 4 of solver_solve (candidate sampling for floating-point queries) on or
- * off; on by default. Off, every such query goes to Z3 (the tests use this). */
+/* Switch step 4 of solver_solve (the real approximation and candidate sampling of
+ * floating-point queries) on or off; on by default. Off, every such query goes to Z3
+ * (the tests use this). */
 void solver_set_fp_sampling(solver *s, int on);
 
 /* Copy the counters accumulated since solver_new into *out. */

@@ -158,6 +158,7 @@ struct solver {
     size_t tmp_set_cap;
     const expr **kept;
     uint32_t *kept_ids, *kept_syms;
+    size_t *core_idx; /* the real approximation's unsat core, indices into kept (solver_real.h) */
     uint64_t *vals;
     Z3_ast *trk;
     size_t kept_cap, ksyms_cap;

@@ -211,9 +211,9 @@ static void test_typical_branches_sampling(void **state)
     typical_branches(true);
 }
 
-/* Sampling answers the double square root (Z3 needs around a second for it) without
- * Z3, with the candidate c*c, and a linear equation by bisection; a condition on two
- * inputs at once is left to Z3. */
+/* Sampling answers the double square root (Z3 needs around a second for it; the real
+ * approximation has no sqrt) without Z3, with the candidate c*c; the approximation over
+ * the reals answers a linear equation and a condition on two inputs at once. */
 static void test_sampling_fallback(void **state)
 {
     (void)state;
@@ -228,8 +228,8 @@ static void test_sampling_fallback(void **state)
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_queries, 0);
     assert_int_equal(st.fp_sampled, 1);
-    /* x * 3 + 1 == 9.25: no candidate is 2.75 (two steps from the constants), the
-     * bisection on the side of 9.25 finds it */
+    assert_int_equal(st.fp_relaxed, 0);
+    /* x * 3 + 1 == 9.25: 2.75 over the reals, exact as a float */
     expr *x = expr_symbol(cx, 2, 32, 0);
     expr *lin = expr_fp(cx, EXPR_FADD, 32, 0, expr_fp(cx, EXPR_FMUL, 32, 0, x, expr_const(cx, fb(3.0f), 32), NULL),
                         expr_const(cx, fb(1.0f), 32), NULL);
@@ -239,22 +239,69 @@ static void test_sampling_fallback(void **state)
     assert_true(bf(mx[2]) * 3.0f + 1.0f == 9.25f);
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_queries, 0);
-    assert_int_equal(st.fp_sampled, 2);
-    /* x * y == 10 && x + y == 9.25 needs both inputs to move: Z3 */
+    assert_int_equal(st.fp_relaxed, 1);
+    /* x * y == 10 && x + y == 9.25 needs both inputs to move: (1.25, 8) or (8, 1.25) */
     expr *u = expr_symbol(cx, 3, 32, 0), *w = expr_symbol(cx, 4, 32, 0);
     expr *two[2] = {expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FMUL, 32, 0, u, w, NULL), expr_const(cx, fb(10.0f), 32)),
                     expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FADD, 32, 0, u, w, NULL), expr_const(cx, fb(9.25f), 32))};
     assert_int_equal(solve(s, two, 2, mx, 5), SOLVE_SAT);
     assert_true(bf(mx[3]) * bf(mx[4]) == 10.0f && bf(mx[3]) + bf(mx[4]) == 9.25f);
     solver_get_stats(s, &st);
-    assert_int_equal(st.fp_queries, 1);
-    assert_int_equal(st.fp_sampled, 2);
-    /* an integer query never samples */
+    assert_int_equal(st.fp_queries, 0);
+    assert_int_equal(st.fp_relaxed, 2);
+    assert_int_equal(st.fp_sampled, 1);
+    /* an integer query never samples nor approximates */
     expr *i = expr_symbol(cx, 1, 32, 0);
     expr *ci = expr_binary(cx, EXPR_EQ, expr_binary(cx, EXPR_MUL, i, i), expr_const(cx, 0x12345679, 32));
     solve(s, &ci, 1, m, 1);
     solver_get_stats(s, &st);
-    assert_int_equal(st.fp_sampled, 2);
+    assert_int_equal(st.fp_sampled, 1);
+    assert_int_equal(st.fp_relaxed, 2);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
+/* The approximation over the reals: a price times an integer quantity (mixed reals and
+ * integers) above a bound, a truncation to int, and what it must not decide alone: a
+ * query UNSAT over the reals but SAT in floating point (x + 1 == x: large x), and an UNSAT
+ * core checked bit-precisely before the whole query is called UNSAT. */
+static void test_real_approximation(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(20000);
+    expr *price = expr_symbol(cx, 0, 64, 0), *qty = expr_symbol(cx, 1, 64, 0), *f = expr_symbol(cx, 2, 32, 0);
+    expr *value = expr_fp(cx, EXPR_FMUL, 64, 0, price, expr_fp(cx, EXPR_SITOF, 64, 0, qty, NULL, NULL), NULL);
+    expr *c1[4] = {expr_fcmp(cx, FPRED_OLT, price, expr_const(cx, db(40.0), 64)),
+                   expr_cmp(cx, PRED_SLT, qty, expr_const(cx, 4, 64)),
+                   expr_cmp(cx, PRED_EQ, expr_fp(cx, EXPR_FTOSI, 32, 0, price, NULL, NULL), expr_const(cx, 33, 32)),
+                   expr_fcmp(cx, FPRED_OGT, value, expr_const(cx, db(100.0), 64))};
+    uint64_t m[3];
+    assert_int_equal(solve(s, c1, 4, m, 3), SOLVE_SAT);
+    double p = bd(m[0]);
+    int64_t q = (int64_t)m[1];
+    assert_true(p < 40.0 && q < 4 && (int)p == 33 && p * (double)q > 100.0);
+    solver_stats st;
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_relaxed, 1);
+    assert_int_equal(st.fp_queries, 0);
+
+    /* x + 1 == x: no real is, floats from 2^24 (and infinities) are: the real UNSAT is not trusted */
+    expr *c2 = expr_fcmp(cx, FPRED_OEQ, expr_fp(cx, EXPR_FADD, 32, 0, f, expr_const(cx, fb(1.0f), 32), NULL), f);
+    assert_int_equal(solve(s, &c2, 1, m, 3), SOLVE_SAT);
+    assert_true(bf(m[2]) + 1.0f == bf(m[2]));
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_relaxed, 1);
+    assert_int_equal(st.fp_queries + st.fp_sampled, 1); /* sampling (2^24, inf) or Z3 */
+
+    /* price > 50 (core), price * qty > 100 (not in it), target price < 45: the core {price > 50,
+     * price < 45} is UNSAT in floating point too, so is the query, without Z3 on the rest */
+    expr *c3[3] = {expr_fcmp(cx, FPRED_OGT, price, expr_const(cx, db(50.0), 64)),
+                   expr_fcmp(cx, FPRED_OGT, value, expr_const(cx, db(100.0), 64)),
+                   expr_fcmp(cx, FPRED_OLT, price, expr_const(cx, db(45.0), 64))};
+    assert_int_equal(solve(s, c3, 3, m, 3), SOLVE_UNSAT);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_core_unsat, 1);
     solver_free(s);
     expr_ctx_free(cx);
 }
@@ -310,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_typical_branches_z3),
         cmocka_unit_test(test_typical_branches_sampling),
         cmocka_unit_test(test_sampling_fallback),
+        cmocka_unit_test(test_real_approximation),
         cmocka_unit_test(test_sampling_bisection),
         cmocka_unit_test(test_sampling_large_dag),
     };
