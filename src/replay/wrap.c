@@ -14,7 +14,8 @@ static const char *const sqlite_names[] = {
 };
 static const char *const pq_names[] = {
     "PQconnectdb", "PQconnectdbParams", "PQsetdbLogin", "PQstatus",       "PQerrorMessage",       "PQfinish",
-    "PQexec",      "PQexecParams",      "PQprepare",    "PQexecPrepared", "PQresultErrorMessage", NULL,
+    "PQexec",      "PQexecParams",      "PQprepare",    "PQexecPrepared", "PQresultErrorMessage", "PQcmdTuples",
+    NULL,
 };
 
 static const struct {
