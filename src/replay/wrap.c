@@ -13,8 +13,19 @@ static const char *const sqlite_names[] = {
     "sqlite3_finalize",   "sqlite3_exec",      "sqlite3_get_table",  NULL,
 };
 static const char *const pq_names[] = {
-    "PQconnectdb", "PQconnectdbParams", "PQsetdbLogin", "PQstatus",       "PQerrorMessage",       "PQfinish",
-    "PQexec",      "PQexecParams",      "PQprepare",    "PQexecPrepared", "PQresultErrorMessage", "PQcmdTuples",
+    "PQconnectdb",
+    "PQconnectdbParams",
+    "PQsetdbLogin",
+    "PQstatus",
+    "PQerrorMessage",
+    "PQfinish",
+    "PQexec",
+    "PQexecParams",
+    "PQprepare",
+    "PQexecPrepared",
+    "PQresultErrorMessage",
+    "PQcmdTuples",
+    "PQclear",
     NULL,
 };
 

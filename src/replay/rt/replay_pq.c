@@ -15,7 +15,7 @@
  * Linked with the program and replay.c by `sympath replay` when replay.conf has a
  * "replaypq" line, with -Wl,--wrap= of PQconnectdb, PQconnectdbParams, PQsetdbLogin,
  * PQstatus, PQerrorMessage, PQfinish, PQexec, PQexecParams, PQprepare, PQexecPrepared,
- * PQresultErrorMessage and PQcmdTuples, and -lpq. SYMPATH_REPLAY_RESULTS names the test's results
+ * PQresultErrorMessage, PQcmdTuples and PQclear, and -lpq. SYMPATH_REPLAY_RESULTS names the test's results
  * file (format and its one reader in src/proto/proto.h, read with results_read):
  * the recorded blocks of the SELECTs and the statements that failed.
  *
@@ -63,6 +63,7 @@ PGresult *__real_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
                                 const int *lengths, const int *formats, int result_format);
 char *__real_PQresultErrorMessage(const PGresult *res);
 char *__real_PQcmdTuples(PGresult *res);
+void __real_PQclear(PGresult *res);
 
 /* Fake connections, prepared statements, error results. */
 typedef struct conn_ent {
@@ -144,7 +145,7 @@ static res_note *note_of(const PGresult *r)
     return NULL;
 }
 
-/* A new note for r (the last entry is reused when all are taken). */
+/* A new note for r (the last entry is reused when more than 256 noted results are alive). */
 static res_note *new_note(const PGresult *r)
 {
     int i = 0;
@@ -154,16 +155,21 @@ static res_note *new_note(const PGresult *r)
     return &notes[i];
 }
 
-/* A new empty result of status st. PQclear is libpq's own, so a new result may have the
- * address of a cleared noted result: its note is forgotten here. */
-static PGresult *empty_result(ExecStatusType st)
+/* Forget r's note (PQclear; a new result at the address of a result freed otherwise). */
+static void forget_note(const PGresult *r)
 {
-    PGresult *r = PQmakeEmptyPGresult(NULL, st);
     res_note *n = note_of(r);
     if (n) {
         free(n->msg);
         *n = (res_note){NULL, NULL, ""};
     }
+}
+
+/* A new empty result of status st (without a note). */
+static PGresult *empty_result(ExecStatusType st)
+{
+    PGresult *r = PQmakeEmptyPGresult(NULL, st);
+    forget_note(r);
     return r;
 }
 
@@ -400,4 +406,10 @@ char *__wrap_PQcmdTuples(PGresult *res)
 {
     res_note *n = note_of(res);
     return n && *n->tuples ? n->tuples : __real_PQcmdTuples(res);
+}
+
+void __wrap_PQclear(PGresult *res)
+{
+    forget_note(res);
+    __real_PQclear(res);
 }
