@@ -154,6 +154,11 @@ int replay_conf_read(const char *path, replay_conf *c, char **err);
  *   end                                    closes the block
  *   fail<TAB><message><TAB><sql>           between blocks: a statement other than a SELECT that
  *                                          failed (both flat; sql as proto_flat made it)
+ *   done<TAB><tuples><TAB><sql>            between blocks: a statement other than a SELECT that
+ *                                          succeeded with a row count (PQcmdTuples: 1 to 20
+ *                                          decimal digits) in execution order among the fail and
+ *                                          done lines; a statement without one is not listed, and
+ *                                          a file without done lines (older) gives every write ""
  *
  * Escaped field: "\N" is SQL NULL; otherwise the text with \ tab newline CR written as
  * \\ \t \n \r (no other escape; a value cannot contain a NUL byte). Flat field: the text
@@ -164,17 +169,20 @@ int replay_conf_read(const char *path, replay_conf *c, char **err);
  */
 
 #define RESULTS_MAX_COLS 65536
+#define RESULTS_MAX_TUPLES 20 /* digits of a "done" line's row count (a 64-bit count has at most 20) */
 
-/* One record of a .results file: a SELECT's block, or a failed statement. */
+/* One record of a .results file: a SELECT's block, a failed statement or a statement done with a row count. */
 typedef struct results_item {
-    int is_fail;   /* 1: a "fail" line (msg, sql below); 0: a result block */
-    char site[17]; /* the SELECT's data_site_id, NUL-terminated */
+    int is_fail;                         /* 1: a "fail" line (msg, sql below); 0: a result block or a "done" line */
+    int is_done;                         /* 1: a "done" line (tuples, sql below) */
+    char tuples[RESULTS_MAX_TUPLES + 1]; /* is_done: the PQcmdTuples text, NUL-terminated */
+    char site[17];                       /* the SELECT's data_site_id, NUL-terminated */
     int ncols;
     char **names; /* ncols names, or NULL when the block has no names line */
     char *error;  /* the SELECT's error message, or NULL */
     char ***rows; /* nrows rows of ncols values; a NULL value is SQL NULL */
     size_t nrows;
-    char *msg, *sql; /* is_fail: the message and the statement (flat) */
+    char *msg, *sql; /* is_fail: the message and the statement (flat); is_done: sql only */
 } results_item;
 
 /* A whole .results file; owns everything it points to (results_free). */
@@ -209,6 +217,11 @@ void results_put_value(struct strbuf *b, const char *p, size_t len);
 void results_put_end(struct strbuf *b);
 /* A "fail" line: a statement other than a SELECT (sql) failed with msg. */
 void results_put_fail(struct strbuf *b, const char *msg, const char *sql);
+/* A "done" line: a statement other than a SELECT (sql, flattened here) succeeded and libpq's
+ * PQcmdTuples of its result was tuples (1 to RESULTS_MAX_TUPLES decimal digits; the caller
+ * writes no line for an empty one). A tuples that is not such a text is written as it is and
+ * refused by the reader. */
+void results_put_done(struct strbuf *b, const char *tuples, const char *sql);
 
 /* Undo the escaping of one field in place: NULL for "\N", else s. -1 in *bad (may be
  * NULL) for an unknown escape or a trailing backslash (s is then unspecified). */

@@ -86,6 +86,22 @@ void results_put_fail(strbuf *b, const char *msg, const char *sql)
     sb_puts(b, "\n");
 }
 
+void results_put_done(strbuf *b, const char *tuples, const char *sql)
+{
+    sb_puts(b, "done\t");
+    put_flat(b, tuples);
+    sb_puts(b, "\t");
+    put_flat(b, sql);
+    sb_puts(b, "\n");
+}
+
+/* 1 to RESULTS_MAX_TUPLES decimal digits: a "done" line's row count. */
+static int good_tuples(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 1 && n <= RESULTS_MAX_TUPLES && strspn(s, "0123456789") == n;
+}
+
 /* 16 lowercase hex digits, as data_site_id writes them. */
 static int good_site(const char *s)
 {
@@ -101,6 +117,14 @@ char *results_format(const results *r)
         const results_item *it = &r->items[i];
         if (it->is_fail) {
             results_put_fail(&b, it->msg, it->sql);
+            continue;
+        }
+        if (it->is_done) {
+            if (!good_tuples(it->tuples)) {
+                sb_free(&b);
+                return NULL;
+            }
+            results_put_done(&b, it->tuples, it->sql);
             continue;
         }
         if (!good_site(it->site) || it->ncols < 0 || it->ncols > RESULTS_MAX_COLS) {
@@ -265,6 +289,18 @@ static int parse_line(results *r, char *line, int lineno, results_item **open, c
             *why = util_strf("out of memory");
         else
             it->is_fail = 1;
+    } else if (!strcmp(kw, "done")) {
+        results_item *it = NULL;
+        if (b)
+            *why = util_strf("done inside a block (no 'end')");
+        else if (n != 3 || !good_tuples(f[1]))
+            *why = util_strf("done needs a row count (1 to %d digits) and a statement", RESULTS_MAX_TUPLES);
+        else if (!(it = new_item(r)) || !(it->sql = strdup(f[2])))
+            *why = util_strf("out of memory");
+        else {
+            memcpy(it->tuples, f[1], strlen(f[1]) + 1);
+            it->is_done = 1;
+        }
     } else if (!strcmp(kw, "end")) {
         if (!b || n != 1) *why = util_strf(b ? "end takes no field" : "end outside a block");
         *open = NULL;

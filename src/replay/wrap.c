@@ -13,8 +13,20 @@ static const char *const sqlite_names[] = {
     "sqlite3_finalize",   "sqlite3_exec",      "sqlite3_get_table",  NULL,
 };
 static const char *const pq_names[] = {
-    "PQconnectdb", "PQconnectdbParams", "PQsetdbLogin", "PQstatus",       "PQerrorMessage",       "PQfinish",
-    "PQexec",      "PQexecParams",      "PQprepare",    "PQexecPrepared", "PQresultErrorMessage", NULL,
+    "PQconnectdb",
+    "PQconnectdbParams",
+    "PQsetdbLogin",
+    "PQstatus",
+    "PQerrorMessage",
+    "PQfinish",
+    "PQexec",
+    "PQexecParams",
+    "PQprepare",
+    "PQexecPrepared",
+    "PQresultErrorMessage",
+    "PQcmdTuples",
+    "PQclear",
+    NULL,
 };
 
 static const struct {

@@ -83,7 +83,8 @@ jq -e '.database.query_sites == 3 and .database.query_sites_understood == 3 and 
 [ "$(q "$SHOP" "SELECT count(*) FROM customers WHERE id = 1000")" = "0" ] || fail "the program's INSERT reached the user's table"
 [ "$(q "$MINE" "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sympath\_%'")" = "0" ] || fail "run schemas left in --db-scratch"
 
-# the program's own writes: a tracked INSERT (its row read back with the values' expressions), a modelled DELETE
+# the program's own writes: a tracked INSERT (its row read back with the values' expressions), a modelled UPDATE and
+# DELETE whose row counts (PQcmdTuples) the program tests
 before=$(state)
 "$SYMPATH" run "$SRC/tests/programs/pg/pg_write.c" --db "$SHOP" -o "$W/write" --budget 3s --solver-timeout 10s \
     --no-db-minimize --no-progress >"$W/write.log" 2>&1 || { cat "$W/write.log"; fail "sympath run (pg_write) exited with $?"; }
@@ -91,8 +92,20 @@ r3="$W/write/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(INSERT INTO customers|DELETE|SELECT)")) | .understood] | all and length == 4' \
     "$r3" >/dev/null || fail "pg_write: writes not modelled: $(jq -c '.database.queries' "$r3")"
 jq -e '[.database.queries[].model_mismatches] | add == 0' "$r3" >/dev/null || fail "pg_write mismatches: $(jq -c '.database.queries' "$r3")"
-jq -e '[.coverage.sites[] | select(.line == 24) | .covered | all] | any' "$r3" >/dev/null ||
+jq -e '[.coverage.sites[] | select(.line == 34) | .covered | all] | any' "$r3" >/dev/null ||
     fail "pg_write: the COUNT(*) after the DELETE did not go both ways"
+# PQcmdTuples: the UPDATE hit no row or some (24), the DELETE none (28), or more than one (30, atoi); the counts the
+# tests recorded for the replay include 0 and more for both
+for line in 24 28 30; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$r3" \
+        >/dev/null || fail "pg_write line $line: $(jq -c --argjson l $line '.coverage.sites[] | select(.line == $l)' "$r3")"
+done
+TAB=$(printf '\t')
+for stmt in UPDATE DELETE; do
+    counts=$(cat "$W/write"/tests/test-*.results | grep "^done${TAB}[0-9]*${TAB}$stmt" | cut -f2 | sort -u | tr '\n' ' ')
+    case " $counts" in *" 0 "*) ;; *) fail "pg_write: no test where the $stmt hit no row (counts: $counts)" ;; esac
+    echo " $counts" | grep -q " [1-9]" || fail "pg_write: no test where the $stmt hit a row (counts: $counts)"
+done
 [ "$(state)" = "$before" ] || fail "the user's database changed (pg_write)"
 
 # the SQL real programs send (tests/programs/pg/pg_sql.c): ORDER BY ... LIMIT/OFFSET, LEFT JOIN, NOT EXISTS, GROUP BY/HAVING, UNION (without injected
@@ -124,4 +137,22 @@ sh "$PGS" stop "$D"
 "$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
 grep -q "gcov branch coverage: $cov/" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from sympath's $cov"; }
 grep -h "acm" "$out"/replay/tests-*.log | grep -q "^1 acm" || fail "no replayed test saw an acm book"
-echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), pg_shop $(jq .coverage.branches_covered "$r2")/$(jq .coverage.branches_total "$r2"), pg_sql $(jq .coverage.branches_covered "$r4")/$(jq .coverage.branches_total "$r4"), user's database unchanged, replay agrees"
+# pg_write's replay: its writes' PQcmdTuples are the recorded counts, so each test takes the run's branches
+"$SYMPATH" replay "$W/write" --coverage >"$W/wreplay.log" 2>&1 || { cat "$W/wreplay.log"; fail "pg_write replay failed"; }
+grep -q "all ended as expected" "$W/wreplay.log" || { cat "$W/wreplay.log"; fail "pg_write: a replayed test did not end as expected"; }
+wc3="$(jq .coverage.branches_covered "$r3")/$(jq .coverage.branches_total "$r3")"
+grep -q "gcov branch coverage: $wc3 " "$W/wreplay.log" || { cat "$W/wreplay.log"; fail "pg_write replay coverage differs from $wc3"; }
+for t in "$W/write"/tests/test-*.results; do
+    log="$W/write/replay/tests-$(basename "$t" .results).log"
+    u=$(grep "^done${TAB}[0-9]*${TAB}UPDATE" "$t" | cut -f2)
+    d=$(grep "^done${TAB}[0-9]*${TAB}DELETE" "$t" | cut -f2)
+    if [ -n "$u" ]; then
+        [ "$u" = 0 ] && grep -q "vip" "$log" && fail "$(basename "$t"): the UPDATE hit no row, its replay says vip"
+        [ "$u" != 0 ] && ! grep -q "vip" "$log" && fail "$(basename "$t"): the UPDATE hit $u rows, its replay did not say vip"
+    fi
+    if [ -n "$d" ]; then
+        [ "$d" = 0 ] && ! grep -q "nothing deleted" "$log" && fail "$(basename "$t"): the replay of a DELETE of no row differs"
+        [ "$d" -gt 1 ] && ! grep -q "several orders deleted" "$log" && fail "$(basename "$t"): the replay of a DELETE of $d rows differs"
+    fi
+done
+echo "ok [db_pg]: $cov/$(jq .coverage.branches_total "$r") directions (every feasible one), pg_write $wc3 (replay agrees on PQcmdTuples), pg_shop $(jq .coverage.branches_covered "$r2")/$(jq .coverage.branches_total "$r2"), pg_sql $(jq .coverage.branches_covered "$r4")/$(jq .coverage.branches_total "$r4"), user's database unchanged, replay agrees"

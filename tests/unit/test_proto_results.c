@@ -22,7 +22,7 @@ static void same_str(const char *a, const char *b)
 }
 
 /* A file written piece by piece, as the three writers do: a block with names and odd values,
- * a failed statement, a failed SELECT, an empty block. */
+ * a failed statement, a failed SELECT, an empty block, a write done with its row count. */
 static char *written(void)
 {
     strbuf b = STRBUF_INIT;
@@ -41,6 +41,7 @@ static char *written(void)
     results_put_end(&b);
     results_put_result(&b, "0000000000000000", 1);
     results_put_end(&b);
+    results_put_done(&b, "12", "DELETE FROM t\tWHERE k = $1");
     assert_false(b.failed);
     return b.s;
 }
@@ -53,7 +54,7 @@ static void test_round_trip(void **state)
     assert_int_equal(results_parse(text, strlen(text), &r, &err), 0);
     assert_null(err);
     assert_int_equal(r.writes_allowed, 1);
-    assert_int_equal(r.nitems, 4);
+    assert_int_equal(r.nitems, 5);
     results_item *a = &r.items[0];
     assert_false(a->is_fail);
     assert_string_equal(a->site, "00112233445566aa");
@@ -72,6 +73,11 @@ static void test_round_trip(void **state)
     assert_int_equal(r.items[2].nrows, 0);
     assert_null(r.items[3].names);
     assert_null(r.items[3].error);
+    assert_false(r.items[3].is_done);
+    assert_true(r.items[4].is_done);
+    assert_false(r.items[4].is_fail);
+    assert_string_equal(r.items[4].tuples, "12");
+    assert_string_equal(r.items[4].sql, "DELETE FROM t WHERE k = $1");
     /* format(parse(text)) == text */
     char *again = results_format(&r);
     assert_non_null(again);
@@ -100,7 +106,7 @@ static void test_read_file(void **state)
     results r;
     char *err = NULL;
     assert_int_equal(results_read(path, &r, &err), 0);
-    assert_int_equal(r.nitems, 4);
+    assert_int_equal(r.nitems, 5);
     results_free(&r);
     unlink(path);
     assert_int_equal(results_read(path, &r, &err), -1);
@@ -155,6 +161,11 @@ static void test_malformed(void **state)
     BAD("result\t0011223344556677\t1\nrow\ta\nnames\tx\nend\n", "line 4: names must come first");
     BAD("result\t0011223344556677\t1\nnames\t\\N\nend\n", "line 3: field 1: a name cannot be NULL");
     BAD("fail\tonly a message\n", "line 2: fail needs a message and a statement");
+    BAD("done\t3\n", "line 2: done needs a row count");
+    BAD("done\t\tUPDATE t SET a = 1\n", "line 2: done needs a row count");
+    BAD("done\t-1\tUPDATE t SET a = 1\n", "line 2: done needs a row count");
+    BAD("done\t123456789012345678901\tUPDATE t SET a = 1\n", "line 2: done needs a row count");
+    BAD("result\t0011223344556677\t0\ndone\t1\tDELETE FROM t\nend\n", "line 3: done inside a block");
     BAD("result\t0011223344556677\t0\nend\nwrites\tallowed\n", "line 4: 'writes<TAB>allowed'");
     static const char nul[] = "sympath-results 1\nresult\t0011223344556677\t1\nrow\ta\0b\nend\n";
     refused(nul, sizeof nul - 1, "line 3: a NUL byte");
@@ -169,6 +180,14 @@ static void test_writer_refuses_bad_items(void **state)
     r.items = &it;
     r.nitems = 1;
     assert_null(results_format(&r));
+    results_item done = {.is_done = 1, .tuples = "1x", .sql = (char *)"DELETE FROM t"};
+    r.items = &done;
+    assert_null(results_format(&r));
+    strcpy(done.tuples, "0");
+    char *ok = results_format(&r);
+    assert_non_null(ok);
+    assert_string_equal(ok, "sympath-results 1\ndone\t0\tDELETE FROM t\n");
+    free(ok);
     /* CRLF line ends are read as LF */
     const char *crlf = "sympath-results 1\r\nresult\t0011223344556677\t1\r\nrow\tv\r\nend\r\n";
     char *err = NULL;

@@ -1,4 +1,4 @@
-/* test_replay_pq.c: a program rebuilt by replay_build with replay_pq.c gets the results the explorer side recorded: same site ids, SELECT test and flattening on both sides. */
+/* test_replay_pq.c: a program rebuilt by replay_build with replay_pq.c gets the results (and the writes' PQcmdTuples) the explorer side recorded: same site ids, SELECT test and flattening on both sides. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,24 +20,26 @@
 #define Q_SELECT "  SELECT a, b FROM t WHERE k = 1 ;\n"
 #define Q_COMMENTED "/* first */ select count(*) from t"
 #define Q_INSERT "INSERT INTO t\n\tVALUES (1)"
+#define Q_DELETE "DELETE FROM t WHERE k > 1"
 
 static const char program[] =
     "#include <stdio.h>\n"
     "#include <libpq-fe.h>\n"
     "static const char *const qs[] = { \"  SELECT a, b FROM t WHERE k = 1 ;\\n\",\n"
-    "    \"/* first */ select count(*) from t\", \"INSERT INTO t\\n\\tVALUES (1)\", \"select 2\" };\n"
+    "    \"/* first */ select count(*) from t\", \"INSERT INTO t\\n\\tVALUES (1)\", \"select 2\",\n"
+    "    \"DELETE FROM t WHERE k > 1\", \"DELETE FROM t WHERE k > 1\" };\n"
     "int main(void)\n"
     "{\n"
     "    PGconn *c = PQconnectdb(\"dbname=nowhere\");\n"
     "    if (PQstatus(c) != CONNECTION_OK)\n"
     "        return 2;\n"
-    "    for (int i = 0; i < 4; i++) {\n"
+    "    for (int i = 0; i < 6; i++) {\n"
     "        PGresult *r = PQexec(c, qs[i]);\n"
     "        printf(\"%d:%s\", i, PQresStatus(PQresultStatus(r)));\n"
     "        for (int k = 0; k < PQntuples(r); k++)\n"
     "            for (int j = 0; j < PQnfields(r); j++)\n"
     "                printf(\" %s=%s\", PQfname(r, j), PQgetisnull(r, k, j) ? \"NULL\" : PQgetvalue(r, k, j));\n"
-    "        printf(\" [%s]\\n\", PQresultErrorMessage(r));\n"
+    "        printf(\" [%s] <%s>\\n\", PQresultErrorMessage(r), PQcmdTuples(r));\n"
     "        PQclear(r);\n"
     "    }\n"
     "    PQfinish(c);\n"
@@ -73,6 +75,7 @@ static void test_replay_serves_recorded_results(void **state)
     results_put_error(&b, "ERROR:  no\ncount");
     results_put_end(&b);
     results_put_fail(&b, "ERROR:  duplicate key", flat);
+    results_put_done(&b, "2", Q_DELETE); /* the first DELETE's count; the second has none: a read-only error */
     assert_false(b.failed);
     assert_int_equal(util_write_atomic(res, b.s, b.len), 0);
     sb_free(&b);
@@ -95,10 +98,12 @@ static void test_replay_serves_recorded_results(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     char *text = util_read_file(out, NULL);
     assert_non_null(text);
-    const char *want = "0:PGRES_TUPLES_OK a=x y b=NULL []\n"
-                       "1:PGRES_FATAL_ERROR [ERROR:  no count\n]\n"
-                       "2:PGRES_FATAL_ERROR [ERROR:  duplicate key\n]\n"
-                       "3:PGRES_TUPLES_OK []\n";
+    const char *want = "0:PGRES_TUPLES_OK a=x y b=NULL [] <1>\n"
+                       "1:PGRES_FATAL_ERROR [ERROR:  no count\n] <>\n"
+                       "2:PGRES_FATAL_ERROR [ERROR:  duplicate key\n] <>\n"
+                       "3:PGRES_TUPLES_OK [] <>\n"
+                       "4:PGRES_COMMAND_OK [] <2>\n"
+                       "5:PGRES_FATAL_ERROR [ERROR:  cannot execute DELETE in a read-only transaction\n] <>\n";
     if (strcmp(text, want)) fail_msg("the replay printed:\n%s\nwanted:\n%s", text, want);
 
     /* a results file the reader refuses stops the test with the reason */

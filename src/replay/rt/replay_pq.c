@@ -14,8 +14,8 @@
 /*
  * Linked with the program and replay.c by `sympath replay` when replay.conf has a
  * "replaypq" line, with -Wl,--wrap= of PQconnectdb, PQconnectdbParams, PQsetdbLogin,
- * PQstatus, PQerrorMessage, PQfinish, PQexec, PQexecParams, PQprepare, PQexecPrepared
- * and PQresultErrorMessage, and -lpq. SYMPATH_REPLAY_RESULTS names the test's results
+ * PQstatus, PQerrorMessage, PQfinish, PQexec, PQexecParams, PQprepare, PQexecPrepared,
+ * PQresultErrorMessage, PQcmdTuples and PQclear, and -lpq. SYMPATH_REPLAY_RESULTS names the test's results
  * file (format and its one reader in src/proto/proto.h, read with results_read):
  * the recorded blocks of the SELECTs and the statements that failed.
  *
@@ -25,11 +25,14 @@
  * executor's data_is_select) of site S gets the next recorded block of S, built with
  * libpq's own PQmakeEmptyPGresult / PQsetResultAttrs / PQsetvalue (text columns);
  * when none is left (the replay left the recorded path) an empty result, with a note on
- * stderr. Every other statement gets an empty PGRES_COMMAND_OK result, except one that
- * failed when the test ran: the next unused "fail" entry with its text, or, without one,
- * a statement that writes (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every
- * write) gets PGRES_FATAL_ERROR with PostgreSQL's read-only message, unless the file says
- * "writes allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK). Without
+ * stderr. Every other statement takes the first unused "fail" or "done" entry with its
+ * text (execution order): a failed one its error, a done one an empty PGRES_COMMAND_OK
+ * result whose PQcmdTuples is the recorded count. Without one, a statement that writes
+ * (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every write) gets
+ * PGRES_FATAL_ERROR with PostgreSQL's read-only message, unless the file says "writes
+ * allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK whose PQcmdTuples
+ * is "", as every write's in a file older than the done entries); any other statement an
+ * empty PGRES_COMMAND_OK. PQcmdTuples of a served SELECT is its row count, as libpq's. Without
  * SYMPATH_REPLAY_RESULTS every function is libpq's own.
  *
  * A fixture-mode test's vector starts its fixture at the first connect: its
@@ -59,6 +62,8 @@ PGresult *__real_PQprepare(PGconn *conn, const char *name, const char *query, in
 PGresult *__real_PQexecPrepared(PGconn *conn, const char *name, int nparams, const char *const *values,
                                 const int *lengths, const int *formats, int result_format);
 char *__real_PQresultErrorMessage(const PGresult *res);
+char *__real_PQcmdTuples(PGresult *res);
+void __real_PQclear(PGresult *res);
 
 /* Fake connections, prepared statements, error results. */
 typedef struct conn_ent {
@@ -69,10 +74,13 @@ typedef struct stmt_ent {
     const PGconn *c;
     char *name, *sql;
 } stmt_ent;
-typedef struct err_ent {
+/* What a fake result says that libpq's own functions on it would not: its error message
+ * (PQresultErrorMessage), its row count (PQcmdTuples). */
+typedef struct res_note {
     const PGresult *r;
-    char *msg;
-} err_ent;
+    char *msg;                           /* NULL: libpq's */
+    char tuples[RESULTS_MAX_TUPLES + 1]; /* "": libpq's */
+} res_note;
 
 static int state;        /* 0 not read, 1 replaying from results, -1 plain libpq */
 static results recorded; /* the test's results file (items[i].is_fail: a "fail" entry) */
@@ -80,7 +88,7 @@ static char *used;       /* used[i]: recorded.items[i] was served */
 static conn_ent conns[64];
 static stmt_ent *stmts;
 static int nstmts;
-static err_ent errs[256];
+static res_note notes[256];
 static int warned;
 static int writes_ok; /* "writes allowed": a fixture-mode test, whose writes succeeded */
 static int fault_read;
@@ -129,34 +137,58 @@ static PGconn *new_conn(void)
     exit(3);
 }
 
-/* A PGRES_FATAL_ERROR result whose message (PQresultErrorMessage, and PQerrorMessage of
- * the connection) is msg. */
-/* A new empty result of status st. PQclear is libpq's own, so a new result may have the
- * address of a cleared error result: its message is forgotten here. */
+/* The note of r, NULL when it has none. */
+static res_note *note_of(const PGresult *r)
+{
+    for (int i = 0; r && i < 256; i++)
+        if (notes[i].r == r) return &notes[i];
+    return NULL;
+}
+
+/* A new note for r (the last entry is reused when more than 256 noted results are alive). */
+static res_note *new_note(const PGresult *r)
+{
+    int i = 0;
+    while (i < 255 && notes[i].r) i++;
+    free(notes[i].msg);
+    notes[i] = (res_note){r, NULL, ""};
+    return &notes[i];
+}
+
+/* Forget r's note (PQclear; a new result at the address of a result freed otherwise). */
+static void forget_note(const PGresult *r)
+{
+    res_note *n = note_of(r);
+    if (n) {
+        free(n->msg);
+        *n = (res_note){NULL, NULL, ""};
+    }
+}
+
+/* A new empty result of status st (without a note). */
 static PGresult *empty_result(ExecStatusType st)
 {
     PGresult *r = PQmakeEmptyPGresult(NULL, st);
-    for (int i = 0; r && i < 256; i++)
-        if (errs[i].r == r) {
-            free(errs[i].msg);
-            errs[i].r = NULL;
-            errs[i].msg = NULL;
-        }
+    forget_note(r);
     return r;
 }
 
+/* A PGRES_FATAL_ERROR result whose message (PQresultErrorMessage, and PQerrorMessage of
+ * the connection) is msg. */
 static PGresult *error_result(conn_ent *ce, const char *msg)
 {
     PGresult *r = empty_result(PGRES_FATAL_ERROR);
     snprintf(ce->msg, sizeof ce->msg, "%s\n", msg);
-    char *copy = strdup(ce->msg);
-    for (int i = 0; i < 256; i++)
-        if (!errs[i].r || i == 255) {
-            if (errs[i].r) free(errs[i].msg);
-            errs[i].r = r;
-            errs[i].msg = copy;
-            break;
-        }
+    if (r) new_note(r)->msg = strdup(ce->msg);
+    return r;
+}
+
+/* A successful result of status st whose PQcmdTuples is tuples (at most RESULTS_MAX_TUPLES
+ * bytes; "" keeps libpq's). */
+static PGresult *counted_result(ExecStatusType st, const char *tuples)
+{
+    PGresult *r = empty_result(st);
+    if (r && *tuples) snprintf(new_note(r)->tuples, RESULTS_MAX_TUPLES + 1, "%s", tuples);
     return r;
 }
 
@@ -167,7 +199,7 @@ static PGresult *serve(conn_ent *ce, const char *sql)
     data_site_id(sql, strlen(sql), id);
     results_item *b = NULL;
     for (size_t i = 0; i < recorded.nitems && !b; i++)
-        if (!used[i] && !recorded.items[i].is_fail && !strcmp(recorded.items[i].site, id))
+        if (!used[i] && !recorded.items[i].is_fail && !recorded.items[i].is_done && !strcmp(recorded.items[i].site, id))
             b = &recorded.items[i], used[i] = 1;
     if (!b) {
         if (!warned++) fprintf(stderr, "replay: no recorded result left for the SELECT of site %s: an empty one\n", id);
@@ -175,7 +207,9 @@ static PGresult *serve(conn_ent *ce, const char *sql)
         return r;
     }
     if (b->error) return error_result(ce, b->error);
-    PGresult *r = empty_result(PGRES_TUPLES_OK);
+    char count[RESULTS_MAX_TUPLES + 1]; /* libpq's PQcmdTuples of a SELECT: its rows */
+    snprintf(count, sizeof count, "%zu", b->nrows);
+    PGresult *r = counted_result(PGRES_TUPLES_OK, count);
     PGresAttDesc *att = calloc((size_t)b->ncols + 1, sizeof *att);
     char(*dflt)[16] = calloc((size_t)b->ncols + 1, sizeof *dflt);
     if (!r || !att || !dflt) exit(3);
@@ -223,11 +257,14 @@ static PGresult *statement(conn_ent *ce, const char *sql)
     if (sql && data_is_select(sql, strlen(sql))) return serve(ce, sql);
     static char text[4096]; /* flattened and cut as the executor recorded it (db_pq_record.c) */
     proto_flat(text, sizeof text, sql);
-    for (size_t i = 0; i < recorded.nitems; i++)
-        if (!used[i] && recorded.items[i].is_fail && !strcmp(recorded.items[i].sql, text)) {
-            used[i] = 1;
-            return error_result(ce, recorded.items[i].msg);
-        }
+    for (size_t i = 0; i < recorded.nitems; i++) {
+        const results_item *it = &recorded.items[i];
+        if (used[i] || !(it->is_fail || it->is_done) || strcmp(it->sql, text)) continue;
+        used[i] = 1;
+        if (it->is_fail) return error_result(ce, it->msg);
+        ce->msg[0] = 0;
+        return counted_result(PGRES_COMMAND_OK, it->tuples);
+    }
     char cmd[32], msg[128];
     if (!writes_ok && sql && writing_command(sql, cmd, sizeof cmd)) {
         snprintf(msg, sizeof msg, "ERROR:  cannot execute %s in a read-only transaction", cmd);
@@ -361,7 +398,18 @@ PGresult *__wrap_PQexecPrepared(PGconn *conn, const char *name, int nparams, con
 
 char *__wrap_PQresultErrorMessage(const PGresult *res)
 {
-    for (int i = 0; res && i < 256; i++)
-        if (errs[i].r == res) return errs[i].msg;
-    return __real_PQresultErrorMessage(res);
+    res_note *n = note_of(res);
+    return n && n->msg ? n->msg : __real_PQresultErrorMessage(res);
+}
+
+char *__wrap_PQcmdTuples(PGresult *res)
+{
+    res_note *n = note_of(res);
+    return n && *n->tuples ? n->tuples : __real_PQcmdTuples(res);
+}
+
+void __wrap_PQclear(PGresult *res)
+{
+    forget_note(res);
+    __real_PQclear(res);
 }

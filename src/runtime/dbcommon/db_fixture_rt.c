@@ -93,9 +93,12 @@ static int read_fixture(void)
     db_rt.cells = calloc((size_t)nt, sizeof *db_rt.cells);
     db_rt.rowids = calloc((size_t)nt, sizeof *db_rt.rowids);
     db_rt.dirty = calloc((size_t)nt, sizeof *db_rt.dirty);
+    db_rt.untracked = calloc((size_t)nt, sizeof *db_rt.untracked);
     db_rt.ins = calloc((size_t)nt, sizeof *db_rt.ins);
     db_rt.alive = calloc((size_t)nt, sizeof *db_rt.alive);
-    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.ins || !db_rt.alive) return -1;
+    if (!db_rt.counts || !db_rt.cells || !db_rt.rowids || !db_rt.dirty || !db_rt.untracked || !db_rt.ins ||
+        !db_rt.alive)
+        return -1;
     char name[160];
     for (int ti = 0; ti < nt; ti++) {
         const db_table *t = &s->tables[ti];

@@ -730,7 +730,27 @@ static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, 
     db_rt.ins[ti] = r;
 }
 
-void db_rt_track_insert(qstate *s, int64_t rowid) { track_row(s, rowid, 0, NULL, NULL); }
+/* The rows of table ti the program inserted that the model tracks. */
+static unsigned tracked_rows(int ti)
+{
+    unsigned n = 0;
+    for (const inserted *o = db_rt.ins[ti]; o; o = o->next) n++;
+    return n;
+}
+
+/* After an INSERT that added n rows to table ti, of which `before` were tracked before it: fewer
+ * newly tracked than n leave rows the model does not know (db_rt.untracked). */
+static void note_untracked(int ti, unsigned before, int n)
+{
+    if (n > 0 && tracked_rows(ti) - before < (unsigned)n) db_rt.untracked[ti] = true;
+}
+
+void db_rt_track_insert(qstate *s, int64_t rowid)
+{
+    unsigned before = tracked_rows(s->q->table);
+    track_row(s, rowid, 0, NULL, NULL);
+    note_untracked(s->q->table, before, 1);
+}
 
 /*
  * INSERT ... SELECT (q->insert_src, one table's plain columns): one tracked row per slot of the source
@@ -764,6 +784,11 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
         held += (int)(cond[k]->value & 1);
     }
     if (held != n) return;
+    /* the rows it inserted (sqlite3_changes, PQcmdTuples): the candidates that hold */
+    expr *count = expr_const(cx, 0, 64);
+    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++)
+        count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, cond[k], 64));
+    if (!db_rt.untracked[ts]) db_rt.changes = count;
     int j = 0;
     expr *next = base >= 0 ? expr_const(cx, (uint64_t)base, 64) : NULL; /* SQLite: the rowid it gives next - 1 */
     for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
@@ -788,7 +813,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     }
 }
 
-void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
+static void track_inserts(qstate *s, const int64_t *rowids, int n)
 {
     if (s->q->insert_src) {
         track_insert_select(s, rowids, n, -1);
@@ -798,7 +823,23 @@ void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
     for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL);
 }
 
+void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
+{
+    unsigned before = tracked_rows(s->q->table);
+    track_inserts(s, rowids, n);
+    note_untracked(s->q->table, before, n);
+}
+
+static void track_insert_sqlite(qstate *s, int changes, int64_t last_rowid);
+
 void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid)
+{
+    unsigned before = tracked_rows(s->q->table);
+    track_insert_sqlite(s, changes, last_rowid);
+    note_untracked(s->q->table, before, changes);
+}
+
+static void track_insert_sqlite(qstate *s, int changes, int64_t last_rowid)
 {
     const db_query *q = s->q;
     if (q->insert_src && changes >= 0 && changes <= DB_MAX_COMBOS) { /* INSERT ... SELECT: consecutive rowids */
@@ -835,7 +876,7 @@ void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid)
         else if (r < changes - 1)
             return; /* an automatic rowid before the last row, among given ones: rows left concrete */
     }
-    db_rt_track_inserts(s, rowids, changes);
+    track_inserts(s, rowids, changes);
 }
 
 /* ite(c, a, b) of two values of one column (text bytes in new storage); -1 when out of memory. */
@@ -971,7 +1012,7 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
         /* sqlite3_changes: the rows hit */
         expr *count = expr_const(cx, 0, 64);
         for (unsigned k = 0; k < n; k++) count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, hit[k], 64));
-        db_rt.changes = count;
+        if (!db_rt.untracked[ti]) db_rt.changes = count; /* else a row the model does not know may be hit too */
     }
     if (!rc)
         for (unsigned k = 0; k < n; k++) {

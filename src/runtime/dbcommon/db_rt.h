@@ -32,9 +32,13 @@ typedef struct db_run {
     int64_t **rowids;      /* per table: rowid of each present slot */
     expr ***alive;         /* per table, per slot: present and not deleted by the program (width 1) */
     bool *dirty;           /* per table: changed by the program, concrete from then on */
+    bool *untracked;       /* per table: holds a row the program inserted that the model does not track
+                            * (its values not modelled): its rows are known but for that one, so a count
+                            * of its rows (db_rt.changes) is not the model's */
     struct inserted **ins; /* per table: rows the program inserted in this run (newest first) */
     int log_fd;
-    expr *changes; /* rows the last understood UPDATE/DELETE changed (64 bits), NULL: concrete */
+    expr *changes; /* rows the last understood UPDATE/DELETE changed or tracked INSERT ... SELECT
+                    * inserted (64 bits), NULL: concrete */
 } db_run;
 
 extern db_run db_rt;
@@ -200,14 +204,18 @@ const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots);
  * The program's writes (db_rows.c), after the database ran them: db_rt_track_insert remembers
  * the row an understood INSERT ... VALUES added (rowid: its row id, as the hidden columns give
  * it) with its values' expressions; db_rt_apply_dml applies an understood UPDATE or DELETE to
- * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes; it returns 1 when the
+ * the rows' expressions (hit = alive & WHERE) and sets db_rt.changes (unless the table is untracked: a
+ * row the model does not know may be hit too); it returns 1 when the
  * statement is not modelled (`changed`: the database changed rows; the caller then makes the
  * table concrete). `fk_actions`: the engine enforces foreign keys (SQLite's PRAGMA foreign_keys, always
  * on PostgreSQL), so a DELETE's ON DELETE CASCADE deletes the children of the rows hit in the model too.
  */
 void db_rt_track_insert(qstate *s, int64_t rowid);
 /* INSERT ... VALUES of several rows: row r of VALUES got rowids[r] (n: the rows the database added;
- * nothing is tracked unless n is the VALUES' row count). */
+ * nothing is tracked unless n is the VALUES' row count). An INSERT ... SELECT whose n rows are
+ * tracked sets db_rt.changes to the count of its candidate rows that hold (64 bits) unless its source
+ * table is untracked; the caller clears db_rt.changes before. Fewer rows tracked than the n the
+ * database added make the table untracked. */
 void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n);
 /* The same on SQLite, from sqlite3_changes and sqlite3_last_insert_rowid after the INSERT: each row's
  * rowid is the INTEGER PRIMARY KEY value it was given, else consecutive up to last_rowid (SQLite gives

@@ -42,9 +42,12 @@
  *    DELETE changes the rows' expressions (db_rt_apply_dml). An UPDATE (new row versions at
  *    new ctids) and anything else that changes rows make the table concrete from then on
  *    (logged as not understood, "write run concretely").
- *  - every SELECT's result (or error) and every failed statement is appended to
- *    SYMPATH_DB_RESULTS in replay_pq.c's format ("writes allowed"), which the explorer
- *    keeps beside each test: `sympath replay` then needs no server.
+ *  - PQcmdTuples of an understood UPDATE or DELETE (or of a tracked INSERT ... SELECT) is the
+ *    decimal text of the rows it hit, its digits expressions of that count (db_rt.changes, as
+ *    sqlite3_changes on SQLite), so a branch on it goes both ways; of anything else, libpq's.
+ *  - every SELECT's result (or error), every failed statement and every other statement's
+ *    PQcmdTuples count is appended to SYMPATH_DB_RESULTS in replay_pq.c's format ("writes
+ *    allowed"), which the explorer keeps beside each test: `sympath replay` then needs no server.
  */
 
 /* A statement the program prepared. */
@@ -163,7 +166,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     const db_query *q = s->q;
     const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
     long n = ct && *ct ? atol(ct) : 0;
-    if (q && q->txn) { /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
+    db_rt.changes = NULL; /* set again for an understood UPDATE/DELETE, a tracked INSERT ... SELECT */
+    if (q && q->txn) {    /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
         db_rt_txn(q->txn);
         return true;
     }
@@ -308,6 +312,15 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
         /* logged as not understood, unless it failed: then it changed nothing */
         s->why = failed(r) ? NULL : "write run concretely";
         if (s->q) s->q->ninsert = 0;
+    }
+    if (!select && !failed(r)) {
+        db_pq_record_done(sql, r);
+        /* PQcmdTuples: the count apply_write modelled, when libpq says the same (db_pq_cmd_tuples) */
+        const char *ct = PQcmdTuples(r);
+        if (db_rt.changes && *ct && db_rt.changes->value == strtoull(ct, NULL, 10)) {
+            fx->res = r;
+            fx->tuples = db_rt.changes;
+        }
     }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK &&
                 (s->rowid_col || s->by_value || (s->agg_vals && PQntuples(r) == 1));

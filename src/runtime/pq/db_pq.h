@@ -35,6 +35,12 @@ char *db_pq_getvalue(const PGresult *res, int row, int col);
 int db_pq_getisnull(const PGresult *res, int row, int col);
 int db_pq_getlength(const PGresult *res, int row, int col);
 int db_pq_nfields(const PGresult *res);
+/* PQcmdTuples of res: libpq's text (inside res, valid until PQclear; "" for a statement
+ * without a count). After an understood UPDATE or DELETE (db_rt_apply_dml) or a tracked
+ * INSERT ... SELECT whose count libpq agrees with, its digits are byte expressions of the
+ * 64-bit count of rows hit and the whole text that count for atoi/strtol; otherwise
+ * concrete. The result pointer itself is concrete (__sym_ret NULL). */
+char *db_pq_cmd_tuples(PGresult *res);
 void db_pq_clear(PGresult *res);
 void db_pq_finish(PGconn *conn);
 /* PQstatus / PQresultStatus of the program's objects: libpq's answer, symbolic in the injected

@@ -18,6 +18,11 @@ typedef struct pq_fix {
     const inserted **ins; /* nrows: the tracked row the program inserted, or NULL */
     int *groups;          /* nrows: GROUP BY: the group (its first row combination) of each row, -1 none */
     bool shadowed;
+    /* a write's result (nrows 0): the rows an understood UPDATE/DELETE hit, as db_rt.changes
+     * gave them (64 bits, equal to libpq's PQcmdTuples), or NULL; and the PQcmdTuples text
+     * that db_pq_cmd_tuples shadowed (inside the PGresult: cleared by db_pq_clear), NULL none */
+    expr *tuples;
+    const char *tuples_text;
 } pq_fix;
 
 /* The results the program holds that sympath models (db_pq.c adds, db_pq_values.c reads and
@@ -25,6 +30,15 @@ typedef struct pq_fix {
 extern pq_fix *db_pq_fixes;
 /* The entry of db_pq_fixes for r, NULL when r is not modelled. */
 pq_fix *db_pq_find_fix(const PGresult *r);
+
+/*
+ * The decimal text p[0..len) of the integer v (64 bits; null: width 1, NULL for never NULL)
+ * as byte expressions (db_pq_values.c): when p is exactly v's concrete text, each digit
+ * becomes its expression of v (shadows on p's bytes), under a BK_CONCRETIZE event that fixes
+ * the number of digits (its other side asks for another magnitude). Returns true when a
+ * shadow was put; p is unchanged either way.
+ */
+bool db_pq_shadow_digits(expr *v, expr *null, char *p, int len);
 
 /* "(block,offset)" -> block << 16 | offset; -1 when s is not a ctid (db_pq_build.c). */
 int64_t db_pq_ctid_id(const char *s);
@@ -39,6 +53,9 @@ int64_t db_pq_ctid_id(const char *s);
 void db_pq_record_open(void);
 void db_pq_record_result(const char *sql, const PGresult *r, int ncols, const PGconn *conn);
 void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn);
+/* A statement other than a SELECT that succeeded with result r: a "done" line with r's
+ * PQcmdTuples and sql (flattened), none when PQcmdTuples is "" or nothing is recorded. */
+void db_pq_record_done(const char *sql, const PGresult *r);
 void db_pq_log_error(const char *sql, const PGresult *r, const PGconn *conn);
 
 /*

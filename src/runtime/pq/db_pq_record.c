@@ -1,4 +1,4 @@
-/* db_pq_record.c: PostgreSQL fixture mode's record of the run for the replay (SYMPATH_DB_RESULTS: every SELECT's result or error, every failed statement). */
+/* db_pq_record.c: PostgreSQL fixture mode's record of the run for the replay (SYMPATH_DB_RESULTS: every SELECT's result or error, every failed statement, every write's row count). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -90,4 +90,18 @@ void db_pq_record_failure(const char *sql, const PGresult *r, const PGconn *conn
     if (!b.failed) rec(b.s, b.len);
     sb_free(&b);
     db_pq_log_error(sql, r, conn);
+}
+
+/* A statement other than a SELECT that succeeded: its PQcmdTuples, when it has one, for the
+ * replay's PQcmdTuples (replay_pq.c). */
+void db_pq_record_done(const char *sql, const PGresult *r)
+{
+    const char *tuples = r ? PQcmdTuples((PGresult *)r) : "";
+    if (results_fd < 0 || !tuples || !*tuples) return;
+    char fs[4096];
+    proto_flat(fs, sizeof fs, sql); /* cut as for a failure: the replay compares the same text */
+    strbuf b = STRBUF_INIT;
+    results_put_done(&b, tuples, fs);
+    if (!b.failed) rec(b.s, b.len);
+    sb_free(&b);
 }

@@ -1,4 +1,4 @@
-/* db_pq_values.c: PostgreSQL fixture mode: values of modelled results (PQgetvalue, PQgetisnull, PQgetlength) as expressions of the fixture's cells (digits, or a double's text registered for strtod), and their release. */
+/* db_pq_values.c: PostgreSQL fixture mode: values of modelled results (PQgetvalue, PQgetisnull, PQgetlength, a write's PQcmdTuples) as expressions of the fixture's cells (digits, or a double's text registered for strtod), and their release. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,33 +60,34 @@ static uint64_t pow10u(unsigned k)
     return p;
 }
 
-/* The decimal text p[0..len) of integer cell c as expressions (db_pq.c, "PQgetvalue"). */
-static void shadow_digits(pq_fix *fx, const db_val *c, char *p, int len)
+/* The digits of an integer cell (db_pq.c, "PQgetvalue") or of a write's row count (PQcmdTuples). */
+bool db_pq_shadow_digits(expr *v, expr *null, char *p, int len)
 {
     expr_ctx *cx = rt_cx();
-    int64_t v = (int64_t)c->v->value;
+    int64_t cv = (int64_t)v->value;
     char want[32];
-    int n = snprintf(want, sizeof want, "%lld", (long long)v);
-    if ((c->null->value & 1) || n != len || memcmp(want, p, (size_t)len))
-        return; /* the server wrote another text: concrete */
-    bool neg = v < 0;
+    int n = snprintf(want, sizeof want, "%lld", (long long)cv);
+    if ((null && (null->value & 1)) || len < 1 || n != len || memcmp(want, p, (size_t)len))
+        return false; /* the server wrote another text: concrete */
+    bool neg = cv < 0;
+    bool shadowed = false;
     unsigned digits = (unsigned)(len - neg);
     /* the magnitude: |v| has `digits` digits (and the cell is not NULL) */
     expr *lo, *hi;
     expr *cond;
     if (!neg) {
-        lo = expr_cmp(cx, PRED_SLE, expr_const(cx, digits == 1 ? 0 : pow10u(digits - 1), 64), c->v);
-        hi = digits >= 19 ? expr_const(cx, 1, 1) : expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, pow10u(digits) - 1, 64));
+        lo = expr_cmp(cx, PRED_SLE, expr_const(cx, digits == 1 ? 0 : pow10u(digits - 1), 64), v);
+        hi = digits >= 19 ? expr_const(cx, 1, 1) : expr_cmp(cx, PRED_SLE, v, expr_const(cx, pow10u(digits) - 1, 64));
     } else {
-        lo = digits >= 19
-                 ? expr_const(cx, 1, 1)
-                 : expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t) - (int64_t)(pow10u(digits) - 1), 64), c->v);
-        hi = expr_cmp(cx, PRED_SLE, c->v, expr_const(cx, (uint64_t) - (int64_t)pow10u(digits - 1), 64));
+        lo = digits >= 19 ? expr_const(cx, 1, 1)
+                          : expr_cmp(cx, PRED_SLE, expr_const(cx, (uint64_t) - (int64_t)(pow10u(digits) - 1), 64), v);
+        hi = expr_cmp(cx, PRED_SLE, v, expr_const(cx, (uint64_t) - (int64_t)pow10u(digits - 1), 64));
     }
-    cond = expr_and1(cx, expr_not(cx, c->null), expr_and1(cx, lo, hi));
-    if (!(cond->value & 1)) return;
+    cond = expr_and1(cx, lo, hi);
+    if (null) cond = expr_and1(cx, expr_not(cx, null), cond);
+    if (!(cond->value & 1)) return false;
     if (rt_norm(cond)) rt_trace_event(BK_CONCRETIZE, 0, 1, cond, CONC_EXTERNAL_CALL);
-    expr *a = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), c->v) : c->v;
+    expr *a = neg ? expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), v) : v;
     /* under that condition |v| < 10^digits: the division chain in the narrowest width that
      * holds it (much cheaper for the solver than 64-bit division) */
     unsigned w = digits <= 4 ? 16 : digits <= 9 ? 32 : 64;
@@ -97,9 +98,10 @@ static void shadow_digits(pq_fix *fx, const db_val *c, char *p, int len)
         expr *b = rt_norm(expr_resize(cx, expr_binary(cx, EXPR_ADD, d, expr_const(cx, '0', w)), 8));
         if (b && b->value == (uint8_t)p[neg + i]) {
             rt_shadow_put((uintptr_t)(p + neg + i), &b, 1);
-            fx->shadowed = true;
+            shadowed = true;
         }
     }
+    return shadowed;
 }
 
 char *db_pq_getvalue(const PGresult *res, int row, int col)
@@ -134,7 +136,7 @@ char *db_pq_getvalue(const PGresult *res, int row, int col)
     }
     db_pg_kind k = col_kind(fx, col);
     if (k == DB_PG_INT8 || k == DB_PG_INT4 || k == DB_PG_INT2) {
-        shadow_digits(fx, c, p, len);
+        if (db_pq_shadow_digits(c->v, c->null, p, len)) fx->shadowed = true;
         /* and the whole text, for atoi/strtol (rt_textval.c) */
         if (!(c->null->value & 1)) rt_text_value_put(p, (size_t)len, c->v, 1);
     } else if (k == DB_PG_BOOL && len == 1 && !(c->null->value & 1)) { /* 't' or 'f' */
@@ -176,6 +178,21 @@ int db_pq_getlength(const PGresult *res, int row, int col)
     return v;
 }
 
+char *db_pq_cmd_tuples(PGresult *res)
+{
+    char *p = PQcmdTuples(res);
+    __sym_ret = NULL;
+    pq_fix *fx = db_pq_find_fix(res);
+    if (!p || !fx || !fx->tuples || rt.trace_full) return p;
+    int len = (int)strlen(p);
+    /* the digits for strcmp and friends, the whole text for atoi/strtol (rt_textval.c) */
+    if (db_pq_shadow_digits(fx->tuples, NULL, p, len)) {
+        rt_text_value_put(p, (size_t)len, fx->tuples, 1);
+        fx->tuples_text = p;
+    }
+    return p;
+}
+
 int db_pq_nfields(const PGresult *res)
 {
     __sym_ret = NULL;
@@ -197,6 +214,10 @@ void db_pq_clear(PGresult *res)
                         rt_shadow_clear((uintptr_t)PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
                         rt_text_value_clear(PQgetvalue(res, row, col), (size_t)PQgetlength(res, row, col) + 1);
                     }
+            if (fx->tuples_text) { /* the PQcmdTuples text lives in the PGresult */
+                rt_shadow_clear((uintptr_t)fx->tuples_text, strlen(fx->tuples_text) + 1);
+                rt_text_value_clear(fx->tuples_text, strlen(fx->tuples_text) + 1);
+            }
             qstate *s = &fx->qs;
             db_query_free(s->q);
             free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals),

@@ -126,6 +126,14 @@ int sym_PQgetlength(const PGresult *res, int row, int col)
     }
 }
 
+/* The row count of a statement's result: symbolic after an understood write in fixture mode. */
+char *sym_PQcmdTuples(PGresult *res)
+{
+    if (mode() == RT_DB_FIXTURE) return db_pq_cmd_tuples(res);
+    __sym_ret = NULL;
+    return PQcmdTuples(res);
+}
+
 void sym_PQclear(PGresult *res)
 {
     __sym_ret = NULL;

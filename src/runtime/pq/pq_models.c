@@ -37,6 +37,7 @@ STUB(char *, PQgetvalue, (const PGresult *res, int row, int col), (res, row, col
 STUB(int, PQgetisnull, (const PGresult *res, int row, int col), (res, row, col))
 STUB(int, PQnfields, (const PGresult *res), (res))
 STUB(int, PQgetlength, (const PGresult *res, int row, int col), (res, row, col))
+STUB(char *, PQcmdTuples, (PGresult * res), (res))
 STUB_VOID(PQclear, (PGresult * res), (res))
 STUB(ConnStatusType, PQstatus, (const PGconn *conn), (conn))
 STUB(ExecStatusType, PQresultStatus, (const PGresult *res), (res))

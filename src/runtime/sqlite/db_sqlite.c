@@ -366,10 +366,10 @@ static int step(sqlite3_stmt *st, qstate *s)
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
+        db_rt.changes = NULL; /* set again for a tracked INSERT ... SELECT, an understood UPDATE/DELETE */
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0)
             db_rt_track_insert_sqlite(s, sqlite3_changes(s->db), sqlite3_last_insert_rowid(s->db));
         s->symbolic = false;
-        db_rt.changes = NULL; /* set again by apply_dml for an understood UPDATE/DELETE */
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0, foreign_keys_on(s->db)))
             db_rt.dirty[s->q->table] = true;
@@ -586,8 +586,9 @@ int db_sqlite3_column_type(sqlite3_stmt *st, int i)
     return t;
 }
 
-/* sqlite3_changes after an understood UPDATE or DELETE: the number of rows it hit, as an
- * expression (checked against SQLite's count); otherwise concrete. */
+/* sqlite3_changes after an understood UPDATE or DELETE (or a tracked INSERT ... SELECT): the
+ * number of rows it hit (inserted), as an expression (checked against SQLite's count); otherwise
+ * concrete. */
 int db_sqlite3_changes(sqlite3 *db)
 {
     int n = sqlite3_changes(db);

@@ -1,7 +1,8 @@
-/* pg_write.c: fixture mode on PostgreSQL with the program's own writes: tracked INSERTs (of two rows; of an input value read back by a query), a DELETE whose effect a COUNT(*) sees. */
+/* pg_write.c: fixture mode on PostgreSQL with the program's own writes: tracked INSERTs (of two rows; of an input value read back by a query), an UPDATE and a DELETE whose row counts (PQcmdTuples) the program tests, the DELETE's effect seen by a COUNT(*). */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sympath.h"
 
 int main(void)
@@ -19,7 +20,16 @@ int main(void)
     if (PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == 71)
         printf("the inserted order has 71\n");
     PQclear(r);
-    PQclear(PQexec(conn, "DELETE FROM orders WHERE qty < 10"));
+    r = PQexec(conn, "UPDATE customers SET name = 'vip' WHERE id < 100");
+    if (strcmp(PQcmdTuples(r), "0") != 0)
+        printf("some customers are vip\n");
+    PQclear(r);
+    r = PQexec(conn, "DELETE FROM orders WHERE qty < 10");
+    if (strcmp(PQcmdTuples(r), "0") == 0)
+        printf("nothing deleted\n");
+    else if (atoi(PQcmdTuples(r)) > 1)
+        printf("several orders deleted\n");
+    PQclear(r);
     r = PQexec(conn, "SELECT count(*) FROM orders");
     if (PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == 0)
         printf("no order left\n");
