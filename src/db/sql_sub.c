@@ -1,4 +1,4 @@
-/* sql_sub.c: subqueries of a WHERE clause (EXISTS, IN (SELECT ...), scalar COUNT/SUM/MIN/MAX) as db_sexpr nodes over sub items. */
+/* sql_sub.c: subqueries of a WHERE clause (EXISTS, IN (SELECT ...), scalar COUNT/SUM/MIN/MAX/AVG) as db_sexpr nodes over sub items. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,8 @@
  * the fixture's slots of that table, enumerated by the translation) with an optional WHERE
  * clause of the usual constructs, which may refer to the enclosing query's columns
  * (correlated). EXISTS ignores the result columns; IN needs one plain column of the sub
- * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX of a column of it.
+ * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX/AVG of a column of it
+ * (AVG: SUM / COUNT as a double, db_aggregate).
  * GROUP BY, LIMIT, joins and set operations inside a subquery are not understood.
  */
 
@@ -21,10 +22,10 @@ static int sub_aggregate(conv *c, int j, node *target, int *col)
     node *v = target->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? target->res_target->val : NULL;
     if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return 0;
     PgQuery__FuncCall *fc = v->func_call;
-    static const char *names[] = {"count", "sum", "min", "max"};
+    static const char *names[] = {"count", "sum", "min", "max", "avg"}; /* DB_AGG_COUNT .. DB_AGG_AVG */
     int agg = 0;
     if (fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING)
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (!strcasecmp(fc->funcname[0]->string->sval, names[i])) agg = DB_AGG_COUNT + i;
     if (!agg || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return 0;
     *col = -1;
@@ -102,7 +103,7 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
     else if (in && (col = sub_column(c, j, sel)) < 0)
         db_sql_unsupported(q, "IN subquery whose result is not one column of its table");
     else if (scalar && (sel->n_target_list != 1 || !(agg = sub_aggregate(c, j, sel->target_list[0], &col))))
-        db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX of a column");
+        db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column");
     else if ((e = db_sql_mk(exists ? DBX_EXISTS : in ? DBX_IN_SUB : DBX_SUBAGG, (in ? 1 : 0) + (where ? 1 : 0)))) {
         e->from = DB_MAX_FROM + j;
         e->column = col;

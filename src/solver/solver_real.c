@@ -50,9 +50,14 @@ typedef struct rctx {
     size_t nvars;
     Z3_ast *bounds; /* range constraints of the variables */
     size_t nbounds;
-    ptrmap floats; /* symbol nodes a floating-point operator reads (directly or through an ite) */
-    bool failed;   /* out of memory, Z3 failure, or a symbol read both ways */
-    bool lossy;    /* a NaN test or a -0.0 comparison was decided by the approximation alone */
+    ptrmap floats;          /* symbol nodes a floating-point operator reads (directly or through an ite) */
+    bool failed;            /* out of memory, Z3 failure, or a symbol read both ways */
+    bool unsupported;       /* the failure is an operator the approximation has no reading of */
+    const uint64_t *assign; /* the parent's values, by symbol index, [0..na) */
+    size_t na;
+    bool *pin;      /* symbols that keep the parent's values */
+    ptrmap pinned;  /* nodes whose symbols are pinned */
+    size_t nopaque; /* opaque nodes made or reused so far (grows whenever a translation involves one) */
 } rctx;
 
 static Z3_ast keep(rctx *c, Z3_ast a)
@@ -311,10 +316,7 @@ static Z3_ast tr_bool(rctx *c, const expr *e)
             m = M_REAL;
             /* but -0.0 has other bits than 0.0: a model's zero is +0.0, never -0.0 */
             uint64_t neg0 = 1ull << (e->kid[0]->width - 1);
-            if (is_const(e->kid[0], neg0) || is_const(e->kid[1], neg0)) {
-                c->lossy = true;
-                return keep(c, Z3_mk_false(z));
-            }
+            if (is_const(e->kid[0], neg0) || is_const(e->kid[1], neg0)) return keep(c, Z3_mk_false(z));
         }
         Z3_ast a = tr(c, e->kid[0], m), b = tr(c, e->kid[1], m);
         return a && b ? keep(c, Z3_mk_eq(z, a, b)) : NULL;
@@ -333,12 +335,12 @@ static Z3_ast tr_bool(rctx *c, const expr *e)
         if (e->op == EXPR_FOEQ) return keep(c, Z3_mk_eq(z, a, b));
         return keep(c, e->op == EXPR_FOLT ? Z3_mk_lt(z, a, b) : Z3_mk_le(z, a, b));
     }
-    case EXPR_FUNO: /* no NaN over the reals */ c->lossy = true; return keep(c, Z3_mk_false(z));
+    case EXPR_FUNO: return keep(c, Z3_mk_false(z)); /* no NaN over the reals */
     case EXPR_ITE: {
         Z3_ast k = tr(c, e->kid[0], M_BOOL), a = tr(c, e->kid[1], M_BOOL), b = tr(c, e->kid[2], M_BOOL);
         return k && a && b ? keep(c, Z3_mk_ite(z, k, a, b)) : NULL;
     }
-    default: c->failed = true; return NULL;
+    default: c->failed = c->unsupported = true; return NULL;
     }
 }
 
@@ -391,7 +393,7 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
     }
     default: break;
     }
-    c->failed = true; /* bit operations, division */
+    c->failed = c->unsupported = true; /* bit operations, division */
     return NULL;
 }
 
@@ -399,7 +401,7 @@ static Z3_ast tr_real(rctx *c, const expr *e)
 {
     Z3_context z = c->z;
     if (e->width != 32 && e->width != 64) {
-        c->failed = true;
+        c->failed = c->unsupported = true;
         return NULL;
     }
     uint64_t sign = 1ull << (e->width - 1);
@@ -463,8 +465,41 @@ static Z3_ast tr_real(rctx *c, const expr *e)
     }
     default: break;
     }
-    c->failed = true; /* sqrt, rounding to integral, fmod, a float assembled from bits */
+    c->failed = c->unsupported = true; /* sqrt, rounding to integral, fmod, a float assembled from bits */
     return NULL;
+}
+
+/* Mark the symbols below e in c->pin: they keep the parent's values. */
+static void pin_under(rctx *c, const expr *e)
+{
+    if (c->failed || ptrmap_get(&c->pinned, e)) return;
+    if (c->pinned.n >= MAX_NODES || ptrmap_put(&c->pinned, e, NULL, NULL)) {
+        c->failed = true;
+        return;
+    }
+    if (e->op == EXPR_SYMBOL && e->aux < c->na) c->pin[e->aux] = true;
+    for (unsigned k = 0; k < e->nkids; k++) pin_under(c, e->kid[k]);
+}
+
+/* A node the approximation cannot read (a bit operation, sqrt, a float assembled from bytes):
+ * its value in the parent run, in mode m, with the symbols below it pinned to the parent's
+ * values, so that the value stays right. NULL (c->failed) for a non-finite float. */
+static Z3_ast opaque(rctx *c, const expr *e, enum mode m)
+{
+    if (e->depth > MAX_DEPTH) {
+        c->failed = true;
+        return NULL;
+    }
+    uint64_t v = expr_eval(e, c->assign, c->na);
+    pin_under(c, e);
+    if (c->failed) return NULL;
+    c->nopaque++;
+    switch (m) {
+    case M_BOOL: return keep(c, v & 1 ? Z3_mk_true(c->z) : Z3_mk_false(c->z));
+    case M_SIGNED: return int_numeral(c, v, e->width, e->width > 1);
+    case M_UNSIGNED: return int_numeral(c, v, e->width, false);
+    default: return real_numeral(c, expr_fp_value(v, e->width));
+    }
 }
 
 /* Node e read in mode m, memoised per (node, mode); NULL (and c->failed) when not expressible. */
@@ -473,7 +508,11 @@ static Z3_ast tr(rctx *c, const expr *e, enum mode m)
     if (c->failed) return NULL;
     const void *key = (const void *)((uintptr_t)e | (uintptr_t)m);
     ptrmap_ent *hit = ptrmap_get(&c->memo, key);
-    if (hit) return hit->a;
+    if (hit) {
+        if (hit->b) c->nopaque++; /* the term holds an opaque value */
+        return hit->a;
+    }
+    size_t opaque_before = c->nopaque;
     if (++c->nmemo > MAX_NODES) {
         c->failed = true;
         return NULL;
@@ -485,7 +524,12 @@ static Z3_ast tr(rctx *c, const expr *e, enum mode m)
     case M_UNSIGNED: r = tr_int(c, e, false); break;
     default: r = tr_real(c, e); break;
     }
-    if (!r || ptrmap_put(&c->memo, key, (void *)r, NULL)) {
+    if (!r && c->failed && c->unsupported && (m != M_REAL || e->width == 32 || e->width == 64) &&
+        (m != M_BOOL || e->width == 1)) {
+        c->failed = c->unsupported = false;
+        r = opaque(c, e, m);
+    }
+    if (!r || ptrmap_put(&c->memo, key, (void *)r, c->nopaque != opaque_before ? (void *)c : NULL)) {
         c->failed = true;
         return NULL;
     }
@@ -526,6 +570,17 @@ static void pin_symbols(solver *s, const expr *e, bool *pin, size_t na)
         uint32_t x = s->pool[ss.off + k];
         if (x < na) pin[x] = true;
     }
+}
+
+/* Is the target, under its NOTs, a NaN test or an equality with -0.0: a question the
+ * approximation answers by its own assumption (no NaN, no -0.0), not by the query? */
+static bool about_nan(const expr *t)
+{
+    while (t->op == EXPR_NOT && t->width == 1) t = t->kid[0];
+    if (t->op == EXPR_FUNO) return true;
+    if (t->op != EXPR_EQ || (t->kid[0]->width != 32 && t->kid[0]->width != 64)) return false;
+    uint64_t neg0 = 1ull << (t->kid[0]->width - 1);
+    return is_const(t->kid[0], neg0) || is_const(t->kid[1], neg0);
 }
 
 /* Assert part under the tracker "t<k>" (k = its index in parts), kept in trk[k]. */
@@ -584,18 +639,24 @@ int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent,
     size_t *owner = malloc(maxparts * sizeof *owner);
     c.bounds = malloc(2 * MAX_VARS * sizeof *c.bounds);
     uint64_t *assign = calloc(na + 1, sizeof *assign);
-    bool *pin = calloc(na + 1, sizeof *pin);
+    bool *pin = calloc(na + 1, sizeof *pin), *opaque_part = NULL; /* opaque_part[i]: kept[i] holds an opaque value */
     int found = 0;
     Z3_solver zs = NULL;
     if (!parts || !trk || !owner || !c.bounds || !assign || !pin) goto out;
     if (parent_n) memcpy(assign, parent, parent_n * sizeof *assign);
     if (!find_floats(&c, s->kept, nkept)) goto out;
+    c.assign = assign;
+    c.na = na;
+    c.pin = pin;
+    if (!(opaque_part = calloc(nkept, sizeof *opaque_part))) goto out;
 
     /* the target must be expressible; a prefix constraint that is not is left out, its symbols pinned */
     size_t nparts = 0;
     for (size_t i = nkept; i-- > 0;) {
+        size_t opaque_before = c.nopaque;
         Z3_ast a = tr(&c, s->kept[i], M_BOOL);
-        if (i == nkept - 1 && c.lossy) goto out; /* a target about NaN or -0.0: nothing to learn here */
+        if (i == nkept - 1 && about_nan(s->kept[i])) goto out; /* nothing to learn here */
+        opaque_part[i] = c.nopaque != opaque_before;
         if (a) {
             owner[nparts] = i;
             parts[nparts++] = a;
@@ -634,6 +695,9 @@ int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent,
         if (!assert_tracked(&c, zs, parts[i], i, trk)) goto out;
     Z3_lbool zr = Z3_solver_check_assumptions(c.z, zs, (unsigned)nparts, trk);
     if (zr == Z3_L_FALSE) *ncore = read_core(&c, zs, trk, owner, nparts, core);
+    bool pinned_core = false;
+    for (size_t i = 0; i < *ncore; i++) pinned_core |= opaque_part[core[i]];
+    if (pinned_core) *ncore = 0; /* a pinned value may be what makes it UNSAT */
     if (zr != Z3_L_TRUE) goto out;
     Z3_model mdl = Z3_solver_get_model(c.z, zs);
     if (!mdl) goto out;
@@ -659,6 +723,8 @@ out:
     free(c.held);
     ptrmap_clear(&c.memo);
     ptrmap_clear(&c.floats);
+    ptrmap_clear(&c.pinned);
+    free(opaque_part);
     free(c.bounds);
     free(parts);
     free(trk);

@@ -16,10 +16,12 @@
  * expr_eval, so an answer is never wrong, only sometimes missing (the approximation
  * idea of UppSAT, Zeljic, Backeman, Wintersteiger and Ruemmer, 2018, without refinement).
  *
- * A prefix constraint the approximation cannot express (bit operations, a float built
- * from bytes, sqrt) is left out and its symbols keep their parent values; when the
- * target cannot be expressed, or tests NaN or -0.0, nothing is tried. Symbols of s->kept_syms[0..nsyms) take
- * parent[0..parent_n) (missing ones 0) unless the model sets them.
+ * A node the approximation cannot read (a bit operation, sqrt, a float assembled from bytes)
+ * becomes its value in the parent run, with the symbols below it pinned to the parent's
+ * values; a prefix constraint that cannot be translated even so (a symbol read both as a
+ * float and as an integer) is left out with all its symbols pinned. When the target tests
+ * NaN or -0.0, or cannot be translated, nothing is tried. Symbols of s->kept_syms[0..nsyms)
+ * take parent[0..parent_n) (missing ones 0) unless the model sets them.
  *
  * On success s->vals[i] holds the value of s->kept_syms[i] masked to its width and 1 is
  * returned; 0 otherwise (no floating-point operator, not expressible, Z3 unsat / unknown
@@ -28,7 +30,7 @@
  * When the approximation is UNSAT, its unsat core (indices into s->kept, each < nkept; at
  * most nkept of them, so core[] must hold nkept) is left in core[0..*ncore): a small
  * subset the caller can check bit-precisely, whose UNSAT makes the whole query UNSAT.
- * *ncore is 0 in every other case, and when the core involves a pinned symbol.
+ * *ncore is 0 in every other case, and when the core involves a pinned symbol or value.
  */
 int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent, size_t parent_n, size_t *core,
                   size_t *ncore);

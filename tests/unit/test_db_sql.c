@@ -198,7 +198,7 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b + 1 FROM t)",
                        "IN subquery whose result is not one column of its table");
     expect_unsupported(s, "SELECT a FROM t WHERE a > (SELECT b FROM t)",
-                       "scalar subquery that is not one COUNT/SUM/MIN/MAX of a column");
+                       "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column");
     /* subqueries: sub items after DB_MAX_FROM; inner names first, outer columns correlated */
     sql = "SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.b = x.a) AND a IN (SELECT b FROM t) "
           "AND (SELECT max(a) FROM t WHERE b = 2) > 3";
@@ -217,6 +217,12 @@ static void test_parse(void **state)
     assert_int_equal(q->where->kids[1]->column, 1);
     assert_int_equal(q->where->kids[2]->kids[0]->kind, DBX_SUBAGG);
     assert_int_equal(q->where->kids[2]->kids[0]->op, DB_AGG_MAX);
+    db_query_free(q);
+    sql = "SELECT COUNT(*) FROM t WHERE a > (SELECT AVG(a) FROM t) * 2";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(q->where->kids[1]->kids[0]->op, DB_AGG_AVG);
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
