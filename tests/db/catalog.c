@@ -44,6 +44,12 @@ int main(void)
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0)
         printf("valuable or two\n");
     sqlite3_finalize(st);
+    /* a scalar AVG subquery over REAL prices */
+    sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM products WHERE price > (SELECT AVG(price) FROM products) * 1.5", -1, &st,
+                       NULL);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0)
+        printf("one price well above the mean\n");
+    sqlite3_finalize(st);
     sqlite3_close(db);
     return 0;
 }
