@@ -288,6 +288,20 @@ static bool find_floats(rctx *c, const expr *const *cs, size_t n)
     return ok;
 }
 
+/* kid0 op kid1 (op one of + - * /, / over the reals only), both read in mode m. */
+static Z3_ast arith(rctx *c, char op, const expr *e, enum mode m)
+{
+    Z3_ast a = tr(c, e->kid[0], m), b = tr(c, e->kid[1], m);
+    if (!a || !b) return NULL;
+    Z3_ast args[2] = {a, b};
+    switch (op) {
+    case '+': return keep(c, Z3_mk_add(c->z, 2, args));
+    case '-': return keep(c, Z3_mk_sub(c->z, 2, args));
+    case '*': return keep(c, Z3_mk_mul(c->z, 2, args));
+    default: return keep(c, Z3_mk_div(c->z, a, b));
+    }
+}
+
 static Z3_ast tr_bool(rctx *c, const expr *e)
 {
     Z3_context z = c->z;
@@ -359,15 +373,9 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
         Z3_ast v = var_of(c, e, false);
         return sgn || e->width == 1 ? v : as_unsigned(c, v, e->width);
     }
-    case EXPR_ADD:
-    case EXPR_SUB:
-    case EXPR_MUL: {
-        Z3_ast a = tr(c, e->kid[0], m), b = tr(c, e->kid[1], m);
-        if (!a || !b) return NULL;
-        Z3_ast args[2] = {a, b};
-        if (e->op == EXPR_ADD) return keep(c, Z3_mk_add(z, 2, args));
-        return keep(c, e->op == EXPR_SUB ? Z3_mk_sub(z, 2, args) : Z3_mk_mul(z, 2, args));
-    }
+    case EXPR_ADD: return arith(c, '+', e, m);
+    case EXPR_SUB: return arith(c, '-', e, m);
+    case EXPR_MUL: return arith(c, '*', e, m);
     case EXPR_ZEXT: {
         Z3_ast a = tr(c, e->kid[0], e->kid[0]->width == 1 ? M_UNSIGNED : M_UNSIGNED);
         return a; /* the widened value is non-negative and fits: same reading both ways */
@@ -408,20 +416,10 @@ static Z3_ast tr_real(rctx *c, const expr *e)
     switch (e->op) {
     case EXPR_CONST: return real_numeral(c, expr_fp_value(e->value, e->width));
     case EXPR_SYMBOL: return var_of(c, e, true);
-    case EXPR_FADD:
-    case EXPR_FSUB:
-    case EXPR_FMUL:
-    case EXPR_FDIV: {
-        Z3_ast a = tr(c, e->kid[0], M_REAL), b = tr(c, e->kid[1], M_REAL);
-        if (!a || !b) return NULL;
-        Z3_ast args[2] = {a, b};
-        switch (e->op) {
-        case EXPR_FADD: return keep(c, Z3_mk_add(z, 2, args));
-        case EXPR_FSUB: return keep(c, Z3_mk_sub(z, 2, args));
-        case EXPR_FMUL: return keep(c, Z3_mk_mul(z, 2, args));
-        default: return keep(c, Z3_mk_div(z, a, b));
-        }
-    }
+    case EXPR_FADD: return arith(c, '+', e, M_REAL);
+    case EXPR_FSUB: return arith(c, '-', e, M_REAL);
+    case EXPR_FMUL: return arith(c, '*', e, M_REAL);
+    case EXPR_FDIV: return arith(c, '/', e, M_REAL);
     case EXPR_FMA: {
         Z3_ast a = tr(c, e->kid[0], M_REAL), b = tr(c, e->kid[1], M_REAL), d = tr(c, e->kid[2], M_REAL);
         if (!a || !b || !d) return NULL;
