@@ -69,7 +69,11 @@ static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
         c && PQstatus(c) == CONNECTION_OK
             ? PQexec(c, "CREATE DATABASE " SCRATCH_DB " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
             : NULL;
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+    /* another sympath run that created it at the same moment: 42P04 duplicate_database, or
+     * 23505 unique_violation when both CREATE DATABASEs passed the server's own check */
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    bool raced = state && (!strcmp(state, "42P04") || !strcmp(state, "23505"));
+    if (!r || (PQresultStatus(r) != PGRES_COMMAND_OK && !raced)) {
         *err = util_strf("the scratch database " SCRATCH_DB " does not exist and cannot be created (%s); "
                          "create it (CREATE DATABASE " SCRATCH_DB ") or name one where this role may create schemas "
                          "with --db-scratch CONNINFO",
@@ -80,7 +84,7 @@ static PGconn *open_scratch(PGconn *user, db_setup *d, FILE *notes, char **err)
     }
     PQclear(r);
     PQfinish(c);
-    fprintf(notes, "sympath: created the scratch database " SCRATCH_DB " on the server\n");
+    if (!raced) fprintf(notes, "sympath: created the scratch database " SCRATCH_DB " on the server\n");
     s = PQconnectdb(d->scratch_conninfo);
     if (s && PQstatus(s) == CONNECTION_OK) return s;
     *err = util_strf("cannot connect to the scratch database: %s", msg_of(s, NULL, m, sizeof m));
