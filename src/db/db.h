@@ -45,6 +45,7 @@ typedef struct db_column {
     bool fk_cascade;         /* that FOREIGN KEY is ON DELETE CASCADE */
     char *dflt;              /* DEFAULT expression as declared (PRAGMA table_info's dflt_value), NULL none */
     struct db_query *dflt_q; /* that default parsed (its value: dflt_q->insert_val[0]), NULL when not modelled */
+    unsigned text_need;      /* text: bytes the literals its CHECKs and DEFAULT name need (db_checks_load), 0 none */
 } db_column;
 
 /* A PRIMARY KEY or UNIQUE column set: the fixture's rows differ on it. */
@@ -166,10 +167,14 @@ typedef struct db_limits {
 #define DB_TEXT_MAX 64
 
 /* Bytes of column c's text cell: its date format's length for a date column (c->date,
- * whatever --db-text), else l->text. Meaningful for text columns only (db_column_is_text). */
+ * whatever --db-text), else l->text, or more when the column's CHECK constraints or DEFAULT
+ * name a longer text (c->text_need: `status IN ('pending', 'processing')` needs 10), at most
+ * DB_TEXT_MAX. Meaningful for text columns only (db_column_is_text). */
 static inline unsigned db_column_text_cap(const db_column *c, const db_limits *l)
 {
-    return c->date != DB_DATE_NONE ? db_date_len(c->date) : l->text;
+    if (c->date != DB_DATE_NONE) return db_date_len(c->date);
+    unsigned need = c->text_need < DB_TEXT_MAX ? c->text_need : DB_TEXT_MAX;
+    return need > l->text ? need : l->text;
 }
 
 /* Inputs one cell takes (see above). */
@@ -701,7 +706,11 @@ expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit);
  * translation; the parsed ones are kept in t->checks, the others too (q NULL) and named in
  * s->ignored by kind ("CHECK (...) of t: function foo()"). Also parses each column's DEFAULT
  * (c->dflt) as the value of a one-column INSERT; a default that is not a literal or arithmetic
- * on literals (CURRENT_TIMESTAMP, a function) is named in s->ignored. 0, or -1 out of memory.
+ * on literals (CURRENT_TIMESTAMP, a function) is named in s->ignored. Sets each text column's
+ * text_need: the longest text literal a modelled CHECK compares the column with (=, <>, <,
+ * IN, LIKE without its wildcards), the least length() a CHECK asks of it, the length of its
+ * DEFAULT text, n of a PostgreSQL char(n), so that its fixture cells can hold them. 0, or -1
+ * out of memory.
  */
 int db_checks_load(db_schema *s, int ti, const char *create_sql);
 /* A comment "/" "* sympath-pg-check: CHECK (...) *" "/" inside a CREATE TABLE carries a PostgreSQL

@@ -16,8 +16,8 @@ int main(void)
         const char *role = (const char *)sqlite3_column_text(st, 0);
         if (strcmp(role, "admin") == 0)
             printf("administrator\n");
-        else if (strcmp(role, "auditor") == 0)
-            printf("auditor\n");
+        else if (strcmp(role, "supervisor") == 0)
+            printf("supervisor\n");
         else
             printf("user\n");
         if (sqlite3_column_int(st, 1) > 40)

@@ -2,7 +2,7 @@
 CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 6),
-    role TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'admin', 'auditor')),
+    role TEXT NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'admin', 'supervisor')),
     quota INTEGER DEFAULT 10 CHECK (quota IS NULL OR quota * 2 <= 100)
 );
 CREATE TABLE items (

@@ -1,4 +1,5 @@
--- checks_fn.sql: checks.sql with a CHECK calling hex() (not modelled: the role is never 'auditor'), for tests/e2e/test_db_check.sh.
+-- checks_fn.sql: checks.sql's tables with roles user, admin and auditor, and a CHECK calling hex() (not modelled: the role is
+-- never 'auditor'), for tests/e2e/test_db_check.sh.
 CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 6),

@@ -9,7 +9,7 @@ mkdir -p "$W"
 fail() { echo "FAIL [db_check]: $*"; exit 1; }
 D="$SRC/tests/db"
 
-# --- every CHECK modelled: role IN (...), length() BETWEEN, IS NULL OR arithmetic, LIKE / NOT LIKE, lo <= hi
+# --- every CHECK modelled: role IN (...) with a role longer than --db-text, length() BETWEEN, IS NULL OR arithmetic, LIKE / NOT LIKE, lo <= hi
 out="$W/checks"
 "$SYMPATH" run "$D/checks.c" --db "$D/checks.sql" -o "$out" --budget 3s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/checks.err" || { cat "$W/checks.err"; fail "run checks exited with $?"; }
@@ -18,7 +18,7 @@ r="$out/report.json"
 # step after the INSERT failing too, not always within the budget)
 jq -e '.coverage.branches_covered >= .coverage.branches_total - 2' "$r" >/dev/null ||
     fail "checks: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 1-2"
-for line in 11 17 19 23 31 33 35 42; do  # open fails; admin; auditor; quota > 40; sold out; plenty; wide range; INSERT fails
+for line in 11 17 19 23 31 33 35 42; do  # open fails; admin; supervisor; quota > 40; sold out; plenty; wide range; INSERT fails
     jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
         fail "checks: branch at line $line not covered both ways"
 done
@@ -32,7 +32,8 @@ for f in "$out"/tests/test-*.sql; do  # SQLite checks every CHECK on load
     rm -f "$W/hand.db"
     sqlite3 "$W/hand.db" < "$D/checks.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks: $f does not load"
 done
-grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'auditor'" || fail "checks: no auditor row"
+# 'supervisor' is longer than --db-text's 8 bytes: the role's cells hold the longest text its CHECK names
+grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'supervisor'" || fail "checks: no supervisor row"
 grep -q "^-- injected fault: the program's database call number 1 " "$out"/tests/test-*.sql ||
     fail "checks: no test whose open fails (call number 1)"
 grep -h "INSERT INTO \"items\"" "$out"/tests/test-*.sql >/dev/null || fail "checks: no items row"
@@ -41,7 +42,7 @@ c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 grep -q "gcov branch coverage: $c" "$W/checks.replay" || { cat "$W/checks.replay"; fail "checks: gcov disagrees with $c"; }
 echo "ok [db_check]: CHECKs and DEFAULTs modelled: $c (all reachable), no fixture rejected, fixtures load, replay agrees"
 
-# --- a CHECK with a function (hex) that excludes 'auditor': named, its rejections counted, the rest covered
+# --- roles user, admin, auditor and a CHECK with a function (hex) that excludes 'auditor': named, its rejections counted, the rest covered
 out="$W/checks_fn"
 "$SYMPATH" run "$D/checks.c" --db "$D/checks_fn.sql" -o "$out" --budget 2s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "run checks_fn exited with $?"; }
@@ -54,7 +55,7 @@ jq -e '(.database.constraints_not_modelled | length) == 1 and
     fail "checks_fn: report.json database section: $(jq -c 'del(.database.queries) | .database' "$r")"
 grep -q "fixture rejected: CHECK constraint failed" "$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "checks_fn: no summary line"; }
 grep -q "could not build" "$W/checks_fn.err" && fail "checks_fn: runs could not build their database"
-# the auditor branch is unreachable now; the other role branches and the stock branches are still covered
+# the supervisor branch is unreachable (no such role), auditor rows are rejected; the other role branches and the stock branches are still covered
 jq -e '.coverage.branches_covered >= .coverage.branches_total - 4' "$r" >/dev/null ||
     fail "checks_fn: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 3-4"
 for f in "$out"/tests/test-*.sql; do

@@ -60,6 +60,31 @@ static void test_parse(void **state)
     db_schema_free(s);
 }
 
+/* Text cells are as long as the longest text a column's CHECKs or DEFAULT name (db_column.text_need),
+ * --db-text at least and DB_TEXT_MAX at most; other columns keep --db-text. */
+static void test_text_need(void **state)
+{
+    (void)state;
+    db_schema *s =
+        load("CREATE TABLE o (status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', "
+             "'processing', 'completed')),\n  code TEXT CHECK (code LIKE 'SKU-%-XYZ%' AND length(code) >= 12),"
+             "\n  note TEXT DEFAULT 'nothing to say', tag TEXT CHECK (length(tag) <= 30 AND tag <> 'x'),\n"
+             "  huge TEXT CHECK (length(huge) > 100), day DATE CHECK (day > '2024-01-01'))");
+    const db_table *t = &s->tables[0];
+    db_limits l = {2, 8};
+    assert_int_equal(t->cols[0].text_need, 10); /* 'processing' */
+    assert_int_equal(db_column_text_cap(&t->cols[0], &l), 10);
+    assert_int_equal(t->cols[1].text_need, 12);               /* length(code) >= 12; the pattern's 'SKU--XYZ' is 8 */
+    assert_int_equal(t->cols[2].text_need, 14);               /* the DEFAULT */
+    assert_int_equal(db_column_text_cap(&t->cols[3], &l), 8); /* an upper bound needs nothing */
+    assert_int_equal(t->cols[4].text_need, 101);
+    assert_int_equal(db_column_text_cap(&t->cols[4], &l), DB_TEXT_MAX);
+    assert_int_equal(db_column_text_cap(&t->cols[5], &l), 10); /* a DATE keeps its format's length */
+    l.text = 16;
+    assert_int_equal(db_column_text_cap(&t->cols[0], &l), 16);
+    db_schema_free(s);
+}
+
 /* Rows are random; each modelled CHECK alone must accept exactly the rows SQLite accepts
  * into a table with only that CHECK (NULL passes, as in SQL). */
 #define TB 4
@@ -304,6 +329,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),      cmocka_unit_test(test_against_sqlite), cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_odd_tables), cmocka_unit_test(test_overflow),       cmocka_unit_test(test_pg_spelling),
+        cmocka_unit_test(test_text_need),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
