@@ -237,6 +237,14 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     free(rs);
 }
 
+int unit_union_uniform(const ut_type *t)
+{
+    if (!t || t->kind != UT_UNION || !t->complete || t->nfields == 0) return 0;
+    for (size_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].bitfield || !t->fields[i].type || t->fields[i].type->size != t->size) return 0;
+    return 1;
+}
+
 /* Code making union t at lvalue obj an input named by the C expression name: its bytes are
  * symbolic, so that whichever member the unit reads is an input; the bytes a pointer member may
  * occupy stay zero (NULL, never a wild address). Needs no name for t (an anonymous union field). */
@@ -705,8 +713,9 @@ static void gen_driver(gen *g, const ut_func *f)
         sb_printf(b, "    sympu_rec(\"ret d %%a\\n\", (double)sympu_ret);\n");
         break;
     case UT_STRUCT:
+    case UT_UNION:
         if (fillable(r)) {
-            /* the returned struct is an object of its own ("r"), recorded after the call */
+            /* the returned struct or union is an object of its own ("r"), recorded after the call */
             char *rs = unqual(r);
             sb_printf(
                 b,

@@ -301,6 +301,11 @@ int unit_mock_out_param(const ut_type *t);
  * a type that is not a complete union. Pure (harness.c). */
 uint64_t unit_union_ptr_extent(const ut_type *t);
 
+/* Whether every byte of union type t is the value of whichever member was stored last: each
+ * member (at least one, no bit-field) is sizeof t bytes long. Then a union a function built
+ * and returned has no indeterminate bytes, and the test compares all of them. Pure (harness.c). */
+int unit_union_uniform(const ut_type *t);
+
 /* How a function-pointer stand-in's argument of type t is recorded and asserted (callbacks: the
  * count and arguments of the calls the unit makes, harness_callbacks.c): 'i' / 'u' a signed /
  * unsigned integer or bool, 'e' an enum, 's' a const char * (its text), 'p' another pointer;

@@ -208,6 +208,16 @@ static void test_union_ptr_extent(void **state)
     assert_int_equal(unit_union_ptr_extent(&u4), 0); /* incomplete: not built */
     assert_int_equal(unit_union_ptr_extent(&st), 0); /* not a union */
     assert_int_equal(unit_union_ptr_extent(NULL), 0);
+    /* unit_union_uniform: every member as long as the union */
+    ut_type dbl = {.kind = UT_FLOAT, .size = 8};
+    ut_field f5[] = {{"i", &lng, 0}, {"d", &dbl, 0}};
+    ut_type u5 = {.kind = UT_UNION, .size = 8, .complete = 1, .fields = f5, .nfields = 2};
+    assert_true(unit_union_uniform(&u5));
+    assert_false(unit_union_uniform(&u1)); /* long and char[16] in 16 bytes: the long is shorter */
+    u5.fields[1].bitfield = 1;
+    assert_false(unit_union_uniform(&u5)); /* a bit-field */
+    assert_false(unit_union_uniform(&st));
+    assert_false(unit_union_uniform(NULL));
 }
 
 /* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own

@@ -1,4 +1,4 @@
-/* tagged.c: a tagged-union value type (enum kind + union of long, double, char[8]) read by pointer and by value (sympath unit e2e). */
+/* tagged.c: a tagged-union value type (enum kind + union of long, double, char[8]) read by pointer and by value, and a union returned (sympath unit e2e). */
 #include <string.h>
 
 enum kind { K_INT, K_REAL, K_TEXT };
@@ -59,4 +59,24 @@ int value_flip(struct value *v)
     }
     v->u.i = ~v->u.i;
     return 0;
+}
+
+union bits {
+    unsigned long n;
+    double d;
+};
+
+/* The 64 bits of a number value (a union of members of one size: every byte is determinate). */
+union bits value_bits(const struct value *v)
+{
+    union bits b;
+    if (v == NULL || v->k == K_TEXT) {
+        b.n = 0;
+        return b;
+    }
+    if (v->k == K_REAL)
+        b.d = v->u.d;
+    else
+        b.n = (unsigned long)v->u.i;
+    return b;
 }
