@@ -424,12 +424,12 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;
     case UT_STRUCT:
+    case UT_UNION:
         if (r->complete)
             sb_printf(b, "    return *(%s *)(uintptr_t)mock();\n", r->spelling);
         else
             sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling);
         break;
-    case UT_UNION: sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", r->spelling); break;
     case UT_PTR: sb_printf(b, "    return (%s)(uintptr_t)mock();\n", r->spelling); break;
     default: sb_printf(b, "    return (%s)mock();\n", r->spelling); break;
     }

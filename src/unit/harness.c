@@ -198,7 +198,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     case UT_FLOAT: sb_printf(b, "    return 0; /* floating-point results are not symbolic */\n"); break;
     case UT_STRUCT:
     case UT_UNION:
-        if (!r->complete || r->kind == UT_UNION) {
+        if (!r->complete || !fillable(r)) {
             sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", rs);
             break;
         }

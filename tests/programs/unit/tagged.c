@@ -1,4 +1,4 @@
-/* tagged.c: a tagged-union value type (enum kind + union of long, double, char[8]) read by pointer and by value, and a union returned (sympath unit e2e). */
+/* tagged.c: a tagged-union value type (enum kind + union of long, double, char[8]) read by pointer and by value, a union returned and one a mock returns (sympath unit e2e). */
 #include <string.h>
 
 enum kind { K_INT, K_REAL, K_TEXT };
@@ -79,4 +79,15 @@ union bits value_bits(const struct value *v)
     else
         b.n = (unsigned long)v->u.i;
     return b;
+}
+
+/* A device register, defined by no file here: a mock whose union result is an input. */
+union bits reg_read(void);
+
+/* 1 when the register holds a real above 1.0. */
+int reg_high(void)
+{
+    union bits b = reg_read();
+    if (b.d > 1.0) return 1;
+    return 0;
 }
