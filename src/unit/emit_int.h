@@ -30,6 +30,11 @@ void free_names(names *n);
 int addr_of(strbuf *b, const names *n, const char *idtext);
 /* The C expression of a recorded value (as a character literal when as_char and printable); 0, or -1. */
 int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char);
+/* A union's recorded bytes (kind x: hex, two lowercase or uppercase digits per byte) as a C
+ * expression of their array, `((const unsigned char[N]){0x01, 0x00})`, appended to b (the
+ * parentheses keep its commas out of a macro's arguments). Returns the byte count N, 0 when
+ * every byte is zero (nothing appended), -1 when hex is empty, of odd length or not hex. */
+int emit_union_bytes(strbuf *b, const char *hex);
 /* Whether ctype is an 8-bit character type (char, uint8_t, ...). */
 int is_chartype(const unit_info *u, const char *ctype);
 /* The declaration of object index k with its initialiser, pointers to objects not declared yet set

@@ -190,6 +190,28 @@ int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char)
     }
 }
 
+int emit_union_bytes(strbuf *b, const char *hex)
+{
+    size_t l = hex ? strlen(hex) : 0;
+    if (l == 0 || l % 2 || strspn(hex, "0123456789abcdefABCDEF") != l) return -1;
+    if (strspn(hex, "0") == l) return 0;
+    sb_printf(b, "((const unsigned char[%zu]){", l / 2);
+    for (size_t i = 0; i < l; i += 2) sb_printf(b, "%s0x%c%c", i ? ", " : "", hex[i], hex[i + 1]);
+    sb_puts(b, "})");
+    return (int)(l / 2);
+}
+
+/* A union's recorded bytes v (kind x) given to lvalue lv after the declarations: one memcpy (its
+ * initialiser left it zero); nothing when they are zero. 0, or -1 when v is malformed. */
+static int union_fix(strbuf *fix, const char *lv, const ur_value *v)
+{
+    strbuf x = STRBUF_INIT;
+    int n = emit_union_bytes(&x, v->text);
+    if (n > 0) sb_printf(fix, "    memcpy(&%s, %s, sizeof %s);\n", lv, x.s, lv);
+    sb_free(&x);
+    return n < 0 ? -1 : 0;
+}
+
 /* Elements of 8-bit character types (char, uint8_t, ...) are written as character literals
  * when printable. */
 int is_chartype(const unit_info *u, const char *ctype)
@@ -222,6 +244,14 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id) continue;
+        if (e->pre.kind == 'x') { /* a union: its bytes copied in after the declarations */
+            char lb[512];
+            if (union_fix(fix, lvalue(n, k, e->suffix, lb, sizeof lb), &e->pre) != 0) {
+                sb_free(&init);
+                return -1;
+            }
+            continue;
+        }
         strbuf val = STRBUF_INIT;
         if (value_expr(&val, n, &e->pre, chr) != 0) {
             sb_free(&val);
@@ -368,6 +398,15 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
         for (size_t j = 0; j < r->nentries; j++) {
             const ur_entry *e = &r->entries[j];
             if (e->obj != o->id) continue;
+            if (e->pre.kind == 'x') {
+                char lb[512];
+                snprintf(lb, sizeof lb, "%s%s", nm, e->suffix);
+                strbuf z = STRBUF_INIT; /* zero bytes: a memset, the run started with them */
+                if (emit_union_bytes(&z, e->pre.text) == 0) sb_printf(fix, "    memset(&%s, 0, sizeof %s);\n", lb, lb);
+                sb_free(&z);
+                union_fix(fix, lb, &e->pre);
+                continue;
+            }
             strbuf val = STRBUF_INIT;
             if (value_expr(&val, n, &e->pre, 0) == 0) sb_printf(fix, "    %s%s = %s;\n", nm, e->suffix, val.s);
             sb_free(&val);
@@ -408,6 +447,14 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id) continue;
+        if (e->pre.kind == 'x') { /* a union: its bytes copied in after the declarations */
+            char lb[512];
+            if (union_fix(fix, lvalue(n, k, e->suffix, lb, sizeof lb), &e->pre) != 0) {
+                sb_free(&init);
+                return -1;
+            }
+            continue;
+        }
         strbuf val = STRBUF_INIT;
         int later = 0;
         if (e->pre.kind == 'p') {

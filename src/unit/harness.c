@@ -48,6 +48,36 @@ static char *unqual(const ut_type *t)
 
 static int stub_ok(const ut_type *f) { return f && f->kind == UT_FUNC && !f->variadic; }
 
+/* Whether a value of type t holds a pointer anywhere (depth-bounded: a pointer stops the walk). */
+static int has_pointer(const ut_type *t, int depth)
+{
+    if (!t || depth > 16) return 0;
+    switch (t->kind) {
+    case UT_PTR: return 1;
+    case UT_ARRAY: return has_pointer(t->pointee, depth + 1);
+    case UT_STRUCT:
+    case UT_UNION:
+        for (size_t i = 0; i < t->nfields; i++)
+            if (has_pointer(t->fields[i].type, depth + 1)) return 1;
+        return 0;
+    default: return 0;
+    }
+}
+
+uint64_t unit_union_ptr_extent(const ut_type *t)
+{
+    if (!t || t->kind != UT_UNION || !t->complete) return 0;
+    uint64_t k = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const ut_type *f = t->fields[i].type;
+        if (!has_pointer(f, 0)) continue;
+        /* a member of unknown size (a flexible array of pointers): the whole union */
+        uint64_t sz = f->size ? f->size : t->size;
+        if (sz > k) k = sz;
+    }
+    return k < t->size ? k : t->size;
+}
+
 /* An object of this type can be allocated and filled. */
 static int fillable(const ut_type *t)
 {
@@ -168,7 +198,7 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     case UT_FLOAT: sb_printf(b, "    return 0; /* floating-point results are not symbolic */\n"); break;
     case UT_STRUCT:
     case UT_UNION:
-        if (!r->complete || r->kind == UT_UNION) {
+        if (!r->complete || !fillable(r)) {
             sb_printf(b, "    %s r;\n    memset(&r, 0, sizeof r);\n    return r;\n", rs);
             break;
         }
@@ -207,6 +237,42 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
     free(rs);
 }
 
+int unit_union_uniform(const ut_type *t)
+{
+    if (!t || t->kind != UT_UNION || !t->complete || t->nfields == 0) return 0;
+    for (size_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].bitfield || !t->fields[i].type || t->fields[i].type->size != t->size) return 0;
+    return 1;
+}
+
+/* Code making union t at lvalue obj an input named by the C expression name: its bytes are
+ * symbolic, so that whichever member the unit reads is an input; the bytes a pointer member may
+ * occupy stay zero (NULL, never a wild address). Needs no name for t (an anonymous union field). */
+static void union_fill(strbuf *b, const ut_type *t, const char *obj, const char *name, const char *ind)
+{
+    uint64_t k = unit_union_ptr_extent(t);
+    sb_printf(b, "%smemset(&%s, 0, sizeof %s);\n", ind, obj, obj);
+    if (k == 0)
+        sb_printf(b, "%ssym_bytes(&%s, sizeof %s, %s);\n", ind, obj, obj, name);
+    else if (k < t->size)
+        sb_printf(b, "%ssym_bytes((unsigned char *)&%s + %llu, sizeof %s - %llu, %s); /* past its pointers */\n", ind,
+                  obj, (unsigned long long)k, obj, (unsigned long long)k, name);
+    else
+        sb_printf(b, "%s/* every byte may be a pointer's: zero */\n", ind);
+}
+
+/* Code recording union t at lvalue obj under the access path in C expression lv: its bytes; a
+ * union that may hold a pointer only before the call (after it, a pointer the unit stored there
+ * is an address that differs from run to run). */
+static void union_dump(strbuf *b, const ut_type *t, const char *obj, const char *lv, const char *ind)
+{
+    uint64_t k = unit_union_ptr_extent(t);
+    if (k == 0)
+        sb_printf(b, "%ssympu_px(phase, id, %s, &%s, sizeof %s);\n", ind, lv, obj, obj);
+    else if (k < t->size)
+        sb_printf(b, "%sif (!strcmp(phase, \"pre\")) sympu_px(phase, id, %s, &%s, sizeof %s);\n", ind, lv, obj, obj);
+}
+
 static void gen_fill(gen *g, const ut_type *t)
 {
     strbuf *b = &g->out;
@@ -242,14 +308,18 @@ static void gen_fill(gen *g, const ut_type *t)
     case UT_FLOAT: /* float and double symbolic; long double a double input, extended */
         sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->size == 4 ? "sym_float" : "sym_double");
         break;
-    case UT_UNION: sb_printf(b, "    memset(o, 0, sizeof *o); /* unions are not built (zero) */\n"); break;
+    case UT_UNION: union_fill(b, t, "*o", "name", "    "); break;
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
             if (!*f->name) continue;
-            if (!fillable(f->type)) continue;
+            if (!fillable(f->type) && !(f->type->kind == UT_UNION && f->type->complete)) continue;
             sb_printf(b, "    {\n        char nm[256];\n        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", f->name);
-            if (f->bitfield) {
+            if (f->type->kind == UT_UNION) { /* inline: its type may have no name */
+                char ob[300];
+                snprintf(ob, sizeof ob, "o->%s", f->name);
+                union_fill(b, f->type, ob, "nm", "        ");
+            } else if (f->bitfield) {
                 char *fs = unqual(f->type);
                 sb_printf(b, "        %s tmp;\n        sympu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
                           f->type->id, f->name);
@@ -398,9 +468,13 @@ static void gen_dump(gen *g, const ut_type *t)
     case UT_STRUCT:
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
-            if (!*f->name || !fillable(f->type) || f->type->kind == UT_UNION) continue;
+            if (!*f->name || (!fillable(f->type) && !(f->type->kind == UT_UNION && f->type->complete))) continue;
             sb_printf(b, "    {\n        char l[256];\n        snprintf(l, sizeof l, \"%%s.%s\", lv);\n", f->name);
-            if (f->bitfield) {
+            if (f->type->kind == UT_UNION) { /* inline: its type may have no name */
+                char ob[300];
+                snprintf(ob, sizeof ob, "o->%s", f->name);
+                union_dump(b, f->type, ob, "l", "        ");
+            } else if (f->bitfield) {
                 char *fs = unqual(f->type);
                 sb_printf(b, "        %s tmp = o->%s;\n        sympu_dump_%d(&tmp, l, phase, id);\n", fs, f->name,
                           f->type->id);
@@ -411,8 +485,8 @@ static void gen_dump(gen *g, const ut_type *t)
             sb_printf(b, "    }\n");
         }
         break;
+    case UT_UNION: union_dump(b, t, "*o", "lv", "    "); break;
     case UT_ARRAY:
-        if (t->pointee->kind == UT_UNION) break;
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char l[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(l, sizeof l, \"%%s[%%zu]\", lv, i);\n");
         sb_printf(b, "        sympu_dump_%d((const void *)&(*o)[i], l, phase, id);\n    }\n", t->pointee->id);
@@ -577,8 +651,8 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
             if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);
-            if (t->kind == UT_UNION)
-                sb_printf(&g->warn, "%s: parameter %s (%s) is not symbolic: fixed to zero\n", f->name, p->name,
+            if (t->kind == UT_UNION && unit_union_ptr_extent(t) == t->size)
+                sb_printf(&g->warn, "%s: parameter %s (%s) holds pointers only: fixed to zero\n", f->name, p->name,
                           t->spelling);
         } else {
             char *d = unit_declarator(ts, vn);
@@ -639,8 +713,9 @@ static void gen_driver(gen *g, const ut_func *f)
         sb_printf(b, "    sympu_rec(\"ret d %%a\\n\", (double)sympu_ret);\n");
         break;
     case UT_STRUCT:
+    case UT_UNION:
         if (fillable(r)) {
-            /* the returned struct is an object of its own ("r"), recorded after the call */
+            /* the returned struct or union is an object of its own ("r"), recorded after the call */
             char *rs = unqual(r);
             sb_printf(
                 b,

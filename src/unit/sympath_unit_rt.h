@@ -410,6 +410,16 @@ static void sympu_dump_byte(const void *o, const char *lv, const char *phase, in
 {
     sympu_pu(phase, id, lv, *(const unsigned char *)o);
 }
+/* a union's bytes (n of them at o), in hexadecimal: "PHASE ID LV x 01ff..." (a union of more than
+ * 512 bytes is not recorded) */
+static void sympu_px(const char *phase, int id, const char *lv, const void *o, size_t n)
+{
+    char hex[2 * 512 + 1];
+    if (n > 512) return;
+    for (size_t i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)o)[i]);
+    hex[2 * n] = 0;
+    sympu_rec("%s %d %s x %s\n", phase, id, *lv ? lv : "-", hex);
+}
 /* The body of a C string literal for s (at most max bytes before its NUL) in lit (cap bytes:
  * 6 per byte and 1 are enough): \n \t \\ \" \? escaped, other unprintable bytes as \xNN, a
  * literal split ("") after \xNN when a hex digit follows. Returns 0, or -1 when s is longer. */
@@ -712,6 +722,7 @@ static void sympu_pf(const char *phase, int id, const char *lv, const void *p)
 #define sympu_pd(...) ((void)0)
 #define sympu_pp(...) ((void)0)
 #define sympu_pf(...) ((void)0)
+#define sympu_px(...) ((void)0)
 #define sympu_ret_str(...) ((void)0)
 static void sympu_dump_byte(const void *o, const char *lv, const char *phase, int id)
 {

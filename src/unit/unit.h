@@ -293,6 +293,19 @@ int unit_length_within(const ut_func *f, size_t i);
  * could know). */
 int unit_mock_out_param(const ut_type *t);
 
+/* Bytes at the start of union type t that a pointer may occupy: the size of its largest member
+ * holding a pointer anywhere (a pointer, a function pointer, an array or struct or union with
+ * one; every member of a union starts at offset 0). The harness makes the union's bytes from
+ * there to sizeof symbolic and keeps these zero (a pointer member reads NULL, never a wild
+ * address). 0 for a union without pointers; t->size when every byte may be a pointer's; 0 for
+ * a type that is not a complete union. Pure (harness.c). */
+uint64_t unit_union_ptr_extent(const ut_type *t);
+
+/* Whether every byte of union type t is the value of whichever member was stored last: each
+ * member (at least one, no bit-field) is sizeof t bytes long. Then a union a function built
+ * and returned has no indeterminate bytes, and the test compares all of them. Pure (harness.c). */
+int unit_union_uniform(const ut_type *t);
+
 /* How a function-pointer stand-in's argument of type t is recorded and asserted (callbacks: the
  * count and arguments of the calls the unit makes, harness_callbacks.c): 'i' / 'u' a signed /
  * unsigned integer or bool, 'e' an enum, 's' a const char * (its text), 'p' another pointer;
@@ -372,10 +385,11 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
- * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded.
+ * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded,
+ * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them).
  */
 typedef struct ur_value {
-    char kind;  /* i u e p f v */
+    char kind;  /* i u e p f v d s q a x (above) */
     char *text; /* as recorded */
 } ur_value;
 

@@ -24,7 +24,9 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    return 1;\n"
                               "}\n"
                               "struct tok { enum mode k; char name[6]; char *text; struct tok *next; };\n"
-                              "struct tok *mk(const char *s) { (void)s; return NULL; }\n";
+                              "struct tok *mk(const char *s) { (void)s; return NULL; }\n"
+                              "struct val { int k; union { long i; char s[8]; } u; };\n"
+                              "int vf(struct val *v) { v->u.i = 1; return v->k; }\n";
 
 static unit_info u;
 static char path[64];
@@ -346,6 +348,38 @@ static void test_text_and_fallback(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
+ * asserted with assert_memory_equal when the call changed them. */
+static void test_union_bytes(void **state)
+{
+    (void)state;
+    strbuf sb = STRBUF_INIT;
+    assert_int_equal(emit_union_bytes(&sb, "01ff00"), 3);
+    assert_string_equal(sb.s, "((const unsigned char[3]){0x01, 0xff, 0x00})");
+    sb_free(&sb);
+    assert_int_equal(emit_union_bytes(&sb, "0000"), 0);
+    assert_null(sb.s);
+    assert_int_equal(emit_union_bytes(&sb, "0"), -1);
+    assert_int_equal(emit_union_bytes(&sb, "zz"), -1);
+    assert_int_equal(emit_union_bytes(&sb, ""), -1);
+    assert_int_equal(emit_union_bytes(&sb, NULL), -1);
+    sb_free(&sb);
+    const char *rec = "obj 1 p 1 v struct val *\nobj 2 - 1 v struct val\n"
+                      "pre 1 - p 2\npre 2 .k i 3\npre 2 .u x 0700000000000000\n"
+                      "call\nret i 3\npost 2 .k i 3\npost 2 .u x 0100000000000000\ndone\n";
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "struct val v_obj = { .k = 3 };"));
+    assert_non_null(strstr(b, "memcpy(&v_obj.u, ((const unsigned char[8]){0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, "
+                              "0x00}), sizeof v_obj.u);"));
+    assert_non_null(strstr(b, "assert_memory_equal(&v_obj.u, ((const unsigned char[8]){0x01, 0x00, 0x00, 0x00, 0x00, "
+                              "0x00, 0x00, 0x00}), sizeof v_obj.u);"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 static void test_file(void **state)
 {
     (void)state;
@@ -374,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_body_heap),
         cmocka_unit_test(test_body_walk),
         cmocka_unit_test(test_text_and_fallback),
+        cmocka_unit_test(test_union_bytes),
         cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -31,7 +31,10 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "    return (int)k;\n"
                               "}\n"
                               "int dec(unsigned char *out) { out[0] = 1; return out[3]; }\n"
-                              "int enc(int v, char *out) { out[0] = (char)v; out[1] = 0; return 1; }\n";
+                              "int enc(int v, char *out) { out[0] = (char)v; out[1] = 0; return 1; }\n"
+                              "union num { long i; double d; char s[8]; };\n"
+                              "struct val { int k; union num u; union { int n; const char *p; char b[16]; } r; };\n"
+                              "int uf(struct val *v, union num x) { return v && v->u.i == x.i && v->r.b[9]; }\n";
 
 static unit_info u;
 static char path[64];
@@ -49,10 +52,10 @@ static int setup(void **state)
     const char *p = path;
     if (unit_parse(&p, 1, NULL, &u, &err) != 0) return -1;
     const ut_func *t[] = {unit_find_def(&u, "f"), unit_find_def(&u, "fill"), unit_find_def(&u, "dec"),
-                          unit_find_def(&u, "enc")};
+                          unit_find_def(&u, "enc"), unit_find_def(&u, "uf")};
     unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
-    harness = unit_harness(&u, t, 4, &o, &warnings, &err);
+    harness = unit_harness(&u, t, 5, &o, &warnings, &err);
     free(warnings);
     return harness ? 0 : -1;
 }
@@ -164,6 +167,59 @@ static void test_compiles(void **state)
     unlink(hpath);
 }
 
+/* Unions are inputs: a union parameter's and a union field's bytes are symbolic (an anonymous
+ * union's inline), past the bytes a pointer member may occupy; recorded as bytes, a union that
+ * may hold a pointer only before the call. */
+static void test_unions(void **state)
+{
+    (void)state;
+    assert_non_null(strstr(harness, "    memset(&*o, 0, sizeof *o);\n    sym_bytes(&*o, sizeof *o, name);\n"));
+    assert_non_null(strstr(harness, "sym_bytes(&o->u, sizeof o->u, nm);"));
+    assert_non_null(
+        strstr(harness, "sym_bytes((unsigned char *)&o->r + 8, sizeof o->r - 8, nm); /* past its pointers */"));
+    assert_non_null(strstr(harness, "sympu_px(phase, id, l, &o->u, sizeof o->u);"));
+    assert_non_null(strstr(harness, "if (!strcmp(phase, \"pre\")) sympu_px(phase, id, l, &o->r, sizeof o->r);"));
+}
+
+/* unit_union_ptr_extent: the largest member holding a pointer (directly, in an array, in a struct). */
+static void test_union_ptr_extent(void **state)
+{
+    (void)state;
+    ut_type ch = {.kind = UT_INT, .size = 1, .bits = 8, .is_char = 1};
+    ut_type lng = {.kind = UT_INT, .size = 8, .bits = 64, .is_signed = 1};
+    ut_type ptr = {.kind = UT_PTR, .size = 8, .pointee = &ch};
+    ut_type arr16 = {.kind = UT_ARRAY, .size = 16, .count = 16, .pointee = &ch};
+    ut_type parr = {.kind = UT_ARRAY, .size = 16, .count = 2, .pointee = &ptr};
+    ut_field sf[] = {{"n", &lng, 0}, {"p", &ptr, 0}};
+    ut_type st = {.kind = UT_STRUCT, .size = 16, .complete = 1, .fields = sf, .nfields = 2};
+    ut_field f1[] = {{"i", &lng, 0}, {"s", &arr16, 0}};
+    ut_type u1 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f1, .nfields = 2};
+    assert_int_equal(unit_union_ptr_extent(&u1), 0); /* no pointer */
+    ut_field f2[] = {{"p", &ptr, 0}, {"s", &arr16, 0}};
+    ut_type u2 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f2, .nfields = 2};
+    assert_int_equal(unit_union_ptr_extent(&u2), 8);
+    ut_field f3[] = {{"s", &arr16, 0}, {"pp", &parr, 0}};
+    ut_type u3 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f3, .nfields = 2};
+    assert_int_equal(unit_union_ptr_extent(&u3), 16); /* an array of pointers covers it all */
+    ut_field f4[] = {{"st", &st, 0}, {"i", &lng, 0}};
+    ut_type u4 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f4, .nfields = 2};
+    assert_int_equal(unit_union_ptr_extent(&u4), 16); /* a struct with a pointer */
+    u4.complete = 0;
+    assert_int_equal(unit_union_ptr_extent(&u4), 0); /* incomplete: not built */
+    assert_int_equal(unit_union_ptr_extent(&st), 0); /* not a union */
+    assert_int_equal(unit_union_ptr_extent(NULL), 0);
+    /* unit_union_uniform: every member as long as the union */
+    ut_type dbl = {.kind = UT_FLOAT, .size = 8};
+    ut_field f5[] = {{"i", &lng, 0}, {"d", &dbl, 0}};
+    ut_type u5 = {.kind = UT_UNION, .size = 8, .complete = 1, .fields = f5, .nfields = 2};
+    assert_true(unit_union_uniform(&u5));
+    assert_false(unit_union_uniform(&u1)); /* long and char[16] in 16 bytes: the long is shorter */
+    u5.fields[1].bitfield = 1;
+    assert_false(unit_union_uniform(&u5)); /* a bit-field */
+    assert_false(unit_union_uniform(&st));
+    assert_false(unit_union_uniform(NULL));
+}
+
 /* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own
  * symbol table): the walk of a returned pointer to it goes on to its next elements; a pointer inside
  * the array, or to no object, has none. */
@@ -258,8 +314,9 @@ static void test_walkers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices), cmocka_unit_test(test_buffer_enum),
-        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),         cmocka_unit_test(test_static_extent),
+        cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices),  cmocka_unit_test(test_buffer_enum),
+        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),          cmocka_unit_test(test_static_extent),
+        cmocka_unit_test(test_unions),    cmocka_unit_test(test_union_ptr_extent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
