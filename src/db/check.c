@@ -335,9 +335,10 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql)
     for (int c = 0; !rc && c < t->ncols; c++) rc = add_default(s, ti, c, cx);
     for (int i = 0; !rc && i < t->nchecks; i++)
         if (t->checks[i].q) text_needs(t, t->checks[i].q->where);
-    for (int c = 0; !rc && c < t->ncols; c++) { /* PostgreSQL's char(n) is exactly n bytes */
-        unsigned n = 0;
-        if (db_pg_column_kind(&t->cols[c], &n) == DB_PG_CHAR && n > t->cols[c].text_need) t->cols[c].text_need = n;
+    for (int c = 0; !rc && c < t->ncols; c++) { /* PostgreSQL's char(n), CHARACTER(n) here, is exactly n bytes */
+        const char *d = t->cols[c].decl_type;   /* (not db_pg_column_kind: the runtime links no libpq for SQLite) */
+        unsigned n = d && !strncasecmp(d, "CHARACTER(", 10) ? (unsigned)atoi(d + 10) : 0;
+        if (n > t->cols[c].text_need) t->cols[c].text_need = n;
     }
     for (int c = 0; !rc && c < t->ncols; c++) { /* a text DEFAULT is stored in cells too */
         const db_query *dq = t->cols[c].dflt_q;

@@ -212,6 +212,13 @@ static int union_fix(strbuf *fix, const char *lv, const ur_value *v)
     return n < 0 ? -1 : 0;
 }
 
+/* union_fix for entry e of object k (its lvalue from the names n). */
+static int union_entry_fix(strbuf *fix, const names *n, size_t k, const ur_entry *e)
+{
+    char lb[512];
+    return union_fix(fix, lvalue(n, k, e->suffix, lb, sizeof lb), &e->pre);
+}
+
 /* Elements of 8-bit character types (char, uint8_t, ...) are written as character literals
  * when printable. */
 int is_chartype(const unit_info *u, const char *ctype)
@@ -245,12 +252,9 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id) continue;
         if (e->pre.kind == 'x') { /* a union: its bytes copied in after the declarations */
-            char lb[512];
-            if (union_fix(fix, lvalue(n, k, e->suffix, lb, sizeof lb), &e->pre) != 0) {
-                sb_free(&init);
-                return -1;
-            }
-            continue;
+            if (union_entry_fix(fix, n, k, e) == 0) continue;
+            sb_free(&init);
+            return -1;
         }
         strbuf val = STRBUF_INIT;
         if (value_expr(&val, n, &e->pre, chr) != 0) {
@@ -448,12 +452,9 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id) continue;
         if (e->pre.kind == 'x') { /* a union: its bytes copied in after the declarations */
-            char lb[512];
-            if (union_fix(fix, lvalue(n, k, e->suffix, lb, sizeof lb), &e->pre) != 0) {
-                sb_free(&init);
-                return -1;
-            }
-            continue;
+            if (union_entry_fix(fix, n, k, e) == 0) continue;
+            sb_free(&init);
+            return -1;
         }
         strbuf val = STRBUF_INIT;
         int later = 0;
