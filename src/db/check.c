@@ -268,50 +268,6 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
                      col->dflt, t->name, col->name, why));
 }
 
-/* Raise t's column `col` (a text column of item 0, the checked table) to need bytes. */
-static void need_text(db_table *t, const db_sexpr *col, size_t need)
-{
-    if (!col || col->kind != DBX_COLUMN || col->from != 0 || col->column < 0 || col->column >= t->ncols) return;
-    db_column *c = &t->cols[col->column];
-    if (db_column_is_text(c) && need > c->text_need) c->text_need = (unsigned)(need < 255 ? need : 255);
-}
-
-/* Bytes a text literal needs in a cell: all of it; for a LIKE pattern its characters but the wildcards. */
-static size_t literal_need(const db_sexpr *lit, bool like)
-{
-    if (!lit || lit->kind != DBX_TEXT || !lit->text) return 0;
-    size_t n = 0;
-    for (const char *p = lit->text; *p; p++) n += !(like && *p == '%');
-    return n;
-}
-
-/* Walk a CHECK's expression for the text lengths its columns need (db_column.text_need). */
-static void text_needs(db_table *t, const db_sexpr *e)
-{
-    if (!e) return;
-    const db_sexpr *a = e->nkids > 0 ? e->kids[0] : NULL, *b = e->nkids > 1 ? e->kids[1] : NULL;
-    switch (e->kind) {
-    case DBX_CMP: /* col op 'text', 'text' op col, length(col) op n */
-        need_text(t, a, literal_need(b, false));
-        need_text(t, b, literal_need(a, false));
-        if (a && a->kind == DBX_LENGTH && b && b->kind == DBX_INT && b->ival > 0 && e->op != DB_LT && e->op != DB_LE)
-            need_text(t, a->nkids ? a->kids[0] : NULL, (size_t)b->ival + (e->op == DB_GT));
-        if (b && b->kind == DBX_LENGTH && a && a->kind == DBX_INT && a->ival > 0 && e->op != DB_GT && e->op != DB_GE)
-            need_text(t, b->nkids ? b->kids[0] : NULL, (size_t)a->ival + (e->op == DB_LT));
-        break;
-    case DBX_IN:
-        for (int i = 1; i < e->nkids; i++) need_text(t, a, literal_need(e->kids[i], false));
-        break;
-    case DBX_LIKE: need_text(t, a, literal_need(b, true)); break;
-    case DBX_BETWEEN: /* length(col) BETWEEN lo AND hi: lo */
-        if (a && a->kind == DBX_LENGTH && b && b->kind == DBX_INT && b->ival > 0 && !e->negated)
-            need_text(t, a->nkids ? a->kids[0] : NULL, (size_t)b->ival);
-        break;
-    default: break;
-    }
-    for (int i = 0; i < e->nkids; i++) text_needs(t, e->kids[i]);
-}
-
 int db_checks_load(db_schema *s, int ti, const char *create_sql)
 {
     db_table *t = &s->tables[ti];
@@ -334,7 +290,7 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql)
     }
     for (int c = 0; !rc && c < t->ncols; c++) rc = add_default(s, ti, c, cx);
     for (int i = 0; !rc && i < t->nchecks; i++)
-        if (t->checks[i].q) text_needs(t, t->checks[i].q->where);
+        if (t->checks[i].q) db_text_needs_of_query(s, t->checks[i].q);
     for (int c = 0; !rc && c < t->ncols; c++) { /* PostgreSQL's char(n), CHARACTER(n) here, is exactly n bytes */
         const char *d = t->cols[c].decl_type;   /* (not db_pg_column_kind: the runtime links no libpq for SQLite) */
         unsigned n = d && !strncasecmp(d, "CHARACTER(", 10) ? (unsigned)atoi(d + 10) : 0;
@@ -343,7 +299,8 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql)
     for (int c = 0; !rc && c < t->ncols; c++) { /* a text DEFAULT is stored in cells too */
         const db_query *dq = t->cols[c].dflt_q;
         if (dq && dq->ninsert == 1 && db_column_is_text(&t->cols[c])) {
-            size_t n = literal_need(dq->insert_val[0], false);
+            const db_sexpr *v = dq->insert_val[0];
+            size_t n = v && v->kind == DBX_TEXT && v->text ? strlen(v->text) : 0;
             if (n > t->cols[c].text_need) t->cols[c].text_need = (unsigned)(n < 255 ? n : 255);
         }
     }

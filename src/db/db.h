@@ -713,6 +713,26 @@ expr *db_julianday(expr_ctx *cx, const db_val *v, expr **k, double *unit);
  * out of memory.
  */
 int db_checks_load(db_schema *s, int ti, const char *create_sql);
+/*
+ * Text cells long enough for the texts the SQL compares them with (text_need.c). Raise the
+ * text_need of every text column q compares with a text literal (=, <>, <, >, IN, LIKE without
+ * its wildcards) or whose length() it bounds from below, in its WHERE, ON and HAVING clauses
+ * and its subqueries' WHERE. s is the schema q was parsed against.
+ */
+void db_text_needs_of_query(db_schema *s, const db_query *q);
+/*
+ * The program's SQL strings sqls (each NUL-terminated, an empty one last; instrument's
+ * build_stats.sql_strings) parsed against s, each raising text_need as above. Returns the
+ * DB_TEXT_NEED_MARK comment lines (malloc'ed; "" when no column grew) that carry the columns
+ * raised to the executors: appended to the schema copy they read, db_schema_from_ddl applies
+ * them. NULL when out of memory.
+ */
+char *db_text_needs_from_program(db_schema *s, const char *sqls);
+/* "/" "* sympath-text-need: TABLE<TAB>COLUMN<TAB>N *" "/": column COLUMN of TABLE needs N bytes. */
+#define DB_TEXT_NEED_MARK "/* sympath-text-need: "
+/* Apply the DB_TEXT_NEED_MARK comments of ddl to s (db_schema_from_ddl calls it). */
+void db_text_needs_from_marks(db_schema *s, const char *ddl);
+
 /* A comment "/" "* sympath-pg-check: CHECK (...) *" "/" inside a CREATE TABLE carries a PostgreSQL
  * CHECK (pg_get_constraintdef's text, written by db_pg_read_schema) that SQLite must not run;
  * db_checks_load models it as above, with PostgreSQL's exact LIKE. */
@@ -819,6 +839,15 @@ typedef struct db_setup {
  * with *err (malloc'ed, e.g. "--db x.sql: near line 3: syntax error").
  */
 int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d, FILE *notes, char **err);
+/*
+ * After the build, before the first run: the program's SQL strings sqls (build_stats.sql_strings;
+ * NULL: nothing to do) raise the text_need of the columns they compare with longer texts
+ * (db_text_needs_from_program); those needs are appended to the schema's DDL as comments and
+ * schema.sql is written again, so that every executor lays out the same cells. One note per
+ * column grown goes to notes. Returns 0, or -1 with *err (malloc'ed) when schema.sql cannot be
+ * written or out of memory.
+ */
+int db_setup_program_sql(db_setup *d, const char *sqls, FILE *notes, char **err);
 
 /*
  * PostgreSQL (called by db_setup_run): the user's tables read over a read-only connection

@@ -394,6 +394,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
         db_schema_free(s);
         return -1;
     }
+    db_text_needs_from_marks(s, ddl); /* the program's needs (setup.c: db_setup_program_sql) */
     *out = s;
     return 0;
 }

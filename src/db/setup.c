@@ -23,6 +23,43 @@ static int copy_schema(const char *abs, db_setup *d, char **err)
     return 0;
 }
 
+int db_setup_program_sql(db_setup *d, const char *sqls, FILE *notes, char **err)
+{
+    *err = NULL;
+    if (!sqls || !d->schema) return 0;
+    char *marks = db_text_needs_from_program(d->schema, sqls);
+    if (!marks) {
+        *err = util_strf("out of memory");
+        return -1;
+    }
+    if (!*marks) {
+        free(marks);
+        return 0;
+    }
+    char *ddl = util_strf("%s\n%s", d->schema->ddl, marks);
+    for (const char *m = marks; (m = strstr(m, DB_TEXT_NEED_MARK)); m++) { /* TABLE\tCOLUMN\tN */
+        const char *a = m + strlen(DB_TEXT_NEED_MARK), *b = strchr(a, '\t'), *c = b ? strchr(b + 1, '\t') : NULL;
+        if (b && c)
+            fprintf(
+                notes,
+                "sympath: TEXT cells of %.*s.%.*s hold %d bytes (the program's SQL compares it with longer texts)\n",
+                (int)(b - a), a, (int)(c - b - 1), b + 1, atoi(c + 1) < DB_TEXT_MAX ? atoi(c + 1) : DB_TEXT_MAX);
+    }
+    free(marks);
+    if (!ddl) {
+        *err = util_strf("out of memory");
+        return -1;
+    }
+    free(d->schema->ddl);
+    d->schema->ddl = ddl;
+    d->fixture_inputs = db_fixture_ninputs(d->schema, &d->limits); /* the replay skips this many */
+    char dir[sizeof d->schema_copy];
+    memcpy(dir, d->schema_copy, sizeof dir);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    return copy_schema(dir, d, err);
+}
+
 int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d, FILE *notes, char **err)
 {
     *err = NULL;

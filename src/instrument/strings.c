@@ -1,0 +1,50 @@
+/* strings.c: the program's constant C strings that read as SQL statements, for the database layer's fixture layout. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "instrument_int.h"
+
+/* Does s (n bytes) start, after blanks and an opening parenthesis, with a statement keyword? */
+static int looks_like_sql(const char *s, size_t n)
+{
+    static const char *kw[] = {"SELECT", "WITH", "UPDATE", "DELETE", "INSERT"};
+    size_t i = 0;
+    while (i < n && (isspace((unsigned char)s[i]) || s[i] == '(')) i++;
+    for (size_t k = 0; k < sizeof kw / sizeof *kw; k++) {
+        size_t l = strlen(kw[k]);
+        if (n - i > l && !strncasecmp(s + i, kw[k], l) && !isalnum((unsigned char)s[i + l])) return 1;
+    }
+    return 0;
+}
+
+char *program_sql_strings(LLVMModuleRef m)
+{
+    size_t cap = 256, len = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    out[0] = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        LLVMValueRef init = LLVMIsAGlobalVariable(g) ? LLVMGetInitializer(g) : NULL;
+        if (!init || !LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init)) continue;
+        size_t n = 0;
+        const char *s = LLVMGetAsString(init, &n);
+        while (n && s[n - 1] == 0) n--;
+        if (!n || memchr(s, 0, n) || !looks_like_sql(s, n)) continue;
+        if (len + n + 2 > cap) {
+            while (len + n + 2 > cap) cap *= 2;
+            char *p = realloc(out, cap);
+            if (!p) {
+                free(out);
+                return NULL;
+            }
+            out = p;
+        }
+        memcpy(out + len, s, n);
+        len += n;
+        out[len++] = 0; /* each statement NUL-terminated, the list ends with an empty one */
+        out[len] = 0;
+    }
+    return out;
+}
