@@ -92,7 +92,7 @@ int pq_result_null_tested(LLVMModuleRef m);
 
 /* The constant C strings of m (the program's own module, before the models are linked) that
  * start with SELECT, WITH, UPDATE, DELETE or INSERT, each NUL-terminated one after the other,
- * an empty string last; malloc'ed (free it), NULL when out of memory (strings.c). */
+ * an empty string last; malloc'ed (free it), NULL when there is none or out of memory (strings.c). */
 char *program_sql_strings(LLVMModuleRef m);
 
 /* Define PQ_NULL_FLAG in m as a constant 32-bit `tested` (0 or 1). Returns 0, or -1 when

@@ -6,7 +6,7 @@
 
 #include "instrument_int.h"
 
-/* Does s (n bytes) start, after blanks and an opening parenthesis, with a statement keyword? */
+/* Does s (n bytes) start, after blanks and opening parentheses, with a statement keyword and a blank? */
 static int looks_like_sql(const char *s, size_t n)
 {
     static const char *kw[] = {"SELECT", "WITH", "UPDATE", "DELETE", "INSERT"};
@@ -14,7 +14,7 @@ static int looks_like_sql(const char *s, size_t n)
     while (i < n && (isspace((unsigned char)s[i]) || s[i] == '(')) i++;
     for (size_t k = 0; k < sizeof kw / sizeof *kw; k++) {
         size_t l = strlen(kw[k]);
-        if (n - i > l && !strncasecmp(s + i, kw[k], l) && !isalnum((unsigned char)s[i + l])) return 1;
+        if (n - i > l && !strncasecmp(s + i, kw[k], l) && isspace((unsigned char)s[i + l])) return 1;
     }
     return 0;
 }
@@ -45,6 +45,10 @@ char *program_sql_strings(LLVMModuleRef m)
         len += n;
         out[len++] = 0; /* each statement NUL-terminated, the list ends with an empty one */
         out[len] = 0;
+    }
+    if (!len) { /* none: nothing to hand over */
+        free(out);
+        return NULL;
     }
     return out;
 }

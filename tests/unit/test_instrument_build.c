@@ -344,6 +344,7 @@ static void test_pq_null_flag(void **state)
              head, "!r || PQresultStatus(r) != PGRES_TUPLES_OK");
     if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
     assert_int_equal(global_in_instrumented("__sym_pq_null_tested"), 1);
+    build_stats_free(&st); /* its "SELECT 1" */
     snprintf(prog, sizeof prog,
              "%sstatic PGresult *last;\nstatic int bad(const PGresult *r) { return %s; }\n"
              "int main(void) { PGconn *c = PQconnectdb(\"\"); PGresult *r = PQexec(c, \"SELECT 1\");\n"
@@ -351,6 +352,7 @@ static void test_pq_null_flag(void **state)
              head, "r == last || PQresultStatus(r) != PGRES_TUPLES_OK");
     if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
     assert_int_equal(global_in_instrumented("__sym_pq_null_tested"), 0);
+    build_stats_free(&st);
 }
 
 /* A callback that reads an input may run while a copy runs (uninstrumented code calls
@@ -371,6 +373,35 @@ static void test_no_clones_with_input_callbacks(void **state)
     assert_false(defined_in_instrumented("helper.sym_concrete"));
 }
 
+/* The program's constant strings that read as SQL statements are listed in build_stats.sql_strings (for the
+ * database layer's cell sizes: src/db/text_need.c), other strings are not; a program without any gets NULL. */
+static void test_sql_strings(void **state)
+{
+    (void)state;
+    build_stats st;
+    char *err = NULL;
+    const char *prog =
+        "#include <stdio.h>\n"
+        "static const char *q = \"  select id FROM parts \" \"WHERE sku = 'SK-LONG-PART-42'\";\n"
+        "int main(void) { puts(q); puts(\"(UPDATE) selected\"); puts(\"WITH x AS (SELECT 1) SELECT * FROM x\");\n"
+        "  puts(\"selection\"); return 0; }\n";
+    if (build_text(prog, &st, &err)) fail_msg("build failed: %s", err);
+    assert_non_null(st.sql_strings);
+    int n = 0, with = 0, sel = 0;
+    for (const char *p = st.sql_strings; *p; p += strlen(p) + 1, n++) {
+        sel += !strcmp(p, "  select id FROM parts WHERE sku = 'SK-LONG-PART-42'"); /* concatenated by the compiler */
+        with += !strncmp(p, "WITH x AS", 9);
+    }
+    assert_int_equal(n, 2);
+    assert_int_equal(sel, 1);
+    assert_int_equal(with, 1);
+    build_stats_free(&st);
+    assert_null(st.sql_strings);
+    if (build_text("int main(void) { return 0; }\n", &st, &err)) fail_msg("build failed: %s", err);
+    assert_null(st.sql_strings);
+    build_stats_free(&st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +410,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_models_pruned_and_redirected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_keeps_the_models_it_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pq_null_flag, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sql_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_main, setup, teardown),
         cmocka_unit_test_setup_teardown(test_good_program, setup, teardown),
