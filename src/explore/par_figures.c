@@ -16,7 +16,7 @@
     X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(cache_hits) \
     X(unsat_subset_hits) X(syntactic_unsat) X(constraints_in) X(constraints_kept) X(fp_queries) \
     X(fp_timeouts) X(fp_sampled) X(fp_relaxed) X(fp_core_unsat)
-#define SOLVER_F64(X) X(seconds) X(z3_seconds) X(fp_seconds)
+#define SOLVER_F64(X) X(seconds) X(z3_seconds) X(fp_seconds) X(fp_relax_seconds)
 /* clang-format on */
 
 void par_figures_put(par_msg *m, const par_figures *f)

@@ -388,14 +388,18 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     for (size_t i = 0; i < nkept && !is_fp; i++) is_fp = s->kept[i]->flags & EXPR_FLAG_FP;
     solve_result r = SOLVE_UNKNOWN;
     size_t ncore = 0;
-    if (is_fp && !s->no_sampling && fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore)) {
+    bool relax = is_fp && !s->no_sampling;
+    double tr = relax ? util_now_s() : 0;
+    if (relax && fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore)) {
         s->st.fp_relaxed++;
         r = SOLVE_SAT;
     } else if (ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {
         s->st.fp_core_unsat++;
         r = SOLVE_UNSAT;
-    } else if (is_fp && !s->no_sampling &&
-               fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
+    }
+    if (relax) s->st.fp_relax_seconds += util_now_s() - tr;
+    if (r == SOLVE_UNKNOWN && is_fp && !s->no_sampling &&
+        fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         s->st.fp_sampled++;
         r = SOLVE_SAT;
