@@ -220,10 +220,12 @@ static bool ensure_kept(solver *s, size_t n)
 /*
  * The approximation over the reals (solver_real.h) found the query UNSAT with the small
  * core s->kept[core_idx[0..ncore)]. Check that subset bit-precisely (Z3, floating-point
- * theory) with a quarter of the timeout (at least 250 ms): if it is UNSAT so is the whole
+ * theory) with a quarter of the timeout (250 ms to 1 s): if it is UNSAT so is the whole
  * query, and Z3 stores the core for later queries; a core that rounding makes satisfiable
  * says nothing (false). The kept set's order is restored either way.
  */
+#define CORE_CHECK_MIN_MS 250
+#define CORE_CHECK_MAX_MS 1000
 static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
 {
     const expr **all = malloc(nkept * sizeof *all);
@@ -231,8 +233,10 @@ static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
     memcpy(all, s->kept, nkept * sizeof *all);
     for (size_t i = 0; i < ncore; i++) s->kept[i] = all[s->core_idx[i]];
     unsigned timeout = s->timeout_ms;
-    if (timeout)
-        s->timeout_ms = timeout / 4 > 250 ? timeout / 4 : 250; /* a small set: UNSAT comes fast or not at all */
+    if (timeout) /* a small set: UNSAT comes fast or not at all */
+        s->timeout_ms = timeout / 4 < CORE_CHECK_MIN_MS   ? CORE_CHECK_MIN_MS
+                        : timeout / 4 > CORE_CHECK_MAX_MS ? CORE_CHECK_MAX_MS
+                                                          : timeout / 4;
     solve_result r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, ncore, nsyms);
     s->timeout_ms = timeout;
     memcpy(s->kept, all, nkept * sizeof *all);
