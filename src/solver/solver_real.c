@@ -156,12 +156,8 @@ static Z3_ast var_of(rctx *c, const expr *e, bool is_real)
 {
     for (size_t i = 0; i < c->nvars; i++)
         if (c->vars[i].idx == e->aux) {
-            if (c->vars[i].is_real != is_real || c->vars[i].width != e->width) break;
-            return c->vars[i].ast;
-        }
-    for (size_t i = 0; i < c->nvars; i++)
-        if (c->vars[i].idx == e->aux) { /* read two ways: not expressible */
-            c->failed = true;
+            if (c->vars[i].is_real == is_real && c->vars[i].width == e->width) return c->vars[i].ast;
+            c->failed = true; /* read two ways: not expressible */
             return NULL;
         }
     if (c->nvars == MAX_VARS) {
@@ -376,10 +372,8 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
     case EXPR_ADD: return arith(c, '+', e, m);
     case EXPR_SUB: return arith(c, '-', e, m);
     case EXPR_MUL: return arith(c, '*', e, m);
-    case EXPR_ZEXT: {
-        Z3_ast a = tr(c, e->kid[0], e->kid[0]->width == 1 ? M_UNSIGNED : M_UNSIGNED);
-        return a; /* the widened value is non-negative and fits: same reading both ways */
-    }
+    case EXPR_ZEXT: /* the widened value is non-negative and fits: the same reading both ways */
+        return tr(c, e->kid[0], M_UNSIGNED);
     case EXPR_SEXT: {
         Z3_ast a = tr(c, e->kid[0], M_SIGNED);
         return sgn ? a : as_unsigned(c, a, e->width);
