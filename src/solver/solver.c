@@ -43,6 +43,8 @@ bool sv_ensure_id(solver *s, uint32_t id)
     c = s->id_cap;
     if (!sv_grow((void **)&s->fpast, &c, need, sizeof *s->fpast)) return false;
     c = s->id_cap;
+    if (!sv_grow((void **)&s->skast, &c, need, sizeof *s->skast)) return false;
+    c = s->id_cap;
     if (!sv_grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
     c = s->id_cap;
     if (!sv_grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
@@ -155,6 +157,8 @@ void solver_free(solver *s)
             if (s->ast[i]) Z3_dec_ref(z, s->ast[i]);
         for (size_t i = 0; i < s->id_cap; i++)
             if (s->fpast[i]) Z3_dec_ref(z, s->fpast[i]);
+        for (size_t i = 0; i < s->id_cap; i++)
+            if (s->skast[i]) Z3_dec_ref(z, s->skast[i]);
         fpz_fini(&s->fp);
         for (size_t i = 0; i < s->nvars; i++) Z3_dec_ref(z, s->vars[i].ast);
         if (s->one) Z3_dec_ref(z, s->one);
@@ -175,6 +179,7 @@ void solver_free(solver *s)
     }
     free(s->ast);
     free(s->fpast);
+    free(s->skast);
     free(s->sets);
     free(s->stamp);
     free(s->core_head);
@@ -220,12 +225,20 @@ static bool ensure_kept(solver *s, size_t n)
 /*
  * The approximation over the reals (solver_real.h) found the query UNSAT with the small
  * core s->kept[core_idx[0..ncore)]. Check that subset bit-precisely (Z3, floating-point
- * theory) with a quarter of the timeout (250 ms to 1 s): if it is UNSAT so is the whole
+ * theory) with a quarter of the timeout (250 ms to 1 s, core_timeout; the skeleton check
+ * gets the same): if it is UNSAT so is the whole
  * query, and Z3 stores the core for later queries; a core that rounding makes satisfiable
  * says nothing (false). The kept set's order is restored either way.
  */
 #define CORE_CHECK_MIN_MS 250
 #define CORE_CHECK_MAX_MS 1000
+static unsigned core_timeout(const solver *s)
+{
+    unsigned t = s->timeout_ms;
+    if (!t) return 0;
+    return t / 4 < CORE_CHECK_MIN_MS ? CORE_CHECK_MIN_MS : t / 4 > CORE_CHECK_MAX_MS ? CORE_CHECK_MAX_MS : t / 4;
+}
+
 static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
 {
     const expr **all = malloc(nkept * sizeof *all);
@@ -233,10 +246,7 @@ static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
     memcpy(all, s->kept, nkept * sizeof *all);
     for (size_t i = 0; i < ncore; i++) s->kept[i] = all[s->core_idx[i]];
     unsigned timeout = s->timeout_ms;
-    if (timeout) /* a small set: UNSAT comes fast or not at all */
-        s->timeout_ms = timeout / 4 < CORE_CHECK_MIN_MS   ? CORE_CHECK_MIN_MS
-                        : timeout / 4 > CORE_CHECK_MAX_MS ? CORE_CHECK_MAX_MS
-                                                          : timeout / 4;
+    s->timeout_ms = core_timeout(s); /* a small set: UNSAT comes fast or not at all */
     solve_result r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, ncore, nsyms);
     s->timeout_ms = timeout;
     memcpy(s->kept, all, nkept * sizeof *all);
@@ -397,6 +407,9 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     if (relax && fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore)) {
         s->st.fp_relaxed++;
         r = SOLVE_SAT;
+    } else if (relax && !util_fault("solver_fail") && sv_fp_skeleton_unsat(s, nkept, core_timeout(s))) {
+        s->st.fp_skeleton_unsat++;
+        r = SOLVE_UNSAT;
     } else if (ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {
         s->st.fp_core_unsat++;
         r = SOLVE_UNSAT;

@@ -26,6 +26,7 @@ typedef struct solver_stats {
     uint64_t fp_sampled;          /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
     uint64_t fp_relaxed;          /* FP queries answered through their approximation over the reals (solver_real.h) */
     uint64_t fp_core_unsat;       /* FP queries found UNSAT on the small core of that approximation */
+    uint64_t fp_skeleton_unsat;   /* FP queries found UNSAT with their FP operators as free unknowns */
     double fp_relax_seconds;      /* time in that approximation and its core checks, seconds */
 } solver_stats;
 

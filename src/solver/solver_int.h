@@ -118,6 +118,7 @@ struct solver {
     size_t id_cap;
     Z3_ast *ast;
     Z3_ast *fpast; /* FP-sort term of a node read as a float (referenced), or NULL */
+    Z3_ast *skast; /* the node's floating-point skeleton (sv_fp_skeleton_unsat), referenced, or NULL */
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
@@ -226,6 +227,17 @@ void sv_uf_union(solver *s, uint32_t a, uint32_t b);
 /* Run Z3 on kept[0..nkept) (on a thread with a larger stack for deep queries; UNKNOWN
  * beyond MAX_QUERY_DEPTH). On SAT fills vals[0..nsyms); on UNSAT stores the unsat core. */
 solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms);
+/*
+ * A cheap UNSAT proof for a floating-point query: the kept set kept[0..nkept) with every
+ * floating-point operator node replaced by a free bit-vector of its width (one unknown
+ * per node, shared by the constraints it occurs in) and everything else bit-precise, so
+ * Z3 bit-blasts no IEEE operation. The skeleton over-approximates the query: true (UNSAT,
+ * core stored like any Z3 core) means the query is UNSAT. A database COUNT compared with
+ * 0 while each row's match is already false on the path is the common case: its FP row
+ * conditions need not be decided to see the contradiction. false: SAT, unknown within
+ * timeout_ms (milliseconds), deeper than DEEP_QUERY, or a translation failure.
+ */
+bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms);
 /* Start the watchdog thread for context z (solver_new, when there is a timeout). */
 void sv_watchdog_start(watchdog *w, Z3_context z);
 /* Stop and join the watchdog thread (no-op when it never started). */

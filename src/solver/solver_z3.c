@@ -106,14 +106,14 @@ static Z3_ast translate_fp_node(solver *s, const expr *e)
 /* Translate one node whose kids are translated. Returns an unreferenced AST (the
  * caller references it), or NULL on a Z3 error or an invalid node.
  * Semantics follow expr.h: SMT-LIB division/shift conventions coincide with it. */
-static Z3_ast translate_node(solver *s, const expr *e)
+static Z3_ast translate_node(solver *s, const expr *e, Z3_ast *memo)
 {
     Z3_context z = s->z3;
     unsigned w = e->width;
     if (w < 1 || w > 64) return NULL;
-    Z3_ast a = e->nkids > 0 ? s->ast[e->kid[0]->id] : NULL;
-    Z3_ast b = e->nkids > 1 ? s->ast[e->kid[1]->id] : NULL;
-    Z3_ast c = e->nkids > 2 ? s->ast[e->kid[2]->id] : NULL;
+    Z3_ast a = e->nkids > 0 ? memo[e->kid[0]->id] : NULL;
+    Z3_ast b = e->nkids > 1 ? memo[e->kid[1]->id] : NULL;
+    Z3_ast c = e->nkids > 2 ? memo[e->kid[2]->id] : NULL;
     unsigned aw = e->nkids > 0 ? e->kid[0]->width : 0;
     switch ((expr_op)e->op) {
     case EXPR_CONST: return Z3_mk_unsigned_int64(z, e->value & expr_mask(w), s->bv[w]);
@@ -167,7 +167,7 @@ static Z3_ast translate_node(solver *s, const expr *e)
         return bool_to_bv1(s, hold(s, Z3_mk_not(z, both)));
     }
     default:
-        if (expr_op_is_fp(e->op)) return translate_fp_node(s, e);
+        if (expr_op_is_fp(e->op) && memo == s->ast) return translate_fp_node(s, e);
         return NULL;
     }
 }
@@ -197,7 +197,7 @@ static Z3_ast translate(solver *s, const expr *root)
         }
         if (!ready) continue;
         s->failed = false;
-        Z3_ast a = translate_node(s, e);
+        Z3_ast a = translate_node(s, e, s->ast);
         if (a && !s->failed) Z3_inc_ref(s->z3, a);
         release_held(s);
         if (!a || s->failed) return NULL;
@@ -205,6 +205,80 @@ static Z3_ast translate(solver *s, const expr *root)
         sp--;
     }
     return s->ast[root->id];
+}
+
+/*
+ * The floating-point skeleton of root (sv_fp_skeleton_unsat): a node with no
+ * floating-point operator at or below it is its bit-precise translation (ast); a
+ * floating-point operator node (a comparison, an arithmetic result, a conversion) is a
+ * free bit-vector of its width named "fp<id>", one per node, so a comparison shared by
+ * two constraints is the same unknown in both; other nodes combine their kids'
+ * skeletons as translate_node does. Memoized in skast; NULL on failure.
+ */
+static Z3_ast translate_skeleton(solver *s, const expr *root)
+{
+    if (!sv_ensure_id(s, root->id)) return NULL;
+    if (s->skast[root->id]) return s->skast[root->id];
+    if (!(root->flags & EXPR_FLAG_FP)) {
+        Z3_ast t = translate(s, root);
+        if (t) Z3_inc_ref(s->z3, t), s->skast[root->id] = t;
+        return t;
+    }
+    size_t sp = 0, cap = 64;
+    const expr **st = malloc(cap * sizeof *st);
+    if (!st) return NULL;
+    st[sp++] = root;
+    bool ok = true;
+    while (sp && ok) {
+        const expr *e = st[sp - 1];
+        if (s->skast[e->id]) {
+            sp--;
+            continue;
+        }
+        Z3_ast a = NULL;
+        if (expr_op_is_fp(e->op)) {
+            char name[24];
+            snprintf(name, sizeof name, "fp%u", (unsigned)e->id);
+            if (e->width < 1 || e->width > 64) {
+                ok = false;
+                break;
+            }
+            a = Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), s->bv[e->width]);
+        } else {
+            bool ready = true;
+            for (unsigned k = 0; k < e->nkids && k < 3 && ok; k++) {
+                const expr *c = e->kid[k];
+                ok = sv_ensure_id(s, c->id);
+                if (!ok || s->skast[c->id]) continue;
+                if (!(c->flags & EXPR_FLAG_FP)) { /* bit-precise; translate has its own stack (s->stack) */
+                    Z3_ast t = translate(s, c);
+                    ok = t != NULL;
+                    if (ok) Z3_inc_ref(s->z3, t);
+                    s->skast[c->id] = t;
+                    continue;
+                }
+                ready = false;
+                if (sp == cap) {
+                    const expr **p = realloc(st, 2 * cap * sizeof *st);
+                    ok = p != NULL;
+                    if (!ok) continue;
+                    st = p;
+                    cap *= 2;
+                }
+                st[sp++] = c;
+            }
+            if (!ok || !ready) continue;
+            s->failed = false;
+            a = translate_node(s, e, s->skast);
+            if (s->failed) a = NULL;
+        }
+        if (a) Z3_inc_ref(s->z3, a);
+        release_held(s);
+        ok = a != NULL;
+        if (ok) s->skast[e->id] = a, sp--;
+    }
+    free(st);
+    return ok ? s->skast[root->id] : NULL;
 }
 
 /* ------------------------------------------------------------------ watchdog */
@@ -304,10 +378,12 @@ static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val)
     return ok;
 }
 
-/* One Z3 check of the translated kept set with the given engine and timeout (ms, 0 =
- * none). engine 0: Z3's SMT core (simple solver); 1: the solver of Z3's QF_FPBV tactic
- * (qffpbv: FP to bit-vectors, then bit-blasting and SAT). *undef is set when Z3 gave up. */
-static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef)
+/* One Z3 check of the kept set, translated into memo (s->ast, or s->skast for the
+ * skeleton), with the given engine and timeout (ms, 0 = none). engine 0: Z3's SMT core
+ * (simple solver); 1: the solver of Z3's QF_FPBV tactic (qffpbv: FP to bit-vectors,
+ * then bit-blasting and SAT). *undef is set when Z3 gave up. */
+static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef,
+                                  Z3_ast *memo)
 {
     Z3_context z = s->z3;
     *undef = false;
@@ -348,7 +424,7 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
         }
         Z3_inc_ref(z, t);
         s->trk[ntrk++] = t;
-        Z3_ast eq = Z3_mk_eq(z, s->ast[c->id], s->one);
+        Z3_ast eq = Z3_mk_eq(z, memo[c->id], s->one);
         if (!eq) {
             ok = false;
             break;
@@ -466,12 +542,12 @@ static bool read_all(int fd, void *p, size_t n, double deadline)
 static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef)
 {
     int fd[2];
-    if (pipe(fd)) return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef);
+    if (pipe(fd)) return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, s->ast);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]), close(fd[1]);
-        return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef);
+        return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, s->ast);
     }
     if (pid == 0) { /* the child: no watchdog thread here (fork copies only this thread) */
         close(fd[0]);
@@ -479,7 +555,7 @@ static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int eng
         s->in_child = true;
         s->child_ncore = 0;
         bool u = false;
-        solve_result r = run_z3_engine(s, nkept, nsyms, engine, timeout_ms, &u);
+        solve_result r = run_z3_engine(s, nkept, nsyms, engine, timeout_ms, &u, s->ast);
         uint64_t head[4] = {(uint64_t)r, u, r == SOLVE_SAT ? nsyms : 0, r == SOLVE_UNSAT ? s->child_ncore : 0};
         bool ok = write_all(fd[1], head, sizeof head) && write_all(fd[1], s->vals, head[2] * sizeof *s->vals) &&
                   write_all(fd[1], s->tmp_set, head[3] * sizeof *s->tmp_set);
@@ -527,14 +603,14 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms)
     double t0 = util_now_s();
     solve_result r;
     if (!is_fp) {
-        r = run_z3_engine(s, nkept, nsyms, 0, s->timeout_ms, &undef);
+        r = run_z3_engine(s, nkept, nsyms, 0, s->timeout_ms, &undef, s->ast);
     } else {
         unsigned first = s->timeout_ms ? (s->timeout_ms + 1) / 2 : 0;
-        r = run_z3_engine(s, nkept, nsyms, 1, first, &undef);
+        r = run_z3_engine(s, nkept, nsyms, 1, first, &undef, s->ast);
         /* the SMT core's FP theory may run far past its timeout: in a child that can be killed */
         if (r == SOLVE_UNKNOWN)
             r = s->timeout_ms ? run_z3_forked(s, nkept, nsyms, 0, s->timeout_ms - first + 1, &undef)
-                              : run_z3_engine(s, nkept, nsyms, 0, 0, &undef);
+                              : run_z3_engine(s, nkept, nsyms, 0, 0, &undef, s->ast);
     }
     double dt = util_now_s() - t0;
     s->st.z3_seconds += dt;
@@ -591,4 +667,12 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
     if (!ok) return SOLVE_UNKNOWN;
     pthread_join(th, NULL);
     return j.r;
+}
+
+bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms)
+{
+    for (size_t i = 0; i < nkept; i++)
+        if (s->kept[i]->depth > DEEP_QUERY || !translate_skeleton(s, s->kept[i])) return false;
+    bool undef = false;
+    return run_z3_engine(s, nkept, 0, 0, timeout_ms, &undef, s->skast) == SOLVE_UNSAT;
 }

@@ -306,6 +306,45 @@ static void test_real_approximation(void **state)
     expr_ctx_free(cx);
 }
 
+/* A COUNT over three rows flipped to > 0 while the path says no row matches: each row's
+ * condition (sqrt(price) + price * qty > 1000, unreadable over the reals for the sqrt) is
+ * false in the prefix, the target sums them. The skeleton (FP nodes as free unknowns) is
+ * UNSAT at once, where bit-blasting three square roots and products would take Z3 seconds. */
+static void test_skeleton_unsat(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(20000);
+    expr *cs[4], *count = expr_const(cx, 0, 32);
+    for (uint32_t i = 0; i < 3; i++) {
+        expr *price = expr_symbol(cx, 2 * i, 64, 0), *qty = expr_symbol(cx, 2 * i + 1, 64, 0);
+        expr *root = expr_fp(cx, EXPR_FSQRT, 64, 0, price, NULL, NULL);
+        expr *value = expr_fp(cx, EXPR_FMUL, 64, 0, price, expr_fp(cx, EXPR_SITOF, 64, 0, qty, NULL, NULL), NULL);
+        expr *v = expr_fp(cx, EXPR_FADD, 64, 0, root, value, NULL);
+        expr *match = expr_fcmp(cx, FPRED_OGT, v, expr_const(cx, db(1000.0), 64));
+        cs[i] = expr_not(cx, match);
+        count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, match, 32));
+    }
+    cs[3] = expr_cmp(cx, PRED_SGT, count, expr_const(cx, 0, 32));
+    uint64_t m[6];
+    double t0 = util_now_s();
+    assert_int_equal(solve(s, cs, 4, m, 6), SOLVE_UNSAT);
+    assert_true(util_now_s() - t0 < 2.0);
+    solver_stats st;
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_skeleton_unsat, 1);
+    assert_int_equal(st.fp_queries, 0);
+    /* the same count > 0 with only two rows ruled out is SAT: the skeleton proves nothing there */
+    expr *two[3] = {cs[0], cs[1], cs[3]};
+    assert_int_equal(solve(s, two, 3, m, 6), SOLVE_SAT);
+    double p = bd(m[4]);
+    assert_true(sqrt(p) + p * (double)(int64_t)m[5] > 1000.0);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_skeleton_unsat, 1);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
 /* The sampler alone: a prefix x < y (y = 300 in the parent) and a target x*x*x > 7777777,
  * whose solutions (198.1, 300) no candidate built from the constant hits: the bisection
  * between the parent's x (0) and the candidate 7777777 finds the threshold. */
@@ -358,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_typical_branches_sampling),
         cmocka_unit_test(test_sampling_fallback),
         cmocka_unit_test(test_real_approximation),
+        cmocka_unit_test(test_skeleton_unsat),
         cmocka_unit_test(test_sampling_bisection),
         cmocka_unit_test(test_sampling_large_dag),
     };
