@@ -225,11 +225,11 @@ static bool ensure_kept(solver *s, size_t n)
 /*
  * The approximation over the reals (solver_real.h) found the query UNSAT with the small
  * core s->kept[core_idx[0..ncore)]. Check that subset bit-precisely (Z3, floating-point
- * theory) with a quarter of the timeout (250 ms to 1 s, core_timeout; the skeleton check
- * gets the same): if it is UNSAT so is the whole
+ * theory) with a quarter of the timeout (250 ms to 1 s): if it is UNSAT so is the whole
  * query, and Z3 stores the core for later queries; a core that rounding makes satisfiable
  * says nothing (false). The kept set's order is restored either way.
  */
+#define SKELETON_MS 300 /* the skeleton's UNSAT is propositional: it comes at once or not at all */
 #define CORE_CHECK_MIN_MS 250
 #define CORE_CHECK_MAX_MS 1000
 static unsigned core_timeout(const solver *s)
@@ -404,10 +404,11 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     size_t ncore = 0;
     bool relax = is_fp && !s->no_sampling;
     double tr = relax ? util_now_s() : 0;
-    if (relax && fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore)) {
+    int relaxed = relax ? fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore) : 0;
+    if (relaxed == 1) {
         s->st.fp_relaxed++;
         r = SOLVE_SAT;
-    } else if (relax && !util_fault("solver_fail") && sv_fp_skeleton_unsat(s, nkept, core_timeout(s))) {
+    } else if (relaxed == -1 && !util_fault("solver_fail") && sv_fp_skeleton_unsat(s, nkept, SKELETON_MS)) {
         s->st.fp_skeleton_unsat++;
         r = SOLVE_UNSAT;
     } else if (ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {

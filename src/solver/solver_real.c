@@ -690,6 +690,7 @@ int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent,
     bool pinned_core = false;
     for (size_t i = 0; i < *ncore; i++) pinned_core |= opaque_part[core[i]];
     if (pinned_core) *ncore = 0; /* a pinned value may be what makes it UNSAT */
+    if (zr == Z3_L_FALSE) found = -1;
     if (zr != Z3_L_TRUE) goto out;
     Z3_model mdl = Z3_solver_get_model(c.z, zs);
     if (!mdl) goto out;

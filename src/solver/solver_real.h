@@ -24,8 +24,9 @@
  * take parent[0..parent_n) (missing ones 0) unless the model sets them.
  *
  * On success s->vals[i] holds the value of s->kept_syms[i] masked to its width and 1 is
- * returned; 0 otherwise (no floating-point operator, not expressible, Z3 unsat / unknown
- * within min(s->timeout_ms, 400 ms), or a model that fails the check).
+ * returned; -1 when the approximation is UNSAT (a hint, not a proof); 0 otherwise (no
+ * floating-point operator, not expressible, Z3 unknown within min(s->timeout_ms, 400 ms),
+ * or a model that fails the check).
  *
  * When the approximation is UNSAT, its unsat core (indices into s->kept, each < nkept; at
  * most nkept of them, so core[] must hold nkept) is left in core[0..*ncore): a small
