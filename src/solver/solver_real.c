@@ -27,7 +27,7 @@
 
 #define MAX_DEPTH 400      /* deeper constraints are left to the bit-precise query */
 #define MAX_NODES 20000    /* translated (node, mode) pairs per query */
-#define MAX_VARS 256       /* symbols per query */
+#define MAX_VARS 1024      /* symbols per query */
 #define MAX_TIMEOUT_MS 400 /* the approximation is a shortcut: never long */
 
 enum mode { M_BOOL = 1, M_SIGNED, M_UNSIGNED, M_REAL };
@@ -431,6 +431,17 @@ static Z3_ast tr_real(rctx *c, const expr *e)
         return keep(c, e->op == EXPR_FMIN ? Z3_mk_ite(z, lt, a, b) : Z3_mk_ite(z, lt, b, a));
     }
     case EXPR_FCVT: return tr(c, e->kid[0], M_REAL);
+    case EXPR_FRINT: { /* rint/round/floor/ceil/trunc; a tie to nearest goes up (checked by evaluation) */
+        Z3_ast a = tr(c, e->kid[0], M_REAL);
+        if (!a) return NULL;
+        if (e->aux == FRM_RTZ) return keep(c, Z3_mk_int2real(z, trunc_real(c, a)));
+        if (e->aux == FRM_RTP) a = keep(c, Z3_mk_unary_minus(z, a)); /* ceil x = -floor(-x) */
+        Z3_ast half = real_numeral(c, 0.5), args[2] = {a, half};
+        if (a && half && (e->aux == FRM_RNE || e->aux == FRM_RNA)) a = keep(c, Z3_mk_add(z, 2, args));
+        Z3_ast f = a ? keep(c, Z3_mk_real2int(z, a)) : NULL;
+        Z3_ast r = f ? keep(c, Z3_mk_int2real(z, f)) : NULL;
+        return r && e->aux == FRM_RTP ? keep(c, Z3_mk_unary_minus(z, r)) : r;
+    }
     case EXPR_SITOF:
     case EXPR_UITOF: {
         Z3_ast a = tr(c, e->kid[0], e->op == EXPR_SITOF ? M_SIGNED : M_UNSIGNED);
@@ -457,7 +468,7 @@ static Z3_ast tr_real(rctx *c, const expr *e)
     }
     default: break;
     }
-    c->failed = c->unsupported = true; /* sqrt, rounding to integral, fmod, a float assembled from bits */
+    c->failed = c->unsupported = true; /* sqrt, fmod, a float assembled from bits */
     return NULL;
 }
 
