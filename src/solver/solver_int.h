@@ -110,9 +110,10 @@ struct solver {
     watchdog wd;
     Z3_sort bv[65]; /* bv[w]: BitVec sort of width w (referenced) */
     Z3_sort boolean;
-    Z3_ast one, zero; /* #b1, #b0 */
-    fpz fp;           /* floating-point sorts and rounding modes (solver_fp.h) */
-    bool no_sampling; /* solver_set_fp_sampling(s, 0) */
+    Z3_ast one, zero;         /* #b1, #b0 */
+    fpz fp;                   /* floating-point sorts and rounding modes (solver_fp.h) */
+    bool no_sampling;         /* solver_set_fp_sampling(s, 0) */
+    double unsat_check_waste; /* seconds of skeleton and core checks that decided nothing */
 
     /* per expression id */
     size_t id_cap;
