@@ -31,11 +31,17 @@ struct par_job;
 struct coord;
 
 /* The run an executor is busy with: the candidate it was solved for (for the divergence check). */
+/* Attempts at one target direction after runs that ended on a false assumption (assume_retry.c). */
+#define ASSUME_RETRIES 4
+#define RETRY_QUEUE_MAX 64
+
 typedef struct pending_run {
     int has_cand;
     candidate cand;
-    struct par_job *job; /* a worker's run of a job another worker gave (worker.c), or NULL */
-    uint64_t *inputs;    /* the inputs it was given (to confirm a time-out) */
+    unsigned assume_retries;       /* earlier attempts at cand that ended on a false assumption */
+    expr *assumed[ASSUME_RETRIES]; /* ... and those assumptions, solved with cand's path condition */
+    struct par_job *job;           /* a worker's run of a job another worker gave (worker.c), or NULL */
+    uint64_t *inputs;              /* the inputs it was given (to confirm a time-out) */
     size_t ninputs;
 } pending_run;
 
@@ -68,6 +74,11 @@ typedef struct explore_state {
      * the given vector (which doubles their limit) when no candidate is left. */
     input_vec **cont;
     uint32_t ncont, cont_cap;
+    /* Targets solved again with the assumption their run broke (assume_retry.c), run before the
+     * strategy's next candidate. */
+    struct assume_retry *retry;
+    uint32_t nretry;
+    uint64_t assume_retries;             /* such re-solved runs started */
     uint64_t cont_dropped;               /* cut runs that will not be continued (queue full, or at the cap) */
     uint64_t slow_runs;                  /* runs over the time limit that ended under the longer confirmation limit */
     uint64_t hangs_confirmed;            /* time-outs that did not end under the longer limit either */
@@ -288,6 +299,25 @@ void explore_report_parallel(struct json_writer *j, const explore_state *s);
 /* The tree's and the solver's figures: the workers' sums on the coordinator. */
 void explore_tree_stats(const explore_state *s, tree_stats *ts);
 void explore_solver_stats(const explore_state *s, solver_stats *ss);
+
+/* ---- runs that broke an assumption before their target (assume_retry.c) ---- */
+
+typedef struct assume_retry {
+    candidate cand;
+    uint64_t *inputs; /* malloc'ed, owned by the entry */
+    size_t ninputs;
+    unsigned tries;
+    expr *assumed[ASSUME_RETRIES];
+} assume_retry;
+
+/* Run r (pending p) ended on a false assumption without reaching p's target direction:
+ * solve the target's path condition with every assumption its attempts broke, and queue the
+ * inputs (s->retry) when SAT. Nothing when r did not fail an assumption, p had no target, the
+ * target was reached, or it had ASSUME_RETRIES attempts already. */
+void explore_retry_after_assumption(explore_state *s, const pending_run *p, const run_result *r);
+/* Take the oldest queued retry into *out (its inputs are then the caller's to free). 1, or 0
+ * when the queue is empty. */
+int explore_take_retry(explore_state *s, assume_retry *out);
 
 /* ---- report (report.c, db_report.c) ---- */
 

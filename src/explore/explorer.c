@@ -310,6 +310,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     s->collect_opens = 0;
     if (tr.diverged) s->divergences++;
     if (tr.diverged && p->has_cand && s->st->on_failed) s->st->on_failed(s->st, p->cand.node, p->cand.dir);
+    if (tr.diverged && p->job == NULL) explore_retry_after_assumption(s, p, r);
     int diverged = tr.diverged;
     if (p->job) {
         if (!worker_job_inserted(s, p->job, r)) diverged = 1;
@@ -486,6 +487,7 @@ static int start_run(explore_state *s, unsigned idx, const uint64_t *inputs, siz
     }
     s->pending[idx].has_cand = c != NULL;
     if (c) s->pending[idx].cand = *c;
+    s->pending[idx].assume_retries = 0;
     s->pending[idx].job = job;
     s->running++;
     return 0;
@@ -531,6 +533,19 @@ static void explore_loop(explore_state *s)
                     reason = "executor-failure";
                     break;
                 }
+                continue;
+            }
+            assume_retry q;
+            if (explore_take_retry(s, &q)) { /* a target lost to a false assumption, solved again */
+                int qrc = start_run(s, idle, q.inputs, q.ninputs, &q.cand, NULL);
+                free(q.inputs);
+                if (qrc != 0) {
+                    tree_set_status(s->tree, q.cand.node, q.cand.dir, CHILD_UNKNOWN);
+                    reason = "executor-failure";
+                    break;
+                }
+                s->pending[idle].assume_retries = q.tries;
+                memcpy(s->pending[idle].assumed, q.assumed, sizeof q.assumed);
                 continue;
             }
             candidate c;
@@ -704,7 +719,8 @@ static int setup_executors(explore_state *s, const explore_opts *o, unsigned fir
     s->exec_base = first;
     s->ex = calloc(s->nex, sizeof *s->ex);
     s->pending = calloc(s->nex, sizeof *s->pending);
-    if (!s->ex || !s->pending) {
+    s->retry = calloc(RETRY_QUEUE_MAX, sizeof *s->retry);
+    if (!s->ex || !s->pending || !s->retry) {
         *err = strdup("out of memory");
         return -1;
     }
@@ -746,6 +762,8 @@ void explore_teardown(explore_state *s)
     free(s->errors);
     for (uint32_t i = 0; i < s->ncont; i++) input_vec_release(s->cont[i]);
     free(s->cont);
+    for (uint32_t i = 0; i < s->nretry; i++) free(s->retry[i].inputs);
+    free(s->retry);
     free(s->covered);
     free(s->slot_user);
     free(s->taken);

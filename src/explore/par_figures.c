@@ -7,7 +7,7 @@
 /* The u64 counters of par_figures, in wire order. */
 /* clang-format off */
 #define U64_FIELDS(X) \
-    X(execs) X(divergences) X(timeouts) X(assume_failed) X(forks) X(dropped) X(inputs_done) \
+    X(execs) X(divergences) X(timeouts) X(assume_failed) X(assume_retries) X(forks) X(dropped) X(inputs_done) \
     X(slow_runs) X(optimistic) X(optimistic_sat) X(events_total) X(events_max) X(inputs_total) \
     X(cont_left) X(restarts) X(jobs_sent) X(jobs_received) X(jobs_diverged) X(jobs_unsolved) X(open) X(promising) \
     X(complete_local)

@@ -28,7 +28,7 @@ enum {
 
 /* A worker's figures, summed by the coordinator into report.json (one per worker there too). */
 typedef struct par_figures {
-    uint64_t execs, divergences, timeouts, assume_failed, forks, dropped, inputs_done, slow_runs;
+    uint64_t execs, divergences, timeouts, assume_failed, assume_retries, forks, dropped, inputs_done, slow_runs;
     uint64_t optimistic, optimistic_sat, events_total, events_max, inputs_total, cont_left, restarts;
     uint64_t jobs_sent, jobs_received, jobs_diverged, jobs_unsolved, open, promising, complete_local;
     double exec_seconds, solve_seconds, idle_seconds, job_seconds;

@@ -101,6 +101,7 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_uint(j, "timeouts", s->timeouts);
     json_kv_uint(j, "slow_runs", s->slow_runs);
     json_kv_uint(j, "assumption_failed", s->assume_failed);
+    json_kv_uint(j, "assumption_retries", s->assume_retries);
     json_kv_uint(j, "input_limit_reached", s->inputs_done);
     json_kv_uint(j, "continuations_not_run", s->ncont + s->cont_dropped);
     json_kv_uint(j, "forks_by_program", s->forks);

@@ -1,5 +1,6 @@
 /* db_fixture_rt.c: fixture mode, whatever the database: the statements' list, the query log, the fixture read from the test vector with its schema constraints, the run's set-up. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +162,46 @@ void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out)
     } else {
         out->i = (int64_t)v->v->value;
     }
+}
+
+/* Does name occur in msg as a word (letters, digits; '_' separates, as in accounts_role_check)? */
+static bool names_column(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    if (!n) return false;
+    for (const char *p = strcasestr(msg, name); p; p = strcasestr(p + 1, name)) {
+        bool before = p == msg || !isalnum((unsigned char)p[-1]), after = !isalnum((unsigned char)p[n]);
+        if (before && after) return true;
+    }
+    return false;
+}
+
+void db_rt_reject_row(int ti, unsigned k, const char *msg)
+{
+    expr_ctx *cx = rt_cx();
+    const db_table *t = &db_rt.schema->tables[ti];
+    bool any = false;
+    for (int c = 0; c < t->ncols && !any; c++) any = msg && names_column(msg, t->cols[c].name);
+    expr *same = expr_const(cx, 1, 1);
+    for (int c = 0; c < t->ncols; c++) {
+        if (any && !names_column(msg, t->cols[c].name)) continue;
+        const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + c];
+        bool null = v->null->value & 1;
+        expr *eq = expr_cmp(cx, PRED_EQ, v->null, expr_const(cx, null, v->null->width));
+        if (!null && v->is_text) {
+            unsigned len = (unsigned)v->len->value;
+            eq = expr_and1(cx, eq, expr_cmp(cx, PRED_EQ, v->len, expr_const(cx, len, v->len->width)));
+            for (unsigned i = 0; i < len && i < v->nbytes; i++)
+                eq = expr_and1(cx, eq, expr_cmp(cx, PRED_EQ, v->bytes[i], expr_const(cx, v->bytes[i]->value, 8)));
+        } else if (!null) {
+            eq = expr_and1(cx, eq, expr_cmp(cx, PRED_EQ, v->v, expr_const(cx, v->v->value, v->v->width)));
+        }
+        same = expr_and1(cx, same, eq);
+    }
+    db_rt_assume(expr_not(cx, same)); /* false here: the run ends */
+    fflush(stdout), fflush(stderr);
+    rt_end_run(SYM_ASSUME_EXIT_CODE);
+    _exit(SYM_ASSUME_EXIT_CODE);
 }
 
 int db_rt_insert_fixture(int (*insert_row)(void *ctx, const db_table *t, int ti, unsigned k, const db_cell *cells),

@@ -126,6 +126,12 @@ bool db_fault_node(void);
 bool db_fault_null_node(bool offered);
 expr *db_fault_ret(expr *fails, uint32_t err, uint32_t other);
 void db_fault_hold(int delta);
+/* Slot k of table ti was rejected by the engine on a CHECK sympath does not model (msg: the
+ * engine's message, naming the constraint or its expression): end the run on the false
+ * assumption "this row differs from the rejected one" in the columns msg names (all columns
+ * when it names none), so the explorer solves the lost target again with it
+ * (src/explore/assume_retry.c). Does not return. */
+void db_rt_reject_row(int ti, unsigned k, const char *msg) __attribute__((noreturn));
 /* A cell's concrete value (for an INSERT) from its expressions' values; text into buf (>= text limit bytes). */
 void db_rt_concrete_cell(const db_val *v, uint8_t *buf, db_cell *out);
 /* The fixture's present rows into the run's database, table by table: insert_row(ctx, t, ti,

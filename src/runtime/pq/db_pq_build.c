@@ -105,6 +105,16 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
         char msg[1024], flat[1024];
         data_pg_message(c, r, msg, sizeof msg);
         proto_flat(flat, sizeof flat, msg);
+        const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+        if (state && !strcmp(state, "23514")) { /* check_violation: a CHECK sympath does not model */
+            const char *name = PQresultErrorField(r, PG_DIAG_CONSTRAINT_NAME);
+            char why[1200];
+            snprintf(why, sizeof why, "%s (%s)", flat, name ? name : "?");
+            db_rt_log_line("r\t%s\t%s", why, ins ? ins : "");
+            PQclear(r);
+            free(ins);
+            db_rt_reject_row(ti, k, why);
+        }
         db_rt_log_line("e\tfixture row rejected by PostgreSQL (%s): %s", flat, ins ? ins : "out of memory");
         rc = -1;
     }

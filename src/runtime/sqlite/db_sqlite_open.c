@@ -18,9 +18,7 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
         /* a CHECK sympath does not model (report.json names it): counted, the run ends as infeasible */
         db_rt_log_line("r\t%s\t%s", msg ? msg : "CHECK constraint failed", ins);
         sqlite3_close(db);
-        fflush(stdout), fflush(stderr);
-        rt_end_run(SYM_ASSUME_EXIT_CODE);
-        _exit(SYM_ASSUME_EXIT_CODE);
+        db_rt_reject_row(ti, k, msg);
     }
     if (xrc != SQLITE_OK) {
         /* the solver's row violates a constraint SQLite checks: a bug of ours, reported */
