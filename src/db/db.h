@@ -737,6 +737,10 @@ void db_text_needs_from_marks(db_schema *s, const char *ddl);
  * CHECK (pg_get_constraintdef's text, written by db_pg_read_schema) that SQLite must not run;
  * db_checks_load models it as above, with PostgreSQL's exact LIKE. */
 #define DB_PG_CHECK_MARK "/* sympath-pg-check: "
+/* In the runs' PostgreSQL DDL (db_pg_read_schema's pg_ddl), this line starts the statements a run
+ * applies one by one, each in a savepoint, skipping those the scratch database refuses: one
+ * ALTER TABLE ... ADD CONSTRAINT ... CHECK per line. */
+#define DB_PG_OPTIONAL_MARK "-- sympath-optional: one statement per line, each may fail"
 
 /* Free a table's CHECKs and its columns' parsed defaults (db_schema_free calls it). */
 void db_checks_free(db_table *t);

@@ -178,7 +178,7 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
         return -1;
     }
     tcols *ts = calloc((size_t)nt, sizeof *ts);
-    sbuf lite = {0}, pg = {0}, fks = {0};
+    sbuf lite = {0}, pg = {0}, fks = {0}, cks = {0};
     int rc = ts ? 0 : -1;
     for (int i = 0; !rc && i < nt; i++) {
         ts[i].oid = PQgetvalue(tabs, i, 0);
@@ -299,15 +299,23 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
             put(&fks, " DEFERRABLE INITIALLY DEFERRED;\n");
             free(rl.s);
         }
-        /* CHECK constraints: modelled from a comment of the SQLite DDL (check.c), not copied to the runs' schemas */
+        /* CHECK constraints: modelled from a comment of the SQLite DDL (check.c), and added to the runs'
+         * schemas one by one after DB_PG_OPTIONAL_MARK, so the server rejects a row breaking one sympath does
+         * not model (a CHECK calling a function the scratch database lacks is left out there) */
         PGresult *checks = rc ? NULL
                               : query(conn,
-                                      "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                                      "SELECT pg_get_constraintdef(oid), conname FROM pg_constraint "
                                       "WHERE conrelid = $1::oid AND contype = 'c' ORDER BY conname",
                                       1, p, err);
         for (int k = 0; checks && k < PQntuples(checks); k++) {
             const char *def = PQgetvalue(checks, k, 0);
-            if (!strstr(def, "*/") && !strchr(def, '\n')) put(&lite, "\n    %s%s */", DB_PG_CHECK_MARK, def);
+            if (strstr(def, "*/") || strchr(def, '\n')) continue;
+            put(&lite, "\n    %s%s */", DB_PG_CHECK_MARK, def);
+            put(&cks, "ALTER TABLE ");
+            put_ident(&cks, t->name);
+            put(&cks, " ADD CONSTRAINT ");
+            put_ident(&cks, PQgetvalue(checks, k, 1));
+            put(&cks, " %s;\n", def);
         }
         if (!rc && !checks) rc = -1;
         PQclear(checks);
@@ -316,7 +324,8 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
         PQclear(cols), PQclear(cons);
     }
     if (!rc && fks.s) put(&pg, "%s", fks.s);
-    if (!rc && (lite.bad || pg.bad || fks.bad)) {
+    if (!rc && cks.s) put(&pg, "%s\n%s", DB_PG_OPTIONAL_MARK, cks.s);
+    if (!rc && (lite.bad || pg.bad || fks.bad || cks.bad)) {
         rc = -1;
         *err = strdup("out of memory");
     }
@@ -326,7 +335,7 @@ int db_pg_read_schema(PGconn *conn, char **sqlite_ddl, char **pg_ddl, char **err
         free(ts[i].attnum), free(ts[i].names);
     }
     free(ts);
-    free(fks.s);
+    free(fks.s), free(cks.s);
     PQclear(tabs);
     if (rc) {
         free(lite.s), free(pg.s);
