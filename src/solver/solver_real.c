@@ -354,6 +354,21 @@ static Z3_ast tr_bool(rctx *c, const expr *e)
     }
 }
 
+/* Is e a 0/1 value wider than 1 bit: a zero-extended truth value? */
+static bool is_bit01(const expr *e) { return e->op == EXPR_ZEXT && e->kid[0]->width == 1; }
+
+/* Is e the constant 2^k - 1 for some 1 <= k < width (a low-bits mask)? k in *k. */
+static bool low_mask(const expr *e, unsigned *k)
+{
+    if (e->op != EXPR_CONST || e->value == 0) return false;
+    uint64_t v = e->value;
+    if ((v & (v + 1)) != 0) return false;
+    unsigned n = 0;
+    while (v) v >>= 1, n++;
+    *k = n;
+    return n < e->width;
+}
+
 static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
 {
     Z3_context z = c->z;
@@ -393,9 +408,38 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
         Z3_ast k = tr(c, e->kid[0], M_BOOL), a = tr(c, e->kid[1], m), b = tr(c, e->kid[2], m);
         return k && a && b ? keep(c, Z3_mk_ite(z, k, a, b)) : NULL;
     }
+    case EXPR_AND:
+    case EXPR_OR:
+    case EXPR_XOR: {
+        unsigned k;
+        if (is_bit01(e->kid[0]) && is_bit01(e->kid[1])) { /* (a != 0) | (b == 0): a truth value as 0/1 */
+            Z3_ast ab[2] = {tr(c, e->kid[0]->kid[0], M_BOOL), tr(c, e->kid[1]->kid[0], M_BOOL)};
+            if (!ab[0] || !ab[1]) return NULL;
+            Z3_ast b = keep(c, e->op == EXPR_AND  ? Z3_mk_and(z, 2, ab)
+                               : e->op == EXPR_OR ? Z3_mk_or(z, 2, ab)
+                                                  : Z3_mk_xor(z, ab[0], ab[1]));
+            Z3_ast one = int_numeral(c, 1, 2, false), zero = int_numeral(c, 0, 1, false);
+            return b && one && zero ? keep(c, Z3_mk_ite(z, b, one, zero)) : NULL;
+        }
+        int mk = e->op != EXPR_AND ? -1 : low_mask(e->kid[1], &k) ? 0 : low_mask(e->kid[0], &k) ? 1 : -1;
+        if (mk >= 0) { /* x & (2^k - 1): x mod 2^k, whichever way x is read (a year's & 3) */
+            Z3_ast x = tr(c, e->kid[1 - mk], m), p = int_pow2(c, k);
+            return x && p ? keep(c, Z3_mk_mod(z, x, p)) : NULL;
+        }
+        break;
+    }
+    case EXPR_UDIV:
+    case EXPR_UREM: /* by a constant: the unsigned reading's quotient / remainder */
+        if (e->kid[1]->op == EXPR_CONST && e->kid[1]->value) {
+            Z3_ast x = tr(c, e->kid[0], M_UNSIGNED), d = int_numeral(c, e->kid[1]->value, e->width, false);
+            if (!x || !d) return NULL;
+            Z3_ast r = keep(c, e->op == EXPR_UDIV ? Z3_mk_div(z, x, d) : Z3_mk_mod(z, x, d));
+            return sgn && r ? as_signed(c, r, e->width) : r;
+        }
+        break;
     default: break;
     }
-    c->failed = c->unsupported = true; /* bit operations, division */
+    c->failed = c->unsupported = true; /* other bit operations, division */
     return NULL;
 }
 

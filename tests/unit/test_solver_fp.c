@@ -302,6 +302,23 @@ static void test_real_approximation(void **state)
     assert_int_equal(solve(s, c3, 3, m, 3), SOLVE_UNSAT);
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_core_unsat, 1);
+
+    /* integer parts the approximation reads: a digit's value & 3 (a leap year), / 10, a 0/1 flag OR-ed */
+    expr *d = expr_symbol(cx, 3, 8, 0), *dv = expr_binary(cx, EXPR_ADD, d, expr_const(cx, 208, 8));
+    expr *flag = expr_binary(cx, EXPR_OR, expr_zext(cx, expr_cmp(cx, PRED_EQ, d, expr_const(cx, 55, 8)), 32),
+                             expr_zext(cx, expr_cmp(cx, PRED_EQ, d, expr_const(cx, 0, 8)), 32));
+    expr *dprice =
+        expr_fp(cx, EXPR_FMUL, 64, 0, price, expr_fp(cx, EXPR_UITOF, 64, 0, expr_zext(cx, d, 64), NULL, NULL), NULL);
+    expr *c4[4] = {expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_AND, dv, expr_const(cx, 3, 8)), expr_const(cx, 3, 8)),
+                   expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_UDIV, d, expr_const(cx, 10, 8)), expr_const(cx, 5, 8)),
+                   expr_fcmp(cx, FPRED_OGT, dprice, expr_const(cx, db(100.0), 64)),
+                   expr_cmp(cx, PRED_NE, flag, expr_const(cx, 0, 32))};
+    uint64_t m4[4];
+    assert_int_equal(solve(s, c4, 4, m4, 4), SOLVE_SAT);
+    assert_int_equal(m4[3], 55); /* 55 - 48 = 7: 7 & 3 == 3, 55 / 10 == 5, the flag's d == 55 */
+    assert_true(bd(m4[0]) * 55.0 > 100.0);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_relaxed, 2);
     solver_free(s);
     expr_ctx_free(cx);
 }
