@@ -295,6 +295,10 @@ static expr *fcmp_node(expr_ctx *cx, expr_op op, expr *a, expr *b)
 {
     if (a->op == EXPR_CONST && b->op == EXPR_CONST)
         return expr_const(cx, expr_eval_op(op, 1, 0, a->width, a->value, b->value, 0), 1);
+    /* x < x is false, x <= x and x == x hold unless x is NaN (a self-join comparing a row's cell
+     * with itself: bit-blasted, each took Z3 its whole time-out) */
+    if (a == b && op == EXPR_FOLT) return expr_const(cx, 0, 1);
+    if (a == b && (op == EXPR_FOLE || op == EXPR_FOEQ)) return expr_not(cx, fcmp_node(cx, EXPR_FUNO, a, a));
     if (op == EXPR_FUNO && (monotone_int(a) || (a->op == EXPR_CONST && !isnan(as_double(a->value, a->width)))) &&
         (monotone_int(b) || (b->op == EXPR_CONST && !isnan(as_double(b->value, b->width)))))
         return expr_const(cx, 0, 1); /* a chain of an integer is never NaN */

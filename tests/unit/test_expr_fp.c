@@ -194,6 +194,19 @@ static void test_fcmp_all_predicates(void **state)
     }
     /* isnan written as x != x or as x uno 0.0 is one node */
     assert_ptr_equal(expr_fcmp(cx, FPRED_UNO, x, x), expr_fcmp(cx, FPRED_UNO, x, expr_const(cx, 0, 64)));
+    /* a value against itself: every predicate folds to a constant or to (not) isnan, and agrees with C */
+    for (unsigned p = FPRED_FALSE; p <= FPRED_TRUE; p++) {
+        expr *e = expr_fcmp(cx, (expr_fpred)p, x, x);
+        assert_true(e->op == EXPR_CONST || e->depth <= 3);
+        for (size_t i = 0; i < nv; i++) {
+            uint64_t in[1] = {db(vals[i])};
+            assert_int_equal(expr_eval(e, in, 1), fpred_ref((expr_fpred)p, vals[i], vals[i]));
+        }
+    }
+    assert_int_equal(expr_fcmp(cx, FPRED_OLT, x, x)->op, EXPR_CONST);
+    expr *k = expr_fp(cx, EXPR_SITOF, 64, 0, expr_symbol(cx, 4, 32, 0), NULL, NULL); /* never NaN */
+    expr *le = expr_fcmp(cx, FPRED_OLE, k, k);
+    assert_true(le->op == EXPR_CONST && le->value == 1);
     expr_ctx_free(cx);
 }
 
