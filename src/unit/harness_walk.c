@@ -137,6 +137,12 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
                     const char *val)
 {
+    unit_walk_call_n(b, ptr, indent, root, lv, val, NULL);
+}
+
+void unit_walk_call_n(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
+                      const char *val, const char *count)
+{
     const ut_type *e = ptr->pointee;
     char fn[48], sz[560];
     if (e->kind == UT_STRUCT) {
@@ -148,6 +154,32 @@ void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const cha
     }
     sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
     sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
-    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn, sz,
-              indent);
+    if (count)
+        sb_printf(b, "%s        sympu_walk_root_n(%s, %s, (const void *)(%s), %s, %s, %s);\n%s}\n", indent, root, lv,
+                  val, fn, sz, count, indent);
+    else
+        sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn,
+                  sz, indent);
+}
+
+int unit_walkable_ptrs(const ut_type *ptr)
+{
+    if (!ptr || ptr->kind != UT_PTR || !ptr->pointee || ptr->pointee->kind != UT_PTR) return 0;
+    const ut_type *e = ptr->pointee->pointee;
+    return e && e->kind != UT_FUNC;
+}
+
+void unit_walk_ptrs_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count)
+{
+    const ut_type *e = ptr->pointee->pointee;
+    char fn[48];
+    int str = e->kind == UT_INT && e->is_plain_char;
+    if (named_struct(e))
+        snprintf(fn, sizeof fn, "sympu_walk_%d", e->id);
+    else
+        snprintf(fn, sizeof fn, "NULL");
+    sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
+    sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
+    sb_printf(b, "%s        sympu_walk_ptrs((const void *)(%s), %s, %s, %d);\n%s}\n", indent, val, count ? count : "-1",
+              fn, str, indent);
 }

@@ -201,6 +201,20 @@ const char *unit_destructor(const unit_info *u, const ut_type *t)
     return same ? same : canon;
 }
 
+const char *unit_array_destructor(const unit_info *u, const ut_type *t)
+{
+    const char *best = NULL;
+    for (size_t i = 0; i < u->ndefs; i++) {
+        const ut_func *d = &u->defs[i];
+        if (d->nparams != 2 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name)) continue;
+        const ut_type *a = d->params[0].type, *n = d->params[1].type;
+        if (!n || n->kind != UT_INT || n->is_char) continue;
+        if (!same_spelling(a, t) && !(a->canonical && t->canonical && !strcmp(a->canonical, t->canonical))) continue;
+        if (!best || destructor_rank(d->name) < destructor_rank(best)) best = d->name;
+    }
+    return best;
+}
+
 int unit_param_consumed(const ut_func *f, size_t i)
 {
     if (i >= f->nparams) return 0;

@@ -94,6 +94,16 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
 const char *unit_destructor(const unit_info *u, const ut_type *t);
 
 /*
+ * The unit's destructor of an array of type t with its element count: a function defined in the
+ * unit taking exactly (t, an integer) and returning void, named like a destructor
+ * (`void sdsfreesplitres(sds *tokens, int count)`, `void split_free(char **v, int n)`), its first
+ * parameter spelled like t or of t's canonical type; among several, ranked as unit_destructor.
+ * Returns its name (borrowed from u) or NULL. The caller passes the count the call gave
+ * (unit_result_count).
+ */
+const char *unit_array_destructor(const unit_info *u, const ut_type *t);
+
+/*
  * Whether target f consumes its parameter i when that parameter was built by a UP_RETURN
  * producer: f returns the parameter's own type (unqualified spelling: `sds sdscat(sds, ...)`;
  * the result replaces the input, which may have moved — sds's convention), or f is itself a

@@ -650,10 +650,11 @@ static size_t sympu_static_extent(const void *p)
 
 /* Walk the block p (not NULL, no input object) from root (0, "": the return value; else the
  * input entry's id and lv): walk, a struct's walker (elem its size: when p starts a static array
- * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0), or NULL
- * for a string. A fault while
+ * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0; when count
+ * >= 0, an out-parameter the call wrote gives the array's length: that many elements, within the
+ * block p lies in), or NULL for a string. A fault while
  * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
-static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
+static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
 {
     sympu_walk_begin(root, lv);
     struct sigaction sa, old_segv, old_bus;
@@ -664,23 +665,74 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
     if (sigsetjmp(sympu_walk_jb, 1) == 0) {
-        if (walk) {
+        if (walk && count == 0) {
+            /* an empty array: nothing to walk */
+        } else if (walk) {
             sympu_wk.seen[sympu_wk.nseen] = p;
             sympu_wk.seen_tail[sympu_wk.nseen][0] = 0;
             sympu_wk.nseen++;
             walk(p, "->", 0, 0);
-            size_t ext = elem ? sympu_static_extent(p) : 0;
+            size_t ext = 0, room = sympu_heap_room(p);
+            if (elem && count > 0)
+                ext = (size_t)count * elem < room ? (size_t)count * elem : room;
+            else if (elem)
+                ext = sympu_static_extent(p);
             /* up to the element whose first byte is 0, as a string to its NUL (re_compile's UNUSED
              * terminator): a static array keeps what earlier calls left after it, which a test
              * running after another would not find again */
             for (size_t k = 1; elem && k < ext / elem && k <= SYMPU_WALK_ELEMS; k++) {
-                if (((const unsigned char *)p)[(k - 1) * elem] == 0) break;
+                if (count < 0 && ((const unsigned char *)p)[(k - 1) * elem] == 0) break;
                 char pre[32];
                 snprintf(pre, sizeof pre, "[%zu].", k);
                 walk((const char *)p + k * elem, pre, 0, 0);
             }
         } else {
             sympu_walk_str((const char *)p, "");
+        }
+    }
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+}
+
+static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
+{
+    sympu_walk_root_n(root, lv, p, walk, elem, -1);
+}
+
+/* Walk the array of pointers p the call returned (not NULL, no input object), element by element
+ * at tails "[K]": count elements when count >= 0 (an out-parameter the call wrote: `*argc`), else
+ * up to and including the first NULL one (a NULL-terminated array); never past the end of the heap
+ * block (or static array) p starts, nor past SYMPU_WALK_ELEMS + 1 elements; without a count and an
+ * extent, nothing. An element is a string when str (its text), else a pointer to a struct walk
+ * walks (NULL: a plain pointer). A fault ends the walk with the lines written so far. */
+static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, int str)
+{
+    size_t room = sympu_heap_room(p);
+    if (room == (size_t)-1) room = sympu_static_extent(p);
+    if (room == 0 && count >= 0) room = (size_t)count * sizeof(void *); /* the call's word */
+    size_t n = room / sizeof(void *);
+    if (count >= 0 && (size_t)count < n) n = (size_t)count;
+    if (n > SYMPU_WALK_ELEMS + 1) n = SYMPU_WALK_ELEMS + 1;
+    sympu_walk_begin(0, "");
+    struct sigaction sa, old_segv, old_bus;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sympu_walk_fault;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    if (sigsetjmp(sympu_walk_jb, 1) == 0) {
+        for (size_t k = 0; k < n; k++) {
+            const void *e = ((const void *const *)p)[k];
+            char tail[32], pre[40];
+            snprintf(tail, sizeof tail, "[%zu]", k);
+            if (str)
+                sympu_walk_str((const char *)e, tail);
+            else if (sympu_walk_ptr(e, tail, walk != NULL)) {
+                snprintf(pre, sizeof pre, "%s->", tail);
+                walk(e, pre, 1, 0);
+            }
+            if (count < 0 && !e) break; /* the terminator */
         }
     }
     sigaction(SIGSEGV, &old_segv, NULL);

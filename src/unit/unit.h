@@ -279,6 +279,15 @@ void unit_pair_buffers(ut_func *f);
 int unit_count_ptr(const ut_type *t);
 
 /*
+ * The out-parameter holding the element count of the array f returns: the first parameter that is a
+ * pointer to a non-const integer (unit_count_ptr), paired with no buffer, named like a length (n,
+ * len, count, size, argc, ... or n_ + a word: `sds *sdssplitargs(const char *line, int *argc)`,
+ * `char **split(const char *s, size_t *count)`). f must return a data pointer. Returns its index,
+ * -1 when none. After unit_pair_buffers.
+ */
+int unit_result_count(const ut_func *f);
+
+/*
  * A second length of a buffer: parameter i of f, an unpaired integer named like a length, after a
  * buffer/length pair (`phr_parse_request(buf, len, ..., size_t last_len)`: the length of an earlier
  * read of the same buffer), is at most that buffer's length (the harness assumes it; a larger one
