@@ -716,7 +716,7 @@ static void gen_driver(gen *g, const ut_func *f)
                 /* an array of strings or pointers (`sds *`, `char **`): element by element, up
                  * to the count or the NULL terminator */
                 sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
-                unit_walk_ptrs_call(b, r, "    ", "sympu_ret", ci >= 0 ? cnt : NULL);
+                unit_walk_ptrs_call(b, g->u, r, "    ", "sympu_ret", ci >= 0 ? cnt : NULL);
                 sb_puts(b, "#endif\n");
             }
         }

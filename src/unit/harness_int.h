@@ -42,8 +42,10 @@ int unit_walkable_ptrs(const ut_type *ptr);
  * unit_walkable_ptrs) element by element when it is fresh memory (neither NULL nor an input
  * object): count, a C expression of type long long, the element count an out-parameter gives, or
  * NULL (then up to its NULL terminator, within its heap block). Elements: strings for char
- * pointers, a struct's walker for named structs, else pointers. Record mode only. */
-void unit_walk_ptrs_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count);
+ * pointers (with their length and bytes when the string type has a length accessor,
+ * unit_length_accessor: sds), a struct's walker for named structs, else pointers. Record mode only. */
+void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, const char *indent, const char *val,
+                         const char *count);
 
 /* Whether ptr is a pointer to a stdio stream (FILE *, const FILE *): such a parameter is a read
  * stream over symbolic bytes (unit_stream_fill), not an object built field by field. */

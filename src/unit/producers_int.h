@@ -104,6 +104,16 @@ const char *unit_destructor(const unit_info *u, const ut_type *t);
 const char *unit_array_destructor(const unit_info *u, const ut_type *t);
 
 /*
+ * The length accessor of a string type t with its own name (a typedef of `char *`: `sds`; not a
+ * plain `char *`, whose length is its NUL): a function of the unit (u->defs) or of a header it
+ * includes (u->hfuncs: `static inline size_t sdslen(const sds s)`) taking exactly one t (const
+ * ignored), returning an integer, with "len" in its name (any case); the shortest name of
+ * several. The string may hold NUL bytes: the length, not the NUL, ends it. Returns the function
+ * (borrowed from u) or NULL.
+ */
+const ut_func *unit_length_accessor(const unit_info *u, const ut_type *t);
+
+/*
  * Whether target f consumes its parameter i when that parameter was built by a UP_RETURN
  * producer: f returns the parameter's own type (unqualified spelling: `sds sdscat(sds, ...)`;
  * the result replaces the input, which may have moved — sds's convention), or f is itself a

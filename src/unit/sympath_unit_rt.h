@@ -699,13 +699,46 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
     sympu_walk_root_n(root, lv, p, walk, elem, -1);
 }
 
+/* A string of n bytes (NULs included) at tail whose length the unit's accessor lname gave:
+ * `b LNAME N BODY` (BODY the n bytes as a C string literal body, \x00 for a NUL), when n is at
+ * most 200 and within its heap block; else as sympu_walk_str. */
+static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const char *tail)
+{
+    char buf[32], lit[200 * 6 + 1];
+    size_t room = sympu_heap_room(s), o = 0;
+    if (strcmp(sympu_ptr_text(s, buf), "-1") || n > 200 || (room != (size_t)-1 && n >= room)) {
+        sympu_walk_str(s, tail);
+        return;
+    }
+    if (!sympu_walk_room()) return;
+    /* byte by byte: each a string of one (a NUL as \x00), pieces joined by "" when a hex digit
+     * follows a \xNN */
+    int hex = 0;
+    for (size_t i = 0; i < n && o + 8 < sizeof lit; i++) {
+        char one[2] = {s[i], 0}, e[8];
+        unsigned char c = (unsigned char)s[i];
+        int isx = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (c == 0)
+            snprintf(e, sizeof e, "\\x00");
+        else
+            sympu_escape(one, 1, e, sizeof e);
+        if (hex && isx && e[0] != '\\') o += (size_t)snprintf(lit + o, 3, "\"\"");
+        hex = e[0] == '\\' && e[1] == 'x';
+        o += (size_t)snprintf(lit + o, sizeof lit - o, "%s", e);
+    }
+    lit[o] = 0;
+    sympu_wline(tail, "b", "%s %zu %s", lname, n, lit);
+}
+
 /* Walk the array of pointers p the call returned (not NULL, no input object), element by element
  * at tails "[K]": count elements when count >= 0 (an out-parameter the call wrote: `*argc`), else
  * up to and including the first NULL one (a NULL-terminated array); never past the end of the heap
  * block (or static array) p starts, nor past SYMPU_WALK_ELEMS + 1 elements; without a count and an
- * extent, nothing. An element is a string when str (its text), else a pointer to a struct walk
- * walks (NULL: a plain pointer). A fault ends the walk with the lines written so far. */
-static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, int str)
+ * extent, nothing. An element is a string when str (its text; its length len(e) and its bytes when
+ * len, the unit's accessor lname, is given: sds), else a pointer to a struct walk walks (NULL: a
+ * plain pointer). A fault ends the walk with the lines written so far. */
+static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, int str, size_t (*len)(const void *),
+                            const char *lname)
 {
     size_t room = sympu_heap_room(p);
     if (room == (size_t)-1) room = sympu_static_extent(p);
@@ -726,7 +759,9 @@ static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, 
             const void *e = ((const void *const *)p)[k];
             char tail[32], pre[40];
             snprintf(tail, sizeof tail, "[%zu]", k);
-            if (str)
+            if (str && len && e)
+                sympu_walk_lenstr((const char *)e, len(e), lname, tail);
+            else if (str)
                 sympu_walk_str((const char *)e, tail);
             else if (sympu_walk_ptr(e, tail, walk != NULL)) {
                 snprintf(pre, sizeof pre, "%s->", tail);
