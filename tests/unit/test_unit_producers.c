@@ -42,6 +42,9 @@ static const char *SRC_TEXT =
     "typedef struct tok { int k; } tok;\n"
     "tok *toks(const char *s, int *err) { (void)s; (void)err; return 0; }\n" /* no count's name */
     "void strfreesplit(str *v, int n) { (void)v; (void)n; }\n"
+    "size_t str_length(const str s) { return s ? 1 : 0; }\n"
+    "size_t strlen_(const str s) { return s ? 1 : 0; }\n"
+    "int strsize(const str s) { return s ? 1 : 0; }\n"                          /* no "len" */
     "void strsplit_release(str *v, const char *why) { (void)v; (void)why; }\n"; /* no count */
 
 static unit_info u;
@@ -280,6 +283,11 @@ static void test_array_result(void **state)
     assert_int_equal(unit_result_count(unit_find_def(&u, "strjoin")), -1); /* no count out-parameter */
     assert_string_equal(unit_array_destructor(&u, sp->type->ret), "strfreesplit");
     assert_null(unit_array_destructor(&u, le->type->ret));
+    /* str's length accessor: the shortest name with "len"; a plain char * has none */
+    const ut_func *acc = unit_length_accessor(&u, sp->type->ret->pointee);
+    assert_non_null(acc);
+    assert_string_equal(acc->name, "strlen_");
+    assert_null(unit_length_accessor(&u, unit_find_def(&u, "plain")->type->ret));
     /* the single-object destructor of str is not the array's, nor the reverse */
     assert_null(unit_destructor(&u, sp->type->ret));
 }
