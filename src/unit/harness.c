@@ -718,6 +718,11 @@ static void gen_driver(gen *g, const ut_func *f)
                 sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
                 unit_walk_ptrs_call(b, g->u, r, "    ", "sympu_ret", ci >= 0 ? cnt : NULL);
                 sb_puts(b, "#endif\n");
+            } else if (ci >= 0 && unit_walkable_ints(r)) {
+                /* integers with their count (`uint8_t *decode(in, size_t *outlen)`): element by element */
+                sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
+                unit_walk_ints_call(b, r, "    ", "sympu_ret", cnt);
+                sb_puts(b, "#endif\n");
             }
         }
         break;

@@ -44,6 +44,14 @@ int unit_walkable_ptrs(const ut_type *ptr);
  * NULL (then up to its NULL terminator, within its heap block). Elements: strings for char
  * pointers (with their length and bytes when the string type has a length accessor,
  * unit_length_accessor: sds), a struct's walker for named structs, else pointers. Record mode only. */
+/* Whether ptr points to integers (not plain char: a string), enumerators or booleans. */
+int unit_walkable_ints(const ut_type *ptr);
+
+/* Append the statement that walks the returned array of integers `val` (type ptr,
+ * unit_walkable_ints) element by element when it is fresh memory: count, a C expression of type
+ * long long, the element count the out-parameter gives (unit_result_count). Record mode only. */
+void unit_walk_ints_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count);
+
 void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, const char *indent, const char *val,
                          const char *count);
 

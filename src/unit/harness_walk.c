@@ -203,3 +203,20 @@ void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, cons
     sb_printf(b, "%s        sympu_walk_ptrs((const void *)(%s), %s, %s, %d, %s, %s);\n%s}\n", indent, val,
               count ? count : "-1", fn, str, len, lname, indent);
 }
+
+int unit_walkable_ints(const ut_type *ptr)
+{
+    if (!ptr || ptr->kind != UT_PTR || !ptr->pointee) return 0;
+    const ut_type *e = ptr->pointee;
+    return (e->kind == UT_INT && !e->is_plain_char) || e->kind == UT_ENUM || e->kind == UT_BOOL;
+}
+
+void unit_walk_ints_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count)
+{
+    const ut_type *e = ptr->pointee;
+    int sgn = e->kind == UT_ENUM || e->is_signed;
+    sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
+    sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
+    sb_printf(b, "%s        sympu_walk_ints((const void *)(%s), %s, sizeof *(%s), %d);\n%s}\n", indent, val, count, val,
+              sgn, indent);
+}

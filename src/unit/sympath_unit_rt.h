@@ -577,6 +577,25 @@ static void sympu_walk_fault(int s)
     siglongjmp(sympu_walk_jb, 1);
 }
 
+/* Install the walk's SIGSEGV/SIGBUS handler (a fault while reading ends the walk through
+ * sympu_walk_jb), keeping the old actions; sympu_walk_unguard restores them. */
+static void sympu_walk_guard(struct sigaction *old_segv, struct sigaction *old_bus)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sympu_walk_fault;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    sigaction(SIGSEGV, &sa, old_segv);
+    sigaction(SIGBUS, &sa, old_bus);
+}
+
+static void sympu_walk_unguard(const struct sigaction *old_segv, const struct sigaction *old_bus)
+{
+    sigaction(SIGSEGV, old_segv, NULL);
+    sigaction(SIGBUS, old_bus, NULL);
+}
+
 /* The ELF64 records sympu_static_extent reads, declared here: <elf.h> would define hundreds of
  * macros (PT_LOAD, ET_NONE, ...) before the unit's own headers, which may use those names. */
 typedef struct {
@@ -657,13 +676,8 @@ static size_t sympu_static_extent(const void *p)
 static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
 {
     sympu_walk_begin(root, lv);
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sympu_walk_fault;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_NODEFER;
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
     if (sigsetjmp(sympu_walk_jb, 1) == 0) {
         if (walk && count == 0) {
             /* an empty array: nothing to walk */
@@ -690,8 +704,7 @@ static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_wal
             sympu_walk_str((const char *)p, "");
         }
     }
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    sympu_walk_unguard(&old_segv, &old_bus);
 }
 
 static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
@@ -747,13 +760,8 @@ static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, 
     if (count >= 0 && (size_t)count < n) n = (size_t)count;
     if (n > SYMPU_WALK_ELEMS + 1) n = SYMPU_WALK_ELEMS + 1;
     sympu_walk_begin(0, "");
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sympu_walk_fault;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_NODEFER;
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
     if (sigsetjmp(sympu_walk_jb, 1) == 0) {
         for (size_t k = 0; k < n; k++) {
             const void *e = ((const void *const *)p)[k];
@@ -770,8 +778,59 @@ static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, 
             if (count < 0 && !e) break; /* the terminator */
         }
     }
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    sympu_walk_unguard(&old_segv, &old_bus);
+}
+
+/* Walk the array of count integers (or enumerators, as numbers) p the call returned (not NULL, no
+ * input object; count from the out-parameter the call wrote), elem bytes each, signed or not:
+ * `walk 0 - [K] i|u V`, at most SYMPU_WALK_LINES of them and never past the end of the heap block
+ * (or static array) p starts. */
+static void sympu_walk_ints(const void *p, long long count, size_t elem, int is_signed)
+{
+    size_t room = sympu_heap_room(p);
+    if (room == (size_t)-1) room = sympu_static_extent(p);
+    if (count <= 0 || (elem != 1 && elem != 2 && elem != 4 && elem != 8)) return;
+    size_t n = (size_t)count;
+    if (room && n > room / elem) n = room / elem;
+    if (!room && n > SYMPU_WALK_ELEMS) n = SYMPU_WALK_ELEMS; /* extent unknown: the call's word, bounded */
+    sympu_walk_begin(0, "");
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
+    if (sigsetjmp(sympu_walk_jb, 1) == 0) {
+        for (size_t k = 0; k < n && sympu_walk_room(); k++) {
+            const unsigned char *q = (const unsigned char *)p + k * elem;
+            char tail[32];
+            snprintf(tail, sizeof tail, "[%zu]", k);
+            if (elem == 1) {
+                if (is_signed)
+                    sympu_wline(tail, "i", "%d", (int)(signed char)*q);
+                else
+                    sympu_wline(tail, "u", "%u", (unsigned)*q);
+            } else if (elem == 2) {
+                uint16_t v;
+                memcpy(&v, q, 2);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%d", (int)(int16_t)v);
+                else
+                    sympu_wline(tail, "u", "%u", (unsigned)v);
+            } else if (elem == 4) {
+                uint32_t v;
+                memcpy(&v, q, 4);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%ld", (long)(int32_t)v);
+                else
+                    sympu_wline(tail, "u", "%lu", (unsigned long)v);
+            } else {
+                uint64_t v;
+                memcpy(&v, q, 8);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%lld", (long long)(int64_t)v);
+                else
+                    sympu_wline(tail, "u", "%llu", (unsigned long long)v);
+            }
+        }
+    }
+    sympu_walk_unguard(&old_segv, &old_bus);
 }
 
 /* The arguments of a call to a function-pointer stand-in (a callback the unit calls), one

@@ -1,4 +1,4 @@
-/* split.c: word splitters returning arrays of strings (a count out, or a NULL terminator) with their destructors, for tests/e2e/test_unit_split.sh. */
+/* split.c: word splitters returning arrays (of strings with a count out or a NULL terminator, of integers with a count out) with their destructors, for tests/e2e/test_unit_split.sh. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,4 +73,24 @@ void lines_free(char **v)
 {
     for (size_t i = 0; v && v[i]; i++) free(v[i]);
     free(v);
+}
+
+/* The length of each word of s (separated by blanks and commas): a malloc'ed array of *n sizes,
+ * NULL when s has no word (or out of memory). */
+size_t *word_lengths(const char *s, size_t *n)
+{
+    size_t *v = NULL, k = 0;
+    *n = 0;
+    for (;;) {
+        while (is_sep(*s)) s++;
+        if (!*s) break;
+        const char *b = s;
+        while (*s && !is_sep(*s)) s++;
+        size_t *nv = realloc(v, (k + 1) * sizeof *nv);
+        if (!nv) break;
+        v = nv;
+        v[k++] = (size_t)(s - b);
+    }
+    *n = k;
+    return v;
 }
