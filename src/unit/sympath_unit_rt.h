@@ -670,7 +670,7 @@ static size_t sympu_static_extent(const void *p)
 /* Walk the block p (not NULL, no input object) from root (0, "": the return value; else the
  * input entry's id and lv): walk, a struct's walker (elem its size: when p starts a static array
  * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0; when count
- * >= 0, an out-parameter the call wrote gives the array's length: that many elements, within the
+ * > 0, an out-parameter the call wrote gives the array's length: that many elements, within the
  * block p lies in), or NULL for a string. A fault while
  * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
 static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
@@ -679,14 +679,15 @@ static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_wal
     struct sigaction old_segv, old_bus;
     sympu_walk_guard(&old_segv, &old_bus);
     if (sigsetjmp(sympu_walk_jb, 1) == 0) {
-        if (walk && count == 0) {
-            /* an empty array: nothing to walk */
-        } else if (walk) {
+        if (walk) {
+            /* the first element always (as a single struct: the count out-parameter may be no
+             * count of it, `int *len` the characters read), within its heap block */
             sympu_wk.seen[sympu_wk.nseen] = p;
             sympu_wk.seen_tail[sympu_wk.nseen][0] = 0;
             sympu_wk.nseen++;
             walk(p, "->", 0, 0);
             size_t ext = 0, room = sympu_heap_room(p);
+            if (room == (size_t)-1 && elem && count > 0) room = sympu_static_extent(p); /* 0: unknown */
             if (elem && count > 0)
                 ext = (size_t)count * elem < room ? (size_t)count * elem : room;
             else if (elem)
@@ -746,8 +747,8 @@ static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const 
 /* Walk the array of pointers p the call returned (not NULL, no input object), element by element
  * at tails "[K]": count elements when count >= 0 (an out-parameter the call wrote: `*argc`), else
  * up to and including the first NULL one (a NULL-terminated array); never past the end of the heap
- * block (or static array) p starts, nor past SYMPU_WALK_ELEMS + 1 elements; without a count and an
- * extent, nothing. An element is a string when str (its text; its length len(e) and its bytes when
+ * block (or static array) p starts, nor past SYMPU_WALK_ELEMS + 1 elements; without an extent,
+ * nothing. An element is a string when str (its text; its length len(e) and its bytes when
  * len, the unit's accessor lname, is given: sds), else a pointer to a struct walk walks (NULL: a
  * plain pointer). A fault ends the walk with the lines written so far. */
 static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, int str, size_t (*len)(const void *),
@@ -755,7 +756,6 @@ static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, 
 {
     size_t room = sympu_heap_room(p);
     if (room == (size_t)-1) room = sympu_static_extent(p);
-    if (room == 0 && count >= 0) room = (size_t)count * sizeof(void *); /* the call's word */
     size_t n = room / sizeof(void *);
     if (count >= 0 && (size_t)count < n) n = (size_t)count;
     if (n > SYMPU_WALK_ELEMS + 1) n = SYMPU_WALK_ELEMS + 1;
@@ -791,8 +791,7 @@ static void sympu_walk_ints(const void *p, long long count, size_t elem, int is_
     if (room == (size_t)-1) room = sympu_static_extent(p);
     if (count <= 0 || (elem != 1 && elem != 2 && elem != 4 && elem != 8)) return;
     size_t n = (size_t)count;
-    if (room && n > room / elem) n = room / elem;
-    if (!room && n > SYMPU_WALK_ELEMS) n = SYMPU_WALK_ELEMS; /* extent unknown: the call's word, bounded */
+    if (n > room / elem) n = room / elem; /* an unknown extent (0): nothing */
     sympu_walk_begin(0, "");
     struct sigaction old_segv, old_bus;
     sympu_walk_guard(&old_segv, &old_bus);
