@@ -9,6 +9,7 @@
 #include "util/util.h"
 #include "unit.h"
 #include "emit_int.h"
+#include "producers_int.h"
 
 /* The call expression "f(a, b)". */
 static void call_expr(strbuf *b, const names *n, const ut_func *f)
@@ -272,6 +273,33 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
     return 0;
 }
 
+/* When t releases its result with a destructor of (array, count) (unit_array_destructor), the
+ * count expression into b: the value the call wrote through its count out-parameter, `*argc`;
+ * returns 0. 1: the release takes the result alone. -1: the count parameter was NULL (the caller
+ * then frees the array alone; a leak the sanitizer check reports). */
+static int release_count(strbuf *b, const names *n, const unit_test *t)
+{
+    int ci = unit_result_count(t->fn);
+    const char *ad = ci >= 0 ? unit_array_destructor(n->u, t->fn->type->ret) : NULL;
+    if (!ad || strcmp(ad, t->release)) return 1;
+    const unit_record *r = n->r;
+    int pi = 0;
+    for (size_t i = 0; i < r->nobjs; i++) {
+        if (!r->objs[i].param) continue;
+        if (pi++ != ci) continue;
+        for (size_t j = 0; j < r->nentries; j++) {
+            const ur_entry *e = &r->entries[j];
+            if (e->obj == r->objs[i].id && !*e->suffix && e->pre.kind == 'p' && e->pre.text &&
+                strcmp(e->pre.text, "0")) {
+                sb_printf(b, "*%s", n->local[i]);
+                return 0;
+            }
+        }
+        return -1;
+    }
+    return -1;
+}
+
 char *unit_emit_test_body(const unit_info *u, const unit_test *t)
 {
     const unit_record *r = &t->rec;
@@ -351,8 +379,16 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
         int ret_released = emit_made_releases(&b, &n, t, 1); /* what the unit's producers built */
-        if (have_ret && t->release && rt->kind == UT_PTR && !ret_released)
-            sb_printf(&b, "    %s(%sret);\n", t->release, strcmp(t->release, "free") ? "" : "(void *)");
+        if (have_ret && t->release && rt->kind == UT_PTR && !ret_released) {
+            strbuf cnt = STRBUF_INIT;
+            int rc = release_count(&cnt, &n, t);
+            const char *rel = rc < 0 ? "free" : t->release; /* the array's destructor without its count: free */
+            if (rc == 0)
+                sb_printf(&b, "    %s(ret, %s);\n", rel, cnt.s); /* an array and its count */
+            else
+                sb_printf(&b, "    %s(%sret);\n", rel, strcmp(rel, "free") ? "" : "(void *)");
+            sb_free(&cnt);
+        }
         emit_heap_frees(&b, &n);
         emit_stream_closes(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */

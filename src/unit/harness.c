@@ -701,11 +701,29 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    char sympu_pbuf[32];\n    sympu_rec(\"ret p %%s\\n\", sympu_ptr_text((const void "
                          "*)sympu_ret, sympu_pbuf));\n"
                          "    (void)sympu_pbuf;\n");
-        if (r->pointee->kind == UT_STRUCT && unit_walkable(r)) {
-            /* the struct the call returned (fresh memory), field by field */
-            sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
-            unit_walk_call(b, r, "    ", "0", "\"\"", "sympu_ret");
-            sb_puts(b, "#endif\n");
+        {
+            /* the element count of a returned array: the out-parameter the call wrote (`int *argc`) */
+            int ci = unit_result_count(f);
+            char cnt[96];
+            snprintf(cnt, sizeof cnt, "(sympu_a%d ? (long long)*sympu_a%d : -1LL)", ci, ci);
+            if (r->pointee->kind == UT_STRUCT && unit_walkable(r)) {
+                /* the struct the call returned (fresh memory), field by field; an array of them
+                 * when a count comes out */
+                sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
+                unit_walk_call_n(b, r, "    ", "0", "\"\"", "sympu_ret", ci >= 0 ? cnt : NULL);
+                sb_puts(b, "#endif\n");
+            } else if (unit_walkable_ptrs(r)) {
+                /* an array of strings or pointers (`sds *`, `char **`): element by element, up
+                 * to the count or the NULL terminator */
+                sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
+                unit_walk_ptrs_call(b, g->u, r, "    ", "sympu_ret", ci >= 0 ? cnt : NULL);
+                sb_puts(b, "#endif\n");
+            } else if (ci >= 0 && unit_walkable_ints(r)) {
+                /* integers with their count (`uint8_t *decode(in, size_t *outlen)`): element by element */
+                sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
+                unit_walk_ints_call(b, r, "    ", "sympu_ret", cnt);
+                sb_puts(b, "#endif\n");
+            }
         }
         break;
     case UT_FLOAT:

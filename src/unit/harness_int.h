@@ -27,6 +27,33 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need);
  */
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
                     const char *val);
+/* unit_walk_call with the array's length: count, a C expression of type long long (-1: unknown),
+ * the value of the out-parameter the call wrote (unit_result_count): when ptr points to a struct,
+ * that many elements of the returned array are walked (within its block). count NULL: as
+ * unit_walk_call. */
+void unit_walk_call_n(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
+                      const char *val, const char *count);
+
+/* Whether ptr is a pointer to pointers (`char **`, `sds *`, `node_t **`) whose elements the
+ * recorder can walk: to data, not to functions. */
+int unit_walkable_ptrs(const ut_type *ptr);
+
+/* Append the statement that walks the returned array of pointers `val` (type ptr,
+ * unit_walkable_ptrs) element by element when it is fresh memory (neither NULL nor an input
+ * object): count, a C expression of type long long, the element count an out-parameter gives, or
+ * NULL (then up to its NULL terminator, within its heap block). Elements: strings for char
+ * pointers (with their length and bytes when the string type has a length accessor,
+ * unit_length_accessor: sds), a struct's walker for named structs, else pointers. Record mode only. */
+/* Whether ptr points to integers (not plain char: a string), enumerators or booleans. */
+int unit_walkable_ints(const ut_type *ptr);
+
+/* Append the statement that walks the returned array of integers `val` (type ptr,
+ * unit_walkable_ints) element by element when it is fresh memory: count, a C expression of type
+ * long long, the element count the out-parameter gives (unit_result_count). Record mode only. */
+void unit_walk_ints_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count);
+
+void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, const char *indent, const char *val,
+                         const char *count);
 
 /* Whether ptr is a pointer to a stdio stream (FILE *, const FILE *): such a parameter is a read
  * stream over symbolic bytes (unit_stream_fill), not an object built field by field. */

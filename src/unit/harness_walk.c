@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness_int.h"
+#include "producers_int.h"
 
 /* A complete struct generated code can name (no anonymous one). */
 static int named_struct(const ut_type *t)
@@ -102,6 +103,16 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
     for (size_t i = 0; i < u->ntypes; i++)
         if (need[i] && named_struct(u->types[i]))
             sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps);\n", i);
+    /* the length of a string type with an accessor (sds: sdslen), which may hold NUL bytes */
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_func *acc = need[i] ? unit_length_accessor(u, u->types[i]) : NULL;
+        if (acc)
+            sb_printf(b,
+                      "__attribute__((unused)) static size_t sympu_len_%zu(const void *p) { return "
+                      "(size_t)%s((%s)(uintptr_t)p); "
+                      "}\n",
+                      i, acc->name, u->types[i]->spelling);
+    }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
         if (!need[i] || !named_struct(t)) continue;
@@ -137,6 +148,12 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
                     const char *val)
 {
+    unit_walk_call_n(b, ptr, indent, root, lv, val, NULL);
+}
+
+void unit_walk_call_n(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,
+                      const char *val, const char *count)
+{
     const ut_type *e = ptr->pointee;
     char fn[48], sz[560];
     if (e->kind == UT_STRUCT) {
@@ -148,6 +165,58 @@ void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const cha
     }
     sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
     sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
-    sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn, sz,
-              indent);
+    if (count)
+        sb_printf(b, "%s        sympu_walk_root_n(%s, %s, (const void *)(%s), %s, %s, %s);\n%s}\n", indent, root, lv,
+                  val, fn, sz, count, indent);
+    else
+        sb_printf(b, "%s        sympu_walk_root(%s, %s, (const void *)(%s), %s, %s);\n%s}\n", indent, root, lv, val, fn,
+                  sz, indent);
+}
+
+int unit_walkable_ptrs(const ut_type *ptr)
+{
+    if (!ptr || ptr->kind != UT_PTR || !ptr->pointee || ptr->pointee->kind != UT_PTR) return 0;
+    const ut_type *e = ptr->pointee->pointee;
+    return e && e->kind != UT_FUNC;
+}
+
+void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, const char *indent, const char *val,
+                         const char *count)
+{
+    const ut_type *e = ptr->pointee->pointee;
+    const ut_func *acc = unit_length_accessor(u, ptr->pointee);
+    char fn[48], len[48], lname[200];
+    if (acc) {
+        snprintf(len, sizeof len, "sympu_len_%d", ptr->pointee->id);
+        snprintf(lname, sizeof lname, "\"%s\"", acc->name);
+    } else {
+        snprintf(len, sizeof len, "NULL");
+        snprintf(lname, sizeof lname, "NULL");
+    }
+    int str = e->kind == UT_INT && e->is_plain_char;
+    if (named_struct(e))
+        snprintf(fn, sizeof fn, "sympu_walk_%d", e->id);
+    else
+        snprintf(fn, sizeof fn, "NULL");
+    sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
+    sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
+    sb_printf(b, "%s        sympu_walk_ptrs((const void *)(%s), %s, %s, %d, %s, %s);\n%s}\n", indent, val,
+              count ? count : "-1", fn, str, len, lname, indent);
+}
+
+int unit_walkable_ints(const ut_type *ptr)
+{
+    if (!ptr || ptr->kind != UT_PTR || !ptr->pointee) return 0;
+    const ut_type *e = ptr->pointee;
+    return (e->kind == UT_INT && !e->is_plain_char) || e->kind == UT_ENUM || e->kind == UT_BOOL;
+}
+
+void unit_walk_ints_call(strbuf *b, const ut_type *ptr, const char *indent, const char *val, const char *count)
+{
+    const ut_type *e = ptr->pointee;
+    int sgn = e->kind == UT_ENUM || e->is_signed;
+    sb_printf(b, "%s{\n%s    char wb[32];\n", indent, indent);
+    sb_printf(b, "%s    if ((%s) && !strcmp(sympu_ptr_text((const void *)(%s), wb), \"-1\"))\n", indent, val, val);
+    sb_printf(b, "%s        sympu_walk_ints((const void *)(%s), %s, sizeof *(%s), %d);\n%s}\n", indent, val, count, val,
+              sgn, indent);
 }

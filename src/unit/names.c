@@ -161,6 +161,19 @@ int unit_length_within(const ut_func *f, size_t i)
     return -1;
 }
 
+int unit_result_count(const ut_func *f)
+{
+    const ut_type *r = f->type ? f->type->ret : NULL;
+    if (!r || r->kind != UT_PTR || !r->pointee || r->pointee->kind == UT_FUNC) return -1;
+    for (size_t i = 0; i < f->nparams; i++) {
+        const ut_param *p = &f->params[i];
+        /* not the count of a parameter's own array (`headers, size_t *num_headers`) */
+        if (!unit_count_ptr(p->type) || p->buf_param >= 0 || p->len_param >= 0) continue;
+        if (length_name(p->name) || (p->name[0] == 'n' && p->name[1] == '_')) return (int)i;
+    }
+    return -1;
+}
+
 /* Whether the parameters i, i + 1, i + 2 are `const T *in, BYTE *out, size_t len` (B-Con's
  * base64_encode(const BYTE in[], BYTE out[], size_t len, ...), a cipher's (in, out, len)): the
  * length is the input's, and the output, written bytes the caller sizes for the result (often

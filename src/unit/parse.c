@@ -96,6 +96,13 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
                 nh[pc->u->nheader_defs++] = cx_dup(clang_getCursorSpelling(c));
                 nh[pc->u->nheader_defs++] = cx_dup(clang_getFileName(hf));
             }
+            /* with its signature, once (every source that includes the header sees it) */
+            char *hn = cx_dup(clang_getCursorSpelling(c));
+            int seen = !hn;
+            for (size_t i = 0; hn && i < pc->u->nhfuncs && !seen; i++) seen = !strcmp(pc->u->hfuncs[i].name, hn);
+            free(hn);
+            ut_func f;
+            if (!seen && fill_func(pc, c, &f) == 0) add_func(&pc->u->hfuncs, &pc->u->nhfuncs, &f);
         }
     }
     if (!in_main_file(c)) return CXChildVisit_Continue;
@@ -344,6 +351,8 @@ void unit_info_free(unit_info *u)
     for (size_t i = 0; i < u->ndefs; i++) free_func(&u->defs[i]);
     for (size_t i = 0; i < u->nstatics; i++) free_func(&u->statics[i]);
     free(u->statics);
+    for (size_t i = 0; i < u->nhfuncs; i++) free_func(&u->hfuncs[i]);
+    free(u->hfuncs);
     for (size_t i = 0; i < u->nsources; i++) {
         free(u->sources ? u->sources[i] : NULL);
         free(u->src_prelude ? u->src_prelude[i] : NULL);

@@ -80,9 +80,11 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
  * compiler cc (one word), then the words of flags, the unit's -I dirs and cflags, the sources,
  * the --wrap flags, -lcmocka -lm. NULL-terminated, malloc'ed (util_free_strv). */
 char **unit_test_cc_argv(const unit_cfg *c, const char *cc, const char *flags, const char *test_c, const char *exe);
-/* The unit's function releasing what f returns: a unit function named like a destructor (free,
- * delete, destroy, release, in any case) taking exactly f's return type and returning void; else
- * "free". A static string or the unit's name (borrowed). */
+/* The unit's function releasing what f returns: for an array whose count f writes to an
+ * out-parameter (unit_result_count), the unit's destructor of (array, count)
+ * (unit_array_destructor: the test passes it the count); else a unit function named like a
+ * destructor (free, delete, destroy, release, in any case) taking exactly f's return type and
+ * returning void; else "free". A static string or the unit's name (borrowed). */
 const char *sanitize_releaser(const unit_info *u, const ut_func *f);
 /* Whether the call of t ended normally and returned a pointer that is no input object (fresh
  * memory, perhaps): the result a test may have to release. */

@@ -201,6 +201,41 @@ const char *unit_destructor(const unit_info *u, const ut_type *t)
     return same ? same : canon;
 }
 
+const char *unit_array_destructor(const unit_info *u, const ut_type *t)
+{
+    const char *best = NULL;
+    for (size_t i = 0; i < u->ndefs; i++) {
+        const ut_func *d = &u->defs[i];
+        if (d->nparams != 2 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name)) continue;
+        const ut_type *a = d->params[0].type, *n = d->params[1].type;
+        if (!n || n->kind != UT_INT || n->is_char) continue;
+        if (!same_spelling(a, t) && !(a->canonical && t->canonical && !strcmp(a->canonical, t->canonical))) continue;
+        if (!best || destructor_rank(d->name) < destructor_rank(best)) best = d->name;
+    }
+    return best;
+}
+
+/* An accessor of t's length among n functions: see unit_length_accessor. */
+static const ut_func *length_accessor_in(const ut_func *fs, size_t n, const ut_type *t, const ut_func *best)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ut_func *f = &fs[i];
+        const ut_type *r = f->type ? f->type->ret : NULL;
+        if (f->nparams != 1 || !r || r->kind != UT_INT || r->is_char || !same_spelling(f->params[0].type, t)) continue;
+        if (!strcasestr(f->name, "len")) continue;
+        if (!best || strlen(f->name) < strlen(best->name)) best = f;
+    }
+    return best;
+}
+
+const ut_func *unit_length_accessor(const unit_info *u, const ut_type *t)
+{
+    if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_INT || !t->pointee->is_plain_char ||
+        !strcmp(t->spelling, "char *") || !strcmp(t->spelling, "const char *"))
+        return NULL;
+    return length_accessor_in(u->hfuncs, u->nhfuncs, t, length_accessor_in(u->defs, u->ndefs, t, NULL));
+}
+
 int unit_param_consumed(const ut_func *f, size_t i)
 {
     if (i >= f->nparams) return 0;

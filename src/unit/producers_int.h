@@ -94,6 +94,26 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
 const char *unit_destructor(const unit_info *u, const ut_type *t);
 
 /*
+ * The unit's destructor of an array of type t with its element count: a function defined in the
+ * unit taking exactly (t, an integer) and returning void, named like a destructor
+ * (`void sdsfreesplitres(sds *tokens, int count)`, `void split_free(char **v, int n)`), its first
+ * parameter spelled like t or of t's canonical type; among several, ranked as unit_destructor.
+ * Returns its name (borrowed from u) or NULL. The caller passes the count the call gave
+ * (unit_result_count).
+ */
+const char *unit_array_destructor(const unit_info *u, const ut_type *t);
+
+/*
+ * The length accessor of a string type t with its own name (a typedef of `char *`: `sds`; not a
+ * plain `char *`, whose length is its NUL): a function of the unit (u->defs) or of a header it
+ * includes (u->hfuncs: `static inline size_t sdslen(const sds s)`) taking exactly one t (const
+ * ignored), returning an integer, with "len" in its name (any case); the shortest name of
+ * several. The string may hold NUL bytes: the length, not the NUL, ends it. Returns the function
+ * (borrowed from u) or NULL.
+ */
+const ut_func *unit_length_accessor(const unit_info *u, const ut_type *t);
+
+/*
  * Whether target f consumes its parameter i when that parameter was built by a UP_RETURN
  * producer: f returns the parameter's own type (unqualified spelling: `sds sdscat(sds, ...)`;
  * the result replaces the input, which may have moved — sds's convention), or f is itself a

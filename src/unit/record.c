@@ -38,7 +38,7 @@ static size_t words(char *line, char **w, size_t max)
 
 static int value(const char *kind, const char *text, ur_value *v)
 {
-    if (strlen(kind) != 1 || !strchr("iuepfvdsqax", kind[0])) return -1;
+    if (strlen(kind) != 1 || !strchr("iuepfvdsqaxb", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;

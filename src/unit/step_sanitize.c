@@ -444,6 +444,10 @@ static int has_null_input(const unit_test *t)
  * else "free". */
 const char *sanitize_releaser(const unit_info *u, const ut_func *f)
 {
+    /* an array with its count out (`sds *sdssplitargs(line, int *argc)`): the unit's destructor
+     * of (array, count) releases the elements too (sdsfreesplitres) */
+    const char *a = unit_result_count(f) >= 0 ? unit_array_destructor(u, f->type->ret) : NULL;
+    if (a) return a;
     const char *d = unit_destructor(u, f->type->ret); /* sdsfree, cJSON_Delete, Node_Destroy */
     return d ? d : "free";
 }

@@ -577,6 +577,25 @@ static void sympu_walk_fault(int s)
     siglongjmp(sympu_walk_jb, 1);
 }
 
+/* Install the walk's SIGSEGV/SIGBUS handler (a fault while reading ends the walk through
+ * sympu_walk_jb), keeping the old actions; sympu_walk_unguard restores them. */
+static void sympu_walk_guard(struct sigaction *old_segv, struct sigaction *old_bus)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sympu_walk_fault;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;
+    sigaction(SIGSEGV, &sa, old_segv);
+    sigaction(SIGBUS, &sa, old_bus);
+}
+
+static void sympu_walk_unguard(const struct sigaction *old_segv, const struct sigaction *old_bus)
+{
+    sigaction(SIGSEGV, old_segv, NULL);
+    sigaction(SIGBUS, old_bus, NULL);
+}
+
 /* The ELF64 records sympu_static_extent reads, declared here: <elf.h> would define hundreds of
  * macros (PT_LOAD, ET_NONE, ...) before the unit's own headers, which may use those names. */
 typedef struct {
@@ -650,31 +669,34 @@ static size_t sympu_static_extent(const void *p)
 
 /* Walk the block p (not NULL, no input object) from root (0, "": the return value; else the
  * input entry's id and lv): walk, a struct's walker (elem its size: when p starts a static array
- * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0), or NULL
- * for a string. A fault while
+ * of the unit, its next elements too, tails `[1].f`, up to one whose first byte is 0; when count
+ * > 0, an out-parameter the call wrote gives the array's length: that many elements, within the
+ * block p lies in), or NULL for a string. A fault while
  * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
-static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
+static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
 {
     sympu_walk_begin(root, lv);
-    struct sigaction sa, old_segv, old_bus;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sympu_walk_fault;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_NODEFER;
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
     if (sigsetjmp(sympu_walk_jb, 1) == 0) {
         if (walk) {
+            /* the first element always (as a single struct: the count out-parameter may be no
+             * count of it, `int *len` the characters read), within its heap block */
             sympu_wk.seen[sympu_wk.nseen] = p;
             sympu_wk.seen_tail[sympu_wk.nseen][0] = 0;
             sympu_wk.nseen++;
             walk(p, "->", 0, 0);
-            size_t ext = elem ? sympu_static_extent(p) : 0;
+            size_t ext = 0, room = sympu_heap_room(p);
+            if (room == (size_t)-1 && elem && count > 0) room = sympu_static_extent(p); /* 0: unknown */
+            if (elem && count > 0)
+                ext = (size_t)count * elem < room ? (size_t)count * elem : room;
+            else if (elem)
+                ext = sympu_static_extent(p);
             /* up to the element whose first byte is 0, as a string to its NUL (re_compile's UNUSED
              * terminator): a static array keeps what earlier calls left after it, which a test
              * running after another would not find again */
             for (size_t k = 1; elem && k < ext / elem && k <= SYMPU_WALK_ELEMS; k++) {
-                if (((const unsigned char *)p)[(k - 1) * elem] == 0) break;
+                if (count < 0 && ((const unsigned char *)p)[(k - 1) * elem] == 0) break;
                 char pre[32];
                 snprintf(pre, sizeof pre, "[%zu].", k);
                 walk((const char *)p + k * elem, pre, 0, 0);
@@ -683,8 +705,131 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
             sympu_walk_str((const char *)p, "");
         }
     }
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    sympu_walk_unguard(&old_segv, &old_bus);
+}
+
+static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem)
+{
+    sympu_walk_root_n(root, lv, p, walk, elem, -1);
+}
+
+/* A string of n bytes (NULs included) at tail whose length the unit's accessor lname gave:
+ * `b LNAME N BODY` (BODY the n bytes as a C string literal body, \x00 for a NUL), when n is at
+ * most 200 and within its heap block; else as sympu_walk_str. */
+static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const char *tail)
+{
+    char buf[32], lit[200 * 6 + 1];
+    size_t room = sympu_heap_room(s), o = 0;
+    if (strcmp(sympu_ptr_text(s, buf), "-1") || n > 200 || (room != (size_t)-1 && n >= room)) {
+        sympu_walk_str(s, tail);
+        return;
+    }
+    if (!sympu_walk_room()) return;
+    /* byte by byte: each a string of one (a NUL as \x00), pieces joined by "" when a hex digit
+     * follows a \xNN */
+    int hex = 0;
+    for (size_t i = 0; i < n && o + 8 < sizeof lit; i++) {
+        char one[2] = {s[i], 0}, e[8];
+        unsigned char c = (unsigned char)s[i];
+        int isx = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (c == 0)
+            snprintf(e, sizeof e, "\\x00");
+        else
+            sympu_escape(one, 1, e, sizeof e);
+        if (hex && isx && e[0] != '\\') o += (size_t)snprintf(lit + o, 3, "\"\"");
+        hex = e[0] == '\\' && e[1] == 'x';
+        o += (size_t)snprintf(lit + o, sizeof lit - o, "%s", e);
+    }
+    lit[o] = 0;
+    sympu_wline(tail, "b", "%s %zu %s", lname, n, lit);
+}
+
+/* Walk the array of pointers p the call returned (not NULL, no input object), element by element
+ * at tails "[K]": count elements when count >= 0 (an out-parameter the call wrote: `*argc`), else
+ * up to and including the first NULL one (a NULL-terminated array); never past the end of the heap
+ * block (or static array) p starts, nor past SYMPU_WALK_ELEMS + 1 elements; without an extent,
+ * nothing. An element is a string when str (its text; its length len(e) and its bytes when
+ * len, the unit's accessor lname, is given: sds), else a pointer to a struct walk walks (NULL: a
+ * plain pointer). A fault ends the walk with the lines written so far. */
+static void sympu_walk_ptrs(const void *p, long long count, sympu_walk_fn walk, int str, size_t (*len)(const void *),
+                            const char *lname)
+{
+    size_t room = sympu_heap_room(p);
+    if (room == (size_t)-1) room = sympu_static_extent(p);
+    size_t n = room / sizeof(void *);
+    if (count >= 0 && (size_t)count < n) n = (size_t)count;
+    if (n > SYMPU_WALK_ELEMS + 1) n = SYMPU_WALK_ELEMS + 1;
+    sympu_walk_begin(0, "");
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
+    if (sigsetjmp(sympu_walk_jb, 1) == 0) {
+        for (size_t k = 0; k < n; k++) {
+            const void *e = ((const void *const *)p)[k];
+            char tail[32], pre[40];
+            snprintf(tail, sizeof tail, "[%zu]", k);
+            if (str && len && e)
+                sympu_walk_lenstr((const char *)e, len(e), lname, tail);
+            else if (str)
+                sympu_walk_str((const char *)e, tail);
+            else if (sympu_walk_ptr(e, tail, walk != NULL)) {
+                snprintf(pre, sizeof pre, "%s->", tail);
+                walk(e, pre, 1, 0);
+            }
+            if (count < 0 && !e) break; /* the terminator */
+        }
+    }
+    sympu_walk_unguard(&old_segv, &old_bus);
+}
+
+/* Walk the array of count integers (or enumerators, as numbers) p the call returned (not NULL, no
+ * input object; count from the out-parameter the call wrote), elem bytes each, signed or not:
+ * `walk 0 - [K] i|u V`, at most SYMPU_WALK_LINES of them and never past the end of the heap block
+ * (or static array) p starts. */
+static void sympu_walk_ints(const void *p, long long count, size_t elem, int is_signed)
+{
+    size_t room = sympu_heap_room(p);
+    if (room == (size_t)-1) room = sympu_static_extent(p);
+    if (count <= 0 || (elem != 1 && elem != 2 && elem != 4 && elem != 8)) return;
+    size_t n = (size_t)count;
+    if (n > room / elem) n = room / elem; /* an unknown extent (0): nothing */
+    sympu_walk_begin(0, "");
+    struct sigaction old_segv, old_bus;
+    sympu_walk_guard(&old_segv, &old_bus);
+    if (sigsetjmp(sympu_walk_jb, 1) == 0) {
+        for (size_t k = 0; k < n && sympu_walk_room(); k++) {
+            const unsigned char *q = (const unsigned char *)p + k * elem;
+            char tail[32];
+            snprintf(tail, sizeof tail, "[%zu]", k);
+            if (elem == 1) {
+                if (is_signed)
+                    sympu_wline(tail, "i", "%d", (int)(signed char)*q);
+                else
+                    sympu_wline(tail, "u", "%u", (unsigned)*q);
+            } else if (elem == 2) {
+                uint16_t v;
+                memcpy(&v, q, 2);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%d", (int)(int16_t)v);
+                else
+                    sympu_wline(tail, "u", "%u", (unsigned)v);
+            } else if (elem == 4) {
+                uint32_t v;
+                memcpy(&v, q, 4);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%ld", (long)(int32_t)v);
+                else
+                    sympu_wline(tail, "u", "%lu", (unsigned long)v);
+            } else {
+                uint64_t v;
+                memcpy(&v, q, 8);
+                if (is_signed)
+                    sympu_wline(tail, "i", "%lld", (long long)(int64_t)v);
+                else
+                    sympu_wline(tail, "u", "%llu", (unsigned long long)v);
+            }
+        }
+    }
+    sympu_walk_unguard(&old_segv, &old_bus);
 }
 
 /* The arguments of a call to a function-pointer stand-in (a callback the unit calls), one

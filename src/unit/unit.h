@@ -148,6 +148,10 @@ typedef struct unit_info {
                                    to __real_NAME in its own file; the tests link with -Wl,--wrap=NAME and
                                    define __wrap_NAME) */
     size_t nwrapped;
+    ut_func *hfuncs; /* functions defined in a non-system header a source includes (sds.h's
+                        `static inline size_t sdslen(const sds s)`), with their signatures: the
+                        tests can call them (not targets; see unit_length_accessor) */
+    size_t nhfuncs;
 } unit_info;
 
 /*
@@ -279,6 +283,15 @@ void unit_pair_buffers(ut_func *f);
 int unit_count_ptr(const ut_type *t);
 
 /*
+ * The out-parameter holding the element count of the array f returns: the first parameter that is a
+ * pointer to a non-const integer (unit_count_ptr), paired with no buffer, named like a length (n,
+ * len, count, size, argc, ... or n_ + a word: `sds *sdssplitargs(const char *line, int *argc)`,
+ * `char **split(const char *s, size_t *count)`). f must return a data pointer. Returns its index,
+ * -1 when none. After unit_pair_buffers.
+ */
+int unit_result_count(const ut_func *f);
+
+/*
  * A second length of a buffer: parameter i of f, an unpaired integer named like a length, after a
  * buffer/length pair (`phr_parse_request(buf, len, ..., size_t last_len)`: the length of an earlier
  * read of the same buffer), is at most that buffer's length (the harness assumes it; a larger one
@@ -386,10 +399,12 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
  * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded,
- * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them).
+ * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them), b (walk lines
+ * only) a string with its length: "LEN N BODY", LEN the unit's length accessor (sdslen), N its
+ * value, BODY the N bytes as a literal body (a NUL as \x00).
  */
 typedef struct ur_value {
-    char kind;  /* i u e p f v d s q a x (above) */
+    char kind;  /* i u e p f v d s q a x b (above) */
     char *text; /* as recorded */
 } ur_value;
 

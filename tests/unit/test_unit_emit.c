@@ -26,7 +26,10 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "struct tok { enum mode k; char name[6]; char *text; struct tok *next; };\n"
                               "struct tok *mk(const char *s) { (void)s; return NULL; }\n"
                               "struct val { int k; union { long i; char s[8]; } u; };\n"
-                              "int vf(struct val *v) { v->u.i = 1; return v->k; }\n";
+                              "int vf(struct val *v) { v->u.i = 1; return v->k; }\n"
+                              "char **wsplit(const char *s, int *n) { (void)s; *n = 0; return NULL; }\n"
+                              "void wsplit_free(char **v, int n) { (void)v; (void)n; }\n"
+                              "char *gname;\n";
 
 static unit_info u;
 static char path[64];
@@ -318,6 +321,46 @@ static void test_body_walk(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A returned array of strings: its elements (one with its length and bytes, kind b), the count
+ * out-parameter, the release with the (array, count) destructor; the text an unchanged global
+ * pointer points to is not asserted. */
+static void test_body_array(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 g 1 gname -\nobj 2 p 1 s const char *\nobj 3 as 2 s char\nobj 4 p 1 n int *\n"
+                      "obj 5 - 1 n int\n"
+                      "pre 1 - p -1\npre 2 - p 3\npre 3 [0] i 97\npre 3 [1] i 0\npre 4 - p 5\npre 5 - i 91\n"
+                      "call\nretheap\nret p -1\n"
+                      "walk 0 - [0] s a\n"
+                      "walk 0 - [1] b strlen_ 2 b\\x00\n"
+                      "walk 0 - [2] b strlen_ 0 \n"
+                      "post 1 - p -1\nwalk 1 - - s g\npost 2 - p 3\npost 4 - p 5\npost 5 - i 2\ndone\n";
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_wsplit_1";
+    t.fn = unit_find_def(&u, "wsplit");
+    assert_non_null(t.fn);
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    t.release = "wsplit_free";
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "assert_int_equal(n_obj, 2);"));
+    assert_non_null(strstr(b, "assert_non_null(ret[0]);"));
+    assert_non_null(strstr(b, "assert_string_equal(ret[0], \"a\");"));
+    assert_non_null(strstr(b, "assert_int_equal(strlen_(ret[1]), 2);"));
+    assert_non_null(strstr(b, "assert_memory_equal(ret[1], \"b\\x00\", 2);"));
+    assert_non_null(strstr(b, "assert_int_equal(strlen_(ret[2]), 0);"));
+    assert_non_null(strstr(b, "assert_string_equal(ret[2], \"\");"));
+    assert_null(strstr(b, "gname"));
+    const char *rel = strstr(b, "wsplit_free(ret, *n);");
+    assert_non_null(rel);
+    assert_true(rel > strstr(b, "assert_string_equal(ret[2], \"\");"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 /* Text formatting: escapes, \xNN split before a hex digit; a char array inside a struct as one
  * string assertion; a test with nothing changed asserts the inputs' values. */
 static void test_text_and_fallback(void **state)
@@ -407,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_body_results),
         cmocka_unit_test(test_body_heap),
         cmocka_unit_test(test_body_walk),
+        cmocka_unit_test(test_body_array),
         cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_union_bytes),
         cmocka_unit_test(test_file),

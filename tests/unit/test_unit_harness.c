@@ -311,12 +311,70 @@ static void test_walkers(void **state)
     unit_info_free(&w);
 }
 
+/* Returned arrays: a counted `str *` (a string type with a length accessor) walked up to the count
+ * its out-parameter gives, with the accessor; a NULL-terminated `struct tok **` by the struct's
+ * walker; the harness compiles in record mode. */
+static void test_array_walks(void **state)
+{
+    (void)state;
+    static const char *src = "#include <stddef.h>\n"
+                             "typedef char *str;\n"
+                             "size_t str_len(const str s) { return s ? 1 : 0; }\n"
+                             "struct tok { int k; };\n"
+                             "str *words(const char *line, int *argc) { (void)line; *argc = 0; return 0; }\n"
+                             "struct tok **toks(const char *s) { (void)s; return 0; }\n";
+    char wpath[80];
+    snprintf(wpath, sizeof wpath, "/tmp/sympath_unit_arr_%d.c", (int)getpid());
+    FILE *f = fopen(wpath, "w");
+    assert_non_null(f);
+    fputs(src, f);
+    fclose(f);
+    unit_info w;
+    char *err = NULL;
+    const char *p = wpath;
+    assert_int_equal(unit_parse(&p, 1, NULL, &w, &err), 0);
+    const ut_func *t[] = {unit_find_def(&w, "words"), unit_find_def(&w, "toks")};
+    assert_non_null(t[0]);
+    assert_non_null(t[1]);
+    unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
+    char *warnings = NULL;
+    char *h = unit_harness(&w, t, 2, &o, &warnings, &err);
+    free(warnings);
+    assert_non_null(h);
+    if (getenv("SHOW")) fputs(h, stderr);
+    assert_non_null(strstr(h, "return (size_t)str_len((str)(uintptr_t)p); }"));
+    const char *d1 = strstr(h, "static void sympu_drive_words(void) {"),
+               *d2 = strstr(h, "static void sympu_drive_toks(void) {");
+    assert_non_null(d1);
+    assert_non_null(d2);
+    const char *w1 =
+        strstr(d1, "sympu_walk_ptrs((const void *)(sympu_ret), (sympu_a1 ? (long long)*sympu_a1 : -1LL), NULL, 1, "
+                   "sympu_len_");
+    assert_non_null(w1);
+    const char *w2 = strstr(d2, "sympu_walk_ptrs((const void *)(sympu_ret), -1, sympu_walk_");
+    assert_non_null(w2);
+    assert_non_null(strstr(w2, ", 0, NULL, NULL);"));
+    char hpath[80], cmd[1024];
+    snprintf(hpath, sizeof hpath, "/tmp/sympath_unit_arr_%d_h.c", (int)getpid());
+    f = fopen(hpath, "w");
+    assert_non_null(f);
+    fputs(h, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Wall -Wno-unused-function -Werror -DSYMPATH_UNIT_RECORD -I%s %s 2>&1",
+             SYMPATH_CLANG, SYMPATH_INCLUDE_DIR, hpath);
+    assert_int_equal(system(cmd), 0);
+    unlink(hpath);
+    unlink(wpath);
+    free(h);
+    unit_info_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices),  cmocka_unit_test(test_buffer_enum),
         cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),          cmocka_unit_test(test_static_extent),
-        cmocka_unit_test(test_unions),    cmocka_unit_test(test_union_ptr_extent),
+        cmocka_unit_test(test_unions),    cmocka_unit_test(test_union_ptr_extent), cmocka_unit_test(test_array_walks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -36,7 +36,16 @@ static const char *SRC_TEXT =
     "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
     "int list_len(const list *l) { return l ? 1 : 0; }\n"
     "void list_free_items(list *l) { (void)l; }\n" /* frees the items, not the list */
-    "void list_free(list *l) { (void)l; }\n";
+    "void list_free(list *l) { (void)l; }\n"
+    /* a counted array of str: its count out, its (array, count) destructor */
+    "str *strsplit(const char *line, int *argc) { (void)line; *argc = 0; return 0; }\n"
+    "typedef struct tok { int k; } tok;\n"
+    "tok *toks(const char *s, int *err) { (void)s; (void)err; return 0; }\n" /* no count's name */
+    "void strfreesplit(str *v, int n) { (void)v; (void)n; }\n"
+    "size_t str_length(const str s) { return s ? 1 : 0; }\n"
+    "size_t strlen_(const str s) { return s ? 1 : 0; }\n"
+    "int strsize(const str s) { return s ? 1 : 0; }\n"                          /* no "len" */
+    "void strsplit_release(str *v, const char *why) { (void)v; (void)why; }\n"; /* no count */
 
 static unit_info u;
 static char path[64];
@@ -264,6 +273,25 @@ static void test_destructor_consumed(void **state)
     assert_true(unit_param_consumed(fr, 0)); /* a destructor */
 }
 
+/* A returned array's count out-parameter (unit_result_count) and its (array, count) destructor. */
+static void test_array_result(void **state)
+{
+    (void)state;
+    const ut_func *sp = unit_find_def(&u, "strsplit"), *le = unit_find_def(&u, "toks");
+    assert_int_equal(unit_result_count(sp), 1);
+    assert_int_equal(unit_result_count(le), -1);                           /* `int *err` is no count */
+    assert_int_equal(unit_result_count(unit_find_def(&u, "strjoin")), -1); /* no count out-parameter */
+    assert_string_equal(unit_array_destructor(&u, sp->type->ret), "strfreesplit");
+    assert_null(unit_array_destructor(&u, le->type->ret));
+    /* str's length accessor: the shortest name with "len"; a plain char * has none */
+    const ut_func *acc = unit_length_accessor(&u, sp->type->ret->pointee);
+    assert_non_null(acc);
+    assert_string_equal(acc->name, "strlen_");
+    assert_null(unit_length_accessor(&u, unit_find_def(&u, "plain")->type->ret));
+    /* the single-object destructor of str is not the array's, nor the reverse */
+    assert_null(unit_destructor(&u, sp->type->ret));
+}
+
 static void test_harness_choice(void **state)
 {
     (void)state;
@@ -315,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_emit_sequence),
         cmocka_unit_test(test_emit_partial_destructor),
         cmocka_unit_test(test_destructor_consumed),
+        cmocka_unit_test(test_array_result),
         cmocka_unit_test(test_harness_choice),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
