@@ -31,9 +31,10 @@ done
 
 echo
 echo "floating point (Z3 queries with an FP operator: share of all Z3 calls, mean time; answered without Z3: relaxed = by the"
-echo "approximation over the reals, sampled = by candidates; core = UNSAT from the approximation's core, checked in FP):"
+echo "approximation over the reals, sampled = by candidates; core = UNSAT from the approximation's core, checked in FP;"
+echo "skel = UNSAT from the query with its FP operations as free unknowns):"
 FPROGS="bench/programs/float_newton.c tests/programs/float_exact.c tests/programs/double_libm.c tests/programs/float_bits_poly.c"
-printf '%-18s %9s %8s %9s %8s %9s %8s %8s %8s %8s\n' program coverage reached_s z3_calls fp_share s/fp_query relaxed sampled core fp_tmo
+printf '%-18s %9s %8s %9s %8s %9s %8s %8s %8s %8s %8s\n' program coverage reached_s z3_calls fp_share s/fp_query relaxed sampled core skel fp_tmo
 for p in $FPROGS; do
     name=$(basename "$p" .c)
     out="$WORK/$name"
@@ -48,8 +49,8 @@ for p in $FPROGS; do
         .solver.z3_calls,
         (if .solver.z3_calls > 0 then (.solver.fp_queries / .solver.z3_calls * 100 | round | tostring) + "%" else "-" end),
         (if .solver.fp_queries > 0 then (.solver.fp_seconds / .solver.fp_queries * 1000 | round / 1000) else "-" end),
-        .solver.fp_relaxed, .solver.fp_sampled, .solver.fp_core_unsat, .solver.fp_timeouts] | @tsv' "$out/report.json" |
-        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %9s %8s %8s %8s %8s\n", $1,$2,$3,$4,$5,$6,$7,$8,$9,$10}'
+        .solver.fp_relaxed, .solver.fp_sampled, .solver.fp_core_unsat, .solver.fp_skeleton_unsat, .solver.fp_timeouts] | @tsv' "$out/report.json" |
+        awk -F'\t' '{printf "%-18s %9s %8s %9s %8s %9s %8s %8s %8s %8s %8s\n", $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11}'
 done
 
 echo
