@@ -289,6 +289,17 @@ static Z3_ast arith(rctx *c, char op, const expr *e, enum mode m)
 {
     Z3_ast a = tr(c, e->kid[0], m), b = tr(c, e->kid[1], m);
     if (!a || !b) return NULL;
+    /* x + c with c's top bit set, read unsigned, is almost always x - (2^w - c) wrapped: a digit's
+     * value c - '0' is c + 208 in 8 bits. Read without the wrap it would be c + 208 and the query
+     * UNSAT over the integers (the clinic app's dates) */
+    if (m == M_UNSIGNED && op == '+' && e->width > 1) {
+        uint64_t top = 1ull << (e->width - 1);
+        if (e->kid[1]->op == EXPR_CONST && (e->kid[1]->value & top))
+            b = int_numeral(c, e->kid[1]->value, e->width, true);
+        if (e->kid[0]->op == EXPR_CONST && (e->kid[0]->value & top))
+            a = int_numeral(c, e->kid[0]->value, e->width, true);
+        if (!a || !b) return NULL;
+    }
     Z3_ast args[2] = {a, b};
     switch (op) {
     case '+': return keep(c, Z3_mk_add(c->z, 2, args));
