@@ -664,7 +664,7 @@ static void gen_driver(gen *g, const ut_func *f)
         free(ts);
     }
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
-    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#endif\n    ");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind != UT_VOID) {
         char *rs = unqual(r);
