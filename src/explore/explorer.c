@@ -744,6 +744,7 @@ void explore_teardown(explore_state *s)
         free(s->errors[i].function);
     }
     free(s->errors);
+    explore_crash_locs_free(s);
     for (uint32_t i = 0; i < s->ncont; i++) input_vec_release(s->cont[i]);
     free(s->cont);
     free(s->covered);
