@@ -293,6 +293,38 @@ static void test_cov_phases(void **state)
     tree_free(t);
 }
 
+/* Once a run reached the mark, the directions a run opened are scored with the slots it covered
+ * first: within a tier, the more productive run's directions come before shallower ones. */
+static void test_cov_scored_runs(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    memset(w->cov, 1, sizeof w->cov); /* every slot covered: all tier 3 */
+    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pa[2] = {res.path[0], res.path[1]};
+    uint8_t ta[2] = {1, 1};
+    run_feedback fa = {pa, ta, 2, 0, 1, false, true}; /* marked, one new slot */
+    s->on_run(s, &fa);
+    /* a second run below (pa[1], 0), deeper, that covered three new slots */
+    sym_event b[4] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 0, 2, 2, w->c), ev(BK_BRANCH, 1, 3, 4, w->c),
+                      ev(BK_BRANCH, 1, 4, 6, w->c)};
+    assert_int_equal(tree_insert(t, b, 4, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pb[4] = {res.path[0], res.path[1], res.path[2], res.path[3]};
+    uint8_t tb[4] = {1, 0, 1, 1};
+    run_feedback fb = {pb, tb, 4, 0, 3, false, true};
+    s->on_run(s, &fb);
+    candidate c[8];
+    assert_int_equal(drain(s, c, 8), 3);
+    assert_ptr_equal(c[0].node, pb[2]); /* the second run's, by depth */
+    assert_ptr_equal(c[1].node, pb[3]);
+    assert_ptr_equal(c[2].node, pa[0]); /* the first run's, shallower but less productive */
+    s->destroy(s);
+    tree_free(t);
+}
+
 /* Tiers: uncovered slot, then the crash side of a check, then covered / slot-less. */
 static void test_cov_tiers(void **state)
 {
@@ -556,6 +588,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_fault_tier, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_phases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_scored_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_score, setup, teardown),
