@@ -159,6 +159,73 @@ static int crash_caller(explore_state *s, const run_result *r, char **where, cha
     return found;
 }
 
+/* A signal's location from its pc and callers (addr2line), or 0 when none is in the program's files. */
+static int signal_location(explore_state *s, const run_result *r, char **where, char **func)
+{
+    char *fn = NULL;
+    char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
+    if (loc && !in_user_file(s, loc)) {
+        /* inside sympath's runtime (a stack overflow while building an expression) or a
+         * library: the last branch of the program says more */
+        free(loc);
+        free(fn);
+        loc = fn = NULL;
+    }
+    if (loc) {
+        *where = relative_to_cwd(loc);
+        *func = fn;
+        return *where != NULL;
+    }
+    free(fn);
+    return crash_caller(s, r, where, func);
+}
+
+/* A resolved crash location: the pc and the callers' return addresses, what signal_location made of them. */
+struct crash_loc {
+    uint64_t pcs[1 + TRACE_CRASH_FRAMES];
+    char *where, *func; /* NULL, NULL: not in the program's files */
+};
+
+#define CRASH_LOCS_MAX 256u
+
+void explore_crash_locs_free(explore_state *s)
+{
+    for (uint32_t i = 0; i < s->ncrash_locs; i++) {
+        free(s->crash_locs[i].where);
+        free(s->crash_locs[i].func);
+    }
+    free(s->crash_locs);
+    s->crash_locs = NULL;
+    s->ncrash_locs = 0;
+}
+
+/* signal_location once per distinct pc and callers (CRASH_LOCS_MAX of them remembered). */
+static int signal_location_cached(explore_state *s, const run_result *r, char **where, char **func)
+{
+    uint64_t key[1 + TRACE_CRASH_FRAMES] = {r->error_pc};
+    for (unsigned k = 0; k < TRACE_CRASH_FRAMES && r->crash_frames[k]; k++) key[k + 1] = r->crash_frames[k];
+    for (uint32_t i = 0; i < s->ncrash_locs; i++) {
+        const struct crash_loc *c = &s->crash_locs[i];
+        if (memcmp(c->pcs, key, sizeof key)) continue;
+        if (!c->where) return 0;
+        *where = strdup(c->where);
+        *func = c->func ? strdup(c->func) : NULL;
+        return *where != NULL;
+    }
+    int found = signal_location(s, r, where, func);
+    if (s->ncrash_locs < CRASH_LOCS_MAX) {
+        if (!s->crash_locs) s->crash_locs = calloc(CRASH_LOCS_MAX, sizeof *s->crash_locs);
+        if (s->crash_locs) {
+            struct crash_loc *c = &s->crash_locs[s->ncrash_locs];
+            memcpy(c->pcs, key, sizeof key);
+            c->where = found && *where ? strdup(*where) : NULL;
+            c->func = found && *func ? strdup(*func) : NULL;
+            if (!found || c->where) s->ncrash_locs++; /* out of memory: not remembered */
+        }
+    }
+    return found;
+}
+
 /* Where an error happened, as "file:line" plus its function, and the key that makes two
  * errors the same (kind + location). */
 static void error_location(explore_state *s, const run_result *r, char **where, char **func)
@@ -172,24 +239,7 @@ static void error_location(explore_state *s, const run_result *r, char **where, 
         *func = strdup(l->function);
         return;
     }
-    if (r->error == ERR_SIGNAL && r->error_pc) {
-        char *fn = NULL;
-        char *loc = addr2line_lookup(s->o->exe_path, r->error_pc, &fn);
-        if (loc && !in_user_file(s, loc)) {
-            /* inside sympath's runtime (a stack overflow while building an expression) or a
-             * library: the last branch of the program says more */
-            free(loc);
-            free(fn);
-            loc = fn = NULL;
-        }
-        if (loc) {
-            *where = relative_to_cwd(loc);
-            *func = fn;
-            return;
-        }
-        free(fn);
-        if (crash_caller(s, r, where, func)) return;
-    }
+    if (r->error == ERR_SIGNAL && r->error_pc && signal_location_cached(s, r, where, func)) return;
     const site_info *si = site_by_id(s, r->last_site);
     if (si) {
         *where = relative_to_cwd(util_strf("%s:%u (last branch executed)", si->file, si->line));

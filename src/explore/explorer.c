@@ -354,7 +354,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     }
     uint32_t np = tr.npath <= s->taken_cap ? tr.npath : 0;
     for (uint32_t i = 0; i < np; i++) s->taken[i] = r->events[i].taken;
-    run_feedback fb = {tr.path, s->taken, np, p->has_cand ? p->cand.bound : 0, fresh, r->error != ERR_NONE};
+    run_feedback fb = {tr.path, s->taken, np, p->has_cand ? p->cand.bound : 0, fresh, r->error != ERR_NONE, r->marked};
     s->st->on_run(s->st, &fb);
 
     input_vec_release(iv);
@@ -760,6 +760,7 @@ void explore_teardown(explore_state *s)
         free(s->errors[i].function);
     }
     free(s->errors);
+    explore_crash_locs_free(s);
     for (uint32_t i = 0; i < s->ncont; i++) input_vec_release(s->cont[i]);
     free(s->cont);
     for (uint32_t i = 0; i < s->nretry; i++) free(s->retry[i].inputs);

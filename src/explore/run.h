@@ -12,6 +12,7 @@
 typedef struct sym_event {
     uint8_t kind;  /* branch_kind */
     uint8_t taken; /* 0 or 1 */
+    uint8_t phase; /* 1: after the run's REC_MARK (sympath unit: inside the call of the target), else 0 */
     uint32_t site; /* branch site id (BK_BRANCH, BK_SWITCH); the last branch site executed for other kinds */
     uint32_t arg;  /* as in trace.h: coverage slot base / case slot / conc_kind / check kind */
     expr *cond;
@@ -54,6 +55,7 @@ typedef struct run_result {
     uint32_t last_site; /* last branch site executed */
     bool assume_failed; /* the run ended on a false assumption */
     bool inputs_done;   /* the run ended because it asked for more inputs than its limit */
+    bool marked;        /* the trace holds a REC_MARK (sympath unit: the run reached the call of the target) */
     /* counters */
     uint64_t conc[CONC_KIND_COUNT];
     uint32_t conc_fn[TRACE_CONC_FN_SLOTS]; /* CONC_EXTERNAL_CALL by site-table callee id (0: overflow) */

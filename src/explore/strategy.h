@@ -23,6 +23,7 @@ typedef struct run_feedback {
     uint32_t bound;     /* the bound of the candidate that produced the run (0 for the first run) */
     uint32_t new_slots; /* coverage slots this run covered for the first time */
     bool error;         /* the run hit an error */
+    bool marked;        /* the run reached its mark (run_result.marked: sympath unit's call of the target) */
 } run_feedback;
 
 /* Coverage oracle for coverage-guided choices: nonzero if the slot is covered already. */

@@ -29,6 +29,7 @@ typedef struct reader {
     uint32_t ecap;   /* allocated entries of out->events */
     char **err;
     uint64_t recno; /* index of the record being decoded, for messages */
+    uint8_t marked; /* a REC_MARK was read: later events are of the target phase */
 } reader;
 
 /* Set *err (if err is not NULL) to a formatted message prefixed with the record number. */
@@ -178,6 +179,7 @@ static int add_branch(reader *rd, const trace_rec *r)
     ev->site = r->u.br.site;
     ev->arg = r->u.br.arg;
     ev->cond = c;
+    ev->phase = rd->marked;
     return 0;
 }
 
@@ -229,6 +231,7 @@ int trace_read(const trace_header *h, const void *region_base, expr_ctx *cx, run
                 out->error_pc = r.u.err.pc;
             }
             break;
+        case REC_MARK: rd.marked = 1, out->marked = true; break;
         case REC_END:
             out->ended = true;
             out->exit_code = r.u.end.status;

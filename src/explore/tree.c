@@ -186,6 +186,7 @@ static tree_node *node_create(tree *t, tree_node *parent, int pdir, uint32_t dep
     n->parent = parent;
     n->parent_dir = (uint8_t)pdir;
     n->kind = ev->kind;
+    n->phase = ev->phase;
     n->depth = depth;
     n->site = ev->site;
     n->arg = ev->arg;

@@ -41,6 +41,7 @@ typedef struct tree_node {
     uint8_t parent_dir;    /* direction of parent that leads here */
     uint8_t kind;          /* branch_kind */
     uint8_t status[2];     /* child_status per direction */
+    uint8_t phase;         /* sym_event.phase of the first run that reached the node */
     uint32_t depth;        /* root = 0 */
     uint32_t site;         /* as in sym_event */
     uint32_t arg;

@@ -136,7 +136,10 @@ typedef enum rec_type {
     REC_BRANCH,   /* br: symbolic branch event */
     REC_ERROR,    /* err: error detected by the runtime; the run ends right after */
     REC_NAME,     /* name: up to 24 bytes of the name of the preceding REC_INPUT (several chunks may follow) */
-    REC_END       /* end: the program returned from main or called exit(); status in arg */
+    REC_END,      /* end: the program returned from main or called exit(); status in arg */
+    REC_MARK      /* mark: the program entered the code under test (sympath unit's harness calls
+                     __sym_unit_target() just before the call of the target function): the events
+                     after it belong to the target phase (sym_event.phase), those before to the setup */
 } rec_type;
 
 typedef struct trace_rec {

@@ -14,8 +14,11 @@ unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, u
     size_t nl = name ? strlen(name) : 0;
     unsigned n = 0;
     if (max == 0) return 0;
-    /* the harness's own decisions: lazy NULL flags, which producer, how many items, alias or fresh */
-    if (type == IT_BOOL || type == IT_POINTER || (nl > 5 && !strcmp(name + nl - 5, ".null"))) return 0;
+    /* the harness's own decisions: lazy NULL flags, which producer, how many items, alias or fresh,
+     * a capacity pair's size (its first, larger size is the point of it) */
+    if (type == IT_BOOL || type == IT_POINTER || (nl > 5 && !strcmp(name + nl - 5, ".null")) ||
+        (nl > 4 && !strcmp(name + nl - 4, ".cap")))
+        return 0;
     if (type == IT_DOUBLE) {
         static const uint64_t d[] = {0x4004000000000000ull /* 2.5 */, 0xc00c000000000000ull /* -3.5 */};
         for (unsigned k = 0; k < 2 && n < max; k++)

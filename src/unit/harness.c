@@ -535,13 +535,24 @@ static int global_ok(const ut_type *t)
 }
 
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
-                         const char *nn, int read_len, const char *ind)
+                         const char *nn, int read_len, int cap, const char *ind)
 {
     const ut_type *e = t->pointee;
     char *es = e->kind == UT_VOID ? strdup("unsigned char") : unqual(e);
     char pn[40];
     snprintf(pn, sizeof pn, "*%s", bn);
     char *pd = unit_declarator(es, pn);
+    if (cap) {
+        /* a capacity pair: the first size by default, the smaller ones (down to none: the function's
+         * "no room" paths) a choice the explorer flips */
+        unsigned first = o->buf_len < 8 ? o->buf_len : 8;
+        sb_printf(b, "%sstatic const size_t %s_caps[] = {%u, 2, 1, 0};\n", ind, nn, first);
+        sb_printf(b, "%ssize_t %s = %s_caps[sympu_choice(\"%s.cap\", 4)];\n", ind, nn, nn, len_name);
+        sb_printf(b, "%s%s = calloc(%s ? %s : 1, sizeof %s[0]);\n", ind, pd, nn, nn, bn);
+        free(pd);
+        free(es);
+        return;
+    }
     if (read_len)
         sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
                   o->buf_len);
@@ -551,7 +562,7 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
 }
 
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
-                        const char *nn, const char *ind)
+                        const char *nn, int cap, const char *ind)
 {
     const ut_type *e = t->pointee;
     int bytes = e->kind == UT_VOID;
@@ -563,6 +574,10 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
         snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
     sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
               bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+    if (cap) { /* zero, as calloc left it: the function fills it */
+        free(es);
+        return;
+    }
     sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
     if (bytes)
         sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);
@@ -603,13 +618,14 @@ static void gen_driver(gen *g, const ut_func *f)
             char bn[32], nn[32];
             snprintf(bn, sizeof bn, "sympu_b%zu", i);
             snprintf(nn, sizeof nn, "sympu_n%zu", i);
-            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, "    ");
+            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, p->capacity,
+                                "    ");
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
             sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
                       vn, t->id, p->name, ts);
-            harness_pair_elems(b, g->o, t, p->name, bn, nn, "    ");
+            harness_pair_elems(b, g->o, t, p->name, bn, nn, p->capacity, "    ");
         } else if (p->buf_param >= 0 && t->kind == UT_PTR) {
             /* the count through a pointer (`size_t *num_headers`): an object holding the buffer's
              * element count (the capacity), which the function may overwrite (the count filled) */
@@ -664,7 +680,7 @@ static void gen_driver(gen *g, const ut_func *f)
         free(ts);
     }
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
-    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#endif\n    ");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind != UT_VOID) {
         char *rs = unqual(r);

@@ -101,11 +101,14 @@ int harness_fillable(const ut_type *t);
  * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void). After the caller
  * has registered its pointer object, harness_pair_elems registers the array (flag a, record path
  * path) and fills its NN elements from inputs named `PATH[]`. Nothing is returned; b grows.
+ * A capacity pair (cap, ut_param.capacity): NN is the choice LEN_NAME.cap among
+ * HARNESS_CAPACITIES (the first, the default, min(8, o->buf_len)), the buffer zeroed, and
+ * harness_pair_elems registers it without filling it (the function writes it before reading).
  */
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
-                         const char *nn, int read_len, const char *ind);
+                         const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
-                        const char *nn, const char *ind);
+                        const char *nn, int cap, const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
 char *harness_unqual(const ut_type *t);
 

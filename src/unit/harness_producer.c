@@ -30,7 +30,7 @@ static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, c
          * the driver's parameters, its length argument the element count */
         if (a->len_param >= 0)
             harness_pair_buffer(b, o, a->type, fn->params[a->len_param].name, bn, nn, a->len_param > (int)k,
-                                "        ");
+                                a->capacity, "        ");
         else if (a->buf_param > (int)k)
             sb_printf(b, "        size_t %sn%d = sym_size_t(\"%s_%s\");\n        sym_assume(%sn%d <= %u);\n", pre,
                       a->buf_param, p->name, a->name, pre, a->buf_param, o->buf_len);
@@ -46,7 +46,7 @@ static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, c
                   "\"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
                   pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
         if (a->len_param >= 0 || a->buf_param >= 0) {
-            if (a->len_param >= 0) harness_pair_elems(b, o, a->type, path, bn, nn, "        ");
+            if (a->len_param >= 0) harness_pair_elems(b, o, a->type, path, bn, nn, a->capacity, "        ");
             free(d);
             free(as);
             continue;

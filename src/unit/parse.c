@@ -171,7 +171,7 @@ static void add_global(parse_ctx *pc, CXCursor c)
         return;
     }
     u->globals = ng;
-    ng[u->nglobals++] = (ut_param){name, t, -1, -1};
+    ng[u->nglobals++] = (ut_param){name, t, -1, -1, 0};
 }
 
 static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors)

@@ -215,6 +215,13 @@ static uintptr_t sympu_lazy_null(uintptr_t p, const char *name)
     return p & ((uintptr_t)0 - (uintptr_t)!null);
 }
 
+/* The executor's runtime (rt_trace.c): the call of the function under test starts here. The
+ * explorer's search prefers the branch directions met after it to those of building the inputs
+ * (strategy_cov.c). Called by the drivers outside record mode only. */
+#ifndef SYMPATH_UNIT_RECORD
+void __sym_unit_target(void);
+#endif
+
 /* A FILE * input: a read stream over at most max fresh symbolic bytes (label.len, then
  * label[0..max-1], as --sym-file reads a file), registered as object F. The executor's runtime
  * (models_io.c) and the replay library (replay.c) both define __sym_unit_stream; in record mode

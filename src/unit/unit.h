@@ -85,6 +85,8 @@ typedef struct ut_param {
     ut_type *type;
     int len_param; /* buffer pointer: index of the length parameter paired with it, or -1 */
     int buf_param; /* length parameter: index of the buffer it measures, or -1 */
+    int capacity;  /* buffer pointer of a capacity pair (unit_pair_buffers): an array the function fills,
+                      its length by value the array's capacity, chosen from a small set, the elements zero */
 } ut_param;
 
 typedef struct ut_func {
@@ -273,8 +275,11 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
  * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
  * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
- * in, the count out; there `num_` + the buffer's name is a length name too). Called by unit_parse;
- * exposed for tests.
+ * in, the count out; there `num_` + the buffer's name is a length name too). By value, `num_` +
+ * the buffer's name after a non-const array of complete structs or non-char integers is a
+ * *capacity pair* (`jsmntok_t *tokens, unsigned num_tokens`; ut_param.capacity set on the
+ * buffer): the harness makes the count one of a few capacities and leaves the elements zero.
+ * Called by unit_parse; exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
 

@@ -258,6 +258,73 @@ static void test_cov_lazy_rescore(void **state)
     s->destroy(s);
 }
 
+/* Phases (sympath unit's mark before the call of the target): an uncovered slot after the mark
+ * comes before the shallower uncovered ones of the setup; then, while the setup phase has not had
+ * its share (half) of the contested picks, the usual order; once it has, the target's next. */
+static void test_cov_phases(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    sym_event e[8];
+    for (int i = 0; i < 8; i++) {
+        e[i] = ev(BK_BRANCH, 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);
+        e[i].phase = i >= 5;
+    }
+    w->cov[0] = w->cov[6] = w->cov[8] = 1; /* setup (p[0], 0), (p[3], 0), (p[4], 0) covered */
+    w->cov[12] = 1;                        /* target (p[6], 0) covered */
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, e, 8, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *p[8];
+    memcpy(p, res.path, sizeof p);
+    assert_int_equal(p[5]->phase, 1);
+    assert_int_equal(p[4]->phase, 0);
+    candidate c[8];
+    assert_int_equal(drain(s, c, 8), 8);
+    assert_ptr_equal(c[0].node, p[5]); /* target, uncovered, before the setup's shallower uncovered */
+    assert_ptr_equal(c[1].node, p[7]);
+    assert_ptr_equal(c[2].node, p[1]); /* setup, uncovered (the setup had no pick yet) */
+    assert_ptr_equal(c[3].node, p[2]);
+    assert_ptr_equal(c[4].node, p[0]); /* covered: the setup's shallower one (2 picks of 4) */
+    assert_ptr_equal(c[5].node, p[6]); /* the setup had its half (3 of 5): the target's */
+    assert_ptr_equal(c[6].node, p[3]);
+    assert_ptr_equal(c[7].node, p[4]);
+    s->destroy(s);
+    tree_free(t);
+}
+
+/* Once a run reached the mark, the directions a run opened are scored with the slots it covered
+ * first: within a tier, the more productive run's directions come before shallower ones. */
+static void test_cov_scored_runs(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    memset(w->cov, 1, sizeof w->cov); /* every slot covered: all tier 3 */
+    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pa[2] = {res.path[0], res.path[1]};
+    uint8_t ta[2] = {1, 1};
+    run_feedback fa = {pa, ta, 2, 0, 1, false, true}; /* marked, one new slot */
+    s->on_run(s, &fa);
+    /* a second run below (pa[1], 0), deeper, that covered three new slots */
+    sym_event b[4] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 0, 2, 2, w->c), ev(BK_BRANCH, 1, 3, 4, w->c),
+                      ev(BK_BRANCH, 1, 4, 6, w->c)};
+    assert_int_equal(tree_insert(t, b, 4, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pb[4] = {res.path[0], res.path[1], res.path[2], res.path[3]};
+    uint8_t tb[4] = {1, 0, 1, 1};
+    run_feedback fb = {pb, tb, 4, 0, 3, false, true};
+    s->on_run(s, &fb);
+    candidate c[8];
+    assert_int_equal(drain(s, c, 8), 3);
+    assert_ptr_equal(c[0].node, pb[2]); /* the second run's, by depth */
+    assert_ptr_equal(c[1].node, pb[3]);
+    assert_ptr_equal(c[2].node, pa[0]); /* the first run's, shallower but less productive */
+    s->destroy(s);
+    tree_free(t);
+}
+
 /* Tiers: uncovered slot, then the crash side of a check, then covered / slot-less. */
 static void test_cov_tiers(void **state)
 {
@@ -371,7 +438,7 @@ static run_feedback feedback(tree_insert_result *res, uint8_t *taken, const sym_
                              uint32_t new_slots, bool error)
 {
     for (uint32_t i = 0; i < res->npath; i++) taken[i] = e[i].taken;
-    run_feedback fb = {res->path, taken, res->npath, bound, new_slots, error};
+    run_feedback fb = {res->path, taken, res->npath, bound, new_slots, error, false};
     return fb;
 }
 
@@ -471,7 +538,7 @@ static void test_generational_score(void **state)
     s = strategy_new("generational", 0, NULL, NULL);
     tree_node *pa[3] = {a[0], a[1], a[2]}, *pd[3] = {a[0], a[1], d2};
     uint8_t ta[3] = {1, 1, 1}, td[3] = {1, 0, 1};
-    run_feedback ga = {pd, td, 3, 2, 4, false}, gb = {pa, ta, 3, 2, 4, false};
+    run_feedback ga = {pd, td, 3, 2, 4, false, false}, gb = {pa, ta, 3, 2, 4, false, false};
     s->on_run(s, &ga);
     s->on_run(s, &gb);
     assert_true(s->next(s, &c));
@@ -520,6 +587,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_tiers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_fault_tier, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_phases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_scored_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_score, setup, teardown),

@@ -151,6 +151,35 @@ static void test_trace_error_record(void **state)
     free(fr.mem);
 }
 
+/* A REC_MARK (sympath unit's harness before the call of the target) puts the events after it in
+ * the target phase. */
+static void test_trace_mark(void **state)
+{
+    (void)state;
+    fake_region fr;
+    region_init(&fr, T_RECS);
+    put_input(&fr, 0, 8, 1);
+    put_expr(&fr, EXPR_SYMBOL, 8, 1, 0, 0, 0);
+    put_expr(&fr, EXPR_CONST, 8, 2, 0, 0, 5);
+    put_expr(&fr, EXPR_EQ, 1, 3, 1, 2, 0);
+    put_branch(&fr, 3, 0);
+    trace_rec r;
+    memset(&r, 0, sizeof r);
+    r.type = REC_MARK;
+    put(&fr, &r);
+    put_branch(&fr, 3, 1);
+    put_end(&fr, 0);
+    run_result out;
+    char *err = NULL;
+    assert_int_equal(trace_read(fr.h, fr.mem, cx, &out, &err), 0);
+    assert_null(err);
+    assert_int_equal(out.nevents, 2);
+    assert_int_equal(out.events[0].phase, 0);
+    assert_int_equal(out.events[1].phase, 1);
+    run_result_clear(&out);
+    free(fr.mem);
+}
+
 /* Each kind of malformed record stops decoding with a message and keeps the prefix. */
 static void test_trace_malformed(void **state)
 {
@@ -290,9 +319,10 @@ static void test_input_vec(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_input_vec),           cmocka_unit_test(test_trace_inputs_and_names),
-        cmocka_unit_test(test_trace_error_record),  cmocka_unit_test(test_trace_malformed),
-        cmocka_unit_test(test_trace_header_checks), cmocka_unit_test(test_trace_large),
+        cmocka_unit_test(test_input_vec),          cmocka_unit_test(test_trace_inputs_and_names),
+        cmocka_unit_test(test_trace_error_record), cmocka_unit_test(test_trace_malformed),
+        cmocka_unit_test(test_trace_mark),         cmocka_unit_test(test_trace_header_checks),
+        cmocka_unit_test(test_trace_large),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

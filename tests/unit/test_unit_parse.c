@@ -218,7 +218,8 @@ static void test_buffer_pairs(void **state)
     ut_type i32 = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
     ut_type u8 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "uint8_t"};
     ut_type pu8 = {.kind = UT_PTR, .size = 8, .pointee = &u8, .spelling = "uint8_t *"};
-    ut_param ps[] = {{"data", &pu8, -1, -1}, {"nbytes", &i32, -1, -1}, {"p", &pu8, -1, -1}, {"x", &i32, -1, -1}};
+    ut_param ps[] = {
+        {"data", &pu8, -1, -1, 0}, {"nbytes", &i32, -1, -1, 0}, {"p", &pu8, -1, -1, 0}, {"x", &i32, -1, -1, 0}};
     ut_func f = {.name = "f", .params = ps, .nparams = 4};
     unit_pair_buffers(&f);
     assert_int_equal(ps[0].len_param, 1);
@@ -226,13 +227,13 @@ static void test_buffer_pairs(void **state)
     ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
     ut_type ppch = {.kind = UT_PTR, .size = 8, .pointee = &pch, .spelling = "char **"};
-    ut_param ps2[] = {{"argc", &i32, -1, -1}, {"argv", &ppch, -1, -1}};
+    ut_param ps2[] = {{"argc", &i32, -1, -1, 0}, {"argv", &ppch, -1, -1, 0}};
     ut_func f2 = {.name = "g", .params = ps2, .nparams = 2};
     unit_pair_buffers(&f2);
     assert_int_equal(ps2[1].len_param, 0);
     assert_int_equal(ps2[0].buf_param, 1);
     /* "n" + the buffer's name */
-    ut_param ps3[] = {{"a", &pu8, -1, -1}, {"na", &i32, -1, -1}, {"b", &pu8, -1, -1}, {"nb", &i32, -1, -1}};
+    ut_param ps3[] = {{"a", &pu8, -1, -1, 0}, {"na", &i32, -1, -1, 0}, {"b", &pu8, -1, -1, 0}, {"nb", &i32, -1, -1, 0}};
     ut_func f3 = {.name = "h", .params = ps3, .nparams = 4};
     unit_pair_buffers(&f3);
     assert_int_equal(ps3[0].len_param, 1);
@@ -246,10 +247,10 @@ static void test_buffer_pairs(void **state)
      * `variables, var_count` and `out, max_len` are */
     ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
     ut_type psz = {.kind = UT_PTR, .size = 8, .pointee = &sz, .spelling = "size_t *"};
-    ut_param ps4[] = {{"num_headers", &psz, -1, -1}, {"last_len", &sz, -1, -1},   {"in", &pu8, -1, -1},
-                      {"inlen", &sz, -1, -1},        {"key", &pu8, -1, -1},       {"klen", &sz, -1, -1},
-                      {"variables", &pu8, -1, -1},   {"var_count", &i32, -1, -1}, {"out", &pu8, -1, -1},
-                      {"max_len", &sz, -1, -1}};
+    ut_param ps4[] = {{"num_headers", &psz, -1, -1, 0}, {"last_len", &sz, -1, -1, 0},   {"in", &pu8, -1, -1, 0},
+                      {"inlen", &sz, -1, -1, 0},        {"key", &pu8, -1, -1, 0},       {"klen", &sz, -1, -1, 0},
+                      {"variables", &pu8, -1, -1, 0},   {"var_count", &i32, -1, -1, 0}, {"out", &pu8, -1, -1, 0},
+                      {"max_len", &sz, -1, -1, 0}};
     ut_func f4 = {.name = "k", .params = ps4, .nparams = 10};
     unit_pair_buffers(&f4);
     assert_int_equal(ps4[0].len_param, -1);
@@ -272,31 +273,43 @@ static void test_buffer_pairs(void **state)
                    .spelling = "const char"};
     ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
     ut_type ppcch = {.kind = UT_PTR, .size = 8, .pointee = &pcch, .spelling = "const char **"};
-    ut_param ps5[] = {{"method", &ppcch, -1, -1},
-                      {"method_len", &psz, -1, -1},
-                      {"headers", &phdr, -1, -1},
-                      {"num_headers", &psz, -1, -1}};
+    ut_param ps5[] = {{"method", &ppcch, -1, -1, 0},
+                      {"method_len", &psz, -1, -1, 0},
+                      {"headers", &phdr, -1, -1, 0},
+                      {"num_headers", &psz, -1, -1, 0}};
     ut_func f5 = {.name = "m", .params = ps5, .nparams = 4};
     unit_pair_buffers(&f5);
     assert_int_equal(ps5[0].len_param, -1);
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
-    /* `num_` + the buffer's name by value is no length (jsmn's tokens, num_tokens: a symbolic array of
-     * tokens the parser writes before it reads only multiplied the paths) */
+    /* `num_` + the buffer's name by value is a capacity pair (jsmn's tokens, num_tokens: an array the
+     * parser fills, its capacity from a few sizes, no symbolic elements: those only multiplied the
+     * paths); not for a const array */
     ut_type u32 = {.kind = UT_INT, .bits = 32, .size = 4, .spelling = "unsigned int"};
-    ut_param ps8[] = {{"tokens", &phdr, -1, -1}, {"num_tokens", &u32, -1, -1}};
+    ut_param ps8[] = {{"tokens", &phdr, -1, -1, 0}, {"num_tokens", &u32, -1, -1, 0}};
     ut_func f8 = {.name = "j", .params = ps8, .nparams = 2};
     unit_pair_buffers(&f8);
-    assert_int_equal(ps8[0].len_param, -1);
+    assert_int_equal(ps8[0].len_param, 1);
+    assert_int_equal(ps8[1].buf_param, 0);
+    assert_true(ps8[0].capacity);
+    ut_type chdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .is_const = 1, .spelling = "const struct phr_header"};
+    ut_type pchdr = {.kind = UT_PTR, .size = 8, .pointee = &chdr, .spelling = "const struct phr_header *"};
+    ut_param ps9[] = {{"tokens", &pchdr, -1, -1, 0}, {"num_tokens", &u32, -1, -1, 0}};
+    ut_func f9 = {.name = "j2", .params = ps9, .nparams = 2};
+    unit_pair_buffers(&f9);
+    assert_int_equal(ps9[0].len_param, -1);
+    assert_false(ps9[0].capacity);
+    assert_false(ps4[2].capacity); /* an ordinary pair (in, inlen) */
     /* a leading underscore is no word: `char *buf, size_t *_bufsz` */
     ut_type ch2 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch2 = {.kind = UT_PTR, .size = 8, .pointee = &ch2, .spelling = "char *"};
-    ut_param ps7[] = {{"buf", &pch2, -1, -1}, {"_bufsz", &psz, -1, -1}};
+    ut_param ps7[] = {{"buf", &pch2, -1, -1, 0}, {"_bufsz", &psz, -1, -1, 0}};
     ut_func f7 = {.name = "d", .params = ps7, .nparams = 2};
     unit_pair_buffers(&f7);
     assert_int_equal(ps7[0].len_param, 1);
     /* a second length after a pair is bounded by the pair's length (`buf, len, ..., last_len`) */
-    ut_param ps6[] = {{"buf", &pu8, -1, -1}, {"len", &sz, -1, -1}, {"x", &i32, -1, -1}, {"last_len", &sz, -1, -1}};
+    ut_param ps6[] = {
+        {"buf", &pu8, -1, -1, 0}, {"len", &sz, -1, -1, 0}, {"x", &i32, -1, -1, 0}, {"last_len", &sz, -1, -1, 0}};
     ut_func f6 = {.name = "r", .params = ps6, .nparams = 4};
     unit_pair_buffers(&f6);
     assert_int_equal(unit_length_within(&f6, 3), 0);

@@ -399,6 +399,7 @@ static void dump_trace(void)
             break;
         case REC_NAME: dprintf(dump_fd, "name \"%.24s\"\n", r->u.name.text); break;
         case REC_END: dprintf(dump_fd, "end %d\n", r->u.end.status); break;
+        case REC_MARK: dprintf(dump_fd, "mark\n"); break;
         default: dprintf(dump_fd, "? type %u\n", r->type);
         }
     }

@@ -184,3 +184,15 @@ void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
     expr *cond = expr_cmp(cx, PRED_EQ, e, expr_const(cx, value & expr_mask(e->width), e->width));
     if (cond->op != EXPR_CONST) rt_trace_event(BK_CONCRETIZE, 0, 1, cond, kind);
 }
+
+/* sympath unit's harness calls this just before the call of the function under test: a REC_MARK
+ * record splits the run's events into the setup phase (inputs, producers) and the target phase
+ * (the explorer's search prefers the latter's directions, strategy_cov.c). Declared by the
+ * harness (src/unit/sympath_unit_rt.h), once per run. */
+void __sym_unit_target(void)
+{
+    trace_rec r;
+    memset(&r, 0, sizeof r);
+    r.type = REC_MARK;
+    (void)rt_trace_append(&r, 0); /* a full trace records no event after it anyway */
+}
