@@ -11,7 +11,7 @@ fail() { echo "FAIL [db_date]: $*"; exit 1; }
 D="$SRC/tests/db"
 
 out="$W/tasks"
-"$SYMPATH" run "$D/tasks.c" --db "$D/tasks.sql" -o "$out" --budget 13s --db-rows 2 --no-db-minimize --no-db-faults --no-progress \
+"$SYMPATH" run "$D/tasks.c" --db "$D/tasks.sql" -o "$out" --budget 15s --db-rows 2 --no-db-minimize --no-db-faults --no-progress \
     2>"$W/tasks.err" || { cat "$W/tasks.err"; fail "run tasks exited with $?"; }
 r="$out/report.json"
 # unreachable: the failing open (--no-db-faults), the COUNT(*) queries without their row (lines 36, 39)

@@ -115,7 +115,7 @@ q "$SHOP" "CREATE TABLE items(id int PRIMARY KEY, name text NOT NULL, price int 
            CREATE TABLE sales(id int PRIMARY KEY, item int NOT NULL REFERENCES items(id), qty int NOT NULL)" ||
     fail "cannot create the items and sales tables"
 before=$(state)
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 8s --solver-timeout 10s --no-db-faults \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_sql.c" --db "$SHOP" -o "$W/sql" --budget 10s --solver-timeout 10s --no-db-faults \
     --no-progress >"$W/sql.log" 2>&1 || { cat "$W/sql.log"; fail "sympath run (pg_sql) exited with $?"; }
 r4="$W/sql/report.json"
 jq -e '[.database.queries[] | select(.sql | test("^(BEGIN|ROLLBACK)") | not) | .understood and .model_mismatches == 0] |
