@@ -34,8 +34,9 @@ typedef struct unit_producer {
     unit_producer_kind kind;
 } unit_producer;
 
-/* At most this many producers per parameter (the first ones in the unit's order; cJSON has 16 of
- * `cJSON *`, its containers cJSON_CreateArray and cJSON_CreateObject the 11th and 12th). */
+/* At most this many producers per parameter (the first ones in the unit's order; cJSON has 16
+ * functions returning a `cJSON *` from fillable arguments, 11 without a buffer; with 8, its
+ * containers cJSON_CreateArray and cJSON_CreateObject were never among them). */
 #define UNIT_MAX_PRODUCERS 16
 
 /*
