@@ -107,6 +107,130 @@ static int arg_expr(strbuf *b, const names *n, int id)
     return value_expr(b, n, &e->pre, 0);
 }
 
+/* Whether name is a local of the test's objects or among the first nnames of names. */
+static int local_taken(const names *n, char *const *names_, size_t nnames, const char *name)
+{
+    for (size_t i = 0; i < n->r->nobjs; i++)
+        if (n->local[i] && !strcmp(n->local[i], name)) return 1;
+    for (size_t i = 0; i < nnames; i++)
+        if (names_[i] && !strcmp(names_[i], name)) return 1;
+    return !strcmp(name, "ret");
+}
+
+/* The add line (kind 'a') of item node of container obj, or NULL. */
+static const ur_make *add_of(const unit_record *r, int obj, int node)
+{
+    for (size_t i = 0; i < r->nmakes; i++)
+        if (r->makes[i].kind == 'a' && r->makes[i].obj == obj && r->makes[i].node == node) return &r->makes[i];
+    return NULL;
+}
+
+/* `ITEM(args)`, the item call of add line a. */
+static int item_call(strbuf *b, const names *n, const ur_make *a)
+{
+    sb_printf(b, "%s(", a->item);
+    for (size_t k = a->nadder; k < a->nargs; k++) {
+        if (k > a->nadder) sb_puts(b, ", ");
+        if (arg_expr(b, n, a->args[k]) != 0) return -1;
+    }
+    sb_puts(b, ")");
+    return 0;
+}
+
+/*
+ * The item tree of container o (local nm), from its add lines in the record's order (an item's own
+ * items before it): an item without items of its own is made inline, `cJSON_AddItemToObject(a, "k",
+ * cJSON_CreateNumber(1));`; one with items is a local declared before its first item is added, `cJSON
+ * *a_1 = cJSON_CreateArray(); cJSON_AddItemToArray(a_1, cJSON_CreateNumber(1));`, then added itself
+ * (`cJSON_AddItemToObject(a, "k", a_1);`). The container owns them all: only o is released. 0, or -1.
+ */
+static int emit_adds(strbuf *b, const names *n, const ur_object *o, const char *nm)
+{
+    const unit_record *r = n->r;
+    char **loc = calloc(r->nmakes + 1, sizeof *loc); /* by make index: the local of an item with items */
+    const char **type = calloc(r->nmakes + 1, sizeof *type);
+    int rc = loc && type ? 0 : -1, nlocals = 0;
+    for (size_t i = 0; i < r->nmakes && rc == 0; i++) {
+        const ur_make *a = &r->makes[i];
+        if (a->kind != 'a' || a->obj != o->id) continue;
+        const ut_func *ad = unit_find_def(n->u, a->func);
+        const ut_func *itf = unit_find_def(n->u, a->item);
+        int it = ad ? unit_adder_item(ad, ad->params[0].type) : -1;
+        if (!ad || !itf || it < 0 || ad->nparams - 2 != a->nadder) {
+            rc = -1;
+            break;
+        }
+        /* the container: o itself, or an item with items, declared at its first item */
+        const char *cont = nm, *ctype = o->ctype;
+        if (a->parent > 0) {
+            const ur_make *pa = add_of(r, o->id, a->parent);
+            if (!pa) {
+                rc = -1;
+                break;
+            }
+            size_t pi = (size_t)(pa - r->makes);
+            const ut_func *pad = unit_find_def(n->u, pa->func);
+            if (!pad) {
+                rc = -1;
+                break;
+            }
+            if (!loc[pi]) {
+                char *nmb = NULL;
+                do {
+                    free(nmb);
+                    if (asprintf(&nmb, "%s_%d", nm, ++nlocals) < 0) nmb = NULL;
+                } while (nmb && local_taken(n, loc, r->nmakes, nmb));
+                if (!nmb) {
+                    free(nmb);
+                    rc = -1;
+                    break;
+                }
+                int pit = unit_adder_item(pad, pad->params[0].type);
+                if (pit < 0) {
+                    free(nmb);
+                    rc = -1;
+                    break;
+                }
+                loc[pi] = nmb;
+                type[pi] = pad->params[pit].type->spelling;
+                char *d = unit_declarator(type[pi], nmb);
+                sb_printf(b, "    %s = ", d ? d : nmb);
+                free(d);
+                if (item_call(b, n, pa) != 0) {
+                    rc = -1;
+                    break;
+                }
+                sb_puts(b, ";\n");
+            }
+            cont = loc[pi];
+            ctype = type[pi];
+        }
+        /* the adder's arguments in its order: the container (a cast when spelled otherwise, `const T *`),
+         * its own arguments, the item */
+        sb_printf(b, "    %s(", a->func);
+        for (size_t k = 0, m = 0; k < ad->nparams && rc == 0; k++) {
+            if (k) sb_puts(b, ", ");
+            if (k == 0) {
+                int cast = strcmp(ad->params[0].type->spelling, ctype) != 0;
+                sb_printf(b, "%s%s%s%s", cast ? "(" : "", cast ? ad->params[0].type->spelling : "", cast ? ")" : "",
+                          cont);
+            } else if ((int)k == it) {
+                if (loc[i])
+                    sb_puts(b, loc[i]);
+                else
+                    rc = item_call(b, n, a);
+            } else {
+                rc = arg_expr(b, n, a->args[m++]);
+            }
+        }
+        sb_puts(b, ");\n");
+    }
+    for (size_t i = 0; loc && i < r->nmakes; i++) free(loc[i]);
+    free(loc);
+    free((void *)type);
+    return rc;
+}
+
 int emit_made_decl(strbuf *b, const names *n, size_t k)
 {
     const unit_record *r = n->r;
@@ -129,24 +253,7 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         free(d);
         sb_free(&args);
         /* a container: the items added to it, `cJSON_AddItemToArray(array, cJSON_CreateNumber(1));` */
-        for (size_t i = 0; i < r->nmakes; i++) {
-            const ur_make *a = &r->makes[i];
-            if (a->kind != 'a' || a->obj != o->id) continue;
-            strbuf it = STRBUF_INIT;
-            for (size_t k = 0; k < a->nargs; k++) {
-                if (k) sb_puts(&it, ", ");
-                if (arg_expr(&it, n, a->args[k]) != 0) {
-                    sb_free(&it);
-                    return -1;
-                }
-            }
-            const ut_func *ad = unit_find_def(n->u, a->func);
-            int cast = ad && ad->nparams == 2 && strcmp(ad->params[0].type->spelling, o->ctype);
-            sb_printf(b, "    %s(%s%s%s%s, %s(%s));\n", a->func, cast ? "(" : "",
-                      cast ? ad->params[0].type->spelling : "", cast ? ")" : "", nm, a->item, it.s ? it.s : "");
-            sb_free(&it);
-        }
-        return 1;
+        return emit_adds(b, n, o, nm) == 0 ? 1 : -1;
     }
     /* zeroed first, as the harness's calloc: an initialiser may leave fields alone
      * (sha256_init sets the state, not the data buffer), and the record saw them zero */

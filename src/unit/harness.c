@@ -796,6 +796,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
             size_t nm = np ? unit_param_modifiers(u, o, targets[i], k, mods, UNIT_MAX_PRODUCERS) : 0;
             for (size_t j = 0; j < nm; j++)
                 for (size_t a = 0; a < mods[j]->nparams; a++) mark(&g, mods[j]->params[a].type);
+            const ut_func *ads[UNIT_MAX_PRODUCERS]; /* an adder's key or position */
+            size_t na = np ? unit_param_adders(u, o, targets[i], k, ads, UNIT_MAX_PRODUCERS) : 0;
+            for (size_t j = 0; j < na; j++) {
+                int it = unit_adder_item(ads[j], targets[i]->params[k].type);
+                for (size_t a = 1; a < ads[j]->nparams; a++)
+                    if ((int)a != it) mark(&g, ads[j]->params[a].type);
+            }
         }
     for (size_t i = 0; i < u->nexterns; i++) mark(&g, u->externs[i].type);
     for (size_t i = 0; i < u->nglobals; i++)

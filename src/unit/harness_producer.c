@@ -90,78 +90,184 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     sb_puts(b, ");\n        (void)sympu_pid;\n        (void)sympu_mkind;\n");
 }
 
-/* Containers, before a UP_RETURN producer's branch: 0..2 items (a symbolic count), each made by a
- * UP_RETURN producer of P (its arguments objects of flag m, filled from inputs, registered before the
- * container's own so the test declares them first) and the adder chosen; sympu_it[], sympu_ita[] and
- * the record text of each add's item call (sympu_itrec[]) are used by gen_adds after the container. */
-static void gen_items(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p,
-                      const unit_producer *items, size_t nitems, size_t nadders, const char *itype)
+/* The most nodes of a container parameter's item tree, its own object (node 0) included:
+ * 1 + I + I^2 + ... + I^D (I = UNIT_MAX_ITEMS, D = UNIT_MAX_DEPTH). */
+static size_t tree_nodes(void)
 {
-    char *d = unit_declarator(itype, "sympu_it[2]");
-    sb_printf(b, "        %s;\n        unsigned sympu_ita[2] = {0, 0};\n        char sympu_itrec[2][256];\n", d);
-    free(d);
-    sb_printf(b, "        unsigned sympu_nadd = sympu_choice(\"%s.adds\", 3);\n", p->name);
-    sb_puts(b, "        for (unsigned sympu_q = 0; sympu_q < sympu_nadd; sympu_q++) {\n");
-    sb_printf(b, "        sympu_ita[sympu_q] = sympu_choice(\"%s.adder\", %zu);\n", p->name, nadders);
-    sb_printf(b, "        unsigned sympu_iq = sympu_choice(\"%s.item\", %zu);\n", p->name, nitems);
-    for (size_t j = 0; j < nitems; j++) {
-        const ut_func *fn = items[j].fn;
-        sb_printf(b, "        %sif (sympu_iq == %zu) {\n", j ? "} else " : "", j);
-        sb_printf(b, "        int sympu_ids[%zu];\n        (void)sympu_ids;\n", fn->nparams + 1);
-        for (size_t k = 0; k < fn->nparams; k++) {
-            const ut_param *a = &fn->params[k];
-            char *as = harness_unqual(a->type), vn[32];
-            snprintf(vn, sizeof vn, "sympu_x%zu", k);
-            char *ad = unit_declarator(as, vn);
-            sb_printf(b, "        %s;\n", ad);
-            sb_printf(b,
-                      "        sympu_ids[%zu] = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
-                      "\"%s_item_%s_arg\", \"%s\");\n",
-                      k, vn, vn, a->type->id, p->name, a->name, as);
-            if (a->type->kind == UT_PTR)
-                sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all,
-                          o->null_all);
-            sb_printf(b, "        sympu_fill_%d((void *)&%s, \"%s_item_%s\", 0);\n", a->type->id, vn, p->name, a->name);
-            free(ad);
-            free(as);
-        }
-        sb_printf(b, "        {\n        __typeof__(%s(", fn->name);
-        for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_x%zu", k ? ", " : "", k);
-        sb_printf(b, ")) sympu_v = %s(", fn->name);
-        for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_x%zu", k ? ", " : "", k);
-        sb_puts(b, ");\n        memcpy((void *)&sympu_it[sympu_q], &sympu_v, sizeof sympu_it[sympu_q]);\n        }\n");
-        sb_printf(b, "        int sympu_at = snprintf(sympu_itrec[sympu_q], 256, \"%s\");\n", fn->name);
-        for (size_t k = 0; k < fn->nparams; k++)
-            sb_printf(
-                b,
-                "        if (sympu_at > 0 && sympu_at < 256) sympu_at += snprintf(sympu_itrec[sympu_q] + sympu_at, "
-                "(size_t)(256 - sympu_at), \" %%d\", sympu_ids[%zu]);\n",
-                k);
-        sb_puts(b, "        (void)sympu_at;\n");
-    }
-    sb_puts(b, "        }\n        }\n");
+    size_t n = 1, w = 1;
+    for (int d = 0; d < UNIT_MAX_DEPTH; d++) n += (w *= UNIT_MAX_ITEMS);
+    return n;
 }
 
-/* After the container sympu_aI is made: the adds gen_items prepared, each recorded as
- * `add ID ADDER ITEMFUNC ARG...`. */
-static void gen_adds(strbuf *b, size_t i, const ut_func *const *adders, size_t nadders)
+/* One argument a of an item's producer or of an adder, filled from inputs: a heap object of flag m
+ * (a tree calls the same producer several times: each call's argument its own object), in the
+ * local vn (a pointer to it); its id into the lvalue idlv. */
+static void gen_node_arg(strbuf *b, const unit_harness_opts *o, const ut_param *p, const ut_param *a, const char *vn,
+                         const char *what, const char *idlv)
 {
-    /* nothing is added to a NULL container; a failed add (a zero result) is not recorded: the test
-     * does not make that item (it would leak) */
-    sb_printf(b, "        for (unsigned sympu_q = 0; sympu_q < sympu_nadd && sympu_a%zu != NULL; sympu_q++) {\n", i);
+    char *as = harness_unqual(a->type), star[40];
+    snprintf(star, sizeof star, "*%s", vn);
+    char *d = unit_declarator(as, star);
+    sb_printf(b, "        %s = calloc(1, sizeof *%s);\n", d, vn);
+    sb_printf(b,
+              "        %s = sympu_register(%s, -1, sizeof *%s, 1, 0, sympu_dump_%d, \"m\", \"%s_%s_%s_arg\", "
+              "\"%s\");\n",
+              idlv, vn, vn, a->type->id, p->name, what, a->name, as);
+    if (a->type->kind == UT_PTR)
+        sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all, o->null_all);
+    sb_printf(b, "        sympu_fill_%d((void *)%s, \"%s_%s_%s\", 0);\n", a->type->id, vn, p->name, what, a->name);
+    free(d);
+    free(as);
+}
+
+/* Containers, after the choice of the parameter's producer (when it is a UP_RETURN one, sympu_grow)
+ * and before its call: the shape of its item tree and the items. Node 0 is the parameter's object;
+ * from it down, breadth first, each node that may hold items (node 0, an item made by a producer
+ * without arguments: an empty container) above depth UNIT_MAX_DEPTH gets 0..UNIT_MAX_ITEMS items (a
+ * symbolic count), each with a symbolic choice of adder (the other arguments of every adder objects
+ * of flag m, filled from inputs: gen_adds tries the next adder when one fails) and of producer (its
+ * arguments the same). Every argument is registered before the container's own, so the test
+ * declares them first. gen_adds adds the items once the parameter's object is made. */
+static void gen_tree(strbuf *b, const unit_harness_opts *o, const ut_param *p, const unit_producer *items,
+                     size_t nitems, const ut_func *const *adders, size_t nadders)
+{
+    size_t nn = tree_nodes(), ka = 1, ki = 1;
+    for (size_t j = 0; j < nadders; j++)
+        if (adders[j]->nparams - 2 > ka) ka = adders[j]->nparams - 2;
+    for (size_t j = 0; j < nitems; j++)
+        if (items[j].fn->nparams > ki) ki = items[j].fn->nparams;
+    int it0 = unit_adder_item(adders[0], p->type);
+    char arr[48];
+    snprintf(arr, sizeof arr, "sympu_nd[%zu]", nn);
+    char *d = unit_declarator(adders[0]->params[it0].type->spelling, arr);
+    sb_printf(b, "    /* %s's item tree (containers): which items, their adders and producers are choices */\n",
+              p->name);
+    sb_printf(b, "    %s;\n", d);
+    free(d);
+    sb_printf(b,
+              "    int sympu_npar[%zu], sympu_ndep[%zu], sympu_nbox[%zu], sympu_nok[%zu], sympu_naid[%zu][%zu][%zu], "
+              "sympu_niid[%zu][%zu];\n",
+              nn, nn, nn, nn, nn, nadders, ka, nn, ki);
+    sb_printf(b, "    unsigned sympu_nad[%zu], sympu_nit[%zu];\n    void *sympu_nav[%zu][%zu][%zu];\n", nn, nn, nn,
+              nadders, ka);
+    sb_puts(b, "    int sympu_nn = 1, sympu_adds = 0;\n    sympu_ndep[0] = 0;\n    sympu_nbox[0] = 1;\n");
+    sb_puts(b, "    for (int sympu_c = 0; sympu_grow && sympu_c < sympu_nn; sympu_c++) {\n");
+    sb_printf(b, "        if (!sympu_nbox[sympu_c] || sympu_ndep[sympu_c] >= %d) continue;\n", UNIT_MAX_DEPTH);
+    sb_printf(b, "        unsigned sympu_k = sympu_choice(sympu_c ? \"%s.item.adds\" : \"%s.adds\", %d);\n", p->name,
+              p->name, UNIT_MAX_ITEMS + 1);
+    sb_puts(b, "        for (unsigned sympu_q = 0; sympu_q < sympu_k; sympu_q++) {\n");
+    sb_puts(b, "        int sympu_n = sympu_nn++;\n        sympu_npar[sympu_n] = sympu_c;\n"
+               "        sympu_ndep[sympu_n] = sympu_ndep[sympu_c] + 1;\n        sympu_nbox[sympu_n] = 0;\n"
+               "        sympu_nok[sympu_n] = 0;\n        sympu_nd[sympu_n] = NULL;\n");
+    sb_printf(b, "        sympu_nad[sympu_n] = sympu_choice(\"%s.adder\", %zu);\n", p->name, nadders);
+    /* the arguments of every adder: the chosen one may fail on this container (a list's adder on a
+     * map), then the next one is tried (gen_adds) */
     for (size_t j = 0; j < nadders; j++) {
         const ut_func *ad = adders[j];
-        sb_printf(b, "        %sif (sympu_ita[sympu_q] == %zu) {\n", j ? "} else " : "", j);
-        if (ad->type->ret->kind == UT_VOID)
-            sb_printf(b, "        %s((%s)sympu_a%zu, sympu_it[sympu_q]);\n        {\n", ad->name,
-                      ad->params[0].type->spelling, i);
-        else
-            sb_printf(b, "        if (%s((%s)sympu_a%zu, sympu_it[sympu_q])) {\n", ad->name,
-                      ad->params[0].type->spelling, i);
-        sb_printf(b, "        sympu_rec(\"add %%d %s %%s\\n\", sympu_pid, sympu_itrec[sympu_q]);\n        }\n",
-                  ad->name);
+        int it = unit_adder_item(ad, p->type);
+        if (ad->nparams > 2) sb_printf(b, "        { /* %s */\n", ad->name);
+        for (size_t k = 1, m = 0; k < ad->nparams; k++) {
+            if ((int)k == it) continue;
+            char vn[32], idlv[64];
+            snprintf(vn, sizeof vn, "sympu_y%zu", m);
+            snprintf(idlv, sizeof idlv, "sympu_naid[sympu_n][%zu][%zu]", j, m);
+            gen_node_arg(b, o, p, &ad->params[k], vn, "key", idlv);
+            sb_printf(b, "        sympu_nav[sympu_n][%zu][%zu] = (void *)%s;\n", j, m++, vn);
+        }
+        if (ad->nparams > 2) sb_puts(b, "        }\n");
     }
-    sb_puts(b, "        }\n        }\n");
+    sb_printf(b, "        sympu_nit[sympu_n] = sympu_choice(\"%s.item\", %zu);\n", p->name, nitems);
+    for (size_t j = 0; j < nitems; j++) {
+        const ut_func *fn = items[j].fn;
+        sb_printf(b, "        %sif (sympu_nit[sympu_n] == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
+        for (size_t k = 0; k < fn->nparams; k++) {
+            char vn[32], idlv[64];
+            snprintf(vn, sizeof vn, "sympu_x%zu", k);
+            snprintf(idlv, sizeof idlv, "sympu_niid[sympu_n][%zu]", k);
+            gen_node_arg(b, o, p, &fn->params[k], vn, "item", idlv);
+        }
+        strbuf call = STRBUF_INIT;
+        sb_printf(&call, "%s(", fn->name);
+        for (size_t k = 0; k < fn->nparams; k++) sb_printf(&call, "%s*sympu_x%zu", k ? ", " : "", k);
+        sb_puts(&call, ")");
+        sb_printf(b, "        __typeof__(%s) sympu_v = %s;\n", call.s, call.s);
+        sb_puts(b, "        memcpy((void *)&sympu_nd[sympu_n], &sympu_v, sizeof sympu_nd[sympu_n]);\n");
+        sb_free(&call);
+        /* no argument: an empty container (`cJSON_CreateArray()`), which may get items of its own */
+        if (fn->nparams == 0) sb_puts(b, "        sympu_nbox[sympu_n] = 1;\n");
+    }
+    sb_puts(b, "        }\n        }\n    }\n");
+}
+
+/* After the parameter sympu_aI is made by a UP_RETURN producer (sympu_adds set): the items of the
+ * tree gen_tree made are added, the deepest first (an item's own items before it), none to a NULL
+ * container; an add that fails (a zero result: a list's adder on a map) is tried with the next adder,
+ * the one that succeeds is recorded; then each add is recorded, `add ID NODE PARENT ADDER NA ADARG...
+ * ITEM ARG...`, unless it or an add above it failed (the test makes none of those items). */
+static void gen_adds(strbuf *b, size_t i, const ut_param *p, const unit_producer *items, size_t nitems,
+                     const ut_func *const *adders, size_t nadders)
+{
+    sb_printf(b, "    if (sympu_adds && sympu_a%zu != NULL) {\n", i);
+    sb_printf(b, "    memcpy((void *)&sympu_nd[0], &sympu_a%zu, sizeof sympu_nd[0]);\n", i);
+    sb_printf(b, "    for (int sympu_d = %d; sympu_d >= 1; sympu_d--)\n", UNIT_MAX_DEPTH);
+    sb_puts(b, "    for (int sympu_n = 1; sympu_n < sympu_nn; sympu_n++) {\n"
+               "        if (sympu_ndep[sympu_n] != sympu_d || sympu_nd[sympu_npar[sympu_n]] == NULL) continue;\n");
+    sb_printf(b, "        for (unsigned sympu_t = 0; sympu_t < %zu && !sympu_nok[sympu_n]; sympu_t++) {\n", nadders);
+    sb_printf(b, "        unsigned sympu_j = (sympu_nad[sympu_n] + sympu_t) %% %zu;\n", nadders);
+    for (size_t j = 0; j < nadders; j++) {
+        const ut_func *ad = adders[j];
+        int it = unit_adder_item(ad, p->type);
+        sb_printf(b, "        %sif (sympu_j == %zu) {\n", j ? "} else " : "", j);
+        strbuf args = STRBUF_INIT;
+        for (size_t k = 0, m = 0; k < ad->nparams; k++) {
+            if (k) sb_puts(&args, ", ");
+            if (k == 0)
+                sb_printf(&args, "(%s)sympu_nd[sympu_npar[sympu_n]]", ad->params[0].type->spelling);
+            else if ((int)k == it)
+                sb_printf(&args, "(%s)sympu_nd[sympu_n]", ad->params[k].type->spelling);
+            else {
+                char *as = harness_unqual(ad->params[k].type), vn[32], star[40];
+                snprintf(vn, sizeof vn, "sympu_y%zu", m);
+                snprintf(star, sizeof star, "*%s", vn);
+                char *dd = unit_declarator(as, star);
+                sb_printf(b, "        %s = sympu_nav[sympu_n][%zu][%zu];\n", dd, j, m++);
+                sb_printf(&args, "*%s", vn);
+                free(dd);
+                free(as);
+            }
+        }
+        if (ad->type->ret->kind == UT_VOID)
+            sb_printf(b, "        %s(%s);\n        sympu_nok[sympu_n] = 1;\n", ad->name, args.s);
+        else
+            sb_printf(b, "        sympu_nok[sympu_n] = %s(%s) != 0;\n", ad->name, args.s);
+        sb_free(&args);
+    }
+    sb_puts(b, "        }\n        if (sympu_nok[sympu_n]) sympu_nad[sympu_n] = sympu_j;\n        }\n    }\n");
+    sb_printf(b, "    for (int sympu_d = %d; sympu_d >= 1; sympu_d--)\n", UNIT_MAX_DEPTH);
+    sb_puts(b, "    for (int sympu_n = 1; sympu_n < sympu_nn; sympu_n++) {\n"
+               "        int sympu_live = sympu_ndep[sympu_n] == sympu_d;\n"
+               "        for (int sympu_m = sympu_n; sympu_m > 0 && sympu_live; sympu_m = sympu_npar[sympu_m])\n"
+               "            sympu_live = sympu_nok[sympu_m];\n"
+               "        if (!sympu_live) continue;\n"
+               "        sympu_rec(\"add %d %d %d\", sympu_pobj, sympu_n, sympu_npar[sympu_n]);\n");
+    for (size_t j = 0; j < nadders; j++) {
+        const ut_func *ad = adders[j];
+        size_t na = ad->nparams - 2;
+        sb_printf(b, "        if (sympu_nad[sympu_n] == %zu) sympu_rec(\" %s %zu", j, ad->name, na);
+        for (size_t m = 0; m < na; m++) sb_puts(b, " %d");
+        sb_puts(b, "\"");
+        for (size_t m = 0; m < na; m++) sb_printf(b, ", sympu_naid[sympu_n][%zu][%zu]", j, m);
+        sb_puts(b, ");\n");
+    }
+    for (size_t j = 0; j < nitems; j++) {
+        const ut_func *fn = items[j].fn;
+        sb_printf(b, "        if (sympu_nit[sympu_n] == %zu) sympu_rec(\" %s", j, fn->name);
+        for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
+        sb_puts(b, "\\n\"");
+        for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, ", sympu_niid[sympu_n][%zu]", k);
+        sb_puts(b, ");\n");
+    }
+    sb_puts(b, "    }\n    }\n");
 }
 
 /* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
@@ -227,7 +333,6 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     int null_ok = o->null_all;
     sb_printf(b, "    /* %s: built by the unit's producers; which one is a choice the explorer flips */\n", p->name);
     sb_printf(b, "    %s;\n    {\n    int sympu_pobj = -1;\n    (void)sympu_pobj;\n", d);
-    sb_printf(b, "    unsigned sympu_mk = sympu_choice(\"%s.make\", %zu);\n", p->name, np + (size_t)null_ok);
     /* containers: adders, and the producers that can make an item (a T *, not const) */
     const ut_func *adders[UNIT_MAX_PRODUCERS];
     size_t nadders = unit_param_adders(u, o, f, i, adders, UNIT_MAX_PRODUCERS), nitems = 0;
@@ -238,15 +343,24 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         for (size_t k = 0; k < pr[j].fn->nparams; k++) pairs |= pr[j].fn->params[k].len_param >= 0;
         if (pr[j].kind == UP_RETURN && r->kind == UT_PTR && !r->pointee->is_const && !pairs) items[nitems++] = pr[j];
     }
+    int tree = nadders && nitems;
+    sb_printf(b, "    unsigned sympu_mk = sympu_choice(\"%s.make\", %zu);\n", p->name, np + (size_t)null_ok);
+    if (tree) {
+        /* the tree after the choice of the producer (a container's items are chosen knowing which
+         * container), for a UP_RETURN one only */
+        sb_puts(b, "    int sympu_grow = 0");
+        for (size_t j = 0; j < np; j++)
+            if (pr[j].kind == UP_RETURN) sb_printf(b, " || sympu_mk == %zu", j);
+        sb_puts(b, ";\n");
+        gen_tree(b, o, p, items, nitems, adders, nadders);
+    }
     for (size_t j = 0; j < np; j++) {
         sb_printf(b, "    %sif (sympu_mk == %zu) { /* %s */\n", j ? "} else " : "", j, pr[j].fn->name);
-        int adds = pr[j].kind == UP_RETURN && nadders && nitems;
-        if (adds) gen_items(b, u, o, p, items, nitems, nadders, adders[0]->params[1].type->spelling);
         if (pr[j].kind == UP_RETURN)
             gen_return(b, u, o, p, i, ts, pr[j].fn);
         else
             gen_init(b, p, i, ts, pr[j].fn);
-        if (adds) gen_adds(b, i, adders, nadders);
+        if (tree && pr[j].kind == UP_RETURN) sb_puts(b, "        sympu_adds = 1;\n");
     }
     if (null_ok) {
         sb_puts(b, "    } else {\n");
@@ -254,6 +368,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         sb_printf(b, "        memset((void *)&sympu_a%zu, 0, sizeof sympu_a%zu);\n", i, i);
     }
     sb_puts(b, "    }\n");
+    if (tree) gen_adds(b, i, p, items, nitems, adders, nadders);
     const ut_func *mods[UNIT_MAX_PRODUCERS];
     size_t nmods = unit_param_modifiers(u, o, f, i, mods, UNIT_MAX_PRODUCERS);
     if (nmods) gen_calls(b, o, p, i, mods, nmods);

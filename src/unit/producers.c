@@ -161,13 +161,33 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
         }
         return n;
     }
+    /* a container's contents come from its adders (unit_param_adders): its producers taking a
+     * buffer (a pair, `cJSON_CreateIntArray(numbers, count)`, or numbers without a length) are left
+     * out; their loops over a symbolic count drew the search away from the target (cJSON_Compare),
+     * and an unpaired `const float *numbers` was read past its one element */
+    const ut_func *ads[1];
+    int container = unit_param_adders(u, o, f, i, ads, 1) > 0;
     size_t n = 0;
     for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
         const ut_func *fn = callable(u, k);
         if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name)) continue;
         unit_producer_kind kind;
-        if (unit_producer_fits(u, fn, p->type, 0, &kind)) out[n++] = (unit_producer){fn, kind};
+        if (!unit_producer_fits(u, fn, p->type, 0, &kind)) continue;
+        int pairs = 0; /* a buffer: paired with a length, or numbers without one (`const float *numbers, int count`) */
+        for (size_t a = 0; a < fn->nparams; a++) {
+            const ut_type *t = fn->params[a].type, *e = t->kind == UT_PTR ? t->pointee : NULL;
+            pairs |= fn->params[a].len_param >= 0 || (e && (e->kind == UT_FLOAT || (e->kind == UT_INT && !e->is_char)));
+        }
+        if (!(container && pairs)) out[n++] = (unit_producer){fn, kind};
     }
+    /* a container's simplest producers first (fewest arguments; stable): the first run, every choice
+     * 0, builds `cJSON_CreateNull()`, not what cJSON_Parse makes of zero bytes (NULL) */
+    for (size_t a = 1; container && a < n; a++)
+        for (size_t b = a; b > 0 && out[b - 1].fn->nparams > out[b].fn->nparams; b--) {
+            unit_producer t = out[b];
+            out[b] = out[b - 1];
+            out[b - 1] = t;
+        }
     return n;
 }
 
@@ -246,6 +266,36 @@ int unit_param_consumed(const ut_func *f, size_t i)
            same_spelling(r, f->params[i].type);
 }
 
+int unit_adder_item(const ut_func *fn, const ut_type *pt)
+{
+    const ut_type *sp = struct_pointee(pt);
+    if (!fn || !fn->type || fn->type->variadic || fn->nparams < 2 || !sp) return -1;
+    const ut_type *r = fn->type->ret, *a = fn->params[0].type;
+    if (!(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) return -1;
+    if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
+        return -1;
+    /* named like an adder, or like a setter of a keyed slot (set, put) with an argument besides the
+     * item: `map_set(map, key, val)`, not `node_set_next(n, next)`; not a reference adder (the item
+     * stays the caller's) */
+    static const char *const addw[] = {"add", "append", "push", "insert", NULL}, *const setw[] = {"set", "put", NULL};
+    if (!(has_word(fn->name, addw) || (has_word(fn->name, setw) && fn->nparams >= 3)) ||
+        strcasestr(fn->name, "reference"))
+        return -1;
+    int item = -1;
+    for (size_t k = 1; k < fn->nparams; k++) {
+        const ut_param *q = &fn->params[k];
+        const ut_type *b = q->type;
+        if (b->kind == UT_PTR && same_spelling(b->pointee, sp)) {
+            if (item >= 0 || b->pointee->is_const) return -1; /* two items (a replacement), or one only read */
+            item = (int)k;
+            continue;
+        }
+        /* the other arguments are filled one by one, like an item producer's: no buffer/length pair */
+        if (q->len_param >= 0 || q->buf_param >= 0 || !arg_ok(q, pt)) return -1;
+    }
+    return item;
+}
+
 size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                          const ut_func **out, size_t max)
 {
@@ -253,17 +303,11 @@ size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const u
     const ut_param *p = &f->params[i];
     const ut_type *sp = struct_pointee(p->type);
     if (!sp || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
-    static const char *const addw[] = {"add", "append", "push", "insert", NULL};
     size_t n = 0;
     for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
         const ut_func *fn = callable(u, k);
-        if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name) || fn->nparams != 2) continue;
-        const ut_type *r = fn->type->ret, *a = fn->params[0].type, *b = fn->params[1].type;
-        if (fn->type->variadic || !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) continue;
-        if (a->kind != UT_PTR || b->kind != UT_PTR || a->pointee->is_const || b->pointee->is_const) continue;
-        if (!same_spelling(a->pointee, sp) || !same_spelling(b->pointee, sp) || !has_word(fn->name, addw)) continue;
-        if (strcasestr(fn->name, "reference")) continue; /* adds a reference: the item stays the caller's */
-        out[n++] = fn;
+        if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name)) continue;
+        if (unit_adder_item(fn, p->type) > 0) out[n++] = fn;
     }
     return n;
 }

@@ -34,15 +34,20 @@ typedef struct unit_producer {
     unit_producer_kind kind;
 } unit_producer;
 
-/* At most this many producers per parameter (the first ones in the unit's order). */
-#define UNIT_MAX_PRODUCERS 8
+/* At most this many producers per parameter (the first ones in the unit's order; cJSON has 16
+ * functions returning a `cJSON *` from fillable arguments, 11 without a buffer; with 8, its
+ * containers cJSON_CreateArray and cJSON_CreateObject were never among them). */
+#define UNIT_MAX_PRODUCERS 16
 
 /*
  * The producers of parameter i of target f (see above), at most max of them in out (in the
  * order of u->defs), honouring o: none when o->raw_inputs; the function named by an
  * `--init TYPE=FUNCTION` whose TYPE is the parameter's unqualified spelling or its pointee's
  * (then discovery is off for that type; a function of the wrong shape gives none). A buffer
- * parameter paired with a length (len_param) and a length have none. Returns the count.
+ * parameter paired with a length (len_param) and a length have none. For a container (a parameter
+ * with adders, unit_param_adders) producers taking a buffer (a pair, or a pointer to numbers) are
+ * left out (its contents come from the adders) and the others are ordered by their argument count
+ * (stable): the first run builds the simplest value. Returns the count.
  */
 size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                             unit_producer *out, size_t max);
@@ -53,16 +58,32 @@ const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);
 
 /*
  * Containers: the adders of parameter i of f, P = `T *` with T a struct: functions of the unit
- * `void|int|bool f(T *container, T *item)` (neither const) named like an adder (add, append, push,
- * insert; any case: `cJSON_AddItemToArray`; not one named like a reference adder,
- * `cJSON_AddItemReferenceToArray`), not the target; at most max in out. None with o->raw_inputs or
- * when an --init names P. After a UP_RETURN producer the harness adds 0..2 items (a symbolic count),
- * each made by a UP_RETURN producer of P, to a container that is not NULL; the container owns what
- * it was given (released with it); an add that returns zero failed and is not recorded (the test does
- * not make that item). Returns the count.
+ * `void|int|bool f(T *container, ..., T *item, ...)` (neither const; the other arguments filled like
+ * a producer's, one by one: a key, `cJSON_AddItemToObject(object, const char *string, item)`, a
+ * position, `cJSON_InsertItemInArray(array, int which, newitem)`; none of P's type, no
+ * buffer/length pair) named like an adder (add, append, push, insert; any case), or like a setter of
+ * a keyed slot (set, put) with an argument besides the item (`map_set(map, key, val)`, not
+ * `node_set_next(n, next)`); not one named like a reference adder, `cJSON_AddItemReferenceToArray`;
+ * not the target; at most max in out. None with
+ * o->raw_inputs or when an --init names P. After a UP_RETURN producer the harness builds a tree of
+ * items (harness_producer.c): 0..UNIT_MAX_ITEMS items (a symbolic count) on the container, each made
+ * by a UP_RETURN producer of P (adder and producer symbolic choices; an add that fails is tried with
+ * the next adder); an item whose producer takes no argument (an empty container:
+ * `cJSON_CreateArray()`) at depth < UNIT_MAX_DEPTH gets 0..UNIT_MAX_ITEMS items of its own. The
+ * container owns what it was given (released with it); an add that returns zero failed and is not
+ * recorded, nor anything added below it (the test does not make those items). Returns the count.
  */
 size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                          const ut_func **out, size_t max);
+
+/* Items per container and depth of the item tree of a container parameter (unit_param_adders):
+ * at most 2 + 4 items besides the parameter's own object. */
+#define UNIT_MAX_ITEMS 2
+#define UNIT_MAX_DEPTH 2
+
+/* Whether fn is an adder of parameter type pt (see unit_param_adders, without the target and
+ * --init rules): the index (> 0) of its item argument, else -1. */
+int unit_adder_item(const ut_func *fn, const ut_type *pt);
 
 /*
  * State changers: the modifiers of parameter i of f, P = `T *` with T a struct: functions of the

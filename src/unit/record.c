@@ -76,8 +76,9 @@ static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
     return NULL;
 }
 
-/* A `make ID KIND FUNC ARG...` line (after "make "); with line_kind 'a' an `add ID ADDER ITEM ARG...`
- * line (after "add "), with 'c' a `seq ID FUNC ARG...` line (after "seq "); 0, or -1 when malformed. */
+/* A `make ID KIND FUNC ARG...` line (after "make "); with line_kind 'a' an `add ID NODE PARENT ADDER NA
+ * ADARG... ITEM ARG...` line (after "add "), with 'c' a `seq ID FUNC ARG...` line (after "seq "); 0, or
+ * -1 when malformed. */
 static int record_make(unit_record *r, char *rest, char line_kind)
 {
     ur_make m;
@@ -85,14 +86,39 @@ static int record_make(unit_record *r, char *rest, char line_kind)
     int add_line = line_kind == 'a';
     char *save = NULL, *id = strtok_r(rest, " ", &save);
     char *kind = line_kind == 'a' ? "a" : line_kind == 'c' ? "c" : strtok_r(NULL, " ", &save);
-    char *fn = strtok_r(NULL, " ", &save), *item = add_line ? strtok_r(NULL, " ", &save) : NULL;
-    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(line_kind ? "ac" : "rhi", kind[0]) || (add_line && !item))
+    char *node = add_line ? strtok_r(NULL, " ", &save) : NULL, *parent = add_line ? strtok_r(NULL, " ", &save) : NULL;
+    char *fn = strtok_r(NULL, " ", &save), *na = add_line ? strtok_r(NULL, " ", &save) : NULL;
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(line_kind ? "ac" : "rhi", kind[0]) ||
+        (add_line && (!node || !parent || !na)))
         return -1;
     m.obj = atoi(id);
     m.kind = kind[0];
+    if (add_line) {
+        m.node = atoi(node);
+        m.parent = atoi(parent);
+        m.nadder = (size_t)atoi(na);
+        if (m.node <= 0 || m.parent < 0 || m.parent >= m.node || atoi(na) < 0 || m.nadder > 64) return -1;
+    }
     m.func = strdup(fn);
+    /* an add line: the adder's own arguments, then the item's producer and its arguments */
+    for (size_t k = 0; add_line && m.func && k < m.nadder; k++) {
+        char *a = strtok_r(NULL, " ", &save);
+        int v = a ? atoi(a) : 0;
+        if (!a || add((void **)&m.args, &m.nargs, sizeof v, &v) != 0) {
+            free(m.func);
+            free(m.args);
+            return -1;
+        }
+    }
+    char *item = add_line ? strtok_r(NULL, " ", &save) : NULL;
+    if (add_line && !item) {
+        free(m.func);
+        free(m.args);
+        return -1;
+    }
     if (item && !(m.item = strdup(item))) {
         free(m.func);
+        free(m.args);
         return -1;
     }
     for (char *a = strtok_r(NULL, " ", &save); a && m.func; a = strtok_r(NULL, " ", &save)) {

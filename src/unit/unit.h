@@ -397,7 +397,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        ARG the id of an object of flag m holding that argument; kind h
  *                                        instead of r: the value is the start of a heap block FUNC allocated
  *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
- *   add ID ADDER ITEM ARG...             then ADDER(ID, ITEM(ARG...)) added an item to container ID
+ *   add ID NODE PARENT ADDER NA ADARG... ITEM ARG...
+ *                                        then ADDER(C, ADARG..., ITEM(ARG...)) added item NODE (1, 2, ...,
+ *                                        numbered from the container down) of parameter object ID's
+ *                                        item tree to C: ID itself when PARENT is 0, else item PARENT;
+ *                                        the NA ADARGs are the adder's other arguments in its order (a
+ *                                        key, `cJSON_AddItemToObject(C, key, item)`), objects of flag m;
+ *                                        an item's own items come before it (producers_int.h)
  *   seq ID FUNC ARG...                   then FUNC(ID, ARG...) changed parameter object ID (a modifier)
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
@@ -463,8 +469,11 @@ typedef struct ur_make {
                    `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
     char *item; /* kind 'a': the producer of the item; else NULL */
-    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order */
+    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order; kind 'a': the adder's
+                   own arguments (nadder of them), then the item producer's */
     size_t nargs;
+    int node, parent; /* kind 'a': the item's number in obj's item tree, and its container's (0: obj) */
+    size_t nadder;    /* kind 'a': how many of args are the adder's */
 } ur_make;
 
 typedef struct unit_record {

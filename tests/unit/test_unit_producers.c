@@ -34,6 +34,9 @@ static const char *SRC_TEXT =
     "int list_add(list *l, list *item) { (void)l; (void)item; return 1; }\n"
     "int list_addref(list *l, list *item) { (void)l; (void)item; return 1; }\n" /* named add: an adder */
     "void list_add_reference(list *l, list *item) { (void)l; (void)item; }\n"   /* a reference: not an adder */
+    "int list_insert_at(list *l, int at, list *item) { (void)l; (void)at; (void)item; return 1; }\n" /* a position */
+    "int list_put(list *l, const char *key, list *item) { (void)l; (void)key; (void)item; return 1; }\n" /* a key */
+    "void list_set_next(list *l, list *next) { (void)l; (void)next; }\n" /* set without a key: no adder */
     "int list_len(const list *l) { return l ? 1 : 0; }\n"
     "void list_free_items(list *l) { (void)l; }\n" /* frees the items, not the list */
     "void list_free(list *l) { (void)l; }\n"
@@ -126,16 +129,27 @@ static void test_adders(void **state)
     assert_string_equal(producers_of("list_len", 0, &o, b, sizeof b), "list_new");
     const ut_func *f = unit_find_def(&u, "list_len"), *ad[UNIT_MAX_PRODUCERS];
     size_t n = unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 4);
     assert_string_equal(ad[0]->name, "list_add");
     assert_string_equal(ad[1]->name, "list_addref");
+    assert_string_equal(ad[2]->name, "list_insert_at");
+    assert_string_equal(ad[3]->name, "list_put");
+    /* the item's argument: after the container, after a position or a key */
+    assert_int_equal(unit_adder_item(ad[0], f->params[0].type), 1);
+    assert_int_equal(unit_adder_item(ad[2], f->params[0].type), 2);
+    assert_int_equal(unit_adder_item(ad[3], f->params[0].type), 2);
+    assert_int_equal(unit_adder_item(unit_find_def(&u, "list_set_next"), f->params[0].type), -1);
     o.raw_inputs = 1;
     assert_int_equal(unit_param_adders(&u, &o, f, 0, ad, UNIT_MAX_PRODUCERS), 0);
-    /* the harness: a count of adds the explorer flips, recorded as add lines */
+    /* the harness: a count of adds the explorer flips (on the parameter, then on an item made
+     * without arguments), recorded as add lines with the adder's own arguments */
     o.raw_inputs = 0;
     char *h = harness_of(f, &o);
-    assert_non_null(strstr(h, "sympu_choice(\"l.adds\", 3)"));
-    assert_non_null(strstr(h, "add %d list_add %s"));
+    assert_non_null(strstr(h, "\"l.item.adds\" : \"l.adds\", 3)"));
+    assert_non_null(strstr(h, "sympu_rec(\" list_add 0\")"));
+    assert_non_null(strstr(h, "sympu_rec(\" list_put 1 %d\", sympu_naid[sympu_n][3][0])"));
+    assert_non_null(
+        strstr(h, "list_insert_at((list *)sympu_nd[sympu_npar[sympu_n]], *sympu_y0, (list *)sympu_nd[sympu_n])"));
     free(h);
 }
 
@@ -183,7 +197,7 @@ static void test_emit_sequence(void **state)
     t.fn = unit_find_def(&u, "list_len");
     char *err = NULL;
     const char *rec = "obj 1 m 1 l_item_v_arg int\npre 1 - i 7\nobj 2 m 1 l_v_arg int\npre 2 - i 3\n"
-                      "obj 3 p 1 l const list *\nmake 3 h list_new 2\nadd 3 list_add list_new 1\npre 3 - p -1\n"
+                      "obj 3 p 1 l const list *\nmake 3 h list_new 2\nadd 3 1 0 list_add 0 list_new 1\npre 3 - p -1\n"
                       "call\npost 1 - i 7\npost 2 - i 3\npost 3 - p -1\nret i 1\ndone\n";
     assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
     assert_int_equal(t.rec.nmakes, 2);
@@ -196,6 +210,34 @@ static void test_emit_sequence(void **state)
     assert_non_null(strstr(body, "    list_free((list *)l);\n")); /* the parameter is a const list * */
     assert_null(strstr(body, "l_v_arg"));                         /* the arguments are inline */
     free(body);
+    unit_record_free(&t.rec);
+    /* a tree: item 1 (at position 0, a key-less adder's own argument) holds item 2; only l is released */
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_len_2";
+    t.fn = unit_find_def(&u, "list_len");
+    rec = "obj 1 m 1 l_item_v_arg int\npre 1 - i 7\nobj 2 m 1 l_key_at_arg int\npre 2 - i 0\n"
+          "obj 3 m 1 l_v_arg int\npre 3 - i 3\nobj 4 p 1 l const list *\nmake 4 h list_new 3\n"
+          "add 4 2 1 list_add 0 list_new 1\nadd 4 1 0 list_insert_at 1 2 list_new 1\npre 4 - p -1\n"
+          "call\npost 1 - i 7\npost 2 - i 0\npost 3 - i 3\npost 4 - p -1\nret i 1\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.nmakes, 3);
+    assert_int_equal(t.rec.makes[2].node, 1);
+    assert_int_equal(t.rec.makes[2].parent, 0);
+    assert_int_equal((int)t.rec.makes[2].nadder, 1);
+    body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "    const list *l = list_new(3);\n    list *l_1 = list_new(7);\n"
+                                 "    list_add(l_1, list_new(7));\n    list_insert_at((list *)l, 0, l_1);\n"));
+    assert_null(strstr(body, "list_free(l_1)"));
+    free(body);
+    unit_record_free(&t.rec);
+    /* malformed add lines */
+    assert_int_not_equal(unit_record_parse("add 4 1 1 list_add 0 list_new\n", &t.rec, &err), 0);
+    free(err);
+    err = NULL;
+    unit_record_free(&t.rec);
+    assert_int_not_equal(unit_record_parse("add 4 1 0 list_put 1\n", &t.rec, &err), 0);
+    free(err);
     unit_record_free(&t.rec);
 }
 

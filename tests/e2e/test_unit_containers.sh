@@ -1,0 +1,27 @@
+#!/bin/bash
+# test_unit_containers.sh: containers built through the unit's own API (issue 13 item 2). On doc.c (a
+# document tree: node_new_int/list/map, node_list_add, node_map_set(map, key, val), node_free): the
+# emitted tests build maps with solver-chosen keys and items that hold items of their own, written as a
+# developer would (`node *n_1 = node_new_list(); node_list_add(n_1, ...); node_list_add(n, n_1);`), release
+# only the root, cover node_equal's keyed branches and node_ints's nested ones, and pass natively and
+# under ASan+UBSan+LSan (sympath's own sanitizer check: no test dropped, no leak).
+. "$SRC/tests/e2e/unit_common.sh"
+unit_run containers tests/programs/unit/doc.c -- --function node_equal --function node_ints --budget 10s
+t="$out/test_doc.c"
+# (a) the construction: a key, a nested container as a local, only the root released
+expect_text doc 'node_map_set\(\(node \*\)[ab], "[^"]*", node_new_' "an item stored under a key"
+expect_text doc '^    node \*[a-z]+_1 = node_new_(list|map)\(\);' "an item with items of its own, as a local"
+expect_text doc '^    node_(list_add|map_set)\(\(node \*\)[a-z]+, ("[^"]*", )?[a-z]+_1\);' "the nested container added to the root"
+grep -Eq 'node_free\([a-z]+_1\)' "$t" && fail "an item owned by its container is released"
+# (b) coverage: node_ints's items of items (every branch), node_equal's maps compared key by key
+jq -e '.functions[] | select(.function == "node_ints") | .gcov.branches_taken == .gcov.branches_total' \
+    "$out/report.json" >/dev/null || fail "node_ints: gcov $(jq -c '.functions[] | select(.function == "node_ints") | .gcov' "$out/report.json")"
+# (c) sympath's own sanitizer check ran every test alone under ASan+UBSan+LSan: none dropped, no bug
+jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanitizer.bugs == 0] | all' "$out/report.json" >/dev/null ||
+    fail "the sanitizer check did not run, dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"
+build_and_run doc
+expect_gcov node_ints 100
+expect_gcov node_equal 90
+grep -E '^ +[0-9]+\*?: +[0-9]+: +y = map_get\(b, x->key\);' "$out.bin/doc.c.gcov" >/dev/null ||
+    fail "no test compares two maps key by key (node_equal's map_get line never ran)"
+pass
