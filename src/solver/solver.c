@@ -4,6 +4,7 @@
 #include "solver/solver_sample.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/util.h"
@@ -222,6 +223,18 @@ static bool ensure_kept(solver *s, size_t n)
     return true;
 }
 
+#define LIKELY_UNSAT_MIN_MS 500 /* Z3's time for a query the reals found UNSAT on a clean core (step 5) */
+#define SKELETON_MS 300         /* the skeleton's UNSAT is propositional: it comes at once or not at all */
+#define CORE_CHECK_MIN_MS 250
+#define CORE_CHECK_MAX_MS 1000
+
+/* A quarter of t (milliseconds), clamped to [lo, hi]; 0 (no limit) stays 0, and never more than t. */
+static unsigned quarter(unsigned t, unsigned lo, unsigned hi)
+{
+    unsigned q = t / 4 < lo ? lo : t / 4 > hi ? hi : t / 4;
+    return q < t ? q : t;
+}
+
 /*
  * The approximation over the reals (solver_real.h) found the query UNSAT with the small
  * core s->kept[core_idx[0..ncore)]. Check that subset bit-precisely (Z3, floating-point
@@ -229,17 +242,6 @@ static bool ensure_kept(solver *s, size_t n)
  * query, and Z3 stores the core for later queries; a core that rounding makes satisfiable
  * says nothing (false). The kept set's order is restored either way.
  */
-#define LIKELY_UNSAT_MIN_MS 500
-#define SKELETON_MS 300 /* the skeleton's UNSAT is propositional: it comes at once or not at all */
-#define CORE_CHECK_MIN_MS 250
-#define CORE_CHECK_MAX_MS 1000
-static unsigned core_timeout(const solver *s)
-{
-    unsigned t = s->timeout_ms;
-    if (!t) return 0;
-    return t / 4 < CORE_CHECK_MIN_MS ? CORE_CHECK_MIN_MS : t / 4 > CORE_CHECK_MAX_MS ? CORE_CHECK_MAX_MS : t / 4;
-}
-
 static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
 {
     const expr **all = malloc(nkept * sizeof *all);
@@ -247,7 +249,7 @@ static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
     memcpy(all, s->kept, nkept * sizeof *all);
     for (size_t i = 0; i < ncore; i++) s->kept[i] = all[s->core_idx[i]];
     unsigned timeout = s->timeout_ms;
-    s->timeout_ms = core_timeout(s); /* a small set: UNSAT comes fast or not at all */
+    s->timeout_ms = quarter(timeout, CORE_CHECK_MIN_MS, CORE_CHECK_MAX_MS); /* UNSAT comes fast or not at all */
     solve_result r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, ncore, nsyms);
     s->timeout_ms = timeout;
     memcpy(s->kept, all, nkept * sizeof *all);
@@ -406,21 +408,23 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     bool relax = is_fp && !s->no_sampling;
     double tr = relax ? util_now_s() : 0;
     int relaxed = relax ? fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore) : 0;
-    /* the UNSAT checks below cost up to a second each: they stop while their misses' time
-     * exceed 1 s plus 0.25 s per query they decided (2 s + 1 s cost the expenses app 4 of 48 branches) */
-    bool checks = s->unsat_check_waste < 1.0 + 0.25 * (double)(s->st.fp_skeleton_unsat + s->st.fp_core_unsat);
-    double tc = util_now_s();
     if (relaxed == 1) {
         s->st.fp_relaxed++;
         r = SOLVE_SAT;
-    } else if (checks && relaxed == -1 && !util_fault("solver_fail") && sv_fp_skeleton_unsat(s, nkept, SKELETON_MS)) {
-        s->st.fp_skeleton_unsat++;
-        r = SOLVE_UNSAT;
-    } else if (checks && ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {
-        s->st.fp_core_unsat++;
-        r = SOLVE_UNSAT;
-    } else if (checks) {
-        s->unsat_check_waste += util_now_s() - tc;
+    } else if (relaxed == -1 && !util_fault("solver_fail") &&
+               s->unsat_check_waste < 1.0 + 0.25 * (double)(s->st.fp_skeleton_unsat + s->st.fp_core_unsat)) {
+        /* the UNSAT checks cost up to a second each: they stop while their misses' time exceeds
+         * 1 s plus 0.25 s per query they decided (2 s + 1 s cost the expenses app 4 of 48 branches) */
+        double tc = util_now_s();
+        if (sv_fp_skeleton_unsat(s, nkept, SKELETON_MS)) {
+            s->st.fp_skeleton_unsat++;
+            r = SOLVE_UNSAT;
+        } else if (ncore && ncore < nkept && core_unsat(s, nkept, nsyms, ncore)) {
+            s->st.fp_core_unsat++;
+            r = SOLVE_UNSAT;
+        } else {
+            s->unsat_check_waste += util_now_s() - tc;
+        }
     }
     if (relax) s->st.fp_relax_seconds += util_now_s() - tr;
     if (r == SOLVE_UNKNOWN && is_fp && !s->no_sampling &&
@@ -435,9 +439,7 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
      *    time-out (at least 500 ms), enough for the float-only models (x + 1 == x) sampling
      *    did not find. The clinic and HR apps spent most of their budget on such time-outs. */
     unsigned full = s->timeout_ms;
-    if (relaxed == -1 && ncore && full)
-        s->timeout_ms =
-            full / 4 < LIKELY_UNSAT_MIN_MS ? (full < LIKELY_UNSAT_MIN_MS ? full : LIKELY_UNSAT_MIN_MS) : full / 4;
+    if (relaxed == -1 && ncore && full) s->timeout_ms = quarter(full, LIKELY_UNSAT_MIN_MS, UINT_MAX);
     if (r != SOLVE_SAT && r != SOLVE_UNSAT)
         r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
     s->timeout_ms = full;
