@@ -489,7 +489,10 @@ static Z3_ast tr_real(rctx *c, const expr *e)
     case EXPR_FRINT: { /* rint/round/floor/ceil/trunc; a tie to nearest goes up (checked by evaluation) */
         Z3_ast a = tr(c, e->kid[0], M_REAL);
         if (!a) return NULL;
-        if (e->aux == FRM_RTZ) return keep(c, Z3_mk_int2real(z, trunc_real(c, a)));
+        if (e->aux == FRM_RTZ) {
+            Z3_ast t = trunc_real(c, a);
+            return t ? keep(c, Z3_mk_int2real(z, t)) : NULL;
+        }
         if (e->aux == FRM_RTP) a = keep(c, Z3_mk_unary_minus(z, a)); /* ceil x = -floor(-x) */
         Z3_ast half = real_numeral(c, 0.5), args[2] = {a, half};
         if (a && half && (e->aux == FRM_RNE || e->aux == FRM_RNA)) a = keep(c, Z3_mk_add(z, 2, args));
