@@ -592,9 +592,11 @@ expr *db_value_overflow(void);
  * bytes, numbers by value, as both engines compare them); a SUM of scaled cells of one scale sums their integers exactly (PostgreSQL's numeric;
  * SQLite's sum of their doubles may differ in the last bit, and the runtime then reads the value
  * concretely); a SUM with other REAL arguments adds the doubles in order from 0.0 (SQLite 3.40,
- * PostgreSQL's float8); AVG is SUM / COUNT as a double, one division per possible count. The result is an integer db_val; *overflow (width 1, when not NULL) says a partial
+ * PostgreSQL's float8); AVG is SUM / COUNT as a double, one division per possible count; MIN and
+ * MAX of texts (dates kept as text) compare bytes as SQLite's BINARY collation does and give a text
+ * db_val whose byte array lives as long as the run. The result is otherwise an integer db_val; *overflow (width 1, when not NULL) says a partial
  * SUM overflowed 64 bits, which SQLite reports as an error instead of a row. Returns 0,
- * or -1 with *why (static) for text arguments.
+ * or -1 with *why (static) for other text arguments and MIN/MAX over texts and numbers.
  */
 int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
                  expr **overflow, const char **why);

@@ -305,6 +305,22 @@ static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, bool alias
     return 0;
 }
 
+/* Whether column `col` of FROM item `from` has one value per group of c's GROUP BY: a plain-column key, or
+ * any column of an item whose whole primary key (or rowid alias) is a key. */
+static bool key_column(const void *arg, int from, int col)
+{
+    const conv *c = arg;
+    const db_query *q = c->q;
+    for (int k = 0; k < q->ngroup; k++) {
+        if (q->group_expr[k] || q->group_from[k] != from) continue;
+        const db_table *t = &c->s->tables[q->from_table[from]];
+        bool whole_pk = t->cols[q->group_col[k]].pk == 1;
+        for (int j = 0; j < t->ncols; j++) whole_pk &= t->cols[j].pk <= 1;
+        if (q->group_col[k] == col || q->group_col[k] == t->rowid_alias || whole_pk) return true;
+    }
+    return false;
+}
+
 /*
  * GROUP BY of plain columns of the FROM items or of expressions of the row, with result columns
  * that are keys (a key column, a column of an item whose whole primary key is a key, or the same
@@ -328,17 +344,11 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
     for (int i = 0; i < q->nresult; i++) {
         if (q->result_agg[i] != DB_AGG_NONE) continue;
         bool key = false;
-        for (int k = 0; k < q->ngroup; k++) {
-            if (q->group_expr[k] || q->result_expr[i]) { /* the same expression as a key */
-                key |= db_sexpr_equal(q->group_expr[k], q->result_expr[i]);
-                continue;
-            }
-            const db_table *t = &c->s->tables[q->from_table[q->group_from[k]]];
-            /* a key column, or any column of a FROM item whose primary key is a key (one row) */
-            bool whole_pk = t->cols[q->group_col[k]].pk == 1;
-            for (int j = 0; j < t->ncols; j++) whole_pk &= t->cols[j].pk <= 1;
-            key |= q->group_from[k] == q->result_from[i] &&
-                   (q->group_col[k] == q->result_col[i] || q->group_col[k] == t->rowid_alias || whole_pk);
+        if (q->result_expr[i]) { /* the same expression as a key, or one of key columns only (coalesce(k, '-')) */
+            for (int k = 0; k < q->ngroup; k++) key |= db_sexpr_equal(q->group_expr[k], q->result_expr[i]);
+            key = key || db_sexpr_columns_all(q->result_expr[i], key_column, c);
+        } else {
+            key = key_column(c, q->result_from[i], q->result_col[i]);
         }
         if (!key)
             db_sql_unsupported(q, q->result_expr[i] ? "computed result column in GROUP BY that is no key"
@@ -451,15 +461,22 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
     if (sel->n_group_clause) {
         conv_group(&c, sel);
-    } else if (distinct) { /* one row per distinct result: GROUP BY the result columns */
-        bool computed = false;
-        for (int i = 0; i < q->nresult; i++) computed |= q->result_expr[i] != NULL;
-        if (naggs || computed || q->nfrom != 1 || q->nullable[0] || q->nresult > 4)
-            db_sql_unsupported(q, "DISTINCT of aggregates, of expressions, of a join or of more than 4 columns");
+    } else if (distinct) { /* one row per distinct result: GROUP BY the result columns (plain or computed) */
+        if (naggs || q->nfrom != 1 || q->nullable[0] || q->nresult > 4) /* rows map back to one table's slots */
+            db_sql_unsupported(q, "DISTINCT of aggregates, of a join or of more than 4 columns");
         for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
             bool seen = false;
-            for (int k = 0; k < q->ngroup; k++) seen |= q->group_col[k] == q->result_col[i];
-            if (!seen) q->group_from[q->ngroup] = 0, q->group_col[q->ngroup++] = q->result_col[i];
+            for (int k = 0; k < q->ngroup; k++)
+                seen |= q->result_expr[i] ? db_sexpr_equal(q->group_expr[k], q->result_expr[i])
+                                          : !q->group_expr[k] && q->group_from[k] == q->result_from[i] &&
+                                                q->group_col[k] == q->result_col[i];
+            if (seen) continue;
+            if (q->result_expr[i] && !(q->group_expr[q->ngroup] = db_sexpr_copy(q->result_expr[i]))) {
+                db_sql_unsupported(q, "out of memory");
+                break;
+            }
+            q->group_from[q->ngroup] = q->result_expr[i] ? -1 : q->result_from[i];
+            q->group_col[q->ngroup++] = q->result_expr[i] ? -1 : q->result_col[i];
         }
         q->distinct = true;
     } else {

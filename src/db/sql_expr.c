@@ -41,6 +41,37 @@ bool db_sexpr_equal(const db_sexpr *a, const db_sexpr *b)
     return true;
 }
 
+db_sexpr *db_sexpr_copy(const db_sexpr *e)
+{
+    if (!e) return NULL;
+    db_sexpr *c = malloc(sizeof *c);
+    if (!c) return NULL;
+    *c = *e;
+    c->text = NULL;
+    c->kids = NULL;
+    c->nkids = 0;
+    if ((e->text && !(c->text = strdup(e->text))) ||
+        (e->nkids && !(c->kids = calloc((size_t)e->nkids, sizeof *c->kids)))) {
+        sexpr_free(c);
+        return NULL;
+    }
+    for (c->nkids = 0; c->nkids < e->nkids; c->nkids++)
+        if (e->kids[c->nkids] && !(c->kids[c->nkids] = db_sexpr_copy(e->kids[c->nkids]))) {
+            sexpr_free(c);
+            return NULL;
+        }
+    return c;
+}
+
+bool db_sexpr_columns_all(const db_sexpr *e, bool (*ok)(const void *arg, int from, int column), const void *arg)
+{
+    if (!e) return true;
+    if (e->kind == DBX_COLUMN && !ok(arg, e->from, e->column)) return false;
+    for (int i = 0; i < e->nkids; i++)
+        if (!db_sexpr_columns_all(e->kids[i], ok, arg)) return false;
+    return true;
+}
+
 bool db_sexpr_has(const db_sexpr *e, db_xkind k)
 {
     if (!e) return false;
@@ -199,7 +230,7 @@ static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
 
 /*
  * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
- * DATETIME column c, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
+ * DATETIME column c, a bound parameter or a date literal, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
  * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
  * the caller names "date function") for other arguments and formats; sets q->sqlite_dates.
  */
@@ -256,7 +287,12 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
     if (!known || fc->n_args != want || (fmt && db_date_format_len(fmt) < 0)) return NULL;
     db_sexpr *col = db_sql_conv_expr(c, fc->args[want - 1]);
     db_date_kind k = column_date(c, col);
-    if (k != DB_DATE_DATE && k != DB_DATE_DATETIME) {
+    /* a bound parameter is read as a column's text would be (a text SQLite reads otherwise, 'now', comes
+     * back as a model mismatch); a literal only when it is a date or date and time */
+    bool other =
+        col && (col->kind == DBX_PARAM || (col->kind == DBX_TEXT && (db_date_text_valid(DB_DATE_DATE, col->text) ||
+                                                                     db_date_text_valid(DB_DATE_DATETIME, col->text))));
+    if (k != DB_DATE_DATE && k != DB_DATE_DATETIME && !other) {
         sexpr_free(col);
         return NULL;
     }

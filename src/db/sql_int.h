@@ -30,6 +30,10 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r);
 db_sexpr *db_sql_conv_expr(conv *c, node *n);
 /* Whether a and b are the same expression (same tree, same columns, literals and parameters). */
 bool db_sexpr_equal(const db_sexpr *a, const db_sexpr *b);
+/* A deep copy of e (owned by the caller, db_sexpr_free); NULL when e is NULL or memory runs out. */
+db_sexpr *db_sexpr_copy(const db_sexpr *e);
+/* Whether ok(arg, from, column) holds for every DBX_COLUMN node of e (true for an expression with none). */
+bool db_sexpr_columns_all(const db_sexpr *e, bool (*ok)(const void *arg, int from, int column), const void *arg);
 /* Whether expression e has a node of kind k. */
 bool db_sexpr_has(const db_sexpr *e, db_xkind k);
 

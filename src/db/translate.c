@@ -519,12 +519,19 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
     }
 }
 
-/* The divisor 10^s of a scaled value (its v is FDIV(SITOF(k), 10^s)) as a double, 0 when v has another shape. */
+/* The divisor 10^s of a scaled value (its v is FDIV(SITOF(k), 10^s)) as a double, 0 when v has another shape.
+ * A constant julianday() of a date (of a bound parameter, a literal) has folded to its double: its divisor
+ * is 2 when k / 2 is that double. */
 static double scaled_unit(const db_val *v)
 {
     double d = 0;
     if (v->scaled && v->v->op == EXPR_FDIV && v->v->kid[1]->op == EXPR_CONST)
         memcpy(&d, &v->v->kid[1]->value, sizeof d);
+    if (v->scaled && v->scaled->op == EXPR_CONST && v->v->op == EXPR_CONST && v->v->width == 64) {
+        double r, k = (double)(int64_t)v->scaled->value;
+        memcpy(&r, &v->v->value, sizeof r);
+        if (r != 0 && k / 2.0 == r && fabs(k) < 9007199254740992.0) d = 2.0;
+    }
     return d;
 }
 
@@ -1010,6 +1017,53 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
     return rc;
 }
 
+/* Byte arrays of text aggregates: they live as long as the run's expressions do (kept reachable). */
+static struct text_store {
+    struct text_store *next;
+    expr *bytes[];
+} * text_stores;
+
+/*
+ * MIN or MAX of texts in SQLite's BINARY collation (text_lt; PostgreSQL's C collation orders ASCII the
+ * same way): the first taken value, then each taken one that sorts before (MIN) or after (MAX) the
+ * best so far, byte by byte and its length; NULL when no non-NULL text is taken. -1 with *why when
+ * some argument is not a text (SQLite orders numbers before texts: not modelled).
+ */
+static int text_min_max(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
+                        expr **overflow, const char **why)
+{
+    unsigned nb = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!vals[i]->is_text) {
+            *why = "MIN/MAX of texts and numbers";
+            return -1;
+        }
+        if (vals[i]->nbytes > nb) nb = vals[i]->nbytes;
+    }
+    struct text_store *st = malloc(sizeof *st + (nb + 1) * sizeof *st->bytes);
+    if (!st) {
+        *why = "out of memory";
+        return -1;
+    }
+    st->next = text_stores, text_stores = st;
+    db_val best = {.is_text = true, .nbytes = nb, .bytes = st->bytes, .len = expr_const(cx, 0, 8)};
+    for (unsigned j = 0; j <= nb; j++) st->bytes[j] = expr_const(cx, 0, 8);
+    expr *none = one(cx);
+    for (unsigned i = 0; i < n; i++) {
+        expr *take = expr_and1(cx, sel[i], expr_not(cx, vals[i]->null));
+        expr *better = agg == DB_AGG_MIN ? text_lt(cx, vals[i], &best) : text_lt(cx, &best, vals[i]);
+        expr *pick = expr_and1(cx, take, or1(cx, none, better));
+        for (unsigned j = 0; j < nb; j++) st->bytes[j] = expr_ite(cx, pick, byte_at(cx, vals[i], j), st->bytes[j]);
+        best.len = expr_ite(cx, pick, vals[i]->len, best.len);
+        none = expr_and1(cx, none, expr_not(cx, take));
+    }
+    *out = best;
+    out->null = none;
+    out->v = expr_const(cx, 0, 64); /* non-NULL: a symbolic value (a NULL v is read concretely) */
+    if (overflow) *overflow = zero(cx);
+    return 0;
+}
+
 int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_val *const *vals, db_val *out,
                  expr **overflow, const char **why)
 {
@@ -1034,6 +1088,8 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
         *why = "not an aggregate of a column"; /* DB_AGG_EXPR columns go through db_group_value */
         return -1;
     }
+    if ((agg == DB_AGG_MIN || agg == DB_AGG_MAX) && vals && n > 0 && vals[0]->is_text)
+        return text_min_max(cx, agg, n, sel, vals, out, overflow, why);
     if (agg == DB_AGG_AVG) { /* SUM / COUNT as a double, NULL over no row */
         db_val sum, cnt;
         if (db_aggregate(cx, DB_AGG_SUM, n, sel, vals, &sum, overflow, why) ||

@@ -82,13 +82,13 @@ static void add_kinds(char *dst, size_t cap, const char *kinds)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", kinds);
-    for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *k = strtok_r(buf, ";", &save); k; k = strtok_r(NULL, ";", &save)) {
         size_t kl = strlen(k);
         int have = 0;
         for (const char *p = dst; (p = strstr(p, k)); p += kl)
-            if ((p == dst || p[-1] == ',') && (p[kl] == ',' || !p[kl])) have = 1;
+            if ((p == dst || p[-1] == ';') && (p[kl] == ';' || !p[kl])) have = 1;
         if (!have && strlen(dst) + kl + 2 < cap) {
-            if (*dst) strcat(dst, ",");
+            if (*dst) strcat(dst, ";");
             strcat(dst, k);
         }
     }
@@ -237,7 +237,7 @@ void explore_db_report(json_writer *j, const explore_state *s)
         json_begin_array(j);
         char buf[256];
         snprintf(buf, sizeof buf, "%s", q[i].kinds);
-        for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) json_string(j, k);
+        for (char *save = NULL, *k = strtok_r(buf, ";", &save); k; k = strtok_r(NULL, ";", &save)) json_string(j, k);
         json_end_array(j);
         json_end_object(j);
         free(q[i].sql);

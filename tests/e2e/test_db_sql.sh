@@ -5,7 +5,8 @@
 # expression; over joins: library.c), a transaction rolled back or committed (tests/db/transfer.c), SELECT DISTINCT, UNION and UNION ALL (tests/db/categories.c), computed result
 # columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
 # (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
-# COUNT(DISTINCT) (tests/db/stays.c); every reachable branch, no
+# COUNT(DISTINCT) (tests/db/stays.c), julianday() of a parameter, MAX of a date text, DISTINCT of an expression
+# (tests/db/loans.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -106,4 +107,8 @@ FAULTS=1 NO_REPLAY=1 run callback callback.sql 0 11 14 24 30 35
 # SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
 # (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
 NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions and COUNT(DISTINCT) understood, every reachable branch, fixtures load, replay agrees"
+# julianday() of a bound date minus a DATE cell read back (> 30 days late), MAX of a DATE kept as text in a scalar
+# subquery (two members due last), SELECT DISTINCT upper(substr(title, 1, 1)) (two initials, one 'X'), a GROUP BY
+# result computed from its key (upper(tier)) (unreachable: the failed open, a NULL text of a NOT NULL column)
+BUDGET=6s run loans loans.sql 2 18 32 42 43 47
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions, COUNT(DISTINCT), MAX of texts and DISTINCT of expressions understood, every reachable branch, fixtures load, replay agrees"

@@ -45,7 +45,7 @@ void db_rt_log_query(qstate *s)
     const char *sep = "";
     size_t o = 0;
     if (s->q)
-        for (int i = 0; i < s->q->nunsupported && o < sizeof kinds - 64; i++, sep = ",")
+        for (int i = 0; i < s->q->nunsupported && o < sizeof kinds - 64; i++, sep = ";") /* kinds may hold commas */
             o += (size_t)snprintf(kinds + o, sizeof kinds - o, "%s%s", sep, s->q->unsupported[i]);
     if (!s->q)
         snprintf(kinds, sizeof kinds, "parse error");

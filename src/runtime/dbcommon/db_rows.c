@@ -1062,7 +1062,13 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
             if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
             bool all = true;
             for (int r = 0; r < q->nresult && all; r++) {
-                const db_val *v = &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
+                int slot[DB_MAX_FROM] = {(int)k};
+                const db_val *v = q->result_expr[r] ? db_rt_computed_cell(s, r, slot, NULL) /* upper(name) */
+                                                    : &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
+                if (!v) {
+                    all = false;
+                    break;
+                }
                 db_cell c;
                 db_rt_concrete_cell(v, buf, &c);
                 all = same(ctx, r, v, &c);

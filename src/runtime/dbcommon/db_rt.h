@@ -169,7 +169,8 @@ void db_rt_rows_done(qstate *s);
 const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins);
 
 /*
- * SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns hold the
+ * SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns (plain, or computed over
+ * the slot's row as db_rt_computed_cell does: upper(name)) hold the
  * current result row's values, or -1 when none does. same(ctx, r, v, c) says whether result column
  * r of the engine's row holds cell v (c: its concrete value). Slots whose group the events
  * predicted to come back are tried first: an equal row that fails WHERE is no representative.
