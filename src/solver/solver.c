@@ -408,7 +408,15 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     bool relax = is_fp && !s->no_sampling;
     double tr = relax ? util_now_s() : 0;
     int relaxed = relax ? fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore) : 0;
-    if (relaxed == 1) {
+    bool hard = false;
+    if (relaxed == -1 && ncore) { /* a core Z3 already timed out on: the same time-out again */
+        uint32_t hmark = sv_next_stamp(s);
+        for (size_t i = 0; i < nkept; i++) s->stamp[s->kept_ids[i]] = hmark;
+        hard = sv_hard_core_subset(s, s->kept_ids, nkept, hmark);
+    }
+    if (hard) {
+        s->st.fp_hard_skipped++;
+    } else if (relaxed == 1) {
         s->st.fp_relaxed++;
         r = SOLVE_SAT;
     } else if (relaxed == -1 && !util_fault("solver_fail") &&
@@ -427,7 +435,7 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
         }
     }
     if (relax) s->st.fp_relax_seconds += util_now_s() - tr;
-    if (r == SOLVE_UNKNOWN && is_fp && !s->no_sampling &&
+    if (r == SOLVE_UNKNOWN && is_fp && !s->no_sampling && !hard &&
         fp_sample_solve(s->kept, nkept, s->kept_syms, nsyms, parent, parent_n, s->vals)) {
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         s->st.fp_sampled++;
@@ -440,9 +448,15 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
      *    did not find. The clinic and HR apps spent most of their budget on such time-outs. */
     unsigned full = s->timeout_ms;
     if (relaxed == -1 && ncore && full) s->timeout_ms = quarter(full, LIKELY_UNSAT_MIN_MS, UINT_MAX);
-    if (r != SOLVE_SAT && r != SOLVE_UNSAT)
+    if (r != SOLVE_SAT && r != SOLVE_UNSAT && !hard)
         r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
     s->timeout_ms = full;
+    if (r == SOLVE_UNKNOWN && relaxed == -1 && ncore && !hard) { /* remembered: later queries holding it skip Z3 */
+        uint32_t *ids = malloc(ncore * sizeof *ids);
+        for (size_t i = 0; ids && i < ncore; i++) ids[i] = s->kept_ids[s->core_idx[i]];
+        if (ids) sv_hard_core_add(s, ids, ncore);
+        free(ids);
+    }
     if (r == SOLVE_SAT) {
         sv_qcache_add(s, s->kept_ids, nkept, h, SOLVE_SAT, s->kept_syms, s->vals, nsyms);
         sv_cex_add(s, nsyms);

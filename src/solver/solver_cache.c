@@ -218,7 +218,7 @@ static void core_unlink(solver *s, size_t slot)
 }
 
 /* Store a sorted core ids[0..n) (n >= 1), evicting the oldest when the ring is full. */
-void sv_core_add(solver *s, const uint32_t *ids, size_t n)
+static void core_add(solver *s, const uint32_t *ids, size_t n, bool hard)
 {
     if (n == 0) return;
     size_t slot = s->core_next;
@@ -229,23 +229,53 @@ void sv_core_add(solver *s, const uint32_t *ids, size_t n)
     if (!c->ids) return;
     memcpy(c->ids, ids, n * sizeof *ids);
     c->n = (uint32_t)n;
+    c->hard = hard;
     c->watch = ids[n - 1];
     c->next = s->core_head[c->watch];
     s->core_head[c->watch] = (int32_t)slot;
 }
 
-/* Is some stored core a subset of the kept set? The kept ids carry stamp `mark`. */
-bool sv_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark)
+void sv_core_add(solver *s, const uint32_t *ids, size_t n) { core_add(s, ids, n, false); }
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void sv_hard_core_add(solver *s, const uint32_t *ids, size_t n)
+{
+    uint32_t *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted) return;
+    memcpy(sorted, ids, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_u32);
+    core_add(s, sorted, n, true);
+    free(sorted);
+}
+
+/* Is some stored core of kind `hard` a subset of the kept set? The kept ids carry stamp `mark`. */
+static bool core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark, bool hard)
 {
     for (size_t i = 0; i < n; i++) {
         for (int32_t ci = s->core_head[ids[i]]; ci >= 0; ci = s->cores[ci].next) {
             const core *c = &s->cores[ci];
+            if (c->hard != hard) continue;
             size_t j = 0;
             while (j < c->n && c->ids[j] < s->id_cap && s->stamp[c->ids[j]] == mark) j++;
             if (j == c->n) return true;
         }
     }
     return false;
+}
+
+bool sv_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark)
+{
+    return core_subset(s, ids, n, mark, false);
+}
+
+bool sv_hard_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark)
+{
+    return core_subset(s, ids, n, mark, true);
 }
 
 /* ------------------------------------------------------------------ union-find over symbols */

@@ -78,6 +78,7 @@ typedef struct core {
     uint32_t n;
     uint32_t watch; /* id whose list holds the core */
     int32_t next;   /* next core in the watch list */
+    bool hard;      /* not an UNSAT core: a real-approximation core Z3 timed out on (sv_hard_core_add) */
 } core;
 
 /* A recent SAT model for counterexample reuse (KLEE): symbol/value pairs. */
@@ -199,6 +200,12 @@ int sv_cmp_u32(const void *a, const void *b);
 void sv_core_add(solver *s, const uint32_t *ids, size_t n);
 /* Does a stored core lie within the kept set (its ids stamped with mark)? */
 bool sv_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark);
+/* Store ids[0..n) as a hard core: the real approximation's UNSAT core of an FP query (solver_real.h) on
+ * which Z3 then timed out. Kept in the same ring as the UNSAT cores, never taken for one. */
+void sv_hard_core_add(solver *s, const uint32_t *ids, size_t n);
+/* Does a stored hard core lie within the kept set (ids stamped with mark)? Such a query is
+ * most likely UNSAT and beyond Z3's time-out: the solver answers UNKNOWN without trying. */
+bool sv_hard_core_subset(solver *s, const uint32_t *ids, size_t n, uint32_t mark);
 /* Hash of a sorted id list (the query cache's key). */
 uint64_t sv_hash_ids(const uint32_t *ids, size_t n);
 /* Build the output vector: parent values, then vals[i] (masked to the symbol's widest

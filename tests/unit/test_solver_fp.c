@@ -362,6 +362,42 @@ static void test_skeleton_unsat(void **state)
     expr_ctx_free(cx);
 }
 
+/* A real-UNSAT core Z3 gave up on ((x * y) / y > 1.5 * x with x, y > 1: UNSAT over the reals, bit-blasted
+ * multiplication and division in Z3; its give-up is the solver_fail hook here) is remembered: a later
+ * query holding it (one more bound on x) is answered unknown without Z3, counted in fp_hard_skipped; a
+ * query without it is solved as before. */
+static void test_hard_core_skipped(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(20000);
+    expr *x = expr_symbol(cx, 0, 64, 0), *y = expr_symbol(cx, 1, 64, 0);
+    expr *ratio = expr_fp(cx, EXPR_FDIV, 64, 0, expr_fp(cx, EXPR_FMUL, 64, 0, x, y, NULL), y, NULL);
+    expr *cs[4] = {expr_fcmp(cx, FPRED_OGT, x, expr_const(cx, db(1.0), 64)),
+                   expr_fcmp(cx, FPRED_OGT, y, expr_const(cx, db(1.0), 64)),
+                   expr_fcmp(cx, FPRED_OGT, ratio, expr_fp(cx, EXPR_FMUL, 64, 0, x, expr_const(cx, db(1.5), 64), NULL)),
+                   expr_fcmp(cx, FPRED_OLT, x, expr_const(cx, db(1e6), 64))};
+    uint64_t m[2];
+    setenv("SYMPATH_FAULT", "solver_fail", 1);
+    assert_int_equal(solve(s, cs, 3, m, 2), SOLVE_UNKNOWN);
+    unsetenv("SYMPATH_FAULT");
+    solver_stats st;
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_hard_skipped, 0);
+    double t0 = util_now_s();
+    assert_int_equal(solve(s, cs, 4, m, 2), SOLVE_UNKNOWN);
+    assert_true(util_now_s() - t0 < 0.5);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_hard_skipped, 1);
+    assert_int_equal(st.fp_queries, 0); /* Z3 never ran */
+    /* without the ratio bound: SAT as ever (the last constraint's part: x alone) */
+    expr *easy[3] = {cs[1], cs[0], cs[3]};
+    assert_int_equal(solve(s, easy, 3, m, 2), SOLVE_SAT);
+    assert_true(bd(m[0]) > 1.0 && bd(m[0]) < 1e6);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
 /* The sampler alone: a prefix x < y (y = 300 in the parent) and a target x*x*x > 7777777,
  * whose solutions (198.1, 300) no candidate built from the constant hits: the bisection
  * between the parent's x (0) and the candidate 7777777 finds the threshold. */
@@ -415,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_sampling_fallback),
         cmocka_unit_test(test_real_approximation),
         cmocka_unit_test(test_skeleton_unsat),
+        cmocka_unit_test(test_hard_core_skipped),
         cmocka_unit_test(test_sampling_bisection),
         cmocka_unit_test(test_sampling_large_dag),
     };
