@@ -3,7 +3,8 @@
 # that the server takes as dates and prints back the same (DateStyle ISO), a bound date in SQL (due < $1, ORDER BY due), the
 # dates parsed in C. numeric(8,2), double precision and real (tests/programs/pg/pg_prices.c): scaled and double cells, a
 # decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C,
-# AVG and SUM of an expression, SELECT DISTINCT mapped back to rows by value.
+# AVG and SUM of an expression, SELECT DISTINCT mapped back to rows by value. MAX of a DATE column, SELECT DISTINCT of an
+# expression and a GROUP BY result computed from its key (tests/programs/pg/pg_loans.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -90,10 +91,25 @@ for f in "$ro"/tests/test-*.sql; do
     "$PSQL" "$SHOP" -X -q -v ON_ERROR_STOP=1 -c "BEGIN" -c "DELETE FROM accounts" -f "$f" -c "ROLLBACK" >/dev/null ||
         fail "pg_roles: $f does not load into the user's table"
 done
+# MAX of a DATE column in a scalar subquery (17: two members due last), SELECT DISTINCT of an expression (25: two
+# initials, 26: one 'X'), a GROUP BY result computed from its key (33: two gold members): all understood
+q "$SHOP" "CREATE TABLE members(id int PRIMARY KEY, name text NOT NULL, tier text NOT NULL CHECK (tier IN ('basic', 'gold')));
+           CREATE TABLE loans(id int PRIMARY KEY, member_id int NOT NULL REFERENCES members(id), title text NOT NULL,
+                              due date NOT NULL)" || fail "cannot create members and loans"
+lo="$W/loans"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_loans.c" --db "$SHOP" -o "$lo" --budget 6s --db-rows 2 --no-db-faults --no-db-minimize \
+    --no-progress >"$W/loans.log" 2>&1 || { cat "$W/loans.log"; fail "sympath run (pg_loans) exited with $?"; }
+lr="$lo/report.json"
+for line in 17 25 26 33; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$lr" \
+        >/dev/null || { cat "$W/loans.log"; fail "pg_loans line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$lr")"; }
+done
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0 and
+       ([.database.queries[].model_mismatches] | add == 0)' "$lr" >/dev/null || fail "pg_loans: $(jq -c '.database' "$lr")"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
 grep -q "gcov branch coverage: $c" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from $c"; }
 "$SYMPATH" replay "$po" --coverage >"$W/preplay.log" 2>&1 || { cat "$W/preplay.log"; fail "pg_prices replay failed"; }
 pc=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$pr")
 grep -q "gcov branch coverage: $pc" "$W/preplay.log" || { cat "$W/preplay.log"; fail "pg_prices replay coverage differs from $pc"; }
-echo "ok [db_types_pg]: DATE/TIMESTAMP on PostgreSQL: $c, numeric/double/real: $pc (all reachable), fixtures load, replay agrees, an unmodelled CHECK holds in every fixture"
+echo "ok [db_types_pg]: DATE/TIMESTAMP on PostgreSQL: $c, numeric/double/real: $pc (all reachable), fixtures load, replay agrees, an unmodelled CHECK holds in every fixture, MAX of a date, DISTINCT of an expression"
