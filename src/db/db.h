@@ -415,7 +415,15 @@ typedef struct db_query {
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];
     bool order_nulls_default
-        [4];    /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+        [4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
+    /* GROUP BY (or aggregates) with a LIMIT below the groups there can be, under an ORDER BY whose keys are
+     * all result columns (an alias, a position, an aggregate or a column of the result list): the groups
+     * returned are the first `limit` in that order (group_window; the runtime's db_rows.c compares the
+     * groups' values). group_order[k] is the result column of key k, group_order_desc[k] its direction. */
+    bool group_window;
+    int ngroup_order;
+    int group_order[4];
+    bool group_order_desc[4];
     db_txn txn; /* a transaction statement (kind DBQ_OTHER), DB_TXN_NONE otherwise */
     /* UNION [ALL] of narms >= 2 SELECTs (sql_union.c): each arm an understood SELECT of plain columns of one
      * table (nfrom 1, no outer join, aggregate, GROUP BY, DISTINCT, computed column or LIMIT of its own), all
@@ -620,6 +628,11 @@ int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
  * width 1, true on ties. Constant true when q has no (plain-column) ORDER BY.
  */
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b);
+/* The same order over explicit keys: keys_a[k], keys_b[k] (k < nkeys <= 4) are the two sides' values of
+ * key k (integers, REALs or texts, with their NULL flags), desc[k] its direction, nulls_last[k] where its
+ * NULLs go; width 1, true when a comes no later than b (ties included). */
+expr *db_keys_le(expr_ctx *cx, int nkeys, const db_val *const *keys_a, const db_val *const *keys_b, const bool *desc,
+                 const bool *nulls_last);
 
 /*
  * The schema constraints of slot `slot` of table `ti` as one width-1 expression

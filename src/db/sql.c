@@ -305,21 +305,54 @@ static int conv_group_key(conv *c, PgQuery__SelectStmt *sel, node *g, bool alias
     return 0;
 }
 
-/* Whether column `col` of FROM item `from` has one value per group of c's GROUP BY: a plain-column key, or
- * any column of an item whose whole primary key (or rowid alias) is a key. */
-static bool key_column(const void *arg, int from, int col)
+static bool fixed_column(const conv *c, int from, int col, int depth);
+
+/* Whether the conjunction e (WHERE or an ON clause) has a conjunct `from.pk = x` with x a literal, a
+ * parameter or a column with one value per group (fixed_column): then FROM item `from` has one row per
+ * group (its primary key is fixed), and so does each of its columns. */
+static bool pk_fixed_by(const conv *c, const db_sexpr *e, int from, int pk, int depth)
 {
-    const conv *c = arg;
+    if (!e) return false;
+    if (e->kind == DBX_AND) {
+        for (int i = 0; i < e->nkids; i++)
+            if (pk_fixed_by(c, e->kids[i], from, pk, depth)) return true;
+        return false;
+    }
+    if (e->kind != DBX_CMP || e->op != DB_EQ || e->nkids != 2) return false;
+    for (int side = 0; side < 2; side++) {
+        const db_sexpr *me = e->kids[side], *other = e->kids[1 - side];
+        if (me->kind != DBX_COLUMN || me->from != from || me->column != pk) continue;
+        if (other->kind == DBX_INT || other->kind == DBX_TEXT || other->kind == DBX_PARAM) return true;
+        if (other->kind == DBX_COLUMN && other->from != from && other->from < c->q->nfrom &&
+            fixed_column(c, other->from, other->column, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Whether column `col` of FROM item `from` has one value per group of c's GROUP BY: a plain-column key,
+ * any column of an item whose whole primary key (or rowid alias) is a key, or of an item joined on its
+ * primary key to such a column (`JOIN venues v ON v.id = e.venue_id ... GROUP BY e.id`: one venue per
+ * event), as SQLite's bare columns read them (any row of the group gives the same value). */
+static bool fixed_column(const conv *c, int from, int col, int depth)
+{
     const db_query *q = c->q;
+    const db_table *t = &c->s->tables[q->from_table[from]];
     for (int k = 0; k < q->ngroup; k++) {
         if (q->group_expr[k] || q->group_from[k] != from) continue;
-        const db_table *t = &c->s->tables[q->from_table[from]];
         bool whole_pk = t->cols[q->group_col[k]].pk == 1;
         for (int j = 0; j < t->ncols; j++) whole_pk &= t->cols[j].pk <= 1;
         if (q->group_col[k] == col || q->group_col[k] == t->rowid_alias || whole_pk) return true;
     }
-    return false;
+    if (depth >= DB_MAX_FROM) return false;
+    int pk = t->rowid_alias, npk = 0; /* a one-column primary key */
+    for (int j = 0; j < t->ncols; j++)
+        if (t->cols[j].pk) pk = j, npk++;
+    if (pk < 0 || npk > 1) return false;
+    return pk_fixed_by(c, q->where, from, pk, depth) || pk_fixed_by(c, q->on[from], from, pk, depth);
 }
+
+static bool key_column(const void *arg, int from, int col) { return fixed_column(arg, from, col, 0); }
 
 /*
  * GROUP BY of plain columns of the FROM items or of expressions of the row, with result columns
@@ -376,6 +409,65 @@ int db_sql_limit_value(node *n, int64_t *v, int *param)
     if (n->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL) return -1;
     if (n->a_const->ival->ival >= 0) *v = n->a_const->ival->ival;
     return 0;
+}
+
+/* The result column an ORDER BY key of a grouped query names: its alias, its position (1-based), the same
+ * aggregate (COUNT(*), SUM(x)) or expression, or the same plain column; -1 when none. */
+static int sort_key_result(conv *c, PgQuery__SelectStmt *sel, node *k)
+{
+    db_query *q = c->q;
+    if (k->node_case == PG_QUERY__NODE__NODE_A_CONST && k->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+        return k->a_const->ival->ival >= 1 && k->a_const->ival->ival <= q->nresult ? k->a_const->ival->ival - 1 : -1;
+    if (k->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && k->column_ref->n_fields == 1 &&
+        k->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        for (size_t i = 0; i < sel->n_target_list && (int)i < q->nresult; i++) {
+            node *tn = sel->target_list[i];
+            if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name &&
+                !strcasecmp(tn->res_target->name, k->column_ref->fields[0]->string->sval))
+                return (int)i;
+        }
+    int nu = q->nunsupported;
+    bool und = q->understood, having = c->having;
+    c->having = true;
+    db_sexpr *e = db_sql_conv_expr(c, k);
+    c->having = having;
+    q->nunsupported = nu, q->understood = und; /* an unknown sort key is not an error here */
+    int found = -1;
+    for (int i = 0; e && found < 0 && i < q->nresult; i++) {
+        if (q->result_expr[i] && q->result_agg[i] == DB_AGG_NONE) /* lower(name): not compared by the runtime */
+            found = -1;
+        else if (q->result_expr[i])
+            found = db_sexpr_equal(e, q->result_expr[i]) ? i : -1;
+        else if (q->result_agg[i] == DB_AGG_NONE)
+            found = e->kind == DBX_COLUMN && e->from == q->result_from[i] && e->column == q->result_col[i] ? i : -1;
+        else /* COUNT(*) or agg(column) of the result list */
+            found = e->kind == DBX_GROUPAGG && !e->nkids && e->op == q->result_agg[i] &&
+                            e->column == q->result_col[i] && (e->column < 0 || e->from == q->result_from[i])
+                        ? i
+                        : -1;
+    }
+    db_sexpr_free(e);
+    return found;
+}
+
+/* ORDER BY of a grouped query with a LIMIT: its keys as result columns (db_query.group_window), when each
+ * key names one; otherwise nothing is set (a LIMIT below the groups there can be is then concrete). */
+static void group_order(conv *c, PgQuery__SelectStmt *sel)
+{
+    db_query *q = c->q;
+    if (!sel->n_sort_clause || sel->n_sort_clause > 4) return;
+    for (size_t i = 0; i < sel->n_sort_clause; i++) {
+        node *sn = sel->sort_clause[i];
+        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY || !sn->sort_by->node ||
+            sn->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT)
+            return;
+        int r = sort_key_result(c, sel, sn->sort_by->node);
+        if (r < 0 || (q->result_expr[r] && q->result_agg[r] == DB_AGG_NONE)) return;
+        q->group_order[i] = r;
+        q->group_order_desc[i] = sn->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    }
+    q->ngroup_order = (int)sel->n_sort_clause;
+    q->group_window = true;
 }
 
 void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
@@ -518,6 +610,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->norder++;
         db_sexpr_free(col);
     }
+    if (windowed && (q->aggregate || q->ngroup) && q->limit_param == 0) group_order(&c, sel);
     if (windowed && !q->aggregate && !q->ngroup) {
         if (sel->n_sort_clause && q->norder == (int)sel->n_sort_clause)
             q->order_window = true; /* the rows at positions offset.. in ORDER BY order */

@@ -1175,12 +1175,22 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
 
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
 {
+    const db_val *a[4], *b[4];
+    for (int k = 0; k < q->norder && k < 4; k++) {
+        a[k] = &rows_a[q->order_from[k]][q->order_col[k]];
+        b[k] = &rows_b[q->order_from[k]][q->order_col[k]];
+    }
+    return db_keys_le(cx, q->norder, a, b, q->order_desc, q->order_nulls_last);
+}
+
+expr *db_keys_le(expr_ctx *cx, int nkeys, const db_val *const *keys_a, const db_val *const *keys_b, const bool *desc,
+                 const bool *nulls_last)
+{
     /* lexicographic over the keys, built from the last: le = lt0 | (eq0 & (lt1 | (eq1 & ... true))) */
     expr *le = one(cx);
-    for (int k = q->norder; k-- > 0;) {
-        const db_val *a = &rows_a[q->order_from[k]][q->order_col[k]];
-        const db_val *b = &rows_b[q->order_from[k]][q->order_col[k]];
-        if (q->order_desc[k]) {
+    for (int k = nkeys; k-- > 0;) {
+        const db_val *a = keys_a[k], *b = keys_b[k];
+        if (desc[k]) {
             const db_val *t = a;
             a = b, b = t;
         }
@@ -1194,7 +1204,7 @@ expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, 
         }
         /* where NULLs go: first in the key's own direction unless NULLS LAST (after the swap for
          * DESC, "a before b" reads the same way) */
-        bool nulls_small = q->order_desc[k] ? q->order_nulls_last[k] : !q->order_nulls_last[k];
+        bool nulls_small = desc[k] ? nulls_last[k] : !nulls_last[k];
         expr *null_lt =
             nulls_small ? expr_and1(cx, a->null, expr_not(cx, b->null)) : expr_and1(cx, expr_not(cx, a->null), b->null);
         expr *lt = or1(cx, null_lt, expr_and1(cx, both, vlt));

@@ -1,4 +1,4 @@
-/* loans.c: julianday() of a bound date minus a DATE column read back, MAX of a DATE (text) column in a scalar subquery, SELECT DISTINCT of a computed column, a GROUP BY result computed from its key. */
+/* loans.c: julianday() of a bound date minus a DATE column read back, MAX of a DATE (text) column in a scalar subquery, SELECT DISTINCT of a computed column, a GROUP BY result computed from its key, the top group by an aggregate under a LIMIT. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +46,14 @@ int main(void)
     while (sqlite3_step(st) == SQLITE_ROW)
         if (strcmp((const char *)sqlite3_column_text(st, 0), "GOLD") == 0 && sqlite3_column_int(st, 1) > 1)
             printf("several gold members\n");
+    sqlite3_finalize(st);
+    /* the top borrower: a LIMIT below the groups there can be, in the order of an aggregate */
+    sqlite3_prepare_v2(db, "SELECT member_id, COUNT(*) AS n FROM loans GROUP BY member_id ORDER BY n DESC, member_id LIMIT 1",
+                       -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_column_int(st, 1) == 2) printf("the top borrower has two loans\n");
+        if (sqlite3_column_int(st, 0) > 100) printf("the top borrower joined late\n");
+    }
     sqlite3_finalize(st);
     sqlite3_close(db);
     return 0;

@@ -110,5 +110,15 @@ NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
 # julianday() of a bound date minus a DATE cell read back (> 30 days late), MAX of a DATE kept as text in a scalar
 # subquery (two members due last), SELECT DISTINCT upper(substr(title, 1, 1)) (two initials, one 'X'), a GROUP BY
 # result computed from its key (upper(tier)) (unreachable: the failed open, a NULL text of a NOT NULL column)
-BUDGET=6s run loans loans.sql 2 18 32 42 43 47
+# ... and the top borrower by COUNT(*) DESC under LIMIT 1 (54: two loans, 55: a member id > 100)
+BUDGET=6s run loans loans.sql 2 18 32 42 43 47 54 55
+# some fixture has two borrowers, the top one (as SQLite orders the groups) with two loans
+found=0
+for f in "$W"/loans/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    sqlite3 "$W/hand.db" <"$D/loans.sql" && sqlite3 "$W/hand.db" <"$f" || fail "loans: $f does not load"
+    [ "$(sqlite3 "$W/hand.db" "SELECT (SELECT COUNT(*) FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 1) = 2
+        AND (SELECT COUNT(DISTINCT member_id) FROM loans) = 2")" = 1 ] && found=1
+done
+[ $found = 1 ] || fail "loans: no fixture whose top borrower has two loans beside another borrower"
 echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions, COUNT(DISTINCT), MAX of texts and DISTINCT of expressions understood, every reachable branch, fixtures load, replay agrees"

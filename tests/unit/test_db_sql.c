@@ -167,7 +167,30 @@ static void test_parse(void **state)
     assert_true(q->understood);
     assert_int_equal(q->limit, 3);
     assert_false(q->order_window);
+    /* its ORDER BY keys as result columns: the alias n, then the key b (db_query.group_window) */
+    assert_true(q->group_window);
+    assert_int_equal(q->ngroup_order, 1);
+    assert_int_equal(q->group_order[0], 1);
+    assert_true(q->group_order_desc[0]);
     db_query_free(q);
+    static const struct {
+        const char *sql;
+        int n, key0, key1;
+    } orders[] = {
+        {"SELECT b, sum(a) FROM t GROUP BY b ORDER BY 2, b DESC LIMIT 1", 2, 1, 0},
+        {"SELECT b, count(*) FROM t GROUP BY b ORDER BY count(*) DESC LIMIT 1", 1, 1, -1},
+        {"SELECT b, coalesce(sum(a), 0) AS v FROM t GROUP BY b ORDER BY coalesce(sum(a), 0) LIMIT 1", 1, 1, -1},
+        {"SELECT b, max(a) FROM t GROUP BY b ORDER BY min(a) LIMIT 1", 0, -1, -1},             /* not a result column */
+        {"SELECT lower(s), count(*) FROM t GROUP BY lower(s) ORDER BY 1 LIMIT 1", 0, -1, -1}}; /* computed */
+    for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+        assert_int_equal(db_query_parse(s, orders[i].sql, strlen(orders[i].sql), &q, &err), 0);
+        assert_true(q->understood);
+        assert_int_equal(q->group_window, orders[i].n > 0);
+        assert_int_equal(q->ngroup_order, orders[i].n);
+        if (orders[i].n > 0) assert_int_equal(q->group_order[0], orders[i].key0);
+        if (orders[i].n > 1) assert_int_equal(q->group_order[1], orders[i].key1);
+        db_query_free(q);
+    }
     expect_unsupported(s, "SELECT a FROM t ORDER BY a + 1 LIMIT 3", "LIMIT/OFFSET with ORDER BY of an expression");
     expect_unsupported(s, "SELECT t.a FROM t, t t2 LIMIT 3", "LIMIT/OFFSET on a join without ORDER BY");
     expect_unsupported(s, "SELECT a FROM t LIMIT 1 + 1", "LIMIT/OFFSET of an expression");

@@ -264,7 +264,16 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
             }
         }
     }
+    for (unsigned i = 0; s->window && i < n; i++) /* the ORDER BY keys of a LIMIT over groups are modelled */
+        for (int k = 0; k < q->ngroup_order; k++) {
+            int r = q->group_order[k];
+            if (q->result_agg[r] != DB_AGG_NONE && !s->group_vals[(size_t)i * q->nresult + r].v) {
+                s->why = "ORDER BY an aggregate read concretely, with a LIMIT";
+                return;
+            }
+        }
     for (unsigned i = 0; i < n; i++) {
+        s->group_ev[i] = ev[i];
         s->match[i] = conds[i];
         s->expected[i] = (uint8_t)(ev[i]->value & 1);
         expr *e = rt_norm(ev[i]);
@@ -296,6 +305,7 @@ void db_rt_record_rows(qstate *s)
     s->nreturned = 0;
     s->prev_combo = -1;
     memset(s->expected, 0, sizeof s->expected);
+    memset(s->group_ev, 0, sizeof s->group_ev);
     memset(s->seen, 0, sizeof s->seen);
     if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->by_value && !s->agg_vals)) return;
     use_view();
@@ -308,11 +318,16 @@ void db_rt_record_rows(qstate *s)
     if (limit < 0) limit = -1;
     if (offset < 0) offset = 0;
     if ((q->ngroup || q->aggregate) && limit >= 0 && !q->narms) { /* LIMIT over groups (no OFFSET: sql.c) */
-        if (limit < (int64_t)max_groups(q)) {
-            s->why = "LIMIT with aggregates or GROUP BY below the number of groups";
+        if (limit < (int64_t)max_groups(q) && !(q->ngroup && q->group_window)) {
+            s->why =
+                "LIMIT with aggregates or GROUP BY below the number of groups, without an ORDER BY of result columns";
             return;
         }
-        limit = -1; /* every group comes back */
+        if (limit < (int64_t)max_groups(q)) { /* the first `limit` groups in ORDER BY order (group_position) */
+            s->window = true;
+            s->win_limit = limit, s->win_offset = 0;
+        }
+        limit = -1;
     }
     if (q->narms) { /* UNION [ALL]: candidates are the arms' slots (db_union.c) */
         db_rt_union_events(s, limit, offset);
@@ -456,6 +471,48 @@ void db_rt_record_rows(qstate *s)
     s->symbolic = true;
 }
 
+/* The ORDER BY keys of the group whose first row is combination g (db_query.group_order): aggregates
+ * from s->group_vals, plain result columns from g's cells. -1 when out of memory. */
+static int group_keys(const qstate *s, unsigned g, const db_val **keys)
+{
+    const db_query *q = s->q;
+    const db_val *rows[DB_MAX_FROM];
+    if (combo_rows(q, g, rows)) return -1;
+    for (int k = 0; k < q->ngroup_order; k++) {
+        int r = q->group_order[k];
+        keys[k] = q->result_agg[r] != DB_AGG_NONE ? &s->group_vals[(size_t)g * q->nresult + r]
+                                                  : &rows[q->result_from[r]][q->result_col[r]];
+    }
+    return 0;
+}
+
+/*
+ * LIMIT over groups in ORDER BY order (db_query.group_window): the group just returned (first row
+ * `me`) is at position pos among the groups that come back: fewer than pos+1 other groups sort
+ * strictly before it and at least pos sort no later (ties go either way), as window_position says of
+ * rows; the group events (s->group_ev) fix which groups exist. A concretely false one is a mismatch.
+ */
+static void group_position(qstate *s, unsigned me, uint32_t pos)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    const db_val *mine[4], *other[4];
+    bool nulls_last[4];
+    for (int k = 0; k < q->ngroup_order; k++) /* SQLite: NULLs first ascending; PostgreSQL the opposite */
+        nulls_last[k] = q->like_exact ? !q->group_order_desc[k] : q->group_order_desc[k];
+    if (group_keys(s, me, mine)) return;
+    expr *before = expr_const(cx, 0, 16), *no_later = expr_const(cx, 0, 16);
+    for (unsigned g = 0; g < combos(q); g++) {
+        if (g == me || !s->group_ev[g] || group_keys(s, g, other)) continue;
+        expr *me_first = db_keys_le(cx, q->ngroup_order, mine, other, q->group_order_desc, nulls_last);
+        expr *it_first = db_keys_le(cx, q->ngroup_order, other, mine, q->group_order_desc, nulls_last);
+        before =
+            expr_binary(cx, EXPR_ADD, before, expr_zext(cx, expr_and1(cx, s->group_ev[g], expr_not(cx, me_first)), 16));
+        no_later = expr_binary(cx, EXPR_ADD, no_later, expr_zext(cx, expr_and1(cx, s->group_ev[g], it_first), 16));
+    }
+    db_rt_position_at(s, before, no_later, pos);
+}
+
 /*
  * LIMIT/OFFSET in ORDER BY order: the row just returned (combination `me`, or the inserted row
  * s->cur_ins when me is UINT32_MAX) is at position pos of the ordered matches. With ties the
@@ -588,7 +645,10 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
                 }
     }
     uint32_t pos = (uint32_t)s->win_offset + s->nreturned++;
-    if (s->symbolic && s->window && (all || s->cur_ins)) window_position(s, all ? combo : UINT32_MAX, pos);
+    if (s->symbolic && s->window && q->ngroup && all && s->cur_group >= 0)
+        group_position(s, (unsigned)s->cur_group, pos);
+    else if (s->symbolic && s->window && !q->ngroup && (all || s->cur_ins))
+        window_position(s, all ? combo : UINT32_MAX, pos);
     for (int f = 0; f < q->nfrom; f++)
         if (db_rt.dirty[q->from_table[f]]) s->cur_slot[f] = -1, s->cur_ins = NULL;
 }

@@ -74,6 +74,7 @@ typedef struct qstate {
      * row), whose aggregates are group_vals[cur_group * nresult + column] */
     int cur_group;
     db_val *group_vals;
+    expr *group_ev[DB_MAX_COMBOS]; /* GROUP BY: "the group of this first row comes back", before a LIMIT */
     bool window;
     int64_t win_limit, win_offset; /* win_limit -1: none */
     uint32_t nreturned;            /* rows returned so far in this execution */
