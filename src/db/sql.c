@@ -500,7 +500,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
     if (!q->nfrom) return;
     q->table = q->from_table[0];
-    conv c = {.s = s, .q = q};
+    conv c = {.s = s, .q = q, .sel = sel};
     /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];
@@ -554,8 +554,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     if (sel->n_group_clause) {
         conv_group(&c, sel);
     } else if (distinct) { /* one row per distinct result: GROUP BY the result columns (plain or computed) */
-        if (naggs || q->nfrom != 1 || q->nullable[0] || q->nresult > 4) /* rows map back to one table's slots */
-            db_sql_unsupported(q, "DISTINCT of aggregates, of a join or of more than 4 columns");
+        if (naggs || q->nresult > 4) db_sql_unsupported(q, "DISTINCT of aggregates or of more than 4 columns");
         for (int i = 0; i < q->nresult && q->ngroup < 4; i++) {
             bool seen = false;
             for (int k = 0; k < q->ngroup; k++)

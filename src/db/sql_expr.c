@@ -769,7 +769,27 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
     }
     db_sexpr *e;
     switch (n->node_case) {
-    case PG_QUERY__NODE__NODE_COLUMN_REF: return db_sql_conv_column(c, n->column_ref);
+    case PG_QUERY__NODE__NODE_COLUMN_REF: {
+        /* HAVING n > 2: a result column's alias that is no column of the FROM items (SQLite) */
+        PgQuery__ColumnRef *r = n->column_ref;
+        if (c->having && c->sel && !c->nscope && c->alias_depth < 2 && r->n_fields == 1 &&
+            r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+            bool column = false;
+            for (int f = 0; f < c->q->nfrom && !column; f++)
+                column = db_column_index(&c->s->tables[c->q->from_table[f]], r->fields[0]->string->sval) >= 0;
+            for (size_t i = 0; !column && i < c->sel->n_target_list; i++) {
+                node *tn = c->sel->target_list[i];
+                if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !tn->res_target->name || !tn->res_target->val ||
+                    strcasecmp(tn->res_target->name, r->fields[0]->string->sval))
+                    continue;
+                c->alias_depth++;
+                e = db_sql_conv_expr(c, tn->res_target->val);
+                c->alias_depth--;
+                return e;
+            }
+        }
+        return db_sql_conv_column(c, r);
+    }
     case PG_QUERY__NODE__NODE_A_CONST: return conv_const(c, n->a_const);
     case PG_QUERY__NODE__NODE_PARAM_REF:
         if ((e = db_sql_mk(DBX_PARAM, 0))) e->param = n->param_ref->number;
@@ -839,6 +859,22 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             if ((e = conv_date_part(c, fc))) return e;
             db_sql_unsupported(c->q, "date function");
             return NULL;
+        }
+        if (plain && !strcasecmp(name, "julianday") && fc->n_args >= 1 &&
+            fc->args[0]->node_case == PG_QUERY__NODE__NODE_A_CONST && !fc->args[0]->a_const->isnull &&
+            fc->args[0]->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL &&
+            (fc->n_args > 1 || !strcasecmp(fc->args[0]->a_const->sval->sval, "now")) && (e = conv_now(c, fc, true))) {
+            /* julianday('now'[, modifiers]), julianday('2024-06-30', '-7 days'): of that datetime text, the
+             * clock to the second (SQLite's has milliseconds: a value read back then differs, a mismatch the
+             * run reports); a date literal alone stays a date (an exact half: half_units) */
+            db_sexpr *j = db_sql_mk(DBX_FUNC, 1);
+            if (!j) {
+                sexpr_free(e);
+                return NULL;
+            }
+            j->op = DBF_JULIANDAY, j->kids[0] = e;
+            c->q->sqlite_dates = true;
+            return j;
         }
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime") || !strcasecmp(name, "strftime") ||
                       !strcasecmp(name, "julianday"))) {

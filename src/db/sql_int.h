@@ -15,6 +15,10 @@ typedef struct conv {
     int scope[DB_MAX_SUB]; /* sub items of the subqueries being converted, innermost last */
     int nscope;
     bool having; /* converting HAVING: COUNT/SUM/MIN/MAX are DBX_GROUPAGG nodes */
+    /* the SELECT whose result list names aliases HAVING may use (`HAVING n > 2` for `COUNT(*) AS n`, as
+     * SQLite reads it); NULL outside a SELECT */
+    const PgQuery__SelectStmt *sel;
+    int alias_depth; /* aliases being expanded (an alias naming itself stops) */
 } conv;
 
 /* sql_expr.c */

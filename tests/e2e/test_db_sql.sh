@@ -6,7 +6,7 @@
 # columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
 # (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
 # COUNT(DISTINCT) (tests/db/stays.c), julianday() of a parameter, MAX of a date text, DISTINCT of an expression
-# (tests/db/loans.c); every reachable branch, no
+# (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees.
 set -u
 W="$WORK/db_sql"
@@ -110,6 +110,9 @@ NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
 # julianday() of a bound date minus a DATE cell read back (> 30 days late), MAX of a DATE kept as text in a scalar
 # subquery (two members due last), SELECT DISTINCT upper(substr(title, 1, 1)) (two initials, one 'X'), a GROUP BY
 # result computed from its key (upper(tier)) (unreachable: the failed open, a NULL text of a NOT NULL column)
+# SELECT DISTINCT over an inner join (18: two cities, 19: Oslo) and over a LEFT JOIN (26: two venues without events)
+# (unreachable: the failed open)
+NO_REPLAY=1 BUDGET=4s run venues venues.sql 1 18 19 24 26
 # ... and the top borrower by COUNT(*) DESC under LIMIT 1 (54: two loans, 55: a member id > 100)
 BUDGET=10s run loans loans.sql 2 18 32 42 43 47 54 55
 # some fixture has two borrowers, the top one (as SQLite orders the groups) with two loans

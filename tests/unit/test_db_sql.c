@@ -250,8 +250,14 @@ static void test_parse(void **state)
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
-    expect_unsupported(s, "SELECT DISTINCT t.a FROM t, t t2",
-                       "DISTINCT of aggregates, of a join or of more than 4 columns");
+    expect_unsupported(s, "SELECT DISTINCT count(*) FROM t", "DISTINCT of aggregates or of more than 4 columns");
+    /* DISTINCT over a join: grouped by the result columns of both items */
+    sql = "SELECT DISTINCT t.a, t2.s FROM t JOIN t t2 ON t2.b = t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->ngroup, 2);
+    assert_int_equal(q->group_from[1], 1);
+    db_query_free(q);
     /* DISTINCT of an expression: a group key of its own (a copy of the result's expression) */
     sql = "SELECT DISTINCT upper(substr(s, 1, 1)), a FROM t";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -261,6 +267,15 @@ static void test_parse(void **state)
     assert_int_equal(q->group_expr[0]->op, DBF_UPPER);
     assert_ptr_not_equal(q->group_expr[0], q->result_expr[0]);
     assert_null(q->group_expr[1]);
+    db_query_free(q);
+    /* HAVING names a result column by its alias (SQLite): the alias's aggregate */
+    sql = "SELECT b, count(*) AS n, sum(a) AS total FROM t GROUP BY b HAVING n > 2 AND total < 10";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->having->kind, DBX_AND);
+    assert_int_equal(q->having->kids[0]->kids[0]->kind, DBX_GROUPAGG);
+    assert_int_equal(q->having->kids[0]->kids[0]->op, DB_AGG_COUNT);
+    assert_int_equal(q->having->kids[1]->kids[0]->op, DB_AGG_SUM);
     db_query_free(q);
     /* GROUP BY: a result computed from key columns only is one value per group */
     sql = "SELECT upper(s), coalesce(s, '-') || 'x', COUNT(*) FROM t GROUP BY s";

@@ -573,7 +573,7 @@ void db_rt_position_at(qstate *s, expr *before, expr *no_later, uint32_t pos)
 /* The rows of an execution (see db_rt.h): the hidden ids of the current result row. */
 void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
 {
-    if (s->q->narms) { /* UNION [ALL]: ids[0] is the candidate db_rt_slot_by_values found */
+    if (s->q->narms) { /* UNION [ALL]: ids[0] is the candidate db_rt_row_by_values found */
         db_rt_union_row_seen(s, ids[0]);
         return;
     }
@@ -1108,32 +1108,41 @@ const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, cons
     return no_overflow() ? out : NULL;
 }
 
-int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
-                             void *ctx)
+void db_rt_row_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c), void *ctx,
+                         int64_t *ids, bool *null_ids)
 {
     const db_query *q = s->q;
-    if (q->narms) return db_rt_union_by_values(s, same, ctx);
-    int ti = q->table;
-    const db_table *t = &db_rt.schema->tables[ti];
-    unsigned count = (unsigned)db_rt.counts[ti]->value;
+    for (int f = 0; f < DB_MAX_FROM; f++) ids[f] = -1, null_ids[f] = false;
+    if (q->narms) {
+        ids[0] = db_rt_union_by_values(s, same, ctx);
+        return;
+    }
+    unsigned n = combos(q);
     uint8_t buf[256];
     for (int pass = 0; pass < 2; pass++)
-        for (unsigned k = 0; k < count && k < db_rt.lim.rows; k++) {
-            if (!(db_rt.alive[ti][k]->value & 1) || (pass == 0 && !s->expected[k])) continue;
-            bool all = true;
-            for (int r = 0; r < q->nresult && all; r++) {
-                int slot[DB_MAX_FROM] = {(int)k};
-                const db_val *v = q->result_expr[r] ? db_rt_computed_cell(s, r, slot, NULL) /* upper(name) */
-                                                    : &db_rt.cells[ti][(size_t)k * t->ncols + q->result_col[r]];
-                if (!v) {
-                    all = false;
-                    break;
-                }
-                db_cell c;
-                db_rt_concrete_cell(v, buf, &c);
-                all = same(ctx, r, v, &c);
+        for (unsigned c = 0; c < n && c < DB_MAX_COMBOS; c++) {
+            if (pass == 0 && !s->expected[c]) continue;
+            const db_val *rows[DB_MAX_FROM];
+            int slot[DB_MAX_FROM];
+            bool all = !combo_rows(q, c, rows);
+            for (int f = 0; all && f < q->nfrom; f++) { /* each slot present (or an outer join's NULL row) */
+                int ti = q->from_table[f];
+                unsigned k = combo_slot(q, c, f);
+                slot[f] = k < db_rt.lim.rows ? (int)k : -1;
+                all = k >= db_rt.lim.rows || (k < (unsigned)db_rt.counts[ti]->value && (db_rt.alive[ti][k]->value & 1));
             }
-            if (all) return db_rt.rowids[ti][k];
+            for (int r = 0; all && r < q->nresult; r++) {
+                const db_val *v = q->result_expr[r] ? db_rt_computed_cell(s, r, slot, NULL) /* upper(name) */
+                                                    : &rows[q->result_from[r]][q->result_col[r]];
+                db_cell cell;
+                if (v) db_rt_concrete_cell(v, buf, &cell);
+                all = v && same(ctx, r, v, &cell);
+            }
+            if (!all) continue;
+            for (int f = 0; f < q->nfrom; f++) {
+                null_ids[f] = slot[f] < 0;
+                ids[f] = slot[f] < 0 ? 0 : db_rt.rowids[q->from_table[f]][slot[f]];
+            }
+            return;
         }
-    return -1;
 }

@@ -170,14 +170,15 @@ void db_rt_rows_done(qstate *s);
 const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins);
 
 /*
- * SELECT DISTINCT (one table): the row id of a present fixture slot whose result columns (plain, or computed over
- * the slot's row as db_rt_computed_cell does: upper(name)) hold the
- * current result row's values, or -1 when none does. same(ctx, r, v, c) says whether result column
- * r of the engine's row holds cell v (c: its concrete value). Slots whose group the events
+ * SELECT DISTINCT (of one table or a join) and UNION: the row ids (ids[f], null_ids[f] for an outer join's
+ * NULL row; DB_MAX_FROM of each) of a combination of present fixture slots whose result columns (plain,
+ * or computed over its rows as db_rt_computed_cell does: upper(name)) hold the current result row's
+ * values; ids[0] -1 when none does (UNION: ids[0] the candidate). same(ctx, r, v, c) says whether result
+ * column r of the engine's row holds cell v (c: its concrete value). Combinations whose group the events
  * predicted to come back are tried first: an equal row that fails WHERE is no representative.
  */
-int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c),
-                             void *ctx);
+void db_rt_row_by_values(const qstate *s, bool (*same)(void *ctx, int r, const db_val *v, const db_cell *c), void *ctx,
+                         int64_t *ids, bool *null_ids);
 
 /*
  * SELECT ... UNION [ALL] SELECT ... (db_union.c; q->narms > 0), whose result rows map back by value
@@ -185,7 +186,7 @@ int64_t db_rt_slot_by_values(const qstate *s, bool (*same)(void *ctx, int r, con
  * db_rt_record_rows) records one BK_ROW event per candidate ("the slot is present, satisfies its
  * arm's WHERE and, for UNION, no earlier candidate that comes back has the same values"), and the
  * ORDER BY / LIMIT window as for one SELECT (limit -1: none). db_rt_union_by_values (called by
- * db_rt_slot_by_values) returns the candidate holding the current result row's values (a predicted
+ * db_rt_row_by_values) returns the candidate holding the current result row's values (a predicted
  * one not yet returned first), -1 when none; db_rt_union_row_seen (called by db_rt_row_seen with
  * that number) sets cur_slot[0] to the slot and cur_slot[1] to the arm, checks the prediction and
  * records the order. db_rt_union_cell: result column i of the row whose cur_slot is slots[0..1]

@@ -220,7 +220,7 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
-/* SELECT DISTINCT (db_rt_slot_by_values): does column c of the row being mapped hold cell v, as the
+/* SELECT DISTINCT (db_rt_row_by_values): does column c of the row being mapped hold cell v, as the
  * server printed it? */
 typedef struct pq_row {
     const PGresult *r;
@@ -340,8 +340,7 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
             bool null_ids[DB_MAX_FROM];
             if (s->by_value) { /* SELECT DISTINCT: a present slot holding the row's values */
                 pq_row pr = {r, row, q};
-                ids[0] = db_rt_slot_by_values(s, value_holds, &pr);
-                null_ids[0] = false;
+                db_rt_row_by_values(s, value_holds, &pr, ids, null_ids);
                 db_rt_row_seen(s, ids, null_ids);
                 memcpy(sl, s->cur_slot, sizeof s->cur_slot);
                 if (fx->groups) fx->groups[row] = s->cur_group;

@@ -296,7 +296,7 @@ int db_sqlite3_clear_bindings(sqlite3_stmt *st)
 
 /* ---------------------------------------------------------------- step */
 
-/* SELECT DISTINCT (db_rt_slot_by_values): does result column r of the current row hold cell v? */
+/* SELECT DISTINCT (db_rt_row_by_values): does result column r of the current row hold cell v? */
 static bool column_holds(void *ctx, int r, const db_val *v, const db_cell *c)
 {
     sqlite3_stmt *st = ctx;
@@ -348,8 +348,9 @@ static int step(sqlite3_stmt *st, qstate *s)
     s->cur_group = -1;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
     if (rc == SQLITE_ROW && s->by_value) {
-        int64_t ids[DB_MAX_FROM] = {db_rt_slot_by_values(s, column_holds, s->st)};
-        bool null_ids[DB_MAX_FROM] = {false};
+        int64_t ids[DB_MAX_FROM];
+        bool null_ids[DB_MAX_FROM];
+        db_rt_row_by_values(s, column_holds, s->st, ids, null_ids);
         db_rt_row_seen(s, ids, null_ids);
     } else if (rc == SQLITE_ROW && s->rowid_col) {
         int base = sqlite3_column_count(st) - s->q->nfrom;
