@@ -288,7 +288,7 @@ typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
 
 typedef struct db_sexpr {
     db_xkind kind;
-    int op;       /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp */
+    int op;       /* DBX_ARITH: '+', '-', '*', '/', '%'; DBX_CMP: db_cmp; DBX_LIKE: 1 for ILIKE (ASCII case ignored) */
     bool negated; /* DBX_ISNULL, DBX_LIKE, DBX_IN, DBX_BETWEEN */
     int from;     /* DBX_COLUMN: index into db_query.from_table */
     int column;   /* DBX_COLUMN */
@@ -420,6 +420,8 @@ typedef struct db_query {
      * all result columns (an alias, a position, an aggregate or a column of the result list): the groups
      * returned are the first `limit` in that order (group_window; the runtime's db_rows.c compares the
      * groups' values). group_order[k] is the result column of key k, group_order_desc[k] its direction. */
+    bool returning; /* INSERT/UPDATE/DELETE ... RETURNING: the rows it changes are modelled, the values it
+                       returns are concrete (PostgreSQL; SQLite's runtime does not model it: it runs concretely) */
     bool group_window;
     int ngroup_order;
     int group_order[4];

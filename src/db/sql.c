@@ -665,13 +665,14 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
 static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     node *sel = ins->select_stmt;
+    /* (a RETURNING list changes no row: its values come back concrete) */
     if (sel && sel->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !sel->select_stmt->n_values_lists &&
-        !ins->on_conflict_clause && !ins->n_returning_list) {
+        !ins->on_conflict_clause) {
         conv_insert_select(s, q, ins, sql, len);
         return;
     }
     if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
-        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause || ins->n_returning_list)
+        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause)
         return;
     const db_table *t = &s->tables[q->table];
     size_t nrows = sel->select_stmt->n_values_lists;
@@ -828,13 +829,15 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         case PG_QUERY__NODE__NODE_INSERT_STMT:
             q->kind = DBQ_INSERT;
             q->table = range_table(s, q, st->insert_stmt->relation);
+            q->returning = st->insert_stmt->n_returning_list > 0;
             if (q->table >= 0) conv_insert(s, q, st->insert_stmt, sql, len);
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;
             q->kind = DBQ_UPDATE;
             q->table = range_table(s, q, u->relation);
-            if (q->table >= 0 && !u->n_from_clause && !u->n_returning_list && !u->with_clause)
+            q->returning = u->n_returning_list > 0;
+            if (q->table >= 0 && !u->n_from_clause && !u->with_clause) /* RETURNING: values concrete */
                 conv_dml(s, q, u->relation, u->where_clause, u->target_list, u->n_target_list);
             break;
         }
@@ -842,7 +845,8 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             PgQuery__DeleteStmt *d = st->delete_stmt;
             q->kind = DBQ_DELETE;
             q->table = range_table(s, q, d->relation);
-            if (q->table >= 0 && !d->n_using_clause && !d->n_returning_list && !d->with_clause)
+            q->returning = d->n_returning_list > 0;
+            if (q->table >= 0 && !d->n_using_clause && !d->with_clause)
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
             break;
         }

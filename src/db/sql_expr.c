@@ -308,6 +308,40 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
     return e;
 }
 
+/* a IS [NOT] DISTINCT FROM b, NULL-safe (never NULL): "the same" is both NULL, or neither and a = b. */
+static db_sexpr *conv_distinct_from(conv *c, PgQuery__AExpr *a)
+{
+    db_sexpr *x = db_sql_conv_expr(c, a->lexpr), *y = x ? db_sql_conv_expr(c, a->rexpr) : NULL;
+    db_sexpr *same = db_sql_mk(DBX_OR, 2), *nulls = db_sql_mk(DBX_AND, 2), *vals = db_sql_mk(DBX_AND, 3);
+    db_sexpr *eq = db_sql_mk(DBX_CMP, 2), *k[4] = {db_sql_mk(DBX_ISNULL, 1), db_sql_mk(DBX_ISNULL, 1),
+                                                   db_sql_mk(DBX_ISNULL, 1), db_sql_mk(DBX_ISNULL, 1)};
+    bool ok = x && y && same && nulls && vals && eq && k[0] && k[1] && k[2] && k[3];
+    if (ok) {
+        k[0]->kids[0] = x, k[1]->kids[0] = y;
+        ok = (k[2]->kids[0] = db_sexpr_copy(x)) && (k[3]->kids[0] = db_sexpr_copy(y)) &&
+             (eq->kids[0] = db_sexpr_copy(x)) && (eq->kids[1] = db_sexpr_copy(y));
+        x = y = NULL;
+        k[2]->negated = k[3]->negated = true, eq->op = DB_EQ;
+        nulls->kids[0] = k[0], nulls->kids[1] = k[1];
+        vals->kids[0] = k[2], vals->kids[1] = k[3], vals->kids[2] = eq;
+        same->kids[0] = nulls, same->kids[1] = vals;
+        k[0] = k[1] = k[2] = k[3] = NULL, nulls = vals = eq = NULL;
+    }
+    if (!ok) {
+        sexpr_free(x), sexpr_free(y), sexpr_free(same), sexpr_free(nulls), sexpr_free(vals), sexpr_free(eq);
+        for (int i = 0; i < 4; i++) sexpr_free(k[i]);
+        return NULL;
+    }
+    if (a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT) return same;
+    db_sexpr *not = db_sql_mk(DBX_NOT, 1);
+    if (!not ) {
+        sexpr_free(same);
+        return NULL;
+    }
+    not ->kids[0] = same;
+    return not ;
+}
+
 /* FROM item named `name` (alias or table name, case-insensitive), -1 when none. */
 int db_sql_from_item(const db_query *q, const char *name)
 {
@@ -458,6 +492,7 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
         }
     }
     if (e->kind == DBX_TEXT && db_date_text_valid(k, e->text)) return e;
+    if (e->kind == DBX_PARAM) return e; /* $1::date: the bound text, read as the column it meets reads it */
     if (e->kind == DBX_COLUMN && e->from >= 0 && e->from < c->q->nfrom &&
         c->s->tables[c->q->from_table[e->from]].cols[e->column].date == k)
         return e;
@@ -495,7 +530,7 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
                 e->rval = v;
                 return e;
             }
-        } else if (e->kind == DBX_INT || e->kind == DBX_REAL || e->kind == DBX_NULL ||
+        } else if (e->kind == DBX_INT || e->kind == DBX_REAL || e->kind == DBX_NULL || e->kind == DBX_PARAM ||
                    (e->kind == DBX_COLUMN &&
                     db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))) {
             return e; /* an integer literal keeps its value: comparisons are by value (real.c) */
@@ -751,10 +786,21 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: db_sql_unsupported(c->q, "ILIKE"); return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: /* ~~* / !~~*: LIKE ignoring ASCII case on either engine */
+        if ((e = db_sql_mk(DBX_LIKE, 2))) e->negated = op[0] == '!', e->op = 1;
+        {
+            node *k[2] = {a->lexpr, a->rexpr};
+            e = conv_kids(c, e, k);
+        }
+        if (e && e->kids[1]->kind != DBX_TEXT && e->kids[1]->kind != DBX_PARAM && e->kids[1]->kind != DBX_CONCAT) {
+            db_sql_unsupported(c->q, "LIKE pattern that is not a literal, a parameter or a concatenation of them");
+            sexpr_free(e);
+            return NULL;
+        }
+        return e;
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: db_sql_unsupported(c->q, "SIMILAR TO / GLOB / REGEXP"); return NULL;
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: db_sql_unsupported(c->q, "IS [NOT] DISTINCT FROM"); return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: return conv_distinct_from(c, a);
     default: break;
     }
     db_sql_unsupported(c->q, "operator");

@@ -848,7 +848,7 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
             if (b->op != EXPR_CONST) return fail(x, "LIKE with a symbolic pattern");
             pat[i] = (uint8_t)b->value;
         }
-        expr *m = like(cx, &s, pat, plen, x->q->like_exact);
+        expr *m = like(cx, &s, pat, plen, x->q->like_exact && e->op != 1); /* op 1: ILIKE */
         if (!m) return fail(x, "out of memory");
         expr *known = expr_and1(cx, expr_not(cx, s.null), expr_not(cx, p.null));
         out->t = expr_and1(cx, known, m);

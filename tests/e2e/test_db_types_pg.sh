@@ -4,7 +4,8 @@
 # dates parsed in C. numeric(8,2), double precision and real (tests/programs/pg/pg_prices.c): scaled and double cells, a
 # decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C,
 # AVG and SUM of an expression, SELECT DISTINCT mapped back to rows by value. MAX of a DATE column, SELECT DISTINCT of an
-# expression and a GROUP BY result computed from its key (tests/programs/pg/pg_loans.c).
+# expression and a GROUP BY result computed from its key (tests/programs/pg/pg_loans.c). ILIKE, IS DISTINCT FROM,
+# $1::date and INSERT ... RETURNING, replayed (tests/programs/pg/pg_returning.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -106,10 +107,26 @@ for line in 17 25 26 33; do
 done
 jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0 and
        ([.database.queries[].model_mismatches] | add == 0)' "$lr" >/dev/null || fail "pg_loans: $(jq -c '.database' "$lr")"
+# ILIKE (18), IS DISTINCT FROM a parameter cast to date (23), an INSERT ... RETURNING read back (27) and the inserted
+# row seen by a later query beside the fixture's (31); replayed without the server below (RETURNING's rows recorded)
+rt="$W/returning"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_returning.c" --db "$SHOP" -o "$rt" --budget 6s --db-rows 2 --no-db-faults \
+    --no-db-minimize --no-progress >"$W/returning.log" 2>&1 || { cat "$W/returning.log"; fail "sympath run (pg_returning) exited with $?"; }
+rr2="$rt/report.json"
+for line in 18 23 31; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$rr2" \
+        >/dev/null || { cat "$W/returning.log"; fail "pg_returning line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$rr2")"; }
+done
+jq -e '.database.query_sites_understood == .database.query_sites and ([.database.queries[].model_mismatches] | add == 0)' \
+    "$rr2" >/dev/null || fail "pg_returning: $(jq -c '.database' "$rr2")"
 sh "$PGS" stop "$D"
+"$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
+rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")
+grep -q "gcov branch coverage: $rc2" "$W/rreplay.log" && grep -q "all ended as expected" "$W/rreplay.log" ||
+    { cat "$W/rreplay.log"; fail "pg_returning replay differs from $rc2"; }
 "$SYMPATH" replay "$out" --coverage >"$W/replay.log" 2>&1 || { cat "$W/replay.log"; fail "replay failed"; }
 grep -q "gcov branch coverage: $c" "$W/replay.log" || { cat "$W/replay.log"; fail "replay coverage differs from $c"; }
 "$SYMPATH" replay "$po" --coverage >"$W/preplay.log" 2>&1 || { cat "$W/preplay.log"; fail "pg_prices replay failed"; }
 pc=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$pr")
 grep -q "gcov branch coverage: $pc" "$W/preplay.log" || { cat "$W/preplay.log"; fail "pg_prices replay coverage differs from $pc"; }
-echo "ok [db_types_pg]: DATE/TIMESTAMP on PostgreSQL: $c, numeric/double/real: $pc (all reachable), fixtures load, replay agrees, an unmodelled CHECK holds in every fixture, MAX of a date, DISTINCT of an expression"
+echo "ok [db_types_pg]: DATE/TIMESTAMP on PostgreSQL: $c, numeric/double/real: $pc (all reachable), fixtures load, replay agrees, an unmodelled CHECK holds in every fixture, MAX of a date, DISTINCT of an expression, ILIKE, IS DISTINCT FROM, RETURNING replayed"

@@ -268,6 +268,22 @@ static void test_parse(void **state)
     assert_ptr_not_equal(q->group_expr[0], q->result_expr[0]);
     assert_null(q->group_expr[1]);
     db_query_free(q);
+    /* PostgreSQL: ILIKE (a LIKE ignoring case on either engine), parameters cast to a date or a number */
+    sql = "SELECT a FROM t WHERE s ILIKE $1 AND u NOT ILIKE 'x%' AND b = $2::numeric AND s = $3::date";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[0]->kind, DBX_LIKE);
+    assert_int_equal(q->where->kids[0]->op, 1);
+    assert_false(q->where->kids[0]->negated);
+    assert_true(q->where->kids[1]->negated);
+    assert_int_equal(q->where->kids[2]->kids[1]->kind, DBX_PARAM);
+    db_query_free(q);
+    /* a write's RETURNING list: the write is modelled, db_query.returning says its values come back */
+    sql = "DELETE FROM t WHERE a = 1 RETURNING b";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->returning);
+    db_query_free(q);
     /* HAVING names a result column by its alias (SQLite): the alias's aggregate */
     sql = "SELECT b, count(*) AS n, sum(a) AS total FROM t GROUP BY b HAVING n > 2 AND total < 10";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -428,6 +444,8 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE a",
         "SELECT * FROM t WHERE NOT a",
         "SELECT * FROM t WHERE (a > 1) = (b > 1)",
+        "SELECT * FROM t WHERE a IS DISTINCT FROM b",
+        "SELECT * FROM t WHERE s IS NOT DISTINCT FROM u OR a IS NOT DISTINCT FROM 2",
         /* scalar functions */
         "SELECT * FROM t WHERE abs(a) > 2",
         "SELECT * FROM t WHERE coalesce(a, b) = 3",

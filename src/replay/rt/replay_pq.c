@@ -27,7 +27,8 @@
  * when none is left (the replay left the recorded path) an empty result, with a note on
  * stderr. Every other statement takes the first unused "fail" or "done" entry with its
  * text (execution order): a failed one its error, a done one an empty PGRES_COMMAND_OK
- * result whose PQcmdTuples is the recorded count. Without one, a statement that writes
+ * result whose PQcmdTuples is the recorded count (a write with RETURNING: the rows recorded for its site
+ * before that entry, served as a SELECT's). Without one, a statement that writes
  * (INSERT, UPDATE, DELETE, CREATE, ...: data mode refused every write) gets
  * PGRES_FATAL_ERROR with PostgreSQL's read-only message, unless the file says "writes
  * allowed" (fixture mode: the write succeeded, an empty PGRES_COMMAND_OK whose PQcmdTuples
@@ -263,6 +264,14 @@ static PGresult *statement(conn_ent *ce, const char *sql)
         used[i] = 1;
         if (it->is_fail) return error_result(ce, it->msg);
         ce->msg[0] = 0;
+        /* INSERT/UPDATE/DELETE ... RETURNING: its rows were recorded as a block of its site before the
+         * done entry (db_pq.c); PQcmdTuples of that result is its row count, as libpq's */
+        char id[17];
+        data_site_id(sql, strlen(sql), id);
+        for (size_t j = 0; j < i; j++)
+            if (!used[j] && !recorded.items[j].is_fail && !recorded.items[j].is_done &&
+                !strcmp(recorded.items[j].site, id))
+                return serve(ce, sql);
         return counted_result(PGRES_COMMAND_OK, it->tuples);
     }
     char cmd[32], msg[128];

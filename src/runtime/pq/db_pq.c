@@ -314,6 +314,8 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
         if (s->q) s->q->ninsert = 0;
     }
     if (!select && !failed(r)) {
+        /* INSERT/UPDATE/DELETE ... RETURNING: its rows, for the replay (replay_pq.c), then its count */
+        if (PQresultStatus(r) == PGRES_TUPLES_OK) db_pq_record_result(sql, r, PQnfields(r), conn);
         db_pq_record_done(sql, r);
         /* PQcmdTuples: the count apply_write modelled, when libpq says the same (db_pq_cmd_tuples) */
         const char *ct = PQcmdTuples(r);

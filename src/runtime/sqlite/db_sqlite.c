@@ -84,6 +84,13 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     char *err = NULL;
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
+    /* a write's rows may be read before SQLITE_DONE, where writes are tracked */
+    if (s->q && s->q->returning) {
+        db_query_unsupported(s->q, "RETURNING");
+        s->q->ninsert = 0; /* an untracked insert, as any other */
+        db_query_free(s->q->insert_src);
+        s->q->insert_src = NULL;
+    }
     free(err);
     if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
         s->q->nresult == sqlite3_column_count(*pp)) {
