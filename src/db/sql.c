@@ -190,7 +190,7 @@ static int conv_result_expr(conv *c, node *v)
 {
     if (v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
         const PgQuery__FuncCall *fc = v->func_call;
-        if (fc->agg_filter || fc->over || fc->n_agg_order) { /* windows, FILTER, ordered aggregates */
+        if (fc->over || fc->n_agg_order) { /* windows, ordered aggregates */
             db_sql_unsupported(c->q, "aggregate or function in the result");
             return -1;
         }

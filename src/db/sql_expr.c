@@ -505,9 +505,9 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
  * A cast that changes nothing sympath models (PostgreSQL writes them in its catalog's
  * CHECK text and users write them in queries): a literal or column cast to an integer
  * type when it is an integer, to text/varchar when it is a text; a text literal of
- * digits cast to an integer becomes that integer; a number literal, a number text literal or a
- * REAL/DECIMAL column cast to a fractional type (numeric, float8, ...) is that number (an integer
- * column is not: integer division would change). Anything else: "CAST".
+ * digits cast to an integer becomes that integer; a number literal, a number text literal, a bound
+ * parameter, AVG(x) or a REAL/DECIMAL column cast to a fractional type (numeric, float8, ...) is that
+ * number (an integer column is not: integer division would change). Anything else: "CAST".
  */
 static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
 {
@@ -531,6 +531,7 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
                 return e;
             }
         } else if (e->kind == DBX_INT || e->kind == DBX_REAL || e->kind == DBX_NULL || e->kind == DBX_PARAM ||
+                   (e->kind == DBX_GROUPAGG && e->op == DB_AGG_AVG) || /* round(AVG(x)::numeric, 2) */
                    (e->kind == DBX_COLUMN &&
                     db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))) {
             return e; /* an integer literal keeps its value: comparisons are by value (real.c) */
@@ -651,6 +652,111 @@ static db_sexpr *conv_now(conv *c, const PgQuery__FuncCall *fc, bool with_time)
     return now_text(timegm(&tm), with_time);
 }
 
+/* The type name of a cast, lower case ("interval", "date", ...), or "". */
+static const char *cast_type(const PgQuery__TypeCast *tc)
+{
+    const PgQuery__TypeName *tn = tc->type_name;
+    if (!tn || !tn->n_names || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING) return "";
+    return tn->names[tn->n_names - 1]->string->sval;
+}
+
+/* The text literal of a node: 'x', or 'x'::type; NULL otherwise. *type: the cast's type name or "". */
+static const char *literal_text(const node *n, const char **type)
+{
+    *type = "";
+    if (n && n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) {
+        *type = cast_type(n->type_cast);
+        n = n->type_cast->arg;
+    }
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST || n->a_const->isnull ||
+        n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        return NULL;
+    return n->a_const->sval->sval;
+}
+
+/*
+ * PostgreSQL's `CURRENT_DATE - INTERVAL '30 days'`, `now() - interval '1 hour'`, `DATE '2024-06-30' +
+ * interval '1 month'` (op '+' or '-'): a constant of the run's clock (to the second) or of the literal,
+ * as a text literal: a date ('YYYY-MM-DD') when the base is a date and the interval whole days, weeks,
+ * months or years (PostgreSQL's timestamp at midnight compares with a DATE as the date does), else
+ * 'YYYY-MM-DD HH:MM:SS'. Months and years clamp the day to the month's end, as PostgreSQL does (Jan 31
+ * + 1 month is Feb 29). NULL (nothing reported) for any other operands.
+ */
+static db_sexpr *interval_const(const PgQuery__AExpr *a, char op)
+{
+    const char *itype, *base_type, *iv = literal_text(a->rexpr, &itype);
+    if (!iv || strcasecmp(itype, "interval") || (op != '+' && op != '-') || !a->lexpr) return NULL;
+    const node *l = a->lexpr;
+    bool date_only;
+    struct tm tm;
+    time_t now = time(NULL);
+    if (l->node_case == PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION) {
+        PgQuery__SQLValueFunctionOp f = l->sqlvalue_function->op;
+        date_only = f == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE;
+        if (!date_only && f != PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP &&
+            f != PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP)
+            return NULL;
+        if (!gmtime_r(&now, &tm)) return NULL;
+        if (date_only) tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+    } else if (l->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && l->func_call->n_funcname >= 1 &&
+               !l->func_call->n_args &&
+               l->func_call->funcname[l->func_call->n_funcname - 1]->node_case == PG_QUERY__NODE__NODE_STRING &&
+               !strcasecmp(l->func_call->funcname[l->func_call->n_funcname - 1]->string->sval, "now")) {
+        date_only = false;
+        if (!gmtime_r(&now, &tm)) return NULL;
+    } else {
+        const char *b = literal_text(l, &base_type);
+        if (!b) return NULL;
+        memset(&tm, 0, sizeof tm);
+        date_only = db_date_text_valid(DB_DATE_DATE, b);
+        if (!date_only && !db_date_text_valid(DB_DATE_DATETIME, b)) return NULL;
+        if (sscanf(b, "%d-%d-%d %d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) <
+            3)
+            return NULL;
+        tm.tm_year -= 1900, tm.tm_mon -= 1;
+    }
+    long months = 0, days = 0, secs = 0;
+    for (const char *p = iv; *p;) {
+        char unit[16];
+        long v;
+        int used = 0;
+        if (sscanf(p, " %ld %15[a-zA-Z]%n", &v, unit, &used) != 2 || used <= 0) return NULL;
+        p += used;
+        size_t n = strlen(unit);
+        if (n > 1 && (unit[n - 1] == 's' || unit[n - 1] == 'S')) unit[n - 1] = 0; /* days -> day */
+        if (!strcasecmp(unit, "year"))
+            months += 12 * v;
+        else if (!strcasecmp(unit, "mon") || !strcasecmp(unit, "month"))
+            months += v;
+        else if (!strcasecmp(unit, "week"))
+            days += 7 * v;
+        else if (!strcasecmp(unit, "day"))
+            days += v;
+        else if (!strcasecmp(unit, "hour"))
+            secs += 3600 * v;
+        else if (!strcasecmp(unit, "min") || !strcasecmp(unit, "minute"))
+            secs += 60 * v;
+        else if (!strcasecmp(unit, "sec") || !strcasecmp(unit, "second"))
+            secs += v;
+        else
+            return NULL;
+        if (labs(months) > 120000 || labs(days) > 3000000 || labs(secs) > 3000000000L) return NULL;
+        while (*p == ' ' || *p == ',') p++;
+    }
+    long sign = op == '-' ? -1 : 1;
+    if (months) { /* PostgreSQL: the same day of the target month, clamped to its last day */
+        static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        long m = (long)tm.tm_year * 12 + tm.tm_mon + sign * months;
+        tm.tm_year = (int)(m >= 0 ? m / 12 : -((-m + 11) / 12)), tm.tm_mon = (int)(m - (long)tm.tm_year * 12);
+        int y = tm.tm_year + 1900;
+        int last = mdays[tm.tm_mon] + (tm.tm_mon == 1 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+        if (tm.tm_mday > last) tm.tm_mday = last;
+    }
+    tm.tm_mday += (int)(sign * days);
+    time_t t = timegm(&tm) + (time_t)(sign * secs);
+    return now_text(t, !date_only || secs != 0);
+}
+
 /* CASE [x] WHEN a THEN b ... [ELSE e] END as DBX_CASE (see db.h); NULL with the construct named. */
 static db_sexpr *conv_case(conv *c, PgQuery__CaseExpr *ce)
 {
@@ -729,6 +835,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
                 node *k[1] = {a->rexpr};
                 return conv_kids(c, e, k);
             }
+            if ((e = interval_const(a, op[0]))) return e; /* CURRENT_DATE - INTERVAL '30 days' */
             if ((e = db_sql_mk(DBX_ARITH, 2))) e->op = op[0];
             node *k[2] = {a->lexpr, a->rexpr};
             if ((e = conv_kids(c, e, k)) && op[0] == '-' && date_operand(c, e->kids[0]) &&
@@ -799,6 +906,18 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         }
         return e;
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: db_sql_unsupported(c->q, "SIMILAR TO / GLOB / REGEXP"); return NULL;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: { /* NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END */
+        db_sexpr *x = db_sql_conv_expr(c, a->lexpr), *y = x ? db_sql_conv_expr(c, a->rexpr) : NULL;
+        db_sexpr *eq = db_sql_mk(DBX_CMP, 2), *x2 = db_sexpr_copy(x), *nul = db_sql_mk(DBX_NULL, 0);
+        e = db_sql_mk(DBX_CASE, 3);
+        if (x && y && eq && x2 && nul && e) {
+            eq->op = DB_EQ, eq->kids[0] = x, eq->kids[1] = y;
+            e->kids[0] = eq, e->kids[1] = nul, e->kids[2] = x2;
+            return e;
+        }
+        sexpr_free(x), sexpr_free(y), sexpr_free(eq), sexpr_free(x2), sexpr_free(nul), sexpr_free(e);
+        return NULL;
+    }
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: return conv_distinct_from(c, a);
     default: break;
@@ -867,16 +986,30 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             for (int i = 0; i < 5; i++)
                 if (!strcasecmp(name, aggs[i])) agg = DB_AGG_COUNT + i;
             bool distinct = fc->agg_distinct && agg == DB_AGG_COUNT && !fc->agg_star; /* COUNT(DISTINCT x) */
-            if (agg && (!fc->agg_distinct || distinct) && !fc->over && !fc->agg_filter && !fc->n_agg_order &&
-                (fc->agg_star ? agg == DB_AGG_COUNT : fc->n_args == 1)) {
-                bool is_col = !fc->agg_star && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF;
+            if (agg && (!fc->agg_distinct || distinct) && !fc->over && (!fc->agg_filter || !distinct) &&
+                !fc->n_agg_order && (fc->agg_star ? agg == DB_AGG_COUNT : fc->n_args == 1)) {
+                bool filter = fc->agg_filter != NULL;
+                bool is_col = !filter && !fc->agg_star && fc->args[0]->node_case == PG_QUERY__NODE__NODE_COLUMN_REF;
                 db_sexpr *col = is_col ? db_sql_conv_column(c, fc->args[0]->column_ref) : NULL, *arg = NULL;
-                if (!fc->agg_star && !is_col) { /* SUM(price * qty): no aggregate inside */
+                if (filter) { /* agg(x) FILTER (WHERE f): agg(CASE WHEN f THEN x END); COUNT(*): of THEN 1 */
+                    c->having = false;
+                    db_sexpr *f = db_sql_conv_expr(c, fc->agg_filter);
+                    db_sexpr *x = !f ? NULL : fc->agg_star ? db_sql_mk(DBX_INT, 0) : db_sql_conv_expr(c, fc->args[0]);
+                    c->having = true;
+                    if (x && fc->agg_star) x->ival = 1;
+                    if (f && x && (arg = db_sql_mk(DBX_CASE, 3)) && (arg->kids[2] = db_sql_mk(DBX_NULL, 0))) {
+                        arg->kids[0] = f, arg->kids[1] = x;
+                    } else {
+                        sexpr_free(f), sexpr_free(x), sexpr_free(arg);
+                        arg = NULL;
+                    }
+                } else if (!fc->agg_star && !is_col) { /* SUM(price * qty): no aggregate inside */
                     c->having = false;
                     arg = db_sql_conv_expr(c, fc->args[0]);
                     c->having = true;
                 }
-                if ((is_col && (!col || col->from >= c->q->nfrom)) || (!fc->agg_star && !is_col && !arg)) {
+                if ((is_col && (!col || col->from >= c->q->nfrom)) ||
+                    ((filter || (!fc->agg_star && !is_col)) && !arg)) {
                     db_sexpr_free(col), db_sexpr_free(arg);
                     db_sql_unsupported(c->q, "aggregate of this argument");
                     return NULL;

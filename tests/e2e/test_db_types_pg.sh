@@ -108,12 +108,13 @@ done
 jq -e '.database.query_sites_understood == .database.query_sites and .database.fixture_errors == 0 and
        ([.database.queries[].model_mismatches] | add == 0)' "$lr" >/dev/null || fail "pg_loans: $(jq -c '.database' "$lr")"
 # ILIKE (18), IS DISTINCT FROM a parameter cast to date (23), an INSERT ... RETURNING read back (27) and the inserted
-# row seen by a later query beside the fixture's (31); replayed without the server below (RETURNING's rows recorded)
+# row seen by a later query beside the fixture's (31), a COUNT(*) FILTER over CURRENT_DATE - INTERVAL (36); replayed
+# without the server below (RETURNING's rows recorded)
 rt="$W/returning"
 "$SYMPATH" run "$SRC/tests/programs/pg/pg_returning.c" --db "$SHOP" -o "$rt" --budget 6s --db-rows 2 --no-db-faults \
     --no-db-minimize --no-progress >"$W/returning.log" 2>&1 || { cat "$W/returning.log"; fail "sympath run (pg_returning) exited with $?"; }
 rr2="$rt/report.json"
-for line in 18 23 31; do
+for line in 18 23 31 36; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$rr2" \
         >/dev/null || { cat "$W/returning.log"; fail "pg_returning line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$rr2")"; }
 done

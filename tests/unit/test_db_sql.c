@@ -278,6 +278,29 @@ static void test_parse(void **state)
     assert_true(q->where->kids[1]->negated);
     assert_int_equal(q->where->kids[2]->kids[1]->kind, DBX_PARAM);
     db_query_free(q);
+    /* PostgreSQL's date +- interval of a literal or the clock: a constant text (months clamp the day) */
+    static const struct {
+        const char *expr, *text;
+    } iv[] = {{"DATE '2024-01-31' + interval '1 month'", "2024-02-29"},
+              {"'2024-03-01'::date - INTERVAL '1 day'", "2024-02-29"},
+              {"'2023-12-31'::date + interval '2 weeks'", "2024-01-14"},
+              {"'2024-06-30 10:00:00'::timestamp + interval '1 hour 30 minutes'", "2024-06-30 11:30:00"},
+              {"'2024-02-29'::date - interval '1 year'", "2023-02-28"}};
+    for (size_t i = 0; i < sizeof iv / sizeof *iv; i++) {
+        char buf[200];
+        snprintf(buf, sizeof buf, "SELECT a FROM t WHERE s >= %s", iv[i].expr);
+        assert_int_equal(db_query_parse(s, buf, strlen(buf), &q, &err), 0);
+        assert_true(q->understood);
+        assert_int_equal(q->where->kids[1]->kind, DBX_TEXT);
+        assert_string_equal(q->where->kids[1]->text, iv[i].text);
+        db_query_free(q);
+    }
+    sql = "SELECT a FROM t WHERE s >= CURRENT_DATE - INTERVAL '7 days' AND u < now() - interval '1 hour'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(strlen(q->where->kids[0]->kids[1]->text), 10); /* a date */
+    assert_int_equal(strlen(q->where->kids[1]->kids[1]->text), 19); /* a timestamp */
+    db_query_free(q);
     /* a write's RETURNING list: the write is modelled, db_query.returning says its values come back */
     sql = "DELETE FROM t WHERE a = 1 RETURNING b";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -748,6 +771,76 @@ static void test_aggregates_against_sqlite(void **state)
     db_schema_free(s);
 }
 
+/* Aggregates with FILTER (WHERE ...) (agg(CASE WHEN f THEN x END), COUNT(*) of THEN 1) and NULLIF around an
+ * aggregate, over the one row of aggregates, against SQLite (which has both) on random rows with NULLs. */
+static void test_filter_against_sqlite(void **state)
+{
+    db_schema *s = schema();
+    const db_table *t = &s->tables[0];
+    const char *sql =
+        "SELECT count(*) FILTER (WHERE a > 1), sum(b) FILTER (WHERE s = 'ab'), max(a) FILTER (WHERE b < 1), "
+        "nullif(count(*), 2) FROM t WHERE b > -2";
+    enum { N = 4, R = 3 };
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->aggregate);
+    assert_int_equal(q->nresult, N);
+    expr_ctx *cx = expr_ctx_new();
+    db_val cells[R][4];
+    expr *bytes[R][4 * TB];
+    expr *sel[R];
+    candidate_rows(cx, t, q, R, cells, bytes, sel);
+    const db_val *rowp[R][1];
+    const db_val *const *group_rows[R];
+    for (int r = 0; r < R; r++) rowp[r][0] = cells[r], group_rows[r] = rowp[r];
+    db_val agg[N];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(q->result_agg[i], DB_AGG_EXPR);
+        const char *why = NULL;
+        if (db_group_value(cx, q, q->result_expr[i], group_rows[0], R, sel, group_rows, NULL, 0, &agg[i], &why))
+            fail_msg("column %d: %s", i, why);
+    }
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    srand(13);
+    for (int iter = 0; iter < 300; iter++) {
+        uint64_t in[R * 4 * SYM_PER_COL] = {0};
+        assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+        for (int r = 0; r < R; r++) {
+            uint64_t *a = in + (r * 4 + 0) * SYM_PER_COL, *b = in + (r * 4 + 1) * SYM_PER_COL;
+            uint64_t *st = in + (r * 4 + 2) * SYM_PER_COL;
+            a[0] = rand() % 4 == 0;
+            a[1] = a[0] ? 0 : (uint64_t)(int64_t)(rand() % 5 - 1);
+            b[1] = (uint64_t)(int64_t)(rand() % 5 - 2);
+            st[1] = 2, st[2] = 'a', st[3] = rand() % 2 ? 'b' : 'c';
+            char ins[128];
+            snprintf(ins, sizeof ins, "INSERT INTO t(a, b, s) VALUES(%s%lld, %lld, '%c%c')", a[0] ? "NULL+" : "",
+                     (long long)(int64_t)a[1], (long long)(int64_t)b[1], (char)st[2], (char)st[3]);
+            assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+        }
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        for (int i = 0; i < N; i++) {
+            int is_null = sqlite3_column_type(st, i) == SQLITE_NULL;
+            int64_t want = sqlite3_column_int64(st, i);
+            uint64_t got_null = expr_eval(agg[i].null, in, sizeof in / sizeof *in);
+            int64_t got = (int64_t)expr_eval(agg[i].v, in, sizeof in / sizeof *in);
+            if ((int)got_null != is_null || (!is_null && got != want))
+                fail_msg("column %d: SQLite %s%lld, expression %s%lld (iteration %d)", i, is_null ? "NULL " : "",
+                         (long long)want, got_null ? "NULL " : "", (long long)got, iter);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 /* COUNT(DISTINCT x) (DB_AGG_COUNT_DISTINCT) of an integer and of a text column against SQLite on
  * random rows with many repeated values and NULLs; the parse gives DBX_GROUPAGG nodes of it. */
 static void test_count_distinct_against_sqlite(void **state)
@@ -1109,6 +1202,7 @@ int main(void)
         cmocka_unit_test(test_order_against_sqlite),
         cmocka_unit_test(test_aggregates_against_sqlite),
         cmocka_unit_test(test_count_distinct_against_sqlite),
+        cmocka_unit_test(test_filter_against_sqlite),
         cmocka_unit_test(test_text_min_max_against_sqlite),
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),

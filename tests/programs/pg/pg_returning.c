@@ -1,4 +1,4 @@
-/* pg_returning.c: ILIKE, IS DISTINCT FROM, a parameter cast to date, and an INSERT ... RETURNING whose row is read back (and replayed without the server), on PostgreSQL. */
+/* pg_returning.c: ILIKE, IS DISTINCT FROM, a parameter cast to date, an INSERT ... RETURNING whose row is read back (and replayed without the server), CURRENT_DATE - INTERVAL and COUNT(*) FILTER, on PostgreSQL. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +29,13 @@ int main(void)
     int gold = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
     PQclear(r);
     if (gold > 1) printf("another gold member\n");
+    /* a date window of the clock (INTERVAL) and an aggregate FILTER */
+    r = PQexec(conn, "SELECT COUNT(*) FILTER (WHERE due >= CURRENT_DATE - INTERVAL '30 days'), COUNT(*) FROM loans");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        int recent = atoi(PQgetvalue(r, 0, 0)), all = atoi(PQgetvalue(r, 0, 1));
+        if (recent > 0 && recent < all) printf("recent and older loans\n");
+    }
+    PQclear(r);
     PQfinish(conn);
     return 0;
 }
