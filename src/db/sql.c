@@ -665,14 +665,17 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
 static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     node *sel = ins->select_stmt;
-    /* (a RETURNING list changes no row: its values come back concrete) */
+    /* (a RETURNING list changes no row: its values come back concrete; ON CONFLICT DO NOTHING adds the rows
+     * the database says it added, which the runtime tracks by its count) */
+    bool conflict =
+        ins->on_conflict_clause && ins->on_conflict_clause->action != PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING;
     if (sel && sel->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !sel->select_stmt->n_values_lists &&
-        !ins->on_conflict_clause) {
+        !ins->on_conflict_clause) { /* (INSERT ... SELECT tracks a row per source slot: none may be skipped) */
         conv_insert_select(s, q, ins, sql, len);
         return;
     }
     if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
-        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || ins->on_conflict_clause)
+        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || conflict)
         return;
     const db_table *t = &s->tables[q->table];
     size_t nrows = sel->select_stmt->n_values_lists;
@@ -787,12 +790,36 @@ static bool sqlite_pragma(const char *sql, size_t len)
 
 void db_query_unsupported(db_query *q, const char *kind) { db_sql_unsupported(q, kind); }
 
+/* SQLite's INSERT OR IGNORE INTO ... as PostgreSQL's INSERT INTO ... ON CONFLICT DO NOTHING (the same
+ * rows: none is added where a key or UNIQUE column would repeat); pg itself otherwise. Owns pg. */
+static char *sqlite_or_ignore(char *pg)
+{
+    const char *p = pg;
+    while (isspace((unsigned char)*p)) p++;
+    if (strncasecmp(p, "insert", 6) || !isspace((unsigned char)p[6])) return pg;
+    const char *o = p + 6;
+    while (isspace((unsigned char)*o)) o++;
+    if (strncasecmp(o, "or", 2) || !isspace((unsigned char)o[2])) return pg;
+    const char *i = o + 2;
+    while (isspace((unsigned char)*i)) i++;
+    if (strncasecmp(i, "ignore", 6) || !isspace((unsigned char)i[6]) || strcasestr(pg, "returning")) return pg;
+    size_t end = strlen(pg);
+    while (end > 0 && (isspace((unsigned char)pg[end - 1]) || pg[end - 1] == ';')) end--;
+    char *r = NULL;
+    if (asprintf(&r, "%.*s%.*s ON CONFLICT DO NOTHING", (int)(p + 6 - pg), pg, (int)(end - (size_t)(i + 6 - pg)),
+                 i + 6) < 0)
+        return pg;
+    free(pg);
+    return r;
+}
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;
     *err = NULL;
     int np = 0;
     char *pg = db_sql_params_to_pg(sql, len, &np);
+    if (pg) pg = sqlite_or_ignore(pg);
     db_query *q = calloc(1, sizeof *q);
     if (!pg || !q) {
         free(pg), free(q);

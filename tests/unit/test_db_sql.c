@@ -1108,6 +1108,26 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->insert_col[1], 1);
     assert_int_equal(q->insert_val[0]->kind, DBX_PARAM);
     assert_int_equal(q->insert_val[1]->kind, DBX_ARITH);
+    db_query_free(q);
+    /* SQLite's INSERT OR IGNORE and PostgreSQL's ON CONFLICT DO NOTHING: tracked as inserts (the runtime
+     * tracks the rows the database says it added); DO UPDATE and INSERT ... SELECT with a conflict clause
+     * are not */
+    static const struct {
+        const char *sql;
+        int ninsert;
+    } ignores[] = {{"INSERT OR IGNORE INTO t(a, b) VALUES (1, 2);", 2},
+                   {"insert  or ignore into t(a, b) values (?, 2)", 2},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT DO NOTHING", 2},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = 3", 0},
+                   {"INSERT OR IGNORE INTO t(a, b) SELECT a, b FROM t", 0}};
+    for (size_t i = 0; i < sizeof ignores / sizeof *ignores; i++) {
+        assert_int_equal(db_query_parse(s, ignores[i].sql, strlen(ignores[i].sql), &q, &err), 0);
+        assert_int_equal(q->kind, DBQ_INSERT);
+        assert_int_equal(q->ninsert, ignores[i].ninsert);
+        assert_null(q->insert_src);
+        db_query_free(q);
+    }
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_int_equal(q->nparams, 2);
     expr_ctx *cx = expr_ctx_new();
     db_val params[2] = {
