@@ -94,6 +94,10 @@ typedef struct db_schema {
      * more than 8 columns, defaults) */
     int nignored;
     char **ignored; /* their descriptions */
+    /* set while db_text_needs_from_program parses the program's SQL: a TEXT column passed to SQLite's
+     * date functions is taken for a date column and named in db_query.date_infer (SQLite has no DATE
+     * type: dates are often declared TEXT) */
+    bool infer_dates;
 } db_schema;
 
 /*
@@ -420,6 +424,11 @@ typedef struct db_query {
      * all result columns (an alias, a position, an aggregate or a column of the result list): the groups
      * returned are the first `limit` in that order (group_window; the runtime's db_rows.c compares the
      * groups' values). group_order[k] is the result column of key k, group_order_desc[k] its direction. */
+    /* with db_schema.infer_dates: the TEXT columns (table, column index) this query passes to a date function,
+     * and the kind their use asks for (DB_DATE_DATETIME for datetime() or a time conversion, else DB_DATE_DATE) */
+    int ndate_infer;
+    int date_infer_table[4], date_infer_col[4];
+    db_date_kind date_infer_kind[4];
     bool returning; /* INSERT/UPDATE/DELETE ... RETURNING: the rows it changes are modelled, the values it
                        returns are concrete (PostgreSQL; SQLite's runtime does not model it: it runs concretely) */
     bool group_window;
@@ -739,16 +748,24 @@ int db_checks_load(db_schema *s, int ti, const char *create_sql);
 void db_text_needs_of_query(db_schema *s, const db_query *q);
 /*
  * The program's SQL strings sqls (each NUL-terminated, an empty one last; instrument's
- * build_stats.sql_strings) parsed against s, each raising text_need as above. Returns the
- * DB_TEXT_NEED_MARK comment lines (malloc'ed; "" when no column grew) that carry the columns
- * raised to the executors: appended to the schema copy they read, db_schema_from_ddl applies
- * them. NULL when out of memory.
+ * build_stats.sql_strings) parsed against s, each raising text_need as above, and each TEXT column
+ * they pass to SQLite's date functions (date(), datetime(), strftime(), julianday()) made a date
+ * column (db_column.date: DATETIME for datetime(), a time conversion or DEFAULT CURRENT_TIMESTAMP).
+ * Returns the DB_TEXT_NEED_MARK and DB_DATE_NEED_MARK comment lines (malloc'ed; "" when nothing
+ * changed) that carry these to the executors: appended to the schema copy they read,
+ * db_schema_from_ddl applies them. NULL when out of memory.
  */
 char *db_text_needs_from_program(db_schema *s, const char *sqls);
 /* "/" "* sympath-text-need: TABLE<TAB>COLUMN<TAB>N *" "/": column COLUMN of TABLE needs N bytes. */
 #define DB_TEXT_NEED_MARK "/* sympath-text-need: "
 /* Apply the DB_TEXT_NEED_MARK comments of ddl to s (db_schema_from_ddl calls it). */
 void db_text_needs_from_marks(db_schema *s, const char *ddl);
+/* "/" "* sympath-date-need: TABLE<TAB>COLUMN<TAB>K *" "/": TEXT column COLUMN of TABLE holds dates of
+ * db_date_kind K (1 DATE, 3 DATETIME): the program's SQL passes it to SQLite's date functions
+ * (db_text_needs_from_program writes these marks beside the text needs). */
+#define DB_DATE_NEED_MARK "/* sympath-date-need: "
+/* Apply the DB_DATE_NEED_MARK comments of ddl to s (db_schema_from_ddl calls it). */
+void db_date_needs_from_marks(db_schema *s, const char *ddl);
 
 /* A comment "/" "* sympath-pg-check: CHECK (...) *" "/" inside a CREATE TABLE carries a PostgreSQL
  * CHECK (pg_get_constraintdef's text, written by db_pg_read_schema) that SQLite must not run;

@@ -395,6 +395,7 @@ int db_schema_from_ddl(const char *ddl, db_schema **out, char **err)
         return -1;
     }
     db_text_needs_from_marks(s, ddl); /* the program's needs (setup.c: db_setup_program_sql) */
+    db_date_needs_from_marks(s, ddl);
     *out = s;
     return 0;
 }

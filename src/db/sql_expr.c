@@ -248,6 +248,28 @@ static bool day_modifier(const char *m, int64_t *n)
     return true;
 }
 
+/* With db_schema.infer_dates, a TEXT column e (of a FROM item or a subquery's table) passed to a date function
+ * wanting kind `want`: named in q->date_infer and taken for that kind (DB_DATE_NONE otherwise). */
+static db_date_kind infer_date(conv *c, const db_sexpr *e, db_date_kind want)
+{
+    if (!c->s->infer_dates || !e || e->kind != DBX_COLUMN || e->from < 0) return DB_DATE_NONE;
+    int t = e->from < c->q->nfrom                                          ? c->q->from_table[e->from]
+            : e->from >= DB_MAX_FROM && e->from < DB_MAX_FROM + c->q->nsub ? c->q->sub_table[e->from - DB_MAX_FROM]
+                                                                           : -1;
+    if (t < 0 || c->s->tables[t].cols[e->column].aff != DB_AFF_TEXT || c->s->tables[t].cols[e->column].date)
+        return DB_DATE_NONE;
+    db_query *q = c->q;
+    for (int i = 0; i < q->ndate_infer; i++)
+        if (q->date_infer_table[i] == t && q->date_infer_col[i] == e->column) {
+            if (want == DB_DATE_DATETIME) q->date_infer_kind[i] = want;
+            return q->date_infer_kind[i];
+        }
+    if (q->ndate_infer >= 4) return DB_DATE_NONE;
+    q->date_infer_table[q->ndate_infer] = t, q->date_infer_col[q->ndate_infer] = e->column;
+    q->date_infer_kind[q->ndate_infer++] = want;
+    return want;
+}
+
 static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
 {
     const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL;
@@ -257,6 +279,7 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
         /* date(c, '+N days'): a DBF_DATE_ADD node (db_date_add_days) */
         db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
         db_date_kind k = column_date(c, col);
+        if (!k) k = infer_date(c, col, DB_DATE_DATE);
         db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
         db_sexpr *d = e ? db_sql_mk(DBX_INT, 0) : NULL;
         if (!d) {
@@ -292,6 +315,11 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
     bool other =
         col && (col->kind == DBX_PARAM || (col->kind == DBX_TEXT && (db_date_text_valid(DB_DATE_DATE, col->text) ||
                                                                      db_date_text_valid(DB_DATE_DATETIME, col->text))));
+    if (!k && !other) /* datetime(), strftime('%H', ...) ask for a time too */
+        k = infer_date(c, col,
+                       !strcasecmp(name, "datetime") || (fmt && strpbrk(fmt, "HMS") && strchr(fmt, '%'))
+                           ? DB_DATE_DATETIME
+                           : DB_DATE_DATE);
     if (k != DB_DATE_DATE && k != DB_DATE_DATETIME && !other) {
         sexpr_free(col);
         return NULL;

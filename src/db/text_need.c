@@ -91,14 +91,41 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
     if (!(before = calloc(ncols + 1, sizeof *before))) return NULL;
     for (int t = 0; t < s->ntables; t++)
         for (int c = 0; c < s->tables[t].ncols; c++) before[k++] = s->tables[t].cols[c].text_need;
+    db_date_kind *dated = calloc(ncols + 1, sizeof *dated); /* TEXT columns the SQL uses as dates */
+    s->infer_dates = dated != NULL;
     for (const char *p = sqls; p && *p; p += strlen(p) + 1) {
         db_query *q = NULL;
         char *err = NULL;
         if (!db_query_parse(s, p, strlen(p), &q, &err)) db_text_needs_of_query(s, q);
+        for (int i = 0; q && dated && i < q->ndate_infer; i++) { /* from now on a date column */
+            db_column *col = &s->tables[q->date_infer_table[i]].cols[q->date_infer_col[i]];
+            db_date_kind kind = q->date_infer_kind[i];
+            if (col->dflt && (strcasestr(col->dflt, "timestamp") || strcasestr(col->dflt, "datetime")))
+                kind = DB_DATE_DATETIME; /* DEFAULT CURRENT_TIMESTAMP writes a date and a time */
+            size_t at = 0;
+            for (int t = 0; t < q->date_infer_table[i]; t++) at += (size_t)s->tables[t].ncols;
+            at += (size_t)q->date_infer_col[i];
+            if (kind > dated[at]) dated[at] = kind;
+            col->date = dated[at];
+        }
         db_query_free(q);
         free(err);
     }
+    s->infer_dates = false;
     char *out = strdup("");
+    k = 0;
+    for (int t = 0; out && dated && t < s->ntables; t++)
+        for (int c = 0; out && c < s->tables[t].ncols; c++, k++) {
+            const db_column *col = &s->tables[t].cols[c];
+            if (!dated[k] || strstr(s->tables[t].name, "*/") || strstr(col->name, "*/") ||
+                strchr(s->tables[t].name, '\t') || strchr(col->name, '\t'))
+                continue;
+            char *n =
+                util_strf("%s" DB_DATE_NEED_MARK "%s\t%s\t%d */\n", out, s->tables[t].name, col->name, (int)dated[k]);
+            free(out);
+            out = n;
+        }
+    free(dated);
     k = 0;
     for (int t = 0; out && t < s->ntables; t++)
         for (int c = 0; out && c < s->tables[t].ncols; c++, k++) {
@@ -113,6 +140,26 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
         }
     free(before);
     return out;
+}
+
+void db_date_needs_from_marks(db_schema *s, const char *ddl)
+{
+    for (const char *m = ddl; m && (m = strstr(m, DB_DATE_NEED_MARK));) {
+        m += strlen(DB_DATE_NEED_MARK);
+        const char *t1 = strchr(m, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *end = strstr(m, "*/");
+        if (!t1 || !t2 || !end || t2 > end) continue;
+        long kind = strtol(t2 + 1, NULL, 10);
+        for (int t = 0; t < s->ntables; t++) {
+            if (strlen(s->tables[t].name) != (size_t)(t1 - m) || strncmp(s->tables[t].name, m, (size_t)(t1 - m)))
+                continue;
+            for (int c = 0; c < s->tables[t].ncols; c++) {
+                db_column *col = &s->tables[t].cols[c];
+                if (strlen(col->name) == (size_t)(t2 - t1 - 1) && !strncmp(col->name, t1 + 1, (size_t)(t2 - t1 - 1)) &&
+                    col->aff == DB_AFF_TEXT && !col->date && (kind == DB_DATE_DATE || kind == DB_DATE_DATETIME))
+                    col->date = (db_date_kind)kind;
+            }
+        }
+    }
 }
 
 void db_text_needs_from_marks(db_schema *s, const char *ddl)

@@ -106,13 +106,17 @@ BUDGET=2s NO_REPLAY=1 run invoice invoice.sql 2 13 18 20 27
 FAULTS=1 NO_REPLAY=1 run callback callback.sql 0 11 14 24 30 35
 # SQLite's date functions of DATE columns: strftime('%Y') in WHERE, strftime('%m') and a julianday() difference read back
 # (> 7 nights), COUNT(DISTINCT guest) below COUNT(*) (unreachable: the failed open, the aggregate without its row)
-NO_REPLAY=1 BUDGET=3s run stays stays.sql 2 20 22
+NO_REPLAY=1 BUDGET=4s run stays stays.sql 2 20 22
 # julianday() of a bound date minus a DATE cell read back (> 30 days late), MAX of a DATE kept as text in a scalar
 # subquery (two members due last), SELECT DISTINCT upper(substr(title, 1, 1)) (two initials, one 'X'), a GROUP BY
 # result computed from its key (upper(tier)) (unreachable: the failed open, a NULL text of a NOT NULL column)
 # SELECT DISTINCT over an inner join (18: two cities, 19: Oslo) and over a LEFT JOIN (26: two venues without events)
 # (unreachable: the failed open)
 NO_REPLAY=1 BUDGET=4s run venues venues.sql 1 18 19 24 26
+# dates in TEXT columns (tests/db/visits.c): strftime()/julianday() of them understood (17: May or not; 25: an evening
+# visit) (unreachable: the failed open, a NULL strftime of a valid date, the failed step of a COUNT)
+NO_REPLAY=1 BUDGET=4s run visits visits.sql 3 17 25
+grep -q "TEXT column visits.at holds 'YYYY-MM-DD HH:MM:SS' datetimes" "$W/visits.err" || { cat "$W/visits.err"; fail "visits: no note on the datetime column"; }
 # ... and the top borrower by COUNT(*) DESC under LIMIT 1 (54: two loans, 55: a member id > 100)
 BUDGET=10s run loans loans.sql 2 18 32 42 43 47 54 55
 # some fixture has two borrowers, the top one (as SQLite orders the groups) with two loans
