@@ -229,6 +229,50 @@ static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
 }
 
 /*
+ * PostgreSQL's to_char(c, pattern) of a DATE or TIMESTAMP column with the patterns YYYY, MM, DD, HH24, MI
+ * and SS and other characters kept as they are ('YYYY-MM', 'DD/MM/YYYY HH24:MI'): the same DBF_STRFTIME
+ * node as strftime() with the pattern in strftime's words. NULL (nothing reported) for other patterns
+ * (month names, 12-hour clocks, FM...) and arguments.
+ */
+static const char *literal_text(const node *n, const char **type);
+
+static db_sexpr *conv_to_char(conv *c, const PgQuery__FuncCall *fc)
+{
+    const char *ty, *pat = fc->n_args == 2 ? literal_text(fc->args[1], &ty) : NULL;
+    if (!pat || strlen(pat) > 60) return NULL;
+    static const struct {
+        const char *pg, *fmt;
+    } words[] = {{"YYYY", "%Y"}, {"HH24", "%H"}, {"MM", "%m"}, {"DD", "%d"}, {"MI", "%M"}, {"SS", "%S"}};
+    char fmt[160] = "";
+    for (const char *p = pat; *p;) {
+        size_t i = 0;
+        while (i < sizeof words / sizeof *words && strncmp(p, words[i].pg, strlen(words[i].pg))) i++;
+        if (i < sizeof words / sizeof *words) {
+            strcat(fmt, words[i].fmt);
+            p += strlen(words[i].pg);
+        } else if (isalpha((unsigned char)*p) || *p == '%' || *p == '"' || *p == '\\') {
+            return NULL;
+        } else {
+            size_t n = strlen(fmt);
+            fmt[n] = *p++, fmt[n + 1] = 0;
+        }
+    }
+    if (db_date_format_len(fmt) < 0) return NULL;
+    db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
+    db_date_kind k = column_date(c, col);
+    db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
+    db_sexpr *f = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || !f || !(f->text = strdup(fmt))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(f);
+        return NULL;
+    }
+    e->op = DBF_STRFTIME;
+    e->kids[0] = f, e->kids[1] = col;
+    c->q->pg_dates = true;
+    return e;
+}
+
+/*
  * SQLite's date(c), datetime(c), strftime(format, c) and julianday(c) of a DATE or
  * DATETIME column c, a bound parameter or a date literal, without modifiers: a DBX_FUNC (DBF_STRFTIME with the format as kids[0], or
  * DBF_JULIANDAY), translated by db_date_format / db_julianday (date.c). NULL (nothing reported:
@@ -1056,6 +1100,11 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         if (plain && (!strcasecmp(name, "date") || !strcasecmp(name, "datetime"))) { /* date('now', '-7 days') */
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
+        }
+        if (plain && !strcasecmp(name, "to_char")) {
+            if ((e = conv_to_char(c, fc))) return e;
+            db_sql_unsupported(c->q, "date function");
+            return NULL;
         }
         if (plain && !strcasecmp(name, "date_trunc")) {
             if ((e = conv_date_trunc(c, fc))) return e;

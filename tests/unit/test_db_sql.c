@@ -301,6 +301,20 @@ static void test_parse(void **state)
     assert_int_equal(strlen(q->where->kids[0]->kids[1]->text), 10); /* a date */
     assert_int_equal(strlen(q->where->kids[1]->kids[1]->text), 19); /* a timestamp */
     db_query_free(q);
+    /* PostgreSQL's to_char of a date in strftime's words; other patterns are not modelled */
+    static const char *ddl_d = "CREATE TABLE d (id INTEGER PRIMARY KEY, day DATE, at TIMESTAMP);";
+    db_schema *sd = NULL;
+    assert_int_equal(db_schema_from_ddl(ddl_d, &sd, &err), 0);
+    sql = "SELECT to_char(day, 'DD/MM/YYYY'), to_char(at, 'YYYY-MM-DD HH24:MI:SS') FROM d";
+    assert_int_equal(db_query_parse(sd, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->result_expr[0]->op, DBF_STRFTIME);
+    assert_string_equal(q->result_expr[0]->kids[0]->text, "%d/%m/%Y");
+    assert_string_equal(q->result_expr[1]->kids[0]->text, "%Y-%m-%d %H:%M:%S");
+    db_query_free(q);
+    expect_unsupported(sd, "SELECT to_char(day, 'Mon YYYY') FROM d", "date function");
+    expect_unsupported(sd, "SELECT to_char(day, 'HH12') FROM d", "date function");
+    db_schema_free(sd);
     /* a write's RETURNING list: the write is modelled, db_query.returning says its values come back */
     sql = "DELETE FROM t WHERE a = 1 RETURNING b";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
