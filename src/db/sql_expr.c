@@ -886,6 +886,30 @@ static db_sexpr *conv_any(conv *c, PgQuery__AExpr *a, bool all)
     return e;
 }
 
+/* Whether n is `x COLLATE NOCASE` (SQLite's ASCII case folding); *arg its operand. */
+static bool nocase(node *n, node **arg)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_COLLATE_CLAUSE) return false;
+    PgQuery__CollateClause *cc = n->collate_clause;
+    node *name = cc->n_collname ? cc->collname[cc->n_collname - 1] : NULL;
+    if (!name || name->node_case != PG_QUERY__NODE__NODE_STRING || strcasecmp(name->string->sval, "nocase"))
+        return false;
+    *arg = cc->arg;
+    return true;
+}
+
+/* lower(e) (DBF_LOWER); NULL (e freed) when out of memory. */
+static db_sexpr *lowered(db_sexpr *e)
+{
+    db_sexpr *l = e ? db_sql_mk(DBX_FUNC, 1) : NULL;
+    if (!l) {
+        sexpr_free(e);
+        return NULL;
+    }
+    l->op = DBF_LOWER, l->kids[0] = e;
+    return l;
+}
+
 static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
 {
     const char *op = op_name(a);
@@ -897,7 +921,15 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
                 if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
-                return date_guard(c, conv_kids(c, e, k));
+                bool fold = nocase(a->lexpr, &k[0]) | nocase(a->rexpr, &k[1]); /* x = ? COLLATE NOCASE */
+                e = conv_kids(c, e, k);
+                if (e && fold) /* SQLite folds ASCII upper case to lower on both sides */
+                    for (int j = 0; j < 2; j++)
+                        if (!(e->kids[j] = lowered(e->kids[j]))) {
+                            sexpr_free(e);
+                            return NULL;
+                        }
+                return date_guard(c, e);
             }
         if (strlen(op) == 1 && strchr("+-*/%", op[0])) {
             if (!a->lexpr) { /* unary */

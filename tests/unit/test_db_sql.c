@@ -482,6 +482,7 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE NOT a",
         "SELECT * FROM t WHERE (a > 1) = (b > 1)",
         "SELECT * FROM t WHERE a IS DISTINCT FROM b",
+        "SELECT * FROM t WHERE s = u COLLATE NOCASE OR s COLLATE NOCASE < 'B'",
         "SELECT * FROM t WHERE s IS NOT DISTINCT FROM u OR a IS NOT DISTINCT FROM 2",
         /* scalar functions */
         "SELECT * FROM t WHERE abs(a) > 2",
