@@ -886,6 +886,53 @@ static db_sexpr *conv_any(conv *c, PgQuery__AExpr *a, bool all)
     return e;
 }
 
+/* The larger (greatest) or smaller of a and b (both owned; NULL when out of memory) as a searched CASE:
+ * with skip_nulls (PostgreSQL's GREATEST/LEAST) a NULL argument is left out, else (SQLite's scalar max/min)
+ * it makes the result NULL. */
+static db_sexpr *minmax2(db_sexpr *a, db_sexpr *b, bool greatest, bool skip_nulls)
+{
+    db_sexpr *e = a && b ? db_sql_mk(DBX_CASE, 7) : NULL;
+    if (!e) {
+        sexpr_free(a), sexpr_free(b);
+        return NULL;
+    }
+    e->op = 0;
+    db_sexpr *k[7] = {db_sql_mk(DBX_ISNULL, 1),
+                      skip_nulls ? db_sexpr_copy(b) : db_sql_mk(DBX_NULL, 0),
+                      db_sql_mk(DBX_ISNULL, 1),
+                      skip_nulls ? db_sexpr_copy(a) : db_sql_mk(DBX_NULL, 0),
+                      db_sql_mk(DBX_CMP, 2),
+                      db_sexpr_copy(a),
+                      b};
+    bool ok = k[0] && k[1] && k[2] && k[3] && k[4] && k[5];
+    if (ok) {
+        k[0]->kids[0] = a, k[2]->kids[0] = db_sexpr_copy(b);
+        k[4]->op = greatest ? DB_GE : DB_LE, k[4]->kids[0] = db_sexpr_copy(a), k[4]->kids[1] = db_sexpr_copy(b);
+        ok = k[2]->kids[0] && k[4]->kids[0] && k[4]->kids[1];
+        a = NULL;
+    }
+    for (int i = 0; i < 7; i++) e->kids[i] = k[i];
+    if (!ok) {
+        sexpr_free(a);
+        sexpr_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* GREATEST/LEAST (PostgreSQL, skip_nulls) or SQLite's scalar max()/min() of 2 or 3 arguments, folded from the
+ * left with minmax2; NULL (reported) otherwise. */
+static db_sexpr *conv_minmax(conv *c, node **args, size_t n, bool greatest, bool skip_nulls)
+{
+    if (n < 2 || n > 3) {
+        db_sql_unsupported(c->q, "GREATEST/LEAST or max()/min() of more than 3 values");
+        return NULL;
+    }
+    db_sexpr *acc = db_sql_conv_expr(c, args[0]);
+    for (size_t i = 1; acc && i < n; i++) acc = minmax2(acc, db_sql_conv_expr(c, args[i]), greatest, skip_nulls);
+    return acc;
+}
+
 /* Whether n is `x COLLATE NOCASE` (SQLite's ASCII case folding); *arg its operand. */
 static bool nocase(node *n, node **arg)
 {
@@ -1133,6 +1180,8 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
             e = conv_now(c, fc, !strcasecmp(name, "datetime"));
             if (e) return e;
         }
+        if (plain && fc->n_args >= 2 && (!strcasecmp(name, "max") || !strcasecmp(name, "min"))) /* SQLite's scalar */
+            return conv_minmax(c, fc->args, fc->n_args, !strcasecmp(name, "max"), false);
         if (plain && !strcasecmp(name, "to_char")) {
             if ((e = conv_to_char(c, fc))) return e;
             db_sql_unsupported(c->q, "date function");
@@ -1220,6 +1269,9 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         db_sql_unsupported(c->q, "date function");
         return NULL;
     }
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+        return conv_minmax(c, n->min_max_expr->args, n->min_max_expr->n_args,
+                           n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST, true);
     case PG_QUERY__NODE__NODE_SUB_LINK: return db_sql_conv_sublink(c, n->sub_link);
     case PG_QUERY__NODE__NODE_TYPE_CAST: return conv_cast(c, n->type_cast);
     case PG_QUERY__NODE__NODE_CASE_EXPR: return conv_case(c, n->case_expr);

@@ -301,6 +301,15 @@ static void test_parse(void **state)
     assert_int_equal(strlen(q->where->kids[0]->kids[1]->text), 10); /* a date */
     assert_int_equal(strlen(q->where->kids[1]->kids[1]->text), 19); /* a timestamp */
     db_query_free(q);
+    /* PostgreSQL's GREATEST/LEAST leave NULLs out (a CASE whose first arm tests the first argument for NULL) */
+    sql = "SELECT a FROM t WHERE greatest(a, b) > 2 AND least(a, b, 3) < 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[0]->kids[0]->kind, DBX_CASE);
+    assert_int_equal(q->where->kids[0]->kids[0]->kids[1]->kind, DBX_COLUMN); /* a NULL: b */
+    db_query_free(q);
+    expect_unsupported(s, "SELECT a FROM t WHERE greatest(a, b, 1, 2) > 2",
+                       "GREATEST/LEAST or max()/min() of more than 3 values");
     /* PostgreSQL's to_char of a date in strftime's words; other patterns are not modelled */
     static const char *ddl_d = "CREATE TABLE d (id INTEGER PRIMARY KEY, day DATE, at TIMESTAMP);";
     db_schema *sd = NULL;
@@ -483,6 +492,8 @@ static void test_where_against_sqlite(void **state)
         "SELECT * FROM t WHERE (a > 1) = (b > 1)",
         "SELECT * FROM t WHERE a IS DISTINCT FROM b",
         "SELECT * FROM t WHERE s = u COLLATE NOCASE OR s COLLATE NOCASE < 'B'",
+        "SELECT * FROM t WHERE max(a, b) > 2 OR min(a, b, 1) = b",
+        "SELECT * FROM t WHERE max(s, u) = 'b' OR min(s, 'a') IS NULL",
         "SELECT * FROM t WHERE s IS NOT DISTINCT FROM u OR a IS NOT DISTINCT FROM 2",
         /* scalar functions */
         "SELECT * FROM t WHERE abs(a) > 2",
