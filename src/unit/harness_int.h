@@ -105,6 +105,16 @@ int harness_fillable(const ut_type *t);
  * HARNESS_CAPACITIES (the first, the default, min(8, o->buf_len)), the buffer zeroed, and
  * harness_pair_elems registers it without filling it (the function writes it before reading).
  */
+/*
+ * Whether a buffer of pointer type t paired with a length is text (plain `char`: `expr_create(const char
+ * *s, size_t len, ...)`): its NN symbolic bytes are followed by a NUL, registered as one more
+ * element, so the test declares it as a developer writes it, a string literal and its length
+ * (`expr_create("1+2", 3, ...)`), and code that looks one byte ahead of len (zserge/expr's
+ * tokenizer) reads the NUL, not past the block: every such test was dropped by the sanitizer
+ * check as a read past an input the test built. Byte buffers (`unsigned char`, `uint8_t`) stay
+ * NN bytes. A capacity pair is never text.
+ */
+int harness_pair_text(const ut_type *t);
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
                          const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
