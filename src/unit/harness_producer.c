@@ -404,8 +404,8 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
          * that makes the made value NULL there (cJSON_Compare's `a == NULL`), and the record drops the
          * construction (unit_record_prune) */
         sb_printf(b, "    sym_assume(sympu_a%zu != NULL);\n", i);
-        sb_printf(b, "    sympu_a%zu = (__typeof__(sympu_a%zu))sympu_lazy_null((uintptr_t)sympu_a%zu, \"%s\");\n", i,
-                  i, i, p->name);
+        sb_printf(b, "    sympu_a%zu = (__typeof__(sympu_a%zu))sympu_lazy_null((uintptr_t)sympu_a%zu, \"%s\");\n", i, i,
+                  i, p->name);
     }
     sb_puts(b, "    }\n");
     free(d);
