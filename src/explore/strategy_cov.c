@@ -48,16 +48,8 @@
  * before depth: SAGE's generational preference for the runs that found new code, which keeps
  * the search extending the inputs that made a producer take new paths (zserge/expr's expr_eval
  * 2 -> 4 of 40 directions in 30 s, te_eval's gcov 8 -> 9 of 29; the generational strategy alone
- * gave 7 and 9 in 15 s, but loses cov's tiers). The score is inherited: COV_NEW_WEIGHT per new
- * slot plus half the score of the direction whose run it was, so the children of a run that found
- * new code keep part of its preference for a few generations. New target behaviour often needs two
- * flips in a row whose middle run covers nothing new (zserge/expr: from `$^$` to `$*$`, one flip
- * leaves the `c >= '@'` side of the identifier test, a failed parse, the next matches `*` in the
- * operator table); with a score of 0 that middle run's directions waited behind hundreds of
- * thousands of open ones (expr_eval 4/40 directions in 20 s; with the inheritance 14/40, te_eval
- * 12 -> 13/29; weight 4 gave expr_eval 14 and te_eval 8, weight 1 gave 7 and 13). With several
- * executors (-j) the run's direction is approximated by the last one handed out. A program without
- * a mark (`sympath run`) has one phase: one heap, the order above, no demotion and no score.
+ * gave 7 and 9 in 15 s, but loses cov's tiers). A program without a mark (`sympath run`) has
+ * one phase: one heap, the order above, no demotion and no score.
  *
  * Coverage and failure counts only grow, so a direction's tier can only get worse after it
  * was queued.
@@ -78,7 +70,6 @@ typedef struct cov_item {
 #define COV_FAIL_LIMIT 4
 #define COV_SETUP_PCT 50
 #define COV_INFEASIBLE_LIMIT 8
-#define COV_NEW_WEIGHT 2
 
 typedef struct cov {
     strategy base;
@@ -92,7 +83,6 @@ typedef struct cov {
     cov_item *pend;        /* directions opened by the run being inserted, until on_run scores them */
     size_t npend, pend_cap;
     uint8_t last_dir;
-    uint32_t last_score; /* the score of the direction handed out last (its run's children inherit half) */
     uint64_t seq;
     slot_covered_fn covered;
     void *cov_ctx;
@@ -165,9 +155,8 @@ static void cov_note_last(cov *c)
     if (c->infeasible[slot] < 255) c->infeasible[slot]++;
 }
 
-/* Queue the directions the last run opened, each scored with score (sympath unit: the slots that run
- * covered first and half its own direction's score, cov_on_run; SAGE's preference for the runs that
- * found new code, below the tier). */
+/* Queue the directions the last run opened, each scored with the slots that run covered first
+ * (sympath unit: SAGE's preference for the runs that found new code, below the tier). */
 static void cov_flush(cov *c, uint32_t score)
 {
     for (size_t i = 0; i < c->npend; i++) {
@@ -198,7 +187,7 @@ static void cov_on_run(strategy *s, const run_feedback *fb)
 {
     cov *c = (cov *)s;
     if (fb->marked) c->marked = true;
-    cov_flush(c, COV_NEW_WEIGHT * fb->new_slots + c->last_score / 2);
+    cov_flush(c, fb->new_slots);
 }
 
 /* The top of h once it is still open and its tier is current (lazy re-scoring: a worse tier is
@@ -243,7 +232,6 @@ static bool cov_next(strategy *s, candidate *out)
         (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
     c->last = it.node;
     c->last_dir = it.dir;
-    c->last_score = it.score;
     *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
     return true;
 }
