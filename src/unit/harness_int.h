@@ -98,9 +98,10 @@ int harness_fillable(const ut_type *t);
  * The buffer of a buffer/length pair (EvoSuite's symbolic array), shared by the driver and the
  * producers' arguments. harness_pair_buffer writes, each line prefixed with ind: when read_len,
  * `size_t NN = sym_size_t("LEN_NAME")` bounded by o->buf_len (else NN was declared earlier), then
- * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void). After the caller
- * has registered its pointer object, harness_pair_elems registers the array (flag a, record path
- * path) and fills its NN elements from inputs named `PATH[]`. Nothing is returned; b grows.
+ * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void; NN + 1 for text,
+ * harness_pair_text). After the caller has registered its pointer object, harness_pair_elems
+ * registers the array (flag a, record path path; NN + 1 elements for text, the last one the NUL)
+ * and fills its NN elements from inputs named `PATH[]`. Nothing is returned; b grows.
  * A capacity pair (cap, ut_param.capacity): NN is the choice LEN_NAME.cap among
  * HARNESS_CAPACITIES (the first, the default, min(8, o->buf_len)), the buffer zeroed, and
  * harness_pair_elems registers it without filling it (the function writes it before reading).
