@@ -333,35 +333,56 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);
         if (pi >= t->fn->nparams) continue;
+        /* the target is an adder and this is its item (`node_list_add(list, item)`,
+         * `cJSON_AddItemToArray(array, item)`): once added, the container owns the item and releases it
+         * with itself (releasing both was a double free: the test did not pass natively) */
+        if (called && t->fn->nparams > 0 && (int)pi == unit_adder_item(t->fn, t->fn->params[0].type) &&
+            (t->fn->type->ret->kind == UT_VOID || (r->ret.text && strcmp(r->ret.text, "0"))))
+            continue;
         const ut_type *pt = t->fn->params[pi].type;
-        const char *d = unit_destructor(n->u, pt);
+        /* the destructor, with the producer's arguments it takes too (`expr_destroy(e, &e_vars)`) */
+        int extra[UNIT_MAX_DESTRUCTOR_ARGS];
+        const ut_func *df =
+            unit_destructor_for(n->u, pt, unit_find_def(n->u, m->func), extra, UNIT_MAX_DESTRUCTOR_ARGS);
+        const char *d = df ? df->name : NULL;
         if (!d && m->kind != 'h') continue; /* no destructor, and free cannot release it (a hidden header) */
         const char *rel = d ? d : "free", *cast = d ? "" : "(void *)";
         /* a const input (`const cJSON *item`) goes to the destructor (`cJSON_Delete(cJSON *)`) with a cast */
-        const ut_func *df = d ? unit_find_def(n->u, d) : NULL;
         char castbuf[300];
-        if (df && df->nparams == 1 && strcmp(df->params[0].type->spelling, pt->spelling)) {
+        if (df && strcmp(df->params[0].type->spelling, pt->spelling)) {
             snprintf(castbuf, sizeof castbuf, "(%s)", df->params[0].type->spelling);
             cast = castbuf;
         }
+        strbuf more = STRBUF_INIT; /* `, ARG` per further parameter of the destructor */
+        for (size_t a = 1; df && a < df->nparams; a++) {
+            sb_puts(&more, ", ");
+            strbuf x = STRBUF_INIT;
+            int ok =
+                extra[a - 1] >= 0 && (size_t)extra[a - 1] < m->nargs && arg_expr(&x, n, m->args[extra[a - 1]]) == 0;
+            sb_puts(&more, ok && x.s ? x.s : "NULL");
+            sb_free(&x);
+        }
+        const char *tail = more.s ? more.s : "";
         if (called && unit_param_consumed(t->fn, pi)) {
             if (t->fn->type->ret->kind == UT_VOID) {
                 /* the type's destructor released the input; another function named like one (a
                  * partial destructor: `te_free_parameters` frees a node's children) released what
                  * the object owns, not its block: free releases that when the producer allocated it */
                 if (d && strcmp(d, t->fn->name) && m->kind == 'h') sb_printf(b, "    free((void *)%s);\n", n->local[k]);
+                sb_free(&more);
                 continue;
             }
             const ur_value *rv = &r->ret;
             if (rv->kind == 's' || (rv->kind == 'p' && strcmp(rv->text, "0"))) {
-                if (!released_ret) sb_printf(b, "    %s(%sret);\n", rel, cast);
+                if (!released_ret) sb_printf(b, "    %s(%sret%s);\n", rel, cast, tail);
                 released_ret = 1;
             } else {
-                sb_printf(b, "    %s(%s%s);\n", rel, cast, n->local[k]); /* failed: the input stays */
+                sb_printf(b, "    %s(%s%s%s);\n", rel, cast, n->local[k], tail); /* failed: the input stays */
             }
+            sb_free(&more);
             continue;
         }
-        sb_printf(b, "    %s(%s%s);\n", rel, cast, n->local[k]);
+        sb_printf(b, "    %s(%s%s%s);\n", rel, cast, n->local[k], tail);
         /* a fresh result of the same type (`sds sdsdup(const sds s)`): released by the same destructor */
         const ur_value *rv = &r->ret;
         const ut_type *rt = t->fn->type->ret;
@@ -369,9 +390,10 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (called && d && !released_ret && t->outcome == UO_NORMAL && rt->kind == UT_PTR &&
             (rv->kind == 's' || (rv->kind == 'p' && !strcmp(rv->text, "-1"))) &&
             !strcmp(unq_spelling(rt, x, sizeof x), unq_spelling(pt, y, sizeof y))) {
-            sb_printf(b, "    %s(%sret);\n", d, cast);
+            sb_printf(b, "    %s(%sret%s);\n", d, cast, tail);
             released_ret = 1;
         }
+        sb_free(&more);
     }
     return released_ret;
 }

@@ -534,6 +534,11 @@ static int global_ok(const ut_type *t)
     return fillable(t) && t->kind != UT_UNION;
 }
 
+int harness_pair_text(const ut_type *t)
+{
+    return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char;
+}
+
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
                          const char *nn, int read_len, int cap, const char *ind)
 {
@@ -556,7 +561,10 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
     if (read_len)
         sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
                   o->buf_len);
-    sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
+    if (harness_pair_text(t))
+        sb_printf(b, "%s%s = malloc(%s + 1);\n", ind, pd, nn); /* the text and its NUL (harness_pair_text) */
+    else
+        sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
     free(pd);
     free(es);
 }
@@ -572,12 +580,14 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
         snprintf(dn, sizeof dn, "sympu_dump_byte");
     else
         snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
-    sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
-              bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+    int text = !cap && harness_pair_text(t);
+    sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s%s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
+              bytes ? -2 : e->alias_id, bn, nn, text ? " + 1" : "", dn, path, es);
     if (cap) { /* zero, as calloc left it: the function fills it */
         free(es);
         return;
     }
+    if (text) sb_printf(b, "%s%s[%s] = 0;\n", ind, bn, nn);
     sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
     if (bytes)
         sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);

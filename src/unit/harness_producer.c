@@ -15,9 +15,10 @@ static void register_param(strbuf *b, const char *indent, size_t i, const ut_par
 
 /* The arguments first.. of fn for parameter p, each an object of flag m filled from inputs (a
  * buffer/length pair a symbolic array): the locals PRE<k> (PREb<k>, PREn<k> for a pair) and their
- * object ids PRE<k>id. */
+ * object ids PRE<k>id. An argument k with zeroed[k] set (zeroed may be NULL), a pointer to a
+ * struct the destructor takes too (unit_destructor_shared), points to a fresh zeroed struct. */
 static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, const ut_func *fn, size_t first,
-                     const char *pre)
+                     const char *pre, const int *zeroed)
 {
     for (size_t k = first; k < fn->nparams; k++) {
         const ut_param *a = &fn->params[k];
@@ -26,6 +27,23 @@ static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, c
         snprintf(bn, sizeof bn, "%sb%zu", pre, k);
         snprintf(nn, sizeof nn, "%sn%zu", pre, k);
         snprintf(path, sizeof path, "%s_%s", p->name, a->name);
+        if (zeroed && zeroed[k]) {
+            const ut_type *e = a->type->pointee;
+            char *es = harness_unqual(e), *d = unit_declarator(as, vn);
+            sb_printf(b, "        %s = calloc(1, sizeof *%s);\n", d, vn);
+            sb_printf(b,
+                      "        int %s%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
+                      "\"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
+                      pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
+            sb_printf(b,
+                      "        sympu_built(sympu_register(%s, %d, sizeof *%s, 1, 0, sympu_dump_%d, \"-\", \"%s\", "
+                      "\"%s\"));\n",
+                      vn, e->alias_id, vn, e->id, path, es);
+            free(d);
+            free(es);
+            free(as);
+            continue;
+        }
         /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
          * the driver's parameters, its length argument the element count */
         if (a->len_param >= 0)
@@ -63,8 +81,15 @@ static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, c
 static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
                        const char *ts, const ut_func *fn)
 {
-    (void)u;
-    gen_args(b, o, p, fn, 0, "sympu_m");
+    /* the arguments the type's destructor takes too start zeroed (unit_destructor_shared) */
+    int zeroed[64] = {0}, extra[UNIT_MAX_DESTRUCTOR_ARGS];
+    const ut_func *d = unit_destructor_for(u, p->type, fn, extra, UNIT_MAX_DESTRUCTOR_ARGS);
+    for (size_t k = 1; d && k < d->nparams; k++)
+        if (extra[k - 1] >= 0 && extra[k - 1] < 64) zeroed[extra[k - 1]] = 1;
+    sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
+    gen_args(b, o, p, fn, 0, "sympu_m", zeroed);
+    /* the arguments as the test declares them: before the call (the producer may change them) */
+    sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
     sb_printf(b,
               "        int sympu_pid = sympu_register(&sympu_a%zu, -1, sizeof sympu_a%zu, 1, 0, sympu_dump_%d, "
               "\"p\", \"%s\", \"%s\");\n",
@@ -301,7 +326,7 @@ static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, 
     for (size_t j = 0; j < nmods; j++) {
         const ut_func *fn = mods[j];
         sb_printf(b, "        %sif (sympu_cq == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
-        gen_args(b, o, p, fn, 1, "sympu_c");
+        gen_args(b, o, p, fn, 1, "sympu_c", NULL);
         sb_printf(b, "        %s%s((%s)sympu_a%zu", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name,
                   fn->params[0].type->spelling, i);
         for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_c%zu", k);
@@ -329,7 +354,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     char *ts = harness_unqual(p->type), vn[32];
     snprintf(vn, sizeof vn, "sympu_a%zu", i);
     char *d = unit_declarator(ts, vn);
-    /* the producers give non-NULL values: NULL only with --null-always */
+    /* the producers give non-NULL values: NULL eagerly only with --null-always, else lazily (below) */
     int null_ok = o->null_all;
     sb_printf(b, "    /* %s: built by the unit's producers; which one is a choice the explorer flips */\n", p->name);
     sb_printf(b, "    %s;\n    {\n    int sympu_pobj = -1;\n    (void)sympu_pobj;\n", d);
@@ -372,6 +397,16 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     const ut_func *mods[UNIT_MAX_PRODUCERS];
     size_t nmods = unit_param_modifiers(u, o, f, i, mods, UNIT_MAX_PRODUCERS);
     if (nmods) gen_calls(b, o, p, i, mods, nmods);
+    if (!null_ok) {
+        /* a producer that failed (NULL: zserge/expr's expr_create on a malformed text) built no input
+         * state: the run ends, and the explorer tries other arguments or another producer. NULL is
+         * then lazy, as for any pointer: the target's own check of the parameter is covered by the run
+         * that makes the made value NULL there (cJSON_Compare's `a == NULL`), and the record drops the
+         * construction (unit_record_prune) */
+        sb_printf(b, "    sym_assume(sympu_a%zu != NULL);\n", i);
+        sb_printf(b, "    sympu_a%zu = (__typeof__(sympu_a%zu))sympu_lazy_null((uintptr_t)sympu_a%zu, \"%s\");\n", i, i,
+                  i, p->name);
+    }
     sb_puts(b, "    }\n");
     free(d);
     free(ts);

@@ -221,6 +221,57 @@ const char *unit_destructor(const unit_info *u, const ut_type *t)
     return same ? same : canon;
 }
 
+/* Whether t1 and t2 are the same type for passing one where the other is expected: the same
+ * unqualified spelling, or the same canonical type. */
+static int same_type(const ut_type *a, const ut_type *b)
+{
+    return same_spelling(a, b) || (a && b && a->canonical && b->canonical && !strcmp(a->canonical, b->canonical));
+}
+
+const ut_func *unit_destructor_for(const unit_info *u, const ut_type *t, const ut_func *producer, int *extra,
+                                   size_t max)
+{
+    const ut_func *best = NULL;
+    size_t best_rank = 0;
+    for (size_t i = 0; i < u->ndefs; i++) {
+        const ut_func *d = &u->defs[i];
+        if (d->nparams < 1 || d->nparams > max + 1 || d->type->ret->kind != UT_VOID || !unit_destructor_name(d->name))
+            continue;
+        if (!same_type(d->params[0].type, t)) continue;
+        /* each further parameter: an argument of the producer of the same type (the object the value was
+         * made with: `expr_destroy(e, vars)` after `expr_create(s, len, vars, funcs)`), else NULL where the
+         * unit checks a pointer of that name for NULL */
+        int ok = 1;
+        size_t nulls = 0;
+        int pick[UNIT_MAX_DESTRUCTOR_ARGS];
+        for (size_t k = 1; k < d->nparams && ok; k++) {
+            const ut_type *pk = d->params[k].type;
+            pick[k - 1] = -1;
+            for (size_t a = 0; producer && a < producer->nparams && pick[k - 1] < 0; a++)
+                if (producer->params[a].len_param < 0 && producer->params[a].buf_param < 0 &&
+                    unit_destructor_shared(d->params[k].type, producer->params[a].type))
+                    pick[k - 1] = (int)a;
+            if (pick[k - 1] >= 0) continue;
+            ok = pk->kind == UT_PTR && unit_null_checked(u, d->params[k].name, 0);
+            nulls++;
+        }
+        if (!ok) continue;
+        /* a name that ends with the word first, then fewer NULL arguments, then the shorter name */
+        size_t rank = destructor_rank(d->name) + 1024 * nulls;
+        if (best && rank >= best_rank) continue;
+        best = d;
+        best_rank = rank;
+        for (size_t k = 1; k < d->nparams; k++) extra[k - 1] = pick[k - 1];
+    }
+    return best;
+}
+
+int unit_destructor_shared(const ut_type *dt, const ut_type *at)
+{
+    const ut_type *sp = struct_pointee(dt);
+    return sp && sp->kind == UT_STRUCT && sp->complete && !sp->is_const && same_type(dt, at);
+}
+
 const char *unit_array_destructor(const unit_info *u, const ut_type *t)
 {
     const char *best = NULL;

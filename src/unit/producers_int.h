@@ -115,6 +115,32 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
 const char *unit_destructor(const unit_info *u, const ut_type *t);
 
 /*
+ * The unit's destructor of a value of type t made by producer (a UP_RETURN one; NULL: none
+ * known), when it may take more than the value: a void function of the unit named like a
+ * destructor whose first parameter has t's type (spelling or canonical type) and each further
+ * parameter (at most max of them) either shares a pointer-to-struct type with an argument of the
+ * producer (unit_destructor_shared: that argument is passed again, the state the value was made
+ * with: `expr_destroy(e, vars)` after `expr_create(s, len, vars, funcs)`) or is a pointer whose
+ * name the unit checks for NULL (unit_null_checked, a syntactic approximation: NULL is passed).
+ * Among several: a name that ends with the word first (`expr_destroy` before `expr_destroy_args`,
+ * which frees what the value holds but not its block), then fewer NULL arguments, then the shorter
+ * name. Returns the function (borrowed from u) or NULL; extra[k] gets, for its parameter k + 1,
+ * the producer's argument index passed there, or -1 for NULL.
+ */
+#define UNIT_MAX_DESTRUCTOR_ARGS 4
+const ut_func *unit_destructor_for(const unit_info *u, const ut_type *t, const ut_func *producer, int *extra,
+                                   size_t max);
+
+/*
+ * Whether a producer's argument of type at is passed again to a destructor's parameter of type
+ * dt: both the same pointer to a complete, non-const struct. Such an argument holds state the
+ * unit manages and frees (a list of variables the producer adds to), so the harness builds it
+ * zeroed — `struct expr_var_list vars = {0};`, the state a developer starts from —, not from
+ * inputs: the destructor would free objects the test declared on the stack.
+ */
+int unit_destructor_shared(const ut_type *dt, const ut_type *at);
+
+/*
  * The unit's destructor of an array of type t with its element count: a function defined in the
  * unit taking exactly (t, an integer) and returning void, named like a destructor
  * (`void sdsfreesplitres(sds *tokens, int count)`, `void split_free(char **v, int n)`), its first

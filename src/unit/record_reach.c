@@ -1,4 +1,4 @@
-/* record_reach.c: drops the objects of a record no parameter, global, result or stand-in reaches (lazily NULL pointers' objects). */
+/* record_reach.c: drops the objects of a record no parameter, global, result or stand-in reaches (lazily NULL pointers' objects, their producers' calls). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +23,54 @@ static long target(const unit_record *r, const ur_value *v)
  * object, the objects producers' calls built and their arguments) along the pointer values before and after the call; the others are removed with
  * their entries.
  */
+/* Whether object id is a parameter whose value before the call is NULL (lazily: its construction is moot). */
+static int null_param(const unit_record *r, int id)
+{
+    int param = 0;
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].id == id) param = r->objs[i].param;
+    for (size_t j = 0; param && j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj == id && !*e->suffix) return e->pre.kind == 'p' && e->pre.text && !strcmp(e->pre.text, "0");
+    }
+    return 0;
+}
+
+/* Whether a value before or after the call points to object id. */
+static int pointed_to(const unit_record *r, int id)
+{
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if ((e->pre.kind == 'p' && e->pre.text && atoi(e->pre.text) == id) ||
+            (e->post.kind == 'p' && e->post.text && atoi(e->post.text) == id))
+            return 1;
+    }
+    return 0;
+}
+
+/* The producers' calls of a parameter the run made NULL lazily (harness_producer.c: its value went
+ * through sympu_lazy_null after the construction): the test passes NULL and builds nothing, so
+ * those make, add and seq lines go, and an initialiser's object no value points to any more. */
+static void drop_moot_makes(unit_record *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        ur_make *m = &r->makes[i];
+        int moot = m->kind == 'i' ? !pointed_to(r, m->obj) : null_param(r, m->obj);
+        if (!moot) {
+            r->makes[n++] = *m;
+            continue;
+        }
+        free(m->func);
+        free(m->item);
+        free(m->args);
+    }
+    r->nmakes = n;
+}
+
 void unit_record_prune(unit_record *r)
 {
+    drop_moot_makes(r);
     if (r->nobjs == 0) return;
     char *live = calloc(r->nobjs, 1);
     size_t nmade = 0;

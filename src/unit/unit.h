@@ -503,7 +503,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err);
 void unit_record_free(unit_record *r);
 /* Remove from r the objects that no parameter, global, result, stand-in value or walk line
  * reaches through recorded pointer values (the object of a pointer the run made NULL lazily),
- * with their entries (record_reach.c). Out of memory: r stays whole. */
+ * with their entries, and first the producers' calls (make, add, seq lines) of a parameter the
+ * run made NULL lazily after its construction (record_reach.c). Out of memory: r stays whole. */
 void unit_record_prune(unit_record *r);
 
 /* How a recorded test ended natively. */

@@ -4,7 +4,8 @@
 # emitted tests build maps with solver-chosen keys and items that hold items of their own, written as a
 # developer would (`node *n_1 = node_new_list(); node_list_add(n_1, ...); node_list_add(n, n_1);`), release
 # only the root, cover node_equal's keyed branches and node_ints's nested ones, and pass natively and
-# under ASan+UBSan+LSan (sympath's own sanitizer check: no test dropped, no leak).
+# under ASan+UBSan+LSan (sympath's own sanitizer check: no test dropped, no leak); and node_list_add as the
+# target: the item a successful add gave to the list is not released again.
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run containers tests/programs/unit/doc.c -- --function node_equal --function node_ints --budget 10s
 t="$out/test_doc.c"
@@ -24,4 +25,15 @@ expect_gcov node_ints 100
 expect_gcov node_equal 90
 grep -E '^ +[0-9]+\*?: +[0-9]+: +y = map_get\(b, x->key\);' "$out.bin/doc.c.gcov" >/dev/null ||
     fail "no test compares two maps key by key (node_equal's map_get line never ran)"
+# (d) the target is itself an adder: after a successful node_list_add(list, item) the list owns the item,
+# so the test releases the list only (releasing both was a double free: main of 2026-11-27 dropped the
+# tests of a successful add as not passing natively, gcov 5/6)
+unit_run containers_adder tests/programs/unit/doc.c -- --function node_list_add --budget 3s
+jq -e '.functions[0] | .dropped == [] and .sanitizer.checked and .sanitizer.dropped == 0' "$out/report.json" >/dev/null ||
+    fail "node_list_add: tests dropped: $(jq -c '.functions[0] | [.dropped, .sanitizer]' "$out/report.json")"
+awk '/int ret = node_list_add\(list, item\);/ { on = 1 } on && /assert_int_equal\(ret, 1\);/ { ok = 1 }
+    on && ok && /node_free\(item\);/ { bad = 1 } /^}/ { on = ok = 0 } END { exit bad }' "$out/test_doc.c" ||
+    fail "an item added to its list is released after the add"
+build_and_run doc
+expect_gcov node_list_add 100
 pass

@@ -47,8 +47,15 @@ static const char *SRC_TEXT =
     "void strfreesplit(str *v, int n) { (void)v; (void)n; }\n"
     "size_t str_length(const str s) { return s ? 1 : 0; }\n"
     "size_t strlen_(const str s) { return s ? 1 : 0; }\n"
-    "int strsize(const str s) { return s ? 1 : 0; }\n"                          /* no "len" */
-    "void strsplit_release(str *v, const char *why) { (void)v; (void)why; }\n"; /* no count */
+    "int strsize(const str s) { return s ? 1 : 0; }\n"                         /* no "len" */
+    "void strsplit_release(str *v, const char *why) { (void)v; (void)why; }\n" /* no count */
+    /* an evaluator: its destructor takes the state the expression was made with (zserge/expr) */
+    "typedef struct exvars { int n; } exvars;\n"
+    "typedef struct ex { int v; } ex;\n"
+    "ex *ex_create(const char *s, size_t len, exvars *vars) { (void)s; (void)len; (void)vars; return 0; }\n"
+    "void ex_destroy_args(ex *e) { (void)e; }\n" /* frees what e holds, not e */
+    "void ex_destroy(ex *e, exvars *vars) { (void)e; (void)vars; }\n"
+    "int ex_eval(ex *e) { return e->v; }\n";
 
 static unit_info u;
 static char path[64];
@@ -187,6 +194,31 @@ static void test_emit_partial_destructor(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A made parameter the run turned NULL lazily after its construction (the target checks it): the
+ * record drops the construction (unit_record_prune), and the test passes NULL and builds nothing. */
+static void test_emit_lazy_null_made(void **state)
+{
+    (void)state;
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_list_len_1";
+    t.fn = unit_find_def(&u, "list_len");
+    char *err = NULL;
+    const char *rec = "obj 1 m 1 l_v_arg int\npre 1 - i 3\nobj 2 p 1 l const list *\nmake 2 h list_new 1\n"
+                      "pre 2 - p 0\ncall\npost 1 - i 3\npost 2 - p 0\nret i 0\ndone\n";
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    unit_record_prune(&t.rec);
+    assert_int_equal(t.rec.nmakes, 0);
+    assert_int_equal(t.rec.nobjs, 1); /* the argument of list_new went with its call */
+    char *body = unit_emit_test_body(&u, &t);
+    assert_non_null(body);
+    assert_null(strstr(body, "list_new("));
+    assert_null(strstr(body, "list_free("));
+    assert_non_null(strstr(body, "NULL"));
+    free(body);
+    unit_record_free(&t.rec);
+}
+
 /* A record with make and add lines becomes the call sequence, and the container is released. */
 static void test_emit_sequence(void **state)
 {
@@ -315,6 +347,41 @@ static void test_destructor_consumed(void **state)
     assert_true(unit_param_consumed(fr, 0)); /* a destructor */
 }
 
+/* A destructor that takes, besides the value, an argument of its producer (unit_destructor_for), and
+ * the harness around such a producer: that argument zeroed and recorded before the call, a text with
+ * its NUL, a failed construction ending the run, the made value NULL only lazily. */
+static void test_destructor_shared(void **state)
+{
+    (void)state;
+    const ut_func *mk = unit_find_def(&u, "ex_create"), *ev = unit_find_def(&u, "ex_eval");
+    int extra[UNIT_MAX_DESTRUCTOR_ARGS] = {-9};
+    const ut_func *d = unit_destructor_for(&u, ev->params[0].type, mk, extra, UNIT_MAX_DESTRUCTOR_ARGS);
+    assert_non_null(d);
+    assert_string_equal(d->name, "ex_destroy"); /* before ex_destroy_args: the name ends with the word */
+    assert_int_equal(extra[0], 2);              /* ex_create's vars */
+    /* without the producer, vars cannot be supplied (no NULL check of it): the one-argument rule */
+    d = unit_destructor_for(&u, ev->params[0].type, NULL, extra, UNIT_MAX_DESTRUCTOR_ARGS);
+    assert_non_null(d);
+    assert_string_equal(d->name, "ex_destroy_args");
+    assert_string_equal(unit_destructor(&u, ev->params[0].type), "ex_destroy_args");
+    assert_true(unit_destructor_shared(mk->params[2].type, mk->params[2].type));
+    assert_false(unit_destructor_shared(mk->params[0].type, mk->params[0].type)); /* a char *, no struct */
+    unit_harness_opts o = opts();
+    char *w = NULL, *err = NULL;
+    const ut_func *t[1] = {ev};
+    char *h = unit_harness(&u, t, 1, &o, &w, &err);
+    assert_non_null(h);
+    assert_non_null(strstr(h, "sympu_m2 = calloc(1, sizeof *sympu_m2);")); /* vars zeroed, not filled */
+    assert_null(strstr(h, "(void *)&sympu_m2, \"e_vars\""));
+    assert_non_null(strstr(h, "sympu_dump_early(sympu_mfirst);"));
+    assert_non_null(strstr(h, "malloc(sympu_mn0 + 1);")); /* the text and its NUL */
+    assert_non_null(strstr(h, "sympu_mb0[sympu_mn0] = 0;"));
+    assert_non_null(strstr(h, "sym_assume(sympu_a0 != NULL);"));
+    assert_non_null(strstr(h, "sympu_lazy_null((uintptr_t)sympu_a0, \"e\")"));
+    free(h);
+    free(w);
+}
+
 /* A returned array's count out-parameter (unit_result_count) and its (array, count) destructor. */
 static void test_array_result(void **state)
 {
@@ -384,7 +451,9 @@ int main(void)
         cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_emit_sequence),
         cmocka_unit_test(test_emit_partial_destructor),
+        cmocka_unit_test(test_emit_lazy_null_made),
         cmocka_unit_test(test_destructor_consumed),
+        cmocka_unit_test(test_destructor_shared),
         cmocka_unit_test(test_array_result),
         cmocka_unit_test(test_harness_choice),
     };
