@@ -1182,6 +1182,20 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
         }
         if (plain && fc->n_args >= 2 && (!strcasecmp(name, "max") || !strcasecmp(name, "min"))) /* SQLite's scalar */
             return conv_minmax(c, fc->args, fc->n_args, !strcasecmp(name, "max"), false);
+        if (plain && !strcasecmp(name, "left") && fc->n_args == 2 &&
+            fc->args[1]->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+            fc->args[1]->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL && fc->args[1]->a_const->ival->ival >= 0 &&
+            fc->args[1]->a_const->ival->ival <= 255) { /* PostgreSQL's left(s, n): substr(s, 1, n) */
+            db_sexpr *one = db_sql_mk(DBX_INT, 0), *n = db_sql_mk(DBX_INT, 0), *s = db_sql_conv_expr(c, fc->args[0]);
+            e = db_sql_mk(DBX_FUNC, 3);
+            if (one && n && s && e) {
+                one->ival = 1, n->ival = fc->args[1]->a_const->ival->ival;
+                e->op = DBF_SUBSTR, e->kids[0] = s, e->kids[1] = one, e->kids[2] = n;
+                return e;
+            }
+            sexpr_free(one), sexpr_free(n), sexpr_free(s), sexpr_free(e);
+            return NULL;
+        }
         if (plain && !strcasecmp(name, "to_char")) {
             if ((e = conv_to_char(c, fc))) return e;
             db_sql_unsupported(c->q, "date function");

@@ -310,6 +310,13 @@ static void test_parse(void **state)
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM t WHERE greatest(a, b, 1, 2) > 2",
                        "GREATEST/LEAST or max()/min() of more than 3 values");
+    /* PostgreSQL's left(s, n) is substr(s, 1, n) */
+    sql = "SELECT a FROM t WHERE left(s, 2) = 'ab'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[0]->op, DBF_SUBSTR);
+    assert_int_equal(q->where->kids[0]->kids[2]->ival, 2);
+    db_query_free(q);
     /* PostgreSQL's to_char of a date in strftime's words; other patterns are not modelled */
     static const char *ddl_d = "CREATE TABLE d (id INTEGER PRIMARY KEY, day DATE, at TIMESTAMP);";
     db_schema *sd = NULL;
