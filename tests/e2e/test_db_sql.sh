@@ -115,7 +115,7 @@ NO_REPLAY=1 BUDGET=4s run stays stays.sql 2 20 22
 NO_REPLAY=1 BUDGET=4s run venues venues.sql 1 18 19 24 26
 # dates in TEXT columns (tests/db/visits.c): strftime()/julianday() of them understood (17: May or not; 25: an evening
 # visit) (unreachable: the failed open, a NULL strftime of a valid date, the failed step of a COUNT)
-NO_REPLAY=1 BUDGET=4s run visits visits.sql 3 17 25
+NO_REPLAY=1 BUDGET=8s run visits visits.sql 3 17 25
 grep -q "TEXT column visits.at holds 'YYYY-MM-DD HH:MM:SS' datetimes" "$W/visits.err" || { cat "$W/visits.err"; fail "visits: no note on the datetime column"; }
 # ... and the top borrower by COUNT(*) DESC under LIMIT 1 (54: two loans, 55: a member id > 100)
 BUDGET=10s run loans loans.sql 2 18 32 42 43 47 54 55
