@@ -109,6 +109,9 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
                          const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
                         const char *nn, int cap, const char *ind);
+/* `size_t NN` of a buffer/length pair read from the input LEN_NAME (K): o->buf_len for K = 0 (the
+ * all-zero first run passes the longest buffer), else K - 1; at most o->buf_len. */
+void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, const char *len_name, const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
 char *harness_unqual(const ut_type *t);
 

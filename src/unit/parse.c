@@ -111,6 +111,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     case CXCursor_MacroDefinition: push_item(tc, c, 0); break;
     case CXCursor_StructDecl:
     case CXCursor_UnionDecl:
+        /* an unnamed struct of a variable (`static const struct { ... } tab[] = ...`, http-parser's
+         * http_strerror_tab): copied alone it is a declaration that declares nothing (an error
+         * with -Werror), and nothing else can name its type; a typedef's is inside the typedef */
+        if (clang_Cursor_isAnonymous(c)) break;
+        push_item(tc, c, 1);
+        break;
     case CXCursor_EnumDecl:
     case CXCursor_TypedefDecl: push_item(tc, c, 1); break;
     case CXCursor_VarDecl:

@@ -330,6 +330,12 @@ int unit_union_uniform(const ut_type *t);
  * 0: not asserted (floating point, struct, union). */
 int unit_callback_arg_kind(const ut_type *t);
 
+/* Whether argument i of function type f is text with its length in argument i + 1 (kind 's'
+ * followed by a non-char integer: http-parser's `int (*)(http_parser *, const char *at, size_t
+ * length)`): recorded as those bytes (value kind m), asserted with expect_memory, never read as a
+ * C string (the parser's buffer has no NUL after them: reading one was past the test's array). */
+int unit_callback_text_len(const ut_type *f, size_t i);
+
 /* Whether function type f is a reader callback shaped like fgets, `char *(*)(char *buf, int n,
  * ...)`: its stand-in ends the input (NULL) or writes a line of fresh symbolic text (at most
  * n - 1 bytes and --str-len) into buf and returns buf; the test's stand-in copies the queued line
@@ -410,12 +416,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
  * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded,
- * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them), b (walk lines
+ * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them), m (arg lines
+ * only) a callback's text argument with a length, the bytes as a literal body (\x00 for a NUL), b (walk lines
  * only) a string with its length: "LEN N BODY", LEN the unit's length accessor (sdslen), N its
  * value, BODY the N bytes as a literal body (a NUL as \x00).
  */
 typedef struct ur_value {
-    char kind;  /* i u e p f v d s q a x b (above) */
+    char kind;  /* i u e p f v d s q a x b m (above) */
     char *text; /* as recorded */
 } ur_value;
 
