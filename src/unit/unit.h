@@ -275,10 +275,12 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
  * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
  * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
- * in, the count out; there `num_` + the buffer's name is a length name too). By value, `num_` +
- * the buffer's name after a non-const array of complete structs or non-char integers is a
- * *capacity pair* (`jsmntok_t *tokens, unsigned num_tokens`; ut_param.capacity set on the
- * buffer): the harness makes the count one of a few capacities and leaves the elements zero.
+ * in, the count out; there `num_` + the buffer's name is a length name too). `num_` or `max_` +
+ * the buffer's name, by value or by such a pointer, after a non-const array of complete structs or
+ * non-char integers (of pointers too after `max_`) is a *capacity pair* (`jsmntok_t *tokens,
+ * unsigned num_tokens`, `struct yuarel_param *params, int max_params`, `struct phr_header
+ * *headers, size_t *num_headers`; ut_param.capacity set on the buffer): the harness makes the
+ * count one of a few capacities and leaves the elements zero.
  * Called by unit_parse; exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
@@ -402,7 +404,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
  *                                        ARG the id of an object of flag m holding that argument; kind h
  *                                        instead of r: the value is the start of a heap block FUNC allocated
- *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
+ *   make ID i FUNC ARG...                fresh object ID was initialised by FUNC(&ID, ARG...), each ARG an
+ *                                        object of flag m (producers_int.h)
  *   add ID NODE PARENT ADDER NA ADARG... ITEM ARG...
  *                                        then ADDER(C, ADARG..., ITEM(ARG...)) added item NODE (1, 2, ...,
  *                                        numbered from the container down) of parameter object ID's
@@ -476,8 +479,9 @@ typedef struct ur_make {
                    `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
     char *item; /* kind 'a': the producer of the item; else NULL */
-    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order; kind 'a': the adder's
-                   own arguments (nadder of them), then the item producer's */
+    int *args;  /* kind 'r' (and 'i', after the object): ids of the m objects holding the arguments,
+                   in order; kind 'a': the adder's own arguments (nadder of them), then the item
+                   producer's */
     size_t nargs;
     int node, parent; /* kind 'a': the item's number in obj's item tree, and its container's (0: obj) */
     size_t nadder;    /* kind 'a': how many of args are the adder's */

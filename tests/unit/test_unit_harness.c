@@ -126,15 +126,19 @@ static void test_buffer_enum(void **state)
     (void)state;
     char *drv = function_text("static void sympu_drive_f(void) {");
     assert_non_null(drv);
-    /* (buf, len): one length input bounded by --buf-len, then len elements */
+    /* (buf, len): one length input, 0 for --buf-len (the longest buffer first) and K + 1 for K,
+     * then len elements */
     assert_non_null(strstr(drv, "size_t sympu_n1 = sym_size_t(\"len\");"));
-    assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 32);"));
+    assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 33);"));
+    assert_non_null(strstr(drv, "sympu_n1 = sympu_n1 ? sympu_n1 - 1 : 32;"));
     assert_non_null(strstr(drv, "size_t sympu_a2 = (size_t)sympu_n1;"));
     free(drv);
-    /* (items, num_items): the count through a pointer, an object holding the element count */
+    /* (items, num_items): the count through a pointer, an object holding the element count, a
+     * capacity (8, 2, 1 or 0, a choice) of zeroed items */
     drv = function_text("static void sympu_drive_fill(void) {");
     assert_non_null(drv);
-    assert_non_null(strstr(drv, "size_t sympu_n0 = sym_size_t(\"num_items\");"));
+    assert_non_null(strstr(drv, "size_t sympu_n0 = sympu_n0_caps[sympu_choice(\"num_items.cap\", 4)];"));
+    assert_non_null(strstr(drv, "calloc(sympu_n0 ? sympu_n0 : 1, sizeof sympu_b0[0]);"));
     assert_non_null(strstr(drv, "*sympu_l1 = (size_t)sympu_n0;"));
     assert_non_null(strstr(drv, "size_t *sympu_a1 = sympu_l1;"));
     free(drv);
