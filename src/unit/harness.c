@@ -327,6 +327,11 @@ static void gen_fill(gen *g, const ut_type *t)
             } else {
                 if (f->type->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
+                if (f->stub && stub_ok(f->type->pointee)) { /* the field's own stand-in */
+                    char *sn = unit_stub_name(f->type);
+                    sb_printf(b, "        if (o->%s == %s) o->%s = %s;\n", f->name, sn, f->name, f->stub);
+                    free(sn);
+                }
             }
             sb_printf(b, "    }\n");
         }
@@ -857,6 +862,21 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         g.callback = g.record_args = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
+    }
+    /* the fields' own stand-ins (name_stubs), once per name */
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        for (size_t k = 0; g.need[i] && t->kind == UT_STRUCT && k < t->nfields; k++) {
+            const ut_field *f = &t->fields[k];
+            char probe[300];
+            snprintf(probe, sizeof probe, "return \"%s\";", f->stub ? f->stub : "");
+            if (!f->stub || !stub_ok(f->type->pointee) || (names.s && strstr(names.s, probe))) continue;
+            sb_printf(b, "static ");
+            g.callback = g.record_args = 1;
+            gen_standin(&g, f->stub, f->type->pointee, u->mock_outputs);
+            g.callback = g.record_args = 0;
+            sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", f->stub, f->stub);
+        }
     }
     sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n",
               names.s ? names.s : "");

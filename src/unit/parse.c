@@ -377,7 +377,10 @@ void unit_info_free(unit_info *u)
         ut_type *t = u->types[i];
         free(t->spelling);
         free(t->canonical);
-        for (size_t k = 0; k < t->nfields; k++) free(t->fields[k].name);
+        for (size_t k = 0; k < t->nfields; k++) {
+            free(t->fields[k].name);
+            free(t->fields[k].stub);
+        }
         free(t->fields);
         for (size_t k = 0; k < t->nenums; k++) free(t->enums[k].name);
         free(t->enums);

@@ -43,6 +43,9 @@ typedef struct ut_field {
     char *name;
     ut_type *type;
     int bitfield; /* nonzero: a bit-field (no address can be taken) */
+    char *stub;   /* a function-pointer field's own stand-in, `stub_<field>`, when its type's stand-in is
+                     named after another field (callbacks of one type told apart: http-parser's
+                     on_url and on_status); NULL: the type's (name_stubs) */
 } ut_field;
 
 typedef struct ut_enumerator {

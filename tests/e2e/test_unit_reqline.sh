@@ -4,7 +4,7 @@
 # rl_callbacks_init only zeroes; headers filled into the caller's array, capacity in and count out by
 # `size_t *num_headers`; a query split into at most max_params params): the emitted file compiles (the
 # unnamed struct is not copied alone), the parser is built by its init call with an enumerator, the
-# callbacks are stand-ins whose text-and-length arguments are asserted as bytes (expect_memory: no read
+# callbacks are stand-ins (one per field: on_begin and on_end, of one type, told apart) whose text-and-length arguments are asserted as bytes (expect_memory: no read
 # past the data), the header array and the params have a capacity of 8 by default (0, 1, 2 as the
 # explorer flips), every branch is covered, and no test is dropped or moved to _bugs.c by the sanitizer
 # check (ASan+UBSan+LSan).
@@ -14,7 +14,8 @@ unit_run reqline tests/programs/unit/reqline.c -- --function rl_execute --functi
 t="$out/test_reqline.c"
 # (a) construction as a developer writes it
 expect_text reqline '^    rl_parser_init\(&p_obj, RL_(REQUEST|RESPONSE|BOTH)\);' "a parser made by rl_parser_init with a mode"
-expect_text reqline '\.on_token = stub_' "a callback table of stand-ins"
+expect_text reqline '\.on_token = stub_on_token' "a callback table of stand-ins"
+expect_text reqline '\.on_end = stub_on_end' "a stand-in of its own for a callback of a type another field has"
 grep -q '^    rl_callbacks_init(' "$t" && fail "the callback table is made by its zeroing init (no callback ever runs)"
 expect_text reqline '^    struct rl_header headers_obj\[8\] = \{ *0 *\};' "a header array of capacity 8"
 expect_text reqline '^    size_t num_headers_obj = 8;' "the capacity 8 as the in/out count"

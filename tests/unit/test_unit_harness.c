@@ -194,18 +194,18 @@ static void test_union_ptr_extent(void **state)
     ut_type ptr = {.kind = UT_PTR, .size = 8, .pointee = &ch};
     ut_type arr16 = {.kind = UT_ARRAY, .size = 16, .count = 16, .pointee = &ch};
     ut_type parr = {.kind = UT_ARRAY, .size = 16, .count = 2, .pointee = &ptr};
-    ut_field sf[] = {{"n", &lng, 0}, {"p", &ptr, 0}};
+    ut_field sf[] = {{"n", &lng, 0, NULL}, {"p", &ptr, 0, NULL}};
     ut_type st = {.kind = UT_STRUCT, .size = 16, .complete = 1, .fields = sf, .nfields = 2};
-    ut_field f1[] = {{"i", &lng, 0}, {"s", &arr16, 0}};
+    ut_field f1[] = {{"i", &lng, 0, NULL}, {"s", &arr16, 0, NULL}};
     ut_type u1 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f1, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u1), 0); /* no pointer */
-    ut_field f2[] = {{"p", &ptr, 0}, {"s", &arr16, 0}};
+    ut_field f2[] = {{"p", &ptr, 0, NULL}, {"s", &arr16, 0, NULL}};
     ut_type u2 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f2, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u2), 8);
-    ut_field f3[] = {{"s", &arr16, 0}, {"pp", &parr, 0}};
+    ut_field f3[] = {{"s", &arr16, 0, NULL}, {"pp", &parr, 0, NULL}};
     ut_type u3 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f3, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u3), 16); /* an array of pointers covers it all */
-    ut_field f4[] = {{"st", &st, 0}, {"i", &lng, 0}};
+    ut_field f4[] = {{"st", &st, 0, NULL}, {"i", &lng, 0, NULL}};
     ut_type u4 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f4, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u4), 16); /* a struct with a pointer */
     u4.complete = 0;
@@ -214,7 +214,7 @@ static void test_union_ptr_extent(void **state)
     assert_int_equal(unit_union_ptr_extent(NULL), 0);
     /* unit_union_uniform: every member as long as the union */
     ut_type dbl = {.kind = UT_FLOAT, .size = 8};
-    ut_field f5[] = {{"i", &lng, 0}, {"d", &dbl, 0}};
+    ut_field f5[] = {{"i", &lng, 0, NULL}, {"d", &dbl, 0, NULL}};
     ut_type u5 = {.kind = UT_UNION, .size = 8, .complete = 1, .fields = f5, .nfields = 2};
     assert_true(unit_union_uniform(&u5));
     assert_false(unit_union_uniform(&u1)); /* long and char[16] in 16 bytes: the long is shorter */
