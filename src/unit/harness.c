@@ -570,7 +570,11 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
         free(es);
         return;
     }
-    if (read_len) harness_pair_length(b, o, nn, len_name, ind);
+    if (read_len == 2)
+        harness_pair_length(b, o, nn, len_name, ind);
+    else if (read_len)
+        sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
+                  o->buf_len);
     sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
     free(pd);
     free(es);
@@ -633,8 +637,8 @@ static void gen_driver(gen *g, const ut_func *f)
             char bn[32], nn[32];
             snprintf(bn, sizeof bn, "sympu_b%zu", i);
             snprintf(nn, sizeof nn, "sympu_n%zu", i);
-            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, p->capacity,
-                                "    ");
+            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i ? 2 : 0,
+                                p->capacity, "    ");
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);

@@ -22,8 +22,10 @@ int unit_callback_arg_kind(const ut_type *t)
 int unit_callback_text_len(const ut_type *f, size_t i)
 {
     if (!f || i + 1 >= f->nargs || unit_callback_arg_kind(f->args[i]) != 's') return 0;
+    /* the names of a function type's parameters are not kept: a length is an unsigned integer of
+     * a pointer's width (size_t), `int value` after a key is no length (inih-like handlers) */
     const ut_type *n = f->args[i + 1];
-    return n->kind == UT_INT && !n->is_char;
+    return n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
 }
 
 void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need)

@@ -336,7 +336,7 @@ int unit_union_uniform(const ut_type *t);
 int unit_callback_arg_kind(const ut_type *t);
 
 /* Whether argument i of function type f is text with its length in argument i + 1 (kind 's'
- * followed by a non-char integer: http-parser's `int (*)(http_parser *, const char *at, size_t
+ * followed by a size_t (unsigned, of a pointer's width; the parameter names of a function type are not kept): http-parser's `int (*)(http_parser *, const char *at, size_t
  * length)`): recorded as those bytes (value kind m), asserted with expect_memory, never read as a
  * C string (the parser's buffer has no NUL after them: reading one was past the test's array). */
 int unit_callback_text_len(const ut_type *f, size_t i);
