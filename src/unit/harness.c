@@ -324,14 +324,19 @@ static void gen_fill(gen *g, const ut_type *t)
                 sb_printf(b, "        %s tmp;\n        sympu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
                           f->type->id, f->name);
                 free(fs);
+            } else if (f->stub && stub_ok(f->type->pointee)) {
+                /* the field's own stand-in, chosen as the type's fill chooses its own (a select: no
+                 * branch of the harness, which the explorer would flip in vain) */
+                sb_printf(b, "        sympu_null_ok_deref = 1;\n        sympu_null_ok = 1;\n");
+                sb_printf(b, "        o->%s = sympu_choice(nm, %u) == 0 ? %s : NULL;\n", f->name,
+                          1 + (unsigned)g->o->null_all, f->stub);
+                if (!g->o->null_all) /* NULL lazily, where the unit checks the callback first */
+                    sb_printf(b,
+                              "        if (o->%s) o->%s = (__typeof__(o->%s))sympu_lazy_null((uintptr_t)o->%s, nm);\n",
+                              f->name, f->name, f->name, f->name);
             } else {
                 if (f->type->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
-                if (f->stub && stub_ok(f->type->pointee)) { /* the field's own stand-in */
-                    char *sn = unit_stub_name(f->type);
-                    sb_printf(b, "        if (o->%s == %s) o->%s = %s;\n", f->name, sn, f->name, f->stub);
-                    free(sn);
-                }
             }
             sb_printf(b, "    }\n");
         }
