@@ -23,6 +23,12 @@ int emit_callback_expects(strbuf *b, const names *n, const char *indent)
         if (v->kind == 's') {
             /* the record holds the literal's body, escaped */
             sb_printf(b, "%sexpect_string(%s, a%d, \"%s\");\n", indent, a->name, a->index, v->text);
+        } else if (v->kind == 'm' && v->text[0]) {
+            /* bytes with a length (`on_url(p, at, length)`): no NUL after them */
+            sb_printf(b, "%sexpect_memory(%s, a%d, \"%s\", sizeof \"%s\" - 1);\n", indent, a->name, a->index, v->text,
+                      v->text);
+        } else if (v->kind == 'm') {
+            sb_printf(b, "%sexpect_any(%s, a%d); /* no bytes */\n", indent, a->name, a->index);
         } else if (v->kind == 'p' && v->text[0] == '-') {
             sb_printf(b, "%sexpect_any(%s, a%d); /* an address the unit made */\n", indent, a->name, a->index);
         } else if (v->kind == 'v') {

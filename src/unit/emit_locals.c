@@ -478,9 +478,13 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
             sb_free(&init);
             return -1;
         }
-        /* zero elements of arrays inside a struct are left to the initialiser's zero fill */
-        if (!o->array && strchr(e->suffix, '[') && (e->pre.kind == 'i' || e->pre.kind == 'u') &&
-            !strcmp(e->pre.text, "0")) {
+        /* zero elements of arrays inside a struct are left to the initialiser's zero fill, and so
+         * are the zero or NULL fields of an array of structs (a capacity pair's zeroed array:
+         * `struct phr_header headers_obj[8] = { 0 };`, not 32 designators) */
+        int zero = ((e->pre.kind == 'i' || e->pre.kind == 'u') && !strcmp(e->pre.text, "0")) ||
+                   (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"));
+        if (zero && ((!o->array && strchr(e->suffix, '[') && e->pre.kind != 'p') ||
+                     (o->array && e->suffix[0] == '[' && strchr(e->suffix, '.')))) {
             sb_free(&val);
             continue;
         }

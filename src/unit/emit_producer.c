@@ -239,15 +239,16 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
     const ur_make *m = make_of(r, o->id);
     if (!m) return 0;
     const char *nm = n->local[k];
-    if (m->kind != 'i') {
-        strbuf args = STRBUF_INIT;
-        for (size_t a = 0; a < m->nargs; a++) {
-            if (a) sb_puts(&args, ", ");
-            if (arg_expr(&args, n, m->args[a]) != 0) {
-                sb_free(&args);
-                return -1;
-            }
+    strbuf args = STRBUF_INIT;
+    for (size_t a = 0; a < m->nargs; a++) {
+        if (a || m->kind == 'i') sb_puts(&args, ", ");
+        if (arg_expr(&args, n, m->args[a]) != 0) {
+            sb_free(&args);
+            return -1;
         }
+    }
+    const char *more = args.s ? args.s : ""; /* an initialiser's: after the object, `, HTTP_REQUEST` */
+    if (m->kind != 'i') {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
         free(d);
@@ -261,13 +262,14 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         char star[300];
         snprintf(star, sizeof star, "*%s", nm);
         char *d = unit_declarator(o->ctype, star);
-        sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s);\n", d ? d : star, nm, m->func, nm);
+        sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s%s);\n", d ? d : star, nm, m->func, nm, more);
         free(d);
     } else {
         char *d = unit_declarator(o->ctype, nm);
-        sb_printf(b, "    %s = {0};\n    %s(&%s);\n", d ? d : nm, m->func, nm);
+        sb_printf(b, "    %s = {0};\n    %s(&%s%s);\n", d ? d : nm, m->func, nm, more);
         free(d);
     }
+    sb_free(&args);
     return 1;
 }
 

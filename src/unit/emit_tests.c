@@ -546,6 +546,21 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         if (sn && text_uses(tests, ntests, sn)) emit_standin(&b, sn, t->pointee, 1, 1, u->mock_outputs);
         free(sn);
     }
+    /* the fields' own stand-ins (a table of callbacks of one type: on_url, on_status), once per name */
+    strbuf seen = STRBUF_INIT;
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++) {
+            const ut_field *f = &t->fields[k];
+            if (!f->stub || f->type->pointee->variadic || !text_uses(tests, ntests, f->stub)) continue;
+            char key[300];
+            snprintf(key, sizeof key, " %s ", f->stub);
+            if (seen.s && strstr(seen.s, key)) continue;
+            sb_puts(&seen, key);
+            emit_standin(&b, f->stub, f->type->pointee, 1, 1, u->mock_outputs);
+        }
+    }
+    sb_free(&seen);
     for (size_t i = 0; i < ntests; i++) {
         const unit_test *t = &tests[i];
         char *body = unit_emit_test_body(u, t);

@@ -324,6 +324,16 @@ static void gen_fill(gen *g, const ut_type *t)
                 sb_printf(b, "        %s tmp;\n        sympu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
                           f->type->id, f->name);
                 free(fs);
+            } else if (f->stub && stub_ok(f->type->pointee)) {
+                /* the field's own stand-in, chosen as the type's fill chooses its own (a select: no
+                 * branch of the harness, which the explorer would flip in vain) */
+                sb_printf(b, "        sympu_null_ok_deref = 1;\n        sympu_null_ok = 1;\n");
+                sb_printf(b, "        o->%s = sympu_choice(nm, %u) == 0 ? %s : NULL;\n", f->name,
+                          1 + (unsigned)g->o->null_all, f->stub);
+                if (!g->o->null_all) /* NULL lazily, where the unit checks the callback first */
+                    sb_printf(b,
+                              "        if (o->%s) o->%s = (__typeof__(o->%s))sympu_lazy_null((uintptr_t)o->%s, nm);\n",
+                              f->name, f->name, f->name, f->name);
             } else {
                 if (f->type->kind == UT_PTR) sb_printf(b, "        sympu_null_ok = %d;\n", g->o->null_all);
                 sb_printf(b, "        sympu_fill_%d((void *)&o->%s, nm, depth);\n", f->type->id, f->name);
@@ -539,6 +549,18 @@ int harness_pair_text(const ut_type *t)
     return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char;
 }
 
+void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, const char *len_name, const char *ind)
+{
+    /* input 0 is the longest buffer, K > 0 the length K - 1: the first run, every input zero,
+     * passes --buf-len elements, so a parser reads on past its first byte and each state it reaches
+     * offers uncovered branches of its own; from length 0 every step deeper needed the loop's end
+     * flipped once more, a direction the first run had covered (http-parser's http_parser_execute
+     * read 8 bytes at most in 30 s). The diversification's small preferences (7, 3) still give the
+     * short buffers a path leaves free. A select, no branch of the harness */
+    sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n%s%s = %s ? %s - 1 : %u;\n", ind, nn,
+              len_name, ind, nn, o->buf_len + 1, ind, nn, nn, nn, o->buf_len);
+}
+
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
                          const char *nn, int read_len, int cap, const char *ind)
 {
@@ -558,7 +580,9 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
         free(es);
         return;
     }
-    if (read_len)
+    if (read_len == 2)
+        harness_pair_length(b, o, nn, len_name, ind);
+    else if (read_len)
         sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
                   o->buf_len);
     if (harness_pair_text(t))
@@ -628,8 +652,8 @@ static void gen_driver(gen *g, const ut_func *f)
             char bn[32], nn[32];
             snprintf(bn, sizeof bn, "sympu_b%zu", i);
             snprintf(nn, sizeof nn, "sympu_n%zu", i);
-            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i, p->capacity,
-                                "    ");
+            harness_pair_buffer(b, g->o, t, f->params[p->len_param].name, bn, nn, p->len_param > (int)i ? 2 : 0,
+                                p->capacity, "    ");
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = %s;\n", vd, bn);
             free(vd);
@@ -657,9 +681,11 @@ static void gen_driver(gen *g, const ut_func *f)
             free(ld);
             free(es);
         } else if (p->buf_param >= 0) {
-            if (p->buf_param > (int)i)
-                sb_printf(b, "    size_t sympu_n%d = sym_size_t(\"%s\");\n    sym_assume(sympu_n%d <= %u);\n",
-                          p->buf_param, p->name, p->buf_param, g->o->buf_len);
+            if (p->buf_param > (int)i) {
+                char nn[32];
+                snprintf(nn, sizeof nn, "sympu_n%d", p->buf_param);
+                harness_pair_length(b, g->o, nn, p->name, "    ");
+            }
             char *vd = unit_declarator(ts, vn);
             sb_printf(b, "    %s = (%s)sympu_n%d;\n", vd, ts, p->buf_param);
             free(vd);
@@ -855,6 +881,21 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
         g.callback = g.record_args = 0;
         sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", sn, sn);
         free(sn);
+    }
+    /* the fields' own stand-ins (name_stubs), once per name */
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        for (size_t k = 0; g.need[i] && t->kind == UT_STRUCT && k < t->nfields; k++) {
+            const ut_field *f = &t->fields[k];
+            char probe[300];
+            snprintf(probe, sizeof probe, "return \"%s\";", f->stub ? f->stub : "");
+            if (!f->stub || !stub_ok(f->type->pointee) || (names.s && strstr(names.s, probe))) continue;
+            sb_printf(b, "static ");
+            g.callback = g.record_args = 1;
+            gen_standin(&g, f->stub, f->type->pointee, u->mock_outputs);
+            g.callback = g.record_args = 0;
+            sb_printf(&names, "    if (p == (const void *)%s) return \"%s\";\n", f->stub, f->stub);
+        }
     }
     sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n",
               names.s ? names.s : "");

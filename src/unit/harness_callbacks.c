@@ -19,6 +19,15 @@ int unit_callback_arg_kind(const ut_type *t)
     }
 }
 
+int unit_callback_text_len(const ut_type *f, size_t i)
+{
+    if (!f || i + 1 >= f->nargs || unit_callback_arg_kind(f->args[i]) != 's') return 0;
+    /* the names of a function type's parameters are not kept: a length is an unsigned integer of
+     * a pointer's width (size_t), `int value` after a key is no length (inih-like handlers) */
+    const ut_type *n = f->args[i + 1];
+    return n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
+}
+
 void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need)
 {
     sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
@@ -33,7 +42,14 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
             else
                 sb_printf(b, "    sympu_arg_i(\"%s\", %zu, (long long)a%zu);\n", name, i, i);
             break;
-        case 's': sb_printf(b, "    sympu_arg_s(\"%s\", %zu, (const char *)a%zu);\n", name, i, i); break;
+        case 's':
+            /* text and its length (`const char *at, size_t length`): the bytes, not a C string */
+            if (unit_callback_text_len(f, i))
+                sb_printf(b, "    sympu_arg_m(\"%s\", %zu, (const char *)a%zu, (unsigned long long)a%zu);\n", name, i,
+                          i, i + 1);
+            else
+                sb_printf(b, "    sympu_arg_s(\"%s\", %zu, (const char *)a%zu);\n", name, i, i);
+            break;
         case 'p': sb_printf(b, "    sympu_arg_p(\"%s\", %zu, (const void *)a%zu);\n", name, i, i); break;
         default: break;
         }

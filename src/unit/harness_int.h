@@ -97,7 +97,8 @@ int harness_fillable(const ut_type *t);
 /*
  * The buffer of a buffer/length pair (EvoSuite's symbolic array), shared by the driver and the
  * producers' arguments. harness_pair_buffer writes, each line prefixed with ind: when read_len,
- * `size_t NN = sym_size_t("LEN_NAME")` bounded by o->buf_len (else NN was declared earlier), then
+ * `size_t NN = sym_size_t("LEN_NAME")` bounded by o->buf_len (read_len 2, the target's own: the
+ * longest first, harness_pair_length; else NN was declared earlier), then
  * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void; NN + 1 for text,
  * harness_pair_text). After the caller has registered its pointer object, harness_pair_elems
  * registers the array (flag a, record path path; NN + 1 elements for text, the last one the NUL)
@@ -120,6 +121,11 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
                          const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
                         const char *nn, int cap, const char *ind);
+/* `size_t NN` of a buffer/length pair read from the input LEN_NAME (K): o->buf_len for K = 0 (the
+ * all-zero first run passes the longest buffer), else K - 1; at most o->buf_len. For the target's
+ * own parameters (harness_pair_buffer's read_len 2); a producer's buffer (read_len 1) starts empty:
+ * its loops over the elements drew the search away from the target. */
+void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, const char *len_name, const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
 char *harness_unqual(const ut_type *t);
 

@@ -296,9 +296,11 @@ static void gen_adds(strbuf *b, size_t i, const ut_param *p, const unit_producer
 }
 
 /* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
-static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, const ut_func *fn)
+static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
+                     const ut_func *fn)
 {
     const ut_type *e = p->type->pointee;
+    gen_args(b, o, p, fn, 1, "sympu_m"); /* its other arguments, before the object (declared first) */
     char *es = harness_unqual(e);
     char *pe = unit_declarator(es, "*sympu_o");
     sb_puts(b, "        sympu_pobj = ");
@@ -308,8 +310,13 @@ static void gen_init(strbuf *b, const ut_param *p, size_t i, const char *ts, con
               "        int sympu_oid = sympu_register(sympu_o, %d, sizeof *sympu_o, 1, 1, sympu_dump_%d, \"-\", "
               "\"%s\", \"%s\");\n",
               e->alias_id, e->id, p->name, es);
-    sb_printf(b, "        sympu_rec(\"make %%d i %s\\n\", sympu_oid);\n", fn->name);
-    sb_printf(b, "        %s%s(sympu_o);\n", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
+    sb_printf(b, "        sympu_rec(\"make %%d i %s", fn->name);
+    for (size_t k = 1; k < fn->nparams; k++) sb_puts(b, " %d");
+    sb_puts(b, "\\n\", sympu_oid");
+    for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
+    sb_printf(b, ");\n        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
+    for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
+    sb_puts(b, ");\n");
     sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
               i, i);
     free(pe);
@@ -384,7 +391,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         if (pr[j].kind == UP_RETURN)
             gen_return(b, u, o, p, i, ts, pr[j].fn);
         else
-            gen_init(b, p, i, ts, pr[j].fn);
+            gen_init(b, o, p, i, ts, pr[j].fn);
         if (tree && pr[j].kind == UP_RETURN) sb_puts(b, "        sympu_adds = 1;\n");
     }
     if (null_ok) {

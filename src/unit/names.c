@@ -121,6 +121,14 @@ static int length_word_fits(const char *n, const char *buf)
     return !strncasecmp(buf, w, k) || !strncasecmp(w, buf, l);
 }
 
+/* The buffer name a count is named after, `num_` or `max_` + it (`num_tokens`, `max_params`,
+ * `numitems`), else NULL. */
+static const char *capacity_word(const char *n)
+{
+    if (strncmp(n, "num", 3) && strncmp(n, "max", 3)) return NULL;
+    return n + 3 + (n[3] == '_');
+}
+
 int unit_count_ptr(const ut_type *t)
 {
     return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && !t->pointee->is_const &&
@@ -215,15 +223,21 @@ void unit_pair_buffers(ut_func *f)
             /* `num_` + the buffer's name only by pointer: jsmn_parse's `jsmntok_t *tokens, unsigned
              * num_tokens` as a symbolic array cost the search 18 of its 54 branch directions in 30 s
              * (the tokens are written before they are read; their count and fields only multiply paths) */
-            const char *nb = !strncmp(lp->name, "num", 3) ? lp->name + 3 + (lp->name[3] == '_') : "";
-            /* ... by value, a *capacity pair*: an array the function fills (not const, of structs or
-             * non-char integers) and its capacity, chosen from a few sizes, the elements zero: with the
-             * count a free input the solver gave 0 or 1 in 37 of 37 tests (nothing on a path needs more),
-             * so no test closed an object over more than one token */
+            const char *nb = capacity_word(lp->name);
+            /* ... a *capacity pair*: an array the function fills (not const, of structs or non-char
+             * integers; pointers too when the count is a `max_`) and its capacity, by value or in/out
+             * by pointer (`headers, size_t *num_headers`), chosen from a few sizes, the elements zero:
+             * with the count a free input the solver gave 0 or 1 in 37 of 37 tests (nothing on a path
+             * needs more), so no test closed an object over more than one token; picohttpparser's
+             * headers were symbolic and 0 or 1 of them (no request with two headers), yuarel's
+             * `struct yuarel_param *params, int max_params` one object with a count of 79 (ASan: the
+             * unit wrote past it) */
             const ut_type *be = bp->type->pointee;
-            int cap = !order && !by_ptr && lp->type->kind == UT_INT && !strcmp(nb, bp->name) && !be->is_const &&
-                      ((be->kind == UT_STRUCT && be->complete) || (be->kind == UT_INT && !be->is_char));
-            if (!length_name_of(lp->name, bp->name) && !(by_ptr && !strcmp(nb, bp->name)) && !cap) continue;
+            int named = nb && !strcmp(nb, bp->name);
+            int cap = !order && named && (by_ptr || lp->type->kind == UT_INT) && !be->is_const &&
+                      ((be->kind == UT_STRUCT && be->complete) || (be->kind == UT_INT && !be->is_char) ||
+                       (be->kind == UT_PTR && !strncmp(lp->name, "max", 3)));
+            if (!length_name_of(lp->name, bp->name) && !(by_ptr && named) && !cap) continue;
             bp->len_param = (int)li;
             lp->buf_param = (int)bi;
             bp->capacity = cap;

@@ -111,6 +111,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     case CXCursor_MacroDefinition: push_item(tc, c, 0); break;
     case CXCursor_StructDecl:
     case CXCursor_UnionDecl:
+        /* an unnamed struct of a variable (`static const struct { ... } tab[] = ...`, http-parser's
+         * http_strerror_tab): copied alone it is a declaration that declares nothing (an error
+         * with -Werror), and nothing else can name its type; a typedef's is inside the typedef */
+        if (clang_Cursor_isAnonymous(c)) break;
+        push_item(tc, c, 1);
+        break;
     case CXCursor_EnumDecl:
     case CXCursor_TypedefDecl: push_item(tc, c, 1); break;
     case CXCursor_VarDecl:
@@ -371,7 +377,10 @@ void unit_info_free(unit_info *u)
         ut_type *t = u->types[i];
         free(t->spelling);
         free(t->canonical);
-        for (size_t k = 0; k < t->nfields; k++) free(t->fields[k].name);
+        for (size_t k = 0; k < t->nfields; k++) {
+            free(t->fields[k].name);
+            free(t->fields[k].stub);
+        }
         free(t->fields);
         for (size_t k = 0; k < t->nenums; k++) free(t->enums[k].name);
         free(t->enums);

@@ -25,6 +25,7 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
     if (!nf) return CXVisit_Break;
     t->fields = nf;
     ut_field *f = &t->fields[t->nfields++];
+    memset(f, 0, sizeof *f);
     f->name = cx_dup(clang_getCursorSpelling(c));
     f->bitfield = clang_Cursor_isBitField(c);
     f->type = conv_type(fc->pc, clang_getCursorType(c));
@@ -268,5 +269,31 @@ void name_stubs(unit_info *u)
                 t->stub = strdup(u->types[k]->stub);
                 break;
             }
+    }
+    /* a field of a function-pointer type whose stand-in is named after another field gets its own,
+     * `stub_<field>` (unless that name is another type's stand-in or another field's of another
+     * type): a test then tells which callback got which call */
+    for (size_t i = 0; i < u->ntypes; i++) {
+        ut_type *t = u->types[i];
+        for (size_t k = 0; t->kind == UT_STRUCT && k < t->nfields; k++) {
+            ut_field *f = &t->fields[k];
+            const ut_type *ft = f->type;
+            if (!ft || ft->kind != UT_PTR || !ft->pointee || ft->pointee->kind != UT_FUNC || !ft->stub || !*f->name)
+                continue;
+            char *cand = NULL;
+            if (asprintf(&cand, "stub_%s", f->name) < 0) continue;
+            int clash = !strcmp(cand, ft->stub);
+            for (size_t j = 0; j < u->ntypes && !clash; j++) {
+                const ut_type *o = u->types[j];
+                clash = o->stub && !strcmp(o->stub, cand);
+                for (size_t m = 0; o->kind == UT_STRUCT && m < o->nfields && !clash; m++)
+                    clash = o->fields[m].stub && !strcmp(o->fields[m].stub, cand) &&
+                            o->fields[m].type->alias_id != ft->alias_id;
+            }
+            if (clash)
+                free(cand);
+            else
+                f->stub = cand;
+        }
     }
 }

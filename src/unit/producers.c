@@ -46,6 +46,17 @@ static int producible(const ut_type *pt)
     return struct_pointee(pt) || !strchr(unq(pt->spelling, x, sizeof x), '*');
 }
 
+/* Whether st is a struct whose fields are all function pointers (a table of callbacks). */
+static int callback_table(const ut_type *st)
+{
+    if (!st || st->kind != UT_STRUCT || !st->complete || st->nfields == 0) return 0;
+    for (size_t k = 0; k < st->nfields; k++) {
+        const ut_type *t = st->fields[k].type;
+        if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_FUNC) return 0;
+    }
+    return 1;
+}
+
 static int has_word(const char *name, const char *const *words)
 {
     for (size_t i = 0; words[i]; i++)
@@ -87,12 +98,15 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
     (void)u;
     if (!producible(pt) || !fn->type || fn->type->variadic) return 0;
     const ut_type *r = fn->type->ret, *sp = struct_pointee(pt);
-    /* UP_INIT: `void|int|bool f(T *)`, named like an initialiser */
+    /* UP_INIT: `void|int|bool f(T *, args...)`, named like an initialiser; the other arguments
+     * filled like a UP_RETURN producer's (`http_parser_init(&p, HTTP_REQUEST)`: an enumerator) */
     static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
-    if (sp && fn->nparams == 1) {
+    if (sp && fn->nparams >= 1) {
         const ut_type *a = fn->params[0].type;
+        int others = fn->params[0].len_param < 0;
+        for (size_t k = 1; k < fn->nparams && others; k++) others = arg_ok(&fn->params[k], pt);
         if (a->kind == UT_PTR && same_spelling(a->pointee, sp) && !a->pointee->is_const && sp->kind == UT_STRUCT &&
-            sp->complete && (r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL) &&
+            sp->complete && (r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL) && others &&
             (named || has_word(fn->name, initw))) {
             *kind = UP_INIT;
             return 1;
@@ -161,6 +175,10 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
         }
         return n;
     }
+    /* a table of callbacks (every field a function pointer: http-parser's http_parser_settings) is
+     * the caller's to fill, its initialiser only zeroes it (no callback would ever run): built field
+     * by field, each field the stand-in of its type (or NULL, a choice), as a developer sets them */
+    if (callback_table(sp)) return 0;
     /* a container's contents come from its adders (unit_param_adders): its producers taking a
      * buffer (a pair, `cJSON_CreateIntArray(numbers, count)`, or numbers without a length) are left
      * out; their loops over a symbolic count drew the search away from the target (cJSON_Compare),

@@ -15,9 +15,13 @@
  *              `sds` produces an `sds` parameter, one returning `char *` does not; for P = `T *`
  *              with T a struct, any function returning `T *` (`cJSON_Parse`). The harness writes
  *              `p = f(args)`, each argument filled like a parameter (solver-chosen).
- *   UP_INIT    `void|int|bool f(T *)` for P = `T *` (T a complete struct), named like an
- *              initialiser (init, reset, create, setup; any case: `jsmn_init`): the harness
- *              allocates a T and calls f on it.
+ *   UP_INIT    `void|int|bool f(T *, args...)` for P = `T *` (T a complete struct), named like
+ *              an initialiser (init, reset, create, setup; any case: `jsmn_init`), its other
+ *              arguments fillable as a UP_RETURN producer's (`http_parser_init(&p, HTTP_REQUEST)`):
+ *              the harness allocates a T, fills the arguments and calls f on them.
+ * A table of callbacks (T a struct whose fields are all function pointers: http-parser's
+ * `http_parser_settings`) has no producers (unit_param_producers, unless --init names one): its
+ * initialiser only zeroes it, so no callback would run; it is built field by field with stand-ins.
  * Not producers: the target itself; functions taking an argument of P's aliasing class (they
  * need a P first: `sdscat(sds, ...)`; for a struct P such a function may be a modifier, below); variadic
  * ones; ones with an argument that cannot be filled (a void * without a length, an incomplete

@@ -38,7 +38,7 @@ static size_t words(char *line, char **w, size_t max)
 
 static int value(const char *kind, const char *text, ur_value *v)
 {
-    if (strlen(kind) != 1 || !strchr("iuepfvdsqaxb", kind[0])) return -1;
+    if (strlen(kind) != 1 || !strchr("iuepfvdsqaxbm", kind[0])) return -1;
     v->kind = kind[0];
     v->text = strdup(text);
     return v->text ? 0 : -1;
@@ -206,7 +206,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strncmp(line, "arg ", 4)) {
             n = words(line + 4, w, 4);
-            if (n == 3 && !strcmp(w[2], "s")) /* an empty string: "arg f 1 s " */
+            if (n == 3 && (!strcmp(w[2], "s") || !strcmp(w[2], "m"))) /* an empty string: "arg f 1 s " */
                 w[n++] = "";
             if (n < 4)
                 bad = 1;

@@ -476,6 +476,27 @@ static int sympu_escape(const char *s, size_t max, char *lit, size_t cap)
     return s[i] ? -1 : 0;
 }
 
+/* The n bytes at s (NULs included, as \x00) as a C string literal body into lit (cap bytes; cut
+ * short when it does not fit); pieces joined by "" when a hex digit follows a \xNN. */
+static void sympu_escape_n(const char *s, size_t n, char *lit, size_t cap)
+{
+    size_t o = 0;
+    int hex = 0;
+    for (size_t i = 0; i < n && o + 8 < cap; i++) {
+        char one[2] = {s[i], 0}, e[8];
+        unsigned char c = (unsigned char)s[i];
+        int isx = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (c == 0)
+            snprintf(e, sizeof e, "\\x00");
+        else
+            sympu_escape(one, 1, e, sizeof e);
+        if (hex && isx && e[0] != '\\') o += (size_t)snprintf(lit + o, 3, "\"\"");
+        hex = e[0] == '\\' && e[1] == 'x';
+        o += (size_t)snprintf(lit + o, cap - o, "%s", e);
+    }
+    lit[o] = 0;
+}
+
 /* The result of a function returning char *: an input object (ret p ID) or NULL, else the
  * string's text as a C string literal body (ret s ...); a text longer than 200 bytes, or a block
  * the call allocated with no NUL inside it (a copy of a buffer, not a string: reading it as one
@@ -743,28 +764,13 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
 static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const char *tail)
 {
     char buf[32], lit[200 * 6 + 1];
-    size_t room = sympu_heap_room(s), o = 0;
+    size_t room = sympu_heap_room(s);
     if (strcmp(sympu_ptr_text(s, buf), "-1") || n > 200 || (room != (size_t)-1 && n >= room)) {
         sympu_walk_str(s, tail);
         return;
     }
     if (!sympu_walk_room()) return;
-    /* byte by byte: each a string of one (a NUL as \x00), pieces joined by "" when a hex digit
-     * follows a \xNN */
-    int hex = 0;
-    for (size_t i = 0; i < n && o + 8 < sizeof lit; i++) {
-        char one[2] = {s[i], 0}, e[8];
-        unsigned char c = (unsigned char)s[i];
-        int isx = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-        if (c == 0)
-            snprintf(e, sizeof e, "\\x00");
-        else
-            sympu_escape(one, 1, e, sizeof e);
-        if (hex && isx && e[0] != '\\') o += (size_t)snprintf(lit + o, 3, "\"\"");
-        hex = e[0] == '\\' && e[1] == 'x';
-        o += (size_t)snprintf(lit + o, sizeof lit - o, "%s", e);
-    }
-    lit[o] = 0;
+    sympu_escape_n(s, n, lit, sizeof lit);
     sympu_wline(tail, "b", "%s %zu %s", lname, n, lit);
 }
 
@@ -877,6 +883,22 @@ static void sympu_arg_s(const char *fn, int k, const char *s)
         sympu_rec("arg %s %d s %s\n", fn, k, lit);
     else
         sympu_rec("arg %s %d v -\n", fn, k);
+}
+
+/* A callback's text argument followed by its length (`on_url(p, const char *at, size_t length)`: the
+ * bytes are no C string, the parser's buffer goes on past them): the n bytes, `m BODY`; NULL as a
+ * pointer; more than 200 bytes not recorded. */
+static void sympu_arg_m(const char *fn, int k, const char *s, unsigned long long n)
+{
+    char lit[200 * 6 + 1];
+    if (!s)
+        sympu_rec("arg %s %d p 0\n", fn, k);
+    else if (n > 200)
+        sympu_rec("arg %s %d v -\n", fn, k);
+    else {
+        sympu_escape_n(s, (size_t)n, lit, sizeof lit);
+        sympu_rec("arg %s %d m %s\n", fn, k, lit);
+    }
 }
 
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p)

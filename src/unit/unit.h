@@ -43,6 +43,9 @@ typedef struct ut_field {
     char *name;
     ut_type *type;
     int bitfield; /* nonzero: a bit-field (no address can be taken) */
+    char *stub;   /* a function-pointer field's own stand-in, `stub_<field>`, when its type's stand-in is
+                     named after another field (callbacks of one type told apart: http-parser's
+                     on_url and on_status); NULL: the type's (name_stubs) */
 } ut_field;
 
 typedef struct ut_enumerator {
@@ -275,10 +278,12 @@ void unit_split_words(const char *s, char ***v, size_t *n);
  * before its tail must be about the buffer or any buffer (`inlen`, `max_len`; not `last_len` after
  * `num_headers`). A length may also be a pointer to an integer (unit_count_ptr) after an array
  * the function fills, not const and of no pointers (`headers, size_t *num_headers`: the capacity
- * in, the count out; there `num_` + the buffer's name is a length name too). By value, `num_` +
- * the buffer's name after a non-const array of complete structs or non-char integers is a
- * *capacity pair* (`jsmntok_t *tokens, unsigned num_tokens`; ut_param.capacity set on the
- * buffer): the harness makes the count one of a few capacities and leaves the elements zero.
+ * in, the count out; there `num_` + the buffer's name is a length name too). `num_` or `max_` +
+ * the buffer's name, by value or by such a pointer, after a non-const array of complete structs or
+ * non-char integers (of pointers too after `max_`) is a *capacity pair* (`jsmntok_t *tokens,
+ * unsigned num_tokens`, `struct yuarel_param *params, int max_params`, `struct phr_header
+ * *headers, size_t *num_headers`; ut_param.capacity set on the buffer): the harness makes the
+ * count one of a few capacities and leaves the elements zero.
  * Called by unit_parse; exposed for tests.
  */
 void unit_pair_buffers(ut_func *f);
@@ -329,6 +334,12 @@ int unit_union_uniform(const ut_type *t);
  * unsigned integer or bool, 'e' an enum, 's' a const char * (its text), 'p' another pointer;
  * 0: not asserted (floating point, struct, union). */
 int unit_callback_arg_kind(const ut_type *t);
+
+/* Whether argument i of function type f is text with its length in argument i + 1 (kind 's'
+ * followed by a size_t (unsigned, of a pointer's width; the parameter names of a function type are not kept): http-parser's `int (*)(http_parser *, const char *at, size_t
+ * length)`): recorded as those bytes (value kind m), asserted with expect_memory, never read as a
+ * C string (the parser's buffer has no NUL after them: reading one was past the test's array). */
+int unit_callback_text_len(const ut_type *f, size_t i);
 
 /* Whether function type f is a reader callback shaped like fgets, `char *(*)(char *buf, int n,
  * ...)`: its stand-in ends the input (NULL) or writes a line of fresh symbolic text (at most
@@ -396,7 +407,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
  *                                        ARG the id of an object of flag m holding that argument; kind h
  *                                        instead of r: the value is the start of a heap block FUNC allocated
- *   make ID i FUNC                       fresh object ID was initialised by FUNC(&ID) (producers_int.h)
+ *   make ID i FUNC ARG...                fresh object ID was initialised by FUNC(&ID, ARG...), each ARG an
+ *                                        object of flag m (producers_int.h)
  *   add ID NODE PARENT ADDER NA ADARG... ITEM ARG...
  *                                        then ADDER(C, ADARG..., ITEM(ARG...)) added item NODE (1, 2, ...,
  *                                        numbered from the container down) of parameter object ID's
@@ -410,12 +422,13 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
  * NULL, d floating point (C99 hexadecimal), s the text of a returned string that is no input
  * object (a C string literal body: \n \t \\ \" \? and \xNN escapes), v void / not recorded,
- * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them), b (walk lines
+ * x the bytes of a union (two lowercase hexadecimal digits per byte, sizeof of them), m (arg lines
+ * only) a callback's text argument with a length, the bytes as a literal body (\x00 for a NUL), b (walk lines
  * only) a string with its length: "LEN N BODY", LEN the unit's length accessor (sdslen), N its
  * value, BODY the N bytes as a literal body (a NUL as \x00).
  */
 typedef struct ur_value {
-    char kind;  /* i u e p f v d s q a x b (above) */
+    char kind;  /* i u e p f v d s q a x b m (above) */
     char *text; /* as recorded */
 } ur_value;
 
@@ -469,8 +482,9 @@ typedef struct ur_make {
                    `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
     char *item; /* kind 'a': the producer of the item; else NULL */
-    int *args;  /* kind 'r': ids of the m objects holding the arguments, in order; kind 'a': the adder's
-                   own arguments (nadder of them), then the item producer's */
+    int *args;  /* kind 'r' (and 'i', after the object): ids of the m objects holding the arguments,
+                   in order; kind 'a': the adder's own arguments (nadder of them), then the item
+                   producer's */
     size_t nargs;
     int node, parent; /* kind 'a': the item's number in obj's item tree, and its container's (0: obj) */
     size_t nadder;    /* kind 'a': how many of args are the adder's */

@@ -126,15 +126,19 @@ static void test_buffer_enum(void **state)
     (void)state;
     char *drv = function_text("static void sympu_drive_f(void) {");
     assert_non_null(drv);
-    /* (buf, len): one length input bounded by --buf-len, then len elements */
+    /* (buf, len): one length input, 0 for --buf-len (the longest buffer first) and K + 1 for K,
+     * then len elements */
     assert_non_null(strstr(drv, "size_t sympu_n1 = sym_size_t(\"len\");"));
-    assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 32);"));
+    assert_non_null(strstr(drv, "sym_assume(sympu_n1 <= 33);"));
+    assert_non_null(strstr(drv, "sympu_n1 = sympu_n1 ? sympu_n1 - 1 : 32;"));
     assert_non_null(strstr(drv, "size_t sympu_a2 = (size_t)sympu_n1;"));
     free(drv);
-    /* (items, num_items): the count through a pointer, an object holding the element count */
+    /* (items, num_items): the count through a pointer, an object holding the element count, a
+     * capacity (8, 2, 1 or 0, a choice) of zeroed items */
     drv = function_text("static void sympu_drive_fill(void) {");
     assert_non_null(drv);
-    assert_non_null(strstr(drv, "size_t sympu_n0 = sym_size_t(\"num_items\");"));
+    assert_non_null(strstr(drv, "size_t sympu_n0 = sympu_n0_caps[sympu_choice(\"num_items.cap\", 4)];"));
+    assert_non_null(strstr(drv, "calloc(sympu_n0 ? sympu_n0 : 1, sizeof sympu_b0[0]);"));
     assert_non_null(strstr(drv, "*sympu_l1 = (size_t)sympu_n0;"));
     assert_non_null(strstr(drv, "size_t *sympu_a1 = sympu_l1;"));
     free(drv);
@@ -190,18 +194,18 @@ static void test_union_ptr_extent(void **state)
     ut_type ptr = {.kind = UT_PTR, .size = 8, .pointee = &ch};
     ut_type arr16 = {.kind = UT_ARRAY, .size = 16, .count = 16, .pointee = &ch};
     ut_type parr = {.kind = UT_ARRAY, .size = 16, .count = 2, .pointee = &ptr};
-    ut_field sf[] = {{"n", &lng, 0}, {"p", &ptr, 0}};
+    ut_field sf[] = {{"n", &lng, 0, NULL}, {"p", &ptr, 0, NULL}};
     ut_type st = {.kind = UT_STRUCT, .size = 16, .complete = 1, .fields = sf, .nfields = 2};
-    ut_field f1[] = {{"i", &lng, 0}, {"s", &arr16, 0}};
+    ut_field f1[] = {{"i", &lng, 0, NULL}, {"s", &arr16, 0, NULL}};
     ut_type u1 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f1, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u1), 0); /* no pointer */
-    ut_field f2[] = {{"p", &ptr, 0}, {"s", &arr16, 0}};
+    ut_field f2[] = {{"p", &ptr, 0, NULL}, {"s", &arr16, 0, NULL}};
     ut_type u2 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f2, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u2), 8);
-    ut_field f3[] = {{"s", &arr16, 0}, {"pp", &parr, 0}};
+    ut_field f3[] = {{"s", &arr16, 0, NULL}, {"pp", &parr, 0, NULL}};
     ut_type u3 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f3, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u3), 16); /* an array of pointers covers it all */
-    ut_field f4[] = {{"st", &st, 0}, {"i", &lng, 0}};
+    ut_field f4[] = {{"st", &st, 0, NULL}, {"i", &lng, 0, NULL}};
     ut_type u4 = {.kind = UT_UNION, .size = 16, .complete = 1, .fields = f4, .nfields = 2};
     assert_int_equal(unit_union_ptr_extent(&u4), 16); /* a struct with a pointer */
     u4.complete = 0;
@@ -210,7 +214,7 @@ static void test_union_ptr_extent(void **state)
     assert_int_equal(unit_union_ptr_extent(NULL), 0);
     /* unit_union_uniform: every member as long as the union */
     ut_type dbl = {.kind = UT_FLOAT, .size = 8};
-    ut_field f5[] = {{"i", &lng, 0}, {"d", &dbl, 0}};
+    ut_field f5[] = {{"i", &lng, 0, NULL}, {"d", &dbl, 0, NULL}};
     ut_type u5 = {.kind = UT_UNION, .size = 8, .complete = 1, .fields = f5, .nfields = 2};
     assert_true(unit_union_uniform(&u5));
     assert_false(unit_union_uniform(&u1)); /* long and char[16] in 16 bytes: the long is shorter */

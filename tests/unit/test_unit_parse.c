@@ -282,6 +282,20 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps5[0].len_param, -1);
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
+    assert_true(ps5[2].capacity); /* the count in is the capacity: a few sizes, the headers zero */
+    /* `max_` + the buffer's name is a capacity too, for an array of pointers as well (yuarel's
+     * `struct yuarel_param *params, int max_params`, `char **parts, int max_parts`) */
+    ut_type i32b = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
+    ut_param ps10[] = {{"params", &phdr, -1, -1, 0},
+                       {"max_params", &i32b, -1, -1, 0},
+                       {"parts", &ppcch, -1, -1, 0},
+                       {"max_parts", &i32b, -1, -1, 0}};
+    ut_func f10 = {.name = "q", .params = ps10, .nparams = 4};
+    unit_pair_buffers(&f10);
+    assert_int_equal(ps10[0].len_param, 1);
+    assert_true(ps10[0].capacity);
+    assert_int_equal(ps10[2].len_param, 3);
+    assert_true(ps10[2].capacity);
     /* `num_` + the buffer's name by value is a capacity pair (jsmn's tokens, num_tokens: an array the
      * parser fills, its capacity from a few sizes, no symbolic elements: those only multiplied the
      * paths); not for a const array */

@@ -55,7 +55,14 @@ static const char *SRC_TEXT =
     "ex *ex_create(const char *s, size_t len, exvars *vars) { (void)s; (void)len; (void)vars; return 0; }\n"
     "void ex_destroy_args(ex *e) { (void)e; }\n" /* frees what e holds, not e */
     "void ex_destroy(ex *e, exvars *vars) { (void)e; (void)vars; }\n"
-    "int ex_eval(ex *e) { return e->v; }\n";
+    "int ex_eval(ex *e) { return e->v; }\n"
+    /* an initialiser with an argument; a table of callbacks its initialiser only zeroes */
+    "enum mode { M_A, M_B };\n"
+    "typedef struct machine { enum mode m; int st; } machine;\n"
+    "void machine_init(machine *p, enum mode m) { p->m = m; p->st = 0; }\n"
+    "typedef struct hooks { int (*on_a)(machine *); int (*on_b)(machine *, const char *, size_t); } hooks;\n"
+    "void hooks_init(hooks *h) { (void)h; }\n"
+    "int run(machine *p, const hooks *h) { (void)h; return p->st; }\n";
 
 static unit_info u;
 static char path[64];
@@ -114,6 +121,10 @@ static void test_discovery(void **state)
     assert_string_equal(producers_of("parse", 1, &o, b, sizeof b), "");
     /* parser *: the initialiser by name, not parser_touch */
     assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_init");
+    /* an initialiser with a mode argument (`http_parser_init(&p, HTTP_REQUEST)`); none for a table of
+     * callbacks (hooks_init only zeroes it: built field by field, with stand-ins) */
+    assert_string_equal(producers_of("run", 0, &o, b, sizeof b), "&machine_init");
+    assert_string_equal(producers_of("run", 1, &o, b, sizeof b), "");
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
