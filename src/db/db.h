@@ -415,6 +415,7 @@ typedef struct db_query {
     int64_t offset; /* 0 none */
     int limit_param, offset_param;
     bool order_window; /* LIMIT/OFFSET applies in ORDER BY order (norder > 0) */
+    bool has_order_by; /* the SELECT has an ORDER BY clause (of any keys) */
     int norder;        /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
     bool order_desc[4], order_nulls_last[4];

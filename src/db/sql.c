@@ -575,6 +575,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         q->aggregate = naggs && naggs == q->nresult;
     }
     bool windowed = q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param;
+    q->has_order_by = sel->n_sort_clause > 0;
     /* a LIMIT over groups (or the one row of aggregates) is modelled when it is no smaller than the number of
      * groups there can be, which the runtime knows (db_rows.c): the top-N report of a small fixture */
     if ((q->aggregate || q->ngroup) && (q->offset > 0 || q->offset_param))

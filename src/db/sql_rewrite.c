@@ -171,5 +171,21 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
     out[o++] = ' ';
     memcpy(out + o, sql + q->from_at, len - q->from_at);
     out[o + len - q->from_at] = 0;
+    if (agg && !q->has_order_by && q->limit < 0 && !q->limit_param && !q->offset && !q->offset_param) {
+        /* PostgreSQL returns hashed groups in no fixed order, and a program's branches over them then
+         * differ from run to run (divergences): the groups in the order of their first row's slot, as
+         * the group events enumerate them (any order is SQL's; this one is the same every time) */
+        size_t end = strlen(out);
+        while (end > 0 && (isspace((unsigned char)out[end - 1]) || out[end - 1] == ';')) end--;
+        out[end] = 0;
+        char *ordered = NULL;
+        if (asprintf(&ordered, "%s ORDER BY (array_agg(\"%s\".%s))[1]", out, q->from_name[0], column) < 0 ||
+            strchr(q->from_name[0], '"')) {
+            free(ordered);
+            return out;
+        }
+        free(out);
+        return ordered;
+    }
     return out;
 }

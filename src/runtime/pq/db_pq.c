@@ -1,5 +1,6 @@
 /* db_pq.c: fixture mode on PostgreSQL (Emmi et al. 2007): the design, and the program's statements (PQexec, PQexecParams, PQprepare, PQexecPrepared) with their row events and writes. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,22 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     /* DISTINCT, UNION: a hidden ctid would change which rows are distinct: rows map back by value */
     if (model && (q->distinct || q->narms)) {
         s->by_value = true;
+        if (q->distinct && !q->narms && !q->has_order_by && q->limit < 0 && !q->limit_param && !q->offset &&
+            !q->offset_param && q->nresult > 0) {
+            /* hashed DISTINCT rows come in no fixed order and a program's branches over them then differ from
+             * run to run (divergences): ordered by every result column, the same order every time */
+            strbuf o = STRBUF_INIT;
+            size_t end = len;
+            while (end > 0 && (isspace((unsigned char)sql[end - 1]) || sql[end - 1] == ';')) end--;
+            sb_printf(&o, "%.*s ORDER BY", (int)end, sql);
+            for (int k = 1; k <= q->nresult; k++) sb_printf(&o, "%s %d", k > 1 ? "," : "", k);
+            r = o.failed ? NULL : send(conn, o.s, with_params || nparams, nparams, types, values, lengths, formats, 0);
+            sb_free(&o);
+            if (r && PQresultStatus(r) != PGRES_TUPLES_OK) { /* the program's own statement instead */
+                PQclear(r);
+                r = NULL;
+            }
+        }
     } else if (model && !q->aggregate) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
