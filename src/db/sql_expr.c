@@ -200,6 +200,25 @@ static db_sexpr *conv_date_part(conv *c, const PgQuery__FuncCall *fc)
  * reported) otherwise. (date_trunc of a DATE is a timestamptz, printed with '+00' in the runs'
  * sessions: the same text before it, db_pq_values.c.)
  */
+/* PostgreSQL's strftime-like functions of the DATE or TIMESTAMP column `arg`: a DBF_STRFTIME node of fmt (ival 1:
+ * a timestamp, date_trunc's), sets q->pg_dates; NULL (nothing reported) for another argument. */
+static db_sexpr *pg_strftime(conv *c, node *arg, const char *fmt, int ival)
+{
+    db_sexpr *col = db_sql_conv_expr(c, arg);
+    db_date_kind k = column_date(c, col);
+    db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
+    db_sexpr *f = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
+    if (!e || !f || !(f->text = strdup(fmt))) {
+        sexpr_free(col), sexpr_free(e), sexpr_free(f);
+        return NULL;
+    }
+    e->op = DBF_STRFTIME;
+    e->ival = ival;
+    e->kids[0] = f, e->kids[1] = col;
+    c->q->pg_dates = true;
+    return e;
+}
+
 static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
 {
     static const struct {
@@ -212,20 +231,7 @@ static db_sexpr *conv_date_trunc(conv *c, const PgQuery__FuncCall *fc)
         u->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
         for (size_t i = 0; i < sizeof units / sizeof *units; i++)
             if (!strcasecmp(u->a_const->sval->sval, units[i].unit)) fmt = units[i].fmt;
-    if (!fmt) return NULL;
-    db_sexpr *col = db_sql_conv_expr(c, fc->args[1]);
-    db_date_kind k = column_date(c, col);
-    db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
-    db_sexpr *f = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
-    if (!e || !f || !(f->text = strdup(fmt))) {
-        sexpr_free(col), sexpr_free(e), sexpr_free(f);
-        return NULL;
-    }
-    e->op = DBF_STRFTIME;
-    e->ival = 1;
-    e->kids[0] = f, e->kids[1] = col;
-    c->q->pg_dates = true;
-    return e;
+    return fmt ? pg_strftime(c, fc->args[1], fmt, 1) : NULL;
 }
 
 /*
@@ -257,19 +263,7 @@ static db_sexpr *conv_to_char(conv *c, const PgQuery__FuncCall *fc)
             fmt[n] = *p++, fmt[n + 1] = 0;
         }
     }
-    if (db_date_format_len(fmt) < 0) return NULL;
-    db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
-    db_date_kind k = column_date(c, col);
-    db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
-    db_sexpr *f = e ? db_sql_mk(DBX_TEXT, 0) : NULL;
-    if (!e || !f || !(f->text = strdup(fmt))) {
-        sexpr_free(col), sexpr_free(e), sexpr_free(f);
-        return NULL;
-    }
-    e->op = DBF_STRFTIME;
-    e->kids[0] = f, e->kids[1] = col;
-    c->q->pg_dates = true;
-    return e;
+    return db_date_format_len(fmt) < 0 ? NULL : pg_strftime(c, fc->args[0], fmt, 0);
 }
 
 /*
@@ -1004,8 +998,10 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         break;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: /* ~~* / !~~*: LIKE ignoring ASCII case on either engine (op 1) */
     like:
-        if ((e = db_sql_mk(DBX_LIKE, 2))) e->negated = op[0] == '!';
+        if ((e = db_sql_mk(DBX_LIKE, 2)))
+            e->negated = op[0] == '!', e->op = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE;
         {
             node *k[2] = {a->lexpr, a->rexpr};
             e = conv_kids(c, e, k);
@@ -1044,18 +1040,6 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: return conv_any(c, a, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: /* ~~* / !~~*: LIKE ignoring ASCII case on either engine */
-        if ((e = db_sql_mk(DBX_LIKE, 2))) e->negated = op[0] == '!', e->op = 1;
-        {
-            node *k[2] = {a->lexpr, a->rexpr};
-            e = conv_kids(c, e, k);
-        }
-        if (e && e->kids[1]->kind != DBX_TEXT && e->kids[1]->kind != DBX_PARAM && e->kids[1]->kind != DBX_CONCAT) {
-            db_sql_unsupported(c->q, "LIKE pattern that is not a literal, a parameter or a concatenation of them");
-            sexpr_free(e);
-            return NULL;
-        }
-        return e;
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: db_sql_unsupported(c->q, "SIMILAR TO / GLOB / REGEXP"); return NULL;
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: { /* NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END */
         db_sexpr *x = db_sql_conv_expr(c, a->lexpr), *y = x ? db_sql_conv_expr(c, a->rexpr) : NULL;
