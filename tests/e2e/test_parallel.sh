@@ -22,9 +22,12 @@ for j in 1 2 4 8; do
         jq -e ".parallel.workers == $j and .parallel.lost == 0 and (.parallel.per_worker | length) == $j" "$r" >/dev/null ||
             fail "-j $j: parallel figures wrong: $(jq -c .parallel "$r")"
         [ "$(jq .parallel.jobs_moved "$r")" -ge 1 ] || fail "-j $j: no job moved between workers"
-        # every worker ran something: the work was shared
-        [ "$(jq '[.parallel.per_worker[] | select(.execs > 0)] | length' "$r")" = $j ] ||
-            fail "-j $j: a worker ran nothing: $(jq -c .parallel.per_worker "$r")"
+        # the work was shared: every worker ran something with 2 and 4; with 8 on 2 cores the 256 paths can be
+        # done before the last workers have started (seen in a clean-clone make check at load 4): at least half
+        need=$j
+        [ $j -gt 4 ] && need=$((j / 2))
+        [ "$(jq '[.parallel.per_worker[] | select(.execs > 0)] | length' "$r")" -ge $need ] ||
+            fail "-j $j: fewer than $need workers ran something: $(jq -c .parallel.per_worker "$r")"
     fi
     n=$(ls "$out"/tests/test-*.xml | wc -l)
     [ "$(jq .tests "$r")" = "$n" ] || fail "-j $j: report says $(jq .tests "$r") tests, $n on disk"
