@@ -191,6 +191,20 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
     return n;
 }
 
+size_t unit_arg_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *fn, size_t k,
+                          unit_producer *out, size_t max)
+{
+    if (k >= fn->nparams || !producible(fn->params[k].type)) return 0;
+    unit_producer all[UNIT_MAX_PRODUCERS];
+    size_t na = unit_param_producers(u, o, fn, k, all, UNIT_MAX_PRODUCERS), n = 0;
+    for (size_t j = 0; j < na && n < max; j++) {
+        int plain = all[j].kind == UP_RETURN;
+        for (size_t a = 0; plain && a < all[j].fn->nparams; a++) plain = !producible(all[j].fn->params[a].type);
+        if (plain) out[n++] = all[j];
+    }
+    return n;
+}
+
 /* How well a destructor's name fits, lower is better: a name that ends with the destructor's word
  * (`te_free`, `cJSON_Delete`) before one that has it inside (`te_free_parameters` frees a node's
  * children, not the node), then the shorter name. */

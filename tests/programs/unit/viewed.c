@@ -1,0 +1,71 @@
+/* viewed.c: a value type whose table is reached only through an accessor of a value (a view, as JSON libraries give an object of a value), for test_unit_nested.sh. */
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct table table;
+typedef struct val val;
+
+struct table {
+    char *keys[4];
+    double nums[4];
+    int count;
+    val *owner;
+};
+
+struct val {
+    int kind; /* 0 number, 1 table */
+    double num;
+    table tab;
+};
+
+val *val_new_num(double x)
+{
+    val *v = calloc(1, sizeof *v);
+    if (v) v->num = x;
+    return v;
+}
+
+val *val_new_table(void)
+{
+    val *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->kind = 1;
+    v->tab.owner = v;
+    return v;
+}
+
+/* the table of v, or NULL when v is not a table: a view into v, not a new object */
+table *val_table(const val *v) { return v && v->kind == 1 ? (table *)&v->tab : NULL; }
+
+void val_free(val *v)
+{
+    if (!v) return;
+    for (int i = 0; i < v->tab.count; i++) free(v->tab.keys[i]);
+    free(v);
+}
+
+int table_set_num(table *t, const char *key, double x)
+{
+    if (!t || !key) return -1;
+    for (int i = 0; i < t->count; i++)
+        if (!strcmp(t->keys[i], key)) {
+            t->nums[i] = x;
+            return 0;
+        }
+    if (t->count == 4) return -1;
+    t->keys[t->count] = strdup(key);
+    t->nums[t->count++] = x;
+    return 0;
+}
+
+/* the number stored under key, or fallback: the key's index counts, a negative number is clamped */
+double table_get_num(const table *t, const char *key, double fallback)
+{
+    if (!key) return fallback;
+    for (int i = 0; i < t->count; i++) {
+        if (strcmp(t->keys[i], key) != 0) continue;
+        if (t->nums[i] < 0) return 0;
+        return t->nums[i] + i;
+    }
+    return t->count > 2 ? -fallback : fallback;
+}
