@@ -1,4 +1,4 @@
-/* viewed.c: a value type whose table is reached only through an accessor of a value (a view, as JSON libraries give an object of a value), for test_unit_nested.sh. */
+/* viewed.c: a value type whose table is reached only through an accessor of a value (a view, as JSON libraries give an object of a value), for test_unit_views.sh. */
 #include <stdlib.h>
 #include <string.h>
 
