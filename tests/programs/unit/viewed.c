@@ -34,6 +34,9 @@ val *val_new_table(void)
     return v;
 }
 
+/* a number from a code (a type no other argument has: its fill function is the nested producer's own) */
+val *val_from_code(unsigned short code) { return val_new_num((double)(code % 100)); }
+
 /* the table of v, or NULL when v is not a table: a view into v, not a new object */
 table *val_table(const val *v) { return v && v->kind == 1 ? (table *)&v->tab : NULL; }
 
