@@ -40,6 +40,16 @@ val *val_from_code(unsigned short code) { return val_new_num((double)(code % 100
 /* the table of v, or NULL when v is not a table: a view into v, not a new object */
 table *val_table(const val *v) { return v && v->kind == 1 ? (table *)&v->tab : NULL; }
 
+/* the value a table belongs to: a producer of a val that needs a table first (none made field by field) */
+val *table_owner(const table *t) { return t ? t->owner : NULL; }
+
+/* a value's number, a table's size */
+double val_number(const val *v)
+{
+    if (v->kind == 1) return v->tab.count > 0 ? v->tab.count : -1;
+    return v->num > 10 ? 10 : v->num;
+}
+
 void val_free(val *v)
 {
     if (!v) return;
