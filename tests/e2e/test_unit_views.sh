@@ -13,6 +13,8 @@ expect_text viewed '^    const val \*[a-z_]+ = val_new_(table|num)\([^)]*\);' "t
 expect_text viewed '^    const table \*t = val_table\([a-z_]+\);' "the table made by the accessor of that value"
 expect_text viewed '^    val_free\(\(val \*\)[a-z_]+\);' "the value released"
 grep -Eq '\.tab\.count = ' "$t" && fail "a value built field by field"
+# a NULL table (table_get_num checks it): its construction is dropped, its value's too (a leak otherwise)
+grep -Eq '^    const table \*t = NULL;' "$t" || fail "no test passes a NULL table"
 grep -Eq 'val_free\(\(val \*\)t\)|free\(\(void \*\)t\)' "$t" && fail "the view into a value released as an object of its own"
 jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanitizer.bugs == 0] | all' "$out/report.json" >/dev/null ||
     fail "the sanitizer check did not run, dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"

@@ -74,6 +74,7 @@ int table_set_num(table *t, const char *key, double x)
 /* the number stored under key, or fallback: the key's index counts, a negative number is clamped */
 double table_get_num(const table *t, const char *key, double fallback)
 {
+    if (!t) return -1; /* a NULL table: the test builds no value for it (nothing to release) */
     if (!key) return fallback;
     for (int i = 0; i < t->count; i++) {
         if (strcmp(t->keys[i], key) != 0) continue;
