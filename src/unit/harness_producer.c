@@ -60,6 +60,8 @@ static void gen_nested(strbuf *b, const unit_info *u, const unit_harness_opts *o
         sb_printf(b, "\\n\", %sid, %s_kind", vn, vn);
         for (size_t m = 0; m < g->nparams; m++) sb_printf(b, ", %s%zuid", pre, m);
         sb_printf(b, ");\n        (void)%s_kind;\n", vn);
+        /* a failed construction is no input (as for the parameter): the outer producer is not given NULL */
+        sb_printf(b, "        sym_assume(%s != NULL);\n", vn);
     }
     sb_puts(b, "        }\n        }\n");
 }
