@@ -77,7 +77,7 @@ static int inline_string(const names *n, size_t k)
 static int inline_arg(const names *n, size_t k)
 {
     const ur_object *o = &n->r->objs[k];
-    if (!o->make_arg) return 0;
+    if (!o->make_arg || make_of(n->r, o->id)) return 0; /* made itself (a nested producer): its local */
     size_t cnt = 0;
     for (size_t j = 0; j < n->r->nentries; j++) cnt += n->r->entries[j].obj == o->id;
     const ur_entry *e = whole_entry(n->r, o->id);
@@ -322,6 +322,46 @@ int emit_made_consumed(const names *n, int id)
     return m && m->kind != 'i' && o->param && n->fn && unit_param_consumed(n->fn, param_index(n->r, k));
 }
 
+/* Whether make line m has an argument made by a producer of its own (harness_producer.c, gen_nested). */
+static int made_args(const unit_record *r, const ur_make *m)
+{
+    for (size_t a = 0; a < m->nargs; a++)
+        if (make_of(r, m->args[a])) return 1;
+    return 0;
+}
+
+/* The arguments made by producers of their own of the parameters' make lines whose value is a view
+ * into them (kind r): each released with the destructor of the producer's parameter type, else free
+ * when its producer allocated it (kind h). A value the producer allocated (kind h) may own them: left. */
+static void release_made_args(strbuf *b, const names *n)
+{
+    const unit_record *r = n->r;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        const ur_object *o = obj_by_id(r, m->obj, NULL);
+        const ut_func *fn = unit_find_def(n->u, m->func);
+        if (m->kind != 'r' || !o || !o->param || !fn || fn->nparams != m->nargs) continue;
+        for (size_t a = 0; a < m->nargs; a++) {
+            size_t ak;
+            const ur_make *am = make_of(r, m->args[a]);
+            const ur_object *ao = obj_by_id(r, m->args[a], &ak);
+            if (!am || !ao || am->kind == 'i') continue;
+            const ur_entry *e = whole_entry(r, ao->id);
+            if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue;
+            const ut_type *at = fn->params[a].type;
+            int extra[UNIT_MAX_DESTRUCTOR_ARGS];
+            const ut_func *df =
+                unit_destructor_for(n->u, at, unit_find_def(n->u, am->func), extra, UNIT_MAX_DESTRUCTOR_ARGS);
+            if (df && df->nparams != 1) continue;
+            if (!df && am->kind != 'h') continue;
+            if (df)
+                sb_printf(b, "    %s((%s)%s);\n", df->name, df->params[0].type->spelling, n->local[ak]);
+            else
+                sb_printf(b, "    free((void *)%s);\n", n->local[ak]);
+        }
+    }
+}
+
 int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called)
 {
     const unit_record *r = n->r;
@@ -335,6 +375,9 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);
         if (pi >= t->fn->nparams) continue;
+        /* a value the producer did not allocate, made from an argument built by a producer of its own
+         * (`json_value_get_object(object_value)`): a view into that argument, released with it below */
+        if (m->kind == 'r' && made_args(r, m)) continue;
         /* the target is an adder and this is its item (`node_list_add(list, item)`,
          * `cJSON_AddItemToArray(array, item)`): once added, the container owns the item and releases it
          * with itself (releasing both was a double free: the test did not pass natively) */
@@ -397,5 +440,6 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         }
         sb_free(&more);
     }
+    release_made_args(b, n);
     return released_ret;
 }

@@ -827,7 +827,14 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
             unit_producer pr[UNIT_MAX_PRODUCERS];
             size_t np = unit_param_producers(u, o, targets[i], k, pr, UNIT_MAX_PRODUCERS);
             for (size_t j = 0; j < np; j++)
-                for (size_t a = 0; a < pr[j].fn->nparams; a++) mark(&g, pr[j].fn->params[a].type);
+                for (size_t a = 0; a < pr[j].fn->nparams; a++) {
+                    mark(&g, pr[j].fn->params[a].type);
+                    /* an argument built by producers of its own (harness_producer.c): theirs too */
+                    unit_producer npr[UNIT_MAX_PRODUCERS];
+                    size_t nn = unit_arg_producers(u, o, pr[j].fn, a, npr, UNIT_MAX_PRODUCERS);
+                    for (size_t q = 0; q < nn; q++)
+                        for (size_t c = 0; c < npr[q].fn->nparams; c++) mark(&g, npr[q].fn->params[c].type);
+                }
             const ut_func *mods[UNIT_MAX_PRODUCERS];
             size_t nm = np ? unit_param_modifiers(u, o, targets[i], k, mods, UNIT_MAX_PRODUCERS) : 0;
             for (size_t j = 0; j < nm; j++)

@@ -17,16 +17,74 @@ static void register_param(strbuf *b, const char *indent, size_t i, const ut_par
  * buffer/length pair a symbolic array): the locals PRE<k> (PREb<k>, PREn<k> for a pair) and their
  * object ids PRE<k>id. An argument k with zeroed[k] set (zeroed may be NULL), a pointer to a
  * struct the destructor takes too (unit_destructor_shared), points to a fresh zeroed struct. */
-static void gen_args(strbuf *b, const unit_harness_opts *o, const ut_param *p, const ut_func *fn, size_t first,
-                     const char *pre, const int *zeroed)
+static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
+                     size_t first, const char *pre, const int *zeroed, int nest);
+
+/* Argument k of producer fn (local VN, its id VNid) built by one of its own producers nps
+ * (unit_arg_producers; the choice symbolic, named after the argument): the nested producer's
+ * arguments filled from inputs, then the argument registered (flag m) and its own `make` line
+ * recorded, so that the test declares it with the same call (emit_producer.c). */
+static void gen_nested(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
+                       size_t k, const char *vn, const char *as, const unit_producer *nps, size_t nnp)
+{
+    const ut_param *a = &fn->params[k];
+    char *d = unit_declarator(as, vn);
+    sb_printf(b, "        %s;\n        int %sid = -1;\n        {\n", d, vn);
+    free(d);
+    sb_printf(b, "        unsigned %s_mk = sympu_choice(\"%s_%s.make\", %zu);\n", vn, p->name, a->name, nnp);
+    for (size_t j = 0; j < nnp; j++) {
+        const ut_func *g = nps[j].fn;
+        char pre[64];
+        snprintf(pre, sizeof pre, "%s_", vn);
+        sb_printf(b, "        %sif (%s_mk == %zu) { /* %s */\n", j ? "} else " : "", vn, j, g->name);
+        gen_args(b, u, o, p, g, 0, pre, NULL, 0);
+        sb_printf(b,
+                  "        %sid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", \"%s_%s_arg\", "
+                  "\"%s\");\n",
+                  vn, vn, vn, a->type->id, p->name, a->name, as);
+        sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n        sympu_in_call = 1;\n#endif\n");
+        strbuf call = STRBUF_INIT;
+        sb_printf(&call, "%s(", g->name);
+        for (size_t m = 0; m < g->nparams; m++) sb_printf(&call, "%s%s%zu", m ? ", " : "", pre, m);
+        sb_puts(&call, ")");
+        sb_printf(b, "        __typeof__(%s) %s_v = %s;\n        char %s_kind = 'r';\n", call.s, vn, call.s, vn);
+        sb_free(&call);
+        sb_printf(b,
+                  "#ifdef SYMPATH_UNIT_RECORD\n        sympu_in_call = 0;\n"
+                  "        if (sympu_heap_block((const void *)%s_v)) %s_kind = 'h';\n"
+                  "        sympu_allocs_made();\n#endif\n",
+                  vn, vn);
+        sb_printf(b, "        memcpy((void *)&%s, &%s_v, sizeof %s);\n", vn, vn, vn);
+        sb_printf(b, "        sympu_rec(\"make %%d %%c %s", g->name);
+        for (size_t m = 0; m < g->nparams; m++) sb_puts(b, " %d");
+        sb_printf(b, "\\n\", %sid, %s_kind", vn, vn);
+        for (size_t m = 0; m < g->nparams; m++) sb_printf(b, ", %s%zuid", pre, m);
+        sb_printf(b, ");\n        (void)%s_kind;\n", vn);
+        /* a failed construction is no input (as for the parameter): the outer producer is not given NULL */
+        sb_printf(b, "        sym_assume(%s != NULL);\n", vn);
+    }
+    sb_puts(b, "        }\n        }\n");
+}
+
+static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
+                     size_t first, const char *pre, const int *zeroed, int nest)
 {
     for (size_t k = first; k < fn->nparams; k++) {
         const ut_param *a = &fn->params[k];
-        char *as = harness_unqual(a->type), vn[32], bn[32], nn[32], path[160];
+        char *as = harness_unqual(a->type), vn[48], bn[48], nn[48], path[160];
         snprintf(vn, sizeof vn, "%s%zu", pre, k);
         snprintf(bn, sizeof bn, "%sb%zu", pre, k);
         snprintf(nn, sizeof nn, "%sn%zu", pre, k);
         snprintf(path, sizeof path, "%s_%s", p->name, a->name);
+        unit_producer nps[UNIT_MAX_PRODUCERS];
+        size_t nnp = nest && !(zeroed && zeroed[k]) && a->len_param < 0 && a->buf_param < 0
+                         ? unit_arg_producers(u, o, fn, k, nps, UNIT_MAX_PRODUCERS)
+                         : 0;
+        if (nnp) {
+            gen_nested(b, u, o, p, fn, k, vn, as, nps, nnp);
+            free(as);
+            continue;
+        }
         if (zeroed && zeroed[k]) {
             const ut_type *e = a->type->pointee;
             char *es = harness_unqual(e), *d = unit_declarator(as, vn);
@@ -87,7 +145,7 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     for (size_t k = 1; d && k < d->nparams; k++)
         if (extra[k - 1] >= 0 && extra[k - 1] < 64) zeroed[extra[k - 1]] = 1;
     sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
-    gen_args(b, o, p, fn, 0, "sympu_m", zeroed);
+    gen_args(b, u, o, p, fn, 0, "sympu_m", zeroed, 1);
     /* the arguments as the test declares them: before the call (the producer may change them) */
     sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
     sb_printf(b,
@@ -333,7 +391,7 @@ static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, 
     for (size_t j = 0; j < nmods; j++) {
         const ut_func *fn = mods[j];
         sb_printf(b, "        %sif (sympu_cq == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
-        gen_args(b, o, p, fn, 1, "sympu_c", NULL);
+        gen_args(b, NULL, o, p, fn, 1, "sympu_c", NULL, 0);
         sb_printf(b, "        %s%s((%s)sympu_a%zu", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name,
                   fn->params[0].type->spelling, i);
         for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_c%zu", k);

@@ -149,8 +149,42 @@ const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt)
     return NULL;
 }
 
+static size_t param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                              unit_producer *out, size_t max, int top);
+
 size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                             unit_producer *out, size_t max)
+{
+    return param_producers(u, o, f, i, out, max, 1);
+}
+
+/* Whether producer fn has an argument that could have producers but has none the harness nests
+ * (unit_arg_producers): that argument would be built field by field, in a state the unit never
+ * makes (parson's json_object_get_value(object, name) with a JSON_Object filled byte by byte). */
+static int needs_raw_arg(const unit_info *u, const unit_harness_opts *o, const ut_func *fn)
+{
+    for (size_t a = 0; a < fn->nparams; a++) {
+        if (!producible(fn->params[a].type) || fn->params[a].len_param >= 0 || fn->params[a].buf_param >= 0) continue;
+        unit_producer np[1];
+        if (param_producers(u, o, fn, a, np, 1, 0) == 0) return 1;
+        /* the nested ones are those without producible arguments of their own */
+        unit_producer all[UNIT_MAX_PRODUCERS];
+        size_t na = param_producers(u, o, fn, a, all, UNIT_MAX_PRODUCERS, 0);
+        int plain = 0;
+        for (size_t j = 0; j < na && !plain; j++) {
+            int ok = all[j].kind == UP_RETURN;
+            for (size_t c = 0; ok && c < all[j].fn->nparams; c++) ok = !producible(all[j].fn->params[c].type);
+            plain = ok;
+        }
+        if (!plain) return 1;
+    }
+    return 0;
+}
+
+/* unit_param_producers; top: the parameter's own (not a nested argument's), where producers that would
+ * need an argument built field by field are left out when others need none. */
+static size_t param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
+                              unit_producer *out, size_t max, int top)
 {
     if (!o || o->raw_inputs || i >= f->nparams) return 0;
     const ut_param *p = &f->params[i];
@@ -185,8 +219,10 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
      * and an unpaired `const float *numbers` was read past its one element */
     const ut_func *ads[1];
     int container = unit_param_adders(u, o, f, i, ads, 1) > 0;
-    size_t n = 0;
-    for (size_t k = 0; k < u->ndefs + u->nstatics && n < max; k++) {
+    size_t n = 0, cap = UNIT_MAX_PRODUCERS * 4, outmax = max;
+    unit_producer *res = out, cand[UNIT_MAX_PRODUCERS * 4];
+    out = cand; /* every candidate first, the first max of them in res at the end */
+    for (size_t k = 0; k < u->ndefs + u->nstatics && n < cap; k++) {
         const ut_func *fn = callable(u, k);
         if (!fn || fn == f || !strcmp(fn->name, f->name) || unit_is_wrapped(u, fn->name)) continue;
         unit_producer_kind kind;
@@ -198,6 +234,19 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
         }
         if (!(container && pairs)) out[n++] = (unit_producer){fn, kind};
     }
+    /* producers whose arguments the harness can build (plain values, or through producers of their
+     * own) first; the others only when there are no such producers */
+    if (top && !named) {
+        size_t clean = 0;
+        int raw[UNIT_MAX_PRODUCERS * 4];
+        for (size_t j = 0; j < n; j++) clean += !(raw[j] = needs_raw_arg(u, o, out[j].fn));
+        if (clean && clean < n) {
+            size_t m = 0;
+            for (size_t j = 0; j < n; j++)
+                if (!raw[j]) out[m++] = out[j];
+            n = m;
+        }
+    }
     /* a container's simplest producers first (fewest arguments; stable): the first run, every choice
      * 0, builds `cJSON_CreateNull()`, not what cJSON_Parse makes of zero bytes (NULL) */
     for (size_t a = 1; container && a < n; a++)
@@ -206,6 +255,22 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
             out[b] = out[b - 1];
             out[b - 1] = t;
         }
+    if (n > outmax) n = outmax;
+    memcpy(res, cand, n * sizeof *res);
+    return n;
+}
+
+size_t unit_arg_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *fn, size_t k,
+                          unit_producer *out, size_t max)
+{
+    if (k >= fn->nparams || !producible(fn->params[k].type)) return 0;
+    unit_producer all[UNIT_MAX_PRODUCERS];
+    size_t na = unit_param_producers(u, o, fn, k, all, UNIT_MAX_PRODUCERS), n = 0;
+    for (size_t j = 0; j < na && n < max; j++) {
+        int plain = all[j].kind == UP_RETURN;
+        for (size_t a = 0; plain && a < all[j].fn->nparams; a++) plain = !producible(all[j].fn->params[a].type);
+        if (plain) out[n++] = all[j];
+    }
     return n;
 }
 

@@ -56,6 +56,17 @@ typedef struct unit_producer {
 size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                             unit_producer *out, size_t max);
 
+/*
+ * Nested producers: the producers of argument k of producer fn (unit_param_producers with fn as
+ * the target), keeping the UP_RETURN ones none of whose own arguments could have producers (one
+ * level: `json_value_init_object()` for the `const JSON_Value *` of `json_value_get_object(value)`,
+ * not `json_object_get_value(object, name)`, which needs an object first). The harness builds such
+ * an argument by one of them (a symbolic choice) instead of field by field; none for an argument
+ * that is not producible. At most max in out; returns the count.
+ */
+size_t unit_arg_producers(const unit_info *u, const unit_harness_opts *o, const ut_func *fn, size_t k,
+                          unit_producer *out, size_t max);
+
 /* The first `--init TYPE=FUNCTION` of o (the string itself) whose TYPE is pt's unqualified spelling or
  * its pointee's, or NULL. */
 const char *unit_init_for(const unit_harness_opts *o, const ut_type *pt);

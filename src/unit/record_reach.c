@@ -51,6 +51,21 @@ static int pointed_to(const unit_record *r, int id)
 /* The producers' calls of a parameter the run made NULL lazily (harness_producer.c: its value went
  * through sympu_lazy_null after the construction): the test passes NULL and builds nothing, so
  * those make, add and seq lines go, and an initialiser's object no value points to any more. */
+/* Whether make line i builds a producer's argument (a nested producer, harness_producer.c: an object of
+ * flag m) that no other make line of r passes any more (its parameter's construction was dropped). */
+static int orphan_arg_make(const unit_record *r, size_t i)
+{
+    const ur_make *m = &r->makes[i];
+    int arg = 0;
+    for (size_t j = 0; j < r->nobjs; j++)
+        if (r->objs[j].id == m->obj) arg = r->objs[j].make_arg && !r->objs[j].param;
+    if (!arg || m->kind == 'a' || m->kind == 'c') return 0;
+    for (size_t k = 0; k < r->nmakes; k++)
+        for (size_t a = 0; k != i && a < r->makes[k].nargs; a++)
+            if (r->makes[k].args[a] == m->obj) return 0;
+    return 1;
+}
+
 static void drop_moot_makes(unit_record *r)
 {
     size_t n = 0;
@@ -64,6 +79,22 @@ static void drop_moot_makes(unit_record *r)
         free(m->func);
         free(m->item);
         free(m->args);
+    }
+    r->nmakes = n;
+    /* then the arguments' own make lines the dropped ones passed (nested producers) */
+    n = 0;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        ur_make *m = &r->makes[i];
+        if (!orphan_arg_make(r, i)) {
+            r->makes[n++] = *m;
+            continue;
+        }
+        free(m->func);
+        free(m->item);
+        free(m->args);
+        m->func = m->item = NULL;
+        m->args = NULL;
+        m->nargs = 0;
     }
     r->nmakes = n;
 }
