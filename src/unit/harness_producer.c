@@ -358,7 +358,7 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
                      const ut_func *fn)
 {
     const ut_type *e = p->type->pointee;
-    gen_args(b, o, p, fn, 1, "sympu_m", NULL); /* its other arguments, before the object (declared first) */
+    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0); /* its other arguments, before the object (declared first) */
     char *es = harness_unqual(e);
     char *pe = unit_declarator(es, "*sympu_o");
     sb_puts(b, "        sympu_pobj = ");
