@@ -40,10 +40,10 @@ int db_setup_program_sql(db_setup *d, const char *sqls, FILE *notes, char **err)
     for (const char *m = marks; (m = strstr(m, DB_TEXT_NEED_MARK)); m++) { /* TABLE\tCOLUMN\tN */
         const char *a = m + strlen(DB_TEXT_NEED_MARK), *b = strchr(a, '\t'), *c = b ? strchr(b + 1, '\t') : NULL;
         if (b && c)
-            fprintf(
-                notes,
-                "sympath: TEXT cells of %.*s.%.*s hold %d bytes (the program's SQL compares it with longer texts)\n",
-                (int)(b - a), a, (int)(c - b - 1), b + 1, atoi(c + 1) < DB_TEXT_MAX ? atoi(c + 1) : DB_TEXT_MAX);
+            fprintf(notes,
+                    "sympath: TEXT cells of %.*s.%.*s hold %d bytes (the program's SQL compares it with longer texts, "
+                    "or with a parameter the program may bind to a longer constant)\n",
+                    (int)(b - a), a, (int)(c - b - 1), b + 1, atoi(c + 1) < DB_TEXT_MAX ? atoi(c + 1) : DB_TEXT_MAX);
     }
     for (const char *m = marks; (m = strstr(m, DB_DATE_NEED_MARK)); m++) { /* TABLE\tCOLUMN\tKIND */
         const char *a = m + strlen(DB_DATE_NEED_MARK), *b = strchr(a, '\t'), *c = b ? strchr(b + 1, '\t') : NULL;

@@ -14,7 +14,9 @@
  * statuses can make every row impossible. So each text column gets at least the bytes of the
  * longest text literal compared with it (=, <>, <, >, IN, LIKE without its wildcards) and the
  * least length() asked of it, read from its CHECKs (db_checks_load) and from the program's own
- * SQL strings (db_text_needs_from_program, after the build). The explorer and every executor
+ * SQL strings (db_text_needs_from_program, after the build), and a column compared with a parameter the
+ * bytes of the longest data-like constant of the program (`email = ?` when it binds "alice@example.com";
+ * instrument's strings.c hands such constants over). The explorer and every executor
  * must agree on the layout: the program's needs travel in the schema copy the executors read,
  * as DB_TEXT_NEED_MARK comments that db_schema_from_ddl applies.
  */
@@ -49,10 +51,28 @@ static const db_sexpr *length_of(const db_sexpr *e)
     return e && e->kind == DBX_LENGTH && e->nkids ? e->kids[0] : NULL;
 }
 
+/* The longest data-like constant of the program (db_text_needs_from_program), which it may bind as a parameter
+ * compared with a text column: such a column's cells need that many bytes. 0 outside that call. */
+static size_t param_need;
+
+/* Whether e is a bound parameter, or a concatenation with one ('%' || ? || '%'). */
+static bool has_param(const db_sexpr *e)
+{
+    if (!e) return false;
+    if (e->kind == DBX_PARAM) return true;
+    return e->kind == DBX_CONCAT && (has_param(e->kids[0]) || has_param(e->kids[1]));
+}
+
 static void walk(db_schema *s, const db_query *q, const db_sexpr *e)
 {
     if (!e) return;
     const db_sexpr *a = e->nkids > 0 ? e->kids[0] : NULL, *b = e->nkids > 1 ? e->kids[1] : NULL;
+    if (param_need && (e->kind == DBX_LIKE || (e->kind == DBX_CMP && (e->op == DB_EQ || e->op == DB_NE)))) {
+        if (has_param(b)) need_text(s, q, a, param_need); /* email = ?, name LIKE '%' || ? || '%' */
+        if (e->kind == DBX_CMP && has_param(a)) need_text(s, q, b, param_need);
+    }
+    for (int i = 1; param_need && e->kind == DBX_IN && i < e->nkids; i++)
+        if (has_param(e->kids[i])) need_text(s, q, a, param_need);
     switch (e->kind) {
     case DBX_CMP: /* col op 'text', 'text' op col, length(col) op n, n op length(col) */
         need_text(s, q, a, literal_need(b, false));
@@ -93,7 +113,11 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
         for (int c = 0; c < s->tables[t].ncols; c++) before[k++] = s->tables[t].cols[c].text_need;
     db_date_kind *dated = calloc(ncols + 1, sizeof *dated); /* TEXT columns the SQL uses as dates */
     s->infer_dates = dated != NULL;
+    param_need = 0;
+    for (const char *p = sqls; p && *p; p += strlen(p) + 1)
+        if (*p == 1 && strlen(p + 1) > param_need) param_need = strlen(p + 1);
     for (const char *p = sqls; p && *p; p += strlen(p) + 1) {
+        if (*p == 1) continue; /* a data-like constant, not SQL */
         db_query *q = NULL;
         char *err = NULL;
         if (!db_query_parse(s, p, strlen(p), &q, &err)) db_text_needs_of_query(s, q);
@@ -112,6 +136,7 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
         free(err);
     }
     s->infer_dates = false;
+    param_need = 0;
     char *out = strdup("");
     k = 0;
     for (int t = 0; out && dated && t < s->ntables; t++)

@@ -86,7 +86,9 @@ typedef struct build_stats {
     uint32_t nondet_unsupported;   /* of which the return type cannot be an input: they return 0 */
     char *nondet_unsupported_list; /* "name (returns type)" lines, malloc'ed, or NULL; free with build_stats_free */
     char *sql_strings; /* the program's constant strings that read as SQL statements: NUL-terminated one after the
-                        * other, an empty one last (program_sql_strings); malloc'ed, NULL when none; build_stats_free */
+                        * other, an empty one last (program_sql_strings); a constant that looks like data the program
+                        * may bind (9-32 printable bytes, no blank, no '%') comes as byte 1 then its text;
+                        * malloc'ed, NULL when none; build_stats_free */
 } build_stats;
 
 /* Release what build_executor allocated in *st (the lists); st itself is the caller's. */

@@ -117,6 +117,10 @@ NO_REPLAY=1 BUDGET=4s run venues venues.sql 1 18 19 24 26
 # visit) (unreachable: the failed open, a NULL strftime of a valid date, the failed step of a COUNT)
 NO_REPLAY=1 BUDGET=8s run visits visits.sql 3 17 25
 grep -q "TEXT column visits.at holds 'YYYY-MM-DD HH:MM:SS' datetimes" "$W/visits.err" || { cat "$W/visits.err"; fail "visits: no note on the datetime column"; }
+# an e-mail address bound from a constant of 17 bytes (tests/db/accounts.c): the column's cells hold it, the account is
+# found (14), pro or not (15), rich or not (16) (unreachable: the failed open)
+NO_REPLAY=1 BUDGET=4s run accounts accounts.sql 1 14 15 16
+grep -q "TEXT cells of accounts.email hold 17 bytes" "$W/accounts.err" || { cat "$W/accounts.err"; fail "accounts: no note on the e-mail cells"; }
 # ... and the top borrower by COUNT(*) DESC under LIMIT 1 (54: two loans, 55: a member id > 100)
 BUDGET=10s run loans loans.sql 2 18 32 42 43 47 54 55
 # some fixture has two borrowers, the top one (as SQLite orders the groups) with two loans
