@@ -384,9 +384,7 @@ static void test_hard_core_skipped(void **state)
     solver_stats st;
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_hard_skipped, 0);
-    double t0 = util_now_s();
     assert_int_equal(solve(s, cs, 4, m, 2), SOLVE_UNKNOWN);
-    assert_true(util_now_s() - t0 < 0.5);
     solver_get_stats(s, &st);
     assert_int_equal(st.fp_hard_skipped, 1);
     assert_int_equal(st.fp_queries, 0); /* Z3 never ran */
