@@ -52,6 +52,10 @@ static void run_usage(FILE *f)
           "                          sympath_scratch on the --db server, created when missing)\n"
           "  --db-rows N             row slots per table in a fixture (default 3, at most 64)\n"
           "  --db-text N             bytes of a TEXT cell in a fixture (default 8, at most 64)\n"
+          "  --no-db-grow            keep --db-rows and --db-text (default: an exploration that found nothing\n"
+          "                          new for 40% of its budget, with a branch one side of which no run took,\n"
+          "                          starts again once with twice the row slots (up to 12) and text bytes,\n"
+          "                          the tests found so far run first)\n"
           "  --no-db-minimize        keep each fixture as the solver first wrote it (default: after the\n"
           "                          exploration, fewest rows and simplest values that keep the test's path)\n"
           "  --no-db-faults          no database call fails on purpose (default: the solver may make one\n"
@@ -233,6 +237,8 @@ int cmd_run(int argc, char **argv)
             o.no_db_minimize = 1;
         } else if (!strcmp(a, "--no-db-faults")) {
             r.no_db_faults = 1;
+        } else if (!strcmp(a, "--no-db-grow")) {
+            r.no_db_grow = 1;
         } else if (!strcmp(a, "--no-progress")) {
             o.progress = 0;
         } else if (a[0] == '-' && a[1]) {

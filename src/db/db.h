@@ -188,6 +188,17 @@ size_t db_table_ninputs(const db_table *t, const db_limits *l);
 /* Inputs the whole fixture takes: every table's, then db:fault (16 bits: the number of the run's
  * fallible database call that fails, 0 none; runtime/dbcommon/db_fault.c). */
 size_t db_fixture_ninputs(const db_schema *s, const db_limits *l);
+/*
+ * The fixture part of a test vector laid out for other limits (a larger layout, when the exploration
+ * grows it: src/explore/db_layout.c). in: db_fixture_ninputs(s, from) values as the executor read them;
+ * out: room for db_fixture_ninputs(s, to) values, written. Row counts (clamped to from->rows, as the
+ * old layout read them), present cells, text lengths and
+ * bytes and db:fault keep their values; slots and text bytes the larger layout adds are 0 (absent,
+ * empty), so the fixture the vector stands for is the same. `to` must not be smaller than `from` in
+ * either limit; returns the number of values written.
+ */
+size_t db_fixture_relayout(const db_schema *s, const db_limits *from, const uint64_t *in, const db_limits *to,
+                           uint64_t *out);
 /* How a fixture file (db_fixture_sql) with a non-zero db:fault begins its note on it. */
 #define DB_FAULT_COMMENT "-- injected fault"
 
@@ -887,6 +898,14 @@ int db_setup_run(const char *db_path, int pg, const char *build_dir, db_setup *d
  * written or out of memory.
  */
 int db_setup_program_sql(db_setup *d, const char *sqls, FILE *notes, char **err);
+/*
+ * Lay the fixture out anew for the limits `to` (the exploration grows the layout when it stalls:
+ * src/explore/db_layout.c): d->limits and d->fixture_inputs follow, SYMPATH_DB_ROWS and
+ * SYMPATH_DB_TEXT are exported again for the executors started next, and the query log is emptied
+ * (report.json's "database" counts the last layout's runs). Returns 0, or -1 with *err (malloc'ed)
+ * when the log cannot be emptied.
+ */
+int db_setup_grow(db_setup *d, const db_limits *to, char **err);
 
 /*
  * PostgreSQL (called by db_setup_run): the user's tables read over a read-only connection

@@ -25,6 +25,28 @@ size_t db_fixture_ninputs(const db_schema *s, const db_limits *l)
     return n + 1; /* db:fault, the call of the run that fails (0: none) */
 }
 
+size_t db_fixture_relayout(const db_schema *s, const db_limits *from, const uint64_t *in, const db_limits *to,
+                           uint64_t *out)
+{
+    size_t i = 0, o = 0;
+    for (int ti = 0; ti < s->ntables; ti++) {
+        const db_table *t = &s->tables[ti];
+        out[o++] = db_table_count(from, &in[i++]); /* the rows the old layout had (a larger count was clamped) */
+        for (unsigned k = 0; k < to->rows; k++) {
+            for (int c = 0; c < t->ncols; c++) {
+                const db_column *col = &t->cols[c];
+                unsigned nout = db_cell_ninputs(col, to), nin = k < from->rows ? db_cell_ninputs(col, from) : 0;
+                /* NULL flag, value or length, then a text's bytes: the new cap only adds bytes at the end */
+                for (unsigned j = 0; j < nout; j++) out[o + j] = j < nin ? in[i + j] : 0;
+                o += nout;
+                i += nin;
+            }
+        }
+    }
+    out[o++] = in[i]; /* db:fault */
+    return o;
+}
+
 unsigned db_table_count(const db_limits *l, const uint64_t *vals)
 {
     uint64_t n = vals[0] & 0xff;

@@ -39,7 +39,7 @@ int db_setup_program_sql(db_setup *d, const char *sqls, FILE *notes, char **err)
     char *ddl = util_strf("%s\n%s", d->schema->ddl, marks);
     for (const char *m = marks; (m = strstr(m, DB_TEXT_NEED_MARK)); m++) { /* TABLE\tCOLUMN\tN */
         const char *a = m + strlen(DB_TEXT_NEED_MARK), *b = strchr(a, '\t'), *c = b ? strchr(b + 1, '\t') : NULL;
-        if (b && c)
+        if (b && c && atoi(c + 1) > (int)d->limits.text) /* a shorter need leaves the cells as they are */
             fprintf(notes,
                     "sympath: TEXT cells of %.*s.%.*s hold %d bytes (the program's SQL compares it with longer texts, "
                     "or with a parameter the program may bind to a longer constant)\n",
@@ -162,4 +162,23 @@ void db_setup_free(db_setup *d)
     d->schema = NULL;
     free(d->scratch_conninfo);
     d->scratch_conninfo = NULL;
+}
+
+int db_setup_grow(db_setup *d, const db_limits *to, char **err)
+{
+    *err = NULL;
+    d->limits = *to;
+    d->fixture_inputs = db_fixture_ninputs(d->schema, &d->limits);
+    char num[32];
+    snprintf(num, sizeof num, "%u", d->limits.rows);
+    setenv(SYMPATH_ENV_DB_ROWS, num, 1);
+    snprintf(num, sizeof num, "%u", d->limits.text);
+    setenv(SYMPATH_ENV_DB_TEXT, num, 1);
+    int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        *err = util_strf("cannot empty %s: %s", d->log_path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
 }

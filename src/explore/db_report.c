@@ -194,6 +194,21 @@ void explore_db_report(json_writer *j, const explore_state *s)
     json_kv_uint(j, "tables", (uint64_t)s->o->db_schema->ntables);
     json_kv_uint(j, "row_slots_per_table", s->o->db_rows);
     json_kv_uint(j, "text_bytes", s->o->db_text);
+    /* the layouts the exploration outgrew (db_layout.c), oldest first; the figures above are the last's */
+    json_key(j, "layouts_before");
+    json_begin_array(j);
+    for (size_t i = 0; i < s->o->ndb_rounds; i++) {
+        const explore_db_round *rd = &s->o->db_rounds[i];
+        json_begin_object(j);
+        json_kv_uint(j, "row_slots_per_table", rd->rows);
+        json_kv_uint(j, "text_bytes", rd->text);
+        json_kv_double(j, "seconds", rd->seconds);
+        json_kv_uint(j, "branches_covered", rd->covered);
+        json_kv_uint(j, "tests", rd->tests);
+        json_kv_uint(j, "executions", rd->execs);
+        json_end_object(j);
+    }
+    json_end_array(j);
     json_kv_uint(j, "fixtures_written", s->db_fixtures);
     json_kv_uint(j, "rows_synthesized", s->db_fixture_rows);
     json_kv_uint(j, "injected_fault_tests", s->db_fault_tests);

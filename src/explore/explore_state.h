@@ -106,6 +106,13 @@ typedef struct explore_state {
     uint64_t db_minimized, db_min_rejected, db_min_queries, db_min_skipped;
     uint64_t db_min_partial; /* of db_minimized: ended by the time or query limit (db_minimize.c) */
     double db_min_seconds;
+    /* growing the database layout (db_layout.c): kept tests' inputs, the next explore_opts.seeds
+     * entry to run, when the sites were last scanned for one half covered */
+    explore_seed *kept_seeds;
+    size_t nkept_seeds, kept_seeds_cap, seed_next;
+    uint64_t last_cov_execs; /* s->execs when the last new branch direction was covered */
+    double layout_scan_at;
+    int layout_scanned;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
     struct div_entry *div_queue; /* kept tests to diversify at the end, newest first (diversify.c) */
     uint32_t diversified, div_rejected, div_skipped;
@@ -260,6 +267,15 @@ int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr *
  * user coverage. Bounded by o->diversify_share of the budget; the queue is freed either way.
  */
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov);
+/*
+ * Growing the database layout (db_layout.c). explore_db_layout_stalled: 1 when o->db_grow holds and
+ * the exploration should stop to start again with a larger layout (see explore_opts.db_grow);
+ * exhausted: the strategy has nothing left. explore_db_layout_keep copies kept run r's inputs into
+ * s->kept_seeds (with o->db_grow). explore_seeds_left: 1 while o->seeds has entries not yet run.
+ */
+int explore_db_layout_stalled(explore_state *s, int exhausted);
+void explore_db_layout_keep(explore_state *s, const run_result *r);
+int explore_seeds_left(const explore_state *s);
 void explore_diversify_kept(explore_state *s);
 /* 1 when the exploration saw every feasible path (s->exhausted and nothing bounded, unknown,
  * diverged, dropped, concretized for good, or left to continue); ts: the tree's figures. */

@@ -58,7 +58,10 @@ uint32_t explore_fresh_coverage(const explore_state *s, const uint8_t *cov)
 uint32_t explore_merge_run_coverage(explore_state *s, const uint8_t *cov)
 {
     uint32_t fresh = explore_merge_coverage(s->covered, s->slot_user, s->nslots, cov, &s->user_covered);
-    if (fresh) s->last_cov_time = util_now_s() - s->t0;
+    if (fresh) {
+        s->last_cov_time = util_now_s() - s->t0;
+        s->last_cov_execs = s->execs;
+    }
     return fresh;
 }
 
@@ -274,6 +277,7 @@ int explore_keep_test(explore_state *s, const run_result *r, const char *comment
     }
     if (explore_write_fixture(s, r, "tests/test-%05d.xml", num) != 0) return -1;
     s->tests++;
+    explore_db_layout_keep(s, r); /* with a layout that may grow: its inputs, to run again */
     return num;
 }
 
@@ -370,6 +374,7 @@ static const char *budget_reason(explore_state *s)
     if (s->o->budget_seconds > 0 && util_now_s() - s->t0 >= s->o->budget_seconds) return "budget";
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
     if (s->o->max_tests && s->tests >= s->o->max_tests) return "max-tests";
+    if (explore_db_layout_stalled(s, 0)) return "db-layout"; /* to start again with a larger layout */
     return NULL;
 }
 
@@ -502,6 +507,16 @@ static void explore_loop(explore_state *s)
         /* fill idle executors */
         int idle;
         while (!exhausted && (idle = find_idle(s)) >= 0) {
+            if (started_first && explore_seeds_left(s) && !s->write_failed) {
+                /* a kept test of the layout before, laid out anew: run even after Ctrl-C, so
+                 * that no test the exploration had found is lost */
+                const explore_seed *e = &s->o->seeds[s->seed_next++];
+                if (start_run(s, idle, e->values, e->n, NULL, NULL) != 0) {
+                    reason = "executor-failure";
+                    break;
+                }
+                continue;
+            }
             if ((reason = budget_reason(s)) != NULL) break;
             if (s->par_role == PAR_WORKER) worker_poll(s, 0);
             if (!started_first) {
@@ -587,7 +602,7 @@ static void explore_loop(explore_state *s)
             }
         }
         if (s->running == 0) {
-            if (exhausted || reason) break;
+            if ((exhausted || reason) && (!explore_seeds_left(s) || s->write_failed || exhausted)) break;
             continue; /* the strategy may have new candidates after the last run */
         }
         int idx = executor_wait_any(s->ex, s->nex);
@@ -607,8 +622,9 @@ static void explore_loop(explore_state *s)
         run_result_clear(&r);
         progress_line(s, 0);
         if (!reason) reason = budget_reason(s);
-        if (reason && s->running == 0) break;
+        if (reason && s->running == 0 && (!explore_seeds_left(s) || s->write_failed)) break;
     }
+    if (!reason && exhausted && explore_db_layout_stalled(s, 1)) reason = "db-layout";
     if (!reason) reason = exhausted ? "exhausted" : "stopped";
     s->stop_reason = reason;
     s->exhausted = exhausted;
@@ -765,6 +781,9 @@ void explore_teardown(explore_state *s)
     free(s->cont);
     for (uint32_t i = 0; i < s->nretry; i++) free(s->retry[i].inputs);
     free(s->retry);
+    explore_seeds_free(s->kept_seeds, s->nkept_seeds);
+    s->kept_seeds = NULL;
+    s->nkept_seeds = 0;
     free(s->covered);
     free(s->slot_user);
     free(s->taken);
@@ -826,6 +845,24 @@ int explore_program(const explore_opts *o, explore_summary *sum, char **err)
     }
     if (s.par_role == PAR_WORKER) return explore_as_worker(&s, sum);
     explore_loop(&s);
+    if (!strcmp(s.stop_reason, "db-layout")) { /* the caller starts again with a larger layout */
+        progress_line(&s, 1);
+        if (sum) {
+            memset(sum, 0, sizeof *sum);
+            sum->slots_total = s.user_slots;
+            sum->slots_covered = s.user_covered;
+            sum->tests = s.tests;
+            sum->execs = s.execs;
+            sum->stop_reason = s.stop_reason;
+            sum->seconds = util_now_s() - s.t0;
+            sum->seeds = s.kept_seeds;
+            sum->nseeds = s.nkept_seeds;
+            s.kept_seeds = NULL;
+            s.nkept_seeds = 0;
+        }
+        explore_teardown(&s);
+        return 0;
+    }
     explore_db_minimize_kept(&s); /* the kept tests' fixtures, simplified (db_minimize.c) */
     explore_diversify_kept(&s);   /* the kept tests' free inputs, varied (diversify.c) */
     tree_stats ts;

@@ -18,6 +18,25 @@
 #define SYMPATH_VERSION "0.1"
 
 struct par_link; /* proto.h: the link of a parallel exploration */
+struct db_limits;
+
+/* A kept test's inputs carried into an exploration with a larger database layout (db_layout.c):
+ * values[0..n) as its run read them (malloc'ed), the fixture's first input (the first table's row
+ * count) at db_start, UINT32_MAX when the run never opened the database. */
+typedef struct explore_seed {
+    uint64_t *values;
+    uint32_t n, db_start;
+} explore_seed;
+
+/* One database layout an exploration ran with before the last (report.json "database.layouts"):
+ * row slots per table, bytes per TEXT cell, its seconds, the branch directions covered and the
+ * tests kept when it stopped, its executions. */
+typedef struct explore_db_round {
+    unsigned rows, text;
+    double seconds;
+    uint32_t covered;
+    uint64_t tests, execs;
+} explore_db_round;
 
 typedef struct explore_opts {
     const char *out_dir;        /* existing output directory (tests/, errors/, report.json go here) */
@@ -52,6 +71,16 @@ typedef struct explore_opts {
     int db_pg;                         /* PostgreSQL fixture mode: fixtures as PostgreSQL INSERTs */
     const char *db_results_dir;        /* PostgreSQL: executor i's runs record their SELECTs' results in
                                            DIR/results-i.txt (env SYMPATH_DB_RESULTS), kept beside each test */
+    /* Growing the layout (db_layout.c; one process, a time budget): nonzero db_grow stops the
+     * exploration with stop reason "db-layout" when it stalls (no new branch direction for a fifth of
+     * the budget, a quarter left, a branch site with a direction never taken) or is exhausted with
+     * such a site and 2 s left; it then writes no report, and explore_summary.seeds holds every kept
+     * test's inputs for the caller to run again with a larger layout. */
+    int db_grow;
+    const explore_seed *seeds; /* run first, after the all-zero run, even after Ctrl-C (each is one run) */
+    size_t nseeds;
+    const explore_db_round *db_rounds; /* the layouts before this one, for report.json */
+    size_t ndb_rounds;
     /* Parallel exploration over a link made by the caller (--mpi: src/parallel): NULL = none
      * (then jobs > 1 makes explore_program fork `jobs` local workers itself). With a link,
      * endpoint 0 coordinates (owns the suite, report.json, the progress display; runs no
@@ -88,7 +117,20 @@ typedef struct explore_summary {
      * left the path, tests not tried (the time share was spent), seconds */
     uint32_t diversified, div_rejected, div_skipped;
     double div_seconds;
+    /* stop reason "db-layout" (explore_opts.db_grow): every kept test's inputs, in the order they
+     * were kept; the caller frees them with explore_seeds_free */
+    explore_seed *seeds;
+    size_t nseeds;
 } explore_summary;
+
+/* Free seeds[0..n) and the array. NULL ok. */
+void explore_seeds_free(explore_seed *seeds, size_t n);
+/* The seeds laid out for the limits `to` instead of `from` (db_fixture_relayout on the fixture part
+ * of each; the inputs after it move by the difference; a seed whose run did not read the whole
+ * fixture is copied as it is). malloc'ed array of n (free with explore_seeds_free); NULL when out of
+ * memory. */
+explore_seed *explore_seeds_relayout(const explore_seed *seeds, size_t n, const struct db_schema *schema,
+                                     const struct db_limits *from, const struct db_limits *to);
 
 /*
  * Explore the program: first run on an all-zero input vector, then repeatedly let the
@@ -183,6 +225,7 @@ typedef struct explore_run_opts {
     const char *db_scratch;             /* --db-scratch conninfo, or NULL */
     unsigned db_rows, db_text;          /* --db-rows, --db-text (row slots per table, bytes per TEXT cell) */
     int no_db_faults;                   /* --no-db-faults: no database call fails on purpose (db_setup.no_faults) */
+    int no_db_grow;                     /* --no-db-grow: keep the layout (explore_opts.db_grow) */
     const struct sym_posix_opts *posix; /* --sym-args/--sym-stdin/--sym-file (may be NULL: none) */
     explore_opts explore;               /* strategy, budgets, limits, jobs, progress; the paths, sources,
                                          build, database and interrupted fields are set by explore_run */

@@ -151,6 +151,21 @@ static int run_end(run_state *s, int rc, FILE *log)
     return rc;
 }
 
+/* The layouts one exploration may go through (db_layout.c: each starts the tree anew), and how far
+ * row slots grow (the events of a join grow with the product of its tables' slots). */
+#define DB_ROUNDS_MAX 2
+#define DB_GROW_ROWS_MAX 12
+
+/* The next layout: twice the row slots (at most DB_GROW_ROWS_MAX), twice the text bytes (at most
+ * DB_TEXT_MAX). */
+static db_limits grown_limits(const db_limits *l)
+{
+    db_limits n = *l;
+    n.rows = l->rows * 2 > DB_GROW_ROWS_MAX ? (l->rows > DB_GROW_ROWS_MAX ? l->rows : DB_GROW_ROWS_MAX) : l->rows * 2;
+    n.text = l->text * 2 > DB_TEXT_MAX ? DB_TEXT_MAX : l->text * 2;
+    return n;
+}
+
 int explore_run(const explore_run_opts *r)
 {
     FILE *log = r->log ? r->log : stderr;
@@ -238,10 +253,52 @@ int explore_run(const explore_run_opts *r)
     o.db_results_dir = s.db.pg ? s.db.results_dir : NULL;
     explore_summary sum;
     memset(&sum, 0, sizeof sum);
-    if (explore_program(&o, &sum, &err) != 0) {
-        fprintf(log, "sympath run: %s\n", err ? err : "exploration failed");
-        free(err);
-        return run_end(&s, 1, log);
+    explore_db_round rounds[DB_ROUNDS_MAX];
+    explore_seed *seeds = NULL;
+    size_t nrounds = 0;
+    for (;;) {
+        o.db_grow = s.db.schema && !r->no_db_grow && o.budget_seconds > 0 && nrounds + 1 < DB_ROUNDS_MAX &&
+                    (s.db.limits.rows < DB_GROW_ROWS_MAX || s.db.limits.text < DB_TEXT_MAX);
+        o.db_rounds = rounds;
+        o.ndb_rounds = nrounds;
+        double t_round = util_now_s();
+        int erc = explore_program(&o, &sum, &err);
+        explore_seeds_free(seeds, o.nseeds);
+        seeds = NULL;
+        o.seeds = NULL;
+        o.nseeds = 0;
+        if (erc != 0) {
+            fprintf(log, "sympath run: %s\n", err ? err : "exploration failed");
+            free(err);
+            return run_end(&s, 1, log);
+        }
+        if (strcmp(sum.stop_reason ? sum.stop_reason : "", "db-layout") != 0) break;
+        /* stalled with a branch the layout may not hold: more row slots, longer texts, and the
+         * tests found so far run first, laid out anew (db_layout.c) */
+        db_limits from = s.db.limits, to = grown_limits(&from);
+        rounds[nrounds++] =
+            (explore_db_round){from.rows, from.text, sum.seconds, sum.slots_covered, sum.tests, sum.execs};
+        seeds = explore_seeds_relayout(sum.seeds, sum.nseeds, s.db.schema, &from, &to);
+        size_t nseeds = sum.nseeds;
+        explore_seeds_free(sum.seeds, sum.nseeds);
+        sum.seeds = NULL;
+        if (!seeds || db_setup_grow(&s.db, &to, &err) != 0) {
+            fprintf(log, "sympath run: %s\n", err ? err : "out of memory");
+            free(err);
+            explore_seeds_free(seeds, nseeds);
+            return run_end(&s, 1, log);
+        }
+        fprintf(log,
+                "sympath: no new branch for a while with %u row slots and %u-byte texts, and a branch with one "
+                "side never taken: exploring again with %u row slots and %u-byte texts (%zu tests found so far "
+                "run first)\n",
+                from.rows, from.text, to.rows, to.text, nseeds);
+        o.seeds = seeds;
+        o.nseeds = nseeds;
+        o.db_rows = to.rows;
+        o.db_text = to.text;
+        o.budget_seconds -= util_now_s() - t_round;
+        if (o.budget_seconds < 1) o.budget_seconds = 1;
     }
     int conf_rc =
         explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, sum.slots_covered, sum.slots_total,

@@ -5,7 +5,8 @@
 # decimal BETWEEN in SQL, a CHECK with the catalog's cast, the values read back with atof/strtod/strtof and compared in C,
 # AVG and SUM of an expression, SELECT DISTINCT mapped back to rows by value. MAX of a DATE column, SELECT DISTINCT of an
 # expression and a GROUP BY result computed from its key (tests/programs/pg/pg_loans.c). ILIKE, IS DISTINCT FROM,
-# $1::date and INSERT ... RETURNING, replayed (tests/programs/pg/pg_returning.c).
+# $1::date and INSERT ... RETURNING, replayed (tests/programs/pg/pg_returning.c). A layout grown when the
+# exploration stalls (tests/programs/pg/pg_club.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -120,6 +121,27 @@ for line in 18 23 31 36; do
 done
 jq -e '.database.query_sites_understood == .database.query_sites and ([.database.queries[].model_mismatches] | add == 0)' \
     "$rr2" >/dev/null || fail "pg_returning: $(jq -c '.database' "$rr2")"
+# more red members than row slots and a 13-byte name, both seen only in C (tests/programs/pg/pg_club.c): the layout
+# grows once the exploration stalls (20: a team of 5, 24: a long name); the failed connection (9) and query (11) are
+# not reached
+q "$CI" "CREATE DATABASE club" || fail "cannot create the database club"
+CLUB="${CI/dbname=postgres/dbname=club}"
+q "$CLUB" "CREATE TABLE members(id int PRIMARY KEY, name text NOT NULL, team text)" || fail "cannot create members"
+cl="$W/club"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_club.c" --db "$CLUB" -o "$cl" --budget 8s --no-db-faults --no-progress \
+    >"$W/club.log" 2>&1 || { cat "$W/club.log"; fail "sympath run (pg_club) exited with $?"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total - 2 and (.database.layouts_before | length) == 1' \
+    "$cl/report.json" >/dev/null || { cat "$W/club.log"; fail "pg_club: $(jq -c '[.coverage.branches_covered, .database.layouts_before]' "$cl/report.json")"; }
+q "$CI" "CREATE DATABASE clubcheck" || fail "cannot create clubcheck"
+CC="${CI/dbname=postgres/dbname=clubcheck}"
+"$PSQL" "$CC" -X -q -v ON_ERROR_STOP=1 -f "$cl/build/schema_pg.sql" >/dev/null || fail "pg_club: schema_pg.sql does not load"
+found=0
+for f in "$cl"/tests/test-*.sql; do
+    n=$("$PSQL" "$CC" -X -A -t -q -v ON_ERROR_STOP=1 -c "BEGIN" -f "$f" \
+        -c "SELECT COUNT(*) FROM members WHERE team = 'red'" -c "ROLLBACK") || fail "pg_club: $f does not load"
+    [ "$n" -gt 4 ] && found=1
+done
+[ $found = 1 ] || fail "pg_club: no fixture with five red members"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
 rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")

@@ -144,6 +144,21 @@ static void test_fixture_layout_and_sql(void **state)
         "AS TEXT), 0);\n"
         "INSERT INTO \"orders\"(\"oid\", \"user_id\", \"amount\", \"note\", \"code\") VALUES(2, 7, 0.0, '', 0);\n";
     assert_string_equal(sql, want);
+    /* laid out for 4 slots of 6-byte texts (the exploration's grown layout): the same fixture, the inputs after it
+     * moved; the count of 5 was read as 2 */
+    db_limits big = {4, 6};
+    size_t nbig = db_fixture_ninputs(s, &big);
+    assert_int_equal(nbig, (1 + 4 * 12) + (1 + 4 * 16) + (1 + 4 * 16) + 1);
+    uint64_t *w = calloc(start + nbig + 1, sizeof *w);
+    assert_non_null(w);
+    memcpy(w, v, start * sizeof *w);
+    assert_int_equal(db_fixture_relayout(s, &l, u, &big, w + start), nbig);
+    assert_int_equal(w[start + 49], 2); /* orders' count */
+    char *sql2 = db_fixture_sql(s, &big, w, start + nbig, start);
+    assert_non_null(sql2);
+    assert_string_equal(sql2, want);
+    free(sql2);
+    free(w);
     /* SQLite takes it */
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
