@@ -98,6 +98,12 @@ typedef struct db_schema {
      * date functions is taken for a date column and named in db_query.date_infer (SQLite has no DATE
      * type: dates are often declared TEXT) */
     bool infer_dates;
+    /* set by db_text_needs_from_program: for each of the program's joins (two FROM items or more),
+     * the most row slots per table under which its slot combinations (a LEFT JOIN's optional side
+     * has one more: its NULL row) stay within the runtime's 64, so that a grown layout
+     * (src/explore/db_layout.c) does not turn it concrete; malloc'ed, njoin_rows entries */
+    unsigned *join_rows;
+    int njoin_rows;
 } db_schema;
 
 /*

@@ -34,6 +34,7 @@ void db_schema_free(db_schema *s)
     }
     for (int i = 0; i < s->nignored; i++) free(s->ignored[i]);
     free(s->ignored);
+    free(s->join_rows);
     free(s->tables);
     free(s->ddl);
     free(s);

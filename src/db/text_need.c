@@ -103,6 +103,26 @@ void db_text_needs_of_query(db_schema *s, const db_query *q)
     for (int i = 0; i < q->nfrom && i < DB_MAX_FROM; i++) walk(s, q, q->on[i]);
 }
 
+/* The combinations of row slots the runtime enumerates for a join at most (DB_MAX_COMBOS of
+ * runtime/dbcommon/db_rt.h). */
+#define JOIN_COMBOS_MAX 64
+
+/* Record in s->join_rows the most row slots per table under which q's join stays enumerable. */
+static void note_join_rows(db_schema *s, const db_query *q)
+{
+    if (q->nfrom < 2) return;
+    unsigned r = 1;
+    for (;; r++) { /* the product of (r + 1 for an outer join's optional side) over the FROM items */
+        unsigned long n = 1;
+        for (int f = 0; f < q->nfrom && n <= JOIN_COMBOS_MAX; f++) n *= r + 1 + (q->nullable[f] ? 1u : 0u);
+        if (n > JOIN_COMBOS_MAX) break;
+    }
+    unsigned *g = realloc(s->join_rows, ((size_t)s->njoin_rows + 1) * sizeof *g);
+    if (!g) return;
+    s->join_rows = g;
+    s->join_rows[s->njoin_rows++] = r;
+}
+
 char *db_text_needs_from_program(db_schema *s, const char *sqls)
 {
     unsigned *before = NULL;
@@ -120,7 +140,10 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
         if (*p == 1) continue; /* a data-like constant, not SQL */
         db_query *q = NULL;
         char *err = NULL;
-        if (!db_query_parse(s, p, strlen(p), &q, &err)) db_text_needs_of_query(s, q);
+        if (!db_query_parse(s, p, strlen(p), &q, &err)) {
+            db_text_needs_of_query(s, q);
+            note_join_rows(s, q);
+        }
         for (int i = 0; q && dated && i < q->ndate_infer; i++) { /* from now on a date column */
             db_column *col = &s->tables[q->date_infer_table[i]].cols[q->date_infer_col[i]];
             db_date_kind kind = q->date_infer_kind[i];

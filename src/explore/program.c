@@ -156,12 +156,16 @@ static int run_end(run_state *s, int rc, FILE *log)
 #define DB_ROUNDS_MAX 2
 #define DB_GROW_ROWS_MAX 12
 
-/* The next layout: twice the row slots (at most DB_GROW_ROWS_MAX), twice the text bytes (at most
- * DB_TEXT_MAX). */
-static db_limits grown_limits(const db_limits *l)
+/* The next layout: twice the row slots (at most DB_GROW_ROWS_MAX, and no more than keeps each of the
+ * program's joins that the runtime enumerates now enumerable: db_schema.join_rows), twice the text
+ * bytes (at most DB_TEXT_MAX). */
+static db_limits grown_limits(const db_schema *s, const db_limits *l)
 {
     db_limits n = *l;
-    n.rows = l->rows * 2 > DB_GROW_ROWS_MAX ? (l->rows > DB_GROW_ROWS_MAX ? l->rows : DB_GROW_ROWS_MAX) : l->rows * 2;
+    unsigned rows = l->rows * 2 > DB_GROW_ROWS_MAX ? DB_GROW_ROWS_MAX : l->rows * 2;
+    for (int i = 0; i < s->njoin_rows; i++)
+        if (s->join_rows[i] >= l->rows && s->join_rows[i] < rows) rows = s->join_rows[i];
+    n.rows = rows > l->rows ? rows : l->rows;
     n.text = l->text * 2 > DB_TEXT_MAX ? DB_TEXT_MAX : l->text * 2;
     return n;
 }
@@ -275,7 +279,7 @@ int explore_run(const explore_run_opts *r)
         if (strcmp(sum.stop_reason ? sum.stop_reason : "", "db-layout") != 0) break;
         /* stalled with a branch the layout may not hold: more row slots, longer texts, and the
          * tests found so far run first, laid out anew (db_layout.c) */
-        db_limits from = s.db.limits, to = grown_limits(&from);
+        db_limits from = s.db.limits, to = grown_limits(s.db.schema, &from);
         rounds[nrounds++] =
             (explore_db_round){from.rows, from.text, sum.seconds, sum.slots_covered, sum.tests, sum.execs};
         seeds = explore_seeds_relayout(sum.seeds, sum.nseeds, s.db.schema, &from, &to);

@@ -113,6 +113,22 @@ static void test_text_need(void **state)
     free(none), free(again), free(marks);
     db_schema_free(s2);
     db_schema_free(s);
+
+    /* the joins' most row slots per table within 64 combinations (a grown layout keeps them enumerable): two tables
+     * 8, a LEFT JOIN's optional side one more (8 * 7 <= 64), three tables 4 */
+    s = load(ddl);
+    static const char joins[] = "SELECT p.id FROM p JOIN q ON q.pid = p.id\0"
+                                "SELECT p.id FROM p LEFT JOIN q ON q.pid = p.id\0"
+                                "SELECT a.id FROM p a JOIN p b ON b.id = a.id JOIN q ON q.pid = a.id\0"
+                                "SELECT id FROM p\0";
+    marks = db_text_needs_from_program(s, joins);
+    assert_non_null(marks);
+    assert_int_equal(s->njoin_rows, 3);
+    assert_int_equal(s->join_rows[0], 8);
+    assert_int_equal(s->join_rows[1], 7);
+    assert_int_equal(s->join_rows[2], 4);
+    free(marks);
+    db_schema_free(s);
 }
 
 /* Rows are random; each modelled CHECK alone must accept exactly the rows SQLite accepts
