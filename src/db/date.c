@@ -263,7 +263,7 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
     return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, jdn(cx, a), jdn(cx, b)));
 }
 
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes)
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes)
 {
     if (!v->is_text || v->nbytes < 10) {
         for (unsigned i = 0; i < 10; i++) bytes[i] = c8(cx, 0);
@@ -272,7 +272,7 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes)
 #define K(x) expr_const(cx, (uint64_t)(x), 64)
 #define OP(o, a, b) expr_binary(cx, EXPR_##o, a, b)
     /* J >= 2086302 (the year 1000) + n: every step below is on positive values, so unsigned division is exact */
-    expr *j = OP(ADD, jdn(cx, v), K(n));
+    expr *j = OP(ADD, jdn(cx, v), n);
     expr *f = OP(SUB, OP(ADD, j, K(1401)), K(38));
     f = OP(ADD, f, OP(UDIV, OP(MUL, OP(UDIV, OP(ADD, OP(MUL, K(4), j), K(274277)), K(146097)), K(3)), K(4)));
     expr *e = OP(ADD, OP(MUL, K(4), f), K(3));
@@ -291,6 +291,8 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes)
         }
     bytes[4] = bytes[7] = c8(cx, '-');
     expr *range = expr_cmp(cx, PRED_ULE, year, K(9999)); /* SQLite: NULL past 9999; from year 178 up (|n| < 3e5) */
+    if (n->op != EXPR_CONST)                             /* |n| < 300000: from the year 1000 on, j stays positive */
+        range = expr_and1(cx, range, expr_cmp(cx, PRED_ULT, OP(ADD, n, K(299999)), K(2 * 299999 + 1)));
 #undef K
 #undef OP
     return expr_binary(cx, EXPR_OR, not_a_date(cx, v), expr_not(cx, range));

@@ -302,7 +302,8 @@ typedef enum db_func {
     DBF_DAYS,
     DBF_DATE_PART,
     DBF_ROUND,
-    DBF_DATE_ADD /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT), kids[1] the column (db_date_add_days) */
+    DBF_DATE_ADD /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
+                    '+' || n || ' days', negated for '-'), kids[1] the column (db_date_add_days) */
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -729,11 +730,11 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
-/* SQLite's date(v, '+N days') (N may be negative, |N| < 300000): the date N days after v's date as 'YYYY-MM-DD'
- * in bytes[0..10) (8-bit expressions, the caller's array), the civil date of its julian day number (Fliegel and
- * Van Flandern, CACM 1968: divisions by constants); returns the NULL flag (width 1; also past the year 9999, as
- * SQLite). */
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, int64_t n, expr **bytes);
+/* SQLite's date(v, '+N days') (n: 64-bit signed days, a constant or an expression such as a column's value): the
+ * date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's array), the civil
+ * date of its julian day number (Fliegel and Van Flandern, CACM 1968: divisions by constants); returns the NULL
+ * flag (width 1; also past the year 9999, as SQLite, and for |n| >= 300000, which is not modelled). */
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes);
 expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
 bool db_date_field_ok(const char *field);
 int db_date_format_len(const char *fmt);

@@ -308,24 +308,54 @@ static db_date_kind infer_date(conv *c, const db_sexpr *e, db_date_kind want)
     return want;
 }
 
+/* A text literal node whose value is t. */
+static bool is_text_const(const node *n, const char *t)
+{
+    return n && n->node_case == PG_QUERY__NODE__NODE_A_CONST && !n->a_const->isnull &&
+           n->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && !strcmp(n->a_const->sval->sval, t);
+}
+
+/* A modifier built from a number: `X || ' days'`, `'+' || X || ' days'`, `'-' || X || ' day'`, as programs add a
+ * column of days to a date. X's node into *x, *neg for the '-'; false for anything else. */
+static bool day_modifier_expr(const node *m, const node **x, bool *neg)
+{
+    if (!m || m->node_case != PG_QUERY__NODE__NODE_A_EXPR || m->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP ||
+        strcmp(op_name(m->a_expr), "||") ||
+        !(is_text_const(m->a_expr->rexpr, " days") || is_text_const(m->a_expr->rexpr, " day")))
+        return false;
+    const node *l = m->a_expr->lexpr;
+    *neg = false;
+    if (l && l->node_case == PG_QUERY__NODE__NODE_A_EXPR && l->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP &&
+        !strcmp(op_name(l->a_expr), "||") &&
+        (is_text_const(l->a_expr->lexpr, "+") || is_text_const(l->a_expr->lexpr, "-"))) {
+        *neg = is_text_const(l->a_expr->lexpr, "-");
+        l = l->a_expr->rexpr;
+    }
+    *x = l;
+    return l != NULL;
+}
+
 static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
 {
-    const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL;
-    int64_t days;
-    if (m && m->node_case == PG_QUERY__NODE__NODE_A_CONST && !m->a_const->isnull &&
-        m->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && day_modifier(m->a_const->sval->sval, &days)) {
-        /* date(c, '+N days'): a DBF_DATE_ADD node (db_date_add_days) */
+    const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL, *dx = NULL;
+    int64_t days = 0;
+    bool neg = false;
+    if (m && ((m->node_case == PG_QUERY__NODE__NODE_A_CONST && !m->a_const->isnull &&
+               m->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && day_modifier(m->a_const->sval->sval, &days)) ||
+              day_modifier_expr(m, &dx, &neg))) {
+        /* date(c, '+N days'), date(c, '+' || n || ' days'): a DBF_DATE_ADD node (db_date_add_days) */
         db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
         db_date_kind k = column_date(c, col);
         if (!k) k = infer_date(c, col, DB_DATE_DATE);
         db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
-        db_sexpr *d = e ? db_sql_mk(DBX_INT, 0) : NULL;
+        db_sexpr *d = !e ? NULL : dx ? db_sql_conv_expr(c, (node *)dx) : db_sql_mk(DBX_INT, 0);
         if (!d) {
             sexpr_free(col), sexpr_free(e);
             return NULL;
         }
         d->ival = days;
         e->op = DBF_DATE_ADD;
+        e->negated = neg;
         e->kids[0] = d, e->kids[1] = col;
         c->q->sqlite_dates = true;
         return e;

@@ -503,7 +503,16 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->nbytes = 10;
         out->len = expr_const(cx, 10, 8);
         if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
-        out->null = db_date_add_days(cx, &t, e->kids[0]->ival, out->bytes);
+        expr *n = expr_const(cx, (uint64_t)e->kids[0]->ival, 64), *nnull = NULL;
+        if (e->kids[0]->kind != DBX_INT) { /* date(c, '+' || n || ' days'): n's integer value */
+            db_val d;
+            if (value(x, e->kids[0], &d)) return -1;
+            if (d.is_text || d.is_real) return fail(x, "date modifier of a text or REAL number of days");
+            n = d.v, nnull = d.null;
+        }
+        if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
+        out->null = db_date_add_days(cx, &t, n, out->bytes);
+        if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
         return 0;
     }
     case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */

@@ -382,6 +382,32 @@ static const char *budget_reason(explore_state *s)
  * (strategy.h, on_failed): cheap ones are the normal cost of a search, slow ones repeat. */
 #define COSTLY_UNSAT_S 0.1
 
+/* How far up the tree boost_model_flips looks for a library model's branches (nodes). */
+#define BOOST_DEPTH 256
+
+/*
+ * The program's direction (node, dir) towards an uncovered slot was proven infeasible. When the
+ * branch tests what a library model computed (`strcmp(c, "SE") == 0`, `strchr(...) != NULL`), the
+ * model's own loop already fixed the answer (where the texts differ), so the flip that can
+ * reach the slot is one of the model's byte comparisons on the way there. Those directions, back
+ * to the program's previous branch, are handed to the strategy as serving that slot
+ * (strategy.h, boost).
+ */
+static void boost_model_flips(explore_state *s, tree_node *node, int dir)
+{
+    uint32_t slot = candidate_slot(node, dir);
+    const site_info *si = node->kind == BK_BRANCH ? explore_site(s, node->site) : NULL;
+    if (!s->st->boost || !si || !si->user || slot >= s->nslots || s->covered[slot]) return;
+    tree_node *c = node;
+    for (tree_node *a = node->parent; a && node->depth - a->depth <= BOOST_DEPTH; c = a, a = a->parent) {
+        if (a->kind != BK_BRANCH) continue;
+        const site_info *ai = explore_site(s, a->site);
+        if (!ai || ai->user) break; /* the program's previous branch: its flips are its own */
+        int other = !c->parent_dir;
+        if (a->status[other] == CHILD_OPEN) s->st->boost(s->st, a, other, slot);
+    }
+}
+
 /* Find the next candidate and its inputs. Returns 1 with *inputs (malloc'ed) set, 0 when
  * the strategy has no candidate left or a budget ran out while solving (a long series of
  * UNSAT candidates must not overrun the time budget). */
@@ -396,6 +422,7 @@ static int next_inputs(explore_state *s, candidate *c, uint64_t **inputs, size_t
         solve_result sr = explore_solve_direction(s, node, c->dir, inputs, n);
         if (sr == SOLVE_SAT) return 1;
         tree_set_status(s->tree, node, c->dir, sr == SOLVE_UNSAT ? CHILD_INFEASIBLE : CHILD_UNKNOWN);
+        if (sr == SOLVE_UNSAT) boost_model_flips(s, node, c->dir);
         if ((sr != SOLVE_UNSAT || util_now_s() - t0 >= COSTLY_UNSAT_S) && s->st->on_failed)
             s->st->on_failed(s->st, node, c->dir);
     }

@@ -45,6 +45,12 @@ struct strategy {
      * to prove it infeasible, or the run it led to diverged (a quick UNSAT is not reported:
      * it is the normal cost of a search) */
     void (*on_failed)(strategy *s, const tree_node *node, int dir);
+    /* optional (NULL: not told): the open direction (node, dir) of a library model's branch may
+     * lead to the program's coverage slot `goal`, not covered yet: the program's own branch
+     * towards it was proven infeasible after this model call (`strcmp(c, "SE") == 0` is decided
+     * by the model's byte comparisons before it: explorer.c, boost_model_flips). The strategy
+     * may rank it as a direction of that slot. */
+    void (*boost)(strategy *s, tree_node *node, int dir, uint32_t goal);
 };
 
 /*

@@ -27,6 +27,12 @@
  *           out, while every other direction waited
  *   tier 4  asking for a database row past a slot that is still absent (BK_ROW_BEYOND): the
  *           same rows come from asking for the absent slot first
+ * A direction of a library model's branch that the explorer boosted (strategy.h, boost) takes
+ * the tier of its goal slot: tier 0 while the program's branch it serves is uncovered. Without
+ * that `if (strcmp(country, "SE") == 0)` on a database row stayed one-sided on a program whose
+ * queries kept Z3 busy: the flip at the `== 0` is infeasible (the model's loop fixed where the
+ * texts differ), and the model's byte comparisons that decide it, whose own slots are covered,
+ * waited in tier 3 behind 128 other directions for the whole budget.
  * then shallower depth (shorter path condition, cheaper query), then older.
  *
  * Phases (`sympath unit`: tree_node.phase, from the harness's REC_MARK before the call of the
@@ -64,6 +70,7 @@ typedef struct cov_item {
     uint8_t dir;
     uint8_t tier;
     uint32_t score; /* sympath unit: the slots the run that opened it covered first (0 elsewhere) */
+    uint32_t goal;  /* a boosted model direction: the program's slot it serves (UINT32_MAX: its own) */
     uint64_t seq;
 } cov_item;
 
@@ -102,9 +109,9 @@ static int cov_before(const void *a, const void *b)
     return x->seq < y->seq;
 }
 
-static uint8_t cov_tier(const cov *c, const tree_node *node, int dir)
+static uint8_t cov_tier(const cov *c, const tree_node *node, int dir, uint32_t goal)
 {
-    uint32_t slot = candidate_slot(node, dir);
+    uint32_t slot = goal != UINT32_MAX ? goal : candidate_slot(node, dir);
     if (slot != UINT32_MAX && !(c->covered && c->covered(c->cov_ctx, slot)) &&
         !(slot < c->fails_cap && c->fails[slot] >= COV_FAIL_LIMIT) &&
         !(c->marked && node->phase == 0 && slot < c->fails_cap && c->infeasible[slot] >= COV_INFEASIBLE_LIMIT))
@@ -169,7 +176,7 @@ static void cov_flush(cov *c, uint32_t score)
 static void cov_add(strategy *s, tree_node *node, int dir)
 {
     cov *c = (cov *)s;
-    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir), 0, c->seq++};
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, c->seq++};
     if (c->npend == c->pend_cap) {
         size_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
         cov_item *p = realloc(c->pend, cap * sizeof *p);
@@ -181,6 +188,15 @@ static void cov_add(strategy *s, tree_node *node, int dir)
         c->pend_cap = cap;
     }
     c->pend[c->npend++] = it;
+}
+
+/* A model direction towards goal: queued once more, with goal's tier (the older entry is dropped
+ * when one of them has been handed out: no longer open). */
+static void cov_boost(strategy *s, tree_node *node, int dir, uint32_t goal)
+{
+    cov *c = (cov *)s;
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, goal), 0, goal, c->seq++};
+    if (it.tier == 0) (void)heap_push(&c->h[node->phase ? 1 : 0], &it); /* out of memory: not boosted */
 }
 
 static void cov_on_run(strategy *s, const run_feedback *fb)
@@ -201,7 +217,7 @@ static cov_item *cov_settle(cov *c, heap *h)
             heap_pop(h, NULL);
             continue;
         }
-        uint8_t tier = cov_tier(c, it.node, it.dir);
+        uint8_t tier = cov_tier(c, it.node, it.dir, it.goal);
         if (tier <= it.tier) return top;
         heap_pop(h, NULL);
         it.tier = tier;
@@ -261,6 +277,6 @@ strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx)
     }
     c->covered = covered;
     c->cov_ctx = cov_ctx;
-    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy, cov_failed};
+    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy, cov_failed, cov_boost};
     return &c->base;
 }

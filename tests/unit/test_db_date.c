@@ -419,6 +419,7 @@ static void test_functions_against_sqlite(void **state)
         "date(d, '+7 days') > ts",
         "date(ts, '-30 days') = date(d, '-1 day')",
         "date(d, '+400 days') BETWEEN '2000-01-01' AND '2024-12-31'",
+        "date(d, length(ts) || ' days') > ts",
     };
     static const char *values[] = {"julianday(ts)",
                                    "julianday(d)",
@@ -431,7 +432,9 @@ static void test_functions_against_sqlite(void **state)
                                    "date(d, '-1 day')",
                                    "julianday('2024-06-01') - julianday(d)",
                                    "julianday('2024-02-29 12:30:00')",
-                                   "julianday('2024-02-29', '+1 day') - julianday(d)"};
+                                   "julianday('2024-02-29', '+1 day') - julianday(d)",
+                                   "date(d, '+' || length(ts) || ' days')",
+                                   "date(d, '-' || length(ts) || ' day')"};
     db_schema *s = load(DDL);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
