@@ -122,8 +122,8 @@ static void test_fixture_layout_and_sql(void **state)
     assert_int_equal(db_table_ninputs(&s->tables[0], &l), 21);
     assert_int_equal(db_table_ninputs(&s->tables[1], &l), 29);
     assert_int_equal(db_fixture_ninputs(s, &l), 21 + 29 + 25 + 1); /* + db:fault */
-    uint64_t v[3 + 76] = {0}; /* the last: db:fault 0 */
-    size_t start = 3; /* three program inputs before the fixture */
+    uint64_t v[3 + 76] = {0};                                      /* the last: db:fault 0 */
+    size_t start = 3;                                              /* three program inputs before the fixture */
     uint64_t *u = v + start;
     u[0] = 1;           /* one user */
     u[1] = 0, u[2] = 7; /* id 7 */
