@@ -33,10 +33,7 @@
  * queries kept Z3 busy: the flip at the `== 0` is infeasible (the model's loop fixed where the
  * texts differ), and the model's byte comparisons that decide it, whose own slots are covered,
  * waited in tier 3 behind 128 other directions for the whole budget.
- * then the direction whose event site had the fewest directions handed out so far (rarity: the
- * byte comparisons of a strcmp over every row, re-opened by each run, kept a program at its first
- * query while a second query's rows waited: tests/db/venues.c's two venues without events), then
- * shallower depth (shorter path condition, cheaper query), then older.
+ * then shallower depth (shorter path condition, cheaper query), then older.
  *
  * Phases (`sympath unit`: tree_node.phase, from the harness's REC_MARK before the call of the
  * function under test): the directions of the target phase (the call and what it calls) and
@@ -72,9 +69,8 @@ typedef struct cov_item {
     uint32_t depth;
     uint8_t dir;
     uint8_t tier;
-    uint32_t score;  /* sympath unit: the slots the run that opened it covered first (0 elsewhere) */
-    uint32_t goal;   /* a boosted model direction: the program's slot it serves (UINT32_MAX: its own) */
-    uint32_t picked; /* directions of its site handed out when it was (re)queued */
+    uint32_t score; /* sympath unit: the slots the run that opened it covered first (0 elsewhere) */
+    uint32_t goal;  /* a boosted model direction: the program's slot it serves (UINT32_MAX: its own) */
     uint64_t seq;
 } cov_item;
 
@@ -98,21 +94,7 @@ typedef struct cov {
     slot_covered_fn covered;
     void *cov_ctx;
     ptrmap fault_sites; /* fault_key of every BK_FAULT node whose direction 1 was handed out */
-    ptrmap picks;       /* site_key -> directions of that event site handed out (in a) */
 } cov;
-
-/* An event site (kind and site id) as a map key (never NULL). */
-static const void *site_key(const tree_node *n) { return (const void *)((((uintptr_t)n->kind) << 32 | n->site) + 1); }
-
-/* The rarity key of a direction of tier `tier` at n: the directions of n's event site handed out so
- * far, in tier 3 of a program without phases (`sympath run`); 0 elsewhere (sympath unit orders its
- * tiers by score and depth). */
-static uint32_t cov_picked(const cov *c, const tree_node *n, uint8_t tier)
-{
-    if (tier < 3 || c->marked) return 0;
-    const ptrmap_ent *e = ptrmap_get(&c->picks, site_key(n));
-    return e ? (uint32_t)(uintptr_t)e->a : 0;
-}
 
 /* A fault's approximate location (its arg: the branch site before the call and which fallible
  * call after it), as a map key (never NULL). */
@@ -123,7 +105,6 @@ static int cov_before(const void *a, const void *b)
     const cov_item *x = a, *y = b;
     if (x->tier != y->tier) return x->tier < y->tier;
     if (x->score != y->score) return x->score > y->score;
-    if (x->picked != y->picked) return x->picked < y->picked;
     if (x->depth != y->depth) return x->depth < y->depth;
     return x->seq < y->seq;
 }
@@ -195,8 +176,7 @@ static void cov_flush(cov *c, uint32_t score)
 static void cov_add(strategy *s, tree_node *node, int dir)
 {
     cov *c = (cov *)s;
-    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, 0, c->seq++};
-    it.picked = cov_picked(c, node, it.tier);
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, c->seq++};
     if (c->npend == c->pend_cap) {
         size_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
         cov_item *p = realloc(c->pend, cap * sizeof *p);
@@ -215,7 +195,7 @@ static void cov_add(strategy *s, tree_node *node, int dir)
 static void cov_boost(strategy *s, tree_node *node, int dir, uint32_t goal)
 {
     cov *c = (cov *)s;
-    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, goal), 0, goal, 0, c->seq++};
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, goal), 0, goal, c->seq++};
     if (it.tier == 0) (void)heap_push(&c->h[node->phase ? 1 : 0], &it); /* out of memory: not boosted */
 }
 
@@ -238,11 +218,9 @@ static cov_item *cov_settle(cov *c, heap *h)
             continue;
         }
         uint8_t tier = cov_tier(c, it.node, it.dir, it.goal);
-        uint32_t picked = cov_picked(c, it.node, tier > it.tier ? tier : it.tier);
-        if (tier <= it.tier && picked <= it.picked) return top;
+        if (tier <= it.tier) return top;
         heap_pop(h, NULL);
-        it.tier = tier > it.tier ? tier : it.tier;
-        it.picked = picked;
+        it.tier = tier;
         (void)heap_push(h, &it);
     }
     return NULL;
@@ -268,11 +246,6 @@ static bool cov_next(strategy *s, candidate *out)
     heap_pop(&c->h[ph], &it);
     if (it.node->kind == BK_FAULT && it.dir == 1) /* out of memory: the next ones keep their tier */
         (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
-    ptrmap_ent *pe = ptrmap_get(&c->picks, site_key(it.node));
-    if (pe)
-        pe->a = (void *)((uintptr_t)pe->a + 1);
-    else
-        (void)ptrmap_put(&c->picks, site_key(it.node), (void *)(uintptr_t)1, NULL); /* out of memory: not counted */
     c->last = it.node;
     c->last_dir = it.dir;
     *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
@@ -289,7 +262,6 @@ static void cov_destroy(strategy *s)
     heap_free(&c->h[0]);
     heap_free(&c->h[1]);
     ptrmap_clear(&c->fault_sites);
-    ptrmap_clear(&c->picks);
     free(c);
 }
 

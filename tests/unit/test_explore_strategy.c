@@ -351,7 +351,7 @@ static void test_cov_tiers(void **state)
 
 /* A slot whose directions failed COV_FAIL_LIMIT (4) times (strategy.h, on_failed: a loop's
  * branch the solver times out on, iteration after iteration) drops to tier 3: a deeper
- * uncovered slot comes first, then the rest, the sites handed out least often first, by depth. */
+ * uncovered slot comes first, then the rest by depth. */
 static void test_cov_failed_slot_demoted(void **state)
 {
     world *w = *state;
@@ -376,9 +376,9 @@ static void test_cov_failed_slot_demoted(void **state)
     }
     assert_int_equal(drain(s, c, 8), 4);
     assert_ptr_equal(c[0].node, p[6]); /* slot 2 uncovered, never failed */
-    assert_ptr_equal(c[1].node, p[7]); /* with the covered ones: the site never handed out first (rarity), */
-    assert_ptr_equal(c[2].node, p[4]); /* then slot 0's loop, demoted, by depth */
-    assert_ptr_equal(c[3].node, p[5]);
+    assert_ptr_equal(c[1].node, p[4]); /* slot 0 demoted: with the covered ones, by depth */
+    assert_ptr_equal(c[2].node, p[5]);
+    assert_ptr_equal(c[3].node, p[7]);
     s->destroy(s);
     tree_free(t);
 }
