@@ -23,8 +23,7 @@ int main(void)
         puts("a big red team");
     else
         puts("a small red team");
-    if (longest > 12)
-        puts("a long name");
+    if (longest > 12) puts("a long name");
     sqlite3_close(db);
     return 0;
 }
