@@ -88,6 +88,17 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
  */
 void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
 
+/*
+ * Append to b the rest of an allocator stand-in's body (unit_callback_alloc_sizes: a callback
+ * returning void * or char * with a size_t argument, json-parser's `void *(*mem_alloc)(size_t,
+ * int zero, void *user_data)`): a choice input NAME_null, 0 = a zeroed block of the size asked
+ * for (the product of a calloc-like pair), the default, 1 = NULL (out of memory, so the unit's
+ * failure paths are reached only as the explorer's choice; a size past SYMPU_ALLOC_MAX is NULL
+ * too); recorded as `mock NAME i 0|1`, the emitted stand-in (emit_callback_alloc_return) does the
+ * same with calloc. Returns 1 when written, 0 when f is no allocator (nothing appended).
+ */
+int unit_callback_alloc_body(strbuf *b, const char *name, const ut_type *f);
+
 /* ---- shared with harness_producer.c (defined in harness.c) ---- */
 
 /* Whether an object of type t can be allocated and filled from inputs (harness.c's rule: scalars,

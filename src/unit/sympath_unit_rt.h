@@ -192,6 +192,10 @@ static void sympu_built(int id)
     if (id > 0) sympu_objs[id].building = 0;
 }
 
+/* The largest block an allocator stand-in gives (unit_callback_alloc_body): a bigger request
+ * is out of memory (NULL), natively as under the sanitizers, whose allocator aborts instead. */
+#define SYMPU_ALLOC_MAX ((size_t)1 << 24)
+
 /* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
 static unsigned sympu_choice(const char *name, unsigned n)
 {
