@@ -128,8 +128,7 @@ int unit_callback_alloc_body(strbuf *b, const char *name, const ut_type *f)
      * A size past SYMPU_ALLOC_MAX (or a product that overflows) is out of memory too, for the
      * sanitizers' allocator aborts on such requests instead of returning NULL */
     sb_printf(b, "    int oom = sympu_choice(\"%s_null\", 2) == 1;\n", name);
-    if (n > 1)
-        sb_printf(b, "    oom |= a%zu != 0 && (size_t)a%zu > SIZE_MAX / a%zu;\n", idx[1], idx[0], idx[1]);
+    if (n > 1) sb_printf(b, "    oom |= a%zu != 0 && (size_t)a%zu > SIZE_MAX / a%zu;\n", idx[1], idx[0], idx[1]);
     sb_puts(b, "    oom |= ");
     alloc_size_expr(b, idx, n);
     sb_puts(b, " > SYMPU_ALLOC_MAX;\n");
