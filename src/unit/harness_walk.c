@@ -1,7 +1,9 @@
 /* harness_walk.c: the harness's record-mode walkers: the memory a call returned or stored in its inputs, written field by field. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "harness_int.h"
 #include "producers_int.h"
@@ -25,8 +27,8 @@ int unit_walkable(const ut_type *ptr)
 
 /* Code recording the value expr (of type t, inside the walker of struct owner) at the path in
  * the C string variable tv; lvl numbers the nested locals. */
-static void walk_value(strbuf *b, const ut_type *owner, const ut_type *t, const char *expr, const char *tv, int lvl,
-                       int bitfield)
+static void walk_value(strbuf *b, const char *need, const ut_type *owner, const ut_type *t, const char *expr,
+                       const char *tv, int lvl, int bitfield)
 {
     switch (t->kind) {
     case UT_INT:
@@ -38,8 +40,12 @@ static void walk_value(strbuf *b, const ut_type *owner, const ut_type *t, const 
                       tv, expr);
         break;
     case UT_ENUM:
-        sb_printf(b, "    if (sympu_walk_room()) sympu_wline(%s, \"e\", \"%%s\", sympu_enum_%d((long long)(%s)));\n",
-                  tv, t->id, expr);
+        if (need[t->id])
+            sb_printf(b,
+                      "    if (sympu_walk_room()) sympu_wline(%s, \"e\", \"%%s\", sympu_enum_%d((long long)(%s)));\n",
+                      tv, t->id, expr);
+        else /* reached only by the walk: no sympu_enum_ID, the value as a number */
+            sb_printf(b, "    if (sympu_walk_room()) sympu_wline(%s, \"i\", \"%%lld\", (long long)(%s));\n", tv, expr);
         break;
     case UT_FLOAT:
         sb_printf(b, "    if (sympu_walk_room()) sympu_wline(%s, \"d\", \"%%a\", (double)(%s));\n", tv, expr);
@@ -88,7 +94,7 @@ static void walk_value(strbuf *b, const ut_type *owner, const ut_type *t, const 
         char ex[512], tn[32];
         snprintf(ex, sizeof ex, "(%s)[k%d]", expr, lvl);
         snprintf(tn, sizeof tn, "t%d", lvl);
-        walk_value(b, owner, e, ex, tn, lvl + 1, 0);
+        walk_value(b, need, owner, e, ex, tn, lvl + 1, 0);
         sb_puts(b, "    }\n");
         break;
     }
@@ -96,13 +102,184 @@ static void walk_value(strbuf *b, const ut_type *owner, const ut_type *t, const 
     }
 }
 
+/* Types the walk reaches from t, marked in wn (seen: visited): through pointers, arrays, struct
+ * fields and union members (a tagged union's member, a counted array's elements), so a walker
+ * exists for every named struct a walk may meet, also one the harness itself never fills
+ * (parson's JSON_Object, only inside the union of a JSON_Value). */
+static void walk_mark(const ut_type *t, char *wn, char *seen)
+{
+    if (!t || seen[t->id]) return;
+    seen[t->id] = wn[t->id] = 1;
+    if (t->kind == UT_PTR || t->kind == UT_ARRAY) walk_mark(t->pointee, wn, seen);
+    if (t->kind == UT_STRUCT || t->kind == UT_UNION)
+        for (size_t i = 0; i < t->nfields; i++) walk_mark(t->fields[i].type, wn, seen);
+}
+
+/* Whether name (lower-cased) is one a count of elements has: count, length, ... */
+static int count_name(const char *n, const char *arr)
+{
+    static const char *const plain[] = {"count", "length", "len", "size", "n", "num", "nitems", "nelems", "used"};
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        if (!strcasecmp(n, plain[i])) return 2;
+    /* the array's own: n_items, nitems, items_count, items_len, num_items */
+    size_t al = strlen(arr), nl = strlen(n);
+    if (nl > al && !strcasecmp(n + nl - al, arr) && (n[0] == 'n' || n[0] == 'N')) return 3;
+    if (nl > al && !strncasecmp(n, arr, al) && (strcasestr(n + al, "count") || strcasestr(n + al, "len"))) return 3;
+    return 0;
+}
+
+/* The integer field of struct s giving the number of elements of its pointer field arr (an
+ * array the struct owns: parson's `char **names` with `size_t count`), or -1. The array's own
+ * name (`n_items`) comes before a plain one (`count`); a capacity is no count. */
+static int count_field(const ut_type *s, const ut_field *arr)
+{
+    int best = -1, score = 0;
+    for (size_t i = 0; i < s->nfields; i++) {
+        const ut_field *f = &s->fields[i];
+        if (f == arr || f->bitfield || !f->type || f->type->kind != UT_INT || f->type->is_char) continue;
+        int sc = count_name(f->name, arr->name);
+        if (sc > score) best = (int)i, score = sc;
+    }
+    return best;
+}
+
+/* Whether pointer field f of struct s points to an array the walk follows element by element:
+ * of strings or of pointers to named structs (`JSON_Value **values`), or of named structs
+ * (`json_object_entry *values`), with a count field; its index in *cnt. */
+static int counted_array(const ut_type *s, const ut_field *f, int *cnt)
+{
+    const ut_type *t = f->type;
+    if (!t || t->kind != UT_PTR || !t->pointee || f->bitfield) return 0;
+    const ut_type *e = t->pointee;
+    int ok =
+        named_struct(e) || (e->kind == UT_PTR && e->pointee &&
+                            ((e->pointee->kind == UT_INT && e->pointee->is_plain_char) || named_struct(e->pointee)));
+    if (!ok || (*cnt = count_field(s, f)) < 0) return 0;
+    /* a pointer to one struct (`JSON_Value *wrapping_value` next to `count`) is no array: an
+     * array of structs is named as one (`entries`) or has a count of its own (`n_entries`) */
+    size_t l = strlen(f->name);
+    return !named_struct(e) || (l > 1 && f->name[l - 1] == 's') || count_name(s->fields[*cnt].name, f->name) == 3;
+}
+
+/* Elements of a counted array field f (count field c) of the walker's struct t: elements 0..count-1
+ * at tails "names[K]" (a struct array from 1: its first element is walked through the pointer,
+ * "->values->"), at most WALK_ELEMS, within the array's heap block. */
+static void walk_counted(strbuf *b, const char *need, const ut_type *t, const ut_field *f, const ut_field *c)
+{
+    const ut_type *e = f->type->pointee;
+    sb_printf(b, "    if (o->%s && sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, c->name, c->name);
+    sb_printf(b, "        size_t eroom = sympu_heap_room(o->%s);\n", f->name);
+    sb_printf(b, "        for (size_t ke = %d; ke < (size_t)o->%s && ke < %d; ke++) {\n", named_struct(e) ? 1 : 0,
+              c->name, WALK_ELEMS);
+    sb_printf(b, "            if (!sympu_walk_fits(o->%s, eroom, &o->%s[ke], sizeof o->%s[ke])) break;\n", f->name,
+              f->name, f->name);
+    sb_printf(b, "            char te[260];\n            snprintf(te, sizeof te, \"%%s%s[%%zu]\", prefix, ke);\n",
+              f->name);
+    char ex[300];
+    snprintf(ex, sizeof ex, "o->%s[ke]", f->name);
+    walk_value(b, need, t, e, ex, "te", 2, 0);
+    sb_puts(b, "        }\n    }\n");
+}
+
+/* Whether a union member named m carries no value (parson's `int null`): not walked. */
+static int valueless(const char *m)
+{
+    static const char *const w[] = {"null", "none", "nil", "empty", "undefined", "unused"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (!strcasecmp(m, w[i])) return 1;
+    return 0;
+}
+
+/* The union member the enumerator named en selects: the member whose name en contains, case
+ * aside, the longest (parson's JSONNumber -> number, JSONObject -> object); a member of fewer than
+ * 3 letters, or one carrying no value, matches none. NULL: none. */
+static const ut_field *member_of(const ut_type *un, const char *en)
+{
+    const ut_field *m = NULL;
+    for (size_t j = 0; j < un->nfields; j++) {
+        const ut_field *c = &un->fields[j];
+        if (!c->type || !*c->name || c->bitfield || strlen(c->name) < 3 || valueless(c->name)) continue;
+        if (!strcasestr(en, c->name)) continue;
+        if (!m || strlen(c->name) > strlen(m->name)) m = c;
+    }
+    return m && m->type->kind != UT_UNION ? m : NULL;
+}
+
+/* The enum whose enumerators name a tagged union's members: the tag's own type when it is an
+ * enum, else the unit's enum (parse.c interns every one) whose enumerators select the most members
+ * of un, at least two (parson's `typedef int JSON_Value_Type` and `enum json_value_type`). */
+static const ut_type *tag_enum(const unit_info *u, const ut_field *tag, const ut_type *un)
+{
+    if (tag->type->kind == UT_ENUM) return tag->type;
+    const ut_type *best = NULL;
+    size_t most = 1;
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *et = u->types[i];
+        if (et->kind != UT_ENUM) continue;
+        size_t n = 0;
+        for (size_t k = 0; k < et->nenums; k++) n += member_of(un, et->enums[k].name) != NULL;
+        if (n > most) best = et, most = n;
+    }
+    return best;
+}
+
+/* A tagged union: union field f of struct t, read by t's tag field (tag_field) whose values are
+ * the enumerators of tag_enum, each selecting the member member_of names. The walk records the
+ * member the tag selects only: another member's bytes are not what the unit stored. */
+static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const ut_type *t, const ut_field *f,
+                        const ut_field *tag)
+{
+    const ut_type *un = f->type, *et = tag_enum(u, tag, un);
+    int any = 0;
+    for (size_t k = 0; et && k < et->nenums; k++) {
+        const ut_field *m = member_of(un, et->enums[k].name);
+        if (!m) continue;
+        if (!any) sb_printf(b, "    if (sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, f->name);
+        any = 1;
+        sb_printf(b, "    if ((long long)o->%s == %lldLL) {\n", tag->name, (long long)et->enums[k].value);
+        sb_printf(b, "    char tu[260];\n    snprintf(tu, sizeof tu, \"%%s%s.%s\", prefix);\n", f->name, m->name);
+        char ex[300];
+        snprintf(ex, sizeof ex, "o->%s.%s", f->name, m->name);
+        walk_value(b, need, t, m->type, ex, "tu", 2, 0);
+        sb_puts(b, "    }\n");
+    }
+    if (any) sb_puts(b, "    }\n");
+}
+
+/* The tag of a tagged union in struct t: its first enum field, else an integer field named type,
+ * kind or tag (parson's `JSON_Value_Type type`, an int); NULL: none. */
+static const ut_field *tag_field(const ut_type *t)
+{
+    for (size_t k = 0; k < t->nfields; k++)
+        if (t->fields[k].type && t->fields[k].type->kind == UT_ENUM && !t->fields[k].bitfield) return &t->fields[k];
+    for (size_t k = 0; k < t->nfields; k++) {
+        const ut_field *f = &t->fields[k];
+        if (!f->type || f->type->kind != UT_INT || f->type->is_char || f->bitfield) continue;
+        if (!strcasecmp(f->name, "type") || !strcasecmp(f->name, "kind") || !strcasecmp(f->name, "tag")) return f;
+    }
+    return NULL;
+}
+
 void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
 {
+    char *wn = calloc(u->ntypes + 1, 1), *seen = calloc(u->ntypes + 1, 1);
+    if (!wn || !seen) {
+        free(wn);
+        free(seen);
+        return;
+    }
+    for (size_t i = 0; i < u->ntypes; i++)
+        if (need[i]) walk_mark(u->types[i], wn, seen);
+    free(seen);
     sb_puts(b, "/* ---- walkers: after the call, fresh memory the call returned or stored, field by field ---- */\n");
     sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
     for (size_t i = 0; i < u->ntypes; i++)
-        if (need[i] && named_struct(u->types[i]))
-            sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps);\n", i);
+        if (wn[i] && named_struct(u->types[i]))
+            sb_printf(
+                b,
+                "__attribute__((unused)) static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, "
+                "int steps);\n",
+                i);
     /* the length of a string type with an accessor (sds: sdslen), which may hold NUL bytes */
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_func *acc = need[i] ? unit_length_accessor(u, u->types[i]) : NULL;
@@ -115,8 +292,9 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
-        if (!need[i] || !named_struct(t)) continue;
+        if (!wn[i] || !named_struct(t)) continue;
         sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps) {\n", i);
+        const ut_field *tag = tag_field(t);
         sb_printf(b, "    const %s *o = vo;\n    (void)o, (void)hops, (void)steps;\n",
                   strncmp(t->spelling, "const ", 6) ? t->spelling : t->spelling + 6);
         /* a block the call allocated may be shorter than the struct (the struct hack: a node
@@ -125,6 +303,7 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
         for (size_t k = 0; k < t->nfields; k++) {
             const ut_field *f = &t->fields[k];
             if (!*f->name || !f->type) continue;
+            if (f->type->kind == UT_UNION && tag && f->type->complete) walk_tagged(b, u, need, t, f, tag);
             if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
             if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
             /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
@@ -137,12 +316,15 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
             sb_printf(b, "    char tf[260];\n    snprintf(tf, sizeof tf, \"%%s%s\", prefix);\n", f->name);
             char ex[300];
             snprintf(ex, sizeof ex, "o->%s", f->name);
-            walk_value(b, t, f->type, ex, "tf", 1, f->bitfield);
+            walk_value(b, need, t, f->type, ex, "tf", 1, f->bitfield);
             sb_puts(b, "    }\n");
+            int cnt;
+            if (counted_array(t, f, &cnt)) walk_counted(b, need, t, f, &t->fields[cnt]);
         }
         sb_puts(b, "}\n\n");
     }
     sb_puts(b, "#endif\n\n");
+    free(wn);
 }
 
 void unit_walk_call(strbuf *b, const ut_type *ptr, const char *indent, const char *root, const char *lv,

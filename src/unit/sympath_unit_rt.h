@@ -529,9 +529,9 @@ static void sympu_ret_str(const char *s)
  * structs followed SYMPU_WALK_HOPS deep (a pointer to the same struct type, a list's next, is
  * a step: SYMPU_WALK_STEPS of them), at most SYMPU_WALK_LINES lines per root; a block seen
  * before in the same root is `q` with the first path instead of walked again. */
-#define SYMPU_WALK_HOPS 3
+#define SYMPU_WALK_HOPS 5
 #define SYMPU_WALK_STEPS 8
-#define SYMPU_WALK_LINES 64
+#define SYMPU_WALK_LINES 96
 #define SYMPU_WALK_SEEN 64
 static struct {
     int root;
