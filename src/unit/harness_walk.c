@@ -164,20 +164,23 @@ static int counted_array(const ut_type *s, const ut_field *f, int *cnt)
 /* Elements of a counted array field f (count field c) of the walker's struct t: elements 0..count-1
  * at tails "names[K]" (a struct array from 1: its first element is walked through the pointer,
  * "->values->"), at most WALK_ELEMS, within the array's heap block. */
-static void walk_counted(strbuf *b, const char *need, const ut_type *t, const ut_field *f, const ut_field *c)
+static void walk_counted(strbuf *b, const char *need, const ut_type *t, const char *obj, const char *pre, int d,
+                         const ut_field *f, const ut_field *c)
 {
     const ut_type *e = f->type->pointee;
-    sb_printf(b, "    if (o->%s && sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, c->name, c->name);
-    sb_printf(b, "        size_t eroom = sympu_heap_room(o->%s);\n", f->name);
-    sb_printf(b, "        for (size_t ke = %d; ke < (size_t)o->%s && ke < %d; ke++) {\n", named_struct(e) ? 1 : 0,
-              c->name, WALK_ELEMS);
-    sb_printf(b, "            if (!sympu_walk_fits(o->%s, eroom, &o->%s[ke], sizeof o->%s[ke])) break;\n", f->name,
-              f->name, f->name);
-    sb_printf(b, "            char te[260];\n            snprintf(te, sizeof te, \"%%s%s[%%zu]\", prefix, ke);\n",
-              f->name);
-    char ex[300];
-    snprintf(ex, sizeof ex, "o->%s[ke]", f->name);
-    walk_value(b, need, t, e, ex, "te", 2, 0);
+    sb_printf(b, "    if (%s%s && sympu_walk_fits(vo, room, &%s%s, sizeof %s%s)) {\n", obj, f->name, obj, c->name, obj,
+              c->name);
+    sb_printf(b, "        size_t eroom%d = sympu_heap_room(%s%s);\n", d, obj, f->name);
+    sb_printf(b, "        for (size_t ke%d = %d; ke%d < (size_t)%s%s && ke%d < %d; ke%d++) {\n", d,
+              named_struct(e) ? 1 : 0, d, obj, c->name, d, WALK_ELEMS, d);
+    sb_printf(b, "            if (!sympu_walk_fits(%s%s, eroom%d, &%s%s[ke%d], sizeof %s%s[ke%d])) break;\n", obj,
+              f->name, d, obj, f->name, d, obj, f->name, d);
+    sb_printf(b, "            char te%d[260];\n            snprintf(te%d, sizeof te%d, \"%%s%s[%%zu]\", %s, ke%d);\n",
+              d, d, d, f->name, pre, d);
+    char ex[300], tv[32];
+    snprintf(ex, sizeof ex, "%s%s[ke%d]", obj, f->name, d);
+    snprintf(tv, sizeof tv, "te%d", d);
+    walk_value(b, need, t, e, ex, tv, 4 * d + 2, 0);
     sb_puts(b, "        }\n    }\n");
 }
 
@@ -226,21 +229,53 @@ static const ut_type *tag_enum(const unit_info *u, const ut_field *tag, const ut
 /* A tagged union: union field f of struct t, read by t's tag field (tag_field) whose values are
  * the enumerators of tag_enum, each selecting the member member_of names. The walk records the
  * member the tag selects only: another member's bytes are not what the unit stored. */
-static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const ut_type *t, const ut_field *f,
-                        const ut_field *tag)
+static void walk_fields(strbuf *b, const unit_info *u, const char *need, const ut_type *owner, const ut_type *st,
+                        const char *obj, const char *pre, int d);
+
+/* An anonymous struct member at obj + name (json-parser's `u.object`, `struct { unsigned int
+ * length; json_object_entry *values; }`): no walker can name its type, its fields are walked in
+ * place, at tails "u.object.length". */
+static void walk_inline(strbuf *b, const unit_info *u, const char *need, const ut_type *owner, const ut_type *st,
+                        const char *obj, const char *pre, const char *name, int d)
+{
+    if (d > 3) return;
+    sb_printf(b, "    {\n    char ta%d[260];\n    snprintf(ta%d, sizeof ta%d, \"%%s%s.\", %s);\n", d, d, d, name, pre);
+    char o2[300], p2[32];
+    snprintf(o2, sizeof o2, "%s%s.", obj, name);
+    snprintf(p2, sizeof p2, "ta%d", d);
+    walk_fields(b, u, need, owner, st, o2, p2, d + 1);
+    sb_puts(b, "    }\n");
+}
+
+/* Whether t is a complete struct no walker can name (an anonymous struct member). */
+static int anon_struct(const ut_type *t)
+{
+    return t && t->kind == UT_STRUCT && t->complete && !named_struct(t) && t->nfields > 0;
+}
+
+static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const ut_type *t, const char *obj,
+                        const char *pre, int d, const ut_field *f, const ut_field *tag)
 {
     const ut_type *un = f->type, *et = tag_enum(u, tag, un);
     int any = 0;
     for (size_t k = 0; et && k < et->nenums; k++) {
         const ut_field *m = member_of(un, et->enums[k].name);
         if (!m) continue;
-        if (!any) sb_printf(b, "    if (sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, f->name);
+        if (!any)
+            sb_printf(b, "    if (sympu_walk_fits(vo, room, &%s%s, sizeof %s%s)) {\n", obj, f->name, obj, f->name);
         any = 1;
-        sb_printf(b, "    if ((long long)o->%s == %lldLL) {\n", tag->name, (long long)et->enums[k].value);
-        sb_printf(b, "    char tu[260];\n    snprintf(tu, sizeof tu, \"%%s%s.%s\", prefix);\n", f->name, m->name);
-        char ex[300];
-        snprintf(ex, sizeof ex, "o->%s.%s", f->name, m->name);
-        walk_value(b, need, t, m->type, ex, "tu", 2, 0);
+        sb_printf(b, "    if ((long long)%s%s == %lldLL) {\n", obj, tag->name, (long long)et->enums[k].value);
+        char mname[300];
+        snprintf(mname, sizeof mname, "%s.%s", f->name, m->name);
+        if (anon_struct(m->type)) {
+            walk_inline(b, u, need, t, m->type, obj, pre, mname, d);
+        } else {
+            sb_printf(b, "    char tu%d[260];\n    snprintf(tu%d, sizeof tu%d, \"%%s%s\", %s);\n", d, d, d, mname, pre);
+            char ex[600], tv[32];
+            snprintf(ex, sizeof ex, "%s%s", obj, mname);
+            snprintf(tv, sizeof tv, "tu%d", d);
+            walk_value(b, need, t, m->type, ex, tv, 4 * d + 3, 0);
+        }
         sb_puts(b, "    }\n");
     }
     if (any) sb_puts(b, "    }\n");
@@ -258,6 +293,41 @@ static const ut_field *tag_field(const ut_type *t)
         if (!strcasecmp(f->name, "type") || !strcasecmp(f->name, "kind") || !strcasecmp(f->name, "tag")) return f;
     }
     return NULL;
+}
+
+/* The fields of struct st at obj ("o->", or "o->u.object." inside an anonymous member), their
+ * tails after the C string pre, in the walker of owner; d numbers the nested locals. */
+static void walk_fields(strbuf *b, const unit_info *u, const char *need, const ut_type *owner, const ut_type *st,
+                        const char *obj, const char *pre, int d)
+{
+    const ut_field *tag = tag_field(st);
+    for (size_t k = 0; k < st->nfields; k++) {
+        const ut_field *f = &st->fields[k];
+        if (!*f->name || !f->type) continue;
+        if (f->type->kind == UT_UNION && tag && f->type->complete) walk_tagged(b, u, need, owner, obj, pre, d, f, tag);
+        if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
+        if (anon_struct(f->type) && !f->bitfield) {
+            sb_printf(b, "    if (sympu_walk_fits(vo, room, &%s%s, sizeof %s%s))\n", obj, f->name, obj, f->name);
+            walk_inline(b, u, need, owner, f->type, obj, pre, f->name, d);
+            continue;
+        }
+        if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
+        /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
+        if (f->type->kind == UT_ARRAY && f->type->count == 0) continue;
+        /* the path of the field: the prefix ("->", "x.") and its name */
+        if (f->bitfield)
+            sb_puts(b, "    {\n");
+        else
+            sb_printf(b, "    if (sympu_walk_fits(vo, room, &%s%s, sizeof %s%s)) {\n", obj, f->name, obj, f->name);
+        sb_printf(b, "    char tf%d[260];\n    snprintf(tf%d, sizeof tf%d, \"%%s%s\", %s);\n", d, d, d, f->name, pre);
+        char ex[600], tv[32];
+        snprintf(ex, sizeof ex, "%s%s", obj, f->name);
+        snprintf(tv, sizeof tv, "tf%d", d);
+        walk_value(b, need, owner, f->type, ex, tv, 4 * d + 1, f->bitfield);
+        sb_puts(b, "    }\n");
+        int cnt;
+        if (counted_array(st, f, &cnt)) walk_counted(b, need, owner, obj, pre, d, f, &st->fields[cnt]);
+    }
 }
 
 void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
@@ -294,33 +364,12 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
         const ut_type *t = u->types[i];
         if (!wn[i] || !named_struct(t)) continue;
         sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps) {\n", i);
-        const ut_field *tag = tag_field(t);
         sb_printf(b, "    const %s *o = vo;\n    (void)o, (void)hops, (void)steps;\n",
                   strncmp(t->spelling, "const ", 6) ? t->spelling : t->spelling + 6);
         /* a block the call allocated may be shorter than the struct (the struct hack: a node
          * allocated without its trailing `kids[1]`): a field past its end is not read */
         sb_puts(b, "    size_t room = sympu_heap_room(vo);\n    (void)room;\n");
-        for (size_t k = 0; k < t->nfields; k++) {
-            const ut_field *f = &t->fields[k];
-            if (!*f->name || !f->type) continue;
-            if (f->type->kind == UT_UNION && tag && f->type->complete) walk_tagged(b, u, need, t, f, tag);
-            if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
-            if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
-            /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
-            if (f->type->kind == UT_ARRAY && f->type->count == 0) continue;
-            /* the path of the field: the prefix ("->", "x.") and its name */
-            if (f->bitfield)
-                sb_puts(b, "    {\n");
-            else
-                sb_printf(b, "    if (sympu_walk_fits(vo, room, &o->%s, sizeof o->%s)) {\n", f->name, f->name);
-            sb_printf(b, "    char tf[260];\n    snprintf(tf, sizeof tf, \"%%s%s\", prefix);\n", f->name);
-            char ex[300];
-            snprintf(ex, sizeof ex, "o->%s", f->name);
-            walk_value(b, need, t, f->type, ex, "tf", 1, f->bitfield);
-            sb_puts(b, "    }\n");
-            int cnt;
-            if (counted_array(t, f, &cnt)) walk_counted(b, need, t, f, &t->fields[cnt]);
-        }
+        walk_fields(b, u, need, t, t, "o->", "prefix", 0);
         sb_puts(b, "}\n\n");
     }
     sb_puts(b, "#endif\n\n");

@@ -19,7 +19,10 @@ struct tv_value {
     tv_kind type;
     union {
         double number;
-        char *text;
+        struct {
+            char *chars;
+            size_t length;
+        } text; /* an anonymous struct member, as json-parser's u.string */
         tv_list *list;
         tv_table *table;
     } u;
@@ -28,7 +31,7 @@ struct tv_value {
 void tv_free(tv_value *v)
 {
     if (!v) return;
-    if (v->type == TV_TEXT) free(v->u.text);
+    if (v->type == TV_TEXT) free(v->u.text.chars);
     if (v->type == TV_LIST) {
         for (size_t i = 0; i < v->u.list->count; i++) tv_free(v->u.list->items[i]);
         free(v->u.list->items);
@@ -61,7 +64,8 @@ static tv_value *parse(const char **s, int depth)
         const char *end = strchr(p + 1, '\'');
         if (!end) goto fail;
         v->type = TV_TEXT;
-        v->u.text = strndup(p + 1, (size_t)(end - p - 1));
+        v->u.text.length = (size_t)(end - p - 1);
+        v->u.text.chars = strndup(p + 1, v->u.text.length);
         p = end + 1;
     } else if (*p == '(' || *p == '{') {
         char close = *p == '(' ? ')' : '}';
@@ -123,7 +127,8 @@ static tv_value *text(const char *s)
 {
     tv_value *v = calloc(1, sizeof *v);
     v->type = TV_TEXT;
-    v->u.text = strdup(s);
+    v->u.text.chars = strdup(s);
+    v->u.text.length = strlen(s);
     return v;
 }
 
