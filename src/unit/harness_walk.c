@@ -1,5 +1,6 @@
 /* harness_walk.c: the harness's record-mode walkers: the memory a call returned or stored in its inputs, written field by field. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,17 +194,30 @@ static int valueless(const char *m)
     return 0;
 }
 
+/* Whether m is an abbreviation of word w: its letters in order in w, the first letters equal, case
+ * aside (json-parser's `dbl` of json_double). */
+static int abbreviates(const char *m, const char *w)
+{
+    if (tolower((unsigned char)*m) != tolower((unsigned char)*w)) return 0;
+    for (; *m && *w; w++)
+        if (tolower((unsigned char)*m) == tolower((unsigned char)*w)) m++;
+    return !*m;
+}
+
 /* The union member the enumerator named en selects: the member whose name en contains, case
- * aside, the longest (parson's JSONNumber -> number, JSONObject -> object); a member of fewer than
- * 3 letters, or one carrying no value, matches none. NULL: none. */
+ * aside, the longest (parson's JSONNumber -> number, JSONObject -> object), else one abbreviating
+ * en's last word after a '_' (json_double -> dbl); a member of fewer than 3 letters, or one
+ * carrying no value, matches none. NULL: none. */
 static const ut_field *member_of(const ut_type *un, const char *en)
 {
     const ut_field *m = NULL;
+    int best = 0;
+    const char *word = strrchr(en, '_');
     for (size_t j = 0; j < un->nfields; j++) {
         const ut_field *c = &un->fields[j];
         if (!c->type || !*c->name || c->bitfield || strlen(c->name) < 3 || valueless(c->name)) continue;
-        if (!strcasestr(en, c->name)) continue;
-        if (!m || strlen(c->name) > strlen(m->name)) m = c;
+        int sc = strcasestr(en, c->name) ? 2 * (int)strlen(c->name) : word && abbreviates(c->name, word + 1);
+        if (sc > best) m = c, best = sc;
     }
     return m && m->type->kind != UT_UNION ? m : NULL;
 }

@@ -304,12 +304,12 @@ static void test_walkers(void **state)
     static const char *src = "enum kind { K_A = 1, K_B = 1, K_C };\n"
                              "struct tok { enum kind k; char name[4]; char *text; double w; struct tok *next; };\n"
                              "struct tok *mk(const char *s) { (void)s; return 0; }\n"
-                             "enum vkind { V_NUM = 1, V_OBJ, V_STR, V_NULL };\n"
+                             "enum vkind { V_NUM = 1, V_OBJ, V_STR, V_NULL, V_DOUBLE };\n"
                              "typedef int vtype;\n"
                              "struct obj { char **names; struct val **values; unsigned long count;\n"
                              "             unsigned long capacity; };\n"
                              "struct val { vtype type; union { double num; struct obj *obj;\n"
-                             "             struct { char *ptr; unsigned len; } str; int null; } u; };\n"
+                             "             struct { char *ptr; unsigned len; } str; int null; double dbl; } u; };\n"
                              "struct val *mkv(void) { return 0; }\n";
     char wpath[80];
     snprintf(wpath, sizeof wpath, "/tmp/sympath_unit_walk_%d.c", (int)getpid());
@@ -354,6 +354,8 @@ static void test_walkers(void **state)
     assert_non_null(strstr(vw, "snprintf(ta0, sizeof ta0, \"%su.str.\", prefix);"));
     assert_non_null(strstr(vw, "sympu_walk_str((const char *)(o->u.str.ptr), tf1);"));
     assert_null(strstr(vw, "u.null"));
+    assert_non_null(strstr(vw, "if ((long long)o->type == 5LL) {")); /* V_DOUBLE: dbl abbreviates it */
+    assert_non_null(strstr(vw, "(double)(o->u.dbl)"));
     const char *ow =
         strstr(h, "(const void *vo, const char *prefix, int hops, int steps) {\n    const struct obj *o = vo;");
     assert_non_null(ow);
