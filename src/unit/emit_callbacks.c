@@ -64,6 +64,16 @@ int emit_callback_alloc_return(strbuf *b, const char *name, const ut_type *ft)
     int freed = unit_callback_freed_arg(name, ft);
     if (freed >= 0) sb_printf(b, "    free(a%d);\n", freed);
     if (n == 0) return 0;
+    int old = unit_callback_realloc_arg(name, ft);
+    if (old >= 0) {
+        sb_puts(b, "    int oom = mock_type(int); /* queued: 1 out of memory */\n");
+        sb_printf(
+            b, "    if (a%zu == 0) { /* size 0 frees the block */\n        free(a%d);\n        return NULL;\n    }\n",
+            idx[0], old);
+        sb_puts(b, "    if (oom) return NULL;\n");
+        sb_printf(b, "    return realloc(a%d, a%zu); /* the block moved to the size asked for */\n", old, idx[0]);
+        return 1;
+    }
     sb_puts(b, "    if (mock_type(int)) return NULL; /* queued: out of memory */\n");
     if (n > 1)
         sb_printf(b, "    return calloc(a%zu, a%zu); /* a zeroed block of the size asked for */\n", idx[0], idx[1]);

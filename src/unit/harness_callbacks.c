@@ -102,6 +102,18 @@ size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2])
     return n;
 }
 
+int unit_callback_realloc_arg(const char *name, const ut_type *f)
+{
+    size_t idx[2];
+    if (!name || !strstr(name, "realloc") || unit_callback_alloc_sizes(f, idx) != 1) return -1;
+    /* the block comes before its new size, as realloc's; a void * after it is the user's data */
+    for (size_t i = 0; i < idx[0]; i++) {
+        const ut_type *a = f->args[i];
+        if (a->kind == UT_PTR && a->pointee && a->pointee->kind == UT_VOID && !a->pointee->is_const) return (int)i;
+    }
+    return -1;
+}
+
 int unit_callback_freed_arg(const char *name, const ut_type *f)
 {
     if (!name || !f || f->kind != UT_FUNC || f->variadic || !f->ret || f->ret->kind != UT_VOID || f->nargs == 0)
@@ -133,6 +145,12 @@ int unit_callback_alloc_body(strbuf *b, const char *name, const ut_type *f)
     alloc_size_expr(b, idx, n);
     sb_puts(b, " > SYMPU_ALLOC_MAX;\n");
     sb_printf(b, "    sympu_rec(\"mock %s i %%d\\n\", oom);\n", name);
+    int old = unit_callback_realloc_arg(name, f);
+    if (old >= 0) { /* the block moves: its bytes kept, the old one freed; size 0 frees it (Lua's lua_Alloc) */
+        sb_printf(b, "    if (a%zu == 0) {\n        free(a%d);\n        return NULL;\n    }\n", idx[0], old);
+        sb_printf(b, "    if (oom) return NULL;\n    return realloc(a%d, (size_t)a%zu);\n", old, idx[0]);
+        return 1;
+    }
     sb_puts(b, "    if (oom) return NULL;\n    return calloc(1, ");
     alloc_size_expr(b, idx, n);
     sb_puts(b, ");\n");

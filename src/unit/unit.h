@@ -354,6 +354,13 @@ int unit_callback_is_reader(const ut_type *f);
  * (harness_callbacks.c, emit_callbacks.c). */
 size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2]);
 
+/* Whether the stand-in name of allocator type f (unit_callback_alloc_sizes, one size) moves a block:
+ * name contains "realloc" and f takes a `void *` (`void *(*mem_realloc)(void *ptr, size_t size, void
+ * *user)`); returns the index of the first such argument before the size, the block the stand-ins realloc() (its
+ * bytes kept, the old block freed; a size of 0 frees it and gives NULL, as Lua's lua_Alloc), or -1: a
+ * fresh zeroed block instead. */
+int unit_callback_realloc_arg(const char *name, const ut_type *f);
+
 /* Whether the stand-in name of function type f releases a block: f returns void, its first
  * argument is a `void *` and name contains "free" or "dealloc" (json-parser's `mem_free(void *,
  * void *user_data)` as stub_mem_free). Returns the index of that argument (0), which the

@@ -19,4 +19,13 @@ expect_gcov list_parse_ex 85
 (cd "$out.bin" && cc -g -fsanitize=address,undefined -fno-sanitize-recover=all -I"$SRC/tests/programs/unit" \
     "$out/test_arena.c" "$SRC/tests/programs/unit/arena.c" -lcmocka -o test_arena_san && ./test_arena_san) \
     >"$out.bin/san.log" 2>&1 || { tail -30 "$out.bin/san.log"; fail "the tests fail under ASan+UBSan+LSan"; }
+# a realloc-like callback (`void *(*mem_realloc)(void *ptr, size_t size, void *user)`): the block moves with its
+# bytes (realloc), size 0 frees it; the out-of-memory path frees what it had: no leak, no drop
+unit_run alloc_cb_realloc tests/programs/unit/grow.c -- --function grow_copy --budget 6s
+expect_text grow '^    return realloc\(a0, a1\);' "a realloc stand-in moving the block"
+expect_text grow '^    if \(a1 == 0\) \{ /\* size 0 frees the block \*/' "size 0 freeing the block"
+jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanitizer.bugs == 0] | all' "$out/report.json" >/dev/null ||
+    fail "grow_copy: the sanitizer check dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"
+build_and_run grow
+expect_gcov grow_copy 75
 pass

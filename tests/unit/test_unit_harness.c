@@ -263,6 +263,13 @@ static void test_alloc_callbacks(void **state)
     ut_type fr2 = {.kind = UT_FUNC, .ret = &vd, .args = a5, .nargs = 2};
     assert_int_equal(unit_callback_freed_arg("stub_free", &fr2), -1); /* its first argument is no void * */
     assert_int_equal(unit_callback_freed_arg(NULL, &fr), -1);
+    /* a realloc-like allocator moves the block its void * names; a plain allocator has none */
+    ut_type *a6[] = {&vp, &sz, &vp};
+    ut_type re = {.kind = UT_FUNC, .ret = &vp, .args = a6, .nargs = 3};
+    assert_int_equal(unit_callback_realloc_arg("stub_mem_realloc", &re), 0);
+    assert_int_equal(unit_callback_realloc_arg("stub_mem_alloc", &re), -1);
+    assert_int_equal(unit_callback_realloc_arg("stub_realloc", &alloc), -1); /* only user_data, after the size */
+    assert_int_equal(unit_callback_realloc_arg("stub_realloc", &get), -1);
 }
 
 /* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own
