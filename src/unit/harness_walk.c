@@ -1,26 +1,17 @@
 /* harness_walk.c: the harness's record-mode walkers: the memory a call returned or stored in its inputs, written field by field. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "harness_int.h"
 #include "producers_int.h"
-
-/* A complete struct generated code can name (no anonymous one). */
-static int named_struct(const ut_type *t)
-{
-    return t && t->kind == UT_STRUCT && t->complete && t->size > 0 && !strstr(t->spelling, "(unnamed") &&
-           !strstr(t->spelling, "(anonymous");
-}
 
 int unit_walkable(const ut_type *ptr)
 {
     if (!ptr || ptr->kind != UT_PTR || !ptr->pointee) return 0;
     const ut_type *e = ptr->pointee;
-    return (e->kind == UT_INT && e->is_plain_char) || named_struct(e);
+    return (e->kind == UT_INT && e->is_plain_char) || unit_walk_named(e);
 }
 
 /* Elements of an array walked, at most. */
@@ -60,7 +51,7 @@ static void walk_value(strbuf *b, const char *need, const ut_type *owner, const 
                       tv, expr, expr, expr);
         } else if (e->kind == UT_INT && e->is_plain_char) {
             sb_printf(b, "    sympu_walk_str((const char *)(%s), %s);\n", expr, tv);
-        } else if (named_struct(e)) {
+        } else if (unit_walk_named(e)) {
             /* a pointer to the walker's own type (a list's next) is a step, any other a hop */
             int self = owner && e->alias_id == owner->alias_id;
             sb_printf(b, "    if (sympu_walk_ptr((const void *)(%s), %s, %s)) {\n", expr, tv,
@@ -75,7 +66,7 @@ static void walk_value(strbuf *b, const char *need, const ut_type *owner, const 
         break;
     }
     case UT_STRUCT:
-        if (!named_struct(t) || bitfield) break;
+        if (!unit_walk_named(t) || bitfield) break;
         sb_printf(b, "    {\n        char p%d[260];\n        snprintf(p%d, sizeof p%d, \"%%s.\", %s);\n", lvl, lvl, lvl,
                   tv);
         sb_printf(b, "        sympu_walk_%d((const void *)&(%s), p%d, hops, steps);\n    }\n", t->id, expr, lvl);
@@ -116,52 +107,6 @@ static void walk_mark(const ut_type *t, char *wn, char *seen)
         for (size_t i = 0; i < t->nfields; i++) walk_mark(t->fields[i].type, wn, seen);
 }
 
-/* Whether name (lower-cased) is one a count of elements has: count, length, ... */
-static int count_name(const char *n, const char *arr)
-{
-    static const char *const plain[] = {"count", "length", "len", "size", "n", "num", "nitems", "nelems", "used"};
-    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
-        if (!strcasecmp(n, plain[i])) return 2;
-    /* the array's own: n_items, nitems, items_count, items_len, num_items */
-    size_t al = strlen(arr), nl = strlen(n);
-    if (nl > al && !strcasecmp(n + nl - al, arr) && (n[0] == 'n' || n[0] == 'N')) return 3;
-    if (nl > al && !strncasecmp(n, arr, al) && (strcasestr(n + al, "count") || strcasestr(n + al, "len"))) return 3;
-    return 0;
-}
-
-/* The integer field of struct s giving the number of elements of its pointer field arr (an
- * array the struct owns: parson's `char **names` with `size_t count`), or -1. The array's own
- * name (`n_items`) comes before a plain one (`count`); a capacity is no count. */
-static int count_field(const ut_type *s, const ut_field *arr)
-{
-    int best = -1, score = 0;
-    for (size_t i = 0; i < s->nfields; i++) {
-        const ut_field *f = &s->fields[i];
-        if (f == arr || f->bitfield || !f->type || f->type->kind != UT_INT || f->type->is_char) continue;
-        int sc = count_name(f->name, arr->name);
-        if (sc > score) best = (int)i, score = sc;
-    }
-    return best;
-}
-
-/* Whether pointer field f of struct s points to an array the walk follows element by element:
- * of strings or of pointers to named structs (`JSON_Value **values`), or of named structs
- * (`json_object_entry *values`), with a count field; its index in *cnt. */
-static int counted_array(const ut_type *s, const ut_field *f, int *cnt)
-{
-    const ut_type *t = f->type;
-    if (!t || t->kind != UT_PTR || !t->pointee || f->bitfield) return 0;
-    const ut_type *e = t->pointee;
-    int ok =
-        named_struct(e) || (e->kind == UT_PTR && e->pointee &&
-                            ((e->pointee->kind == UT_INT && e->pointee->is_plain_char) || named_struct(e->pointee)));
-    if (!ok || (*cnt = count_field(s, f)) < 0) return 0;
-    /* a pointer to one struct (`JSON_Value *wrapping_value` next to `count`) is no array: an
-     * array of structs is named as one (`entries`) or has a count of its own (`n_entries`) */
-    size_t l = strlen(f->name);
-    return !named_struct(e) || (l > 1 && f->name[l - 1] == 's') || count_name(s->fields[*cnt].name, f->name) == 3;
-}
-
 /* Elements of a counted array field f (count field c) of the walker's struct t: elements 0..count-1
  * at tails "names[K]" (a struct array from 1: its first element is walked through the pointer,
  * "->values->"), at most WALK_ELEMS, within the array's heap block. */
@@ -173,7 +118,7 @@ static void walk_counted(strbuf *b, const char *need, const ut_type *t, const ch
               c->name);
     sb_printf(b, "        size_t eroom%d = sympu_heap_room(%s%s);\n", d, obj, f->name);
     sb_printf(b, "        for (size_t ke%d = %d; ke%d < (size_t)%s%s && ke%d < %d; ke%d++) {\n", d,
-              named_struct(e) ? 1 : 0, d, obj, c->name, d, WALK_ELEMS, d);
+              unit_walk_named(e) ? 1 : 0, d, obj, c->name, d, WALK_ELEMS, d);
     sb_printf(b, "            if (!sympu_walk_fits(%s%s, eroom%d, &%s%s[ke%d], sizeof %s%s[ke%d])) break;\n", obj,
               f->name, d, obj, f->name, d, obj, f->name, d);
     sb_printf(b, "            char te%d[260];\n            snprintf(te%d, sizeof te%d, \"%%s%s[%%zu]\", %s, ke%d);\n",
@@ -183,61 +128,6 @@ static void walk_counted(strbuf *b, const char *need, const ut_type *t, const ch
     snprintf(tv, sizeof tv, "te%d", d);
     walk_value(b, need, t, e, ex, tv, 4 * d + 2, 0);
     sb_puts(b, "        }\n    }\n");
-}
-
-/* Whether a union member named m carries no value (parson's `int null`): not walked. */
-static int valueless(const char *m)
-{
-    static const char *const w[] = {"null", "none", "nil", "empty", "undefined", "unused"};
-    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
-        if (!strcasecmp(m, w[i])) return 1;
-    return 0;
-}
-
-/* Whether m is an abbreviation of word w: its letters in order in w, the first letters equal, case
- * aside (json-parser's `dbl` of json_double). */
-static int abbreviates(const char *m, const char *w)
-{
-    if (tolower((unsigned char)*m) != tolower((unsigned char)*w)) return 0;
-    for (; *m && *w; w++)
-        if (tolower((unsigned char)*m) == tolower((unsigned char)*w)) m++;
-    return !*m;
-}
-
-/* The union member the enumerator named en selects: the member whose name en contains, case
- * aside, the longest (parson's JSONNumber -> number, JSONObject -> object), else one abbreviating
- * en's last word after a '_' (json_double -> dbl); a member of fewer than 3 letters, or one
- * carrying no value, matches none. NULL: none. */
-static const ut_field *member_of(const ut_type *un, const char *en)
-{
-    const ut_field *m = NULL;
-    int best = 0;
-    const char *word = strrchr(en, '_');
-    for (size_t j = 0; j < un->nfields; j++) {
-        const ut_field *c = &un->fields[j];
-        if (!c->type || !*c->name || c->bitfield || strlen(c->name) < 3 || valueless(c->name)) continue;
-        int sc = strcasestr(en, c->name) ? 2 * (int)strlen(c->name) : word && abbreviates(c->name, word + 1);
-        if (sc > best) m = c, best = sc;
-    }
-    return m && m->type->kind != UT_UNION ? m : NULL;
-}
-
-/* The enum whose enumerators name a tagged union's members: the tag's own type when it is an
- * enum, else the unit's enum (parse.c interns every one) whose enumerators select the most members
- * of un, at least two (parson's `typedef int JSON_Value_Type` and `enum json_value_type`). */
-static const ut_type *tag_enum(const unit_info *u, const ut_field *tag, const ut_type *un)
-{
-    if (tag->type->kind == UT_ENUM) return tag->type;
-    const ut_type *best = NULL;
-    size_t most = 1;
-    for (size_t i = 0; i < u->ntypes; i++) {
-        const ut_type *et = u->types[i];
-        if (et->kind != UT_ENUM) continue;
-        size_t n = 0;
-        for (size_t k = 0; k < et->nenums; k++) n += member_of(un, et->enums[k].name) != NULL;
-        if (n > most) best = et, most = n;
-    }
-    return best;
 }
 
 /* A tagged union: union field f of struct t, read by t's tag field (tag_field) whose values are
@@ -261,19 +151,13 @@ static void walk_inline(strbuf *b, const unit_info *u, const char *need, const u
     sb_puts(b, "    }\n");
 }
 
-/* Whether t is a complete struct no walker can name (an anonymous struct member). */
-static int anon_struct(const ut_type *t)
-{
-    return t && t->kind == UT_STRUCT && t->complete && !named_struct(t) && t->nfields > 0;
-}
-
 static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const ut_type *t, const char *obj,
                         const char *pre, int d, const ut_field *f, const ut_field *tag)
 {
-    const ut_type *un = f->type, *et = tag_enum(u, tag, un);
+    const ut_type *un = f->type, *et = unit_walk_tag_enum(u, tag, un);
     int any = 0;
     for (size_t k = 0; et && k < et->nenums; k++) {
-        const ut_field *m = member_of(un, et->enums[k].name);
+        const ut_field *m = unit_walk_member(un, et->enums[k].name);
         if (!m) continue;
         if (!any)
             sb_printf(b, "    if (sympu_walk_fits(vo, room, &%s%s, sizeof %s%s)) {\n", obj, f->name, obj, f->name);
@@ -281,7 +165,7 @@ static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const u
         sb_printf(b, "    if ((long long)%s%s == %lldLL) {\n", obj, tag->name, (long long)et->enums[k].value);
         char mname[300];
         snprintf(mname, sizeof mname, "%s.%s", f->name, m->name);
-        if (anon_struct(m->type)) {
+        if (unit_walk_anon(m->type)) {
             walk_inline(b, u, need, t, m->type, obj, pre, mname, d);
         } else {
             sb_printf(b, "    char tu%d[260];\n    snprintf(tu%d, sizeof tu%d, \"%%s%s\", %s);\n", d, d, d, mname, pre);
@@ -295,37 +179,23 @@ static void walk_tagged(strbuf *b, const unit_info *u, const char *need, const u
     if (any) sb_puts(b, "    }\n");
 }
 
-/* The tag of a tagged union in struct t: its first enum field, else an integer field named type,
- * kind or tag (parson's `JSON_Value_Type type`, an int); NULL: none. */
-static const ut_field *tag_field(const ut_type *t)
-{
-    for (size_t k = 0; k < t->nfields; k++)
-        if (t->fields[k].type && t->fields[k].type->kind == UT_ENUM && !t->fields[k].bitfield) return &t->fields[k];
-    for (size_t k = 0; k < t->nfields; k++) {
-        const ut_field *f = &t->fields[k];
-        if (!f->type || f->type->kind != UT_INT || f->type->is_char || f->bitfield) continue;
-        if (!strcasecmp(f->name, "type") || !strcasecmp(f->name, "kind") || !strcasecmp(f->name, "tag")) return f;
-    }
-    return NULL;
-}
-
 /* The fields of struct st at obj ("o->", or "o->u.object." inside an anonymous member), their
  * tails after the C string pre, in the walker of owner; d numbers the nested locals. */
 static void walk_fields(strbuf *b, const unit_info *u, const char *need, const ut_type *owner, const ut_type *st,
                         const char *obj, const char *pre, int d)
 {
-    const ut_field *tag = tag_field(st);
+    const ut_field *tag = unit_walk_tag(st);
     for (size_t k = 0; k < st->nfields; k++) {
         const ut_field *f = &st->fields[k];
         if (!*f->name || !f->type) continue;
         if (f->type->kind == UT_UNION && tag && f->type->complete) walk_tagged(b, u, need, owner, obj, pre, d, f, tag);
         if (f->type->kind == UT_UNION || f->type->kind == UT_FUNC || f->type->kind == UT_OTHER) continue;
-        if (anon_struct(f->type) && !f->bitfield) {
+        if (unit_walk_anon(f->type) && !f->bitfield) {
             sb_printf(b, "    if (sympu_walk_fits(vo, room, &%s%s, sizeof %s%s))\n", obj, f->name, obj, f->name);
             walk_inline(b, u, need, owner, f->type, obj, pre, f->name, d);
             continue;
         }
-        if (f->type->kind == UT_STRUCT && !named_struct(f->type)) continue;
+        if (f->type->kind == UT_STRUCT && !unit_walk_named(f->type)) continue;
         /* a flexible array member (zserge/expr's `char name[]`): its length is the block's, unknown here */
         if (f->type->kind == UT_ARRAY && f->type->count == 0) continue;
         /* the path of the field: the prefix ("->", "x.") and its name */
@@ -340,7 +210,7 @@ static void walk_fields(strbuf *b, const unit_info *u, const char *need, const u
         walk_value(b, need, owner, f->type, ex, tv, 4 * d + 1, f->bitfield);
         sb_puts(b, "    }\n");
         int cnt;
-        if (counted_array(st, f, &cnt)) walk_counted(b, need, owner, obj, pre, d, f, &st->fields[cnt]);
+        if (unit_walk_counted(st, f, &cnt)) walk_counted(b, need, owner, obj, pre, d, f, &st->fields[cnt]);
     }
 }
 
@@ -358,7 +228,7 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
     sb_puts(b, "/* ---- walkers: after the call, fresh memory the call returned or stored, field by field ---- */\n");
     sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
     for (size_t i = 0; i < u->ntypes; i++)
-        if (wn[i] && named_struct(u->types[i]))
+        if (wn[i] && unit_walk_named(u->types[i]))
             sb_printf(
                 b,
                 "__attribute__((unused)) static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, "
@@ -376,7 +246,7 @@ void unit_walk_defs(strbuf *b, const unit_info *u, const char *need)
     }
     for (size_t i = 0; i < u->ntypes; i++) {
         const ut_type *t = u->types[i];
-        if (!wn[i] || !named_struct(t)) continue;
+        if (!wn[i] || !unit_walk_named(t)) continue;
         sb_printf(b, "static void sympu_walk_%zu(const void *vo, const char *prefix, int hops, int steps) {\n", i);
         sb_printf(b, "    const %s *o = vo;\n    (void)o, (void)hops, (void)steps;\n",
                   strncmp(t->spelling, "const ", 6) ? t->spelling : t->spelling + 6);
@@ -439,7 +309,7 @@ void unit_walk_ptrs_call(strbuf *b, const unit_info *u, const ut_type *ptr, cons
         snprintf(lname, sizeof lname, "NULL");
     }
     int str = e->kind == UT_INT && e->is_plain_char;
-    if (named_struct(e))
+    if (unit_walk_named(e))
         snprintf(fn, sizeof fn, "sympu_walk_%d", e->id);
     else
         snprintf(fn, sizeof fn, "NULL");
