@@ -3,6 +3,9 @@
 # Usage:
 #   python3 bench/mutate.py --list SRC FUNC                       list the candidate mutants, build nothing
 #   python3 bench/mutate.py SRC FUNC --build 'cc ... test_x.c ... -o exe' [--cap 40] [--timeout 2] [--log FILE]
+#                          [--callees F1,F2,...]
+# --callees: the mutants are taken in FUNC and in these functions of SRC too (bench/unit.sh passes a wrapper's
+# callees its tests reached, report.json's gcov.callees: json_parse's mutants are mostly json_parse_ex's).
 # --build is the command of the emitted test (report.json's files[].build, before ' && '); it is run from the
 # current directory with the source replaced by the mutant (also when the test #includes the source), -Werror
 # dropped and warnings off. Prints 'KILLED COMPILED CANDIDATES' on the last line of stdout.
@@ -259,9 +262,14 @@ def main():
     ap.add_argument("--cap", type=int, default=40)
     ap.add_argument("--timeout", type=float, default=2.0)
     ap.add_argument("--log")
+    ap.add_argument("--callees", default="")
     a = ap.parse_args()
     text = open(a.src, encoding="latin-1").read()
     muts = candidates(text, a.func)
+    for callee in [c for c in a.callees.split(",") if c and c != a.func]:
+        more = candidates(text, callee)
+        if muts is not None and more:
+            muts += more
     if muts is None:
         print("mutate.py: no definition of %s in %s" % (a.func, a.src), file=sys.stderr)
         print("0 0 0")

@@ -100,19 +100,35 @@ for job in "${JOBS[@]}"; do
         fi
     fi
     gfile="$out.bin/$(basename "$src").gcov"
+    # a wrapper (no branch of its own, json_parse calling json_parse_ex) is measured with the unit's functions its
+    # tests reached (report.json's gcov.callees, sympath's coverage.with_callees), marked '*': its sympath and gcov
+    # figures are those of the wrapper and its callees together, its mutants are taken in them too (mutate.py --callees)
     jq -r '.functions[] | [.function, "\(.coverage.branches_covered)/\(.coverage.branches_total)", .tests_emitted,
-        (.sanitizer.dropped // "-"), (.sanitizer.bugs // "-"), (.seconds*10|round/10)] | @tsv' "$out/report.json" |
-        while IFS=$'\t' read -r fn cov tests sdrop bugs secs; do
+        (.sanitizer.dropped // "-"), (.sanitizer.bugs // "-"), (.seconds*10|round/10),
+        (if .coverage.branches_total == 0 and (.coverage.with_callees.functions // 0) > 0
+         then "\(.coverage.with_callees.branches_covered)/\(.coverage.with_callees.branches_total)*" else "" end),
+        ([(.gcov.callees // [])[].function] | join(","))] | @tsv' "$out/report.json" |
+        while IFS=$'\t' read -r fn cov tests sdrop bugs secs wcov callees; do
             [ "$fnsel" != --all ] && [ "$fn" != "$fnsel" ] && continue
-            g=$(awk -v f="$fn" '/^function / { on = ($2 == f) }
+            own=$(awk -v f="$fn" '/^function / { on = ($2 == f) } on && /^branch / { n++ } END { print n + 0 }' \
+                "$gfile" 2>/dev/null)
+            fset=$fn mutc=()
+            if [ -n "$wcov" ] && [ "${own:-0}" = 0 ] && [ -n "$callees" ]; then
+                cov=$wcov fset="$fn,$callees" mutc=(--callees "$callees")
+            else
+                wcov=
+            fi
+            g=$(awk -v fs="$fset" 'BEGIN { split(fs, a, ","); for (i in a) want[a[i]] = 1 }
+            /^function / { on = ($2 in want) }
             on && /^branch / { n++; if ($0 !~ /taken 0%/ && $0 !~ /never executed/) t++ }
             END { if (n) printf "%d/%d", t, n; else printf "-" }' "$gfile" 2>/dev/null)
+            [ -n "$wcov" ] && [ "$g" != - ] && g="$g*"
             gf=$(awk '/^branch / { n++; if ($0 !~ /taken 0%/ && $0 !~ /never executed/) t++ }
             END { if (n) printf "%d/%d", t, n; else printf "-" }' "$gfile" 2>/dev/null)
             [ -z "$g" ] && g=- && gf=-
             mut=-
             if [ -n "$build" ]; then
-                read -r k c _ < <(python3 bench/mutate.py "$src" "$fn" --build "$build" --cap "$MUT_CAP" \
+                read -r k c _ < <(python3 bench/mutate.py "$src" "$fn" ${mutc[@]+"${mutc[@]}"} --build "$build" --cap "$MUT_CAP" \
                     --timeout "$MUT_TIMEOUT" --log "$out.bin/mutants_$fn.log" 2>>"$out.bin/mutate.err" | tail -1)
                 if [ "${c:-0}" -gt 0 ]; then mut=$(awk -v k="$k" -v c="$c" 'BEGIN { printf "%d/%d (%.0f%%)", k, c, 100*k/c }'); fi
             fi
@@ -125,7 +141,7 @@ for job in "${JOBS[@]}"; do
         ((.sanitizer.bug_tests // [])[] | "    \($f): bug \(.)")' "$out/report.json"
 done
 # mean of the per-function ratios (functions with no branch / no compiled mutant are left out of that mean)
-awk -F'\t' 'function r(s,  a) { if (split(s, a, "/") == 2 && a[2] > 0) return a[1] / a[2]; return -1 }
+awk -F'\t' 'function r(s,  a) { sub(/\*$/, "", s); if (split(s, a, "/") == 2 && a[2] > 0) return a[1] / a[2]; return -1 }
     { n++; x = r($1); if (x >= 0) { sa += x; ns++ } x = r($2); if (x >= 0) { ga += x; ng++ }
       if ($4 > 0) { ma += $3 / $4; nm++ } }
     END { printf "mean over %d functions: sympath %.1f%% (%d), gcov %.1f%% (%d), mutation score %.1f%% (%d)\n",

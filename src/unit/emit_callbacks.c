@@ -56,3 +56,28 @@ int emit_callback_reader_return(strbuf *b, const ut_type *ft)
     sb_puts(b, "    a0[len] = '\\0';\n    return a0;\n");
     return 1;
 }
+
+int emit_callback_alloc_return(strbuf *b, const char *name, const ut_type *ft)
+{
+    size_t idx[2];
+    size_t n = unit_callback_alloc_sizes(ft, idx);
+    int freed = unit_callback_freed_arg(name, ft);
+    if (freed >= 0) sb_printf(b, "    free(a%d);\n", freed);
+    if (n == 0) return 0;
+    int old = unit_callback_realloc_arg(name, ft);
+    if (old >= 0) {
+        sb_puts(b, "    int oom = mock_type(int); /* queued: 1 out of memory */\n");
+        sb_printf(
+            b, "    if (a%zu == 0) { /* size 0 frees the block */\n        free(a%d);\n        return NULL;\n    }\n",
+            idx[0], old);
+        sb_puts(b, "    if (oom) return NULL;\n");
+        sb_printf(b, "    return realloc(a%d, a%zu); /* the block moved to the size asked for */\n", old, idx[0]);
+        return 1;
+    }
+    sb_puts(b, "    if (mock_type(int)) return NULL; /* queued: out of memory */\n");
+    if (n > 1)
+        sb_printf(b, "    return calloc(a%zu, a%zu); /* a zeroed block of the size asked for */\n", idx[0], idx[1]);
+    else
+        sb_printf(b, "    return calloc(1, a%zu); /* a zeroed block of the size asked for */\n", idx[0]);
+    return 1;
+}

@@ -135,5 +135,10 @@ int emit_callback_expects(strbuf *b, const names *n, const char *indent);
  * buffer a0 of size a1 and return a0 (NULL at the end). Returns 1 when written, 0 when ft is no
  * reader. */
 int emit_callback_reader_return(strbuf *b, const ut_type *ft);
+/* In a memory callback's stand-in: `free(aK);` for a releaser (unit_callback_freed_arg), and for
+ * an allocator (unit_callback_alloc_sizes) the statements that return NULL when the test queued 1
+ * (out of memory) and else a zeroed block of the size asked for (calloc), as the harness's
+ * stand-in did. Returns 1 when the return statements were written, else 0. */
+int emit_callback_alloc_return(strbuf *b, const char *name, const ut_type *ft);
 
 #endif

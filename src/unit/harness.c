@@ -171,6 +171,10 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
         unit_callback_reader_body(b, name, g->o->str_len);
         return;
     }
+    /* a memory callback (json-parser's mem_alloc/mem_free): a real block of the size asked for */
+    if (g->callback && unit_callback_alloc_body(b, name, f)) return;
+    int freed = g->callback ? unit_callback_freed_arg(name, f) : -1;
+    if (freed >= 0) sb_printf(b, "    free(a%d); /* the block an allocator stand-in gave */\n", freed);
     /* --mock-outputs: a fresh value through each output parameter, recorded as an object
      * the emitted stand-in copies from the queue (mock() gives its address) */
     for (size_t i = 0; outputs && i < f->nargs; i++) {

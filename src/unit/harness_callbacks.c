@@ -82,3 +82,77 @@ void unit_callback_reader_body(strbuf *b, const char *name, unsigned max)
     sb_printf(b, "        else\n            sympu_rec(\"mock %s p -1\\n\");\n    }\n#endif\n", name);
     sb_puts(b, "    return a0;\n");
 }
+
+/* Whether t is a size_t (the parameter names of a function type are not kept): an unsigned
+ * integer of a pointer's width, no char. */
+static int is_size(const ut_type *t)
+{
+    return t && t->kind == UT_INT && !t->is_char && !t->is_signed && t->bits == 8 * sizeof(void *);
+}
+
+size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2])
+{
+    if (!f || f->kind != UT_FUNC || f->variadic || !f->ret || f->ret->kind != UT_PTR) return 0;
+    const ut_type *e = f->ret->pointee;
+    /* a block of bytes (void *, char *), not a node of the caller's (an accessor's result) */
+    if (!e || !(e->kind == UT_VOID || (e->kind == UT_INT && e->is_char))) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < f->nargs && n < 2; i++)
+        if (is_size(f->args[i])) idx[n++] = i;
+    return n;
+}
+
+int unit_callback_realloc_arg(const char *name, const ut_type *f)
+{
+    size_t idx[2];
+    if (!name || !strstr(name, "realloc") || unit_callback_alloc_sizes(f, idx) != 1) return -1;
+    /* the block comes before its new size, as realloc's; a void * after it is the user's data */
+    for (size_t i = 0; i < idx[0]; i++) {
+        const ut_type *a = f->args[i];
+        if (a->kind == UT_PTR && a->pointee && a->pointee->kind == UT_VOID && !a->pointee->is_const) return (int)i;
+    }
+    return -1;
+}
+
+int unit_callback_freed_arg(const char *name, const ut_type *f)
+{
+    if (!name || !f || f->kind != UT_FUNC || f->variadic || !f->ret || f->ret->kind != UT_VOID || f->nargs == 0)
+        return -1;
+    if (!strstr(name, "free") && !strstr(name, "dealloc")) return -1;
+    const ut_type *a = f->args[0];
+    return a->kind == UT_PTR && a->pointee && a->pointee->kind == UT_VOID && !a->pointee->is_const ? 0 : -1;
+}
+
+/* The block size of an allocator stand-in's call, as a C expression of its arguments into b:
+ * `(size_t)a0`, or `(size_t)a0 * a2` for a calloc-like pair (the harness checks the product). */
+static void alloc_size_expr(strbuf *b, const size_t *idx, size_t n)
+{
+    sb_printf(b, "(size_t)a%zu", idx[0]);
+    if (n > 1) sb_printf(b, " * a%zu", idx[1]);
+}
+
+int unit_callback_alloc_body(strbuf *b, const char *name, const ut_type *f)
+{
+    size_t idx[2];
+    size_t n = unit_callback_alloc_sizes(f, idx);
+    if (n == 0) return 0;
+    /* the block first (the all-zero input): the unit runs on; flipping NAME_null is out of memory.
+     * A size past SYMPU_ALLOC_MAX (or a product that overflows) is out of memory too, for the
+     * sanitizers' allocator aborts on such requests instead of returning NULL */
+    sb_printf(b, "    int oom = sympu_choice(\"%s_null\", 2) == 1;\n", name);
+    if (n > 1) sb_printf(b, "    oom |= a%zu != 0 && (size_t)a%zu > SIZE_MAX / a%zu;\n", idx[1], idx[0], idx[1]);
+    sb_puts(b, "    oom |= ");
+    alloc_size_expr(b, idx, n);
+    sb_puts(b, " > SYMPU_ALLOC_MAX;\n");
+    sb_printf(b, "    sympu_rec(\"mock %s i %%d\\n\", oom);\n", name);
+    int old = unit_callback_realloc_arg(name, f);
+    if (old >= 0) { /* the block moves: its bytes kept, the old one freed; size 0 frees it (Lua's lua_Alloc) */
+        sb_printf(b, "    if (a%zu == 0) {\n        free(a%d);\n        return NULL;\n    }\n", idx[0], old);
+        sb_printf(b, "    if (oom) return NULL;\n    return realloc(a%d, (size_t)a%zu);\n", old, idx[0]);
+        return 1;
+    }
+    sb_puts(b, "    if (oom) return NULL;\n    return calloc(1, ");
+    alloc_size_expr(b, idx, n);
+    sb_puts(b, ");\n");
+    return 1;
+}

@@ -9,6 +9,33 @@
  * char; a complete, named struct). ptr: any type (not a pointer: 0). */
 int unit_walkable(const ut_type *ptr);
 
+/* ---- walk_shape.c: how the walk reads a struct's shape (pure) ---- */
+
+/* Whether t is a complete, named struct generated code can name (a walker of its own). */
+int unit_walk_named(const ut_type *t);
+/* Whether pointer field f of struct s is an array the walk follows element by element, with a count
+ * field of s (its index in *cnt): `count`, `length`, `len`, `size`, `n`, `num`, `nitems`, `nelems`,
+ * `used`, or one named after the array (`n_items`, `items_count`), which comes first; a capacity is
+ * none. The elements: strings or pointers to named structs (`char **names`, `JSON_Value **values`),
+ * or named structs when f is named as a plural or has a count of its own (a pointer to one struct,
+ * `wrapping_value` next to `count`, is no array). */
+int unit_walk_counted(const ut_type *s, const ut_field *f, int *cnt);
+/* The member of union un the enumerator named en selects: the member whose name en contains, case
+ * aside, the longest (JSONNumber -> number), else one abbreviating en's last word after a '_'
+ * (json_double -> dbl); a member of fewer than 3 letters, one carrying no value (null, none, nil,
+ * empty, undefined, unused) or a union matches none. NULL: none. */
+const ut_field *unit_walk_member(const ut_type *un, const char *en);
+/* The tag of a tagged union in struct t: its first enum field, else an integer (no char) field named
+ * type, kind or tag (parson's `JSON_Value_Type type`, an int). NULL: none. */
+const ut_field *unit_walk_tag(const ut_type *t);
+/* The enum whose enumerators name the members of union un read by tag: the tag's own type when it
+ * is an enum, else the enum of u whose enumerators select the most members (unit_walk_member), at
+ * least two (parson's `enum json_value_type` for `typedef int JSON_Value_Type`). NULL: none. */
+const ut_type *unit_walk_tag_enum(const unit_info *u, const ut_field *tag, const ut_type *un);
+/* Whether t is a complete struct with fields no walker can name (an anonymous struct member,
+ * json-parser's `u.object`): its fields are walked in place. */
+int unit_walk_anon(const ut_type *t);
+
 /*
  * Append to b the record-mode walkers (inside #ifdef SYMPATH_UNIT_RECORD): one
  * `sympu_walk_ID(const void *o, const char *prefix, int hops, int steps)` per walkable struct
@@ -87,6 +114,17 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
  * line) instead of the run reading forever. Anchor: Dsc+Mock (section 4), --sym-file's reads.
  */
 void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
+
+/*
+ * Append to b the rest of an allocator stand-in's body (unit_callback_alloc_sizes: a callback
+ * returning void * or char * with a size_t argument, json-parser's `void *(*mem_alloc)(size_t,
+ * int zero, void *user_data)`): a choice input NAME_null, 0 = a zeroed block of the size asked
+ * for (the product of a calloc-like pair), the default, 1 = NULL (out of memory, so the unit's
+ * failure paths are reached only as the explorer's choice; a size past SYMPU_ALLOC_MAX is NULL
+ * too); recorded as `mock NAME i 0|1`, the emitted stand-in (emit_callback_alloc_return) does the
+ * same with calloc. Returns 1 when written, 0 when f is no allocator (nothing appended).
+ */
+int unit_callback_alloc_body(strbuf *b, const char *name, const ut_type *f);
 
 /* ---- shared with harness_producer.c (defined in harness.c) ---- */
 

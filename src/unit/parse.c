@@ -105,6 +105,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
             if (!seen && fill_func(pc, c, &f) == 0) add_func(&pc->u->hfuncs, &pc->u->nhfuncs, &f);
         }
     }
+    /* every enum of the unit's files is known, also one no signature uses: parson's `enum
+     * json_value_type` behind `typedef int JSON_Value_Type` names the members of a tagged union
+     * (harness_walk.c) */
+    if (k == CXCursor_EnumDecl && clang_isCursorDefinition(c) &&
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        conv_type(pc, clang_getCursorType(c));
     if (!in_main_file(c)) return CXChildVisit_Continue;
     switch (k) {
     case CXCursor_InclusionDirective:

@@ -74,6 +74,46 @@ static int reached_sum(const char *reached, int *taken, int *total)
     return n;
 }
 
+/* A target's figures together with the unit's functions its own tests reached (fn_result.reached):
+ * a wrapper (json-parser's json_parse calling json_parse_ex) has no branch of its own, its callees
+ * do the work. Exploration: own + each reached function's sites in the run's report.json. */
+typedef struct with_callees {
+    int nfuncs;                 /* reached functions */
+    uint32_t covered, total;    /* exploration, branch directions */
+    int gcov_taken, gcov_total; /* gcov branch outcomes; gcov_total -1: unknown */
+} with_callees;
+
+static with_callees callees_of(const fn_result *fr)
+{
+    with_callees w = {0, fr->covered, fr->total, fr->gcov_taken, fr->gcov_total};
+    int rt = 0, rn = 0;
+    w.nfuncs = reached_sum(fr->reached, &rt, &rn);
+    if (w.gcov_total >= 0) w.gcov_taken += rt, w.gcov_total += rn;
+    char *report = fr->run_dir ? util_strf("%s/report.json", fr->run_dir) : NULL;
+    for (const char *l = fr->reached; report && l && *l;) {
+        const char *nl = strchr(l, '\n');
+        char name[512];
+        uint32_t c = 0, t = 0;
+        if (sscanf(l, "%511[^\t]", name) == 1) coverage_of(report, name, &c, &t);
+        w.covered += c;
+        w.total += t;
+        l = nl ? nl + 1 : NULL;
+    }
+    free(report);
+    return w;
+}
+
+/* report.json's "with_callees" object of the "coverage" (gcov 0) or "gcov" (gcov 1) object. */
+static void with_callees_json(json_writer *j, const with_callees *w, int gcov)
+{
+    json_key(j, "with_callees");
+    json_begin_object(j);
+    json_kv_uint(j, "functions", (uint64_t)w->nfuncs);
+    json_kv_uint(j, "branches_total", gcov ? (uint64_t)w->gcov_total : w->total);
+    json_kv_uint(j, gcov ? "branches_taken" : "branches_covered", gcov ? (uint64_t)w->gcov_taken : w->covered);
+    json_end_object(j);
+}
+
 /* The summary's line of the functions a target's tests reached: "name taken/total", the first
  * eight, then how many more. */
 static void reached_line(FILE *lg, const char *reached)
@@ -282,6 +322,8 @@ int unit_step_emit(unit_pipe *p)
         json_kv_uint(j, "branches_total", fr->total);
         json_kv_uint(j, "branches_covered", fr->covered);
         json_kv_double(j, "percent", fr->total ? 100.0 * fr->covered / fr->total : 100.0);
+        with_callees wc = callees_of(fr);
+        with_callees_json(j, &wc, 0);
         json_end_object(j);
         json_key(j, "gcov");
         if (fr->gcov_unknown) {
@@ -296,6 +338,7 @@ int unit_step_emit(unit_pipe *p)
             json_kv_uint(j, "branches_total", (uint64_t)fr->gcov_total);
             json_kv_uint(j, "branches_taken", (uint64_t)fr->gcov_taken);
             reached_json(j, fr->reached);
+            with_callees_json(j, &wc, 1);
             json_end_object(j);
         } else {
             json_null(j);
@@ -361,13 +404,16 @@ int unit_step_emit(unit_pipe *p)
         char sz[96] = "";
         if (fr->san_checked)
             snprintf(sz, sizeof sz, "; sanitizers: %u dropped, %u in _bugs.c", fr->san_dropped, fr->san_bugs);
-        int rt = 0, rn = 0, nr = reached_sum(fr->reached, &rt, &rn);
-        if (fr->total == 0 && fr->gcov_total <= 0 && nr) /* a wrapper: the work is in its callees */
+        int nr = wc.nfuncs;
+        if (fr->total == 0 && fr->gcov_total <= 0 && nr) { /* a wrapper: the work is in its callees */
+            char gw[64] = "-";
+            if (wc.gcov_total >= 0) snprintf(gw, sizeof gw, "%d/%d", wc.gcov_taken, wc.gcov_total);
             fprintf(lg,
-                    "  %-24s no branches of its own; its callees: gcov %d/%d, %u tests emitted (%u expect a failure), "
-                    "%u dropped%s\n",
-                    fr->fn->name, rt, rn, fr->kept, fr->failing, fr->dropped, sz);
-        else
+                    "  %-24s 0/0 own; with its callees: branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect "
+                    "a failure), %u dropped%s\n",
+                    fr->fn->name, wc.covered, wc.total, wc.total ? 100.0 * wc.covered / wc.total : 100.0, gw, fr->kept,
+                    fr->failing, fr->dropped, sz);
+        } else
             fprintf(lg,
                     "  %-24s branches %u/%u (%.0f%%), gcov %s, %u tests emitted (%u expect a failure), %u dropped%s\n",
                     fr->fn->name, fr->covered, fr->total, fr->total ? 100.0 * fr->covered / fr->total : 100.0, g,

@@ -192,6 +192,10 @@ static void sympu_built(int id)
     if (id > 0) sympu_objs[id].building = 0;
 }
 
+/* The largest block an allocator stand-in gives (unit_callback_alloc_body): a bigger request
+ * is out of memory (NULL), natively as under the sanitizers, whose allocator aborts instead. */
+#define SYMPU_ALLOC_MAX ((size_t)1 << 24)
+
 /* A symbolic choice among n alternatives (0 .. n-1); 0 on the all-zero input. */
 static unsigned sympu_choice(const char *name, unsigned n)
 {
@@ -525,9 +529,9 @@ static void sympu_ret_str(const char *s)
  * structs followed SYMPU_WALK_HOPS deep (a pointer to the same struct type, a list's next, is
  * a step: SYMPU_WALK_STEPS of them), at most SYMPU_WALK_LINES lines per root; a block seen
  * before in the same root is `q` with the first path instead of walked again. */
-#define SYMPU_WALK_HOPS 3
+#define SYMPU_WALK_HOPS 5
 #define SYMPU_WALK_STEPS 8
-#define SYMPU_WALK_LINES 64
+#define SYMPU_WALK_LINES 96
 #define SYMPU_WALK_SEEN 64
 static struct {
     int root;

@@ -347,6 +347,26 @@ int unit_callback_text_len(const ut_type *f, size_t i);
  * (harness_callbacks.c, emit_callbacks.c). */
 int unit_callback_is_reader(const ut_type *f);
 
+/* Whether function type f is an allocator callback: it returns void * or a char pointer (a block
+ * of bytes, not a node) and takes a size_t (unsigned, of a pointer's width); returns the number of
+ * such arguments, at most 2 (a calloc-like count and size), their indexes in idx[0..1]; 0: none.
+ * Its stand-ins return a zeroed block of the size (the product) asked for, or NULL as a choice
+ * (harness_callbacks.c, emit_callbacks.c). */
+size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2]);
+
+/* Whether the stand-in name of allocator type f (unit_callback_alloc_sizes, one size) moves a block:
+ * name contains "realloc" and f takes a `void *` (`void *(*mem_realloc)(void *ptr, size_t size, void
+ * *user)`); returns the index of the first such argument before the size, the block the stand-ins realloc() (its
+ * bytes kept, the old block freed; a size of 0 frees it and gives NULL, as Lua's lua_Alloc), or -1: a
+ * fresh zeroed block instead. */
+int unit_callback_realloc_arg(const char *name, const ut_type *f);
+
+/* Whether the stand-in name of function type f releases a block: f returns void, its first
+ * argument is a `void *` and name contains "free" or "dealloc" (json-parser's `mem_free(void *,
+ * void *user_data)` as stub_mem_free). Returns the index of that argument (0), which the
+ * stand-ins free(); -1: none. */
+int unit_callback_freed_arg(const char *name, const ut_type *f);
+
 /* Options of the harness. */
 typedef struct unit_harness_opts {
     unsigned depth;                /* fresh objects at most this many pointers deep (LCT's bound k), >= 1 */

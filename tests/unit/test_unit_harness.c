@@ -224,6 +224,54 @@ static void test_union_ptr_extent(void **state)
     assert_false(unit_union_uniform(NULL));
 }
 
+/* unit_callback_alloc_sizes / unit_callback_freed_arg: which callbacks get a real block of the size
+ * asked for, and which free it (json-parser's mem_alloc/mem_free); an accessor returning a node is
+ * no allocator, a void callback not named like free frees nothing. */
+static void test_alloc_callbacks(void **state)
+{
+    (void)state;
+    ut_type vd = {.kind = UT_VOID};
+    ut_type ch = {.kind = UT_INT, .size = 1, .bits = 8, .is_char = 1, .is_signed = 1, .is_plain_char = 1};
+    ut_type in = {.kind = UT_INT, .size = 4, .bits = 32, .is_signed = 1};
+    ut_type sz = {.kind = UT_INT, .size = 8, .bits = 8 * sizeof(void *)};
+    ut_type vp = {.kind = UT_PTR, .size = 8, .pointee = &vd};
+    ut_type cp = {.kind = UT_PTR, .size = 8, .pointee = &ch};
+    ut_field nf[] = {{"v", &in, 0, NULL}};
+    ut_type node = {.kind = UT_STRUCT, .size = 4, .complete = 1, .fields = nf, .nfields = 1, .spelling = "struct n"};
+    ut_type np = {.kind = UT_PTR, .size = 8, .pointee = &node};
+    ut_type *a1[] = {&sz, &in, &vp};
+    ut_type alloc = {.kind = UT_FUNC, .ret = &vp, .args = a1, .nargs = 3};
+    size_t idx[2] = {9, 9};
+    assert_int_equal(unit_callback_alloc_sizes(&alloc, idx), 1);
+    assert_int_equal(idx[0], 0);
+    ut_type *a2[] = {&vp, &sz, &sz};
+    ut_type pair = {.kind = UT_FUNC, .ret = &cp, .args = a2, .nargs = 3}; /* calloc-like, char * */
+    assert_int_equal(unit_callback_alloc_sizes(&pair, idx), 2);
+    assert_int_equal(idx[0], 1);
+    assert_int_equal(idx[1], 2);
+    ut_type get = {.kind = UT_FUNC, .ret = &np, .args = a1, .nargs = 1}; /* node *(*)(size_t): an accessor */
+    assert_int_equal(unit_callback_alloc_sizes(&get, idx), 0);
+    ut_type *a3[] = {&in};
+    ut_type noint = {.kind = UT_FUNC, .ret = &vp, .args = a3, .nargs = 1}; /* no size_t */
+    assert_int_equal(unit_callback_alloc_sizes(&noint, idx), 0);
+    ut_type *a4[] = {&vp, &vp};
+    ut_type fr = {.kind = UT_FUNC, .ret = &vd, .args = a4, .nargs = 2};
+    assert_int_equal(unit_callback_freed_arg("stub_mem_free", &fr), 0);
+    assert_int_equal(unit_callback_freed_arg("stub_dealloc", &fr), 0);
+    assert_int_equal(unit_callback_freed_arg("stub_visit", &fr), -1); /* not named like free */
+    ut_type *a5[] = {&in, &vp};
+    ut_type fr2 = {.kind = UT_FUNC, .ret = &vd, .args = a5, .nargs = 2};
+    assert_int_equal(unit_callback_freed_arg("stub_free", &fr2), -1); /* its first argument is no void * */
+    assert_int_equal(unit_callback_freed_arg(NULL, &fr), -1);
+    /* a realloc-like allocator moves the block its void * names; a plain allocator has none */
+    ut_type *a6[] = {&vp, &sz, &vp};
+    ut_type re = {.kind = UT_FUNC, .ret = &vp, .args = a6, .nargs = 3};
+    assert_int_equal(unit_callback_realloc_arg("stub_mem_realloc", &re), 0);
+    assert_int_equal(unit_callback_realloc_arg("stub_mem_alloc", &re), -1);
+    assert_int_equal(unit_callback_realloc_arg("stub_realloc", &alloc), -1); /* only user_data, after the size */
+    assert_int_equal(unit_callback_realloc_arg("stub_realloc", &get), -1);
+}
+
 /* The recorder's extent of a pointer to the start of a static array (its symbol's size, from its own
  * symbol table): the walk of a returned pointer to it goes on to its next elements; a pointer inside
  * the array, or to no object, has none. */
@@ -262,7 +310,14 @@ static void test_walkers(void **state)
     (void)state;
     static const char *src = "enum kind { K_A = 1, K_B = 1, K_C };\n"
                              "struct tok { enum kind k; char name[4]; char *text; double w; struct tok *next; };\n"
-                             "struct tok *mk(const char *s) { (void)s; return 0; }\n";
+                             "struct tok *mk(const char *s) { (void)s; return 0; }\n"
+                             "enum vkind { V_NUM = 1, V_OBJ, V_STR, V_NULL, V_DOUBLE };\n"
+                             "typedef int vtype;\n"
+                             "struct obj { char **names; struct val **values; unsigned long count;\n"
+                             "             unsigned long capacity; };\n"
+                             "struct val { vtype type; union { double num; struct obj *obj;\n"
+                             "             struct { char *ptr; unsigned len; } str; int null; double dbl; } u; };\n"
+                             "struct val *mkv(void) { return 0; }\n";
     char wpath[80];
     snprintf(wpath, sizeof wpath, "/tmp/sympath_unit_walk_%d.c", (int)getpid());
     FILE *f = fopen(wpath, "w");
@@ -273,11 +328,12 @@ static void test_walkers(void **state)
     char *err = NULL;
     const char *p = wpath;
     assert_int_equal(unit_parse(&p, 1, NULL, &w, &err), 0);
-    const ut_func *t = unit_find_def(&w, "mk");
-    assert_non_null(t);
+    const ut_func *t[] = {unit_find_def(&w, "mk"), unit_find_def(&w, "mkv")};
+    assert_non_null(t[0]);
+    assert_non_null(t[1]);
     unit_harness_opts o = {3, 16, 32, 0, 0, 0, 0, SYMPATH_LIB_DIR "/sympath_unit_rt.h", NULL, 0, 0, NULL, 0};
     char *warnings = NULL;
-    char *h = unit_harness(&w, &t, 1, &o, &warnings, &err);
+    char *h = unit_harness(&w, t, 2, &o, &warnings, &err);
     free(warnings);
     assert_non_null(h);
     if (getenv("SHOW")) fputs(h, stderr);
@@ -288,12 +344,31 @@ static void test_walkers(void **state)
     const char *wk =
         strstr(h, "(const void *vo, const char *prefix, int hops, int steps) {\n    const struct tok *o = vo;");
     assert_non_null(wk);
-    assert_non_null(strstr(wk, "snprintf(tf, sizeof tf, \"%sname\", prefix);"));
-    assert_non_null(strstr(wk, "sympu_wline(tf, \"e\", \"%s\", sympu_enum_"));
-    assert_non_null(strstr(wk, "sympu_walk_chars((const char *)(o->name), 4, tf)"));
-    assert_non_null(strstr(wk, "sympu_walk_str((const char *)(o->text), tf);"));
-    assert_non_null(strstr(wk, "sympu_wline(tf, \"d\", \"%a\", (double)(o->w));"));
-    assert_non_null(strstr(wk, "if (sympu_walk_ptr((const void *)(o->next), tf, steps < SYMPU_WALK_STEPS)) {"));
+    assert_non_null(strstr(wk, "snprintf(tf0, sizeof tf0, \"%sname\", prefix);"));
+    assert_non_null(strstr(wk, "sympu_wline(tf0, \"e\", \"%s\", sympu_enum_"));
+    assert_non_null(strstr(wk, "sympu_walk_chars((const char *)(o->name), 4, tf0)"));
+    assert_non_null(strstr(wk, "sympu_walk_str((const char *)(o->text), tf0);"));
+    assert_non_null(strstr(wk, "sympu_wline(tf0, \"d\", \"%a\", (double)(o->w));"));
+    assert_non_null(strstr(wk, "if (sympu_walk_ptr((const void *)(o->next), tf0, steps < SYMPU_WALK_STEPS)) {"));
+    /* a tagged union (an int tag, the enum naming the members): the member the tag selects, an
+     * anonymous struct's fields in place, none for the valueless `null`; a counted array by its count,
+     * not its capacity */
+    const char *vw =
+        strstr(h, "(const void *vo, const char *prefix, int hops, int steps) {\n    const struct val *o = vo;");
+    assert_non_null(vw);
+    assert_non_null(strstr(vw, "if ((long long)o->type == 1LL) {"));
+    assert_non_null(strstr(vw, "sympu_wline(tu0, \"d\", \"%a\", (double)(o->u.num));"));
+    assert_non_null(strstr(vw, "snprintf(ta0, sizeof ta0, \"%su.str.\", prefix);"));
+    assert_non_null(strstr(vw, "sympu_walk_str((const char *)(o->u.str.ptr), tf1);"));
+    assert_null(strstr(vw, "u.null"));
+    assert_non_null(strstr(vw, "if ((long long)o->type == 5LL) {")); /* V_DOUBLE: dbl abbreviates it */
+    assert_non_null(strstr(vw, "(double)(o->u.dbl)"));
+    const char *ow =
+        strstr(h, "(const void *vo, const char *prefix, int hops, int steps) {\n    const struct obj *o = vo;");
+    assert_non_null(ow);
+    assert_non_null(strstr(ow, "for (size_t ke0 = 0; ke0 < (size_t)o->count && ke0 < 16; ke0++) {"));
+    assert_non_null(strstr(ow, "sympu_walk_str((const char *)(o->names[ke0]), te0);"));
+    assert_null(strstr(ow, "o->capacity && ke0"));
     /* the driver: the result walked from root 0 when it is fresh memory, a heap block noted */
     const char *drv = strstr(h, "static void sympu_drive_mk(void) {");
     assert_non_null(drv);
@@ -376,9 +451,11 @@ static void test_array_walks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_structure), cmocka_unit_test(test_pointer_choices),  cmocka_unit_test(test_buffer_enum),
-        cmocka_unit_test(test_compiles),  cmocka_unit_test(test_walkers),          cmocka_unit_test(test_static_extent),
-        cmocka_unit_test(test_unions),    cmocka_unit_test(test_union_ptr_extent), cmocka_unit_test(test_array_walks),
+        cmocka_unit_test(test_structure),   cmocka_unit_test(test_pointer_choices),
+        cmocka_unit_test(test_buffer_enum), cmocka_unit_test(test_compiles),
+        cmocka_unit_test(test_walkers),     cmocka_unit_test(test_static_extent),
+        cmocka_unit_test(test_unions),      cmocka_unit_test(test_union_ptr_extent),
+        cmocka_unit_test(test_array_walks), cmocka_unit_test(test_alloc_callbacks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
