@@ -261,8 +261,9 @@ int explore_run(const explore_run_opts *r)
     explore_seed *seeds = NULL;
     size_t nrounds = 0;
     for (;;) {
+        db_limits next = s.db.schema ? grown_limits(s.db.schema, &s.db.limits) : s.db.limits;
         o.db_grow = s.db.schema && !r->no_db_grow && o.budget_seconds > 0 && nrounds + 1 < DB_ROUNDS_MAX &&
-                    (s.db.limits.rows < DB_GROW_ROWS_MAX || s.db.limits.text < DB_TEXT_MAX);
+                    (next.rows > s.db.limits.rows || next.text > s.db.limits.text);
         o.db_rounds = rounds;
         o.ndb_rounds = nrounds;
         double t_round = util_now_s();
