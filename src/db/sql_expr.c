@@ -311,8 +311,8 @@ static db_date_kind infer_date(conv *c, const db_sexpr *e, db_date_kind want)
 /* A text literal node whose value is t. */
 static bool is_text_const(const node *n, const char *t)
 {
-    return n && n->node_case == PG_QUERY__NODE__NODE_A_CONST && !n->a_const->isnull &&
-           n->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && !strcmp(n->a_const->sval->sval, t);
+    const char *type, *v = literal_text(n, &type);
+    return v && !strcmp(v, t);
 }
 
 /* A modifier built from a number: `X || ' days'`, `'+' || X || ' days'`, `'-' || X || ' day'`, as programs add a
@@ -338,11 +338,10 @@ static bool day_modifier_expr(const node *m, const node **x, bool *neg)
 static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__FuncCall *fc)
 {
     const node *m = fc->n_args == 2 && !strcasecmp(name, "date") ? fc->args[1] : NULL, *dx = NULL;
+    const char *mtype, *mtext = m ? literal_text(m, &mtype) : NULL;
     int64_t days = 0;
     bool neg = false;
-    if (m && ((m->node_case == PG_QUERY__NODE__NODE_A_CONST && !m->a_const->isnull &&
-               m->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL && day_modifier(m->a_const->sval->sval, &days)) ||
-              day_modifier_expr(m, &dx, &neg))) {
+    if (m && ((mtext && day_modifier(mtext, &days)) || day_modifier_expr(m, &dx, &neg))) {
         /* date(c, '+N days'), date(c, '+' || n || ' days'): a DBF_DATE_ADD node (db_date_add_days) */
         db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
         db_date_kind k = column_date(c, col);

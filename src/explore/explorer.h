@@ -28,7 +28,7 @@ typedef struct explore_seed {
     uint32_t n, db_start;
 } explore_seed;
 
-/* One database layout an exploration ran with before the last (report.json "database.layouts"):
+/* One database layout an exploration ran with before the last (report.json "database.layouts_before"):
  * row slots per table, bytes per TEXT cell, its seconds, the branch directions covered and the
  * tests kept when it stopped, its executions. */
 typedef struct explore_db_round {

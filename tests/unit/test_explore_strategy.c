@@ -325,6 +325,43 @@ static void test_cov_scored_runs(void **state)
     tree_free(t);
 }
 
+/* A model direction the explorer boosts towards an uncovered program slot (strategy.h, boost) comes before the
+ * covered ones; a boost towards a covered slot changes nothing; once the goal is covered a boosted direction
+ * waits with the others again (by depth). */
+static void test_cov_boost(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    assert_non_null(s->boost);
+    memset(w->cov, 1, sizeof w->cov);
+    w->cov[20] = 0; /* the program's slot behind the model's comparisons */
+    sym_event e[4];
+    for (int i = 0; i < 4; i++) e[i] = ev(BK_BRANCH, 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, e, 4, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *p[4];
+    memcpy(p, res.path, sizeof p);
+    s->boost(s, p[2], 0, 20);
+    s->boost(s, p[1], 0, 2); /* a covered goal: not boosted */
+    s->boost(s, p[3], 0, 20);
+    candidate c;
+    tree_node *order[4];
+    for (int k = 0; k < 4; k++) {
+        assert_true(s->next(s, &c));
+        order[k] = c.node;
+        tree_set_status(t, c.node, c.dir, CHILD_PENDING); /* as the explorer does: the duplicate is dropped */
+        if (k == 0) w->cov[20] = 1;                       /* the first boosted run covered the goal */
+    }
+    assert_false(s->next(s, &c));
+    assert_ptr_equal(order[0], p[2]); /* boosted, the shallower of the two */
+    assert_ptr_equal(order[1], p[0]); /* then by depth: p[3]'s boost is stale */
+    assert_ptr_equal(order[2], p[1]);
+    assert_ptr_equal(order[3], p[3]);
+    s->destroy(s);
+    tree_free(t);
+}
+
 /* Tiers: uncovered slot, then the crash side of a check, then covered / slot-less. */
 static void test_cov_tiers(void **state)
 {
@@ -585,6 +622,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_prefers_uncovered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_lazy_rescore, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_tiers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_boost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_fault_tier, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_phases, setup, teardown),
