@@ -60,7 +60,7 @@ int cmd_unit(int argc, char **argv)
         return 1;
     }
     size_t nsources = 0, nfnames = 0, nmocks = 0;
-    int all = 0, mock_outputs = 0, no_diversify = 0, no_minimize = 0;
+    int all = 0, mock_outputs = 0, no_diversify = 0, no_minimize = 0, no_mutants = 0;
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
@@ -152,6 +152,8 @@ int cmd_unit(int argc, char **argv)
             no_diversify = 1;
         } else if (!strcmp(a, "--no-minimize")) {
             no_minimize = 1;
+        } else if (!strcmp(a, "--no-mutants")) {
+            no_mutants = 1;
         } else if (!strcmp(a, "--init")) {
             NEED();
             const char *eq = strrchr(v, '=');
@@ -206,7 +208,8 @@ int cmd_unit(int argc, char **argv)
                        compdb /* unitlib: --compile-commands, read by unit_run: its flags go before cflags */,
                        jobs,
                        no_diversify,
-                       no_minimize};
+                       no_minimize,
+                       no_mutants};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

@@ -45,6 +45,11 @@ suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err
  * comment (may be NULL) is put into an XML comment, e.g. which branches it covers. */
 int suite_write_test(suite_writer *w, const test_case *tc, const char *comment, char **err);
 
+/* Write one test case file at path (outside the numbering: `sympath unit`'s candidate tests,
+ * tests/cand-NNNNN.xml, which suite_open clears too). Returns 0, or -1 with *err and errno as
+ * for suite_write_test (nothing is left of a failed file). */
+int suite_write_test_to(const char *path, const test_case *tc, const char *comment, char **err);
+
 /* Replace test case `num` (1..tests written) with tc, atomically (the old file stays whole
  * until the new one is complete). Returns 0, or -1 with *err as for suite_write_test. */
 int suite_rewrite_test(suite_writer *w, int num, const test_case *tc, const char *comment, char **err);

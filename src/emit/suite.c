@@ -125,7 +125,7 @@ static void format_testcase(strbuf *b, const test_case *tc, const char *comment,
 suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err)
 {
     static const char *const test_patterns[] = {"test-*.xml",     ".test-*.xml.tmp*", "test-*.sql",
-                                                "test-*.results", "test-*.cov",       NULL};
+                                                "test-*.results", "test-*.cov",       "cand-*.xml", "cand-*.cov", NULL};
     static const char *const error_patterns[] = {"error-*", ".error-*.tmp*", NULL};
     if (err) *err = NULL;
     if (!out_dir || !meta || !meta->program_file) {
@@ -208,6 +208,16 @@ static int write_test_file(suite_writer *w, int num, const test_case *tc, const 
     format_testcase(&b, tc, comment, tc->covers_error != 0);
     int rc = path ? write_buffer(&b, path, err) : (set_err(err, "out of memory"), -1);
     free(path);
+    sb_free(&b);
+    return rc;
+}
+
+int suite_write_test_to(const char *path, const test_case *tc, const char *comment, char **err)
+{
+    if (err) *err = NULL;
+    strbuf b = STRBUF_INIT;
+    format_testcase(&b, tc, comment, tc->covers_error != 0);
+    int rc = write_buffer(&b, path, err);
     sb_free(&b);
     return rc;
 }

@@ -114,6 +114,8 @@ typedef struct explore_state {
     double layout_scan_at;
     int layout_scanned;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
+    uint64_t *cand_seen; /* combinations of user branch directions seen (candidates.c), 8192 slots */
+    unsigned ncand;      /* candidate tests written */
     struct div_entry *div_queue; /* kept tests to diversify at the end, newest first (diversify.c) */
     uint32_t diversified, div_rejected, div_skipped;
     double div_seconds;
@@ -267,6 +269,13 @@ int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr *
  * user coverage. Bounded by o->diversify_share of the budget; the queue is freed either way.
  */
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov);
+/*
+ * Candidate tests (candidates.c; explore_opts.candidates): a run r that kept no test, ended without
+ * an error, reached the target's call and did not diverge, whose user coverage cov is a combination
+ * of branch directions no earlier run had, is written as tests/cand-NNNNN.xml with its coverage in
+ * tests/cand-NNNNN.cov, up to o->candidates of them. A write that fails is ignored (an extra).
+ */
+void explore_candidate_consider(explore_state *s, const run_result *r, const uint8_t *cov, int diverged);
 /*
  * Growing the database layout (db_layout.c). explore_db_layout_stalled: 1 when o->db_grow holds and
  * the exploration should stop to start again with a larger layout (see explore_opts.db_grow);

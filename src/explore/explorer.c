@@ -345,6 +345,7 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
             if (num > 0) explore_db_queue_kept(s, num, r);       /* its fixture is simplified at the end */
             if (num > 0) explore_div_queue_kept(s, num, r, cov); /* its inputs diversified (diversify.c) */
         }
+        if (!keep) explore_candidate_consider(s, r, cov, diverged);
         if (!s->write_failed) explore_merge_run_coverage(s, cov);
     }
 
@@ -808,6 +809,8 @@ void explore_teardown(explore_state *s)
     free(s->cont);
     for (uint32_t i = 0; i < s->nretry; i++) free(s->retry[i].inputs);
     free(s->retry);
+    free(s->cand_seen);
+    s->cand_seen = NULL;
     explore_seeds_free(s->kept_seeds, s->nkept_seeds);
     s->kept_seeds = NULL;
     s->nkept_seeds = 0;

@@ -98,6 +98,10 @@ typedef struct explore_opts {
     /* nonzero: each kept test gets tests/test-NNNNN.cov, the user coverage slots its run covered
      * (decimal numbers, one line; not with jobs > 1): `sympath unit` minimizes its suite with them */
     int test_coverage;
+    /* `sympath unit`'s mutation analysis: at most this many runs that covered nothing new, but a new
+     * combination of user branch directions, written as tests/cand-NNNNN.xml and .cov (candidates.c);
+     * only runs that reached the target's call (a mark), ended without an error and did not diverge; 0: none */
+    unsigned candidates;
 } explore_opts;
 
 /* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),

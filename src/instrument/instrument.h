@@ -105,6 +105,44 @@ void build_stats_free(build_stats *st);
  */
 int build_executor(const build_opts *o, build_stats *st, char **err);
 
+/* One mutant of a mutant-schemata build (build_mutants); its id is its index. */
+typedef struct mutant_desc {
+    char *function; /* the function it is in (malloc'ed) */
+    unsigned line;  /* its source line (debug info), 0 when unknown */
+    char *what;     /* the change, e.g. "relational < -> <=", "constant 6 -> 7", "pointer step 1 -> -1" (malloc'ed) */
+} mutant_desc;
+
+typedef struct mutant_build_opts {
+    const char *const *compile; /* the compiler and its flags (clang, -g -O0 -w, -D, -I, the user's flags): each
+                                   source is compiled with them and `-c -emit-llvm`, and they link the result */
+    size_t ncompile;
+    const char *const *sources; /* the C files, the harness among them */
+    size_t nsources;
+    const char *const *link; /* added when linking: the replay library's source (which defines __sym_mutant and
+                                reads SYMPATH_MUTANT when built with -DSYMPATH_UNIT_MUTANTS), -lm */
+    size_t nlink;
+    const char *const *functions; /* names of the functions to mutate (a `__real_NAME` copy counts as NAME) */
+    size_t nfunctions;
+    unsigned max_mutants; /* at most this many (the first ones in source order); 0: 1000 */
+    const char *work_dir; /* existing directory: mutant_N.bc, mutants.log */
+    const char *exe_path; /* output: the executable */
+} mutant_build_opts;
+
+/*
+ * Mutant schemata (Untch, Offutt and Harrold, ISSTA 1993) on LLVM IR at -O0: compile every source
+ * to bitcode, give each instruction of the chosen functions its mutants at once (relational
+ * operator replacement, + <-> -, * -> /, / and % -> *, integer constants c -> c+1 and c -> 0 or
+ * 0 -> 1 in comparisons, arithmetic, stores and call arguments, pointer steps p + n -> p - n),
+ * each chosen by `__sym_mutant == id` at run time (-1: none, the original program), and link one
+ * executable. `&&`/`||` (branches at -O0) are not mutated. Returns 0 with *out (malloc'ed array,
+ * mutant_descs_free) and *n; -1 with *err (malloc'ed: the compiler's diagnostics) when a source
+ * does not compile or the link fails.
+ */
+int build_mutants(const mutant_build_opts *o, mutant_desc **out, size_t *n, char **err);
+
+/* Free what build_mutants returned (v may be NULL). */
+void mutant_descs_free(mutant_desc *v, size_t n);
+
 /*
  * The site table (text, tab-separated, one record per line; written by the instrumenter):
  *   sympath-sites 1

@@ -299,6 +299,41 @@ int unit_run(const unit_run_opts *uo)
         util_free_strv(v);
     }
 
+    /* the mutant-schemata recorder (step_mutate.c): the same build, by clang through bitcode, with every
+     * target's mutants; without it (a build failure, said in the log) no mutation analysis */
+    char mutrec[PATH_MAX + 16];
+    snprintf(mutrec, sizeof mutrec, "%s/mutants", build_dir);
+    mutant_desc *mutants = NULL;
+    size_t nmutants = 0;
+    if (!uo->no_mutants) {
+        char **cv = NULL, **lv = NULL;
+        size_t cn = 0, ln = 0;
+        uc_push_word(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &cv, &cn);
+        unit_split_words("-w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD -DSYMPATH_UNIT_MUTANTS", &cv, &cn);
+        char *inc = NULL;
+        if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &cv, &cn);
+        free(inc);
+        unit_split_words(build_cflags, &cv, &cn);
+        char *rl = NULL;
+        if (asprintf(&rl, "%s/replay.c", instrument_lib_dir()) >= 0) uc_push_word(rl, &lv, &ln);
+        free(rl);
+        uc_push_word("-lm", &lv, &ln);
+        const char **names = calloc(ntargets + 1, sizeof *names);
+        for (size_t i = 0; names && i < ntargets; i++) names[i] = targets[i]->name;
+        mutant_build_opts mo = {(const char *const *)cv, cn, (const char *const *)build_sources, nsources + 1,
+                                (const char *const *)lv, ln, names, names ? ntargets : 0, 400 * (unsigned)ntargets,
+                                build_dir, mutrec};
+        char *merr = NULL;
+        if (build_mutants(&mo, &mutants, &nmutants, &merr) != 0) {
+            fprintf(lg, "sympath unit: no mutation analysis: %s\n", merr ? merr : "the build failed");
+            nmutants = 0;
+        }
+        free(merr);
+        free(names);
+        util_free_strv(cv);
+        util_free_strv(lv);
+    }
+
     if (uo->before_explore) uo->before_explore(); /* the CLI arms its Ctrl-C handler: stop after the run in flight */
 
     /* 4. explore each function, then record each kept test vector natively */
@@ -343,6 +378,7 @@ int unit_run(const unit_run_opts *uo)
         o.diversify_prefs = uo->no_diversify ? NULL : unit_diversify_prefs;
         o.diversify_share = 0.15;
         o.test_coverage = !uo->no_minimize;
+        o.candidates = nmutants ? 200 : 0; /* for the mutation analysis (step_mutate.c) */
         explore_summary sum;
         memset(&sum, 0, sizeof sum);
         fprintf(lg, "sympath unit: exploring %s (%s:%u)\n", targets[i]->name, uc_base_name(targets[i]->file),
@@ -372,6 +408,13 @@ int unit_run(const unit_run_opts *uo)
                 record_vector(recorder, rec_path, vecs[k], fr, &tvs[i], &counters[i]);
             }
             util_free_strv(vecs);
+        }
+        if (nmutants && !(uo->interrupted && *uo->interrupted)) {
+            /* at most a fifth of the function's share, 1 s at least */
+            unit_mut_ctx mc = {mutrec, recorder, mutants, nmutants,
+                               o.budget_seconds > 5 ? 0.2 * o.budget_seconds : 1.0};
+            unit_mutation_step(&mc, fr, &tvs[i], &counters[i]);
+            fr->seconds += fr->mut_seconds;
         }
     }
 

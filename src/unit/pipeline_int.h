@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "instrument/instrument.h"
 #include "unit/unit.h"
 #include "util/util.h"
 
@@ -33,6 +34,12 @@ typedef struct fn_result {
     int min_done;                   /* the suite minimisation ran on this function's tests */
     unsigned min_before, min_after; /* its tests before and after it */
     int min_reverted;               /* its minimised tests took fewer gcov branches: its whole suite was kept */
+    /* the mutation analysis (step_mutate.c): mutants of the function, killed by the kept tests, killed in
+     * all (candidates added), candidate tests found, candidates added, the survivors ("line L: what\n"
+     * lines, malloc'ed, or NULL), seconds; mut_total 0: it did not run */
+    unsigned mut_total, mut_killed_kept, mut_killed, mut_candidates, mut_added;
+    char *mut_survivors;
+    double mut_seconds;
 } fn_result;
 
 /* The tests recorded for a function (or a file), with their records' text for deduplication. */
@@ -71,6 +78,21 @@ void add_drop(fn_result *r, const char *vec, const char *why);
  * counter numbers the function's tests. */
 void record_vector(const char *recorder, const char *rec_path, const char *vec, fn_result *fr, tests_vec *tv,
                    unsigned *counter);
+/* What the mutation analysis of every function uses (borrowed). */
+typedef struct unit_mut_ctx {
+    const char *exe;      /* the mutant-schemata recorder (build_mutants): SYMPATH_MUTANT selects a mutant */
+    const char *recorder; /* the native recorder (record_vector) */
+    const mutant_desc *mutants;
+    size_t nmutants;
+    double seconds; /* at most this long per function */
+} unit_mut_ctx;
+/* Step 4b (step_mutate.c): run fr's mutants (mc->mutants of fr's function) on the kept tests tv (all of
+ * fr's function) until two tests killed each; a mutant none kills is run on the exploration's candidate
+ * tests (fr->run_dir/tests/cand-*.xml), smallest file first, and a candidate that ends normally and kills
+ * one is recorded into tv (named with *counter). Each test's unit_test.kills lists the mutants it was seen
+ * to kill. Sets fr's mut_* figures; bounded by mc->seconds. Out of memory: fewer kills known. */
+void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, unsigned *counter);
+
 /* Emit tv's tests (of source src) into dir, compile with -Wall -Wextra -Werror, run; retry a
  * failing test in heap mode, drop what does not compile or pass (reasons in frs), until the
  * file passes. Returns the tests kept, *text the final file (malloc'ed) or NULL. */

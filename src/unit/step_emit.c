@@ -15,6 +15,28 @@
 
 /* Where test t (expecting a failure) fails: the location its error reproducer's description
  * gives (errors/error-NNN.txt of fr's run: the first frame in the unit), malloc'ed, or NULL. */
+/* The distinct mutants the tests of fn among tests[0..n) were seen to kill (unit_test.kills). */
+static unsigned suite_kills(const unit_test *const *tests, size_t n, const ut_func *fn)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++)
+        if (tests[k]->fn == fn) total += tests[k]->nkills;
+    uint32_t *all = total ? malloc(total * sizeof *all) : NULL;
+    if (!all) return 0;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (tests[k]->fn == fn)
+            for (size_t q = 0; q < tests[k]->nkills; q++) all[m++] = tests[k]->kills[q];
+    unsigned distinct = 0;
+    for (size_t a = 0; a < m; a++) {
+        size_t b = 0;
+        while (b < a && all[b] != all[a]) b++;
+        distinct += b == a;
+    }
+    free(all);
+    return distinct;
+}
+
 static char *failure_where(const fn_result *fr, const unit_test *t)
 {
     const char *dot = t->origin ? strrchr(t->origin, '.') : NULL;
@@ -365,6 +387,21 @@ int unit_step_emit(unit_pipe *p)
         } else {
             json_null(j);
         }
+        json_key(j, "mutation");
+        if (fr->mut_total) {
+            json_begin_object(j);
+            json_kv_uint(j, "mutants", fr->mut_total);
+            json_kv_uint(j, "killed_by_kept_tests", fr->mut_killed_kept);
+            json_kv_uint(j, "killed", fr->mut_killed);
+            json_kv_uint(j, "killed_by_suite", suite_kills(kept_tests, kept_n, fr->fn));
+            json_kv_uint(j, "candidates", fr->mut_candidates);
+            json_kv_uint(j, "tests_added", fr->mut_added);
+            json_kv_double(j, "seconds", fr->mut_seconds);
+            json_kv_lines(j, "survivors", fr->mut_survivors ? fr->mut_survivors : "");
+            json_end_object(j);
+        } else {
+            json_null(j);
+        }
         json_key(j, "tests");
         json_begin_array(j);
         for (size_t k = 0; k < kept_n; k++) {
@@ -426,6 +463,11 @@ int unit_step_emit(unit_pipe *p)
                         fr->min_reverted ? " (kept whole: the minimised tests took fewer gcov branches)" : "");
             else
                 fprintf(lg, "not minimized\n");
+        }
+        if (fr->mut_total) {
+            unsigned ks = suite_kills(kept_tests, kept_n, fr->fn);
+            fprintf(lg, "      mutants: %u/%u killed by the emitted tests (%.0f%%); %u of %u candidate tests added (%.1f s)\n",
+                    ks, fr->mut_total, 100.0 * ks / fr->mut_total, fr->mut_added, fr->mut_candidates, fr->mut_seconds);
         }
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {

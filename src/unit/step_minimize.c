@@ -8,13 +8,13 @@
 #include "unit/pipeline_int.h"
 #include "util/util.h"
 
-/* The slots of run_dir/tests/<vector stem>.cov (explore_opts.test_coverage) into *cov (malloc'ed);
+/* The slots of run_dir/tests/<vector stem>.cov (explore_opts.test_coverage; a candidate test's cand-NNNNN.cov) into *cov (malloc'ed);
  * 0, or -1 when there is no such file. */
 static int read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n)
 {
     *cov = NULL;
     *n = 0;
-    if (!run_dir || !origin || strncmp(origin, "test-", 5)) return -1;
+    if (!run_dir || !origin || (strncmp(origin, "test-", 5) && strncmp(origin, "cand-", 5))) return -1;
     const char *dot = strrchr(origin, '.');
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/tests/%.*s.cov", run_dir, (int)(dot ? dot - origin : (long)strlen(origin)), origin);
@@ -87,6 +87,13 @@ size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr)
             if (t->fn != fr->fn) continue;
             at[k] = i;
             items[k].cov_known = read_cov(fr->run_dir, t->origin, &covs[k], &items[k].ncov) == 0;
+            if (items[k].cov_known && t->nkills) { /* the mutants it kills are goals too (step_mutate.c) */
+                uint32_t *nc = realloc(covs[k], (items[k].ncov + t->nkills) * sizeof *nc);
+                if (nc) {
+                    covs[k] = nc;
+                    for (size_t q = 0; q < t->nkills; q++) nc[items[k].ncov++] = 0x80000000u | t->kills[q];
+                }
+            }
             items[k].cov = covs[k];
             items[k].failing = t->outcome != UO_NORMAL;
             items[k].cost = test_cost(t);

@@ -559,6 +559,8 @@ typedef struct unit_test {
                                    the unit's destructor) after its assertions; NULL: it does not (set when the
                                    record says the result is heap memory the call allocated, "retheap", and by
                                    the sanitizer check when LeakSanitizer reports the result leaked) */
+    uint32_t *kills;     /* the mutants (build_mutants ids) the mutation analysis saw it kill (malloc'ed), or NULL */
+    size_t nkills;
     char *note;          /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
                                    without comment delimiters; NULL: none */
 } unit_test;
@@ -661,6 +663,7 @@ typedef struct unit_run_opts {
     unsigned jobs;                /* -j: parallel workers per function's exploration (explore_opts.jobs); 0 or 1: one */
     int no_diversify;             /* --no-diversify: each test's inputs as the solver first wrote them (diversify.c) */
     int no_minimize;              /* --no-minimize: every recorded test is emitted (minimize.c) */
+    int no_mutants;               /* --no-mutants: no mutation analysis (step_mutate.c): no candidate tests added */
 } unit_run_opts;
 
 /* ---- input diversification and suite minimisation (diversify.c, minimize.c) ---- */

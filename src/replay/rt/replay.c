@@ -336,6 +336,55 @@ __attribute__((constructor)) static void replay_install_handlers(void)
 #define FLUSH_COVERAGE() ((void)0)
 #endif
 
+#ifdef SYMPATH_UNIT_MUTANTS
+#include <sys/time.h>
+#include <sys/wait.h>
+/* The mutant the schemata of build_mutants (src/instrument/mutate.c) select: env SYMPATH_MUTANT, -1 (the
+ * original) when unset. SYMPATH_MUTANT=list:ID,ID,... runs a batch without a new process per mutant: each
+ * mutant (-1: none) runs in a child forked here, before main, that writes its record to RECORD.ID
+ * (RECORD: env SYMPATH_UNIT_RECORD) and is stopped by SIGALRM after 0.1 s; the parent writes "ID STATUS"
+ * lines (the wait status) to RECORD.status and ends. */
+int __sym_mutant = -1;
+__attribute__((constructor)) static void replay_select_mutant(void)
+{
+    const char *m = getenv(SYMPATH_ENV_MUTANT);
+    if (!m || !*m) return;
+    if (strncmp(m, "list:", 5)) {
+        __sym_mutant = atoi(m);
+        return;
+    }
+    const char *rec = getenv(SYMPATH_ENV_UNIT_RECORD);
+    if (!rec) _exit(125);
+    char path[4096];
+    snprintf(path, sizeof path, "%s.status", rec);
+    FILE *st = fopen(path, "w");
+    if (!st) _exit(125);
+    for (const char *p = m + 5; *p;) {
+        char *e;
+        long id = strtol(p, &e, 10);
+        if (e == p) break;
+        p = *e == ',' ? e + 1 : e;
+        char rp[4096];
+        snprintf(rp, sizeof rp, "%s.%ld", rec, id);
+        unlink(rp);
+        fflush(NULL);
+        pid_t c = fork();
+        if (c == 0) {
+            setenv(SYMPATH_ENV_UNIT_RECORD, rp, 1);
+            __sym_mutant = (int)id;
+            struct itimerval it = {{0, 0}, {0, 100000}};
+            setitimer(ITIMER_REAL, &it, NULL);
+            return; /* on to main, as this mutant */
+        }
+        int ws = 0;
+        if (c < 0 || waitpid(c, &ws, 0) < 0) ws = -1;
+        fprintf(st, "%ld %d\n", id, ws);
+    }
+    fclose(st);
+    _exit(0);
+}
+#endif
+
 /* ---- SV-COMP / Test-Comp input functions ---- */
 
 /* The ones narrower than 64 bits return their value extended to the whole register
