@@ -41,6 +41,8 @@ static void unit_usage(FILE *f)
         "                          path leaves free get varied values, checked by running it)\n"
         "  --no-minimize           keep every test (default: the fewest tests with the same branch coverage and\n"
         "                          the same variety of outcomes and returned values)\n"
+        "  --no-mutants            no mutation analysis (default: mutants of each function are run on its tests,\n"
+        "                          and exploration runs that kill mutants the tests miss join the suite)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",

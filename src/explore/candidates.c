@@ -1,4 +1,4 @@
-/* candidates.c: runs that covered nothing new but a new combination of user branch directions, saved as candidate tests for sympath unit's mutation analysis. */
+/* candidates.c: runs that covered nothing new but a new combination of user branch directions or of consecutive symbolic branches, saved as candidate tests for sympath unit's mutation analysis. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,38 @@ static uint64_t combination_hash(const explore_state *s, const uint8_t *cov)
             h *= 1099511628211ull;
         }
     return h ? h : 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* FNV-1a over the distinct pairs of consecutive symbolic branch directions inside the target's call
+ * (phase 1): "%41" then "a" and "a" then "%41" are two combinations, though they cover the same
+ * directions (a pointer stepped wrongly after an escape shows only in the first). */
+static uint64_t sequence_hash(const run_result *r)
+{
+    uint64_t *pairs = malloc((r->nevents + 1) * sizeof *pairs), h = 1469598103934665603ull;
+    if (!pairs) return h;
+    size_t n = 0;
+    uint32_t prev = 0;
+    for (uint32_t i = 0; i < r->nevents; i++) {
+        const sym_event *e = &r->events[i];
+        if (e->phase != 1 || (e->kind != BK_BRANCH && e->kind != BK_SWITCH)) continue;
+        uint32_t cur = e->site * 2u + e->taken + (e->kind == BK_SWITCH ? e->arg * 0x9e3779b1u : 0);
+        pairs[n++] = (uint64_t)prev << 32 | cur;
+        prev = cur;
+    }
+    qsort(pairs, n, sizeof *pairs, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || pairs[i] != pairs[i - 1]) {
+            h ^= pairs[i];
+            h *= 1099511628211ull;
+        }
+    free(pairs);
+    return h;
 }
 
 /* 1 when h was new to the set (and is now in it); 0 when seen or the set is full. */
@@ -39,7 +71,7 @@ void explore_candidate_consider(explore_state *s, const run_result *r, const uin
     if (!s->o->candidates || s->ncand >= s->o->candidates || diverged || r->error != ERR_NONE || !r->marked ||
         r->inputs_done || !r->ninputs || s->write_failed)
         return;
-    if (!combination_add(s, combination_hash(s, cov))) return;
+    if (!combination_add(s, combination_hash(s, cov) ^ sequence_hash(r) * 31)) return;
     test_case tc;
     explore_fill_test_case(r, &tc);
     strbuf b = STRBUF_INIT;
