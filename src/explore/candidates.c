@@ -66,23 +66,20 @@ static int combination_add(explore_state *s, uint64_t h)
     return 0;
 }
 
-void explore_candidate_consider(explore_state *s, const run_result *r, const uint8_t *cov, int diverged)
+/* Write r as the next candidate test, with its coverage cov; 0, or -1 when it was not written. */
+static int candidate_write(explore_state *s, const run_result *r, const uint8_t *cov, const char *comment)
 {
-    if (!s->o->candidates || s->ncand >= s->o->candidates || diverged || r->error != ERR_NONE || !r->marked ||
-        r->inputs_done || !r->ninputs || s->write_failed)
-        return;
-    if (!combination_add(s, combination_hash(s, cov) ^ sequence_hash(r) * 31)) return;
     test_case tc;
     explore_fill_test_case(r, &tc);
-    strbuf b = STRBUF_INIT;
     char path[4200];
     unsigned num = s->ncand + 1;
     snprintf(path, sizeof path, "%s/tests/cand-%05u.xml", s->o->out_dir, num);
     char *err = NULL;
-    if (suite_write_test_to(path, &tc, "a new combination of branch directions (a candidate test)", &err) != 0) {
+    if (suite_write_test_to(path, &tc, comment, &err) != 0) {
         free(err);
-        return; /* a candidate is an extra: its loss costs no test */
+        return -1; /* a candidate is an extra: its loss costs no test */
     }
+    strbuf b = STRBUF_INIT;
     for (uint32_t i = 0; i < s->nslots; i++)
         if (cov[i] && s->slot_user[i]) sb_printf(&b, "%s%u", b.len ? " " : "", i);
     sb_puts(&b, "\n");
@@ -90,4 +87,78 @@ void explore_candidate_consider(explore_state *s, const run_result *r, const uin
     if (b.s) util_write_atomic(path, b.s, b.len);
     sb_free(&b);
     s->ncand = num;
+    return 0;
+}
+
+void explore_candidate_consider(explore_state *s, const run_result *r, const uint8_t *cov, int diverged)
+{
+    if (!s->o->candidates || s->ncand >= s->o->candidates || diverged || r->error != ERR_NONE || !r->marked ||
+        r->inputs_done || !r->ninputs || s->write_failed)
+        return;
+    if (!combination_add(s, combination_hash(s, cov) ^ sequence_hash(r) * 31)) return;
+    candidate_write(s, r, cov, "a new combination of branch directions (a candidate test)");
+}
+
+/* The comparison under cond (at most one NOT over EQ, ULT or SLT: expr.h), or NULL when it is none
+ * of the ordered ones. */
+static const expr *ordered_cmp(const expr *cond)
+{
+    if (cond->op == EXPR_NOT && cond->width == 1) cond = cond->kid[0];
+    return cond->op == EXPR_ULT || cond->op == EXPR_SLT ? cond : NULL;
+}
+
+/* 1 when site's boundary goal g was not tried yet (and is now marked tried). */
+static int boundary_new(explore_state *s, uint32_t site, unsigned g)
+{
+    return combination_add(s, 0x5bd1e9955bd1e995ull ^ ((uint64_t)site << 2 | g));
+}
+
+void explore_boundary_candidates(explore_state *s, const run_result *r, double deadline)
+{
+    unsigned cap = s->o->candidates + s->o->candidates / 2; /* a third of them kept for these */
+    if (!s->o->candidates || s->ncand >= cap || s->write_failed || !s->nex || !r->ninputs) return;
+    size_t npc;
+    expr **pc, **sym;
+    uint64_t *cur;
+    if (explore_run_path(s, r, 2, &pc, &npc, &cur, &sym)) return;
+    free(sym);
+    if (!s->min_solver && !(s->min_solver = solver_new(300))) {
+        free(pc), free(cur);
+        return;
+    }
+    uint64_t *vals = malloc(((size_t)r->ninputs + 1) * sizeof *vals);
+    size_t k = 0; /* pc entries before event i */
+    for (uint32_t i = 0; vals && i < r->nevents && util_now_s() < deadline && s->ncand < cap; i++) {
+        const sym_event *e = &r->events[i];
+        if (!e->cond) continue;
+        size_t before = k++;
+        const expr *c = e->phase == 1 && e->kind == BK_BRANCH ? ordered_cmp(e->cond) : NULL;
+        if (!c) continue;
+        expr *a = c->kid[0], *b = c->kid[1];
+        /* a == b (the edge where a < b turns false) and a + 1 == b (where it turns true): a relational
+         * or constant mutant of the comparison changes its outcome on one of them */
+        for (unsigned g = 0; g < 2 && util_now_s() < deadline; g++) {
+            expr *lhs = g ? expr_binary(s->cx, EXPR_ADD, a, expr_const(s->cx, 1, a->width)) : a;
+            expr *goal = expr_cmp(s->cx, PRED_EQ, lhs, b);
+            if (expr_eval(goal, r->inputs, r->ninputs)) continue; /* this run is on it already */
+            if (!boundary_new(s, e->site, g)) continue;
+            memcpy(vals, r->inputs, r->ninputs * sizeof *vals);
+            if (!explore_try_solve(s, pc, before, goal, vals, r->ninputs)) continue;
+            executor *ex = s->ex[0];
+            char *err = NULL;
+            run_result out;
+            memset(&out, 0, sizeof out);
+            if (executor_begin(ex, vals, r->ninputs, &err) == 0) {
+                executor *one[1] = {ex};
+                if (executor_wait_any(one, 1) == 0 && executor_finish(ex, s->cx, &out, &err) == 0 &&
+                    out.error == ERR_NONE && out.marked && !out.inputs_done && out.ninputs)
+                    candidate_write(s, &out, executor_coverage(ex), "on a comparison's boundary (a candidate test)");
+            }
+            free(err);
+            run_result_clear(&out);
+        }
+    }
+    free(vals);
+    free(pc);
+    free(cur);
 }

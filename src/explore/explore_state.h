@@ -277,6 +277,16 @@ void explore_div_queue_kept(explore_state *s, int num, const run_result *r, cons
  */
 void explore_candidate_consider(explore_state *s, const run_result *r, const uint8_t *cov, int diverged);
 /*
+ * Boundary candidates (candidates.c; explore_opts.candidates): for each branch of kept run r inside
+ * the target's call (phase 1) on an ordered comparison a < b (EXPR_ULT/SLT, perhaps negated), the
+ * inputs that follow r's path up to that branch with a == b, and with a + 1 == b, solved (s->min_solver,
+ * 300 ms) and run on executor 0; a run that ends normally at the target is written as a candidate test.
+ * Each (branch site, goal) is tried once per exploration, and not when r is on it already. Those are
+ * the inputs that tell `<` from `<=` and c from c+1 (weak mutation: Howden 1982). Stops at deadline
+ * (util_now_s() seconds) or when 1.5 x o->candidates are written (the exploration's own stop at o->candidates).
+ */
+void explore_boundary_candidates(explore_state *s, const run_result *r, double deadline);
+/*
  * Growing the database layout (db_layout.c). explore_db_layout_stalled: 1 when o->db_grow holds and
  * the exploration should stop to start again with a larger layout (see explore_opts.db_grow);
  * exhausted: the strategy has nothing left. explore_db_layout_keep copies kept run r's inputs into
