@@ -233,7 +233,8 @@ void explore_diversify_kept(explore_state *s)
             }
         }
         /* the comparisons' boundaries on this test's path, for the mutation analysis: a share of its own */
-        if (!stop && s->o->candidates && util_now_s() - t0 < 2 * limit) explore_boundary_candidates(s, &e->r, t0 + 2 * limit);
+        if (!stop && s->o->candidates && util_now_s() - t0 < 2 * limit)
+            explore_boundary_candidates(s, &e->r, t0 + 2 * limit);
         entry_free(e);
     }
     s->div_seconds += util_now_s() - t0;
