@@ -190,6 +190,11 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     fr->mut_candidates = (unsigned)nc;
     fn_result scratch;
     for (size_t c = 0; c < nc && killed < nm && now_s() < deadline; c++) {
+        /* the mutants it kills first (one process); recorded natively only when it kills one */
+        if (kills_of(mc, rec_path, cands[c], fn, ms, nm, alive, hit) != 0) continue;
+        size_t nk = 0;
+        for (size_t j = 0; j < nm; j++) nk += hit[j] != 0;
+        if (!nk) continue;
         memset(&scratch, 0, sizeof scratch);
         scratch.fn = fr->fn;
         unsigned dummy = 0;
@@ -198,7 +203,7 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
         free(scratch.drops);
         if (tv->n == before) continue; /* failed to record, or a duplicate of a kept test */
         unit_test *t = &tv->v[tv->n - 1];
-        if (t->outcome == UO_NORMAL && kills_of(mc, rec_path, cands[c], fn, ms, nm, alive, hit) == 0)
+        if (t->outcome == UO_NORMAL)
             for (size_t j = 0; j < nm; j++)
                 if (hit[j]) add_kill(t, ms[j]);
         if (t->nkills == 0) { /* kills nothing new: not a test of the suite */

@@ -339,10 +339,12 @@ __attribute__((constructor)) static void replay_install_handlers(void)
 #ifdef SYMPATH_UNIT_MUTANTS
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 /* The mutant the schemata of build_mutants (src/instrument/mutate.c) select: env SYMPATH_MUTANT, -1 (the
  * original) when unset. SYMPATH_MUTANT=list:ID,ID,... runs a batch without a new process per mutant: each
  * mutant (-1: none) runs in a child forked here, before main, that writes its record to RECORD.ID
- * (RECORD: env SYMPATH_UNIT_RECORD) and is stopped by SIGALRM after 0.1 s; the parent writes "ID STATUS"
+ * (RECORD: env SYMPATH_UNIT_RECORD) and is stopped by SIGALRM after ten times the original's (-1) time,
+ * 20 to 100 ms (0.1 s when the original does not come first); the parent writes "ID STATUS"
  * lines (the wait status) to RECORD.status and ends. */
 int __sym_mutant = -1;
 __attribute__((constructor)) static void replay_select_mutant(void)
@@ -359,6 +361,7 @@ __attribute__((constructor)) static void replay_select_mutant(void)
     snprintf(path, sizeof path, "%s.status", rec);
     FILE *st = fopen(path, "w");
     if (!st) _exit(125);
+    long limit_us = 100000;
     for (const char *p = m + 5; *p;) {
         char *e;
         long id = strtol(p, &e, 10);
@@ -368,16 +371,23 @@ __attribute__((constructor)) static void replay_select_mutant(void)
         snprintf(rp, sizeof rp, "%s.%ld", rec, id);
         unlink(rp);
         fflush(NULL);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         pid_t c = fork();
         if (c == 0) {
             setenv(SYMPATH_ENV_UNIT_RECORD, rp, 1);
             __sym_mutant = (int)id;
-            struct itimerval it = {{0, 0}, {0, 100000}};
+            struct itimerval it = {{0, 0}, {0, limit_us}};
             setitimer(ITIMER_REAL, &it, NULL);
             return; /* on to main, as this mutant */
         }
         int ws = 0;
         if (c < 0 || waitpid(c, &ws, 0) < 0) ws = -1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (id == -1) { /* the original: a mutant may take ten times as long, 20 to 100 ms */
+            long us = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+            limit_us = us * 10 < 20000 ? 20000 : us * 10 > 100000 ? 100000 : us * 10;
+        }
         fprintf(st, "%ld %d\n", id, ws);
     }
     fclose(st);
