@@ -321,7 +321,7 @@ int unit_run(const unit_run_opts *uo)
         const char **names = calloc(ntargets + 1, sizeof *names);
         for (size_t i = 0; names && i < ntargets; i++) names[i] = targets[i]->name;
         mutant_build_opts mo = {(const char *const *)cv, cn, (const char *const *)build_sources, nsources + 1,
-                                (const char *const *)lv, ln, names, names ? ntargets : 0, 400 * (unsigned)ntargets,
+                                (const char *const *)lv, ln, names, names ? ntargets : 0, 2000 * (unsigned)ntargets,
                                 build_dir, mutrec};
         char *merr = NULL;
         if (build_mutants(&mo, &mutants, &nmutants, &merr) != 0) {

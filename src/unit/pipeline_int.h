@@ -38,6 +38,7 @@ typedef struct fn_result {
      * all (candidates added), candidate tests found, candidates added, the survivors ("line L: what\n"
      * lines, malloc'ed, or NULL), seconds; mut_total 0: it did not run */
     unsigned mut_total, mut_killed_kept, mut_killed, mut_candidates, mut_added;
+    unsigned mut_built; /* mutants the build gave the function (mut_total: the analysed ones, at most 150, an even sample) */
     char *mut_survivors;
     double mut_seconds;
 } fn_result;
@@ -87,7 +88,7 @@ typedef struct unit_mut_ctx {
     double seconds; /* at most this long per function */
 } unit_mut_ctx;
 /* Step 4b (step_mutate.c): run fr's mutants (mc->mutants of fr's function) on the kept tests tv (all of
- * fr's function) until two tests killed each; a mutant none kills is run on the exploration's candidate
+ * fr's function; 150 at most, an even sample) until two tests killed each; a mutant none kills is run on the exploration's candidate
  * tests (fr->run_dir/tests/cand-*.xml), smallest file first, and a candidate that ends normally and kills
  * one is recorded into tv (named with *counter). Each test's unit_test.kills lists the mutants it was seen
  * to kill. Sets fr's mut_* figures; bounded by mc->seconds. Out of memory: fewer kills known. */

@@ -391,6 +391,7 @@ int unit_step_emit(unit_pipe *p)
         if (fr->mut_total) {
             json_begin_object(j);
             json_kv_uint(j, "mutants", fr->mut_total);
+            json_kv_uint(j, "mutants_built", fr->mut_built);
             json_kv_uint(j, "killed_by_kept_tests", fr->mut_killed_kept);
             json_kv_uint(j, "killed", fr->mut_killed);
             json_kv_uint(j, "killed_by_suite", suite_kills(kept_tests, kept_n, fr->fn));

@@ -25,6 +25,8 @@
  * mutants it kills as extra goals of the suite minimisation (step_minimize.c).
  */
 
+#define MUT_SAMPLE 150 /* mutants analysed per function at most */
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -154,6 +156,11 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     if (!ms) return;
     for (size_t i = 0; i < mc->nmutants; i++)
         if (!strcmp(mc->mutants[i].function, fn)) ms[nm++] = (uint32_t)i;
+    fr->mut_built = (unsigned)nm;
+    if (nm > MUT_SAMPLE) { /* a large function: an even sample over its whole body, not its first lines */
+        for (size_t j = 0; j < MUT_SAMPLE; j++) ms[j] = ms[j * nm / MUT_SAMPLE];
+        nm = MUT_SAMPLE;
+    }
     fr->mut_total = (unsigned)nm;
     if (nm == 0) {
         free(ms);
