@@ -20,6 +20,8 @@
  * `&&`/`||` are branches at -O0 and are not mutated.
  */
 
+#define MUT_HIT_SLOTS 65536 /* __sym_mut_hit's size (the replay library's): mutants beyond are never filtered */
+
 typedef struct mut_ctx {
     LLVMModuleRef m;
     LLVMContextRef cx;
@@ -72,6 +74,29 @@ static void redirect_uses(LLVMValueRef inst, LLVMValueRef sel)
     }
 }
 
+/* Weak mutation (Howden 1982): __sym_mut_hit[id] |= (alt != orig), at the builder's position: in an
+ * infection run (the replay library's batch id -2) it says which mutants changed a value at all, so
+ * only those are run to see whether a test kills them. A value of another type marks 1 (reached). */
+static void infected(mut_ctx *c, uint32_t id, LLVMValueRef alt, LLVMValueRef orig)
+{
+    if (id >= MUT_HIT_SLOTS) return;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->cx), i32 = LLVMInt32TypeInContext(c->cx);
+    LLVMTypeRef at = LLVMArrayType(i8, MUT_HIT_SLOTS);
+    LLVMValueRef hit = LLVMGetNamedGlobal(c->m, "__sym_mut_hit");
+    if (!hit) hit = LLVMAddGlobal(c->m, at, "__sym_mut_hit");
+    LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, id, 0)};
+    LLVMValueRef p = LLVMConstInBoundsGEP2(at, hit, idx, 2);
+    LLVMValueRef ne = NULL;
+    LLVMTypeKind k = orig ? LLVMGetTypeKind(LLVMTypeOf(orig)) : LLVMVoidTypeKind;
+    if (k == LLVMIntegerTypeKind || k == LLVMPointerTypeKind)
+        ne = LLVMBuildICmp(c->b, LLVMIntNE, alt, orig, "mut.ne");
+    else if (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind)
+        ne = LLVMBuildFCmp(c->b, LLVMRealUNE, alt, orig, "mut.ne");
+    LLVMValueRef v = ne ? LLVMBuildZExt(c->b, ne, i8, "mut.hit") : LLVMConstInt(i8, 1, 0);
+    LLVMValueRef old = LLVMBuildLoad2(c->b, i8, p, "mut.old");
+    LLVMBuildStore(c->b, LLVMBuildOr(c->b, old, v, "mut.or"), p);
+}
+
 /* Schema for one mutant: after inst, `sel = (__sym_mutant == id) ? alt : inst`, uses of inst
  * moved to sel. alt was built at the builder's position (right after inst). */
 static int schema(mut_ctx *c, LLVMValueRef inst, LLVMValueRef alt, const char *what)
@@ -82,6 +107,7 @@ static int schema(mut_ctx *c, LLVMValueRef inst, LLVMValueRef alt, const char *w
     LLVMValueRef cur = LLVMBuildLoad2(c->b, i32, c->sel, "mut.id");
     LLVMValueRef on = LLVMBuildICmp(c->b, LLVMIntEQ, cur, LLVMConstInt(i32, id, 0), "mut.on");
     LLVMValueRef sel = LLVMBuildSelect(c->b, on, alt, inst, "mut.sel");
+    infected(c, id, alt, inst);
     redirect_uses(inst, sel);
     if (add_desc(c, inst, what)) return -1;
     /* the next schema of the same instruction wraps this one */
@@ -306,6 +332,7 @@ static int mutate_operand_const(mut_ctx *c, LLVMValueRef inst, unsigned k)
     LLVMValueRef on = LLVMBuildICmp(c->b, LLVMIntEQ, cur, LLVMConstInt(i32, (unsigned long long)c->n, 0), "mut.on");
     LLVMValueRef alt = LLVMConstInt(LLVMTypeOf(op), (unsigned long long)(v + 1), 1);
     LLVMValueRef sel = LLVMBuildSelect(c->b, on, alt, op, "mut.sel");
+    infected(c, (uint32_t)c->n, NULL, NULL); /* c+1 differs from c: reached is infected */
     LLVMSetOperand(inst, k, sel);
     char what[96];
     snprintf(what, sizeof what, "constant %lld -> %lld", v, v + 1);

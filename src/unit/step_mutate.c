@@ -93,12 +93,33 @@ static int kills_of(const unit_mut_ctx *mc, const char *rec_path, const char *ve
     char **keys = calloc(nm + 1, sizeof *keys);
     int rc = -1;
     if (!ids || !at || !keys) goto out;
+    /* first the original alone, saying which mutants changed a value at all (weak mutation): only those
+     * can be killed; when it says nothing (it crashed before its exit), every wanted one is run */
+    uint8_t *infected = calloc(mc->nmutants + 1, 1);
+    if (!infected) goto out;
+    int probe = -2;
+    run_batch(mc->exe, rec_path, vec, fn, &probe, 1, keys);
+    free(keys[0]);
+    keys[0] = NULL;
+    char ip[PATH_MAX + 80];
+    snprintf(ip, sizeof ip, "%s.infect", rec_path);
+    char *list = util_read_file(ip, NULL);
+    unlink(ip);
+    for (char *p = list; p && *p;) {
+        char *e;
+        unsigned long id = strtoul(p, &e, 10);
+        if (e == p) break;
+        if (id < mc->nmutants) infected[id] = 1;
+        p = *e ? e + 1 : e;
+    }
     size_t n = 0;
     ids[n++] = -1;
     for (size_t j = 0; j < nm; j++) {
         kills[j] = 0;
-        if (want[j]) at[n] = j, ids[n++] = (int)ms[j];
+        if (want[j] && (!list || infected[ms[j]])) at[n] = j, ids[n++] = (int)ms[j];
     }
+    free(list);
+    free(infected);
     run_batch(mc->exe, rec_path, vec, fn, ids, n, keys);
     if (keys[0]) {
         rc = 0;

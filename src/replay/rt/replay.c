@@ -345,8 +345,21 @@ __attribute__((constructor)) static void replay_install_handlers(void)
  * mutant (-1: none) runs in a child forked here, before main, that writes its record to RECORD.ID
  * (RECORD: env SYMPATH_UNIT_RECORD) and is stopped by SIGALRM after ten times the original's (-1) time,
  * 20 to 100 ms (0.1 s when the original does not come first); the parent writes "ID STATUS"
- * lines (the wait status) to RECORD.status and ends. */
+ * lines (the wait status) to RECORD.status and ends. Id -2 runs the original and writes, at exit, the ids of
+ * the mutants whose value differed from the original's where they were evaluated (__sym_mut_hit, set by
+ * the schemata) to RECORD.infect, one per line. */
 int __sym_mutant = -1;
+unsigned char __sym_mut_hit[65536]; /* per mutant: its value differed from the original's (weak mutation) */
+static char *infect_path;            /* an infection run (batch id -2): where its ids go at exit */
+__attribute__((destructor)) static void replay_write_infected(void)
+{
+    if (!infect_path) return;
+    FILE *f = fopen(infect_path, "w");
+    if (!f) return;
+    for (unsigned i = 0; i < sizeof __sym_mut_hit; i++)
+        if (__sym_mut_hit[i]) fprintf(f, "%u\n", i);
+    fclose(f);
+}
 __attribute__((constructor)) static void replay_select_mutant(void)
 {
     const char *m = getenv(SYMPATH_ENV_MUTANT);
@@ -376,7 +389,13 @@ __attribute__((constructor)) static void replay_select_mutant(void)
         pid_t c = fork();
         if (c == 0) {
             setenv(SYMPATH_ENV_UNIT_RECORD, rp, 1);
-            __sym_mutant = (int)id;
+            __sym_mutant = id == -2 ? -1 : (int)id;
+            if (id == -2) { /* the original, writing the mutants it infected to RECORD.infect */
+                static char ip[4200];
+                snprintf(ip, sizeof ip, "%s.infect", rec);
+                unlink(ip);
+                infect_path = ip;
+            }
             struct itimerval it = {{0, 0}, {0, limit_us}};
             setitimer(ITIMER_REAL, &it, NULL);
             return; /* on to main, as this mutant */
