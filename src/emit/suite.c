@@ -124,8 +124,8 @@ static void format_testcase(strbuf *b, const test_case *tc, const char *comment,
 
 suite_writer *suite_open(const char *out_dir, const suite_meta *meta, char **err)
 {
-    static const char *const test_patterns[] = {"test-*.xml",     ".test-*.xml.tmp*", "test-*.sql",
-                                                "test-*.results", "test-*.cov",       "cand-*.xml", "cand-*.cov", NULL};
+    static const char *const test_patterns[] = {"test-*.xml", ".test-*.xml.tmp*", "test-*.sql", "test-*.results",
+                                                "test-*.cov", "cand-*.xml",       "cand-*.cov", NULL};
     static const char *const error_patterns[] = {"error-*", ".error-*.tmp*", NULL};
     if (err) *err = NULL;
     if (!out_dir || !meta || !meta->program_file) {

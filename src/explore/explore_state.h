@@ -114,8 +114,8 @@ typedef struct explore_state {
     double layout_scan_at;
     int layout_scanned;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
-    uint64_t *cand_seen; /* combinations of user branch directions seen (candidates.c), 8192 slots */
-    unsigned ncand;      /* candidate tests written */
+    uint64_t *cand_seen;         /* combinations of user branch directions seen (candidates.c), 8192 slots */
+    unsigned ncand;              /* candidate tests written */
     struct div_entry *div_queue; /* kept tests to diversify at the end, newest first (diversify.c) */
     uint32_t diversified, div_rejected, div_skipped;
     double div_seconds;

@@ -291,10 +291,14 @@ static int mutate_inst(mut_ctx *c, LLVMValueRef inst)
     case LLVMFDiv: {
         LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1), alt;
         const char *w;
-        if (op == LLVMFAdd) alt = LLVMBuildFSub(c->b, a, b, "mut.alt"), w = "arithmetic + -> - (floating point)";
-        else if (op == LLVMFSub) alt = LLVMBuildFAdd(c->b, a, b, "mut.alt"), w = "arithmetic - -> + (floating point)";
-        else if (op == LLVMFMul) alt = LLVMBuildFDiv(c->b, a, b, "mut.alt"), w = "arithmetic * -> / (floating point)";
-        else alt = LLVMBuildFMul(c->b, a, b, "mut.alt"), w = "arithmetic / -> * (floating point)";
+        if (op == LLVMFAdd)
+            alt = LLVMBuildFSub(c->b, a, b, "mut.alt"), w = "arithmetic + -> - (floating point)";
+        else if (op == LLVMFSub)
+            alt = LLVMBuildFAdd(c->b, a, b, "mut.alt"), w = "arithmetic - -> + (floating point)";
+        else if (op == LLVMFMul)
+            alt = LLVMBuildFDiv(c->b, a, b, "mut.alt"), w = "arithmetic * -> / (floating point)";
+        else
+            alt = LLVMBuildFMul(c->b, a, b, "mut.alt"), w = "arithmetic / -> * (floating point)";
         return schema(c, inst, alt, w);
     }
     case LLVMGetElementPtr: {

@@ -320,9 +320,17 @@ int unit_run(const unit_run_opts *uo)
         uc_push_word("-lm", &lv, &ln);
         const char **names = calloc(ntargets + 1, sizeof *names);
         for (size_t i = 0; names && i < ntargets; i++) names[i] = targets[i]->name;
-        mutant_build_opts mo = {(const char *const *)cv, cn, (const char *const *)build_sources, nsources + 1,
-                                (const char *const *)lv, ln, names, names ? ntargets : 0, 2000 * (unsigned)ntargets,
-                                build_dir, mutrec};
+        mutant_build_opts mo = {(const char *const *)cv,
+                                cn,
+                                (const char *const *)build_sources,
+                                nsources + 1,
+                                (const char *const *)lv,
+                                ln,
+                                names,
+                                names ? ntargets : 0,
+                                2000 * (unsigned)ntargets,
+                                build_dir,
+                                mutrec};
         char *merr = NULL;
         if (build_mutants(&mo, &mutants, &nmutants, &merr) != 0) {
             fprintf(lg, "sympath unit: no mutation analysis: %s\n", merr ? merr : "the build failed");

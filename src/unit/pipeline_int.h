@@ -38,7 +38,8 @@ typedef struct fn_result {
      * all (candidates added), candidate tests found, candidates added, the survivors ("line L: what\n"
      * lines, malloc'ed, or NULL), seconds; mut_total 0: it did not run */
     unsigned mut_total, mut_killed_kept, mut_killed, mut_candidates, mut_added;
-    unsigned mut_built; /* mutants the build gave the function (mut_total: the analysed ones, at most 150, an even sample) */
+    unsigned
+        mut_built; /* mutants the build gave the function (mut_total: the analysed ones, at most 150, an even sample) */
     char *mut_survivors;
     double mut_seconds;
 } fn_result;

@@ -467,8 +467,10 @@ int unit_step_emit(unit_pipe *p)
         }
         if (fr->mut_total) {
             unsigned ks = suite_kills(kept_tests, kept_n, fr->fn);
-            fprintf(lg, "      mutants: %u/%u killed by the emitted tests (%.0f%%); %u of %u candidate tests added (%.1f s)\n",
-                    ks, fr->mut_total, 100.0 * ks / fr->mut_total, fr->mut_added, fr->mut_candidates, fr->mut_seconds);
+            fprintf(
+                lg,
+                "      mutants: %u/%u killed by the emitted tests (%.0f%%); %u of %u candidate tests added (%.1f s)\n",
+                ks, fr->mut_total, 100.0 * ks / fr->mut_total, fr->mut_added, fr->mut_candidates, fr->mut_seconds);
         }
         if (fr->gcov_unknown) fprintf(lg, "      gcov unknown: %s\n", fr->gcov_unknown);
         for (char *p = fr->san_bug_lines; p && *p;) {

@@ -561,7 +561,7 @@ typedef struct unit_test {
                                    the sanitizer check when LeakSanitizer reports the result leaked) */
     uint32_t *kills;     /* the mutants (build_mutants ids) the mutation analysis saw it kill (malloc'ed), or NULL */
     size_t nkills;
-    char *note;          /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
+    char *note; /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
                                    without comment delimiters; NULL: none */
 } unit_test;
 

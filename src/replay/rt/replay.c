@@ -350,7 +350,7 @@ __attribute__((constructor)) static void replay_install_handlers(void)
  * the schemata) to RECORD.infect, one per line. */
 int __sym_mutant = -1;
 unsigned char __sym_mut_hit[65536]; /* per mutant: its value differed from the original's (weak mutation) */
-static char *infect_path;            /* an infection run (batch id -2): where its ids go at exit */
+static char *infect_path;           /* an infection run (batch id -2): where its ids go at exit */
 __attribute__((destructor)) static void replay_write_infected(void)
 {
     if (!infect_path) return;
