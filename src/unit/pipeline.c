@@ -419,8 +419,9 @@ int unit_run(const unit_run_opts *uo)
         }
         if (nmutants && !(uo->interrupted && *uo->interrupted)) {
             /* at most a fifth of the function's share, 1 s at least */
-            unit_mut_ctx mc = {mutrec, recorder, mutants, nmutants,
-                               o.budget_seconds > 5 ? 0.2 * o.budget_seconds : 1.0};
+            unit_mut_ctx mc = {
+                mutrec,         recorder, mutants, nmutants, o.budget_seconds > 5 ? 0.2 * o.budget_seconds : 1.0,
+                uo->interrupted};
             unit_mutation_step(&mc, fr, &tvs[i], &counters[i]);
             fr->seconds += fr->mut_seconds;
         }

@@ -3,6 +3,7 @@
 #define SYMPATH_UNIT_PIPELINE_INT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,7 +87,8 @@ typedef struct unit_mut_ctx {
     const char *recorder; /* the native recorder (record_vector) */
     const mutant_desc *mutants;
     size_t nmutants;
-    double seconds; /* at most this long per function */
+    double seconds;                     /* at most this long per function */
+    volatile sig_atomic_t *interrupted; /* Ctrl-C: stop at the next test (what is known stays); may be NULL */
 } unit_mut_ctx;
 /* Step 4b (step_mutate.c): run fr's mutants (mc->mutants of fr's function) on the kept tests tv (all of
  * fr's function; 150 at most, an even sample) until two tests killed each; a mutant none kills is run on the exploration's candidate

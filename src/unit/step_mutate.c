@@ -135,6 +135,8 @@ out:
     return rc;
 }
 
+static int stopped(const unit_mut_ctx *mc) { return mc->interrupted && *mc->interrupted; }
+
 static int add_kill(unit_test *t, uint32_t m)
 {
     uint32_t *nk = realloc(t->kills, (t->nkills + 1) * sizeof *nk);
@@ -192,7 +194,7 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     /* each kept test on the mutants fewer than two tests killed so far */
     uint8_t *alive = calloc(nm, 1), *want = calloc(nm, 1), *hit = calloc(nm, 1), *killers = calloc(nm, 1);
     if (!alive || !want || !hit || !killers) goto out;
-    for (size_t k = 0; k < tv->n && now_s() < deadline; k++) {
+    for (size_t k = 0; k < tv->n && now_s() < deadline && !stopped(mc); k++) {
         unit_test *t = &tv->v[k];
         if (t->fn != fr->fn || t->outcome != UO_NORMAL) continue; /* a failing test's child: not compared */
         char *vec = vector_of(fr, t);
@@ -217,7 +219,7 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     qsort(cands, nc, sizeof *cands, by_size);
     fr->mut_candidates = (unsigned)nc;
     fn_result scratch;
-    for (size_t c = 0; c < nc && killed < nm && now_s() < deadline; c++) {
+    for (size_t c = 0; c < nc && killed < nm && now_s() < deadline && !stopped(mc); c++) {
         /* the mutants it kills first (one process); recorded natively only when it kills one */
         if (kills_of(mc, rec_path, cands[c], fn, ms, nm, alive, hit) != 0) continue;
         size_t nk = 0;
