@@ -406,6 +406,58 @@ void mutant_descs_free(mutant_desc *v, size_t n)
     free(v);
 }
 
+/* Run the compiler: o->compile, then words[0..n); 0, or -1 with *err "cannot WHAT:" and its diagnostics. */
+static int run_compiler(const mutant_build_opts *o, const char *const *words, size_t n, const char *log,
+                        const char *what, char **err)
+{
+    char **argv = calloc(o->ncompile + n + 1, sizeof *argv);
+    if (!argv) return -1;
+    size_t k = 0;
+    for (size_t j = 0; j < o->ncompile; j++) argv[k++] = (char *)o->compile[j];
+    for (size_t j = 0; j < n; j++) argv[k++] = (char *)words[j];
+    char *output = NULL;
+    int st = run_logged(argv, log, &output);
+    free(argv);
+    if (st != 0) *err = util_strf("cannot %s:\n%s", what, output ? output : "");
+    free(output);
+    return st != 0 ? -1 : 0;
+}
+
+/* Give the wanted functions of bitcode file bc their schemata (c->n counts on), and write it back. */
+static int mutate_module(mut_ctx *c, const mutant_build_opts *o, const char *bc, char **err)
+{
+    LLVMContextRef cx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    LLVMModuleRef m = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(bc, &buf, &msg) || LLVMParseBitcodeInContext2(cx, buf, &m)) {
+        *err = util_strf("cannot read %s: %s", bc, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        LLVMContextDispose(cx);
+        return -1;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    c->m = m;
+    c->cx = cx;
+    c->b = LLVMCreateBuilderInContext(cx);
+    c->sel = LLVMGetNamedGlobal(m, "__sym_mutant");
+    if (!c->sel) c->sel = LLVMAddGlobal(m, LLVMInt32TypeInContext(cx), "__sym_mutant");
+    int rc = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !rc; f = LLVMGetNextFunction(f)) {
+        size_t len = 0;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMCountBasicBlocks(f) == 0 || !wanted(o, name)) continue;
+        c->fn = !strncmp(name, "__real_", 7) ? name + 7 : name;
+        rc = mutate_function(c, f);
+    }
+    LLVMDisposeBuilder(c->b);
+    if (rc == 0 && write_bitcode_file(m, bc) != 0) rc = -1;
+    if (rc) *err = util_strf("cannot write the mutants of %s", bc);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(cx);
+    return rc;
+}
+
 int build_mutants(const mutant_build_opts *o, mutant_desc **out, size_t *nout, char **err)
 {
     *out = NULL;
@@ -415,84 +467,25 @@ int build_mutants(const mutant_build_opts *o, mutant_desc **out, size_t *nout, c
     memset(&c, 0, sizeof c);
     c.max = o->max_mutants ? o->max_mutants : 1000;
     char **bcs = calloc(o->nsources + 1, sizeof *bcs);
+    const char **link = calloc(o->nsources + o->nlink + 3, sizeof *link);
     char *log = util_strf("%s/mutants.log", o->work_dir);
     int rc = -1;
-    if (!bcs || !log) goto out;
+    if (!bcs || !link || !log) goto out;
     for (size_t i = 0; i < o->nsources; i++) {
         bcs[i] = util_strf("%s/mutant_%zu.bc", o->work_dir, i);
-        size_t na = o->ncompile + 8, k = 0;
-        char **argv = calloc(na, sizeof *argv);
-        if (!bcs[i] || !argv) {
-            free(argv);
-            goto out;
-        }
-        for (size_t j = 0; j < o->ncompile; j++) argv[k++] = (char *)o->compile[j];
-        argv[k++] = "-c";
-        argv[k++] = "-emit-llvm";
-        argv[k++] = (char *)o->sources[i];
-        argv[k++] = "-o";
-        argv[k++] = bcs[i];
-        char *output = NULL;
-        int st = run_logged(argv, log, &output);
-        free(argv);
-        if (st != 0) {
-            *err = util_strf("cannot compile %s for the mutants:\n%s", o->sources[i], output ? output : "");
-            free(output);
-            goto out;
-        }
-        free(output);
-        LLVMContextRef cx = LLVMContextCreate();
-        LLVMMemoryBufferRef buf;
-        char *msg = NULL;
-        LLVMModuleRef m = NULL;
-        if (LLVMCreateMemoryBufferWithContentsOfFile(bcs[i], &buf, &msg) || LLVMParseBitcodeInContext2(cx, buf, &m)) {
-            *err = util_strf("cannot read %s: %s", bcs[i], msg ? msg : "?");
-            LLVMDisposeMessage(msg);
-            LLVMContextDispose(cx);
-            goto out;
-        }
-        LLVMDisposeMemoryBuffer(buf);
-        c.m = m;
-        c.cx = cx;
-        c.b = LLVMCreateBuilderInContext(cx);
-        c.sel = LLVMGetNamedGlobal(m, "__sym_mutant");
-        if (!c.sel) c.sel = LLVMAddGlobal(m, LLVMInt32TypeInContext(cx), "__sym_mutant");
-        int frc = 0;
-        for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !frc; f = LLVMGetNextFunction(f)) {
-            size_t len = 0;
-            const char *name = LLVMGetValueName2(f, &len);
-            if (LLVMCountBasicBlocks(f) == 0 || !wanted(o, name)) continue;
-            c.fn = name[0] == '_' && !strncmp(name, "__real_", 7) ? name + 7 : name;
-            frc = mutate_function(&c, f);
-        }
-        LLVMDisposeBuilder(c.b);
-        int wrc = frc ? -1 : write_bitcode_file(m, bcs[i]);
-        LLVMDisposeModule(m);
-        LLVMContextDispose(cx);
-        if (wrc) {
-            *err = util_strf("cannot write the mutants of %s", o->sources[i]);
-            goto out;
-        }
+        if (!bcs[i]) goto out;
+        const char *words[] = {"-c", "-emit-llvm", o->sources[i], "-o", bcs[i]};
+        char *what = util_strf("compile %s for the mutants", o->sources[i]);
+        int crc = what ? run_compiler(o, words, 5, log, what, err) : -1;
+        free(what);
+        if (crc || mutate_module(&c, o, bcs[i], err)) goto out;
     }
-    {
-        size_t na = o->ncompile + o->nsources + o->nlink + 4, k = 0;
-        char **argv = calloc(na, sizeof *argv);
-        if (!argv) goto out;
-        for (size_t j = 0; j < o->ncompile; j++) argv[k++] = (char *)o->compile[j];
-        for (size_t j = 0; j < o->nsources; j++) argv[k++] = bcs[j];
-        for (size_t j = 0; j < o->nlink; j++) argv[k++] = (char *)o->link[j];
-        argv[k++] = "-o";
-        argv[k++] = (char *)o->exe_path;
-        char *output = NULL;
-        int st = run_logged(argv, log, &output);
-        free(argv);
-        if (st != 0) {
-            *err = util_strf("cannot link the mutants:\n%s", output ? output : "");
-            free(output);
-            goto out;
-        }
-        free(output);
-    }
+    size_t k = 0;
+    for (size_t j = 0; j < o->nsources; j++) link[k++] = bcs[j];
+    for (size_t j = 0; j < o->nlink; j++) link[k++] = o->link[j];
+    link[k++] = "-o";
+    link[k++] = o->exe_path;
+    if (run_compiler(o, link, k, log, "link the mutants", err)) goto out;
     rc = 0;
     *out = c.v;
     *nout = c.n;
@@ -501,6 +494,7 @@ out:
     if (rc) mutant_descs_free(c.v, c.n);
     for (size_t i = 0; bcs && i < o->nsources; i++) free(bcs[i]);
     free(bcs);
+    free(link);
     free(log);
     return rc;
 }
