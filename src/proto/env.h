@@ -81,8 +81,8 @@
  * and by sympath_unit_rt.h. */
 #define SYMPATH_ENV_UNIT_FUNCTION "SYMPATH_UNIT_FUNCTION" /* name of the target function the harness drives */
 #define SYMPATH_ENV_UNIT_RECORD "SYMPATH_UNIT_RECORD"     /* path of the record file the recorder writes */
-#define SYMPATH_ENV_MUTANT \
-    "SYMPATH_MUTANT" /* the mutant a mutant-schemata recorder runs (build_mutants); unset: none */
+/* the mutant a mutant-schemata recorder runs (build_mutants), or list:ID,...; unset: none */
+#define SYMPATH_ENV_MUTANT "SYMPATH_MUTANT"
 
 /* ---- overrides a user may set; read by sympath itself ---- */
 #define SYMPATH_ENV_CC "SYMPATH_CC"           /* the clang that compiles programs (instead of the build's clang-14) */
