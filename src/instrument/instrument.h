@@ -132,9 +132,9 @@ typedef struct mutant_build_opts {
  * Mutant schemata (Untch, Offutt and Harrold, ISSTA 1993) on LLVM IR at -O0: compile every source
  * to bitcode, give each instruction of the chosen functions its mutants at once (relational
  * operator replacement, + <-> -, * -> /, / and % -> *, integer constants c -> c+1 and c -> 0 or
- * 0 -> 1 in comparisons, arithmetic, stores and call arguments, pointer steps p + n -> p - n),
- * each chosen by `__sym_mutant == id` at run time (-1: none, the original program), and link one
- * executable. `&&`/`||` (branches at -O0) are not mutated. Returns 0 with *out (malloc'ed array,
+ * 0 -> 1 in comparisons, arithmetic, stores and call arguments, pointer steps p + n -> p - n,
+ * && <-> || in an if's condition), each chosen by `__sym_mutant == id` at run time (-1: none, the
+ * original program), and link one executable. Returns 0 with *out (malloc'ed array,
  * mutant_descs_free) and *n; -1 with *err (malloc'ed: the compiler's diagnostics) when a source
  * does not compile or the link fails.
  */

@@ -17,7 +17,7 @@
  * relational operator replacement (< <=, > >=, == !=, integer and floating point), arithmetic
  * (+ -, * /, / %  -> *), integer constants of comparisons, arithmetic, call arguments, stores
  * and pointer steps (c -> c+1, c -> 0 or 1), and the sign of a pointer step (p += n -> p -= n).
- * `&&`/`||` are branches at -O0 and are not mutated.
+ * `&&`/`||` in a condition (two conditional branches sharing a target, no phi) get && <-> ||.
  */
 
 #define MUT_HIT_SLOTS 65536 /* __sym_mut_hit's size (the replay library's): mutants beyond are never filtered */
@@ -352,6 +352,74 @@ static int is_intrinsic_call(LLVMValueRef inst)
     return !strncmp(name, "llvm.", 5) || !strncmp(name, "__sym", 5);
 }
 
+/* ---- && and ||: at -O0 `if (a && b)` is `A: br a, B, F` and `B: br b, T, F`; `a || b` is `A: br a, T, B`
+ * and `B: br b, T, F` ---- */
+
+typedef struct logic_site {
+    LLVMValueRef term;         /* A's terminator */
+    LLVMBasicBlockRef b, t, f; /* the second condition's block, the then and else blocks */
+    int is_and;
+} logic_site;
+
+static int has_phi(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    return i && LLVMIsAPHINode(i);
+}
+
+static unsigned npreds(LLVMBasicBlockRef bb)
+{
+    unsigned n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) n++;
+    return n;
+}
+
+/* Whether br (a terminator) is the A of an && or || whose blocks have no phi (an if's condition, not a value). */
+static int logic_site_of(LLVMValueRef br, logic_site *ls)
+{
+    if (LLVMGetInstructionOpcode(br) != LLVMBr || !LLVMIsConditional(br)) return 0;
+    LLVMBasicBlockRef s0 = LLVMGetSuccessor(br, 0), s1 = LLVMGetSuccessor(br, 1);
+    for (int is_and = 1; is_and >= 0; is_and--) {
+        LLVMBasicBlockRef b = is_and ? s0 : s1, other = is_and ? s1 : s0;
+        LLVMValueRef bt = LLVMGetBasicBlockTerminator(b);
+        if (!bt || LLVMGetInstructionOpcode(bt) != LLVMBr || !LLVMIsConditional(bt) || npreds(b) != 1) continue;
+        LLVMBasicBlockRef t = LLVMGetSuccessor(bt, 0), f = LLVMGetSuccessor(bt, 1);
+        if (t == f || (is_and ? f : t) != other || has_phi(b) || has_phi(t) || has_phi(f)) continue;
+        ls->term = br, ls->b = b, ls->t = t, ls->f = f, ls->is_and = is_and;
+        return 1;
+    }
+    return 0;
+}
+
+/* A becomes `br (__sym_mutant == id), M, O` with O the original branch and M the other operator's. */
+static int mutate_logic(mut_ctx *c, LLVMValueRef f, const logic_site *ls)
+{
+    if (c->n >= c->max) return 0;
+    uint32_t id = (uint32_t)c->n;
+    LLVMValueRef cond = LLVMGetCondition(ls->term);
+    LLVMBasicBlockRef m = LLVMAppendBasicBlockInContext(c->cx, f, "mut.logic");
+    LLVMBasicBlockRef o = LLVMAppendBasicBlockInContext(c->cx, f, "mut.orig");
+    LLVMPositionBuilderAtEnd(c->b, m);
+    if (ls->is_and)
+        LLVMBuildCondBr(c->b, cond, ls->t, ls->b); /* a || b */
+    else
+        LLVMBuildCondBr(c->b, cond, ls->b, ls->f); /* a && b */
+    LLVMPositionBuilderAtEnd(c->b, o);
+    if (ls->is_and)
+        LLVMBuildCondBr(c->b, cond, ls->b, ls->f);
+    else
+        LLVMBuildCondBr(c->b, cond, ls->t, ls->b);
+    LLVMPositionBuilderBefore(c->b, ls->term);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->cx);
+    LLVMValueRef cur = LLVMBuildLoad2(c->b, i32, c->sel, "mut.id");
+    LLVMValueRef on = LLVMBuildICmp(c->b, LLVMIntEQ, cur, LLVMConstInt(i32, id, 0), "mut.on");
+    infected(c, id, NULL, NULL); /* reached: the other operator may take another way */
+    LLVMBuildCondBr(c->b, on, m, o);
+    if (add_desc(c, ls->term, ls->is_and ? "logical && -> ||" : "logical || -> &&")) return -1;
+    LLVMInstructionEraseFromParent(ls->term);
+    return 0;
+}
+
 static int mutate_function(mut_ctx *c, LLVMValueRef f)
 {
     /* the instructions as they were: the schemata add new ones */
@@ -371,11 +439,19 @@ static int mutate_function(mut_ctx *c, LLVMValueRef f)
             }
             insts[n++] = i;
         }
+    /* the && and || sites, found before any branch changes */
+    logic_site *ls = calloc(n + 1, sizeof *ls);
+    size_t nls = 0;
+    for (size_t k = 0; ls && k < n; k++)
+        if (logic_site_of(insts[k], &ls[nls])) nls++;
     int rc = 0;
     for (size_t k = 0; k < n && !rc; k++) {
         LLVMValueRef i = insts[k];
         LLVMOpcode op = LLVMGetInstructionOpcode(i);
-        if (op == LLVMStore)
+        if (op == LLVMBr) {
+            for (size_t q = 0; q < nls && !rc; q++)
+                if (ls[q].term == i) rc = mutate_logic(c, f, &ls[q]);
+        } else if (op == LLVMStore)
             rc = mutate_operand_const(c, i, 0);
         else if (op == LLVMCall) {
             if (is_intrinsic_call(i)) continue;
@@ -384,6 +460,7 @@ static int mutate_function(mut_ctx *c, LLVMValueRef f)
         } else
             rc = mutate_inst(c, i);
     }
+    free(ls);
     free(insts);
     return rc;
 }

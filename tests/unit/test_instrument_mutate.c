@@ -1,4 +1,4 @@
-/* test_instrument_mutate.c: build_mutants on a small C file: which mutants, where, and that SYMPATH_MUTANT (one id or a batch) selects exactly one. */
+/* test_instrument_mutate.c: build_mutants on small C files: which mutants (&& and || too), where, and that SYMPATH_MUTANT (one id or a batch) selects exactly one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,18 +36,42 @@ static const char *prog = "#include <stdio.h>\n"
                           "    return 0;\n"
                           "}\n";
 
-static int setup(void **state)
+/* && and || in conditions: band is mutated */
+static const char *prog_logic = "#include <stdio.h>\n"
+                                "#include <stdlib.h>\n"
+                                "int band(int x, int y) {\n"
+                                "    if (x > 0 && y > 0) return 1;\n"   /* line 4 */
+                                "    if (x < -5 || y < -5) return 2;\n" /* line 5 */
+                                "    return 0;\n"
+                                "}\n"
+                                "int main(int argc, char **argv) {\n"
+                                "    printf(\"%d\\n\", band(atoi(argv[1]), atoi(argv[2])));\n"
+                                "    return 0;\n"
+                                "}\n";
+
+static int setup_text(const char *text)
 {
-    (void)state;
     strcpy(dir, "/tmp/sympath-mut-XXXXXX");
     if (!mkdtemp(dir)) return -1;
     snprintf(src, sizeof src, "%s/prog.c", dir);
     snprintf(exe, sizeof exe, "%s/prog.exe", dir);
     FILE *f = fopen(src, "w");
     if (!f) return -1;
-    fputs(prog, f);
+    fputs(text, f);
     fclose(f);
     return 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return setup_text(prog);
+}
+
+static int setup_logic(void **state)
+{
+    (void)state;
+    return setup_text(prog_logic);
 }
 
 static int teardown(void **state)
@@ -70,12 +94,12 @@ static void run_with(const char *m, const char *x, char *out, size_t cap)
     pclose(p);
 }
 
-static int build(mutant_desc **v, size_t *n)
+static int build_fn(const char *fn, mutant_desc **v, size_t *n)
 {
     const char *compile[] = {SYMPATH_CLANG, "-w", "-g", "-O0", "-DSYMPATH_UNIT_MUTANTS"};
     const char *sources[] = {src};
     const char *link[] = {SYMPATH_LIB_DIR "/replay.c"};
-    const char *fns[] = {"clamp"};
+    const char *fns[] = {fn};
     mutant_build_opts o = {compile, 5, sources, 1, link, 1, fns, 1, 0, dir, exe};
     char *err = NULL;
     int rc = build_mutants(&o, v, n, &err);
@@ -83,6 +107,8 @@ static int build(mutant_desc **v, size_t *n)
     free(err);
     return rc;
 }
+
+static int build(mutant_desc **v, size_t *n) { return build_fn("clamp", v, n); }
 
 static void test_mutants_listed(void **state)
 {
@@ -158,6 +184,43 @@ static void test_mutant_batch(void **state)
     mutant_descs_free(v, n);
 }
 
+/* `if (a && b)` and `if (a || b)` are two branches at -O0: the mutant takes the other operator's way */
+static void test_logic_mutants(void **state)
+{
+    (void)state;
+    mutant_desc *v = NULL;
+    size_t n = 0;
+    assert_int_equal(build_fn("band", &v, &n), 0);
+    char out[64], id[24];
+    int and_or = 0, or_and = 0;
+    run_with(NULL, "1 -1", out, sizeof out);
+    assert_string_equal(out, "0\n");
+    for (size_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "%zu", i);
+        if (!strcmp(v[i].what, "logical && -> ||")) {
+            assert_int_equal(v[i].line, 4);
+            and_or++;
+            run_with(id, "1 -1", out, sizeof out);
+            assert_string_equal(out, "1\n"); /* x > 0 || y > 0 */
+            run_with(id, "-1 -1", out, sizeof out);
+            assert_string_equal(out, "0\n");
+        }
+        if (!strcmp(v[i].what, "logical || -> &&")) {
+            assert_int_equal(v[i].line, 5);
+            or_and++;
+            run_with(id, "-6 0", out, sizeof out);
+            assert_string_equal(out, "0\n"); /* x < -5 && y < -5 */
+            run_with(id, "-6 -6", out, sizeof out);
+            assert_string_equal(out, "2\n");
+        }
+    }
+    assert_int_equal(and_or, 1);
+    assert_int_equal(or_and, 1);
+    run_with("-1", "-6 0", out, sizeof out);
+    assert_string_equal(out, "2\n");
+    mutant_descs_free(v, n);
+}
+
 int main(void)
 {
     if (access(SYMPATH_LIB_DIR "/replay.c", R_OK) != 0) {
@@ -168,6 +231,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mutants_listed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mutant_selected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mutant_batch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_logic_mutants, setup_logic, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
