@@ -302,8 +302,15 @@ typedef enum db_func {
     DBF_DAYS,
     DBF_DATE_PART,
     DBF_ROUND,
-    DBF_DATE_ADD /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
+    DBF_DATE_ADD, /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
                     '+' || n || ' days', negated for '-'), kids[1] the column (db_date_add_days) */
+    DBF_INSTR,    /* SQLite's instr(t, 'lit'), PostgreSQL's strpos(t, 'lit') and position('lit' IN t): kids[0] the text,
+                     kids[1] a non-empty text literal; the 1-based byte position of its first occurrence, 0 none */
+    DBF_REPLACE,  /* replace(t, 'from', 'to') with text literals of one length >= 1: each occurrence, left to right
+                     and not overlapping, replaced; the length is unchanged */
+    DBF_CAST_INT, /* CAST(x AS INTEGER), x::int: an integer itself; a REAL truncated toward zero (SQLite; saturating),
+                     a DECIMAL(p,s) value rounded half away from zero on PostgreSQL (numeric to int) */
+    DBF_CAST_REAL /* CAST(x AS REAL), x::float8: an integer's double, a REAL itself */
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -403,16 +410,19 @@ typedef struct db_query {
     db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];
-    char *sub_name[DB_MAX_SUB];  /* alias or table name */
-    int nresult;                 /* SELECT: result columns */
-    int *result_from;            /* SELECT: FROM item of each result column */
-    int *result_col;             /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;             /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    db_sexpr **result_expr;      /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
+    char *sub_name[DB_MAX_SUB]; /* alias or table name */
+    int nresult;                /* SELECT: result columns */
+    int *result_from;           /* SELECT: FROM item of each result column */
+    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    db_sexpr **result_expr;     /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
                                    column's item): an expression of the row (result_agg NONE: price * qty) or
                                    with DBX_GROUPAGG aggregates (result_agg DB_AGG_EXPR); else NULL */
-    bool aggregate;              /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;              /* SELECT: byte offset of the FROM keyword in the original SQL */
+    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
+    /* SELECT: FROM item f names a WITH query inlined as its table (sql_cte.c): 1 + the byte offset of the FROM
+     * keyword of that query's body in the original SQL, where its hidden rowid column is added; 0: a table */
+    size_t cte_from_at[DB_MAX_FROM];
     int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
     int *set_col;                /* their columns */
     db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */

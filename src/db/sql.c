@@ -88,7 +88,8 @@ static void and_where(db_query *q, db_sexpr *e)
  * LEFT/RIGHT JOINs whose optional side is one table f: its ON condition goes to quals with
  * qual_on[i] = f (q->on[f]) and f is nullable.
  */
-static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals)
+static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals,
+                         const PgQuery__WithClause *with, db_sql_cte *ctes)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
         PgQuery__RangeVar *rv = n->range_var;
@@ -96,7 +97,11 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
             db_sql_unsupported(q, "join of more than 3 tables");
             return;
         }
-        int t = range_table(s, q, rv);
+        db_sql_cte *cte = &ctes[q->nfrom];
+        int w = db_sql_cte_item(s, q, with, rv, cte);
+        if (w > 0) return;
+        if (w < 0) cte->table = -1;
+        int t = w == 0 ? cte->table : range_table(s, q, rv);
         if (t < 0) return;
         const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
         if (db_sql_from_item(q, name) >= 0) {
@@ -128,9 +133,9 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
             return;
         }
         int before = q->nfrom;
-        collect_from(s, q, j->larg, quals, qual_on, nquals);
+        collect_from(s, q, j->larg, quals, qual_on, nquals, with, ctes);
         int mid = q->nfrom;
-        collect_from(s, q, j->rarg, quals, qual_on, nquals);
+        collect_from(s, q, j->rarg, quals, qual_on, nquals, with, ctes);
         int f = left ? mid : right ? before : -1;
         if (f >= 0 && (f >= q->nfrom || !j->quals)) {
             db_sql_unsupported(q, "outer join");
@@ -481,7 +486,6 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sql_unsupported(q, "VALUES");
         return;
     }
-    if (sel->with_clause) db_sql_unsupported(q, "WITH");
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -497,8 +501,16 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     node *quals[8];
     int qual_on[8], nquals = 0;
-    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
+    db_sql_cte ctes[DB_MAX_FROM];
+    for (size_t i = 0; i < sel->n_from_clause; i++)
+        collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals, sel->with_clause, ctes);
     if (!q->nfrom) return;
+    for (int f = 0; f < q->nfrom; f++) /* inlined WITH queries: their rowid goes through a column of their own */
+        if (ctes[f].table >= 0) {
+            size_t at = db_sql_cte_from(sql, len, ctes[f].index);
+            if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query not found");
+            q->cte_from_at[f] = at + 1;
+        }
     q->table = q->from_table[0];
     conv c = {.s = s, .q = q, .sel = sel};
     /* result columns: plain columns, * or item.* */
@@ -516,7 +528,9 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                     continue;
                 }
                 for (int f = 0; f < q->nfrom; f++)
-                    if (only < 0 || f == only)
+                    if ((only < 0 || f == only) && q->cte_from_at[f]) /* its columns, and its hidden rowid */
+                        db_sql_unsupported(q, "* of a WITH query");
+                    else if (only < 0 || f == only)
                         for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++) push_result(q, f, k);
             } else {
                 db_sexpr *col = db_sql_conv_column(&c, r);
@@ -548,6 +562,24 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
             and_where(q, e);
         else
             db_sql_unsupported(q, "WHERE clause");
+    }
+    for (int f = 0; f < q->nfrom; f++) { /* an inlined WITH query's WHERE filters its item's rows */
+        if (ctes[f].table < 0 || !ctes[f].where) continue;
+        conv w = {.s = s, .q = q, .only_from = f + 1, .only_name = ctes[f].inner};
+        db_sexpr *e = db_sql_conv_expr(&w, ctes[f].where), *a = NULL;
+        if (!e) {
+            db_sql_unsupported(q, "WHERE clause of a WITH query");
+        } else if (!q->nullable[f]) {
+            and_where(q, e);
+        } else if (!q->on[f]) {
+            q->on[f] = e;
+        } else if ((a = db_sql_mk(DBX_AND, 2))) {
+            a->kids[0] = q->on[f], a->kids[1] = e;
+            q->on[f] = a;
+        } else {
+            db_sexpr_free(e);
+            db_sql_unsupported(q, "out of memory");
+        }
     }
     int naggs = 0;
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
@@ -732,9 +764,9 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     src->limit = -1;
     src->understood = true;
     db_sql_conv_select(s, src, sel, sql, len);
-    bool ok = src->understood && !src->narms && src->nfrom == 1 && !src->nullable[0] && !src->aggregate &&
-              !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
-              !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom == 1 && !src->nullable[0] &&
+              !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
+              !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
     for (int i = 0; ok && i < src->nresult; i++)
         ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
     for (size_t i = 0; ok && i < n; i++) {

@@ -529,6 +529,17 @@ static void test_where_against_sqlite(void **state)
         /* the run's clock as a text constant */
         "SELECT * FROM t WHERE s < date('now', '-7 days') OR s > datetime('now', 'start of month', '+1 month')",
         "SELECT * FROM t WHERE s > CURRENT_DATE",
+        /* instr(), replace() with literals of one length, CASTs that change the value */
+        "SELECT * FROM t WHERE instr(s, 'b') = 2 OR instr(u, 'ab') > 1",
+        "SELECT * FROM t WHERE instr(s, 'a') = 0 AND instr(upper(u), 'A') IS NOT NULL",
+        "SELECT * FROM t WHERE replace(s, 'a', 'c') = 'cb' OR replace(u, 'aa', 'ba') LIKE 'bab%'",
+        "SELECT * FROM t WHERE replace(s, ' ', '_') < replace(u, 'ab', 'AB')",
+        "SELECT * FROM t WHERE CAST(a AS REAL) / 2 > 0.5",
+        "SELECT * FROM t WHERE CAST(a / 2.0 AS INTEGER) = 1 OR CAST(b * 1.5 AS INTEGER) < -1",
+        "SELECT * FROM t WHERE CAST(a + b AS INTEGER) = 3",
+        /* a WITH query inlined: its WHERE joins the outer one */
+        "WITH r AS (SELECT a, b FROM t WHERE a > 1) SELECT b FROM r WHERE b < 3",
+        "WITH r AS (SELECT * FROM t x WHERE x.s LIKE 'a%' OR u IS NULL) SELECT r.a FROM r WHERE r.b > 0",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];
