@@ -423,6 +423,19 @@ typedef struct db_query {
     /* SELECT: FROM item f names a WITH query inlined as its table (sql_cte.c): 1 + the byte offset of the FROM
      * keyword of that query's body in the original SQL, where its hidden rowid column is added; 0: a table */
     size_t cte_from_at[DB_MAX_FROM];
+    /* INSERT ... VALUES (one row) ON CONFLICT (conflict_col...) DO UPDATE SET ... [WHERE upsert_where]
+     * (SQLite >= 3.24, PostgreSQL): `upsert`; the SET assignments are set_col/set_val, over FROM item 0 (the
+     * existing row: nfrom 2, both items the target table) and item 1 (`excluded`, the row proposed). SQLite's
+     * INSERT OR REPLACE / REPLACE INTO: `or_replace` (every row equal to the new one on a PRIMARY KEY or
+     * UNIQUE key is deleted first). The runtime's db_rt_track_upsert models both. */
+    bool upsert, or_replace;
+    int nconflict;
+    int conflict_col[8];
+    db_sexpr *upsert_where; /* NULL: none */
+    /* INSERT ... RETURNING of plain columns of the target table (and a single VALUES row): their columns, which
+     * SQLite's runtime reads from the row written (nreturn 0: not modelled) */
+    int nreturn;
+    int return_col[8];
     int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
     int *set_col;                /* their columns */
     db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */

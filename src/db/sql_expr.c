@@ -463,7 +463,9 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
             }
         if (ci >= 0) from = DB_MAX_FROM + j;
     }
-    if (from < 0 && c->only_from) { /* an inlined WITH query's WHERE: its own table alone (sql_cte.c) */
+    bool other = r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 strcasecmp(c->only_name ? c->only_name : "", r->fields[0]->string->sval);
+    if (from < 0 && c->only_from && !other) { /* its own table alone (sql_cte.c; an upsert's existing row) */
         int f = c->only_from - 1;
         const db_table *t = &c->s->tables[c->q->from_table[f]];
         if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
@@ -737,14 +739,13 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
         return NULL;
     }
     bool is_text = e->kind == DBX_TEXT;
+    if (kind == 1 && (e->kind == DBX_ARITH || e->kind == DBX_FUNC || e->kind == DBX_CASE || e->kind == DBX_NEG ||
+                      e->kind == DBX_REAL || e->kind == DBX_GROUPAGG || e->kind == DBX_SUBAGG ||
+                      (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM &&
+                       db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))))
+        return func_of(DBF_CAST_INT, e, NULL, NULL); /* CAST(price * 100 AS INTEGER): truncated (translate.c) */
     if (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM)
         is_text = db_column_is_text(&c->s->tables[c->q->from_table[e->from]].cols[e->column]);
-    if (kind == 1 && !is_text &&
-        (e->kind == DBX_ARITH || e->kind == DBX_FUNC || e->kind == DBX_CASE || e->kind == DBX_NEG ||
-         e->kind == DBX_REAL || e->kind == DBX_GROUPAGG || e->kind == DBX_SUBAGG ||
-         (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM &&
-          db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))))
-        return func_of(DBF_CAST_INT, e, NULL, NULL); /* CAST(price * 100 AS INTEGER): truncated (translate.c) */
     else if (e->kind != DBX_TEXT && e->kind != DBX_INT && e->kind != DBX_NULL && e->kind != DBX_PARAM)
         kind = 0;
     if (kind == 1 && e->kind == DBX_TEXT) { /* '12'::integer */

@@ -19,8 +19,9 @@ typedef struct conv {
      * SQLite reads it); NULL outside a SELECT */
     const PgQuery__SelectStmt *sel;
     int alias_depth; /* aliases being expanded (an alias naming itself stops) */
-    /* converting an inlined WITH query's WHERE clause (sql_cte.c): its columns are those of FROM item
-     * only_from - 1 alone, qualified by only_name (the WITH query's own name for its table); 0: off */
+    /* converting an inlined WITH query's WHERE clause (sql_cte.c), or an upsert's SET values: a column without
+     * a name, or named only_name (the WITH query's own name for its table, the upsert's table), is one of FROM
+     * item only_from - 1; a column named otherwise is resolved as usual (`excluded.qty`); 0: off */
     int only_from;
     const char *only_name;
 } conv;

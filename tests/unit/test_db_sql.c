@@ -1089,15 +1089,17 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->insert_val[1]->kind, DBX_ARITH);
     db_query_free(q);
     /* SQLite's INSERT OR IGNORE and PostgreSQL's ON CONFLICT DO NOTHING: tracked as inserts (the runtime
-     * tracks the rows the database says it added); DO UPDATE and INSERT ... SELECT with a conflict clause
-     * are not */
+     * tracks the rows the database says it added); so is DO UPDATE of one row (an upsert: test_upsert_parse);
+     * INSERT ... SELECT with a conflict clause is not */
     static const struct {
         const char *sql;
         int ninsert;
     } ignores[] = {{"INSERT OR IGNORE INTO t(a, b) VALUES (1, 2);", 2},
                    {"insert  or ignore into t(a, b) values (?, 2)", 2},
                    {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT DO NOTHING", 2},
-                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = 3", 0},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = 3", 2},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2), (3, 4) ON CONFLICT (a) DO UPDATE SET b = 3", 0},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT ON CONSTRAINT k DO UPDATE SET b = 3", 0},
                    {"INSERT OR IGNORE INTO t(a, b) SELECT a, b FROM t", 0}};
     for (size_t i = 0; i < sizeof ignores / sizeof *ignores; i++) {
         assert_int_equal(db_query_parse(s, ignores[i].sql, strlen(ignores[i].sql), &q, &err), 0);
@@ -1161,6 +1163,75 @@ static void test_insert_parse(void **state)
     db_schema_free(s);
 }
 
+/* ON CONFLICT (cols) DO UPDATE: the target, the assignments over the existing row (item 0) and the proposed one
+ * (item 1, excluded), the WHERE; SQLite's INSERT OR REPLACE / REPLACE INTO; RETURNING of plain columns. */
+static void test_upsert_parse(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q = NULL;
+    char *err = NULL;
+    const char *sql = "INSERT INTO t(a, b, u) VALUES (?1, ?2, 'x') ON CONFLICT(u) DO UPDATE SET b = b + excluded.b, "
+                      "s = 'again' WHERE t.b < 10 RETURNING b, t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->upsert);
+    assert_false(q->or_replace);
+    assert_int_equal(q->ninsert, 3);
+    assert_int_equal(q->ninsert_rows, 1);
+    assert_int_equal(q->nconflict, 1);
+    assert_int_equal(q->conflict_col[0], 3);
+    assert_int_equal(q->nset, 2);
+    assert_int_equal(q->set_col[0], 1);
+    const db_sexpr *v = q->set_val[0];
+    assert_int_equal(v->kind, DBX_ARITH);
+    assert_int_equal(v->kids[0]->kind, DBX_COLUMN);
+    assert_int_equal(v->kids[0]->from, 0); /* b: the existing row's */
+    assert_int_equal(v->kids[1]->from, 1); /* excluded.b: the proposed row's */
+    assert_int_equal(v->kids[1]->column, 1);
+    assert_int_equal(q->set_col[1], 2);
+    assert_non_null(q->upsert_where);
+    assert_int_equal(q->upsert_where->kids[0]->from, 0);
+    assert_int_equal(q->nreturn, 2);
+    assert_int_equal(q->return_col[0], 1);
+    assert_int_equal(q->return_col[1], 0);
+    db_query_free(q);
+    /* PostgreSQL's spelling with an alias for the target */
+    sql = "INSERT INTO t AS x (a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = x.b + excluded.b RETURNING *";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->upsert);
+    assert_int_equal(q->set_val[0]->kids[0]->from, 0);
+    assert_int_equal(q->set_val[0]->kids[1]->from, 1);
+    assert_int_equal(q->nreturn, 4);
+    db_query_free(q);
+    /* not modelled: a SET value of an unknown item, RETURNING of an expression */
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) ON CONFLICT (a) DO UPDATE SET b = y.b";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 0);
+    db_query_free(q);
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) RETURNING b + 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_int_equal(q->nreturn, 0);
+    db_query_free(q);
+    /* SQLite's INSERT OR REPLACE and REPLACE INTO: one row tracked, or none */
+    static const struct {
+        const char *sql;
+        int ninsert;
+    } replaces[] = {{"INSERT OR REPLACE INTO t(a, b) VALUES (?, 2)", 2},
+                    {"  replace into t(a, b, u) values (1, 2, 'k');", 3},
+                    {"REPLACE INTO t(a, b) VALUES (1, 2), (3, 4)", 0},
+                    {"INSERT OR REPLACE INTO t(a, b) SELECT a, b FROM t", 0}};
+    for (size_t i = 0; i < sizeof replaces / sizeof *replaces; i++) {
+        assert_int_equal(db_query_parse(s, replaces[i].sql, strlen(replaces[i].sql), &q, &err), 0);
+        assert_int_equal(q->kind, DBQ_INSERT);
+        assert_true(q->or_replace);
+        assert_false(q->upsert);
+        assert_int_equal(q->ninsert, replaces[i].ninsert);
+        db_query_free(q);
+    }
+    db_schema_free(s);
+}
+
 static void test_where_unsupported(void **state)
 {
     db_schema *s = schema();
@@ -1205,6 +1276,7 @@ int main(void)
         cmocka_unit_test(test_text_min_max_against_sqlite),
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),
+        cmocka_unit_test(test_upsert_parse),
         cmocka_unit_test(test_where_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

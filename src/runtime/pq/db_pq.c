@@ -178,6 +178,14 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     int ti = q->table;
     if (db_rt.dirty[ti]) return false;
+    if (q->kind == DBQ_INSERT && q->upsert) { /* ON CONFLICT DO UPDATE: then every row's ctid found again */
+        db_pq_make_params(s, nparams, values, formats);
+        if (!q->ninsert || db_rt_track_upsert(s, -1, false) || remap_ctids(conn, ti)) {
+            db_rt.dirty[ti] = true;
+            return false;
+        }
+        return true;
+    }
     if (q->kind == DBQ_INSERT &&
         (!q->ninsert || n > DB_MAX_INSERT_ROWS || (!q->insert_src && (n < 1 || n != q->ninsert_rows)))) {
         if (n > 0) db_rt.dirty[ti] = true;
