@@ -1,0 +1,36 @@
+/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, and a WITH query with strpos(), position(), replace() and numeric to integer. */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void)
+{
+    PGconn *c = PQconnectdb("dbname=shop");
+    if (PQstatus(c) != CONNECTION_OK) return 1;
+    PGresult *r =
+        PQexec(c, "INSERT INTO stock(sku, qty, price) VALUES ('SK1', 5, 2.50) ON CONFLICT (sku) DO UPDATE SET qty = "
+                  "stock.qty + excluded.qty WHERE stock.qty < 90");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return 1;
+    PQclear(r);
+    r = PQexec(c, "SELECT qty FROM stock WHERE sku = 'SK1'");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) return 1;
+    int qty = atoi(PQgetvalue(r, 0, 0));
+    if (qty >= 90)
+        puts("plenty, not restocked");
+    else if (qty > 5)
+        puts("restocked");
+    PQclear(r);
+    r = PQexec(c, "WITH low AS (SELECT sku, qty, price FROM stock WHERE qty < 5) SELECT strpos(sku, 'X'), "
+                  "position('-' in sku), replace(sku, 'K', 'Q'), CAST(price AS integer) FROM low WHERE qty > 0");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return 1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (atoi(PQgetvalue(r, i, 0)) > 0) puts("an X sku");
+        if (atoi(PQgetvalue(r, i, 1)) == 3) puts("a dash third");
+        if (strcmp(PQgetvalue(r, i, 2), "QQ") == 0) puts("QQ");
+        if (atoi(PQgetvalue(r, i, 3)) == 3) puts("about three");
+    }
+    PQclear(r);
+    PQfinish(c);
+    return 0;
+}
