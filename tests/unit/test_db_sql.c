@@ -248,6 +248,58 @@ static void test_parse(void **state)
     assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
     assert_int_equal(q->where->kids[1]->kids[0]->op, DB_AGG_AVG);
     db_query_free(q);
+    /* COALESCE of a scalar subquery's aggregate with a literal (no row: the literal) */
+    sql = "SELECT a FROM t WHERE b >= (SELECT COALESCE(AVG(b), 0) FROM t WHERE a > 1) OR a < ifnull((SELECT "
+          "MAX(b) FROM t), -1)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    const db_sexpr *co = q->where->kids[0]->kids[1];
+    assert_int_equal(co->kind, DBX_FUNC);
+    assert_int_equal(co->op, DBF_COALESCE);
+    assert_int_equal(co->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(co->kids[0]->op, DB_AGG_AVG);
+    assert_int_equal(co->kids[1]->kind, DBX_INT);
+    db_query_free(q);
+    sql = "SELECT a FROM t WHERE b >= (SELECT ifnull(SUM(b), 7) FROM t)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT a FROM t WHERE b >= (SELECT COALESCE(SUM(b), a) FROM t)",
+                       "COALESCE of a scalar subquery's aggregate with a column");
+    /* WITH queries: inlined when one table's columns and WHERE (their FROM keyword found in the text) */
+    sql = "WITH r AS (SELECT a, b FROM t WHERE a > ?) SELECT r.b, x.s FROM r JOIN t x ON x.a = r.b WHERE r.a < ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 2);
+    assert_int_equal(q->nparams, 2);
+    assert_int_equal(q->cte_from_at[0], (size_t)(strstr(sql, "FROM t WHERE") - sql) + 1);
+    assert_int_equal(q->cte_from_at[1], 0);
+    char *hidden = db_query_with_rowid(q, sql, strlen(sql));
+    assert_string_equal(hidden, "WITH r AS (SELECT a, b , rowid AS sympath_hidden_0 FROM t WHERE a > ?) SELECT r.b, "
+                                "x.s , \"r\".sympath_hidden_0, \"x\".rowid FROM r JOIN t x ON x.a = r.b WHERE r.a < ?");
+    sqlite3 *mem;
+    sqlite3_stmt *hst = NULL;
+    assert_int_equal(sqlite3_open(":memory:", &mem), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(mem, DDL, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(mem, hidden, -1, &hst, NULL), SQLITE_OK); /* SQLite takes it */
+    assert_int_equal(sqlite3_column_count(hst), 4);
+    sqlite3_finalize(hst);
+    sqlite3_close(mem);
+    free(hidden);
+    db_query_free(q);
+    sql = "WITH r AS (SELECT * FROM t WHERE s = 'a') SELECT t.a FROM t LEFT JOIN r ON r.b = t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->nullable[1]);
+    assert_int_equal(q->on[1]->kind, DBX_AND); /* the ON condition, and the WITH query's WHERE */
+    db_query_free(q);
+    expect_unsupported(s, "WITH RECURSIVE r AS (SELECT a FROM t) SELECT a FROM r", "WITH RECURSIVE");
+    expect_unsupported(s, "WITH r AS (SELECT a, COUNT(*) FROM t GROUP BY a) SELECT a FROM r",
+                       "WITH query that is not one table's columns and WHERE");
+    expect_unsupported(s, "WITH r AS (SELECT a AS x FROM t) SELECT x FROM r",
+                       "WITH query that is not one table's columns and WHERE");
+    expect_unsupported(s, "WITH r AS (SELECT a FROM t) SELECT * FROM r", "* of a WITH query");
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
     expect_unsupported(s, "SELECT DISTINCT count(*) FROM t", "DISTINCT of aggregates or of more than 4 columns");
