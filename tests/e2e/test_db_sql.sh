@@ -138,9 +138,10 @@ done
 [ $found = 1 ] || fail "loans: no fixture whose top borrower has two loans beside another borrower"
 # an upsert (tests/db/upsert.c): ON CONFLICT(sku) DO UPDATE ... RETURNING qty reads the row written: restocked (22: an
 # SK1 row in the fixture) or new (23); REPLACE INTO read back (26: another row at 7); a WITH query with replace(),
-# instr() and CAST(price * 10 AS INTEGER) (34-38) (unreachable: the failed open and prepares, a RETURNING step without
-# its row, the COUNT(*) without its row)
-BUDGET=5s run upsert upsert.sql 6 22 23 34 36 37 38
+# instr() and CAST(price * 10 AS INTEGER) (34-38); an INSERT whose foreign key (PRAGMA foreign_keys = ON) has its
+# parent row or not (43) (unreachable: the failed open and prepares, a RETURNING step without its row, the COUNT(*)
+# without its row)
+BUDGET=8s run upsert upsert.sql 6 22 23 34 36 37 38 43
 jq -e '[.coverage.sites[] | select(.line == 26) | .covered[0]] | any' "$W/upsert/report.json" >/dev/null ||
     fail "upsert: the replaced row never beside another at 7"
 grep -q "'SK1'" "$W"/upsert/tests/test-*.sql || fail "upsert: no fixture holding SK1 (restocked)"

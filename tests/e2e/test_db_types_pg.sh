@@ -123,15 +123,18 @@ done
 jq -e '.database.query_sites_understood == .database.query_sites and ([.database.queries[].model_mismatches] | add == 0)' \
     "$rr2" >/dev/null || fail "pg_returning: $(jq -c '.database' "$rr2")"
 # an upsert (tests/programs/pg/pg_upsert.c): ON CONFLICT (sku) DO UPDATE ... WHERE read back: restocked (22) or left
-# as it was (20: the WHERE false); a WITH query with strpos(), position(), replace() and numeric to integer (28-31); the
-# failed connection (10), write (14), queries (17, twice; 26) are not reached
+# as it was (20: the WHERE false); a WITH query with strpos(), position(), replace() and numeric to integer (28-31); an
+# INSERT whose foreign key has its parent row or not (36); the failed connection (10), write (14), queries (17, twice;
+# 26) are not reached
 q "$SHOP" "CREATE TABLE stock(sku text PRIMARY KEY, qty int NOT NULL CHECK (qty >= 0), price numeric(8,2) NOT NULL)" ||
     fail "cannot create stock"
+q "$SHOP" "CREATE TABLE moves(id int PRIMARY KEY, sku text NOT NULL REFERENCES stock(sku), n int NOT NULL)" ||
+    fail "cannot create moves"
 up="$W/upsert"
 "$SYMPATH" run "$SRC/tests/programs/pg/pg_upsert.c" --db "$SHOP" -o "$up" --budget 8s --db-rows 2 --no-db-faults \
     --no-db-minimize --no-progress >"$W/upsert.log" 2>&1 || { cat "$W/upsert.log"; fail "sympath run (pg_upsert) exited with $?"; }
 ur="$up/report.json"
-for line in 19 21 28 29 30 31; do
+for line in 19 21 28 29 30 31 36; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$ur" \
         >/dev/null || { cat "$W/upsert.log"; fail "pg_upsert line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$ur")"; }
 done

@@ -1095,6 +1095,50 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
     return rc;
 }
 
+/*
+ * Before an INSERT ... VALUES runs, where the engine enforces foreign keys (PostgreSQL always, SQLite after
+ * PRAGMA foreign_keys = ON: `enforced`), each row's non-NULL value of a one-column FOREIGN KEY must be the
+ * key of a live row of the parent table, or the statement fails. One BK_ROW event per such value: "it is
+ * NULL or its parent exists" over the parent's slots and tracked rows, so the solver can ask for the
+ * fixture with the parent (the INSERT succeeds) or without it (the program's handling of the failure).
+ * Nothing is recorded for a parent table that is concrete or the table itself (a row may be its own parent).
+ */
+void db_rt_insert_parents(qstate *s, bool enforced)
+{
+    const db_query *q = s->q;
+    if (!enforced || !q || q->kind != DBQ_INSERT || !q->ninsert || !q->ninsert_rows || q->insert_src || q->table < 0)
+        return;
+    const db_table *t = &db_rt.schema->tables[q->table];
+    expr_ctx *cx = rt_cx();
+    use_view();
+    for (int r = 0; r < q->ninsert_rows; r++)
+        for (int i = 0; i < q->ninsert; i++) {
+            const db_column *col = &t->cols[q->insert_col[i]];
+            int pt = col->fk_table, pc = col->fk_column;
+            if (pt < 0 || pt == q->table || db_rt.dirty[pt] || db_rt.untracked[pt]) continue;
+            db_val v;
+            const char *why = NULL;
+            if (db_value_expr(cx, q, q->insert_val[r * q->ninsert + i], NULL, s->params, s->nparams, &v, &why) ||
+                db_val_store(cx, col, &v, &v))
+                continue;
+            db_val **rows;
+            expr ***alive;
+            unsigned n;
+            if (table_rows(pt, &rows, &alive, &n)) continue;
+            expr *exists = v.null;
+            for (unsigned k = 0; k < n; k++)
+                if (rows[k][pc].is_text == v.is_text)
+                    exists = expr_binary(cx, EXPR_OR, exists,
+                                         expr_and1(cx, expr_and1(cx, *alive[k], expr_not(cx, rows[k][pc].null)),
+                                                   db_val_same(cx, &rows[k][pc], &v)));
+            free(rows), free(alive);
+            expr *e = rt_norm(exists);
+            if (e)
+                rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
+                               (uint32_t)pt << 16 | (uint32_t)r);
+        }
+}
+
 /* Whether row a equals row b on key k (every column non-NULL and the same value), width 1. */
 static expr *same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b)
 {

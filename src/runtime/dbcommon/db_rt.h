@@ -248,6 +248,10 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions);
  * ctids afterwards). Returns 0, or 1 when not modelled (the caller makes the table concrete).
  */
 int db_rt_track_upsert(qstate *s, int64_t rowid, bool known);
+/* Before an understood INSERT ... VALUES (s's parameters bound) into a table with one-column FOREIGN KEYs, when the
+ * engine enforces them (`enforced`): one BK_ROW event per row and key, "the value is NULL or a live row of the
+ * parent table holds it", whose other side the solver can ask for (the INSERT failing or succeeding). */
+void db_rt_insert_parents(qstate *s, bool enforced);
 
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */
 expr *db_rt_byte_at_mem(const char *p);

@@ -280,6 +280,10 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     }
     const db_query *q = s->q;
     bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
+    if (q && q->kind == DBQ_INSERT && q->ninsert && q->table >= 0 && !db_rt.dirty[q->table]) {
+        db_pq_make_params(s, nparams, values, formats); /* a foreign key's parent exists, or not */
+        db_rt_insert_parents(s, true);
+    }
     bool model = q && select && q->understood && result_format == 0;
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
@@ -336,7 +340,7 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
         /* logged as not understood, unless it failed: then it changed nothing */
         s->why = failed(r) ? NULL : "write run concretely";
-        if (s->q) s->q->ninsert = 0;
+        if (s->q && !failed(r)) s->q->ninsert = 0; /* (a failed INSERT changed nothing: still understood) */
     }
     if (!select && !failed(r)) {
         /* INSERT/UPDATE/DELETE ... RETURNING: its rows, for the replay (replay_pq.c), then its count */

@@ -336,6 +336,15 @@ static bool foreign_keys_on(sqlite3 *db)
     return on != 0;
 }
 
+/* Whether an INSERT's table has a one-column FOREIGN KEY among the columns it gives. */
+static bool has_foreign_key(const db_query *q)
+{
+    const db_table *t = &db_rt.schema->tables[q->table];
+    for (int i = 0; i < q->ninsert; i++)
+        if (t->cols[q->insert_col[i]].fk_table >= 0) return true;
+    return false;
+}
+
 /* Track an INSERT's write once SQLite ran it (at SQLITE_DONE, or at the first step when it has a RETURNING
  * list: SQLite makes every change of such a statement in its first step): an upsert or INSERT OR REPLACE
  * (db_rt_track_upsert: a new row when sqlite3_last_insert_rowid moved from last_before), else the rows added
@@ -377,6 +386,8 @@ static int step(sqlite3_stmt *st, qstate *s)
         expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
         if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
+    if (first && s->q && s->q->kind == DBQ_INSERT && s->q->ninsert && has_foreign_key(s->q))
+        db_rt_insert_parents(s, foreign_keys_on(s->db));
     uint64_t t0 = util_now_ns();
     int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);

@@ -1,4 +1,4 @@
-/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, and a WITH query with strpos(), position(), replace() and numeric to integer. */
+/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, a WITH query with strpos(), position(), replace() and numeric to integer, and an INSERT whose foreign key needs its parent. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,13 @@ int main(void)
         if (strcmp(PQgetvalue(r, i, 2), "QQ") == 0) puts("QQ");
         if (atoi(PQgetvalue(r, i, 3)) == 3) puts("about three");
     }
+    PQclear(r);
+    /* a stock move of SK9: the foreign key needs its stock row */
+    r = PQexec(c, "INSERT INTO moves(id, sku, n) VALUES (1, 'SK9', 3)");
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        puts("no such sku");
+    else
+        puts("moved");
     PQclear(r);
     PQfinish(c);
     return 0;
