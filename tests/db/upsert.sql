@@ -1,4 +1,4 @@
--- upsert.sql: a shop's stock levels and moves (tests/db/upsert.c: ON CONFLICT DO UPDATE, INSERT OR REPLACE, a WITH query, a foreign key).
+-- upsert.sql: a shop's stock levels and moves (tests/db/upsert.c: ON CONFLICT DO UPDATE, INSERT OR REPLACE, a WITH query; tests/db/moves.c: a foreign key).
 CREATE TABLE stock (
     sku TEXT PRIMARY KEY,
     qty INTEGER NOT NULL CHECK (qty >= 0),
