@@ -226,6 +226,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) before++;
     db_rt_track_inserts(s, ids, (int)n);
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) after++;
+    if (q->nreturn && n == 1 && after > before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
+        for (int i = 0; i < q->nreturn; i++) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
@@ -351,6 +353,13 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
         if (db_rt.changes && *ct && db_rt.changes->value == strtoull(ct, NULL, 10)) {
             fx->res = r;
             fx->tuples = db_rt.changes;
+        }
+        /* INSERT ... RETURNING of plain columns of the one row it wrote: that row's values (db_pq_values.c) */
+        if (s->ret_vals && s->q && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+            PQnfields(r) == s->q->nreturn) {
+            fx->res = r;
+            fx->nrows = 1;
+            s->cur_ret = true;
         }
     }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK &&

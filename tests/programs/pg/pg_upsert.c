@@ -1,4 +1,4 @@
-/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, a WITH query with strpos(), position(), replace() and numeric to integer, and an INSERT whose foreign key needs its parent. */
+/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, a WITH query with strpos(), position(), replace() and numeric to integer, an INSERT whose foreign key needs its parent, an upsert's RETURNING and a serial id. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +37,15 @@ int main(void)
         puts("no such sku");
     else
         puts("moved");
+    PQclear(r);
+    /* a restock of SK2 that says what it wrote, and a note whose serial id the server gives */
+    r = PQexec(c, "INSERT INTO stock(sku, qty, price) VALUES ('SK2', 4, 1.00) ON CONFLICT (sku) DO UPDATE SET qty = "
+                  "stock.qty + excluded.qty RETURNING qty");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) > 4)
+        puts("SK2 restocked");
+    PQclear(r);
+    r = PQexec(c, "INSERT INTO notes(sku) VALUES ('SK1') RETURNING id");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) puts("no note");
     PQclear(r);
     PQfinish(c);
     return 0;
