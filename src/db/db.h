@@ -269,7 +269,8 @@ typedef enum db_xkind {
      * query's items: correlated) */
     DBX_EXISTS,   /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
     DBX_IN_SUB,   /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
-    DBX_SUBAGG,   /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_SUBAGG,   /* (SELECT op(`column`) FROM sub WHERE kids[last]), op a DB_AGG_*, column -1 for COUNT(*),
+                     DB_RESULT_EXPR for op(kids[0]), an expression of the sub row (SUM(qty * price)) */
     DBX_FUNC,     /* scalar function op (db_func) of kids[0..nkids) */
     DBX_GROUPAGG, /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
                     the expression kids[0]) over the rows of the group */

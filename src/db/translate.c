@@ -107,7 +107,17 @@ static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
  * kid when has_where), translated with the enclosing rows in scope (correlated subqueries).
  * *n = slots. 0, or -1 with x->why.
  */
+static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n,
+                        const db_sexpr *arg, db_val *argv);
+
 static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n)
+{
+    return sub_rows_arg(x, e, has_where, m, rowk, n, NULL, NULL);
+}
+
+/* The same, and the value of arg (an expression of the sub row: SUM(qty * price)) over each slot in argv[k]. */
+static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n,
+                        const db_sexpr *arg, db_val *argv)
 {
     if (!view) return fail(x, "subquery");
     int j = e->from - DB_MAX_FROM;
@@ -126,6 +136,7 @@ static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db
         ext[e->from] = rowk[k] = view->row(ti, k);
         tv w = {one(x->cx), zero(x->cx)};
         if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
+        if (!rc && arg) rc = value(x, arg, &argv[k]);
         m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
     }
     x->rows = saved, x->in_sub = saved_in;
@@ -672,11 +683,13 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     case DBX_SUBAGG: { /* (SELECT agg(col) FROM sub WHERE ...): the aggregate over its slots */
         expr *m[DB_MAX_SUB_ROWS];
         const db_val *rowk[DB_MAX_SUB_ROWS], *vals[DB_MAX_SUB_ROWS];
+        db_val argv[DB_MAX_SUB_ROWS];
         unsigned n;
-        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
-        for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
+        bool of_expr = e->column == DB_RESULT_EXPR; /* SUM(qty * price): kids[0] over each sub row */
+        if (sub_rows_arg(x, e, e->nkids > (of_expr ? 1 : 0), m, rowk, &n, of_expr ? e->kids[0] : NULL, argv)) return -1;
+        for (unsigned k = 0; k < n; k++) vals[k] = of_expr ? &argv[k] : e->column < 0 ? NULL : &rowk[k][e->column];
         const char *why = NULL;
-        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
+        if (db_aggregate(cx, e->op, n, m, e->column == -1 ? NULL : vals, out, NULL, &why)) return fail(x, why);
         return 0;
     }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;

@@ -668,6 +668,119 @@ static void test_where_against_sqlite(void **state)
     db_schema_free(s);
 }
 
+/*
+ * Subqueries against SQLite: the table's SUBQ_ROWS rows are both the outer rows and the subquery's slots (a fixture
+ * view over symbolic cells, row k's symbols after row k-1's); for random contents, whether SQLite returns row k must
+ * equal the WHERE expression over row k (u, UNIQUE, names the row).
+ */
+#define SUBQ_ROWS 3
+static db_val subq_cells[SUBQ_ROWS][4];
+static expr *subq_true;
+static const db_val *subq_row(int ti, unsigned k) { return (void)ti, subq_cells[k]; }
+static expr *subq_alive(int ti, unsigned k) { return (void)ti, (void)k, subq_true; }
+static bool subq_changed(int ti) { return (void)ti, false; }
+
+static void test_subqueries_against_sqlite(void **state)
+{
+    (void)state;
+    static const char *queries[] = {
+        "SELECT u FROM t WHERE b >= (SELECT COALESCE(SUM(a * 2), 0) FROM t WHERE a > 0)",
+        "SELECT u FROM t x WHERE b < (SELECT MAX(a + b) FROM t y WHERE y.s = x.s) OR a IS NULL",
+        "SELECT u FROM t WHERE a <= ifnull((SELECT MIN(b - 1) FROM t WHERE s LIKE 'a%'), -1)",
+        "SELECT u FROM t x WHERE (SELECT COUNT(*) FROM t y WHERE y.b > x.b) = 1",
+    };
+    db_schema *s = schema();
+    const db_table *t = &s->tables[0];
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    static const char alphabet[] = "abcAB ";
+    srand(11);
+    for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
+        const char *sql = queries[qi];
+        expr_ctx *cx = expr_ctx_new();
+        subq_true = expr_const(cx, 1, 1);
+        expr *bytes[SUBQ_ROWS][4 * TB];
+        for (int k = 0; k < SUBQ_ROWS; k++)
+            for (int c = 0; c < t->ncols; c++) {
+                uint32_t base = (uint32_t)(k * t->ncols + c) * SYM_PER_COL;
+                db_val *v = &subq_cells[k][c];
+                memset(v, 0, sizeof *v);
+                v->null = expr_symbol(cx, base, 1, 0);
+                if (db_column_is_text(&t->cols[c])) {
+                    v->is_text = true;
+                    v->len = expr_symbol(cx, base + 1, 8, 0);
+                    v->nbytes = TB;
+                    v->bytes = bytes[k] + c * TB;
+                    for (int i = 0; i < TB; i++) v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+                } else {
+                    v->v = expr_symbol(cx, base + 1, 64, 0);
+                }
+            }
+        db_fixture_view view = {SUBQ_ROWS, subq_row, subq_alive, subq_changed};
+        db_set_fixture_view(&view);
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        expr *w[SUBQ_ROWS];
+        for (int k = 0; k < SUBQ_ROWS; k++) {
+            const char *why = NULL;
+            const db_val *rows[1] = {subq_cells[k]};
+            if (!(w[k] = db_where_expr(cx, q, rows, NULL, 0, &why))) fail_msg("no expression for %s: %s", sql, why);
+        }
+        for (int iter = 0; iter < 200; iter++) {
+            uint64_t in[SUBQ_ROWS * 4 * SYM_PER_COL] = {0};
+            assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+            for (int k = 0; k < SUBQ_ROWS; k++) {
+                sqlite3_stmt *ins;
+                assert_int_equal(
+                    sqlite3_prepare_v2(db, "INSERT INTO t(rowid, a, b, s, u) VALUES(?,?,?,?,?)", -1, &ins, NULL),
+                    SQLITE_OK);
+                sqlite3_bind_int(ins, 1, k + 1);
+                for (int c = 0; c < 4; c++) {
+                    uint64_t *v = in + (k * 4 + c) * SYM_PER_COL;
+                    v[0] = c != 1 && c != 3 && rand() % 5 == 0; /* b NOT NULL; u UNIQUE: never NULL, k's own */
+                    if (db_column_is_text(&t->cols[c])) {
+                        char txt[TB + 1] = {0};
+                        int len = c == 3 ? 1 : rand() % (TB + 1);
+                        for (int i = 0; i < len; i++) txt[i] = c == 3 ? (char)('a' + k) : alphabet[rand() % 6];
+                        v[1] = v[0] ? 0 : (uint64_t)len;
+                        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+                        if (v[0])
+                            sqlite3_bind_null(ins, c + 2);
+                        else
+                            sqlite3_bind_text(ins, c + 2, txt, len, SQLITE_TRANSIENT);
+                    } else {
+                        int64_t x = rand() % 7 - 2;
+                        v[1] = v[0] ? 0 : (uint64_t)x;
+                        if (v[0])
+                            sqlite3_bind_null(ins, c + 2);
+                        else
+                            sqlite3_bind_int64(ins, c + 2, x);
+                    }
+                }
+                assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+                sqlite3_finalize(ins);
+            }
+            bool returned[SUBQ_ROWS] = {false};
+            sqlite3_stmt *st;
+            assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+            while (sqlite3_step(st) == SQLITE_ROW) returned[sqlite3_column_text(st, 0)[0] - 'a'] = true;
+            sqlite3_finalize(st);
+            for (int k = 0; k < SUBQ_ROWS; k++)
+                if ((expr_eval(w[k], in, sizeof in / sizeof *in) & 1) != returned[k])
+                    fail_msg("%s: row %d: SQLite %s it (iteration %d)", sql, k + 1,
+                             returned[k] ? "returns" : "does not return", iter);
+        }
+        db_set_fixture_view(NULL);
+        db_query_free(q);
+        expr_ctx_free(cx);
+    }
+    sqlite3_close(db);
+    db_schema_free(s);
+}
+
 /* db_order_le against SQLite's ORDER BY: for random pairs of rows, "a sorts no later than
  * b" must hold exactly when SQLite returns a first or the keys tie. */
 static void test_order_against_sqlite(void **state)
@@ -1329,6 +1442,7 @@ int main(void)
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),
         cmocka_unit_test(test_upsert_parse),
+        cmocka_unit_test(test_subqueries_against_sqlite),
         cmocka_unit_test(test_where_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
