@@ -753,7 +753,8 @@ static bool conv_upsert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     return true;
 }
 
-/* INSERT ... RETURNING of plain columns (or *) of the target table: q->return_col / nreturn. */
+/* INSERT ... RETURNING: the target table's column of each item (* gives them all), -1 for any other item (its value
+ * is read concretely): q->return_col / nreturn (0: at most 8 items, one of them a column, or not modelled). */
 static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
 {
     const db_table *t = &s->tables[q->table];
@@ -761,7 +762,11 @@ static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt 
     for (size_t i = 0; i < ins->n_returning_list; i++) {
         node *tn = ins->returning_list[i];
         node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
-        if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return;
+        if (n == 8) return;
+        if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) { /* (spent > monthly)::boolean: concrete */
+            q->return_col[n++] = -1;
+            continue;
+        }
         PgQuery__ColumnRef *r = v->column_ref;
         node *last = r->fields[r->n_fields - 1];
         const char *name = ins->relation->alias && ins->relation->alias->aliasname[0] ? ins->relation->alias->aliasname
@@ -775,10 +780,11 @@ static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt 
             continue;
         }
         int col = last->node_case == PG_QUERY__NODE__NODE_STRING ? db_column_index(t, last->string->sval) : -1;
-        if (col < 0 || n == 8) return;
+        if (col < 0) return;
         q->return_col[n++] = col;
     }
-    q->nreturn = n;
+    for (int i = 0; i < n; i++)
+        if (q->return_col[i] >= 0) q->nreturn = n;
 }
 
 /* INSERT INTO t [(cols)] VALUES (row), (row), ...: which columns get which values, so that the

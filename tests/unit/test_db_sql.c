@@ -1368,7 +1368,7 @@ static void test_upsert_parse(void **state)
     assert_int_equal(q->set_val[0]->kids[1]->from, 1);
     assert_int_equal(q->nreturn, 4);
     db_query_free(q);
-    /* not modelled: a SET value of an unknown item, RETURNING of an expression */
+    /* not modelled: a SET value of an unknown item, RETURNING of expressions only */
     sql = "INSERT INTO t(a, b) VALUES (1, 2) ON CONFLICT (a) DO UPDATE SET b = y.b";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_int_equal(q->ninsert, 0);
@@ -1376,7 +1376,13 @@ static void test_upsert_parse(void **state)
     sql = "INSERT INTO t(a, b) VALUES (1, 2) RETURNING b + 1";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_int_equal(q->ninsert, 2);
-    assert_int_equal(q->nreturn, 0);
+    assert_int_equal(q->nreturn, 0); /* no column: nothing to model */
+    db_query_free(q);
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) RETURNING b, (b > 3)::boolean"; /* the column modelled, the rest not */
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->nreturn, 2);
+    assert_int_equal(q->return_col[0], 1);
+    assert_int_equal(q->return_col[1], -1);
     db_query_free(q);
     /* SQLite's INSERT OR REPLACE and REPLACE INTO: one row tracked, or none */
     static const struct {

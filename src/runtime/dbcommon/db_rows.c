@@ -1234,6 +1234,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     if (q->nreturn && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals))) {
         for (int i = 0; i < q->nreturn; i++) {
             int c = q->return_col[i];
+            if (c < 0) continue; /* an expression: read concretely */
             db_val v = p[c], w;
             for (unsigned k = 0; q->upsert && k < n; k++) {
                 if (ite_val(cx, hit[k], &rows[k][c], &v, &w)) {

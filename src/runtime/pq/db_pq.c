@@ -227,7 +227,8 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     db_rt_track_inserts(s, ids, (int)n);
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) after++;
     if (q->nreturn && n == 1 && after > before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
-        for (int i = 0; i < q->nreturn; i++) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
+        for (int i = 0; i < q->nreturn; i++)
+            if (q->return_col[i] >= 0) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 

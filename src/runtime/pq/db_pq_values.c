@@ -50,7 +50,9 @@ static db_pg_kind col_kind(const pq_fix *fx, int col)
 {
     const db_query *q = fx->qs.q;
     unsigned n;
-    if (fx->qs.cur_ret) return db_pg_column_kind(&db_rt.schema->tables[q->table].cols[q->return_col[col]], &n);
+    if (fx->qs.cur_ret)
+        return q->return_col[col] < 0 ? DB_PG_INT8
+                                      : db_pg_column_kind(&db_rt.schema->tables[q->table].cols[q->return_col[col]], &n);
     if (fx->qs.cur_agg || q->result_col[col] < 0 || (q->ngroup && q->result_agg[col] != DB_AGG_NONE)) return DB_PG_INT8;
     int ti = q->from_table[q->result_from[col]];
     return db_pg_column_kind(&db_rt.schema->tables[ti].cols[q->result_col[col]], &n);

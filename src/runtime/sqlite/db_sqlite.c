@@ -365,7 +365,8 @@ static void track_insert(qstate *s, int changes, sqlite3_int64 last_before)
     const inserted *before = db_rt.ins[ti];
     db_rt_track_insert_sqlite(s, changes, last);
     if (q->nreturn && db_rt.ins[ti] != before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
-        for (int i = 0; i < q->nreturn; i++) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
+        for (int i = 0; i < q->nreturn; i++)
+            if (q->return_col[i] >= 0) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
 }
 
 static int step(sqlite3_stmt *st, qstate *s)
