@@ -117,7 +117,7 @@ NO_REPLAY=1 BUDGET=4s run stays stays.sql 2 20 22
 # (unreachable: the failed open)
 # (the two venues without events come from the grown layout: with 3 slots the search stays with the strcmp of the
 # first query's rows once Oslo is found)
-NO_REPLAY=1 BUDGET=6s run venues venues.sql 1 18 19 24 26
+NO_REPLAY=1 BUDGET=8s run venues venues.sql 1 18 19 24 26
 # dates in TEXT columns (tests/db/visits.c): strftime()/julianday() of them understood (17: May or not; 25: an evening
 # visit) (unreachable: the failed open, a NULL strftime of a valid date, the failed step of a COUNT)
 NO_REPLAY=1 BUDGET=8s run visits visits.sql 3 17 25
