@@ -1014,8 +1014,10 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->returning = st->insert_stmt->n_returning_list > 0;
             if (q->table >= 0) conv_insert(s, q, st->insert_stmt, sql, len);
             q->or_replace = replace;
-            if (replace && (st->insert_stmt->on_conflict_clause || q->insert_src || q->ninsert_rows != 1))
-                q->ninsert = 0; /* (the rows it deletes are modelled for one new row) */
+            if (replace && (st->insert_stmt->on_conflict_clause || q->insert_src || q->ninsert_rows != 1)) {
+                for (int i = 0; i < q->ninsert * q->ninsert_rows; i++) db_sexpr_free(q->insert_val[i]);
+                q->ninsert = q->ninsert_rows = 0; /* (the rows it deletes are modelled for one new row) */
+            }
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;
