@@ -269,7 +269,8 @@ typedef enum db_xkind {
      * query's items: correlated) */
     DBX_EXISTS,   /* EXISTS (SELECT ... FROM sub WHERE kids[0]) (NOT EXISTS: DBX_NOT around it) */
     DBX_IN_SUB,   /* kids[0] IN (SELECT `column` FROM sub WHERE kids[1]) */
-    DBX_SUBAGG,   /* (SELECT op(`column`) FROM sub WHERE kids[0]), op a DB_AGG_*, column -1 for COUNT(*) */
+    DBX_SUBAGG,   /* (SELECT op(`column`) FROM sub WHERE kids[last]), op a DB_AGG_*, column -1 for COUNT(*),
+                     DB_RESULT_EXPR for op(kids[0]), an expression of the sub row (SUM(qty * price)) */
     DBX_FUNC,     /* scalar function op (db_func) of kids[0..nkids) */
     DBX_GROUPAGG, /* in HAVING or a result column: op (DB_AGG_*) of `column` (-1: COUNT(*); DB_RESULT_EXPR: of
                     the expression kids[0]) over the rows of the group */
@@ -302,8 +303,15 @@ typedef enum db_func {
     DBF_DAYS,
     DBF_DATE_PART,
     DBF_ROUND,
-    DBF_DATE_ADD /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
+    DBF_DATE_ADD, /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
                     '+' || n || ' days', negated for '-'), kids[1] the column (db_date_add_days) */
+    DBF_INSTR,    /* SQLite's instr(t, 'lit'), PostgreSQL's strpos(t, 'lit') and position('lit' IN t): kids[0] the text,
+                     kids[1] a non-empty text literal; the 1-based byte position of its first occurrence, 0 none */
+    DBF_REPLACE,  /* replace(t, 'from', 'to') with text literals of one length >= 1: each occurrence, left to right
+                     and not overlapping, replaced; the length is unchanged */
+    DBF_CAST_INT, /* CAST(x AS INTEGER), x::int: an integer itself; a REAL truncated toward zero (SQLite; saturating),
+                     a DECIMAL(p,s) value rounded half away from zero on PostgreSQL (numeric to int) */
+    DBF_CAST_REAL /* CAST(x AS REAL), x::float8: an integer's double, a REAL itself */
 } db_func;
 
 typedef enum db_cmp { DB_EQ = 0, DB_NE, DB_LT, DB_LE, DB_GT, DB_GE } db_cmp;
@@ -403,16 +411,32 @@ typedef struct db_query {
     db_sexpr *having; /* NULL: none */
     int nsub;
     int sub_table[DB_MAX_SUB];
-    char *sub_name[DB_MAX_SUB];  /* alias or table name */
-    int nresult;                 /* SELECT: result columns */
-    int *result_from;            /* SELECT: FROM item of each result column */
-    int *result_col;             /* SELECT: its table column (-1 for COUNT(*)) */
-    int *result_agg;             /* SELECT: DB_AGG_NONE or the aggregate of each result column */
-    db_sexpr **result_expr;      /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
+    char *sub_name[DB_MAX_SUB]; /* alias or table name */
+    int nresult;                /* SELECT: result columns */
+    int *result_from;           /* SELECT: FROM item of each result column */
+    int *result_col;            /* SELECT: its table column (-1 for COUNT(*)) */
+    int *result_agg;            /* SELECT: DB_AGG_NONE or the aggregate of each result column */
+    db_sexpr **result_expr;     /* SELECT: a computed column (result_col DB_RESULT_EXPR, result_from its first
                                    column's item): an expression of the row (result_agg NONE: price * qty) or
                                    with DBX_GROUPAGG aggregates (result_agg DB_AGG_EXPR); else NULL */
-    bool aggregate;              /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
-    size_t from_at;              /* SELECT: byte offset of the FROM keyword in the original SQL */
+    bool aggregate;             /* SELECT: every result column is COUNT/SUM/MIN/MAX, no GROUP BY: one result row */
+    size_t from_at;             /* SELECT: byte offset of the FROM keyword in the original SQL */
+    /* SELECT: FROM item f names a WITH query inlined as its table (sql_cte.c): 1 + the byte offset of the FROM
+     * keyword of that query's body in the original SQL, where its hidden rowid column is added; 0: a table */
+    size_t cte_from_at[DB_MAX_FROM];
+    /* INSERT ... VALUES (one row) ON CONFLICT (conflict_col...) DO UPDATE SET ... [WHERE upsert_where]
+     * (SQLite >= 3.24, PostgreSQL): `upsert`; the SET assignments are set_col/set_val, over FROM item 0 (the
+     * existing row: nfrom 2, both items the target table) and item 1 (`excluded`, the row proposed). SQLite's
+     * INSERT OR REPLACE / REPLACE INTO: `or_replace` (every row equal to the new one on a PRIMARY KEY or
+     * UNIQUE key is deleted first). The runtime's db_rt_track_upsert models both. */
+    bool upsert, or_replace;
+    int nconflict;
+    int conflict_col[8];
+    db_sexpr *upsert_where; /* NULL: none */
+    /* INSERT ... RETURNING of plain columns of the target table (and a single VALUES row): their columns, which
+     * SQLite's runtime reads from the row written (nreturn 0: not modelled) */
+    int nreturn;
+    int return_col[8];
     int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
     int *set_col;                /* their columns */
     db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */

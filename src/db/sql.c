@@ -44,6 +44,7 @@ void db_query_free(db_query *q)
     free(q->insert_val);
     free(q->insert_col);
     db_query_free(q->insert_src);
+    db_sexpr_free(q->upsert_where);
     for (int a = 0; a < q->narms; a++) db_query_free(q->arms[a]);
     free(q->arms);
     free(q);
@@ -88,7 +89,8 @@ static void and_where(db_query *q, db_sexpr *e)
  * LEFT/RIGHT JOINs whose optional side is one table f: its ON condition goes to quals with
  * qual_on[i] = f (q->on[f]) and f is nullable.
  */
-static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals)
+static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals,
+                         const PgQuery__WithClause *with, db_sql_cte *ctes)
 {
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
         PgQuery__RangeVar *rv = n->range_var;
@@ -96,7 +98,11 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
             db_sql_unsupported(q, "join of more than 3 tables");
             return;
         }
-        int t = range_table(s, q, rv);
+        db_sql_cte *cte = &ctes[q->nfrom];
+        int w = db_sql_cte_item(s, q, with, rv, cte);
+        if (w > 0) return;
+        if (w < 0) cte->table = -1;
+        int t = w == 0 ? cte->table : range_table(s, q, rv);
         if (t < 0) return;
         const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
         if (db_sql_from_item(q, name) >= 0) {
@@ -128,9 +134,9 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
             return;
         }
         int before = q->nfrom;
-        collect_from(s, q, j->larg, quals, qual_on, nquals);
+        collect_from(s, q, j->larg, quals, qual_on, nquals, with, ctes);
         int mid = q->nfrom;
-        collect_from(s, q, j->rarg, quals, qual_on, nquals);
+        collect_from(s, q, j->rarg, quals, qual_on, nquals, with, ctes);
         int f = left ? mid : right ? before : -1;
         if (f >= 0 && (f >= q->nfrom || !j->quals)) {
             db_sql_unsupported(q, "outer join");
@@ -481,7 +487,6 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sql_unsupported(q, "VALUES");
         return;
     }
-    if (sel->with_clause) db_sql_unsupported(q, "WITH");
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -497,8 +502,16 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     }
     node *quals[8];
     int qual_on[8], nquals = 0;
-    for (size_t i = 0; i < sel->n_from_clause; i++) collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals);
+    db_sql_cte ctes[DB_MAX_FROM];
+    for (size_t i = 0; i < sel->n_from_clause; i++)
+        collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals, sel->with_clause, ctes);
     if (!q->nfrom) return;
+    for (int f = 0; f < q->nfrom; f++) /* inlined WITH queries: their rowid goes through a column of their own */
+        if (ctes[f].table >= 0) {
+            size_t at = db_sql_cte_from(sql, len, ctes[f].index);
+            if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query not found");
+            q->cte_from_at[f] = at + 1;
+        }
     q->table = q->from_table[0];
     conv c = {.s = s, .q = q, .sel = sel};
     /* result columns: plain columns, * or item.* */
@@ -516,7 +529,9 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                     continue;
                 }
                 for (int f = 0; f < q->nfrom; f++)
-                    if (only < 0 || f == only)
+                    if ((only < 0 || f == only) && q->cte_from_at[f]) /* its columns, and its hidden rowid */
+                        db_sql_unsupported(q, "* of a WITH query");
+                    else if (only < 0 || f == only)
                         for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++) push_result(q, f, k);
             } else {
                 db_sexpr *col = db_sql_conv_column(&c, r);
@@ -548,6 +563,24 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
             and_where(q, e);
         else
             db_sql_unsupported(q, "WHERE clause");
+    }
+    for (int f = 0; f < q->nfrom; f++) { /* an inlined WITH query's WHERE filters its item's rows */
+        if (ctes[f].table < 0 || !ctes[f].where) continue;
+        conv w = {.s = s, .q = q, .only_from = f + 1, .only_name = ctes[f].inner};
+        db_sexpr *e = db_sql_conv_expr(&w, ctes[f].where), *a = NULL;
+        if (!e) {
+            db_sql_unsupported(q, "WHERE clause of a WITH query");
+        } else if (!q->nullable[f]) {
+            and_where(q, e);
+        } else if (!q->on[f]) {
+            q->on[f] = e;
+        } else if ((a = db_sql_mk(DBX_AND, 2))) {
+            a->kids[0] = q->on[f], a->kids[1] = e;
+            q->on[f] = a;
+        } else {
+            db_sexpr_free(e);
+            db_sql_unsupported(q, "out of memory");
+        }
     }
     int naggs = 0;
     for (int i = 0; i < q->nresult; i++) naggs += q->result_agg[i] != DB_AGG_NONE;
@@ -659,6 +692,101 @@ static void conv_dml(const db_schema *s, db_query *q, PgQuery__RangeVar *rv, nod
     }
 }
 
+/* ON CONFLICT (cols) DO UPDATE SET col = value, ... [WHERE ...] of an INSERT into q->table: the conflict
+ * target's columns, the assignments and their condition over the existing row (FROM item 0, the table's
+ * name) and the proposed one (item 1, `excluded`). false (with the reason in q) when not modelled. */
+static bool conv_upsert(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+{
+    const db_table *t = &s->tables[q->table];
+    PgQuery__OnConflictClause *oc = ins->on_conflict_clause;
+    const char *name = ins->relation->alias && ins->relation->alias->aliasname[0] ? ins->relation->alias->aliasname
+                                                                                  : ins->relation->relname;
+    PgQuery__InferClause *in = oc->infer;
+    if (!in || in->where_clause || (in->conname && in->conname[0]) || !in->n_index_elems || in->n_index_elems > 8 ||
+        !oc->n_target_list) {
+        db_sql_unsupported(q, "ON CONFLICT without a column list, or ON CONSTRAINT");
+        return false;
+    }
+    for (size_t i = 0; i < in->n_index_elems; i++) {
+        node *n = in->index_elems[i];
+        int col = n->node_case == PG_QUERY__NODE__NODE_INDEX_ELEM && n->index_elem->name
+                      ? db_column_index(t, n->index_elem->name)
+                      : -1;
+        if (col < 0) {
+            db_sql_unsupported(q, "ON CONFLICT target that is not a column");
+            return false;
+        }
+        q->conflict_col[q->nconflict++] = col;
+    }
+    q->nfrom = 2;
+    q->from_table[0] = q->from_table[1] = q->table;
+    if (!(q->from_name[0] = strdup(name)) || !(q->from_name[1] = strdup("excluded"))) {
+        db_sql_unsupported(q, "out of memory");
+        return false;
+    }
+    q->set_col = calloc(oc->n_target_list, sizeof *q->set_col);
+    q->set_val = calloc(oc->n_target_list, sizeof *q->set_val);
+    if (!q->set_col || !q->set_val) {
+        db_sql_unsupported(q, "out of memory");
+        return false;
+    }
+    /* a column without a name is the existing row's (SQLite and PostgreSQL read `qty + excluded.qty` so) */
+    conv c = {.s = s, .q = q, .only_from = 1, .only_name = name};
+    for (size_t i = 0; i < oc->n_target_list; i++) {
+        node *tn = oc->target_list[i];
+        int col = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && !tn->res_target->n_indirection
+                      ? db_column_index(t, tn->res_target->name)
+                      : -1;
+        db_sexpr *v = col >= 0 ? db_sql_conv_expr(&c, tn->res_target->val) : NULL;
+        if (!v) {
+            db_sql_unsupported(q, "ON CONFLICT DO UPDATE SET value");
+            return false;
+        }
+        q->set_col[q->nset] = col;
+        q->set_val[q->nset++] = v;
+    }
+    if (oc->where_clause && !(q->upsert_where = db_sql_conv_expr(&c, oc->where_clause))) {
+        db_sql_unsupported(q, "ON CONFLICT DO UPDATE WHERE clause");
+        return false;
+    }
+    q->upsert = true;
+    return true;
+}
+
+/* INSERT ... RETURNING: the target table's column of each item (* gives them all), -1 for any other item (its value
+ * is read concretely): q->return_col / nreturn (0: at most 8 items, one of them a column, or not modelled). */
+static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+{
+    const db_table *t = &s->tables[q->table];
+    int n = 0;
+    for (size_t i = 0; i < ins->n_returning_list; i++) {
+        node *tn = ins->returning_list[i];
+        node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
+        if (n == 8) return;
+        if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) { /* (spent > monthly)::boolean: concrete */
+            q->return_col[n++] = -1;
+            continue;
+        }
+        PgQuery__ColumnRef *r = v->column_ref;
+        node *last = r->fields[r->n_fields - 1];
+        const char *name = ins->relation->alias && ins->relation->alias->aliasname[0] ? ins->relation->alias->aliasname
+                                                                                      : ins->relation->relname;
+        if (r->n_fields > 2 || (r->n_fields == 2 && (r->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
+                                                     strcasecmp(r->fields[0]->string->sval, name))))
+            return;
+        if (last->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            for (int k = 0; k < t->ncols && n < 8; k++) q->return_col[n++] = k;
+            if (t->ncols > 8) return;
+            continue;
+        }
+        int col = last->node_case == PG_QUERY__NODE__NODE_STRING ? db_column_index(t, last->string->sval) : -1;
+        if (col < 0) return;
+        q->return_col[n++] = col;
+    }
+    for (int i = 0; i < n; i++)
+        if (q->return_col[i] >= 0) q->nreturn = n;
+}
+
 /* INSERT INTO t [(cols)] VALUES (row), (row), ...: which columns get which values, so that the
  * rows can be read back with their expressions. Anything else leaves ninsert at 0. */
 static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len);
@@ -676,7 +804,8 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         return;
     }
     if (!sel || sel->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !sel->select_stmt->n_values_lists ||
-        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS || conflict)
+        sel->select_stmt->n_values_lists > DB_MAX_INSERT_ROWS ||
+        (conflict && (sel->select_stmt->n_values_lists != 1 || !conv_upsert(s, q, ins))))
         return;
     const db_table *t = &s->tables[q->table];
     size_t nrows = sel->select_stmt->n_values_lists;
@@ -713,6 +842,7 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
+    if (nrows == 1 && ins->n_returning_list) conv_returning(s, q, ins);
 }
 
 /* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
@@ -732,9 +862,9 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     src->limit = -1;
     src->understood = true;
     db_sql_conv_select(s, src, sel, sql, len);
-    bool ok = src->understood && !src->narms && src->nfrom == 1 && !src->nullable[0] && !src->aggregate &&
-              !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
-              !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom == 1 && !src->nullable[0] &&
+              !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
+              !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
     for (int i = 0; ok && i < src->nresult; i++)
         ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
     for (size_t i = 0; ok && i < n; i++) {
@@ -814,13 +944,37 @@ static char *sqlite_or_ignore(char *pg)
     return r;
 }
 
+/* SQLite's INSERT OR REPLACE INTO ... and REPLACE INTO ... as INSERT INTO ... (*replace set): the same row
+ * inserted, after the rows it would repeat a key of are deleted (db_query.or_replace). Owns pg. */
+static char *sqlite_or_replace(char *pg, bool *replace)
+{
+    char *p = pg;
+    while (isspace((unsigned char)*p)) p++;
+    char *w = p;
+    if (!strncasecmp(p, "insert", 6) && isspace((unsigned char)p[6])) {
+        char *o = p + 6;
+        while (isspace((unsigned char)*o)) o++;
+        if (strncasecmp(o, "or", 2) || !isspace((unsigned char)o[2])) return pg;
+        w = o + 2;
+        while (isspace((unsigned char)*w)) w++;
+    }
+    if (strncasecmp(w, "replace", 7) || !isspace((unsigned char)w[7])) return pg;
+    char *r = NULL;
+    if (asprintf(&r, "%.*sINSERT%s", (int)(p - pg), pg, w + 7) < 0) return pg;
+    free(pg);
+    *replace = true;
+    return r;
+}
+
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err)
 {
     *out = NULL;
     *err = NULL;
     int np = 0;
     char *pg = db_sql_params_to_pg(sql, len, &np);
+    bool replace = false;
     if (pg) pg = sqlite_or_ignore(pg);
+    if (pg) pg = sqlite_or_replace(pg, &replace);
     db_query *q = calloc(1, sizeof *q);
     if (!pg || !q) {
         free(pg), free(q);
@@ -859,6 +1013,11 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->table = range_table(s, q, st->insert_stmt->relation);
             q->returning = st->insert_stmt->n_returning_list > 0;
             if (q->table >= 0) conv_insert(s, q, st->insert_stmt, sql, len);
+            q->or_replace = replace;
+            if (replace && (st->insert_stmt->on_conflict_clause || q->insert_src || q->ninsert_rows != 1)) {
+                for (int i = 0; i < q->ninsert * q->ninsert_rows; i++) db_sexpr_free(q->insert_val[i]);
+                q->ninsert = q->ninsert_rows = 0; /* (the rows it deletes are modelled for one new row) */
+            }
             break;
         case PG_QUERY__NODE__NODE_UPDATE_STMT: {
             PgQuery__UpdateStmt *u = st->update_stmt;

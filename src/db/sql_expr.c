@@ -463,6 +463,23 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
             }
         if (ci >= 0) from = DB_MAX_FROM + j;
     }
+    bool other = r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 strcasecmp(c->only_name ? c->only_name : "", r->fields[0]->string->sval);
+    if (from < 0 && c->only_from && !other) { /* its own table alone (sql_cte.c; an upsert's existing row) */
+        int f = c->only_from - 1;
+        const db_table *t = &c->s->tables[c->q->from_table[f]];
+        if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+            ci = db_column_index(t, r->fields[0]->string->sval);
+        else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                 !strcasecmp(c->only_name, r->fields[0]->string->sval))
+            ci = db_column_index(t, r->fields[1]->string->sval);
+        if (ci < 0) {
+            db_sql_unsupported(c->q, "unknown column or rowid");
+            return NULL;
+        }
+        from = f;
+    }
     if (from >= 0) {
         db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
         if (e) e->from = from, e->column = ci;
@@ -604,16 +621,102 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
  * parameter, AVG(x) or a REAL/DECIMAL column cast to a fractional type (numeric, float8, ...) is that
  * number (an integer column is not: integer division would change). Anything else: "CAST".
  */
+/* A DBX_FUNC node op over kids (taken; NULL when out of memory, the kids freed). */
+static db_sexpr *func_of(int op, db_sexpr *k0, db_sexpr *k1, db_sexpr *k2)
+{
+    int n = k2 ? 3 : k1 ? 2 : 1;
+    db_sexpr *e = k0 ? db_sql_mk(DBX_FUNC, n) : NULL;
+    if (!e || (n > 1 && !k1)) {
+        sexpr_free(e), sexpr_free(k0), sexpr_free(k1), sexpr_free(k2);
+        return NULL;
+    }
+    e->op = op, e->kids[0] = k0;
+    if (n > 1) e->kids[1] = k1;
+    if (n > 2) e->kids[2] = k2;
+    return e;
+}
+
+/* Whether e is a text literal of 1 to 64 bytes. */
+static bool short_text(const db_sexpr *e) { return e && e->kind == DBX_TEXT && e->text[0] && strlen(e->text) <= 64; }
+
+/* instr(t, 'x') / strpos(t, 'x') / position('x' IN t) (which parses as position(t, 'x')): a DBF_INSTR node;
+ * NULL (nothing reported) when the text looked for is not a literal. */
+static db_sexpr *conv_instr(conv *c, PgQuery__FuncCall *fc)
+{
+    db_sexpr *t = db_sql_conv_expr(c, fc->args[0]), *x = t ? db_sql_conv_expr(c, fc->args[1]) : NULL;
+    if (!short_text(x)) {
+        sexpr_free(t), sexpr_free(x);
+        return NULL;
+    }
+    return func_of(DBF_INSTR, t, x, NULL);
+}
+
+/* replace(t, 'from', 'to') with literals of one length: a DBF_REPLACE node; NULL (nothing reported) otherwise. */
+static db_sexpr *conv_replace(conv *c, PgQuery__FuncCall *fc)
+{
+    db_sexpr *t = db_sql_conv_expr(c, fc->args[0]), *f = t ? db_sql_conv_expr(c, fc->args[1]) : NULL,
+             *to = f ? db_sql_conv_expr(c, fc->args[2]) : NULL;
+    if (!short_text(f) || !to || to->kind != DBX_TEXT || strlen(to->text) != strlen(f->text)) {
+        sexpr_free(t), sexpr_free(f), sexpr_free(to);
+        return NULL;
+    }
+    return func_of(DBF_REPLACE, t, f, to);
+}
+
+/* Whether e is a condition (its value 1, 0 or NULL: what a cast to boolean keeps). */
+static bool is_condition(const db_sexpr *e)
+{
+    switch (e->kind) {
+    case DBX_CMP:
+    case DBX_AND:
+    case DBX_OR:
+    case DBX_NOT:
+    case DBX_ISNULL:
+    case DBX_LIKE:
+    case DBX_IN:
+    case DBX_BETWEEN:
+    case DBX_EXISTS:
+    case DBX_IN_SUB: return true;
+    default: return false;
+    }
+}
+
+/* The last name of a cast's type ("int4", "float8", "bool"), "" when it has no plain name. */
+static const char *cast_type_name(const PgQuery__TypeName *tn)
+{
+    if (!tn || !tn->n_names || tn->n_array_bounds ||
+        tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+        return "";
+    return tn->names[tn->n_names - 1]->string->sval;
+}
+
 static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
 {
     db_date_kind dk = cast_date_kind(tc->type_name);
     if (dk) return conv_date_cast(c, tc, dk);
+    const char *tname = cast_type_name(tc->type_name);
+    if (!strcasecmp(tname, "bool") || !strcasecmp(tname, "boolean")) { /* (a > b)::boolean, flag::bool */
+        db_sexpr *e = db_sql_conv_expr(c, tc->arg);
+        if (e && (is_condition(e) || (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM &&
+                                      c->s->tables[c->q->from_table[e->from]].cols[e->column].aff == DB_AFF_INTEGER)))
+            return e;
+        if (e) db_sql_unsupported(c->q, "CAST");
+        sexpr_free(e);
+        return NULL;
+    }
     int kind = cast_kind(tc->type_name);
     db_sexpr *e = kind ? db_sql_conv_expr(c, tc->arg) : NULL;
     if (!e) {
         if (!kind) db_sql_unsupported(c->q, "CAST");
         return NULL;
     }
+    bool to_double = !strcasecmp(tname, "float4") || !strcasecmp(tname, "float8");
+    if (kind == 3 && to_double &&
+        (e->kind == DBX_ARITH || e->kind == DBX_FUNC || e->kind == DBX_CASE || e->kind == DBX_NEG ||
+         e->kind == DBX_LENGTH ||
+         (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM &&
+          !db_column_is_text(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))))
+        return func_of(DBF_CAST_REAL, e, NULL, NULL); /* CAST(n AS REAL): an integer becomes a double */
     if (kind == 3) { /* (0)::numeric, 2.5::float8, '9.99'::numeric, price::numeric: the same number */
         if (e->kind == DBX_TEXT) {
             char *end = NULL;
@@ -636,7 +739,12 @@ static db_sexpr *conv_cast(conv *c, PgQuery__TypeCast *tc)
         return NULL;
     }
     bool is_text = e->kind == DBX_TEXT;
-    if (e->kind == DBX_COLUMN)
+    if (kind == 1 && (e->kind == DBX_ARITH || e->kind == DBX_FUNC || e->kind == DBX_CASE || e->kind == DBX_NEG ||
+                      e->kind == DBX_REAL || e->kind == DBX_GROUPAGG || e->kind == DBX_SUBAGG ||
+                      (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM &&
+                       db_column_is_real(&c->s->tables[c->q->from_table[e->from]].cols[e->column]))))
+        return func_of(DBF_CAST_INT, e, NULL, NULL); /* CAST(price * 100 AS INTEGER): truncated (translate.c) */
+    if (e->kind == DBX_COLUMN && e->from < DB_MAX_FROM)
         is_text = db_column_is_text(&c->s->tables[c->q->from_table[e->from]].cols[e->column]);
     else if (e->kind != DBX_TEXT && e->kind != DBX_INT && e->kind != DBX_NULL && e->kind != DBX_PARAM)
         kind = 0;
@@ -1244,6 +1352,17 @@ db_sexpr *db_sql_conv_expr(conv *c, node *n)
                       !strcasecmp(name, "julianday"))) {
             if ((e = conv_date_of_column(c, name, fc))) return e;
             db_sql_unsupported(c->q, "date function");
+            return NULL;
+        }
+        if (plain && fc->n_args == 2 &&
+            (!strcasecmp(name, "instr") || !strcasecmp(name, "strpos") || !strcasecmp(name, "position"))) {
+            if ((e = conv_instr(c, fc))) return e;
+            db_sql_unsupported(c->q, "instr()/strpos() of a text that is not a literal");
+            return NULL;
+        }
+        if (plain && fc->n_args == 3 && !strcasecmp(name, "replace")) {
+            if ((e = conv_replace(c, fc))) return e;
+            db_sql_unsupported(c->q, "replace() of texts that are not literals of one length");
             return NULL;
         }
         /* scalar functions (db_func): name, arguments allowed */

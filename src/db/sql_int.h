@@ -19,7 +19,21 @@ typedef struct conv {
      * SQLite reads it); NULL outside a SELECT */
     const PgQuery__SelectStmt *sel;
     int alias_depth; /* aliases being expanded (an alias naming itself stops) */
+    /* converting an inlined WITH query's WHERE clause (sql_cte.c), or an upsert's SET values: a column without
+     * a name, or named only_name (the WITH query's own name for its table, the upsert's table), is one of FROM
+     * item only_from - 1; a column named otherwise is resolved as usual (`excluded.qty`); 0: off */
+    int only_from;
+    const char *only_name;
 } conv;
+
+/* A FROM item that names a WITH query (sql_cte.c): its table, its WHERE clause (NULL: none; owned by the
+ * parse tree), the name the WITH query gives its table, its index in the WITH list. */
+typedef struct db_sql_cte {
+    int table; /* -1: the item is a table of the schema */
+    node *where;
+    const char *inner;
+    int index;
+} db_sql_cte;
 
 /* sql_expr.c */
 /* Mark q not understood because of construct `kind` (named once in q->unsupported). */
@@ -61,7 +75,16 @@ void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
  * node over a new sub item of c->q; NULL (with the reason in c->q) when not understood. */
 db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl);
 
+/* sql_cte.c */
+/* FROM item rv as a WITH query of `with` (NULL: none): -1 when rv names no WITH query (a table, then); 0 when it
+ * does and is inlinable (*out filled); 1 when it is not (the reason in q->unsupported). */
+int db_sql_cte_item(const db_schema *s, db_query *q, const PgQuery__WithClause *with, const PgQuery__RangeVar *rv,
+                    db_sql_cte *out);
+
 /* sql_rewrite.c */
+/* Byte offset in sql[0..len) of the FROM keyword of the body of the k-th (0-based) query of the statement's
+ * leading WITH list (at parenthesis depth 0 inside the body); (size_t)-1 when not found. */
+size_t db_sql_cte_from(const char *sql, size_t len, int k);
 /* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments; (size_t)-1 when none. */
 size_t db_sql_find_from(const char *sql, size_t len);
 

@@ -144,9 +144,69 @@ size_t db_sql_find_from(const char *sql, size_t len)
     return (size_t)-1;
 }
 
+size_t db_sql_cte_from(const char *sql, size_t len, int k)
+{
+    /* the bodies are the parenthesized groups at depth 0 that follow the word AS or MATERIALIZED; the
+     * main query's SELECT at depth 0 ends the list */
+    int depth = 0, n = 0;
+    size_t word = 0, wlen = 0, open = 0;
+    bool body = false;
+    for (size_t i = 0; i < len;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q) q = comment_len(sql + i, len - i);
+        if (q) {
+            i += q;
+            continue;
+        }
+        if (sql[i] == '(') {
+            if (!depth) {
+                body = (wlen == 2 && !strncasecmp(sql + word, "as", 2)) ||
+                       (wlen == 12 && !strncasecmp(sql + word, "materialized", 12));
+                open = i;
+            }
+            depth++, i++, wlen = 0;
+            continue;
+        }
+        if (sql[i] == ')') {
+            if (--depth == 0 && body && n++ == k) {
+                size_t f = db_sql_find_from(sql + open + 1, i - open - 1);
+                return f == (size_t)-1 ? f : open + 1 + f;
+            }
+            if (depth < 0) return (size_t)-1;
+            i++;
+            continue;
+        }
+        if (!depth && ident_char((unsigned char)sql[i])) {
+            size_t j = i;
+            while (j < len && ident_char((unsigned char)sql[j])) j++;
+            word = i, wlen = j - i;
+            if (n > 0 && wlen == 6 && !strncasecmp(sql + i, "select", 6)) return (size_t)-1;
+            i = j;
+            continue;
+        }
+        i++;
+    }
+    return (size_t)-1;
+}
+
 char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
 {
     return db_query_with_hidden(q, sql, len, "rowid");
+}
+
+/* Append to out at *o the hidden column of FROM item f: `, "name".column`, or for an item that is an inlined WITH
+ * query, its column `sympath_hidden_f` (added to the query's body); inside array_agg(...)[1] when agg. */
+static void put_hidden(const db_query *q, int f, const char *column, bool agg, char *out, size_t *o)
+{
+    *o += (size_t)sprintf(out + *o, agg ? ", (array_agg(\"" : ", \"");
+    for (const char *p = q->from_name[f]; *p; p++) { /* quotes doubled */
+        if (*p == '"') out[(*o)++] = '"';
+        out[(*o)++] = *p;
+    }
+    if (q->cte_from_at[f])
+        *o += (size_t)sprintf(out + *o, agg ? "\".sympath_hidden_%d))[1]" : "\".sympath_hidden_%d", f);
+    else
+        *o += (size_t)sprintf(out + *o, agg ? "\".%s))[1]" : "\".%s", column);
 }
 
 char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const char *column)
@@ -155,19 +215,28 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
     size_t extra = 0;
     /* GROUP BY: SQLite takes a bare column from some row of the group; PostgreSQL needs an aggregate */
     bool agg = q->ngroup && strcmp(column, "rowid") != 0;
-    for (int f = 0; f < q->nfrom; f++) extra += 2 * strlen(q->from_name[f]) + strlen(column) + 32;
+    for (int f = 0; f < q->nfrom; f++) extra += 2 * (2 * strlen(q->from_name[f]) + strlen(column) + 48);
     char *out = malloc(len + extra + 2);
     if (!out) return NULL;
-    memcpy(out, sql, q->from_at);
-    size_t o = q->from_at;
-    for (int f = 0; f < q->nfrom; f++) { /* , "name".rowid (quotes doubled) */
-        o += (size_t)sprintf(out + o, agg ? ", (array_agg(\"" : ", \"");
-        for (const char *p = q->from_name[f]; *p; p++) {
-            if (*p == '"') out[o++] = '"';
-            out[o++] = *p;
-        }
-        o += (size_t)sprintf(out + o, agg ? "\".%s))[1]" : "\".%s", column);
+    /* first the WITH queries' bodies (they come before the main FROM), in text order: ", rowid AS
+     * sympath_hidden_f" before their FROM keyword (a WITH query under two names gets both) */
+    size_t i = 0, o = 0;
+    for (;;) {
+        size_t at = (size_t)-1;
+        for (int f = 0; f < q->nfrom; f++)
+            if (q->cte_from_at[f] && q->cte_from_at[f] - 1 >= i && q->cte_from_at[f] - 1 < q->from_at &&
+                q->cte_from_at[f] - 1 < at)
+                at = q->cte_from_at[f] - 1;
+        if (at == (size_t)-1) break;
+        memcpy(out + o, sql + i, at - i);
+        o += at - i, i = at;
+        for (int f = 0; f < q->nfrom; f++)
+            if (q->cte_from_at[f] == at + 1) o += (size_t)sprintf(out + o, ", %s AS sympath_hidden_%d ", column, f);
+        out[o++] = sql[i++]; /* past the offset: the F of FROM */
     }
+    memcpy(out + o, sql + i, q->from_at - i);
+    o += q->from_at - i;
+    for (int f = 0; f < q->nfrom; f++) put_hidden(q, f, column, agg, out, &o);
     out[o++] = ' ';
     memcpy(out + o, sql + q->from_at, len - q->from_at);
     out[o + len - q->from_at] = 0;
@@ -179,7 +248,8 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
         while (end > 0 && (isspace((unsigned char)out[end - 1]) || out[end - 1] == ';')) end--;
         out[end] = 0;
         char *ordered = NULL;
-        if (asprintf(&ordered, "%s ORDER BY (array_agg(\"%s\".%s))[1]", out, q->from_name[0], column) < 0 ||
+        if (asprintf(&ordered, "%s ORDER BY (array_agg(\"%s\".%s))[1]", out, q->from_name[0],
+                     q->cte_from_at[0] ? "sympath_hidden_0" : column) < 0 ||
             strchr(q->from_name[0], '"')) {
             free(ordered);
             return out;

@@ -1,4 +1,4 @@
-/* sql_sub.c: subqueries of a WHERE clause (EXISTS, IN (SELECT ...), scalar COUNT/SUM/MIN/MAX/AVG) as db_sexpr nodes over sub items. */
+/* sql_sub.c: subqueries of a WHERE clause (EXISTS, IN (SELECT ...), scalar COUNT/SUM/MIN/MAX/AVG, also in COALESCE) as db_sexpr nodes over sub items. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +11,16 @@
  * the fixture's slots of that table, enumerated by the translation) with an optional WHERE
  * clause of the usual constructs, which may refer to the enclosing query's columns
  * (correlated). EXISTS ignores the result columns; IN needs one plain column of the sub
- * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX/AVG of a column of it
- * (AVG: SUM / COUNT as a double, db_aggregate).
+ * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX/AVG of a column of it or of an expression of
+ * its row (SUM(qty * price): column DB_RESULT_EXPR, the expression kids[0]; AVG: SUM / COUNT as a double,
+ * db_aggregate), or COALESCE/ifnull of one and a value without columns
+ * (a DBF_COALESCE node around the DBX_SUBAGG).
  * GROUP BY, LIMIT, joins and set operations inside a subquery are not understood.
  */
 
 /* The aggregate of a scalar subquery's one result column: DB_AGG_* and *col (-1 for COUNT(*)); 0 when not one. */
-static int sub_aggregate(conv *c, int j, node *target, int *col)
+static int sub_aggregate(conv *c, int j, node *v, int *col, db_sexpr **arg)
 {
-    node *v = target->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? target->res_target->val : NULL;
     if (!v || v->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return 0;
     PgQuery__FuncCall *fc = v->func_call;
     static const char *names[] = {"count", "sum", "min", "max", "avg"}; /* DB_AGG_COUNT .. DB_AGG_AVG */
@@ -30,12 +31,36 @@ static int sub_aggregate(conv *c, int j, node *target, int *col)
     if (!agg || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return 0;
     *col = -1;
     if (fc->agg_star) return agg == DB_AGG_COUNT ? agg : 0;
-    if (fc->n_args != 1 || fc->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return 0;
+    if (fc->n_args != 1) return 0;
+    if (fc->args[0]->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) { /* SUM(qty * price): an expression of the row */
+        *arg = db_sql_conv_expr(c, fc->args[0]);
+        *col = DB_RESULT_EXPR;
+        return *arg ? agg : 0;
+    }
     db_sexpr *e = db_sql_conv_column(c, fc->args[0]->column_ref);
     int ok = e && e->from == DB_MAX_FROM + j;
     if (ok) *col = e->column;
     db_sexpr_free(e);
     return ok ? agg : 0;
+}
+
+/* A scalar subquery's result COALESCE(agg, x) / ifnull(agg, x) (`SELECT COALESCE(AVG(karma), 0) FROM users`):
+ * the aggregate's node (returned) and x's (*dflt); NULL when the result has another form (v itself then). */
+static node *coalesced(node *v, node **dflt)
+{
+    *dflt = NULL;
+    if (v && v->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR && v->coalesce_expr->n_args == 2) {
+        *dflt = v->coalesce_expr->args[1];
+        return v->coalesce_expr->args[0];
+    }
+    PgQuery__FuncCall *fc = v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL ? v->func_call : NULL;
+    if (fc && fc->n_args == 2 && fc->n_funcname == 1 && fc->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+        (!strcasecmp(fc->funcname[0]->string->sval, "coalesce") ||
+         !strcasecmp(fc->funcname[0]->string->sval, "ifnull"))) {
+        *dflt = fc->args[1];
+        return fc->args[0];
+    }
+    return NULL;
 }
 
 /* The one result column of an IN subquery, a plain column of sub item j; -1 when not. */
@@ -96,23 +121,45 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
     q->nsub++;
     c->scope[c->nscope++] = j;
     db_sexpr *where = sel->where_clause ? db_sql_conv_expr(c, sel->where_clause) : NULL;
-    db_sexpr *e = NULL;
+    db_sexpr *e = NULL, *dflt = NULL, *arg = NULL;
     int col = -1, agg = 0;
+    node *v = scalar && sel->n_target_list == 1 && sel->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET
+                  ? sel->target_list[0]->res_target->val
+                  : NULL;
+    node *dflt_node = NULL, *inner = coalesced(v, &dflt_node);
+    if (inner) v = inner;
     if (sel->where_clause && !where)
         ; /* named by the conversion */
     else if (in && (col = sub_column(c, j, sel)) < 0)
         db_sql_unsupported(q, "IN subquery whose result is not one column of its table");
-    else if (scalar && (sel->n_target_list != 1 || !(agg = sub_aggregate(c, j, sel->target_list[0], &col))))
+    else if (scalar && !(agg = sub_aggregate(c, j, v, &col, &arg)))
         db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column");
-    else if ((e = db_sql_mk(exists ? DBX_EXISTS : in ? DBX_IN_SUB : DBX_SUBAGG, (in ? 1 : 0) + (where ? 1 : 0)))) {
+    else if (dflt_node && (!(dflt = db_sql_conv_expr(c, dflt_node)) || db_sexpr_has(dflt, DBX_COLUMN)))
+        db_sql_unsupported(q, "COALESCE of a scalar subquery's aggregate with a column");
+    else if ((e = db_sql_mk(exists ? DBX_EXISTS
+                            : in   ? DBX_IN_SUB
+                                   : DBX_SUBAGG,
+                            (in || arg ? 1 : 0) + (where ? 1 : 0)))) {
         e->from = DB_MAX_FROM + j;
         e->column = col;
         e->op = agg;
         if (in) e->kids[0] = lhs, lhs = NULL;
+        if (arg) e->kids[0] = arg, arg = NULL;
         if (where) e->kids[e->nkids - 1] = where, where = NULL;
+        db_sexpr *co = dflt ? db_sql_mk(DBX_FUNC, 2) : NULL;
+        if (co) { /* COALESCE(agg, x): the aggregate, or x when it is NULL (no row) */
+            co->op = DBF_COALESCE, co->kids[0] = e, co->kids[1] = dflt;
+            e = co, dflt = NULL;
+        } else if (dflt) {
+            db_sexpr_free(e);
+            e = NULL;
+            db_sql_unsupported(q, "out of memory");
+        }
     }
     c->nscope--;
     db_sexpr_free(lhs);
     db_sexpr_free(where);
+    db_sexpr_free(dflt);
+    db_sexpr_free(arg);
     return e;
 }

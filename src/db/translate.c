@@ -107,7 +107,17 @@ static expr *val_eq(expr_ctx *cx, const db_val *a, const db_val *b);
  * kid when has_where), translated with the enclosing rows in scope (correlated subqueries).
  * *n = slots. 0, or -1 with x->why.
  */
+static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n,
+                        const db_sexpr *arg, db_val *argv);
+
 static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n)
+{
+    return sub_rows_arg(x, e, has_where, m, rowk, n, NULL, NULL);
+}
+
+/* The same, and the value of arg (an expression of the sub row: SUM(qty * price)) over each slot in argv[k]. */
+static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, const db_val **rowk, unsigned *n,
+                        const db_sexpr *arg, db_val *argv)
 {
     if (!view) return fail(x, "subquery");
     int j = e->from - DB_MAX_FROM;
@@ -126,6 +136,7 @@ static int sub_rows(tr *x, const db_sexpr *e, bool has_where, expr **m, const db
         ext[e->from] = rowk[k] = view->row(ti, k);
         tv w = {one(x->cx), zero(x->cx)};
         if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
+        if (!rc && arg) rc = value(x, arg, &argv[k]);
         m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
     }
     x->rows = saved, x->in_sub = saved_in;
@@ -524,6 +535,79 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->v = expr_fp(cx, EXPR_FDIV, 64, 0, db_int_to_real(cx, out->scaled), db_real_const(cx, unit), NULL);
         return 0;
     }
+    case DBF_INSTR: { /* the first i (from 1) where the literal starts within the length, else 0 */
+        if (!a.is_text) return fail(x, "instr() of a number");
+        const char *lit = e->kids[1]->text;
+        unsigned m = (unsigned)strlen(lit);
+        expr *pos = expr_const(cx, 0, 64);
+        for (unsigned i = a.nbytes >= m ? a.nbytes - m + 1 : 0; i-- > 0;) {
+            expr *at = expr_cmp(cx, PRED_ULE, expr_const(cx, i + m, 8), a.len);
+            for (unsigned j = 0; j < m; j++)
+                at = expr_and1(cx, at, expr_cmp(cx, PRED_EQ, a.bytes[i + j], expr_const(cx, (unsigned char)lit[j], 8)));
+            pos = expr_ite(cx, at, expr_const(cx, i + 1, 64), pos);
+        }
+        memset(out, 0, sizeof *out);
+        out->null = a.null;
+        out->v = expr_ite(cx, a.null, expr_const(cx, 0, 64), pos);
+        return 0;
+    }
+    case DBF_REPLACE: { /* occurrences found left to right, each skipping the bytes of the one before */
+        if (!a.is_text) return fail(x, "replace() of a number");
+        const char *from = e->kids[1]->text, *to = e->kids[2]->text;
+        unsigned m = (unsigned)strlen(from), n = a.nbytes;
+        if (n > 255) return fail(x, "replace() of a long text");
+        expr *starts[256]; /* an occurrence that is replaced starts at byte i */
+        for (unsigned i = 0; i < n; i++) {
+            expr *at = i + m <= n ? expr_cmp(cx, PRED_ULE, expr_const(cx, i + m, 8), a.len) : zero(cx);
+            for (unsigned j = 0; j < m && i + j < n; j++)
+                at =
+                    expr_and1(cx, at, expr_cmp(cx, PRED_EQ, a.bytes[i + j], expr_const(cx, (unsigned char)from[j], 8)));
+            for (unsigned k = i >= m - 1 ? i - (m - 1) : 0; k < i; k++) /* inside an earlier one */
+                at = expr_and1(cx, at, expr_not(cx, starts[k]));
+            starts[i] = at;
+        }
+        *out = a;
+        if (!(out->bytes = own(x, (n + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
+        for (unsigned i = 0; i < n; i++) {
+            expr *b = a.bytes[i];
+            for (unsigned k = i >= m - 1 ? i - (m - 1) : 0; k <= i; k++)
+                b = expr_ite(cx, starts[k], expr_const(cx, (unsigned char)to[i - k], 8), b);
+            out->bytes[i] = b;
+        }
+        return 0;
+    }
+    case DBF_CAST_INT: {
+        if (a.is_text) return fail(x, "CAST of a text to an integer");
+        *out = a;
+        if (!a.is_real) return 0;
+        out->is_real = false, out->scaled = NULL, out->valid_date = DB_DATE_NONE;
+        double unit = scaled_unit(&a);
+        if (!x->q->like_exact) { /* SQLite: truncation toward zero, saturating */
+            out->v = expr_ite(cx, a.null, expr_const(cx, 0, 64), db_real_to_int(cx, a.v));
+            return 0;
+        }
+        int64_t p10 = 1;
+        while (p10 < (int64_t)unit && p10 < INT64_MAX / 10) p10 *= 10;
+        if (unit > 1 && (double)p10 == unit) { /* numeric to int: half away from zero, k / 10^s in integers */
+            expr *h = expr_const(cx, (uint64_t)(p10 / 2), 64);
+            expr *neg = expr_cmp(cx, PRED_SLT, a.scaled, expr_const(cx, 0, 64));
+            expr *k = expr_ite(cx, neg, expr_binary(cx, EXPR_SUB, a.scaled, h), expr_binary(cx, EXPR_ADD, a.scaled, h));
+            out->v = expr_binary(cx, EXPR_SDIV, k, expr_const(cx, (uint64_t)p10, 64));
+            return 0;
+        }
+        /* float8 to int: to the nearest, ties to even */
+        out->v = db_real_to_int(cx, expr_fp(cx, EXPR_FRINT, 64, FRM_RNE, a.v, NULL, NULL));
+        out->v = expr_ite(cx, a.null, expr_const(cx, 0, 64), out->v);
+        return 0;
+    }
+    case DBF_CAST_REAL:
+        if (a.is_text) return fail(x, "CAST of a text to a REAL");
+        if (a.is_real) {
+            *out = a;
+            return 0;
+        }
+        *out = int_as_real(cx, &a, &a);
+        return 0;
     default: return fail(x, "function");
     }
 }
@@ -599,11 +683,13 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
     case DBX_SUBAGG: { /* (SELECT agg(col) FROM sub WHERE ...): the aggregate over its slots */
         expr *m[DB_MAX_SUB_ROWS];
         const db_val *rowk[DB_MAX_SUB_ROWS], *vals[DB_MAX_SUB_ROWS];
+        db_val argv[DB_MAX_SUB_ROWS];
         unsigned n;
-        if (sub_rows(x, e, e->nkids > 0, m, rowk, &n)) return -1;
-        for (unsigned k = 0; k < n; k++) vals[k] = e->column < 0 ? NULL : &rowk[k][e->column];
+        bool of_expr = e->column == DB_RESULT_EXPR; /* SUM(qty * price): kids[0] over each sub row */
+        if (sub_rows_arg(x, e, e->nkids > (of_expr ? 1 : 0), m, rowk, &n, of_expr ? e->kids[0] : NULL, argv)) return -1;
+        for (unsigned k = 0; k < n; k++) vals[k] = of_expr ? &argv[k] : e->column < 0 ? NULL : &rowk[k][e->column];
         const char *why = NULL;
-        if (db_aggregate(cx, e->op, n, m, e->column < 0 ? NULL : vals, out, NULL, &why)) return fail(x, why);
+        if (db_aggregate(cx, e->op, n, m, e->column == -1 ? NULL : vals, out, NULL, &why)) return fail(x, why);
         return 0;
     }
     case DBX_INT: out->v = expr_const(cx, (uint64_t)e->ival, 64); return 0;

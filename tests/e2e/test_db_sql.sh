@@ -6,7 +6,9 @@
 # columns, COALESCE(SUM(...)), AVG and SUM of an expression with HAVING (tests/db/invoice.c), numbers read as text
 # (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
 # COUNT(DISTINCT) (tests/db/stays.c), julianday() of a parameter, MAX of a date text, DISTINCT of an expression
-# (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c); every reachable branch, no
+# (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c), INSERT ... ON CONFLICT DO UPDATE ... RETURNING, REPLACE INTO
+# and a WITH query with replace()/instr()/CAST (tests/db/upsert.c), an INSERT whose foreign key needs its parent
+# (tests/db/moves.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees; a layout grown when the exploration stalls
 # (tests/db/club.c).
 set -u
@@ -115,7 +117,7 @@ NO_REPLAY=1 BUDGET=4s run stays stays.sql 2 20 22
 # (unreachable: the failed open)
 # (the two venues without events come from the grown layout: with 3 slots the search stays with the strcmp of the
 # first query's rows once Oslo is found)
-NO_REPLAY=1 BUDGET=6s run venues venues.sql 1 18 19 24 26
+NO_REPLAY=1 BUDGET=8s run venues venues.sql 1 18 19 24 26
 # dates in TEXT columns (tests/db/visits.c): strftime()/julianday() of them understood (17: May or not; 25: an evening
 # visit) (unreachable: the failed open, a NULL strftime of a valid date, the failed step of a COUNT)
 NO_REPLAY=1 BUDGET=8s run visits visits.sql 3 17 25
@@ -135,6 +137,17 @@ for f in "$W"/loans/tests/test-*.sql; do
         AND (SELECT COUNT(DISTINCT member_id) FROM loans) = 2")" = 1 ] && found=1
 done
 [ $found = 1 ] || fail "loans: no fixture whose top borrower has two loans beside another borrower"
+# an upsert (tests/db/upsert.c): ON CONFLICT(sku) DO UPDATE ... RETURNING qty reads the row written: restocked (22: an
+# SK1 row in the fixture) or new (23); REPLACE INTO read back (26: another row at 7); a WITH query with replace(),
+# instr() and CAST(price * 10 AS INTEGER) (34-38) (unreachable: the failed open and prepares, a RETURNING step without
+# its row, the COUNT(*) without its row)
+BUDGET=6s run upsert upsert.sql 6 22 23 34 36 37 38
+jq -e '[.coverage.sites[] | select(.line == 26) | .covered[0]] | any' "$W/upsert/report.json" >/dev/null ||
+    fail "upsert: the replaced row never beside another at 7"
+grep -q "'SK1'" "$W"/upsert/tests/test-*.sql || fail "upsert: no fixture holding SK1 (restocked)"
+# an INSERT whose foreign key (PRAGMA foreign_keys = ON) has its parent row or not (tests/db/moves.c, 10) (unreachable:
+# the failed open)
+NO_REPLAY=1 BUDGET=3s run moves upsert.sql 1 10
 # more red members than row slots and a name longer than a TEXT cell, both seen only in C (tests/db/club.c): the
 # exploration stalls with 3 slots of 8 bytes, starts again with a larger layout and its tests run first (20: no
 # member or some, 22: a team of 5, 26: a 13-byte name) (unreachable: the failed open and prepare)
@@ -154,4 +167,4 @@ done
     2>"$W/club_fixed.err" || { cat "$W/club_fixed.err"; fail "club --no-db-grow exited with $?"; }
 jq -e '.coverage.branches_covered == .coverage.branches_total - 4 and (.database.layouts_before | length) == 0' \
     "$W/club_fixed/report.json" >/dev/null || fail "club --no-db-grow: $(jq -c '.coverage.branches_covered' "$W/club_fixed/report.json")"
-echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions, COUNT(DISTINCT), MAX of texts and DISTINCT of expressions understood, every reachable branch, fixtures load, replay agrees"
+echo "ok [db_sql]: ORDER BY + LIMIT/OFFSET, LEFT JOIN, subqueries, GROUP BY/HAVING, DISTINCT, UNION, transactions, computed columns, aggregates of expressions, date functions, COUNT(DISTINCT), MAX of texts, DISTINCT of expressions, upserts and WITH understood, every reachable branch, fixtures load, replay agrees"

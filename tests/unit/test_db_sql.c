@@ -248,6 +248,58 @@ static void test_parse(void **state)
     assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
     assert_int_equal(q->where->kids[1]->kids[0]->op, DB_AGG_AVG);
     db_query_free(q);
+    /* COALESCE of a scalar subquery's aggregate with a literal (no row: the literal) */
+    sql = "SELECT a FROM t WHERE b >= (SELECT COALESCE(AVG(b), 0) FROM t WHERE a > 1) OR a < ifnull((SELECT "
+          "MAX(b) FROM t), -1)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    const db_sexpr *co = q->where->kids[0]->kids[1];
+    assert_int_equal(co->kind, DBX_FUNC);
+    assert_int_equal(co->op, DBF_COALESCE);
+    assert_int_equal(co->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(co->kids[0]->op, DB_AGG_AVG);
+    assert_int_equal(co->kids[1]->kind, DBX_INT);
+    db_query_free(q);
+    sql = "SELECT a FROM t WHERE b >= (SELECT ifnull(SUM(b), 7) FROM t)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT a FROM t WHERE b >= (SELECT COALESCE(SUM(b), a) FROM t)",
+                       "COALESCE of a scalar subquery's aggregate with a column");
+    /* WITH queries: inlined when one table's columns and WHERE (their FROM keyword found in the text) */
+    sql = "WITH r AS (SELECT a, b FROM t WHERE a > ?) SELECT r.b, x.s FROM r JOIN t x ON x.a = r.b WHERE r.a < ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nfrom, 2);
+    assert_int_equal(q->nparams, 2);
+    assert_int_equal(q->cte_from_at[0], (size_t)(strstr(sql, "FROM t WHERE") - sql) + 1);
+    assert_int_equal(q->cte_from_at[1], 0);
+    char *hidden = db_query_with_rowid(q, sql, strlen(sql));
+    assert_string_equal(hidden, "WITH r AS (SELECT a, b , rowid AS sympath_hidden_0 FROM t WHERE a > ?) SELECT r.b, "
+                                "x.s , \"r\".sympath_hidden_0, \"x\".rowid FROM r JOIN t x ON x.a = r.b WHERE r.a < ?");
+    sqlite3 *mem;
+    sqlite3_stmt *hst = NULL;
+    assert_int_equal(sqlite3_open(":memory:", &mem), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(mem, DDL, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(mem, hidden, -1, &hst, NULL), SQLITE_OK); /* SQLite takes it */
+    assert_int_equal(sqlite3_column_count(hst), 4);
+    sqlite3_finalize(hst);
+    sqlite3_close(mem);
+    free(hidden);
+    db_query_free(q);
+    sql = "WITH r AS (SELECT * FROM t WHERE s = 'a') SELECT t.a FROM t LEFT JOIN r ON r.b = t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_true(q->nullable[1]);
+    assert_int_equal(q->on[1]->kind, DBX_AND); /* the ON condition, and the WITH query's WHERE */
+    db_query_free(q);
+    expect_unsupported(s, "WITH RECURSIVE r AS (SELECT a FROM t) SELECT a FROM r", "WITH RECURSIVE");
+    expect_unsupported(s, "WITH r AS (SELECT a, COUNT(*) FROM t GROUP BY a) SELECT a FROM r",
+                       "WITH query that is not one table's columns and WHERE");
+    expect_unsupported(s, "WITH r AS (SELECT a AS x FROM t) SELECT x FROM r",
+                       "WITH query that is not one table's columns and WHERE");
+    expect_unsupported(s, "WITH r AS (SELECT a FROM t) SELECT * FROM r", "* of a WITH query");
     expect_unsupported(s, "SELECT a FROM nosuch", "unknown table");
     expect_unsupported(s, "SELECT DISTINCT ON (a) a FROM t", "DISTINCT ON");
     expect_unsupported(s, "SELECT DISTINCT count(*) FROM t", "DISTINCT of aggregates or of more than 4 columns");
@@ -529,6 +581,17 @@ static void test_where_against_sqlite(void **state)
         /* the run's clock as a text constant */
         "SELECT * FROM t WHERE s < date('now', '-7 days') OR s > datetime('now', 'start of month', '+1 month')",
         "SELECT * FROM t WHERE s > CURRENT_DATE",
+        /* instr(), replace() with literals of one length, CASTs that change the value */
+        "SELECT * FROM t WHERE instr(s, 'b') = 2 OR instr(u, 'ab') > 1",
+        "SELECT * FROM t WHERE instr(s, 'a') = 0 AND instr(upper(u), 'A') IS NOT NULL",
+        "SELECT * FROM t WHERE replace(s, 'a', 'c') = 'cb' OR replace(u, 'aa', 'ba') LIKE 'bab%'",
+        "SELECT * FROM t WHERE replace(s, ' ', '_') < replace(u, 'ab', 'AB')",
+        "SELECT * FROM t WHERE CAST(a AS REAL) / 2 > 0.5",
+        "SELECT * FROM t WHERE CAST(a / 2.0 AS INTEGER) = 1 OR CAST(b * 1.5 AS INTEGER) < -1",
+        "SELECT * FROM t WHERE CAST(a + b AS INTEGER) = 3",
+        /* a WITH query inlined: its WHERE joins the outer one */
+        "WITH r AS (SELECT a, b FROM t WHERE a > 1) SELECT b FROM r WHERE b < 3",
+        "WITH r AS (SELECT * FROM t x WHERE x.s LIKE 'a%' OR u IS NULL) SELECT r.a FROM r WHERE r.b > 0",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];
@@ -600,6 +663,119 @@ static void test_where_against_sqlite(void **state)
         sqlite3_finalize(st);
         expr_ctx_free(cx);
         db_query_free(q);
+    }
+    sqlite3_close(db);
+    db_schema_free(s);
+}
+
+/*
+ * Subqueries against SQLite: the table's SUBQ_ROWS rows are both the outer rows and the subquery's slots (a fixture
+ * view over symbolic cells, row k's symbols after row k-1's); for random contents, whether SQLite returns row k must
+ * equal the WHERE expression over row k (u, UNIQUE, names the row).
+ */
+#define SUBQ_ROWS 3
+static db_val subq_cells[SUBQ_ROWS][4];
+static expr *subq_true;
+static const db_val *subq_row(int ti, unsigned k) { return (void)ti, subq_cells[k]; }
+static expr *subq_alive(int ti, unsigned k) { return (void)ti, (void)k, subq_true; }
+static bool subq_changed(int ti) { return (void)ti, false; }
+
+static void test_subqueries_against_sqlite(void **state)
+{
+    (void)state;
+    static const char *queries[] = {
+        "SELECT u FROM t WHERE b >= (SELECT COALESCE(SUM(a * 2), 0) FROM t WHERE a > 0)",
+        "SELECT u FROM t x WHERE b < (SELECT MAX(a + b) FROM t y WHERE y.s = x.s) OR a IS NULL",
+        "SELECT u FROM t WHERE a <= ifnull((SELECT MIN(b - 1) FROM t WHERE s LIKE 'a%'), -1)",
+        "SELECT u FROM t x WHERE (SELECT COUNT(*) FROM t y WHERE y.b > x.b) = 1",
+    };
+    db_schema *s = schema();
+    const db_table *t = &s->tables[0];
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
+    static const char alphabet[] = "abcAB ";
+    srand(11);
+    for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
+        const char *sql = queries[qi];
+        expr_ctx *cx = expr_ctx_new();
+        subq_true = expr_const(cx, 1, 1);
+        expr *bytes[SUBQ_ROWS][4 * TB];
+        for (int k = 0; k < SUBQ_ROWS; k++)
+            for (int c = 0; c < t->ncols; c++) {
+                uint32_t base = (uint32_t)(k * t->ncols + c) * SYM_PER_COL;
+                db_val *v = &subq_cells[k][c];
+                memset(v, 0, sizeof *v);
+                v->null = expr_symbol(cx, base, 1, 0);
+                if (db_column_is_text(&t->cols[c])) {
+                    v->is_text = true;
+                    v->len = expr_symbol(cx, base + 1, 8, 0);
+                    v->nbytes = TB;
+                    v->bytes = bytes[k] + c * TB;
+                    for (int i = 0; i < TB; i++) v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
+                } else {
+                    v->v = expr_symbol(cx, base + 1, 64, 0);
+                }
+            }
+        db_fixture_view view = {SUBQ_ROWS, subq_row, subq_alive, subq_changed};
+        db_set_fixture_view(&view);
+        db_query *q = NULL;
+        char *err = NULL;
+        assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        expr *w[SUBQ_ROWS];
+        for (int k = 0; k < SUBQ_ROWS; k++) {
+            const char *why = NULL;
+            const db_val *rows[1] = {subq_cells[k]};
+            if (!(w[k] = db_where_expr(cx, q, rows, NULL, 0, &why))) fail_msg("no expression for %s: %s", sql, why);
+        }
+        for (int iter = 0; iter < 200; iter++) {
+            uint64_t in[SUBQ_ROWS * 4 * SYM_PER_COL] = {0};
+            assert_int_equal(sqlite3_exec(db, "DELETE FROM t", NULL, NULL, NULL), SQLITE_OK);
+            for (int k = 0; k < SUBQ_ROWS; k++) {
+                sqlite3_stmt *ins;
+                assert_int_equal(
+                    sqlite3_prepare_v2(db, "INSERT INTO t(rowid, a, b, s, u) VALUES(?,?,?,?,?)", -1, &ins, NULL),
+                    SQLITE_OK);
+                sqlite3_bind_int(ins, 1, k + 1);
+                for (int c = 0; c < 4; c++) {
+                    uint64_t *v = in + (k * 4 + c) * SYM_PER_COL;
+                    v[0] = c != 1 && c != 3 && rand() % 5 == 0; /* b NOT NULL; u UNIQUE: never NULL, k's own */
+                    if (db_column_is_text(&t->cols[c])) {
+                        char txt[TB + 1] = {0};
+                        int len = c == 3 ? 1 : rand() % (TB + 1);
+                        for (int i = 0; i < len; i++) txt[i] = c == 3 ? (char)('a' + k) : alphabet[rand() % 6];
+                        v[1] = v[0] ? 0 : (uint64_t)len;
+                        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+                        if (v[0])
+                            sqlite3_bind_null(ins, c + 2);
+                        else
+                            sqlite3_bind_text(ins, c + 2, txt, len, SQLITE_TRANSIENT);
+                    } else {
+                        int64_t x = rand() % 7 - 2;
+                        v[1] = v[0] ? 0 : (uint64_t)x;
+                        if (v[0])
+                            sqlite3_bind_null(ins, c + 2);
+                        else
+                            sqlite3_bind_int64(ins, c + 2, x);
+                    }
+                }
+                assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+                sqlite3_finalize(ins);
+            }
+            bool returned[SUBQ_ROWS] = {false};
+            sqlite3_stmt *st;
+            assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+            while (sqlite3_step(st) == SQLITE_ROW) returned[sqlite3_column_text(st, 0)[0] - 'a'] = true;
+            sqlite3_finalize(st);
+            for (int k = 0; k < SUBQ_ROWS; k++)
+                if ((expr_eval(w[k], in, sizeof in / sizeof *in) & 1) != returned[k])
+                    fail_msg("%s: row %d: SQLite %s it (iteration %d)", sql, k + 1,
+                             returned[k] ? "returns" : "does not return", iter);
+        }
+        db_set_fixture_view(NULL);
+        db_query_free(q);
+        expr_ctx_free(cx);
     }
     sqlite3_close(db);
     db_schema_free(s);
@@ -1078,15 +1254,17 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->insert_val[1]->kind, DBX_ARITH);
     db_query_free(q);
     /* SQLite's INSERT OR IGNORE and PostgreSQL's ON CONFLICT DO NOTHING: tracked as inserts (the runtime
-     * tracks the rows the database says it added); DO UPDATE and INSERT ... SELECT with a conflict clause
-     * are not */
+     * tracks the rows the database says it added); so is DO UPDATE of one row (an upsert: test_upsert_parse);
+     * INSERT ... SELECT with a conflict clause is not */
     static const struct {
         const char *sql;
         int ninsert;
     } ignores[] = {{"INSERT OR IGNORE INTO t(a, b) VALUES (1, 2);", 2},
                    {"insert  or ignore into t(a, b) values (?, 2)", 2},
                    {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT DO NOTHING", 2},
-                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = 3", 0},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = 3", 2},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2), (3, 4) ON CONFLICT (a) DO UPDATE SET b = 3", 0},
+                   {"INSERT INTO t(a, b) VALUES ($1, 2) ON CONFLICT ON CONSTRAINT k DO UPDATE SET b = 3", 0},
                    {"INSERT OR IGNORE INTO t(a, b) SELECT a, b FROM t", 0}};
     for (size_t i = 0; i < sizeof ignores / sizeof *ignores; i++) {
         assert_int_equal(db_query_parse(s, ignores[i].sql, strlen(ignores[i].sql), &q, &err), 0);
@@ -1150,6 +1328,81 @@ static void test_insert_parse(void **state)
     db_schema_free(s);
 }
 
+/* ON CONFLICT (cols) DO UPDATE: the target, the assignments over the existing row (item 0) and the proposed one
+ * (item 1, excluded), the WHERE; SQLite's INSERT OR REPLACE / REPLACE INTO; RETURNING of plain columns. */
+static void test_upsert_parse(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q = NULL;
+    char *err = NULL;
+    const char *sql = "INSERT INTO t(a, b, u) VALUES (?1, ?2, 'x') ON CONFLICT(u) DO UPDATE SET b = b + excluded.b, "
+                      "s = 'again' WHERE t.b < 10 RETURNING b, t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->upsert);
+    assert_false(q->or_replace);
+    assert_int_equal(q->ninsert, 3);
+    assert_int_equal(q->ninsert_rows, 1);
+    assert_int_equal(q->nconflict, 1);
+    assert_int_equal(q->conflict_col[0], 3);
+    assert_int_equal(q->nset, 2);
+    assert_int_equal(q->set_col[0], 1);
+    const db_sexpr *v = q->set_val[0];
+    assert_int_equal(v->kind, DBX_ARITH);
+    assert_int_equal(v->kids[0]->kind, DBX_COLUMN);
+    assert_int_equal(v->kids[0]->from, 0); /* b: the existing row's */
+    assert_int_equal(v->kids[1]->from, 1); /* excluded.b: the proposed row's */
+    assert_int_equal(v->kids[1]->column, 1);
+    assert_int_equal(q->set_col[1], 2);
+    assert_non_null(q->upsert_where);
+    assert_int_equal(q->upsert_where->kids[0]->from, 0);
+    assert_int_equal(q->nreturn, 2);
+    assert_int_equal(q->return_col[0], 1);
+    assert_int_equal(q->return_col[1], 0);
+    db_query_free(q);
+    /* PostgreSQL's spelling with an alias for the target */
+    sql = "INSERT INTO t AS x (a, b) VALUES ($1, 2) ON CONFLICT (a) DO UPDATE SET b = x.b + excluded.b RETURNING *";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->upsert);
+    assert_int_equal(q->set_val[0]->kids[0]->from, 0);
+    assert_int_equal(q->set_val[0]->kids[1]->from, 1);
+    assert_int_equal(q->nreturn, 4);
+    db_query_free(q);
+    /* not modelled: a SET value of an unknown item, RETURNING of expressions only */
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) ON CONFLICT (a) DO UPDATE SET b = y.b";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 0);
+    db_query_free(q);
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) RETURNING b + 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_int_equal(q->nreturn, 0); /* no column: nothing to model */
+    db_query_free(q);
+    sql = "INSERT INTO t(a, b) VALUES (1, 2) RETURNING b, (b > 3)::boolean"; /* the column modelled, the rest not */
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->nreturn, 2);
+    assert_int_equal(q->return_col[0], 1);
+    assert_int_equal(q->return_col[1], -1);
+    db_query_free(q);
+    /* SQLite's INSERT OR REPLACE and REPLACE INTO: one row tracked, or none */
+    static const struct {
+        const char *sql;
+        int ninsert;
+    } replaces[] = {{"INSERT OR REPLACE INTO t(a, b) VALUES (?, 2)", 2},
+                    {"  replace into t(a, b, u) values (1, 2, 'k');", 3},
+                    {"REPLACE INTO t(a, b) VALUES (1, 2), (3, 4)", 0},
+                    {"INSERT OR REPLACE INTO t(a, b) SELECT a, b FROM t", 0}};
+    for (size_t i = 0; i < sizeof replaces / sizeof *replaces; i++) {
+        assert_int_equal(db_query_parse(s, replaces[i].sql, strlen(replaces[i].sql), &q, &err), 0);
+        assert_int_equal(q->kind, DBQ_INSERT);
+        assert_true(q->or_replace);
+        assert_false(q->upsert);
+        assert_int_equal(q->ninsert, replaces[i].ninsert);
+        db_query_free(q);
+    }
+    db_schema_free(s);
+}
+
 static void test_where_unsupported(void **state)
 {
     db_schema *s = schema();
@@ -1194,6 +1447,8 @@ int main(void)
         cmocka_unit_test(test_text_min_max_against_sqlite),
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),
+        cmocka_unit_test(test_upsert_parse),
+        cmocka_unit_test(test_subqueries_against_sqlite),
         cmocka_unit_test(test_where_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -735,59 +735,70 @@ static int copy_val(const db_val *v, db_val *out)
     return 0;
 }
 
-/* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions.
- * Columns not given get their DEFAULT (NULL when none), except an INTEGER PRIMARY KEY, which is the
- * new rowid; a default sympath does not model leaves the row concrete. INSERT ... SELECT: the values
- * are src_row's cells of the SELECT's result columns, and the row exists when `alive` holds. */
-static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, expr *alive)
+/* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
+ * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
+ * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
+static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells)
 {
     const db_query *q = s->q;
-    int ti = q->table;
-    if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
-    use_view();
-    const db_table *t = &db_rt.schema->tables[ti];
+    const db_table *t = &db_rt.schema->tables[q->table];
     expr_ctx *cx = rt_cx();
-    inserted *r = calloc(1, sizeof *r);
-    db_val *cells = calloc((size_t)t->ncols, sizeof *cells);
-    if (!r || !cells) {
-        free(r), free(cells);
-        return;
-    }
-    r->rowid = rowid;
-    r->alive = alive ? alive : expr_const(cx, 1, 1);
     for (int c = 0; c < t->ncols; c++) {
         cells[c].null = expr_const(cx, c != t->rowid_alias, 1);
-        cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)r->rowid : 0, 64);
+        cells[c].v = expr_const(cx, c == t->rowid_alias ? (uint64_t)rowid : 0, 64);
         if (db_column_is_text(&t->cols[c])) {
             cells[c].is_text = true;
             cells[c].len = expr_const(cx, 0, 8);
         }
         cells[c].is_real = db_column_is_real(&t->cols[c]);
     }
-    if (db_insert_defaults(cx, t, q, cells)) { /* omitted columns get their DEFAULT (src/db/check.c) */
-        free(cells), free(r);
-        return;
-    }
+    if (db_insert_defaults(cx, t, q, cells)) return -1; /* omitted columns get their DEFAULT (src/db/check.c) */
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
         if (src_row)
             v = src_row[q->insert_src->result_col[i]];
-        else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
-            free(cells), free(r);
-            return;
-        }
-        if (db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]])) {
-            free(cells), free(r); /* not modelled: the row stays concrete (an "other" row) */
-            return;
-        }
+        else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why))
+            return -1;
+        if (db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]]))
+            return -1; /* not modelled: the row stays concrete (an "other" row) */
     }
+    return 0;
+}
+
+/* Remember a row the program inserted into table ti: cells (taken), alive when `alive` holds (NULL: always). */
+static void link_row(int ti, int64_t rowid, expr *alive, db_val *cells)
+{
+    inserted *r = calloc(1, sizeof *r);
+    if (!r) {
+        free(cells);
+        return;
+    }
+    r->rowid = rowid;
+    r->alive = alive ? alive : expr_const(rt_cx(), 1, 1);
     unsigned n = 0;
     for (inserted *o = db_rt.ins[ti]; o; o = o->next) n++;
     r->index = n;
     r->cells = cells;
     r->next = db_rt.ins[ti];
     db_rt.ins[ti] = r;
+}
+
+/* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions
+ * (insert_cells); a value or default sympath does not model leaves the row concrete. INSERT ... SELECT: the
+ * values are src_row's cells of the SELECT's result columns, and the row exists when `alive` holds. */
+static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, expr *alive)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
+    use_view();
+    db_val *cells = calloc((size_t)db_rt.schema->tables[ti].ncols, sizeof *cells);
+    if (!cells || insert_cells(s, rowid, row, src_row, cells)) {
+        free(cells);
+        return;
+    }
+    link_row(ti, rowid, alive, cells);
 }
 
 /* The rows of table ti the program inserted that the model tracks. */
@@ -1082,6 +1093,167 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
     if (!rc && q->kind == DBQ_DELETE && fk_actions) cascade_delete(cx, ti, rows, hit, n, 0);
     free(rows), free(alive), free(hit), free(newv);
     return rc;
+}
+
+/*
+ * Before an INSERT ... VALUES runs, where the engine enforces foreign keys (PostgreSQL always, SQLite after
+ * PRAGMA foreign_keys = ON: `enforced`), each row's non-NULL value of a one-column FOREIGN KEY must be the
+ * key of a live row of the parent table, or the statement fails. One BK_ROW event per such value: "it is
+ * NULL or its parent exists" over the parent's slots and tracked rows, so the solver can ask for the
+ * fixture with the parent (the INSERT succeeds) or without it (the program's handling of the failure).
+ * Nothing is recorded for a parent table that is concrete or the table itself (a row may be its own parent).
+ */
+void db_rt_insert_parents(qstate *s, bool enforced)
+{
+    const db_query *q = s->q;
+    if (!enforced || !q || q->kind != DBQ_INSERT || !q->ninsert || !q->ninsert_rows || q->insert_src || q->table < 0)
+        return;
+    const db_table *t = &db_rt.schema->tables[q->table];
+    expr_ctx *cx = rt_cx();
+    use_view();
+    for (int r = 0; r < q->ninsert_rows; r++)
+        for (int i = 0; i < q->ninsert; i++) {
+            const db_column *col = &t->cols[q->insert_col[i]];
+            int pt = col->fk_table, pc = col->fk_column;
+            if (pt < 0 || pt == q->table || db_rt.dirty[pt] || db_rt.untracked[pt]) continue;
+            db_val v;
+            const char *why = NULL;
+            if (db_value_expr(cx, q, q->insert_val[r * q->ninsert + i], NULL, s->params, s->nparams, &v, &why) ||
+                db_val_store(cx, col, &v, &v))
+                continue;
+            db_val **rows;
+            expr ***alive;
+            unsigned n;
+            if (table_rows(pt, &rows, &alive, &n)) continue;
+            expr *exists = v.null;
+            for (unsigned k = 0; k < n; k++)
+                if (rows[k][pc].is_text == v.is_text)
+                    exists = expr_binary(cx, EXPR_OR, exists,
+                                         expr_and1(cx, expr_and1(cx, *alive[k], expr_not(cx, rows[k][pc].null)),
+                                                   db_val_same(cx, &rows[k][pc], &v)));
+            free(rows), free(alive);
+            expr *e = rt_norm(exists);
+            if (e)
+                rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
+                               (uint32_t)pt << 16 | (uint32_t)r);
+        }
+}
+
+/* Whether row a equals row b on key k (every column non-NULL and the same value), width 1. */
+static expr *same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b)
+{
+    expr *e = expr_const(cx, 1, 1);
+    for (int i = 0; i < k->ncols; i++) {
+        const db_val *x = &a[k->cols[i]], *y = &b[k->cols[i]];
+        e = expr_and1(cx, e, expr_and1(cx, expr_not(cx, x->null), expr_not(cx, y->null)));
+        e = expr_and1(cx, e, db_val_same(cx, x, y));
+    }
+    return e;
+}
+
+/*
+ * INSERT ... ON CONFLICT (cols) DO UPDATE SET ... [WHERE w] (q->upsert) and SQLite's INSERT OR REPLACE
+ * (q->or_replace) of one row, after the engine ran it. The proposed row p (insert_cells) conflicts with
+ * row k of the table (slots, tracked inserted rows) when k is alive and equal to p on the conflict
+ * target (OR REPLACE: on any PRIMARY KEY or UNIQUE key; NULLs never conflict): m_k. Upsert: the row
+ * hit is h_k = m_k & w(k, p), whose assigned cells become ite(h_k, value over (k, p), old), and p is
+ * inserted, alive, when no m_k holds; sqlite3_changes is ite(some m_k, some h_k, 1). OR REPLACE: every
+ * row with m_k is deleted (alive & !m_k) and p inserted. The values RETURNING gives (q->return_col) are
+ * those of the row written: p's unless some h_k, then row k's new ones (s->ret_vals).
+ * rowid: the id of the row the engine inserted, -1 when it inserted none or the caller cannot tell
+ * (PostgreSQL: found afterwards by remap_ctids); `known` says whether rowid tells which happened, and
+ * the model must then agree. Returns 0, or 1 when not modelled (the caller makes the table concrete).
+ */
+int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    if (!q->ninsert || q->ninsert_rows != 1 || db_rt.dirty[ti] || db_rt.untracked[ti]) return 1;
+    use_view();
+    const db_table *t = &db_rt.schema->tables[ti];
+    expr_ctx *cx = rt_cx();
+    db_key keys[16];
+    int nkeys = 0;
+    if (q->upsert) {
+        keys[nkeys].ncols = q->nconflict;
+        memcpy(keys[nkeys++].cols, q->conflict_col, sizeof q->conflict_col);
+    } else {
+        for (int k = 0; k < t->nkeys && nkeys < 15; k++) keys[nkeys++] = t->keys[k];
+        if (t->rowid_alias >= 0) keys[nkeys++] = (db_key){.ncols = 1, .cols = {t->rowid_alias}};
+    }
+    db_val *p = calloc((size_t)t->ncols, sizeof *p);
+    db_val **rows = NULL;
+    expr ***alive = NULL, **hit = NULL;
+    db_val *newv = NULL;
+    unsigned n = 0;
+    int rc = !p || insert_cells(s, rowid, 0, NULL, p) || table_rows(ti, &rows, &alive, &n);
+    if (!rc) {
+        hit = calloc(n + 1, sizeof *hit);
+        newv = calloc((size_t)(n + 1) * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
+        rc = !hit || !newv;
+    }
+    expr *conflict = expr_const(cx, 0, 1), *any_hit = expr_const(cx, 0, 1);
+    /* first everything that can fail, then the changes */
+    for (unsigned k = 0; k < n && !rc; k++) {
+        expr *m = expr_const(cx, 0, 1);
+        for (int j = 0; j < nkeys; j++) m = expr_binary(cx, EXPR_OR, m, same_key(cx, &keys[j], rows[k], p));
+        m = expr_and1(cx, *alive[k], m);
+        conflict = expr_binary(cx, EXPR_OR, conflict, m);
+        if (!q->upsert) {
+            hit[k] = m;
+            continue;
+        }
+        const db_val *both[2] = {rows[k], p};
+        const char *why = NULL;
+        expr *w = q->upsert_where ? db_cond_expr(cx, q, q->upsert_where, both, s->params, s->nparams, &why) : m;
+        if (!w) {
+            rc = 1;
+            break;
+        }
+        hit[k] = expr_and1(cx, m, w);
+        any_hit = expr_binary(cx, EXPR_OR, any_hit, hit[k]);
+        for (int i = 0; i < q->nset && !rc; i++) {
+            db_val v;
+            rc = db_value_expr(cx, q, q->set_val[i], both, s->params, s->nparams, &v, &why) ||
+                 db_val_store(cx, &t->cols[q->set_col[i]], &v, &v) ||
+                 ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
+        }
+    }
+    for (int i = 0; i < q->nset && !rc; i++) /* the rowid moves: result rows would no longer map back */
+        if (q->set_col[i] == t->rowid_alias) rc = 1;
+    if (!rc && known && (rowid >= 0) != !(conflict->value & 1) && q->upsert) rc = 1; /* not what the engine did */
+    if (rc) {
+        free(p), free(rows), free(alive), free(hit), free(newv);
+        return 1;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        if (q->or_replace) *alive[k] = expr_and1(cx, *alive[k], expr_not(cx, hit[k]));
+        for (int i = 0; i < q->nset; i++) rows[k][q->set_col[i]] = newv[(size_t)k * q->nset + i];
+    }
+    expr *added = q->upsert ? expr_not(cx, conflict) : NULL;
+    if (q->nreturn && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals))) {
+        for (int i = 0; i < q->nreturn; i++) {
+            int c = q->return_col[i];
+            if (c < 0) continue; /* an expression: read concretely */
+            db_val v = p[c], w;
+            for (unsigned k = 0; q->upsert && k < n; k++) {
+                if (ite_val(cx, hit[k], &rows[k][c], &v, &w)) {
+                    free(s->ret_vals);
+                    s->ret_vals = NULL;
+                    break;
+                }
+                v = w;
+            }
+            if (!s->ret_vals) break;
+            s->ret_vals[i] = v;
+        }
+    }
+    if (!db_rt.untracked[ti])
+        db_rt.changes = q->upsert ? expr_ite(cx, conflict, expr_zext(cx, any_hit, 64), expr_const(cx, 1, 64))
+                                  : expr_const(cx, 1, 64);
+    link_row(ti, rowid, added, p);
+    free(rows), free(alive), free(hit), free(newv);
+    return 0;
 }
 
 const db_val *db_rt_computed_cell(const qstate *s, int i, const int *slots, const db_val *ins)

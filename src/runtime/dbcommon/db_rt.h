@@ -67,6 +67,11 @@ typedef struct qstate {
     expr *agg_overflow;      /* aggregate query: some SUM overflows (SQLite then fails the step) */
     bool cur_agg;            /* the current row is that result row */
     uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
+    /* INSERT ... RETURNING of plain columns (db_query.return_col) on SQLite: the values of the row written (set
+     * when the write is tracked at the first step: db_rt_track_upsert, or the row an INSERT added), NULL: concrete;
+     * cur_ret: the current row is that one; write_done: this execution's write is tracked already */
+    db_val *ret_vals;
+    bool cur_ret, write_done;
     /* LIMIT/OFFSET in ORDER BY order (db_query.order_window): the window of this execution and
      * each candidate row's "present and matches" condition, kept for the position assumption of
      * every returned row (db_rows.c) */
@@ -231,6 +236,22 @@ void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n);
  * one more than the largest rowid, row after row). A NULL key but in the last row leaves the rows concrete. */
 void db_rt_track_insert_sqlite(qstate *s, int changes, int64_t last_rowid);
 int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions);
+/*
+ * INSERT ... VALUES (one row) ON CONFLICT (cols) DO UPDATE SET ... [WHERE ...] (q->upsert) or SQLite's
+ * INSERT OR REPLACE (q->or_replace), after the engine ran it: whether the row proposed conflicts with a row
+ * of the table (alive, equal on the conflict target; for OR REPLACE on any key) is an expression over the
+ * rows, the conflicting row's assigned cells become ite(it was hit, new value, old) (OR REPLACE: it is
+ * deleted), the proposed row is tracked, alive when it did not conflict (OR REPLACE: always), with id
+ * `rowid`; db_rt.changes is set, and s->ret_vals to the values of the row written (q->return_col). `known`:
+ * rowid >= 0 says the engine inserted the row and -1 that it did not (SQLite, from sqlite3_last_insert_rowid),
+ * which the model must agree with; false: rowid -1 and unknown (PostgreSQL, whose caller finds the rows'
+ * ctids afterwards). Returns 0, or 1 when not modelled (the caller makes the table concrete).
+ */
+int db_rt_track_upsert(qstate *s, int64_t rowid, bool known);
+/* Before an understood INSERT ... VALUES (s's parameters bound) into a table with one-column FOREIGN KEYs, when the
+ * engine enforces them (`enforced`): one BK_ROW event per row and key, "the value is NULL or a live row of the
+ * parent table holds it", whose other side the solver can ask for (the INSERT failing or succeeding). */
+void db_rt_insert_parents(qstate *s, bool enforced);
 
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */
 expr *db_rt_byte_at_mem(const char *p);

@@ -178,6 +178,14 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     }
     int ti = q->table;
     if (db_rt.dirty[ti]) return false;
+    if (q->kind == DBQ_INSERT && q->upsert) { /* ON CONFLICT DO UPDATE: then every row's ctid found again */
+        db_pq_make_params(s, nparams, values, formats);
+        if (!q->ninsert || db_rt_track_upsert(s, -1, false) || remap_ctids(conn, ti)) {
+            db_rt.dirty[ti] = true;
+            return false;
+        }
+        return true;
+    }
     if (q->kind == DBQ_INSERT &&
         (!q->ninsert || n > DB_MAX_INSERT_ROWS || (!q->insert_src && (n < 1 || n != q->ninsert_rows)))) {
         if (n > 0) db_rt.dirty[ti] = true;
@@ -218,6 +226,9 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) before++;
     db_rt_track_inserts(s, ids, (int)n);
     for (const inserted *o = db_rt.ins[ti]; o; o = o->next) after++;
+    if (q->nreturn && n == 1 && after > before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
+        for (int i = 0; i < q->nreturn; i++)
+            if (q->return_col[i] >= 0) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
     return after > before; /* (values not modelled: an unknown row, its queries' rows concrete) */
 }
 
@@ -272,6 +283,10 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     }
     const db_query *q = s->q;
     bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
+    if (q && q->kind == DBQ_INSERT && q->ninsert && q->table >= 0 && !db_rt.dirty[q->table]) {
+        db_pq_make_params(s, nparams, values, formats); /* a foreign key's parent exists, or not */
+        db_rt_insert_parents(s, true);
+    }
     bool model = q && select && q->understood && result_format == 0;
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];
     PGresult *r = NULL;
@@ -328,7 +343,7 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     if (!select && (failed(r) || !apply_write(s, conn, r, nparams, values, formats))) {
         /* logged as not understood, unless it failed: then it changed nothing */
         s->why = failed(r) ? NULL : "write run concretely";
-        if (s->q) s->q->ninsert = 0;
+        if (s->q && !failed(r)) s->q->ninsert = 0; /* (a failed INSERT changed nothing: still understood) */
     }
     if (!select && !failed(r)) {
         /* INSERT/UPDATE/DELETE ... RETURNING: its rows, for the replay (replay_pq.c), then its count */
@@ -339,6 +354,13 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
         if (db_rt.changes && *ct && db_rt.changes->value == strtoull(ct, NULL, 10)) {
             fx->res = r;
             fx->tuples = db_rt.changes;
+        }
+        /* INSERT ... RETURNING of plain columns of the one row it wrote: that row's values (db_pq_values.c) */
+        if (s->ret_vals && s->q && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+            PQnfields(r) == s->q->nreturn) {
+            fx->res = r;
+            fx->nrows = 1;
+            s->cur_ret = true;
         }
     }
     bool rows = r && PQresultStatus(r) == PGRES_TUPLES_OK &&

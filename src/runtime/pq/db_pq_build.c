@@ -141,6 +141,26 @@ static void apply_optional(PGconn *c, char *lines)
     }
 }
 
+/* After the fixture's rows: each identity column of the run's tables (the user's serial columns, schema_pg.c) gets
+ * its next value past the largest key the fixture holds, so a program's INSERT that omits it gets a new key, as on
+ * the user's server, not one the fixture already uses. In a savepoint: a failure leaves the sequences as they are. */
+static void reset_identities(PGconn *c)
+{
+    static const char *sql =
+        "DO $sympath$ DECLARE r record; BEGIN FOR r IN SELECT cl.relname, a.attname FROM pg_attribute a "
+        "JOIN pg_class cl ON cl.oid = a.attrelid WHERE cl.relnamespace = current_schema()::regnamespace "
+        "AND a.attnum > 0 AND a.attidentity <> '' LOOP EXECUTE format('SELECT setval(pg_get_serial_sequence(%L, %L), "
+        "GREATEST(COALESCE((SELECT max(%I) FROM %I), 0), 0) + 1, false)', quote_ident(r.relname), r.attname, "
+        "r.attname, r.relname); END LOOP; END $sympath$";
+    PGresult *r = PQexec(c, "SAVEPOINT sympath_identity");
+    PQclear(r);
+    r = PQexec(c, sql);
+    bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    r = PQexec(c, ok ? "RELEASE SAVEPOINT sympath_identity" : "ROLLBACK TO SAVEPOINT sympath_identity");
+    PQclear(r);
+}
+
 /* db_rt_setup_with's builder: the run's schema with the fixture's rows (see the top). */
 static int build_pg(void)
 {
@@ -179,6 +199,7 @@ static int build_pg(void)
     if (!rc && optional) apply_optional(c, optional);
     free(sql), free(ddl);
     rc = rc || db_rt_insert_fixture(insert_row, c);
+    if (!rc) reset_identities(c);
     rc = rc || setup_exec(c, "COMMIT");
     PQfinish(c);
     return rc;

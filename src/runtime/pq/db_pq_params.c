@@ -1,4 +1,5 @@
 /* db_pq_params.c: PostgreSQL fixture mode: the parameters of PQexecParams / PQexecPrepared as symbolic values (text bytes or decimal digits). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db_pq_int.h"
@@ -67,8 +68,15 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
         digits &= len > (size_t)(v[0] == '-');
         p->null = expr_const(cx, 0, 1);
         if (kind == 0 || (kind < 0 && digits)) {
-            if (!digits) { /* not a number: the server would refuse it; concrete NULL-free 0 */
-                p->v = expr_const(cx, 0, 64);
+            if (!digits) { /* a decimal the program wrote ("120.50"): its double; else the server refuses it: 0 */
+                char *end = NULL;
+                double d = kind == 0 ? strtod(v, &end) : 0;
+                bool concrete = kind == 0 && end && end != v && !*end && isfinite(d);
+                for (size_t k = 0; concrete && k < len; k++) concrete = !db_rt_byte_at_mem(v + k);
+                uint64_t bits = 0;
+                if (concrete) memcpy(&bits, &d, sizeof bits);
+                p->is_real = concrete;
+                p->v = expr_const(cx, bits, 64);
                 continue;
             }
             /* the text of a cell the program read (PQgetvalue): that cell's integer */

@@ -14,8 +14,11 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
 {
     pq_fix *fx = db_pq_find_fix(res);
     *out = fx;
-    if (!fx || rt.trace_full || row < 0 || row >= fx->nrows || col < 0 || !fx->qs.q || col >= fx->qs.q->nresult ||
-        PQfformat(res, col) != 0)
+    if (fx && fx->qs.cur_ret && !rt.trace_full && row == 0 && col >= 0 && col < fx->qs.q->nreturn &&
+        PQfformat(res, col) == 0) /* INSERT ... RETURNING: the row written */
+        return fx->qs.ret_vals[col].v ? &fx->qs.ret_vals[col] : NULL;
+    if (!fx || fx->qs.cur_ret || rt.trace_full || row < 0 || row >= fx->nrows || col < 0 || !fx->qs.q ||
+        col >= fx->qs.q->nresult || PQfformat(res, col) != 0)
         return NULL;
     const qstate *s = &fx->qs;
     if (s->cur_agg) return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;
@@ -47,6 +50,9 @@ static db_pg_kind col_kind(const pq_fix *fx, int col)
 {
     const db_query *q = fx->qs.q;
     unsigned n;
+    if (fx->qs.cur_ret)
+        return q->return_col[col] < 0 ? DB_PG_INT8
+                                      : db_pg_column_kind(&db_rt.schema->tables[q->table].cols[q->return_col[col]], &n);
     if (fx->qs.cur_agg || q->result_col[col] < 0 || (q->ngroup && q->result_agg[col] != DB_AGG_NONE)) return DB_PG_INT8;
     int ti = q->from_table[q->result_from[col]];
     return db_pg_column_kind(&db_rt.schema->tables[ti].cols[q->result_col[col]], &n);
@@ -221,7 +227,7 @@ void db_pq_clear(PGresult *res)
             qstate *s = &fx->qs;
             db_query_free(s->q);
             free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals),
-                free(fx->slots), free(fx->ins), free(fx->groups), free(fx);
+                free(s->ret_vals), free(fx->slots), free(fx->ins), free(fx->groups), free(fx);
             break;
         }
     PQclear(res);

@@ -85,7 +85,9 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
     /* a write's rows may be read before SQLITE_DONE, where writes are tracked */
-    if (s->q && s->q->returning) {
+    if (s->q && s->q->returning &&
+        !(s->q->kind == DBQ_INSERT && s->q->ninsert_rows == 1 && s->q->nreturn && !s->q->insert_src &&
+          s->q->nreturn == sqlite3_column_count(*pp))) {
         db_query_unsupported(s->q, "RETURNING");
         s->q->ninsert = 0; /* an untracked insert, as any other */
         db_query_free(s->q->insert_src);
@@ -334,8 +336,48 @@ static bool foreign_keys_on(sqlite3 *db)
     return on != 0;
 }
 
+/* Whether an INSERT's table has a one-column FOREIGN KEY among the columns it gives. */
+static bool has_foreign_key(const db_query *q)
+{
+    const db_table *t = &db_rt.schema->tables[q->table];
+    for (int i = 0; i < q->ninsert; i++)
+        if (t->cols[q->insert_col[i]].fk_table >= 0) return true;
+    return false;
+}
+
+/* Track an INSERT's write once SQLite ran it (at SQLITE_DONE, or at the first step when it has a RETURNING
+ * list: SQLite makes every change of such a statement in its first step): an upsert or INSERT OR REPLACE
+ * (db_rt_track_upsert: a new row when sqlite3_last_insert_rowid moved from last_before), else the rows added
+ * (db_rt_track_insert_sqlite), whose values RETURNING reads. */
+static void track_insert(qstate *s, int changes, sqlite3_int64 last_before)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    sqlite3_int64 last = sqlite3_last_insert_rowid(s->db);
+    s->write_done = true;
+    if (q->upsert || q->or_replace) {
+        if (db_rt.dirty[ti]) return;
+        bool added = last != last_before || q->or_replace;
+        /* (not tracked: the rows it changed or deleted are unknown, the table concrete) */
+        if (!q->ninsert || db_rt_track_upsert(s, added ? last : -1, true)) db_rt.dirty[ti] = true;
+        return;
+    }
+    const inserted *before = db_rt.ins[ti];
+    db_rt_track_insert_sqlite(s, changes, last);
+    if (q->nreturn && db_rt.ins[ti] != before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
+        for (int i = 0; i < q->nreturn; i++)
+            if (q->return_col[i] >= 0) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
+}
+
 static int step(sqlite3_stmt *st, qstate *s)
 {
+    bool first = s && !s->started;
+    sqlite3_int64 last_before = s ? sqlite3_last_insert_rowid(s->db) : 0;
+    if (first) {
+        s->write_done = false;
+        free(s->ret_vals);
+        s->ret_vals = NULL;
+    }
     if (s && !s->started) {
         s->started = true;
         db_rt_record_rows(s);
@@ -345,6 +387,8 @@ static int step(sqlite3_stmt *st, qstate *s)
         expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
         if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
+    if (first && s->q && s->q->kind == DBQ_INSERT && s->q->ninsert && has_foreign_key(s->q))
+        db_rt_insert_parents(s, foreign_keys_on(s->db));
     uint64_t t0 = util_now_ns();
     int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);
@@ -354,6 +398,11 @@ static int step(sqlite3_stmt *st, qstate *s)
     s->cur_ins = NULL;
     s->cur_group = -1;
     s->cur_agg = rc == SQLITE_ROW && s->agg_vals && s->symbolic;
+    if (first && rc == SQLITE_ROW && s->q && s->q->kind == DBQ_INSERT && s->q->nreturn && s->q->table >= 0) {
+        db_rt.changes = NULL;
+        track_insert(s, 1, last_before); /* (sqlite3_changes is set at SQLITE_DONE) */
+    }
+    s->cur_ret = rc == SQLITE_ROW && s->ret_vals;
     if (rc == SQLITE_ROW && s->by_value) {
         int64_t ids[DB_MAX_FROM];
         bool null_ids[DB_MAX_FROM];
@@ -374,9 +423,10 @@ static int step(sqlite3_stmt *st, qstate *s)
         log_error(s->db, s->sql ? s->sql : "", -1);
     } else if (rc == SQLITE_DONE) {
         db_rt_rows_done(s);
-        db_rt.changes = NULL; /* set again for a tracked INSERT ... SELECT, an understood UPDATE/DELETE */
-        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0)
-            db_rt_track_insert_sqlite(s, sqlite3_changes(s->db), sqlite3_last_insert_rowid(s->db));
+        if (!s->write_done)
+            db_rt.changes = NULL; /* set again for a tracked INSERT ... SELECT, an understood UPDATE/DELETE */
+        if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && !s->write_done)
+            track_insert(s, sqlite3_changes(s->db), last_before);
         s->symbolic = false;
         if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0, foreign_keys_on(s->db)))
@@ -417,6 +467,7 @@ int db_sqlite3_reset(sqlite3_stmt *st)
         s->fault_busy = false;
         s->started = false;
         s->symbolic = false;
+        s->cur_ret = false;
         for (int f = 0; f < DB_MAX_FROM; f++) s->cur_slot[f] = -1;
         s->cur_group = -1;
     }
@@ -432,7 +483,8 @@ int db_sqlite3_finalize(sqlite3_stmt *st)
             *pp = s->next;
             db_rt_log_query(s);
             db_query_free(s->q);
-            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals), free(s);
+            free(s->sql), free(s->params), free(s->param_bytes), free(s->agg_vals), free(s->group_vals);
+            free(s->ret_vals), free(s);
             break;
         }
     return sqlite3_finalize(st);
@@ -460,6 +512,8 @@ int db_sqlite3_data_count(sqlite3_stmt *st)
 static const db_val *cell_of(sqlite3_stmt *st, int i)
 {
     qstate *s = db_rt_find(st);
+    if (s && s->cur_ret && i >= 0 && s->q && i < s->q->nreturn && !rt.trace_full)
+        return s->ret_vals[i].v ? &s->ret_vals[i] : NULL; /* INSERT ... RETURNING: the row written */
     if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;

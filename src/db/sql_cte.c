@@ -1,0 +1,85 @@
+/* sql_cte.c: a non-recursive WITH query named in FROM, inlined as its one table with the query's WHERE clause. */
+#include <string.h>
+#include <strings.h>
+#include "db.h"
+#include "sql_int.h"
+
+/*
+ * `WITH recent AS (SELECT id, title FROM posts WHERE created >= ?) SELECT ... FROM recent r JOIN users u ...`
+ * returns exactly the rows of `SELECT ... FROM posts r JOIN users u ... WHERE (created >= ?) AND ...`
+ * when the WITH query is one table's plain columns (or *) filtered by a WHERE clause: no join,
+ * aggregate, GROUP BY, DISTINCT, ORDER BY, LIMIT or WITH of its own, no renamed column. Then the FROM
+ * item is that table (its columns resolve by their own names, which the WITH query keeps) and the WITH
+ * query's WHERE joins the item's condition (WHERE, or the ON condition of an outer join's optional side,
+ * where it filters the rows before the join). The engine still runs the program's text; the runtime
+ * reads the item's hidden rowid through a column added to the WITH query (db_query.cte_from_at).
+ */
+
+/* Whether the WITH query body sel has the shape described above; its one FROM table in *rv. */
+static bool inlinable(const PgQuery__SelectStmt *sel, PgQuery__RangeVar **rv)
+{
+    if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->with_clause || sel->n_values_lists ||
+        sel->n_distinct_clause || sel->n_group_clause || sel->having_clause || sel->n_sort_clause || sel->limit_count ||
+        sel->limit_offset || sel->n_window_clause || sel->into_clause || sel->n_locking_clause ||
+        sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+        !sel->n_target_list)
+        return false;
+    *rv = sel->from_clause[0]->range_var;
+    for (size_t i = 0; i < sel->n_target_list; i++) {
+        node *tn = sel->target_list[i];
+        if (tn->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !tn->res_target->val ||
+            tn->res_target->val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+            return false;
+        PgQuery__ColumnRef *r = tn->res_target->val->column_ref;
+        node *last = r->fields[r->n_fields - 1];
+        if (last->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+            if (sel->n_target_list != 1) return false; /* *, and nothing else */
+            continue;
+        }
+        if (last->node_case != PG_QUERY__NODE__NODE_STRING) return false;
+        const char *alias = tn->res_target->name;
+        if (alias && alias[0] && strcasecmp(alias, last->string->sval)) return false; /* a renamed column */
+    }
+    return true;
+}
+
+int db_sql_cte_item(const db_schema *s, db_query *q, const PgQuery__WithClause *with, const PgQuery__RangeVar *rv,
+                    db_sql_cte *out)
+{
+    if (!with || !rv || (rv->schemaname && rv->schemaname[0])) return -1;
+    int k = -1;
+    for (size_t i = 0; i < with->n_ctes && k < 0; i++) {
+        node *n = with->ctes[i];
+        if (n->node_case == PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR &&
+            !strcasecmp(n->common_table_expr->ctename, rv->relname))
+            k = (int)i;
+    }
+    if (k < 0) return -1;
+    PgQuery__CommonTableExpr *cte = with->ctes[k]->common_table_expr;
+    PgQuery__RangeVar *inner = NULL;
+    if (with->recursive) {
+        db_sql_unsupported(q, "WITH RECURSIVE");
+        return 1;
+    }
+    if (cte->n_aliascolnames || !cte->ctequery || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
+        !inlinable(cte->ctequery->select_stmt, &inner)) {
+        db_sql_unsupported(q, "WITH query that is not one table's columns and WHERE");
+        return 1;
+    }
+    for (size_t i = 0; i < with->n_ctes; i++) /* a WITH query over another one (its name shadows a table) */
+        if (with->ctes[i]->node_case == PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR &&
+            !strcasecmp(with->ctes[i]->common_table_expr->ctename, inner->relname)) {
+            db_sql_unsupported(q, "WITH query over another WITH query");
+            return 1;
+        }
+    int t = db_table_index(s, inner->relname);
+    if (t < 0 || s->tables[t].without_rowid) {
+        db_sql_unsupported(q, t < 0 ? "unknown table" : "WITHOUT ROWID table");
+        return 1;
+    }
+    out->table = t;
+    out->index = k;
+    out->where = cte->ctequery->select_stmt->where_clause;
+    out->inner = inner->alias && inner->alias->aliasname[0] ? inner->alias->aliasname : inner->relname;
+    return 0;
+}

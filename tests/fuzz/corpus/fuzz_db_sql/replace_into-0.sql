@@ -1,0 +1,1 @@
+REPLACE INTO t(a, b) VALUES (1, 2)
