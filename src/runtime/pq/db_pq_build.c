@@ -123,6 +123,18 @@ static int insert_row(void *ctx, const db_table *t, int ti, unsigned k, const db
     return rc;
 }
 
+/* Run one statement in a savepoint: when it fails, the transaction goes on as before it. */
+static void exec_in_savepoint(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, "SAVEPOINT sympath_optional");
+    PQclear(r);
+    r = PQexec(c, sql);
+    bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    r = PQexec(c, ok ? "RELEASE SAVEPOINT sympath_optional" : "ROLLBACK TO SAVEPOINT sympath_optional");
+    PQclear(r);
+}
+
 /* The optional statements of the DDL (after DB_PG_OPTIONAL_MARK, one per line: the user's CHECKs),
  * each in a savepoint: one the scratch database refuses (a function it lacks) is left out. */
 static void apply_optional(PGconn *c, char *lines)
@@ -130,14 +142,7 @@ static void apply_optional(PGconn *c, char *lines)
     for (char *line = lines, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next) *next++ = 0;
-        if (!*line) continue;
-        PGresult *r = PQexec(c, "SAVEPOINT sympath_optional");
-        PQclear(r);
-        r = PQexec(c, line);
-        bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-        PQclear(r);
-        r = PQexec(c, ok ? "RELEASE SAVEPOINT sympath_optional" : "ROLLBACK TO SAVEPOINT sympath_optional");
-        PQclear(r);
+        if (*line) exec_in_savepoint(c, line);
     }
 }
 
@@ -152,13 +157,7 @@ static void reset_identities(PGconn *c)
         "AND a.attnum > 0 AND a.attidentity <> '' LOOP EXECUTE format('SELECT setval(pg_get_serial_sequence(%L, %L), "
         "GREATEST(COALESCE((SELECT max(%I) FROM %I), 0), 0) + 1, false)', quote_ident(r.relname), r.attname, "
         "r.attname, r.relname); END LOOP; END $sympath$";
-    PGresult *r = PQexec(c, "SAVEPOINT sympath_identity");
-    PQclear(r);
-    r = PQexec(c, sql);
-    bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-    PQclear(r);
-    r = PQexec(c, ok ? "RELEASE SAVEPOINT sympath_identity" : "ROLLBACK TO SAVEPOINT sympath_identity");
-    PQclear(r);
+    exec_in_savepoint(c, sql);
 }
 
 /* db_rt_setup_with's builder: the run's schema with the fixture's rows (see the top). */
