@@ -418,10 +418,11 @@ int unit_run(const unit_run_opts *uo)
             util_free_strv(vecs);
         }
         if (nmutants && !(uo->interrupted && *uo->interrupted)) {
-            /* at most a fifth of the function's share, 1 s at least */
-            unit_mut_ctx mc = {
-                mutrec,         recorder, mutants, nmutants, o.budget_seconds > 5 ? 0.2 * o.budget_seconds : 1.0,
-                uo->interrupted};
+            /* a fifth of the function's share (1 s at least), or what its exploration left of it when it
+             * ended early (the tree exhausted) */
+            double share = o.budget_seconds > 5 ? 0.2 * o.budget_seconds : 1.0;
+            if (o.budget_seconds - fr->seconds > share) share = o.budget_seconds - fr->seconds;
+            unit_mut_ctx mc = {mutrec, recorder, mutants, nmutants, share, uo->interrupted};
             unit_mutation_step(&mc, fr, &tvs[i], &counters[i]);
             fr->seconds += fr->mut_seconds;
         }
