@@ -194,7 +194,13 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     /* each kept test on the mutants fewer than two tests killed so far */
     uint8_t *alive = calloc(nm, 1), *want = calloc(nm, 1), *hit = calloc(nm, 1), *killers = calloc(nm, 1);
     if (!alive || !want || !hit || !killers) goto out;
-    for (size_t k = 0; k < tv->n && now_s() < deadline && !stopped(mc); k++) {
+    /* the kept tests get half the share when there are candidates to try after them */
+    char dir[PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%s/tests", fr->run_dir);
+    size_t nc = 0;
+    char **cands = util_list_dir(dir, "cand-*.xml", &nc);
+    double kept_deadline = nc ? t0 + mc->seconds / 2 : deadline;
+    for (size_t k = 0; k < tv->n && now_s() < kept_deadline && !stopped(mc); k++) {
         unit_test *t = &tv->v[k];
         if (t->fn != fr->fn || t->outcome != UO_NORMAL) continue; /* a failing test's child: not compared */
         char *vec = vector_of(fr, t);
@@ -212,10 +218,6 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     }
     fr->mut_killed_kept = killed;
     /* candidates, simplest first, on the mutants still alive */
-    char dir[PATH_MAX + 16];
-    snprintf(dir, sizeof dir, "%s/tests", fr->run_dir);
-    size_t nc = 0;
-    char **cands = util_list_dir(dir, "cand-*.xml", &nc);
     qsort(cands, nc, sizeof *cands, by_size);
     fr->mut_candidates = (unsigned)nc;
     fn_result scratch;
