@@ -507,10 +507,12 @@ static void test_parse(void **state)
 #define TB 4
 enum { SYM_PER_COL = 2 + TB };
 
-static void make_cells(expr_ctx *cx, const db_table *t, db_val *cells, expr **bytes)
+/* Row `row`'s cells of t over symbols: column c's are inputs (row * ncols + c) * SYM_PER_COL onwards (null, then
+ * the value or the length and TB bytes); bytes holds the row's 4 * TB byte expressions. */
+static void make_cells(expr_ctx *cx, const db_table *t, db_val *cells, expr **bytes, int row)
 {
     for (int c = 0; c < t->ncols; c++) {
-        uint32_t base = (uint32_t)c * SYM_PER_COL;
+        uint32_t base = (uint32_t)(row * t->ncols + c) * SYM_PER_COL;
         db_val *v = &cells[c];
         memset(v, 0, sizeof *v);
         v->null = expr_symbol(cx, base, 1, 0);
@@ -523,6 +525,40 @@ static void make_cells(expr_ctx *cx, const db_table *t, db_val *cells, expr **by
         } else {
             v->v = expr_symbol(cx, base + 1, 64, 0);
         }
+    }
+}
+
+/* How random_cell draws: NULL one time in null_one_in (0: never), a text of 0..maxlen bytes of alphabet, or an
+ * integer in lo..hi. */
+typedef struct cell_draw {
+    int null_one_in;
+    const char *alphabet;
+    int maxlen, lo, hi;
+} cell_draw;
+
+/* A random value for a cell (a text one unless is_text is false; fixed, when not NULL, is the text instead of a
+ * drawn one), bound to parameter param of ins and written to the cell's inputs v (SYM_PER_COL of them, in
+ * make_cells's order). */
+static void random_cell(sqlite3_stmt *ins, int param, bool is_text, const cell_draw *d, const char *fixed, uint64_t *v)
+{
+    v[0] = d->null_one_in && rand() % d->null_one_in == 0;
+    if (is_text) {
+        char txt[TB + 1] = {0};
+        int len = fixed ? (int)strlen(fixed) : rand() % (d->maxlen + 1);
+        for (int i = 0; i < len; i++) txt[i] = fixed ? fixed[i] : d->alphabet[rand() % (int)strlen(d->alphabet)];
+        v[1] = v[0] ? 0 : (uint64_t)len;
+        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
+        if (v[0])
+            sqlite3_bind_null(ins, param);
+        else
+            sqlite3_bind_text(ins, param, txt, len, SQLITE_TRANSIENT);
+    } else {
+        int64_t x = d->lo + rand() % (d->hi - d->lo + 1);
+        v[1] = v[0] ? 0 : (uint64_t)x;
+        if (v[0])
+            sqlite3_bind_null(ins, param);
+        else
+            sqlite3_bind_int64(ins, param, x);
     }
 }
 
@@ -599,7 +635,6 @@ static void test_where_against_sqlite(void **state)
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
     srand(7);
-    static const char alphabet[] = "abcAB ";
     for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
         const char *sql = queries[qi];
         db_query *q = NULL;
@@ -609,7 +644,7 @@ static void test_where_against_sqlite(void **state)
         expr_ctx *cx = expr_ctx_new();
         db_val cells[4];
         expr *bytes[4 * TB];
-        make_cells(cx, t, cells, bytes);
+        make_cells(cx, t, cells, bytes, 0);
         /* parameters: ?1 = 'ab' (constant text), ?2 = 2 */
         expr *pb[2] = {expr_const(cx, 'a', 8), expr_const(cx, 'b', 8)};
         db_val params[2] = {
@@ -628,26 +663,8 @@ static void test_where_against_sqlite(void **state)
             sqlite3_stmt *ins;
             assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO t VALUES(?,?,?,?)", -1, &ins, NULL), SQLITE_OK);
             for (int c = 0; c < 4; c++) {
-                uint64_t *v = in + c * SYM_PER_COL;
-                v[0] = c != 1 && rand() % 6 == 0; /* b is NOT NULL */
-                if (db_column_is_text(&t->cols[c])) {
-                    char txt[TB + 1] = {0};
-                    int len = rand() % (TB + 1);
-                    for (int i = 0; i < len; i++) txt[i] = alphabet[rand() % 6];
-                    v[1] = v[0] ? 0 : (uint64_t)len;
-                    for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
-                    if (v[0])
-                        sqlite3_bind_null(ins, c + 1);
-                    else
-                        sqlite3_bind_text(ins, c + 1, txt, len, SQLITE_TRANSIENT);
-                } else {
-                    int64_t x = rand() % 7 - 2;
-                    v[1] = v[0] ? 0 : (uint64_t)x;
-                    if (v[0])
-                        sqlite3_bind_null(ins, c + 1);
-                    else
-                        sqlite3_bind_int64(ins, c + 1, x);
-                }
+                cell_draw d = {c != 1 ? 6 : 0, "abcAB ", TB, -2, 4}; /* b is NOT NULL */
+                random_cell(ins, c + 1, db_column_is_text(&t->cols[c]), &d, NULL, in + c * SYM_PER_COL);
             }
             assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
             sqlite3_finalize(ins);
@@ -694,29 +711,13 @@ static void test_subqueries_against_sqlite(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, DDL, NULL, NULL, NULL), SQLITE_OK);
-    static const char alphabet[] = "abcAB ";
     srand(11);
     for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
         const char *sql = queries[qi];
         expr_ctx *cx = expr_ctx_new();
         subq_true = expr_const(cx, 1, 1);
         expr *bytes[SUBQ_ROWS][4 * TB];
-        for (int k = 0; k < SUBQ_ROWS; k++)
-            for (int c = 0; c < t->ncols; c++) {
-                uint32_t base = (uint32_t)(k * t->ncols + c) * SYM_PER_COL;
-                db_val *v = &subq_cells[k][c];
-                memset(v, 0, sizeof *v);
-                v->null = expr_symbol(cx, base, 1, 0);
-                if (db_column_is_text(&t->cols[c])) {
-                    v->is_text = true;
-                    v->len = expr_symbol(cx, base + 1, 8, 0);
-                    v->nbytes = TB;
-                    v->bytes = bytes[k] + c * TB;
-                    for (int i = 0; i < TB; i++) v->bytes[i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
-                } else {
-                    v->v = expr_symbol(cx, base + 1, 64, 0);
-                }
-            }
+        for (int k = 0; k < SUBQ_ROWS; k++) make_cells(cx, t, subq_cells[k], bytes[k], k);
         db_fixture_view view = {SUBQ_ROWS, subq_row, subq_alive, subq_changed};
         db_set_fixture_view(&view);
         db_query *q = NULL;
@@ -739,26 +740,11 @@ static void test_subqueries_against_sqlite(void **state)
                     SQLITE_OK);
                 sqlite3_bind_int(ins, 1, k + 1);
                 for (int c = 0; c < 4; c++) {
-                    uint64_t *v = in + (k * 4 + c) * SYM_PER_COL;
-                    v[0] = c != 1 && c != 3 && rand() % 5 == 0; /* b NOT NULL; u UNIQUE: never NULL, k's own */
-                    if (db_column_is_text(&t->cols[c])) {
-                        char txt[TB + 1] = {0};
-                        int len = c == 3 ? 1 : rand() % (TB + 1);
-                        for (int i = 0; i < len; i++) txt[i] = c == 3 ? (char)('a' + k) : alphabet[rand() % 6];
-                        v[1] = v[0] ? 0 : (uint64_t)len;
-                        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
-                        if (v[0])
-                            sqlite3_bind_null(ins, c + 2);
-                        else
-                            sqlite3_bind_text(ins, c + 2, txt, len, SQLITE_TRANSIENT);
-                    } else {
-                        int64_t x = rand() % 7 - 2;
-                        v[1] = v[0] ? 0 : (uint64_t)x;
-                        if (v[0])
-                            sqlite3_bind_null(ins, c + 2);
-                        else
-                            sqlite3_bind_int64(ins, c + 2, x);
-                    }
+                    /* b NOT NULL; u UNIQUE: never NULL, k's own one letter */
+                    cell_draw d = {c != 1 && c != 3 ? 5 : 0, "abcAB ", TB, -2, 4};
+                    char own[2] = {(char)('a' + k), 0};
+                    random_cell(ins, c + 2, db_column_is_text(&t->cols[c]), &d, c == 3 ? own : NULL,
+                                in + (k * 4 + c) * SYM_PER_COL);
                 }
                 assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
                 sqlite3_finalize(ins);
@@ -808,19 +794,8 @@ static void test_order_against_sqlite(void **state)
         /* row a: symbols 0.., row b: symbols offset by 4 * SYM_PER_COL */
         db_val ca[4], cb[4];
         expr *ba[4 * TB], *bb[4 * TB];
-        make_cells(cx, t, ca, ba);
-        for (int c = 0; c < 4; c++) {
-            uint32_t base = (uint32_t)(4 + c) * SYM_PER_COL;
-            cb[c] = ca[c];
-            cb[c].null = expr_symbol(cx, base, 1, 0);
-            if (ca[c].is_text) {
-                cb[c].len = expr_symbol(cx, base + 1, 8, 0);
-                cb[c].bytes = bb + c * TB;
-                for (int i = 0; i < TB; i++) bb[c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
-            } else {
-                cb[c].v = expr_symbol(cx, base + 1, 64, 0);
-            }
-        }
+        make_cells(cx, t, ca, ba, 0);
+        make_cells(cx, t, cb, bb, 1);
         const db_val *ra[1] = {ca}, *rb[1] = {cb};
         expr *le = db_order_le(cx, q, ra, rb);
         int checked = 0;
@@ -831,26 +806,8 @@ static void test_order_against_sqlite(void **state)
                 sqlite3_stmt *ins;
                 assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO t VALUES(?,?,?,?)", -1, &ins, NULL), SQLITE_OK);
                 for (int c = 0; c < 4; c++) {
-                    uint64_t *v = in + (r * 4 + c) * SYM_PER_COL;
-                    v[0] = c != 1 && rand() % 4 == 0;
-                    if (ca[c].is_text) {
-                        char txt[TB + 1] = {0};
-                        int len = rand() % 3;
-                        for (int i = 0; i < len; i++) txt[i] = "abB"[rand() % 3];
-                        v[1] = v[0] ? 0 : (uint64_t)len;
-                        for (int i = 0; i < TB; i++) v[2 + i] = v[0] ? 0 : (uint8_t)txt[i];
-                        if (v[0])
-                            sqlite3_bind_null(ins, c + 1);
-                        else
-                            sqlite3_bind_text(ins, c + 1, txt, len, SQLITE_TRANSIENT);
-                    } else {
-                        int64_t x = rand() % 3 - 1;
-                        v[1] = v[0] ? 0 : (uint64_t)x;
-                        if (v[0])
-                            sqlite3_bind_null(ins, c + 1);
-                        else
-                            sqlite3_bind_int64(ins, c + 1, x);
-                    }
+                    cell_draw d = {c != 1 ? 4 : 0, "abB", 2, -1, 1};
+                    random_cell(ins, c + 1, ca[c].is_text, &d, NULL, in + (r * 4 + c) * SYM_PER_COL);
                 }
                 int rc = sqlite3_step(ins);
                 sqlite3_finalize(ins);
@@ -893,17 +850,7 @@ static void candidate_rows(expr_ctx *cx, const db_table *t, const db_query *q, i
                            expr *(*bytes)[4 * TB], expr **sel)
 {
     for (int r = 0; r < nrows; r++) {
-        make_cells(cx, t, cells[r], bytes[r]);
-        for (int c = 0; c < 4; c++) {
-            uint32_t base = (uint32_t)(r * 4 + c) * SYM_PER_COL;
-            cells[r][c].null = expr_symbol(cx, base, 1, 0);
-            if (cells[r][c].is_text) {
-                cells[r][c].len = expr_symbol(cx, base + 1, 8, 0);
-                for (int i = 0; i < TB; i++) bytes[r][c * TB + i] = expr_symbol(cx, base + 2 + (uint32_t)i, 8, 0);
-            } else {
-                cells[r][c].v = expr_symbol(cx, base + 1, 64, 0);
-            }
-        }
+        make_cells(cx, t, cells[r], bytes[r], r);
         const db_val *rows[1] = {cells[r]};
         const char *why = NULL;
         sel[r] = db_where_expr(cx, q, rows, NULL, 0, &why);
@@ -1413,7 +1360,7 @@ static void test_where_unsupported(void **state)
     expr_ctx *cx = expr_ctx_new();
     db_val cells[4];
     expr *bytes[4 * TB];
-    make_cells(cx, &s->tables[0], cells, bytes);
+    make_cells(cx, &s->tables[0], cells, bytes, 0);
     const char *why = NULL;
     const db_val *rows[1] = {cells};
     assert_null(db_where_expr(cx, q, rows, NULL, 0, &why));
