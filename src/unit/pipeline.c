@@ -279,11 +279,7 @@ int unit_run(const unit_run_opts *uo)
     {
         char **v = NULL;
         size_t n = 0;
-        unit_split_words("cc -w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", &v, &n);
-        char *inc = NULL;
-        if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);
-        free(inc);
-        unit_split_words(build_cflags, &v, &n);
+        uc_compile_words("cc", "-w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD", build_cflags, &v, &n);
         for (size_t i = 0; i <= nsources; i++) uc_push_word(build_sources[i], &v, &n);
         char *rl = NULL;
         if (asprintf(&rl, "%s/replay.c", instrument_lib_dir()) >= 0) uc_push_word(rl, &v, &n);
@@ -308,12 +304,9 @@ int unit_run(const unit_run_opts *uo)
     if (!uo->no_mutants) {
         char **cv = NULL, **lv = NULL;
         size_t cn = 0, ln = 0;
-        uc_push_word(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &cv, &cn);
-        unit_split_words("-w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD -DSYMPATH_UNIT_MUTANTS", &cv, &cn);
-        char *inc = NULL;
-        if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &cv, &cn);
-        free(inc);
-        unit_split_words(build_cflags, &cv, &cn);
+        uc_compile_words(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
+                         "-w -g -O0 -fno-strict-aliasing -DSYMPATH_UNIT_RECORD -DSYMPATH_UNIT_MUTANTS", build_cflags,
+                         &cv, &cn);
         char *rl = NULL;
         if (asprintf(&rl, "%s/replay.c", instrument_lib_dir()) >= 0) uc_push_word(rl, &lv, &ln);
         free(rl);

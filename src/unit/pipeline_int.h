@@ -67,6 +67,9 @@ typedef struct unit_cfg {
 
 /* Append one word (a path: blanks kept) to the NULL-terminated argv *v of *n words. */
 void uc_push_word(const char *w, char ***v, size_t *n);
+/* Append to *v a compiler command's start: the compiler cc (one word, may be NULL: in flags), the words of
+ * flags, -I of sympath's include directory (the harness's header), then the words of build_cflags. */
+void uc_compile_words(const char *cc, const char *flags, const char *build_cflags, char ***v, size_t *n);
 /* "dir/parser.c" -> "parser.c" (inside p); -> "parser" and -> "dir" (malloc'ed). */
 const char *uc_base_name(const char *p);
 char *uc_stem(const char *path);

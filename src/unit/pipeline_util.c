@@ -18,6 +18,16 @@ void uc_push_word(const char *w, char ***v, size_t *n)
     util_strv_push(v, n, w); /* out of memory: the word is missing, the command then fails */
 }
 
+void uc_compile_words(const char *cc, const char *flags, const char *build_cflags, char ***v, size_t *n)
+{
+    if (cc) uc_push_word(cc, v, n);
+    unit_split_words(flags, v, n);
+    char *inc = NULL;
+    if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, v, n);
+    free(inc);
+    unit_split_words(build_cflags, v, n);
+}
+
 const char *uc_base_name(const char *p)
 {
     const char *s = strrchr(p, '/');

@@ -262,12 +262,8 @@ int syntax_ok(const char *file, const char *build_cflags, const char *build_dir,
 {
     char **v = NULL;
     size_t n = 0;
-    uc_push_word(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, &v, &n);
-    unit_split_words("-fsyntax-only -w -std=gnu11", &v, &n);
-    char *inc = NULL;
-    if (asprintf(&inc, "-I%s", instrument_include_dir()) >= 0) uc_push_word(inc, &v, &n);
-    free(inc);
-    unit_split_words(build_cflags, &v, &n);
+    uc_compile_words(getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG, "-fsyntax-only -w -std=gnu11",
+                     build_cflags, &v, &n);
     uc_push_word(file, &v, &n);
     char log[PATH_MAX + 32];
     snprintf(log, sizeof log, "%s/syntax.log", build_dir);

@@ -30,6 +30,9 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "sympath_env.h" /* src/proto/env.h, copied next to this file in lib/ */
 
@@ -337,9 +340,6 @@ __attribute__((constructor)) static void replay_install_handlers(void)
 #endif
 
 #ifdef SYMPATH_UNIT_MUTANTS
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
 /* The mutant the schemata of build_mutants (src/instrument/mutate.c) select: env SYMPATH_MUTANT, -1 (the
  * original) when unset. SYMPATH_MUTANT=list:ID,ID,... runs a batch without a new process per mutant: each
  * mutant (-1: none) runs in a child forked here, before main, that writes its record to RECORD.ID
