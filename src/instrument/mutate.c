@@ -107,8 +107,8 @@ static int schema(mut_ctx *c, LLVMValueRef inst, LLVMValueRef alt, const char *w
     LLVMValueRef cur = LLVMBuildLoad2(c->b, i32, c->sel, "mut.id");
     LLVMValueRef on = LLVMBuildICmp(c->b, LLVMIntEQ, cur, LLVMConstInt(i32, id, 0), "mut.on");
     LLVMValueRef sel = LLVMBuildSelect(c->b, on, alt, inst, "mut.sel");
-    infected(c, id, alt, inst);
     redirect_uses(inst, sel);
+    infected(c, id, alt, inst); /* after: its comparison keeps the original value */
     if (add_desc(c, inst, what)) return -1;
     /* the next schema of the same instruction wraps this one */
     return 0;
