@@ -60,7 +60,7 @@ static void write_cov(explore_state *s, int num, const uint8_t *cov)
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov)
 {
     if (s->o->test_coverage) write_cov(s, num, cov);
-    if (!s->o->diversify_prefs || r->error != ERR_NONE || !r->ninputs) return;
+    if ((!s->o->diversify_prefs && !s->o->candidates) || r->error != ERR_NONE || !r->ninputs) return;
     div_entry *e = calloc(1, sizeof *e);
     if (!e) return;
     e->num = num;
@@ -206,7 +206,7 @@ void explore_diversify_kept(explore_state *s)
         e->next = rev;
         rev = e;
     }
-    double t0 = util_now_s();
+    double t0 = util_now_s(), boundary = 0;
     double share = s->o->diversify_share > 0 ? s->o->diversify_share : 0.1;
     double limit = s->o->budget_seconds > 0 ? share * s->o->budget_seconds : share * (t0 - s->t0);
     if (limit < DIV_SECONDS) limit = DIV_SECONDS;
@@ -216,7 +216,9 @@ void explore_diversify_kept(explore_state *s)
         div_entry *e = rev;
         rev = e->next;
         stop = stop || (s->o->interrupted && *s->o->interrupted);
-        if (stop || util_now_s() - t0 > limit || e->r.ninputs > DIV_INPUTS) {
+        if (!s->o->diversify_prefs) {
+            /* --no-diversify: only the boundary candidates below */
+        } else if (stop || util_now_s() - t0 > limit || e->r.ninputs > DIV_INPUTS) {
             s->div_skipped += !stop;
         } else {
             run_result m;
@@ -233,9 +235,10 @@ void explore_diversify_kept(explore_state *s)
             }
         }
         /* the comparisons' boundaries on this test's path, for the mutation analysis: a share of its own */
-        if (!stop && s->o->candidates && util_now_s() - t0 < 2 * limit)
-            explore_boundary_candidates(s, &e->r, t0 + 2 * limit);
+        double b0 = util_now_s();
+        if (!stop && s->o->candidates && b0 - t0 < 2 * limit) explore_boundary_candidates(s, &e->r, t0 + 2 * limit);
+        boundary += util_now_s() - b0;
         entry_free(e);
     }
-    s->div_seconds += util_now_s() - t0;
+    s->div_seconds += util_now_s() - t0 - boundary; /* diversification's own time */
 }

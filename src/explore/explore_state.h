@@ -261,12 +261,14 @@ int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr *
                      expr ***sym);
 /*
  * Input diversification (diversify.c): explore_div_queue_kept remembers kept test num, its run r
- * and the coverage bytes cov of that run (copied) when o->diversify_prefs is set and the run
- * ended without an error; with o->test_coverage it writes tests/test-NNNNN.cov. After the
- * exploration, explore_diversify_kept solves each queued test's path condition again with the
+ * and the coverage bytes cov of that run (copied) when o->diversify_prefs or o->candidates is set
+ * and the run ended without an error; with o->test_coverage it writes tests/test-NNNNN.cov. After
+ * the exploration, explore_diversify_kept solves each queued test's path condition again with the
  * inputs at their preferred values where the path allows (greedily, in input order), runs the
  * model on executor 0 and rewrites the test's .xml when the run has the same events, ending and
- * user coverage. Bounded by o->diversify_share of the budget; the queue is freed either way.
+ * user coverage (with diversify_prefs), then looks for its boundary candidates
+ * (explore_boundary_candidates, with candidates). Bounded by o->diversify_share of the budget each
+ * (div_seconds counts diversification's); the queue is freed either way.
  */
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov);
 /*
