@@ -42,6 +42,11 @@ int is_chartype(const unit_info *u, const char *ctype);
 int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, size_t k, const char *declared);
 /* Heap mode: `free(x);` for every input object the test malloc'ed and the call did not free. */
 void emit_heap_frees(strbuf *b, const names *n);
+/* The blocks the call allocated and stored in input entries (`heapat` lines: an out-parameter it
+ * filled), released after the assertions with the recorded function, `free((void *)v.name);` or
+ * `cJSON_Delete(out);`; not in globals, results, producers' arguments or objects a producer made
+ * (their destructor releases what they hold). */
+void emit_heapat_releases(strbuf *b, const names *n);
 
 /* Whether object o is one a heap-mode test malloc's (a fresh input: no parameter, global, result,
  * handle or producer argument). */

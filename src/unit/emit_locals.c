@@ -377,6 +377,27 @@ out:
     free(done);
 }
 
+void emit_heapat_releases(strbuf *b, const names *n)
+{
+    const unit_record *r = n->r;
+    for (size_t i = 0; i < r->nheapats; i++) {
+        const ur_heapat *h = &r->heapats[i];
+        size_t k;
+        const ur_object *o = obj_by_id(r, h->obj, &k);
+        if (!o || o->global || o->freed || o->handle || o->result || o->make_arg || emit_made_undeclared(n, k))
+            continue;
+        int made = 0;
+        for (size_t j = 0; j < r->nmakes; j++) made |= r->makes[j].obj == h->obj;
+        if (made) continue; /* the unit's destructor of the made object owns what it holds */
+        char lb[512];
+        const char *lv = lvalue(n, k, h->suffix, lb, sizeof lb);
+        if (!strcmp(h->release, "free"))
+            sb_printf(b, "    free((void *)%s);\n", lv);
+        else
+            sb_printf(b, "    %s(%s);\n", h->release, lv);
+    }
+}
+
 /* Emit the declaration of object index k with its initialiser; pointer values that name
  * an object not declared yet are left NULL and set afterwards (fix-ups). Returns -1 when
  * a value cannot be written in C (an address inside an object). */

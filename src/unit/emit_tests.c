@@ -389,6 +389,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
                 sb_printf(&b, "    %s(%sret);\n", rel, strcmp(rel, "free") ? "" : "(void *)");
             sb_free(&cnt);
         }
+        emit_heapat_releases(&b, &n);
         emit_heap_frees(&b, &n);
         emit_stream_closes(&b, &n);
         if (b.len == at && b.s) b.s[--b.len] = 0; /* nothing asserted: no blank line before the end */

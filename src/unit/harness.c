@@ -472,6 +472,15 @@ static void gen_dump(gen *g, const ut_type *t)
             sb_printf(b, "    sympu_pf(phase, id, lv, (const void *)*o);\n");
         else
             sb_printf(b, "    sympu_pp(phase, id, lv, (const void *)*o);\n");
+        if (t->pointee->kind != UT_FUNC) {
+            /* a block the call allocated and left here (an out-parameter it filled): the test
+             * releases it, with the unit's destructor of the type when there is one */
+            const char *rel = unit_destructor(g->u, t);
+            sb_printf(b,
+                      "#ifdef SYMPATH_UNIT_RECORD\n    if (!strcmp(phase, \"post\") && sympu_heapat_new((const "
+                      "void *)*o))\n        sympu_rec(\"heapat %%d %%s %s\\n\", id, *lv ? lv : \"-\");\n#endif\n",
+                      rel ? rel : "free");
+        }
         if (unit_walkable(t)) {
             /* after the call: fresh memory the function stored here, field by field */
             sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n    if (!strcmp(phase, \"post\"))\n");
@@ -734,7 +743,7 @@ static void gen_driver(gen *g, const ut_func *f)
     sb_printf(b, ");\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n");
     if (r->kind == UT_PTR && r->pointee->kind != UT_FUNC) /* heap memory the call allocated: released by the test */
-        sb_printf(b, "    if (sympu_heap_block((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");\n");
+        sb_printf(b, "    if (sympu_heapat_new((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");\n");
     sb_printf(b, "#endif\n");
     switch (r->kind) {
     case UT_VOID: break;

@@ -223,6 +223,19 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strncmp(line, "stream ", 7)) {
             bad = stream_line(r, line + 7);
+        } else if (!strncmp(line, "heapat ", 7)) {
+            n = words(line + 7, w, 3);
+            ur_heapat h = {0, NULL, NULL};
+            if (n == 3) {
+                h.obj = atoi(w[0]);
+                h.suffix = strdup(strcmp(w[1], "-") ? w[1] : "");
+                h.release = strdup(w[2]);
+            }
+            bad = n != 3 || !h.suffix || !h.release || add((void **)&r->heapats, &r->nheapats, sizeof h, &h);
+            if (bad) {
+                free(h.suffix);
+                free(h.release);
+            }
         } else if (!strcmp(line, "retheap")) {
             r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
@@ -301,6 +314,11 @@ void unit_record_free(unit_record *r)
         free(r->args[i].value.text);
     }
     free(r->args);
+    for (size_t i = 0; i < r->nheapats; i++) {
+        free(r->heapats[i].suffix);
+        free(r->heapats[i].release);
+    }
+    free(r->heapats);
     for (size_t i = 0; i < r->nwalks; i++) {
         free(r->walks[i].suffix);
         free(r->walks[i].tail);

@@ -331,6 +331,24 @@ static int sympu_heap_block(const void *p)
     return 0;
 }
 
+/* Record mode: the blocks the call allocated that the record already names for release (the
+ * result, an input entry: `heapat` lines), so two entries holding one block release it once. */
+#define SYMPU_HEAPAT_MAX 64
+static const void *sympu_heapat_seen[SYMPU_HEAPAT_MAX];
+static int sympu_nheapat;
+
+/* Whether p starts a block the call allocated (sympu_heap_block) that no earlier result or
+ * entry named; marks it named. */
+static int sympu_heapat_new(const void *p)
+{
+    if (!sympu_heap_block(p)) return 0;
+    for (int i = 0; i < sympu_nheapat; i++)
+        if (sympu_heapat_seen[i] == p) return 0;
+    if (sympu_nheapat >= SYMPU_HEAPAT_MAX) return 0;
+    sympu_heapat_seen[sympu_nheapat++] = p;
+    return 1;
+}
+
 void *malloc(size_t n)
 {
     void *p = __libc_malloc(n);

@@ -423,6 +423,10 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        a: the text of a char array (a literal body, up to its NUL)
  *   retheap                              the returned pointer is the start of a block malloc, calloc or
  *                                        realloc gave during the call (not freed): the test releases it
+ *   heapat ID LV REL                     after the call, the pointer at entry LV of input object ID
+ *                                        starts a block the call allocated (not freed, not the result
+ *                                        nor named by an earlier heapat line): the test releases it
+ *                                        with REL (the unit's destructor of the entry's type, or free)
  *   freed ID                             the call freed or reallocated object ID (no post values)
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
  *                                        ARG the id of an object of flag m holding that argument; kind h
@@ -482,6 +486,15 @@ typedef struct ur_walk {
     ur_value value;
 } ur_walk;
 
+/* A `heapat` line: the pointer at entry (obj, suffix) is a block the call allocated for the
+ * caller, released by the test with release after its assertions (an out-parameter the call
+ * filled: `semver_parse(s, &v)` allocating v.prerelease). */
+typedef struct ur_heapat {
+    int obj;
+    char *suffix;  /* "" for the whole object */
+    char *release; /* "free" or the unit's destructor of the entry's type */
+} ur_heapat;
+
 typedef struct ur_mock {
     char *name;
     ur_value value;
@@ -523,6 +536,8 @@ typedef struct unit_record {
     size_t nwalks;
     ur_make *makes; /* in record order */
     size_t nmakes;
+    ur_heapat *heapats; /* in record order */
+    size_t nheapats;
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */

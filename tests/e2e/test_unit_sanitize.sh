@@ -37,6 +37,10 @@ grep -q '= str_count(' "$out/test_bufkit.c" && fail "a str_count test is in the 
 grep -q 'sanitizers: [0-9]* dropped, [0-9]* in _bugs.c' "$out.bin/sympath.log" || fail "the summary lacks the sanitizer counts"
 # (c) the suite: -Werror and natively, then under ASan+UBSan+LSan
 expect_text bufkit 'free\(\(void \*\)ret\);' "release of buf_dup's result"
+# kv_split's out-parameter holds the copies it allocated: released after the assertions, the test kept
+expect_text bufkit 'free\(\(void \*\)out_obj\.value\);' "release of kv_split's copies"
+jq -e '.functions[] | select(.function == "kv_split") | .dropped | length == 0' "$out/report.json" >/dev/null ||
+    fail "kv_split's tests are dropped: $(jq -c '.functions[] | select(.function == "kv_split") | .dropped' "$out/report.json")"
 build_and_run bufkit
 # buf_sum's bytes are diversified (diversify.c): the sum of 'q' kills `s += buf[i]` -> `s -= buf[i]`, which the
 # solver's first model (every byte 0, a sum of 0 either way) let survive

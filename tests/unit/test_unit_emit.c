@@ -29,7 +29,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "int vf(struct val *v) { v->u.i = 1; return v->k; }\n"
                               "char **wsplit(const char *s, int *n) { (void)s; *n = 0; return NULL; }\n"
                               "void wsplit_free(char **v, int n) { (void)v; (void)n; }\n"
-                              "char *gname;\n";
+                              "char *gname;\n"
+                              "int tfill(struct tok *t) { (void)t; return 0; }\n";
 
 static unit_info u;
 static char path[64];
@@ -321,6 +322,42 @@ static void test_body_walk(void **state)
     unit_record_free(&t.rec);
 }
 
+/* An out-parameter the call filled with blocks it allocated (`heapat` lines): released after the
+ * assertions, a block named twice once, nothing for a global. */
+static void test_body_heapat(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 p 1 t struct tok *\nobj 2 - 1 t struct tok\nobj 3 g 1 gname -\n"
+                      "pre 1 - p 2\npre 2 .k e OFF\npre 2 .text p 0\npre 2 .next p 0\npre 3 - p 0\n"
+                      "call\nret i 0\n"
+                      "post 1 - p 2\npost 2 .k e OFF\npost 2 .text p -1\npost 2 .next p -1\npost 3 - p -1\n"
+                      "heapat 2 .text free\nheapat 2 .next tok_free\nheapat 3 - free\n"
+                      "walk 2 .text - s ab\n"
+                      "done\n";
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_tfill_1";
+    t.fn = unit_find_def(&u, "tfill");
+    assert_non_null(t.fn);
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.nheapats, 3);
+    assert_string_equal(t.rec.heapats[0].suffix, ".text");
+    assert_string_equal(t.rec.heapats[2].suffix, "");
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    const char *as = strstr(b, "assert_string_equal(t_obj.text, \"ab\");");
+    const char *fr = strstr(b, "free((void *)t_obj.text);");
+    assert_non_null(as);
+    assert_non_null(fr);
+    assert_true(as < fr);
+    assert_non_null(strstr(b, "tok_free(t_obj.next);"));
+    assert_null(strstr(b, "free((void *)gname);"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 /* A returned array of strings: its elements (one with its length and bytes, kind b), the count
  * out-parameter, the release with the (array, count) destructor; the text an unchanged global
  * pointer points to is not asserted. */
@@ -450,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_body_results),
         cmocka_unit_test(test_body_heap),
         cmocka_unit_test(test_body_walk),
+        cmocka_unit_test(test_body_heapat),
         cmocka_unit_test(test_body_array),
         cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_union_bytes),

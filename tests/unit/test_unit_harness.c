@@ -372,7 +372,7 @@ static void test_walkers(void **state)
     /* the driver: the result walked from root 0 when it is fresh memory, a heap block noted */
     const char *drv = strstr(h, "static void sympu_drive_mk(void) {");
     assert_non_null(drv);
-    assert_non_null(strstr(drv, "if (sympu_heap_block((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");"));
+    assert_non_null(strstr(drv, "if (sympu_heapat_new((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");"));
     assert_non_null(strstr(drv, "sympu_walk_root(0, \"\", (const void *)(sympu_ret), sympu_walk_"));
     /* and it compiles, natively in record mode too */
     char hpath[80], cmd[1024];

@@ -51,3 +51,19 @@ int unit_cost(int units)
     if (units > 1000) return units * 5000000;
     return units * 2;
 }
+
+/* Correct: splits "key=value" into copies the caller frees (an out-parameter the call fills with
+ * blocks it allocates: the tests release them). */
+struct kv {
+    char *key;
+    char *value;
+};
+
+int kv_split(const char *s, struct kv *out)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq) return -1;
+    out->key = strndup(s, (size_t)(eq - s));
+    out->value = strdup(eq + 1);
+    return out->key && out->value ? 0 : -1;
+}
