@@ -15,6 +15,9 @@ typedef struct names {
     int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
     /* the function under test (emit_producer.c's consumed rule); may be NULL */
     const ut_func *fn;
+    /* globals no test of the file changes or starts from another value: not set by the test
+     * (NULL-terminated names; NULL: every global is set) */
+    char *const *quiet;
 } names;
 
 /* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */

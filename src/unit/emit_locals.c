@@ -389,6 +389,15 @@ void emit_heapat_releases(strbuf *b, const names *n)
         int made = 0;
         for (size_t j = 0; j < r->nmakes; j++) made |= r->makes[j].obj == h->obj;
         if (made) continue; /* the unit's destructor of the made object owns what it holds */
+        int moved = 0;      /* heap mode: a malloc'ed input the call reallocated, freed by emit_heap_frees */
+        for (size_t j = 0; n->heap && j < r->nentries; j++) {
+            const ur_entry *e = &r->entries[j];
+            const ur_object *po = e->obj == h->obj && !strcmp(e->suffix, h->suffix) && e->pre.kind == 'p'
+                                      ? obj_by_id(r, atoi(e->pre.text), NULL)
+                                      : NULL;
+            moved |= po && heapable(po);
+        }
+        if (moved) continue;
         char lb[512];
         const char *lv = lvalue(n, k, h->suffix, lb, sizeof lb);
         if (!strcmp(h->release, "free"))
@@ -419,7 +428,10 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so
          * the tests do not depend on their order; values that are not expressible (an
-         * address inside an object, a foreign pointer) keep the program's own */
+         * address inside an object, a foreign pointer) keep the program's own. A global no
+         * test changes keeps its initial value in every test: not set */
+        for (char *const *q = n->quiet; q && *q; q++)
+            if (!strcmp(*q, nm)) return 0;
         for (size_t j = 0; j < r->nentries; j++) {
             const ur_entry *e = &r->entries[j];
             if (e->obj != o->id) continue;

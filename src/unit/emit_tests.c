@@ -21,7 +21,21 @@ static void call_expr(strbuf *b, const names *n, const ut_func *f)
         sb_printf(b, "%s%s", argi ? ", " : "", n->local[i]);
         argi++;
     }
+    if (f->type->variadic) {
+        for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) sb_printf(b, "%svarargs[%d]", argi || k ? ", " : "", k);
+        sb_puts(b, ", NULL");
+    }
     sb_puts(b, ")");
+}
+
+/* For a variadic function, the blocks its variadic arguments point to (unit.h), declared at indent. */
+static void varargs_decl(strbuf *b, const ut_func *f, const char *indent)
+{
+    if (!f->type->variadic) return;
+    sb_printf(b,
+              "%s/* the variadic arguments: zeroed blocks for what the format reads or writes, then NULL */\n"
+              "%s_Alignas(16) unsigned char varargs[%d][%d] = {{0}};\n",
+              indent, indent, UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
 }
 
 static int emit_mocks(strbuf *b, const names *n, const char *indent)
@@ -300,12 +314,14 @@ static int release_count(strbuf *b, const names *n, const unit_test *t)
     return -1;
 }
 
-char *unit_emit_test_body(const unit_info *u, const unit_test *t)
+/* unit_emit_test_body, the globals named in quiet (NULL-terminated; may be NULL) not set. */
+static char *test_body(const unit_info *u, const unit_test *t, char *const *quiet)
 {
     const unit_record *r = &t->rec;
     names n;
     memset(&n, 0, sizeof n);
     n.u = u;
+    n.quiet = quiet;
     n.heap = t->heap;
     n.fn = t->fn;
     if (assign_names(&n, r) != 0) return NULL;
@@ -366,6 +382,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
     int have_ret = rt->kind != UT_VOID;
     if (!bad && t->outcome == UO_NORMAL) {
         bad = emit_mocks(&b, &n, "    ") != 0;
+        varargs_decl(&b, t->fn, "    ");
         sb_puts(&b, "\n    ");
         if (have_ret) {
             char *rs = unit_declarator(rt->spelling, "ret");
@@ -389,6 +406,14 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
                 sb_printf(&b, "    %s(%sret);\n", rel, strcmp(rel, "free") ? "" : "(void *)");
             sb_free(&cnt);
         }
+        for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) { /* what the call stored through its variadic arguments */
+            const char *h = t->rec.varargs[k];
+            if (!h) continue;
+            size_t nb = strlen(h) / 2;
+            sb_printf(&b, "    assert_memory_equal(varargs[%d], ((const unsigned char[%zu]){", k, nb);
+            for (size_t i = 0; i < nb; i++) sb_printf(&b, "%s0x%.2s", i ? ", " : "", h + 2 * i);
+            sb_printf(&b, "}), %zu);\n", nb);
+        }
         emit_heapat_releases(&b, &n);
         emit_heap_frees(&b, &n);
         emit_stream_closes(&b, &n);
@@ -402,6 +427,7 @@ char *unit_emit_test_body(const unit_info *u, const unit_test *t)
             "        signal(SIGSEGV, SIG_DFL);\n        signal(SIGABRT, SIG_DFL);\n        signal(SIGBUS, SIG_DFL);\n"
             "        signal(SIGFPE, SIG_DFL);\n        signal(SIGILL, SIG_DFL);\n");
         bad = emit_mocks(&b, &n, "        ") != 0;
+        varargs_decl(&b, t->fn, "        ");
         sb_puts(&b, "        ");
         if (have_ret) sb_puts(&b, "(void)");
         call_expr(&b, &n, t->fn);
@@ -491,6 +517,73 @@ static int text_uses(const unit_test *tests, size_t n, const char *name)
     return 0;
 }
 
+char *unit_emit_test_body(const unit_info *u, const unit_test *t) { return test_body(u, t, NULL); }
+
+/* Whether global object o of record r changed in the call: a post value unlike its pre value. */
+static int global_changed(const unit_record *r, const ur_object *o)
+{
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id || !e->post.kind) continue;
+        if (e->post.kind != e->pre.kind || strcmp(e->post.text ? e->post.text : "", e->pre.text ? e->pre.text : ""))
+            return 1;
+    }
+    return 0;
+}
+
+/* The pre value of entry suffix of global name in record r, NULL when not recorded. */
+static const ur_value *global_pre(const unit_record *r, const char *name, const char *suffix)
+{
+    for (size_t i = 0; i < r->nobjs; i++) {
+        if (!r->objs[i].global || !r->objs[i].local || strcmp(r->objs[i].local, name)) continue;
+        for (size_t j = 0; j < r->nentries; j++)
+            if (r->entries[j].obj == r->objs[i].id && !strcmp(r->entries[j].suffix, suffix)) return &r->entries[j].pre;
+    }
+    return NULL;
+}
+
+/* The globals the tests need not set (malloc'ed, NULL-terminated; NULL when none or out of
+ * memory): every test starts from the same values of it and no call changes it. */
+static char **quiet_globals(const unit_test *tests, size_t ntests)
+{
+    char **q = NULL;
+    size_t nq = 0;
+    for (size_t i = 0; i < ntests; i++) {
+        const unit_record *r = &tests[i].rec;
+        for (size_t k = 0; k < r->nobjs; k++) {
+            const ur_object *o = &r->objs[k];
+            if (!o->global || !o->local) continue;
+            int dup = 0;
+            for (size_t j = 0; j < nq && !dup; j++) dup = !strcmp(q[j], o->local);
+            if (dup) continue;
+            int quiet = 1;
+            for (size_t x = 0; x < ntests && quiet; x++) {
+                const unit_record *rx = &tests[x].rec;
+                for (size_t y = 0; y < rx->nobjs && quiet; y++) {
+                    const ur_object *ox = &rx->objs[y];
+                    if (!ox->global || !ox->local || strcmp(ox->local, o->local)) continue;
+                    if (global_changed(rx, ox)) quiet = 0;
+                    for (size_t j = 0; j < rx->nentries && quiet; j++) {
+                        const ur_entry *e = &rx->entries[j];
+                        if (e->obj != ox->id) continue;
+                        const ur_value *v = global_pre(r, o->local, e->suffix);
+                        if (!v || v->kind != e->pre.kind ||
+                            strcmp(v->text ? v->text : "", e->pre.text ? e->pre.text : ""))
+                            quiet = 0;
+                    }
+                }
+            }
+            if (!quiet) continue;
+            char **nqv = realloc(q, (nq + 2) * sizeof *q);
+            if (!nqv) break;
+            q = nqv;
+            q[nq++] = strdup(o->local);
+            q[nq] = NULL;
+        }
+    }
+    return q;
+}
+
 char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
                       size_t nmocked, const char *source_name)
 {
@@ -563,9 +656,10 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         }
     }
     sb_free(&seen);
+    char **quiet = quiet_globals(tests, ntests);
     for (size_t i = 0; i < ntests; i++) {
         const unit_test *t = &tests[i];
-        char *body = unit_emit_test_body(u, t);
+        char *body = test_body(u, t, quiet);
         if (!body) continue;
         if (t->note) sb_printf(&b, "/*\n%s */\n", t->note);
         sb_printf(&b, "/* %s: from the test case %s", t->name, t->origin ? t->origin : "?");
@@ -574,6 +668,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         sb_printf(&b, " */\nstatic void %s(void **state) {\n    (void)state;\n%s}\n\n", t->name, body);
         free(body);
     }
+    util_free_strv(quiet);
     if (u->has_main) sb_puts(&b, "#undef main /* the unit's own main is renamed by -Dmain=... on the build line */\n");
     sb_puts(&b, "int main(int argc, char **argv) {\n    const struct CMUnitTest tests[] = {\n");
     for (size_t i = 0; i < ntests; i++) sb_printf(&b, "        cmocka_unit_test(%s),\n", tests[i].name);

@@ -728,6 +728,9 @@ static void gen_driver(gen *g, const ut_func *f)
         }
         free(ts);
     }
+    if (f->type->variadic) /* the variadic arguments (unit.h): zeroed blocks, then NULL */
+        sb_printf(b, "    _Alignas(16) static unsigned char sympu_va[%d][%d];\n", UNIT_VARARG_BLOCKS,
+                  UNIT_VARARG_BYTES);
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;
@@ -740,6 +743,11 @@ static void gen_driver(gen *g, const ut_func *f)
     }
     sb_printf(b, "%s(", f->name);
     for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
+    if (f->type->variadic) {
+        for (int k = 0; k < UNIT_VARARG_BLOCKS; k++)
+            sb_printf(b, "%s(void *)sympu_va[%d]", f->nparams || k ? ", " : "", k);
+        sb_puts(b, ", (void *)0");
+    }
     sb_printf(b, ");\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n");
     if (r->kind == UT_PTR && r->pointee->kind != UT_FUNC) /* heap memory the call allocated: released by the test */
@@ -810,6 +818,9 @@ static void gen_driver(gen *g, const ut_func *f)
         break;
     default: sb_printf(b, "    (void)sympu_ret;\n"); break;
     }
+    if (f->type->variadic)
+        sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_varargs_dump(&sympu_va[0][0], %d, %d);\n#endif\n",
+                  UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
     sb_printf(b, "    sympu_dump_from(1, \"post\");\n    sympu_rec(\"done\\n\");\n}\n\n");
 }
 

@@ -236,6 +236,14 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 free(h.suffix);
                 free(h.release);
             }
+        } else if (!strncmp(line, "vararg ", 7)) {
+            n = words(line + 7, w, 2);
+            int k = n == 2 ? atoi(w[0]) : -1;
+            bad = k < 0 || k >= UNIT_VARARG_BLOCKS || strlen(w[1]) % 2;
+            if (!bad) {
+                free(r->varargs[k]);
+                bad = !(r->varargs[k] = strdup(w[1]));
+            }
         } else if (!strcmp(line, "retheap")) {
             r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
@@ -319,6 +327,7 @@ void unit_record_free(unit_record *r)
         free(r->heapats[i].release);
     }
     free(r->heapats);
+    for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) free(r->varargs[k]);
     for (size_t i = 0; i < r->nwalks; i++) {
         free(r->walks[i].suffix);
         free(r->walks[i].tail);

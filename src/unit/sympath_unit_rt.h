@@ -331,6 +331,21 @@ static int sympu_heap_block(const void *p)
     return 0;
 }
 
+/* Record mode (defined only there): what the call left in the blocks of its variadic arguments (unit.h): one
+ * `vararg K HEX` line per block that is not all zero, HEX its bytes up to its last nonzero one. */
+static void sympu_varargs_dump(const unsigned char *va, int blocks, int bytes)
+{
+    for (int k = 0; k < blocks; k++) {
+        const unsigned char *p = va + (size_t)k * (size_t)bytes;
+        int n = bytes;
+        while (n > 0 && p[n - 1] == 0) n--;
+        if (n == 0) continue;
+        char hex[2 * 256 + 1];
+        for (int i = 0; i < n && i < 256; i++) snprintf(hex + 2 * i, 3, "%02x", p[i]);
+        sympu_rec("vararg %d %s\n", k, hex);
+    }
+}
+
 /* Record mode: the blocks the call allocated that the record already names for release (the
  * result, an input entry: `heapat` lines), so two entries holding one block release it once. */
 #define SYMPU_HEAPAT_MAX 64

@@ -398,6 +398,17 @@ typedef struct unit_harness_opts {
 char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t ntargets, const unit_harness_opts *o,
                    char **warnings, char **err);
 
+/*
+ * The variadic arguments a harness and an emitted test pass to a variadic function under test
+ * (`bool scan(const char *s, const char *fmt, ...)`): UNIT_VARARG_BLOCKS pointers to zeroed,
+ * 16-byte aligned blocks of UNIT_VARARG_BYTES bytes each, then a NULL pointer — memory for what a
+ * format asks to write or read (an empty string), and an end for a NULL-terminated list. What the
+ * function reads there as an integer is an address: such a test is not reproducible and the
+ * native verification drops it.
+ */
+#define UNIT_VARARG_BLOCKS 6
+#define UNIT_VARARG_BYTES 64
+
 /* ---- the record of one harness run (written by sympath_unit_rt.h in record mode) ----
  * Text lines, each one event:
  *   obj ID FLAGS COUNT LOCAL CTYPE       a new object; FLAGS: p = parameter (by value), a = array
@@ -428,6 +439,9 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        nor named by an earlier heapat line): the test releases it
  *                                        with REL (the unit's destructor of the entry's type, or free)
  *   freed ID                             the call freed or reallocated object ID (no post values)
+ *   vararg K HEX                         after the call, block K of the variadic arguments (unit.h)
+ *                                        holds these bytes (two hex digits each), then zeros; a
+ *                                        block left all zero has no line
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
  *                                        ARG the id of an object of flag m holding that argument; kind h
  *                                        instead of r: the value is the start of a heap block FUNC allocated
@@ -538,6 +552,7 @@ typedef struct unit_record {
     size_t nmakes;
     ur_heapat *heapats; /* in record order */
     size_t nheapats;
+    char *varargs[UNIT_VARARG_BLOCKS]; /* `vararg` lines: block K's bytes in hex (malloc'ed), NULL when all zero */
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */

@@ -18,7 +18,7 @@ bugs="$out/test_bufkit_bugs.c"
 [ -f "$bugs" ] || fail "no test_bufkit_bugs.c"
 # (a) the bugs: each with its report, none in the regression suite
 grep -q 'ERROR: AddressSanitizer: heap-buffer-overflow' "$bugs" || fail "_bugs.c lacks the ASan report"
-grep -q '#0 in buf_dup .*bufkit.c:36' "$bugs" || fail "_bugs.c lacks the frame in buf_dup"
+grep -q '#0 in buf_dup .*bufkit.c:37' "$bugs" || fail "_bugs.c lacks the frame in buf_dup"
 # (the bytes after '#' are diversified: a string literal when one is 0, else an initialiser list)
 grep -Eq "char buf_obj\[[0-9]*\] = (\"#|\{ '#')" "$bugs" || fail "_bugs.c lacks the input reaching the off-by-one"
 grep -q 'The call: .*buf_dup(buf, len);' "$bugs" || fail "_bugs.c lacks the call"
@@ -39,6 +39,15 @@ grep -q 'sanitizers: [0-9]* dropped, [0-9]* in _bugs.c' "$out.bin/sympath.log" |
 expect_text bufkit 'free\(\(void \*\)ret\);' "release of buf_dup's result"
 # kv_split's out-parameter holds the copies it allocated: released after the assertions, the test kept
 expect_text bufkit 'free\(\(void \*\)out_obj\.value\);' "release of kv_split's copies"
+# digits_scan is variadic: its tests pass zeroed blocks, nothing lands in _bugs.c for it; a global no call
+# changes is not set by the tests, one a call changes is
+expect_text bufkit 'digits_scan\(s, fmt, varargs\[0\], varargs\[1\], varargs\[2\], varargs\[3\], varargs\[4\], varargs\[5\], NULL\)' "variadic call"
+grep -q 'test_digits_scan' "$bugs" && fail "digits_scan has tests in _bugs.c"
+expect_text bufkit 'assert_memory_equal\(varargs\[0\], \(\(const unsigned char\[1\]\)\{0x0[0-9]\}\), 1\);' "the digit stored through a variadic argument"
+jq -e '.functions[] | select(.function == "digits_scan") | .coverage.branches_covered >= 8' "$out/report.json" >/dev/null ||
+    fail "digits_scan: $(jq -c '.functions[] | select(.function == "digits_scan") | .coverage' "$out/report.json")"
+grep -q 'kit_name =' "$out/test_bufkit.c" && fail "the tests set kit_name, which no call changes"
+expect_text bufkit 'scan_calls = 0;' "reset of scan_calls"
 jq -e '.functions[] | select(.function == "kv_split") | .dropped | length == 0' "$out/report.json" >/dev/null ||
     fail "kv_split's tests are dropped: $(jq -c '.functions[] | select(.function == "kv_split") | .dropped' "$out/report.json")"
 build_and_run bufkit

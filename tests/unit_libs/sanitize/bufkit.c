@@ -1,4 +1,5 @@
 /* bufkit.c: a small buffer and string library with planted faults (sympath unit e2e: the sanitizer check of the tests). */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,4 +67,28 @@ int kv_split(const char *s, struct kv *out)
     out->key = strndup(s, (size_t)(eq - s));
     out->value = strdup(eq + 1);
     return out->key && out->value ? 0 : -1;
+}
+
+/* Globals: scan_calls is changed by digits_scan (every test sets it first); kit_name by no call
+ * (no test sets it). */
+int scan_calls;
+const char *kit_name = "bufkit";
+
+/* Correct: a scanf-like reader, variadic: for each 'd' of fmt (at most 4) the next variadic
+ * argument is an int * that gets the next digit of s. Returns how many it stored. */
+int digits_scan(const char *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = 0;
+    scan_calls++;
+    for (; *fmt && n < 4; fmt++) {
+        if (*fmt != 'd') continue;
+        int *out = va_arg(ap, int *);
+        if (*s < '0' || *s > '9') break;
+        *out = *s++ - '0';
+        n++;
+    }
+    va_end(ap);
+    return n;
 }
