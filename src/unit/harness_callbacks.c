@@ -47,6 +47,11 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
             if (unit_callback_text_len(f, i))
                 sb_printf(b, "    sympu_arg_m(\"%s\", %zu, (const char *)a%zu, (unsigned long long)a%zu);\n", name, i,
                           i, i + 1);
+            else if (i + 1 < f->nargs && f->args[i + 1]->kind == UT_INT && !f->args[i + 1]->is_char)
+                /* `const char *buf, int len` (names unknown: maybe a key and its value): the bytes when
+                 * no NUL ends them within the integer's value, else the text */
+                sb_printf(b, "    sympu_arg_sn(\"%s\", %zu, (const char *)a%zu, (long long)a%zu);\n", name, i, i,
+                          i + 1);
             else
                 sb_printf(b, "    sympu_arg_s(\"%s\", %zu, (const char *)a%zu);\n", name, i, i);
             break;

@@ -938,6 +938,18 @@ static void sympu_arg_m(const char *fn, int k, const char *s, unsigned long long
     }
 }
 
+/* A callback's text argument followed by an integer n of unknown meaning (`const char *buf, int
+ * len`, or a key and its value): its n bytes (`m`) when 0 <= n <= 200 and no NUL lies within
+ * them (a buffer the unit did not terminate: reading it as a C string would go past them), else
+ * its text (sympu_arg_s). memchr stops at the first NUL: nothing past a string is read. */
+static void sympu_arg_sn(const char *fn, int k, const char *s, long long n)
+{
+    if (s && n >= 0 && n <= 200 && !memchr(s, 0, (size_t)n))
+        sympu_arg_m(fn, k, s, (unsigned long long)n);
+    else
+        sympu_arg_s(fn, k, s);
+}
+
 static void sympu_pf(const char *phase, int id, const char *lv, const void *p)
 {
     const char *n = p ? sympu_stub_name(p) : "NULL";

@@ -63,3 +63,20 @@ int count_comments(line_reader reader, void *stream)
     }
     return n;
 }
+
+typedef int (*print_fn)(const char *buf, int len, void *ud);
+
+/* Prints n in decimal through print, from a buffer with no terminating NUL (mjson's printers): the
+ * stand-in's text argument is those len bytes, not a C string. */
+int print_num(print_fn print, void *ud, int n)
+{
+    char buf[12];
+    int i = (int)sizeof buf;
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    do {
+        buf[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && i > 1);
+    if (n < 0) buf[--i] = '-';
+    return print(buf + i, (int)sizeof buf - i, ud);
+}
