@@ -263,6 +263,8 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
                 owner = 1;
             else if (f && in_unit(c, f, l))
                 owner = 2;
+            else if (!strcmp(kind, "dynamic-stack-buffer-overflow"))
+                owner = 2; /* alloca or a VLA, which ASan gives no frame: never the test's (it declares neither) */
             const char *mark = strstr(stack, "<== Memory access at offset");
             if (mark) {
                 const char *ls = mark;

@@ -119,6 +119,19 @@ static const char *LEAK = "=====================================================
                           "\n"
                           "SUMMARY: AddressSanitizer: 3 byte(s) leaked in 1 allocation(s).\n";
 
+/* An alloca of the unit written past its end: ASan names no frame for it. */
+static const char *DYNAMIC_STACK =
+    "[ RUN      ] test_merge_35\n"
+    "==30986==ERROR: AddressSanitizer: dynamic-stack-buffer-overflow on address 0x7ffc27b459a1 at pc 0x55e0 bp 0x7ffc "
+    "sp 0x7ffc\n"
+    "WRITE of size 2 at 0x7ffc27b459a1 thread T0\n"
+    "    #0 0x55e0a5dd15d9 in __asan_memcpy (/out/t+0xb55d9)\n"
+    "    #1 0x55e0a5e34266 in buf_merge /src/lib/bufkit.c:826:5\n"
+    "    #2 0x55e0a5e169c9 in test_merge_35 /out/build/verify/san_bufkit/test_bufkit.c:963:15\n"
+    "\n"
+    "Address 0x7ffc27b459a1 is located in stack of thread T0\n"
+    "SUMMARY: AddressSanitizer: dynamic-stack-buffer-overflow (/out/t+0xb55d9) in __asan_memcpy\n";
+
 static unit_san_ctx ctx(const char *const *sized, size_t nsized, int null_input)
 {
     unit_san_ctx c = {"test_bufkit.c", HEAP_TEST_TEXT, UNIT, 1, sized, nsized, null_input, NULL, 0};
@@ -160,6 +173,17 @@ static void test_unit_block_overflow_is_bug(void **state)
     assert_non_null(strstr(v.excerpt, "  #0 in buf_dup /src/lib/bufkit.c:36:42\n"));
     assert_non_null(strstr(v.excerpt, "to the right of 7-byte region"));
     assert_null(strstr(v.excerpt, "test_buf_dup_4")); /* only the unit's frames */
+    unit_san_verdict_free(&v);
+}
+
+static void test_dynamic_stack_is_bug(void **state)
+{
+    (void)state;
+    unit_san_ctx c = ctx(NULL, 0, 0);
+    unit_san_verdict v;
+    unit_san_classify(DYNAMIC_STACK, &c, &v);
+    assert_int_equal(v.kind, USAN_BUG);
+    assert_non_null(strstr(v.reason, "dynamic-stack-buffer-overflow"));
     unit_san_verdict_free(&v);
 }
 
@@ -256,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_stack_underflow_is_harness),
         cmocka_unit_test(test_heap_left_of_test_block_is_harness),
         cmocka_unit_test(test_unit_block_overflow_is_bug),
+        cmocka_unit_test(test_dynamic_stack_is_bug),
         cmocka_unit_test(test_assertion_reading_unit_block_is_harness),
         cmocka_unit_test(test_past_end_of_sized_input),
         cmocka_unit_test(test_past_end_of_output_string),
