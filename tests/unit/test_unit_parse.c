@@ -283,6 +283,13 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps5[2].len_param, 3);
     assert_int_equal(ps5[3].buf_param, 2);
     assert_true(ps5[2].capacity); /* the count in is the capacity: a few sizes, the headers zero */
+    /* positions are out-parameters, no arrays: mjson_next's `int *koff, int *klen, int *voff, int *vlen` */
+    ut_type pi32 = {.kind = UT_PTR, .size = 8, .pointee = &i32, .spelling = "int *"};
+    ut_param ps11[] = {
+        {"koff", &pi32, -1, -1, 0}, {"klen", &pi32, -1, -1, 0}, {"voff", &pi32, -1, -1, 0}, {"vlen", &pi32, -1, -1, 0}};
+    ut_func f11 = {.name = "mn", .params = ps11, .nparams = 4};
+    unit_pair_buffers(&f11);
+    for (int k = 0; k < 4; k++) assert_int_equal(ps11[k].len_param, -1);
     /* `max_` + the buffer's name is a capacity too, for an array of pointers as well (yuarel's
      * `struct yuarel_param *params, int max_params`, `char **parts, int max_parts`) */
     ut_type i32b = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
