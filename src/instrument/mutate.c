@@ -17,7 +17,8 @@
  * relational operator replacement (< <=, > >=, == !=, integer and floating point), arithmetic
  * (+ -, * /, / %  -> *), integer constants of comparisons, arithmetic, call arguments, stores
  * and pointer steps (c -> c+1, c -> 0 or 1), and the sign of a pointer step (p += n -> p -= n).
- * `&&`/`||` in a condition (two conditional branches sharing a target, no phi) get && <-> ||.
+ * `&&`/`||` in a condition (two conditional branches sharing a target, no phi) get && <-> ||, and so do
+ * `&&`/`||` as a value (`x = a && b`: a branch to a merge block whose i1 phi takes a constant from it).
  */
 
 #define MUT_HIT_SLOTS 65536 /* __sym_mut_hit's size (the replay library's): mutants beyond are never filtered */
@@ -420,6 +421,58 @@ static int mutate_logic(mut_ctx *c, LLVMValueRef f, const logic_site *ls)
     return 0;
 }
 
+/* ---- && and || as a value: at -O0 `x = a && b` is `A: br a, R, M` with `M: phi i1 [false, A], [b, ...]`;
+ * `a || b` is `A: br a, M, R` with `phi i1 [true, A], ...` ---- */
+
+typedef struct logic_value_site {
+    LLVMValueRef term; /* A's terminator */
+    LLVMValueRef phi;  /* M's phi of the operator's value */
+    unsigned in;       /* the phi's incoming index from A */
+    int is_and;
+} logic_value_site;
+
+/* Whether br (a terminator) is the A of an && or || whose value a phi at the merge block takes. */
+static int logic_value_site_of(LLVMValueRef br, logic_value_site *lv)
+{
+    if (LLVMGetInstructionOpcode(br) != LLVMBr || !LLVMIsConditional(br)) return 0;
+    LLVMBasicBlockRef a = LLVMGetInstructionParent(br);
+    for (int is_and = 1; is_and >= 0; is_and--) {
+        LLVMBasicBlockRef m = LLVMGetSuccessor(br, is_and ? 1 : 0), r = LLVMGetSuccessor(br, is_and ? 0 : 1);
+        if (m == r) continue;
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(m); phi && LLVMIsAPHINode(phi);
+             phi = LLVMGetNextInstruction(phi)) {
+            if (LLVMTypeOf(phi) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(phi)))) continue;
+            unsigned n = LLVMCountIncoming(phi);
+            for (unsigned k = 0; k < n; k++) {
+                LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+                if (LLVMGetIncomingBlock(phi, k) != a || !LLVMIsAConstantInt(v)) continue;
+                if (LLVMConstIntGetZExtValue(v) != (is_and ? 0u : 1u)) continue;
+                lv->term = br, lv->phi = phi, lv->in = k, lv->is_and = is_and;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The mutant takes the other operator: A branches on `a xor on` and gives the phi `const xor on` (on:
+ * __sym_mutant == id); `a || b` then goes on to b when a is false and is true when a is. */
+static int mutate_logic_value(mut_ctx *c, const logic_value_site *lv)
+{
+    if (c->n >= c->max) return 0;
+    uint32_t id = (uint32_t)c->n;
+    LLVMValueRef cond = LLVMGetCondition(lv->term);
+    LLVMPositionBuilderBefore(c->b, lv->term);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->cx);
+    LLVMValueRef cur = LLVMBuildLoad2(c->b, i32, c->sel, "mut.id");
+    LLVMValueRef on = LLVMBuildICmp(c->b, LLVMIntEQ, cur, LLVMConstInt(i32, id, 0), "mut.on");
+    infected(c, id, NULL, NULL); /* reached: the other operator may take another way */
+    LLVMSetCondition(lv->term, LLVMBuildXor(c->b, cond, on, "mut.cond"));
+    LLVMValueRef k = LLVMGetIncomingValue(lv->phi, lv->in);
+    LLVMSetOperand(lv->phi, lv->in, LLVMBuildXor(c->b, k, on, "mut.val"));
+    return add_desc(c, lv->term, lv->is_and ? "logical && -> ||" : "logical || -> &&");
+}
+
 static int mutate_function(mut_ctx *c, LLVMValueRef f)
 {
     /* the instructions as they were: the schemata add new ones */
@@ -441,9 +494,14 @@ static int mutate_function(mut_ctx *c, LLVMValueRef f)
         }
     /* the && and || sites, found before any branch changes */
     logic_site *ls = calloc(n + 1, sizeof *ls);
-    size_t nls = 0;
-    for (size_t k = 0; ls && k < n; k++)
-        if (logic_site_of(insts[k], &ls[nls])) nls++;
+    logic_value_site *lvs = calloc(n + 1, sizeof *lvs);
+    size_t nls = 0, nlv = 0;
+    for (size_t k = 0; ls && lvs && k < n; k++) {
+        if (logic_site_of(insts[k], &ls[nls]))
+            nls++;
+        else if (logic_value_site_of(insts[k], &lvs[nlv]))
+            nlv++;
+    }
     int rc = 0;
     for (size_t k = 0; k < n && !rc; k++) {
         LLVMValueRef i = insts[k];
@@ -451,6 +509,8 @@ static int mutate_function(mut_ctx *c, LLVMValueRef f)
         if (op == LLVMBr) {
             for (size_t q = 0; q < nls && !rc; q++)
                 if (ls[q].term == i) rc = mutate_logic(c, f, &ls[q]);
+            for (size_t q = 0; q < nlv && !rc; q++)
+                if (lvs[q].term == i) rc = mutate_logic_value(c, &lvs[q]);
         } else if (op == LLVMStore)
             rc = mutate_operand_const(c, i, 0);
         else if (op == LLVMCall) {
@@ -461,6 +521,7 @@ static int mutate_function(mut_ctx *c, LLVMValueRef f)
             rc = mutate_inst(c, i);
     }
     free(ls);
+    free(lvs);
     free(insts);
     return rc;
 }

@@ -44,8 +44,12 @@ static const char *prog_logic = "#include <stdio.h>\n"
                                 "    if (x < -5 || y < -5) return 2;\n" /* line 5 */
                                 "    return 0;\n"
                                 "}\n"
+                                "int vand(int x, int y) { return x > 0 && y > 0; }\n"             /* line 8 */
+                                "int vor(int x, int y) { int r = x < -5 || y < -5; return r; }\n" /* line 9 */
                                 "int main(int argc, char **argv) {\n"
-                                "    printf(\"%d\\n\", band(atoi(argv[1]), atoi(argv[2])));\n"
+                                "    int x = atoi(argv[1]), y = atoi(argv[2]);\n"
+                                "    if (argc > 3) printf(\"%d %d\\n\", vand(x, y), vor(x, y));\n"
+                                "    else printf(\"%d\\n\", band(x, y));\n"
                                 "    return 0;\n"
                                 "}\n";
 
@@ -221,6 +225,50 @@ static void test_logic_mutants(void **state)
     mutant_descs_free(v, n);
 }
 
+/* && and || as values (`return x > 0 && y > 0;`, `int r = a || b;`): a phi at -O0, mutated too. */
+static void test_logic_value_mutants(void **state)
+{
+    (void)state;
+    mutant_desc *v = NULL;
+    size_t n = 0;
+    const char *compile[] = {SYMPATH_CLANG, "-w", "-g", "-O0", "-DSYMPATH_UNIT_MUTANTS"};
+    const char *sources[] = {src};
+    const char *link[] = {SYMPATH_LIB_DIR "/replay.c"};
+    const char *fns[] = {"vand", "vor"};
+    mutant_build_opts o = {compile, 5, sources, 1, link, 1, fns, 2, 0, dir, exe};
+    char *err = NULL;
+    assert_int_equal(build_mutants(&o, &v, &n, &err), 0);
+    free(err);
+    char out[64], id[24];
+    int and_or = 0, or_and = 0;
+    run_with(NULL, "1 -1 v", out, sizeof out);
+    assert_string_equal(out, "0 0\n");
+    for (size_t i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "%zu", i);
+        if (!strcmp(v[i].what, "logical && -> ||")) {
+            assert_int_equal(v[i].line, 8);
+            and_or++;
+            run_with(id, "1 -1 v", out, sizeof out);
+            assert_string_equal(out, "1 0\n"); /* x > 0 || y > 0 */
+            run_with(id, "-1 -1 v", out, sizeof out);
+            assert_string_equal(out, "0 0\n");
+        }
+        if (!strcmp(v[i].what, "logical || -> &&")) {
+            assert_int_equal(v[i].line, 9);
+            or_and++;
+            run_with(id, "-6 0 v", out, sizeof out);
+            assert_string_equal(out, "0 0\n"); /* x < -5 && y < -5 */
+            run_with(id, "-6 -6 v", out, sizeof out);
+            assert_string_equal(out, "0 1\n");
+        }
+    }
+    assert_int_equal(and_or, 1);
+    assert_int_equal(or_and, 1);
+    run_with(NULL, "-6 0 v", out, sizeof out);
+    assert_string_equal(out, "0 1\n");
+    mutant_descs_free(v, n);
+}
+
 int main(void)
 {
     if (access(SYMPATH_LIB_DIR "/replay.c", R_OK) != 0) {
@@ -232,6 +280,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mutant_selected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mutant_batch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_logic_mutants, setup_logic, teardown),
+        cmocka_unit_test_setup_teardown(test_logic_value_mutants, setup_logic, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
