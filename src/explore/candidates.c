@@ -87,6 +87,7 @@ static int candidate_write(explore_state *s, const run_result *r, const uint8_t 
     if (b.s) util_write_atomic(path, b.s, b.len);
     sb_free(&b);
     s->ncand = num;
+    explore_div_queue_cand(s, num, r, cov); /* its free inputs varied at the end (diversify.c) */
     return 0;
 }
 

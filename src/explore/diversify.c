@@ -31,7 +31,8 @@
 
 typedef struct div_entry {
     struct div_entry *next;
-    int num;      /* test-NNNNN */
+    int num;      /* test-NNNNN, or cand-NNNNN when cand */
+    int cand;     /* a candidate test of the mutation analysis (candidates.c) */
     run_result r; /* a copy: inputs, their types, widths and names, events */
     uint8_t *cov; /* the run's coverage bytes (nslots) */
 } div_entry;
@@ -57,13 +58,13 @@ static void write_cov(explore_state *s, int num, const uint8_t *cov)
     sb_free(&b);
 }
 
-void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov)
+/* Queue run r (test or candidate num, coverage cov) for the pass at the end. */
+static void queue(explore_state *s, int num, int cand, const run_result *r, const uint8_t *cov)
 {
-    if (s->o->test_coverage) write_cov(s, num, cov);
-    if ((!s->o->diversify_prefs && !s->o->candidates) || r->error != ERR_NONE || !r->ninputs) return;
     div_entry *e = calloc(1, sizeof *e);
     if (!e) return;
     e->num = num;
+    e->cand = cand;
     e->cov = malloc(s->nslots + 1);
     if (!e->cov || run_result_copy(&e->r, r)) {
         entry_free(e);
@@ -72,6 +73,19 @@ void explore_div_queue_kept(explore_state *s, int num, const run_result *r, cons
     memcpy(e->cov, cov, s->nslots);
     e->next = s->div_queue;
     s->div_queue = e;
+}
+
+void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov)
+{
+    if (s->o->test_coverage) write_cov(s, num, cov);
+    if ((!s->o->diversify_prefs && !s->o->candidates) || r->error != ERR_NONE || !r->ninputs) return;
+    queue(s, num, 0, r, cov);
+}
+
+void explore_div_queue_cand(explore_state *s, unsigned num, const run_result *r, const uint8_t *cov)
+{
+    if (!s->o->diversify_prefs || r->error != ERR_NONE || !r->ninputs) return;
+    queue(s, (int)num, 1, r, cov);
 }
 
 /* The same user coverage as the queued run's. */
@@ -197,15 +211,58 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
     return kept;
 }
 
-void explore_diversify_kept(explore_state *s)
+/* Move the queued entries, oldest first, the kept tests to *kept and the candidates to the end of *cand. */
+static void drain(explore_state *s, div_entry **kept, div_entry **cand)
 {
-    div_entry *rev = NULL; /* oldest first */
+    div_entry *rev = NULL;
     while (s->div_queue) {
         div_entry *e = s->div_queue;
         s->div_queue = e->next;
         e->next = rev;
         rev = e;
     }
+    div_entry **kt = kept, **ct = cand;
+    while (*kt) kt = &(*kt)->next;
+    while (*ct) ct = &(*ct)->next;
+    while (rev) {
+        div_entry *e = rev;
+        rev = e->next;
+        e->next = NULL;
+        div_entry ***t = e->cand ? &ct : &kt;
+        **t = e;
+        *t = &e->next;
+    }
+}
+
+/* The candidates, after the kept tests and their boundary candidates: diversified within limit
+ * seconds, each rewritten in place (tests/cand-NNNNN.xml) when its run keeps the path. */
+static void diversify_cands(explore_state *s, div_entry *cand, double limit, bool stop)
+{
+    double t0 = util_now_s();
+    while (cand) {
+        div_entry *e = cand;
+        cand = e->next;
+        stop = stop || s->write_failed || (s->o->interrupted && *s->o->interrupted);
+        run_result m;
+        if (!stop && util_now_s() - t0 <= limit && e->r.ninputs <= DIV_INPUTS && diversify_run(s, e, &m, t0 + limit)) {
+            test_case tc;
+            explore_fill_test_case(&m, &tc);
+            char path[4200], *err = NULL;
+            snprintf(path, sizeof path, "%s/tests/cand-%05d.xml", s->o->out_dir, e->num);
+            if (suite_write_test_to(path, &tc, "a candidate test, inputs diversified (diversify.c)", &err) == 0)
+                s->cands_diversified++;
+            free(err);
+            run_result_clear(&m);
+        }
+        entry_free(e);
+    }
+    s->div_seconds += util_now_s() - t0;
+}
+
+void explore_diversify_kept(explore_state *s)
+{
+    div_entry *rev = NULL, *cand = NULL; /* oldest first */
+    drain(s, &rev, &cand);
     double t0 = util_now_s(), boundary = 0;
     double share = s->o->diversify_share > 0 ? s->o->diversify_share : 0.1;
     double limit = s->o->budget_seconds > 0 ? share * s->o->budget_seconds : share * (t0 - s->t0);
@@ -241,4 +298,6 @@ void explore_diversify_kept(explore_state *s)
         entry_free(e);
     }
     s->div_seconds += util_now_s() - t0 - boundary; /* diversification's own time */
+    drain(s, &rev, &cand); /* the boundary candidates */
+    diversify_cands(s, cand, limit, stop);
 }

@@ -118,6 +118,7 @@ typedef struct explore_state {
     unsigned ncand;              /* candidate tests written */
     struct div_entry *div_queue; /* kept tests to diversify at the end, newest first (diversify.c) */
     uint32_t diversified, div_rejected, div_skipped;
+    uint32_t cands_diversified; /* candidate tests rewritten with diversified inputs (diversify.c) */
     double div_seconds;
     unsigned cur_exec;        /* executor of the run being processed (its number: exec_base + index) */
     unsigned exec_base;       /* number of executor 0 (a worker's: its endpoint) */
@@ -271,6 +272,11 @@ int explore_run_path(explore_state *s, const run_result *r, size_t extra, expr *
  * (div_seconds counts diversification's); the queue is freed either way.
  */
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov);
+/* Candidate test num (tests/cand-NNNNN.xml; candidates.c) with its run r and coverage cov, queued for
+ * the same diversification after the kept tests and their boundary candidates, in its own
+ * o->diversify_share of the budget, when o->diversify_prefs is set and r ended without an error:
+ * a candidate kills the mutants of an arithmetic only with inputs that are not all 0. */
+void explore_div_queue_cand(explore_state *s, unsigned num, const run_result *r, const uint8_t *cov);
 /*
  * Candidate tests (candidates.c; explore_opts.candidates): a run r that kept no test, ended without
  * an error, reached the target's call and did not diverge, whose user coverage cov is a combination

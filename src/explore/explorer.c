@@ -948,6 +948,7 @@ int explore_finish(explore_state *s, explore_summary *sum, char **err)
         sum->diversified = s->diversified;
         sum->div_rejected = s->div_rejected;
         sum->div_skipped = s->div_skipped;
+        sum->cands_diversified = s->cands_diversified;
         sum->div_seconds = s->div_seconds;
     }
     return rc;

@@ -120,6 +120,7 @@ typedef struct explore_summary {
     /* input diversification (explore_opts.diversify_prefs): tests given new inputs, tries whose run
      * left the path, tests not tried (the time share was spent), seconds */
     uint32_t diversified, div_rejected, div_skipped;
+    uint32_t cands_diversified; /* candidate tests of the mutation analysis rewritten with diversified inputs */
     double div_seconds;
     /* stop reason "db-layout" (explore_opts.db_grow): every kept test's inputs, in the order they
      * were kept; the caller frees them with explore_seeds_free */

@@ -394,6 +394,7 @@ int unit_run(const unit_run_opts *uo)
         fr->div_done = sum.diversified;
         fr->div_rejected = sum.div_rejected;
         fr->div_skipped = sum.div_skipped;
+        fr->cands_diversified = sum.cands_diversified;
         fr->div_seconds = sum.div_seconds;
         snprintf(path, sizeof path, "%s/report.json", fr->run_dir);
         coverage_of(path, targets[i]->name, &fr->covered, &fr->total);

@@ -30,7 +30,7 @@ typedef struct fn_result {
     char *reached;
     /* input diversification (explore_summary): tests given varied inputs, tries whose run left the
      * path, tests not tried (time share spent), seconds */
-    unsigned div_done, div_rejected, div_skipped;
+    unsigned div_done, div_rejected, div_skipped, cands_diversified;
     double div_seconds;
     int min_done;                   /* the suite minimisation ran on this function's tests */
     unsigned min_before, min_after; /* its tests before and after it */

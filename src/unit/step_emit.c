@@ -375,6 +375,7 @@ int unit_step_emit(unit_pipe *p)
         json_kv_uint(j, "tests_diversified", fr->div_done);
         json_kv_uint(j, "rejected", fr->div_rejected);
         json_kv_uint(j, "skipped", fr->div_skipped);
+        json_kv_uint(j, "candidates_diversified", fr->cands_diversified);
         json_kv_double(j, "seconds", fr->div_seconds);
         json_end_object(j);
         json_key(j, "minimize");

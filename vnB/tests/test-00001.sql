@@ -1,0 +1,2 @@
+-- fixture written by sympath: load after the schema
+-- empty fixture
