@@ -298,6 +298,6 @@ void explore_diversify_kept(explore_state *s)
         entry_free(e);
     }
     s->div_seconds += util_now_s() - t0 - boundary; /* diversification's own time */
-    drain(s, &rev, &cand); /* the boundary candidates */
+    drain(s, &rev, &cand);                          /* the boundary candidates */
     diversify_cands(s, cand, limit, stop);
 }
