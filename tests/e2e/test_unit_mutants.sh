@@ -12,6 +12,9 @@ r="$out/report.json"
 jq -e '.functions[0].mutation | .mutants >= 30 and .tests_added >= 1 and .killed_by_suite * 10 >= .mutants * 8
     and .killed_by_suite > .killed_by_kept_tests and .candidates >= 1' "$r" >/dev/null ||
     fail "mutation figures: $(jq -c '.functions[0].mutation' "$r")"
+# the candidates were diversified too (diversify.c): their free inputs are not all zero
+jq -e '.functions[0].diversify.candidates_diversified >= 1' "$r" >/dev/null ||
+    fail "no candidate diversified: $(jq -c '.functions[0].diversify' "$r")"
 grep -Eq '^      mutants: [0-9]+/[0-9]+ killed by the emitted tests \([0-9]+%\); [0-9]+ of [0-9]+ candidate tests added' \
     "$out.bin/sympath.log" || fail "no 'mutants: K/N killed' line in the summary"
 build_and_run unescape
