@@ -659,6 +659,19 @@ static void gen_driver(gen *g, const ut_func *f)
         char *ts = unqual(t);
         char vn[32];
         snprintf(vn, sizeof vn, "sympu_a%zu", i);
+        int rb = unit_range_begin(f, i);
+        if (rb >= 0) {
+            /* the end of a range: a pointer into the object of the parameter before it */
+            char *vd = unit_declarator(ts, vn);
+            sb_printf(b, "    %s;\n", vd);
+            free(vd);
+            sb_printf(b, "    sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"p\", \"%s\", \"%s\");\n", vn,
+                      vn, t->id, p->name, ts);
+            sb_printf(b, "    %s = (%s)sympu_range_end((void *)sympu_a%d, sizeof *%s, \"%s\");\n", vn, ts, rb, vn,
+                      p->name);
+            free(ts);
+            continue;
+        }
         if (p->len_param >= 0) {
             /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
              * the length is read here, or earlier when its parameter comes first */

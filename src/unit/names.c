@@ -169,6 +169,29 @@ int unit_length_within(const ut_func *f, size_t i)
     return -1;
 }
 
+/* Whether n names the end of a range (see unit_range_begin). */
+static int range_end_name(const char *n)
+{
+    static const char *exact[] = {"end", "endp", "last", "limit", "lim", "stop", "eof", "e", "pe", "stop_at", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcasecmp(n, exact[i])) return 1;
+    size_t l = strlen(n);
+    return (l > 4 && !strcasecmp(n + l - 4, "_end")) || (l > 3 && !strncasecmp(n, "end", 3) && n[3] == '_');
+}
+
+int unit_range_begin(const ut_func *f, size_t i)
+{
+    if (i == 0 || i >= f->nparams) return -1;
+    const ut_param *p = &f->params[i], *b = &f->params[i - 1];
+    if (!p->type || !b->type || p->type->kind != UT_PTR || b->type->kind != UT_PTR) return -1;
+    if (p->len_param >= 0 || p->buf_param >= 0 || b->len_param >= 0 || b->buf_param >= 0) return -1;
+    const ut_type *pe = p->type->pointee, *be = b->type->pointee;
+    if (!pe || !be || pe->kind != UT_INT || be->kind != UT_INT || pe->bits != be->bits ||
+        pe->is_signed != be->is_signed || pe->is_char != be->is_char || pe->is_plain_char != be->is_plain_char)
+        return -1;
+    return range_end_name(p->name) ? (int)i - 1 : -1;
+}
+
 int unit_result_count(const ut_func *f)
 {
     const ut_type *r = f->type ? f->type->ret : NULL;

@@ -151,6 +151,23 @@ static const char *sympu_ptr_text(const void *p, char *buf)
     return "-1";
 }
 
+/* The end of a range that begins at p (unit_range_begin): p + k * elem, k a fresh input NAME.off
+ * below the element count of the array object p starts (0 on the first run: an empty range);
+ * NULL when p is NULL; p itself when p starts no registered array. */
+static void *sympu_range_end(void *p, size_t elem, const char *name)
+{
+    if (!p) return NULL;
+    for (int i = 1; i <= sympu_nobjs; i++) {
+        if (sympu_objs[i].addr != (const char *)p || !sympu_objs[i].array || sympu_objs[i].count == 0) continue;
+        char nm[256];
+        snprintf(nm, sizeof nm, "%s.off", name);
+        unsigned k = sym_uint(nm);
+        sym_assume(k < sympu_objs[i].count);
+        return (char *)p + (size_t)k * elem;
+    }
+    return p;
+}
+
 /* Id of the object starting at p; 0 for NULL; -1 for any other address. */
 static int sympu_id_of(const void *p)
 {

@@ -310,6 +310,17 @@ int unit_result_count(const ut_func *f);
  */
 int unit_length_within(const ut_func *f, size_t i);
 
+/*
+ * The end of a range: parameter i of f, a pointer to the same integer element type (const aside) as
+ * the parameter right before it, named like an end (end, *_end, endp, last, limit, lim, stop, eof,
+ * e, pe: `ini_rstrip(char *s, char *end)`, `parse(const char *p, const char *end)`), not paired with
+ * a length. The harness points it into that parameter's object, `end = s + k` with k an input below
+ * the object's element count (`char *end = &s_obj[5];` in the test): as two separate objects, the
+ * function compared unrelated pointers and read before the second (ASan dropped every test).
+ * Returns the begin parameter's index, or -1.
+ */
+int unit_range_begin(const ut_func *f, size_t i);
+
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
  * complete struct (not plain char or void: strings and raw buffers have no size the stand-in

@@ -30,6 +30,8 @@ expect_text lazy 'check_expected\(a2\);' "check of the handler's int argument"
 expect_text lazy 'expect_string\(stub_handler, a1, "even"\);' "expected key of a handler call"
 expect_text lazy 'will_return\(stub_reader, "[^"]*"\);' "a line the reader gives"
 expect_text lazy 'will_return\(stub_reader, NULL\);' "the end of the reader's input"
+# the end of a range points into its begin's object
+expect_text lazy 'char \*end = &s_obj\[[1-9][0-9]*\];' "a range end inside the string"
 # a printer's unterminated buffer and its int length: asserted as those bytes
 expect_text lazy 'expect_memory\(stub_print, a0, "-?[0-9]+", sizeof "-?[0-9]+" - 1\);' "the printed digits as bytes"
 # sympath verified every file (compiled with -Werror, run, checked under ASan+UBSan+LSan): nothing dropped

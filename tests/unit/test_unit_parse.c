@@ -290,6 +290,18 @@ static void test_buffer_pairs(void **state)
     ut_func f11 = {.name = "mn", .params = ps11, .nparams = 4};
     unit_pair_buffers(&f11);
     for (int k = 0; k < 4; k++) assert_int_equal(ps11[k].len_param, -1);
+    /* the end of a range: `char *s, char *end`, `const char *p, const char *pe`; not after a length's buffer
+     * nor of another element type */
+    ut_param ps12[] = {{"s", &pch, -1, -1, 0},   {"end", &pch, -1, -1, 0},  {"p", &pu8, -1, -1, 0},
+                       {"pe", &pu8, -1, -1, 0},  {"q", &pu8, -1, -1, 0},    {"last", &pch, -1, -1, 0},
+                       {"buf", &pch, -1, -1, 0}, {"stop", &pi32, -1, -1, 0}};
+    ut_func f12 = {.name = "rg", .params = ps12, .nparams = 8};
+    assert_int_equal(unit_range_begin(&f12, 1), 0);
+    assert_int_equal(unit_range_begin(&f12, 3), 2);
+    assert_int_equal(unit_range_begin(&f12, 5), -1); /* uint8_t * then char * */
+    assert_int_equal(unit_range_begin(&f12, 7), -1); /* int * after char * */
+    assert_int_equal(unit_range_begin(&f12, 0), -1);
+    assert_int_equal(unit_range_begin(&f12, 2), -1); /* "p" is no end */
     /* `max_` + the buffer's name is a capacity too, for an array of pointers as well (yuarel's
      * `struct yuarel_param *params, int max_params`, `char **parts, int max_parts`) */
     ut_type i32b = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};

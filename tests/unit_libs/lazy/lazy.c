@@ -80,3 +80,10 @@ int print_num(print_fn print, void *ud, int n)
     if (n < 0) buf[--i] = '-';
     return print(buf + i, (int)sizeof buf - i, ud);
 }
+
+/* Trims the spaces that end the range [s, end) in place (inih's ini_rstrip): end points into s. */
+int trim_range(char *s, char *end)
+{
+    while (end > s && end[-1] == ' ') *--end = '\0';
+    return (int)(end - s);
+}
