@@ -328,6 +328,12 @@ static void gen_fill(gen *g, const ut_type *t)
                 sb_printf(b, "        %s tmp;\n        sympu_fill_%d(&tmp, nm, depth);\n        o->%s = tmp;\n", fs,
                           f->type->id, f->name);
                 free(fs);
+            } else if (unit_field_range_begin(t, i) >= 0) {
+                /* the end of a range: into the object of the field before it (unit_field_range_begin) */
+                char *fs = unqual(f->type);
+                sb_printf(b, "        o->%s = (%s)sympu_range_end((void *)o->%s, sizeof *o->%s, nm);\n", f->name, fs,
+                          t->fields[unit_field_range_begin(t, i)].name, f->name);
+                free(fs);
             } else if (f->stub && stub_ok(f->type->pointee)) {
                 /* the field's own stand-in, chosen as the type's fill chooses its own (a select: no
                  * branch of the harness, which the explorer would flip in vain) */

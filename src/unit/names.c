@@ -179,17 +179,31 @@ static int range_end_name(const char *n)
     return (l > 4 && !strcasecmp(n + l - 4, "_end")) || (l > 3 && !strncasecmp(n, "end", 3) && n[3] == '_');
 }
 
+/* Whether e, named en, can end a range that b begins: pointers to the same integer type. */
+static int range_pair(const ut_type *b, const ut_type *e, const char *en)
+{
+    if (!e || !b || e->kind != UT_PTR || b->kind != UT_PTR) return 0;
+    const ut_type *pe = e->pointee, *be = b->pointee;
+    if (!pe || !be || pe->kind != UT_INT || be->kind != UT_INT || pe->bits != be->bits ||
+        pe->is_signed != be->is_signed || pe->is_char != be->is_char || pe->is_plain_char != be->is_plain_char)
+        return 0;
+    return range_end_name(en);
+}
+
 int unit_range_begin(const ut_func *f, size_t i)
 {
     if (i == 0 || i >= f->nparams) return -1;
     const ut_param *p = &f->params[i], *b = &f->params[i - 1];
-    if (!p->type || !b->type || p->type->kind != UT_PTR || b->type->kind != UT_PTR) return -1;
     if (p->len_param >= 0 || p->buf_param >= 0 || b->len_param >= 0 || b->buf_param >= 0) return -1;
-    const ut_type *pe = p->type->pointee, *be = b->type->pointee;
-    if (!pe || !be || pe->kind != UT_INT || be->kind != UT_INT || pe->bits != be->bits ||
-        pe->is_signed != be->is_signed || pe->is_char != be->is_char || pe->is_plain_char != be->is_plain_char)
-        return -1;
-    return range_end_name(p->name) ? (int)i - 1 : -1;
+    return range_pair(b->type, p->type, p->name) ? (int)i - 1 : -1;
+}
+
+int unit_field_range_begin(const ut_type *t, size_t i)
+{
+    if (!t || t->kind != UT_STRUCT || i == 0 || i >= t->nfields) return -1;
+    const ut_field *f = &t->fields[i], *b = &t->fields[i - 1];
+    if (!*f->name || !*b->name || f->bitfield || b->bitfield) return -1;
+    return range_pair(b->type, f->type, f->name) ? (int)i - 1 : -1;
 }
 
 int unit_result_count(const ut_func *f)

@@ -74,9 +74,30 @@ int unit_destructor_name(const char *name)
  * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
  * error)`, `sdsnewlen(init, initlen)`), no other untyped buffer, and nothing of P's own type (that
  * would need a P first). */
+/* Whether a string parameter named n is a file's path (filename, fname, path, file, ..._path,
+ * ..._file): a producer taking one reads a file (rxi/ini's `ini_t *ini_load(const char
+ * *filename)`), which no symbolic name opens, so it never made an input and every test of a
+ * function taking its type was dropped; without it the type is built field by field. */
+static int file_path_name(const char *n)
+{
+    static const char *exact[] = {"path", "file", "filename", "fname", "pathname", "filepath", NULL};
+    static const char *tails[] = {"filename", "fname", "pathname", "filepath", "_path", "_file", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcasecmp(n, exact[i])) return 1;
+    size_t l = strlen(n);
+    for (int i = 0; tails[i]; i++) {
+        size_t k = strlen(tails[i]);
+        if (l > k && !strcasecmp(n + l - k, tails[i])) return 1;
+    }
+    return 0;
+}
+
 static int arg_ok(const ut_param *a, const ut_type *pt)
 {
     const ut_type *t = a->type;
+    if (t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char &&
+        file_path_name(a->name))
+        return 0;
     if (a->buf_param >= 0) return !unit_count_ptr(t); /* a pair's length: the buffer's element count */
     if (!harness_fillable(t)) return 0;
     int paired = a->len_param >= 0;

@@ -320,6 +320,10 @@ int unit_length_within(const ut_func *f, size_t i);
  * Returns the begin parameter's index, or -1.
  */
 int unit_range_begin(const ut_func *f, size_t i);
+/* The same for field i of struct t and the field before it (rxi/ini's `struct ini_t { char *data;
+ * char *end; }`): the harness points the end into the begin's object. Returns the begin field's
+ * index, or -1. */
+int unit_field_range_begin(const ut_type *t, size_t i);
 
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or

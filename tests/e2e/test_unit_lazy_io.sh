@@ -1,9 +1,10 @@
 #!/bin/bash
 # test_unit_lazy_io.sh: sympath unit's lazy NULL (a pointer is NULL only where the unit checks it before a
 # dereference), FILE * parameters as fmemopen streams, and callbacks whose calls the tests assert; the
-# three units together, so the test stays short (issue 13 item 3).
+# units together, so the test stays short (issue 13 item 3); a struct's begin/end pair and a loader taking a
+# path (no producer) in cfgfile.c.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c -- --all --budget 2s
+unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c tests/unit_libs/lazy/cfgfile.c -- --all --budget 2s
 
 # no_null_test FUNCTION: no test of FUNCTION passes a NULL pointer (it dereferences without a check)
 no_null_test() {
@@ -32,6 +33,11 @@ expect_text lazy 'will_return\(stub_reader, "[^"]*"\);' "a line the reader gives
 expect_text lazy 'will_return\(stub_reader, NULL\);' "the end of the reader's input"
 # the end of a range points into its begin's object
 expect_text lazy 'char \*end = &s_obj\[[1-9][0-9]*\];' "a range end inside the string"
+# a struct's data/end pair is one range; cfg_load, which opens a file by its path, builds no input
+expect_text cfgfile '\.end = &c_data\[[0-9]+\]' "a struct's end inside its data"
+grep -q 'cfg_load(' <(grep -v '^cfg_t \*cfg_load' "$out/test_cfgfile.c" | grep -v 'ret = cfg_load') &&
+    fail "a cfg_find test builds its input with cfg_load"
+expect_sympath_cov cfg_find
 # a printer's unterminated buffer and its int length: asserted as those bytes
 expect_text lazy 'expect_memory\(stub_print, a0, "-?[0-9]+", sizeof "-?[0-9]+" - 1\);' "the printed digits as bytes"
 # sympath verified every file (compiled with -Werror, run, checked under ASan+UBSan+LSan): nothing dropped
