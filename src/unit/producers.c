@@ -74,30 +74,34 @@ int unit_destructor_name(const char *name)
  * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
  * error)`, `sdsnewlen(init, initlen)`), no other untyped buffer, and nothing of P's own type (that
  * would need a P first). */
-/* Whether a string parameter named n is a file's path (filename, fname, path, file, ..._path,
- * ..._file): a producer taking one reads a file (rxi/ini's `ini_t *ini_load(const char
- * *filename)`), which no symbolic name opens, so it never made an input and every test of a
+/* Whether string parameter n of function fn is a file's path: filename, fname, pathname, filepath
+ * (any case, also as a tail), or path, file, ..._path, ..._file in a function named like a loader
+ * (load, open, read, file): a producer taking one reads a file (rxi/ini's `ini_t *ini_load(const
+ * char *filename)`), which no symbolic name opens, so it never made an input and every test of a
  * function taking its type was dropped; without it the type is built field by field. */
-static int file_path_name(const char *n)
+static int file_path_param(const char *fn, const char *n)
 {
-    static const char *exact[] = {"path", "file", "filename", "fname", "pathname", "filepath", NULL};
-    static const char *tails[] = {"filename", "fname", "pathname", "filepath", "_path", "_file", NULL};
-    for (int i = 0; exact[i]; i++)
-        if (!strcasecmp(n, exact[i])) return 1;
+    static const char *sure[] = {"filename", "fname", "pathname", "filepath", "file_name", "file_path", NULL};
+    static const char *maybe[] = {"path", "file", "_path", "_file", NULL};
+    static const char *loader[] = {"load", "open", "read", "file", NULL};
     size_t l = strlen(n);
-    for (int i = 0; tails[i]; i++) {
-        size_t k = strlen(tails[i]);
-        if (l > k && !strcasecmp(n + l - k, tails[i])) return 1;
+    for (int i = 0; sure[i]; i++) {
+        size_t k = strlen(sure[i]);
+        if (l >= k && !strcasecmp(n + l - k, sure[i])) return 1;
     }
+    int m = 0;
+    for (int i = 0; maybe[i] && !m; i++) {
+        size_t k = strlen(maybe[i]);
+        m = maybe[i][0] == '_' ? l > k && !strcasecmp(n + l - k, maybe[i]) : !strcasecmp(n, maybe[i]);
+    }
+    for (int i = 0; m && loader[i]; i++)
+        if (strcasestr(fn, loader[i])) return 1;
     return 0;
 }
 
 static int arg_ok(const ut_param *a, const ut_type *pt)
 {
     const ut_type *t = a->type;
-    if (t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char &&
-        file_path_name(a->name))
-        return 0;
     if (a->buf_param >= 0) return !unit_count_ptr(t); /* a pair's length: the buffer's element count */
     if (!harness_fillable(t)) return 0;
     int paired = a->len_param >= 0;
@@ -118,6 +122,12 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
 {
     (void)u;
     if (!producible(pt) || !fn->type || fn->type->variadic) return 0;
+    for (size_t k = 0; k < fn->nparams && !named; k++) { /* --init names it: the user knows */
+        const ut_type *t = fn->params[k].type;
+        if (t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char &&
+            file_path_param(fn->name, fn->params[k].name))
+            return 0;
+    }
     const ut_type *r = fn->type->ret, *sp = struct_pointee(pt);
     /* UP_INIT: `void|int|bool f(T *, args...)`, named like an initialiser; the other arguments
      * filled like a UP_RETURN producer's (`http_parser_init(&p, HTTP_REQUEST)`: an enumerator) */
