@@ -67,6 +67,11 @@ int emit_made_decl(strbuf *b, const names *n, size_t k);
 /* Whether object index k is not declared by the test because a producer's call holds it inline
  * (assertions must not name it). */
 int emit_made_undeclared(const names *n, size_t k);
+/* Whether object index k is a string a producer's argument points to that the object the producer
+ * made holds too (`buffer_new_with_string(str)` keeping str as its data: the unit's destructor frees
+ * it), or in heap mode one the block the call returned holds (`strbox_wrap(s)`): the test allocates
+ * it (calloc and its literal, as in heap mode) and never frees it itself. */
+int emit_made_owned(const names *n, size_t k);
 /* Whether the object with id id is a parameter a producer built that the function consumes
  * (unit_param_consumed): nothing is asserted on it after the call. */
 int emit_made_consumed(const names *n, int id);

@@ -293,11 +293,16 @@ static int declare_heap_object(const unit_info *u, strbuf *b, strbuf *fix, const
         char dims[40];
         snprintf(dims, sizeof dims, "[%" PRIu64 "]", o->count ? o->count : 1);
         char *an = unit_declarator(o->ctype, dims); /* the array type "T[N]" */
-        sb_printf(b, "    %s = malloc(sizeof(%s));\n", d, an);
-        if (nent)
+        strbuf lit = STRBUF_INIT;                   /* text: zeroed, then its literal (`"ab"`, the NUL included) */
+        int text = chr && o->count > 0 && emit_char_array_literal(&lit, n, o, 0, 0) == 0;
+        sb_printf(b, "    %s = %s(sizeof(%s)%s);\n", d, text ? "calloc" : "malloc", an, text ? ", 1" : "");
+        if (text)
+            sb_printf(b, "    memcpy(%s, %s, sizeof %s);\n", nm, lit.s, lit.s);
+        else if (nent)
             sb_printf(b, "    memcpy(%s, (%s){%s }, sizeof(%s));\n", nm, an, init.s, an);
         else
             sb_printf(b, "    memset(%s, 0, sizeof(%s));\n", nm, an);
+        sb_free(&lit);
         free(an);
     } else {
         sb_printf(b, "    %s = malloc(sizeof *%s);\n", d, nm);
@@ -329,7 +334,7 @@ void emit_heap_frees(strbuf *b, const names *n)
     if (!expr || !done) goto out;
     for (size_t k = 0; k < r->nobjs; k++) {
         const ur_object *o = &r->objs[k];
-        if (!heapable(o) || o->freed || emit_made_undeclared(n, k)) {
+        if (!heapable(o) || o->freed || emit_made_undeclared(n, k) || emit_made_owned(n, k)) {
             done[k] = 1;
             continue;
         }
@@ -424,7 +429,7 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     /* built by the unit's producers (emit_producer.c) */
     int made = emit_made_decl(b, n, k);
     if (made) return made < 0 ? -1 : 0;
-    if (n->heap && heapable(o)) return declare_heap_object(u, b, fix, n, k, declared);
+    if ((n->heap && heapable(o)) || emit_made_owned(n, k)) return declare_heap_object(u, b, fix, n, k, declared);
     if (o->global) {
         /* a global is not declared: each test sets it to the value the run started with, so
          * the tests do not depend on their order; values that are not expressible (an

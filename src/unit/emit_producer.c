@@ -90,6 +90,36 @@ static int inline_arg(const names *n, size_t k)
 
 int emit_made_undeclared(const names *n, size_t k) { return inline_arg(n, k) || inline_string(n, k); }
 
+int emit_made_owned(const names *n, size_t k)
+{
+    const unit_record *r = n->r;
+    const ur_object *o = &r->objs[k];
+    if (!o->array || !o->string || o->param || o->global || o->make_arg || o->freed) return 0;
+    int from_arg = 0, from_other = 0;
+    char id[24];
+    snprintf(id, sizeof id, "%d", o->id);
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->pre.kind != 'p' || !e->pre.text || strcmp(e->pre.text, id) || e->obj == o->id) continue;
+        const ur_object *po = obj_by_id(r, e->obj, NULL);
+        if (!po) continue;
+        if (po->make_arg && !*e->suffix)
+            from_arg = 1;
+        else if (!po->param && !po->make_arg)
+            from_other = 1; /* a field of the object the producer made */
+    }
+    int in_result = 0;
+    for (size_t j = 0; j < r->nwalks; j++) { /* a field of a made heap block: `walk 3 - ->alloc p 2` */
+        if (r->walks[j].value.kind != 'p' || atoi(r->walks[j].value.text) != o->id) continue;
+        if (r->walks[j].obj != 0)
+            from_other = 1;
+        else
+            in_result = 1;
+    }
+    /* heap mode: a malloc'ed input the returned block holds (`strbox_wrap(s)`) is the result's, released with it */
+    return (from_arg && from_other) || (n->heap && in_result);
+}
+
 /* The expression of make argument object id: its value inline, a literal for a string, else its local. */
 static int arg_expr(strbuf *b, const names *n, int id)
 {

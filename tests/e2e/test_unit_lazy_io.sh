@@ -38,6 +38,9 @@ expect_text cfgfile '\.end = &c_data\[[0-9]+\]' "a struct's end inside its data"
 grep -q 'cfg_load(' <(grep -v '^cfg_t \*cfg_load' "$out/test_cfgfile.c" | grep -v 'ret = cfg_load') &&
     fail "a cfg_find test builds its input with cfg_load"
 expect_sympath_cov cfg_find
+# strbox_wrap keeps its string, strbox_free frees it: the test allocates it (a producer's argument, and the target's)
+expect_text cfgfile 'char \*b_s = calloc\(sizeof\(char \[[0-9]+\]\), 1\);' "the string strbox_wrap takes over, allocated"
+expect_sympath_cov strbox_count
 # a printer's unterminated buffer and its int length: asserted as those bytes
 expect_text lazy 'expect_memory\(stub_print, a0, "-?[0-9]+", sizeof "-?[0-9]+" - 1\);' "the printed digits as bytes"
 # sympath verified every file (compiled with -Werror, run, checked under ASan+UBSan+LSan): nothing dropped

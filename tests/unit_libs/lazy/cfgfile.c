@@ -34,3 +34,34 @@ const char *cfg_find(const cfg_t *c, char key)
         if (p[0] == key && p + 1 < c->end && p[1] == '=') return p + 2;
     return NULL;
 }
+
+/* A string and its length; strbox_wrap takes the string over, strbox_free frees both. */
+typedef struct strbox {
+    char *s;
+    size_t n;
+} strbox;
+
+strbox *strbox_wrap(char *s)
+{
+    strbox *b = malloc(sizeof *b);
+    if (!b) return NULL;
+    b->s = s;
+    b->n = 0;
+    while (s[b->n]) b->n++;
+    return b;
+}
+
+void strbox_free(strbox *b)
+{
+    if (!b) return;
+    free(b->s);
+    free(b);
+}
+
+/* How many times c occurs in the box. */
+int strbox_count(const strbox *b, char c)
+{
+    int k = 0;
+    for (size_t i = 0; i < b->n; i++) k += b->s[i] == c;
+    return k;
+}
