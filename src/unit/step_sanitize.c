@@ -141,6 +141,7 @@ static char *malloced_name(const char *test_text, unsigned line)
     if (!p) return NULL;
     char *l = line_at(p);
     char *eq = l ? strstr(l, "= malloc(") : NULL;
+    if (!eq && l) eq = strstr(l, "= calloc("); /* text: zeroed, then its literal */
     char *name = NULL;
     if (eq) {
         char *e = eq;
