@@ -433,8 +433,8 @@ typedef struct db_query {
     int nconflict;
     int conflict_col[8];
     db_sexpr *upsert_where; /* NULL: none */
-    /* INSERT ... RETURNING of plain columns of the target table (and a single VALUES row): their columns, which
-     * SQLite's runtime reads from the row written (nreturn 0: not modelled) */
+    /* INSERT (of a single VALUES row), UPDATE or DELETE ... RETURNING of plain columns of the target table: their
+     * columns, which SQLite's runtime reads from the row written, updated or deleted (nreturn 0: not modelled) */
     int nreturn;
     int return_col[8];
     int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */

@@ -343,6 +343,10 @@ static bool pk_fixed_by(const conv *c, const db_sexpr *e, int from, int pk, int 
 static bool fixed_column(const conv *c, int from, int col, int depth)
 {
     const db_query *q = c->q;
+    /* a subquery's own column (sub item DB_MAX_FROM + j, inside a scalar subquery of the result) ranges over the
+     * subquery's rows, whatever the group: only its correlated columns of the FROM items matter */
+    if (from >= DB_MAX_FROM) return true;
+    if (from < 0 || from >= q->nfrom) return false;
     const db_table *t = &c->s->tables[q->from_table[from]];
     for (int k = 0; k < q->ngroup; k++) {
         if (q->group_expr[k] || q->group_from[k] != from) continue;
@@ -753,14 +757,16 @@ static bool conv_upsert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     return true;
 }
 
-/* INSERT ... RETURNING: the target table's column of each item (* gives them all), -1 for any other item (its value
- * is read concretely): q->return_col / nreturn (0: at most 8 items, one of them a column, or not modelled). */
-static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+/* INSERT, UPDATE or DELETE ... RETURNING (the target rel, the list's n items): the target table's column of each item
+ * (* gives them all), -1 for any other item (its value is read concretely): q->return_col / nreturn (0: at most 8
+ * items, one of them a column, or not modelled). */
+static void conv_returning(const db_schema *s, db_query *q, const PgQuery__RangeVar *rel, node *const *list,
+                           size_t nlist)
 {
     const db_table *t = &s->tables[q->table];
     int n = 0;
-    for (size_t i = 0; i < ins->n_returning_list; i++) {
-        node *tn = ins->returning_list[i];
+    for (size_t i = 0; i < nlist; i++) {
+        node *tn = list[i];
         node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
         if (n == 8) return;
         if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) { /* (spent > monthly)::boolean: concrete */
@@ -769,8 +775,7 @@ static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt 
         }
         PgQuery__ColumnRef *r = v->column_ref;
         node *last = r->fields[r->n_fields - 1];
-        const char *name = ins->relation->alias && ins->relation->alias->aliasname[0] ? ins->relation->alias->aliasname
-                                                                                      : ins->relation->relname;
+        const char *name = rel->alias && rel->alias->aliasname[0] ? rel->alias->aliasname : rel->relname;
         if (r->n_fields > 2 || (r->n_fields == 2 && (r->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
                                                      strcasecmp(r->fields[0]->string->sval, name))))
             return;
@@ -842,7 +847,8 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
-    if (nrows == 1 && ins->n_returning_list) conv_returning(s, q, ins);
+    if (nrows == 1 && ins->n_returning_list)
+        conv_returning(s, q, ins->relation, ins->returning_list, ins->n_returning_list);
 }
 
 /* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
@@ -1024,8 +1030,10 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->kind = DBQ_UPDATE;
             q->table = range_table(s, q, u->relation);
             q->returning = u->n_returning_list > 0;
-            if (q->table >= 0 && !u->n_from_clause && !u->with_clause) /* RETURNING: values concrete */
+            if (q->table >= 0 && !u->n_from_clause && !u->with_clause) { /* RETURNING: the rows hit (runtime) */
                 conv_dml(s, q, u->relation, u->where_clause, u->target_list, u->n_target_list);
+                if (u->n_returning_list) conv_returning(s, q, u->relation, u->returning_list, u->n_returning_list);
+            }
             break;
         }
         case PG_QUERY__NODE__NODE_DELETE_STMT: {
@@ -1033,8 +1041,10 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->kind = DBQ_DELETE;
             q->table = range_table(s, q, d->relation);
             q->returning = d->n_returning_list > 0;
-            if (q->table >= 0 && !d->n_using_clause && !d->with_clause)
+            if (q->table >= 0 && !d->n_using_clause && !d->with_clause) {
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
+                if (d->n_returning_list) conv_returning(s, q, d->relation, d->returning_list, d->n_returning_list);
+            }
             break;
         }
         case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {

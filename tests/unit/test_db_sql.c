@@ -1350,6 +1350,38 @@ static void test_upsert_parse(void **state)
     db_schema_free(s);
 }
 
+/* UPDATE/DELETE ... RETURNING of plain columns (the runtime reads the rows hit); a GROUP BY query with a scalar
+ * subquery in its result list parses (its own columns once crashed the check for one value per group). */
+static void test_returning_parse(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q = NULL;
+    char *err = NULL;
+    const char *sql = "UPDATE t SET b = b - ?1 WHERE a = ?2 AND b >= ?1 RETURNING b, t.s, b * 2";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->kind, DBQ_UPDATE);
+    assert_true(q->understood);
+    assert_true(q->returning);
+    assert_int_equal(q->nreturn, 3);
+    assert_int_equal(q->return_col[0], 1);
+    assert_int_equal(q->return_col[1], 2);
+    assert_int_equal(q->return_col[2], -1);
+    db_query_free(q);
+    sql = "DELETE FROM t x WHERE x.b = 0 RETURNING *;";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->kind, DBQ_DELETE);
+    assert_true(q->understood);
+    assert_int_equal(q->nreturn, 4);
+    db_query_free(q);
+    sql = "SELECT t.a, (SELECT COUNT(*) FROM t t3 WHERE t3.b = t.a) AS n, COUNT(t2.b) FROM t "
+          "LEFT JOIN t t2 ON t2.b = t.a WHERE t.a > 0 GROUP BY t.a";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ngroup, 1);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 static void test_where_unsupported(void **state)
 {
     db_schema *s = schema();
@@ -1386,6 +1418,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params_to_pg),
         cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_returning_parse),
         cmocka_unit_test(test_where_against_sqlite),
         cmocka_unit_test(test_order_against_sqlite),
         cmocka_unit_test(test_aggregates_against_sqlite),

@@ -1079,6 +1079,27 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
                  ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
         }
     }
+    if (!rc && q->returning) {
+        /* RETURNING: which rows come back is a branch of the path, one BK_ROW per row the statement may hit (a
+         * fixed number: the slots, then the rows inserted so far), as a SELECT's row events; its concrete
+         * outcome maps the rows returned to their rows (db_sqlite.c) */
+        s->dml_hit = s->dml_hit_ins = 0;
+        unsigned k = 0;
+        for (; k < db_rt.lim.rows; k++) {
+            uint32_t bit = (uint32_t)(hit[k]->value & 1);
+            if (bit && k < 64) s->dml_hit |= 1ull << k;
+            expr *e = rt_norm(hit[k]);
+            uint32_t beyond = k > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
+            if (e) rt_trace_event(BK_ROW, db_rt_row_site(s), bit, e, (uint32_t)ti << 16 | beyond | k);
+        }
+        for (const inserted *r = db_rt.ins[ti]; r && k < n; r = r->next, k++) {
+            uint32_t bit = (uint32_t)(hit[k]->value & 1);
+            if (bit && r->index < 64) s->dml_hit_ins |= 1ull << r->index;
+            expr *e = rt_norm(hit[k]);
+            if (e && r->index < DB_MAX_INSERTED)
+                rt_trace_event(BK_ROW, db_rt_row_site(s), bit, e, (uint32_t)ti << 16 | BK_ROW_INSERTED | r->index);
+        }
+    }
     if (!rc) {
         /* sqlite3_changes: the rows hit */
         expr *count = expr_const(cx, 0, 64);

@@ -72,6 +72,11 @@ typedef struct qstate {
      * cur_ret: the current row is that one; write_done: this execution's write is tracked already */
     db_val *ret_vals;
     bool cur_ret, write_done;
+    /* UPDATE/DELETE ... RETURNING (db_rt_apply_dml): which rows this execution hit, concretely: bit k of dml_hit
+     * slot k of the table, bit i of dml_hit_ins the inserted row of index i; ret_rowid (SQLite): the statement
+     * was prepared with the hidden rowid as its last result column, which maps each returned row to its row */
+    uint64_t dml_hit, dml_hit_ins;
+    bool ret_rowid;
     /* LIMIT/OFFSET in ORDER BY order (db_query.order_window): the window of this execution and
      * each candidate row's "present and matches" condition, kept for the position assumption of
      * every returned row (db_rows.c) */
