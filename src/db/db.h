@@ -840,9 +840,11 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row);
  * q->insert_col does not name, cells[c] becomes its DEFAULT's value (text bytes
  * malloc'ed) or stays as the caller set it (NULL) when there is no DEFAULT. Returns 0,
  * or -1 when some omitted column's default is not modelled (the caller then leaves the
- * row concrete). The rowid alias is left to the caller.
+ * row concrete) and `unmodelled` is NULL; with `unmodelled`, such a column (index < 64) is
+ * left as the caller set it, its bit set in *unmodelled (cleared first), for the caller to
+ * fill with the engine's value. The rowid alias is left to the caller.
  */
-int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells);
+int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells, uint64_t *unmodelled);
 
 /* ---------------------------------------------------------------- REAL values (real.c) */
 

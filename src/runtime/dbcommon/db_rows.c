@@ -1,5 +1,6 @@
 /* db_rows.c: the row events of a query over the fixture (Emmi et al. 2007) and the check of the rows the database returned, shared by the SQLite (db_sqlite.c) and PostgreSQL (db_pq.c) interceptions. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -735,6 +736,53 @@ static int copy_val(const db_val *v, db_val *out)
     return 0;
 }
 
+/* Whether text t[0..n) is a valid text of date kind k, or (PostgreSQL's now() in a timestamp) a valid datetime
+ * followed by '.' and 1 to 6 digits of a fraction of a second: ISO texts that sort by bytes as by time. */
+static bool date_text_ok(db_date_kind k, const uint8_t *t, unsigned n)
+{
+    char buf[DB_TEXT_MAX + 1];
+    if (n > DB_TEXT_MAX) return false;
+    memcpy(buf, t, n);
+    buf[n] = 0;
+    if (db_date_text_valid(k, buf)) return true;
+    if (k != DB_DATE_DATETIME || n < 21 || n > 26 || buf[19] != '.') return false;
+    for (unsigned i = 20; i < n; i++)
+        if (!isdigit((unsigned char)buf[i])) return false;
+    buf[19] = 0;
+    return db_date_text_valid(k, buf);
+}
+
+/* Column c of a row the program inserted into table ti (row id rowid), whose DEFAULT sympath does not model: the
+ * engine's value (db_rt.read_cell) as a constant cell in *out (text bytes malloc'ed). -1 when there is no reader,
+ * the value cannot be read or the model could not hold it (a scaled DECIMAL/FLOAT4 cell, a text past
+ * DB_TEXT_MAX, a date text that is not ISO-8601). */
+static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
+{
+    const db_column *col = &db_rt.schema->tables[ti].cols[c];
+    uint8_t buf[DB_TEXT_MAX + 1];
+    db_cell cell = {0};
+    if (!db_rt.read_cell || col->scale || col->single || db_rt.read_cell(db_rt.read_ctx, ti, rowid, c, &cell, buf))
+        return -1;
+    expr_ctx *cx = rt_cx();
+    db_val v = {0};
+    v.null = expr_const(cx, cell.null, 1);
+    v.v = expr_const(cx, cell.null ? 0 : (uint64_t)cell.i, 64);
+    v.is_real = db_column_is_real(col);
+    if (db_column_is_text(col)) {
+        unsigned n = cell.null ? 0 : cell.len;
+        if (n > DB_TEXT_MAX || (n && col->date && !date_text_ok(col->date, cell.text, n))) return -1;
+        v.is_text = true;
+        v.v = expr_const(cx, 0, 64);
+        v.len = expr_const(cx, n, 8);
+        v.nbytes = n;
+        v.bytes = calloc(n ? n : 1, sizeof *v.bytes);
+        if (!v.bytes) return -1;
+        for (unsigned i = 0; i < n; i++) v.bytes[i] = expr_const(cx, cell.text[i], 8);
+    }
+    *out = v;
+    return 0;
+}
+
 /* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
  * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
  * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
@@ -752,7 +800,10 @@ static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row
         }
         cells[c].is_real = db_column_is_real(&t->cols[c]);
     }
-    if (db_insert_defaults(cx, t, q, cells)) return -1; /* omitted columns get their DEFAULT (src/db/check.c) */
+    uint64_t unmodelled = 0; /* omitted columns get their DEFAULT (src/db/check.c), or the engine's value */
+    if (db_insert_defaults(cx, t, q, cells, &unmodelled)) return -1;
+    for (int c = 0; c < t->ncols && c < 64; c++)
+        if ((unmodelled >> c & 1) && engine_cell(q->table, c, rowid, &cells[c])) return -1;
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;

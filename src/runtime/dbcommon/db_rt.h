@@ -39,6 +39,13 @@ typedef struct db_run {
     int log_fd;
     expr *changes; /* rows the last understood UPDATE/DELETE changed or tracked INSERT ... SELECT
                     * inserted (64 bits), NULL: concrete */
+    /* The engine's concrete value of column col of the row of table ti whose row id is rowid (SQLite: its rowid;
+     * PostgreSQL: its encoded ctid), through read_ctx (the statement's sqlite3 handle or PGconn): what a column
+     * whose DEFAULT sympath does not model (CURRENT_TIMESTAMP, a serial id, now()) got in a row the program
+     * inserted. *out's text is put in buf (DB_TEXT_MAX + 1 bytes). Returns 0, or -1 when it cannot be read.
+     * Set by each engine before it tracks an INSERT; NULL: none (such a row stays concrete). */
+    int (*read_cell)(void *read_ctx, int ti, int64_t rowid, int col, db_cell *out, uint8_t *buf);
+    void *read_ctx;
 } db_run;
 
 extern db_run db_rt;

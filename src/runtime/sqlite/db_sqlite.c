@@ -371,6 +371,45 @@ static bool has_foreign_key(const db_query *q)
     return false;
 }
 
+/* db_rt.read_cell on SQLite (ctx: the program's sqlite3 handle): column col of the row of table ti with that rowid,
+ * as stored (a text column's TEXT, a REAL column's number as a double, an integer column's INTEGER). */
+static int read_cell(void *ctx, int ti, int64_t rowid, int col, db_cell *out, uint8_t *buf)
+{
+    const db_table *t = &db_rt.schema->tables[ti];
+    const db_column *c = &t->cols[col];
+    char *sql = sqlite3_mprintf("SELECT \"%w\" FROM \"%w\" WHERE rowid = ?", c->name, t->name);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    if (sql && sqlite3_prepare_v2(ctx, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_bind_int64(st, 1, rowid) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        int type = sqlite3_column_type(st, 0);
+        out->null = type == SQLITE_NULL;
+        if (out->null) {
+            rc = 0;
+        } else if (db_column_is_text(c) && type == SQLITE_TEXT) {
+            int n = sqlite3_column_bytes(st, 0);
+            const unsigned char *p = sqlite3_column_text(st, 0);
+            if (p && n >= 0 && n <= DB_TEXT_MAX) {
+                memcpy(buf, p, (size_t)n);
+                out->len = (unsigned)n;
+                out->text = buf;
+                rc = 0;
+            }
+        } else if (db_column_is_real(c) && (type == SQLITE_FLOAT || type == SQLITE_INTEGER)) {
+            double d = sqlite3_column_double(st, 0);
+            memcpy(&out->i, &d, sizeof d);
+            rc = d == d ? 0 : -1;
+        } else if (!db_column_is_text(c) && !db_column_is_real(c) && type == SQLITE_INTEGER) {
+            out->i = sqlite3_column_int64(st, 0);
+            rc = 0;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_free(sql);
+    return rc;
+}
+
 /* Track an INSERT's write once SQLite ran it (at SQLITE_DONE, or at the first step when it has a RETURNING
  * list: SQLite makes every change of such a statement in its first step): an upsert or INSERT OR REPLACE
  * (db_rt_track_upsert: a new row when sqlite3_last_insert_rowid moved from last_before), else the rows added
@@ -381,6 +420,8 @@ static void track_insert(qstate *s, int changes, sqlite3_int64 last_before)
     int ti = q->table;
     sqlite3_int64 last = sqlite3_last_insert_rowid(s->db);
     s->write_done = true;
+    db_rt.read_cell = read_cell; /* the values of defaults sympath does not model */
+    db_rt.read_ctx = s->db;
     if (q->upsert || q->or_replace) {
         if (db_rt.dirty[ti]) return;
         bool added = last != last_before || q->or_replace;
