@@ -33,9 +33,6 @@ void db_fault_init(expr *f)
 {
     const char *on = getenv(SYMPATH_ENV_DB_FAULTS);
     fault = on && !strcmp(on, "0") ? NULL : f;
-    /* faults off: F stays 0 in every solution, so that no fixture file names a fault the run did not have (the
-     * replay would inject it) */
-    if (!fault && f) db_rt_assume(expr_cmp(rt_cx(), PRED_EQ, f, expr_const(rt_cx(), 0, 16)));
 }
 
 void db_fault_hold(int delta) { held += delta; }

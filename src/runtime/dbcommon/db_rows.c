@@ -249,7 +249,8 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         }
         ev[i] = expr_and1(cx, first, having);
         for (int r = 0; r < q->nresult; r++) {
-            if (q->result_agg[r] == DB_AGG_NONE) continue;
+            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
+                continue; /* (read concretely) */
             db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
             if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
                 if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out, &why) ||
@@ -338,10 +339,23 @@ void db_rt_record_rows(qstate *s)
         if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
     if (n > DB_MAX_COMBOS) {
-        s->why = "join with more than 64 slot combinations";
+        s->why = "join with more than 256 slot combinations";
         return;
     }
     expr_ctx *cx = rt_cx();
+    for (unsigned c = 0;
+         q->norder && (q->order_expr[0] || q->order_expr[1] || q->order_expr[2] || q->order_expr[3]) && c < n;
+         c++) { /* an ORDER BY key that is an expression translates over every row, without overflow (db_order_le) */
+        const db_val *rows[DB_MAX_FROM];
+        const char *why = NULL;
+        expr *ovf = NULL;
+        if (combo_rows(q, c, rows)) break;
+        if (!db_order_exprs_ok(cx, q, rows, &why, &ovf) || (ovf && (ovf->value & 1))) {
+            s->why = why ? why : "ORDER BY key whose integer arithmetic overflows";
+            return;
+        }
+        if (ovf) db_rt_assume(expr_not(cx, ovf));
+    }
     expr *conds[DB_MAX_COMBOS];
     for (unsigned c = 0; c < n; c++) {
         const db_val *rows[DB_MAX_FROM];
@@ -419,6 +433,10 @@ void db_rt_record_rows(qstate *s)
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
         for (int i = 0; i < q->nresult; i++) {
+            if (q->result_col[i] == DB_RESULT_CONCRETE) { /* group_concat(...): read concretely */
+                memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]);
+                continue;
+            }
             if (q->result_agg[i] == DB_AGG_EXPR) { /* over every combination and inserted row */
                 static const db_val *rows[DB_MAX_COMBOS + DB_MAX_INSERTED][DB_MAX_FROM];
                 const db_val *const *rowp[DB_MAX_COMBOS + DB_MAX_INSERTED];

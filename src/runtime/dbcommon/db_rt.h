@@ -8,7 +8,7 @@
 #include "../../db/db.h"
 #include "../core/rt_internal.h"
 
-#define DB_MAX_COMBOS 64   /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_COMBOS 256  /* combinations of row slots a join may have (rows^nfrom) */
 #define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
 
 /* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of

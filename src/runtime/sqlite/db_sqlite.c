@@ -612,7 +612,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     qstate *s = db_rt_find(st);
     if (s && s->cur_ret && i >= 0 && s->q && i < s->q->nreturn && !rt.trace_full)
         return s->ret_vals[i].v ? &s->ret_vals[i] : NULL; /* INSERT ... RETURNING: the row written */
-    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
+    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full || s->q->result_col[i] == DB_RESULT_CONCRETE)
+        return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
     if (s->q->narms) return db_rt_union_cell(s, i, s->cur_slot);    /* UNION: (slot, arm) */
