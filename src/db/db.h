@@ -451,7 +451,8 @@ typedef struct db_query {
                                    ninsert values, row by row (row 0 first) */
     int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
-                                    ninsert plain columns of one table (nfrom 1: no join, aggregate, GROUP BY,
+                                    ninsert columns or expressions of one table's row and parameters (result_expr:
+                                    `SELECT $1, id, qty * 2`) (nfrom 1: no join, aggregate, GROUP BY,
                                     DISTINCT, ORDER BY, LIMIT, UNION); its result column i goes into insert_col[i]
                                     (insert_val NULL, ninsert_rows 0). NULL otherwise */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the

@@ -1043,8 +1043,8 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom == 1 && !src->nullable[0] &&
               !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
               !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
-    for (int i = 0; ok && i < src->nresult; i++)
-        ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
+    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source row and parameters */
+        ok = src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
     for (size_t i = 0; ok && i < n; i++) {
         node *cn = ins->n_cols ? ins->cols[i] : NULL;
         cols[i] = !cn                                                ? (int)i

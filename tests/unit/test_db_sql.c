@@ -1301,15 +1301,26 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->insert_src->where->kind, DBX_CMP);
     assert_int_equal(q->nparams, 1);
     db_query_free(q);
+    /* ... and of expressions of the source row and parameters */
+    sql = "INSERT INTO t(a, b, s) SELECT ?, b * 2, s || '!' FROM t WHERE a > ?";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 3);
+    assert_non_null(q->insert_src);
+    assert_int_equal(q->insert_src->result_expr[0]->kind, DBX_PARAM);
+    assert_int_equal(q->insert_src->result_expr[1]->kind, DBX_ARITH);
+    assert_non_null(q->insert_src->result_expr[2]);
+    assert_int_equal(q->nparams, 2);
+    db_query_free(q);
     /* not tracked: a column reference in VALUES (also in a later row), INSERT ... SELECT of an aggregate, with
-     * ORDER BY/LIMIT, of a join, of another width */
+     * ORDER BY/LIMIT, of a join, of another width, of a column read concretely */
     const char *untracked[] = {"INSERT INTO t(a) VALUES (b)",
                                "INSERT INTO t(a, b) VALUES (1, 2), (3, b)",
                                "INSERT INTO t(a) SELECT count(*) FROM t",
                                "INSERT INTO t(a) SELECT b FROM t ORDER BY b LIMIT 1",
                                "INSERT INTO t(a) SELECT x.b FROM t x, t y",
-                               "INSERT INTO t(a) SELECT a, b FROM t"};
-    for (int i = 0; i < 6; i++) {
+                               "INSERT INTO t(a) SELECT a, b FROM t",
+                               "INSERT INTO t(s) SELECT hex(a) FROM t"};
+    for (int i = 0; i < 7; i++) {
         assert_int_equal(db_query_parse(s, untracked[i], strlen(untracked[i]), &q, &err), 0);
         assert_int_equal(q->ninsert, 0);
         db_query_free(q);

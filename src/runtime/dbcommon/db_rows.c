@@ -825,10 +825,18 @@ static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (src_row)
+        if (src_row && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source row */
+            const db_val *srow[1] = {src_row};
+            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], srow, s->params, s->nparams, &v, &why))
+                return -1;
+            expr *ovf = db_value_overflow(); /* (SQLite would store a REAL) */
+            if (ovf && (ovf->value & 1)) return -1;
+            if (ovf) db_rt_assume(expr_not(cx, ovf));
+        } else if (src_row) {
             v = src_row[q->insert_src->result_col[i]];
-        else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why))
+        } else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
             return -1;
+        }
         if (db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]]))
             return -1; /* not modelled: the row stays concrete (an "other" row) */
     }
@@ -893,7 +901,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
 }
 
 /*
- * INSERT ... SELECT (q->insert_src, one table's plain columns): one tracked row per slot of the source
+ * INSERT ... SELECT (q->insert_src, one table's columns or expressions of its row): one tracked row per slot of the source
  * table, alive when the slot is present and satisfies the SELECT's WHERE, so what later queries read of
  * the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n), in the
  * order it added them) are the candidates that hold now, in slot (scan) order; on SQLite a given INTEGER
@@ -937,6 +945,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
         if (cond[k]->value & 1) {
             id = ids[j++];
             if (alias >= 0) {
+                if (src->result_expr[alias]) return; /* the key computed: not tracked */
                 const db_val *key = &row[src->result_col[alias]];
                 if (key->is_text || key->is_real || (key->null->value & 1)) return;
                 id = (int64_t)key->v->value;
