@@ -263,8 +263,8 @@ static int add_default(db_schema *s, int ti, int c, expr_ctx *cx)
     db_query_free(q);
     if (col->dflt_q) return 0;
     return db_schema_ignored(
-        s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it is read "
-                     "back concretely)",
+        s, util_strf("DEFAULT %s of %s.%s: %s (not modelled: a row the program inserts without it holds the "
+                     "engine's value, a constant)",
                      col->dflt, t->name, col->name, why));
 }
 
@@ -337,13 +337,18 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row)
     return all;
 }
 
-int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells)
+int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells, uint64_t *unmodelled)
 {
+    if (unmodelled) *unmodelled = 0;
     for (int c = 0; c < t->ncols; c++) {
         const db_column *col = &t->cols[c];
         bool given = false;
         for (int i = 0; i < q->ninsert; i++) given |= q->insert_col[i] == c;
         if (given || c == t->rowid_alias || !col->dflt) continue;
+        if (!col->dflt_q && unmodelled && c < 64) {
+            *unmodelled |= 1ull << c;
+            continue;
+        }
         if (!col->dflt_q) return -1;
         db_val v;
         const char *why = NULL;

@@ -335,7 +335,7 @@ typedef struct db_sexpr {
 #define DBX_TEXT_PG_MIDNIGHT 1
 
 #define DB_MAX_UNSUPPORTED 8
-#define DB_MAX_FROM 3         /* tables of a join */
+#define DB_MAX_FROM 4         /* tables of a join */
 #define DB_MAX_SUB 4          /* subqueries of one statement (each over one table) */
 #define DB_MAX_INSERT_ROWS 32 /* rows of an INSERT ... VALUES that are tracked (more: the INSERT is concrete) */
 
@@ -363,10 +363,15 @@ enum {
     DB_AGG_MAX,
     DB_AGG_AVG,
     DB_AGG_EXPR,
-    DB_AGG_COUNT_DISTINCT
+    DB_AGG_COUNT_DISTINCT,
+    DB_AGG_CONCRETE
 };
 /* db_query.result_col of a computed result column (result_expr) */
 #define DB_RESULT_EXPR (-2)
+/* db_query.result_col of a result column sympath does not model (group_concat(...), CAST(n AS TEXT), a window
+ * function): it does not decide which rows come back, so the query stays understood and the column is read
+ * concretely (result_agg DB_AGG_CONCRETE when it holds an aggregate, else DB_AGG_NONE; result_expr NULL) */
+#define DB_RESULT_CONCRETE (-3)
 
 /*
  * A statement as sympath understands it. An UPDATE (SET col = value, ...) or DELETE of
@@ -433,8 +438,8 @@ typedef struct db_query {
     int nconflict;
     int conflict_col[8];
     db_sexpr *upsert_where; /* NULL: none */
-    /* INSERT ... RETURNING of plain columns of the target table (and a single VALUES row): their columns, which
-     * SQLite's runtime reads from the row written (nreturn 0: not modelled) */
+    /* INSERT (of a single VALUES row), UPDATE or DELETE ... RETURNING of plain columns of the target table: their
+     * columns, which SQLite's runtime reads from the row written, updated or deleted (nreturn 0: not modelled) */
     int nreturn;
     int return_col[8];
     int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
@@ -446,7 +451,8 @@ typedef struct db_query {
                                    ninsert values, row by row (row 0 first) */
     int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
-                                    ninsert plain columns of one table (nfrom 1: no join, aggregate, GROUP BY,
+                                    ninsert columns or expressions of one table's row and parameters (result_expr:
+                                    `SELECT $1, id, qty * 2`) (nfrom 1: no join, aggregate, GROUP BY,
                                     DISTINCT, ORDER BY, LIMIT, UNION); its result column i goes into insert_col[i]
                                     (insert_val NULL, ninsert_rows 0). NULL otherwise */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the
@@ -460,6 +466,10 @@ typedef struct db_query {
     bool has_order_by; /* the SELECT has an ORDER BY clause (of any keys) */
     int norder;        /* SELECT: ORDER BY keys that are plain columns (0 when any key is not) */
     int order_from[4], order_col[4];
+    /* a key that is an expression of the row without parameters or aggregates (a query without GROUP BY,
+     * DISTINCT or aggregates: `ORDER BY total DESC` of `price * qty AS total`, `ORDER BY lower(name)`, the
+     * alias of a scalar subquery): its value over the row (db_order_le); NULL: order_from/order_col */
+    db_sexpr *order_expr[4];
     bool order_desc[4], order_nulls_last[4];
     bool order_nulls_default
         [4]; /* no NULLS FIRST/LAST given: order_nulls_last is SQLite's default (PostgreSQL's is the opposite) */
@@ -522,6 +532,9 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams);
  * does not parse at all (then the statement is run concretely too).
  */
 int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **out, char **err);
+/* Name construct `kind` (a static string) in q->unsupported, once, without making q not understood: a part of
+ * an understood statement that is read concretely (a result column of DB_RESULT_CONCRETE). */
+void db_query_concrete_part(db_query *q, const char *kind);
 /* Mark q not understood because of construct `kind` (a static string, named once in q->unsupported),
  * for what only the caller knows (the engine: PostgreSQL has no strftime()). */
 void db_query_unsupported(db_query *q, const char *kind);
@@ -682,6 +695,11 @@ int db_group_value(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
  * width 1, true on ties. Constant true when q has no (plain-column) ORDER BY.
  */
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b);
+/* Whether q's expression ORDER BY keys (db_query.order_expr) translate over rows (one row per FROM item); false
+ * with *why (static) when one does not, and the query's order is then not modelled (db_order_le would read such
+ * a key as equal). *overflow: the condition (width 1) under which their integer arithmetic overflows 64 bits
+ * there (SQLite would compare REALs), NULL when it cannot. */
+bool db_order_exprs_ok(expr_ctx *cx, const db_query *q, const db_val *const *rows, const char **why, expr **overflow);
 /* The same order over explicit keys: keys_a[k], keys_b[k] (k < nkeys <= 4) are the two sides' values of
  * key k (integers, REALs or texts, with their NULL flags), desc[k] its direction, nulls_last[k] where its
  * NULLs go; width 1, true when a comes no later than b (ties included). */
@@ -840,9 +858,11 @@ expr *db_row_checks(expr_ctx *cx, const db_table *t, const db_val *row);
  * q->insert_col does not name, cells[c] becomes its DEFAULT's value (text bytes
  * malloc'ed) or stays as the caller set it (NULL) when there is no DEFAULT. Returns 0,
  * or -1 when some omitted column's default is not modelled (the caller then leaves the
- * row concrete). The rowid alias is left to the caller.
+ * row concrete) and `unmodelled` is NULL; with `unmodelled`, such a column (index < 64) is
+ * left as the caller set it, its bit set in *unmodelled (cleared first), for the caller to
+ * fill with the engine's value. The rowid alias is left to the caller.
  */
-int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells);
+int db_insert_defaults(expr_ctx *cx, const db_table *t, const db_query *q, db_val *cells, uint64_t *unmodelled);
 
 /* ---------------------------------------------------------------- REAL values (real.c) */
 

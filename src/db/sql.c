@@ -20,13 +20,15 @@ bool db_query_rows_are_keys(const db_query *q)
     for (int f = 0; f < q->nfrom; f++)
         if (q->nullable[f]) return false;
     for (int i = 0; i < q->nresult; i++)
-        if (q->result_expr && q->result_expr[i]) return false; /* a computed column is no table column */
+        if ((q->result_expr && q->result_expr[i]) || q->result_col[i] == DB_RESULT_CONCRETE)
+            return false; /* a computed column is no table column */
     return true;
 }
 
 void db_query_free(db_query *q)
 {
     if (!q) return;
+    for (int k = 0; k < 4; k++) db_sexpr_free(q->order_expr[k]);
     db_sexpr_free(q->where);
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
@@ -95,7 +97,7 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
     if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
         PgQuery__RangeVar *rv = n->range_var;
         if (q->nfrom == DB_MAX_FROM) {
-            db_sql_unsupported(q, "join of more than 3 tables");
+            db_sql_unsupported(q, "join of more than 4 tables");
             return;
         }
         db_sql_cte *cte = &ctes[q->nfrom];
@@ -176,6 +178,168 @@ static int push_result_agg(db_query *q, int from, int col, int agg)
 }
 
 static int push_result(db_query *q, int from, int col) { return push_result_agg(q, from, col, DB_AGG_NONE); }
+
+/* Whether name is one of the NULL-terminated list. */
+static bool name_in(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcasecmp(name, *list)) return true;
+    return false;
+}
+
+/* Walk a result item's parse tree (not into subqueries, whose aggregates are their own): *agg when it calls an
+ * aggregate function outside a window (SQLite's and PostgreSQL's; min/max of several arguments, SQLite's scalar
+ * forms, counted too: the safe side), *srf when it calls a set-returning function, which changes the rows. */
+static void scan_calls(const node *n, bool *agg, bool *srf)
+{
+    static const char *const aggregates[] = {"count",
+                                             "sum",
+                                             "min",
+                                             "max",
+                                             "avg",
+                                             "total",
+                                             "group_concat",
+                                             "string_agg",
+                                             "array_agg",
+                                             "json_agg",
+                                             "jsonb_agg",
+                                             "json_group_array",
+                                             "json_group_object",
+                                             "json_object_agg",
+                                             "jsonb_object_agg",
+                                             "bool_and",
+                                             "bool_or",
+                                             "every",
+                                             "bit_and",
+                                             "bit_or",
+                                             "stddev",
+                                             "stddev_pop",
+                                             "stddev_samp",
+                                             "variance",
+                                             "var_pop",
+                                             "var_samp",
+                                             "median",
+                                             "mode",
+                                             "percentile_cont",
+                                             "percentile_disc",
+                                             "xmlagg",
+                                             NULL};
+    static const char *const set_returning[] = {"unnest",
+                                                "generate_series",
+                                                "generate_subscripts",
+                                                "regexp_matches",
+                                                "regexp_split_to_table",
+                                                "string_to_table",
+                                                "json_array_elements",
+                                                "json_array_elements_text",
+                                                "jsonb_array_elements",
+                                                "jsonb_array_elements_text",
+                                                "json_each",
+                                                "json_each_text",
+                                                "jsonb_each",
+                                                "jsonb_each_text",
+                                                "json_object_keys",
+                                                "jsonb_object_keys",
+                                                "json_tree",
+                                                NULL};
+    if (!n) return;
+    switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+        const PgQuery__FuncCall *fc = n->func_call;
+        node *last = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
+        const char *name = last && last->node_case == PG_QUERY__NODE__NODE_STRING ? last->string->sval : "";
+        if (!fc->over && (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter ||
+                          fc->agg_within_group || name_in(name, aggregates)))
+            *agg = true;
+        if (name_in(name, set_returning)) *srf = true;
+        for (size_t i = 0; i < fc->n_args; i++) scan_calls(fc->args[i], agg, srf);
+        break;
+    }
+    case PG_QUERY__NODE__NODE_A_EXPR:
+        scan_calls(n->a_expr->lexpr, agg, srf);
+        scan_calls(n->a_expr->rexpr, agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: scan_calls(n->type_cast->arg, agg, srf); break;
+    case PG_QUERY__NODE__NODE_NULL_TEST: scan_calls(n->null_test->arg, agg, srf); break;
+    case PG_QUERY__NODE__NODE_CASE_WHEN:
+        scan_calls(n->case_when->expr, agg, srf);
+        scan_calls(n->case_when->result, agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+        scan_calls(n->case_expr->arg, agg, srf);
+        for (size_t i = 0; i < n->case_expr->n_args; i++) scan_calls(n->case_expr->args[i], agg, srf);
+        scan_calls(n->case_expr->defresult, agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+        for (size_t i = 0; i < n->coalesce_expr->n_args; i++) scan_calls(n->coalesce_expr->args[i], agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+        for (size_t i = 0; i < n->min_max_expr->n_args; i++) scan_calls(n->min_max_expr->args[i], agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+        for (size_t i = 0; i < n->bool_expr->n_args; i++) scan_calls(n->bool_expr->args[i], agg, srf);
+        break;
+    case PG_QUERY__NODE__NODE_LIST:
+        for (size_t i = 0; i < n->list->n_items; i++) scan_calls(n->list->items[i], agg, srf);
+        break;
+    default: break;
+    }
+}
+
+/* Result item v, which conv_result_expr or conv_aggregate could not model (nu, und: q's unsupported count and
+ * understood flag before it): when it cannot change which rows come back (no set-returning function; not under
+ * DISTINCT, where it would decide which rows are distinct), it becomes a DB_RESULT_CONCRETE column, named in
+ * q->unsupported as read concretely, and q is understood again as far as this item goes. */
+static void concrete_result(db_query *q, const node *v, bool distinct, int nu, bool und);
+
+/* No ORDER BY keys modelled (norder 0; expression keys freed). */
+static void clear_order(db_query *q)
+{
+    for (int k = 0; k < 4; k++) {
+        db_sexpr_free(q->order_expr[k]);
+        q->order_expr[k] = NULL;
+    }
+    q->norder = 0;
+}
+
+/* An ORDER BY key kn of a query without GROUP BY or aggregates that is no table column: a result column's alias or
+ * position (1-based) standing for its expression, or an expression of the row; converted (a plain column is a
+ * DBX_COLUMN), or NULL when it has a parameter, an aggregate or a construct sympath does not model. */
+static db_sexpr *order_key_expr(conv *c, PgQuery__SelectStmt *sel, node *kn)
+{
+    node *target = kn;
+    if (kn->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && kn->column_ref->n_fields == 1 &&
+        kn->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+        target = NULL;
+        for (size_t i = 0; i < sel->n_target_list && !target; i++) {
+            node *tn = sel->target_list[i];
+            if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name &&
+                !strcasecmp(tn->res_target->name, kn->column_ref->fields[0]->string->sval))
+                target = tn->res_target->val;
+        }
+    } else if (kn->node_case == PG_QUERY__NODE__NODE_A_CONST && kn->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int64_t k = kn->a_const->ival->ival;
+        node *tn = k >= 1 && (size_t)k <= sel->n_target_list ? sel->target_list[k - 1] : NULL;
+        target = tn && tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
+    }
+    if (!target) return NULL;
+    db_sexpr *e = db_sql_conv_expr(c, target);
+    if (e && (db_sexpr_has(e, DBX_PARAM) || db_sexpr_has(e, DBX_GROUPAGG))) {
+        db_sexpr_free(e);
+        e = NULL;
+    }
+    return e;
+}
+
+static void concrete_result(db_query *q, const node *v, bool distinct, int nu, bool und)
+{
+    bool agg = false, srf = false;
+    scan_calls(v, &agg, &srf);
+    if (srf || distinct) return;
+    q->nunsupported = nu, q->understood = und;
+    if (push_result_agg(q, 0, DB_RESULT_CONCRETE, agg ? DB_AGG_CONCRETE : DB_AGG_NONE)) return;
+    db_query_concrete_part(q, "result column read concretely");
+}
 
 /* Does e contain an aggregate (DBX_GROUPAGG)? *from: the FROM item of its first column (-1 none). */
 static bool has_aggregate(const db_sexpr *e, int *from)
@@ -343,6 +507,10 @@ static bool pk_fixed_by(const conv *c, const db_sexpr *e, int from, int pk, int 
 static bool fixed_column(const conv *c, int from, int col, int depth)
 {
     const db_query *q = c->q;
+    /* a subquery's own column (sub item DB_MAX_FROM + j, inside a scalar subquery of the result) ranges over the
+     * subquery's rows, whatever the group: only its correlated columns of the FROM items matter */
+    if (from >= DB_MAX_FROM) return true;
+    if (from < 0 || from >= q->nfrom) return false;
     const db_table *t = &c->s->tables[q->from_table[from]];
     for (int k = 0; k < q->ngroup; k++) {
         if (q->group_expr[k] || q->group_from[k] != from) continue;
@@ -381,7 +549,7 @@ static void conv_group(conv *c, PgQuery__SelectStmt *sel)
         q->group_expr[q->ngroup++] = e;
     }
     for (int i = 0; i < q->nresult; i++) {
-        if (q->result_agg[i] != DB_AGG_NONE) continue;
+        if (q->result_agg[i] != DB_AGG_NONE || q->result_col[i] == DB_RESULT_CONCRETE) continue;
         bool key = false;
         if (q->result_expr[i]) { /* the same expression as a key, or one of key columns only (coalesce(k, '-')) */
             for (int k = 0; k < q->ngroup; k++) key |= db_sexpr_equal(q->group_expr[k], q->result_expr[i]);
@@ -468,7 +636,8 @@ static void group_order(conv *c, PgQuery__SelectStmt *sel)
             sn->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT)
             return;
         int r = sort_key_result(c, sel, sn->sort_by->node);
-        if (r < 0 || (q->result_expr[r] && q->result_agg[r] == DB_AGG_NONE)) return;
+        if (r < 0 || (q->result_expr[r] && q->result_agg[r] == DB_AGG_NONE) || q->result_col[r] == DB_RESULT_CONCRETE)
+            return;
         q->group_order[i] = r;
         q->group_order_desc[i] = sn->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
     }
@@ -540,10 +709,14 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                     db_sexpr_free(col);
                 }
             }
-        } else if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && plain_aggregate(v->func_call)) {
-            conv_aggregate(&c, v->func_call);
-        } else if (v) {
-            conv_result_expr(&c, v);
+        } else if (v) { /* an aggregate or computed column; one sympath does not model is read concretely */
+            int nu = q->nunsupported, n0 = q->nresult;
+            bool und = q->understood;
+            if (v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL && plain_aggregate(v->func_call))
+                conv_aggregate(&c, v->func_call);
+            else
+                conv_result_expr(&c, v);
+            if (q->nresult == n0) concrete_result(q, v, distinct, nu, und);
         } else {
             db_sql_unsupported(q, "expression in the result");
         }
@@ -617,22 +790,25 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
      * runtime keep the order the program saw (db_order_le) */
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
         node *sn = sel->sort_clause[i];
-        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY || i >= 4 || !sn->sort_by->node ||
-            sn->sort_by->node->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) {
-            q->norder = 0;
+        if (sn->node_case != PG_QUERY__NODE__NODE_SORT_BY || i >= 4 || !sn->sort_by->node) {
+            clear_order(q);
             break;
         }
         int nu = q->nunsupported;
         bool und = q->understood;
-        db_sexpr *col = db_sql_conv_column(&c, sn->sort_by->node->column_ref);
+        node *kn = sn->sort_by->node;
+        db_sexpr *col =
+            kn->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? db_sql_conv_column(&c, kn->column_ref) : NULL;
+        if (!col && !q->ngroup && !q->aggregate) col = order_key_expr(&c, sel, kn); /* price * qty AS total */
         q->nunsupported = nu, q->understood = und; /* an unknown sort key is not an error here */
         if (!col) {
-            q->norder = 0;
+            clear_order(q);
             break;
         }
         PgQuery__SortBy *sb = sn->sort_by;
-        q->order_from[q->norder] = col->from;
-        q->order_col[q->norder] = col->column;
+        q->order_from[q->norder] = col->kind == DBX_COLUMN ? col->from : 0;
+        q->order_col[q->norder] = col->kind == DBX_COLUMN ? col->column : 0;
+        if (col->kind != DBX_COLUMN) q->order_expr[q->norder] = col, col = NULL;
         q->order_desc[q->norder] = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
         /* SQLite: NULLs first ascending, last descending, unless said otherwise */
         q->order_nulls_last[q->norder] = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST ||
@@ -753,14 +929,16 @@ static bool conv_upsert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     return true;
 }
 
-/* INSERT ... RETURNING: the target table's column of each item (* gives them all), -1 for any other item (its value
- * is read concretely): q->return_col / nreturn (0: at most 8 items, one of them a column, or not modelled). */
-static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins)
+/* INSERT, UPDATE or DELETE ... RETURNING (the target rel, the list's n items): the target table's column of each item
+ * (* gives them all), -1 for any other item (its value is read concretely): q->return_col / nreturn (0: at most 8
+ * items, one of them a column, or not modelled). */
+static void conv_returning(const db_schema *s, db_query *q, const PgQuery__RangeVar *rel, node *const *list,
+                           size_t nlist)
 {
     const db_table *t = &s->tables[q->table];
     int n = 0;
-    for (size_t i = 0; i < ins->n_returning_list; i++) {
-        node *tn = ins->returning_list[i];
+    for (size_t i = 0; i < nlist; i++) {
+        node *tn = list[i];
         node *v = tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET ? tn->res_target->val : NULL;
         if (n == 8) return;
         if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) { /* (spent > monthly)::boolean: concrete */
@@ -769,8 +947,7 @@ static void conv_returning(const db_schema *s, db_query *q, PgQuery__InsertStmt 
         }
         PgQuery__ColumnRef *r = v->column_ref;
         node *last = r->fields[r->n_fields - 1];
-        const char *name = ins->relation->alias && ins->relation->alias->aliasname[0] ? ins->relation->alias->aliasname
-                                                                                      : ins->relation->relname;
+        const char *name = rel->alias && rel->alias->aliasname[0] ? rel->alias->aliasname : rel->relname;
         if (r->n_fields > 2 || (r->n_fields == 2 && (r->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
                                                      strcasecmp(r->fields[0]->string->sval, name))))
             return;
@@ -842,7 +1019,8 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
     q->ninsert_rows = (int)nrows;
     q->insert_col = cols;
     q->insert_val = vals;
-    if (nrows == 1 && ins->n_returning_list) conv_returning(s, q, ins);
+    if (nrows == 1 && ins->n_returning_list)
+        conv_returning(s, q, ins->relation, ins->returning_list, ins->n_returning_list);
 }
 
 /* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
@@ -865,8 +1043,8 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom == 1 && !src->nullable[0] &&
               !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
               !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
-    for (int i = 0; ok && i < src->nresult; i++)
-        ok = !src->result_expr[i] && src->result_agg[i] == DB_AGG_NONE && src->result_col[i] >= 0;
+    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source row and parameters */
+        ok = src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
     for (size_t i = 0; ok && i < n; i++) {
         node *cn = ins->n_cols ? ins->cols[i] : NULL;
         cols[i] = !cn                                                ? (int)i
@@ -1024,8 +1202,10 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->kind = DBQ_UPDATE;
             q->table = range_table(s, q, u->relation);
             q->returning = u->n_returning_list > 0;
-            if (q->table >= 0 && !u->n_from_clause && !u->with_clause) /* RETURNING: values concrete */
+            if (q->table >= 0 && !u->n_from_clause && !u->with_clause) { /* RETURNING: the rows hit (runtime) */
                 conv_dml(s, q, u->relation, u->where_clause, u->target_list, u->n_target_list);
+                if (u->n_returning_list) conv_returning(s, q, u->relation, u->returning_list, u->n_returning_list);
+            }
             break;
         }
         case PG_QUERY__NODE__NODE_DELETE_STMT: {
@@ -1033,8 +1213,10 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
             q->kind = DBQ_DELETE;
             q->table = range_table(s, q, d->relation);
             q->returning = d->n_returning_list > 0;
-            if (q->table >= 0 && !d->n_using_clause && !d->with_clause)
+            if (q->table >= 0 && !d->n_using_clause && !d->with_clause) {
                 conv_dml(s, q, d->relation, d->where_clause, NULL, 0);
+                if (d->n_returning_list) conv_returning(s, q, d->relation, d->returning_list, d->n_returning_list);
+            }
             break;
         }
         case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {

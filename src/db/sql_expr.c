@@ -10,12 +10,17 @@
 #include "db.h"
 #include "sql_int.h"
 
-void db_sql_unsupported(db_query *q, const char *kind)
+void db_query_concrete_part(db_query *q, const char *kind)
 {
-    q->understood = false;
     for (int i = 0; i < q->nunsupported; i++)
         if (!strcmp(q->unsupported[i], kind)) return;
     if (q->nunsupported < DB_MAX_UNSUPPORTED) q->unsupported[q->nunsupported++] = kind;
+}
+
+void db_sql_unsupported(db_query *q, const char *kind)
+{
+    q->understood = false;
+    db_query_concrete_part(q, kind);
 }
 
 static void sexpr_free(db_sexpr *e)

@@ -103,19 +103,22 @@ void db_text_needs_of_query(db_schema *s, const db_query *q)
     for (int i = 0; i < q->nfrom && i < DB_MAX_FROM; i++) walk(s, q, q->on[i]);
 }
 
-/* The combinations of row slots the runtime enumerates for a join at most (DB_MAX_COMBOS of
- * runtime/dbcommon/db_rt.h). */
+/* The combinations of row slots a grown layout keeps a join within: 64 (a three-table join stops at 4 rows, where
+ * Z3 still keeps up), and for a join of four tables the 81 of the default 3 rows (the runtime enumerates up to
+ * DB_MAX_COMBOS of runtime/dbcommon/db_rt.h, 256): such a program keeps 3 row slots when its layout grows. */
 #define JOIN_COMBOS_MAX 64
+#define JOIN4_COMBOS_MAX 81
 
 /* Record in s->join_rows the most row slots per table under which q's join stays enumerable. */
 static void note_join_rows(db_schema *s, const db_query *q)
 {
     if (q->nfrom < 2) return;
+    unsigned long most = q->nfrom >= 4 ? JOIN4_COMBOS_MAX : JOIN_COMBOS_MAX;
     unsigned r = 1;
     for (;; r++) { /* the product of (r + 1 for an outer join's optional side) over the FROM items */
         unsigned long n = 1;
-        for (int f = 0; f < q->nfrom && n <= JOIN_COMBOS_MAX; f++) n *= r + 1 + (q->nullable[f] ? 1u : 0u);
-        if (n > JOIN_COMBOS_MAX) break;
+        for (int f = 0; f < q->nfrom && n <= most; f++) n *= r + 1 + (q->nullable[f] ? 1u : 0u);
+        if (n > most) break;
     }
     unsigned *g = realloc(s->join_rows, ((size_t)s->njoin_rows + 1) * sizeof *g);
     if (!g) return;

@@ -1268,14 +1268,58 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
     return 0;
 }
 
+/* The value of expression key k of q's ORDER BY over rows into *out, its text bytes copied into storage the
+ * caller frees (*own); -1 when it does not translate. */
+static int order_expr_value(expr_ctx *cx, const db_query *q, int k, const db_val *const *rows, db_val *out, expr ***own,
+                            const char **why)
+{
+    *own = NULL;
+    if (db_value_expr(cx, q, q->order_expr[k], rows, NULL, 0, out, why)) return -1;
+    if (out->is_text && out->nbytes) { /* (db_value_expr's storage is reused by its next call) */
+        *own = malloc(out->nbytes * sizeof **own);
+        if (!*own) return -1;
+        memcpy(*own, out->bytes, out->nbytes * sizeof **own);
+        out->bytes = *own;
+    }
+    return 0;
+}
+
+bool db_order_exprs_ok(expr_ctx *cx, const db_query *q, const db_val *const *rows, const char **why, expr **overflow)
+{
+    *overflow = NULL;
+    for (int k = 0; k < q->norder && k < 4; k++) {
+        if (!q->order_expr[k]) continue;
+        db_val v;
+        expr **own;
+        int rc = order_expr_value(cx, q, k, rows, &v, &own, why);
+        free(own);
+        if (rc) return false;
+        expr *o = db_value_overflow();
+        if (o) *overflow = *overflow ? or1(cx, *overflow, o) : o;
+    }
+    return true;
+}
+
 expr *db_order_le(expr_ctx *cx, const db_query *q, const db_val *const *rows_a, const db_val *const *rows_b)
 {
     const db_val *a[4], *b[4];
+    db_val va[4], vb[4];
+    expr **own[8] = {NULL};
+    bool bad = false;
     for (int k = 0; k < q->norder && k < 4; k++) {
+        if (q->order_expr[k]) { /* an expression of the row: its value over each row */
+            const char *why = NULL;
+            bad |= order_expr_value(cx, q, k, rows_a, &va[k], &own[2 * k], &why) ||
+                   order_expr_value(cx, q, k, rows_b, &vb[k], &own[2 * k + 1], &why);
+            a[k] = &va[k], b[k] = &vb[k];
+            continue;
+        }
         a[k] = &rows_a[q->order_from[k]][q->order_col[k]];
         b[k] = &rows_b[q->order_from[k]][q->order_col[k]];
     }
-    return db_keys_le(cx, q->norder, a, b, q->order_desc, q->order_nulls_last);
+    expr *le = bad ? one(cx) : db_keys_le(cx, q->norder, a, b, q->order_desc, q->order_nulls_last);
+    for (int i = 0; i < 8; i++) free(own[i]);
+    return le;
 }
 
 expr *db_keys_le(expr_ctx *cx, int nkeys, const db_val *const *keys_a, const db_val *const *keys_b, const bool *desc,

@@ -62,7 +62,7 @@ int main(void)
     sqlite3_finalize(st);
     if (adults_named_z > 0)
         printf("%d adults, some named Z\n", adults);
-    /* printf(): not modelled, run concretely (reported as unsupported) */
+    /* printf(): not modelled, its column read concretely (reported as such) */
     sqlite3_exec(db, "SELECT printf('%05d', id) FROM users", NULL, NULL, NULL);
     sqlite3_close(db);
     return 0;

@@ -7,7 +7,8 @@
 # (tests/db/callback.c: sqlite3_exec callbacks, sqlite3_get_table), strftime()/julianday() of DATE columns and
 # COUNT(DISTINCT) (tests/db/stays.c), julianday() of a parameter, MAX of a date text, DISTINCT of an expression
 # (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c), INSERT ... ON CONFLICT DO UPDATE ... RETURNING, REPLACE INTO
-# and a WITH query with replace()/instr()/CAST (tests/db/upsert.c), an INSERT whose foreign key needs its parent
+# and a WITH query with replace()/instr()/CAST (tests/db/upsert.c), UPDATE/DELETE ... RETURNING (tests/db/returning.c), defaults read from the engine (tests/db/notes.c), a join of four tables, a result column read concretely and
+# ORDER BY of an expression with LIMIT (tests/db/orders4.c), an INSERT whose foreign key needs its parent
 # (tests/db/moves.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees; a layout grown when the exploration stalls
 # (tests/db/club.c).
@@ -145,6 +146,16 @@ BUDGET=6s run upsert upsert.sql 6 22 23 34 36 37 38
 jq -e '[.coverage.sites[] | select(.line == 26) | .covered[0]] | any' "$W/upsert/report.json" >/dev/null ||
     fail "upsert: the replaced row never beside another at 7"
 grep -q "'SK1'" "$W"/upsert/tests/test-*.sql || fail "upsert: no fixture holding SK1 (restocked)"
+# UPDATE ... RETURNING (tests/db/returning.c): a row hit or not (17), its new qty read back (18: sold out); DELETE ...
+# RETURNING's rows counted (30: two), with the failed open and prepares (injected faults)
+FAULTS=1 BUDGET=3s run returning upsert.sql 0 17 18 28 30
+# a row inserted without its DEFAULT CURRENT_TIMESTAMP and expression columns (tests/db/notes.c) stays tracked, those
+# cells the engine's values: its qty read back is the program's input (43: 42); an INSERT ... SELECT of expressions and
+# a parameter is tracked (understood) and read back (22)
+NO_REPLAY=1 FAULTS=1 BUDGET=4s run notes notes.sql 0 22 33 35 37 43
+# a join of four tables grouped per customer with group_concat() read concretely (19: over 100) and ORDER BY a computed
+# column's alias with LIMIT (27: the dearest product over 50) (tests/db/orders4.c)
+NO_REPLAY=1 FAULTS=1 BUDGET=5s run orders4 orders4.sql 0 19 23 27
 # an INSERT whose foreign key (PRAGMA foreign_keys = ON) has its parent row or not (tests/db/moves.c, 10) (unreachable:
 # the failed open)
 NO_REPLAY=1 BUDGET=3s run moves upsert.sql 1 10

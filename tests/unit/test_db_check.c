@@ -246,7 +246,7 @@ static void test_defaults(void **state)
     db_val cells[6];
     memset(cells, 0, sizeof cells);
     for (int c = 0; c < 6; c++) cells[c].null = expr_const(cx, 1, 1);
-    assert_int_equal(db_insert_defaults(cx, t, q, cells), 0);
+    assert_int_equal(db_insert_defaults(cx, t, q, cells, NULL), 0);
     assert_true(cells[1].is_text);
     assert_int_equal(cells[1].null->value, 0);
     assert_int_equal(cells[1].len->value, 4);
@@ -264,7 +264,7 @@ static void test_defaults(void **state)
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     db_val ec[2];
     memset(ec, 0, sizeof ec);
-    assert_int_equal(db_insert_defaults(cx, &s->tables[1], q, ec), -1);
+    assert_int_equal(db_insert_defaults(cx, &s->tables[1], q, ec, NULL), -1);
     db_query_free(q);
     expr_ctx_free(cx);
     db_schema_free(s);

@@ -1,5 +1,6 @@
 /* db_rows.c: the row events of a query over the fixture (Emmi et al. 2007) and the check of the rows the database returned, shared by the SQLite (db_sqlite.c) and PostgreSQL (db_pq.c) interceptions. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,7 +249,8 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         }
         ev[i] = expr_and1(cx, first, having);
         for (int r = 0; r < q->nresult; r++) {
-            if (q->result_agg[r] == DB_AGG_NONE) continue;
+            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
+                continue; /* (read concretely) */
             db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
             if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
                 if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out, &why) ||
@@ -337,10 +339,23 @@ void db_rt_record_rows(qstate *s)
         if (db_rt.dirty[q->from_table[f]]) return;
     unsigned n = combos(q);
     if (n > DB_MAX_COMBOS) {
-        s->why = "join with more than 64 slot combinations";
+        s->why = "join with more than 256 slot combinations";
         return;
     }
     expr_ctx *cx = rt_cx();
+    for (unsigned c = 0;
+         q->norder && (q->order_expr[0] || q->order_expr[1] || q->order_expr[2] || q->order_expr[3]) && c < n;
+         c++) { /* an ORDER BY key that is an expression translates over every row, without overflow (db_order_le) */
+        const db_val *rows[DB_MAX_FROM];
+        const char *why = NULL;
+        expr *ovf = NULL;
+        if (combo_rows(q, c, rows)) break;
+        if (!db_order_exprs_ok(cx, q, rows, &why, &ovf) || (ovf && (ovf->value & 1))) {
+            s->why = why ? why : "ORDER BY key whose integer arithmetic overflows";
+            return;
+        }
+        if (ovf) db_rt_assume(expr_not(cx, ovf));
+    }
     expr *conds[DB_MAX_COMBOS];
     for (unsigned c = 0; c < n; c++) {
         const db_val *rows[DB_MAX_FROM];
@@ -418,6 +433,10 @@ void db_rt_record_rows(qstate *s)
         expr *sel[DB_MAX_COMBOS + DB_MAX_INSERTED];
         const db_val *vals[DB_MAX_COMBOS + DB_MAX_INSERTED];
         for (int i = 0; i < q->nresult; i++) {
+            if (q->result_col[i] == DB_RESULT_CONCRETE) { /* group_concat(...): read concretely */
+                memset(&s->agg_vals[i], 0, sizeof s->agg_vals[i]);
+                continue;
+            }
             if (q->result_agg[i] == DB_AGG_EXPR) { /* over every combination and inserted row */
                 static const db_val *rows[DB_MAX_COMBOS + DB_MAX_INSERTED][DB_MAX_FROM];
                 const db_val *const *rowp[DB_MAX_COMBOS + DB_MAX_INSERTED];
@@ -735,6 +754,53 @@ static int copy_val(const db_val *v, db_val *out)
     return 0;
 }
 
+/* Whether text t[0..n) is a valid text of date kind k, or (PostgreSQL's now() in a timestamp) a valid datetime
+ * followed by '.' and 1 to 6 digits of a fraction of a second: ISO texts that sort by bytes as by time. */
+static bool date_text_ok(db_date_kind k, const uint8_t *t, unsigned n)
+{
+    char buf[DB_TEXT_MAX + 1];
+    if (n > DB_TEXT_MAX) return false;
+    memcpy(buf, t, n);
+    buf[n] = 0;
+    if (db_date_text_valid(k, buf)) return true;
+    if (k != DB_DATE_DATETIME || n < 21 || n > 26 || buf[19] != '.') return false;
+    for (unsigned i = 20; i < n; i++)
+        if (!isdigit((unsigned char)buf[i])) return false;
+    buf[19] = 0;
+    return db_date_text_valid(k, buf);
+}
+
+/* Column c of a row the program inserted into table ti (row id rowid), whose DEFAULT sympath does not model: the
+ * engine's value (db_rt.read_cell) as a constant cell in *out (text bytes malloc'ed). -1 when there is no reader,
+ * the value cannot be read or the model could not hold it (a scaled DECIMAL/FLOAT4 cell, a text past
+ * DB_TEXT_MAX, a date text that is not ISO-8601). */
+static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
+{
+    const db_column *col = &db_rt.schema->tables[ti].cols[c];
+    uint8_t buf[DB_TEXT_MAX + 1];
+    db_cell cell = {0};
+    if (!db_rt.read_cell || col->scale || col->single || db_rt.read_cell(db_rt.read_ctx, ti, rowid, c, &cell, buf))
+        return -1;
+    expr_ctx *cx = rt_cx();
+    db_val v = {0};
+    v.null = expr_const(cx, cell.null, 1);
+    v.v = expr_const(cx, cell.null ? 0 : (uint64_t)cell.i, 64);
+    v.is_real = db_column_is_real(col);
+    if (db_column_is_text(col)) {
+        unsigned n = cell.null ? 0 : cell.len;
+        if (n > DB_TEXT_MAX || (n && col->date && !date_text_ok(col->date, cell.text, n))) return -1;
+        v.is_text = true;
+        v.v = expr_const(cx, 0, 64);
+        v.len = expr_const(cx, n, 8);
+        v.nbytes = n;
+        v.bytes = calloc(n ? n : 1, sizeof *v.bytes);
+        if (!v.bytes) return -1;
+        for (unsigned i = 0; i < n; i++) v.bytes[i] = expr_const(cx, cell.text[i], 8);
+    }
+    *out = v;
+    return 0;
+}
+
 /* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
  * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
  * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
@@ -752,14 +818,25 @@ static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row
         }
         cells[c].is_real = db_column_is_real(&t->cols[c]);
     }
-    if (db_insert_defaults(cx, t, q, cells)) return -1; /* omitted columns get their DEFAULT (src/db/check.c) */
+    uint64_t unmodelled = 0; /* omitted columns get their DEFAULT (src/db/check.c), or the engine's value */
+    if (db_insert_defaults(cx, t, q, cells, &unmodelled)) return -1;
+    for (int c = 0; c < t->ncols && c < 64; c++)
+        if ((unmodelled >> c & 1) && engine_cell(q->table, c, rowid, &cells[c])) return -1;
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (src_row)
+        if (src_row && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source row */
+            const db_val *srow[1] = {src_row};
+            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], srow, s->params, s->nparams, &v, &why))
+                return -1;
+            expr *ovf = db_value_overflow(); /* (SQLite would store a REAL) */
+            if (ovf && (ovf->value & 1)) return -1;
+            if (ovf) db_rt_assume(expr_not(cx, ovf));
+        } else if (src_row) {
             v = src_row[q->insert_src->result_col[i]];
-        else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why))
+        } else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
             return -1;
+        }
         if (db_val_store(cx, &t->cols[q->insert_col[i]], &v, &v) || copy_val(&v, &cells[q->insert_col[i]]))
             return -1; /* not modelled: the row stays concrete (an "other" row) */
     }
@@ -824,7 +901,7 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
 }
 
 /*
- * INSERT ... SELECT (q->insert_src, one table's plain columns): one tracked row per slot of the source
+ * INSERT ... SELECT (q->insert_src, one table's columns or expressions of its row): one tracked row per slot of the source
  * table, alive when the slot is present and satisfies the SELECT's WHERE, so what later queries read of
  * the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n), in the
  * order it added them) are the candidates that hold now, in slot (scan) order; on SQLite a given INTEGER
@@ -868,6 +945,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
         if (cond[k]->value & 1) {
             id = ids[j++];
             if (alias >= 0) {
+                if (src->result_expr[alias]) return; /* the key computed: not tracked */
                 const db_val *key = &row[src->result_col[alias]];
                 if (key->is_text || key->is_real || (key->null->value & 1)) return;
                 id = (int64_t)key->v->value;
@@ -1077,6 +1155,27 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
             rc = db_value_expr(cx, q, q->set_val[i], row, s->params, s->nparams, &v, &why) ||
                  db_val_store(cx, &t->cols[q->set_col[i]], &v, &v) ||
                  ite_val(cx, hit[k], &v, &rows[k][q->set_col[i]], &newv[(size_t)k * q->nset + i]);
+        }
+    }
+    if (!rc && q->returning) {
+        /* RETURNING: which rows come back is a branch of the path, one BK_ROW per row the statement may hit (a
+         * fixed number: the slots, then the rows inserted so far), as a SELECT's row events; its concrete
+         * outcome maps the rows returned to their rows (db_sqlite.c) */
+        s->dml_hit = s->dml_hit_ins = 0;
+        unsigned k = 0;
+        for (; k < db_rt.lim.rows; k++) {
+            uint32_t bit = (uint32_t)(hit[k]->value & 1);
+            if (bit && k < 64) s->dml_hit |= 1ull << k;
+            expr *e = rt_norm(hit[k]);
+            uint32_t beyond = k > (unsigned)db_rt.counts[ti]->value ? BK_ROW_BEYOND : 0;
+            if (e) rt_trace_event(BK_ROW, db_rt_row_site(s), bit, e, (uint32_t)ti << 16 | beyond | k);
+        }
+        for (const inserted *r = db_rt.ins[ti]; r && k < n; r = r->next, k++) {
+            uint32_t bit = (uint32_t)(hit[k]->value & 1);
+            if (bit && r->index < 64) s->dml_hit_ins |= 1ull << r->index;
+            expr *e = rt_norm(hit[k]);
+            if (e && r->index < DB_MAX_INSERTED)
+                rt_trace_event(BK_ROW, db_rt_row_site(s), bit, e, (uint32_t)ti << 16 | BK_ROW_INSERTED | r->index);
         }
     }
     if (!rc) {

@@ -8,7 +8,7 @@
 #include "../../db/db.h"
 #include "../core/rt_internal.h"
 
-#define DB_MAX_COMBOS 64   /* combinations of row slots a join may have (rows^nfrom) */
+#define DB_MAX_COMBOS 256  /* combinations of row slots a join may have (rows^nfrom) */
 #define DB_MAX_INSERTED 32 /* inserted rows of a table that queries model (later ones are concrete) */
 
 /* A row the program inserted with INSERT ... VALUES: its cells keep the expressions of
@@ -39,6 +39,13 @@ typedef struct db_run {
     int log_fd;
     expr *changes; /* rows the last understood UPDATE/DELETE changed or tracked INSERT ... SELECT
                     * inserted (64 bits), NULL: concrete */
+    /* The engine's concrete value of column col of the row of table ti whose row id is rowid (SQLite: its rowid;
+     * PostgreSQL: its encoded ctid), through read_ctx (the statement's sqlite3 handle or PGconn): what a column
+     * whose DEFAULT sympath does not model (CURRENT_TIMESTAMP, a serial id, now()) got in a row the program
+     * inserted. *out's text is put in buf (DB_TEXT_MAX + 1 bytes). Returns 0, or -1 when it cannot be read.
+     * Set by each engine before it tracks an INSERT; NULL: none (such a row stays concrete). */
+    int (*read_cell)(void *read_ctx, int ti, int64_t rowid, int col, db_cell *out, uint8_t *buf);
+    void *read_ctx;
 } db_run;
 
 extern db_run db_rt;
@@ -72,6 +79,11 @@ typedef struct qstate {
      * cur_ret: the current row is that one; write_done: this execution's write is tracked already */
     db_val *ret_vals;
     bool cur_ret, write_done;
+    /* UPDATE/DELETE ... RETURNING (db_rt_apply_dml): which rows this execution hit, concretely: bit k of dml_hit
+     * slot k of the table, bit i of dml_hit_ins the inserted row of index i; ret_rowid (SQLite): the statement
+     * was prepared with the hidden rowid as its last result column, which maps each returned row to its row */
+    uint64_t dml_hit, dml_hit_ins;
+    bool ret_rowid;
     /* LIMIT/OFFSET in ORDER BY order (db_query.order_window): the window of this execution and
      * each candidate row's "present and matches" condition, kept for the position assumption of
      * every returned row (db_rows.c) */

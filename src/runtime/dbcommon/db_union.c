@@ -92,7 +92,7 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
         q->arms[a]->like_exact = q->like_exact;
     }
     if (n > DB_MAX_COMBOS) {
-        s->why = "UNION with more than 64 row slots";
+        s->why = "UNION with more than 256 row slots";
         return;
     }
     bool windowed = limit >= 0 || offset > 0;

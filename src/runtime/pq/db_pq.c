@@ -153,6 +153,58 @@ static int remap_ctids(PGconn *conn, int ti)
     return rc;
 }
 
+/* db_rt.read_cell on PostgreSQL (ctx: the program's connection): column col of the row version of table ti at
+ * that ctid, as the server prints it, read as the model's cell of its kind. */
+static int read_cell(void *ctx, int ti, int64_t rowid, int col, db_cell *out, uint8_t *buf)
+{
+    PGconn *conn = ctx;
+    const db_table *t = &db_rt.schema->tables[ti];
+    const db_column *c = &t->cols[col];
+    char *tn = PQescapeIdentifier(conn, t->name, strlen(t->name)),
+         *cn = PQescapeIdentifier(conn, c->name, strlen(c->name));
+    char *sql = NULL;
+    PGresult *r = tn && cn &&
+                          asprintf(&sql, "SELECT %s::text FROM %s WHERE ctid = '(%lld,%lld)'", cn, tn,
+                                   (long long)(rowid >> 16), (long long)(rowid & 0xffff)) >= 0
+                      ? PQexec(conn, sql)
+                      : NULL;
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    if (r && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        const char *v = PQgetvalue(r, 0, 0);
+        char *end = NULL;
+        unsigned n;
+        db_pg_kind kind = db_pg_column_kind(c, &n);
+        out->null = PQgetisnull(r, 0, 0);
+        if (out->null) {
+            rc = 0;
+        } else if (db_column_is_text(c)) {
+            size_t len = strlen(v);
+            if (len <= DB_TEXT_MAX) {
+                memcpy(buf, v, len);
+                out->len = (unsigned)len;
+                out->text = buf;
+                rc = 0;
+            }
+        } else if (kind == DB_PG_BOOL) {
+            out->i = *v == 't';
+            rc = 0;
+        } else if (db_column_is_real(c)) {
+            double d = strtod(v, &end);
+            memcpy(&out->i, &d, sizeof d);
+            rc = *v && !*end && d == d ? 0 : -1;
+        } else {
+            out->i = strtoll(v, &end, 10);
+            rc = *v && !*end ? 0 : -1;
+        }
+    }
+    PQclear(r);
+    free(sql);
+    PQfreemem(tn);
+    PQfreemem(cn);
+    return rc;
+}
+
 /*
  * After a statement other than a SELECT succeeded: an understood INSERT ... VALUES is tracked
  * (db_rt_track_inserts; its n rows' ids are the table's last n ctids, the heap of a fresh table
@@ -167,8 +219,10 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     const db_query *q = s->q;
     const char *ct = r ? PQcmdTuples((PGresult *)r) : "";
     long n = ct && *ct ? atol(ct) : 0;
-    db_rt.changes = NULL; /* set again for an understood UPDATE/DELETE, a tracked INSERT ... SELECT */
-    if (q && q->txn) {    /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
+    db_rt.changes = NULL;        /* set again for an understood UPDATE/DELETE, a tracked INSERT ... SELECT */
+    db_rt.read_cell = read_cell; /* the values of defaults sympath does not model */
+    db_rt.read_ctx = conn;
+    if (q && q->txn) { /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
         db_rt_txn(q->txn);
         return true;
     }

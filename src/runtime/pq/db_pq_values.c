@@ -18,7 +18,7 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
         PQfformat(res, col) == 0) /* INSERT ... RETURNING: the row written */
         return fx->qs.ret_vals[col].v ? &fx->qs.ret_vals[col] : NULL;
     if (!fx || fx->qs.cur_ret || rt.trace_full || row < 0 || row >= fx->nrows || col < 0 || !fx->qs.q ||
-        col >= fx->qs.q->nresult || PQfformat(res, col) != 0)
+        col >= fx->qs.q->nresult || PQfformat(res, col) != 0 || fx->qs.q->result_col[col] == DB_RESULT_CONCRETE)
         return NULL;
     const qstate *s = &fx->qs;
     if (s->cur_agg) return row == 0 && s->agg_vals[col].v ? &s->agg_vals[col] : NULL;

@@ -1,5 +1,6 @@
 /* db_sqlite.c: fixture mode on SQLite: prepare, bind, step and results with symbolic rows (Emmi et al. 2007). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,6 +61,27 @@ static void log_error(sqlite3 *db, const char *sql, int nbyte)
  * string); an understood SELECT is then prepared again with the hidden rowid
  * column and that statement is the one the program gets.
  */
+/* UPDATE/DELETE ... RETURNING: prepare s->sql again with ", rowid" after its RETURNING list (the statement's text
+ * without a trailing semicolon), which then replaces *pp. Whether it did (a WITHOUT ROWID table has none). */
+static bool with_returned_rowid(int version, sqlite3 *db, unsigned flags, qstate *s, sqlite3_stmt **pp)
+{
+    size_t n = strlen(s->sql);
+    while (n && (isspace((unsigned char)s->sql[n - 1]) || s->sql[n - 1] == ';')) n--;
+    char *with = NULL;
+    sqlite3_stmt *st2 = NULL;
+    if (asprintf(&with, "%.*s, rowid", (int)n, s->sql) < 0) return false;
+    int rc = version == 3 ? sqlite3_prepare_v3(db, with, -1, flags, &st2, NULL)
+                          : sqlite3_prepare_v2(db, with, -1, &st2, NULL);
+    free(with);
+    if (rc != SQLITE_OK || !st2 || sqlite3_column_count(st2) != s->q->nreturn + 1) {
+        sqlite3_finalize(st2);
+        return false;
+    }
+    sqlite3_finalize(*pp);
+    *pp = s->st = st2;
+    return true;
+}
+
 static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                    const char **tail)
 {
@@ -84,8 +106,12 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
     char *err = NULL;
     if (s->sql && db_query_parse(db_rt.schema, s->sql, len, &s->q, &err)) s->q = NULL;
     if (s->q && s->q->pg_dates) db_query_unsupported(s->q, "PostgreSQL date operator");
-    /* a write's rows may be read before SQLITE_DONE, where writes are tracked */
-    if (s->q && s->q->returning &&
+    /* a write's rows may be read before SQLITE_DONE, where writes are tracked: its RETURNING is modelled for an
+     * INSERT of one row and for an understood UPDATE/DELETE (its rows mapped back by a hidden rowid) */
+    if (s->q && s->q->returning && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->understood &&
+        s->q->nreturn && s->q->nreturn == sqlite3_column_count(*pp))
+        s->ret_rowid = with_returned_rowid(version, db, flags, s, pp);
+    if (s->q && s->q->returning && !s->ret_rowid &&
         !(s->q->kind == DBQ_INSERT && s->q->ninsert_rows == 1 && s->q->nreturn && !s->q->insert_src &&
           s->q->nreturn == sqlite3_column_count(*pp))) {
         db_query_unsupported(s->q, "RETURNING");
@@ -345,6 +371,45 @@ static bool has_foreign_key(const db_query *q)
     return false;
 }
 
+/* db_rt.read_cell on SQLite (ctx: the program's sqlite3 handle): column col of the row of table ti with that rowid,
+ * as stored (a text column's TEXT, a REAL column's number as a double, an integer column's INTEGER). */
+static int read_cell(void *ctx, int ti, int64_t rowid, int col, db_cell *out, uint8_t *buf)
+{
+    const db_table *t = &db_rt.schema->tables[ti];
+    const db_column *c = &t->cols[col];
+    char *sql = sqlite3_mprintf("SELECT \"%w\" FROM \"%w\" WHERE rowid = ?", c->name, t->name);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    if (sql && sqlite3_prepare_v2(ctx, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_bind_int64(st, 1, rowid) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        int type = sqlite3_column_type(st, 0);
+        out->null = type == SQLITE_NULL;
+        if (out->null) {
+            rc = 0;
+        } else if (db_column_is_text(c) && type == SQLITE_TEXT) {
+            int n = sqlite3_column_bytes(st, 0);
+            const unsigned char *p = sqlite3_column_text(st, 0);
+            if (p && n >= 0 && n <= DB_TEXT_MAX) {
+                memcpy(buf, p, (size_t)n);
+                out->len = (unsigned)n;
+                out->text = buf;
+                rc = 0;
+            }
+        } else if (db_column_is_real(c) && (type == SQLITE_FLOAT || type == SQLITE_INTEGER)) {
+            double d = sqlite3_column_double(st, 0);
+            memcpy(&out->i, &d, sizeof d);
+            rc = d == d ? 0 : -1;
+        } else if (!db_column_is_text(c) && !db_column_is_real(c) && type == SQLITE_INTEGER) {
+            out->i = sqlite3_column_int64(st, 0);
+            rc = 0;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_free(sql);
+    return rc;
+}
+
 /* Track an INSERT's write once SQLite ran it (at SQLITE_DONE, or at the first step when it has a RETURNING
  * list: SQLite makes every change of such a statement in its first step): an upsert or INSERT OR REPLACE
  * (db_rt_track_upsert: a new row when sqlite3_last_insert_rowid moved from last_before), else the rows added
@@ -355,6 +420,8 @@ static void track_insert(qstate *s, int changes, sqlite3_int64 last_before)
     int ti = q->table;
     sqlite3_int64 last = sqlite3_last_insert_rowid(s->db);
     s->write_done = true;
+    db_rt.read_cell = read_cell; /* the values of defaults sympath does not model */
+    db_rt.read_ctx = s->db;
     if (q->upsert || q->or_replace) {
         if (db_rt.dirty[ti]) return;
         bool added = last != last_before || q->or_replace;
@@ -367,6 +434,29 @@ static void track_insert(qstate *s, int changes, sqlite3_int64 last_before)
     if (q->nreturn && db_rt.ins[ti] != before && (s->ret_vals = calloc((size_t)q->nreturn, sizeof *s->ret_vals)))
         for (int i = 0; i < q->nreturn; i++)
             if (q->return_col[i] >= 0) s->ret_vals[i] = db_rt.ins[ti]->cells[q->return_col[i]];
+}
+
+/* A row of an UPDATE/DELETE ... RETURNING (s->ret_rowid): its values are the cells of the row its hidden rowid names
+ * among the rows the write hit (after an UPDATE its new cells); s->cur_ret says whether one was found (else concrete). */
+static void returned_row(qstate *s)
+{
+    const db_query *q = s->q;
+    int ti = q->table;
+    const db_table *t = &db_rt.schema->tables[ti];
+    sqlite3_int64 rowid = sqlite3_column_int64(s->st, q->nreturn);
+    const db_val *cells = NULL;
+    unsigned count = (unsigned)db_rt.counts[ti]->value;
+    for (unsigned k = 0; k < count && k < db_rt.lim.rows && k < 64 && !cells; k++)
+        if ((s->dml_hit >> k & 1) && db_rt.rowids[ti][k] == rowid) cells = &db_rt.cells[ti][(size_t)k * t->ncols];
+    for (const inserted *r = db_rt.ins[ti]; r && !cells; r = r->next)
+        if (r->index < 64 && (s->dml_hit_ins >> r->index & 1) && r->rowid == rowid) cells = r->cells;
+    s->cur_ret = cells && s->ret_vals;
+    if (!s->cur_ret) {
+        s->rows_other++;
+        return;
+    }
+    s->rows_fixture++;
+    for (int i = 0; i < q->nreturn; i++) s->ret_vals[i] = q->return_col[i] >= 0 ? cells[q->return_col[i]] : (db_val){0};
 }
 
 static int step(sqlite3_stmt *st, qstate *s)
@@ -402,7 +492,15 @@ static int step(sqlite3_stmt *st, qstate *s)
         db_rt.changes = NULL;
         track_insert(s, 1, last_before); /* (sqlite3_changes is set at SQLITE_DONE) */
     }
-    s->cur_ret = rc == SQLITE_ROW && s->ret_vals;
+    if (first && (rc == SQLITE_ROW || rc == SQLITE_DONE) && s->ret_rowid && !db_rt.dirty[s->q->table]) {
+        /* UPDATE/DELETE ... RETURNING: SQLite makes every change at the first step */
+        s->write_done = true;
+        s->dml_hit = s->dml_hit_ins = 0;
+        if (db_rt_apply_dml(s, true, foreign_keys_on(s->db))) db_rt.dirty[s->q->table] = true;
+        s->ret_vals = db_rt.dirty[s->q->table] ? NULL : calloc((size_t)s->q->nreturn, sizeof *s->ret_vals);
+    }
+    if (rc == SQLITE_ROW && s->ret_rowid) returned_row(s);
+    s->cur_ret = rc == SQLITE_ROW && s->ret_vals && (!s->ret_rowid || s->cur_ret);
     if (rc == SQLITE_ROW && s->by_value) {
         int64_t ids[DB_MAX_FROM];
         bool null_ids[DB_MAX_FROM];
@@ -428,7 +526,7 @@ static int step(sqlite3_stmt *st, qstate *s)
         if (s->q && s->q->kind == DBQ_INSERT && s->q->table >= 0 && !s->write_done)
             track_insert(s, sqlite3_changes(s->db), last_before);
         s->symbolic = false;
-        if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 &&
+        if (s->q && (s->q->kind == DBQ_UPDATE || s->q->kind == DBQ_DELETE) && s->q->table >= 0 && !s->write_done &&
             !db_rt.dirty[s->q->table] && db_rt_apply_dml(s, sqlite3_changes(s->db) > 0, foreign_keys_on(s->db)))
             db_rt.dirty[s->q->table] = true;
         if (s->q && s->q->txn)
@@ -497,7 +595,7 @@ int db_sqlite3_column_count(sqlite3_stmt *st)
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_column_count(st);
-    return s && s->rowid_col ? n - s->q->nfrom : n;
+    return s && s->rowid_col ? n - s->q->nfrom : s && s->ret_rowid ? n - 1 : n;
 }
 
 int db_sqlite3_data_count(sqlite3_stmt *st)
@@ -505,7 +603,7 @@ int db_sqlite3_data_count(sqlite3_stmt *st)
     __sym_ret = NULL;
     qstate *s = db_rt_find(st);
     int n = sqlite3_data_count(st);
-    return s && s->rowid_col && n > 0 ? n - s->q->nfrom : n;
+    return s && s->rowid_col && n > 0 ? n - s->q->nfrom : s && s->ret_rowid && n > 0 ? n - 1 : n;
 }
 
 /* The fixture cell behind result column i of the current row, or NULL (concrete). */
@@ -514,7 +612,8 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     qstate *s = db_rt_find(st);
     if (s && s->cur_ret && i >= 0 && s->q && i < s->q->nreturn && !rt.trace_full)
         return s->ret_vals[i].v ? &s->ret_vals[i] : NULL; /* INSERT ... RETURNING: the row written */
-    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full) return NULL;
+    if (!s || i < 0 || !s->q || i >= s->q->nresult || rt.trace_full || s->q->result_col[i] == DB_RESULT_CONCRETE)
+        return NULL;
     if (s->cur_agg) return s->agg_vals[i].v ? &s->agg_vals[i] : NULL;
     if (!s->rowid_col && !s->by_value) return NULL;
     if (s->q->narms) return db_rt_union_cell(s, i, s->cur_slot);    /* UNION: (slot, arm) */

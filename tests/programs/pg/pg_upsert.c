@@ -1,4 +1,4 @@
-/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, a WITH query with strpos(), position(), replace() and numeric to integer, an INSERT whose foreign key needs its parent, an upsert's RETURNING and a serial id. */
+/* pg_upsert.c: a stock tool on PostgreSQL: a restock (INSERT ... ON CONFLICT (sku) DO UPDATE) read back, a WITH query with strpos(), position(), replace() and numeric to integer, an INSERT whose foreign key needs its parent, an upsert's RETURNING, a serial id and an UPDATE ... RETURNING. */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,11 @@ int main(void)
     PQclear(r);
     r = PQexec(c, "INSERT INTO notes(sku) VALUES ('SK1') RETURNING id");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) puts("no note");
+    PQclear(r);
+    /* an UPDATE ... RETURNING: whether it returns a row is a branch on the fixture */
+    r = PQexec(c, "UPDATE stock SET qty = qty - 1 WHERE sku = 'SK7' AND qty > 0 RETURNING qty");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) return 1;
+    if (PQntuples(r) > 0) puts("SK7 taken");
     PQclear(r);
     PQfinish(c);
     return 0;
