@@ -1,2 +1,0 @@
--- fixture written by sympath: load after the schema
--- empty fixture
