@@ -237,9 +237,9 @@ static int input_output_length(const ut_func *f, size_t i)
     return !*w || strncasecmp(out->name, w, strlen(w));
 }
 
-/* Whether a pointer to integers named n is a position out-parameter, no array: its name ends with
- * off, offset, pos, idx, index (mjson_next's `int *koff, int *klen, int *voff, int *vlen`: a key's
- * offset and its length, not an array of offsets and its count). */
+/* Whether a pointer to integers named n is a position, no array when a count through a pointer
+ * follows: its name ends with off, offset, pos, idx, index (mjson_next's `int *koff, int *klen,
+ * int *voff, int *vlen`: a key's offset and its length, not an array of offsets and its count). */
 static int position_name(const char *n)
 {
     static const char *tails[] = {"off", "offset", "pos", "idx", "index", NULL};
@@ -264,7 +264,11 @@ void unit_pair_buffers(ut_func *f)
             size_t bi = order ? i + 1 : i, li = order ? i : i + 1;
             ut_param *bp = &f->params[bi], *lp = &f->params[li];
             if (!buffer_ok(bp->type) || !lp->type) continue;
-            if (bp->type->pointee->kind == UT_INT && !bp->type->pointee->is_char && position_name(bp->name)) continue;
+            /* a position and a length, both out-parameters (`int *koff, int *klen`); by value a
+             * length still measures an array of indices (`int *idx, size_t n`) */
+            if (bp->type->pointee->kind == UT_INT && !bp->type->pointee->is_char && position_name(bp->name) &&
+                unit_count_ptr(lp->type))
+                continue;
             /* the count through a pointer (`struct phr_header *headers, size_t *num_headers`: the
              * capacity in, the count filled out): after an array the function fills (not const, no
              * pointers: `const char **method, size_t *method_len` is two out-parameters) */

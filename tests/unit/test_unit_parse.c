@@ -290,6 +290,10 @@ static void test_buffer_pairs(void **state)
     ut_func f11 = {.name = "mn", .params = ps11, .nparams = 4};
     unit_pair_buffers(&f11);
     for (int k = 0; k < 4; k++) assert_int_equal(ps11[k].len_param, -1);
+    ut_param ps13[] = {{"idx", &pi32, -1, -1, 0}, {"n", &sz, -1, -1, 0}}; /* by value: an array of indices */
+    ut_func f13 = {.name = "ix", .params = ps13, .nparams = 2};
+    unit_pair_buffers(&f13);
+    assert_int_equal(ps13[0].len_param, 1);
     /* the end of a range: `char *s, char *end`, `const char *p, const char *pe`; not after a length's buffer
      * nor of another element type */
     ut_param ps12[] = {{"s", &pch, -1, -1, 0},   {"end", &pch, -1, -1, 0},  {"p", &pu8, -1, -1, 0},
