@@ -96,8 +96,10 @@ int explore_write_replay_conf(const char *out, char *const *abs_sources, size_t 
         c.replaypq = util_strf("%s/replay_pq.c", instrument_lib_dir());
         oom |= !c.replaypq;
     }
-    if (db && db->schema) /* the fixture's inputs, which the replay skips (its last: the injected fault) */
+    if (db && db->schema) { /* the fixture's inputs, which the replay skips (its last: the injected fault) */
         c.db_inputs = db->fixture_inputs;
+        c.db_no_faults = db->no_faults; /* --no-db-faults: the replay ignores db:fault */
+    }
     if (db && db->schema && !db->pg) {
         c.db_schema = strdup(db->schema_copy);
         c.replaydb = util_strf("%s/replay_db.c", instrument_lib_dir());

@@ -53,6 +53,9 @@ struct strbuf;
  *   db_schema PATH          --db on SQLite: the schema copy a test's database starts from
  *   db_inputs N             --db (SQLite or PostgreSQL): the number of inputs the fixture takes in a
  *                           test vector, its last the injected fault (db:fault)
+ *   db_faults 0             --no-db-faults: the replay injects no fault whatever db:fault holds (the
+ *                           input stays in the vector, unconstrained: a model or diversification may
+ *                           give it any value)
  *   replaydb PATH           replay_db.c
  *   replaypq PATH           replay_pq.c (PostgreSQL suites replay from recorded results)
  * Unknown keys are ignored (a newer sympath may add some); a repeated single-valued
@@ -85,6 +88,7 @@ typedef struct replay_conf {
     char *posixconf;
     char *db_schema; /* replaydb belongs to it: written only with it */
     uint64_t db_inputs;
+    int db_no_faults; /* "db_faults 0" */
     char *replaydb;
     char *replaypq;
 } replay_conf;

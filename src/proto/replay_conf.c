@@ -103,6 +103,7 @@ char *replay_conf_format(const replay_conf *c, char **err)
     if (c->replaypq) sb_printf(&b, "replaypq %s\n", c->replaypq);
     if (c->db_schema) sb_printf(&b, "db_schema %s\n", c->db_schema);
     if (c->db_inputs) sb_printf(&b, "db_inputs %" PRIu64 "\n", c->db_inputs);
+    if (c->db_no_faults) sb_puts(&b, "db_faults 0\n");
     if (c->db_schema && c->replaydb) sb_printf(&b, "replaydb %s\n", c->replaydb);
     if (b.failed) {
         sb_free(&b);
@@ -209,6 +210,12 @@ static int parse_line(replay_conf *c, char *line, char **why)
         }
         c->branches_covered = (int64_t)n[0];
         c->branches_total = (int64_t)n[1];
+    } else if (!strcmp(key, "db_faults")) {
+        if (numbers(val, n, 1, 1, NULL)) {
+            *why = util_strf("db_faults needs 0 or 1, got '%s'", val);
+            return -1;
+        }
+        c->db_no_faults = n[0] == 0;
     } else if (!strcmp(key, "db_inputs")) {
         if (numbers(val, n, 1, UINT64_MAX, NULL)) {
             *why = util_strf("db_inputs needs a count, got '%s'", val);

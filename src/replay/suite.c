@@ -93,7 +93,7 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
     int stem = (int)(strlen(tc) - 4); /* without ".xml" */
     int nstem = (int)(strlen(name) - 4);
     char *log = util_strf("%s/%s-%.*s.log", rdir, g->dir, nstem, name);
-    char *env[7] = {NULL};
+    char *env[8] = {NULL};
     size_t ne = 0;
     if (conf->db_schema) { /* the test's database: schema + its fixture (test-NNNNN.sql) */
         env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_SCHEMA "=%s", conf->db_schema);
@@ -102,6 +102,8 @@ static int run_case(const replay_opts *o, const replay_conf *conf, const group *
     }
     if (conf->db_inputs) /* the fixture's inputs, skipped at the first open or connect (the last: db:fault) */
         env[ne++] = util_strf(SYMPATH_ENV_REPLAY_DB_INPUTS "=%llu", (unsigned long long)conf->db_inputs);
+    if (conf->db_no_faults) /* --no-db-faults: db:fault is ignored (replay_db.c, replay_pq.c) */
+        env[ne++] = strdup(SYMPATH_ENV_DB_FAULTS "=0");
     if (conf->replaypq) /* the test's recorded results (test-NNNNN.results) */
         env[ne++] = util_strf(SYMPATH_ENV_REPLAY_RESULTS "=%.*s.results", stem, tc);
     char *line = NULL, *label = util_strf("%s/%s", g->dir, name);

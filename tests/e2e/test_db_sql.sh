@@ -51,6 +51,10 @@ run() {
         rm -f "$W/hand.db"
         { sqlite3 "$W/hand.db" <"$D/$schema" && sqlite3 "$W/hand.db" <"$f"; } || fail "$name: $f does not load"
     done
+    # --no-db-faults: the replay injects no fault, whatever value db:fault got from a model or diversification
+    if [ -n "$faults" ]; then
+        grep -qx 'db_faults 0' "$out/build/replay.conf" || fail "$name: replay.conf lacks 'db_faults 0'"
+    fi
     [ -n "${NO_REPLAY:-}" ] && return 0 # (replay is the same code for every program: checked on half of them)
     "$SYMPATH" replay "$out" --coverage >"$W/$name.replay" 2>&1 || { cat "$W/$name.replay"; fail "$name: replay failed"; }
     grep -q "all ended as expected" "$W/$name.replay" || { cat "$W/$name.replay"; fail "$name: replay differs"; }

@@ -46,6 +46,7 @@ static void assert_same(const replay_conf *a, const replay_conf *b)
     same_str(a->posixconf, b->posixconf);
     same_str(a->db_schema, b->db_schema);
     assert_int_equal(a->db_inputs, b->db_inputs);
+    assert_int_equal(a->db_no_faults, b->db_no_faults);
     same_str(a->replaydb, b->replaydb);
     same_str(a->replaypq, b->replaypq);
 }
@@ -69,6 +70,7 @@ static void full_conf(replay_conf *c)
     c->posixconf = strdup("/out/build/posix_conf.c");
     c->db_schema = strdup("/out/build/schema.sql");
     c->db_inputs = 18;
+    c->db_no_faults = 1;
     c->replaydb = strdup("/lib/replay_db.c");
     c->replaypq = strdup("/lib/replay_pq.c");
 }
@@ -126,6 +128,7 @@ static void test_format_is_the_documented_text(void **state)
                            "posixconf /out/build/posix_conf.c\n"
                            "db_schema /out/build/schema.sql\n"
                            "db_inputs 18\n"
+                           "db_faults 0\n"
                            "replaydb /lib/replay_db.c\n");
     free(t);
     /* a line break in a value could not be read back */
@@ -159,6 +162,7 @@ static void test_malformed_lines(void **state)
     expect_error("sympath-replay 1\nsource /a.c\nbranches x y\n", "line 3: branches");
     expect_error("sympath-replay 1\nbranches 5 3\n", "line 2: branches");
     expect_error("sympath-replay 1\nsource /a.c\nreplaylib /r.c\ndb_inputs -1\n", "line 4: db_inputs");
+    expect_error("sympath-replay 1\nsource /a.c\nreplaylib /r.c\ndb_faults 2\n", "line 4: db_faults");
     expect_error("sympath-replay 1\nsym-args 1 2\n", "line 2: sym-args");
     expect_error("sympath-replay 1\nsym-stdin\n", "line 2: sym-stdin");
     expect_error("sympath-replay 1\nsym-file 3\n", "line 2: sym-file");

@@ -82,6 +82,8 @@ static void build(void)
     if (n) {
         __sym_replay_skip_inputs(n - 1);
         fault = __sym_replay_next_int() & 0xffff;
+        const char *on = getenv(SYMPATH_ENV_DB_FAULTS); /* --no-db-faults: the run injected none */
+        if (on && !strcmp(on, "0")) fault = 0;
     }
 }
 
