@@ -18,6 +18,8 @@ typedef struct names {
     /* globals no test of the file changes or starts from another value: not set by the test
      * (NULL-terminated names; NULL: every global is set) */
     char *const *quiet;
+    /* the function releasing the call's result (unit_test.release), or NULL */
+    const char *release;
 } names;
 
 /* The object of record r with id id (its index in *idx when idx is not NULL), NULL when none. */
@@ -69,7 +71,8 @@ int emit_made_decl(strbuf *b, const names *n, size_t k);
 int emit_made_undeclared(const names *n, size_t k);
 /* Whether object index k is a string a producer's argument points to that the object the producer
  * made holds too (`buffer_new_with_string(str)` keeping str as its data: the unit's destructor frees
- * it), or in heap mode one the block the call returned holds (`strbox_wrap(s)`): the test allocates
+ * it), or in heap mode one the block the call returned holds when a unit destructor releases that
+ * block (`strbox_wrap(s)`, `strbox_free(ret)`): the test allocates
  * it (calloc and its literal, as in heap mode) and never frees it itself. */
 int emit_made_owned(const names *n, size_t k);
 /* Whether the object with id id is a parameter a producer built that the function consumes

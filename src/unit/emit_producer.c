@@ -116,8 +116,10 @@ int emit_made_owned(const names *n, size_t k)
         else
             in_result = 1;
     }
-    /* heap mode: a malloc'ed input the returned block holds (`strbox_wrap(s)`) is the result's, released with it */
-    return (from_arg && from_other) || (n->heap && in_result);
+    /* heap mode: a malloc'ed input the returned block holds (`strbox_wrap(s)`) is the result's when the
+     * unit's destructor releases the result (free would not free what it holds) */
+    int destructor = n->release && strcmp(n->release, "free");
+    return (from_arg && from_other) || (n->heap && in_result && destructor);
 }
 
 /* The expression of make argument object id: its value inline, a literal for a string, else its local. */

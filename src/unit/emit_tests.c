@@ -322,6 +322,7 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
     memset(&n, 0, sizeof n);
     n.u = u;
     n.quiet = quiet;
+    n.release = t->release;
     n.heap = t->heap;
     n.fn = t->fn;
     if (assign_names(&n, r) != 0) return NULL;
@@ -519,31 +520,42 @@ static int text_uses(const unit_test *tests, size_t n, const char *name)
 
 char *unit_emit_test_body(const unit_info *u, const unit_test *t) { return test_body(u, t, NULL); }
 
-/* Whether global object o of record r changed in the call: a post value unlike its pre value. */
-static int global_changed(const unit_record *r, const ur_object *o)
+/* Whether two recorded values are the same (kind and text). */
+static int same_value(const ur_value *a, const ur_value *b)
 {
-    for (size_t j = 0; j < r->nentries; j++) {
-        const ur_entry *e = &r->entries[j];
-        if (e->obj != o->id || !e->post.kind) continue;
-        if (e->post.kind != e->pre.kind || strcmp(e->post.text ? e->post.text : "", e->pre.text ? e->pre.text : ""))
-            return 1;
-    }
-    return 0;
+    return a->kind == b->kind && !strcmp(a->text ? a->text : "", b->text ? b->text : "");
 }
 
-/* The pre value of entry suffix of global name in record r, NULL when not recorded. */
-static const ur_value *global_pre(const unit_record *r, const char *name, const char *suffix)
+/* The global object named name in record r, NULL when r has none. */
+static const ur_object *global_named(const unit_record *r, const char *name)
 {
-    for (size_t i = 0; i < r->nobjs; i++) {
-        if (!r->objs[i].global || !r->objs[i].local || strcmp(r->objs[i].local, name)) continue;
-        for (size_t j = 0; j < r->nentries; j++)
-            if (r->entries[j].obj == r->objs[i].id && !strcmp(r->entries[j].suffix, suffix)) return &r->entries[j].pre;
-    }
+    for (size_t i = 0; i < r->nobjs; i++)
+        if (r->objs[i].global && r->objs[i].local && !strcmp(r->objs[i].local, name)) return &r->objs[i];
     return NULL;
 }
 
+/* Whether global g (named like ref, of reference record rr) starts in record r as in rr and the call
+ * of r left it unchanged. A global's entries are dumped in the same order in every record: they are
+ * compared in order, one pass over r's entries and one over rr's. */
+static int global_quiet_in(const unit_record *rr, const ur_object *ref, const unit_record *r, const ur_object *g)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < r->nentries; i++) {
+        const ur_entry *e = &r->entries[i];
+        if (e->obj != g->id) continue;
+        if (e->post.kind && !same_value(&e->post, &e->pre)) return 0; /* the call changed it */
+        while (j < rr->nentries && rr->entries[j].obj != ref->id) j++;
+        if (j == rr->nentries || strcmp(rr->entries[j].suffix, e->suffix) || !same_value(&rr->entries[j].pre, &e->pre))
+            return 0; /* it starts from another value */
+        j++;
+    }
+    while (j < rr->nentries && rr->entries[j].obj != ref->id) j++;
+    return j == rr->nentries;
+}
+
 /* The globals the tests need not set (malloc'ed, NULL-terminated; NULL when none or out of
- * memory): every test starts from the same values of it and no call changes it. */
+ * memory): every test starts from the same values of it and no call changes it. Linear in the
+ * records' entries for each global. */
 static char **quiet_globals(const unit_test *tests, size_t ntests)
 {
     char **q = NULL;
@@ -553,25 +565,13 @@ static char **quiet_globals(const unit_test *tests, size_t ntests)
         for (size_t k = 0; k < r->nobjs; k++) {
             const ur_object *o = &r->objs[k];
             if (!o->global || !o->local) continue;
-            int dup = 0;
-            for (size_t j = 0; j < nq && !dup; j++) dup = !strcmp(q[j], o->local);
-            if (dup) continue;
+            int seen = 0; /* decided at its first record already */
+            for (size_t x = 0; x < i && !seen; x++) seen = global_named(&tests[x].rec, o->local) != NULL;
+            if (seen) continue;
             int quiet = 1;
-            for (size_t x = 0; x < ntests && quiet; x++) {
-                const unit_record *rx = &tests[x].rec;
-                for (size_t y = 0; y < rx->nobjs && quiet; y++) {
-                    const ur_object *ox = &rx->objs[y];
-                    if (!ox->global || !ox->local || strcmp(ox->local, o->local)) continue;
-                    if (global_changed(rx, ox)) quiet = 0;
-                    for (size_t j = 0; j < rx->nentries && quiet; j++) {
-                        const ur_entry *e = &rx->entries[j];
-                        if (e->obj != ox->id) continue;
-                        const ur_value *v = global_pre(r, o->local, e->suffix);
-                        if (!v || v->kind != e->pre.kind ||
-                            strcmp(v->text ? v->text : "", e->pre.text ? e->pre.text : ""))
-                            quiet = 0;
-                    }
-                }
+            for (size_t x = i; x < ntests && quiet; x++) {
+                const ur_object *g = global_named(&tests[x].rec, o->local);
+                if (g) quiet = global_quiet_in(r, o, &tests[x].rec, g);
             }
             if (!quiet) continue;
             char **nqv = realloc(q, (nq + 2) * sizeof *q);

@@ -748,8 +748,9 @@ static void gen_driver(gen *g, const ut_func *f)
         free(ts);
     }
     if (f->type->variadic) /* the variadic arguments (unit.h): zeroed blocks, then NULL */
-        sb_printf(b, "    _Alignas(16) static unsigned char sympu_va[%d][%d];\n", UNIT_VARARG_BLOCKS,
-                  UNIT_VARARG_BYTES);
+        sb_printf(
+            b, "    _Alignas(16) static unsigned char sympu_va[%d][%d];\n    memset(sympu_va, 0, sizeof sympu_va);\n",
+            UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;

@@ -188,6 +188,33 @@ static void test_mutant_batch(void **state)
     mutant_descs_free(v, n);
 }
 
+/* One logic mutant's check: its line, then the program's output for each input with the mutant on. */
+typedef struct logic_case {
+    const char *what; /* "logical && -> ||" or "logical || -> &&" */
+    unsigned line;
+    const char *in[2], *out[2];
+} logic_case;
+
+/* The mutants v[0..n) hold exactly one of each case, and each behaves as its case says. */
+static void check_logic(const mutant_desc *v, size_t n, const logic_case *cases, size_t ncases)
+{
+    char out[64], id[24];
+    for (size_t c = 0; c < ncases; c++) {
+        int found = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(v[i].what, cases[c].what)) continue;
+            found++;
+            assert_int_equal(v[i].line, cases[c].line);
+            snprintf(id, sizeof id, "%zu", i);
+            for (int k = 0; k < 2; k++) {
+                run_with(id, cases[c].in[k], out, sizeof out);
+                assert_string_equal(out, cases[c].out[k]);
+            }
+        }
+        assert_int_equal(found, 1);
+    }
+}
+
 /* `if (a && b)` and `if (a || b)` are two branches at -O0: the mutant takes the other operator's way */
 static void test_logic_mutants(void **state)
 {
@@ -195,31 +222,14 @@ static void test_logic_mutants(void **state)
     mutant_desc *v = NULL;
     size_t n = 0;
     assert_int_equal(build_fn("band", &v, &n), 0);
-    char out[64], id[24];
-    int and_or = 0, or_and = 0;
+    char out[64];
     run_with(NULL, "1 -1", out, sizeof out);
     assert_string_equal(out, "0\n");
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "%zu", i);
-        if (!strcmp(v[i].what, "logical && -> ||")) {
-            assert_int_equal(v[i].line, 4);
-            and_or++;
-            run_with(id, "1 -1", out, sizeof out);
-            assert_string_equal(out, "1\n"); /* x > 0 || y > 0 */
-            run_with(id, "-1 -1", out, sizeof out);
-            assert_string_equal(out, "0\n");
-        }
-        if (!strcmp(v[i].what, "logical || -> &&")) {
-            assert_int_equal(v[i].line, 5);
-            or_and++;
-            run_with(id, "-6 0", out, sizeof out);
-            assert_string_equal(out, "0\n"); /* x < -5 && y < -5 */
-            run_with(id, "-6 -6", out, sizeof out);
-            assert_string_equal(out, "2\n");
-        }
-    }
-    assert_int_equal(and_or, 1);
-    assert_int_equal(or_and, 1);
+    static const logic_case cases[] = {
+        {"logical && -> ||", 4, {"1 -1", "-1 -1"}, {"1\n", "0\n"}}, /* x > 0 || y > 0 */
+        {"logical || -> &&", 5, {"-6 0", "-6 -6"}, {"0\n", "2\n"}}, /* x < -5 && y < -5 */
+    };
+    check_logic(v, n, cases, 2);
     run_with("-1", "-6 0", out, sizeof out);
     assert_string_equal(out, "2\n");
     mutant_descs_free(v, n);
@@ -239,31 +249,14 @@ static void test_logic_value_mutants(void **state)
     char *err = NULL;
     assert_int_equal(build_mutants(&o, &v, &n, &err), 0);
     free(err);
-    char out[64], id[24];
-    int and_or = 0, or_and = 0;
+    char out[64];
     run_with(NULL, "1 -1 v", out, sizeof out);
     assert_string_equal(out, "0 0\n");
-    for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof id, "%zu", i);
-        if (!strcmp(v[i].what, "logical && -> ||")) {
-            assert_int_equal(v[i].line, 8);
-            and_or++;
-            run_with(id, "1 -1 v", out, sizeof out);
-            assert_string_equal(out, "1 0\n"); /* x > 0 || y > 0 */
-            run_with(id, "-1 -1 v", out, sizeof out);
-            assert_string_equal(out, "0 0\n");
-        }
-        if (!strcmp(v[i].what, "logical || -> &&")) {
-            assert_int_equal(v[i].line, 9);
-            or_and++;
-            run_with(id, "-6 0 v", out, sizeof out);
-            assert_string_equal(out, "0 0\n"); /* x < -5 && y < -5 */
-            run_with(id, "-6 -6 v", out, sizeof out);
-            assert_string_equal(out, "0 1\n");
-        }
-    }
-    assert_int_equal(and_or, 1);
-    assert_int_equal(or_and, 1);
+    static const logic_case cases[] = {
+        {"logical && -> ||", 8, {"1 -1 v", "-1 -1 v"}, {"1 0\n", "0 0\n"}}, /* x > 0 || y > 0 */
+        {"logical || -> &&", 9, {"-6 0 v", "-6 -6 v"}, {"0 0\n", "0 1\n"}}, /* x < -5 && y < -5 */
+    };
+    check_logic(v, n, cases, 2);
     run_with(NULL, "-6 0 v", out, sizeof out);
     assert_string_equal(out, "0 1\n");
     mutant_descs_free(v, n);
