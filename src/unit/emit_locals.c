@@ -12,6 +12,18 @@
 
 static int heapable(const ur_object *o);
 
+/* Whether text (an `e` value: an enumerator name or a decimal) is an enumerator of value 0 in some
+ * enum of unit u (`JSON_OBJ` of `enum { JSON_OBJ, JSON_ARRAY, ... }`), or "0". */
+static int enumerator_zero(const unit_info *u, const char *text)
+{
+    if (!strcmp(text, "0")) return 1;
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        for (size_t k = 0; t->kind == UT_ENUM && k < t->nenums; k++)
+            if (!strcmp(t->enums[k].name, text)) return t->enums[k].value == 0;
+    }
+    return 0;
+}
 /* Objects a heap-mode test allocates: the fresh input objects (not parameters, globals,
  * results or opaque handles). */
 static int heapable(const ur_object *o)
@@ -520,7 +532,8 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
          * are the zero or NULL fields of an array of structs (a capacity pair's zeroed array:
          * `struct phr_header headers_obj[8] = { 0 };`, not 32 designators) */
         int zero = ((e->pre.kind == 'i' || e->pre.kind == 'u') && !strcmp(e->pre.text, "0")) ||
-                   (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"));
+                   (e->pre.kind == 'p' && !strcmp(e->pre.text, "0")) ||
+                   (e->pre.kind == 'e' && enumerator_zero(n->u, e->pre.text));
         if (zero && ((!o->array && strchr(e->suffix, '[') && e->pre.kind != 'p') ||
                      (o->array && e->suffix[0] == '[' && strchr(e->suffix, '.')))) {
             sb_free(&val);

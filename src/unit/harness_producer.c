@@ -106,7 +106,7 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
          * the driver's parameters, its length argument the element count */
         if (a->len_param >= 0)
             harness_pair_buffer(b, o, a->type, fn->params[a->len_param].name, bn, nn, a->len_param > (int)k,
-                                a->capacity, "        ");
+                                a->capacity || unit_producer_storage(fn, k), "        ");
         else if (a->buf_param > (int)k)
             sb_printf(b, "        size_t %sn%d = sym_size_t(\"%s_%s\");\n        sym_assume(%sn%d <= %u);\n", pre,
                       a->buf_param, p->name, a->name, pre, a->buf_param, o->buf_len);
@@ -122,7 +122,9 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
                   "\"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
                   pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
         if (a->len_param >= 0 || a->buf_param >= 0) {
-            if (a->len_param >= 0) harness_pair_elems(b, o, a->type, path, bn, nn, a->capacity, "        ");
+            if (a->len_param >= 0)
+                harness_pair_elems(b, o, a->type, path, bn, nn, a->capacity || unit_producer_storage(fn, k),
+                                   "        ");
             free(d);
             free(as);
             continue;

@@ -68,8 +68,9 @@ static int length_name_of(const char *n, const char *buf);
 
 static int length_name(const char *n)
 {
-    static const char *exact[] = {"n",     "len",   "length", "size",  "sz",       "count", "cnt",  "num", "nbytes",
-                                  "nelem", "nmemb", "nitems", "bytes", "capacity", "cap",   "argc", NULL};
+    static const char *exact[] = {"n",   "len",    "length", "size",     "sz",     "count", "cnt",
+                                  "num", "nbytes", "nelem",  "nmemb",    "nitems", "bytes", "capacity",
+                                  "cap", "argc",   "qty",    "quantity", "max",    NULL};
     static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
     for (int i = 0; exact[i]; i++)
         if (!strcmp(n, exact[i])) return 1;

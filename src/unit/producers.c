@@ -57,6 +57,17 @@ static int callback_table(const ut_type *st)
     return 1;
 }
 
+/* Whether fn takes a callback: a function pointer, or a pointer to a table of them (tiny-json's
+ * `json_createWithPool(str, jsonPool_t *pool)` with pool->init and pool->alloc). */
+static int takes_callback(const ut_func *fn)
+{
+    for (size_t k = 0; k < fn->nparams; k++) {
+        const ut_type *t = fn->params[k].type, *e = t && t->kind == UT_PTR ? t->pointee : NULL;
+        if (e && (e->kind == UT_FUNC || callback_table(e))) return 1;
+    }
+    return 0;
+}
+
 static int has_word(const char *name, const char *const *words)
 {
     for (size_t i = 0; words[i]; i++)
@@ -109,13 +120,23 @@ static int arg_ok(const ut_param *a, const ut_type *pt)
     /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
      * producer writes there before calling it (the recorded values are those after the producer) */
     if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
+    const ut_type *sp = struct_pointee(pt);
+    /* an array of T with its count (`json_create(str, json_t mem[], qty)`): storage the producer fills
+     * and points its result into, not another T to build first */
+    if (sp && paired && t->kind == UT_PTR && same_spelling(t->pointee, sp)) return 1;
     if (same_spelling(t, pt)) return 0;
     /* an array of P (`sds sdsjoinsds(sds *argv, int argc, ...)`): its elements would need P's
      * producers first; built as plain strings they lack sds's hidden header */
     if (t->kind == UT_PTR && same_spelling(t->pointee, pt)) return 0;
-    const ut_type *sp = struct_pointee(pt);
     if (sp && (same_spelling(t, sp) || (t->kind == UT_PTR && same_spelling(t->pointee, sp)))) return 0;
     return 1;
+}
+
+int unit_producer_storage(const ut_func *fn, size_t k)
+{
+    if (!fn->type || k >= fn->nparams || fn->params[k].len_param < 0) return 0;
+    const ut_type *sp = struct_pointee(fn->type->ret), *t = fn->params[k].type;
+    return sp && t->kind == UT_PTR && same_spelling(t->pointee, sp) && !t->pointee->is_const;
 }
 
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind)
@@ -277,6 +298,16 @@ static size_t param_producers(const unit_info *u, const unit_harness_opts *o, co
                 if (!raw[j]) out[m++] = out[j];
             n = m;
         }
+    }
+    /* producers taking a callback only when there are no others: the stand-ins would decide what the
+     * producer does (a pool's allocator returning any block), states the unit itself never makes */
+    size_t plain = 0;
+    for (size_t j = 0; j < n; j++) plain += !takes_callback(out[j].fn);
+    if (plain && plain < n) {
+        size_t m = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!takes_callback(out[j].fn)) out[m++] = out[j];
+        n = m;
     }
     /* a container's simplest producers first (fewest arguments; stable): the first run, every choice
      * 0, builds `cJSON_CreateNull()`, not what cJSON_Parse makes of zero bytes (NULL) */

@@ -119,6 +119,11 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
  * rule above without the name rule for `--init`: named is nonzero when the user named fn. */
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind);
 
+/* Whether parameter k of producer fn is storage for its result: an array of the struct fn returns a
+ * pointer to, paired with its count (`json_t const *json_create(char *str, json_t mem[], unsigned qty)`).
+ * The harness gives it as a capacity pair (zeroed elements, a few sizes), not as symbolic structs. */
+int unit_producer_storage(const ut_func *fn, size_t k);
+
 /*
  * The unit's destructor of type t: a function defined in the unit (u->defs) taking exactly one
  * parameter and returning void, named like a destructor (free, delete, destroy, release; any

@@ -62,7 +62,14 @@ static const char *SRC_TEXT =
     "void machine_init(machine *p, enum mode m) { p->m = m; p->st = 0; }\n"
     "typedef struct hooks { int (*on_a)(machine *); int (*on_b)(machine *, const char *, size_t); } hooks;\n"
     "void hooks_init(hooks *h) { (void)h; }\n"
-    "int run(machine *p, const hooks *h) { (void)h; return p->st; }\n";
+    "int run(machine *p, const hooks *h) { (void)h; return p->st; }\n"
+    /* a parser into storage the caller gives, and the same through a pool of callbacks (tiny-json) */
+    "typedef struct node { struct node *next; int v; } node;\n"
+    "typedef struct pool { node *(*take)(struct pool *); } pool;\n"
+    "const node *tree_with(char *s, pool *p) { (void)s; return p->take(p); }\n"
+    "const node *tree(char *s, node mem[], unsigned qty) { (void)s; return qty ? mem : 0; }\n"
+    "const node *tree_copy(const node *from, node *to) { (void)from; return to; }\n" /* another node first */
+    "int tree_sum(const node *n) { return n->v; }\n";
 
 static unit_info u;
 static char path[64];
@@ -125,6 +132,14 @@ static void test_discovery(void **state)
      * callbacks (hooks_init only zeroes it: built field by field, with stand-ins) */
     assert_string_equal(producers_of("run", 0, &o, b, sizeof b), "&machine_init");
     assert_string_equal(producers_of("run", 1, &o, b, sizeof b), "");
+    /* storage for the result (`json_create(str, json_t mem[], qty)`, qty a count), given as a capacity
+     * pair; the form through a pool of callbacks only when there is no other; tree_copy needs a node */
+    assert_string_equal(producers_of("tree_sum", 0, &o, b, sizeof b), "tree");
+    const ut_func *t = unit_find_def(&u, "tree");
+    assert_int_equal(t->params[1].len_param, 2);
+    assert_true(unit_producer_storage(t, 1));
+    assert_false(unit_producer_storage(t, 0));
+    assert_false(unit_producer_storage(unit_find_def(&u, "tree_copy"), 1));
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
