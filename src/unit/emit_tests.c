@@ -150,6 +150,51 @@ static int written(const names *n, const ur_object *o, const char *suffix)
     return 0;
 }
 
+/* A character array object o (of index k) whose bytes the call changed past a NUL (a decoder's
+ * binary output): one assert_memory_equal over its elements up to the last one that changed, the
+ * bytes as a literal (octal escapes, which end after three digits), instead of a string assertion
+ * and one per byte after the NUL. Returns 1 when written, 0 when o is not such an array (no NUL
+ * before a changed byte, or an element up to it not recorded as a plain integer). */
+static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size_t k)
+{
+    const unit_record *r = n->r;
+    long last = -1, first_nul = -1;
+    for (size_t j = 0; j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id || !e->pre.text || !e->post.text || e->suffix[0] != '[') continue;
+        long i = atol(e->suffix + 1);
+        if (strcmp(e->pre.text, e->post.text) && i > last) last = i;
+        if (!strcmp(e->post.text, "0") && (first_nul < 0 || i < first_nul)) first_nul = i;
+    }
+    if (first_nul < 0 || last <= first_nul || (size_t)last >= o->count) return 0;
+    unsigned char *v = calloc((size_t)last + 1, 1);
+    char *seen = calloc((size_t)last + 1, 1);
+    for (size_t j = 0; v && seen && j < r->nentries; j++) {
+        const ur_entry *e = &r->entries[j];
+        if (e->obj != o->id || !e->post.text || e->suffix[0] != '[' || strchr(e->suffix, '.')) continue;
+        long i = atol(e->suffix + 1);
+        if (i > last || (e->post.kind != 'i' && e->post.kind != 'u')) continue;
+        v[i] = (unsigned char)strtoll(e->post.text, NULL, 10);
+        seen[i] = 1;
+    }
+    int ok = v && seen;
+    for (long i = 0; ok && i <= last; i++) ok = seen[i];
+    if (ok) {
+        sb_printf(b, "    assert_memory_equal(%s, \"", n->local[k]);
+        for (long i = 0; i <= last; i++) {
+            unsigned c = v[i];
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+                sb_printf(b, "%c", (char)c);
+            else
+                sb_printf(b, "\\%03o", c);
+        }
+        sb_printf(b, "\", %ld);\n", last + 1);
+    }
+    free(v);
+    free(seen);
+    return ok;
+}
+
 /* Regression assertions: the return value and every recorded value the call changed. */
 /* Heap mode: whether array object k is held, before and after the call, by a pointer field of
  * another malloc'ed input: the unit may have reallocated it (in place natively, always moved
@@ -220,7 +265,9 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             if (e->obj == o->id && e->pre.text && e->post.text) changed |= strcmp(e->pre.text, e->post.text) != 0;
         }
         strbuf lit = STRBUF_INIT;
-        if (changed && emit_char_array_literal(&lit, n, o, 1, 1) == 0) {
+        if (changed && emit_bytes_assert(b, n, o, k)) {
+            as_string[k] = 2; /* every element up to the last changed one compared */
+        } else if (changed && emit_char_array_literal(&lit, n, o, 1, 1) == 0) {
             sb_printf(b, "    assert_string_equal(%s, %s);\n", n->local[k], lit.s);
             as_string[k] = 1;
         }
@@ -231,6 +278,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         size_t k;
         const ur_object *o = obj_by_id(r, e->obj, &k);
         if (!o || o->param || o->freed || !e->post.kind || !e->post.text || heap_held_array(n, k)) continue;
+        if (as_string && as_string[k] == 2 && o->array) continue;
         if (as_string && as_string[k] && o->array) {
             /* covered by the string assertion, unless a byte after the NUL changed */
             int after_nul = 0;

@@ -30,7 +30,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "char **wsplit(const char *s, int *n) { (void)s; *n = 0; return NULL; }\n"
                               "void wsplit_free(char **v, int n) { (void)v; (void)n; }\n"
                               "char *gname;\n"
-                              "int tfill(struct tok *t) { (void)t; return 0; }\n";
+                              "int tfill(struct tok *t) { (void)t; return 0; }\n"
+                              "int dec(char *out) { out[0] = 0; out[1] = 7; return 2; }\n";
 
 static unit_info u;
 static char path[64];
@@ -428,6 +429,32 @@ static void test_text_and_fallback(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A character array changed past a NUL (binary output): one assert_memory_equal over the bytes up
+ * to the last changed one, octal escapes, not a string assertion and one per byte. */
+static void test_bytes_past_nul(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 p 1 out char *\nobj 2 a 4 out char\n"
+                      "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 63\npre 2 [3] i 0\n"
+                      "call\nret i 2\n"
+                      "post 1 - p 2\npost 2 [0] i 0\npost 2 [1] i 7\npost 2 [2] i 63\npost 2 [3] i 0\ndone\n";
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_dec_1";
+    t.fn = unit_find_def(&u, "dec");
+    assert_non_null(t.fn);
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "assert_memory_equal(out_obj, \"\\000\\007\", 2);"));
+    assert_null(strstr(b, "assert_string_equal(out_obj"));
+    assert_null(strstr(b, "out_obj[1]"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 /* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
  * asserted with assert_memory_equal when the call changed them. */
 static void test_union_bytes(void **state)
@@ -490,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_body_heapat),
         cmocka_unit_test(test_body_array),
         cmocka_unit_test(test_text_and_fallback),
+        cmocka_unit_test(test_bytes_past_nul),
         cmocka_unit_test(test_union_bytes),
         cmocka_unit_test(test_file),
     };
