@@ -76,6 +76,13 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     top_ctx *tc = d;
     parse_ctx *pc = tc->pc;
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionDecl && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+        char **ns = grow(tc->sysfuncs, &tc->capsys, tc->nsys, sizeof *ns);
+        if (ns) {
+            tc->sysfuncs = ns;
+            tc->sysfuncs[tc->nsys++] = cx_dup(clang_getCursorSpelling(c));
+        }
+    }
     if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
         char **nd = realloc(*pc->defined, (*pc->ndefined + 1) * sizeof *nd);
         if (nd) {
@@ -281,7 +288,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
         }
         pc.tu = tus[i];
         diag_text(tus[i], &diags, &errors);
-        top_ctx tc = {&pc, NULL, 0, 0, NULL};
+        top_ctx tc = {&pc, NULL, 0, 0, NULL, NULL, 0, 0};
         size_t g0 = u->nglobals;
         clang_visitChildren(clang_getTranslationUnitCursor(tus[i]), top_visit, &tc);
         build_prelude(&tc);
@@ -291,6 +298,8 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
             free(d);
         }
         free(tc.items);
+        for (size_t k = 0; k < tc.nsys; k++) free(tc.sysfuncs[k]);
+        free(tc.sysfuncs);
         prelude = pc.prelude;
         u->src_prelude[i] = strndup(prelude.s ? prelude.s + prelude_before : "", prelude.len - prelude_before);
         called = pc.called;

@@ -39,6 +39,8 @@ typedef struct top_ctx {
     top_item *items;
     size_t n, cap;
     char *err;
+    char **sysfuncs; /* names of the functions system headers declare (malloc, strdup, ...) */
+    size_t nsys, capsys;
 } top_ctx;
 
 /* parse.c */

@@ -57,6 +57,16 @@ static int cmp_item(const void *a, const void *b)
     return x->e > y->e ? -1 : x->e < y->e;
 }
 
+/* Whether macro cursor c is named like a function a system header declares. */
+static int libc_name(const top_ctx *tc, CXCursor c)
+{
+    char *n = cx_dup(clang_getCursorSpelling(c));
+    int r = 0;
+    for (size_t k = 0; n && k < tc->nsys && !r; k++) r = !strcmp(tc->sysfuncs[k], n);
+    free(n);
+    return r;
+}
+
 /* Append the prelude text of the main file: items in source order, an item inside the
  * previous one (the struct inside `typedef struct {...} T;`) skipped, lines already in
  * the prelude (the same #include from another source) not repeated. */
@@ -69,6 +79,10 @@ void build_prelude(top_ctx *tc)
     for (size_t i = 0; i < tc->n; i++) {
         top_item *it = &tc->items[i];
         if (have && it->b < last_end) continue;
+        /* a macro named like a function of the C library (toml.c's `#define calloc(x, y) error -
+         * forbidden - use CALLOC instead`) guards the unit's own code: in a harness or test that
+         * calls the real function it is an error */
+        if (it->kind == 0 && libc_name(tc, it->c)) continue;
         strbuf one = STRBUF_INIT;
         strbuf saved = pc->prelude;
         pc->prelude = one;

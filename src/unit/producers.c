@@ -42,6 +42,9 @@ static const ut_type *struct_pointee(const ut_type *pt)
 static int producible(const ut_type *pt)
 {
     if (!pt || pt->kind != UT_PTR || !pt->pointee || pt->pointee->kind == UT_FUNC) return 0;
+    /* a name for read-only text (tomlc99's `typedef const char *toml_raw_t`): a plain string, which
+     * no header hides before (a string type with one is written through: sds is `char *`) */
+    if (pt->pointee->kind == UT_INT && pt->pointee->is_char && pt->pointee->is_const) return 0;
     char x[512];
     return struct_pointee(pt) || !strchr(unq(pt->spelling, x, sizeof x), '*');
 }

@@ -69,7 +69,11 @@ static const char *SRC_TEXT =
     "const node *tree_with(char *s, pool *p) { (void)s; return p->take(p); }\n"
     "const node *tree(char *s, node mem[], unsigned qty) { (void)s; return qty ? mem : 0; }\n"
     "const node *tree_copy(const node *from, node *to) { (void)from; return to; }\n" /* another node first */
-    "int tree_sum(const node *n) { return n->v; }\n";
+    "int tree_sum(const node *n) { return n->v; }\n"
+    /* read-only text under a name (tomlc99's toml_raw_t): a plain string */
+    "typedef const char *rawtext;\n"
+    "rawtext raw_of(const node *n) { (void)n; return \"1\"; }\n"
+    "int raw_num(rawtext r) { return r[0]; }\n";
 
 static unit_info u;
 static char path[64];
@@ -140,6 +144,7 @@ static void test_discovery(void **state)
     assert_true(unit_producer_storage(t, 1));
     assert_false(unit_producer_storage(t, 0));
     assert_false(unit_producer_storage(unit_find_def(&u, "tree_copy"), 1));
+    assert_string_equal(producers_of("raw_num", 0, &o, b, sizeof b), "");
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
