@@ -40,7 +40,7 @@ int value_expr(strbuf *b, const names *n, const ur_value *v, int as_char);
  * parentheses keep its commas out of a macro's arguments). Returns the byte count N, 0 when
  * every byte is zero (nothing appended), -1 when hex is empty, of odd length or not hex. */
 int emit_union_bytes(strbuf *b, const char *hex);
-/* Whether ctype is an 8-bit character type (char, uint8_t, ...). */
+/* Whether ctype is an 8-bit character type (char, uint8_t, ...), or an array of one (`char[6]`, an array parameter). */
 int is_chartype(const unit_info *u, const char *ctype);
 /* The declaration of object index k with its initialiser, pointers to objects not declared yet set
  * afterwards in fix; -1 when a value cannot be written in C. */

@@ -235,6 +235,16 @@ static int union_entry_fix(strbuf *fix, const names *n, size_t k, const ur_entry
  * when printable. */
 int is_chartype(const unit_info *u, const char *ctype)
 {
+    const char *br = strchr(ctype, '[');
+    if (br) { /* an array parameter's type (`char buf[6]`): its elements' */
+        char et[256];
+        size_t l = (size_t)(br - ctype);
+        while (l > 0 && ctype[l - 1] == ' ') l--;
+        if (l >= sizeof et) return 0;
+        memcpy(et, ctype, l);
+        et[l] = 0;
+        return is_chartype(u, et);
+    }
     if (!strcmp(ctype, "char") || !strcmp(ctype, "signed char") || !strcmp(ctype, "unsigned char")) return 1;
     for (size_t i = 0; u && i < u->ntypes; i++) {
         const char *sp = u->types[i]->spelling;

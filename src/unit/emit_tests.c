@@ -150,12 +150,20 @@ static int written(const names *n, const ur_object *o, const char *suffix)
     return 0;
 }
 
+/* The element count of a parameter of array type (`char buf[6]`: passed by reference, what the
+ * call writes there is the caller's), else 0. */
+static size_t param_array_count(const ur_object *o)
+{
+    const char *br = o->param ? strrchr(o->ctype, '[') : NULL;
+    return br && br[1] >= '1' && br[1] <= '9' ? (size_t)strtoul(br + 1, NULL, 10) : 0;
+}
+
 /* A character array object o (of index k) whose bytes the call changed past a NUL (a decoder's
  * binary output): one assert_memory_equal over its elements up to the last one that changed, the
  * bytes as a literal (octal escapes, which end after three digits), instead of a string assertion
  * and one per byte after the NUL. Returns 1 when written, 0 when o is not such an array (no NUL
  * before a changed byte, or an element up to it not recorded as a plain integer). */
-static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size_t k)
+static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size_t k, int need_nul)
 {
     const unit_record *r = n->r;
     long last = -1, first_nul = -1;
@@ -166,7 +174,8 @@ static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size
         if (strcmp(e->pre.text, e->post.text) && i > last) last = i;
         if (!strcmp(e->post.text, "0") && (first_nul < 0 || i < first_nul)) first_nul = i;
     }
-    if (first_nul < 0 || last <= first_nul || (size_t)last >= o->count) return 0;
+    size_t count = param_array_count(o) ? param_array_count(o) : o->count;
+    if ((need_nul && (first_nul < 0 || last <= first_nul)) || last < 0 || (size_t)last >= count) return 0;
     unsigned char *v = calloc((size_t)last + 1, 1);
     char *seen = calloc((size_t)last + 1, 1);
     for (size_t j = 0; v && seen && j < r->nentries; j++) {
@@ -265,7 +274,7 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
             if (e->obj == o->id && e->pre.text && e->post.text) changed |= strcmp(e->pre.text, e->post.text) != 0;
         }
         strbuf lit = STRBUF_INIT;
-        if (changed && emit_bytes_assert(b, n, o, k)) {
+        if (changed && emit_bytes_assert(b, n, o, k, 1)) {
             as_string[k] = 2; /* every element up to the last changed one compared */
         } else if (changed && emit_char_array_literal(&lit, n, o, 1, 1) == 0) {
             sb_printf(b, "    assert_string_equal(%s, %s);\n", n->local[k], lit.s);
@@ -273,12 +282,20 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         }
         sb_free(&lit);
     }
+    /* a parameter of character array type (`char buf[6]`) the call wrote: its bytes, one assertion */
+    for (size_t k = 0; as_string && k < r->nobjs; k++)
+        if (param_array_count(&r->objs[k]) && is_chartype(n->u, r->objs[k].ctype) &&
+            emit_bytes_assert(b, n, &r->objs[k], k, 0))
+            as_string[k] = 2;
     for (size_t j = 0; j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         size_t k;
         const ur_object *o = obj_by_id(r, e->obj, &k);
-        if (!o || o->param || o->freed || !e->post.kind || !e->post.text || heap_held_array(n, k)) continue;
-        if (as_string && as_string[k] == 2 && o->array) continue;
+        if (o && as_string && as_string[k] == 2) continue;
+        /* a parameter is the test's copy, except one of array type: the caller's array */
+        if (!o || (o->param && !param_array_count(o)) || o->freed || !e->post.kind || !e->post.text ||
+            heap_held_array(n, k))
+            continue;
         if (as_string && as_string[k] && o->array) {
             /* covered by the string assertion, unless a byte after the NUL changed */
             int after_nul = 0;

@@ -71,6 +71,11 @@ static int takes_callback(const ut_func *fn)
     return 0;
 }
 
+/* Names of initialisers (`jsmn_init`, pdjson's `json_open_string`) and of destructors (`sdsfree`,
+ * `cJSON_Delete`, pdjson's `json_close`), matched anywhere in a function's name, any case. */
+static const char *const init_words[] = {"init", "reset", "create", "setup", "open", NULL};
+static const char *const destructor_words[] = {"free", "delete", "destroy", "release", "close", NULL};
+
 static int has_word(const char *name, const char *const *words)
 {
     for (size_t i = 0; words[i]; i++)
@@ -80,8 +85,7 @@ static int has_word(const char *name, const char *const *words)
 
 int unit_destructor_name(const char *name)
 {
-    static const char *const w[] = {"free", "delete", "destroy", "release", NULL};
-    return has_word(name, w);
+    return has_word(name, destructor_words);
 }
 
 /* An argument a producer's call can be given from inputs: fillable, a buffer with its length
@@ -155,14 +159,13 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
     const ut_type *r = fn->type->ret, *sp = struct_pointee(pt);
     /* UP_INIT: `void|int|bool f(T *, args...)`, named like an initialiser; the other arguments
      * filled like a UP_RETURN producer's (`http_parser_init(&p, HTTP_REQUEST)`: an enumerator) */
-    static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
     if (sp && fn->nparams >= 1) {
         const ut_type *a = fn->params[0].type;
         int others = fn->params[0].len_param < 0;
         for (size_t k = 1; k < fn->nparams && others; k++) others = arg_ok(&fn->params[k], pt);
         if (a->kind == UT_PTR && same_spelling(a->pointee, sp) && !a->pointee->is_const && sp->kind == UT_STRUCT &&
             sp->complete && (r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL) && others &&
-            (named || has_word(fn->name, initw))) {
+            (named || has_word(fn->name, init_words))) {
             *kind = UP_INIT;
             return 1;
         }
@@ -344,7 +347,7 @@ size_t unit_arg_producers(const unit_info *u, const unit_harness_opts *o, const 
  * children, not the node), then the shorter name. */
 static size_t destructor_rank(const char *name)
 {
-    static const char *const w[] = {"free", "delete", "destroy", "release", NULL};
+    const char *const *w = destructor_words;
     size_t n = strlen(name), ends = 0;
     for (size_t i = 0; w[i]; i++) {
         size_t k = strlen(w[i]);
@@ -518,7 +521,6 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
     const ut_param *p = &f->params[i];
     const ut_type *sp = struct_pointee(p->type);
     if (!sp || sp->kind != UT_STRUCT || p->len_param >= 0 || p->buf_param >= 0 || unit_init_for(o, p->type)) return 0;
-    static const char *const initw[] = {"init", "reset", "create", "setup", NULL};
     size_t n = 0;
     /* the unit's API, not its helpers (B-Con's sha256_transform(ctx, data), extern but in no header,
      * needs 64 bytes of data): functions a header declares, when the unit has any */
@@ -535,7 +537,7 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
             continue;
         if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
             continue;
-        if (unit_destructor_name(fn->name) || has_word(fn->name, initw)) continue;
+        if (unit_destructor_name(fn->name) || has_word(fn->name, init_words)) continue;
         int ok = 1;
         for (size_t j = 1; j < fn->nparams && ok; j++) ok = arg_ok(&fn->params[j], p->type);
         if (ok) out[n++] = fn;

@@ -31,7 +31,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "void wsplit_free(char **v, int n) { (void)v; (void)n; }\n"
                               "char *gname;\n"
                               "int tfill(struct tok *t) { (void)t; return 0; }\n"
-                              "int dec(char *out) { out[0] = 0; out[1] = 7; return 2; }\n";
+                              "int dec(char *out) { out[0] = 0; out[1] = 7; return 2; }\n"
+                              "int enc(long c, char buf[4]) { buf[0] = (char)c; return 1; }\n";
 
 static unit_info u;
 static char path[64];
@@ -455,6 +456,31 @@ static void test_bytes_past_nul(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A parameter of array type is the caller's array: what the call wrote there is asserted (it was
+ * skipped as a parameter's copy: toml_ucs_to_utf8(code, buf) had no assertion on buf). */
+static void test_param_array(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 p 1 c long\nobj 2 p 1 buf char[4]\n"
+                      "pre 1 - i 200\npre 2 [0] i 113\npre 2 [1] i 55\npre 2 [2] i 120\npre 2 [3] i 66\n"
+                      "call\nret i 1\n"
+                      "post 1 - i 200\npost 2 [0] i -56\npost 2 [1] i 0\npost 2 [2] i 120\npost 2 [3] i 66\ndone\n";
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_enc_1";
+    t.fn = unit_find_def(&u, "enc");
+    assert_non_null(t.fn);
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "assert_memory_equal(buf, \"\\310\\000\", 2);"));
+    assert_null(strstr(b, "buf[2]"));
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 /* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
  * asserted with assert_memory_equal when the call changed them. */
 static void test_union_bytes(void **state)
@@ -518,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_body_array),
         cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_bytes_past_nul),
+        cmocka_unit_test(test_param_array),
         cmocka_unit_test(test_union_bytes),
         cmocka_unit_test(test_file),
     };
