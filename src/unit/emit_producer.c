@@ -394,6 +394,26 @@ static void release_made_args(strbuf *b, const names *n)
     }
 }
 
+/* The objects an initialiser made (`json_open_buffer(&json_obj, buf, 0)`), released with the type's
+ * destructor when it has one of one parameter (`json_close(&json_obj)`: pdjson's stream allocates its
+ * stack in json_next, and LeakSanitizer dropped every test that parsed a value); not when the target
+ * is itself named like a destructor (it released the object). */
+static void release_initialised(strbuf *b, const names *n, const unit_test *t, int called)
+{
+    const unit_record *r = n->r;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        size_t k;
+        const ur_object *o = obj_by_id(r, m->obj, &k);
+        const ut_func *init = unit_find_def(n->u, m->func);
+        if (m->kind != 'i' || !o || !init || init->nparams == 0) continue;
+        int extra[UNIT_MAX_DESTRUCTOR_ARGS];
+        const ut_func *df = unit_destructor_for(n->u, init->params[0].type, init, extra, UNIT_MAX_DESTRUCTOR_ARGS);
+        if (!df || df->nparams != 1 || (called && (df == t->fn || unit_destructor_name(t->fn->name)))) continue;
+        sb_printf(b, "    %s(%s%s);\n", df->name, n->heap && emit_heapable(o) ? "" : "&", n->local[k]);
+    }
+}
+
 int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called)
 {
     const unit_record *r = n->r;
@@ -473,5 +493,6 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         sb_free(&more);
     }
     release_made_args(b, n);
+    release_initialised(b, n, t, called);
     return released_ret;
 }

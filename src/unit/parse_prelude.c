@@ -234,6 +234,42 @@ static void mock_renames(const unit_info *u, strbuf *b, int closing)
     if (any) sb_puts(b, "#endif\n");
 }
 
+char *unit_feature_macros(const char *prelude)
+{
+    strbuf out = STRBUF_INIT, *b = &out;
+    sb_puts(b, "");
+    static const char *const names[] = {"_POSIX_C_SOURCE",   "_POSIX_SOURCE",
+                                        "_XOPEN_SOURCE",     "_XOPEN_SOURCE_EXTENDED",
+                                        "_GNU_SOURCE",       "_DEFAULT_SOURCE",
+                                        "_BSD_SOURCE",       "_SVID_SOURCE",
+                                        "_ISOC99_SOURCE",    "_ISOC11_SOURCE",
+                                        "_FILE_OFFSET_BITS", "_LARGEFILE64_SOURCE",
+                                        "_TIME_BITS",        NULL};
+    for (const char *l = prelude; l && *l;) {
+        const char *e = strchr(l, '\n'), *p = l;
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '#') {
+            p++;
+            while (*p == ' ' || *p == '\t') p++;
+            if (!strncmp(p, "define", 6) && (p[6] == ' ' || p[6] == '\t')) {
+                p += 6;
+                while (*p == ' ' || *p == '\t') p++;
+                for (int i = 0; names[i]; i++) {
+                    size_t k = strlen(names[i]);
+                    if (!strncmp(p, names[i], k) && (p[k] == ' ' || p[k] == '\t' || p[k] == '\n' || !p[k])) {
+                        sb_append(b, l, len);
+                        sb_puts(b, "\n");
+                        break;
+                    }
+                }
+            }
+        }
+        l = e ? e + 1 : NULL;
+    }
+    return out.s;
+}
+
 /* u->prelude from the sources' parts: an included source is its include block. */
 void rebuild_prelude(unit_info *u)
 {

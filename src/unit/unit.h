@@ -194,6 +194,13 @@ int unit_source_included(const unit_info *u, const char *path);
  * Malloc'ed. */
 char *unit_include_block(const char *path);
 
+/* The lines of prelude that define a feature-test macro (`#define _POSIX_C_SOURCE
+ * 200112L`, _GNU_SOURCE, _XOPEN_SOURCE, ... : POSIX.1-2008 2.2.1 and glibc's <features.h>). A
+ * generated file writes them before its first #include: after a system header a different value
+ * is a redefinition (-Werror), and too late to select declarations. The prelude keeps them (the
+ * same definition again is no redefinition). Malloc'ed ("" when none), NULL when out of memory. */
+char *unit_feature_macros(const char *prelude);
+
 /*
  * Prototype of f rebuilt from libclang's types: "int f(const char *s, size_t n)",
  * "void g(void)", "int (*h(int k))(int)", "int v(int a, ...)" (no ';'). Types are spelled as
