@@ -83,10 +83,7 @@ static int has_word(const char *name, const char *const *words)
     return 0;
 }
 
-int unit_destructor_name(const char *name)
-{
-    return has_word(name, destructor_words);
-}
+int unit_destructor_name(const char *name) { return has_word(name, destructor_words); }
 
 /* An argument a producer's call can be given from inputs: fillable, a buffer with its length
  * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
