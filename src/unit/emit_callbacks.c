@@ -14,10 +14,11 @@ void emit_callback_checks(strbuf *b, const ut_type *ft)
     }
 }
 
-int emit_callback_expects(strbuf *b, const names *n, const char *indent)
+int emit_callback_expects(strbuf *b, const names *n, const char *indent, size_t make)
 {
     for (size_t i = 0; i < n->r->nargs; i++) {
         const ur_arg *a = &n->r->args[i];
+        if (a->make != make) continue;
         const ur_value *v = &a->value;
         strbuf e = STRBUF_INIT;
         if (v->kind == 's') {

@@ -143,9 +143,15 @@ void emit_callback_checks(strbuf *b, const ut_type *ft);
 /* The test's expectations, one per recorded `arg` line in call order: expect_value (integers,
  * enumerators by name, NULL, an input object's address), expect_string (a const char *'s text),
  * expect_any (an address the unit made, a text too long to record). CMocka fails the test when
- * a queued expectation is left over or missing: the count of calls is asserted too. 0, or -1
- * when a value cannot be written. */
-int emit_callback_expects(strbuf *b, const names *n, const char *indent);
+ * a queued expectation is left over or missing: the count of calls is asserted too. Only the
+ * lines whose ur_arg.make is make: 0 the calls during the call under test, 1 + K those during
+ * construction K (r->makes[K]). 0, or -1 when a value cannot be written. */
+int emit_callback_expects(strbuf *b, const names *n, const char *indent, size_t make);
+/* The will_return of every recorded mock return with ur_mock.make == make, then its expectations
+ * (emit_callback_expects): queued before construction make - 1 (a producer that calls a mock or a
+ * stand-in: iniparser_load_file calling dictionary_new), or, for 0, before the call under test.
+ * 0, or -1 when a value cannot be written. */
+int emit_mock_queue(strbuf *b, const names *n, const char *indent, size_t make);
 /* In a reader's stand-in (unit_callback_is_reader): the statements that take the next queued
  * line (will_return with a string literal, or NULL for the end of the input), copy it into the
  * buffer a0 of size a1 and return a0 (NULL at the end). Returns 1 when written, 0 when ft is no

@@ -188,7 +188,7 @@ static int emit_adds(strbuf *b, const names *n, const ur_object *o, const char *
         const ut_func *ad = unit_find_def(n->u, a->func);
         const ut_func *itf = unit_find_def(n->u, a->item);
         int it = ad ? unit_adder_item(ad, ad->params[0].type) : -1;
-        if (!ad || !itf || it < 0 || ad->nparams - 2 != a->nadder) {
+        if (!ad || !itf || it < 0 || ad->nparams - 2 != a->nadder || emit_mock_queue(b, n, "    ", i + 1) != 0) {
             rc = -1;
             break;
         }
@@ -280,6 +280,11 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         }
     }
     const char *more = args.s ? args.s : ""; /* an initialiser's: after the object, `, HTTP_REQUEST` */
+    /* what the producer's calls of mocks and stand-ins return and receive, queued before it */
+    if (emit_mock_queue(b, n, "    ", (size_t)(m - r->makes) + 1) != 0) {
+        sb_free(&args);
+        return -1;
+    }
     if (m->kind != 'i') {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
@@ -332,6 +337,7 @@ int emit_made_calls(strbuf *b, const names *n, const ut_func *target)
         const ut_func *fn = unit_find_def(n->u, m->func);
         if (m->kind != 'c') continue;
         if (!o || !fn || fn->nparams != m->nargs + 1) return -1;
+        if (emit_mock_queue(b, n, "    ", i + 1) != 0) return -1;
         /* the parameter's spelling may differ from the modifier's (`const T *`): a cast then */
         size_t pi = param_index(r, k);
         int cast = pi < target->nparams && strcmp(target->params[pi].type->spelling, fn->params[0].type->spelling);

@@ -38,10 +38,11 @@ static void varargs_decl(strbuf *b, const ut_func *f, const char *indent)
               indent, indent, UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
 }
 
-static int emit_mocks(strbuf *b, const names *n, const char *indent)
+int emit_mock_queue(strbuf *b, const names *n, const char *indent, size_t make)
 {
     for (size_t i = 0; i < n->r->nmocks; i++) {
         const ur_mock *m = &n->r->mocks[i];
+        if (m->make != make) continue;
         strbuf v = STRBUF_INIT;
         if (m->value.kind == 's') /* a reader's line (emit_callback_reader_return): a literal */
             sb_printf(&v, "\"%s\"", m->value.text);
@@ -53,8 +54,10 @@ static int emit_mocks(strbuf *b, const names *n, const char *indent)
                   v.s);
         sb_free(&v);
     }
-    return emit_callback_expects(b, n, indent);
+    return emit_callback_expects(b, n, indent, make);
 }
+
+static int emit_mocks(strbuf *b, const names *n, const char *indent) { return emit_mock_queue(b, n, indent, 0); }
 
 static const char *signal_name(int s)
 {

@@ -332,6 +332,41 @@ int unit_null_checked(const unit_info *u, const char *name, int deref)
  * NULL or 0, negated with '!', or used as a truth value: the whole condition of if/while,
  * or an operand of && / || / ?. The checked name is the chain's last identifier.
  */
+void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok, size_t n)
+{
+    static const char *const openers[] = {"fopen", "freopen", "open", "opendir", "stat", "lstat", "access", NULL};
+    for (size_t i = 0; i + 3 < n; i++) {
+        int at = -1; /* the argument index of the path */
+        for (int k = 0; openers[k] && at < 0; k++)
+            if (!strcmp(tok[i], openers[k])) at = 0;
+        if (!strcmp(tok[i], "openat")) at = 1;
+        if (at < 0 || strcmp(tok[i + 1], "(")) continue;
+        size_t j = i + 2;
+        for (int a = 0; a < at && j < n; a++) /* past the arguments before (no nesting: `dirfd,`) */
+            while (j < n && strcmp(tok[j++], ",")) {}
+        if (j + 1 >= n || !is_ident(tok[j]) || (strcmp(tok[j + 1], ",") && strcmp(tok[j + 1], ")"))) continue;
+        char *e = NULL;
+        if (unit_opens_path(u, fn, tok[j]) || asprintf(&e, "%s %s", fn, tok[j]) < 0) continue;
+        char **np = realloc(u->opened_paths, (u->nopened_paths + 1) * sizeof *np);
+        if (!np) {
+            free(e);
+            continue;
+        }
+        u->opened_paths = np;
+        u->opened_paths[u->nopened_paths++] = e;
+    }
+}
+
+int unit_opens_path(const unit_info *u, const char *fn, const char *param)
+{
+    size_t l = strlen(fn);
+    for (size_t i = 0; i < u->nopened_paths; i++) {
+        const char *e = u->opened_paths[i];
+        if (!strncmp(e, fn, l) && e[l] == ' ' && !strcmp(e + l + 1, param)) return 1;
+    }
+    return 0;
+}
+
 void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n)
 {
     static const char *keywords[] = {"if", "while", "for", "return", "sizeof", "else", "do", "switch", "case", NULL};

@@ -145,12 +145,11 @@ int unit_producer_storage(const ut_func *fn, size_t k)
 
 int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt, int named, unit_producer_kind *kind)
 {
-    (void)u;
     if (!producible(pt) || !fn->type || fn->type->variadic) return 0;
     for (size_t k = 0; k < fn->nparams && !named; k++) { /* --init names it: the user knows */
         const ut_type *t = fn->params[k].type;
         if (t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_plain_char &&
-            file_path_param(fn->name, fn->params[k].name))
+            (file_path_param(fn->name, fn->params[k].name) || (u && unit_opens_path(u, fn->name, fn->params[k].name))))
             return 0;
     }
     const ut_type *r = fn->type->ret, *sp = struct_pointee(pt);

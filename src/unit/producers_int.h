@@ -16,7 +16,7 @@
  *              with T a struct, any function returning `T *` (`cJSON_Parse`). The harness writes
  *              `p = f(args)`, each argument filled like a parameter (solver-chosen).
  *   UP_INIT    `void|int|bool f(T *, args...)` for P = `T *` (T a complete struct), named like
- *              an initialiser (init, reset, create, setup; any case: `jsmn_init`), its other
+ *              an initialiser (init, reset, create, setup, open; any case: `jsmn_init`), its other
  *              arguments fillable as a UP_RETURN producer's (`http_parser_init(&p, HTTP_REQUEST)`):
  *              the harness allocates a T, fills the arguments and calls f on them.
  * A table of callbacks (T a struct whose fields are all function pointers: http-parser's
@@ -24,7 +24,9 @@
  * initialiser only zeroes it, so no callback would run; it is built field by field with stand-ins.
  * Not producers: the target itself; functions taking an argument of P's aliasing class (they
  * need a P first: `sdscat(sds, ...)`; for a struct P such a function may be a modifier, below); variadic
- * ones; ones with an argument that cannot be filled (a void * without a length, an incomplete
+ * ones; ones that take a file's path (a `char *` named like one, or passed to fopen, open, stat, ...
+ * in the function's body: iniparser's `iniparser_load(const char *ininame)`: unit_opens_path) unless
+ * --init names them; ones with an argument that cannot be filled (a void * without a length, an incomplete
  * type) or is an out-parameter (a pointer to a pointer without a length); static functions of a
  * .c the harness does not include. A buffer paired with a length (`te_compile(expr, variables,
  * var_count, error)`) is a symbolic array as for a target's parameter (its length the element

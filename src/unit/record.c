@@ -141,6 +141,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
     char *copy = strdup(text ? text : "");
     if (!copy) return -1;
     int lineno = 0;
+    size_t mocks_from = 0, args_from = 0; /* the mock and arg lines no construction has claimed yet */
     for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         lineno++;
         char *w[6];
@@ -248,6 +249,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
             r->called = 1;
+            mocks_from = r->nmocks;
+            args_from = r->nargs;
         } else if (!strncmp(line, "ret ", 4)) {
             n = words(line + 4, w, 2);
             if (n == 1 && !strcmp(w[0], "s")) /* a returned empty string: "ret s " */
@@ -275,12 +278,14 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                     free(wk.value.text);
                 }
             }
-        } else if (!strncmp(line, "make ", 5)) {
-            bad = record_make(r, line + 5, 0);
-        } else if (!strncmp(line, "add ", 4)) {
-            bad = record_make(r, line + 4, 'a');
-        } else if (!strncmp(line, "seq ", 4)) {
-            bad = record_make(r, line + 4, 'c');
+        } else if (!strncmp(line, "make ", 5) || !strncmp(line, "add ", 4) || !strncmp(line, "seq ", 4)) {
+            int mk = line[0] == 'm';
+            bad = record_make(r, line + (mk ? 5 : 4), mk ? 0 : line[0] == 'a' ? 'a' : 'c');
+            /* the calls of mocks and stand-ins since the last construction happened in this one */
+            for (size_t i = mocks_from; !bad && !r->called && i < r->nmocks; i++) r->mocks[i].make = r->nmakes;
+            for (size_t i = args_from; !bad && !r->called && i < r->nargs; i++) r->args[i].make = r->nmakes;
+            mocks_from = r->nmocks;
+            args_from = r->nargs;
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)

@@ -143,6 +143,9 @@ typedef struct unit_info {
     char **null_checked; /* identifiers the unit compares with NULL or tests for truth anywhere
                                    ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
     size_t nnull_checked;
+    char **opened_paths; /* "FUNC PARAM": a parameter a function of the unit passes to fopen, open, ... as
+                            the path (unit_opens_path) */
+    size_t nopened_paths;
     char **null_flow; /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
                                    of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
     size_t nnull_flow;
@@ -241,6 +244,15 @@ int unit_null_checked(const unit_info *u, const char *name, int deref);
 /* Scan one function body's tokens (spellings, n of them) for NULL checks and add the
  * checked names to u->null_checked. Called by unit_parse; exposed for tests. */
 void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
+
+/* Scan the body of function fn (its tokens: spellings, n of them) for a call that opens a file by a
+ * name, `fopen(NAME, ...)` (also freopen, open, openat's second, opendir, stat, lstat, access), and
+ * add "fn NAME" to u->opened_paths. Called by unit_parse; exposed for tests. */
+void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Whether function fn passes its parameter param to a call that opens a file by that name
+ * (unit_scan_opened_paths): iniparser's `iniparser_load(const char *ininame)`. */
+int unit_opens_path(const unit_info *u, const char *fn, const char *param);
 
 /* Close u->null_checked under u->null_flow: `p = head` or `p = p->next` with p checked
  * makes head / next checked, until nothing changes. Called by unit_parse. */
@@ -534,6 +546,9 @@ typedef struct ur_heapat {
 typedef struct ur_mock {
     char *name;
     ur_value value;
+    size_t make; /* 1 + the index in makes of the construction this call happened in (a producer calling a
+                    mock or a stand-in: recorded before its make, add or seq line, and before `call`);
+                    0: during the call */
 } ur_mock;
 
 /* An `arg` line: argument index of a call to the function-pointer stand-in name. */
@@ -541,6 +556,7 @@ typedef struct ur_arg {
     char *name;
     int index;
     ur_value value; /* kind i u e s p, or v (not asserted) */
+    size_t make;    /* as ur_mock's */
 } ur_arg;
 /* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
  * sequences of length one, or two with a `seq` modifier). */

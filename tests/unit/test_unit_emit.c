@@ -112,6 +112,18 @@ static void test_record_parse(void **state)
         }
     assert_true(found);
     unit_record_free(&r);
+    /* a producer's calls of a mock and a stand-in belong to its construction (queued before it):
+     * make 1 for the two before the make line, 0 for the one after `call` */
+    assert_int_equal(unit_record_parse("obj 1 p 1 d struct node *\nmock sensor i 3\narg cb 0 i 1\n"
+                                       "make 1 r mk\nobj 2 p 1 m enum mode\ncall\nmock sensor i 4\ndone\n",
+                                       &r, &err),
+                     0);
+    assert_int_equal(r.nmocks, 2);
+    assert_int_equal(r.mocks[0].make, 1);
+    assert_int_equal(r.mocks[1].make, 0);
+    assert_int_equal(r.nargs, 1);
+    assert_int_equal(r.args[0].make, 1);
+    unit_record_free(&r);
     assert_int_equal(unit_record_parse("obj 1 p\n", &r, &err), -1);
     assert_non_null(strstr(err, "line 1"));
     free(err);
