@@ -108,6 +108,10 @@ static void emit_lenstr_assert(strbuf *b, const char *e, const char *v)
     int used = 0;
     if (sscanf(v, "%127s %llu%n", fn, &n, &used) < 2) return;
     const char *body = v + used + (v[used] == ' ');
+    if (!strcmp(fn, "-")) { /* a buffer struct's data: its used bytes (its pointer is asserted non-NULL) */
+        if (n) sb_printf(b, "    assert_memory_equal(%s, \"%s\", %llu);\n", e, body, n);
+        return;
+    }
     sb_printf(b, "    assert_non_null(%s);\n", e);
     sb_printf(b, "    assert_int_equal(%s(%s), %llu);\n", fn, e, n);
     if (n && body_has_nul(body))

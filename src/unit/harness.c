@@ -277,6 +277,47 @@ static void union_dump(strbuf *b, const ut_type *t, const char *obj, const char 
         sb_printf(b, "%sif (!strcmp(phase, \"pre\")) sympu_px(phase, id, %s, &%s, sizeof %s);\n", ind, lv, obj, obj);
 }
 
+/* The fields of a buffer struct (unit_buffer_struct): the length n <= --buf-len, the capacity c
+ * (when the struct has one) with n <= c <= --buf-len + 1, or 0 with n 0 and the data NULL (klib's
+ * `kstring_t s = {0, 0, NULL}`); the data a heap block of c elements (n, or n + 1 for text, without a
+ * capacity field) whose first n are inputs and the rest zero (text: its NUL when n < c). */
+static void buffer_fill(gen *g, const ut_type *t, int bd, int bl, int bc)
+{
+    strbuf *b = &g->out;
+    const ut_field *fd = &t->fields[bd], *fl = &t->fields[bl], *fc = bc >= 0 ? &t->fields[bc] : NULL;
+    const ut_type *e = fd->type->pointee;
+    int text = e->kind == UT_INT && e->is_plain_char;
+    unsigned L = g->o->buf_len;
+    char *es = unqual(e), *ls = unqual(fl->type), *cs = fc ? unqual(fc->type) : NULL;
+    sb_printf(b, "    { /* a buffer: %s a block of %s elements, %s of them used */\n", fd->name, fc ? fc->name : "its",
+              fl->name);
+    sb_printf(b, "        char nm[256];\n        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", fl->name);
+    sb_printf(b, "        size_t n = sym_size_t(nm);\n        sym_assume(n <= %u);\n", L);
+    if (fc) {
+        sb_printf(b, "        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", fc->name);
+        sb_printf(b, "        size_t c = sym_size_t(nm);\n        sym_assume(c <= %u);\n", L + 1);
+        sb_printf(b, "        sym_assume(n <= c);\n");
+        sb_printf(b, "        o->%s = (%s)c;\n", fc->name, cs);
+    } else {
+        sb_printf(b, "        size_t c = n + %d;\n", text);
+    }
+    sb_printf(b, "        o->%s = (%s)n;\n", fl->name, ls);
+    sb_printf(b, "        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", fd->name);
+    sb_printf(b, "        if (c == 0) {\n            o->%s = NULL;\n        } else {\n", fd->name);
+    sb_printf(b, "            %s *p = calloc(c, sizeof *p);\n", es);
+    sb_printf(b, "            sympu_register(p, %d, sizeof *p, c, 0, sympu_dump_%d, \"%s\", nm, \"%s\");\n",
+              e->alias_id, e->id, text ? "as" : "a", es);
+    if (e->kind == UT_INT && e->is_char) sb_printf(b, "            sym_bytes(p, n, nm);\n");
+    if (text) /* the text's NUL, when there is room (a full buffer has none: `len == cap`) */
+        sb_printf(b, "            if (n < c) p[n] = 0;\n");
+    else
+        sb_printf(b, "            for (size_t k = 0; k < n; k++) sympu_fill_%d(&p[k], nm, depth + 1);\n", e->id);
+    sb_printf(b, "            o->%s = p;\n        }\n    }\n", fd->name);
+    free(es);
+    free(ls);
+    free(cs);
+}
+
 static void gen_fill(gen *g, const ut_type *t)
 {
     strbuf *b = &g->out;
@@ -313,10 +354,17 @@ static void gen_fill(gen *g, const ut_type *t)
         sb_printf(b, "    *o = (%s)%s(name);\n", ts, t->size == 4 ? "sym_float" : "sym_double");
         break;
     case UT_UNION: union_fill(b, t, "*o", "name", "    "); break;
-    case UT_STRUCT:
+    case UT_STRUCT: {
+        int bd = -1, bl = -1, bc = -1;
+        int buffer = !g->o->raw_inputs && unit_buffer_struct(t, &bd, &bl, &bc);
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
             if (!*f->name) continue;
+            if (buffer && ((int)i == bl || (int)i == bc)) continue; /* set with the data, below */
+            if (buffer && (int)i == bd) {
+                buffer_fill(g, t, bd, bl, bc);
+                continue;
+            }
             if (!fillable(f->type) && !(f->type->kind == UT_UNION && f->type->complete)) continue;
             sb_printf(b, "    {\n        char nm[256];\n        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", f->name);
             if (f->type->kind == UT_UNION) { /* inline: its type may have no name */
@@ -351,6 +399,7 @@ static void gen_fill(gen *g, const ut_type *t)
             sb_printf(b, "    }\n");
         }
         break;
+    }
     case UT_ARRAY:
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char nm[256];\n", (unsigned long long)t->count);
         sb_printf(b, "        snprintf(nm, sizeof nm, \"%%s[%%zu]\", name, i);\n");
@@ -494,11 +543,31 @@ static void gen_dump(gen *g, const ut_type *t)
             sb_puts(b, "#endif\n");
         }
         break;
-    case UT_STRUCT:
+    case UT_STRUCT: {
+        int bd = -1, bl = -1, bc = -1;
+        int buffer = unit_buffer_struct(t, &bd, &bl, &bc);
         for (size_t i = 0; i < t->nfields; i++) {
             const ut_field *f = &t->fields[i];
             if (!*f->name || (!fillable(f->type) && !(f->type->kind == UT_UNION && f->type->complete))) continue;
             sb_printf(b, "    {\n        char l[256];\n        snprintf(l, sizeof l, \"%%s.%s\", lv);\n", f->name);
+            const ut_type *de = f->type->pointee;
+            if (buffer && (int)i == bd && de->kind == UT_INT && de->is_char) {
+                /* a buffer struct's bytes: what the call left in fresh memory, its used part only
+                 * (a grown block's bytes past the length were never written) */
+                sb_printf(b, "        sympu_pp(phase, id, l, (const void *)o->%s);\n", f->name);
+                sb_printf(b,
+                          "#ifdef SYMPATH_UNIT_RECORD\n        if (!strcmp(phase, \"post\") && sympu_heapat_new((const "
+                          "void *)o->%s))\n            sympu_rec(\"heapat %%d %%s free\\n\", id, l);\n",
+                          f->name);
+                sb_puts(b, "        if (!strcmp(phase, \"post\"))\n");
+                char cnt[300];
+                snprintf(cnt, sizeof cnt, "(long long)o->%s", t->fields[bl].name);
+                char val[300];
+                snprintf(val, sizeof val, "o->%s", f->name);
+                unit_walk_call_n(b, f->type, "        ", "id", "l", val, cnt);
+                sb_puts(b, "#endif\n    }\n");
+                continue;
+            }
             if (f->type->kind == UT_UNION) { /* inline: its type may have no name */
                 char ob[300];
                 snprintf(ob, sizeof ob, "o->%s", f->name);
@@ -514,6 +583,7 @@ static void gen_dump(gen *g, const ut_type *t)
             sb_printf(b, "    }\n");
         }
         break;
+    }
     case UT_UNION: union_dump(b, t, "*o", "lv", "    "); break;
     case UT_ARRAY:
         sb_printf(b, "    for (size_t i = 0; i < %llu; i++) {\n        char l[256];\n", (unsigned long long)t->count);

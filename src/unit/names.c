@@ -70,7 +70,7 @@ static int length_name(const char *n)
 {
     static const char *exact[] = {"n",   "len",    "length", "size",     "sz",     "count", "cnt",
                                   "num", "nbytes", "nelem",  "nmemb",    "nitems", "bytes", "capacity",
-                                  "cap", "argc",   "qty",    "quantity", "max",    NULL};
+                                  "cap", "argc",   "qty",    "quantity", "max",    "l",     NULL};
     static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
     for (int i = 0; exact[i]; i++)
         if (!strcmp(n, exact[i])) return 1;
@@ -207,6 +207,70 @@ int unit_field_range_begin(const ut_type *t, size_t i)
     return range_pair(b->type, f->type, f->name) ? (int)i - 1 : -1;
 }
 
+/* Whether field name n names a capacity: `m` (klib), cap, capacity, alloc(ated), max, room, nalloc. */
+static int capacity_name(const char *n)
+{
+    static const char *exact[] = {"m",      "cap", "capacity", "alloc",  "allocated",
+                                  "nalloc", "max", "room",     "maxlen", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcasecmp(n, exact[i])) return 1;
+    size_t l = strlen(n);
+    return (l > 3 && !strcasecmp(n + l - 3, "cap")) || (l > 5 && !strcasecmp(n + l - 5, "alloc"));
+}
+
+/* Whether e is the struct t or a node of a linked structure: a struct with a pointer to its own
+ * type (`struct node { int v; struct node *next; }`). */
+static int linked_node(const ut_type *e, const ut_type *t)
+{
+    if (e == t || !strcmp(e->spelling, t->spelling)) return 1;
+    for (size_t i = 0; e->kind == UT_STRUCT && i < e->nfields; i++) {
+        const ut_type *ft = e->fields[i].type;
+        if (ft && ft->kind == UT_PTR && ft->pointee &&
+            (ft->pointee == e || !strcmp(ft->pointee->spelling, e->spelling)))
+            return 1;
+    }
+    return 0;
+}
+
+int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap)
+{
+    *data = *len = *cap = -1;
+    if (!t || t->kind != UT_STRUCT || !t->complete) return 0;
+    int sized = -1; /* a field named size: the length, or the capacity when another is the length */
+    for (size_t i = 0; i < t->nfields; i++) {
+        const ut_field *f = &t->fields[i];
+        const ut_type *ft = f->type;
+        if (!*f->name || f->bitfield || !ft) continue;
+        if (ft->kind == UT_PTR) {
+            const ut_type *e = ft->pointee;
+            if (!e || e->kind == UT_FUNC || e->kind == UT_VOID || (e->kind != UT_INT && !e->complete)) continue;
+            if (linked_node(e, t)) return 0; /* a list's head (`struct list { struct node *head; int len; }`) */
+            if (*data >= 0) return 0;        /* two data pointers (clibs/buffer's alloc and data): not this shape */
+            *data = (int)i;
+        } else if (ft->kind == UT_INT && !ft->is_char && ft->bits >= 16) {
+            if (!strcasecmp(f->name, "size"))
+                sized = (int)i;
+            else if (capacity_name(f->name) && *cap < 0)
+                *cap = (int)i;
+            else if ((length_name(f->name) || !strcmp(f->name, "l") || !strcasecmp(f->name, "used") ||
+                      !strcasecmp(f->name, "nused")) &&
+                     *len < 0)
+                *len = (int)i;
+        }
+    }
+    if (sized >= 0) {
+        if (*len < 0)
+            *len = sized;
+        else if (*cap < 0)
+            *cap = sized;
+    }
+    if (*data < 0 || *len < 0) {
+        *data = *len = *cap = -1;
+        return 0;
+    }
+    return 1;
+}
+
 int unit_result_count(const ut_func *f)
 {
     const ut_type *r = f->type ? f->type->ret : NULL;
@@ -270,6 +334,10 @@ void unit_pair_buffers(ut_func *f)
             if (bp->type->pointee->kind == UT_INT && !bp->type->pointee->is_char && position_name(bp->name) &&
                 unit_count_ptr(lp->type))
                 continue;
+            /* a buffer struct carries its own length: `ks_resize(kstring_t *s, size_t size)` is one
+             * string and the size it should hold, not an array of strings */
+            int bsd, bsl, bsc;
+            if (unit_buffer_struct(bp->type->pointee, &bsd, &bsl, &bsc)) continue;
             /* the count through a pointer (`struct phr_header *headers, size_t *num_headers`: the
              * capacity in, the count filled out): after an array the function fills (not const, no
              * pointers: `const char **method, size_t *method_len` is two out-parameters) */

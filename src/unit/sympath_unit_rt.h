@@ -772,6 +772,8 @@ static size_t sympu_static_extent(const void *p)
  * > 0, an out-parameter the call wrote gives the array's length: that many elements, within the
  * block p lies in), or NULL for a string. A fault while
  * reading (a dangling or uninitialised pointer) ends the walk with the lines written so far. */
+static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const char *tail);
+
 static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
 {
     sympu_walk_begin(root, lv);
@@ -800,6 +802,8 @@ static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_wal
                 snprintf(pre, sizeof pre, "[%zu].", k);
                 walk((const char *)p + k * elem, pre, 0, 0);
             }
+        } else if (count >= 0) {
+            sympu_walk_lenstr((const char *)p, (size_t)count, "-", ""); /* a buffer struct's data */
         } else {
             sympu_walk_str((const char *)p, "");
         }
@@ -814,12 +818,13 @@ static void sympu_walk_root(int root, const char *lv, const void *p, sympu_walk_
 
 /* A string of n bytes (NULs included) at tail whose length the unit's accessor lname gave:
  * `b LNAME N BODY` (BODY the n bytes as a C string literal body, \x00 for a NUL), when n is at
- * most 200 and within its heap block; else as sympu_walk_str. */
+ * most 200 and within its heap block with its NUL; else as sympu_walk_str. lname "-": the n bytes
+ * of a buffer struct's data (its length field), no NUL after them. */
 static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const char *tail)
 {
     char buf[32], lit[200 * 6 + 1];
-    size_t room = sympu_heap_room(s);
-    if (strcmp(sympu_ptr_text(s, buf), "-1") || n > 200 || (room != (size_t)-1 && n >= room)) {
+    size_t room = sympu_heap_room(s), need = n + (strcmp(lname, "-") != 0);
+    if (strcmp(sympu_ptr_text(s, buf), "-1") || n > 200 || (room != (size_t)-1 && need > room)) {
         sympu_walk_str(s, tail);
         return;
     }

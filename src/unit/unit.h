@@ -344,6 +344,19 @@ int unit_range_begin(const ut_func *f, size_t i);
  * index, or -1. */
 int unit_field_range_begin(const ut_type *t, size_t i);
 
+/*
+ * A *buffer struct*: struct t holds exactly one data pointer (to elements the harness can fill,
+ * not a function) and an integer field named like its length (l, len, length, n, size, count,
+ * used, ...), perhaps also one named like its capacity (m, cap, capacity, alloc, max, room;
+ * `size` when another field is the length): klib's `kstring_t { size_t l, m; char *s; }`, a
+ * vector's `{ T *data; size_t len, cap; }`. Its valid states have the data a heap block of cap
+ * elements (at least len, and len + 1 for characters: the text's NUL), or NULL with both zero;
+ * built field by field the three were unrelated (`.l = 2147483647, .m = 19` over 17 bytes) and
+ * every test that used them was out of bounds. Field indexes into *data, *len, *cap (-1: none).
+ * Returns 1 when t is one, else 0.
+ */
+int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap);
+
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
  * complete struct (not plain char or void: strings and raw buffers have no size the stand-in

@@ -73,7 +73,14 @@ static const char *SRC_TEXT =
     /* read-only text under a name (tomlc99's toml_raw_t): a plain string */
     "typedef const char *rawtext;\n"
     "rawtext raw_of(const node *n) { (void)n; return \"1\"; }\n"
-    "int raw_num(rawtext r) { return r[0]; }\n";
+    "int raw_num(rawtext r) { return r[0]; }\n"
+    /* buffer structs (klib's kstring_t, a vector), and a list head that is none */
+    "typedef struct kb { size_t l, m; char *s; } kb;\n"
+    "int kb_fit(kb *s, size_t size) { return s->m >= size; }\n"
+    "struct ivec { int *data; unsigned size, capacity; };\n"
+    "int ivec_sum(const struct ivec *v) { return v->data[0]; }\n"
+    "struct lst { struct node *head; int len; };\n"
+    "int lst_len(const struct lst *l) { return l->len; }\n";
 
 static unit_info u;
 static char path[64];
@@ -145,6 +152,19 @@ static void test_discovery(void **state)
     assert_false(unit_producer_storage(t, 0));
     assert_false(unit_producer_storage(unit_find_def(&u, "tree_copy"), 1));
     assert_string_equal(producers_of("raw_num", 0, &o, b, sizeof b), "");
+    /* buffer structs: the data, length and capacity fields; a struct pointer before a length is no
+     * array when the struct is a buffer (`ks_resize(kstring_t *s, size_t size)`) */
+    int d, l, c;
+    const ut_func *kf = unit_find_def(&u, "kb_fit");
+    assert_true(unit_buffer_struct(kf->params[0].type->pointee, &d, &l, &c));
+    assert_int_equal(d, 2);
+    assert_int_equal(l, 0);
+    assert_int_equal(c, 1);
+    assert_int_equal(kf->params[0].len_param, -1);
+    assert_true(unit_buffer_struct(unit_find_def(&u, "ivec_sum")->params[0].type->pointee, &d, &l, &c));
+    assert_int_equal(l, 1);
+    assert_int_equal(c, 2);
+    assert_false(unit_buffer_struct(unit_find_def(&u, "lst_len")->params[0].type->pointee, &d, &l, &c));
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
