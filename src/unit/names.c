@@ -70,7 +70,7 @@ static int length_name(const char *n)
 {
     static const char *exact[] = {"n",   "len",    "length", "size",     "sz",     "count", "cnt",
                                   "num", "nbytes", "nelem",  "nmemb",    "nitems", "bytes", "capacity",
-                                  "cap", "argc",   "qty",    "quantity", "max",    "l",     NULL};
+                                  "cap", "argc",   "qty",    "quantity", "l",      NULL};
     static const char *tails[] = {"len", "size", "count", "length", "_n", "sz", NULL};
     for (int i = 0; exact[i]; i++)
         if (!strcmp(n, exact[i])) return 1;
