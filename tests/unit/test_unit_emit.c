@@ -442,30 +442,36 @@ static void test_text_and_fallback(void **state)
     unit_record_free(&t.rec);
 }
 
-/* A character array changed past a NUL (binary output): one assert_memory_equal over the bytes up
- * to the last changed one, octal escapes, not a string assertion and one per byte. */
-static void test_bytes_past_nul(void **state)
+/* The body emitted for a test of function fn from record rec (malloc'ed; SHOW=1 prints it). */
+static char *body_for(const char *fn, const char *rec)
 {
-    (void)state;
-    const char *rec = "obj 1 p 1 out char *\nobj 2 a 4 out char\n"
-                      "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 63\npre 2 [3] i 0\n"
-                      "call\nret i 2\n"
-                      "post 1 - p 2\npost 2 [0] i 0\npost 2 [1] i 7\npost 2 [2] i 63\npost 2 [3] i 0\ndone\n";
     unit_test t;
     memset(&t, 0, sizeof t);
-    t.name = "test_dec_1";
-    t.fn = unit_find_def(&u, "dec");
+    t.name = "test_1";
+    t.fn = unit_find_def(&u, fn);
     assert_non_null(t.fn);
     char *err = NULL;
     assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
     char *b = unit_emit_test_body(&u, &t);
     assert_non_null(b);
     if (getenv("SHOW")) fputs(b, stderr);
+    unit_record_free(&t.rec);
+    return b;
+}
+
+/* A character array changed past a NUL (binary output): one assert_memory_equal over the bytes up
+ * to the last changed one, octal escapes, not a string assertion and one per byte. */
+static void test_bytes_past_nul(void **state)
+{
+    (void)state;
+    char *b = body_for("dec", "obj 1 p 1 out char *\nobj 2 a 4 out char\n"
+                              "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 63\npre 2 [3] i 0\n"
+                              "call\nret i 2\n"
+                              "post 1 - p 2\npost 2 [0] i 0\npost 2 [1] i 7\npost 2 [2] i 63\npost 2 [3] i 0\ndone\n");
     assert_non_null(strstr(b, "assert_memory_equal(out_obj, \"\\000\\007\", 2);"));
     assert_null(strstr(b, "assert_string_equal(out_obj"));
     assert_null(strstr(b, "out_obj[1]"));
     free(b);
-    unit_record_free(&t.rec);
 }
 
 /* A parameter of array type is the caller's array: what the call wrote there is asserted (it was
@@ -473,24 +479,14 @@ static void test_bytes_past_nul(void **state)
 static void test_param_array(void **state)
 {
     (void)state;
-    const char *rec = "obj 1 p 1 c long\nobj 2 p 1 buf char[4]\n"
-                      "pre 1 - i 200\npre 2 [0] i 113\npre 2 [1] i 55\npre 2 [2] i 120\npre 2 [3] i 66\n"
-                      "call\nret i 1\n"
-                      "post 1 - i 200\npost 2 [0] i -56\npost 2 [1] i 0\npost 2 [2] i 120\npost 2 [3] i 66\ndone\n";
-    unit_test t;
-    memset(&t, 0, sizeof t);
-    t.name = "test_enc_1";
-    t.fn = unit_find_def(&u, "enc");
-    assert_non_null(t.fn);
-    char *err = NULL;
-    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
-    char *b = unit_emit_test_body(&u, &t);
-    assert_non_null(b);
-    if (getenv("SHOW")) fputs(b, stderr);
+    char *b =
+        body_for("enc", "obj 1 p 1 c long\nobj 2 p 1 buf char[4]\n"
+                        "pre 1 - i 200\npre 2 [0] i 113\npre 2 [1] i 55\npre 2 [2] i 120\npre 2 [3] i 66\n"
+                        "call\nret i 1\n"
+                        "post 1 - i 200\npost 2 [0] i -56\npost 2 [1] i 0\npost 2 [2] i 120\npost 2 [3] i 66\ndone\n");
     assert_non_null(strstr(b, "assert_memory_equal(buf, \"\\310\\000\", 2);"));
     assert_null(strstr(b, "buf[2]"));
     free(b);
-    unit_record_free(&t.rec);
 }
 
 /* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
