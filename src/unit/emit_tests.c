@@ -14,14 +14,14 @@
 /* The call expression "f(a, b)". */
 static void call_expr(strbuf *b, const names *n, const ut_func *f)
 {
-    sb_printf(b, "%s(", f->name);
+    sb_printf(b, "%s%s(", unit_va_list_last(f) ? "call_" : "", f->name);
     size_t argi = 0;
     for (size_t i = 0; i < n->r->nobjs; i++) {
         if (!n->r->objs[i].param) continue;
         sb_printf(b, "%s%s", argi ? ", " : "", n->local[i]);
         argi++;
     }
-    if (f->type->variadic) {
+    if (unit_takes_varargs(f)) {
         for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) sb_printf(b, "%svarargs[%d]", argi || k ? ", " : "", k);
         sb_puts(b, ", NULL");
     }
@@ -31,7 +31,7 @@ static void call_expr(strbuf *b, const names *n, const ut_func *f)
 /* For a variadic function, the blocks its variadic arguments point to (unit.h), declared at indent. */
 static void varargs_decl(strbuf *b, const ut_func *f, const char *indent)
 {
-    if (!f->type->variadic) return;
+    if (!unit_takes_varargs(f)) return;
     sb_printf(b,
               "%s/* the variadic arguments: zeroed blocks for what the format reads or writes, then NULL */\n"
               "%s_Alignas(16) unsigned char varargs[%d][%d] = {{0}};\n",
@@ -727,6 +727,12 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
         }
     }
     sb_free(&seen);
+    /* the variadic wrappers of functions taking a va_list (unit_va_wrapper), once each */
+    for (size_t i = 0; i < ntests; i++) {
+        size_t j = 0;
+        while (j < i && tests[j].fn != tests[i].fn) j++;
+        if (j == i) unit_va_wrapper(&b, tests[i].fn);
+    }
     char **quiet = quiet_globals(tests, ntests);
     for (size_t i = 0; i < ntests; i++) {
         const unit_test *t = &tests[i];

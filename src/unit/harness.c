@@ -713,9 +713,42 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
     free(es);
 }
 
+void unit_va_wrapper(strbuf *b, const ut_func *f)
+{
+    if (!unit_va_list_last(f)) return;
+    size_t np = f->nparams - 1;
+    const ut_type *r = f->type->ret;
+    char *rs = unqual(r);
+    sb_printf(b, "/* %s through its variadic arguments, as a caller of it does: va_start, the call, va_end */\n",
+              f->name);
+    strbuf head = STRBUF_INIT;
+    sb_printf(&head, "call_%s(", f->name);
+    for (size_t i = 0; i < np; i++) {
+        char *ps = unqual(f->params[i].type), *d = unit_declarator(ps, f->params[i].name);
+        sb_printf(&head, "%s%s", i ? ", " : "", d);
+        free(d);
+        free(ps);
+    }
+    sb_puts(&head, ", ...)");
+    char *decl = unit_declarator(rs, head.s);
+    sb_printf(b, "static %s {\n    va_list ap;\n    va_start(ap, %s);\n    ", decl, f->params[np - 1].name);
+    if (r->kind != UT_VOID) {
+        char *d = unit_declarator(rs, "r");
+        sb_printf(b, "%s = ", d);
+        free(d);
+    }
+    sb_printf(b, "%s(", f->name);
+    for (size_t i = 0; i < np; i++) sb_printf(b, "%s, ", f->params[i].name);
+    sb_printf(b, "ap);\n    va_end(ap);\n%s}\n\n", r->kind != UT_VOID ? "    return r;\n" : "");
+    free(decl);
+    sb_free(&head);
+    free(rs);
+}
+
 static void gen_driver(gen *g, const ut_func *f)
 {
     strbuf *b = &g->out;
+    unit_va_wrapper(b, f);
     sb_printf(b, "static void sympu_drive_%s(void) {\n", f->name);
     /* globals of the unit: recorded (and restored by each emitted test), not inputs */
     for (size_t i = 0; i < g->u->nglobals; i++) {
@@ -728,7 +761,8 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", gv->type->id, gv->name, gv->name);
         }
     }
-    for (size_t i = 0; i < f->nparams; i++) {
+    size_t np = f->nparams - (unit_va_list_last(f) ? 1 : 0); /* a va_list is the wrapper's (va_wrapper) */
+    for (size_t i = 0; i < np; i++) {
         const ut_param *p = &f->params[i];
         const ut_type *t = p->type;
         if (harness_producer_param(b, g->u, g->o, f, i, &g->warn)) continue; /* built by the unit's producers */
@@ -817,7 +851,7 @@ static void gen_driver(gen *g, const ut_func *f)
         }
         free(ts);
     }
-    if (f->type->variadic) /* the variadic arguments (unit.h): zeroed blocks, then NULL */
+    if (unit_takes_varargs(f)) /* the variadic arguments (unit.h): zeroed blocks, then NULL */
         sb_printf(
             b, "    _Alignas(16) static unsigned char sympu_va[%d][%d];\n    memset(sympu_va, 0, sizeof sympu_va);\n",
             UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
@@ -831,9 +865,9 @@ static void gen_driver(gen *g, const ut_func *f)
         free(d);
         free(rs);
     }
-    sb_printf(b, "%s(", f->name);
-    for (size_t i = 0; i < f->nparams; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
-    if (f->type->variadic) {
+    sb_printf(b, "%s%s(", unit_va_list_last(f) ? "call_" : "", f->name);
+    for (size_t i = 0; i < np; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);
+    if (unit_takes_varargs(f)) {
         for (int k = 0; k < UNIT_VARARG_BLOCKS; k++)
             sb_printf(b, "%s(void *)sympu_va[%d]", f->nparams || k ? ", " : "", k);
         sb_puts(b, ", (void *)0");
@@ -908,7 +942,7 @@ static void gen_driver(gen *g, const ut_func *f)
         break;
     default: sb_printf(b, "    (void)sympu_ret;\n"); break;
     }
-    if (f->type->variadic)
+    if (unit_takes_varargs(f))
         sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_varargs_dump(&sympu_va[0][0], %d, %d);\n#endif\n",
                   UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
     sb_printf(b, "    sympu_dump_from(1, \"post\");\n    sympu_rec(\"done\\n\");\n}\n\n");
@@ -934,7 +968,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     sb_printf(b, "/* ---- the unit's declarations ---- */\n%s\n", u->prelude);
     /* the types the inputs and stand-ins need */
     for (size_t i = 0; i < ntargets; i++)
-        for (size_t k = 0; k < targets[i]->nparams; k++) mark(&g, targets[i]->params[k].type);
+        for (size_t k = 0; k + (unit_va_list_last(targets[i]) ? 1 : 0) < targets[i]->nparams; k++)
+            mark(&g, targets[i]->params[k].type);
     for (size_t i = 0; i < ntargets; i++) mark(&g, targets[i]->type->ret);
     for (size_t i = 0; i < ntargets; i++) /* the arguments of the producers' and modifiers' calls */
         for (size_t k = 0; k < targets[i]->nparams; k++) {

@@ -271,6 +271,22 @@ int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap)
     return 1;
 }
 
+/* Whether t is a va_list: its spelling, or the array (or decayed pointer) of __va_list_tag. */
+static int va_list_type(const ut_type *t)
+{
+    if (!t) return 0;
+    if (strstr(t->spelling, "va_list")) return 1;
+    const ut_type *e = (t->kind == UT_ARRAY || t->kind == UT_PTR) ? t->pointee : NULL;
+    return e && strstr(e->spelling, "__va_list_tag") != NULL;
+}
+
+int unit_va_list_last(const ut_func *f)
+{
+    return f && f->nparams >= 2 && f->type && !f->type->variadic && va_list_type(f->params[f->nparams - 1].type);
+}
+
+int unit_takes_varargs(const ut_func *f) { return f && f->type && (f->type->variadic || unit_va_list_last(f)); }
+
 int unit_result_count(const ut_func *f)
 {
     const ut_type *r = f->type ? f->type->ret : NULL;

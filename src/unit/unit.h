@@ -357,6 +357,20 @@ int unit_field_range_begin(const ut_type *t, size_t i);
  */
 int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap);
 
+/* Whether f's last parameter is a va_list after at least one other (`int vsnprintf_(char *buffer, size_t
+ * count, const char *format, va_list va)`, C11 7.16): the harness and the test call it through a variadic
+ * wrapper, `call_F(buffer, count, format, ...)` (va_start, F(..., ap), va_end), with the variadic blocks of a
+ * variadic target (UNIT_VARARG_BLOCKS); the va_list is no input. */
+int unit_va_list_last(const ut_func *f);
+
+/* Whether the call of f passes the variadic blocks: f is variadic or unit_va_list_last. */
+int unit_takes_varargs(const ut_func *f);
+
+/* Append to b the definition of f's variadic wrapper `static R call_F(params but the va_list, ...)` when
+ * unit_va_list_last(f), else nothing (the harness and the emitted test both define it). */
+struct strbuf;
+void unit_va_wrapper(struct strbuf *b, const ut_func *f);
+
 /* Whether a parameter of this type is an output parameter a mock's stand-in writes with
  * --mock-outputs: a pointer to a non-const integer (uint8_t included), bool, enum, pointer or
  * complete struct (not plain char or void: strings and raw buffers have no size the stand-in

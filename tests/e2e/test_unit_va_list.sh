@@ -1,0 +1,18 @@
+#!/bin/bash
+# test_unit_va_list.sh: a function taking a va_list (issue 13: no function refused). vscan.c's `num_vscan(s, fmt,
+# va_list ap)` was refused before (the harness tried to fill a `struct __va_list_tag`); it is now called through a
+# variadic wrapper the harness and the test define, `call_num_vscan(s, fmt, ...)`, with the variadic blocks a variadic
+# target gets, and what it stored through them is asserted. The suite compiles with -Werror and passes.
+. "$SRC/tests/e2e/unit_common.sh"
+name=va_list
+unit_run va_list tests/unit_libs/vscan/vscan.c -- --function num_vscan --budget 3s
+t="$out/test_vscan.c"
+expect_text vscan '^static int call_num_vscan\(const char \*s, const char \*fmt, \.\.\.\) \{' "the variadic wrapper"
+expect_text vscan '^    va_start\(ap, fmt\);' "va_start in the wrapper"
+expect_text vscan 'call_num_vscan\(s, fmt, varargs\[0\]' "a call through the wrapper"
+expect_text vscan 'assert_memory_equal\(varargs\[0\], ' "an assertion on what the call stored"
+jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
+    fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
+build_and_run vscan
+expect_gcov num_vscan 80
+pass
