@@ -368,6 +368,10 @@ static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val)
         best = any;
         bw = aw;
     }
+    if (!best) { /* in no constraint Z3 saw (one only below a pinned node: sv_fp_pinned_solve) */
+        *val = 0;
+        return true;
+    }
     Z3_ast r = NULL;
     uint64_t x = 0;
     if (!best || !Z3_model_eval(z, m, best, true, &r) || !r) return false;
@@ -676,4 +680,142 @@ bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms)
         if (s->kept[i]->depth > DEEP_QUERY || !translate_skeleton(s, s->kept[i])) return false;
     bool undef = false; /* Z3 overran 300 ms by seconds on big digit arithmetic: in a child that can be killed */
     return run_z3_forked(s, nkept, 0, 0, timeout_ms, &undef, s->skast) == SOLVE_UNSAT;
+}
+
+/* ------------------------------------------------------------------ pinned floating point */
+
+/* Remember that pinast[id] holds a term of this query (referenced); false when out of memory. */
+static bool pin_note(solver *s, uint32_t id, Z3_ast a)
+{
+    if (!sv_grow((void **)&s->pin_ids, &s->pin_ids_cap, s->npin_ids + 1, sizeof *s->pin_ids)) return false;
+    Z3_inc_ref(s->z3, a);
+    s->pinast[id] = a;
+    s->pin_ids[s->npin_ids++] = id;
+    return true;
+}
+
+/* Drop this query's pinned terms. */
+static void pin_clear(solver *s)
+{
+    for (size_t i = 0; i < s->npin_ids; i++) {
+        Z3_dec_ref(s->z3, s->pinast[s->pin_ids[i]]);
+        s->pinast[s->pin_ids[i]] = NULL;
+    }
+    s->npin_ids = 0;
+}
+
+/*
+ * The pinned translation of root (sv_fp_pinned_solve) into pinast: a node with no floating-point operator at or
+ * below it is its bit-precise translation (ast); a floating-point operator node is the constant of its value
+ * under assign[0..na), and the symbols below it are marked in pin[]; other nodes combine their kids as
+ * translate_node does. NULL on failure.
+ */
+static Z3_ast translate_pinned(solver *s, const expr *root, const uint64_t *assign, size_t na, bool *pin)
+{
+    if (!sv_ensure_id(s, root->id)) return NULL;
+    if (s->pinast[root->id]) return s->pinast[root->id];
+    size_t sp = 0, cap = 64;
+    const expr **st = malloc(cap * sizeof *st);
+    if (!st) return NULL;
+    st[sp++] = root;
+    bool ok = true;
+    while (sp && ok) {
+        const expr *e = st[sp - 1];
+        ok = sv_ensure_id(s, e->id);
+        if (!ok || s->pinast[e->id]) {
+            sp--;
+            continue;
+        }
+        Z3_ast a = NULL;
+        if (!(e->flags & EXPR_FLAG_FP)) {
+            a = translate(s, e);
+            ok = a && pin_note(s, e->id, a);
+            sp--;
+            continue;
+        }
+        if (expr_op_is_fp(e->op)) {
+            if (e->width < 1 || e->width > 64) {
+                ok = false;
+                break;
+            }
+            symset ss = s->sets[e->id];
+            for (uint32_t k = 0; ss.len != SYMSET_NONE && k < ss.len; k++)
+                if (s->pool[ss.off + k] < na) pin[s->pool[ss.off + k]] = true;
+            a = Z3_mk_unsigned_int64(s->z3, expr_eval(e, assign, na) & expr_mask(e->width), s->bv[e->width]);
+        } else {
+            bool ready = true;
+            for (unsigned k = 0; k < e->nkids && k < 3 && ok; k++) {
+                const expr *c = e->kid[k];
+                ok = sv_ensure_id(s, c->id);
+                if (!ok || s->pinast[c->id]) continue;
+                ready = false;
+                if (sp == cap) {
+                    const expr **p = realloc(st, 2 * cap * sizeof *st);
+                    ok = p != NULL;
+                    if (!ok) continue;
+                    st = p;
+                    cap *= 2;
+                }
+                st[sp++] = c;
+            }
+            if (!ok || !ready) continue;
+            s->failed = false;
+            a = translate_node(s, e, s->pinast);
+            if (s->failed) a = NULL;
+        }
+        ok = a && pin_note(s, e->id, a);
+        release_held(s);
+        if (ok) sp--;
+    }
+    free(st);
+    return ok ? s->pinast[root->id] : NULL;
+}
+
+int sv_fp_pinned_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent, size_t parent_n,
+                       unsigned timeout_ms)
+{
+    size_t na = parent_n;
+    for (size_t i = 0; i < nsyms; i++)
+        if ((size_t)s->kept_syms[i] + 1 > na) na = (size_t)s->kept_syms[i] + 1;
+    uint64_t *assign = calloc(na + 1, sizeof *assign);
+    bool *pin = calloc(na + 1, sizeof *pin);
+    int found = 0;
+    bool ok = assign && pin;
+    if (ok && parent_n) memcpy(assign, parent, parent_n * sizeof *assign);
+    for (size_t i = 0; i < nkept && ok; i++)
+        ok = s->kept[i]->depth <= DEEP_QUERY && translate_pinned(s, s->kept[i], assign, na, pin);
+    solve_result r = SOLVE_UNKNOWN;
+    if (ok) {
+        /* in-process (the terms are bit-vectors of the program's size); the core is read, not stored: it may
+         * hold a replaced value */
+        bool undef = false;
+        s->in_child = true;
+        s->child_ncore = 0;
+        r = run_z3_engine(s, nkept, nsyms, 0, timeout_ms, &undef, s->pinast);
+        s->in_child = false;
+    }
+    if (r == SOLVE_SAT) { /* the pinned symbols keep the parent's values; the answer is checked */
+        for (size_t i = 0; i < nsyms; i++)
+            if (!pin[s->kept_syms[i]]) assign[s->kept_syms[i]] = s->vals[i];
+        bool holds = true;
+        for (size_t i = nkept; holds && i-- > 0;) holds = (expr_eval(s->kept[i], assign, na) & 1) == 1;
+        if (holds) {
+            for (size_t i = 0; i < nsyms; i++)
+                s->vals[i] = assign[s->kept_syms[i]] & expr_mask(s->sym_width[s->kept_syms[i]]);
+            found = 1;
+        }
+    } else if (r == SOLVE_UNSAT && s->child_ncore) { /* a proof when no core constraint had a value replaced */
+        bool clean = true;
+        for (size_t i = 0; i < nkept && clean; i++)
+            if (s->kept[i]->flags & EXPR_FLAG_FP)
+                clean = !bsearch(&s->kept[i]->id, s->tmp_set, s->child_ncore, sizeof *s->tmp_set, sv_cmp_u32);
+        if (clean) {
+            sv_core_add(s, s->tmp_set, s->child_ncore);
+            found = -1;
+        }
+    }
+    pin_clear(s);
+    free(assign);
+    free(pin);
+    return found;
 }
