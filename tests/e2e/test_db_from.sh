@@ -1,8 +1,9 @@
 #!/bin/bash
 # test_db_from.sh: `sympath run --db` on subqueries in FROM (tests/db/promos.c: one table's columns under a WHERE,
 # alone and joined to a table) understood symbolically, and a grouped LEFT JOIN whose aggregate is read after the
-# program inserted rows (its query then runs concretely: the read must not crash the run); every reachable branch,
-# no model mismatch, no error found, fixtures load into the schema, replay agrees.
+# program inserted rows (its query then runs concretely: the read must not crash the run); UNION and UNION ALL whose
+# arms join two tables (tests/db/unions.c); every reachable branch, no model mismatch, no error found, fixtures load
+# into the schema, replay agrees.
 set -u
 W="$WORK/db_from"
 rm -rf "$W"
@@ -34,4 +35,22 @@ for f in "$out"/tests/test-*.sql; do
 done
 "$SYMPATH" replay "$out" --coverage >"$W/promos.replay" 2>&1 || { cat "$W/promos.replay"; fail "promos: replay failed"; }
 grep -q "all ended as expected" "$W/promos.replay" || { cat "$W/promos.replay"; fail "promos: replay differs"; }
-echo "ok [db_from]: subqueries in FROM understood, a grouped read after an INSERT, every reachable branch, fixtures load, replay agrees"
+
+# UNION of two joins ordered by city (17: Oslo, 20: two rows), UNION ALL of a join and a table (32: two rows); the
+# failed open and prepares are not reached without injected faults
+out="$W/unions"
+"$SYMPATH" run "$D/unions.c" --db "$D/promos.sql" -o "$out" --budget 6s --no-db-faults --no-db-minimize --no-progress \
+    2>"$W/unions.err" || { cat "$W/unions.err"; fail "run unions exited with $?"; }
+r="$out/report.json"
+jq -e '.coverage.branches_covered == .coverage.branches_total - 3' "$r" >/dev/null ||
+    fail "unions: coverage $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line]]' "$r")"
+jq -e '.database.query_sites_understood == .database.query_sites and .database.fixtures_rejected == 0 and
+       ([.database.queries[].model_mismatches] | add) == 0' "$r" >/dev/null ||
+    fail "unions: report.json database section: $(jq -c '.database' "$r")"
+for f in "$out"/tests/test-*.sql; do
+    rm -f "$W/hand.db"
+    { sqlite3 "$W/hand.db" <"$D/promos.sql" && sqlite3 "$W/hand.db" <"$f"; } || fail "unions: $f does not load"
+done
+"$SYMPATH" replay "$out" --coverage >"$W/unions.replay" 2>&1 || { cat "$W/unions.replay"; fail "unions: replay failed"; }
+grep -q "all ended as expected" "$W/unions.replay" || { cat "$W/unions.replay"; fail "unions: replay differs"; }
+echo "ok [db_from]: subqueries in FROM and UNION arms with joins understood, a grouped read after an INSERT, every reachable branch, fixtures load, replay agrees"
