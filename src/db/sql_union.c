@@ -48,8 +48,10 @@ static bool plain_arm(const db_query *a)
         return false;
     for (int f = 0; f < a->nfrom; f++)
         if (a->nullable[f]) return false; /* an outer join's NULL row is no candidate of db_union.c */
-    for (int i = 0; i < a->nresult; i++)
-        if (a->result_expr[i] || a->result_agg[i] != DB_AGG_NONE || a->result_col[i] < 0) return false;
+    for (int i = 0; i < a->nresult; i++)  /* plain columns, or expressions of the row ('loan' AS kind) */
+        if (a->result_agg[i] != DB_AGG_NONE || (a->result_col[i] < 0 && !a->result_expr[i]) ||
+            (a->result_expr[i] && (db_sexpr_has(a->result_expr[i], DBX_PARAM) || a->nsub)))
+            return false; /* (db_union.c computes them over the rows alone) */
     return true;
 }
 
@@ -61,7 +63,7 @@ static const char *result_name(const db_schema *s, const db_query *a0, PgQuery__
         if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name && tn->res_target->name[0])
             return tn->res_target->name;
     }
-    return s->tables[a0->from_table[a0->result_from[i]]].cols[a0->result_col[i]].name;
+    return a0->result_col[i] < 0 ? "" : s->tables[a0->from_table[a0->result_from[i]]].cols[a0->result_col[i]].name;
 }
 
 /* ORDER BY of the compound: each key an output column by name or by position (1-based). Keys of

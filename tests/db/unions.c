@@ -1,4 +1,4 @@
-/* unions.c: UNION and UNION ALL whose arms join two tables (tests/e2e/test_db_from.sh). */
+/* unions.c: UNION and UNION ALL whose arms join two tables, one with a literal column naming its arm (tests/e2e/test_db_from.sh). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,13 +8,14 @@ static sqlite3 *db;
 static void promo_cities(void)
 {
     sqlite3_stmt *st;
-    const char *sql = "SELECT s.city, p.label FROM shops s JOIN promos p ON p.shop_id = s.id WHERE p.percent >= 50 "
-                      "UNION SELECT s.city, p.label FROM promos p JOIN shops s ON s.id = p.shop_id "
-                      "WHERE p.label = 'spring' ORDER BY 1";
+    const char *sql = "SELECT s.city, p.label, 'big' FROM shops s JOIN promos p ON p.shop_id = s.id "
+                      "WHERE p.percent >= 50 UNION SELECT s.city, p.label, 'seasonal' FROM promos p "
+                      "JOIN shops s ON s.id = p.shop_id WHERE p.label = 'spring' ORDER BY 1";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return;
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (strcmp((const char *)sqlite3_column_text(st, 0), "Oslo") == 0) printf("a promo in Oslo\n");
+        if (strcmp((const char *)sqlite3_column_text(st, 2), "seasonal") == 0) printf("a seasonal promo\n");
         n++;
     }
     if (n > 1) printf("%d promos to show\n", n);

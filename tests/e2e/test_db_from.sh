@@ -36,7 +36,8 @@ done
 "$SYMPATH" replay "$out" --coverage >"$W/promos.replay" 2>&1 || { cat "$W/promos.replay"; fail "promos: replay failed"; }
 grep -q "all ended as expected" "$W/promos.replay" || { cat "$W/promos.replay"; fail "promos: replay differs"; }
 
-# UNION of two joins ordered by city (17: Oslo, 20: two rows), UNION ALL of a join and a table (32: two rows); the
+# UNION of two joins ordered by city, with a literal column naming the arm (17: Oslo, 18: the seasonal arm, 21: two
+# rows), UNION ALL of a join and a table (33: two rows); the
 # failed open and prepares are not reached without injected faults
 out="$W/unions"
 "$SYMPATH" run "$D/unions.c" --db "$D/promos.sql" -o "$out" --budget 6s --no-db-faults --no-db-minimize --no-progress \

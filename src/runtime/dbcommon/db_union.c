@@ -66,12 +66,42 @@ static const db_query *cand_rows(const db_query *q, unsigned c, const db_val **r
 }
 
 /* Candidate c's result values into out[0..nresult). */
+#define VAL_BYTES 256 /* bytes of a computed text kept per result value (a literal's: at most 255) */
+
+/* A result value array of q, with room behind it for the bytes of computed texts (vals_free). */
+static db_val *vals_new(const db_query *q)
+{
+    size_t n = (size_t)q->nresult + 1;
+    return calloc(1, n * sizeof(db_val) + (size_t)q->nresult * VAL_BYTES * sizeof(expr *));
+}
+
+/* Candidate c's result values into out[0..nresult) (from vals_new): cells, or a computed column's value
+ * (`'loan' AS kind`, `upper(b.title)`) whose bytes are copied behind out, as db_value_expr's do not last. A
+ * value that cannot be computed is NULL. */
 static void result_values(const db_query *q, unsigned c, db_val *out)
 {
     const db_val *rows[DB_MAX_FROM];
     unsigned slots[DB_MAX_FROM];
     const db_query *a = cand_rows(q, c, rows, slots);
-    for (int r = 0; r < q->nresult; r++) out[r] = rows[a->result_from[r]][a->result_col[r]];
+    expr **store = (expr **)(out + q->nresult + 1);
+    expr_ctx *cx = rt_cx();
+    for (int r = 0; r < q->nresult; r++) {
+        if (a->result_col[r] >= 0) {
+            out[r] = rows[a->result_from[r]][a->result_col[r]];
+            continue;
+        }
+        const char *why = NULL;
+        if (!a->result_expr[r] || db_value_expr(cx, a, a->result_expr[r], rows, NULL, 0, &out[r], &why)) {
+            memset(&out[r], 0, sizeof out[r]);
+            out[r].null = expr_const(cx, 1, 1);
+            out[r].v = expr_const(cx, 0, 64);
+            continue;
+        }
+        if (out[r].is_text && out[r].nbytes <= VAL_BYTES) {
+            memcpy(store + (size_t)r * VAL_BYTES, out[r].bytes, out[r].nbytes * sizeof *out[r].bytes);
+            out[r].bytes = store + (size_t)r * VAL_BYTES;
+        }
+    }
 }
 
 /* Whether candidate c's slots are all present and alive now (concretely). */
@@ -163,7 +193,7 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
         return;
     }
     expr_ctx *cx = rt_cx();
-    db_val *va = calloc((size_t)q->nresult + 1, sizeof *va), *vb = calloc((size_t)q->nresult + 1, sizeof *vb);
+    db_val *va = vals_new(q), *vb = vals_new(q);
     if (!va || !vb) {
         free(va), free(vb);
         s->why = "out of memory";
@@ -223,7 +253,7 @@ int64_t db_rt_union_by_values(const qstate *s, bool (*same)(void *ctx, int r, co
     const db_query *q = s->q;
     unsigned n = candidates(q);
     uint8_t buf[256];
-    db_val *v = calloc((size_t)q->nresult + 1, sizeof *v);
+    db_val *v = vals_new(q);
     if (!v) return -1;
     /* first a predicted candidate not returned yet (UNION ALL returns equal rows once each), then
      * any predicted one, then any present one */
@@ -255,7 +285,7 @@ static void window_position(qstate *s, unsigned me, uint32_t pos)
     const db_query *q = s->q;
     unsigned n = candidates(q);
     expr_ctx *cx = rt_cx();
-    db_val *vm = calloc((size_t)q->nresult + 1, sizeof *vm), *vo = calloc((size_t)q->nresult + 1, sizeof *vo);
+    db_val *vm = vals_new(q), *vo = vals_new(q);
     if (!vm || !vo) {
         free(vm), free(vo);
         return;
@@ -294,7 +324,7 @@ void db_rt_union_row_seen(qstate *s, int64_t id)
         window_position(s, c, (uint32_t)s->win_offset + s->nreturned);
     } else if (s->symbolic && q->norder && !(db_rt.pg && q->order_implicit) && s->prev_combo >= 0) {
         /* the order the program sees is kept */
-        db_val *va = calloc((size_t)q->nresult + 1, sizeof *va), *vb = calloc((size_t)q->nresult + 1, sizeof *vb);
+        db_val *va = vals_new(q), *vb = vals_new(q);
         if (va && vb) {
             result_values(q, (unsigned)s->prev_combo, va);
             result_values(q, c, vb);
@@ -328,5 +358,6 @@ const db_val *db_rt_union_cell(const qstate *s, int i, const int *slots)
     if (a != q->arms[slots[1]]) return NULL;
     for (int f = 0; f < a->nfrom; f++)
         if (db_rt.dirty[a->from_table[f]]) return NULL;
+    if (a->result_col[i] < 0) return NULL; /* a computed column: read concretely */
     return &rows[a->result_from[i]][a->result_col[i]];
 }
