@@ -132,9 +132,11 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
 {
     if (!view) return fail(x, "subquery");
     int j = e->from - DB_MAX_FROM;
-    if (j < 0 || j >= x->q->nsub || view->rows > DB_MAX_SUB_ROWS) return fail(x, "subquery");
+    if (j < 0 || j >= x->q->nsub) return fail(x, "subquery");
     int ti = x->q->sub_table[j];
     if (view->changed(ti)) return fail(x, "subquery over a table the program changed");
+    unsigned total = view->rows + (view->extra ? view->extra(ti) : 0); /* the slots, then rows inserted */
+    if (total > DB_MAX_SUB_ROWS) return fail(x, "subquery over more than 64 rows");
     const db_val *ext[DB_MAX_FROM + DB_MAX_SUB] = {0};
     for (int f = 0; f < x->q->nfrom; f++) ext[f] = x->rows[f];
     if (x->in_sub)
@@ -143,7 +145,7 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
     bool saved_in = x->in_sub;
     x->rows = ext, x->in_sub = true;
     int rc = 0;
-    for (unsigned k = 0; k < view->rows && !rc; k++) {
+    for (unsigned k = 0; k < total && !rc; k++) {
         ext[e->from] = rowk[k] = view->row(ti, k);
         tv w = {one(x->cx), zero(x->cx)};
         if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
@@ -151,7 +153,7 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
         m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
     }
     x->rows = saved, x->in_sub = saved_in;
-    *n = view->rows;
+    *n = total;
     return rc;
 }
 

@@ -1,4 +1,4 @@
-/* promos.c: subqueries in FROM (one table's columns under a WHERE, joined too) and a grouped LEFT JOIN read back after an INSERT (tests/e2e/test_db_from.sh). */
+/* promos.c: subqueries in FROM (one table's columns under a WHERE, joined too), a grouped LEFT JOIN read back after an INSERT and an EXISTS over the rows inserted (tests/e2e/test_db_from.sh). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +46,16 @@ static void per_shop(void)
     sqlite3_finalize(st);
 }
 
+static void promoted_shops(void)
+{
+    sqlite3_stmt *st;
+    const char *sql = "SELECT COUNT(*) FROM shops s WHERE EXISTS (SELECT 1 FROM promos p WHERE p.shop_id = s.id "
+                      "AND p.percent = 60)";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 1) printf("several shops at 60%%\n");
+    sqlite3_finalize(st);
+}
+
 int main(void)
 {
     if (sqlite3_open("promos.db", &db) != SQLITE_OK) return 1;
@@ -55,6 +65,9 @@ int main(void)
     /* a row the program adds: the grouped query then runs concretely, its aggregate read as SQLite gives it */
     sqlite3_exec(db, "INSERT INTO promos (shop_id, label, percent) SELECT id, 'new', 60 FROM shops", NULL, NULL, NULL);
     per_shop();
+    /* a subquery over them: the inserted rows are enumerated after the fixture's */
+    sqlite3_exec(db, "INSERT INTO promos (shop_id, label, percent) VALUES (7, 'late', 60)", NULL, NULL, NULL);
+    promoted_shops();
     sqlite3_close(db);
     return 0;
 }
