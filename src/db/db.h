@@ -607,9 +607,11 @@ expr *db_where_expr(expr_ctx *cx, const db_query *q, const db_val *const *rows, 
 
 /*
  * What a subquery ranges over: the fixture's row slots of each table, as the runtime holds
- * them (cells of slot k, "slot k is present" of width 1), and whether the program changed a
- * table so that its rows are no longer just the slots (rows it inserted: the subquery is then
- * not modelled). Without a view (the explorer, CHECK constraints) subqueries are not
+ * them (cells of slot k, "slot k is present" of width 1), then the rows the program inserted
+ * that the model tracks (extra(ti) of them: row and alive of rows + i are the i-th, in
+ * insertion order; extra may be NULL: none), and whether the program changed a table so that
+ * its rows are not those (a write run concretely, a row inserted but not tracked: the subquery
+ * is then not modelled). Without a view (the explorer, CHECK constraints) subqueries are not
  * modelled. db_set_fixture_view keeps the pointer (NULL clears it); not thread-safe.
  */
 typedef struct db_fixture_view {
@@ -617,6 +619,7 @@ typedef struct db_fixture_view {
     const db_val *(*row)(int ti, unsigned k);
     expr *(*alive)(int ti, unsigned k);
     bool (*changed)(int ti);
+    unsigned (*extra)(int ti);
 } db_fixture_view;
 void db_set_fixture_view(const db_fixture_view *v);
 

@@ -94,19 +94,29 @@ static void and_where(db_query *q, db_sexpr *e)
 static void collect_from(const db_schema *s, db_query *q, node *n, node **quals, int *qual_on, int *nquals,
                          const PgQuery__WithClause *with, db_sql_cte *ctes)
 {
-    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
-        PgQuery__RangeVar *rv = n->range_var;
+    if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR || n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) {
         if (q->nfrom == DB_MAX_FROM) {
             db_sql_unsupported(q, "join of more than 4 tables");
             return;
         }
         db_sql_cte *cte = &ctes[q->nfrom];
-        int w = db_sql_cte_item(s, q, with, rv, cte);
-        if (w > 0) return;
-        if (w < 0) cte->table = -1;
-        int t = w == 0 ? cte->table : range_table(s, q, rv);
+        int t;
+        const char *name;
+        if (n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT) { /* FROM (SELECT ...) alias */
+            int k = 0;
+            for (int f = 0; f < q->nfrom; f++) k += ctes[f].table >= 0 && ctes[f].subquery;
+            if (db_sql_subselect_item(s, q, n->range_subselect, k, cte)) return;
+            t = cte->table;
+            name = n->range_subselect->alias->aliasname;
+        } else {
+            PgQuery__RangeVar *rv = n->range_var;
+            int w = db_sql_cte_item(s, q, with, rv, cte);
+            if (w > 0) return;
+            if (w < 0) cte->table = -1, cte->subquery = false;
+            t = w == 0 ? cte->table : range_table(s, q, rv);
+            name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
+        }
         if (t < 0) return;
-        const char *name = rv->alias && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
         if (db_sql_from_item(q, name) >= 0) {
             db_sql_unsupported(q, "table named twice without alias");
             return;
@@ -131,7 +141,8 @@ static void collect_from(const db_schema *s, db_query *q, node *n, node **quals,
         }
         /* the optional side must be one table (LEFT: the right argument, RIGHT: the left one) */
         node *opt = left ? j->rarg : right ? j->larg : NULL;
-        if (opt && opt->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+        if (opt && opt->node_case != PG_QUERY__NODE__NODE_RANGE_VAR &&
+            opt->node_case != PG_QUERY__NODE__NODE_RANGE_SUBSELECT) {
             db_sql_unsupported(q, "outer join of a join");
             return;
         }
@@ -675,10 +686,13 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     for (size_t i = 0; i < sel->n_from_clause; i++)
         collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals, sel->with_clause, ctes);
     if (!q->nfrom) return;
-    for (int f = 0; f < q->nfrom; f++) /* inlined WITH queries: their rowid goes through a column of their own */
+    for (int f = 0; f < q->nfrom; f++) /* inlined WITH queries and subqueries: their rowid goes through a column */
         if (ctes[f].table >= 0) {
-            size_t at = db_sql_cte_from(sql, len, ctes[f].index);
-            if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query not found");
+            size_t main_from = db_sql_find_from(sql, len);
+            size_t at = !ctes[f].subquery         ? db_sql_cte_from(sql, len, ctes[f].index)
+                        : main_from != (size_t)-1 ? db_sql_subselect_from(sql, len, main_from, ctes[f].index)
+                                                  : main_from;
+            if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query or subquery not found");
             q->cte_from_at[f] = at + 1;
         }
     q->table = q->from_table[0];
@@ -699,7 +713,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                 }
                 for (int f = 0; f < q->nfrom; f++)
                     if ((only < 0 || f == only) && q->cte_from_at[f]) /* its columns, and its hidden rowid */
-                        db_sql_unsupported(q, "* of a WITH query");
+                        db_sql_unsupported(q, "* of a WITH query or subquery");
                     else if (only < 0 || f == only)
                         for (int k = 0; k < s->tables[q->from_table[f]].ncols; k++) push_result(q, f, k);
             } else {
@@ -742,7 +756,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         conv w = {.s = s, .q = q, .only_from = f + 1, .only_name = ctes[f].inner};
         db_sexpr *e = db_sql_conv_expr(&w, ctes[f].where), *a = NULL;
         if (!e) {
-            db_sql_unsupported(q, "WHERE clause of a WITH query");
+            db_sql_unsupported(q, "WHERE clause of a WITH query or subquery");
         } else if (!q->nullable[f]) {
             and_where(q, e);
         } else if (!q->on[f]) {

@@ -1,4 +1,4 @@
-/* sql_cte.c: a non-recursive WITH query named in FROM, inlined as its one table with the query's WHERE clause. */
+/* sql_cte.c: a non-recursive WITH query named in FROM, or a subquery in FROM, inlined as its one table with the query's WHERE clause. */
 #include <string.h>
 #include <strings.h>
 #include "db.h"
@@ -13,6 +13,8 @@
  * query's WHERE joins the item's condition (WHERE, or the ON condition of an outer join's optional side,
  * where it filters the rows before the join). The engine still runs the program's text; the runtime
  * reads the item's hidden rowid through a column added to the WITH query (db_query.cte_from_at).
+ * A subquery in FROM of that shape, `FROM (SELECT id, title FROM posts WHERE created >= ?) p`, is the same
+ * query written in place, and is inlined the same way (its alias names the item).
  */
 
 /* Whether the WITH query body sel has the shape described above; its one FROM table in *rv. */
@@ -79,7 +81,30 @@ int db_sql_cte_item(const db_schema *s, db_query *q, const PgQuery__WithClause *
     }
     out->table = t;
     out->index = k;
+    out->subquery = false;
     out->where = cte->ctequery->select_stmt->where_clause;
+    out->inner = inner->alias && inner->alias->aliasname[0] ? inner->alias->aliasname : inner->relname;
+    return 0;
+}
+
+int db_sql_subselect_item(const db_schema *s, db_query *q, const PgQuery__RangeSubselect *rs, int k, db_sql_cte *out)
+{
+    PgQuery__RangeVar *inner = NULL;
+    node *sub = rs->subquery;
+    if (rs->lateral || !rs->alias || !rs->alias->aliasname || !rs->alias->aliasname[0] || rs->alias->n_colnames ||
+        !sub || sub->node_case != PG_QUERY__NODE__NODE_SELECT_STMT || !inlinable(sub->select_stmt, &inner)) {
+        db_sql_unsupported(q, "subquery in FROM that is not one table's columns and WHERE");
+        return 1;
+    }
+    int t = db_table_index(s, inner->relname);
+    if (t < 0 || s->tables[t].without_rowid || (inner->schemaname && inner->schemaname[0])) {
+        db_sql_unsupported(q, t < 0 ? "unknown table" : "WITHOUT ROWID table");
+        return 1;
+    }
+    out->table = t;
+    out->index = k;
+    out->subquery = true;
+    out->where = sub->select_stmt->where_clause;
     out->inner = inner->alias && inner->alias->aliasname[0] ? inner->alias->aliasname : inner->relname;
     return 0;
 }

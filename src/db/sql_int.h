@@ -26,13 +26,15 @@ typedef struct conv {
     const char *only_name;
 } conv;
 
-/* A FROM item that names a WITH query (sql_cte.c): its table, its WHERE clause (NULL: none; owned by the
- * parse tree), the name the WITH query gives its table, its index in the WITH list. */
+/* A FROM item that names a WITH query or is a subquery (sql_cte.c): its table, its WHERE clause (NULL: none;
+ * owned by the parse tree), the name the query gives its table, its index in the WITH list (a subquery: among
+ * the statement's subqueries in FROM, in text order). */
 typedef struct db_sql_cte {
     int table; /* -1: the item is a table of the schema */
     node *where;
     const char *inner;
     int index;
+    bool subquery; /* `FROM (SELECT ...) alias`, not a WITH query */
 } db_sql_cte;
 
 /* sql_expr.c */
@@ -81,10 +83,19 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl);
 int db_sql_cte_item(const db_schema *s, db_query *q, const PgQuery__WithClause *with, const PgQuery__RangeVar *rv,
                     db_sql_cte *out);
 
+/* FROM item rs, a subquery `(SELECT ...) alias`, the k-th (0-based) of the statement's FROM subqueries in text
+ * order: 0 when it is inlinable as a WITH query is (*out filled, out->subquery set); 1 when not (the reason in
+ * q->unsupported). */
+int db_sql_subselect_item(const db_schema *s, db_query *q, const PgQuery__RangeSubselect *rs, int k, db_sql_cte *out);
+
 /* sql_rewrite.c */
 /* Byte offset in sql[0..len) of the FROM keyword of the body of the k-th (0-based) query of the statement's
  * leading WITH list (at parenthesis depth 0 inside the body); (size_t)-1 when not found. */
 size_t db_sql_cte_from(const char *sql, size_t len, int k);
+/* Byte offset in sql[0..len) of the FROM keyword of the k-th (0-based) subquery that is a FROM item (a parenthesized
+ * group at depth 0 after FROM, JOIN or a comma, starting with SELECT) at or after offset start (the statement's
+ * FROM keyword); (size_t)-1 when not found. */
+size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k);
 /* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments; (size_t)-1 when none. */
 size_t db_sql_find_from(const char *sql, size_t len);
 

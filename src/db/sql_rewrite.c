@@ -189,6 +189,68 @@ size_t db_sql_cte_from(const char *sql, size_t len, int k)
     return (size_t)-1;
 }
 
+size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k)
+{
+    /* a FROM item's subquery is a parenthesized group at depth 0 that follows FROM, JOIN or a comma and
+     * whose first word is SELECT; other groups (ON conditions, IN (SELECT ...) of a WHERE) are skipped */
+    int depth = 0, n = 0;
+    size_t open = 0;
+    bool item = false, after_item_word = false, first = false;
+    for (size_t i = start; i < len;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q) q = comment_len(sql + i, len - i);
+        if (q) {
+            i += q, after_item_word = false;
+            continue;
+        }
+        char ch = sql[i];
+        if (ch == '(') {
+            if (!depth) item = after_item_word, first = true, open = i;
+            depth++, i++;
+            continue;
+        }
+        if (ch == ')') {
+            if (--depth < 0) return (size_t)-1;
+            i++, after_item_word = false;
+            continue;
+        }
+        if (isspace((unsigned char)ch)) {
+            i++;
+            continue;
+        }
+        if (ident_char((unsigned char)ch)) {
+            size_t j = i;
+            while (j < len && ident_char((unsigned char)sql[j])) j++;
+            if (depth == 1 && first && item) {
+                if (j - i == 6 && !strncasecmp(sql + i, "select", 6) && n++ == k) {
+                    size_t close = open + 1; /* the group's end, for its own FROM keyword */
+                    for (int d = 1; close < len && d > 0;) {
+                        size_t qq = quoted_len(sql + close, len - close);
+                        if (!qq) qq = comment_len(sql + close, len - close);
+                        if (qq) {
+                            close += qq;
+                            continue;
+                        }
+                        d += sql[close] == '(' ? 1 : sql[close] == ')' ? -1 : 0;
+                        close += d > 0;
+                    }
+                    size_t f = db_sql_find_from(sql + open + 1, close - open - 1);
+                    return f == (size_t)-1 ? f : open + 1 + f;
+                }
+            }
+            if (depth == 1) first = false;
+            if (!depth)
+                after_item_word = j - i == 4 && (!strncasecmp(sql + i, "from", 4) || !strncasecmp(sql + i, "join", 4));
+            i = j;
+            continue;
+        }
+        if (depth == 1) first = false;
+        if (!depth) after_item_word = ch == ',';
+        i++;
+    }
+    return (size_t)-1;
+}
+
 char *db_query_with_rowid(const db_query *q, const char *sql, size_t len)
 {
     return db_query_with_hidden(q, sql, len, "rowid");
@@ -218,28 +280,33 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
     for (int f = 0; f < q->nfrom; f++) extra += 2 * (2 * strlen(q->from_name[f]) + strlen(column) + 48);
     char *out = malloc(len + extra + 2);
     if (!out) return NULL;
-    /* first the WITH queries' bodies (they come before the main FROM), in text order: ", rowid AS
-     * sympath_hidden_f" before their FROM keyword (a WITH query under two names gets both) */
+    /* in text order: ", rowid AS sympath_hidden_f" before the FROM keyword of each WITH query's body (before the
+     * main FROM; a WITH query under two names gets both) and of each subquery in FROM (after it), and the hidden
+     * columns of every item before the main FROM keyword */
     size_t i = 0, o = 0;
+    bool main_done = false;
     for (;;) {
         size_t at = (size_t)-1;
         for (int f = 0; f < q->nfrom; f++)
-            if (q->cte_from_at[f] && q->cte_from_at[f] - 1 >= i && q->cte_from_at[f] - 1 < q->from_at &&
-                q->cte_from_at[f] - 1 < at)
+            if (q->cte_from_at[f] && q->cte_from_at[f] - 1 >= i && q->cte_from_at[f] - 1 < at)
                 at = q->cte_from_at[f] - 1;
+        bool main = !main_done && q->from_at <= at;
+        if (main) at = q->from_at;
         if (at == (size_t)-1) break;
         memcpy(out + o, sql + i, at - i);
         o += at - i, i = at;
+        if (main) {
+            for (int f = 0; f < q->nfrom; f++) put_hidden(q, f, column, agg, out, &o);
+            out[o++] = ' ';
+            main_done = true;
+            continue;
+        }
         for (int f = 0; f < q->nfrom; f++)
             if (q->cte_from_at[f] == at + 1) o += (size_t)sprintf(out + o, ", %s AS sympath_hidden_%d ", column, f);
         out[o++] = sql[i++]; /* past the offset: the F of FROM */
     }
-    memcpy(out + o, sql + i, q->from_at - i);
-    o += q->from_at - i;
-    for (int f = 0; f < q->nfrom; f++) put_hidden(q, f, column, agg, out, &o);
-    out[o++] = ' ';
-    memcpy(out + o, sql + q->from_at, len - q->from_at);
-    out[o + len - q->from_at] = 0;
+    memcpy(out + o, sql + i, len - i);
+    out[o + len - i] = 0;
     if (agg && !q->has_order_by && q->limit < 0 && !q->limit_param && !q->offset && !q->offset_param) {
         /* PostgreSQL returns hashed groups in no fixed order, and a program's branches over them then
          * differ from run to run (divergences): the groups in the order of their first row's slot, as

@@ -40,14 +40,18 @@ static int flatten(db_query *q, PgQuery__SelectStmt *sel, bool top, PgQuery__Sel
     return flatten(q, sel->larg, false, arms, n, nops) || flatten(q, sel->rarg, false, arms, n, nops) ? -1 : 0;
 }
 
-/* Is arm a SELECT of plain columns of one table (what the runtime maps back by value)? */
+/* Is arm a SELECT of plain columns of one table or an inner join of up to four (what the runtime maps back by value)? */
 static bool plain_arm(const db_query *a)
 {
-    if (!a->understood || a->nfrom != 1 || a->nullable[0] || a->aggregate || a->ngroup || a->distinct ||
-        a->limit >= 0 || a->offset > 0 || a->limit_param || a->offset_param)
+    if (!a->understood || a->nfrom < 1 || a->aggregate || a->ngroup || a->distinct || a->limit >= 0 || a->offset > 0 ||
+        a->limit_param || a->offset_param)
         return false;
-    for (int i = 0; i < a->nresult; i++)
-        if (a->result_expr[i] || a->result_agg[i] != DB_AGG_NONE || a->result_col[i] < 0) return false;
+    for (int f = 0; f < a->nfrom; f++)
+        if (a->nullable[f]) return false; /* an outer join's NULL row is no candidate of db_union.c */
+    for (int i = 0; i < a->nresult; i++)  /* plain columns, or expressions of the row ('loan' AS kind) */
+        if (a->result_agg[i] != DB_AGG_NONE || (a->result_col[i] < 0 && !a->result_expr[i]) ||
+            (a->result_expr[i] && (db_sexpr_has(a->result_expr[i], DBX_PARAM) || a->nsub)))
+            return false; /* (db_union.c computes them over the rows alone) */
     return true;
 }
 
@@ -59,7 +63,7 @@ static const char *result_name(const db_schema *s, const db_query *a0, PgQuery__
         if (tn->node_case == PG_QUERY__NODE__NODE_RES_TARGET && tn->res_target->name && tn->res_target->name[0])
             return tn->res_target->name;
     }
-    return s->tables[a0->from_table[0]].cols[a0->result_col[i]].name;
+    return a0->result_col[i] < 0 ? "" : s->tables[a0->from_table[a0->result_from[i]]].cols[a0->result_col[i]].name;
 }
 
 /* ORDER BY of the compound: each key an output column by name or by position (1-based). Keys of
@@ -130,7 +134,7 @@ void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
         db_sql_conv_select(s, arm, leaves[a], sql, len);
         merge_arm(q, arm);
         if (arm->understood && !plain_arm(arm))
-            db_sql_unsupported(q, "UNION arm other than plain columns of one table");
+            db_sql_unsupported(q, "UNION arm other than plain columns of a table or an inner join");
         if (arm->nresult != q->arms[0]->nresult) db_sql_unsupported(q, "UNION of SELECTs of different widths");
     }
     if (!q->understood) return;
@@ -146,7 +150,9 @@ void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
         return;
     }
     q->nresult = a0->nresult;
-    q->from_table[0] = a0->from_table[0]; /* nfrom stays 0: the result's column types are arm 0's */
+    /* nfrom stays 0: the result's column types are arm 0's (its tables and columns) */
+    memcpy(q->from_table, a0->from_table, sizeof q->from_table);
+    memcpy(q->result_from, a0->result_from, (size_t)q->nresult * sizeof *q->result_from);
     memcpy(q->result_col, a0->result_col, (size_t)q->nresult * sizeof *q->result_col);
     conv_order(s, q, sel, leaves[0]);
     if (sel->limit_count && db_sql_limit_value(sel->limit_count, &q->limit, &q->limit_param))

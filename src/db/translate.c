@@ -43,6 +43,17 @@ static expr *zero(expr_ctx *cx) { return expr_const(cx, 0, 1); }
 static expr *or1(expr_ctx *cx, expr *a, expr *b) { return expr_binary(cx, EXPR_OR, a, b); }
 static expr *implies(expr_ctx *cx, expr *a, expr *b) { return or1(cx, expr_not(cx, a), b); }
 
+/* Whether parameter k of q, bound to v, is a date ('YYYY-MM-DD', 10 bytes of a constant length) compared with a
+ * timestamp column on PostgreSQL (q->like_exact), which reads it as that day at midnight: the translation then
+ * appends " 00:00:00" to its bytes, as for a literal (DBX_TEXT_PG_MIDNIGHT). SQLite compares the text itself. */
+static bool pg_midnight_param(const db_query *q, const db_val *v, int k)
+{
+    char buf[256];
+    return q->like_exact && k >= 0 && k < 64 && q->date_param[k] == DB_DATE_DATETIME && v->is_text && v->len &&
+           v->len->op == EXPR_CONST && v->len->value == 10 && v->nbytes >= 10 && v->null && !(v->null->value & 1) &&
+           db_date_text_valid(DB_DATE_DATE, db_val_concrete_text(v, buf));
+}
+
 static int fail(tr *x, const char *why)
 {
     if (!x->why) x->why = why;
@@ -121,9 +132,11 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
 {
     if (!view) return fail(x, "subquery");
     int j = e->from - DB_MAX_FROM;
-    if (j < 0 || j >= x->q->nsub || view->rows > DB_MAX_SUB_ROWS) return fail(x, "subquery");
+    if (j < 0 || j >= x->q->nsub) return fail(x, "subquery");
     int ti = x->q->sub_table[j];
     if (view->changed(ti)) return fail(x, "subquery over a table the program changed");
+    unsigned total = view->rows + (view->extra ? view->extra(ti) : 0); /* the slots, then rows inserted */
+    if (total > DB_MAX_SUB_ROWS) return fail(x, "subquery over more than 64 rows");
     const db_val *ext[DB_MAX_FROM + DB_MAX_SUB] = {0};
     for (int f = 0; f < x->q->nfrom; f++) ext[f] = x->rows[f];
     if (x->in_sub)
@@ -132,7 +145,7 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
     bool saved_in = x->in_sub;
     x->rows = ext, x->in_sub = true;
     int rc = 0;
-    for (unsigned k = 0; k < view->rows && !rc; k++) {
+    for (unsigned k = 0; k < total && !rc; k++) {
         ext[e->from] = rowk[k] = view->row(ti, k);
         tv w = {one(x->cx), zero(x->cx)};
         if (has_where) rc = cond(x, e->kids[e->nkids - 1], &w);
@@ -140,7 +153,7 @@ static int sub_rows_arg(tr *x, const db_sexpr *e, bool has_where, expr **m, cons
         m[k] = expr_and1(x->cx, view->alive(ti, k), w.t);
     }
     x->rows = saved, x->in_sub = saved_in;
-    *n = view->rows;
+    *n = total;
     return rc;
 }
 
@@ -722,6 +735,16 @@ static int value(tr *x, const db_sexpr *e, db_val *out)
             return 0;
         }
         *out = x->params[e->param - 1];
+        if (x->q && pg_midnight_param(x->q, out, e->param - 1)) { /* PostgreSQL reads a date as a timestamp */
+            static const char midnight[] = " 00:00:00";
+            expr **b = own(x, (out->nbytes + sizeof midnight) * sizeof *b);
+            if (!b) return fail(x, "out of memory");
+            memcpy(b, out->bytes, 10 * sizeof *b);
+            for (size_t i = 0; i < sizeof midnight - 1; i++) b[10 + i] = expr_const(cx, (uint8_t)midnight[i], 8);
+            out->bytes = b;
+            out->nbytes = 10 + (unsigned)sizeof midnight - 1;
+            out->len = expr_const(cx, out->nbytes, 8);
+        }
         return 0;
     case DBX_NEG:
     case DBX_ARITH: {
@@ -990,7 +1013,7 @@ expr *db_cond_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_
             *why = "number-like text compared with a DATE column";
             return NULL;
         }
-        if (q->like_exact &&
+        if (q->like_exact && !pg_midnight_param(q, &params[k], k) &&
             !db_date_text_valid((db_date_kind)q->date_param[k], db_val_concrete_text(&params[k], buf))) {
             *why = "DATE column compared with a text not in ISO-8601 form";
             return NULL;

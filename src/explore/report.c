@@ -188,6 +188,7 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_uint(j, "fp_relaxed", ss.fp_relaxed);
     json_kv_uint(j, "fp_core_unsat", ss.fp_core_unsat);
     json_kv_uint(j, "fp_skeleton_unsat", ss.fp_skeleton_unsat);
+    json_kv_uint(j, "fp_pinned", ss.fp_pinned);
     json_kv_uint(j, "fp_hard_skipped", ss.fp_hard_skipped);
     json_kv_double(j, "fp_relax_seconds", ss.fp_relax_seconds);
     json_end_object(j);

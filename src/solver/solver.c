@@ -46,6 +46,8 @@ bool sv_ensure_id(solver *s, uint32_t id)
     c = s->id_cap;
     if (!sv_grow((void **)&s->skast, &c, need, sizeof *s->skast)) return false;
     c = s->id_cap;
+    if (!sv_grow((void **)&s->pinast, &c, need, sizeof *s->pinast)) return false;
+    c = s->id_cap;
     if (!sv_grow((void **)&s->sets, &c, need, sizeof *s->sets)) return false;
     c = s->id_cap;
     if (!sv_grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
@@ -181,6 +183,8 @@ void solver_free(solver *s)
     free(s->ast);
     free(s->fpast);
     free(s->skast);
+    free(s->pinast); /* (empty between queries) */
+    free(s->pin_ids);
     free(s->sets);
     free(s->stamp);
     free(s->core_head);
@@ -224,6 +228,7 @@ static bool ensure_kept(solver *s, size_t n)
 }
 
 #define LIKELY_UNSAT_MIN_MS 500 /* Z3's time for a query the reals found UNSAT on a clean core (step 5) */
+#define PINNED_MS 250           /* an integer query of the program's size: milliseconds when it is SAT */
 #define SKELETON_MS 300         /* the skeleton's UNSAT is propositional: it comes at once or not at all */
 #define CORE_CHECK_MIN_MS 250
 #define CORE_CHECK_MAX_MS 1000
@@ -407,14 +412,18 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
     size_t ncore = 0;
     bool relax = is_fp && !s->no_sampling;
     double tr = relax ? util_now_s() : 0;
-    int relaxed = relax ? fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore) : 0;
+    int pinned = relax ? sv_fp_pinned_solve(s, nkept, nsyms, parent, parent_n, PINNED_MS) : 0;
+    int relaxed = relax && !pinned ? fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &ncore) : 0;
     bool hard = false;
     if (relaxed == -1 && ncore) { /* a core Z3 already timed out on: the same time-out again */
         uint32_t hmark = sv_next_stamp(s);
         for (size_t i = 0; i < nkept; i++) s->stamp[s->kept_ids[i]] = hmark;
         hard = sv_hard_core_subset(s, s->kept_ids, nkept, hmark);
     }
-    if (hard) {
+    if (pinned) {
+        s->st.fp_pinned++;
+        r = pinned == 1 ? SOLVE_SAT : SOLVE_UNSAT;
+    } else if (hard) {
         s->st.fp_hard_skipped++;
     } else if (relaxed == 1) {
         s->st.fp_relaxed++;

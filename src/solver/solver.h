@@ -27,6 +27,7 @@ typedef struct solver_stats {
     uint64_t fp_relaxed;          /* FP queries answered through their approximation over the reals (solver_real.h) */
     uint64_t fp_core_unsat;       /* FP queries found UNSAT on the small core of that approximation */
     uint64_t fp_skeleton_unsat;   /* FP queries found UNSAT with their FP operators as free unknowns */
+    uint64_t fp_pinned;           /* FP queries answered with their FP operators pinned (sv_fp_pinned_solve) */
     uint64_t fp_hard_skipped;     /* FP queries not given to Z3: they hold a real-UNSAT core Z3 timed out on before */
     double fp_relax_seconds;      /* time in that approximation and its core checks, seconds */
 } solver_stats;

@@ -119,8 +119,11 @@ struct solver {
     /* per expression id */
     size_t id_cap;
     Z3_ast *ast;
-    Z3_ast *fpast; /* FP-sort term of a node read as a float (referenced), or NULL */
-    Z3_ast *skast; /* the node's floating-point skeleton (sv_fp_skeleton_unsat), referenced, or NULL */
+    Z3_ast *fpast;     /* FP-sort term of a node read as a float (referenced), or NULL */
+    Z3_ast *skast;     /* the node's floating-point skeleton (sv_fp_skeleton_unsat), referenced, or NULL */
+    Z3_ast *pinast;    /* per query: the node's pinned translation (sv_fp_pinned_solve), referenced, or NULL */
+    uint32_t *pin_ids; /* the ids pinast holds a term for in this query (cleared at its end) */
+    size_t npin_ids, pin_ids_cap;
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
@@ -246,6 +249,20 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms);
  * timeout_ms (milliseconds), deeper than DEEP_QUERY, or a translation failure.
  */
 bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms);
+/*
+ * A floating-point query solved as an integer one: the kept set kept[0..nkept) with every floating-point operator
+ * node that is not below another one replaced by its value under the parent's inputs parent[0..parent_n) (missing
+ * ones 0), so Z3 sees bit-vectors only. Most queries of a program whose database rows hold REAL cells are about
+ * something else (a text, a count, a date) and only share the rows' FP conditions through the row count; their
+ * FP nodes can keep the values they had. The symbols below a replaced node keep the parent's values in the
+ * answer, which is checked against every kept constraint with expr_eval, so it is never wrong.
+ * 1: SAT, s->vals[0..nsyms) hold the model of kept_syms (masked to their widths); -1: UNSAT on an unsat core
+ * of constraints without a floating-point operator (a proof: the core is stored); 0: anything else (a model
+ * that fails the check, UNSAT because of a replaced value, unknown within timeout_ms, a translation failure,
+ * a constraint deeper than DEEP_QUERY).
+ */
+int sv_fp_pinned_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent, size_t parent_n,
+                       unsigned timeout_ms);
 /* Start the watchdog thread for context z (solver_new, when there is a timeout). */
 void sv_watchdog_start(watchdog *w, Z3_context z);
 /* Stop and join the watchdog thread (no-op when it never started). */

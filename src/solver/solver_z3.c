@@ -207,80 +207,6 @@ static Z3_ast translate(solver *s, const expr *root)
     return s->ast[root->id];
 }
 
-/*
- * The floating-point skeleton of root (sv_fp_skeleton_unsat): a node with no
- * floating-point operator at or below it is its bit-precise translation (ast); a
- * floating-point operator node (a comparison, an arithmetic result, a conversion) is a
- * free bit-vector of its width named "fp<id>", one per node, so a comparison shared by
- * two constraints is the same unknown in both; other nodes combine their kids'
- * skeletons as translate_node does. Memoized in skast; NULL on failure.
- */
-static Z3_ast translate_skeleton(solver *s, const expr *root)
-{
-    if (!sv_ensure_id(s, root->id)) return NULL;
-    if (s->skast[root->id]) return s->skast[root->id];
-    if (!(root->flags & EXPR_FLAG_FP)) {
-        Z3_ast t = translate(s, root);
-        if (t) Z3_inc_ref(s->z3, t), s->skast[root->id] = t;
-        return t;
-    }
-    size_t sp = 0, cap = 64;
-    const expr **st = malloc(cap * sizeof *st);
-    if (!st) return NULL;
-    st[sp++] = root;
-    bool ok = true;
-    while (sp && ok) {
-        const expr *e = st[sp - 1];
-        if (s->skast[e->id]) {
-            sp--;
-            continue;
-        }
-        Z3_ast a = NULL;
-        if (expr_op_is_fp(e->op)) {
-            char name[24];
-            snprintf(name, sizeof name, "fp%u", (unsigned)e->id);
-            if (e->width < 1 || e->width > 64) {
-                ok = false;
-                break;
-            }
-            a = Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), s->bv[e->width]);
-        } else {
-            bool ready = true;
-            for (unsigned k = 0; k < e->nkids && k < 3 && ok; k++) {
-                const expr *c = e->kid[k];
-                ok = sv_ensure_id(s, c->id);
-                if (!ok || s->skast[c->id]) continue;
-                if (!(c->flags & EXPR_FLAG_FP)) { /* bit-precise; translate has its own stack (s->stack) */
-                    Z3_ast t = translate(s, c);
-                    ok = t != NULL;
-                    if (ok) Z3_inc_ref(s->z3, t);
-                    s->skast[c->id] = t;
-                    continue;
-                }
-                ready = false;
-                if (sp == cap) {
-                    const expr **p = realloc(st, 2 * cap * sizeof *st);
-                    ok = p != NULL;
-                    if (!ok) continue;
-                    st = p;
-                    cap *= 2;
-                }
-                st[sp++] = c;
-            }
-            if (!ok || !ready) continue;
-            s->failed = false;
-            a = translate_node(s, e, s->skast);
-            if (s->failed) a = NULL;
-        }
-        if (a) Z3_inc_ref(s->z3, a);
-        release_held(s);
-        ok = a != NULL;
-        if (ok) s->skast[e->id] = a, sp--;
-    }
-    free(st);
-    return ok ? s->skast[root->id] : NULL;
-}
-
 /* ------------------------------------------------------------------ watchdog */
 
 static void *watchdog_main(void *arg)
@@ -367,6 +293,10 @@ static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val)
     if (!best) {
         best = any;
         bw = aw;
+    }
+    if (!best) { /* in no constraint Z3 saw (one only below a pinned node: sv_fp_pinned_solve) */
+        *val = 0;
+        return true;
     }
     Z3_ast r = NULL;
     uint64_t x = 0;
@@ -670,10 +600,176 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
     return j.r;
 }
 
+/* ------------------------------------------------ floating-point operators replaced: skeleton, pinned */
+
+/* Remember that pinast[id] holds a term of this query (referenced); false when out of memory. */
+static bool pin_note(solver *s, uint32_t id, Z3_ast a)
+{
+    if (!sv_grow((void **)&s->pin_ids, &s->pin_ids_cap, s->npin_ids + 1, sizeof *s->pin_ids)) return false;
+    Z3_inc_ref(s->z3, a);
+    s->pinast[id] = a;
+    s->pin_ids[s->npin_ids++] = id;
+    return true;
+}
+
+/* Drop this query's pinned terms. */
+static void pin_clear(solver *s)
+{
+    for (size_t i = 0; i < s->npin_ids; i++) {
+        Z3_dec_ref(s->z3, s->pinast[s->pin_ids[i]]);
+        s->pinast[s->pin_ids[i]] = NULL;
+    }
+    s->npin_ids = 0;
+}
+
+/* How translate_fp_replaced stands in for a floating-point operator node (and which memo it fills). */
+typedef struct fp_replace {
+    bool pinned;            /* true: its value under assign (pinast, per query); false: a free unknown (skast) */
+    const uint64_t *assign; /* pinned: the parent's inputs, by symbol index, [0..na) */
+    size_t na;
+    bool *pin; /* pinned: the symbols below a replaced node are marked here */
+} fp_replace;
+
+/* Store a's translation of node id in the memo of mode m (referenced); false when out of memory. */
+static bool fp_replaced_put(solver *s, const fp_replace *m, uint32_t id, Z3_ast a)
+{
+    if (m->pinned) return pin_note(s, id, a);
+    Z3_inc_ref(s->z3, a);
+    s->skast[id] = a;
+    return true;
+}
+
+/*
+ * root with its floating-point operator nodes replaced (sv_fp_skeleton_unsat, sv_fp_pinned_solve): a node with
+ * no floating-point operator at or below it is its bit-precise translation (ast); a floating-point operator node
+ * is, in the skeleton, a free bit-vector of its width named "fp<id>" (one per node, so a comparison shared by two
+ * constraints is the same unknown in both), pinned, the constant of its value under m->assign (the symbols below
+ * it marked in m->pin); other nodes combine their kids as translate_node does. Memoized in skast (for the
+ * solver's life) or pinast (for the query); NULL on failure.
+ */
+static Z3_ast translate_fp_replaced(solver *s, const expr *root, const fp_replace *m)
+{
+    if (!sv_ensure_id(s, root->id)) return NULL;
+    Z3_ast **memo = m->pinned ? &s->pinast : &s->skast; /* (sv_ensure_id may move the arrays) */
+    if ((*memo)[root->id]) return (*memo)[root->id];
+    size_t sp = 0, cap = 64;
+    const expr **st = malloc(cap * sizeof *st);
+    if (!st) return NULL;
+    st[sp++] = root;
+    bool ok = true;
+    while (sp && ok) {
+        const expr *e = st[sp - 1];
+        if ((*memo)[e->id]) {
+            sp--;
+            continue;
+        }
+        Z3_ast a = NULL;
+        if (!(e->flags & EXPR_FLAG_FP)) { /* bit-precise; translate has its own stack (s->stack) */
+            a = translate(s, e);
+            ok = a && fp_replaced_put(s, m, e->id, a);
+            sp--;
+            continue;
+        }
+        if (expr_op_is_fp(e->op)) {
+            if (e->width < 1 || e->width > 64) {
+                ok = false;
+                break;
+            }
+            if (m->pinned) {
+                symset ss = s->sets[e->id];
+                for (uint32_t k = 0; ss.len != SYMSET_NONE && k < ss.len; k++)
+                    if (s->pool[ss.off + k] < m->na) m->pin[s->pool[ss.off + k]] = true;
+                uint64_t v = expr_eval(e, m->assign, m->na) & expr_mask(e->width);
+                a = Z3_mk_unsigned_int64(s->z3, v, s->bv[e->width]);
+            } else {
+                char name[24];
+                snprintf(name, sizeof name, "fp%u", (unsigned)e->id);
+                a = Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), s->bv[e->width]);
+            }
+        } else {
+            bool ready = true;
+            for (unsigned k = 0; k < e->nkids && k < 3 && ok; k++) {
+                const expr *c = e->kid[k];
+                ok = sv_ensure_id(s, c->id);
+                if (!ok || (*memo)[c->id]) continue;
+                ready = false;
+                if (sp == cap) {
+                    const expr **p = realloc(st, 2 * cap * sizeof *st);
+                    ok = p != NULL;
+                    if (!ok) continue;
+                    st = p;
+                    cap *= 2;
+                }
+                st[sp++] = c;
+            }
+            if (!ok || !ready) continue;
+            s->failed = false;
+            a = translate_node(s, e, *memo);
+            if (s->failed) a = NULL;
+        }
+        ok = a && fp_replaced_put(s, m, e->id, a);
+        release_held(s);
+        if (ok) sp--;
+    }
+    free(st);
+    return ok ? (*memo)[root->id] : NULL;
+}
+
 bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms)
 {
+    fp_replace m = {.pinned = false};
     for (size_t i = 0; i < nkept; i++)
-        if (s->kept[i]->depth > DEEP_QUERY || !translate_skeleton(s, s->kept[i])) return false;
+        if (s->kept[i]->depth > DEEP_QUERY || !translate_fp_replaced(s, s->kept[i], &m)) return false;
     bool undef = false; /* Z3 overran 300 ms by seconds on big digit arithmetic: in a child that can be killed */
     return run_z3_forked(s, nkept, 0, 0, timeout_ms, &undef, s->skast) == SOLVE_UNSAT;
+}
+
+int sv_fp_pinned_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent, size_t parent_n,
+                       unsigned timeout_ms)
+{
+    size_t na = parent_n;
+    for (size_t i = 0; i < nsyms; i++)
+        if ((size_t)s->kept_syms[i] + 1 > na) na = (size_t)s->kept_syms[i] + 1;
+    uint64_t *assign = calloc(na + 1, sizeof *assign);
+    bool *pin = calloc(na + 1, sizeof *pin);
+    int found = 0;
+    bool ok = assign && pin;
+    if (ok && parent_n) memcpy(assign, parent, parent_n * sizeof *assign);
+    fp_replace m = {.pinned = true, .assign = assign, .na = na, .pin = pin};
+    for (size_t i = 0; i < nkept && ok; i++)
+        ok = s->kept[i]->depth <= DEEP_QUERY && translate_fp_replaced(s, s->kept[i], &m);
+    solve_result r = SOLVE_UNKNOWN;
+    if (ok) {
+        /* in-process (the terms are bit-vectors of the program's size); the core is read, not stored: it may
+         * hold a replaced value */
+        bool undef = false;
+        s->in_child = true;
+        s->child_ncore = 0;
+        r = run_z3_engine(s, nkept, nsyms, 0, timeout_ms, &undef, s->pinast);
+        s->in_child = false;
+    }
+    if (r == SOLVE_SAT) { /* the pinned symbols keep the parent's values; the answer is checked */
+        for (size_t i = 0; i < nsyms; i++)
+            if (!pin[s->kept_syms[i]]) assign[s->kept_syms[i]] = s->vals[i];
+        bool holds = true;
+        for (size_t i = nkept; holds && i-- > 0;) holds = (expr_eval(s->kept[i], assign, na) & 1) == 1;
+        if (holds) {
+            for (size_t i = 0; i < nsyms; i++)
+                s->vals[i] = assign[s->kept_syms[i]] & expr_mask(s->sym_width[s->kept_syms[i]]);
+            found = 1;
+        }
+    } else if (r == SOLVE_UNSAT && s->child_ncore) { /* a proof when no core constraint had a value replaced */
+        bool clean = true;
+        for (size_t i = 0; i < nkept && clean; i++)
+            if (s->kept[i]->flags & EXPR_FLAG_FP)
+                clean = !bsearch(&s->kept[i]->id, s->tmp_set, s->child_ncore, sizeof *s->tmp_set, sv_cmp_u32);
+        if (clean) {
+            sv_core_add(s, s->tmp_set, s->child_ncore);
+            found = -1;
+        }
+    }
+    pin_clear(s);
+    free(assign);
+    free(pin);
+    return found;
 }

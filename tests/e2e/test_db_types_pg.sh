@@ -7,7 +7,8 @@
 # expression and a GROUP BY result computed from its key (tests/programs/pg/pg_loans.c). ILIKE, IS DISTINCT FROM,
 # $1::date and INSERT ... RETURNING, replayed (tests/programs/pg/pg_returning.c). INSERT ... ON CONFLICT DO UPDATE and
 # a WITH query with strpos()/position()/replace()/CAST (tests/programs/pg/pg_upsert.c). A layout grown when the
-# exploration stalls (tests/programs/pg/pg_club.c).
+# exploration stalls (tests/programs/pg/pg_club.c). A date parameter compared with a TIMESTAMP column in a DELETE whose
+# PQcmdTuples is tested (tests/programs/pg/pg_purge.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -177,6 +178,21 @@ for f in "$cl"/tests/test-*.sql; do
     [ "$n" -gt 4 ] && found=1
 done
 [ $found = 1 ] || fail "pg_club: no fixture with five red members"
+# a date parameter compared with a TIMESTAMP column (PostgreSQL reads it at midnight) in a DELETE whose PQcmdTuples the
+# program tests (22: none purged, 24: two or more) and in a SELECT (28: a ticket opened on that day or later); the failed
+# connection (10) and DELETE (17) are not reached, nor the failed SELECT (28's first condition)
+q "$SHOP" "CREATE TABLE tickets(id int PRIMARY KEY, status text NOT NULL, opened timestamp NOT NULL)" ||
+    fail "cannot create tickets"
+pu="$W/purge"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_purge.c" --db "$SHOP" -o "$pu" --budget 5s --no-db-faults --no-db-minimize \
+    --no-progress >"$W/purge.log" 2>&1 || { cat "$W/purge.log"; fail "sympath run (pg_purge) exited with $?"; }
+for line in 22 24; do
+    jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' \
+        "$pu/report.json" >/dev/null || fail "pg_purge line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$pu/report.json")"
+done
+jq -e '.coverage.branches_covered == .coverage.branches_total - 3 and .database.query_sites_understood == .database.query_sites
+       and ([.database.queries[].model_mismatches] | add == 0)' "$pu/report.json" >/dev/null ||
+    { cat "$W/purge.log"; fail "pg_purge: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, .database.queries]' "$pu/report.json")"; }
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
 rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")

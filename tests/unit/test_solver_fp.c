@@ -362,6 +362,58 @@ static void test_skeleton_unsat(void **state)
     expr_ctx_free(cx);
 }
 
+/* A database-shaped query: a row count, each present row's REAL price >= 0 (a CHECK), and a branch on a text byte of
+ * the first row. The FP conditions only share the count with the target: pinned to the parent's values they leave an
+ * integer query (no FP theory, no approximation over the reals), and the prices keep the parent's values. A core
+ * without FP operators is an UNSAT proof; a target that needs another price is left to the approximation. */
+static void test_pinned_fp(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(20000);
+    expr *count = expr_symbol(cx, 0, 8, 2), *byte = expr_symbol(cx, 3, 8, 'a');
+    expr *price[2] = {expr_symbol(cx, 1, 64, db(1.5)), expr_symbol(cx, 2, 64, db(2.0))};
+    expr *present[2], *cs[5];
+    for (unsigned k = 0; k < 2; k++) {
+        present[k] = expr_cmp(cx, PRED_ULT, expr_const(cx, k, 8), count);
+        expr *check = expr_fcmp(cx, FPRED_OGE, price[k], expr_const(cx, db(0.0), 64));
+        cs[k] = expr_binary(cx, EXPR_OR, expr_not(cx, present[k]), check);
+    }
+    cs[2] = expr_cmp(cx, PRED_ULE, count, expr_const(cx, 2, 8));
+    cs[3] = expr_cmp(cx, PRED_ULT, byte, expr_const(cx, 'z', 8));
+    cs[4] = expr_binary(cx, EXPR_AND, present[0], expr_cmp(cx, PRED_EQ, byte, expr_const(cx, 'L', 8)));
+    uint64_t parent[4] = {2, db(1.5), db(2.0), 'a'}, *v = NULL;
+    size_t nv = 0;
+    assert_int_equal(solver_solve(s, cs, 5, parent, 4, &v, &nv), SOLVE_SAT);
+    assert_true(nv >= 4);
+    assert_int_equal(v[3], 'L');
+    assert_true(v[0] >= 1 && v[0] <= 2);
+    assert_int_equal(v[1], db(1.5)); /* kept */
+    free(v);
+    solver_stats st;
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_pinned, 1);
+    assert_int_equal(st.fp_relaxed + st.fp_queries + st.fp_sampled, 0);
+    /* byte < 'A' on the path: UNSAT on a core of integer constraints, a proof */
+    cs[3] = expr_cmp(cx, PRED_ULT, byte, expr_const(cx, 'A', 8));
+    parent[3] = '0';
+    assert_int_equal(solver_solve(s, cs, 5, parent, 4, &v, &nv), SOLVE_UNSAT);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_pinned, 2);
+    assert_int_equal(st.fp_queries, 0);
+    /* a price over 50 for the first row: the pinned value says no, the approximation finds one */
+    cs[3] = expr_cmp(cx, PRED_ULT, byte, expr_const(cx, 'z', 8));
+    cs[4] = expr_binary(cx, EXPR_AND, present[0], expr_fcmp(cx, FPRED_OGT, price[0], expr_const(cx, db(50.0), 64)));
+    assert_int_equal(solver_solve(s, cs, 5, parent, 4, &v, &nv), SOLVE_SAT);
+    assert_true(nv >= 2 && bd(v[1]) > 50.0 && v[0] >= 1);
+    free(v);
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_pinned, 2);
+    assert_int_equal(st.fp_relaxed, 1);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
 /* A real-UNSAT core Z3 gave up on ((x * y) / y > 1.5 * x with x, y > 1: UNSAT over the reals, bit-blasted
  * multiplication and division in Z3; its give-up is the solver_fail hook here) is remembered: a later
  * query holding it (one more bound on x) is answered unknown without Z3, counted in fp_hard_skipped; a
@@ -449,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_sampling_fallback),
         cmocka_unit_test(test_real_approximation),
         cmocka_unit_test(test_skeleton_unsat),
+        cmocka_unit_test(test_pinned_fp),
         cmocka_unit_test(test_hard_core_skipped),
         cmocka_unit_test(test_sampling_bisection),
         cmocka_unit_test(test_sampling_large_dag),

@@ -122,18 +122,34 @@ static expr *combo_present(qstate *s, unsigned c, const db_val **rows, const cha
 
 /* ---------------------------------------------------------------- the slots subqueries range over */
 
+static unsigned tracked_rows(int ti);
+
+/* The i-th (i < tracked_rows(ti)) row the program inserted into table ti that the model tracks, oldest first (the
+ * list holds the newest first). */
+static const inserted *view_inserted(int ti, unsigned i)
+{
+    const inserted *r = db_rt.ins[ti];
+    for (unsigned k = tracked_rows(ti) - 1 - i; k > 0; k--) r = r->next;
+    return r;
+}
 static const db_val *view_row(int ti, unsigned k)
 {
+    if (k >= db_rt.lim.rows) return view_inserted(ti, k - db_rt.lim.rows)->cells;
     return &db_rt.cells[ti][(size_t)k * db_rt.schema->tables[ti].ncols];
 }
-static expr *view_alive(int ti, unsigned k) { return db_rt.alive[ti][k]; }
-/* rows the program inserted are not among the slots: such a table's subqueries are not modelled */
-static bool view_changed(int ti) { return db_rt.dirty[ti] || db_rt.ins[ti]; }
+static expr *view_alive(int ti, unsigned k)
+{
+    return k >= db_rt.lim.rows ? view_inserted(ti, k - db_rt.lim.rows)->alive : db_rt.alive[ti][k];
+}
+/* a write run concretely, or a row inserted that the model does not track: the rows are not the view's */
+static bool view_changed(int ti) { return db_rt.dirty[ti] || db_rt.untracked[ti]; }
+static unsigned view_extra(int ti) { return tracked_rows(ti); }
 
-/* Point the SQL translation's subqueries at this run's fixture (src/db db_set_fixture_view). */
+/* Point the SQL translation's subqueries at this run's fixture and the rows the program inserted (src/db
+ * db_set_fixture_view). */
 static void use_view(void)
 {
-    static db_fixture_view v = {0, view_row, view_alive, view_changed};
+    static db_fixture_view v = {0, view_row, view_alive, view_changed, view_extra};
     v.rows = db_rt.lim.rows;
     db_set_fixture_view(&v);
 }

@@ -38,8 +38,8 @@ static const db_val *cell_of(const PGresult *res, int row, int col, pq_fix **out
         const db_val *g = grp >= 0 && s->group_vals ? &s->group_vals[(size_t)grp * s->q->nresult + col] : NULL;
         return g && g->v ? g : NULL;
     }
-    if (slot < 0 && fx->ins && fx->ins[row] && s->q->result_col[col] >= 0)
-        return &fx->ins[row]->cells[s->q->result_col[col]];
+    if (s->q->result_col[col] < 0) return NULL; /* an aggregate or computed column of no row the model knows */
+    if (slot < 0 && fx->ins && fx->ins[row]) return &fx->ins[row]->cells[s->q->result_col[col]];
     if (slot < 0) return NULL;
     int ti = s->q->from_table[f];
     return &db_rt.cells[ti][(size_t)slot * db_rt.schema->tables[ti].ncols + s->q->result_col[col]];

@@ -620,11 +620,12 @@ static const db_val *cell_of(sqlite3_stmt *st, int i)
     if (s->q->result_expr[i] && s->q->result_agg[i] == DB_AGG_NONE) /* price * qty: over the row's slots */
         return s->cur_ins ? db_rt_computed_cell(s, i, NULL, s->cur_ins->cells)
                           : db_rt_computed_cell(s, i, s->cur_slot, NULL);
-    if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
-    if (s->cur_group >= 0 && s->q->result_agg[i] != DB_AGG_NONE)
-        return s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v
+    if (s->q->result_agg[i] != DB_AGG_NONE) /* GROUP BY: the row's group; none when its query runs concretely */
+        return s->cur_group >= 0 && s->group_vals[(size_t)s->cur_group * s->q->nresult + i].v
                    ? &s->group_vals[(size_t)s->cur_group * s->q->nresult + i]
                    : NULL;
+    if (s->q->result_col[i] < 0) return NULL; /* a computed column of no row the model knows */
+    if (s->cur_ins) return &s->cur_ins->cells[s->q->result_col[i]];
     int f = s->q->result_from[i];
     if (s->cur_slot[f] < 0) return NULL;
     int ti = s->q->from_table[f];
