@@ -13,6 +13,7 @@ typedef struct names {
     const unit_record *r;
     char **local; /* by object index in r->objs */
     int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
+    int unowned;  /* unit_test.unowned */
     /* the function under test (emit_producer.c's consumed rule); may be NULL */
     const ut_func *fn;
     /* globals no test of the file changes or starts from another value: not set by the test

@@ -94,7 +94,7 @@ int emit_made_owned(const names *n, size_t k)
 {
     const unit_record *r = n->r;
     const ur_object *o = &r->objs[k];
-    if (!o->array || !o->string || o->param || o->global || o->make_arg || o->freed) return 0;
+    if (n->unowned || !o->array || !o->string || o->param || o->global || o->make_arg || o->freed) return 0;
     int from_arg = 0, from_other = 0;
     char id[24];
     snprintf(id, sizeof id, "%d", o->id);

@@ -392,6 +392,7 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
     n.quiet = quiet;
     n.release = t->release;
     n.heap = t->heap;
+    n.unowned = t->unowned;
     n.fn = t->fn;
     if (assign_names(&n, r) != 0) return NULL;
     strbuf b = STRBUF_INIT, fix = STRBUF_INIT;

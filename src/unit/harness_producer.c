@@ -1,4 +1,5 @@
 /* harness_producer.c: the harness builds a parameter through the unit's own producers (a call sequence), the choice among them symbolic. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,9 +290,13 @@ static void gen_tree(strbuf *b, const unit_harness_opts *o, const ut_param *p, c
  * container; an add that fails (a zero result: a list's adder on a map) is tried with the next adder,
  * the one that succeeds is recorded; then each add is recorded, `add ID NODE PARENT ADDER NA ADARG...
  * ITEM ARG...`, unless it or an add above it failed (the test makes none of those items). */
-static void gen_adds(strbuf *b, size_t i, const ut_param *p, const unit_producer *items, size_t nitems,
-                     const ut_func *const *adders, size_t nadders)
+static void gen_adds(strbuf *b, const unit_info *u, size_t i, const ut_param *p, const unit_producer *items,
+                     size_t nitems, const ut_func *const *adders, size_t nadders)
 {
+    /* the adders of one container share a convention: one that returns -1 somewhere makes 0 a success
+     * for all (tn_add_ref's `return link_child(...)` shows none itself) */
+    int negative = 0;
+    for (size_t k = 0; k < nadders; k++) negative |= unit_fails_negative(u, adders[k]->name);
     sb_printf(b, "    if (sympu_adds && sympu_a%zu != NULL) {\n", i);
     sb_printf(b, "    memcpy((void *)&sympu_nd[0], &sympu_a%zu, sizeof sympu_nd[0]);\n", i);
     sb_printf(b, "    for (int sympu_d = %d; sympu_d >= 1; sympu_d--)\n", UNIT_MAX_DEPTH);
@@ -321,9 +326,14 @@ static void gen_adds(strbuf *b, size_t i, const ut_param *p, const unit_producer
                 free(as);
             }
         }
-        if (ad->type->ret->kind == UT_VOID)
+        const ut_type *rt = ad->type->ret;
+        if (rt->kind == UT_VOID)
             sb_printf(b, "        %s(%s);\n        sympu_nok[sympu_n] = 1;\n", ad->name, args.s);
-        else
+        else if (rt->kind == UT_INT && rt->is_signed && negative)
+            /* 0 on success, negative on failure (`return -1`): taken as a failure, a success linked the
+             * item, and the next adder linked it again: a cycle (tnode's tn_add, tn_add_ref) */
+            sb_printf(b, "        sympu_nok[sympu_n] = %s(%s) >= 0;\n", ad->name, args.s);
+        else /* bool-like (cJSON_bool), a pointer: nonzero */
             sb_printf(b, "        sympu_nok[sympu_n] = %s(%s) != 0;\n", ad->name, args.s);
         sb_free(&args);
     }
@@ -460,7 +470,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         sb_printf(b, "        memset((void *)&sympu_a%zu, 0, sizeof sympu_a%zu);\n", i, i);
     }
     sb_puts(b, "    }\n");
-    if (tree) gen_adds(b, i, p, items, nitems, adders, nadders);
+    if (tree) gen_adds(b, u, i, p, items, nitems, adders, nadders);
     const ut_func *mods[UNIT_MAX_PRODUCERS];
     size_t nmods = unit_param_modifiers(u, o, f, i, mods, UNIT_MAX_PRODUCERS);
     if (nmods) gen_calls(b, o, p, i, mods, nmods);

@@ -441,6 +441,26 @@ void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok
     }
 }
 
+void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n)
+{
+    for (size_t i = 0; i + 2 < n; i++) {
+        if (strcmp(tok[i], "return") || strcmp(tok[i + 1], "-") || !isdigit((unsigned char)tok[i + 2][0])) continue;
+        if (unit_fails_negative(u, fn)) return;
+        char **np = realloc(u->neg_failures, (u->nneg_failures + 1) * sizeof *np);
+        if (!np) return;
+        u->neg_failures = np;
+        if ((np[u->nneg_failures] = strdup(fn))) u->nneg_failures++;
+        return;
+    }
+}
+
+int unit_fails_negative(const unit_info *u, const char *fn)
+{
+    for (size_t i = 0; u && i < u->nneg_failures; i++)
+        if (!strcmp(u->neg_failures[i], fn)) return 1;
+    return 0;
+}
+
 int unit_opens_path(const unit_info *u, const char *fn, const char *param)
 {
     size_t l = strlen(fn);

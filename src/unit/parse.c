@@ -410,6 +410,8 @@ void unit_info_free(unit_info *u)
     free(u->null_checked);
     for (size_t i = 0; i < u->nopened_paths; i++) free(u->opened_paths[i]);
     free(u->opened_paths);
+    for (size_t i = 0; i < u->nneg_failures; i++) free(u->neg_failures[i]);
+    free(u->neg_failures);
     for (size_t i = 0; i < u->nnull_flow; i++) free(u->null_flow[i]);
     free(u->null_flow);
     for (size_t i = 0; i < u->nglobals; i++) free(u->globals[i].name);

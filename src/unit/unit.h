@@ -146,6 +146,8 @@ typedef struct unit_info {
     char **opened_paths; /* "FUNC PARAM": a parameter a function of the unit passes to fopen, open, ... as
                             the path (unit_opens_path) */
     size_t nopened_paths;
+    char **neg_failures; /* functions with a `return -N` (0 or more is success): unit_fails_negative */
+    size_t nneg_failures;
     char **null_flow; /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
                                    of an access path): a checked lhs makes rhs checked (unit_null_propagate) */
     size_t nnull_flow;
@@ -249,6 +251,14 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
  * name, `fopen(NAME, ...)` (also freopen, open, openat's second, opendir, stat, lstat, access), and
  * add "fn NAME" to u->opened_paths. Called by unit_parse; exposed for tests. */
 void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Whether the body of fn (tokens, n) returns a negative constant (`return -1;`): an int-returning
+ * function of the 0-or-more-on-success convention. Adds fn to u->neg_failures. */
+void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Whether fn returns a negative constant somewhere (unit_scan_negative_returns): its success is a
+ * result >= 0 (tnode's tn_add: 0 or -1), not a nonzero one (node_list_add: 1 or 0). */
+int unit_fails_negative(const unit_info *u, const char *fn);
 
 /* Whether function fn passes its parameter param to a call that opens a file by that name
  * (unit_scan_opened_paths): iniparser's `iniparser_load(const char *ininame)`. */
@@ -650,6 +660,9 @@ typedef struct unit_test {
     int heap;            /* input objects are malloc'ed in the test instead of locals (set when the
                                    test with locals fails natively: the unit frees or reallocates them);
                                    the test frees those the call did not free */
+    int unowned;         /* no string is handed to a made object's destructor (emit_made_owned): set when
+                                   the sanitizer check found the test's own allocation of one leaked (cJSON's
+                                   AddItemToObjectCS keeps a key cJSON_Delete does not free) */
     const char *release; /* the test releases the pointer the call returned with this function ("free", or
                                    the unit's destructor) after its assertions; NULL: it does not (set when the
                                    record says the result is heap memory the call allocated, "retheap", and by

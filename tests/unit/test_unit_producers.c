@@ -80,7 +80,10 @@ static const char *SRC_TEXT =
     "struct ivec { int *data; unsigned size, capacity; };\n"
     "int ivec_sum(const struct ivec *v) { return v->data[0]; }\n"
     "struct lst { struct node *head; int len; };\n"
-    "int lst_len(const struct lst *l) { return l->len; }\n";
+    "int lst_len(const struct lst *l) { return l->len; }\n"
+    /* conventions of int results: -1 on failure (0 is a success), or 0 on failure */
+    "int neg_fail(node *n) { if (!n) return -1; return 0; }\n"
+    "int zero_fail(node *n) { return n ? 1 : 0; }\n";
 
 static unit_info u;
 static char path[64];
@@ -165,6 +168,8 @@ static void test_discovery(void **state)
     assert_int_equal(l, 1);
     assert_int_equal(c, 2);
     assert_false(unit_buffer_struct(unit_find_def(&u, "lst_len")->params[0].type->pointee, &d, &l, &c));
+    assert_true(unit_fails_negative(&u, "neg_fail"));
+    assert_false(unit_fails_negative(&u, "zero_fail"));
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
