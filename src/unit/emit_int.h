@@ -89,6 +89,10 @@ int emit_made_calls(strbuf *b, const names *n, const ut_func *target);
  * unit's destructor of its type (unit_destructor), else free; a consumed one's result instead.
  * Returns 1 when it released `ret` (the caller then does not release it again). */
 int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called);
+/* With unit_test.keep_made: the blocks the producers allocated for the parameters (make kind h), freed
+ * with free, not the destructor (which calls a mock nothing was queued for); what the mocks returned
+ * inside them is the test's own. */
+void emit_made_frees(strbuf *b, const names *n);
 
 /* ---- emit_walk.c ---- */
 

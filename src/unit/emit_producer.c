@@ -420,6 +420,20 @@ static void release_initialised(strbuf *b, const names *n, const unit_test *t, i
     }
 }
 
+void emit_made_frees(strbuf *b, const names *n)
+{
+    const unit_record *r = n->r;
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        size_t k;
+        const ur_object *o = obj_by_id(r, m->obj, &k);
+        if (m->kind != 'h' || !o || !o->param) continue;
+        const ur_entry *e = whole_entry(r, o->id);
+        if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue;
+        sb_printf(b, "    free((void *)%s);\n", n->local[k]);
+    }
+}
+
 int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called)
 {
     const unit_record *r = n->r;

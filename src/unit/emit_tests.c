@@ -207,6 +207,22 @@ static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size
     return ok;
 }
 
+/* An object not yet visited (state 0) that a mock's value or a stand-in's argument queued before the
+ * construction of object id refers to (`will_return(table_new, &table_new_ret)` before `store_new(...)`):
+ * declared before id's construction. Its index, or (size_t)-1. */
+static size_t queued_dep(const unit_record *r, int id, const char *state)
+{
+    for (size_t m = 0; m < r->nmakes; m++) {
+        if (r->makes[m].obj != id) continue;
+        for (size_t i = 0; i < r->nmocks + r->nargs; i++) {
+            const ur_value *v = i < r->nmocks ? &r->mocks[i].value : &r->args[i - r->nmocks].value;
+            size_t mk = i < r->nmocks ? r->mocks[i].make : r->args[i - r->nmocks].make, t;
+            if (mk == m + 1 && v->kind == 'p' && obj_by_id(r, atoi(v->text), &t) && !state[t]) return t;
+        }
+    }
+    return (size_t)-1;
+}
+
 /* Regression assertions: the return value and every recorded value the call changed. */
 /* Heap mode: whether array object k is held, before and after the call, by a pointer field of
  * another malloc'ed input: the unit may have reallocated it (in place natively, always moved
@@ -424,6 +440,7 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
                 if (e->obj != r->objs[k].id || e->pre.kind != 'p') continue;
                 if (obj_by_id(r, atoi(e->pre.text), &t) && !state[t]) next = t;
             }
+            if (next == (size_t)-1) next = queued_dep(r, r->objs[k].id, state);
             if (next != (size_t)-1) {
                 state[next] = 1;
                 stack[sp++] = next;
@@ -465,7 +482,11 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
-        int ret_released = emit_made_releases(&b, &n, t, 1); /* what the unit's producers built */
+        int ret_released = 0; /* what the unit's producers built */
+        if (t->keep_made)
+            emit_made_frees(&b, &n);
+        else
+            ret_released = emit_made_releases(&b, &n, t, 1);
         if (have_ret && t->release && rt->kind == UT_PTR && !ret_released) {
             strbuf cnt = STRBUF_INIT;
             int rc = release_count(&cnt, &n, t);
@@ -515,7 +536,10 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
             sb_printf(&b, "    assert_int_equal(WEXITSTATUS(status), %d);\n", t->exit_code);
         }
         emit_stream_closes(&b, &n);
-        emit_made_releases(&b, &n, t, 0);
+        if (t->keep_made)
+            emit_made_frees(&b, &n);
+        else
+            emit_made_releases(&b, &n, t, 0);
     }
     free_names(&n);
     if (bad || b.failed) {

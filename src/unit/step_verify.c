@@ -22,6 +22,19 @@ static int failed_in(const char *log, const char *name)
     return log && strstr(log, pat) != NULL;
 }
 
+/* Whether test name's part of the CMocka log (from its `[ RUN ]` line to its outcome) says a mock was
+ * called with no value queued ("No entries for symbol"). */
+static int unqueued_mock_call(const char *log, const char *name)
+{
+    char pat[512];
+    snprintf(pat, sizeof pat, "[ RUN      ] %s\n", name);
+    const char *b = log ? strstr(log, pat) : NULL;
+    if (!b) return 0;
+    const char *e = strstr(b + strlen(pat), "[ RUN      ]");
+    const char *hit = strstr(b, "No entries for symbol");
+    return hit && (!e || hit < e);
+}
+
 /* Whether name is a function of a system header (a mocked libc function). */
 int unit_is_system(const unit_info *u, const char *name)
 {
@@ -206,6 +219,12 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                 bad = r2 != 0 || !WIFEXITED(s2) || WEXITSTATUS(s2) != 0;
             }
             if (!bad) continue;
+            if (!tv->v[i].keep_made && unqueued_mock_call(out, tv->v[i].name)) {
+                /* a release called a mock with nothing queued: the made objects are left to the test */
+                tv->v[i].keep_made = 1;
+                retried++;
+                continue;
+            }
             if (!tv->v[i].heap) {
                 /* once more with malloc'ed input objects: the unit may free or realloc them */
                 tv->v[i].heap = 1;

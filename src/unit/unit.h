@@ -660,6 +660,11 @@ typedef struct unit_test {
     int heap;            /* input objects are malloc'ed in the test instead of locals (set when the
                                    test with locals fails natively: the unit frees or reallocates them);
                                    the test frees those the call did not free */
+    int keep_made;       /* what the producers made is not released with the unit's destructors: set when
+                                   the test failed natively on a mock call nothing was queued for (the
+                                   destructor calls a function the test mocks: iniparser_freedict calling
+                                   dictionary_del when dictionary.c is not given); the mock's results are the
+                                   test's own and it frees them */
     int unowned;         /* no string is handed to a made object's destructor (emit_made_owned): set when
                                    the sanitizer check found the test's own allocation of one leaked (cJSON's
                                    AddItemToObjectCS keeps a key cJSON_Delete does not free) */
