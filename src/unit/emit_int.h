@@ -14,6 +14,8 @@ typedef struct names {
     char **local; /* by object index in r->objs */
     int heap;     /* input objects are malloc'ed (the unit frees or reallocates them) */
     int unowned;  /* unit_test.unowned */
+    /* by object index: 1 for what only a dropped construction's queue refers to (not declared), or NULL */
+    const char *skip;
     /* the function under test (emit_producer.c's consumed rule); may be NULL */
     const ut_func *fn;
     /* globals no test of the file changes or starts from another value: not set by the test
@@ -67,8 +69,8 @@ int emit_heapable(const ur_object *o);
  * handled k (written or left out on purpose), 0 when k is an ordinary object, -1 when an argument
  * cannot be written in C. */
 int emit_made_decl(strbuf *b, const names *n, size_t k);
-/* Whether object index k is not declared by the test because a producer's call holds it inline
- * (assertions must not name it). */
+/* Whether object index k is not declared by the test because a producer's call holds it inline, or only
+ * a dropped construction's queue refers to it (names.skip) (assertions must not name it). */
 int emit_made_undeclared(const names *n, size_t k);
 /* Whether object index k is a string a producer's argument points to that the object the producer
  * made holds too (`buffer_new_with_string(str)` keeping str as its data: the unit's destructor frees

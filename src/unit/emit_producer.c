@@ -88,7 +88,10 @@ static int inline_arg(const names *n, size_t k)
     return ok;
 }
 
-int emit_made_undeclared(const names *n, size_t k) { return inline_arg(n, k) || inline_string(n, k); }
+int emit_made_undeclared(const names *n, size_t k)
+{
+    return (n->skip && n->skip[k]) || inline_arg(n, k) || inline_string(n, k);
+}
 
 int emit_made_owned(const names *n, size_t k)
 {

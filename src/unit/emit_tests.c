@@ -223,6 +223,41 @@ static size_t queued_dep(const unit_record *r, int id, const char *state)
     return (size_t)-1;
 }
 
+/* skip[k] = 1 for the objects only the queue of a dropped construction refers to (what a mock returned
+ * inside the producer of a parameter that is NULL in the test), and those only they point to: declared,
+ * they were unused variables (-Werror). */
+static void dropped_values(const unit_record *r, char *skip)
+{
+    for (size_t i = 0; i < r->nmocks + r->nargs; i++) {
+        const ur_value *v = i < r->nmocks ? &r->mocks[i].value : &r->args[i - r->nmocks].value;
+        size_t mk = i < r->nmocks ? r->mocks[i].make : r->args[i - r->nmocks].make, t;
+        if (mk == UNIT_MAKE_DROPPED && v->kind == 'p' && obj_by_id(r, atoi(v->text), &t) && !r->objs[t].param)
+            skip[t] = 1;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t t = 0; t < r->nobjs; t++) {
+            if (skip[t] || r->objs[t].param) continue;
+            int from_skipped = 0, from_kept = 0;
+            for (size_t j = 0; j < r->nentries; j++) {
+                const ur_entry *e = &r->entries[j];
+                size_t o;
+                if (e->pre.kind != 'p' || atoi(e->pre.text) != r->objs[t].id || !obj_by_id(r, e->obj, &o)) continue;
+                if (skip[o])
+                    from_skipped = 1;
+                else
+                    from_kept = 1;
+            }
+            for (size_t i = 0; i < r->nmocks + r->nargs && !from_kept; i++) {
+                const ur_value *v = i < r->nmocks ? &r->mocks[i].value : &r->args[i - r->nmocks].value;
+                size_t mk = i < r->nmocks ? r->mocks[i].make : r->args[i - r->nmocks].make;
+                from_kept = v->kind == 'p' && atoi(v->text) == r->objs[t].id && mk != UNIT_MAKE_DROPPED;
+            }
+            if (from_skipped && !from_kept) skip[t] = changed = 1;
+        }
+    }
+}
+
 /* Regression assertions: the return value and every recorded value the call changed. */
 /* Heap mode: whether array object k is held, before and after the call, by a pointer field of
  * another malloc'ed input: the unit may have reallocated it (in place natively, always moved
@@ -312,8 +347,8 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         const ur_object *o = obj_by_id(r, e->obj, &k);
         if (o && as_string && as_string[k] == 2) continue;
         /* a parameter is the test's copy, except one of array type: the caller's array */
-        if (!o || (o->param && !param_array_count(o)) || o->freed || !e->post.kind || !e->post.text ||
-            heap_held_array(n, k))
+        if (!o || (o->param && !param_array_count(o)) || o->freed || emit_made_undeclared(n, k) || !e->post.kind ||
+            !e->post.text || heap_held_array(n, k))
             continue;
         if (as_string && as_string[k] && o->array) {
             /* covered by the string assertion, unless a byte after the NUL changed */
@@ -451,8 +486,13 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
             }
         }
     }
+    char *skip = calloc(r->nobjs + 1, 1);
+    bad |= !skip;
+    if (skip) dropped_values(r, skip);
+    n.skip = skip;
     for (size_t oi = 0; oi < norder && !bad; oi++) {
         size_t i = order[oi];
+        if (skip[i]) continue;
         if (declare_object(u, &b, &fix, &n, i, declared) != 0)
             bad = 1;
         else if (r->objs[i].id > 0 && r->objs[i].id <= maxid)
@@ -542,6 +582,7 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
             emit_made_releases(&b, &n, t, 0);
     }
     free_names(&n);
+    free(skip);
     if (bad || b.failed) {
         sb_free(&b);
         return NULL;

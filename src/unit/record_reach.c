@@ -66,12 +66,23 @@ static int orphan_arg_make(const unit_record *r, size_t i)
     return 1;
 }
 
+/* The calls of mocks and stand-ins made in construction old (1-based; 0: during the call) now in
+ * construction map[old - 1], or UNIT_MAKE_DROPPED when that construction was dropped. */
+static void remap_queue(unit_record *r, const size_t *map)
+{
+    for (size_t i = 0; i < r->nmocks; i++)
+        if (r->mocks[i].make && r->mocks[i].make != UNIT_MAKE_DROPPED) r->mocks[i].make = map[r->mocks[i].make - 1];
+    for (size_t i = 0; i < r->nargs; i++)
+        if (r->args[i].make && r->args[i].make != UNIT_MAKE_DROPPED) r->args[i].make = map[r->args[i].make - 1];
+}
+
 static void drop_moot_makes(unit_record *r)
 {
-    size_t n = 0;
+    size_t n = 0, *map = calloc(r->nmakes + 1, sizeof *map);
     for (size_t i = 0; i < r->nmakes; i++) {
         ur_make *m = &r->makes[i];
         int moot = m->kind == 'i' ? !pointed_to(r, m->obj) : null_param(r, m->obj);
+        if (map) map[i] = moot ? UNIT_MAKE_DROPPED : n + 1;
         if (!moot) {
             r->makes[n++] = *m;
             continue;
@@ -80,12 +91,15 @@ static void drop_moot_makes(unit_record *r)
         free(m->item);
         free(m->args);
     }
+    if (map) remap_queue(r, map);
     r->nmakes = n;
     /* then the arguments' own make lines the dropped ones passed (nested producers) */
     n = 0;
     for (size_t i = 0; i < r->nmakes; i++) {
         ur_make *m = &r->makes[i];
-        if (!orphan_arg_make(r, i)) {
+        int orphan = orphan_arg_make(r, i);
+        if (map) map[i] = orphan ? UNIT_MAKE_DROPPED : n + 1;
+        if (!orphan) {
             r->makes[n++] = *m;
             continue;
         }
@@ -96,6 +110,8 @@ static void drop_moot_makes(unit_record *r)
         m->args = NULL;
         m->nargs = 0;
     }
+    if (map) remap_queue(r, map);
+    free(map);
     r->nmakes = n;
 }
 

@@ -585,8 +585,12 @@ typedef struct ur_mock {
     ur_value value;
     size_t make; /* 1 + the index in makes of the construction this call happened in (a producer calling a
                     mock or a stand-in: recorded before its make, add or seq line, and before `call`);
-                    0: during the call */
+                    0: during the call; UNIT_MAKE_DROPPED: in a construction the test leaves out
+                    (unit_record_prune: its parameter is NULL) */
 } ur_mock;
+
+/* ur_mock.make and ur_arg.make of a call made in a construction unit_record_prune dropped. */
+#define UNIT_MAKE_DROPPED ((size_t)-1)
 
 /* An `arg` line: argument index of a call to the function-pointer stand-in name. */
 typedef struct ur_arg {

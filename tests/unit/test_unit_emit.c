@@ -489,6 +489,35 @@ static void test_param_array(void **state)
     free(b);
 }
 
+/* A parameter made by a producer whose mock returned an object, then made NULL lazily: the test passes
+ * NULL and declares nothing of the construction (the mock's object was an unused variable, -Werror). */
+static void test_dropped_construction(void **state)
+{
+    (void)state;
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_1";
+    t.fn = unit_find_def(&u, "walk");
+    char *err = NULL;
+    assert_int_equal(unit_record_parse("obj 1 p 1 a struct node *\nobj 5 - 1 mval struct node\npre 5 .v i 1\n"
+                                       "pre 5 .next p 0\nmock sensor p 5\nmake 1 r mk\nobj 2 p 1 b struct node *\n"
+                                       "obj 3 p 1 m enum mode\nobj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\n"
+                                       "pre 3 - e OFF\npre 4 - p 0\ncall\nret i 0\ndone\n",
+                                       &t.rec, &err),
+                     0);
+    unit_record_prune(&t.rec); /* drops the make of the NULL parameter */
+    assert_int_equal(t.rec.nmakes, 0);
+    assert_true(t.rec.mocks[0].make == UNIT_MAKE_DROPPED);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    unit_record_free(&t.rec);
+    assert_null(strstr(b, "mval"));
+    assert_null(strstr(b, "will_return"));
+    assert_non_null(strstr(b, "struct node *a = NULL;"));
+    free(b);
+}
+
 /* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
  * asserted with assert_memory_equal when the call changed them. */
 static void test_union_bytes(void **state)
@@ -553,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_bytes_past_nul),
         cmocka_unit_test(test_param_array),
+        cmocka_unit_test(test_dropped_construction),
         cmocka_unit_test(test_union_bytes),
         cmocka_unit_test(test_file),
     };
