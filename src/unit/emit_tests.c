@@ -234,7 +234,9 @@ static void dropped_values(const unit_record *r, char *skip)
         if (mk == UNIT_MAKE_DROPPED && v->kind == 'p' && obj_by_id(r, atoi(v->text), &t) && !r->objs[t].param)
             skip[t] = 1;
     }
-    for (int changed = 1; changed;) {
+    size_t any = 0;
+    for (size_t t = 0; t < r->nobjs; t++) any += skip[t];
+    for (int changed = any > 0; changed;) { /* nothing dropped (the usual case): no closure to compute */
         changed = 0;
         for (size_t t = 0; t < r->nobjs; t++) {
             if (skip[t] || r->objs[t].param) continue;

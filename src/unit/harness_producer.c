@@ -1,5 +1,4 @@
 /* harness_producer.c: the harness builds a parameter through the unit's own producers (a call sequence), the choice among them symbolic. */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

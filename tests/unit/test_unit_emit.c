@@ -442,8 +442,9 @@ static void test_text_and_fallback(void **state)
     unit_record_free(&t.rec);
 }
 
-/* The body emitted for a test of function fn from record rec (malloc'ed; SHOW=1 prints it). */
-static char *body_for(const char *fn, const char *rec)
+/* The body emitted for a test of function fn from record rec, pruned first as step 4 does when prune
+ * (malloc'ed; SHOW=1 prints it). */
+static char *body_for(const char *fn, const char *rec, int prune)
 {
     unit_test t;
     memset(&t, 0, sizeof t);
@@ -452,6 +453,7 @@ static char *body_for(const char *fn, const char *rec)
     assert_non_null(t.fn);
     char *err = NULL;
     assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    if (prune) unit_record_prune(&t.rec);
     char *b = unit_emit_test_body(&u, &t);
     assert_non_null(b);
     if (getenv("SHOW")) fputs(b, stderr);
@@ -464,10 +466,12 @@ static char *body_for(const char *fn, const char *rec)
 static void test_bytes_past_nul(void **state)
 {
     (void)state;
-    char *b = body_for("dec", "obj 1 p 1 out char *\nobj 2 a 4 out char\n"
-                              "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 63\npre 2 [3] i 0\n"
-                              "call\nret i 2\n"
-                              "post 1 - p 2\npost 2 [0] i 0\npost 2 [1] i 7\npost 2 [2] i 63\npost 2 [3] i 0\ndone\n");
+    char *b = body_for("dec",
+                       "obj 1 p 1 out char *\nobj 2 a 4 out char\n"
+                       "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 63\npre 2 [3] i 0\n"
+                       "call\nret i 2\n"
+                       "post 1 - p 2\npost 2 [0] i 0\npost 2 [1] i 7\npost 2 [2] i 63\npost 2 [3] i 0\ndone\n",
+                       0);
     assert_non_null(strstr(b, "assert_memory_equal(out_obj, \"\\000\\007\", 2);"));
     assert_null(strstr(b, "assert_string_equal(out_obj"));
     assert_null(strstr(b, "out_obj[1]"));
@@ -479,11 +483,12 @@ static void test_bytes_past_nul(void **state)
 static void test_param_array(void **state)
 {
     (void)state;
-    char *b =
-        body_for("enc", "obj 1 p 1 c long\nobj 2 p 1 buf char[4]\n"
-                        "pre 1 - i 200\npre 2 [0] i 113\npre 2 [1] i 55\npre 2 [2] i 120\npre 2 [3] i 66\n"
-                        "call\nret i 1\n"
-                        "post 1 - i 200\npost 2 [0] i -56\npost 2 [1] i 0\npost 2 [2] i 120\npost 2 [3] i 66\ndone\n");
+    char *b = body_for("enc",
+                       "obj 1 p 1 c long\nobj 2 p 1 buf char[4]\n"
+                       "pre 1 - i 200\npre 2 [0] i 113\npre 2 [1] i 55\npre 2 [2] i 120\npre 2 [3] i 66\n"
+                       "call\nret i 1\n"
+                       "post 1 - i 200\npost 2 [0] i -56\npost 2 [1] i 0\npost 2 [2] i 120\npost 2 [3] i 66\ndone\n",
+                       0);
     assert_non_null(strstr(b, "assert_memory_equal(buf, \"\\310\\000\", 2);"));
     assert_null(strstr(b, "buf[2]"));
     free(b);
@@ -494,28 +499,29 @@ static void test_param_array(void **state)
 static void test_dropped_construction(void **state)
 {
     (void)state;
-    unit_test t;
-    memset(&t, 0, sizeof t);
-    t.name = "test_1";
-    t.fn = unit_find_def(&u, "walk");
-    char *err = NULL;
-    assert_int_equal(unit_record_parse("obj 1 p 1 a struct node *\nobj 5 - 1 mval struct node\npre 5 .v i 1\n"
-                                       "pre 5 .next p 0\nmock sensor p 5\nmake 1 r mk\nobj 2 p 1 b struct node *\n"
-                                       "obj 3 p 1 m enum mode\nobj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\n"
-                                       "pre 3 - e OFF\npre 4 - p 0\ncall\nret i 0\ndone\n",
-                                       &t.rec, &err),
-                     0);
-    unit_record_prune(&t.rec); /* drops the make of the NULL parameter */
-    assert_int_equal(t.rec.nmakes, 0);
-    assert_true(t.rec.mocks[0].make == UNIT_MAKE_DROPPED);
-    char *b = unit_emit_test_body(&u, &t);
-    assert_non_null(b);
-    if (getenv("SHOW")) fputs(b, stderr);
-    unit_record_free(&t.rec);
+    char *b = body_for("walk",
+                       "obj 1 p 1 a struct node *\nobj 5 - 1 mval struct node\npre 5 .v i 1\n"
+                       "pre 5 .next p 0\nmock sensor p 5\nmake 1 r mk\nobj 2 p 1 b struct node *\n"
+                       "obj 3 p 1 m enum mode\nobj 4 p 1 tag const char *\npre 1 - p 0\npre 2 - p 0\n"
+                       "pre 3 - e OFF\npre 4 - p 0\ncall\nret i 0\ndone\n",
+                       1);
     assert_null(strstr(b, "mval"));
     assert_null(strstr(b, "will_return"));
     assert_non_null(strstr(b, "struct node *a = NULL;"));
     free(b);
+    /* the queue indices of the constructions after a dropped one follow them (they were stale) */
+    unit_record r;
+    char *err = NULL;
+    assert_int_equal(unit_record_parse("obj 1 p 1 a struct node *\nmock sensor i 1\nmake 1 r mk\n"
+                                       "obj 2 p 1 b struct node *\nmock sensor i 2\nmake 2 h mk\n"
+                                       "pre 1 - p 0\npre 2 - p -1\ncall\nret i 0\ndone\n",
+                                       &r, &err),
+                     0);
+    unit_record_prune(&r);
+    assert_int_equal(r.nmakes, 1);
+    assert_true(r.mocks[0].make == UNIT_MAKE_DROPPED);
+    assert_int_equal(r.mocks[1].make, 1);
+    unit_record_free(&r);
 }
 
 /* A union's bytes: a byte-array literal (none when zero), copied in after the declarations, and
