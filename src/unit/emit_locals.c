@@ -56,6 +56,14 @@ static int name_taken(const names *n, size_t upto, const char *s)
                                                         : &u->system[i - u->ndefs - u->nexterns];
         if (!strcmp(s, f->name)) return 1;
     }
+    /* nor a typedef name or an enumerator of the unit (pdjson's `json_stream`: the stream argument of
+     * json_open_stream(json, stream) was named json_stream, and `json_stream json_obj` broke) */
+    for (size_t i = 0; u && i < u->ntypes; i++) {
+        const ut_type *t = u->types[i];
+        if (t->spelling && !strcmp(s, t->spelling)) return 1;
+        for (size_t k = 0; t->kind == UT_ENUM && k < t->nenums; k++)
+            if (!strcmp(s, t->enums[k].name)) return 1;
+    }
     for (size_t i = 0; i < n->r->nobjs; i++)
         if ((i < upto || n->r->objs[i].global || n->r->objs[i].result) && n->local[i] && !strcmp(n->local[i], s))
             return 1;

@@ -720,6 +720,15 @@ static char **quiet_globals(const unit_test *tests, size_t ntests)
     return q;
 }
 
+/* Whether a test has a FILE * input (a stream object: emit_stream.c). */
+static int uses_stream(const unit_test *tests, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < tests[i].rec.nobjs; k++)
+            if (tests[i].rec.objs[k].stream) return 1;
+    return 0;
+}
+
 char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests, const char *const *mocked,
                       size_t nmocked, const char *source_name)
 {
@@ -740,6 +749,9 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     sb_puts(&b, "#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/wait.h>\n"
                 "pid_t fork(void);\nvoid _exit(int status);\n\n");
     sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
+    /* FILE * inputs are fmemopen streams (emit_stream.c), which <stdio.h> declares from POSIX 2008
+     * on: a unit that asks for less (pdjson's `_POSIX_C_SOURCE 200112L`, written first) hid it */
+    if (uses_stream(tests, ntests)) sb_puts(&b, "FILE *fmemopen(void *, size_t, const char *); /* POSIX 2008 */\n\n");
     /* stand-ins of functions the unit calls but does not define */
     sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"
                 " * past the queued values fails the test (CMocka reports that no more values were queued) ---- */\n");

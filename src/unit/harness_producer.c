@@ -392,12 +392,16 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
     free(es);
 }
 
-/* After the producer: 0 or 1 call of a modifier on the object (unit_param_modifiers), whether and
- * which are choices the explorer flips; recorded as `seq ID FUNC ARG...`. */
+/* After the producer: up to UNIT_MAX_CALLS calls of modifiers on the object (unit_param_modifiers),
+ * whether another one comes and which are choices the explorer flips; each recorded as `seq ID
+ * FUNC ARG...`. */
 static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const ut_func *const *mods,
                       size_t nmods)
 {
-    sb_printf(b, "    if (sympu_a%zu != NULL && sympu_choice(\"%s.calls\", 2) == 1) {\n", i, p->name);
+    sb_printf(b,
+              "    for (int sympu_cn = 0; sympu_cn < %d && sympu_a%zu != NULL && sympu_choice(\"%s.calls\", 2) == 1; "
+              "sympu_cn++) {\n",
+              UNIT_MAX_CALLS, i, p->name);
     sb_printf(b, "        unsigned sympu_cq = sympu_choice(\"%s.call\", %zu);\n", p->name, nmods);
     for (size_t j = 0; j < nmods; j++) {
         const ut_func *fn = mods[j];

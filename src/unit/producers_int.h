@@ -44,6 +44,8 @@ typedef struct unit_producer {
  * functions returning a `cJSON *` from fillable arguments, 11 without a buffer; with 8, its
  * containers cJSON_CreateArray and cJSON_CreateObject were never among them). */
 #define UNIT_MAX_PRODUCERS 16
+/* Modifier calls on a produced object before the call of the target (unit_param_modifiers). */
+#define UNIT_MAX_CALLS 3
 
 /*
  * The producers of parameter i of target f (see above), at most max of them in out (in the
