@@ -288,6 +288,19 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         sb_free(&args);
         return -1;
     }
+    if (m->kind == 'v') { /* a struct by value: the parameter is its address */
+        char star[300];
+        snprintf(star, sizeof star, "*%s", nm);
+        int heap = n->heap && emit_heapable(o);
+        char *d = unit_declarator(o->ctype, heap ? star : nm);
+        if (heap)
+            sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    *%s = %s(%s);\n", d ? d : star, nm, nm, m->func, more);
+        else
+            sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, more);
+        free(d);
+        sb_free(&args);
+        return 1;
+    }
     if (m->kind != 'i') {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
@@ -360,7 +373,8 @@ int emit_made_consumed(const names *n, int id)
     size_t k;
     const ur_object *o = obj_by_id(n->r, id, &k);
     const ur_make *m = o ? make_of(n->r, id) : NULL;
-    return m && m->kind != 'i' && o->param && n->fn && unit_param_consumed(n->fn, param_index(n->r, k));
+    return m && m->kind != 'i' && m->kind != 'v' && o->param && n->fn &&
+           unit_param_consumed(n->fn, param_index(n->r, k));
 }
 
 /* Whether make line m has an argument made by a producer of its own (harness_producer.c, gen_nested). */
@@ -446,7 +460,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const ur_make *m = &r->makes[i];
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
-        if (m->kind == 'i' || m->kind == 'a' || m->kind == 'c' || !o || !o->param) continue;
+        if (m->kind == 'i' || m->kind == 'v' || m->kind == 'a' || m->kind == 'c' || !o || !o->param) continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);

@@ -654,7 +654,31 @@ static int text_uses(const unit_test *tests, size_t n, const char *name)
     return 0;
 }
 
-char *unit_emit_test_body(const unit_info *u, const unit_test *t) { return test_body(u, t, NULL); }
+/* body without the lines whose trimmed text is one of t's flaky assertions (in place); body. */
+static char *without_flaky(char *body, const unit_test *t)
+{
+    if (!body || !t->nflaky) return body;
+    char *w = body;
+    for (char *l = body; *l;) {
+        char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+        const char *s = l;
+        while (*s == ' ') s++;
+        size_t tl = (size_t)(l + len - s) - (e ? 1 : 0);
+        int drop = 0;
+        for (size_t k = 0; k < t->nflaky && !drop; k++)
+            drop = strlen(t->flaky[k]) == tl && !strncmp(s, t->flaky[k], tl);
+        if (!drop) {
+            memmove(w, l, len);
+            w += len;
+        }
+        l += len;
+    }
+    *w = 0;
+    return body;
+}
+
+char *unit_emit_test_body(const unit_info *u, const unit_test *t) { return without_flaky(test_body(u, t, NULL), t); }
 
 /* Whether two recorded values are the same (kind and text). */
 static int same_value(const ur_value *a, const ur_value *b)
@@ -816,7 +840,7 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     char **quiet = quiet_globals(tests, ntests);
     for (size_t i = 0; i < ntests; i++) {
         const unit_test *t = &tests[i];
-        char *body = test_body(u, t, quiet);
+        char *body = without_flaky(test_body(u, t, quiet), t);
         if (!body) continue;
         if (t->note) sb_printf(&b, "/*\n%s */\n", t->note);
         sb_printf(&b, "/* %s: from the test case %s", t->name, t->origin ? t->origin : "?");

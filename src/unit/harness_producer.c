@@ -392,6 +392,37 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
     free(es);
 }
 
+/* UP_VALUE: a fresh object of the pointee type (registered, aliasable) holding the struct fn returns;
+ * the arguments recorded before the call, as a UP_RETURN producer's (the value may point into them). */
+static void gen_value(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
+                      const char *ts, const ut_func *fn)
+{
+    const ut_type *e = p->type->pointee;
+    sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
+    gen_args(b, u, o, p, fn, 0, "sympu_m", NULL, 1);
+    sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
+    char *es = harness_unqual(e);
+    char *pe = unit_declarator(es, "*sympu_o");
+    sb_puts(b, "        sympu_pobj = ");
+    register_param(b, "", i, p, ts);
+    sb_printf(b, "        %s = calloc(1, sizeof *sympu_o);\n", pe);
+    sb_printf(b,
+              "        int sympu_oid = sympu_register(sympu_o, %d, sizeof *sympu_o, 1, 1, sympu_dump_%d, \"-\", "
+              "\"%s\", \"%s\");\n",
+              e->alias_id, e->id, p->name, es);
+    sb_printf(b, "        sympu_rec(\"make %%d v %s", fn->name);
+    for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
+    sb_puts(b, "\\n\", sympu_oid");
+    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
+    sb_printf(b, ");\n        *sympu_o = %s(", fn->name);
+    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_m%zu", k ? ", " : "", k);
+    sb_puts(b, ");\n");
+    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
+              i, i);
+    free(pe);
+    free(es);
+}
+
 /* After the producer: up to UNIT_MAX_CALLS calls of modifiers on the object (unit_param_modifiers),
  * whether another one comes and which are choices the explorer flips; each recorded as `seq ID
  * FUNC ARG...`. */
@@ -463,6 +494,8 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
         sb_printf(b, "    %sif (sympu_mk == %zu) { /* %s */\n", j ? "} else " : "", j, pr[j].fn->name);
         if (pr[j].kind == UP_RETURN)
             gen_return(b, u, o, p, i, ts, pr[j].fn);
+        else if (pr[j].kind == UP_VALUE)
+            gen_value(b, u, o, p, i, ts, pr[j].fn);
         else
             gen_init(b, o, p, i, ts, pr[j].fn);
         if (tree && pr[j].kind == UP_RETURN) sb_puts(b, "        sympu_adds = 1;\n");

@@ -69,6 +69,33 @@ int unit_run(const unit_run_opts *uo)
         fprintf(lg, "sympath unit: cannot parse the unit: %s\n", err ? err : "unknown error");
         return 1;
     }
+    /* a single-header library whose functions are defined only under its implementation switch (`#ifdef
+     * SJ_IMPL`): defined, as a user of the library does in one file, unless the user's flags name it */
+    for (size_t i = 0; i < nsources && u.ndefs == 0 && u.nstatics == 0; i++) {
+        char *m = unit_is_header(abs_sources[i]) ? unit_header_impl_macro(abs_sources[i]) : NULL;
+        char *d = m ? util_strf("-D%s", m) : NULL;
+        char *flags = d && !strstr(cflags, d) ? util_strf("%s %s", cflags, d) : NULL;
+        unit_info u2;
+        memset(&u2, 0, sizeof u2);
+        char *err2 = NULL;
+        if (flags && unit_parse((const char *const *)abs_sources, nsources, flags, &u2, &err2) == 0 &&
+            (u2.ndefs || u2.nstatics)) {
+            fprintf(lg,
+                    "sympath unit: %s defines its functions under %s (a single-header library): built with %s, "
+                    "as a program using it does in one file\n",
+                    abs_sources[i], m, d);
+            unit_info_free(&u);
+            u = u2;
+            cflags = flags; /* lives as long as the run (the emit step's flags too) */
+            flags = NULL;
+        } else {
+            unit_info_free(&u2);
+        }
+        free(err2);
+        free(flags);
+        free(d);
+        free(m);
+    }
     if (*u.diagnostics) fprintf(lg, "%s", u.diagnostics);
     u.mock_outputs = mock_outputs;
     const ut_func **targets = calloc(u.ndefs + nfnames + 1, sizeof *targets);

@@ -77,6 +77,16 @@ char *uc_dir_of(const char *path);
 
 /* Branch directions of function fn covered / in total, from an exploration's report.json. */
 void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uint32_t *total);
+/* The reason for a test's drop when it failed natively: "does not pass natively (not reproducible)"
+ * and CMocka's first `[  ERROR   ] --- ` message of test name in the CMocka output log, if any (a
+ * failed assertion, a signal), up to 160 bytes of it. Returns buf (cap bytes, always terminated). */
+const char *native_failure(const char *log, const char *name, char *buf, size_t cap);
+/* When test t failed natively on an assertion (CMocka's `[   LINE   ] --- FILE.c:N:` in its part of
+ * log names line N of text, the test file, an assert_ statement) and may lose another
+ * (UNIT_MAX_FLAKY), adds that statement (trimmed, malloc'ed) to t->flaky and returns 1: the value
+ * differs between the record and the native run (EvoSuite removes such unstable assertions). Else 0
+ * (also out of memory). */
+int drop_flaky_assert(unit_test *t, const char *log, const char *text);
 /* Note that the test from vector `vec` was dropped, and why (report and summary). */
 void add_drop(fn_result *r, const char *vec, const char *why);
 /* Run the recorder (the harness built natively with -DSYMPATH_UNIT_RECORD) on one test vector

@@ -166,6 +166,15 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
             return 1;
         }
     }
+    /* UP_VALUE: (P = T *, T a complete struct) returns a T by value: rxi's `sj_Reader sj_reader(char
+     * *data, size_t len)` for an `sj_Reader *r` (filled field by field, its cursor and end pointed into
+     * other arrays than its data, and sj_location walked from one to the other out of bounds) */
+    if (sp && sp->kind == UT_STRUCT && sp->complete && r->kind == UT_STRUCT && same_spelling(r, sp)) {
+        for (size_t k = 0; k < fn->nparams; k++)
+            if (!arg_ok(&fn->params[k], pt)) return 0;
+        *kind = UP_VALUE;
+        return 1;
+    }
     /* UP_RETURN: returns P as spelled, or (P = T *) a T * */
     int rets = same_spelling(r, pt) || (sp && r->kind == UT_PTR && same_spelling(r->pointee, sp));
     if (!rets) return 0;
@@ -528,8 +537,10 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
             unit_is_wrapped(u, fn->name) || fn->nparams < 1)
             continue;
         const ut_type *r = fn->type->ret, *a = fn->params[0].type;
-        if (fn->type->variadic ||
-            !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL || r->kind == UT_ENUM))
+        /* the result is dropped: no pointer (it may own memory); a struct by value is a step's
+         * result (sj.h's sj_Value sj_read(r), a cursor's token) */
+        if (fn->type->variadic || !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL ||
+                                    r->kind == UT_ENUM || r->kind == UT_FLOAT || r->kind == UT_STRUCT))
             continue;
         if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
             continue;

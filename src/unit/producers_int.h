@@ -33,7 +33,9 @@
  * count); such a producer makes no container item. A plain `char *`
  * or a pointer to a scalar has no producer unless P is spelled with a typedef.
  */
-typedef enum unit_producer_kind { UP_RETURN, UP_INIT } unit_producer_kind;
+/* UP_RETURN: `P f(args)` or `T *f(args)`; UP_INIT: `void|int|bool init(T *, args)`; UP_VALUE: `T f(args)`, a
+ * struct by value, for P = `T *` (the test keeps it in a local and passes its address). */
+typedef enum unit_producer_kind { UP_RETURN, UP_INIT, UP_VALUE } unit_producer_kind;
 
 typedef struct unit_producer {
     const ut_func *fn; /* borrowed from the unit_info */

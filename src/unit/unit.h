@@ -206,6 +206,12 @@ char *unit_include_block(const char *path);
  * same definition again is no redefinition). Malloc'ed ("" when none), NULL when out of memory. */
 char *unit_feature_macros(const char *prelude);
 
+/* A single-header library's implementation switch: the first macro the header at path tests with
+ * `#ifdef NAME`, `#if defined(NAME)` or `#if defined NAME` whose name holds IMPL (rxi's sj.h `SJ_IMPL`,
+ * the stb headers' `STB_*_IMPLEMENTATION`). The pipeline defines it when the header, parsed as the
+ * unit, defines no function. Malloc'ed; NULL when there is none (or the file cannot be read). */
+char *unit_header_impl_macro(const char *path);
+
 /*
  * Prototype of f rebuilt from libclang's types: "int f(const char *s, size_t n)",
  * "void g(void)", "int (*h(int k))(int)", "int v(int a, ...)" (no ';'). Types are spelled as
@@ -518,6 +524,7 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        instead of r: the value is the start of a heap block FUNC allocated
  *   make ID i FUNC ARG...                fresh object ID was initialised by FUNC(&ID, ARG...), each ARG an
  *                                        object of flag m (producers_int.h)
+ *   make ID v FUNC ARG...                fresh object ID holds the struct FUNC(ARG...) returned by value
  *   add ID NODE PARENT ADDER NA ADARG... ITEM ARG...
  *                                        then ADDER(C, ADARG..., ITEM(ARG...)) added item NODE (1, 2, ...,
  *                                        numbered from the container down) of parameter object ID's
@@ -602,8 +609,9 @@ typedef struct ur_arg {
 /* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
  * sequences of length one, or two with a `seq` modifier). */
 typedef struct ur_make {
-    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kind 'i') */
+    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kinds 'i', 'v') */
     char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
+                   'v': obj = func(args), a struct returned by value, the parameter its address;
                    'a': func(obj, item(args)) (an `add` line: func the adder); 'c': func(obj, args) (a
                    `seq` line: a modifier called on the parameter object obj after it was made) */
     char *func; /* the producer (the adder) */
@@ -653,6 +661,9 @@ void unit_record_prune(unit_record *r);
 /* How a recorded test ended natively. */
 typedef enum unit_outcome { UO_NORMAL, UO_SIGNAL, UO_EXIT } unit_outcome;
 
+/* Assertions a test may lose to the native re-run (unit_test.flaky) before it is dropped instead. */
+#define UNIT_MAX_FLAKY 2
+
 typedef struct unit_test {
     char *name; /* test function name, e.g. "test_parse_3" */
     const ut_func *fn;
@@ -676,7 +687,11 @@ typedef struct unit_test {
                                    the unit's destructor) after its assertions; NULL: it does not (set when the
                                    record says the result is heap memory the call allocated, "retheap", and by
                                    the sanitizer check when LeakSanitizer reports the result leaked) */
-    uint32_t *kills;     /* the mutants (build_mutants ids) the mutation analysis saw it kill (malloc'ed), or NULL */
+    char **flaky;        /* assertion statements (trimmed text) left out: each failed natively on a value that
+                                   differs from the recorded one (uninitialised memory: sj_read's `res.depth`),
+                                   EvoSuite's removal of unstable assertions; at most UNIT_MAX_FLAKY (malloc'ed) */
+    size_t nflaky;
+    uint32_t *kills; /* the mutants (build_mutants ids) the mutation analysis saw it kill (malloc'ed), or NULL */
     size_t nkills;
     char *note; /* a comment written before the test (the sanitizer's report in test_<stem>_bugs.c),
                                    without comment delimiters; NULL: none */

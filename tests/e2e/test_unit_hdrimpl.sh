@@ -1,0 +1,21 @@
+#!/bin/bash
+# test_unit_hdrimpl.sh: a single-header library in the stb style (issue 13 item 1: any library as shipped), whose
+# definitions exist only under `#ifdef CURSOR_IMPLEMENTATION` (rxi's sj.h, the stb headers): sympath unit defines the
+# switch itself when the header defines no function (before: "no function 'cursor_line' ... there are: none"). Its
+# reader is returned by value, `cursor cursor_make(data, len)`: a producer for a `cursor *` parameter (before: filled
+# field by field, cur and end in another array than data, and cursor_line walked out of bounds), and a step returning
+# a struct (`cursor_tok cursor_next(cursor *)`) is a modifier, so cursor_line sees lines passed.
+. "$SRC/tests/e2e/unit_common.sh"
+name=hdrimpl
+unit_run hdrimpl tests/unit_libs/hdrimpl/cursor.h -- --function cursor_line --function cursor_next --budget 4s
+grep -q 'defines its functions under CURSOR_IMPLEMENTATION' "$out.bin/sympath.log" || fail "the implementation switch was not named"
+grep -q -- '-DCURSOR_IMPLEMENTATION' "$out/BUILD.txt" || fail "BUILD.txt does not define CURSOR_IMPLEMENTATION"
+expect_text cursor '^    cursor c_obj = cursor_make\(c_data, [0-9]+\);' "a cursor made by cursor_make"
+expect_text cursor '^    cursor_next\(\(cursor \*\)c\);' "a cursor_next call before cursor_line"
+jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
+    fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
+extra_cflags=(-DCURSOR_IMPLEMENTATION)
+build_and_run cursor
+expect_gcov cursor_line 100
+expect_gcov cursor_next 90
+pass
