@@ -436,6 +436,51 @@ static int release_count(strbuf *b, const names *n, const unit_test *t)
 }
 
 /* unit_emit_test_body, the globals named in quiet (NULL-terminated; may be NULL) not set. */
+/* The assertions on vararg block k (its recorded bytes in hex, NULL: all zero), one assert_memory_equal per
+ * run of bytes between the pointers the call allocated (heap: bit W for the word at byte 8*W), which are
+ * freed instead: their values are addresses, another in every run. */
+static void emit_vararg_block(strbuf *b, const char *h, int k, uint8_t heap, char *const *heap_bytes)
+{
+    size_t nb = h ? strlen(h) / 2 : 0;
+    for (size_t from = 0; from < nb;) {
+        size_t to = from;
+        while (to < nb && !(to < 64 && (heap >> (to / 8)) & 1)) to++;
+        if (to > from) {
+            if (from)
+                sb_printf(b, "    assert_memory_equal(&varargs[%d][%zu], ((const unsigned char[%zu]){", k, from,
+                          to - from);
+            else
+                sb_printf(b, "    assert_memory_equal(varargs[%d], ((const unsigned char[%zu]){", k, to - from);
+            for (size_t i = from; i < to; i++) sb_printf(b, "%s0x%.2s", i > from ? ", " : "", h + 2 * i);
+            sb_printf(b, "}), %zu);\n", to - from);
+        }
+        from = to + 8;
+    }
+    for (int w = 0; w < 8; w++) {
+        if (!((heap >> w) & 1)) continue;
+        sb_printf(b, "    {\n        void *p;\n        memcpy(&p, &varargs[%d][%d], sizeof p);\n", k, 8 * w);
+        size_t n = heap_bytes[w] ? strlen(heap_bytes[w]) / 2 : 0;
+        unsigned char text[64];
+        size_t tl = 0;
+        for (size_t i = 0; i < n && i < sizeof text; i++) {
+            unsigned v = 0;
+            sscanf(heap_bytes[w] + 2 * i, "%2x", &v);
+            text[i] = (unsigned char)v;
+        }
+        while (tl < n && text[tl] >= 0x20 && text[tl] < 0x7f) tl++;
+        if (n && tl < n && text[tl] == 0) { /* printable text and its NUL: a string */
+            sb_puts(b, "        assert_string_equal((const char *)p, ");
+            emit_c_string(b, text, tl);
+            sb_puts(b, ");\n");
+        } else if (n) {
+            sb_printf(b, "        assert_memory_equal(p, ((const unsigned char[%zu]){", n);
+            for (size_t i = 0; i < n; i++) sb_printf(b, "%s0x%.2s", i ? ", " : "", heap_bytes[w] + 2 * i);
+            sb_printf(b, "}), %zu);\n", n);
+        }
+        sb_puts(b, "        free(p);\n    }\n");
+    }
+}
+
 static char *test_body(const unit_info *u, const unit_test *t, char *const *quiet)
 {
     const unit_record *r = &t->rec;
@@ -539,14 +584,8 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
                 sb_printf(&b, "    %s(%sret);\n", rel, strcmp(rel, "free") ? "" : "(void *)");
             sb_free(&cnt);
         }
-        for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) { /* what the call stored through its variadic arguments */
-            const char *h = t->rec.varargs[k];
-            if (!h) continue;
-            size_t nb = strlen(h) / 2;
-            sb_printf(&b, "    assert_memory_equal(varargs[%d], ((const unsigned char[%zu]){", k, nb);
-            for (size_t i = 0; i < nb; i++) sb_printf(&b, "%s0x%.2s", i ? ", " : "", h + 2 * i);
-            sb_printf(&b, "}), %zu);\n", nb);
-        }
+        for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) /* what the call stored through its variadic arguments */
+            emit_vararg_block(&b, t->rec.varargs[k], k, t->rec.varheap[k], t->rec.varheap_bytes[k]);
         emit_heapat_releases(&b, &n);
         emit_heap_frees(&b, &n);
         emit_stream_closes(&b, &n);

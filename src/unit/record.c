@@ -245,6 +245,16 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 free(r->varargs[k]);
                 bad = !(r->varargs[k] = strdup(w[1]));
             }
+        } else if (!strncmp(line, "varheap ", 8)) {
+            n = words(line + 8, w, 3);
+            int k = n == 3 ? atoi(w[0]) : -1, off = n == 3 ? atoi(w[1]) : -1;
+            bad = k < 0 || k >= UNIT_VARARG_BLOCKS || off < 0 || off % 8 || off / 8 >= 8 ||
+                  off + 8 > UNIT_VARARG_BYTES || (strcmp(w[2], "-") && strlen(w[2]) % 2);
+            if (!bad) {
+                r->varheap[k] |= (uint8_t)(1u << (off / 8));
+                free(r->varheap_bytes[k][off / 8]);
+                r->varheap_bytes[k][off / 8] = strcmp(w[2], "-") ? strdup(w[2]) : NULL;
+            }
         } else if (!strcmp(line, "retheap")) {
             r->ret_heap = 1;
         } else if (!strcmp(line, "call")) {
@@ -332,7 +342,10 @@ void unit_record_free(unit_record *r)
         free(r->heapats[i].release);
     }
     free(r->heapats);
-    for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) free(r->varargs[k]);
+    for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) {
+        free(r->varargs[k]);
+        for (int w = 0; w < 8; w++) free(r->varheap_bytes[k][w]);
+    }
     for (size_t i = 0; i < r->nwalks; i++) {
         free(r->walks[i].suffix);
         free(r->walks[i].tail);

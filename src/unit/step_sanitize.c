@@ -346,6 +346,9 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
             v->kind = USAN_HARNESS;
             if (strstr(kind, "free") || strstr(kind, "after"))
                 v->reason = util_strf("sanitizer: %s on input %s (built by the test, released twice)", kind, in);
+            else if (before && input_among(c->whole_buffers, c->nwhole_buffers, obj))
+                v->kind = USAN_BUG,
+                v->reason = util_strf("%s before the start of input %s (a buffer with its length)", kind, in);
             else if (before) /* ASan names a heap underflow "heap-buffer-overflow" too */
                 v->reason = util_strf("sanitizer: %s%s on input %s (built by the test, not by the unit)", kind,
                                       strstr(kind, "underflow") ? "" : " before the start", in);
@@ -436,19 +439,24 @@ static int runtime_ok(const char *dir, FILE *log)
 
 /* The inputs of t whose extent its function knows (buffer with a length, plain char string);
  * *outs (malloc'ed, *nout names) gets the non-const strings without a length among them (output
- * buffers). Both arrays borrow the names from t. */
-static const char **sized_inputs(const unit_test *t, size_t *n, const char ***outs, size_t *nout)
+ * buffers), *whole (malloc'ed, *nwhole names) those with a length whose type is written as a
+ * pointer (unit_san_ctx.whole_buffers). The arrays borrow the names from t. */
+static const char **sized_inputs(const unit_test *t, size_t *n, const char ***outs, size_t *nout, const char ***whole,
+                                 size_t *nwhole)
 {
     const ut_func *f = t->fn;
     const char **v = calloc(f->nparams + 1, sizeof *v);
     *outs = calloc(f->nparams + 1, sizeof **outs);
-    *n = *nout = 0;
+    *whole = calloc(f->nparams + 1, sizeof **whole);
+    *n = *nout = *nwhole = 0;
     for (size_t i = 0; v && i < f->nparams; i++) {
         const ut_type *ty = f->params[i].type;
         int str = ty->kind == UT_PTR && ty->pointee && ty->pointee->is_plain_char;
         if (f->params[i].len_param >= 0 || str) v[(*n)++] = f->params[i].name;
         if (str && f->params[i].len_param < 0 && !ty->pointee->is_const && *outs)
             (*outs)[(*nout)++] = f->params[i].name;
+        if (f->params[i].len_param >= 0 && ty->kind == UT_PTR && strchr(ty->spelling, '*') && *whole)
+            (*whole)[(*nwhole)++] = f->params[i].name;
     }
     return v;
 }
@@ -565,15 +573,24 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
             char *out = util_read_file(tlog ? tlog : log, NULL);
             free(tlog);
             int passed = rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-            size_t nsized = 0, nouts = 0;
-            const char **outs = NULL, **sz = sized_inputs(t, &nsized, &outs, &nouts);
-            unit_san_ctx ctx = {test_base,         *text, (const char *const *)c->abs_sources,
-                                c->nsources,       sz,    nsized,
-                                has_null_input(t), outs,  nouts};
+            size_t nsized = 0, nouts = 0, nwhole = 0;
+            const char **outs = NULL, **whole = NULL, **sz = sized_inputs(t, &nsized, &outs, &nouts, &whole, &nwhole);
+            unit_san_ctx ctx = {test_base,
+                                *text,
+                                (const char *const *)c->abs_sources,
+                                c->nsources,
+                                sz,
+                                nsized,
+                                has_null_input(t),
+                                outs,
+                                nouts,
+                                whole,
+                                nwhole};
             unit_san_verdict v;
             unit_san_classify(out, &ctx, &v);
             free(sz);
             free(outs);
+            free(whole);
             char *out_copy = out; /* freed after the verdict is acted on */
             fn_result *fr = fr_of(frs, nfr, t->fn);
             if (v.kind == USAN_NONE && passed) {

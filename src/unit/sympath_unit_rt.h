@@ -348,12 +348,26 @@ static int sympu_heap_block(const void *p)
     return 0;
 }
 
+static int sympu_heapat_new(const void *p);
+
 /* Record mode (defined only there): what the call left in the blocks of its variadic arguments (unit.h): one
- * `vararg K HEX` line per block that is not all zero, HEX its bytes up to its last nonzero one. */
+ * `vararg K HEX` line per block that is not all zero, HEX its bytes up to its last nonzero one, and a
+ * `varheap K OFF HEX` line per pointer in its first 64 bytes (8-byte aligned) to a block the call allocated,
+ * HEX its first 64 bytes at most ("-": none). */
 static void sympu_varargs_dump(const unsigned char *va, int blocks, int bytes)
 {
     for (int k = 0; k < blocks; k++) {
         const unsigned char *p = va + (size_t)k * (size_t)bytes;
+        for (int off = 0; off + (int)sizeof(void *) <= bytes && off < 64; off += 8) {
+            const void *w;
+            memcpy(&w, p + off, sizeof w);
+            if (!sympu_heapat_new(w)) continue;
+            /* its bytes (up to 64: what json_scanf's %Q made), asserted by the test before it frees it */
+            size_t room = sympu_heap_room(w), m = room == (size_t)-1 ? 0 : room < 64 ? room : 64;
+            char bh[2 * 64 + 1] = "-";
+            for (size_t i = 0; i < m; i++) snprintf(bh + 2 * i, 3, "%02x", ((const unsigned char *)w)[i]);
+            sympu_rec("varheap %d %d %s\n", k, off, bh);
+        }
         int n = bytes;
         while (n > 0 && p[n - 1] == 0) n--;
         if (n == 0) continue;

@@ -519,6 +519,10 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   vararg K HEX                         after the call, block K of the variadic arguments (unit.h)
  *                                        holds these bytes (two hex digits each), then zeros; a
  *                                        block left all zero has no line
+ *   varheap K OFF HEX                    after the call, the pointer at byte OFF (a multiple of 8) of
+ *                                        vararg block K starts a block the call allocated (frozen's
+ *                                        json_scanf `%Q`) holding HEX (its first 64 bytes at most, "-":
+ *                                        none): the pointer is not asserted, the bytes are, the test frees it
  *   make ID r FUNC ARG...                parameter object ID was built by the call ID = FUNC(ARG...), each
  *                                        ARG the id of an object of flag m holding that argument; kind h
  *                                        instead of r: the value is the start of a heap block FUNC allocated
@@ -639,7 +643,10 @@ typedef struct unit_record {
     size_t nmakes;
     ur_heapat *heapats; /* in record order */
     size_t nheapats;
-    char *varargs[UNIT_VARARG_BLOCKS]; /* `vararg` lines: block K's bytes in hex (malloc'ed), NULL when all zero */
+    char *varargs[UNIT_VARARG_BLOCKS];   /* `vararg` lines: block K's bytes in hex (malloc'ed), NULL when all zero */
+    uint8_t varheap[UNIT_VARARG_BLOCKS]; /* `varheap` lines: bit W set when the pointer at byte 8*W of block K is a
+                                            block the call allocated */
+    char *varheap_bytes[UNIT_VARARG_BLOCKS][8]; /* that block's first bytes in hex (malloc'ed), NULL: none */
     int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
     int called;   /* "call" seen */
     int done;     /* "done" seen */
@@ -742,6 +749,11 @@ typedef struct unit_san_ctx {
                                        (`base64_encode(in, inlen, char *out)`), so a WRITE past their end
                                        means the unit wanted a larger buffer than the test built */
     size_t nout_strings;
+    const char *const *whole_buffers; /* of the sized inputs, those with a length parameter whose type is written
+                                         as a pointer (`const char *s, int len`, no typedef that may hide a
+                                         header): they start where the caller's data starts, so an access
+                                         before them is the unit's fault */
+    size_t nwhole_buffers;
 } unit_san_ctx;
 
 /* The verdict: kind, a one-line reason ("sanitizer: stack-buffer-underflow on input s (built by the

@@ -15,4 +15,13 @@ jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/nul
     fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
 build_and_run vscan
 expect_gcov num_vscan 80
+# a string the call allocated and stored through a variadic argument (frozen's json_scanf "%Q"): its text is
+# asserted and the test frees it (before: LeakSanitizer dropped every test that found a word)
+unit_run va_heap tests/unit_libs/vscan/vscan.c -- --function word_scan --budget 3s
+expect_text vscan '^        assert_string_equal\(\(const char \*\)p, "[A-Za-z]+"\);' "the allocated word asserted"
+expect_text vscan '^        free\(p\);' "the allocated word freed"
+jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
+    fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
+build_and_run vscan
+expect_gcov word_scan 85
 pass

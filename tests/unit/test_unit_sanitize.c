@@ -134,7 +134,7 @@ static const char *DYNAMIC_STACK =
 
 static unit_san_ctx ctx(const char *const *sized, size_t nsized, int null_input)
 {
-    unit_san_ctx c = {"test_bufkit.c", HEAP_TEST_TEXT, UNIT, 1, sized, nsized, null_input, NULL, 0};
+    unit_san_ctx c = {"test_bufkit.c", HEAP_TEST_TEXT, UNIT, 1, sized, nsized, null_input, NULL, 0, NULL, 0};
     return c;
 }
 
@@ -146,6 +146,22 @@ static void test_stack_underflow_is_harness(void **state)
     unit_san_classify(STACK_UNDERFLOW, &c, &v);
     assert_int_equal(v.kind, USAN_HARNESS);
     assert_string_equal(v.reason, "sanitizer: stack-buffer-underflow on input s (built by the test, not by the unit)");
+    unit_san_verdict_free(&v);
+}
+
+/* The same read before a buffer given with its length as a plain pointer (frozen's json_vsetf reading s[-1] of
+ * `const char *s, int len`): no caller can put anything before it, the unit's bug. */
+static void test_underflow_of_whole_buffer_is_bug(void **state)
+{
+    (void)state;
+    static const char *const whole[] = {"s"};
+    unit_san_ctx c = ctx(whole, 1, 0);
+    c.whole_buffers = whole;
+    c.nwhole_buffers = 1;
+    unit_san_verdict v;
+    unit_san_classify(STACK_UNDERFLOW, &c, &v);
+    assert_int_equal(v.kind, USAN_BUG);
+    assert_string_equal(v.reason, "stack-buffer-underflow before the start of input s (a buffer with its length)");
     unit_san_verdict_free(&v);
 }
 
@@ -278,6 +294,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stack_underflow_is_harness),
+        cmocka_unit_test(test_underflow_of_whole_buffer_is_bug),
         cmocka_unit_test(test_heap_left_of_test_block_is_harness),
         cmocka_unit_test(test_unit_block_overflow_is_bug),
         cmocka_unit_test(test_dynamic_stack_is_bug),
