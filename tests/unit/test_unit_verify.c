@@ -33,7 +33,8 @@ static void test_failure_reason(void **state)
     char buf[256];
     assert_string_equal(native_failure(LOG, "test_read_2", buf, sizeof buf),
                         "does not pass natively (not reproducible): 0xffffffffea037f90 != 0x7baf38e");
-    assert_string_equal(native_failure(LOG, "test_read_1", buf, sizeof buf), "does not pass natively (not reproducible)");
+    assert_string_equal(native_failure(LOG, "test_read_1", buf, sizeof buf),
+                        "does not pass natively (not reproducible)");
     assert_string_equal(native_failure(NULL, "test_read_2", buf, sizeof buf),
                         "does not pass natively (not reproducible)");
 }
