@@ -81,6 +81,9 @@
  * and by sympath_unit_rt.h. */
 #define SYMPATH_ENV_UNIT_FUNCTION "SYMPATH_UNIT_FUNCTION" /* name of the target function the harness drives */
 #define SYMPATH_ENV_UNIT_RECORD "SYMPATH_UNIT_RECORD"     /* path of the record file the recorder writes */
+/* the byte (decimal) the recorder fills the stack below the call and the blocks the call mallocs with: a value
+ * that differs between two fillings was read from memory nobody wrote (step_record.c) */
+#define SYMPATH_ENV_UNIT_PAINT "SYMPATH_UNIT_PAINT"
 /* the mutant a mutant-schemata recorder runs (build_mutants), or list:ID,...; unset: none */
 #define SYMPATH_ENV_MUTANT "SYMPATH_MUTANT"
 

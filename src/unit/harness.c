@@ -858,12 +858,24 @@ static void gen_driver(gen *g, const ut_func *f)
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
     sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 1;\n#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;
-    if (r->kind != UT_VOID) {
+    if (r->kind == UT_STRUCT || r->kind == UT_UNION) {
+        /* painted too: the callee may build its result in place (sj.h's sj_Value, a field it never sets) */
         char *rs = unqual(r);
         char *d = unit_declarator(rs, "sympu_ret");
-        sb_printf(b, "%s = ", d);
+        sb_printf(b,
+                  "%s;\n#ifdef SYMPATH_UNIT_RECORD\n    sympu_paint_block(&sympu_ret, sizeof sympu_ret);\n"
+                  "    sympu_paint_stack();\n#endif\n    sympu_ret = ",
+                  d);
         free(d);
         free(rs);
+    } else if (r->kind != UT_VOID) {
+        char *rs = unqual(r);
+        char *d = unit_declarator(rs, "sympu_ret");
+        sb_printf(b, "\n#ifdef SYMPATH_UNIT_RECORD\n    sympu_paint_stack();\n#endif\n    %s = ", d);
+        free(d);
+        free(rs);
+    } else {
+        sb_puts(b, "\n#ifdef SYMPATH_UNIT_RECORD\n    sympu_paint_stack();\n#endif\n    ");
     }
     sb_printf(b, "%s%s(", unit_va_list_last(f) ? "call_" : "", f->name);
     for (size_t i = 0; i < np; i++) sb_printf(b, "%ssympu_a%zu", i ? ", " : "", i);

@@ -87,6 +87,12 @@ const char *native_failure(const char *log, const char *name, char *buf, size_t 
  * differs between the record and the native run (EvoSuite removes such unstable assertions). Else 0
  * (also out of memory). */
 int drop_flaky_assert(unit_test *t, const char *log, const char *text);
+/* The record text without the after-call lines (post, ret, walk, vararg, varheap) that painted, the record of
+ * the same test vector with fresh memory filled with another byte (SYMPATH_UNIT_PAINT), does not hold as they
+ * are: values the call read from memory nobody wrote, which a test would assert by chance. Every line of the
+ * same key goes (`post 6 .len` whatever its value), and the `post` line of a pointer whose `walk` went. With
+ * painted NULL, text unchanged. *dropped gets the count of lines left out. Malloc'ed (NULL: out of memory). */
+char *unit_record_stable(const char *text, const char *painted, size_t *dropped);
 /* Note that the test from vector `vec` was dropped, and why (report and summary). */
 void add_drop(fn_result *r, const char *vec, const char *why);
 /* Run the recorder (the harness built natively with -DSYMPATH_UNIT_RECORD) on one test vector

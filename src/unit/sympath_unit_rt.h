@@ -395,10 +395,55 @@ static int sympu_heapat_new(const void *p)
     return 1;
 }
 
+/* Record mode: the byte fresh memory holds during the call (SYMPATH_UNIT_PAINT), -1 when unset: the
+ * stack below the call (sympu_paint_stack) and what malloc gives. Two records with two bytes tell the
+ * values the call read from memory nobody wrote (step_record.c): they are not asserted. */
+static int sympu_paint = -2;
+
+static int sympu_paint_byte(void)
+{
+    if (sympu_paint == -2) {
+        const char *e = getenv(SYMPATH_ENV_UNIT_PAINT);
+        sympu_paint = e && *e ? atoi(e) & 0xff : -1;
+    }
+    return sympu_paint;
+}
+
+/* Fills 64 KiB of the stack below the caller's frame with the paint byte (nothing when unset): the
+ * function has no other local and no stack protector, so its area starts right below its saved frame
+ * pointer, where the next callee's locals will lie. */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define SYMPU_NO_SSP __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef SYMPU_NO_SSP
+#define SYMPU_NO_SSP
+#endif
+__attribute__((noinline)) SYMPU_NO_SSP static void sympu_paint_area(void)
+{
+    volatile unsigned char area[65536];
+    memset((unsigned char *)area, sympu_paint, sizeof area);
+}
+
+/* Called by the harness's main right before the call (a frame of its own would keep the area from the
+ * top of the callee's frame). */
+#define sympu_paint_stack()                              \
+    do {                                                 \
+        if (sympu_paint_byte() >= 0) sympu_paint_area(); \
+    } while (0)
+
+/* Fills the n bytes at p with the paint byte (nothing when unset). */
+static void sympu_paint_block(void *p, size_t n)
+{
+    if (sympu_paint_byte() >= 0) memset(p, sympu_paint, n);
+}
+
 void *malloc(size_t n)
 {
     void *p = __libc_malloc(n);
     sympu_alloc_add(p, n);
+    if (p && sympu_in_call && sympu_paint_byte() >= 0) memset(p, sympu_paint, n);
     return p;
 }
 

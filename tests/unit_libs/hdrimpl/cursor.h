@@ -22,6 +22,8 @@ cursor cursor_make(const char *data, size_t len);
 cursor_tok cursor_next(cursor *c);
 /* The line of the cursor (1 at the start), counted from the data to the cursor. */
 int cursor_line(const cursor *c);
+/* The kind of the next token, not consumed; its start and len are left unset (only kind is meant to be read). */
+cursor_tok cursor_peek(const cursor *c);
 #endif
 
 #ifdef CURSOR_IMPLEMENTATION
@@ -47,6 +49,13 @@ cursor_tok cursor_next(cursor *c)
     t.kind = 1;
     while (c->cur != c->end && *c->cur != ' ' && *c->cur != '\n') c->cur++;
     t.len = (size_t)(c->cur - t.start);
+    return t;
+}
+
+cursor_tok cursor_peek(const cursor *c)
+{
+    cursor_tok t;
+    t.kind = c->cur == c->end ? 0 : *c->cur == '\n' ? 2 : 1;
     return t;
 }
 
