@@ -437,6 +437,31 @@ static int runtime_ok(const char *dir, FILE *log)
     return state;
 }
 
+/* Where a sanitizer report's excerpt places the fault: its SUMMARY line from the first '/' (the file, line
+ * and column, the function), else the whole excerpt; the length in *n. */
+static const char *bug_place(const char *excerpt, size_t *n)
+{
+    const char *s = excerpt ? strstr(excerpt, "SUMMARY: ") : NULL;
+    const char *p = s ? strchr(s, '/') : NULL;
+    const char *from = p ? p : excerpt ? excerpt : "";
+    *n = strcspn(from, "\n");
+    return from;
+}
+
+/* The name of a test of t's function already moved to the bugs file for a fault at the place v's report
+ * names, or NULL. */
+static const char *same_bug(const tests_vec *moved, const unit_test *t, const unit_san_verdict *v)
+{
+    size_t n = 0, m = 0;
+    const char *place = bug_place(v->excerpt, &n);
+    for (size_t i = 0; n && i < moved->n; i++) {
+        const unit_test *o = &moved->v[i];
+        const char *op = o->fn == t->fn && o->note ? bug_place(strstr(o->note, "SUMMARY: "), &m) : NULL;
+        if (op && m == n && !memcmp(op, place, n)) return o->name;
+    }
+    return NULL;
+}
+
 /* The inputs of t whose extent its function knows (buffer with a length, plain char string);
  * *outs (malloc'ed, *nout names) gets the non-const strings without a length among them (output
  * buffers), *whole (malloc'ed, *nwhole names) those with a length whose type is written as a
@@ -606,6 +631,13 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
             } else if (v.kind == USAN_LEAK && !t->release && sanitize_returns_fresh(t)) {
                 t->release = sanitize_releaser(c->u, t->fn); /* released after the assertions, then run again */
                 released = changed = 1;
+            } else if (v.kind == USAN_BUG && same_bug(&moved, t, &v)) {
+                /* one reproducer per function and bug location, as `sympath run` keeps one per error */
+                char *w = util_strf("the same bug as %s (%s)", same_bug(&moved, t, &v), v.reason);
+                if (fr) add_drop(fr, t->name, w ? w : "the same bug as another test");
+                free(w);
+                tv_remove(tv, i--);
+                changed = 1;
             } else if (v.kind == USAN_BUG) {
                 char *body = unit_emit_test_body(c->u, t);
                 t->note = bug_note(t, &v, body);

@@ -23,6 +23,11 @@ grep -q '#0 in buf_dup .*bufkit.c:37' "$bugs" || fail "_bugs.c lacks the frame i
 grep -Eq "char buf_obj\[[0-9]*\] = (\"#|\{ '#')" "$bugs" || fail "_bugs.c lacks the input reaching the off-by-one"
 grep -q 'The call: .*buf_dup(buf, len);' "$bugs" || fail "_bugs.c lacks the call"
 grep -q 'signed integer overflow' "$bugs" || fail "_bugs.c lacks unit_cost's overflow"
+# one reproducer per function and fault location (unit_cost's overflow was reached by two tests)
+dup=$(grep -o 'SUMMARY: .*' "$bugs" | sort | uniq -d)
+[ -z "$dup" ] || fail "two tests in _bugs.c for one fault: $dup"
+jq -e '.functions[] | select(.function == "unit_cost") | .dropped | any(test("^test_unit_cost_[0-9]+: the same bug as test_unit_cost_"))' \
+    "$out/report.json" >/dev/null || fail "no second test of unit_cost's overflow is named as the same bug"
 for t in $(grep -o 'static void test_[a-z_0-9]*' "$bugs" | cut -d' ' -f3); do
     grep -q "$t" "$out/test_bufkit.c" && fail "$t is in _bugs.c and in the suite"
 done
