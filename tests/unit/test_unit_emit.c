@@ -32,7 +32,8 @@ static const char *SRC_TEXT = "#include <stddef.h>\n"
                               "char *gname;\n"
                               "int tfill(struct tok *t) { (void)t; return 0; }\n"
                               "int dec(char *out) { out[0] = 0; out[1] = 7; return 2; }\n"
-                              "int enc(long c, char buf[4]) { buf[0] = (char)c; return 1; }\n";
+                              "int enc(long c, char buf[4]) { buf[0] = (char)c; return 1; }\n"
+                              "int wide(int k, unsigned __int128 x) { return k + (int)(x >> 64); }\n";
 
 static unit_info u;
 static char path[64];
@@ -487,9 +488,20 @@ static void test_flaky_left_out(void **state)
     b = unit_emit_test_body(&u, &t);
     assert_non_null(b);
     assert_null(strstr(b, "assert_int_equal(ret, 2);"));
+    assert_non_null(strstr(b, "    (void)ret; /* its assertion was left out"));
     assert_non_null(strstr(b, "assert_string_equal(out_obj, \"CB\");"));
     free(b);
     unit_record_free(&t.rec);
+}
+
+/* A parameter the harness cannot build (fixed to zero there) is zero in the call, not left out: the test
+ * compiles. */
+static void test_unbuildable_param_zero(void **state)
+{
+    (void)state;
+    char *b = body_for("wide", "obj 1 p 1 k int\npre 1 - i 3\ncall\nret i 3\npost 1 - i 3\ndone\n", 0);
+    assert_non_null(strstr(b, "int ret = wide(k, (unsigned __int128){0});"));
+    free(b);
 }
 
 /* A character array changed past a NUL (binary output): one assert_memory_equal over the bytes up
@@ -619,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_text_and_fallback),
         cmocka_unit_test(test_bytes_past_nul),
         cmocka_unit_test(test_flaky_left_out),
+        cmocka_unit_test(test_unbuildable_param_zero),
         cmocka_unit_test(test_param_array),
         cmocka_unit_test(test_dropped_construction),
         cmocka_unit_test(test_union_bytes),
