@@ -152,7 +152,7 @@ static int buffer_ok(const ut_type *p)
     if (!p || p->kind != UT_PTR || !p->pointee) return 0;
     const ut_type *e = p->pointee;
     if (strstr(e->spelling, "(unnamed") || strstr(e->spelling, "(anonymous")) return 0;
-    return e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_VOID ||
+    return e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_VOID || e->kind == UT_FLOAT ||
            (e->kind == UT_STRUCT && e->complete) || (e->kind == UT_PTR && e->pointee && e->pointee->kind != UT_FUNC);
 }
 

@@ -223,6 +223,14 @@ static void test_buffer_pairs(void **state)
     ut_func f = {.name = "f", .params = ps, .nparams = 4};
     unit_pair_buffers(&f);
     assert_int_equal(ps[0].len_param, 1);
+    /* an array of doubles and its count (`mean(const double *xs, size_t n)`: xs was one double, read past) */
+    ut_type dbl = {.kind = UT_FLOAT, .bits = 64, .size = 8, .is_const = 1, .spelling = "const double"};
+    ut_type pdbl = {.kind = UT_PTR, .size = 8, .pointee = &dbl, .spelling = "const double *"};
+    ut_type szt = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
+    ut_param psd[] = {{"xs", &pdbl, -1, -1, 0}, {"n", &szt, -1, -1, 0}};
+    ut_func fd = {.name = "mean", .params = psd, .nparams = 2};
+    unit_pair_buffers(&fd);
+    assert_int_equal(psd[0].len_param, 1);
     /* length first: int argc, char **argv */
     ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
