@@ -135,11 +135,17 @@ int emit_unchanged_asserts(strbuf *b, const names *n);
 
 /* The declaration of stream object index k (record flag F): its recorded bytes as a char array
  * and `FILE *NAME = fmemopen(NAME_text, LEN, "r")`, or tmpfile() for an empty stream (glibc's
- * fmemopen refuses size 0), then assert_non_null. The test closes it (emit_stream_closes).
- * Returns 0. */
+ * fmemopen refuses size 0), then assert_non_null; an output stream (flag O) is `char *NAME_text =
+ * NULL; size_t NAME_len = 0; FILE *NAME = open_memstream(&NAME_text, &NAME_len);`. The test closes it
+ * (emit_stream_closes). Returns 0. */
 int emit_stream_decl(strbuf *b, const names *n, size_t k);
-/* `fclose(NAME);` for every stream object of the test, after its assertions. */
+/* `fclose(NAME);` for every stream object of the test, after its assertions (and `free(NAME_text);` for an
+ * output stream). */
 void emit_stream_closes(strbuf *b, const names *n);
+/* For each output stream of the test (flag O): fflush, then its recorded text asserted (assert_string_equal;
+ * assert_memory_equal with a length check for text holding a NUL or cut at 1000 bytes; an empty one by its
+ * length). */
+void emit_ostream_asserts(strbuf *b, const names *n);
 
 /* ---- emit_callbacks.c ---- */
 

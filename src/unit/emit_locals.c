@@ -28,7 +28,7 @@ static int enumerator_zero(const unit_info *u, const char *text)
  * results or opaque handles). */
 static int heapable(const ur_object *o)
 {
-    return !o->param && !o->global && !o->result && !o->handle && !o->stream && !o->make_arg;
+    return !o->param && !o->global && !o->result && !o->handle && !o->stream && !o->ostream && !o->make_arg;
 }
 
 int emit_heapable(const ur_object *o) { return heapable(o); }
@@ -176,7 +176,7 @@ int addr_of(strbuf *b, const names *n, const char *idtext)
         sb_printf(b, "&%s%s", n->local[k], br); /* an element of an array object */
     else if (o->handle)
         sb_printf(b, "(void *)%s", n->local[k]); /* stands for an opaque type */
-    else if (o->stream)
+    else if (o->stream || o->ostream)
         sb_puts(b, n->local[k]); /* a FILE * itself */
     else
         sb_printf(b, "%s%s", o->array || (n->heap && heapable(o)) ? "" : "&", n->local[k]);
@@ -455,7 +455,7 @@ int declare_object(const unit_info *u, strbuf *b, strbuf *fix, const names *n, s
     const char *nm = n->local[k];
     int chr = is_chartype(u, o->ctype);
     if (o->result) return 0; /* `ret`, declared by the call */
-    if (o->stream) return emit_stream_decl(b, n, k);
+    if (o->stream || o->ostream) return emit_stream_decl(b, n, k);
     /* built by the unit's producers (emit_producer.c) */
     int made = emit_made_decl(b, n, k);
     if (made) return made < 0 ? -1 : 0;

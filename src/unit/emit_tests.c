@@ -408,6 +408,8 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
     free(as_string);
     /* the fields of what the call returned or stored in fresh memory */
     emit_walk_asserts(b, n);
+    /* the text the call wrote to its output streams */
+    emit_ostream_asserts(b, n);
     /* no test without an assertion: what the call left in its inputs, unchanged */
     if (!strstr(b->s ? b->s + at : "", "assert_") && emit_unchanged_asserts(b, n) == 0)
         sb_puts(b, "    /* nothing observable to assert: the call returns nothing and changed no recorded value */\n");
@@ -799,7 +801,7 @@ static int uses_stream(const unit_test *tests, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < tests[i].rec.nobjs; k++)
-            if (tests[i].rec.objs[k].stream) return 1;
+            if (tests[i].rec.objs[k].stream || tests[i].rec.objs[k].ostream) return 1;
     return 0;
 }
 
@@ -825,7 +827,9 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     sb_printf(&b, "/* ---- declarations of the unit under test ---- */\n%s\n", u->prelude);
     /* FILE * inputs are fmemopen streams (emit_stream.c), which <stdio.h> declares from POSIX 2008
      * on: a unit that asks for less (pdjson's `_POSIX_C_SOURCE 200112L`, written first) hid it */
-    if (uses_stream(tests, ntests)) sb_puts(&b, "FILE *fmemopen(void *, size_t, const char *); /* POSIX 2008 */\n\n");
+    if (uses_stream(tests, ntests))
+        sb_puts(&b, "FILE *fmemopen(void *, size_t, const char *); /* POSIX 2008 */\n"
+                    "FILE *open_memstream(char **, size_t *);\n\n");
     /* stand-ins of functions the unit calls but does not define */
     sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"
                 " * past the queued values fails the test (CMocka reports that no more values were queued) ---- */\n");

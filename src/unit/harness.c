@@ -1067,6 +1067,11 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
     }
     sb_printf(b, "static const char *sympu_stub_name(const void *p) {\n%s    return NULL;\n}\n\n",
               names.s ? names.s : "");
+    /* the FILE * parameters the unit writes to (unit_scan_written_streams): output streams */
+    sb_puts(b, "static int sympu_writes_stream(const char *name) {\n    (void)name;\n");
+    for (size_t i = 0; i < u->nwritten_streams; i++)
+        sb_printf(b, "    if (!strcmp(name, \"%s\")) return 1;\n", u->written_streams[i]);
+    sb_puts(b, "    return 0;\n}\n\n");
     sb_free(&names);
     sb_printf(b, "/* ---- stand-ins: functions the unit calls but does not define (mocks) ---- */\n");
     /* their calls' arguments are recorded and asserted, as a callback's (CMocka's check_expected) */

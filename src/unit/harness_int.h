@@ -91,7 +91,9 @@ int unit_is_stream(const ut_type *ptr);
  * read stream over at most max symbolic bytes: sympu_stream (sympath_unit_rt.h), whose inputs
  * are a length and max bytes, as --sym-file's; recorded as a `stream` line for the test's
  * fmemopen. Never NULL, not even lazily (the libc models compare a stream with NULL, which is
- * no check of the unit's). Anchor: --sym-file (src/runtime/libc/models_io.c).
+ * no check of the unit's). Anchor: --sym-file (src/runtime/libc/models_io.c). A parameter the unit
+ * writes to (sympu_writes_stream, from unit_scan_written_streams) is an output stream instead
+ * (sympu_ostream: open_memstream), its text recorded after the call as an `ostream` line.
  */
 void unit_stream_fill(strbuf *b, unsigned max);
 

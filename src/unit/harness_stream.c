@@ -1,4 +1,4 @@
-/* harness_stream.c: FILE * parameters of the function under test as read streams over symbolic bytes. */
+/* harness_stream.c: FILE * parameters of the function under test: read streams over symbolic bytes, or output streams the unit writes to. */
 #include <string.h>
 
 #include "harness_int.h"
@@ -17,7 +17,7 @@ void unit_stream_fill(strbuf *b, unsigned max)
 {
     /* like --sym-file: a length input (at most max) and max byte inputs, read through the
      * libc models */
-    sb_printf(b, "    *o = sympu_stream(name, %u);\n", max);
+    sb_printf(b, "    *o = sympu_writes_stream(name) ? sympu_ostream(name) : sympu_stream(name, %u);\n", max);
     /* never NULL, not even lazily: the libc models compare the stream with NULL before they
      * use it, which is no check of the unit's */
     sb_puts(b, "    null_ok = 1;\n");

@@ -441,6 +441,46 @@ void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok
     }
 }
 
+void unit_scan_written_streams(unit_info *u, const char *const *tok, size_t n)
+{
+    static const char *const first[] = {"fprintf", "vfprintf", "fwprintf", "vfwprintf", "__fprintf_chk", NULL};
+    static const char *const last[] = {"fputs",           "fputc", "putc",           "fwrite",         "fputws",
+                                       "fputwc",          "putwc", "fputs_unlocked", "fputc_unlocked", "putc_unlocked",
+                                       "fwrite_unlocked", NULL};
+    for (size_t i = 0; i + 2 < n; i++) {
+        int f = 0, l = 0;
+        for (int k = 0; first[k]; k++) f |= !strcmp(tok[i], first[k]);
+        for (int k = 0; last[k]; k++) l |= !strcmp(tok[i], last[k]);
+        if ((!f && !l) || strcmp(tok[i + 1], "(")) continue;
+        /* the argument: the first identifier, or the last one before the closing parenthesis */
+        const char *arg = NULL;
+        if (f) {
+            arg = is_ident(tok[i + 2]) && i + 3 < n && !strcmp(tok[i + 3], ",") ? tok[i + 2] : NULL;
+        } else {
+            int depth = 0;
+            for (size_t j = i + 1; j < n; j++) {
+                if (!strcmp(tok[j], "(")) depth++;
+                if (!strcmp(tok[j], ")") && --depth == 0) {
+                    arg = j > 0 && is_ident(tok[j - 1]) && !strcmp(tok[j - 2], ",") ? tok[j - 1] : NULL;
+                    break;
+                }
+            }
+        }
+        if (!arg || !strcmp(arg, "stdout") || !strcmp(arg, "stderr") || unit_writes_stream(u, arg)) continue;
+        char **np = realloc(u->written_streams, (u->nwritten_streams + 1) * sizeof *np);
+        if (!np) return;
+        u->written_streams = np;
+        if ((np[u->nwritten_streams] = strdup(arg))) u->nwritten_streams++;
+    }
+}
+
+int unit_writes_stream(const unit_info *u, const char *name)
+{
+    for (size_t i = 0; u && i < u->nwritten_streams; i++)
+        if (!strcmp(u->written_streams[i], name)) return 1;
+    return 0;
+}
+
 void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n)
 {
     for (size_t i = 0; i + 2 < n; i++) {

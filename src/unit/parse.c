@@ -408,6 +408,8 @@ void unit_info_free(unit_info *u)
     free(u->diagnostics);
     for (size_t i = 0; i < u->nnull_checked; i++) free(u->null_checked[i]);
     free(u->null_checked);
+    for (size_t i = 0; i < u->nwritten_streams; i++) free(u->written_streams[i]);
+    free(u->written_streams);
     for (size_t i = 0; i < u->nopened_paths; i++) free(u->opened_paths[i]);
     free(u->opened_paths);
     for (size_t i = 0; i < u->nneg_failures; i++) free(u->neg_failures[i]);

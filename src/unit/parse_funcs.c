@@ -70,6 +70,7 @@ void scan_tokens(parse_ctx *pc, CXCursor fn)
     if (sp) {
         for (unsigned i = 0; i < n; i++) sp[i] = cx_dup(clang_getTokenSpelling(pc->tu, toks[i]));
         unit_scan_null_checks(pc->u, (const char *const *)sp, n);
+        unit_scan_written_streams(pc->u, (const char *const *)sp, n);
         char *fname = cx_dup(clang_getCursorSpelling(fn));
         if (fname) unit_scan_opened_paths(pc->u, fname, (const char *const *)sp, n);
         if (fname) unit_scan_negative_returns(pc->u, fname, (const char *const *)sp, n);

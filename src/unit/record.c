@@ -44,7 +44,8 @@ static int value(const char *kind, const char *text, ur_value *v)
     return v->text ? 0 : -1;
 }
 
-/* "ID LEN HEX": the bytes of stream object ID. 0, or -1 when malformed. */
+/* "ID LEN HEX": the bytes of stream object ID (a read stream's input, an output stream's text after the call).
+ * 0, or -1 when malformed. */
 static int stream_line(unit_record *r, const char *text)
 {
     int id = 0, used = 0;
@@ -54,7 +55,7 @@ static int stream_line(unit_record *r, const char *text)
     if (strlen(hex) != 2 * len) return -1;
     for (size_t i = 0; i < r->nobjs; i++) {
         ur_object *o = &r->objs[i];
-        if (o->id != id || !o->stream) continue;
+        if (o->id != id || !(o->stream || o->ostream)) continue;
         free(o->data);
         o->data = malloc(len ? len : 1);
         if (!o->data) return -1;
@@ -162,6 +163,7 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
                 o.result = strchr(w[1], 'r') != NULL;
                 o.handle = strchr(w[1], 'h') != NULL;
                 o.stream = strchr(w[1], 'F') != NULL;
+                o.ostream = strchr(w[1], 'O') != NULL;
                 o.make_arg = strchr(w[1], 'm') != NULL;
                 o.count = strtoull(w[2], NULL, 10);
                 o.local = strdup(w[3]);
@@ -224,6 +226,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strncmp(line, "stream ", 7)) {
             bad = stream_line(r, line + 7);
+        } else if (!strncmp(line, "ostream ", 8)) {
+            bad = stream_line(r, line + 8);
         } else if (!strncmp(line, "heapat ", 7)) {
             n = words(line + 7, w, 3);
             ur_heapat h = {0, NULL, NULL};

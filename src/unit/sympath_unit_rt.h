@@ -62,6 +62,8 @@ static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
 
 /* Name of the stand-in at address p (generated with the harness), or NULL. */
 static const char *sympu_stub_name(const void *p);
+/* Whether the unit writes to a stream of that input name (generated with the harness). */
+static int sympu_writes_stream(const char *name);
 
 #ifdef SYMPATH_UNIT_RECORD
 static int sympu_fd = -1;
@@ -273,6 +275,44 @@ static FILE *sympu_stream(const char *name, unsigned max)
     return f;
 }
 
+/* Output streams (a FILE * the unit writes to): open_memstream buffers, their text recorded after the call as
+ * `ostream ID LEN HEX` (the first 1000 bytes). */
+#define SYMPU_MAX_OSTREAMS 8
+FILE *open_memstream(char **, size_t *); /* POSIX 2008: a unit asking for less hides it */
+static struct {
+    int id;
+    FILE *f;
+    char *buf;
+    size_t len;
+} sympu_os[SYMPU_MAX_OSTREAMS];
+static int sympu_nos;
+
+static FILE *sympu_ostream(const char *name)
+{
+    if (sympu_nos >= SYMPU_MAX_OSTREAMS) return sympu_stream(name, 0);
+    FILE *f = open_memstream(&sympu_os[sympu_nos].buf, &sympu_os[sympu_nos].len);
+    if (!f) return sympu_stream(name, 0);
+    int id = sympu_register(f, -3, 1, 1, 0, NULL, "O", name, "FILE");
+    sympu_os[sympu_nos].id = id;
+    sympu_os[sympu_nos++].f = f;
+    sympu_built(id);
+    return f;
+}
+
+/* Record mode: the text each output stream holds now. */
+static void sympu_ostreams_dump(void)
+{
+#ifdef SYMPATH_UNIT_RECORD
+    for (int i = 0; i < sympu_nos; i++) {
+        if (sympu_os[i].id <= 0 || fflush(sympu_os[i].f) != 0) continue;
+        size_t n = sympu_os[i].len < 1000 ? sympu_os[i].len : 1000;
+        char hex[2 * 1000 + 1] = "";
+        for (size_t k = 0; k < n; k++) snprintf(hex + 2 * k, 3, "%02x", (unsigned char)sympu_os[i].buf[k]);
+        sympu_rec("ostream %d %zu %s\n", sympu_os[i].id, n, hex);
+    }
+#endif
+}
+
 #ifdef SYMPATH_UNIT_RECORD
 /* Record mode only: free and realloc are interposed so that an input object the unit
  * frees (or moves) is known; its values after the call are garbage and are not recorded
@@ -481,6 +521,7 @@ void *realloc(void *p, size_t n)
  * "pre" not the objects sympu_dump_early dumped already. */
 static void sympu_dump_from(int first, const char *phase)
 {
+    if (!strcmp(phase, "post")) sympu_ostreams_dump();
 #ifdef SYMPATH_UNIT_RECORD
     for (int i = first; i <= sympu_nobjs; i++) {
         sympu_obj *o = &sympu_objs[i];

@@ -143,6 +143,9 @@ typedef struct unit_info {
     char **null_checked; /* identifiers the unit compares with NULL or tests for truth anywhere
                                    ("p", "next" for b->next, "*p" for *p); see unit_null_checked */
     size_t nnull_checked;
+    char **written_streams; /* names a function of the unit writes to as a stream: `fprintf(out, ...)`, `fputs(s,
+                               out)` (unit_scan_written_streams) */
+    size_t nwritten_streams;
     char **opened_paths; /* "FUNC PARAM": a parameter a function of the unit passes to fopen, open, ... as
                             the path (unit_opens_path) */
     size_t nopened_paths;
@@ -257,6 +260,15 @@ void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n);
  * name, `fopen(NAME, ...)` (also freopen, open, openat's second, opendir, stat, lstat, access), and
  * add "fn NAME" to u->opened_paths. Called by unit_parse; exposed for tests. */
 void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Scan a function body's tokens (spellings, n of them) for the stream argument of a call that writes to a
+ * stdio stream (fprintf's, vfprintf's first; fputs', fputc's, putc's, fwrite's last, and their wide and
+ * _unlocked forms) and add its name to u->written_streams: a `FILE *` parameter of that name is an output
+ * stream in the harness (open_memstream), its text asserted (iniparser_dump(d, FILE *f)). */
+void unit_scan_written_streams(unit_info *u, const char *const *tok, size_t n);
+
+/* Whether name is in u->written_streams. */
+int unit_writes_stream(const unit_info *u, const char *name);
 
 /* Whether the body of fn (tokens, n) returns a negative constant (`return -1;`): an int-returning
  * function of the 0-or-more-on-success convention. Adds fn to u->neg_failures. */
@@ -494,7 +506,10 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        the call returned (recorded after the call only), h = an
  *                                        opaque handle (COUNT zero bytes standing for an unknown type),
  *                                        F = a FILE * read stream (CTYPE FILE; its bytes on a stream line)
+ *                                        O = a FILE * output stream (its text after the call on an ostream line)
  *   stream ID LEN HEX                    the LEN bytes stream object ID holds, two hex digits each
+ *   ostream ID LEN HEX                   after the call, output stream ID (flag O: open_memstream, a FILE * the
+ *                                        unit writes to) holds these LEN bytes (the first 1000)
  *                                        m = an argument of a producer's call (see make)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
@@ -563,6 +578,8 @@ typedef struct ur_object {
     int param, array, string, global, result, handle;
     int freed;           /* the call freed (or moved) it: no values after the call */
     int stream;          /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
+    int ostream;         /* flag O: a FILE * output stream (the text the call wrote in data, from the `ostream`
+                            line) */
     unsigned char *data; /* stream: the bytes it holds (malloc'ed; NULL when none) */
     size_t ndata;
     /* flag m: holds an argument of a producer's call (`make`), not declared on its own when its value

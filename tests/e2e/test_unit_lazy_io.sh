@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_unit_lazy_io.sh: sympath unit's lazy NULL (a pointer is NULL only where the unit checks it before a
-# dereference), FILE * parameters as fmemopen streams, and callbacks whose calls the tests assert; the
+# dereference), FILE * parameters as fmemopen streams (open_memstream for one the unit writes to), and callbacks whose calls the tests assert; the
 # units together, so the test stays short (issue 13 item 3); a struct's begin/end pair and a loader taking a
 # path (no producer) in cfgfile.c.
 . "$SRC/tests/e2e/unit_common.sh"
@@ -26,6 +26,11 @@ expect_sympath_cov char_at
 # FILE *: the bytes the run read, as a stream the test opens and closes
 expect_text inilite 'FILE \*f_obj = fmemopen\(f_obj_text, [0-9]+, "r"\);' "fmemopen stream"
 expect_text inilite 'fclose\(f_obj\);' "fclose of the stream"
+# a FILE * the function writes to (fprintf(out, ...)): an open_memstream whose text is asserted, then closed
+expect_text inilite 'FILE \*out_obj = open_memstream\(&out_obj_text, &out_obj_len\);' "an output stream"
+expect_text inilite 'assert_string_equal\(out_obj_text, ";' "the text a write_pair test wrote without a value"
+expect_text inilite 'assert_string_equal\(out_obj_text, "[^;"][^"]*=' "the text a write_pair test wrote with a value"
+expect_text inilite 'free\(out_obj_text\);' "the output stream's text freed"
 # callbacks: each call's arguments expected, the reader's lines queued
 expect_text lazy 'check_expected\(a2\);' "check of the handler's int argument"
 expect_text lazy 'expect_string\(stub_handler, a1, "even"\);' "expected key of a handler call"

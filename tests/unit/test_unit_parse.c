@@ -192,6 +192,27 @@ static void test_null_scan(void **state)
     unit_info_free(&u);
 }
 
+/* The stream a function writes to: fprintf's first argument, fputs' and fwrite's last; not stdout/stderr, not
+ * a stream only read. */
+static void test_written_streams(void **state)
+{
+    (void)state;
+    unit_info u;
+    memset(&u, 0, sizeof u);
+    const char *t[] = {"fprintf", "(",     "out", ",", "\"%d\"", ",",       "x", ")",      ";", "fputs", "(",
+                       "s",       ",",     "f",   ")", ";",      "fwrite",  "(", "b",      ",", "1",     ",",
+                       "n",       ",",     "dst", ")", ";",      "fprintf", "(", "stderr", ",", "\"e\"", ")",
+                       ";",       "fgets", "(",   "l", ",",      "8",       ",", "in",     ")"};
+    unit_scan_written_streams(&u, t, sizeof t / sizeof *t);
+    assert_true(unit_writes_stream(&u, "out"));
+    assert_true(unit_writes_stream(&u, "f"));
+    assert_true(unit_writes_stream(&u, "dst"));
+    assert_false(unit_writes_stream(&u, "stderr"));
+    assert_false(unit_writes_stream(&u, "in"));
+    assert_false(unit_writes_stream(&u, "s"));
+    unit_info_free(&u);
+}
+
 static void test_declarators_and_idents(void **state)
 {
     (void)state;
@@ -370,7 +391,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signatures),   cmocka_unit_test(test_clang_errors),
         cmocka_unit_test(test_null_scan),    cmocka_unit_test(test_declarators_and_idents),
-        cmocka_unit_test(test_buffer_pairs),
+        cmocka_unit_test(test_buffer_pairs), cmocka_unit_test(test_written_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

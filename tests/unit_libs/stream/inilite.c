@@ -34,3 +34,11 @@ static int first_line_opens(char *(*rd)(char *, int, FILE *), FILE *f)
 /* Whether the first line of f opens a section: 1, else 0; reads through a pointer to fgets (the
  * executor must pass fgets' model, not libc's fgets, for the bytes of f to be symbolic). */
 int opens_section(FILE *f) { return first_line_opens(fgets, f); }
+
+/* Writes `key=value` to out (iniparser_dump's shape: a FILE * the function writes to), or `;key` when value
+ * is empty; returns what fprintf returned. */
+int write_pair(FILE *out, const char *key, const char *value)
+{
+    if (!value[0]) return fprintf(out, ";%s\n", key);
+    return fprintf(out, "%s=%s\n", key, value);
+}
