@@ -364,12 +364,13 @@ static void gen_adds(strbuf *b, const unit_info *u, size_t i, const ut_param *p,
     sb_puts(b, "    }\n    }\n");
 }
 
-/* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
-static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
-                     const ut_func *fn)
+/* The fresh object of the pointee type an UP_INIT or UP_VALUE producer fn fills (sympu_o, registered,
+ * aliasable; the parameter object registered first) and its `make ID KIND FUNC ARG...` line, the
+ * arguments from index first on (the locals sympu_m<k>). */
+static void gen_fresh_object(strbuf *b, const ut_param *p, size_t i, const char *ts, const ut_func *fn, char kind,
+                             size_t first)
 {
     const ut_type *e = p->type->pointee;
-    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0); /* its other arguments, before the object (declared first) */
     char *es = harness_unqual(e);
     char *pe = unit_declarator(es, "*sympu_o");
     sb_puts(b, "        sympu_pobj = ");
@@ -379,17 +380,32 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
               "        int sympu_oid = sympu_register(sympu_o, %d, sizeof *sympu_o, 1, 1, sympu_dump_%d, \"-\", "
               "\"%s\", \"%s\");\n",
               e->alias_id, e->id, p->name, es);
-    sb_printf(b, "        sympu_rec(\"make %%d i %s", fn->name);
-    for (size_t k = 1; k < fn->nparams; k++) sb_puts(b, " %d");
+    sb_printf(b, "        sympu_rec(\"make %%d %c %s", kind, fn->name);
+    for (size_t k = first; k < fn->nparams; k++) sb_puts(b, " %d");
     sb_puts(b, "\\n\", sympu_oid");
-    for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
-    sb_printf(b, ");\n        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
-    for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
+    for (size_t k = first; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
     sb_puts(b, ");\n");
-    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
-              i, i);
     free(pe);
     free(es);
+}
+
+/* The end of an UP_INIT or UP_VALUE producer's code: the object complete, the parameter pointing to it. */
+static void gen_fresh_done(strbuf *b, size_t i)
+{
+    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
+              i, i);
+}
+
+/* UP_INIT: a fresh object of the pointee type, registered (aliasable), initialised by fn. */
+static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
+                     const ut_func *fn)
+{
+    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0); /* its other arguments, before the object (declared first) */
+    gen_fresh_object(b, p, i, ts, fn, 'i', 1);
+    sb_printf(b, "        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
+    for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
+    sb_puts(b, ");\n");
+    gen_fresh_done(b, i);
 }
 
 /* UP_VALUE: a fresh object of the pointee type (registered, aliasable) holding the struct fn returns;
@@ -397,30 +413,14 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
 static void gen_value(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
                       const char *ts, const ut_func *fn)
 {
-    const ut_type *e = p->type->pointee;
     sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
     gen_args(b, u, o, p, fn, 0, "sympu_m", NULL, 1);
     sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
-    char *es = harness_unqual(e);
-    char *pe = unit_declarator(es, "*sympu_o");
-    sb_puts(b, "        sympu_pobj = ");
-    register_param(b, "", i, p, ts);
-    sb_printf(b, "        %s = calloc(1, sizeof *sympu_o);\n", pe);
-    sb_printf(b,
-              "        int sympu_oid = sympu_register(sympu_o, %d, sizeof *sympu_o, 1, 1, sympu_dump_%d, \"-\", "
-              "\"%s\", \"%s\");\n",
-              e->alias_id, e->id, p->name, es);
-    sb_printf(b, "        sympu_rec(\"make %%d v %s", fn->name);
-    for (size_t k = 0; k < fn->nparams; k++) sb_puts(b, " %d");
-    sb_puts(b, "\\n\", sympu_oid");
-    for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zuid", k);
-    sb_printf(b, ");\n        *sympu_o = %s(", fn->name);
+    gen_fresh_object(b, p, i, ts, fn, 'v', 0);
+    sb_printf(b, "        *sympu_o = %s(", fn->name);
     for (size_t k = 0; k < fn->nparams; k++) sb_printf(b, "%ssympu_m%zu", k ? ", " : "", k);
     sb_puts(b, ");\n");
-    sb_printf(b, "        sympu_built(sympu_oid);\n        memcpy((void *)&sympu_a%zu, &sympu_o, sizeof sympu_a%zu);\n",
-              i, i);
-    free(pe);
-    free(es);
+    gen_fresh_done(b, i);
 }
 
 /* After the producer: up to UNIT_MAX_CALLS calls of modifiers on the object (unit_param_modifiers),

@@ -445,13 +445,15 @@ static void test_text_and_fallback(void **state)
 
 /* The body emitted for a test of function fn from record rec, pruned first as step 4 does when prune
  * (malloc'ed; SHOW=1 prints it). */
-static char *body_for(const char *fn, const char *rec, int prune)
+static char *body_with(const char *fn, const char *rec, int prune, char **flaky, size_t nflaky)
 {
     unit_test t;
     memset(&t, 0, sizeof t);
     t.name = "test_1";
     t.fn = unit_find_def(&u, fn);
     assert_non_null(t.fn);
+    t.flaky = flaky;
+    t.nflaky = nflaky;
     char *err = NULL;
     assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
     if (prune) unit_record_prune(&t.rec);
@@ -462,6 +464,8 @@ static char *body_for(const char *fn, const char *rec, int prune)
     return b;
 }
 
+static char *body_for(const char *fn, const char *rec, int prune) { return body_with(fn, rec, prune, NULL, 0); }
+
 /* An assertion the native re-run found unstable (unit_test.flaky) is not written; the others are. */
 static void test_flaky_left_out(void **state)
 {
@@ -470,28 +474,16 @@ static void test_flaky_left_out(void **state)
                       "pre 1 - p 2\npre 2 [0] i 65\npre 2 [1] i 66\npre 2 [2] i 0\npre 2 [3] i 0\n"
                       "call\nret i 2\n"
                       "post 1 - p 2\npost 2 [0] i 67\npost 2 [1] i 66\npost 2 [2] i 0\npost 2 [3] i 0\ndone\n";
-    unit_test t;
-    memset(&t, 0, sizeof t);
-    t.name = "test_1";
-    t.fn = unit_find_def(&u, "dec");
-    assert_non_null(t.fn);
-    char *err = NULL;
-    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
-    char *b = unit_emit_test_body(&u, &t);
-    assert_non_null(b);
+    char *b = body_for("dec", rec, 0);
     assert_non_null(strstr(b, "    assert_int_equal(ret, 2);\n"));
     assert_non_null(strstr(b, "assert_string_equal(out_obj, \"CB\");"));
     free(b);
     char *flaky[] = {"assert_int_equal(ret, 2);"};
-    t.flaky = flaky;
-    t.nflaky = 1;
-    b = unit_emit_test_body(&u, &t);
-    assert_non_null(b);
+    b = body_with("dec", rec, 0, flaky, 1);
     assert_null(strstr(b, "assert_int_equal(ret, 2);"));
     assert_non_null(strstr(b, "    (void)ret; /* its assertion was left out"));
     assert_non_null(strstr(b, "assert_string_equal(out_obj, \"CB\");"));
     free(b);
-    unit_record_free(&t.rec);
 }
 
 /* A parameter the harness cannot build (fixed to zero there) is zero in the call, not left out: the test
