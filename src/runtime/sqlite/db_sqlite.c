@@ -479,6 +479,8 @@ static int step(sqlite3_stmt *st, qstate *s)
     }
     if (first && s->q && s->q->kind == DBQ_INSERT && s->q->ninsert && has_foreign_key(s->q))
         db_rt_insert_parents(s, foreign_keys_on(s->db));
+    if (first && s->q && (s->q->kind == DBQ_INSERT || s->q->kind == DBQ_UPDATE))
+        db_rt_write_checks(s); /* whether SQLite will refuse it (a CHECK, NOT NULL, a key) */
     uint64_t t0 = util_now_ns();
     int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);
