@@ -435,6 +435,8 @@ typedef struct db_query {
      * INSERT OR REPLACE / REPLACE INTO: `or_replace` (every row equal to the new one on a PRIMARY KEY or
      * UNIQUE key is deleted first). The runtime's db_rt_track_upsert models both. */
     bool upsert, or_replace;
+    bool on_conflict; /* INSERT with an ON CONFLICT clause (also SQLite's OR IGNORE): a row that breaks a key may
+                         be skipped or changed instead of failing the statement */
     int nconflict;
     int conflict_col[8];
     db_sexpr *upsert_where; /* NULL: none */

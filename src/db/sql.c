@@ -989,6 +989,7 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
      * the database says it added, which the runtime tracks by its count) */
     bool conflict =
         ins->on_conflict_clause && ins->on_conflict_clause->action != PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING;
+    q->on_conflict = ins->on_conflict_clause != NULL;
     if (sel && sel->node_case == PG_QUERY__NODE__NODE_SELECT_STMT && !sel->select_stmt->n_values_lists &&
         !ins->on_conflict_clause) { /* (INSERT ... SELECT tracks a row per source slot: none may be skipped) */
         conv_insert_select(s, q, ins, sql, len);

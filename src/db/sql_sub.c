@@ -14,7 +14,8 @@
  * table; a scalar subquery one aggregate COUNT(*)/COUNT/SUM/MIN/MAX/AVG of a column of it or of an expression of
  * its row (SUM(qty * price): column DB_RESULT_EXPR, the expression kids[0]; AVG: SUM / COUNT as a double,
  * db_aggregate), or COALESCE/ifnull of one and a value without columns
- * (a DBF_COALESCE node around the DBX_SUBAGG).
+ * (a DBF_COALESCE node around the DBX_SUBAGG), either inside arithmetic with values without columns
+ * (`AVG(salary) * 2`: DBX_ARITH nodes around it).
  * GROUP BY, LIMIT, joins and set operations inside a subquery are not understood.
  */
 
@@ -61,6 +62,52 @@ static node *coalesced(node *v, node **dflt)
         return fc->args[0];
     }
     return NULL;
+}
+
+/* A scalar subquery's result of arithmetic around its aggregate with values without columns (`AVG(salary) * 2`,
+ * `MAX(n) + 1`, `1 + COUNT(*) / 2`): the node holding the aggregate (returned), and the arithmetic around it,
+ * outermost first, in ops[0..*n) (at most 4); v itself and *n 0 when v is not arithmetic. */
+static node *arith_around(node *v, PgQuery__AExpr **ops, int *n)
+{
+    *n = 0;
+    while (v && v->node_case == PG_QUERY__NODE__NODE_A_EXPR && *n < 4) {
+        PgQuery__AExpr *a = v->a_expr;
+        const char *op =
+            a->n_name == 1 && a->name[0]->node_case == PG_QUERY__NODE__NODE_STRING ? a->name[0]->string->sval : "";
+        if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !a->lexpr || !a->rexpr || strlen(op) != 1 ||
+            !strchr("+-*/", op[0]))
+            break;
+        bool left = a->lexpr->node_case == PG_QUERY__NODE__NODE_FUNC_CALL ||
+                    a->lexpr->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR ||
+                    a->lexpr->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+        ops[(*n)++] = a;
+        v = left ? a->lexpr : a->rexpr;
+    }
+    return v;
+}
+
+/* e (the subquery's aggregate, taken) inside the arithmetic ops[0..n) of arith_around, innermost first: each
+ * operator's other side converted in c (no column of any item); NULL when one is not understood. */
+static db_sexpr *arith_wrap(conv *c, db_sexpr *e, PgQuery__AExpr *const *ops, int n)
+{
+    for (int i = n - 1; i >= 0 && e; i--) {
+        const PgQuery__AExpr *a = ops[i];
+        bool left = a->lexpr->node_case == PG_QUERY__NODE__NODE_FUNC_CALL ||
+                    a->lexpr->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR ||
+                    a->lexpr->node_case == PG_QUERY__NODE__NODE_A_EXPR;
+        db_sexpr *other = db_sql_conv_expr(c, left ? a->rexpr : a->lexpr), *w = NULL;
+        if (other && !db_sexpr_has(other, DBX_COLUMN) && (w = db_sql_mk(DBX_ARITH, 2))) {
+            w->op = a->name[0]->string->sval[0];
+            w->kids[left ? 0 : 1] = e, w->kids[left ? 1 : 0] = other;
+            e = w;
+            continue;
+        }
+        if (other) db_sql_unsupported(c->q, "arithmetic of a scalar subquery's aggregate with a column");
+        db_sexpr_free(other);
+        db_sexpr_free(e);
+        e = NULL;
+    }
+    return e;
 }
 
 /* The one result column of an IN subquery, a plain column of sub item j; -1 when not. */
@@ -126,6 +173,9 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
     node *v = scalar && sel->n_target_list == 1 && sel->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET
                   ? sel->target_list[0]->res_target->val
                   : NULL;
+    PgQuery__AExpr *ops[4];
+    int nops = 0;
+    if (scalar) v = arith_around(v, ops, &nops);
     node *dflt_node = NULL, *inner = coalesced(v, &dflt_node);
     if (inner) v = inner;
     if (sel->where_clause && !where)
@@ -156,6 +206,7 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
             db_sql_unsupported(q, "out of memory");
         }
     }
+    if (e && nops) e = arith_wrap(c, e, ops, nops); /* (SELECT AVG(salary) * 2 FROM players) */
     c->nscope--;
     db_sexpr_free(lhs);
     db_sexpr_free(where);

@@ -14,6 +14,12 @@
  *           failing side of an injected database fault (BK_FAULT direction 1) whose location
  *           (the branch direction taken before the call, and which call after it) no fault was
  *           handed out at yet: the program's handling of that failure is probably not covered
+ *           The side not taken of a write's constraint event (BK_ROW with BK_ROW_WRITE: the engine
+ *           refuses the write, or not) the first time a direction of its site is handed out: as for
+ *           a fault, the write that failed leaves the rest of the program's path untried, and the
+ *           one that succeeded its handling of the refusal; as a plain row event it waited in tier
+ *           3 behind every other row event (a warehouse's stock UPDATE under CHECK (stock >= 0)
+ *           never once succeeded in 60 s)
  *   tier 2  a fault of the same kind whose failure is a NULL result (BK_FAULT_NULL: libpq's
  *           statements), at a location no such fault was handed out at yet: programs test
  *           for NULL less often than for an error status, so these come after tier 1
@@ -94,11 +100,18 @@ typedef struct cov {
     slot_covered_fn covered;
     void *cov_ctx;
     ptrmap fault_sites; /* fault_key of every BK_FAULT node whose direction 1 was handed out */
+    ptrmap write_sites; /* write_key of every write's constraint event and direction handed out */
 } cov;
 
 /* A fault's approximate location (its arg: the branch site before the call and which fallible
  * call after it), as a map key (never NULL). */
 static const void *fault_key(const tree_node *n) { return (const void *)((uintptr_t)n->arg + 1); }
+
+/* A write's constraint event (its query's site) and a direction of it, as a map key (never NULL). */
+static const void *write_key(const tree_node *n, int dir)
+{
+    return (const void *)((uintptr_t)n->site << 1 | (uintptr_t)dir | 2);
+}
 
 static int cov_before(const void *a, const void *b)
 {
@@ -119,6 +132,8 @@ static uint8_t cov_tier(const cov *c, const tree_node *node, int dir, uint32_t g
     if (node->kind == BK_CHECK && dir == 1) return 1;
     if (node->kind == BK_FAULT && dir == 1 && !ptrmap_get(&c->fault_sites, fault_key(node)))
         return node->arg & BK_FAULT_NULL ? 2 : 1;
+    if (node->kind == BK_ROW && (node->arg & BK_ROW_WRITE) && !ptrmap_get(&c->write_sites, write_key(node, dir)))
+        return 1;
     if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
         return 4; /* a second "one more row" past an absent slot: the first one comes before */
     return 3;
@@ -246,6 +261,8 @@ static bool cov_next(strategy *s, candidate *out)
     heap_pop(&c->h[ph], &it);
     if (it.node->kind == BK_FAULT && it.dir == 1) /* out of memory: the next ones keep their tier */
         (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
+    if (it.node->kind == BK_ROW && (it.node->arg & BK_ROW_WRITE))
+        (void)ptrmap_put(&c->write_sites, write_key(it.node, it.dir), NULL, NULL);
     c->last = it.node;
     c->last_dir = it.dir;
     *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
@@ -262,6 +279,7 @@ static void cov_destroy(strategy *s)
     heap_free(&c->h[0]);
     heap_free(&c->h[1]);
     ptrmap_clear(&c->fault_sites);
+    ptrmap_clear(&c->write_sites);
     free(c);
 }
 

@@ -116,7 +116,8 @@ typedef enum branch_kind {
                        present and satisfies the query"; taken = cond's value. Both directions are explored;
                        the event of an absent slot is "one more row" (Emmi et al. 2007). arg: table << 16 |
                        combination (| BK_ROW_INSERTED for a row the program inserted), | BK_ROW_BEYOND when a
-                       slot lies past the first absent one (its true side repeats "one more row": tried last) */
+                       slot lies past the first absent one (its true side repeats "one more row": tried last);
+                       BK_ROW_WRITE: "a row the write writes breaks a constraint" (db_write_check.c) */
     BK_FAULT,      /* an injected fault (src/runtime/dbcommon/db_fault.c): cond = "this database call fails"
                       (db:fault == its number); taken = cond's value; direction 1 runs the program's handling
                       of the failure. site = 0 always; arg = the last coverage slot reached (a branch
@@ -128,6 +129,7 @@ typedef enum branch_kind {
 
 #define BK_ROW_INSERTED 0x8000u
 #define BK_ROW_BEYOND 0x4000u
+#define BK_ROW_WRITE 0x2000u /* BK_ROW arg: the engine will refuse the write (a CHECK, NOT NULL or key it breaks) */
 #define BK_FAULT_NULL 0x800u /* BK_FAULT arg: the failure is "no result at all" (a NULL PGresult) */
 
 typedef enum rec_type {

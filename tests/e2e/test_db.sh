@@ -148,6 +148,16 @@ jq -e '.coverage.branches_covered == .coverage.branches_total and .divergences <
 grep -q "reached 1000 with the bonus" "$out"/replay/tests-*.log || fail "update: no replayed test sees the updated amount"
 echo "ok [db]: UPDATE/DELETE modelled: full coverage, replay agrees"
 
+# --- one helper prepares every statement and returns -1 on error (tests/db/helper.c): each caller's `if (n < 0)` is
+# reached by a fault of its own prepare (a fault node located by the branch before it), within 20 runs (before: the
+# helper's one test of the result code, covered by the first fault, and 15/16 directions in 20 runs)
+out="$W/helper"
+"$SYMPATH" run "$D/helper.c" --db "$D/stockout.sql" -o "$out" --budget 10s --max-execs 20 --no-db-minimize --no-progress \
+    2>"$W/helper.err" || { cat "$W/helper.err"; fail "run helper exited with $?"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total' "$out/report.json" >/dev/null ||
+    fail "helper: $(jq -c '[.coverage.sites[] | select(.covered | all | not) | .line]' "$out/report.json")"
+echo "ok [db]: a prepare helper's callers each see its failure"
+
 # --- an existing database file: its schema is used, its bytes never change
 rm -f "$W/shop.db"
 sqlite3 "$W/shop.db" < "$D/shop.sql"

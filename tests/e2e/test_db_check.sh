@@ -74,4 +74,18 @@ done
 "$SYMPATH" replay "$out" --coverage >"$W/checks_fn.replay" 2>&1 || { cat "$W/checks_fn.replay"; fail "checks_fn: replay failed"; }
 c=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$r")
 grep -q "gcov branch coverage: $c" "$W/checks_fn.replay" || { cat "$W/checks_fn.replay"; fail "checks_fn: gcov disagrees with $c"; }
+
+# --- writes SQLite refuses (tests/db/stockout.c): an UPDATE that would break CHECK (stock >= 0) (15: fewer than 3 pens,
+# 17: shipped; base: never shipped) and an INSERT of a name already there (25: UNIQUE; base: never refused), each both
+# ways; the failed open and prepares are not reached
+so="$W/stockout"
+"$SYMPATH" run "$D/stockout.c" --db "$D/stockout.sql" -o "$so" --budget 4s --no-db-faults --no-db-minimize --no-progress \
+    2>"$W/stockout.err" || { cat "$W/stockout.err"; fail "run stockout exited with $?"; }
+for line in 15 17 25; do
+    jq -e "[.coverage.sites[] | select(.line == $line) | .covered | all] | all and length >= 1" "$so/report.json" >/dev/null ||
+        fail "stockout: branch at line $line not covered both ways"
+done
+jq -e '.coverage.branches_covered == .coverage.branches_total - 3 and .database.fixtures_rejected == 0 and
+       ([.database.queries[].model_mismatches] | add) == 0' "$so/report.json" >/dev/null ||
+    fail "stockout: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, .database.fixtures_rejected]' "$so/report.json")"
 echo "ok [db_check]: unmodelled CHECK named, $(jq .database.fixtures_rejected "$r") rejected fixtures counted, $c"

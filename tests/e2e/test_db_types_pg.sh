@@ -8,7 +8,8 @@
 # $1::date and INSERT ... RETURNING, replayed (tests/programs/pg/pg_returning.c). INSERT ... ON CONFLICT DO UPDATE and
 # a WITH query with strpos()/position()/replace()/CAST (tests/programs/pg/pg_upsert.c). A layout grown when the
 # exploration stalls (tests/programs/pg/pg_club.c). A date parameter compared with a TIMESTAMP column in a DELETE whose
-# PQcmdTuples is tested (tests/programs/pg/pg_purge.c).
+# PQcmdTuples is tested (tests/programs/pg/pg_purge.c). Writes the server refuses (CHECK, UNIQUE) as branches
+# (tests/programs/pg/pg_stockout.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -193,6 +194,17 @@ done
 jq -e '.coverage.branches_covered == .coverage.branches_total - 3 and .database.query_sites_understood == .database.query_sites
        and ([.database.queries[].model_mismatches] | add == 0)' "$pu/report.json" >/dev/null ||
     { cat "$W/purge.log"; fail "pg_purge: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, .database.queries]' "$pu/report.json")"; }
+# writes the server refuses (tests/programs/pg/pg_stockout.c): an UPDATE ... RETURNING in a transaction that would break
+# CHECK (qty >= 0) (17: fewer than 3 pens), and an INSERT of a name already there (29: UNIQUE; base: never refused), both
+# ways; the failed connection (9) is not reached
+q "$SHOP" "CREATE TABLE shelf(id serial PRIMARY KEY, name text NOT NULL UNIQUE, qty int NOT NULL CHECK (qty >= 0))" ||
+    fail "cannot create shelf"
+so="$W/stockout"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_stockout.c" --db "$SHOP" -o "$so" --budget 5s --no-db-faults --no-db-minimize \
+    --no-progress >"$W/stockout.log" 2>&1 || { cat "$W/stockout.log"; fail "sympath run (pg_stockout) exited with $?"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total - 1 and ([.database.queries[].model_mismatches] | add == 0)' \
+    "$so/report.json" >/dev/null ||
+    fail "pg_stockout: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line]]' "$so/report.json")"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
 rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")

@@ -282,6 +282,17 @@ static void test_parse(void **state)
     db_query_free(q);
     expect_unsupported(s, "SELECT a FROM t WHERE b >= (SELECT COALESCE(SUM(b), a) FROM t)",
                        "COALESCE of a scalar subquery's aggregate with a column");
+    /* arithmetic around a scalar subquery's aggregate (SELECT AVG(salary) * 2 FROM players) */
+    sql = "SELECT a FROM t WHERE b > (SELECT AVG(b) * 2 FROM t)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->where->kids[1]->kind, DBX_ARITH);
+    assert_int_equal(q->where->kids[1]->op, '*');
+    assert_int_equal(q->where->kids[1]->kids[0]->kind, DBX_SUBAGG);
+    assert_int_equal(q->where->kids[1]->kids[1]->kind, DBX_INT);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT a FROM t x WHERE b > (SELECT MAX(b) + x.a FROM t)",
+                       "arithmetic of a scalar subquery's aggregate with a column");
     /* WITH queries: inlined when one table's columns and WHERE (their FROM keyword found in the text) */
     sql = "WITH r AS (SELECT a, b FROM t WHERE a > ?) SELECT r.b, x.s FROM r JOIN t x ON x.a = r.b WHERE r.a < ?";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
@@ -780,6 +791,10 @@ static void test_subqueries_against_sqlite(void **state)
         "SELECT u FROM t x WHERE b < (SELECT MAX(a + b) FROM t y WHERE y.s = x.s) OR a IS NULL",
         "SELECT u FROM t WHERE a <= ifnull((SELECT MIN(b - 1) FROM t WHERE s LIKE 'a%'), -1)",
         "SELECT u FROM t x WHERE (SELECT COUNT(*) FROM t y WHERE y.b > x.b) = 1",
+        /* arithmetic around the aggregate */
+        "SELECT u FROM t WHERE b > (SELECT MAX(a) - 1 FROM t WHERE a < 100)",
+        "SELECT u FROM t x WHERE a * 3 < (SELECT 1 + COUNT(*) * 2 FROM t y WHERE y.b > x.b)",
+        "SELECT u FROM t WHERE a >= (SELECT 10 - COALESCE(SUM(b), 0) / 2 FROM t WHERE s LIKE 'a%')",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];

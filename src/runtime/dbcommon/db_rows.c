@@ -147,7 +147,7 @@ static unsigned view_extra(int ti) { return tracked_rows(ti); }
 
 /* Point the SQL translation's subqueries at this run's fixture and the rows the program inserted (src/db
  * db_set_fixture_view). */
-static void use_view(void)
+void db_rt_use_view(void)
 {
     static db_fixture_view v = {0, view_row, view_alive, view_changed, view_extra};
     v.rows = db_rt.lim.rows;
@@ -326,7 +326,7 @@ void db_rt_record_rows(qstate *s)
     memset(s->group_ev, 0, sizeof s->group_ev);
     memset(s->seen, 0, sizeof s->seen);
     if (!s->q || !s->q->understood || s->why || (!s->rowid_col && !s->by_value && !s->agg_vals)) return;
-    use_view();
+    db_rt_use_view();
     const db_query *q = s->q;
     int64_t limit = -1, offset = 0;
     if (window_value(s, q->limit, q->limit_param, &limit) || window_value(s, q->offset, q->offset_param, &offset)) {
@@ -820,7 +820,7 @@ static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
 /* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
  * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
  * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
-static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells)
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells)
 {
     const db_query *q = s->q;
     const db_table *t = &db_rt.schema->tables[q->table];
@@ -837,7 +837,8 @@ static int insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row
     uint64_t unmodelled = 0; /* omitted columns get their DEFAULT (src/db/check.c), or the engine's value */
     if (db_insert_defaults(cx, t, q, cells, &unmodelled)) return -1;
     for (int c = 0; c < t->ncols && c < 64; c++)
-        if ((unmodelled >> c & 1) && engine_cell(q->table, c, rowid, &cells[c])) return -1;
+        if ((unmodelled >> c & 1) && rowid != DB_ROWID_UNWRITTEN && engine_cell(q->table, c, rowid, &cells[c]))
+            return -1;
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
@@ -885,9 +886,9 @@ static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, 
     const db_query *q = s->q;
     int ti = q->table;
     if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
-    use_view();
+    db_rt_use_view();
     db_val *cells = calloc((size_t)db_rt.schema->tables[ti].ncols, sizeof *cells);
-    if (!cells || insert_cells(s, rowid, row, src_row, cells)) {
+    if (!cells || db_rt_insert_cells(s, rowid, row, src_row, cells)) {
         free(cells);
         return;
     }
@@ -930,7 +931,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     int ts = src->from_table[0];
     if (db_rt.dirty[ts] || db_rt.ins[ts] || db_rt.dirty[q->table]) return;
     s->q->insert_src->like_exact = q->like_exact;
-    use_view();
+    db_rt_use_view();
     expr_ctx *cx = rt_cx();
     const db_table *tt = &db_rt.schema->tables[q->table];
     int alias = -1;
@@ -1067,7 +1068,7 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
 
 /* The rows of table ti an UPDATE or DELETE may hit: its slots, then the rows the program inserted; their
  * cells and "alive" flags in *rows and *alive (malloc'ed, *n entries). -1 when out of memory. */
-static int table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n)
+int db_rt_table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n)
 {
     const db_table *t = &db_rt.schema->tables[ti];
     unsigned m = db_rt.lim.rows;
@@ -1108,7 +1109,7 @@ static void cascade_delete(expr_ctx *cx, int pt, db_val *const *prows, expr *con
         db_val **rows;
         expr ***alive;
         unsigned n;
-        if (!nk || db_rt.dirty[ci] || table_rows(ci, &rows, &alive, &n)) continue;
+        if (!nk || db_rt.dirty[ci] || db_rt_table_rows(ci, &rows, &alive, &n)) continue;
         expr **hit = calloc(n ? n : 1, sizeof *hit);
         for (unsigned r = 0; hit && r < n; r++) {
             hit[r] = expr_const(cx, 0, 1);
@@ -1139,7 +1140,7 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
 {
     const db_query *q = s->q;
     if (!q->understood || q->nfrom != 1) return changed;
-    use_view();
+    db_rt_use_view();
     int ti = q->table;
     const db_table *t = &db_rt.schema->tables[ti];
     for (int i = 0; i < q->nset; i++)
@@ -1148,7 +1149,7 @@ int db_rt_apply_dml(qstate *s, bool changed, bool fk_actions)
     db_val **rows;
     expr ***alive;
     unsigned n;
-    if (table_rows(ti, &rows, &alive, &n)) return 1;
+    if (db_rt_table_rows(ti, &rows, &alive, &n)) return 1;
     expr **hit = calloc(n, sizeof *hit);
     db_val *newv = calloc((size_t)n * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
     if (!hit || !newv) {
@@ -1225,7 +1226,7 @@ void db_rt_insert_parents(qstate *s, bool enforced)
         return;
     const db_table *t = &db_rt.schema->tables[q->table];
     expr_ctx *cx = rt_cx();
-    use_view();
+    db_rt_use_view();
     for (int r = 0; r < q->ninsert_rows; r++)
         for (int i = 0; i < q->ninsert; i++) {
             const db_column *col = &t->cols[q->insert_col[i]];
@@ -1239,7 +1240,7 @@ void db_rt_insert_parents(qstate *s, bool enforced)
             db_val **rows;
             expr ***alive;
             unsigned n;
-            if (table_rows(pt, &rows, &alive, &n)) continue;
+            if (db_rt_table_rows(pt, &rows, &alive, &n)) continue;
             expr *exists = v.null;
             for (unsigned k = 0; k < n; k++)
                 if (rows[k][pc].is_text == v.is_text)
@@ -1255,7 +1256,7 @@ void db_rt_insert_parents(qstate *s, bool enforced)
 }
 
 /* Whether row a equals row b on key k (every column non-NULL and the same value), width 1. */
-static expr *same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b)
+expr *db_rt_same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b)
 {
     expr *e = expr_const(cx, 1, 1);
     for (int i = 0; i < k->ncols; i++) {
@@ -1284,7 +1285,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     const db_query *q = s->q;
     int ti = q->table;
     if (!q->ninsert || q->ninsert_rows != 1 || db_rt.dirty[ti] || db_rt.untracked[ti]) return 1;
-    use_view();
+    db_rt_use_view();
     const db_table *t = &db_rt.schema->tables[ti];
     expr_ctx *cx = rt_cx();
     db_key keys[16];
@@ -1301,7 +1302,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     expr ***alive = NULL, **hit = NULL;
     db_val *newv = NULL;
     unsigned n = 0;
-    int rc = !p || insert_cells(s, rowid, 0, NULL, p) || table_rows(ti, &rows, &alive, &n);
+    int rc = !p || db_rt_insert_cells(s, rowid, 0, NULL, p) || db_rt_table_rows(ti, &rows, &alive, &n);
     if (!rc) {
         hit = calloc(n + 1, sizeof *hit);
         newv = calloc((size_t)(n + 1) * (q->nset ? (size_t)q->nset : 1), sizeof *newv);
@@ -1311,7 +1312,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     /* first everything that can fail, then the changes */
     for (unsigned k = 0; k < n && !rc; k++) {
         expr *m = expr_const(cx, 0, 1);
-        for (int j = 0; j < nkeys; j++) m = expr_binary(cx, EXPR_OR, m, same_key(cx, &keys[j], rows[k], p));
+        for (int j = 0; j < nkeys; j++) m = expr_binary(cx, EXPR_OR, m, db_rt_same_key(cx, &keys[j], rows[k], p));
         m = expr_and1(cx, *alive[k], m);
         conflict = expr_binary(cx, EXPR_OR, conflict, m);
         if (!q->upsert) {

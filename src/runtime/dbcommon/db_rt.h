@@ -265,6 +265,33 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known);
  * parent table holds it", whose other side the solver can ask for (the INSERT failing or succeeding). */
 void db_rt_insert_parents(qstate *s, bool enforced);
 
+/* Point the SQL translation's subqueries at this run's fixture and the rows the program inserted
+ * (db_set_fixture_view); call before translating a query of the run. */
+void db_rt_use_view(void);
+/* The rows of table ti a write may hit: its slots, then the rows the program inserted (tracked); their cells
+ * and "alive" flags (width 1) in *rows and *alive (malloc'ed arrays of *n entries, pointing into db_rt: the
+ * caller frees the arrays only). 0, or -1 when out of memory. */
+int db_rt_table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n);
+/* db_rt_insert_cells's rowid for a row not written yet: omitted columns whose DEFAULT is not modelled stay NULL
+ * (the engine's value cannot be read yet), an omitted INTEGER PRIMARY KEY holds this value. */
+#define DB_ROWID_UNWRITTEN INT64_MIN
+/* The cells of row `row` of s's INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
+ * columns) into cells[0..ncols of the table) (caller's array; text bytes malloc'ed for the run): columns not
+ * given get their DEFAULT (NULL when none), an INTEGER PRIMARY KEY not given is `rowid`, a DEFAULT that is not
+ * modelled the engine's value of row `rowid` (DB_ROWID_UNWRITTEN: NULL). 0, or -1 when a value or default is
+ * not modelled. */
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells);
+/* Whether rows a and b (a table's cells) are equal on key k: every key column non-NULL in both and the same
+ * value; width 1, built in cx. */
+expr *db_rt_same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b);
+/* Before s's understood INSERT ... VALUES (without ON CONFLICT or OR REPLACE/IGNORE) or UPDATE runs, its
+ * parameters bound (db_write_check.c): one BK_ROW event "a row it writes breaks a constraint the model
+ * knows", after which the engine fails the statement: a modelled CHECK is FALSE over the row's new cells, a
+ * NOT NULL column it writes gets NULL, or (INSERT) the row equals a live row on a PRIMARY KEY or UNIQUE key
+ * whose columns it gives. Its other side asks for the fixture (or the program's values) in which the write
+ * succeeds, or fails. Nothing is recorded when the condition is constant or the table is concrete. */
+void db_rt_write_checks(qstate *s);
+
 /* The byte at p as an expression: its shadow when that still describes it, else NULL. */
 expr *db_rt_byte_at_mem(const char *p);
 /* A text parameter (sqlite3_bind_text, PQexecParams) as a db_val over the shadows of the

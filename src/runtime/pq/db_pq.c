@@ -337,9 +337,10 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     }
     const db_query *q = s->q;
     bool select = q ? q->kind == DBQ_SELECT : data_is_select(sql, len);
-    if (q && q->kind == DBQ_INSERT && q->ninsert && q->table >= 0 && !db_rt.dirty[q->table]) {
-        db_pq_make_params(s, nparams, values, formats); /* a foreign key's parent exists, or not */
-        db_rt_insert_parents(s, true);
+    if (q && (q->kind == DBQ_INSERT || q->kind == DBQ_UPDATE) && q->table >= 0 && !db_rt.dirty[q->table]) {
+        db_pq_make_params(s, nparams, values, formats);
+        if (q->kind == DBQ_INSERT && q->ninsert) db_rt_insert_parents(s, true); /* a foreign key's parent exists */
+        db_rt_write_checks(s); /* whether the server will refuse it (a CHECK, NOT NULL, a key) */
     }
     bool model = q && select && q->understood && result_format == 0;
     for (int i = 0; model && formats && i < nparams; i++) model = !formats[i];

@@ -166,19 +166,23 @@ void db_sqlite_fault_message(sqlite3 *db)
     sqlite3_finalize(x);
 }
 
+/* A prepare is a fault node of its own (db_fault_node, as a step is) with a concrete result: programs wrap it in a
+ * helper that returns the statement, NULL on error (`st = prepare(db, sql); if (!st) return;`), whose one test of
+ * the result code every statement shares: the first fault covered it both ways, and as an ite result nothing
+ * asked for the others (a club's five other `if (!st)` stayed one-sided). A fault node's location is the branch
+ * taken before the call, so each statement's failure is tried once. */
 int db_sqlite3_prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigned flags, sqlite3_stmt **pp,
                        const char **tail)
 {
-    expr *fails;
-    if (db_fault_next(&fails)) { /* the injected fault: nothing is prepared */
+    __sym_ret = NULL;
+    if (db_fault_node()) { /* the injected fault: nothing is prepared */
         *pp = NULL;
         if (tail) *tail = sql;
         db_sqlite_fault_message(db);
-        __sym_ret = db_fault_ret(fails, SQLITE_ERROR, SQLITE_OK);
         return SQLITE_ERROR;
     }
     int rc = prepare(version, db, sql, nbyte, flags, pp, tail);
-    __sym_ret = db_fault_ret(fails, SQLITE_ERROR, (uint32_t)rc);
+    __sym_ret = NULL;
     return rc;
 }
 
@@ -479,6 +483,8 @@ static int step(sqlite3_stmt *st, qstate *s)
     }
     if (first && s->q && s->q->kind == DBQ_INSERT && s->q->ninsert && has_foreign_key(s->q))
         db_rt_insert_parents(s, foreign_keys_on(s->db));
+    if (first && s->q && (s->q->kind == DBQ_INSERT || s->q->kind == DBQ_UPDATE))
+        db_rt_write_checks(s); /* whether SQLite will refuse it (a CHECK, NOT NULL, a key) */
     uint64_t t0 = util_now_ns();
     int changes_before = s ? sqlite3_total_changes(s->db) : 0;
     int rc = sqlite3_step(st);

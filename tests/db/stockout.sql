@@ -1,0 +1,5 @@
+CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    stock INTEGER NOT NULL CHECK (stock >= 0)
+);
