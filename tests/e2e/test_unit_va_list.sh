@@ -11,8 +11,7 @@ expect_text vscan '^static int call_num_vscan\(const char \*s, const char \*fmt,
 expect_text vscan '^    va_start\(ap, fmt\);' "va_start in the wrapper"
 expect_text vscan 'call_num_vscan\(s, fmt, varargs\[0\]' "a call through the wrapper"
 expect_text vscan 'assert_memory_equal\(varargs\[0\], ' "an assertion on what the call stored"
-jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
-    fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
+expect_no_san_drops
 build_and_run vscan
 expect_gcov num_vscan 80
 # a string the call allocated and stored through a variadic argument (frozen's json_scanf "%Q"): its text is
@@ -20,8 +19,7 @@ expect_gcov num_vscan 80
 unit_run va_heap tests/unit_libs/vscan/vscan.c -- --function word_scan --budget 3s
 expect_text vscan '^        assert_string_equal\(\(const char \*\)p, "[A-Za-z]+"\);' "the allocated word asserted"
 expect_text vscan '^        free\(p\);' "the allocated word freed"
-jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
-    fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer}]' "$out/report.json")"
+expect_no_san_drops
 build_and_run vscan
 expect_gcov word_scan 85
 pass

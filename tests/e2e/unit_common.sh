@@ -74,4 +74,10 @@ expect_text() {
     grep -Eq "$2" "$out/test_$1.c" || fail "test_$1.c has no $3 (/$2/)"
 }
 
+# expect_no_san_drops: the sanitizer check dropped no test of any function (report.json).
+expect_no_san_drops() {
+    jq -e '[.functions[].sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
+        fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer, dropped}]' "$out/report.json")"
+}
+
 pass() { echo "PASS [$name]"; exit 0; }
