@@ -70,8 +70,12 @@ int unit_run(const unit_run_opts *uo)
         return 1;
     }
     /* a single-header library whose functions are defined only under its implementation switch (`#ifdef
-     * SJ_IMPL`): defined, as a user of the library does in one file, unless the user's flags name it */
-    for (size_t i = 0; i < nsources && u.ndefs == 0 && u.nstatics == 0; i++) {
+     * SJ_IMPL`): defined, as a user of the library does in one file, unless the user's flags name it; when
+     * the header defines nothing, or not a function asked for (inline helpers outside the switch), or with
+     * --all when the switch adds functions */
+    int missing = (u.ndefs == 0 && u.nstatics == 0) || all;
+    for (size_t i = 0; i < nfnames && !missing; i++) missing = unit_find_def(&u, fnames[i]) == NULL;
+    for (size_t i = 0; i < nsources && missing; i++) {
         char *m = unit_is_header(abs_sources[i]) ? unit_header_impl_macro(abs_sources[i]) : NULL;
         char *d = m ? util_strf("-D%s", m) : NULL;
         char *flags = d && !strstr(cflags, d) ? util_strf("%s %s", cflags, d) : NULL;
@@ -79,7 +83,7 @@ int unit_run(const unit_run_opts *uo)
         memset(&u2, 0, sizeof u2);
         char *err2 = NULL;
         if (flags && unit_parse((const char *const *)abs_sources, nsources, flags, &u2, &err2) == 0 &&
-            (u2.ndefs || u2.nstatics)) {
+            u2.ndefs + u2.nstatics > u.ndefs + u.nstatics) {
             fprintf(lg,
                     "sympath unit: %s defines its functions under %s (a single-header library): built with %s, "
                     "as a program using it does in one file\n",
@@ -88,6 +92,7 @@ int unit_run(const unit_run_opts *uo)
             u = u2;
             cflags = flags; /* lives as long as the run (the emit step's flags too) */
             flags = NULL;
+            missing = 0;
         } else {
             unit_info_free(&u2);
         }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_unit_hdrimpl.sh: a single-header library in the stb style (issue 13 item 1: any library as shipped), whose
 # definitions exist only under `#ifdef CURSOR_IMPLEMENTATION` (rxi's sj.h, the stb headers): sympath unit defines the
-# switch itself when the header defines no function (before: "no function 'cursor_line' ... there are: none"). Its
+# switch itself when the header defines none of the functions asked for (before: "no function 'cursor_line' ...
+# there are: cursor_at_end", the one inline helper outside the switch). Its
 # reader is returned by value, `cursor cursor_make(data, len)`: a producer for a `cursor *` parameter (before: filled
 # field by field, cur and end in another array than data, and cursor_line walked out of bounds), and a step returning
 # a struct (`cursor_tok cursor_next(cursor *)`) is a modifier, so cursor_line sees lines passed.

@@ -24,6 +24,8 @@ cursor_tok cursor_next(cursor *c);
 int cursor_line(const cursor *c);
 /* The kind of the next token, not consumed; its start and len are left unset (only kind is meant to be read). */
 cursor_tok cursor_peek(const cursor *c);
+/* Whether the cursor is at the end of its data (defined in every file that includes the header). */
+static inline int cursor_at_end(const cursor *c) { return c->cur == c->end; }
 #endif
 
 #ifdef CURSOR_IMPLEMENTATION
