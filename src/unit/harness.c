@@ -839,6 +839,11 @@ static void gen_driver(gen *g, const ut_func *f)
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
             if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);
+            int at = within < 0 ? unit_position_within(f, i) : -1; /* a position in a text or buffer before it */
+            if (at >= 0 && f->params[at].len_param >= 0)
+                sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, at);
+            else if (at >= 0)
+                sb_printf(b, "    sym_assume((uint64_t)%s <= %u);\n", vn, g->o->str_len);
             if (t->kind == UT_UNION && unit_union_ptr_extent(t) == t->size)
                 sb_printf(&g->warn, "%s: parameter %s (%s) holds pointers only: fixed to zero\n", f->name, p->name,
                           t->spelling);

@@ -332,6 +332,27 @@ static int position_name(const char *n)
     return 0;
 }
 
+int unit_position_within(const ut_func *f, size_t i)
+{
+    static const char *const words[] = {"i",     "pos", "idx",  "index", "off",    "offset", "start",
+                                        "begin", "end", "from", "at",    "cursor", NULL};
+    if (i >= f->nparams) return -1;
+    const ut_param *p = &f->params[i];
+    if (!p->type || p->type->kind != UT_INT || p->type->is_char || p->len_param >= 0 || p->buf_param >= 0) return -1;
+    int named = position_name(p->name);
+    for (int k = 0; words[k] && !named; k++) named = !strcmp(p->name, words[k]);
+    if (!named) return -1;
+    for (size_t k = i; k-- > 0;) {
+        const ut_param *s = &f->params[k];
+        const ut_type *t = s->type;
+        if (s->len_param >= 0 && s->len_param < (int)i) return (int)k;
+        if (s->len_param < 0 && s->buf_param < 0 && t && t->kind == UT_PTR && t->pointee && t->pointee->is_plain_char &&
+            strchr(t->spelling, '*'))
+            return (int)k;
+    }
+    return -1;
+}
+
 void unit_pair_buffers(ut_func *f)
 {
     for (size_t i = 0; i + 2 < f->nparams; i++)

@@ -358,6 +358,17 @@ int unit_result_count(const ut_func *f);
 int unit_length_within(const ut_func *f, size_t i);
 
 /*
+ * A position in a text or buffer: parameter i of f, an unpaired integer by value named like a position
+ * (i, pos, idx, index, off, offset, start, begin, end, from, at, cursor, or ending in off, pos, idx,
+ * index), after a plain `char *` string or a buffer whose length comes before i. The harness assumes it
+ * is at most --str-len (the string object's last byte) or the buffer's length: a larger one only reads
+ * past the input (cutef8's u8_escape got `end` near 2^64), a call its callers never make. Returns the
+ * string's or buffer's parameter index (the nearest before i), -1 when i is no such position. After
+ * unit_pair_buffers.
+ */
+int unit_position_within(const ut_func *f, size_t i);
+
+/*
  * The end of a range: parameter i of f, a pointer to the same integer element type (const aside) as
  * the parameter right before it, named like an end (end, *_end, endp, last, limit, lim, stop, eof,
  * e, pe: `ini_rstrip(char *s, char *end)`, `parse(const char *p, const char *end)`), not paired with

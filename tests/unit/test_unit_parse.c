@@ -252,6 +252,22 @@ static void test_buffer_pairs(void **state)
     ut_func fd = {.name = "mean", .params = psd, .nparams = 2};
     unit_pair_buffers(&fd);
     assert_int_equal(psd[0].len_param, 1);
+    /* a position after a text or a buffer whose length comes first: bounded by the harness */
+    ut_type kch = {.kind = UT_INT,
+                   .bits = 8,
+                   .size = 1,
+                   .is_char = 1,
+                   .is_plain_char = 1,
+                   .is_const = 1,
+                   .spelling = "const char"};
+    ut_type pkch = {.kind = UT_PTR, .size = 8, .pointee = &kch, .spelling = "const char *"};
+    ut_param pp[] = {{"src", &pkch, -1, -1, 0}, {"end", &szt, -1, -1, 0}, {"count", &szt, -1, -1, 0},
+                     {"buf", &pu8, -1, -1, 0},  {"len", &szt, -1, -1, 0}, {"start_pos", &szt, -1, -1, 0}};
+    ut_func fp = {.name = "pos", .params = pp, .nparams = 6};
+    unit_pair_buffers(&fp);
+    assert_int_equal(unit_position_within(&fp, 1), 0);  /* end, after the text src */
+    assert_int_equal(unit_position_within(&fp, 2), -1); /* count names no position */
+    assert_int_equal(unit_position_within(&fp, 5), 3);  /* start_pos, after buf and its len */
     /* length first: int argc, char **argv */
     ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
