@@ -444,7 +444,6 @@ static int release_count(strbuf *b, const names *n, const unit_test *t)
     return -1;
 }
 
-/* unit_emit_test_body, the globals named in quiet (NULL-terminated; may be NULL) not set. */
 /* The assertions on vararg block k (its recorded bytes in hex, NULL: all zero), one assert_memory_equal per
  * run of bytes between the pointers the call allocated (heap: bit W for the word at byte 8*W), which are
  * freed instead: their values are addresses, another in every run. */
@@ -490,6 +489,7 @@ static void emit_vararg_block(strbuf *b, const char *h, int k, uint8_t heap, cha
     }
 }
 
+/* unit_emit_test_body, the globals named in quiet (NULL-terminated; may be NULL) not set. */
 static char *test_body(const unit_info *u, const unit_test *t, char *const *quiet)
 {
     const unit_record *r = &t->rec;

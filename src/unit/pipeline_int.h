@@ -81,12 +81,13 @@ void coverage_of(const char *report_path, const char *fn, uint32_t *covered, uin
  * and CMocka's first `[  ERROR   ] --- ` message of test name in the CMocka output log, if any (a
  * failed assertion, a signal), up to 160 bytes of it. Returns buf (cap bytes, always terminated). */
 const char *native_failure(const char *log, const char *name, char *buf, size_t cap);
-/* When test t failed natively on an assertion (CMocka's `[   LINE   ] --- FILE.c:N:` in its part of
- * log names line N of text, the test file, an assert_ statement) and may lose another
+/* When test t failed natively on an assertion (CMocka's `[   LINE   ] --- PATH/test_file:N:` in its part
+ * of log names line N of text, the test file whose base name is test_file, an assert_ statement) and may
+ * lose another
  * (UNIT_MAX_FLAKY), adds that statement (trimmed, malloc'ed) to t->flaky and returns 1: the value
  * differs between the record and the native run (EvoSuite removes such unstable assertions). Else 0
  * (also out of memory). */
-int drop_flaky_assert(unit_test *t, const char *log, const char *text);
+int drop_flaky_assert(unit_test *t, const char *log, const char *text, const char *test_file);
 /* The record text without the after-call lines (post, ret, walk, vararg, varheap) that painted, the record of
  * the same test vector with fresh memory filled with another byte (SYMPATH_UNIT_PAINT), does not hold as they
  * are: values the call read from memory nobody wrote, which a test would assert by chance. Every line of the

@@ -86,7 +86,7 @@ static int has_line(const char *painted, const char *l, size_t len)
 char *unit_record_stable(const char *text, const char *painted, size_t *dropped)
 {
     *dropped = 0;
-    if (!painted) return strdup(text);
+    if (!painted || !strcmp(text, painted)) return strdup(text); /* the usual case: nothing unwritten was read */
     /* the unstable lines' keys ("post 6 .start", "walk 6 .start -"), newline-separated */
     strbuf gone = STRBUF_INIT, b = STRBUF_INIT;
     for (const char *l = text; *l;) {

@@ -22,28 +22,30 @@ static int failed_in(const char *log, const char *name)
     return log && strstr(log, pat) != NULL;
 }
 
-/* Whether test name's part of the CMocka log (from its `[ RUN ]` line to its outcome) says a mock was
- * called with no value queued ("No entries for symbol"). */
-static int unqueued_mock_call(const char *log, const char *name)
+/* The first occurrence of what in test name's part of the CMocka log (from its `[ RUN ]` line to the
+ * next test's), or NULL. */
+static const char *log_find(const char *log, const char *name, const char *what)
 {
     char pat[512];
     snprintf(pat, sizeof pat, "[ RUN      ] %s\n", name);
     const char *b = log ? strstr(log, pat) : NULL;
-    if (!b) return 0;
-    const char *e = strstr(b + strlen(pat), "[ RUN      ]");
-    const char *hit = strstr(b, "No entries for symbol");
-    return hit && (!e || hit < e);
+    const char *e = b ? strstr(b + strlen(pat), "[ RUN      ]") : NULL;
+    const char *hit = b ? strstr(b, what) : NULL;
+    return hit && (!e || hit < e) ? hit : NULL;
+}
+
+/* Whether test name's part of the CMocka log says a mock was called with no value queued ("No entries
+ * for symbol"). */
+static int unqueued_mock_call(const char *log, const char *name)
+{
+    return log_find(log, name, "No entries for symbol") != NULL;
 }
 
 const char *native_failure(const char *log, const char *name, char *buf, size_t cap)
 {
     static const char why[] = "does not pass natively (not reproducible)", tag[] = "[  ERROR   ] --- ";
-    char pat[512];
-    snprintf(pat, sizeof pat, "[ RUN      ] %s\n", name);
-    const char *b = log ? strstr(log, pat) : NULL;
-    const char *e = b ? strstr(b + strlen(pat), "[ RUN      ]") : NULL;
-    const char *hit = b ? strstr(b, tag) : NULL;
-    if (!hit || (e && hit > e)) {
+    const char *hit = log_find(log, name, tag);
+    if (!hit) {
         snprintf(buf, cap, "%s", why);
         return buf;
     }
@@ -53,16 +55,19 @@ const char *native_failure(const char *log, const char *name, char *buf, size_t 
     return buf;
 }
 
-int drop_flaky_assert(unit_test *t, const char *log, const char *text)
+int drop_flaky_assert(unit_test *t, const char *log, const char *text, const char *test_file)
 {
-    char pat[512];
-    snprintf(pat, sizeof pat, "[ RUN      ] %s\n", t->name);
-    const char *b = log ? strstr(log, pat) : NULL;
-    const char *e = b ? strstr(b + strlen(pat), "[ RUN      ]") : NULL;
-    const char *hit = b ? strstr(b, "[   LINE   ] --- ") : NULL;
-    if (!hit || (e && hit > e) || t->nflaky >= UNIT_MAX_FLAKY) return 0;
-    const char *colon = strstr(hit, ".c:");
-    long n = colon ? strtol(colon + 3, NULL, 10) : 0;
+    static const char tag[] = "[   LINE   ] --- ";
+    const char *hit = log_find(log, t->name, tag);
+    if (!hit || t->nflaky >= UNIT_MAX_FLAKY) return 0;
+    /* a line of the test file (the base name of the path before ":N:"), not of the unit's sources */
+    const char *path = hit + strlen(tag), *colon = strstr(path, ".c:"), *nl = strchr(path, '\n');
+    if (!colon || (nl && colon > nl)) return 0;
+    const char *base = path;
+    for (const char *q = path; q < colon; q++)
+        if (*q == '/') base = q + 1;
+    if ((size_t)(colon + 2 - base) != strlen(test_file) || strncmp(base, test_file, strlen(test_file))) return 0;
+    long n = strtol(colon + 3, NULL, 10);
     const char *l = text;
     for (long k = 1; l && k < n; k++) {
         l = strchr(l, '\n');
@@ -270,7 +275,7 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                 retried++;
                 continue;
             }
-            if (drop_flaky_assert(&tv->v[i], out, t)) {
+            if (drop_flaky_assert(&tv->v[i], out, t, uc_base_name(test_c))) {
                 /* once more without that assertion: the value it checked is not the same natively */
                 retried++;
                 continue;

@@ -246,6 +246,13 @@ static uintptr_t sympu_lazy_null(uintptr_t p, const char *name)
 void __sym_unit_target(void);
 #endif
 
+/* The n bytes at src as 2n hexadecimal digits and a NUL at dst (2n + 1 bytes): a record line's data. */
+static void sympu_hex(char *dst, const void *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) snprintf(dst + 2 * i, 3, "%02x", ((const unsigned char *)src)[i]);
+    dst[2 * n] = 0;
+}
+
 /* A FILE * input: a read stream over at most max fresh symbolic bytes (label.len, then
  * label[0..max-1], as --sym-file reads a file), registered as object F. The executor's runtime
  * (models_io.c) and the replay library (replay.c) both define __sym_unit_stream; in record mode
@@ -266,8 +273,7 @@ static FILE *sympu_stream(const char *name, unsigned max)
     if (id > 0 && __sym_unit_stream_data(f, &d, &len) == 0) {
         char hex[2 * 1000 + 1]; /* a record line holds 2048 bytes */
         unsigned n = len < 1000 ? len : 1000;
-        for (unsigned i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-        hex[2 * n] = 0;
+        sympu_hex(hex, d, n);
         sympu_rec("stream %d %u %s\n", id, n, hex);
     }
 #endif
@@ -306,8 +312,8 @@ static void sympu_ostreams_dump(void)
     for (int i = 0; i < sympu_nos; i++) {
         if (sympu_os[i].id <= 0 || fflush(sympu_os[i].f) != 0) continue;
         size_t n = sympu_os[i].len < 1000 ? sympu_os[i].len : 1000;
-        char hex[2 * 1000 + 1] = "";
-        for (size_t k = 0; k < n; k++) snprintf(hex + 2 * k, 3, "%02x", (unsigned char)sympu_os[i].buf[k]);
+        char hex[2 * 1000 + 1];
+        sympu_hex(hex, sympu_os[i].buf, n);
         sympu_rec("ostream %d %zu %s\n", sympu_os[i].id, n, hex);
     }
 #endif
@@ -405,14 +411,14 @@ static void sympu_varargs_dump(const unsigned char *va, int blocks, int bytes)
             /* its bytes (up to 64: what json_scanf's %Q made), asserted by the test before it frees it */
             size_t room = sympu_heap_room(w), m = room == (size_t)-1 ? 0 : room < 64 ? room : 64;
             char bh[2 * 64 + 1] = "-";
-            for (size_t i = 0; i < m; i++) snprintf(bh + 2 * i, 3, "%02x", ((const unsigned char *)w)[i]);
+            if (m) sympu_hex(bh, w, m);
             sympu_rec("varheap %d %d %s\n", k, off, bh);
         }
         int n = bytes;
         while (n > 0 && p[n - 1] == 0) n--;
         if (n == 0) continue;
         char hex[2 * 256 + 1];
-        for (int i = 0; i < n && i < 256; i++) snprintf(hex + 2 * i, 3, "%02x", p[i]);
+        sympu_hex(hex, p, (size_t)(n < 256 ? n : 256));
         sympu_rec("vararg %d %s\n", k, hex);
     }
 }
@@ -594,8 +600,7 @@ static void sympu_px(const char *phase, int id, const char *lv, const void *o, s
 {
     char hex[2 * 512 + 1];
     if (n > 512) return;
-    for (size_t i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)o)[i]);
-    hex[2 * n] = 0;
+    sympu_hex(hex, o, n);
     sympu_rec("%s %d %s x %s\n", phase, id, *lv ? lv : "-", hex);
 }
 /* The body of a C string literal for s (at most max bytes before its NUL) in lit (cap bytes:

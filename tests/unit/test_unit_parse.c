@@ -247,22 +247,22 @@ static void test_buffer_pairs(void **state)
     /* an array of doubles and its count (`mean(const double *xs, size_t n)`: xs was one double, read past) */
     ut_type dbl = {.kind = UT_FLOAT, .bits = 64, .size = 8, .is_const = 1, .spelling = "const double"};
     ut_type pdbl = {.kind = UT_PTR, .size = 8, .pointee = &dbl, .spelling = "const double *"};
-    ut_type szt = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
-    ut_param psd[] = {{"xs", &pdbl, -1, -1, 0}, {"n", &szt, -1, -1, 0}};
+    ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
+    ut_param psd[] = {{"xs", &pdbl, -1, -1, 0}, {"n", &sz, -1, -1, 0}};
     ut_func fd = {.name = "mean", .params = psd, .nparams = 2};
     unit_pair_buffers(&fd);
     assert_int_equal(psd[0].len_param, 1);
     /* a position after a text or a buffer whose length comes first: bounded by the harness */
-    ut_type kch = {.kind = UT_INT,
+    ut_type cch = {.kind = UT_INT,
                    .bits = 8,
                    .size = 1,
                    .is_char = 1,
                    .is_plain_char = 1,
                    .is_const = 1,
                    .spelling = "const char"};
-    ut_type pkch = {.kind = UT_PTR, .size = 8, .pointee = &kch, .spelling = "const char *"};
-    ut_param pp[] = {{"src", &pkch, -1, -1, 0}, {"end", &szt, -1, -1, 0}, {"count", &szt, -1, -1, 0},
-                     {"buf", &pu8, -1, -1, 0},  {"len", &szt, -1, -1, 0}, {"start_pos", &szt, -1, -1, 0}};
+    ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
+    ut_param pp[] = {{"src", &pcch, -1, -1, 0}, {"end", &sz, -1, -1, 0}, {"count", &sz, -1, -1, 0},
+                     {"buf", &pu8, -1, -1, 0},  {"len", &sz, -1, -1, 0}, {"start_pos", &sz, -1, -1, 0}};
     ut_func fp = {.name = "pos", .params = pp, .nparams = 6};
     unit_pair_buffers(&fp);
     assert_int_equal(unit_position_within(&fp, 1), 0);  /* end, after the text src */
@@ -290,7 +290,6 @@ static void test_buffer_pairs(void **state)
      * or any buffer: `size_t *num_headers, size_t last_len` is no pair (picohttpparser's
      * phr_parse_headers: last_len is an earlier read's length), `in, inlen`, `key, klen`,
      * `variables, var_count` and `out, max_len` are */
-    ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
     ut_type psz = {.kind = UT_PTR, .size = 8, .pointee = &sz, .spelling = "size_t *"};
     ut_param ps4[] = {{"num_headers", &psz, -1, -1, 0}, {"last_len", &sz, -1, -1, 0},   {"in", &pu8, -1, -1, 0},
                       {"inlen", &sz, -1, -1, 0},        {"key", &pu8, -1, -1, 0},       {"klen", &sz, -1, -1, 0},
@@ -309,14 +308,6 @@ static void test_buffer_pairs(void **state)
      * (`const char **method, size_t *method_len`) */
     ut_type hdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .spelling = "struct phr_header"};
     ut_type phdr = {.kind = UT_PTR, .size = 8, .pointee = &hdr, .spelling = "struct phr_header *"};
-    ut_type cch = {.kind = UT_INT,
-                   .bits = 8,
-                   .size = 1,
-                   .is_char = 1,
-                   .is_plain_char = 1,
-                   .is_const = 1,
-                   .spelling = "const char"};
-    ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
     ut_type ppcch = {.kind = UT_PTR, .size = 8, .pointee = &pcch, .spelling = "const char **"};
     ut_param ps5[] = {{"method", &ppcch, -1, -1, 0},
                       {"method_len", &psz, -1, -1, 0},

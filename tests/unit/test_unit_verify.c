@@ -47,21 +47,26 @@ static void test_flaky_assertion(void **state)
     unit_test t;
     memset(&t, 0, sizeof t);
     t.name = "test_read_2";
-    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT), 1);
+    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT, "test_sj.c"), 1);
     assert_int_equal(t.nflaky, 1);
     assert_string_equal(t.flaky[0], "assert_int_equal(ret.depth, 2073391).");
-    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT), 1);
-    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT), 0); /* UNIT_MAX_FLAKY is 2 */
+    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT, "test_sj.c"), 1);
+    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT, "test_sj.c"), 0); /* UNIT_MAX_FLAKY is 2 */
     assert_int_equal(t.nflaky, UNIT_MAX_FLAKY);
     for (size_t i = 0; i < t.nflaky; i++) free(t.flaky[i]);
     free(t.flaky);
 
     memset(&t, 0, sizeof t);
     t.name = "test_read_1";
-    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT), 0);
+    assert_int_equal(drop_flaky_assert(&t, LOG, TEXT, "test_sj.c"), 0);
     t.name = "test_read_2";
     const char *call_line = "[ RUN      ] test_read_2\n[   LINE   ] --- /tmp/out/test_sj.c:3: error: Failure!\n";
-    assert_int_equal(drop_flaky_assert(&t, call_line, TEXT), 0);
+    assert_int_equal(drop_flaky_assert(&t, call_line, TEXT, "test_sj.c"), 0);
+    /* a line of another file (the unit's own source with the same line number) is not the test's */
+    const char *unit_line = "[ RUN      ] test_read_2\n[   LINE   ] --- /src/sj.c:6: error: Failure!\n";
+    assert_int_equal(drop_flaky_assert(&t, unit_line, TEXT, "test_sj.c"), 0);
+    const char *other_test = "[ RUN      ] test_read_2\n[   LINE   ] --- /o/xtest_sj.c:6: error: Failure!\n";
+    assert_int_equal(drop_flaky_assert(&t, other_test, TEXT, "test_sj.c"), 0);
     assert_int_equal(t.nflaky, 0);
 }
 
