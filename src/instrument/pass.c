@@ -199,10 +199,51 @@ static void add_site(pass *p, uint32_t ndirs, const char *kind, uint32_t *id, ui
     clone_record(p, *id, *slot_base);
 }
 
+/*
+ * The last operand of a short-circuit `a && b` / `a || b` whose value is used (clang -O0 gives a
+ * `while`'s condition, a `return`'s or an assignment's this shape): block B computes b and jumps
+ * unconditionally to a block whose i1 phi takes b from B and constants from the operands before.
+ * The phi's own br (if any) merges "b false" with "a false", so a direction covered by one hides
+ * the other (`while (s[i] != 0 && i < n)` stopping at the NUL covered the loop's exit, and the
+ * search never looked for a text longer than n). Like gcov, which counts each operand, b gets a
+ * site of its own here, reported before B's br without changing the control flow.
+ */
+static void short_circuit_site(pass *p)
+{
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(p->cur), succ = LLVMGetSuccessor(p->cur, 0);
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(succ); phi && LLVMIsAPHINode(phi);
+         phi = LLVMGetNextInstruction(phi)) {
+        LLVMTypeRef t = LLVMTypeOf(phi);
+        if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != 1) continue;
+        LLVMValueRef v = NULL;
+        int consts = 0;
+        for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+            LLVMValueRef in = LLVMGetIncomingValue(phi, k);
+            if (LLVMGetIncomingBlock(phi, k) == bb)
+                v = in;
+            else if (LLVMIsAConstantInt(in))
+                consts++;
+        }
+        if (!v || !consts || !LLVMIsAInstruction(v)) continue;
+        LLVMValueRef br = p->cur;
+        uint32_t id, slot;
+        p->cur = v; /* the site is where b is */
+        add_site(p, 2, "br", &id, &slot);
+        p->cur = br;
+        at_before(p);
+        LLVMValueRef args[4] = {c32(p, id), c32(p, slot), LLVMBuildZExt(p->b, v, p->i32, ""), shadow_of(p, v)};
+        rt_call(p, RT_BRANCH, args, 4);
+        return; /* one site per operand, however many phis take it */
+    }
+}
+
 /* Conditional br: a site with slots false = slot_base, true = slot_base + 1. */
 static void do_br(pass *p)
 {
-    if (!LLVMIsConditional(p->cur)) return;
+    if (!LLVMIsConditional(p->cur)) {
+        short_circuit_site(p);
+        return;
+    }
     LLVMValueRef c = LLVMGetCondition(p->cur);
     uint32_t id, slot;
     add_site(p, 2, "br", &id, &slot);

@@ -427,12 +427,21 @@ static void gen_fill(gen *g, const ut_type *t)
             sb_printf(b, "    unsigned fresh = depth < %u;\n", g->o->depth);
             sb_printf(b, "    unsigned c = sympu_choice(name, fresh + (unsigned)(null_ok || !fresh));\n");
             sb_printf(b, "    size_t room = depth == 0 ? %u : %u;\n", room, L + 1);
-            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = calloc(room, 1);\n");
+            /* room before it (unit_reads_before): a byte array, the pointer into it */
+            sb_printf(b, "    size_t before = sympu_room_before;\n    sympu_room_before = 0;\n");
+            sb_printf(b, "    if (fresh && c == 0) {\n        char *s = calloc(before + room, 1);\n");
             char *es = unqual(e);
-            sb_printf(b, "        sympu_register(s, %d, 1, room, 0, sympu_dump_%d, \"as\", name, \"%s\");\n", e->id,
-                      e->id, es);
+            sb_printf(
+                b,
+                "        sympu_register(s, %d, 1, before + room, 0, sympu_dump_%d, before ? \"a\" : \"as\", name, "
+                "\"%s\");\n",
+                e->id, e->id, es);
             free(es);
-            sb_printf(b, "        sym_bytes(s, %u, name);\n        s[%u] = 0;\n        *o = s;\n", L, L);
+            sb_printf(b, "        if (before) {\n            char bn[256];\n            snprintf(bn, sizeof bn, "
+                         "\"%%s.before\", name);\n            sym_bytes(s, before, bn);\n        }\n");
+            sb_printf(
+                b, "        sym_bytes(s + before, %u, name);\n        s[before + %u] = 0;\n        *o = s + before;\n",
+                L, L);
             sb_printf(b, "    } else {\n        *o = NULL;\n    }\n");
         } else if (e->kind == UT_VOID) {
             /* an untyped buffer: 16 symbolic bytes, or NULL */
@@ -674,8 +683,8 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
     else if (read_len)
         sb_printf(b, "%ssize_t %s = sym_size_t(\"%s\");\n%ssym_assume(%s <= %u);\n", ind, nn, len_name, ind, nn,
                   o->buf_len);
-    if (harness_pair_text(t))
-        sb_printf(b, "%s%s = malloc(%s + 1);\n", ind, pd, nn); /* the text and its NUL (harness_pair_text) */
+    if (harness_pair_text(t)) /* the text, the bytes past its length and the NUL (harness_pair_text) */
+        sb_printf(b, "%s%s = malloc(%s + %d);\n", ind, pd, nn, HARNESS_TEXT_MORE + 1);
     else
         sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
     free(pd);
@@ -694,13 +703,25 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
     else
         snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
     int text = !cap && harness_pair_text(t);
-    sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s%s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
-              bytes ? -2 : e->alias_id, bn, nn, text ? " + 1" : "", dn, path, es);
+    if (text) {
+        /* past the length, text the function may read when it stops at a NUL as well (`utf8ndup(s,
+         * n)` of a string longer than n): inputs PATH.more[], zero first, never diversified; the
+         * recorder keeps them only when one is not zero (sympu_text_fit) */
+        sb_printf(b, "%s%s[%s + %d] = 0;\n", ind, bn, nn, HARNESS_TEXT_MORE);
+        sb_printf(b, "%sfor (size_t k = %s; k < %s + %d; k++) sympu_fill_%d(&%s[k], \"%s.more[]\", 1);\n", ind, nn, nn,
+                  HARNESS_TEXT_MORE, e->id, bn, path);
+        sb_printf(b,
+                  "%ssympu_register(%s, %d, sizeof %s[0], sympu_text_fit((const char *)%s, %s, %d), 0, %s, \"a\", "
+                  "\"%s\", \"%s\");\n",
+                  ind, bn, e->alias_id, bn, bn, nn, HARNESS_TEXT_MORE, dn, path, es);
+    } else {
+        sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
+                  bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+    }
     if (cap) { /* zero, as calloc left it: the function fills it */
         free(es);
         return;
     }
-    if (text) sb_printf(b, "%s%s[%s] = 0;\n", ind, bn, nn);
     sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
     if (bytes)
         sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);
@@ -836,6 +857,10 @@ static void gen_driver(gen *g, const ut_func *f)
             if (t->kind == UT_PTR)
                 sb_printf(b, "    sympu_null_ok = %d;\n    sympu_null_ok_deref = %d;\n", g->o->null_all,
                           g->o->null_all);
+            if (t->kind == UT_PTR && t->pointee->kind == UT_INT && t->pointee->is_plain_char &&
+                unit_reads_before(g->u, f->name, p->name))
+                sb_printf(b, "    sympu_room_before = %d; /* %s walks %s backwards */\n", HARNESS_ROOM_BEFORE, f->name,
+                          p->name);
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
             if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);

@@ -139,9 +139,9 @@ int harness_fillable(const ut_type *t);
  * producers' arguments. harness_pair_buffer writes, each line prefixed with ind: when read_len,
  * `size_t NN = sym_size_t("LEN_NAME")` bounded by o->buf_len (read_len 2, the target's own: the
  * longest first, harness_pair_length; else NN was declared earlier), then
- * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void; NN + 1 for text,
+ * `E *BN = malloc(...)` of NN elements of t's pointee (unsigned char for void; NN + HARNESS_TEXT_MORE + 1 for text,
  * harness_pair_text). After the caller has registered its pointer object, harness_pair_elems
- * registers the array (flag a, record path path; NN + 1 elements for text, the last one the NUL)
+ * registers the array (flag a, record path path; NN + HARNESS_TEXT_MORE + 1 elements for text, the last one the NUL)
  * and fills its NN elements from inputs named `PATH[]`. Nothing is returned; b grows.
  * A capacity pair (cap, ut_param.capacity): NN is the choice LEN_NAME.cap among
  * HARNESS_CAPACITIES (the first, the default, min(8, o->buf_len)), the buffer zeroed, and
@@ -149,14 +149,18 @@ int harness_fillable(const ut_type *t);
  */
 /*
  * Whether a buffer of pointer type t paired with a length is text (plain `char`: `expr_create(const char
- * *s, size_t len, ...)`): its NN symbolic bytes are followed by a NUL, registered as one more
- * element, so the test declares it as a developer writes it, a string literal and its length
+ * *s, size_t len, ...)`): its NN symbolic bytes are followed by HARNESS_TEXT_MORE more (inputs
+ * `PATH.more[]`, zero on the first run and never diversified: a text longer than its length, for a
+ * function that stops at the length or at a NUL, `utf8ndup(s, n)`) and a NUL, registered as
+ * NN + HARNESS_TEXT_MORE + 1 elements, so the test declares it as a developer writes it, a string literal and its length
  * (`expr_create("1+2", 3, ...)`), and code that looks one byte ahead of len (zserge/expr's
  * tokenizer) reads the NUL, not past the block: every such test was dropped by the sanitizer
  * check as a read past an input the test built. Byte buffers (`unsigned char`, `uint8_t`) stay
  * NN bytes. A capacity pair is never text.
  */
 int harness_pair_text(const ut_type *t);
+#define HARNESS_ROOM_BEFORE 4 /* bytes before a string a function walks backwards (unit_reads_before) */
+#define HARNESS_TEXT_MORE 4   /* bytes of a text pair past its length (harness_pair_text) */
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
                          const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,

@@ -502,10 +502,22 @@ int unit_writes_stream(const unit_info *u, const char *name)
     return 0;
 }
 
+/* Whether name is an enumerator of the unit with a negative value (parson's `JSONFailure = -1`). */
+static int negative_enumerator(const unit_info *u, const char *name)
+{
+    for (size_t i = 0; i < u->ntypes; i++)
+        for (size_t k = 0; u->types[i]->kind == UT_ENUM && k < u->types[i]->nenums; k++)
+            if (u->types[i]->enums[k].value < 0 && !strcmp(u->types[i]->enums[k].name, name)) return 1;
+    return 0;
+}
+
 void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n)
 {
     for (size_t i = 0; i + 2 < n; i++) {
-        if (strcmp(tok[i], "return") || strcmp(tok[i + 1], "-") || !isdigit((unsigned char)tok[i + 2][0])) continue;
+        if (strcmp(tok[i], "return")) continue;
+        int neg = !strcmp(tok[i + 1], "-") && isdigit((unsigned char)tok[i + 2][0]);
+        neg |= is_ident(tok[i + 1]) && !strcmp(tok[i + 2], ";") && negative_enumerator(u, tok[i + 1]);
+        if (!neg) continue;
         if (unit_fails_negative(u, fn)) return;
         char **np = realloc(u->neg_failures, (u->nneg_failures + 1) * sizeof *np);
         if (!np) return;

@@ -410,6 +410,8 @@ void unit_info_free(unit_info *u)
     free(u->null_checked);
     for (size_t i = 0; i < u->nwritten_streams; i++) free(u->written_streams[i]);
     free(u->written_streams);
+    for (size_t i = 0; i < u->nbackward; i++) free(u->backward[i]);
+    free(u->backward);
     for (size_t i = 0; i < u->nopened_paths; i++) free(u->opened_paths[i]);
     free(u->opened_paths);
     for (size_t i = 0; i < u->nneg_failures; i++) free(u->neg_failures[i]);

@@ -59,6 +59,10 @@ static int sympu_nobjs;
  * type holds (T **p: *p). 0: NULL is lazy (sympu_lazy_null). A pointer fill reads and resets
  * both to 1. */
 static int sympu_null_ok = 1, sympu_null_ok_deref = 1;
+/* Bytes of room before the next string a fill makes (a parameter the function walks backwards,
+ * unit_reads_before): symbolic inputs NAME.before, the pointer passed that far into the block. A
+ * string fill reads and resets it to 0. */
+static unsigned sympu_room_before;
 
 /* Name of the stand-in at address p (generated with the harness), or NULL. */
 static const char *sympu_stub_name(const void *p);
@@ -131,6 +135,22 @@ static int sympu_register(void *addr, int type, size_t size, size_t count, int a
     (void)ctype;
 #endif
     return id;
+}
+
+/* The element count of the text of a text pair (harness_pair_text) at addr, n bytes, then more bytes
+ * past its length, then a NUL: n + more + 1; in record mode n + 1 when those more bytes are all zero,
+ * so the test declares the text as a developer writes it, `char s[n + 1] = "..."` (a function that
+ * stopped at the NUL read no further). */
+static size_t sympu_text_fit(const char *addr, size_t n, size_t more)
+{
+#ifdef SYMPATH_UNIT_RECORD
+    for (size_t k = n; k < n + more; k++)
+        if (addr[k]) return n + more + 1;
+    return n + 1;
+#else
+    (void)addr;
+    return n + more + 1;
+#endif
 }
 
 /* The record text of pointer p: "0" for NULL, "ID" for the start of object ID, "ID[K]" for

@@ -149,6 +149,8 @@ typedef struct unit_info {
     char **opened_paths; /* "FUNC PARAM": a parameter a function of the unit passes to fopen, open, ... as
                             the path (unit_opens_path) */
     size_t nopened_paths;
+    char **backward; /* "FUNC PARAM": a pointer parameter the function only walks backwards (unit_reads_before) */
+    size_t nbackward;
     char **neg_failures; /* functions with a `return -N` (0 or more is success): unit_fails_negative */
     size_t nneg_failures;
     char **null_flow; /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
@@ -270,9 +272,20 @@ void unit_scan_written_streams(unit_info *u, const char *const *tok, size_t n);
 /* Whether name is in u->written_streams. */
 int unit_writes_stream(const unit_info *u, const char *name);
 
-/* Whether the body of fn (tokens, n) returns a negative constant (`return -1;`): an int-returning
+/* Whether the body of fn (tokens, n) returns a negative constant (`return -1;`, or an enumerator of the unit
+ * whose value is negative: parson's `return JSONFailure;`, JSONFailure = -1): an int-returning
  * function of the 0-or-more-on-success convention. Adds fn to u->neg_failures. */
 void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* The pointer parameters of fn (tokens, n: its definition) that the body walks backwards and never
+ * forwards, itself or through an alias `s = (T *)param;` (`s--`, `--s`, `s -= k`, `s[-1]`, `s = s - k`;
+ * forwards: `s++`, `++s`, `s += k`, `s = s + k`): utf8.h's utf8rcodepoint reads before the pointer it is
+ * given, the middle of a text. Adds "fn PARAM" to u->backward. A heuristic on tokens, not a proof. */
+void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Whether parameter param of fn is in u->backward (unit_scan_backward_params): the harness gives a
+ * string there HARNESS_ROOM_BEFORE symbolic bytes before the pointer it passes. */
+int unit_reads_before(const unit_info *u, const char *fn, const char *param);
 
 /* Whether fn returns a negative constant somewhere (unit_scan_negative_returns): its success is a
  * result >= 0 (tnode's tn_add: 0 or -1), not a nonzero one (node_list_add: 1 or 0). */

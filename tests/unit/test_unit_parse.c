@@ -213,6 +213,44 @@ static void test_written_streams(void **state)
     unit_info_free(&u);
 }
 
+/* A pointer parameter walked only backwards, itself or through an alias, gets room before it; one that also steps
+ * forwards, or is only read forwards, does not. */
+static void test_backward_params(void **state)
+{
+    (void)state;
+    unit_info u;
+    memset(&u, 0, sizeof u);
+    /* const char *prev(const char *str, int *out) { const char *s = (const char *)str; *out = *s;
+     *   do s--; while ((*s & 0xc0) == 0x80); return s; } */
+    const char *t1[] = {"const", "char",  "*",    "prev", "(", "const",  "char", "*",     "str", ",",
+                        "int",   "*",     "out",  ")",    "{", "const",  "char", "*",     "s",   "=",
+                        "(",     "const", "char", "*",    ")", "str",    ";",    "*",     "out", "=",
+                        "*",     "s",     ";",    "do",   "s", "--",     ";",    "while", "(",   "s",
+                        "[",     "0",     "]",    ")",    ";", "return", "s",    ";",     "}"};
+    unit_scan_backward_params(&u, "prev", t1, sizeof t1 / sizeof *t1);
+    /* int last(const char *p) { return p[-1]; } */
+    const char *t2[] = {"int",    "last", "(", "const", "char", "*", "p", ")", "{",
+                        "return", "p",    "[", "-",     "1",    "]", ";", "}"};
+    unit_scan_backward_params(&u, "last", t2, sizeof t2 / sizeof *t2);
+    /* int scan(const char *p, int n) { while (*p) p++; p--; n--; return *p; } */
+    const char *t3[] = {"int", "scan", "(",     "const", "char", "*",      "p", ",", "int", "n",
+                        ")",   "{",    "while", "(",     "*",    "p",      ")", "p", "++",  "p",
+                        "--",  ";",    "n",     "--",    ";",    "return", "*", "p", ";",   "}"};
+    unit_scan_backward_params(&u, "scan", t3, sizeof t3 / sizeof *t3);
+    /* void trim(char *s) { char *e = s + strlen(s); while (e > s) e--; } */
+    const char *t4[] = {"void", "trim", "(", "char", "*",     "s", ")", "{", "char", "*", "e", "=",  "s", "+", "strlen",
+                        "(",    "s",    ")", ";",    "while", "(", "e", ">", "s",    ")", "e", "--", ";", "}"};
+    unit_scan_backward_params(&u, "trim", t4, sizeof t4 / sizeof *t4);
+    assert_true(unit_reads_before(&u, "prev", "str"));
+    assert_false(unit_reads_before(&u, "prev", "out"));
+    assert_true(unit_reads_before(&u, "last", "p"));
+    assert_false(unit_reads_before(&u, "scan", "p")); /* steps forward first */
+    assert_true(unit_reads_before(&u, "scan", "n"));  /* an int: the harness gives room to strings only */
+    assert_false(unit_reads_before(&u, "trim", "s")); /* e starts at the end, not at s */
+    assert_false(unit_reads_before(&u, "other", "str"));
+    unit_info_free(&u);
+}
+
 static void test_declarators_and_idents(void **state)
 {
     (void)state;
@@ -396,9 +434,10 @@ static void test_buffer_pairs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_signatures),   cmocka_unit_test(test_clang_errors),
-        cmocka_unit_test(test_null_scan),    cmocka_unit_test(test_declarators_and_idents),
-        cmocka_unit_test(test_buffer_pairs), cmocka_unit_test(test_written_streams),
+        cmocka_unit_test(test_signatures),      cmocka_unit_test(test_clang_errors),
+        cmocka_unit_test(test_null_scan),       cmocka_unit_test(test_declarators_and_idents),
+        cmocka_unit_test(test_buffer_pairs),    cmocka_unit_test(test_written_streams),
+        cmocka_unit_test(test_backward_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,9 @@ static const char *SRC_TEXT =
     "int lst_len(const struct lst *l) { return l->len; }\n"
     /* conventions of int results: -1 on failure (0 is a success), or 0 on failure */
     "int neg_fail(node *n) { if (!n) return -1; return 0; }\n"
-    "int zero_fail(node *n) { return n ? 1 : 0; }\n";
+    "int zero_fail(node *n) { return n ? 1 : 0; }\n"
+    "enum status { ST_OK = 0, ST_FAIL = -1 };\n"
+    "int enum_fail(node *n) { if (!n) return ST_FAIL; return ST_OK; }\n";
 
 static unit_info u;
 static char path[64];
@@ -170,6 +172,7 @@ static void test_discovery(void **state)
     assert_false(unit_buffer_struct(unit_find_def(&u, "lst_len")->params[0].type->pointee, &d, &l, &c));
     assert_true(unit_fails_negative(&u, "neg_fail"));
     assert_false(unit_fails_negative(&u, "zero_fail"));
+    assert_true(unit_fails_negative(&u, "enum_fail")); /* parson's `return JSONFailure;`, JSONFailure = -1 */
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
@@ -430,8 +433,9 @@ static void test_destructor_shared(void **state)
     assert_non_null(strstr(h, "sympu_m2 = calloc(1, sizeof *sympu_m2);")); /* vars zeroed, not filled */
     assert_null(strstr(h, "(void *)&sympu_m2, \"e_vars\""));
     assert_non_null(strstr(h, "sympu_dump_early(sympu_mfirst);"));
-    assert_non_null(strstr(h, "malloc(sympu_mn0 + 1);")); /* the text and its NUL */
-    assert_non_null(strstr(h, "sympu_mb0[sympu_mn0] = 0;"));
+    assert_non_null(strstr(h, "malloc(sympu_mn0 + 5);")); /* the text, 4 bytes past its length and the NUL */
+    assert_non_null(strstr(h, "sympu_mb0[sympu_mn0 + 4] = 0;"));
+    assert_non_null(strstr(h, "sympu_text_fit((const char *)sympu_mb0, sympu_mn0, 4)"));
     assert_non_null(strstr(h, "sym_assume(sympu_a0 != NULL);"));
     assert_non_null(strstr(h, "sympu_lazy_null((uintptr_t)sympu_a0, \"e\")"));
     free(h);

@@ -1,0 +1,94 @@
+/* scan_backward.c: pointer parameters a function only walks backwards (`s--` from where it was given), found on the body's tokens: they get room before them. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit/unit.h"
+
+static int ident(const char *t) { return t && (isalpha((unsigned char)t[0]) || t[0] == '_'); }
+
+static int among(const char *t, char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t, v[i])) return 1;
+    return 0;
+}
+
+/*
+ * The parameters (identifiers before `,` or `)` at depth 1 of the first parenthesis) and, in the
+ * body, their aliases: `x = P;` or `x = (T *)P;` with P a parameter or an alias. A group (a
+ * parameter and its aliases) moves backwards when one of them is decremented (`x--`, `--x`,
+ * `x -= ...`) or indexed below zero (`x[-1]`), and forwards when one is incremented (`x++`,
+ * `++x`, `x += ...`). Only a group that moves backwards and never forwards is recorded: a
+ * scanner that steps forward and backs up (`p++ ... p--`) reads nothing before where it started,
+ * and reading there is a bug the sanitizers should still find.
+ */
+void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
+{
+    size_t i = 0;
+    while (i < n && strcmp(tok[i], "(")) i++;
+    char *params[32];
+    size_t np = 0;
+    int depth = 0;
+    for (; i < n; i++) {
+        if (!strcmp(tok[i], "(")) depth++;
+        if (!strcmp(tok[i], ")") && --depth == 0) break;
+        if (depth == 1 && i + 1 < n && ident(tok[i]) && (!strcmp(tok[i + 1], ",") || !strcmp(tok[i + 1], ")")) &&
+            np < 32)
+            params[np++] = (char *)tok[i];
+    }
+    while (i < n && strcmp(tok[i], "{")) i++;
+    size_t body = i;
+    for (size_t k = 0; k < np; k++) {
+        char *group[16];
+        size_t ng = 0;
+        group[ng++] = params[k];
+        for (size_t j = body; j + 3 < n && ng < 16; j++) {
+            if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
+            size_t v = j + 2;
+            if (!strcmp(tok[v], "(")) { /* a cast */
+                int d = 0;
+                for (; v < n; v++) {
+                    if (!strcmp(tok[v], "(")) d++;
+                    if (!strcmp(tok[v], ")") && --d == 0) break;
+                }
+                v++;
+            }
+            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, ng))
+                group[ng++] = (char *)tok[j];
+        }
+        int back = 0, fwd = 0;
+        for (size_t j = body; j + 1 < n; j++) {
+            if (!among(tok[j], group, ng)) continue;
+            const char *nx = tok[j + 1], *pv = j > 0 ? tok[j - 1] : "";
+            if (!strcmp(nx, "--") || !strcmp(pv, "--") || !strcmp(nx, "-=") ||
+                (!strcmp(nx, "[") && j + 2 < n && !strcmp(tok[j + 2], "-")))
+                back = 1;
+            if (!strcmp(nx, "++") || !strcmp(pv, "++") || !strcmp(nx, "+=")) fwd = 1;
+            if (!strcmp(nx, "=") && j + 3 < n && among(tok[j + 2], group, ng)) { /* `p = p + 1` */
+                back |= !strcmp(tok[j + 3], "-");
+                fwd |= !strcmp(tok[j + 3], "+");
+            }
+        }
+        char *e = NULL;
+        if (!back || fwd || unit_reads_before(u, fn, params[k]) || asprintf(&e, "%s %s", fn, params[k]) < 0) continue;
+        char **nv = realloc(u->backward, (u->nbackward + 1) * sizeof *nv);
+        if (!nv) {
+            free(e);
+            return;
+        }
+        u->backward = nv;
+        u->backward[u->nbackward++] = e;
+    }
+}
+
+int unit_reads_before(const unit_info *u, const char *fn, const char *param)
+{
+    size_t fl = strlen(fn);
+    for (size_t i = 0; u && i < u->nbackward; i++)
+        if (!strncmp(u->backward[i], fn, fl) && u->backward[i][fl] == ' ' && !strcmp(u->backward[i] + fl + 1, param))
+            return 1;
+    return 0;
+}
