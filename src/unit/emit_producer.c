@@ -465,6 +465,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         size_t pi = param_index(r, k);
         if (pi >= t->fn->nparams) continue;
+        if (called && t->items_kept && pi > 0) continue; /* linked into the first argument by the call */
         /* a value the producer did not allocate, made from an argument built by a producer of its own
          * (`json_value_get_object(object_value)`): a view into that argument, released with it below */
         if (m->kind == 'r' && made_args(r, m)) continue;

@@ -34,6 +34,19 @@ static const char *log_find(const char *log, const char *name, const char *what)
     return hit && (!e || hit < e) ? hit : NULL;
 }
 
+/* Whether test name, run alone by the test program exe (its output to log, overwritten), dies of a double
+ * free (glibc's abort message goes to stderr unbuffered, so in a whole run's log it is not in the test's part). */
+static int dies_of_double_free(char *exe, const char *name, const char *log)
+{
+    char *argv[] = {exe, (char *)name, NULL};
+    int status = 0;
+    if (up_run(argv, NULL, log, 20, &status) != 0) return 0;
+    char *out = util_read_file(log, NULL);
+    int df = out && (strstr(out, "double free") || strstr(out, "free(): invalid"));
+    free(out);
+    return df;
+}
+
 /* Whether test name's part of the CMocka log says a mock was called with no value queued ("No entries
  * for symbol"). */
 static int unqueued_mock_call(const char *log, const char *name)
@@ -272,6 +285,12 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
             if (!tv->v[i].keep_made && unqueued_mock_call(out, tv->v[i].name)) {
                 /* a release called a mock with nothing queued: the made objects are left to the test */
                 tv->v[i].keep_made = 1;
+                retried++;
+                continue;
+            }
+            if (!tv->v[i].items_kept && tv->v[i].fn->nparams > 1 && dies_of_double_free(exe, tv->v[i].name, log)) {
+                /* once more releasing only the first argument's objects: the call linked the others into it */
+                tv->v[i].items_kept = 1;
                 retried++;
                 continue;
             }

@@ -728,6 +728,10 @@ typedef struct unit_test {
                                    destructor calls a function the test mocks: iniparser_freedict calling
                                    dictionary_del when dictionary.c is not given); the mock's results are the
                                    test's own and it frees them */
+    int items_kept;      /* of what the producers made for the call's arguments, only the first argument's is
+                                   released: set when the test died natively of a double free (the call linked
+                                   the others into the first: parson's json_object_dotset_value(object, name,
+                                   value) keeps value, which the object's destructor frees with it) */
     int unowned;         /* no string is handed to a made object's destructor (emit_made_owned): set when
                                    the sanitizer check found the test's own allocation of one leaked (cJSON's
                                    AddItemToObjectCS keeps a key cJSON_Delete does not free) */
