@@ -17,10 +17,11 @@ unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, u
     /* the harness's own decisions: lazy NULL flags, which producer, how many items, alias or fresh,
      * a capacity pair's size (its first, larger size is the point of it); the text past a pair's length
      * (harness_pair_text) and the room before a string (unit_reads_before): zero unless the path reads
-     * them, so a test does not show text the function skips */
+     * them, so a test does not show text the function skips; the pads after a buffer (harness_pad_elems),
+     * which nothing reads */
     if (type == IT_BOOL || type == IT_POINTER || (nl > 5 && !strcmp(name + nl - 5, ".null")) ||
         (nl > 4 && !strcmp(name + nl - 4, ".cap")) || (nl > 7 && !strcmp(name + nl - 7, ".more[]")) ||
-        (nl > 7 && !strcmp(name + nl - 7, ".before")))
+        (nl > 7 && !strcmp(name + nl - 7, ".before")) || (nl > 4 && !strcmp(name + nl - 4, ".pad")))
         return 0;
     if (type == IT_DOUBLE) {
         static const uint64_t d[] = {0x4004000000000000ull /* 2.5 */, 0xc00c000000000000ull /* -3.5 */};

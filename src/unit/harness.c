@@ -277,6 +277,20 @@ static void union_dump(strbuf *b, const ut_type *t, const char *obj, const char 
         sb_printf(b, "%sif (!strcmp(phase, \"pre\")) sympu_px(phase, id, %s, &%s, sizeof %s);\n", ind, lv, obj, obj);
 }
 
+void harness_pad_elems(strbuf *b, const ut_type *e, const char *nn, const char *name, unsigned max, const char *ind)
+{
+    if (e->kind == UT_VOID || (e->kind == UT_INT && e->is_char)) {
+        sb_printf(b, "%ssympu_pad_bytes(%u - (size_t)%s, %s);\n", ind, max, nn, name);
+    } else if (e->kind == UT_INT || e->kind == UT_BOOL || e->kind == UT_ENUM || e->kind == UT_FLOAT) {
+        char *es = unqual(e);
+        sb_printf(b, "%s{\n%s    char pn[256];\n%s    snprintf(pn, sizeof pn, \"%%s.pad\", %s);\n", ind, ind, ind,
+                  name);
+        sb_printf(b, "%s    for (size_t k = %s; k < %u; k++) {\n%s        %s pad;\n", ind, nn, max, ind, es);
+        sb_printf(b, "%s        sympu_fill_%d(&pad, pn, 1);\n%s    }\n%s}\n", ind, e->id, ind, ind);
+        free(es);
+    }
+}
+
 /* The fields of a buffer struct (unit_buffer_struct): the length n <= --buf-len, the capacity c
  * (when the struct has one) with n <= c <= --buf-len + 1, or 0 with n 0 and the data NULL (klib's
  * `kstring_t s = {0, 0, NULL}`); the data a heap block of c elements (n, or n + 1 for text, without a
@@ -312,7 +326,9 @@ static void buffer_fill(gen *g, const ut_type *t, int bd, int bl, int bc)
         sb_printf(b, "            if (n < c) p[n] = 0;\n");
     else
         sb_printf(b, "            for (size_t k = 0; k < n; k++) sympu_fill_%d(&p[k], nm, depth + 1);\n", e->id);
-    sb_printf(b, "            o->%s = p;\n        }\n    }\n", fd->name);
+    sb_printf(b, "            o->%s = p;\n        }\n", fd->name);
+    harness_pad_elems(b, e, "n", "nm", L, "        ");
+    sb_printf(b, "    }\n");
     free(es);
     free(ls);
     free(cs);
@@ -731,6 +747,9 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
         sb_printf(b, "%s    sympu_fill_%d(&%s[k], \"%s[]\", 1);\n", ind, e->id, bn, path);
     }
     sb_printf(b, "%s}\n", ind);
+    char pq[300];
+    snprintf(pq, sizeof pq, "\"%s\"", path);
+    harness_pad_elems(b, e, nn, pq, o->buf_len, ind);
     free(es);
 }
 

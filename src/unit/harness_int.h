@@ -165,6 +165,12 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
                          const char *nn, int read_len, int cap, const char *ind);
 void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *path, const char *bn,
                         const char *nn, int cap, const char *ind);
+/* Inputs nothing reads after the nn elements (a C expression) of a buffer of at most max: bytes (void, char
+ * types) by sympu_pad_bytes, scalar elements (integers, bools, enums, floats) by their fill into a scratch
+ * element, named NAME.pad (name a C expression of type const char *), so the buffer consumes the inputs of
+ * max elements whatever nn is and the inputs after it keep their positions (inputs are positional).
+ * Elements of other types (their fill's inputs vary) get no pad. */
+void harness_pad_elems(strbuf *b, const ut_type *e, const char *nn, const char *name, unsigned max, const char *ind);
 /* `size_t NN` of a buffer/length pair read from the input LEN_NAME (K): o->buf_len for K = 0 (the
  * all-zero first run passes the longest buffer), else K - 1; at most o->buf_len. For the target's
  * own parameters (harness_pair_buffer's read_len 2); a producer's buffer (read_len 1) starts empty:

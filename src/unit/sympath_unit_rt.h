@@ -137,6 +137,22 @@ static int sympu_register(void *addr, int type, size_t size, size_t count, int a
     return id;
 }
 
+/* k byte inputs named NAME.pad that nothing reads: a buffer of n < max elements consumes max inputs in
+ * all, so the inputs after it keep their positions when the explorer changes n (inputs are positional:
+ * sv.h's sv_eq_ignorecase(a, b) got a.count == b.count solved, and b.count then read a.data's first
+ * byte; the run diverged and the loop was never entered). Never diversified. */
+static void sympu_pad_bytes(size_t k, const char *name)
+{
+    char nm[256];
+    unsigned char t[64];
+    snprintf(nm, sizeof nm, "%s.pad", name);
+    while (k) {
+        size_t m = k < sizeof t ? k : sizeof t;
+        sym_bytes(t, m, nm);
+        k -= m;
+    }
+}
+
 /* The element count of the text of a text pair (harness_pair_text) at addr, n bytes, then more bytes
  * past its length, then a NUL: n + more + 1; in record mode n + 1 when those more bytes are all zero,
  * so the test declares the text as a developer writes it, `char s[n + 1] = "..."` (a function that

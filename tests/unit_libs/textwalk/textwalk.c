@@ -23,3 +23,23 @@ const char *text_prev(const char *s, int *width)
     *width = (int)(s - p);
     return p;
 }
+
+/* A view of text: count bytes at data (the shape of tsoding's sv.h String_View). */
+struct span {
+    size_t count;
+    const char *data;
+};
+
+/* Whether a and b hold the same text, ignoring ASCII case. */
+int span_eq_nocase(struct span a, struct span b)
+{
+    if (a.count != b.count)
+        return 0;
+    for (size_t i = 0; i < a.count; i++) {
+        char x = a.data[i] >= 'A' && a.data[i] <= 'Z' ? a.data[i] + 32 : a.data[i];
+        char y = b.data[i] >= 'A' && b.data[i] <= 'Z' ? b.data[i] + 32 : b.data[i];
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
