@@ -450,15 +450,7 @@ void unit_scan_opened_paths(unit_info *u, const char *fn, const char *const *tok
         for (int a = 0; a < at && j < n; a++) /* past the arguments before (no nesting: `dirfd,`) */
             while (j < n && strcmp(tok[j++], ",")) {}
         if (j + 1 >= n || !is_ident(tok[j]) || (strcmp(tok[j + 1], ",") && strcmp(tok[j + 1], ")"))) continue;
-        char *e = NULL;
-        if (unit_opens_path(u, fn, tok[j]) || asprintf(&e, "%s %s", fn, tok[j]) < 0) continue;
-        char **np = realloc(u->opened_paths, (u->nopened_paths + 1) * sizeof *np);
-        if (!np) {
-            free(e);
-            continue;
-        }
-        u->opened_paths = np;
-        u->opened_paths[u->nopened_paths++] = e;
+        unit_fn_param_add(&u->opened_paths, &u->nopened_paths, fn, tok[j]);
     }
 }
 
@@ -534,14 +526,30 @@ int unit_fails_negative(const unit_info *u, const char *fn)
     return 0;
 }
 
-int unit_opens_path(const unit_info *u, const char *fn, const char *param)
+int unit_fn_param_in(char *const *v, size_t n, const char *fn, const char *param)
 {
     size_t l = strlen(fn);
-    for (size_t i = 0; i < u->nopened_paths; i++) {
-        const char *e = u->opened_paths[i];
-        if (!strncmp(e, fn, l) && e[l] == ' ' && !strcmp(e + l + 1, param)) return 1;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(v[i], fn, l) && v[i][l] == ' ' && !strcmp(v[i] + l + 1, param)) return 1;
     return 0;
+}
+
+void unit_fn_param_add(char ***v, size_t *n, const char *fn, const char *param)
+{
+    char *e = NULL;
+    if (unit_fn_param_in(*v, *n, fn, param) || asprintf(&e, "%s %s", fn, param) < 0) return;
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv) {
+        free(e);
+        return;
+    }
+    *v = nv;
+    nv[(*n)++] = e;
+}
+
+int unit_opens_path(const unit_info *u, const char *fn, const char *param)
+{
+    return unit_fn_param_in(u->opened_paths, u->nopened_paths, fn, param);
 }
 
 void unit_scan_null_checks(unit_info *u, const char *const *tok, size_t n)

@@ -1,8 +1,5 @@
 /* scan_backward.c: pointer parameters a function only walks backwards (`s--` from where it was given), found on the body's tokens: they get room before them. */
-#define _GNU_SOURCE
 #include <ctype.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "unit/unit.h"
@@ -72,23 +69,11 @@ void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *
                 fwd |= !strcmp(tok[j + 3], "+");
             }
         }
-        char *e = NULL;
-        if (!back || fwd || unit_reads_before(u, fn, params[k]) || asprintf(&e, "%s %s", fn, params[k]) < 0) continue;
-        char **nv = realloc(u->backward, (u->nbackward + 1) * sizeof *nv);
-        if (!nv) {
-            free(e);
-            return;
-        }
-        u->backward = nv;
-        u->backward[u->nbackward++] = e;
+        if (back && !fwd) unit_fn_param_add(&u->backward, &u->nbackward, fn, params[k]);
     }
 }
 
 int unit_reads_before(const unit_info *u, const char *fn, const char *param)
 {
-    size_t fl = strlen(fn);
-    for (size_t i = 0; u && i < u->nbackward; i++)
-        if (!strncmp(u->backward[i], fn, fl) && u->backward[i][fl] == ' ' && !strcmp(u->backward[i] + fl + 1, param))
-            return 1;
-    return 0;
+    return u && unit_fn_param_in(u->backward, u->nbackward, fn, param);
 }

@@ -291,6 +291,11 @@ int unit_reads_before(const unit_info *u, const char *fn, const char *param);
  * result >= 0 (tnode's tn_add: 0 or -1), not a nonzero one (node_list_add: 1 or 0). */
 int unit_fails_negative(const unit_info *u, const char *fn);
 
+/* "FUNC PARAM" lists (u->opened_paths, u->backward): whether v (n entries) holds fn's parameter param, and
+ * adding it to *v (*n entries, malloc'ed; a duplicate or an allocation failure adds nothing). */
+int unit_fn_param_in(char *const *v, size_t n, const char *fn, const char *param);
+void unit_fn_param_add(char ***v, size_t *n, const char *fn, const char *param);
+
 /* Whether function fn passes its parameter param to a call that opens a file by that name
  * (unit_scan_opened_paths): iniparser's `iniparser_load(const char *ininame)`. */
 int unit_opens_path(const unit_info *u, const char *fn, const char *param);
