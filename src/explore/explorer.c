@@ -722,6 +722,7 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
         *err = strdup("cannot initialise the expression context, tree or solver (out of memory or Z3 failure)");
         return -1;
     }
+    solver_stop_on(s->solver, o->interrupted); /* Ctrl-C does not wait out a long query */
     s->st = strategy_new(o->strategy ? o->strategy : "cov", o->seed, slot_covered_cb, s);
     if (!s->st) {
         *err = util_strf("unknown strategy '%s'", o->strategy);

@@ -150,6 +150,14 @@ solver *solver_new(unsigned timeout_ms)
     return s;
 }
 
+void solver_stop_on(solver *s, volatile sig_atomic_t *flag)
+{
+    if (!s) return;
+    if (s->wd.running) pthread_mutex_lock(&s->wd.mu);
+    s->wd.stop = flag;
+    if (s->wd.running) pthread_mutex_unlock(&s->wd.mu);
+}
+
 void solver_free(solver *s)
 {
     if (!s) return;

@@ -2,6 +2,7 @@
 #ifndef SYMPATH_SOLVER_H
 #define SYMPATH_SOLVER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../expr/expr.h"
@@ -43,6 +44,12 @@ typedef struct solver solver;
 solver *solver_new(unsigned timeout_ms);
 /* Free the solver and its Z3 context. NULL is accepted. */
 void solver_free(solver *s);
+/* Abandon a running query (SOLVE_UNKNOWN) within about 50 ms once *flag becomes non-zero:
+ * the explorer passes its Ctrl-C flag, so an interrupt does not wait out a long query.
+ * flag is borrowed and must outlive the solver; NULL stops the polling. Only a solver
+ * created with a timeout polls (its watchdog thread does). Z3's own SIGINT handler is
+ * never installed (every check runs with ctrl_c=false): Ctrl-C is the caller's. */
+void solver_stop_on(solver *s, volatile sig_atomic_t *flag);
 
 /*
  * Solve cs[0..n): cs[n-1] is the target (the negated branch condition), cs[0..n-1) the

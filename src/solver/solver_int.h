@@ -3,6 +3,7 @@
 #define SYMPATH_SOLVER_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -102,6 +103,7 @@ typedef struct watchdog {
     struct timespec deadline; /* CLOCK_REALTIME, for pthread_cond_timedwait */
     Z3_context z3;
     uint64_t fired;
+    volatile sig_atomic_t *stop; /* solver_stop_on's flag, polled every 50 ms while armed; NULL: none */
 } watchdog;
 
 struct solver {

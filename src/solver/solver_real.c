@@ -749,6 +749,7 @@ int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent,
     Z3_params_inc_ref(c.z, p);
     unsigned tmo = s->timeout_ms && s->timeout_ms < MAX_TIMEOUT_MS ? s->timeout_ms : MAX_TIMEOUT_MS;
     Z3_params_set_uint(c.z, p, Z3_mk_string_symbol(c.z, "timeout"), tmo);
+    Z3_params_set_bool(c.z, p, Z3_mk_string_symbol(c.z, "ctrl_c"), false); /* Ctrl-C is sympath's */
     Z3_solver_set_params(c.z, zs, p);
     Z3_params_dec_ref(c.z, p);
     for (size_t i = 0; i < c.nbounds; i++) Z3_solver_assert(c.z, zs, c.bounds[i]);

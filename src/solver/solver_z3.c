@@ -209,6 +209,11 @@ static Z3_ast translate(solver *s, const expr *root)
 
 /* ------------------------------------------------------------------ watchdog */
 
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
 static void *watchdog_main(void *arg)
 {
     watchdog *w = arg;
@@ -218,9 +223,20 @@ static void *watchdog_main(void *arg)
             pthread_cond_wait(&w->cv, &w->mu);
             continue;
         }
-        if (pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline) == ETIMEDOUT && w->armed && !w->quit) {
+        struct timespec wake = w->deadline, now;
+        if (w->stop) { /* wake every 50 ms to look at the stop flag (Ctrl-C) */
+            clock_gettime(CLOCK_REALTIME, &now);
+            now.tv_nsec += 50000000L;
+            if (now.tv_nsec >= 1000000000L) now.tv_sec++, now.tv_nsec -= 1000000000L;
+            if (ts_before(&now, &wake)) wake = now;
+        }
+        pthread_cond_timedwait(&w->cv, &w->mu, &wake);
+        if (!w->armed || w->quit) continue;
+        clock_gettime(CLOCK_REALTIME, &now);
+        bool stopped = w->stop && *w->stop, overrun = !ts_before(&now, &w->deadline);
+        if (stopped || overrun) {
             Z3_interrupt(w->z3);
-            w->fired++;
+            if (!stopped) w->fired++;
             w->armed = 0;
         }
     }
@@ -338,6 +354,8 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
     }
     Z3_params_inc_ref(z, params);
     if (timeout_ms) Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
+    /* Z3 would install its own SIGINT handler during the check and eat the user's Ctrl-C */
+    Z3_params_set_bool(z, params, Z3_mk_string_symbol(z, "ctrl_c"), false);
     Z3_solver_set_params(z, zs, params);
     Z3_params_dec_ref(z, params);
     solve_result r = SOLVE_UNKNOWN;
@@ -441,7 +459,7 @@ static bool write_all(int fd, const void *p, size_t n)
 }
 
 /* Read n bytes by `deadline` (util_now_s() seconds); false on EOF, error or time-out. */
-static bool read_all(int fd, void *p, size_t n, double deadline)
+static bool read_all(int fd, void *p, size_t n, double deadline, volatile sig_atomic_t *stop)
 {
     char *c = p;
     while (n) {
@@ -449,6 +467,7 @@ static bool read_all(int fd, void *p, size_t n, double deadline)
         if (left <= 0) return false;
         struct pollfd pf = {fd, POLLIN, 0};
         int r = poll(&pf, 1, (int)(left * 1000.0) + 1);
+        if (r < 0 && errno == EINTR && stop && *stop) return false; /* Ctrl-C: the query is abandoned */
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) return false;
         ssize_t got = read(fd, c, n);
@@ -497,10 +516,10 @@ static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int eng
     uint64_t head[4];
     solve_result r = SOLVE_UNKNOWN;
     *undef = true;
-    if (read_all(fd[0], head, sizeof head, deadline) && head[2] <= nsyms &&
-        read_all(fd[0], s->vals, head[2] * sizeof *s->vals, deadline) &&
+    if (read_all(fd[0], head, sizeof head, deadline, s->wd.stop) && head[2] <= nsyms &&
+        read_all(fd[0], s->vals, head[2] * sizeof *s->vals, deadline, s->wd.stop) &&
         sv_grow((void **)&s->tmp_set, &s->tmp_set_cap, head[3] + 1, sizeof *s->tmp_set) &&
-        read_all(fd[0], s->tmp_set, head[3] * sizeof *s->tmp_set, deadline)) {
+        read_all(fd[0], s->tmp_set, head[3] * sizeof *s->tmp_set, deadline, s->wd.stop)) {
         r = (solve_result)head[0];
         *undef = head[1] != 0;
         if (r == SOLVE_UNSAT && head[3]) sv_core_add(s, s->tmp_set, head[3]);
