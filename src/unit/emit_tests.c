@@ -587,6 +587,9 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
             strbuf cnt = STRBUF_INIT;
             int rc = release_count(&cnt, &n, t);
             const char *rel = rc < 0 ? "free" : t->release; /* the array's destructor without its count: free */
+            if (t->release_owned && !strcmp(rel, "free"))   /* what its fields own first, innermost last walked */
+                for (size_t i = t->rec.nretowns; i-- > 0;)
+                    sb_printf(&b, "    free((void *)ret%s);\n", t->rec.retowns[i]);
             if (rc == 0)
                 sb_printf(&b, "    %s(ret, %s);\n", rel, cnt.s); /* an array and its count */
             else

@@ -261,6 +261,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             }
         } else if (!strcmp(line, "retheap")) {
             r->ret_heap = 1;
+        } else if (!strncmp(line, "retown ", 7)) {
+            char *tail = strdup(line + 7);
+            bad = !tail || !*tail || add((void **)&r->retowns, &r->nretowns, sizeof tail, &tail);
+            if (bad) free(tail);
         } else if (!strcmp(line, "call")) {
             r->called = 1;
             mocks_from = r->nmocks;
@@ -346,6 +350,8 @@ void unit_record_free(unit_record *r)
         free(r->heapats[i].release);
     }
     free(r->heapats);
+    for (size_t i = 0; i < r->nretowns; i++) free(r->retowns[i]);
+    free(r->retowns);
     for (int k = 0; k < UNIT_VARARG_BLOCKS; k++) {
         free(r->varargs[k]);
         for (int w = 0; w < 8; w++) free(r->varheap_bytes[k][w]);

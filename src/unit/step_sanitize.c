@@ -634,6 +634,11 @@ size_t sanitize_file(const unit_cfg *c, const char *dir, const char *src, tests_
                 released = changed = 1;
             } else if (v.kind == USAN_LEAK && !t->release && sanitize_returns_fresh(t)) {
                 t->release = sanitize_releaser(c->u, t->fn); /* released after the assertions, then run again */
+                t->release_owned = !strcmp(t->release, "free") && t->rec.nretowns; /* and its fields' blocks */
+                released = changed = 1;
+            } else if (v.kind == USAN_LEAK && t->release && !strcmp(t->release, "free") && !t->release_owned &&
+                       t->rec.nretowns) {
+                t->release_owned = 1; /* freed as one block, the result leaked what its fields point to */
                 released = changed = 1;
             } else if (v.kind == USAN_BUG && same_bug(&moved, t, &v)) {
                 /* one reproducer per function and bug location, as `sympath run` keeps one per error */

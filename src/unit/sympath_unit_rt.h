@@ -754,6 +754,14 @@ __attribute__((format(printf, 3, 4))) static void sympu_wline(const char *tail, 
     sympu_rec("walk %d %s %s %s %s\n", sympu_wk.root, sympu_wk.lv, *tail ? tail : "-", kind, v);
 }
 
+/* Record mode: below the return value, a pointer at tail that starts a block the call allocated
+ * and no earlier line named (cfg_load's `c->data`): `retown TAIL`, which the test frees before
+ * the result when it releases the result with free and LeakSanitizer found the block leaked. */
+static void sympu_walk_owned(const void *p, const char *tail)
+{
+    if (sympu_wk.root == 0 && *tail && sympu_heapat_new(p)) sympu_rec("retown %s\n", tail);
+}
+
 /* A pointer at tail: NULL, an input object, a block already walked (q), or fresh memory
  * (p -1). Returns 1 when the caller is to walk the pointee (fresh, not seen, within the
  * bounds), after marking it seen. */
@@ -772,6 +780,7 @@ static int sympu_walk_ptr(const void *p, const char *tail, int more)
             return 0;
         }
     sympu_wline(tail, "p", "-1");
+    sympu_walk_owned(p, tail);
     if (!more || sympu_wk.nseen >= SYMPU_WALK_SEEN) return 0;
     sympu_wk.seen[sympu_wk.nseen] = p;
     snprintf(sympu_wk.seen_tail[sympu_wk.nseen], 256, "%s", tail);
@@ -796,6 +805,7 @@ static void sympu_walk_str(const char *s, const char *tail)
         sympu_wline(tail, "s", "%s", lit);
     else
         sympu_wline(tail, "p", "-1");
+    if (!strcmp(t, "-1")) sympu_walk_owned(s, tail);
 }
 
 /* A char array of n bytes at tail: its text (kind a) when a NUL ends it within n, else nothing
@@ -972,6 +982,7 @@ static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const 
     if (!sympu_walk_room()) return;
     sympu_escape_n(s, n, lit, sizeof lit);
     sympu_wline(tail, "b", "%s %zu %s", lname, n, lit);
+    sympu_walk_owned(s, tail);
 }
 
 /* Walk the array of pointers p the call returned (not NULL, no input object), element by element

@@ -581,6 +581,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *                                        key, `cJSON_AddItemToObject(C, key, item)`), objects of flag m;
  *                                        an item's own items come before it (producers_int.h)
  *   seq ID FUNC ARG...                   then FUNC(ID, ARG...) changed parameter object ID (a modifier)
+ *   retown TAIL                          the pointer at TAIL below the return value (a walk line's tail)
+ *                                        starts a block the call allocated that no earlier line named
  *   done                                 the harness ended normally after the call
  * KIND: i signed decimal, u unsigned decimal, e enumerator name or decimal, p object ID (0 =
  * NULL, ID[K] = element K of array object ID, -1 = any other address), f stand-in name or
@@ -693,7 +695,10 @@ typedef struct unit_record {
     uint8_t varheap[UNIT_VARARG_BLOCKS]; /* `varheap` lines: bit W set when the pointer at byte 8*W of block K is a
                                             block the call allocated */
     char *varheap_bytes[UNIT_VARARG_BLOCKS][8]; /* that block's first bytes in hex (malloc'ed), NULL: none */
-    int ret_heap; /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
+    int ret_heap;   /* "retheap" seen: the returned pointer is a block the call allocated and did not free */
+    char **retowns; /* `retown` lines: tails below the return value ("->data", "[2]") of pointers that start a
+                       block the call allocated, in walk order (malloc'ed strings) */
+    size_t nretowns;
     int called;   /* "call" seen */
     int done;     /* "done" seen */
     ur_value ret; /* kind 0 when not returned */
@@ -740,6 +745,9 @@ typedef struct unit_test {
     int unowned;         /* no string is handed to a made object's destructor (emit_made_owned): set when
                                    the sanitizer check found the test's own allocation of one leaked (cJSON's
                                    AddItemToObjectCS keeps a key cJSON_Delete does not free) */
+    int release_owned;   /* before releasing the result with free, the test frees the blocks its fields own
+                                   (rec.retowns, last first): set when LeakSanitizer found them leaked (a loader
+                                   without a destructor: cfg_load's `ret->data`) */
     const char *release; /* the test releases the pointer the call returned with this function ("free", or
                                    the unit's destructor) after its assertions; NULL: it does not (set when the
                                    record says the result is heap memory the call allocated, "retheap", and by

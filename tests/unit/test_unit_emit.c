@@ -337,6 +337,49 @@ static void test_body_walk(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A result released with free whose fields own blocks the call allocated (`retown` lines): those are
+ * freed first, the last walked first, only once LeakSanitizer asked for it (release_owned). */
+static void test_body_retown(void **state)
+{
+    (void)state;
+    const char *rec = "obj 1 p 1 s const char *\nobj 2 as 4 s char\n"
+                      "pre 1 - p 2\npre 2 [0] i 10\npre 2 [1] i 1\npre 2 [2] i 50\npre 2 [3] i 0\n"
+                      "call\nretheap\nret p -1\n"
+                      "walk 0 - ->text s ab\nretown ->text\n"
+                      "walk 0 - ->next p -1\nretown ->next\n"
+                      "walk 0 - ->next->text s c\nretown ->next->text\n"
+                      "done\n";
+    unit_test t;
+    memset(&t, 0, sizeof t);
+    t.name = "test_mk_2";
+    t.fn = unit_find_def(&u, "mk");
+    assert_non_null(t.fn);
+    char *err = NULL;
+    assert_int_equal(unit_record_parse(rec, &t.rec, &err), 0);
+    assert_int_equal(t.rec.nretowns, 3);
+    assert_string_equal(t.rec.retowns[2], "->next->text");
+    t.release = "free";
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_null(strstr(b, "free((void *)ret->text);")); /* not asked for */
+    assert_non_null(strstr(b, "free((void *)ret);"));
+    free(b);
+    t.release_owned = 1;
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    const char *inner = strstr(b, "free((void *)ret->next->text);"), *next = strstr(b, "free((void *)ret->next);"),
+               *text = strstr(b, "free((void *)ret->text);"), *whole = strstr(b, "free((void *)ret);");
+    assert_non_null(inner);
+    assert_non_null(next);
+    assert_non_null(text);
+    assert_non_null(whole);
+    assert_true(inner < next && next < text && text < whole);
+    assert_true(strstr(b, "assert_string_equal(ret->next->text, \"c\");") < inner); /* after the assertions */
+    free(b);
+    unit_record_free(&t.rec);
+}
+
 /* An out-parameter the call filled with blocks it allocated (`heapat` lines): released after the
  * assertions, a block named twice once, nothing for a global. */
 static void test_body_heapat(void **state)
@@ -618,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_body_results),
         cmocka_unit_test(test_body_heap),
         cmocka_unit_test(test_body_walk),
+        cmocka_unit_test(test_body_retown),
         cmocka_unit_test(test_body_heapat),
         cmocka_unit_test(test_body_array),
         cmocka_unit_test(test_text_and_fallback),
