@@ -817,10 +817,10 @@ static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
     return 0;
 }
 
-/* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
- * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
- * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
-int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells)
+/* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, the SELECT's result columns over src_rows,
+ * one row per FROM item of it) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT
+ * (NULL when none), except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, db_val *cells)
 {
     const db_query *q = s->q;
     const db_table *t = &db_rt.schema->tables[q->table];
@@ -842,15 +842,15 @@ int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row,
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (src_row && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source row */
-            const db_val *srow[1] = {src_row};
-            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], srow, s->params, s->nparams, &v, &why))
+        if (src_rows && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
+            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], src_rows, s->params, s->nparams, &v,
+                              &why))
                 return -1;
             expr *ovf = db_value_overflow(); /* (SQLite would store a REAL) */
             if (ovf && (ovf->value & 1)) return -1;
             if (ovf) db_rt_assume(expr_not(cx, ovf));
-        } else if (src_row) {
-            v = src_row[q->insert_src->result_col[i]];
+        } else if (src_rows) {
+            v = src_rows[q->insert_src->result_from[i]][q->insert_src->result_col[i]];
         } else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
             return -1;
         }
@@ -880,15 +880,16 @@ static void link_row(int ti, int64_t rowid, expr *alive, db_val *cells)
 
 /* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions
  * (insert_cells); a value or default sympath does not model leaves the row concrete. INSERT ... SELECT: the
- * values are src_row's cells of the SELECT's result columns, and the row exists when `alive` holds. */
-static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, expr *alive)
+ * values are the SELECT's result columns over src_rows (a row per FROM item), and the row exists when `alive`
+ * holds. */
+static void track_row(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, expr *alive)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
+    if (!q->ninsert || (!src_rows && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
     db_rt_use_view();
     db_val *cells = calloc((size_t)db_rt.schema->tables[ti].ncols, sizeof *cells);
-    if (!cells || db_rt_insert_cells(s, rowid, row, src_row, cells)) {
+    if (!cells || db_rt_insert_cells(s, rowid, row, src_rows, cells)) {
         free(cells);
         return;
     }
@@ -917,19 +918,79 @@ void db_rt_track_insert(qstate *s, int64_t rowid)
     note_untracked(s->q->table, before, 1);
 }
 
+/* Whether row id of s's INSERT target holds, in the engine, the concrete values of cells in every column the
+ * INSERT gives (the others hold defaults); a column the engine's value of cannot be read (db_rt.read_cell; a
+ * scaled cell) counts as equal. */
+static bool engine_row_is(const qstate *s, int64_t id, const db_val *cells)
+{
+    const db_query *q = s->q;
+    for (int i = 0; i < q->ninsert; i++) {
+        int c = q->insert_col[i];
+        db_val e;
+        if (engine_cell(q->table, c, id, &e)) continue;
+        bool same = (e.null->value & 1) == (cells[c].null->value & 1);
+        if (same && !(e.null->value & 1)) {
+            if (e.is_text) {
+                same = cells[c].is_text && e.len->value == cells[c].len->value;
+                for (unsigned k = 0; same && k < e.len->value && k < e.nbytes; k++)
+                    same = k < cells[c].nbytes && e.bytes[k]->value == cells[c].bytes[k]->value;
+            } else {
+                same = !cells[c].is_text && e.v->value == cells[c].v->value;
+            }
+        }
+        if (e.is_text) free(e.bytes);
+        if (!same) return false;
+    }
+    return true;
+}
+
+/* A join's INSERT ... SELECT: the row id (of ids[0..n), the rows the engine added in its plan's order) of each
+ * candidate k that holds (cond[k]), the first unused one whose given columns hold the candidate's concrete values
+ * (engine_row_is), in id[k] (-1 for the others). -1 when a candidate matches no row. */
+static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], expr *const *cond, unsigned ncand,
+                       const int64_t *ids, int n, int64_t *id)
+{
+    bool used[DB_MAX_COMBOS] = {0};
+    int ncols = db_rt.schema->tables[s->q->table].ncols;
+    db_val *tmp = calloc((size_t)ncols, sizeof *tmp);
+    if (!tmp) return -1;
+    int rc = 0;
+    for (unsigned k = 0; k < ncand && !rc; k++) {
+        id[k] = -1;
+        if (!(cond[k]->value & 1)) continue;
+        memset(tmp, 0, (size_t)ncols * sizeof *tmp);
+        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, 0, rows[k], tmp)) {
+            rc = -1;
+            break;
+        }
+        int m = 0;
+        while (m < n && (used[m] || !engine_row_is(s, ids[m], tmp))) m++;
+        if (m == n) rc = -1;
+        else used[m] = true, id[k] = ids[m];
+    }
+    free(tmp);
+    return rc;
+}
+
 /*
- * INSERT ... SELECT (q->insert_src, one table's columns or expressions of its row): one tracked row per slot of the source
- * table, alive when the slot is present and satisfies the SELECT's WHERE, so what later queries read of
- * the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n), in the
- * order it added them) are the candidates that hold now, in slot (scan) order; on SQLite a given INTEGER
- * PRIMARY KEY makes a row's rowid its value. Not tracked when the source has rows the program inserted
- * or changed, or when the candidates that hold are not n rows.
+ * INSERT ... SELECT (q->insert_src: columns or expressions of one table's row or of an inner join's rows): one
+ * tracked row per combination of slots of the source's FROM items (combos(); one slot per item for a single
+ * table), alive when the slots are present and satisfy the SELECT's WHERE (and ON conditions), so what later
+ * queries read of the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n),
+ * in the order it added them) are the candidates that hold now: from one table, in slot (scan) order; from a join,
+ * whose order is the engine's plan, each added row goes to a candidate that holds with the same concrete values
+ * (engine_row_is: the cells read back by row id), each candidate once. On SQLite a given INTEGER PRIMARY KEY makes
+ * a row's rowid its value. Not tracked when a source table has rows the program inserted or changed, when the
+ * candidates that hold are not n rows, or when a join's row matches no candidate.
  */
 static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t base)
 {
     const db_query *q = s->q, *src = q->insert_src;
-    int ts = src->from_table[0];
-    if (db_rt.dirty[ts] || db_rt.ins[ts] || db_rt.dirty[q->table]) return;
+    for (int f = 0; f < src->nfrom; f++) {
+        int ts = src->from_table[f];
+        if (db_rt.dirty[ts] || db_rt.ins[ts]) return;
+    }
+    if (db_rt.dirty[q->table]) return;
     s->q->insert_src->like_exact = q->like_exact;
     db_rt_use_view();
     expr_ctx *cx = rt_cx();
@@ -937,42 +998,52 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     int alias = -1;
     for (int i = 0; !db_rt.pg && i < q->ninsert; i++)
         if (q->insert_col[i] == tt->rowid_alias) alias = i;
+    unsigned ncand = combos(src);
+    if (ncand > DB_MAX_COMBOS) return;
     expr *cond[DB_MAX_COMBOS];
+    const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     int held = 0;
-    unsigned rows = db_rt.lim.rows;
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
-        const db_val *row[1] = {&db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols]};
+    for (unsigned k = 0; k < ncand; k++) {
+        if (combo_rows(src, k, rows[k])) return;
         const char *why = NULL;
-        expr *w = db_where_expr(cx, src, row, s->params, s->nparams, &why);
+        expr *w = db_where_expr(cx, src, rows[k], s->params, s->nparams, &why);
         if (!w) return;
-        cond[k] = expr_and1(cx, db_rt.alive[ts][k], w);
+        expr *present = expr_const(cx, 1, 1);
+        for (int f = 0; f < src->nfrom; f++)
+            present = expr_and1(cx, present, db_rt.alive[src->from_table[f]][combo_slot(src, k, f)]);
+        cond[k] = expr_and1(cx, present, w);
         held += (int)(cond[k]->value & 1);
     }
     if (held != n) return;
     /* the rows it inserted (sqlite3_changes, PQcmdTuples): the candidates that hold */
+    bool untracked_src = false;
+    for (int f = 0; f < src->nfrom; f++) untracked_src |= db_rt.untracked[src->from_table[f]];
     expr *count = expr_const(cx, 0, 64);
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++)
-        count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, cond[k], 64));
-    if (!db_rt.untracked[ts]) db_rt.changes = count;
+    for (unsigned k = 0; k < ncand; k++) count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, cond[k], 64));
+    if (!untracked_src) db_rt.changes = count;
     int j = 0;
+    int64_t joined[DB_MAX_COMBOS];
+    bool join = src->nfrom > 1 && alias < 0;
+    if (join && match_added(s, (const db_val *const (*)[DB_MAX_FROM])rows, cond, ncand, ids, n, joined)) return;
     expr *next = base >= 0 ? expr_const(cx, (uint64_t)base, 64) : NULL; /* SQLite: the rowid it gives next - 1 */
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
-        const db_val *row = &db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols];
+    for (unsigned k = 0; k < ncand; k++) {
         int64_t id = -1; /* a candidate not inserted in this run has no row id */
         if (cond[k]->value & 1) {
-            id = ids[j++];
+            id = join ? joined[k] : ids[j++];
             if (alias >= 0) {
                 if (src->result_expr[alias]) return; /* the key computed: not tracked */
-                const db_val *key = &row[src->result_col[alias]];
+                const db_val *key = &rows[k][src->result_from[alias]][src->result_col[alias]];
                 if (key->is_text || key->is_real || (key->null->value & 1)) return;
                 id = (int64_t)key->v->value;
             }
         }
-        track_row(s, id, 0, row, cond[k]);
-        if (next && alias < 0 && tt->rowid_alias >= 0 && db_rt.ins[q->table] && db_rt.ins[q->table]->alive == cond[k]) {
+        track_row(s, id, 0, rows[k], cond[k]);
+        inserted *r = db_rt.ins[q->table];
+        if (!r || r->alive != cond[k]) continue;
+        if (next && !join && alias < 0 && tt->rowid_alias >= 0) {
             /* the INTEGER PRIMARY KEY of a candidate: one more than the last one, for each candidate that holds */
             next = expr_binary(cx, EXPR_ADD, next, expr_zext(cx, cond[k], 64));
-            db_val *key = &db_rt.ins[q->table]->cells[tt->rowid_alias];
+            db_val *key = &r->cells[tt->rowid_alias];
             key->v = next;
             key->null = expr_const(cx, 0, 1);
         }
