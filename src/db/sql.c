@@ -667,6 +667,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sql_unsupported(q, "VALUES");
         return;
     }
+    if (db_sql_conv_over_groups(s, q, sel, sql, len)) return; /* SELECT MAX(c) FROM (... GROUP BY ...) */
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -1178,6 +1179,21 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
+    int aliased = 0; /* SQLite's subqueries in FROM without an alias: parsed with one (db_sql_alias_subqueries) */
+    char *named = r.error && strstr(r.error->message, "must have an alias") ? db_sql_alias_subqueries(pg, &aliased) : NULL;
+    if (named) {
+        PgQueryProtobufParseResult r2 = pg_query_parse_protobuf(named);
+        if (r2.error) {
+            pg_query_free_protobuf_parse_result(r2);
+            free(named);
+            aliased = 0;
+        } else {
+            pg_query_free_protobuf_parse_result(r);
+            r = r2;
+            free(pg);
+            pg = named;
+        }
+    }
     if (r.error && (sqlite_begin(sql, len) || sqlite_pragma(sql, len))) { /* SQLite's own statements */
         pg_query_free_protobuf_parse_result(r);
         free(pg);
@@ -1256,6 +1272,9 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && !q->txn)
             q->understood = false;
         if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1) q->understood = false;
+        /* an inlined subquery's hidden rowid would be read through the alias the program's text does not have */
+        for (int f = 0; aliased && q->understood && !q->nouter && f < q->nfrom; f++)
+            if (q->cte_from_at[f]) db_sql_unsupported(q, "subquery in FROM without an alias");
     }
     if (np > q->nparams) q->nparams = np;
     if (tree) pg_query__parse_result__free_unpacked(tree, NULL);

@@ -213,6 +213,35 @@ static bool no_overflow(void)
     return true;
 }
 
+/* SELECT agg(c) FROM (SELECT ..., COUNT(*) AS c ... GROUP BY ...) (db_query.nouter, sql_groups.c): the one result
+ * row's values in s->agg_vals, each the outer aggregate over the groups that come back (ev[i]: the group whose first
+ * combination is i) of the group's value: the subquery's aggregate (s->group_vals) or key column (rows[i]'s cell).
+ * A value that is not modelled (a group value read concretely, an outer SUM that overflows) is left zero: read
+ * concretely. */
+static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *const *rows, unsigned n)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    for (int k = 0; k < q->nouter; k++) {
+        const db_val *vals[DB_MAX_COMBOS];
+        int r = q->outer_res[k];
+        bool ok = true;
+        for (unsigned i = 0; r >= 0 && i < n && ok; i++) {
+            vals[i] = q->result_agg[r] == DB_AGG_NONE ? &rows[i][q->result_from[r]][q->result_col[r]]
+                                                        : &s->group_vals[(size_t)i * q->nresult + r];
+            ok = vals[i]->null != NULL;
+        }
+        memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        expr *ovf = NULL;
+        const char *why = NULL;
+        if (!ok || db_aggregate(cx, q->outer_agg[k], n, ev, r < 0 ? NULL : vals, &s->agg_vals[k], &ovf, &why) ||
+            (ovf && (ovf->value & 1)))
+            memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        else if (ovf)
+            db_rt_assume(expr_not(cx, ovf));
+    }
+}
+
 /*
  * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
  * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
@@ -290,6 +319,7 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
                 return;
             }
         }
+    if (q->nouter && s->agg_vals) outer_aggregates(s, ev, rowp, n);
     for (unsigned i = 0; i < n; i++) {
         s->group_ev[i] = ev[i];
         s->match[i] = conds[i];
