@@ -1039,8 +1039,9 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         conv_returning(s, q, ins->relation, ins->returning_list, ins->n_returning_list);
 }
 
-/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
- * plain columns or expressions of one table's row or of an inner join's rows (no outer join) without ORDER BY, LIMIT, DISTINCT, GROUP BY or aggregates, one per column given. */
+/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns plain
+ * columns or expressions of one table's row or of an inner join's rows (no outer join), or a GROUP BY query's keys
+ * and aggregates, without ORDER BY, LIMIT or DISTINCT, one per column given. */
 static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     PgQuery__SelectStmt *sel = ins->select_stmt->select_stmt;
@@ -1056,11 +1057,13 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     src->limit = -1;
     src->understood = true;
     db_sql_conv_select(s, src, sel, sql, len);
-    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom >= 1 && !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
-              !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom >= 1 && !src->aggregate &&
+              !src->nouter && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
+              !src->limit_param && !src->offset_param && src->nresult == (int)n;
     for (int f = 0; ok && f < src->nfrom; f++) ok = !src->nullable[f]; /* inner joins */
-    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source row and parameters */
-        ok = src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
+    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source rows and parameters */
+        ok = src->ngroup ? src->result_agg[i] != DB_AGG_CONCRETE && src->result_col[i] != DB_RESULT_CONCRETE
+                         : src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
     for (size_t i = 0; ok && i < n; i++) {
         node *cn = ins->n_cols ? ins->cols[i] : NULL;
         cols[i] = !cn                                                ? (int)i

@@ -1371,6 +1371,14 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->insert_src->nfrom, 2);
     assert_int_equal(q->insert_src->result_from[1], 1);
     db_query_free(q);
+    /* ... and of a GROUP BY query's keys and aggregates: one candidate row per group */
+    sql = "INSERT INTO t(s, a) SELECT s, SUM(b) FROM t WHERE b > 0 GROUP BY s";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_non_null(q->insert_src);
+    assert_int_equal(q->insert_src->ngroup, 1);
+    assert_int_equal(q->insert_src->result_agg[1], DB_AGG_SUM);
+    db_query_free(q);
     /* not tracked: a column reference in VALUES (also in a later row), INSERT ... SELECT of an aggregate, with
      * ORDER BY/LIMIT, of an outer join, of another width, of a column read concretely */
     const char *untracked[] = {"INSERT INTO t(a) VALUES (b)",

@@ -249,6 +249,52 @@ static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *co
  * present or not; the other side of an absent slot's event asks for one more group. The
  * aggregates of the result columns are folded over the same rows (s->group_vals).
  */
+/*
+ * The groups of GROUP BY query q over its n slot combinations (conds[i]: combination i matches; rowp[i]: its rows):
+ * ev[i] = "i is the first combination of a group that comes back" (i matches, no earlier matching combination has
+ * its keys, HAVING holds over the group), and vals[i * nresult + r] the group's aggregate of result column r
+ * (zero, i.e. read concretely, for a key column, a column read concretely or a value not modelled). 0, or -1 with
+ * *why.
+ */
+static int group_fold(const db_query *q, const db_val *params, int nparams, expr *const *conds,
+                      const db_val *const *const *rowp, unsigned n, expr **ev, db_val *vals, const char **why)
+{
+    expr_ctx *cx = rt_cx();
+    for (unsigned i = 0; i < n; i++) {
+        expr *sel[DB_MAX_COMBOS];
+        const db_val *args[DB_MAX_COMBOS];
+        expr *first = conds[i];
+        for (unsigned j = 0; j < n; j++) {
+            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
+            if (j != i && !same) {
+                *why = "GROUP BY key not translated";
+                return -1;
+            }
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
+            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
+        }
+        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, params, nparams, why);
+        if (!having) return -1;
+        ev[i] = expr_and1(cx, first, having);
+        for (int r = 0; r < q->nresult; r++) {
+            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
+                continue; /* (read concretely) */
+            db_val *out = &vals[(size_t)i * q->nresult + r];
+            const char *w = NULL;
+            if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
+                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, params, nparams, out, &w) ||
+                    !no_overflow())
+                    memset(out, 0, sizeof *out); /* read concretely */
+                continue;
+            }
+            int f = q->result_from[r], col = q->result_col[r];
+            for (unsigned j = 0; j < n; j++) args[j] = col < 0 ? NULL : &rowp[j][f][col];
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : args, out, NULL, why)) return -1;
+        }
+    }
+    return 0;
+}
+
 static void group_events(qstate *s, expr *const *conds, unsigned n)
 {
     const db_query *q = s->q;
@@ -257,7 +303,6 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
             s->why = "GROUP BY over rows the program inserted";
             return;
         }
-    expr_ctx *cx = rt_cx();
     static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     const db_val *const *rowp[DB_MAX_COMBOS];
     for (unsigned k = 0; k < n; k++) {
@@ -273,43 +318,10 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         return;
     }
     expr *ev[DB_MAX_COMBOS];
-    for (unsigned i = 0; i < n; i++) {
-        expr *sel[DB_MAX_COMBOS];
-        const db_val *vals[DB_MAX_COMBOS];
-        expr *first = conds[i];
-        for (unsigned j = 0; j < n; j++) {
-            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
-            if (j != i && !same) {
-                s->why = "GROUP BY key not translated";
-                return;
-            }
-            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
-            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
-        }
-        const char *why = NULL;
-        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, s->params, s->nparams, &why);
-        if (!having) {
-            s->why = why;
-            return;
-        }
-        ev[i] = expr_and1(cx, first, having);
-        for (int r = 0; r < q->nresult; r++) {
-            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
-                continue; /* (read concretely) */
-            db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
-            if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
-                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out, &why) ||
-                    !no_overflow())
-                    memset(out, 0, sizeof *out); /* read concretely */
-                continue;
-            }
-            int f = q->result_from[r], col = q->result_col[r];
-            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
-            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals, out, NULL, &why)) {
-                s->why = why;
-                return;
-            }
-        }
+    const char *why = NULL;
+    if (group_fold(q, s->params, s->nparams, conds, rowp, n, ev, s->group_vals, &why)) {
+        s->why = why ? why : "out of memory";
+        return;
     }
     for (unsigned i = 0; s->window && i < n; i++) /* the ORDER BY keys of a LIMIT over groups are modelled */
         for (int k = 0; k < q->ngroup_order; k++) {
@@ -850,7 +862,8 @@ static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
 /* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, the SELECT's result columns over src_rows,
  * one row per FROM item of it) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT
  * (NULL when none), except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
-int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, db_val *cells)
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                       db_val *cells)
 {
     const db_query *q = s->q;
     const db_table *t = &db_rt.schema->tables[q->table];
@@ -872,7 +885,11 @@ int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *s
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (src_rows && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
+        if (src_vals && src_vals[i].null) { /* a group's value (INSERT ... SELECT ... GROUP BY) */
+            v = src_vals[i];
+        } else if (src_vals && q->insert_src->result_agg[i] != DB_AGG_NONE) {
+            return -1; /* an aggregate not modelled */
+        } else if (src_rows && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
             if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], src_rows, s->params, s->nparams, &v,
                               &why))
                 return -1;
@@ -912,14 +929,15 @@ static void link_row(int ti, int64_t rowid, expr *alive, db_val *cells)
  * (insert_cells); a value or default sympath does not model leaves the row concrete. INSERT ... SELECT: the
  * values are the SELECT's result columns over src_rows (a row per FROM item), and the row exists when `alive`
  * holds. */
-static void track_row(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, expr *alive)
+static void track_row(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                      expr *alive)
 {
     const db_query *q = s->q;
     int ti = q->table;
     if (!q->ninsert || (!src_rows && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
     db_rt_use_view();
     db_val *cells = calloc((size_t)db_rt.schema->tables[ti].ncols, sizeof *cells);
-    if (!cells || db_rt_insert_cells(s, rowid, row, src_rows, cells)) {
+    if (!cells || db_rt_insert_cells(s, rowid, row, src_rows, src_vals, cells)) {
         free(cells);
         return;
     }
@@ -944,7 +962,7 @@ static void note_untracked(int ti, unsigned before, int n)
 void db_rt_track_insert(qstate *s, int64_t rowid)
 {
     unsigned before = tracked_rows(s->q->table);
-    track_row(s, rowid, 0, NULL, NULL);
+    track_row(s, rowid, 0, NULL, NULL, NULL);
     note_untracked(s->q->table, before, 1);
 }
 
@@ -977,9 +995,10 @@ static bool engine_row_is(const qstate *s, int64_t id, const db_val *cells)
 /* A join's INSERT ... SELECT: the row id (of ids[0..n), the rows the engine added in its plan's order) of each
  * candidate k that holds (cond[k]), the first unused one whose given columns hold the candidate's concrete values
  * (engine_row_is), in id[k] (-1 for the others). -1 when a candidate matches no row. */
-static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], expr *const *cond, unsigned ncand,
-                       const int64_t *ids, int n, int64_t *id)
+static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], const db_val *vals, expr *const *cond,
+                       unsigned ncand, const int64_t *ids, int n, int64_t *id)
 {
+    int nres = s->q->insert_src->nresult;
     bool used[DB_MAX_COMBOS] = {0};
     int ncols = db_rt.schema->tables[s->q->table].ncols;
     db_val *tmp = calloc((size_t)ncols, sizeof *tmp);
@@ -989,7 +1008,7 @@ static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], expr
         id[k] = -1;
         if (!(cond[k]->value & 1)) continue;
         memset(tmp, 0, (size_t)ncols * sizeof *tmp);
-        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, 0, rows[k], tmp)) {
+        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, 0, rows[k], vals ? &vals[(size_t)k * nres] : NULL, tmp)) {
             rc = -1;
             break;
         }
@@ -1031,7 +1050,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     unsigned ncand = combos(src);
     if (ncand > DB_MAX_COMBOS) return;
     expr *cond[DB_MAX_COMBOS];
-    const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
+    static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     int held = 0;
     for (unsigned k = 0; k < ncand; k++) {
         if (combo_rows(src, k, rows[k])) return;
@@ -1042,9 +1061,25 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
         for (int f = 0; f < src->nfrom; f++)
             present = expr_and1(cx, present, db_rt.alive[src->from_table[f]][combo_slot(src, k, f)]);
         cond[k] = expr_and1(cx, present, w);
-        held += (int)(cond[k]->value & 1);
     }
-    if (held != n) return;
+    db_val *vals = NULL; /* GROUP BY: a row per group that comes back, of the group's values */
+    if (src->ngroup) {
+        const db_val *const *rowp[DB_MAX_COMBOS];
+        expr *ev[DB_MAX_COMBOS];
+        for (unsigned k = 0; k < ncand; k++) rowp[k] = rows[k];
+        const char *why = NULL;
+        if (!(vals = calloc((size_t)ncand * (size_t)src->nresult + 1, sizeof *vals)) ||
+            group_fold(src, s->params, s->nparams, cond, rowp, ncand, ev, vals, &why)) {
+            free(vals);
+            return;
+        }
+        memcpy(cond, ev, ncand * sizeof *ev); /* a candidate per group: its first combination */
+    }
+    for (unsigned k = 0; k < ncand; k++) held += (int)(cond[k]->value & 1);
+    if (held != n) {
+        free(vals);
+        return;
+    }
     /* the rows it inserted (sqlite3_changes, PQcmdTuples): the candidates that hold */
     bool untracked_src = false;
     for (int f = 0; f < src->nfrom; f++) untracked_src |= db_rt.untracked[src->from_table[f]];
@@ -1053,21 +1088,24 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     if (!untracked_src) db_rt.changes = count;
     int j = 0;
     int64_t joined[DB_MAX_COMBOS];
-    bool join = src->nfrom > 1 && alias < 0;
-    if (join && match_added(s, (const db_val *const (*)[DB_MAX_FROM])rows, cond, ncand, ids, n, joined)) return;
+    bool join = (src->nfrom > 1 || src->ngroup) && alias < 0; /* the engine's order is its plan's */
+    if (join && match_added(s, (const db_val *const (*)[DB_MAX_FROM])rows, vals, cond, ncand, ids, n, joined)) {
+        free(vals);
+        return;
+    }
     expr *next = base >= 0 ? expr_const(cx, (uint64_t)base, 64) : NULL; /* SQLite: the rowid it gives next - 1 */
     for (unsigned k = 0; k < ncand; k++) {
         int64_t id = -1; /* a candidate not inserted in this run has no row id */
         if (cond[k]->value & 1) {
             id = join ? joined[k] : ids[j++];
             if (alias >= 0) {
-                if (src->result_expr[alias]) return; /* the key computed: not tracked */
+                if (src->result_expr[alias] || src->ngroup) break; /* the key computed: not tracked */
                 const db_val *key = &rows[k][src->result_from[alias]][src->result_col[alias]];
-                if (key->is_text || key->is_real || (key->null->value & 1)) return;
+                if (key->is_text || key->is_real || (key->null->value & 1)) break;
                 id = (int64_t)key->v->value;
             }
         }
-        track_row(s, id, 0, rows[k], cond[k]);
+        track_row(s, id, 0, rows[k], vals ? &vals[(size_t)k * src->nresult] : NULL, cond[k]);
         inserted *r = db_rt.ins[q->table];
         if (!r || r->alive != cond[k]) continue;
         if (next && !join && alias < 0 && tt->rowid_alias >= 0) {
@@ -1078,6 +1116,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
             key->null = expr_const(cx, 0, 1);
         }
     }
+    free(vals);
 }
 
 static void track_inserts(qstate *s, const int64_t *rowids, int n)
@@ -1087,7 +1126,7 @@ static void track_inserts(qstate *s, const int64_t *rowids, int n)
         return;
     }
     if (!s->q->ninsert || n != s->q->ninsert_rows) return;
-    for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL);
+    for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL, NULL);
 }
 
 void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
@@ -1403,7 +1442,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     expr ***alive = NULL, **hit = NULL;
     db_val *newv = NULL;
     unsigned n = 0;
-    int rc = !p || db_rt_insert_cells(s, rowid, 0, NULL, p) || db_rt_table_rows(ti, &rows, &alive, &n);
+    int rc = !p || db_rt_insert_cells(s, rowid, 0, NULL, NULL, p) || db_rt_table_rows(ti, &rows, &alive, &n);
     if (!rc) {
         hit = calloc(n + 1, sizeof *hit);
         newv = calloc((size_t)(n + 1) * (q->nset ? (size_t)q->nset : 1), sizeof *newv);

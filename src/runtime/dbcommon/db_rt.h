@@ -276,12 +276,15 @@ int db_rt_table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n);
  * (the engine's value cannot be read yet), an omitted INTEGER PRIMARY KEY holds this value. */
 #define DB_ROWID_UNWRITTEN INT64_MIN
 /* The cells of row `row` of s's INSERT ... VALUES (or, INSERT ... SELECT, the SELECT's result columns over
- * src_rows, one row of cells per FROM item of the SELECT, as db_where_expr takes them; NULL for VALUES) into
+ * src_rows, one row of cells per FROM item of the SELECT, as db_where_expr takes them; NULL for VALUES; with GROUP
+ * BY, src_vals holds a group's values of the result columns, one per column, an entry with a NULL `null` taken
+ * from src_rows when it is a key and not modelled when it is an aggregate; NULL otherwise) into
  * cells[0..ncols of the table) (caller's array; text bytes malloc'ed for the run): columns not
  * given get their DEFAULT (NULL when none), an INTEGER PRIMARY KEY not given is `rowid`, a DEFAULT that is not
  * modelled the engine's value of row `rowid` (DB_ROWID_UNWRITTEN: NULL). 0, or -1 when a value or default is
  * not modelled. */
-int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, db_val *cells);
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                       db_val *cells);
 /* Whether rows a and b (a table's cells) are equal on key k: every key column non-NULL in both and the same
  * value; width 1, built in cx. */
 expr *db_rt_same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b);
