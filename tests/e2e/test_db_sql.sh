@@ -9,7 +9,8 @@
 # (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c), INSERT ... ON CONFLICT DO UPDATE ... RETURNING, REPLACE INTO
 # and a WITH query with replace()/instr()/CAST (tests/db/upsert.c), UPDATE/DELETE ... RETURNING (tests/db/returning.c), defaults read from the engine (tests/db/notes.c), a join of four tables, a result column read concretely and
 # ORDER BY of an expression with LIMIT (tests/db/orders4.c), an INSERT whose foreign key needs its parent
-# (tests/db/moves.c), INSERT ... SELECT over a join and of its groups (tests/db/copies.c, tally.c), MAX/COUNT/MIN over the groups of a subquery
+# (tests/db/moves.c), INSERT ... SELECT over a join and of its groups (tests/db/copies.c, tally.c), GROUP BY over
+# inserted rows (tests/db/daily.c), MAX/COUNT/MIN over the groups of a subquery
 # in FROM (tests/db/busiest.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees; a layout grown when the exploration stalls
 # (tests/db/club.c).
@@ -170,6 +171,9 @@ BUDGET=4s run copies copies.sql 5 16 18 22
 # INSERT ... SELECT of a GROUP BY over that join (tests/db/tally.c): how many groups it copied (16, 18) and a group's
 # SUM read back (23)
 NO_REPLAY=1 BUDGET=4s run tally copies.sql 3 16 18 23
+# GROUP BY over a table holding rows the program copied into it and the fixture's rows (tests/db/daily.c): a group of
+# more than two rows (18), a SUM over 100 (20)
+BUDGET=4s run daily copies.sql 3 16 18 20
 # aggregates over the groups of a subquery in FROM (tests/db/busiest.c): MAX of a COUNT and COUNT(*) of the groups (16:
 # a day with three shifts, 18: three days), MIN of a SUM, the subquery without an alias (24); the failed open and
 # prepares, and an aggregate without its row, are not reached

@@ -70,6 +70,19 @@ static int combo_rows(const db_query *q, unsigned c, const db_val **rows)
     return 0;
 }
 
+static const inserted *view_inserted(int ti, unsigned i);
+
+/* The rows of GROUP BY candidate c of s (qstate.ncand): combination c, or for c >= s->ncombos the inserted row
+ * c - ncombos of the one FROM item's table; -1 when out of memory or past the candidates. */
+static int cand_rows(const qstate *s, unsigned c, const db_val **rows)
+{
+    if (c < s->ncombos || !s->ncand) return combo_rows(s->q, c, rows);
+    const inserted *r = c < s->ncand ? view_inserted(s->q->from_table[0], c - s->ncombos) : NULL;
+    if (!r) return -1;
+    rows[0] = r->cells;
+    return 0;
+}
+
 /* The site of a query's BK_ROW events: its SQL text's FNV-1a hash with the top bit set (no
  * branch site has it), so the tree tells the events of different queries apart. Not the last
  * branch site executed, which other events carry: it also moves with concrete branches, and two
@@ -188,7 +201,7 @@ static void order_expected(qstate *s, unsigned n)
         /* insertion by the concrete order (stable: ties keep slot order) */
         unsigned k = m++;
         while (k > 0) {
-            if (combo_rows(q, idx[k - 1], a) || combo_rows(q, c, b)) return;
+            if (cand_rows(s, idx[k - 1], a) || cand_rows(s, c, b)) return;
             if (db_order_le(cx, q, a, b)->value & 1) break;
             idx[k] = idx[k - 1];
             k--;
@@ -196,7 +209,7 @@ static void order_expected(qstate *s, unsigned n)
         idx[k] = c;
     }
     for (unsigned k = 0; k + 1 < m; k++) {
-        if (combo_rows(q, idx[k], a) || combo_rows(q, idx[k + 1], b)) return;
+        if (cand_rows(s, idx[k], a) || cand_rows(s, idx[k + 1], b)) return;
         expr *le = db_order_le(cx, q, a, b);
         if (le->value & 1) db_rt_assume(le);
     }
@@ -295,22 +308,42 @@ static int group_fold(const db_query *q, const db_val *params, int nparams, expr
     return 0;
 }
 
-static void group_events(qstate *s, expr *const *conds, unsigned n)
+static void group_events(qstate *s, expr *const *slot_conds, unsigned ncombos)
 {
     const db_query *q = s->q;
-    for (int f = 0; f < q->nfrom; f++)
+    /* the rows the program inserted (one table: they follow the slots as candidates, oldest first) */
+    unsigned nins = q->nfrom == 1 ? tracked_rows(q->table) : 0;
+    for (int f = 0; q->nfrom > 1 && f < q->nfrom; f++)
         if (db_rt.ins[q->from_table[f]]) {
-            s->why = "GROUP BY over rows the program inserted";
+            s->why = "GROUP BY over a join with rows the program inserted";
             return;
         }
+    if (ncombos + nins > DB_MAX_COMBOS) {
+        s->why = "GROUP BY over more than 256 slots and inserted rows";
+        return;
+    }
+    s->ncombos = ncombos;
+    s->ncand = ncombos + nins;
+    unsigned n = s->ncand;
+    expr_ctx *cx = rt_cx();
+    expr *conds[DB_MAX_COMBOS];
+    memcpy(conds, slot_conds, ncombos * sizeof *conds);
     static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     const db_val *const *rowp[DB_MAX_COMBOS];
     for (unsigned k = 0; k < n; k++) {
-        if (combo_rows(q, k, rows[k])) {
+        if (cand_rows(s, k, rows[k])) {
             s->why = "out of memory";
             return;
         }
         rowp[k] = rows[k];
+        if (k < ncombos) continue;
+        const char *why = NULL; /* an inserted row: alive and WHERE */
+        expr *w = db_where_expr(cx, q, rows[k], s->params, s->nparams, &why);
+        if (!w) {
+            s->why = why ? why : "out of memory";
+            return;
+        }
+        conds[k] = expr_and1(cx, view_inserted(q->table, k - ncombos)->alive, w);
     }
     free(s->group_vals);
     if (!(s->group_vals = calloc((size_t)n * (size_t)q->nresult + 1, sizeof *s->group_vals))) {
@@ -337,14 +370,15 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         s->match[i] = conds[i];
         s->expected[i] = (uint8_t)(ev[i]->value & 1);
         expr *e = rt_norm(ev[i]);
-        uint32_t beyond = 0;
-        for (int f = 0; f < q->nfrom; f++) {
+        uint32_t beyond = 0, which = i;
+        for (int f = 0; i < ncombos && f < q->nfrom; f++) {
             unsigned k = combo_slot(q, i, f);
             if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
         }
+        if (i >= ncombos) which = BK_ROW_INSERTED | view_inserted(q->table, i - ncombos)->index;
         if (e)
             rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
-                           (uint32_t)q->table << 16 | beyond | i);
+                           (uint32_t)q->table << 16 | beyond | which);
     }
     if (q->norder) order_expected(s, n);
     s->symbolic = true;
@@ -361,6 +395,7 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
 void db_rt_record_rows(qstate *s)
 {
     s->symbolic = false;
+    s->ncand = s->ncombos = 0;
     s->window = false;
     s->nreturned = 0;
     s->prev_combo = -1;
@@ -554,7 +589,7 @@ static int group_keys(const qstate *s, unsigned g, const db_val **keys)
 {
     const db_query *q = s->q;
     const db_val *rows[DB_MAX_FROM];
-    if (combo_rows(q, g, rows)) return -1;
+    if (cand_rows(s, g, rows)) return -1;
     for (int k = 0; k < q->ngroup_order; k++) {
         int r = q->group_order[k];
         keys[k] = q->result_agg[r] != DB_AGG_NONE ? &s->group_vals[(size_t)g * q->nresult + r]
@@ -579,7 +614,7 @@ static void group_position(qstate *s, unsigned me, uint32_t pos)
         nulls_last[k] = q->like_exact ? !q->group_order_desc[k] : q->group_order_desc[k];
     if (group_keys(s, me, mine)) return;
     expr *before = expr_const(cx, 0, 16), *no_later = expr_const(cx, 0, 16);
-    for (unsigned g = 0; g < combos(q); g++) {
+    for (unsigned g = 0; g < s->ncand; g++) {
         if (g == me || !s->group_ev[g] || group_keys(s, g, other)) continue;
         expr *me_first = db_keys_le(cx, q->ngroup_order, mine, other, q->group_order_desc, nulls_last);
         expr *it_first = db_keys_le(cx, q->ngroup_order, other, mine, q->group_order_desc, nulls_last);
@@ -674,22 +709,31 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
     }
-    if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
+    const inserted *ins_row = NULL; /* one table: the inserted row the returned row is */
+    for (const inserted *r = !all && q->nfrom == 1 ? db_rt.ins[q->table] : NULL; r; r = r->next)
+        if (r->rowid == ids[0]) ins_row = r;
+    /* GROUP BY: the group's first matching candidate with the same keys (a slot combination, or after them an
+     * inserted row: qstate.ncand) */
+    unsigned cand = all ? combo : ins_row && s->ncand > s->ncombos ? s->ncombos + ins_row->index : UINT32_MAX;
+    bool grouped = s->symbolic && q->ngroup && cand < s->ncand && cand < DB_MAX_COMBOS;
+    if (grouped) {
         const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
-        if (!combo_rows(q, combo, mine))
-            for (unsigned i = 0; i <= combo; i++) {
-                bool candidate = (s->match[i]->value & 1) && !combo_rows(q, i, rep);
+        if (!cand_rows(s, cand, mine))
+            for (unsigned i = 0; i <= cand; i++) {
+                bool candidate = s->match[i] && (s->match[i]->value & 1) && !cand_rows(s, i, rep);
                 expr *same = candidate ? db_group_eq(rt_cx(), q, rep, mine) : NULL;
                 if (same && (same->value & 1)) {
-                    combo = i;
+                    cand = i;
                     break;
                 }
             }
         for (int f = 0; f < q->nfrom; f++) {
-            unsigned k = combo_slot(q, combo, f);
+            unsigned k = cand < s->ncombos ? combo_slot(q, cand, f) : db_rt.lim.rows;
             s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
         }
-        s->cur_group = (int)combo;
+        if (cand >= s->ncombos) s->cur_ins = view_inserted(q->table, cand - s->ncombos);
+        s->cur_group = (int)cand;
+        if (all) combo = cand;
     }
     if (all && s->symbolic && q->norder && s->prev_combo >= 0) {
         /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
@@ -709,6 +753,10 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
             s->seen[combo] = 1;
             s->mismatches += !s->expected[combo];
         }
+    } else if (grouped) { /* a group whose rows the program inserted (its first candidate is cand) */
+        s->rows_other++;
+        s->seen[cand] = 1;
+        s->mismatches += !s->expected[cand];
     } else {
         s->rows_other++;
         if (q->nfrom == 1) /* a row the program inserted? */
@@ -722,7 +770,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
                 }
     }
     uint32_t pos = (uint32_t)s->win_offset + s->nreturned++;
-    if (s->symbolic && s->window && q->ngroup && all && s->cur_group >= 0)
+    if (s->symbolic && s->window && q->ngroup && s->cur_group >= 0)
         group_position(s, (unsigned)s->cur_group, pos);
     else if (s->symbolic && s->window && !q->ngroup && (all || s->cur_ins))
         window_position(s, all ? combo : UINT32_MAX, pos);

@@ -91,6 +91,9 @@ typedef struct qstate {
      * row), whose aggregates are group_vals[cur_group * nresult + column] */
     int cur_group;
     db_val *group_vals;
+    /* GROUP BY: the candidate rows its groups are folded over: the slot combinations 0..ncombos-1, then (one table)
+     * the rows the program inserted that the model tracks, oldest first (candidate ncombos + index) */
+    unsigned ncand, ncombos;
     expr *group_ev[DB_MAX_COMBOS]; /* GROUP BY: "the group of this first row comes back", before a LIMIT */
     bool window;
     int64_t win_limit, win_offset; /* win_limit -1: none */
