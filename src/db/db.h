@@ -337,6 +337,7 @@ typedef struct db_sexpr {
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 4         /* tables of a join */
 #define DB_MAX_SUB 4          /* subqueries of one statement (each over one table) */
+#define DB_MAX_OUTER 8        /* aggregates over the groups of a subquery in FROM (db_query.nouter) */
 #define DB_MAX_INSERT_ROWS 32 /* rows of an INSERT ... VALUES that are tracked (more: the INSERT is concrete) */
 
 /* Transaction statements (db_query.txn): what they do to the rows a program reads back. */
@@ -452,9 +453,16 @@ typedef struct db_query {
     db_sexpr **insert_val;       /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
                                    ninsert values, row by row (row 0 first) */
     int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
+    /* SELECT agg(c), ... FROM (SELECT ..., COUNT(*) AS c ... GROUP BY ...) [alias] (sql_groups.c): the query is
+     * that subquery's GROUP BY query (its FROM items, result columns, groups and events), and the program's one
+     * result row holds nouter aggregates over its groups that come back: outer_agg[i] (DB_AGG_COUNT ..
+     * DB_AGG_AVG) of the subquery's result column outer_res[i] (-1: COUNT(*), the number of groups). 0: not such
+     * a query. */
+    int nouter;
+    int outer_agg[DB_MAX_OUTER], outer_res[DB_MAX_OUTER];
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
-                                    ninsert columns or expressions of one table's row and parameters (result_expr:
-                                    `SELECT $1, id, qty * 2`) (nfrom 1: no join, aggregate, GROUP BY,
+                                    ninsert columns or expressions of its rows and parameters (result_expr:
+                                    `SELECT $1, id, qty * 2`) (one table or an inner join; no aggregate, GROUP BY,
                                     DISTINCT, ORDER BY, LIMIT, UNION); its result column i goes into insert_col[i]
                                     (insert_val NULL, ninsert_rows 0). NULL otherwise */
     /* SELECT: LIMIT n / OFFSET m. Without ORDER BY (one table only) the rows returned are the

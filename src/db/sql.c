@@ -667,6 +667,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         db_sql_unsupported(q, "VALUES");
         return;
     }
+    if (db_sql_conv_over_groups(s, q, sel, sql, len)) return; /* SELECT MAX(c) FROM (... GROUP BY ...) */
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -1038,8 +1039,9 @@ static void conv_insert(const db_schema *s, db_query *q, PgQuery__InsertStmt *in
         conv_returning(s, q, ins->relation, ins->returning_list, ins->n_returning_list);
 }
 
-/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns
- * plain columns of one table without ORDER BY, LIMIT or DISTINCT, one per column given. */
+/* INSERT INTO t [(cols)] SELECT ...: the SELECT converted on its own; tracked (insert_src) when it returns plain
+ * columns or expressions of one table's row or of an inner join's rows (no outer join), or a GROUP BY query's keys
+ * and aggregates, without ORDER BY, LIMIT or DISTINCT, one per column given. */
 static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertStmt *ins, const char *sql, size_t len)
 {
     PgQuery__SelectStmt *sel = ins->select_stmt->select_stmt;
@@ -1055,11 +1057,13 @@ static void conv_insert_select(const db_schema *s, db_query *q, PgQuery__InsertS
     src->limit = -1;
     src->understood = true;
     db_sql_conv_select(s, src, sel, sql, len);
-    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom == 1 && !src->nullable[0] &&
-              !src->aggregate && !src->ngroup && !src->distinct && !sel->n_sort_clause && src->limit < 0 &&
-              !src->offset && !src->limit_param && !src->offset_param && src->nresult == (int)n;
-    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source row and parameters */
-        ok = src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
+    bool ok = src->understood && !src->narms && !sel->with_clause && src->nfrom >= 1 && !src->aggregate &&
+              !src->nouter && !src->distinct && !sel->n_sort_clause && src->limit < 0 && !src->offset &&
+              !src->limit_param && !src->offset_param && src->nresult == (int)n;
+    for (int f = 0; ok && f < src->nfrom; f++) ok = !src->nullable[f]; /* inner joins */
+    for (int i = 0; ok && i < src->nresult; i++) /* columns or expressions of the source rows and parameters */
+        ok = src->ngroup ? src->result_agg[i] != DB_AGG_CONCRETE && src->result_col[i] != DB_RESULT_CONCRETE
+                         : src->result_agg[i] == DB_AGG_NONE && (src->result_expr[i] || src->result_col[i] >= 0);
     for (size_t i = 0; ok && i < n; i++) {
         node *cn = ins->n_cols ? ins->cols[i] : NULL;
         cols[i] = !cn                                                ? (int)i
@@ -1178,6 +1182,21 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->limit = -1;
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
+    int aliased = 0; /* SQLite's subqueries in FROM without an alias: parsed with one (db_sql_alias_subqueries) */
+    char *named = r.error && strstr(r.error->message, "must have an alias") ? db_sql_alias_subqueries(pg, &aliased) : NULL;
+    if (named) {
+        PgQueryProtobufParseResult r2 = pg_query_parse_protobuf(named);
+        if (r2.error) {
+            pg_query_free_protobuf_parse_result(r2);
+            free(named);
+            aliased = 0;
+        } else {
+            pg_query_free_protobuf_parse_result(r);
+            r = r2;
+            free(pg);
+            pg = named;
+        }
+    }
     if (r.error && (sqlite_begin(sql, len) || sqlite_pragma(sql, len))) { /* SQLite's own statements */
         pg_query_free_protobuf_parse_result(r);
         free(pg);
@@ -1256,6 +1275,9 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
         if (q->kind != DBQ_SELECT && !(q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && !q->txn)
             q->understood = false;
         if ((q->kind == DBQ_UPDATE || q->kind == DBQ_DELETE) && q->nfrom != 1) q->understood = false;
+        /* an inlined subquery's hidden rowid would be read through the alias the program's text does not have */
+        for (int f = 0; aliased && q->understood && !q->nouter && f < q->nfrom; f++)
+            if (q->cte_from_at[f]) db_sql_unsupported(q, "subquery in FROM without an alias");
     }
     if (np > q->nparams) q->nparams = np;
     if (tree) pg_query__parse_result__free_unpacked(tree, NULL);

@@ -88,6 +88,12 @@ int db_sql_cte_item(const db_schema *s, db_query *q, const PgQuery__WithClause *
  * q->unsupported). */
 int db_sql_subselect_item(const db_schema *s, db_query *q, const PgQuery__RangeSubselect *rs, int k, db_sql_cte *out);
 
+/* sql_groups.c */
+/* SELECT sel, when it is aggregates over the groups of one grouped subquery in FROM (`SELECT MAX(c) FROM (SELECT
+ * x, COUNT(*) c FROM t GROUP BY x) d`): converted into q as that subquery with q->nouter, outer_agg, outer_res set
+ * (or its reason in q->unsupported), true. false when sel has another shape (q untouched). */
+bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
+
 /* sql_rewrite.c */
 /* Byte offset in sql[0..len) of the FROM keyword of the body of the k-th (0-based) query of the statement's
  * leading WITH list (at parenthesis depth 0 inside the body); (size_t)-1 when not found. */
@@ -96,6 +102,11 @@ size_t db_sql_cte_from(const char *sql, size_t len, int k);
  * group at depth 0 after FROM, JOIN or a comma, starting with SELECT) at or after offset start (the statement's
  * FROM keyword); (size_t)-1 when not found. */
 size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k);
+/* SQLite's subqueries in FROM without an alias (`SELECT MAX(c) FROM (SELECT ... GROUP BY x)`), which PostgreSQL's
+ * grammar (before version 16) refuses: sql (NUL-terminated) with ` AS sympath_sub_K` after each such subquery (a
+ * parenthesized SELECT or WITH right after FROM or JOIN, followed by no alias), malloc'ed, *added of them; NULL
+ * when there is none (or out of memory). */
+char *db_sql_alias_subqueries(const char *sql, int *added);
 /* Byte offset of the first FROM keyword at parenthesis depth 0, outside quotes and comments; (size_t)-1 when none. */
 size_t db_sql_find_from(const char *sql, size_t len);
 

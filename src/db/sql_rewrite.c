@@ -7,6 +7,7 @@
 #include <strings.h>
 #include "db.h"
 #include "sql_int.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------- lexical helpers */
 
@@ -325,4 +326,87 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
         return ordered;
     }
     return out;
+}
+
+/* Whether the word at s[0..n) may follow a FROM item in place of an alias (a keyword that starts the next clause or
+ * join), so that a subquery followed by it has no alias. */
+static bool clause_word(const char *s, size_t n)
+{
+    static const char *words[] = {"where", "group",  "order", "limit",  "offset", "join",      "inner",  "left",
+                                  "right", "full",   "cross", "natural", "on",    "using",     "union",  "intersect",
+                                  "except", "having", "window", "returning", "fetch", "for"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == n && !strncasecmp(s, words[i], n)) return true;
+    return false;
+}
+
+char *db_sql_alias_subqueries(const char *sql, int *added)
+{
+    size_t len = strlen(sql), at[16];
+    int n = 0;
+    bool item_word = false; /* the last word was FROM or JOIN */
+    for (size_t i = 0; i < len && n < 16;) {
+        size_t q = quoted_len(sql + i, len - i);
+        if (!q) q = comment_len(sql + i, len - i);
+        if (q) {
+            i += q, item_word = false;
+            continue;
+        }
+        char ch = sql[i];
+        if (isspace((unsigned char)ch)) {
+            i++;
+            continue;
+        }
+        if (ident_char((unsigned char)ch)) {
+            size_t j = i;
+            while (j < len && ident_char((unsigned char)sql[j])) j++;
+            item_word = j - i == 4 && (!strncasecmp(sql + i, "from", 4) || !strncasecmp(sql + i, "join", 4));
+            i = j;
+            continue;
+        }
+        if (ch == '(' && item_word) { /* a FROM item in parentheses: a subquery when it starts with SELECT or WITH */
+            size_t b = i + 1;
+            while (b < len && isspace((unsigned char)sql[b])) b++;
+            size_t close = i + 1;
+            for (int d = 1; close < len && d > 0;) { /* its closing parenthesis */
+                size_t qq = quoted_len(sql + close, len - close);
+                if (!qq) qq = comment_len(sql + close, len - close);
+                if (qq) {
+                    close += qq;
+                    continue;
+                }
+                d += sql[close] == '(' ? 1 : sql[close] == ')' ? -1 : 0;
+                close += d > 0;
+            }
+            if ((!strncasecmp(sql + b, "select", 6) || !strncasecmp(sql + b, "with", 4)) && close < len) {
+                size_t k = close + 1;
+                for (;;) { /* the next word after it: an alias, AS, or a clause keyword */
+                    while (k < len && isspace((unsigned char)sql[k])) k++;
+                    size_t c = comment_len(sql + k, len - k);
+                    if (!c) break;
+                    k += c;
+                }
+                size_t e = k;
+                while (e < len && ident_char((unsigned char)sql[e])) e++;
+                bool alias = (e > k && !clause_word(sql + k, e - k)) || (k < len && sql[k] == '"');
+                if (!alias) at[n++] = close + 1;
+            }
+        }
+        item_word = false;
+        i++;
+    }
+    *added = n;
+    if (!n) return NULL;
+    strbuf o = STRBUF_INIT;
+    size_t from = 0;
+    for (int k = 0; k < n; k++) {
+        sb_printf(&o, "%.*s AS sympath_sub_%d", (int)(at[k] - from), sql + from, k);
+        from = at[k];
+    }
+    sb_printf(&o, "%s", sql + from);
+    if (o.failed) {
+        sb_free(&o);
+        return NULL;
+    }
+    return o.s;
 }

@@ -101,6 +101,7 @@ void db_text_needs_of_query(db_schema *s, const db_query *q)
     walk(s, q, q->where);
     walk(s, q, q->having);
     for (int i = 0; i < q->nfrom && i < DB_MAX_FROM; i++) walk(s, q, q->on[i]);
+    db_text_needs_of_query(s, q->insert_src); /* INSERT ... SELECT: its SELECT's conditions */
 }
 
 /* The combinations of row slots a grown layout keeps a join within: 64 (a three-table join stops at 4 rows, where
@@ -147,14 +148,15 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
             db_text_needs_of_query(s, q);
             note_join_rows(s, q);
         }
-        for (int i = 0; q && dated && i < q->ndate_infer; i++) { /* from now on a date column */
-            db_column *col = &s->tables[q->date_infer_table[i]].cols[q->date_infer_col[i]];
-            db_date_kind kind = q->date_infer_kind[i];
+        const db_query *iq = q && q->insert_src ? q->insert_src : q; /* INSERT ... SELECT: its SELECT's dates */
+        for (int i = 0; iq && dated && i < iq->ndate_infer; i++) { /* from now on a date column */
+            db_column *col = &s->tables[iq->date_infer_table[i]].cols[iq->date_infer_col[i]];
+            db_date_kind kind = iq->date_infer_kind[i];
             if (col->dflt && (strcasestr(col->dflt, "timestamp") || strcasestr(col->dflt, "datetime")))
                 kind = DB_DATE_DATETIME; /* DEFAULT CURRENT_TIMESTAMP writes a date and a time */
             size_t at = 0;
-            for (int t = 0; t < q->date_infer_table[i]; t++) at += (size_t)s->tables[t].ncols;
-            at += (size_t)q->date_infer_col[i];
+            for (int t = 0; t < iq->date_infer_table[i]; t++) at += (size_t)s->tables[t].ncols;
+            at += (size_t)iq->date_infer_col[i];
             if (kind > dated[at]) dated[at] = kind;
             col->date = dated[at];
         }

@@ -9,7 +9,9 @@
 # (tests/db/loans.c), DISTINCT over joins (tests/db/venues.c), INSERT ... ON CONFLICT DO UPDATE ... RETURNING, REPLACE INTO
 # and a WITH query with replace()/instr()/CAST (tests/db/upsert.c), UPDATE/DELETE ... RETURNING (tests/db/returning.c), defaults read from the engine (tests/db/notes.c), a join of four tables, a result column read concretely and
 # ORDER BY of an expression with LIMIT (tests/db/orders4.c), an INSERT whose foreign key needs its parent
-# (tests/db/moves.c); every reachable branch, no
+# (tests/db/moves.c), INSERT ... SELECT over a join and of its groups (tests/db/copies.c, tally.c), GROUP BY over
+# inserted rows (tests/db/daily.c), MAX/COUNT/MIN over the groups of a subquery
+# in FROM (tests/db/busiest.c); every reachable branch, no
 # model mismatch, fixtures that load into the schema, replay agrees; a layout grown when the exploration stalls
 # (tests/db/club.c).
 set -u
@@ -163,6 +165,19 @@ NO_REPLAY=1 FAULTS=1 BUDGET=5s run orders4 orders4.sql 0 19 23 27
 # an INSERT whose foreign key (PRAGMA foreign_keys = ON) has its parent row or not (tests/db/moves.c, 10) (unreachable:
 # the failed open)
 NO_REPLAY=1 BUDGET=3s run moves upsert.sql 1 10
+# INSERT ... SELECT over a join of two tables (tests/db/copies.c): how many rows it copied (16: none, 18: more than one)
+# and the copies read back (22); the failed open, INSERT and prepare are not reached
+BUDGET=4s run copies copies.sql 5 16 18 22
+# INSERT ... SELECT of a GROUP BY over that join (tests/db/tally.c): how many groups it copied (16, 18) and a group's
+# SUM read back (23)
+NO_REPLAY=1 BUDGET=4s run tally copies.sql 3 16 18 23
+# GROUP BY over a table holding rows the program copied into it and the fixture's rows (tests/db/daily.c): a group of
+# more than two rows (18), a SUM over 100 (20)
+BUDGET=4s run daily copies.sql 3 16 18 20
+# aggregates over the groups of a subquery in FROM (tests/db/busiest.c): MAX of a COUNT and COUNT(*) of the groups (16:
+# a day with three shifts, 18: three days), MIN of a SUM, the subquery without an alias (24); the failed open and
+# prepares, and an aggregate without its row, are not reached
+BUDGET=4s run busiest busiest.sql 4 14 16 18 24
 # more red members than row slots and a name longer than a TEXT cell, both seen only in C (tests/db/club.c): the
 # exploration stalls with 3 slots of 8 bytes, starts again with a larger layout and its tests run first (20: no
 # member or some, 22: a team of 5, 26: a 13-byte name) (unreachable: the failed open and prepare)

@@ -1363,18 +1363,80 @@ static void test_insert_parse(void **state)
     assert_non_null(q->insert_src->result_expr[2]);
     assert_int_equal(q->nparams, 2);
     db_query_free(q);
+    /* ... and of an inner join's rows: one candidate row per slot combination (the runtime's track_insert_select) */
+    sql = "INSERT INTO t(a, s) SELECT x.a * y.b, y.s FROM t x JOIN t y ON y.b = x.a WHERE x.s = 'k'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_non_null(q->insert_src);
+    assert_int_equal(q->insert_src->nfrom, 2);
+    assert_int_equal(q->insert_src->result_from[1], 1);
+    db_query_free(q);
+    /* ... and of a GROUP BY query's keys and aggregates: one candidate row per group */
+    sql = "INSERT INTO t(s, a) SELECT s, SUM(b) FROM t WHERE b > 0 GROUP BY s";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_int_equal(q->ninsert, 2);
+    assert_non_null(q->insert_src);
+    assert_int_equal(q->insert_src->ngroup, 1);
+    assert_int_equal(q->insert_src->result_agg[1], DB_AGG_SUM);
+    db_query_free(q);
     /* not tracked: a column reference in VALUES (also in a later row), INSERT ... SELECT of an aggregate, with
-     * ORDER BY/LIMIT, of a join, of another width, of a column read concretely */
+     * ORDER BY/LIMIT, of an outer join, of another width, of a column read concretely */
     const char *untracked[] = {"INSERT INTO t(a) VALUES (b)",
                                "INSERT INTO t(a, b) VALUES (1, 2), (3, b)",
                                "INSERT INTO t(a) SELECT count(*) FROM t",
                                "INSERT INTO t(a) SELECT b FROM t ORDER BY b LIMIT 1",
-                               "INSERT INTO t(a) SELECT x.b FROM t x, t y",
+                               "INSERT INTO t(a) SELECT y.b FROM t x LEFT JOIN t y ON y.a = x.a",
                                "INSERT INTO t(a) SELECT a, b FROM t",
                                "INSERT INTO t(s) SELECT hex(a) FROM t"};
     for (int i = 0; i < 7; i++) {
         assert_int_equal(db_query_parse(s, untracked[i], strlen(untracked[i]), &q, &err), 0);
         assert_int_equal(q->ninsert, 0);
+        db_query_free(q);
+    }
+    db_schema_free(s);
+}
+
+/* Aggregates over the groups of a subquery in FROM (sql_groups.c): the statement is the subquery's GROUP BY query,
+ * with the outer aggregates of its result columns; SQLite's subquery without an alias parses too. Other shapes are
+ * not. */
+static void test_over_groups_parse(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q = NULL;
+    char *err = NULL;
+    const char *sql = "SELECT MAX(n), COUNT(*), min(d.b) FROM (SELECT b, COUNT(*) AS n FROM t WHERE a > ? GROUP BY b) d";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->ngroup, 1);
+    assert_int_equal(q->nouter, 3);
+    assert_int_equal(q->outer_agg[0], DB_AGG_MAX);
+    assert_int_equal(q->outer_res[0], 1);
+    assert_int_equal(q->outer_agg[1], DB_AGG_COUNT);
+    assert_int_equal(q->outer_res[1], -1);
+    assert_int_equal(q->outer_agg[2], DB_AGG_MIN);
+    assert_int_equal(q->outer_res[2], 0);
+    assert_int_equal(q->nparams, 1);
+    db_query_free(q);
+    /* without an alias (a parse error for PostgreSQL's grammar before 16) */
+    sql = "SELECT SUM(c) FROM (SELECT s, COUNT(*) c FROM t GROUP BY s)";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 1);
+    assert_int_equal(q->outer_agg[0], DB_AGG_SUM);
+    db_query_free(q);
+    /* the alias goes after the FROM item only: not after a subquery of IN, a scalar one, or one that has an alias */
+    sql = "SELECT MAX(c) FROM (SELECT s, COUNT(*) c FROM t WHERE a IN (SELECT b FROM (SELECT b FROM t) x "
+          "WHERE b = (SELECT 1)) GROUP BY s) ORDER BY 1";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    db_query_free(q);
+    /* not this shape: an outer WHERE, an aggregate of an expression, a subquery without GROUP BY */
+    const char *other[] = {"SELECT MAX(n) FROM (SELECT b, COUNT(*) AS n FROM t GROUP BY b) d WHERE n > 1",
+                           "SELECT MAX(n + 1) FROM (SELECT b, COUNT(*) AS n FROM t GROUP BY b) d",
+                           "SELECT MAX(a) FROM (SELECT a FROM t WHERE b > 1) d"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(db_query_parse(s, other[i], strlen(other[i]), &q, &err), 0);
+        assert_int_equal(q->nouter, 0);
         db_query_free(q);
     }
     db_schema_free(s);
@@ -1532,6 +1594,7 @@ int main(void)
         cmocka_unit_test(test_text_min_max_against_sqlite),
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),
+        cmocka_unit_test(test_over_groups_parse),
         cmocka_unit_test(test_upsert_parse),
         cmocka_unit_test(test_subqueries_against_sqlite),
         cmocka_unit_test(test_where_unsupported),

@@ -70,6 +70,19 @@ static int combo_rows(const db_query *q, unsigned c, const db_val **rows)
     return 0;
 }
 
+static const inserted *view_inserted(int ti, unsigned i);
+
+/* The rows of GROUP BY candidate c of s (qstate.ncand): combination c, or for c >= s->ncombos the inserted row
+ * c - ncombos of the one FROM item's table; -1 when out of memory or past the candidates. */
+static int cand_rows(const qstate *s, unsigned c, const db_val **rows)
+{
+    if (c < s->ncombos || !s->ncand) return combo_rows(s->q, c, rows);
+    const inserted *r = c < s->ncand ? view_inserted(s->q->from_table[0], c - s->ncombos) : NULL;
+    if (!r) return -1;
+    rows[0] = r->cells;
+    return 0;
+}
+
 /* The site of a query's BK_ROW events: its SQL text's FNV-1a hash with the top bit set (no
  * branch site has it), so the tree tells the events of different queries apart. Not the last
  * branch site executed, which other events carry: it also moves with concrete branches, and two
@@ -188,7 +201,7 @@ static void order_expected(qstate *s, unsigned n)
         /* insertion by the concrete order (stable: ties keep slot order) */
         unsigned k = m++;
         while (k > 0) {
-            if (combo_rows(q, idx[k - 1], a) || combo_rows(q, c, b)) return;
+            if (cand_rows(s, idx[k - 1], a) || cand_rows(s, c, b)) return;
             if (db_order_le(cx, q, a, b)->value & 1) break;
             idx[k] = idx[k - 1];
             k--;
@@ -196,7 +209,7 @@ static void order_expected(qstate *s, unsigned n)
         idx[k] = c;
     }
     for (unsigned k = 0; k + 1 < m; k++) {
-        if (combo_rows(q, idx[k], a) || combo_rows(q, idx[k + 1], b)) return;
+        if (cand_rows(s, idx[k], a) || cand_rows(s, idx[k + 1], b)) return;
         expr *le = db_order_le(cx, q, a, b);
         if (le->value & 1) db_rt_assume(le);
     }
@@ -213,6 +226,35 @@ static bool no_overflow(void)
     return true;
 }
 
+/* SELECT agg(c) FROM (SELECT ..., COUNT(*) AS c ... GROUP BY ...) (db_query.nouter, sql_groups.c): the one result
+ * row's values in s->agg_vals, each the outer aggregate over the groups that come back (ev[i]: the group whose first
+ * combination is i) of the group's value: the subquery's aggregate (s->group_vals) or key column (rows[i]'s cell).
+ * A value that is not modelled (a group value read concretely, an outer SUM that overflows) is left zero: read
+ * concretely. */
+static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *const *rows, unsigned n)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    for (int k = 0; k < q->nouter; k++) {
+        const db_val *vals[DB_MAX_COMBOS];
+        int r = q->outer_res[k];
+        bool ok = true;
+        for (unsigned i = 0; r >= 0 && i < n && ok; i++) {
+            vals[i] = q->result_agg[r] == DB_AGG_NONE ? &rows[i][q->result_from[r]][q->result_col[r]]
+                                                        : &s->group_vals[(size_t)i * q->nresult + r];
+            ok = vals[i]->null != NULL;
+        }
+        memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        expr *ovf = NULL;
+        const char *why = NULL;
+        if (!ok || db_aggregate(cx, q->outer_agg[k], n, ev, r < 0 ? NULL : vals, &s->agg_vals[k], &ovf, &why) ||
+            (ovf && (ovf->value & 1)))
+            memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        else if (ovf)
+            db_rt_assume(expr_not(cx, ovf));
+    }
+}
+
 /*
  * GROUP BY (one table): one event per slot i, "slot i is the first row of a group that comes
  * back": i matches (conds[i]), no earlier matching slot has the same keys, and HAVING holds
@@ -220,23 +262,88 @@ static bool no_overflow(void)
  * present or not; the other side of an absent slot's event asks for one more group. The
  * aggregates of the result columns are folded over the same rows (s->group_vals).
  */
-static void group_events(qstate *s, expr *const *conds, unsigned n)
+/*
+ * The groups of GROUP BY query q over its n slot combinations (conds[i]: combination i matches; rowp[i]: its rows):
+ * ev[i] = "i is the first combination of a group that comes back" (i matches, no earlier matching combination has
+ * its keys, HAVING holds over the group), and vals[i * nresult + r] the group's aggregate of result column r
+ * (zero, i.e. read concretely, for a key column, a column read concretely or a value not modelled). 0, or -1 with
+ * *why.
+ */
+static int group_fold(const db_query *q, const db_val *params, int nparams, expr *const *conds,
+                      const db_val *const *const *rowp, unsigned n, expr **ev, db_val *vals, const char **why)
+{
+    expr_ctx *cx = rt_cx();
+    for (unsigned i = 0; i < n; i++) {
+        expr *sel[DB_MAX_COMBOS];
+        const db_val *args[DB_MAX_COMBOS];
+        expr *first = conds[i];
+        for (unsigned j = 0; j < n; j++) {
+            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
+            if (j != i && !same) {
+                *why = "GROUP BY key not translated";
+                return -1;
+            }
+            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
+            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
+        }
+        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, params, nparams, why);
+        if (!having) return -1;
+        ev[i] = expr_and1(cx, first, having);
+        for (int r = 0; r < q->nresult; r++) {
+            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
+                continue; /* (read concretely) */
+            db_val *out = &vals[(size_t)i * q->nresult + r];
+            const char *w = NULL;
+            if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
+                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, params, nparams, out, &w) ||
+                    !no_overflow())
+                    memset(out, 0, sizeof *out); /* read concretely */
+                continue;
+            }
+            int f = q->result_from[r], col = q->result_col[r];
+            for (unsigned j = 0; j < n; j++) args[j] = col < 0 ? NULL : &rowp[j][f][col];
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : args, out, NULL, why)) return -1;
+        }
+    }
+    return 0;
+}
+
+static void group_events(qstate *s, expr *const *slot_conds, unsigned ncombos)
 {
     const db_query *q = s->q;
-    for (int f = 0; f < q->nfrom; f++)
+    /* the rows the program inserted (one table: they follow the slots as candidates, oldest first) */
+    unsigned nins = q->nfrom == 1 ? tracked_rows(q->table) : 0;
+    for (int f = 0; q->nfrom > 1 && f < q->nfrom; f++)
         if (db_rt.ins[q->from_table[f]]) {
-            s->why = "GROUP BY over rows the program inserted";
+            s->why = "GROUP BY over a join with rows the program inserted";
             return;
         }
+    if (ncombos + nins > DB_MAX_COMBOS) {
+        s->why = "GROUP BY over more than 256 slots and inserted rows";
+        return;
+    }
+    s->ncombos = ncombos;
+    s->ncand = ncombos + nins;
+    unsigned n = s->ncand;
     expr_ctx *cx = rt_cx();
+    expr *conds[DB_MAX_COMBOS];
+    memcpy(conds, slot_conds, ncombos * sizeof *conds);
     static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     const db_val *const *rowp[DB_MAX_COMBOS];
     for (unsigned k = 0; k < n; k++) {
-        if (combo_rows(q, k, rows[k])) {
+        if (cand_rows(s, k, rows[k])) {
             s->why = "out of memory";
             return;
         }
         rowp[k] = rows[k];
+        if (k < ncombos) continue;
+        const char *why = NULL; /* an inserted row: alive and WHERE */
+        expr *w = db_where_expr(cx, q, rows[k], s->params, s->nparams, &why);
+        if (!w) {
+            s->why = why ? why : "out of memory";
+            return;
+        }
+        conds[k] = expr_and1(cx, view_inserted(q->table, k - ncombos)->alive, w);
     }
     free(s->group_vals);
     if (!(s->group_vals = calloc((size_t)n * (size_t)q->nresult + 1, sizeof *s->group_vals))) {
@@ -244,43 +351,10 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
         return;
     }
     expr *ev[DB_MAX_COMBOS];
-    for (unsigned i = 0; i < n; i++) {
-        expr *sel[DB_MAX_COMBOS];
-        const db_val *vals[DB_MAX_COMBOS];
-        expr *first = conds[i];
-        for (unsigned j = 0; j < n; j++) {
-            expr *same = j == i ? NULL : db_group_eq(cx, q, rowp[i], rowp[j]);
-            if (j != i && !same) {
-                s->why = "GROUP BY key not translated";
-                return;
-            }
-            sel[j] = j == i ? conds[i] : expr_and1(cx, conds[j], same);
-            if (j < i) first = expr_and1(cx, first, expr_not(cx, sel[j]));
-        }
-        const char *why = NULL;
-        expr *having = db_having_expr(cx, q, rowp[i], n, sel, rowp, s->params, s->nparams, &why);
-        if (!having) {
-            s->why = why;
-            return;
-        }
-        ev[i] = expr_and1(cx, first, having);
-        for (int r = 0; r < q->nresult; r++) {
-            if (q->result_agg[r] == DB_AGG_NONE || q->result_agg[r] == DB_AGG_CONCRETE)
-                continue; /* (read concretely) */
-            db_val *out = &s->group_vals[(size_t)i * q->nresult + r];
-            if (q->result_agg[r] == DB_AGG_EXPR) { /* COALESCE(SUM(x), 0), SUM(price * qty), AVG(x) */
-                if (db_group_value(cx, q, q->result_expr[r], rowp[i], n, sel, rowp, s->params, s->nparams, out, &why) ||
-                    !no_overflow())
-                    memset(out, 0, sizeof *out); /* read concretely */
-                continue;
-            }
-            int f = q->result_from[r], col = q->result_col[r];
-            for (unsigned j = 0; j < n; j++) vals[j] = col < 0 ? NULL : &rows[j][f][col];
-            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : vals, out, NULL, &why)) {
-                s->why = why;
-                return;
-            }
-        }
+    const char *why = NULL;
+    if (group_fold(q, s->params, s->nparams, conds, rowp, n, ev, s->group_vals, &why)) {
+        s->why = why ? why : "out of memory";
+        return;
     }
     for (unsigned i = 0; s->window && i < n; i++) /* the ORDER BY keys of a LIMIT over groups are modelled */
         for (int k = 0; k < q->ngroup_order; k++) {
@@ -290,19 +364,21 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
                 return;
             }
         }
+    if (q->nouter && s->agg_vals) outer_aggregates(s, ev, rowp, n);
     for (unsigned i = 0; i < n; i++) {
         s->group_ev[i] = ev[i];
         s->match[i] = conds[i];
         s->expected[i] = (uint8_t)(ev[i]->value & 1);
         expr *e = rt_norm(ev[i]);
-        uint32_t beyond = 0;
-        for (int f = 0; f < q->nfrom; f++) {
+        uint32_t beyond = 0, which = i;
+        for (int f = 0; i < ncombos && f < q->nfrom; f++) {
             unsigned k = combo_slot(q, i, f);
             if (k < db_rt.lim.rows && k > (unsigned)db_rt.counts[q->from_table[f]]->value) beyond = BK_ROW_BEYOND;
         }
+        if (i >= ncombos) which = BK_ROW_INSERTED | view_inserted(q->table, i - ncombos)->index;
         if (e)
             rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
-                           (uint32_t)q->table << 16 | beyond | i);
+                           (uint32_t)q->table << 16 | beyond | which);
     }
     if (q->norder) order_expected(s, n);
     s->symbolic = true;
@@ -319,6 +395,7 @@ static void group_events(qstate *s, expr *const *conds, unsigned n)
 void db_rt_record_rows(qstate *s)
 {
     s->symbolic = false;
+    s->ncand = s->ncombos = 0;
     s->window = false;
     s->nreturned = 0;
     s->prev_combo = -1;
@@ -512,7 +589,7 @@ static int group_keys(const qstate *s, unsigned g, const db_val **keys)
 {
     const db_query *q = s->q;
     const db_val *rows[DB_MAX_FROM];
-    if (combo_rows(q, g, rows)) return -1;
+    if (cand_rows(s, g, rows)) return -1;
     for (int k = 0; k < q->ngroup_order; k++) {
         int r = q->group_order[k];
         keys[k] = q->result_agg[r] != DB_AGG_NONE ? &s->group_vals[(size_t)g * q->nresult + r]
@@ -537,7 +614,7 @@ static void group_position(qstate *s, unsigned me, uint32_t pos)
         nulls_last[k] = q->like_exact ? !q->group_order_desc[k] : q->group_order_desc[k];
     if (group_keys(s, me, mine)) return;
     expr *before = expr_const(cx, 0, 16), *no_later = expr_const(cx, 0, 16);
-    for (unsigned g = 0; g < combos(q); g++) {
+    for (unsigned g = 0; g < s->ncand; g++) {
         if (g == me || !s->group_ev[g] || group_keys(s, g, other)) continue;
         expr *me_first = db_keys_le(cx, q->ngroup_order, mine, other, q->group_order_desc, nulls_last);
         expr *it_first = db_keys_le(cx, q->ngroup_order, other, mine, q->group_order_desc, nulls_last);
@@ -632,22 +709,31 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
         combo += (k == UINT32_MAX ? 0 : k) * weight;
         weight *= radix(q, f);
     }
-    if (all && s->symbolic && q->ngroup) { /* the group's first matching combination with the same keys */
+    const inserted *ins_row = NULL; /* one table: the inserted row the returned row is */
+    for (const inserted *r = !all && q->nfrom == 1 ? db_rt.ins[q->table] : NULL; r; r = r->next)
+        if (r->rowid == ids[0]) ins_row = r;
+    /* GROUP BY: the group's first matching candidate with the same keys (a slot combination, or after them an
+     * inserted row: qstate.ncand) */
+    unsigned cand = all ? combo : ins_row && s->ncand > s->ncombos ? s->ncombos + ins_row->index : UINT32_MAX;
+    bool grouped = s->symbolic && q->ngroup && cand < s->ncand && cand < DB_MAX_COMBOS;
+    if (grouped) {
         const db_val *mine[DB_MAX_FROM], *rep[DB_MAX_FROM];
-        if (!combo_rows(q, combo, mine))
-            for (unsigned i = 0; i <= combo; i++) {
-                bool candidate = (s->match[i]->value & 1) && !combo_rows(q, i, rep);
+        if (!cand_rows(s, cand, mine))
+            for (unsigned i = 0; i <= cand; i++) {
+                bool candidate = s->match[i] && (s->match[i]->value & 1) && !cand_rows(s, i, rep);
                 expr *same = candidate ? db_group_eq(rt_cx(), q, rep, mine) : NULL;
                 if (same && (same->value & 1)) {
-                    combo = i;
+                    cand = i;
                     break;
                 }
             }
         for (int f = 0; f < q->nfrom; f++) {
-            unsigned k = combo_slot(q, combo, f);
+            unsigned k = cand < s->ncombos ? combo_slot(q, cand, f) : db_rt.lim.rows;
             s->cur_slot[f] = k < db_rt.lim.rows ? (int)k : -1;
         }
-        s->cur_group = (int)combo;
+        if (cand >= s->ncombos) s->cur_ins = view_inserted(q->table, cand - s->ncombos);
+        s->cur_group = (int)cand;
+        if (all) combo = cand;
     }
     if (all && s->symbolic && q->norder && s->prev_combo >= 0) {
         /* ORDER BY: the order the program sees is kept (the previous row sorts first) */
@@ -667,6 +753,10 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
             s->seen[combo] = 1;
             s->mismatches += !s->expected[combo];
         }
+    } else if (grouped) { /* a group whose rows the program inserted (its first candidate is cand) */
+        s->rows_other++;
+        s->seen[cand] = 1;
+        s->mismatches += !s->expected[cand];
     } else {
         s->rows_other++;
         if (q->nfrom == 1) /* a row the program inserted? */
@@ -680,7 +770,7 @@ void db_rt_row_seen(qstate *s, const int64_t *ids, const bool *null_ids)
                 }
     }
     uint32_t pos = (uint32_t)s->win_offset + s->nreturned++;
-    if (s->symbolic && s->window && q->ngroup && all && s->cur_group >= 0)
+    if (s->symbolic && s->window && q->ngroup && s->cur_group >= 0)
         group_position(s, (unsigned)s->cur_group, pos);
     else if (s->symbolic && s->window && !q->ngroup && (all || s->cur_ins))
         window_position(s, all ? combo : UINT32_MAX, pos);
@@ -817,10 +907,11 @@ static int engine_cell(int ti, int c, int64_t rowid, db_val *out)
     return 0;
 }
 
-/* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
- * columns) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT (NULL when none),
- * except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
-int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells)
+/* The cells of row `row` of an INSERT ... VALUES (or, INSERT ... SELECT, the SELECT's result columns over src_rows,
+ * one row per FROM item of it) into cells[0..ncols), their text bytes copied: columns not given get their DEFAULT
+ * (NULL when none), except an INTEGER PRIMARY KEY, which is `rowid`. -1 when a value or default is not modelled. */
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                       db_val *cells)
 {
     const db_query *q = s->q;
     const db_table *t = &db_rt.schema->tables[q->table];
@@ -842,15 +933,19 @@ int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row,
     for (int i = 0; i < q->ninsert; i++) {
         db_val v;
         const char *why = NULL;
-        if (src_row && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source row */
-            const db_val *srow[1] = {src_row};
-            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], srow, s->params, s->nparams, &v, &why))
+        if (src_vals && src_vals[i].null) { /* a group's value (INSERT ... SELECT ... GROUP BY) */
+            v = src_vals[i];
+        } else if (src_vals && q->insert_src->result_agg[i] != DB_AGG_NONE) {
+            return -1; /* an aggregate not modelled */
+        } else if (src_rows && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
+            if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], src_rows, s->params, s->nparams, &v,
+                              &why))
                 return -1;
             expr *ovf = db_value_overflow(); /* (SQLite would store a REAL) */
             if (ovf && (ovf->value & 1)) return -1;
             if (ovf) db_rt_assume(expr_not(cx, ovf));
-        } else if (src_row) {
-            v = src_row[q->insert_src->result_col[i]];
+        } else if (src_rows) {
+            v = src_rows[q->insert_src->result_from[i]][q->insert_src->result_col[i]];
         } else if (db_value_expr(cx, q, q->insert_val[row * q->ninsert + i], NULL, s->params, s->nparams, &v, &why)) {
             return -1;
         }
@@ -880,15 +975,17 @@ static void link_row(int ti, int64_t rowid, expr *alive, db_val *cells)
 
 /* After INSERT ... VALUES added row `row` of its VALUES (db_rt.h): remember its cells' expressions
  * (insert_cells); a value or default sympath does not model leaves the row concrete. INSERT ... SELECT: the
- * values are src_row's cells of the SELECT's result columns, and the row exists when `alive` holds. */
-static void track_row(qstate *s, int64_t rowid, int row, const db_val *src_row, expr *alive)
+ * values are the SELECT's result columns over src_rows (a row per FROM item), and the row exists when `alive`
+ * holds. */
+static void track_row(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                      expr *alive)
 {
     const db_query *q = s->q;
     int ti = q->table;
-    if (!q->ninsert || (!src_row && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
+    if (!q->ninsert || (!src_rows && row >= q->ninsert_rows) || db_rt.dirty[ti]) return;
     db_rt_use_view();
     db_val *cells = calloc((size_t)db_rt.schema->tables[ti].ncols, sizeof *cells);
-    if (!cells || db_rt_insert_cells(s, rowid, row, src_row, cells)) {
+    if (!cells || db_rt_insert_cells(s, rowid, row, src_rows, src_vals, cells)) {
         free(cells);
         return;
     }
@@ -913,23 +1010,84 @@ static void note_untracked(int ti, unsigned before, int n)
 void db_rt_track_insert(qstate *s, int64_t rowid)
 {
     unsigned before = tracked_rows(s->q->table);
-    track_row(s, rowid, 0, NULL, NULL);
+    track_row(s, rowid, 0, NULL, NULL, NULL);
     note_untracked(s->q->table, before, 1);
 }
 
+/* Whether row id of s's INSERT target holds, in the engine, the concrete values of cells in every column the
+ * INSERT gives (the others hold defaults); a column the engine's value of cannot be read (db_rt.read_cell; a
+ * scaled cell) counts as equal. */
+static bool engine_row_is(const qstate *s, int64_t id, const db_val *cells)
+{
+    const db_query *q = s->q;
+    for (int i = 0; i < q->ninsert; i++) {
+        int c = q->insert_col[i];
+        db_val e;
+        if (engine_cell(q->table, c, id, &e)) continue;
+        bool same = (e.null->value & 1) == (cells[c].null->value & 1);
+        if (same && !(e.null->value & 1)) {
+            if (e.is_text) {
+                same = cells[c].is_text && e.len->value == cells[c].len->value;
+                for (unsigned k = 0; same && k < e.len->value && k < e.nbytes; k++)
+                    same = k < cells[c].nbytes && e.bytes[k]->value == cells[c].bytes[k]->value;
+            } else {
+                same = !cells[c].is_text && e.v->value == cells[c].v->value;
+            }
+        }
+        if (e.is_text) free(e.bytes);
+        if (!same) return false;
+    }
+    return true;
+}
+
+/* A join's INSERT ... SELECT: the row id (of ids[0..n), the rows the engine added in its plan's order) of each
+ * candidate k that holds (cond[k]), the first unused one whose given columns hold the candidate's concrete values
+ * (engine_row_is), in id[k] (-1 for the others). -1 when a candidate matches no row. */
+static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], const db_val *vals, expr *const *cond,
+                       unsigned ncand, const int64_t *ids, int n, int64_t *id)
+{
+    int nres = s->q->insert_src->nresult;
+    bool used[DB_MAX_COMBOS] = {0};
+    int ncols = db_rt.schema->tables[s->q->table].ncols;
+    db_val *tmp = calloc((size_t)ncols, sizeof *tmp);
+    if (!tmp) return -1;
+    int rc = 0;
+    for (unsigned k = 0; k < ncand && !rc; k++) {
+        id[k] = -1;
+        if (!(cond[k]->value & 1)) continue;
+        memset(tmp, 0, (size_t)ncols * sizeof *tmp);
+        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, 0, rows[k], vals ? &vals[(size_t)k * nres] : NULL, tmp)) {
+            rc = -1;
+            break;
+        }
+        int m = 0;
+        while (m < n && (used[m] || !engine_row_is(s, ids[m], tmp))) m++;
+        if (m == n) rc = -1;
+        else used[m] = true, id[k] = ids[m];
+    }
+    free(tmp);
+    return rc;
+}
+
 /*
- * INSERT ... SELECT (q->insert_src, one table's columns or expressions of its row): one tracked row per slot of the source
- * table, alive when the slot is present and satisfies the SELECT's WHERE, so what later queries read of
- * the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n), in the
- * order it added them) are the candidates that hold now, in slot (scan) order; on SQLite a given INTEGER
- * PRIMARY KEY makes a row's rowid its value. Not tracked when the source has rows the program inserted
- * or changed, or when the candidates that hold are not n rows.
+ * INSERT ... SELECT (q->insert_src: columns or expressions of one table's row or of an inner join's rows): one
+ * tracked row per combination of slots of the source's FROM items (combos(); one slot per item for a single
+ * table), alive when the slots are present and satisfy the SELECT's WHERE (and ON conditions), so what later
+ * queries read of the target depends on the fixture as the INSERT did. The n rows the database added (ids[0..n),
+ * in the order it added them) are the candidates that hold now: from one table, in slot (scan) order; from a join,
+ * whose order is the engine's plan, each added row goes to a candidate that holds with the same concrete values
+ * (engine_row_is: the cells read back by row id), each candidate once. On SQLite a given INTEGER PRIMARY KEY makes
+ * a row's rowid its value. Not tracked when a source table has rows the program inserted or changed, when the
+ * candidates that hold are not n rows, or when a join's row matches no candidate.
  */
 static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t base)
 {
     const db_query *q = s->q, *src = q->insert_src;
-    int ts = src->from_table[0];
-    if (db_rt.dirty[ts] || db_rt.ins[ts] || db_rt.dirty[q->table]) return;
+    for (int f = 0; f < src->nfrom; f++) {
+        int ts = src->from_table[f];
+        if (db_rt.dirty[ts] || db_rt.ins[ts]) return;
+    }
+    if (db_rt.dirty[q->table]) return;
     s->q->insert_src->like_exact = q->like_exact;
     db_rt_use_view();
     expr_ctx *cx = rt_cx();
@@ -937,46 +1095,76 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     int alias = -1;
     for (int i = 0; !db_rt.pg && i < q->ninsert; i++)
         if (q->insert_col[i] == tt->rowid_alias) alias = i;
+    unsigned ncand = combos(src);
+    if (ncand > DB_MAX_COMBOS) return;
     expr *cond[DB_MAX_COMBOS];
+    static const db_val *rows[DB_MAX_COMBOS][DB_MAX_FROM];
     int held = 0;
-    unsigned rows = db_rt.lim.rows;
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
-        const db_val *row[1] = {&db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols]};
+    for (unsigned k = 0; k < ncand; k++) {
+        if (combo_rows(src, k, rows[k])) return;
         const char *why = NULL;
-        expr *w = db_where_expr(cx, src, row, s->params, s->nparams, &why);
+        expr *w = db_where_expr(cx, src, rows[k], s->params, s->nparams, &why);
         if (!w) return;
-        cond[k] = expr_and1(cx, db_rt.alive[ts][k], w);
-        held += (int)(cond[k]->value & 1);
+        expr *present = expr_const(cx, 1, 1);
+        for (int f = 0; f < src->nfrom; f++)
+            present = expr_and1(cx, present, db_rt.alive[src->from_table[f]][combo_slot(src, k, f)]);
+        cond[k] = expr_and1(cx, present, w);
     }
-    if (held != n) return;
+    db_val *vals = NULL; /* GROUP BY: a row per group that comes back, of the group's values */
+    if (src->ngroup) {
+        const db_val *const *rowp[DB_MAX_COMBOS];
+        expr *ev[DB_MAX_COMBOS];
+        for (unsigned k = 0; k < ncand; k++) rowp[k] = rows[k];
+        const char *why = NULL;
+        if (!(vals = calloc((size_t)ncand * (size_t)src->nresult + 1, sizeof *vals)) ||
+            group_fold(src, s->params, s->nparams, cond, rowp, ncand, ev, vals, &why)) {
+            free(vals);
+            return;
+        }
+        memcpy(cond, ev, ncand * sizeof *ev); /* a candidate per group: its first combination */
+    }
+    for (unsigned k = 0; k < ncand; k++) held += (int)(cond[k]->value & 1);
+    if (held != n) {
+        free(vals);
+        return;
+    }
     /* the rows it inserted (sqlite3_changes, PQcmdTuples): the candidates that hold */
+    bool untracked_src = false;
+    for (int f = 0; f < src->nfrom; f++) untracked_src |= db_rt.untracked[src->from_table[f]];
     expr *count = expr_const(cx, 0, 64);
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++)
-        count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, cond[k], 64));
-    if (!db_rt.untracked[ts]) db_rt.changes = count;
+    for (unsigned k = 0; k < ncand; k++) count = expr_binary(cx, EXPR_ADD, count, expr_zext(cx, cond[k], 64));
+    if (!untracked_src) db_rt.changes = count;
     int j = 0;
+    int64_t joined[DB_MAX_COMBOS];
+    bool join = (src->nfrom > 1 || src->ngroup) && alias < 0; /* the engine's order is its plan's */
+    if (join && match_added(s, (const db_val *const (*)[DB_MAX_FROM])rows, vals, cond, ncand, ids, n, joined)) {
+        free(vals);
+        return;
+    }
     expr *next = base >= 0 ? expr_const(cx, (uint64_t)base, 64) : NULL; /* SQLite: the rowid it gives next - 1 */
-    for (unsigned k = 0; k < rows && k < DB_MAX_COMBOS; k++) {
-        const db_val *row = &db_rt.cells[ts][(size_t)k * db_rt.schema->tables[ts].ncols];
+    for (unsigned k = 0; k < ncand; k++) {
         int64_t id = -1; /* a candidate not inserted in this run has no row id */
         if (cond[k]->value & 1) {
-            id = ids[j++];
+            id = join ? joined[k] : ids[j++];
             if (alias >= 0) {
-                if (src->result_expr[alias]) return; /* the key computed: not tracked */
-                const db_val *key = &row[src->result_col[alias]];
-                if (key->is_text || key->is_real || (key->null->value & 1)) return;
+                if (src->result_expr[alias] || src->ngroup) break; /* the key computed: not tracked */
+                const db_val *key = &rows[k][src->result_from[alias]][src->result_col[alias]];
+                if (key->is_text || key->is_real || (key->null->value & 1)) break;
                 id = (int64_t)key->v->value;
             }
         }
-        track_row(s, id, 0, row, cond[k]);
-        if (next && alias < 0 && tt->rowid_alias >= 0 && db_rt.ins[q->table] && db_rt.ins[q->table]->alive == cond[k]) {
+        track_row(s, id, 0, rows[k], vals ? &vals[(size_t)k * src->nresult] : NULL, cond[k]);
+        inserted *r = db_rt.ins[q->table];
+        if (!r || r->alive != cond[k]) continue;
+        if (next && !join && alias < 0 && tt->rowid_alias >= 0) {
             /* the INTEGER PRIMARY KEY of a candidate: one more than the last one, for each candidate that holds */
             next = expr_binary(cx, EXPR_ADD, next, expr_zext(cx, cond[k], 64));
-            db_val *key = &db_rt.ins[q->table]->cells[tt->rowid_alias];
+            db_val *key = &r->cells[tt->rowid_alias];
             key->v = next;
             key->null = expr_const(cx, 0, 1);
         }
     }
+    free(vals);
 }
 
 static void track_inserts(qstate *s, const int64_t *rowids, int n)
@@ -986,7 +1174,7 @@ static void track_inserts(qstate *s, const int64_t *rowids, int n)
         return;
     }
     if (!s->q->ninsert || n != s->q->ninsert_rows) return;
-    for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL);
+    for (int r = 0; r < n; r++) track_row(s, rowids[r], r, NULL, NULL, NULL);
 }
 
 void db_rt_track_inserts(qstate *s, const int64_t *rowids, int n)
@@ -1302,7 +1490,7 @@ int db_rt_track_upsert(qstate *s, int64_t rowid, bool known)
     expr ***alive = NULL, **hit = NULL;
     db_val *newv = NULL;
     unsigned n = 0;
-    int rc = !p || db_rt_insert_cells(s, rowid, 0, NULL, p) || db_rt_table_rows(ti, &rows, &alive, &n);
+    int rc = !p || db_rt_insert_cells(s, rowid, 0, NULL, NULL, p) || db_rt_table_rows(ti, &rows, &alive, &n);
     if (!rc) {
         hit = calloc(n + 1, sizeof *hit);
         newv = calloc((size_t)(n + 1) * (q->nset ? (size_t)q->nset : 1), sizeof *newv);

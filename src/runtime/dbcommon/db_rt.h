@@ -91,6 +91,9 @@ typedef struct qstate {
      * row), whose aggregates are group_vals[cur_group * nresult + column] */
     int cur_group;
     db_val *group_vals;
+    /* GROUP BY: the candidate rows its groups are folded over: the slot combinations 0..ncombos-1, then (one table)
+     * the rows the program inserted that the model tracks, oldest first (candidate ncombos + index) */
+    unsigned ncand, ncombos;
     expr *group_ev[DB_MAX_COMBOS]; /* GROUP BY: "the group of this first row comes back", before a LIMIT */
     bool window;
     int64_t win_limit, win_offset; /* win_limit -1: none */
@@ -275,12 +278,16 @@ int db_rt_table_rows(int ti, db_val ***rows, expr ****alive, unsigned *n);
 /* db_rt_insert_cells's rowid for a row not written yet: omitted columns whose DEFAULT is not modelled stay NULL
  * (the engine's value cannot be read yet), an omitted INTEGER PRIMARY KEY holds this value. */
 #define DB_ROWID_UNWRITTEN INT64_MIN
-/* The cells of row `row` of s's INSERT ... VALUES (or, INSERT ... SELECT, src_row's cells of the SELECT's result
- * columns) into cells[0..ncols of the table) (caller's array; text bytes malloc'ed for the run): columns not
+/* The cells of row `row` of s's INSERT ... VALUES (or, INSERT ... SELECT, the SELECT's result columns over
+ * src_rows, one row of cells per FROM item of the SELECT, as db_where_expr takes them; NULL for VALUES; with GROUP
+ * BY, src_vals holds a group's values of the result columns, one per column, an entry with a NULL `null` taken
+ * from src_rows when it is a key and not modelled when it is an aggregate; NULL otherwise) into
+ * cells[0..ncols of the table) (caller's array; text bytes malloc'ed for the run): columns not
  * given get their DEFAULT (NULL when none), an INTEGER PRIMARY KEY not given is `rowid`, a DEFAULT that is not
  * modelled the engine's value of row `rowid` (DB_ROWID_UNWRITTEN: NULL). 0, or -1 when a value or default is
  * not modelled. */
-int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *src_row, db_val *cells);
+int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *src_rows, const db_val *src_vals,
+                       db_val *cells);
 /* Whether rows a and b (a table's cells) are equal on key k: every key column non-NULL in both and the same
  * value; width 1, built in cx. */
 expr *db_rt_same_key(expr_ctx *cx, const db_key *k, const db_val *a, const db_val *b);

@@ -83,7 +83,7 @@ static expr *insert_breaks(qstate *s, const db_table *t, db_val **rows, expr ***
     db_val *p = calloc((size_t)t->ncols, sizeof *p);
     expr *any = p ? expr_const(cx, 0, 1) : NULL;
     for (int r = 0; r < q->ninsert_rows && any; r++) {
-        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, r, NULL, p)) {
+        if (db_rt_insert_cells(s, DB_ROWID_UNWRITTEN, r, NULL, NULL, p)) {
             any = NULL;
             break;
         }

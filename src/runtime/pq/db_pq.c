@@ -365,7 +365,7 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
                 r = NULL;
             }
         }
-    } else if (model && !q->aggregate) {
+    } else if (model && !q->aggregate && !q->nouter) {
         char *with = db_query_with_hidden(q, sql, len, "ctid");
         r = with ? send(conn, with, with_params || nparams, nparams, types, values, lengths, formats, 0) : NULL;
         free(with);
@@ -377,8 +377,8 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
             r = NULL;
             s->why = "ctid columns could not be added";
         }
-    } else if (model) {
-        s->agg_vals = calloc((size_t)q->nresult, sizeof *s->agg_vals);
+    } else if (model) { /* one row of aggregates (over a subquery's groups: nouter of them) */
+        s->agg_vals = calloc((size_t)(q->nouter ? q->nouter : q->nresult), sizeof *s->agg_vals);
     } else if (q && select && q->understood) {
         s->why = "binary format";
     }

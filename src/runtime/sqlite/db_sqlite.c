@@ -120,7 +120,13 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
         s->q->insert_src = NULL;
     }
     free(err);
-    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
+    if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && s->q->nouter) { /* MAX(c) over a subquery's groups */
+        if (s->q->nouter == sqlite3_column_count(*pp) &&
+            !(s->agg_vals = calloc((size_t)s->q->nouter, sizeof *s->agg_vals)))
+            s->why = "out of memory";
+        else if (!s->agg_vals)
+            s->why = "result columns";
+    } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
         s->q->nresult == sqlite3_column_count(*pp)) {
         s->by_value = true; /* DISTINCT: a hidden rowid would change which rows are distinct */
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
