@@ -445,14 +445,14 @@ typedef struct db_query {
      * columns, which SQLite's runtime reads from the row written, updated or deleted (nreturn 0: not modelled) */
     int nreturn;
     int return_col[8];
-    int nset;                    /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
-    int *set_col;                /* their columns */
-    db_sexpr **set_val;          /* their values, over the row's old columns and the parameters */
-    int ninsert;                 /* INSERT ... VALUES: the columns given (0: not tracked) */
-    int *insert_col;             /* their table columns */
-    db_sexpr **insert_val;       /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
+    int nset;              /* UPDATE: SET assignments (understood: of plain columns, no FROM/RETURNING) */
+    int *set_col;          /* their columns */
+    db_sexpr **set_val;    /* their values, over the row's old columns and the parameters */
+    int ninsert;           /* INSERT ... VALUES: the columns given (0: not tracked) */
+    int *insert_col;       /* their table columns */
+    db_sexpr **insert_val; /* their values: literals, parameters, arithmetic on them; ninsert_rows rows of
                                    ninsert values, row by row (row 0 first) */
-    int ninsert_rows;            /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
+    int ninsert_rows;      /* rows of VALUES (1 .. DB_MAX_INSERT_ROWS; 0 when not tracked) */
     /* SELECT agg(c), ... FROM (SELECT ..., COUNT(*) AS c ... GROUP BY ...) [alias] (sql_groups.c): the query is
      * that subquery's GROUP BY query (its FROM items, result columns, groups and events), and the program's one
      * result row holds nouter aggregates over its groups that come back: outer_agg[i] (DB_AGG_COUNT ..

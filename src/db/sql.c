@@ -1183,7 +1183,8 @@ int db_query_parse(const db_schema *s, const char *sql, size_t len, db_query **o
     q->understood = true;
     PgQueryProtobufParseResult r = pg_query_parse_protobuf(pg);
     int aliased = 0; /* SQLite's subqueries in FROM without an alias: parsed with one (db_sql_alias_subqueries) */
-    char *named = r.error && strstr(r.error->message, "must have an alias") ? db_sql_alias_subqueries(pg, &aliased) : NULL;
+    char *named =
+        r.error && strstr(r.error->message, "must have an alias") ? db_sql_alias_subqueries(pg, &aliased) : NULL;
     if (named) {
         PgQueryProtobufParseResult r2 = pg_query_parse_protobuf(named);
         if (r2.error) {

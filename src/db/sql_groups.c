@@ -81,8 +81,8 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
     const PgQuery__RangeSubselect *rs = sel->from_clause[0]->range_subselect;
     if (rs->lateral || !rs->subquery || rs->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
     PgQuery__SelectStmt *in = rs->subquery->select_stmt;
-    if (in->op != PG_QUERY__SET_OPERATION__SETOP_NONE || !in->n_group_clause || in->n_sort_clause ||
-        in->limit_count || in->limit_offset || in->n_distinct_clause || in->with_clause)
+    if (in->op != PG_QUERY__SET_OPERATION__SETOP_NONE || !in->n_group_clause || in->n_sort_clause || in->limit_count ||
+        in->limit_offset || in->n_distinct_clause || in->with_clause)
         return false;
     const char *alias = rs->alias && rs->alias->aliasname && rs->alias->aliasname[0] ? rs->alias->aliasname : NULL;
     int agg[DB_MAX_OUTER], res[DB_MAX_OUTER];

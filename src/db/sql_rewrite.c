@@ -332,9 +332,9 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
  * join), so that a subquery followed by it has no alias. */
 static bool clause_word(const char *s, size_t n)
 {
-    static const char *words[] = {"where", "group",  "order", "limit",  "offset", "join",      "inner",  "left",
-                                  "right", "full",   "cross", "natural", "on",    "using",     "union",  "intersect",
-                                  "except", "having", "window", "returning", "fetch", "for"};
+    static const char *words[] = {"where",  "group",  "order",  "limit",     "offset", "join",  "inner", "left",
+                                  "right",  "full",   "cross",  "natural",   "on",     "using", "union", "intersect",
+                                  "except", "having", "window", "returning", "fetch",  "for"};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (strlen(words[i]) == n && !strncasecmp(s, words[i], n)) return true;
     return false;

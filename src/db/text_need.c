@@ -149,7 +149,7 @@ char *db_text_needs_from_program(db_schema *s, const char *sqls)
             note_join_rows(s, q);
         }
         const db_query *iq = q && q->insert_src ? q->insert_src : q; /* INSERT ... SELECT: its SELECT's dates */
-        for (int i = 0; iq && dated && i < iq->ndate_infer; i++) { /* from now on a date column */
+        for (int i = 0; iq && dated && i < iq->ndate_infer; i++) {   /* from now on a date column */
             db_column *col = &s->tables[iq->date_infer_table[i]].cols[iq->date_infer_col[i]];
             db_date_kind kind = iq->date_infer_kind[i];
             if (col->dflt && (strcasestr(col->dflt, "timestamp") || strcasestr(col->dflt, "datetime")))

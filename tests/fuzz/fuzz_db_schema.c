@@ -15,10 +15,18 @@
  * give the same tables and columns again from its own DDL (db_schema.ddl), and its
  * fixture layout, INSERT text and slot constraints are computed for two row slots.
  */
+static char work_dir[] = "/tmp/sympath-fuzz-schemaXXXXXX";
+
+/* at exit: the directory goes (empty: the database is in memory) */
+static void remove_work_dir(void)
+{
+    if (chdir("/") == 0) rmdir(work_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    char dir[] = "/tmp/sympath-fuzz-schemaXXXXXX";
-    if (mkdtemp(dir) && chdir(dir) != 0) abort();
+    if (!mkdtemp(work_dir) || chdir(work_dir) != 0) abort();
+    atexit(remove_work_dir);
     return 0;
 }
 

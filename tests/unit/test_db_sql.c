@@ -1405,7 +1405,8 @@ static void test_over_groups_parse(void **state)
     db_schema *s = schema();
     db_query *q = NULL;
     char *err = NULL;
-    const char *sql = "SELECT MAX(n), COUNT(*), min(d.b) FROM (SELECT b, COUNT(*) AS n FROM t WHERE a > ? GROUP BY b) d";
+    const char *sql =
+        "SELECT MAX(n), COUNT(*), min(d.b) FROM (SELECT b, COUNT(*) AS n FROM t WHERE a > ? GROUP BY b) d";
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     assert_true(q->understood);
     assert_int_equal(q->ngroup, 1);

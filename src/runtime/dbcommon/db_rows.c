@@ -241,7 +241,7 @@ static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *co
         bool ok = true;
         for (unsigned i = 0; r >= 0 && i < n && ok; i++) {
             vals[i] = q->result_agg[r] == DB_AGG_NONE ? &rows[i][q->result_from[r]][q->result_col[r]]
-                                                        : &s->group_vals[(size_t)i * q->nresult + r];
+                                                      : &s->group_vals[(size_t)i * q->nresult + r];
             ok = vals[i]->null != NULL;
         }
         memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
@@ -937,7 +937,8 @@ int db_rt_insert_cells(qstate *s, int64_t rowid, int row, const db_val *const *s
             v = src_vals[i];
         } else if (src_vals && q->insert_src->result_agg[i] != DB_AGG_NONE) {
             return -1; /* an aggregate not modelled */
-        } else if (src_rows && q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
+        } else if (src_rows &&
+                   q->insert_src->result_expr[i]) { /* SELECT $1, id, qty * 2 FROM ...: over the source rows */
             if (db_value_expr(cx, q->insert_src, q->insert_src->result_expr[i], src_rows, s->params, s->nparams, &v,
                               &why))
                 return -1;
@@ -1062,8 +1063,10 @@ static int match_added(qstate *s, const db_val *const (*rows)[DB_MAX_FROM], cons
         }
         int m = 0;
         while (m < n && (used[m] || !engine_row_is(s, ids[m], tmp))) m++;
-        if (m == n) rc = -1;
-        else used[m] = true, id[k] = ids[m];
+        if (m == n)
+            rc = -1;
+        else
+            used[m] = true, id[k] = ids[m];
     }
     free(tmp);
     return rc;
@@ -1137,7 +1140,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
     int j = 0;
     int64_t joined[DB_MAX_COMBOS];
     bool join = (src->nfrom > 1 || src->ngroup) && alias < 0; /* the engine's order is its plan's */
-    if (join && match_added(s, (const db_val *const (*)[DB_MAX_FROM])rows, vals, cond, ncand, ids, n, joined)) {
+    if (join && match_added(s, (const db_val *const(*)[DB_MAX_FROM])rows, vals, cond, ncand, ids, n, joined)) {
         free(vals);
         return;
     }

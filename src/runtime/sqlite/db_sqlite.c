@@ -127,7 +127,7 @@ static int prepare(int version, sqlite3 *db, const char *sql, int nbyte, unsigne
         else if (!s->agg_vals)
             s->why = "result columns";
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && (s->q->distinct || s->q->narms) &&
-        s->q->nresult == sqlite3_column_count(*pp)) {
+               s->q->nresult == sqlite3_column_count(*pp)) {
         s->by_value = true; /* DISTINCT: a hidden rowid would change which rows are distinct */
     } else if (s->q && s->q->kind == DBQ_SELECT && s->q->understood && !s->q->aggregate &&
                s->q->nresult == sqlite3_column_count(*pp)) {
