@@ -426,8 +426,8 @@ static void gen_value(strbuf *b, const unit_info *u, const unit_harness_opts *o,
 /* After the producer: up to UNIT_MAX_CALLS calls of modifiers on the object (unit_param_modifiers),
  * whether another one comes and which are choices the explorer flips; each recorded as `seq ID
  * FUNC ARG...`. */
-static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const ut_func *const *mods,
-                      size_t nmods)
+static void gen_calls(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
+                      const ut_func *const *mods, size_t nmods)
 {
     sb_printf(b,
               "    for (int sympu_cn = 0; sympu_cn < %d && sympu_a%zu != NULL && sympu_choice(\"%s.calls\", 2) == 1; "
@@ -437,7 +437,9 @@ static void gen_calls(strbuf *b, const unit_harness_opts *o, const ut_param *p, 
     for (size_t j = 0; j < nmods; j++) {
         const ut_func *fn = mods[j];
         sb_printf(b, "        %sif (sympu_cq == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
-        gen_args(b, NULL, o, p, fn, 1, "sympu_c", NULL, 0);
+        sb_puts(b, "        int sympu_cfirst = sympu_nobjs + 1;\n");
+        gen_args(b, u, o, p, fn, 1, "sympu_c", NULL, 1); /* a struct argument by its own producers */
+        sb_puts(b, "        sympu_dump_step(sympu_cfirst);\n");
         sb_printf(b, "        %s%s((%s)sympu_a%zu", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name,
                   fn->params[0].type->spelling, i);
         for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_c%zu", k);
@@ -509,7 +511,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     if (tree) gen_adds(b, u, i, p, items, nitems, adders, nadders);
     const ut_func *mods[UNIT_MAX_PRODUCERS];
     size_t nmods = unit_param_modifiers(u, o, f, i, mods, UNIT_MAX_PRODUCERS);
-    if (nmods) gen_calls(b, o, p, i, mods, nmods);
+    if (nmods) gen_calls(b, u, o, p, i, mods, nmods);
     if (!null_ok) {
         /* a producer that failed (NULL: zserge/expr's expr_create on a malformed text) built no input
          * state: the run ends, and the explorer tries other arguments or another producer. NULL is

@@ -120,7 +120,6 @@ static int arg_ok(const ut_param *a, const ut_type *pt)
     if (a->buf_param >= 0) return !unit_count_ptr(t); /* a pair's length: the buffer's element count */
     if (!harness_fillable(t)) return 0;
     int paired = a->len_param >= 0;
-    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_VOID) return 0;
     /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
      * producer writes there before calling it (the recorded values are those after the producer) */
     if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
@@ -473,14 +472,26 @@ int unit_param_consumed(const ut_func *f, size_t i)
            same_spelling(r, f->params[i].type);
 }
 
+/* Whether fn returns a pointer of the type of one of its other arguments than the first: what it was given,
+ * back (clibs/list's `list_node_t *list_rpush(list_t *self, list_node_t *node)` returns the node it linked
+ * in), which a construction step drops as it drops a status. Not the first argument's type: that result may
+ * replace the object (`sds sdscat(sds s, const char *t)` reallocates s). */
+static int gives_back(const ut_func *fn)
+{
+    const ut_type *r = fn->type->ret;
+    for (size_t k = 1; r->kind == UT_PTR && k < fn->nparams; k++)
+        if (same_spelling(r, fn->params[k].type) && !same_spelling(r, fn->params[0].type)) return 1;
+    return 0;
+}
+
 int unit_adder_item(const ut_func *fn, const ut_type *pt)
 {
     const ut_type *sp = struct_pointee(pt);
     if (!fn || !fn->type || fn->type->variadic || fn->nparams < 2 || !sp) return -1;
     const ut_type *r = fn->type->ret, *a = fn->params[0].type;
-    if (!(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) return -1;
     if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
         return -1;
+    if (!(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) return -1;
     /* named like an adder, or like a setter of a keyed slot (set, put) with an argument besides the
      * item: `map_set(map, key, val)`, not `node_set_next(n, next)`; not a reference adder (the item
      * stays the caller's) */
@@ -539,14 +550,26 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
         const ut_type *r = fn->type->ret, *a = fn->params[0].type;
         /* the result is dropped: no pointer (it may own memory); a struct by value is a step's
          * result (sj.h's sj_Value sj_read(r), a cursor's token) */
-        if (fn->type->variadic || !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL ||
-                                    r->kind == UT_ENUM || r->kind == UT_FLOAT || r->kind == UT_STRUCT))
+        if (fn->type->variadic ||
+            !(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL || r->kind == UT_ENUM ||
+              r->kind == UT_FLOAT || r->kind == UT_STRUCT || gives_back(fn)))
             continue;
         if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
             continue;
         if (unit_destructor_name(fn->name) || has_word(fn->name, init_words)) continue;
+        /* plain arguments, a table of callbacks, or a struct the unit's own producers make (the harness
+         * builds it with them: clibs/list's `list_rpush(list, list_node_new(val))`); never one built
+         * field by field, which is no state of the unit, and no removal of such a struct (list_remove(list,
+         * node) of a node never in the list broke the list's invariants, and crashed) */
+        static const char *const removal_words[] = {"remove", "delete", "erase", "detach", "unlink", "del", NULL};
         int ok = 1;
-        for (size_t j = 1; j < fn->nparams && ok; j++) ok = arg_ok(&fn->params[j], p->type);
+        for (size_t j = 1; j < fn->nparams && ok; j++) {
+            const ut_type *st = struct_pointee(fn->params[j].type);
+            unit_producer np[1];
+            ok = arg_ok(&fn->params[j], p->type) &&
+                 (!st || callback_table(st) ||
+                  (!has_word(fn->name, removal_words) && unit_arg_producers(u, o, fn, j, np, 1) > 0));
+        }
         if (ok) out[n++] = fn;
     }
     return n;

@@ -603,6 +603,18 @@ static void sympu_dump_early(int first)
 #endif
 }
 
+/* Record mode: the arguments of one modifier call of a construction (objects first..sympu_nobjs), dumped
+ * right before the call as sympu_dump_early does, and given no "post" values: they live in the loop's
+ * locals, which the next call's arguments reuse (clibs/list's second list_rpush(l, node) node would be
+ * recorded for the first one too). */
+static void sympu_dump_step(int first)
+{
+    sympu_dump_early(first);
+#ifdef SYMPATH_UNIT_RECORD
+    for (int i = first; i <= sympu_nobjs; i++) sympu_objs[i].dump = NULL;
+#endif
+}
+
 #ifdef SYMPATH_UNIT_RECORD
 static void sympu_pi(const char *phase, int id, const char *lv, long long v)
 {

@@ -85,7 +85,17 @@ static const char *SRC_TEXT =
     "int neg_fail(node *n) { if (!n) return -1; return 0; }\n"
     "int zero_fail(node *n) { return n ? 1 : 0; }\n"
     "enum status { ST_OK = 0, ST_FAIL = -1 };\n"
-    "int enum_fail(node *n) { if (!n) return ST_FAIL; return ST_OK; }\n";
+    "int enum_fail(node *n) { if (!n) return ST_FAIL; return ST_OK; }\n"
+    /* a container of another type's items (clibs/list): the item's constructor takes an opaque value, the push
+     * gives the item back, a removal needs an item of the list, a link takes a struct no producer makes */
+    "typedef struct dnode { struct dnode *next; void *val; } dnode;\n"
+    "typedef struct dlist { dnode *head; int n; } dlist;\n"
+    "dlist *dlist_new(void) { return 0; }\n"
+    "dnode *dnode_new(void *val) { (void)val; return 0; }\n"
+    "dnode *dlist_push(dlist *l, dnode *d) { (void)l; return d; }\n"
+    "void dlist_remove(dlist *l, dnode *d) { (void)l; (void)d; }\n"
+    "void dlist_link(dlist *l, struct lst *x) { (void)l; (void)x; }\n"
+    "int dlist_count(const dlist *l) { return l->n; }\n";
 
 static unit_info u;
 static char path[64];
@@ -332,6 +342,30 @@ static void test_emit_sequence(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A container whose items are another type: dlist_push, which gives its node back, is a construction step whose node
+ * argument dnode_new makes (its `void *` value filled from inputs); dlist_remove (a removal) and dlist_link (a struct
+ * no producer makes, which would be built field by field) are not steps. */
+static void test_modifier_struct_args(void **state)
+{
+    (void)state;
+    unit_harness_opts o = opts();
+    char buf[256];
+    assert_string_equal(producers_of("dlist_push", 1, &o, buf, sizeof buf), "dnode_new");
+    const ut_func *f = unit_find_def(&u, "dlist_count"), *m[UNIT_MAX_PRODUCERS];
+    assert_int_equal(unit_param_modifiers(&u, &o, f, 0, m, UNIT_MAX_PRODUCERS), 1);
+    assert_string_equal(m[0]->name, "dlist_push");
+    char *h = harness_of(f, &o);
+    assert_non_null(strstr(h, "int sympu_cfirst = sympu_nobjs + 1;"));
+    const char *mk = strstr(h, "dnode_new(");
+    const char *step = strstr(h, "sympu_dump_step(sympu_cfirst);");
+    const char *push = strstr(h, "(void)dlist_push((dlist *)sympu_a0, sympu_c1);");
+    assert_non_null(mk);
+    assert_non_null(step);
+    assert_non_null(push);
+    assert_true(mk < step && step < push); /* the node made, the step's arguments recorded, then the push */
+    free(h);
+}
+
 /* Modifiers: a parser made by parser_init is then maybe touched by parser_touch (public, `void f(T *)`,
  * not an initialiser or destructor); a list has none (list_add takes a list item: an adder; list_free_items
  * is named like a destructor; list_len is the target). The harness flips whether and which; the test calls
@@ -509,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_init_and_raw),
         cmocka_unit_test(test_adders),
         cmocka_unit_test(test_modifiers),
+        cmocka_unit_test(test_modifier_struct_args),
         cmocka_unit_test(test_emit_sequence),
         cmocka_unit_test(test_emit_partial_destructor),
         cmocka_unit_test(test_emit_lazy_null_made),
