@@ -46,6 +46,23 @@ static size_t comment_len(const char *s, size_t n)
     return 0;
 }
 
+/* The index of the parenthesis that closes the one at sql[open] (quotes and comments skipped), or len. */
+static size_t closing_paren(const char *sql, size_t len, size_t open)
+{
+    size_t close = open + 1;
+    for (int d = 1; close < len && d > 0;) {
+        size_t qq = quoted_len(sql + close, len - close);
+        if (!qq) qq = comment_len(sql + close, len - close);
+        if (qq) {
+            close += qq;
+            continue;
+        }
+        d += sql[close] == '(' ? 1 : sql[close] == ')' ? -1 : 0;
+        close += d > 0;
+    }
+    return close;
+}
+
 static int ident_char(int c) { return isalnum(c) || c == '_' || c >= 0x80; }
 
 /* Parameter numbers stop growing past SQLite's largest (?32766; SQLITE_MAX_VARIABLE_NUMBER):
@@ -224,17 +241,7 @@ size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k)
             while (j < len && ident_char((unsigned char)sql[j])) j++;
             if (depth == 1 && first && item) {
                 if (j - i == 6 && !strncasecmp(sql + i, "select", 6) && n++ == k) {
-                    size_t close = open + 1; /* the group's end, for its own FROM keyword */
-                    for (int d = 1; close < len && d > 0;) {
-                        size_t qq = quoted_len(sql + close, len - close);
-                        if (!qq) qq = comment_len(sql + close, len - close);
-                        if (qq) {
-                            close += qq;
-                            continue;
-                        }
-                        d += sql[close] == '(' ? 1 : sql[close] == ')' ? -1 : 0;
-                        close += d > 0;
-                    }
+                    size_t close = closing_paren(sql, len, open); /* the group's end, for its own FROM keyword */
                     size_t f = db_sql_find_from(sql + open + 1, close - open - 1);
                     return f == (size_t)-1 ? f : open + 1 + f;
                 }
@@ -367,17 +374,7 @@ char *db_sql_alias_subqueries(const char *sql, int *added)
         if (ch == '(' && item_word) { /* a FROM item in parentheses: a subquery when it starts with SELECT or WITH */
             size_t b = i + 1;
             while (b < len && isspace((unsigned char)sql[b])) b++;
-            size_t close = i + 1;
-            for (int d = 1; close < len && d > 0;) { /* its closing parenthesis */
-                size_t qq = quoted_len(sql + close, len - close);
-                if (!qq) qq = comment_len(sql + close, len - close);
-                if (qq) {
-                    close += qq;
-                    continue;
-                }
-                d += sql[close] == '(' ? 1 : sql[close] == ')' ? -1 : 0;
-                close += d > 0;
-            }
+            size_t close = closing_paren(sql, len, i);
             if ((!strncasecmp(sql + b, "select", 6) || !strncasecmp(sql + b, "with", 4)) && close < len) {
                 size_t k = close + 1;
                 for (;;) { /* the next word after it: an alias, AS, or a clause keyword */

@@ -7,13 +7,16 @@ mkdir -p "$WORK"
 fail() { echo "FAIL [interrupt]: $*"; exit 1; }
 "$SYMPATH" run "$SRC/tests/programs/many_paths.c" -o "$out" --budget 120s --no-progress >"$WORK/interrupt.log" 2>&1 &
 pid=$!
-# wait until the exploration has written some tests (so the handler is armed), then interrupt it
-for i in $(seq 1 300); do
-    ls "$out"/tests/test-*.xml >/dev/null 2>&1 && break
-    [ "$i" -lt 300 ] || fail "no test written in 30 s"
-    sleep 0.1
-done
-sleep 1
+# wait_tests DIR: up to 30 s until the exploration wrote a test into DIR (its Ctrl-C handler is armed), then 1 s more
+wait_tests() {
+    for i in $(seq 1 300); do
+        ls "$1"/tests/test-*.xml >/dev/null 2>&1 && break
+        [ "$i" -lt 300 ] || fail "no test written in 30 s into $1"
+        sleep 0.1
+    done
+    sleep 1
+}
+wait_tests "$out"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -51,12 +54,7 @@ out2="$WORK/interrupt_hard"
 rm -rf "$out2"
 "$SYMPATH" run "$hard" -o "$out2" --budget 120s --solver-timeout 60s --no-progress >"$WORK/interrupt_hard.log" 2>&1 &
 pid=$!
-for i in $(seq 1 300); do
-    ls "$out2"/tests/test-*.xml >/dev/null 2>&1 && break
-    [ "$i" -lt 300 ] || fail "no test written in 30 s (hard query)"
-    sleep 0.1
-done
-sleep 1
+wait_tests "$out2"
 t0=$(date +%s)
 kill -INT $pid
 wait $pid
