@@ -46,13 +46,19 @@ static size_t comment_len(const char *s, size_t n)
     return 0;
 }
 
+/* Length of a quoted string or a comment at s[0], or 0. */
+static size_t skipped_len(const char *s, size_t n)
+{
+    size_t q = quoted_len(s, n);
+    return q ? q : comment_len(s, n);
+}
+
 /* The index of the parenthesis that closes the one at sql[open] (quotes and comments skipped), or len. */
 static size_t closing_paren(const char *sql, size_t len, size_t open)
 {
     size_t close = open + 1;
     for (int d = 1; close < len && d > 0;) {
-        size_t qq = quoted_len(sql + close, len - close);
-        if (!qq) qq = comment_len(sql + close, len - close);
+        size_t qq = skipped_len(sql + close, len - close);
         if (qq) {
             close += qq;
             continue;
@@ -90,8 +96,7 @@ char *db_sql_params_to_pg(const char *sql, size_t len, int *nparams)
             }
             out = bigger, cap = c;
         }
-        size_t q = quoted_len(sql + i, len - i);
-        if (!q) q = comment_len(sql + i, len - i);
+        size_t q = skipped_len(sql + i, len - i);
         if (q) {
             memcpy(out + o, sql + i, q);
             o += q, i += q;
@@ -143,8 +148,7 @@ size_t db_sql_find_from(const char *sql, size_t len)
 {
     int depth = 0;
     for (size_t i = 0; i < len;) {
-        size_t q = quoted_len(sql + i, len - i);
-        if (!q) q = comment_len(sql + i, len - i);
+        size_t q = skipped_len(sql + i, len - i);
         if (q) {
             i += q;
             continue;
@@ -170,8 +174,7 @@ size_t db_sql_cte_from(const char *sql, size_t len, int k)
     size_t word = 0, wlen = 0, open = 0;
     bool body = false;
     for (size_t i = 0; i < len;) {
-        size_t q = quoted_len(sql + i, len - i);
-        if (!q) q = comment_len(sql + i, len - i);
+        size_t q = skipped_len(sql + i, len - i);
         if (q) {
             i += q;
             continue;
@@ -215,8 +218,7 @@ size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k)
     size_t open = 0;
     bool item = false, after_item_word = false, first = false;
     for (size_t i = start; i < len;) {
-        size_t q = quoted_len(sql + i, len - i);
-        if (!q) q = comment_len(sql + i, len - i);
+        size_t q = skipped_len(sql + i, len - i);
         if (q) {
             i += q, after_item_word = false;
             continue;
@@ -353,8 +355,7 @@ char *db_sql_alias_subqueries(const char *sql, int *added)
     int n = 0;
     bool item_word = false; /* the last word was FROM or JOIN */
     for (size_t i = 0; i < len && n < 16;) {
-        size_t q = quoted_len(sql + i, len - i);
-        if (!q) q = comment_len(sql + i, len - i);
+        size_t q = skipped_len(sql + i, len - i);
         if (q) {
             i += q, item_word = false;
             continue;
