@@ -458,7 +458,8 @@ static bool write_all(int fd, const void *p, size_t n)
     return true;
 }
 
-/* Read n bytes by `deadline` (util_now_s() seconds); false on EOF, error or time-out. */
+/* Read n bytes by `deadline` (util_now_s() seconds); false on EOF, error, time-out, or once *stop (may be
+ * NULL) is set. */
 static bool read_all(int fd, void *p, size_t n, double deadline, volatile sig_atomic_t *stop)
 {
     char *c = p;
@@ -466,10 +467,12 @@ static bool read_all(int fd, void *p, size_t n, double deadline, volatile sig_at
         double left = deadline - util_now_s();
         if (left <= 0) return false;
         struct pollfd pf = {fd, POLLIN, 0};
-        int r = poll(&pf, 1, (int)(left * 1000.0) + 1);
-        if (r < 0 && errno == EINTR && stop && *stop) return false; /* Ctrl-C: the query is abandoned */
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return false;
+        int ms = (int)(left * 1000.0) + 1;
+        if (stop && ms > 50) ms = 50; /* a Ctrl-C (the stop flag) is seen within 50 ms */
+        int r = poll(&pf, 1, ms);
+        if (stop && *stop) return false;                   /* the query is abandoned */
+        if (r == 0 || (r < 0 && errno == EINTR)) continue; /* the deadline is checked above */
+        if (r < 0) return false;
         ssize_t got = read(fd, c, n);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) return false;

@@ -509,9 +509,9 @@ int unit_adder_item(const ut_func *fn, const ut_type *pt)
     const ut_type *sp = struct_pointee(pt);
     if (!fn || !fn->type || fn->type->variadic || fn->nparams < 2 || !sp) return -1;
     const ut_type *r = fn->type->ret, *a = fn->params[0].type;
+    if (!(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) return -1;
     if (a->kind != UT_PTR || a->pointee->is_const || !same_spelling(a->pointee, sp) || fn->params[0].len_param >= 0)
         return -1;
-    if (!(r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) return -1;
     /* named like an adder, or like a setter of a keyed slot (set, put) with an argument besides the
      * item: `map_set(map, key, val)`, not `node_set_next(n, next)`; not a reference adder (the item
      * stays the caller's) */
