@@ -513,7 +513,14 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
                 continue;
             }
             const ur_value *rv = &r->ret;
-            if (rv->kind == 's' || (rv->kind == 'p' && strcmp(rv->text, "0"))) {
+            if (!o->freed && r->ret_heap && t->outcome == UO_NORMAL && rv->kind == 'p' && !strcmp(rv->text, "-1")) {
+                /* the result is a block the call allocated and the input lives on (clibs/buffer's
+                 * `buffer_t *buffer_slice(buffer_t *buf, ...)` copies, sdscat's realloc frees the input):
+                 * both are released */
+                sb_printf(b, "    %s(%s%s%s);\n", rel, cast, n->local[k], tail);
+                if (!released_ret) sb_printf(b, "    %s(%sret%s);\n", rel, cast, tail);
+                released_ret = 1;
+            } else if (rv->kind == 's' || (rv->kind == 'p' && strcmp(rv->text, "0"))) {
                 if (!released_ret) sb_printf(b, "    %s(%sret%s);\n", rel, cast, tail);
                 released_ret = 1;
             } else {
