@@ -724,7 +724,8 @@ static char *without_flaky(char *body, const unit_test *t)
         if (!drop)
             sb_printf(&b, "%.*s", (int)len, l);
         else if (!voided && (memmem(s, tl, "(ret,", 5) || memmem(s, tl, "(ret)", 5))) {
-            sb_puts(&b, "    (void)ret; /* its assertion was left out: the value differs from run to run */\n");
+            sb_puts(&b, "    (void)ret; /* its assertion was left out: the value differs from run to run or with the "
+                        "tests before it */\n");
             voided = 1;
         }
         l += len;

@@ -411,7 +411,7 @@ int unit_run(const unit_run_opts *uo)
         o.diversify_prefs = uo->no_diversify ? NULL : unit_diversify_prefs;
         o.diversify_share = 0.15;
         o.test_coverage = !uo->no_minimize;
-        o.candidates = nmutants ? 200 : 0; /* for the mutation analysis (step_mutate.c) */
+        o.candidates = 200; /* for the mutation analysis (step_mutate.c) and the refill (step_refill.c) */
         explore_summary sum;
         memset(&sum, 0, sizeof sum);
         fprintf(lg, "sympath unit: exploring %s (%s:%u)\n", targets[i]->name, uc_base_name(targets[i]->file),
@@ -454,7 +454,8 @@ int unit_run(const unit_run_opts *uo)
         }
     }
 
-    unit_pipe p = {lg,     out,     cflags,   sources,   abs_sources, nsources, &u,  targets,        ntargets,
-                   mocked, nmocked, warnings, &untested, build_dir,   frs,      tvs, uo->no_minimize};
+    unit_pipe p = {lg,      out,      cflags,          sources,  abs_sources, nsources,  &u,
+                   targets, ntargets, mocked,          nmocked,  warnings,    &untested, build_dir,
+                   frs,     tvs,      uo->no_minimize, recorder, counters};
     return unit_step_emit(&p);
 }

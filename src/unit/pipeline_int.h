@@ -32,6 +32,7 @@ typedef struct fn_result {
      * path, tests not tried (time share spent), seconds */
     unsigned div_done, div_rejected, div_skipped, cands_diversified;
     double div_seconds;
+    unsigned refilled;              /* candidate tests added for directions the dropped tests took (step_refill.c) */
     int min_done;                   /* the suite minimisation ran on this function's tests */
     unsigned min_before, min_after; /* its tests before and after it */
     int min_reverted;               /* its minimised tests took fewer gcov branches: its whole suite was kept */
@@ -187,6 +188,23 @@ void add_wrap_flags_sel(const unit_info *u, char ***v, size_t *n, int only_defin
  * Returns 0 with *status (wait status), 1 on time-out, -1 when it could not start. */
 int up_run(char *const *argv, char *const *env_add, const char *log, double timeout_s, int *status);
 
+/* The coverage slots (branch directions of the unit, explore_opts.test_coverage) of the test vector origin
+ * (a file name "test-NNNNN.xml" or a candidate's "cand-NNNNN.xml") of the run in run_dir, read from
+ * run_dir/tests/<stem>.cov into *cov (*n slot numbers, malloc'ed). 0, or -1 when there is no such file. */
+int unit_read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n);
+/* Step 5b' (step_refill.c): the branch directions that the recorded tests of source src's target functions
+ * took (all[k], the tests recorded for frs[k], k < nfr) and no test left in tv takes (the verification and
+ * the sanitizer check dropped the tests that took them: a path through a bug of the unit, a test that
+ * does not pass natively) are sought among the exploration's candidate tests (frs[k].run_dir/tests/
+ * cand-*.xml, smallest file first, at most UNIT_REFILL_MAX recorded per function): each candidate that
+ * takes a lost direction is recorded by recorder (into all[k], named with counters[k]), then verified and
+ * checked under the sanitizers on its own (verify_file, sanitize_file; what they drop is not reported:
+ * a candidate is an extra). Those that pass are appended to tv and *text is emitted again. Returns the
+ * tests added (fn_result.refilled counts them per function). */
+size_t unit_refill_lost(const unit_cfg *c, const char *dir, const char *src, const char *recorder, tests_vec *tv,
+                        tests_vec *all, fn_result *frs, unsigned *counters, size_t nfr, char **text);
+#define UNIT_REFILL_MAX 12
+
 /* Step 5c (step_minimize.c): reduce tv (the verified tests of one source file, of the functions
  * frs[0..nfr)) per function to the tests unit_minimize_select keeps, with each test's coverage
  * read from its vector's tests/test-NNNNN.cov in the function's run directory (a test without
@@ -221,6 +239,8 @@ typedef struct unit_pipe {
     fn_result *frs;        /* per target: the figures so far */
     tests_vec *tvs;        /* per target: the recorded tests */
     int no_minimize;       /* --no-minimize: no step 5c */
+    const char *recorder;  /* the native recorder (record_vector), for step 5b' */
+    unsigned *counters;    /* per target: the number of its last test's name */
 } unit_pipe;
 
 /* Step 5: per source file its tests verified (verify_file), measured (gcov_measure) and

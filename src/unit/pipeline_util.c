@@ -55,3 +55,31 @@ int up_run(char *const *argv, char *const *env_add, const char *log, double time
         .argv = argv, .env_add = env_add, .out_path = log ? log : "/dev/null", .timeout_s = timeout_s, .new_group = 1};
     return util_run(&p, status);
 }
+
+int unit_read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n)
+{
+    *cov = NULL;
+    *n = 0;
+    if (!run_dir || !origin || (strncmp(origin, "test-", 5) && strncmp(origin, "cand-", 5))) return -1;
+    const char *dot = strrchr(origin, '.');
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/tests/%.*s.cov", run_dir, (int)(dot ? dot - origin : (long)strlen(origin)), origin);
+    char *t = util_read_file(path, NULL);
+    if (!t) return -1;
+    size_t cap = 0;
+    for (char *p = t;;) {
+        char *e;
+        unsigned long v = strtoul(p, &e, 10);
+        if (e == p) break;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            uint32_t *nc = realloc(*cov, cap * sizeof *nc);
+            if (!nc) break;
+            *cov = nc;
+        }
+        (*cov)[(*n)++] = (uint32_t)v;
+        p = e;
+    }
+    free(t);
+    return 0;
+}

@@ -8,36 +8,6 @@
 #include "unit/pipeline_int.h"
 #include "util/util.h"
 
-/* The slots of run_dir/tests/<vector stem>.cov (explore_opts.test_coverage; a candidate test's cand-NNNNN.cov) into *cov (malloc'ed);
- * 0, or -1 when there is no such file. */
-static int read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n)
-{
-    *cov = NULL;
-    *n = 0;
-    if (!run_dir || !origin || (strncmp(origin, "test-", 5) && strncmp(origin, "cand-", 5))) return -1;
-    const char *dot = strrchr(origin, '.');
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/tests/%.*s.cov", run_dir, (int)(dot ? dot - origin : (long)strlen(origin)), origin);
-    char *t = util_read_file(path, NULL);
-    if (!t) return -1;
-    size_t cap = 0;
-    for (char *p = t;;) {
-        char *e;
-        unsigned long v = strtoul(p, &e, 10);
-        if (e == p) break;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            uint32_t *nc = realloc(*cov, cap * sizeof *nc);
-            if (!nc) break;
-            *cov = nc;
-        }
-        (*cov)[(*n)++] = (uint32_t)v;
-        p = e;
-    }
-    free(t);
-    return 0;
-}
-
 /* The size of the values t's inputs held before the call. */
 static size_t test_cost(const unit_test *t)
 {
@@ -86,7 +56,7 @@ size_t unit_minimize_tests(tests_vec *tv, fn_result *frs, size_t nfr)
             const unit_test *t = &tv->v[i];
             if (t->fn != fr->fn) continue;
             at[k] = i;
-            items[k].cov_known = read_cov(fr->run_dir, t->origin, &covs[k], &items[k].ncov) == 0;
+            items[k].cov_known = unit_read_cov(fr->run_dir, t->origin, &covs[k], &items[k].ncov) == 0;
             if (items[k].cov_known && t->nkills) { /* the mutants it kills are goals too (step_mutate.c) */
                 uint32_t *nc = realloc(covs[k], (items[k].ncov + t->nkills) * sizeof *nc);
                 if (nc) {
