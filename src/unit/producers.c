@@ -85,6 +85,13 @@ static int has_word(const char *name, const char *const *words)
 
 int unit_destructor_name(const char *name) { return has_word(name, destructor_words); }
 
+/* Whether p is an initialiser whose name says reset and no other initialiser word (`json_reset`). */
+static int reset_only(const unit_producer *p)
+{
+    static const char *const others[] = {"init", "create", "setup", "open", NULL};
+    return p->kind == UP_INIT && strcasestr(p->fn->name, "reset") && !has_word(p->fn->name, others);
+}
+
 /* An argument a producer's call can be given from inputs: fillable, a buffer with its length
  * (a symbolic array, as for the target's own parameters: `te_compile(expr, variables, var_count,
  * error)`, `sdsnewlen(init, initlen)`), no other untyped buffer, and nothing of P's own type (that
@@ -336,6 +343,16 @@ static size_t param_producers(const unit_info *u, const unit_harness_opts *o, co
         size_t m = 0;
         for (size_t j = 0; j < n; j++)
             if (!takes_callback(out[j].fn)) out[m++] = out[j];
+        n = m;
+    }
+    /* an initialiser named only like a reset (`json_reset`) re-initialises an object another producer set
+     * up (pdjson's json_open_string sets the allocator json_close calls): only when there is no other */
+    size_t fresh = 0;
+    for (size_t j = 0; j < n; j++) fresh += !reset_only(&out[j]);
+    if (fresh && fresh < n) {
+        size_t m = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!reset_only(&out[j])) out[m++] = out[j];
         n = m;
     }
     /* a container's simplest producers first (fewest arguments; stable): the first run, every choice

@@ -28,6 +28,10 @@ static const char *SRC_TEXT =
     "str strcat_(str s, const char *t) { (void)t; return s; }\n"
     "void parser_init(parser *p) { p->pos = 0; p->sup = -1; }\n"
     "void parser_touch(parser *p) { p->pos = 1; }\n" /* not named like an init */
+    "void parser_reset(parser *p) { p->pos = 0; }\n" /* a reset: parser_init is there */
+    "typedef struct ctr { int n; } ctr;\n"
+    "void ctr_reset(ctr *c) { c->n = 0; }\n" /* the only initialiser of ctr */
+    "int ctr_next(ctr *c) { return c->n++; }\n"
     "int parse(parser *p, const char *js) { (void)js; return (int)p->pos; }\n"
     "typedef struct list { int v; struct list *next; } list;\n"
     "list *list_new(int v) { (void)v; return 0; }\n"
@@ -155,6 +159,9 @@ static void test_discovery(void **state)
     assert_string_equal(producers_of("parse", 1, &o, b, sizeof b), "");
     /* parser *: the initialiser by name, not parser_touch */
     assert_string_equal(producers_of("parse", 0, &o, b, sizeof b), "&parser_init");
+    /* a reset re-initialises what another initialiser set up (pdjson's json_reset beside json_open_string,
+     * which sets the allocator json_close calls): only when it is the only one */
+    assert_string_equal(producers_of("ctr_next", 0, &o, b, sizeof b), "&ctr_reset");
     /* an initialiser with a mode argument (`http_parser_init(&p, HTTP_REQUEST)`); none for a table of
      * callbacks (hooks_init only zeroes it: built field by field, with stand-ins) */
     assert_string_equal(producers_of("run", 0, &o, b, sizeof b), "&machine_init");
