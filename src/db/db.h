@@ -460,6 +460,11 @@ typedef struct db_query {
      * a query. */
     int nouter;
     int outer_agg[DB_MAX_OUTER], outer_res[DB_MAX_OUTER];
+    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a number literal d: 1 an integer outer_dflt_i[i], 2 a
+     * REAL outer_dflt_r[i]; 0 a bare aggregate */
+    uint8_t outer_dflt[DB_MAX_OUTER];
+    int64_t outer_dflt_i[DB_MAX_OUTER];
+    double outer_dflt_r[DB_MAX_OUTER];
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
                                     ninsert columns or expressions of its rows and parameters (result_expr:
                                     `SELECT $1, id, qty * 2`) (one table or an inner join; no aggregate, GROUP BY,

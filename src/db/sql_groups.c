@@ -16,7 +16,7 @@
  *
  * Only that shape: one FROM item, the subquery, no WHERE, GROUP BY, HAVING, ORDER BY, LIMIT or DISTINCT outside;
  * every outer result column COUNT(*) or COUNT/SUM/MIN/MAX/AVG of a result column of the subquery named by its
- * alias or column name; inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
+ * alias or column name (or coalesce/ifnull of one and a number literal); inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
  * the ordinary way (a subquery in FROM that is not inlinable is named and runs concretely).
  *
  * The same outer aggregates over a UNION [ALL] (`WITH moves AS (SELECT qty AS n FROM sales UNION ALL SELECT -n
@@ -76,17 +76,50 @@ static PgQuery__SelectStmt *from_subquery(PgQuery__SelectStmt *sel, const char *
 
 /* Outer result column t as an aggregate of the subquery's result columns: *agg (DB_AGG_*) and *res (the column,
  * -1 for COUNT(*)). false when it is not one. */
-static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const char *alias, int *agg, int *res)
+/* A number literal (an integer, or a REAL: 0.0, 1e3) into *kind (1 integer, 2 REAL) and *i or *r; false for anything
+ * else. */
+static bool number_literal(const node *n, uint8_t *kind, int64_t *i, double *r)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST || n->a_const->isnull) return false;
+    const PgQuery__AConst *k = n->a_const;
+    if (k->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        *kind = 1, *i = k->ival->ival;
+        return true;
+    }
+    if (k->val_case != PG_QUERY__A__CONST__VAL_FVAL || !strpbrk(k->fval->fval, ".eE")) return false;
+    *kind = 2, *r = strtod(k->fval->fval, NULL);
+    return true;
+}
+
+/* The function call of node n named by its last name, in lower case (NULL when n is no such call). */
+static const PgQuery__FuncCall *call_named(const node *n, const char **name)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return NULL;
+    const PgQuery__FuncCall *fc = n->func_call;
+    const node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
+    if (!fn || fn->node_case != PG_QUERY__NODE__NODE_STRING) return NULL;
+    *name = fn->string->sval;
+    return fc;
+}
+
+static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const char *alias, int *agg, int *res,
+                         uint8_t *dkind, int64_t *di, double *dr)
 {
     static const char *names[] = {"count", "sum", "min", "max", "avg"}; /* DB_AGG_COUNT .. DB_AGG_AVG */
-    if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val ||
-        t->res_target->val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
-        return false;
-    const PgQuery__FuncCall *fc = t->res_target->val->func_call;
-    const node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
-    if (!fn || fn->node_case != PG_QUERY__NODE__NODE_STRING || fc->agg_distinct || fc->agg_filter || fc->over ||
-        fc->n_agg_order)
-        return false;
+    if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val) return false;
+    const char *fname = NULL;
+    const node *v = t->res_target->val;
+    const PgQuery__FuncCall *fc = call_named(v, &fname);
+    *dkind = 0;
+    /* coalesce(SUM(x), 0) (a node of its own in PostgreSQL's grammar), ifnull(SUM(x), 0): the aggregate, NULL read
+     * as the literal */
+    if (v->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR && v->coalesce_expr->n_args == 2 &&
+        number_literal(v->coalesce_expr->args[1], dkind, di, dr))
+        fc = call_named(v->coalesce_expr->args[0], &fname);
+    else if (fc && !strcasecmp(fname, "ifnull") && fc->n_args == 2 && number_literal(fc->args[1], dkind, di, dr))
+        fc = call_named(fc->args[0], &fname);
+    if (!fc || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return false;
+    const node *fn = fc->funcname[fc->n_funcname - 1];
     *agg = DB_AGG_NONE;
     for (int k = 0; k < 5; k++)
         if (!strcasecmp(fn->string->sval, names[k])) *agg = DB_AGG_COUNT + k;
@@ -125,8 +158,11 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
         in->n_distinct_clause || in->with_clause)
         return false;
     int agg[DB_MAX_OUTER], res[DB_MAX_OUTER];
+    uint8_t dkind[DB_MAX_OUTER];
+    int64_t di[DB_MAX_OUTER];
+    double dr[DB_MAX_OUTER];
     for (size_t i = 0; i < sel->n_target_list; i++)
-        if (!outer_column(sel->target_list[i], in, alias, &agg[i], &res[i])) return false;
+        if (!outer_column(sel->target_list[i], in, alias, &agg[i], &res[i], &dkind[i], &di[i], &dr[i])) return false;
     db_sql_conv_select(s, q, in, sql, len);
     if (!q->understood) return true; /* (the subquery's reason is the statement's) */
     if (is_union ? !q->narms || q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param
@@ -142,6 +178,7 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
             }
             q->outer_agg[i] = agg[i];
             q->outer_res[i] = res[i];
+            q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
         }
         q->norder = 0, q->order_implicit = false; /* (the order of the rows changes no aggregate) */
         q->nouter = (int)sel->n_target_list;
@@ -158,6 +195,7 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
         }
         q->outer_agg[i] = agg[i];
         q->outer_res[i] = r;
+        q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
     }
     q->nouter = (int)sel->n_target_list;
     return true;

@@ -1,4 +1,4 @@
-/* wants.c: aggregates over a UNION ALL inside WITH (how many want a course, since when, how many seats) and over a UNION subquery in FROM (how many people). */
+/* wants.c: aggregates over a UNION ALL inside WITH (how many want a course, since when, how many seats; coalesce(SUM(n), 0) of seats less waiting) and over a UNION subquery in FROM (how many people). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +24,12 @@ int main(void)
         return 1;
     if (sqlite3_step(st) != SQLITE_ROW) return 1;
     if (sqlite3_column_int(st, 0) == 2) puts("two people");
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(db, "WITH w AS (SELECT seats AS n FROM enrolled UNION ALL SELECT -course FROM waiting) "
+                               "SELECT coalesce(SUM(n), 0) FROM w", -1, &st, NULL) != SQLITE_OK)
+        return 1;
+    if (sqlite3_step(st) != SQLITE_ROW) return 1;
+    if (sqlite3_column_int(st, 0) < 0) puts("more waiting than seats");
     sqlite3_finalize(st);
     sqlite3_close(db);
     return 0;

@@ -171,6 +171,18 @@ static void test_parse_aggregates_over_union(void **state)
     assert_int_equal(q->outer_res[2], 0);
     assert_int_equal(q->nparams, 1);
     db_query_free(q);
+    q = parse(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT coalesce(SUM(a), 0), ifnull(AVG(a), "
+                 "2.5), MAX(a) FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 3);
+    assert_int_equal(q->outer_agg[0], DB_AGG_SUM);
+    assert_int_equal(q->outer_dflt[0], 1);
+    assert_int_equal(q->outer_dflt_i[0], 0);
+    assert_int_equal(q->outer_agg[1], DB_AGG_AVG);
+    assert_int_equal(q->outer_dflt[1], 2);
+    assert_true(q->outer_dflt_r[1] == 2.5);
+    assert_int_equal(q->outer_dflt[2], 0);
+    db_query_free(q);
     q = parse(s, "SELECT MAX(x) FROM (SELECT b AS x FROM t UNION SELECT x FROM u) v");
     assert_true(q->understood);
     assert_false(q->union_all);

@@ -198,6 +198,7 @@ static void outer_aggregates(qstate *s, expr *const *ev, unsigned n)
             memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
         else if (ovf)
             db_rt_assume(expr_not(cx, ovf));
+        db_rt_outer_default(q, k, &s->agg_vals[k]);
     }
     for (unsigned c = 0; vals && c < n; c++) free(vals[c]);
     free(vals), free(bad);
