@@ -263,8 +263,23 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
     return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, jdn(cx, a), jdn(cx, b)));
 }
 
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes)
+expr *db_date_day_number(expr_ctx *cx, const db_val *v)
 {
+    if (!v->is_text || v->nbytes < 10) return NULL;
+    if (v->valid_date == DB_DATE_DATE && v->nbytes == 10) return jdn(cx, v);
+    char text[11];
+    for (unsigned i = 0; i < 10; i++) {
+        if (v->bytes[i]->op != EXPR_CONST) return NULL;
+        text[i] = (char)v->bytes[i]->value;
+    }
+    text[10] = 0;
+    bool len10 = v->len && v->len->op == EXPR_CONST && v->len->value == 10;
+    return len10 && db_date_text_valid(DB_DATE_DATE, text) ? jdn(cx, v) : NULL;
+}
+
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, expr **jd)
+{
+    if (jd) *jd = expr_const(cx, 0, 64);
     if (!v->is_text || v->nbytes < 10) {
         for (unsigned i = 0; i < 10; i++) bytes[i] = c8(cx, 0);
         return expr_const(cx, 1, 1);
@@ -290,9 +305,11 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes)
             bytes[at[p] + k] = expr_resize(cx, OP(ADD, OP(UREM, OP(UDIV, part[p], K(div)), K(10)), K('0')), 8);
         }
     bytes[4] = bytes[7] = c8(cx, '-');
-    expr *range = expr_cmp(cx, PRED_ULE, year, K(9999)); /* SQLite: NULL past 9999; from year 178 up (|n| < 3e5) */
-    if (n->op != EXPR_CONST)                             /* |n| < 300000: from the year 1000 on, j stays positive */
-        range = expr_and1(cx, range, expr_cmp(cx, PRED_ULT, OP(ADD, n, K(299999)), K(2 * 299999 + 1)));
+    /* SQLite: NULL past 9999-12-31 (julian day number 5373484), on j so that no division is in the flag; from
+     * year 178 up: |n| < 300000 (a constant one is so by the parse), from the year 1000 on, j stays positive */
+    expr *range = expr_cmp(cx, PRED_SLE, j, K(5373484));
+    range = expr_and1(cx, range, expr_cmp(cx, PRED_ULT, OP(ADD, n, K(299999)), K(2 * 299999 + 1)));
+    if (jd) *jd = j;
 #undef K
 #undef OP
     return expr_binary(cx, EXPR_OR, not_a_date(cx, v), expr_not(cx, range));

@@ -460,6 +460,11 @@ typedef struct db_query {
      * a query. */
     int nouter;
     int outer_agg[DB_MAX_OUTER], outer_res[DB_MAX_OUTER];
+    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a number literal d: 1 an integer outer_dflt_i[i], 2 a
+     * REAL outer_dflt_r[i]; 0 a bare aggregate */
+    uint8_t outer_dflt[DB_MAX_OUTER];
+    int64_t outer_dflt_i[DB_MAX_OUTER];
+    double outer_dflt_r[DB_MAX_OUTER];
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
                                     ninsert columns or expressions of its rows and parameters (result_expr:
                                     `SELECT $1, id, qty * 2`) (one table or an inner join; no aggregate, GROUP BY,
@@ -788,8 +793,14 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
 /* SQLite's date(v, '+N days') (n: 64-bit signed days, a constant or an expression such as a column's value): the
  * date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's array), the civil
  * date of its julian day number (Fliegel and Van Flandern, CACM 1968: divisions by constants); returns the NULL
- * flag (width 1; also past the year 9999, as SQLite, and for |n| >= 300000, which is not modelled). */
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes);
+ * flag (width 1; also past the year 9999, as SQLite, and for |n| >= 300000, which is not modelled); *jd (if
+ * jd is not NULL) the result's julian day number, meaningful when the flag is false. */
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, expr **jd);
+/* The julian day number (64 bits) of v when v is known to be a valid 'YYYY-MM-DD' text whenever it is not
+ * NULL: a fixture cell of a DATE column (v->valid_date) or a text whose bytes are constants forming a valid
+ * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date
+ * uses its *day instead of its bytes, whose divisions cost the solver). */
+expr *db_date_day_number(expr_ctx *cx, const db_val *v);
 expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
 bool db_date_field_ok(const char *field);
 int db_date_format_len(const char *fmt);

@@ -136,6 +136,8 @@ static db_sexpr *date_guard(conv *c, db_sexpr *e)
             date = c->s->tables[c->q->from_table[k->from]].cols[k->column].date;
         if (k->kind == DBX_FUNC && k->op == DBF_STRFTIME && k->ival == 1 && !date) /* date_trunc: a timestamp */
             date = DB_DATE_DATETIME;
+        if (k->kind == DBX_FUNC && k->op == DBF_DATE_ADD && k->ival == 1 && !date) /* PostgreSQL's date + n */
+            date = DB_DATE_DATE;
     }
     for (int i = 0; date && i < e->nkids; i++) {
         db_sexpr *k = e->kids[i];
@@ -165,11 +167,12 @@ static db_date_kind column_date(const conv *c, const db_sexpr *e)
     return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
 }
 
-/* A DATE column, or a text literal that is a valid date ('2024-01-01', CURRENT_DATE): an operand of
- * PostgreSQL's date - date. */
+/* A DATE column, a text literal that is a valid date ('2024-01-01', CURRENT_DATE) or PostgreSQL's
+ * date + n: an operand of PostgreSQL's date - date and date + integer. */
 static bool date_operand(const conv *c, const db_sexpr *e)
 {
-    return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text));
+    return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text)) ||
+           (e->kind == DBX_FUNC && e->op == DBF_DATE_ADD && e->ival == 1);
 }
 
 /* PostgreSQL's EXTRACT(field FROM c) (pg_catalog.extract) and date_part('field', c) of a DATE or
@@ -1093,6 +1096,28 @@ static db_sexpr *lowered(db_sexpr *e)
     return l;
 }
 
+/* A literal or expression that is a number of days to add to a date: no date, text or REAL literal. */
+static bool days_operand(const conv *c, const db_sexpr *e)
+{
+    return !column_date(c, e) && !date_operand(c, e) && e->kind != DBX_TEXT && e->kind != DBX_REAL &&
+           e->kind != DBX_NULL;
+}
+
+/* PostgreSQL's date + integer, integer + date and date - integer (e, a DBX_ARITH node of op): a date,
+ * the DBF_DATE_ADD node with ival 1 (a DATE for date_guard), which sets q->pg_dates; e unchanged when no
+ * operand is a DATE column or date literal. */
+static db_sexpr *pg_date_plus_days(conv *c, db_sexpr *e, char op)
+{
+    int d = date_operand(c, e->kids[0]) ? 0 : op == '+' && date_operand(c, e->kids[1]) ? 1 : -1;
+    if (d < 0 || !days_operand(c, e->kids[1 - d])) return e;
+    db_sexpr *date = e->kids[d], *days = e->kids[1 - d];
+    e->kind = DBX_FUNC, e->op = DBF_DATE_ADD, e->ival = 1;
+    e->negated = op == '-';
+    e->kids[0] = days, e->kids[1] = date;
+    c->q->pg_dates = true;
+    return e;
+}
+
 static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
 {
     const char *op = op_name(a);
@@ -1129,6 +1154,8 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
                 date_operand(c, e->kids[1])) { /* PostgreSQL: date - date is an integer of days */
                 e->kind = DBX_FUNC, e->op = DBF_DAYS;
                 c->q->pg_dates = true;
+            } else if (e && (op[0] == '+' || op[0] == '-')) {
+                e = pg_date_plus_days(c, e, op[0]);
             }
             return e;
         }

@@ -1,4 +1,4 @@
-/* sql_groups.c: aggregates over the groups of a grouped subquery in FROM (SELECT MAX(c) FROM (SELECT x, COUNT(*) c FROM t GROUP BY x)). */
+/* sql_groups.c: aggregates over the groups of a grouped subquery in FROM (SELECT MAX(c) FROM (SELECT x, COUNT(*) c FROM t GROUP BY x)) or over the rows of a UNION in FROM or WITH. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,13 +16,22 @@
  *
  * Only that shape: one FROM item, the subquery, no WHERE, GROUP BY, HAVING, ORDER BY, LIMIT or DISTINCT outside;
  * every outer result column COUNT(*) or COUNT/SUM/MIN/MAX/AVG of a result column of the subquery named by its
- * alias or column name; inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
+ * alias or column name (or coalesce/ifnull of one and a number literal); inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
  * the ordinary way (a subquery in FROM that is not inlinable is named and runs concretely).
+ *
+ * The same outer aggregates over a UNION [ALL] (`WITH moves AS (SELECT qty AS n FROM sales UNION ALL SELECT -n
+ * FROM refunds) SELECT SUM(n), COUNT(*) FROM moves`, or the UNION as a subquery in FROM) fold over the UNION's
+ * candidate rows (db_union.c): the statement is converted as the UNION, its events are the UNION's, and the one
+ * result row holds the aggregates of its result columns over the candidates that come back. The WITH form takes
+ * one non-recursive WITH query without a column list, named by the one FROM item.
  */
 
-/* The name the subquery gives result column i: its alias, or the column's own name; NULL when it has none. */
+/* The name the subquery gives result column i: its alias, or the column's own name; NULL when it has none (of a
+ * UNION: its first SELECT's). */
 static const char *result_name(const PgQuery__SelectStmt *in, size_t i)
 {
+    while (in->op != PG_QUERY__SET_OPERATION__SETOP_NONE && in->larg) in = in->larg;
+    if (i >= in->n_target_list) return NULL;
     const node *t = in->target_list[i];
     if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return NULL;
     const PgQuery__ResTarget *rt = t->res_target;
@@ -33,19 +42,84 @@ static const char *result_name(const PgQuery__SelectStmt *in, size_t i)
     return last && last->node_case == PG_QUERY__NODE__NODE_STRING ? last->string->sval : NULL;
 }
 
+/* The number of result columns of in (of a UNION: its first SELECT's). */
+static size_t width(const PgQuery__SelectStmt *in)
+{
+    while (in->op != PG_QUERY__SET_OPERATION__SETOP_NONE && in->larg) in = in->larg;
+    return in->n_target_list;
+}
+
+/* The one FROM item of sel as a subquery: a subquery in FROM, or the one WITH query of sel that the FROM item
+ * names (not RECURSIVE); *alias the name outer columns may qualify with. NULL for anything else. */
+static PgQuery__SelectStmt *from_subquery(PgQuery__SelectStmt *sel, const char **alias)
+{
+    const node *f = sel->from_clause[0];
+    if (f->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT && !sel->with_clause) {
+        const PgQuery__RangeSubselect *rs = f->range_subselect;
+        if (rs->lateral || !rs->subquery || rs->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return NULL;
+        *alias = rs->alias && rs->alias->aliasname && rs->alias->aliasname[0] ? rs->alias->aliasname : NULL;
+        return rs->subquery->select_stmt;
+    }
+    const PgQuery__WithClause *w = sel->with_clause;
+    if (f->node_case != PG_QUERY__NODE__NODE_RANGE_VAR || !w || w->recursive || w->n_ctes != 1 ||
+        w->ctes[0]->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
+        return NULL;
+    const PgQuery__RangeVar *rv = f->range_var;
+    const PgQuery__CommonTableExpr *cte = w->ctes[0]->common_table_expr;
+    if ((rv->schemaname && rv->schemaname[0]) || !rv->relname || !cte->ctename ||
+        strcasecmp(rv->relname, cte->ctename) || cte->n_aliascolnames || !cte->ctequery ||
+        cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+        return NULL;
+    *alias = rv->alias && rv->alias->aliasname && rv->alias->aliasname[0] ? rv->alias->aliasname : rv->relname;
+    return cte->ctequery->select_stmt;
+}
+
 /* Outer result column t as an aggregate of the subquery's result columns: *agg (DB_AGG_*) and *res (the column,
  * -1 for COUNT(*)). false when it is not one. */
-static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const char *alias, int *agg, int *res)
+/* A number literal (an integer, or a REAL: 0.0, 1e3) into *kind (1 integer, 2 REAL) and *i or *r; false for anything
+ * else. */
+static bool number_literal(const node *n, uint8_t *kind, int64_t *i, double *r)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST || n->a_const->isnull) return false;
+    const PgQuery__AConst *k = n->a_const;
+    if (k->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        *kind = 1, *i = k->ival->ival;
+        return true;
+    }
+    if (k->val_case != PG_QUERY__A__CONST__VAL_FVAL || !strpbrk(k->fval->fval, ".eE")) return false;
+    *kind = 2, *r = strtod(k->fval->fval, NULL);
+    return true;
+}
+
+/* The function call of node n named by its last name, in lower case (NULL when n is no such call). */
+static const PgQuery__FuncCall *call_named(const node *n, const char **name)
+{
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return NULL;
+    const PgQuery__FuncCall *fc = n->func_call;
+    const node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
+    if (!fn || fn->node_case != PG_QUERY__NODE__NODE_STRING) return NULL;
+    *name = fn->string->sval;
+    return fc;
+}
+
+static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const char *alias, int *agg, int *res,
+                         uint8_t *dkind, int64_t *di, double *dr)
 {
     static const char *names[] = {"count", "sum", "min", "max", "avg"}; /* DB_AGG_COUNT .. DB_AGG_AVG */
-    if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val ||
-        t->res_target->val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
-        return false;
-    const PgQuery__FuncCall *fc = t->res_target->val->func_call;
-    const node *fn = fc->n_funcname ? fc->funcname[fc->n_funcname - 1] : NULL;
-    if (!fn || fn->node_case != PG_QUERY__NODE__NODE_STRING || fc->agg_distinct || fc->agg_filter || fc->over ||
-        fc->n_agg_order)
-        return false;
+    if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val) return false;
+    const char *fname = NULL;
+    const node *v = t->res_target->val;
+    const PgQuery__FuncCall *fc = call_named(v, &fname);
+    *dkind = 0;
+    /* coalesce(SUM(x), 0) (a node of its own in PostgreSQL's grammar), ifnull(SUM(x), 0): the aggregate, NULL read
+     * as the literal */
+    if (v->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR && v->coalesce_expr->n_args == 2 &&
+        number_literal(v->coalesce_expr->args[1], dkind, di, dr))
+        fc = call_named(v->coalesce_expr->args[0], &fname);
+    else if (fc && !strcasecmp(fname, "ifnull") && fc->n_args == 2 && number_literal(fc->args[1], dkind, di, dr))
+        fc = call_named(fc->args[0], &fname);
+    if (!fc || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return false;
+    const node *fn = fc->funcname[fc->n_funcname - 1];
     *agg = DB_AGG_NONE;
     for (int k = 0; k < 5; k++)
         if (!strcasecmp(fn->string->sval, names[k])) *agg = DB_AGG_COUNT + k;
@@ -61,7 +135,7 @@ static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const cha
         if (cr->fields[i]->node_case != PG_QUERY__NODE__NODE_STRING) return false;
     if (cr->n_fields == 2 && (!alias || strcmp(cr->fields[0]->string->sval, alias))) return false;
     const char *name = cr->fields[cr->n_fields - 1]->string->sval;
-    for (size_t i = 0; i < in->n_target_list; i++) {
+    for (size_t i = 0; i < width(in); i++) {
         const char *r = result_name(in, i);
         if (r && !strcasecmp(r, name)) {
             *res = (int)i;
@@ -73,25 +147,41 @@ static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const cha
 
 bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
 {
-    if (sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_SUBSELECT ||
-        sel->where_clause || sel->n_group_clause || sel->having_clause || sel->n_sort_clause || sel->limit_count ||
-        sel->limit_offset || sel->n_distinct_clause || sel->with_clause || !sel->n_target_list ||
+    if (sel->n_from_clause != 1 || sel->where_clause || sel->n_group_clause || sel->having_clause ||
+        sel->n_sort_clause || sel->limit_count || sel->limit_offset || sel->n_distinct_clause || !sel->n_target_list ||
         sel->n_target_list > DB_MAX_OUTER)
         return false;
-    const PgQuery__RangeSubselect *rs = sel->from_clause[0]->range_subselect;
-    if (rs->lateral || !rs->subquery || rs->subquery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
-    PgQuery__SelectStmt *in = rs->subquery->select_stmt;
-    if (in->op != PG_QUERY__SET_OPERATION__SETOP_NONE || !in->n_group_clause || in->n_sort_clause || in->limit_count ||
-        in->limit_offset || in->n_distinct_clause || in->with_clause)
+    const char *alias = NULL;
+    PgQuery__SelectStmt *in = from_subquery(sel, &alias);
+    bool is_union = in && in->op != PG_QUERY__SET_OPERATION__SETOP_NONE;
+    if (!in || (!is_union && !in->n_group_clause) || in->n_sort_clause || in->limit_count || in->limit_offset ||
+        in->n_distinct_clause || in->with_clause)
         return false;
-    const char *alias = rs->alias && rs->alias->aliasname && rs->alias->aliasname[0] ? rs->alias->aliasname : NULL;
     int agg[DB_MAX_OUTER], res[DB_MAX_OUTER];
+    uint8_t dkind[DB_MAX_OUTER];
+    int64_t di[DB_MAX_OUTER];
+    double dr[DB_MAX_OUTER];
     for (size_t i = 0; i < sel->n_target_list; i++)
-        if (!outer_column(sel->target_list[i], in, alias, &agg[i], &res[i])) return false;
+        if (!outer_column(sel->target_list[i], in, alias, &agg[i], &res[i], &dkind[i], &di[i], &dr[i])) return false;
     db_sql_conv_select(s, q, in, sql, len);
     if (!q->understood) return true; /* (the subquery's reason is the statement's) */
-    if (!q->ngroup || q->distinct || q->narms || q->nresult != (int)in->n_target_list) {
+    if (is_union ? !q->narms || q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param
+                 : !q->ngroup || q->distinct || q->narms || q->nresult != (int)in->n_target_list) {
         db_sql_unsupported(q, "aggregate over the groups of a subquery in FROM");
+        return true;
+    }
+    if (is_union) { /* over the rows of a UNION [ALL]: any result column (db_union.c) */
+        for (size_t i = 0; i < sel->n_target_list; i++) {
+            if (res[i] >= q->nresult) {
+                db_sql_unsupported(q, "aggregate over a UNION in FROM or WITH");
+                return true;
+            }
+            q->outer_agg[i] = agg[i];
+            q->outer_res[i] = res[i];
+            q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
+        }
+        q->norder = 0, q->order_implicit = false; /* (the order of the rows changes no aggregate) */
+        q->nouter = (int)sel->n_target_list;
         return true;
     }
     for (size_t i = 0; i < sel->n_target_list; i++) {
@@ -105,6 +195,7 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
         }
         q->outer_agg[i] = agg[i];
         q->outer_res[i] = r;
+        q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
     }
     q->nouter = (int)sel->n_target_list;
     return true;

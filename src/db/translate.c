@@ -350,6 +350,56 @@ static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *o
 }
 
 /* A scalar function (DBX_FUNC, db_func) as SQLite computes it; NULL in, NULL out. */
+/* SQLite's date(c, '+N days') and PostgreSQL's date + n (a DBF_DATE_ADD node e): the civil date of c's julian
+ * day number + N (date.c) into out; *day (when day is not NULL) that day number, meaningful when out is not NULL. */
+static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
+{
+    expr_ctx *cx = x->cx;
+    db_val t;
+    if (value(x, e->kids[1], &t)) return -1;
+    if (!t.is_text) return fail(x, "date function of a number");
+    memset(out, 0, sizeof *out);
+    out->is_text = true;
+    out->nbytes = 10;
+    out->len = expr_const(cx, 10, 8);
+    if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
+    expr *n = expr_const(cx, (uint64_t)e->kids[0]->ival, 64), *nnull = NULL;
+    if (e->kids[0]->kind != DBX_INT) { /* date(c, '+' || n || ' days'), c + n: n's integer value */
+        db_val d;
+        if (value(x, e->kids[0], &d)) return -1;
+        if (d.is_text || d.is_real) return fail(x, "date modifier of a text or REAL number of days");
+        n = d.v, nnull = d.null;
+    }
+    if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
+    out->null = db_date_add_days(cx, &t, n, out->bytes, day);
+    if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
+    return 0;
+}
+
+/* value(), and for a date + n (DBF_DATE_ADD) its julian day number in *day (NULL for any other e). */
+static int value_day(tr *x, const db_sexpr *e, db_val *out, expr **day)
+{
+    *day = NULL;
+    return e->kind == DBX_FUNC && e->op == DBF_DATE_ADD ? date_add(x, e, out, day) : value(x, e, out);
+}
+
+/* A comparison of two dates, one of them a date + n (da or db non-NULL): as their julian day numbers when the
+ * other is a valid date whenever it is not NULL (db_date_day_number), which is the order of their texts; else
+ * as texts. */
+static int compare_dates(tr *x, int op, const db_val *a, const db_val *b, expr *da, expr *db, tv *out)
+{
+    expr_ctx *cx = x->cx;
+    if (!da) da = db_date_day_number(cx, a);
+    if (!db) db = db_date_day_number(cx, b);
+    if (!da || !db) return compare(x, op, a, b, out);
+    static const expr_pred preds[] = {PRED_EQ, PRED_NE, PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE};
+    expr *base = expr_cmp(cx, preds[op], da, db);
+    expr *known = expr_and1(cx, expr_not(cx, a->null), expr_not(cx, b->null));
+    out->t = expr_and1(cx, known, base);
+    out->f = expr_and1(cx, known, expr_not(cx, base));
+    return 0;
+}
+
 static int func(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
@@ -518,27 +568,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->null = db_date_format(cx, e->kids[0]->text, &t, out->bytes);
         return 0;
     }
-    case DBF_DATE_ADD: { /* date(c, '+N days'): the civil date of c's julian day number + N (date.c) */
-        db_val t;
-        if (value(x, e->kids[1], &t)) return -1;
-        if (!t.is_text) return fail(x, "date function of a number");
-        memset(out, 0, sizeof *out);
-        out->is_text = true;
-        out->nbytes = 10;
-        out->len = expr_const(cx, 10, 8);
-        if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
-        expr *n = expr_const(cx, (uint64_t)e->kids[0]->ival, 64), *nnull = NULL;
-        if (e->kids[0]->kind != DBX_INT) { /* date(c, '+' || n || ' days'): n's integer value */
-            db_val d;
-            if (value(x, e->kids[0], &d)) return -1;
-            if (d.is_text || d.is_real) return fail(x, "date modifier of a text or REAL number of days");
-            n = d.v, nnull = d.null;
-        }
-        if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
-        out->null = db_date_add_days(cx, &t, n, out->bytes);
-        if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
-        return 0;
-    }
+    case DBF_DATE_ADD: return date_add(x, e, out, NULL);
     case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */
         if (!a.is_text) return fail(x, "date function of a number");
         double unit;
@@ -895,7 +925,9 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     }
     case DBX_CMP: {
         db_val a, b;
-        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) return -1;
+        expr *da, *db;
+        if (value_day(x, e->kids[0], &a, &da) || value_day(x, e->kids[1], &b, &db)) return -1;
+        if (da || db) return compare_dates(x, e->op, &a, &b, da, db, out);
         return compare(x, e->op, &a, &b, out);
     }
     case DBX_ISNULL: {

@@ -376,8 +376,8 @@ static void random_date(char *buf)
     snprintf(buf, 16, "%04d-%02d-%02d", y % 10000, m % 100, d % 100);
 }
 
-/* PostgreSQL's date - date, EXTRACT/date_part and date_trunc of DATE and TIMESTAMP columns (DBF_DAYS,
- * DBF_DATE_PART, DBF_STRFTIME: date.c) against the server (in UTC, as the runs' sessions): which random
+/* PostgreSQL's date - date, date +- integer, EXTRACT/date_part and date_trunc of DATE and TIMESTAMP
+ * columns (DBF_DAYS, DBF_DATE_ADD, DBF_DATE_PART, DBF_STRFTIME: date.c) against the server (in UTC, as the runs' sessions): which random
  * rows each WHERE clause keeps. */
 static void test_date_operators(void **st)
 {
@@ -393,6 +393,9 @@ static void test_date_operators(void **st)
         "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
         "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
         "ts >= '2024-01-01' AND ts < '2100-07-01' OR date_trunc('day', ts) = '2000-02-29'", /* dates at midnight */
+        "d < '9999-01-01' AND d + 7 > e", /* date + integer (DBF_DATE_ADD); past the year 9999 is not modelled */
+        "e - 30 <= d OR 2 * 7 + d = '2024-03-01'",
+        "(d - 1) - e = 0 OR e - 366 = DATE '1999-03-01'",
     };
     enum { PER = 1 + 2 + 10 + 2 + 10 + 2 + 19 }; /* count, then each cell's null, length, bytes */
     db_schema *s = NULL;
@@ -405,6 +408,7 @@ static void test_date_operators(void **st)
     uint32_t idx = 1;
     for (int c = 0; c < 3; c++) {
         cells[c].is_text = true;
+        cells[c].valid_date = c < 2 ? DB_DATE_DATE : DB_DATE_DATETIME; /* as fixture cells: the rows are valid */
         cells[c].null = expr_symbol(cx, idx++, 1, 0);
         cells[c].len = expr_symbol(cx, idx++, 8, 0);
         cells[c].nbytes = nb[c];

@@ -151,6 +151,55 @@ static void to_val(expr_ctx *cx, const rv *r, db_val *v, expr **bytes)
     }
 }
 
+/* Aggregates over a UNION ALL inside WITH and over a UNION in FROM (sql_groups.c): the statement is the UNION with
+ * nouter aggregates of its result columns; other outer shapes stay concrete. */
+static void test_parse_aggregates_over_union(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q = parse(s, "WITH w AS (SELECT a, s FROM t WHERE b = ? UNION ALL SELECT y, name FROM u) "
+                           "SELECT COUNT(*), MIN(s), SUM(w.a) FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->narms, 2);
+    assert_true(q->union_all);
+    assert_int_equal(q->nouter, 3);
+    assert_int_equal(q->outer_agg[0], DB_AGG_COUNT);
+    assert_int_equal(q->outer_res[0], -1);
+    assert_int_equal(q->outer_agg[1], DB_AGG_MIN);
+    assert_int_equal(q->outer_res[1], 1);
+    assert_int_equal(q->outer_agg[2], DB_AGG_SUM);
+    assert_int_equal(q->outer_res[2], 0);
+    assert_int_equal(q->nparams, 1);
+    db_query_free(q);
+    q = parse(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT coalesce(SUM(a), 0), ifnull(AVG(a), "
+                 "2.5), MAX(a) FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 3);
+    assert_int_equal(q->outer_agg[0], DB_AGG_SUM);
+    assert_int_equal(q->outer_dflt[0], 1);
+    assert_int_equal(q->outer_dflt_i[0], 0);
+    assert_int_equal(q->outer_agg[1], DB_AGG_AVG);
+    assert_int_equal(q->outer_dflt[1], 2);
+    assert_true(q->outer_dflt_r[1] == 2.5);
+    assert_int_equal(q->outer_dflt[2], 0);
+    db_query_free(q);
+    q = parse(s, "SELECT MAX(x) FROM (SELECT b AS x FROM t UNION SELECT x FROM u) v");
+    assert_true(q->understood);
+    assert_false(q->union_all);
+    assert_int_equal(q->nouter, 1);
+    assert_int_equal(q->norder, 0); /* UNION's implicit order changes no aggregate */
+    db_query_free(q);
+    /* a WHERE outside, a column list after the WITH query's name, a column the UNION lacks */
+    expect_unsupported(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT COUNT(*) FROM w WHERE a > 1",
+                       "WITH query that is not one table's columns and WHERE");
+    expect_unsupported(s, "WITH w(k) AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT COUNT(k) FROM w",
+                       "WITH query that is not one table's columns and WHERE");
+    q = parse(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT MAX(zz) FROM w");
+    assert_false(q->understood);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 /*
  * The order of a UNION's rows as db_order_le says over result values (keys: result positions) is the
  * order SQLite returns them in: random rows of two tables (texts in one column, integers with NULLs in
@@ -222,6 +271,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_union),
+        cmocka_unit_test(test_parse_aggregates_over_union),
         cmocka_unit_test(test_order_against_sqlite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -226,6 +226,22 @@ static bool no_overflow(void)
     return true;
 }
 
+void db_rt_outer_default(const db_query *q, int k, db_val *v)
+{
+    if (!q->outer_dflt[k] || !v->null) return;
+    expr_ctx *cx = rt_cx();
+    if (v->is_text || (q->outer_dflt[k] == 2 && !v->is_real)) {
+        memset(v, 0, sizeof *v);
+        return;
+    }
+    expr *d = !v->is_real             ? expr_const(cx, (uint64_t)q->outer_dflt_i[k], 64)
+              : q->outer_dflt[k] == 1 ? db_real_const(cx, (double)q->outer_dflt_i[k])
+                                      : db_real_const(cx, q->outer_dflt_r[k]);
+    v->v = expr_ite(cx, v->null, d, v->v);
+    v->scaled = NULL; /* (k / 10^s no longer: the default is no such integer) */
+    v->null = expr_const(cx, 0, 1);
+}
+
 /* SELECT agg(c) FROM (SELECT ..., COUNT(*) AS c ... GROUP BY ...) (db_query.nouter, sql_groups.c): the one result
  * row's values in s->agg_vals, each the outer aggregate over the groups that come back (ev[i]: the group whose first
  * combination is i) of the group's value: the subquery's aggregate (s->group_vals) or key column (rows[i]'s cell).
@@ -252,6 +268,7 @@ static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *co
             memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
         else if (ovf)
             db_rt_assume(expr_not(cx, ovf));
+        db_rt_outer_default(q, k, &s->agg_vals[k]);
     }
 }
 

@@ -162,6 +162,48 @@ static void order_expected(qstate *s, unsigned n, db_val *va, db_val *vb)
     }
 }
 
+/* SELECT agg(c) FROM (... UNION [ALL] ...), or over a WITH query that is a UNION (db_query.nouter, sql_groups.c):
+ * the one result row's values in s->agg_vals, outer aggregate k over the candidates that come back (ev) of their
+ * value of result column outer_res[k] (-1: COUNT(*)). One that is not modelled (a value that cannot be computed, a
+ * SUM that overflows) is left zero: read concretely. */
+static void outer_aggregates(qstate *s, expr *const *ev, unsigned n)
+{
+    const db_query *q = s->q;
+    expr_ctx *cx = rt_cx();
+    db_val **vals = calloc((size_t)n + 1, sizeof *vals);
+    bool *bad = calloc((size_t)q->nresult + 1, sizeof *bad);
+    bool ok = vals && bad;
+    for (unsigned c = 0; ok && c < n; c++) {
+        const db_val *rows[DB_MAX_FROM];
+        unsigned slots[DB_MAX_FROM];
+        const db_query *a = cand_rows(q, c, rows, slots);
+        if (!(vals[c] = vals_new(q))) ok = false;
+        for (int r = 0; ok && r < q->nresult; r++) {
+            const char *why = NULL;
+            bad[r] |= a->result_col[r] < 0 &&
+                      (!a->result_expr[r] || db_value_expr(cx, a, a->result_expr[r], rows, NULL, 0, &vals[c][r], &why));
+        }
+        if (ok) result_values(q, c, vals[c]); /* (the same values, their bytes kept) */
+    }
+    for (int k = 0; k < q->nouter; k++) {
+        int r = q->outer_res[k];
+        memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        if (!ok || (r >= 0 && bad[r])) continue;
+        const db_val *col[DB_MAX_COMBOS];
+        for (unsigned c = 0; r >= 0 && c < n; c++) col[c] = &vals[c][r];
+        expr *ovf = NULL;
+        const char *why = NULL;
+        if (db_aggregate(cx, q->outer_agg[k], n, ev, r < 0 ? NULL : col, &s->agg_vals[k], &ovf, &why) ||
+            (ovf && (ovf->value & 1)))
+            memset(&s->agg_vals[k], 0, sizeof s->agg_vals[k]);
+        else if (ovf)
+            db_rt_assume(expr_not(cx, ovf));
+        db_rt_outer_default(q, k, &s->agg_vals[k]);
+    }
+    for (unsigned c = 0; vals && c < n; c++) free(vals[c]);
+    free(vals), free(bad);
+}
+
 void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
 {
     db_query *q = s->q;
@@ -232,6 +274,7 @@ void db_rt_union_events(qstate *s, int64_t limit, int64_t offset)
             rt_trace_event(BK_ROW, db_rt_row_site(s), (uint32_t)(e->value & 1), e,
                            (uint32_t)arm->from_table[0] << 16 | beyond | c);
     }
+    if (q->nouter && s->agg_vals) outer_aggregates(s, ev, n);
     bool ordered = q->norder && !(db_rt.pg && q->order_implicit);
     if (windowed && q->order_window) { /* the rows at positions offset.. in ORDER BY order (db_rt_union_row_seen) */
         s->window = true;

@@ -347,7 +347,7 @@ static PGresult *exec_fixture(PGconn *conn, const char *sql, bool with_params, i
     PGresult *r = NULL;
     uint64_t t0 = util_now_ns();
     /* DISTINCT, UNION: a hidden ctid would change which rows are distinct: rows map back by value */
-    if (model && (q->distinct || q->narms)) {
+    if (model && !q->nouter && (q->distinct || q->narms)) {
         s->by_value = true;
         if (q->distinct && !q->narms && !q->has_order_by && q->limit < 0 && !q->limit_param && !q->offset &&
             !q->offset_param && q->nresult > 0) {
