@@ -192,6 +192,9 @@ int up_run(char *const *argv, char *const *env_add, const char *log, double time
  * (a file name "test-NNNNN.xml" or a candidate's "cand-NNNNN.xml") of the run in run_dir, read from
  * run_dir/tests/<stem>.cov into *cov (*n slot numbers, malloc'ed). 0, or -1 when there is no such file. */
 int unit_read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_t *n);
+/* Sort the n file paths by file size, smallest first (a candidate test's cost: smaller is simpler); a
+ * file that cannot be read goes last. */
+void unit_sort_by_size(char **paths, size_t n);
 /* Step 5b' (step_refill.c): the branch directions that the recorded tests of source src's target functions
  * took (all[k], the tests recorded for frs[k], k < nfr) and no test left in tv takes (the verification and
  * the sanitizer check dropped the tests that took them: a path through a bug of the unit, a test that

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,3 +84,18 @@ int unit_read_cov(const char *run_dir, const char *origin, uint32_t **cov, size_
     free(t);
     return 0;
 }
+
+/* Size of a file in bytes (LONG_MAX when it cannot be read). */
+static long file_size(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 ? (long)sb.st_size : LONG_MAX;
+}
+
+static int by_size(const void *a, const void *b)
+{
+    long x = file_size(*(char *const *)a), y = file_size(*(char *const *)b);
+    return x < y ? -1 : x > y;
+}
+
+void unit_sort_by_size(char **paths, size_t n) { qsort(paths, n, sizeof *paths, by_size); }

@@ -146,19 +146,6 @@ static int add_kill(unit_test *t, uint32_t m)
     return 0;
 }
 
-/* Size of a file in bytes, the cost of a candidate (smaller: simpler, tried first). */
-static long file_size(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 ? (long)sb.st_size : LONG_MAX;
-}
-
-static int by_size(const void *a, const void *b)
-{
-    long x = file_size(*(char *const *)a), y = file_size(*(char *const *)b);
-    return x < y ? -1 : x > y;
-}
-
 /* The vector path of test t of fr (its origin in the run's tests or errors directory). */
 static char *vector_of(const fn_result *fr, const unit_test *t)
 {
@@ -218,7 +205,7 @@ void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, un
     }
     fr->mut_killed_kept = killed;
     /* candidates, simplest first, on the mutants still alive */
-    qsort(cands, nc, sizeof *cands, by_size);
+    unit_sort_by_size(cands, nc);
     fr->mut_candidates = (unsigned)nc;
     fn_result scratch;
     for (size_t c = 0; c < nc && killed < nm && now_s() < deadline && !stopped(mc); c++) {

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "unit/pipeline_int.h"
 #include "util/util.h"
@@ -54,18 +53,6 @@ static size_t set_hits(const slot_set *s, const char *run_dir, const char *origi
     return hits;
 }
 
-static long file_size(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 ? (long)sb.st_size : LONG_MAX;
-}
-
-static int by_size(const void *a, const void *b)
-{
-    long x = file_size(*(char *const *)a), y = file_size(*(char *const *)b);
-    return x < y ? -1 : x > y;
-}
-
 /* The directions fr's recorded tests (all) took that no test of fr left in tv takes. */
 static slot_set lost_slots(const fn_result *fr, const tests_vec *all, const tests_vec *tv)
 {
@@ -88,7 +75,7 @@ static void pick_candidates(const char *recorder, fn_result *fr, slot_set *lost,
     size_t nc = 0;
     char **cands = util_list_dir(dir, "cand-*.xml", &nc);
     if (!cands) return;
-    qsort(cands, nc, sizeof *cands, by_size);
+    unit_sort_by_size(cands, nc);
     unsigned picked = 0;
     for (size_t c = 0; c < nc && picked < UNIT_REFILL_MAX; c++) {
         const char *base = uc_base_name(cands[c]);
