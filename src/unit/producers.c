@@ -85,11 +85,13 @@ static int has_word(const char *name, const char *const *words)
 
 int unit_destructor_name(const char *name) { return has_word(name, destructor_words); }
 
-/* Whether p is an initialiser whose name says reset and no other initialiser word (`json_reset`). */
+/* Whether p is an initialiser whose name says reset and no other of init_words (`json_reset`). */
 static int reset_only(const unit_producer *p)
 {
-    static const char *const others[] = {"init", "create", "setup", "open", NULL};
-    return p->kind == UP_INIT && strcasestr(p->fn->name, "reset") && !has_word(p->fn->name, others);
+    if (p->kind != UP_INIT || !strcasestr(p->fn->name, "reset")) return 0;
+    for (size_t i = 0; init_words[i]; i++)
+        if (strcmp(init_words[i], "reset") && strcasestr(p->fn->name, init_words[i])) return 0;
+    return 1;
 }
 
 /* An argument a producer's call can be given from inputs: fillable, a buffer with its length

@@ -15,13 +15,12 @@ typedef struct slot_set {
 } slot_set;
 
 /* Add (on=1) or remove (on=0) the slots of test vector origin of run_dir; a vector without a .cov file
- * changes nothing. Returns the number of slots whose state changed (-1: out of memory). */
-static long set_mark(slot_set *s, const char *run_dir, const char *origin, int on)
+ * changes nothing. 0, or -1 when out of memory. */
+static int set_mark(slot_set *s, const char *run_dir, const char *origin, int on)
 {
     uint32_t *cov = NULL;
     size_t n = 0;
     if (unit_read_cov(run_dir, origin, &cov, &n) != 0) return 0;
-    long changed = 0;
     for (size_t i = 0; i < n; i++) {
         if (cov[i] >= s->n) {
             if (!on) continue;
@@ -35,11 +34,10 @@ static long set_mark(slot_set *s, const char *run_dir, const char *origin, int o
             s->on = g;
             s->n = nn;
         }
-        changed += s->on[cov[i]] != on;
         s->on[cov[i]] = (uint8_t)on;
     }
     free(cov);
-    return changed;
+    return 0;
 }
 
 /* How many slots of set s test vector origin of run_dir takes. */
