@@ -43,6 +43,8 @@ static void unit_usage(FILE *f)
         "                          the same variety of outcomes and returned values)\n"
         "  --no-mutants            no mutation analysis (default: mutants of each function are run on its tests,\n"
         "                          and exploration runs that kill mutants the tests miss join the suite)\n"
+        "  --full-budget           explore each function for its whole share of the budget (default: stop once its\n"
+        "                          branches are covered and the search has nothing promising left)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
@@ -62,7 +64,7 @@ int cmd_unit(int argc, char **argv)
         return 1;
     }
     size_t nsources = 0, nfnames = 0, nmocks = 0;
-    int all = 0, mock_outputs = 0, no_diversify = 0, no_minimize = 0, no_mutants = 0;
+    int all = 0, mock_outputs = 0, no_diversify = 0, no_minimize = 0, no_mutants = 0, full_budget = 0;
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
@@ -156,6 +158,8 @@ int cmd_unit(int argc, char **argv)
             no_minimize = 1;
         } else if (!strcmp(a, "--no-mutants")) {
             no_mutants = 1;
+        } else if (!strcmp(a, "--full-budget")) {
+            full_budget = 1;
         } else if (!strcmp(a, "--init")) {
             NEED();
             const char *eq = strrchr(v, '=');
@@ -211,7 +215,8 @@ int cmd_unit(int argc, char **argv)
                        jobs,
                        no_diversify,
                        no_minimize,
-                       no_mutants};
+                       no_mutants,
+                       full_budget};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

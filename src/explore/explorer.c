@@ -366,6 +366,35 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     p->has_cand = 0;
 }
 
+/*
+ * explore_opts.stop_when_saturated (`sympath unit`): every branch direction of the function under
+ * test itself is covered, the search strategy has no open direction left that it ranks above
+ * "covers nothing new" (strategy.h, promising: a direction towards an uncovered slot, a safety
+ * check's crash side, an untried fault), and no run covered a new direction for as long as it took
+ * to cover the last one. The wait matters: the cov strategy demotes an uncovered slot whose
+ * directions kept failing, and such a slot is often covered later by a run of the "nothing new"
+ * tier (tests/programs/unit/arena.c: the last 4 of list_parse_ex's 38 directions came at 1.6 s,
+ * after 0.5 s with nothing promising), and those runs are the mutation analysis' candidate tests
+ * (candidates.c). Callees' directions do not count: a callee's defensive check (`if (!l) return`
+ * in a release function the target calls with a list it made) is never taken from the target.
+ * Without this an exploration whose reachable code was covered in a second ran for its whole share.
+ */
+static bool saturated(explore_state *s)
+{
+    const char *fn = s->o->stop_when_saturated;
+    if (!fn || s->par_role != PAR_ALONE || !s->st->promising) return false;
+    if (s->execs == 0 || s->running) return false; /* a run in flight may open promising directions */
+    if (util_now_s() - s->t0 < 2 * s->last_cov_time) return false;
+    uint32_t own = 0;
+    for (uint32_t i = 0; i < s->sites.nsites; i++) {
+        const site_info *si = &s->sites.sites[i];
+        if (!si->user || !si->function || strcmp(si->function, fn)) continue;
+        for (uint32_t d = 0; d < si->ndirs; d++, own++)
+            if (si->slot_base + d >= s->nslots || !s->covered[si->slot_base + d]) return false;
+    }
+    return own > 0 && !s->st->promising(s->st);
+}
+
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
 static const char *budget_reason(explore_state *s)
 {
@@ -376,6 +405,7 @@ static const char *budget_reason(explore_state *s)
     if (s->o->max_execs && s->execs + s->running >= s->o->max_execs) return "max-execs";
     if (s->o->max_tests && s->tests >= s->o->max_tests) return "max-tests";
     if (explore_db_layout_stalled(s, 0)) return "db-layout"; /* to start again with a larger layout */
+    if (saturated(s)) return "saturated";
     return NULL;
 }
 
@@ -728,6 +758,7 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
         *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
+
     s->nex = s->par_role == PAR_COORDINATOR ? 0 : o->jobs && !o->link ? o->jobs : 1;
     if (s->par_role == PAR_WORKER)
         return setup_executors(s, o, (unsigned)o->link->self, err); /* no suite, no display */

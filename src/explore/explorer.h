@@ -102,6 +102,12 @@ typedef struct explore_opts {
      * combination of user branch directions, written as tests/cand-NNNNN.xml and .cov (candidates.c);
      * only runs that reached the target's call (a mark), ended without an error and did not diverge; 0: none */
     unsigned candidates;
+    /* `sympath unit`: the function under test, whose own branch directions all covered let the
+     * exploration stop early, with reason "saturated", once the search strategy has no promising
+     * direction left (strategy.h) and no run covered a new direction for as long as it took to
+     * cover the last one (explorer.c, saturated); NULL: never; not with jobs > 1. A function with
+     * no branch of its own (a wrapper) explores its whole share. */
+    const char *stop_when_saturated;
 } explore_opts;
 
 /* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),

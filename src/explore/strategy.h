@@ -51,6 +51,10 @@ struct strategy {
      * by the model's byte comparisons before it: explorer.c, boost_model_flips). The strategy
      * may rank it as a direction of that slot. */
     void (*boost)(strategy *s, tree_node *node, int dir, uint32_t goal);
+    /* optional (NULL: never): whether an open direction is left that the strategy ranks above
+     * "covers nothing new" (cov: tiers 0-2, an uncovered slot, a safety check's crash side, an
+     * untried fault); `sympath unit`'s exploration may stop only when none is (explorer.c, saturated) */
+    bool (*promising)(strategy *s);
 };
 
 /*

@@ -61,6 +61,6 @@ strategy *strategy_bfs_new(void)
         free(b);
         return NULL;
     }
-    b->base = (strategy){"bfs", bfs_add, bfs_next, strategy_ignore_run, bfs_destroy, NULL, NULL};
+    b->base = (strategy){"bfs", bfs_add, bfs_next, strategy_ignore_run, bfs_destroy, NULL, NULL, NULL};
     return &b->base;
 }

@@ -269,6 +269,22 @@ static bool cov_next(strategy *s, candidate *out)
     return true;
 }
 
+/* Whether the best open direction of either phase (or of the last run's, not queued yet) is of
+ * tier 0-2 (strategy.h, promising); tiers are scored again as in cov_next. */
+static bool cov_promising(strategy *s)
+{
+    cov *c = (cov *)s;
+    for (size_t i = 0; i < c->npend; i++)
+        if (cand_open(c->pend[i].node, c->pend[i].dir) &&
+            cov_tier(c, c->pend[i].node, c->pend[i].dir, c->pend[i].goal) < 3)
+            return true;
+    for (int ph = 0; ph < 2; ph++) {
+        cov_item *top = cov_settle(c, &c->h[ph]);
+        if (top && top->tier < 3) return true;
+    }
+    return false;
+}
+
 static void cov_destroy(strategy *s)
 {
     cov *c = (cov *)s;
@@ -295,6 +311,6 @@ strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx)
     }
     c->covered = covered;
     c->cov_ctx = cov_ctx;
-    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy, cov_failed, cov_boost};
+    c->base = (strategy){"cov", cov_add, cov_next, cov_on_run, cov_destroy, cov_failed, cov_boost, cov_promising};
     return &c->base;
 }

@@ -50,6 +50,6 @@ strategy *strategy_dfs_new(void)
 {
     dfs *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    d->base = (strategy){"dfs", dfs_add, dfs_next, strategy_ignore_run, dfs_destroy, NULL, NULL};
+    d->base = (strategy){"dfs", dfs_add, dfs_next, strategy_ignore_run, dfs_destroy, NULL, NULL, NULL};
     return &d->base;
 }

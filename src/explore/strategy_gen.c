@@ -127,6 +127,6 @@ strategy *strategy_gen_new(void)
         free(g);
         return NULL;
     }
-    g->base = (strategy){"generational", gen_add, gen_next, gen_on_run, gen_destroy, NULL, NULL};
+    g->base = (strategy){"generational", gen_add, gen_next, gen_on_run, gen_destroy, NULL, NULL, NULL};
     return &g->base;
 }

@@ -73,6 +73,6 @@ strategy *strategy_random_new(uint64_t seed)
     rnd *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->state = seed;
-    r->base = (strategy){"random", rnd_add, rnd_next, strategy_ignore_run, rnd_destroy, NULL, NULL};
+    r->base = (strategy){"random", rnd_add, rnd_next, strategy_ignore_run, rnd_destroy, NULL, NULL, NULL};
     return &r->base;
 }

@@ -866,6 +866,8 @@ typedef struct unit_run_opts {
     int no_diversify;             /* --no-diversify: each test's inputs as the solver first wrote them (diversify.c) */
     int no_minimize;              /* --no-minimize: every recorded test is emitted (minimize.c) */
     int no_mutants;               /* --no-mutants: no mutation analysis (step_mutate.c): no candidate tests added */
+    int full_budget; /* --full-budget: each exploration runs for its whole share of the budget (default: it stops once
+                        the search is saturated, explore_opts.stop_when_saturated) */
 } unit_run_opts;
 
 /* ---- input diversification and suite minimisation (diversify.c, minimize.c) ---- */

@@ -4,8 +4,9 @@
 # emitted tests build maps with solver-chosen keys and items that hold items of their own, written as a
 # developer would (`node *n_1 = node_new_list(); node_list_add(n_1, ...); node_list_add(n, n_1);`), release
 # only the root, cover node_equal's keyed branches and node_ints's nested ones, and pass natively and
-# under ASan+UBSan+LSan (sympath's own sanitizer check: no test dropped, no leak); and node_list_add as the
-# target: the item a successful add gave to the list is not released again.
+# under ASan+UBSan+LSan (sympath's own sanitizer check: no test dropped, no leak); node_ints's exploration
+# stops early (saturated: its branches covered in about a second, nothing promising left) and leaves its share;
+# and node_list_add as the target: the item a successful add gave to the list is not released again.
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run containers tests/programs/unit/doc.c -- --function node_equal --function node_ints --budget 10s
 t="$out/test_doc.c"
@@ -20,6 +21,10 @@ jq -e '.functions[] | select(.function == "node_ints") | .gcov.branches_taken ==
 # (c) sympath's own sanitizer check ran every test alone under ASan+UBSan+LSan: none dropped, no bug
 jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanitizer.bugs == 0] | all' "$out/report.json" >/dev/null ||
     fail "the sanitizer check did not run, dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"
+# (e) saturation: node_ints (all 10 branches within about a second) stops before the 5 s it was given
+r_ints="$out/build/runs/node_ints/report.json"
+jq -e '.stop_reason == "saturated" and .time.total_seconds < 4.5' "$r_ints" >/dev/null ||
+    fail "node_ints did not stop on saturation: $(jq -c '[.stop_reason, .time.total_seconds, .coverage.reached_after_seconds]' "$r_ints")"
 build_and_run doc
 expect_gcov node_ints 100
 expect_gcov node_equal 90
@@ -28,7 +33,10 @@ grep -E '^ +[0-9]+\*?: +[0-9]+: +y = map_get\(b, x->key\);' "$out.bin/doc.c.gcov
 # (d) the target is itself an adder: after a successful node_list_add(list, item) the list owns the item,
 # so the test releases the list only (releasing both was a double free: main of 2026-11-27 dropped the
 # tests of a successful add as not passing natively, gcov 5/6)
-unit_run containers_adder tests/programs/unit/doc.c -- --function node_list_add --budget 3s
+# (--full-budget: the exploration runs for its whole share, whatever it covered)
+unit_run containers_adder tests/programs/unit/doc.c -- --function node_list_add --budget 3s --full-budget
+jq -e '.stop_reason == "budget"' "$out/build/runs/node_list_add/report.json" >/dev/null ||
+    fail "--full-budget: stop reason $(jq -c .stop_reason "$out/build/runs/node_list_add/report.json")"
 jq -e '.functions[0] | .dropped == [] and .sanitizer.checked and .sanitizer.dropped == 0' "$out/report.json" >/dev/null ||
     fail "node_list_add: tests dropped: $(jq -c '.functions[0] | [.dropped, .sanitizer]' "$out/report.json")"
 awk '/int ret = node_list_add\(list, item\);/ { on = 1 } on && /assert_int_equal\(ret, 1\);/ { ok = 1 }

@@ -240,6 +240,29 @@ static void test_cov_prefers_uncovered(void **state)
     s->destroy(s);
 }
 
+/* promising: an open direction towards an uncovered slot is; once every slot is covered (by other
+ * runs, after the adds) none is, the directions still open; dfs has no such judgement. */
+static void test_cov_promising(void **state)
+{
+    world *w = *state;
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    assert_non_null(s->promising);
+    assert_false(s->promising(s)); /* nothing open */
+    s->add(s, w->n[0], 0);
+    s->add(s, w->n[1], 0);
+    assert_true(s->promising(s)); /* the last run's directions, not queued yet */
+    w->cov[0] = 1;
+    assert_true(s->promising(s)); /* (n1, 0) still uncovered */
+    w->cov[2] = 1;
+    assert_false(s->promising(s)); /* both covered: tier 3 */
+    candidate c[4];
+    assert_int_equal(drain(s, c, 4), 2); /* ... and still handed out */
+    s->destroy(s);
+    strategy *d = strategy_new("dfs", 0, covered_cb, w);
+    assert_null(d->promising);
+    d->destroy(d);
+}
+
 /* Coverage that changes after add() is taken into account when popping. */
 static void test_cov_lazy_rescore(void **state)
 {
@@ -627,6 +650,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_phases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_scored_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_promising, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_score, setup, teardown),
