@@ -102,6 +102,22 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
             free(as);
             continue;
         }
+        int rb = unit_range_begin(fn, k);
+        if (rb >= (int)first) {
+            /* the end of a range (`stb_c_lexer_init(lexer, text, text_end, ...)`): into the object of the
+             * argument before it, as for a parameter (unit_range_begin) */
+            char *d = unit_declarator(as, vn);
+            sb_printf(
+                b,
+                "        %s;\n        int %s%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", "
+                "\"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
+                d, pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
+            sb_printf(b, "        %s = (%s)sympu_range_end((void *)%s%d, sizeof *%s, \"%s\");\n", vn, as, pre, rb, vn,
+                      path);
+            free(d);
+            free(as);
+            continue;
+        }
         /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
          * the driver's parameters, its length argument the element count */
         if (a->len_param >= 0)

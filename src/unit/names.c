@@ -353,6 +353,23 @@ int unit_position_within(const ut_func *f, size_t i)
     return -1;
 }
 
+int unit_position_param(const ut_func *f, size_t i)
+{
+    static const char *const words[] = {"where",  "pos",  "position", "cur",   "curr", "current",
+                                        "cursor", "here", "at",       "point", "mark", NULL};
+    if (i == 0 || i >= f->nparams) return 0;
+    const ut_param *p = &f->params[i];
+    const ut_type *t = p->type;
+    if (!t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_INT || p->len_param >= 0 ||
+        p->buf_param >= 0 || unit_range_begin(f, i) >= 0)
+        return 0;
+    size_t l = strlen(p->name);
+    if (l > 4 && !strcasecmp(p->name + l - 4, "_pos")) return 1;
+    for (int k = 0; words[k]; k++)
+        if (!strcasecmp(p->name, words[k])) return 1;
+    return 0;
+}
+
 void unit_pair_buffers(ut_func *f)
 {
     for (size_t i = 0; i + 2 < f->nparams; i++)

@@ -259,6 +259,34 @@ static unsigned sympu_choice(const char *name, unsigned n)
     return c;
 }
 
+/* The registered array objects whose elements are elem bytes, not empty (a position parameter may
+ * point into one of them: unit_position_param). */
+static unsigned sympu_arrays_of(size_t elem)
+{
+    unsigned n = 0;
+    for (int i = 1; i <= sympu_nobjs; i++)
+        n += sympu_objs[i].array && sympu_objs[i].size == elem && sympu_objs[i].count;
+    return n;
+}
+
+/* A position inside one of the arrays sympu_arrays_of(elem) counts: which one an input NAME.obj, the
+ * element an input NAME.off below its count (a text's NUL included: where it ends); the start of the
+ * first one on the all-zero input. */
+static void *sympu_into(size_t elem, const char *name)
+{
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s.obj", name);
+    unsigned k = sympu_choice(nm, sympu_arrays_of(elem));
+    for (int i = 1; i <= sympu_nobjs; i++) {
+        if (!sympu_objs[i].array || sympu_objs[i].size != elem || !sympu_objs[i].count || k-- != 0) continue;
+        snprintf(nm, sizeof nm, "%s.off", name);
+        unsigned j = sym_uint(nm);
+        sym_assume(j < sympu_objs[i].count);
+        return sympu_objs[i].addr + (size_t)j * elem;
+    }
+    return NULL;
+}
+
 /* LCT's lazy initialisation of NULL, decided by the run: the pointer p (not NULL) becomes
  * p & -(uintptr_t)!null, with `null` a fresh boolean input NAME.null that is false on the first
  * run. No branch of the harness reads it, so the explorer meets it only where the unit (or a

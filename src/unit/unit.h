@@ -387,6 +387,18 @@ int unit_length_within(const ut_func *f, size_t i);
 int unit_position_within(const ut_func *f, size_t i);
 
 /*
+ * A pointer to a position in another input: parameter i of f (not the first), a pointer to an
+ * integer type, unpaired and no range end (unit_range_begin), named like a position (where, pos,
+ * position, cur, curr, current, cursor, here, at, point, mark, or ending in _pos:
+ * `stb_c_lexer_get_location(lexer, where, loc)`, where points into the text the lexer reads). The
+ * harness points it into an array built before it (a parameter's text or buffer, a producer's
+ * argument) first, `where = &lexer_input_stream[3]` in the test, and into a fresh object of its own
+ * as the other choice: as a separate object the function compared unrelated pointers (`p < where`)
+ * and the test passed or not by where the compiler put the arrays. Returns 1 or 0.
+ */
+int unit_position_param(const ut_func *f, size_t i);
+
+/*
  * The end of a range: parameter i of f, a pointer to the same integer element type (const aside) as
  * the parameter right before it, named like an end (end, *_end, endp, last, limit, lim, stop, eof,
  * e, pe: `ini_rstrip(char *s, char *end)`, `parse(const char *p, const char *end)`), not paired with

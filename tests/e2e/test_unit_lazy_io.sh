@@ -2,7 +2,8 @@
 # test_unit_lazy_io.sh: sympath unit's lazy NULL (a pointer is NULL only where the unit checks it before a
 # dereference), FILE * parameters as fmemopen streams (open_memstream for one the unit writes to), and callbacks whose calls the tests assert; the
 # units together, so the test stays short (issue 13 item 3); a struct's begin/end pair and a loader taking a
-# path (no producer) in cfgfile.c.
+# path (no producer) in cfgfile.c; a position parameter and a producer's range end that point into the text
+# the lexer reads (tests/unit_libs/position/lexpos.c).
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c tests/unit_libs/lazy/cfgfile.c -- --all --budget 2s
 
@@ -73,4 +74,14 @@ build_and_run inilite
 expect_gcov count_keys 80
 # fgets passed as a function pointer reads the symbolic stream too (instrument/model_addr.c)
 expect_gcov first_line_opens 75 # 25 when fgets through the pointer reads the real, empty, file
+# lex_location(lx, where, ...): where points into the text lex_init(lx, text, text_end) was given, and text_end
+# too (a producer's range end): both separate objects before, `where < lx->text` compared unrelated pointers
+# (gcov 5/8, mutation 8/20)
+unit_run position tests/unit_libs/position/lexpos.c -- --function lex_location --budget 3s
+expect_text lexpos '^    const char \*where = &lx_text\[[1-9][0-9]*\];' "a position inside the lexer's text"
+expect_text lexpos '^    lex_init\(&lx_obj, lx_text, &lx_text\[[1-9][0-9]*\]\);' "the producer's range end inside the text"
+jq -e '.functions[0] | (.dropped | length) == 0 and .sanitizer.dropped == 0' "$out/report.json" >/dev/null ||
+    fail "lex_location: tests dropped: $(jq -c '.functions[0] | [.dropped, .sanitizer]' "$out/report.json")"
+build_and_run lexpos
+expect_gcov lex_location 100
 pass
