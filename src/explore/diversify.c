@@ -44,13 +44,11 @@ static void entry_free(div_entry *e)
     free(e);
 }
 
-/* tests/test-NNNNN.cov: the user slots cov covers, as decimal numbers on one line. */
-static void write_cov(explore_state *s, int num, const uint8_t *cov)
+/* tests/test-NNNNN.cov: the user slots cov covers (explore_cov_list). */
+static void write_cov(explore_state *s, int num, const uint8_t *cov, bool marked)
 {
     strbuf b = STRBUF_INIT;
-    for (uint32_t i = 0; i < s->nslots; i++)
-        if (cov[i] && s->slot_user[i]) sb_printf(&b, "%s%u", b.len ? " " : "", i);
-    sb_puts(&b, "\n");
+    explore_cov_list(&b, s->slot_user, s->nslots, cov, marked);
     char path[4200];
     snprintf(path, sizeof path, "%s/tests/test-%05d.cov", s->o->out_dir, num);
     if (b.s && util_write_atomic(path, b.s, b.len) != 0)
@@ -77,7 +75,7 @@ static void queue(explore_state *s, int num, int cand, const run_result *r, cons
 
 void explore_div_queue_kept(explore_state *s, int num, const run_result *r, const uint8_t *cov)
 {
-    if (s->o->test_coverage) write_cov(s, num, cov);
+    if (s->o->test_coverage) write_cov(s, num, cov, r->marked);
     if ((!s->o->diversify_prefs && !s->o->candidates) || r->error != ERR_NONE || !r->ninputs) return;
     queue(s, num, 0, r, cov);
 }

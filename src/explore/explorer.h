@@ -14,6 +14,7 @@
  * produces it (executor.h); `sympath data` (src/data) runs its own executor with them. */
 #include "executor.h"
 #include "run.h"
+#include "../util/util.h"
 
 #define SYMPATH_VERSION "0.1"
 
@@ -178,6 +179,12 @@ char *explore_error_where(const char *description);
 uint32_t explore_user_slots(const site_table *t, uint8_t *slot_user, uint32_t nslots);
 uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov,
                                 uint32_t *user_covered);
+/* A test's coverage list (tests/test-NNNNN.cov and cand-NNNNN.cov, `sympath unit`'s suite minimisation and refill): the user slots
+ * of run_cov (nslots bytes, COV_BIT_* of proto/trace.h) as decimal numbers separated by spaces, then a
+ * newline, appended to b; of a run that reached its mark (marked) only the slots taken after it: the
+ * call of the target and what it calls, not the building of its inputs. Out of memory: b is left short
+ * (strbuf). */
+void explore_cov_list(strbuf *b, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov, bool marked);
 
 /* Open the Test-Comp suite in out_dir for the program whose (first) source is `source`:
  * metadata.xml names it with its SHA-256, entry main, the branch-coverage specification

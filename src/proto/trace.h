@@ -11,7 +11,8 @@
  *   [0, 4096)                         trace_header
  *   [inputs_off, +8*inputs_cap)       input values (uint64 bit patterns), written by the explorer
  *   [cov_off, +cov_cap)               coverage bytes, one per branch-site direction slot; the
- *                                     executor sets cov[slot] = 1, the explorer zeroes them per run
+ *                                     executor ORs COV_BIT_SETUP into cov[slot], COV_BIT_TARGET
+ *                                     after a REC_MARK; the explorer zeroes them per run
  *   [recs_off, +recs_cap*sizeof(trace_rec))  trace records (40 bytes each), appended by the executor
  *
  * Crash safety: the executor writes a record completely, then publishes it by
@@ -143,6 +144,11 @@ typedef enum rec_type {
                      __sym_unit_target() just before the call of the target function): the events
                      after it belong to the target phase (sym_event.phase), those before to the setup */
 } rec_type;
+
+/* The bits of a coverage byte: the direction was taken before the run's REC_MARK (or in a run
+ * without one), and after it (sympath unit's call of the target and what it calls). */
+#define COV_BIT_SETUP 1u
+#define COV_BIT_TARGET 2u
 
 typedef struct trace_rec {
     uint8_t type; /* rec_type */

@@ -207,5 +207,8 @@ int __sym_fork(void);
 /* Coverage bytes (slot-indexed) and the last branch site, used by the inline fast paths. */
 extern uint8_t *__sym_cov;
 extern uint32_t __sym_cov_cap;
+/* The bit the fast paths OR into a coverage byte: COV_BIT_SETUP, then COV_BIT_TARGET after the unit
+ * harness's mark (__sym_unit_target; proto/trace.h). */
+extern uint8_t __sym_cov_phase;
 
 #endif

@@ -145,7 +145,7 @@ void __sym_get_byval(uint32_t index, void *dst, uint64_t size)
 void __sym_branch(uint32_t site, uint32_t slot_base, uint32_t taken, symx cond)
 {
     uint32_t slot = slot_base + taken;
-    if (slot < __sym_cov_cap) __sym_cov[slot] = 1;
+    if (slot < __sym_cov_cap) __sym_cov[slot] |= __sym_cov_phase;
     *__sym_last_site = site;
     __sym_last_slot = slot;
     if (cond) __sym_branch_slow(site, slot_base, taken, cond);
@@ -160,7 +160,7 @@ void __sym_switch(uint32_t site, uint32_t width, uint64_t value, symx e, const u
             slot = slots[i];
             break;
         }
-    if (slot < __sym_cov_cap) __sym_cov[slot] = 1;
+    if (slot < __sym_cov_cap) __sym_cov[slot] |= __sym_cov_phase;
     *__sym_last_site = site;
     __sym_last_slot = slot;
     if (e) __sym_switch_slow(site, width, value, e, cases, slots, ncases);

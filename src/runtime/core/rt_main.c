@@ -23,6 +23,7 @@ static uint8_t dummy_cov[1];
 static volatile uint32_t dummy_site;
 uint8_t *__sym_cov = dummy_cov;
 uint32_t __sym_cov_cap;
+uint8_t __sym_cov_phase = COV_BIT_SETUP;
 volatile uint32_t *__sym_last_site = &dummy_site;
 uint32_t __sym_last_slot;
 

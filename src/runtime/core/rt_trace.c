@@ -187,12 +187,14 @@ void rt_concretize_pin(expr *e, uint64_t value, uint32_t kind)
 
 /* sympath unit's harness calls this just before the call of the function under test: a REC_MARK
  * record splits the run's events into the setup phase (inputs, producers) and the target phase
- * (the explorer's search prefers the latter's directions, strategy_cov.c). Declared by the
+ * (the explorer's search prefers the latter's directions, strategy_cov.c; the coverage bytes taken
+ * after it carry COV_BIT_TARGET, which the tests' coverage lists keep). Declared by the
  * harness (src/unit/sympath_unit_rt.h), once per run. */
 void __sym_unit_target(void)
 {
     trace_rec r;
     memset(&r, 0, sizeof r);
     r.type = REC_MARK;
-    (void)rt_trace_append(&r, 0); /* a full trace records no event after it anyway */
+    (void)rt_trace_append(&r, 0);     /* a full trace records no event after it anyway */
+    __sym_cov_phase = COV_BIT_TARGET; /* the coverage bytes tell the call's directions apart */
 }
