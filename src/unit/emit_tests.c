@@ -490,6 +490,41 @@ static void emit_vararg_block(strbuf *b, const char *h, int k, uint8_t heap, cha
 }
 
 /* unit_emit_test_body, the globals named in quiet (NULL-terminated; may be NULL) not set. */
+static int text_uses(const unit_test *tests, size_t n, const char *name);
+
+/* One stand-in's `expect_any_count(NAME, aK, -2);` lines (ft returns void: a releaser); how many stand-ins. */
+static size_t release_expects(strbuf *b, const char *name, const ut_type *ft)
+{
+    if (ft->ret->kind != UT_VOID) return 0;
+    for (size_t i = 0; b && i < ft->nargs; i++)
+        if (unit_callback_arg_kind(ft->args[i]))
+            sb_printf(b, "    expect_any_count(%s, a%zu, -2); /* the releases below may call it */\n", name, i);
+    return 1;
+}
+
+size_t unit_emit_release_standins(const unit_info *u, const unit_test *t, strbuf *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < u->ntypes; i++) {
+        const ut_type *ty = u->types[i];
+        if (ty->kind == UT_PTR && ty->pointee && ty->pointee->kind == UT_FUNC && !ty->pointee->variadic) {
+            char *sn = unit_stub_name(ty);
+            if (sn && text_uses(t, 1, sn)) n += release_expects(b, sn, ty->pointee);
+            free(sn);
+        }
+        for (size_t k = 0; ty->kind == UT_STRUCT && k < ty->nfields; k++) {
+            const ut_field *f = &ty->fields[k];
+            if (!f->stub || f->type->pointee->variadic || !text_uses(t, 1, f->stub)) continue;
+            int dup = 0; /* a table's fields of one type share no stand-in, but one field name may recur */
+            for (size_t j = 0; j < i && !dup; j++)
+                for (size_t m = 0; u->types[j]->kind == UT_STRUCT && m < u->types[j]->nfields && !dup; m++)
+                    dup = u->types[j]->fields[m].stub && !strcmp(u->types[j]->fields[m].stub, f->stub);
+            if (!dup) n += release_expects(b, f->stub, f->type->pointee);
+        }
+    }
+    return n;
+}
+
 static char *test_body(const unit_info *u, const unit_test *t, char *const *quiet)
 {
     const unit_record *r = &t->rec;
@@ -579,6 +614,7 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
         int ret_released = 0; /* what the unit's producers built */
+        if (t->release_stubs) unit_emit_release_standins(u, t, &b);
         if (t->keep_made)
             emit_made_frees(&b, &n);
         else

@@ -750,6 +750,9 @@ typedef struct unit_test {
                                    destructor calls a function the test mocks: iniparser_freedict calling
                                    dictionary_del when dictionary.c is not given); the mock's results are the
                                    test's own and it frees them */
+    int release_stubs;   /* before the releases, each stand-in returning void the test uses accepts any further
+                                   calls (unit_emit_release_standins): set when a release called one with nothing
+                                   queued (pdjson's json_close calling the free of the allocator the test set) */
     int items_kept;      /* of what the producers made for the call's arguments, only the first argument's is
                                    released: set when the test died natively of a double free (the call linked
                                    the others into the first: parson's json_object_dotset_value(object, name,
@@ -785,6 +788,15 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
                       size_t nmocked, const char *source_name);
 /* (mocked: names of the functions to define as stand-ins, from u->externs and u->system;
  * source_name: the file the tests are for, named in the header comment.) */
+
+/*
+ * The stand-ins returning void (releasers: an allocator table's free) that test t uses, each with
+ * CMocka's `expect_any_count(NAME, aK, -2);` per argument it checks appended to b: zero or more
+ * calls accepted, so the releases after the assertions (json_close freeing through the allocator
+ * the test set) do not fail on a call nothing was queued for. Returns how many stand-ins (b may be
+ * NULL: only counted).
+ */
+size_t unit_emit_release_standins(const unit_info *u, const unit_test *t, struct strbuf *b);
 
 /* One test's C statements (without the function frame), malloc'ed; NULL when the record
  * holds a value C locals cannot express (an input pointing inside an object) or on ENOMEM.

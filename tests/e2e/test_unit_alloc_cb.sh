@@ -3,7 +3,9 @@
 # memory comes from `void *(*mem_alloc)(size_t size, int zero, void *user_data)` and `mem_free`: the stand-in
 # returns a zeroed block of the size asked for (calloc), NULL only when the test queues it (out of memory, the
 # explorer's choice), and the free stand-in frees; the emitted test shows the same stand-ins; no test is dropped
-# by the sanitizer check (a block too small for the label's memcpy was one) and the tests pass natively.
+# by the sanitizer check (a block too small for the label's memcpy was one) and the tests pass natively. A stream
+# whose allocator the test sets (tokstream.c, as pdjson's json_set_allocator): its release (ts_close) calls the
+# free stand-in after the call, which accepts those calls, so no test leaks its word (one was dropped).
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run alloc_cb tests/programs/unit/arena.c -- --function list_parse_ex --budget 10s
 expect_text arena '^    if \(mock_type\(int\)\) return NULL;' "an allocator stand-in returning NULL when the test queues it"
@@ -28,4 +30,12 @@ jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanit
     fail "grow_copy: the sanitizer check dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"
 build_and_run grow
 expect_gcov grow_copy 75
+# the stand-in free accepts the release's calls: the stream is closed, nothing leaks, nothing is dropped
+unit_run alloc_cb_stream tests/unit_libs/allocstream/tokstream.c -- --function ts_next --budget 3s
+expect_text tokstream '^    expect_any_count\(stub_free, a0, -2\);' "the free stand-in accepting the release's calls"
+expect_text tokstream '^    ts_close\(&s_obj\);' "the stream released after a test that set its allocator"
+jq -e '.functions[0] | (.dropped | length) == 0 and .sanitizer.dropped == 0' "$out/report.json" >/dev/null ||
+    fail "ts_next: tests dropped: $(jq -c '.functions[0] | [.dropped, .sanitizer]' "$out/report.json")"
+build_and_run tokstream
+expect_gcov ts_next 100
 pass
