@@ -11,7 +11,7 @@ typedef struct ts_allocator {
 typedef struct tokstream {
     const char *text;
     size_t at;
-    char *word;  /* the last word read, from alloc.malloc; NULL before the first */
+    char *word; /* the last word read, from alloc.malloc; NULL before the first */
     ts_allocator alloc;
 } tokstream;
 
