@@ -80,8 +80,7 @@ expect_gcov first_line_opens 75 # 25 when fgets through the pointer reads the re
 unit_run position tests/unit_libs/position/lexpos.c -- --function lex_location --budget 3s
 expect_text lexpos '^    const char \*where = &lx_text\[[1-9][0-9]*\];' "a position inside the lexer's text"
 expect_text lexpos '^    lex_init\(&lx_obj, lx_text, &lx_text\[[1-9][0-9]*\]\);' "the producer's range end inside the text"
-jq -e '.functions[0] | (.dropped | length) == 0 and .sanitizer.dropped == 0' "$out/report.json" >/dev/null ||
-    fail "lex_location: tests dropped: $(jq -c '.functions[0] | [.dropped, .sanitizer]' "$out/report.json")"
+expect_no_drops
 build_and_run lexpos
 expect_gcov lex_location 100
 pass

@@ -80,4 +80,10 @@ expect_no_san_drops() {
         fail "the sanitizer check dropped tests: $(jq -c '[.functions[] | {function, sanitizer, dropped}]' "$out/report.json")"
 }
 
+# expect_no_drops: no test of any function was dropped, for any reason (report.json).
+expect_no_drops() {
+    jq -e '[.functions[] | (.dropped | length) + .sanitizer.dropped] | add == 0' "$out/report.json" >/dev/null ||
+        fail "tests dropped: $(jq -c '[.functions[] | {function, dropped, sanitizer}]' "$out/report.json")"
+}
+
 pass() { echo "PASS [$name]"; exit 0; }
