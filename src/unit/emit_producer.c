@@ -463,6 +463,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         if (m->kind == 'i' || m->kind == 'v' || m->kind == 'a' || m->kind == 'c' || !o || !o->param) continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
+        if (called && o->pointee_freed) continue; /* the call freed it (list_remove(l, n) freed n) */
         size_t pi = param_index(r, k);
         if (pi >= t->fn->nparams) continue;
         if (called && t->items_kept && pi > 0) continue; /* linked into the first argument by the call */

@@ -18,7 +18,7 @@ static void register_param(strbuf *b, const char *indent, size_t i, const ut_par
  * object ids PRE<k>id. An argument k with zeroed[k] set (zeroed may be NULL), a pointer to a
  * struct the destructor takes too (unit_destructor_shared), points to a fresh zeroed struct. */
 static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
-                     size_t first, const char *pre, const int *zeroed, int nest);
+                     size_t first, const char *pre, const int *zeroed, int nest, const ut_func *tf, size_t ti);
 
 /* Argument k of producer fn (local VN, its id VNid) built by one of its own producers nps
  * (unit_arg_producers; the choice symbolic, named after the argument): the nested producer's
@@ -37,7 +37,7 @@ static void gen_nested(strbuf *b, const unit_info *u, const unit_harness_opts *o
         char pre[64];
         snprintf(pre, sizeof pre, "%s_", vn);
         sb_printf(b, "        %sif (%s_mk == %zu) { /* %s */\n", j ? "} else " : "", vn, j, g->name);
-        gen_args(b, u, o, p, g, 0, pre, NULL, 0);
+        gen_args(b, u, o, p, g, 0, pre, NULL, 0, NULL, 0);
         sb_printf(b,
                   "        %sid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, \"m\", \"%s_%s_arg\", "
                   "\"%s\");\n",
@@ -66,10 +66,11 @@ static void gen_nested(strbuf *b, const unit_info *u, const unit_harness_opts *o
     sb_puts(b, "        }\n        }\n");
 }
 
-static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
-                     size_t first, const char *pre, const int *zeroed, int nest)
+/* Argument k of producer fn (gen_args: the locals PRE<k>, PRE<k>id), from inputs or its own producers. */
+static void gen_arg(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
+                    size_t first, size_t k, const char *pre, const int *zeroed, int nest)
 {
-    for (size_t k = first; k < fn->nparams; k++) {
+    {
         const ut_param *a = &fn->params[k];
         char *as = harness_unqual(a->type), vn[48], bn[48], nn[48], path[160];
         snprintf(vn, sizeof vn, "%s%zu", pre, k);
@@ -83,7 +84,7 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
         if (nnp) {
             gen_nested(b, u, o, p, fn, k, vn, as, nps, nnp);
             free(as);
-            continue;
+            return;
         }
         if (zeroed && zeroed[k]) {
             const ut_type *e = a->type->pointee;
@@ -100,7 +101,7 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
             free(d);
             free(es);
             free(as);
-            continue;
+            return;
         }
         int rb = unit_range_begin(fn, k);
         if (rb >= (int)first) {
@@ -116,7 +117,7 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
                       path);
             free(d);
             free(as);
-            continue;
+            return;
         }
         /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
          * the driver's parameters, its length argument the element count */
@@ -143,7 +144,7 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
                                    "        ");
             free(d);
             free(as);
-            continue;
+            return;
         }
         if (a->type->kind == UT_PTR)
             sb_printf(b, "        sympu_null_ok = %d;\n        sympu_null_ok_deref = %d;\n", o->null_all, o->null_all);
@@ -153,17 +154,67 @@ static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, 
     }
 }
 
+/* The nearest parameter of the target tf before ti (tf NULL: none) that is a pointer to the same
+ * struct type as argument a of a producer, not part of a pair; -1 when there is none. */
+static int earlier_same(const ut_func *tf, size_t ti, const ut_param *a)
+{
+    const ut_type *t = a->type;
+    if (!tf || !t || t->kind != UT_PTR || !t->pointee || t->pointee->kind != UT_STRUCT || a->len_param >= 0 ||
+        a->buf_param >= 0)
+        return -1;
+    for (size_t j = ti; j-- > 0;) {
+        const ut_param *q = &tf->params[j];
+        const ut_type *qt = q->type;
+        if (qt && qt->kind == UT_PTR && qt->pointee && qt->pointee->alias_id == t->pointee->alias_id &&
+            q->len_param < 0 && q->buf_param < 0)
+            return (int)j;
+    }
+    return -1;
+}
+
+static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
+                     size_t first, const char *pre, const int *zeroed, int nest, const ut_func *tf, size_t ti)
+{
+    for (size_t k = first; k < fn->nparams; k++) {
+        int j = zeroed && zeroed[k] ? -1 : earlier_same(tf, ti, &fn->params[k]);
+        if (j < 0) {
+            gen_arg(b, u, o, p, fn, first, k, pre, zeroed, nest);
+            continue;
+        }
+        /* the target's own earlier parameter first (`node *n = list_push(l, 5);` for list_remove(l, n):
+         * an element of the very container the call gets), else one built for it alone */
+        const ut_param *a = &fn->params[k];
+        char *as = harness_unqual(a->type), vn[48], own[48];
+        snprintf(vn, sizeof vn, "%s%zu", pre, k);
+        snprintf(own, sizeof own, "%so", pre);
+        char *d = unit_declarator(as, vn);
+        sb_printf(b, "        %s;\n        int %sid;\n", d, vn);
+        sb_printf(b, "        if (sympu_choice(\"%s_%s.same\", 2) == 0) { /* the call's own %s */\n", p->name, a->name,
+                  tf->params[j].name);
+        sb_printf(b,
+                  "        %s = sympu_a%d;\n        %sid = sympu_id_of(&sympu_a%d);\n        sympu_tied = 1;\n        "
+                  "} else {\n",
+                  vn, j, vn, j);
+        gen_arg(b, u, o, p, fn, first, k, own, zeroed, nest);
+        sb_printf(b, "        %s = %s%zu;\n        %sid = %s%zuid;\n        }\n        (void)%sid;\n", vn, own, k, vn,
+                  own, k, vn);
+        free(d);
+        free(as);
+    }
+}
+
 /* UP_RETURN: each argument an object of flag m filled from inputs, then `sympu_aI = fn(args)`. */
-static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, size_t i,
+static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_func *f, size_t i,
                        const char *ts, const ut_func *fn)
 {
+    const ut_param *p = &f->params[i];
     /* the arguments the type's destructor takes too start zeroed (unit_destructor_shared) */
     int zeroed[64] = {0}, extra[UNIT_MAX_DESTRUCTOR_ARGS];
     const ut_func *d = unit_destructor_for(u, p->type, fn, extra, UNIT_MAX_DESTRUCTOR_ARGS);
     for (size_t k = 1; d && k < d->nparams; k++)
         if (extra[k - 1] >= 0 && extra[k - 1] < 64) zeroed[extra[k - 1]] = 1;
     sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
-    gen_args(b, u, o, p, fn, 0, "sympu_m", zeroed, 1);
+    gen_args(b, u, o, p, fn, 0, "sympu_m", zeroed, 1, f, i);
     /* the arguments as the test declares them: before the call (the producer may change them) */
     sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
     sb_printf(b,
@@ -416,7 +467,8 @@ static void gen_fresh_done(strbuf *b, size_t i)
 static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
                      const ut_func *fn)
 {
-    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0); /* its other arguments, before the object (declared first) */
+    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0, NULL,
+             0); /* its other arguments, before the object (declared first) */
     gen_fresh_object(b, p, i, ts, fn, 'i', 1);
     sb_printf(b, "        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
     for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
@@ -430,7 +482,7 @@ static void gen_value(strbuf *b, const unit_info *u, const unit_harness_opts *o,
                       const char *ts, const ut_func *fn)
 {
     sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
-    gen_args(b, u, o, p, fn, 0, "sympu_m", NULL, 1);
+    gen_args(b, u, o, p, fn, 0, "sympu_m", NULL, 1, NULL, 0);
     sb_puts(b, "        sympu_dump_early(sympu_mfirst);\n");
     gen_fresh_object(b, p, i, ts, fn, 'v', 0);
     sb_printf(b, "        *sympu_o = %s(", fn->name);
@@ -454,7 +506,7 @@ static void gen_calls(strbuf *b, const unit_info *u, const unit_harness_opts *o,
         const ut_func *fn = mods[j];
         sb_printf(b, "        %sif (sympu_cq == %zu) { /* %s */\n", j ? "} else " : "", j, fn->name);
         sb_puts(b, "        int sympu_cfirst = sympu_nobjs + 1;\n");
-        gen_args(b, u, o, p, fn, 1, "sympu_c", NULL, 1); /* a struct argument by its own producers */
+        gen_args(b, u, o, p, fn, 1, "sympu_c", NULL, 1, NULL, 0); /* a struct argument by its own producers */
         sb_puts(b, "        sympu_dump_step(sympu_cfirst);\n");
         sb_printf(b, "        %s%s((%s)sympu_a%zu", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name,
                   fn->params[0].type->spelling, i);
@@ -486,7 +538,9 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     /* the producers give non-NULL values: NULL eagerly only with --null-always, else lazily (below) */
     int null_ok = o->null_all;
     sb_printf(b, "    /* %s: built by the unit's producers; which one is a choice the explorer flips */\n", p->name);
-    sb_printf(b, "    %s;\n    {\n    int sympu_pobj = -1;\n    (void)sympu_pobj;\n", d);
+    sb_printf(
+        b, "    %s;\n    {\n    int sympu_pobj = -1, sympu_tied = 0;\n    (void)sympu_pobj;\n    (void)sympu_tied;\n",
+        d);
     /* containers: adders, and the producers that can make an item (a T *, not const) */
     const ut_func *adders[UNIT_MAX_PRODUCERS];
     size_t nadders = unit_param_adders(u, o, f, i, adders, UNIT_MAX_PRODUCERS), nitems = 0;
@@ -511,7 +565,7 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
     for (size_t j = 0; j < np; j++) {
         sb_printf(b, "    %sif (sympu_mk == %zu) { /* %s */\n", j ? "} else " : "", j, pr[j].fn->name);
         if (pr[j].kind == UP_RETURN)
-            gen_return(b, u, o, p, i, ts, pr[j].fn);
+            gen_return(b, u, o, f, i, ts, pr[j].fn);
         else if (pr[j].kind == UP_VALUE)
             gen_value(b, u, o, p, i, ts, pr[j].fn);
         else
@@ -535,8 +589,13 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
          * that makes the made value NULL there (cJSON_Compare's `a == NULL`), and the record drops the
          * construction (unit_record_prune) */
         sb_printf(b, "    sym_assume(sympu_a%zu != NULL);\n", i);
-        sb_printf(b, "    sympu_a%zu = (__typeof__(sympu_a%zu))sympu_lazy_null((uintptr_t)sympu_a%zu, \"%s\");\n", i, i,
-                  i, p->name);
+        /* not when its construction changed an earlier parameter (sympu_tied, gen_args): the record would
+         * drop that construction with the NULL value, and the parameter's changes with it */
+        sb_printf(
+            b,
+            "    if (!sympu_tied)\n        sympu_a%zu = (__typeof__(sympu_a%zu))sympu_lazy_null((uintptr_t)sympu_a%zu, "
+            "\"%s\");\n",
+            i, i, i, p->name);
     }
     sb_puts(b, "    }\n");
     free(d);

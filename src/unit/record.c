@@ -304,6 +304,10 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             for (size_t i = args_from; !bad && !r->called && i < r->nargs; i++) r->args[i].make = r->nmakes;
             mocks_from = r->nmocks;
             args_from = r->nargs;
+        } else if (!strncmp(line, "pfreed ", 7)) {
+            int id = atoi(line + 7);
+            for (size_t i = 0; i < r->nobjs; i++)
+                if (r->objs[i].id == id) r->objs[i].pointee_freed = 1;
         } else if (!strncmp(line, "freed ", 6)) {
             int id = atoi(line + 6);
             for (size_t i = 0; i < r->nobjs; i++)

@@ -404,8 +404,26 @@ static size_t sympu_alloc_size[SYMPU_MAX_ALLOCS];
 static char sympu_alloc_made[SYMPU_MAX_ALLOCS];
 static int sympu_nallocs, sympu_in_call;
 
+/* Blocks the call of the target freed (the first SYMPU_MAX_CALL_FREED; one allocated again leaves
+ * the list): the walk after the call does not follow a pointer to one (its bytes are garbage), and
+ * sympu_pfreed[i] marks a pointer object whose value one was (`freed by the call`: list_remove(l, n)
+ * frees n, which the test then must not release) */
+#define SYMPU_MAX_CALL_FREED 256
+static const void *sympu_call_freed[SYMPU_MAX_CALL_FREED];
+static int sympu_ncall_freed, sympu_target_called;
+static char sympu_pfreed[SYMPU_MAX_OBJS + 1];
+
+static int sympu_freed_by_call(const void *p)
+{
+    for (int i = 0; p && i < sympu_ncall_freed; i++)
+        if (sympu_call_freed[i] == p) return 1;
+    return 0;
+}
+
 static void sympu_alloc_add(void *p, size_t n)
 {
+    for (int i = 0; p && i < sympu_ncall_freed; i++)
+        if (sympu_call_freed[i] == p) sympu_call_freed[i--] = sympu_call_freed[--sympu_ncall_freed];
     if (sympu_in_call && p && sympu_nallocs < SYMPU_MAX_ALLOCS) {
         sympu_alloc_size[sympu_nallocs] = n;
         sympu_alloc_made[sympu_nallocs] = 0;
@@ -566,8 +584,15 @@ void *calloc(size_t k, size_t n)
 
 static void sympu_mark_freed(const void *p)
 {
-    for (int i = 1; p && i <= sympu_nobjs; i++)
-        if (sympu_objs[i].addr == (const char *)p) sympu_freed[i] = 1;
+    int in_target = p && sympu_in_call && sympu_target_called;
+    for (int i = 1; p && i <= sympu_nobjs; i++) {
+        const sympu_obj *o = &sympu_objs[i];
+        if (o->addr == (const char *)p)
+            sympu_freed[i] = 1;
+        else if (in_target && !o->array && o->size == sizeof(void *) && *(void *const *)(const void *)o->addr == p)
+            sympu_pfreed[i] = 1;
+    }
+    if (in_target && sympu_ncall_freed < SYMPU_MAX_CALL_FREED) sympu_call_freed[sympu_ncall_freed++] = p;
 }
 
 void free(void *p)
@@ -600,6 +625,7 @@ static void sympu_dump_from(int first, const char *phase)
             sympu_rec("freed %d\n", i);
             continue;
         }
+        if (sympu_pfreed[i] && !strcmp(phase, "post")) sympu_rec("pfreed %d\n", i);
         if (!o->array) {
             o->dump(o->addr, "", phase, i);
             continue;
@@ -809,6 +835,12 @@ static int sympu_walk_ptr(const void *p, const char *tail, int more)
 {
     char buf[32];
     if (!sympu_walk_room()) return 0;
+#ifdef SYMPATH_UNIT_RECORD
+    if (sympu_freed_by_call(p)) { /* the call freed it: its bytes are garbage now */
+        sympu_wline(tail, "p", "-1");
+        return 0;
+    }
+#endif
     const char *t = sympu_ptr_text(p, buf);
     if (strcmp(t, "-1")) {
         sympu_wline(tail, "p", "%s", t);
@@ -967,6 +999,7 @@ static void sympu_walk_lenstr(const char *s, size_t n, const char *lname, const 
 
 static void sympu_walk_root_n(int root, const char *lv, const void *p, sympu_walk_fn walk, size_t elem, long long count)
 {
+    if (sympu_freed_by_call(p)) return; /* the call freed it: its bytes are garbage now */
     sympu_walk_begin(root, lv);
     struct sigaction old_segv, old_bus;
     sympu_walk_guard(&old_segv, &old_bus);

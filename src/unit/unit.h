@@ -620,6 +620,8 @@ typedef struct ur_object {
     int id;
     int param, array, string, global, result, handle;
     int freed;           /* the call freed (or moved) it: no values after the call */
+    int pointee_freed;   /* a pointer the call freed the block of (`pfreed ID`: list_remove(l, n) frees n): the
+                            test does not release it */
     int stream;          /* flag F: a FILE * read stream (its bytes in data, from the `stream` line) */
     int ostream;         /* flag O: a FILE * output stream (the text the call wrote in data, from the `ostream`
                             line) */
