@@ -80,7 +80,7 @@ static int candidate_write(explore_state *s, const run_result *r, const uint8_t 
         return -1; /* a candidate is an extra: its loss costs no test */
     }
     strbuf b = STRBUF_INIT;
-    explore_cov_list(&b, s->slot_user, s->nslots, cov, r->marked);
+    explore_cov_list(&b, s->slot_user, s->slot_target, s->nslots, cov, r->marked);
     snprintf(path, sizeof path, "%s/tests/cand-%05u.cov", s->o->out_dir, num);
     if (b.s) util_write_atomic(path, b.s, b.len);
     sb_free(&b);

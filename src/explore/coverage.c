@@ -29,11 +29,12 @@ uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint
     return fresh;
 }
 
-void explore_cov_list(strbuf *b, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov, bool marked)
+void explore_cov_list(strbuf *b, const uint8_t *slot_user, const uint8_t *slot_target, uint32_t nslots,
+                      const uint8_t *run_cov, bool marked)
 {
     size_t start = b->len;
     for (uint32_t i = 0; i < nslots; i++)
-        if (slot_user[i] && (marked ? run_cov[i] & COV_BIT_TARGET : run_cov[i]))
+        if (slot_user[i] && (marked && !(slot_target && slot_target[i]) ? run_cov[i] & COV_BIT_TARGET : run_cov[i]))
             sb_printf(b, "%s%u", b->len > start ? " " : "", i);
     sb_puts(b, "\n");
 }

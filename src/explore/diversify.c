@@ -48,7 +48,7 @@ static void entry_free(div_entry *e)
 static void write_cov(explore_state *s, int num, const uint8_t *cov, bool marked)
 {
     strbuf b = STRBUF_INIT;
-    explore_cov_list(&b, s->slot_user, s->nslots, cov, marked);
+    explore_cov_list(&b, s->slot_user, s->slot_target, s->nslots, cov, marked);
     char path[4200];
     snprintf(path, sizeof path, "%s/tests/test-%05d.cov", s->o->out_dir, num);
     if (b.s && util_write_atomic(path, b.s, b.len) != 0)

@@ -58,8 +58,10 @@ typedef struct explore_state {
     pending_run *pending;
     unsigned nex, running;
 
-    uint8_t *covered;   /* per slot: covered by some run */
-    uint8_t *slot_user; /* per slot: belongs to a user (not model) site */
+    uint8_t *covered;      /* per slot: covered by some run */
+    uint8_t *slot_user;    /* per slot: belongs to a user (not model) site */
+    uint8_t *slot_target;  /* per slot: belongs to a site of explore_opts.unit_target; NULL without one */
+    uint32_t target_slots; /* how many */
     uint32_t nslots, user_slots, user_covered;
 
     error_rec *errors;

@@ -381,18 +381,12 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
  */
 static bool saturated(explore_state *s)
 {
-    const char *fn = s->o->stop_when_saturated;
-    if (!fn || s->par_role != PAR_ALONE || !s->st->promising) return false;
+    if (!s->o->stop_when_saturated || !s->target_slots || s->par_role != PAR_ALONE || !s->st->promising) return false;
     if (s->execs == 0 || s->running) return false; /* a run in flight may open promising directions */
     if (util_now_s() - s->t0 < 2 * s->last_cov_time) return false;
-    uint32_t own = 0;
-    for (uint32_t i = 0; i < s->sites.nsites; i++) {
-        const site_info *si = &s->sites.sites[i];
-        if (!si->user || !si->function || strcmp(si->function, fn)) continue;
-        for (uint32_t d = 0; d < si->ndirs; d++, own++)
-            if (si->slot_base + d >= s->nslots || !s->covered[si->slot_base + d]) return false;
-    }
-    return own > 0 && !s->st->promising(s->st);
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (s->slot_target[i] && !s->covered[i]) return false;
+    return !s->st->promising(s->st);
 }
 
 /* Stop conditions other than exhaustion; returns a static reason or NULL. */
@@ -745,6 +739,19 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
         return -1;
     }
     s->user_slots = explore_user_slots(&s->sites, s->slot_user, s->nslots);
+    if (o->unit_target) { /* the function under test's own slots (saturated, explore_cov_list) */
+        s->slot_target = calloc(s->nslots + 1, 1);
+        if (!s->slot_target) {
+            *err = strdup("out of memory");
+            return -1;
+        }
+        for (uint32_t i = 0; i < s->sites.nsites; i++) {
+            const site_info *si = &s->sites.sites[i];
+            if (!si->user || !si->function || strcmp(si->function, o->unit_target)) continue;
+            for (uint32_t d = 0; d < si->ndirs && si->slot_base + d < s->nslots; d++, s->target_slots++)
+                s->slot_target[si->slot_base + d] = 1;
+        }
+    }
     s->cx = expr_ctx_new();
     s->tree = tree_new(o->loop_bound, o->max_depth);
     s->solver = solver_new(o->solver_timeout_ms);
@@ -848,6 +855,7 @@ void explore_teardown(explore_state *s)
     s->nkept_seeds = 0;
     free(s->covered);
     free(s->slot_user);
+    free(s->slot_target);
     free(s->taken);
     site_table_free(&s->sites);
     pathset_free(&s->paths);

@@ -103,12 +103,15 @@ typedef struct explore_opts {
      * combination of user branch directions, written as tests/cand-NNNNN.xml and .cov (candidates.c);
      * only runs that reached the target's call (a mark), ended without an error and did not diverge; 0: none */
     unsigned candidates;
-    /* `sympath unit`: the function under test, whose own branch directions all covered let the
-     * exploration stop early, with reason "saturated", once the search strategy has no promising
-     * direction left (strategy.h) and no run covered a new direction for as long as it took to
-     * cover the last one (explorer.c, saturated); NULL: never; not with jobs > 1. A function with
-     * no branch of its own (a wrapper) explores its whole share. */
-    const char *stop_when_saturated;
+    /* `sympath unit`: the function under test (NULL outside it). Its own branch directions (the
+     * slots of its sites) are kept in every test's coverage list whatever the phase
+     * (explore_cov_list), and, with stop_when_saturated, all of them covered let the exploration
+     * stop early, with reason "saturated", once the search strategy has no promising direction left
+     * (strategy.h) and no run covered a new direction for as long as it took to cover the last one
+     * (explorer.c, saturated); not with jobs > 1. A function with no branch of its own (a wrapper)
+     * explores its whole share. */
+    const char *unit_target;
+    int stop_when_saturated;
 } explore_opts;
 
 /* The search strategies explore_opts.strategy may name, NULL-terminated: "cov" (default),
@@ -181,10 +184,12 @@ uint32_t explore_merge_coverage(uint8_t *covered, const uint8_t *slot_user, uint
                                 uint32_t *user_covered);
 /* A test's coverage list (tests/test-NNNNN.cov and cand-NNNNN.cov, `sympath unit`'s suite minimisation and refill): the user slots
  * of run_cov (nslots bytes, COV_BIT_* of proto/trace.h) as decimal numbers separated by spaces, then a
- * newline, appended to b; of a run that reached its mark (marked) only the slots taken after it: the
- * call of the target and what it calls, not the building of its inputs. Out of memory: b is left short
- * (strbuf). */
-void explore_cov_list(strbuf *b, const uint8_t *slot_user, uint32_t nslots, const uint8_t *run_cov, bool marked);
+ * newline, appended to b; of a run that reached its mark (marked) only the slots taken after it (the
+ * call of the target and what it calls, not the building of its inputs) and those of slot_target
+ * (nslots bytes, nonzero: a slot of the function under test, taken in either phase: a construction
+ * step may call it too, and gcov counts that; NULL: none). Out of memory: b is left short (strbuf). */
+void explore_cov_list(strbuf *b, const uint8_t *slot_user, const uint8_t *slot_target, uint32_t nslots,
+                      const uint8_t *run_cov, bool marked);
 
 /* Open the Test-Comp suite in out_dir for the program whose (first) source is `source`:
  * metadata.xml names it with its SHA-256, entry main, the branch-coverage specification

@@ -413,7 +413,8 @@ int unit_run(const unit_run_opts *uo)
         o.test_coverage = !uo->no_minimize;
         o.candidates = 200; /* for the mutation analysis (step_mutate.c) and the refill (step_refill.c) */
         /* saturated early: the rest of its share goes to the functions after it */
-        o.stop_when_saturated = uo->full_budget ? NULL : targets[i]->name;
+        o.unit_target = targets[i]->name;
+        o.stop_when_saturated = !uo->full_budget;
         explore_summary sum;
         memset(&sum, 0, sizeof sum);
         fprintf(lg, "sympath unit: exploring %s (%s:%u)\n", targets[i]->name, uc_base_name(targets[i]->file),
