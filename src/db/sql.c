@@ -67,8 +67,7 @@ static int range_table(const db_schema *s, db_query *q, PgQuery__RangeVar *rv)
     return t;
 }
 
-/* Add a condition to the WHERE tree with AND (takes ownership of e). */
-static void and_where(db_query *q, db_sexpr *e)
+void db_sql_and_where(db_query *q, db_sexpr *e)
 {
     if (!q->where) {
         q->where = e;
@@ -668,6 +667,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         return;
     }
     if (db_sql_conv_over_groups(s, q, sel, sql, len)) return; /* SELECT MAX(c) FROM (... GROUP BY ...) */
+    if (db_sql_conv_over_union(s, q, sel, sql, len)) return;  /* SELECT ... FROM (... UNION ...) m WHERE ... */
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -743,12 +743,12 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         else if (qual_on[i] >= 0)
             q->on[qual_on[i]] = e;
         else
-            and_where(q, e);
+            db_sql_and_where(q, e);
     }
     if (sel->where_clause) {
         db_sexpr *e = db_sql_conv_expr(&c, sel->where_clause);
         if (e)
-            and_where(q, e);
+            db_sql_and_where(q, e);
         else
             db_sql_unsupported(q, "WHERE clause");
     }
@@ -759,7 +759,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         if (!e) {
             db_sql_unsupported(q, "WHERE clause of a WITH query or subquery");
         } else if (!q->nullable[f]) {
-            and_where(q, e);
+            db_sql_and_where(q, e);
         } else if (!q->on[f]) {
             q->on[f] = e;
         } else if ((a = db_sql_mk(DBX_AND, 2))) {

@@ -453,10 +453,34 @@ int db_sql_from_item(const db_query *q, const char *name)
     return -1;
 }
 
+/* A column of a WHERE clause over a UNION, in the arm c->q: the arm's result column of that name (conv.union_names). */
+static db_sexpr *union_column(conv *c, PgQuery__ColumnRef *r)
+{
+    const char *name = NULL;
+    if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        name = r->fields[0]->string->sval;
+    else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+             r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING && c->union_alias &&
+             !strcasecmp(c->union_alias, r->fields[0]->string->sval))
+        name = r->fields[1]->string->sval;
+    const db_query *a = c->q;
+    for (int i = 0; name && i < c->nunion_names && i < a->nresult; i++) {
+        if (!c->union_names[i] || strcasecmp(c->union_names[i], name)) continue;
+        if (a->result_expr[i]) return db_sexpr_copy(a->result_expr[i]);
+        if (a->result_col[i] < 0) break;
+        db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
+        if (e) e->from = a->result_from[i], e->column = a->result_col[i];
+        return e;
+    }
+    db_sql_unsupported(c->q, "column of a UNION in FROM or WITH");
+    return NULL;
+}
+
 db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
     int from = -1, ci = -1;
+    if (c->union_names) return union_column(c, r);
     /* inside subqueries their tables come first, innermost first (SQL's scoping) */
     for (int i = c->nscope; i-- > 0 && from < 0;) {
         int j = c->scope[i], t = c->q->sub_table[j];
