@@ -430,6 +430,9 @@ typedef struct db_query {
     /* SELECT: FROM item f names a WITH query inlined as its table (sql_cte.c): 1 + the byte offset of the FROM
      * keyword of that query's body in the original SQL, where its hidden rowid column is added; 0: a table */
     size_t cte_from_at[DB_MAX_FROM];
+    /* SELECT: FROM item f names a WITH query with a column list (`WITH t(label, price) AS ...`): 1 + the byte offset
+     * of the list's closing parenthesis, where the hidden rowid column's name is added too; 0: none */
+    size_t cte_cols_at[DB_MAX_FROM];
     /* INSERT ... VALUES (one row) ON CONFLICT (conflict_col...) DO UPDATE SET ... [WHERE upsert_where]
      * (SQLite >= 3.24, PostgreSQL): `upsert`; the SET assignments are set_col/set_val, over FROM item 0 (the
      * existing row: nfrom 2, both items the target table) and item 1 (`excluded`, the row proposed). SQLite's

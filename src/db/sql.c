@@ -684,6 +684,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     node *quals[8];
     int qual_on[8], nquals = 0;
     db_sql_cte ctes[DB_MAX_FROM];
+    memset(ctes, 0, sizeof ctes);
     for (size_t i = 0; i < sel->n_from_clause; i++)
         collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals, sel->with_clause, ctes);
     if (!q->nfrom) return;
@@ -695,9 +696,14 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                                                   : main_from;
             if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query or subquery not found");
             q->cte_from_at[f] = at + 1;
+            if (ctes[f].col_list) { /* its column list names the hidden column too */
+                size_t end = db_sql_cte_cols_end(sql, len, ctes[f].index);
+                if (end == (size_t)-1) db_sql_unsupported(q, "column list of a WITH query not found");
+                q->cte_cols_at[f] = end + 1;
+            }
         }
     q->table = q->from_table[0];
-    conv c = {.s = s, .q = q, .sel = sel};
+    conv c = {.s = s, .q = q, .sel = sel, .items = ctes};
     /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];

@@ -476,6 +476,17 @@ static db_sexpr *union_column(conv *c, PgQuery__ColumnRef *r)
     return NULL;
 }
 
+/* Column `name` of FROM item f of c->q: by the names an inlined WITH query or subquery gives its columns when they
+ * differ from its table's (conv.items), else by the table's; -1 when none. */
+static int item_column(const conv *c, int f, const char *name)
+{
+    const db_sql_cte *it = c->items ? &c->items[f] : NULL;
+    if (!it || it->table < 0 || !it->ncols) return db_column_index(&c->s->tables[c->q->from_table[f]], name);
+    for (int i = 0; i < it->ncols; i++)
+        if (!strcasecmp(it->col_name[i], name)) return it->col_index[i];
+    return -1;
+}
+
 db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
@@ -521,7 +532,7 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
     if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
         col = r->fields[0]->string->sval;
         for (int f = 0; f < c->q->nfrom; f++) {
-            int k = db_column_index(&c->s->tables[c->q->from_table[f]], col);
+            int k = item_column(c, f, col);
             if (k >= 0 && from >= 0) {
                 db_sql_unsupported(c->q, "ambiguous column");
                 return NULL;
@@ -536,7 +547,7 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
             return NULL;
         }
         col = r->fields[1]->string->sval;
-        ci = db_column_index(&c->s->tables[c->q->from_table[from]], col);
+        ci = item_column(c, from, col);
     } else {
         db_sql_unsupported(c->q, "column reference form");
         return NULL;

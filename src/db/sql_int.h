@@ -30,17 +30,28 @@ typedef struct conv {
     const char *const *union_names;
     int nunion_names;
     const char *union_alias;
+    /* the FROM items of the SELECT being converted that are inlined WITH queries or subqueries (sql_cte.c), indexed
+     * like q->from_table: an item whose ncols > 0 names its columns by col_name alone (`WITH t(label, price)`,
+     * `name AS label`); NULL: every item names its table's columns */
+    const struct db_sql_cte *items;
 } conv;
 
 /* A FROM item that names a WITH query or is a subquery (sql_cte.c): its table, its WHERE clause (NULL: none;
  * owned by the parse tree), the name the query gives its table, its index in the WITH list (a subquery: among
  * the statement's subqueries in FROM, in text order). */
+#define DB_SQL_CTE_COLS 64
 typedef struct db_sql_cte {
     int table; /* -1: the item is a table of the schema */
     node *where;
     const char *inner;
     int index;
     bool subquery; /* `FROM (SELECT ...) alias`, not a WITH query */
+    bool col_list; /* a WITH query with a column list (`WITH t(label, price) AS ...`) */
+    /* when the query names some column otherwise than its table does (a column list, `name AS label`): the ncols names
+     * it gives its columns (owned by the parse tree) and the table column of each; 0: the table's own names */
+    int ncols;
+    const char *col_name[DB_SQL_CTE_COLS];
+    int col_index[DB_SQL_CTE_COLS];
 } db_sql_cte;
 
 /* sql_expr.c */
@@ -114,6 +125,9 @@ bool db_sql_conv_over_union(const db_schema *s, db_query *q, PgQuery__SelectStmt
 /* Byte offset in sql[0..len) of the FROM keyword of the body of the k-th (0-based) query of the statement's
  * leading WITH list (at parenthesis depth 0 inside the body); (size_t)-1 when not found. */
 size_t db_sql_cte_from(const char *sql, size_t len, int k);
+/* Byte offset in sql[0..len) of the closing parenthesis of the column list of the k-th (0-based) query of the
+ * statement's leading WITH list (`WITH t(a, b) AS (...)`); (size_t)-1 when it has none or it is not found. */
+size_t db_sql_cte_cols_end(const char *sql, size_t len, int k);
 /* Byte offset in sql[0..len) of the FROM keyword of the k-th (0-based) subquery that is a FROM item (a parenthesized
  * group at depth 0 after FROM, JOIN or a comma, starting with SELECT) at or after offset start (the statement's
  * FROM keyword); (size_t)-1 when not found. */
