@@ -793,12 +793,14 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
-/* SQLite's date(v, '+N days') (n: 64-bit signed days, a constant or an expression such as a column's value): the
- * date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's array), the civil
- * date of its julian day number (Fliegel and Van Flandern, CACM 1968: divisions by constants); returns the NULL
- * flag (width 1; also past the year 9999, as SQLite, and for |n| >= 300000, which is not modelled); *jd (if
- * jd is not NULL) the result's julian day number, meaningful when the flag is false. */
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, expr **jd);
+/* SQLite's date(v, '+N days') and PostgreSQL's v + n (n: 64-bit signed days, a constant or an expression such as a
+ * column's value): the date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's
+ * array, of 11 with pg), its length in *len (8 bits), the civil date of its julian day number (Fliegel and Van
+ * Flandern, CACM 1968: divisions by constants); returns the NULL flag (width 1; also for |n| >= 300000, which is
+ * not modelled, and past the year 9999 on SQLite, whose date() is NULL there; with pg such a date is PostgreSQL's
+ * 'YYYYY-MM-DD', 11 bytes); *jd (if jd is not NULL) the result's julian day number, meaningful when the flag is
+ * false. */
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd);
 /* The julian day number (64 bits) of v when v is known to be a valid 'YYYY-MM-DD' text whenever it is not
  * NULL: a fixture cell of a DATE column (v->valid_date) or a text whose bytes are constants forming a valid
  * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date

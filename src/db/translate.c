@@ -358,11 +358,11 @@ static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
     db_val t;
     if (value(x, e->kids[1], &t)) return -1;
     if (!t.is_text) return fail(x, "date function of a number");
+    bool pg = x->q && x->q->like_exact; /* (PostgreSQL: years past 9999 in five digits) */
     memset(out, 0, sizeof *out);
     out->is_text = true;
-    out->nbytes = 10;
-    out->len = expr_const(cx, 10, 8);
-    if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
+    out->nbytes = pg ? 11 : 10;
+    if (!(out->bytes = own(x, 12 * sizeof *out->bytes))) return fail(x, "out of memory");
     expr *n = expr_const(cx, (uint64_t)e->kids[0]->ival, 64), *nnull = NULL;
     if (e->kids[0]->kind != DBX_INT) { /* date(c, '+' || n || ' days'), c + n: n's integer value */
         db_val d;
@@ -371,7 +371,7 @@ static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
         n = d.v, nnull = d.null;
     }
     if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
-    out->null = db_date_add_days(cx, &t, n, out->bytes, day);
+    out->null = db_date_add_days(cx, &t, n, pg, out->bytes, &out->len, day);
     if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
     return 0;
 }
