@@ -463,11 +463,12 @@ typedef struct db_query {
      * a query. */
     int nouter;
     int outer_agg[DB_MAX_OUTER], outer_res[DB_MAX_OUTER];
-    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a number literal d: 1 an integer outer_dflt_i[i], 2 a
-     * REAL outer_dflt_r[i]; 0 a bare aggregate */
+    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a literal d: 1 an integer outer_dflt_i[i], 2 a REAL
+     * outer_dflt_r[i], 3 a text outer_dflt_s[i] (owned; `coalesce(MAX(day), 'never')`); 0 a bare aggregate */
     uint8_t outer_dflt[DB_MAX_OUTER];
     int64_t outer_dflt_i[DB_MAX_OUTER];
     double outer_dflt_r[DB_MAX_OUTER];
+    char *outer_dflt_s[DB_MAX_OUTER];
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
                                     ninsert columns or expressions of its rows and parameters (result_expr:
                                     `SELECT $1, id, qty * 2`) (one table or an inner join; no aggregate, GROUP BY,
@@ -678,6 +679,9 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
 /* The condition (width 1) under which the last db_value_expr's (or db_group_value's) integer
  * arithmetic overflowed 64 bits (SQLite would have computed a REAL), NULL when it has none. */
 expr *db_value_overflow(void);
+/* v (a text value, such as a MIN/MAX of texts) with its NULL read as the text literal lit: coalesce(v, lit). The
+ * bytes live as long as the run's expressions (as a text aggregate's); -1 when v is no text or memory runs out. */
+int db_text_default(expr_ctx *cx, db_val *v, const char *lit);
 
 /*
  * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row

@@ -32,6 +32,7 @@ void db_query_free(db_query *q)
     db_sexpr_free(q->where);
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
+    for (int k = 0; k < DB_MAX_OUTER; k++) free(q->outer_dflt_s[k]);
     db_sexpr_free(q->having);
     for (int k = 0; k < q->ngroup; k++) db_sexpr_free(q->group_expr[k]);
     free(q->result_col);

@@ -16,7 +16,7 @@
  *
  * Only that shape: one FROM item, the subquery, no WHERE, GROUP BY, HAVING, ORDER BY, LIMIT or DISTINCT outside;
  * every outer result column COUNT(*) or COUNT/SUM/MIN/MAX/AVG of a result column of the subquery named by its
- * alias or column name (or coalesce/ifnull of one and a number literal); inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
+ * alias or column name (or coalesce/ifnull of one and a number or text literal); inside, a GROUP BY query without DISTINCT, ORDER BY, LIMIT or UNION. Anything else goes
  * the ordinary way (a subquery in FROM that is not inlinable is named and runs concretely).
  *
  * The same outer aggregates over a UNION [ALL] (`WITH moves AS (SELECT qty AS n FROM sales UNION ALL SELECT -n
@@ -114,6 +114,18 @@ static bool number_literal(const node *n, uint8_t *kind, int64_t *i, double *r)
     return true;
 }
 
+/* A text literal ('never', also cast to text: 'never'::text) into *t (owned by the parse tree); false for anything
+ * else. */
+static bool text_literal(const node *n, const char **t)
+{
+    while (n && n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) n = n->type_cast->arg;
+    if (!n || n->node_case != PG_QUERY__NODE__NODE_A_CONST || n->a_const->isnull ||
+        n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+        return false;
+    *t = n->a_const->sval->sval;
+    return true;
+}
+
 /* The function call of node n named by its last name, in lower case (NULL when n is no such call). */
 static const PgQuery__FuncCall *call_named(const node *n, const char **name)
 {
@@ -126,7 +138,8 @@ static const PgQuery__FuncCall *call_named(const node *n, const char **name)
 }
 
 static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const PgQuery__CommonTableExpr *cols,
-                         const char *alias, int *agg, int *res, uint8_t *dkind, int64_t *di, double *dr)
+                         const char *alias, int *agg, int *res, uint8_t *dkind, int64_t *di, double *dr,
+                         const char **ds)
 {
     static const char *names[] = {"count", "sum", "min", "max", "avg"}; /* DB_AGG_COUNT .. DB_AGG_AVG */
     if (t->node_case != PG_QUERY__NODE__NODE_RES_TARGET || !t->res_target->val) return false;
@@ -134,13 +147,17 @@ static bool outer_column(const node *t, const PgQuery__SelectStmt *in, const PgQ
     const node *v = t->res_target->val;
     const PgQuery__FuncCall *fc = call_named(v, &fname);
     *dkind = 0;
-    /* coalesce(SUM(x), 0) (a node of its own in PostgreSQL's grammar), ifnull(SUM(x), 0): the aggregate, NULL read
-     * as the literal */
-    if (v->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR && v->coalesce_expr->n_args == 2 &&
-        number_literal(v->coalesce_expr->args[1], dkind, di, dr))
-        fc = call_named(v->coalesce_expr->args[0], &fname);
-    else if (fc && !strcasecmp(fname, "ifnull") && fc->n_args == 2 && number_literal(fc->args[1], dkind, di, dr))
-        fc = call_named(fc->args[0], &fname);
+    /* coalesce(SUM(x), 0) (a node of its own in PostgreSQL's grammar), ifnull(SUM(x), 0), coalesce(MAX(day),
+     * 'never'): the aggregate, NULL read as the literal (kind 3: a text) */
+    const node *dflt = NULL, *inner = NULL;
+    if (v->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR && v->coalesce_expr->n_args == 2)
+        inner = v->coalesce_expr->args[0], dflt = v->coalesce_expr->args[1];
+    else if (fc && !strcasecmp(fname, "ifnull") && fc->n_args == 2)
+        inner = fc->args[0], dflt = fc->args[1];
+    if (dflt && number_literal(dflt, dkind, di, dr))
+        fc = call_named(inner, &fname);
+    else if (dflt && text_literal(dflt, ds))
+        *dkind = 3, fc = call_named(inner, &fname);
     if (!fc || fc->agg_distinct || fc->agg_filter || fc->over || fc->n_agg_order) return false;
     const node *fn = fc->funcname[fc->n_funcname - 1];
     *agg = DB_AGG_NONE;
@@ -185,8 +202,9 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
     uint8_t dkind[DB_MAX_OUTER];
     int64_t di[DB_MAX_OUTER];
     double dr[DB_MAX_OUTER];
+    const char *ds[DB_MAX_OUTER];
     for (size_t i = 0; i < sel->n_target_list; i++)
-        if (!outer_column(sel->target_list[i], in, cols, alias, &agg[i], &res[i], &dkind[i], &di[i], &dr[i]))
+        if (!outer_column(sel->target_list[i], in, cols, alias, &agg[i], &res[i], &dkind[i], &di[i], &dr[i], &ds[i]))
             return false;
     db_sql_conv_select(s, q, in, sql, len);
     if (!q->understood) return true; /* (the subquery's reason is the statement's) */
@@ -204,6 +222,7 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
             q->outer_agg[i] = agg[i];
             q->outer_res[i] = res[i];
             q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
+            if (dkind[i] == 3 && !(q->outer_dflt_s[i] = strdup(ds[i]))) db_sql_unsupported(q, "out of memory");
         }
         q->norder = 0, q->order_implicit = false; /* (the order of the rows changes no aggregate) */
         q->nouter = (int)sel->n_target_list;
@@ -221,6 +240,7 @@ bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStm
         q->outer_agg[i] = agg[i];
         q->outer_res[i] = r;
         q->outer_dflt[i] = dkind[i], q->outer_dflt_i[i] = di[i], q->outer_dflt_r[i] = dr[i];
+        if (dkind[i] == 3 && !(q->outer_dflt_s[i] = strdup(ds[i]))) db_sql_unsupported(q, "out of memory");
     }
     q->nouter = (int)sel->n_target_list;
     return true;

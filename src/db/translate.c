@@ -1173,6 +1173,23 @@ static struct text_store {
     expr *bytes[];
 } * text_stores;
 
+int db_text_default(expr_ctx *cx, db_val *v, const char *lit)
+{
+    unsigned m = (unsigned)strlen(lit), nb = v->nbytes > m ? v->nbytes : m;
+    if (!v->is_text || m > 255) return -1;
+    struct text_store *st = malloc(sizeof *st + (nb + 1) * sizeof *st->bytes);
+    if (!st) return -1;
+    st->next = text_stores, text_stores = st;
+    for (unsigned j = 0; j <= nb; j++)
+        st->bytes[j] = expr_ite(cx, v->null, expr_const(cx, j < m ? (unsigned char)lit[j] : 0, 8), byte_at(cx, v, j));
+    v->bytes = st->bytes;
+    v->nbytes = nb;
+    v->len = expr_ite(cx, v->null, expr_const(cx, m, 8), v->len);
+    v->null = zero(cx);
+    if (!v->v) v->v = expr_const(cx, 0, 64);
+    return 0;
+}
+
 /*
  * MIN or MAX of texts in SQLite's BINARY collation (text_lt; PostgreSQL's C collation orders ASCII the
  * same way): the first taken value, then each taken one that sorts before (MIN) or after (MAX) the

@@ -183,6 +183,17 @@ static void test_parse_aggregates_over_union(void **state)
     assert_true(q->outer_dflt_r[1] == 2.5);
     assert_int_equal(q->outer_dflt[2], 0);
     db_query_free(q);
+    /* a text default: coalesce(MAX(s), 'never') */
+    q = parse(s, "WITH w AS (SELECT s FROM t UNION ALL SELECT name FROM u) SELECT coalesce(MAX(s), 'never'), "
+                 "ifnull(MIN(w.s), 'x') FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 2);
+    assert_int_equal(q->outer_agg[0], DB_AGG_MAX);
+    assert_int_equal(q->outer_dflt[0], 3);
+    assert_string_equal(q->outer_dflt_s[0], "never");
+    assert_int_equal(q->outer_dflt[1], 3);
+    assert_string_equal(q->outer_dflt_s[1], "x");
+    db_query_free(q);
     q = parse(s, "SELECT MAX(x) FROM (SELECT b AS x FROM t UNION SELECT x FROM u) v");
     assert_true(q->understood);
     assert_false(q->union_all);
@@ -258,6 +269,33 @@ static void test_parse_rows_over_union(void **state)
     db_schema_free(s);
 }
 
+/* db_text_default: a text with its NULL read as a literal, longer or shorter than the text's bytes. */
+static void test_text_default(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    expr *bytes[3] = {expr_symbol(cx, 2, 8, 0), expr_symbol(cx, 3, 8, 0), expr_symbol(cx, 4, 8, 0)};
+    db_val v = {.is_text = true,
+                .null = expr_symbol(cx, 0, 1, 0),
+                .v = expr_const(cx, 0, 64),
+                .len = expr_symbol(cx, 1, 8, 0),
+                .nbytes = 3,
+                .bytes = bytes};
+    assert_int_equal(db_text_default(cx, &v, "never"), 0);
+    assert_int_equal(v.nbytes, 5);
+    uint64_t isnull[5] = {1, 0, 0, 0, 0}, ab[5] = {0, 2, 'a', 'b', 0};
+    assert_int_equal(expr_eval(v.null, isnull, 5), 0);
+    assert_int_equal(expr_eval(v.len, isnull, 5), 5);
+    for (unsigned i = 0; i < 5; i++) assert_int_equal(expr_eval(v.bytes[i], isnull, 5), (uint64_t) "never"[i]);
+    assert_int_equal(expr_eval(v.len, ab, 5), 2);
+    assert_int_equal(expr_eval(v.bytes[0], ab, 5), 'a');
+    assert_int_equal(expr_eval(v.bytes[1], ab, 5), 'b');
+    assert_int_equal(expr_eval(v.bytes[3], ab, 5), 0);
+    db_val n = {.is_text = false, .null = expr_const(cx, 1, 1), .v = expr_const(cx, 0, 64)};
+    assert_int_equal(db_text_default(cx, &n, "x"), -1);
+    expr_ctx_free(cx);
+}
+
 /*
  * The order of a UNION's rows as db_order_le says over result values (keys: result positions) is the
  * order SQLite returns them in: random rows of two tables (texts in one column, integers with NULLs in
@@ -328,9 +366,8 @@ static void test_order_against_sqlite(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_union),
-        cmocka_unit_test(test_parse_aggregates_over_union),
-        cmocka_unit_test(test_parse_rows_over_union),
+        cmocka_unit_test(test_parse_union),           cmocka_unit_test(test_parse_aggregates_over_union),
+        cmocka_unit_test(test_parse_rows_over_union), cmocka_unit_test(test_text_default),
         cmocka_unit_test(test_order_against_sqlite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
