@@ -277,11 +277,12 @@ expr *db_date_day_number(expr_ctx *cx, const db_val *v)
     return len10 && db_date_text_valid(DB_DATE_DATE, text) ? jdn(cx, v) : NULL;
 }
 
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, expr **jd)
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd)
 {
     if (jd) *jd = expr_const(cx, 0, 64);
+    *len = expr_const(cx, 10, 8);
     if (!v->is_text || v->nbytes < 10) {
-        for (unsigned i = 0; i < 10; i++) bytes[i] = c8(cx, 0);
+        for (unsigned i = 0; i < (pg ? 11u : 10u); i++) bytes[i] = c8(cx, 0);
         return expr_const(cx, 1, 1);
     }
 #define K(x) expr_const(cx, (uint64_t)(x), 64)
@@ -307,8 +308,22 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, exp
     bytes[4] = bytes[7] = c8(cx, '-');
     /* SQLite: NULL past 9999-12-31 (julian day number 5373484), on j so that no division is in the flag; from
      * year 178 up: |n| < 300000 (a constant one is so by the parse), from the year 1000 on, j stays positive */
-    expr *range = expr_cmp(cx, PRED_SLE, j, K(5373484));
-    range = expr_and1(cx, range, expr_cmp(cx, PRED_ULT, OP(ADD, n, K(299999)), K(2 * 299999 + 1)));
+    expr *past = expr_cmp(cx, PRED_SGT, j, K(5373484));
+    expr *range = expr_cmp(cx, PRED_ULT, OP(ADD, n, K(299999)), K(2 * 299999 + 1));
+    if (!pg) {
+        range = expr_and1(cx, range, expr_not(cx, past));
+    } else { /* PostgreSQL: the year 10000 and on (at most 10821 here) in five digits, 'YYYYY-MM-DD' */
+        expr *five[11];
+        for (unsigned k = 0; k < 5; k++) {
+            uint64_t div = 1;
+            for (unsigned d = k + 1; d < 5; d++) div *= 10;
+            five[k] = expr_resize(cx, OP(ADD, OP(UREM, OP(UDIV, year, K(div)), K(10)), K('0')), 8);
+        }
+        five[5] = five[8] = c8(cx, '-');
+        for (unsigned k = 0; k < 2; k++) five[6 + k] = bytes[5 + k], five[9 + k] = bytes[8 + k];
+        for (unsigned i = 0; i < 11; i++) bytes[i] = expr_ite(cx, past, five[i], i < 10 ? bytes[i] : c8(cx, 0));
+        *len = expr_ite(cx, past, expr_const(cx, 11, 8), *len);
+    }
     if (jd) *jd = j;
 #undef K
 #undef OP

@@ -430,6 +430,9 @@ typedef struct db_query {
     /* SELECT: FROM item f names a WITH query inlined as its table (sql_cte.c): 1 + the byte offset of the FROM
      * keyword of that query's body in the original SQL, where its hidden rowid column is added; 0: a table */
     size_t cte_from_at[DB_MAX_FROM];
+    /* SELECT: FROM item f names a WITH query with a column list (`WITH t(label, price) AS ...`): 1 + the byte offset
+     * of the list's closing parenthesis, where the hidden rowid column's name is added too; 0: none */
+    size_t cte_cols_at[DB_MAX_FROM];
     /* INSERT ... VALUES (one row) ON CONFLICT (conflict_col...) DO UPDATE SET ... [WHERE upsert_where]
      * (SQLite >= 3.24, PostgreSQL): `upsert`; the SET assignments are set_col/set_val, over FROM item 0 (the
      * existing row: nfrom 2, both items the target table) and item 1 (`excluded`, the row proposed). SQLite's
@@ -460,11 +463,12 @@ typedef struct db_query {
      * a query. */
     int nouter;
     int outer_agg[DB_MAX_OUTER], outer_res[DB_MAX_OUTER];
-    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a number literal d: 1 an integer outer_dflt_i[i], 2 a
-     * REAL outer_dflt_r[i]; 0 a bare aggregate */
+    /* coalesce(agg, d) / ifnull(agg, d) of outer column i with a literal d: 1 an integer outer_dflt_i[i], 2 a REAL
+     * outer_dflt_r[i], 3 a text outer_dflt_s[i] (owned; `coalesce(MAX(day), 'never')`); 0 a bare aggregate */
     uint8_t outer_dflt[DB_MAX_OUTER];
     int64_t outer_dflt_i[DB_MAX_OUTER];
     double outer_dflt_r[DB_MAX_OUTER];
+    char *outer_dflt_s[DB_MAX_OUTER];
     struct db_query *insert_src; /* INSERT INTO t [(cols)] SELECT ...: the SELECT (owned), an understood one of
                                     ninsert columns or expressions of its rows and parameters (result_expr:
                                     `SELECT $1, id, qty * 2`) (one table or an inner join; no aggregate, GROUP BY,
@@ -675,6 +679,9 @@ int db_value_expr(expr_ctx *cx, const db_query *q, const db_sexpr *e, const db_v
 /* The condition (width 1) under which the last db_value_expr's (or db_group_value's) integer
  * arithmetic overflowed 64 bits (SQLite would have computed a REAL), NULL when it has none. */
 expr *db_value_overflow(void);
+/* v (a text value, such as a MIN/MAX of texts) with its NULL read as the text literal lit: coalesce(v, lit). The
+ * bytes live as long as the run's expressions (as a text aggregate's); -1 when v is no text or memory runs out. */
+int db_text_default(expr_ctx *cx, db_val *v, const char *lit);
 
 /*
  * Aggregate `agg` (DB_AGG_*) over the rows a query may return: for each of the n row
@@ -790,12 +797,14 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
-/* SQLite's date(v, '+N days') (n: 64-bit signed days, a constant or an expression such as a column's value): the
- * date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's array), the civil
- * date of its julian day number (Fliegel and Van Flandern, CACM 1968: divisions by constants); returns the NULL
- * flag (width 1; also past the year 9999, as SQLite, and for |n| >= 300000, which is not modelled); *jd (if
- * jd is not NULL) the result's julian day number, meaningful when the flag is false. */
-expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, expr **bytes, expr **jd);
+/* SQLite's date(v, '+N days') and PostgreSQL's v + n (n: 64-bit signed days, a constant or an expression such as a
+ * column's value): the date n days after v's date as 'YYYY-MM-DD' in bytes[0..10) (8-bit expressions, the caller's
+ * array, of 11 with pg), its length in *len (8 bits), the civil date of its julian day number (Fliegel and Van
+ * Flandern, CACM 1968: divisions by constants); returns the NULL flag (width 1; also for |n| >= 300000, which is
+ * not modelled, and past the year 9999 on SQLite, whose date() is NULL there; with pg such a date is PostgreSQL's
+ * 'YYYYY-MM-DD', 11 bytes); *jd (if jd is not NULL) the result's julian day number, meaningful when the flag is
+ * false. */
+expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd);
 /* The julian day number (64 bits) of v when v is known to be a valid 'YYYY-MM-DD' text whenever it is not
  * NULL: a fixture cell of a DATE column (v->valid_date) or a text whose bytes are constants forming a valid
  * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date

@@ -32,6 +32,7 @@ void db_query_free(db_query *q)
     db_sexpr_free(q->where);
     for (int f = 0; f < q->nfrom; f++) free(q->from_name[f]), db_sexpr_free(q->on[f]);
     for (int j = 0; j < q->nsub; j++) free(q->sub_name[j]);
+    for (int k = 0; k < DB_MAX_OUTER; k++) free(q->outer_dflt_s[k]);
     db_sexpr_free(q->having);
     for (int k = 0; k < q->ngroup; k++) db_sexpr_free(q->group_expr[k]);
     free(q->result_col);
@@ -67,8 +68,7 @@ static int range_table(const db_schema *s, db_query *q, PgQuery__RangeVar *rv)
     return t;
 }
 
-/* Add a condition to the WHERE tree with AND (takes ownership of e). */
-static void and_where(db_query *q, db_sexpr *e)
+void db_sql_and_where(db_query *q, db_sexpr *e)
 {
     if (!q->where) {
         q->where = e;
@@ -668,6 +668,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         return;
     }
     if (db_sql_conv_over_groups(s, q, sel, sql, len)) return; /* SELECT MAX(c) FROM (... GROUP BY ...) */
+    if (db_sql_conv_over_union(s, q, sel, sql, len)) return;  /* SELECT ... FROM (... UNION ...) m WHERE ... */
     /* plain DISTINCT is one empty node; DISTINCT ON (...) has expressions */
     bool distinct = sel->n_distinct_clause == 1 && (!sel->distinct_clause[0] || !sel->distinct_clause[0]->node_case);
     if (sel->n_distinct_clause && !distinct) db_sql_unsupported(q, "DISTINCT ON");
@@ -684,6 +685,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
     node *quals[8];
     int qual_on[8], nquals = 0;
     db_sql_cte ctes[DB_MAX_FROM];
+    memset(ctes, 0, sizeof ctes);
     for (size_t i = 0; i < sel->n_from_clause; i++)
         collect_from(s, q, sel->from_clause[i], quals, qual_on, &nquals, sel->with_clause, ctes);
     if (!q->nfrom) return;
@@ -695,9 +697,14 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
                                                   : main_from;
             if (at == (size_t)-1) db_sql_unsupported(q, "FROM keyword of a WITH query or subquery not found");
             q->cte_from_at[f] = at + 1;
+            if (ctes[f].col_list) { /* its column list names the hidden column too */
+                size_t end = db_sql_cte_cols_end(sql, len, ctes[f].index);
+                if (end == (size_t)-1) db_sql_unsupported(q, "column list of a WITH query not found");
+                q->cte_cols_at[f] = end + 1;
+            }
         }
     q->table = q->from_table[0];
-    conv c = {.s = s, .q = q, .sel = sel};
+    conv c = {.s = s, .q = q, .sel = sel, .items = ctes};
     /* result columns: plain columns, * or item.* */
     for (size_t i = 0; i < sel->n_target_list; i++) {
         node *tn = sel->target_list[i];
@@ -743,12 +750,12 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         else if (qual_on[i] >= 0)
             q->on[qual_on[i]] = e;
         else
-            and_where(q, e);
+            db_sql_and_where(q, e);
     }
     if (sel->where_clause) {
         db_sexpr *e = db_sql_conv_expr(&c, sel->where_clause);
         if (e)
-            and_where(q, e);
+            db_sql_and_where(q, e);
         else
             db_sql_unsupported(q, "WHERE clause");
     }
@@ -759,7 +766,7 @@ void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *se
         if (!e) {
             db_sql_unsupported(q, "WHERE clause of a WITH query or subquery");
         } else if (!q->nullable[f]) {
-            and_where(q, e);
+            db_sql_and_where(q, e);
         } else if (!q->on[f]) {
             q->on[f] = e;
         } else if ((a = db_sql_mk(DBX_AND, 2))) {

@@ -453,10 +453,45 @@ int db_sql_from_item(const db_query *q, const char *name)
     return -1;
 }
 
+/* A column of a WHERE clause over a UNION, in the arm c->q: the arm's result column of that name (conv.union_names). */
+static db_sexpr *union_column(conv *c, PgQuery__ColumnRef *r)
+{
+    const char *name = NULL;
+    if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
+        name = r->fields[0]->string->sval;
+    else if (r->n_fields == 2 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+             r->fields[1]->node_case == PG_QUERY__NODE__NODE_STRING && c->union_alias &&
+             !strcasecmp(c->union_alias, r->fields[0]->string->sval))
+        name = r->fields[1]->string->sval;
+    const db_query *a = c->q;
+    for (int i = 0; name && i < c->nunion_names && i < a->nresult; i++) {
+        if (!c->union_names[i] || strcasecmp(c->union_names[i], name)) continue;
+        if (a->result_expr[i]) return db_sexpr_copy(a->result_expr[i]);
+        if (a->result_col[i] < 0) break;
+        db_sexpr *e = db_sql_mk(DBX_COLUMN, 0);
+        if (e) e->from = a->result_from[i], e->column = a->result_col[i];
+        return e;
+    }
+    db_sql_unsupported(c->q, "column of a UNION in FROM or WITH");
+    return NULL;
+}
+
+/* Column `name` of FROM item f of c->q: by the names an inlined WITH query or subquery gives its columns when they
+ * differ from its table's (conv.items), else by the table's; -1 when none. */
+static int item_column(const conv *c, int f, const char *name)
+{
+    const db_sql_cte *it = c->items ? &c->items[f] : NULL;
+    if (!it || it->table < 0 || !it->ncols) return db_column_index(&c->s->tables[c->q->from_table[f]], name);
+    for (int i = 0; i < it->ncols; i++)
+        if (!strcasecmp(it->col_name[i], name)) return it->col_index[i];
+    return -1;
+}
+
 db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
 {
     const char *col = NULL;
     int from = -1, ci = -1;
+    if (c->union_names) return union_column(c, r);
     /* inside subqueries their tables come first, innermost first (SQL's scoping) */
     for (int i = c->nscope; i-- > 0 && from < 0;) {
         int j = c->scope[i], t = c->q->sub_table[j];
@@ -497,7 +532,7 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
     if (r->n_fields == 1 && r->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
         col = r->fields[0]->string->sval;
         for (int f = 0; f < c->q->nfrom; f++) {
-            int k = db_column_index(&c->s->tables[c->q->from_table[f]], col);
+            int k = item_column(c, f, col);
             if (k >= 0 && from >= 0) {
                 db_sql_unsupported(c->q, "ambiguous column");
                 return NULL;
@@ -512,7 +547,7 @@ db_sexpr *db_sql_conv_column(conv *c, PgQuery__ColumnRef *r)
             return NULL;
         }
         col = r->fields[1]->string->sval;
-        ci = db_column_index(&c->s->tables[c->q->from_table[from]], col);
+        ci = item_column(c, from, col);
     } else {
         db_sql_unsupported(c->q, "column reference form");
         return NULL;

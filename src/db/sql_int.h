@@ -24,17 +24,34 @@ typedef struct conv {
      * item only_from - 1; a column named otherwise is resolved as usual (`excluded.qty`); 0: off */
     int only_from;
     const char *only_name;
+    /* converting a WHERE clause written over a UNION in FROM or WITH into one of its arms (sql_groups.c): a column
+     * named union_names[i] (or union_alias.union_names[i]) is the arm's result column i (a copy of its expression);
+     * any other column is not understood. NULL: off */
+    const char *const *union_names;
+    int nunion_names;
+    const char *union_alias;
+    /* the FROM items of the SELECT being converted that are inlined WITH queries or subqueries (sql_cte.c), indexed
+     * like q->from_table: an item whose ncols > 0 names its columns by col_name alone (`WITH t(label, price)`,
+     * `name AS label`); NULL: every item names its table's columns */
+    const struct db_sql_cte *items;
 } conv;
 
 /* A FROM item that names a WITH query or is a subquery (sql_cte.c): its table, its WHERE clause (NULL: none;
  * owned by the parse tree), the name the query gives its table, its index in the WITH list (a subquery: among
  * the statement's subqueries in FROM, in text order). */
+#define DB_SQL_CTE_COLS 64
 typedef struct db_sql_cte {
     int table; /* -1: the item is a table of the schema */
     node *where;
     const char *inner;
     int index;
     bool subquery; /* `FROM (SELECT ...) alias`, not a WITH query */
+    bool col_list; /* a WITH query with a column list (`WITH t(label, price) AS ...`) */
+    /* when the query names some column otherwise than its table does (a column list, `name AS label`): the ncols names
+     * it gives its columns (owned by the parse tree) and the table column of each; 0: the table's own names */
+    int ncols;
+    const char *col_name[DB_SQL_CTE_COLS];
+    int col_index[DB_SQL_CTE_COLS];
 } db_sql_cte;
 
 /* sql_expr.c */
@@ -58,6 +75,8 @@ bool db_sexpr_columns_all(const db_sexpr *e, bool (*ok)(const void *arg, int fro
 bool db_sexpr_has(const db_sexpr *e, db_xkind k);
 
 /* sql.c */
+/* Add condition e to q's WHERE tree with AND (takes ownership of e). */
+void db_sql_and_where(db_query *q, db_sexpr *e);
 /* A SELECT statement (sql[0..len) its whole text, for the FROM keyword's offset) into q: kind, FROM items,
  * result columns, WHERE, GROUP BY, ORDER BY, LIMIT; a compound one through db_sql_conv_union. */
 void db_sql_conv_select(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
@@ -71,6 +90,9 @@ int db_sql_limit_value(node *n, int64_t *v, int *param);
  * modelled (INTERSECT, EXCEPT, UNION mixed with UNION ALL, an arm that is not one table's plain columns,
  * arms of different widths) is named in q->unsupported. */
 void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
+/* The ORDER BY and LIMIT/OFFSET of outer, a SELECT of the rows of the compound q (converted by db_sql_conv_union,
+ * without its own), in place of q's: keys by position or by names[j], the name outer gives result column j. */
+void db_sql_union_outer(const db_schema *s, db_query *q, PgQuery__SelectStmt *outer, const char *const *names);
 
 /* sql_sub.c */
 /* A subquery (EXISTS, IN (SELECT ...), a scalar aggregate) as a DBX_EXISTS/DBX_IN_SUB/DBX_SUBAGG
@@ -93,11 +115,19 @@ int db_sql_subselect_item(const db_schema *s, db_query *q, const PgQuery__RangeS
  * x, COUNT(*) c FROM t GROUP BY x) d`): converted into q as that subquery with q->nouter, outer_agg, outer_res set
  * (or its reason in q->unsupported), true. false when sel has another shape (q untouched). */
 bool db_sql_conv_over_groups(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
+/* SELECT sel, when it reads the rows of one UNION [ALL] in FROM or WITH with its own WHERE, ORDER BY or LIMIT/OFFSET
+ * (`SELECT kind, amt FROM (SELECT ... UNION ALL SELECT ...) m WHERE amt > 50 ORDER BY amt DESC LIMIT 2`): converted
+ * into q as that UNION, the outer WHERE added to each arm's, the outer ORDER BY and LIMIT the UNION's (or the reason
+ * in q->unsupported), true. false when sel has another shape (q untouched). */
+bool db_sql_conv_over_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len);
 
 /* sql_rewrite.c */
 /* Byte offset in sql[0..len) of the FROM keyword of the body of the k-th (0-based) query of the statement's
  * leading WITH list (at parenthesis depth 0 inside the body); (size_t)-1 when not found. */
 size_t db_sql_cte_from(const char *sql, size_t len, int k);
+/* Byte offset in sql[0..len) of the closing parenthesis of the column list of the k-th (0-based) query of the
+ * statement's leading WITH list (`WITH t(a, b) AS (...)`); (size_t)-1 when it has none or it is not found. */
+size_t db_sql_cte_cols_end(const char *sql, size_t len, int k);
 /* Byte offset in sql[0..len) of the FROM keyword of the k-th (0-based) subquery that is a FROM item (a parenthesized
  * group at depth 0 after FROM, JOIN or a comma, starting with SELECT) at or after offset start (the statement's
  * FROM keyword); (size_t)-1 when not found. */

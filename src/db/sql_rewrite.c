@@ -166,13 +166,16 @@ size_t db_sql_find_from(const char *sql, size_t len)
     return (size_t)-1;
 }
 
-size_t db_sql_cte_from(const char *sql, size_t len, int k)
+/* The k-th body of the statement's leading WITH list: the offset of its FROM keyword (returned) and of the closing
+ * parenthesis of its column list (*cols; (size_t)-1: none); (size_t)-1 when not found. */
+static size_t cte_scan(const char *sql, size_t len, int k, size_t *cols)
 {
     /* the bodies are the parenthesized groups at depth 0 that follow the word AS or MATERIALIZED; the
-     * main query's SELECT at depth 0 ends the list */
+     * main query's SELECT at depth 0 ends the list; another group at depth 0 is the column list of the next body */
     int depth = 0, n = 0;
     size_t word = 0, wlen = 0, open = 0;
     bool body = false;
+    *cols = (size_t)-1;
     for (size_t i = 0; i < len;) {
         size_t q = skipped_len(sql + i, len - i);
         if (q) {
@@ -193,6 +196,7 @@ size_t db_sql_cte_from(const char *sql, size_t len, int k)
                 size_t f = db_sql_find_from(sql + open + 1, i - open - 1);
                 return f == (size_t)-1 ? f : open + 1 + f;
             }
+            if (depth == 0) *cols = body ? (size_t)-1 : i;
             if (depth < 0) return (size_t)-1;
             i++;
             continue;
@@ -208,6 +212,18 @@ size_t db_sql_cte_from(const char *sql, size_t len, int k)
         i++;
     }
     return (size_t)-1;
+}
+
+size_t db_sql_cte_from(const char *sql, size_t len, int k)
+{
+    size_t cols;
+    return cte_scan(sql, len, k, &cols);
+}
+
+size_t db_sql_cte_cols_end(const char *sql, size_t len, int k)
+{
+    size_t cols;
+    return cte_scan(sql, len, k, &cols) == (size_t)-1 ? (size_t)-1 : cols;
 }
 
 size_t db_sql_subselect_from(const char *sql, size_t len, size_t start, int k)
@@ -287,19 +303,22 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
     size_t extra = 0;
     /* GROUP BY: SQLite takes a bare column from some row of the group; PostgreSQL needs an aggregate */
     bool agg = q->ngroup && strcmp(column, "rowid") != 0;
-    for (int f = 0; f < q->nfrom; f++) extra += 2 * (2 * strlen(q->from_name[f]) + strlen(column) + 48);
+    for (int f = 0; f < q->nfrom; f++) extra += 2 * (2 * strlen(q->from_name[f]) + strlen(column) + 48) + 24;
     char *out = malloc(len + extra + 2);
     if (!out) return NULL;
     /* in text order: ", rowid AS sympath_hidden_f" before the FROM keyword of each WITH query's body (before the
-     * main FROM; a WITH query under two names gets both) and of each subquery in FROM (after it), and the hidden
-     * columns of every item before the main FROM keyword */
+     * main FROM; a WITH query under two names gets both), its name at the end of the query's column list if it has
+     * one, and of each subquery in FROM (after it), and the hidden columns of every item before the main FROM keyword */
     size_t i = 0, o = 0;
     bool main_done = false;
     for (;;) {
         size_t at = (size_t)-1;
-        for (int f = 0; f < q->nfrom; f++)
+        for (int f = 0; f < q->nfrom; f++) {
             if (q->cte_from_at[f] && q->cte_from_at[f] - 1 >= i && q->cte_from_at[f] - 1 < at)
                 at = q->cte_from_at[f] - 1;
+            if (q->cte_cols_at[f] && q->cte_cols_at[f] - 1 >= i && q->cte_cols_at[f] - 1 < at)
+                at = q->cte_cols_at[f] - 1;
+        }
         bool main = !main_done && q->from_at <= at;
         if (main) at = q->from_at;
         if (at == (size_t)-1) break;
@@ -311,9 +330,11 @@ char *db_query_with_hidden(const db_query *q, const char *sql, size_t len, const
             main_done = true;
             continue;
         }
-        for (int f = 0; f < q->nfrom; f++)
+        for (int f = 0; f < q->nfrom; f++) {
             if (q->cte_from_at[f] == at + 1) o += (size_t)sprintf(out + o, ", %s AS sympath_hidden_%d ", column, f);
-        out[o++] = sql[i++]; /* past the offset: the F of FROM */
+            if (q->cte_cols_at[f] == at + 1) o += (size_t)sprintf(out + o, ", sympath_hidden_%d", f);
+        }
+        out[o++] = sql[i++]; /* past the offset: the F of FROM, or the column list's ')' */
     }
     memcpy(out + o, sql + i, len - i);
     out[o + len - i] = 0;

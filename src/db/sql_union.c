@@ -66,9 +66,10 @@ static const char *result_name(const db_schema *s, const db_query *a0, PgQuery__
     return a0->result_col[i] < 0 ? "" : s->tables[a0->from_table[a0->result_from[i]]].cols[a0->result_col[i]].name;
 }
 
-/* ORDER BY of the compound: each key an output column by name or by position (1-based). Keys of
- * another form leave norder 0 (the order is then not modelled, as for one SELECT). */
-static void conv_order(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, PgQuery__SelectStmt *sel0)
+/* ORDER BY of the compound: each key an output column by name (names[j], or arm 0's when names is NULL) or by
+ * position (1-based). Keys of another form leave norder 0 (the order is then not modelled, as for one SELECT). */
+static void conv_order(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, PgQuery__SelectStmt *sel0,
+                       const char *const *names)
 {
     const db_query *a0 = q->arms[0];
     for (size_t i = 0; i < sel->n_sort_clause; i++) {
@@ -81,7 +82,9 @@ static void conv_order(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
         else if (k && k->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && k->column_ref->n_fields == 1 &&
                  k->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING)
             for (int j = 0; j < q->nresult && r < 0; j++)
-                if (!strcasecmp(result_name(s, a0, sel0, j), k->column_ref->fields[0]->string->sval)) r = j;
+                if (!strcasecmp(names ? (names[j] ? names[j] : "") : result_name(s, a0, sel0, j),
+                                k->column_ref->fields[0]->string->sval))
+                    r = j;
         if (r < 0 || i >= 4) {
             q->norder = 0;
             return;
@@ -109,6 +112,34 @@ static void merge_arm(db_query *q, const db_query *a)
     q->pg_dates |= a->pg_dates;
     q->date_cast |= a->date_cast;
     for (int k = 0; k < a->nunsupported; k++) db_sql_unsupported(q, a->unsupported[k]);
+}
+
+/* ORDER BY and LIMIT/OFFSET of statement sel over the compound q (sel is the compound itself, or a SELECT of its rows
+ * outside it: db_sql_union_outer; names as for conv_order): the order, and the window of rows LIMIT takes. */
+static void order_limit(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, PgQuery__SelectStmt *sel0,
+                        const char *const *names)
+{
+    q->norder = 0, q->order_implicit = false, q->order_window = false;
+    q->limit = -1, q->offset = 0, q->limit_param = q->offset_param = 0;
+    conv_order(s, q, sel, sel0, names);
+    if (sel->limit_count && db_sql_limit_value(sel->limit_count, &q->limit, &q->limit_param))
+        db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
+    if (sel->limit_offset && db_sql_limit_value(sel->limit_offset, &q->offset, &q->offset_param))
+        db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
+    if (!sel->n_sort_clause && !q->union_all && q->nresult <= 4) { /* SQLite's order of UNION's rows */
+        q->order_implicit = true;
+        for (int r = 0; r < q->nresult; r++) {
+            q->order_from[r] = 0, q->order_col[r] = r;
+            q->order_nulls_default[r] = true; /* (ascending: SQLite puts NULLs first) */
+        }
+        q->norder = q->nresult;
+    }
+    if (q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param) {
+        if (q->norder && (q->order_implicit || q->norder == (int)sel->n_sort_clause))
+            q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
+        else if (sel->n_sort_clause || !q->union_all)
+            db_sql_unsupported(q, "LIMIT/OFFSET on a UNION with ORDER BY of an expression");
+    }
 }
 
 void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel, const char *sql, size_t len)
@@ -154,23 +185,10 @@ void db_sql_conv_union(const db_schema *s, db_query *q, PgQuery__SelectStmt *sel
     memcpy(q->from_table, a0->from_table, sizeof q->from_table);
     memcpy(q->result_from, a0->result_from, (size_t)q->nresult * sizeof *q->result_from);
     memcpy(q->result_col, a0->result_col, (size_t)q->nresult * sizeof *q->result_col);
-    conv_order(s, q, sel, leaves[0]);
-    if (sel->limit_count && db_sql_limit_value(sel->limit_count, &q->limit, &q->limit_param))
-        db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
-    if (sel->limit_offset && db_sql_limit_value(sel->limit_offset, &q->offset, &q->offset_param))
-        db_sql_unsupported(q, "LIMIT/OFFSET of an expression");
-    if (!sel->n_sort_clause && !q->union_all && q->nresult <= 4) { /* SQLite's order of UNION's rows */
-        q->order_implicit = true;
-        for (int r = 0; r < q->nresult; r++) {
-            q->order_from[r] = 0, q->order_col[r] = r;
-            q->order_nulls_default[r] = true; /* (ascending: SQLite puts NULLs first) */
-        }
-        q->norder = q->nresult;
-    }
-    if (q->limit >= 0 || q->offset > 0 || q->limit_param || q->offset_param) {
-        if (q->norder && (q->order_implicit || q->norder == (int)sel->n_sort_clause))
-            q->order_window = true; /* the rows at positions offset.. in ORDER BY order */
-        else if (sel->n_sort_clause || !q->union_all)
-            db_sql_unsupported(q, "LIMIT/OFFSET on a UNION with ORDER BY of an expression");
-    }
+    order_limit(s, q, sel, leaves[0], NULL);
+}
+
+void db_sql_union_outer(const db_schema *s, db_query *q, PgQuery__SelectStmt *outer, const char *const *names)
+{
+    order_limit(s, q, outer, NULL, names);
 }

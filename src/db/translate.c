@@ -358,11 +358,11 @@ static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
     db_val t;
     if (value(x, e->kids[1], &t)) return -1;
     if (!t.is_text) return fail(x, "date function of a number");
+    bool pg = x->q && x->q->like_exact; /* (PostgreSQL: years past 9999 in five digits) */
     memset(out, 0, sizeof *out);
     out->is_text = true;
-    out->nbytes = 10;
-    out->len = expr_const(cx, 10, 8);
-    if (!(out->bytes = own(x, 11 * sizeof *out->bytes))) return fail(x, "out of memory");
+    out->nbytes = pg ? 11 : 10;
+    if (!(out->bytes = own(x, 12 * sizeof *out->bytes))) return fail(x, "out of memory");
     expr *n = expr_const(cx, (uint64_t)e->kids[0]->ival, 64), *nnull = NULL;
     if (e->kids[0]->kind != DBX_INT) { /* date(c, '+' || n || ' days'), c + n: n's integer value */
         db_val d;
@@ -371,7 +371,7 @@ static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
         n = d.v, nnull = d.null;
     }
     if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
-    out->null = db_date_add_days(cx, &t, n, out->bytes, day);
+    out->null = db_date_add_days(cx, &t, n, pg, out->bytes, &out->len, day);
     if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
     return 0;
 }
@@ -1172,6 +1172,23 @@ static struct text_store {
     struct text_store *next;
     expr *bytes[];
 } * text_stores;
+
+int db_text_default(expr_ctx *cx, db_val *v, const char *lit)
+{
+    unsigned m = (unsigned)strlen(lit), nb = v->nbytes > m ? v->nbytes : m;
+    if (!v->is_text || m > 255) return -1;
+    struct text_store *st = malloc(sizeof *st + (nb + 1) * sizeof *st->bytes);
+    if (!st) return -1;
+    st->next = text_stores, text_stores = st;
+    for (unsigned j = 0; j <= nb; j++)
+        st->bytes[j] = expr_ite(cx, v->null, expr_const(cx, j < m ? (unsigned char)lit[j] : 0, 8), byte_at(cx, v, j));
+    v->bytes = st->bytes;
+    v->nbytes = nb;
+    v->len = expr_ite(cx, v->null, expr_const(cx, m, 8), v->len);
+    v->null = zero(cx);
+    if (!v->v) v->v = expr_const(cx, 0, 64);
+    return 0;
+}
 
 /*
  * MIN or MAX of texts in SQLite's BINARY collation (text_lt; PostgreSQL's C collation orders ASCII the

@@ -323,8 +323,32 @@ static void test_parse(void **state)
     expect_unsupported(s, "WITH RECURSIVE r AS (SELECT a FROM t) SELECT a FROM r", "WITH RECURSIVE");
     expect_unsupported(s, "WITH r AS (SELECT a, COUNT(*) FROM t GROUP BY a) SELECT a FROM r",
                        "WITH query that is not one table's columns and WHERE");
-    expect_unsupported(s, "WITH r AS (SELECT a AS x FROM t) SELECT x FROM r",
-                       "WITH query that is not one table's columns and WHERE");
+    /* a column list and renamed columns: the item names its columns by them alone; the hidden column's name joins the
+     * list, which SQLite requires to name every column */
+    sql = "WITH r(x, y) AS (SELECT a, b FROM t WHERE a > ?) SELECT r.y FROM r WHERE x < ? ORDER BY y";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->result_col[0], 1);
+    assert_int_equal(q->where->kind, DBX_AND);
+    assert_int_equal(q->cte_cols_at[0], (size_t)(strstr(sql, ") AS") - sql) + 1);
+    hidden = db_query_with_rowid(q, sql, strlen(sql));
+    assert_string_equal(hidden,
+                        "WITH r(x, y, sympath_hidden_0) AS (SELECT a, b , rowid AS sympath_hidden_0 FROM t WHERE a "
+                        "> ?) SELECT r.y , \"r\".sympath_hidden_0 FROM r WHERE x < ? ORDER BY y");
+    assert_int_equal(sqlite3_open(":memory:", &mem), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(mem, DDL, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(mem, hidden, -1, &hst, NULL), SQLITE_OK);
+    sqlite3_finalize(hst);
+    sqlite3_close(mem);
+    free(hidden);
+    db_query_free(q);
+    sql = "WITH r AS (SELECT a AS x, s FROM t) SELECT x FROM r WHERE s = 'q'";
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->result_col[0], 0);
+    assert_int_equal(q->cte_cols_at[0], 0);
+    db_query_free(q);
+    expect_unsupported(s, "WITH r(x) AS (SELECT a FROM t) SELECT a FROM r", "unknown column or rowid");
     expect_unsupported(s, "WITH r AS (SELECT a FROM t) SELECT * FROM r", "* of a WITH query or subquery");
     /* subqueries in FROM of that shape: inlined the same way, their FROM keyword found after the statement's (an IN
      * subquery of an ON condition before them is not one); SQLite runs the text with the hidden columns */
@@ -712,6 +736,9 @@ static void test_where_against_sqlite(void **state)
         /* a WITH query inlined: its WHERE joins the outer one */
         "WITH r AS (SELECT a, b FROM t WHERE a > 1) SELECT b FROM r WHERE b < 3",
         "WITH r AS (SELECT * FROM t x WHERE x.s LIKE 'a%' OR u IS NULL) SELECT r.a FROM r WHERE r.b > 0",
+        /* renamed: by a column list, by aliases */
+        "WITH r(x, y) AS (SELECT a, b FROM t WHERE a > 1) SELECT y FROM r WHERE x < 3 AND r.y > 0",
+        "SELECT z.k FROM (SELECT b AS k, s FROM t WHERE b > 0) z WHERE z.k < 3 OR s = 'ab'",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];

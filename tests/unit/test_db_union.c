@@ -183,21 +183,117 @@ static void test_parse_aggregates_over_union(void **state)
     assert_true(q->outer_dflt_r[1] == 2.5);
     assert_int_equal(q->outer_dflt[2], 0);
     db_query_free(q);
+    /* a text default: coalesce(MAX(s), 'never') */
+    q = parse(s, "WITH w AS (SELECT s FROM t UNION ALL SELECT name FROM u) SELECT coalesce(MAX(s), 'never'), "
+                 "ifnull(MIN(w.s), 'x') FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 2);
+    assert_int_equal(q->outer_agg[0], DB_AGG_MAX);
+    assert_int_equal(q->outer_dflt[0], 3);
+    assert_string_equal(q->outer_dflt_s[0], "never");
+    assert_int_equal(q->outer_dflt[1], 3);
+    assert_string_equal(q->outer_dflt_s[1], "x");
+    db_query_free(q);
     q = parse(s, "SELECT MAX(x) FROM (SELECT b AS x FROM t UNION SELECT x FROM u) v");
     assert_true(q->understood);
     assert_false(q->union_all);
     assert_int_equal(q->nouter, 1);
     assert_int_equal(q->norder, 0); /* UNION's implicit order changes no aggregate */
     db_query_free(q);
-    /* a WHERE outside, a column list after the WITH query's name, a column the UNION lacks */
+    /* a column list after the WITH query's name names its columns */
+    q = parse(s, "WITH w(k) AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT COUNT(k) FROM w");
+    assert_true(q->understood);
+    assert_int_equal(q->nouter, 1);
+    assert_int_equal(q->outer_agg[0], DB_AGG_COUNT);
+    assert_int_equal(q->outer_res[0], 0);
+    db_query_free(q);
+    /* aggregates under a WHERE outside, a column the UNION lacks */
     expect_unsupported(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT COUNT(*) FROM w WHERE a > 1",
-                       "WITH query that is not one table's columns and WHERE");
-    expect_unsupported(s, "WITH w(k) AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT COUNT(k) FROM w",
                        "WITH query that is not one table's columns and WHERE");
     q = parse(s, "WITH w AS (SELECT a FROM t UNION ALL SELECT x FROM u) SELECT MAX(zz) FROM w");
     assert_false(q->understood);
     db_query_free(q);
     db_schema_free(s);
+}
+
+/* A UNION's rows under a WHERE, ORDER BY or LIMIT outside, in FROM or WITH (sql_groups.c): the UNION with the outer
+ * WHERE in each arm over that arm's result columns, the outer ORDER BY and LIMIT its own. */
+static void test_parse_rows_over_union(void **state)
+{
+    (void)state;
+    db_schema *s = schema();
+    db_query *q =
+        parse(s, "SELECT kind, n FROM (SELECT 'a' AS kind, b * 10 AS n FROM t WHERE s = ?1 UNION ALL "
+                 "SELECT 'x', y FROM u WHERE name = ?1) m WHERE n > 50 AND m.kind <> ? ORDER BY n DESC LIMIT 2");
+    assert_true(q->understood);
+    assert_int_equal(q->narms, 2);
+    assert_true(q->union_all);
+    assert_int_equal(q->nresult, 2);
+    assert_int_equal(q->nparams, 2);
+    assert_int_equal(q->norder, 1);
+    assert_int_equal(q->order_col[0], 1);
+    assert_true(q->order_desc[0]);
+    assert_int_equal(q->limit, 2);
+    assert_true(q->order_window);
+    /* each arm's WHERE: its own condition AND the outer one over its result columns (b * 10, y) */
+    for (int a = 0; a < 2; a++) {
+        const db_sexpr *w = q->arms[a]->where;
+        assert_non_null(w);
+        assert_int_equal(w->kind, DBX_AND);
+    }
+    db_query_free(q);
+    /* a WITH column list names the columns; UNION (not ALL) keeps SQLite's implicit order without an outer ORDER BY */
+    q = parse(s, "WITH p(who, num) AS (SELECT s, b FROM t UNION SELECT name, x FROM u) SELECT * FROM p WHERE num >= 3");
+    assert_true(q->understood);
+    assert_false(q->union_all);
+    assert_true(q->order_implicit);
+    assert_non_null(q->arms[1]->where);
+    db_query_free(q);
+    q = parse(
+        s, "WITH p(who, num) AS (SELECT s, b FROM t UNION SELECT name, x FROM u) SELECT who, num FROM p ORDER BY who "
+           "LIMIT 3");
+    assert_true(q->understood);
+    assert_int_equal(q->norder, 1);
+    assert_int_equal(q->order_col[0], 0);
+    assert_true(q->order_window);
+    db_query_free(q);
+    /* not the UNION's columns in their order, a column it lacks, a subquery in the outer WHERE: concrete */
+    q = parse(s, "SELECT n FROM (SELECT a AS n, s FROM t UNION SELECT x, name FROM u) m WHERE n > 1");
+    assert_false(q->understood);
+    db_query_free(q);
+    expect_unsupported(s, "SELECT n FROM (SELECT a AS n FROM t UNION SELECT x FROM u) m WHERE zz > 1",
+                       "column of a UNION in FROM or WITH");
+    q = parse(s, "SELECT n FROM (SELECT a AS n FROM t UNION SELECT x FROM u) m WHERE n IN (SELECT b FROM t)");
+    assert_false(q->understood);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
+/* db_text_default: a text with its NULL read as a literal, longer or shorter than the text's bytes. */
+static void test_text_default(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    expr *bytes[3] = {expr_symbol(cx, 2, 8, 0), expr_symbol(cx, 3, 8, 0), expr_symbol(cx, 4, 8, 0)};
+    db_val v = {.is_text = true,
+                .null = expr_symbol(cx, 0, 1, 0),
+                .v = expr_const(cx, 0, 64),
+                .len = expr_symbol(cx, 1, 8, 0),
+                .nbytes = 3,
+                .bytes = bytes};
+    assert_int_equal(db_text_default(cx, &v, "never"), 0);
+    assert_int_equal(v.nbytes, 5);
+    uint64_t isnull[5] = {1, 0, 0, 0, 0}, ab[5] = {0, 2, 'a', 'b', 0};
+    assert_int_equal(expr_eval(v.null, isnull, 5), 0);
+    assert_int_equal(expr_eval(v.len, isnull, 5), 5);
+    for (unsigned i = 0; i < 5; i++) assert_int_equal(expr_eval(v.bytes[i], isnull, 5), (uint64_t) "never"[i]);
+    assert_int_equal(expr_eval(v.len, ab, 5), 2);
+    assert_int_equal(expr_eval(v.bytes[0], ab, 5), 'a');
+    assert_int_equal(expr_eval(v.bytes[1], ab, 5), 'b');
+    assert_int_equal(expr_eval(v.bytes[3], ab, 5), 0);
+    db_val n = {.is_text = false, .null = expr_const(cx, 1, 1), .v = expr_const(cx, 0, 64)};
+    assert_int_equal(db_text_default(cx, &n, "x"), -1);
+    expr_ctx_free(cx);
 }
 
 /*
@@ -270,8 +366,8 @@ static void test_order_against_sqlite(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_union),
-        cmocka_unit_test(test_parse_aggregates_over_union),
+        cmocka_unit_test(test_parse_union),           cmocka_unit_test(test_parse_aggregates_over_union),
+        cmocka_unit_test(test_parse_rows_over_union), cmocka_unit_test(test_text_default),
         cmocka_unit_test(test_order_against_sqlite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -230,7 +230,11 @@ void db_rt_outer_default(const db_query *q, int k, db_val *v)
 {
     if (!q->outer_dflt[k] || !v->null) return;
     expr_ctx *cx = rt_cx();
-    if (v->is_text || (q->outer_dflt[k] == 2 && !v->is_real)) {
+    if (q->outer_dflt[k] == 3 && v->is_text) { /* coalesce(MAX(day), 'never') */
+        if (db_text_default(cx, v, q->outer_dflt_s[k])) memset(v, 0, sizeof *v);
+        return;
+    }
+    if (v->is_text || q->outer_dflt[k] == 3 || (q->outer_dflt[k] == 2 && !v->is_real)) {
         memset(v, 0, sizeof *v);
         return;
     }

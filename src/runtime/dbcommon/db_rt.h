@@ -116,8 +116,9 @@ void db_rt_log_query(qstate *s);
  * model of the rows, ROLLBACK [TO] puts it back, COMMIT/RELEASE forget saved ones. */
 void db_rt_txn(db_txn t);
 /* Outer aggregate k of q (db_query.nouter) as the program reads it: *v, the aggregate, with its NULL read as the
- * literal of coalesce(agg, d) (outer_dflt; converted to a REAL aggregate's type). A text aggregate with a default,
- * or a REAL default of an integer one, leaves *v zero: read concretely. */
+ * literal of coalesce(agg, d) (outer_dflt; a number converted to a REAL aggregate's type, a text for a text
+ * aggregate: db_text_default). A number aggregate with a text default, a text one with a number default, or a REAL
+ * default of an integer one, leaves *v zero: read concretely. */
 void db_rt_outer_default(const db_query *q, int k, db_val *v);
 /* Record c (width 1) as an assumption of the run when it is not constant; a false one ends
  * the run as a false assumption does (SYM_ASSUME_EXIT_CODE). */
