@@ -393,7 +393,7 @@ static void test_date_operators(void **st)
         "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
         "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
         "ts >= '2024-01-01' AND ts < '2100-07-01' OR date_trunc('day', ts) = '2000-02-29'", /* dates at midnight */
-        "d < '9999-01-01' AND d + 7 > e", /* date + integer (DBF_DATE_ADD) */
+        "d < '9999-01-01' AND d + 7 > e",                   /* date + integer (DBF_DATE_ADD) */
         "d + 400 > DATE '9999-06-30' OR e + 300 < d - 200", /* past the year 9999: PostgreSQL's five-digit years */
         "d + 400 = DATE '9999-12-31' + 36 OR e - 10 + 500 >= d + 480",
         "e - 30 <= d OR 2 * 7 + d = '2024-03-01'",
