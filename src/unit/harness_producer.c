@@ -467,8 +467,8 @@ static void gen_fresh_done(strbuf *b, size_t i)
 static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
                      const ut_func *fn)
 {
-    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0, NULL,
-             0); /* its other arguments, before the object (declared first) */
+    /* its other arguments, before the object (declared first) */
+    gen_args(b, NULL, o, p, fn, 1, "sympu_m", NULL, 0, NULL, 0);
     gen_fresh_object(b, p, i, ts, fn, 'i', 1);
     sb_printf(b, "        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
     for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
