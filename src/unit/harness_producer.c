@@ -16,7 +16,9 @@ static void register_param(strbuf *b, const char *indent, size_t i, const ut_par
 /* The arguments first.. of fn for parameter p, each an object of flag m filled from inputs (a
  * buffer/length pair a symbolic array): the locals PRE<k> (PREb<k>, PREn<k> for a pair) and their
  * object ids PRE<k>id. An argument k with zeroed[k] set (zeroed may be NULL), a pointer to a
- * struct the destructor takes too (unit_destructor_shared), points to a fresh zeroed struct. */
+ * struct the destructor takes too (unit_destructor_shared), points to a fresh zeroed struct. With tf
+ * (the target, p its parameter ti), an argument of the struct pointer type of an earlier parameter
+ * is that parameter first (earlier_same; the driver's sympu_tied set), one of its own else. */
 static void gen_args(strbuf *b, const unit_info *u, const unit_harness_opts *o, const ut_param *p, const ut_func *fn,
                      size_t first, const char *pre, const int *zeroed, int nest, const ut_func *tf, size_t ti);
 
