@@ -377,6 +377,14 @@ int emit_made_consumed(const names *n, int id)
            unit_param_consumed(n->fn, param_index(n->r, k));
 }
 
+/* Whether make line m made an element its first argument, a container, keeps (unit_adds_element:
+ * `node *n = intlist_push(n_l_arg, 73);`): released with that container, not on its own. */
+static int element_of_arg(const names *n, const ur_make *m)
+{
+    return m->kind == 'h' && m->nargs > 0 && unit_adds_element(unit_find_def(n->u, m->func)) &&
+           obj_by_id(n->r, m->args[0], NULL);
+}
+
 /* Whether make line m has an argument made by a producer of its own (harness_producer.c, gen_nested). */
 static int made_args(const unit_record *r, const ur_make *m)
 {
@@ -395,12 +403,13 @@ static void release_made_args(strbuf *b, const names *n)
         const ur_make *m = &r->makes[i];
         const ur_object *o = obj_by_id(r, m->obj, NULL);
         const ut_func *fn = unit_find_def(n->u, m->func);
-        if (m->kind != 'r' || !o || !o->param || !fn || fn->nparams != m->nargs) continue;
-        for (size_t a = 0; a < m->nargs; a++) {
+        int element = element_of_arg(n, m); /* its container is the argument: released here */
+        if ((m->kind != 'r' && !element) || !o || !o->param || !fn || fn->nparams != m->nargs) continue;
+        for (size_t a = 0; a < (element ? 1 : m->nargs); a++) {
             size_t ak;
             const ur_make *am = make_of(r, m->args[a]);
             const ur_object *ao = obj_by_id(r, m->args[a], &ak);
-            if (!am || !ao || am->kind == 'i') continue;
+            if (!am || !ao || am->kind == 'i' || ao->param) continue; /* a parameter is released as one */
             const ur_entry *e = whole_entry(r, ao->id);
             if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue;
             const ut_type *at = fn->params[a].type;
@@ -470,6 +479,7 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         /* a value the producer did not allocate, made from an argument built by a producer of its own
          * (`json_value_get_object(object_value)`): a view into that argument, released with it below */
         if (m->kind == 'r' && made_args(r, m)) continue;
+        if (element_of_arg(n, m)) continue; /* an element its container keeps: released with it */
         /* the target is an adder and this is its item (`node_list_add(list, item)`,
          * `cJSON_AddItemToArray(array, item)`): once added, the container owns the item and releases it
          * with itself (releasing both was a double free: the test did not pass natively); an adder that

@@ -513,14 +513,26 @@ int unit_param_consumed(const ut_func *f, size_t i)
 /* Whether fn returns a pointer of the type of one of its other arguments than the first: what it was given,
  * back (clibs/list's `list_node_t *list_rpush(list_t *self, list_node_t *node)` returns the node it linked
  * in), which a construction step drops as it drops a status. Not the first argument's type: that result may
- * replace the object (`sds sdscat(sds s, const char *t)` reallocates s). */
+ * replace the object (`sds sdscat(sds s, const char *t)` reallocates s). Or the element an adder of a value
+ * made (unit_adds_element), which the container keeps. */
 static int gives_back(const ut_func *fn)
 {
     const ut_type *r = fn->type->ret;
     if (!struct_pointee(r)) return 0; /* a `void *` back may be another block (hashmap_set's replaced item) */
     for (size_t k = 1; k < fn->nparams; k++)
         if (same_spelling(r, fn->params[k].type) && !same_spelling(r, fn->params[0].type)) return 1;
-    return 0;
+    return unit_adds_element(fn);
+}
+
+int unit_adds_element(const ut_func *fn)
+{
+    static const char *const addw[] = {"add", "append", "push", "insert", NULL};
+    if (!fn || !fn->type || fn->nparams < 2 || !has_word(fn->name, addw)) return 0;
+    const ut_type *r = fn->type->ret, *c = fn->params[0].type;
+    if (!struct_pointee(r) || c->kind != UT_PTR || !struct_pointee(c) || same_spelling(r, c)) return 0;
+    for (size_t k = 1; k < fn->nparams; k++)
+        if (fn->params[k].type->kind == UT_PTR) return 0;
+    return 1;
 }
 
 int unit_adder_item(const ut_func *fn, const ut_type *pt)

@@ -102,6 +102,13 @@ size_t unit_param_adders(const unit_info *u, const unit_harness_opts *o, const u
 #define UNIT_MAX_ITEMS 2
 #define UNIT_MAX_DEPTH 2
 
+/* Whether fn adds a value to its first argument, a struct container, and returns the element it made
+ * for it, which the container keeps and frees (`node *intlist_push(intlist *l, int v)`, clibs/list's
+ * list_rpush): named like an adder (add, append, push, insert), no other pointer argument, a pointer to
+ * a struct of another type back. Such a call is a construction step (its result dropped), and an
+ * element made by it is released with its container, not on its own (emit_producer.c). */
+int unit_adds_element(const ut_func *fn);
+
 /* Whether fn is an adder of parameter type pt (see unit_param_adders, without the target and
  * --init rules): the index (> 0) of its item argument, else -1. */
 int unit_adder_item(const ut_func *fn, const ut_type *pt);
