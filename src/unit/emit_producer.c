@@ -266,6 +266,45 @@ static int emit_adds(strbuf *b, const names *n, const ur_object *o, const char *
     return rc;
 }
 
+static size_t param_index(const unit_record *r, size_t k);
+
+/* The first make line (kinds r, h) of another object that takes parameter object id as an argument
+ * (`list_node_t *node = list_rpop(self)` for list_remove(self, node): harness_producer.c's
+ * earlier_same), as an index into r->makes; -1 when none. */
+static long first_taker(const unit_record *r, int id)
+{
+    for (size_t i = 0; i < r->nmakes; i++) {
+        const ur_make *m = &r->makes[i];
+        if ((m->kind != 'r' && m->kind != 'h') || m->obj == id) continue;
+        for (size_t a = 0; a < m->nargs; a++)
+            if (m->args[a] == id) return (long)i;
+    }
+    return -1;
+}
+
+/* The modifier call of seq line i (`list_rpush(self, node_arg);`), its mocks' queue first. */
+static int emit_seq_call(strbuf *b, const names *n, size_t i)
+{
+    const unit_record *r = n->r;
+    const ur_make *m = &r->makes[i];
+    size_t k;
+    const ur_object *o = obj_by_id(r, m->obj, &k);
+    const ut_func *fn = unit_find_def(n->u, m->func);
+    if (!o || !fn || fn->nparams != m->nargs + 1) return -1;
+    if (emit_mock_queue(b, n, "    ", i + 1) != 0) return -1;
+    /* the parameter's spelling may differ from the modifier's (`const T *`): a cast then */
+    size_t pi = param_index(r, k);
+    int cast = n->fn && pi < n->fn->nparams && strcmp(n->fn->params[pi].type->spelling, fn->params[0].type->spelling);
+    sb_printf(b, "    %s(%s%s%s%s", m->func, cast ? "(" : "", cast ? fn->params[0].type->spelling : "", cast ? ")" : "",
+              n->local[k]);
+    for (size_t a = 0; a < m->nargs; a++) {
+        sb_puts(b, ", ");
+        if (arg_expr(b, n, m->args[a]) != 0) return -1;
+    }
+    sb_puts(b, ");\n");
+    return 0;
+}
+
 int emit_made_decl(strbuf *b, const names *n, size_t k)
 {
     const unit_record *r = n->r;
@@ -273,6 +312,13 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
     if (emit_made_undeclared(n, k)) return 1;
     const ur_make *m = make_of(r, o->id);
     if (!m) return 0;
+    /* a parameter this construction takes (the call's own list) gets its modifier calls first: the
+     * harness made them before this construction, which may read what they did (list_rpop) */
+    for (size_t a = 0; (m->kind == 'r' || m->kind == 'h') && a < m->nargs; a++) {
+        if (first_taker(r, m->args[a]) != (long)(m - r->makes)) continue;
+        for (size_t i = 0; i < r->nmakes; i++)
+            if (r->makes[i].kind == 'c' && r->makes[i].obj == m->args[a] && emit_seq_call(b, n, i) != 0) return -1;
+    }
     const char *nm = n->local[k];
     strbuf args = STRBUF_INIT;
     for (size_t a = 0; a < m->nargs; a++) {
@@ -345,25 +391,12 @@ static size_t param_index(const unit_record *r, size_t k)
 
 int emit_made_calls(strbuf *b, const names *n, const ut_func *target)
 {
+    (void)target; /* the cast compares with n->fn, the same function */
     const unit_record *r = n->r;
     for (size_t i = 0; i < r->nmakes; i++) {
         const ur_make *m = &r->makes[i];
-        size_t k;
-        const ur_object *o = obj_by_id(r, m->obj, &k);
-        const ut_func *fn = unit_find_def(n->u, m->func);
-        if (m->kind != 'c') continue;
-        if (!o || !fn || fn->nparams != m->nargs + 1) return -1;
-        if (emit_mock_queue(b, n, "    ", i + 1) != 0) return -1;
-        /* the parameter's spelling may differ from the modifier's (`const T *`): a cast then */
-        size_t pi = param_index(r, k);
-        int cast = pi < target->nparams && strcmp(target->params[pi].type->spelling, fn->params[0].type->spelling);
-        sb_printf(b, "    %s(%s%s%s%s", m->func, cast ? "(" : "", cast ? fn->params[0].type->spelling : "",
-                  cast ? ")" : "", n->local[k]);
-        for (size_t a = 0; a < m->nargs; a++) {
-            sb_puts(b, ", ");
-            if (arg_expr(b, n, m->args[a]) != 0) return -1;
-        }
-        sb_puts(b, ");\n");
+        if (m->kind != 'c' || first_taker(r, m->obj) >= 0) continue; /* emitted before that construction */
+        if (emit_seq_call(b, n, i) != 0) return -1;
     }
     return 0;
 }
