@@ -16,6 +16,13 @@ node *intlist_push(intlist *l, int v)
     return n;
 }
 
+node *intlist_at(intlist *l, int i)
+{
+    node *n = l->head;
+    while (n && i-- > 0) n = n->next;
+    return i < 0 ? n : NULL;
+}
+
 int intlist_remove(intlist *l, node *n)
 {
     for (node **p = &l->head; *p; p = &(*p)->next)
