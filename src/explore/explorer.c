@@ -765,7 +765,6 @@ int explore_setup(explore_state *s, const explore_opts *o, char **err)
         *err = util_strf("unknown strategy '%s'", o->strategy);
         return -1;
     }
-
     s->nex = s->par_role == PAR_COORDINATOR ? 0 : o->jobs && !o->link ? o->jobs : 1;
     if (s->par_role == PAR_WORKER)
         return setup_executors(s, o, (unsigned)o->link->self, err); /* no suite, no display */

@@ -83,9 +83,11 @@ int emit_made_owned(const names *n, size_t k);
 int emit_made_consumed(const names *n, int id);
 /* The modifiers the harness called on produced parameters (`seq` lines, in record order), one
  * statement each after the declarations, `sha256_update(ctx, ctx_data, 40);`: the parameter's
- * local, then the arguments as a producer's are written (inline values, literals, locals). 0, or
- * -1 when a line does not fit the unit's function (target is the function under test). */
-int emit_made_calls(strbuf *b, const names *n, const ut_func *target);
+ * local, then the arguments as a producer's are written (inline values, literals, locals); those of a
+ * parameter another parameter's construction takes come before that construction instead
+ * (emit_made_decl). 0, or -1 when a line does not fit the unit's function (n->fn, the function under
+ * test). */
+int emit_made_calls(strbuf *b, const names *n);
 /* After the assertions (called: the call ran in this process) or after a failing call in a child
  * (called 0: the test's own copies are intact): release each parameter a producer built with the
  * unit's destructor of its type (unit_destructor), else free; a consumed one's result instead.

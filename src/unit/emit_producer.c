@@ -389,9 +389,8 @@ static size_t param_index(const unit_record *r, size_t k)
     return i;
 }
 
-int emit_made_calls(strbuf *b, const names *n, const ut_func *target)
+int emit_made_calls(strbuf *b, const names *n)
 {
-    (void)target; /* the cast compares with n->fn, the same function */
     const unit_record *r = n->r;
     for (size_t i = 0; i < r->nmakes; i++) {
         const ur_make *m = &r->makes[i];

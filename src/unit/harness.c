@@ -880,12 +880,11 @@ static void gen_driver(gen *g, const ut_func *f)
                 unit_reads_before(g->u, f->name, p->name))
                 sb_printf(b, "    sympu_room_before = %d; /* %s walks %s backwards */\n", HARNESS_ROOM_BEFORE, f->name,
                           p->name);
-            if (unit_position_param(f, i)) /* into an array built before it, first (unit_position_param) */
-                sb_printf(b,
-                          "    if (sympu_arrays_of(sizeof *%s) && sympu_choice(\"%s.into\", 2) == 0)\n        %s = "
-                          "(%s)sympu_into("
-                          "sizeof *%s, \"%s\");\n    else\n    ",
-                          vn, p->name, vn, ts, vn, p->name);
+            if (unit_position_param(f, i)) { /* into an array built before it, first (unit_position_param) */
+                sb_printf(b, "    if (sympu_arrays_of(sizeof *%s) && sympu_choice(\"%s.into\", 2) == 0)\n", vn,
+                          p->name);
+                sb_printf(b, "        %s = (%s)sympu_into(sizeof *%s, \"%s\");\n    else\n    ", vn, ts, vn, p->name);
+            }
             sb_printf(b, "    sympu_fill_%d((void *)&%s, \"%s\", 0);\n", t->id, vn, p->name);
             int within = unit_length_within(f, i); /* `buf, len, ..., last_len`: last_len <= len */
             if (within >= 0) sb_printf(b, "    sym_assume((uint64_t)%s <= sympu_n%d);\n", vn, within);
