@@ -28,6 +28,23 @@ int unit_callback_text_len(const ut_type *f, size_t i)
     return n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
 }
 
+/* Whether a size_t follows argument i of f (the parameter names of a function type are not kept). */
+static int size_follows(const ut_type *f, size_t i)
+{
+    const ut_type *n = i + 1 < f->nargs ? f->args[i + 1] : NULL;
+    return n && n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
+}
+
+int unit_callback_bytes_len(const ut_type *f, size_t i)
+{
+    if (!f || i >= f->nargs || unit_callback_arg_kind(f->args[i]) != 'p' || !size_follows(f, i)) return 0;
+    const ut_type *pt = f->args[i]->pointee;
+    if (!pt || !(pt->kind == UT_VOID || (pt->kind == UT_INT && pt->is_char))) return 0;
+    /* bytes the unit hands over (libcsv's field callback `void cb1(void *field, size_t len, void *data)`,
+     * a writer's `const void *buf, size_t n`), not a buffer the callee fills and reports on */
+    return pt->is_const || (f->ret && f->ret->kind == UT_VOID);
+}
+
 void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, const char *need)
 {
     sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n");
@@ -55,7 +72,13 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
             else
                 sb_printf(b, "    sympu_arg_s(\"%s\", %zu, (const char *)a%zu);\n", name, i, i);
             break;
-        case 'p': sb_printf(b, "    sympu_arg_p(\"%s\", %zu, (const void *)a%zu);\n", name, i, i); break;
+        case 'p':
+            if (unit_callback_bytes_len(f, i))
+                sb_printf(b, "    sympu_arg_m(\"%s\", %zu, (const char *)a%zu, (unsigned long long)a%zu);\n", name, i,
+                          i, i + 1);
+            else
+                sb_printf(b, "    sympu_arg_p(\"%s\", %zu, (const void *)a%zu);\n", name, i, i);
+            break;
         default: break;
         }
     }

@@ -215,6 +215,7 @@ static void gen_return(strbuf *b, const unit_info *u, const unit_harness_opts *o
     const ut_func *d = unit_destructor_for(u, p->type, fn, extra, UNIT_MAX_DESTRUCTOR_ARGS);
     for (size_t k = 1; d && k < d->nparams; k++)
         if (extra[k - 1] >= 0 && extra[k - 1] < 64) zeroed[extra[k - 1]] = 1;
+    for (size_t k = 0; k < fn->nparams && k < 64; k++) zeroed[k] |= unit_empty_table_arg(fn, k);
     sb_puts(b, "        int sympu_mfirst = sympu_nobjs + 1;\n");
     gen_args(b, u, o, p, fn, 0, "sympu_m", zeroed, 1, f, i);
     /* the arguments as the test declares them: before the call (the producer may change them) */

@@ -237,6 +237,7 @@ int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap)
     *data = *len = *cap = -1;
     if (!t || t->kind != UT_STRUCT || !t->complete) return 0;
     int sized = -1; /* a field named size: the length, or the capacity when another is the length */
+    int pos = -1;   /* a position (pos, *_pos): the used length, another length field then the capacity */
     for (size_t i = 0; i < t->nfields; i++) {
         const ut_field *f = &t->fields[i];
         const ut_type *ft = f->type;
@@ -248,8 +249,11 @@ int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap)
             if (*data >= 0) return 0;        /* two data pointers (clibs/buffer's alloc and data): not this shape */
             *data = (int)i;
         } else if (ft->kind == UT_INT && !ft->is_char && ft->bits >= 16) {
+            size_t nl = strlen(f->name);
             if (!strcasecmp(f->name, "size"))
                 sized = (int)i;
+            else if ((!strcmp(f->name, "pos") || (nl > 4 && !strcmp(f->name + nl - 4, "_pos"))) && pos < 0)
+                pos = (int)i;
             else if (capacity_name(f->name) && *cap < 0)
                 *cap = (int)i;
             else if ((length_name(f->name) || !strcmp(f->name, "l") || !strcasecmp(f->name, "used") ||
@@ -257,6 +261,10 @@ int unit_buffer_struct(const ut_type *t, int *data, int *len, int *cap)
                      *len < 0)
                 *len = (int)i;
         }
+    }
+    if (pos >= 0) { /* libcsv's `entry_buf, entry_pos, entry_size`: the bytes up to the position are the data */
+        if (*len >= 0 && *cap < 0) *cap = *len;
+        *len = pos;
     }
     if (sized >= 0) {
         if (*len < 0)

@@ -119,8 +119,11 @@ typedef struct unit_mut_ctx {
 void unit_mutation_step(const unit_mut_ctx *mc, fn_result *fr, tests_vec *tv, unsigned *counter);
 
 /* Emit tv's tests (of source src) into dir, compile with -Wall -Wextra -Werror, run; retry a
- * failing test in heap mode, drop what does not compile or pass (reasons in frs), until the
- * file passes. Returns the tests kept, *text the final file (malloc'ed) or NULL. */
+ * failing test in another form (stand-ins accepting a release's calls, the made objects kept, the
+ * flaky assertion left out, heap mode), drop what does not compile or pass (reasons in frs), until the
+ * file passes: at most 10 rounds, the last two only dropping (a test needing more forms than the
+ * rounds lost the whole file: libcsv's csv_parse kept no test). Returns the tests kept, *text the
+ * final file (malloc'ed) or NULL (then every test is dropped with a reason). */
 size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_vec *tv, fn_result *frs, size_t nfr,
                    char **text);
 /* The command that builds test_c (and the unit's sources it does not include) into exe: the

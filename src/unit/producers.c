@@ -159,6 +159,20 @@ int unit_producer_storage(const ut_func *fn, size_t k)
     return sp && t->kind == UT_PTR && same_spelling(t->pointee, sp) && !t->pointee->is_const;
 }
 
+int unit_empty_table_arg(const ut_func *fn, size_t k)
+{
+    if (!fn || k >= fn->nparams || fn->params[k].len_param >= 0 || fn->params[k].buf_param >= 0) return 0;
+    const ut_type *t = fn->params[k].type, *sp = struct_pointee(t);
+    if (!t || t->kind != UT_PTR || !sp || sp->kind != UT_STRUCT || !sp->complete || t->pointee->is_const ||
+        callback_table(sp))
+        return 0;
+    for (size_t i = 0; i < sp->nfields; i++) {
+        const ut_type *ft = sp->fields[i].type;
+        if (ft && ft->kind == UT_PTR && ft->pointee && ft->pointee->kind == UT_FUNC) return 1;
+    }
+    return 0;
+}
+
 /* Whether fn takes callbacks and an unpaired `void *` (their user data: tidwall's hashmap_new(..., hash, compare,
  * elfree, udata)): as a producer, the stand-ins would decide its states (tried: hashmap_get's tests leaked the map's
  * buckets and its gcov fell 6/8 -> 1/8), so it is no producer. */
@@ -251,10 +265,18 @@ size_t unit_param_producers(const unit_info *u, const unit_harness_opts *o, cons
 /* Whether producer fn has an argument that could have producers but has none the harness nests
  * (unit_arg_producers): that argument would be built field by field, in a state the unit never
  * makes (parson's json_object_get_value(object, name) with a JSON_Object filled byte by byte). */
-static int needs_raw_arg(const unit_info *u, const unit_harness_opts *o, const ut_func *fn)
+static int needs_raw_arg(const unit_info *u, const unit_harness_opts *o, const ut_func *fn, const ut_type *pt)
 {
+    int extra[UNIT_MAX_DESTRUCTOR_ARGS];
+    const ut_func *d = fn->type && fn->type->ret->kind == UT_PTR
+                           ? unit_destructor_for(u, pt, fn, extra, UNIT_MAX_DESTRUCTOR_ARGS)
+                           : NULL;
     for (size_t a = 0; a < fn->nparams; a++) {
         if (!producible(fn->params[a].type) || fn->params[a].len_param >= 0 || fn->params[a].buf_param >= 0) continue;
+        /* started zeroed, not from inputs: state the destructor takes too, an empty table */
+        int shared = 0;
+        for (size_t k = 1; d && k < d->nparams; k++) shared |= extra[k - 1] == (int)a;
+        if (shared || unit_empty_table_arg(fn, a)) continue;
         unit_producer np[1];
         if (param_producers(u, o, fn, a, np, 1, 0) == 0) return 1;
         /* the nested ones are those without producible arguments of their own */
@@ -329,7 +351,7 @@ static size_t param_producers(const unit_info *u, const unit_harness_opts *o, co
     if (top && !named) {
         size_t clean = 0;
         int raw[UNIT_MAX_PRODUCERS * 4];
-        for (size_t j = 0; j < n; j++) clean += !(raw[j] = needs_raw_arg(u, o, out[j].fn));
+        for (size_t j = 0; j < n; j++) clean += !(raw[j] = needs_raw_arg(u, o, out[j].fn, p->type));
         if (clean && clean < n) {
             size_t m = 0;
             for (size_t j = 0; j < n; j++)
@@ -613,11 +635,17 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
          * field by field, which is no state of the unit, and no removal of such a struct (list_remove(list,
          * node) of a node never in the list broke the list's invariants, and crashed) */
         static const char *const removal_words[] = {"remove", "delete", "erase", "detach", "unlink", "del", NULL};
-        int ok = 1;
+        int ok = 1, callbacks = 0;
+        for (size_t j = 1; j < fn->nparams; j++) {
+            const ut_type *t = fn->params[j].type;
+            callbacks |= t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_FUNC;
+        }
         for (size_t j = 1; j < fn->nparams && ok; j++) {
             const ut_type *st = struct_pointee(fn->params[j].type);
             unit_producer np[1];
-            ok = arg_ok(&fn->params[j], p->type) && !opaque_arg(&fn->params[j]) &&
+            /* a `void *` is no input but the user data of a callback beside it (libcsv's csv_parse(p, s,
+             * len, cb1, cb2, data) fed before csv_fini) */
+            ok = arg_ok(&fn->params[j], p->type) && (callbacks || !opaque_arg(&fn->params[j])) &&
                  (!st || callback_table(st) ||
                   (!has_word(fn->name, removal_words) && unit_arg_producers(u, o, fn, j, np, 1) > 0));
         }

@@ -174,6 +174,16 @@ const ut_func *unit_destructor_for(const unit_info *u, const ut_type *t, const u
 int unit_destructor_shared(const ut_type *dt, const ut_type *at);
 
 /*
+ * Whether argument k of producer fn is a table of named functions the caller passes (a pointer to a
+ * non-const complete struct with a function-pointer field among others, not paired: zserge/expr's
+ * `expr_create(s, len, vars, struct expr_func *funcs)`, whose funcs the unit walks up to an entry with
+ * a NULL name). The harness passes it zeroed — `struct expr_func funcs = {0};`, the empty table, its
+ * own end —, not filled field by field (an entry of stand-ins with a text name, and the walk went past
+ * it); such an argument does not keep the producer from being one.
+ */
+int unit_empty_table_arg(const ut_func *fn, size_t k);
+
+/*
  * The unit's destructor of an array of type t with its element count: a function defined in the
  * unit taking exactly (t, an integer) and returning void, named like a destructor
  * (`void sdsfreesplitres(sds *tokens, int count)`, `void split_free(char **v, int n)`), its first

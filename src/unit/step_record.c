@@ -83,6 +83,62 @@ static int has_line(const char *painted, const char *l, size_t len)
     return 0;
 }
 
+/* The next byte of a C string literal body at *s (sympu_escape_n's: \xNN, a backslash and one
+ * character, a plain character; an empty "" between two is skipped): its text [*s, end). Returns 0 at
+ * the end of the body. */
+static int lit_byte(const char **s, const char **end)
+{
+    while ((*s)[0] == '"' && (*s)[1] == '"') *s += 2;
+    const char *p = *s;
+    if (!*p) return 0;
+    if (p[0] == '\\' && p[1] == 'x' && p[2] && p[3])
+        *end = p + 4;
+    else if (p[0] == '\\' && p[1])
+        *end = p + 2;
+    else
+        *end = p + 1;
+    return 1;
+}
+
+/* A buffer struct's bytes (`walk ROOT LV TAIL b - N BODY`) that differ between the record and the painted
+ * one: the line with the bytes both agree on up to the first that differs (what the call wrote; csv_parse's
+ * entry_buf past the field it holds is the allocator's), or NULL when none agree or l is no such line. */
+static char *stable_bytes(const char *l, size_t n, const char *painted)
+{
+    int k = key_words(l);
+    if (strncmp(l, "walk ", 5) || k != 4) return NULL;
+    size_t kl = key_len(l, n, k);
+    if (kl + 5 > n || strncmp(l + kl, " b - ", 5)) return NULL;
+    const char *q = NULL;
+    for (const char *p = painted; *p && !q;) {
+        size_t m = strcspn(p, "\n");
+        if (m > kl + 5 && !memcmp(p, l, kl + 5)) q = p;
+        p += m + (p[m] == '\n');
+    }
+    if (!q) return NULL;
+    char *a = strndup(l, n);
+    const char *b = q, *pa = NULL, *pb = NULL;
+    if (!a) return NULL;
+    pa = strchr(a + kl + 5, ' ');
+    pb = strchr(b + kl + 5, ' ');
+    if (!pa || !pb) {
+        free(a);
+        return NULL;
+    }
+    pa++, pb++;
+    const char *body = pa, *ea = NULL, *eb = NULL;
+    size_t same = 0;
+    while (lit_byte(&pa, &ea) && lit_byte(&pb, &eb) && *pb != '\n' && ea - pa == eb - pb &&
+           !memcmp(pa, pb, (size_t)(ea - pa))) {
+        same++;
+        pa = ea, pb = eb;
+    }
+    char *out = NULL;
+    if (same && asprintf(&out, "%.*s b - %zu %.*s", (int)kl, a, same, (int)(pa - body), body) < 0) out = NULL;
+    free(a);
+    return out;
+}
+
 char *unit_record_stable(const char *text, const char *painted, size_t *dropped)
 {
     *dropped = 0;
@@ -110,10 +166,14 @@ char *unit_record_stable(const char *text, const char *painted, size_t *dropped)
                     drop = !strncmp(g, key, strlen(key));
             }
         }
-        if (drop)
+        char *kept = drop ? stable_bytes(l, n, painted) : NULL;
+        if (kept)
+            sb_printf(&b, "%s\n", kept);
+        else if (drop)
             (*dropped)++;
         else
             sb_printf(&b, "%.*s\n", (int)n, l);
+        free(kept);
         l += n + (l[n] == '\n');
     }
     sb_free(&gone);

@@ -265,6 +265,16 @@ void unit_san_classify(const char *report, const unit_san_ctx *c, unit_san_verdi
         } else if (!strncmp(kw, "attempting free on address which was not malloc", 48)) {
             free(kind);
             kind = strdup("bad-free");
+        } else if (!strncmp(kw, "requested allocation size", 26)) {
+            /* glibc returns NULL, which the test's run took natively; ASan stops the program instead */
+            free(kind);
+            excerpt_add_line(&ex, asan);
+            unit_frames(&ex, c, asan, 4);
+            v->kind = USAN_HARNESS;
+            v->reason = strdup("sanitizer: allocation-size-too-big (a size no allocator gives: glibc returns NULL, "
+                               "ASan stops the test)");
+            v->excerpt = ex.s;
+            return;
         }
         excerpt_add_line(&ex, asan);
         const char *acc = strstr(asan, "READ of size");

@@ -32,6 +32,7 @@
  * F_OK, ... before the unit's own headers, which may use those names (an enum's R_OK). */
 int open(const char *path, int flags, ...);
 ssize_t write(int fd, const void *buf, size_t n);
+size_t malloc_usable_size(void *p);                     /* glibc's <malloc.h> */
 #define SYMPU_O_WRONLY_CREAT_APPEND (01 | 0100 | 02000) /* Linux O_WRONLY | O_CREAT | O_APPEND */
 #endif
 
@@ -602,9 +603,22 @@ void free(void *p)
     __libc_free(p);
 }
 
+/* The bytes a realloc of p keeps: the size it was allocated with when known, else what the allocator
+ * says is usable. */
+static size_t sympu_block_size(void *p)
+{
+    if (!p) return 0;
+    size_t room = sympu_heap_room(p);
+    return room != (size_t)-1 ? room : malloc_usable_size(p);
+}
+
+/* A block grown by realloc gets its new tail painted as malloc's blocks are (csv_parse's entry_buf:
+ * the bytes past what the call wrote were asserted and differed natively). */
 void *realloc(void *p, size_t n)
 {
+    size_t old = sympu_in_call && sympu_paint_byte() >= 0 ? sympu_block_size(p) : n;
     void *q = __libc_realloc(p, n);
+    if (q && old < n) memset((char *)q + old, sympu_paint, n - old);
     if (p && q != p && (q || n == 0)) sympu_mark_freed(p);
     if (q || n == 0) sympu_alloc_del(p);
     sympu_alloc_add(q, n);

@@ -416,7 +416,8 @@ int unit_field_range_begin(const ut_type *t, size_t i);
 /*
  * A *buffer struct*: struct t holds exactly one data pointer (to elements the harness can fill,
  * not a function) and an integer field named like its length (l, len, length, n, size, count,
- * used, ...), perhaps also one named like its capacity (m, cap, capacity, alloc, max, room;
+ * used, ...) or a position (pos, *_pos: the used length; a length-named field beside it is then the
+ * capacity, libcsv's `entry_buf, entry_pos, entry_size`), perhaps also one named like its capacity (m, cap, capacity, alloc, max, room;
  * `size` when another field is the length): klib's `kstring_t { size_t l, m; char *s; }`, a
  * vector's `{ T *data; size_t len, cap; }`. Its valid states have the data a heap block of cap
  * elements (at least len, and len + 1 for characters: the text's NUL), or NULL with both zero;
@@ -470,6 +471,12 @@ int unit_callback_arg_kind(const ut_type *t);
  * length)`): recorded as those bytes (value kind m), asserted with expect_memory, never read as a
  * C string (the parser's buffer has no NUL after them: reading one was past the test's array). */
 int unit_callback_text_len(const ut_type *f, size_t i);
+
+/* Whether argument i of function type f (kind 'p', a void or char pointer) is bytes the unit hands
+ * over with their length in argument i + 1 (a size_t): its pointee const, or f returns void, so the
+ * callee does not fill it (libcsv's `void (*cb1)(void *field, size_t len, void *data)`). Recorded as
+ * those bytes at the time of the call (value kind m, at most 200) and asserted with expect_memory. */
+int unit_callback_bytes_len(const ut_type *f, size_t i);
 
 /* Whether function type f is a reader callback shaped like fgets, `char *(*)(char *buf, int n,
  * ...)`: its stand-in ends the input (NULL) or writes a line of fresh symbolic text (at most
