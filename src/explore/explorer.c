@@ -359,7 +359,8 @@ static void process_run(explore_state *s, unsigned idx, run_result *r)
     }
     uint32_t np = tr.npath <= s->taken_cap ? tr.npath : 0;
     for (uint32_t i = 0; i < np; i++) s->taken[i] = r->events[i].taken;
-    run_feedback fb = {tr.path, s->taken, np, p->has_cand ? p->cand.bound : 0, fresh, r->error != ERR_NONE, r->marked};
+    run_feedback fb = {tr.path,   s->taken,        np, p->has_cand ? p->cand.bound : 0, fresh, r->error != ERR_NONE,
+                       r->marked, r->assume_failed};
     s->st->on_run(s->st, &fb);
 
     input_vec_release(iv);

@@ -24,6 +24,7 @@ typedef struct run_feedback {
     uint32_t new_slots; /* coverage slots this run covered for the first time */
     bool error;         /* the run hit an error */
     bool marked;        /* the run reached its mark (run_result.marked: sympath unit's call of the target) */
+    bool assume_failed; /* the run ended on a false assumption (sympath unit: a producer failed before the call) */
 } run_feedback;
 
 /* Coverage oracle for coverage-guided choices: nonzero if the slot is covered already. */

@@ -63,6 +63,14 @@
  * gave 7 and 9 in 15 s, but loses cov's tiers). A program without a mark (`sympath run`) has
  * one phase: one heap, the order above, no demotion and no score.
  *
+ * Repairs (sympath unit, once a run reached the mark): a run that ended before the call on a false
+ * assumption (a producer failed: its parser rejected the text) offers its COV_REPAIRS deepest setup
+ * directions once more in a queue of their own, newest first, which gets at most COV_REPAIR_PCT percent
+ * of the picks: the last decisions of a failed parse are what made it fail (json.h's json_parse of
+ * `{}B2mZp`, an object followed by bytes the length still covered: flipping the end-of-input check
+ * gives `{}`), while the parser's uncovered directions, tier 0, are endless and mostly give texts that
+ * fail elsewhere. A run made from a repair counts its generation; repairs stop after COV_REPAIR_GENS.
+ *
  * Coverage and failure counts only grow, so a direction's tier can only get worse after it
  * was queued.
  * The heap is therefore re-scored lazily (as in "lazy greedy" selection): the popped
@@ -78,18 +86,25 @@ typedef struct cov_item {
     uint32_t score; /* sympath unit: the slots the run that opened it covered first (0 elsewhere) */
     uint32_t goal;  /* a boosted model direction: the program's slot it serves (UINT32_MAX: its own) */
     uint64_t seq;
+    uint8_t gen; /* a repair: the generation of repairs it comes from (1 first) */
 } cov_item;
 
 #define COV_FAIL_LIMIT 4
 #define COV_SETUP_PCT 50
 #define COV_INFEASIBLE_LIMIT 8
+#define COV_REPAIRS 3
+#define COV_REPAIR_PCT 30
+#define COV_REPAIR_GENS 3
 
 typedef struct cov {
     strategy base;
-    uint8_t *fails;        /* per coverage slot: directions towards it that failed (saturating at 255) */
-    uint8_t *infeasible;   /* per coverage slot: setup directions towards it proven infeasible (saturating) */
-    size_t fails_cap;      /* of both arrays */
-    heap h[2];             /* by tree_node.phase: 0 setup (or a program without phases), 1 target */
+    uint8_t *fails;      /* per coverage slot: directions towards it that failed (saturating at 255) */
+    uint8_t *infeasible; /* per coverage slot: setup directions towards it proven infeasible (saturating) */
+    size_t fails_cap;    /* of both arrays */
+    heap h[2];           /* by tree_node.phase: 0 setup (or a program without phases), 1 target */
+    heap repair;         /* the deepest setup directions of runs that failed before the call, newest first */
+    uint64_t picks, repair_picks;
+    uint8_t last_gen;      /* the repair generation of the direction handed out last (0: none) */
     uint64_t contested[2]; /* picks per phase made while both heaps held a candidate */
     bool marked;           /* a run reached its mark */
     tree_node *last;       /* the direction handed out last (its status tells how it went) */
@@ -121,6 +136,9 @@ static int cov_before(const void *a, const void *b)
     if (x->depth != y->depth) return x->depth < y->depth;
     return x->seq < y->seq;
 }
+
+/* Newest first (repairs). */
+static int cov_newer(const void *a, const void *b) { return ((const cov_item *)a)->seq > ((const cov_item *)b)->seq; }
 
 static uint8_t cov_tier(const cov *c, const tree_node *node, int dir, uint32_t goal)
 {
@@ -191,7 +209,7 @@ static void cov_flush(cov *c, uint32_t score)
 static void cov_add(strategy *s, tree_node *node, int dir)
 {
     cov *c = (cov *)s;
-    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, c->seq++};
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, c->seq++, 0};
     if (c->npend == c->pend_cap) {
         size_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
         cov_item *p = realloc(c->pend, cap * sizeof *p);
@@ -210,14 +228,40 @@ static void cov_add(strategy *s, tree_node *node, int dir)
 static void cov_boost(strategy *s, tree_node *node, int dir, uint32_t goal)
 {
     cov *c = (cov *)s;
-    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, goal), 0, goal, c->seq++};
+    cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, goal), 0, goal, c->seq++, 0};
     if (it.tier == 0) (void)heap_push(&c->h[node->phase ? 1 : 0], &it); /* out of memory: not boosted */
+}
+
+/* The deepest COV_REPAIRS setup directions the last run opened, into the repair queue (generation gen). */
+static void cov_repairs(cov *c, uint8_t gen)
+{
+    size_t best[COV_REPAIRS], nb = 0;
+    for (size_t i = 0; i < c->npend; i++) {
+        if (c->pend[i].node->phase) continue;
+        size_t k = nb < COV_REPAIRS ? nb++ : COV_REPAIRS;
+        if (k == COV_REPAIRS && c->pend[i].depth <= c->pend[best[COV_REPAIRS - 1]].depth) continue;
+        if (k == COV_REPAIRS) k = COV_REPAIRS - 1;
+        while (k > 0 && c->pend[best[k - 1]].depth < c->pend[i].depth) {
+            best[k] = best[k - 1];
+            k--;
+        }
+        best[k] = i;
+    }
+    for (size_t j = nb; j-- > 0;) { /* the deepest newest */
+        cov_item it = c->pend[best[j]];
+        it.gen = gen;
+        it.seq = c->seq++;
+        (void)heap_push(&c->repair, &it); /* out of memory: no repair */
+    }
 }
 
 static void cov_on_run(strategy *s, const run_feedback *fb)
 {
     cov *c = (cov *)s;
     if (fb->marked) c->marked = true;
+    uint8_t gen = c->last_gen;
+    c->last_gen = 0;
+    if (c->marked && fb->assume_failed && !fb->marked && gen < COV_REPAIR_GENS) cov_repairs(c, (uint8_t)(gen + 1));
     cov_flush(c, fb->new_slots);
 }
 
@@ -241,13 +285,32 @@ static cov_item *cov_settle(cov *c, heap *h)
     return NULL;
 }
 
+/* The newest open repair, handed out (false when none is left). */
+static bool cov_next_repair(cov *c, candidate *out)
+{
+    cov_item it;
+    while (heap_top(&c->repair) != NULL) {
+        heap_pop(&c->repair, &it);
+        if (!cand_open(it.node, it.dir)) continue;
+        c->repair_picks++;
+        c->last = it.node;
+        c->last_dir = it.dir;
+        c->last_gen = it.gen;
+        *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
+        return true;
+    }
+    return false;
+}
+
 static bool cov_next(strategy *s, candidate *out)
 {
     cov *c = (cov *)s;
     cov_note_last(c);
     cov_flush(c, 0);
+    c->picks++;
+    if (c->repair_picks * 100 < c->picks * COV_REPAIR_PCT && cov_next_repair(c, out)) return true;
     cov_item *setup = cov_settle(c, &c->h[0]), *target = cov_settle(c, &c->h[1]);
-    if (!setup && !target) return false;
+    if (!setup && !target) return cov_next_repair(c, out);
     int ph = !setup ? 1 : !target ? 0 : -1;
     if (ph < 0) {
         uint64_t total = c->contested[0] + c->contested[1];
@@ -294,6 +357,7 @@ static void cov_destroy(strategy *s)
     free(c->pend);
     heap_free(&c->h[0]);
     heap_free(&c->h[1]);
+    heap_free(&c->repair);
     ptrmap_clear(&c->fault_sites);
     ptrmap_clear(&c->write_sites);
     free(c);
@@ -304,8 +368,10 @@ strategy *strategy_cov_new(slot_covered_fn covered, void *cov_ctx)
     cov *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     if (heap_init(&c->h[0], sizeof(cov_item), cov_before) < 0 ||
-        heap_init(&c->h[1], sizeof(cov_item), cov_before) < 0) {
+        heap_init(&c->h[1], sizeof(cov_item), cov_before) < 0 ||
+        heap_init(&c->repair, sizeof(cov_item), cov_newer) < 0) {
         heap_free(&c->h[0]);
+        heap_free(&c->h[1]);
         free(c);
         return NULL;
     }

@@ -329,7 +329,7 @@ static void test_cov_scored_runs(void **state)
     assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
     tree_node *pa[2] = {res.path[0], res.path[1]};
     uint8_t ta[2] = {1, 1};
-    run_feedback fa = {pa, ta, 2, 0, 1, false, true}; /* marked, one new slot */
+    run_feedback fa = {pa, ta, 2, 0, 1, false, true, false}; /* marked, one new slot */
     s->on_run(s, &fa);
     /* a second run below (pa[1], 0), deeper, that covered three new slots */
     sym_event b[4] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 0, 2, 2, w->c), ev(BK_BRANCH, 1, 3, 4, w->c),
@@ -337,13 +337,51 @@ static void test_cov_scored_runs(void **state)
     assert_int_equal(tree_insert(t, b, 4, NULL, NULL, 0, add_cb, s, &res), 0);
     tree_node *pb[4] = {res.path[0], res.path[1], res.path[2], res.path[3]};
     uint8_t tb[4] = {1, 0, 1, 1};
-    run_feedback fb = {pb, tb, 4, 0, 3, false, true};
+    run_feedback fb = {pb, tb, 4, 0, 3, false, true, false};
     s->on_run(s, &fb);
     candidate c[8];
     assert_int_equal(drain(s, c, 8), 3);
     assert_ptr_equal(c[0].node, pb[2]); /* the second run's, by depth */
     assert_ptr_equal(c[1].node, pb[3]);
     assert_ptr_equal(c[2].node, pa[0]); /* the first run's, shallower but less productive */
+    s->destroy(s);
+    tree_free(t);
+}
+
+/* Repairs: once a run reached the mark, a run that ended before it on a false assumption offers its three
+ * deepest setup directions again, newest first, for at most 30% of the picks (a failed parse is mended by its
+ * last decisions), and they come when nothing else is left. */
+static void test_cov_repairs(void **state)
+{
+    world *w = *state;
+    tree *t = tree_new(0, 0);
+    strategy *s = strategy_new("cov", 0, covered_cb, w);
+    memset(w->cov, 1, sizeof w->cov); /* every slot covered: all tier 3 */
+    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pa[2] = {res.path[0], res.path[1]};
+    uint8_t ta[2] = {1, 1};
+    run_feedback fa = {pa, ta, 2, 0, 1, false, true, false}; /* marked, one new slot */
+    s->on_run(s, &fa);
+    /* a run below (pa[1], 0) that ended on a false assumption before the mark */
+    sym_event b[6];
+    for (int i = 0; i < 6; i++) b[i] = ev(BK_BRANCH, i == 1 ? 0 : 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);
+    assert_int_equal(tree_insert(t, b, 6, NULL, NULL, 0, add_cb, s, &res), 0);
+    tree_node *pb[6];
+    memcpy(pb, res.path, sizeof pb);
+    uint8_t tb[6] = {1, 0, 1, 1, 1, 1};
+    run_feedback fb = {pb, tb, 6, 0, 0, false, false, true};
+    s->on_run(s, &fb);
+    candidate c[8];
+    int n = 0;
+    while (n < 8 && s->next(s, &c[n])) c[n].node->status[c[n].dir] = CHILD_PENDING, n++; /* as the explorer does */
+    assert_int_equal(n, 5);
+    assert_ptr_equal(c[0].node, pb[5]); /* a repair: the failed run's deepest */
+    assert_ptr_equal(c[1].node, pa[0]); /* the repairs had their share: the productive run's */
+    assert_ptr_equal(c[2].node, pb[2]); /* then by depth */
+    assert_ptr_equal(c[3].node, pb[4]); /* a repair again (1 of 4 picks) */
+    assert_ptr_equal(c[4].node, pb[3]);
     s->destroy(s);
     tree_free(t);
 }
@@ -498,7 +536,7 @@ static run_feedback feedback(tree_insert_result *res, uint8_t *taken, const sym_
                              uint32_t new_slots, bool error)
 {
     for (uint32_t i = 0; i < res->npath; i++) taken[i] = e[i].taken;
-    run_feedback fb = {res->path, taken, res->npath, bound, new_slots, error, false};
+    run_feedback fb = {res->path, taken, res->npath, bound, new_slots, error, false, false};
     return fb;
 }
 
@@ -598,7 +636,7 @@ static void test_generational_score(void **state)
     s = strategy_new("generational", 0, NULL, NULL);
     tree_node *pa[3] = {a[0], a[1], a[2]}, *pd[3] = {a[0], a[1], d2};
     uint8_t ta[3] = {1, 1, 1}, td[3] = {1, 0, 1};
-    run_feedback ga = {pd, td, 3, 2, 4, false, false}, gb = {pa, ta, 3, 2, 4, false, false};
+    run_feedback ga = {pd, td, 3, 2, 4, false, false, false}, gb = {pa, ta, 3, 2, 4, false, false, false};
     s->on_run(s, &ga);
     s->on_run(s, &gb);
     assert_true(s->next(s, &c));
@@ -650,6 +688,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cov_failed_slot_demoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_phases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_scored_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cov_repairs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_promising, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cov_no_oracle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generational_bound, setup, teardown),
