@@ -8,6 +8,18 @@
  * follow in the emitted test's string literals. */
 static const char div_text[] = "Kq7xB2mZp9Rt4wNc5HvJ8dLs3YgF6eTa";
 
+/* The position in div_text of input i's byte: a multiplicative hash of i (Knuth's), so that two arrays
+ * read at a shift do not hold the same text (the text's order by i made csv_write's output, the source
+ * after one quote, equal to the bytes its destination held before, and those bytes went unasserted);
+ * not the hash position of input i - 1 (neighbours mostly differ). */
+static size_t div_pos(uint32_t i)
+{
+    const size_t L = sizeof div_text - 1;
+    size_t k = (size_t)((i * 2654435761u) >> 16) % L;
+    size_t before = i ? (size_t)(((i - 1) * 2654435761u) >> 16) % L : L;
+    return k == before ? (k + 1) % L : k;
+}
+
 unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, uint64_t value, uint32_t i, uint64_t *v,
                               unsigned max)
 {
@@ -36,8 +48,8 @@ unsigned unit_diversify_prefs(const char *name, unsigned type, unsigned width, u
         return n;
     }
     if (width <= 8) { /* a byte of text or a small integer: a printable character, two more as fallbacks */
-        size_t L = sizeof div_text - 1;
-        uint64_t c[] = {(uint8_t)div_text[i % L], (uint8_t)div_text[(i + 11) % L], (uint8_t)div_text[(i + 23) % L]};
+        size_t L = sizeof div_text - 1, p = div_pos(i);
+        uint64_t c[] = {(uint8_t)div_text[p], (uint8_t)div_text[(p + 11) % L], (uint8_t)div_text[(p + 23) % L]};
         for (unsigned k = 0; k < 3 && n < max; k++)
             if (c[k] != value) v[n++] = c[k];
         return n;

@@ -169,10 +169,11 @@ static size_t param_array_count(const ur_object *o)
 }
 
 /* A character array object o (of index k) whose bytes the call changed past a NUL (a decoder's
- * binary output): one assert_memory_equal over its elements up to the last one that changed, the
- * bytes as a literal (octal escapes, which end after three digits), instead of a string assertion
- * and one per byte after the NUL. Returns 1 when written, 0 when o is not such an array (no NUL
- * before a changed byte, or an element up to it not recorded as a plain integer). */
+ * binary output; with need_nul 0 any change, an output that is no string): one assert_memory_equal
+ * over its elements through its end (at most 256, every one recorded; else up to the last one that
+ * changed), the bytes as a literal (octal escapes, which end after three digits), instead of a string
+ * assertion and one per byte after the NUL. Returns 1 when written, 0 when o is not such an array (no
+ * NUL before a changed byte, or an element up to it not recorded as a plain integer). */
 static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size_t k, int need_nul)
 {
     const unit_record *r = n->r;
@@ -186,28 +187,33 @@ static int emit_bytes_assert(strbuf *b, const names *n, const ur_object *o, size
     }
     size_t count = param_array_count(o) ? param_array_count(o) : o->count;
     if ((need_nul && (first_nul < 0 || last <= first_nul)) || last < 0 || (size_t)last >= count) return 0;
-    unsigned char *v = calloc((size_t)last + 1, 1);
-    char *seen = calloc((size_t)last + 1, 1);
+    /* through the array's end when every element is known (at most 256): a write past what the call
+     * should write (csv_write2's `dest_size >= chars`, one byte more) changes a byte the test compares */
+    long end = count <= 256 ? (long)count - 1 : last;
+    unsigned char *v = calloc((size_t)end + 1, 1);
+    char *seen = calloc((size_t)end + 1, 1);
     for (size_t j = 0; v && seen && j < r->nentries; j++) {
         const ur_entry *e = &r->entries[j];
         if (e->obj != o->id || !e->post.text || e->suffix[0] != '[' || strchr(e->suffix, '.')) continue;
         long i = atol(e->suffix + 1);
-        if (i > last || (e->post.kind != 'i' && e->post.kind != 'u')) continue;
+        if (i > end || (e->post.kind != 'i' && e->post.kind != 'u')) continue;
         v[i] = (unsigned char)strtoll(e->post.text, NULL, 10);
         seen[i] = 1;
     }
     int ok = v && seen;
     for (long i = 0; ok && i <= last; i++) ok = seen[i];
+    for (long i = last + 1; ok && i <= end; i++)
+        if (!seen[i]) end = last;
     if (ok) {
         sb_printf(b, "    assert_memory_equal(%s, \"", n->local[k]);
-        for (long i = 0; i <= last; i++) {
+        for (long i = 0; i <= end; i++) {
             unsigned c = v[i];
             if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
                 sb_printf(b, "%c", (char)c);
             else
                 sb_printf(b, "\\%03o", c);
         }
-        sb_printf(b, "\", %ld);\n", last + 1);
+        sb_printf(b, "\", %ld);\n", end + 1);
     }
     free(v);
     free(seen);
@@ -342,6 +348,8 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
         } else if (changed && emit_char_array_literal(&lit, n, o, 1, 1) == 0) {
             sb_printf(b, "    assert_string_equal(%s, %s);\n", n->local[k], lit.s);
             as_string[k] = 1;
+        } else if (changed && emit_bytes_assert(b, n, o, k, 0)) {
+            as_string[k] = 2; /* no string: its bytes (csv_write's quoted copy into dest) */
         }
         sb_free(&lit);
     }

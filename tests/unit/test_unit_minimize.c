@@ -95,6 +95,17 @@ static void test_diversify_prefs(void **state)
         assert_true(isprint((int)v[k]) && v[k] != ' ' && v[k] != '"' && v[k] != '\\');
         assert_true(v[k] > 1);
     }
+    /* two arrays of 32 bytes, 33 inputs apart, read at a shift of one (a copy after a quote): few bytes alike */
+    int alike = 0;
+    for (uint32_t k = 0; k < 32; k++) {
+        assert_int_equal(unit_diversify_prefs("s[]", IT_BYTE, 8, 0, 100 + k + 1, v, 1), 1);
+        assert_int_equal(unit_diversify_prefs("s[]", IT_BYTE, 8, 0, 133 + k, w, 1), 1);
+        alike += v[0] == w[0];
+        assert_int_equal(unit_diversify_prefs("s[]", IT_BYTE, 8, 0, 100 + k, w, 1), 1);
+        assert_true(v[0] != w[0]); /* neighbours differ */
+    }
+    assert_true(alike < 8);
+    assert_int_equal(unit_diversify_prefs("s[]", IT_BYTE, 8, 0, 4, v, 3), 3);
     unsigned n = unit_diversify_prefs("s[]", IT_BYTE, 8, v[0], 4, w, 3);
     for (unsigned k = 0; k < n; k++) assert_true(w[k] != v[0]);
     assert_int_equal(unit_diversify_prefs("x", IT_INT, 32, 0, 0, v, 3), 3);
