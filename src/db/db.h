@@ -323,7 +323,8 @@ typedef struct db_sexpr {
     int from;     /* DBX_COLUMN: index into db_query.from_table */
     int column;   /* DBX_COLUMN */
     int param;    /* DBX_PARAM */
-    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_FUNC DBF_STRFTIME: 1 for date_trunc */
+    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_PARAM: DBX_PARAM_DATE or 0; DBX_FUNC
+                   * DBF_STRFTIME: 1 for date_trunc */
     double rval;  /* DBX_REAL */
     char *text;   /* DBX_TEXT */
     int nkids;
@@ -333,6 +334,9 @@ typedef struct db_sexpr {
 /* DBX_TEXT.ival of a date literal ('2024-01-01') compared with a TIMESTAMP column: PostgreSQL reads it as
  * '2024-01-01 00:00:00' (the translation writes that when db_query.like_exact), SQLite as the text itself */
 #define DBX_TEXT_PG_MIDNIGHT 1
+/* DBX_PARAM.ival of a parameter cast to a date (`$1::date`): an operand of PostgreSQL's date - integer and
+ * date - date (`left_at < $1::date - 30`), as a date literal is */
+#define DBX_PARAM_DATE 1
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 4         /* tables of a join */

@@ -167,12 +167,13 @@ static db_date_kind column_date(const conv *c, const db_sexpr *e)
     return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
 }
 
-/* A DATE column, a text literal that is a valid date ('2024-01-01', CURRENT_DATE) or PostgreSQL's
- * date + n: an operand of PostgreSQL's date - date and date + integer. */
+/* A DATE column, a text literal that is a valid date ('2024-01-01', CURRENT_DATE), a parameter cast to a date
+ * or PostgreSQL's date + n: an operand of PostgreSQL's date - date and date + integer. */
 static bool date_operand(const conv *c, const db_sexpr *e)
 {
     return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text)) ||
-           (e->kind == DBX_FUNC && e->op == DBF_DATE_ADD && e->ival == 1);
+           (e->kind == DBX_FUNC && e->op == DBF_DATE_ADD && e->ival == 1) ||
+           (e->kind == DBX_PARAM && e->ival == DBX_PARAM_DATE);
 }
 
 /* PostgreSQL's EXTRACT(field FROM c) (pg_catalog.extract) and date_part('field', c) of a DATE or
@@ -647,7 +648,10 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
         }
     }
     if (e->kind == DBX_TEXT && db_date_text_valid(k, e->text)) return e;
-    if (e->kind == DBX_PARAM) return e; /* $1::date: the bound text, read as the column it meets reads it */
+    if (e->kind == DBX_PARAM) { /* $1::date: the bound text, read as the column it meets reads it */
+        if (k == DB_DATE_DATE) e->ival = DBX_PARAM_DATE; /* a date for date + n and date - date */
+        return e;
+    }
     if (e->kind == DBX_COLUMN && e->from >= 0 && e->from < c->q->nfrom &&
         c->s->tables[c->q->from_table[e->from]].cols[e->column].date == k)
         return e;

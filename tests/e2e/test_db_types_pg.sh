@@ -9,7 +9,8 @@
 # a WITH query with strpos()/position()/replace()/CAST (tests/programs/pg/pg_upsert.c). A layout grown when the
 # exploration stalls (tests/programs/pg/pg_club.c). A date parameter compared with a TIMESTAMP column in a DELETE whose
 # PQcmdTuples is tested (tests/programs/pg/pg_purge.c). Writes the server refuses (CHECK, UNIQUE) as branches
-# (tests/programs/pg/pg_stockout.c).
+# (tests/programs/pg/pg_stockout.c). Parameters in an UPDATE's SET and `$1::date - 30` in a DELETE
+# (tests/programs/pg/pg_debit.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
 # (pg_tasks, pg_prices, pg_returning and pg_stockout stop after a run count about twice the runs after which every
 # asserted branch was covered at load 4, not on a 3-6 s clock they mostly spent after it; the others keep their budgets)
@@ -207,6 +208,17 @@ so="$W/stockout"
 jq -e '.coverage.branches_covered == .coverage.branches_total - 1 and ([.database.queries[].model_mismatches] | add == 0)' \
     "$so/report.json" >/dev/null ||
     fail "pg_stockout: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line]]' "$so/report.json")"
+# parameters in an UPDATE's SET and a parameter cast to a date minus days (tests/programs/pg/pg_debit.c): both writes
+# modelled (base: "write run concretely", the DELETE's PQcmdTuples never other than "0", line 30); the failed
+# connection (12) and the failed SELECT and DELETE (25, 30) are not reached with --no-db-faults
+q "$SHOP" "CREATE TABLE wallets(id int PRIMARY KEY, balance numeric(12,2) NOT NULL CHECK (balance >= 0));
+           CREATE TABLE entries(id int PRIMARY KEY, day date NOT NULL)" || fail "cannot create wallets"
+dt="$W/debit"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_debit.c" --db "$SHOP" -o "$dt" --budget 30s --max-execs 60 --no-db-faults \
+    --no-db-minimize --no-progress >"$W/debit.log" 2>&1 || { cat "$W/debit.log"; fail "sympath run (pg_debit) exited with $?"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total - 3 and .database.query_sites_understood == .database.query_sites
+       and ([.database.queries[].model_mismatches] | add == 0)' "$dt/report.json" >/dev/null ||
+    fail "pg_debit: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line], [.database.queries[] | select(.understood | not) | .sql]]' "$dt/report.json")"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
 rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")

@@ -23,7 +23,9 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
                                                                              : -1;
         if (ti >= 0) col = db_column_is_text(&db_rt.schema->tables[ti].cols[x->column]) ? 1 : 0;
     }
-    if (has && col >= 0 && (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE))
+    if (has && col >= 0 &&
+        (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE ||
+         (e->kind == DBX_ARITH && col == 0))) /* balance - $1: a number beside a number column */
         return col;
     for (int i = 0; i < e->nkids; i++) {
         int r = param_kind(q, e->kids[i], k);
@@ -57,6 +59,15 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
         }
         size_t len = strlen(v);
         int kind = s->q ? param_kind(s->q, s->q->where, i + 1) : -1;
+        /* UPDATE ... SET balance = balance - $1 or SET qty = $1: the assigned column's kind */
+        for (int k = 0; kind < 0 && s->q && s->q->table >= 0 && k < s->q->nset; k++) {
+            const db_column *c = &db_rt.schema->tables[s->q->table].cols[s->q->set_col[k]];
+            const db_sexpr *sv = s->q->set_val[k];
+            if (sv->kind == DBX_PARAM && sv->param == i + 1)
+                kind = db_column_is_text(c) ? 1 : 0;
+            else
+                kind = param_kind(s->q, sv, i + 1);
+        }
         int nv = s->q && s->q->table >= 0 ? s->q->ninsert * s->q->ninsert_rows : 0;
         for (int k = 0; k < nv; k++) /* INSERT VALUES ($n), row by row */
             if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
