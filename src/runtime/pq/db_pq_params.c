@@ -34,6 +34,25 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
     return -1;
 }
 
+/* Whether v is a decimal written with 1 to 15 digits after its point and at most 18 in all ("250.00",
+ * "-0.5"), and then *k the integer of its digits: the parameter is then the scaled value k / 10^s, so
+ * balance - $1 of a numeric(12,2) column is exact, as the server computes it (in doubles 250.01 - 250.00
+ * is 0.0099999999999909: a model mismatch on the balance read back). */
+static bool decimal_text(const char *v, int64_t *k)
+{
+    bool neg = *v == '-';
+    const char *p = v + neg, *dot = strchr(p, '.');
+    if (!dot || dot == p || !dot[1] || strlen(dot + 1) > 15 || strlen(p) - 1 > 18) return false;
+    int64_t acc = 0;
+    for (; *p; p++) {
+        if (p == dot) continue;
+        if (*p < '0' || *p > '9') return false;
+        acc = acc * 10 + (*p - '0');
+    }
+    *k = neg ? -acc : acc;
+    return true;
+}
+
 /* Parameters of an execution as db_vals (db_pq_int.h; text bytes: db_rt_text_param). */
 void db_pq_make_params(qstate *s, int nparams, const char *const *values, const int *formats)
 {
@@ -88,6 +107,8 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
                 if (concrete) memcpy(&bits, &d, sizeof bits);
                 p->is_real = concrete;
                 p->v = expr_const(cx, bits, 64);
+                int64_t k;
+                if (concrete && decimal_text(v, &k)) p->scaled = expr_const(cx, (uint64_t)k, 64);
                 continue;
             }
             /* the text of a cell the program read (PQgetvalue): that cell's integer */

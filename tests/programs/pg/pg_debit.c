@@ -1,6 +1,6 @@
 /* pg_debit.c: parameters in an UPDATE's SET (balance - $1 of a numeric(12,2) column under CHECK (balance >= 0)) and a
- * parameter cast to a date minus days in a DELETE (day < $1::date - 30), each PQcmdTuples tested and read back
- * (tests/e2e/test_db_types_pg.sh). */
+ * parameter cast to a date minus days in a DELETE (day < $1::date - 30), each PQcmdTuples tested and read back; a
+ * transaction committed after a failed INSERT, which the server rolls back (tests/e2e/test_db_types_pg.sh). */
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +28,15 @@ int main(void)
     const char *today[1] = {"2025-03-01"};
     r = PQexecParams(conn, "DELETE FROM entries WHERE day < $1::date - 30", 1, NULL, today, NULL, NULL, 0);
     if (PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdTuples(r), "0") != 0) printf("purged\n");
+    PQclear(r);
+    /* a bonus and its journal entry in one transaction, committed unchecked: when entry 7 is already there the
+     * INSERT fails, the server aborts the transaction and its COMMIT rolls back (the bonus is not read back) */
+    PQclear(PQexec(conn, "BEGIN"));
+    PQclear(PQexec(conn, "UPDATE wallets SET balance = balance + 5 WHERE id = 2"));
+    PQclear(PQexec(conn, "INSERT INTO entries (id, day) VALUES (7, '2025-03-01')"));
+    PQclear(PQexec(conn, "COMMIT"));
+    r = PQexec(conn, "SELECT balance FROM wallets WHERE id = 2");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && atof(PQgetvalue(r, 0, 0)) < 5.0) printf("poor\n");
     PQclear(r);
     PQfinish(conn);
     return 0;
