@@ -796,8 +796,8 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * PostgreSQL's date operators on date column texts (same readings, NULL otherwise):
  * db_date_days: a - b in days (64 bits, the difference of julian day numbers of their dates; a date
  * column's `d1 - d2` is an integer in PostgreSQL); *null its NULL flag.
- * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour or
- * minute (case-insensitive; 0 at a date's midnight) as a 64-bit integer, *null its NULL flag (true
+ * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour,
+ * minute (case-insensitive; 0 at a date's midnight) or dow (0 Sunday .. 6 Saturday) as a 64-bit integer, *null its NULL flag (true
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);

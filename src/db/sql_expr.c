@@ -355,6 +355,12 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
         db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
         db_date_kind k = column_date(c, col);
         if (!k) k = infer_date(c, col, DB_DATE_DATE);
+        /* date(?, '+7 days'), date('2025-06-01', '+7 days'): the text read as a date column's (a text SQLite
+         * reads otherwise, 'now', comes back as a model mismatch) */
+        if (!k && col &&
+            (col->kind == DBX_PARAM || (col->kind == DBX_TEXT && (db_date_text_valid(DB_DATE_DATE, col->text) ||
+                                                                  db_date_text_valid(DB_DATE_DATETIME, col->text)))))
+            k = DB_DATE_DATE;
         db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
         db_sexpr *d = !e ? NULL : dx ? db_sql_conv_expr(c, (node *)dx) : db_sql_mk(DBX_INT, 0);
         if (!d) {
