@@ -636,7 +636,8 @@ static db_date_kind cast_date_kind(const PgQuery__TypeName *tn)
 /*
  * A cast to a date kind, as PostgreSQL reads it: a text literal that is an ISO-8601 text of that
  * kind is that text (date cells are their ISO text, compared by bytes), a date literal cast to a
- * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself. Anything else:
+ * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself, a TIMESTAMP column cast
+ * to a date its day (a DBF_STRFTIME node of '%Y-%m-%d'). Anything else:
  * "CAST". SQLite's CAST AS DATE means NUMERIC affinity: q->date_cast makes such a query concrete
  * there (db_cond_expr).
  */
@@ -661,6 +662,18 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
     if (e->kind == DBX_COLUMN && e->from >= 0 && e->from < c->q->nfrom &&
         c->s->tables[c->q->from_table[e->from]].cols[e->column].date == k)
         return e;
+    if (k == DB_DATE_DATE && e->kind == DBX_COLUMN && column_date(c, e) == DB_DATE_DATETIME) {
+        /* entered::date = $1::date: the timestamp's day, its text's first ten bytes (strftime('%Y-%m-%d')) */
+        db_sexpr *f = db_sql_mk(DBX_FUNC, 2), *fmt = f ? db_sql_mk(DBX_TEXT, 0) : NULL;
+        if (!f || !fmt || !(fmt->text = strdup("%Y-%m-%d"))) {
+            sexpr_free(e), sexpr_free(f), sexpr_free(fmt);
+            return NULL;
+        }
+        f->op = DBF_STRFTIME;
+        f->kids[0] = fmt, f->kids[1] = e;
+        c->q->pg_dates = true;
+        return f;
+    }
     sexpr_free(e);
     db_sql_unsupported(c->q, "CAST");
     return NULL;

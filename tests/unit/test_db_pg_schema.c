@@ -390,6 +390,7 @@ static void test_date_operators(void **st)
         "EXTRACT(day FROM ts) = 29 OR EXTRACT(hour FROM ts) >= 12",
         "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
         "EXTRACT(DOW FROM d) IN (0, 6) OR date_part('dow', ts) = 3",
+        "ts::date = d OR CAST(ts AS date) > '2024-02-28'",
         "date_trunc('month', d) = date_trunc('month', e)",
         "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
         "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
