@@ -267,6 +267,30 @@ static expr *not_a_date(expr_ctx *cx, const db_val *v)
     return expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
 }
 
+/* The seconds of v from the julian day number's midnight on: JDN * 86400 + its time of day (0 for a date alone). */
+static expr *seconds_of(expr_ctx *cx, const db_val *v)
+{
+    expr *t = expr_binary(cx, EXPR_MUL, jdn(cx, v), expr_const(cx, 86400, 64));
+    if (v->nbytes < 19) return t;
+    expr *tod = expr_const(cx, 0, 64);
+    static const unsigned at[] = {11, 14, 17}, mul[] = {3600, 60, 1};
+    for (unsigned i = 0; i < 3; i++)
+        tod = expr_binary(
+            cx, EXPR_ADD, tod,
+            expr_binary(cx, EXPR_MUL, expr_zext(cx, digits32(cx, v, at[i], 2), 64), expr_const(cx, mul[i], 64)));
+    return expr_binary(cx, EXPR_ADD, t, expr_ite(cx, is19(cx, v), tod, expr_const(cx, 0, 64)));
+}
+
+expr *db_date_seconds(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
+{
+    if (!a->is_text || !b->is_text || a->nbytes < 10 || b->nbytes < 10) {
+        *null = expr_const(cx, 1, 1);
+        return expr_const(cx, 0, 64);
+    }
+    *null = expr_binary(cx, EXPR_OR, not_a_date(cx, a), not_a_date(cx, b));
+    return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, seconds_of(cx, a), seconds_of(cx, b)));
+}
+
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
 {
     if (!a->is_text || !b->is_text || a->nbytes < 10 || b->nbytes < 10) {

@@ -303,6 +303,9 @@ typedef enum db_func {
     DBF_DAYS,
     DBF_DATE_PART,
     DBF_ROUND,
+    DBF_SECONDS,  /* PostgreSQL's ts1 - ts2 of two TIMESTAMP columns (or one and a DATE) compared with an interval
+                     literal (left_at - entered > interval '2 hours'): the seconds between them (db_date_seconds); the
+                     literal is its seconds */
     DBF_DATE_ADD, /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
                     '+' || n || ' days', negated for '-'), kids[1] the column (db_date_add_days) */
     DBF_INSTR,    /* SQLite's instr(t, 'lit'), PostgreSQL's strpos(t, 'lit') and position('lit' IN t): kids[0] the text,
@@ -809,6 +812,9 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
  * 'YYYYY-MM-DD', 11 bytes); *jd (if jd is not NULL) the result's julian day number, meaningful when the flag is
  * false. */
 expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd);
+/* a - b in seconds (64 bits) of two date or datetime texts (a date alone at midnight), *null its NULL flag: the
+ * interval PostgreSQL's timestamp - timestamp gives, as the seconds it holds (db_func DBF_SECONDS). */
+expr *db_date_seconds(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
 /* The julian day number (64 bits) of v when v is known to be a valid 'YYYY-MM-DD' text whenever it is not
  * NULL: a fixture cell of a DATE column (v->valid_date) or a text whose bytes are constants forming a valid
  * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date

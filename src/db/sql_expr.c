@@ -943,6 +943,84 @@ static const char *literal_text(const node *n, const char **type)
     return n->a_const->sval->sval;
 }
 
+/* The months, days and seconds of an interval literal's text ('30 days', '2 hours 30 minutes', '1 mon'); false
+ * for a text of other units or too large. */
+static bool interval_parts(const char *iv, long *pmonths, long *pdays, long *psecs)
+{
+    long months = 0, days = 0, secs = 0;
+    for (const char *p = iv; *p;) {
+        char unit[16];
+        long v;
+        int used = 0;
+        if (sscanf(p, " %ld %15[a-zA-Z]%n", &v, unit, &used) != 2 || used <= 0) return false;
+        p += used;
+        size_t n = strlen(unit);
+        if (n > 1 && (unit[n - 1] == 's' || unit[n - 1] == 'S')) unit[n - 1] = 0; /* days -> day */
+        if (!strcasecmp(unit, "year"))
+            months += 12 * v;
+        else if (!strcasecmp(unit, "mon") || !strcasecmp(unit, "month"))
+            months += v;
+        else if (!strcasecmp(unit, "week"))
+            days += 7 * v;
+        else if (!strcasecmp(unit, "day"))
+            days += v;
+        else if (!strcasecmp(unit, "hour"))
+            secs += 3600 * v;
+        else if (!strcasecmp(unit, "min") || !strcasecmp(unit, "minute"))
+            secs += 60 * v;
+        else if (!strcasecmp(unit, "sec") || !strcasecmp(unit, "second"))
+            secs += v;
+        else
+            return false;
+        if (labs(months) > 120000 || labs(days) > 3000000 || labs(secs) > 3000000000L) return false;
+        while (*p == ' ' || *p == ',') p++;
+    }
+    *pmonths = months, *pdays = days, *psecs = secs;
+    return true;
+}
+
+/* e, an interval literal of whole seconds (interval '2 hours', '90 minutes', '1 day'; months vary in length), into
+ * *secs; false for anything else. */
+static bool interval_seconds(const node *n, int64_t *secs)
+{
+    const char *type, *iv = literal_text(n, &type);
+    long months, days, s;
+    if (!iv || strcasecmp(type, "interval") || !interval_parts(iv, &months, &days, &s) || months) return false;
+    *secs = (int64_t)days * 86400 + s;
+    return true;
+}
+
+/* ts1 - ts2 OP interval 'N unit' (or the reverse) of two TIMESTAMP columns (or one and a DATE, at its midnight): the
+ * seconds between them (DBF_SECONDS)
+ * compared with the interval's (left_at - entered > interval '2 hours'). NULL, nothing reported, for other operands:
+ * the caller converts them as any comparison. */
+static db_sexpr *interval_compare(conv *c, PgQuery__AExpr *a, int op)
+{
+    int64_t secs;
+    int lit = interval_seconds(a->rexpr, &secs) ? 1 : interval_seconds(a->lexpr, &secs) ? 0 : -1;
+    const node *d = lit < 0 ? NULL : lit ? a->lexpr : a->rexpr;
+    if (!d || d->node_case != PG_QUERY__NODE__NODE_A_EXPR || d->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP ||
+        strcmp(op_name(d->a_expr), "-") || !d->a_expr->lexpr ||
+        d->a_expr->lexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF ||
+        d->a_expr->rexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return NULL;
+    db_sexpr *x = db_sql_conv_expr(c, d->a_expr->lexpr), *y = x ? db_sql_conv_expr(c, d->a_expr->rexpr) : NULL;
+    db_sexpr *e = y ? db_sql_mk(DBX_CMP, 2) : NULL, *f = e ? db_sql_mk(DBX_FUNC, 2) : NULL,
+             *n = f ? db_sql_mk(DBX_INT, 0) : NULL;
+    db_date_kind kx = column_date(c, x), ky = column_date(c, y); /* a DATE beside a TIMESTAMP is its midnight */
+    if (!n || (kx != DB_DATE_DATETIME && ky != DB_DATE_DATETIME) || (kx != DB_DATE_DATE && kx != DB_DATE_DATETIME) ||
+        (ky != DB_DATE_DATE && ky != DB_DATE_DATETIME)) {
+        sexpr_free(x), sexpr_free(y), sexpr_free(e), sexpr_free(f), sexpr_free(n);
+        return NULL; /* (the caller's conversion names what it does not understand) */
+    }
+    f->op = DBF_SECONDS, f->kids[0] = x, f->kids[1] = y;
+    n->ival = secs;
+    e->op = op;
+    e->kids[lit] = n, e->kids[1 - lit] = f;
+    c->q->pg_dates = true;
+    return e;
+}
+
 /*
  * PostgreSQL's `CURRENT_DATE - INTERVAL '30 days'`, `now() - interval '1 hour'`, `DATE '2024-06-30' +
  * interval '1 month'` (op '+' or '-'): a constant of the run's clock (to the second) or of the literal,
@@ -985,33 +1063,7 @@ static db_sexpr *interval_const(const PgQuery__AExpr *a, char op)
         tm.tm_year -= 1900, tm.tm_mon -= 1;
     }
     long months = 0, days = 0, secs = 0;
-    for (const char *p = iv; *p;) {
-        char unit[16];
-        long v;
-        int used = 0;
-        if (sscanf(p, " %ld %15[a-zA-Z]%n", &v, unit, &used) != 2 || used <= 0) return NULL;
-        p += used;
-        size_t n = strlen(unit);
-        if (n > 1 && (unit[n - 1] == 's' || unit[n - 1] == 'S')) unit[n - 1] = 0; /* days -> day */
-        if (!strcasecmp(unit, "year"))
-            months += 12 * v;
-        else if (!strcasecmp(unit, "mon") || !strcasecmp(unit, "month"))
-            months += v;
-        else if (!strcasecmp(unit, "week"))
-            days += 7 * v;
-        else if (!strcasecmp(unit, "day"))
-            days += v;
-        else if (!strcasecmp(unit, "hour"))
-            secs += 3600 * v;
-        else if (!strcasecmp(unit, "min") || !strcasecmp(unit, "minute"))
-            secs += 60 * v;
-        else if (!strcasecmp(unit, "sec") || !strcasecmp(unit, "second"))
-            secs += v;
-        else
-            return NULL;
-        if (labs(months) > 120000 || labs(days) > 3000000 || labs(secs) > 3000000000L) return NULL;
-        while (*p == ' ' || *p == ',') p++;
-    }
+    if (!interval_parts(iv, &months, &days, &secs)) return NULL;
     long sign = op == '-' ? -1 : 1;
     if (months) { /* PostgreSQL: the same day of the target month, clamped to its last day */
         static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -1185,6 +1237,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         static const char *cmps[] = {"=", "<>", "<", "<=", ">", ">="};
         for (int i = 0; i < 6; i++)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
+                if ((e = interval_compare(c, a, i))) return e;
                 if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
                 bool fold = nocase(a->lexpr, &k[0]) | nocase(a->rexpr, &k[1]); /* x = ? COLLATE NOCASE */

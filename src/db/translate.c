@@ -548,6 +548,13 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->v = db_date_days(cx, &a, &b, &out->null);
         return 0;
     }
+    case DBF_SECONDS: { /* PostgreSQL's timestamp - timestamp as the seconds of the interval */
+        db_val b;
+        if (value(x, e->kids[1], &b)) return -1;
+        memset(out, 0, sizeof *out);
+        out->v = db_date_seconds(cx, &a, &b, &out->null);
+        return 0;
+    }
     case DBF_DATE_PART: { /* EXTRACT(field FROM c): digits of the text */
         db_val t;
         if (value(x, e->kids[1], &t)) return -1;

@@ -391,6 +391,8 @@ static void test_date_operators(void **st)
         "EXTRACT(MINUTE FROM ts) < 30 AND date_part('day', d) > 15",
         "EXTRACT(DOW FROM d) IN (0, 6) OR date_part('dow', ts) = 3",
         "ts::date = d OR CAST(ts AS date) > '2024-02-28'",
+        "ts - d > interval '36 hours' OR interval '1 day 2 hours' >= e - ts",
+        "ts - d < INTERVAL '90 minutes' OR e - ts <> interval '3 days'",
         "date_trunc('month', d) = date_trunc('month', e)",
         "date_trunc('hour', ts) >= '2024-01-01 12:00:00' AND date_trunc('minute', ts) <> ts",
         "date_trunc('year', ts) < '2000-01-01 00:00:00' OR date_trunc('day', d) = date_trunc('day', ts)",
