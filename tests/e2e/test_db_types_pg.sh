@@ -217,7 +217,7 @@ jq -e '.coverage.branches_covered == .coverage.branches_total - 1 and ([.databas
 q "$SHOP" "CREATE TABLE wallets(id int PRIMARY KEY, balance numeric(12,2) NOT NULL CHECK (balance >= 0));
            CREATE TABLE entries(id int PRIMARY KEY, day date NOT NULL)" || fail "cannot create wallets"
 dt="$W/debit"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_debit.c" --db "$SHOP" -o "$dt" --budget 60s --max-execs 110 --no-db-faults \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_debit.c" --db "$SHOP" -o "$dt" --budget 60s --max-execs 100 --no-db-faults \
     --no-db-minimize --no-progress >"$W/debit.log" 2>&1 || { cat "$W/debit.log"; fail "sympath run (pg_debit) exited with $?"; }
 jq -e '.coverage.branches_covered == .coverage.branches_total - 4 and .database.query_sites_understood == .database.query_sites
        and ([.database.queries[].model_mismatches] | add == 0)' "$dt/report.json" >/dev/null ||
