@@ -136,18 +136,24 @@ expr *db_date_valid(expr_ctx *cx, db_date_kind k, const db_val *v)
  * read: SQLite also reads julian day numbers, a 'T' separator, HH:MM, fractional seconds; those
  * rows then come back as model mismatches, never as wrong assumptions, since fixture cells are
  * valid by their slot constraints). Then strftime's conversions are byte ranges of C, so every
- * result has a constant length, and julianday is SQLite's integer arithmetic on the digits.
+ * result has a constant length, and julianday is SQLite's integer arithmetic on the digits; %w (the
+ * day of the week) is one digit computed from the julian day number.
  */
+
+/* %w, the day of the week (0 Sunday .. 6 Saturday), is no byte range of C: its offset says so */
+#define AT_WEEKDAY 100
 
 /* Offset and length in C of each strftime conversion modelled, 0 length: not modelled. */
 static void conversion(char f, unsigned *at, unsigned *n)
 {
-    static const char conv[] = "YmdHMS"; /* %F and %T came with SQLite 3.44 */
-    static const unsigned off[] = {0, 5, 8, 11, 14, 17}, len[] = {4, 2, 2, 2, 2, 2};
+    static const char conv[] = "YmdHMSw"; /* %F and %T came with SQLite 3.44 */
+    static const unsigned off[] = {0, 5, 8, 11, 14, 17, AT_WEEKDAY}, len[] = {4, 2, 2, 2, 2, 2, 1};
     const char *p = f ? strchr(conv, f) : NULL;
     *at = p ? off[p - conv] : 0;
     *n = p ? len[p - conv] : 0;
 }
+
+static expr *jdn(expr_ctx *cx, const db_val *v);
 
 int db_date_format_len(const char *fmt)
 {
@@ -197,6 +203,14 @@ expr *db_date_format(expr_ctx *cx, const char *fmt, const db_val *v, expr **byte
             conversion(*++p, &at, &k);
         if (!k) { /* a literal byte */
             bytes[n++] = c8(cx, (unsigned char)*p);
+            continue;
+        }
+        if (at == AT_WEEKDAY) { /* '0' + (JDN + 1) mod 7: the julian day number 2451545, 2000-01-01, a Saturday */
+            expr *wd = v->nbytes < 10
+                           ? expr_const(cx, 0, 64)
+                           : expr_binary(cx, EXPR_UREM, expr_binary(cx, EXPR_ADD, jdn(cx, v), expr_const(cx, 1, 64)),
+                                         expr_const(cx, 7, 64));
+            bytes[n++] = expr_resize(cx, expr_binary(cx, EXPR_ADD, wd, expr_const(cx, '0', 64)), 8);
             continue;
         }
         for (unsigned i = at; i < at + k; i++)
@@ -251,6 +265,30 @@ static expr *not_a_date(expr_ctx *cx, const db_val *v)
     expr *d10, *d19;
     forms(cx, v, &d10, &d19);
     return expr_binary(cx, EXPR_OR, v->null, expr_not(cx, expr_binary(cx, EXPR_OR, d10, d19)));
+}
+
+/* The seconds of v from the julian day number's midnight on: JDN * 86400 + its time of day (0 for a date alone). */
+static expr *seconds_of(expr_ctx *cx, const db_val *v)
+{
+    expr *t = expr_binary(cx, EXPR_MUL, jdn(cx, v), expr_const(cx, 86400, 64));
+    if (v->nbytes < 19) return t;
+    expr *tod = expr_const(cx, 0, 64);
+    static const unsigned at[] = {11, 14, 17}, mul[] = {3600, 60, 1};
+    for (unsigned i = 0; i < 3; i++)
+        tod = expr_binary(
+            cx, EXPR_ADD, tod,
+            expr_binary(cx, EXPR_MUL, expr_zext(cx, digits32(cx, v, at[i], 2), 64), expr_const(cx, mul[i], 64)));
+    return expr_binary(cx, EXPR_ADD, t, expr_ite(cx, is19(cx, v), tod, expr_const(cx, 0, 64)));
+}
+
+expr *db_date_seconds(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
+{
+    if (!a->is_text || !b->is_text || a->nbytes < 10 || b->nbytes < 10) {
+        *null = expr_const(cx, 1, 1);
+        return expr_const(cx, 0, 64);
+    }
+    *null = expr_binary(cx, EXPR_OR, not_a_date(cx, a), not_a_date(cx, b));
+    return expr_ite(cx, *null, expr_const(cx, 0, 64), expr_binary(cx, EXPR_SUB, seconds_of(cx, a), seconds_of(cx, b)));
 }
 
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
@@ -335,6 +373,13 @@ expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **nul
     static const char *const names[] = {"year", "month", "day", "hour", "minute"};
     static const unsigned at[] = {0, 5, 8, 11, 14}, width[] = {4, 2, 2, 2, 2};
     *null = expr_const(cx, 1, 1);
+    if (!strcasecmp(field, "dow")) { /* the day of the week, 0 Sunday .. 6 Saturday, as strftime's %w */
+        if (!v->is_text || v->nbytes < 10) return expr_const(cx, 0, 64);
+        *null = not_a_date(cx, v);
+        expr *wd = expr_binary(cx, EXPR_UREM, expr_binary(cx, EXPR_ADD, jdn(cx, v), expr_const(cx, 1, 64)),
+                               expr_const(cx, 7, 64));
+        return expr_ite(cx, *null, expr_const(cx, 0, 64), wd);
+    }
     for (unsigned f = 0; f < 5; f++) {
         if (strcasecmp(field, names[f])) continue;
         if (!v->is_text || v->nbytes < 10) return expr_const(cx, 0, 64);
@@ -349,8 +394,8 @@ expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **nul
 
 bool db_date_field_ok(const char *field)
 {
-    static const char *const names[] = {"year", "month", "day", "hour", "minute"};
-    for (unsigned f = 0; f < 5; f++)
+    static const char *const names[] = {"year", "month", "day", "hour", "minute", "dow"};
+    for (unsigned f = 0; f < 6; f++)
         if (!strcasecmp(field, names[f])) return true;
     return false;
 }

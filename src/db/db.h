@@ -303,6 +303,9 @@ typedef enum db_func {
     DBF_DAYS,
     DBF_DATE_PART,
     DBF_ROUND,
+    DBF_SECONDS,  /* PostgreSQL's ts1 - ts2 of two TIMESTAMP columns (or one and a DATE) compared with an interval
+                     literal (left_at - entered > interval '2 hours'): the seconds between them (db_date_seconds); the
+                     literal is its seconds */
     DBF_DATE_ADD, /* SQLite's date(c, '+N days'): kids[0] the days (DBX_INT, or an integer expression of a modifier
                     '+' || n || ' days', negated for '-'), kids[1] the column (db_date_add_days) */
     DBF_INSTR,    /* SQLite's instr(t, 'lit'), PostgreSQL's strpos(t, 'lit') and position('lit' IN t): kids[0] the text,
@@ -323,7 +326,8 @@ typedef struct db_sexpr {
     int from;     /* DBX_COLUMN: index into db_query.from_table */
     int column;   /* DBX_COLUMN */
     int param;    /* DBX_PARAM */
-    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_FUNC DBF_STRFTIME: 1 for date_trunc */
+    int64_t ival; /* DBX_INT; DBX_TEXT: DBX_TEXT_PG_MIDNIGHT or 0; DBX_PARAM: DBX_PARAM_DATE or 0; DBX_FUNC
+                   * DBF_STRFTIME: 1 for date_trunc */
     double rval;  /* DBX_REAL */
     char *text;   /* DBX_TEXT */
     int nkids;
@@ -333,6 +337,9 @@ typedef struct db_sexpr {
 /* DBX_TEXT.ival of a date literal ('2024-01-01') compared with a TIMESTAMP column: PostgreSQL reads it as
  * '2024-01-01 00:00:00' (the translation writes that when db_query.like_exact), SQLite as the text itself */
 #define DBX_TEXT_PG_MIDNIGHT 1
+/* DBX_PARAM.ival of a parameter cast to a date (`$1::date`): an operand of PostgreSQL's date - integer and
+ * date - date (`left_at < $1::date - 30`), as a date literal is */
+#define DBX_PARAM_DATE 1
 
 #define DB_MAX_UNSUPPORTED 8
 #define DB_MAX_FROM 4         /* tables of a join */
@@ -792,8 +799,8 @@ db_date_kind db_date_kind_of(const char *decl_type);
  * PostgreSQL's date operators on date column texts (same readings, NULL otherwise):
  * db_date_days: a - b in days (64 bits, the difference of julian day numbers of their dates; a date
  * column's `d1 - d2` is an integer in PostgreSQL); *null its NULL flag.
- * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour or
- * minute (case-insensitive; 0 at a date's midnight) as a 64-bit integer, *null its NULL flag (true
+ * db_date_field: EXTRACT(field FROM v) / date_part('field', v) for field year, month, day, hour,
+ * minute (case-insensitive; 0 at a date's midnight) or dow (0 Sunday .. 6 Saturday) as a 64-bit integer, *null its NULL flag (true
  * for another field: db_date_field_ok says which are modelled).
  */
 expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
@@ -805,6 +812,9 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
  * 'YYYYY-MM-DD', 11 bytes); *jd (if jd is not NULL) the result's julian day number, meaningful when the flag is
  * false. */
 expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd);
+/* a - b in seconds (64 bits) of two date or datetime texts (a date alone at midnight), *null its NULL flag: the
+ * interval PostgreSQL's timestamp - timestamp gives, as the seconds it holds (db_func DBF_SECONDS). */
+expr *db_date_seconds(expr_ctx *cx, const db_val *a, const db_val *b, expr **null);
 /* The julian day number (64 bits) of v when v is known to be a valid 'YYYY-MM-DD' text whenever it is not
  * NULL: a fixture cell of a DATE column (v->valid_date) or a text whose bytes are constants forming a valid
  * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date

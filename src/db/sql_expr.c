@@ -167,12 +167,13 @@ static db_date_kind column_date(const conv *c, const db_sexpr *e)
     return t < 0 ? DB_DATE_NONE : c->s->tables[t].cols[e->column].date;
 }
 
-/* A DATE column, a text literal that is a valid date ('2024-01-01', CURRENT_DATE) or PostgreSQL's
- * date + n: an operand of PostgreSQL's date - date and date + integer. */
+/* A DATE column, a text literal that is a valid date ('2024-01-01', CURRENT_DATE), a parameter cast to a date
+ * or PostgreSQL's date + n: an operand of PostgreSQL's date - date and date + integer. */
 static bool date_operand(const conv *c, const db_sexpr *e)
 {
     return column_date(c, e) == DB_DATE_DATE || (e->kind == DBX_TEXT && db_date_text_valid(DB_DATE_DATE, e->text)) ||
-           (e->kind == DBX_FUNC && e->op == DBF_DATE_ADD && e->ival == 1);
+           (e->kind == DBX_FUNC && e->op == DBF_DATE_ADD && e->ival == 1) ||
+           (e->kind == DBX_PARAM && e->ival == DBX_PARAM_DATE);
 }
 
 /* PostgreSQL's EXTRACT(field FROM c) (pg_catalog.extract) and date_part('field', c) of a DATE or
@@ -354,6 +355,12 @@ static db_sexpr *conv_date_of_column(conv *c, const char *name, const PgQuery__F
         db_sexpr *col = db_sql_conv_expr(c, fc->args[0]);
         db_date_kind k = column_date(c, col);
         if (!k) k = infer_date(c, col, DB_DATE_DATE);
+        /* date(?, '+7 days'), date('2025-06-01', '+7 days'): the text read as a date column's (a text SQLite
+         * reads otherwise, 'now', comes back as a model mismatch) */
+        if (!k && col &&
+            (col->kind == DBX_PARAM || (col->kind == DBX_TEXT && (db_date_text_valid(DB_DATE_DATE, col->text) ||
+                                                                  db_date_text_valid(DB_DATE_DATETIME, col->text)))))
+            k = DB_DATE_DATE;
         db_sexpr *e = k == DB_DATE_DATE || k == DB_DATE_DATETIME ? db_sql_mk(DBX_FUNC, 2) : NULL;
         db_sexpr *d = !e ? NULL : dx ? db_sql_conv_expr(c, (node *)dx) : db_sql_mk(DBX_INT, 0);
         if (!d) {
@@ -629,7 +636,8 @@ static db_date_kind cast_date_kind(const PgQuery__TypeName *tn)
 /*
  * A cast to a date kind, as PostgreSQL reads it: a text literal that is an ISO-8601 text of that
  * kind is that text (date cells are their ISO text, compared by bytes), a date literal cast to a
- * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself. Anything else:
+ * timestamp gets " 00:00:00" (its midnight); a column of that kind is itself, a TIMESTAMP column cast
+ * to a date its day (a DBF_STRFTIME node of '%Y-%m-%d'). Anything else:
  * "CAST". SQLite's CAST AS DATE means NUMERIC affinity: q->date_cast makes such a query concrete
  * there (db_cond_expr).
  */
@@ -647,10 +655,25 @@ static db_sexpr *conv_date_cast(conv *c, PgQuery__TypeCast *tc, db_date_kind k)
         }
     }
     if (e->kind == DBX_TEXT && db_date_text_valid(k, e->text)) return e;
-    if (e->kind == DBX_PARAM) return e; /* $1::date: the bound text, read as the column it meets reads it */
+    if (e->kind == DBX_PARAM) { /* $1::date: the bound text, read as the column it meets reads it */
+        if (k == DB_DATE_DATE) e->ival = DBX_PARAM_DATE; /* a date for date + n and date - date */
+        return e;
+    }
     if (e->kind == DBX_COLUMN && e->from >= 0 && e->from < c->q->nfrom &&
         c->s->tables[c->q->from_table[e->from]].cols[e->column].date == k)
         return e;
+    if (k == DB_DATE_DATE && e->kind == DBX_COLUMN && column_date(c, e) == DB_DATE_DATETIME) {
+        /* entered::date = $1::date: the timestamp's day, its text's first ten bytes (strftime('%Y-%m-%d')) */
+        db_sexpr *f = db_sql_mk(DBX_FUNC, 2), *fmt = f ? db_sql_mk(DBX_TEXT, 0) : NULL;
+        if (!f || !fmt || !(fmt->text = strdup("%Y-%m-%d"))) {
+            sexpr_free(e), sexpr_free(f), sexpr_free(fmt);
+            return NULL;
+        }
+        f->op = DBF_STRFTIME;
+        f->kids[0] = fmt, f->kids[1] = e;
+        c->q->pg_dates = true;
+        return f;
+    }
     sexpr_free(e);
     db_sql_unsupported(c->q, "CAST");
     return NULL;
@@ -920,6 +943,84 @@ static const char *literal_text(const node *n, const char **type)
     return n->a_const->sval->sval;
 }
 
+/* The months, days and seconds of an interval literal's text ('30 days', '2 hours 30 minutes', '1 mon'); false
+ * for a text of other units or too large. */
+static bool interval_parts(const char *iv, long *pmonths, long *pdays, long *psecs)
+{
+    long months = 0, days = 0, secs = 0;
+    for (const char *p = iv; *p;) {
+        char unit[16];
+        long v;
+        int used = 0;
+        if (sscanf(p, " %ld %15[a-zA-Z]%n", &v, unit, &used) != 2 || used <= 0) return false;
+        p += used;
+        size_t n = strlen(unit);
+        if (n > 1 && (unit[n - 1] == 's' || unit[n - 1] == 'S')) unit[n - 1] = 0; /* days -> day */
+        if (!strcasecmp(unit, "year"))
+            months += 12 * v;
+        else if (!strcasecmp(unit, "mon") || !strcasecmp(unit, "month"))
+            months += v;
+        else if (!strcasecmp(unit, "week"))
+            days += 7 * v;
+        else if (!strcasecmp(unit, "day"))
+            days += v;
+        else if (!strcasecmp(unit, "hour"))
+            secs += 3600 * v;
+        else if (!strcasecmp(unit, "min") || !strcasecmp(unit, "minute"))
+            secs += 60 * v;
+        else if (!strcasecmp(unit, "sec") || !strcasecmp(unit, "second"))
+            secs += v;
+        else
+            return false;
+        if (labs(months) > 120000 || labs(days) > 3000000 || labs(secs) > 3000000000L) return false;
+        while (*p == ' ' || *p == ',') p++;
+    }
+    *pmonths = months, *pdays = days, *psecs = secs;
+    return true;
+}
+
+/* e, an interval literal of whole seconds (interval '2 hours', '90 minutes', '1 day'; months vary in length), into
+ * *secs; false for anything else. */
+static bool interval_seconds(const node *n, int64_t *secs)
+{
+    const char *type, *iv = literal_text(n, &type);
+    long months, days, s;
+    if (!iv || strcasecmp(type, "interval") || !interval_parts(iv, &months, &days, &s) || months) return false;
+    *secs = (int64_t)days * 86400 + s;
+    return true;
+}
+
+/* ts1 - ts2 OP interval 'N unit' (or the reverse) of two TIMESTAMP columns (or one and a DATE, at its midnight): the
+ * seconds between them (DBF_SECONDS)
+ * compared with the interval's (left_at - entered > interval '2 hours'). NULL, nothing reported, for other operands:
+ * the caller converts them as any comparison. */
+static db_sexpr *interval_compare(conv *c, PgQuery__AExpr *a, int op)
+{
+    int64_t secs;
+    int lit = interval_seconds(a->rexpr, &secs) ? 1 : interval_seconds(a->lexpr, &secs) ? 0 : -1;
+    const node *d = lit < 0 ? NULL : lit ? a->lexpr : a->rexpr;
+    if (!d || d->node_case != PG_QUERY__NODE__NODE_A_EXPR || d->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP ||
+        strcmp(op_name(d->a_expr), "-") || !d->a_expr->lexpr ||
+        d->a_expr->lexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF ||
+        d->a_expr->rexpr->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+        return NULL;
+    db_sexpr *x = db_sql_conv_expr(c, d->a_expr->lexpr), *y = x ? db_sql_conv_expr(c, d->a_expr->rexpr) : NULL;
+    db_sexpr *e = y ? db_sql_mk(DBX_CMP, 2) : NULL, *f = e ? db_sql_mk(DBX_FUNC, 2) : NULL,
+             *n = f ? db_sql_mk(DBX_INT, 0) : NULL;
+    db_date_kind kx = column_date(c, x), ky = column_date(c, y); /* a DATE beside a TIMESTAMP is its midnight */
+    if (!n || (kx != DB_DATE_DATETIME && ky != DB_DATE_DATETIME) || (kx != DB_DATE_DATE && kx != DB_DATE_DATETIME) ||
+        (ky != DB_DATE_DATE && ky != DB_DATE_DATETIME)) {
+        sexpr_free(x), sexpr_free(y), sexpr_free(e), sexpr_free(f), sexpr_free(n);
+        return NULL; /* (the caller's conversion names what it does not understand) */
+    }
+    f->op = DBF_SECONDS, f->kids[0] = x, f->kids[1] = y;
+    n->ival = secs;
+    e->op = op;
+    e->kids[lit] = n, e->kids[1 - lit] = f;
+    c->q->pg_dates = true;
+    return e;
+}
+
 /*
  * PostgreSQL's `CURRENT_DATE - INTERVAL '30 days'`, `now() - interval '1 hour'`, `DATE '2024-06-30' +
  * interval '1 month'` (op '+' or '-'): a constant of the run's clock (to the second) or of the literal,
@@ -962,33 +1063,7 @@ static db_sexpr *interval_const(const PgQuery__AExpr *a, char op)
         tm.tm_year -= 1900, tm.tm_mon -= 1;
     }
     long months = 0, days = 0, secs = 0;
-    for (const char *p = iv; *p;) {
-        char unit[16];
-        long v;
-        int used = 0;
-        if (sscanf(p, " %ld %15[a-zA-Z]%n", &v, unit, &used) != 2 || used <= 0) return NULL;
-        p += used;
-        size_t n = strlen(unit);
-        if (n > 1 && (unit[n - 1] == 's' || unit[n - 1] == 'S')) unit[n - 1] = 0; /* days -> day */
-        if (!strcasecmp(unit, "year"))
-            months += 12 * v;
-        else if (!strcasecmp(unit, "mon") || !strcasecmp(unit, "month"))
-            months += v;
-        else if (!strcasecmp(unit, "week"))
-            days += 7 * v;
-        else if (!strcasecmp(unit, "day"))
-            days += v;
-        else if (!strcasecmp(unit, "hour"))
-            secs += 3600 * v;
-        else if (!strcasecmp(unit, "min") || !strcasecmp(unit, "minute"))
-            secs += 60 * v;
-        else if (!strcasecmp(unit, "sec") || !strcasecmp(unit, "second"))
-            secs += v;
-        else
-            return NULL;
-        if (labs(months) > 120000 || labs(days) > 3000000 || labs(secs) > 3000000000L) return NULL;
-        while (*p == ' ' || *p == ',') p++;
-    }
+    if (!interval_parts(iv, &months, &days, &secs)) return NULL;
     long sign = op == '-' ? -1 : 1;
     if (months) { /* PostgreSQL: the same day of the target month, clamped to its last day */
         static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -1162,6 +1237,7 @@ static db_sexpr *conv_aexpr(conv *c, PgQuery__AExpr *a)
         static const char *cmps[] = {"=", "<>", "<", "<=", ">", ">="};
         for (int i = 0; i < 6; i++)
             if (!strcmp(op, cmps[i]) || (i == 1 && !strcmp(op, "!="))) {
+                if ((e = interval_compare(c, a, i))) return e;
                 if ((e = db_sql_mk(DBX_CMP, 2))) e->op = i;
                 node *k[2] = {a->lexpr, a->rexpr};
                 bool fold = nocase(a->lexpr, &k[0]) | nocase(a->rexpr, &k[1]); /* x = ? COLLATE NOCASE */

@@ -548,6 +548,13 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->v = db_date_days(cx, &a, &b, &out->null);
         return 0;
     }
+    case DBF_SECONDS: { /* PostgreSQL's timestamp - timestamp as the seconds of the interval */
+        db_val b;
+        if (value(x, e->kids[1], &b)) return -1;
+        memset(out, 0, sizeof *out);
+        out->v = db_date_seconds(cx, &a, &b, &out->null);
+        return 0;
+    }
     case DBF_DATE_PART: { /* EXTRACT(field FROM c): digits of the text */
         db_val t;
         if (value(x, e->kids[1], &t)) return -1;
@@ -657,7 +664,8 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
 
 /* The divisor 10^s of a scaled value (its v is FDIV(SITOF(k), 10^s)) as a double, 0 when v has another shape.
  * A constant julianday() of a date (of a bound parameter, a literal) has folded to its double: its divisor
- * is 2 when k / 2 is that double. */
+ * is 2 when k / 2 is that double; a constant decimal (a PostgreSQL parameter "250.00") likewise 10^s when
+ * k / 10^s is its double (one s at most: the quotients differ). */
 static double scaled_unit(const db_val *v)
 {
     double d = 0;
@@ -667,6 +675,9 @@ static double scaled_unit(const db_val *v)
         double r, k = (double)(int64_t)v->scaled->value;
         memcpy(&r, &v->v->value, sizeof r);
         if (r != 0 && k / 2.0 == r && fabs(k) < 9007199254740992.0) d = 2.0;
+        /* a decimal constant k / 10^s (a parameter the program wrote, "250.00": db_pq_params.c) */
+        for (double u = 10.0; r != 0 && !d && u <= 1e15 && fabs(k) < 9007199254740992.0; u *= 10.0)
+            if (k / u == r) d = u;
     }
     return d;
 }

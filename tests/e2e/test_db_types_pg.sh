@@ -9,9 +9,10 @@
 # a WITH query with strpos()/position()/replace()/CAST (tests/programs/pg/pg_upsert.c). A layout grown when the
 # exploration stalls (tests/programs/pg/pg_club.c). A date parameter compared with a TIMESTAMP column in a DELETE whose
 # PQcmdTuples is tested (tests/programs/pg/pg_purge.c). Writes the server refuses (CHECK, UNIQUE) as branches
-# (tests/programs/pg/pg_stockout.c).
+# (tests/programs/pg/pg_stockout.c). Parameters in an UPDATE's SET, `$1::date - 30` in a DELETE and a COMMIT the
+# server turns into a ROLLBACK (tests/programs/pg/pg_debit.c).
 # Each: every reachable branch, fixtures that load into PostgreSQL, no model mismatch, replay without the server.
-# (pg_tasks, pg_prices, pg_returning and pg_stockout stop after a run count about twice the runs after which every
+# (pg_tasks, pg_prices, pg_returning, pg_stockout, pg_upsert and pg_debit stop after a run count about twice the runs after which every
 # asserted branch was covered at load 4, not on a 3-6 s clock they mostly spent after it; the others keep their budgets)
 set -u
 fail() { echo "FAIL [db_types_pg]: $*"; exit 1; }
@@ -132,7 +133,8 @@ jq -e '.database.query_sites_understood == .database.query_sites and ([.database
 # INSERT without the serial id, which the runs' table gives past the fixture's ids (48: it succeeds; the row tracked
 # with the id the server gave, read back by its ctid); an UPDATE ... RETURNING that returns a row or not (53: its hit
 # events); the failed connection (10), write (14), queries (17, twice; 26; 52), the RETURNING without its row (44,
-# twice) and the failed note (48) are not reached
+# twice) and the failed note (48) are not reached. (Line 53 came after 12 to 77 runs: the 8 s clock it had failed
+# at load 2.5 on main too, 2 of 4 runs of 43-55 executions)
 q "$SHOP" "CREATE TABLE stock(sku text PRIMARY KEY, qty int NOT NULL CHECK (qty >= 0), price numeric(8,2) NOT NULL)" ||
     fail "cannot create stock"
 q "$SHOP" "CREATE TABLE moves(id int PRIMARY KEY, sku text NOT NULL REFERENCES stock(sku), n int NOT NULL)" ||
@@ -140,7 +142,7 @@ q "$SHOP" "CREATE TABLE moves(id int PRIMARY KEY, sku text NOT NULL REFERENCES s
 q "$SHOP" "CREATE TABLE notes(id serial PRIMARY KEY, sku text NOT NULL, body text NOT NULL DEFAULT 'none')" ||
     fail "cannot create notes"
 up="$W/upsert"
-"$SYMPATH" run "$SRC/tests/programs/pg/pg_upsert.c" --db "$SHOP" -o "$up" --budget 8s --db-rows 2 --no-db-faults \
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_upsert.c" --db "$SHOP" -o "$up" --budget 40s --max-execs 120 --db-rows 2 --no-db-faults \
     --no-db-minimize --no-progress >"$W/upsert.log" 2>&1 || { cat "$W/upsert.log"; fail "sympath run (pg_upsert) exited with $?"; }
 ur="$up/report.json"
 for line in 19 21 28 29 30 31 36 53; do
@@ -207,6 +209,19 @@ so="$W/stockout"
 jq -e '.coverage.branches_covered == .coverage.branches_total - 1 and ([.database.queries[].model_mismatches] | add == 0)' \
     "$so/report.json" >/dev/null ||
     fail "pg_stockout: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line]]' "$so/report.json")"
+# parameters in an UPDATE's SET and a parameter cast to a date minus days (tests/programs/pg/pg_debit.c): both writes
+# modelled (base: "write run concretely", the DELETE's PQcmdTuples never other than "0", line 30); a COMMIT after a
+# failed INSERT, which the server rolls back: the balance read back without the bonus (39, "poor": base never, the
+# model kept the bonus; reached after 52-62 runs); the failed connection (12) and the failed SELECTs and DELETE (25,
+# 30, 39) are not reached with --no-db-faults
+q "$SHOP" "CREATE TABLE wallets(id int PRIMARY KEY, balance numeric(12,2) NOT NULL CHECK (balance >= 0));
+           CREATE TABLE entries(id int PRIMARY KEY, day date NOT NULL)" || fail "cannot create wallets"
+dt="$W/debit"
+"$SYMPATH" run "$SRC/tests/programs/pg/pg_debit.c" --db "$SHOP" -o "$dt" --budget 60s --max-execs 100 --no-db-faults \
+    --no-db-minimize --no-progress >"$W/debit.log" 2>&1 || { cat "$W/debit.log"; fail "sympath run (pg_debit) exited with $?"; }
+jq -e '.coverage.branches_covered == .coverage.branches_total - 4 and .database.query_sites_understood == .database.query_sites
+       and ([.database.queries[].model_mismatches] | add == 0)' "$dt/report.json" >/dev/null ||
+    fail "pg_debit: $(jq -c '[.coverage.branches_covered, .coverage.branches_total, [.coverage.sites[] | select(.covered | all | not) | .line], [.database.queries[] | select(.understood | not) | .sql]]' "$dt/report.json")"
 sh "$PGS" stop "$D"
 "$SYMPATH" replay "$rt" --coverage >"$W/rreplay.log" 2>&1 || { cat "$W/rreplay.log"; fail "pg_returning replay failed"; }
 rc2=$(jq -r '"\(.coverage.branches_covered)/\(.coverage.branches_total)"' "$rr2")

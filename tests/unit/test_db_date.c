@@ -420,6 +420,8 @@ static void test_functions_against_sqlite(void **state)
         "date(ts, '-30 days') = date(d, '-1 day')",
         "date(d, '+400 days') BETWEEN '2000-01-01' AND '2024-12-31'",
         "date(d, length(ts) || ' days') > ts",
+        "strftime('%w', d) IN ('0', '6')",
+        "strftime('%w', ts) = '3'",
     };
     static const char *values[] = {"julianday(ts)",
                                    "julianday(d)",
@@ -434,7 +436,9 @@ static void test_functions_against_sqlite(void **state)
                                    "julianday('2024-02-29 12:30:00')",
                                    "julianday('2024-02-29', '+1 day') - julianday(d)",
                                    "date(d, '+' || length(ts) || ' days')",
-                                   "date(d, '-' || length(ts) || ' day')"};
+                                   "date(d, '-' || length(ts) || ' day')",
+                                   "strftime('%w', ts)",
+                                   "strftime('%Y %w', d)"};
     db_schema *s = load(DDL);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
@@ -505,6 +509,54 @@ static void test_functions_against_sqlite(void **state)
         sqlite3_finalize(st);
         for (int c = 0; c < 2; c++) free(cells[c].bytes);
         expr_ctx_free(cx);
+        db_query_free(q);
+    }
+    /* date(?, '+N days') of a bound text (a booking window: d BETWEEN date(?) AND date(?, '+7 days')) */
+    {
+        const char *sql = "SELECT 1 FROM t WHERE d BETWEEN date(?1) AND date(?1, '+7 days')";
+        db_query *q = NULL;
+        char *err = NULL;
+        if (db_query_parse(s, sql, strlen(sql), &q, &err)) fail_msg("%s: %s", sql, err);
+        if (!q->understood) fail_msg("not understood: %s (%s)", sql, q->nunsupported ? q->unsupported[0] : "?");
+        static const char *from[] = {"2024-02-25", "2023-12-28 10:00:00", "2024-13-01", "soon"};
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+        for (size_t fi = 0; fi < sizeof from / sizeof *from; fi++) {
+            expr_ctx *cx = expr_ctx_new();
+            db_val cells[2], p = {0};
+            slot0(cx, s, cells);
+            const db_val *rows[1] = {cells};
+            size_t n = strlen(from[fi]);
+            expr *pb[32];
+            for (size_t i = 0; i < n; i++) pb[i] = expr_const(cx, (uint8_t)from[fi][i], 8);
+            p.is_text = true;
+            p.null = expr_const(cx, 0, 1);
+            p.len = expr_const(cx, n, 8);
+            p.nbytes = (unsigned)n;
+            p.bytes = pb;
+            const char *why = NULL;
+            expr *w = db_where_expr(cx, q, rows, &p, 1, &why);
+            if (!w) fail_msg("%s: %s", sql, why);
+            for (int iter = 0; iter < 300; iter++) {
+                char d[16], ts[16];
+                random_date(d);
+                if (iter % 3 == 0) snprintf(d, sizeof d, "%.8s%02d", from[fi], 1 + rand() % 28); /* near it */
+                random_date(ts);
+                uint64_t in[NIN];
+                vector(in, d, ts);
+                char ins[160];
+                snprintf(ins, sizeof ins, "DELETE FROM t; INSERT INTO t VALUES('%s', '%s')", d, ts);
+                assert_int_equal(sqlite3_exec(db, ins, NULL, NULL, NULL), SQLITE_OK);
+                sqlite3_reset(st);
+                sqlite3_bind_text(st, 1, from[fi], -1, SQLITE_STATIC);
+                int row = sqlite3_step(st) == SQLITE_ROW;
+                if (expr_eval(w, in, NIN) != (uint64_t)row)
+                    fail_msg("%s with '%s' on '%s': SQLite %d, the model %d", sql, from[fi], d, row, !row);
+            }
+            for (int c = 0; c < 2; c++) free(cells[c].bytes);
+            expr_ctx_free(cx);
+        }
+        sqlite3_finalize(st);
         db_query_free(q);
     }
     /* not modelled: modifiers, a column that is no date column, PostgreSQL (db_pq marks it) */

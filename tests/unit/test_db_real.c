@@ -342,6 +342,55 @@ static void test_scaled_compare(void **state)
     expr_ctx_free(cx);
 }
 
+/* PostgreSQL's balance - $1 of a numeric(12,2) column and a decimal the program wrote ("250.00", which
+ * db_pq_params.c gives as the constant k = 25000 beside its double 250.0) is exact, a scaled value again: in
+ * doubles 250.01 - 250.00 is 0.0099999999999909, where the server reads back 0.01 (a model mismatch). "250.0"
+ * (k = 2500, a tenth) is brought to hundredths. */
+static void test_scaled_minus_decimal_param(void **state)
+{
+    (void)state;
+    db_schema *s = load("CREATE TABLE acc (id INTEGER PRIMARY KEY, balance NUMERIC(12,2) NOT NULL);");
+    assert_int_equal(s->tables[0].cols[1].scale, 2);
+    const char *sql = "UPDATE acc SET balance = balance - $1 WHERE id = $2";
+    db_query *q = NULL;
+    char *err = NULL;
+    assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
+    assert_true(q->understood);
+    assert_int_equal(q->nset, 1);
+    q->like_exact = true;
+    expr_ctx *cx = expr_ctx_new();
+    db_val row[2] = {{0}};
+    row[0].null = row[1].null = expr_const(cx, 0, 1);
+    row[0].v = expr_symbol(cx, 0, 64, 0);
+    row[1].is_real = true;
+    row[1].scaled = expr_symbol(cx, 1, 64, 0);
+    row[1].v = db_scaled_value(cx, row[1].scaled, 2);
+    static const struct {
+        double d;
+        int64_t k;
+    } params[] = {{250.0, 25000}, {250.0, 2500}};
+    for (size_t i = 0; i < sizeof params / sizeof *params; i++) {
+        db_val p[2] = {{0}};
+        p[0].null = p[1].null = expr_const(cx, 0, 1);
+        p[0].is_real = true;
+        p[0].v = expr_const(cx, bits_of(params[i].d), 64);
+        p[0].scaled = expr_const(cx, (uint64_t)params[i].k, 64);
+        p[1].v = expr_const(cx, 1, 64);
+        const db_val *rows[1] = {row};
+        const char *why = NULL;
+        db_val out;
+        assert_int_equal(db_value_expr(cx, q, q->set_val[0], rows, p, 2, &out, &why), 0);
+        assert_true(out.is_real);
+        assert_non_null(out.scaled);
+        uint64_t in[2] = {1, 25001}; /* 250.01 */
+        assert_int_equal((int64_t)expr_eval(out.scaled, in, 2), 1);
+        assert_true(double_of(expr_eval(out.v, in, 2)) == 0.01);
+    }
+    expr_ctx_free(cx);
+    db_query_free(q);
+    db_schema_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_fixture_round_trip),
         cmocka_unit_test(test_slot_constraints),
         cmocka_unit_test(test_scaled_compare),
+        cmocka_unit_test(test_scaled_minus_decimal_param),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

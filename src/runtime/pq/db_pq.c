@@ -223,7 +223,13 @@ static bool apply_write(qstate *s, PGconn *conn, const PGresult *r, int nparams,
     db_rt.read_cell = read_cell; /* the values of defaults sympath does not model */
     db_rt.read_ctx = conn;
     if (q && q->txn) { /* BEGIN, COMMIT, ROLLBACK, savepoints (db_txn.c) */
-        db_rt_txn(q->txn);
+        /* COMMIT of a transaction a failed statement aborted (a write the server refused, an injected fault, a
+         * statement the program did not check) succeeds, and the server rolls the transaction back: its tag says
+         * ROLLBACK. Kept as a commit, the model held the transaction's writes the server undid (a ledger's
+         * debit read back after an unchecked INSERT failed: a model mismatch) */
+        db_txn t = q->txn;
+        if (t == DB_TXN_COMMIT && r && !strcmp(PQcmdStatus((PGresult *)r), "ROLLBACK")) t = DB_TXN_ROLLBACK;
+        db_rt_txn(t);
         return true;
     }
     if (!q || q->table < 0 || (q->kind != DBQ_INSERT && q->kind != DBQ_UPDATE && q->kind != DBQ_DELETE)) {

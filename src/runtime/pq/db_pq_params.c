@@ -23,13 +23,34 @@ static int param_kind(const db_query *q, const db_sexpr *e, int k)
                                                                              : -1;
         if (ti >= 0) col = db_column_is_text(&db_rt.schema->tables[ti].cols[x->column]) ? 1 : 0;
     }
-    if (has && col >= 0 && (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE))
+    if (has && col >= 0 &&
+        (e->kind == DBX_CMP || e->kind == DBX_IN || e->kind == DBX_BETWEEN || e->kind == DBX_LIKE ||
+         (e->kind == DBX_ARITH && col == 0))) /* balance - $1: a number beside a number column */
         return col;
     for (int i = 0; i < e->nkids; i++) {
         int r = param_kind(q, e->kids[i], k);
         if (r >= 0) return r;
     }
     return -1;
+}
+
+/* Whether v is a decimal written with 1 to 15 digits after its point and at most 18 in all ("250.00",
+ * "-0.5"), and then *k the integer of its digits: the parameter is then the scaled value k / 10^s, so
+ * balance - $1 of a numeric(12,2) column is exact, as the server computes it (in doubles 250.01 - 250.00
+ * is 0.0099999999999909: a model mismatch on the balance read back). */
+static bool decimal_text(const char *v, int64_t *k)
+{
+    bool neg = *v == '-';
+    const char *p = v + neg, *dot = strchr(p, '.');
+    if (!dot || dot == p || !dot[1] || strlen(dot + 1) > 15 || strlen(p) - 1 > 18) return false;
+    int64_t acc = 0;
+    for (; *p; p++) {
+        if (p == dot) continue;
+        if (*p < '0' || *p > '9') return false;
+        acc = acc * 10 + (*p - '0');
+    }
+    *k = neg ? -acc : acc;
+    return true;
 }
 
 /* Parameters of an execution as db_vals (db_pq_int.h; text bytes: db_rt_text_param). */
@@ -57,6 +78,15 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
         }
         size_t len = strlen(v);
         int kind = s->q ? param_kind(s->q, s->q->where, i + 1) : -1;
+        /* UPDATE ... SET balance = balance - $1 or SET qty = $1: the assigned column's kind */
+        for (int k = 0; kind < 0 && s->q && s->q->table >= 0 && k < s->q->nset; k++) {
+            const db_column *c = &db_rt.schema->tables[s->q->table].cols[s->q->set_col[k]];
+            const db_sexpr *sv = s->q->set_val[k];
+            if (sv->kind == DBX_PARAM && sv->param == i + 1)
+                kind = db_column_is_text(c) ? 1 : 0;
+            else
+                kind = param_kind(s->q, sv, i + 1);
+        }
         int nv = s->q && s->q->table >= 0 ? s->q->ninsert * s->q->ninsert_rows : 0;
         for (int k = 0; k < nv; k++) /* INSERT VALUES ($n), row by row */
             if (s->q->insert_val[k]->kind == DBX_PARAM && s->q->insert_val[k]->param == i + 1)
@@ -77,6 +107,8 @@ void db_pq_make_params(qstate *s, int nparams, const char *const *values, const 
                 if (concrete) memcpy(&bits, &d, sizeof bits);
                 p->is_real = concrete;
                 p->v = expr_const(cx, bits, 64);
+                int64_t k;
+                if (concrete && decimal_text(v, &k)) p->scaled = expr_const(cx, (uint64_t)k, 64);
                 continue;
             }
             /* the text of a cell the program read (PQgetvalue): that cell's integer */
