@@ -19,6 +19,13 @@ int unit_callback_arg_kind(const ut_type *t)
     }
 }
 
+/* Whether t is a size_t (the parameter names of a function type are not kept): an unsigned
+ * integer of a pointer's width, no char. */
+static int is_size(const ut_type *t)
+{
+    return t && t->kind == UT_INT && !t->is_char && !t->is_signed && t->bits == 8 * sizeof(void *);
+}
+
 int unit_callback_text_len(const ut_type *f, size_t i)
 {
     if (!f || i + 1 >= f->nargs || unit_callback_arg_kind(f->args[i]) != 's') return 0;
@@ -28,16 +35,9 @@ int unit_callback_text_len(const ut_type *f, size_t i)
     return n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
 }
 
-/* Whether a size_t follows argument i of f (the parameter names of a function type are not kept). */
-static int size_follows(const ut_type *f, size_t i)
-{
-    const ut_type *n = i + 1 < f->nargs ? f->args[i + 1] : NULL;
-    return n && n->kind == UT_INT && !n->is_char && !n->is_signed && n->bits == 8 * sizeof(void *);
-}
-
 int unit_callback_bytes_len(const ut_type *f, size_t i)
 {
-    if (!f || i >= f->nargs || unit_callback_arg_kind(f->args[i]) != 'p' || !size_follows(f, i)) return 0;
+    if (!f || i + 1 >= f->nargs || unit_callback_arg_kind(f->args[i]) != 'p' || !is_size(f->args[i + 1])) return 0;
     const ut_type *pt = f->args[i]->pointee;
     if (!pt || !(pt->kind == UT_VOID || (pt->kind == UT_INT && pt->is_char))) return 0;
     /* bytes the unit hands over (libcsv's field callback `void cb1(void *field, size_t len, void *data)`,
@@ -109,13 +109,6 @@ void unit_callback_reader_body(strbuf *b, const char *name, unsigned max)
     sb_printf(b, "            sympu_rec(\"mock %s s %%s\\n\", lit);\n", name);
     sb_printf(b, "        else\n            sympu_rec(\"mock %s p -1\\n\");\n    }\n#endif\n", name);
     sb_puts(b, "    return a0;\n");
-}
-
-/* Whether t is a size_t (the parameter names of a function type are not kept): an unsigned
- * integer of a pointer's width, no char. */
-static int is_size(const ut_type *t)
-{
-    return t && t->kind == UT_INT && !t->is_char && !t->is_signed && t->bits == 8 * sizeof(void *);
 }
 
 size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2])

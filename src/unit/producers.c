@@ -635,11 +635,7 @@ size_t unit_param_modifiers(const unit_info *u, const unit_harness_opts *o, cons
          * field by field, which is no state of the unit, and no removal of such a struct (list_remove(list,
          * node) of a node never in the list broke the list's invariants, and crashed) */
         static const char *const removal_words[] = {"remove", "delete", "erase", "detach", "unlink", "del", NULL};
-        int ok = 1, callbacks = 0;
-        for (size_t j = 1; j < fn->nparams; j++) {
-            const ut_type *t = fn->params[j].type;
-            callbacks |= t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_FUNC;
-        }
+        int ok = 1, callbacks = takes_callback(fn);
         for (size_t j = 1; j < fn->nparams && ok; j++) {
             const ut_type *st = struct_pointee(fn->params[j].type);
             unit_producer np[1];
