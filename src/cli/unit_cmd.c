@@ -45,6 +45,8 @@ static void unit_usage(FILE *f)
         "                          and exploration runs that kill mutants the tests miss join the suite)\n"
         "  --full-budget           explore each function for its whole share of the budget (default: stop once its\n"
         "                          branches are covered and the search has nothing promising left)\n"
+        "  --max-execs N           stop each function's exploration after N runs (default: no limit; with it the\n"
+        "                          suite depends on the run count, not on the machine's speed, within the budget)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
@@ -68,6 +70,7 @@ int cmd_unit(int argc, char **argv)
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
+    uint64_t max_execs = 0;
     unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0, 0, inits, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
@@ -160,6 +163,9 @@ int cmd_unit(int argc, char **argv)
             no_mutants = 1;
         } else if (!strcmp(a, "--full-budget")) {
             full_budget = 1;
+        } else if (!strcmp(a, "--max-execs")) {
+            NEED();
+            if (util_parse_uint(v, UINT32_MAX, &max_execs) != 0 || max_execs < 1) goto bad;
         } else if (!strcmp(a, "--init")) {
             NEED();
             const char *eq = strrchr(v, '=');
@@ -216,7 +222,8 @@ int cmd_unit(int argc, char **argv)
                        no_diversify,
                        no_minimize,
                        no_mutants,
-                       full_budget};
+                       full_budget,
+                       max_execs};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

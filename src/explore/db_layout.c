@@ -15,13 +15,19 @@
  * so only an exploration that has long stopped finding anything starts again, and only once; and
  * only after STALL_RUNS runs found nothing (an exploration whose queries time out runs a few programs
  * in that time and still has directions in hand: one application's run with 23 executions in 17 s
- * started again and ended at 38/50 branches against 45/50 kept). */
+ * started again and ended at 38/50 branches against 45/50 kept). Under a run budget (--max-execs) the
+ * shares are of runs, not seconds: no new direction for 40% of the runs (STALL_RUNS_MIN at least), a
+ * quarter of them left, so that the same runs make the same decision on any machine (STALL_RUNS is
+ * for slow runs under a clock, which a run count already accounts for). */
 #define STALL_SHARE 0.4
 #define STALL_RUNS 100
+#define STALL_RUNS_MIN 20
 #define LEFT_SHARE 0.25
 #define STALL_MIN_S 2.0
-/* the sites are scanned at most this often (seconds): the check runs before every candidate */
+/* the sites are scanned at most this often (seconds; runs under a run budget): the check runs before
+ * every candidate */
 #define RESCAN_S 0.5
+#define RESCAN_RUNS 10
 
 static int half_covered_site(const explore_state *s)
 {
@@ -39,7 +45,17 @@ static int half_covered_site(const explore_state *s)
 int explore_db_layout_stalled(explore_state *s, int exhausted)
 {
     const explore_opts *o = s->o;
-    if (!o->db_grow || !o->db_schema || o->budget_seconds <= 0 || s->par_role != PAR_ALONE) return 0;
+    if (!o->db_grow || !o->db_schema || (o->budget_seconds <= 0 && !o->max_execs) || s->par_role != PAR_ALONE) return 0;
+    if (o->max_execs) { /* a run budget: the same shares of it, in runs, whatever the machine's speed */
+        uint64_t idle = s->execs - s->last_cov_execs, min_idle = (uint64_t)(o->max_execs * STALL_SHARE);
+        uint64_t left = o->max_execs > s->execs ? o->max_execs - s->execs : 0;
+        if (left < (uint64_t)(o->max_execs * LEFT_SHARE)) return 0;
+        if (!exhausted && idle < (min_idle > STALL_RUNS_MIN ? min_idle : STALL_RUNS_MIN)) return 0;
+        if (!exhausted && s->layout_scanned && s->execs - s->layout_scan_execs < RESCAN_RUNS) return 0;
+        s->layout_scan_execs = s->execs;
+        s->layout_scanned = 1;
+        return half_covered_site(s);
+    }
     double now = util_now_s() - s->t0, left = o->budget_seconds - now;
     double min_idle = o->budget_seconds * STALL_SHARE, min_left = o->budget_seconds * LEFT_SHARE;
     if (left < (min_left > STALL_MIN_S ? min_left : STALL_MIN_S)) return 0;

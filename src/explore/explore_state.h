@@ -112,8 +112,9 @@ typedef struct explore_state {
      * entry to run, when the sites were last scanned for one half covered */
     explore_seed *kept_seeds;
     size_t nkept_seeds, kept_seeds_cap, seed_next;
-    uint64_t last_cov_execs; /* s->execs when the last new branch direction was covered */
-    double layout_scan_at;
+    uint64_t last_cov_execs;    /* s->execs when the last new branch direction was covered */
+    double layout_scan_at;      /* seconds since t0 of the last scan (util_now_s) */
+    uint64_t layout_scan_execs; /* s->execs at the last scan (under a run budget) */
     int layout_scanned;
     struct min_entry *min_queue; /* kept tests to minimize at the end, newest first */
     uint64_t *cand_seen;         /* combinations of user branch directions seen (candidates.c), 8192 slots */

@@ -264,8 +264,8 @@ int explore_run(const explore_run_opts *r)
     size_t nrounds = 0;
     for (;;) {
         db_limits next = s.db.schema ? grown_limits(s.db.schema, &s.db.limits) : s.db.limits;
-        o.db_grow = s.db.schema && !r->no_db_grow && o.budget_seconds > 0 && nrounds + 1 < DB_ROUNDS_MAX &&
-                    (next.rows > s.db.limits.rows || next.text > s.db.limits.text);
+        o.db_grow = s.db.schema && !r->no_db_grow && (o.budget_seconds > 0 || o.max_execs) &&
+                    nrounds + 1 < DB_ROUNDS_MAX && (next.rows > s.db.limits.rows || next.text > s.db.limits.text);
         o.db_rounds = rounds;
         o.ndb_rounds = nrounds;
         double t_round = util_now_s();
@@ -304,8 +304,12 @@ int explore_run(const explore_run_opts *r)
         o.nseeds = nseeds;
         o.db_rows = to.rows;
         o.db_text = to.text;
-        o.budget_seconds -= util_now_s() - t_round;
-        if (o.budget_seconds < 1) o.budget_seconds = 1;
+        if (o.budget_seconds > 0) {
+            o.budget_seconds -= util_now_s() - t_round;
+            if (o.budget_seconds < 1) o.budget_seconds = 1;
+        }
+        if (o.max_execs) /* the runs of the rounds before count against --max-execs */
+            o.max_execs = o.max_execs > sum.execs + 10 ? o.max_execs - sum.execs : 10;
     }
     int conf_rc =
         explore_write_replay_conf(out, s.abs_sources, nsources, cflags, r->posix, sum.slots_covered, sum.slots_total,

@@ -901,6 +901,9 @@ typedef struct unit_run_opts {
     int no_mutants;               /* --no-mutants: no mutation analysis (step_mutate.c): no candidate tests added */
     int full_budget; /* --full-budget: each exploration runs for its whole share of the budget (default: it stops once
                         the search is saturated, explore_opts.stop_when_saturated) */
+    uint64_t max_execs; /* --max-execs: each function's exploration stops after this many runs (explore_opts.max_execs;
+                           0: no limit). The budget still applies; under it, a run count makes the suite independent
+                           of the machine's speed (one job: the same runs in the same order) */
 } unit_run_opts;
 
 /* ---- input diversification and suite minimisation (diversify.c, minimize.c) ---- */

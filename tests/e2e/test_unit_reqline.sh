@@ -9,11 +9,16 @@
 # explorer flips), every branch is covered, and no test is dropped or moved to _bugs.c by the sanitizer
 # check (ASan+UBSan+LSan).
 . "$SRC/tests/e2e/unit_common.sh"
-# (9 s: rl_parse_headers covers its last direction after 0.7 s alone, 2 s at a load of 4, and its share of 6 s was
-# 1.5 s; a function whose branches are covered stops there, saturated)
+# (a run count, not a clock: rl_parse_headers covers its last direction within 800 runs, 0.7 s alone and more
+# than its 3 s share of a 9 s budget at a load of 5; a function whose branches are covered stops there, saturated)
 unit_run reqline tests/programs/unit/reqline.c -- --function rl_execute --function rl_parse_headers \
-    --function rl_split_query --budget 9s
+    --function rl_split_query --budget 60s --max-execs 1000
 t="$out/test_reqline.c"
+# --max-execs: rl_execute (not saturated: one direction no producer reaches) stops after its 1000 runs, not its share
+jq -e '.stop_reason == "max-execs" and .executions.total == 1000' "$out/build/runs/rl_execute/report.json" >/dev/null ||
+    fail "--max-execs 1000: $(jq -c '[.stop_reason, .executions.total]' "$out/build/runs/rl_execute/report.json")"
+"$SYMPATH" unit "$SRC/tests/programs/unit/reqline.c" --function rl_execute --max-execs 0 -o "$WORK/unit_bad" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--max-execs 0 is not refused with exit code 2"
 # (a) construction as a developer writes it
 expect_text reqline '^    rl_parser_init\(&p_obj, RL_(REQUEST|RESPONSE|BOTH)\);' "a parser made by rl_parser_init with a mode"
 expect_text reqline '\.on_token = stub_on_token' "a callback table of stand-ins"

@@ -3,7 +3,7 @@
 // EXPECT-ERROR: reach_error 27
 // EXPECT-NO-CONCRETIZATION: external_call
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 20s
+// SYMPATH-ARGS: --budget 90s
 #include <stdlib.h>
 #include <string.h>
 extern char __VERIFIER_nondet_char(void);
