@@ -5,7 +5,7 @@
 # header lacks gets a prototype rebuilt from libclang's types (no macro text). It builds with -Werror, passes
 # and covers the functions under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run api_macro tests/unit_libs/apimacro/gauge.c -- --all --define GAUGE_BUILD_SHARED --budget 8s
+unit_run api_macro tests/unit_libs/apimacro/gauge.c -- --all --define GAUGE_BUILD_SHARED --budget 24s
 extra_cflags=(-DGAUGE_BUILD_SHARED)
 expect_text gauge '^#include "gauge.h"' "the library's own header"
 grep -n 'GAUGE_API' "$out/test_gauge.c" && fail "the export macro's text was copied into the test"

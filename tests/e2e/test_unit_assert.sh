@@ -3,7 +3,7 @@
 # input becomes a test that expects the abort (forked child, SIGABRT); the others pass normally. The global
 # call counter is reset at each test's start and asserted after the call.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run checked tests/programs/unit/checked.c -- --function scale --budget 5s
+unit_run checked tests/programs/unit/checked.c -- --function scale --budget 15s
 expect_sympath_cov scale
 expect_text checked 'int factor = 0;' "input with factor 0"
 expect_text checked 'assert_int_equal\(WTERMSIG\(status\), SIGABRT\);' "test expecting SIGABRT"

@@ -6,7 +6,7 @@
 # Now a test that dies natively of a double free is run once more releasing only the first argument's objects.
 . "$SRC/tests/e2e/unit_common.sh"
 name=bag
-unit_run bag tests/unit_libs/bag/bag.c -- --function bag_put --budget 5s
+unit_run bag tests/unit_libs/bag/bag.c -- --function bag_put --budget 15s
 jq -e '[.functions[].dropped[]? | select(test("natively"))] | length == 0' "$out/report.json" >/dev/null ||
     fail "tests dropped as not passing natively: $(jq -c '[.functions[].dropped[]?]' "$out/report.json")"
 ok=$(awk '/^static void test_/ { body = "" } { body = body $0 "\n" } /^}/ && body ~ /assert_int_equal\(ret, 0\);/ { print body; exit }' "$out/test_bag.c")

@@ -5,7 +5,7 @@
 # Reports about the unit's code: the harness's malloc of the buffer is no concretization of the unit's, a crash in
 # strchr is located at the unit's call, a wrapper's figures are its callee's.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run buffer tests/programs/unit/buffer.c -- --all --budget 8s
+unit_run buffer tests/programs/unit/buffer.c -- --all --budget 24s
 expect_sympath_cov parse_header
 expect_text buffer "uint8_t buf_obj\[[0-9]+\] = \{ 'S', 'Y', 'M', [0-2]" "test with the magic bytes and a valid version"
 expect_text buffer 'size_t len = [0-3];' "test with a short buffer"

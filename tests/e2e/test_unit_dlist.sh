@@ -7,7 +7,7 @@
 # harness's locals), and a removal is never a step (dl_remove of a node never in the list breaks the list).
 . "$SRC/tests/e2e/unit_common.sh"
 name=dlist
-unit_run dlist tests/unit_libs/dlist/dlist.c -- --function dl_at --function dl_count --budget 5s
+unit_run dlist tests/unit_libs/dlist/dlist.c -- --function dl_at --function dl_count --budget 15s
 # a list of two nodes built as a developer would: each node by dl_node_new, linked in by dl_push
 two=$(awk '/^static void test_/ { body = "" } { body = body $0 "\n" } /^}/ && body ~ /dl_push\(l, [a-z_0-9]+\);\n    dl_push\(l, / { print body; exit }' "$out/test_dlist.c")
 [ -n "$two" ] || fail "no test builds a list of two nodes with dl_push"

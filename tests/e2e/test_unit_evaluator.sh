@@ -9,7 +9,7 @@
 # zeroed, and calc_destroy(c, &c_vars) releases the expression and its variables: every test is kept,
 # passes, and passes under ASan+UBSan+LSan.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run evaluator tests/programs/unit/calc.c -- --function calc_eval --budget 5s --buf-len 6
+unit_run evaluator tests/programs/unit/calc.c -- --function calc_eval --budget 15s --buf-len 6
 t="$out/test_calc.c"
 n=$(jq -r '.functions[] | select(.function == "calc_eval") | .tests_emitted' "$out/report.json")
 [ "${n:-0}" -ge 5 ] || fail "calc_eval: ${n:-?} tests emitted (want 5 or more)"

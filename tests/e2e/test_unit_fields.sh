@@ -6,7 +6,7 @@
 # `void *user` goes with a callback, is a step of its construction; the callback's field is asserted by its bytes
 # (expect_memory), not as "an address the unit made".
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run fields tests/unit_libs/fields/fields.c -- --function fr_feed --function fr_finish --budget 8s
+unit_run fields tests/unit_libs/fields/fields.c -- --function fr_feed --function fr_finish --budget 40s --max-execs 800
 expect_text fields '^    assert_memory_equal\(r_obj\.buf, "[^"]+", [0-9]+\);' "the field's bytes asserted up to pos"
 expect_text fields '^    fr_feed\(r, r_s, [0-9]+, stub_on_field, r_user\);' "a reader fed before fr_finish"
 expect_text fields '^    expect_memory\(stub_on_field, a0, "[^"]+", sizeof "[^"]+" - 1\);' "the field handed to the callback asserted"

@@ -9,7 +9,7 @@
 . "$SRC/tests/e2e/unit_common.sh"
 name=hdrimpl
 unit_run hdrimpl tests/unit_libs/hdrimpl/cursor.h -- --function cursor_line --function cursor_next --function cursor_peek \
-    --budget 6s
+    --budget 18s
 grep -q 'defines its functions under CURSOR_IMPLEMENTATION' "$out.bin/sympath.log" || fail "the implementation switch was not named"
 grep -q -- '-DCURSOR_IMPLEMENTATION' "$out/BUILD.txt" || fail "BUILD.txt does not define CURSOR_IMPLEMENTATION"
 expect_text cursor '^    cursor c_obj = cursor_make\(c_data, [0-9]+\);' "a cursor made by cursor_make"

@@ -4,7 +4,7 @@
 # C); --all takes every function defined in it, static ones too; --define sets its capacity. The emitted test
 # #includes the header (nothing is linked), builds with -Werror, passes, and covers the functions under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run header_only tests/unit_libs/hdronly/ringq.h -- --all --define RINGQ_CAP=3 --budget 12s
+unit_run header_only tests/unit_libs/hdronly/ringq.h -- --all --define RINGQ_CAP=3 --budget 36s
 extra_cflags=(-DRINGQ_CAP=3)
 expect_text ringq '^#include "ringq.h"$' "the header included"
 for f in ringq_next ringq_full ringq_push ringq_pop; do

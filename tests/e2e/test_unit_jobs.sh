@@ -2,7 +2,7 @@
 # test_unit_jobs.sh: sympath unit -j 2 (issue 15): each function's exploration runs on two workers, and the
 # emitted tests are what -j 1 gives: they build with -Werror, pass, and cover every branch of the function.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run jobs tests/programs/unit/buffer.c -- --function parse_header --function check_access -j 2 --budget 8s
+unit_run jobs tests/programs/unit/buffer.c -- --function parse_header --function check_access -j 2 --budget 24s
 expect_sympath_cov parse_header
 expect_sympath_cov check_access
 r="$out/build/runs/parse_header/report.json"

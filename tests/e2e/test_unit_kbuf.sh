@@ -7,7 +7,7 @@
 # passes natively with branch coverage.
 . "$SRC/tests/e2e/unit_common.sh"
 name=kbuf
-unit_run kbuf tests/unit_libs/kbuf/kbuf.c -- --all --budget 3s
+unit_run kbuf tests/unit_libs/kbuf/kbuf.c -- --all --budget 60s --max-execs 150
 t="$out/test_kbuf.c"
 grep -q 'kbuf s_obj\[' "$t" && fail "a kbuf parameter is built as an array"
 bad=$(grep -o '\.l = [0-9]*, \.m = [0-9]*' "$t" | awk -F'[ ,=]+' '$2 + 0 > $4 + 0' | head -1)

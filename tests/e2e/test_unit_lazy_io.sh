@@ -6,7 +6,7 @@
 # the lexer reads (tests/unit_libs/position/lexpos.c); a node removed from the list it was pushed into
 # (tests/unit_libs/members/intlist.c).
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c tests/unit_libs/lazy/cfgfile.c -- --all --budget 2s
+unit_run lazy_io tests/unit_libs/lazy/lazy.c tests/unit_libs/stream/inilite.c tests/unit_libs/lazy/cfgfile.c -- --all --budget 30s --max-execs 80
 
 # no_null_test FUNCTION: no test of FUNCTION passes a NULL pointer (it dereferences without a check)
 no_null_test() {
@@ -78,7 +78,7 @@ expect_gcov first_line_opens 75 # 25 when fgets through the pointer reads the re
 # lex_location(lx, where, ...): where points into the text lex_init(lx, text, text_end) was given, and text_end
 # too (a producer's range end): both separate objects before, `where < lx->text` compared unrelated pointers
 # (gcov 5/8, mutation 8/20)
-unit_run position tests/unit_libs/position/lexpos.c -- --function lex_location --budget 3s
+unit_run position tests/unit_libs/position/lexpos.c -- --function lex_location --budget 10s
 expect_text lexpos '^    const char \*where = &lx_text\[[1-9][0-9]*\];' "a position inside the lexer's text"
 expect_text lexpos '^    lex_init\(&lx_obj, lx_text, &lx_text\[[1-9][0-9]*\]\);' "the producer's range end inside the text"
 expect_no_drops
@@ -87,7 +87,7 @@ expect_gcov lex_location 100
 # intlist_remove(l, n) (--no-minimize: every way of building n shows): n is pushed into the call's own l (`node *n =
 # intlist_push(l, 61);`), so the removal finds it; the node the call freed is neither asserted on nor released again (main: n pushed into a list of its
 # own, never found; its one test dropped as a leak, no test at all)
-unit_run members tests/unit_libs/members/intlist.c -- --function intlist_remove --budget 3s --no-minimize
+unit_run members tests/unit_libs/members/intlist.c -- --function intlist_remove --budget 10s --no-minimize
 expect_text intlist '^    node \*n = intlist_push\(l, -?[0-9]+\);' "the node pushed into the call's own list"
 awk '/int ret = intlist_remove\(l, n\);/ { on = 1 } on && /assert_int_equal\(ret, 1\);/ { ok = 1 } /^}/ { on = 0 }
     END { exit !ok }' "$out/test_intlist.c" || fail "no test removes a node of the list"

@@ -4,7 +4,7 @@
 # emitted file links with -Wl,--wrap=getenv, builds with -Werror and passes; sympath's own gcov figure
 # (measured with the unit's objects renaming getenv, since gcov's runtime calls getenv too) is complete.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run libc_mock tests/programs/unit/envcfg.c -- --all --mock getenv --budget 6s
+unit_run libc_mock tests/programs/unit/envcfg.c -- --all --mock getenv --budget 18s
 expect_sympath_cov debug_level
 expect_text envcfg '^char \*__wrap_getenv\(const char \*a0\) \{' "stand-in __wrap_getenv"
 expect_text envcfg 'char getenv_ret\[[0-9]+\] = "full";' "getenv result solved to \"full\""

@@ -7,7 +7,7 @@
 # only the producer's block (`free((void *)s)`), the table being the test's own. The suite passes with no leak.
 . "$SRC/tests/e2e/unit_common.sh"
 name=mocked_release
-unit_run mocked_release tests/unit_libs/twofile/store.c -- --function store_has --budget 3s
+unit_run mocked_release tests/unit_libs/twofile/store.c -- --function store_has --budget 10s
 t="$out/test_store.c"
 expect_text store '^    will_return\(table_new, &table_new_ret\);' "the mock's value queued before the producer"
 decl=$(grep -n 'table table_new_ret = ' "$t" | head -1 | cut -d: -f1)

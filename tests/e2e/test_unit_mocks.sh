@@ -7,7 +7,7 @@
 # One test file per source; both build with
 # -Werror, pass, and cover every branch under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run mocks tests/programs/unit/driver.c tests/programs/unit/ops.c -- --all --budget 10s --mock-outputs
+unit_run mocks tests/programs/unit/driver.c tests/programs/unit/ops.c -- --all --budget 30s --mock-outputs
 expect_sympath_cov dev_read_ready
 expect_sympath_cov dev_sync
 expect_sympath_cov overheated

@@ -7,7 +7,7 @@
 # errors and passes, and it fails on two hand-made mutants of the pointer steps that the suite of --no-mutants
 # passes.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run mutants tests/programs/unit/unescape.c -- --function unescape --budget 6s
+unit_run mutants tests/programs/unit/unescape.c -- --function unescape --budget 30s --max-execs 600
 r="$out/report.json"
 jq -e '.functions[0].mutation | .mutants >= 30 and .tests_added >= 1 and .killed_by_suite * 10 >= .mutants * 8
     and .killed_by_suite > .killed_by_kept_tests and .candidates >= 1' "$r" >/dev/null ||
@@ -20,7 +20,7 @@ grep -Eq '^      mutants: [0-9]+/[0-9]+ killed by the emitted tests \([0-9]+%\);
 build_and_run unescape
 full=$out
 # the same unit without the analysis: its suite for comparison
-unit_run mutants_off tests/programs/unit/unescape.c -- --function unescape --budget 6s --no-mutants
+unit_run mutants_off tests/programs/unit/unescape.c -- --function unescape --budget 30s --max-execs 600 --no-mutants
 jq -e '.functions[0].mutation == null' "$out/report.json" >/dev/null || fail "--no-mutants still analysed mutants"
 # mutant_suite DIR LINE FROM TO: does the suite in DIR pass with `FROM` replaced by `TO` on line LINE of unescape.c?
 mutant_passes() {

@@ -3,7 +3,7 @@
 # on a `struct box **` parameter (box_take); the emitted tests rebuild the object graphs (aliased
 # min/max, NULL fields), build with -Werror, pass, and cover every branch under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run nested tests/programs/unit/nested.c -- --all --budget 10s
+unit_run nested tests/programs/unit/nested.c -- --all --budget 30s
 expect_sympath_cov box_check
 expect_sympath_cov box_take
 expect_text nested '\.min = (&[a-z_0-9]+), \.max = \1' "box whose min and max alias"

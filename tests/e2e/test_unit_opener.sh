@@ -7,7 +7,7 @@
 # and pass natively.
 . "$SRC/tests/e2e/unit_common.sh"
 name=opener
-unit_run opener tests/unit_libs/opener/wordstream.c -- --function ws_next --budget 3s
+unit_run opener tests/unit_libs/opener/wordstream.c -- --function ws_next --budget 30s --max-execs 510
 t="$out/test_wordstream.c"
 expect_text wordstream '^    ws_open\(&ws_obj, ws_text, [0-9]+\);' "a stream opened by ws_open"
 opened=$(grep -c '^    ws_open(&ws_obj' "$t")

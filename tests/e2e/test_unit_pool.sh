@@ -7,7 +7,7 @@
 # passes natively.
 . "$SRC/tests/e2e/unit_common.sh"
 name=pool
-unit_run pool tests/unit_libs/pool/kvpool.c -- --function kv_find --function kv_number --budget 3s
+unit_run pool tests/unit_libs/pool/kvpool.c -- --function kv_find --function kv_number --budget 30s --max-execs 190
 t="$out/test_kvpool.c"
 expect_text kvpool '^    const kv_node \*list = kv_parse\(list_text, list_slots, [1-9]' "a list built by kv_parse over slots"
 expect_text kvpool '^    kv_node list_slots\[[0-9]+\] = \{ 0 \};' "zeroed storage"

@@ -8,7 +8,7 @@
 . "$SRC/tests/e2e/unit_common.sh"
 name=producers
 lib="$SRC/tests/unit_libs/producers"
-unit_run producers tests/unit_libs/producers/plib.c -- --function strrange --function parse --function strcat_ --budget 1s
+unit_run producers tests/unit_libs/producers/plib.c -- --function strrange --function parse --function strcat_ --budget 30s --max-execs 100
 t="$out/test_plib.c"
 # (a) the construction calls, as a developer writes them
 expect_text plib 'str s = strnew\(' "a string built by strnew"

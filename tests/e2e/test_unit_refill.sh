@@ -7,7 +7,7 @@
 # candidate tests. Before: one test, trim_left and trim_right 2/4 gcov each; now the suite trims real text.
 . "$SRC/tests/e2e/unit_common.sh"
 name=refill
-unit_run refill tests/unit_libs/trimbuf/trimbuf.c -- --function tb_trim --budget 5s
+unit_run refill tests/unit_libs/trimbuf/trimbuf.c -- --function tb_trim --budget 15s
 [ -f "$out/test_trimbuf_bugs.c" ] || fail "the trim bug is not in test_trimbuf_bugs.c"
 grep -q "overflowed" "$out/test_trimbuf_bugs.c" || fail "the bug's report is not the pointer overflow in trim_right"
 jq -e '.functions[0].sanitizer.refilled >= 1' "$out/report.json" >/dev/null || fail "no candidate test added"

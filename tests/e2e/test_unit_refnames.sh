@@ -9,7 +9,7 @@
 # takes as well; the tests built with tn_add_ref are what (b) is about)
 . "$SRC/tests/e2e/unit_common.sh"
 name=refnames
-unit_run refnames tests/unit_libs/refnames/tnode.c -- --function tn_count_named --budget 4s --no-minimize
+unit_run refnames tests/unit_libs/refnames/tnode.c -- --function tn_count_named --budget 12s --no-minimize
 t="$out/test_tnode.c"
 expect_text tnode '^    tn_add_ref\(\(tnode \*\)t, ' "a name kept by reference (tn_add_ref)"
 jq -e '[.functions[].dropped | length] | add == 0' "$out/report.json" >/dev/null ||

@@ -13,7 +13,7 @@ clang-14 -fsanitize=address,undefined "$WORK/san_probe.c" -o "$WORK/san_probe" 2
     { echo "SKIP: clang-14's sanitizer runtime is missing (libclang-rt-14-dev)"; exit 77; }
 # --raw-inputs: str_count's str is built as a plain char array, as before producers (with them, str_new
 # builds it: tests/e2e/test_unit_producers.sh), so the classifier of a hidden header's fault is tested
-unit_run sanitize tests/unit_libs/sanitize/bufkit.c -- --all --budget 8s --raw-inputs
+unit_run sanitize tests/unit_libs/sanitize/bufkit.c -- --all --budget 40s --max-execs 470 --raw-inputs
 bugs="$out/test_bufkit_bugs.c"
 [ -f "$bugs" ] || fail "no test_bufkit_bugs.c"
 # (a) the bugs: each with its report, none in the regression suite
@@ -75,7 +75,7 @@ grep -q 'PASSED' "$out.bin/san.log" || fail "no PASSED line under the sanitizers
     "$bugs" "$SRC/tests/unit_libs/sanitize/bufkit.c" -lcmocka -o t_bugs_san && ./t_bugs_san) >"$out.bin/bugs_san.log" 2>&1 &&
     fail "_bugs.c passes under the sanitizers"
 # a coverage build that writes no data (an exit handler ends the process first): unknown, said, not 0/N
-unit_run sanitize_gcov tests/unit_libs/sanitize/quit.c -- --all --budget 2s
+unit_run sanitize_gcov tests/unit_libs/sanitize/quit.c -- --all --budget 10s
 grep -q 'warning: gcov figures of quit.c unknown: .*wrote no coverage data' "$out.bin/sympath.log" || fail "no warning about the missing coverage data"
 grep -q 'arm .*gcov unknown' "$out.bin/sympath.log" || fail "the summary does not say unknown"
 jq -e '.functions[0].gcov.unknown | test("no coverage data")' "$out/report.json" >/dev/null || fail "report.json: gcov not unknown: $(jq -c '.functions[0].gcov' "$out/report.json")"

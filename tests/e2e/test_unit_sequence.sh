@@ -7,7 +7,7 @@
 # fmemopen is declared although the unit's feature-test macro hides it (the test did not compile either).
 . "$SRC/tests/e2e/unit_common.sh"
 name=sequence
-unit_run sequence tests/unit_libs/tokstream/tokstream.c -- --function tok_balanced --budget 5s
+unit_run sequence tests/unit_libs/tokstream/tokstream.c -- --function tok_balanced --budget 15s
 t="$out/test_tokstream.c"
 expect_text tokstream '^    tok_open\(&tok_obj, [a-z_0-9]+\);' "an object opened by tok_open on a stream"
 grep -Eq '^    tok_stream [a-z_]' "$t" || fail "no local of type tok_stream"

@@ -7,7 +7,7 @@
 . "$SRC/tests/e2e/unit_common.sh"
 name=split
 lib=tests/programs/unit
-unit_run split $lib/split.c -- --function split --function lines --function word_lengths --str-len 4 --budget 3s
+unit_run split $lib/split.c -- --function split --function lines --function word_lengths --str-len 4 --budget 30s --max-execs 80
 t="$out/test_split.c"
 expect_text split 'assert_int_equal\(count_obj, [1-9]\);' "assertion on the count the call wrote"
 expect_text split 'assert_string_equal\(ret\[0\], "' "the first string of the returned array"

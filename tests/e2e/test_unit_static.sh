@@ -5,7 +5,7 @@
 # Then a static helper calling getenv, with --mock getenv: the included file's calls go to the stand-in.
 . "$SRC/tests/e2e/unit_common.sh"
 unit_run static tests/unit_libs/statics/hexnum.c tests/unit_libs/statics/report.c -- \
-    --function digit_value --function parse_hex --budget 2s
+    --function digit_value --function parse_hex --budget 30s --max-execs 130
 expect_text hexnum '^#include "hexnum.c"$' "the .c included"
 expect_text hexnum 'int ret = digit_value\(c\);' "a direct call of the static function"
 grep -q 'statics/report\.c' "$out/BUILD.txt" || fail "report.c is not on the build line"
@@ -18,7 +18,7 @@ expect_gcov parse_hex 80
 "$SYMPATH" unit "$SRC/tests/unit_libs/statics/hexnum.c" --function nope -o "$WORK/unit_static_bad" >"$out.bin/bad.log" 2>&1
 grep -q 'there are: parse_hex$' "$out.bin/bad.log" || { cat "$out.bin/bad.log"; fail "the listing of external functions changed"; }
 # a static function calling a libc function replaced with --mock: the included file's calls reach the stand-in
-unit_run static_mock tests/unit_libs/statics/envlevel.c -- --function level_of --mock getenv --budget 5s
+unit_run static_mock tests/unit_libs/statics/envlevel.c -- --function level_of --mock getenv --budget 15s
 expect_sympath_cov level_of
 expect_text envlevel 'will_return\(__wrap_getenv, NULL\);' "a test where getenv finds nothing"
 expect_text envlevel 'char getenv_ret\[[0-9]+\] = "full";' "getenv's result solved to \"full\""

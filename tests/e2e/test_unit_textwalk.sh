@@ -11,7 +11,7 @@
 . "$SRC/tests/e2e/unit_common.sh"
 name=textwalk
 unit_run textwalk tests/unit_libs/textwalk/textwalk.c -- --function text_nlen --function text_prev \
-    --function span_eq_nocase --budget 5s
+    --function span_eq_nocase --budget 15s
 expect_text textwalk 'assert_int_equal\(ret, -1\);' "a text longer than its count (text_nlen returns -1)"
 expect_text textwalk '^    const char \*s = &s_obj\[4\];' "a pointer into the middle of a text for text_prev"
 expect_text textwalk 'assert_int_equal\(width_obj, 2\);' "a two-byte character stepped back over"

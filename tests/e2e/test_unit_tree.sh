@@ -6,7 +6,7 @@
 # numbers, the texts and the counts of the tree (main stopped at the union: `assert_int_equal(ret->type, 4)` only);
 # no assertion on a member the tag does not select; the tests pass natively and under ASan+UBSan+LSan.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run tree tests/programs/unit/treeval.c -- --function tv_entry --budget 8s
+unit_run tree tests/programs/unit/treeval.c -- --function tv_entry --budget 24s
 t="$out/test_treeval.c"
 expect_text treeval '^    assert_string_equal\(ret->u\.table->names\[0\], "[^"]*"\);' "a table's name asserted"
 expect_text treeval '^    assert_true\(ret->u\.table->values\[0\]->u\.number == ' "a number in the table asserted"
@@ -20,7 +20,7 @@ jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanit
     fail "the sanitizer check did not run, dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"
 build_and_run treeval
 # a parser's result (lenient, as parson's json_parse_string): the same walk on what it returns
-unit_run tree_parse tests/programs/unit/treeval.c -- --function tv_parse --budget 10s --no-minimize
+unit_run tree_parse tests/programs/unit/treeval.c -- --function tv_parse --budget 30s --no-minimize
 t="$out/test_treeval.c"
 expect_text treeval '^    assert_int_equal\(ret->type, [0-9]+\);' "the tag of the parsed value"
 grep -Eq '^    assert_(true|string_equal|int_equal)\(ret->u\.(number|text\.chars|text\.length|list->count)' "$t" ||

@@ -5,7 +5,7 @@
 # members of one size: assert_memory_equal), queue a mock's union result (reg_read), build with -Werror, pass, and
 # cover the branches under gcov.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run unions tests/programs/unit/tagged.c -- --all --budget 4s
+unit_run unions tests/programs/unit/tagged.c -- --all --budget 12s
 expect_sympath_cov value_flip
 expect_sympath_cov value_bits
 expect_sympath_cov reg_high

@@ -7,7 +7,7 @@
 # and the tests pass natively and under ASan+UBSan+LSan (sympath's sanitizer check: none dropped, no bug);
 # producers that would need an argument built field by field are left out when others need none.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run views tests/programs/unit/viewed.c -- --function table_get_num --budget 8s
+unit_run views tests/programs/unit/viewed.c -- --function table_get_num --budget 40s --max-execs 2100
 t="$out/test_viewed.c"
 expect_text viewed '^    const val \*[a-z_]+ = val_new_(table|num)\([^)]*\);' "the accessor's argument made by its own producer"
 expect_text viewed '^    const table \*t = val_table\([a-z_]+\);' "the table made by the accessor of that value"
@@ -22,7 +22,7 @@ build_and_run viewed
 expect_gcov table_get_num 80
 # a producer that would need an argument built field by field (table_owner(const table *): a table has no
 # producer without one) is left out while others need none: val_number's values come from val_new_*
-unit_run views_val tests/programs/unit/viewed.c -- --function val_number --budget 5s
+unit_run views_val tests/programs/unit/viewed.c -- --function val_number --budget 15s
 grep -q '= table_owner(' "$out/test_viewed.c" && fail "a val made by table_owner of a table built field by field"
 jq -e '[.functions[] | .sanitizer.checked and .sanitizer.dropped == 0 and .sanitizer.bugs == 0] | all' "$out/report.json" >/dev/null ||
     fail "val_number: the sanitizer check dropped tests or found bugs: $(jq -c '[.functions[] | .sanitizer]' "$out/report.json")"

@@ -3,7 +3,7 @@
 # stand-in (tests linked with -Wl,--wrap=store_put), calls inside store.c reach the real function; both
 # emitted files build with -Werror, pass, and cover cache_set's branches (the store failing included).
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run wrap tests/programs/unit/cache.c tests/programs/unit/store.c -- --all --mock store_put --budget 6s
+unit_run wrap tests/programs/unit/cache.c tests/programs/unit/store.c -- --all --mock store_put --budget 18s
 expect_sympath_cov cache_set
 jq -e '[.functions[].function] | index("store_put") | not' "$out/report.json" >/dev/null || fail "the mocked store_put was tested"
 expect_text cache '^int __wrap_store_put\(int a0, int a1\) \{' "stand-in __wrap_store_put"

@@ -5,7 +5,7 @@
 # gives coverage.with_callees and gcov.with_callees (own + the unit's functions the tests reached), which must show
 # the callees' work; the tests pass natively with warnings as errors.
 . "$SRC/tests/e2e/unit_common.sh"
-unit_run wrapper tests/programs/unit/arena.c -- --function list_parse --function list_free --budget 8s
+unit_run wrapper tests/programs/unit/arena.c -- --function list_parse --function list_free --budget 40s --max-execs 1200
 grep -Eq '^  list_parse +0/0 own; with its callees: branches [0-9]+/[0-9]+ \([0-9]+%\), gcov [0-9]+/[0-9]+' \
     "$out.bin/sympath.log" || fail "no 'list_parse 0/0 own; with its callees' line in the summary"
 r="$out/report.json"

@@ -2,6 +2,10 @@
 # Needs SYMPATH, SRC, WORK (set by ctest). The emitted files are built here again, independently of
 # sympath's own verification, with -Wall -Wextra -Werror and gcov, run, and their branch coverage read
 # back per function with `gcov -b -f`.
+# Budgets (2026-11-28): CI runs these at a load of 3-5, where a clock budget gives a function a third of the runs
+# it gets alone. So a test whose function used its whole share alone stops after a run count (--max-execs: about
+# 1.3 times the runs it made alone in the old budget) under a clock five times longer, and the others, which stop
+# by saturation or exhaustion, have three times the clock they had.
 set -u
 fail() { echo "FAIL [$name]: $*"; exit 1; }
 

@@ -1,7 +1,7 @@
 // A command parser on a symbolic buffer: strcmp, strncmp, strchr, strstr, strspn, strcasecmp keep their meaning (libc models), so the explorer reaches each keyword.
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 28
-// SYMPATH-ARGS: --budget 4s
+// SYMPATH-ARGS: --budget 30s --max-execs 600
 // EXPECT-NO-CONCRETIZATION: external_call
 // EXPECT-REPLAY
 #include <string.h>

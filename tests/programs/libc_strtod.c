@@ -2,7 +2,7 @@
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 30
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 10s
+// SYMPATH-ARGS: --budget 60s --max-execs 3000
 #include <stdlib.h>
 extern char __VERIFIER_nondet_char(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);

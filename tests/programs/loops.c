@@ -2,7 +2,7 @@
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 27
 // EXPECT-REPLAY
-// SYMPATH-ARGS: --budget 3s
+// SYMPATH-ARGS: --budget 30s --max-execs 400
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);

@@ -1,7 +1,7 @@
 // Many paths (a symbolic loop over 40 inputs): exploration is cut by a budget, never exhausted.
 // Used by tests/e2e/test_interrupt.sh and test_strategies.sh as well.
 // EXPECT-COVERAGE: 100
-// SYMPATH-ARGS: --budget 3s
+// SYMPATH-ARGS: --budget 30s --max-execs 600
 extern int __VERIFIER_nondet_int(void);
 int main(void) {
     int count = 0;

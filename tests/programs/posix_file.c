@@ -1,5 +1,5 @@
 // A program reading a named file line by line with fopen/fgets (--sym-file config.txt 6: up to 6 symbolic bytes), and the same file again with open/read (as ./config.txt). A file of another name is not symbolic (fopen fails). Every branch is covered and replay gives the program the same file.
-// SYMPATH-ARGS: --sym-file config.txt 6 --budget 10s
+// SYMPATH-ARGS: --sym-file config.txt 6 --budget 30s
 // EXPECT-COVERAGE: 100
 // EXPECT-ERROR: reach_error 0
 // EXPECT-REPLAY
