@@ -383,8 +383,10 @@ void emit_heap_frees(strbuf *b, const names *n)
         }
         if (gone)
             done[k] = 1;
+        else if (*lb) /* a field may be a const pointer (cwalk's `const char *path`): free takes a void * */
+            expr[k] = util_strf("(void *)%s", lb);
         else
-            expr[k] = strdup(*lb ? lb : n->local[k]);
+            expr[k] = strdup(n->local[k]);
     }
     /* children first: an object is freed once everything it points to is */
     for (int progress = 1; progress;) {

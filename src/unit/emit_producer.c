@@ -322,7 +322,7 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
     const char *nm = n->local[k];
     strbuf args = STRBUF_INIT;
     for (size_t a = 0; a < m->nargs; a++) {
-        if (a || m->kind == 'i') sb_puts(&args, ", ");
+        if (a || m->kind == 'i') sb_puts(&args, ", "); /* 'o': the object comes last */
         if (arg_expr(&args, n, m->args[a]) != 0) {
             sb_free(&args);
             return -1;
@@ -347,7 +347,7 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         sb_free(&args);
         return 1;
     }
-    if (m->kind != 'i') {
+    if (m->kind != 'i' && m->kind != 'o') {
         char *d = unit_declarator(o->ctype, nm);
         sb_printf(b, "    %s = %s(%s);\n", d ? d : nm, m->func, args.s ? args.s : "");
         free(d);
@@ -361,11 +361,18 @@ int emit_made_decl(strbuf *b, const names *n, size_t k)
         char star[300];
         snprintf(star, sizeof star, "*%s", nm);
         char *d = unit_declarator(o->ctype, star);
-        sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s%s);\n", d ? d : star, nm, m->func, nm, more);
+        if (m->kind == 'o')
+            sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s%s%s);\n", d ? d : star, nm, m->func, more,
+                      *more ? ", " : "", nm);
+        else
+            sb_printf(b, "    %s = calloc(1, sizeof *%s);\n    %s(%s%s);\n", d ? d : star, nm, m->func, nm, more);
         free(d);
     } else {
         char *d = unit_declarator(o->ctype, nm);
-        sb_printf(b, "    %s = {0};\n    %s(&%s%s);\n", d ? d : nm, m->func, nm, more);
+        if (m->kind == 'o')
+            sb_printf(b, "    %s = {0};\n    %s(%s%s&%s);\n", d ? d : nm, m->func, more, *more ? ", " : "", nm);
+        else
+            sb_printf(b, "    %s = {0};\n    %s(&%s%s);\n", d ? d : nm, m->func, nm, more);
         free(d);
     }
     sb_free(&args);
@@ -405,7 +412,7 @@ int emit_made_consumed(const names *n, int id)
     size_t k;
     const ur_object *o = obj_by_id(n->r, id, &k);
     const ur_make *m = o ? make_of(n->r, id) : NULL;
-    return m && m->kind != 'i' && m->kind != 'v' && o->param && n->fn &&
+    return m && m->kind != 'i' && m->kind != 'o' && m->kind != 'v' && o->param && n->fn &&
            unit_param_consumed(n->fn, param_index(n->r, k));
 }
 
@@ -441,7 +448,8 @@ static void release_made_args(strbuf *b, const names *n)
             size_t ak;
             const ur_make *am = make_of(r, m->args[a]);
             const ur_object *ao = obj_by_id(r, m->args[a], &ak);
-            if (!am || !ao || am->kind == 'i' || ao->param) continue; /* a parameter is released as one */
+            if (!am || !ao || am->kind == 'i' || am->kind == 'o' || ao->param)
+                continue; /* a parameter is released as one */
             const ur_entry *e = whole_entry(r, ao->id);
             if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue;
             const ut_type *at = fn->params[a].type;
@@ -470,9 +478,10 @@ static void release_initialised(strbuf *b, const names *n, const unit_test *t, i
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
         const ut_func *init = unit_find_def(n->u, m->func);
-        if (m->kind != 'i' || !o || !init || init->nparams == 0) continue;
+        if ((m->kind != 'i' && m->kind != 'o') || !o || !init || init->nparams == 0) continue;
         int extra[UNIT_MAX_DESTRUCTOR_ARGS];
-        const ut_func *df = unit_destructor_for(n->u, init->params[0].type, init, extra, UNIT_MAX_DESTRUCTOR_ARGS);
+        const ut_type *ot = init->params[m->kind == 'o' ? init->nparams - 1 : 0].type; /* the object's */
+        const ut_func *df = unit_destructor_for(n->u, ot, init, extra, UNIT_MAX_DESTRUCTOR_ARGS);
         if (!df || df->nparams != 1 || (called && (df == t->fn || unit_destructor_name(t->fn->name)))) continue;
         sb_printf(b, "    %s(%s%s);\n", df->name, n->heap && emit_heapable(o) ? "" : "&", n->local[k]);
     }
@@ -501,7 +510,8 @@ int emit_made_releases(strbuf *b, const names *n, const unit_test *t, int called
         const ur_make *m = &r->makes[i];
         size_t k;
         const ur_object *o = obj_by_id(r, m->obj, &k);
-        if (m->kind == 'i' || m->kind == 'v' || m->kind == 'a' || m->kind == 'c' || !o || !o->param) continue;
+        if (m->kind == 'i' || m->kind == 'o' || m->kind == 'v' || m->kind == 'a' || m->kind == 'c' || !o || !o->param)
+            continue;
         const ur_entry *e = whole_entry(r, o->id);
         if (!e || (e->pre.kind == 'p' && !strcmp(e->pre.text, "0"))) continue; /* the producer gave NULL */
         if (called && o->pointee_freed) continue; /* the call freed it (list_remove(l, n) freed n) */

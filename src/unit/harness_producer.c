@@ -434,7 +434,7 @@ static void gen_adds(strbuf *b, const unit_info *u, size_t i, const ut_param *p,
     sb_puts(b, "    }\n    }\n");
 }
 
-/* The fresh object of the pointee type an UP_INIT or UP_VALUE producer fn fills (sympu_o, registered,
+/* The fresh object of the pointee type an UP_INIT, UP_OUT or UP_VALUE producer fn fills (sympu_o, registered,
  * aliasable; the parameter object registered first) and its `make ID KIND FUNC ARG...` line, the
  * arguments from index first on (the locals sympu_m<k>). */
 static void gen_fresh_object(strbuf *b, const ut_param *p, size_t i, const char *ts, const ut_func *fn, char kind,
@@ -476,6 +476,26 @@ static void gen_init(strbuf *b, const unit_harness_opts *o, const ut_param *p, s
     sb_printf(b, "        %s%s(sympu_o", fn->type->ret->kind == UT_VOID ? "" : "(void)", fn->name);
     for (size_t k = 1; k < fn->nparams; k++) sb_printf(b, ", sympu_m%zu", k);
     sb_puts(b, ");\n");
+    gen_fresh_done(b, i);
+}
+
+/* UP_OUT: the arguments before the object, then a fresh object of the pointee type (registered, aliasable)
+ * that fn fills as its last argument; a result that says the parse failed ends the run (producers_int.h). */
+static void gen_out(strbuf *b, const unit_harness_opts *o, const ut_param *p, size_t i, const char *ts,
+                    const ut_func *fn)
+{
+    ut_func head = *fn; /* the arguments before the object */
+    head.nparams--;
+    gen_args(b, NULL, o, p, &head, 0, "sympu_m", NULL, 0, NULL, 0);
+    gen_fresh_object(b, p, i, ts, &head, 'o', 0);
+    const ut_type *r = fn->type->ret;
+    sb_printf(b, "        %s%s(", r->kind == UT_VOID ? "" : "long long sympu_ok = (long long)", fn->name);
+    for (size_t k = 0; k < head.nparams; k++) sb_printf(b, "sympu_m%zu, ", k);
+    sb_puts(b, "sympu_o);\n");
+    if (r->kind == UT_BOOL)
+        sb_puts(b, "        sym_assume(sympu_ok != 0);\n");
+    else if (r->kind != UT_VOID)
+        sb_puts(b, "        sym_assume(sympu_ok >= 0);\n");
     gen_fresh_done(b, i);
 }
 
@@ -571,6 +591,8 @@ int harness_producer_param(strbuf *b, const unit_info *u, const unit_harness_opt
             gen_return(b, u, o, f, i, ts, pr[j].fn);
         else if (pr[j].kind == UP_VALUE)
             gen_value(b, u, o, p, i, ts, pr[j].fn);
+        else if (pr[j].kind == UP_OUT)
+            gen_out(b, o, p, i, ts, pr[j].fn);
         else
             gen_init(b, o, p, i, ts, pr[j].fn);
         if (tree && pr[j].kind == UP_RETURN) sb_puts(b, "        sympu_adds = 1;\n");

@@ -207,6 +207,29 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
             return 1;
         }
     }
+    /* UP_OUT: `void|int|bool f(args..., T *out)` with a read-only text among args (P = T *, T a complete
+     * struct): a parser that fills the caller's struct, whatever its name (semver_parse(str, &ver),
+     * cwk_path_get_first_segment(path, &segment): the segment's pointers into the path, which field by field
+     * were separate blocks read out of bounds). Not for a buffer struct: a function that takes it last is an
+     * appender (klib's `kputsn(p, l, s)`: a modifier, and on a zeroed buffer its block had no destructor) */
+    int bd, bl, bc;
+    if (sp && sp->kind == UT_STRUCT && sp->complete && fn->nparams >= 2 && !unit_buffer_struct(sp, &bd, &bl, &bc) &&
+        (r->kind == UT_VOID || r->kind == UT_INT || r->kind == UT_BOOL)) {
+        size_t last = fn->nparams - 1;
+        const ut_type *a = fn->params[last].type;
+        int text = 0, ok = a->kind == UT_PTR && same_spelling(a->pointee, sp) && !a->pointee->is_const &&
+                           fn->params[last].len_param < 0 && fn->params[last].buf_param < 0;
+        for (size_t k = 0; k < last && ok; k++) {
+            const ut_type *t = fn->params[k].type;
+            ok = arg_ok(&fn->params[k], pt);
+            text |= t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_char &&
+                    t->pointee->is_const;
+        }
+        if (ok && text) {
+            *kind = UP_OUT;
+            return 1;
+        }
+    }
     /* UP_VALUE: (P = T *, T a complete struct) returns a T by value: rxi's `sj_Reader sj_reader(char
      * *data, size_t len)` for an `sj_Reader *r` (filled field by field, its cursor and end pointed into
      * other arrays than its data, and sj_location walked from one to the other out of bounds) */

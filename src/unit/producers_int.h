@@ -34,8 +34,11 @@
  * or a pointer to a scalar has no producer unless P is spelled with a typedef.
  */
 /* UP_RETURN: `P f(args)` or `T *f(args)`; UP_INIT: `void|int|bool init(T *, args)`; UP_VALUE: `T f(args)`, a
- * struct by value, for P = `T *` (the test keeps it in a local and passes its address). */
-typedef enum unit_producer_kind { UP_RETURN, UP_INIT, UP_VALUE } unit_producer_kind;
+ * struct by value, for P = `T *` (the test keeps it in a local and passes its address); UP_OUT: `void|int|bool
+ * f(args, T *out)`, a text among args and the object last, whatever the name (a parser into the caller's struct:
+ * semver's `semver_parse(str, &ver)`, cwalk's `cwk_path_get_first_segment(path, &segment)`); a result that says
+ * it failed (false, an int below 0) built no input: the run ends there, as after a UP_RETURN producer's NULL. */
+typedef enum unit_producer_kind { UP_RETURN, UP_INIT, UP_VALUE, UP_OUT } unit_producer_kind;
 
 typedef struct unit_producer {
     const ut_func *fn; /* borrowed from the unit_info */

@@ -89,7 +89,7 @@ static int record_make(unit_record *r, char *rest, char line_kind)
     char *kind = line_kind == 'a' ? "a" : line_kind == 'c' ? "c" : strtok_r(NULL, " ", &save);
     char *node = add_line ? strtok_r(NULL, " ", &save) : NULL, *parent = add_line ? strtok_r(NULL, " ", &save) : NULL;
     char *fn = strtok_r(NULL, " ", &save), *na = add_line ? strtok_r(NULL, " ", &save) : NULL;
-    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(line_kind ? "ac" : "rhiv", kind[0]) ||
+    if (!id || !kind || !fn || strlen(kind) != 1 || !strchr(line_kind ? "ac" : "rhivo", kind[0]) ||
         (add_line && (!node || !parent || !na)))
         return -1;
     m.obj = atoi(id);

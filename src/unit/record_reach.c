@@ -81,7 +81,7 @@ static void drop_moot_makes(unit_record *r)
     size_t n = 0, *map = calloc(r->nmakes + 1, sizeof *map);
     for (size_t i = 0; i < r->nmakes; i++) {
         ur_make *m = &r->makes[i];
-        int moot = m->kind == 'i' || m->kind == 'v' ? !pointed_to(r, m->obj) : null_param(r, m->obj);
+        int moot = m->kind == 'i' || m->kind == 'o' || m->kind == 'v' ? !pointed_to(r, m->obj) : null_param(r, m->obj);
         if (map) map[i] = moot ? UNIT_MAKE_DROPPED : n + 1;
         if (!moot) {
             r->makes[n++] = *m;

@@ -212,6 +212,11 @@ int unit_step_emit(unit_pipe *p)
             if (!tv.v[i].release && tv.v[i].rec.ret_heap && sanitize_returns_fresh(&tv.v[i]))
                 tv.v[i].release = sanitize_releaser(&u, tv.v[i].fn);
         char *text = NULL, *bugs = NULL;
+        char *dl_stem = uc_stem(abs_sources[s]),
+             *dropped_log = dl_stem ? util_strf("%s/test_%s.dropped.log", verify_dir, dl_stem) : NULL;
+        if (dropped_log) unlink(dropped_log); /* the compiler's diagnostics of this run's drops only (verify_file) */
+        free(dropped_log);
+        free(dl_stem);
         size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
         char *verified = text ? strdup(text) : NULL; /* the suite as it passed natively, in its order */
         double san_s = 0;

@@ -179,6 +179,19 @@ static int build_test(const unit_cfg *c, const char *test_c, const char *exe, co
     return rc;
 }
 
+/* Append a compiler's diagnostics to <log minus .log>.dropped.log, next to the log of the last build. */
+static void append_dropped_log(const char *log, const char *diagnostics)
+{
+    size_t n = strlen(log);
+    char *path = util_strf("%.*s.dropped.log", (int)(n > 4 ? n - 4 : n), log);
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        fprintf(f, "--- tests dropped: the file did not compile\n%s\n", diagnostics);
+        fclose(f);
+    }
+    free(path);
+}
+
 /*
  * Emit the tests of one source file into dir/test_<stem>.c, compile it with -Wall -Wextra
  * -Werror and run it; drop (with the reason) every test that does not compile or does not
@@ -250,6 +263,8 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
                     if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, "the emitted test does not compile");
                 tv->n--;
             }
+            /* the diagnostics stay for the user: OUT/build/verify/test_<stem>.dropped.log */
+            if (out && tv->n < before) append_dropped_log(log, out);
             free(bad);
             if (tv->n == before) {
                 fprintf(c->log, "sympath unit: the emitted %s does not compile:\n%s\n", test_c, out ? out : "");

@@ -592,6 +592,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   make ID i FUNC ARG...                fresh object ID was initialised by FUNC(&ID, ARG...), each ARG an
  *                                        object of flag m (producers_int.h)
  *   make ID v FUNC ARG...                fresh object ID holds the struct FUNC(ARG...) returned by value
+ *   make ID o FUNC ARG...                fresh object ID was filled by FUNC(ARG..., &ID) (a parser into the
+ *                                        caller's struct, UP_OUT in producers_int.h)
  *   add ID NODE PARENT ADDER NA ADARG... ITEM ARG...
  *                                        then ADDER(C, ADARG..., ITEM(ARG...)) added item NODE (1, 2, ...,
  *                                        numbered from the container down) of parameter object ID's
@@ -682,8 +684,9 @@ typedef struct ur_arg {
 /* A `make` line: how an input was built by the unit's own producer (EvoSuite/Randoop call
  * sequences of length one, or two with a `seq` modifier). */
 typedef struct ur_make {
-    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kinds 'i', 'v') */
+    int obj;    /* the object built: a parameter (kind 'r') or a fresh object (kinds 'i', 'o', 'v') */
     char kind;  /* 'r': obj = func(args); 'h': the same, the value a heap block's start; 'i': func(&obj);
+                   'o': func(args, &obj);
                    'v': obj = func(args), a struct returned by value, the parameter its address;
                    'a': func(obj, item(args)) (an `add` line: func the adder); 'c': func(obj, args) (a
                    `seq` line: a modifier called on the parameter object obj after it was made) */

@@ -100,7 +100,11 @@ static const char *SRC_TEXT =
     "dnode *dlist_push(dlist *l, dnode *d) { (void)l; return d; }\n"
     "void dlist_remove(dlist *l, dnode *d) { (void)l; (void)d; }\n"
     "void dlist_link(dlist *l, struct lst *x) { (void)l; (void)x; }\n"
-    "int dlist_count(const dlist *l) { return l->n; }\n";
+    "int dlist_count(const dlist *l) { return l->n; }\n"
+    "typedef struct ver { int major; char *tag; } ver;\n"
+    "int ver_parse(const char *text, ver *v) { v->major = text[0]; v->tag = 0; return 0; }\n"
+    "void ver_scale(int k, ver *v) { v->major *= k; }\n"
+    "int ver_major(const ver *v) { return v->major; }\n";
 
 static unit_info u;
 static char path[64];
@@ -141,10 +145,15 @@ static const char *producers_of(const char *fn, size_t i, const unit_harness_opt
     size_t n = unit_param_producers(&u, o, f, i, pr, UNIT_MAX_PRODUCERS), at = 0;
     buf[0] = 0;
     for (size_t k = 0; k < n; k++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s%s", k ? " " : "", pr[k].kind == UP_INIT ? "&" : "",
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s%s", k ? " " : "",
+                               pr[k].kind == UP_INIT  ? "&"
+                               : pr[k].kind == UP_OUT ? ">"
+                                                      : "",
                                pr[k].fn->name);
     return buf;
 }
+
+static char *harness_of(const ut_func *f, const unit_harness_opts *o);
 
 static void test_discovery(void **state)
 {
@@ -191,6 +200,14 @@ static void test_discovery(void **state)
     assert_true(unit_fails_negative(&u, "neg_fail"));
     assert_false(unit_fails_negative(&u, "zero_fail"));
     assert_true(unit_fails_negative(&u, "enum_fail")); /* parson's `return JSONFailure;`, JSONFailure = -1 */
+    /* a parser into the caller's struct, the object last (UP_OUT, whatever the name: semver_parse(str, &ver));
+     * not ver_scale, which takes no text */
+    assert_string_equal(producers_of("ver_major", 0, &o, b, sizeof b), ">ver_parse");
+    char *h = harness_of(unit_find_def(&u, "ver_major"), &o);
+    assert_non_null(strstr(h, "long long sympu_ok = (long long)ver_parse(sympu_m0, sympu_o);"));
+    assert_non_null(strstr(h, "sym_assume(sympu_ok >= 0);")); /* a failed parse builds no input */
+    assert_non_null(strstr(h, "make %d o ver_parse %d"));
+    free(h);
     /* the target is never its own producer */
     assert_string_equal(producers_of("strdup_", 0, &o, b, sizeof b), "strnew strempty strnewlen");
 }
