@@ -39,12 +39,19 @@ static const ut_type *struct_pointee(const ut_type *pt)
 
 /* Whether a parameter of type pt can have producers at all: a pointer (not to a function),
  * spelled with a typedef name (`sds`) or pointing to a struct (`cJSON *`). */
+/* Whether t is read-only text, a pointer to const char (however it is spelled). */
+static int const_text(const ut_type *t)
+{
+    return t && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_char &&
+           t->pointee->is_const;
+}
+
 static int producible(const ut_type *pt)
 {
     if (!pt || pt->kind != UT_PTR || !pt->pointee || pt->pointee->kind == UT_FUNC) return 0;
     /* a name for read-only text (tomlc99's `typedef const char *toml_raw_t`): a plain string, which
      * no header hides before (a string type with one is written through: sds is `char *`) */
-    if (pt->pointee->kind == UT_INT && pt->pointee->is_char && pt->pointee->is_const) return 0;
+    if (const_text(pt)) return 0;
     char x[512];
     return struct_pointee(pt) || !strchr(unq(pt->spelling, x, sizeof x), '*');
 }
@@ -220,10 +227,8 @@ int unit_producer_fits(const unit_info *u, const ut_func *fn, const ut_type *pt,
         int text = 0, ok = a->kind == UT_PTR && same_spelling(a->pointee, sp) && !a->pointee->is_const &&
                            fn->params[last].len_param < 0 && fn->params[last].buf_param < 0;
         for (size_t k = 0; k < last && ok; k++) {
-            const ut_type *t = fn->params[k].type;
             ok = arg_ok(&fn->params[k], pt);
-            text |= t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_INT && t->pointee->is_char &&
-                    t->pointee->is_const;
+            text |= const_text(fn->params[k].type);
         }
         if (ok && text) {
             *kind = UP_OUT;

@@ -212,11 +212,9 @@ int unit_step_emit(unit_pipe *p)
             if (!tv.v[i].release && tv.v[i].rec.ret_heap && sanitize_returns_fresh(&tv.v[i]))
                 tv.v[i].release = sanitize_releaser(&u, tv.v[i].fn);
         char *text = NULL, *bugs = NULL;
-        char *dl_stem = uc_stem(abs_sources[s]),
-             *dropped_log = dl_stem ? util_strf("%s/test_%s.dropped.log", verify_dir, dl_stem) : NULL;
-        if (dropped_log) unlink(dropped_log); /* the compiler's diagnostics of this run's drops only (verify_file) */
-        free(dropped_log);
-        free(dl_stem);
+        char *st = uc_stem(abs_sources[s]);
+        snprintf(path, sizeof path, "%s/test_%s.dropped.log", verify_dir, st);
+        unlink(path); /* the compiler's diagnostics of this run's drops only (verify_file) */
         size_t kept = tv.n ? verify_file(&cfg, verify_dir, abs_sources[s], &tv, frs, ntargets, &text) : 0;
         char *verified = text ? strdup(text) : NULL; /* the suite as it passed natively, in its order */
         double san_s = 0;
@@ -247,7 +245,6 @@ int unit_step_emit(unit_pipe *p)
                     if (frs[k].fn == tv.v[i].fn && frs[k].min_done) frs[k].min_after++;
         }
         free(verified);
-        char *st = uc_stem(abs_sources[s]);
         json_begin_object(j);
         json_kv_str(j, "source", sources[s]);
         json_kv_double(j, "sanitizer_seconds", san_s);

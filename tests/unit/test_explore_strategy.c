@@ -316,6 +316,21 @@ static void test_cov_phases(void **state)
     tree_free(t);
 }
 
+/* Every slot covered (all tier 3), then a first run of two true branches that reached the mark and covered
+ * one new slot; its path into pa. */
+static void first_marked_run(world *w, tree *t, strategy *s, tree_node *pa[2])
+{
+    memset(w->cov, 1, sizeof w->cov);
+    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_insert_result res;
+    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
+    pa[0] = res.path[0];
+    pa[1] = res.path[1];
+    uint8_t ta[2] = {1, 1};
+    run_feedback fa = {pa, ta, 2, 0, 1, false, true, false}; /* marked, one new slot */
+    s->on_run(s, &fa);
+}
+
 /* Once a run reached the mark, the directions a run opened are scored with the slots it covered
  * first: within a tier, the more productive run's directions come before shallower ones. */
 static void test_cov_scored_runs(void **state)
@@ -323,14 +338,9 @@ static void test_cov_scored_runs(void **state)
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("cov", 0, covered_cb, w);
-    memset(w->cov, 1, sizeof w->cov); /* every slot covered: all tier 3 */
-    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_node *pa[2];
+    first_marked_run(w, t, s, pa);
     tree_insert_result res;
-    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
-    tree_node *pa[2] = {res.path[0], res.path[1]};
-    uint8_t ta[2] = {1, 1};
-    run_feedback fa = {pa, ta, 2, 0, 1, false, true, false}; /* marked, one new slot */
-    s->on_run(s, &fa);
     /* a second run below (pa[1], 0), deeper, that covered three new slots */
     sym_event b[4] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 0, 2, 2, w->c), ev(BK_BRANCH, 1, 3, 4, w->c),
                       ev(BK_BRANCH, 1, 4, 6, w->c)};
@@ -356,14 +366,9 @@ static void test_cov_repairs(void **state)
     world *w = *state;
     tree *t = tree_new(0, 0);
     strategy *s = strategy_new("cov", 0, covered_cb, w);
-    memset(w->cov, 1, sizeof w->cov); /* every slot covered: all tier 3 */
-    sym_event a[2] = {ev(BK_BRANCH, 1, 1, 0, w->c), ev(BK_BRANCH, 1, 2, 2, w->c)};
+    tree_node *pa[2];
+    first_marked_run(w, t, s, pa);
     tree_insert_result res;
-    assert_int_equal(tree_insert(t, a, 2, NULL, NULL, 0, add_cb, s, &res), 0);
-    tree_node *pa[2] = {res.path[0], res.path[1]};
-    uint8_t ta[2] = {1, 1};
-    run_feedback fa = {pa, ta, 2, 0, 1, false, true, false}; /* marked, one new slot */
-    s->on_run(s, &fa);
     /* a run below (pa[1], 0) that ended on a false assumption before the mark */
     sym_event b[6];
     for (int i = 0; i < 6; i++) b[i] = ev(BK_BRANCH, i == 1 ? 0 : 1, (uint32_t)i + 1, 2u * (uint32_t)i, w->c);

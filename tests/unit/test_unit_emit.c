@@ -276,6 +276,19 @@ static void test_body_heap(void **state)
     free(b);
     unit_record_free(&t.rec);
     free(rec);
+    /* not freed by the call: released through the field that points to it, cast (a field may be a const
+     * pointer, cwalk's `const char *path`: free(x->path) did not compile with -Werror), children first */
+    t = make_test(RECORD, UO_NORMAL, 0);
+    t.heap = 1;
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    const char *child = strstr(b, "free((void *)a_obj->next);"), *parent = strstr(b, "free(a_obj);");
+    assert_non_null(child);
+    assert_non_null(parent);
+    assert_true(child < parent);
+    free(b);
+    unit_record_free(&t.rec);
 }
 
 /* What the call computed: the fields of the list it returned (walk lines), enumerator names, text as
