@@ -822,6 +822,11 @@ static void gen_driver(gen *g, const ut_func *f)
             free(ts);
             continue;
         }
+        if (harness_null_list(g->u, f, i)) { /* walked as an array, no length: a NULL-terminated list */
+            harness_null_list_fill(b, g->o, t, p->name, vn, "    ");
+            free(ts);
+            continue;
+        }
         if (p->len_param >= 0) {
             /* a buffer/length pair (EvoSuite's symbolic array: a length input, then the elements);
              * the length is read here, or earlier when its parameter comes first */

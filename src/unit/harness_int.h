@@ -176,6 +176,22 @@ void harness_pad_elems(strbuf *b, const ut_type *e, const char *nn, const char *
  * own parameters (harness_pair_buffer's read_len 2); a producer's buffer (read_len 1) starts empty:
  * its loops over the elements drew the search away from the target. */
 void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, const char *len_name, const char *ind);
+/*
+ * A parameter of type `T **` (T a pointer to a fillable type, no function, no stream) with no length
+ * paired, that the unit walks as an array (unit_walks_array): the list argv's shape, ended by NULL
+ * (cwalk's `cwk_path_join_multiple(const char **paths, ...)`). One element and no terminator, which the
+ * generic fill gave, was read past: every test was dropped by the sanitizer check. f: the function,
+ * i: the parameter's index. Returns 1 for such a parameter.
+ */
+int harness_null_list(const unit_info *u, const ut_func *f, size_t i);
+#define HARNESS_LIST_MAX 3 /* the most elements before the NULL of a list parameter (harness_null_list) */
+/* The driver's lines for such a list parameter named name held in variable vn (each prefixed with ind):
+ * `T **vn` registered as the parameter (flag p), then calloc'ed for K + 1 pointers, K = 1 + the choice
+ * NAME.count below HARNESS_LIST_MAX (1 on the first run), registered as an array of K + 1 elements (flag a,
+ * the last NULL), its K elements filled by their type's fill from inputs NAME[] and assumed not NULL (the
+ * end is the count's); the list itself NULL lazily (sympu_lazy_null) unless o->null_all. b grows. */
+void harness_null_list_fill(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *name, const char *vn,
+                            const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */
 char *harness_unqual(const ut_type *t);
 

@@ -412,6 +412,10 @@ void unit_info_free(unit_info *u)
     free(u->written_streams);
     for (size_t i = 0; i < u->nbackward; i++) free(u->backward[i]);
     free(u->backward);
+    for (size_t i = 0; i < u->nwalked_params; i++) free(u->walked_params[i]);
+    free(u->walked_params);
+    for (size_t i = 0; i < u->npassed_params; i++) free(u->passed_params[i]);
+    free(u->passed_params);
     for (size_t i = 0; i < u->nopened_paths; i++) free(u->opened_paths[i]);
     free(u->opened_paths);
     for (size_t i = 0; i < u->nneg_failures; i++) free(u->neg_failures[i]);

@@ -75,6 +75,7 @@ void scan_tokens(parse_ctx *pc, CXCursor fn)
         if (fname) unit_scan_opened_paths(pc->u, fname, (const char *const *)sp, n);
         if (fname) unit_scan_negative_returns(pc->u, fname, (const char *const *)sp, n);
         if (fname) unit_scan_backward_params(pc->u, fname, (const char *const *)sp, n);
+        if (fname) unit_scan_walked_params(pc->u, fname, (const char *const *)sp, n);
         free(fname);
         for (unsigned i = 0; i < n; i++) free(sp[i]);
         free(sp);

@@ -151,6 +151,10 @@ typedef struct unit_info {
     size_t nopened_paths;
     char **backward; /* "FUNC PARAM": a pointer parameter the function only walks backwards (unit_reads_before) */
     size_t nbackward;
+    char **walked_params; /* "FUNC PARAM": a pointer parameter the function walks as an array (unit_walks_array) */
+    size_t nwalked_params;
+    char **passed_params; /* "FUNC PARAM CALLEE K": the function passes the parameter whole to CALLEE as argument K */
+    size_t npassed_params;
     char **neg_failures; /* functions with a `return -N` (0 or more is success): unit_fails_negative */
     size_t nneg_failures;
     char **null_flow; /* pairs "lhs\trhs" of assignments `lhs = ...rhs;` (rhs: the last identifier
@@ -286,6 +290,24 @@ void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *
 /* Whether parameter param of fn is in u->backward (unit_scan_backward_params): the harness gives a
  * string there HARNESS_ROOM_BEFORE symbolic bytes before the pointer it passes. */
 int unit_reads_before(const unit_info *u, const char *fn, const char *param);
+
+/*
+ * The pointer parameters of fn (tokens, n: its definition) the body walks as an array, itself or through
+ * an alias (`x = P;`, a member `s->m = P;`): indexed by anything but a literal 0 (`P[i]`, `s->m[s->at]`) or
+ * stepped forward (`P++`, `++P`, `P += k`, `P = P + k`); adds "fn P" to u->walked_params. The calls that
+ * pass such a parameter whole to another function (`g(x, P)`) are kept too ("fn P g 1" in
+ * u->passed_params) for unit_walks_array, and so are the members it is kept in (`c->m = P;`: "fn P .m -1"); the
+ * members any function walks (`c->m[c->at]`, `c->m++`) are "* .m" in u->walked_params. A cursor (`(*s)++`, `*s`) is not walked. A heuristic on
+ * tokens, not a proof.
+ */
+void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *tok, size_t n);
+
+/* Whether parameter param of fn is walked as an array by fn, by a function of the unit fn passes it
+ * to whole (u->passed_params followed up to 4 calls deep; the callee's parameter by its position), or
+ * through a member it is kept in that some function walks (the walk need not be where it is stored):
+ * cwalk's cwk_path_join_multiple(paths) hands paths on to a function that reads paths[sj->path_index].
+ * The harness then builds a `T **` parameter as a NULL-terminated array (harness_null_list). */
+int unit_walks_array(const unit_info *u, const char *fn, const char *param);
 
 /* Whether fn returns a negative constant somewhere (unit_scan_negative_returns): its success is a
  * result >= 0 (tnode's tn_add: 0 or -1), not a nonzero one (node_list_add: 1 or 0). */

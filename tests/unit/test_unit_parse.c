@@ -251,6 +251,42 @@ static void test_backward_params(void **state)
     unit_info_free(&u);
 }
 
+/* A pointer parameter walked as an array (indexed past 0, stepped forward), itself, through an alias, by a
+ * function it is passed to whole, or kept in a member some function walks; a cursor (`(*s)++`) and element 0 alone are not. */
+static void test_walked_params(void **state)
+{
+    (void)state;
+    const char *path =
+        write_src("struct st { const char **v; int at; };\n"
+                  "static int walk(struct st *s, const char **paths) {\n"
+                  "    s->v = paths; s->at = 0;\n"
+                  "    while (s->v[s->at]) s->at++;\n"
+                  "    return s->at; }\n"
+                  "int join(const char **paths, char *out) { struct st s; (void)out; return walk(&s, paths); }\n"
+                  "int count(char **argv) { int n = 0; while (*argv++) n++; return n; }\n"
+                  "int first(const char **p) { return p[0] != 0; }\n"
+                  "int skip(const char **s) { while (**s == ' ') (*s)++; return **s; }\n"
+                  "int relay(const char **q) { return first(q); }\n"
+                  "struct cur { const char **w; int i; };\n"
+                  "void cur_init(struct cur *c, const char **list) { c->w = list; c->i = 0; }\n"
+                  "const char *cur_next(struct cur *c) { return c->w[c->i++]; }\n"
+                  "int use(const char **list) { struct cur c; cur_init(&c, list); return cur_next(&c) != 0; }\n");
+    unit_info u;
+    char *err = NULL;
+    assert_int_equal(unit_parse(&path, 1, NULL, &u, &err), 0);
+    assert_true(unit_walks_array(&u, "walk", "paths")); /* through the member s->v */
+    assert_true(unit_walks_array(&u, "join", "paths")); /* passed whole to walk */
+    assert_false(unit_walks_array(&u, "join", "out"));
+    assert_true(unit_walks_array(&u, "count", "argv"));
+    assert_false(unit_walks_array(&u, "first", "p"));
+    assert_false(unit_walks_array(&u, "skip", "s"));
+    assert_false(unit_walks_array(&u, "relay", "q"));
+    assert_true(unit_walks_array(&u, "cur_init", "list")); /* kept in c->w, which cur_next walks */
+    assert_true(unit_walks_array(&u, "use", "list"));
+    unit_info_free(&u);
+    unlink(path);
+}
+
 static void test_declarators_and_idents(void **state)
 {
     (void)state;
@@ -437,7 +473,7 @@ int main(void)
         cmocka_unit_test(test_signatures),      cmocka_unit_test(test_clang_errors),
         cmocka_unit_test(test_null_scan),       cmocka_unit_test(test_declarators_and_idents),
         cmocka_unit_test(test_buffer_pairs),    cmocka_unit_test(test_written_streams),
-        cmocka_unit_test(test_backward_params),
+        cmocka_unit_test(test_backward_params), cmocka_unit_test(test_walked_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

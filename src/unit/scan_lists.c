@@ -1,0 +1,153 @@
+/* scan_lists.c: pointer parameters a function walks as arrays (`paths[i]`, `argv++`), itself or through the functions it passes them to, found on the bodies' tokens. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit/unit.h"
+
+static int ident(const char *t)
+{
+    return t && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_');
+}
+
+static int among(const char *t, char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t, v[i])) return 1;
+    return 0;
+}
+
+/* The call whose argument list holds token j as a whole argument (`g(a, P)`): its name and the
+ * argument's index, or NULL (P not a whole argument, or inside no call). */
+static const char *call_of(const char *const *tok, size_t j, int *arg)
+{
+    int depth = 0, k = 0;
+    for (size_t i = j; i-- > 0;) {
+        if (!strcmp(tok[i], ")") || !strcmp(tok[i], "]")) depth++;
+        if (!strcmp(tok[i], "(") || !strcmp(tok[i], "[")) {
+            if (depth == 0) {
+                if (strcmp(tok[i], "(") || i == 0 || !ident(tok[i - 1])) return NULL;
+                *arg = k;
+                return tok[i - 1];
+            }
+            depth--;
+        }
+        if (depth == 0 && (!strcmp(tok[i], ";") || !strcmp(tok[i], "{") || !strcmp(tok[i], "}"))) return NULL;
+        if (depth == 0 && !strcmp(tok[i], ",")) k++;
+    }
+    return NULL;
+}
+
+/*
+ * For each parameter P of fn (identifiers before `,` or `)` at depth 1 of the first parenthesis), its
+ * group: P and what is assigned from it (`x = P;`, `x = (T)P;`, a member `s->m = P;` by the member's
+ * name). P is walked when a member of the group is indexed by anything but a literal 0 (`P[i]`,
+ * `s->m[s->at]`), stepped forward (`P++`, `++P`, `P += k`, `P = P + k`), and passed whole to a call
+ * `g(..., P, ...)` as argument K adds "fn P g K" to u->passed_params.
+ */
+void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
+{
+    size_t i = 0;
+    while (i < n && strcmp(tok[i], "(")) i++;
+    char *params[32];
+    size_t np = 0;
+    int depth = 0;
+    for (; i < n; i++) {
+        if (!strcmp(tok[i], "(")) depth++;
+        if (!strcmp(tok[i], ")") && --depth == 0) break;
+        if (depth == 1 && i + 1 < n && ident(tok[i]) && (!strcmp(tok[i + 1], ",") || !strcmp(tok[i + 1], ")")) &&
+            np < 32)
+            params[np++] = (char *)tok[i];
+    }
+    while (i < n && strcmp(tok[i], "{")) i++;
+    size_t body = i;
+    for (size_t k = 0; k < np; k++) {
+        char *group[16];
+        size_t ng = 0;
+        group[ng++] = params[k];
+        for (size_t j = body; j + 3 < n && ng < 16; j++) {
+            if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
+            size_t v = j + 2;
+            if (!strcmp(tok[v], "(")) { /* a cast */
+                int d = 0;
+                for (; v < n; v++) {
+                    if (!strcmp(tok[v], "(")) d++;
+                    if (!strcmp(tok[v], ")") && --d == 0) break;
+                }
+                v++;
+            }
+            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, ng))
+                group[ng++] = (char *)tok[j];
+            char pm[300]; /* kept in a member: walked where any function walks that member */
+            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && j > 0 &&
+                (!strcmp(tok[j - 1], "->") || !strcmp(tok[j - 1], ".")) &&
+                snprintf(pm, sizeof pm, "%s .%s -1", params[k], tok[j]) < (int)sizeof pm)
+                unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pm);
+        }
+        int walked = 0;
+        for (size_t j = body; j + 1 < n && !walked; j++) {
+            if (!among(tok[j], group, ng)) continue;
+            const char *nx = tok[j + 1], *pv = j > 0 ? tok[j - 1] : "";
+            if (!strcmp(nx, "[") && !(j + 3 < n && !strcmp(tok[j + 2], "0") && !strcmp(tok[j + 3], "]"))) walked = 1;
+            if (!strcmp(nx, "++") || !strcmp(pv, "++") || !strcmp(nx, "+=")) walked = 1;
+            if (!strcmp(nx, "=") && j + 3 < n && among(tok[j + 2], group, ng) && !strcmp(tok[j + 3], "+")) walked = 1;
+            if ((!strcmp(pv, "(") || !strcmp(pv, ",")) && (!strcmp(nx, ",") || !strcmp(nx, ")"))) {
+                int arg = 0;
+                const char *g = call_of(tok, j, &arg);
+                char pk[300];
+                if (g && strcmp(g, fn) && snprintf(pk, sizeof pk, "%s %s %d", params[k], g, arg) < (int)sizeof pk)
+                    unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
+            }
+        }
+        if (walked) unit_fn_param_add(&u->walked_params, &u->nwalked_params, fn, params[k]);
+    }
+    /* members walked (`c->words[c->at]`, `s->items++`): "* .MEMBER" */
+    for (size_t j = body; j + 2 < n; j++) {
+        if ((strcmp(tok[j], "->") && strcmp(tok[j], ".")) || !ident(tok[j + 1])) continue;
+        const char *nx = tok[j + 2];
+        int w = (!strcmp(nx, "[") && !(j + 4 < n && !strcmp(tok[j + 3], "0") && !strcmp(tok[j + 4], "]"))) ||
+                !strcmp(nx, "++") || !strcmp(nx, "+=");
+        char m[300];
+        if (w && snprintf(m, sizeof m, ".%s", tok[j + 1]) < (int)sizeof m)
+            unit_fn_param_add(&u->walked_params, &u->nwalked_params, "*", m);
+    }
+}
+
+/* The name of parameter k of the unit's function named fn (defined in a source or in a header it
+ * includes), or NULL. */
+static const char *param_name(const unit_info *u, const char *fn, int k)
+{
+    const ut_func *sets[] = {u->defs, u->statics, u->hfuncs};
+    size_t ns[] = {u->ndefs, u->nstatics, u->nhfuncs};
+    for (int s = 0; s < 3; s++)
+        for (size_t i = 0; i < ns[s]; i++)
+            if (!strcmp(sets[s][i].name, fn))
+                return k >= 0 && (size_t)k < sets[s][i].nparams ? sets[s][i].params[k].name : NULL;
+    return NULL;
+}
+
+static int walks(const unit_info *u, const char *fn, const char *param, int depth)
+{
+    if (unit_fn_param_in(u->walked_params, u->nwalked_params, fn, param)) return 1;
+    if (depth >= 4) return 0;
+    size_t lf = strlen(fn), lp = strlen(param);
+    for (size_t i = 0; i < u->npassed_params; i++) {
+        const char *e = u->passed_params[i]; /* "fn P g K" */
+        if (strncmp(e, fn, lf) || e[lf] != ' ' || strncmp(e + lf + 1, param, lp) || e[lf + 1 + lp] != ' ') continue;
+        char g[256];
+        int k = -1;
+        if (sscanf(e + lf + 1 + lp + 1, "%255s %d", g, &k) != 2) continue;
+        if (g[0] == '.') { /* kept in a member */
+            if (unit_fn_param_in(u->walked_params, u->nwalked_params, "*", g)) return 1;
+            continue;
+        }
+        const char *q = param_name(u, g, k);
+        if (q && walks(u, g, q, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+int unit_walks_array(const unit_info *u, const char *fn, const char *param)
+{
+    return u && fn && param && walks(u, fn, param, 0);
+}

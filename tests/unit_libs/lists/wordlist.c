@@ -1,0 +1,55 @@
+/* wordlist.c: functions over NULL-terminated lists of words, walked directly and through a cursor struct (test_unit_lists.sh). */
+#include <string.h>
+
+#include "wordlist.h"
+
+void cursor_init(struct word_cursor *c, const char **words)
+{
+    c->words = words;
+    c->at = 0;
+}
+
+const char *cursor_next(struct word_cursor *c)
+{
+    const char *w = c->words[c->at];
+    if (w) c->at++;
+    return w;
+}
+
+int words_join(const char **words, char sep, char *out, size_t cap)
+{
+    struct word_cursor c;
+    size_t n = 0;
+    const char *w;
+    if (cap == 0) return -1;
+    cursor_init(&c, words);
+    while ((w = cursor_next(&c)) != NULL) {
+        size_t l = strlen(w);
+        if (n > 0) {
+            if (n + 1 >= cap) return -1;
+            out[n++] = sep;
+        }
+        if (n + l >= cap) return -1;
+        memcpy(out + n, w, l);
+        n += l;
+    }
+    out[n] = 0;
+    return (int)n;
+}
+
+size_t words_count(char **argv, size_t *longest)
+{
+    size_t n = 0;
+    *longest = 0;
+    for (; *argv; argv++, n++)
+        if (strlen(*argv) > *longest) *longest = strlen(*argv);
+    return n;
+}
+
+int words_has_dup(const char *const *words)
+{
+    for (size_t i = 0; words[i]; i++)
+        for (size_t j = i + 1; words[j]; j++)
+            if (!strcmp(words[i], words[j])) return 1;
+    return 0;
+}
