@@ -398,6 +398,11 @@ static void gen_fill(gen *g, const ut_type *t)
                 sb_printf(b, "        o->%s = (%s)sympu_range_end((void *)o->%s, sizeof *o->%s, nm);\n", f->name, fs,
                           t->fields[unit_field_range_begin(t, i)].name, f->name);
                 free(fs);
+            } else if (harness_list_type(f->type) && unit_member_walked(g->u, f->name)) {
+                /* a list field some function walks (argparse's `options`, `usages`): ended by NULL or zero */
+                char ob[300];
+                snprintf(ob, sizeof ob, "o->%s", f->name);
+                harness_null_list_elems(b, f->type, "nm", "depth + 1", ob, "        ");
             } else if (f->stub && stub_ok(f->type->pointee)) {
                 /* the field's own stand-in, chosen as the type's fill chooses its own (a select: no
                  * branch of the harness, which the explorer would flip in vain) */

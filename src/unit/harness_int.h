@@ -177,19 +177,26 @@ void harness_pad_elems(strbuf *b, const ut_type *e, const char *nn, const char *
  * its loops over the elements drew the search away from the target. */
 void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, const char *len_name, const char *ind);
 /*
- * A parameter of type `T **` (T a pointer to a fillable type, no function, no stream) with no length
- * paired, that the unit walks as an array (unit_walks_array): the list argv's shape, ended by NULL
- * (cwalk's `cwk_path_join_multiple(const char **paths, ...)`). One element and no terminator, which the
- * generic fill gave, was read past: every test was dropped by the sanitizer check. f: the function,
- * i: the parameter's index. Returns 1 for such a parameter.
+ * A list type: `T **` (T a pointer to a fillable type, no function, no stream) or `S *` (S a complete
+ * struct, no buffer struct). A parameter of a list type with no length paired that the unit walks as an
+ * array (ut_param.walked, unit_walks_array) is built as a list ended by NULL, argv's shape (cwalk's
+ * `cwk_path_join_multiple(const char **paths, ...)`), or a table ended by a zeroed entry (argparse's
+ * options, OPT_END = 0); so is a struct field of a list type that the unit walks (unit_member_walked). One
+ * element and no end, which the generic fill gave, was read past: every test was dropped by the sanitizer
+ * check. harness_null_list: f a target or a producer, i the parameter's index; 1 for such a parameter.
  */
+int harness_list_type(const ut_type *t);
 int harness_null_list(const unit_info *u, const ut_func *f, size_t i);
-#define HARNESS_LIST_MAX 3 /* the most elements before the NULL of a list parameter (harness_null_list) */
-/* The driver's lines for such a list parameter named name held in variable vn (each prefixed with ind):
- * `T **vn` registered as the parameter (flag p), then calloc'ed for K + 1 pointers, K = 1 + the choice
- * NAME.count below HARNESS_LIST_MAX (1 on the first run), registered as an array of K + 1 elements (flag a,
- * the last NULL), its K elements filled by their type's fill from inputs NAME[] and assumed not NULL (the
- * end is the count's); the list itself NULL lazily (sympu_lazy_null) unless o->null_all. b grows. */
+#define HARNESS_LIST_MAX 3 /* the most elements before the end of a list parameter (harness_null_list) */
+/* The lines (each prefixed with ind) that make the list of type t in variable vn (a C lvalue), declared and
+ * registered by the caller: K + 1 elements calloc'ed, K = 1 + the choice NAME.count below HARNESS_LIST_MAX (1 on
+ * the first run), registered as an array of K + 1 (flag a, the last zero), its K elements filled by their type's
+ * fill at depth (a C expression) from inputs NAME[] (pointers assumed not NULL: the end is the count's). name: a C
+ * expression of type const char * (a quoted literal, or the fill's runtime name). b grows. */
+void harness_null_list_elems(strbuf *b, const ut_type *t, const char *name, const char *depth, const char *vn,
+                             const char *ind);
+/* A target's list parameter named name in variable vn: `T vn = NULL;` registered as the parameter (flag
+ * p), harness_null_list_elems, then the list itself NULL lazily (sympu_lazy_null) unless o->null_all. */
 void harness_null_list_fill(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *name, const char *vn,
                             const char *ind);
 /* t's spelling without a top-level const ("const int" -> "int", "char *const" -> "char *"); malloc'ed. */

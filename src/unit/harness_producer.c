@@ -121,6 +121,20 @@ static void gen_arg(strbuf *b, const unit_info *u, const unit_harness_opts *o, c
             free(as);
             return;
         }
+        if (harness_null_list(u, fn, k)) { /* walked as an array, no length: a list ended by NULL or zero */
+            char *d = unit_declarator(as, vn);
+            sb_printf(
+                b,
+                "        %s = NULL;\n        int %s%zuid = sympu_register(&%s, -1, sizeof %s, 1, 0, sympu_dump_%d, "
+                "\"m\", \"%s_%s_arg\", \"%s\");\n        (void)%s%zuid;\n",
+                d, pre, k, vn, vn, a->type->id, p->name, a->name, as, pre, k);
+            char pq[200];
+            snprintf(pq, sizeof pq, "\"%s\"", path);
+            harness_null_list_elems(b, a->type, pq, "1", vn, "        ");
+            free(d);
+            free(as);
+            return;
+        }
         /* a buffer/length pair (`te_compile(expr, variables, var_count, ...)`): the symbolic array of
          * the driver's parameters, its length argument the element count */
         if (a->len_param >= 0)

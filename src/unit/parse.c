@@ -190,7 +190,7 @@ static void add_global(parse_ctx *pc, CXCursor c)
         return;
     }
     u->globals = ng;
-    ng[u->nglobals++] = (ut_param){name, t, -1, -1, 0};
+    ng[u->nglobals++] = (ut_param){name, t, -1, -1, 0, 0};
 }
 
 static void diag_text(CXTranslationUnit tu, strbuf *out, int *errors)
@@ -344,6 +344,7 @@ int unit_parse(const char *const *sources, size_t nsources, const char *cflags, 
     }
     u->nsystem = w;
     unit_null_propagate(u);
+    unit_mark_walked(u);
     name_stubs(u);
     u->diagnostics = diags.s ? diags.s : strdup("");
     sb_free(&prelude);

@@ -146,7 +146,7 @@ static int arg_ok(const ut_param *a, const ut_type *pt)
     int paired = a->len_param >= 0;
     /* an out-parameter (`const char **return_parse_end`): the test would have to declare what the
      * producer writes there before calling it (the recorded values are those after the producer) */
-    if (!paired && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
+    if (!paired && !a->walked && t->kind == UT_PTR && t->pointee && t->pointee->kind == UT_PTR) return 0;
     const ut_type *sp = struct_pointee(pt);
     /* an array of T with its count (`json_create(str, json_t mem[], qty)`): storage the producer fills
      * and points its result into, not another T to build first */

@@ -38,12 +38,49 @@ static const char *call_of(const char *const *tok, size_t j, int *arg)
     return NULL;
 }
 
+/* The token after `x = ` at j (tok[j] is x, tok[j + 1] `=`), past a cast `(T *)`. */
+static size_t rhs_of(const char *const *tok, size_t n, size_t j)
+{
+    size_t v = j + 2;
+    if (v < n && !strcmp(tok[v], "(")) {
+        int d = 0;
+        for (; v < n; v++) {
+            if (!strcmp(tok[v], "(")) d++;
+            if (!strcmp(tok[v], ")") && --d == 0) break;
+        }
+        v++;
+    }
+    return v;
+}
+
+/* Add to group (ng of at most 16 names) what the body (tokens from body) assigns from a member of it: `x = P;`,
+ * `x = (T)P;`, a member `s->m = P;` by the member's name. */
+static void grow_group(const char *const *tok, size_t n, size_t body, char **group, size_t *ng)
+{
+    for (size_t j = body; j + 3 < n && *ng < 16; j++) {
+        if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
+        size_t v = rhs_of(tok, n, j);
+        if (v + 1 < n && among(tok[v], group, *ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, *ng))
+            group[(*ng)++] = (char *)tok[j];
+    }
+}
+
+/* Whether tok[j], a member of the group, is walked there: indexed by anything but a literal 0, stepped
+ * forward (`x++`, `++x`, `x += k`, `x = x + k`). */
+static int walked_at(const char *const *tok, size_t n, size_t j, char **group, size_t ng)
+{
+    const char *nx = j + 1 < n ? tok[j + 1] : "", *pv = j > 0 ? tok[j - 1] : "";
+    if (!strcmp(nx, "[") && !(j + 3 < n && !strcmp(tok[j + 2], "0") && !strcmp(tok[j + 3], "]"))) return 1;
+    if (!strcmp(nx, "++") || !strcmp(pv, "++") || !strcmp(nx, "+=")) return 1;
+    return !strcmp(nx, "=") && j + 3 < n && among(tok[j + 2], group, ng) && !strcmp(tok[j + 3], "+");
+}
+
 /*
  * For each parameter P of fn (identifiers before `,` or `)` at depth 1 of the first parenthesis), its
- * group: P and what is assigned from it (`x = P;`, `x = (T)P;`, a member `s->m = P;` by the member's
- * name). P is walked when a member of the group is indexed by anything but a literal 0 (`P[i]`,
- * `s->m[s->at]`), stepped forward (`P++`, `++P`, `P += k`, `P = P + k`), and passed whole to a call
- * `g(..., P, ...)` as argument K adds "fn P g K" to u->passed_params.
+ * group (grow_group). P is walked when a member of the group is (walked_at); passed whole to a call
+ * `g(..., P, ...)` as argument K adds "fn P g K" to u->passed_params, kept in a member (`s->m = P;`)
+ * "fn P .m -1". A member walked here, itself (`c->m[c->at]`, `c->m++`) or through a local taken from it
+ * (`x = c->m;` then `x++`), adds "* .m" to u->walked_params.
  */
 void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
 {
@@ -65,48 +102,47 @@ void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *to
         char *group[16];
         size_t ng = 0;
         group[ng++] = params[k];
-        for (size_t j = body; j + 3 < n && ng < 16; j++) {
-            if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
-            size_t v = j + 2;
-            if (!strcmp(tok[v], "(")) { /* a cast */
-                int d = 0;
-                for (; v < n; v++) {
-                    if (!strcmp(tok[v], "(")) d++;
-                    if (!strcmp(tok[v], ")") && --d == 0) break;
-                }
-                v++;
-            }
-            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, ng))
-                group[ng++] = (char *)tok[j];
-            char pm[300]; /* kept in a member: walked where any function walks that member */
-            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && j > 0 &&
-                (!strcmp(tok[j - 1], "->") || !strcmp(tok[j - 1], ".")) &&
-                snprintf(pm, sizeof pm, "%s .%s -1", params[k], tok[j]) < (int)sizeof pm)
-                unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pm);
-        }
+        grow_group(tok, n, body, group, &ng);
         int walked = 0;
-        for (size_t j = body; j + 1 < n && !walked; j++) {
+        for (size_t j = body; j + 1 < n; j++) {
             if (!among(tok[j], group, ng)) continue;
+            walked |= walked_at(tok, n, j, group, ng);
             const char *nx = tok[j + 1], *pv = j > 0 ? tok[j - 1] : "";
-            if (!strcmp(nx, "[") && !(j + 3 < n && !strcmp(tok[j + 2], "0") && !strcmp(tok[j + 3], "]"))) walked = 1;
-            if (!strcmp(nx, "++") || !strcmp(pv, "++") || !strcmp(nx, "+=")) walked = 1;
-            if (!strcmp(nx, "=") && j + 3 < n && among(tok[j + 2], group, ng) && !strcmp(tok[j + 3], "+")) walked = 1;
+            char pk[300];
+            if ((!strcmp(pv, "->") || !strcmp(pv, ".")) && !strcmp(nx, "=")) { /* kept in a member */
+                size_t v = rhs_of(tok, n, j);
+                if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") &&
+                    snprintf(pk, sizeof pk, "%s .%s -1", params[k], tok[j]) < (int)sizeof pk)
+                    unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
+            }
             if ((!strcmp(pv, "(") || !strcmp(pv, ",")) && (!strcmp(nx, ",") || !strcmp(nx, ")"))) {
                 int arg = 0;
                 const char *g = call_of(tok, j, &arg);
-                char pk[300];
                 if (g && strcmp(g, fn) && snprintf(pk, sizeof pk, "%s %s %d", params[k], g, arg) < (int)sizeof pk)
                     unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
             }
         }
         if (walked) unit_fn_param_add(&u->walked_params, &u->nwalked_params, fn, params[k]);
     }
-    /* members walked (`c->words[c->at]`, `s->items++`): "* .MEMBER" */
     for (size_t j = body; j + 2 < n; j++) {
         if ((strcmp(tok[j], "->") && strcmp(tok[j], ".")) || !ident(tok[j + 1])) continue;
-        const char *nx = tok[j + 2];
-        int w = (!strcmp(nx, "[") && !(j + 4 < n && !strcmp(tok[j + 3], "0") && !strcmp(tok[j + 4], "]"))) ||
-                !strcmp(nx, "++") || !strcmp(nx, "+=");
+        char *group[16];
+        size_t ng = 0;
+        group[ng++] = (char *)tok[j + 1];
+        int w = walked_at(tok, n, j + 1, group, ng);
+        if (!w && j >= 3 && !strcmp(tok[j + 2], ";") && ident(tok[j - 1])) {
+            /* `x = c->m;` (a cast allowed): the local x walked anywhere in the body */
+            size_t a = j - 1;
+            while (a > body && strcmp(tok[a], "=") && strcmp(tok[a], ";") && strcmp(tok[a], "{")) a--;
+            if (!strcmp(tok[a], "=") && ident(tok[a - 1]) && rhs_of(tok, n, a - 1) == j - 1) {
+                char *lg[16];
+                size_t nl = 0;
+                lg[nl++] = (char *)tok[a - 1];
+                grow_group(tok, n, body, lg, &nl);
+                for (size_t q = body; q + 1 < n && !w; q++)
+                    if (among(tok[q], lg, nl)) w = walked_at(tok, n, q, lg, nl);
+            }
+        }
         char m[300];
         if (w && snprintf(m, sizeof m, ".%s", tok[j + 1]) < (int)sizeof m)
             unit_fn_param_add(&u->walked_params, &u->nwalked_params, "*", m);
@@ -150,4 +186,21 @@ static int walks(const unit_info *u, const char *fn, const char *param, int dept
 int unit_walks_array(const unit_info *u, const char *fn, const char *param)
 {
     return u && fn && param && walks(u, fn, param, 0);
+}
+
+void unit_mark_walked(unit_info *u)
+{
+    ut_func *sets[] = {u->defs, u->statics, u->hfuncs};
+    size_t ns[] = {u->ndefs, u->nstatics, u->nhfuncs};
+    for (int s = 0; s < 3; s++)
+        for (size_t i = 0; i < ns[s]; i++)
+            for (size_t k = 0; k < sets[s][i].nparams; k++)
+                sets[s][i].params[k].walked = unit_walks_array(u, sets[s][i].name, sets[s][i].params[k].name);
+}
+
+int unit_member_walked(const unit_info *u, const char *name)
+{
+    char m[300];
+    return u && name && snprintf(m, sizeof m, ".%s", name) < (int)sizeof m &&
+           unit_fn_param_in(u->walked_params, u->nwalked_params, "*", m);
 }

@@ -90,6 +90,7 @@ typedef struct ut_param {
     int buf_param; /* length parameter: index of the buffer it measures, or -1 */
     int capacity;  /* buffer pointer of a capacity pair (unit_pair_buffers): an array the function fills,
                       its length by value the array's capacity, chosen from a small set, the elements zero */
+    int walked;    /* a pointer the function walks as an array (unit_walks_array; set by unit_mark_walked) */
 } ut_param;
 
 typedef struct ut_func {
@@ -308,6 +309,14 @@ void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *to
  * cwalk's cwk_path_join_multiple(paths) hands paths on to a function that reads paths[sj->path_index].
  * The harness then builds a `T **` parameter as a NULL-terminated array (harness_null_list). */
 int unit_walks_array(const unit_info *u, const char *fn, const char *param);
+
+/* Set ut_param.walked of every parameter of u's functions (defs, statics, hfuncs) by unit_walks_array, once
+ * every body was scanned (unit_parse does). */
+void unit_mark_walked(unit_info *u);
+
+/* Whether member name (a struct field's name) is walked as an array by some function of the unit (`c->m[c->at]`,
+ * `x = c->m; x++`): a field of a list's type is then built as a list (harness_null_list). */
+int unit_member_walked(const unit_info *u, const char *name);
 
 /* Whether fn returns a negative constant somewhere (unit_scan_negative_returns): its success is a
  * result >= 0 (tnode's tn_add: 0 or -1), not a nonzero one (node_list_add: 1 or 0). */

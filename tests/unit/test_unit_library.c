@@ -81,7 +81,7 @@ static void test_prototype_from_types(void **state)
 
     /* int f(const char *s, size_t n): the typedef name kept */
     ut_type f1 = {.kind = UT_FUNC, .ret = &i32};
-    ut_param p1[] = {{"s", &pcch, -1, -1, 0}, {"n", &sz, -1, -1, 0}};
+    ut_param p1[] = {{"s", &pcch, -1, -1, 0, 0}, {"n", &sz, -1, -1, 0, 0}};
     ut_func fa = {.name = "f", .type = &f1, .params = p1, .nparams = 2};
     assert_string_equal(p = unit_prototype(&fa), "int f(const char *s, size_t n)");
     free(p);
@@ -96,28 +96,28 @@ static void test_prototype_from_types(void **state)
     free(p);
     /* a function returning a function pointer wraps the head in the result's declarator */
     ut_type f3 = {.kind = UT_FUNC, .ret = &pfn};
-    ut_param p3[] = {{"k", &i32, -1, -1, 0}};
+    ut_param p3[] = {{"k", &i32, -1, -1, 0, 0}};
     ut_func fc = {.name = "pick", .type = &f3, .params = p3, .nparams = 1};
     assert_string_equal(p = unit_prototype(&fc), "int (*pick(int k))(int)");
     free(p);
     /* variadic; function-pointer and pointer-to-array parameters */
     ut_type f4 = {.kind = UT_FUNC, .ret = &i32, .variadic = 1};
-    ut_param p4[] = {{"cb", &pfn, -1, -1, 0}, {"m", &parr, -1, -1, 0}};
+    ut_param p4[] = {{"cb", &pfn, -1, -1, 0, 0}, {"m", &parr, -1, -1, 0, 0}};
     ut_func fd = {.name = "logf_", .type = &f4, .params = p4, .nparams = 2};
     assert_string_equal(p = unit_prototype(&fd), "int logf_(int (*cb)(int), int (*m)[4], ...)");
     free(p);
     /* a typedef'd anonymous struct keeps its typedef name; spelled only as "(unnamed ...)" it cannot be written */
-    ut_param p5[] = {{"pp", &panon, -1, -1, 0}};
+    ut_param p5[] = {{"pp", &panon, -1, -1, 0, 0}};
     ut_func fe = {.name = "swap", .type = &f2v, .params = p5, .nparams = 1};
     assert_string_equal(p = unit_prototype(&fe), "void swap(pair_t *pp)");
     free(p);
-    ut_param p6[] = {{"pp", &panon2, -1, -1, 0}};
+    ut_param p6[] = {{"pp", &panon2, -1, -1, 0, 0}};
     ut_func ff = {.name = "swap2", .type = &f2v, .params = p6, .nparams = 1};
     assert_null(unit_prototype(&ff));
     /* the canonical spelling stands in when the written one cannot be used */
     ut_type written = {
         .kind = UT_INT, .bits = 32, .size = 4, .spelling = "enum (unnamed at a.h:1:1)", .canonical = "unsigned int"};
-    ut_param p7[] = {{"e", &written, -1, -1, 0}};
+    ut_param p7[] = {{"e", &written, -1, -1, 0, 0}};
     ut_func fg = {.name = "set", .type = &f2v, .params = p7, .nparams = 1};
     assert_string_equal(p = unit_prototype(&fg), "void set(unsigned int e)");
     free(p);

@@ -313,8 +313,10 @@ static void test_buffer_pairs(void **state)
     ut_type i32 = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
     ut_type u8 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .spelling = "uint8_t"};
     ut_type pu8 = {.kind = UT_PTR, .size = 8, .pointee = &u8, .spelling = "uint8_t *"};
-    ut_param ps[] = {
-        {"data", &pu8, -1, -1, 0}, {"nbytes", &i32, -1, -1, 0}, {"p", &pu8, -1, -1, 0}, {"x", &i32, -1, -1, 0}};
+    ut_param ps[] = {{"data", &pu8, -1, -1, 0, 0},
+                     {"nbytes", &i32, -1, -1, 0, 0},
+                     {"p", &pu8, -1, -1, 0, 0},
+                     {"x", &i32, -1, -1, 0, 0}};
     ut_func f = {.name = "f", .params = ps, .nparams = 4};
     unit_pair_buffers(&f);
     assert_int_equal(ps[0].len_param, 1);
@@ -322,7 +324,7 @@ static void test_buffer_pairs(void **state)
     ut_type dbl = {.kind = UT_FLOAT, .bits = 64, .size = 8, .is_const = 1, .spelling = "const double"};
     ut_type pdbl = {.kind = UT_PTR, .size = 8, .pointee = &dbl, .spelling = "const double *"};
     ut_type sz = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "size_t"};
-    ut_param psd[] = {{"xs", &pdbl, -1, -1, 0}, {"n", &sz, -1, -1, 0}};
+    ut_param psd[] = {{"xs", &pdbl, -1, -1, 0, 0}, {"n", &sz, -1, -1, 0, 0}};
     ut_func fd = {.name = "mean", .params = psd, .nparams = 2};
     unit_pair_buffers(&fd);
     assert_int_equal(psd[0].len_param, 1);
@@ -335,8 +337,8 @@ static void test_buffer_pairs(void **state)
                    .is_const = 1,
                    .spelling = "const char"};
     ut_type pcch = {.kind = UT_PTR, .size = 8, .pointee = &cch, .spelling = "const char *"};
-    ut_param pp[] = {{"src", &pcch, -1, -1, 0}, {"end", &sz, -1, -1, 0}, {"count", &sz, -1, -1, 0},
-                     {"buf", &pu8, -1, -1, 0},  {"len", &sz, -1, -1, 0}, {"start_pos", &sz, -1, -1, 0}};
+    ut_param pp[] = {{"src", &pcch, -1, -1, 0, 0}, {"end", &sz, -1, -1, 0, 0}, {"count", &sz, -1, -1, 0, 0},
+                     {"buf", &pu8, -1, -1, 0, 0},  {"len", &sz, -1, -1, 0, 0}, {"start_pos", &sz, -1, -1, 0, 0}};
     ut_func fp = {.name = "pos", .params = pp, .nparams = 6};
     unit_pair_buffers(&fp);
     assert_int_equal(unit_position_within(&fp, 1), 0);  /* end, after the text src */
@@ -346,13 +348,14 @@ static void test_buffer_pairs(void **state)
     ut_type ch = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch = {.kind = UT_PTR, .size = 8, .pointee = &ch, .spelling = "char *"};
     ut_type ppch = {.kind = UT_PTR, .size = 8, .pointee = &pch, .spelling = "char **"};
-    ut_param ps2[] = {{"argc", &i32, -1, -1, 0}, {"argv", &ppch, -1, -1, 0}};
+    ut_param ps2[] = {{"argc", &i32, -1, -1, 0, 0}, {"argv", &ppch, -1, -1, 0, 0}};
     ut_func f2 = {.name = "g", .params = ps2, .nparams = 2};
     unit_pair_buffers(&f2);
     assert_int_equal(ps2[1].len_param, 0);
     assert_int_equal(ps2[0].buf_param, 1);
     /* "n" + the buffer's name */
-    ut_param ps3[] = {{"a", &pu8, -1, -1, 0}, {"na", &i32, -1, -1, 0}, {"b", &pu8, -1, -1, 0}, {"nb", &i32, -1, -1, 0}};
+    ut_param ps3[] = {
+        {"a", &pu8, -1, -1, 0, 0}, {"na", &i32, -1, -1, 0, 0}, {"b", &pu8, -1, -1, 0, 0}, {"nb", &i32, -1, -1, 0, 0}};
     ut_func f3 = {.name = "h", .params = ps3, .nparams = 4};
     unit_pair_buffers(&f3);
     assert_int_equal(ps3[0].len_param, 1);
@@ -365,10 +368,11 @@ static void test_buffer_pairs(void **state)
      * phr_parse_headers: last_len is an earlier read's length), `in, inlen`, `key, klen`,
      * `variables, var_count` and `out, max_len` are */
     ut_type psz = {.kind = UT_PTR, .size = 8, .pointee = &sz, .spelling = "size_t *"};
-    ut_param ps4[] = {{"num_headers", &psz, -1, -1, 0}, {"last_len", &sz, -1, -1, 0},   {"in", &pu8, -1, -1, 0},
-                      {"inlen", &sz, -1, -1, 0},        {"key", &pu8, -1, -1, 0},       {"klen", &sz, -1, -1, 0},
-                      {"variables", &pu8, -1, -1, 0},   {"var_count", &i32, -1, -1, 0}, {"out", &pu8, -1, -1, 0},
-                      {"max_len", &sz, -1, -1, 0}};
+    ut_param ps4[] = {{"num_headers", &psz, -1, -1, 0, 0}, {"last_len", &sz, -1, -1, 0, 0},
+                      {"in", &pu8, -1, -1, 0, 0},          {"inlen", &sz, -1, -1, 0, 0},
+                      {"key", &pu8, -1, -1, 0, 0},         {"klen", &sz, -1, -1, 0, 0},
+                      {"variables", &pu8, -1, -1, 0, 0},   {"var_count", &i32, -1, -1, 0, 0},
+                      {"out", &pu8, -1, -1, 0, 0},         {"max_len", &sz, -1, -1, 0, 0}};
     ut_func f4 = {.name = "k", .params = ps4, .nparams = 10};
     unit_pair_buffers(&f4);
     assert_int_equal(ps4[0].len_param, -1);
@@ -383,10 +387,10 @@ static void test_buffer_pairs(void **state)
     ut_type hdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .spelling = "struct phr_header"};
     ut_type phdr = {.kind = UT_PTR, .size = 8, .pointee = &hdr, .spelling = "struct phr_header *"};
     ut_type ppcch = {.kind = UT_PTR, .size = 8, .pointee = &pcch, .spelling = "const char **"};
-    ut_param ps5[] = {{"method", &ppcch, -1, -1, 0},
-                      {"method_len", &psz, -1, -1, 0},
-                      {"headers", &phdr, -1, -1, 0},
-                      {"num_headers", &psz, -1, -1, 0}};
+    ut_param ps5[] = {{"method", &ppcch, -1, -1, 0, 0},
+                      {"method_len", &psz, -1, -1, 0, 0},
+                      {"headers", &phdr, -1, -1, 0, 0},
+                      {"num_headers", &psz, -1, -1, 0, 0}};
     ut_func f5 = {.name = "m", .params = ps5, .nparams = 4};
     unit_pair_buffers(&f5);
     assert_int_equal(ps5[0].len_param, -1);
@@ -395,20 +399,22 @@ static void test_buffer_pairs(void **state)
     assert_true(ps5[2].capacity); /* the count in is the capacity: a few sizes, the headers zero */
     /* positions are out-parameters, no arrays: mjson_next's `int *koff, int *klen, int *voff, int *vlen` */
     ut_type pi32 = {.kind = UT_PTR, .size = 8, .pointee = &i32, .spelling = "int *"};
-    ut_param ps11[] = {
-        {"koff", &pi32, -1, -1, 0}, {"klen", &pi32, -1, -1, 0}, {"voff", &pi32, -1, -1, 0}, {"vlen", &pi32, -1, -1, 0}};
+    ut_param ps11[] = {{"koff", &pi32, -1, -1, 0, 0},
+                       {"klen", &pi32, -1, -1, 0, 0},
+                       {"voff", &pi32, -1, -1, 0, 0},
+                       {"vlen", &pi32, -1, -1, 0, 0}};
     ut_func f11 = {.name = "mn", .params = ps11, .nparams = 4};
     unit_pair_buffers(&f11);
     for (int k = 0; k < 4; k++) assert_int_equal(ps11[k].len_param, -1);
-    ut_param ps13[] = {{"idx", &pi32, -1, -1, 0}, {"n", &sz, -1, -1, 0}}; /* by value: an array of indices */
+    ut_param ps13[] = {{"idx", &pi32, -1, -1, 0, 0}, {"n", &sz, -1, -1, 0, 0}}; /* by value: an array of indices */
     ut_func f13 = {.name = "ix", .params = ps13, .nparams = 2};
     unit_pair_buffers(&f13);
     assert_int_equal(ps13[0].len_param, 1);
     /* the end of a range: `char *s, char *end`, `const char *p, const char *pe`; not after a length's buffer
      * nor of another element type */
-    ut_param ps12[] = {{"s", &pch, -1, -1, 0},   {"end", &pch, -1, -1, 0},  {"p", &pu8, -1, -1, 0},
-                       {"pe", &pu8, -1, -1, 0},  {"q", &pu8, -1, -1, 0},    {"last", &pch, -1, -1, 0},
-                       {"buf", &pch, -1, -1, 0}, {"stop", &pi32, -1, -1, 0}};
+    ut_param ps12[] = {{"s", &pch, -1, -1, 0, 0},   {"end", &pch, -1, -1, 0, 0},  {"p", &pu8, -1, -1, 0, 0},
+                       {"pe", &pu8, -1, -1, 0, 0},  {"q", &pu8, -1, -1, 0, 0},    {"last", &pch, -1, -1, 0, 0},
+                       {"buf", &pch, -1, -1, 0, 0}, {"stop", &pi32, -1, -1, 0, 0}};
     ut_func f12 = {.name = "rg", .params = ps12, .nparams = 8};
     assert_int_equal(unit_range_begin(&f12, 1), 0);
     assert_int_equal(unit_range_begin(&f12, 3), 2);
@@ -419,10 +425,10 @@ static void test_buffer_pairs(void **state)
     /* `max_` + the buffer's name is a capacity too, for an array of pointers as well (yuarel's
      * `struct yuarel_param *params, int max_params`, `char **parts, int max_parts`) */
     ut_type i32b = {.kind = UT_INT, .bits = 32, .size = 4, .is_signed = 1, .spelling = "int"};
-    ut_param ps10[] = {{"params", &phdr, -1, -1, 0},
-                       {"max_params", &i32b, -1, -1, 0},
-                       {"parts", &ppcch, -1, -1, 0},
-                       {"max_parts", &i32b, -1, -1, 0}};
+    ut_param ps10[] = {{"params", &phdr, -1, -1, 0, 0},
+                       {"max_params", &i32b, -1, -1, 0, 0},
+                       {"parts", &ppcch, -1, -1, 0, 0},
+                       {"max_parts", &i32b, -1, -1, 0, 0}};
     ut_func f10 = {.name = "q", .params = ps10, .nparams = 4};
     unit_pair_buffers(&f10);
     assert_int_equal(ps10[0].len_param, 1);
@@ -433,7 +439,7 @@ static void test_buffer_pairs(void **state)
      * parser fills, its capacity from a few sizes, no symbolic elements: those only multiplied the
      * paths); not for a const array */
     ut_type u32 = {.kind = UT_INT, .bits = 32, .size = 4, .spelling = "unsigned int"};
-    ut_param ps8[] = {{"tokens", &phdr, -1, -1, 0}, {"num_tokens", &u32, -1, -1, 0}};
+    ut_param ps8[] = {{"tokens", &phdr, -1, -1, 0, 0}, {"num_tokens", &u32, -1, -1, 0, 0}};
     ut_func f8 = {.name = "j", .params = ps8, .nparams = 2};
     unit_pair_buffers(&f8);
     assert_int_equal(ps8[0].len_param, 1);
@@ -441,7 +447,7 @@ static void test_buffer_pairs(void **state)
     assert_true(ps8[0].capacity);
     ut_type chdr = {.kind = UT_STRUCT, .size = 32, .complete = 1, .is_const = 1, .spelling = "const struct phr_header"};
     ut_type pchdr = {.kind = UT_PTR, .size = 8, .pointee = &chdr, .spelling = "const struct phr_header *"};
-    ut_param ps9[] = {{"tokens", &pchdr, -1, -1, 0}, {"num_tokens", &u32, -1, -1, 0}};
+    ut_param ps9[] = {{"tokens", &pchdr, -1, -1, 0, 0}, {"num_tokens", &u32, -1, -1, 0, 0}};
     ut_func f9 = {.name = "j2", .params = ps9, .nparams = 2};
     unit_pair_buffers(&f9);
     assert_int_equal(ps9[0].len_param, -1);
@@ -450,13 +456,15 @@ static void test_buffer_pairs(void **state)
     /* a leading underscore is no word: `char *buf, size_t *_bufsz` */
     ut_type ch2 = {.kind = UT_INT, .bits = 8, .size = 1, .is_char = 1, .is_plain_char = 1, .spelling = "char"};
     ut_type pch2 = {.kind = UT_PTR, .size = 8, .pointee = &ch2, .spelling = "char *"};
-    ut_param ps7[] = {{"buf", &pch2, -1, -1, 0}, {"_bufsz", &psz, -1, -1, 0}};
+    ut_param ps7[] = {{"buf", &pch2, -1, -1, 0, 0}, {"_bufsz", &psz, -1, -1, 0, 0}};
     ut_func f7 = {.name = "d", .params = ps7, .nparams = 2};
     unit_pair_buffers(&f7);
     assert_int_equal(ps7[0].len_param, 1);
     /* a second length after a pair is bounded by the pair's length (`buf, len, ..., last_len`) */
-    ut_param ps6[] = {
-        {"buf", &pu8, -1, -1, 0}, {"len", &sz, -1, -1, 0}, {"x", &i32, -1, -1, 0}, {"last_len", &sz, -1, -1, 0}};
+    ut_param ps6[] = {{"buf", &pu8, -1, -1, 0, 0},
+                      {"len", &sz, -1, -1, 0, 0},
+                      {"x", &i32, -1, -1, 0, 0},
+                      {"last_len", &sz, -1, -1, 0, 0}};
     ut_func f6 = {.name = "r", .params = ps6, .nparams = 4};
     unit_pair_buffers(&f6);
     assert_int_equal(unit_length_within(&f6, 3), 0);

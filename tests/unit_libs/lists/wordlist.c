@@ -1,4 +1,4 @@
-/* wordlist.c: functions over NULL-terminated lists of words, walked directly and through a cursor struct (test_unit_lists.sh). */
+/* wordlist.c: functions over NULL-terminated lists of words and a table ended by a zeroed entry, walked directly, through a cursor struct and through the members a parser keeps (test_unit_lists.sh). */
 #include <string.h>
 
 #include "wordlist.h"
@@ -52,4 +52,27 @@ int words_has_dup(const char *const *words)
         for (size_t j = i + 1; words[j]; j++)
             if (!strcmp(words[i], words[j])) return 1;
     return 0;
+}
+
+int parser_init(struct parser *p, const struct opt *opts, const char *const *usage, int flags)
+{
+    p->opts = opts;
+    p->usage = usage;
+    p->flags = flags;
+    return 0;
+}
+
+int parser_find(const struct parser *p, const char *name)
+{
+    for (const struct opt *o = p->opts; o->name; o++)
+        if (!strcmp(o->name, name)) return o->takes_arg ? 2 : 1;
+    return 0;
+}
+
+size_t parser_usage_lines(const struct parser *p)
+{
+    size_t n = 0;
+    const char *const *u = p->usage;
+    while (*u++) n++;
+    return n;
 }

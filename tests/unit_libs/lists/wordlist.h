@@ -19,4 +19,22 @@ int words_join(const char **words, char sep, char *out, size_t cap);
 size_t words_count(char **argv, size_t *longest);
 /* Whether a word appears twice. */
 int words_has_dup(const char *const *words);
+
+/* An option of a parser's table; the table ends with an entry whose name is NULL. */
+struct opt {
+    const char *name;
+    int takes_arg;
+};
+/* A parser over a table of options and a NULL-terminated list of usage lines. */
+struct parser {
+    const struct opt *opts;
+    const char *const *usage;
+    int flags;
+};
+/* Set p up over opts and usage (both kept, not copied); 0. */
+int parser_init(struct parser *p, const struct opt *opts, const char *const *usage, int flags);
+/* 2 when name is an option taking an argument, 1 when it is one taking none, 0 when it is none. */
+int parser_find(const struct parser *p, const char *name);
+/* The number of usage lines. */
+size_t parser_usage_lines(const struct parser *p);
 #endif
