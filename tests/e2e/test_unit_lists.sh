@@ -7,11 +7,12 @@
 # `const char *const *usage` was refused as an out-parameter) over a table of options that parser_find walks
 # through a local taken from the member (`o = p->opts; o++`). Before, each list was one element and no end: every
 # test read past it and was dropped by the sanitizer check (cwalk's cwk_path_join_multiple: no test kept -> 12
-# tests, gcov 91/120 with its callees; argparse's argparse_parse gcov 1/25 -> 13/25).
+# tests, gcov 91/120 with its callees; argparse's argparse_parse gcov 1/25 -> 13/25). parser_need exits on an
+# unknown option with memory the caller's parser holds: that test was dropped as a leak (LSan without the stacks).
 . "$SRC/tests/e2e/unit_common.sh"
 name=lists
 unit_run lists tests/unit_libs/lists/wordlist.c -- --function words_join --function words_count --function words_has_dup \
-    --function parser_find --function parser_usage_lines --budget 30s --max-execs 600
+    --function parser_find --function parser_usage_lines --function parser_need --budget 30s --max-execs 600
 t="$out/test_wordlist.c"
 expect_text wordlist '^    const char \*words_obj\[3\] = \{ words_[0-9]+, words_[0-9]+, NULL \};' "a list of two words and its NULL"
 expect_text wordlist '^    char \*argv_obj\[2\] = \{ argv_[0-9]+, NULL \};' "argv of one word and its NULL"
@@ -19,6 +20,8 @@ awk '/static void test_words_has_dup/,/^}/' "$t" | grep -q 'assert_int_equal(ret
     fail "no test of words_has_dup finds a word twice"
 expect_text wordlist '^    parser_init\(&p_obj, p_opts, p_usage, -?[0-9]+\);' "the parser made by parser_init"
 expect_text wordlist '^    const char \*p_usage\[[23]\] = \{ (p_usage_[0-9]+, )+NULL \};' "usage lines ended by NULL"
+# parser_need's exit with p->error still held by the caller's parser: LSan looks with the frames live
+expect_text wordlist '^static void test_parser_need_[0-9]+_exits\(' "a test of parser_need's exit (not dropped as a leak)"
 [ -f "$out/test_wordlist_bugs.c" ] && fail "false bugs in test_wordlist_bugs.c"
 expect_no_san_drops
 build_and_run wordlist

@@ -1,4 +1,6 @@
 /* wordlist.c: functions over NULL-terminated lists of words and a table ended by a zeroed entry, walked directly, through a cursor struct and through the members a parser keeps (test_unit_lists.sh). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wordlist.h"
@@ -67,6 +69,17 @@ int parser_find(const struct parser *p, const char *name)
     for (const struct opt *o = p->opts; o->name; o++)
         if (!strcmp(o->name, name)) return o->takes_arg ? 2 : 1;
     return 0;
+}
+
+int parser_need(struct parser *p, const char *name)
+{
+    int k = parser_find(p, name);
+    if (k == 0) {
+        p->error = strdup(name);
+        fprintf(stderr, "unknown option '%s'\n", p->error);
+        exit(2);
+    }
+    return k;
 }
 
 size_t parser_usage_lines(const struct parser *p)

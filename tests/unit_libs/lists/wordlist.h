@@ -30,11 +30,14 @@ struct parser {
     const struct opt *opts;
     const char *const *usage;
     int flags;
+    char *error; /* the unknown option parser_need met (malloc'ed) */
 };
 /* Set p up over opts and usage (both kept, not copied); 0. */
 int parser_init(struct parser *p, const struct opt *opts, const char *const *usage, int flags);
 /* 2 when name is an option taking an argument, 1 when it is one taking none, 0 when it is none. */
 int parser_find(const struct parser *p, const char *name);
+/* parser_find's answer; an unknown option is fatal: kept in p->error, reported, exit(2). */
+int parser_need(struct parser *p, const char *name);
 /* The number of usage lines. */
 size_t parser_usage_lines(const struct parser *p);
 #endif
