@@ -680,6 +680,15 @@ void harness_pair_length(strbuf *b, const unit_harness_opts *o, const char *nn, 
               len_name, ind, nn, o->buf_len + 1, ind, nn, nn, nn, o->buf_len);
 }
 
+/* Whether a pair's buffer of type t named name (its last `_` word: producers' arguments are `param_arg`) is argv:
+ * pointers, named argv; C gives main's argv[argc] == NULL (C11 5.1.2.2.1), and code that follows the convention
+ * writes or reads there (argparse's `self->out[self->cpidx + self->argc] = NULL` over argv: a false bug in _bugs.c) */
+static int argv_buffer(const ut_type *t, const char *name)
+{
+    const char *w = strrchr(name, '_');
+    return t->pointee && t->pointee->kind == UT_PTR && !strcmp(w ? w + 1 : name, "argv");
+}
+
 void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t, const char *len_name, const char *bn,
                          const char *nn, int read_len, int cap, const char *ind)
 {
@@ -706,6 +715,8 @@ void harness_pair_buffer(strbuf *b, const unit_harness_opts *o, const ut_type *t
                   o->buf_len);
     if (harness_pair_text(t)) /* the text, the bytes past its length and the NUL (harness_pair_text) */
         sb_printf(b, "%s%s = malloc(%s + %d);\n", ind, pd, nn, HARNESS_TEXT_MORE + 1);
+    else if (e->kind == UT_PTR) /* room for argv's NULL past the count (argv_buffer) */
+        sb_printf(b, "%s%s = calloc(%s + 1, sizeof %s[0]);\n", ind, pd, nn, bn);
     else
         sb_printf(b, "%s%s = malloc(%s ? %s * sizeof %s[0] : 1);\n", ind, pd, nn, nn, bn);
     free(pd);
@@ -736,8 +747,8 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
                   "\"%s\", \"%s\");\n",
                   ind, bn, e->alias_id, bn, bn, nn, HARNESS_TEXT_MORE, dn, path, es);
     } else {
-        sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
-                  bytes ? -2 : e->alias_id, bn, nn, dn, path, es);
+        sb_printf(b, "%ssympu_register(%s, %d, sizeof %s[0], %s%s, 0, %s, \"a\", \"%s\", \"%s\");\n", ind, bn,
+                  bytes ? -2 : e->alias_id, bn, nn, !cap && argv_buffer(t, path) ? " + 1" : "", dn, path, es);
     }
     if (cap) { /* zero, as calloc left it: the function fills it */
         free(es);

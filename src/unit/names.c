@@ -406,6 +406,10 @@ void unit_pair_buffers(ut_func *f)
             int by_ptr = !order && unit_count_ptr(lp->type) && !bp->type->pointee->is_const &&
                          bp->type->pointee->kind != UT_PTR && bp->type->pointee->kind != UT_VOID;
             if (lp->type->kind != UT_INT && !by_ptr) continue;
+            /* `argc, argv` after a pointer (argparse's `argparse_parse(struct argparse *self, int argc, const
+             * char **argv)`): argc counts argv, not the pointer before it (self became an array of argc structs) */
+            if (!order && li + 1 < f->nparams && !strcmp(lp->name, "argc") && !strcmp(f->params[li + 1].name, "argv"))
+                continue;
             if (bp->len_param >= 0 || bp->buf_param >= 0 || lp->len_param >= 0 || lp->buf_param >= 0) continue;
             /* `num_` + the buffer's name only by pointer: jsmn_parse's `jsmntok_t *tokens, unsigned
              * num_tokens` as a symbolic array cost the search 18 of its 54 branch directions in 30 s

@@ -9,10 +9,12 @@
 # test read past it and was dropped by the sanitizer check (cwalk's cwk_path_join_multiple: no test kept -> 12
 # tests, gcov 91/120 with its callees; argparse's argparse_parse gcov 1/25 -> 13/25). parser_need exits on an
 # unknown option with memory the caller's parser holds: that test was dropped as a leak (LSan without the stacks).
+# parser_scan(p, argc, argv) reads argv[argc], NULL as for main: argc counted p before (an array of argc parsers)
+# and argv had no slot past argc (a false bug in _bugs.c; argparse's argparse_parse writes there).
 . "$SRC/tests/e2e/unit_common.sh"
 name=lists
 unit_run lists tests/unit_libs/lists/wordlist.c -- --function words_join --function words_count --function words_has_dup \
-    --function parser_find --function parser_usage_lines --function parser_need --budget 30s --max-execs 600
+    --function parser_find --function parser_usage_lines --function parser_need --function parser_scan --budget 30s --max-execs 600
 t="$out/test_wordlist.c"
 expect_text wordlist '^    const char \*words_obj\[3\] = \{ words_[0-9]+, words_[0-9]+, NULL \};' "a list of two words and its NULL"
 expect_text wordlist '^    char \*argv_obj\[2\] = \{ argv_[0-9]+, NULL \};' "argv of one word and its NULL"
@@ -30,4 +32,5 @@ expect_gcov words_count 100
 expect_gcov words_has_dup 100
 expect_gcov parser_find 80
 expect_gcov parser_usage_lines 100
+expect_gcov parser_scan 80
 pass

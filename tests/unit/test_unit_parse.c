@@ -353,6 +353,14 @@ static void test_buffer_pairs(void **state)
     unit_pair_buffers(&f2);
     assert_int_equal(ps2[1].len_param, 0);
     assert_int_equal(ps2[0].buf_param, 1);
+    /* a pointer before argc, argv (argparse_parse(self, argc, argv)): argc counts argv, not self */
+    ut_type st = {.kind = UT_STRUCT, .size = 16, .complete = 1, .spelling = "struct ap"};
+    ut_type pst = {.kind = UT_PTR, .size = 8, .pointee = &st, .spelling = "struct ap *"};
+    ut_param pa4[] = {{"self", &pst, -1, -1, 0, 0}, {"argc", &i32, -1, -1, 0, 0}, {"argv", &ppch, -1, -1, 0, 0}};
+    ut_func fa4 = {.name = "parse", .params = pa4, .nparams = 3};
+    unit_pair_buffers(&fa4);
+    assert_int_equal(pa4[0].len_param, -1);
+    assert_int_equal(pa4[2].len_param, 1);
     /* "n" + the buffer's name */
     ut_param ps3[] = {
         {"a", &pu8, -1, -1, 0, 0}, {"na", &i32, -1, -1, 0, 0}, {"b", &pu8, -1, -1, 0, 0}, {"nb", &i32, -1, -1, 0, 0}};

@@ -82,6 +82,14 @@ int parser_need(struct parser *p, const char *name)
     return k;
 }
 
+int parser_scan(const struct parser *p, int argc, const char **argv)
+{
+    int n = 0;
+    for (int i = 1; i < argc; i++)
+        if (parser_find(p, argv[i])) n++;
+    return argv[argc] == NULL ? n : -1;
+}
+
 size_t parser_usage_lines(const struct parser *p)
 {
     size_t n = 0;

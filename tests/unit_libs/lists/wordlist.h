@@ -38,6 +38,8 @@ int parser_init(struct parser *p, const struct opt *opts, const char *const *usa
 int parser_find(const struct parser *p, const char *name);
 /* parser_find's answer; an unknown option is fatal: kept in p->error, reported, exit(2). */
 int parser_need(struct parser *p, const char *name);
+/* The number of options among argv[1] .. argv[argc - 1] (argv[argc] is NULL, as main's), or -1 without that NULL. */
+int parser_scan(const struct parser *p, int argc, const char **argv);
 /* The number of usage lines. */
 size_t parser_usage_lines(const struct parser *p);
 #endif
