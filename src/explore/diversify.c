@@ -99,7 +99,7 @@ static bool same_cov(const explore_state *s, const uint8_t *a, const uint8_t *b)
  * keeping) breaks one of the path's conditions pc[0..npc), the other inputs as they are in vals
  * (restored). Such a value (`handle = 0` under `handle < 0`, a type byte 4 under `t > 3`) kills
  * the relational and constant mutants there and keeps it; floating point has no neighbours. */
-static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *vals, uint32_t i)
+static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *vals, uint32_t i, double deadline)
 {
     unsigned w = r->iwidths[i];
     if (r->itypes[i] == IT_FLOAT || r->itypes[i] == IT_DOUBLE || w == 0) return false;
@@ -109,7 +109,10 @@ static bool on_boundary(const run_result *r, expr **pc, size_t npc, uint64_t *va
         uint64_t nv = (v + (uint64_t)(int64_t)d) & mask;
         if (nv == v || (w <= 8 && nv == 0)) continue;
         vals[i] = nv;
-        for (size_t k = 0; k < npc && !hit; k++) hit = expr_eval(pc[k], vals, r->ninputs) == 0;
+        /* by the deadline too: DIV_EVALS counts evaluations, and one of an expression of a table-driven
+         * cipher (tiny-AES-c: a DAG of S-box lookups) walks a large DAG; the keeping of tests ran 10 minutes */
+        for (size_t k = 0; k < npc && !hit && ((k & 15) || util_now_s() < deadline); k++)
+            hit = expr_eval(pc[k], vals, r->ninputs) == 0;
         vals[i] = v;
     }
     return hit;
@@ -154,7 +157,8 @@ static int diversify_run(explore_state *s, const div_entry *e, run_result *out, 
         return 0;
     }
     if ((uint64_t)npc * r->ninputs <= DIV_EVALS)
-        for (uint32_t i = 0; i < r->ninputs; i++) bound[i] = on_boundary(r, pc, npc, cur, i);
+        for (uint32_t i = 0; i < r->ninputs && util_now_s() < deadline; i++)
+            bound[i] = on_boundary(r, pc, npc, cur, i, deadline);
     for (uint32_t i = 0; i < r->ninputs; i++) /* no later model moves them */
         if (bound[i]) pc[npc++] = expr_cmp(s->cx, PRED_EQ, sym[i], expr_const(s->cx, cur[i], r->iwidths[i]));
     unsigned queries = 0;

@@ -491,16 +491,19 @@ static bool read_all(int fd, void *p, size_t n, double deadline, volatile sig_at
  * kept_syms and the unsat core; the parent waits timeout + half of it + 100 ms. Falls back
  * to run_z3_engine in the process when fork or pipe fails.
  */
+static solve_result run_z3_deep(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef,
+                                Z3_ast *memo);
+
 static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef,
                                   Z3_ast *memo)
 {
     int fd[2];
-    if (pipe(fd)) return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, memo);
+    if (pipe(fd)) return engine < 0 ? SOLVE_UNKNOWN : run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, memo);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]), close(fd[1]);
-        return run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, memo);
+        return engine < 0 ? SOLVE_UNKNOWN : run_z3_engine(s, nkept, nsyms, engine, timeout_ms, undef, memo);
     }
     if (pid == 0) { /* the child: no watchdog thread here (fork copies only this thread) */
         close(fd[0]);
@@ -508,7 +511,8 @@ static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int eng
         s->in_child = true;
         s->child_ncore = 0;
         bool u = false;
-        solve_result r = run_z3_engine(s, nkept, nsyms, engine, timeout_ms, &u, memo);
+        solve_result r = engine < 0 ? run_z3_deep(s, nkept, nsyms, engine, timeout_ms, &u, memo)
+                                    : run_z3_engine(s, nkept, nsyms, engine, timeout_ms, &u, memo);
         uint64_t head[4] = {(uint64_t)r, u, r == SOLVE_SAT ? nsyms : 0, r == SOLVE_UNSAT ? s->child_ncore : 0};
         bool ok = write_all(fd[1], head, sizeof head) && write_all(fd[1], s->vals, head[2] * sizeof *s->vals) &&
                   write_all(fd[1], s->tmp_set, head[3] * sizeof *s->tmp_set);
@@ -610,6 +614,18 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
         if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
     if (depth <= DEEP_QUERY) return run_z3(s, nkept, nsyms);
     if (depth > MAX_QUERY_DEPTH) return SOLVE_UNKNOWN;
+    if (s->timeout_ms && !s->in_child) {
+        /* in a child killed at the time limit: below MAX_QUERY_DEPTH Z3's preprocessing of a wide DAG of
+         * xor chains still ran past its timeout and Z3_interrupt (tiny-AES-c's AES_CBC_encrypt_buffer: one
+         * query held `sympath unit --budget 30s` for over 10 minutes) */
+        bool undef = false;
+        double t0 = util_now_s();
+        s->st.z3_calls++;
+        solve_result r = run_z3_forked(s, nkept, nsyms, -1, s->timeout_ms, &undef, s->ast);
+        s->st.z3_seconds += util_now_s() - t0;
+        if (undef) s->st.z3_timeouts++;
+        return r;
+    }
     z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
     pthread_attr_t attr;
     pthread_t th;
@@ -619,6 +635,29 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
     pthread_attr_destroy(&attr);
     if (!ok) return SOLVE_UNKNOWN;
     pthread_join(th, NULL);
+    return j.r;
+}
+
+/* A deep query in the forked child (engine < 0 in run_z3_forked): run_z3 on a thread whose stack grows with
+ * the depth, as sv_run_z3_any_depth does in the process; *undef when it gave no answer. */
+static solve_result run_z3_deep(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef,
+                                Z3_ast *memo)
+{
+    (void)engine, (void)timeout_ms, (void)memo;
+    uint32_t depth = 0;
+    for (size_t i = 0; i < nkept; i++)
+        if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
+    z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
+    pthread_attr_t attr;
+    pthread_t th;
+    *undef = true;
+    if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;
+    size_t stack = ((size_t)64 << 20) + (size_t)depth * STACK_PER_LEVEL;
+    bool ok = pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&th, &attr, z3_job_run, &j) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) return SOLVE_UNKNOWN;
+    pthread_join(th, NULL);
+    *undef = j.r == SOLVE_UNKNOWN;
     return j.r;
 }
 
