@@ -1306,7 +1306,7 @@ int db_aggregate(expr_ctx *cx, int agg, unsigned n, expr *const *sel, const db_v
     for (unsigned i = 0; vals && agg == DB_AGG_SUM && !scaled_sum && i < n; i++) real_sum |= vals[i]->is_real;
     if (real_sum) acc = db_real_const(cx, 0.0);
     for (unsigned i = 0; i < n; i++) {
-        if (vals && vals[i]->is_text) {
+        if (vals && vals[i]->is_text && agg != DB_AGG_COUNT) { /* COUNT(x) counts any non-NULL x */
             *why = "aggregate of a text column";
             return -1;
         }

@@ -1221,6 +1221,15 @@ static void test_text_min_max_against_sqlite(void **state)
     column_aggregates_against_sqlite("SELECT min(s), max(s) FROM t WHERE b > 0", ops, cols, 2, 11);
 }
 
+/* COUNT(x) of a text column (a date kept as text: PostgreSQL's count(delivered)) beside COUNT of an integer, against
+ * SQLite on random rows with NULLs: the non-NULL rows counted, whatever the column's type. */
+static void test_text_count_against_sqlite(void **state)
+{
+    (void)state;
+    static const int ops[2] = {DB_AGG_COUNT, DB_AGG_COUNT}, cols[2] = {2, 0};
+    column_aggregates_against_sqlite("SELECT count(s), count(a) FROM t WHERE b > 0", ops, cols, 2, 13);
+}
+
 /* round(x[, n]) (DBF_ROUND) against SQLite, the result's double bits: of an INTEGER, of a DECIMAL(8,2)
  * to 1, 2 and 3 decimals, of a REAL to 0, 1 and 2 (ties, 2^52 + 1, tiny and huge values among them; a REAL
  * whose x * 10^d is within 1e-6 of a half is left out for d > 0: SQLite's printf rounds the first 16
@@ -1620,6 +1629,7 @@ int main(void)
         cmocka_unit_test(test_count_distinct_against_sqlite),
         cmocka_unit_test(test_filter_against_sqlite),
         cmocka_unit_test(test_text_min_max_against_sqlite),
+        cmocka_unit_test(test_text_count_against_sqlite),
         cmocka_unit_test(test_round_against_sqlite),
         cmocka_unit_test(test_insert_parse),
         cmocka_unit_test(test_over_groups_parse),
