@@ -607,11 +607,32 @@ static void *z3_job_run(void *arg)
     return NULL;
 }
 
-solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
+/* run_z3 on a thread whose stack grows with depth (Z3 recurses on terms), joined; UNKNOWN when none can start. */
+static solve_result run_z3_big_stack(solver *s, size_t nkept, size_t nsyms, uint32_t depth)
+{
+    z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
+    pthread_attr_t attr;
+    pthread_t th;
+    if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;
+    size_t stack = ((size_t)64 << 20) + (size_t)depth * STACK_PER_LEVEL;
+    bool ok = pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&th, &attr, z3_job_run, &j) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) return SOLVE_UNKNOWN;
+    pthread_join(th, NULL);
+    return j.r;
+}
+
+static uint32_t kept_depth(const solver *s, size_t nkept)
 {
     uint32_t depth = 0;
     for (size_t i = 0; i < nkept; i++)
         if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
+    return depth;
+}
+
+solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
+{
+    uint32_t depth = kept_depth(s, nkept);
     if (depth <= DEEP_QUERY) return run_z3(s, nkept, nsyms);
     if (depth > MAX_QUERY_DEPTH) return SOLVE_UNKNOWN;
     if (s->timeout_ms && !s->in_child) {
@@ -626,16 +647,7 @@ solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms)
         if (undef) s->st.z3_timeouts++;
         return r;
     }
-    z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
-    pthread_attr_t attr;
-    pthread_t th;
-    if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;
-    size_t stack = ((size_t)64 << 20) + (size_t)depth * STACK_PER_LEVEL;
-    bool ok = pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&th, &attr, z3_job_run, &j) == 0;
-    pthread_attr_destroy(&attr);
-    if (!ok) return SOLVE_UNKNOWN;
-    pthread_join(th, NULL);
-    return j.r;
+    return run_z3_big_stack(s, nkept, nsyms, depth);
 }
 
 /* A deep query in the forked child (engine < 0 in run_z3_forked): run_z3 on a thread whose stack grows with
@@ -644,21 +656,9 @@ static solve_result run_z3_deep(solver *s, size_t nkept, size_t nsyms, int engin
                                 Z3_ast *memo)
 {
     (void)engine, (void)timeout_ms, (void)memo;
-    uint32_t depth = 0;
-    for (size_t i = 0; i < nkept; i++)
-        if (s->kept[i]->depth > depth) depth = s->kept[i]->depth;
-    z3_job j = {s, nkept, nsyms, SOLVE_UNKNOWN};
-    pthread_attr_t attr;
-    pthread_t th;
-    *undef = true;
-    if (pthread_attr_init(&attr) != 0) return SOLVE_UNKNOWN;
-    size_t stack = ((size_t)64 << 20) + (size_t)depth * STACK_PER_LEVEL;
-    bool ok = pthread_attr_setstacksize(&attr, stack) == 0 && pthread_create(&th, &attr, z3_job_run, &j) == 0;
-    pthread_attr_destroy(&attr);
-    if (!ok) return SOLVE_UNKNOWN;
-    pthread_join(th, NULL);
-    *undef = j.r == SOLVE_UNKNOWN;
-    return j.r;
+    solve_result r = run_z3_big_stack(s, nkept, nsyms, kept_depth(s, nkept));
+    *undef = r == SOLVE_UNKNOWN;
+    return r;
 }
 
 /* ------------------------------------------------ floating-point operators replaced: skeleton, pinned */

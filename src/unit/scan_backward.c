@@ -22,40 +22,56 @@ static int among(const char *t, char **v, size_t n)
  * scanner that steps forward and backs up (`p++ ... p--`) reads nothing before where it started,
  * and reading there is a bug the sanitizers should still find.
  */
-void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
+size_t unit_tok_params(const char *const *tok, size_t n, char **params, size_t max, size_t *body)
 {
-    size_t i = 0;
+    size_t i = 0, np = 0;
     while (i < n && strcmp(tok[i], "(")) i++;
-    char *params[32];
-    size_t np = 0;
     int depth = 0;
     for (; i < n; i++) {
         if (!strcmp(tok[i], "(")) depth++;
         if (!strcmp(tok[i], ")") && --depth == 0) break;
         if (depth == 1 && i + 1 < n && ident(tok[i]) && (!strcmp(tok[i + 1], ",") || !strcmp(tok[i + 1], ")")) &&
-            np < 32)
+            np < max)
             params[np++] = (char *)tok[i];
     }
     while (i < n && strcmp(tok[i], "{")) i++;
-    size_t body = i;
+    *body = i;
+    return np;
+}
+
+size_t unit_tok_rhs(const char *const *tok, size_t n, size_t j)
+{
+    size_t v = j + 2;
+    if (v < n && !strcmp(tok[v], "(")) { /* a cast */
+        int d = 0;
+        for (; v < n; v++) {
+            if (!strcmp(tok[v], "(")) d++;
+            if (!strcmp(tok[v], ")") && --d == 0) break;
+        }
+        v++;
+    }
+    return v;
+}
+
+void unit_tok_group(const char *const *tok, size_t n, size_t body, char **group, size_t *ng)
+{
+    for (size_t j = body; j + 3 < n && *ng < 16; j++) {
+        if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
+        size_t v = unit_tok_rhs(tok, n, j);
+        if (v + 1 < n && among(tok[v], group, *ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, *ng))
+            group[(*ng)++] = (char *)tok[j];
+    }
+}
+
+void unit_scan_backward_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
+{
+    char *params[32];
+    size_t body, np = unit_tok_params(tok, n, params, 32, &body);
     for (size_t k = 0; k < np; k++) {
         char *group[16];
         size_t ng = 0;
         group[ng++] = params[k];
-        for (size_t j = body; j + 3 < n && ng < 16; j++) {
-            if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
-            size_t v = j + 2;
-            if (!strcmp(tok[v], "(")) { /* a cast */
-                int d = 0;
-                for (; v < n; v++) {
-                    if (!strcmp(tok[v], "(")) d++;
-                    if (!strcmp(tok[v], ")") && --d == 0) break;
-                }
-                v++;
-            }
-            if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, ng))
-                group[ng++] = (char *)tok[j];
-        }
+        unit_tok_group(tok, n, body, group, &ng);
         int back = 0, fwd = 0;
         for (size_t j = body; j + 1 < n; j++) {
             if (!among(tok[j], group, ng)) continue;

@@ -38,33 +38,6 @@ static const char *call_of(const char *const *tok, size_t j, int *arg)
     return NULL;
 }
 
-/* The token after `x = ` at j (tok[j] is x, tok[j + 1] `=`), past a cast `(T *)`. */
-static size_t rhs_of(const char *const *tok, size_t n, size_t j)
-{
-    size_t v = j + 2;
-    if (v < n && !strcmp(tok[v], "(")) {
-        int d = 0;
-        for (; v < n; v++) {
-            if (!strcmp(tok[v], "(")) d++;
-            if (!strcmp(tok[v], ")") && --d == 0) break;
-        }
-        v++;
-    }
-    return v;
-}
-
-/* Add to group (ng of at most 16 names) what the body (tokens from body) assigns from a member of it: `x = P;`,
- * `x = (T)P;`, a member `s->m = P;` by the member's name. */
-static void grow_group(const char *const *tok, size_t n, size_t body, char **group, size_t *ng)
-{
-    for (size_t j = body; j + 3 < n && *ng < 16; j++) {
-        if (!ident(tok[j]) || strcmp(tok[j + 1], "=")) continue;
-        size_t v = rhs_of(tok, n, j);
-        if (v + 1 < n && among(tok[v], group, *ng) && !strcmp(tok[v + 1], ";") && !among(tok[j], group, *ng))
-            group[(*ng)++] = (char *)tok[j];
-    }
-}
-
 /* Whether tok[j], a member of the group, is walked there: indexed by anything but a literal 0, stepped
  * forward (`x++`, `++x`, `x += k`, `x = x + k`). */
 static int walked_at(const char *const *tok, size_t n, size_t j, char **group, size_t ng)
@@ -77,32 +50,20 @@ static int walked_at(const char *const *tok, size_t n, size_t j, char **group, s
 
 /*
  * For each parameter P of fn (identifiers before `,` or `)` at depth 1 of the first parenthesis), its
- * group (grow_group). P is walked when a member of the group is (walked_at); passed whole to a call
+ * group (unit_tok_group). P is walked when a member of the group is (walked_at); passed whole to a call
  * `g(..., P, ...)` as argument K adds "fn P g K" to u->passed_params, kept in a member (`s->m = P;`)
  * "fn P .m -1". A member walked here, itself (`c->m[c->at]`, `c->m++`) or through a local taken from it
  * (`x = c->m;` then `x++`), adds "* .m" to u->walked_params.
  */
 void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *tok, size_t n)
 {
-    size_t i = 0;
-    while (i < n && strcmp(tok[i], "(")) i++;
     char *params[32];
-    size_t np = 0;
-    int depth = 0;
-    for (; i < n; i++) {
-        if (!strcmp(tok[i], "(")) depth++;
-        if (!strcmp(tok[i], ")") && --depth == 0) break;
-        if (depth == 1 && i + 1 < n && ident(tok[i]) && (!strcmp(tok[i + 1], ",") || !strcmp(tok[i + 1], ")")) &&
-            np < 32)
-            params[np++] = (char *)tok[i];
-    }
-    while (i < n && strcmp(tok[i], "{")) i++;
-    size_t body = i;
+    size_t body, np = unit_tok_params(tok, n, params, 32, &body);
     for (size_t k = 0; k < np; k++) {
         char *group[16];
         size_t ng = 0;
         group[ng++] = params[k];
-        grow_group(tok, n, body, group, &ng);
+        unit_tok_group(tok, n, body, group, &ng);
         int walked = 0;
         for (size_t j = body; j + 1 < n; j++) {
             if (!among(tok[j], group, ng)) continue;
@@ -110,7 +71,7 @@ void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *to
             const char *nx = tok[j + 1], *pv = j > 0 ? tok[j - 1] : "";
             char pk[300];
             if ((!strcmp(pv, "->") || !strcmp(pv, ".")) && !strcmp(nx, "=")) { /* kept in a member */
-                size_t v = rhs_of(tok, n, j);
+                size_t v = unit_tok_rhs(tok, n, j);
                 if (v + 1 < n && among(tok[v], group, ng) && !strcmp(tok[v + 1], ";") &&
                     snprintf(pk, sizeof pk, "%s .%s -1", params[k], tok[j]) < (int)sizeof pk)
                     unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
@@ -134,11 +95,11 @@ void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *to
             /* `x = c->m;` (a cast allowed): the local x walked anywhere in the body */
             size_t a = j - 1;
             while (a > body && strcmp(tok[a], "=") && strcmp(tok[a], ";") && strcmp(tok[a], "{")) a--;
-            if (!strcmp(tok[a], "=") && ident(tok[a - 1]) && rhs_of(tok, n, a - 1) == j - 1) {
+            if (!strcmp(tok[a], "=") && ident(tok[a - 1]) && unit_tok_rhs(tok, n, a - 1) == j - 1) {
                 char *lg[16];
                 size_t nl = 0;
                 lg[nl++] = (char *)tok[a - 1];
-                grow_group(tok, n, body, lg, &nl);
+                unit_tok_group(tok, n, body, lg, &nl);
                 for (size_t q = body; q + 1 < n && !w; q++)
                     if (among(tok[q], lg, nl)) w = walked_at(tok, n, q, lg, nl);
             }

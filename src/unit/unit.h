@@ -282,6 +282,16 @@ int unit_writes_stream(const unit_info *u, const char *name);
  * function of the 0-or-more-on-success convention. Adds fn to u->neg_failures. */
 void unit_scan_negative_returns(unit_info *u, const char *fn, const char *const *tok, size_t n);
 
+/* The parameter names of a function definition's tokens (tok, n): the identifiers before `,` or `)` at depth 1
+ * of its first parenthesis, at most max of them into params (pointers into tok); *body: the index of the body's
+ * `{` (n when none). Returns the count. */
+size_t unit_tok_params(const char *const *tok, size_t n, char **params, size_t max, size_t *body);
+/* The index of the token after `x = ` when tok[j] is x and tok[j + 1] `=`, past a cast `(T *)`. */
+size_t unit_tok_rhs(const char *const *tok, size_t n, size_t j);
+/* Grow an alias group (*ng names of at most 16 in group, pointers into tok) with what the body (tokens from
+ * body) assigns from one of them: `x = P;`, `x = (T)P;`, a member `s->m = P;` by the member's name. */
+void unit_tok_group(const char *const *tok, size_t n, size_t body, char **group, size_t *ng);
+
 /* The pointer parameters of fn (tokens, n: its definition) that the body walks backwards and never
  * forwards, itself or through an alias `s = (T *)param;` (`s--`, `--s`, `s -= k`, `s[-1]`, `s = s - k`;
  * forwards: `s++`, `++s`, `s += k`, `s = s + k`): utf8.h's utf8rcodepoint reads before the pointer it is
