@@ -38,6 +38,17 @@ static const char *call_of(const char *const *tok, size_t j, int *arg)
     return NULL;
 }
 
+/* Where the expression of tok[j] begins when a cast precedes it (`(const char **)P`: the cast's `(`), else j.
+ * A cast: a parenthesis holding identifiers and `*` only, closed right before j. */
+static size_t cast_start(const char *const *tok, size_t j)
+{
+    if (j < 3 || strcmp(tok[j - 1], ")")) return j;
+    size_t c = j - 2;
+    int star = 0;
+    while (c > 0 && (ident(tok[c]) || !strcmp(tok[c], "*"))) star |= !strcmp(tok[c--], "*");
+    return !strcmp(tok[c], "(") && star ? c : j;
+}
+
 /* Whether tok[j], a member of the group, is walked there: indexed by anything but a literal 0, stepped
  * forward (`x++`, `++x`, `x += k`, `x = x + k`). */
 static int walked_at(const char *const *tok, size_t n, size_t j, char **group, size_t ng)
@@ -76,9 +87,11 @@ void unit_scan_walked_params(unit_info *u, const char *fn, const char *const *to
                     snprintf(pk, sizeof pk, "%s .%s -1", params[k], tok[j]) < (int)sizeof pk)
                     unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
             }
+            size_t at = cast_start(tok, j); /* `g(x, (char **)P)`: the argument begins at the cast */
+            pv = at > 0 ? tok[at - 1] : "";
             if ((!strcmp(pv, "(") || !strcmp(pv, ",")) && (!strcmp(nx, ",") || !strcmp(nx, ")"))) {
                 int arg = 0;
-                const char *g = call_of(tok, j, &arg);
+                const char *g = call_of(tok, at, &arg);
                 if (g && strcmp(g, fn) && snprintf(pk, sizeof pk, "%s %s %d", params[k], g, arg) < (int)sizeof pk)
                     unit_fn_param_add(&u->passed_params, &u->npassed_params, fn, pk);
             }

@@ -267,6 +267,7 @@ static void test_walked_params(void **state)
                   "int first(const char **p) { return p[0] != 0; }\n"
                   "int skip(const char **s) { while (**s == ' ') (*s)++; return **s; }\n"
                   "int relay(const char **q) { return first(q); }\n"
+                  "int outer(const char **q) { return first(q) + (int)count((char **)q); }\n"
                   "struct cur { const char **w; int i; };\n"
                   "void cur_init(struct cur *c, const char **list) { c->w = list; c->i = 0; }\n"
                   "const char *cur_next(struct cur *c) { return c->w[c->i++]; }\n"
@@ -281,6 +282,7 @@ static void test_walked_params(void **state)
     assert_false(unit_walks_array(&u, "first", "p"));
     assert_false(unit_walks_array(&u, "skip", "s"));
     assert_false(unit_walks_array(&u, "relay", "q"));
+    assert_true(unit_walks_array(&u, "outer", "q"));       /* passed to count through a cast */
     assert_true(unit_walks_array(&u, "cur_init", "list")); /* kept in c->w, which cur_next walks */
     assert_true(unit_walks_array(&u, "use", "list"));
     unit_info_free(&u);
