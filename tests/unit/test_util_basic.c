@@ -172,6 +172,26 @@ static void test_run(void **state)
     text = util_read_file(log, NULL);
     assert_non_null(strstr(text, "cannot execute /nonexistent/program"));
     free(text);
+
+    /* env_add replaces a variable the parent has (putenv's meaning), stdin is /dev/null, a process group */
+    setenv("SYMPATH_UTIL_TEST", "parent", 1);
+    char *env2[] = {"SYMPATH_UTIL_TEST=child", NULL};
+    char *show[] = {"sh", "-c",
+                    "echo $SYMPATH_UTIL_TEST; cat; set -- $(cat /proc/$$/stat); test $5 -eq $$ && echo leader", NULL};
+    util_proc s = {.argv = show, .env_add = env2, .out_path = log, .new_group = 1};
+    assert_int_equal(util_run(&s, &st), 0);
+    text = util_read_file(log, NULL);
+    assert_string_equal(text, "child\nleader\n");
+    free(text);
+    unsetenv("SYMPATH_UTIL_TEST");
+
+    /* a directory that cannot be entered: 126 and the reason, nothing run */
+    util_proc d = {.argv = argv, .out_path = log, .cwd = "/nonexistent/dir"};
+    assert_int_equal(util_run(&d, &st), 0);
+    assert_int_equal(WEXITSTATUS(st), 126);
+    text = util_read_file(log, NULL);
+    assert_non_null(strstr(text, "cannot enter the directory /nonexistent/dir"));
+    free(text);
     free(log);
 }
 
