@@ -303,6 +303,7 @@ expr *db_date_days(expr_ctx *cx, const db_val *a, const db_val *b, expr **null)
 
 expr *db_date_day_number(expr_ctx *cx, const db_val *v)
 {
+    if (v->is_text && v->day) return v->day;
     if (!v->is_text || v->nbytes < 10) return NULL;
     if (v->valid_date == DB_DATE_DATE && v->nbytes == 10) return jdn(cx, v);
     char text[11];
@@ -315,6 +316,17 @@ expr *db_date_day_number(expr_ctx *cx, const db_val *v)
     return len10 && db_date_text_valid(DB_DATE_DATE, text) ? jdn(cx, v) : NULL;
 }
 
+static bool null_const(const db_val *v) { return v->null && v->null->op == EXPR_CONST && (v->null->value & 1); }
+
+expr *db_date_day_ite(expr_ctx *cx, expr *c, const db_val *a, const db_val *b)
+{
+    if (!a->is_text || !b->is_text || (!a->day && !b->day)) return NULL; /* no date + n: the bytes as before */
+    expr *da = db_date_day_number(cx, a), *db = db_date_day_number(cx, b);
+    if (null_const(a)) return db;
+    if (null_const(b)) return da;
+    return da && db ? expr_ite(cx, c, da, db) : NULL;
+}
+
 expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **bytes, expr **len, expr **jd)
 {
     if (jd) *jd = expr_const(cx, 0, 64);
@@ -324,24 +336,33 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **b
         return expr_const(cx, 1, 1);
     }
 #define K(x) expr_const(cx, (uint64_t)(x), 64)
+#define K32(x) expr_const(cx, (uint64_t)(x), 32)
 #define OP(o, a, b) expr_binary(cx, EXPR_##o, a, b)
-    /* J >= 2086302 (the year 1000) + n: every step below is on positive values, so unsigned division is exact */
+    /* J >= 2086302 (the year 1000) + n: every step below is on positive values, so unsigned division is exact; in
+     * range (the NULL flag below) every step fits 32 bits (e < 4 * 5673484 + 2^14), the year 16 bits and the month
+     * and day 8: a 64-bit division is a circuit four times the size of a 32-bit one, and the solver's time on a
+     * query holding the digits of a renewed date (a membership's date(expires, '+30 days') read back) went with it */
     expr *j = OP(ADD, jdn(cx, v), n);
-    expr *f = OP(SUB, OP(ADD, j, K(1401)), K(38));
-    f = OP(ADD, f, OP(UDIV, OP(MUL, OP(UDIV, OP(ADD, OP(MUL, K(4), j), K(274277)), K(146097)), K(3)), K(4)));
-    expr *e = OP(ADD, OP(MUL, K(4), f), K(3));
-    expr *g = OP(UDIV, OP(UREM, e, K(1461)), K(4));
-    expr *h = OP(ADD, OP(MUL, K(5), g), K(2));
-    expr *day = OP(ADD, OP(UDIV, OP(UREM, h, K(153)), K(5)), K(1));
-    expr *month = OP(ADD, OP(UREM, OP(ADD, OP(UDIV, h, K(153)), K(2)), K(12)), K(1));
-    expr *year = OP(ADD, OP(SUB, OP(UDIV, e, K(1461)), K(4716)), OP(UDIV, OP(SUB, K(14), month), K(12)));
-    expr *part[3] = {year, month, day};
+    expr *j32 = expr_resize(cx, j, 32);
+    expr *f = OP(SUB, OP(ADD, j32, K32(1401)), K32(38));
+    f = OP(ADD, f,
+           OP(UDIV, OP(MUL, OP(UDIV, OP(ADD, OP(MUL, K32(4), j32), K32(274277)), K32(146097)), K32(3)), K32(4)));
+    expr *e = OP(ADD, OP(MUL, K32(4), f), K32(3));
+    expr *g = OP(UDIV, OP(UREM, e, K32(1461)), K32(4));
+    expr *h = OP(ADD, OP(MUL, K32(5), g), K32(2));
+    expr *day = expr_resize(cx, OP(ADD, OP(UDIV, OP(UREM, h, K32(153)), K32(5)), K32(1)), 8);
+    expr *month32 = OP(ADD, OP(UREM, OP(ADD, OP(UDIV, h, K32(153)), K32(2)), K32(12)), K32(1));
+    expr *year = expr_resize(
+        cx, OP(ADD, OP(SUB, OP(UDIV, e, K32(1461)), K32(4716)), OP(UDIV, OP(SUB, K32(14), month32), K32(12))), 16);
+    expr *part[3] = {year, expr_resize(cx, month32, 8), day};
     static const unsigned width[3] = {4, 2, 2}, at[3] = {0, 5, 8};
     for (unsigned p = 0; p < 3; p++)
         for (unsigned k = 0; k < width[p]; k++) {
             uint64_t div = 1;
             for (unsigned d = k + 1; d < width[p]; d++) div *= 10;
-            bytes[at[p] + k] = expr_resize(cx, OP(ADD, OP(UREM, OP(UDIV, part[p], K(div)), K(10)), K('0')), 8);
+            unsigned w = part[p]->width;
+            expr *dg = OP(UREM, OP(UDIV, part[p], expr_const(cx, div, w)), expr_const(cx, 10, w));
+            bytes[at[p] + k] = expr_resize(cx, OP(ADD, dg, expr_const(cx, '0', w)), 8);
         }
     bytes[4] = bytes[7] = c8(cx, '-');
     /* SQLite: NULL past 9999-12-31 (julian day number 5373484), on j so that no division is in the flag; from
@@ -355,7 +376,8 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **b
         for (unsigned k = 0; k < 5; k++) {
             uint64_t div = 1;
             for (unsigned d = k + 1; d < 5; d++) div *= 10;
-            five[k] = expr_resize(cx, OP(ADD, OP(UREM, OP(UDIV, year, K(div)), K(10)), K('0')), 8);
+            expr *dg = OP(UREM, OP(UDIV, year, expr_const(cx, div, 16)), expr_const(cx, 10, 16));
+            five[k] = expr_resize(cx, OP(ADD, dg, expr_const(cx, '0', 16)), 8);
         }
         five[5] = five[8] = c8(cx, '-');
         for (unsigned k = 0; k < 2; k++) five[6 + k] = bytes[5 + k], five[9 + k] = bytes[8 + k];
@@ -364,6 +386,7 @@ expr *db_date_add_days(expr_ctx *cx, const db_val *v, expr *n, bool pg, expr **b
     }
     if (jd) *jd = j;
 #undef K
+#undef K32
 #undef OP
     return expr_binary(cx, EXPR_OR, not_a_date(cx, v), expr_not(cx, range));
 }

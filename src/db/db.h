@@ -607,6 +607,9 @@ typedef struct db_val {
     db_date_kind valid_date; /* a fixture cell of a date column (the runtime's slot cells): whenever its row is present
                               * and it is not NULL it is a valid text of this kind (its slot constraint), so the date
                               * functions need not test it again; DB_DATE_NONE for any other value */
+    expr *day; /* a date + n (db_date_add_days) and what it was stored into (an UPDATE's cell): its julian day number
+                * (64 bits, no division), meaningful when the value is not NULL; comparisons use it instead of the
+                * bytes, whose divisions cost the solver seconds each. NULL for any other value */
 } db_val;
 
 /*
@@ -820,6 +823,9 @@ expr *db_date_seconds(expr_ctx *cx, const db_val *a, const db_val *b, expr **nul
  * date. NULL otherwise. Two valid dates compare as their numbers (a comparison with db_date_add_days's date
  * uses its *day instead of its bytes, whose divisions cost the solver). */
 expr *db_date_day_number(expr_ctx *cx, const db_val *v);
+/* The day number of ite(c, a, b) (db_val.day): ite(c, day of a, day of b) when both have one (db_date_day_number;
+ * a side that is the NULL constant takes the other's), else NULL. Nodes in cx. */
+expr *db_date_day_ite(expr_ctx *cx, expr *c, const db_val *a, const db_val *b);
 expr *db_date_field(expr_ctx *cx, const char *field, const db_val *v, expr **null);
 bool db_date_field_ok(const char *field);
 int db_date_format_len(const char *fmt);

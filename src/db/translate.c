@@ -331,6 +331,7 @@ static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *o
     if (a->is_text != b->is_text || a->is_real != b->is_real) return fail(x, "values of different types");
     *out = *a;
     out->null = expr_ite(cx, c, a->null, b->null);
+    out->day = db_date_day_ite(cx, c, a, b);
     if (!a->is_text) {
         double ua = scaled_unit(a), ub = scaled_unit(b);
         out->scaled = NULL;
@@ -352,7 +353,7 @@ static int ite_value(tr *x, expr *c, const db_val *a, const db_val *b, db_val *o
 /* A scalar function (DBX_FUNC, db_func) as SQLite computes it; NULL in, NULL out. */
 /* SQLite's date(c, '+N days') and PostgreSQL's date + n (a DBF_DATE_ADD node e): the civil date of c's julian
  * day number + N (date.c) into out; *day (when day is not NULL) that day number, meaningful when out is not NULL. */
-static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
+static int date_add(tr *x, const db_sexpr *e, db_val *out)
 {
     expr_ctx *cx = x->cx;
     db_val t;
@@ -371,26 +372,18 @@ static int date_add(tr *x, const db_sexpr *e, db_val *out, expr **day)
         n = d.v, nnull = d.null;
     }
     if (e->negated) n = expr_binary(cx, EXPR_SUB, expr_const(cx, 0, 64), n);
-    out->null = db_date_add_days(cx, &t, n, pg, out->bytes, &out->len, day);
+    out->null = db_date_add_days(cx, &t, n, pg, out->bytes, &out->len, &out->day);
     if (nnull) out->null = expr_binary(cx, EXPR_OR, out->null, nnull); /* '+' || NULL is NULL */
     return 0;
 }
 
-/* value(), and for a date + n (DBF_DATE_ADD) its julian day number in *day (NULL for any other e). */
-static int value_day(tr *x, const db_sexpr *e, db_val *out, expr **day)
-{
-    *day = NULL;
-    return e->kind == DBX_FUNC && e->op == DBF_DATE_ADD ? date_add(x, e, out, day) : value(x, e, out);
-}
-
-/* A comparison of two dates, one of them a date + n (da or db non-NULL): as their julian day numbers when the
- * other is a valid date whenever it is not NULL (db_date_day_number), which is the order of their texts; else
- * as texts. */
-static int compare_dates(tr *x, int op, const db_val *a, const db_val *b, expr *da, expr *db, tv *out)
+/* A comparison of two dates, one of them a date + n or a cell it was stored into (db_val.day): as their julian day
+ * numbers when the other is a valid date whenever it is not NULL (db_date_day_number), which is the order of their
+ * texts; else as texts. */
+static int compare_dates(tr *x, int op, const db_val *a, const db_val *b, tv *out)
 {
     expr_ctx *cx = x->cx;
-    if (!da) da = db_date_day_number(cx, a);
-    if (!db) db = db_date_day_number(cx, b);
+    expr *da = db_date_day_number(cx, a), *db = db_date_day_number(cx, b);
     if (!da || !db) return compare(x, op, a, b, out);
     static const expr_pred preds[] = {PRED_EQ, PRED_NE, PRED_SLT, PRED_SLE, PRED_SGT, PRED_SGE};
     expr *base = expr_cmp(cx, preds[op], da, db);
@@ -430,6 +423,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
     case DBF_UPPER: {
         if (!a.is_text) return fail(x, "lower()/upper() of a number");
         *out = a;
+        out->day = NULL; /* other bytes */
         if (!(out->bytes = own(x, (a.nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
         uint64_t lo = e->op == DBF_LOWER ? 'A' : 'a', hi = e->op == DBF_LOWER ? 'Z' : 'z';
         for (unsigned i = 0; i < a.nbytes; i++) {
@@ -446,6 +440,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         unsigned start = (unsigned)e->kids[1]->ival - 1;
         unsigned n = e->nkids > 2 ? (unsigned)e->kids[2]->ival : 255;
         *out = a;
+        out->day = NULL; /* other bytes */
         out->nbytes = start < a.nbytes ? a.nbytes - start : 0;
         if (out->nbytes > n) out->nbytes = n;
         if (!(out->bytes = own(x, (out->nbytes + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
@@ -484,6 +479,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
             for (unsigned i = n; i-- > 0;) start = expr_ite(cx, keep[i], expr_const(cx, i, 8), start);
         }
         *out = a;
+        out->day = NULL; /* other bytes */
         out->len = expr_binary(cx, EXPR_SUB, end, start);
         if (!(out->bytes = own(x, (n + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
         for (unsigned j = 0; j < n; j++) { /* byte start + j while below end */
@@ -575,7 +571,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
         out->null = db_date_format(cx, e->kids[0]->text, &t, out->bytes);
         return 0;
     }
-    case DBF_DATE_ADD: return date_add(x, e, out, NULL);
+    case DBF_DATE_ADD: return date_add(x, e, out);
     case DBF_JULIANDAY: { /* the scaled value k / unit of SQLite's iJD (date.c) */
         if (!a.is_text) return fail(x, "date function of a number");
         double unit;
@@ -617,6 +613,7 @@ static int func(tr *x, const db_sexpr *e, db_val *out)
             starts[i] = at;
         }
         *out = a;
+        out->day = NULL; /* other bytes */
         if (!(out->bytes = own(x, (n + 1) * sizeof *out->bytes))) return fail(x, "out of memory");
         for (unsigned i = 0; i < n; i++) {
             expr *b = a.bytes[i];
@@ -936,9 +933,8 @@ static int cond(tr *x, const db_sexpr *e, tv *out)
     }
     case DBX_CMP: {
         db_val a, b;
-        expr *da, *db;
-        if (value_day(x, e->kids[0], &a, &da) || value_day(x, e->kids[1], &b, &db)) return -1;
-        if (da || db) return compare_dates(x, e->op, &a, &b, da, db, out);
+        if (value(x, e->kids[0], &a) || value(x, e->kids[1], &b)) return -1;
+        if ((a.is_text && a.day) || (b.is_text && b.day)) return compare_dates(x, e->op, &a, &b, out);
         return compare(x, e->op, &a, &b, out);
     }
     case DBX_ISNULL: {

@@ -20,6 +20,12 @@
  *           one that succeeded its handling of the refusal; as a plain row event it waited in tier
  *           3 behind every other row event (a warehouse's stock UPDATE under CHECK (stock >= 0)
  *           never once succeeded in 60 s)
+ *           A row of a query that has not returned one in any run yet (BK_ROW direction 1, not past
+ *           an absent slot nor a write's constraint), for its first COV_ROW_TRIES hand-outs at that
+ *           query: the program's handling of its rows is untried. As a plain row event it waited in
+ *           tier 3 behind the shallower row events of the queries before it, which every new run
+ *           adds again: a courier's `WHERE p.tracking = $1` after a correlated NOT EXISTS count over
+ *           three parcels and three scans never once returned its row in 60 s
  *   tier 2  a fault of the same kind whose failure is a NULL result (BK_FAULT_NULL: libpq's
  *           statements), at a location no such fault was handed out at yet: programs test
  *           for NULL less often than for an error status, so these come after tier 1
@@ -95,6 +101,8 @@ typedef struct cov_item {
 #define COV_REPAIRS 3
 #define COV_REPAIR_PCT 30
 #define COV_REPAIR_GENS 3
+/* 4 took tests/db/library.c twice its time under --max-execs 45 (2.3-3.1 s -> 5.5-5.9 s), 2: 3.2-3.5 s */
+#define COV_ROW_TRIES 2
 
 typedef struct cov {
     strategy base;
@@ -116,6 +124,8 @@ typedef struct cov {
     void *cov_ctx;
     ptrmap fault_sites; /* fault_key of every BK_FAULT node whose direction 1 was handed out */
     ptrmap write_sites; /* write_key of every write's constraint event and direction handed out */
+    ptrmap row_sites;   /* row_key of a query's row events: a = hand-outs of a row so far, b non-NULL once a run
+                         * got a row from it */
 } cov;
 
 /* A fault's approximate location (its arg: the branch site before the call and which fallible
@@ -140,6 +150,18 @@ static int cov_before(const void *a, const void *b)
 /* Newest first (repairs). */
 static int cov_newer(const void *a, const void *b) { return ((const cov_item *)a)->seq > ((const cov_item *)b)->seq; }
 
+/* A query's row events (their site), as a map key (never NULL). */
+static const void *row_key(const tree_node *n) { return (const void *)((uintptr_t)n->site + 1); }
+
+/* Direction dir of node asks a query for a row it has not returned in any run yet, and fewer than COV_ROW_TRIES
+ * such directions were handed out (tier 1). */
+static bool row_untried(const cov *c, const tree_node *node, int dir)
+{
+    if (node->kind != BK_ROW || dir != 1 || (node->arg & (BK_ROW_BEYOND | BK_ROW_WRITE))) return false;
+    const ptrmap_ent *e = ptrmap_get(&c->row_sites, row_key(node));
+    return !e || (!e->b && (uintptr_t)e->a < COV_ROW_TRIES);
+}
+
 static uint8_t cov_tier(const cov *c, const tree_node *node, int dir, uint32_t goal)
 {
     uint32_t slot = goal != UINT32_MAX ? goal : candidate_slot(node, dir);
@@ -152,6 +174,7 @@ static uint8_t cov_tier(const cov *c, const tree_node *node, int dir, uint32_t g
         return node->arg & BK_FAULT_NULL ? 2 : 1;
     if (node->kind == BK_ROW && (node->arg & BK_ROW_WRITE) && !ptrmap_get(&c->write_sites, write_key(node, dir)))
         return 1;
+    if (row_untried(c, node, dir)) return 1;
     if (node->kind == BK_ROW && dir == 1 && (node->arg & BK_ROW_BEYOND))
         return 4; /* a second "one more row" past an absent slot: the first one comes before */
     return 3;
@@ -209,6 +232,11 @@ static void cov_flush(cov *c, uint32_t score)
 static void cov_add(strategy *s, tree_node *node, int dir)
 {
     cov *c = (cov *)s;
+    if (node->kind == BK_ROW && dir == 0) { /* the run took direction 1: the query returned this row */
+        ptrmap_ent *e = ptrmap_get(&c->row_sites, row_key(node));
+        if (!e || !e->b) /* out of memory: it stays untried */
+            (void)ptrmap_put(&c->row_sites, row_key(node), e ? e->a : NULL, (void *)1);
+    }
     cov_item it = {node, node->depth, (uint8_t)dir, cov_tier(c, node, dir, UINT32_MAX), 0, UINT32_MAX, c->seq++, 0};
     if (c->npend == c->pend_cap) {
         size_t cap = c->pend_cap ? 2 * c->pend_cap : 64;
@@ -326,6 +354,10 @@ static bool cov_next(strategy *s, candidate *out)
         (void)ptrmap_put(&c->fault_sites, fault_key(it.node), NULL, NULL);
     if (it.node->kind == BK_ROW && (it.node->arg & BK_ROW_WRITE))
         (void)ptrmap_put(&c->write_sites, write_key(it.node, it.dir), NULL, NULL);
+    if (row_untried(c, it.node, it.dir)) { /* out of memory: not counted */
+        const ptrmap_ent *e = ptrmap_get(&c->row_sites, row_key(it.node));
+        (void)ptrmap_put(&c->row_sites, row_key(it.node), (void *)((e ? (uintptr_t)e->a : 0) + 1), NULL);
+    }
     c->last = it.node;
     c->last_dir = it.dir;
     *out = (candidate){.node = it.node, .dir = it.dir, .bound = 0};
@@ -359,6 +391,7 @@ static void cov_destroy(strategy *s)
     heap_free(&c->h[1]);
     heap_free(&c->repair);
     ptrmap_clear(&c->fault_sites);
+    ptrmap_clear(&c->row_sites);
     ptrmap_clear(&c->write_sites);
     free(c);
 }

@@ -133,8 +133,9 @@ jq -e '.database.query_sites_understood == .database.query_sites and ([.database
 # INSERT without the serial id, which the runs' table gives past the fixture's ids (48: it succeeds; the row tracked
 # with the id the server gave, read back by its ctid); an UPDATE ... RETURNING that returns a row or not (53: its hit
 # events); the failed connection (10), write (14), queries (17, twice; 26; 52), the RETURNING without its row (44,
-# twice) and the failed note (48) are not reached. (Line 53 came after 12 to 77 runs: the 8 s clock it had failed
-# at load 2.5 on main too, 2 of 4 runs of 43-55 executions)
+# twice; its failed status is reached in some runs: a fixture's qty makes the restock overflow, PostgreSQL's "integer
+# out of range", hence at least all but 9) and the failed note (48) are not reached. (Line 53 came after 12 to 77
+# runs: the 8 s clock it had failed at load 2.5 on main too, 2 of 4 runs of 43-55 executions)
 q "$SHOP" "CREATE TABLE stock(sku text PRIMARY KEY, qty int NOT NULL CHECK (qty >= 0), price numeric(8,2) NOT NULL)" ||
     fail "cannot create stock"
 q "$SHOP" "CREATE TABLE moves(id int PRIMARY KEY, sku text NOT NULL REFERENCES stock(sku), n int NOT NULL)" ||
@@ -149,7 +150,7 @@ for line in 19 21 28 29 30 31 36 53; do
     jq -e --argjson l $line '[.coverage.sites[] | select(.line == $l) | .covered | all] | all and length >= 1' "$ur" \
         >/dev/null || { cat "$W/upsert.log"; fail "pg_upsert line $line: $(jq -c --argjson l $line '[.coverage.sites[] | select(.line == $l)]' "$ur")"; }
 done
-jq -e '.coverage.branches_covered == .coverage.branches_total - 9 and
+jq -e '.coverage.branches_covered >= .coverage.branches_total - 9 and
        .database.query_sites_understood == .database.query_sites and
        .database.fixture_errors == 0 and .database.fixtures_rejected == 0 and
        ([.database.queries[].model_mismatches] | add == 0) and

@@ -297,7 +297,8 @@ static void test_overflow(void **state)
     db_schema *s = load(ddl);
     assert_non_null(s->tables[0].checks[0].q);
     expr_ctx *cx = expr_ctx_new();
-    db_val row = {false, expr_symbol(cx, 0, 1, 0), expr_symbol(cx, 1, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE};
+    db_val row = {false, expr_symbol(cx, 0, 1, 0), expr_symbol(cx, 1, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE,
+                  NULL};
     const char *why = NULL;
     expr *e = db_check_expr(cx, &s->tables[0].checks[0], &row, &why);
     assert_non_null(e);
@@ -356,7 +357,7 @@ static void test_pg_spelling(void **state)
     assert_int_equal(db_query_parse(s, sql, strlen(sql), &q, &err), 0);
     expr_ctx *cx = expr_ctx_new();
     db_val row[4] = {
-        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE}};
+        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE, NULL}};
     const db_val *rows[1] = {row};
     const char *why = NULL;
     expr *w = db_where_expr(cx, q, rows, NULL, 0, &why);

@@ -129,7 +129,8 @@ static void test_read_schema(void **st)
 /* A text cell of constants, for evaluating a CHECK on one value. */
 static db_val text_val(expr_ctx *cx, const char *t, expr **bytes)
 {
-    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false, NULL, DB_DATE_NONE};
+    db_val v = {true, expr_const(cx, 0, 1), NULL, expr_const(cx, strlen(t), 8), 8, bytes, false,
+                NULL, DB_DATE_NONE,         NULL};
     for (unsigned i = 0; i < 8; i++) bytes[i] = expr_const(cx, i < strlen(t) ? (uint8_t)t[i] : 0, 8);
     return v;
 }
@@ -166,7 +167,8 @@ static void test_checks(void **st)
     db_val row[7];
     for (int c = 0; c < 7; c++) row[c] = text_val(cx, "", b[c]);
     for (int c = 2; c < 5; c++) /* inventory, lo, hi */
-        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE};
+        row[c] = (db_val){false, expr_const(cx, 0, 1), expr_const(cx, 1, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE,
+                          NULL};
     row[0] = row[2];
     static const struct {
         const char *role;

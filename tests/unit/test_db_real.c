@@ -261,7 +261,8 @@ static void test_fixture_round_trip(void **state)
         free(ins);
     }
     /* an integer stored into a REAL column becomes its double; -0.0 stored becomes 0.0 */
-    db_val v = {false, expr_const(cx, 0, 1), expr_symbol(cx, 1, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE}, out;
+    db_val v = {false, expr_const(cx, 0, 1), expr_symbol(cx, 1, 64, 0), NULL, 0, NULL, false, NULL, DB_DATE_NONE, NULL},
+           out;
     assert_int_equal(db_val_store(cx, &t->cols[0], &v, &out), 0);
     assert_true(out.is_real);
     uint64_t in[2] = {0, (uint64_t)9007199254740993ll};

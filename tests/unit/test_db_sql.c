@@ -759,8 +759,8 @@ static void test_where_against_sqlite(void **state)
         /* parameters: ?1 = 'ab' (constant text), ?2 = 2 */
         expr *pb[2] = {expr_const(cx, 'a', 8), expr_const(cx, 'b', 8)};
         db_val params[2] = {
-            {true, expr_const(cx, 0, 1), NULL, expr_const(cx, 2, 8), 2, pb, false, NULL, DB_DATE_NONE},
-            {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
+            {true, expr_const(cx, 0, 1), NULL, expr_const(cx, 2, 8), 2, pb, false, NULL, DB_DATE_NONE, NULL},
+            {false, expr_const(cx, 0, 1), expr_const(cx, 2, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE, NULL},
         };
         const char *why = NULL;
         const db_val *rows[1] = {cells};
@@ -1354,8 +1354,8 @@ static void test_insert_parse(void **state)
     assert_int_equal(q->nparams, 2);
     expr_ctx *cx = expr_ctx_new();
     db_val params[2] = {
-        {false, expr_const(cx, 0, 1), expr_const(cx, 5, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
-        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 41), NULL, 0, NULL, false, NULL, DB_DATE_NONE},
+        {false, expr_const(cx, 0, 1), expr_const(cx, 5, 64), NULL, 0, NULL, false, NULL, DB_DATE_NONE, NULL},
+        {false, expr_const(cx, 0, 1), expr_symbol(cx, 0, 64, 41), NULL, 0, NULL, false, NULL, DB_DATE_NONE, NULL},
     };
     db_val v;
     const char *why = NULL;

@@ -1268,6 +1268,7 @@ static int ite_val(expr_ctx *cx, expr *c, const db_val *a, const db_val *b, db_v
         out->v = expr_ite(cx, c, a->v, b->v);
         return 0;
     }
+    out->day = db_date_day_ite(cx, c, a, b);
     out->len = expr_ite(cx, c, a->len, b->len);
     out->nbytes = a->nbytes > b->nbytes ? a->nbytes : b->nbytes;
     out->bytes = malloc((out->nbytes ? out->nbytes : 1) * sizeof *out->bytes);
