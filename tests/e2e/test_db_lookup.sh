@@ -4,12 +4,7 @@
 # 25 runs the lookup returns its row and the branch on its weight goes both ways. Before the `cov` strategy put the
 # first rows asked of a query that never returned one in tier 1 (row_untried, strategy_cov.c), they waited in tier 3
 # behind the report queries' shallower row events, which every run adds again: no run got the parcel.
-set -u
-W="$WORK/db_lookup"
-rm -rf "$W"
-mkdir -p "$W"
-fail() { echo "FAIL [db_lookup]: $*"; exit 1; }
-D="$SRC/tests/db"
+test=db_lookup
 . "$SRC/tests/e2e/db_lines.sh"
 
 # the lookup's row (33) and the weight read from it (34)

@@ -4,12 +4,7 @@
 # the fee and the new date (compared in SQL) read back, each both ways within 30 runs. Before the day number of a
 # date + n followed it into the row (db_val.day), every query from the UPDATE on held the civil-date conversion's
 # divisions and timed out: one test, 6 of 16 branch directions.
-set -u
-W="$WORK/db_renew"
-rm -rf "$W"
-mkdir -p "$W"
-fail() { echo "FAIL [db_renew]: $*"; exit 1; }
-D="$SRC/tests/db"
+test=db_renew
 . "$SRC/tests/e2e/db_lines.sh"
 
 # the UPDATE refused (17), it changed member 1 or not (19), the row read back: its fee (26) and its new date (27)
