@@ -4,6 +4,7 @@
 #include "solver/solver_sample.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,16 +100,49 @@ bool sv_push(solver *s, size_t *sp, const expr *e)
     return true;
 }
 
+/* ------------------------------------------------------------------ Z3's memory bound */
+
+/*
+ * A bound on Z3's memory (memory_max_size, process-wide, in MB): bit-blasting floating-point
+ * operations on doubles can grow without end, and past the bound the check gives up (unknown)
+ * instead of taking the machine's memory. Z3 enforces it in every allocation by throwing, and a
+ * throw from a destructor ends the process (std::terminate: "terminate called after throwing an
+ * instance of 'out_of_memory_error'"): releasing the solver of a check that stopped at the bound
+ * allocates its deletion work lists and did, losing every test of a stb_c_lexer.h exploration. So the
+ * bound holds during checks only: lifted after a check that left Z3 holding half of it or more,
+ * until the next check begins (and before a context is deleted).
+ */
+#define SV_MEMORY_MB 3072u      /* the bound */
+#define SV_MEMORY_MB_FAULT 24u  /* under the hook solver_memory (src/util/fault.c) */
+static long sv_memory_set = -1; /* the bound now set in MB, 0 lifted, -1 never set */
+
+static unsigned sv_memory_mb(void) { return util_fault("solver_memory") ? SV_MEMORY_MB_FAULT : SV_MEMORY_MB; }
+
+static void sv_memory_set_mb(unsigned mb)
+{
+    if (sv_memory_set == (long)mb) return;
+    char v[16];
+    snprintf(v, sizeof v, "%u", mb); /* 0: no bound */
+    Z3_global_param_set("memory_max_size", v);
+    sv_memory_set = (long)mb;
+}
+
+void sv_memory_bound_on(void) { sv_memory_set_mb(sv_memory_mb()); }
+
+void sv_memory_lift(void) { sv_memory_set_mb(0); }
+
+void sv_memory_after_check(void)
+{
+    if (Z3_get_estimated_alloc_size() >= (uint64_t)sv_memory_mb() * 1024 * 1024 / 2) sv_memory_lift();
+}
+
 /* ------------------------------------------------------------------ lifecycle */
 
 solver *solver_new(unsigned timeout_ms)
 {
     solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    /* A bound on Z3's memory (process-wide, in MB): bit-blasting floating-point
-     * operations on doubles can sv_grow without end, and past the bound Z3 gives up
-     * (unknown) instead of taking the machine's memory. */
-    Z3_global_param_set("memory_max_size", "3072");
+    sv_memory_bound_on();
     Z3_config cfg = Z3_mk_config();
     if (!cfg) {
         free(s);
@@ -178,6 +212,7 @@ void solver_free(solver *s)
         for (unsigned w = 1; w <= 64; w++)
             if (s->bv[w]) Z3_dec_ref(z, Z3_sort_to_ast(z, s->bv[w]));
         if (s->boolean) Z3_dec_ref(z, Z3_sort_to_ast(z, s->boolean));
+        sv_memory_lift(); /* the deletion allocates its work lists */
         Z3_del_context(z);
     }
     sv_qcache_clear(s);

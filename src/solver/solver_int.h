@@ -265,6 +265,14 @@ bool sv_fp_skeleton_unsat(solver *s, size_t nkept, unsigned timeout_ms);
  */
 int sv_fp_pinned_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent, size_t parent_n,
                        unsigned timeout_ms);
+/* Z3's memory bound (solver.c: 3072 MB, 24 under the test hook solver_memory), process-wide, held during
+ * checks only: a throw at the bound from a destructor (the release of a solver whose check stopped there)
+ * ends the process. sv_memory_bound_on sets it (before each Z3 check; cheap when set); sv_memory_after_check
+ * lifts it when Z3 holds half of it or more (after each check); sv_memory_lift lifts it (before
+ * Z3_del_context). No errors (Z3_global_param_set reports none). */
+void sv_memory_bound_on(void);
+void sv_memory_after_check(void);
+void sv_memory_lift(void);
 /* Start the watchdog thread for context z (solver_new, when there is a timeout). */
 void sv_watchdog_start(watchdog *w, Z3_context z);
 /* Stop and join the watchdog thread (no-op when it never started). */

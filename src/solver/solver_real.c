@@ -755,7 +755,9 @@ int fp_real_solve(solver *s, size_t nkept, size_t nsyms, const uint64_t *parent,
     for (size_t i = 0; i < c.nbounds; i++) Z3_solver_assert(c.z, zs, c.bounds[i]);
     for (size_t i = 0; i < nparts; i++)
         if (!assert_tracked(&c, zs, parts[i], i, trk)) goto out;
+    sv_memory_bound_on();
     Z3_lbool zr = Z3_solver_check_assumptions(c.z, zs, (unsigned)nparts, trk);
+    sv_memory_after_check();
     if (zr == Z3_L_FALSE) *ncore = read_core(&c, zs, trk, owner, nparts, core);
     bool pinned_core = false;
     for (size_t i = 0; i < *ncore; i++) pinned_core |= opaque_part[core[i]];

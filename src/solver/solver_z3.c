@@ -390,7 +390,9 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
     if (ok) {
         /* the grace lets Z3's own timeout answer first when it works */
         watchdog_arm(&s->wd, timeout_ms ? timeout_ms + timeout_ms / 2 + 100 : 0);
+        sv_memory_bound_on();
         Z3_lbool res = Z3_solver_check_assumptions(z, zs, (unsigned)ntrk, s->trk);
+        sv_memory_after_check();
         watchdog_arm(&s->wd, 0);
         if (res == Z3_L_TRUE) {
             Z3_model m = Z3_solver_get_model(z, zs);

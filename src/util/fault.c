@@ -10,6 +10,8 @@
  * The hooks, each checked at one place:
  *   solver_fail   every query that needs Z3 is answered "unknown", as if Z3 had crashed or
  *                 given up (src/solver/solver.c, step 5 of solver_solve)
+ *   solver_memory Z3's memory bound is 24 MB instead of 3072 (src/solver/solver.c): checks stop at
+ *                 the bound, as a floating-point query that bit-blasts without end does
  * Faults outside sympath's own code (a full disk, a slow disk, a killed executor, Ctrl-C)
  * are made from the outside: tests/faults/faultfs.c and tests/e2e/test_faults_*.sh.
  */
