@@ -44,6 +44,13 @@ double sym_double(const char *name);
 /* Fill buf[0..n) with n symbolic bytes (n inputs of type unsigned char). */
 void sym_bytes(void *buf, size_t n, const char *name);
 
+/* v's value in this run, without its symbolic expression and with no constraint on it: a
+ * concretization the path condition does not keep (as SymCC concretizes the arguments of calls it
+ * cannot follow). A loop that runs sym_concrete(n) times adds no branch on n, so the explorer stays
+ * free to change n (a harness filling n elements then padding to a fixed count: the inputs keep their
+ * positions whatever n is). Under replay, v. */
+uint64_t sym_concrete(uint64_t v);
+
 /* Prune the paths on which cond is false: the run ends silently (no test, no error). */
 void sym_assume(int cond);
 

@@ -306,7 +306,9 @@ static void buffer_fill(gen *g, const ut_type *t, int bd, int bl, int bc)
     sb_printf(b, "    { /* a buffer: %s a block of %s elements, %s of them used */\n", fd->name, fc ? fc->name : "its",
               fl->name);
     sb_printf(b, "        char nm[256];\n        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", fl->name);
+    /* nk: the fill's count, no branch on n (harness_pair_elems) */
     sb_printf(b, "        size_t n = sym_size_t(nm);\n        sym_assume(n <= %u);\n", L);
+    sb_printf(b, "        size_t nk = (size_t)sym_concrete(n);\n");
     if (fc) {
         sb_printf(b, "        snprintf(nm, sizeof nm, \"%%s.%s\", name);\n", fc->name);
         sb_printf(b, "        size_t c = sym_size_t(nm);\n        sym_assume(c <= %u);\n", L + 1);
@@ -325,9 +327,9 @@ static void buffer_fill(gen *g, const ut_type *t, int bd, int bl, int bc)
     if (text) /* the text's NUL, when there is room (a full buffer has none: `len == cap`) */
         sb_printf(b, "            if (n < c) p[n] = 0;\n");
     else
-        sb_printf(b, "            for (size_t k = 0; k < n; k++) sympu_fill_%d(&p[k], nm, depth + 1);\n", e->id);
+        sb_printf(b, "            for (size_t k = 0; k < nk; k++) sympu_fill_%d(&p[k], nm, depth + 1);\n", e->id);
     sb_printf(b, "            o->%s = p;\n        }\n", fd->name);
-    harness_pad_elems(b, e, "n", "nm", L, "        ");
+    harness_pad_elems(b, e, "nk", "nm", L, "        ");
     sb_printf(b, "    }\n");
     free(es);
     free(ls);
@@ -735,12 +737,18 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
     else
         snprintf(dn, sizeof dn, "sympu_dump_%d", e->id);
     int text = !cap && harness_pair_text(t);
+    /* the fill's count: nn's value with no constraint (sym_concrete), so no branch of the harness pins nn
+     * and a direction of the function on its length is solved with the harness's prefix (a fill loop over
+     * nn itself made every such direction UNSAT until the search flipped the loop's exit) */
+    char kn[48];
+    snprintf(kn, sizeof kn, "%s_fill", nn);
+    if (!cap) sb_printf(b, "%ssize_t %s = (size_t)sym_concrete(%s);\n", ind, kn, nn);
     if (text) {
         /* past the length, text the function may read when it stops at a NUL as well (`utf8ndup(s,
          * n)` of a string longer than n): inputs PATH.more[], zero first, never diversified; the
          * recorder keeps them only when one is not zero (sympu_text_fit) */
-        sb_printf(b, "%s%s[%s + %d] = 0;\n", ind, bn, nn, HARNESS_TEXT_MORE);
-        sb_printf(b, "%sfor (size_t k = %s; k < %s + %d; k++) sympu_fill_%d(&%s[k], \"%s.more[]\", 1);\n", ind, nn, nn,
+        sb_printf(b, "%s%s[%s + %d] = 0;\n", ind, bn, kn, HARNESS_TEXT_MORE);
+        sb_printf(b, "%sfor (size_t k = %s; k < %s + %d; k++) sympu_fill_%d(&%s[k], \"%s.more[]\", 1);\n", ind, kn, kn,
                   HARNESS_TEXT_MORE, e->id, bn, path);
         sb_printf(b,
                   "%ssympu_register(%s, %d, sizeof %s[0], sympu_text_fit((const char *)%s, %s, %d), 0, %s, \"a\", "
@@ -754,7 +762,7 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
         free(es);
         return;
     }
-    sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, nn);
+    sb_printf(b, "%sfor (size_t k = 0; k < %s; k++) {\n", ind, kn);
     if (bytes)
         sb_printf(b, "%s    %s[k] = sym_uchar(\"%s[]\");\n", ind, bn, path);
     else {
@@ -765,7 +773,7 @@ void harness_pair_elems(strbuf *b, const unit_harness_opts *o, const ut_type *t,
     sb_printf(b, "%s}\n", ind);
     char pq[300];
     snprintf(pq, sizeof pq, "\"%s\"", path);
-    harness_pad_elems(b, e, nn, pq, o->buf_len, ind);
+    harness_pad_elems(b, e, kn, pq, o->buf_len, ind);
     free(es);
 }
 

@@ -104,7 +104,7 @@ static void length_prefix(const char *n, char *out, size_t cap)
 
 /* Whether a length named n can measure the buffer named buf: an exact length name ("len",
  * "n"), or a tailed one whose word is about that buffer ("inlen" for in, "data_size" for
- * data, "klen" for key) or about any buffer ("max_len", "total_size", "buffer_length"); not
+ * data, "klen" for key, "store_length" for stb_c_lexer's string_store) or about any buffer ("max_len", "total_size", "buffer_length"); not
  * one about something else ("last_len" after `size_t *num_headers`: the length of an earlier
  * read, no extent of the pointer before it). */
 static int length_word_fits(const char *n, const char *buf)
@@ -119,7 +119,11 @@ static int length_word_fits(const char *n, const char *buf)
     if (k == 0) return 1;
     for (int i = 0; any[i]; i++)
         if (!strcasecmp(w, any[i])) return 1;
-    return !strncasecmp(buf, w, k) || !strncasecmp(w, buf, l);
+    if (!strncasecmp(buf, w, k) || !strncasecmp(w, buf, l)) return 1;
+    /* a word of the buffer's name after its first: "store_length" for string_store, "data_len" for raw_data */
+    for (const char *u = strchr(buf, '_'); u; u = strchr(u + 1, '_'))
+        if (!strncasecmp(u + 1, w, k) && (u[1 + k] == 0 || u[1 + k] == '_')) return 1;
+    return 0;
 }
 
 /* The buffer name a count is named after, `num_` or `max_` + it (`num_tokens`, `max_params`,

@@ -391,6 +391,17 @@ static void test_buffer_pairs(void **state)
     assert_int_equal(ps4[4].len_param, 5);
     assert_int_equal(ps4[6].len_param, 7);
     assert_int_equal(ps4[8].len_param, 9);
+    /* the word of a length name is a later word of the buffer's name (stb_c_lexer_init's `char *string_store,
+     * int store_length`: the store was 68 bytes, its length 85), not a word inside one (`char *restore, int
+     * store_len`) */
+    ut_param pst6[] = {{"string_store", &pch, -1, -1, 0, 0},
+                       {"store_length", &i32, -1, -1, 0, 0},
+                       {"restore", &pch, -1, -1, 0, 0},
+                       {"store_len", &i32, -1, -1, 0, 0}};
+    ut_func fst6 = {.name = "lex_init", .params = pst6, .nparams = 4};
+    unit_pair_buffers(&fst6);
+    assert_int_equal(pst6[0].len_param, 1);
+    assert_int_equal(pst6[2].len_param, -1);
     /* a count through a pointer after an array the function fills (picohttpparser's
      * `struct phr_header *headers, size_t *num_headers`), not after out-parameters
      * (`const char **method, size_t *method_len`) */

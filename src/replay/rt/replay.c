@@ -693,6 +693,8 @@ size_t sym_size_t(const char *name) { return (size_t)next_int(); }
 float sym_float(const char *name) { return next_float(); }
 double sym_double(const char *name) { return next_double(); }
 
+uint64_t sym_concrete(uint64_t v) { return v; }
+
 void sym_bytes(void *buf, size_t n, const char *name)
 {
     unsigned char *p = buf;
