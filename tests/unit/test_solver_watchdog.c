@@ -30,16 +30,24 @@ static expr *hard_mix(expr_ctx *cx)
     return expr_cmp(cx, PRED_EQ, h, expr_const(cx, 0x0123456789abcdefull, 64));
 }
 
-/* Solve q on s (a timeout of a fraction of a second): SAT is fine if Z3 happens to be quick; what matters is
- * that it ends near the timeout, well within 5 s. */
-static void ends_near_timeout(solver *s, expr *q)
+/* Solve q on s; its time in seconds in *dt. */
+static solve_result solve_timed(solver *s, expr *q, double *dt)
 {
     uint64_t *out = NULL;
     size_t n = 0;
     double t0 = util_now_s();
     solve_result r = solver_solve(s, &q, 1, NULL, 0, &out, &n);
-    double dt = util_now_s() - t0;
+    *dt = util_now_s() - t0;
     free(out);
+    return r;
+}
+
+/* Solve q on s (a timeout of a fraction of a second): SAT is fine if Z3 happens to be quick; what matters is
+ * that it ends near the timeout, well within 5 s. */
+static void ends_near_timeout(solver *s, expr *q)
+{
+    double dt;
+    solve_result r = solve_timed(s, q, &dt);
     assert_true(r == SOLVE_UNKNOWN || r == SOLVE_SAT);
     assert_true(dt < 5.0);
 }
@@ -150,23 +158,15 @@ static void test_memory_bound(void **state)
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(20000);
     assert_non_null(s);
-    expr *hard = hard_mix(cx);
-    uint64_t *out = NULL;
-    size_t n = 0;
-    double t0 = util_now_s();
-    solve_result r = solver_solve(s, &hard, 1, NULL, 0, &out, &n);
-    double dt = util_now_s() - t0;
-    free(out);
-    out = NULL;
-    assert_int_equal(r, SOLVE_UNKNOWN);
+    double dt;
+    assert_int_equal(solve_timed(s, hard_mix(cx), &dt), SOLVE_UNKNOWN);
     assert_true(dt < 10.0);
     Z3_string v = NULL;
     assert_true(Z3_global_param_get("memory_max_size", &v));
     assert_string_equal(v, "0");
     expr *x = expr_symbol(cx, 2, 32, 0);
     expr *easy = expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_ADD, x, expr_const(cx, 3, 32)), expr_const(cx, 10, 32));
-    assert_int_equal(solver_solve(s, &easy, 1, NULL, 0, &out, &n), SOLVE_SAT);
-    free(out);
+    assert_int_equal(solve_timed(s, easy, &dt), SOLVE_SAT);
     solver_free(s);
     expr_ctx_free(cx);
     unsetenv("SYMPATH_FAULT");
