@@ -23,13 +23,21 @@ static const char *unq(const char *s, char *out, size_t cap)
     return out;
 }
 
+static int is_record(const ut_type *t) { return t && (t->kind == UT_STRUCT || t->kind == UT_UNION); }
+
+/* Whether a and b are spelled alike (without a top-level const); two structs or unions by their canonical
+ * spelling, however each is named: tiny-regex-c's `re_t re_compile(...)` (`typedef struct regex_t *re_t`)
+ * produces the `regex_t *` of `re_print(regex_t *pattern)` (`typedef struct regex_t {...} regex_t`), which
+ * was filled field by field, its types past the enum's read out of a 17-entry table. A pointer typedef
+ * stays its own type (`sds` is no `char *`). */
 static int same_spelling(const ut_type *a, const ut_type *b)
 {
     char x[512], y[512];
-    return a && b && !strcmp(unq(a->spelling, x, sizeof x), unq(b->spelling, y, sizeof y));
+    if (!a || !b) return 0;
+    if (is_record(a) && is_record(b) && a->canonical && b->canonical)
+        return !strcmp(unq(a->canonical, x, sizeof x), unq(b->canonical, y, sizeof y));
+    return !strcmp(unq(a->spelling, x, sizeof x), unq(b->spelling, y, sizeof y));
 }
-
-static int is_record(const ut_type *t) { return t && (t->kind == UT_STRUCT || t->kind == UT_UNION); }
 
 /* P = `T *` with T a struct or union: the pointee, else NULL. */
 static const ut_type *struct_pointee(const ut_type *pt)

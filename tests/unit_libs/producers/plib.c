@@ -143,3 +143,34 @@ int parse(parser *p, const char *js, size_t len, tok *tokens, unsigned num_token
     if (p->toksuper >= 0) return -3;
     return (int)p->toknext;
 }
+
+static pat_item pat_store[9];
+
+pat_t pat_compile(const char *pattern)
+{
+    size_t j = 0;
+    for (size_t i = 0; pattern[i] && j < 8; i++, j++) {
+        pat_store[j].ch = 0;
+        if (pattern[i] == '.') {
+            pat_store[j].type = PAT_DOT;
+        } else if (pattern[i] == '*') {
+            pat_store[j].type = PAT_STAR;
+        } else {
+            pat_store[j].type = PAT_CHAR;
+            pat_store[j].ch = (unsigned char)pattern[i];
+        }
+    }
+    pat_store[j].type = PAT_END;
+    return pat_store;
+}
+
+int pat_weight(pat_item *items)
+{
+    static const int weight[] = {0, 1, 2, 5};
+    int w = 0;
+    for (size_t i = 0; i < 9 && items[i].type != PAT_END; i++) {
+        w += weight[items[i].type]; /* no other type is ever compiled */
+        if (items[i].type == PAT_CHAR && items[i].ch == 'x') w += 10;
+    }
+    return w;
+}

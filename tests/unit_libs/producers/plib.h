@@ -1,4 +1,4 @@
-/* plib.h: a small library for tests/e2e/test_unit_producers.sh: a string type with a hidden header and a token parser with an init function. */
+/* plib.h: a small library for tests/e2e/test_unit_producers.sh: a string type with a hidden header, a token parser with an init function, and a compiled pattern whose type is spelled two ways. */
 #ifndef PLIB_H
 #define PLIB_H
 
@@ -34,5 +34,19 @@ typedef struct tok {
 void parser_init(parser *p);
 /* Tokens found so far in total, or -1 (out of tokens), -2 (a bad character), -3 (unbalanced). */
 int parse(parser *p, const char *js, size_t len, tok *tokens, unsigned num_tokens);
+
+/* A compiled pattern, a table of items ended by an item of type PAT_END, made only by pat_compile (in its own
+ * storage); its pointer type is a typedef, and pat_weight names the struct's typedef instead (tiny-regex-c's
+ * `re_t re_compile(const char *)` and `void re_print(regex_t *pattern)`). */
+enum { PAT_END, PAT_CHAR, PAT_DOT, PAT_STAR };
+typedef struct pat_item {
+    unsigned char type; /* PAT_* */
+    unsigned char ch;   /* the character of a PAT_CHAR */
+} pat_item;
+typedef struct pat_item *pat_t;
+
+pat_t pat_compile(const char *pattern);
+/* The weight of a compiled pattern: 1 per character ('x' 11), 2 per dot, 5 per star. */
+int pat_weight(pat_item *items);
 
 #endif
