@@ -58,6 +58,19 @@ int emit_callback_reader_return(strbuf *b, const ut_type *ft)
     return 1;
 }
 
+int emit_callback_fill_return(strbuf *b, const ut_type *ft)
+{
+    int k = unit_callback_fill_arg(ft);
+    if (k < 0) return 0;
+    sb_puts(b, "    const char *bytes = (const char *)(uintptr_t)mock(); /* the bytes read, NULL: a failed read */\n");
+    sb_printf(b, "    if (bytes == NULL) return 0;\n    memcpy(a%d, bytes, (size_t)a%d);\n", k, k + 1);
+    if (ft->ret->kind == UT_BOOL)
+        sb_puts(b, "    return 1;\n");
+    else
+        sb_printf(b, "    return (%s)a%d;\n", ft->ret->spelling, k + 1);
+    return 1;
+}
+
 int emit_callback_alloc_return(strbuf *b, const char *name, const ut_type *ft)
 {
     size_t idx[2];

@@ -172,6 +172,11 @@ int emit_mock_queue(strbuf *b, const names *n, const char *indent, size_t make);
  * buffer a0 of size a1 and return a0 (NULL at the end). Returns 1 when written, 0 when ft is no
  * reader. */
 int emit_callback_reader_return(strbuf *b, const ut_type *ft);
+/* In a byte reader's stand-in (unit_callback_fill_arg: ak the buffer, ak+1 its count): the statements that
+ * take the next queued bytes (a string literal of exactly the count, or NULL for a failed read), copy them
+ * into ak and return 1 (a bool result) or the count; 0 on a failed read. Returns 1 when written, 0 when ft
+ * is no byte reader. */
+int emit_callback_fill_return(strbuf *b, const ut_type *ft);
 /* In a memory callback's stand-in: `free(aK);` for a releaser (unit_callback_freed_arg), and for
  * an allocator (unit_callback_alloc_sizes) the statements that return NULL when the test queued 1
  * (out of memory) and else a zeroed block of the size asked for (calloc), as the harness's

@@ -718,7 +718,8 @@ static void emit_standin(strbuf *b, const char *name, const ut_type *ft, int is_
         if (unit_mock_out_param(ft->args[i]))
             sb_printf(b, "    if (a%zu != NULL) *a%zu = *(%s *)(uintptr_t)mock(); /* output parameter */\n", i, i,
                       ft->args[i]->pointee->spelling);
-    int done = is_static && (emit_callback_reader_return(b, ft) || emit_callback_alloc_return(b, name, ft));
+    int done = is_static && (emit_callback_reader_return(b, ft) || emit_callback_fill_return(b, ft) ||
+                             emit_callback_alloc_return(b, name, ft));
     switch (done ? UT_VOID : r->kind) {
     case UT_VOID: break;
     case UT_FLOAT: sb_puts(b, "    return 0; /* not mocked: floating point */\n"); break;

@@ -171,6 +171,10 @@ static void standin_body(gen *g, const char *name, const ut_type *f, int outputs
         unit_callback_reader_body(b, name, g->o->str_len);
         return;
     }
+    if (g->callback && unit_callback_fill_arg(f) >= 0) { /* a byte reader: the bytes it is asked for */
+        unit_callback_fill_body(b, name, f, g->o->str_len);
+        return;
+    }
     /* a memory callback (json-parser's mem_alloc/mem_free): a real block of the size asked for */
     if (g->callback && unit_callback_alloc_body(b, name, f)) return;
     int freed = g->callback ? unit_callback_freed_arg(name, f) : -1;

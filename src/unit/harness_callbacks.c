@@ -111,6 +111,34 @@ void unit_callback_reader_body(strbuf *b, const char *name, unsigned max)
     sb_puts(b, "    return a0;\n");
 }
 
+int unit_callback_fill_arg(const ut_type *f)
+{
+    if (!f || f->kind != UT_FUNC || f->variadic || unit_callback_is_reader(f)) return -1;
+    const ut_type *r = f->ret;
+    if (!r || !(r->kind == UT_BOOL || (r->kind == UT_INT && !r->is_char))) return -1;
+    int k = -1;
+    for (size_t i = 0; i + 1 < f->nargs; i++) {
+        const ut_type *p = f->args[i], *e = p->kind == UT_PTR ? p->pointee : NULL, *n = f->args[i + 1];
+        if (!e || e->is_const || n->kind != UT_INT || n->is_char) continue;
+        /* `void *user, int code` is a handler's user pointer and a value, no buffer */
+        if ((e->kind == UT_VOID && is_size(n)) || (e->kind == UT_INT && e->is_char)) k = (int)i;
+    }
+    return k;
+}
+
+void unit_callback_fill_body(strbuf *b, const char *name, const ut_type *f, unsigned max)
+{
+    int k = unit_callback_fill_arg(f);
+    sb_printf(b, "    if (sympu_choice(\"%s_fail\", 2) == 0 && a%d != NULL && (size_t)a%d <= %u) {\n", name, k, k + 1,
+              max);
+    sb_printf(b, "        size_t n = (size_t)a%d;\n        sym_bytes(a%d, n, \"%s_data\");\n", k + 1, k, name);
+    sb_puts(b, "#ifdef SYMPATH_UNIT_RECORD\n        {\n            char lit[8 * 4096 + 1];\n");
+    sb_printf(b, "            sympu_escape_n((const char *)a%d, n, lit, sizeof lit);\n", k);
+    sb_printf(b, "            sympu_rec(\"mock %s s %%s\\n\", lit);\n        }\n#endif\n", name);
+    sb_printf(b, "        return %s;\n    }\n", f->ret->kind == UT_BOOL ? "1" : "n");
+    sb_printf(b, "    sympu_rec(\"mock %s p 0\\n\");\n    return 0;\n", name);
+}
+
 size_t unit_callback_alloc_sizes(const ut_type *f, size_t idx[2])
 {
     if (!f || f->kind != UT_FUNC || f->variadic || !f->ret || f->ret->kind != UT_PTR) return 0;

@@ -118,6 +118,16 @@ void unit_callback_record_args(strbuf *b, const char *name, const ut_type *f, co
 void unit_callback_reader_body(strbuf *b, const char *name, unsigned max);
 
 /*
+ * Append to b the rest of a byte reader's stand-in body (unit_callback_fill_arg(f) = k: ak the buffer,
+ * ak+1 its count n): a choice input NAME_fail, 0 = the read succeeds (the default: the all-zero input reads
+ * zero bytes), when ak is not NULL and n <= max: n fresh symbolic bytes (NAME_data) into ak, recorded as
+ * `mock NAME s BYTES` (NULs as \x00), and 1 (a bool result) or n returned; 1 = the read fails, recorded
+ * as `mock NAME p 0`, 0 returned. A read the unit needs is then a branch the explorer flips, its bytes
+ * inputs (the test case grows by a read per call). Anchor: Dsc+Mock (section 4), --sym-file's reads.
+ */
+void unit_callback_fill_body(strbuf *b, const char *name, const ut_type *f, unsigned max);
+
+/*
  * Append to b the rest of an allocator stand-in's body (unit_callback_alloc_sizes: a callback
  * returning void * or char * with a size_t argument, json-parser's `void *(*mem_alloc)(size_t,
  * int zero, void *user_data)`): a choice input NAME_null, 0 = a zeroed block of the size asked

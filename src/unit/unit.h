@@ -525,6 +525,14 @@ int unit_callback_bytes_len(const ut_type *f, size_t i);
  * (harness_callbacks.c, emit_callbacks.c). */
 int unit_callback_is_reader(const ut_type *f);
 
+/* The index of the buffer a byte-reader callback fills, or -1: function type f returns an integer or bool
+ * and takes a non-const pointer to bytes followed by its count, `void *` with a size_t, or a `char *` (any
+ * char type) with any integer (camgunz/cmp's `bool (*)(cmp_ctx_t *ctx, void *data, size_t limit)`,
+ * stb_image's `int (*)(void *user, char *data, int size)`); the last such pointer (a user pointer comes
+ * first). Its stand-in fills the count's bytes (harness_callbacks.c, emit_callbacks.c). Not the fgets shape
+ * (unit_callback_is_reader). */
+int unit_callback_fill_arg(const ut_type *f);
+
 /* Whether function type f is an allocator callback: it returns void * or a char pointer (a block
  * of bytes, not a node) and takes a size_t (unsigned, of a pointer's width); returns the number of
  * such arguments, at most 2 (a calloc-like count and size), their indexes in idx[0..1]; 0: none.
