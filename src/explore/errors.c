@@ -145,9 +145,16 @@ static int crash_caller(explore_state *s, const run_result *r, char **where, cha
         if (!loc[i][0] || loc[i][0] == '?' || !in_user_file(s, loc[i])) continue;
         if (!strcmp(fn[i], "main") && strstr(loc[i], "harness.c"))
             break; /* the unit harness: no caller of the unit's */
-        /* the callee the user's code called (strchr), not the runtime's helper that faulted */
+        /* the callee the user's code called (strchr), not the runtime's helper that faulted; a hook the
+         * instrumentation put in the user's code (__sym_load_slow reading the block a symbolic index
+         * points to, as the load itself then would: `types[pattern[i].type]` in tiny-regex-c's re_print)
+         * is no call of the user's: the line alone */
         char *in = user_function_name(fn[i - 1]), *by = user_function_name(fn[i]);
-        *where = relative_to_cwd(util_strf("%s (in %s, called from %s)", loc[i], in ? in : fn[i - 1], by ? by : fn[i]));
+        if (!strncmp(fn[i - 1], "__sym_", 6) && strncmp(fn[i - 1], "__sym_model_", 12))
+            *where = relative_to_cwd(util_strf("%s", loc[i]));
+        else
+            *where =
+                relative_to_cwd(util_strf("%s (in %s, called from %s)", loc[i], in ? in : fn[i - 1], by ? by : fn[i]));
         *func = by;
         free(in);
         found = *where != NULL;

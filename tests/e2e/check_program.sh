@@ -3,6 +3,7 @@
 #   EXPECT-BUILD-FAIL: TEXT       sympath run exits 1 and its stderr contains TEXT
 #   EXPECT-COVERAGE: P            report.json branch coverage >= P percent
 #   EXPECT-ERROR: KIND LINE [SIG] report.json lists an error of KIND at LINE (0 = any line), with signal SIG
+#   EXPECT-ERROR-AT: KIND WHERE   an error of KIND whose location ends with WHERE (FILE:LINE: nothing after it)
 #   EXPECT-NO-ERRORS              report.json lists no error at all (no violation, crash or hang)
 #   EXPECT-DIVERGENCE             at least one divergence is counted
 #   EXPECT-NO-CONCRETIZATION: KIND  report.json counts no concretization of KIND (e.g. external_call)
@@ -59,6 +60,13 @@ while read -r kind line sig; do
     [ -f "$out/$repro" ] || fail "reproducer $repro of '$kind' missing"
     echo "ok [$name]: $kind at line $line found ($repro)"
 done < <(sed -n 's|^// EXPECT-ERROR: ||p' "$prog")
+
+while read -r kind where; do
+    [ -n "$kind" ] || continue
+    jq -e --arg k "$kind" --arg w "$where" '[.errors[] | select(.kind == $k and (.location | endswith($w)))] | length > 0' \
+        "$report" >/dev/null || fail "expected '$kind' located at $where (nothing after it); report has: $(jq -c '[.errors[] | .location]' "$report")"
+    echo "ok [$name]: $kind located at $where"
+done < <(sed -n 's|^// EXPECT-ERROR-AT: ||p' "$prog")
 
 if grep -q '^// EXPECT-NO-ERRORS' "$prog"; then
     jq -e '.errors | length == 0' "$report" >/dev/null ||
