@@ -382,6 +382,23 @@ int unit_position_param(const ut_func *f, size_t i)
     return 0;
 }
 
+/* An unsigned integer of a pointer's width (size_t however it is spelled: lwrb's `unsigned long lwrb_sz_t`). */
+static int size_type(const ut_type *t)
+{
+    return t && t->kind == UT_INT && !t->is_char && !t->is_signed && t->bits == 8 * sizeof(void *);
+}
+
+/* Whether parameter bi, a `void *` (const or not), is a block of bytes whose count is the size_t after it,
+ * whatever their names (MaJerle/lwrb's `lwrb_write(lwrb_t *buff, const void *data, lwrb_sz_t btw)`): not when
+ * another size_t follows that count (qsort's `void *base, size_t nmemb, size_t size`: a count of elements). */
+static int void_count(const ut_func *f, size_t bi)
+{
+    const ut_type *b = f->params[bi].type;
+    if (!b || b->kind != UT_PTR || !b->pointee || b->pointee->kind != UT_VOID || bi + 1 >= f->nparams) return 0;
+    if (!size_type(f->params[bi + 1].type)) return 0;
+    return !(bi + 2 < f->nparams && size_type(f->params[bi + 2].type));
+}
+
 void unit_pair_buffers(ut_func *f)
 {
     for (size_t i = 0; i + 2 < f->nparams; i++)
@@ -432,7 +449,8 @@ void unit_pair_buffers(ut_func *f)
             int cap = !order && named && (by_ptr || lp->type->kind == UT_INT) && !be->is_const &&
                       ((be->kind == UT_STRUCT && be->complete) || (be->kind == UT_INT && !be->is_char) ||
                        (be->kind == UT_PTR && !strncmp(lp->name, "max", 3)));
-            if (!length_name_of(lp->name, bp->name) && !(by_ptr && named) && !cap) continue;
+            if (!length_name_of(lp->name, bp->name) && !(by_ptr && named) && !cap && !(!order && void_count(f, bi)))
+                continue;
             bp->len_param = (int)li;
             lp->buf_param = (int)bi;
             bp->capacity = cap;

@@ -402,6 +402,19 @@ static void test_buffer_pairs(void **state)
     unit_pair_buffers(&fst6);
     assert_int_equal(pst6[0].len_param, 1);
     assert_int_equal(pst6[2].len_param, -1);
+    /* a `void *` and the size_t after it, whatever their names (lwrb_write's `const void *data, lwrb_sz_t btw`),
+     * not a count of elements followed by their size (a qsort-like `void *base, size_t items, size_t width`) */
+    ut_type vd = {.kind = UT_VOID, .is_const = 1, .spelling = "const void"};
+    ut_type pvd = {.kind = UT_PTR, .size = 8, .pointee = &vd, .spelling = "const void *"};
+    ut_type szt = {.kind = UT_INT, .bits = 64, .size = 8, .spelling = "lwrb_sz_t"};
+    ut_param pvw[] = {{"buff", &pst, -1, -1, 0, 0}, {"data", &pvd, -1, -1, 0, 0}, {"btw", &szt, -1, -1, 0, 0}};
+    ut_func fvw = {.name = "lwrb_write", .params = pvw, .nparams = 3};
+    unit_pair_buffers(&fvw);
+    assert_int_equal(pvw[1].len_param, 2);
+    ut_param pqs[] = {{"base", &pvd, -1, -1, 0, 0}, {"items", &szt, -1, -1, 0, 0}, {"width", &szt, -1, -1, 0, 0}};
+    ut_func fqs = {.name = "sort", .params = pqs, .nparams = 3};
+    unit_pair_buffers(&fqs);
+    assert_int_equal(pqs[0].len_param, -1);
     /* a count through a pointer after an array the function fills (picohttpparser's
      * `struct phr_header *headers, size_t *num_headers`), not after out-parameters
      * (`const char **method, size_t *method_len`) */
