@@ -270,6 +270,14 @@ static bool core_unsat(solver *s, size_t nkept, size_t nsyms, size_t ncore)
     return r == SOLVE_UNSAT;
 }
 
+/* Does a kept constraint of the query multiply by a wide constant (EXPR_FLAG_WIDE_MUL)? */
+static bool wide_products(const solver *s, size_t nkept)
+{
+    for (size_t i = 0; i < nkept; i++)
+        if (s->kept[i]->flags & EXPR_FLAG_WIDE_MUL) return true;
+    return false;
+}
+
 static solve_result finish(solver *s, solve_result r, double t0)
 {
     if (r == SOLVE_SAT)
@@ -457,6 +465,22 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
         for (size_t i = 0; i < nsyms; i++) s->vals[i] &= expr_mask(s->sym_width[s->kept_syms[i]]);
         s->st.fp_sampled++;
         r = SOLVE_SAT;
+    }
+    /* 4b. Integer queries holding products by wide constants (a date's day number from its digits): their
+     *     integer reading (solver_real.h, wrap-around ignored), answered in milliseconds where Z3 bit-blasts
+     *     for seconds (rota's `$2::date - hired > 3650`: 1.3-2 s each); a model is checked by evaluation, an
+     *     UNSAT only through its core checked bit-precisely. */
+    if (r == SOLVE_UNKNOWN && !is_fp && !s->no_sampling && wide_products(s, nkept)) {
+        size_t icore = 0;
+        int ir = fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &icore);
+        if (ir == 1) {
+            s->st.int_relaxed++;
+            r = SOLVE_SAT;
+        } else if (ir == -1 && icore && icore < nkept && core_unsat(s, nkept, nsyms, icore)) {
+            /* UNSAT read as integers proves nothing (wrap-around); its core, bit-precisely, does */
+            s->st.int_core_unsat++;
+            r = SOLVE_UNSAT;
+        }
     }
     /* 5. Z3 (the test hook solver_fail stands for a Z3 that crashed or gave up: util/fault.c).
      *    A query the reals found UNSAT on a core without pinned values is most likely UNSAT,

@@ -448,6 +448,22 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
             return sgn && r ? as_signed(c, r, e->width) : r;
         }
         break;
+    case EXPR_SHL:
+    case EXPR_LSHR:
+    case EXPR_ASHR: /* by a constant: a product or a floor quotient by 2^k (a date's leap days, yy >> 2) */
+        if (e->kid[1]->op == EXPR_CONST && e->kid[1]->value > 0 && e->kid[1]->value < e->width) {
+            bool arith_shift = e->op == EXPR_ASHR;
+            Z3_ast x = tr(c, e->kid[0], e->op == EXPR_SHL ? m : arith_shift ? M_SIGNED : M_UNSIGNED);
+            Z3_ast p = int_pow2(c, (unsigned)e->kid[1]->value);
+            if (!x || !p) return NULL;
+            Z3_ast args[2] = {x, p};
+            if (e->op == EXPR_SHL) return keep(c, Z3_mk_mul(z, 2, args)); /* wrap-around ignored, as for * */
+            Z3_ast r = keep(c, Z3_mk_div(z, x, p)); /* Z3's div by a positive divisor is the floor */
+            if (!r) return NULL;
+            if (arith_shift) return sgn ? r : as_unsigned(c, r, e->width);
+            return r; /* below 2^(w-k): the same value read either way */
+        }
+        break;
     default: break;
     }
     c->failed = c->unsupported = true; /* other bit operations, division */
