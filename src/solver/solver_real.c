@@ -357,6 +357,26 @@ static Z3_ast tr_bool(rctx *c, const expr *e)
         return keep(c, e->op == EXPR_FOLT ? Z3_mk_lt(z, a, b) : Z3_mk_le(z, a, b));
     }
     case EXPR_FUNO: return keep(c, Z3_mk_false(z)); /* no NaN over the reals */
+    case EXPR_UADDO:
+    case EXPR_SADDO:
+    case EXPR_USUBO:
+    case EXPR_SSUBO:
+    case EXPR_UMULO:
+    case EXPR_SMULO: { /* the exact result out of the kids' range (SQLite's `stock * 2` turning REAL on overflow) */
+        bool sgn = e->op == EXPR_SADDO || e->op == EXPR_SSUBO || e->op == EXPR_SMULO;
+        unsigned w = e->kid[0]->width;
+        Z3_ast a = tr(c, e->kid[0], sgn ? M_SIGNED : M_UNSIGNED), b = tr(c, e->kid[1], sgn ? M_SIGNED : M_UNSIGNED);
+        if (!a || !b || w < 2 || w > 64) return NULL;
+        Z3_ast args[2] = {a, b};
+        Z3_ast r = keep(c, e->op == EXPR_UADDO || e->op == EXPR_SADDO   ? Z3_mk_add(z, 2, args)
+                           : e->op == EXPR_USUBO || e->op == EXPR_SSUBO ? Z3_mk_sub(z, 2, args)
+                                                                        : Z3_mk_mul(z, 2, args));
+        Z3_ast lo = sgn ? int_numeral(c, 1ull << (w - 1), w, true) : int_numeral(c, 0, w, false);
+        Z3_ast hi = sgn ? int_numeral(c, expr_mask(w - 1), w, true) : int_numeral(c, expr_mask(w), w, false);
+        if (!r || !lo || !hi) return NULL;
+        Z3_ast out[2] = {keep(c, Z3_mk_lt(z, r, lo)), keep(c, Z3_mk_gt(z, r, hi))};
+        return out[0] && out[1] ? keep(c, Z3_mk_or(z, 2, out)) : NULL;
+    }
     case EXPR_ITE: {
         Z3_ast k = tr(c, e->kid[0], M_BOOL), a = tr(c, e->kid[1], M_BOOL), b = tr(c, e->kid[2], M_BOOL);
         return k && a && b ? keep(c, Z3_mk_ite(z, k, a, b)) : NULL;

@@ -434,6 +434,34 @@ static void test_real_shift(void **state)
     expr_ctx_free(cx);
 }
 
+/* An overflow flag (SQLite's integer `stock * 2` turns REAL when it overflows: the CHECK stock * 2 <= 2000 holds the
+ * flag) is read by the approximation as the exact result out of the kids' range: the stock moves with the price. Before,
+ * the flag was opaque, the stock kept its parent value (0) and the query went to Z3's floating-point theory. */
+static void test_real_overflow_flag(void **state)
+{
+    (void)state;
+    expr_ctx *cx = expr_ctx_new();
+    solver *s = solver_new(20000);
+    expr *stock = expr_symbol(cx, 0, 64, 0), *price = expr_symbol(cx, 1, 64, 0);
+    expr *twice = expr_binary(cx, EXPR_MUL, stock, expr_const(cx, 2, 64));
+    expr *worth = expr_fp(cx, EXPR_FMUL, 64, 0, price, expr_fp(cx, EXPR_SITOF, 64, 0, stock, NULL, NULL), NULL);
+    expr *cs[5] = {expr_not(cx, expr_binary(cx, EXPR_SMULO, stock, expr_const(cx, 2, 64))),
+                   expr_cmp(cx, PRED_SLE, twice, expr_const(cx, 2000, 64)),
+                   expr_cmp(cx, PRED_SGE, stock, expr_const(cx, 0, 64)),
+                   expr_fcmp(cx, FPRED_OLT, price, expr_const(cx, db(100.0), 64)),
+                   expr_fcmp(cx, FPRED_OGT, worth, expr_const(cx, db(5000.0), 64))};
+    uint64_t m[2];
+    assert_int_equal(solve(s, cs, 5, m, 2), SOLVE_SAT);
+    int64_t n = (int64_t)m[0];
+    assert_true(n >= 0 && n * 2 <= 2000 && bd(m[1]) < 100.0 && bd(m[1]) * (double)n > 5000.0);
+    solver_stats st;
+    solver_get_stats(s, &st);
+    assert_int_equal(st.fp_relaxed, 1);
+    assert_int_equal(st.fp_queries, 0);
+    solver_free(s);
+    expr_ctx_free(cx);
+}
+
 /* An integer query over a date's digits (a day number: products by 365, 3650 .. 36524 in 32 bits, rota's `$2::date
  * - hired > 3650`) is answered by its integer reading; the model is right bit for bit. A digit range the products
  * cannot meet is UNSAT through the integer core checked bit-precisely. */
@@ -615,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_pinned_fp),
         cmocka_unit_test(test_skeleton_compare_sum),
         cmocka_unit_test(test_real_shift),
+        cmocka_unit_test(test_real_overflow_flag),
         cmocka_unit_test(test_int_wide_products),
         cmocka_unit_test(test_hard_core_skipped),
         cmocka_unit_test(test_sampling_bisection),
