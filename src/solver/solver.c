@@ -466,11 +466,23 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
         s->st.fp_sampled++;
         r = SOLVE_SAT;
     }
-    /* 4b. Integer queries holding products by wide constants (a date's day number from its digits): their
-     *     integer reading (solver_real.h, wrap-around ignored), answered in milliseconds where Z3 bit-blasts
-     *     for seconds (rota's `$2::date - hired > 3650`: 1.3-2 s each); a model is checked by evaluation, an
-     *     UNSAT only through its core checked bit-precisely. */
-    if (r == SOLVE_UNKNOWN && !is_fp && !s->no_sampling && wide_products(s, nkept)) {
+    /* 5. Z3 (the test hook solver_fail stands for a Z3 that crashed or gave up: util/fault.c).
+     *    A query the reals found UNSAT on a core without pinned values is most likely UNSAT,
+     *    which bit-blasted IEEE operations rarely prove in time: it gets a quarter of the
+     *    time-out (at least 500 ms), enough for the float-only models (x + 1 == x) sampling
+     *    did not find. The clinic and HR apps spent most of their budget on such time-outs. */
+    unsigned full = s->timeout_ms;
+    if (relaxed == -1 && ncore && full) s->timeout_ms = quarter(full, LIKELY_UNSAT_MIN_MS, UINT_MAX);
+    if (r != SOLVE_SAT && r != SOLVE_UNSAT && !hard)
+        r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
+    s->timeout_ms = full;
+    /* 6. Integer queries holding products by wide constants (a date's day number from its digits) that Z3 did not
+     *    answer in time: their integer reading (solver_real.h, wrap-around ignored), which answers in milliseconds
+     *    where Z3 bit-blasts for seconds (rota's `$2::date - hired > 3650`: 1.3 s alone, a time-out with its 37 path
+     *    constraints); a model is checked by evaluation, an UNSAT only through its core checked bit-precisely. After
+     *    Z3, not before: its models are Z3's wherever Z3 answers (tried first, the reading's models, often at the
+     *    bounds of the integers' ranges, changed which fixtures test_db_sql's loans got) */
+    if (r == SOLVE_UNKNOWN && !is_fp && !hard && !s->no_sampling && wide_products(s, nkept)) {
         size_t icore = 0;
         int ir = fp_real_solve(s, nkept, nsyms, parent, parent_n, s->core_idx, &icore);
         if (ir == 1) {
@@ -482,16 +494,6 @@ solve_result solver_solve(solver *s, expr *const *cs, size_t n, const uint64_t *
             r = SOLVE_UNSAT;
         }
     }
-    /* 5. Z3 (the test hook solver_fail stands for a Z3 that crashed or gave up: util/fault.c).
-     *    A query the reals found UNSAT on a core without pinned values is most likely UNSAT,
-     *    which bit-blasted IEEE operations rarely prove in time: it gets a quarter of the
-     *    time-out (at least 500 ms), enough for the float-only models (x + 1 == x) sampling
-     *    did not find. The clinic and HR apps spent most of their budget on such time-outs. */
-    unsigned full = s->timeout_ms;
-    if (relaxed == -1 && ncore && full) s->timeout_ms = quarter(full, LIKELY_UNSAT_MIN_MS, UINT_MAX);
-    if (r != SOLVE_SAT && r != SOLVE_UNSAT && !hard)
-        r = util_fault("solver_fail") ? SOLVE_UNKNOWN : sv_run_z3_any_depth(s, nkept, nsyms);
-    s->timeout_ms = full;
     if (r == SOLVE_UNKNOWN && relaxed == -1 && ncore && !hard) { /* remembered: later queries holding it skip Z3 */
         uint32_t *ids = malloc(ncore * sizeof *ids);
         for (size_t i = 0; ids && i < ncore; i++) ids[i] = s->kept_ids[s->core_idx[i]];

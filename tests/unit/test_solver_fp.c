@@ -463,8 +463,8 @@ static void test_real_overflow_flag(void **state)
 }
 
 /* An integer query over a date's digits (a day number: products by 365, 3650 .. 36524 in 32 bits, rota's `$2::date
- * - hired > 3650`) is answered by its integer reading; the model is right bit for bit. A digit range the products
- * cannot meet is UNSAT through the integer core checked bit-precisely. */
+ * - hired > 3650`) that Z3 does not answer (its give-up is the solver_fail hook here) is answered by its integer
+ * reading; the model is right bit for bit. With Z3 back, a date after 2026 more than ten years before it is UNSAT. */
 static void test_int_wide_products(void **state)
 {
     (void)state;
@@ -484,19 +484,19 @@ static void test_int_wide_products(void **state)
     cs[n++] = expr_cmp(cx, PRED_SGT, age, expr_const(cx, 0, 32));
     cs[n++] = expr_cmp(cx, PRED_SGT, age, expr_const(cx, 3650, 32));
     uint64_t m[4];
+    setenv("SYMPATH_FAULT", "solver_fail", 1);
     assert_int_equal(solve(s, cs, n, m, 4), SOLVE_SAT);
+    unsetenv("SYMPATH_FAULT");
     int64_t dv = 1721060;
     for (uint32_t i = 0; i < 4; i++) dv += ((int64_t)m[i] - '0') * scale[i];
     assert_true(2461368 - dv > 3650);
     solver_stats st;
     solver_get_stats(s, &st);
     assert_int_equal(st.int_relaxed, 1);
-    /* a date after 2026 more than ten years before it: UNSAT, proved on the integer core */
     cs[n - 2] = expr_cmp(cx, PRED_SLT, age, expr_const(cx, 0, 32));
     assert_int_equal(solve(s, cs, n, m, 4), SOLVE_UNSAT);
     solver_get_stats(s, &st);
     assert_int_equal(st.int_relaxed, 1);
-    assert_int_equal(st.int_core_unsat, 1);
     solver_free(s);
     expr_ctx_free(cx);
 }
