@@ -15,7 +15,9 @@
  * its row (SUM(qty * price): column DB_RESULT_EXPR, the expression kids[0]; AVG: SUM / COUNT as a double,
  * db_aggregate), or COALESCE/ifnull of one and a value without columns
  * (a DBF_COALESCE node around the DBX_SUBAGG), either inside arithmetic with values without columns
- * (`AVG(salary) * 2`: DBX_ARITH nodes around it).
+ * (`AVG(salary) * 2`: DBX_ARITH nodes around it). A plain column of the row a one-column PRIMARY KEY or UNIQUE
+ * equality in the WHERE clause picks (`(SELECT price FROM products p WHERE p.sku = l.sku)`) is that column's MAX:
+ * over at most one row, its value or NULL.
  * GROUP BY, LIMIT, joins and set operations inside a subquery are not understood.
  */
 
@@ -110,6 +112,50 @@ static db_sexpr *arith_wrap(conv *c, db_sexpr *e, PgQuery__AExpr *const *ops, in
     return e;
 }
 
+/* Does e read a column of FROM item `from`? */
+static bool reads_item(const db_sexpr *e, int from)
+{
+    if (!e) return false;
+    if (e->kind == DBX_COLUMN && e->from == from) return true;
+    for (int k = 0; k < e->nkids; k++)
+        if (reads_item(e->kids[k], from)) return true;
+    return false;
+}
+
+/* Does the WHERE clause `where` of sub item `from` (table t) pin one row: a conjunct `key = x` with key a one-column
+ * PRIMARY KEY or UNIQUE column of t and x reading no column of the sub item? Then at most one row matches. */
+static bool picks_one_row(const db_schema *s, int t, const db_sexpr *where, int from)
+{
+    if (!where) return false;
+    if (where->kind == DBX_AND) {
+        for (int k = 0; k < where->nkids; k++)
+            if (picks_one_row(s, t, where->kids[k], from)) return true;
+        return false;
+    }
+    if (where->kind != DBX_CMP || where->op != DB_EQ || where->nkids != 2) return false;
+    const db_table *tb = &s->tables[t];
+    for (int k = 0; k < 2; k++) {
+        const db_sexpr *key = where->kids[k];
+        if (key->kind != DBX_COLUMN || key->from != from || reads_item(where->kids[1 - k], from)) continue;
+        if (key->column == tb->rowid_alias) return true;
+        for (int i = 0; i < tb->nkeys; i++)
+            if (tb->keys[i].ncols == 1 && tb->keys[i].cols[0] == key->column) return true;
+    }
+    return false;
+}
+
+/* A scalar subquery's result that is a plain column of sub item j of the row its WHERE picks by a unique key
+ * (`(SELECT p.price FROM products p WHERE p.sku = l.sku)`): that column's index, read as MAX of the column (one
+ * row or none: its value or NULL, as both engines give); -1 when not. */
+static int picked_column(conv *c, int j, node *v, const db_sexpr *where)
+{
+    if (!v || v->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return -1;
+    db_sexpr *e = db_sql_conv_column(c, v->column_ref);
+    int col = e && e->from == DB_MAX_FROM + j ? e->column : -1;
+    db_sexpr_free(e);
+    return col >= 0 && picks_one_row(c->s, c->q->sub_table[j], where, DB_MAX_FROM + j) ? col : -1;
+}
+
 /* The one result column of an IN subquery, a plain column of sub item j; -1 when not. */
 static int sub_column(conv *c, int j, PgQuery__SelectStmt *sel)
 {
@@ -182,8 +228,10 @@ db_sexpr *db_sql_conv_sublink(conv *c, PgQuery__SubLink *sl)
         ; /* named by the conversion */
     else if (in && (col = sub_column(c, j, sel)) < 0)
         db_sql_unsupported(q, "IN subquery whose result is not one column of its table");
-    else if (scalar && !(agg = sub_aggregate(c, j, v, &col, &arg)))
-        db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column");
+    else if (scalar && !(agg = sub_aggregate(c, j, v, &col, &arg)) &&
+             !((col = picked_column(c, j, v, where)) >= 0 && (agg = DB_AGG_MAX)))
+        db_sql_unsupported(q, "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column, nor a column of the "
+                              "row a unique key picks");
     else if (dflt_node && (!(dflt = db_sql_conv_expr(c, dflt_node)) || db_sexpr_has(dflt, DBX_COLUMN)))
         db_sql_unsupported(q, "COALESCE of a scalar subquery's aggregate with a column");
     else if ((e = db_sql_mk(exists ? DBX_EXISTS

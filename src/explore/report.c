@@ -185,6 +185,8 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_uint(j, "fp_timeouts", ss.fp_timeouts);
     json_kv_double(j, "fp_seconds", ss.fp_seconds);
     json_kv_uint(j, "fp_sampled", ss.fp_sampled);
+    json_kv_uint(j, "int_relaxed", ss.int_relaxed);
+    json_kv_uint(j, "int_core_unsat", ss.int_core_unsat);
     json_kv_uint(j, "fp_relaxed", ss.fp_relaxed);
     json_kv_uint(j, "fp_core_unsat", ss.fp_core_unsat);
     json_kv_uint(j, "fp_skeleton_unsat", ss.fp_skeleton_unsat);

@@ -166,9 +166,13 @@ expr *expr_intern_node(expr_ctx *cx, expr_op op, unsigned width, uint32_t aux, e
     e->width = (uint8_t)width;
     e->nkids = (uint8_t)(k2 ? 3 : k1 ? 2 : k0 ? 1 : 0);
     e->flags = (uint8_t)(expr_op_is_fp(op) ? EXPR_FLAG_FP : 0);
+    if (op == EXPR_MUL && width >= 16) { /* by a constant of 9 bits or more that is not a negative factor */
+        const expr *c = k1 && k1->op == EXPR_CONST ? k1 : k0 && k0->op == EXPR_CONST ? k0 : NULL;
+        if (c && c->value > 255 && c->value < (1ull << (width - 1))) e->flags |= EXPR_FLAG_WIDE_MUL;
+    }
     for (int k = 0; k < 3; k++) {
         const expr *kid = k == 0 ? k0 : k == 1 ? k1 : k2;
-        if (kid) e->flags |= kid->flags & EXPR_FLAG_FP;
+        if (kid) e->flags |= kid->flags & (EXPR_FLAG_FP | EXPR_FLAG_WIDE_MUL);
     }
     e->aux = aux;
     e->hash = h;

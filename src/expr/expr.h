@@ -158,6 +158,10 @@ typedef struct expr {
 
 /* expr.flags: the node has a floating-point operator (EXPR_FADD..EXPR_FCVT) at or below it. */
 #define EXPR_FLAG_FP 1u
+/* expr.flags: a product of 16 bits or more by a constant in 256 .. 2^(width-1) - 1 at or below the node (the day number
+ * of a date from its digits, a number parsed from text): what Z3 bit-blasts slowly and the solver's integer reading
+ * (solver_real.h) answers in milliseconds. */
+#define EXPR_FLAG_WIDE_MUL 2u
 
 typedef struct expr_ctx expr_ctx;
 

@@ -25,12 +25,14 @@ typedef struct solver_stats {
     uint64_t fp_timeouts;         /* of which Z3 returned unknown */
     double fp_seconds;            /* time inside Z3 on those, seconds */
     uint64_t fp_sampled;          /* FP queries answered by candidate sampling without Z3 (solver_sample.h) */
-    uint64_t fp_relaxed;          /* FP queries answered through their approximation over the reals (solver_real.h) */
-    uint64_t fp_core_unsat;       /* FP queries found UNSAT on the small core of that approximation */
-    uint64_t fp_skeleton_unsat;   /* FP queries found UNSAT with their FP operators as free unknowns */
-    uint64_t fp_pinned;           /* FP queries answered with their FP operators pinned (sv_fp_pinned_solve) */
-    uint64_t fp_hard_skipped;     /* FP queries not given to Z3: they hold a real-UNSAT core Z3 timed out on before */
-    double fp_relax_seconds;      /* time in that approximation and its core checks, seconds */
+    uint64_t int_relaxed;       /* integer queries with products by wide constants answered by their integer reading */
+    uint64_t int_core_unsat;    /* such queries UNSAT as integers whose core was UNSAT bit-precisely */
+    uint64_t fp_relaxed;        /* FP queries answered through their approximation over the reals (solver_real.h) */
+    uint64_t fp_core_unsat;     /* FP queries found UNSAT on the small core of that approximation */
+    uint64_t fp_skeleton_unsat; /* FP queries found UNSAT with their FP operators as free unknowns */
+    uint64_t fp_pinned;         /* FP queries answered with their FP operators pinned (sv_fp_pinned_solve) */
+    uint64_t fp_hard_skipped;   /* FP queries not given to Z3: they hold a real-UNSAT core Z3 timed out on before */
+    double fp_relax_seconds;    /* time in that approximation and its core checks, seconds */
 } solver_stats;
 
 typedef struct solver solver;

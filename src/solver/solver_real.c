@@ -357,6 +357,26 @@ static Z3_ast tr_bool(rctx *c, const expr *e)
         return keep(c, e->op == EXPR_FOLT ? Z3_mk_lt(z, a, b) : Z3_mk_le(z, a, b));
     }
     case EXPR_FUNO: return keep(c, Z3_mk_false(z)); /* no NaN over the reals */
+    case EXPR_UADDO:
+    case EXPR_SADDO:
+    case EXPR_USUBO:
+    case EXPR_SSUBO:
+    case EXPR_UMULO:
+    case EXPR_SMULO: { /* the exact result out of the kids' range (SQLite's `stock * 2` turning REAL on overflow) */
+        bool sgn = e->op == EXPR_SADDO || e->op == EXPR_SSUBO || e->op == EXPR_SMULO;
+        unsigned w = e->kid[0]->width;
+        Z3_ast a = tr(c, e->kid[0], sgn ? M_SIGNED : M_UNSIGNED), b = tr(c, e->kid[1], sgn ? M_SIGNED : M_UNSIGNED);
+        if (!a || !b || w < 2 || w > 64) return NULL;
+        Z3_ast args[2] = {a, b};
+        Z3_ast r = keep(c, e->op == EXPR_UADDO || e->op == EXPR_SADDO   ? Z3_mk_add(z, 2, args)
+                           : e->op == EXPR_USUBO || e->op == EXPR_SSUBO ? Z3_mk_sub(z, 2, args)
+                                                                        : Z3_mk_mul(z, 2, args));
+        Z3_ast lo = sgn ? int_numeral(c, 1ull << (w - 1), w, true) : int_numeral(c, 0, w, false);
+        Z3_ast hi = sgn ? int_numeral(c, expr_mask(w - 1), w, true) : int_numeral(c, expr_mask(w), w, false);
+        if (!r || !lo || !hi) return NULL;
+        Z3_ast out[2] = {keep(c, Z3_mk_lt(z, r, lo)), keep(c, Z3_mk_gt(z, r, hi))};
+        return out[0] && out[1] ? keep(c, Z3_mk_or(z, 2, out)) : NULL;
+    }
     case EXPR_ITE: {
         Z3_ast k = tr(c, e->kid[0], M_BOOL), a = tr(c, e->kid[1], M_BOOL), b = tr(c, e->kid[2], M_BOOL);
         return k && a && b ? keep(c, Z3_mk_ite(z, k, a, b)) : NULL;
@@ -446,6 +466,22 @@ static Z3_ast tr_int(rctx *c, const expr *e, bool sgn)
             if (!x || !d) return NULL;
             Z3_ast r = keep(c, e->op == EXPR_UDIV ? Z3_mk_div(z, x, d) : Z3_mk_mod(z, x, d));
             return sgn && r ? as_signed(c, r, e->width) : r;
+        }
+        break;
+    case EXPR_SHL:
+    case EXPR_LSHR:
+    case EXPR_ASHR: /* by a constant: a product or a floor quotient by 2^k (a date's leap days, yy >> 2) */
+        if (e->kid[1]->op == EXPR_CONST && e->kid[1]->value > 0 && e->kid[1]->value < e->width) {
+            bool arith_shift = e->op == EXPR_ASHR;
+            Z3_ast x = tr(c, e->kid[0], e->op == EXPR_SHL ? m : arith_shift ? M_SIGNED : M_UNSIGNED);
+            Z3_ast p = int_pow2(c, (unsigned)e->kid[1]->value);
+            if (!x || !p) return NULL;
+            Z3_ast args[2] = {x, p};
+            if (e->op == EXPR_SHL) return keep(c, Z3_mk_mul(z, 2, args)); /* wrap-around ignored, as for * */
+            Z3_ast r = keep(c, Z3_mk_div(z, x, p)); /* Z3's div by a positive divisor is the floor */
+            if (!r) return NULL;
+            if (arith_shift) return sgn ? r : as_unsigned(c, r, e->width);
+            return r; /* below 2^(w-k): the same value read either way */
         }
         break;
     default: break;

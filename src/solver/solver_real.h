@@ -15,6 +15,9 @@
  * or float, integers in their width) and checked against every kept constraint with
  * expr_eval, so an answer is never wrong, only sometimes missing (the approximation
  * idea of UppSAT, Zeljic, Backeman, Wintersteiger and Ruemmer, 2018, without refinement).
+ * Shifts by a constant are read as products or floor quotients by 2^k. The same reading
+ * serves integer queries with products by wide constants (EXPR_FLAG_WIDE_MUL: a date's day
+ * number from its digits), which Z3 bit-blasts slowly; there it is linear integer arithmetic.
  *
  * A node the approximation cannot read (a bit operation, sqrt, a float assembled from bytes)
  * becomes its value in the parent run, with the symbols below it pinned to the parent's
@@ -24,8 +27,8 @@
  * take parent[0..parent_n) (missing ones 0) unless the model sets them.
  *
  * On success s->vals[i] holds the value of s->kept_syms[i] masked to its width and 1 is
- * returned; -1 when the approximation is UNSAT (a hint, not a proof); 0 otherwise (no
- * floating-point operator, not expressible, Z3 unknown within min(s->timeout_ms, 400 ms),
+ * returned; -1 when the approximation is UNSAT (a hint, not a proof); 0 otherwise (not
+ * expressible, Z3 unknown within min(s->timeout_ms, 400 ms),
  * or a model that fails the check).
  *
  * When the approximation is UNSAT, its unsat core (indices into s->kept, each < nkept; at

@@ -702,9 +702,37 @@ static bool fp_replaced_put(solver *s, const fp_replace *m, uint32_t id, Z3_ast 
     return true;
 }
 
+/* Is e a comparison of floats (==, <, <=, unordered)? */
+static bool fp_compare(const expr *e)
+{
+    return e->op == EXPR_FOEQ || e->op == EXPR_FOLT || e->op == EXPR_FOLE || e->op == EXPR_FUNO;
+}
+
+/* The comparison e of two floats over its kids' terms in memo (their bits read as floats): exact, as BV1, held like
+ * translate_node's intermediates; NULL on failure. Cheap to bit-blast: no IEEE arithmetic. */
+static Z3_ast compare_replaced(solver *s, const expr *e, const Z3_ast *memo)
+{
+    Z3_ast fk[3] = {NULL, NULL, NULL}, bk[3] = {NULL, NULL, NULL}, bv = NULL;
+    for (unsigned k = 0; k < 2; k++) {
+        bk[k] = memo[e->kid[k]->id];
+        if (!(fk[k] = fpz_from_bits(&s->fp, bk[k], e->kid[k]->width))) {
+            fpz_release(&s->fp);
+            return NULL;
+        }
+    }
+    s->fp.failed = false;
+    fpz_node(&s->fp, e, fk, bk, s->one, s->zero, &bv);
+    if (bv) Z3_inc_ref(s->z3, bv); /* survives the release */
+    fpz_release(&s->fp);
+    if (bv) hold(s, bv), Z3_dec_ref(s->z3, bv);
+    return bv;
+}
+
 /*
  * root with its floating-point operator nodes replaced (sv_fp_skeleton_unsat, sv_fp_pinned_solve): a node with
- * no floating-point operator at or below it is its bit-precise translation (ast); a floating-point operator node
+ * no floating-point operator at or below it is its bit-precise translation (ast); in the skeleton a comparison of
+ * floats stays exact over its kids' replaced terms (so an ite that picks a sum or 0.0 by row conditions is still compared:
+ * `bill > 5000` with no row in the window is UNSAT in the skeleton); any other floating-point operator node
  * is, in the skeleton, a free bit-vector of its width named "fp<id>" (one per node, so a comparison shared by two
  * constraints is the same unknown in both), pinned, the constant of its value under m->assign (the symbols below
  * it marked in m->pin); other nodes combine their kids as translate_node does. Memoized in skast (for the
@@ -733,7 +761,7 @@ static Z3_ast translate_fp_replaced(solver *s, const expr *root, const fp_replac
             sp--;
             continue;
         }
-        if (expr_op_is_fp(e->op)) {
+        if (expr_op_is_fp(e->op) && (m->pinned || !fp_compare(e))) {
             if (e->width < 1 || e->width > 64) {
                 ok = false;
                 break;
@@ -767,7 +795,7 @@ static Z3_ast translate_fp_replaced(solver *s, const expr *root, const fp_replac
             }
             if (!ok || !ready) continue;
             s->failed = false;
-            a = translate_node(s, e, *memo);
+            a = expr_op_is_fp(e->op) ? compare_replaced(s, e, *memo) : translate_node(s, e, *memo);
             if (s->failed) a = NULL;
         }
         ok = a && fp_replaced_put(s, m, e->id, a);

@@ -237,7 +237,8 @@ static void test_parse(void **state)
     expect_unsupported(s, "SELECT a FROM t WHERE a IN (SELECT b + 1 FROM t)",
                        "IN subquery whose result is not one column of its table");
     expect_unsupported(s, "SELECT a FROM t WHERE a > (SELECT b FROM t)",
-                       "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column");
+                       "scalar subquery that is not one COUNT/SUM/MIN/MAX/AVG of a column, nor a column of the row a "
+                       "unique key picks");
     /* subqueries: sub items after DB_MAX_FROM; inner names first, outer columns correlated */
     sql = "SELECT a FROM t x WHERE NOT EXISTS (SELECT 1 FROM t y WHERE y.b = x.a) AND a IN (SELECT b FROM t) "
           "AND (SELECT max(a) FROM t WHERE b = 2) > 3";
@@ -822,6 +823,9 @@ static void test_subqueries_against_sqlite(void **state)
         "SELECT u FROM t WHERE b > (SELECT MAX(a) - 1 FROM t WHERE a < 100)",
         "SELECT u FROM t x WHERE a * 3 < (SELECT 1 + COUNT(*) * 2 FROM t y WHERE y.b > x.b)",
         "SELECT u FROM t WHERE a >= (SELECT 10 - COALESCE(SUM(b), 0) / 2 FROM t WHERE s LIKE 'a%')",
+        /* a column of the row a UNIQUE key picks (u): its value, or NULL when no row has the key */
+        "SELECT u FROM t x WHERE a < (SELECT y.b FROM t y WHERE y.u = x.s)",
+        "SELECT u FROM t x WHERE b > coalesce((SELECT y.a FROM t y WHERE y.u = 'b' AND y.b > 0), 0) * 2",
     };
     db_schema *s = schema();
     const db_table *t = &s->tables[0];
