@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <z3.h>
 
@@ -150,26 +151,39 @@ static void test_ctrl_c_stops_query(void **state)
 /* Under the test hook solver_memory (Z3's bound 24 MB), the mix stops at the bound long before its 20 s
  * timeout; the bound is lifted after that check, so that releasing what the check built, which allocates
  * its work lists, cannot throw at the bound (std::terminate: a stb_c_lexer.h exploration lost every test
- * that way); a small query is still answered; releasing the solver does not end the process. */
-static void test_memory_bound(void **state)
+ * that way); a small query is still answered; releasing the solver does not end the process. In a child,
+ * which ends with _exit: Z3 leaks a block on the path of the exception at its bound (262 KB, LeakSanitizer
+ * in the sanitizer build), not ours to free. 0 when every step held, else the number of the step that did
+ * not. */
+static int memory_bound_steps(void)
 {
-    (void)state;
     setenv("SYMPATH_FAULT", "solver_memory", 1);
     expr_ctx *cx = expr_ctx_new();
     solver *s = solver_new(20000);
-    assert_non_null(s);
+    if (!s) return 1;
     double dt;
-    assert_int_equal(solve_timed(s, hard_mix(cx), &dt), SOLVE_UNKNOWN);
-    assert_true(dt < 10.0);
+    if (solve_timed(s, hard_mix(cx), &dt) != SOLVE_UNKNOWN) return 2;
+    if (dt >= 10.0) return 3;
     Z3_string v = NULL;
-    assert_true(Z3_global_param_get("memory_max_size", &v));
-    assert_string_equal(v, "0");
+    if (!Z3_global_param_get("memory_max_size", &v) || strcmp(v, "0")) return 4;
     expr *x = expr_symbol(cx, 2, 32, 0);
     expr *easy = expr_cmp(cx, PRED_EQ, expr_binary(cx, EXPR_ADD, x, expr_const(cx, 3, 32)), expr_const(cx, 10, 32));
-    assert_int_equal(solve_timed(s, easy, &dt), SOLVE_SAT);
+    if (solve_timed(s, easy, &dt) != SOLVE_SAT) return 5;
     solver_free(s);
     expr_ctx_free(cx);
-    unsetenv("SYMPATH_FAULT");
+    return 0;
+}
+
+static void test_memory_bound(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) _exit(memory_bound_steps());
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st)); /* not std::terminate's SIGABRT */
+    assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 int main(void)
