@@ -42,7 +42,9 @@ int explore_build_program(const char *cmd, const explore_paths *p, char *const *
                      p->sites,
                      getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
                      posix,
-                     interrupted};
+                     interrupted,
+                     NULL,
+                     0};
     char *err = NULL;
     memset(bs, 0, sizeof *bs);
     fprintf(log, "sympath: building %s%s ...\n", shown, n > 1 ? " (and more)" : "");
