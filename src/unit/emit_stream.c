@@ -1,4 +1,4 @@
-/* emit_stream.c: FILE * inputs in an emitted test: the recorded bytes as an fmemopen stream, or an open_memstream the unit writes to and whose text is asserted; closed after the call. */
+/* emit_stream.c: FILE * inputs in an emitted test (the recorded bytes as an fmemopen stream, or an open_memstream the unit writes to and whose text is asserted; closed after the call), and the call's standard output captured and asserted. */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,5 +50,51 @@ void emit_ostream_asserts(strbuf *b, const names *n)
             emit_c_string(b, o->data, o->ndata);
             sb_printf(b, ", %zu);\n", o->ndata);
         }
+    }
+}
+
+int emit_captures_stdout(const unit_test *t) { return t->rec.out && t->rec.out_len > 0 && t->outcome == UO_NORMAL; }
+
+void emit_stdout_capture_helpers(strbuf *b)
+{
+    sb_puts(b, "/* ---- the standard output of the call under test, captured in a temporary file ---- */\n"
+               "#include <stdio.h>\n"
+               "int dup(int fd);\nint dup2(int fd, int to);\nint close(int fd);\nint fileno(FILE *f);\n"
+               "static FILE *stdout_file;\nstatic int stdout_saved = -1;\nstatic size_t stdout_len;\n\n"
+               "static void stdout_capture_begin(void) {\n"
+               "    fflush(stdout);\n"
+               "    stdout_file = tmpfile();\n"
+               "    assert_non_null(stdout_file);\n"
+               "    stdout_saved = dup(1);\n"
+               "    assert_true(stdout_saved >= 0);\n"
+               "    assert_true(dup2(fileno(stdout_file), 1) == 1);\n"
+               "}\n\n"
+               "/* What the call wrote to stdout since stdout_capture_begin (the test frees it); stdout restored. */\n"
+               "static char *stdout_capture_end(void) {\n"
+               "    fflush(stdout);\n"
+               "    dup2(stdout_saved, 1);\n"
+               "    close(stdout_saved);\n"
+               "    long len = fseek(stdout_file, 0, SEEK_END) == 0 ? ftell(stdout_file) : 0;\n"
+               "    stdout_len = len > 0 ? (size_t)len : 0;\n"
+               "    char *text = calloc(stdout_len + 1, 1);\n"
+               "    rewind(stdout_file);\n"
+               "    if (text && fread(text, 1, stdout_len, stdout_file) != stdout_len) text[0] = 0;\n"
+               "    fclose(stdout_file);\n"
+               "    return text;\n"
+               "}\n\n");
+}
+
+void emit_stdout_asserts(strbuf *b, const names *n)
+{
+    const unit_record *r = n->r;
+    if (!r->out || r->out_len == 0) return;
+    if (r->nout == r->out_len && !memchr(r->out, 0, r->nout)) {
+        sb_puts(b, "    assert_string_equal(stdout_text, ");
+        emit_c_string(b, r->out, r->nout);
+        sb_puts(b, ");\n");
+    } else {
+        sb_printf(b, "    assert_int_equal(stdout_len, %zu);\n    assert_memory_equal(stdout_text, ", r->out_len);
+        emit_c_string(b, r->out, r->nout);
+        sb_printf(b, ", %zu);\n", r->nout);
     }
 }

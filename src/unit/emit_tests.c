@@ -416,8 +416,9 @@ static int emit_asserts(strbuf *b, const names *n, const ut_func *f, int have_re
     free(as_string);
     /* the fields of what the call returned or stored in fresh memory */
     emit_walk_asserts(b, n);
-    /* the text the call wrote to its output streams */
+    /* the text the call wrote to its output streams and to its standard output */
     emit_ostream_asserts(b, n);
+    emit_stdout_asserts(b, n);
     /* no test without an assertion: what the call left in its inputs, unchanged */
     if (!strstr(b->s ? b->s + at : "", "assert_") && emit_unchanged_asserts(b, n) == 0)
         sb_puts(b, "    /* nothing observable to assert: the call returns nothing and changed no recorded value */\n");
@@ -612,16 +613,18 @@ static char *test_body(const unit_info *u, const unit_test *t, char *const *quie
     if (!bad && t->outcome == UO_NORMAL) {
         bad = emit_mocks(&b, &n, "    ") != 0;
         varargs_decl(&b, t->fn, "    ");
-        sb_puts(&b, "\n    ");
+        int capture = emit_captures_stdout(t);
+        sb_puts(&b, capture ? "\n    stdout_capture_begin();\n    " : "\n    ");
         if (have_ret) {
             char *rs = unit_declarator(rt->spelling, "ret");
             sb_printf(&b, "%s = ", rs);
             free(rs);
         }
         call_expr(&b, &n, t->fn);
-        sb_puts(&b, ";\n\n");
+        sb_puts(&b, capture ? ";\n    char *stdout_text = stdout_capture_end();\n\n" : ";\n\n");
         size_t at = b.len;
         if (!bad) emit_asserts(&b, &n, t->fn, have_ret);
+        if (capture) sb_puts(&b, "    free(stdout_text);\n");
         /* what the call returned and what the test allocated: released, so the suite passes
          * under LeakSanitizer */
         int ret_released = 0; /* what the unit's producers built */
@@ -882,6 +885,11 @@ char *unit_emit_tests(const unit_info *u, const unit_test *tests, size_t ntests,
     if (uses_stream(tests, ntests))
         sb_puts(&b, "FILE *fmemopen(void *, size_t, const char *); /* POSIX 2008 */\n"
                     "FILE *open_memstream(char **, size_t *);\n\n");
+    for (size_t i = 0; i < ntests; i++)
+        if (emit_captures_stdout(&tests[i])) {
+            emit_stdout_capture_helpers(&b);
+            break;
+        }
     /* stand-ins of functions the unit calls but does not define */
     sb_puts(&b, "/* ---- stand-ins: each call returns the next value the test queued with will_return(); a call\n"
                 " * past the queued values fails the test (CMocka reports that no more values were queued) ---- */\n");

@@ -943,8 +943,8 @@ static void gen_driver(gen *g, const ut_func *f)
             b, "    _Alignas(16) static unsigned char sympu_va[%d][%d];\n    memset(sympu_va, 0, sizeof sympu_va);\n",
             UNIT_VARARG_BLOCKS, UNIT_VARARG_BYTES);
     sb_printf(b, "    sympu_dump_from(1, \"pre\");\n    sympu_rec(\"call\\n\");\n");
-    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = sympu_target_called = 1;\n#else\n    "
-                 "__sym_unit_target();\n#endif\n    ");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_stdout_begin();\n    sympu_in_call = sympu_target_called = 1;\n"
+                 "#else\n    __sym_unit_target();\n#endif\n    ");
     const ut_type *r = f->type->ret;
     if (r->kind == UT_STRUCT || r->kind == UT_UNION) {
         /* painted too: the callee may build its result in place (sj.h's sj_Value, a field it never sets) */
@@ -973,7 +973,7 @@ static void gen_driver(gen *g, const ut_func *f)
         sb_puts(b, ", (void *)0");
     }
     sb_printf(b, ");\n");
-    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n");
+    sb_printf(b, "#ifdef SYMPATH_UNIT_RECORD\n    sympu_in_call = 0;\n    sympu_stdout_end();\n");
     if (r->kind == UT_PTR && r->pointee->kind != UT_FUNC) /* heap memory the call allocated: released by the test */
         sb_printf(b, "    if (sympu_heapat_new((const void *)sympu_ret)) sympu_rec(\"retheap\\n\");\n");
     sb_printf(b, "#endif\n");

@@ -70,6 +70,29 @@ static int stream_line(unit_record *r, const char *text)
     return -1;
 }
 
+/* "LEN HEX": what the call wrote to standard output, LEN bytes in all, the first (at most 1000) in HEX.
+ * 0, or -1 when malformed. */
+static int stdout_line(unit_record *r, const char *text)
+{
+    int used = 0;
+    unsigned long len = 0;
+    if (sscanf(text, "%lu %n", &len, &used) < 1) return -1;
+    const char *hex = text + used;
+    size_t n = strlen(hex) / 2;
+    if (strlen(hex) % 2 || n > len || n > 1000) return -1;
+    free(r->out);
+    r->out = malloc(n ? n : 1);
+    if (!r->out) return -1;
+    for (size_t k = 0; k < n; k++) {
+        unsigned v;
+        if (sscanf(hex + 2 * k, "%2x", &v) != 1) return -1;
+        r->out[k] = (unsigned char)v;
+    }
+    r->nout = n;
+    r->out_len = len;
+    return 0;
+}
+
 static ur_entry *find_entry(unit_record *r, int obj, const char *suffix)
 {
     for (size_t i = r->nentries; i-- > 0;)
@@ -228,6 +251,8 @@ int unit_record_parse(const char *text, unit_record *r, char **err)
             bad = stream_line(r, line + 7);
         } else if (!strncmp(line, "ostream ", 8)) {
             bad = stream_line(r, line + 8);
+        } else if (!strncmp(line, "stdout ", 7)) {
+            bad = stdout_line(r, line + 7);
         } else if (!strncmp(line, "heapat ", 7)) {
             n = words(line + 7, w, 3);
             ur_heapat h = {0, NULL, NULL};
@@ -373,6 +398,7 @@ void unit_record_free(unit_record *r)
     }
     free(r->makes);
     free(r->ret.text);
+    free(r->out);
     free(r->objs);
     free(r->entries);
     free(r->mocks);

@@ -32,6 +32,10 @@
  * F_OK, ... before the unit's own headers, which may use those names (an enum's R_OK). */
 int open(const char *path, int flags, ...);
 ssize_t write(int fd, const void *buf, size_t n);
+int dup(int fd);
+int dup2(int fd, int to);
+int close(int fd);
+int fileno(FILE *f);
 size_t malloc_usable_size(void *p);                     /* glibc's <malloc.h> */
 #define SYMPU_O_WRONLY_CREAT_APPEND (01 | 0100 | 02000) /* Linux O_WRONLY | O_CREAT | O_APPEND */
 #endif
@@ -381,6 +385,53 @@ static void sympu_ostreams_dump(void)
         sympu_hex(hex, sympu_os[i].buf, n);
         sympu_rec("ostream %d %zu %s\n", sympu_os[i].id, n, hex);
     }
+#endif
+}
+
+/* Record mode: what the call under test writes to standard output (printf, puts, write(1, ...)) goes to
+ * a temporary file from sympu_stdout_begin to sympu_stdout_end, which records it as `stdout LEN HEX`
+ * (LEN bytes written, the first 1000 in HEX): the emitted test captures it the same way and asserts
+ * the text (a printing function's only observable effect: tiny-regex-c's re_print). */
+#ifdef SYMPATH_UNIT_RECORD
+static FILE *sympu_out_file;
+static int sympu_out_saved = -1;
+#endif
+
+static void sympu_stdout_begin(void)
+{
+#ifdef SYMPATH_UNIT_RECORD
+    fflush(stdout);
+    sympu_out_file = tmpfile();
+    if (!sympu_out_file) return;
+    sympu_out_saved = dup(1);
+    if (sympu_out_saved < 0 || dup2(fileno(sympu_out_file), 1) < 0) {
+        if (sympu_out_saved >= 0) close(sympu_out_saved);
+        sympu_out_saved = -1;
+        fclose(sympu_out_file);
+        sympu_out_file = NULL;
+    }
+#endif
+}
+
+static void sympu_stdout_end(void)
+{
+#ifdef SYMPATH_UNIT_RECORD
+    if (sympu_out_saved < 0) return;
+    fflush(stdout);
+    dup2(sympu_out_saved, 1);
+    close(sympu_out_saved);
+    sympu_out_saved = -1;
+    long len = fseek(sympu_out_file, 0, SEEK_END) == 0 ? ftell(sympu_out_file) : -1;
+    unsigned char d[1000];
+    size_t n = len > 0 ? (size_t)len < sizeof d ? (size_t)len : sizeof d : 0;
+    rewind(sympu_out_file);
+    if (len >= 0 && fread(d, 1, n, sympu_out_file) == n) {
+        char hex[2 * sizeof d + 1];
+        sympu_hex(hex, d, n);
+        sympu_rec("stdout %ld %s\n", len, hex);
+    }
+    fclose(sympu_out_file);
+    sympu_out_file = NULL;
 #endif
 }
 

@@ -607,6 +607,8 @@ char *unit_harness(const unit_info *u, const ut_func *const *targets, size_t nta
  *   stream ID LEN HEX                    the LEN bytes stream object ID holds, two hex digits each
  *   ostream ID LEN HEX                   after the call, output stream ID (flag O: open_memstream, a FILE * the
  *                                        unit writes to) holds these LEN bytes (the first 1000)
+ *   stdout LEN HEX                       after the call: it wrote LEN bytes to standard output, the first
+ *                                        1000 in HEX (sympu_stdout_begin/end)
  *                                        m = an argument of a producer's call (see make)
  *   pre ID SUFFIX KIND VALUE             a value inside object ID before the call (SUFFIX "" is
  *   post ID SUFFIX KIND VALUE            written "-"; ".f.g", "[3]"); after the call
@@ -772,9 +774,13 @@ typedef struct unit_record {
     char **retowns; /* `retown` lines: tails below the return value ("->data", "[2]") of pointers that start a
                        block the call allocated, in walk order (malloc'ed strings) */
     size_t nretowns;
-    int called;   /* "call" seen */
-    int done;     /* "done" seen */
-    ur_value ret; /* kind 0 when not returned */
+    /* `stdout` line: the first bytes the call wrote to standard output (malloc'ed), NULL: no line */
+    unsigned char *out;
+    size_t nout;    /* how many of them out holds (at most 1000) */
+    size_t out_len; /* how many it wrote in all */
+    int called;     /* "call" seen */
+    int done;       /* "done" seen */
+    ur_value ret;   /* kind 0 when not returned */
 } unit_record;
 
 /* Parse a record (text: the whole file; NULL reads as empty). Returns 0 with *r filled (the

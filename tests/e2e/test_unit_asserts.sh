@@ -2,8 +2,10 @@
 # test_unit_asserts.sh: the emitted tests assert what the function computed: on toklist.c, the token list
 # tok_split returns is compared field by field (enumerator names, the text as a C string literal, the
 # list's next walked) and released with the unit's tok_list_free; the struct tok_stats_of fills is compared
-# whole (its char array as a string); every test asserts something; the suite builds with -Werror, passes
-# natively and under ASan+UBSan+LSan; and two mutants of the library (a length off by one, a wrong kind) each
+# whole (its char array as a string); tok_print's standard output is captured around the call and its text
+# asserted; every test asserts something; the suite builds with -Werror, passes natively and under
+# ASan+UBSan+LSan; and three mutants of the library (a length off by one, a wrong kind, a count line printed
+# for 3 tokens, not 2) each
 # make an emitted test fail; tok_split's suite is minimised to fewer tests with the same coverage. The expression tree: a producer taking a buffer with its count, leaves
 # allocated shorter than their struct, the destructor chosen by its name.
 . "$SRC/tests/e2e/unit_common.sh"
@@ -12,7 +14,7 @@ lib=tests/unit_libs/asserts
 # (at most 400 runs per function within a 30 s budget: each reaches its coverage in fewer and stops, saturated;
 # a 2 s budget left en_eval 0.7 s, too little at a load of 3-5)
 unit_run asserts $lib/toklist.c -- --function tok_split --function tok_list_free --function tok_stats_of \
-    --function en_eval --str-len 4 --budget 30s --max-execs 400
+    --function en_eval --function tok_print --str-len 4 --budget 30s --max-execs 400
 t="$out/test_toklist.c"
 expect_text toklist 'assert_int_equal\(ret->kind, TK_(WORD|NUM|PUNCT)\);' "field assertion with an enumerator name"
 expect_text toklist 'assert_int_equal\(ret->len, [0-9]+\);' "field assertion on the returned token"
@@ -25,6 +27,11 @@ expect_text toklist 'assert_int_equal\(st_obj\.last, TK_(WORD|NUM|PUNCT)\);' "th
 expect_text toklist 'assert_string_equal\(st_obj\.first, "' "the filled struct's char array as a string"
 expect_text toklist 'assert_int_equal\(st_obj\.(words|nums|puncts), 0\);' "an unchanged field of the filled struct"
 expect_text toklist 'char s_obj\[[0-9]+\] = "' "the input text as a string literal"
+# what tok_print wrote to stdout, captured around the call and asserted as text
+expect_text toklist '^    stdout_capture_begin\(\);' "stdout captured before the call"
+expect_text toklist '^    char \*stdout_text = stdout_capture_end\(\);' "the captured text after the call"
+expect_text toklist 'assert_string_equal\(stdout_text, "(word|num|punct) [0-9]+ [^"]*\\n[^"]*"\);' "the printed tokens asserted"
+expect_text toklist 'assert_string_equal\(stdout_text, "[^"]*\\n2 tokens\\n"\);' "a printed list of two tokens"
 grep -Eq "\{ *'|\{ *[0-9]+, *'" "$t" && fail "text written as a byte array: $(grep -E "\{ *'" "$t" | head -1)"
 # every test asserts something, or says why not
 awk '/^static void test_/ { if (name != "" && !ok) print name; name = $3; ok = 0 }
@@ -51,6 +58,9 @@ mutant() {
 }
 mutant len_plus_one 's/(size_t)(eq - s)/(size_t)(eq - s) + 1/'
 mutant kind_swap 's/? TK_NUM :/? TK_WORD :/'
+mutant print_count 's/if (n > 1) printf/if (n > 2) printf/'
+jq -e '.functions[] | select(.function == "tok_print") | .mutation.killed * 2 > .mutation.mutants_built' "$out/report.json" \
+    >/dev/null || fail "tok_print: most mutants survive: $(jq -c '.functions[] | select(.function == "tok_print") | .mutation' "$out/report.json")"
 # the suite is minimised (minimize.c): tok_split keeps fewer tests than its exploration kept, and its
 # gcov figure is still every direction the exploration covered (9/10 with all 9 tests, --no-minimize)
 jq -e '.functions[] | select(.function == "tok_split") | .minimize.tests_after < .minimize.tests_before and

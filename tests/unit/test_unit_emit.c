@@ -647,6 +647,57 @@ static void test_union_bytes(void **state)
     unit_record_free(&t.rec);
 }
 
+/* A call that printed: its standard output captured around the call and asserted (as a string; with a NUL,
+ * by its length and bytes); the file gets the capture functions; a malformed stdout line is rejected. */
+static void test_stdout_capture(void **state)
+{
+    (void)state;
+    char *rec = NULL;
+    assert_true(asprintf(&rec, "%sstdout 9 6f6e650a74776f0a0a\n", RECORD) > 0);
+    unit_test t = make_test(rec, UO_NORMAL, 0);
+    assert_int_equal(t.rec.out_len, 9);
+    char *b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    const char *begin = strstr(b, "    stdout_capture_begin();\n    int ret = walk(a, b, m, tag);\n"
+                                  "    char *stdout_text = stdout_capture_end();\n");
+    const char *check = strstr(b, "assert_string_equal(stdout_text, \"one\\ntwo\\n\\n\");");
+    const char *release = strstr(b, "free(stdout_text);");
+    assert_non_null(begin);
+    assert_non_null(check);
+    assert_non_null(release);
+    assert_true(begin < check && check < release);
+    free(b);
+    const char *mocked[] = {"sensor"};
+    char *f = unit_emit_tests(&u, &t, 1, mocked, 1, "walk.c");
+    assert_non_null(f);
+    assert_non_null(strstr(f, "static char *stdout_capture_end(void) {"));
+    free(f);
+    unit_record_free(&t.rec);
+    free(rec);
+    /* a NUL in the text: its length and its bytes */
+    assert_true(asprintf(&rec, "%sstdout 3 610062\n", RECORD) > 0);
+    t = make_test(rec, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    if (getenv("SHOW")) fputs(b, stderr);
+    assert_non_null(strstr(b, "assert_int_equal(stdout_len, 3);"));
+    assert_non_null(strstr(b, "assert_memory_equal(stdout_text, \"a\\x00\" \"b\", 3);"));
+    free(b);
+    unit_record_free(&t.rec);
+    free(rec);
+    /* nothing printed: no capture; the test of a crash never captures */
+    t = make_test(RECORD, UO_NORMAL, 0);
+    b = unit_emit_test_body(&u, &t);
+    assert_null(strstr(b, "stdout_capture"));
+    free(b);
+    unit_record_free(&t.rec);
+    unit_record r;
+    char *err = NULL;
+    assert_int_equal(unit_record_parse("stdout 2 616263\n", &r, &err), -1); /* more bytes than written */
+    free(err);
+}
+
 static void test_file(void **state)
 {
     (void)state;
@@ -684,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_param_array),
         cmocka_unit_test(test_dropped_construction),
         cmocka_unit_test(test_union_bytes),
+        cmocka_unit_test(test_stdout_capture),
         cmocka_unit_test(test_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

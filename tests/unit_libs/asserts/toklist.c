@@ -1,5 +1,6 @@
-/* toklist.c: a tiny tokenizer and expression tree for the e2e test of sympath unit's assertions on returned lists and filled structs, producers taking a buffer with its count, and walks of blocks shorter than their struct. */
+/* toklist.c: a tiny tokenizer and expression tree for the e2e test of sympath unit's assertions on returned lists, filled structs and printed text, producers taking a buffer with its count, and walks of blocks shorter than their struct. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,14 @@ void tok_list_free(token *t)
         free(t);
         t = next;
     }
+}
+
+void tok_print(const token *t)
+{
+    int n = 0;
+    for (; t; t = t->next, n++)
+        printf("%s %d %s\n", t->kind == TK_NUM ? "num" : t->kind == TK_WORD ? "word" : "punct", t->len, t->text);
+    if (n > 1) printf("%d tokens\n", n);
 }
 
 int tok_stats_of(const char *s, tok_stats *st)

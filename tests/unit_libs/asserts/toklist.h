@@ -1,4 +1,4 @@
-/* toklist.h: a tiny key=value tokenizer (tests/e2e/test_unit_asserts.sh): a malloc'ed token list with an enum kind and a text field, and counts filled into a caller's struct; and a tiny expression tree in tinyexpr's style (a compiler taking its variables as a buffer with a count, leaves allocated without their kids, two functions named like destructors). */
+/* toklist.h: a tiny key=value tokenizer (tests/e2e/test_unit_asserts.sh): a malloc'ed token list with an enum kind and a text field, printed to stdout, and counts filled into a caller's struct; and a tiny expression tree in tinyexpr's style (a compiler taking its variables as a buffer with a count, leaves allocated without their kids, two functions named like destructors). */
 #ifndef TOKLIST_H
 #define TOKLIST_H
 
@@ -24,6 +24,10 @@ token *tok_split(const char *s);
 
 /* Free a list tok_split returned (NULL is fine). */
 void tok_list_free(token *t);
+
+/* Print the list to standard output, a line per token: its kind, its length and its text
+ * ("word 3 abc"); a list longer than 1 token ends with a line holding the count ("2 tokens"). */
+void tok_print(const token *t);
 
 /* Count the tokens of s by kind into *st (every field written). Returns the number of tokens. */
 int tok_stats_of(const char *s, tok_stats *st);
