@@ -150,8 +150,9 @@ void emit_stream_closes(strbuf *b, const names *n);
 void emit_ostream_asserts(strbuf *b, const names *n);
 /* Whether test t captures its call's standard output: the record says the call wrote some (`stdout` line). */
 int emit_captures_stdout(const unit_test *t);
-/* The test file's stdout_capture_begin and stdout_capture_end: fd 1 redirected to a temporary file around the
- * call, the text it received returned (malloc'ed, NUL-terminated; its length in stdout_len). */
+/* The test file's stdout_capture_begin and stdout_capture_end: fd 1 redirected to an unlinked temporary file
+ * (mkstemp, no heap block before the call) around the call, the text it received returned (malloc'ed,
+ * NUL-terminated; its length in stdout_len). */
 void emit_stdout_capture_helpers(strbuf *b);
 /* The recorded standard output of the call asserted on stdout_text (assert_string_equal; with a NUL or past the
  * recorded 1000 bytes, its length and the first bytes), then freed. Nothing when the test does not capture. */

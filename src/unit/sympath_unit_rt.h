@@ -35,7 +35,10 @@ ssize_t write(int fd, const void *buf, size_t n);
 int dup(int fd);
 int dup2(int fd, int to);
 int close(int fd);
-int fileno(FILE *f);
+int mkstemp(char *templ);
+int unlink(const char *path);
+off_t lseek(int fd, off_t off, int whence);
+ssize_t read(int fd, void *buf, size_t n);
 size_t malloc_usable_size(void *p);                     /* glibc's <malloc.h> */
 #define SYMPU_O_WRONLY_CREAT_APPEND (01 | 0100 | 02000) /* Linux O_WRONLY | O_CREAT | O_APPEND */
 #endif
@@ -389,26 +392,28 @@ static void sympu_ostreams_dump(void)
 }
 
 /* Record mode: what the call under test writes to standard output (printf, puts, write(1, ...)) goes to
- * a temporary file from sympu_stdout_begin to sympu_stdout_end, which records it as `stdout LEN HEX`
- * (LEN bytes written, the first 1000 in HEX): the emitted test captures it the same way and asserts
- * the text (a printing function's only observable effect: tiny-regex-c's re_print). */
+ * an unlinked temporary file (mkstemp: no heap block, which would change where the call's own
+ * allocations land and whether a realloc grows in place) from sympu_stdout_begin to sympu_stdout_end,
+ * which records it as `stdout LEN HEX` (LEN bytes written, the first 1000 in HEX): the emitted test
+ * captures it the same way and asserts the text (a printing function's only observable effect:
+ * tiny-regex-c's re_print). */
 #ifdef SYMPATH_UNIT_RECORD
-static FILE *sympu_out_file;
-static int sympu_out_saved = -1;
+static int sympu_out_fd = -1, sympu_out_saved = -1;
 #endif
 
 static void sympu_stdout_begin(void)
 {
 #ifdef SYMPATH_UNIT_RECORD
+    char path[] = "/tmp/sympath-stdout-XXXXXX";
     fflush(stdout);
-    sympu_out_file = tmpfile();
-    if (!sympu_out_file) return;
+    sympu_out_fd = mkstemp(path);
+    if (sympu_out_fd < 0) return;
+    unlink(path);
     sympu_out_saved = dup(1);
-    if (sympu_out_saved < 0 || dup2(fileno(sympu_out_file), 1) < 0) {
+    if (sympu_out_saved < 0 || dup2(sympu_out_fd, 1) < 0) {
         if (sympu_out_saved >= 0) close(sympu_out_saved);
-        sympu_out_saved = -1;
-        fclose(sympu_out_file);
-        sympu_out_file = NULL;
+        close(sympu_out_fd);
+        sympu_out_saved = sympu_out_fd = -1;
     }
 #endif
 }
@@ -421,17 +426,18 @@ static void sympu_stdout_end(void)
     dup2(sympu_out_saved, 1);
     close(sympu_out_saved);
     sympu_out_saved = -1;
-    long len = fseek(sympu_out_file, 0, SEEK_END) == 0 ? ftell(sympu_out_file) : -1;
+    off_t len = lseek(sympu_out_fd, 0, SEEK_END);
     unsigned char d[1000];
-    size_t n = len > 0 ? (size_t)len < sizeof d ? (size_t)len : sizeof d : 0;
-    rewind(sympu_out_file);
-    if (len >= 0 && fread(d, 1, n, sympu_out_file) == n) {
+    size_t n = len > 0 ? (size_t)len < sizeof d ? (size_t)len : sizeof d : 0, got = 0;
+    if (len >= 0 && lseek(sympu_out_fd, 0, SEEK_SET) == 0)
+        for (ssize_t k = 1; got < n && k > 0; got += k > 0 ? (size_t)k : 0) k = read(sympu_out_fd, d + got, n - got);
+    if (len >= 0 && got == n) {
         char hex[2 * sizeof d + 1];
         sympu_hex(hex, d, n);
-        sympu_rec("stdout %ld %s\n", len, hex);
+        sympu_rec("stdout %lld %s\n", (long long)len, hex);
     }
-    fclose(sympu_out_file);
-    sympu_out_file = NULL;
+    close(sympu_out_fd);
+    sympu_out_fd = -1;
 #endif
 }
 
