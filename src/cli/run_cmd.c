@@ -35,6 +35,8 @@ static void run_usage(FILE *f)
           "  --compile-commands P    take -I/-D/-std/-include from compile_commands.json (P: file or directory)\n"
           "  --timeout DURATION      time limit of one run (default 2s); a run over it is a hang\n"
           "  --mem-limit MIB         address-space limit of one run in MiB (default 2048; 0 = none)\n"
+          "  --max-memory MIB        sympath's own memory (execution tree, solver) at which the exploration\n"
+          "                          stops, its tests kept (default: half the RAM, at most 4096; 0 = none)\n"
           "  --output-limit KIB      cap on what one run may print, KiB (default 1024)\n"
           "  --solver-timeout DUR    time limit of one solver query (default 2s)\n"
           "  --loop-bound N          explore a branch site at most N times per path (default 200; 0 = no bound)\n"
@@ -103,6 +105,7 @@ int cmd_run(int argc, char **argv)
                       .jobs = 1,
                       .run_timeout_ms = 2000,
                       .mem_mb = 2048,
+                      .max_memory_mb = util_default_max_memory_mb(),
                       .out_kb = 1024,
                       .solver_timeout_ms = 2000,
                       .loop_bound = 200,
@@ -199,6 +202,10 @@ int cmd_run(int argc, char **argv)
             NEED_VALUE();
             if (parse_uint(v, &u)) BAD_VALUE();
             o.mem_mb = (unsigned)u;
+        } else if (!strcmp(a, "--max-memory")) {
+            NEED_VALUE();
+            if (parse_uint(v, &u) || u > 1u << 24) BAD_VALUE();
+            o.max_memory_mb = (unsigned)u;
         } else if (!strcmp(a, "--output-limit")) {
             NEED_VALUE();
             if (parse_uint(v, &u) || u == 0) BAD_VALUE();

@@ -47,6 +47,8 @@ static void unit_usage(FILE *f)
         "                          branches are covered and the search has nothing promising left)\n"
         "  --max-execs N           stop each function's exploration after N runs (default: no limit; with it the\n"
         "                          suite depends on the run count, not on the machine's speed, within the budget)\n"
+        "  --max-memory MIB        sympath's own memory (execution tree, solver) at which a function's\n"
+        "                          exploration stops, its tests kept (default: half the RAM, at most 4096; 0 = none)\n"
         "  --timeout DURATION      time limit of one run (default 1s)\n"
         "  -j, --jobs N            parallel workers per function (default 1; docs/parallel.md)\n"
         "  --no-progress           no live progress line\n",
@@ -70,7 +72,7 @@ int cmd_unit(int argc, char **argv)
     const char *compdb = NULL; /* unitlib: --compile-commands */
     double budget = 60, timeout = 1;
     unsigned jobs = 1;
-    uint64_t max_execs = 0;
+    uint64_t max_execs = 0, max_memory = util_default_max_memory_mb();
     unit_harness_opts ho = {3, 16, 32, 0, 0, 0, 0, NULL, NULL, 0, 0, inits, 0};
     int progress = isatty(2);
     for (int i = 1; i < argc; i++) {
@@ -166,6 +168,9 @@ int cmd_unit(int argc, char **argv)
         } else if (!strcmp(a, "--max-execs")) {
             NEED();
             if (util_parse_uint(v, UINT32_MAX, &max_execs) != 0 || max_execs < 1) goto bad;
+        } else if (!strcmp(a, "--max-memory")) {
+            NEED();
+            if (util_parse_uint(v, 1u << 24, &max_memory) != 0) goto bad;
         } else if (!strcmp(a, "--init")) {
             NEED();
             const char *eq = strrchr(v, '=');
@@ -223,7 +228,8 @@ int cmd_unit(int argc, char **argv)
                        no_minimize,
                        no_mutants,
                        full_budget,
-                       max_execs};
+                       max_execs,
+                       (unsigned)max_memory};
     int rc = unit_run(&o);
     free(cflags);
     free(sources);

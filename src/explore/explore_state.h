@@ -96,6 +96,8 @@ typedef struct explore_state {
     uint64_t conc_fn[TRACE_CONC_FN_SLOTS]; /* external-call concretizations by callee id, all runs */
     double t0, exec_seconds, solve_seconds, last_cov_time, last_progress, total_seconds;
     const char *stop_reason;
+    double mem_checked; /* when the heap in use was last measured against o->max_memory_mb (util_now_s) */
+    uint64_t mem_peak;  /* the largest heap in use measured, bytes */
     int exhausted, complete;
     int timeout_unconfirmed;               /* the run being processed timed out and was not confirmed:
                                               UNCONFIRMED_NO_BUDGET or UNCONFIRMED_HANGS (0: confirmed) */

@@ -49,6 +49,9 @@ typedef struct explore_opts {
     const char *strategy;               /* one of strategy_names; NULL = "cov" */
     double budget_seconds;              /* wall-time budget of the exploration, seconds (0 = none) */
     uint64_t max_execs;                 /* 0 = no limit */
+    unsigned max_memory_mb;             /* sympath's own heap in use (util_heap_in_use: the execution tree, path
+                                           conditions, Z3) at which the exploration stops, MiB, reason "memory"
+                                           (KLEE's --max-memory); 0 = no limit */
     uint64_t max_tests;                 /* kept tests; 0 = no limit */
     uint64_t seed;                      /* for the random strategy */
     unsigned jobs;                      /* parallel executors (>= 1) */

@@ -227,6 +227,9 @@ int explore_write_report(const explore_state *s, char **err)
         json_end_object(j);
     }
     json_kv_str(j, "stop_reason", s->stop_reason);
+    /* sympath's own heap: its largest measure (every 0.25 s under --max-memory) and the bound, MiB */
+    json_kv_uint(j, "memory_peak_mib", s->mem_peak >> 20);
+    json_kv_uint(j, "max_memory_mib", s->o->max_memory_mb);
     json_kv_bool(j, "complete", s->complete);
     json_kv_uint(j, "tests", s->tests);
     json_kv_uint(j, "property_violations", s->errors_property);

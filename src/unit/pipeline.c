@@ -392,6 +392,7 @@ int unit_run(const unit_run_opts *uo)
         if (budget > 0 && o.budget_seconds < 0.5) o.budget_seconds = 0.5;
         o.seed = 1;
         o.max_execs = uo->max_execs;
+        o.max_memory_mb = uo->max_memory_mb;
         o.jobs = uo->jobs > 1 ? uo->jobs : 1;
         o.run_timeout_ms = (unsigned)(timeout * 1000 + 0.5);
         o.mem_mb = 2048;

@@ -962,6 +962,8 @@ typedef struct unit_run_opts {
     uint64_t max_execs; /* --max-execs: each function's exploration stops after this many runs (explore_opts.max_execs;
                            0: no limit). The budget still applies; under it, a run count makes the suite independent
                            of the machine's speed (one job: the same runs in the same order) */
+    unsigned max_memory_mb; /* --max-memory: each function's exploration stops when sympath's own heap passes this
+                               many MiB (explore_opts.max_memory_mb; 0: no limit) */
 } unit_run_opts;
 
 /* ---- input diversification and suite minimisation (diversify.c, minimize.c) ---- */

@@ -121,6 +121,16 @@ uint64_t util_now_ns(void);
 /* Sleep for s seconds (resumed after signals until the time has passed; s <= 0: no sleep). */
 void util_sleep_s(double s);
 
+/* ---- sympath's own memory (memory.c) ---- */
+
+/* Bytes of heap the process holds now: malloc's blocks in use and its mmapped ones (glibc mallinfo2),
+ * which counts Z3's memory too (it allocates through malloc). Walks malloc's arenas: call it at most a
+ * few times a second. */
+uint64_t util_heap_in_use(void);
+/* The default of --max-memory, MiB: half the machine's physical memory, between 256 and 4096 (KLEE's
+ * --max-memory is 2000 by default). */
+unsigned util_default_max_memory_mb(void);
+
 /* ---- processes (proc.c) ---- */
 
 /*
