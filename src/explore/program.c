@@ -42,9 +42,7 @@ int explore_build_program(const char *cmd, const explore_paths *p, char *const *
                      p->sites,
                      getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
                      posix,
-                     interrupted,
-                     NULL,
-                     0};
+                     interrupted};
     char *err = NULL;
     memset(bs, 0, sizeof *bs);
     fprintf(log, "sympath: building %s%s ...\n", shown, n > 1 ? " (and more)" : "");

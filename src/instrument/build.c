@@ -342,32 +342,6 @@ static void internalize_fast_paths(build *B)
     }
 }
 
-/* Mark the functions o->cold_prefix names (and main with o->cold_main) optnone and noinline: they
- * run once per execution, so optimising them buys nothing, while they are a large share of the
- * module (a `sympath unit` harness: 40% of the instructions). The always-inline fast paths are
- * still inlined into them (AlwaysInliner ignores the caller's optnone). Returns how many. */
-static unsigned mark_cold_functions(build *B)
-{
-    const build_opts *o = B->o;
-    if (!o->cold_prefix) return 0;
-    size_t np = strlen(o->cold_prefix);
-    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
-    unsigned noinl = LLVMGetEnumAttributeKindForName("noinline", 8);
-    unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    unsigned marked = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(B->m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f)) continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        int cold = (len >= np && !strncmp(name, o->cold_prefix, np)) || (o->cold_main && !strcmp(name, "main"));
-        if (!cold || LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, inl)) continue;
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(B->cx, optnone, 0));
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(B->cx, noinl, 0));
-        marked++;
-    }
-    return marked;
-}
-
 /*
  * Huge functions (generated state machines such as the RERS tasks: thousands of guarded
  * updates in one function) make the final -O2 compile superlinear: 60 s for a function
@@ -488,7 +462,6 @@ int build_executor(const build_opts *o, build_stats *st, char **err)
     if (make_concrete_clones(B.m, &cfg, &nclones, err)) goto done;
     if (instrument_module(B.m, &cfg, &B.sites, &res, err)) goto done;
     internalize_fast_paths(&B);
-    mark_cold_functions(&B);
     if (posix) /* after the pass: the wrapper is model code, not the program's main */
         LLVMSetValueName2(LLVMGetNamedFunction(B.m, POSIX_MAIN), "main", 4);
     uint32_t nobjects;

@@ -71,11 +71,6 @@ typedef struct build_opts {
     volatile sig_atomic_t *interrupted; /* read only; once non-zero (Ctrl-C), the compiler or linker
                                            in progress is terminated and no further one starts, so
                                            build_executor fails soon; NULL: never */
-    const char *cold_prefix; /* functions whose names start with it (and main, when cold_main is set) run once
-                                per execution, such as a test harness's input builders: compiled without
-                                optimisation (optnone), the fast paths still inlined, which takes about a
-                                third off the executor's -O2 compile of a `sympath unit` harness; NULL: none */
-    int cold_main;
 } build_opts;
 
 typedef struct build_stats {

@@ -294,9 +294,7 @@ int unit_run(const unit_run_opts *uo)
         sites,
         getenv(SYMPATH_ENV_CC) ? getenv(SYMPATH_ENV_CC) : SYMPATH_CLANG,
         NULL,
-        NULL,     /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */
-        "sympu_", /* the harness's builders, recorders and drivers (harness.c), and its main: run once per run */
-        1};
+        NULL /* interrupted: Ctrl-C is armed after the build (arm_interrupt); before, it ends the process */};
     build_stats bs;
     memset(&bs, 0, sizeof bs);
     fprintf(lg, "sympath unit: %zu function%s to test, %zu mock%s; building ...\n", ntargets, ntargets > 1 ? "s" : "",
