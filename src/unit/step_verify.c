@@ -192,6 +192,47 @@ static void append_dropped_log(const char *log, const char *diagnostics)
     free(path);
 }
 
+/* A test that runs longer than this natively (seconds) is dropped: a unit test a developer keeps is quick,
+ * and one that is not has most often met a value the run could not pin (cutef8's u8_printf("%*.d") padding to
+ * an address read as its width: gigabytes, 17 s, before its crash). */
+#define SLOW_TEST_S (util_fault("slow_test") ? 0.2 : 2.0)
+
+/* The file passed in run_s seconds: when that is over SLOW_TEST_S, run exe once more with CMocka's JUnit
+ * output (a time per test case) and drop the tests over SLOW_TEST_S with the reason. Returns how many. */
+static size_t drop_slow_tests(const char *exe, double run_s, tests_vec *tv, fn_result *frs, size_t nfr)
+{
+    if (run_s <= SLOW_TEST_S) return 0;
+    char *xml = util_strf("%s.junit.xml", exe), *e2 = xml ? util_strf("CMOCKA_XML_FILE=%s", xml) : NULL;
+    char *env[] = {"CMOCKA_MESSAGE_OUTPUT=xml", e2, NULL}, *argv[] = {(char *)exe, NULL};
+    char *text = NULL;
+    int status = 0;
+    if (e2) {
+        unlink(xml); /* CMocka writes to stderr instead of over an existing file */
+        if (up_run(argv, env, NULL, 120, &status) == 0) text = util_read_file(xml, NULL);
+        unlink(xml);
+    }
+    size_t dropped = 0;
+    for (size_t i = 0; text && i < tv->n; i++) {
+        char key[300];
+        snprintf(key, sizeof key, "<testcase name=\"%s\" time=\"", tv->v[i].name);
+        const char *at = strstr(text, key);
+        double t = at ? strtod(at + strlen(key), NULL) : 0;
+        if (t <= SLOW_TEST_S) continue;
+        char why[96];
+        snprintf(why, sizeof why, "slow: %.1f s natively (a unit test over %g s)", t, SLOW_TEST_S);
+        for (size_t k = 0; k < nfr; k++)
+            if (frs[k].fn == tv->v[i].fn) add_drop(&frs[k], tv->v[i].name, why);
+        memmove(&tv->v[i], &tv->v[i + 1], (tv->n - i - 1) * sizeof *tv->v);
+        tv->n--;
+        i--;
+        dropped++;
+    }
+    free(text);
+    free(e2);
+    free(xml);
+    return dropped;
+}
+
 /*
  * Emit the tests of one source file into dir/test_<stem>.c, compile it with -Wall -Wextra
  * -Werror and run it; drop (with the reason) every test that does not compile or does not
@@ -283,10 +324,15 @@ size_t verify_file(const unit_cfg *c, const char *dir, const char *src, tests_ve
          * addresses) must not be kept */
         char *rargv[] = {exe, NULL};
         rc = up_run(rargv, NULL, log, 60, &status);
+        double t0 = util_now_s();
         if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) rc = up_run(rargv, NULL, log, 60, &status);
         out = util_read_file(log, NULL);
         if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
             free(out);
+            if (drop_slow_tests(exe, util_now_s() - t0, tv, frs, nfr)) { /* the file again without them */
+                free(t);
+                continue;
+            }
             *text = t;
             break;
         }

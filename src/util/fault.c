@@ -12,6 +12,8 @@
  *                 given up (src/solver/solver.c, step 5 of solver_solve)
  *   solver_memory Z3's memory bound is 24 MB instead of 3072 (src/solver/solver.c): checks stop at
  *                 the bound, as a floating-point query that bit-blasts without end does
+ *   slow_test     `sympath unit` drops emitted tests over 0.2 s natively instead of 2 s
+ *                 (src/unit/step_verify.c), so that a test of it needs no 2-second run
  * Faults outside sympath's own code (a full disk, a slow disk, a killed executor, Ctrl-C)
  * are made from the outside: tests/faults/faultfs.c and tests/e2e/test_faults_*.sh.
  */

@@ -2,7 +2,7 @@
 # test_unit_errors.sh: sympath unit on bad input: an unknown function name (usage error listing the
 # functions that exist), a source that needs an include path not given (clang's diagnostic, exit 1,
 # nothing written), then the same source with -I (tests written); a unit whose macro breaks the harness of
-# one function: that function is reported, the other one still tested.
+# one function: that function is reported, the other one still tested; a test slow natively is dropped.
 . "$SRC/tests/e2e/unit_common.sh"
 name=unit_errors
 out="$WORK/unit_errors"
@@ -31,4 +31,12 @@ grep -q -- "-I.*tests/programs/unit/inc" "$out/BUILD.txt" || fail "the build lin
 grep -q "item_value: cannot build its harness" "$WORK/unit_errors.log" || fail "the function without a harness is not reported"
 grep -q "static void test_twice_1" "$out/test_macro_clash.c" || fail "twice was not tested"
 jq -e '.not_tested[0].function == "item_value"' "$out/report.json" >/dev/null || fail "report.json lacks the untested function"
+# a test that is slow natively (over 2 s; 0.2 s with the slow_test hook: nap's 0.4 s sleep) is dropped, said why;
+# the quick one is kept
+SYMPATH_FAULT=slow_test "$SYMPATH" unit "$SRC/tests/programs/unit/nap.c" --all -o "$out" --budget 10s --no-mutants \
+    --no-progress >"$WORK/unit_errors.log" 2>&1 || { cat "$WORK/unit_errors.log"; fail "nap: sympath unit failed"; }
+jq -e '[.functions[0].dropped[] | select(test("slow: 0\\.[4-9] s natively"))] | length >= 1' "$out/report.json" >/dev/null ||
+    fail "the slow test was not dropped: $(jq -c '.functions[0].dropped' "$out/report.json")"
+grep -q 'assert_int_equal(ret, 0);' "$out/test_nap.c" || fail "the quick test of nap is not kept"
+grep -q 'assert_int_equal(ret, 1);' "$out/test_nap.c" && fail "the slow test of nap is kept"
 pass
