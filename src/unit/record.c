@@ -44,6 +44,21 @@ static int value(const char *kind, const char *text, ur_value *v)
     return v->text ? 0 : -1;
 }
 
+/* The n bytes two hex digits each at hex into *out (malloc'ed, replacing what it held). 0, or -1 when a digit is
+ * not hex or memory runs out. */
+static int hex_bytes(const char *hex, size_t n, unsigned char **out)
+{
+    free(*out);
+    *out = malloc(n ? n : 1);
+    if (!*out) return -1;
+    for (size_t k = 0; k < n; k++) {
+        unsigned v;
+        if (sscanf(hex + 2 * k, "%2x", &v) != 1) return -1;
+        (*out)[k] = (unsigned char)v;
+    }
+    return 0;
+}
+
 /* "ID LEN HEX": the bytes of stream object ID (a read stream's input, an output stream's text after the call).
  * 0, or -1 when malformed. */
 static int stream_line(unit_record *r, const char *text)
@@ -56,14 +71,7 @@ static int stream_line(unit_record *r, const char *text)
     for (size_t i = 0; i < r->nobjs; i++) {
         ur_object *o = &r->objs[i];
         if (o->id != id || !(o->stream || o->ostream)) continue;
-        free(o->data);
-        o->data = malloc(len ? len : 1);
-        if (!o->data) return -1;
-        for (size_t k = 0; k < len; k++) {
-            unsigned v;
-            if (sscanf(hex + 2 * k, "%2x", &v) != 1) return -1;
-            o->data[k] = (unsigned char)v;
-        }
+        if (hex_bytes(hex, len, &o->data)) return -1;
         o->ndata = len;
         return 0;
     }
@@ -79,15 +87,7 @@ static int stdout_line(unit_record *r, const char *text)
     if (sscanf(text, "%lu %n", &len, &used) < 1) return -1;
     const char *hex = text + used;
     size_t n = strlen(hex) / 2;
-    if (strlen(hex) % 2 || n > len || n > 1000) return -1;
-    free(r->out);
-    r->out = malloc(n ? n : 1);
-    if (!r->out) return -1;
-    for (size_t k = 0; k < n; k++) {
-        unsigned v;
-        if (sscanf(hex + 2 * k, "%2x", &v) != 1) return -1;
-        r->out[k] = (unsigned char)v;
-    }
+    if (strlen(hex) % 2 || n > len || n > 1000 || hex_bytes(hex, n, &r->out)) return -1;
     r->nout = n;
     r->out_len = len;
     return 0;
