@@ -13,7 +13,7 @@
     X(complete_local)
 #define F64_FIELDS(X) X(exec_seconds) X(solve_seconds) X(idle_seconds) X(job_seconds)
 #define SOLVER_U64(X) \
-    X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(z3_reused) X(cache_hits) \
+    X(queries) X(sat) X(unsat) X(unknown) X(z3_calls) X(z3_timeouts) X(cache_hits) \
     X(unsat_subset_hits) X(syntactic_unsat) X(constraints_in) X(constraints_kept) X(fp_queries) \
     X(fp_timeouts) X(fp_sampled) X(int_relaxed) X(int_core_unsat) X(fp_relaxed) X(fp_core_unsat) X(fp_skeleton_unsat) X(fp_pinned) X(fp_hard_skipped)
 #define SOLVER_F64(X) X(seconds) X(z3_seconds) X(fp_seconds) X(fp_relax_seconds)

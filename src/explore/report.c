@@ -181,7 +181,6 @@ static void report_stats(json_writer *j, const explore_state *s)
     json_kv_uint(j, "constraints_kept", ss.constraints_kept);
     json_kv_double(j, "seconds", ss.seconds);
     json_kv_double(j, "z3_seconds", ss.z3_seconds);
-    json_kv_uint(j, "z3_reused", ss.z3_reused);
     json_kv_uint(j, "fp_queries", ss.fp_queries);
     json_kv_uint(j, "fp_timeouts", ss.fp_timeouts);
     json_kv_double(j, "fp_seconds", ss.fp_seconds);

@@ -54,8 +54,6 @@ bool sv_ensure_id(solver *s, uint32_t id)
     if (!sv_grow((void **)&s->stamp, &c, need, sizeof *s->stamp)) return false;
     c = s->id_cap;
     if (!sv_grow((void **)&s->core_head, &c, need, sizeof *s->core_head)) return false;
-    c = s->id_cap;
-    if (!sv_grow((void **)&s->inc_on, &c, need, sizeof *s->inc_on)) return false;
     for (size_t i = s->id_cap; i < c; i++) {
         s->sets[i].len = SYMSET_NONE;
         s->core_head[i] = -1;
@@ -206,7 +204,6 @@ void solver_free(solver *s)
             if (s->fpast[i]) Z3_dec_ref(z, s->fpast[i]);
         for (size_t i = 0; i < s->id_cap; i++)
             if (s->skast[i]) Z3_dec_ref(z, s->skast[i]);
-        sv_inc_reset(s);
         fpz_fini(&s->fp);
         for (size_t i = 0; i < s->nvars; i++) Z3_dec_ref(z, s->vars[i].ast);
         if (s->one) Z3_dec_ref(z, s->one);
@@ -229,7 +226,6 @@ void solver_free(solver *s)
     free(s->ast);
     free(s->fpast);
     free(s->skast);
-    free(s->inc_on);
     free(s->pinast); /* (empty between queries) */
     free(s->pin_ids);
     free(s->sets);

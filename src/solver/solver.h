@@ -14,9 +14,6 @@ typedef struct solver_stats {
     uint64_t sat, unsat, unknown; /* outcomes (whatever answered them) */
     uint64_t z3_calls;            /* queries that reached Z3 */
     uint64_t z3_timeouts;         /* Z3 returned unknown (timeout or give-up) */
-    uint64_t z3_reused;           /* kept constraints of integer Z3 calls that an earlier call had asserted already
-                                   * in the incremental solver (solver_z3.c, "Incremental checks"): not translated,
-                                   * internalized and bit-blasted again */
     uint64_t cache_hits;          /* exact hits in the query cache */
     uint64_t unsat_subset_hits;   /* answered UNSAT because a known-UNSAT set was a subset */
     uint64_t syntactic_unsat;     /* answered UNSAT because the target's negation is in the prefix */

@@ -129,14 +129,6 @@ struct solver {
     symset *sets;
     uint32_t *stamp;
     int32_t *core_head;
-    uint8_t *inc_on; /* inc_on[id]: the constraint is asserted (behind its tracker) in the incremental solver */
-
-    /* The incremental solver of integer queries (solver_z3.c, "Incremental checks"): Z3's SMT core holding
-     * trk_id => (c = #b1) for every constraint some earlier query kept, so a constraint's terms are
-     * internalized and bit-blasted once, not once per query; NULL until the first such query and after a
-     * reset. inc_n counts the constraints it holds. */
-    Z3_solver inc;
-    size_t inc_n;
 
     /* symbol-set pool */
     uint32_t *pool;
@@ -248,9 +240,6 @@ void sv_uf_union(solver *s, uint32_t a, uint32_t b);
 /* Run Z3 on kept[0..nkept) (on a thread with a larger stack for deep queries; UNKNOWN
  * beyond MAX_QUERY_DEPTH). On SAT fills vals[0..nsyms); on UNSAT stores the unsat core. */
 solve_result sv_run_z3_any_depth(solver *s, size_t nkept, size_t nsyms);
-/* Drop the incremental solver of integer queries (solver_z3.c, "Incremental checks") and clear inc_on[]; the next
- * integer query starts a new one. A no-op when there is none. */
-void sv_inc_reset(solver *s);
 /*
  * A cheap UNSAT proof for a floating-point query: the kept set kept[0..nkept) with every
  * floating-point operator node replaced by a free bit-vector of its width (one unknown

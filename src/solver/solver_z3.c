@@ -324,38 +324,10 @@ static bool model_value(solver *s, Z3_model m, uint32_t idx, uint64_t *val)
     return ok;
 }
 
-/*
- * Incremental checks. The queries of one exploration share most of their constraints: each
- * run's path condition is its parent's prefix plus a few branches, and a generational search
- * (SAGE) negates every branch of a run in turn, so the same path constraints come back in
- * query after query. A fresh solver per query internalizes and bit-blasts each of them again:
- * on tests/db/venues.c (SELECT DISTINCT over joins, 1 MB of SMT-LIB per query) asserting took
- * 8.5 s and the checks 21.5 s of 24 s in Z3. Integer queries (engine 2) therefore go to one
- * SMT core kept across queries, s->inc, holding trk_id => (c = #b1) for every constraint a
- * query kept so far (once each: inc_on[id]); a query assumes the trackers of its own kept set,
- * so the others are free to be false and constrain nothing, and the unsat core names
- * constraints as before. The solver is dropped (sv_inc_reset) when it holds INC_MAX
- * constraints, after a check that gave no answer (a time-out or a memory bound leaves it in
- * a state not worth keeping), and when the solver is freed; the next query starts a new one.
- * Floating-point queries, skeletons and pinned queries keep a fresh solver per check (their
- * terms are per query, and an FP check may run in a forked child).
- */
-#define INC_MAX 4000u
-
-void sv_inc_reset(solver *s)
-{
-    if (!s->inc) return;
-    Z3_solver_dec_ref(s->z3, s->inc);
-    s->inc = NULL;
-    s->inc_n = 0;
-    memset(s->inc_on, 0, s->id_cap * sizeof *s->inc_on);
-}
-
 /* One Z3 check of the kept set, translated into memo (s->ast, or s->skast for the
  * skeleton), with the given engine and timeout (ms, 0 = none). engine 0: Z3's SMT core
  * (simple solver); 1: the solver of Z3's QF_FPBV tactic (qffpbv: FP to bit-vectors,
- * then bit-blasting and SAT); 2: the incremental SMT core s->inc (memo must be s->ast;
- * not in a forked child). *undef is set when Z3 gave up. */
+ * then bit-blasting and SAT). *undef is set when Z3 gave up. */
 static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int engine, unsigned timeout_ms, bool *undef,
                                   Z3_ast *memo)
 {
@@ -370,10 +342,6 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
             if (zs) Z3_solver_inc_ref(z, zs);
             Z3_tactic_dec_ref(z, t);
         }
-    } else if (engine == 2) {
-        if (!s->inc && (s->inc = Z3_mk_simple_solver(z)) != NULL) Z3_solver_inc_ref(z, s->inc);
-        zs = s->inc;
-        if (zs) Z3_solver_inc_ref(z, zs); /* this check's own reference, dropped at its end */
     } else {
         zs = Z3_mk_simple_solver(z);
         if (zs) Z3_solver_inc_ref(z, zs);
@@ -404,10 +372,6 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
         }
         Z3_inc_ref(z, t);
         s->trk[ntrk++] = t;
-        if (engine == 2 && s->inc_on[c->id]) { /* asserted by an earlier query */
-            s->st.z3_reused++;
-            continue;
-        }
         Z3_ast eq = Z3_mk_eq(z, memo[c->id], s->one);
         if (!eq) {
             ok = false;
@@ -422,10 +386,6 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
         }
         Z3_dec_ref(z, eq);
         ok = imp != NULL && Z3_get_error_code(z) == Z3_OK;
-        if (ok && engine == 2) {
-            s->inc_on[c->id] = 1;
-            s->inc_n++;
-        }
     }
     if (ok) {
         /* the grace lets Z3's own timeout answer first when it works */
@@ -484,7 +444,6 @@ static solve_result run_z3_engine(solver *s, size_t nkept, size_t nsyms, int eng
     }
     for (size_t i = 0; i < ntrk; i++) Z3_dec_ref(z, s->trk[i]);
     Z3_solver_dec_ref(z, zs);
-    if (engine == 2 && (!ok || *undef || s->inc_n >= INC_MAX)) sv_inc_reset(s);
     return r;
 }
 
@@ -580,24 +539,11 @@ static solve_result run_z3_forked(solver *s, size_t nkept, size_t nsyms, int eng
     return r;
 }
 
-/* Is every kept symbol read at one width only (one Z3 variable)? A symbol read at several widths has a variable
- * per width, and model_value takes the widest one the model interprets: in the incremental solver that may be one
- * of another query's constraints, so such queries get a fresh solver. */
-static bool one_width(const solver *s, size_t nsyms)
-{
-    for (size_t i = 0; i < nsyms; i++) {
-        int32_t head = s->sym_head[s->kept_syms[i]];
-        if (head >= 0 && s->vars[head].next >= 0) return false;
-    }
-    return true;
-}
-
 /*
  * Run Z3 on kept[0..nkept) (ids in kept_ids, sorted separately). On SAT fills vals[]
  * for kept_syms[0..nsyms); on UNSAT stores the unsat core.
  *
- * Engines. Integer queries go to Z3's SMT core, the incremental one ("Incremental checks")
- * unless a symbol of theirs is read at several widths. A query with a floating-point
+ * Engines. Integer queries go to Z3's SMT core as before. A query with a floating-point
  * operator (FP query) is first given to the qffpbv tactic (eager bit-blasting), then,
  * if that gives up, to the SMT core (whose FP theory solver is lazy), each with half the
  * timeout: measured on Z3 4.8.12, neither dominates (sqrt(d) == 3.0: tactic 0.6 s, SMT
@@ -616,7 +562,7 @@ static solve_result run_z3(solver *s, size_t nkept, size_t nsyms)
     double t0 = util_now_s();
     solve_result r;
     if (!is_fp) {
-        r = run_z3_engine(s, nkept, nsyms, s->in_child || !one_width(s, nsyms) ? 0 : 2, s->timeout_ms, &undef, s->ast);
+        r = run_z3_engine(s, nkept, nsyms, 0, s->timeout_ms, &undef, s->ast);
     } else {
         unsigned first = s->timeout_ms ? (s->timeout_ms + 1) / 2 : 0;
         r = run_z3_engine(s, nkept, nsyms, 1, first, &undef, s->ast);

@@ -231,57 +231,6 @@ static void test_unsat_subset(void **state)
     assert_int_equal(stats(f->s).z3_calls, 2);
 }
 
-/* Integer queries share one incremental Z3 solver (solver_z3.c, "Incremental checks"): a constraint an earlier
- * query kept is not asserted again, and the constraints of other queries, asserted behind their trackers, never
- * constrain a later query's model nor enter its unsat core. */
-static void test_incremental(void **state)
-{
-    fixture *f = *state;
-    expr *x = sym(f, 0, 32), *y = sym(f, 1, 32);
-    expr *prod = cmp(f, PRED_EQ, bin(f, EXPR_MUL, x, y), k(f, 0x12345, 32));
-    expr *odd = cmp(f, PRED_EQ, bin(f, EXPR_AND, x, k(f, 1, 32)), k(f, 1, 32));
-    expr *big = cmp(f, PRED_UGT, x, k(f, 1000, 32));
-    uint64_t parent[2] = {0, 0};
-    uint64_t *o = NULL;
-    size_t n = 0;
-    expr *qa[2] = {prod, odd};
-    assert_int_equal(solver_solve(f->s, qa, 2, parent, 2, &o, &n), SOLVE_SAT);
-    assert_int_equal(expr_eval(prod, o, n) & expr_eval(odd, o, n), 1);
-    free(o);
-    assert_int_equal(stats(f->s).z3_reused, 0);
-    /* the same prefix, another target: prod is reused */
-    expr *qb[2] = {prod, big};
-    assert_int_equal(solver_solve(f->s, qb, 2, parent, 2, &o, &n), SOLVE_SAT);
-    assert_int_equal(expr_eval(prod, o, n) & expr_eval(big, o, n), 1);
-    free(o);
-    assert_int_equal(stats(f->s).z3_calls, 2);
-    assert_int_equal(stats(f->s).z3_reused, 1);
-    /* an even x: `odd` is held by the solver but not by this query */
-    expr *even = cmp(f, PRED_EQ, x, k(f, 6, 32));
-    assert_int_equal(solver_solve(f->s, &even, 1, parent, 2, &o, &n), SOLVE_SAT);
-    assert_int_equal(o[0], 6);
-    free(o);
-    /* UNSAT with its core among this query's constraints only: x == 6 beside prod (0x12345 is odd) */
-    expr *qc[2] = {prod, even};
-    assert_int_equal(solver_solve(f->s, qc, 2, parent, 2, &o, &n), SOLVE_UNSAT);
-    solver_stats st = stats(f->s);
-    assert_int_equal(st.z3_reused, 3);
-    /* a superset of that core is UNSAT from the core; a set without it is SAT */
-    expr *qd[3] = {big, prod, even};
-    assert_int_equal(solver_solve(f->s, qd, 3, parent, 2, &o, &n), SOLVE_UNSAT);
-    assert_int_equal(stats(f->s).unsat_subset_hits, st.unsat_subset_hits + 1);
-    expr *qe[2] = {odd, big};
-    assert_int_equal(solver_solve(f->s, qe, 2, parent, 2, &o, &n), SOLVE_SAT);
-    assert_int_equal(expr_eval(odd, o, n) & expr_eval(big, o, n), 1);
-    free(o);
-    /* a symbol read at another width (its low byte) gets a fresh solver: the model is of this query's variable */
-    expr *lo = cmp(f, PRED_EQ, expr_extract(f->cx, sym(f, 1, 8), 0, 8), k(f, 0x41, 8));
-    assert_int_equal(solver_solve(f->s, &lo, 1, parent, 2, &o, &n), SOLVE_SAT);
-    assert_int_equal(o[1] & 0xff, 0x41);
-    free(o);
-    assert_int_equal(stats(f->s).unknown, 0);
-}
-
 static void test_counterexample_reuse(void **state)
 {
     fixture *f = *state;
@@ -464,7 +413,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exact_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsat_subset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counterexample_reuse, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_vector, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ground_target, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_expression, setup, teardown),
