@@ -287,12 +287,23 @@ static void outer_aggregates(qstate *s, expr *const *ev, const db_val *const *co
  * The groups of GROUP BY query q over its n slot combinations (conds[i]: combination i matches; rowp[i]: its rows):
  * ev[i] = "i is the first combination of a group that comes back" (i matches, no earlier matching combination has
  * its keys, HAVING holds over the group), and vals[i * nresult + r] the group's aggregate of result column r
- * (zero, i.e. read concretely, for a key column, a column read concretely or a value not modelled). 0, or -1 with
- * *why.
+ * (zero, i.e. read concretely, for a key column, a column read concretely or a value not modelled). When ovf is not
+ * NULL, *ovf (width 1) is the overflow check of the groups' integer SUMs (NULL when no result column is one):
+ * SQLite fails the step with "integer overflow" when the SUM of some group overflows 64 bits, whether HAVING keeps
+ * the group or not. Exactly that ("some group exists and a partial sum of its SUM overflows") only in a run where
+ * some summed cell is BIG_ADDEND or more in magnitude: the partial sums of every group, a 64-bit adder per row and
+ * group, in the prefix of every later query cost Z3 its time-out on GROUP BY programs (tests/db/daily.c: 0.1 s ->
+ * 62 s in Z3). *big (NULL when ovf is) is "some summed cell of a matching row is that big", checked first in every
+ * run: when false its negation keeps every sum in range (at most 256 rows of less than 2^55) and *ovf is NULL; its
+ * true side asks for a fixture with such a cell, whose run then holds the exact check in *ovf as well.
  */
+#define BIG_ADDEND ((uint64_t)1 << 55)
+
 static int group_fold(const db_query *q, const db_val *params, int nparams, expr *const *conds,
-                      const db_val *const *const *rowp, unsigned n, expr **ev, db_val *vals, const char **why)
+                      const db_val *const *const *rowp, unsigned n, expr **ev, db_val *vals, expr **ovf, expr **big_out,
+                      const char **why)
 {
+    expr *exact = NULL, *big = NULL; /* the exact overflow check; "a summed cell of a matching row is big" */
     expr_ctx *cx = rt_cx();
     for (unsigned i = 0; i < n; i++) {
         expr *sel[DB_MAX_COMBOS];
@@ -323,8 +334,26 @@ static int group_fold(const db_query *q, const db_val *params, int nparams, expr
             }
             int f = q->result_from[r], col = q->result_col[r];
             for (unsigned j = 0; j < n; j++) args[j] = col < 0 ? NULL : &rowp[j][f][col];
-            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : args, out, NULL, why)) return -1;
+            expr *o = NULL;
+            if (db_aggregate(cx, q->result_agg[r], n, sel, col < 0 ? NULL : args, out, ovf ? &o : NULL, why)) return -1;
+            if (!o) continue;
+            if (o->op != EXPR_CONST || (o->value & 1)) { /* group i exists and its SUM overflows */
+                o = expr_and1(cx, first, o);
+                exact = exact ? expr_binary(cx, EXPR_OR, exact, o) : o;
+            }
+            for (unsigned j = 0; i == 0 && j < n; j++) { /* (the cells are the same for every group) */
+                const db_val *v = args[j];
+                if (!v || !v->v || v->is_real || v->is_text || v->v->width != 64) continue;
+                expr *b = expr_binary(cx, EXPR_OR, expr_cmp(cx, PRED_SGE, v->v, expr_const(cx, BIG_ADDEND, 64)),
+                                      expr_cmp(cx, PRED_SLE, v->v, expr_const(cx, (uint64_t)0 - BIG_ADDEND, 64)));
+                b = expr_and1(cx, expr_and1(cx, conds[j], expr_not(cx, v->null)), b);
+                big = big ? expr_binary(cx, EXPR_OR, big, b) : b;
+            }
         }
+    }
+    if (ovf) {
+        *ovf = big && (big->value & 1) ? exact : NULL;
+        *big_out = big;
     }
     return 0;
 }
@@ -373,7 +402,7 @@ static void group_events(qstate *s, expr *const *slot_conds, unsigned ncombos)
     }
     expr *ev[DB_MAX_COMBOS];
     const char *why = NULL;
-    if (group_fold(q, s->params, s->nparams, conds, rowp, n, ev, s->group_vals, &why)) {
+    if (group_fold(q, s->params, s->nparams, conds, rowp, n, ev, s->group_vals, &s->agg_overflow, &s->agg_big, &why)) {
         s->why = why ? why : "out of memory";
         return;
     }
@@ -416,6 +445,7 @@ static void group_events(qstate *s, expr *const *slot_conds, unsigned ncombos)
 void db_rt_record_rows(qstate *s)
 {
     s->symbolic = false;
+    s->agg_big = NULL;
     s->ncand = s->ncombos = 0;
     s->window = false;
     s->nreturned = 0;
@@ -1141,7 +1171,7 @@ static void track_insert_select(qstate *s, const int64_t *ids, int n, int64_t ba
         for (unsigned k = 0; k < ncand; k++) rowp[k] = rows[k];
         const char *why = NULL;
         if (!(vals = calloc((size_t)ncand * (size_t)src->nresult + 1, sizeof *vals)) ||
-            group_fold(src, s->params, s->nparams, cond, rowp, ncand, ev, vals, &why)) {
+            group_fold(src, s->params, s->nparams, cond, rowp, ncand, ev, vals, NULL, NULL, &why)) {
             free(vals);
             return;
         }

@@ -72,6 +72,7 @@ typedef struct qstate {
     const inserted *cur_ins; /* single-table query: the current row is this inserted row */
     db_val *agg_vals;        /* aggregate query: the values of its one result row (nresult) */
     expr *agg_overflow;      /* aggregate query: some SUM overflows (SQLite then fails the step) */
+    expr *agg_big;           /* GROUP BY: "a summed cell is big" (group_fold, db_rows.c), checked before agg_overflow */
     bool cur_agg;            /* the current row is that result row */
     uint8_t expected_ins[DB_MAX_INSERTED], seen_ins[DB_MAX_INSERTED];
     /* INSERT ... RETURNING of plain columns (db_query.return_col) on SQLite: the values of the row written (set

@@ -484,6 +484,8 @@ static int step(sqlite3_stmt *st, qstate *s)
         /* A SUM that overflows makes SQLite fail the step ("integer overflow"): a real path.
          * Recorded as an overflow check before the step, so the solver knows it (its true side
          * asks for such a fixture) and no later solution overflows by accident (a divergence). */
+        expr *big = s->agg_big && s->symbolic ? rt_norm(s->agg_big) : NULL; /* GROUP BY: group_fold, db_rows.c */
+        if (big) rt_trace_event(BK_CHECK, 0, (uint32_t)(big->value & 1), big, 1);
         expr *ovf = s->agg_overflow && s->symbolic ? rt_norm(s->agg_overflow) : NULL;
         if (ovf) rt_trace_event(BK_CHECK, 0, (uint32_t)(ovf->value & 1), ovf, 1);
     }
