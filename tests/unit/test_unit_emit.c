@@ -686,12 +686,21 @@ static void test_stdout_capture(void **state)
     free(b);
     unit_record_free(&t.rec);
     free(rec);
-    /* nothing printed: no capture; the test of a crash never captures */
+    /* nothing printed: no capture; the test of a crash never captures (its call runs in a child) */
     t = make_test(RECORD, UO_NORMAL, 0);
     b = unit_emit_test_body(&u, &t);
     assert_null(strstr(b, "stdout_capture"));
     free(b);
     unit_record_free(&t.rec);
+    assert_true(asprintf(&rec, "%sstdout 2 6f6b\n", RECORD) > 0);
+    t = make_test(rec, UO_SIGNAL, 11);
+    b = unit_emit_test_body(&u, &t);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "fork()"));
+    assert_null(strstr(b, "stdout_capture"));
+    free(b);
+    unit_record_free(&t.rec);
+    free(rec);
     unit_record r;
     char *err = NULL;
     assert_int_equal(unit_record_parse("stdout 2 616263\n", &r, &err), -1); /* more bytes than written */
